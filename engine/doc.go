@@ -1,0 +1,21 @@
+// Package engine turns a file's current text and an agent's proposed edit
+// into the proposed text, explains failures so an agent can fix them, and
+// computes the diffs a person reviews.
+//
+// It is pure: no I/O, no goroutines, no globals that change. Text is handled
+// as Go strings of UTF-8; Decode and Doc.Encode keep a file's BOM, line
+// endings and final newline across an edit, so formats work on "\n" text.
+//
+// Formats (see Format): whole-file write, SEARCH/REPLACE blocks, old/new
+// replace, multi-edit, Gemini smart edit, and multi-file patches (Codex
+// apply_patch and unified diffs). Every applied block reports the Strategy
+// that found it and its line range; every failure is a *MatchError,
+// *FormatError or *ContentError carrying what an agent needs to retry.
+//
+// # Divergences from upstream
+//
+// The conformance test (conformance_test.go) runs the upstream vectors in
+// ../shared/fixtures/upstream. Where upstream loses or corrupts data, or two
+// upstreams disagree, DiffDesk deliberately differs; each such vector id is
+// listed here with the reason, and our behaviour has its own test.
+package engine

@@ -1,0 +1,216 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Format names an edit format as agents and deskctl spell it.
+type Format string
+
+// The edit formats. Patch is multi-file and applied with ApplyPatch; the
+// others edit one file and are applied with Apply.
+const (
+	FormatWrite         Format = "write"          // whole-file content
+	FormatSearchReplace Format = "search-replace" // SEARCH/REPLACE blocks (Cline, Roo, aider markers)
+	FormatEdit          Format = "edit"           // old/new replace (Claude Edit, Gemini replace)
+	FormatMultiEdit     Format = "multi-edit"     // Claude MultiEdit
+	FormatSmartEdit     Format = "smart-edit"     // Gemini smart edit
+	FormatPatch         Format = "patch"          // Codex apply_patch or unified diff, multi-file
+)
+
+// Formats lists every format in the order the CLI documents them.
+var Formats = []Format{FormatWrite, FormatSearchReplace, FormatEdit, FormatMultiEdit, FormatSmartEdit, FormatPatch}
+
+// Strategy names how a block was located in the file.
+type Strategy string
+
+// The match strategies, from strictest to loosest.
+const (
+	StrategyExact             Strategy = "exact"              // byte-for-byte
+	StrategyLineTrimmed       Strategy = "line-trimmed"       // lines equal after trimming surrounding whitespace
+	StrategyBlockAnchor       Strategy = "block-anchor"       // first and last lines equal after trimming
+	StrategyLeadingWhitespace Strategy = "leading-whitespace" // lines equal up to a uniform indentation change
+	StrategyFlexibleIndent    Strategy = "flexible-indent"    // Gemini: trimmed lines, re-indented replacement
+	StrategyRegexTokens       Strategy = "regex-tokens"       // Gemini: tokens with any whitespace between
+	StrategyUnescaped         Strategy = "unescaped"          // matched after undoing over-escaped \n, \t, quotes
+	StrategyFuzzy             Strategy = "fuzzy"              // similarity above a threshold
+	StrategyWholeFile         Strategy = "whole-file"         // the edit replaced or created the whole file
+)
+
+// Edit is one agent edit to one file. Apply applies it.
+type Edit interface {
+	// Format reports which format the edit was written in.
+	Format() Format
+	// apply edits text, which has "\n" line endings and no BOM, and
+	// returns the edited text and where each block matched.
+	apply(text string) (string, []Match, error)
+	// payload returns the texts the agent supplied, used to pick line
+	// endings for a file that has none of its own yet.
+	payload() []string
+}
+
+// Match says where one block of an edit applied.
+type Match struct {
+	Block     int      `json:"block"`     // 1-based index of the block, edit or chunk within the edit
+	Strategy  Strategy `json:"strategy"`  // how it was located
+	StartLine int      `json:"startLine"` // 1-based first line of the original it replaced
+	EndLine   int      `json:"endLine"`   // 1-based last line it replaced; StartLine-1 for a pure insertion
+}
+
+// Result is an applied edit.
+type Result struct {
+	Content string  // the proposed file, with the original's BOM and line endings
+	Matches []Match // one per applied block, in block order
+}
+
+// Apply applies e to original, the file's current bytes ("" for a new file).
+// It keeps the original's BOM, line endings (never mixing them further) and,
+// unless the edit changes the last line, the presence or absence of a final
+// newline. It refuses binary or invalid UTF-8 text with a *ContentError; a
+// block that does not apply gives a *MatchError, a malformed edit a
+// *FormatError. Apply never has side effects.
+func Apply(original string, e Edit) (Result, error) {
+	doc, err := Decode(original)
+	if err != nil {
+		return Result{}, err
+	}
+	for _, p := range e.payload() {
+		if err := checkText("edit", p); err != nil {
+			return Result{}, err
+		}
+	}
+	if doc.EOL == "" {
+		// The file has no line break yet: take the agent's.
+		doc.EOL = payloadEOL(e.payload())
+	}
+	text, matches, err := e.apply(doc.Text)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Content: doc.Encode(text), Matches: matches}, nil
+}
+
+func payloadEOL(texts []string) string {
+	var lf, crlf, cr int
+	for _, t := range texts {
+		n := strings.Count(t, "\r\n")
+		crlf += n
+		cr += strings.Count(t, "\r") - n
+		lf += strings.Count(t, "\n") - n
+	}
+	return dominantEOL(lf, crlf, cr)
+}
+
+// FormatError reports an edit payload that cannot be parsed.
+type FormatError struct {
+	Format Format
+	Block  int    // 1-based block the problem is in; 0 if not applicable
+	Line   int    // 1-based line of the payload; 0 if not applicable
+	Msg    string // what is wrong and what to do
+}
+
+func (e *FormatError) Error() string {
+	var b strings.Builder
+	b.WriteString(string(e.Format))
+	if e.Block > 0 {
+		fmt.Fprintf(&b, ": block %d", e.Block)
+	}
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ": line %d", e.Line)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// Parse builds an Edit from a payload as deskctl and the native protocol
+// carry it: the new content for write, block text for search-replace, and a
+// JSON object for edit, multi-edit and smart-edit. Patch payloads are applied
+// with ApplyPatch instead.
+func Parse(f Format, payload string) (Edit, error) {
+	switch f {
+	case FormatWrite:
+		return Write{Content: payload}, nil
+	case FormatSearchReplace:
+		return SearchReplace{Text: payload}, nil
+	case FormatEdit:
+		var e Replace
+		return e, decodeJSON(f, payload, &e)
+	case FormatMultiEdit:
+		var e MultiEdit
+		if err := decodeJSON(f, payload, &e); err != nil {
+			return nil, err
+		}
+		if len(e.Edits) == 0 {
+			return nil, &FormatError{Format: f, Msg: `"edits" is missing or empty; send {"edits":[{"old_string":…,"new_string":…},…]}`}
+		}
+		return e, nil
+	case FormatSmartEdit:
+		var e SmartEdit
+		return e, decodeJSON(f, payload, &e)
+	case FormatPatch:
+		return nil, &FormatError{Format: f, Msg: "a patch may touch several files; apply it with ApplyPatch"}
+	}
+	return nil, &FormatError{Format: f, Msg: fmt.Sprintf("unknown format %q; use one of %s", f, formatList())}
+}
+
+func formatList() string {
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
+}
+
+func decodeJSON(f Format, payload string, v any) error {
+	dec := json.NewDecoder(strings.NewReader(payload))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return &FormatError{Format: f, Msg: "payload is not valid JSON for this format: " + err.Error()}
+	}
+	if dec.More() {
+		return &FormatError{Format: f, Msg: "payload has text after the JSON object"}
+	}
+	return nil
+}
+
+// Write replaces the whole file (Cline write_to_file, Claude Write, Gemini
+// write_file).
+type Write struct {
+	Content string `json:"content"`
+	Path    string `json:"path,omitempty"` // optional; lets fence stripping spare Markdown files
+}
+
+// SearchReplace is one or more SEARCH/REPLACE blocks (Cline replace_in_file,
+// Roo apply_diff, aider edit blocks), with any prose around them.
+type SearchReplace struct {
+	Text string `json:"diff"`
+}
+
+// Replace is an old/new string replacement (Claude Edit, Gemini replace).
+// Old must occur exactly once unless ReplaceAll is set or
+// ExpectedReplacements gives another count.
+type Replace struct {
+	Old                  string `json:"old_string"`
+	New                  string `json:"new_string"`
+	ReplaceAll           bool   `json:"replace_all,omitempty"`
+	ExpectedReplacements int    `json:"expected_replacements,omitempty"` // 0 means 1
+}
+
+// MultiEdit is a sequence of replacements applied one after another to a
+// working copy; all apply or none (Claude MultiEdit).
+type MultiEdit struct {
+	Edits []Replace `json:"edits"`
+}
+
+// SmartEdit is Gemini CLI's replace tool: exact, then flexible-indentation,
+// then token matching, with over-escaped strings undone.
+type SmartEdit struct {
+	Old                  string `json:"old_string"`
+	New                  string `json:"new_string"`
+	ExpectedReplacements int    `json:"expected_replacements,omitempty"` // legacy parameter; 0 means 1
+	AllowMultiple        bool   `json:"allow_multiple,omitempty"`
+	Instruction          string `json:"instruction,omitempty"` // the model's description; informative only
+}
