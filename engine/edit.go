@@ -92,6 +92,34 @@ func Apply(original string, e Edit) (Result, error) {
 	return Result{Content: doc.Encode(text), Matches: matches}, nil
 }
 
+// Create applies e to a file that does not exist yet. Formats that create
+// files (write, an empty search or old string) give the new content; an edit
+// of existing text fails with a *MatchError of kind FailFileMissing.
+func Create(e Edit) (Result, error) {
+	c, ok := e.(creator)
+	if !ok {
+		return Apply("", e)
+	}
+	for _, p := range e.payload() {
+		if err := checkText("edit", p); err != nil {
+			return Result{}, err
+		}
+	}
+	doc := Doc{EOL: payloadEOL(e.payload())}
+	text, matches, err := c.create()
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Content: doc.Encode(text), Matches: matches}, nil
+}
+
+// creator is implemented by edits whose meaning differs between an empty
+// file and a missing one.
+type creator interface {
+	// create returns the content of the new file, with "\n" endings.
+	create() (string, []Match, error)
+}
+
 func payloadEOL(texts []string) string {
 	var lf, crlf, cr int
 	for _, t := range texts {

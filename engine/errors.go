@@ -36,7 +36,8 @@ type Candidate struct {
 // did match, so the agent knows not to resend them.
 type MatchError struct {
 	Format  Format      `json:"format"`
-	Block   int         `json:"block"` // 1-based block (or edit, or chunk) that failed
+	Path    string      `json:"path,omitempty"` // for multi-file formats (patch): the file the block edits
+	Block   int         `json:"block"`          // 1-based block (or edit, or chunk) that failed
 	Kind    Failure     `json:"kind"`
 	Search  string      `json:"search"`  // the block's search text as received
 	Tried   []Strategy  `json:"tried"`   // strategies tried, in order
@@ -50,7 +51,11 @@ type MatchError struct {
 
 func (e *MatchError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: block %d: ", e.Format, e.Block)
+	fmt.Fprintf(&b, "%s: ", e.Format)
+	if e.Path != "" {
+		fmt.Fprintf(&b, "%s: ", e.Path)
+	}
+	fmt.Fprintf(&b, "block %d: ", e.Block)
 	switch e.Kind {
 	case FailNoMatch:
 		b.WriteString("search text not found")
