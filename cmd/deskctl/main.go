@@ -1,0 +1,47 @@
+// Command deskctl is DiffDesk's agent-side and headless command line: apply
+// and diff edits offline, and (with a desk running) propose edits and watch
+// the queue. It needs no GUI libraries and builds with CGO_ENABLED=0.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `deskctl — DiffDesk's command line
+
+Usage:
+  deskctl apply --format F --file PATH [--edit EDITFILE] [--json]
+        apply an edit in memory and print the resulting file (never writes PATH)
+        F: write | search-replace | edit | multi-edit | smart-edit
+  deskctl apply --format patch --root DIR [--edit EDITFILE]
+        apply a Codex apply_patch or unified diff; print {"files":{path: content|null}}
+  deskctl diff OLD NEW [--json]
+        unified diff of two files; --json gives hunks with word-level spans
+  deskctl help
+        this text
+
+The edit payload is read from EDITFILE, or from standard input when --edit is absent.
+`
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+// run dispatches a deskctl command and returns its exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "apply":
+		return runApply(args[1:], stdin, stdout, stderr)
+	case "diff":
+		return runDiff(args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "deskctl: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}

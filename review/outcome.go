@@ -1,0 +1,135 @@
+package review
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+)
+
+// Status is how a proposal ended, as reported to its agent.
+type Status string
+
+// The outcome statuses.
+const (
+	StatusApproved       Status = "approved"        // written as proposed
+	StatusApprovedEdited Status = "approved-edited" // written with the person's edits
+	StatusPartial        Status = "partial"         // written with only some hunks
+	StatusRejected       Status = "rejected"        // nothing written; Feedback says why
+	StatusFailed         Status = "failed"          // the edit did not apply; Error says why
+	StatusWithdrawn      Status = "withdrawn"       // the agent cancelled or went away
+)
+
+// Approved reports whether the status means the files were written.
+func (s Status) Approved() bool {
+	return s == StatusApproved || s == StatusApprovedEdited || s == StatusPartial
+}
+
+// Outcome is what the desk tells an agent about its proposal.
+type Outcome struct {
+	ID         string        `json:"id"`
+	Status     Status        `json:"status"`
+	Files      []FileOutcome `json:"files"`
+	Feedback   string        `json:"feedback,omitempty"`   // the reason or note the person typed
+	Checkpoint int64         `json:"checkpoint,omitempty"` // journal checkpoint of the write
+	Error      string        `json:"error,omitempty"`      // StatusFailed: the agent-facing failure text
+}
+
+// FileOutcome is the result for one file of a proposal.
+type FileOutcome struct {
+	Path            string        `json:"path"`                      // absolute path
+	Written         bool          `json:"written"`                   // the desk wrote the file (false when the agent writes it)
+	Deleted         bool          `json:"deleted,omitempty"`         // the file was deleted
+	UserEdits       string        `json:"userEdits,omitempty"`       // unified patch proposal → approved text; "" if the person changed nothing
+	AutoFormatEdits string        `json:"autoFormatEdits,omitempty"` // unified patch approved → final text (formatter, or an editor's format-on-save)
+	FinalContent    string        `json:"finalContent"`              // the file's content now
+	FinalSHA256     string        `json:"finalSha256"`               // hex SHA-256 of FinalContent
+	Hunks           []HunkVerdict `json:"hunks,omitempty"`           // per-hunk decisions (StatusPartial)
+	FormatterError  string        `json:"formatterError,omitempty"`  // the formatter failed; the approved text was written unformatted
+}
+
+// HunkVerdict says whether the person accepted one hunk of the proposal.
+type HunkVerdict struct {
+	ID       string `json:"id"`
+	Accepted bool   `json:"accepted"`
+}
+
+func sha256Hex(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// Text renders the outcome as the concise text an agent reads: what was
+// saved, the person's and the formatter's patches, the final content, and
+// that later edits must be based on it and nothing must be resent.
+func (o Outcome) Text() string {
+	var b strings.Builder
+	switch o.Status {
+	case StatusFailed:
+		b.WriteString(o.Error)
+		return b.String()
+	case StatusRejected:
+		b.WriteString("The person reviewing this edit rejected it; nothing was written.\n")
+		if o.Feedback != "" {
+			fmt.Fprintf(&b, "Their reason: %s\n", o.Feedback)
+		}
+		b.WriteString("Take the reason into account before proposing another edit to these files.\n")
+		return b.String()
+	case StatusWithdrawn:
+		b.WriteString("The edit was withdrawn before a decision; nothing was written.\n")
+		return b.String()
+	}
+	for i, f := range o.Files {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		o.writeFile(&b, f)
+	}
+	if o.Feedback != "" {
+		fmt.Fprintf(&b, "\nThe person's note: %s\n", o.Feedback)
+	}
+	b.WriteString("\nDo not resend this edit: it has been applied. Base any further edit on the final content above")
+	b.WriteString(" (your SEARCH or old_string text must match it exactly).\n")
+	return b.String()
+}
+
+func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
+	verb := "saved"
+	if !f.Written {
+		verb = "approved"
+	}
+	switch {
+	case f.Deleted:
+		fmt.Fprintf(b, "%s was deleted.\n", f.Path)
+		return
+	case o.Status == StatusPartial:
+		acc := 0
+		for _, h := range f.Hunks {
+			if h.Accepted {
+				acc++
+			}
+		}
+		fmt.Fprintf(b, "Only part of your edit to %s was %s: the person accepted %d of %d hunks.\n", f.Path, verb, acc, len(f.Hunks))
+	case f.UserEdits != "":
+		fmt.Fprintf(b, "Your edit to %s was %s with changes made by the person reviewing it.\n", f.Path, verb)
+	default:
+		fmt.Fprintf(b, "Your edit to %s was %s as proposed.\n", f.Path, verb)
+	}
+	if f.UserEdits != "" {
+		b.WriteString("\nThe person's changes to your proposal (unified diff, proposal → approved):\n")
+		writeFenced(b, f.UserEdits)
+	}
+	if f.FormatterError != "" {
+		fmt.Fprintf(b, "\nThe formatter failed, so the file was written unformatted: %s\n", f.FormatterError)
+	}
+	if f.AutoFormatEdits != "" {
+		b.WriteString("\nThen the file was reformatted automatically (unified diff, approved → final):\n")
+		writeFenced(b, f.AutoFormatEdits)
+	}
+	if f.UserEdits != "" || f.AutoFormatEdits != "" || o.Status == StatusPartial {
+		fmt.Fprintf(b, "\nThe final content of %s:\n", f.Path)
+		writeFenced(b, f.FinalContent)
+	} else {
+		b.WriteString("The file now has exactly the content you proposed.\n")
+	}
+}
