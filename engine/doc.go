@@ -18,4 +18,15 @@
 // ../shared/fixtures/upstream. Where upstream loses or corrupts data, or two
 // upstreams disagree, DiffDesk deliberately differs; each such vector id is
 // listed here with the reason, and our behaviour has its own test.
+//
+// Aider edit blocks (ApplyEditBlocks, aider-editblock vectors) — all or
+// nothing, where aider keeps earlier blocks applied when a later one fails;
+// an empty SEARCH on an existing non-empty file is refused, where aider
+// appends to it; a SEARCH not in the named file moves to another file only
+// if exactly one takes it:
+//   - aider-probe/file-without-final-newline: aider adds a final newline; we keep its absence.
+//   - aider-probe/crlf-search-vs-lf-file: SEARCH text is normalised to "\n", so CRLF text matches.
+//   - aider-probe/delete-entire-content-is-failure: deleting a file's whole content succeeds.
+//   - aider/test_editblock.py/test_replace_multiple_matches_missing_whitespace: two equal
+//     leading-whitespace matches are FailAmbiguous; aider edits the first.
 package engine

@@ -37,6 +37,7 @@ const (
 	StrategyUnescaped         Strategy = "unescaped"          // matched after undoing over-escaped \n, \t, quotes
 	StrategyFuzzy             Strategy = "fuzzy"              // similarity above a threshold
 	StrategyWholeFile         Strategy = "whole-file"         // the edit replaced or created the whole file
+	StrategyElision           Strategy = "elision"            // aider: pieces between "..." lines, each found exactly once
 )
 
 // Edit is one agent edit to one file. Apply applies it.
