@@ -29,4 +29,14 @@
 //   - aider-probe/delete-entire-content-is-failure: deleting a file's whole content succeeds.
 //   - aider/test_editblock.py/test_replace_multiple_matches_missing_whitespace: two equal
 //     leading-whitespace matches are FailAmbiguous; aider edits the first.
+//
+// Old/new replacement (Replace, MultiEdit, SmartEdit; edit and gemini-*
+// vectors) — a mixed-ending file keeps each line's ending, where Gemini
+// turns every line CRLF once one is; an empty old_string on an existing
+// empty file fills it, where Gemini reports the file exists; SmartEdit's
+// legacy variant uses the current re-indentation and counts every regex
+// place, where the legacy tool prefixes lines without re-basing and applies
+// the first of several regex places:
+//   - gemini/edit.test.ts/EditTool > applyReplacement > should return empty string if currentContent is null and oldString is not empty (defensive):
+//     a missing file with a non-empty old_string is FailFileMissing (as Gemini's tool reports), not an empty file.
 package engine

@@ -1,12 +1,481 @@
 package engine
 
-import "errors"
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// SmartEdit follows Gemini CLI's replace tool (edit.ts, formerly
+// smart-edit). Two variants, chosen by the payload:
+//
+//   - current (the default, and whenever AllowMultiple is set): old must be
+//     found exactly once, or at least once with AllowMultiple, which replaces
+//     every place;
+//   - legacy (ExpectedReplacements > 0 and AllowMultiple unset; the January
+//     2026 tool): old must be found exactly ExpectedReplacements times.
+//
+// The checks, in Gemini's order: an empty old creates the content of an
+// empty file (FailFileExists on a non-empty one; a missing file is Create's
+// business); a new_string that introduces an omission placeholder
+// (FailPlaceholder, see placeholder.go); no place found (FailNoMatch, or
+// FailLineNumbers); the wrong number of places (FailCount, or
+// FailAmbiguous when fuzzy matching found equally good places); old and new
+// identical (FailNoChange).
+//
+// Places are looked for with the first strategy that finds any:
+//
+//  1. exact (StrategyExact): literal occurrences. Current variant: more
+//     than one without AllowMultiple stops the search (a count error).
+//  2. flexible (StrategyFlexibleIndent): windows of lines equal to old's
+//     lines after trimming; new is re-indented to the window's first line
+//     (reindent).
+//  3. regex (StrategyRegexTokens): old split into tokens (whitespace and the
+//     delimiters ( ) : [ ] { } > < = separate them) that must appear in
+//     order, the first at the start of a line after its indentation, with
+//     any whitespace, newlines included, or none between them. Matched
+//     token by token, not with a regexp: an anchored Go regexp scans a big
+//     file at 50–400 ms.
+//  4. unescaped (StrategyUnescaped, our addition): when unescapeGemini
+//     changes old, strategies 1–3 again with old and new both unescaped.
+//  5. fuzzy (StrategyFuzzy): windows of old's line count whose weighted
+//     Levenshtein distance is at most 10% of old's length; skipped for old
+//     under 10 runes or when lines × len(old)² > 4e8.
+//
+// Every strategy ends with Gemini's trailing-newline rule: the result ends
+// in "\n" exactly when the file did.
 
 // Format reports FormatSmartEdit.
 func (e SmartEdit) Format() Format { return FormatSmartEdit }
 
 func (e SmartEdit) payload() []string { return []string{e.Old, e.New} }
 
+func (e SmartEdit) legacy() bool { return e.ExpectedReplacements > 0 && !e.AllowMultiple }
+
 func (e SmartEdit) apply(text string) (string, []Match, error) {
-	return "", nil, errors.New("FormatSmartEdit: not implemented yet")
+	old, new := toLF(e.Old), toLF(e.New)
+	fail := func(kind Failure, hint string) *MatchError {
+		return &MatchError{Format: FormatSmartEdit, Block: 1, Kind: kind, Search: e.Old, Hint: hint}
+	}
+	if old == "" {
+		if text != "" {
+			return "", nil, fail(FailFileExists, "an empty old_string creates a new file, but this file exists and is not empty; put the text to replace in old_string")
+		}
+		return new, []Match{{Block: 1, Strategy: StrategyWholeFile, StartLine: 1, EndLine: 0}}, nil
+	}
+	if e.ExpectedReplacements < 0 {
+		return "", nil, &FormatError{Format: FormatSmartEdit, Msg: fmt.Sprintf("expected_replacements is %d; it must be 1 or more", e.ExpectedReplacements)}
+	}
+	if p := introducedPlaceholder(old, new); p != "" {
+		return "", nil, fail(FailPlaceholder, fmt.Sprintf("new_string contains the placeholder %q, which would delete the code it stands for; write that code out in full", p))
+	}
+	variant := smartCurrent
+	want := 1
+	if e.legacy() {
+		variant, want = smartLegacy, e.ExpectedReplacements
+	}
+	r := smartReplace(text, old, new, smartOptions{variant: variant, allowMultiple: e.AllowMultiple, unescape: true})
+	found := len(r.places)
+	if found == 0 {
+		return "", nil, noMatchError(FormatSmartEdit, 1, text, e.Old, old, r.tried)
+	}
+	if !e.AllowMultiple && found != want {
+		err := fail(FailCount, countHint(want, found))
+		if variant == smartCurrent {
+			err.Hint = fmt.Sprintf("old_string matches %d places; add surrounding lines so it matches exactly one, or set allow_multiple to change all %d", found, found)
+		}
+		if r.strategy == StrategyFuzzy && want == 1 && fuzzyTie(r.places) {
+			err.Kind = FailAmbiguous
+			err.Hint = "old_string is close to several places equally; copy the exact lines of the one you mean, with a few lines of context"
+		}
+		err.Tried, err.Want, err.Found = r.tried, want, found
+		err.Places = spanCandidates(text, r.spans())
+		if r.strategy != StrategyExact {
+			for i := range err.Places {
+				err.Places[i].Similarity = 1 - r.places[i].score
+			}
+		}
+		return "", nil, err
+	}
+	if r.old == r.new {
+		return "", nil, fail(FailNoChange, "old_string and new_string are identical; send the text you want in new_string, or drop this edit")
+	}
+	return r.text, spanMatches(text, r.spans(), 1, r.strategy), nil
+}
+
+// fuzzyTie reports whether the two best of places (at least two) score the
+// same.
+func fuzzyTie(places []smartPlace) bool {
+	scores := make([]float64, len(places))
+	for i, p := range places {
+		scores[i] = p.score
+	}
+	sort.Float64s(scores)
+	return scores[0] == scores[1]
+}
+
+// smartVariant selects which Gemini tool's matching rules apply.
+type smartVariant int
+
+const (
+	smartCurrent smartVariant = iota // edit(allow_multiple)
+	smartLegacy                      // smart-edit(expected_replacements)
+)
+
+type smartOptions struct {
+	variant       smartVariant
+	allowMultiple bool
+	unescape      bool // try the unescaped pair (our addition; upstream has no such step)
+}
+
+// smartPlace is one place a strategy found. The fuzzy score is the weighted
+// distance ÷ len(old), 0 for the other strategies.
+type smartPlace struct {
+	span
+	score float64
+}
+
+// smartResult is Gemini's calculateReplacement result plus what the engine
+// needs to report it.
+type smartResult struct {
+	text        string       // the content after replacement, as upstream computes it
+	occurrences int          // the count upstream reports
+	strategy    Strategy     // the strategy that found the places; "" if none did
+	places      []smartPlace // every place found, in file order
+	old, new    string       // the pair that matched (unescaped for StrategyUnescaped)
+	tried       []Strategy
+}
+
+func (r smartResult) spans() []span {
+	s := make([]span, len(r.places))
+	for i, p := range r.places {
+		s[i] = p.span
+	}
+	return s
+}
+
+// smartReplace is Gemini's calculateReplacement on content, with old and new
+// already in "\n" form.
+func smartReplace(content, old, new string, o smartOptions) smartResult {
+	r := smartResult{text: content, old: old, new: new}
+	if old == "" {
+		return r
+	}
+	lines := lineStarts(content)
+	if r.match(content, lines, old, new, o) {
+		return r
+	}
+	if o.unescape {
+		if uo := unescapeGemini(old); uo != old {
+			un := unescapeGemini(new)
+			r.tried = append(r.tried, StrategyUnescaped)
+			u := smartResult{text: content, old: uo, new: un}
+			if u.match(content, lines, uo, un, o) {
+				u.strategy, u.tried = StrategyUnescaped, r.tried
+				return u
+			}
+		}
+	}
+	r.tried = append(r.tried, StrategyFuzzy)
+	if places := fuzzyPlaces(content, lines, old, new); len(places) > 0 {
+		r.finish(content, StrategyFuzzy, places, len(places), len(places))
+	}
+	return r
+}
+
+// match tries the exact, flexible and regex strategies in turn and reports
+// whether one found a place.
+func (r *smartResult) match(content string, lines []int, old, new string, o smartOptions) bool {
+	r.tried = append(r.tried, StrategyExact)
+	if at := literalOffsets(content, old); len(at) > 0 {
+		places := make([]smartPlace, len(at))
+		for i, a := range at {
+			places[i] = smartPlace{span: span{start: a, end: a + len(old), repl: new}}
+		}
+		replace := len(places)
+		if o.variant == smartCurrent && !o.allowMultiple && len(places) > 1 {
+			replace = 0
+		}
+		r.finish(content, StrategyExact, places, replace, len(places))
+		return true
+	}
+	r.tried = append(r.tried, StrategyFlexibleIndent)
+	if places := flexiblePlaces(content, lines, old, new); len(places) > 0 {
+		r.finish(content, StrategyFlexibleIndent, places, len(places), len(places))
+		return true
+	}
+	r.tried = append(r.tried, StrategyRegexTokens)
+	if places := tokenPlaces(content, lines, old, new); len(places) > 0 {
+		replace, count := len(places), len(places)
+		if !o.allowMultiple {
+			replace = 1
+		}
+		if o.variant == smartLegacy {
+			count = 1
+		}
+		r.finish(content, StrategyRegexTokens, places, replace, count)
+		return true
+	}
+	return false
+}
+
+// finish records places, of which the first `replace` are replaced, and the
+// count upstream reports.
+func (r *smartResult) finish(content string, st Strategy, places []smartPlace, replace, count int) {
+	r.strategy, r.places, r.occurrences = st, places, count
+	if replace == 0 {
+		return
+	}
+	spans := make([]span, replace)
+	for i := range spans {
+		spans[i] = places[i].span
+	}
+	r.text = restoreTrailingNewline(content, spliceSpans(content, spans))
+}
+
+// restoreTrailingNewline makes edited end in "\n" exactly when original did,
+// adding or removing one.
+func restoreTrailingNewline(original, edited string) string {
+	had := strings.HasSuffix(original, "\n")
+	has := strings.HasSuffix(edited, "\n")
+	switch {
+	case had && !has:
+		return edited + "\n"
+	case !had && has:
+		return edited[:len(edited)-1]
+	}
+	return edited
+}
+
+// lineStarts returns the byte offset of the start of every line of s (a
+// line ends after "\n"; a final "\n" starts no line) and, last, len(s).
+func lineStarts(s string) []int {
+	starts := make([]int, 0, strings.Count(s, "\n")+2)
+	for i := 0; i < len(s); {
+		starts = append(starts, i)
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return append(starts, len(s))
+}
+
+// flexiblePlaces finds the non-overlapping windows of lines that equal old's
+// lines after trimming, left to right. Each is replaced by new re-indented
+// to the window's first line, plus "\n" when the window's last line had one
+// and new is not empty.
+func flexiblePlaces(content string, lines []int, old, new string) []smartPlace {
+	search := strings.Split(old, "\n")
+	for i := range search {
+		search[i] = jsTrim(search[i])
+	}
+	n, k := len(lines)-1, len(search)
+	line := func(i int) string { return content[lines[i]:lines[i+1]] }
+	newLines := strings.Split(new, "\n")
+	var places []smartPlace
+	for i := 0; i+k <= n; {
+		j := 0
+		for j < k && jsTrim(line(i+j)) == search[j] {
+			j++
+		}
+		if j < k {
+			i++
+			continue
+		}
+		repl := strings.Join(reindent(newLines, indentOf(line(i))), "\n")
+		if strings.HasSuffix(line(i+k-1), "\n") && new != "" {
+			repl += "\n"
+		}
+		places = append(places, smartPlace{span: span{start: lines[i], end: lines[i+k], repl: repl}})
+		i += k
+	}
+	return places
+}
+
+// tokenPlaces finds the non-overlapping places where old's tokens appear in
+// order (see SmartEdit, strategy 3). Each place runs from the start of the
+// first token's line to the end of the last token, and is replaced by new
+// re-indented to that line's indentation.
+func tokenPlaces(content string, lines []int, old, new string) []smartPlace {
+	tokens := strings.FieldsFunc(padDelimiters(old), jsSpace)
+	if len(tokens) == 0 {
+		return nil
+	}
+	newLines := strings.Split(new, "\n")
+	var places []smartPlace
+	for from := 0; from < len(content); {
+		i := strings.Index(content[from:], tokens[0])
+		if i < 0 {
+			break
+		}
+		i += from
+		// The first token must follow the line's indentation directly.
+		next := sort.SearchInts(lines, i+1)
+		ls := lines[next-1]
+		if ls < from || strings.TrimLeft(content[ls:i], " \t") != "" {
+			from = lines[next] // no later start on this line can match
+			continue
+		}
+		end, ok := matchTokens(content, i, tokens)
+		if !ok {
+			from = lines[next]
+			continue
+		}
+		repl := strings.Join(reindent(newLines, content[ls:i]), "\n")
+		places = append(places, smartPlace{span: span{start: ls, end: end, repl: repl}})
+		from = end
+	}
+	return places
+}
+
+// matchTokens matches tokens in content from byte i with any whitespace
+// between them and returns where the last one ends. Tokens hold no
+// whitespace, so the whitespace before each is skipped greedily with no
+// backtracking, as the regex `tok1\s*tok2…` would.
+func matchTokens(content string, i int, tokens []string) (int, bool) {
+	for k, t := range tokens {
+		if k > 0 {
+			i += len(content[i:]) - len(strings.TrimLeftFunc(content[i:], jsSpace))
+		}
+		if !strings.HasPrefix(content[i:], t) {
+			return 0, false
+		}
+		i += len(t)
+	}
+	return i, true
+}
+
+// padDelimiters surrounds each of ( ) : [ ] { } > < = with spaces.
+func padDelimiters(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune("():[]{}><=", r) {
+			b.WriteByte(' ')
+			b.WriteRune(r)
+			b.WriteByte(' ')
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// Fuzzy matching constants, as in Gemini CLI.
+const (
+	fuzzyThreshold       = 0.1 // highest accepted weighted distance ÷ len(old)
+	fuzzyWhitespaceCost  = 0.1 // what a whitespace-only difference costs, relative to others
+	fuzzyMinRunes        = 10  // shorter old strings are never fuzzy-matched
+	fuzzyMaxComplexity   = 4e8 // lines × len(old)², above which fuzzy matching is skipped
+	fuzzyLengthTolerance = fuzzyThreshold / fuzzyWhitespaceCost
+)
+
+// fuzzyPlaces scores every window of as many lines as old has (lines
+// compared without trailing whitespace) by
+// (d_nows + 0.1·(d − d_nows)) ÷ len(old), where d is the Levenshtein
+// distance in runes and d_nows the distance with all whitespace removed, and
+// keeps those at or under fuzzyThreshold, best first and not overlapping.
+// Each is replaced by new re-indented to the window's first line, plus "\n"
+// when the window's last line had one.
+func fuzzyPlaces(content string, lines []int, old, new string) []smartPlace {
+	oldRunes := []rune(old)
+	n := len(lines) - 1
+	if len(oldRunes) < fuzzyMinRunes || float64(n)*math.Pow(float64(len(oldRunes)), 2) > fuzzyMaxComplexity {
+		return nil
+	}
+	search := splitLines(old)
+	for i := range search {
+		search[i] = strings.TrimRightFunc(search[i], jsSpace)
+	}
+	k := len(search)
+	block := []rune(strings.Join(search, "\n"))
+	blockNoWS := []rune(stripSpace(string(block)))
+	line := func(i int) string { return content[lines[i]:lines[i+1]] }
+	type cand struct {
+		i     int
+		score float64
+	}
+	var cands []cand
+	window := make([]string, k)
+	for i := 0; i+k <= n; i++ {
+		for j := range window {
+			window[j] = strings.TrimRightFunc(line(i+j), jsSpace)
+		}
+		w := []rune(strings.Join(window, "\n"))
+		if math.Abs(float64(len(w)-len(block)))/float64(len(block)) > fuzzyLengthTolerance {
+			continue
+		}
+		raw := levenshtein(w, block)
+		nows := levenshtein([]rune(stripSpace(string(w))), blockNoWS)
+		score := (float64(nows) + float64(raw-nows)*fuzzyWhitespaceCost) / float64(len(block))
+		if score <= fuzzyThreshold {
+			cands = append(cands, cand{i, score})
+		}
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].score < cands[b].score })
+	var chosen []cand
+	for _, c := range cands {
+		free := true
+		for _, m := range chosen {
+			if c.i-m.i < k && m.i-c.i < k {
+				free = false
+				break
+			}
+		}
+		if free {
+			chosen = append(chosen, c)
+		}
+	}
+	newLines := strings.Split(new, "\n")
+	places := make([]smartPlace, len(chosen))
+	for x, c := range chosen {
+		repl := strings.Join(reindent(newLines, indentOf(line(c.i))), "\n")
+		if strings.HasSuffix(line(c.i+k-1), "\n") {
+			repl += "\n"
+		}
+		places[x] = smartPlace{span: span{start: lines[c.i], end: lines[c.i+k], repl: repl}, score: c.score}
+	}
+	sort.Slice(places, func(a, b int) bool { return places[a].start < places[b].start })
+	return places
+}
+
+// reindent is Gemini's applyIndentation: the indentation of lines[0] (even
+// if blank) is the reference; a blank line becomes empty, a line starting
+// with the reference gets target instead of it, any other line gets target
+// before its trimmed text.
+func reindent(lines []string, target string) []string {
+	ref := indentOf(lines[0])
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		switch {
+		case jsTrim(l) == "":
+			out[i] = ""
+		case strings.HasPrefix(l, ref):
+			out[i] = target + l[len(ref):]
+		default:
+			out[i] = target + strings.TrimLeftFunc(l, jsSpace)
+		}
+	}
+	return out
+}
+
+// indentOf returns the leading spaces and tabs of s.
+func indentOf(s string) string { return s[:len(s)-len(strings.TrimLeft(s, " \t"))] }
+
+// jsSpace reports whether r is whitespace for JavaScript's \s and trim().
+func jsSpace(r rune) bool { return r == '\uFEFF' || unicode.IsSpace(r) && r != '\u0085' }
+
+func jsTrim(s string) string { return strings.TrimFunc(s, jsSpace) }
+
+// stripSpace removes every whitespace rune from s.
+func stripSpace(s string) string {
+	return strings.Map(func(r rune) rune {
+		if jsSpace(r) {
+			return -1
+		}
+		return r
+	}, s)
 }
