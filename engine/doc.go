@@ -39,4 +39,15 @@
 // the first of several regex places:
 //   - gemini/edit.test.ts/EditTool > applyReplacement > should return empty string if currentContent is null and oldString is not empty (defensive):
 //     a missing file with a non-empty old_string is FailFileMissing (as Gemini's tool reports), not an empty file.
+//
+// Codex apply_patch (ApplyPatch, codex-patch vectors) — all or nothing and
+// never overwriting; also, a pure-addition chunk with an "@@ context" line
+// goes right after that line (Codex appends it at the end of the file), and
+// context lines keep the file's own text when they matched loosely:
+//   - codex/apply-patch/scenarios/015_failure_after_partial_success_leaves_changes: a failing
+//     hunk fails the whole patch; Codex leaves the earlier Add File applied (half a patch).
+//   - codex/apply-patch/scenarios/011_add_overwrites_existing_file: Add File on an existing
+//     file is FailFileExists; Codex silently replaces the file.
+//   - codex/apply-patch/scenarios/010_move_overwrites_existing_destination: Move to an
+//     existing file is FailFileExists; Codex silently replaces the destination.
 package engine

@@ -35,6 +35,7 @@ const (
 	StrategyFlexibleIndent    Strategy = "flexible-indent"    // Gemini: trimmed lines, re-indented replacement
 	StrategyRegexTokens       Strategy = "regex-tokens"       // Gemini: tokens with any whitespace between
 	StrategyUnescaped         Strategy = "unescaped"          // matched after undoing over-escaped \n, \t, quotes
+	StrategyNormalized        Strategy = "normalized"         // Codex: trimmed lines equal after folding Unicode dashes, quotes and spaces
 	StrategyFuzzy             Strategy = "fuzzy"              // similarity above a threshold
 	StrategyWholeFile         Strategy = "whole-file"         // the edit replaced or created the whole file
 	StrategyElision           Strategy = "elision"            // aider: pieces between "..." lines, each found exactly once
