@@ -211,16 +211,14 @@ func splitLines(s string) []string {
 
 // equalLinePairs returns index pairs (i in a, j in b) of lines that a line
 // diff of a and b keeps unchanged.
-// TODO(diff): use the line diff; the common prefix and suffix are a stand-in.
 func equalLinePairs(a, b []string) [][2]int {
 	var pairs [][2]int
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		pairs = append(pairs, [2]int{n, n})
-		n++
-	}
-	for i, j := len(a)-1, len(b)-1; i >= n && j >= n && a[i] == b[j]; i, j = i-1, j-1 {
-		pairs = append(pairs, [2]int{i, j})
+	for _, op := range DiffLines(a, b) {
+		if op.Kind == OpEqual {
+			for k := range op.A1 - op.A0 {
+				pairs = append(pairs, [2]int{op.A0 + k, op.B0 + k})
+			}
+		}
 	}
 	return pairs
 }

@@ -1,0 +1,109 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestWordSpans(t *testing.T) {
+	tests := []struct {
+		a, b     string
+		del, ins []Span
+	}{
+		{"same", "same", nil, nil},
+		{"", "new", nil, []Span{{0, 3}}},
+		{"foo(a, b)", "foo(a, c)", []Span{{7, 8}}, []Span{{7, 8}}},
+		{"x := count + 1", "x := count + 2", []Span{{13, 14}}, []Span{{13, 14}}},
+		{"return a + b", "return c - d", []Span{{7, 12}}, []Span{{7, 12}}},
+		{"if err != nil {", "if err == nil {", []Span{{7, 8}}, []Span{{7, 8}}},
+		{"say(héllo)", "say(hallo)", []Span{{4, 10}}, []Span{{4, 9}}},
+		{"a  b", "a b", []Span{{1, 3}}, []Span{{1, 2}}},
+		{"f(x)", "f(x, y)", nil, []Span{{3, 6}}},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%q→%q", tt.a, tt.b), func(t *testing.T) {
+			del, ins := WordSpans(tt.a, tt.b)
+			if !slices.Equal(del, tt.del) || !slices.Equal(ins, tt.ins) {
+				t.Errorf("WordSpans(%q, %q) = %v, %v; want %v, %v", tt.a, tt.b, del, ins, tt.del, tt.ins)
+			}
+		})
+	}
+}
+
+// unchangedText returns s without the spans.
+func unchangedText(s string, spans []Span) string {
+	out, at := "", 0
+	for _, sp := range spans {
+		out += s[at:sp.Start]
+		at = sp.End
+	}
+	return out + s[at:]
+}
+
+func FuzzWordSpans(f *testing.F) {
+	f.Add("foo(a, b)", "foo(a, c)")
+	f.Add("héllo wörld", "hello world")
+	f.Add("", "x")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		del, ins := WordSpans(a, b)
+		for _, spans := range [][]Span{del, ins} {
+			for i, sp := range spans {
+				if sp.Start >= sp.End || i > 0 && sp.Start <= spans[i-1].End {
+					t.Fatalf("WordSpans(%q, %q) = %v, %v: spans not increasing and non-empty", a, b, del, ins)
+				}
+			}
+		}
+		if len(del) > 0 && del[len(del)-1].End > len(a) || len(ins) > 0 && ins[len(ins)-1].End > len(b) {
+			t.Fatalf("WordSpans(%q, %q) = %v, %v: span past the end", a, b, del, ins)
+		}
+		// What is left unmarked is common to both lines, apart from the
+		// whitespace that joins neighbouring spans.
+		if a == b && (del != nil || ins != nil) {
+			t.Fatalf("WordSpans(%q, %q) = %v, %v; want no spans", a, b, del, ins)
+		}
+		if (del == nil && ins == nil) && a != b {
+			t.Fatalf("WordSpans(%q, %q) found no change", a, b)
+		}
+	})
+}
+
+func TestUnchangedText(t *testing.T) {
+	// The parts WordSpans leaves unmarked are the same in both lines, up
+	// to the whitespace that joins neighbouring spans.
+	tests := [][2]string{
+		{"foo(a, b)", "foo(a, c)"},
+		{"for i := 0; i < n; i++ {", "for i := range n {"},
+		{"\tlog.Printf(\"x=%d\", x)", "\tslog.Info(\"x\", \"x\", x)"},
+	}
+	for _, tt := range tests {
+		del, ins := WordSpans(tt[0], tt[1])
+		ua, ub := unchangedText(tt[0], del), unchangedText(tt[1], ins)
+		if !slices.Equal(strings.Fields(ua), strings.Fields(ub)) {
+			t.Errorf("WordSpans(%q, %q) leaves %q and %q unmarked; want the same words", tt[0], tt[1], ua, ub)
+		}
+	}
+}
+
+func TestPairLines(t *testing.T) {
+	tests := []struct {
+		name     string
+		del, ins []string
+		want     [][2]int
+	}{
+		{"equal counts pair in order", []string{"a\n", "b\n"}, []string{"x\n", "y\n"}, [][2]int{{0, 0}, {1, 1}}},
+		{"added line between", []string{"foo(1)\n", "bar(2)\n"}, []string{"foo(1, x)\n", "fresh line here\n", "bar(2, y)\n"}, [][2]int{{0, 0}, {1, 2}}},
+		{"unrelated lines stay unpaired", []string{"alpha beta\n"}, []string{"1234567\n", "zzzz\n"}, nil},
+		{"best match wins", []string{"\treturn nil, err\n"}, []string{"\tif err != nil {\n", "\t\treturn nil, fmt.Errorf(\"x: %w\", err)\n", "\t}\n"}, [][2]int{{0, 1}}},
+		{"nothing removed", nil, []string{"x\n"}, [][2]int{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := PairLines(tt.del, tt.ins)
+			if len(got) != len(tt.want) || len(got) > 0 && !slices.Equal(got, tt.want) {
+				t.Errorf("PairLines(%q, %q) = %v; want %v", tt.del, tt.ins, got, tt.want)
+			}
+		})
+	}
+}
