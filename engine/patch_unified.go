@@ -186,8 +186,7 @@ func (p *unifiedParser) hunk() (patchChunk, error) {
 	for p.i < len(p.lines) {
 		l := p.lines[p.i]
 		due := oldWant >= 0 && (oldGot < oldWant || newGot < newWant)
-		if strings.HasPrefix(l, "@@") || strings.HasPrefix(l, "diff --git ") ||
-			(p.fileHeaderAt(p.i) && (!due || p.i+2 < len(p.lines) && strings.HasPrefix(p.lines[p.i+2], "@@"))) {
+		if strings.HasPrefix(l, "@@") || strings.HasPrefix(l, "diff --git ") || (!due && p.fileHeaderAt(p.i)) {
 			break
 		}
 		if !due && l == "" && (oldWant >= 0 || !p.moreHunkLines(p.i)) {
