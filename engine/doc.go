@@ -42,8 +42,10 @@
 //
 // Codex apply_patch (ApplyPatch, codex-patch vectors) — all or nothing and
 // never overwriting; also, a pure-addition chunk with an "@@ context" line
-// goes right after that line (Codex appends it at the end of the file), and
-// context lines keep the file's own text when they matched loosely:
+// goes right after that line (Codex appends it at the end of the file),
+// context lines keep the file's own text when they matched loosely, and a
+// chunk that only matches loosely (whitespace, punctuation) at two places is
+// FailAmbiguous where Codex takes the first:
 //   - codex/apply-patch/scenarios/015_failure_after_partial_success_leaves_changes: a failing
 //     hunk fails the whole patch; Codex leaves the earlier Add File applied (half a patch).
 //   - codex/apply-patch/scenarios/011_add_overwrites_existing_file: Add File on an existing

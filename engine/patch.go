@@ -188,9 +188,9 @@ func (t *patchTree) get(p string) (patchFile, error) {
 	if err != nil {
 		return patchFile{}, fmt.Errorf("patch: cannot read %s: %w", p, err)
 	}
-	f := patchFile{content: content, exists: exists && err == nil}
-	if !f.exists {
-		f.content = ""
+	f := patchFile{exists: exists}
+	if exists {
+		f.content = content
 	}
 	t.files[p] = f
 	return f, nil

@@ -124,7 +124,6 @@ func seekNear(lines, pat []string, from, want int) (int, int, bool) {
 // patchEdit replaces lines[start:start+n] with the lines a chunk produces.
 type patchEdit struct {
 	start, n int
-	chunk    int // 0-based chunk index, to keep insertions at one place in order
 	lines    []patchLine
 	touch    bool // the edit's last line is new, so the final-newline rule applies
 	noEOL    bool // unified: the new side's last line has no final newline
@@ -181,6 +180,13 @@ func applyPatchChunks(s patchSection, text string) (string, []Match, error) {
 					Applied: matches,
 					Hint:    "nothing was written; copy the chunk's context and '-' lines exactly from the current file and resend the whole patch"}
 			}
+			if other, ok := patchOtherPlace(s, ch, lines, old, at, l); ok {
+				return "", nil, &MatchError{Format: FormatPatch, Path: s.path, Block: i + 1, Kind: FailAmbiguous,
+					Search: joinPatchLines(old), Tried: patchTried()[:patchLevelTried(l)],
+					Places:  []Candidate{patchCandidate(lines, old, at), patchCandidate(lines, old, other)},
+					Applied: matches,
+					Hint:    "the chunk matches two places once whitespace or punctuation is ignored; add an '@@ <line>' naming a line above the right place, or copy the lines exactly"}
+			}
 			level = max(level, l)
 		}
 		if s.unified && ch.oldStart >= 0 {
@@ -188,11 +194,51 @@ func applyPatchChunks(s patchSection, text string) (string, []Match, error) {
 		}
 		from = at + len(old)
 		matches = append(matches, Match{Block: i + 1, Strategy: patchLevelStrategy(level), StartLine: at + 1, EndLine: at + len(old)})
-		edits = append(edits, patchEdit{start: at, n: len(old), chunk: i, lines: ops,
+		edits = append(edits, patchEdit{start: at, n: len(old), lines: ops,
 			touch: len(ops) > 0 && ops[len(ops)-1].kind != ' ', noEOL: ch.newNoEOL, marked: ch.oldNoEOL || ch.newNoEOL})
 	}
 	return spliceLines(lines, finalNL, edits), matches, nil
 }
+
+// patchOtherPlace finds a second place a Codex chunk matches at level l
+// after the place at, when l is loose: equally good places make the chunk
+// ambiguous. An End of File chunk found at the end is anchored there.
+func patchOtherPlace(s patchSection, ch patchChunk, lines, old []string, at, l int) (int, bool) {
+	if l == 0 || s.unified && ch.oldStart >= 0 || ch.eof && at == len(lines)-len(old) {
+		return 0, false
+	}
+	for i := at + 1; i+len(old) <= len(lines); i++ {
+		if patchWindowEq(l, lines, old, i) {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// patchLevelTried returns how many of patchTried's strategies level l has
+// used.
+func patchLevelTried(l int) int {
+	switch l {
+	case 0:
+		return 1
+	case 1, 2:
+		return 2
+	}
+	return 3
+}
+
+// patchCandidate describes the len(search) lines at index at.
+func patchCandidate(lines, search []string, at int) Candidate {
+	sum := 0.0
+	for k, sl := range search {
+		sum += patchLineSimilarity(lines[at+k], sl, patchBigrams(lines[at+k]), patchBigrams(sl))
+	}
+	return Candidate{StartLine: at + 1, EndLine: at + len(search),
+		Similarity: patchRound(sum / float64(len(search))), Lines: append([]string(nil), lines[at:at+len(search)]...)}
+}
+
+// patchRound rounds a similarity to two decimals.
+func patchRound(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
 
 // seekChunk locates a chunk's old lines the way its syntax asks.
 func seekChunk(s patchSection, ch patchChunk, lines, old []string, from, delta int) (int, int, bool) {
@@ -317,7 +363,7 @@ func patchClosest(lines, search []string) []Candidate {
 			continue
 		}
 		out = append(out, Candidate{StartLine: c.at + 1, EndLine: c.at + m,
-			Similarity: float64(int(c.score*100+0.5)) / 100, Lines: append([]string(nil), lines[c.at:c.at+m]...)})
+			Similarity: patchRound(c.score), Lines: append([]string(nil), lines[c.at:c.at+m]...)})
 	}
 	return out
 }

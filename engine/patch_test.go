@@ -436,3 +436,20 @@ func FuzzApplyPatch(f *testing.F) {
 		}
 	})
 }
+
+func TestApplyPatchAmbiguous(t *testing.T) {
+	files := map[string]string{"a.txt": "x = 1  \ny\nx = 1\t\nz\n"}
+	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-x = 1\n+x = 2\n*** End Patch"
+	_, err := ApplyPatch(patch, treeReader(files))
+	var me *MatchError
+	if !errors.As(err, &me) || me.Kind != FailAmbiguous || len(me.Places) != 2 || me.Places[0].StartLine != 1 || me.Places[1].StartLine != 3 {
+		t.Fatalf("ApplyPatch(%q) error = %+v; want FailAmbiguous at lines 1 and 3", patch, err)
+	}
+	// Exact duplicates follow Codex: the first place after the previous chunk.
+	files = map[string]string{"a.txt": "x\ny\nx\n"}
+	patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+X\n*** End Patch"
+	got, err := patchTreeResult(files, patch)
+	if want := "X\ny\nx\n"; err != nil || got["a.txt"] != want {
+		t.Errorf("ApplyPatch(%q) = %q, %v; want %q", patch, got["a.txt"], err, want)
+	}
+}
