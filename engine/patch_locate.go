@@ -309,11 +309,19 @@ func spliceLines(lines []string, finalNL bool, edits []patchEdit) string {
 	if len(out) == 0 {
 		return ""
 	}
-	text := strings.Join(out, "\n")
-	if finalNL {
-		text += "\n"
+	size := len(out)
+	for _, l := range out {
+		size += len(l)
 	}
-	return text
+	var b strings.Builder
+	b.Grow(size)
+	for i, l := range out {
+		b.WriteString(l)
+		if i < len(out)-1 || finalNL {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
 }
 
 // patchClosest returns up to three places in lines most like search, best
