@@ -119,7 +119,7 @@ func (c patchChunk) sides() (old, new []string) {
 
 // parsePatch detects the patch syntax and parses it.
 func parsePatch(patch string) ([]patchSection, error) {
-	lines := strings.Split(toLF(patch), "\n")
+	lines := strings.Split(toLF(strings.TrimPrefix(patch, bom)), "\n")
 	first := ""
 	for _, l := range lines {
 		if strings.TrimSpace(l) != "" {

@@ -249,14 +249,14 @@ func seekChunk(s patchSection, ch patchChunk, lines, old []string, from, delta i
 }
 
 // patchInsertAt places a chunk with no old lines. A unified hunk goes where
-// its header says; a Codex chunk goes right after its @@ context line, or
-// without one at the end of the file (before a final blank line, as Codex
+// its header says; a Codex chunk goes right after its @@ context line; any
+// other goes at the end of the file (before a final blank line, as Codex
 // does).
 func patchInsertAt(s patchSection, ch patchChunk, lines []string, from, delta int) int {
 	switch {
 	case s.unified && ch.oldStart >= 0:
 		return max(from, min(ch.oldStart+delta, len(lines)))
-	case s.unified || ch.hasContext:
+	case ch.hasContext:
 		return from
 	case len(lines) > from && lines[len(lines)-1] == "":
 		return len(lines) - 1

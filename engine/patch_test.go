@@ -173,6 +173,18 @@ func TestApplyPatchTree(t *testing.T) {
 			want:  map[string]string{"a.txt": "a\nb\n\nC\n"},
 		},
 		{
+			name:  "unified insertion without numbers goes at the end",
+			files: map[string]string{"a.txt": "a\n"},
+			patch: "--- a/a.txt\n+++ b/a.txt\n@@\n+z\n",
+			want:  map[string]string{"a.txt": "a\nz\n"},
+		},
+		{
+			name:  "patch with a BOM",
+			files: map[string]string{"a.txt": "a\n"},
+			patch: "\uFEFF*** Begin Patch\n*** Update File: a.txt\n-a\n+b\n*** End Patch",
+			want:  map[string]string{"a.txt": "b\n"},
+		},
+		{
 			name:  "unified new empty file",
 			files: map[string]string{},
 			patch: "diff --git a/e.txt b/e.txt\nnew file mode 100644\nindex 0000000..e69de29\n",
