@@ -61,7 +61,9 @@ func ParseEditBlocks(response string, validNames []string) ([]FileBlock, error) 
 //     nearest first, looking past a line only while it starts with a fence,
 //     and is resolved against validNames (exact name, then basename, then a
 //     close match with difflib similarity ≥ 0.8, then the first candidate
-//     containing a dot, then the first candidate); validNames is not used
+//     containing a dot, then the first candidate; a marker line is no
+//     candidate, where aider would name the file ">>>>>>> REPLACE" when a
+//     block directly follows another); validNames is not used
 //     for a block with an empty SEARCH section, which creates a file; with
 //     no candidate the previous block's filename is used;
 //   - a line starting with a shell fence (```bash, ```sh, …) gives a Shell
@@ -220,8 +222,8 @@ func findEditBlockFilename(lines []string, fence EditBlockFence, validNames []st
 // before a SEARCH marker names, or "".
 func stripEditBlockFilename(line string, fence EditBlockFence) string {
 	s := pyStrip(line)
-	if s == "..." {
-		return ""
+	if s == "..." || isAiderHead(s) || isAiderDivider(s) || isAiderUpdated(s) {
+		return "" // aider takes a marker line for a filename
 	}
 	for _, f := range [...]string{fence.Open, "```"} {
 		if f != "" && strings.HasPrefix(s, f) {

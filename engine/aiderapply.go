@@ -220,7 +220,7 @@ func replaceMostSimilarChunk(whole, part, replace string) (string, Match, *Match
 	if !ok {
 		return "", Match{}, &MatchError{
 			Format: FormatSearchReplace, Block: 1, Kind: FailNoMatch, Tried: tried,
-			Closest: aiderClosest(wl, pl),
+			Closest: closestLines(whole, part, 3),
 			Hint:    "the SEARCH section must match lines of the file exactly, including whitespace, comments and indentation; copy them from the file",
 		}
 	}
@@ -472,37 +472,6 @@ func splitElisions(s string) []string {
 		p += nl + 1
 	}
 	return append(out, s[last:])
-}
-
-// aiderClosest returns the run of len(pl) lines of wl most similar to pl
-// (difflib ratio over whitespace-trimmed lines), if it is at least 0.5
-// similar, for a failure report.
-func aiderClosest(wl, pl []string) []Candidate {
-	if len(wl) == 0 || len(pl) == 0 {
-		return nil
-	}
-	n := min(len(pl), len(wl))
-	trim := func(ls []string) []string {
-		out := make([]string, len(ls))
-		for k, l := range ls {
-			out[k] = pyStrip(l)
-		}
-		return out
-	}
-	tw, tp := trim(wl), trim(pl)
-	sm := newSeqMatcher(tw[:n], tp)
-	best, bestRatio := -1, 0.0
-	for i := 0; i+n <= len(wl); i++ {
-		sm.a = tw[i : i+n]
-		r := 2 * float64(sm.matchingTotal()) / float64(n+len(tp))
-		if r > bestRatio {
-			best, bestRatio = i, r
-		}
-	}
-	if best < 0 || bestRatio < 0.5 {
-		return nil
-	}
-	return []Candidate{aiderCandidate(wl, best, n, bestRatio)}
 }
 
 // aiderCandidate describes the n lines of wl from index i.

@@ -23,7 +23,9 @@
 // nothing, where aider keeps earlier blocks applied when a later one fails;
 // an empty SEARCH on an existing non-empty file is refused, where aider
 // appends to it; a SEARCH not in the named file moves to another file only
-// if exactly one takes it:
+// if exactly one takes it; a marker line before a block is not taken for its
+// filename (aider names the file ">>>>>>> REPLACE"); a filename line in a
+// SEARCH/REPLACE text is only stripped together with a fence around it:
 //   - aider-probe/file-without-final-newline: aider adds a final newline; we keep its absence.
 //   - aider-probe/crlf-search-vs-lf-file: SEARCH text is normalised to "\n", so CRLF text matches.
 //   - aider-probe/delete-entire-content-is-failure: deleting a file's whole content succeeds.

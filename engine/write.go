@@ -26,9 +26,12 @@ func (e Write) apply(text string) (string, []Match, error) {
 //
 //   - the first line opens a fence: three or more backticks, then an
 //     optional info string without backticks;
-//   - the first line after it that closes the fence (only backticks, at least
-//     as many, with optional surrounding blanks) is the last non-blank line,
-//     so content made of several fenced blocks is left alone;
+//   - the last non-blank line closes it: only backticks, at least as many,
+//     with optional surrounding blanks;
+//   - the fence lines in between pair up as nested blocks (a fence with an
+//     info string opens one, a bare fence closes the innermost open one or
+//     else opens one), so content made of several fenced blocks, such as
+//     "```go … ``` text ```go … ```", is left alone;
 //   - for a Markdown path (.md, .markdown, .mdx, …) the info string must name
 //     Markdown ("markdown", "md" or "mdx"): a Markdown file may well consist
 //     of one code block, but one wrapped in a markdown fence is wrapping.
@@ -38,13 +41,18 @@ func (e Write) apply(text string) (string, []Match, error) {
 // whitespace. An unclosed opening fence is kept.
 func stripWrappingFence(content, filePath string) string {
 	lines := splitLines(content)
-	if len(lines) < 2 {
+	last := len(lines) - 1
+	for last > 0 && strings.TrimSpace(lines[last]) == "" {
+		last--
+	}
+	if last < 1 {
 		return content
 	}
-	open := strings.TrimSuffix(lines[0], "\n")
-	n := len(open) - len(strings.TrimLeft(open, "`"))
-	info := strings.TrimSpace(open[n:])
-	if n < 3 || strings.Contains(info, "`") {
+	n, info := fenceLine(lines[0])
+	if n < 3 || strings.HasPrefix(lines[0], " ") {
+		return content
+	}
+	if closing, rest := fenceLine(lines[last]); closing < n || rest != "" {
 		return content
 	}
 	if isMarkdownPath(filePath) {
@@ -54,19 +62,37 @@ func stripWrappingFence(content, filePath string) string {
 			return content
 		}
 	}
-	for i := 1; i < len(lines); i++ {
-		l := strings.TrimSpace(lines[i])
-		if len(l) < n || strings.Trim(l, "`") != "" {
-			continue
+	open := 0 // nested blocks open between the wrapping fences
+	for _, l := range lines[1:last] {
+		switch k, info := fenceLine(l); {
+		case k < 3:
+		case info == "" && open > 0:
+			open--
+		default:
+			open++
 		}
-		for _, rest := range lines[i+1:] {
-			if strings.TrimSpace(rest) != "" {
-				return content
-			}
-		}
-		return strings.Join(lines[1:i], "")
 	}
-	return content
+	if open != 0 {
+		return content
+	}
+	return strings.Join(lines[1:last], "")
+}
+
+// fenceLine returns the number of backticks that start line (after up to
+// three spaces of indentation, as CommonMark allows) and the trimmed info
+// string after them; n is 0 if line is no backtick fence.
+func fenceLine(line string) (n int, info string) {
+	s := strings.TrimRight(line, " \t\r\n")
+	t := strings.TrimLeft(s, " ")
+	if len(s)-len(t) > 3 {
+		return 0, ""
+	}
+	n = len(t) - len(strings.TrimLeft(t, "`"))
+	info = strings.TrimSpace(t[n:])
+	if n < 3 || strings.Contains(info, "`") {
+		return 0, ""
+	}
+	return n, info
 }
 
 // isMarkdownPath reports whether p names a Markdown file by its extension.
