@@ -130,9 +130,9 @@ func parsePatch(patch string) ([]patchSection, error) {
 	switch {
 	case first == codexBegin || codexHeredocOpen(first) != "":
 		return parseCodexPatch(lines)
-	case looksUnified(lines):
+	case looksPatchUnified(lines):
 		return parseUnifiedPatch(lines)
-	case looksCodex(lines):
+	case looksPatchCodex(lines):
 		return parseCodexPatch(lines)
 	}
 	return nil, &FormatError{Format: FormatPatch, Line: 1, Msg: "not a patch: send a Codex envelope ('*** Begin Patch' … '*** End Patch') or a unified diff ('--- a/path', '+++ b/path', '@@ -l,n +l,n @@')"}

@@ -46,12 +46,12 @@ func codexHeredocOpen(line string) string {
 	return m[2]
 }
 
-// unifiedRange matches the line ranges of a unified hunk header, which an
+// codexUnifiedRange matches the line ranges of a unified hunk header, which an
 // agent sometimes writes in a Codex chunk header.
-var unifiedRange = regexp.MustCompile(`^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$`)
+var codexUnifiedRange = regexp.MustCompile(`^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$`)
 
-// looksCodex reports whether lines carry Codex section headers.
-func looksCodex(lines []string) bool {
+// looksPatchCodex reports whether lines carry Codex section headers.
+func looksPatchCodex(lines []string) bool {
 	for _, l := range lines {
 		t := strings.TrimSpace(l)
 		if t == codexBegin || t == codexEnd || strings.HasPrefix(t, codexAdd) ||
@@ -136,7 +136,7 @@ func (p *codexParser) skipBlank() {
 	}
 }
 
-// header returns the path after prefix if the trimmed line starts with it.
+// codexHeader returns the path after prefix if the trimmed line starts with it.
 func codexHeader(line, prefix string) (string, bool) {
 	t := strings.TrimSpace(line)
 	if !strings.HasPrefix(t, prefix) {
@@ -256,7 +256,7 @@ func (p *codexParser) chunk(first bool) (patchChunk, error) {
 		p.i++
 	case strings.HasPrefix(head, "@@ "):
 		ctx := head[3:]
-		if m := unifiedRange.FindStringSubmatch(ctx); m != nil {
+		if m := codexUnifiedRange.FindStringSubmatch(ctx); m != nil {
 			ctx = m[1]
 		}
 		if strings.TrimSpace(ctx) != "" {

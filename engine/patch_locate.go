@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // Locating chunks. A Codex chunk is searched forward from where the previous
@@ -39,7 +40,7 @@ func patchLineEq(l int, a, b string) bool {
 	case 0:
 		return a == b
 	case 1:
-		return strings.TrimRight(a, " \t\f\v\u00a0") == strings.TrimRight(b, " \t\f\v\u00a0")
+		return strings.TrimRightFunc(a, unicode.IsSpace) == strings.TrimRightFunc(b, unicode.IsSpace)
 	case 2:
 		return strings.TrimSpace(a) == strings.TrimSpace(b)
 	}
@@ -47,8 +48,9 @@ func patchLineEq(l int, a, b string) bool {
 }
 
 // patchNormalize trims s and folds typographic punctuation an agent may
-// have typed for ASCII: dashes and minus to '-', single quotes to '\”,
-// double quotes to '"', and odd spaces to ' '.
+// have typed for ASCII: dashes and minus signs to a hyphen, curly single
+// quotes to an apostrophe, curly double quotes to a straight double quote,
+// and odd spaces (no-break, em, thin, ideographic, …) to a space.
 func patchNormalize(s string) string {
 	return strings.Map(func(r rune) rune {
 		switch r {

@@ -20,15 +20,15 @@ import (
 // they look like hunk lines (' ', '-', '+', '\'). A hunk header without
 // numbers ("@@" or "@@ … @@") is accepted and located by search alone.
 
-const devNull = "/dev/null"
+const patchDevNull = "/dev/null"
 
-var unifiedHunkHeader = regexp.MustCompile(`^@@+ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@+`)
+var patchHunkHeader = regexp.MustCompile(`^@@+ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@+`)
 
-// looksUnified reports whether lines hold a unified diff file or hunk
+// looksPatchUnified reports whether lines hold a unified diff file or hunk
 // header.
-func looksUnified(lines []string) bool {
+func looksPatchUnified(lines []string) bool {
 	for i, l := range lines {
-		if strings.HasPrefix(l, "diff --git ") || unifiedHunkHeader.MatchString(l) ||
+		if strings.HasPrefix(l, "diff --git ") || patchHunkHeader.MatchString(l) ||
 			(strings.HasPrefix(l, "--- ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "+++ ")) {
 			return true
 		}
@@ -36,12 +36,12 @@ func looksUnified(lines []string) bool {
 	return false
 }
 
-func unifiedError(i int, format string, args ...any) error {
+func patchUnifiedError(i int, format string, args ...any) error {
 	return &FormatError{Format: FormatPatch, Line: i + 1, Msg: fmt.Sprintf(format, args...)}
 }
 
-// unifiedParser walks the lines of a unified diff; i is 0-based.
-type unifiedParser struct {
+// patchUnifiedParser walks the lines of a unified diff; i is 0-based.
+type patchUnifiedParser struct {
 	lines []string
 	i     int
 }
@@ -51,7 +51,7 @@ func parseUnifiedPatch(lines []string) ([]patchSection, error) {
 	if n := len(lines); n > 0 && lines[n-1] == "" {
 		lines = lines[:n-1]
 	}
-	p := unifiedParser{lines: lines}
+	p := patchUnifiedParser{lines: lines}
 	var sections []patchSection
 	for p.i < len(lines) {
 		l := lines[p.i]
@@ -65,31 +65,31 @@ func parseUnifiedPatch(lines []string) ([]patchSection, error) {
 				sections = append(sections, s)
 			}
 		case strings.HasPrefix(l, "@@"):
-			return nil, unifiedError(p.i, "the hunk '%s' has no file header; put '--- a/path' and '+++ b/path' lines before it", l)
+			return nil, patchUnifiedError(p.i, "the hunk '%s' has no file header; put '--- a/path' and '+++ b/path' lines before it", l)
 		default:
 			p.i++
 		}
 	}
 	if len(sections) == 0 {
-		return nil, unifiedError(0, "the diff changes no file; give each file a '--- a/path' and '+++ b/path' header followed by '@@ -l,n +l,n @@' hunks")
+		return nil, patchUnifiedError(0, "the diff changes no file; give each file a '--- a/path' and '+++ b/path' header followed by '@@ -l,n +l,n @@' hunks")
 	}
 	return sections, nil
 }
 
 // fileHeaderAt reports whether a "--- " / "+++ " pair starts at line i.
-func (p *unifiedParser) fileHeaderAt(i int) bool {
+func (p *patchUnifiedParser) fileHeaderAt(i int) bool {
 	return i+1 < len(p.lines) && strings.HasPrefix(p.lines[i], "--- ") && strings.HasPrefix(p.lines[i+1], "+++ ")
 }
 
 // section reads one file's headers and hunks. keep is false for a section
 // that changes no content (a mode change).
-func (p *unifiedParser) section() (s patchSection, keep bool, err error) {
+func (p *patchUnifiedParser) section() (s patchSection, keep bool, err error) {
 	s = patchSection{line: p.i + 1, unified: true}
 	var oldName, newName, renameFrom, renameTo string
 	var added, deleted, git bool
 	if l := p.lines[p.i]; strings.HasPrefix(l, "diff --git ") {
 		git = true
-		oldName, newName = splitGitNames(l[len("diff --git "):])
+		oldName, newName = patchGitNames(l[len("diff --git "):])
 		p.i++
 	headers:
 		for ; p.i < len(p.lines); p.i++ {
@@ -100,13 +100,13 @@ func (p *unifiedParser) section() (s patchSection, keep bool, err error) {
 			case strings.HasPrefix(l, "deleted file mode"):
 				deleted = true
 			case strings.HasPrefix(l, "rename from "):
-				renameFrom = unquoteDiffName(l[len("rename from "):])
+				renameFrom = patchDiffName(l[len("rename from "):])
 			case strings.HasPrefix(l, "rename to "):
-				renameTo = unquoteDiffName(l[len("rename to "):])
+				renameTo = patchDiffName(l[len("rename to "):])
 			case strings.HasPrefix(l, "copy from ") || strings.HasPrefix(l, "copy to "):
-				return s, false, unifiedError(p.i, "copies are not supported; send the new file as a diff from /dev/null")
+				return s, false, patchUnifiedError(p.i, "copies are not supported; send the new file as a diff from /dev/null")
 			case strings.HasPrefix(l, "Binary files ") || l == "GIT binary patch":
-				return s, false, unifiedError(p.i, "binary diffs are not supported; DiffDesk edits text files only")
+				return s, false, patchUnifiedError(p.i, "binary diffs are not supported; DiffDesk edits text files only")
 			case strings.HasPrefix(l, "old mode"), strings.HasPrefix(l, "new mode"), strings.HasPrefix(l, "index "),
 				strings.HasPrefix(l, "similarity index"), strings.HasPrefix(l, "dissimilarity index"):
 			default:
@@ -115,18 +115,18 @@ func (p *unifiedParser) section() (s patchSection, keep bool, err error) {
 		}
 	}
 	if p.fileHeaderAt(p.i) {
-		oldName = unquoteDiffName(p.lines[p.i][4:])
-		newName = unquoteDiffName(p.lines[p.i+1][4:])
+		oldName = patchDiffName(p.lines[p.i][4:])
+		newName = patchDiffName(p.lines[p.i+1][4:])
 		p.i += 2
 	} else if !git {
-		return s, false, unifiedError(p.i, "expected '--- a/path' and '+++ b/path' lines")
+		return s, false, patchUnifiedError(p.i, "expected '--- a/path' and '+++ b/path' lines")
 	}
-	if git || (strings.HasPrefix(oldName, "a/") || oldName == devNull) && (strings.HasPrefix(newName, "b/") || newName == devNull) {
+	if git || (strings.HasPrefix(oldName, "a/") || oldName == patchDevNull) && (strings.HasPrefix(newName, "b/") || newName == patchDevNull) {
 		oldName = strings.TrimPrefix(oldName, "a/")
 		newName = strings.TrimPrefix(newName, "b/")
 	}
-	added = added || oldName == devNull
-	deleted = deleted || newName == devNull
+	added = added || oldName == patchDevNull
+	deleted = deleted || newName == patchDevNull
 	for p.i < len(p.lines) && strings.HasPrefix(p.lines[p.i], "@@") {
 		ch, err := p.hunk()
 		if err != nil {
@@ -137,7 +137,7 @@ func (p *unifiedParser) section() (s patchSection, keep bool, err error) {
 	var raw, what string
 	switch {
 	case added && deleted:
-		return s, false, unifiedError(s.line-1, "the diff both creates and deletes the file; /dev/null may stand on one side only")
+		return s, false, patchUnifiedError(s.line-1, "the diff both creates and deletes the file; /dev/null may stand on one side only")
 	case added:
 		s.op, raw, what = PatchAdd, newName, "the new file"
 	case deleted:
@@ -153,7 +153,7 @@ func (p *unifiedParser) section() (s patchSection, keep bool, err error) {
 			if git {
 				return s, false, nil
 			}
-			return s, false, unifiedError(s.line-1, "the diff of %s has no hunks; follow the --- / +++ lines with '@@ -l,n +l,n @@' hunks", newName)
+			return s, false, patchUnifiedError(s.line-1, "the diff of %s has no hunks; follow the --- / +++ lines with '@@ -l,n +l,n @@' hunks", newName)
 		}
 	}
 	s.path, err = cleanPatchPath(raw, s.line, what)
@@ -161,11 +161,11 @@ func (p *unifiedParser) section() (s patchSection, keep bool, err error) {
 }
 
 // hunk reads one "@@" hunk and its lines.
-func (p *unifiedParser) hunk() (patchChunk, error) {
+func (p *patchUnifiedParser) hunk() (patchChunk, error) {
 	head := p.lines[p.i]
 	ch := patchChunk{line: p.i + 1, oldStart: -1}
 	oldWant, newWant := -1, -1
-	if m := unifiedHunkHeader.FindStringSubmatch(head); m != nil {
+	if m := patchHunkHeader.FindStringSubmatch(head); m != nil {
 		start, _ := strconv.Atoi(m[1])
 		oldWant, newWant = 1, 1
 		if m[2] != "" {
@@ -179,7 +179,7 @@ func (p *unifiedParser) hunk() (patchChunk, error) {
 			ch.oldStart = start // an insertion after line start
 		}
 	} else if t := strings.TrimSpace(head); t != "@@" && !(strings.HasSuffix(t, "@@") && len(t) >= 4) {
-		return ch, unifiedError(p.i, "'%s' is not a valid hunk header; expected '@@ -l,n +l,n @@'", head)
+		return ch, patchUnifiedError(p.i, "'%s' is not a valid hunk header; expected '@@ -l,n +l,n @@'", head)
 	}
 	p.i++
 	var oldGot, newGot int
@@ -214,7 +214,7 @@ func (p *unifiedParser) hunk() (patchChunk, error) {
 			}
 		default:
 			if due && oldWant >= 0 {
-				return ch, unifiedError(p.i, "the hunk at line %d ends early: its header promises %d old and %d new lines but line %d, '%s', is not a hunk line (' ', '-', '+'); fix the counts or the line", ch.line, oldWant, newWant, p.i+1, l)
+				return ch, patchUnifiedError(p.i, "the hunk at line %d ends early: its header promises %d old and %d new lines but line %d, '%s', is not a hunk line (' ', '-', '+'); fix the counts or the line", ch.line, oldWant, newWant, p.i+1, l)
 			}
 			return ch, p.finishHunk(ch)
 		}
@@ -225,7 +225,7 @@ func (p *unifiedParser) hunk() (patchChunk, error) {
 
 // moreHunkLines reports whether hunk lines follow the blank lines at i, so
 // that those are context lines whose leading space was lost.
-func (p *unifiedParser) moreHunkLines(i int) bool {
+func (p *patchUnifiedParser) moreHunkLines(i int) bool {
 	for i < len(p.lines) && p.lines[i] == "" {
 		i++
 	}
@@ -237,18 +237,18 @@ func (p *unifiedParser) moreHunkLines(i int) bool {
 }
 
 // finishHunk refuses a hunk with no lines.
-func (p *unifiedParser) finishHunk(ch patchChunk) error {
+func (p *patchUnifiedParser) finishHunk(ch patchChunk) error {
 	if len(ch.lines) == 0 {
-		return unifiedError(ch.line-1, "the hunk has no lines; follow the @@ header with ' ' context, '-' removed and '+' added lines")
+		return patchUnifiedError(ch.line-1, "the hunk has no lines; follow the @@ header with ' ' context, '-' removed and '+' added lines")
 	}
 	return nil
 }
 
-// splitGitNames splits the "a/x b/y" of a diff --git line.
-func splitGitNames(s string) (string, string) {
+// patchGitNames splits the "a/x b/y" of a diff --git line.
+func patchGitNames(s string) (string, string) {
 	if strings.HasPrefix(s, `"`) {
 		if q, err := strconv.QuotedPrefix(s); err == nil {
-			return unquoteDiffName(q), unquoteDiffName(strings.TrimSpace(s[len(q):]))
+			return patchDiffName(q), patchDiffName(strings.TrimSpace(s[len(q):]))
 		}
 	}
 	// Unquoted names may hold spaces: prefer the split where both sides
@@ -264,9 +264,9 @@ func splitGitNames(s string) (string, string) {
 	return s, s
 }
 
-// unquoteDiffName takes a file name from a header: without a tab-separated
+// patchDiffName takes a file name from a header: without a tab-separated
 // timestamp, trailing spaces or git's C-style quotes.
-func unquoteDiffName(s string) string {
+func patchDiffName(s string) string {
 	if i := strings.IndexByte(s, '\t'); i >= 0 {
 		s = s[:i]
 	}
