@@ -54,4 +54,39 @@
 //     file is FailFileExists; Codex silently replaces the file.
 //   - codex/apply-patch/scenarios/010_move_overwrites_existing_destination: Move to an
 //     existing file is FailFileExists; Codex silently replaces the destination.
+//
+// SEARCH/REPLACE blocks (SearchReplace, Stream; cline-sr, cline-sr-stream and
+// roo-sr vectors) — Cline v1 where Cline v1 and v2 disagree, except where v1
+// loses text; all blocks or none (Roo applies the blocks that match); the
+// payload's CRLF is read as LF; a line-trimmed match re-indents the
+// replacement by the uniform indentation difference (as Roo; Cline inserts
+// it verbatim); block-anchor needs the middle lines to reach 80% similarity;
+// the first block's exact text must occur once:
+//   - cline/diff.test.ts/constructNewFileContent > should handle line-trimmed match replacement case correctly[v1]:
+//     " line2 " matched "line2", so the replacement gets the file's extra space of indentation.
+//   - cline/diff.test.ts/constructNewFileContent > should handle line-trimmed match replacement case correctly[v2]: as [v1].
+//   - cline-probe/legacy-markers-no-final-newline[v2]: v2 drops a final non-canonical end marker and fails; v1 and we accept it.
+//   - cline-probe/trailing-gt-on-markers[v2]: as legacy-markers-no-final-newline[v2].
+//   - cline-probe/three-char-markers[v2]: as legacy-markers-no-final-newline[v2].
+//   - cline-probe/crlf-diff-text[v1]: a CRLF payload parses; Cline finds no marker.
+//   - cline-probe/crlf-diff-text[v2]: as [v1].
+//   - cline-probe/crlf-file[v1]: the CRLF file stays CRLF; Cline writes LF lines into it.
+//   - cline-probe/crlf-file[v2]: as [v1].
+//   - cline-probe/empty-search-on-nonempty-file[v2]: FailEmptySearch (as v1), not v2's whole-file replace.
+//   - cline-probe/first-occurrence-wins[v1]: the first block's SEARCH occurs twice: FailAmbiguous.
+//   - cline-probe/first-occurrence-wins[v2]: as [v1].
+//   - cline-probe/no-trailing-newline-in-file[v1]: the file keeps lacking a final newline.
+//   - cline-probe/no-trailing-newline-in-file[v2]: as [v1].
+//   - cline-probe/out-of-order-blocks[v2]: out-of-order blocks apply (as v1).
+//   - cline-probe/unterminated-block-then-new-search[v1]: FormatError; v1 silently drops the block.
+//   - cline-probe/equals-line-inside-search[v1]: two separators are a FormatError; v1 cuts SEARCH short.
+//   - cline-probe/final-line-starting-with-dash-dropped[v1]: a final "- item" REPLACE line is kept; v1 drops it and deletes the matched line.
+//   - cline-probe/final-line-starting-with-dash-dropped[v2]: the line is kept and the block applies; v2 fails.
+//   - cline-probe/prose-before-first-block[v2]: prose before a block is ignored (as v1).
+//   - cline-probe/block-anchor-middle-line-differs[v1]: "XXX" for "middle" is not a match.
+//   - cline-probe/block-anchor-middle-line-differs[v2]: as [v1].
+//   - roo/multi-search-replace.spec.ts/MultiSearchReplaceDiffStrategy > validateMarkerSequencing > detects incomplete sequence:
+//     a last block without its end marker is accepted (Cline v1).
+//   - roo/multi-search-replace-trailing-newline.spec.ts/MultiSearchReplaceDiffStrategy - trailing newline preservation > should handle content with line numbers at the last line:
+//     a whitespace-only first REPLACE line is kept; Roo's separator regex swallows it.
 package engine

@@ -78,6 +78,11 @@ func Apply(original string, e Edit) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	return applyDoc(doc, e)
+}
+
+// applyDoc is Apply on a file already decoded (Stream.Close uses it too).
+func applyDoc(doc Doc, e Edit) (Result, error) {
 	for _, p := range e.payload() {
 		if err := checkText("edit", p); err != nil {
 			return Result{}, err

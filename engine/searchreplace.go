@@ -1,6 +1,547 @@
 package engine
 
-import "errors"
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// SEARCH/REPLACE blocks (Cline replace_in_file, Roo apply_diff, aider).
+//
+// Markers, each alone on its line:
+//
+//	start      ------- SEARCH   or  <<<<<<< SEARCH   (3+ characters, optional ">")
+//	separator  =======                               (3+ "=")
+//	end        +++++++ REPLACE  or  >>>>>>> REPLACE  (3+ characters, optional ">")
+//
+// Aider's markers (5–9 characters) may carry trailing whitespace, and so may
+// the separator of a block opened with "<". Right after the start marker a
+// block may give Roo's ":start_line:N" and ":end_line:N" lines and a "-------"
+// line. A line that starts with "\" followed by a marker (or a Roo line) is
+// text, without the "\". Lines outside blocks (prose, file names, code
+// fences) are ignored. The last block may lack its end marker. Every SEARCH
+// and REPLACE line counts as ending in "\n", as in Cline.
+//
+// Blocks are matched against the original file in payload order with the
+// cascade in match.go, starting after the previous block's match (Cline's
+// lastProcessedIndex); a block that is not found there is looked for in the
+// whole file (an out-of-order block). All blocks apply or none.
+
+type srState uint8
+
+const (
+	srOutside srState = iota
+	srHints           // just after a start marker: Roo's :start_line:, :end_line:, -------
+	srSearch
+	srReplace
+)
+
+// srEvent is what one payload line did to the block being parsed.
+type srEvent uint8
+
+const (
+	srNothing     srEvent = iota
+	srSearchDone          // the separator arrived: the SEARCH section is complete
+	srReplaceLine         // a REPLACE line was added
+	srClosed              // the end marker arrived
+)
+
+// srBlock is one parsed block.
+type srBlock struct {
+	num       int  // 1-based
+	line      int  // 1-based payload line of its start marker
+	angle     bool // opened with "<" (aider, legacy Cline, Roo)
+	search    []string
+	replace   []string
+	startHint int // Roo :start_line:, 0 if none
+	endHint   int // Roo :end_line:, 0 if none; informative only
+	inFence   bool
+}
+
+// srParser reads a payload one line (without "\n") at a time.
+type srParser struct {
+	line      int // lines read
+	state     srState
+	blocks    []srBlock
+	fence     bool   // prose opened a code fence that is still open
+	prose     string // last line outside blocks that mentions SEARCH
+	proseLine int
+}
+
+func srFormatError(block, line int, format string, args ...any) *FormatError {
+	return &FormatError{Format: FormatSearchReplace, Block: block, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// markerRun splits line into its leading run of c and the rest.
+func markerRun(line string, c byte) (n int, rest string) {
+	for n < len(line) && line[n] == c {
+		n++
+	}
+	return n, line[n:]
+}
+
+func trimRightSpace(s string) string { return strings.TrimRight(s, " \t\v\f") }
+
+// srStart reports whether line is a start marker, and whether it uses "<".
+func srStart(line string) (ok, angle bool) {
+	if line == "" {
+		return false, false
+	}
+	c := line[0]
+	if c != '-' && c != '<' {
+		return false, false
+	}
+	n, rest := markerRun(line, c)
+	if n >= 3 && (rest == " SEARCH" || rest == " SEARCH>") {
+		return true, c == '<'
+	}
+	if c == '<' && n >= 5 && n <= 9 {
+		if r := trimRightSpace(rest); r == " SEARCH" || r == " SEARCH>" {
+			return true, true
+		}
+	}
+	return false, false
+}
+
+// srSeparator reports whether line is a separator; lenient allows aider's
+// trailing whitespace.
+func srSeparator(line string, lenient bool) bool {
+	n, rest := markerRun(line, '=')
+	return n >= 3 && rest == "" || lenient && n >= 5 && n <= 9 && trimRightSpace(rest) == ""
+}
+
+func srEnd(line string) bool {
+	if line == "" || line[0] != '+' && line[0] != '>' {
+		return false
+	}
+	n, rest := markerRun(line, line[0])
+	if n >= 3 && (rest == " REPLACE" || rest == " REPLACE>") {
+		return true
+	}
+	return line[0] == '>' && n >= 5 && n <= 9 && trimRightSpace(rest) == " REPLACE"
+}
+
+// srLineHint parses Roo's ":start_line:N" / ":end_line:N" (surrounding
+// whitespace allowed); name is "" when line is neither.
+func srLineHint(line string) (name string, n int, err error) {
+	t := strings.TrimSpace(line)
+	for _, name := range []string{":start_line:", ":end_line:"} {
+		if rest, ok := strings.CutPrefix(t, name); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(rest))
+			if err != nil || n < 1 {
+				return name, 0, fmt.Errorf("%q needs a line number, e.g. %q", name, name+"12")
+			}
+			return name, n, nil
+		}
+	}
+	return "", 0, nil
+}
+
+func srDashes(line string) bool {
+	n, rest := markerRun(line, '-')
+	return n >= 3 && trimRightSpace(rest) == ""
+}
+
+// srEscaped reports whether line is a "\"-escaped marker or Roo line, and
+// returns the text without the "\".
+func srEscaped(line string) (string, bool) {
+	if !strings.HasPrefix(line, `\`) {
+		return "", false
+	}
+	t := line[1:]
+	if ok, _ := srStart(t); ok || srSeparator(t, true) || srEnd(t) || srDashes(t) {
+		return t, true
+	}
+	if name, _, _ := srLineHint(t); name != "" {
+		return t, true
+	}
+	return "", false
+}
+
+func isFenceLine(line string) bool {
+	t := strings.TrimSpace(line)
+	return strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~")
+}
+
+func (p *srParser) cur() *srBlock { return &p.blocks[len(p.blocks)-1] }
+
+// feed reads one payload line.
+func (p *srParser) feed(line string) (srEvent, error) {
+	p.line++
+	if p.state == srHints {
+		if name, n, err := srLineHint(line); name != "" {
+			if err != nil {
+				return srNothing, srFormatError(p.cur().num, p.line, "%v", err)
+			}
+			if name == ":start_line:" {
+				p.cur().startHint = n
+			} else {
+				p.cur().endHint = n
+			}
+			return srNothing, nil
+		}
+		b := p.cur()
+		p.state = srSearch
+		if srDashes(line) && (b.angle || b.startHint > 0 || b.endHint > 0) {
+			return srNothing, nil
+		}
+	}
+	text, escaped := srEscaped(line)
+	if escaped {
+		line = text
+	}
+	switch p.state {
+	case srOutside:
+		return srNothing, p.outside(line, escaped)
+	case srSearch:
+		b := p.cur()
+		if escaped {
+			b.search = append(b.search, line)
+			return srNothing, nil
+		}
+		if srSeparator(line, b.angle) {
+			p.state = srReplace
+			return srSearchDone, nil
+		}
+		if ok, _ := srStart(line); ok {
+			return srNothing, srFormatError(b.num, p.line, "a new SEARCH marker arrived before block %d's separator (the block starts at line %d); end its SEARCH text with a line \"=======\", then the new lines and \"+++++++ REPLACE\"", b.num, b.line)
+		}
+		if srEnd(line) {
+			return srNothing, srFormatError(b.num, p.line, "REPLACE marker before the separator; put a line \"=======\" between the SEARCH text and the new lines%s", p.nearSeparator(b))
+		}
+		b.search = append(b.search, line)
+		return srNothing, nil
+	default: // srReplace
+		b := p.cur()
+		if escaped {
+			b.replace = append(b.replace, line)
+			return srReplaceLine, nil
+		}
+		if srEnd(line) {
+			p.state = srOutside
+			return srClosed, nil
+		}
+		if srSeparator(line, true) {
+			return srNothing, srFormatError(b.num, p.line, "a second separator in block %d; if the line %q is part of the new text, escape it as %q", b.num, line, `\`+line)
+		}
+		if ok, _ := srStart(line); ok {
+			return srNothing, srFormatError(b.num, p.line, "block %d (line %d) has no end marker before the next SEARCH marker; close every block with a line \"+++++++ REPLACE\"", b.num, b.line)
+		}
+		if name, _, _ := srLineHint(line); name != "" {
+			return srNothing, srFormatError(b.num, p.line, "%q belongs right after the SEARCH marker, not in the REPLACE section; move it there, or escape it as %q if it is text", name, `\`+strings.TrimSpace(line))
+		}
+		b.replace = append(b.replace, line)
+		return srReplaceLine, nil
+	}
+}
+
+// outside handles a line between blocks.
+func (p *srParser) outside(line string, escaped bool) error {
+	if !escaped {
+		if ok, angle := srStart(line); ok {
+			p.blocks = append(p.blocks, srBlock{num: len(p.blocks) + 1, line: p.line, angle: angle, inFence: p.fence})
+			p.state = srHints
+			return nil
+		}
+		if srSeparator(line, true) {
+			return srFormatError(len(p.blocks)+1, p.line, "separator %q with no SEARCH marker before it; start each block with a line \"------- SEARCH\" (or \"<<<<<<< SEARCH\")%s", line, p.badStart())
+		}
+		if srEnd(line) {
+			return srFormatError(len(p.blocks)+1, p.line, "REPLACE marker %q with no block open; start each block with a line \"------- SEARCH\", then the lines to find, \"=======\", the new lines and %q%s", line, line, p.badStart())
+		}
+	}
+	if isFenceLine(line) {
+		p.fence = !p.fence
+	}
+	if strings.Contains(line, "SEARCH") {
+		p.prose, p.proseLine = line, p.line
+	}
+	return nil
+}
+
+// badStart explains a prose line that was probably meant as a start marker.
+func (p *srParser) badStart() string {
+	if p.prose == "" {
+		return ""
+	}
+	return fmt.Sprintf("; line %d %q is not a SEARCH marker: write 3 or more \"-\" (or \"<\"), one space and SEARCH, with nothing else on the line", p.proseLine, p.prose)
+}
+
+// nearSeparator points at a SEARCH line that looks like a separator but is not one.
+func (p *srParser) nearSeparator(b *srBlock) string {
+	for i, l := range b.search {
+		if n, rest := markerRun(strings.TrimSpace(l), '='); n >= 3 && rest == "" && l != strings.TrimSpace(l) {
+			return fmt.Sprintf("; line %d %q has whitespace around its \"=\" and is not a separator", p.line-len(b.search)+i, l)
+		}
+	}
+	return ""
+}
+
+// finish ends the payload. It reports whether it closed a last block that
+// had no end marker.
+func (p *srParser) finish() (bool, error) {
+	switch p.state {
+	case srHints, srSearch:
+		b := p.cur()
+		return false, srFormatError(b.num, b.line, "block %d ends inside its SEARCH section; add a line \"=======\", the new lines and \"+++++++ REPLACE\"%s", b.num, p.nearSeparator(b))
+	case srReplace:
+		// Accepted without its end marker; drop the fence that closed the
+		// code block the block was written in.
+		b := p.cur()
+		if n := len(b.replace); b.inFence && n > 0 && isFenceLine(b.replace[n-1]) {
+			b.replace = b.replace[:n-1]
+		}
+		p.state = srOutside
+		return true, nil
+	}
+	if len(p.blocks) == 0 {
+		return false, srFormatError(0, 0, "no SEARCH/REPLACE block found; write a line \"------- SEARCH\", the exact lines to change, a line \"=======\", the new lines, then a line \"+++++++ REPLACE\"")
+	}
+	return false, nil
+}
+
+// eachLine calls f with each line of s (without "\n"); a final "\n" does not
+// start another line.
+func eachLine(s string, f func(string) error) error {
+	for len(s) > 0 {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			return f(s)
+		}
+		if err := f(s[:i]); err != nil {
+			return err
+		}
+		s = s[i+1:]
+	}
+	return nil
+}
+
+// parseSearchReplace parses a whole payload into blocks.
+func parseSearchReplace(payload string) ([]srBlock, error) {
+	var p srParser
+	err := eachLine(toLF(payload), func(l string) error {
+		_, err := p.feed(l)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.finish(); err != nil {
+		return nil, err
+	}
+	return p.blocks, nil
+}
+
+// srPlacement is where one block goes.
+type srPlacement struct {
+	loc      located
+	stripped bool   // the SEARCH matched after removing Roo's "N | " prefixes
+	repl     string // the replacement text, set when the block closes
+}
+
+// srRun parses a payload and places its blocks as the lines arrive; Apply
+// and Stream share it.
+type srRun struct {
+	p      srParser
+	m      *lineMatcher
+	placed []srPlacement // one per block, in block order
+	cursor int           // byte offset after the previous block's match
+}
+
+func newSRRun(text string) *srRun { return &srRun{m: newLineMatcher(text)} }
+
+// line reads one payload line, placing a block when its SEARCH completes.
+func (r *srRun) line(l string) (srEvent, error) {
+	ev, err := r.p.feed(l)
+	if err != nil {
+		return ev, err
+	}
+	switch ev {
+	case srSearchDone:
+		err = r.place()
+	case srClosed:
+		r.close()
+	}
+	return ev, err
+}
+
+// finish ends the payload; closed says it closed a last block without an end marker.
+func (r *srRun) finish() (closed bool, err error) {
+	closed, err = r.p.finish()
+	if closed {
+		r.close()
+	}
+	return closed, err
+}
+
+func (r *srRun) matches() []Match {
+	out := make([]Match, len(r.placed))
+	for i, p := range r.placed {
+		out[i] = Match{Block: i + 1, Strategy: p.loc.strategy, StartLine: p.loc.first + 1, EndLine: p.loc.last + 1}
+	}
+	return out
+}
+
+func (r *srRun) fail(b *srBlock, e *MatchError) *MatchError {
+	e.Format, e.Block, e.Applied = FormatSearchReplace, b.num, r.matches()
+	if e.Search == "" {
+		e.Search = newSearchLines(b.search).text
+	}
+	return e
+}
+
+// place locates the current block.
+func (r *srRun) place() error {
+	b := r.p.cur()
+	if len(b.search) == 0 {
+		if r.m.text != "" || len(r.placed) > 0 {
+			return r.fail(b, &MatchError{Kind: FailEmptySearch,
+				Hint: "an empty SEARCH section only creates a new file; put the exact lines to change in SEARCH, or send the whole new content with write"})
+		}
+		r.placed = append(r.placed, srPlacement{loc: located{strategy: StrategyWholeFile, last: -1}})
+		return nil
+	}
+	o := matchOptions{from: r.cursor, ordered: len(r.placed) > 0, hint: b.startHint}
+	loc, merr := r.m.locate(newSearchLines(b.search), o)
+	stripped := false
+	if merr != nil && merr.Kind == FailNoMatch {
+		if lines, first, ok := stripRooLineNumbers(b.search); ok {
+			if o.hint == 0 {
+				o.hint = first
+			}
+			loc2, merr2 := r.m.locate(newSearchLines(lines), o)
+			switch {
+			case merr2 == nil:
+				loc, merr, stripped = loc2, nil, true
+			case merr2.Kind != FailNoMatch:
+				merr = merr2
+			}
+		}
+	}
+	if merr != nil {
+		return r.fail(b, merr)
+	}
+	for i, p := range r.placed {
+		if loc.start < p.loc.end && p.loc.start < loc.end {
+			return r.fail(b, &MatchError{Kind: FailOverlap, Tried: []Strategy{loc.strategy},
+				Places: []Candidate{r.m.candidate(p.loc.first, p.loc.last-p.loc.first+1, 1), r.m.candidate(loc.first, loc.last-loc.first+1, 1)},
+				Hint:   fmt.Sprintf("blocks %d and %d change the same lines; merge them into one block", i+1, b.num)})
+		}
+	}
+	r.placed = append(r.placed, srPlacement{loc: loc, stripped: stripped})
+	r.cursor = loc.end
+	return nil
+}
+
+// replaceLine is REPLACE line k of placement p as it goes into the file:
+// without Roo's line number when strip, re-indented, and after the lead of
+// a match that started inside its first line.
+func (p *srPlacement) replaceLine(k int, l string, strip bool) string {
+	if strip {
+		l, _, _ = cutRooLineNumber(l)
+	}
+	l = p.loc.shift.apply(l)
+	if k == 0 && strings.TrimSpace(l) != "" {
+		l = p.loc.lead + l
+	}
+	return l
+}
+
+// stripsReplace reports whether block b's REPLACE lines lose Roo line numbers.
+func (p *srPlacement) stripsReplace(b *srBlock) bool {
+	if !p.stripped || len(b.replace) == 0 {
+		return false
+	}
+	_, _, ok := stripRooLineNumbers(b.replace)
+	return ok
+}
+
+// close builds the current block's replacement text.
+func (r *srRun) close() {
+	b := r.p.cur()
+	p := &r.placed[len(r.placed)-1]
+	strip := p.stripsReplace(b)
+	var sb strings.Builder
+	for k, l := range b.replace {
+		sb.WriteString(p.replaceLine(k, l, strip))
+		sb.WriteByte('\n')
+	}
+	p.repl = sb.String()
+	if p.repl == "" && strings.TrimSpace(p.loc.lead) != "" {
+		// Cline keeps the text before a mid-line match.
+		p.repl = p.loc.lead
+	}
+	if p.loc.virtualEOL {
+		p.repl = strings.TrimSuffix(p.repl, "\n")
+	}
+}
+
+// output assembles the edited text.
+func (r *srRun) output() string {
+	order := make([]int, len(r.placed))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return r.placed[order[a]].loc.start < r.placed[order[b]].loc.start })
+	var sb strings.Builder
+	sb.Grow(len(r.m.text))
+	prev := 0
+	for _, i := range order {
+		p := r.placed[i]
+		sb.WriteString(r.m.text[prev:p.loc.start])
+		sb.WriteString(p.repl)
+		prev = p.loc.end
+	}
+	sb.WriteString(r.m.text[prev:])
+	return sb.String()
+}
+
+// cutRooLineNumber removes Roo's "N | " prefix (as its read_file shows lines).
+func cutRooLineNumber(l string) (rest string, n int, ok bool) {
+	i := 0
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	d := i
+	for i < len(l) && l[i] >= '0' && l[i] <= '9' {
+		i++
+	}
+	if i == d {
+		return l, 0, false
+	}
+	n, _ = strconv.Atoi(l[d:i])
+	sp := i
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	if i == sp || i >= len(l) || l[i] != '|' || strings.HasPrefix(l[i:], "||") {
+		return l, 0, false
+	}
+	i++
+	if i < len(l) && l[i] == ' ' {
+		i++
+	}
+	return l[i:], n, true
+}
+
+// stripRooLineNumbers removes "N | " from every line when every line has one,
+// and returns the first number.
+func stripRooLineNumbers(lines []string) ([]string, int, bool) {
+	out := make([]string, len(lines))
+	first := 0
+	for i, l := range lines {
+		rest, n, ok := cutRooLineNumber(l)
+		if !ok {
+			return nil, 0, false
+		}
+		if i == 0 {
+			first = n
+		}
+		out[i] = rest
+	}
+	return out, first, len(lines) > 0
+}
 
 // Format reports FormatSearchReplace.
 func (e SearchReplace) Format() Format { return FormatSearchReplace }
@@ -8,5 +549,16 @@ func (e SearchReplace) Format() Format { return FormatSearchReplace }
 func (e SearchReplace) payload() []string { return []string{e.Text} }
 
 func (e SearchReplace) apply(text string) (string, []Match, error) {
-	return "", nil, errors.New("FormatSearchReplace: not implemented yet")
+	r := newSRRun(text)
+	err := eachLine(toLF(e.Text), func(l string) error {
+		_, err := r.line(l)
+		return err
+	})
+	if err == nil {
+		_, err = r.finish()
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	return r.output(), r.matches(), nil
 }

@@ -1,0 +1,705 @@
+package engine
+
+import (
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The matching cascade for SEARCH/REPLACE blocks, reusable by any format
+// that looks for a run of lines in a file:
+//
+//	exact        the search text as a substring (Cline's indexOf)
+//	line-trimmed every line equal after trimming surrounding whitespace
+//	normalized   every line equal after trimming, collapsing runs of
+//	             whitespace and folding typographic quotes, dashes and
+//	             ellipses (Roo's normalizeString at threshold 1.0)
+//	block-anchor first and last lines equal after trimming, and the middle
+//	             lines similar on average (blockAnchorMinSimilarity)
+//
+// A lineMatcher splits the file once per apply; trimmed lines and their
+// hashes are computed on first use and shared by every block and strategy.
+// Line strategies compare hashes with a linear-time sequence search (KMP), so
+// a failed search costs O(file + search) per strategy, and a file of
+// identical lines cannot make it quadratic. Block-anchor scores only windows
+// whose first and last lines match, stopping a window as soon as it cannot
+// reach the threshold.
+
+// blockAnchorMinSimilarity is the mean similarity the middle lines of a
+// block-anchor window must reach (see lineSimilarity). Cline accepts any
+// middle; we refuse windows whose middle lines are mostly different, and a
+// short block whose only middle line is a different statement (Roo's test
+// "should return false if search content does not match" is 75%).
+const blockAnchorMinSimilarity = 0.8
+
+// closestLimit is how many candidates a no-match error lists, placesLimit
+// how many places an ambiguity error lists.
+const (
+	closestLimit = 3
+	placesLimit  = 10
+)
+
+// lineMatcher is a file's text split into lines once for matching.
+type lineMatcher struct {
+	text  string
+	start []int // byte offset of each line; start[n] == len(text)
+	n     int   // number of lines; a final line without "\n" counts
+
+	trimmed []string // computed by prepare
+	tHash   []uint64 // hash of trimmed[i]
+	nHash   []uint64 // hash of the normalized line; computed by prepareNormalized
+	buf     []byte
+}
+
+// newLineMatcher splits text (with "\n" line endings) into lines.
+func newLineMatcher(text string) *lineMatcher {
+	m := &lineMatcher{text: text}
+	m.start = make([]int, 0, strings.Count(text, "\n")+2)
+	for i := 0; i < len(text); {
+		m.start = append(m.start, i)
+		j := strings.IndexByte(text[i:], '\n')
+		if j < 0 {
+			i = len(text)
+			break
+		}
+		i += j + 1
+	}
+	m.n = len(m.start)
+	m.start = append(m.start, len(text))
+	return m
+}
+
+// line returns line i (0-based) without its "\n".
+func (m *lineMatcher) line(i int) string {
+	return strings.TrimSuffix(m.text[m.start[i]:m.start[i+1]], "\n")
+}
+
+// lineOf returns the 0-based line holding byte offset off.
+func (m *lineMatcher) lineOf(off int) int {
+	i := sort.Search(m.n, func(i int) bool { return m.start[i+1] > off })
+	if i >= m.n {
+		return m.n - 1
+	}
+	return i
+}
+
+func (m *lineMatcher) prepare() {
+	if m.trimmed != nil || m.n == 0 {
+		return
+	}
+	m.trimmed = make([]string, m.n)
+	m.tHash = make([]uint64, m.n)
+	for i := 0; i < m.n; i++ {
+		t := strings.TrimSpace(m.line(i))
+		m.trimmed[i] = t
+		m.tHash[i] = fnvString(t)
+	}
+}
+
+func (m *lineMatcher) prepareNormalized() {
+	m.prepare()
+	if m.nHash != nil || m.n == 0 {
+		return
+	}
+	m.nHash = make([]uint64, m.n)
+	for i, t := range m.trimmed {
+		m.buf = appendNormalized(m.buf[:0], t)
+		m.nHash[i] = fnvBytes(m.buf)
+	}
+}
+
+// searchLines is a block's SEARCH text prepared for matching.
+type searchLines struct {
+	text    string   // the lines, each followed by "\n"
+	lines   []string // without "\n"
+	trimmed []string
+	tHash   []uint64
+	nHash   []uint64
+}
+
+func newSearchLines(lines []string) *searchLines {
+	q := &searchLines{lines: lines, trimmed: make([]string, len(lines)), tHash: make([]uint64, len(lines)), nHash: make([]uint64, len(lines))}
+	var b strings.Builder
+	var buf []byte
+	for i, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+		t := strings.TrimSpace(l)
+		q.trimmed[i] = t
+		q.tHash[i] = fnvString(t)
+		buf = appendNormalized(buf[:0], t)
+		q.nHash[i] = fnvBytes(buf)
+	}
+	q.text = b.String()
+	return q
+}
+
+// matchOptions says where a block may match.
+type matchOptions struct {
+	from    int  // byte offset (a line start) where in-order matching starts
+	ordered bool // an earlier block matched: the first exact match at or after from wins
+	hint    int  // 1-based line the block should start near (Roo :start_line:); 0 if none
+}
+
+// located is where a block matched.
+type located struct {
+	strategy   Strategy
+	start, end int  // byte offsets of the replaced text
+	virtualEOL bool // the search's final "\n" stood for the end of a file that has none
+	first      int  // 0-based first line replaced
+	last       int  // 0-based last line replaced
+	shift      indentShift
+	// lead is the text of the first line before an exact match that starts
+	// inside it; start is then moved to the line start and lead goes before
+	// the replacement.
+	lead string
+}
+
+// matchStrategies lists the cascade in order.
+var matchStrategies = []Strategy{StrategyExact, StrategyLineTrimmed, StrategyNormalized, StrategyBlockAnchor}
+
+// locate finds q in the file: each strategy in turn over the text after
+// o.from, then (for an out-of-order block) each over the whole file. With a
+// hint, every strategy looks at the whole file and the match nearest the hint
+// wins. The error has Kind, Search, Tried, Closest or Places set; the caller
+// adds Format, Block and Applied.
+func (m *lineMatcher) locate(q *searchLines, o matchOptions) (located, *MatchError) {
+	passes := []matchOptions{o}
+	if o.hint > 0 {
+		passes[0].from, passes[0].ordered = 0, false
+	} else if o.from > 0 {
+		passes = append(passes, matchOptions{})
+	}
+	for _, p := range passes {
+		for _, s := range matchStrategies {
+			loc, places, ok := m.find(s, q, p)
+			if len(places) > 1 {
+				return located{}, &MatchError{Kind: FailAmbiguous, Search: q.text, Tried: triedUpTo(s), Places: places,
+					Hint: "the SEARCH text fits several places equally well; add a few unchanged lines around it so it matches only one"}
+			}
+			if ok {
+				return loc, nil
+			}
+		}
+	}
+	return located{}, &MatchError{Kind: FailNoMatch, Search: q.text, Tried: triedUpTo(StrategyBlockAnchor), Closest: m.closest(q),
+		Hint: "copy the SEARCH lines exactly from the file (the closest lines are shown with their numbers), or re-read the file if it changed"}
+}
+
+func triedUpTo(s Strategy) []Strategy {
+	for i, x := range matchStrategies {
+		if x == s {
+			return append([]Strategy(nil), matchStrategies[:i+1]...)
+		}
+	}
+	return nil
+}
+
+// find runs one strategy. It returns the match, or two or more equally good
+// places (ambiguous), or neither.
+func (m *lineMatcher) find(s Strategy, q *searchLines, o matchOptions) (located, []Candidate, bool) {
+	if s == StrategyExact {
+		return m.findExact(q, o)
+	}
+	k := len(q.lines)
+	if k == 0 || k > m.n || (s == StrategyBlockAnchor && k < 3) {
+		return located{}, nil, false
+	}
+	fromLine := 0
+	if o.from > 0 {
+		fromLine = m.lineOf(o.from)
+		if m.start[fromLine] < o.from {
+			fromLine++
+		}
+	}
+	var starts []int
+	var sims []float64
+	switch s {
+	case StrategyLineTrimmed:
+		m.prepare()
+		starts = m.windows(m.tHash, q.tHash, fromLine, func(i int) bool { return m.trimmedEqual(i, q) }, o.hint > 0)
+	case StrategyNormalized:
+		m.prepareNormalized()
+		starts = m.windows(m.nHash, q.nHash, fromLine, func(i int) bool { return m.normalizedEqual(i, q) }, o.hint > 0)
+	case StrategyBlockAnchor:
+		m.prepare()
+		starts, sims = m.anchorWindows(q, fromLine)
+	}
+	best := pickWindow(starts, sims, o.hint)
+	if len(best) == 0 {
+		return located{}, nil, false
+	}
+	if len(best) > 1 {
+		places := make([]Candidate, 0, len(best))
+		for _, i := range best {
+			places = append(places, m.candidate(i, k, 1))
+		}
+		if sims != nil {
+			for j, i := range best {
+				places[j].Similarity = sims[indexOf(starts, i)]
+			}
+		}
+		return located{}, places, false
+	}
+	i := best[0]
+	loc := located{strategy: s, start: m.start[i], end: m.start[i+k], first: i, last: i + k - 1}
+	loc.virtualEOL = i+k == m.n && !strings.HasSuffix(m.text, "\n")
+	loc.shift = m.indentShift(i, q)
+	return loc, nil, true
+}
+
+func indexOf(xs []int, x int) int {
+	for i, v := range xs {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// pickWindow chooses among candidate first lines: the best similarity (all
+// equal when sims is nil), then the nearest to hint. It returns one start, or
+// the tied ones (at most placesLimit).
+func pickWindow(starts []int, sims []float64, hint int) []int {
+	if len(starts) == 0 {
+		return nil
+	}
+	top := 1.0
+	if sims != nil {
+		top = 0
+		for _, s := range sims {
+			top = max(top, s)
+		}
+	}
+	var tied []int
+	for j, i := range starts {
+		if sims == nil || sims[j] >= top-1e-9 {
+			tied = append(tied, i)
+		}
+	}
+	return nearestHint(tied, hint, func(i int) int { return i + 1 })
+}
+
+// nearestHint keeps the items whose line (1-based, from lineOf) is nearest
+// hint; without a hint all of them (capped at placesLimit).
+func nearestHint(items []int, hint int, lineOf func(int) int) []int {
+	if hint > 0 && len(items) > 1 {
+		bestD := -1
+		var near []int
+		for _, it := range items {
+			d := lineOf(it) - hint
+			if d < 0 {
+				d = -d
+			}
+			switch {
+			case bestD < 0 || d < bestD:
+				bestD, near = d, append(near[:0], it)
+			case d == bestD:
+				near = append(near, it)
+			}
+		}
+		items = near
+	}
+	if len(items) > placesLimit {
+		items = items[:placesLimit]
+	}
+	return items
+}
+
+// windows returns the first lines (≥ from) of windows whose line hashes equal
+// pat and that verify; it stops after two unless all are needed.
+func (m *lineMatcher) windows(hashes, pat []uint64, from int, verify func(int) bool, all bool) []int {
+	var out []int
+	seqOccurrences(hashes[from:], pat, func(i int) bool {
+		if verify(from + i) {
+			out = append(out, from+i)
+		}
+		return all || len(out) < 2
+	})
+	return out
+}
+
+func (m *lineMatcher) trimmedEqual(i int, q *searchLines) bool {
+	for k, t := range q.trimmed {
+		if m.trimmed[i+k] != t {
+			return false
+		}
+	}
+	return true
+}
+
+func (m *lineMatcher) normalizedEqual(i int, q *searchLines) bool {
+	var a, b []byte
+	for k, t := range q.trimmed {
+		a = appendNormalized(a[:0], m.trimmed[i+k])
+		b = appendNormalized(b[:0], t)
+		if string(a) != string(b) {
+			return false
+		}
+	}
+	return true
+}
+
+// anchorWindows returns windows (≥ from) whose first and last trimmed lines
+// equal the search's and whose middle lines reach blockAnchorMinSimilarity,
+// with that similarity.
+func (m *lineMatcher) anchorWindows(q *searchLines, from int) ([]int, []float64) {
+	k := len(q.lines)
+	mid := float64(k - 2)
+	allowed := (1 - blockAnchorMinSimilarity) * mid // total shortfall a window may have
+	first, last := q.trimmed[0], q.trimmed[k-1]
+	var starts []int
+	var sims []float64
+	for i := from; i+k <= m.n; i++ {
+		if m.tHash[i] != q.tHash[0] || m.tHash[i+k-1] != q.tHash[k-1] || m.trimmed[i] != first || m.trimmed[i+k-1] != last {
+			continue
+		}
+		short := 0.0
+		for j := 1; j < k-1 && short <= allowed; j++ {
+			short += 1 - lineSimilarity(m.trimmed[i+j], q.trimmed[j])
+		}
+		if short <= allowed+1e-9 {
+			starts = append(starts, i)
+			sims = append(sims, 1-short/mid)
+		}
+	}
+	return starts, sims
+}
+
+// findExact looks for q.text as a substring. A file without a final newline
+// is searched as if it had one, so a SEARCH ending at the last line matches.
+func (m *lineMatcher) findExact(q *searchLines, o matchOptions) (located, []Candidate, bool) {
+	if q.text == "" {
+		return located{}, nil, false
+	}
+	next := func(from int) int {
+		if from > len(m.text) {
+			return -1
+		}
+		if i := strings.Index(m.text[from:], q.text); i >= 0 {
+			return from + i
+		}
+		if !strings.HasSuffix(m.text, "\n") && len(q.text) <= len(m.text)+1 {
+			at := len(m.text) + 1 - len(q.text)
+			if at >= from && strings.HasSuffix(m.text, q.text[:len(q.text)-1]) {
+				return at
+			}
+		}
+		return -1
+	}
+	first := next(o.from)
+	if first < 0 {
+		return located{}, nil, false
+	}
+	chosen := first
+	if !o.ordered {
+		var all []int
+		limit := 2
+		if o.hint > 0 {
+			limit = 1 << 30
+		}
+		for at := first; at >= 0 && len(all) < limit; at = next(at + 1) {
+			all = append(all, at)
+		}
+		best := nearestHint(all, o.hint, func(at int) int { return m.lineOf(at) + 1 })
+		if len(best) > 1 {
+			places := make([]Candidate, len(best))
+			for j, at := range best {
+				l := m.lineOf(at)
+				places[j] = m.candidate(l, len(q.lines), 1)
+			}
+			return located{}, places, false
+		}
+		chosen = best[0]
+	}
+	end := chosen + len(q.text)
+	loc := located{strategy: StrategyExact, start: chosen, end: min(end, len(m.text))}
+	loc.virtualEOL = end > len(m.text)
+	loc.first = m.lineOf(loc.start)
+	loc.last = m.lineOf(loc.end - 1)
+	if ls := m.start[loc.first]; ls < loc.start {
+		loc.lead, loc.start = m.text[ls:loc.start], ls
+	}
+	return loc, nil, true
+}
+
+// candidate describes the k-line window at line i (0-based), clipped to the file.
+func (m *lineMatcher) candidate(i, k int, sim float64) Candidate {
+	end := min(i+k, m.n)
+	c := Candidate{StartLine: i + 1, EndLine: end, Similarity: sim}
+	for j := i; j < end; j++ {
+		c.Lines = append(c.Lines, m.line(j))
+	}
+	return c
+}
+
+// closest returns the windows most like q, best first. Each file line votes
+// for the window that would align it with an equal (trimmed) search line;
+// the best-voted windows are then scored by mean lineSimilarity. On small
+// inputs every window is scored. Cost: O(file + equal line pairs).
+func (m *lineMatcher) closest(q *searchLines) []Candidate {
+	k := len(q.lines)
+	if k == 0 || m.n == 0 {
+		return nil
+	}
+	m.prepare()
+	last := max(m.n-k, 0) // last window start
+	var picks []int
+	if (last+1)*k <= 20000 {
+		for i := 0; i <= last; i++ {
+			picks = append(picks, i)
+		}
+	} else {
+		pos := map[uint64][]int{}
+		for j, h := range q.tHash {
+			pos[h] = append(pos[h], j)
+		}
+		votes := make([]int32, last+1)
+		for i, h := range m.tHash {
+			for _, j := range pos[h] {
+				if s := i - j; s >= 0 && s <= last {
+					votes[s]++
+				}
+			}
+		}
+		picks = topVoted(votes, k, 8)
+	}
+	type scored struct {
+		i   int
+		sim float64
+	}
+	var all []scored
+	for _, i := range picks {
+		all = append(all, scored{i, m.windowSimilarity(i, q)})
+	}
+	sort.SliceStable(all, func(a, b int) bool { return all[a].sim > all[b].sim })
+	var out []Candidate
+	for _, s := range all {
+		if len(out) == closestLimit || s.sim == 0 {
+			break
+		}
+		overlaps := false
+		for _, c := range out {
+			if s.i+1 <= c.EndLine && s.i+k >= c.StartLine {
+				overlaps = true
+			}
+		}
+		if !overlaps {
+			out = append(out, m.candidate(s.i, k, s.sim))
+		}
+	}
+	return out
+}
+
+// topVoted returns up to limit window starts with the most votes, not
+// overlapping each other (windows are k lines).
+func topVoted(votes []int32, k, limit int) []int {
+	idx := make([]int, 0, len(votes))
+	for i, v := range votes {
+		if v > 0 {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return votes[idx[a]] > votes[idx[b]] })
+	var out []int
+	for _, i := range idx {
+		if len(out) == limit {
+			break
+		}
+		ok := true
+		for _, o := range out {
+			if i < o+k && o < i+k {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// windowSimilarity is the mean lineSimilarity of q against the k lines at i;
+// lines past the end of the file count 0.
+func (m *lineMatcher) windowSimilarity(i int, q *searchLines) float64 {
+	total := 0.0
+	for j, t := range q.trimmed {
+		if i+j < m.n {
+			total += lineSimilarity(m.trimmed[i+j], t)
+		}
+	}
+	return total / float64(len(q.trimmed))
+}
+
+// lineSimilarity compares two trimmed lines, 0..1: 1 when equal, otherwise
+// the bytes of their common prefix and suffix over the longer length. It is
+// O(length), and scores a typo or a renamed word in the middle of a line high
+// and a different statement low.
+func lineSimilarity(a, b string) float64 {
+	if a == b {
+		return 1
+	}
+	n := min(len(a), len(b))
+	p := 0
+	for p < n && a[p] == b[p] {
+		p++
+	}
+	s := 0
+	for s < n-p && a[len(a)-1-s] == b[len(b)-1-s] {
+		s++
+	}
+	return float64(p+s) / float64(max(len(a), len(b)))
+}
+
+// indentShift is a uniform change of indentation between the SEARCH lines
+// and the file lines they matched: add is prefixed to every file line, or del
+// removed from the front of every search line.
+type indentShift struct{ add, del string }
+
+// indentShift works out the uniform indentation difference between q and the
+// window at line i, over lines that are equal after trimming and not blank.
+// Mixed differences give no shift.
+func (m *lineMatcher) indentShift(i int, q *searchLines) indentShift {
+	var sh indentShift
+	seen := false
+	for k, l := range q.lines {
+		if q.trimmed[k] == "" || m.trimmed[i+k] != q.trimmed[k] {
+			continue
+		}
+		f := m.line(i + k)
+		fi, si := f[:len(f)-len(strings.TrimLeftFunc(f, unicode.IsSpace))], l[:len(l)-len(strings.TrimLeftFunc(l, unicode.IsSpace))]
+		var d indentShift
+		switch {
+		case strings.HasSuffix(fi, si):
+			d.add = fi[:len(fi)-len(si)]
+		case strings.HasSuffix(si, fi):
+			d.del = si[:len(si)-len(fi)]
+		default:
+			return indentShift{}
+		}
+		if seen && d != sh {
+			return indentShift{}
+		}
+		sh, seen = d, true
+	}
+	return sh
+}
+
+// apply re-indents one replacement line; blank lines are kept as they are.
+func (sh indentShift) apply(line string) string {
+	if strings.TrimSpace(line) == "" {
+		return line
+	}
+	if sh.add != "" {
+		return sh.add + line
+	}
+	if sh.del != "" {
+		if strings.HasPrefix(line, sh.del) {
+			return line[len(sh.del):]
+		}
+		// Less indented than the shift: remove what it has of it.
+		if lead := line[:len(line)-len(strings.TrimLeftFunc(line, unicode.IsSpace))]; strings.HasPrefix(sh.del, lead) {
+			return line[len(lead):]
+		}
+	}
+	return line
+}
+
+// seqOccurrences calls yield with every index where pat occurs in seq (KMP),
+// until yield returns false.
+func seqOccurrences(seq, pat []uint64, yield func(int) bool) {
+	k := len(pat)
+	if k == 0 || k > len(seq) {
+		return
+	}
+	fail := make([]int, k)
+	for i, j := 1, 0; i < k; i++ {
+		for j > 0 && pat[i] != pat[j] {
+			j = fail[j-1]
+		}
+		if pat[i] == pat[j] {
+			j++
+		}
+		fail[i] = j
+	}
+	for i, j := 0, 0; i < len(seq); i++ {
+		for j > 0 && seq[i] != pat[j] {
+			j = fail[j-1]
+		}
+		if seq[i] == pat[j] {
+			j++
+		}
+		if j == k {
+			if !yield(i - k + 1) {
+				return
+			}
+			j = fail[j-1]
+		}
+	}
+}
+
+func fnvString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+func fnvBytes(b []byte) uint64 {
+	h := uint64(14695981039346656037)
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	return h
+}
+
+// appendNormalized appends s with every run of whitespace turned into one
+// space and typographic quotes, dashes, ellipses and non-breaking spaces
+// folded to ASCII (as Roo's normalizeString). s should be trimmed.
+func appendNormalized(dst []byte, s string) []byte {
+	space := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			if c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' {
+				space = true
+				continue
+			}
+			if space {
+				dst = append(dst, ' ')
+				space = false
+			}
+			dst = append(dst, c)
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		if unicode.IsSpace(r) {
+			space = true
+			continue
+		}
+		if space {
+			dst = append(dst, ' ')
+			space = false
+		}
+		switch r {
+		case '\u2018', '\u2019', '\u201A', '\u201B':
+			dst = append(dst, '\'')
+		case '\u201C', '\u201D', '\u201E', '\u201F':
+			dst = append(dst, '"')
+		case '\u2013', '\u2014':
+			dst = append(dst, '-')
+		case '\u2026':
+			dst = append(dst, "..."...)
+		default:
+			dst = utf8.AppendRune(dst, r)
+		}
+	}
+	return dst
+}

@@ -1,0 +1,254 @@
+package engine
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// sr builds a Cline-style payload from search/replace pairs.
+func sr(pairs ...string) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(pairs); i += 2 {
+		b.WriteString("------- SEARCH\n")
+		b.WriteString(pairs[i])
+		b.WriteString("=======\n")
+		b.WriteString(pairs[i+1])
+		b.WriteString("+++++++ REPLACE\n")
+	}
+	return b.String()
+}
+
+func TestSearchReplaceApply(t *testing.T) {
+	tests := []struct {
+		name, file, diff, want string
+		strategies             []Strategy
+	}{
+		{"exact", "a\nb\nc\n", sr("b\n", "B\n"), "a\nB\nc\n", []Strategy{StrategyExact}},
+		{"legacy markers", "a\nb\nc\n", "<<<<<<< SEARCH\nb\n=======\nB\n>>>>>>> REPLACE\n", "a\nB\nc\n", []Strategy{StrategyExact}},
+		{"aider markers with trailing space", "a\nb\nc\n", "<<<<<<< SEARCH  \nb\n=======  \nB\n>>>>>>> REPLACE \n", "a\nB\nc\n", []Strategy{StrategyExact}},
+		{"short and long markers", "a\nb\nc\n", "--- SEARCH>\nb\n==========\nB\n+++++++++++ REPLACE>", "a\nB\nc\n", []Strategy{StrategyExact}},
+		{"prose and fences around", "a\nb\nc\n", "Change b:\n\nfile.txt\n```text\n" + sr("b\n", "B\n") + "```\nDone.\n", "a\nB\nc\n", []Strategy{StrategyExact}},
+		{"missing final end marker", "a\nb\nc\n", "------- SEARCH\nb\n=======\nB", "a\nB\nc\n", []Strategy{StrategyExact}},
+		{"missing end marker inside a fence", "a\nb\nc\n", "```\n------- SEARCH\nb\n=======\nB\n```\n", "a\nB\nc\n", []Strategy{StrategyExact}},
+		{"CRLF payload", "a\nb\nc\n", "------- SEARCH\r\nb\r\n=======\r\nB\r\n+++++++ REPLACE\r\n", "a\nB\nc\n", []Strategy{StrategyExact}},
+		{"CRLF file", "a\r\nb\r\nc\r\n", sr("b\n", "B\nB2\n"), "a\r\nB\r\nB2\r\nc\r\n", []Strategy{StrategyExact}},
+		{"BOM kept", "\uFEFFa\nb\n", sr("b\n", "B\n"), "\uFEFFa\nB\n", []Strategy{StrategyExact}},
+		{"two blocks in order", "x\ny\nz\ny\n", sr("x\n", "X\n", "y\n", "Y\n"), "X\nY\nz\ny\n", []Strategy{StrategyExact, StrategyExact}},
+		{"second block takes first match after the first", "x\ny\nx\ny\n", sr("y\nx\n", "1\n2\n", "y\n", "Y\n"), "x\n1\n2\nY\n", []Strategy{StrategyExact, StrategyExact}},
+		{"out of order", "a\nb\nc\n", sr("c\n", "C\n", "a\n", "A\n"), "A\nb\nC\n", []Strategy{StrategyExact, StrategyExact}},
+		{"delete", "a\nb\nc\n", sr("b\n", ""), "a\nc\n", []Strategy{StrategyExact}},
+		{"last line without newline", "a\nc", sr("c\n", "C\n"), "a\nC", []Strategy{StrategyExact}},
+		{"last line deleted", "a\nc", sr("c\n", ""), "a\n", []Strategy{StrategyExact}},
+		{"empty file", "", sr("", "new\n"), "new\n", []Strategy{StrategyWholeFile}},
+		{"indented mid-line match", "f {\n\treturn a\n}\n", sr("return a\n", "return b\n"), "f {\n\treturn b\n}\n", []Strategy{StrategyExact}},
+		{"indented mid-line delete", "f {\n\treturn a\n}\n", sr("return a\n", ""), "f {\n}\n", []Strategy{StrategyExact}},
+		{"line-trimmed re-indents", "f {\n\tx := 1\n\ty := 2\n}\n", sr("x := 1\ny := 2\n", "x := 1\nif x {\n\ty := 3\n}\n"), "f {\n\tx := 1\n\tif x {\n\t\ty := 3\n\t}\n}\n", []Strategy{StrategyLineTrimmed}},
+		{"line-trimmed outdents", "x := 1\ny := 2\n", sr("    x := 1\n    y := 2\n", "    x := 3\n      y := 4\n"), "x := 3\n  y := 4\n", []Strategy{StrategyLineTrimmed}},
+		{"line-trimmed mixed indentation is verbatim", "\ta\n  b\n", sr("a\nb\n", "A\nB\n"), "A\nB\n", []Strategy{StrategyLineTrimmed}},
+		{"normalized whitespace and quotes", "say(\u201chi\u201d,   x)\n", sr("say(\"hi\", x)\n", "say(\"bye\", x)\n"), "say(\"bye\", x)\n", []Strategy{StrategyNormalized}},
+		{"block anchor", "func f() {\n\tconst results = g()\n\treturn results\n}\n", sr("func f() {\n\tconst result = g()\n\treturn results\n}\n", "func f() {}\n"), "func f() {}\n", []Strategy{StrategyBlockAnchor}},
+		{"roo start_line and dashes", "a\nb\nc\n", "<<<<<<< SEARCH\n:start_line:2\n:end_line:2\n-------\nb\n=======\nB\n>>>>>>> REPLACE", "a\nB\nc\n", []Strategy{StrategyExact}},
+		{"roo start_line picks nearest", "x\na\nx\na\nx\n", "<<<<<<< SEARCH\n:start_line:4\n-------\na\n=======\nA\n>>>>>>> REPLACE", "x\na\nx\nA\nx\n", []Strategy{StrategyExact}},
+		{"roo line numbers", "a\nb\nc\n", "<<<<<<< SEARCH\n2 | b\n3 | c\n=======\n2 | B\n3 | C\n>>>>>>> REPLACE", "a\nB\nC\n", []Strategy{StrategyExact}},
+		{"roo line numbers in SEARCH only", "a\nb\nc\n", "<<<<<<< SEARCH\n2 | b\n=======\nB\n>>>>>>> REPLACE", "a\nB\nc\n", []Strategy{StrategyExact}},
+		{"escaped markers are text", "a\n=======\nb\n", "<<<<<<< SEARCH\n\\=======\n=======\n\\>>>>>>> REPLACE\n\\:start_line:3\n>>>>>>> REPLACE\n", "a\n>>>>>>> REPLACE\n:start_line:3\nb\n", []Strategy{StrategyExact}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Apply(tt.file, SearchReplace{Text: tt.diff})
+			if err != nil {
+				t.Fatalf("Apply(%q, %q) error: %v", tt.file, tt.diff, err)
+			}
+			if res.Content != tt.want {
+				t.Errorf("Apply(%q, %q) = %q; want %q", tt.file, tt.diff, res.Content, tt.want)
+			}
+			var got []Strategy
+			for _, m := range res.Matches {
+				got = append(got, m.Strategy)
+			}
+			if strings.Join(strategyNames(got), ",") != strings.Join(strategyNames(tt.strategies), ",") {
+				t.Errorf("Apply(%q, %q) strategies = %v; want %v", tt.file, tt.diff, got, tt.strategies)
+			}
+		})
+	}
+}
+
+func strategyNames(s []Strategy) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = string(x)
+	}
+	return out
+}
+
+func TestSearchReplaceMatchLines(t *testing.T) {
+	file := "l1\nl2\nl3\nl4\nl5\n"
+	res, err := Apply(file, SearchReplace{Text: sr("l4\nl5\n", "x\n", "l2\n", "y\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Match{{Block: 1, Strategy: StrategyExact, StartLine: 4, EndLine: 5}, {Block: 2, Strategy: StrategyExact, StartLine: 2, EndLine: 2}}
+	if len(res.Matches) != 2 || res.Matches[0] != want[0] || res.Matches[1] != want[1] {
+		t.Errorf("Apply matches = %+v; want %+v", res.Matches, want)
+	}
+	res, err = Apply("", SearchReplace{Text: sr("", "new\n")})
+	if err != nil || len(res.Matches) != 1 || res.Matches[0].StartLine != 1 || res.Matches[0].EndLine != 0 {
+		t.Errorf("Apply on empty file = %+v, %v; want one insertion at line 1 (EndLine 0)", res.Matches, err)
+	}
+}
+
+func TestSearchReplaceFailures(t *testing.T) {
+	file := "func a() {\n\treturn 1\n}\n\nfunc b() {\n\treturn 1\n}\n"
+	tests := []struct {
+		name, file, diff string
+		kind             Failure
+		block            int
+		applied          int
+		places           int
+	}{
+		{"no match", file, sr("func a() {\n", "x\n", "func c() {\n\treturn 2\n}\n", "y\n"), FailNoMatch, 2, 1, 0},
+		{"ambiguous first block", file, sr("\treturn 1\n", "\treturn 2\n"), FailAmbiguous, 1, 0, 2},
+		{"ambiguous line-trimmed", "  x\n  y\n\tx\n\ty\n", sr("x\ny\n", "z\n"), FailAmbiguous, 1, 0, 2},
+		{"overlap", file, sr("func a() {\n\treturn 1\n", "x\n", "\treturn 1\n}\n\n", "y\n"), FailOverlap, 2, 1, 2},
+		{"empty search on a file", file, sr("", "x\n"), FailEmptySearch, 1, 0, 0},
+		{"block anchor refuses a different middle", "start\nmiddle\nend\n", sr("start\nXXX\nend\n", "new\n"), FailNoMatch, 1, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Apply(tt.file, SearchReplace{Text: tt.diff})
+			var me *MatchError
+			if !errors.As(err, &me) {
+				t.Fatalf("Apply(%q, %q) error = %v; want a *MatchError", tt.file, tt.diff, err)
+			}
+			if me.Kind != tt.kind || me.Block != tt.block || len(me.Applied) != tt.applied || len(me.Places) != tt.places {
+				t.Errorf("Apply(%q, %q) = %s block %d applied %d places %d; want %s block %d applied %d places %d",
+					tt.file, tt.diff, me.Kind, me.Block, len(me.Applied), len(me.Places), tt.kind, tt.block, tt.applied, tt.places)
+			}
+			if me.Format != FormatSearchReplace || me.Hint == "" {
+				t.Errorf("Apply(%q, %q) error %+v lacks format or hint", tt.file, tt.diff, me)
+			}
+		})
+	}
+}
+
+func TestSearchReplaceNoMatchDetails(t *testing.T) {
+	file := "package p\n\nfunc f() {\n\tx := 1\n\ty := 2\n\treturn x + y\n}\n"
+	diff := sr("func f() {\n\ta := 10\n\tb := 20\n\treturn a - b\n}\n", "func f() {}\n")
+	_, err := Apply(file, SearchReplace{Text: diff})
+	var me *MatchError
+	if !errors.As(err, &me) || me.Kind != FailNoMatch {
+		t.Fatalf("Apply(%q, %q) error = %v; want FailNoMatch", file, diff, err)
+	}
+	if strings.Join(strategyNames(me.Tried), ",") != "exact,line-trimmed,normalized,block-anchor" {
+		t.Errorf("Tried = %v; want the whole cascade", me.Tried)
+	}
+	if me.Search != "func f() {\n\ta := 10\n\tb := 20\n\treturn a - b\n}\n" {
+		t.Errorf("Search = %q; want the block's SEARCH text", me.Search)
+	}
+	if len(me.Closest) == 0 {
+		t.Fatalf("Closest is empty; want lines 3-7")
+	}
+	c := me.Closest[0]
+	if c.StartLine != 3 || c.EndLine != 7 || c.Similarity <= 0.4 || c.Similarity >= 1 || c.Lines[0] != "func f() {" {
+		t.Errorf("Closest[0] = %+v; want lines 3-7 (func f) with similarity in (0.4, 1)", c)
+	}
+}
+
+func TestSearchReplaceFormatErrors(t *testing.T) {
+	tests := []struct {
+		name, diff  string
+		block, line int
+		mentions    string
+	}{
+		{"no blocks", "just prose\n", 0, 0, "no SEARCH/REPLACE block"},
+		{"bad start marker", "<<-- SEARCH\nb\n=======\nB\n+++++++ REPLACE", 1, 3, `"<<-- SEARCH" is not a SEARCH marker`},
+		{"missing separator", "------- SEARCH\nb\n+++++++ REPLACE\n", 1, 3, "before the separator"},
+		{"separator with trailing space", "------- SEARCH\nb\n======= \nB\n+++++++ REPLACE\n", 1, 5, `line 3 "======= "`},
+		{"two separators", "------- SEARCH\nb\n=======\nB\n=======\n+++++++ REPLACE\n", 1, 5, `\=======`},
+		{"unterminated block then another", sr("a\n", "A\n")[:len("------- SEARCH\na\n=======\nA\n")] + sr("b\n", "B\n"), 1, 5, "no end marker"},
+		{"search never ends", "------- SEARCH\nb\n", 1, 1, "ends inside its SEARCH"},
+		{"start_line in REPLACE", "<<<<<<< SEARCH\nb\n=======\n:start_line:5\n>>>>>>> REPLACE", 1, 4, "belongs right after the SEARCH marker"},
+		{"start_line without number", "<<<<<<< SEARCH\n:start_line:x\nb\n=======\nB\n>>>>>>> REPLACE", 1, 2, "needs a line number"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Apply("a\nb\n", SearchReplace{Text: tt.diff})
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("Apply(%q) error = %v; want a *FormatError", tt.diff, err)
+			}
+			if fe.Block != tt.block || fe.Line != tt.line || !strings.Contains(fe.Error(), tt.mentions) {
+				t.Errorf("Apply(%q) = %q (block %d line %d); want block %d line %d mentioning %q", tt.diff, fe.Error(), fe.Block, fe.Line, tt.block, tt.line, tt.mentions)
+			}
+		})
+	}
+}
+
+// TestSearchReplaceDivergences asserts our behaviour where it deliberately
+// differs from Cline's or Roo's (see doc.go).
+func TestSearchReplaceDivergences(t *testing.T) {
+	tests := []struct {
+		name, file, diff, want string
+		kind                   Failure // expected failure, "" for success
+		format                 bool    // expect a *FormatError
+	}{
+		{"line-trimmed re-indents by the uniform difference", "line1\n line2 \nline3", sr("line2\n", "replaced\n"), "line1\n replaced\nline3", "", false},
+		{"non-canonical final end marker accepted", "a\nb\nc\n", "<<<<<<< SEARCH\nb\n=======\nB\n>>>>>>> REPLACE", "a\nB\nc\n", "", false},
+		{"CRLF payload parsed", "a\nb\nc\n", "------- SEARCH\r\nb\r\n=======\r\nB\r\n+++++++ REPLACE", "a\nB\nc\n", "", false},
+		{"LF payload on CRLF file keeps CRLF", "a\r\nb\r\nc\r\n", sr("b\n", "B\n"), "a\r\nB\r\nc\r\n", "", false},
+		{"empty SEARCH on a non-empty file refused", "a\nb\nc\n", sr("", "X\n"), "", FailEmptySearch, false},
+		{"first block matching twice is ambiguous", "b\nb\n", sr("b\n", "B\n"), "", FailAmbiguous, false},
+		{"no final newline kept", "a\nc", sr("c\n", "C\n"), "a\nC", "", false},
+		{"out-of-order block applied", "a\nb\nc\n", sr("c\n", "C\n", "a\n", "A\n"), "A\nb\nC\n", "", false},
+		{"unterminated block before another refused", "a\nb\nc\n", "------- SEARCH\na\n=======\nA\n" + sr("c\n", "C\n"), "", "", true},
+		{"two separators refused", "Title\n===\nx\n", "------- SEARCH\nTitle\n===\n=======\nT\n+++++++ REPLACE", "", "", true},
+		{"final line starting with a dash kept", "a\nb\nc\n", "------- SEARCH\nb\n=======\n- item", "a\n- item\nc\n", "", false},
+		{"prose before the first block ignored", "a\nb\nc\n", "Here is the change:\n" + sr("b\n", "B\n"), "a\nB\nc\n", "", false},
+		{"block anchor needs similar middle lines", "start\nmiddle\nend\n", sr("start\nXXX\nend\n", "new\n"), "", FailNoMatch, false},
+		{"last block without end marker accepted", "some content\n", "<<<<<<< SEARCH\nsome content\n=======\nnew content", "new content\n", "", false},
+		{"whitespace-only first REPLACE line kept", "x\n", "<<<<<<< SEARCH\nx\n=======\n  \ny\n>>>>>>> REPLACE", "  \ny\n", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Apply(tt.file, SearchReplace{Text: tt.diff})
+			var me *MatchError
+			var fe *FormatError
+			switch {
+			case tt.format:
+				if !errors.As(err, &fe) {
+					t.Errorf("Apply(%q, %q) = %q, %v; want a *FormatError", tt.file, tt.diff, res.Content, err)
+				}
+			case tt.kind != "":
+				if !errors.As(err, &me) || me.Kind != tt.kind {
+					t.Errorf("Apply(%q, %q) = %q, %v; want %s", tt.file, tt.diff, res.Content, err, tt.kind)
+				}
+			case err != nil:
+				t.Errorf("Apply(%q, %q) error: %v", tt.file, tt.diff, err)
+			case res.Content != tt.want:
+				t.Errorf("Apply(%q, %q) = %q; want %q", tt.file, tt.diff, res.Content, tt.want)
+			}
+		})
+	}
+}
+
+func FuzzParseSearchReplace(f *testing.F) {
+	f.Add("a\nb\nc\n", sr("b\n", "B\n"))
+	f.Add("a\nb\n", "<<<<<<< SEARCH\n:start_line:2\n-------\n2 | b\n=======\nB\n>>>>>>> REPLACE")
+	f.Add("x\r\ny", "--- SEARCH>\r\ny\r\n===\r\n\\=======\r\n")
+	f.Add("", "------- SEARCH\n=======\nnew")
+	f.Fuzz(func(t *testing.T, file, diff string) {
+		blocks, perr := parseSearchReplace(diff)
+		res, err := Apply(file, SearchReplace{Text: diff})
+		var fe *FormatError
+		if perr != nil && err != nil && !errors.As(err, &fe) {
+			var ce *ContentError
+			if !errors.As(err, &ce) {
+				t.Fatalf("Apply(%q, %q) = %v; the payload does not parse (%v), want a *FormatError", file, diff, err, perr)
+			}
+		}
+		if perr == nil && err == nil && len(res.Matches) != len(blocks) {
+			t.Fatalf("Apply(%q, %q) gave %d matches for %d blocks", file, diff, len(res.Matches), len(blocks))
+		}
+	})
+}

@@ -1,0 +1,285 @@
+package engine
+
+import (
+	"sort"
+	"strings"
+)
+
+// LineRange is a range of lines, 1-based and inclusive; End is Start-1 for an
+// empty range. The zero LineRange means no range.
+type LineRange struct {
+	Start int `json:"start"`
+	End   int `json:"end"`
+}
+
+// Preview is the proposed file while an edit streams in, as lines with "\n"
+// endings: Done, then Partial, then Tail. Building one costs O(1); its slices
+// share memory with the Stream and must not be modified.
+type Preview struct {
+	// Done holds the completed proposed lines so far, each ending in "\n".
+	// Later Feeds append to the same backing array (or, after an
+	// out-of-order block, start a new one), never rewrite it.
+	Done []string
+	// Partial is the unfinished last streamed line, without "\n"; "" if none
+	// or while it might still turn out to be a marker.
+	Partial string
+	// Tail is the original's lines after the growing region (a sub-slice of
+	// the original, with "\n" line endings; the last may lack one).
+	Tail []string
+	// TailStart is the 0-based index in the original of Tail[0].
+	TailStart int
+	// Growing is the 1-based range of proposed lines still being written
+	// (Done's last lines and Partial); the zero LineRange when none is.
+	Growing LineRange
+}
+
+// Text returns the proposed text: Done, Partial (on a line of its own when
+// Tail follows) and Tail. It costs O(file).
+func (p Preview) Text() string {
+	var b strings.Builder
+	for _, l := range p.Done {
+		b.WriteString(l)
+	}
+	b.WriteString(p.Partial)
+	if p.Partial != "" && len(p.Tail) > 0 {
+		b.WriteByte('\n')
+	}
+	for _, l := range p.Tail {
+		b.WriteString(l)
+	}
+	return b.String()
+}
+
+// Stream applies an edit incrementally as its payload arrives in chunks, for
+// FormatWrite and FormatSearchReplace. Each Feed costs O(chunk), plus one
+// match per SEARCH/REPLACE block when its SEARCH section completes (and one
+// rebuild of Done per out-of-order block), so a whole stream costs
+// O(payload + file × blocks) at worst and O(payload + file) for in-order
+// blocks. Close applies the full payload exactly as Apply does.
+//
+// For write, Done is the streamed lines and Tail the original after them.
+// For search-replace, Done is the original with the completed blocks
+// applied, up to the end of the block whose REPLACE lines are growing (they
+// replace its matched lines); Tail is the original after that. A block whose
+// SEARCH is still streaming changes nothing yet; one that cannot match fails
+// Feed as soon as its SEARCH is complete. While an out-of-order block grows,
+// Tail shows the original after it even where a block completed earlier
+// changed it; Done catches up when the block completes.
+type Stream struct {
+	format Format
+	doc    Doc
+	orig   []string // lines of doc.Text
+	raw    strings.Builder
+	cr     bool            // the last chunk ended in "\r"
+	line   strings.Builder // the unfinished payload line, LF
+	err    error
+	done   []string
+	tail   int
+
+	// search-replace only
+	run       *srRun
+	growing   bool
+	growStart int // index in done of the growing block's first line
+}
+
+// NewStream starts streaming an edit of format f to original (the file's
+// bytes, "" for a new file). The original is decoded once; Preview lines
+// have "\n" endings, and Close re-encodes as Apply does.
+func NewStream(original string, f Format) (*Stream, error) {
+	if f != FormatWrite && f != FormatSearchReplace {
+		return nil, &FormatError{Format: f, Msg: "only write and search-replace edits can be streamed; send the whole payload"}
+	}
+	doc, err := Decode(original)
+	if err != nil {
+		return nil, err
+	}
+	s := &Stream{format: f, doc: doc, orig: splitLines(doc.Text)}
+	if f == FormatSearchReplace {
+		s.run = newSRRun(doc.Text)
+	}
+	return s, nil
+}
+
+// Feed adds the next chunk of the payload and returns the preview. After an
+// error (a *FormatError or *MatchError) every later Feed returns it again.
+func (s *Stream) Feed(chunk string) (Preview, error) {
+	if s.err != nil {
+		return Preview{}, s.err
+	}
+	s.raw.WriteString(chunk)
+	if s.cr {
+		chunk, s.cr = "\r"+chunk, false
+	}
+	if strings.HasSuffix(chunk, "\r") {
+		chunk, s.cr = chunk[:len(chunk)-1], true
+	}
+	chunk = toLF(chunk)
+	for s.err == nil {
+		i := strings.IndexByte(chunk, '\n')
+		if i < 0 {
+			break
+		}
+		whole := chunk[:i+1]
+		if s.line.Len() > 0 {
+			s.line.WriteString(whole)
+			whole = s.line.String()
+			s.line = strings.Builder{}
+		}
+		s.complete(whole)
+		chunk = chunk[i+1:]
+	}
+	if s.err != nil {
+		return Preview{}, s.err
+	}
+	s.line.WriteString(chunk)
+	return s.preview(), nil
+}
+
+// complete takes one finished payload line (ending in "\n").
+func (s *Stream) complete(whole string) {
+	if s.format == FormatWrite {
+		s.done = append(s.done, whole)
+		return
+	}
+	ev, err := s.run.line(whole[:len(whole)-1])
+	if err != nil {
+		s.err = err
+		return
+	}
+	switch ev {
+	case srSearchDone:
+		s.startBlock()
+	case srReplaceLine:
+		if s.growing {
+			b := s.run.p.cur()
+			p := &s.run.placed[len(s.run.placed)-1]
+			k := len(b.replace) - 1
+			s.done = append(s.done, p.replaceLine(k, b.replace[k], s.numbered(p, b, ""))+"\n")
+		}
+	case srClosed:
+		s.endBlock()
+	}
+}
+
+// numbered guesses, while a block streams, whether its REPLACE lines will lose
+// Roo line numbers: its SEARCH did, and every REPLACE line so far (and the
+// unfinished one, if any) has one.
+func (s *Stream) numbered(p *srPlacement, b *srBlock, partial string) bool {
+	if !p.stripped {
+		return false
+	}
+	if partial != "" {
+		if _, _, ok := cutRooLineNumber(partial); !ok {
+			return false
+		}
+	}
+	_, _, ok := stripRooLineNumbers(b.replace)
+	return ok || len(b.replace) == 0
+}
+
+// startBlock begins growing the block just placed.
+func (s *Stream) startBlock() {
+	p := s.run.placed[len(s.run.placed)-1]
+	first := p.loc.first
+	if first >= s.tail {
+		s.done = s.appendProposed(s.done, s.tail, first)
+	} else {
+		// Out of order: rebuild Done on a new array.
+		s.done = s.appendProposed(make([]string, 0, cap(s.done)), 0, first)
+	}
+	s.growing, s.growStart = true, len(s.done)
+	s.tail = p.loc.last + 1
+}
+
+// endBlock finishes the growing block: Done gets its final lines (rebuilt if
+// they differ from the streamed ones), then the proposed lines up to the end
+// of the last completed block.
+func (s *Stream) endBlock() {
+	p := s.run.placed[len(s.run.placed)-1]
+	final := replLines(p.repl)
+	grown := s.done[s.growStart:]
+	same := len(grown) == len(final)
+	for i := 0; same && i < len(final); i++ {
+		same = grown[i] == final[i]
+	}
+	if !same {
+		nd := make([]string, s.growStart, cap(s.done))
+		copy(nd, s.done[:s.growStart])
+		s.done = append(nd, final...)
+	}
+	s.growing = false
+	end := s.tail
+	for _, q := range s.run.placed {
+		end = max(end, q.loc.last+1)
+	}
+	s.done = s.appendProposed(s.done, s.tail, end)
+	s.tail = end
+}
+
+// replLines splits a replacement into lines that each end in "\n".
+func replLines(repl string) []string {
+	lines := splitLines(repl)
+	if n := len(lines); n > 0 && !strings.HasSuffix(lines[n-1], "\n") {
+		lines[n-1] += "\n"
+	}
+	return lines
+}
+
+// appendProposed appends the proposed lines standing for original lines
+// [from, to): the original's, with every completed block inside the range
+// applied.
+func (s *Stream) appendProposed(done []string, from, to int) []string {
+	var inside []srPlacement
+	for i, p := range s.run.placed {
+		if (i < len(s.run.placed)-1 || !s.growing) && p.loc.first >= from && p.loc.first < to {
+			inside = append(inside, p)
+		}
+	}
+	sort.Slice(inside, func(a, b int) bool { return inside[a].loc.first < inside[b].loc.first })
+	pos := from
+	for _, p := range inside {
+		done = append(done, s.orig[pos:p.loc.first]...)
+		done = append(done, replLines(p.repl)...)
+		pos = p.loc.last + 1
+	}
+	if pos < to {
+		done = append(done, s.orig[pos:min(to, len(s.orig))]...)
+	}
+	return done
+}
+
+func (s *Stream) preview() Preview {
+	partial := s.line.String()
+	if s.format == FormatWrite {
+		n := len(s.done)
+		if partial != "" {
+			n++
+		}
+		tail := min(n, len(s.orig))
+		return Preview{Done: s.done, Partial: partial, Tail: s.orig[tail:], TailStart: tail, Growing: LineRange{Start: 1, End: n}}
+	}
+	pv := Preview{Done: s.done, Tail: s.orig[min(s.tail, len(s.orig)):], TailStart: s.tail}
+	if !s.growing {
+		return pv
+	}
+	if partial != "" && !strings.ContainsRune(`-<=+>\:`, rune(partial[0])) {
+		b := s.run.p.cur()
+		p := &s.run.placed[len(s.run.placed)-1]
+		pv.Partial = p.replaceLine(len(b.replace), partial, s.numbered(p, b, partial))
+	}
+	pv.Growing = LineRange{Start: s.growStart + 1, End: len(s.done)}
+	if pv.Partial != "" {
+		pv.Growing.End++
+	}
+	return pv
+}
+
+// Close ends the stream and applies the whole payload, exactly as Apply
+// would on the original.
+func (s *Stream) Close() (Result, error) {
+	var e Edit = Write{Content: s.raw.String()}
+	if s.format == FormatSearchReplace {
+		e = SearchReplace{Text: s.raw.String()}
+	}
+	return applyDoc(s.doc, e)
+}
