@@ -1,8 +1,6 @@
 package review
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strings"
 )
@@ -52,11 +50,6 @@ type FileOutcome struct {
 type HunkVerdict struct {
 	ID       string `json:"id"`
 	Accepted bool   `json:"accepted"`
-}
-
-func sha256Hex(s string) string {
-	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
 }
 
 // Text renders the outcome as the concise text an agent reads: what was

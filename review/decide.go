@@ -1,0 +1,408 @@
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// DecisionKind is what the person decided.
+type DecisionKind string
+
+// The decisions a person (or a rule) can make.
+const (
+	DecideApprove       DecisionKind = "approve"        // write the proposal as it is
+	DecideApproveEdited DecisionKind = "approve-edited" // write the person's full text instead
+	DecidePartial       DecisionKind = "partial"        // write only the accepted hunks
+	DecideReject        DecisionKind = "reject"         // write nothing; Feedback says why
+)
+
+// Decision is a person's verdict on a proposal.
+type Decision struct {
+	Kind DecisionKind
+	// Edited maps a file's absolute path to the full text the person
+	// approved (DecideApproveEdited). Files not in it are written as proposed.
+	Edited map[string]string
+	// Hunks maps a file's absolute path to the ids of the hunks the person
+	// accepted (DecidePartial). Files not in it keep none of their hunks.
+	Hunks map[string][]string
+	// Feedback is the reason or note the person typed; it goes to the agent.
+	Feedback string
+	// Overwrite maps the path of a stale file to the hex SHA-256 of the disk
+	// content the person reviewed (in the base / disk / proposal view). The
+	// write goes ahead only while the disk still holds exactly that content.
+	Overwrite map[string]string
+}
+
+// StaleError reports a decision that was not carried out because files
+// changed on disk since the proposal's base snapshot. The proposal is now
+// StateStale; show base / disk / proposal (Desk.Merge) and decide again.
+type StaleError struct {
+	ID    string
+	Paths []string
+}
+
+func (e *StaleError) Error() string {
+	return fmt.Sprintf("review: proposal %s is stale: %s changed on disk since the proposal arrived; review base / disk / proposal and decide again",
+		e.ID, strings.Join(e.Paths, ", "))
+}
+
+// Decide carries out a decision: for an approval it re-checks the files on
+// disk, formats the approved text, writes every file atomically (unless the
+// agent writes them), journals the checkpoint, and then delivers the
+// outcome. A stale file stops the write with a *StaleError; nothing is
+// written and the proposal stays open.
+func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, error) {
+	e, err := d.startDecision(id, dec)
+	if err != nil {
+		return Outcome{}, err
+	}
+	o, err := d.carryOut(ctx, e, dec)
+	if err != nil {
+		d.mu.Lock()
+		e.deciding = false
+		if e.p.State == StateDecided {
+			e.p.State = StatePending
+		}
+		e.p.Failure = err.Error()
+		var se *StaleError
+		if errors.As(err, &se) {
+			e.p.State = StateStale
+		}
+		d.mu.Unlock()
+		d.emit(Event{Kind: EventUpdated, ID: id})
+		return Outcome{}, err
+	}
+	d.finish(ctx, e, o)
+	return o, nil
+}
+
+// startDecision claims an open proposal for a decision.
+func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
+	switch dec.Kind {
+	case DecideApprove, DecideApproveEdited, DecidePartial, DecideReject:
+	default:
+		return nil, fmt.Errorf("review: unknown decision %q", dec.Kind)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e, ok := d.entries[id]
+	switch {
+	case !ok:
+		return nil, ErrUnknownProposal
+	case e.p.State == StateStreaming && dec.Kind != DecideReject:
+		return nil, fmt.Errorf("review: proposal %s is still streaming; wait for it to finish before approving", id)
+	case !e.p.State.Open() || e.deciding:
+		return nil, fmt.Errorf("review: proposal %s is already %s", id, e.p.State)
+	}
+	e.deciding = true
+	if dec.Kind != DecideReject {
+		e.p.State = StateDecided
+	}
+	e.p.Failure = ""
+	return e, nil
+}
+
+// carryOut does the work of a decision and returns the outcome to report.
+func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, error) {
+	d.mu.Lock()
+	p := copyProposal(e.p)
+	d.mu.Unlock()
+	if dec.Kind == DecideReject {
+		if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, nil)); err != nil {
+			return Outcome{}, err
+		}
+		return Outcome{ID: p.ID, Status: StatusRejected, Feedback: dec.Feedback, Files: []FileOutcome{}}, nil
+	}
+	plan, err := d.plan(p, dec)
+	if err != nil {
+		return Outcome{}, err
+	}
+	if err := d.checkDisk(p, dec, plan); err != nil {
+		return Outcome{}, err
+	}
+	d.format(ctx, plan)
+	if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, plan)); err != nil {
+		return Outcome{}, err
+	}
+	cp, err := d.journal.BeginWrite(ctx, writeIntent(p, plan))
+	if err != nil {
+		return Outcome{}, err
+	}
+	if !p.AgentWrites {
+		if err := d.write(plan); err != nil {
+			d.journal.FinishWrite(ctx, cp, finals(plan, true))
+			return Outcome{}, err
+		}
+		d.settle(ctx, plan)
+	}
+	if err := d.journal.FinishWrite(ctx, cp, finals(plan, false)); err != nil {
+		return Outcome{}, err
+	}
+	o := Outcome{ID: p.ID, Status: statusOf(dec.Kind, plan), Feedback: dec.Feedback, Checkpoint: cp}
+	for _, w := range plan {
+		o.Files = append(o.Files, w.outcome(!p.AgentWrites))
+	}
+	return o, nil
+}
+
+// decisionRecord is the journal's form of a decision.
+func decisionRecord(p Proposal, dec Decision, plan []fileWrite) DecisionRecord {
+	r := DecisionRecord{ProposalID: p.ID, Decision: string(dec.Kind), Feedback: dec.Feedback}
+	switch dec.Kind {
+	case DecideApprove:
+		r.Decision = DecisionApproved
+	case DecideApproveEdited:
+		r.Decision = DecisionApprovedEdited
+	case DecidePartial:
+		r.Decision = DecisionPartial
+	case DecideReject:
+		r.Decision = DecisionRejected
+	}
+	for _, w := range plan {
+		r.Files = append(r.Files, DecisionFile{Path: w.Path, Delete: w.Delete, Approved: []byte(w.Approved)})
+		for _, v := range w.Verdicts {
+			if v.Accepted {
+				r.Hunks = append(r.Hunks, v.ID)
+			}
+		}
+	}
+	return r
+}
+
+// writeIntent is the journal's form of the write about to happen.
+func writeIntent(p Proposal, plan []fileWrite) WriteIntent {
+	w := WriteIntent{ProposalID: p.ID}
+	for _, f := range plan {
+		w.Files = append(w.Files, FileWrite{Path: f.Path, Root: f.Root, BeforeExists: f.now.Exists,
+			Before: f.now.Content, Delete: f.Delete, After: []byte(f.Final)})
+	}
+	return w
+}
+
+// finals is how each file ended; rolledBack says the write failed and every
+// file is back as it was.
+func finals(plan []fileWrite, rolledBack bool) []FileFinal {
+	out := make([]FileFinal, len(plan))
+	for i, w := range plan {
+		f := FileFinal{Path: w.Path, Formatted: w.Final != w.Approved, FormatterOutput: []byte(w.Final),
+			Final: []byte(w.Final), Deleted: w.Delete, CreatedDirs: w.created}
+		if rolledBack {
+			f = FileFinal{Path: w.Path, Final: w.now.Content, Deleted: !w.now.Exists}
+		}
+		out[i] = f
+	}
+	return out
+}
+
+func statusOf(k DecisionKind, plan []fileWrite) Status {
+	switch k {
+	case DecidePartial:
+		return StatusPartial
+	case DecideApproveEdited:
+		for _, w := range plan {
+			if w.Approved != w.Proposed {
+				return StatusApprovedEdited
+			}
+		}
+	}
+	return StatusApproved
+}
+
+// fileWrite is the plan for writing one file of an approved proposal.
+type fileWrite struct {
+	FileChange
+	Approved       string        // what the person approved
+	Final          string        // what ends up on disk (after the formatter)
+	Verdicts       []HunkVerdict // DecidePartial
+	FormatterError string
+	Settled        bool     // Final was changed by an external writer within the settle window
+	now            Snapshot // the file just before writing
+	created        []string // directories SaveFile created for it
+}
+
+func (w fileWrite) outcome(written bool) FileOutcome {
+	fo := FileOutcome{
+		Path: w.Path, Written: written, Deleted: w.Delete,
+		FinalContent: w.Final, FinalSHA256: ContentHash([]byte(w.Final)),
+		Hunks: w.Verdicts, FormatterError: w.FormatterError,
+	}
+	if w.Delete {
+		fo.FinalSHA256 = ""
+		return fo
+	}
+	fo.UserEdits = engine.Unified("proposal/"+w.Rel, "approved/"+w.Rel, w.Proposed, w.Approved, 3)
+	fo.AutoFormatEdits = engine.Unified("approved/"+w.Rel, "final/"+w.Rel, w.Approved, w.Final, 3)
+	return fo
+}
+
+// plan works out the approved text of every file.
+func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
+	plan := make([]fileWrite, len(p.Files))
+	for i, f := range p.Files {
+		w := fileWrite{FileChange: f, Approved: f.Proposed}
+		switch dec.Kind {
+		case DecideApproveEdited:
+			if text, ok := dec.Edited[f.Path]; ok {
+				if f.Delete {
+					return nil, fmt.Errorf("review: %s is deleted by the proposal; it cannot be edited", f.Path)
+				}
+				w.Approved = text
+			}
+		case DecidePartial:
+			accepted := map[string]bool{}
+			for _, id := range dec.Hunks[f.Path] {
+				accepted[id] = true
+			}
+			a, b := engine.SplitLines(f.BaseText()), engine.SplitLines(f.Proposed)
+			hunks := engine.Hunks(a, b, engine.DiffLines(a, b), 3)
+			known := map[string]bool{}
+			for _, h := range hunks {
+				known[h.ID] = true
+				w.Verdicts = append(w.Verdicts, HunkVerdict{ID: h.ID, Accepted: accepted[h.ID]})
+			}
+			for id := range accepted {
+				if !known[id] {
+					return nil, fmt.Errorf("review: %s has no hunk %q", f.Path, id)
+				}
+			}
+			if f.Delete {
+				if len(accepted) == 0 {
+					w.Delete, w.Approved = false, f.BaseText()
+				}
+				break
+			}
+			w.Approved = engine.ApplyHunks(f.BaseText(), f.Proposed, func(id string) bool { return accepted[id] })
+		}
+		if !w.Delete {
+			if max := d.cfg.LimitsFor(f.Root).MaxFileBytes; max > 0 && int64(len(w.Approved)) > max {
+				return nil, &RefusalError{Path: f.Path, Rule: "max_file_bytes", Detail: "the approved text is over the size limit"}
+			}
+		}
+		w.Final = w.Approved
+		plan[i] = w
+	}
+	return plan, nil
+}
+
+// checkDisk re-reads every file and refuses to go on if one changed since
+// the base snapshot, unless the person reviewed exactly that disk content.
+// It keeps what it read in the plan, as the journal's "before".
+func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
+	var stale []string
+	for i, f := range p.Files {
+		now, err := SnapshotFile(f.Path)
+		if err != nil {
+			return err
+		}
+		plan[i].now = now
+		if !f.staleAgainst(now) {
+			continue
+		}
+		if want, ok := dec.Overwrite[f.Path]; ok && want == now.SHA256 {
+			continue
+		}
+		stale = append(stale, f.Path)
+		d.markStale(p.ID, f.Path, now)
+	}
+	if len(stale) > 0 {
+		return &StaleError{ID: p.ID, Paths: stale}
+	}
+	return nil
+}
+
+// format runs each file's formatter over its approved text.
+func (d *Desk) format(ctx context.Context, plan []fileWrite) {
+	for i := range plan {
+		w := &plan[i]
+		if w.Delete {
+			continue
+		}
+		rule, ok := d.cfg.FormatterFor(w.Path, w.Root)
+		if !ok {
+			continue
+		}
+		out, err := RunFormatter(ctx, *rule, w.Path, w.Approved)
+		if err != nil {
+			w.FormatterError = err.Error()
+			continue
+		}
+		w.Final = out
+	}
+}
+
+// write writes every file of the plan atomically. If one fails, the files
+// already written are put back as they were.
+func (d *Desk) write(plan []fileWrite) error {
+	var done []fileWrite
+	for i := range plan {
+		w := &plan[i]
+		if err := writeOne(w); err != nil {
+			for _, u := range done {
+				restoreBase(u)
+			}
+			return err
+		}
+		done = append(done, *w)
+	}
+	return nil
+}
+
+func writeOne(w *fileWrite) error {
+	if w.Delete {
+		if err := os.Remove(w.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("review: deleting %s: %w", w.Path, err)
+		}
+		return nil
+	}
+	mode := w.Base.Mode.Perm()
+	if !w.Base.Exists {
+		mode = 0o644
+	}
+	created, err := SaveFile(w.Path, []byte(w.Final), mode)
+	w.created = created
+	return err
+}
+
+// restoreBase puts a file back as it was just before the write.
+func restoreBase(w fileWrite) {
+	if !w.now.Exists {
+		os.Remove(w.Path)
+		RemoveCreatedDirs(w.created)
+		return
+	}
+	SaveFile(w.Path, w.now.Content, w.now.Mode)
+}
+
+// settle waits the configured settle window for an external writer (an
+// editor's format-on-save) and takes its change into the final content.
+func (d *Desk) settle(ctx context.Context, plan []fileWrite) {
+	var wait time.Duration
+	for _, w := range plan {
+		wait = max(wait, d.cfg.SettleFor(w.Root))
+	}
+	if wait <= 0 {
+		return
+	}
+	t := time.NewTimer(wait)
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		t.Stop()
+	}
+	for i := range plan {
+		w := &plan[i]
+		if w.Delete {
+			continue
+		}
+		now, err := SnapshotFile(w.Path)
+		if err == nil && now.Exists && string(now.Content) != w.Final {
+			w.Final, w.Settled = string(now.Content), true
+		}
+	}
+}

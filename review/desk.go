@@ -1,0 +1,595 @@
+package review
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// Options configures a Desk.
+type Options struct {
+	Roots   []string // workspace roots; edits elsewhere are refused
+	Config  Config
+	Journal *Journal // where every proposal, decision and write is recorded
+	// Decide, when not empty, decides every proposal without a person
+	// (`deskctl serve --decide`): "approve" approves what a rule may approve
+	// and rejects, saying a person is needed, what may not (protected
+	// paths); "reject" rejects everything.
+	Decide string
+	Now    func() time.Time // clock; time.Now if nil
+}
+
+// ErrUnknownProposal is returned for an id the desk does not hold.
+var ErrUnknownProposal = errors.New("review: unknown proposal id")
+
+// Desk receives proposals from agents, holds them until they are decided,
+// writes approved files safely, and reports outcomes. It is safe for use by
+// many goroutines.
+type Desk struct {
+	ws      *Workspace
+	cfg     Config
+	journal *Journal
+	decide  string
+	now     func() time.Time
+	watch   *staleWatcher
+
+	mu      sync.Mutex
+	entries map[string]*entry
+	seq     int
+	subs    map[int]func(Event)
+	subSeq  int
+}
+
+// entry is the desk's record of one proposal.
+type entry struct {
+	p        Proposal
+	stream   *engine.Stream // StateStreaming only
+	preview  engine.Preview // StateStreaming: the proposed text so far
+	chunks   []string       // StateStreaming: the payload so far
+	deciding bool           // a decision is being carried out
+	done     chan struct{}  // closed once outcome is set
+	outcome  Outcome
+}
+
+// NewDesk starts a desk over the workspace roots. Close stops it.
+func NewDesk(opts Options) (*Desk, error) {
+	switch opts.Decide {
+	case "", "approve", "reject":
+	default:
+		return nil, fmt.Errorf("review: --decide must be approve or reject, not %q", opts.Decide)
+	}
+	if opts.Journal == nil {
+		return nil, errors.New("review: a desk needs a journal")
+	}
+	ws, err := NewWorkspace(opts.Roots, opts.Config)
+	if err != nil {
+		return nil, err
+	}
+	d := &Desk{
+		ws: ws, cfg: opts.Config, journal: opts.Journal, decide: opts.Decide, now: opts.Now,
+		entries: map[string]*entry{}, subs: map[int]func(Event){},
+	}
+	if d.now == nil {
+		d.now = time.Now
+	}
+	d.watch, err = newStaleWatcher(d.recheck)
+	if err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// Close stops watching files. Open proposals stay open in memory; the
+// caller withdraws them if it is shutting down.
+func (d *Desk) Close() error { return d.watch.close() }
+
+// Roots returns the workspace roots, absolute and symlink-resolved.
+func (d *Desk) Roots() []string { return d.ws.Roots() }
+
+// Propose applies an agent's edit in memory and queues it for a decision.
+// A refused path (outside the workspace, ignored, binary, too large) is an
+// error and nothing is queued. An edit that does not apply is queued as
+// StateFailed, with its outcome ready. With Request.Stream the proposal
+// starts as StateStreaming and is completed by Feed and Finish.
+func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
+	if req.Agent == "" {
+		req.Agent = "agent"
+	}
+	dir := req.Dir
+	if dir == "" {
+		dir = d.ws.Roots()[0]
+	}
+	p := Proposal{
+		Agent: req.Agent, Session: req.Session, Created: d.now(), Format: req.Format,
+		Payload: req.Payload, State: StatePending, AgentWrites: req.AgentWrites,
+	}
+	var stream *engine.Stream
+	switch {
+	case req.Format == engine.FormatPatch:
+		if req.Stream {
+			return Proposal{}, errors.New("review: a patch cannot be streamed; send it whole")
+		}
+		files, err := d.applyPatch(dir, req.Payload)
+		if err != nil {
+			if !isEditFailure(err) {
+				return Proposal{}, err
+			}
+			p.State, p.Failure = StateFailed, FailureText(dir, err)
+		}
+		p.Files = files
+	default:
+		f, err := d.target(dir, req.Path)
+		if err != nil {
+			return Proposal{}, err
+		}
+		f.AgentRead = req.ReadSHA256
+		if req.Stream {
+			stream, err = engine.NewStream(f.BaseText(), req.Format)
+			if err != nil {
+				return Proposal{}, err
+			}
+			p.State = StateStreaming
+		} else if err := d.applyOne(&f, req.Format, req.Payload); err != nil {
+			if !isEditFailure(err) {
+				return Proposal{}, err
+			}
+			p.State, p.Failure = StateFailed, FailureText(f.Rel, err)
+		}
+		p.Files = []FileChange{f}
+	}
+	e := d.add(p, stream)
+	if err := d.journal.RecordProposal(ctx, proposalRecord(d.snapshot(e))); err != nil {
+		d.drop(e.p.ID)
+		return Proposal{}, err
+	}
+	switch e.p.State {
+	case StateFailed:
+		d.finish(ctx, e, Outcome{ID: e.p.ID, Status: StatusFailed, Error: e.p.Failure, Files: []FileOutcome{}})
+	case StatePending:
+		d.queued(ctx, e)
+	}
+	return d.snapshot(e), nil
+}
+
+// isEditFailure reports whether err is the engine saying the edit does not
+// apply (as opposed to the desk refusing the request).
+func isEditFailure(err error) bool {
+	var me *engine.MatchError
+	var fe *engine.FormatError
+	var ce *engine.ContentError
+	return errors.As(err, &me) || errors.As(err, &fe) || errors.As(err, &ce)
+}
+
+// target resolves and snapshots the file a single-file proposal edits.
+func (d *Desk) target(dir, path string) (FileChange, error) {
+	if path == "" {
+		return FileChange{}, errors.New("review: the proposal names no file (path is empty)")
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
+	}
+	t, err := d.ws.Resolve(path)
+	if err != nil {
+		return FileChange{}, err
+	}
+	base, err := SnapshotFile(t.Abs)
+	if err != nil {
+		return FileChange{}, err
+	}
+	if err := d.ws.CheckContent(t, base.Size, base.Content); err != nil {
+		return FileChange{}, err
+	}
+	return FileChange{Path: t.Abs, Rel: t.Rel, Root: t.Root, Base: base, Protected: t.ProtectedRule}, nil
+}
+
+// applyOne applies a single-file edit to f's base.
+func (d *Desk) applyOne(f *FileChange, format engine.Format, payload string) error {
+	edit, err := engine.Parse(format, payload)
+	if err != nil {
+		return err
+	}
+	var res engine.Result
+	if f.Base.Exists {
+		res, err = engine.Apply(f.BaseText(), edit)
+	} else {
+		res, err = engine.Create(edit)
+	}
+	if err != nil {
+		return err
+	}
+	return d.proposed(f, res.Content, res.Matches)
+}
+
+// proposed records the proposed content of f after checking it.
+func (d *Desk) proposed(f *FileChange, content string, matches []engine.Match) error {
+	if max := d.cfg.LimitsFor(f.Root).MaxFileBytes; max > 0 && int64(len(content)) > max {
+		return &RefusalError{Path: f.Path, Rule: RuleTooLarge,
+			Detail: fmt.Sprintf("the proposed content is %d bytes, over the %d-byte limit", len(content), max)}
+	}
+	f.Proposed, f.Matches = content, matches
+	f.Added, f.Removed = countLines(engine.Diff(f.BaseText(), content))
+	return nil
+}
+
+// applyPatch applies a multi-file patch whose paths are relative to dir.
+func (d *Desk) applyPatch(dir, payload string) ([]FileChange, error) {
+	targets := map[string]FileChange{}
+	read := func(rel string) (string, bool, error) {
+		f, err := d.target(dir, filepath.FromSlash(rel))
+		if err != nil {
+			return "", false, err
+		}
+		targets[rel] = f
+		return f.BaseText(), f.Base.Exists, nil
+	}
+	changes, err := engine.ApplyPatch(payload, read)
+	if err != nil {
+		return nil, err
+	}
+	var files []FileChange
+	index := map[string]int{} // abs path → index in files
+	put := func(rel string, content string, del bool, matches []engine.Match) error {
+		f, ok := targets[rel]
+		if !ok {
+			var err error
+			if f, err = d.target(dir, filepath.FromSlash(rel)); err != nil {
+				return err
+			}
+		}
+		if i, ok := index[f.Path]; ok { // touched again: later change wins
+			f = files[i]
+		} else {
+			index[f.Path] = len(files)
+			files = append(files, f)
+		}
+		f.Delete = del
+		if err := d.proposed(&f, content, matches); err != nil {
+			return err
+		}
+		files[index[f.Path]] = f
+		return nil
+	}
+	for _, c := range changes {
+		var err error
+		switch {
+		case c.Op == engine.PatchDelete:
+			err = put(c.Path, "", true, nil)
+		case c.MoveTo != "":
+			if err = put(c.Path, "", true, nil); err == nil {
+				err = put(c.MoveTo, c.New, false, c.Matches)
+			}
+		default:
+			err = put(c.Path, c.New, false, c.Matches)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
+// add registers a new proposal and tells subscribers.
+func (d *Desk) add(p Proposal, stream *engine.Stream) *entry {
+	d.mu.Lock()
+	d.seq++
+	p.ID = fmt.Sprintf("p%d-%s", d.seq, strconv.FormatInt(p.Created.UnixMilli()%1e6, 36))
+	e := &entry{p: p, stream: stream, done: make(chan struct{})}
+	d.entries[p.ID] = e
+	d.mu.Unlock()
+	if p.State.Open() {
+		for _, f := range p.Files {
+			d.watch.add(f.Path)
+		}
+	}
+	d.emit(Event{Kind: EventAdded, ID: p.ID})
+	return e
+}
+
+func (d *Desk) drop(id string) {
+	d.mu.Lock()
+	e := d.entries[id]
+	delete(d.entries, id)
+	d.mu.Unlock()
+	if e != nil {
+		for _, f := range e.p.Files {
+			d.watch.remove(f.Path)
+		}
+	}
+}
+
+// queued runs once a proposal becomes pending: a stale check and, where a
+// rule or the headless policy says so, a decision without a person.
+func (d *Desk) queued(ctx context.Context, e *entry) {
+	d.recheckEntry(e)
+	d.emit(Event{Kind: EventPending, ID: e.p.ID})
+	dec, rule, ok := d.autoDecision(e)
+	if !ok {
+		return
+	}
+	d.mu.Lock()
+	e.p.AutoRule = rule
+	d.mu.Unlock()
+	// The agent's request is not held up by the decision; its goroutine
+	// ends when the decision has been carried out.
+	go func() {
+		if _, err := d.Decide(context.WithoutCancel(ctx), e.p.ID, dec); err != nil {
+			d.setFailure(e, err)
+		}
+	}()
+}
+
+// autoDecision says whether a pending proposal is decided without a person.
+func (d *Desk) autoDecision(e *entry) (Decision, string, bool) {
+	d.mu.Lock()
+	p := e.p
+	d.mu.Unlock()
+	protected := ""
+	for _, f := range p.Files {
+		if f.Protected != "" {
+			protected = f.Rel + " (rule " + f.Protected + ")"
+			break
+		}
+	}
+	if protected == "" && p.State == StatePending {
+		if rule, ok := d.autoRule(p); ok {
+			return Decision{Kind: DecideApprove}, rule, true
+		}
+	}
+	switch d.decide {
+	case "approve":
+		if protected != "" {
+			return Decision{Kind: DecideReject, Feedback: "a person must review edits to protected path " + protected +
+				"; this desk runs headless (deskctl serve --decide approve) and approves only what a rule may approve"}, "", true
+		}
+		if p.State == StateStale {
+			return Decision{Kind: DecideReject, Feedback: "the file changed on disk after you read it; read it again and redo the edit"}, "", true
+		}
+		return Decision{Kind: DecideApprove}, "deskctl serve --decide approve", true
+	case "reject":
+		return Decision{Kind: DecideReject, Feedback: "this desk rejects every edit (deskctl serve --decide reject)"}, "", true
+	}
+	return Decision{}, "", false
+}
+
+// autoRule returns the config rule that approves every file of p, if any.
+func (d *Desk) autoRule(p Proposal) (string, bool) {
+	rule := ""
+	for _, f := range p.Files {
+		r, ok := d.cfg.AutoApprove(AutoRequest{
+			Agent: p.Agent, Root: f.Root, Rel: f.Rel, Kind: p.Format, Added: f.Added, Removed: f.Removed,
+			Protected: f.Protected != "", NewFile: !f.Base.Exists,
+		})
+		if !ok {
+			return "", false
+		}
+		rule = r
+	}
+	return rule, rule != ""
+}
+
+func (d *Desk) setFailure(e *entry, err error) {
+	d.mu.Lock()
+	e.p.Failure = err.Error()
+	d.mu.Unlock()
+	d.emit(Event{Kind: EventUpdated, ID: e.p.ID})
+}
+
+// Feed adds a chunk of a streaming proposal's payload.
+func (d *Desk) Feed(id, chunk string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e, err := d.streaming(id)
+	if err != nil {
+		return err
+	}
+	pv, err := e.stream.Feed(chunk)
+	if err != nil {
+		return err
+	}
+	e.preview = pv
+	e.p.Files[0].Growing = pv.Growing
+	e.chunks = append(e.chunks, chunk)
+	d.emitLocked(Event{Kind: EventUpdated, ID: id})
+	return nil
+}
+
+// Finish ends a streaming proposal: the edit is applied in full and the
+// proposal waits for a decision (or fails).
+func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
+	d.mu.Lock()
+	e, err := d.streaming(id)
+	if err != nil {
+		d.mu.Unlock()
+		return Proposal{}, err
+	}
+	res, err := e.stream.Close()
+	e.stream, e.preview = nil, engine.Preview{}
+	e.p.Payload = strings.Join(e.chunks, "")
+	e.chunks = nil
+	f := &e.p.Files[0]
+	f.Growing = engine.LineRange{}
+	if err == nil {
+		err = d.proposed(f, res.Content, res.Matches)
+	}
+	if err != nil {
+		e.p.State, e.p.Failure = StateFailed, FailureText(f.Rel, err)
+	} else {
+		e.p.State = StatePending
+	}
+	d.mu.Unlock()
+	if e.p.State == StateFailed {
+		d.finish(ctx, e, Outcome{ID: id, Status: StatusFailed, Error: e.p.Failure, Files: []FileOutcome{}})
+	} else {
+		d.queued(ctx, e)
+	}
+	return d.snapshot(e), nil
+}
+
+// streaming returns the streaming entry id; d.mu must be held.
+func (d *Desk) streaming(id string) (*entry, error) {
+	e, ok := d.entries[id]
+	if !ok {
+		return nil, ErrUnknownProposal
+	}
+	if e.p.State != StateStreaming {
+		return nil, fmt.Errorf("review: proposal %s is %s, not streaming", id, e.p.State)
+	}
+	return e, nil
+}
+
+// Wait blocks until the proposal has an outcome or ctx is done.
+func (d *Desk) Wait(ctx context.Context, id string) (Outcome, error) {
+	d.mu.Lock()
+	e, ok := d.entries[id]
+	d.mu.Unlock()
+	if !ok {
+		return Outcome{}, ErrUnknownProposal
+	}
+	select {
+	case <-e.done:
+		return e.outcome, nil
+	case <-ctx.Done():
+		return Outcome{}, ctx.Err()
+	}
+}
+
+// Withdraw ends an open proposal without a decision: the agent cancelled,
+// disconnected, or answered in its own terminal.
+func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
+	d.mu.Lock()
+	e, ok := d.entries[id]
+	if !ok {
+		d.mu.Unlock()
+		return ErrUnknownProposal
+	}
+	if !e.p.State.Open() || e.deciding {
+		d.mu.Unlock()
+		return nil // already decided: the outcome stands
+	}
+	e.p.State, e.stream = StateWithdrawn, nil
+	d.mu.Unlock()
+	d.finish(ctx, e, Outcome{ID: id, Status: StatusWithdrawn, Feedback: reason, Files: []FileOutcome{}})
+	return nil
+}
+
+// finish records an outcome, then delivers it.
+func (d *Desk) finish(ctx context.Context, e *entry, o Outcome) {
+	oj, _ := json.Marshal(o)
+	if err := d.journal.RecordOutcome(ctx, e.p.ID, oj, d.now()); err != nil {
+		// The outcome is still delivered: the agent must not hang. The
+		// failure is shown on the proposal.
+		o.Feedback = joinNonEmpty(o.Feedback, "(the journal could not record this outcome: "+err.Error()+")")
+	}
+	d.mu.Lock()
+	e.outcome = o
+	if e.p.State.Open() || e.p.State == StateDecided {
+		e.p.State = StateReported
+	}
+	close(e.done)
+	d.mu.Unlock()
+	for _, f := range e.p.Files {
+		d.watch.remove(f.Path)
+	}
+	d.emit(Event{Kind: EventDecided, ID: e.p.ID})
+}
+
+func joinNonEmpty(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " " + b
+}
+
+// Preview returns the proposed text so far of a streaming proposal.
+func (d *Desk) Preview(id string) (engine.Preview, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e, ok := d.entries[id]
+	if !ok || e.p.State != StateStreaming {
+		return engine.Preview{}, false
+	}
+	return e.preview, true
+}
+
+// Get returns a copy of the proposal with that id.
+func (d *Desk) Get(id string) (Proposal, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	e, ok := d.entries[id]
+	if !ok {
+		return Proposal{}, false
+	}
+	return copyProposal(e.p), true
+}
+
+// Outcome returns the outcome of a decided proposal.
+func (d *Desk) Outcome(id string) (Outcome, bool) {
+	d.mu.Lock()
+	e, ok := d.entries[id]
+	d.mu.Unlock()
+	if !ok {
+		return Outcome{}, false
+	}
+	select {
+	case <-e.done:
+		return e.outcome, true
+	default:
+		return Outcome{}, false
+	}
+}
+
+// List returns copies of the proposals still waiting for a decision
+// (streaming, pending or stale), oldest first.
+func (d *Desk) List() []Proposal {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []Proposal
+	for _, e := range d.entries {
+		if e.p.State.Open() {
+			out = append(out, copyProposal(e.p))
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) || out[i].Created.Equal(out[j].Created) && out[i].ID < out[j].ID })
+	return out
+}
+
+// Forget drops a decided proposal from memory (its record stays in the
+// journal). Open proposals are kept.
+func (d *Desk) Forget(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if e, ok := d.entries[id]; ok && !e.p.State.Open() && e.p.State != StateDecided {
+		delete(d.entries, id)
+	}
+}
+
+func (d *Desk) snapshot(e *entry) Proposal {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return copyProposal(e.p)
+}
+
+func copyProposal(p Proposal) Proposal {
+	p.Files = append([]FileChange(nil), p.Files...)
+	return p
+}
+
+// proposalRecord is the journal's form of p.
+func proposalRecord(p Proposal) ProposalRecord {
+	r := ProposalRecord{ID: p.ID, Agent: p.Agent, Session: p.Session, Created: p.Created,
+		Format: string(p.Format), Payload: []byte(p.Payload), Status: string(p.State), Reason: p.Failure}
+	for _, f := range p.Files {
+		r.Files = append(r.Files, ProposalFileRecord{Path: f.Path, Root: f.Root, BaseExists: f.Base.Exists,
+			Base: f.Base.Content, Delete: f.Delete, Proposed: []byte(f.Proposed)})
+	}
+	return r
+}

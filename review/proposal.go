@@ -1,0 +1,124 @@
+package review
+
+import (
+	"time"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// State is where a proposal is in its lifecycle:
+// streaming → pending → decided → (written) → reported, or failed,
+// withdrawn, or stale (a file changed on disk while the proposal waited).
+type State string
+
+// The proposal states.
+const (
+	StateStreaming State = "streaming" // the agent is still sending the edit
+	StatePending   State = "pending"   // applied in memory; waits for a decision
+	StateStale     State = "stale"     // a file changed on disk after the base snapshot
+	StateDecided   State = "decided"   // a decision was made; files are being written
+	StateReported  State = "reported"  // the outcome was recorded and sent
+	StateFailed    State = "failed"    // the edit did not apply
+	StateWithdrawn State = "withdrawn" // the agent cancelled or disconnected
+)
+
+// Open reports whether a proposal in this state still waits for a decision.
+func (s State) Open() bool { return s == StateStreaming || s == StatePending || s == StateStale }
+
+// Request is a proposal as an agent sends it, before the desk applies it.
+type Request struct {
+	Agent   string        `json:"agent"`   // who proposes, e.g. "claude-code"
+	Session string        `json:"session"` // the agent's session or task id
+	Format  engine.Format `json:"format"`
+	// Path is the file a single-file format edits; absolute, or relative to
+	// Dir. For FormatPatch it is ignored and paths in the patch are relative
+	// to Dir.
+	Path string `json:"path,omitempty"`
+	// Dir is the agent's working directory; "" means the first workspace root.
+	Dir     string `json:"dir,omitempty"`
+	Payload string `json:"payload"`
+	// ReadSHA256, when set, is the hex SHA-256 of the content the agent last
+	// read; if the file on disk differs, the proposal is stale from the start.
+	ReadSHA256 string `json:"readSha256,omitempty"`
+	// Stream says the payload will arrive in chunks (Desk.Feed, Desk.Finish).
+	Stream bool `json:"stream,omitempty"`
+	// AgentWrites says the agent writes the file itself from the outcome's
+	// final content (the Claude Code and Gemini IDE doors): the desk checks,
+	// formats and journals, but does not write.
+	AgentWrites bool `json:"agentWrites,omitempty"`
+}
+
+// FileChange is one file of a proposal.
+type FileChange struct {
+	Path      string   // absolute, symlinks resolved
+	Rel       string   // relative to Root, slash-separated
+	Root      string   // the workspace root holding it
+	Base      Snapshot // the file when the proposal arrived
+	Proposed  string   // the proposed bytes ("" when Delete)
+	Delete    bool     // the proposal deletes the file
+	Protected string   // the protected-path rule that matched; "" if none
+	Matches   []engine.Match
+	Added     int // lines added by the proposal
+	Removed   int // lines removed by the proposal
+	// AgentRead is the hex SHA-256 of the content the agent said it read
+	// (Request.ReadSHA256); "" if it did not say.
+	AgentRead string
+	// Disk is the file as it is now when the proposal is stale (the disk no
+	// longer holds Base, or never held what the agent read); zero otherwise.
+	Disk Snapshot
+	// Growing is, while streaming, the 1-based line range of Proposed still
+	// being written; zero otherwise.
+	Growing engine.LineRange
+}
+
+// Stale reports whether the file was found changed on disk while the
+// proposal waited.
+func (f FileChange) Stale() bool { return f.Disk.Path != "" }
+
+// staleAgainst reports whether the file as it is now (now) no longer holds
+// what the proposal was based on.
+func (f FileChange) staleAgainst(now Snapshot) bool {
+	return now.Changed(f.Base) || f.AgentRead != "" && f.AgentRead != now.SHA256
+}
+
+// BaseText returns the file's content when the proposal arrived.
+func (f FileChange) BaseText() string { return string(f.Base.Content) }
+
+// Proposal is an agent's proposed edit as the desk holds it. The values
+// Desk returns are copies; change a proposal only through Desk's methods.
+type Proposal struct {
+	ID          string
+	Agent       string
+	Session     string
+	Created     time.Time
+	Format      engine.Format
+	Payload     string
+	State       State
+	Files       []FileChange
+	AgentWrites bool
+	// Failure is the agent-facing text of why the edit did not apply
+	// (StateFailed), or why the last write attempt failed.
+	Failure string
+	// AutoRule names the rule that approved the proposal without a person.
+	AutoRule string
+}
+
+// Counts returns the lines added and removed over all files.
+func (p Proposal) Counts() (added, removed int) {
+	for _, f := range p.Files {
+		added += f.Added
+		removed += f.Removed
+	}
+	return added, removed
+}
+
+// countLines returns how many lines the ops add and remove.
+func countLines(ops []engine.Op) (added, removed int) {
+	for _, op := range ops {
+		if op.Kind != engine.OpEqual {
+			added += op.B1 - op.B0
+			removed += op.A1 - op.A0
+		}
+	}
+	return added, removed
+}
