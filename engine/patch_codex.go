@@ -218,8 +218,8 @@ func (p *codexParser) chunks() ([]patchChunk, error) {
 			p.i++
 			continue
 		}
-		if codexSectionStart(l) {
-			break
+		if strings.HasPrefix(l, "***") {
+			break // the next section, as in Codex: a padded "***" line is a context line
 		}
 		ch, err := p.chunk(len(out) == 0)
 		if err != nil {
@@ -228,21 +228,6 @@ func (p *codexParser) chunks() ([]patchChunk, error) {
 		out = append(out, ch)
 	}
 	return out, nil
-}
-
-// codexSectionStart reports whether l ends an Update File's chunks: a raw
-// "***" line, as in Codex, or a padded section header.
-func codexSectionStart(l string) bool {
-	if strings.HasPrefix(l, "***") {
-		return true
-	}
-	t := strings.TrimSpace(l)
-	for _, h := range []string{codexAdd, codexDelete, codexUpdate, codexEnd} {
-		if strings.HasPrefix(t, h) {
-			return true
-		}
-	}
-	return false
 }
 
 // chunk reads one update chunk; the first chunk of a section may omit its
@@ -282,9 +267,6 @@ func (p *codexParser) chunk(first bool) (patchChunk, error) {
 			continue
 		}
 		if c := l[0]; c == ' ' || c == '+' || c == '-' {
-			if codexSectionStart(l) {
-				break
-			}
 			ch.lines = append(ch.lines, patchLine{c, l[1:]})
 			p.i++
 			continue

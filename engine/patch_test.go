@@ -113,6 +113,12 @@ func TestApplyPatchTree(t *testing.T) {
 			want:  map[string]string{"e/b.txt": "b\n"},
 		},
 		{
+			name:  "codex context line that looks like a header",
+			files: map[string]string{"doc.md": "Example:\n*** Update File: x\nend\n"},
+			patch: "*** Begin Patch\n*** Update File: doc.md\n@@\n-Example:\n+For example:\n *** Update File: x\n*** End Patch",
+			want:  map[string]string{"doc.md": "For example:\n*** Update File: x\nend\n"},
+		},
+		{
 			name:  "unified git diff with two files",
 			files: map[string]string{"a.txt": "1\n2\n3\n", "b.txt": "x\n"},
 			patch: "diff --git a/a.txt b/a.txt\nindex 1..2 100644\n--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n 1\n-2\n+two\n 3\ndiff --git a/b.txt b/b.txt\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-x\n+y\n",
