@@ -76,6 +76,12 @@ func ParseEditBlocks(response string, validNames []string) ([]FileBlock, error) 
 // among the blocks and Line the 1-based response line aider stopped at.
 func ParseEditBlocksWithFence(response string, validNames []string, fence EditBlockFence) ([]FileBlock, error) {
 	lines := pySplitLines(response)
+	trimmed := make([]string, len(lines))
+	offs := make([]int, len(lines)+1) // byte offset of each line in response, and the end
+	for k, l := range lines {
+		trimmed[k] = pyStrip(l)
+		offs[k+1] = offs[k] + len(l)
+	}
 	var blocks []FileBlock
 	current := ""
 	fail := func(i int, msg string) ([]FileBlock, error) {
@@ -85,21 +91,18 @@ func ParseEditBlocksWithFence(response string, validNames []string, fence EditBl
 		return nil, &FormatError{Format: FormatSearchReplace, Block: len(blocks) + 1, Line: i + 1, Msg: msg}
 	}
 	for i := 0; i < len(lines); {
-		line := pyStrip(lines[i])
-		nextIsBlock := i+1 < len(lines) && isAiderHead(pyStrip(lines[i+1])) ||
-			i+2 < len(lines) && isAiderHead(pyStrip(lines[i+2]))
+		line := trimmed[i]
+		nextIsBlock := i+1 < len(lines) && isAiderHead(trimmed[i+1]) ||
+			i+2 < len(lines) && isAiderHead(trimmed[i+2])
 		if isShellFence(line) && !nextIsBlock {
 			start := i
-			i++
-			var cmds strings.Builder
-			for i < len(lines) && !strings.HasPrefix(pyStrip(lines[i]), "```") {
-				cmds.WriteString(lines[i])
-				i++
+			for i++; i < len(lines) && !strings.HasPrefix(trimmed[i], "```"); i++ {
 			}
+			cmds := response[offs[start+1]:offs[i]]
 			if i < len(lines) {
 				i++ // the closing fence
 			}
-			blocks = append(blocks, FileBlock{Shell: true, Commands: cmds.String(), Line: start + 1})
+			blocks = append(blocks, FileBlock{Shell: true, Commands: cmds, Line: start + 1})
 			continue
 		}
 		if !isAiderHead(line) {
@@ -108,7 +111,7 @@ func ParseEditBlocksWithFence(response string, validNames []string, fence EditBl
 		}
 		head := i
 		names := validNames
-		if i+1 < len(lines) && isAiderDivider(pyStrip(lines[i+1])) {
+		if i+1 < len(lines) && isAiderDivider(trimmed[i+1]) {
 			names = nil // an empty SEARCH creates a file: take the name as written
 		}
 		name := findEditBlockFilename(lines[max(0, i-3):i], fence, names)
@@ -119,20 +122,22 @@ func ParseEditBlocksWithFence(response string, validNames []string, fence EditBl
 			name = current
 		}
 		current = name
-		var search, replace strings.Builder
-		for i++; i < len(lines) && !isAiderDivider(pyStrip(lines[i])); i++ {
-			search.WriteString(lines[i])
+		for i++; i < len(lines) && !isAiderDivider(trimmed[i]); i++ {
 		}
 		if i >= len(lines) {
 			return fail(i, "Expected `=======`")
 		}
-		for i++; i < len(lines) && !isAiderUpdated(pyStrip(lines[i])) && !isAiderDivider(pyStrip(lines[i])); i++ {
-			replace.WriteString(lines[i])
+		divider := i
+		for i++; i < len(lines) && !isAiderUpdated(trimmed[i]) && !isAiderDivider(trimmed[i]); i++ {
 		}
 		if i >= len(lines) {
 			return fail(i, "Expected `>>>>>>> REPLACE` or `=======`")
 		}
-		blocks = append(blocks, FileBlock{Path: name, Search: search.String(), Replace: replace.String(), Line: head + 1})
+		blocks = append(blocks, FileBlock{
+			Path: name, Line: head + 1,
+			Search:  response[offs[head+1]:offs[divider]],
+			Replace: response[offs[divider+1]:offs[i]],
+		})
 		i++
 	}
 	return blocks, nil
@@ -168,8 +173,12 @@ func aiderMarkerRun(s string, c byte) (rest string, ok bool) {
 // isShellFence reports whether a trimmed line opens a shell code block.
 // Like aider it tests prefixes, so "```csharp" counts as "```csh".
 func isShellFence(s string) bool {
-	for _, lang := range [...]string{"bash", "sh", "shell", "cmd", "batch", "powershell", "ps1", "zsh", "fish", "ksh", "csh", "tcsh"} {
-		if strings.HasPrefix(s, "```"+lang) {
+	lang, ok := strings.CutPrefix(s, "```")
+	if !ok {
+		return false
+	}
+	for _, l := range [...]string{"bash", "sh", "shell", "cmd", "batch", "powershell", "ps1", "zsh", "fish", "ksh", "csh", "tcsh"} {
+		if strings.HasPrefix(lang, l) {
 			return true
 		}
 	}
@@ -283,21 +292,24 @@ func pyLStrip(s string) string { return strings.TrimLeftFunc(s, pyIsSpace) }
 // pySplitLines is Python's str.splitlines(keepends=True): lines end at
 // "\n", "\r\n", "\r", "\v", "\f", U+001C..U+001E, U+0085, U+2028 and U+2029.
 func pySplitLines(s string) []string {
-	var lines []string
+	lines := make([]string, 0, strings.Count(s, "\n")+1)
 	start := 0
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch r {
-		case '\r':
-			if i+1 < len(s) && s[i+1] == '\n' {
-				n = 2
-			}
-			fallthrough
-		case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
-			lines = append(lines, s[start:i+n])
-			start = i + n
+	for i := 0; i < len(s); i++ {
+		end := 0 // length of the line break at i
+		switch c := s[i]; {
+		case c == '\r' && i+1 < len(s) && s[i+1] == '\n':
+			end = 2
+		case c == '\n' || c == '\r' || c == '\v' || c == '\f' || c >= 0x1c && c <= 0x1e:
+			end = 1
+		case c == 0xc2 && strings.HasPrefix(s[i:], "\u0085"),
+			c == 0xe2 && (strings.HasPrefix(s[i:], "\u2028") || strings.HasPrefix(s[i:], "\u2029")):
+			_, end = utf8.DecodeRuneInString(s[i:])
+		default:
+			continue
 		}
-		i += n
+		lines = append(lines, s[start:i+end])
+		i += end - 1
+		start = i + 1
 	}
 	if start < len(s) {
 		lines = append(lines, s[start:])
