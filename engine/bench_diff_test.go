@@ -1,0 +1,114 @@
+package engine
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/diffdesk/diffdesk/engine/internal/diffbench/corpus"
+)
+
+// The line-diff benchmarks run on real Go code from GOROOT (see
+// shared/docs/perf-baselines.md §1); they skip when it is unavailable.
+
+var benchCorpus = sync.OnceValues(func() ([]string, error) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		return nil, err
+	}
+	return corpus.Load(strings.TrimSpace(string(out)), 200_000)
+})
+
+// benchPair returns base and variant text of n lines.
+func benchPair(b *testing.B, n int, kind string) (base, variant []string) {
+	b.Helper()
+	lines, err := benchCorpus()
+	if err != nil {
+		b.Skipf("no Go corpus: %v", err)
+	}
+	base, variant, err = corpus.Make(lines, n, kind, 1)
+	if err != nil {
+		b.Skip(err)
+	}
+	return base, variant
+}
+
+// BenchmarkDiff measures Diff on whole texts: splitting, interning and the
+// search.
+func BenchmarkDiff(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		for _, kind := range corpus.Kinds {
+			b.Run(fmt.Sprintf("%dk/%s", n/1000, kind), func(b *testing.B) {
+				base, variant := benchPair(b, n, kind)
+				x, y := strings.Join(base, ""), strings.Join(variant, "")
+				b.ReportAllocs()
+				b.ResetTimer()
+				changed := 0
+				for b.Loop() {
+					changed = changedLines(Diff(x, y))
+				}
+				b.ReportMetric(float64(changed), "changed-lines")
+			})
+		}
+	}
+}
+
+// BenchmarkUnified measures Unified, diff and formatting, at 100k lines.
+func BenchmarkUnified(b *testing.B) {
+	base, variant := benchPair(b, 100_000, "pct10")
+	x, y := strings.Join(base, ""), strings.Join(variant, "")
+	b.ReportAllocs()
+	for b.Loop() {
+		Unified("a", "b", x, y, 3)
+	}
+}
+
+// BenchmarkWordSpans measures WordSpans on the line pairs that PairLines
+// picks in the replacements of a 10 %-changed 10k-line file.
+func BenchmarkWordSpans(b *testing.B) {
+	base, variant := benchPair(b, 10_000, "pct10")
+	var pairs [][2]string
+	for _, op := range DiffLines(base, variant) {
+		if op.Kind == OpReplace {
+			del, ins := base[op.A0:op.A1], variant[op.B0:op.B1]
+			for _, p := range PairLines(del, ins) {
+				pairs = append(pairs, [2]string{del[p[0]], ins[p[1]]})
+			}
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, p := range pairs {
+			WordSpans(p[0], p[1])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(pairs)), "ns/pair")
+}
+
+// BenchmarkLiveDiff streams a 10k-line proposal in 2,000 chunks of about 5
+// lines, updating a LiveDiff after each.
+func BenchmarkLiveDiff(b *testing.B) {
+	for _, kind := range []string{"scattered", "pct10"} {
+		b.Run(kind, func(b *testing.B) {
+			base, variant := benchPair(b, 10_000, kind)
+			const chunks = 2000
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				ld := NewLiveDiff(base)
+				for c := 1; c <= chunks; c++ {
+					n := len(variant) * c / chunks
+					tail := min(n, len(base))
+					if c == chunks {
+						tail = len(base)
+					}
+					ld.Update(variant[:n], tail)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*chunks), "ns/chunk")
+		})
+	}
+}
