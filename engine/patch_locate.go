@@ -154,7 +154,7 @@ func applyPatchChunks(s patchSection, text string) (string, []Match, error) {
 				return "", nil, &MatchError{Format: FormatPatch, Path: s.path, Block: i + 1, Kind: FailNoMatch,
 					Search: ch.context + "\n", Tried: patchTried(), Closest: patchClosest(lines, []string{ch.context}),
 					Applied: matches,
-					Hint:    fmt.Sprintf("the '@@ %s' line names a line that is not in the file after line %d; copy it exactly from the file, or use a bare '@@'", ch.context, from)}
+					Hint:    fmt.Sprintf("the '@@ %s' line names a line that is not in the file%s; copy it exactly from the file, or use a bare '@@'", ch.context, patchAfterLine(from))}
 			}
 			from, level = at+1, l
 		}
@@ -180,7 +180,7 @@ func applyPatchChunks(s patchSection, text string) (string, []Match, error) {
 				return "", nil, &MatchError{Format: FormatPatch, Path: s.path, Block: i + 1, Kind: FailNoMatch,
 					Search: joinPatchLines(first), Tried: patchTried(), Closest: patchClosest(lines, first),
 					Applied: matches,
-					Hint:    "nothing was written; copy the chunk's context and '-' lines exactly from the current file and resend the whole patch"}
+					Hint:    "copy the chunk's context and '-' lines exactly from the current file and resend the whole patch"}
 			}
 			if other, ok := patchOtherPlace(s, ch, lines, old, at, l); ok {
 				return "", nil, &MatchError{Format: FormatPatch, Path: s.path, Block: i + 1, Kind: FailAmbiguous,
@@ -241,6 +241,15 @@ func patchCandidate(lines, search []string, at int) Candidate {
 
 // patchRound rounds a similarity to two decimals.
 func patchRound(x float64) float64 { return float64(int(x*100+0.5)) / 100 }
+
+// patchAfterLine says where a search began, for messages: "" at the top of
+// the file, else " after line N" (1-based).
+func patchAfterLine(from int) string {
+	if from == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" after line %d", from)
+}
 
 // seekChunk locates a chunk's old lines the way its syntax asks.
 func seekChunk(s patchSection, ch patchChunk, lines, old []string, from, delta int) (int, int, bool) {

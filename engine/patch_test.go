@@ -471,3 +471,13 @@ func TestApplyPatchAmbiguous(t *testing.T) {
 		t.Errorf("ApplyPatch(%q) = %q, %v; want %q", patch, got["a.txt"], err, want)
 	}
 }
+
+func TestApplyPatchMissingContextLine(t *testing.T) {
+	files := map[string]string{"a.go": "package a\n\nfunc f() {\n\treturn 1\n}\n"}
+	patch := "*** Begin Patch\n*** Update File: a.go\n@@ func g() {\n-\treturn 1\n+\treturn 2\n*** End Patch"
+	_, err := ApplyPatch(patch, treeReader(files))
+	var me *MatchError
+	if !errors.As(err, &me) || me.Search != "func g() {\n" || len(me.Closest) == 0 || me.Closest[0].StartLine != 3 || !strings.Contains(me.Hint, "@@ func g() {") {
+		t.Errorf("ApplyPatch(%q) error = %+v; want the @@ line as the search, closest at line 3, and a hint naming it", patch, err)
+	}
+}
