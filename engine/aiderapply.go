@@ -18,7 +18,8 @@ import (
 // Applied listing the blocks that did match.
 //
 // Each block follows aider's do_replace: the SEARCH and REPLACE texts lose a
-// code fence wrapped around them (and a filename line before it); an empty
+// code fence wrapped around them (lines starting with three backticks, as
+// aider's default fence; a filename line before the fence goes too); an empty
 // SEARCH creates a missing file; otherwise SEARCH is located with aider's
 // strategies (see replaceMostSimilarChunk). When it is not in the named
 // file, aider tries the other files; so do we, in path order, but only

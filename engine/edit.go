@@ -212,7 +212,10 @@ func decodeJSON(f Format, payload string, v any) error {
 }
 
 // Write replaces the whole file (Cline write_to_file, Claude Write, Gemini
-// write_file).
+// write_file). Apply drops a leading BOM from Content and a Markdown code
+// fence wrapped around all of it, keeping the lines inside byte for byte; in
+// a Markdown Path only a markdown-tagged fence counts as wrapping. It never
+// undoes HTML escaping: see FixModelContent.
 type Write struct {
 	Content string `json:"content"`
 	Path    string `json:"path,omitempty"` // optional; lets fence stripping spare Markdown files
