@@ -211,12 +211,29 @@ func TestApplyPatchTree(t *testing.T) {
 }
 
 func TestApplyPatchMixedLineEndings(t *testing.T) {
-	files := map[string]string{"m.txt": "one\r\ntwo\nthree\r\nfour\r\n"}
-	patch := "*** Begin Patch\n*** Update File: m.txt\n@@\n one\n-two\n+TWO\n+2b\n three\n*** End Patch"
-	got, err := patchTreeResult(files, patch)
-	want := "one\r\nTWO\r\n2b\r\nthree\r\nfour\r\n"
-	if err != nil || got["m.txt"] != want {
-		t.Errorf("ApplyPatch(%q) = %q, %v; want %q", patch, got["m.txt"], err, want)
+	tests := []struct {
+		name, file, patch, want string
+	}{
+		{
+			name:  "new lines take the dominant ending",
+			file:  "one\r\ntwo\nthree\r\nfour\r\n",
+			patch: "*** Begin Patch\n*** Update File: m.txt\n@@\n one\n-two\n+TWO\n+2b\n three\n*** End Patch",
+			want:  "one\r\nTWO\r\n2b\r\nthree\r\nfour\r\n",
+		},
+		{
+			name:  "lines between chunks keep their own endings",
+			file:  "a\r\nb\nc\rd\ne\r\nf\r\n",
+			patch: "--- a/m.txt\n+++ b/m.txt\n@@ -1 +1 @@\n-a\n+A\n@@ -6 +6 @@\n-f\n+F\n",
+			want:  "A\r\nb\nc\rd\ne\r\nF\r\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := patchTreeResult(map[string]string{"m.txt": tt.file}, tt.patch)
+			if err != nil || got["m.txt"] != tt.want {
+				t.Errorf("ApplyPatch(%q) on %q = %q, %v; want %q", tt.patch, tt.file, got["m.txt"], err, tt.want)
+			}
+		})
 	}
 }
 
