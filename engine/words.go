@@ -10,7 +10,8 @@ import (
 // Span is a changed part of a line, in bytes: Start:End, 0-based and
 // half-open.
 type Span struct {
-	Start, End int // byte offsets
+	Start int `json:"start"` // byte offset of the first changed byte
+	End   int `json:"end"`   // byte offset just after the last changed byte
 }
 
 // WordSpans diffs two versions of a line word by word and returns the

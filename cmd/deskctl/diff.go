@@ -1,0 +1,201 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// runDiff implements `deskctl diff OLD NEW [--json] [-U N]`: the unified
+// diff of two text files on stdout, as git prints it after its "diff --git"
+// and "index" lines, or with --json their hunks with word-level spans (see
+// diffJSON). The files are compared as text: a BOM or line endings alone
+// are no difference, while the lines printed are the files' own bytes. It
+// exits 0 whether or not the files differ, 1 if a file cannot be read or
+// is not text, 2 on a usage error.
+func runDiff(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("deskctl diff", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	asJSON := fl.Bool("json", false, "print the hunks, with word-level spans, as JSON")
+	context := fl.Int("U", 3, "lines of context around each change")
+	if err := parseFlags(fl, args); err != nil {
+		return 2
+	}
+	if fl.NArg() != 2 {
+		fmt.Fprintln(stderr, "deskctl diff: want two files: deskctl diff OLD NEW [--json] [-U N]")
+		return 2
+	}
+	oldPath, newPath := fl.Arg(0), fl.Arg(1)
+	a, err := readDiffFile(oldPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskctl diff: %v\n", err)
+		return 1
+	}
+	b, err := readDiffFile(newPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskctl diff: %v\n", err)
+		return 1
+	}
+	ops := engine.DiffLines(a.lines, b.lines)
+	if *asJSON {
+		writeJSON(stdout, diffJSON(oldPath, newPath, a.lines, b.lines, ops, *context))
+		return 0
+	}
+	err = engine.WriteUnified(stdout, gitName("a/", oldPath), gitName("b/", newPath), a.raw, b.raw, ops, *context)
+	if err != nil {
+		fmt.Fprintf(stderr, "deskctl diff: writing the diff: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// diffFile is a file read for diffing.
+type diffFile struct {
+	lines []string // decoded lines, each ending in "\n" but possibly the last
+	raw   []string // the same lines as the file has them (BOM aside; a lone "\r" ending printed as "\n")
+}
+
+// readDiffFile reads and decodes a file, refusing what is not text.
+func readDiffFile(path string) (diffFile, error) {
+	data, err := os.ReadFile(path)
+	if pe, ok := err.(*fs.PathError); ok {
+		err = pe.Err // the path is in the message already
+	}
+	if err != nil {
+		return diffFile{}, fmt.Errorf("cannot read %s: %w", path, err)
+	}
+	doc, err := engine.Decode(string(data))
+	if err != nil {
+		return diffFile{}, fmt.Errorf("%s: %w", path, err)
+	}
+	f := diffFile{lines: splitAfterLF(doc.Text)}
+	f.raw = f.lines
+	if s := strings.TrimPrefix(string(data), "\uFEFF"); strings.Contains(s, "\r") {
+		f.raw = rawLines(s)
+	}
+	return f, nil
+}
+
+// splitAfterLF splits s after each "\n"; an empty s has no lines.
+func splitAfterLF(s string) []string {
+	lines := strings.SplitAfter(s, "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// rawLines splits s after each "\r\n", "\r" or "\n", as engine.Decode
+// counts lines, keeping "\r\n" and "\n" endings and printing "\r" as "\n".
+func rawLines(s string) []string {
+	var lines []string
+	for len(s) > 0 {
+		i := strings.IndexAny(s, "\r\n")
+		switch {
+		case i < 0:
+			return append(lines, s)
+		case s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n':
+			lines, s = append(lines, s[:i+2]), s[i+2:]
+		case s[i] == '\r':
+			lines, s = append(lines, s[:i]+"\n"), s[i+1:]
+		default:
+			lines, s = append(lines, s[:i+1]), s[i+1:]
+		}
+	}
+	return lines
+}
+
+// gitName names a file in a diff header as git does: prefix plus the path,
+// without a leading "./" or "/".
+func gitName(prefix, path string) string {
+	for {
+		switch {
+		case strings.HasPrefix(path, "./"):
+			path = path[2:]
+		case strings.HasPrefix(path, "/"):
+			path = path[1:]
+		default:
+			return prefix + path
+		}
+	}
+}
+
+// The --json output: {"old": OLD, "new": NEW, "hunks": [hunk…]}.
+type (
+	diffJSONOut struct {
+		Old   string         `json:"old"`
+		New   string         `json:"new"`
+		Hunks []diffJSONHunk `json:"hunks"`
+	}
+	// diffJSONHunk is one change with its context (engine.Hunk). Starts
+	// are 1-based as in a unified diff header; an empty side's start is
+	// the line before it.
+	diffJSONHunk struct {
+		ID       string         `json:"id"`
+		OldStart int            `json:"oldStart"`
+		OldLines int            `json:"oldLines"`
+		NewStart int            `json:"newStart"`
+		NewLines int            `json:"newLines"`
+		Lines    []diffJSONLine `json:"lines"`
+	}
+	// diffJSONLine is a line of a hunk: its kind ("context", "delete" or
+	// "insert"), its text without line ending, the changed parts of a
+	// deleted or inserted line paired with one on the other side (byte
+	// offsets into text), and whether it lacks a line ending (end of file).
+	diffJSONLine struct {
+		Kind      string        `json:"kind"`
+		Text      string        `json:"text"`
+		Spans     []engine.Span `json:"spans,omitempty"`
+		NoNewline bool          `json:"noNewline,omitempty"`
+	}
+)
+
+// diffJSON builds the --json output for ops, the diff of lines a to b.
+func diffJSON(oldPath, newPath string, a, b []string, ops []engine.Op, context int) diffJSONOut {
+	out := diffJSONOut{Old: oldPath, New: newPath, Hunks: []diffJSONHunk{}}
+	for _, h := range engine.Hunks(a, b, ops, max(context, 0)) {
+		c := h.Change
+		jh := diffJSONHunk{
+			ID:       h.ID,
+			OldStart: hunkStart(h.A0, h.A1), OldLines: h.A1 - h.A0,
+			NewStart: hunkStart(h.B0, h.B1), NewLines: h.B1 - h.B0,
+		}
+		for _, l := range a[h.A0:c.A0] {
+			jh.Lines = append(jh.Lines, jsonLine("context", l, nil))
+		}
+		del, ins := a[c.A0:c.A1], b[c.B0:c.B1]
+		delSpans, insSpans := make([][]engine.Span, len(del)), make([][]engine.Span, len(ins))
+		for _, p := range engine.PairLines(del, ins) {
+			delSpans[p[0]], insSpans[p[1]] = engine.WordSpans(strings.TrimSuffix(del[p[0]], "\n"), strings.TrimSuffix(ins[p[1]], "\n"))
+		}
+		for i, l := range del {
+			jh.Lines = append(jh.Lines, jsonLine("delete", l, delSpans[i]))
+		}
+		for i, l := range ins {
+			jh.Lines = append(jh.Lines, jsonLine("insert", l, insSpans[i]))
+		}
+		for _, l := range a[c.A1:h.A1] {
+			jh.Lines = append(jh.Lines, jsonLine("context", l, nil))
+		}
+		out.Hunks = append(out.Hunks, jh)
+	}
+	return out
+}
+
+// hunkStart returns the 1-based start of lines i0:i1 in a hunk header.
+func hunkStart(i0, i1 int) int {
+	if i0 == i1 {
+		return i0
+	}
+	return i0 + 1
+}
+
+func jsonLine(kind, l string, spans []engine.Span) diffJSONLine {
+	text, ok := strings.CutSuffix(l, "\n")
+	return diffJSONLine{Kind: kind, Text: text, Spans: spans, NoNewline: !ok}
+}
