@@ -163,6 +163,14 @@ func TestReplaceMostSimilarChunk(t *testing.T) {
 			want: "a\nB\nc\n", match: Match{Block: 1, Strategy: StrategyElision, StartLine: 2, EndLine: 2},
 		},
 		{
+			name: "elision after a longer piece", whole: "a\nb\nc\nd\n", part: "a\n...\nd\n", replace: "A1\nA2\n...\nD\n",
+			want: "A1\nA2\nb\nc\nD\n", match: Match{Block: 1, Strategy: StrategyElision, StartLine: 1, EndLine: 4},
+		},
+		{
+			name: "elision pieces out of order", whole: "a\nb\nc\nd\n", part: "c\n...\na\n", replace: "C\n...\nA\n",
+			want: "A\nb\nC\nd\n", match: Match{Block: 1, Strategy: StrategyElision, StartLine: 1, EndLine: 3},
+		},
+		{
 			name: "no final newline kept", whole: "a\nb", part: "b\n", replace: "B\n",
 			want: "a\nB", match: Match{Block: 1, Strategy: StrategyExact, StartLine: 2, EndLine: 2},
 		},
