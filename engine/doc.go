@@ -85,6 +85,21 @@
 //   - cline-probe/prose-before-first-block[v2]: prose before a block is ignored (as v1).
 //   - cline-probe/block-anchor-middle-line-differs[v1]: "XXX" for "middle" is not a match.
 //   - cline-probe/block-anchor-middle-line-differs[v2]: as [v1].
+//   - cline-derived/diff.test.ts/constructNewFileContent > should handle line-trimmed match replacement case correctly[v1]:
+//     the replacement streams re-indented, as it applies.
+//   - cline-derived/diff.test.ts/constructNewFileContent > should handle line-trimmed match replacement case correctly[v2]: as [v1].
+//   - cline-derived/diff.test.ts/Diff Format Out of Order Cases > should handle out-of-order replacements with different positions[v1]:
+//     an out-of-order block streams in place of its lines (Done is rebuilt once); v1 shows it only when final.
+//   - cline-derived/diff.test.ts/Diff Format Out of Order Cases > should handle out-of-order replacements with different positions[v2]: streams in place; v2 fails.
+//   - cline-derived/diff.test.ts/Diff Format Out of Order Cases > should handle multiple out-of-order replacements[v1]:
+//     an out-of-order block streams in place of its lines (Done is rebuilt once); v1 shows it only when final.
+//   - cline-derived/diff.test.ts/Diff Format Out of Order Cases > should handle multiple out-of-order replacements[v2]: streams in place; v2 fails.
+//   - cline-derived/diff.test.ts/Diff Format Out of Order Cases > should handle out-of-order replacements with indentation[v1]:
+//     an out-of-order block streams in place of its lines (Done is rebuilt once); v1 shows it only when final.
+//   - cline-derived/diff.test.ts/Diff Format Out of Order Cases > should handle out-of-order replacements with indentation[v2]: streams in place; v2 fails.
+//   - cline-derived/diff.test.ts/Diff Format Out of Order Cases > should handle out-of-order replacements with empty lines[v1]:
+//     an out-of-order block streams in place of its lines (Done is rebuilt once); v1 shows it only when final.
+//   - cline-derived/diff.test.ts/Diff Format Out of Order Cases > should handle out-of-order replacements with empty lines[v2]: streams in place; v2 fails.
 //   - roo/multi-search-replace.spec.ts/MultiSearchReplaceDiffStrategy > validateMarkerSequencing > detects incomplete sequence:
 //     a last block without its end marker is accepted (Cline v1).
 //   - roo/multi-search-replace-trailing-newline.spec.ts/MultiSearchReplaceDiffStrategy - trailing newline preservation > should handle content with line numbers at the last line:

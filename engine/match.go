@@ -152,7 +152,7 @@ type located struct {
 	shift      indentShift
 	// lead is the text of the first line before an exact match that starts
 	// inside it; start is then moved to the line start and lead goes before
-	// the replacement.
+	// the replacement (unless a whitespace lead became a uniform shift).
 	lead string
 }
 
@@ -420,6 +420,14 @@ func (m *lineMatcher) findExact(q *searchLines, o matchOptions) (located, []Cand
 	loc.last = m.lineOf(loc.end - 1)
 	if ls := m.start[loc.first]; ls < loc.start {
 		loc.lead, loc.start = m.text[ls:loc.start], ls
+		if strings.TrimSpace(loc.lead) == "" {
+			// The SEARCH lacked the first line's indentation; if it lacked
+			// it uniformly (a one-line SEARCH, say), re-indent every line.
+			m.prepare()
+			if sh := m.indentShift(loc.first, q); sh.add != "" {
+				loc.shift, loc.lead = sh, ""
+			}
+		}
 	}
 	return loc, nil, true
 }

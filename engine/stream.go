@@ -77,9 +77,10 @@ type Stream struct {
 	tail   int
 
 	// search-replace only
-	run       *srRun
-	growing   bool
-	growStart int // index in done of the growing block's first line
+	run          *srRun
+	growing      bool
+	growStart    int  // index in done of the growing block's first line
+	replNumbered bool // every REPLACE line so far has a Roo line number to strip
 }
 
 // NewStream starts streaming an edit of format f to original (the file's
@@ -101,12 +102,13 @@ func NewStream(original string, f Format) (*Stream, error) {
 }
 
 // Feed adds the next chunk of the payload and returns the preview. After an
-// error (a *FormatError or *MatchError) every later Feed returns it again.
+// error (a *FormatError or *MatchError) every later Feed returns it again,
+// but still adds its chunk to the payload Close applies.
 func (s *Stream) Feed(chunk string) (Preview, error) {
+	s.raw.WriteString(chunk)
 	if s.err != nil {
 		return Preview{}, s.err
 	}
-	s.raw.WriteString(chunk)
 	if s.cr {
 		chunk, s.cr = "\r"+chunk, false
 	}
@@ -154,27 +156,23 @@ func (s *Stream) complete(whole string) {
 			b := s.run.p.cur()
 			p := &s.run.placed[len(s.run.placed)-1]
 			k := len(b.replace) - 1
-			s.done = append(s.done, p.replaceLine(k, b.replace[k], s.numbered(p, b, ""))+"\n")
+			s.replNumbered = s.numbered(b.replace[k])
+			s.done = append(s.done, p.replaceLine(k, b.replace[k], s.replNumbered)+"\n")
 		}
 	case srClosed:
 		s.endBlock()
 	}
 }
 
-// numbered guesses, while a block streams, whether its REPLACE lines will lose
-// Roo line numbers: its SEARCH did, and every REPLACE line so far (and the
-// unfinished one, if any) has one.
-func (s *Stream) numbered(p *srPlacement, b *srBlock, partial string) bool {
-	if !p.stripped {
+// numbered guesses, while a block streams, whether its REPLACE lines will
+// lose Roo line numbers: its SEARCH did, and every REPLACE line so far (and
+// partial, if not "") has one.
+func (s *Stream) numbered(partial string) bool {
+	if !s.replNumbered {
 		return false
 	}
-	if partial != "" {
-		if _, _, ok := cutRooLineNumber(partial); !ok {
-			return false
-		}
-	}
-	_, _, ok := stripRooLineNumbers(b.replace)
-	return ok || len(b.replace) == 0
+	_, _, ok := cutRooLineNumber(partial)
+	return ok || partial == ""
 }
 
 // startBlock begins growing the block just placed.
@@ -187,7 +185,7 @@ func (s *Stream) startBlock() {
 		// Out of order: rebuild Done on a new array.
 		s.done = s.appendProposed(make([]string, 0, cap(s.done)), 0, first)
 	}
-	s.growing, s.growStart = true, len(s.done)
+	s.growing, s.growStart, s.replNumbered = true, len(s.done), p.stripped
 	s.tail = p.loc.last + 1
 }
 
@@ -265,7 +263,7 @@ func (s *Stream) preview() Preview {
 	if partial != "" && !strings.ContainsRune(`-<=+>\:`, rune(partial[0])) {
 		b := s.run.p.cur()
 		p := &s.run.placed[len(s.run.placed)-1]
-		pv.Partial = p.replaceLine(len(b.replace), partial, s.numbered(p, b, partial))
+		pv.Partial = p.replaceLine(len(b.replace), partial, s.numbered(partial))
 	}
 	pv.Growing = LineRange{Start: s.growStart + 1, End: len(s.done)}
 	if pv.Partial != "" {
