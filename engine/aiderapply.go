@@ -113,6 +113,8 @@ func (e aiderBlock) Format() Format { return FormatSearchReplace }
 
 func (e aiderBlock) payload() []string { return []string{e.search, e.replace} }
 
+// texts returns the SEARCH and REPLACE texts as do_replace uses them: with
+// "\n" line endings and any wrapping fence removed.
 func (e aiderBlock) texts() (search, replace string) {
 	fence := DefaultEditBlockFence()
 	return stripQuotedWrapping(toLF(e.search), e.path, fence), stripQuotedWrapping(toLF(e.replace), e.path, fence)
