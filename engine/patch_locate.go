@@ -2,9 +2,11 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Locating chunks. A Codex chunk is searched forward from where the previous
@@ -335,6 +337,10 @@ func spliceLines(lines []string, finalNL bool, edits []patchEdit) string {
 	return b.String()
 }
 
+// patchClosestBudget is how many line comparisons patchClosest makes
+// before it scores only the likeliest windows (patchLikelyStarts).
+const patchClosestBudget = 1 << 20
+
 // patchClosest returns up to three places in lines most like search, best
 // first: windows of len(search) lines scored by the mean similarity of
 // their lines (patchLineSimilarity).
@@ -342,30 +348,41 @@ func patchClosest(lines, search []string) []Candidate {
 	if len(lines) == 0 || len(search) == 0 {
 		return nil
 	}
-	fileGrams := make([][]uint64, len(lines))
-	for i, l := range lines {
-		fileGrams[i] = patchBigrams(l)
-	}
+	m := min(len(search), len(lines))
+	g := patchGrams{lines: lines, grams: make([][]uint64, len(lines)), done: make([]bool, len(lines))}
 	searchGrams := make([][]uint64, len(search))
 	for i, l := range search {
 		searchGrams[i] = patchBigrams(l)
 	}
-	m := min(len(search), len(lines))
+	var starts []int
+	if (len(lines)-m+1)*m <= patchClosestBudget {
+		starts = make([]int, len(lines)-m+1)
+		for i := range starts {
+			starts[i] = i
+		}
+	} else {
+		starts = patchLikelyStarts(&g, search[:m], searchGrams[:m])
+	}
 	type scored struct {
 		at    int
 		score float64
 	}
 	var all []scored
-	for at := 0; at+m <= len(lines); at++ {
+	for _, at := range starts {
 		sum := 0.0
 		for k := range m {
-			sum += patchLineSimilarity(lines[at+k], search[k], fileGrams[at+k], searchGrams[k])
+			sum += patchLineSimilarity(lines[at+k], search[k], g.get(at+k), searchGrams[k])
 		}
 		if sum > 0 {
 			all = append(all, scored{at, sum / float64(len(search))})
 		}
 	}
-	sort.SliceStable(all, func(a, b int) bool { return all[a].score > all[b].score })
+	sort.SliceStable(all, func(a, b int) bool {
+		if all[a].score != all[b].score {
+			return all[a].score > all[b].score
+		}
+		return all[a].at < all[b].at
+	})
 	var out []Candidate
 	for _, c := range all {
 		if len(out) == 3 {
@@ -385,6 +402,70 @@ func patchClosest(lines, search []string) []Candidate {
 			Similarity: patchRound(c.score), Lines: append([]string(nil), lines[c.at:c.at+m]...)})
 	}
 	return out
+}
+
+// patchGrams computes the bigrams of file lines on first use.
+type patchGrams struct {
+	lines []string
+	grams [][]uint64
+	done  []bool
+}
+
+func (g *patchGrams) get(i int) []uint64 {
+	if !g.done[i] {
+		g.grams[i], g.done[i] = patchBigrams(g.lines[i]), true
+	}
+	return g.grams[i]
+}
+
+// patchLikelyStarts picks the windows of a big file worth scoring: those
+// where most search lines appear verbatim (trimmed) at their offset, and
+// those whose first or last line is most like the search's.
+func patchLikelyStarts(g *patchGrams, search []string, searchGrams [][]uint64) []int {
+	const keep = 16
+	n, m := len(g.lines), len(search)
+	offsets := map[string][]int{}
+	for k, l := range search {
+		if t := strings.TrimSpace(l); t != "" {
+			offsets[t] = append(offsets[t], k)
+		}
+	}
+	hits := make([]int, n-m+1)
+	first := make([]float64, n-m+1)
+	last := make([]float64, n-m+1)
+	for i, l := range g.lines {
+		for _, k := range offsets[strings.TrimSpace(l)] {
+			if at := i - k; at >= 0 && at <= n-m {
+				hits[at]++
+			}
+		}
+		if i <= n-m {
+			first[i] = patchLineSimilarity(l, search[0], g.get(i), searchGrams[0])
+		}
+		if at := i - (m - 1); at >= 0 {
+			last[at] = patchLineSimilarity(l, search[m-1], g.get(i), searchGrams[m-1])
+		}
+	}
+	seen := map[int]bool{}
+	var starts []int
+	for _, score := range []func(int) float64{
+		func(at int) float64 { return float64(hits[at]) },
+		func(at int) float64 { return first[at] },
+		func(at int) float64 { return last[at] },
+	} {
+		order := make([]int, n-m+1)
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool { return score(order[a]) > score(order[b]) })
+		for _, at := range order[:min(keep, len(order))] {
+			if !seen[at] && score(at) > 0 {
+				seen[at] = true
+				starts = append(starts, at)
+			}
+		}
+	}
+	return starts
 }
 
 // patchLineSimilarity scores two lines 0..1: 1 when equal, 0.95 when equal
@@ -418,14 +499,18 @@ func patchLineSimilarity(a, b string, ga, gb []uint64) float64 {
 // patchBigrams returns the sorted character bigrams of s trimmed, each
 // packed as two runes in a uint64.
 func patchBigrams(s string) []uint64 {
-	r := []rune(strings.TrimSpace(s))
-	if len(r) < 2 {
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) < 2 {
 		return nil
 	}
-	g := make([]uint64, len(r)-1)
-	for i := range g {
-		g[i] = uint64(uint32(r[i]))<<32 | uint64(uint32(r[i+1]))
+	g := make([]uint64, 0, len(s)-1)
+	prev := rune(-1)
+	for _, r := range s {
+		if prev >= 0 {
+			g = append(g, uint64(uint32(prev))<<32|uint64(uint32(r)))
+		}
+		prev = r
 	}
-	sort.Slice(g, func(a, b int) bool { return g[a] < g[b] })
+	slices.Sort(g)
 	return g
 }

@@ -498,3 +498,21 @@ func TestApplyPatchMissingContextLine(t *testing.T) {
 		t.Errorf("ApplyPatch(%q) error = %+v; want the @@ line as the search, closest at line 3, and a hint naming it", patch, err)
 	}
 }
+
+// TestApplyPatchClosestInBigFile covers the closest-lines search of a file
+// too big to score every window.
+func TestApplyPatchClosestInBigFile(t *testing.T) {
+	file := benchPatchFile(30000)
+	lines := strings.SplitAfter(file, "\n")
+	var chunk strings.Builder
+	chunk.WriteString("*** Begin Patch\n*** Update File: f.go\n@@\n")
+	for _, l := range lines[20000:20040] {
+		chunk.WriteString("-" + strings.Replace(l, "compute", "calc", 1))
+	}
+	chunk.WriteString("+x\n*** End Patch")
+	_, err := ApplyPatch(chunk.String(), treeReader(map[string]string{"f.go": file}))
+	var me *MatchError
+	if !errors.As(err, &me) || len(me.Closest) == 0 || me.Closest[0].StartLine != 20001 || me.Closest[0].EndLine != 20040 {
+		t.Errorf("ApplyPatch(40 altered lines of a 30000-line file) error = %v; want closest lines 20001-20040", err)
+	}
+}
