@@ -228,6 +228,12 @@ func (t *patchTree) apply(s patchSection) (FileChange, error) {
 		t.files[s.path] = patchFile{}
 		return c, nil
 	}
+	if !f.exists && s.unified && s.moveTo == "" && patchOnlyAdds(s.chunks) {
+		// A diff whose hunks only add lines, to a file that is not there,
+		// creates it (as GNU patch does).
+		s.op = PatchAdd
+		return t.apply(s)
+	}
 	if !f.exists {
 		return c, &MatchError{Format: FormatPatch, Path: s.path, Kind: FailFileMissing,
 			Hint: fmt.Sprintf("the patch updates %s, which does not exist; create it with *** Add File: (or a diff from /dev/null) instead", s.path)}
@@ -253,6 +259,18 @@ func (t *patchTree) apply(s patchSection) (FileChange, error) {
 	}
 	t.files[dest] = patchFile{content: c.New, exists: true}
 	return c, nil
+}
+
+// patchOnlyAdds reports whether chunks hold nothing but added lines.
+func patchOnlyAdds(chunks []patchChunk) bool {
+	for _, ch := range chunks {
+		for _, l := range ch.lines {
+			if l.kind != '+' {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // addContent builds the bytes of a file the patch creates, with the patch's

@@ -191,6 +191,12 @@ func TestApplyPatchTree(t *testing.T) {
 			want:  map[string]string{"a.txt": "b\n"},
 		},
 		{
+			name:  "unified diff of a missing file that only adds lines creates it",
+			files: map[string]string{},
+			patch: "--- a/n.txt\n+++ b/n.txt\n@@ -0,0 +1,2 @@\n+a\n+b\n",
+			want:  map[string]string{"n.txt": "a\nb\n"},
+		},
+		{
 			name:  "unified new empty file",
 			files: map[string]string{},
 			patch: "diff --git a/e.txt b/e.txt\nnew file mode 100644\nindex 0000000..e69de29\n",

@@ -13,7 +13,8 @@ import (
 // "rename to" move it. Text before, between and after file sections is
 // ignored, as GNU patch does; mode changes are ignored; binary and copy
 // diffs are refused. Paths lose git's "a/" and "b/" prefixes. When the two
-// names of a plain diff differ, the new name is patched.
+// names of a plain diff differ, the new name is patched. A diff whose hunks
+// only add lines creates its file if it does not exist, as GNU patch does.
 //
 // Agents miscount hunk lines, so the counts in a hunk header are a guide:
 // lines are read while the counts say more are due, then for as long as
