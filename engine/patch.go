@@ -42,10 +42,19 @@ type FileChange struct {
 // <<EOF heredoc) or a unified diff (git-style or plain), detected from its
 // text.
 //
+// Codex chunks are found searching forward from the previous chunk (after
+// their "@@ context" line, at the end for "*** End of File"); unified hunks
+// are found nearest the line their header names. Either tries exact lines,
+// then lines equal up to whitespace (StrategyLineTrimmed), then up to
+// Unicode dashes, quotes and spaces (StrategyNormalized); each FileChange's
+// Matches say which, and where.
+//
 // read returns a file's bytes and whether it exists; ApplyPatch calls it at
 // most once per path and has no other side effects. It is all or nothing:
 // either every change or an error. A chunk that does not apply gives a
-// *MatchError naming the file (Path) and the chunk (Block); a file that must
+// *MatchError naming the file (Path) and the chunk (Block), with the
+// closest lines and the file's earlier chunks that did match (Applied); a
+// chunk that matches only loosely at two places is FailAmbiguous; a file that must
 // not exist but does (Add File, Move to, a diff from /dev/null), or must
 // exist but does not, gives a *MatchError of kind FailFileExists or
 // FailFileMissing with Block 0; a malformed patch gives a *FormatError with
