@@ -62,6 +62,9 @@ func writeMatchFailure(b *strings.Builder, path string, e *engine.MatchError) {
 			}
 		}
 	default:
+		if len(e.Closest) == 0 && e.Kind == engine.FailNoMatch {
+			fmt.Fprintf(b, "\nNo lines in %s came close to it.\n", path)
+		}
 		if len(e.Closest) > 0 {
 			c := e.Closest[0]
 			fmt.Fprintf(b, "\nThe closest text in %s is at %s (%.0f%% similar):\n", path, lineRange(c.StartLine, c.EndLine), 100*c.Similarity)

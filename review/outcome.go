@@ -81,8 +81,22 @@ func (o Outcome) Text() string {
 	if o.Feedback != "" {
 		fmt.Fprintf(&b, "\nThe person's note: %s\n", o.Feedback)
 	}
-	b.WriteString("\nDo not resend this edit: it has been applied. Base any further edit on the final content above")
-	b.WriteString(" (your SEARCH or old_string text must match it exactly).\n")
+	shown := false
+	for _, f := range o.Files {
+		shown = shown || f.UserEdits != "" || f.AutoFormatEdits != "" || o.Status == StatusPartial
+	}
+	if o.Status == StatusPartial {
+		b.WriteString("\nThe hunks the person did not accept were not applied; do not send them again unless asked.")
+		b.WriteString("\nDo not resend the rest: it has been applied. Base any further edit on ")
+	} else {
+		b.WriteString("\nDo not resend this edit: it has been applied. Base any further edit on ")
+	}
+	if shown {
+		b.WriteString("the final content above")
+	} else {
+		b.WriteString("the content as saved")
+	}
+	b.WriteString(" (SEARCH and old_string text must match it exactly).\n")
 	return b.String()
 }
 

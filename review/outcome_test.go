@@ -1,0 +1,70 @@
+package review
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+func TestOutcomeGoldens(t *testing.T) {
+	const path = "/home/me/project/src/app.go"
+	proposed := "package app\n\nfunc Run() error {\n\treturn nil\n}\n"
+	approved := "package app\n\n// Run runs the app.\nfunc Run() error {\n\treturn nil\n}\n"
+	final := "package app\n\n// Run runs the app.\nfunc Run() error {\n\treturn nil\n}\n\nvar _ = 1\n"
+	file := func(p, a, f string) FileOutcome {
+		return FileOutcome{
+			Path: path, Written: true,
+			UserEdits:       engine.Unified("proposal/src/app.go", "approved/src/app.go", p, a, 3),
+			AutoFormatEdits: engine.Unified("approved/src/app.go", "final/src/app.go", a, f, 3),
+			FinalContent:    f, FinalSHA256: ContentHash([]byte(f)),
+		}
+	}
+	partial := file(proposed, approved, approved)
+	partial.Hunks = []HunkVerdict{{ID: "0a1b2c3d4e5f", Accepted: true}, {ID: "9f8e7d6c5b4a", Accepted: false}}
+	unformatted := file(proposed, proposed, proposed)
+	unformatted.FormatterError = `formatter "gofmt" (.diffdesk.toml line 2) failed: exit status 2: <standard input>:3:1: expected declaration`
+	agentWrites := file(proposed, proposed, proposed)
+	agentWrites.Written = false
+	tests := []struct {
+		name string
+		o    Outcome
+	}{
+		{"approved", Outcome{ID: "p1", Status: StatusApproved, Checkpoint: 7, Files: []FileOutcome{file(proposed, proposed, proposed)}}},
+		{"approved-edited-formatted", Outcome{ID: "p2", Status: StatusApprovedEdited, Checkpoint: 8, Feedback: "document it",
+			Files: []FileOutcome{file(proposed, approved, final)}}},
+		{"partial", Outcome{ID: "p3", Status: StatusPartial, Checkpoint: 9, Files: []FileOutcome{partial}}},
+		{"formatter-failed", Outcome{ID: "p4", Status: StatusApproved, Checkpoint: 10, Files: []FileOutcome{unformatted}}},
+		{"agent-writes", Outcome{ID: "p5", Status: StatusApproved, Checkpoint: 11, Files: []FileOutcome{agentWrites}}},
+		{"rejected", Outcome{ID: "p6", Status: StatusRejected, Feedback: "use the existing helper in util.go", Files: []FileOutcome{}}},
+		{"withdrawn", Outcome{ID: "p7", Status: StatusWithdrawn, Feedback: "the agent disconnected", Files: []FileOutcome{}}},
+		{"failed", Outcome{ID: "p8", Status: StatusFailed, Files: []FileOutcome{},
+			Error: FailureText("src/app.go", &engine.MatchError{Format: engine.FormatEdit, Block: 1, Kind: engine.FailNoMatch, Search: "return nil\n"})}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			golden(t, filepath.Join("outcome", tt.name+".txt"), tt.o.Text())
+			js, err := json.MarshalIndent(tt.o, "", "  ")
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden(t, filepath.Join("outcome", tt.name+".json"), string(js)+"\n")
+		})
+	}
+}
+
+func TestOutcomeHasNoPhantomEdits(t *testing.T) {
+	f := FileOutcome{Path: "/p", Written: true, FinalContent: "x\n",
+		UserEdits: engine.Unified("a", "b", "x\n", "x\n", 3), AutoFormatEdits: engine.Unified("a", "b", "x\n", "x\n", 3)}
+	if f.UserEdits != "" || f.AutoFormatEdits != "" {
+		t.Fatalf("Unified of equal texts = %q, %q; want empty", f.UserEdits, f.AutoFormatEdits)
+	}
+	js, _ := json.Marshal(f)
+	for _, key := range []string{`"userEdits"`, `"autoFormatEdits"`} {
+		if strings.Contains(string(js), key) {
+			t.Errorf("JSON %s has %s for an unchanged file", js, key)
+		}
+	}
+}
