@@ -31,7 +31,7 @@ func benchCodexPatch(n, step int) string {
 }
 
 func BenchmarkApplyPatchCodex(b *testing.B) {
-	read := treeReader(map[string]string{"f.go": benchPatchFile(10000)})
+	read := patchTreeReader(map[string]string{"f.go": benchPatchFile(10000)})
 	patch := benchCodexPatch(10000, 200)
 	b.SetBytes(int64(len(patch)))
 	for b.Loop() {
@@ -44,7 +44,7 @@ func BenchmarkApplyPatchCodex(b *testing.B) {
 func BenchmarkApplyPatchUnified(b *testing.B) {
 	a := benchPatchFile(10000)
 	edited := strings.ReplaceAll(a, "// step 5", "// STEP 5")
-	read := treeReader(map[string]string{"f.go": a})
+	read := patchTreeReader(map[string]string{"f.go": a})
 	patch := Unified("a/f.go", "b/f.go", a, edited, 3)
 	b.SetBytes(int64(len(patch)))
 	for b.Loop() {
@@ -57,7 +57,7 @@ func BenchmarkApplyPatchUnified(b *testing.B) {
 // BenchmarkApplyPatchMiss measures a failing chunk: every strategy over
 // the whole file, then the closest places.
 func BenchmarkApplyPatchMiss(b *testing.B) {
-	read := treeReader(map[string]string{"f.go": benchPatchFile(10000)})
+	read := patchTreeReader(map[string]string{"f.go": benchPatchFile(10000)})
 	patch := "*** Begin Patch\n*** Update File: f.go\n@@\n \tvalue10 := compute(70, \"item 10\")\n-\tvalue11 := compute(77, \"item eleven\") // step 11\n+\tx := 1\n*** End Patch\n"
 	for b.Loop() {
 		if _, err := ApplyPatch(patch, read); err == nil {

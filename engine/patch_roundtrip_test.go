@@ -19,7 +19,7 @@ func FuzzApplyPatchUnifiedRoundTrip(f *testing.F) {
 		}
 		context = min(max(context, 0), 5)
 		patch := Unified("a/f", "b/f", a, b, context)
-		changes, err := ApplyPatch(patch, treeReader(map[string]string{"f": a}))
+		changes, err := ApplyPatch(patch, patchTreeReader(map[string]string{"f": a}))
 		if err != nil {
 			t.Fatalf("ApplyPatch(%q) error: %v", patch, err)
 		}

@@ -3,12 +3,13 @@ package engine
 import (
 	"errors"
 	"maps"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// treeReader serves files from a map, as ApplyPatch's read callback.
-func treeReader(files map[string]string) func(string) (string, bool, error) {
+// patchTreeReader serves files from a map, as ApplyPatch's read callback.
+func patchTreeReader(files map[string]string) func(string) (string, bool, error) {
 	return func(p string) (string, bool, error) {
 		s, ok := files[p]
 		return s, ok, nil
@@ -268,33 +269,21 @@ func TestApplyPatchMatches(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			changes, err := ApplyPatch(tt.patch, treeReader(files))
+			changes, err := ApplyPatch(tt.patch, patchTreeReader(files))
 			if err != nil {
 				t.Fatalf("ApplyPatch(%q) error: %v", tt.patch, err)
 			}
-			if len(changes) != 1 || !equalMatches(changes[0].Matches, tt.want) {
+			if len(changes) != 1 || !slices.Equal(changes[0].Matches, tt.want) {
 				t.Errorf("ApplyPatch(%q) = %+v; want one change with matches %+v", tt.patch, changes, tt.want)
 			}
 		})
 	}
 }
 
-func equalMatches(a, b []Match) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func TestApplyPatchChangeFields(t *testing.T) {
 	files := map[string]string{"a.txt": "a\n", "gone.txt": "bye\n"}
 	patch := "*** Begin Patch\n*** Add File: n.txt\n+hi\n*** Delete File: gone.txt\n*** Update File: a.txt\n*** Move to: b.txt\n@@\n-a\n+b\n*** End Patch"
-	got, err := ApplyPatch(patch, treeReader(files))
+	got, err := ApplyPatch(patch, patchTreeReader(files))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +297,7 @@ func TestApplyPatchChangeFields(t *testing.T) {
 	}
 	for i := range want {
 		g, w := got[i], want[i]
-		if g.Op != w.Op || g.Path != w.Path || g.MoveTo != w.MoveTo || g.Old != w.Old || g.New != w.New || !equalMatches(g.Matches, w.Matches) {
+		if g.Op != w.Op || g.Path != w.Path || g.MoveTo != w.MoveTo || g.Old != w.Old || g.New != w.New || !slices.Equal(g.Matches, w.Matches) {
 			t.Errorf("ApplyPatch(%q)[%d] = %+v; want %+v", patch, i, g, w)
 		}
 	}
@@ -318,7 +307,7 @@ func TestApplyPatchChangeFields(t *testing.T) {
 // a failing hunk leaves no earlier change behind.
 func TestApplyPatchAllOrNothing(t *testing.T) {
 	patch := "*** Begin Patch\n*** Add File: created.txt\n+hello\n*** Update File: a.txt\n@@\n-x\n+y\n@@\n-missing\n+z\n*** End Patch"
-	changes, err := ApplyPatch(patch, treeReader(map[string]string{"a.txt": "x\nq\n"}))
+	changes, err := ApplyPatch(patch, patchTreeReader(map[string]string{"a.txt": "x\nq\n"}))
 	var me *MatchError
 	if !errors.As(err, &me) || changes != nil {
 		t.Fatalf("ApplyPatch(%q) = %+v, %v; want no changes and a *MatchError", patch, changes, err)
@@ -344,7 +333,7 @@ func TestApplyPatchRefusesOverwrite(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			changes, err := ApplyPatch(tt.patch, treeReader(files))
+			changes, err := ApplyPatch(tt.patch, patchTreeReader(files))
 			var me *MatchError
 			if !errors.As(err, &me) || me.Kind != FailFileExists || me.Path != tt.path || !strings.Contains(me.Hint, "b.txt") {
 				t.Errorf("ApplyPatch(%q) = %+v, %v; want FailFileExists on %s naming b.txt", tt.patch, changes, err, tt.path)
@@ -367,7 +356,7 @@ func TestApplyPatchFileErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ApplyPatch(tt.patch, treeReader(files))
+			_, err := ApplyPatch(tt.patch, patchTreeReader(files))
 			var me *MatchError
 			if !errors.As(err, &me) || me.Kind != tt.kind || me.Hint == "" {
 				t.Errorf("ApplyPatch(%q) error = %v; want a *MatchError of kind %s with a hint", tt.patch, err, tt.kind)
@@ -376,7 +365,7 @@ func TestApplyPatchFileErrors(t *testing.T) {
 	}
 	t.Run("binary file", func(t *testing.T) {
 		patch := "*** Begin Patch\n*** Update File: bin\n@@\n-a\n+b\n*** End Patch"
-		_, err := ApplyPatch(patch, treeReader(files))
+		_, err := ApplyPatch(patch, patchTreeReader(files))
 		var ce *ContentError
 		if !errors.As(err, &ce) || !strings.Contains(err.Error(), "bin") {
 			t.Errorf("ApplyPatch(%q) error = %v; want a *ContentError naming bin", patch, err)
@@ -394,7 +383,7 @@ func TestApplyPatchFileErrors(t *testing.T) {
 func TestApplyPatchClosest(t *testing.T) {
 	files := map[string]string{"a.go": "package a\n\nfunc f() {\n\treturn 1\n}\n\nfunc g() {}\n"}
 	patch := "*** Begin Patch\n*** Update File: a.go\n@@\n func f() {\n-\treturn 2\n+\treturn 3\n }\n*** End Patch"
-	_, err := ApplyPatch(patch, treeReader(files))
+	_, err := ApplyPatch(patch, patchTreeReader(files))
 	var me *MatchError
 	if !errors.As(err, &me) || len(me.Closest) == 0 {
 		t.Fatalf("ApplyPatch(%q) error = %v; want a *MatchError with closest lines", patch, err)
@@ -436,7 +425,7 @@ func TestApplyPatchFormatErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			changes, err := ApplyPatch(tt.patch, treeReader(map[string]string{"a": "a\n"}))
+			changes, err := ApplyPatch(tt.patch, patchTreeReader(map[string]string{"a": "a\n"}))
 			var fe *FormatError
 			if !errors.As(err, &fe) || fe.Line != tt.line || fe.Format != FormatPatch || !strings.Contains(fe.Msg, tt.msg) {
 				t.Errorf("ApplyPatch(%q) = %+v, %v; want a *FormatError at line %d containing %q", tt.patch, changes, err, tt.line, tt.msg)
@@ -447,7 +436,7 @@ func TestApplyPatchFormatErrors(t *testing.T) {
 
 func TestApplyPatchRefusesBinaryPatch(t *testing.T) {
 	patch := "*** Begin Patch\n*** Add File: a\n+x\x00y\n*** End Patch"
-	_, err := ApplyPatch(patch, treeReader(nil))
+	_, err := ApplyPatch(patch, patchTreeReader(nil))
 	var ce *ContentError
 	if !errors.As(err, &ce) {
 		t.Errorf("ApplyPatch(%q) error = %v; want a *ContentError", patch, err)
@@ -466,7 +455,7 @@ func FuzzApplyPatch(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, patch, content string) {
 		files := map[string]string{"a": content, "b": content}
-		changes, err := ApplyPatch(patch, treeReader(files))
+		changes, err := ApplyPatch(patch, patchTreeReader(files))
 		if err != nil && changes != nil {
 			t.Fatalf("ApplyPatch(%q) returned changes with error %v", patch, err)
 		}
@@ -481,7 +470,7 @@ func FuzzApplyPatch(f *testing.F) {
 func TestApplyPatchAmbiguous(t *testing.T) {
 	files := map[string]string{"a.txt": "x = 1  \ny\nx = 1\t\nz\n"}
 	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-x = 1\n+x = 2\n*** End Patch"
-	_, err := ApplyPatch(patch, treeReader(files))
+	_, err := ApplyPatch(patch, patchTreeReader(files))
 	var me *MatchError
 	if !errors.As(err, &me) || me.Kind != FailAmbiguous || len(me.Places) != 2 || me.Places[0].StartLine != 1 || me.Places[1].StartLine != 3 {
 		t.Fatalf("ApplyPatch(%q) error = %+v; want FailAmbiguous at lines 1 and 3", patch, err)
@@ -498,7 +487,7 @@ func TestApplyPatchAmbiguous(t *testing.T) {
 func TestApplyPatchMissingContextLine(t *testing.T) {
 	files := map[string]string{"a.go": "package a\n\nfunc f() {\n\treturn 1\n}\n"}
 	patch := "*** Begin Patch\n*** Update File: a.go\n@@ func g() {\n-\treturn 1\n+\treturn 2\n*** End Patch"
-	_, err := ApplyPatch(patch, treeReader(files))
+	_, err := ApplyPatch(patch, patchTreeReader(files))
 	var me *MatchError
 	if !errors.As(err, &me) || me.Search != "func g() {\n" || len(me.Closest) == 0 || me.Closest[0].StartLine != 3 || !strings.Contains(me.Hint, "@@ func g() {") {
 		t.Errorf("ApplyPatch(%q) error = %+v; want the @@ line as the search, closest at line 3, and a hint naming it", patch, err)
@@ -516,7 +505,7 @@ func TestApplyPatchClosestInBigFile(t *testing.T) {
 		chunk.WriteString("-" + strings.Replace(l, "compute", "calc", 1))
 	}
 	chunk.WriteString("+x\n*** End Patch")
-	_, err := ApplyPatch(chunk.String(), treeReader(map[string]string{"f.go": file}))
+	_, err := ApplyPatch(chunk.String(), patchTreeReader(map[string]string{"f.go": file}))
 	var me *MatchError
 	if !errors.As(err, &me) || len(me.Closest) == 0 || me.Closest[0].StartLine != 20001 || me.Closest[0].EndLine != 20040 {
 		t.Errorf("ApplyPatch(40 altered lines of a 30000-line file) error = %v; want closest lines 20001-20040", err)
