@@ -46,8 +46,8 @@ type lineMatcher struct {
 	start []int // byte offset of each line; start[n] == len(text)
 	n     int   // number of lines; a final line without "\n" counts
 
-	trimmed []string // computed by prepare
-	tHash   []uint64 // hash of trimmed[i]
+	tHash   []uint64 // hash of trimmed(i); computed by prepare
+	dirty   []int    // lines whose trimmed text is not its normalized form; computed by prepare
 	nHash   []uint64 // hash of the normalized line; computed by prepareNormalized
 	buf     []byte
 }
@@ -84,16 +84,20 @@ func (m *lineMatcher) lineOf(off int) int {
 	return i
 }
 
+// trimmed returns line i without its "\n" and surrounding whitespace.
+func (m *lineMatcher) trimmed(i int) string { return strings.TrimSpace(m.line(i)) }
+
 func (m *lineMatcher) prepare() {
-	if m.trimmed != nil || m.n == 0 {
+	if m.tHash != nil || m.n == 0 {
 		return
 	}
-	m.trimmed = make([]string, m.n)
 	m.tHash = make([]uint64, m.n)
-	for i := 0; i < m.n; i++ {
-		t := strings.TrimSpace(m.line(i))
-		m.trimmed[i] = t
-		m.tHash[i] = fnvString(t)
+	for i := range m.tHash {
+		t := m.trimmed(i)
+		m.tHash[i] = lineHash(t)
+		if !isNormalized(t) {
+			m.dirty = append(m.dirty, i)
+		}
 	}
 }
 
@@ -102,10 +106,10 @@ func (m *lineMatcher) prepareNormalized() {
 	if m.nHash != nil || m.n == 0 {
 		return
 	}
-	m.nHash = make([]uint64, m.n)
-	for i, t := range m.trimmed {
-		m.buf = appendNormalized(m.buf[:0], t)
-		m.nHash[i] = fnvBytes(m.buf)
+	m.nHash = append([]uint64(nil), m.tHash...)
+	for _, i := range m.dirty {
+		m.buf = appendNormalized(m.buf[:0], m.trimmed(i))
+		m.nHash[i] = lineHash(string(m.buf))
 	}
 }
 
@@ -127,9 +131,8 @@ func newSearchLines(lines []string) *searchLines {
 		b.WriteByte('\n')
 		t := strings.TrimSpace(l)
 		q.trimmed[i] = t
-		q.tHash[i] = fnvString(t)
-		buf = appendNormalized(buf[:0], t)
-		q.nHash[i] = fnvBytes(buf)
+		q.tHash[i] = lineHash(t)
+		q.nHash[i] = normalizedHash(t, &buf)
 	}
 	q.text = b.String()
 	return q
@@ -322,7 +325,7 @@ func (m *lineMatcher) windows(hashes, pat []uint64, from int, verify func(int) b
 
 func (m *lineMatcher) trimmedEqual(i int, q *searchLines) bool {
 	for k, t := range q.trimmed {
-		if m.trimmed[i+k] != t {
+		if m.trimmed(i+k) != t {
 			return false
 		}
 	}
@@ -332,7 +335,7 @@ func (m *lineMatcher) trimmedEqual(i int, q *searchLines) bool {
 func (m *lineMatcher) normalizedEqual(i int, q *searchLines) bool {
 	var a, b []byte
 	for k, t := range q.trimmed {
-		a = appendNormalized(a[:0], m.trimmed[i+k])
+		a = appendNormalized(a[:0], m.trimmed(i+k))
 		b = appendNormalized(b[:0], t)
 		if string(a) != string(b) {
 			return false
@@ -352,12 +355,12 @@ func (m *lineMatcher) anchorWindows(q *searchLines, from int) ([]int, []float64)
 	var starts []int
 	var sims []float64
 	for i := from; i+k <= m.n; i++ {
-		if m.tHash[i] != q.tHash[0] || m.tHash[i+k-1] != q.tHash[k-1] || m.trimmed[i] != first || m.trimmed[i+k-1] != last {
+		if m.tHash[i] != q.tHash[0] || m.tHash[i+k-1] != q.tHash[k-1] || m.trimmed(i) != first || m.trimmed(i+k-1) != last {
 			continue
 		}
 		short := 0.0
 		for j := 1; j < k-1 && short <= allowed; j++ {
-			short += 1 - lineSimilarity(m.trimmed[i+j], q.trimmed[j])
+			short += 1 - lineSimilarity(m.trimmed(i+j), q.trimmed[j])
 		}
 		if short <= allowed+1e-9 {
 			starts = append(starts, i)
@@ -460,11 +463,16 @@ func (m *lineMatcher) closest(q *searchLines) []Candidate {
 		}
 	} else {
 		pos := map[uint64][]int{}
+		var seen [1024]uint64 // bitset of the search hashes' low 16 bits, to skip most map lookups
 		for j, h := range q.tHash {
 			pos[h] = append(pos[h], j)
+			seen[h>>6&1023] |= 1 << (h & 63)
 		}
 		votes := make([]int32, last+1)
 		for i, h := range m.tHash {
+			if seen[h>>6&1023]&(1<<(h&63)) == 0 {
+				continue
+			}
 			for _, j := range pos[h] {
 				if s := i - j; s >= 0 && s <= last {
 					votes[s]++
@@ -500,33 +508,33 @@ func (m *lineMatcher) closest(q *searchLines) []Candidate {
 	return out
 }
 
-// topVoted returns up to limit window starts with the most votes, not
-// overlapping each other (windows are k lines).
+// topVoted returns up to limit window starts with the most votes, best
+// first, not overlapping each other (windows are k lines). It scans the votes
+// once per pick.
 func topVoted(votes []int32, k, limit int) []int {
-	idx := make([]int, 0, len(votes))
-	for i, v := range votes {
-		if v > 0 {
-			idx = append(idx, i)
-		}
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return votes[idx[a]] > votes[idx[b]] })
 	var out []int
-	for _, i := range idx {
-		if len(out) == limit {
-			break
-		}
-		ok := true
-		for _, o := range out {
-			if i < o+k && o < i+k {
-				ok = false
-				break
+	for len(out) < limit {
+		best := -1
+		for i, v := range votes {
+			if v > 0 && (best < 0 || v > votes[best]) && !overlapsAny(out, i, k) {
+				best = i
 			}
 		}
-		if ok {
-			out = append(out, i)
+		if best < 0 {
+			break
 		}
+		out = append(out, best)
 	}
 	return out
+}
+
+func overlapsAny(starts []int, i, k int) bool {
+	for _, o := range starts {
+		if i < o+k && o < i+k {
+			return true
+		}
+	}
+	return false
 }
 
 // windowSimilarity is the mean lineSimilarity of q against the k lines at i;
@@ -535,7 +543,7 @@ func (m *lineMatcher) windowSimilarity(i int, q *searchLines) float64 {
 	total := 0.0
 	for j, t := range q.trimmed {
 		if i+j < m.n {
-			total += lineSimilarity(m.trimmed[i+j], t)
+			total += lineSimilarity(m.trimmed(i+j), t)
 		}
 	}
 	return total / float64(len(q.trimmed))
@@ -573,7 +581,7 @@ func (m *lineMatcher) indentShift(i int, q *searchLines) indentShift {
 	var sh indentShift
 	seen := false
 	for k, l := range q.lines {
-		if q.trimmed[k] == "" || m.trimmed[i+k] != q.trimmed[k] {
+		if q.trimmed[k] == "" || m.trimmed(i+k) != q.trimmed[k] {
 			continue
 		}
 		f := m.line(i + k)
@@ -648,22 +656,42 @@ func seqOccurrences(seq, pat []uint64, yield func(int) bool) {
 	}
 }
 
-func fnvString(s string) uint64 {
-	h := uint64(14695981039346656037)
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= 1099511628211
+// lineHash hashes a line 8 bytes at a time (equal strings, equal hashes;
+// matches are verified, so collisions only cost time).
+func lineHash(s string) uint64 {
+	h := uint64(len(s)) * 0x9E3779B97F4A7C15
+	for len(s) >= 8 {
+		w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		h = (h ^ w) * 0xBF58476D1CE4E5B9
+		h ^= h >> 31
+		s = s[8:]
 	}
-	return h
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * 0x94D049BB133111EB
+	}
+	return h ^ h>>29
 }
 
-func fnvBytes(b []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= 1099511628211
+// isNormalized reports whether a trimmed line is its own normalized form
+// (see appendNormalized): ASCII with no whitespace other than single spaces.
+func isNormalized(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || c < ' ' || c == ' ' && i+1 < len(s) && s[i+1] == ' ' {
+			return false
+		}
 	}
-	return h
+	return true
+}
+
+// normalizedHash is lineHash of the normalized form of trimmed line t.
+func normalizedHash(t string, buf *[]byte) uint64 {
+	if isNormalized(t) {
+		return lineHash(t)
+	}
+	*buf = appendNormalized((*buf)[:0], t)
+	return lineHash(string(*buf))
 }
 
 // appendNormalized appends s with every run of whitespace turned into one
