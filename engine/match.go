@@ -46,10 +46,10 @@ type lineMatcher struct {
 	start []int // byte offset of each line; start[n] == len(text)
 	n     int   // number of lines; a final line without "\n" counts
 
-	tHash   []uint64 // hash of trimmed(i); computed by prepare
-	dirty   []int    // lines whose trimmed text is not its normalized form; computed by prepare
-	nHash   []uint64 // hash of the normalized line; computed by prepareNormalized
-	buf     []byte
+	tHash []uint64 // hash of trimmed(i); computed by prepare
+	dirty []int    // lines whose trimmed text is not its normalized form; computed by prepare
+	nHash []uint64 // hash of the normalized line; computed by prepareNormalized
+	buf   []byte
 }
 
 // newLineMatcher splits text (with "\n" line endings) into lines.
