@@ -19,10 +19,18 @@ Usage:
         apply a Codex apply_patch or unified diff; print {"files":{path: content|null}}
   deskctl diff OLD NEW [--json]
         unified diff of two files; --json gives hunks with word-level spans
+  deskctl serve [--workspace DIR]... [--decide approve|reject] [--socket PATH]
+        run the desk without a window, on the same socket and rules
+  deskctl propose --format F --file PATH [--edit EDITFILE] [--agent NAME] [--stream N] [--json]
+        send an edit to the running desk and wait for the decision
+        exit 0 approved, 3 rejected or withdrawn, 1 error
+  deskctl status [--json]
+        is a desk running, where, and what waits
   deskctl help
         this text
 
 The edit payload is read from EDITFILE, or from standard input when --edit is absent.
+The desk's socket is $DIFFDESK_SOCKET, else $XDG_RUNTIME_DIR/diffdesk/desk.sock; --socket overrides.
 `
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
@@ -38,6 +46,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runApply(args[1:], stdin, stdout, stderr)
 	case "diff":
 		return runDiff(args[1:], stdout, stderr)
+	case "serve":
+		return runServe(args[1:], stdout, stderr)
+	case "propose":
+		return runPropose(args[1:], stdin, stdout, stderr)
+	case "status":
+		return runStatus(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
