@@ -103,14 +103,13 @@ type patchLine struct {
 
 // patchChunk is one Codex update chunk or one unified-diff hunk.
 type patchChunk struct {
-	line       int    // 1-based patch line where the chunk starts
-	context    string // Codex "@@ context": a line the chunk comes after
-	hasContext bool
-	eof        bool // Codex "*** End of File": the chunk ends the file
-	lines      []patchLine
-	oldStart   int  // unified: 0-based index the old side starts at per the header; -1 if unknown
-	oldNoEOL   bool // unified: the old side's last line has no final newline
-	newNoEOL   bool // unified: the new side's last line has no final newline
+	line     int      // 1-based patch line where the chunk starts
+	contexts []string // Codex "@@ context" lines: each comes after the one before, the chunk after the last
+	eof      bool     // Codex "*** End of File": the chunk ends the file
+	lines    []patchLine
+	oldStart int  // unified: 0-based index the old side starts at per the header; -1 if unknown
+	oldNoEOL bool // unified: the old side's last line has no final newline
+	newNoEOL bool // unified: the new side's last line has no final newline
 }
 
 // sides returns the chunk's old and new lines.

@@ -18,8 +18,9 @@ import (
 //
 // Marker lines are compared trimmed. Leniencies beyond Codex: blank lines
 // between sections are skipped, a blank line between "+" lines of an Add
-// File is an empty line of the file, and a unified-style "@@ -l,n +l,n @@
-// heading" chunk header counts as "@@ heading".
+// File is an empty line of the file, a unified-style "@@ -l,n +l,n @@
+// heading" chunk header counts as "@@ heading", and a chunk may start with
+// several "@@ context" lines, each found after the one before.
 
 const (
 	codexBegin   = "*** Begin Patch"
@@ -235,21 +236,28 @@ func (p *codexParser) chunks() ([]patchChunk, error) {
 func (p *codexParser) chunk(first bool) (patchChunk, error) {
 	ch := patchChunk{line: p.i + 1, oldStart: -1}
 	head := p.lines[p.i]
-	t := strings.TrimSpace(head)
-	switch {
-	case t == "@@":
-		p.i++
-	case strings.HasPrefix(head, "@@ "):
-		ctx := head[3:]
+	if !strings.HasPrefix(head, "@@") && !first {
+		return ch, codexError(p.i, "'%s' is not a chunk line; start a new chunk with '@@', context lines with ' ', removed lines with '-' and added lines with '+'", head)
+	}
+	// "@@" or "@@ context" lines; several narrow the place step by step
+	// ("@@ class A" then "@@ def f():"), as Codex's instructions allow.
+	for p.i < p.end {
+		l := p.lines[p.i]
+		if strings.TrimSpace(l) == "@@" {
+			p.i++
+			continue
+		}
+		if !strings.HasPrefix(l, "@@ ") {
+			break
+		}
+		ctx := l[3:]
 		if m := codexUnifiedRange.FindStringSubmatch(ctx); m != nil {
 			ctx = m[1]
 		}
 		if strings.TrimSpace(ctx) != "" {
-			ch.context, ch.hasContext = ctx, true
+			ch.contexts = append(ch.contexts, ctx)
 		}
 		p.i++
-	case !first:
-		return ch, codexError(p.i, "'%s' is not a chunk line; start a new chunk with '@@', context lines with ' ', removed lines with '-' and added lines with '+'", head)
 	}
 	for p.i < p.end {
 		l := p.lines[p.i]

@@ -150,15 +150,15 @@ func applyPatchChunks(s patchSection, text string) (string, []Match, error) {
 	)
 	for i, ch := range s.chunks {
 		level := 0
-		if ch.hasContext {
-			at, l, ok := seekForward(lines, []string{ch.context}, from, false)
+		for _, ctx := range ch.contexts {
+			at, l, ok := seekForward(lines, []string{ctx}, from, false)
 			if !ok {
 				return "", nil, &MatchError{Format: FormatPatch, Path: s.path, Block: i + 1, Kind: FailNoMatch,
-					Search: ch.context + "\n", Tried: patchTried(), Closest: patchClosest(lines, []string{ch.context}),
+					Search: ctx + "\n", Tried: patchTried(), Closest: patchClosest(lines, []string{ctx}),
 					Applied: matches,
-					Hint:    fmt.Sprintf("the '@@ %s' line names a line that is not in the file%s; copy it exactly from the file, or use a bare '@@'", ch.context, patchAfterLine(from))}
+					Hint:    fmt.Sprintf("the '@@ %s' line names a line that is not in the file%s; copy it exactly from the file, or use a bare '@@'", ctx, patchAfterLine(from))}
 			}
-			from, level = at+1, l
+			from, level = at+1, max(level, l)
 		}
 		ops := ch.lines
 		old, _ := ch.sides()
@@ -269,7 +269,7 @@ func patchInsertAt(s patchSection, ch patchChunk, lines []string, from, delta in
 	switch {
 	case s.unified && ch.oldStart >= 0:
 		return max(from, min(ch.oldStart+delta, len(lines)))
-	case ch.hasContext:
+	case len(ch.contexts) > 0:
 		return from
 	case len(lines) > from && lines[len(lines)-1] == "":
 		return len(lines) - 1

@@ -60,6 +60,12 @@ func TestApplyPatchTree(t *testing.T) {
 			want:  map[string]string{"a.py": "def f():\n    return 1\ndef g():\n    return 2\n"},
 		},
 		{
+			name:  "codex several @@ lines narrow the place",
+			files: map[string]string{"a.py": "class A:\n    def f(self):\n        return 1\nclass B:\n    def f(self):\n        return 1\n"},
+			patch: "*** Begin Patch\n*** Update File: a.py\n@@ class B:\n@@     def f(self):\n-        return 1\n+        return 2\n*** End Patch",
+			want:  map[string]string{"a.py": "class A:\n    def f(self):\n        return 1\nclass B:\n    def f(self):\n        return 2\n"},
+		},
+		{
 			name:  "codex pure addition after its @@ context",
 			files: map[string]string{"a.py": "import os\n\ndef f():\n    pass\n"},
 			patch: "*** Begin Patch\n*** Update File: a.py\n@@ import os\n+import sys\n*** End Patch",
