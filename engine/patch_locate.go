@@ -206,9 +206,10 @@ func applyPatchChunks(s patchSection, text string) (string, []Match, error) {
 
 // patchOtherPlace finds a second place a Codex chunk matches at level l
 // after the place at, when l is loose: equally good places make the chunk
-// ambiguous. An End of File chunk found at the end is anchored there.
+// ambiguous. A chunk anchored by "@@ context" lines, or an End of File
+// chunk found at the end, takes the first place.
 func patchOtherPlace(s patchSection, ch patchChunk, lines, old []string, at, l int) (int, bool) {
-	if l == 0 || s.unified && ch.oldStart >= 0 || ch.eof && at == len(lines)-len(old) {
+	if l == 0 || s.unified && ch.oldStart >= 0 || len(ch.contexts) > 0 || ch.eof && at == len(lines)-len(old) {
 		return 0, false
 	}
 	for i := at + 1; i+len(old) <= len(lines); i++ {

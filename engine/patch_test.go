@@ -481,10 +481,16 @@ func TestApplyPatchAmbiguous(t *testing.T) {
 	if !errors.As(err, &me) || me.Kind != FailAmbiguous || len(me.Places) != 2 || me.Places[0].StartLine != 1 || me.Places[1].StartLine != 3 {
 		t.Fatalf("ApplyPatch(%q) error = %+v; want FailAmbiguous at lines 1 and 3", patch, err)
 	}
+	// An @@ line anchors the chunk: the first loose place after it wins.
+	patch = "*** Begin Patch\n*** Update File: a.txt\n@@ y\n-x = 1\n+x = 2\n*** End Patch"
+	got, err := patchTreeResult(files, patch)
+	if want := "x = 1  \ny\nx = 2\nz\n"; err != nil || got["a.txt"] != want {
+		t.Errorf("ApplyPatch(%q) = %q, %v; want %q", patch, got["a.txt"], err, want)
+	}
 	// Exact duplicates follow Codex: the first place after the previous chunk.
 	files = map[string]string{"a.txt": "x\ny\nx\n"}
 	patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+X\n*** End Patch"
-	got, err := patchTreeResult(files, patch)
+	got, err = patchTreeResult(files, patch)
 	if want := "X\ny\nx\n"; err != nil || got["a.txt"] != want {
 		t.Errorf("ApplyPatch(%q) = %q, %v; want %q", patch, got["a.txt"], err, want)
 	}
