@@ -204,6 +204,14 @@ func TestApplyPatchTree(t *testing.T) {
 			want:  map[string]string{"n.txt": "a\nb\n"},
 		},
 		{
+			name:  "diff -ruN of two trees",
+			files: map[string]string{"sub/x.txt": "a\nb\n", "del.txt": "bye\n"},
+			patch: "diff -ruN d1/del.txt d2/del.txt\n--- d1/del.txt\t2026-11-22 09:11:42.636774446 +0000\n+++ d2/del.txt\t1970-01-01 00:00:00.000000000 +0000\n@@ -1 +0,0 @@\n-bye\n" +
+				"diff -ruN d1/new.txt d2/new.txt\n--- d1/new.txt\t1969-12-31 19:00:00.000000000 -0500\n+++ d2/new.txt\t2026-11-22 09:11:42.636774446 +0000\n@@ -0,0 +1 @@\n+hi\n" +
+				"diff -ruN d1/sub/x.txt d2/sub/x.txt\n--- d1/sub/x.txt\t2026-11-22 09:11:42.636774446 +0000\n+++ d2/sub/x.txt\t2026-11-22 09:11:42.636774446 +0000\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n",
+			want: map[string]string{"sub/x.txt": "a\nB\n", "new.txt": "hi\n"},
+		},
+		{
 			name:  "unified new empty file",
 			files: map[string]string{},
 			patch: "diff --git a/e.txt b/e.txt\nnew file mode 100644\nindex 0000000..e69de29\n",

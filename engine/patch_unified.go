@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Unified diffs, plain ("--- old", "+++ new", "@@ -l,n +l,n @@") or
@@ -13,8 +14,10 @@ import (
 // "rename to" move it. Text before, between and after file sections is
 // ignored, as GNU patch does; mode changes are ignored; binary and copy
 // diffs are refused. Paths lose git's "a/" and "b/" prefixes. When the two
-// names of a plain diff differ, the new name is patched. A diff whose hunks
-// only add lines creates its file if it does not exist, as GNU patch does.
+// names of a plain diff differ, the new name is patched, except that the
+// top directories of "diff -ru old new" are dropped, and a side dated at the
+// Unix epoch (diff -N) is a missing file. A diff whose hunks only add lines
+// creates its file if it does not exist, as GNU patch does.
 //
 // Agents miscount hunk lines, so the counts in a hunk header are a guide:
 // lines are read while the counts say more are due, then for as long as
@@ -116,8 +119,12 @@ func (p *patchUnifiedParser) section() (s patchSection, keep bool, err error) {
 		}
 	}
 	if p.fileHeaderAt(p.i) {
-		oldName = patchDiffName(p.lines[p.i][4:])
-		newName = patchDiffName(p.lines[p.i+1][4:])
+		oldHeader, newHeader := p.lines[p.i][4:], p.lines[p.i+1][4:]
+		oldName, newName = patchDiffName(oldHeader), patchDiffName(newHeader)
+		if !git {
+			// diff -N dates a missing file at the Unix epoch.
+			added, deleted = patchEpoch(oldHeader), patchEpoch(newHeader)
+		}
 		p.i += 2
 	} else if !git {
 		return s, false, patchUnifiedError(p.i, "expected '--- a/path' and '+++ b/path' lines")
@@ -125,6 +132,11 @@ func (p *patchUnifiedParser) section() (s patchSection, keep bool, err error) {
 	if git || (strings.HasPrefix(oldName, "a/") || oldName == patchDevNull) && (strings.HasPrefix(newName, "b/") || newName == patchDevNull) {
 		oldName = strings.TrimPrefix(oldName, "a/")
 		newName = strings.TrimPrefix(newName, "b/")
+	} else if o, n, ok := strings.Cut(oldName, "/"); ok {
+		// diff -ru old new: the same path under two top directories.
+		if m, k, ok := strings.Cut(newName, "/"); ok && o != m && n == k {
+			oldName, newName = n, k
+		}
 	}
 	added = added || oldName == patchDevNull
 	deleted = deleted || newName == patchDevNull
@@ -263,6 +275,17 @@ func patchGitNames(s string) (string, string) {
 		return s[:i], s[i+1:]
 	}
 	return s, s
+}
+
+// patchEpoch reports whether a "---" or "+++" header is dated at the Unix
+// epoch, which diff -N uses for a file that does not exist.
+func patchEpoch(header string) bool {
+	_, stamp, ok := strings.Cut(header, "\t")
+	if !ok {
+		return false
+	}
+	t, err := time.Parse("2006-01-02 15:04:05.999999999 -0700", strings.TrimSpace(stamp))
+	return err == nil && t.Unix() == 0
 }
 
 // patchDiffName takes a file name from a header: without a tab-separated
