@@ -46,19 +46,19 @@ func (e MultiEdit) apply(text string) (string, []Match, error) {
 		if err != nil {
 			return "", nil, err
 		}
-		grow := strings.Count(toLF(r.New), "\n")
-		shrink := strings.Count(toLF(r.Old), "\n")
 		for _, mt := range out.matches {
 			mt.StartLine, mt.EndLine = m.original(mt.StartLine, mt.EndLine)
 			applied = append(applied, mt)
 		}
+		old, new := toLF(r.Old), toLF(r.New)
+		if old == "" { // filled an empty file
+			m.reset(strings.Count(out.text, "\n") + 1)
+		}
+		delta := strings.Count(new, "\n") - strings.Count(old, "\n")
 		// Update the map bottom-up so earlier line numbers stay valid.
-		for k := len(out.matches) - 1; k >= 0; k-- {
-			if r.Old == "" {
-				m.reset(strings.Count(out.text, "\n") + 1)
-				break
-			}
-			m.replace(out.matches[k].StartLine, shrink, grow)
+		for k := len(out.matches) - 1; k >= 0 && old != ""; k-- {
+			mt := out.matches[k]
+			m.replace(mt.StartLine, mt.EndLine, mt.EndLine-mt.StartLine+1+delta, strings.HasSuffix(old, "\n"))
 		}
 		text = out.text
 	}
@@ -88,19 +88,19 @@ func (m *lineMap) reset(n int) {
 	m.orig = make([]int, n+1)
 }
 
-// replace records that a replacement starting on working line s, whose old
-// text spanned shrink line breaks and whose new text spans grow, turned
-// lines s..s+shrink into s..s+grow. The first and last of the new lines keep
-// the original lines of the old first and last (their text around the
-// replacement is unchanged); the lines between are new.
-func (m *lineMap) replace(s, shrink, grow int) {
-	first, last := m.orig[s], m.orig[s+shrink]
-	mid := make([]int, grow+1)
-	mid[0] = first
-	if grow > 0 {
-		mid[grow] = last
+// replace records that working lines s..e became g lines. The first keeps
+// line s's original (it holds the text before the replacement), the last
+// keeps line e's unless the replaced text ended with a line break (then
+// nothing of line e is left in it), and the lines between are new.
+func (m *lineMap) replace(s, e, g int, endsInBreak bool) {
+	mid := make([]int, g)
+	if g > 0 {
+		mid[0] = m.orig[s]
 	}
-	rest := append(mid, m.orig[s+shrink+1:]...)
+	if g > 1 && !endsInBreak {
+		mid[g-1] = m.orig[e]
+	}
+	rest := append(mid, m.orig[e+1:]...)
 	m.orig = append(m.orig[:s], rest...)
 }
 

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -50,7 +51,7 @@ type replacement struct {
 func (e Replace) replaceIn(text string, f Format, block int) (replacement, error) {
 	old, new := toLF(e.Old), toLF(e.New)
 	fail := func(kind Failure, hint string) *MatchError {
-		return &MatchError{Format: f, Block: block, Kind: kind, Search: e.Old, Tried: []Strategy{StrategyExact}, Hint: hint}
+		return &MatchError{Format: f, Block: block, Kind: kind, Search: e.Old, Hint: hint}
 	}
 	if old == new {
 		return replacement{}, fail(FailNoChange, "old_string and new_string are identical; send the text you want in new_string, or drop this edit")
@@ -78,7 +79,7 @@ func (e Replace) replaceIn(text string, f Format, block int) (replacement, error
 	}
 	if !e.ReplaceAll && len(at) != want {
 		err := fail(FailCount, countHint(want, len(at)))
-		err.Want, err.Found, err.Places = want, len(at), spanCandidates(text, spans)
+		err.Tried, err.Want, err.Found, err.Places = []Strategy{StrategyExact}, want, len(at), spanCandidates(text, spans)
 		return replacement{}, err
 	}
 	return replacement{text: spliceSpans(text, spans), matches: spanMatches(text, spans, block, StrategyExact)}, nil
@@ -128,12 +129,34 @@ func literalOffsets(s, sub string) []int {
 	}
 	var at []int
 	for i := 0; ; {
-		j := strings.Index(s[i:], sub)
+		j := indexLong(s[i:], sub)
 		if j < 0 {
 			return at
 		}
 		at = append(at, i+j)
 		i += j + len(sub)
+	}
+}
+
+// simdMax is the longest needle strings.Index finds with vector
+// instructions on amd64; longer ones fall back to slower loops.
+const simdMax = 63
+
+// indexLong is strings.Index, faster for needles over simdMax bytes: it
+// looks for their first simdMax bytes and checks the rest.
+func indexLong(s, sub string) int {
+	if len(sub) <= simdMax {
+		return strings.Index(s, sub)
+	}
+	for from := 0; ; {
+		i := strings.Index(s[from:], sub[:simdMax])
+		if i < 0 {
+			return -1
+		}
+		if strings.HasPrefix(s[from+i:], sub) {
+			return from + i
+		}
+		from += i + 1
 	}
 }
 
@@ -276,23 +299,30 @@ const maxSimilarityRunes = 200
 // best first, each a window of as many lines as search has and at least
 // minSimilarity similar (see windowSimilarity). Windows are ranked by how
 // many of their trimmed lines equal one of search's, or, when no line is
-// equal, by how many of their character trigrams search has.
+// equal, by how many of their byte pairs search has.
 func closestLines(text, search string, limit int) []Candidate {
 	if text == "" || strings.TrimSpace(search) == "" {
 		return nil
 	}
 	want := strings.Split(strings.TrimSuffix(search, "\n"), "\n")
-	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-	k := min(len(want), len(lines))
-	score := equalLineVotes(lines, want, k)
+	body := strings.TrimSuffix(text, "\n")
+	n := strings.Count(body, "\n") + 1
+	k := min(len(want), n)
+	score, marks := equalLineVotes(body, n, want, k)
 	if score == nil {
-		score = trigramVotes(lines, want, k)
+		score, marks = bigramVotes(body, n, want, k)
+	}
+	var scored []int // window starts with a score, for the search below
+	for i, v := range score {
+		if v > 0 {
+			scored = append(scored, i)
+		}
 	}
 	var cs []Candidate
 	for range limit {
 		best := -1
-		for i, v := range score {
-			if v > 0 && (best < 0 || v > score[best]) {
+		for _, i := range scored {
+			if score[i] > 0 && (best < 0 || score[i] > score[best]) {
 				best = i
 			}
 		}
@@ -302,57 +332,123 @@ func closestLines(text, search string, limit int) []Candidate {
 		for i := max(0, best-k+1); i < min(len(score), best+k); i++ {
 			score[i] = 0
 		}
-		sim := windowSimilarity(lines[best:best+k], want)
-		if sim >= minSimilarity {
-			cs = append(cs, Candidate{StartLine: best + 1, EndLine: best + k, Similarity: sim, Lines: lines[best : best+k]})
+		window := windowAt(body, marks, best, k)
+		if sim := windowSimilarity(window, want); sim >= minSimilarity {
+			cs = append(cs, Candidate{StartLine: best + 1, EndLine: best + k, Similarity: sim, Lines: window})
 		}
 	}
-	for i := 1; i < len(cs); i++ { // stable sort, best first
-		for j := i; j > 0 && cs[j].Similarity > cs[j-1].Similarity; j-- {
-			cs[j], cs[j-1] = cs[j-1], cs[j]
-		}
-	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Similarity > cs[j].Similarity })
 	return cs
 }
 
-// equalLineVotes scores each window start of k lines by how many of its
-// lines, trimmed, equal the line of want at the same offset; nil if no
-// non-blank line of lines occurs in want at all.
-func equalLineVotes(lines, want []string, k int) []float64 {
-	pos := map[string][]int{}
-	for j, w := range want {
-		if t := strings.TrimSpace(w); t != "" {
-			pos[t] = append(pos[t], j)
-		}
+// lineMark records that 0-based line idx of a text starts at byte off.
+type lineMark struct{ idx, off int }
+
+// windowAt returns the k lines of body from 0-based line start, found from
+// the first mark at or after it (a scored window always holds a marked
+// line).
+func windowAt(body string, marks []lineMark, start, k int) []string {
+	m := marks[sort.Search(len(marks), func(i int) bool { return marks[i].idx >= start })]
+	off := m.off
+	for range m.idx - start {
+		off = strings.LastIndexByte(body[:off-1], '\n') + 1
 	}
-	var score []float64
-	for i, l := range lines {
-		for _, j := range pos[strings.TrimSpace(l)] {
-			if start := i - j; start >= 0 && start <= len(lines)-k {
-				if score == nil {
-					score = make([]float64, len(lines)-k+1)
-				}
-				score[start]++
-			}
-		}
+	lines := make([]string, k)
+	for j := range lines {
+		n := lineLen(body[off:])
+		lines[j] = strings.TrimSuffix(body[off:off+n], "\n")
+		off += n
 	}
-	return score
+	return lines
 }
 
-// trigramVotes scores each window start of k lines by the sum over its
-// lines of the share of the line's byte trigrams (of the trimmed line
-// framed by newlines) that also occur in want, using a 64K-bit hash set.
-func trigramVotes(lines, want []string, k int) []float64 {
-	var set [1 << 10]uint64
-	for _, w := range want {
-		eachTrigram(strings.TrimSpace(w), func(h uint16) { set[h>>6] |= 1 << (h & 63) })
+// maxVotesPerLine caps how many positions of search one file line votes
+// for, so a file of "}" lines against a block of "}" lines stays linear.
+const maxVotesPerLine = 4
+
+// equalLineVotes scores each window start of k of body's n lines by how
+// many of its lines, trimmed, equal the line of want at the same offset,
+// and marks the lines that voted; nil if none did. A filter on the length
+// and first and last bytes spares most lines the map lookup.
+func equalLineVotes(body string, n int, want []string, k int) ([]float64, []lineMark) {
+	pos := map[string][]int{}
+	var filter [1 << 16 / 64]uint64
+	for j, w := range want {
+		t := trimLine(w)
+		if t == "" || len(pos[t]) == maxVotesPerLine {
+			continue
+		}
+		pos[t] = append(pos[t], j)
+		h := lineKey(t)
+		filter[h>>6] |= 1 << (h & 63)
 	}
-	per := make([]float64, len(lines)+1) // prefix sums of per-line scores
-	for i, l := range lines {
+	var score []float64
+	var marks []lineMark
+	for i, off := 0, 0; i < n; i++ {
+		ln := lineLen(body[off:])
+		t := trimLine(body[off : off+ln])
+		if h := lineKey(t); t != "" && filter[h>>6]&(1<<(h&63)) != 0 {
+			for _, j := range pos[t] {
+				if start := i - j; start >= 0 && start <= n-k {
+					if score == nil {
+						score = make([]float64, n-k+1)
+					}
+					score[start]++
+					if len(marks) == 0 || marks[len(marks)-1].idx != i {
+						marks = append(marks, lineMark{i, off})
+					}
+				}
+			}
+		}
+		off += ln
+	}
+	return score, marks
+}
+
+// lineKey hashes a non-empty trimmed line's length and first and last
+// bytes to 16 bits.
+func lineKey(t string) uint16 {
+	if t == "" {
+		return 0
+	}
+	return uint16((uint32(len(t))*31+uint32(t[0]))*31+uint32(t[len(t)-1])) * 40503
+}
+
+// trimLine is strings.TrimSpace, faster for lines with ASCII ends.
+func trimLine(s string) string {
+	i, j := 0, len(s)
+	for i < j && asciiSpace(s[i]) {
+		i++
+	}
+	for j > i && asciiSpace(s[j-1]) {
+		j--
+	}
+	if i < j && (s[i] >= 0x80 || s[j-1] >= 0x80) {
+		return strings.TrimSpace(s[i:j])
+	}
+	return s[i:j]
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// bigramVotes scores each window start of k of body's n lines by the sum
+// over its lines of the share of the line's byte pairs (of the trimmed line
+// framed by newlines) that also occur in want, and marks every line.
+func bigramVotes(body string, n int, want []string, k int) ([]float64, []lineMark) {
+	var set [1 << 16 / 64]uint64
+	for _, w := range want {
+		eachBigram(strings.TrimSpace(w), func(p uint16) { set[p>>6] |= 1 << (p & 63) })
+	}
+	per := make([]float64, n+1) // prefix sums of per-line scores
+	marks := make([]lineMark, n)
+	for i, off := 0, 0; i < n; i++ {
+		ln := lineLen(body[off:])
 		var hit, all int
-		eachTrigram(strings.TrimSpace(l), func(h uint16) {
+		eachBigram(strings.TrimSpace(body[off:off+ln]), func(p uint16) {
 			all++
-			if set[h>>6]&(1<<(h&63)) != 0 {
+			if set[p>>6]&(1<<(p&63)) != 0 {
 				hit++
 			}
 		})
@@ -360,28 +456,30 @@ func trigramVotes(lines, want []string, k int) []float64 {
 		if all > 0 {
 			per[i+1] += float64(hit) / float64(all)
 		}
+		marks[i] = lineMark{i, off}
+		off += ln
 	}
-	score := make([]float64, len(lines)-k+1)
+	score := make([]float64, n-k+1)
 	for i := range score {
 		score[i] = per[i+k] - per[i]
 	}
-	return score
+	return score, marks
 }
 
-// eachTrigram calls f with a 16-bit hash of every byte trigram of
-// "\n" + s + "\n"; nothing for an empty s.
-func eachTrigram(s string, f func(uint16)) {
+// eachBigram calls f with every byte pair of "\n" + s + "\n" as a 16-bit
+// number; nothing for an empty s.
+func eachBigram(s string, f func(uint16)) {
 	if s == "" {
 		return
 	}
-	a, b := uint32('\n'), uint32(s[0])
-	for i := 1; i <= len(s); i++ {
-		c := uint32('\n')
+	prev := byte('\n')
+	for i := 0; i <= len(s); i++ {
+		c := byte('\n')
 		if i < len(s) {
-			c = uint32(s[i])
+			c = s[i]
 		}
-		f(uint16(((a<<16 | b<<8 | c) * 2654435761) >> 16))
-		a, b = b, c
+		f(uint16(prev)<<8 | uint16(c))
+		prev = c
 	}
 }
 

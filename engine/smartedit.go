@@ -163,8 +163,7 @@ func smartReplace(content, old, new string, o smartOptions) smartResult {
 	if old == "" {
 		return r
 	}
-	lines := lineStarts(content)
-	if r.match(content, lines, old, new, o) {
+	if r.match(content, old, new, o) {
 		return r
 	}
 	if o.unescape {
@@ -172,14 +171,14 @@ func smartReplace(content, old, new string, o smartOptions) smartResult {
 			un := unescapeGemini(new)
 			r.tried = append(r.tried, StrategyUnescaped)
 			u := smartResult{text: content, old: uo, new: un}
-			if u.match(content, lines, uo, un, o) {
+			if u.match(content, uo, un, o) {
 				u.strategy, u.tried = StrategyUnescaped, r.tried
 				return u
 			}
 		}
 	}
 	r.tried = append(r.tried, StrategyFuzzy)
-	if places := fuzzyPlaces(content, lines, old, new); len(places) > 0 {
+	if places := fuzzyPlaces(content, old, new); len(places) > 0 {
 		r.finish(content, StrategyFuzzy, places, len(places), len(places))
 	}
 	return r
@@ -187,7 +186,7 @@ func smartReplace(content, old, new string, o smartOptions) smartResult {
 
 // match tries the exact, flexible and regex strategies in turn and reports
 // whether one found a place.
-func (r *smartResult) match(content string, lines []int, old, new string, o smartOptions) bool {
+func (r *smartResult) match(content, old, new string, o smartOptions) bool {
 	r.tried = append(r.tried, StrategyExact)
 	if at := literalOffsets(content, old); len(at) > 0 {
 		places := make([]smartPlace, len(at))
@@ -202,12 +201,12 @@ func (r *smartResult) match(content string, lines []int, old, new string, o smar
 		return true
 	}
 	r.tried = append(r.tried, StrategyFlexibleIndent)
-	if places := flexiblePlaces(content, lines, old, new); len(places) > 0 {
+	if places := flexiblePlaces(content, old, new); len(places) > 0 {
 		r.finish(content, StrategyFlexibleIndent, places, len(places), len(places))
 		return true
 	}
 	r.tried = append(r.tried, StrategyRegexTokens)
-	if places := tokenPlaces(content, lines, old, new); len(places) > 0 {
+	if places := tokenPlaces(content, old, new); len(places) > 0 {
 		replace, count := len(places), len(places)
 		if !o.allowMultiple {
 			replace = 1
@@ -268,83 +267,179 @@ func lineStarts(s string) []int {
 // lines after trimming, left to right. Each is replaced by new re-indented
 // to the window's first line, plus "\n" when the window's last line had one
 // and new is not empty.
-func flexiblePlaces(content string, lines []int, old, new string) []smartPlace {
+//
+// Rather than compare every window (lines × len(old) on a file of "}"
+// lines), it looks for an anchor, the most selective line of old, with
+// strings.Index and checks the windows around its occurrences.
+func flexiblePlaces(content, old, new string) []smartPlace {
 	search := strings.Split(old, "\n")
 	for i := range search {
 		search[i] = jsTrim(search[i])
 	}
-	n, k := len(lines)-1, len(search)
-	line := func(i int) string { return content[lines[i]:lines[i+1]] }
 	newLines := strings.Split(new, "\n")
 	var places []smartPlace
-	for i := 0; i+k <= n; {
-		j := 0
-		for j < k && jsTrim(line(i+j)) == search[j] {
-			j++
+	add := func(start int) {
+		end, ok := trimmedWindow(content, start, search)
+		if !ok || len(places) > 0 && start < places[len(places)-1].end {
+			return
 		}
-		if j < k {
-			i++
-			continue
-		}
-		repl := strings.Join(reindent(newLines, indentOf(line(i))), "\n")
-		if strings.HasSuffix(line(i+k-1), "\n") && new != "" {
+		first := content[start : start+lineLen(content[start:])]
+		repl := strings.Join(reindent(newLines, indentOf(first)), "\n")
+		if strings.HasSuffix(content[:end], "\n") && new != "" {
 			repl += "\n"
 		}
-		places = append(places, smartPlace{span: span{start: lines[i], end: lines[i+k], repl: repl}})
-		i += k
+		places = append(places, smartPlace{span: span{start: start, end: end, repl: repl}})
+	}
+	a := anchor(search)
+	if a < 0 { // old is blank lines only: try every line
+		for start := 0; start < len(content); start += lineLen(content[start:]) {
+			add(start)
+		}
+		return places
+	}
+	for from := 0; from < len(content); {
+		i := indexLong(content[from:], search[a])
+		if i < 0 {
+			break
+		}
+		i += from
+		ls := strings.LastIndexByte(content[:i], '\n') + 1
+		from = i + lineLen(content[i:])
+		if jsTrim(content[ls:from]) != search[a] {
+			continue
+		}
+		for range a { // back to the window's first line
+			if ls == 0 {
+				ls = -1
+				break
+			}
+			ls = strings.LastIndexByte(content[:ls-1], '\n') + 1
+		}
+		if ls >= 0 {
+			add(ls)
+		}
 	}
 	return places
+}
+
+// lineLen returns the length of s's first line, "\n" included.
+func lineLen(s string) int {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return i + 1
+	}
+	return len(s)
+}
+
+// trimmedWindow reports whether the lines of content from byte start (a
+// line start) equal search line for line after trimming, and where the
+// window ends. A final "\n" starts no line.
+func trimmedWindow(content string, start int, search []string) (int, bool) {
+	end := start
+	for _, want := range search {
+		if end >= len(content) {
+			return 0, false
+		}
+		n := lineLen(content[end:])
+		if jsTrim(content[end:end+n]) != want {
+			return 0, false
+		}
+		end += n
+	}
+	return end, true
+}
+
+// anchor returns the index of the most selective of items: the longest
+// non-empty one, ties going to the one repeated least among items; -1 if
+// all are empty.
+func anchor(items []string) int {
+	best, bestN := -1, 0
+	count := map[string]int{}
+	for _, it := range items {
+		count[it]++
+	}
+	for i, it := range items {
+		switch {
+		case it == "":
+		case best < 0, len(it) > len(items[best]), len(it) == len(items[best]) && count[it] < bestN:
+			best, bestN = i, count[it]
+		}
+	}
+	return best
 }
 
 // tokenPlaces finds the non-overlapping places where old's tokens appear in
 // order (see SmartEdit, strategy 3). Each place runs from the start of the
 // first token's line to the end of the last token, and is replaced by new
-// re-indented to that line's indentation.
-func tokenPlaces(content string, lines []int, old, new string) []smartPlace {
+// re-indented to that line's indentation. Tokens hold no whitespace, so the
+// whitespace between two is skipped greedily with no backtracking, as the
+// regex `tok1\s*tok2…` would; matching outwards from each occurrence of
+// the most selective token (anchor) gives the same places as scanning
+// forwards from every line start, at the cost of a strings.Index.
+func tokenPlaces(content, old, new string) []smartPlace {
 	tokens := strings.FieldsFunc(padDelimiters(old), jsSpace)
 	if len(tokens) == 0 {
 		return nil
 	}
+	a := anchor(tokens)
 	newLines := strings.Split(new, "\n")
-	var places []smartPlace
+	var found []smartPlace
 	for from := 0; from < len(content); {
-		i := strings.Index(content[from:], tokens[0])
-		if i < 0 {
+		q := indexLong(content[from:], tokens[a])
+		if q < 0 {
 			break
 		}
-		i += from
-		// The first token must follow the line's indentation directly.
-		next := sort.SearchInts(lines, i+1)
-		ls := lines[next-1]
-		if ls < from || strings.TrimLeft(content[ls:i], " \t") != "" {
-			from = lines[next] // no later start on this line can match
-			continue
-		}
-		end, ok := matchTokens(content, i, tokens)
+		q += from
+		from = q + 1
+		end, ok := tokensForward(content, q, tokens[a:])
 		if !ok {
-			from = lines[next]
 			continue
 		}
-		repl := strings.Join(reindent(newLines, content[ls:i]), "\n")
-		places = append(places, smartPlace{span: span{start: ls, end: end, repl: repl}})
-		from = end
+		p, ok := tokensBackward(content, q, tokens[:a])
+		if !ok {
+			continue
+		}
+		ls := strings.LastIndexByte(content[:p], '\n') + 1
+		if strings.TrimLeft(content[ls:p], " \t") != "" {
+			continue // the first token must follow the line's indentation
+		}
+		repl := strings.Join(reindent(newLines, content[ls:p]), "\n")
+		found = append(found, smartPlace{span: span{start: ls, end: end, repl: repl}})
+	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].start < found[j].start })
+	var places []smartPlace
+	for _, f := range found { // leftmost first, no overlaps, as a global regex scan
+		if len(places) == 0 || f.start >= places[len(places)-1].end {
+			places = append(places, f)
+		}
 	}
 	return places
 }
 
-// matchTokens matches tokens in content from byte i with any whitespace
-// between them and returns where the last one ends. Tokens hold no
-// whitespace, so the whitespace before each is skipped greedily with no
-// backtracking, as the regex `tok1\s*tok2…` would.
-func matchTokens(content string, i int, tokens []string) (int, bool) {
+// tokensForward matches tokens from byte i, any whitespace between them,
+// and returns where the last ends.
+func tokensForward(content string, i int, tokens []string) (int, bool) {
 	for k, t := range tokens {
 		if k > 0 {
-			i += len(content[i:]) - len(strings.TrimLeftFunc(content[i:], jsSpace))
+			i = len(content) - len(strings.TrimLeftFunc(content[i:], jsSpace))
 		}
 		if !strings.HasPrefix(content[i:], t) {
 			return 0, false
 		}
 		i += len(t)
+	}
+	return i, true
+}
+
+// tokensBackward matches tokens so that the last ends before byte i, any
+// whitespace between them and before i, and returns where the first
+// starts.
+func tokensBackward(content string, i int, tokens []string) (int, bool) {
+	for k := len(tokens) - 1; k >= 0; k-- {
+		i = len(strings.TrimRightFunc(content[:i], jsSpace))
+		if !strings.HasSuffix(content[:i], tokens[k]) {
+			return 0, false
+		}
+		i -= len(tokens[k])
 	}
 	return i, true
 }
@@ -380,12 +475,16 @@ const (
 // keeps those at or under fuzzyThreshold, best first and not overlapping.
 // Each is replaced by new re-indented to the window's first line, plus "\n"
 // when the window's last line had one.
-func fuzzyPlaces(content string, lines []int, old, new string) []smartPlace {
+func fuzzyPlaces(content, old, new string) []smartPlace {
 	oldRunes := []rune(old)
-	n := len(lines) - 1
+	n := strings.Count(content, "\n")
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		n++ // a last line without "\n"
+	}
 	if len(oldRunes) < fuzzyMinRunes || float64(n)*math.Pow(float64(len(oldRunes)), 2) > fuzzyMaxComplexity {
 		return nil
 	}
+	lines := lineStarts(content)
 	search := splitLines(old)
 	for i := range search {
 		search[i] = strings.TrimRightFunc(search[i], jsSpace)
