@@ -128,22 +128,33 @@ func (c patchChunk) sides() (old, new []string) {
 // parsePatch detects the patch syntax and parses it.
 func parsePatch(patch string) ([]patchSection, error) {
 	lines := strings.Split(toLF(strings.TrimPrefix(patch, bom)), "\n")
-	first := ""
-	for _, l := range lines {
-		if strings.TrimSpace(l) != "" {
-			first = strings.TrimSpace(l)
-			break
-		}
-	}
-	switch {
-	case first == codexBegin || codexHeredocOpen(first) != "":
+	switch patchSyntax(lines) {
+	case "codex":
 		return parseCodexPatch(lines)
-	case looksPatchUnified(lines):
+	case "unified":
 		return parseUnifiedPatch(lines)
-	case looksPatchCodex(lines):
-		return parseCodexPatch(lines)
 	}
 	return nil, &FormatError{Format: FormatPatch, Line: 1, Msg: "not a patch: send a Codex envelope ('*** Begin Patch' … '*** End Patch') or a unified diff ('--- a/path', '+++ b/path', '@@ -l,n +l,n @@')"}
+}
+
+// patchSyntax tells a Codex envelope ("codex") from a unified diff
+// ("unified") by whichever marker comes first; "" if there is neither.
+func patchSyntax(lines []string) string {
+	blank := true // every line so far is blank
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		switch {
+		case t == codexBegin || blank && codexHeredocOpen(t) != "":
+			return "codex"
+		case strings.HasPrefix(l, "diff --git ") || patchHunkHeader.MatchString(l) ||
+			strings.HasPrefix(l, "--- ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "+++ "):
+			return "unified"
+		case strings.HasPrefix(t, codexAdd) || strings.HasPrefix(t, codexDelete) || strings.HasPrefix(t, codexUpdate) || t == codexEnd:
+			return "codex"
+		}
+		blank = blank && t == ""
+	}
+	return ""
 }
 
 // cleanPatchPath checks a path named by a patch and returns it cleaned; what

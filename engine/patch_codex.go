@@ -19,8 +19,9 @@ import (
 // Marker lines are compared trimmed. Leniencies beyond Codex: blank lines
 // between sections are skipped, a blank line between "+" lines of an Add
 // File is an empty line of the file, a unified-style "@@ -l,n +l,n @@
-// heading" chunk header counts as "@@ heading", and a chunk may start with
-// several "@@ context" lines, each found after the one before.
+// heading" chunk header counts as "@@ heading", a chunk may start with
+// several "@@ context" lines, each found after the one before, and a
+// Markdown code fence around the envelope is dropped.
 
 const (
 	codexBegin   = "*** Begin Patch"
@@ -51,18 +52,6 @@ func codexHeredocOpen(line string) string {
 // agent sometimes writes in a Codex chunk header.
 var codexUnifiedRange = regexp.MustCompile(`^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$`)
 
-// looksPatchCodex reports whether lines carry Codex section headers.
-func looksPatchCodex(lines []string) bool {
-	for _, l := range lines {
-		t := strings.TrimSpace(l)
-		if t == codexBegin || t == codexEnd || strings.HasPrefix(t, codexAdd) ||
-			strings.HasPrefix(t, codexDelete) || strings.HasPrefix(t, codexUpdate) {
-			return true
-		}
-	}
-	return false
-}
-
 // codexParser walks the lines of a Codex patch; i is 0-based, error lines
 // are 1-based.
 type codexParser struct {
@@ -86,6 +75,19 @@ func parseCodexPatch(lines []string) ([]patchSection, error) {
 	}
 	if first > last {
 		return nil, codexError(0, "the patch is empty")
+	}
+	if strings.HasPrefix(strings.TrimSpace(lines[first]), "```") && strings.TrimSpace(lines[last]) == "```" && last > first {
+		// A Markdown code fence around the envelope.
+		first, last = first+1, last-1
+		for first <= last && strings.TrimSpace(lines[first]) == "" {
+			first++
+		}
+		for last >= first && strings.TrimSpace(lines[last]) == "" {
+			last--
+		}
+		if first > last {
+			return nil, codexError(0, "the patch is empty")
+		}
 	}
 	if word := codexHeredocOpen(strings.TrimSpace(lines[first])); word != "" {
 		if strings.TrimSpace(lines[last]) != word || last == first {

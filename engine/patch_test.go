@@ -90,6 +90,12 @@ func TestApplyPatchTree(t *testing.T) {
 			want:  map[string]string{"a.txt": "b\n"},
 		},
 		{
+			name:  "codex in a Markdown fence",
+			files: map[string]string{"a.txt": "a\n"},
+			patch: "```\n*** Begin Patch\n*** Update File: a.txt\n-a\n+--- b\n++++ c\n*** End Patch\n```\n",
+			want:  map[string]string{"a.txt": "--- b\n+++ c\n"},
+		},
+		{
 			name:  "codex unified-style chunk header",
 			files: map[string]string{"a.txt": "a\nb\n"},
 			patch: "*** Begin Patch\n*** Update File: a.txt\n@@ -2,1 +2,1 @@\n-b\n+c\n*** End Patch",

@@ -28,18 +28,6 @@ const patchDevNull = "/dev/null"
 
 var patchHunkHeader = regexp.MustCompile(`^@@+ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@+`)
 
-// looksPatchUnified reports whether lines hold a unified diff file or hunk
-// header.
-func looksPatchUnified(lines []string) bool {
-	for i, l := range lines {
-		if strings.HasPrefix(l, "diff --git ") || patchHunkHeader.MatchString(l) ||
-			(strings.HasPrefix(l, "--- ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "+++ ")) {
-			return true
-		}
-	}
-	return false
-}
-
 func patchUnifiedError(i int, format string, args ...any) error {
 	return &FormatError{Format: FormatPatch, Line: i + 1, Msg: fmt.Sprintf(format, args...)}
 }
