@@ -26,6 +26,9 @@ Usage:
         exit 0 approved, 3 rejected or withdrawn, 1 error
   deskctl status [--json]
         is a desk running, where, and what waits
+  deskctl demo [--socket PATH] [--dir DIR] [--fast]
+        a scripted agent session against the running desk: a streamed new file,
+        SEARCH/REPLACE edits, a failing block, a big file, a stale edit
   deskctl help
         this text
 
@@ -52,6 +55,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runPropose(args[1:], stdin, stdout, stderr)
 	case "status":
 		return runStatus(args[1:], stdout, stderr)
+	case "demo":
+		return runDemo(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDemoAgainstHeadlessDesk(t *testing.T) {
+	root, sock := startServe(t, "approve")
+	out, errOut, code := deskctl(t, "", "demo", "--socket", sock, "--fast")
+	if code != 0 {
+		t.Fatalf("demo = exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	dir := filepath.Join(root, "diffdesk-demo")
+	for _, want := range []string{
+		"approved         middleware.go",
+		"approved         main.go",
+		"approved         store/store.go",
+		"approved         catalog/catalog.go",
+		"failed           README.md",
+		"rejected         config.go",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, out)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "middleware.go")); string(b) != demoMiddleware {
+		t.Errorf("middleware.go = %q; want the streamed file", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "store", "store.go")); !strings.Contains(string(b), "sync.RWMutex") {
+		t.Errorf("store.go was not edited:\n%s", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "config.go")); string(b) != demoConfigByPerson {
+		t.Errorf("config.go = %q; the stale edit must not be written", b)
+	}
+}
+
+func TestDemoCatalogIsBig(t *testing.T) {
+	if n := strings.Count(demoCatalog(), "\n"); n < 2900 {
+		t.Errorf("catalog has %d lines; want a big file", n)
+	}
+}
+
+func TestDemoNeedsADesk(t *testing.T) {
+	_, errOut, code := deskctl(t, "", "demo", "--socket", filepath.Join(t.TempDir(), "none.sock"), "--fast")
+	if code != 1 || !strings.Contains(errOut, "no desk is running") {
+		t.Errorf("demo with no desk: exit %d, %q", code, errOut)
+	}
+}
