@@ -113,16 +113,16 @@ type patchChunk struct {
 }
 
 // sides returns the chunk's old and new lines.
-func (c patchChunk) sides() (old, new []string) {
+func (c patchChunk) sides() (before, after []string) {
 	for _, l := range c.lines {
 		if l.kind != '+' {
-			old = append(old, l.text)
+			before = append(before, l.text)
 		}
 		if l.kind != '-' {
-			new = append(new, l.text)
+			after = append(after, l.text)
 		}
 	}
-	return old, new
+	return before, after
 }
 
 // parsePatch detects the patch syntax and parses it.

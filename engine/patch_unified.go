@@ -214,7 +214,7 @@ func (p *patchUnifiedParser) hunk() (patchChunk, error) {
 				ch.newNoEOL = ch.newNoEOL || k != '-'
 			}
 		default:
-			if due && oldWant >= 0 {
+			if due {
 				return ch, patchUnifiedError(p.i, "the hunk at line %d ends early: its header promises %d old and %d new lines but line %d, '%s', is not a hunk line (' ', '-', '+'); fix the counts or the line", ch.line, oldWant, newWant, p.i+1, l)
 			}
 			return ch, p.finishHunk(ch)
