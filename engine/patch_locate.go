@@ -196,7 +196,11 @@ func applyPatchChunks(s patchSection, text string) (string, []Match, error) {
 		if s.unified && ch.oldStart >= 0 {
 			delta = at - ch.oldStart
 		}
-		from = at + len(old)
+		if len(old) > 0 || s.unified || len(ch.contexts) > 0 {
+			// A Codex chunk appended at the end leaves the search where
+			// it was, as in Codex.
+			from = at + len(old)
+		}
 		matches = append(matches, Match{Block: i + 1, Strategy: patchLevelStrategy(level), StartLine: at + 1, EndLine: at + len(old)})
 		edits = append(edits, patchEdit{start: at, n: len(old), lines: ops,
 			touch: len(ops) > 0 && ops[len(ops)-1].kind != ' ', noEOL: ch.newNoEOL, marked: ch.oldNoEOL || ch.newNoEOL})

@@ -72,6 +72,12 @@ func TestApplyPatchTree(t *testing.T) {
 			want:  map[string]string{"a.py": "import os\nimport sys\n\ndef f():\n    pass\n"},
 		},
 		{
+			name:  "codex chunk after an appending chunk",
+			files: map[string]string{"a.txt": "a\nb\n"},
+			patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n+c\n@@\n-a\n+A\n*** End Patch",
+			want:  map[string]string{"a.txt": "A\nb\nc\n"},
+		},
+		{
 			name:  "codex End of File anchors at the end",
 			files: map[string]string{"a.txt": "x\ny\nx\n"},
 			patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+z\n*** End of File\n*** End Patch",
