@@ -25,22 +25,23 @@ import (
 // FailAmbiguous when fuzzy matching found equally good places); old and new
 // identical (FailNoChange).
 //
-// Places are looked for with the first strategy that finds any:
+// Places are looked for with the first strategy that finds any (Gemini's
+// name for each in quotes):
 //
-//  1. exact (StrategyExact): literal occurrences. Current variant: more
+//  1. StrategyExact ("exact"): literal occurrences. Current variant: more
 //     than one without AllowMultiple stops the search (a count error).
-//  2. flexible (StrategyFlexibleIndent): windows of lines equal to old's
+//  2. StrategyFlexibleIndent ("flexible"): windows of lines equal to old's
 //     lines after trimming; new is re-indented to the window's first line
 //     (reindent).
-//  3. regex (StrategyRegexTokens): old split into tokens (whitespace and the
-//     delimiters ( ) : [ ] { } > < = separate them) that must appear in
+//  3. StrategyRegexTokens ("regex"): old split into tokens (whitespace and
+//     the delimiters ( ) : [ ] { } > < = separate them) that must appear in
 //     order, the first at the start of a line after its indentation, with
 //     any whitespace, newlines included, or none between them. Matched
 //     token by token, not with a regexp: an anchored Go regexp scans a big
 //     file at 50–400 ms.
-//  4. unescaped (StrategyUnescaped, our addition): when unescapeGemini
-//     changes old, strategies 1–3 again with old and new both unescaped.
-//  5. fuzzy (StrategyFuzzy): windows of old's line count whose weighted
+//  4. StrategyUnescaped (our addition): when unescapeGemini changes old,
+//     strategies 1–3 again with old and new both unescaped.
+//  5. StrategyFuzzy ("fuzzy"): windows of old's line count whose weighted
 //     Levenshtein distance is at most 10% of old's length; skipped for old
 //     under 10 runes or when lines × len(old)² > 4e8.
 //
@@ -102,7 +103,10 @@ func (e SmartEdit) apply(text string) (string, []Match, error) {
 	if r.old == r.new {
 		return "", nil, fail(FailNoChange, "old_string and new_string are identical; send the text you want in new_string, or drop this edit")
 	}
-	return r.text, spanMatches(text, r.spans(), 1, r.strategy), nil
+	// Every place is replaced: r.text, upstream's result, may hold only the
+	// first regex place.
+	spans := r.spans()
+	return restoreTrailingNewline(text, spliceSpans(text, spans)), spanMatches(text, spans, 1, r.strategy), nil
 }
 
 // fuzzyTie reports whether the two best of places (at least two) score the

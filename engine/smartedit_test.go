@@ -36,6 +36,8 @@ func TestSmartEdit(t *testing.T) {
 			[]Match{{1, StrategyExact, 1, 1}, {1, StrategyExact, 1, 1}, {1, StrategyExact, 2, 2}}},
 		{"legacy expected replacements", "a a", SmartEdit{Old: "a", New: "b", ExpectedReplacements: 2}, "b b",
 			[]Match{{1, StrategyExact, 1, 1}, {1, StrategyExact, 1, 1}}},
+		{"legacy regex places", "f( 1 )\nf( 1 )\n", SmartEdit{Old: "f(1)", New: "g(1)", ExpectedReplacements: 2}, "g(1)\ng(1)\n",
+			[]Match{{1, StrategyRegexTokens, 1, 1}, {1, StrategyRegexTokens, 2, 2}}},
 		{"placeholder old already had", "a\n// rest of code ...\n", SmartEdit{Old: "a\n// rest of code ...", New: "b\n// rest of code ..."},
 			"b\n// rest of code ...\n", []Match{{1, StrategyExact, 1, 2}}},
 		{"CRLF file", "a\r\nb\r\n", SmartEdit{Old: "  b", New: "c\nd"}, "a\r\nc\r\nd\r\n",
