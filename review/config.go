@@ -554,6 +554,8 @@ func tomlConfigError(file string, err error) error {
 		if want, ok := configKeyTypes[key]; ok {
 			msg += "; it must be " + want
 		}
+	} else {
+		msg = "invalid TOML: " + msg
 	}
 	return &ConfigError{File: file, Line: line, Key: key, Msg: msg}
 }

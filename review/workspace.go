@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 )
 
 // Workspace is the set of roots a desk serves and the rules for the paths
@@ -211,7 +212,7 @@ func resolveExisting(abs string) (string, fs.FileInfo, error) {
 			}
 			return real, fi, nil
 		}
-		if !errors.Is(err, fs.ErrNotExist) {
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 			return "", nil, fmt.Errorf("review: resolving %s: %w", abs, err)
 		}
 		parent := filepath.Dir(cur)
