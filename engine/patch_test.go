@@ -476,6 +476,8 @@ func FuzzApplyPatch(f *testing.F) {
 		"diff --git a/a b/c\nrename from a\nrename to c\n--- a/a\n+++ b/c\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n",
 		"--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+x\n",
 		"@@ @@\n",
+		"```\n*** Begin Patch\n*** Update File: b\n@@ a\n@@ b\n+x\n@@\n-a\n*** End Patch\n```",
+		"diff -ruN d1/a d2/a\n--- d1/a\t1970-01-01 00:00:00 +0000\n+++ d2/a\t2020-01-01 00:00:00 +0000\n@@ -0,0 +1 @@\n+x\n",
 	} {
 		f.Add(s, "a\nb\n")
 	}
