@@ -40,6 +40,10 @@ func writeMatchFailure(b *strings.Builder, path string, e *engine.MatchError) {
 	if e.Path != "" {
 		path = e.Path
 	}
+	if e.Format == engine.FormatPatch && e.Block == 0 {
+		writePatchFileFailure(b, path, e)
+		return
+	}
 	what := blockName(e)
 	fmt.Fprintf(b, "The edit to %s was not applied: %s %s.\n", path, what, failureSummary(e))
 	if e.Search != "" {
@@ -96,6 +100,22 @@ func writeMatchFailure(b *strings.Builder, path string, e *engine.MatchError) {
 		fmt.Fprintf(b, "%s\n", capitalize(strings.TrimSuffix(e.Hint, ".")+"."))
 	} else {
 		fmt.Fprintf(b, "Send the edit again with %s copied exactly from the file's current lines.\n", what)
+	}
+}
+
+// writePatchFileFailure explains a patch refused for a whole file: it adds
+// (or moves onto) a file that exists, or changes one that does not.
+func writePatchFileFailure(b *strings.Builder, path string, e *engine.MatchError) {
+	switch e.Kind {
+	case engine.FailFileExists:
+		fmt.Fprintf(b, "The patch was not applied: it creates %s, which already exists; nothing was written.\n", path)
+	case engine.FailFileMissing:
+		fmt.Fprintf(b, "The patch was not applied: it changes %s, which does not exist; nothing was written.\n", path)
+	default:
+		fmt.Fprintf(b, "The patch was not applied at %s (%s); nothing was written.\n", path, e.Kind)
+	}
+	if e.Hint != "" {
+		fmt.Fprintf(b, "%s\n", capitalize(strings.TrimSuffix(e.Hint, ".")+"."))
 	}
 }
 

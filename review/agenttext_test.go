@@ -62,6 +62,10 @@ func TestFailureText(t *testing.T) {
 			Msg: "expected ======= before +++++++ REPLACE"}},
 		{"binary.txt", "logo.png", &engine.ContentError{What: "file", Reason: "binary content (NUL byte)", Line: 1, Offset: 5}},
 		{"other.txt", "a.txt", errors.New("boom")},
+		{"patch-file-exists.txt", "/w", &engine.MatchError{Format: engine.FormatPatch, Path: "src/new.go", Kind: engine.FailFileExists,
+			Hint: "update the file instead of adding it, or delete it first"}},
+		{"patch-chunk.txt", "/w", &engine.MatchError{Format: engine.FormatPatch, Path: "src/a.go", Block: 2, Kind: engine.FailNoMatch,
+			Search: "x := 1\n", Applied: []engine.Match{{Block: 1}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
