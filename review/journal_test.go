@@ -234,10 +234,10 @@ func TestJournalBlobs(t *testing.T) {
 func TestJournalDeltaChainIsBounded(t *testing.T) {
 	ctx := context.Background()
 	j := openTestJournal(t)
-	content := bigText(64<<10, 2)
+	content := bigText(16<<10, 2)
 	prev := mustPut(t, j, content)
 	var versions [][]byte
-	for i := range 3 * maxDeltaDepth {
+	for i := range 2*maxDeltaDepth + 2 {
 		content = append(bytes.Clone(content), fmt.Sprintf("// edit %d\n", i)...)
 		hash, err := j.PutBlobDelta(ctx, content, prev)
 		if err != nil {
@@ -582,7 +582,7 @@ func TestJournalConcurrentWriters(t *testing.T) {
 func journalCycle(ctx context.Context, j *Journal, w int, dir string) error {
 	id, agent := fmt.Sprint("p", w), fmt.Sprint("agent", w%5)
 	path := filepath.Join(dir, fmt.Sprintf("f%d.txt", w%10))
-	base := bigText(8<<10, w%10)
+	base := bigText(2<<10, w%10)
 	proposed := append(bytes.Clone(base), fmt.Sprintf("// writer %d\n", w)...)
 	if err := j.RecordProposal(ctx, ProposalRecord{ID: id, Agent: agent, Session: "s", Format: "whole-file",
 		Payload: proposed, Status: "pending",

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -29,12 +30,12 @@ const saveChunk = 1 << 20
 // Recover can find leftovers of a killed writer and nothing else.
 const saveTempMarker = ".diffdesk-"
 
-// saveTestHook, when set (by tests only), is called at each step of SaveFile
-// with the step's name: "partial" after the first chunk of a multi-chunk
+// saveTestHook, when set (by tests only), holds a function SaveFile calls
+// at each step with the step's name: "partial" after the first chunk of a multi-chunk
 // file, "synced" after the temp file is complete and fsynced, "renamed" after
 // the rename and before the directory fsync. A test blocks in it to be killed
 // at that exact point.
-var saveTestHook func(step string)
+var saveTestHook atomic.Pointer[func(step string)]
 
 // SaveError is a failed SaveFile: which file, which step, and why. The target
 // file is untouched unless Step is "fsync dir" (then it holds the new content
@@ -154,8 +155,8 @@ func writeChunks(f *os.File, content []byte) error {
 }
 
 func callSaveHook(step string) {
-	if saveTestHook != nil {
-		saveTestHook(step)
+	if hook := saveTestHook.Load(); hook != nil {
+		(*hook)(step)
 	}
 }
 

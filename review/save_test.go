@@ -174,8 +174,9 @@ func TestSaveFileErrors(t *testing.T) {
 			dir := t.TempDir()
 			path := tt.setup(t, dir)
 			if tt.hook != nil {
-				saveTestHook = tt.hook(t, path)
-				t.Cleanup(func() { saveTestHook = nil })
+				hook := tt.hook(t, path)
+				saveTestHook.Store(&hook)
+				t.Cleanup(func() { saveTestHook.Store(nil) })
 			}
 			_, err := SaveFile(path, []byte("x"), 0)
 			var se *SaveError
