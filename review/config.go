@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -445,7 +446,11 @@ func (v *configValidator) fail(lineKey, key, msg string) {
 
 func (v *configValidator) glob(lineKey, key, s string) (globPattern, bool) {
 	if strings.HasPrefix(s, "!") {
-		v.fail(lineKey, key, fmt.Sprintf("%q: negation is not supported here; to drop a built-in protection use unprotect in the user config", s))
+		msg := fmt.Sprintf("%q: negation is not supported in config globs; write the paths to match", s)
+		if key == "protected" {
+			msg = fmt.Sprintf("%q: negation is not supported here; to drop a built-in protection use unprotect in the user config", s)
+		}
+		v.fail(lineKey, key, msg)
 		return globPattern{}, false
 	}
 	g, skip, err := compileGlob(s)
@@ -624,7 +629,16 @@ func tomlKeyLines(data []byte) map[string]int {
 	p.Reset(data)
 	counts := map[string]int{}
 	table := ""
-	lineOf := func(n *unstable.Node) int { return p.Shape(n.Raw).Start.Line }
+	var newlines []int // offsets of '\n', to turn offsets into lines in O(log n)
+	for i, c := range data {
+		if c == '\n' {
+			newlines = append(newlines, i)
+		}
+	}
+	lineOf := func(n *unstable.Node) int {
+		off := int(n.Raw.Offset)
+		return 1 + sort.SearchInts(newlines, off)
+	}
 	for p.NextExpression() {
 		e := p.Expression()
 		key, first := tomlKeyPath(e.Key())

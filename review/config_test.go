@@ -188,6 +188,8 @@ func TestLoadConfigErrors(t *testing.T) {
 			` line 2: key auto_approve.path: "docs/[a": a "[" has no closing "]"; escape it as "\["`},
 		{"negated protected", true, "protected = [\n  \"a\",\n  \"!b\",\n]\n",
 			` line 3: key protected: "!b": negation is not supported here; to drop a built-in protection use unprotect in the user config`},
+		{"negated formatter glob", true, "[[formatter]]\nglob = \"!*.go\"\ncommand = [\"gofmt\"]\n",
+			` line 2: key formatter.glob: "!*.go": negation is not supported in config globs; write the paths to match`},
 		{"empty protected", true, "protected = [\"\"]\n",
 			` line 1: key protected: "" is not a pattern; write a gitignore-style glob such as "*.go" or "docs/**"`},
 		{"unknown unprotect", true, "unprotect = [\"go.mod\"]\n",

@@ -126,26 +126,38 @@ func (p globPattern) matchWithParents(rel string, isDir bool) bool {
 // matchGlobSegs matches pattern segments against path segments. A "**"
 // segment matches zero or more path segments, except at the end of the
 // pattern, where it needs at least one ("dir/**" is what is inside dir).
+// Like matchGlobSegment one level down, it backtracks only to the last
+// "**", so a pattern with many of them still matches in
+// O(len(segs)·len(parts)).
 func matchGlobSegs(segs, parts []string) bool {
-	for len(segs) > 0 {
-		if segs[0] == "**" {
-			rest := segs[1:]
-			if len(rest) == 0 {
-				return len(parts) > 0
-			}
-			for i := 0; i <= len(parts); i++ {
-				if matchGlobSegs(rest, parts[i:]) {
-					return true
-				}
-			}
+	if n := len(segs); n > 0 && segs[n-1] == "**" {
+		// segs[:n-1] must match a proper prefix of parts: let the final
+		// "**" take what it may of all parts but the last.
+		if len(parts) == 0 {
 			return false
 		}
-		if len(parts) == 0 || !matchGlobSegment(segs[0], parts[0]) {
-			return false
-		}
-		segs, parts = segs[1:], parts[1:]
+		parts = parts[:len(parts)-1]
 	}
-	return len(parts) == 0
+	si, pi := 0, 0
+	star, mark := -1, 0
+	for pi < len(parts) {
+		switch {
+		case si < len(segs) && segs[si] == "**":
+			star, mark = si, pi
+			si++
+		case si < len(segs) && matchGlobSegment(segs[si], parts[pi]):
+			si, pi = si+1, pi+1
+		case star >= 0:
+			mark++
+			si, pi = star+1, mark
+		default:
+			return false
+		}
+	}
+	for si < len(segs) && segs[si] == "**" {
+		si++
+	}
+	return si == len(segs)
 }
 
 // matchGlobSegment matches one path segment (no "/") against one pattern

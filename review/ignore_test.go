@@ -4,9 +4,12 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // globCases follow the rules and examples of the gitignore documentation.
@@ -236,5 +239,71 @@ func TestIgnoreAgreesWithGit(t *testing.T) {
 				t.Errorf("ignored(%q) = %v; git check-ignore says %v", p, weSay, gitSays)
 			}
 		})
+	}
+}
+
+// refMatchSegs is the obvious exponential definition of matchGlobSegs, to
+// check the linear one against.
+func refMatchSegs(segs, parts []string, trailing bool) bool {
+	if len(segs) == 0 {
+		return len(parts) == 0
+	}
+	if segs[0] == "**" {
+		min := 0
+		if len(segs) == 1 && trailing {
+			min = 1
+		}
+		for i := min; i <= len(parts); i++ {
+			if refMatchSegs(segs[1:], parts[i:], trailing) {
+				return true
+			}
+		}
+		return false
+	}
+	return len(parts) > 0 && matchGlobSegment(segs[0], parts[0]) && refMatchSegs(segs[1:], parts[1:], trailing)
+}
+
+// FuzzGlob checks that no pattern or path makes the matcher panic, that
+// segment matching agrees with its exponential definition, and that
+// single-segment matching agrees with path.Match where their syntaxes
+// overlap.
+func FuzzGlob(f *testing.F) {
+	for _, c := range globCases {
+		f.Add(c.pattern, c.path)
+	}
+	f.Add("**/a/**/b/**", "x/a/y/b/z")
+	f.Add("[[:alpha:]-z]?*", "q-x")
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		p, skip, _ := compileGlob(pattern)
+		if skip {
+			return
+		}
+		_ = p.match(name, false)
+		_ = p.matchWithParents(name, true)
+		parts := strings.Split(name, "/")
+		if len(p.segs) <= 8 && len(parts) <= 8 {
+			if got, want := matchGlobSegs(p.segs, parts), refMatchSegs(p.segs, parts, true); got != want {
+				t.Fatalf("matchGlobSegs(%q, %q) = %v; the definition says %v", p.segs, parts, got, want)
+			}
+		}
+		if strings.ContainsAny(pattern, "/!^:]") || strings.Contains(name, "/") || !utf8.ValidString(pattern) || !utf8.ValidString(name) {
+			return
+		}
+		want, err := path.Match(pattern, name)
+		if err == nil && matchGlobSegment(pattern, name) != want {
+			t.Fatalf("matchGlobSegment(%q, %q) = %v; path.Match says %v", pattern, name, !want, want)
+		}
+	})
+}
+
+// BenchmarkGlobManyDoubleStars matches a pattern with many "**" against a
+// deep path it does not match: the worst case for backtracking.
+func BenchmarkGlobManyDoubleStars(b *testing.B) {
+	p, _, _ := compileGlob(strings.Repeat("**/a/", 12) + "b")
+	deep := strings.TrimSuffix(strings.Repeat("a/", 40), "/") + "/c"
+	for b.Loop() {
+		if p.match(deep, false) {
+			b.Fatal("matched")
+		}
 	}
 }
