@@ -34,7 +34,13 @@ func closestLines(text, search string, limit int) []Candidate {
 	if score == nil {
 		score, marks = bigramVotes(body, n, want, k)
 	}
-	var scored []int // window starts with a score, for the search below
+	nonzero := 0
+	for _, v := range score {
+		if v > 0 {
+			nonzero++
+		}
+	}
+	scored := make([]int, 0, nonzero) // window starts with a score
 	for i, v := range score {
 		if v > 0 {
 			scored = append(scored, i)
@@ -66,14 +72,16 @@ func closestLines(text, search string, limit int) []Candidate {
 // lineMark records that 0-based line idx of a text starts at byte off.
 type lineMark struct{ idx, off int }
 
+// markEvery is how many lines apart the vote counters record a lineMark.
+const markEvery = 64
+
 // windowAt returns the k lines of body from 0-based line start, found from
-// the first mark at or after it (a scored window always holds a marked
-// line).
+// the last mark at or before it.
 func windowAt(body string, marks []lineMark, start, k int) []string {
-	m := marks[sort.Search(len(marks), func(i int) bool { return marks[i].idx >= start })]
+	m := marks[sort.Search(len(marks), func(i int) bool { return marks[i].idx > start })-1]
 	off := m.off
-	for range m.idx - start {
-		off = strings.LastIndexByte(body[:off-1], '\n') + 1
+	for range start - m.idx {
+		off += lineLen(body[off:])
 	}
 	lines := make([]string, k)
 	for j := range lines {
@@ -90,7 +98,7 @@ const maxVotesPerLine = 4
 
 // equalLineVotes scores each window start of k of body's n lines by how
 // many of its lines, trimmed, equal the line of want at the same offset,
-// and marks the lines that voted; nil if none did. A filter on the length
+// and marks every markEvery-th line; nil if no line voted. A filter on the length
 // and first and last bytes spares most lines the map lookup.
 func equalLineVotes(body string, n int, want []string, k int) ([]float64, []lineMark) {
 	pos := map[string][]int{}
@@ -104,25 +112,27 @@ func equalLineVotes(body string, n int, want []string, k int) ([]float64, []line
 		h := lineKey(t)
 		filter[h>>6] |= 1 << (h & 63)
 	}
-	var score []float64
-	var marks []lineMark
+	score := make([]float64, n-k+1)
+	voted := false
+	marks := make([]lineMark, 0, n/markEvery+1)
 	for i, off := 0, 0; i < n; i++ {
+		if i%markEvery == 0 {
+			marks = append(marks, lineMark{i, off})
+		}
 		ln := lineLen(body[off:])
 		t := trimLine(body[off : off+ln])
 		if h := lineKey(t); t != "" && filter[h>>6]&(1<<(h&63)) != 0 {
 			for _, j := range pos[t] {
 				if start := i - j; start >= 0 && start <= n-k {
-					if score == nil {
-						score = make([]float64, n-k+1)
-					}
 					score[start]++
-					if len(marks) == 0 || marks[len(marks)-1].idx != i {
-						marks = append(marks, lineMark{i, off})
-					}
+					voted = true
 				}
 			}
 		}
 		off += ln
+	}
+	if !voted {
+		return nil, nil
 	}
 	return score, marks
 }
@@ -157,15 +167,19 @@ func asciiSpace(c byte) bool {
 
 // bigramVotes scores each window start of k of body's n lines by the sum
 // over its lines of the share of the line's byte pairs (of the trimmed line
-// framed by newlines) that also occur in want, and marks every line.
+// framed by newlines) that also occur in want, and marks every
+// markEvery-th line.
 func bigramVotes(body string, n int, want []string, k int) ([]float64, []lineMark) {
 	var set [1 << 16 / 64]uint64
 	for _, w := range want {
 		eachBigram(strings.TrimSpace(w), func(p uint16) { set[p>>6] |= 1 << (p & 63) })
 	}
 	per := make([]float64, n+1) // prefix sums of per-line scores
-	marks := make([]lineMark, n)
+	marks := make([]lineMark, 0, n/markEvery+1)
 	for i, off := 0, 0; i < n; i++ {
+		if i%markEvery == 0 {
+			marks = append(marks, lineMark{i, off})
+		}
 		ln := lineLen(body[off:])
 		var hit, all int
 		eachBigram(strings.TrimSpace(body[off:off+ln]), func(p uint16) {
@@ -178,7 +192,6 @@ func bigramVotes(body string, n int, want []string, k int) ([]float64, []lineMar
 		if all > 0 {
 			per[i+1] += float64(hit) / float64(all)
 		}
-		marks[i] = lineMark{i, off}
 		off += ln
 	}
 	score := make([]float64, n-k+1)

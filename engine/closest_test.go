@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestClosestLines(t *testing.T) {
 	text := "alpha\nbeta\ngamma\ndelta\nepsilon\n"
@@ -38,4 +41,28 @@ func TestLevenshtein(t *testing.T) {
 			t.Errorf("levenshtein(%q, %q) = %d; want %d", tt.a, tt.b, got, tt.want)
 		}
 	}
+}
+
+// FuzzClosestLines checks that closestLines never panics and that every
+// candidate holds the text's real lines at its line numbers.
+func FuzzClosestLines(f *testing.F) {
+	f.Add("alpha\nbeta\ngamma\n", "beta\ngamme")
+	f.Add("}\n}\n}\n", "}\n}\nx\n")
+	f.Add("a", "b\nc\nd")
+	f.Fuzz(func(t *testing.T, text, search string) {
+		lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+		for _, c := range closestLines(text, search, 3) {
+			if c.StartLine < 1 || c.EndLine > len(lines) || c.EndLine-c.StartLine+1 != len(c.Lines) {
+				t.Fatalf("closestLines(%q, %q) gave %+v for %d lines", text, search, c, len(lines))
+			}
+			for i, l := range c.Lines {
+				if lines[c.StartLine-1+i] != l {
+					t.Fatalf("closestLines(%q, %q): line %d is %q, not %q", text, search, c.StartLine+i, l, lines[c.StartLine-1+i])
+				}
+			}
+			if c.Similarity < minSimilarity || c.Similarity > 1 {
+				t.Fatalf("closestLines(%q, %q) similarity %v", text, search, c.Similarity)
+			}
+		}
+	})
 }
