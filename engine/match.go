@@ -34,10 +34,23 @@ import (
 const blockAnchorMinSimilarity = 0.8
 
 // closestLimit is how many candidates a no-match error lists, placesLimit
-// how many places an ambiguity error lists.
+// how many places an ambiguity error lists, candidateLinesLimit how many of
+// its lines a candidate quotes.
 const (
-	closestLimit = 3
-	placesLimit  = 10
+	closestLimit        = 3
+	placesLimit         = 10
+	candidateLinesLimit = 200 // lines quoted per candidate
+)
+
+// anchorWorkLimit and voteWorkLimit bound the two strategies that can cost
+// O(lines × search lines) when both are full of the same line ("}" or
+// blank): block-anchor stops scoring windows after this many bytes compared
+// (a cut-short scan reports what it found: two or more windows are
+// ambiguous), and the closest-lines vote ignores the most common search
+// lines until the votes fit.
+const (
+	anchorWorkLimit = 32 << 20
+	voteWorkLimit   = 16 << 20
 )
 
 // lineMatcher is a file's text split into lines once for matching.
@@ -221,10 +234,10 @@ func (m *lineMatcher) find(s Strategy, q *searchLines, o matchOptions) (located,
 	switch s {
 	case StrategyLineTrimmed:
 		m.prepare()
-		starts = m.windows(m.tHash, q.tHash, fromLine, func(i int) bool { return m.trimmedEqual(i, q) }, o.hint > 0)
+		starts = m.windows(m.tHash, q.tHash, fromLine, o.hint, func(i int) bool { return m.trimmedEqual(i, q) })
 	case StrategyNormalized:
 		m.prepareNormalized()
-		starts = m.windows(m.nHash, q.nHash, fromLine, func(i int) bool { return m.normalizedEqual(i, q) }, o.hint > 0)
+		starts = m.windows(m.nHash, q.nHash, fromLine, o.hint, func(i int) bool { return m.normalizedEqual(i, q) })
 	case StrategyBlockAnchor:
 		m.prepare()
 		starts, sims = m.anchorWindows(q, fromLine)
@@ -311,16 +324,45 @@ func nearestHint(items []int, hint int, lineOf func(int) int) []int {
 }
 
 // windows returns the first lines (≥ from) of windows whose line hashes equal
-// pat and that verify; it stops after two unless all are needed.
-func (m *lineMatcher) windows(hashes, pat []uint64, from int, verify func(int) bool, all bool) []int {
+// pat and whose lines verify: without a hint the first two, with one those
+// nearest the hint. With a hint only the nearest windows are verified, so a
+// hash collision (odds about 2⁻⁶⁴) could hide a window, never invent one.
+// Cost: O(lines + len(pat)).
+func (m *lineMatcher) windows(hashes, pat []uint64, from, hint int, verify func(int) bool) []int {
 	var out []int
+	if hint == 0 {
+		seqOccurrences(hashes[from:], pat, func(i int) bool {
+			if verify(from + i) {
+				out = append(out, from+i)
+			}
+			return len(out) < 2
+		})
+		return out
+	}
+	bestD := -1
 	seqOccurrences(hashes[from:], pat, func(i int) bool {
-		if verify(from + i) {
-			out = append(out, from+i)
+		i += from
+		d := i + 1 - hint
+		if d < 0 {
+			d = -d
 		}
-		return all || len(out) < 2
+		switch {
+		case bestD < 0 || d < bestD:
+			bestD, out = d, append(out[:0], i)
+		case d == bestD:
+			out = append(out, i)
+		case i+1 > hint:
+			return false // past the hint and moving away
+		}
+		return true
 	})
-	return out
+	kept := out[:0]
+	for _, i := range out {
+		if verify(i) {
+			kept = append(kept, i)
+		}
+	}
+	return kept
 }
 
 func (m *lineMatcher) trimmedEqual(i int, q *searchLines) bool {
@@ -346,7 +388,7 @@ func (m *lineMatcher) normalizedEqual(i int, q *searchLines) bool {
 
 // anchorWindows returns windows (≥ from) whose first and last trimmed lines
 // equal the search's and whose middle lines reach blockAnchorMinSimilarity,
-// with that similarity.
+// with that similarity. It stops after anchorWorkLimit bytes of comparison.
 func (m *lineMatcher) anchorWindows(q *searchLines, from int) ([]int, []float64) {
 	k := len(q.lines)
 	mid := float64(k - 2)
@@ -354,13 +396,16 @@ func (m *lineMatcher) anchorWindows(q *searchLines, from int) ([]int, []float64)
 	first, last := q.trimmed[0], q.trimmed[k-1]
 	var starts []int
 	var sims []float64
-	for i := from; i+k <= m.n; i++ {
+	work := 0
+	for i := from; i+k <= m.n && work < anchorWorkLimit; i++ {
 		if m.tHash[i] != q.tHash[0] || m.tHash[i+k-1] != q.tHash[k-1] || m.trimmed(i) != first || m.trimmed(i+k-1) != last {
 			continue
 		}
 		short := 0.0
 		for j := 1; j < k-1 && short <= allowed; j++ {
-			short += 1 - lineSimilarity(m.trimmed(i+j), q.trimmed[j])
+			a, b := m.trimmed(i+j), q.trimmed[j]
+			work += 1 + min(len(a), len(b))
+			short += 1 - lineSimilarity(a, b)
 		}
 		if short <= allowed+1e-9 {
 			starts = append(starts, i)
@@ -383,7 +428,7 @@ func (m *lineMatcher) findExact(q *searchLines, o matchOptions) (located, []Cand
 		if i := strings.Index(m.text[from:], q.text); i >= 0 {
 			return from + i
 		}
-		if !strings.HasSuffix(m.text, "\n") && len(q.text) <= len(m.text)+1 {
+		if m.text != "" && !strings.HasSuffix(m.text, "\n") && len(q.text) <= len(m.text)+1 {
 			at := len(m.text) + 1 - len(q.text)
 			if at >= from && strings.HasSuffix(m.text, q.text[:len(q.text)-1]) {
 				return at
@@ -398,12 +443,12 @@ func (m *lineMatcher) findExact(q *searchLines, o matchOptions) (located, []Cand
 	chosen := first
 	if !o.ordered {
 		var all []int
-		limit := 2
 		if o.hint > 0 {
-			limit = 1 << 30
-		}
-		for at := first; at >= 0 && len(all) < limit; at = next(at + 1) {
-			all = append(all, at)
+			all = m.exactNearHint(q.text, o.hint, next)
+		} else {
+			for at := first; at >= 0 && len(all) < 2; at = next(at + 1) {
+				all = append(all, at)
+			}
 		}
 		best := nearestHint(all, o.hint, func(at int) int { return m.lineOf(at) + 1 })
 		if len(best) > 1 {
@@ -435,11 +480,39 @@ func (m *lineMatcher) findExact(q *searchLines, o matchOptions) (located, []Cand
 	return loc, nil, true
 }
 
-// candidate describes the k-line window at line i (0-based), clipped to the file.
+// exactNearHint returns the last occurrence of text starting before the
+// hint line and the first starting at or after it (next finds occurrences
+// at or after an offset, including one ending at a virtual final newline).
+func (m *lineMatcher) exactNearHint(text string, hint int, next func(int) int) []int {
+	off := len(m.text)
+	if hint-1 < m.n {
+		off = m.start[hint-1]
+	}
+	var out []int
+	if end := min(off-1+len(text), len(m.text)); off > 0 && end > 0 {
+		if at := strings.LastIndex(m.text[:end], text); at >= 0 && at < off {
+			out = append(out, at)
+		}
+	}
+	if len(out) == 0 && off > 0 {
+		// Only the virtual-newline occurrence can start before off without
+		// lying inside the text.
+		if at := next(0); at >= 0 && at < off {
+			out = append(out, at)
+		}
+	}
+	if at := next(off); at >= 0 {
+		out = append(out, at)
+	}
+	return out
+}
+
+// candidate describes the k-line window at line i (0-based), clipped to the
+// file; its Lines stop after candidateLinesLimit.
 func (m *lineMatcher) candidate(i, k int, sim float64) Candidate {
 	end := min(i+k, m.n)
 	c := Candidate{StartLine: i + 1, EndLine: end, Similarity: sim}
-	for j := i; j < end; j++ {
+	for j := i; j < min(end, i+candidateLinesLimit); j++ {
 		c.Lines = append(c.Lines, m.line(j))
 	}
 	return c
@@ -468,6 +541,7 @@ func (m *lineMatcher) closest(q *searchLines) []Candidate {
 			pos[h] = append(pos[h], j)
 			seen[h>>6&1023] |= 1 << (h & 63)
 		}
+		m.limitVotes(pos, seen[:])
 		votes := make([]int32, last+1)
 		for i, h := range m.tHash {
 			if seen[h>>6&1023]&(1<<(h&63)) == 0 {
@@ -506,6 +580,34 @@ func (m *lineMatcher) closest(q *searchLines) []Candidate {
 		}
 	}
 	return out
+}
+
+// limitVotes drops the search lines most common in the file from pos until
+// voting costs at most voteWorkLimit.
+func (m *lineMatcher) limitVotes(pos map[uint64][]int, seen []uint64) {
+	freq := map[uint64]int{}
+	for _, h := range m.tHash {
+		if seen[h>>6&1023]&(1<<(h&63)) != 0 {
+			if _, ok := pos[h]; ok {
+				freq[h]++
+			}
+		}
+	}
+	work := 0
+	for h, js := range pos {
+		work += freq[h] * len(js)
+	}
+	for work > voteWorkLimit {
+		var worst uint64
+		cost := -1
+		for h, js := range pos {
+			if c := freq[h] * len(js); c > cost {
+				worst, cost = h, c
+			}
+		}
+		delete(pos, worst)
+		work -= cost
+	}
 }
 
 // topVoted returns up to limit window starts with the most votes, best

@@ -25,8 +25,21 @@ import (
 //
 // Blocks are matched against the original file in payload order with the
 // cascade in match.go, starting after the previous block's match (Cline's
-// lastProcessedIndex); a block that is not found there is looked for in the
-// whole file (an out-of-order block). All blocks apply or none.
+// lastProcessedIndex): there the first exact match wins, while the first
+// block's exact text must occur once in the file. A block that is not found
+// after the previous one is looked for in the whole file (an out-of-order
+// block), where its match must be unique. A block with a :start_line: (or
+// with Roo's "N | " line numbers, tried when the text as sent does not
+// match) takes the match nearest that line. Fuzzy matches with two equally
+// good places, and blocks whose matches overlap, fail. All blocks apply or
+// none.
+//
+// An empty SEARCH section fills an empty file; on a non-empty file it is
+// FailEmptySearch (Cline v1; v2 would replace the whole file), with a hint to
+// use write. A match that ends at the last line of a file without a final
+// newline does not add one. A line-trimmed, normalized or block-anchor match
+// re-indents the REPLACE lines by the uniform indentation difference between
+// the SEARCH lines and the file's, when there is one.
 
 type srState uint8
 

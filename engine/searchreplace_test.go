@@ -112,6 +112,7 @@ func TestSearchReplaceFailures(t *testing.T) {
 		{"ambiguous line-trimmed", "  x\n  y\n\tx\n\ty\n", sr("x\ny\n", "z\n"), FailAmbiguous, 1, 0, 2},
 		{"overlap", file, sr("func a() {\n\treturn 1\n", "x\n", "\treturn 1\n}\n\n", "y\n"), FailOverlap, 2, 1, 2},
 		{"empty search on a file", file, sr("", "x\n"), FailEmptySearch, 1, 0, 0},
+		{"blank line on an empty file", "", sr("\n", "x\n"), FailNoMatch, 1, 0, 0},
 		{"block anchor refuses a different middle", "start\nmiddle\nend\n", sr("start\nXXX\nend\n", "new\n"), FailNoMatch, 1, 0, 0},
 	}
 	for _, tt := range tests {
@@ -237,17 +238,15 @@ func FuzzParseSearchReplace(f *testing.F) {
 	f.Add("a\nb\n", "<<<<<<< SEARCH\n:start_line:2\n-------\n2 | b\n=======\nB\n>>>>>>> REPLACE")
 	f.Add("x\r\ny", "--- SEARCH>\r\ny\r\n===\r\n\\=======\r\n")
 	f.Add("", "------- SEARCH\n=======\nnew")
+	f.Add("", "------- SEARCH\n\n=======\nX\n+++++++ REPLACE")
+	f.Add("a", "------- SEARCH\n\n\n=======\nX\n+++++++ REPLACE")
 	f.Fuzz(func(t *testing.T, file, diff string) {
 		blocks, perr := parseSearchReplace(diff)
 		res, err := Apply(file, SearchReplace{Text: diff})
-		var fe *FormatError
-		if perr != nil && err != nil && !errors.As(err, &fe) {
-			var ce *ContentError
-			if !errors.As(err, &ce) {
-				t.Fatalf("Apply(%q, %q) = %v; the payload does not parse (%v), want a *FormatError", file, diff, err, perr)
-			}
+		if perr != nil && err == nil {
+			t.Fatalf("Apply(%q, %q) succeeded; the payload does not parse: %v", file, diff, perr)
 		}
-		if perr == nil && err == nil && len(res.Matches) != len(blocks) {
+		if err == nil && len(res.Matches) != len(blocks) {
 			t.Fatalf("Apply(%q, %q) gave %d matches for %d blocks", file, diff, len(res.Matches), len(blocks))
 		}
 	})

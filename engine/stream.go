@@ -81,6 +81,12 @@ type Stream struct {
 	growing      bool
 	growStart    int  // index in done of the growing block's first line
 	replNumbered bool // every REPLACE line so far has a Roo line number to strip
+	// shaped is the unfinished REPLACE line as it goes into the file, for the
+	// first shapedLen bytes of the raw line; once those hold a non-blank
+	// character (stable), later bytes are appended as they are.
+	shaped    strings.Builder
+	shapedLen int
+	stable    bool
 }
 
 // NewStream starts streaming an edit of format f to original (the file's
@@ -128,6 +134,7 @@ func (s *Stream) Feed(chunk string) (Preview, error) {
 			s.line = strings.Builder{}
 		}
 		s.complete(whole)
+		s.resetShaped()
 		chunk = chunk[i+1:]
 	}
 	if s.err != nil {
@@ -186,6 +193,7 @@ func (s *Stream) startBlock() {
 		s.done = s.appendProposed(make([]string, 0, cap(s.done)), 0, first)
 	}
 	s.growing, s.growStart, s.replNumbered = true, len(s.done), p.stripped
+	s.resetShaped()
 	s.tail = p.loc.last + 1
 }
 
@@ -261,15 +269,33 @@ func (s *Stream) preview() Preview {
 		return pv
 	}
 	if partial != "" && !strings.ContainsRune(`-<=+>\:`, rune(partial[0])) {
-		b := s.run.p.cur()
-		p := &s.run.placed[len(s.run.placed)-1]
-		pv.Partial = p.replaceLine(len(b.replace), partial, s.numbered(partial))
+		pv.Partial = s.shapePartial(partial)
 	}
 	pv.Growing = LineRange{Start: s.growStart + 1, End: len(s.done)}
 	if pv.Partial != "" {
 		pv.Growing.End++
 	}
 	return pv
+}
+
+func (s *Stream) resetShaped() {
+	s.shaped, s.shapedLen, s.stable = strings.Builder{}, 0, false
+}
+
+// shapePartial returns the unfinished REPLACE line raw as it goes into the
+// file, in O(new bytes) once its indentation is known.
+func (s *Stream) shapePartial(raw string) string {
+	if s.stable && !s.replNumbered {
+		s.shaped.WriteString(raw[s.shapedLen:])
+		s.shapedLen = len(raw)
+		return s.shaped.String()
+	}
+	b := s.run.p.cur()
+	p := &s.run.placed[len(s.run.placed)-1]
+	s.resetShaped()
+	s.shaped.WriteString(p.replaceLine(len(b.replace), raw, s.numbered(raw)))
+	s.shapedLen, s.stable = len(raw), strings.TrimSpace(raw) != ""
+	return s.shaped.String()
 }
 
 // Close ends the stream and applies the whole payload, exactly as Apply

@@ -123,6 +123,15 @@ func TestStreamReindents(t *testing.T) {
 	if got, want := pv.Text(), "f {\n\tx := 2\n\ty\n}\n"; got != want {
 		t.Errorf("Text() = %q; want %q", got, want)
 	}
+	for _, c := range []string{"z", "z", "y"} {
+		pv, err = s.Feed(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if pv.Partial != "\tyzzy" {
+		t.Errorf("Partial = %q; want %q", pv.Partial, "\tyzzy")
+	}
 }
 
 func TestStreamFailsWhenSearchCompletes(t *testing.T) {
