@@ -1,6 +1,9 @@
 package engine
 
-import "math"
+import (
+	"hash/maphash"
+	"math"
+)
 
 // OpKind says what an Op does.
 type OpKind uint8
@@ -82,27 +85,75 @@ func DiffLines(a, b []string) []Op {
 
 // internLines gives every distinct line of a and b a small id, the same on
 // both sides, and returns the id sequences and the number of ids.
+//
+// Interning is most of the cost of a line diff with few changes, so it uses
+// an open-addressing table of 8-byte slots (32 bits of hash, 32 bits of id)
+// with no pointers for the garbage collector to scan, rather than a
+// map[string]int32, which on 100k-line files spent most of its time on
+// cache misses; and it first checks whether a line of b is the line of a
+// where the last one was found.
 func internLines(a, b []string) (ia, ib []int32, n int) {
-	ids := make(map[string]int32, len(a)+len(b)/4)
+	t := newLineTable(a, b)
 	ia = make([]int32, len(a))
 	ib = make([]int32, len(b))
 	for i, l := range a {
-		id, ok := ids[l]
-		if !ok {
-			id = int32(len(ids))
-			ids[l] = id
-		}
+		id := t.intern(l, i)
 		ia[i] = id
+		t.at[id] = int32(i) // the latest place in a
 	}
-	for i, l := range b {
-		id, ok := ids[l]
-		if !ok {
-			id = int32(len(ids))
-			ids[l] = id
+	off := 0 // b[j] is likely a[j+off]
+	for j, l := range b {
+		if i := j + off; i >= 0 && i < len(a) && a[i] == l {
+			ib[j] = ia[i]
+			continue
 		}
-		ib[i] = id
+		id := t.intern(l, len(a)+j)
+		ib[j] = id
+		if at := int(t.at[id]); at < len(a) {
+			off = at - j
+		}
 	}
-	return ia, ib, len(ids)
+	return ia, ib, len(t.at)
+}
+
+// lineTable maps the lines of a and b to ids 0, 1, 2, … in order of first
+// sight.
+type lineTable struct {
+	a, b  []string
+	seed  maphash.Seed
+	slots []uint64 // 0 if free, else the hash's top 32 bits << 32 | id+1
+	mask  uint64
+	at    []int32 // per id, a line with that id: a[at], or b[at-len(a)]
+}
+
+func newLineTable(a, b []string) *lineTable {
+	n := len(a) + len(b)
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	return &lineTable{a: a, b: b, seed: maphash.MakeSeed(), slots: make([]uint64, size), mask: uint64(size - 1), at: make([]int32, 0, n)}
+}
+
+// intern returns the id of s, which is line at of a followed by b.
+func (t *lineTable) intern(s string, at int) int32 {
+	h := maphash.String(t.seed, s)
+	tag := h >> 32
+	for i := h & t.mask; ; i = (i + 1) & t.mask {
+		v := t.slots[i]
+		if v == 0 {
+			id := int32(len(t.at))
+			t.at = append(t.at, int32(at))
+			t.slots[i] = tag<<32 | uint64(id+1)
+			return id
+		}
+		if v>>32 == tag {
+			id := int32(v&0xffffffff) - 1
+			if k := int(t.at[id]); k < len(t.a) && t.a[k] == s || k >= len(t.a) && t.b[k-len(t.a)] == s {
+				return id
+			}
+		}
+	}
 }
 
 // appendOps appends the ops described by change marks ca (over a, starting
@@ -235,10 +286,11 @@ func markChanges(a, b []int32, n int) (ca, cb []bool) {
 // ready; a myers may be reused, keeping its buffers.
 type myers struct {
 	counts  []int32 // per id: occurrences in a at 2*id, in b at 2*id+1; all zero between runs
-	a, b    []int32 // the ids that occur on both sides
+	a, b    []int32 // the ids left in the search (see leaveOut)
 	ra, rb  []int32 // index in the full sequence of each element of a, b
+	class   []uint8 // scratch for leaveOut
 	ca, cb  []bool  // changes found in a, b
-	kf, kb  []int   // furthest x per diagonal k, forward and backward, at index k+koff
+	kf, kb  []int32 // furthest x per diagonal k, forward and backward, at index k+koff
 	koff    int
 	maxCost int
 }
@@ -253,24 +305,8 @@ func (s *myers) run(a, b []int32, ca, cb []bool) {
 	for _, id := range b {
 		cnt[2*id+1]++
 	}
-	s.a, s.ra = s.a[:0], s.ra[:0]
-	for i, id := range a {
-		if cnt[2*id+1] == 0 {
-			ca[i] = true
-			continue
-		}
-		s.a = append(s.a, id)
-		s.ra = append(s.ra, int32(i))
-	}
-	s.b, s.rb = s.b[:0], s.rb[:0]
-	for j, id := range b {
-		if cnt[2*id] == 0 {
-			cb[j] = true
-			continue
-		}
-		s.b = append(s.b, id)
-		s.rb = append(s.rb, int32(j))
-	}
+	s.a, s.ra = s.leaveOut(a, 1, ca, s.a[:0], s.ra[:0])
+	s.b, s.rb = s.leaveOut(b, 0, cb, s.b[:0], s.rb[:0])
 	for _, id := range a {
 		cnt[2*id] = 0
 	}
@@ -282,8 +318,8 @@ func (s *myers) run(a, b []int32, ca, cb []bool) {
 	s.ca = resetBools(s.ca, n)
 	s.cb = resetBools(s.cb, m)
 	if k := n + m + 3; cap(s.kf) < k {
-		s.kf = make([]int, k)
-		s.kb = make([]int, k)
+		s.kf = make([]int32, k)
+		s.kb = make([]int32, k)
 	} else {
 		s.kf, s.kb = s.kf[:k], s.kb[:k]
 	}
@@ -300,6 +336,76 @@ func (s *myers) run(a, b []int32, ca, cb []bool) {
 			cb[s.rb[j]] = true
 		}
 	}
+}
+
+// The classes of lines for leaveOut.
+const (
+	lineUnmatched = iota // occurs nowhere on the other side
+	lineMatched          // occurs on the other side
+	lineFrequent         // occurs many times on the other side
+)
+
+// leaveOut appends to keep the ids of seq worth searching for, and to at
+// their indexes, and marks the others changed in c. It leaves out, as
+// xdiff does, lines that occur nowhere on the other side (so they are
+// changes), and frequent lines (like "}") that sit among such lines, which
+// on unrelated files would otherwise make the search long and the result
+// a scatter of chance matches. other is 0 or 1: where s.counts holds the
+// other side's counts.
+func (s *myers) leaveOut(seq []int32, other int, c []bool, keep, at []int32) ([]int32, []int32) {
+	cnt := s.counts
+	limit := min(1024, max(32, int(math.Sqrt(float64(len(seq))))))
+	if cap(s.class) < len(seq) {
+		s.class = make([]uint8, len(seq))
+	}
+	class := s.class[:len(seq)]
+	for i, id := range seq {
+		switch n := cnt[2*int(id)+other]; {
+		case n == 0:
+			class[i] = lineUnmatched
+		case int(n) >= limit:
+			class[i] = lineFrequent
+		default:
+			class[i] = lineMatched
+		}
+	}
+	for i, id := range seq {
+		if class[i] == lineUnmatched || class[i] == lineFrequent && amongUnmatched(class, i) {
+			c[i] = true
+			continue
+		}
+		keep = append(keep, id)
+		at = append(at, int32(i))
+	}
+	return keep, at
+}
+
+// amongUnmatched reports whether the frequent line at i sits among
+// unmatched lines: the runs of unmatched and frequent lines just before and
+// just after it (looking at most 100 lines each way) each hold an unmatched
+// line, and frequent lines, i included, are under a quarter of the lines
+// in the two runs and i.
+func amongUnmatched(class []uint8, i int) bool {
+	const window = 100
+	frequent, before, after := 1, 0, 0
+	for j := i - 1; j >= max(0, i-window) && class[j] != lineMatched; j-- {
+		if class[j] == lineUnmatched {
+			before++
+		} else {
+			frequent++
+		}
+	}
+	if before == 0 {
+		return false
+	}
+	for j := i + 1; j < min(len(class), i+window+1) && class[j] != lineMatched; j++ {
+		if class[j] == lineUnmatched {
+			after++
+		} else {
+			frequent++
+		}
+	}
+	return after > 0 && 4*frequent < frequent+before+after
 }
 
 func resetBools(v []bool, n int) []bool {
@@ -339,6 +445,9 @@ func (s *myers) compare(off1, lim1, off2, lim2 int, minimal bool) {
 	}
 }
 
+// unreached marks a diagonal no backward path has reached.
+const unreached = math.MaxInt32
+
 // split finds a point (x, y) on an optimal (or, past the cost cap, good)
 // path through a[off1:lim1] × b[off2:lim2], both non-empty and differing in
 // their first and last elements. minLo and minHi say whether the halves
@@ -346,16 +455,16 @@ func (s *myers) compare(off1, lim1, off2, lim2 int, minimal bool) {
 //
 // Diagonal k holds the points with x-y == k. kf[k+o] is the largest x a
 // forward path of the current cost reaches on k, kb[k+o] the smallest x a
-// backward path reaches; -1 and math.MaxInt mark diagonals not reached.
+// backward path reaches; -1 and unreached mark diagonals not reached.
 func (s *myers) split(off1, lim1, off2, lim2 int, minimal bool) (x, y int, minLo, minHi bool) {
-	a, b := s.a, s.b
+	af, bf := s.a[:lim1], s.b[:lim2] // snakes stay below lim1 and lim2
 	kf, kb, o := s.kf, s.kb, s.koff
 	dmin, dmax := off1-lim2, lim1-off2
 	fmid, bmid := off1-off2, lim1-lim2
 	odd := (fmid-bmid)&1 != 0
 	fmin, fmax, bmin, bmax := fmid, fmid, bmid, bmid
-	kf[fmid+o] = off1
-	kb[bmid+o] = lim1
+	kf[fmid+o] = int32(off1)
+	kb[bmid+o] = int32(lim1)
 	for ec := 1; ; ec++ {
 		if fmin > dmin {
 			fmin--
@@ -371,10 +480,10 @@ func (s *myers) split(off1, lim1, off2, lim2 int, minimal bool) (x, y int, minLo
 		}
 		for k := fmax; k >= fmin; k -= 2 {
 			x := -1
-			if l := kf[k-1+o]; l >= 0 && l+1 <= lim1 {
+			if l := int(kf[k-1+o]); l >= 0 && l+1 <= lim1 {
 				x = l + 1 // a step right, from diagonal k-1
 			}
-			if u := kf[k+1+o]; u >= 0 && u-k <= lim2 && u > x {
+			if u := int(kf[k+1+o]); u >= 0 && u-k <= lim2 && u > x {
 				x = u // a step down, from diagonal k+1
 			}
 			if x < 0 {
@@ -382,47 +491,47 @@ func (s *myers) split(off1, lim1, off2, lim2 int, minimal bool) (x, y int, minLo
 				continue
 			}
 			y := x - k
-			for x < lim1 && y < lim2 && a[x] == b[y] {
+			for x < len(af) && y < len(bf) && af[x] == bf[y] {
 				x++
 				y++
 			}
-			kf[k+o] = x
-			if odd && bmin <= k && k <= bmax && kb[k+o] <= x {
+			kf[k+o] = int32(x)
+			if odd && bmin <= k && k <= bmax && int(kb[k+o]) <= x {
 				return x, y, true, true
 			}
 		}
 
 		if bmin > dmin {
 			bmin--
-			kb[bmin-1+o] = math.MaxInt
+			kb[bmin-1+o] = unreached
 		} else {
 			bmin++
 		}
 		if bmax < dmax {
 			bmax++
-			kb[bmax+1+o] = math.MaxInt
+			kb[bmax+1+o] = unreached
 		} else {
 			bmax--
 		}
 		for k := bmax; k >= bmin; k -= 2 {
-			x := math.MaxInt
-			if r := kb[k+1+o]; r != math.MaxInt && r-1 >= off1 {
+			x := unreached
+			if r := int(kb[k+1+o]); r != unreached && r-1 >= off1 {
 				x = r - 1 // a step left, from diagonal k+1
 			}
-			if d := kb[k-1+o]; d != math.MaxInt && d-k >= off2 && d < x {
+			if d := int(kb[k-1+o]); d != unreached && d-k >= off2 && d < x {
 				x = d // a step up, from diagonal k-1
 			}
-			if x == math.MaxInt {
-				kb[k+o] = math.MaxInt
+			if x == unreached {
+				kb[k+o] = unreached
 				continue
 			}
 			y := x - k
-			for x > off1 && y > off2 && a[x-1] == b[y-1] {
+			for x > off1 && y > off2 && af[x-1] == bf[y-1] {
 				x--
 				y--
 			}
-			kb[k+o] = x
-			if !odd && fmin <= k && k <= fmax && x <= kf[k+o] {
+			kb[k+o] = int32(x)
+			if !odd && fmin <= k && k <= fmax && x <= int(kf[k+o]) {
 				return x, y, true, true
 			}
 		}
@@ -434,13 +543,13 @@ func (s *myers) split(off1, lim1, off2, lim2 int, minimal bool) (x, y int, minLo
 		// got furthest, and diff the half it bounds minimally.
 		fbest, fx := -1, 0
 		for k := fmax; k >= fmin; k -= 2 {
-			if x := kf[k+o]; x >= 0 && 2*x-k > fbest {
+			if x := int(kf[k+o]); x >= 0 && 2*x-k > fbest {
 				fbest, fx = 2*x-k, x
 			}
 		}
 		bbest, bx := math.MaxInt, 0
 		for k := bmax; k >= bmin; k -= 2 {
-			if x := kb[k+o]; x != math.MaxInt && 2*x-k < bbest {
+			if x := int(kb[k+o]); x != unreached && 2*x-k < bbest {
 				bbest, bx = 2*x-k, x
 			}
 		}
