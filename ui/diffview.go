@@ -1,7 +1,11 @@
 package ui
 
 import (
+	"image/color"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -11,12 +15,18 @@ import (
 // colours, changed-line backgrounds with word-level emphasis, aligned filler
 // rows, a hunk gutter with accept/reject toggles and an overview strip. Rows
 // are virtualised: only the visible ones exist as canvas objects, so a
-// 100k-line file costs what a 100-line one does on screen.
+// 100k-line file costs what a 100-line one does on screen. One list holds
+// both sides, so they scroll together by construction.
 //
 // The view shows one of three things: a complete proposal (SetTexts),
-// a proposal still streaming in (SetStream) or a stale file's base, disk and
-// proposed texts (SetStale). With SetEditable the right side becomes a code
-// editor whose diff against the original recomputes as the person types.
+// a proposal still streaming in (SetStream) or a stale file (SetStale: the
+// file on disk now against the proposal merged onto it, conflicts marked).
+// With SetEditable the right side becomes a code editor whose diff against
+// the original recomputes as the person types.
+//
+// Long lines either wrap (SetWrap(true)) or scroll horizontally: both
+// sides share one horizontal offset, driven by the scrollbar under the
+// view or by Shift+wheel (or a horizontal wheel) over the rows.
 type DiffView struct {
 	widget.BaseWidget
 
@@ -29,63 +39,692 @@ type DiffView struct {
 	// OnFollowChanged is called when following the growing edge of a stream
 	// turns on or off, by SetFollow or by the person scrolling away.
 	OnFollowChanged func(on bool)
+
+	path     string
+	model    *rowModel
+	hunks    []engine.Hunk // of model, computed on demand
+	hunksOK  bool
+	rejected map[string]bool // hunk IDs the person rejected
+	maxW     int             // widest line in cells, both sides
+
+	stream    *streamState
+	following bool
+	followY   float32 // list offset the view last scrolled to while following
+
+	conflicts [][2]int // stale view: rows of b inside conflict markers
+	stale     bool
+
+	wrap    bool
+	wrapped map[int]int // wrap mode: rows taller than one line → lines
+	dark    bool
+	hoff    int // horizontal offset in cells (no wrap)
+	width   float32
+	metric  metrics
+
+	ed       *Editor // non-nil while editable
+	colBufEd []int32
+
+	list      *widget.List
+	listBox   fyne.CanvasObject
+	overview  *overview
+	hbar      *widget.Slider
+	followBtn *widget.Button
+	banner    *widget.Label
+	hl        *highlighter
+
+	created int // row widgets created (tests: only visible rows exist)
 }
+
+// streamState is what SetStream keeps between updates of one stream.
+type streamState struct {
+	path, old string
+	a         []string
+	live      *engine.LiveDiff
+	pairs     map[engine.Op][]alignRow
+	head      int // len(Done) at the last update
+	headArr   *string
+}
+
+// metrics are the monospace cell sizes rows are laid out on.
+type metrics struct {
+	size  float32 // text size
+	cell  float32 // width of one monospace cell
+	line  float32 // height of one text line
+	numW  float32 // width of a line-number column
+	gutW  float32 // width of the hunk gutter
+	sideW float32 // width of one side's text area
+	cols  int     // cells visible per side
+}
+
+const (
+	padText = 4  // space before a side's text
+	stripW  = 14 // overview strip width
+)
+
+var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{}
+	v := &DiffView{following: true, rejected: map[string]bool{}}
 	v.ExtendBaseWidget(v)
+	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
+	v.hl = newHighlighter(v.refreshRows)
+	v.dark = fyne.CurrentApp() != nil && fyne.CurrentApp().Settings().ThemeVariant() == theme.VariantDark
+	v.list = widget.NewList(
+		func() int { return v.model.Len() },
+		func() fyne.CanvasObject { v.created++; return newDiffRow(v) },
+		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*diffRow).bind(id) },
+	)
+	v.list.HideSeparators = true
+	v.listBox = container.NewThemeOverride(v.list, tightTheme{})
+	v.overview = newOverview(v)
+	v.hbar = widget.NewSlider(0, 1)
+	v.hbar.Step = 1
+	v.hbar.OnChanged = func(f float64) { v.setHOffset(int(f)) }
+	v.hbar.Hide()
+	v.followBtn = widget.NewButtonWithIcon("Follow", theme.MoveDownIcon(), func() { v.SetFollow(true) })
+	v.followBtn.Importance = widget.HighImportance
+	v.followBtn.Hide()
+	v.banner = widget.NewLabel("")
+	v.banner.Wrapping = fyne.TextWrapWord
+	v.banner.Hide()
+	v.measure()
 	return v
 }
 
 // CreateRenderer is part of fyne.Widget.
 func (v *DiffView) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(widget.NewLabel(""))
+	return &diffViewRenderer{v: v}
+}
+
+// diffViewRenderer lays out the banner, the rows, the overview strip, the
+// horizontal scrollbar and the follow button.
+type diffViewRenderer struct{ v *DiffView }
+
+func (r *diffViewRenderer) Destroy() {}
+
+func (r *diffViewRenderer) MinSize() fyne.Size {
+	return fyne.NewSize(200, 4*r.v.metric.line)
+}
+
+func (r *diffViewRenderer) Objects() []fyne.CanvasObject {
+	v := r.v
+	objs := []fyne.CanvasObject{v.listBox, v.overview, v.hbar, v.banner, v.followBtn}
+	if v.ed != nil {
+		objs = append(objs, v.ed)
+	}
+	return objs
+}
+
+func (r *diffViewRenderer) Refresh() {
+	v := r.v
+	v.measure()
+	r.Layout(v.Size())
+	v.list.Refresh()
+	v.overview.Refresh()
+	v.banner.Refresh()
+}
+
+func (r *diffViewRenderer) Layout(size fyne.Size) {
+	v := r.v
+	top := float32(0)
+	if v.banner.Visible() {
+		h := v.banner.MinSize().Height
+		v.banner.Move(fyne.NewPos(0, 0))
+		v.banner.Resize(fyne.NewSize(size.Width, h))
+		top = h
+	}
+	listW := size.Width - stripW
+	v.setWidth(listW - theme.ScrollBarSize())
+	bottom := size.Height
+	v.updateHBar()
+	if v.hbar.Visible() {
+		h := v.hbar.MinSize().Height
+		bottom -= h
+		v.hbar.Move(fyne.NewPos(v.metric.numW, bottom))
+		v.hbar.Resize(fyne.NewSize(listW-v.metric.numW, h))
+	}
+	v.listBox.Move(fyne.NewPos(0, top))
+	v.listBox.Resize(fyne.NewSize(listW, bottom-top))
+	v.overview.Move(fyne.NewPos(listW, top))
+	v.overview.Resize(fyne.NewSize(stripW, bottom-top))
+	if v.followBtn.Visible() {
+		s := v.followBtn.MinSize()
+		v.followBtn.Move(fyne.NewPos(listW-s.Width-theme.ScrollBarSize()-8, bottom-s.Height-8))
+		v.followBtn.Resize(s)
+	}
+	if v.ed != nil {
+		v.ed.Move(fyne.NewPos(0, top))
+		v.ed.Resize(fyne.NewSize(0, 0))
+	}
+}
+
+// measure takes the monospace cell size from the theme.
+func (v *DiffView) measure() {
+	size := theme.TextSize()
+	if v.metric.size == size {
+		return
+	}
+	m := fyne.MeasureText("M", size, monospace)
+	v.metric.size, v.metric.cell, v.metric.line = size, m.Width, m.Height
+	v.setWidth(v.width)
+}
+
+// setWidth recomputes the column widths for a list of width w.
+func (v *DiffView) setWidth(w float32) {
+	m := &v.metric
+	digits := len(itoa(max(v.model.a.Len(), v.model.b.Len(), 999)))
+	m.numW = float32(digits)*m.cell + 2*padText
+	m.gutW = 2*m.cell + 2*padText
+	m.sideW = max((w-2*m.numW-m.gutW)/2, m.cell)
+	cols := max(int((m.sideW-padText)/m.cell), 1)
+	changed := cols != m.cols || w != v.width
+	m.cols, v.width = cols, w
+	if changed && v.wrap {
+		v.applyWrap()
+	}
+}
+
+// wantTokens asks for the syntax colours of the lines around line of side
+// (the visible window and a margin).
+func (v *DiffView) wantTokens(side, line int) {
+	set := &v.model.a
+	if side == 1 {
+		set = &v.model.b
+		if v.ed != nil {
+			lines := v.ed.lines
+			v.hl.want(1, line, line+v.visibleRows(), len(lines), func(i int) string { return lines[i] })
+			return
+		}
+	}
+	v.hl.want(side, line, line+v.visibleRows(), set.Len(), set.Line)
+}
+
+// visibleRows returns how many rows fit in the view.
+func (v *DiffView) visibleRows() int {
+	if v.metric.line <= 0 {
+		return 50
+	}
+	return int(v.list.Size().Height/v.metric.line) + 1
+}
+
+// refreshRows redraws the visible rows (new tokens, a toggled hunk).
+func (v *DiffView) refreshRows() {
+	v.list.Refresh()
+}
+
+// show makes m the model on display.
+func (v *DiffView) show(m *rowModel) {
+	v.model = m
+	v.hunks, v.hunksOK = nil, false
+	v.setWidth(v.width)
+	if v.wrap {
+		v.applyWrap()
+	}
+	v.updateHBar()
+	v.overview.Refresh()
+	v.list.Refresh()
+}
+
+// widest returns the widest of lines in cells.
+func widest(s *lineSet, from int) int {
+	w := 0
+	for i := from; i < s.Len(); i++ {
+		l := s.Line(i)
+		if len(l) <= w {
+			continue
+		}
+		w = max(w, textWidth(l))
+	}
+	return w
 }
 
 // SetTexts shows a complete proposal: the diff from old to new of the file
 // at path (its extension chooses the syntax colours). Every hunk starts
-// accepted.
-func (v *DiffView) SetTexts(path, old, new string) {}
+// accepted; the view leaves edit mode, stream and stale views.
+func (v *DiffView) SetTexts(path, old, new string) {
+	v.stopEditing()
+	v.stream, v.stale, v.conflicts = nil, false, nil
+	v.banner.Hide()
+	v.followBtn.Hide()
+	v.path = path
+	a, b := engine.SplitLines(old), engine.SplitLines(new)
+	ops := engine.DiffLines(a, b)
+	m := newRowModel(lineSet{head: a}, lineSet{head: b}, ops, [2]int{}, nil)
+	v.rejected = map[string]bool{}
+	v.hoff = 0
+	v.hbar.SetValue(0)
+	v.hl.reset(path)
+	v.maxW = max(widest(&m.a, 0), widest(&m.b, 0))
+	v.show(m)
+	v.list.ScrollToTop()
+	v.Refresh()
+}
 
 // SetStream shows a proposal that is still streaming in. Successive calls
-// for the same path and old update the view incrementally; the growing
-// region (p.Growing) is marked and followed while Following is true.
-func (v *DiffView) SetStream(path, old string, p engine.Preview) {}
+// for the same path and old update the view incrementally (engine.LiveDiff
+// re-diffs only near the frontier); the growing region (p.Growing) is
+// marked and followed while Following is true. When the stream ends, call
+// SetTexts with the final text.
+func (v *DiffView) SetStream(path, old string, p engine.Preview) {
+	st := v.stream
+	if st == nil || st.path != path || st.old != old {
+		v.stopEditing()
+		v.stale, v.conflicts = false, nil
+		v.banner.Hide()
+		a := engine.SplitLines(old)
+		st = &streamState{path: path, old: old, a: a, live: engine.NewLiveDiff(a), pairs: map[engine.Op][]alignRow{}}
+		v.stream = st
+		v.path = path
+		v.rejected = map[string]bool{}
+		v.hoff = 0
+		v.hl.reset(path)
+		v.maxW = widest(&lineSet{head: a}, 0)
+		if !v.following {
+			v.following = true
+			if v.OnFollowChanged != nil {
+				v.OnFollowChanged(true)
+			}
+		}
+		v.followY = -1
+	}
+	// A new backing array for Done (an out-of-order block) or fewer lines
+	// means earlier lines changed: their tokens and spans go.
+	newArr := len(p.Done) > 0 && &p.Done[0] != st.headArr
+	from := st.head
+	if newArr && st.headArr != nil || len(p.Done) < st.head {
+		from = 0
+		st.pairs = map[engine.Op][]alignRow{}
+	}
+	if len(p.Done) > 0 {
+		st.headArr = &p.Done[0]
+	}
+	st.live.Update(p.Done, p.TailStart)
+	ops := st.live.Ops()
+	b := lineSet{head: p.Done, tail: p.Tail}
+	if p.Partial != "" {
+		ops = spliceLine(ops, len(p.Done))
+		b.mid = []string{p.Partial}
+	}
+	var grow [2]int
+	if p.Growing.End >= p.Growing.Start && p.Growing.Start > 0 {
+		grow = [2]int{p.Growing.Start - 1, p.Growing.End}
+	}
+	m := newRowModel(lineSet{head: st.a}, b, ops, grow, st.pairs)
+	if old := v.model; old != nil && from > 0 && old.words != nil {
+		m.words = old.words // done lines never change: their spans stay
+	}
+	v.hl.invalidateFrom(1, from)
+	st.head = len(p.Done)
+	v.maxW = max(v.maxW, widest(&b, from))
+	v.show(m)
+	v.followEdge()
+}
 
-// SetStale shows a stale file: the base the agent edited, the file as it is
-// on disk now and the proposal.
-func (v *DiffView) SetStale(base, disk, proposed string) {}
+// followEdge scrolls to the growing edge while following; an offset other
+// than the one it last set means the person scrolled away.
+func (v *DiffView) followEdge() {
+	if !v.following || v.stream == nil {
+		v.followBtn.Hide()
+		return
+	}
+	if v.followY >= 0 && v.list.GetScrollOffset() != v.followY {
+		v.setFollowing(false)
+		return
+	}
+	edge := v.model.Len() - 1
+	if v.model.growing[1] > v.model.growing[0] {
+		edge = v.model.RowOfB(v.model.growing[1] - 1)
+	}
+	v.list.ScrollTo(edge)
+	v.followY = v.list.GetScrollOffset()
+}
 
-// NextHunk scrolls to the next hunk after the one at the top of the view.
-func (v *DiffView) NextHunk() {}
+func (v *DiffView) setFollowing(on bool) {
+	if v.following == on {
+		return
+	}
+	v.following = on
+	if on {
+		v.followY = -1
+		v.followBtn.Hide()
+	} else if v.stream != nil {
+		v.followBtn.Show()
+	}
+	v.Refresh()
+	if v.OnFollowChanged != nil {
+		v.OnFollowChanged(on)
+	}
+}
 
-// PrevHunk scrolls to the hunk before the one at the top of the view.
-func (v *DiffView) PrevHunk() {}
+// SetStale shows a stale file: base is what the agent edited, disk the
+// file as it is now and proposed the agent's text. The left side is the
+// disk; the right side is the proposal's changes merged onto the disk
+// (engine.Merge3), with conflict regions marked; a banner says so.
+func (v *DiffView) SetStale(base, disk, proposed string) {
+	path := v.path
+	res := engine.Merge3(base, disk, proposed, engine.MergeLabels{})
+	v.SetTexts(path, disk, res.Text)
+	v.stale = true
+	for _, c := range res.Conflicts {
+		v.conflicts = append(v.conflicts, [2]int{c.Line0, c.Line1})
+	}
+	msg := "The file changed on disk since the agent read it. Left: the file on disk now. Right: the proposal's changes merged onto it."
+	if n := len(res.Conflicts); n > 0 {
+		msg += " " + itoa(n) + " conflicting region"
+		if n > 1 {
+			msg += "s"
+		}
+		msg += " (orange) need a choice: edit the right side, or reject."
+	}
+	v.banner.SetText(msg)
+	v.banner.Show()
+	v.Refresh()
+}
 
-// Hunks returns the hunks of the diff shown, in order.
-func (v *DiffView) Hunks() []engine.Hunk { return nil }
+// inConflict reports whether line b of the right side is in a conflict.
+func (v *DiffView) inConflict(b int) bool {
+	for _, c := range v.conflicts {
+		if b >= c[0] && b < c[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// topRow returns the row at the top of the visible rows.
+func (v *DiffView) topRow() int {
+	if v.metric.line <= 0 {
+		return 0
+	}
+	return v.rowAtY(v.list.GetScrollOffset() + 1)
+}
+
+// rowAtY returns the row at offset y of the list's content.
+func (v *DiffView) rowAtY(y float32) int {
+	if !v.wrap || len(v.wrapped) == 0 {
+		return min(max(int(y/v.metric.line), 0), max(v.model.Len()-1, 0))
+	}
+	acc := float32(0)
+	for i := 0; i < v.model.Len(); i++ {
+		h := v.rowHeight(i)
+		if acc+h > y {
+			return i
+		}
+		acc += h
+	}
+	return max(v.model.Len()-1, 0)
+}
+
+// rowY returns the offset of row i in the list's content.
+func (v *DiffView) rowY(i int) float32 {
+	if !v.wrap || len(v.wrapped) == 0 {
+		return float32(i) * v.metric.line
+	}
+	acc := float32(0)
+	for k := 0; k < i; k++ {
+		acc += v.rowHeight(k)
+	}
+	return acc
+}
+
+// hunkLead is how many rows above a hunk NextHunk and PrevHunk leave.
+const hunkLead = 3
+
+// NextHunk scrolls to the next change below the top of the view.
+func (v *DiffView) NextHunk() {
+	top := v.topRow() + hunkLead
+	for _, r := range v.model.ChangeRows() {
+		if r > top {
+			v.scrollToRow(r)
+			return
+		}
+	}
+}
+
+// PrevHunk scrolls to the change before the one at the top of the view.
+func (v *DiffView) PrevHunk() {
+	top := v.topRow() + hunkLead
+	rows := v.model.ChangeRows()
+	for k := len(rows) - 1; k >= 0; k-- {
+		if rows[k] < top {
+			v.scrollToRow(rows[k])
+			return
+		}
+	}
+}
+
+// scrollToRow puts row r hunkLead rows below the top of the view.
+func (v *DiffView) scrollToRow(r int) {
+	v.list.ScrollToOffset(v.rowY(max(r-hunkLead, 0)))
+	v.list.Refresh()
+	if v.stream != nil && v.following {
+		v.setFollowing(false)
+	}
+}
+
+// Hunks returns the hunks of the diff shown, in order (each with 3 lines
+// of context; IDs as engine.Hunks gives them, so engine.ApplyHunks with
+// AcceptedHunks applies the person's choice). In edit mode they describe
+// the edited text, compared without line endings.
+func (v *DiffView) Hunks() []engine.Hunk {
+	if !v.hunksOK {
+		v.hunks, v.hunksOK = v.model.Hunks(), true
+	}
+	return v.hunks
+}
 
 // SetHunkAccepted accepts or rejects the hunk with the given ID.
-func (v *DiffView) SetHunkAccepted(id string, ok bool) {}
+func (v *DiffView) SetHunkAccepted(id string, ok bool) {
+	if ok {
+		delete(v.rejected, id)
+	} else {
+		v.rejected[id] = true
+	}
+	v.refreshRows()
+	v.overview.Refresh()
+}
 
 // AcceptedHunks returns the IDs of the accepted hunks, in order.
-func (v *DiffView) AcceptedHunks() []string { return nil }
+func (v *DiffView) AcceptedHunks() []string {
+	var out []string
+	for _, h := range v.Hunks() {
+		if !v.rejected[h.ID] {
+			out = append(out, h.ID)
+		}
+	}
+	return out
+}
 
-// SetEditable makes the right side a code editor (on) or read-only (off).
-func (v *DiffView) SetEditable(on bool) {}
+// hunkID returns the ID of change k (its index in Hunks order).
+func (v *DiffView) hunkID(k int) string {
+	hs := v.Hunks()
+	if k < 0 || k >= len(hs) {
+		return ""
+	}
+	return hs[k].ID
+}
 
-// EditedText returns the right side's text while editable.
-func (v *DiffView) EditedText() string { return "" }
+// toggleHunk flips change k, as a tap in the gutter does.
+func (v *DiffView) toggleHunk(k int) {
+	if v.stream != nil || v.ed != nil {
+		return // decisions wait for the stream's end; edits replace hunks
+	}
+	id := v.hunkID(k)
+	if id == "" {
+		return
+	}
+	ok := v.rejected[id]
+	v.SetHunkAccepted(id, ok)
+	if v.OnHunkToggled != nil {
+		v.OnHunkToggled(id, ok)
+	}
+}
 
 // SetFollow turns following the growing edge of a stream on or off.
-func (v *DiffView) SetFollow(on bool) {}
+func (v *DiffView) SetFollow(on bool) {
+	v.setFollowing(on)
+	if on {
+		v.followEdge()
+	}
+}
 
 // Following reports whether the view follows the growing edge of a stream.
-func (v *DiffView) Following() bool { return true }
+func (v *DiffView) Following() bool { return v.following }
+
+// userScrolled is called when the person scrolls the rows; scrolling up
+// during a stream stops following.
+func (v *DiffView) userScrolled(dy float32) {
+	if dy > 0 && v.stream != nil && v.following {
+		v.setFollowing(false)
+	}
+}
 
 // SetWrap wraps long lines (on) or scrolls them horizontally (off).
-func (v *DiffView) SetWrap(on bool) {}
+func (v *DiffView) SetWrap(on bool) {
+	if v.wrap == on {
+		return
+	}
+	v.wrap = on
+	v.hoff = 0
+	if on {
+		v.applyWrap()
+	} else {
+		v.clearWrap()
+	}
+	v.Refresh()
+}
 
-// SetDark chooses the syntax colours for a dark (or light) theme.
-func (v *DiffView) SetDark(dark bool) {}
+// SetDark chooses the syntax and diff colours for a dark (or light) theme.
+func (v *DiffView) SetDark(dark bool) {
+	if v.dark == dark {
+		return
+	}
+	v.dark = dark
+	v.Refresh()
+}
+
+// setHOffset scrolls both sides horizontally to cell c.
+func (v *DiffView) setHOffset(c int) {
+	c = min(max(c, 0), max(v.maxW-v.metric.cols+1, 0))
+	if c == v.hoff {
+		return
+	}
+	v.hoff = c
+	if int(v.hbar.Value) != c {
+		v.hbar.SetValue(float64(c))
+	}
+	v.refreshRows()
+}
+
+// updateHBar shows the horizontal scrollbar when lines overflow.
+func (v *DiffView) updateHBar() {
+	over := v.maxW - v.metric.cols + 1
+	if v.wrap || over <= 0 {
+		if v.hbar.Visible() {
+			v.hbar.Hide()
+		}
+		return
+	}
+	if v.hbar.Max != float64(over) {
+		v.hbar.Max = float64(over)
+		v.hbar.Refresh()
+	}
+	if !v.hbar.Visible() {
+		v.hbar.Show()
+	}
+}
+
+// wrapped holds the rows taller than one line in wrap mode.
+func (v *DiffView) rowHeight(i int) float32 {
+	if n, ok := v.wrapped[i]; ok {
+		return float32(n) * v.metric.line
+	}
+	return v.metric.line
+}
+
+// visualLines returns how many lines row r takes when wrapped.
+func (v *DiffView) visualLines(r row) int {
+	n := 1
+	cols := v.metric.cols
+	if r.a >= 0 {
+		n = max(n, (textWidth(v.model.a.Line(r.a))+cols-1)/cols)
+	}
+	if r.b >= 0 {
+		n = max(n, (textWidth(v.model.b.Line(r.b))+cols-1)/cols)
+	}
+	return n
+}
+
+// applyWrap sets the height of every row that wraps.
+func (v *DiffView) applyWrap() {
+	old := v.wrapped
+	v.wrapped = map[int]int{}
+	cols := v.metric.cols
+	for i := 0; i < v.model.Len(); i++ {
+		r := v.model.Row(i)
+		long := (r.a >= 0 && len(v.model.a.Line(r.a)) > cols/tabWidth) || (r.b >= 0 && len(v.model.b.Line(r.b)) > cols/tabWidth)
+		if !long {
+			continue
+		}
+		if n := v.visualLines(r); n > 1 {
+			v.wrapped[i] = n
+		}
+	}
+	for i := range old {
+		if _, ok := v.wrapped[i]; !ok {
+			v.list.SetItemHeight(i, v.metric.line)
+		}
+	}
+	for i, n := range v.wrapped {
+		v.list.SetItemHeight(i, float32(n)*v.metric.line)
+	}
+}
+
+func (v *DiffView) clearWrap() {
+	for i := range v.wrapped {
+		v.list.SetItemHeight(i, v.metric.line)
+	}
+	v.wrapped = nil
+}
+
+// tightTheme removes the padding between list rows.
+type tightTheme struct{}
+
+func (tightTheme) Color(n fyne.ThemeColorName, vr fyne.ThemeVariant) color.Color {
+	return fyne.CurrentApp().Settings().Theme().Color(n, vr)
+}
+func (tightTheme) Font(s fyne.TextStyle) fyne.Resource {
+	return fyne.CurrentApp().Settings().Theme().Font(s)
+}
+func (tightTheme) Icon(n fyne.ThemeIconName) fyne.Resource {
+	return fyne.CurrentApp().Settings().Theme().Icon(n)
+}
+func (tightTheme) Size(n fyne.ThemeSizeName) float32 {
+	if n == theme.SizeNamePadding {
+		return 0
+	}
+	return fyne.CurrentApp().Settings().Theme().Size(n)
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}

@@ -1,0 +1,532 @@
+package ui
+
+import (
+	"image/color"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// diffColours are the backgrounds of a diff for one theme variant. They are
+// translucent so they sit on Fyne's own background.
+type diffColours struct {
+	del, delWord, ins, insWord, filler, grow, conflict, sel, accepted, rejected color.Color
+}
+
+func coloursFor(dark bool) diffColours {
+	a, w := uint8(0x2c), uint8(0x70)
+	if dark {
+		a, w = 0x38, 0x80
+	}
+	return diffColours{
+		del:      color.NRGBA{R: 0xf8, G: 0x51, B: 0x49, A: a},
+		delWord:  color.NRGBA{R: 0xf8, G: 0x51, B: 0x49, A: w},
+		ins:      color.NRGBA{R: 0x2e, G: 0xa0, B: 0x43, A: a},
+		insWord:  color.NRGBA{R: 0x2e, G: 0xa0, B: 0x43, A: w},
+		filler:   color.NRGBA{R: 0x80, G: 0x80, B: 0x80, A: 0x1c},
+		grow:     color.NRGBA{R: 0x38, G: 0x8b, B: 0xfd, A: 0x22},
+		conflict: color.NRGBA{R: 0xff, G: 0x98, B: 0x00, A: 0x50},
+		sel:      color.NRGBA{R: 0x38, G: 0x8b, B: 0xfd, A: 0x55},
+		accepted: color.NRGBA{R: 0x2e, G: 0xa0, B: 0x43, A: 0xff},
+		rejected: color.NRGBA{R: 0x90, G: 0x90, B: 0x90, A: 0xff},
+	}
+}
+
+// diffRow is one visible row of a DiffView: both sides' line numbers and
+// text, backgrounds and the hunk gutter, drawn with pooled canvas objects on
+// a monospace cell grid.
+type diffRow struct {
+	widget.BaseWidget
+	v  *DiffView
+	id int
+
+	objs    []fyne.CanvasObject
+	texts   []*canvas.Text
+	rects   []*canvas.Rectangle
+	nText   int
+	nRect   int
+	colBuf  []int32
+	drag    bool
+	ok, no  *canvas.Image
+	dragRow int
+}
+
+func newDiffRow(v *DiffView) *diffRow {
+	r := &diffRow{v: v, id: -1}
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+// CreateRenderer is part of fyne.Widget.
+func (r *diffRow) CreateRenderer() fyne.WidgetRenderer { return &diffRowRenderer{r: r} }
+
+type diffRowRenderer struct{ r *diffRow }
+
+func (rr *diffRowRenderer) Destroy()                     {}
+func (rr *diffRowRenderer) Layout(fyne.Size)             {}
+func (rr *diffRowRenderer) MinSize() fyne.Size           { return fyne.NewSize(0, rr.r.v.metric.line) }
+func (rr *diffRowRenderer) Objects() []fyne.CanvasObject { return rr.r.objs }
+func (rr *diffRowRenderer) Refresh() {
+	rr.r.build()
+	canvas.Refresh(rr.r)
+}
+
+// bind shows row id.
+func (r *diffRow) bind(id int) {
+	r.id = id
+	r.Refresh()
+	r.v.overview.viewportMoved()
+}
+
+func (r *diffRow) rect(c color.Color, x, y, w, h float32) {
+	if r.nRect == len(r.rects) {
+		r.rects = append(r.rects, canvas.NewRectangle(nil))
+	}
+	o := r.rects[r.nRect]
+	r.nRect++
+	o.FillColor = c
+	o.Move(fyne.NewPos(x, y))
+	o.Resize(fyne.NewSize(w, h))
+	r.objs = append(r.objs, o)
+}
+
+func (r *diffRow) text(s string, c color.Color, x, y, w float32, align fyne.TextAlign, style fyne.TextStyle) {
+	if r.nText == len(r.texts) {
+		r.texts = append(r.texts, canvas.NewText("", nil))
+	}
+	o := r.texts[r.nText]
+	r.nText++
+	o.Text, o.Color, o.Alignment, o.TextStyle = s, c, align, style
+	o.TextSize = r.v.metric.size
+	o.Move(fyne.NewPos(x, y))
+	o.Resize(fyne.NewSize(w, r.v.metric.line))
+	r.objs = append(r.objs, o)
+}
+
+// icon draws the hunk toggle: a tick when accepted, a cross when not.
+func (r *diffRow) icon(ok bool, x, y, s float32) {
+	if r.ok == nil {
+		r.ok = canvas.NewImageFromResource(theme.NewSuccessThemedResource(theme.ConfirmIcon()))
+		r.no = canvas.NewImageFromResource(theme.NewErrorThemedResource(theme.CancelIcon()))
+	}
+	o := r.ok
+	if !ok {
+		o = r.no
+	}
+	o.Move(fyne.NewPos(x, y))
+	o.Resize(fyne.NewSize(s, s))
+	r.objs = append(r.objs, o)
+}
+
+// build lays out the row's objects for the view's current state.
+func (r *diffRow) build() {
+	v := r.v
+	r.objs, r.nText, r.nRect = r.objs[:0], 0, 0
+	m := v.model
+	if r.id < 0 || r.id >= m.Len() {
+		return
+	}
+	rw := m.Row(r.id)
+	mt := v.metric
+	c := coloursFor(v.dark)
+	h := v.rowHeight(r.id)
+	xTextL := mt.numW
+	xGut := mt.numW + mt.sideW
+	xNumR := xGut + mt.gutW
+	xTextR := xNumR + mt.numW
+	rejected := rw.hunk >= 0 && v.stream == nil && v.ed == nil && len(v.rejected) > 0 && v.rejected[v.hunkID(rw.hunk)]
+
+	// Backgrounds.
+	var bgL, bgR color.Color
+	switch rw.kind {
+	case rowDeleted:
+		bgL, bgR = c.del, c.filler
+	case rowInserted:
+		bgL, bgR = c.filler, c.ins
+	case rowChanged:
+		bgL, bgR = c.del, c.ins
+	}
+	if rejected && bgR != nil {
+		bgR = c.filler
+	}
+	if v.stale && rw.b >= 0 && v.inConflict(rw.b) {
+		bgR = c.conflict
+	}
+	growing := m.Growing(rw)
+	if growing {
+		bgR = c.grow
+	}
+	if bgL != nil {
+		r.rect(bgL, 0, 0, xGut, h)
+	}
+	if bgR != nil {
+		r.rect(bgR, xNumR, 0, mt.numW+mt.sideW, h)
+	}
+	if growing {
+		r.rect(theme.Color(theme.ColorNamePrimary), xNumR, 0, 3, h)
+	}
+
+	// Hunk gutter.
+	if rw.hunk >= 0 {
+		gc := c.accepted
+		if rejected {
+			gc = c.rejected
+		}
+		r.rect(gc, xGut+mt.gutW/2-1, 0, 2, h)
+		if rw.head && v.stream == nil && v.ed == nil {
+			r.rect(theme.Color(theme.ColorNameBackground), xGut+padText, 0, mt.gutW-2*padText, mt.line)
+			r.icon(!rejected, xGut+(mt.gutW-mt.line)/2, 0, mt.line)
+		}
+	}
+
+	// Selection under the right side's text.
+	if v.ed != nil && rw.b >= 0 {
+		r.selection(rw.b, xTextR, c.sel)
+	}
+
+	fg := theme.Color(theme.ColorNameForeground)
+	dim := theme.Color(theme.ColorNamePlaceHolder)
+	num := func(n int, x float32) {
+		r.text(itoa(n+1), dim, x, 0, mt.numW-padText, fyne.TextAlignTrailing, monospace)
+	}
+	words := m.Words(rw)
+	pal := paletteFor(v.dark)
+	if rw.a >= 0 {
+		num(rw.a, 0)
+		r.line(0, m.a.Line(rw.a), rw.a, xTextL, words.del, c.delWord, fg, pal)
+	}
+	if rw.b >= 0 {
+		num(rw.b, xNumR)
+		tc := fg
+		if rejected {
+			tc = dim
+		}
+		r.line(1, m.b.Line(rw.b), rw.b, xTextR, words.ins, c.insWord, tc, pal)
+		if growing && rw.b == m.growing[1]-1 {
+			r.text("writing…", theme.Color(theme.ColorNamePrimary), xTextR, h-mt.line, mt.sideW-padText,
+				fyne.TextAlignTrailing, fyne.TextStyle{Italic: true})
+		}
+		if v.ed != nil && v.ed.cur.line == rw.b {
+			r.cursor(rw.b, xTextR)
+		}
+	}
+}
+
+// windows returns the cell ranges of a line shown on each visual line.
+func (r *diffRow) windows(width int) [][2]int {
+	mt := r.v.metric
+	if !r.v.wrap {
+		return [][2]int{{r.v.hoff, r.v.hoff + mt.cols}}
+	}
+	n := max((width+mt.cols-1)/mt.cols, 1)
+	ws := make([][2]int, n)
+	for k := range ws {
+		ws[k] = [2]int{k * mt.cols, (k + 1) * mt.cols}
+	}
+	return ws
+}
+
+// line draws one side's text: word-span backgrounds, then coloured runs.
+func (r *diffRow) line(side int, s string, idx int, x float32, spans []engine.Span, spanC, fg color.Color, pal *palette) {
+	v := r.v
+	mt := v.metric
+	r.colBuf = columns(s, r.colBuf)
+	cols := r.colBuf
+	width := int(cols[len(s)])
+	wins := r.windows(width)
+	x0 := x + padText
+	for _, sp := range spans {
+		c0, c1 := int(cols[sp.Start]), int(cols[sp.End])
+		for k, w := range wins {
+			lo, hi := max(c0, w[0]), min(c1, w[1])
+			if lo < hi {
+				r.rect(spanC, x0+float32(lo-w[0])*mt.cell, float32(k)*mt.line, float32(hi-lo)*mt.cell, mt.line)
+			}
+		}
+	}
+	if s == "" {
+		return
+	}
+	toks, ok := v.hl.tokens(side, idx)
+	if !ok {
+		v.wantTokens(side, idx)
+	}
+	// Runs: tokens with their colours, plain text between them; runs of
+	// the same colour are merged.
+	type run struct {
+		b0, b1 int
+		c      color.Color
+	}
+	var runs []run
+	add := func(b0, b1 int, c color.Color) {
+		if b0 >= b1 {
+			return
+		}
+		if c == nil {
+			c = fg
+		}
+		if n := len(runs); n > 0 && runs[n-1].c == c && runs[n-1].b1 == b0 {
+			runs[n-1].b1 = b1
+			return
+		}
+		runs = append(runs, run{b0, b1, c})
+	}
+	at := 0
+	for _, t := range toks {
+		b0, b1 := min(int(t.start), len(s)), min(int(t.end), len(s))
+		add(at, b0, fg)
+		tc := pal.colour(t.typ)
+		if fg != theme.Color(theme.ColorNameForeground) {
+			tc = fg // rejected: dimmed
+		}
+		add(b0, b1, tc)
+		at = max(at, b1)
+	}
+	add(at, len(s), fg)
+	for _, rn := range runs {
+		c0, c1 := int(cols[rn.b0]), int(cols[rn.b1])
+		var text string
+		for k, w := range wins {
+			lo, hi := max(c0, w[0]), min(c1, w[1])
+			if lo >= hi {
+				continue
+			}
+			if text == "" {
+				text = expandRun(s[rn.b0:rn.b1], c0)
+			}
+			r.text(cellSlice(text, lo-c0, hi-c0), rn.c, x0+float32(lo-w[0])*mt.cell, float32(k)*mt.line,
+				float32(hi-lo)*mt.cell, fyne.TextAlignLeading, monospace)
+		}
+	}
+}
+
+// expandRun expands the tabs of s, which starts at cell c0.
+func expandRun(s string, c0 int) string {
+	tab := false
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\t' {
+			tab = true
+			break
+		}
+	}
+	if !tab {
+		return s
+	}
+	out := make([]byte, 0, len(s)+8)
+	c := c0
+	for _, ch := range s {
+		if ch == '\t' {
+			n := tabWidth - c%tabWidth
+			for range n {
+				out = append(out, ' ')
+			}
+			c += n
+			continue
+		}
+		out = utf8.AppendRune(out, ch)
+		c++
+	}
+	return string(out)
+}
+
+// cellSlice returns cells from:to of s (one rune per cell).
+func cellSlice(s string, from, to int) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return s[min(from, len(s)):min(to, len(s))]
+	}
+	rs := []rune(s)
+	return string(rs[min(from, len(rs)):min(to, len(rs))])
+}
+
+// cellX returns the x of byte col of line s on the right side, and the
+// visual line it falls on.
+func (r *diffRow) cellX(s string, col int, x float32) (float32, float32, bool) {
+	mt := r.v.metric
+	r.colBuf = columns(s, r.colBuf)
+	c := int(r.colBuf[min(col, len(s))])
+	if r.v.wrap {
+		k := c / mt.cols
+		if c > 0 && c%mt.cols == 0 && c == int(r.colBuf[len(s)]) {
+			k-- // the end of a full visual line stays on it
+		}
+		return x + padText + float32(c-k*mt.cols)*mt.cell, float32(k) * mt.line, true
+	}
+	if c < r.v.hoff || c > r.v.hoff+mt.cols {
+		return 0, 0, false
+	}
+	return x + padText + float32(c-r.v.hoff)*mt.cell, 0, true
+}
+
+// cursor draws the editor's cursor on this row.
+func (r *diffRow) cursor(line int, x float32) {
+	ed := r.v.ed
+	if !ed.focused && !ed.showUnfocused {
+		return
+	}
+	s := ed.lines[line]
+	cx, cy, ok := r.cellX(s, ed.cur.col, x)
+	if ok {
+		r.rect(theme.Color(theme.ColorNamePrimary), cx, cy, 2, r.v.metric.line)
+	}
+}
+
+// selection draws the selected part of line on this row.
+func (r *diffRow) selection(line int, x float32, c color.Color) {
+	ed := r.v.ed
+	from, to, ok := ed.selection()
+	if !ok || line < from.line || line > to.line {
+		return
+	}
+	s := ed.lines[line]
+	b0, b1 := 0, len(s)
+	if line == from.line {
+		b0 = from.col
+	}
+	if line == to.line {
+		b1 = to.col
+	}
+	mt := r.v.metric
+	r.colBuf = columns(s, r.colBuf)
+	c0, c1 := int(r.colBuf[b0]), int(r.colBuf[b1])
+	if line != to.line {
+		c1++ // the line end
+	}
+	for k, w := range r.windows(int(r.colBuf[len(s)]) + 1) {
+		lo, hi := max(c0, w[0]), min(c1, w[1])
+		if lo < hi {
+			r.rect(c, x+padText+float32(lo-w[0])*mt.cell, float32(k)*mt.line, float32(hi-lo)*mt.cell, mt.line)
+		}
+	}
+}
+
+// Tapped toggles a hunk in the gutter, or places the editor's cursor.
+func (r *diffRow) Tapped(ev *fyne.PointEvent) {
+	v := r.v
+	if r.id < 0 || r.id >= v.model.Len() {
+		return
+	}
+	mt := v.metric
+	xGut := mt.numW + mt.sideW
+	rw := v.model.Row(r.id)
+	if ev.Position.X >= xGut && ev.Position.X < xGut+mt.gutW {
+		if rw.hunk >= 0 {
+			v.toggleHunk(rw.hunk)
+		}
+		return
+	}
+	if v.ed != nil {
+		v.ed.focus()
+		if p, ok := r.posAt(r.id, ev.Position); ok {
+			v.ed.moveTo(p, v.ed.shiftHeld())
+		}
+	}
+}
+
+// posAt returns the editor position at p (relative to row id's top left).
+func (r *diffRow) posAt(id int, p fyne.Position) (pos, bool) {
+	v := r.v
+	ed := v.ed
+	mt := v.metric
+	m := v.model
+	if id < 0 {
+		return pos{}, true
+	}
+	if id >= m.Len() {
+		n := len(ed.lines) - 1
+		return pos{n, len(ed.lines[n])}, true
+	}
+	rw := m.Row(id)
+	line := rw.b
+	if line < 0 {
+		// A filler cell: the next line of the right side.
+		for k := id + 1; k < m.Len() && k < id+10000; k++ {
+			if b := m.Row(k).b; b >= 0 {
+				return pos{b, 0}, true
+			}
+		}
+		n := len(ed.lines) - 1
+		return pos{n, len(ed.lines[n])}, true
+	}
+	xTextR := 2*mt.numW + mt.sideW + mt.gutW + padText
+	cell := int((p.X - xTextR + mt.cell/2) / mt.cell)
+	if v.wrap {
+		cell += int(p.Y/mt.line) * mt.cols
+	} else {
+		cell += v.hoff
+	}
+	s := ed.lines[line]
+	r.colBuf = columns(s, r.colBuf)
+	col := len(s)
+	for i := 0; i < len(s); i++ {
+		if int(r.colBuf[i]) >= cell {
+			col = i
+			break
+		}
+	}
+	for col > 0 && col < len(s) && !utf8.RuneStart(s[col]) {
+		col--
+	}
+	return pos{line, col}, true
+}
+
+// Dragged selects text in the editor.
+func (r *diffRow) Dragged(ev *fyne.DragEvent) {
+	v := r.v
+	if v.ed == nil || r.id < 0 {
+		return
+	}
+	if !r.drag {
+		r.drag, r.dragRow = true, r.id
+		start := ev.Position.Subtract(ev.Dragged)
+		if p, ok := r.posAt(r.id, start); ok {
+			v.ed.focus()
+			v.ed.moveTo(p, false)
+		}
+	}
+	// The row where the drag started keeps the events; find the row under
+	// the pointer from its offset.
+	y := v.rowY(r.dragRow) + ev.Position.Y
+	id := v.rowAtY(y)
+	if p, ok := r.posAt(id, fyne.NewPos(ev.Position.X, y-v.rowY(id))); ok {
+		v.ed.moveTo(p, true)
+	}
+}
+
+// DragEnd is part of fyne.Draggable.
+func (r *diffRow) DragEnd() { r.drag = false }
+
+// Scrolled scrolls the rows: vertically, or horizontally with Shift or a
+// horizontal wheel.
+func (r *diffRow) Scrolled(ev *fyne.ScrollEvent) {
+	v := r.v
+	dx, dy := ev.Scrolled.DX, ev.Scrolled.DY
+	if d, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok && d.CurrentKeyModifiers()&fyne.KeyModifierShift != 0 && dx == 0 {
+		dx, dy = dy, 0
+	}
+	if dx != 0 && !v.wrap {
+		v.setHOffset(v.hoff - int(dx/v.metric.cell))
+	}
+	if dy != 0 {
+		v.list.ScrollToOffset(v.list.GetScrollOffset() - dy)
+		v.userScrolled(dy)
+	}
+}
+
+var (
+	_ fyne.Tappable   = (*diffRow)(nil)
+	_ fyne.Draggable  = (*diffRow)(nil)
+	_ fyne.Scrollable = (*diffRow)(nil)
+)

@@ -1,0 +1,140 @@
+package ui
+
+import (
+	"image/color"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// overview is the strip beside a DiffView that shows the whole file's
+// changes as coloured ticks (red removed, green added, orange replaced,
+// blue still being written) and the visible part as a frame; tapping it
+// jumps there.
+type overview struct {
+	widget.BaseWidget
+	v     *DiffView
+	bg    *canvas.Rectangle
+	frame *canvas.Rectangle
+	ticks []*canvas.Rectangle
+	objs  []fyne.CanvasObject
+}
+
+func newOverview(v *DiffView) *overview {
+	o := &overview{v: v, bg: canvas.NewRectangle(nil), frame: canvas.NewRectangle(color.Transparent)}
+	o.frame.StrokeWidth = 1
+	o.ExtendBaseWidget(o)
+	return o
+}
+
+// CreateRenderer is part of fyne.Widget.
+func (o *overview) CreateRenderer() fyne.WidgetRenderer { return &overviewRenderer{o: o} }
+
+type overviewRenderer struct{ o *overview }
+
+func (r *overviewRenderer) Destroy()                     {}
+func (r *overviewRenderer) MinSize() fyne.Size           { return fyne.NewSize(stripW, 10) }
+func (r *overviewRenderer) Objects() []fyne.CanvasObject { return r.o.objs }
+func (r *overviewRenderer) Layout(fyne.Size)             { r.o.build() }
+func (r *overviewRenderer) Refresh() {
+	r.o.build()
+	canvas.Refresh(r.o)
+}
+
+// build places one tick per change (changes that fall on the same pixel
+// and colour share it), so its cost follows the number of changes.
+func (o *overview) build() {
+	v := o.v
+	size := o.Size()
+	c := coloursFor(v.dark)
+	o.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
+	o.bg.Resize(size)
+	o.objs = append(o.objs[:0], o.bg)
+	m := v.model
+	n := m.Len()
+	used := 0
+	if n > 0 && size.Height > 0 {
+		scale := size.Height / float32(n)
+		lastY, lastC := float32(-10), color.Color(nil)
+		tick := func(y0, y1 float32, col color.Color) {
+			h := max(y1-y0, 2)
+			if y0-lastY < 1 && col == lastC {
+				return
+			}
+			lastY, lastC = y0, col
+			if used == len(o.ticks) {
+				o.ticks = append(o.ticks, canvas.NewRectangle(nil))
+			}
+			t := o.ticks[used]
+			used++
+			t.FillColor = col
+			t.Move(fyne.NewPos(2, y0))
+			t.Resize(fyne.NewSize(size.Width-4, h))
+			o.objs = append(o.objs, t)
+		}
+		for _, s := range m.segs {
+			if s.hunk < 0 {
+				continue
+			}
+			col := c.insWord
+			switch s.op.Kind {
+			case engine.OpDelete:
+				col = c.delWord
+			case engine.OpReplace:
+				col = color.NRGBA{R: 0xe0, G: 0x90, B: 0x20, A: 0xd0}
+			}
+			tick(float32(s.row0)*scale, float32(s.row0+s.rows)*scale, col)
+		}
+		if g := m.growing; g[1] > g[0] {
+			r0, r1 := m.RowOfB(g[0]), m.RowOfB(g[1]-1)+1
+			lastY = -10
+			tick(float32(r0)*scale, float32(r1)*scale, theme.Color(theme.ColorNamePrimary))
+		}
+	}
+	o.objs = append(o.objs, o.frame)
+	o.placeFrame()
+}
+
+// placeFrame moves the frame that marks the visible rows.
+func (o *overview) placeFrame() {
+	v := o.v
+	size := o.Size()
+	n := v.model.Len()
+	o.frame.StrokeColor = theme.Color(theme.ColorNameForeground)
+	if n == 0 || v.metric.line <= 0 {
+		o.frame.Resize(fyne.NewSize(0, 0))
+		return
+	}
+	scale := size.Height / float32(n)
+	top := float32(v.topRow())
+	vis := v.list.Size().Height / v.metric.line
+	o.frame.Move(fyne.NewPos(0, top*scale))
+	o.frame.Resize(fyne.NewSize(size.Width, max(vis*scale, 3)))
+}
+
+// viewportMoved follows a scroll of the rows.
+func (o *overview) viewportMoved() {
+	o.placeFrame()
+	canvas.Refresh(o.frame)
+}
+
+// Tapped scrolls the view so the tapped place is in the middle.
+func (o *overview) Tapped(ev *fyne.PointEvent) {
+	v := o.v
+	n := v.model.Len()
+	if n == 0 || o.Size().Height <= 0 {
+		return
+	}
+	row := int(ev.Position.Y / o.Size().Height * float32(n))
+	half := v.list.Size().Height / 2
+	v.list.ScrollToOffset(max(v.rowY(row)-half, 0))
+	v.list.Refresh()
+	if v.stream != nil && v.following {
+		v.setFollowing(false)
+	}
+	o.viewportMoved()
+}

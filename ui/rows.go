@@ -1,0 +1,406 @@
+package ui
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// rowKind says what one aligned side-by-side row shows.
+type rowKind uint8
+
+const (
+	rowEqual    rowKind = iota // the same line on both sides
+	rowDeleted                 // a line only on the left; filler on the right
+	rowInserted                // a line only on the right; filler on the left
+	rowChanged                 // a removed line beside the added line that replaced it
+)
+
+// row is one aligned row of a side-by-side diff. Line indexes are 0-based;
+// -1 marks a filler cell.
+type row struct {
+	kind   rowKind
+	a, b   int  // line of the left (a) and right (b) text, -1 for filler
+	seg    int  // index of the segment (op) the row belongs to
+	hunk   int  // index of the change in Hunks order, -1 for equal rows
+	head   bool // first row of its change: the hunk gutter shows the toggle here
+	paired bool // a changed row whose two lines were paired: word spans apply
+}
+
+// lineSet is the lines of one side: head, then mid, then tail. A streaming
+// proposal is its done lines, the partial line and the original's tail;
+// other texts use head alone. Lines may end in "\n".
+type lineSet struct {
+	head, mid, tail []string
+}
+
+// Len returns the number of lines.
+func (s *lineSet) Len() int { return len(s.head) + len(s.mid) + len(s.tail) }
+
+// Line returns line i (0-based) without its line ending.
+func (s *lineSet) Line(i int) string {
+	var l string
+	switch {
+	case i < len(s.head):
+		l = s.head[i]
+	case i < len(s.head)+len(s.mid):
+		l = s.mid[i-len(s.head)]
+	default:
+		l = s.tail[i-len(s.head)-len(s.mid)]
+	}
+	return trimEOL(l)
+}
+
+// raw returns the lines as one slice (with line endings), for hashing.
+func (s *lineSet) raw() []string {
+	if len(s.mid) == 0 && len(s.tail) == 0 {
+		return s.head
+	}
+	out := make([]string, 0, s.Len())
+	return append(append(append(out, s.head...), s.mid...), s.tail...)
+}
+
+func trimEOL(l string) string {
+	l = strings.TrimSuffix(l, "\n")
+	return strings.TrimSuffix(l, "\r")
+}
+
+// segment is the rows of one op of the diff.
+type segment struct {
+	op   engine.Op
+	row0 int // first row
+	rows int
+	hunk int // index of the change, -1 for an equal op
+	// align gives, for a replace op, each row's line offsets into the op's
+	// removed (ia) and added (ib) lines, -1 for filler; nil for other ops.
+	align []alignRow
+}
+
+// alignRow is one row of a replace op: offsets into its removed and added
+// lines (-1 for filler) and whether PairLines paired them.
+type alignRow struct {
+	ia, ib int32
+	paired bool
+}
+
+// wordPair is the word spans of one changed row, in bytes of each line.
+type wordPair struct {
+	del, ins []engine.Span
+}
+
+// rowModel is the aligned rows of a diff from a to b. It holds one segment
+// per op, so building it costs O(ops), not O(lines); rows are computed on
+// demand. Word spans are computed lazily, for the rows asked about, and
+// cached.
+type rowModel struct {
+	a, b    lineSet
+	ops     []engine.Op
+	segs    []segment
+	n       int    // rows
+	growing [2]int // lines b[growing[0]:growing[1]] are still being written
+	stable  int    // lines of b before it never change (word-span cache key)
+	pairs   map[engine.Op][]alignRow
+	words   map[[2]int32]wordPair
+	changes int // non-equal segments
+}
+
+// newRowModel builds the rows of ops, a diff from a to b. pairs caches
+// replace alignments across rebuilds (nil to start afresh); the op whose
+// added lines reach into growing is aligned by position, not cached.
+func newRowModel(a, b lineSet, ops []engine.Op, growing [2]int, pairs map[engine.Op][]alignRow) *rowModel {
+	if pairs == nil {
+		pairs = map[engine.Op][]alignRow{}
+	}
+	m := &rowModel{a: a, b: b, ops: ops, growing: growing, pairs: pairs, stable: b.Len()}
+	if growing[1] > growing[0] {
+		m.stable = growing[0]
+	}
+	m.segs = make([]segment, 0, len(ops))
+	for _, op := range ops {
+		s := segment{op: op, row0: m.n, hunk: -1}
+		switch op.Kind {
+		case engine.OpEqual, engine.OpDelete:
+			s.rows = op.A1 - op.A0
+		case engine.OpInsert:
+			s.rows = op.B1 - op.B0
+		case engine.OpReplace:
+			s.align = m.align(op)
+			s.rows = len(s.align)
+		}
+		if op.Kind != engine.OpEqual {
+			s.hunk = m.changes
+			m.changes++
+		}
+		if s.rows == 0 {
+			continue
+		}
+		m.n += s.rows
+		m.segs = append(m.segs, s)
+	}
+	return m
+}
+
+// align returns the rows of a replace op: unpaired removed and added lines
+// share rows side by side, lines PairLines pairs share a row of their own.
+func (m *rowModel) align(op engine.Op) []alignRow {
+	grow := m.growing[1] > m.growing[0] && op.B1 > m.growing[0]
+	if !grow {
+		if al, ok := m.pairs[op]; ok {
+			return al
+		}
+	}
+	nd, ni := op.A1-op.A0, op.B1-op.B0
+	var pairs [][2]int
+	if grow {
+		for k := range min(nd, ni) {
+			pairs = append(pairs, [2]int{k, k})
+		}
+	} else {
+		del, ins := make([]string, nd), make([]string, ni)
+		for k := range del {
+			del[k] = m.a.Line(op.A0 + k)
+		}
+		for k := range ins {
+			ins[k] = m.b.Line(op.B0 + k)
+		}
+		pairs = engine.PairLines(del, ins)
+	}
+	al := make([]alignRow, 0, max(nd, ni))
+	i, j := 0, 0
+	gap := func(di, dj int) {
+		for k := range max(di-i, dj-j) {
+			r := alignRow{ia: -1, ib: -1}
+			if i+k < di {
+				r.ia = int32(i + k)
+			}
+			if j+k < dj {
+				r.ib = int32(j + k)
+			}
+			al = append(al, r)
+		}
+		i, j = di, dj
+	}
+	for _, p := range pairs {
+		gap(p[0], p[1])
+		al = append(al, alignRow{ia: int32(p[0]), ib: int32(p[1]), paired: true})
+		i, j = p[0]+1, p[1]+1
+	}
+	gap(nd, ni)
+	if !grow {
+		m.pairs[op] = al
+	}
+	return al
+}
+
+// Len returns the number of rows.
+func (m *rowModel) Len() int { return m.n }
+
+// segAt returns the index of the segment holding row i.
+func (m *rowModel) segAt(i int) int {
+	return sort.Search(len(m.segs), func(k int) bool { return m.segs[k].row0+m.segs[k].rows > i })
+}
+
+// Row returns row i (0 ≤ i < Len()).
+func (m *rowModel) Row(i int) row {
+	k := m.segAt(i)
+	s := &m.segs[k]
+	off := i - s.row0
+	r := row{seg: k, hunk: s.hunk, head: off == 0 && s.hunk >= 0, a: -1, b: -1}
+	switch s.op.Kind {
+	case engine.OpEqual:
+		r.kind, r.a, r.b = rowEqual, s.op.A0+off, s.op.B0+off
+	case engine.OpDelete:
+		r.kind, r.a = rowDeleted, s.op.A0+off
+	case engine.OpInsert:
+		r.kind, r.b = rowInserted, s.op.B0+off
+	case engine.OpReplace:
+		al := s.align[off]
+		if al.ia >= 0 {
+			r.a = s.op.A0 + int(al.ia)
+		}
+		if al.ib >= 0 {
+			r.b = s.op.B0 + int(al.ib)
+		}
+		switch {
+		case r.a >= 0 && r.b >= 0:
+			r.kind, r.paired = rowChanged, al.paired
+		case r.a >= 0:
+			r.kind = rowDeleted
+		default:
+			r.kind = rowInserted
+		}
+	}
+	return r
+}
+
+// Growing reports whether row r shows a line that is still being written.
+func (m *rowModel) Growing(r row) bool {
+	return r.b >= 0 && r.b >= m.growing[0] && r.b < m.growing[1]
+}
+
+// Words returns the word spans of a paired changed row, computing them
+// once per pair of lines (lines still being written are not cached).
+func (m *rowModel) Words(r row) wordPair {
+	if !r.paired {
+		return wordPair{}
+	}
+	key := [2]int32{int32(r.a), int32(r.b)}
+	if w, ok := m.words[key]; ok {
+		return w
+	}
+	var w wordPair
+	w.del, w.ins = engine.WordSpans(m.a.Line(r.a), m.b.Line(r.b))
+	if r.b < m.stable {
+		if m.words == nil {
+			m.words = map[[2]int32]wordPair{}
+		}
+		m.words[key] = w
+	}
+	return w
+}
+
+// RowOfB returns the row showing line j of b (the row of the nearest line
+// before it when j is past the end).
+func (m *rowModel) RowOfB(j int) int {
+	k := sort.Search(len(m.segs), func(k int) bool { return m.segs[k].op.B1 > j })
+	if k == len(m.segs) {
+		return max(m.n-1, 0)
+	}
+	s := &m.segs[k]
+	switch s.op.Kind {
+	case engine.OpEqual, engine.OpInsert:
+		return s.row0 + max(j-s.op.B0, 0)
+	case engine.OpReplace:
+		for off, al := range s.align {
+			if al.ib >= 0 && s.op.B0+int(al.ib) >= j {
+				return s.row0 + off
+			}
+		}
+	}
+	return s.row0
+}
+
+// ChangeRows returns the first row of every change, in order: the rows
+// next/previous hunk jump to and the overview strip marks.
+func (m *rowModel) ChangeRows() []int {
+	var out []int
+	for _, s := range m.segs {
+		if s.hunk >= 0 {
+			out = append(out, s.row0)
+		}
+	}
+	return out
+}
+
+// Hunks returns the hunks of the diff, computed from the texts (their IDs
+// hash the changed lines, as engine.ApplyHunks expects).
+func (m *rowModel) Hunks() []engine.Hunk {
+	return engine.Hunks(m.a.raw(), m.b.raw(), m.ops, 3)
+}
+
+// spliceLine inserts one line (the partial line of a stream) into ops as an
+// insertion at line at of b, shifting the b lines after it. ops must cover
+// b with a boundary at at.
+func spliceLine(ops []engine.Op, at int) []engine.Op {
+	out := make([]engine.Op, 0, len(ops)+2)
+	inserted := false
+	for _, op := range ops {
+		if !inserted && op.Kind == engine.OpEqual && op.B0 < at && at < op.B1 {
+			n := at - op.B0
+			out = append(out, engine.Op{Kind: engine.OpEqual, A0: op.A0, A1: op.A0 + n, B0: op.B0, B1: at})
+			op.A0, op.B0 = op.A0+n, at
+		}
+		if !inserted && (op.B0 > at || (op.B0 == at && op.B1 > at)) {
+			out = append(out, engine.Op{Kind: engine.OpInsert, A0: op.A0, A1: op.A0, B0: at, B1: at + 1})
+			inserted = true
+		}
+		if inserted {
+			op.B0++
+			op.B1++
+		}
+		out = append(out, op)
+	}
+	if !inserted {
+		a := 0
+		if len(out) > 0 {
+			a = out[len(out)-1].A1
+		}
+		out = append(out, engine.Op{Kind: engine.OpInsert, A0: a, A1: a, B0: at, B1: at + 1})
+	}
+	return out
+}
+
+// textWidth returns the display width in cells of s with tabs expanded.
+func textWidth(s string) int {
+	w := 0
+	for _, r := range s {
+		if r == '\t' {
+			w += tabWidth - w%tabWidth
+		} else {
+			w++
+		}
+	}
+	return w
+}
+
+// tabWidth is how many cells a tab stop spans.
+const tabWidth = 4
+
+// columns maps byte offsets of a line to display cells, tabs expanded:
+// cols[i] is the cell where byte i starts; cols[len(s)] is the width.
+// Continuation bytes of a rune share their rune's cell.
+func columns(s string, cols []int32) []int32 {
+	cols = cols[:0]
+	c := int32(0)
+	for i := 0; i < len(s); {
+		b := s[i]
+		switch {
+		case b == '\t':
+			cols = append(cols, c)
+			c += tabWidth - c%tabWidth
+			i++
+		case b < 0x80:
+			cols = append(cols, c)
+			c++
+			i++
+		default:
+			n := runeLen(s[i:])
+			for range n {
+				cols = append(cols, c)
+			}
+			c++
+			i += n
+		}
+	}
+	return append(cols, c)
+}
+
+func runeLen(s string) int {
+	for n := 1; n < len(s) && n < 4; n++ {
+		if s[n]&0xC0 != 0x80 {
+			return n
+		}
+	}
+	return min(len(s), 4)
+}
+
+// expandTabs returns s with each tab replaced by spaces to the next stop.
+func expandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var sb strings.Builder
+	c := 0
+	for _, r := range s {
+		if r == '\t' {
+			n := tabWidth - c%tabWidth
+			sb.WriteString("    "[:n])
+			c += n
+			continue
+		}
+		sb.WriteRune(r)
+		c++
+	}
+	return sb.String()
+}
