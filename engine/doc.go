@@ -61,7 +61,9 @@
 // payload's CRLF is read as LF; a line-trimmed match re-indents the
 // replacement by the uniform indentation difference (as Roo; Cline inserts
 // it verbatim); block-anchor needs the middle lines to reach 80% similarity;
-// the first block's exact text must occur once:
+// the first block's exact text must occur once; Roo's fuzzyThreshold is not
+// taken (its vectors match through the normalized and block-anchor
+// strategies):
 //   - cline/diff.test.ts/constructNewFileContent > should handle line-trimmed match replacement case correctly[v1]:
 //     " line2 " matched "line2", so the replacement gets the file's extra space of indentation.
 //   - cline/diff.test.ts/constructNewFileContent > should handle line-trimmed match replacement case correctly[v2]: as [v1].

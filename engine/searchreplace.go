@@ -40,6 +40,11 @@ import (
 // newline does not add one. A line-trimmed, normalized or block-anchor match
 // re-indents the REPLACE lines by the uniform indentation difference between
 // the SEARCH lines and the file's, when there is one.
+//
+// Roo's fuzzyThreshold (a Levenshtein similarity over the whole block) is not
+// implemented: it costs O(block²) per window. Its vectors pass through the
+// normalized strategy (whitespace, smart quotes) and block-anchor (a few
+// changed middle lines); Roo's :end_line: is read but not used.
 
 type srState uint8
 
