@@ -148,9 +148,10 @@ func unixNano(t time.Time) int64 {
 	return t.UnixNano()
 }
 
-// nullHash is a blob reference column: NULL for "no file".
-func nullHash(hash string) sql.NullString {
-	return sql.NullString{String: hash, Valid: hash != ""}
+// nullIfEmpty is s for a nullable column: "" becomes NULL (for a blob
+// reference, "no file").
+func nullIfEmpty(s string) sql.NullString {
+	return sql.NullString{String: s, Valid: s != ""}
 }
 
 // TouchSession records that an agent's session was seen at t (zero: now),
@@ -253,7 +254,7 @@ func (j *Journal) RecordProposal(ctx context.Context, p ProposalRecord) error {
 		}
 		for _, r := range rows {
 			_, err := tx.Exec(`INSERT INTO proposal_files(proposal_id, path, root, base, proposed) VALUES (?, ?, ?, ?, ?)`,
-				p.ID, r.path, r.root, nullHash(r.base), nullHash(r.proposed))
+				p.ID, r.path, r.root, nullIfEmpty(r.base), nullIfEmpty(r.proposed))
 			if err != nil {
 				return fmt.Errorf("file %s: %w", r.path, err)
 			}
@@ -263,7 +264,7 @@ func (j *Journal) RecordProposal(ctx context.Context, p ProposalRecord) error {
 }
 
 // SetProposalStatus records a proposal's new lifecycle state and reason
-// (e.g. "reported", or "stale" with what changed).
+// (e.g. "stale" with what changed); a reason of "" keeps the previous one.
 func (j *Journal) SetProposalStatus(ctx context.Context, id, status, reason string) error {
 	return j.write(ctx, "set status of proposal "+id, func(tx *sql.Tx) error {
 		return setProposalStatus(tx, id, status, reason)
@@ -271,8 +272,8 @@ func (j *Journal) SetProposalStatus(ctx context.Context, id, status, reason stri
 }
 
 func setProposalStatus(tx *sql.Tx, id, status, reason string) error {
-	res, err := tx.Exec(`UPDATE proposals SET status = ?, reason = ?, updated = ? WHERE id = ?`,
-		status, reason, time.Now().UnixNano(), id)
+	res, err := tx.Exec(`UPDATE proposals SET status = ?, reason = coalesce(?, reason), updated = ? WHERE id = ?`,
+		status, nullIfEmpty(reason), time.Now().UnixNano(), id)
 	if err != nil {
 		return err
 	}
@@ -318,6 +319,13 @@ type DecisionFile struct {
 // file, and sets the proposal's status to the decision. It returns the
 // decision's id. The proposal must have been recorded.
 func (j *Journal) RecordDecision(ctx context.Context, d DecisionRecord) (int64, error) {
+	switch d.Decision {
+	case DecisionApproved, DecisionApprovedEdited, DecisionPartial, DecisionRejected,
+		DecisionWithdrawn, DecisionFailed, DecisionStale:
+	default:
+		return 0, fmt.Errorf("journal %s: record decision on %s: unknown decision %q (want approved, approved-edited, partial, rejected, withdrawn, failed or stale)",
+			j.path, d.ProposalID, d.Decision)
+	}
 	hunks, err := json.Marshal(nonNil(d.Hunks))
 	if err != nil {
 		return 0, fmt.Errorf("journal %s: record decision on %s: %w", j.path, d.ProposalID, err)
@@ -354,7 +362,7 @@ func (j *Journal) RecordDecision(ctx context.Context, d DecisionRecord) (int64, 
 		}
 		for i, f := range d.Files {
 			if _, err := tx.Exec(`INSERT INTO decision_files(decision_id, path, approved) VALUES (?, ?, ?)`,
-				id, f.Path, nullHash(approved[i])); err != nil {
+				id, f.Path, nullIfEmpty(approved[i])); err != nil {
 				return fmt.Errorf("file %s: %w", f.Path, err)
 			}
 		}
@@ -401,13 +409,12 @@ func (j *Journal) RecordOutcome(ctx context.Context, proposalID string, outcomeJ
 		return fmt.Errorf("journal %s: record outcome of %s: not valid JSON", j.path, proposalID)
 	}
 	return j.write(ctx, "record outcome of "+proposalID, func(tx *sql.Tx) error {
+		if err := setProposalStatus(tx, proposalID, "reported", ""); err != nil {
+			return err
+		}
 		_, err := tx.Exec(`INSERT INTO outcomes(proposal_id, json, reported) VALUES (?, ?, ?)
 			ON CONFLICT(proposal_id) DO UPDATE SET json = excluded.json, reported = excluded.reported`,
 			proposalID, string(outcomeJSON), unixNano(t))
-		if err != nil {
-			return err
-		}
-		_, err = tx.Exec(`UPDATE proposals SET status = 'reported', updated = ? WHERE id = ?`, time.Now().UnixNano(), proposalID)
 		return err
 	})
 }

@@ -375,6 +375,15 @@ func TestJournalLifecycle(t *testing.T) {
 	if _, _, err := j.ProposalStatus(ctx, "nope"); !errors.Is(err, ErrNotJournaled) {
 		t.Errorf("ProposalStatus(unknown) = %v; want ErrNotJournaled", err)
 	}
+	if err := j.RecordOutcome(ctx, "nope", []byte(`{}`), time.Time{}); !errors.Is(err, ErrNotJournaled) {
+		t.Errorf("RecordOutcome(unknown proposal) = %v; want ErrNotJournaled", err)
+	}
+	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "nope", Decision: DecisionRejected}); !errors.Is(err, ErrNotJournaled) {
+		t.Errorf("RecordDecision(unknown proposal) = %v; want ErrNotJournaled", err)
+	}
+	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p1", Decision: "maybe"}); err == nil {
+		t.Errorf("RecordDecision(decision %q) succeeded; want an error", "maybe")
+	}
 	if _, err := j.Checkpoint(ctx, 999); !errors.Is(err, ErrNotJournaled) {
 		t.Errorf("Checkpoint(999) = %v; want ErrNotJournaled", err)
 	}
@@ -461,6 +470,7 @@ func TestJournalRecover(t *testing.T) {
 		{"written", true, false, after, false, WriteWritten},
 		{"interrupted before rename", true, false, before, true, WriteInterrupted},
 		{"new file never written", false, false, nil, true, WriteInterrupted},
+		{"new file in new dirs never written", false, false, nil, true, WriteInterrupted},
 		{"new file written", false, false, after, false, WriteWritten},
 		{"delete done", true, true, nil, false, WriteWritten},
 		{"delete not done", true, true, before, false, WriteInterrupted},
@@ -472,6 +482,9 @@ func TestJournalRecover(t *testing.T) {
 	want := map[int64]WriteState{}
 	for i, tt := range tests {
 		path := filepath.Join(dir, fmt.Sprintf("f%d.txt", i))
+		if strings.Contains(tt.name, "new dirs") {
+			path = filepath.Join(dir, "x", "y", fmt.Sprintf("f%d.txt", i))
+		}
 		pid := fmt.Sprint("p", i)
 		var base []byte
 		if tt.beforeExists {
@@ -490,7 +503,11 @@ func TestJournalRecover(t *testing.T) {
 			}
 		}
 		if tt.temp {
-			if err := os.WriteFile(filepath.Join(dir, ".f"+fmt.Sprint(i)+".txt"+saveTempMarker+"1.tmp"), after[:2], 0o600); err != nil {
+			// What SaveFile leaves when killed after creating the
+			// directories and the temp file.
+			mustMkdir(t, filepath.Dir(path))
+			temp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+saveTempMarker+"1.tmp")
+			if err := os.WriteFile(temp, after[:2], 0o600); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -521,6 +538,9 @@ func TestJournalRecover(t *testing.T) {
 			if tests[i].temp && len(it.Files[0].TempFiles) != 1 {
 				t.Errorf("Recover() removed temp files %q; want the one left", it.Files[0].TempFiles)
 			}
+			if want := strings.Contains(tests[i].name, "new dirs"); (len(it.Files[0].RemovedDirs) == 2) != want {
+				t.Errorf("Recover() removed dirs %q; want x/y and x removed: %v", it.Files[0].RemovedDirs, want)
+			}
 			cp, err := j.Checkpoint(ctx, it.Checkpoint)
 			if err != nil || cp.State != it.State || cp.Finished.IsZero() {
 				t.Errorf("Checkpoint(%d) after Recover = %+v, %v", it.Checkpoint, cp, err)
@@ -532,6 +552,9 @@ func TestJournalRecover(t *testing.T) {
 	}
 	if temps := saveTemps(t, dir); len(temps) > 0 {
 		t.Errorf("Recover() left temp files %q", temps)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("Recover() left the directories an interrupted new file created: %v", err)
 	}
 	again, err := j.Recover(ctx)
 	if err != nil || len(again) != 0 {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 )
 
@@ -66,7 +67,8 @@ type FileFinal struct {
 	Final   []byte
 	Deleted bool
 	// CreatedDirs are the directories the write created (SaveFile's
-	// created), which undoing it removes again.
+	// created), which undoing it removes again; nil keeps what BeginWrite
+	// found missing.
 	CreatedDirs []string
 }
 
@@ -86,8 +88,18 @@ func (j *Journal) BeginWrite(ctx context.Context, w WriteIntent) (int64, error) 
 	var batch blobBatch
 	before := make([]string, len(w.Files))
 	after := make([]string, len(w.Files))
+	dirs := make([][]byte, len(w.Files))
 	for i, f := range w.Files {
 		var err error
+		var missing []string
+		if !f.Delete {
+			if missing, err = missingParents(f.Path); err != nil {
+				return 0, fmt.Errorf("journal %s: %s: %w", j.path, what, err)
+			}
+		}
+		if dirs[i], err = json.Marshal(nonNil(missing)); err != nil {
+			return 0, fmt.Errorf("journal %s: %s: %w", j.path, what, err)
+		}
 		var base []byte
 		if f.BeforeExists {
 			if base = f.Before; base == nil {
@@ -123,7 +135,7 @@ func (j *Journal) BeginWrite(ctx context.Context, w WriteIntent) (int64, error) 
 		}
 		res, err := tx.Exec(`INSERT INTO checkpoints(kind, proposal_id, decision_id, restored_from, agent, session, note, state, created)
 			VALUES (?, ?, ?, ?, ?, ?, ?, 'intended', ?)`,
-			kind, nullHash(w.ProposalID), decision, sql.NullInt64{Int64: w.RestoredFrom, Valid: w.RestoredFrom != 0},
+			kind, nullIfEmpty(w.ProposalID), decision, sql.NullInt64{Int64: w.RestoredFrom, Valid: w.RestoredFrom != 0},
 			agent, session, w.Note, time.Now().UnixNano())
 		if err != nil {
 			return err
@@ -132,9 +144,9 @@ func (j *Journal) BeginWrite(ctx context.Context, w WriteIntent) (int64, error) 
 			return err
 		}
 		for i, f := range w.Files {
-			_, err := tx.Exec(`INSERT INTO checkpoint_files(checkpoint_id, path, root, before, after, state)
-				VALUES (?, ?, ?, ?, ?, 'intended')`,
-				id, f.Path, f.Root, nullHash(before[i]), nullHash(after[i]))
+			_, err := tx.Exec(`INSERT INTO checkpoint_files(checkpoint_id, path, root, before, after, created_dirs, state)
+				VALUES (?, ?, ?, ?, ?, ?, 'intended')`,
+				id, f.Path, f.Root, nullIfEmpty(before[i]), nullIfEmpty(after[i]), string(dirs[i]))
 			if err != nil {
 				return fmt.Errorf("file %s: %w", f.Path, err)
 			}
@@ -185,8 +197,10 @@ func (j *Journal) FinishWrite(ctx context.Context, id int64, finals []FileFinal)
 				return err
 			}
 		}
-		if row.dirs, err = json.Marshal(nonNil(f.CreatedDirs)); err != nil {
-			return fmt.Errorf("journal %s: finish write %d: %w", j.path, id, err)
+		if f.CreatedDirs != nil {
+			if row.dirs, err = json.Marshal(f.CreatedDirs); err != nil {
+				return fmt.Errorf("journal %s: finish write %d: %w", j.path, id, err)
+			}
 		}
 		rows = append(rows, row)
 	}
@@ -195,9 +209,9 @@ func (j *Journal) FinishWrite(ctx context.Context, id int64, finals []FileFinal)
 			return err
 		}
 		for _, r := range rows {
-			_, err := tx.Exec(`UPDATE checkpoint_files SET formatted = ?, final = ?, created_dirs = ?, state = 'written'
+			_, err := tx.Exec(`UPDATE checkpoint_files SET formatted = ?, final = ?, created_dirs = coalesce(?, created_dirs), state = 'written'
 				WHERE checkpoint_id = ? AND path = ?`,
-				nullHash(r.formatted), nullHash(r.final), string(r.dirs), id, r.path)
+				nullIfEmpty(r.formatted), nullIfEmpty(r.final), nullIfEmpty(string(r.dirs)), id, r.path)
 			if err != nil {
 				return fmt.Errorf("file %s: %w", r.path, err)
 			}
@@ -239,6 +253,9 @@ type RecoveredFile struct {
 	State     WriteState // written, interrupted or conflicted
 	DiskSHA   string     // SHA-256 of what is on disk now; "" if no file
 	TempFiles []string   // leftover temporary files of a killed SaveFile, now removed
+	// RemovedDirs are the empty directories an interrupted write of a new
+	// file had created, now removed.
+	RemovedDirs []string
 }
 
 // Recover settles every write left intended by a desk that stopped (a
@@ -311,6 +328,9 @@ func (j *Journal) recoverOne(ctx context.Context, id int64) (Interrupted, error)
 				rf.State = WriteWritten
 			case sameContent(disk, f.Before):
 				rf.State = WriteInterrupted
+				if rf.RemovedDirs, err = removeEmptyDirs(f.CreatedDirs); err != nil {
+					return it, fmt.Errorf("journal %s: recover write %d: %w", j.path, id, err)
+				}
 			default:
 				rf.State = WriteConflicted
 			}
@@ -331,7 +351,7 @@ func (j *Journal) recoverOne(ctx context.Context, id int64) (Interrupted, error)
 				continue
 			}
 			_, err := tx.Exec(`UPDATE checkpoint_files SET final = ?, state = ? WHERE checkpoint_id = ? AND path = ? AND state = 'intended'`,
-				nullHash(finals[i]), string(rf.State), id, rf.Path)
+				nullIfEmpty(finals[i]), string(rf.State), id, rf.Path)
 			if err != nil {
 				return fmt.Errorf("file %s: %w", rf.Path, err)
 			}
@@ -351,6 +371,22 @@ func sameContent(disk Snapshot, hash string) bool {
 		return !disk.Exists
 	}
 	return disk.Exists && disk.SHA256 == hash
+}
+
+// removeEmptyDirs removes those of dirs (outermost first) that exist and
+// are empty, innermost first, and returns them.
+func removeEmptyDirs(dirs []string) ([]string, error) {
+	var removed []string
+	for i := len(dirs) - 1; i >= 0; i-- {
+		if entries, err := os.ReadDir(dirs[i]); err != nil || len(entries) > 0 {
+			continue
+		}
+		if err := RemoveCreatedDirs(dirs[i : i+1]); err != nil {
+			return removed, err
+		}
+		removed = append(removed, dirs[i])
+	}
+	return removed, nil
 }
 
 func firstNonEmpty(a, b string) string {

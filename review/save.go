@@ -174,6 +174,25 @@ func syncDir(dir string) error {
 // again with RemoveCreatedDirs. When it fails it still returns what it had
 // created; the error is a *SaveError.
 func MkdirParents(path string) (created []string, err error) {
+	missing, err := missingParents(path)
+	if err != nil {
+		return nil, err
+	}
+	for _, dir := range missing {
+		if err := os.Mkdir(dir, saveDirMode); err != nil {
+			return created, &SaveError{Path: path, Step: "mkdir " + dir, Err: err}
+		}
+		created = append(created, dir)
+		if err := syncDir(filepath.Dir(dir)); err != nil {
+			return created, &SaveError{Path: path, Step: "fsync dir " + filepath.Dir(dir), Err: err}
+		}
+	}
+	return created, nil
+}
+
+// missingParents returns the parent directories of path that do not
+// exist, outermost first.
+func missingParents(path string) ([]string, error) {
 	var missing []string
 	for dir := filepath.Dir(path); ; dir = filepath.Dir(dir) {
 		info, err := os.Stat(dir)
@@ -186,23 +205,12 @@ func MkdirParents(path string) (created []string, err error) {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return nil, &SaveError{Path: path, Step: "mkdir", Err: err}
 		}
-		missing = append(missing, dir)
+		missing = append([]string{dir}, missing...)
 		if filepath.Dir(dir) == dir {
 			break
 		}
 	}
-	for i := len(missing) - 1; i >= 0; i-- {
-		if err := os.Mkdir(missing[i], saveDirMode); err != nil {
-			return created, &SaveError{Path: path, Step: "mkdir " + missing[i], Err: err}
-		}
-		created = append(created, missing[i])
-	}
-	if len(created) > 0 {
-		if err := syncDir(filepath.Dir(created[0])); err != nil {
-			return created, &SaveError{Path: path, Step: "fsync dir " + filepath.Dir(created[0]), Err: err}
-		}
-	}
-	return created, nil
+	return missing, nil
 }
 
 // RemoveCreatedDirs removes the directories MkdirParents or SaveFile
