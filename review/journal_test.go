@@ -391,6 +391,24 @@ func TestJournalLifecycle(t *testing.T) {
 		t.Errorf("BeginWrite(unknown proposal) = %v; want ErrNotJournaled", err)
 	}
 
+	if err := j.FinishWrite(ctx, id, nil); err == nil || !strings.Contains(err.Error(), "already settled") {
+		t.Errorf("FinishWrite(settled checkpoint) = %v; want an error", err)
+	}
+
+	// A write that failed and was put back is interrupted, not written.
+	recordApproved(t, j, "p2", "claude", path, formatted, proposed)
+	failed, err := j.BeginWrite(ctx, WriteIntent{ProposalID: "p2", Files: []FileWrite{
+		{Path: path, Root: dir, BeforeExists: true, Before: formatted, After: proposed}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.FinishWrite(ctx, failed, []FileFinal{{Path: path, Final: formatted}}); err != nil {
+		t.Fatal(err)
+	}
+	if cp, err := j.Checkpoint(ctx, failed); err != nil || cp.State != WriteInterrupted || cp.Files[0].State != WriteInterrupted {
+		t.Errorf("Checkpoint(rolled back) = %+v, %v; want interrupted", cp, err)
+	}
+
 	// A restore is a checkpoint too, pointing at the one it undoes.
 	rid, err := j.BeginWrite(ctx, WriteIntent{RestoredFrom: id, Note: "undo", Files: []FileWrite{
 		{Path: path, Root: dir, BeforeExists: true, Before: formatted, After: before}}})

@@ -156,23 +156,30 @@ func (j *Journal) BeginWrite(ctx context.Context, w WriteIntent) (int64, error) 
 	return id, err
 }
 
-// FinishWrite records how each file of checkpoint id ended (files not
-// listed are taken as written with their After content) and marks the
-// checkpoint written. Call it after the renames and the formatter, before
-// reporting the outcome.
+// FinishWrite records how each file of checkpoint id ended and settles
+// the checkpoint. Call it after the renames and the formatter, before
+// reporting the outcome. A file not listed is taken as written with its
+// After content; a listed file whose Final is its Before content (a write
+// that failed and was put back) is recorded as interrupted, any other as
+// written. A checkpoint already settled (by FinishWrite or Recover) is an
+// error.
 func (j *Journal) FinishWrite(ctx context.Context, id int64, finals []FileFinal) error {
-	files, err := j.checkpointFiles(ctx, id)
+	cp, err := j.Checkpoint(ctx, id)
 	if err != nil {
 		return err
 	}
-	byPath := make(map[string]CheckpointFile, len(files))
-	for _, f := range files {
+	if cp.State != WriteIntended {
+		return fmt.Errorf("journal %s: finish write %d: already settled as %s", j.path, id, cp.State)
+	}
+	byPath := make(map[string]CheckpointFile, len(cp.Files))
+	for _, f := range cp.Files {
 		byPath[f.Path] = f
 	}
 	var batch blobBatch
 	type fileRow struct {
 		path, formatted, final string
 		dirs                   []byte
+		state                  WriteState
 	}
 	rows := make([]fileRow, 0, len(finals))
 	for _, f := range finals {
@@ -186,7 +193,7 @@ func (j *Journal) FinishWrite(ctx context.Context, id int64, finals []FileFinal)
 				return err
 			}
 		}
-		row := fileRow{path: f.Path}
+		row := fileRow{path: f.Path, state: WriteWritten}
 		if f.Formatted {
 			if row.formatted, err = batch.add(ctx, j, f.FormatterOutput, after); err != nil {
 				return err
@@ -196,6 +203,9 @@ func (j *Journal) FinishWrite(ctx context.Context, id int64, finals []FileFinal)
 			if row.final, err = batch.add(ctx, j, f.Final, after); err != nil {
 				return err
 			}
+		}
+		if row.final == cf.Before && cf.Before != cf.After {
+			row.state = WriteInterrupted
 		}
 		if f.CreatedDirs != nil {
 			if row.dirs, err = json.Marshal(f.CreatedDirs); err != nil {
@@ -209,9 +219,9 @@ func (j *Journal) FinishWrite(ctx context.Context, id int64, finals []FileFinal)
 			return err
 		}
 		for _, r := range rows {
-			_, err := tx.Exec(`UPDATE checkpoint_files SET formatted = ?, final = ?, created_dirs = coalesce(?, created_dirs), state = 'written'
-				WHERE checkpoint_id = ? AND path = ?`,
-				nullIfEmpty(r.formatted), nullIfEmpty(r.final), nullIfEmpty(string(r.dirs)), id, r.path)
+			_, err := tx.Exec(`UPDATE checkpoint_files SET formatted = ?, final = ?, created_dirs = coalesce(?, created_dirs), state = ?
+				WHERE checkpoint_id = ? AND path = ? AND state = 'intended'`,
+				nullIfEmpty(r.formatted), nullIfEmpty(r.final), nullIfEmpty(string(r.dirs)), string(r.state), id, r.path)
 			if err != nil {
 				return fmt.Errorf("file %s: %w", r.path, err)
 			}
