@@ -274,31 +274,37 @@ func indexOf(xs []int, x int) int {
 	return -1
 }
 
-// pickWindow chooses among candidate first lines: the best similarity (all
-// equal when sims is nil), then the nearest to hint. It returns one start, or
+// pickWindow chooses among candidate first lines: the nearest to hint, then
+// the best similarity (all equal when sims is nil). It returns one start, or
 // the tied ones (at most placesLimit).
 func pickWindow(starts []int, sims []float64, hint int) []int {
-	if len(starts) == 0 {
-		return nil
+	idx := make([]int, len(starts))
+	for j := range idx {
+		idx[j] = j
 	}
-	top := 1.0
+	idx = nearestHint(idx, hint, func(j int) int { return starts[j] + 1 })
 	if sims != nil {
-		top = 0
-		for _, s := range sims {
-			top = max(top, s)
+		top := 0.0
+		for _, j := range idx {
+			top = max(top, sims[j])
 		}
-	}
-	var tied []int
-	for j, i := range starts {
-		if sims == nil || sims[j] >= top-1e-9 {
-			tied = append(tied, i)
+		kept := idx[:0]
+		for _, j := range idx {
+			if sims[j] >= top-1e-9 {
+				kept = append(kept, j)
+			}
 		}
+		idx = kept
 	}
-	return nearestHint(tied, hint, func(i int) int { return i + 1 })
+	out := make([]int, len(idx))
+	for n, j := range idx {
+		out[n] = starts[j]
+	}
+	return capPlaces(out)
 }
 
 // nearestHint keeps the items whose line (1-based, from lineOf) is nearest
-// hint; without a hint all of them (capped at placesLimit).
+// hint; without a hint all of them.
 func nearestHint(items []int, hint int, lineOf func(int) int) []int {
 	if hint > 0 && len(items) > 1 {
 		bestD := -1
@@ -317,11 +323,11 @@ func nearestHint(items []int, hint int, lineOf func(int) int) []int {
 		}
 		items = near
 	}
-	if len(items) > placesLimit {
-		items = items[:placesLimit]
-	}
 	return items
 }
+
+// capPlaces keeps the first placesLimit items.
+func capPlaces(items []int) []int { return items[:min(len(items), placesLimit)] }
 
 // windows returns the first lines (≥ from) of windows whose line hashes equal
 // pat and whose lines verify: without a hint the first two, with one those
@@ -450,7 +456,7 @@ func (m *lineMatcher) findExact(q *searchLines, o matchOptions) (located, []Cand
 				all = append(all, at)
 			}
 		}
-		best := nearestHint(all, o.hint, func(at int) int { return m.lineOf(at) + 1 })
+		best := capPlaces(nearestHint(all, o.hint, func(at int) int { return m.lineOf(at) + 1 }))
 		if len(best) > 1 {
 			places := make([]Candidate, len(best))
 			for j, at := range best {
