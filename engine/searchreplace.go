@@ -32,7 +32,8 @@ import (
 // with Roo's "N | " line numbers, tried when the text as sent does not
 // match) takes the match nearest that line. Fuzzy matches with two equally
 // good places, and blocks whose matches overlap, fail. All blocks apply or
-// none.
+// none. Errors come in payload order, as a Stream meets them: a block that
+// does not match is reported even when a later block is malformed.
 //
 // An empty SEARCH section fills an empty file; on a non-empty file it is
 // FailEmptySearch (Cline v1; v2 would replace the whole file), with a hint to
