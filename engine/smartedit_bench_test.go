@@ -92,3 +92,19 @@ func BenchmarkReplaceMiss(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSmartEditFuzzy runs a smart edit that only fuzzy matching finds:
+// a 10-line block of a 2,000-line file with every "e" capitalised, which
+// Gemini's size guard (lines × len(old)² ≤ 4e8) lets through; every window
+// of the file is scored.
+func BenchmarkSmartEditFuzzy(b *testing.B) {
+	text := goCorpus(b, 2_000)
+	lines := strings.SplitAfter(text, "\n")
+	old := strings.ReplaceAll(strings.Join(lines[1000:1010], ""), "e", "E")
+	e := SmartEdit{Old: old, New: "replacement\n"}
+	for b.Loop() {
+		if _, err := Apply(text, e); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -150,6 +150,18 @@ func TestSmartEditLegacyCountsEveryRegexPlace(t *testing.T) {
 	}
 }
 
+// Divergence (doc.go): the legacy tool prefixes every new line with the
+// window's indentation; we re-base new's own indentation as the current
+// tool does.
+func TestSmartEditLegacyRebasesIndentation(t *testing.T) {
+	original := "    a\n    b\n"
+	e := SmartEdit{Old: "a\nb", New: "  x\n    y", ExpectedReplacements: 1}
+	res, err := Apply(original, e)
+	if want := "    x\n      y\n"; err != nil || res.Content != want {
+		t.Fatalf("Apply(%q, %+v) = %q, %v; want %q", original, e, res.Content, err, want)
+	}
+}
+
 // Divergence (doc.go): Gemini turns a mixed-ending file all-CRLF; we keep
 // the endings of the lines the edit did not touch.
 func TestSmartEditKeepsMixedEndings(t *testing.T) {
