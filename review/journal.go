@@ -330,7 +330,7 @@ func (j *Journal) RecordDecision(ctx context.Context, d DecisionRecord) (int64, 
 	if err != nil {
 		return 0, fmt.Errorf("journal %s: record decision on %s: %w", j.path, d.ProposalID, err)
 	}
-	proposed, err := j.proposedContent(ctx, d.ProposalID)
+	proposed, err := j.proposedHashes(ctx, d.ProposalID)
 	if err != nil {
 		return 0, err
 	}
@@ -340,7 +340,7 @@ func (j *Journal) RecordDecision(ctx context.Context, d DecisionRecord) (int64, 
 		if f.Delete {
 			continue
 		}
-		if approved[i], err = batch.add(ctx, j, f.Approved, proposed[f.Path]); err != nil {
+		if approved[i], err = batch.addOnto(ctx, j, f.Approved, proposed[f.Path]); err != nil {
 			return 0, err
 		}
 	}
@@ -371,34 +371,28 @@ func (j *Journal) RecordDecision(ctx context.Context, d DecisionRecord) (int64, 
 	return id, err
 }
 
-// proposedContent returns the proposed content of each file of a proposal
-// that has some, by path: the base for delta-compressing approved content.
-func (j *Journal) proposedContent(ctx context.Context, proposalID string) (map[string][]byte, error) {
+// proposedHashes returns the proposed content's hash of each file of a
+// proposal that has some, by path: the base for delta-compressing approved
+// content.
+func (j *Journal) proposedHashes(ctx context.Context, proposalID string) (map[string]string, error) {
 	rows, err := j.db.QueryContext(ctx,
 		`SELECT path, proposed FROM proposal_files WHERE proposal_id = ? AND proposed IS NOT NULL`, proposalID)
 	if err != nil {
 		return nil, fmt.Errorf("journal %s: read proposal %s: %w", j.path, proposalID, err)
 	}
+	defer rows.Close()
 	hashes := map[string]string{}
 	for rows.Next() {
 		var path, hash string
 		if err := rows.Scan(&path, &hash); err != nil {
-			rows.Close()
 			return nil, fmt.Errorf("journal %s: read proposal %s: %w", j.path, proposalID, err)
 		}
 		hashes[path] = hash
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("journal %s: read proposal %s: %w", j.path, proposalID, err)
 	}
-	content := make(map[string][]byte, len(hashes))
-	for path, hash := range hashes {
-		if content[path], err = j.Blob(ctx, hash); err != nil {
-			return nil, err
-		}
-	}
-	return content, nil
+	return hashes, nil
 }
 
 // RecordOutcome journals the outcome JSON reported to the proposal's agent

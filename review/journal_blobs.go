@@ -100,15 +100,8 @@ func (j *Journal) PutBlob(ctx context.Context, content []byte) (string, error) {
 // instead of the whole file compressed. Reading it back needs base, which
 // the journal never deletes.
 func (j *Journal) PutBlobDelta(ctx context.Context, content []byte, base string) (string, error) {
-	var baseContent []byte
-	if base != "" {
-		var err error
-		if baseContent, err = j.Blob(ctx, base); err != nil {
-			return "", err
-		}
-	}
 	var batch blobBatch
-	hash, err := batch.add(ctx, j, content, baseContent)
+	hash, err := batch.addOnto(ctx, j, content, base)
 	if err != nil {
 		return "", err
 	}
@@ -141,6 +134,28 @@ func (b *blobBatch) add(ctx context.Context, j *Journal, content, baseContent []
 	if _, _, err := b.link(ctx, j, hash); err == nil || !errors.Is(err, ErrBlobNotFound) {
 		return hash, err
 	}
+	return hash, b.encode(ctx, j, hash, content, baseContent)
+}
+
+// addOnto is add with the base named by its hash ("" for none), which is
+// read only if content is not stored yet.
+func (b *blobBatch) addOnto(ctx context.Context, j *Journal, content []byte, base string) (string, error) {
+	hash := ContentHash(content)
+	if _, _, err := b.link(ctx, j, hash); err == nil || !errors.Is(err, ErrBlobNotFound) {
+		return hash, err
+	}
+	var baseContent []byte
+	if base != "" && len(content) >= minDeltaBase {
+		var err error
+		if baseContent, err = b.content(ctx, j, base); err != nil {
+			return "", err
+		}
+	}
+	return hash, b.encode(ctx, j, hash, content, baseContent)
+}
+
+// encode adds content, not yet stored, to the batch.
+func (b *blobBatch) encode(ctx context.Context, j *Journal, hash string, content, baseContent []byte) error {
 	p := pendingBlob{hash: hash, content: content, codec: codecZstd, data: j.codec.enc.EncodeAll(content, nil)}
 	if baseContent != nil && len(content) >= minDeltaBase && len(baseContent) >= minDeltaBase {
 		base := ContentHash(baseContent)
@@ -150,17 +165,17 @@ func (b *blobBatch) add(ctx context.Context, j *Journal, content, baseContent []
 				base = next
 				depth, next, err = b.link(ctx, j, base)
 			}
-		}
-		if err == nil && base != ContentHash(baseContent) {
-			baseContent, err = b.content(ctx, j, base)
+			if err == nil {
+				baseContent, err = b.content(ctx, j, base)
+			}
 		}
 		if err != nil {
-			return "", err
+			return err
 		}
 		if base != hash {
 			delta, err := encodeDelta(content, baseContent)
 			if err != nil {
-				return "", fmt.Errorf("journal %s: delta-compress blob %s: %w", j.path, hash, err)
+				return fmt.Errorf("journal %s: delta-compress blob %s: %w", j.path, hash, err)
 			}
 			if len(delta) < len(p.data)/2 {
 				p.codec, p.data, p.depth = codecZstdDelta, delta, depth+1
@@ -169,7 +184,7 @@ func (b *blobBatch) add(ctx context.Context, j *Journal, content, baseContent []
 		}
 	}
 	b.blobs = append(b.blobs, p)
-	return hash, nil
+	return nil
 }
 
 // link returns the delta depth of a blob in the batch or the journal, and
@@ -258,7 +273,8 @@ func (j *Journal) blob(ctx context.Context, hash string, hops int) ([]byte, erro
 	if err != nil {
 		return nil, fmt.Errorf("journal %s: decode blob %s: %w", j.path, hash, err)
 	}
-	if int64(len(content)) != size || ContentHash(content) != hash {
+	// A delta's base is checked through the delta's own hash.
+	if int64(len(content)) != size || (hops == 0 && ContentHash(content) != hash) {
 		return nil, fmt.Errorf("journal %s: blob %s is corrupt: content does not match its hash", j.path, hash)
 	}
 	return content, nil

@@ -187,20 +187,14 @@ func (j *Journal) FinishWrite(ctx context.Context, id int64, finals []FileFinal)
 		if !ok {
 			return fmt.Errorf("journal %s: finish write %d: file %s is not part of it", j.path, id, f.Path)
 		}
-		var after []byte
-		if cf.After != "" {
-			if after, err = j.Blob(ctx, cf.After); err != nil {
-				return err
-			}
-		}
 		row := fileRow{path: f.Path, state: WriteWritten}
 		if f.Formatted {
-			if row.formatted, err = batch.add(ctx, j, f.FormatterOutput, after); err != nil {
+			if row.formatted, err = batch.addOnto(ctx, j, f.FormatterOutput, cf.After); err != nil {
 				return err
 			}
 		}
 		if !f.Deleted {
-			if row.final, err = batch.add(ctx, j, f.Final, after); err != nil {
+			if row.final, err = batch.addOnto(ctx, j, f.Final, cf.After); err != nil {
 				return err
 			}
 		}
