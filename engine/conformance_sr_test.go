@@ -62,6 +62,14 @@ var rooSRDivergences = map[string]string{
 	"roo/multi-search-replace-trailing-newline.spec.ts/MultiSearchReplaceDiffStrategy - trailing newline preservation > should handle content with line numbers at the last line": "Roo's separator regex (=======\\s*\\n) swallows the whitespace-only first REPLACE line; we keep it",
 }
 
+// decodeSRCase unmarshals a vector's input and expectation.
+func decodeSRCase(c fixtureCase, in, want any) error {
+	if err := json.Unmarshal(c.Input, in); err != nil {
+		return err
+	}
+	return json.Unmarshal(c.Expect, want)
+}
+
 type clineSRInput struct {
 	Original string `json:"original"`
 	Diff     string `json:"diff"`
@@ -72,10 +80,7 @@ type clineSRInput struct {
 func runClineSR(c fixtureCase) error {
 	var in clineSRInput
 	var want expectContent
-	if err := json.Unmarshal(c.Input, &in); err != nil {
-		return err
-	}
-	if err := json.Unmarshal(c.Expect, &want); err != nil {
+	if err := decodeSRCase(c, &in, &want); err != nil {
 		return err
 	}
 	if !in.IsFinal {
@@ -141,10 +146,7 @@ type rooExpect struct {
 func runRooSR(c fixtureCase) error {
 	var in rooInput
 	var want rooExpect
-	if err := json.Unmarshal(c.Input, &in); err != nil {
-		return err
-	}
-	if err := json.Unmarshal(c.Expect, &want); err != nil {
+	if err := decodeSRCase(c, &in, &want); err != nil {
 		return err
 	}
 	switch in.Op {
@@ -207,10 +209,7 @@ type clineStreamExpect struct {
 func runClineSRStream(c fixtureCase) error {
 	var in clineStreamInput
 	var want clineStreamExpect
-	if err := json.Unmarshal(c.Input, &in); err != nil {
-		return err
-	}
-	if err := json.Unmarshal(c.Expect, &want); err != nil {
+	if err := decodeSRCase(c, &in, &want); err != nil {
 		return err
 	}
 	s, err := NewStream(in.Original, FormatSearchReplace)

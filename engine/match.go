@@ -306,24 +306,39 @@ func pickWindow(starts []int, sims []float64, hint int) []int {
 // nearestHint keeps the items whose line (1-based, from lineOf) is nearest
 // hint; without a hint all of them.
 func nearestHint(items []int, hint int, lineOf func(int) int) []int {
-	if hint > 0 && len(items) > 1 {
-		bestD := -1
-		var near []int
-		for _, it := range items {
-			d := lineOf(it) - hint
-			if d < 0 {
-				d = -d
-			}
-			switch {
-			case bestD < 0 || d < bestD:
-				bestD, near = d, append(near[:0], it)
-			case d == bestD:
-				near = append(near, it)
-			}
-		}
-		items = near
+	if hint == 0 {
+		return items
 	}
-	return items
+	t := nearTracker{hint: hint}
+	for _, it := range items {
+		t.offer(it, lineOf(it))
+	}
+	return t.items
+}
+
+// nearTracker keeps the items nearest a hint line as they are offered.
+type nearTracker struct {
+	hint, bestD int
+	items       []int
+}
+
+// offer considers item, at 1-based line. It returns false once line is past
+// the hint and farther than the nearest so far, after which items offered in
+// line order can only be farther.
+func (t *nearTracker) offer(item, line int) bool {
+	d := line - t.hint
+	if d < 0 {
+		d = -d
+	}
+	switch {
+	case len(t.items) == 0 || d < t.bestD:
+		t.bestD, t.items = d, append(t.items[:0], item)
+	case d == t.bestD:
+		t.items = append(t.items, item)
+	case line > t.hint:
+		return false
+	}
+	return true
 }
 
 // capPlaces keeps the first placesLimit items.
@@ -345,23 +360,9 @@ func (m *lineMatcher) windows(hashes, pat []uint64, from, hint int, verify func(
 		})
 		return out
 	}
-	bestD := -1
-	seqOccurrences(hashes[from:], pat, func(i int) bool {
-		i += from
-		d := i + 1 - hint
-		if d < 0 {
-			d = -d
-		}
-		switch {
-		case bestD < 0 || d < bestD:
-			bestD, out = d, append(out[:0], i)
-		case d == bestD:
-			out = append(out, i)
-		case i+1 > hint:
-			return false // past the hint and moving away
-		}
-		return true
-	})
+	t := nearTracker{hint: hint}
+	seqOccurrences(hashes[from:], pat, func(i int) bool { return t.offer(from+i, from+i+1) })
+	out = t.items
 	kept := out[:0]
 	for _, i := range out {
 		if verify(i) {
