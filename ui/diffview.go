@@ -72,7 +72,8 @@ type DiffView struct {
 	banner    *widget.Label
 	hl        *highlighter
 
-	created int // row widgets created (tests: only visible rows exist)
+	created int           // row widgets created (tests: only visible rows exist)
+	onBind  func(row int) // tests: called for every row bound to a widget
 }
 
 // streamState is what SetStream keeps between updates of one stream.
@@ -169,6 +170,7 @@ func (r *diffViewRenderer) Layout(size fyne.Size) {
 	v := r.v
 	top := float32(0)
 	if v.banner.Visible() {
+		v.banner.Resize(fyne.NewSize(size.Width, v.banner.MinSize().Height))
 		h := v.banner.MinSize().Height
 		v.banner.Move(fyne.NewPos(0, 0))
 		v.banner.Resize(fyne.NewSize(size.Width, h))
@@ -497,7 +499,6 @@ func (v *DiffView) PrevHunk() {
 // scrollToRow puts row r hunkLead rows below the top of the view.
 func (v *DiffView) scrollToRow(r int) {
 	v.list.ScrollToOffset(v.rowY(max(r-hunkLead, 0)))
-	v.list.Refresh()
 	if v.stream != nil && v.following {
 		v.setFollowing(false)
 	}

@@ -22,7 +22,7 @@ type diffColours struct {
 func coloursFor(dark bool) diffColours {
 	a, w := uint8(0x2c), uint8(0x70)
 	if dark {
-		a, w = 0x38, 0x80
+		a, w = 0x38, 0xa0
 	}
 	return diffColours{
 		del:      color.NRGBA{R: 0xf8, G: 0x51, B: 0x49, A: a},
@@ -80,6 +80,9 @@ func (rr *diffRowRenderer) Refresh() {
 // bind shows row id.
 func (r *diffRow) bind(id int) {
 	r.id = id
+	if r.v.onBind != nil {
+		r.v.onBind(id)
+	}
 	r.Refresh()
 	r.v.overview.viewportMoved()
 }

@@ -89,6 +89,9 @@ func (v *DiffView) SetEditable(on bool) {
 	for i, l := range ed.origRaw {
 		ed.orig[i] = trimEOL(l)
 	}
+	if n := len(ed.origRaw); n == 0 || strings.HasSuffix(ed.origRaw[n-1], "\n") {
+		ed.orig = append(ed.orig, "") // as the editor's lines: the empty line after a final newline
+	}
 	raw := m.b.raw()
 	ed.lines = make([]string, len(raw))
 	for i, l := range raw {
@@ -684,19 +687,15 @@ func (e *Editor) rediffNow() {
 	e.showDiff(engine.DiffLines(e.orig, e.lines))
 }
 
-// Flush recomputes the diff at once instead of after the typing pause,
-// and calls OnEdited if the text changed.
+// Flush recomputes the diff at once instead of after the typing pause
+// (OnEdited follows if the text changed).
 func (e *Editor) Flush() {
 	e.mu.Lock()
 	if e.timer != nil {
 		e.timer.Stop()
 	}
 	e.mu.Unlock()
-	changed := e.rediffed != e.version
 	e.rediffNow()
-	if changed && e.v.OnEdited != nil {
-		e.v.OnEdited()
-	}
 }
 
 func (e *Editor) showDiff(ops []engine.Op) {

@@ -132,7 +132,6 @@ func (o *overview) Tapped(ev *fyne.PointEvent) {
 	row := int(ev.Position.Y / o.Size().Height * float32(n))
 	half := v.list.Size().Height / 2
 	v.list.ScrollToOffset(max(v.rowY(row)-half, 0))
-	v.list.Refresh()
 	if v.stream != nil && v.following {
 		v.setFollowing(false)
 	}

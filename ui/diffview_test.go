@@ -1,0 +1,322 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+const sampleOld = `package main
+
+import "fmt"
+
+// greet says hello.
+func greet(name string) string {
+	return "Hello, " + name
+}
+
+func main() {
+	fmt.Println(greet("world"))
+	unused := 42
+	_ = unused
+}
+`
+
+const sampleNew = `package main
+
+import (
+	"fmt"
+	"os"
+)
+
+// greet says hello to someone.
+func greet(name string) string {
+	return "Hello, " + name + "!"
+}
+
+func main() {
+	fmt.Println(greet(os.Args[1]))
+}
+`
+
+// newTestView returns a view in a w×h test window, highlighting inline.
+func newTestView(t *testing.T, w, h float32) (*DiffView, fyne.Window) {
+	t.Helper()
+	test.NewTempApp(t)
+	v := NewDiffView()
+	v.hl.inline = true
+	win := test.NewTempWindow(t, v)
+	win.Resize(fyne.NewSize(w, h))
+	return v, win
+}
+
+// numbered returns n lines "line k\n".
+func numbered(n int, change func(k int) string) string {
+	var b strings.Builder
+	for k := range n {
+		if change != nil {
+			if s := change(k); s != "" {
+				b.WriteString(s)
+				continue
+			}
+		}
+		fmt.Fprintf(&b, "line %d\n", k)
+	}
+	return b.String()
+}
+
+func TestDiffViewRendersChanges(t *testing.T) {
+	v, w := newTestView(t, 900, 330)
+	v.SetTexts("main.go", sampleOld, sampleNew)
+	test.AssertRendersToMarkup(t, "diffview/changes.xml", w.Canvas())
+	test.AssertImageMatches(t, "diffview/changes.png", w.Canvas().Capture())
+}
+
+func TestDiffViewRendersRejectedHunk(t *testing.T) {
+	v, w := newTestView(t, 900, 330)
+	v.SetTexts("main.go", sampleOld, sampleNew)
+	v.SetHunkAccepted(v.Hunks()[1].ID, false)
+	test.AssertRendersToMarkup(t, "diffview/rejected.xml", w.Canvas())
+}
+
+func TestDiffViewRendersDark(t *testing.T) {
+	v, w := newTestView(t, 900, 330)
+	fyne.CurrentApp().Settings().SetTheme(theme.DarkTheme())
+	v.SetDark(true)
+	v.SetTexts("main.go", sampleOld, sampleNew)
+	test.AssertRendersToMarkup(t, "diffview/dark.xml", w.Canvas())
+	test.AssertImageMatches(t, "diffview/dark.png", w.Canvas().Capture())
+}
+
+func TestDiffViewRendersStreamGrowing(t *testing.T) {
+	v, w := newTestView(t, 900, 250)
+	s, err := engine.NewStream(sampleOld, engine.FormatWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := sampleNew[:strings.Index(sampleNew, "func greet")+20]
+	p, err := s.Feed(half)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.SetStream("main.go", sampleOld, p)
+	test.AssertRendersToMarkup(t, "diffview/stream.xml", w.Canvas())
+	test.AssertImageMatches(t, "diffview/stream.png", w.Canvas().Capture())
+}
+
+func TestDiffViewRendersStale(t *testing.T) {
+	v, w := newTestView(t, 900, 250)
+	base := "a\nb\nc\nd\n"
+	disk := "a\nB (disk)\nc\nd\n"
+	proposed := "a\nB (agent)\nc\nd\ne\n"
+	v.SetStale(base, disk, proposed)
+	test.AssertRendersToMarkup(t, "diffview/stale.xml", w.Canvas())
+	test.AssertImageMatches(t, "diffview/stale.png", w.Canvas().Capture())
+}
+
+func TestDiffViewWrapsLongLines(t *testing.T) {
+	v, w := newTestView(t, 600, 160)
+	long := "x := " + strings.Repeat("word ", 30) + "\n"
+	v.SetTexts("a.go", "a\n"+long, "a\n"+strings.Replace(long, "x", "y", 1))
+	v.SetWrap(true)
+	test.AssertRendersToMarkup(t, "diffview/wrap.xml", w.Canvas())
+	test.AssertImageMatches(t, "diffview/wrap.png", w.Canvas().Capture())
+}
+
+func TestDiffViewScrollsLongLinesTogether(t *testing.T) {
+	v, _ := newTestView(t, 600, 160)
+	long := "x := " + strings.Repeat("word ", 30) + "\n"
+	v.SetTexts("a.go", "a\n"+long, "a\n"+strings.Replace(long, "x", "y", 1))
+	if !v.hbar.Visible() {
+		t.Fatal("horizontal scrollbar hidden with lines wider than the view")
+	}
+	v.setHOffset(10)
+	if v.hoff != 10 || v.hbar.Value != 10 {
+		t.Errorf("hoff = %d, bar = %v; want 10, 10", v.hoff, v.hbar.Value)
+	}
+}
+
+func TestNextHunkScrollsDown(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	old := numbered(400, nil)
+	v.SetTexts("a.txt", old, numbered(400, func(k int) string {
+		if k == 100 || k == 300 {
+			return "changed\n"
+		}
+		return ""
+	}))
+	v.NextHunk()
+	first := v.list.GetScrollOffset()
+	if want := v.rowY(100 - hunkLead); first != want {
+		t.Fatalf("after NextHunk offset = %v; want %v", first, want)
+	}
+	v.NextHunk()
+	if got, want := v.list.GetScrollOffset(), v.rowY(300-hunkLead); got != want {
+		t.Errorf("after second NextHunk offset = %v; want %v", got, want)
+	}
+}
+
+func TestPrevHunkScrollsUp(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	v.SetTexts("a.txt", numbered(400, nil), numbered(400, func(k int) string {
+		if k == 100 || k == 300 {
+			return "changed\n"
+		}
+		return ""
+	}))
+	v.NextHunk()
+	v.NextHunk()
+	v.PrevHunk()
+	if got, want := v.list.GetScrollOffset(), v.rowY(100-hunkLead); got != want {
+		t.Errorf("after PrevHunk offset = %v; want %v", got, want)
+	}
+}
+
+func TestGutterTapTogglesHunk(t *testing.T) {
+	v, w := newTestView(t, 900, 330)
+	v.SetTexts("main.go", sampleOld, sampleNew)
+	var got []string
+	v.OnHunkToggled = func(id string, ok bool) { got = append(got, fmt.Sprintf("%s %v", id, ok)) }
+	first := v.Hunks()[0]
+	row := v.model.RowOfB(first.Change.B0)
+	mt := v.metric
+	test.TapCanvas(w.Canvas(), fyne.NewPos(mt.numW+mt.sideW+mt.gutW/2, v.rowY(row)+mt.line/2))
+	if want := []string{first.ID + " false"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("OnHunkToggled calls = %v; want %v", got, want)
+	}
+}
+
+func TestAcceptedHunksLeavesOutRejected(t *testing.T) {
+	v, _ := newTestView(t, 900, 330)
+	v.SetTexts("main.go", sampleOld, sampleNew)
+	hs := v.Hunks()
+	v.SetHunkAccepted(hs[0].ID, false)
+	acc := v.AcceptedHunks()
+	if len(acc) != len(hs)-1 || acc[0] != hs[1].ID {
+		t.Fatalf("AcceptedHunks = %v; want all of %d but %s", acc, len(hs), hs[0].ID)
+	}
+	keep := map[string]bool{}
+	for _, id := range acc {
+		keep[id] = true
+	}
+	got := engine.ApplyHunks(sampleOld, sampleNew, func(id string) bool { return keep[id] })
+	if !strings.Contains(got, `import "fmt"`) {
+		t.Errorf("ApplyHunks with AcceptedHunks kept the rejected import change:\n%s", got)
+	}
+}
+
+// streamInto feeds text to a write stream in chunks of n bytes, showing
+// each preview in v.
+func streamInto(t *testing.T, v *DiffView, old, text string, n int, each func()) {
+	t.Helper()
+	s, err := engine.NewStream(old, engine.FormatWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(text); i += n {
+		p, err := s.Feed(text[i:min(i+n, len(text))])
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.SetStream("a.txt", old, p)
+		if each != nil {
+			each()
+		}
+	}
+}
+
+func TestStreamFollowsGrowingEdge(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	old := numbered(300, nil)
+	streamInto(t, v, old, numbered(300, func(k int) string { return fmt.Sprintf("new %d\n", k) }), 400, nil)
+	if !v.Following() {
+		t.Fatal("not following after streaming")
+	}
+	if v.list.GetScrollOffset() == 0 {
+		t.Error("view stayed at the top while following a stream")
+	}
+}
+
+func TestStreamScrollAwayStopsFollowing(t *testing.T) {
+	v, w := newTestView(t, 800, 300)
+	old := numbered(300, nil)
+	var changes []bool
+	v.OnFollowChanged = func(on bool) { changes = append(changes, on) }
+	text := numbered(300, func(k int) string { return fmt.Sprintf("new %d\n", k) })
+	streamInto(t, v, old, text[:len(text)/2], 400, nil)
+	test.Scroll(w.Canvas(), fyne.NewPos(300, 100), 0, 50) // wheel up
+	if v.Following() {
+		t.Fatal("still following after scrolling up")
+	}
+	if fmt.Sprint(changes) != "[false]" {
+		t.Errorf("OnFollowChanged calls = %v; want [false]", changes)
+	}
+}
+
+func TestSetFollowReturnsToEdge(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	old := numbered(300, nil)
+	text := numbered(300, func(k int) string { return fmt.Sprintf("new %d\n", k) })
+	streamInto(t, v, old, text[:len(text)/2], 400, nil)
+	v.list.ScrollToTop()
+	v.userScrolled(1)
+	v.SetFollow(true)
+	if !v.Following() || v.list.GetScrollOffset() == 0 {
+		t.Errorf("Following = %v, offset = %v after SetFollow(true); want true, at the edge", v.Following(), v.list.GetScrollOffset())
+	}
+}
+
+func TestStreamEndsWithSameRowsAsFullDiff(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	old := numbered(200, nil)
+	text := numbered(200, func(k int) string {
+		if k%37 == 0 {
+			return fmt.Sprintf("changed %d\n", k)
+		}
+		return ""
+	})
+	streamInto(t, v, old, text, 97, nil)
+	s, _ := engine.NewStream(old, engine.FormatWrite)
+	p, _ := s.Feed(text)
+	p.Growing = engine.LineRange{}
+	v.SetStream("a.txt", old, p)
+	if got, want := rowsString(v.model), rowsString(modelOf(old, text)); got != want {
+		t.Errorf("streamed rows differ from the full diff:\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestListCreatesRowsOnlyForVisibleLines(t *testing.T) {
+	v, _ := newTestView(t, 1000, 600)
+	old := numbered(100000, nil)
+	v.SetTexts("a.txt", old, numbered(100000, func(k int) string {
+		if k%1000 == 0 {
+			return "changed\n"
+		}
+		return ""
+	}))
+	visible := int(600/v.metric.line) + 1
+	if v.created > visible+5 {
+		t.Errorf("created %d row widgets for %d rows; want about %d (the visible ones)", v.created, v.model.Len(), visible)
+	}
+	if v.created > 3*visible {
+		t.Errorf("created %d row widgets; want at most a few screens' worth (%d rows visible)", v.created, visible)
+	}
+	var bound []int
+	v.onBind = func(row int) { bound = append(bound, row) }
+	for range 20 {
+		bound = bound[:0]
+		v.NextHunk()
+		top := v.topRow()
+		for _, r := range bound {
+			if r < top-1 || r > top+visible+1 {
+				t.Fatalf("scroll to row %d bound row %d, off screen", top, r)
+			}
+		}
+	}
+}

@@ -1,0 +1,218 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+)
+
+const editOld = "func f() {\n\treturn 1\n}\n"
+
+// newTestEditor returns an editable view of editOld → text.
+func newTestEditor(t *testing.T, text string) (*DiffView, *Editor, fyne.Window) {
+	t.Helper()
+	v, w := newTestView(t, 900, 200)
+	v.SetTexts("f.go", editOld, text)
+	v.SetEditable(true)
+	ed := v.Editor()
+	if ed == nil {
+		t.Fatal("Editor() = nil after SetEditable(true)")
+	}
+	ed.showUnfocused = true
+	return v, ed, w
+}
+
+func key(ed *Editor, n fyne.KeyName) { ed.TypedKey(&fyne.KeyEvent{Name: n}) }
+
+func shiftKey(ed *Editor, n fyne.KeyName) {
+	ed.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	ed.TypedKey(&fyne.KeyEvent{Name: n})
+	ed.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+}
+
+func typeText(ed *Editor, s string) {
+	for _, r := range s {
+		ed.TypedRune(r)
+	}
+}
+
+func TestEditorTypes(t *testing.T) {
+	v, ed, _ := newTestEditor(t, editOld)
+	ed.SetCursor(1, 8) // after "\treturn "
+	typeText(ed, "4")
+	key(ed, fyne.KeyBackspace)
+	typeText(ed, "2")
+	if got, want := v.EditedText(), "func f() {\n\treturn 21\n}\n"; got != want {
+		t.Errorf("EditedText = %q; want %q", got, want)
+	}
+}
+
+func TestEditorNewlineKeepsIndent(t *testing.T) {
+	v, ed, _ := newTestEditor(t, editOld)
+	ed.SetCursor(1, 10) // end of "\treturn 1"
+	key(ed, fyne.KeyReturn)
+	typeText(ed, "x")
+	if got, want := v.EditedText(), "func f() {\n\treturn 1\n\tx\n}\n"; got != want {
+		t.Errorf("EditedText = %q; want %q", got, want)
+	}
+}
+
+func TestEditorBackspaceJoinsLines(t *testing.T) {
+	v, ed, _ := newTestEditor(t, editOld)
+	ed.SetCursor(2, 0)
+	key(ed, fyne.KeyBackspace)
+	if got, want := v.EditedText(), "func f() {\n\treturn 1}\n"; got != want {
+		t.Errorf("EditedText = %q; want %q", got, want)
+	}
+}
+
+func TestEditorDeleteJoinsLines(t *testing.T) {
+	v, ed, _ := newTestEditor(t, editOld)
+	ed.SetCursor(0, 10)
+	key(ed, fyne.KeyDelete)
+	if got, want := v.EditedText(), "func f() {\treturn 1\n}\n"; got != want {
+		t.Errorf("EditedText = %q; want %q", got, want)
+	}
+}
+
+func TestEditorShiftArrowsSelect(t *testing.T) {
+	_, ed, _ := newTestEditor(t, editOld)
+	ed.SetCursor(0, 5)
+	shiftKey(ed, fyne.KeyRight)
+	shiftKey(ed, fyne.KeyDown)
+	if got, want := ed.Selected(), "f() {\n\tre"; got != want {
+		t.Errorf("Selected = %q; want %q", got, want)
+	}
+}
+
+func TestEditorTypingReplacesSelection(t *testing.T) {
+	v, ed, _ := newTestEditor(t, editOld)
+	ed.SetCursor(0, 5)
+	ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyRight, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift})
+	typeText(ed, "g")
+	if got, want := v.EditedText(), "func g() {\n\treturn 1\n}\n"; got != want {
+		t.Errorf("EditedText = %q; want %q", got, want)
+	}
+}
+
+func TestEditorUndoGroupsTypedRun(t *testing.T) {
+	v, ed, _ := newTestEditor(t, editOld)
+	ed.SetCursor(1, 10)
+	typeText(ed, "234")
+	ed.TypedShortcut(&fyne.ShortcutUndo{})
+	if got := v.EditedText(); got != editOld {
+		t.Fatalf("after undo EditedText = %q; want %q", got, editOld)
+	}
+	ed.TypedShortcut(&fyne.ShortcutRedo{})
+	if got, want := v.EditedText(), "func f() {\n\treturn 1234\n}\n"; got != want {
+		t.Errorf("after redo EditedText = %q; want %q", got, want)
+	}
+}
+
+func TestEditorCtrlShiftZRedoes(t *testing.T) {
+	v, ed, _ := newTestEditor(t, editOld)
+	ed.SetCursor(0, 0)
+	key(ed, fyne.KeyDelete)
+	ed.Undo()
+	ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyZ, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift})
+	if got, want := v.EditedText(), editOld[1:]; got != want {
+		t.Errorf("EditedText = %q; want %q", got, want)
+	}
+}
+
+func TestEditorCutAndPaste(t *testing.T) {
+	v, ed, _ := newTestEditor(t, editOld)
+	cb := fyne.CurrentApp().Clipboard()
+	ed.SetCursor(1, 1)
+	ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEnd})
+	ed.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyHome})
+	ed.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	ed.TypedShortcut(&fyne.ShortcutCut{Clipboard: cb})
+	ed.SetCursor(0, 0)
+	ed.TypedShortcut(&fyne.ShortcutPaste{Clipboard: cb})
+	if got, want := v.EditedText(), "return 1func f() {\n\t\n}\n"; got != want {
+		t.Errorf("EditedText = %q; want %q", got, want)
+	}
+}
+
+func TestEditorTabIndentsSelection(t *testing.T) {
+	v, ed, _ := newTestEditor(t, editOld)
+	ed.SelectAll()
+	key(ed, fyne.KeyTab)
+	if got, want := v.EditedText(), "\tfunc f() {\n\t\treturn 1\n\t}\n"; got != want {
+		t.Errorf("EditedText = %q; want %q", got, want)
+	}
+}
+
+func TestEditorWordJumps(t *testing.T) {
+	_, ed, _ := newTestEditor(t, "alpha beta.gamma\n")
+	ed.SetCursor(0, 0)
+	right := &desktop.CustomShortcut{KeyName: fyne.KeyRight, Modifier: fyne.KeyModifierControl}
+	var stops []int
+	for range 3 {
+		ed.TypedShortcut(right)
+		_, c := ed.Cursor()
+		stops = append(stops, c)
+	}
+	if want := []int{5, 10, 16}; !equalInts(stops, want) {
+		t.Errorf("Ctrl+Right stops at %v; want %v", stops, want)
+	}
+	ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyLeft, Modifier: fyne.KeyModifierControl})
+	if _, c := ed.Cursor(); c != 11 {
+		t.Errorf("Ctrl+Left from 16 stops at %d; want 11", c)
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestEditorRediffCallsOnEdited(t *testing.T) {
+	v, ed, _ := newTestEditor(t, editOld)
+	calls := 0
+	v.OnEdited = func() { calls++ }
+	ed.SetCursor(1, 10)
+	typeText(ed, "0")
+	ed.Flush()
+	if calls != 1 {
+		t.Errorf("OnEdited called %d times after a flush; want 1", calls)
+	}
+	if got := len(v.Hunks()); got != 1 {
+		t.Errorf("Hunks after editing one line = %d; want 1", got)
+	}
+}
+
+func TestEditorPatchedDiffMarksEditAtOnce(t *testing.T) {
+	v, ed, _ := newTestEditor(t, editOld)
+	ed.SetCursor(1, 10)
+	typeText(ed, "0")
+	r := v.model.Row(v.model.RowOfB(1))
+	if r.kind != rowChanged {
+		t.Errorf("edited row kind = %v before the re-diff; want changed", r.kind)
+	}
+}
+
+func TestEditorRendersSelection(t *testing.T) {
+	_, ed, w := newTestEditor(t, strings.Replace(editOld, "1", "2", 1))
+	ed.SetCursor(1, 1)
+	ed.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	key(ed, fyne.KeyEnd)
+	ed.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+	typeText(ed, "return 3")
+	shiftKey(ed, fyne.KeyLeft)
+	ed.Flush()
+	test.AssertRendersToMarkup(t, "editor/typed_selection.xml", w.Canvas())
+	test.AssertImageMatches(t, "editor/typed_selection.png", w.Canvas().Capture())
+}

@@ -1,0 +1,162 @@
+package ui
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// rowsString renders a model's rows as "kind a b" lines (1-based, "-" for
+// filler), with "*" on paired rows and "^" on a hunk's first row.
+func rowsString(m *rowModel) string {
+	var b strings.Builder
+	kinds := map[rowKind]string{rowEqual: "=", rowDeleted: "-", rowInserted: "+", rowChanged: "~"}
+	num := func(n int) string {
+		if n < 0 {
+			return "-"
+		}
+		return fmt.Sprint(n + 1)
+	}
+	for i := range m.Len() {
+		r := m.Row(i)
+		fmt.Fprintf(&b, "%s %s %s", kinds[r.kind], num(r.a), num(r.b))
+		if r.paired {
+			b.WriteString(" *")
+		}
+		if r.head {
+			b.WriteString(" ^")
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func modelOf(a, b string) *rowModel {
+	la, lb := engine.SplitLines(a), engine.SplitLines(b)
+	return newRowModel(lineSet{head: la}, lineSet{head: lb}, engine.DiffLines(la, lb), [2]int{}, nil)
+}
+
+func TestRowModelAligns(t *testing.T) {
+	tests := []struct {
+		name, a, b, want string
+	}{
+		{"equal", "x\ny\n", "x\ny\n", "= 1 1\n= 2 2\n"},
+		{"deleted", "x\ny\nz\n", "x\nz\n", "= 1 1\n- 2 - ^\n= 3 2\n"},
+		{"inserted", "x\nz\n", "x\ny\nz\n", "= 1 1\n+ - 2 ^\n= 2 3\n"},
+		{"changed pair", "a\nfoo(1)\nb\n", "a\nfoo(2)\nb\n", "= 1 1\n~ 2 2 * ^\n= 3 3\n"},
+		// Two removed, one added: PairLines pairs the similar line; the
+		// other removed line gets a filler on the right.
+		{"changed with filler", "a\nalpha := 1\nzzzz\nb\n", "a\nalpha := 2\nb\n",
+			"= 1 1\n~ 2 2 * ^\n- 3 -\n= 4 3\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := rowsString(modelOf(tc.a, tc.b)); got != tc.want {
+				t.Errorf("rows(%q, %q) =\n%s; want\n%s", tc.a, tc.b, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRowModelWordSpansAreLazyAndCached(t *testing.T) {
+	m := modelOf("a\nfoo(1)\n", "a\nfoo(2)\n")
+	if len(m.words) != 0 {
+		t.Fatalf("words computed before asked: %v", m.words)
+	}
+	w := m.Words(m.Row(1))
+	if len(w.del) != 1 || len(w.ins) != 1 || w.ins[0] != (engine.Span{Start: 4, End: 5}) {
+		t.Errorf("Words = %+v; want one span 4:5 each side", w)
+	}
+	if len(m.words) != 1 {
+		t.Errorf("cache holds %d pairs; want 1", len(m.words))
+	}
+}
+
+func TestRowOfB(t *testing.T) {
+	m := modelOf("a\nb\nc\nd\n", "a\nX\nY\nZ\nd\n")
+	for j := range 5 {
+		r := m.Row(m.RowOfB(j))
+		if r.b != j {
+			t.Errorf("Row(RowOfB(%d)).b = %d", j, r.b)
+		}
+	}
+}
+
+func TestColumnsExpandTabs(t *testing.T) {
+	s := "\tx\té"
+	cols := columns(s, nil)
+	want := []int32{0, 4, 5, 8, 8, 9}
+	if fmt.Sprint(cols) != fmt.Sprint(want) {
+		t.Errorf("columns(%q) = %v; want %v", s, cols, want)
+	}
+	if got := expandTabs(s); got != "    x   é" {
+		t.Errorf("expandTabs(%q) = %q", s, got)
+	}
+}
+
+// checkOps verifies ops is a diff from a to b: contiguous, covering both,
+// equal ops pairing equal lines.
+func checkOps(t *testing.T, a, b []string, ops []engine.Op) {
+	t.Helper()
+	ia, ib := 0, 0
+	for _, op := range ops {
+		if op.A0 != ia || op.B0 != ib {
+			t.Fatalf("op %+v does not continue at %d,%d: %+v", op, ia, ib, ops)
+		}
+		if op.Kind == engine.OpEqual {
+			for k := range op.A1 - op.A0 {
+				if a[op.A0+k] != b[op.B0+k] {
+					t.Fatalf("equal op %+v pairs %q with %q", op, a[op.A0+k], b[op.B0+k])
+				}
+			}
+		}
+		ia, ib = op.A1, op.B1
+	}
+	if ia != len(a) || ib != len(b) {
+		t.Fatalf("ops end at %d,%d; want %d,%d", ia, ib, len(a), len(b))
+	}
+}
+
+func TestPatchOpsStaysValid(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	a := make([]string, 60)
+	for i := range a {
+		a[i] = fmt.Sprint("line ", i%17)
+	}
+	b := append([]string(nil), a...)
+	ops := engine.DiffLines(a, b)
+	for step := range 500 {
+		b0 := rng.Intn(len(b) + 1)
+		b1 := min(b0+rng.Intn(3), len(b))
+		if b0 == len(b) {
+			b1 = b0
+		}
+		n := rng.Intn(3)
+		if b1 == b0 && n == 0 {
+			n = 1
+		}
+		ins := make([]string, n)
+		for k := range ins {
+			ins[k] = fmt.Sprint("line ", rng.Intn(20))
+		}
+		b = append(b[:b0:b0], append(ins, b[b1:]...)...)
+		ops = patchOps(ops, b0, b1, n-(b1-b0))
+		checkOps(t, a, b, ops)
+		if step%50 == 0 {
+			ops = engine.DiffLines(a, b)
+		}
+	}
+}
+
+func TestSpliceLine(t *testing.T) {
+	a := []string{"a\n", "b\n", "c\n"}
+	done := []string{"a\n", "X\n"}
+	ld := engine.NewLiveDiff(a)
+	ld.Update(done, 2) // proposal: a X [partial] c
+	ops := spliceLine(ld.Ops(), len(done))
+	b := []string{"a\n", "X\n", "partial", "c\n"}
+	checkOps(t, a, b, ops)
+}
