@@ -118,10 +118,6 @@ func (c Config) SettleFor(root string) time.Duration {
 	return c.Settle
 }
 
-// MaxFileBytes returns the user's file size limit in bytes; a workspace
-// may set another (LimitsFor).
-func (c Config) MaxFileBytes() int64 { return c.Limits.MaxFileBytes }
-
 // DefaultConfigPath returns the user config file:
 // $XDG_CONFIG_HOME/diffdesk/config.toml, or ~/.config/diffdesk/config.toml
 // when XDG_CONFIG_HOME is unset or relative (as the XDG spec says).
@@ -144,6 +140,7 @@ type ConfigError struct {
 	Msg  string // what is wrong and what to do
 }
 
+// Error returns "FILE line N: key KEY: MSG".
 func (e *ConfigError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)

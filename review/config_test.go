@@ -69,7 +69,7 @@ func TestLoadConfigUserFile(t *testing.T) {
 		a.MaxLines == nil || *a.MaxLines != 50 || a.NewFile == nil || *a.NewFile || a.Origin != file+" line 14" {
 		t.Errorf("auto_approve 1 = %+v", a)
 	}
-	if c.Limits.MaxFileBytes != 2048 || c.MaxFileBytes() != 2048 || c.Settle != 300*time.Millisecond {
+	if c.Limits.MaxFileBytes != 2048 || c.Settle != 300*time.Millisecond {
 		t.Errorf("limits %+v settle %v; want 2048 bytes and 300ms", c.Limits, c.Settle)
 	}
 	if c.Doors != (Doors{Native: true, Claude: false, Gemini: true}) {
@@ -94,7 +94,7 @@ func TestLoadConfigMissingFilesAreDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(c.Formatters) != 0 || len(c.AutoApproveRules) != 0 || len(c.Files) != 0 ||
-		c.MaxFileBytes() != DefaultMaxFileBytes || c.Doors != (Doors{true, true, true}) || len(c.Protected) != len(DefaultProtected) {
+		c.Limits.MaxFileBytes != DefaultMaxFileBytes || c.Doors != (Doors{true, true, true}) || len(c.Protected) != len(DefaultProtected) {
 		t.Errorf("LoadConfig with no files = %+v; want the defaults", c)
 	}
 }

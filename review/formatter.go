@@ -57,6 +57,8 @@ type FormatterError struct {
 	Err     error  // the underlying error, if any
 }
 
+// Error names the formatter, the file, why it failed, its stderr and
+// where the rule is written.
 func (e *FormatterError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "formatter %q failed on %s: %s", e.Command, e.Path, e.Reason)
@@ -69,6 +71,7 @@ func (e *FormatterError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the underlying error, e.g. context.DeadlineExceeded.
 func (e *FormatterError) Unwrap() error { return e.Err }
 
 // Formatter output limits.

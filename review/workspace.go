@@ -16,7 +16,7 @@ import (
 // under them: roots, ignore files, protected paths and content limits. It
 // is safe for concurrent use.
 type Workspace struct {
-	roots   []string // absolute, symlink-resolved, as given order
+	roots   []string // absolute, symlink-resolved, in the order given
 	cfg     Config
 	ignores ignoreCache
 }
@@ -49,6 +49,7 @@ type RefusalError struct {
 	Detail string // why, and what to do
 }
 
+// Error returns "refused: PATH: DETAIL".
 func (e *RefusalError) Error() string {
 	return "refused: " + e.Path + ": " + e.Detail
 }
@@ -141,7 +142,7 @@ func (w *Workspace) Resolve(p string) (Target, error) {
 	}
 	if ignored {
 		return Target{}, &RefusalError{Path: p, Rule: RuleIgnored,
-			Detail: fmt.Sprintf("ignored by %s line %d (%q); edit another file, or a person may change that ignore file", v.file, v.line, v.pattern)}
+			Detail: fmt.Sprintf("ignored by %s line %d (%q); edit another file, or ask the person to change that ignore file", v.file, v.line, v.pattern)}
 	}
 	t := Target{Abs: real, Root: root, Rel: rel}
 	for _, pp := range w.cfg.Protected {

@@ -2,9 +2,12 @@ package review
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 )
@@ -140,7 +143,7 @@ func TestResolve(t *testing.T) {
 		{"escape/new.go", RuleOutside, ""},
 		{"secret.go", RuleOutside, ""},
 		{"/etc/passwd", RuleOutside, ""},
-		{"build/out.js", RuleIgnored, `refused: build/out.js: ignored by ROOT_A/.clineignore line 3 ("build/"); edit another file, or a person may change that ignore file`},
+		{"build/out.js", RuleIgnored, `refused: build/out.js: ignored by ROOT_A/.clineignore line 3 ("build/"); edit another file, or ask the person to change that ignore file`},
 		{"build/new.js", RuleIgnored, ""},
 		{"sub", RuleNotFile, "refused: sub: a directory; propose an edit to a file"},
 		{".", RuleNotFile, ""},
@@ -243,6 +246,48 @@ func TestResolveRereadsIgnoreFiles(t *testing.T) {
 	}
 	if _, err := ws.Resolve("sub/x.gen.go"); !errors.As(err, &re) || re.Rule != RuleIgnored {
 		t.Errorf("Resolve(sub/x.gen.go) with a nested .aiderignore = %v; want an ignored refusal", err)
+	}
+}
+
+func TestResolveConcurrent(t *testing.T) {
+	ws, a, _ := newTestWorkspace(t, map[string]string{"a/.clineignore": "*.log\n", "a/src/.aiderignore": "*.tmp\n"})
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		// Each goroutine ends after its 50 resolves.
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				if g == 0 && i%10 == 0 {
+					// Replace an ignore file (atomically, as editors do)
+					// while others read it.
+					tmp := filepath.Join(a, "src", ".aiderignore.new")
+					if err := os.WriteFile(tmp, []byte("*.tmp\n#"+strconv.Itoa(i)+"\n"), 0o644); err != nil {
+						errs <- err
+						return
+					}
+					if err := os.Rename(tmp, filepath.Join(a, "src", ".aiderignore")); err != nil {
+						errs <- err
+						return
+					}
+				}
+				if _, err := ws.Resolve("src/pkg/x.go"); err != nil {
+					errs <- err
+					return
+				}
+				var re *RefusalError
+				if _, err := ws.Resolve("src/x.tmp"); !errors.As(err, &re) || re.Rule != RuleIgnored {
+					errs <- fmt.Errorf("Resolve(src/x.tmp) = %v; want an ignored refusal", err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
 
