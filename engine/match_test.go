@@ -20,9 +20,11 @@ func TestLineSimilarity(t *testing.T) {
 		{"aaa", "aaaa", 3.0 / 4},
 	}
 	for _, tt := range tests {
-		if got := lineSimilarity(tt.a, tt.b); got != tt.want {
-			t.Errorf("lineSimilarity(%q, %q) = %v; want %v", tt.a, tt.b, got, tt.want)
-		}
+		t.Run(tt.a+"|"+tt.b, func(t *testing.T) {
+			if got := lineSimilarity(tt.a, tt.b); got != tt.want {
+				t.Errorf("lineSimilarity(%q, %q) = %v; want %v", tt.a, tt.b, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -39,9 +41,11 @@ func TestIndentShiftApply(t *testing.T) {
 		{indentShift{}, " x", " x"},
 	}
 	for _, tt := range tests {
-		if got := tt.sh.apply(tt.line); got != tt.want {
-			t.Errorf("%+v.apply(%q) = %q; want %q", tt.sh, tt.line, got, tt.want)
-		}
+		t.Run(fmt.Sprintf("%+v/%q", tt.sh, tt.line), func(t *testing.T) {
+			if got := tt.sh.apply(tt.line); got != tt.want {
+				t.Errorf("%+v.apply(%q) = %q; want %q", tt.sh, tt.line, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -56,12 +60,14 @@ func TestIndentShiftDetection(t *testing.T) {
 		{"a\n\n\tb\n", "a\n\nb\n", indentShift{}},
 	}
 	for _, tt := range tests {
-		m := newLineMatcher(tt.file)
-		m.prepare()
-		q := newSearchLines(strings.Split(strings.TrimSuffix(tt.search, "\n"), "\n"))
-		if got := m.indentShift(0, q); got != tt.want {
-			t.Errorf("indentShift(%q, %q) = %+v; want %+v", tt.file, tt.search, got, tt.want)
-		}
+		t.Run(tt.search, func(t *testing.T) {
+			m := newLineMatcher(tt.file)
+			m.prepare()
+			q := newSearchLines(strings.Split(strings.TrimSuffix(tt.search, "\n"), "\n"))
+			if got := m.indentShift(0, q); got != tt.want {
+				t.Errorf("indentShift(%q, %q) = %+v; want %+v", tt.file, tt.search, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -79,10 +85,12 @@ func TestCutRooLineNumber(t *testing.T) {
 		{"x | y", "x | y", 0, false},
 	}
 	for _, tt := range tests {
-		rest, n, ok := cutRooLineNumber(tt.line)
-		if rest != tt.rest || n != tt.n || ok != tt.ok {
-			t.Errorf("cutRooLineNumber(%q) = %q, %d, %v; want %q, %d, %v", tt.line, rest, n, ok, tt.rest, tt.n, tt.ok)
-		}
+		t.Run(tt.line, func(t *testing.T) {
+			rest, n, ok := cutRooLineNumber(tt.line)
+			if rest != tt.rest || n != tt.n || ok != tt.ok {
+				t.Errorf("cutRooLineNumber(%q) = %q, %d, %v; want %q, %d, %v", tt.line, rest, n, ok, tt.rest, tt.n, tt.ok)
+			}
+		})
 	}
 }
 
