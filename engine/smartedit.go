@@ -282,9 +282,12 @@ func flexiblePlaces(content, old, new string) []smartPlace {
 	}
 	newLines := strings.Split(new, "\n")
 	var places []smartPlace
-	add := func(start int) {
+	add := func(start int) { // starts come in increasing order
+		if len(places) > 0 && start < places[len(places)-1].end {
+			return // overlaps the place before
+		}
 		end, ok := trimmedWindow(content, start, search)
-		if !ok || len(places) > 0 && start < places[len(places)-1].end {
+		if !ok {
 			return
 		}
 		first := content[start : start+lineLen(content[start:])]
