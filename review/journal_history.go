@@ -197,3 +197,27 @@ func (j *Journal) ProposalStatus(ctx context.Context, id string) (status, reason
 	}
 	return status, reason, nil
 }
+
+// FileAt returns what the journal knows path held right after checkpoint
+// id: the final content of the latest settled checkpoint at or before id
+// that touched path. exists is false when the file was deleted (or missing
+// after an interrupted new file). A path no settled checkpoint up to id
+// touched gives an error wrapping ErrNotJournaled. Comparing two FileAt
+// results diffs any two points of history; writing one back restores it.
+func (j *Journal) FileAt(ctx context.Context, path string, id int64) (content []byte, exists bool, err error) {
+	var final sql.NullString
+	err = j.db.QueryRowContext(ctx, `SELECT final FROM checkpoint_files
+		WHERE path = ? AND checkpoint_id <= ? AND state != 'intended'
+		ORDER BY checkpoint_id DESC LIMIT 1`, path, id).Scan(&final)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, fmt.Errorf("journal %s: %s as of checkpoint %d: %w", j.path, path, id, ErrNotJournaled)
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("journal %s: %s as of checkpoint %d: %w", j.path, path, id, err)
+	}
+	if !final.Valid {
+		return nil, false, nil
+	}
+	content, err = j.Blob(ctx, final.String)
+	return content, err == nil, err
+}

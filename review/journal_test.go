@@ -442,6 +442,23 @@ func TestJournalCheckpointsFilter(t *testing.T) {
 	if err := j.FinishWrite(ctx, ids[0], nil); err != nil {
 		t.Fatal(err)
 	}
+	for _, tt := range []struct {
+		path   string
+		id     int64
+		want   string
+		exists bool
+		err    error
+	}{
+		{a, ids[0], "p0", true, nil},
+		{a, ids[2], "p0", true, nil}, // ids[1] is still intended
+		{b, ids[1], "", false, ErrNotJournaled},
+		{b, ids[2], "", false, ErrNotJournaled},
+	} {
+		got, exists, err := j.FileAt(ctx, tt.path, tt.id)
+		if string(got) != tt.want || exists != tt.exists || !errors.Is(err, tt.err) {
+			t.Errorf("FileAt(%s, %d) = %q, %v, %v; want %q, %v, %v", tt.path, tt.id, got, exists, err, tt.want, tt.exists, tt.err)
+		}
+	}
 	tests := []struct {
 		name   string
 		filter CheckpointFilter
@@ -565,6 +582,10 @@ func TestJournalRecover(t *testing.T) {
 			}
 			if d := tests[i].disk; d != nil && cp.Files[0].Final != ContentHash(d) {
 				t.Errorf("Checkpoint(%d) final %s; want the disk's content", it.Checkpoint, cp.Files[0].Final)
+			}
+			got, exists, err := j.FileAt(ctx, cp.Files[0].Path, it.Checkpoint)
+			if err != nil || exists != (tests[i].disk != nil) || !bytes.Equal(got, tests[i].disk) {
+				t.Errorf("FileAt(%d) = %q, %v, %v; want the disk's %q", it.Checkpoint, got, exists, err, tests[i].disk)
 			}
 		})
 	}
