@@ -235,3 +235,31 @@ func TestStreamCRLFSplitAcrossChunks(t *testing.T) {
 		t.Errorf("Done = %q; want %q", got, "a\nb\n\n")
 	}
 }
+
+// TestStreamRooLineNumbers: REPLACE lines lose Roo's "N | " prefixes while
+// every one has them; when one does not, the block's lines are rebuilt on a
+// new array at its end marker.
+func TestStreamRooLineNumbers(t *testing.T) {
+	s, _ := NewStream("a\nb\nc\n", FormatSearchReplace)
+	first, err := s.Feed("<<<<<<< SEARCH\n2 | b\n=======\n2 | B\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := first.Text(), "a\nB\nc\n"; got != want {
+		t.Errorf("numbered REPLACE line: Text() = %q; want %q", got, want)
+	}
+	pv, err := s.Feed("3 x\n>>>>>>> REPLACE\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := pv.Text(), "a\n2 | B\n3 x\nc\n"; got != want {
+		t.Errorf("after an unnumbered line: Text() = %q; want %q", got, want)
+	}
+	if got := strings.Join(first.Done, ""); got != "a\nB\n" {
+		t.Errorf("an earlier Preview's Done changed to %q", got)
+	}
+	res, err := s.Close()
+	if err != nil || res.Content != "a\n2 | B\n3 x\nc\n" {
+		t.Errorf("Close() = %q, %v; want %q", res.Content, err, "a\n2 | B\n3 x\nc\n")
+	}
+}
