@@ -35,7 +35,7 @@ const (
 	StrategyFlexibleIndent    Strategy = "flexible-indent"    // Gemini: trimmed lines, re-indented replacement
 	StrategyRegexTokens       Strategy = "regex-tokens"       // Gemini: tokens with any whitespace between
 	StrategyUnescaped         Strategy = "unescaped"          // matched after undoing over-escaped \n, \t, quotes
-	StrategyNormalized        Strategy = "normalized"         // Codex: trimmed lines equal after folding Unicode dashes, quotes and spaces
+	StrategyNormalized        Strategy = "normalized"         // trimmed lines equal after folding Unicode dashes, quotes and spaces (Codex; search-replace also collapses runs of whitespace, as Roo)
 	StrategyFuzzy             Strategy = "fuzzy"              // similarity above a threshold
 	StrategyWholeFile         Strategy = "whole-file"         // the edit replaced or created the whole file
 	StrategyElision           Strategy = "elision"            // aider: pieces between "..." lines, each found exactly once
