@@ -111,10 +111,13 @@ func noMatchError(f Format, block int, text, search, norm string, tried []Strate
 		return err
 	}
 	err.Closest = closestLines(text, norm, 3)
-	if len(err.Closest) > 0 {
-		err.Hint = "old_string must match the file exactly, whitespace and indentation included; copy it from the closest lines shown"
-	} else {
+	switch {
+	case len(err.Closest) == 0:
 		err.Hint = "old_string is not in the file; read the file again and copy the text to replace exactly"
+	case len(tried) > 1:
+		err.Hint = "old_string is not in the file, even ignoring indentation and spacing; copy it from the closest lines shown"
+	default:
+		err.Hint = "old_string must match the file exactly, whitespace and indentation included; copy it from the closest lines shown"
 	}
 	return err
 }
