@@ -101,8 +101,12 @@ func NewStream(original string, f Format) (*Stream, error) {
 		return nil, err
 	}
 	s := &Stream{format: f, doc: doc, orig: splitLines(doc.Text)}
+	// The proposed file is usually about the original's size.
+	s.done = make([]string, 0, len(s.orig)+64)
 	if f == FormatSearchReplace {
 		s.run = newSRRun(doc.Text)
+	} else {
+		s.raw.Grow(len(doc.Text) + 1024)
 	}
 	return s, nil
 }
