@@ -13,12 +13,14 @@ type LineRange struct {
 }
 
 // Preview is the proposed file while an edit streams in, as lines with "\n"
-// endings: Done, then Partial, then Tail. Building one costs O(1); its slices
-// share memory with the Stream and must not be modified.
+// endings: Done, then Partial, then Tail. Building one costs O(1) plus the
+// new bytes of Partial; its slices share memory with the Stream and must not
+// be modified.
 type Preview struct {
 	// Done holds the completed proposed lines so far, each ending in "\n".
-	// Later Feeds append to the same backing array (or, after an
-	// out-of-order block, start a new one), never rewrite it.
+	// Later Feeds append to the same backing array, or start a new one
+	// (an out-of-order block; a block whose REPLACE lines turn out not to
+	// carry Roo line numbers after all), never rewrite it.
 	Done []string
 	// Partial is the unfinished last streamed line, without "\n"; "" if none
 	// or while it might still turn out to be a marker.
