@@ -62,23 +62,39 @@ type diffFile struct {
 
 // readDiffFile reads and decodes a file, refusing what is not text.
 func readDiffFile(path string) (diffFile, error) {
-	data, err := os.ReadFile(path)
+	data, err := readString(path)
 	if pe, ok := err.(*fs.PathError); ok {
 		err = pe.Err // the path is in the message already
 	}
 	if err != nil {
 		return diffFile{}, fmt.Errorf("cannot read %s: %w", path, err)
 	}
-	doc, err := engine.Decode(string(data))
+	doc, err := engine.Decode(data)
 	if err != nil {
 		return diffFile{}, fmt.Errorf("%s: %w", path, err)
 	}
 	f := diffFile{lines: splitAfterLF(doc.Text)}
 	f.raw = f.lines
-	if s := strings.TrimPrefix(string(data), "\uFEFF"); strings.Contains(s, "\r") {
+	if s := strings.TrimPrefix(data, "\uFEFF"); strings.Contains(s, "\r") {
 		f.raw = rawLines(s)
 	}
 	return f, nil
+}
+
+// readString reads a whole file into a string without the copy that
+// string(os.ReadFile(…)) makes.
+func readString(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var sb strings.Builder
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		sb.Grow(int(st.Size()))
+	}
+	_, err = io.Copy(&sb, f)
+	return sb.String(), err
 }
 
 // splitAfterLF splits s after each "\n"; an empty s has no lines.
