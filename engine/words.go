@@ -21,16 +21,29 @@ type Span struct {
 // Both results are nil when a == b.
 func WordSpans(a, b string) (del, ins []Span) {
 	ta, tb := wordEnds(a), wordEnds(b)
-	ia, ib, n := internWords(a, b, ta, tb)
+	// Most pairs differ in a word or two: leave the common words at both
+	// ends out of the diff.
+	pre := 0
+	for pre < len(ta) && pre < len(tb) && word(a, ta, pre) == word(b, tb, pre) {
+		pre++
+	}
+	suf := 0
+	for suf < len(ta)-pre && suf < len(tb)-pre && word(a, ta, len(ta)-1-suf) == word(b, tb, len(tb)-1-suf) {
+		suf++
+	}
+	ia, ib, n := internWords(a, b, ta, tb, pre, suf)
 	ca, cb := markChanges(ia, ib, n)
 	for _, op := range slideChanges(appendOps(nil, ca, cb, 0, 0), ia, ib) {
 		if op.Kind != OpEqual {
-			del = appendSpan(del, a, wordStart(ta, op.A0), wordStart(ta, op.A1))
-			ins = appendSpan(ins, b, wordStart(tb, op.B0), wordStart(tb, op.B1))
+			del = appendSpan(del, a, wordStart(ta, pre+op.A0), wordStart(ta, pre+op.A1))
+			ins = appendSpan(ins, b, wordStart(tb, pre+op.B0), wordStart(tb, pre+op.B1))
 		}
 	}
 	return del, ins
 }
+
+// word returns word i of s, given the word ends.
+func word(s string, ends []int32, i int) string { return s[wordStart(ends, i):ends[i]] }
 
 // wordEnds returns the end offset (bytes) of each word of s.
 func wordEnds(s string) []int32 {
@@ -82,22 +95,21 @@ func wordClass(s string, i int) (class, n int) {
 	return wordPunct, n
 }
 
-// internWords gives each distinct word of a and b (ending at ta and tb) an
-// id, the same on both sides.
-func internWords(a, b string, ta, tb []int32) (ia, ib []int32, n int) {
-	ids := make(map[string]int32, len(ta)+len(tb))
+// internWords gives each distinct word of a and b (ending at ta and tb),
+// but for the first pre and last suf words of each, an id, the same on
+// both sides.
+func internWords(a, b string, ta, tb []int32, pre, suf int) (ia, ib []int32, n int) {
+	ids := make(map[string]int32, len(ta)+len(tb)-2*(pre+suf))
 	intern := func(s string, ends []int32) []int32 {
-		out := make([]int32, len(ends))
-		start := int32(0)
-		for i, e := range ends {
-			w := s[start:e]
+		out := make([]int32, len(ends)-pre-suf)
+		for i := range out {
+			w := word(s, ends, pre+i)
 			id, ok := ids[w]
 			if !ok {
 				id = int32(len(ids))
 				ids[w] = id
 			}
 			out[i] = id
-			start = e
 		}
 		return out
 	}
