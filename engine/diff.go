@@ -447,8 +447,8 @@ func (s *myers) compare(off1, lim1, off2, lim2 int, minimal bool) {
 	}
 }
 
-// unreached marks a diagonal no backward path has reached.
-const unreached = math.MaxInt32
+// kbUnreached marks a diagonal no backward path has reached.
+const kbUnreached = math.MaxInt32
 
 // split finds a point (x, y) on an optimal (or, past the cost cap, good)
 // path through a[off1:lim1] × b[off2:lim2], both non-empty and differing in
@@ -457,7 +457,7 @@ const unreached = math.MaxInt32
 //
 // Diagonal k holds the points with x-y == k. kf[k+o] is the largest x a
 // forward path of the current cost reaches on k, kb[k+o] the smallest x a
-// backward path reaches; -1 and unreached mark diagonals not reached.
+// backward path reaches; -1 and kbUnreached mark diagonals not reached.
 func (s *myers) split(off1, lim1, off2, lim2 int, minimal bool) (x, y int, minLo, minHi bool) {
 	af, bf := s.a[:lim1], s.b[:lim2] // snakes stay below lim1 and lim2
 	kf, kb, o := s.kf, s.kb, s.koff
@@ -505,26 +505,26 @@ func (s *myers) split(off1, lim1, off2, lim2 int, minimal bool) (x, y int, minLo
 
 		if bmin > dmin {
 			bmin--
-			kb[bmin-1+o] = unreached
+			kb[bmin-1+o] = kbUnreached
 		} else {
 			bmin++
 		}
 		if bmax < dmax {
 			bmax++
-			kb[bmax+1+o] = unreached
+			kb[bmax+1+o] = kbUnreached
 		} else {
 			bmax--
 		}
 		for k := bmax; k >= bmin; k -= 2 {
-			x := unreached
-			if r := int(kb[k+1+o]); r != unreached && r-1 >= off1 {
+			x := kbUnreached
+			if r := int(kb[k+1+o]); r != kbUnreached && r-1 >= off1 {
 				x = r - 1 // a step left, from diagonal k+1
 			}
-			if d := int(kb[k-1+o]); d != unreached && d-k >= off2 && d < x {
+			if d := int(kb[k-1+o]); d != kbUnreached && d-k >= off2 && d < x {
 				x = d // a step up, from diagonal k-1
 			}
-			if x == unreached {
-				kb[k+o] = unreached
+			if x == kbUnreached {
+				kb[k+o] = kbUnreached
 				continue
 			}
 			y := x - k
@@ -551,7 +551,7 @@ func (s *myers) split(off1, lim1, off2, lim2 int, minimal bool) (x, y int, minLo
 		}
 		bbest, bx := math.MaxInt, 0
 		for k := bmax; k >= bmin; k -= 2 {
-			if x := int(kb[k+o]); x != unreached && 2*x-k < bbest {
+			if x := int(kb[k+o]); x != kbUnreached && 2*x-k < bbest {
 				bbest, bx = 2*x-k, x
 			}
 		}

@@ -24,11 +24,11 @@ func WordSpans(a, b string) (del, ins []Span) {
 	// Most pairs differ in a word or two: leave the common words at both
 	// ends out of the diff.
 	pre := 0
-	for pre < len(ta) && pre < len(tb) && word(a, ta, pre) == word(b, tb, pre) {
+	for pre < len(ta) && pre < len(tb) && wordAt(a, ta, pre) == wordAt(b, tb, pre) {
 		pre++
 	}
 	suf := 0
-	for suf < len(ta)-pre && suf < len(tb)-pre && word(a, ta, len(ta)-1-suf) == word(b, tb, len(tb)-1-suf) {
+	for suf < len(ta)-pre && suf < len(tb)-pre && wordAt(a, ta, len(ta)-1-suf) == wordAt(b, tb, len(tb)-1-suf) {
 		suf++
 	}
 	ia, ib, n := internWords(a, b, ta, tb, pre, suf)
@@ -42,8 +42,8 @@ func WordSpans(a, b string) (del, ins []Span) {
 	return del, ins
 }
 
-// word returns word i of s, given the word ends.
-func word(s string, ends []int32, i int) string { return s[wordStart(ends, i):ends[i]] }
+// wordAt returns word i of s, given the word ends.
+func wordAt(s string, ends []int32, i int) string { return s[wordStart(ends, i):ends[i]] }
 
 // wordEnds returns the end offset (bytes) of each word of s.
 func wordEnds(s string) []int32 {
@@ -103,7 +103,7 @@ func internWords(a, b string, ta, tb []int32, pre, suf int) (ia, ib []int32, n i
 	intern := func(s string, ends []int32) []int32 {
 		out := make([]int32, len(ends)-pre-suf)
 		for i := range out {
-			w := word(s, ends, pre+i)
+			w := wordAt(s, ends, pre+i)
 			id, ok := ids[w]
 			if !ok {
 				id = int32(len(ids))
@@ -158,10 +158,10 @@ func PairLines(del, ins []string) [][2]int {
 	}
 	bd, bi := make([][]uint16, n), make([][]uint16, m)
 	for i, l := range del {
-		bd[i] = bigrams(l)
+		bd[i] = lineBigrams(l)
 	}
 	for j, l := range ins {
-		bi[j] = bigrams(l)
+		bi[j] = lineBigrams(l)
 	}
 	// score[i*w+j]: the best total similarity pairing del[i:] with ins[j:].
 	const minSimilarity = 0.5
@@ -170,7 +170,7 @@ func PairLines(del, ins []string) [][2]int {
 	for i := n - 1; i >= 0; i-- {
 		for j := m - 1; j >= 0; j-- {
 			best := max(score[(i+1)*w+j], score[i*w+j+1])
-			if s := dice(bd[i], bi[j]); s >= minSimilarity {
+			if s := bigramDice(bd[i], bi[j]); s >= minSimilarity {
 				best = max(best, s+score[(i+1)*w+j+1])
 			}
 			score[i*w+j] = best
@@ -192,9 +192,9 @@ func PairLines(del, ins []string) [][2]int {
 	return pairs
 }
 
-// bigrams returns the sorted byte bigrams of a line without its leading
+// lineBigrams returns the sorted byte bigrams of a line without its leading
 // whitespace and line ending.
-func bigrams(l string) []uint16 {
+func lineBigrams(l string) []uint16 {
 	l = strings.TrimRight(strings.TrimLeft(l, " \t"), "\r\n")
 	if len(l) < 2 {
 		return nil
@@ -207,9 +207,9 @@ func bigrams(l string) []uint16 {
 	return g
 }
 
-// dice returns the Dice coefficient 2·|x∩y|/(|x|+|y|) of two sorted
+// bigramDice returns the Dice coefficient 2·|x∩y|/(|x|+|y|) of two sorted
 // multisets, 0 when both are empty.
-func dice(x, y []uint16) float64 {
+func bigramDice(x, y []uint16) float64 {
 	if len(x)+len(y) == 0 {
 		return 0
 	}
