@@ -27,6 +27,7 @@ type Hunk struct {
 // order, each with up to context unchanged lines either side. The context
 // of neighbouring hunks may overlap; Unified merges such hunks as git does.
 func Hunks(a, b []string, ops []Op, context int) []Hunk {
+	context = max(context, 0)
 	var hunks []Hunk
 	seen := map[string]int{}
 	for n, op := range ops {

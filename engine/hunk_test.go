@@ -20,8 +20,8 @@ func TestHunks(t *testing.T) {
 		if w := want[i]; h.A0 != w.a0 || h.A1 != w.a1 || h.B0 != w.b0 || h.B1 != w.b1 {
 			t.Errorf("hunk %d = lines %d:%d → %d:%d; want %d:%d → %d:%d", i, h.A0, h.A1, h.B0, h.B1, w.a0, w.a1, w.b0, w.b1)
 		}
-		if len(h.ID) != 12 {
-			t.Errorf("hunk %d ID = %q; want 12 hex digits", i, h.ID)
+		if len(h.ID) != 12 || h.Change.A0-h.A0 != h.Change.B0-h.B0 || h.A1-h.Change.A1 != h.B1-h.Change.B1 {
+			t.Errorf("hunk %d = %+v; want a 12-digit ID and as much context on both sides", i, h)
 		}
 	}
 }
@@ -34,6 +34,16 @@ func hunkIDs(a, b string) []string {
 		ids = append(ids, h.ID)
 	}
 	return ids
+}
+
+func TestHunksNoContext(t *testing.T) {
+	a, b := splitLines("a\nb\nc\n"), splitLines("a\nB\nc\n")
+	for _, context := range []int{0, -1} {
+		hunks := Hunks(a, b, DiffLines(a, b), context)
+		if len(hunks) != 1 || hunks[0].A0 != 1 || hunks[0].A1 != 2 || hunks[0].B0 != 1 || hunks[0].B1 != 2 {
+			t.Errorf("Hunks(context %d) = %+v; want one hunk of line 1 only", context, hunks)
+		}
+	}
 }
 
 func TestHunkIDsStable(t *testing.T) {
