@@ -87,6 +87,17 @@ func TestLoadConfigUserFile(t *testing.T) {
 	}
 }
 
+// TestExampleConfig keeps the documented example of every key valid.
+func TestExampleConfig(t *testing.T) {
+	c, err := LoadConfig(filepath.Join("testdata", "config", "example.toml"), nil)
+	if err != nil {
+		t.Fatalf("LoadConfig(example.toml): %v", err)
+	}
+	if len(c.Formatters) != 2 || len(c.AutoApproveRules) != 1 || c.Settle != 300*time.Millisecond || c.Limits.MaxFileBytes != DefaultMaxFileBytes {
+		t.Errorf("LoadConfig(example.toml) = %+v; want 2 formatters, 1 rule, 300ms settle, 10 MiB", c)
+	}
+}
+
 func TestLoadConfigMissingFilesAreDefaults(t *testing.T) {
 	root := t.TempDir()
 	c, err := LoadConfig(filepath.Join(root, "nope.toml"), []string{root})
@@ -282,6 +293,9 @@ func TestTomlKeyLines(t *testing.T) {
 // that every rejection is a *ConfigError naming the file.
 func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte(fullUserConfig))
+	if example, err := os.ReadFile(filepath.Join("testdata", "config", "example.toml")); err == nil {
+		f.Add(example)
+	}
 	f.Add([]byte("[[formatter]]\nglob = \"[\"\ncommand = []\ntimeout = \"-1s\"\n"))
 	f.Add([]byte("protected = [[1], \"!x\", \"\"]\n[doors]\nnative = 1\n"))
 	f.Add([]byte("formatter = [{glob = \"*.go\", command = [\"gofmt\"]}]\n"))
