@@ -166,19 +166,16 @@ func (e *ConfigError) Error() string {
 //   - [doors]: the user file only.
 //
 // Every problem in a file is a *ConfigError naming the file, line and key;
-// several are joined with errors.Join.
+// the problems of all files are joined with errors.Join.
 func LoadConfig(userFile string, roots []string) (Config, error) {
 	c := DefaultConfig()
+	var problems []error
 	if userFile != "" {
 		fc, found, err := readConfigFile(userFile, true)
-		if err != nil {
-			return Config{}, err
+		if err == nil && found {
+			err = c.mergeUser(fc)
 		}
-		if found {
-			if err := c.mergeUser(fc); err != nil {
-				return Config{}, err
-			}
-		}
+		problems = append(problems, err)
 	}
 	var wsFormatters []FormatterRule
 	var wsAuto []AutoApproveRule
@@ -190,10 +187,8 @@ func LoadConfig(userFile string, roots []string) (Config, error) {
 		ws := WorkspaceSettings{Limits: c.Limits, Settle: c.Settle}
 		file := filepath.Join(root, ConfigFileName)
 		fc, found, err := readConfigFile(file, false)
-		if err != nil {
-			return Config{}, err
-		}
-		if found {
+		problems = append(problems, err)
+		if err == nil && found {
 			ws.File = file
 			c.Files = append(c.Files, file)
 			for _, f := range fc.formatters {
@@ -213,6 +208,9 @@ func LoadConfig(userFile string, roots []string) (Config, error) {
 			}
 		}
 		c.Workspaces[root] = ws
+	}
+	if err := errors.Join(problems...); err != nil {
+		return Config{}, err
 	}
 	c.Formatters = append(wsFormatters, c.Formatters...)
 	c.AutoApproveRules = append(wsAuto, c.AutoApproveRules...)

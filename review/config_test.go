@@ -252,6 +252,18 @@ func TestLoadConfigReportsEveryProblem(t *testing.T) {
 	}
 }
 
+func TestLoadConfigReportsEveryFile(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, dir, map[string]string{"user.toml": "[limits]\nmax_file_bytes = -1\n", "a/" + ConfigFileName: "[desk]\nsettle = \"soon\"\n"})
+	_, err = LoadConfig(filepath.Join(dir, "user.toml"), []string{filepath.Join(dir, "a")})
+	if err == nil || !strings.Contains(err.Error(), "user.toml line 2") || !strings.Contains(err.Error(), ConfigFileName+" line 2") {
+		t.Errorf("LoadConfig error = %v; want the problems of both files", err)
+	}
+}
+
 func TestLoadConfigMissingRoot(t *testing.T) {
 	_, err := LoadConfig("", []string{filepath.Join(t.TempDir(), "nope")})
 	if err == nil || !strings.Contains(err.Error(), "does not exist") {
