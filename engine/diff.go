@@ -44,17 +44,18 @@ func Diff(a, b string) []Op { return DiffLines(splitLines(a), splitLines(b)) }
 // when both are empty.
 //
 // The algorithm is Myers' O(ND) search in linear space (the middle-snake
-// divide and conquer) on interned line ids, with the tricks of git's xdiff
-// that keep it fast on very different inputs: lines that occur nowhere in
-// the other slice, and frequent lines (like "}") among such lines, are
-// changes and are left out of the search; and after max(256, √(N+M)) edit
-// steps a search splits at its furthest-reaching point instead of
-// insisting on the minimum. The common prefix and suffix are trimmed
-// first, and changes are then slid along repeated lines as git does (see
-// slideChanges). The result is minimal or close to it (within about 1 %
-// on unrelated files), and diffing two unrelated 100k-line files costs
-// about as much as git's histogram diff. go-diff's line mode and plain
-// Myers were ruled out: both take seconds there (perf-baselines.md §1).
+// divide and conquer) on interned line ids, with the two tricks of git's
+// xdiff that keep it fast on very different inputs: lines that occur
+// nowhere in the other slice are changes and are left out of the search,
+// and after max(256, √(N+M)) edit steps a search splits at its
+// furthest-reaching point instead of insisting on the minimum. The common
+// prefix and suffix are trimmed first, and changes are then slid along
+// repeated lines as git does (see slideChanges). The result is minimal or
+// close to it, and diffing two unrelated 100k-line files costs about 1.5×
+// git's histogram diff. go-diff's line mode and plain Myers were ruled out:
+// both take seconds there (perf-baselines.md §1). (xdiff's third trick,
+// also leaving out frequent lines among unmatched ones, cost 2 % more
+// changed lines on unrelated files and saved no measurable time.)
 func DiffLines(a, b []string) []Op {
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
@@ -290,7 +291,6 @@ type myers struct {
 	counts  []int32 // per id: occurrences in a at 2*id, in b at 2*id+1; all zero between runs
 	a, b    []int32 // the ids left in the search (see leaveOut)
 	ra, rb  []int32 // index in the full sequence of each element of a, b
-	class   []uint8 // scratch for leaveOut
 	ca, cb  []bool  // changes found in a, b
 	kf, kb  []int32 // furthest x per diagonal k, forward and backward, at index k+koff
 	koff    int
@@ -340,39 +340,14 @@ func (s *myers) run(a, b []int32, ca, cb []bool) {
 	}
 }
 
-// The classes of lines for leaveOut.
-const (
-	lineUnmatched = iota // occurs nowhere on the other side
-	lineMatched          // occurs on the other side
-	lineFrequent         // occurs many times on the other side
-)
-
-// leaveOut appends to keep the ids of seq worth searching for, and to at
-// their indexes, and marks the others changed in c. It leaves out, as
-// xdiff does, lines that occur nowhere on the other side (so they are
-// changes), and frequent lines (like "}") that sit among such lines, which
-// on unrelated files would otherwise make the search long and the result
-// a scatter of chance matches. other is 0 or 1: where s.counts holds the
-// other side's counts.
+// leaveOut appends to keep the ids of seq that occur on the other side, and
+// to at their indexes, and marks the others changed in c: a line that occurs
+// nowhere on the other side is a change, and leaving it out of the search
+// shortens it a lot on very different inputs, as in xdiff. other is 0 or 1:
+// where s.counts holds the other side's counts.
 func (s *myers) leaveOut(seq []int32, other int, c []bool, keep, at []int32) ([]int32, []int32) {
-	cnt := s.counts
-	limit := min(1024, max(32, int(math.Sqrt(float64(len(seq))))))
-	if cap(s.class) < len(seq) {
-		s.class = make([]uint8, len(seq))
-	}
-	class := s.class[:len(seq)]
 	for i, id := range seq {
-		switch n := cnt[2*int(id)+other]; {
-		case n == 0:
-			class[i] = lineUnmatched
-		case int(n) >= limit:
-			class[i] = lineFrequent
-		default:
-			class[i] = lineMatched
-		}
-	}
-	for i, id := range seq {
-		if class[i] == lineUnmatched || class[i] == lineFrequent && amongUnmatched(class, i) {
+		if s.counts[2*int(id)+other] == 0 {
 			c[i] = true
 			continue
 		}
@@ -380,34 +355,6 @@ func (s *myers) leaveOut(seq []int32, other int, c []bool, keep, at []int32) ([]
 		at = append(at, int32(i))
 	}
 	return keep, at
-}
-
-// amongUnmatched reports whether the frequent line at i sits among
-// unmatched lines: the runs of unmatched and frequent lines just before and
-// just after it (looking at most 100 lines each way) each hold an unmatched
-// line, and frequent lines, i included, are under a quarter of the lines
-// in the two runs and i.
-func amongUnmatched(class []uint8, i int) bool {
-	const window = 100
-	frequent, before, after := 1, 0, 0
-	for j := i - 1; j >= max(0, i-window) && class[j] != lineMatched; j-- {
-		if class[j] == lineUnmatched {
-			before++
-		} else {
-			frequent++
-		}
-	}
-	if before == 0 {
-		return false
-	}
-	for j := i + 1; j < min(len(class), i+window+1) && class[j] != lineMatched; j++ {
-		if class[j] == lineUnmatched {
-			after++
-		} else {
-			frequent++
-		}
-	}
-	return after > 0 && 4*frequent < frequent+before+after
 }
 
 func resetBools(v []bool, n int) []bool {
