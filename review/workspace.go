@@ -104,7 +104,9 @@ func (w *Workspace) Roots() []string { return append([]string(nil), w.roots...) 
 // the first root. It resolves ".." (lexically, first) and symlinks (for a
 // file that does not exist yet, those of its nearest existing parent),
 // refuses anything outside every root, ignored by an ignore file, or not a
-// regular file, and flags protected paths. Refusals are *RefusalError.
+// regular file, and flags protected paths. Ignore and protected rules are
+// checked against the real path and, for a symlink inside the workspace,
+// the path as named. Refusals are *RefusalError.
 // Ignore files are re-read when they change, so Resolve always applies the
 // current ones.
 func (w *Workspace) Resolve(p string) (Target, error) {
@@ -136,23 +138,38 @@ func (w *Workspace) Resolve(p string) (Target, error) {
 		}
 		return Target{}, &RefusalError{Path: p, Rule: RuleNotFile, Detail: kind + "; propose an edit to a file"}
 	}
-	v, ignored, err := w.ignores.ignored(root, rel, false)
-	if err != nil {
-		return Target{}, err
-	}
-	if ignored {
-		return Target{}, &RefusalError{Path: p, Rule: RuleIgnored,
-			Detail: fmt.Sprintf("ignored by %s line %d (%q); edit another file, or ask the person to change that ignore file", v.file, v.line, v.pattern)}
+	// Rules apply to the real path and, when a symlink inside the
+	// workspace leads elsewhere, to the path as named too: an ignored or
+	// protected name stays so through a link.
+	names := [][2]string{{root, rel}}
+	if lexRoot, lexRel, ok := w.under(filepath.Clean(abs)); ok && lexRel != "" && lexRel != rel {
+		names = append(names, [2]string{lexRoot, lexRel})
 	}
 	t := Target{Abs: real, Root: root, Rel: rel}
-	for _, pp := range w.cfg.Protected {
-		if pp.glob.matchWithParents(rel, false) {
-			t.Protected = true
-			t.ProtectedRule = fmt.Sprintf("%q (%s)", pp.Pattern, pp.Origin)
-			break
+	for _, n := range names {
+		v, ignored, err := w.ignores.ignored(n[0], n[1], false)
+		if err != nil {
+			return Target{}, err
+		}
+		if ignored {
+			return Target{}, &RefusalError{Path: p, Rule: RuleIgnored,
+				Detail: fmt.Sprintf("ignored by %s line %d (%q); edit another file, or ask the person to change that ignore file", v.file, v.line, v.pattern)}
+		}
+		if rule := w.protectedRule(n[1]); rule != "" && !t.Protected {
+			t.Protected, t.ProtectedRule = true, rule
 		}
 	}
 	return t, nil
+}
+
+// protectedRule names the first protected pattern matching rel, or "".
+func (w *Workspace) protectedRule(rel string) string {
+	for _, pp := range w.cfg.Protected {
+		if pp.glob.matchWithParents(rel, false) {
+			return fmt.Sprintf("%q (%s)", pp.Pattern, pp.Origin)
+		}
+	}
+	return ""
 }
 
 // resolvedNote says where a path really leads when symlinks or ".." moved it.

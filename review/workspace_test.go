@@ -226,6 +226,30 @@ func TestResolveProtected(t *testing.T) {
 	}
 }
 
+func TestResolveThroughSymlinksKeepsRules(t *testing.T) {
+	ws, a, _ := newTestWorkspace(t, map[string]string{
+		"a/config/env.txt":  "KEY=1\n",
+		"a/out/x.js":        "x",
+		"a/.diffdeskignore": "build/\n",
+	})
+	symlink(t, filepath.Join(a, "config", "env.txt"), filepath.Join(a, ".env"))
+	symlink(t, filepath.Join(a, "out"), filepath.Join(a, "build"))
+	got, err := ws.Resolve(".env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Target{Abs: filepath.Join(a, "config", "env.txt"), Root: a, Rel: "config/env.txt", Protected: true, ProtectedRule: `".env*" (built-in)`}); got != want {
+		t.Errorf("Resolve(.env -> config/env.txt) = %+v; want %+v", got, want)
+	}
+	var re *RefusalError
+	if _, err := ws.Resolve("build/x.js"); !errors.As(err, &re) || re.Rule != RuleIgnored {
+		t.Errorf("Resolve(build/x.js, build -> out) = %v; want an ignored refusal", err)
+	}
+	if _, err := ws.Resolve("out/x.js"); err != nil {
+		t.Errorf("Resolve(out/x.js) = %v; want it accepted", err)
+	}
+}
+
 func TestResolveRereadsIgnoreFiles(t *testing.T) {
 	ws, a, _ := newTestWorkspace(t, map[string]string{"a/.diffdeskignore": "tmp/\n"})
 	if _, err := ws.Resolve("gen/x.go"); err != nil {
