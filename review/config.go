@@ -55,7 +55,9 @@ type WorkspaceSettings struct {
 }
 
 // ProtectedPattern is one protected-path pattern (gitignore syntax,
-// matched against the path relative to its root; see globPattern).
+// matched against the path relative to its root; see globPattern). It
+// matches regardless of case, so ".GIT/config" is protected on a
+// case-insensitive file system too.
 type ProtectedPattern struct {
 	Pattern string // as written, e.g. ".env*"
 	Origin  string // "built-in" or "FILE line N"
@@ -95,7 +97,7 @@ func DefaultConfig() Config {
 		Workspaces: map[string]WorkspaceSettings{},
 	}
 	for _, p := range DefaultProtected {
-		g, _, _ := compileGlob(p)
+		g, _, _ := compileGlob(strings.ToLower(p))
 		c.Protected = append(c.Protected, ProtectedPattern{Pattern: p, Origin: "built-in", glob: g})
 	}
 	return c
@@ -378,8 +380,8 @@ func parseConfig(file string, data []byte, user bool) (fileConfig, error) {
 	}
 	for i, p := range raw.Protected {
 		key := "protected." + strconv.Itoa(i+1)
-		g, ok := v.glob(key, "protected", p)
-		if ok {
+		if _, ok := v.glob(key, "protected", p); ok {
+			g, _, _ := compileGlob(strings.ToLower(p))
 			fc.protected = append(fc.protected, ProtectedPattern{Pattern: p, Origin: v.origin(key), glob: g})
 		}
 	}

@@ -162,10 +162,12 @@ func (w *Workspace) Resolve(p string) (Target, error) {
 	return t, nil
 }
 
-// protectedRule names the first protected pattern matching rel, or "".
+// protectedRule names the first protected pattern matching rel, in any
+// case, or "".
 func (w *Workspace) protectedRule(rel string) string {
+	lower := strings.ToLower(rel)
 	for _, pp := range w.cfg.Protected {
-		if pp.glob.matchWithParents(rel, false) {
+		if pp.glob.matchWithParents(lower, false) {
 			return fmt.Sprintf("%q (%s)", pp.Pattern, pp.Origin)
 		}
 	}
