@@ -1,0 +1,763 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// detail is the right pane: the selected proposal (its files, the DiffView)
+// and the decision bar.
+type detail struct {
+	w *Window
+
+	view    *DiffView
+	title   *widget.Label
+	state   *widget.Label
+	files   *widget.RadioGroup
+	failure *widget.Label
+	status  *widget.Label
+	empty   *widget.Label
+	note    *widget.Label // above the view: what it shows when not the plain proposal
+
+	failureScroll *container.Scroll
+	statusScroll  *container.Scroll
+	center        *fyne.Container
+	bar           *fyne.Container
+	content       fyne.CanvasObject
+
+	approve, reject, edit, approveEdited, cancelEdit *widget.Button
+	partial, merged, external, dismiss               *widget.Button
+	follow, wrap                                     *widget.Check
+
+	rejectEntry   *widget.Entry
+	rejectDialog  dialog.Dialog
+	rejectConfirm *widget.Button
+
+	// The proposal shown and what the person did to it so far.
+	id       string
+	p        review.Proposal
+	file     int // index in p.Files
+	queuePos int // where it was in the queue when selected
+	shownKey string
+	editing  bool
+	edited   map[string]string             // path → text the person approved in the editor or an external editor
+	accepted map[string][]string           // path → accepted hunk ids, for files whose hunks were toggled
+	merges   map[string]engine.MergeResult // path → merge of a stale file (base, disk as reviewed, proposal)
+	deciding bool
+	outcome  *review.Outcome
+	approved map[string]string        // path → the text sent for writing, to show what the formatter changed
+	hunks    map[string][]engine.Hunk // path → the proposal's hunks (cache)
+	ext      *externalEdit
+}
+
+func newDetail(w *Window) *detail {
+	d := &detail{w: w, view: NewDiffView()}
+	d.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	d.title.Truncation = fyne.TextTruncateEllipsis
+	d.state = widget.NewLabel("")
+	d.state.Importance = widget.LowImportance
+	d.note = widget.NewLabel("")
+	d.note.Importance = widget.WarningImportance
+	d.note.Wrapping = fyne.TextWrapWord
+	d.note.Hide()
+	d.files = widget.NewRadioGroup(nil, d.selectFile)
+	d.files.Horizontal = true
+	d.files.Required = true
+	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	d.failure.Wrapping = fyne.TextWrapWord
+	d.failureScroll = container.NewVScroll(d.failure)
+	d.empty = widget.NewLabel("No proposals waiting.")
+	d.empty.Alignment = fyne.TextAlignCenter
+	d.empty.Wrapping = fyne.TextWrapWord
+	d.status = widget.NewLabel("")
+	d.status.Wrapping = fyne.TextWrapWord
+	d.statusScroll = container.NewVScroll(d.status)
+	d.statusScroll.SetMinSize(fyne.NewSize(0, 0))
+
+	d.approve = widget.NewButton("Approve (a)", d.Approve)
+	d.approve.Importance = widget.HighImportance
+	d.reject = widget.NewButton("Reject… (r)", d.ShowReject)
+	d.reject.Importance = widget.DangerImportance
+	d.edit = widget.NewButton("Edit (e)", d.ToggleEdit)
+	d.approveEdited = widget.NewButton("Approve edited (a)", d.ApproveEdited)
+	d.approveEdited.Importance = widget.HighImportance
+	d.cancelEdit = widget.NewButton("Cancel edit", d.CancelEdit)
+	d.partial = widget.NewButton("Approve selected hunks", d.ApprovePartial)
+	d.merged = widget.NewButton("Approve merged (a)", d.ApproveMerged)
+	d.merged.Importance = widget.HighImportance
+	d.external = widget.NewButton("External editor… (x)", d.EditExternal)
+	d.dismiss = widget.NewButton("Dismiss", d.Dismiss)
+	d.follow = widget.NewCheck("Follow", func(on bool) { d.view.SetFollow(on) })
+	d.follow.SetChecked(true)
+	d.wrap = widget.NewCheck("Wrap", func(on bool) { d.view.SetWrap(on) })
+
+	d.view.OnHunkToggled = func(string, bool) {
+		if len(d.p.Files) > 0 {
+			d.accepted[d.curPath()] = d.view.AcceptedHunks()
+		}
+		d.updateBar()
+	}
+	d.view.OnEdited = func() {
+		if d.editing && len(d.p.Files) > 0 {
+			d.edited[d.curPath()] = d.view.EditedText()
+		}
+	}
+	d.view.OnFollowChanged = func(on bool) { d.follow.SetChecked(on) }
+
+	d.bar = container.NewBorder(nil, nil,
+		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
+		container.NewHBox(d.follow, d.wrap))
+	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, d.state, d.title), d.files, d.note)
+	bottom := container.NewVBox(d.bar, d.status)
+	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
+	d.reset()
+	d.showEmpty()
+	return d
+}
+
+// reset forgets what the person did to the previous proposal.
+func (d *detail) reset() {
+	d.file, d.editing, d.deciding, d.outcome, d.shownKey = 0, false, false, nil, ""
+	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
+	d.hunks = map[string][]engine.Hunk{}
+	d.closeExternal()
+}
+
+// showEmpty shows the empty queue's hint.
+func (d *detail) showEmpty() {
+	hint := "No proposals waiting.\n\nAgents send edits to this desk's socket"
+	if d.w.opts.Socket != "" {
+		hint += " (" + d.w.opts.Socket + ")"
+	}
+	d.empty.SetText(hint + ".\nTry it: deskctl demo")
+	d.title.SetText("")
+	d.state.SetText("")
+	d.files.Hide()
+	d.showCenter(d.empty)
+	d.bar.Hide()
+}
+
+func (d *detail) showCenter(o fyne.CanvasObject) {
+	d.view.Hide()
+	d.failureScroll.Hide()
+	d.empty.Hide()
+	o.Show()
+	if o == d.empty {
+		d.center.Objects[2].Show()
+	} else {
+		d.center.Objects[2].Hide()
+	}
+}
+
+// show displays proposal p (a new selection).
+func (d *detail) show(p review.Proposal) {
+	if p.ID != d.id {
+		d.reset()
+		d.id = p.ID
+		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
+		d.setStatus("", false)
+	}
+	d.p = p
+	d.bar.Show()
+	d.refreshFiles()
+	d.render()
+}
+
+// update applies a change of the shown proposal from the desk.
+func (d *detail) update(p review.Proposal) {
+	d.p = p
+	if o, ok := d.w.desk.Outcome(p.ID); ok && d.outcome == nil && !d.deciding {
+		d.outcome = &o // decided elsewhere (withdrawn, the decide method, a rule)
+		d.setStatus(outcomeText(o), o.Status == review.StatusFailed)
+	}
+	d.refreshFiles()
+	d.render()
+}
+
+// refreshFiles shows a file selector for a multi-file proposal.
+func (d *detail) refreshFiles() {
+	if len(d.p.Files) < 2 {
+		d.files.Hide()
+		return
+	}
+	var names []string
+	for _, f := range d.p.Files {
+		names = append(names, f.Rel)
+	}
+	if strings.Join(names, "\x00") != strings.Join(d.files.Options, "\x00") {
+		d.files.Options = names
+		d.files.Selected = names[min(d.file, len(names)-1)]
+		d.files.Refresh()
+	}
+	d.files.Show()
+}
+
+// selectFile switches the view to another file of the proposal.
+func (d *detail) selectFile(rel string) {
+	for i, f := range d.p.Files {
+		if f.Rel == rel && i != d.file {
+			d.saveFileState()
+			d.file = i
+			d.shownKey = ""
+			d.render()
+		}
+	}
+}
+
+// saveFileState keeps the shown file's edits and hunk choices.
+func (d *detail) saveFileState() {
+	if len(d.p.Files) == 0 || d.outcome != nil {
+		return
+	}
+	if d.editing {
+		d.edited[d.curPath()] = d.view.EditedText()
+	} else if d.shownKey != "" && !d.cur().Stale() && d.p.State != review.StateStreaming {
+		d.accepted[d.curPath()] = d.view.AcceptedHunks()
+	}
+}
+
+func (d *detail) cur() review.FileChange { return d.p.Files[d.file] }
+func (d *detail) curPath() string        { return d.p.Files[d.file].Path }
+
+// render draws the shown file as the proposal's state requires; it rebuilds
+// the view only when what it shows changed (a recheck that changes nothing
+// keeps the person's hunk choices and scroll position).
+func (d *detail) render() {
+	p := d.p
+	d.title.SetText(groupName(p) + " — " + fileNames(p))
+	d.state.SetText(stateText(p))
+	if d.file >= len(p.Files) {
+		d.file = 0
+	}
+	switch {
+	case p.State == review.StateFailed || len(p.Files) == 0:
+		d.failure.SetText(p.Failure)
+		d.showCenter(d.failureScroll)
+		d.note.SetText("This edit did not apply, and nothing was written. The agent was told:")
+		d.note.Show()
+	case d.outcome != nil:
+		d.renderOutcome()
+	default:
+		d.renderProposal()
+	}
+	d.updateBar()
+}
+
+func (d *detail) renderProposal() {
+	f := d.cur()
+	d.showCenter(d.view)
+	switch {
+	case d.p.State == review.StateStreaming:
+		d.note.Hide()
+		if pv, ok := d.w.desk.Preview(d.p.ID); ok {
+			d.view.SetStream(f.Path, f.BaseText(), pv)
+		}
+		d.shownKey = "stream"
+		return
+	case f.Stale() && !d.editing:
+		key := "stale:" + f.Disk.SHA256
+		if d.shownKey == key {
+			return
+		}
+		m := d.merge(f)
+		d.view.SetStale(f.BaseText(), string(f.Disk.Content), f.Proposed)
+		d.note.SetText(staleNote(f, m))
+		d.note.Show()
+		d.shownKey = key
+		return
+	}
+	key := fmt.Sprintf("texts:%d:%v:%s", d.file, d.editing, f.Disk.SHA256)
+	if d.shownKey == key {
+		return
+	}
+	d.shownKey = key
+	old, proposed := f.BaseText(), f.Proposed
+	if f.Stale() { // editing a stale file: the disk against the merge
+		old, proposed = string(f.Disk.Content), d.merge(f).Text
+	}
+	if t, ok := d.edited[f.Path]; ok {
+		proposed = t
+	}
+	d.view.SetTexts(f.Path, old, proposed)
+	if hs := d.view.Hunks(); len(hs) > 0 && hs[0].A0 > 0 {
+		d.view.NextHunk() // open at the first change
+	}
+	if ids, ok := d.accepted[f.Path]; ok && !d.editing {
+		keep := map[string]bool{}
+		for _, id := range ids {
+			keep[id] = true
+		}
+		for _, h := range d.view.Hunks() {
+			d.view.SetHunkAccepted(h.ID, keep[h.ID])
+		}
+	}
+	d.view.SetEditable(d.editing)
+	if d.editing {
+		d.note.SetText("Editing: the right side is yours. Approve edited writes it; Cancel edit goes back to the proposal.")
+		d.note.Show()
+	} else {
+		d.note.Hide()
+	}
+}
+
+// renderOutcome shows what happened to a decided proposal and, when a
+// formatter changed the approved text, that change.
+func (d *detail) renderOutcome() {
+	o := d.outcome
+	d.showCenter(d.view)
+	d.view.SetEditable(false)
+	for _, fo := range o.Files {
+		if fo.AutoFormatEdits == "" {
+			continue
+		}
+		before, ok := d.approved[fo.Path]
+		if !ok {
+			continue
+		}
+		if d.shownKey != "format:"+fo.Path {
+			d.view.SetTexts(fo.Path, before, fo.FinalContent)
+			d.shownKey = "format:" + fo.Path
+		}
+		d.note.SetText("The formatter changed " + relOf(d.p, fo.Path) + " after it was approved; this is its change.")
+		d.note.Show()
+		return
+	}
+	d.note.Hide()
+}
+
+// merge returns (and caches) the 3-way merge of a stale file against the
+// disk content the person is shown.
+func (d *detail) merge(f review.FileChange) engine.MergeResult {
+	m, ok := d.merges[f.Path+"\x00"+f.Disk.SHA256]
+	if !ok {
+		m = engine.Merge3(f.BaseText(), string(f.Disk.Content), f.Proposed, engine.MergeLabels{})
+		d.merges[f.Path+"\x00"+f.Disk.SHA256] = m
+	}
+	return m
+}
+
+func staleNote(f review.FileChange, m engine.MergeResult) string {
+	s := f.Rel + " changed on disk after the agent read it. Shown: base / disk / proposal. "
+	if len(m.Conflicts) > 0 {
+		return s + fmt.Sprintf("The merge has %d conflict(s): Edit to resolve them, or Reject.", len(m.Conflicts))
+	}
+	return s + "Approve merged writes the proposal merged into the disk's content."
+}
+
+// stateText is the short state line beside the title.
+func stateText(p review.Proposal) string {
+	a, r := p.Counts()
+	counts := fmt.Sprintf("+%d −%d", a, r)
+	switch p.State {
+	case review.StateStreaming:
+		return "streaming… " + counts
+	case review.StatePending:
+		if p.Failure != "" {
+			return "write failed; " + counts
+		}
+		return "waiting · " + counts
+	case review.StateStale:
+		return "stale · " + counts
+	case review.StateFailed:
+		return "failed"
+	case review.StateDecided:
+		return "writing…"
+	case review.StateWithdrawn:
+		return "withdrawn"
+	case review.StateReported:
+		return "decided"
+	}
+	return string(p.State)
+}
+
+// updateBar shows and enables the decision buttons the state allows.
+func (d *detail) updateBar() {
+	p := d.p
+	open := p.State.Open() && d.outcome == nil
+	streaming := p.State == review.StateStreaming
+	stale := p.State == review.StateStale || anyStale(p)
+	busy := d.deciding || streaming
+	vis := func(b fyne.CanvasObject, on bool) {
+		if on {
+			b.Show()
+		} else {
+			b.Hide()
+		}
+	}
+	en := func(b *widget.Button, on bool) {
+		if on {
+			b.Enable()
+		} else {
+			b.Disable()
+		}
+	}
+	vis(d.approve, open && !stale && !d.editing)
+	vis(d.merged, open && stale && !d.editing)
+	vis(d.approveEdited, open && d.editing)
+	vis(d.cancelEdit, open && d.editing)
+	vis(d.partial, open && !stale && !d.editing && len(p.Files) > 0)
+	vis(d.edit, open && !d.editing)
+	vis(d.external, open)
+	vis(d.reject, open)
+	vis(d.dismiss, !open)
+	vis(d.follow, streaming)
+	en(d.approve, !busy)
+	en(d.merged, !busy && !d.conflicted())
+	en(d.approveEdited, !busy)
+	en(d.cancelEdit, !d.deciding)
+	en(d.partial, !busy && open && !stale && !d.editing && d.someRejected())
+	en(d.edit, !busy)
+	en(d.external, !busy)
+	en(d.reject, !busy)
+}
+
+func anyStale(p review.Proposal) bool {
+	for _, f := range p.Files {
+		if f.Stale() {
+			return true
+		}
+	}
+	return false
+}
+
+// conflicted reports whether a stale file's merge has conflicts.
+func (d *detail) conflicted() bool {
+	for _, f := range d.p.Files {
+		if f.Stale() && len(d.merge(f).Conflicts) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// someRejected reports whether the person rejected at least one hunk.
+func (d *detail) someRejected() bool {
+	for i, f := range d.p.Files {
+		if len(d.acceptedFor(i)) < len(d.fileHunks(f)) {
+			return true
+		}
+	}
+	return false
+}
+
+// acceptedFor returns the accepted hunk ids of file i: the view's for the
+// shown file, what the person left for files shown before, else all.
+func (d *detail) acceptedFor(i int) []string {
+	f := d.p.Files[i]
+	if i == d.file && d.shownKey != "" && !d.editing && !f.Stale() && d.outcome == nil && d.p.State != review.StateStreaming {
+		return d.view.AcceptedHunks()
+	}
+	if ids, ok := d.accepted[f.Path]; ok {
+		return ids
+	}
+	var ids []string
+	for _, h := range d.fileHunks(f) {
+		ids = append(ids, h.ID)
+	}
+	return ids
+}
+
+// fileHunks are the hunks of a file's proposal (ids as the view shows
+// them), computed once per file.
+func (d *detail) fileHunks(f review.FileChange) []engine.Hunk {
+	if hs, ok := d.hunks[f.Path]; ok {
+		return hs
+	}
+	a, b := f.BaseText(), f.Proposed
+	hs := engine.Hunks(engine.SplitLines(a), engine.SplitLines(b), engine.Diff(a, b), 3)
+	d.hunks[f.Path] = hs
+	return hs
+}
+
+// setStatus shows a line under the decision bar (an error in red).
+func (d *detail) setStatus(s string, isErr bool) {
+	d.status.SetText(strings.TrimRight(s, "\n"))
+	if isErr {
+		d.status.Importance = widget.DangerImportance
+	} else {
+		d.status.Importance = widget.MediumImportance
+	}
+	d.status.Refresh()
+}
+
+// Approve writes the proposal as it is (a). On a stale proposal it is
+// Approve merged; while editing, Approve edited.
+func (d *detail) Approve() {
+	switch {
+	case !d.canDecide():
+	case d.editing:
+		d.ApproveEdited()
+	case anyStale(d.p):
+		d.ApproveMerged()
+	default:
+		d.decide(review.Decision{Kind: review.DecideApprove})
+	}
+}
+
+// canDecide reports whether the shown proposal takes a decision now.
+func (d *detail) canDecide() bool {
+	return d.id != "" && d.p.State.Open() && d.p.State != review.StateStreaming && !d.deciding && d.outcome == nil
+}
+
+// ApproveEdited writes the person's text (e, then a).
+func (d *detail) ApproveEdited() {
+	if !d.canDecide() || !d.editing && len(d.edited) == 0 {
+		return
+	}
+	d.saveFileState()
+	dec := review.Decision{Kind: review.DecideApproveEdited, Edited: map[string]string{}}
+	for path, t := range d.edited {
+		dec.Edited[path] = t
+	}
+	d.addMerges(&dec)
+	d.decide(dec)
+}
+
+// ApproveMerged writes each stale file's clean merge of the proposal into
+// the disk content the person saw; the write goes ahead only while the disk
+// still holds exactly that content.
+func (d *detail) ApproveMerged() {
+	if !d.canDecide() || d.conflicted() {
+		if d.conflicted() {
+			d.setStatus("The merge has conflicts: Edit to resolve them, or Reject.", true)
+		}
+		return
+	}
+	dec := review.Decision{Kind: review.DecideApproveEdited, Edited: map[string]string{}}
+	d.addMerges(&dec)
+	d.decide(dec)
+}
+
+// addMerges sets, for every stale file, the text to write (the person's
+// edit, else the merge) and the disk hash the person reviewed.
+func (d *detail) addMerges(dec *review.Decision) {
+	for _, f := range d.p.Files {
+		if !f.Stale() {
+			continue
+		}
+		if dec.Overwrite == nil {
+			dec.Overwrite = map[string]string{}
+		}
+		dec.Overwrite[f.Path] = f.Disk.SHA256
+		if _, ok := dec.Edited[f.Path]; !ok {
+			dec.Edited[f.Path] = d.merge(f).Text
+		}
+	}
+}
+
+// ApprovePartial writes only the hunks left accepted in the gutter.
+func (d *detail) ApprovePartial() {
+	if !d.canDecide() || anyStale(d.p) {
+		return
+	}
+	dec := review.Decision{Kind: review.DecidePartial, Hunks: map[string][]string{}}
+	for i, f := range d.p.Files {
+		dec.Hunks[f.Path] = append([]string{}, d.acceptedFor(i)...)
+	}
+	d.decide(dec)
+}
+
+// ShowReject opens the reject dialog; its reason goes to the agent (r).
+func (d *detail) ShowReject() {
+	if d.id == "" || !d.p.State.Open() || d.deciding || d.outcome != nil {
+		return
+	}
+	d.rejectEntry = widget.NewMultiLineEntry()
+	d.rejectEntry.SetPlaceHolder("Why? The agent reads this (optional)")
+	d.rejectEntry.SetMinRowsVisible(3)
+	d.rejectConfirm = widget.NewButton("Reject", nil)
+	d.rejectConfirm.Importance = widget.DangerImportance
+	cancel := widget.NewButton("Cancel", nil)
+	body := container.NewBorder(widget.NewLabel("Reject "+fileNames(d.p)+"?"), container.NewHBox(cancel, d.rejectConfirm), nil, nil, d.rejectEntry)
+	dlg := dialog.NewCustomWithoutButtons("Reject proposal", body, d.w.Win)
+	dlg.Resize(fyne.NewSize(520, 260))
+	d.rejectDialog = dlg
+	d.rejectConfirm.OnTapped = func() {
+		dlg.Hide()
+		d.Reject(d.rejectEntry.Text)
+	}
+	cancel.OnTapped = dlg.Hide
+	dlg.Show()
+	d.w.Win.Canvas().Focus(d.rejectEntry)
+}
+
+// Reject rejects the shown proposal with reason (may be "").
+func (d *detail) Reject(reason string) {
+	if d.id == "" || !d.p.State.Open() || d.deciding || d.outcome != nil {
+		return
+	}
+	d.decide(review.Decision{Kind: review.DecideReject, Feedback: strings.TrimSpace(reason)})
+}
+
+// ToggleEdit makes the right side editable (e), or leaves edit mode.
+func (d *detail) ToggleEdit() {
+	if d.editing {
+		d.CancelEdit()
+		return
+	}
+	if !d.canDecide() {
+		return
+	}
+	d.editing = true
+	d.shownKey = ""
+	d.render()
+}
+
+// CancelEdit leaves edit mode and forgets the edits.
+func (d *detail) CancelEdit() {
+	if !d.editing || d.deciding {
+		return
+	}
+	d.editing = false
+	d.edited = map[string]string{}
+	d.closeExternal()
+	d.shownKey = ""
+	d.render()
+}
+
+// Dismiss removes a failed or decided proposal from the queue.
+func (d *detail) Dismiss() {
+	if d.id == "" || d.p.State.Open() && d.outcome == nil {
+		return
+	}
+	id := d.id
+	d.w.dismissed[id] = true
+	delete(d.w.items, id)
+	d.w.desk.Forget(id)
+	d.id = ""
+	d.reset()
+	d.w.refreshQueue()
+}
+
+// decide carries out dec off the UI goroutine and shows the outcome.
+func (d *detail) decide(dec review.Decision) {
+	id := d.id
+	d.deciding = true
+	d.approved = d.approvedTexts(dec)
+	d.setStatus("Writing…", false)
+	if dec.Kind == review.DecideReject {
+		d.setStatus("Rejecting…", false)
+	}
+	d.updateBar()
+	d.w.decisions.Add(1)
+	// The goroutine ends when the desk has carried out the decision.
+	go func() {
+		defer d.w.decisions.Done()
+		o, err := d.w.desk.Decide(context.Background(), id, dec)
+		d.w.do(func() { d.decided(id, o, err) })
+	}()
+}
+
+// approvedTexts is what each file will be written as, before formatting.
+func (d *detail) approvedTexts(dec review.Decision) map[string]string {
+	out := map[string]string{}
+	for _, f := range d.p.Files {
+		switch dec.Kind {
+		case review.DecideApprove:
+			out[f.Path] = f.Proposed
+		case review.DecideApproveEdited:
+			if t, ok := dec.Edited[f.Path]; ok {
+				out[f.Path] = t
+			} else {
+				out[f.Path] = f.Proposed
+			}
+		case review.DecidePartial:
+			keep := map[string]bool{}
+			for _, id := range dec.Hunks[f.Path] {
+				keep[id] = true
+			}
+			out[f.Path] = engine.ApplyHunks(f.BaseText(), f.Proposed, func(id string) bool { return keep[id] })
+		}
+	}
+	return out
+}
+
+// decided shows the result of a decision.
+func (d *detail) decided(id string, o review.Outcome, err error) {
+	if id != d.id {
+		return // the person moved on; the queue shows the rest
+	}
+	d.deciding = false
+	if err != nil {
+		var se *review.StaleError
+		if errors.As(err, &se) {
+			d.setStatus("Not written: the file changed on disk. Review base / disk / proposal and decide again.", true)
+		} else {
+			d.setStatus("Not written: "+err.Error(), true)
+		}
+		if p, ok := d.w.desk.Get(id); ok {
+			d.p = p
+		}
+		d.editing = false
+		d.shownKey = ""
+		d.render()
+		return
+	}
+	d.outcome = &o
+	d.editing = false
+	d.closeExternal()
+	if p, ok := d.w.desk.Get(id); ok {
+		d.p = p
+	}
+	d.setStatus(outcomeText(o), false)
+	d.shownKey = ""
+	d.render()
+}
+
+// outcomeText is the status line for an outcome.
+func outcomeText(o review.Outcome) string {
+	var b strings.Builder
+	switch o.Status {
+	case review.StatusApproved:
+		b.WriteString("Approved and written")
+	case review.StatusApprovedEdited:
+		b.WriteString("Your edited version was written")
+	case review.StatusPartial:
+		b.WriteString("The accepted hunks were written")
+	case review.StatusRejected:
+		b.WriteString("Rejected; nothing was written")
+	case review.StatusWithdrawn:
+		b.WriteString("The agent withdrew this proposal")
+	case review.StatusFailed:
+		b.WriteString("The edit did not apply")
+	default:
+		b.WriteString(string(o.Status))
+	}
+	if o.Checkpoint != 0 {
+		fmt.Fprintf(&b, " (checkpoint %d)", o.Checkpoint)
+	}
+	b.WriteString(".")
+	if o.Feedback != "" {
+		b.WriteString(" Reason sent to the agent: " + o.Feedback)
+	}
+	for _, f := range o.Files {
+		switch {
+		case f.FormatterError != "":
+			b.WriteString("\nThe formatter failed on " + f.Path + "; it was written unformatted: " + f.FormatterError)
+		case f.AutoFormatEdits != "":
+			b.WriteString("\nThe formatter changed " + f.Path + " (shown above).")
+		}
+	}
+	return b.String()
+}
+
+// relOf is path relative to its root as the proposal names it.
+func relOf(p review.Proposal, path string) string {
+	for _, f := range p.Files {
+		if f.Path == path {
+			return f.Rel
+		}
+	}
+	return path
+}

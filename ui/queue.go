@@ -1,0 +1,301 @@
+package ui
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// queueRow is one row of the queue: a group header (agent · session) or a
+// proposal.
+type queueRow struct {
+	header string // "agent · session" for a header row; "" for a proposal
+	count  int    // header: proposals in the group
+	p      review.Proposal
+}
+
+// queueRows groups proposals by agent and session: groups ordered by their
+// newest proposal, newest first, and newest first within a group.
+func queueRows(ps []review.Proposal) []queueRow {
+	sorted := append([]review.Proposal(nil), ps...)
+	sort.SliceStable(sorted, func(i, j int) bool {
+		if !sorted[i].Created.Equal(sorted[j].Created) {
+			return sorted[i].Created.After(sorted[j].Created)
+		}
+		return sorted[i].ID > sorted[j].ID
+	})
+	type group struct {
+		name string
+		ps   []review.Proposal
+	}
+	var groups []*group
+	byName := map[string]*group{}
+	for _, p := range sorted {
+		name := groupName(p)
+		g := byName[name]
+		if g == nil {
+			g = &group{name: name}
+			byName[name] = g
+			groups = append(groups, g)
+		}
+		g.ps = append(g.ps, p)
+	}
+	var rows []queueRow
+	for _, g := range groups {
+		rows = append(rows, queueRow{header: g.name, count: len(g.ps)})
+		for _, p := range g.ps {
+			rows = append(rows, queueRow{p: p})
+		}
+	}
+	return rows
+}
+
+// groupName is how the queue names a proposal's agent and session.
+func groupName(p review.Proposal) string {
+	if p.Session == "" {
+		return p.Agent
+	}
+	return p.Agent + " · " + p.Session
+}
+
+// fileNames names a proposal's files for the queue: the first file's path
+// relative to its root, and how many more there are.
+func fileNames(p review.Proposal) string {
+	switch len(p.Files) {
+	case 0:
+		return "(no files)"
+	case 1:
+		return p.Files[0].Rel
+	}
+	return fmt.Sprintf("%s +%d more", p.Files[0].Rel, len(p.Files)-1)
+}
+
+// age says how long ago t was, compactly: "now", "40s", "2m", "3h", "2d".
+func age(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < 5*time.Second:
+		return "now"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
+}
+
+// badge is the state badge a proposal shows in the queue, and its colour;
+// "" for a plain pending proposal.
+func badge(p review.Proposal) (string, fyne.ThemeColorName) {
+	switch p.State {
+	case review.StateStreaming:
+		return "streaming", theme.ColorNamePrimary
+	case review.StateStale:
+		return "stale", theme.ColorNameWarning
+	case review.StateFailed:
+		return "failed", theme.ColorNameError
+	case review.StateDecided:
+		return "writing", theme.ColorNamePrimary
+	}
+	if p.Failure != "" {
+		return "write failed", theme.ColorNameError
+	}
+	return "", theme.ColorNameForeground
+}
+
+// queueView is the left pane: every open proposal (and failed ones until
+// dismissed), grouped by agent and session.
+type queueView struct {
+	list     *widget.List
+	rows     []queueRow
+	now      func() time.Time
+	selected string
+	// onSelected is called when the person selects a proposal.
+	onSelected func(id string)
+	quiet      bool // selecting programmatically: do not call onSelected
+}
+
+func newQueueView(now func() time.Time) *queueView {
+	q := &queueView{now: now}
+	q.list = widget.NewList(
+		func() int { return len(q.rows) },
+		func() fyne.CanvasObject { return newQueueCell() },
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i < len(q.rows) {
+				o.(*queueCell).set(q.rows[i], q.now())
+			}
+		},
+	)
+	q.list.OnSelected = func(i widget.ListItemID) {
+		if i >= len(q.rows) {
+			return
+		}
+		if q.rows[i].header != "" { // a header selects its newest proposal
+			if i+1 < len(q.rows) {
+				q.list.Select(i + 1)
+			}
+			return
+		}
+		id := q.rows[i].p.ID
+		if id == q.selected {
+			return
+		}
+		q.selected = id
+		if !q.quiet && q.onSelected != nil {
+			q.onSelected(id)
+		}
+	}
+	return q
+}
+
+// setProposals replaces the queue's content, keeping the selection.
+func (q *queueView) setProposals(ps []review.Proposal) {
+	q.rows = queueRows(ps)
+	q.list.Refresh()
+	q.syncSelection()
+}
+
+// selectID selects the proposal's row without calling onSelected ("" clears).
+func (q *queueView) selectID(id string) {
+	q.selected = id
+	q.syncSelection()
+}
+
+func (q *queueView) syncSelection() {
+	i := q.index(q.selected)
+	q.quiet = true
+	defer func() { q.quiet = false }()
+	if i < 0 {
+		q.list.UnselectAll()
+		return
+	}
+	q.list.Select(i)
+	q.list.ScrollTo(i)
+}
+
+// index is the row of proposal id, or -1.
+func (q *queueView) index(id string) int {
+	if id == "" {
+		return -1
+	}
+	for i, r := range q.rows {
+		if r.header == "" && r.p.ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// ids lists the proposals in the order the queue shows them.
+func (q *queueView) ids() []string {
+	var out []string
+	for _, r := range q.rows {
+		if r.header == "" {
+			out = append(out, r.p.ID)
+		}
+	}
+	return out
+}
+
+// queueCell draws one queue row.
+type queueCell struct {
+	widget.BaseWidget
+	header  *canvas.Text
+	badge   *canvas.Text
+	name    *canvas.Text
+	added   *canvas.Text
+	removed *canvas.Text
+	age     *canvas.Text
+	item    *fyne.Container
+	left    *fyne.Container
+	right   *fyne.Container
+}
+
+func newQueueCell() *queueCell {
+	c := &queueCell{
+		header:  canvas.NewText("", theme.Color(theme.ColorNameForeground)),
+		badge:   canvas.NewText("", theme.Color(theme.ColorNamePrimary)),
+		name:    canvas.NewText("", theme.Color(theme.ColorNameForeground)),
+		added:   canvas.NewText("", theme.Color(theme.ColorNameSuccess)),
+		removed: canvas.NewText("", theme.Color(theme.ColorNameError)),
+		age:     canvas.NewText("", theme.Color(theme.ColorNamePlaceHolder)),
+	}
+	c.header.TextStyle.Bold = true
+	c.header.TextSize = theme.CaptionTextSize() + 1
+	c.badge.TextSize = theme.CaptionTextSize()
+	c.badge.TextStyle.Bold = true
+	c.age.TextSize = theme.CaptionTextSize()
+	c.added.TextStyle.Monospace = true
+	c.removed.TextStyle.Monospace = true
+	c.right = container.NewHBox(c.added, c.removed, c.age)
+	c.left = container.NewHBox(c.name, c.badge)
+	c.item = container.NewBorder(nil, nil, nil, c.right, c.left)
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// CreateRenderer is part of fyne.Widget.
+func (c *queueCell) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(container.NewStack(container.NewPadded(c.header), container.NewPadded(c.item)))
+}
+
+// set shows row r as of now.
+func (c *queueCell) set(r queueRow, now time.Time) {
+	fg := theme.Color(theme.ColorNameForeground)
+	if r.header != "" {
+		c.header.Text = fmt.Sprintf("%s  (%d)", r.header, r.count)
+		c.header.Color = theme.Color(theme.ColorNamePlaceHolder)
+		c.header.Show()
+		c.item.Hide()
+		c.header.Refresh()
+		return
+	}
+	c.header.Hide()
+	c.item.Show()
+	c.name.Text, c.name.Color = "  "+shorten(fileNames(r.p), 44), fg
+	b, col := badge(r.p)
+	c.badge.Text, c.badge.Color = b, theme.Color(col)
+	a, d := r.p.Counts()
+	if r.p.State == review.StateFailed {
+		c.added.Hide()
+		c.removed.Hide()
+	} else {
+		c.added.Show()
+		c.removed.Show()
+	}
+	c.added.Text, c.added.Color = fmt.Sprintf("+%d", a), theme.Color(theme.ColorNameSuccess)
+	c.removed.Text, c.removed.Color = fmt.Sprintf("−%d", d), theme.Color(theme.ColorNameError)
+	c.age.Text, c.age.Color = age(now, r.p.Created), theme.Color(theme.ColorNamePlaceHolder)
+	// The texts' sizes changed: lay the row out again.
+	c.left.Refresh()
+	c.right.Refresh()
+	c.item.Refresh()
+}
+
+// shorten keeps the end of a long path, which names the file.
+func shorten(s string, max int) string {
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	cut := string(r[len(r)-max+1:])
+	if i := strings.IndexByte(cut, '/'); i >= 0 && i < len(cut)-1 {
+		cut = cut[i:]
+	}
+	return "…" + cut
+}
+
+// baseName is the last element of a slash path.
+func baseName(rel string) string { return path.Base(rel) }

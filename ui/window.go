@@ -1,0 +1,352 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// WindowOptions tunes a Window; the zero value is what diffdesk uses.
+type WindowOptions struct {
+	// Do schedules a func on the UI goroutine; fyne.Do if nil. Tests pass
+	// a pump they drain on the test goroutine (under the test driver
+	// fyne.Do runs inline on the caller, which would race).
+	Do func(func())
+	// Now is the clock for ages; time.Now if nil.
+	Now func() time.Time
+	// NotifyDelay is how long a burst of new proposals is gathered into one
+	// desktop notification; 1.5 s if zero, none if negative.
+	NotifyDelay time.Duration
+	// Editor is the external editor command (the file is appended);
+	// $VISUAL, $EDITOR or "code --wait" if nil.
+	Editor []string
+	// Interrupted are writes Recover settled at start-up; the window says so.
+	Interrupted []review.Interrupted
+	// Socket is where agents connect, for the empty queue's hint.
+	Socket string
+	// AgeTick is how often ages in the queue are refreshed; 20 s if zero,
+	// never if negative.
+	AgeTick time.Duration
+}
+
+// Window is DiffDesk's main window: the queue of proposals on the left, the
+// selected proposal with its decision bar on the right. Its actions (Approve,
+// Reject, Edit, NextProposal, …) are plain methods, bound to buttons and
+// keys, so tests call them directly.
+type Window struct {
+	Win  fyne.Window
+	app  fyne.App
+	desk *review.Desk
+	opts WindowOptions
+	do   func(func())
+	now  func() time.Time
+
+	queue  *queueView
+	detail *detail
+	pump   *eventPump
+	unsub  func()
+	split  *container.Split
+
+	items     map[string]review.Proposal // shown in the queue: open, and failed until dismissed
+	dismissed map[string]bool
+	waiting   int
+
+	tray      *fyne.Menu
+	trayCount *fyne.MenuItem
+
+	notifyIDs   []string
+	notifyTimer *time.Timer
+	notify      func(*fyne.Notification) // app.SendNotification; tests record instead
+
+	decisions sync.WaitGroup // deciding goroutines
+	stop      chan struct{}
+	closeOnce sync.Once
+
+	keysOverlay dialog.Dialog
+}
+
+// NewWindow builds the main window over desk, subscribes to its events and
+// shows what it already holds. It does not show the window.
+func NewWindow(a fyne.App, desk *review.Desk, o WindowOptions) *Window {
+	w := &Window{
+		app: a, desk: desk, opts: o, do: o.Do, now: o.Now,
+		items: map[string]review.Proposal{}, dismissed: map[string]bool{}, stop: make(chan struct{}),
+	}
+	if w.do == nil {
+		w.do = fyneDo
+	}
+	if w.now == nil {
+		w.now = time.Now
+	}
+	if w.opts.NotifyDelay == 0 {
+		w.opts.NotifyDelay = 1500 * time.Millisecond
+	}
+	w.notify = a.SendNotification
+	w.Win = a.NewWindow("DiffDesk")
+	w.Win.SetMaster()
+	w.queue = newQueueView(w.now)
+	w.queue.onSelected = w.Select
+	w.detail = newDetail(w)
+
+	queueTitle := widget.NewLabelWithStyle("Queue", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	left := container.NewBorder(queueTitle, nil, nil, nil, w.queue.list)
+	w.split = container.NewHSplit(left, w.detail.content)
+	w.split.Offset = 0.27
+	w.Win.SetContent(w.split)
+	w.Win.Resize(fyne.NewSize(1400, 900))
+
+	w.setupTray()
+	w.bindKeys()
+	w.watchTheme()
+
+	for _, p := range desk.List() {
+		w.items[p.ID] = p
+	}
+	w.pump = newEventPump(w.do, w.apply)
+	w.unsub = desk.Subscribe(w.pump.push)
+	w.refreshQueue()
+	if t := InterruptedText(o.Interrupted); t != "" {
+		w.detail.setStatus(t, false)
+	}
+	w.startAgeTicker()
+	return w
+}
+
+// Close unsubscribes from the desk and waits for decisions being carried
+// out to finish. The window itself is closed by the person (or Win.Close).
+func (w *Window) Close() {
+	w.closeOnce.Do(func() {
+		close(w.stop)
+		w.unsub()
+		w.decisions.Wait()
+		w.detail.closeExternal()
+	})
+}
+
+// apply runs on the UI goroutine with a burst of events: it re-reads the
+// proposals they name and refreshes the queue, the title, the tray and the
+// selected proposal once.
+func (w *Window) apply(batch map[string]review.EventKind) {
+	var needPerson []string
+	for id, kind := range batch {
+		p, ok := w.desk.Get(id)
+		switch {
+		case !ok:
+			delete(w.items, id)
+		case p.State.Open() || p.State == review.StateDecided || p.State == review.StateFailed && !w.dismissed[id]:
+			w.items[id] = p
+		default:
+			delete(w.items, id)
+		}
+		if ok && kind == review.EventPending && p.AutoRule == "" && p.State.Open() {
+			needPerson = append(needPerson, id)
+		}
+		if ok && id == w.detail.id {
+			w.detail.update(p)
+		}
+	}
+	w.refreshQueue()
+	if len(needPerson) > 0 {
+		w.notifyLater(needPerson)
+	}
+}
+
+// refreshQueue redraws the queue, the title and the tray from w.items.
+func (w *Window) refreshQueue() {
+	ps := make([]review.Proposal, 0, len(w.items))
+	w.waiting = 0
+	for _, p := range w.items {
+		ps = append(ps, p)
+		if p.State.Open() {
+			w.waiting++
+		}
+	}
+	if i := indexOf(w.queue.ids(), w.detail.id); i >= 0 {
+		w.detail.queuePos = i // where n and p go on from if it leaves the queue
+	}
+	w.queue.setProposals(ps)
+	if ids := w.queue.ids(); len(ids) > 0 && w.detail.id == "" {
+		w.Select(ids[0]) // the newest; this never raises or focuses the window
+	}
+	w.queue.selectID(w.detail.id)
+	w.Win.SetTitle(Title(w.waiting))
+	w.updateTray()
+	if len(ps) == 0 && w.detail.id == "" {
+		w.detail.showEmpty()
+	}
+}
+
+func indexOf(ids []string, id string) int {
+	for i, x := range ids {
+		if x == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// Title is the window title for n proposals waiting.
+func Title(n int) string {
+	if n == 0 {
+		return "DiffDesk"
+	}
+	return fmt.Sprintf("DiffDesk — %d waiting", n)
+}
+
+// Waiting returns how many proposals wait for a decision.
+func (w *Window) Waiting() int { return w.waiting }
+
+// Select shows proposal id on the right.
+func (w *Window) Select(id string) {
+	p, ok := w.items[id]
+	if !ok {
+		if p, ok = w.desk.Get(id); !ok {
+			return
+		}
+	}
+	w.detail.show(p)
+	w.queue.selectID(id)
+}
+
+// Selected returns the id of the proposal shown on the right ("" if none).
+func (w *Window) Selected() string { return w.detail.id }
+
+// NextProposal shows the proposal after the selected one in the queue.
+func (w *Window) NextProposal() { w.step(1) }
+
+// PrevProposal shows the proposal before the selected one in the queue.
+func (w *Window) PrevProposal() { w.step(-1) }
+
+func (w *Window) step(dir int) {
+	ids := w.queue.ids()
+	if len(ids) == 0 {
+		return
+	}
+	if indexOf(ids, w.detail.id) < 0 { // the shown proposal left the queue: go from where it was
+		pos := min(w.detail.queuePos, len(ids))
+		if dir > 0 {
+			w.Select(ids[min(pos, len(ids)-1)])
+		} else {
+			w.Select(ids[max(pos-1, 0)])
+		}
+		return
+	}
+	next := indexOf(ids, w.detail.id) + dir
+	if next < 0 || next >= len(ids) {
+		return
+	}
+	w.Select(ids[next])
+}
+
+// setupTray puts the waiting count and a Show item in the system tray, where
+// the app is a desktop.App (not under the test driver).
+func (w *Window) setupTray() {
+	da, ok := w.app.(desktop.App)
+	if !ok {
+		return
+	}
+	w.trayCount = fyne.NewMenuItem(Title(0), nil)
+	w.trayCount.Disabled = true
+	show := fyne.NewMenuItem("Show", func() { w.Win.Show(); w.Win.RequestFocus() })
+	w.tray = fyne.NewMenu("DiffDesk", w.trayCount, show)
+	da.SetSystemTrayMenu(w.tray)
+}
+
+func (w *Window) updateTray() {
+	if w.tray == nil {
+		return
+	}
+	label := "Nothing waiting"
+	if w.waiting > 0 {
+		label = fmt.Sprintf("%d waiting", w.waiting)
+	}
+	if w.trayCount.Label != label {
+		w.trayCount.Label = label
+		w.tray.Refresh()
+	}
+}
+
+// notifyLater gathers proposals that need a person into one desktop
+// notification sent after NotifyDelay (a burst of proposals is one
+// notification). It never raises or focuses the window.
+func (w *Window) notifyLater(ids []string) {
+	if w.opts.NotifyDelay < 0 {
+		return
+	}
+	w.notifyIDs = append(w.notifyIDs, ids...)
+	if w.notifyTimer != nil {
+		return
+	}
+	// The timer's func only schedules the send on the UI goroutine.
+	w.notifyTimer = time.AfterFunc(w.opts.NotifyDelay, func() { w.do(w.sendNotification) })
+}
+
+// sendNotification sends the gathered notification, leaving out proposals
+// decided meanwhile (auto-approved ones, for instance).
+func (w *Window) sendNotification() {
+	w.notifyTimer = nil
+	ids := w.notifyIDs
+	w.notifyIDs = nil
+	var names []string
+	seen := map[string]bool{}
+	for _, id := range ids {
+		p, ok := w.desk.Get(id)
+		if !ok || seen[id] || !p.State.Open() || p.AutoRule != "" {
+			continue
+		}
+		seen[id] = true
+		names = append(names, p.Agent+": "+fileNames(p))
+	}
+	if len(names) == 0 {
+		return
+	}
+	sort.Strings(names)
+	w.notify(NotificationFor(names))
+}
+
+// NotificationFor is the notification for proposals that need a person,
+// each named "agent: file".
+func NotificationFor(names []string) *fyne.Notification {
+	if len(names) == 1 {
+		return fyne.NewNotification("DiffDesk: a proposal needs you", names[0])
+	}
+	body := strings.Join(names[:min(len(names), 3)], "\n")
+	if len(names) > 3 {
+		body += fmt.Sprintf("\n… and %d more", len(names)-3)
+	}
+	return fyne.NewNotification(fmt.Sprintf("DiffDesk: %d proposals need you", len(names)), body)
+}
+
+// startAgeTicker refreshes the queue's ages now and then; its goroutine
+// ends when the window is closed.
+func (w *Window) startAgeTicker() {
+	d := w.opts.AgeTick
+	if d == 0 {
+		d = 20 * time.Second
+	}
+	if d < 0 {
+		return
+	}
+	go func() {
+		t := time.NewTicker(d)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				w.do(w.queue.list.Refresh)
+			case <-w.stop:
+				return
+			}
+		}
+	}()
+}

@@ -1,0 +1,147 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// harness is a real desk over a temp workspace with the real main window
+// on Fyne's test driver. Desk events and finished decisions reach the UI
+// through sched, which the test goroutine drains (under the test driver
+// fyne.Do would run them inline on the desk's goroutines).
+type harness struct {
+	t     *testing.T
+	root  string
+	desk  *review.Desk
+	win   *Window
+	sched chan func()
+
+	mu  sync.Mutex
+	now time.Time
+}
+
+// baseTime is the fixed clock tests start from (ages and ids are stable).
+var baseTime = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(NewVariantTheme(theme.VariantLight))
+	h := &harness{t: t, root: t.TempDir(), sched: make(chan func(), 4096), now: baseTime}
+	j, err := review.OpenJournal(context.Background(), filepath.Join(t.TempDir(), "journal.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.desk, err = review.NewDesk(review.Options{Roots: []string{h.root}, Journal: j, Now: h.clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, Now: h.clock, NotifyDelay: -1, AgeTick: -1})
+	h.win.Win.Resize(fyne.NewSize(1200, 700))
+	h.win.View().hl.inline = true // the view's own workers would call fyne.Do inline off the test goroutine
+	t.Cleanup(func() {
+		h.win.Close()
+		h.desk.Close()
+		j.Close()
+	})
+	return h
+}
+
+// clock is the harness's fake time; advance moves it.
+func (h *harness) clock() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.now
+}
+
+func (h *harness) advance(d time.Duration) {
+	h.mu.Lock()
+	h.now = h.now.Add(d)
+	h.mu.Unlock()
+}
+
+// until runs the UI work scheduled for the test goroutine until cond holds,
+// failing after 20 s.
+func (h *harness) until(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.NewTimer(20 * time.Second)
+	defer deadline.Stop()
+	for !cond() {
+		select {
+		case f := <-h.sched:
+			f()
+		case <-time.After(5 * time.Millisecond): // something outside sched (a socket reply) may make cond true
+		case <-deadline.C:
+			h.t.Fatalf("timed out waiting until %s", what)
+		}
+	}
+}
+
+// settle runs the UI work already scheduled.
+func (h *harness) settle() {
+	for {
+		select {
+		case f := <-h.sched:
+			f()
+		default:
+			return
+		}
+	}
+}
+
+// write puts a file into the workspace.
+func (h *harness) write(rel, content string) string {
+	h.t.Helper()
+	p := filepath.Join(h.root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		h.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		h.t.Fatal(err)
+	}
+	return p
+}
+
+func (h *harness) read(rel string) string {
+	b, _ := os.ReadFile(filepath.Join(h.root, filepath.FromSlash(rel)))
+	return string(b)
+}
+
+// propose sends a proposal straight to the desk and waits until the window
+// shows it.
+func (h *harness) propose(agent, session string, format engine.Format, rel, payload string) review.Proposal {
+	h.t.Helper()
+	p, err := h.desk.Propose(context.Background(), review.Request{Agent: agent, Session: session, Format: format, Path: rel, Payload: payload})
+	if err != nil {
+		h.t.Fatalf("Propose(%s): %v", rel, err)
+	}
+	h.advance(time.Minute)
+	h.until("the window shows "+p.ID, func() bool { _, ok := h.win.items[p.ID]; return ok })
+	return p
+}
+
+// outcome waits for proposal id's outcome to reach the window.
+func (h *harness) outcome(id string) review.Outcome {
+	h.t.Helper()
+	h.until("the window shows the outcome of "+id, func() bool {
+		return h.win.detail.id == id && h.win.detail.outcome != nil || h.win.detail.id != id && func() bool { _, ok := h.desk.Outcome(id); return ok }()
+	})
+	o, _ := h.desk.Outcome(id)
+	return o
+}
+
+// srBlock is one SEARCH/REPLACE block.
+func srBlock(search, replace string) string {
+	return "------- SEARCH\n" + search + "=======\n" + replace + "+++++++ REPLACE\n"
+}

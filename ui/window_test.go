@@ -1,0 +1,218 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+)
+
+func TestQueueRowsGroupNewestFirst(t *testing.T) {
+	at := func(m int) time.Time { return baseTime.Add(time.Duration(m) * time.Minute) }
+	ps := []review.Proposal{
+		{ID: "p1", Agent: "claude", Session: "s1", Created: at(1)},
+		{ID: "p2", Agent: "gemini", Session: "docs", Created: at(2)},
+		{ID: "p3", Agent: "claude", Session: "s1", Created: at(3)},
+	}
+	var got []string
+	for _, r := range queueRows(ps) {
+		if r.header != "" {
+			got = append(got, "["+r.header+"]")
+		} else {
+			got = append(got, r.p.ID)
+		}
+	}
+	want := "[claude · s1] p3 p1 [gemini · docs] p2"
+	if strings.Join(got, " ") != want {
+		t.Errorf("queueRows = %v; want %s", got, want)
+	}
+}
+
+func TestAge(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{{time.Second, "now"}, {40 * time.Second, "40s"}, {2 * time.Minute, "2m"}, {3 * time.Hour, "3h"}, {50 * time.Hour, "2d"}} {
+		if got := age(baseTime.Add(c.d), baseTime); got != c.want {
+			t.Errorf("age(%v) = %q; want %q", c.d, got, c.want)
+		}
+	}
+}
+
+func TestQueueShowsProposalsGroupedWithCounts(t *testing.T) {
+	h := newHarness(t)
+	h.write("main.go", "package main\n\nfunc main() {}\n")
+	h.write("README.md", "# demo\n")
+	h.propose("claude-code", "add-logging", engine.FormatWrite, "log.go", "package main\n\nimport \"log\"\n")
+	h.propose("gemini-cli", "docs", engine.FormatSearchReplace, "README.md", srBlock("# demo\n", "# demo\n\nA demo.\n"))
+	h.propose("claude-code", "add-logging", engine.FormatSearchReplace, "main.go", srBlock("func main() {}\n", "func main() {\n\tlog.Println(\"hi\")\n}\n"))
+	h.advance(2 * time.Minute)
+	h.win.queue.list.Refresh()
+	test.AssertObjectRendersToMarkup(t, "window/queue.xml", h.win.queue.list)
+	if got := h.win.Win.Title(); got != "DiffDesk — 3 waiting" {
+		t.Errorf("title = %q", got)
+	}
+}
+
+func TestFirstProposalIsSelectedWithoutFocus(t *testing.T) {
+	h := newHarness(t)
+	p := h.propose("claude-code", "s", engine.FormatWrite, "a.txt", "hello\n")
+	if h.win.Selected() != p.ID {
+		t.Errorf("selected %q; want the only proposal %q", h.win.Selected(), p.ID)
+	}
+	if f := h.win.Win.Canvas().Focused(); f != nil {
+		t.Errorf("focused %T; the window must not take focus for a proposal", f)
+	}
+}
+
+func TestApproveWritesTheFile(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\ntwo\n")
+	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("two\n", "TWO\n"))
+	test.Tap(h.win.detail.approve)
+	o := h.outcome(p.ID)
+	if o.Status != review.StatusApproved || h.read("a.txt") != "one\nTWO\n" {
+		t.Errorf("after Approve: status %s, file %q", o.Status, h.read("a.txt"))
+	}
+	if !strings.Contains(h.win.detail.status.Text, "Approved and written") {
+		t.Errorf("status line %q; want the outcome", h.win.detail.status.Text)
+	}
+	if h.win.Win.Title() != "DiffDesk" {
+		t.Errorf("title %q after the only proposal was decided", h.win.Win.Title())
+	}
+}
+
+func TestRejectDialogSendsTheReason(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	p := h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
+	h.win.ShowReject()
+	test.Type(h.win.detail.rejectEntry, "use the constant instead")
+	test.Tap(h.win.detail.rejectConfirm)
+	o := h.outcome(p.ID)
+	if o.Status != review.StatusRejected || o.Feedback != "use the constant instead" || h.read("a.txt") != "one\n" {
+		t.Errorf("after Reject: status %s, feedback %q, file %q", o.Status, o.Feedback, h.read("a.txt"))
+	}
+}
+
+func TestStreamingDisablesDecisionsUntilFinished(t *testing.T) {
+	h := newHarness(t)
+	p, err := h.desk.Propose(t.Context(), review.Request{Agent: "a", Format: engine.FormatWrite, Path: "s.txt", Stream: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		h.desk.Feed(p.ID, strings.Repeat("x", i)+"\n")
+	}
+	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
+	d := h.win.detail
+	if !d.approve.Disabled() || !d.reject.Disabled() || !d.edit.Disabled() || d.follow.Hidden {
+		t.Errorf("while streaming: approve disabled %v, reject disabled %v, edit disabled %v, follow shown %v; want disabled, disabled, disabled, shown",
+			d.approve.Disabled(), d.reject.Disabled(), d.edit.Disabled(), !d.follow.Hidden)
+	}
+	test.AssertObjectRendersToMarkup(t, "window/bar_streaming.xml", d.bar)
+	h.win.Approve() // ignored while streaming
+	if _, err := h.desk.Finish(t.Context(), p.ID); err != nil {
+		t.Fatal(err)
+	}
+	h.until("the stream ends", func() bool { return h.win.detail.p.State == review.StatePending })
+	if d.approve.Disabled() || !d.follow.Hidden {
+		t.Errorf("after the stream: approve disabled %v, follow shown %v", d.approve.Disabled(), !d.follow.Hidden)
+	}
+	test.AssertObjectRendersToMarkup(t, "window/bar_pending.xml", d.bar)
+}
+
+func TestFailedProposalShowsTheAgentText(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("missing\n", "x\n"))
+	h.win.Select(p.ID)
+	d := h.win.detail
+	if d.p.State != review.StateFailed || !strings.Contains(d.failure.Text, "does not match") || !d.failureScroll.Visible() {
+		t.Errorf("failed proposal: state %s, failure shown %v, text %q", d.p.State, d.failureScroll.Visible(), d.failure.Text)
+	}
+	if !d.approve.Hidden || d.dismiss.Hidden {
+		t.Errorf("failed proposal: approve shown %v, dismiss shown %v", !d.approve.Hidden, !d.dismiss.Hidden)
+	}
+	if h.win.Waiting() != 0 {
+		t.Errorf("waiting = %d; a failed proposal waits for nobody", h.win.Waiting())
+	}
+	test.Tap(d.dismiss)
+	if _, ok := h.win.items[p.ID]; ok || h.win.Selected() != "" {
+		t.Errorf("after Dismiss the failed proposal is still shown")
+	}
+}
+
+func TestStaleProposalApprovesTheMerge(t *testing.T) {
+	h := newHarness(t)
+	h.write("c.go", "a\nb\nc\nd\ne\nf\n")
+	p := h.propose("agent", "s", engine.FormatSearchReplace, "c.go", srBlock("e\n", "E\n"))
+	h.write("c.go", "A\nb\nc\nd\ne\nf\n") // the person's editor saves meanwhile
+	h.until("the proposal turns stale", func() bool { return h.win.detail.p.State == review.StateStale })
+	d := h.win.detail
+	if !d.approve.Hidden || d.merged.Hidden || d.merged.Disabled() {
+		t.Fatalf("stale: approve shown %v, approve merged shown %v disabled %v", !d.approve.Hidden, !d.merged.Hidden, d.merged.Disabled())
+	}
+	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", d.bar)
+	h.win.Approve() // a is Approve merged here
+	o := h.outcome(p.ID)
+	if o.Status != review.StatusApprovedEdited || h.read("c.go") != "A\nb\nc\nd\nE\nf\n" {
+		t.Errorf("approve merged: status %s, file %q; want the proposal merged into the disk", o.Status, h.read("c.go"))
+	}
+}
+
+func TestStaleMergeRefusesAChangedDisk(t *testing.T) {
+	h := newHarness(t)
+	h.write("c.go", "a\nb\nc\nd\ne\nf\n")
+	p := h.propose("agent", "s", engine.FormatSearchReplace, "c.go", srBlock("e\n", "E\n"))
+	h.write("c.go", "A\nb\nc\nd\ne\nf\n")
+	h.until("the proposal turns stale", func() bool { return h.win.detail.p.State == review.StateStale })
+	d := h.win.detail
+	d.p.Files[0].Disk.SHA256 = review.ContentHash([]byte("what the person saw\n")) // the disk moved on since
+	h.win.ApproveMerged()
+	h.until("the decision ends", func() bool { return !d.deciding })
+	if _, ok := h.desk.Outcome(p.ID); ok || h.read("c.go") != "A\nb\nc\nd\ne\nf\n" {
+		t.Errorf("a merge approved against another disk content was written: %q", h.read("c.go"))
+	}
+}
+
+func TestKeysNavigateProposals(t *testing.T) {
+	h := newHarness(t)
+	p1 := h.propose("a", "s", engine.FormatWrite, "1.txt", "1\n")
+	p2 := h.propose("a", "s", engine.FormatWrite, "2.txt", "2\n")
+	h.win.Select(p2.ID) // newest first: p2 is at the top
+	test.TypeOnCanvas(h.win.Win.Canvas(), "n")
+	if h.win.Selected() != p1.ID {
+		t.Errorf("n selected %q; want %q", h.win.Selected(), p1.ID)
+	}
+	h.win.TypeKey('p')
+	if h.win.Selected() != p2.ID {
+		t.Errorf("p selected %q; want %q", h.win.Selected(), p2.ID)
+	}
+	h.win.TypeKey('?')
+	if h.win.keysOverlay == nil {
+		t.Error("? showed no keys overlay")
+	}
+}
+
+func TestNotificationCoalescesABurst(t *testing.T) {
+	h := newHarness(t)
+	var sent []string
+	h.win.notify = func(n *fyne.Notification) { sent = append(sent, n.Title) }
+	h.win.opts.NotifyDelay = time.Millisecond
+	for _, f := range []string{"1.txt", "2.txt", "3.txt"} {
+		if _, err := h.desk.Propose(t.Context(), review.Request{Agent: "a", Format: engine.FormatWrite, Path: f, Payload: "x\n"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.until("a notification is sent", func() bool { return len(sent) > 0 })
+	h.settle()
+	if len(sent) != 1 || sent[0] != "DiffDesk: 3 proposals need you" {
+		t.Errorf("notifications %q; want one for the burst of 3", sent)
+	}
+}
