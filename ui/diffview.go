@@ -227,6 +227,18 @@ func (v *DiffView) setWidth(w float32) {
 	}
 }
 
+// tokenLine returns where the tokens of line i of side live: a streaming
+// proposal's tail is the original's lines, so it uses theirs.
+func (v *DiffView) tokenLine(side, i int) (int, int) {
+	b := &v.model.b
+	if side == 1 && v.stream != nil && len(b.tail) > 0 {
+		if k := i - len(b.head) - len(b.mid); k >= 0 {
+			return 0, b.tailStart + k
+		}
+	}
+	return side, i
+}
+
 // wantTokens asks for the syntax colours of the lines around line of side
 // (the visible window and a margin).
 func (v *DiffView) wantTokens(side, line int) {
@@ -343,7 +355,7 @@ func (v *DiffView) SetStream(path, old string, p engine.Preview) {
 	}
 	st.live.Update(p.Done, p.TailStart)
 	ops := st.live.Ops()
-	b := lineSet{head: p.Done, tail: p.Tail}
+	b := lineSet{head: p.Done, tail: p.Tail, tailStart: p.TailStart}
 	if p.Partial != "" {
 		ops = spliceLine(ops, len(p.Done))
 		b.mid = []string{p.Partial}
@@ -358,7 +370,7 @@ func (v *DiffView) SetStream(path, old string, p engine.Preview) {
 	}
 	v.hl.invalidateFrom(1, from)
 	st.head = len(p.Done)
-	v.maxW = max(v.maxW, widest(&b, from))
+	v.maxW = max(v.maxW, widest(&lineSet{head: p.Done[min(from, len(p.Done)):], mid: b.mid}, 0))
 	v.show(m)
 	v.followEdge()
 }
@@ -378,7 +390,10 @@ func (v *DiffView) followEdge() {
 	if v.model.growing[1] > v.model.growing[0] {
 		edge = v.model.RowOfB(v.model.growing[1] - 1)
 	}
-	v.list.ScrollTo(edge)
+	cur, y := v.list.GetScrollOffset(), v.rowY(edge+1)-v.list.Size().Height
+	if y > cur || v.rowY(edge) < cur {
+		v.list.ScrollToOffset(max(y, 0))
+	}
 	v.followY = v.list.GetScrollOffset()
 }
 

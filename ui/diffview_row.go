@@ -256,9 +256,10 @@ func (r *diffRow) line(side int, s string, idx int, x float32, spans []engine.Sp
 	if s == "" {
 		return
 	}
-	toks, ok := v.hl.tokens(side, idx)
+	ts, ti := v.tokenLine(side, idx)
+	toks, ok := v.hl.tokens(ts, ti)
 	if !ok {
-		v.wantTokens(side, idx)
+		v.wantTokens(ts, ti)
 	}
 	// Runs: tokens with their colours, plain text between them; runs of
 	// the same colour are merged.

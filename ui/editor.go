@@ -62,6 +62,7 @@ type Editor struct {
 	orig     []string // the original's lines without line endings
 	origRaw  []string
 	timer    *time.Timer
+	manual   bool // no re-diff timer: Flush re-diffs (tests, benchmarks)
 	mu       sync.Mutex
 	rediffed int // version the shown diff was computed for
 }
@@ -651,6 +652,9 @@ func (e *Editor) changed() {
 
 // scheduleRediff re-diffs after a pause in typing.
 func (e *Editor) scheduleRediff() {
+	if e.manual {
+		return
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.timer != nil {

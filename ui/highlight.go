@@ -21,7 +21,7 @@ type token struct {
 
 // hlMargin is how many lines above and below the visible window are
 // tokenised with it, so small scrolls find their colours ready.
-const hlMargin = 60
+const hlMargin = 20
 
 // hlCacheMax bounds the tokenised lines kept per side; past it the cache
 // starts over (it only ever holds windows near where the person looked).
@@ -108,8 +108,9 @@ type highlighter struct {
 	lexer   chroma.Lexer
 	gen     [2]uint64
 	cache   [2]map[int][]token
-	queue   []hlJob // pending, newest last; at most one per side
-	running bool    // a worker goroutine is draining queue
+	queue   []hlJob  // pending, newest last; at most one per side
+	running bool     // a worker goroutine is draining queue
+	busy    [2]hlJob // the job of each side being tokenised
 	// inline makes want tokenise at once on the calling goroutine (tests
 	// and benchmarks: the test driver runs fyne.Do inline, so a worker
 	// would race with the test).
@@ -203,6 +204,16 @@ func (h *highlighter) want(side, from, to, total int, get func(int) string) {
 		h.mu.Unlock()
 		return
 	}
+	for _, j := range h.queue {
+		if j.side == side && j.gen == h.gen[side] && j.first <= from && j.first+len(j.lines) >= min(to, total) {
+			h.mu.Unlock()
+			return // already asked
+		}
+	}
+	if j := h.busy[side]; j.lines != nil && j.gen == h.gen[side] && j.first <= from && j.first+len(j.lines) >= min(to, total) {
+		h.mu.Unlock()
+		return // being tokenised
+	}
 	first, last := max(from-hlMargin, 0), min(to+hlMargin, total)
 	job := hlJob{side: side, gen: h.gen[side], first: first, lines: make([]string, last-first)}
 	for i := range job.lines {
@@ -258,11 +269,15 @@ func (h *highlighter) work() {
 			}
 			job := h.queue[0]
 			h.queue = h.queue[1:]
+			h.busy[job.side] = job
 			lx := h.lexer
 			h.mu.Unlock()
 			if h.store(job, tokenise(lx, job.lines)) {
 				stored = true
 			}
+			h.mu.Lock()
+			h.busy[job.side] = hlJob{}
+			h.mu.Unlock()
 		}
 		if stored && h.refresh != nil {
 			fyne.Do(h.refresh)

@@ -33,6 +33,7 @@ type row struct {
 // other texts use head alone. Lines may end in "\n".
 type lineSet struct {
 	head, mid, tail []string
+	tailStart       int // a stream's tail: the original's line of tail[0]
 }
 
 // Len returns the number of lines.

@@ -1,0 +1,212 @@
+package ui
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// goSource returns n lines of Go-like code; changed(k) true rewrites line k
+// (a proposal against the same call with changed == nil).
+func goSource(n int, changed func(k int) bool) string {
+	var b strings.Builder
+	b.WriteString("package big\n\n")
+	for k := 2; k < n; k++ {
+		edit := changed != nil && changed(k)
+		switch {
+		case k%25 == 2:
+			fmt.Fprintf(&b, "// f%d computes a value from its inputs.\n", k)
+		case k%25 == 3:
+			fmt.Fprintf(&b, "func f%d(a, b int) (int, error) {\n", k)
+		case k%25 == 24:
+			b.WriteString("}\n")
+		case edit:
+			fmt.Fprintf(&b, "\tv%d := compute(a+%d, \"changed\") * b // edited\n", k, k)
+		default:
+			fmt.Fprintf(&b, "\tv%d := compute(a, \"name %d\") + b\n", k, k)
+		}
+	}
+	return b.String()
+}
+
+// every20th changes a small block every 200 lines, the first on the
+// first screen.
+func every20th(k int) bool { return k%200 >= 10 && k%200 < 13 }
+
+// benchView returns a view in a test window. Highlighting runs inline
+// (its cost is counted) unless async, when it runs in its goroutine without
+// refreshing (the test driver would run the refresh on that goroutine).
+func benchView(b *testing.B, w, h float32, async bool) (*DiffView, fyne.Window) {
+	b.Helper()
+	a := test.NewApp()
+	b.Cleanup(a.Quit)
+	v := NewDiffView()
+	v.hl.inline = !async
+	if async {
+		v.hl.refresh = nil
+	}
+	win := a.NewWindow("bench")
+	win.SetContent(v)
+	win.Resize(fyne.NewSize(w, h))
+	b.Cleanup(win.Close)
+	return v, win
+}
+
+// BenchmarkFirstScreen10k measures a 10k-line proposal's first screen:
+// the diff, the visible rows with their word spans and both sides'
+// highlighted windows (budget 50 ms).
+func BenchmarkFirstScreen10k(b *testing.B) {
+	old, new := goSource(10000, nil), goSource(10000, every20th)
+	v, _ := benchView(b, 1400, 900, false)
+	bound := 0
+	v.onBind = func(int) { bound++ }
+	lexerFor("x.go")
+	b.ResetTimer()
+	for range b.N {
+		v.SetTexts("big.go", old, new)
+	}
+	b.StopTimer()
+	if bound == 0 {
+		b.Fatal("no rows bound")
+	}
+	b.ReportMetric(float64(bound)/float64(b.N), "rows-bound/op")
+}
+
+// BenchmarkOpen100k measures opening a 100k-line proposal (budget 300 ms).
+func BenchmarkOpen100k(b *testing.B) {
+	old, new := goSource(100000, nil), goSource(100000, every20th)
+	v, _ := benchView(b, 1400, 900, true)
+	b.ResetTimer()
+	for range b.N {
+		v.SetTexts("big.go", old, new)
+	}
+}
+
+// BenchmarkScrollStep100k measures one page scroll of a 100k-line diff and
+// reports the rows bound per step that lie off screen (must be 0).
+func BenchmarkScrollStep100k(b *testing.B) {
+	old, new := goSource(100000, nil), goSource(100000, every20th)
+	v, _ := benchView(b, 1400, 900, true)
+	v.SetTexts("big.go", old, new)
+	var bound []int
+	v.onBind = func(r int) { bound = append(bound, r) }
+	page := v.list.Size().Height
+	off, offscreen, total := 0, 0, 0
+	b.ResetTimer()
+	for i := range b.N {
+		bound = bound[:0]
+		y := float32((i*int(page))%(v.model.Len()*int(v.metric.line)-2*int(page)) + 0)
+		v.list.ScrollToOffset(y)
+		top, vis := v.topRow(), v.visibleRows()
+		for _, r := range bound {
+			if r < top-1 || r > top+vis+1 {
+				offscreen++
+			}
+		}
+		total += len(bound)
+		off++
+	}
+	b.ReportMetric(float64(offscreen)/float64(off), "offscreen-rows/op")
+	b.ReportMetric(float64(total)/float64(off), "rows-bound/op")
+}
+
+// BenchmarkStream2000Chunks measures the UI work of streaming a 10k-line
+// write in 2,000 chunks (budget 1 ms per chunk on average); the engine's
+// Feed is done before the timer starts.
+func BenchmarkStream2000Chunks(b *testing.B) {
+	old, new := goSource(10000, nil), goSource(10000, every20th)
+	s, err := engine.NewStream(old, engine.FormatWrite)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const chunks = 2000
+	step := (len(new) + chunks - 1) / chunks
+	var previews []engine.Preview
+	for i := 0; i < len(new); i += step {
+		p, err := s.Feed(new[i:min(i+step, len(new))])
+		if err != nil {
+			b.Fatal(err)
+		}
+		previews = append(previews, p)
+	}
+	v, _ := benchView(b, 1400, 900, true)
+	b.ResetTimer()
+	for i := range b.N {
+		v.SetStream(fmt.Sprint("big", i, ".go"), old, previews[0])
+		for _, p := range previews {
+			v.SetStream(fmt.Sprint("big", i, ".go"), old, p)
+		}
+	}
+	b.StopTimer()
+	per := float64(b.Elapsed().Nanoseconds()) / float64(b.N*len(previews)) / 1e6
+	b.ReportMetric(per, "ms/chunk")
+}
+
+// BenchmarkMemory100k reports the heap a shown 100k-line proposal holds,
+// texts included (budget 200 MB).
+func BenchmarkMemory100k(b *testing.B) {
+	v, _ := benchView(b, 1400, 900, true)
+	var heap float64
+	for range b.N {
+		v.SetTexts("empty.go", "", "")
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		old, new := goSource(100000, nil), goSource(100000, every20th)
+		v.SetTexts("big.go", old, new)
+		v.NextHunk()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		heap = float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
+	}
+	b.ReportMetric(heap, "heap-MB")
+}
+
+// BenchmarkEditorKeystroke100k measures one typed character in the editor
+// of a 100k-line proposal (budget 16 ms), and a typed newline.
+func BenchmarkEditorKeystroke100k(b *testing.B) {
+	old, new := goSource(100000, nil), goSource(100000, every20th)
+	for _, tc := range []struct {
+		name string
+		key  func(ed *Editor)
+	}{
+		{"rune", func(ed *Editor) { ed.TypedRune('x') }},
+		{"newline", func(ed *Editor) { ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			v, _ := benchView(b, 1400, 900, true)
+			v.SetTexts("big.go", old, new)
+			v.SetEditable(true)
+			ed := v.Editor()
+			ed.manual = true
+			ed.SetCursor(50000, 5)
+			b.ResetTimer()
+			for range b.N {
+				tc.key(ed)
+			}
+		})
+	}
+}
+
+// BenchmarkEditorRediff100k measures the background re-diff after typing
+// stops (off the UI goroutine in the app).
+func BenchmarkEditorRediff100k(b *testing.B) {
+	old, new := goSource(100000, nil), goSource(100000, every20th)
+	v, _ := benchView(b, 1400, 900, true)
+	v.SetTexts("big.go", old, new)
+	v.SetEditable(true)
+	ed := v.Editor()
+	ed.manual = true
+	ed.SetCursor(50000, 5)
+	b.ResetTimer()
+	for range b.N {
+		ed.TypedRune('x')
+		ed.Flush()
+	}
+}
