@@ -171,24 +171,40 @@ func Parse(f Format, payload string) (Edit, error) {
 	case FormatSearchReplace:
 		return SearchReplace{Text: payload}, nil
 	case FormatEdit:
-		var e Replace
-		return e, decodeJSON(f, payload, &e)
+		var e struct {
+			Replace
+			toolPath
+		}
+		return e.Replace, decodeJSON(f, payload, &e)
 	case FormatMultiEdit:
-		var e MultiEdit
+		var e struct {
+			MultiEdit
+			toolPath
+		}
 		if err := decodeJSON(f, payload, &e); err != nil {
 			return nil, err
 		}
 		if len(e.Edits) == 0 {
 			return nil, &FormatError{Format: f, Msg: `"edits" is missing or empty; send {"edits":[{"old_string":…,"new_string":…},…]}`}
 		}
-		return e, nil
+		return e.MultiEdit, nil
 	case FormatSmartEdit:
-		var e SmartEdit
-		return e, decodeJSON(f, payload, &e)
+		var e struct {
+			SmartEdit
+			toolPath
+		}
+		return e.SmartEdit, decodeJSON(f, payload, &e)
 	case FormatPatch:
 		return nil, &FormatError{Format: f, Msg: "a patch may touch several files; apply it with ApplyPatch"}
 	}
 	return nil, &FormatError{Format: f, Msg: fmt.Sprintf("unknown format %q; use one of %s", f, formatList())}
+}
+
+// toolPath accepts the file_path field agents' tool inputs carry (Claude
+// Edit, Gemini replace) so a tool input can be sent as it is; the path the
+// edit applies to is given separately.
+type toolPath struct {
+	FilePath string `json:"file_path,omitempty"`
 }
 
 func formatList() string {

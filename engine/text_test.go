@@ -122,6 +122,7 @@ func TestParse(t *testing.T) {
 		{FormatSearchReplace, "blocks", true},
 		{FormatEdit, `{"old_string":"a","new_string":"b","replace_all":true}`, true},
 		{FormatEdit, `{"old_string":"a","new":"b"}`, false},
+		{FormatEdit, `{"file_path":"/p/a.go","old_string":"a","new_string":"b"}`, true},
 		{FormatEdit, `not json`, false},
 		{FormatEdit, `{"old_string":"a","new_string":"b"} trailing`, false},
 		{FormatMultiEdit, `{"edits":[{"old_string":"a","new_string":"b"}]}`, true},
