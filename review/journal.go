@@ -20,6 +20,9 @@ import (
 // for another process's write transaction before failing.
 const journalBusyTimeout = 10000
 
+// journalMaxConns is how many SQLite connections a Journal keeps open.
+const journalMaxConns = 8
+
 // Journal is DiffDesk's durable record: sessions, proposals, decisions,
 // writes (checkpoints) with the content before and after, and outcomes,
 // in one SQLite database in WAL mode with synchronous=FULL, so every
@@ -85,6 +88,10 @@ func openJournalAt(ctx context.Context, path string, version int) (*Journal, err
 	if err != nil {
 		return nil, fmt.Errorf("journal %s: %w", path, err)
 	}
+	// Each connection has its own page cache; a few serve every reader
+	// (WAL readers never block) and the one writer at a time.
+	db.SetMaxOpenConns(journalMaxConns)
+	db.SetMaxIdleConns(journalMaxConns)
 	codec, err := newBlobCodec()
 	if err != nil {
 		db.Close()
