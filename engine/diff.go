@@ -8,8 +8,8 @@ import (
 // OpKind says what an Op does.
 type OpKind uint8
 
-// The op kinds. In a slice of ops from DiffLines, every op but Equal is
-// followed and preceded only by Equal ops or the ends.
+// The op kinds. In the ops of DiffLines, a change (any kind but OpEqual)
+// has an OpEqual op or an end of the slice on either side.
 const (
 	OpEqual   OpKind = iota // lines A0:A1 of a are lines B0:B1 of b, unchanged
 	OpDelete                // lines A0:A1 of a are removed; B0 == B1 is where they were
@@ -53,9 +53,7 @@ func Diff(a, b string) []Op { return DiffLines(splitLines(a), splitLines(b)) }
 // repeated lines as git does (see slideChanges). The result is minimal or
 // close to it, and diffing two unrelated 100k-line files costs about 1.5×
 // git's histogram diff. go-diff's line mode and plain Myers were ruled out:
-// both take seconds there (perf-baselines.md §1). (xdiff's third trick,
-// also leaving out frequent lines among unmatched ones, cost 2 % more
-// changed lines on unrelated files and saved no measurable time.)
+// both take seconds there (perf-baselines.md §1).
 func DiffLines(a, b []string) []Op {
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
@@ -189,7 +187,8 @@ func appendOps(ops []Op, ca, cb []bool, a0, b0 int) []Op {
 // sequences a to b, along repeated elements without changing what the diff
 // keeps: next to another change when that is possible (so the two read as
 // one replacement), else as far down as possible, as git does, so that an
-// inserted function follows the closing brace of the one before it.
+// inserted function follows the closing brace of the one before it. It
+// reuses ops' storage for its work.
 func slideChanges(ops []Op, a, b []int32) []Op {
 	out := make([]Op, 0, len(ops))
 	for n := 0; n < len(ops); n++ {
@@ -226,9 +225,7 @@ func slideChanges(ops []Op, a, b []int32) []Op {
 			c := &ops[n+2]
 			c.A0, c.B0 = op.A0+down, op.B0+down
 			c.Kind = changeKind(c.A0, c.A1, c.B0, c.B1)
-			if down > 0 {
-				out = appendEqual(out, op.A0, op.A0+down, op.B0, op.B0+down)
-			}
+			out = appendEqual(out, op.A0, op.A0+down, op.B0, op.B0+down)
 			n++ // the Equal op is now empty
 		case up == prev && prev > 0:
 			// Join the change before the Equal op.
