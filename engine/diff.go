@@ -188,7 +188,7 @@ func appendOps(ops []Op, ca, cb []bool, a0, b0 int) []Op {
 // keeps: next to another change when that is possible (so the two read as
 // one replacement), else as far down as possible, as git does, so that an
 // inserted function follows the closing brace of the one before it. It
-// reuses ops' storage for its work.
+// modifies ops.
 func slideChanges(ops []Op, a, b []int32) []Op {
 	out := make([]Op, 0, len(ops))
 	for n := 0; n < len(ops); n++ {
