@@ -31,10 +31,10 @@ const saveChunk = 1 << 20
 const saveTempMarker = ".diffdesk-"
 
 // saveTestHook, when set (by tests only), holds a function SaveFile calls
-// at each step with the step's name: "partial" after the first chunk of a multi-chunk
-// file, "synced" after the temp file is complete and fsynced, "renamed" after
-// the rename and before the directory fsync. A test blocks in it to be killed
-// at that exact point.
+// at each step with the step's name: "partial" after the first chunk of a
+// multi-chunk file, "synced" after the temp file is complete and fsynced,
+// "renamed" after the rename and before the directory fsync. A test blocks
+// in it to be killed at that exact point.
 var saveTestHook atomic.Pointer[func(step string)]
 
 // SaveError is a failed SaveFile: which file, which step, and why. The target
@@ -57,8 +57,8 @@ func (e *SaveError) Unwrap() error { return e.Err }
 
 // SaveFile writes content to path atomically: a reader, or a crash at any
 // point, sees either the old file or the new one, never a mix. It writes a
-// temporary file in the same directory (mode 0600 while writing), fsyncs it,
-// sets mode, renames it over path and fsyncs the directory. A mode of 0
+// temporary file in the same directory (mode 0600 while writing), sets
+// mode, fsyncs it, renames it over path and fsyncs the directory. A mode of 0
 // keeps the existing file's permission bits, or DefaultFileMode for a new
 // file. If path is a symlink the file it points to is replaced and the link
 // is kept. Missing parent directories are created (0755); created lists them,
@@ -96,11 +96,11 @@ func SaveFile(path string, content []byte, mode fs.FileMode) (created []string, 
 	if err := writeChunks(tmp, content); err != nil {
 		return created, &SaveError{Path: path, Step: "write " + tmpName, Err: err}
 	}
-	if err := tmp.Sync(); err != nil {
-		return created, &SaveError{Path: path, Step: "fsync " + tmpName, Err: err}
-	}
 	if err := tmp.Chmod(mode); err != nil {
 		return created, &SaveError{Path: path, Step: "chmod " + tmpName, Err: err}
+	}
+	if err := tmp.Sync(); err != nil {
+		return created, &SaveError{Path: path, Step: "fsync " + tmpName, Err: err}
 	}
 	if err := tmp.Close(); err != nil {
 		return created, &SaveError{Path: path, Step: "close " + tmpName, Err: err}
