@@ -49,6 +49,16 @@ func (c Config) AutoApprove(req AutoRequest) (rule string, ok bool) {
 	return "", false
 }
 
+// pattern returns r's compiled path glob, compiling Path for a rule built
+// by hand rather than by LoadConfig.
+func (r AutoApproveRule) pattern() globPattern {
+	if len(r.glob.segs) > 0 || r.Path == "" {
+		return r.glob
+	}
+	g, _, _ := compileGlob(r.Path)
+	return g
+}
+
 // allows reports whether every condition of r holds for req.
 func (r AutoApproveRule) allows(req AutoRequest) bool {
 	if r.Root != "" && r.Root != req.Root {
@@ -60,7 +70,7 @@ func (r AutoApproveRule) allows(req AutoRequest) bool {
 			return false
 		}
 	}
-	if r.Path != "" && (req.Rel == "" || !r.glob.matchWithParents(req.Rel, false)) {
+	if r.Path != "" && (req.Rel == "" || !r.pattern().matchWithParents(req.Rel, false)) {
 		return false
 	}
 	if len(r.Kinds) > 0 && !slices.Contains(r.Kinds, req.Kind) {

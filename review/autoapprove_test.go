@@ -96,3 +96,26 @@ max_lines = 10
 		}
 	})
 }
+
+// TestRulesBuiltByHand checks that rules made without LoadConfig work.
+func TestRulesBuiltByHand(t *testing.T) {
+	root := t.TempDir()
+	c := Config{
+		Formatters:       []FormatterRule{{Glob: "*.go", Command: []string{"gofmt"}}},
+		AutoApproveRules: []AutoApproveRule{{Path: "docs/**", Origin: "test"}},
+		Protected:        []ProtectedPattern{{Pattern: "Secret/", Origin: "test"}},
+	}
+	if r, ok := c.FormatterFor(filepath.Join(root, "a", "x.go"), root); !ok || r.Command[0] != "gofmt" {
+		t.Errorf("FormatterFor(a/x.go) = %+v, %v; want gofmt", r, ok)
+	}
+	if _, ok := c.AutoApprove(AutoRequest{Rel: "docs/a.md"}); !ok {
+		t.Error("AutoApprove(docs/a.md) = false; want true")
+	}
+	ws, err := NewWorkspace([]string{root}, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ws.Resolve("secret/k.txt"); err != nil || !got.Protected {
+		t.Errorf("Resolve(secret/k.txt) = %+v, %v; want protected", got, err)
+	}
+}

@@ -64,6 +64,16 @@ type ProtectedPattern struct {
 	glob    globPattern
 }
 
+// pattern returns p's compiled glob, compiling Pattern (in lower case) for
+// a pattern built by hand rather than by LoadConfig.
+func (p ProtectedPattern) pattern() globPattern {
+	if len(p.glob.segs) > 0 || p.Pattern == "" {
+		return p.glob
+	}
+	g, _, _ := compileGlob(strings.ToLower(p.Pattern))
+	return g
+}
+
 // The defaults.
 const (
 	DefaultMaxFileBytes     = 10 << 20         // 10 MiB

@@ -37,13 +37,23 @@ func (c Config) FormatterFor(absPath, root string) (*FormatterRule, bool) {
 		if r.Root != "" && r.Root != root {
 			continue
 		}
-		if r.glob.matchWithParents(rel, false) {
+		if r.pattern().matchWithParents(rel, false) {
 			found := r
 			found.Dir = root
 			return &found, true
 		}
 	}
 	return nil, false
+}
+
+// pattern returns r's compiled glob, compiling Glob for a rule built by
+// hand rather than by LoadConfig.
+func (r FormatterRule) pattern() globPattern {
+	if len(r.glob.segs) > 0 || r.Glob == "" {
+		return r.glob
+	}
+	g, _, _ := compileGlob(r.Glob)
+	return g
 }
 
 // FormatterError says a formatter failed; the caller keeps the text it gave

@@ -103,7 +103,7 @@ func trimUnescapedSpaces(s string) string {
 // pattern's base, matches. It ignores negation: the caller decides what a
 // match means.
 func (p globPattern) match(rel string, isDir bool) bool {
-	if p.dirOnly && !isDir {
+	if len(p.segs) == 0 || (p.dirOnly && !isDir) {
 		return false
 	}
 	if !p.anchored {

@@ -167,7 +167,7 @@ func (w *Workspace) Resolve(p string) (Target, error) {
 func (w *Workspace) protectedRule(rel string) string {
 	lower := strings.ToLower(rel)
 	for _, pp := range w.cfg.Protected {
-		if pp.glob.matchWithParents(lower, false) {
+		if pp.pattern().matchWithParents(lower, false) {
 			return fmt.Sprintf("%q (%s)", pp.Pattern, pp.Origin)
 		}
 	}
