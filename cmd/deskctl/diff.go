@@ -14,8 +14,8 @@ import (
 // runDiff implements `deskctl diff OLD NEW [--json] [-U N]`: the unified
 // diff of two text files on stdout, as git prints it after its "diff --git"
 // and "index" lines, or with --json their hunks with word-level spans (see
-// diffJSON). The files are compared as text: a BOM or line endings alone
-// are no difference, while the lines printed are the files' own bytes. It
+// diffJSON). Lines are compared and printed as the files have them, so a
+// change of line endings shows, as in git. It
 // exits 0 whether or not the files differ, 1 if a file cannot be read or
 // is not text, 2 on a usage error.
 func runDiff(args []string, stdout, stderr io.Writer) int {
@@ -41,12 +41,12 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "deskctl diff: %v\n", err)
 		return 1
 	}
-	ops := engine.DiffLines(a.lines, b.lines)
+	ops := engine.DiffLines(a, b)
 	if *asJSON {
-		writeJSON(stdout, diffJSON(oldPath, newPath, a.lines, b.lines, ops, *context))
+		writeJSON(stdout, diffJSON(oldPath, newPath, a, b, ops, *context))
 		return 0
 	}
-	err = engine.WriteUnified(stdout, gitName("a/", oldPath), gitName("b/", newPath), a.raw, b.raw, ops, *context)
+	err = engine.WriteUnified(stdout, gitName("a/", oldPath), gitName("b/", newPath), a, b, ops, *context)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskctl diff: writing the diff: %v\n", err)
 		return 1
@@ -54,31 +54,22 @@ func runDiff(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// diffFile is a file read for diffing.
-type diffFile struct {
-	lines []string // decoded lines, each ending in "\n" but possibly the last
-	raw   []string // the same lines as the file has them (BOM aside; a lone "\r" ending printed as "\n")
-}
-
-// readDiffFile reads and decodes a file, refusing what is not text.
-func readDiffFile(path string) (diffFile, error) {
+// readDiffFile reads a file and splits it into lines as the file has them
+// (each keeps its "\r\n" or "\n"; a BOM is part of the first line), so a
+// change of line endings or BOM shows, as it does in git. A file that is not
+// text is refused.
+func readDiffFile(path string) ([]string, error) {
 	data, err := readString(path)
 	if pe, ok := err.(*fs.PathError); ok {
 		err = pe.Err // the path is in the message already
 	}
 	if err != nil {
-		return diffFile{}, fmt.Errorf("cannot read %s: %w", path, err)
+		return nil, fmt.Errorf("cannot read %s: %w", path, err)
 	}
-	doc, err := engine.Decode(data)
-	if err != nil {
-		return diffFile{}, fmt.Errorf("%s: %w", path, err)
+	if _, err := engine.Decode(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	f := diffFile{lines: splitAfterLF(doc.Text)}
-	f.raw = f.lines
-	if s := strings.TrimPrefix(data, "\uFEFF"); strings.Contains(s, "\r") {
-		f.raw = rawLines(s)
-	}
-	return f, nil
+	return engine.SplitLines(data), nil
 }
 
 // readString reads a whole file into a string without the copy that
@@ -95,35 +86,6 @@ func readString(path string) (string, error) {
 	}
 	_, err = io.Copy(&sb, f)
 	return sb.String(), err
-}
-
-// splitAfterLF splits s after each "\n"; an empty s has no lines.
-func splitAfterLF(s string) []string {
-	lines := strings.SplitAfter(s, "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
-}
-
-// rawLines splits s after each "\r\n", "\r" or "\n", as engine.Decode
-// counts lines, keeping "\r\n" and "\n" endings and printing "\r" as "\n".
-func rawLines(s string) []string {
-	var lines []string
-	for len(s) > 0 {
-		i := strings.IndexAny(s, "\r\n")
-		switch {
-		case i < 0:
-			return append(lines, s)
-		case s[i] == '\r' && i+1 < len(s) && s[i+1] == '\n':
-			lines, s = append(lines, s[:i+2]), s[i+2:]
-		case s[i] == '\r':
-			lines, s = append(lines, s[:i]+"\n"), s[i+1:]
-		default:
-			lines, s = append(lines, s[:i+1]), s[i+1:]
-		}
-	}
-	return lines
 }
 
 // gitName names a file in a diff header as git does: prefix plus the path,

@@ -37,8 +37,8 @@ func TestRunDiff(t *testing.T) {
 		want           string
 	}{
 		{"equal", "a\nb\n", "a\nb\n", nil, ""},
-		{"line endings alone are no difference", "a\nb\n", "a\r\nb\r\n", nil, ""},
-		{"BOM alone is no difference", "a\n", "\uFEFFa\n", nil, ""},
+		{"line endings alone are a difference", "a\nb\n", "a\r\nb\r\n", nil,
+			"--- a/old.txt\n+++ b/new.txt\n@@ -1,2 +1,2 @@\n-a\n-b\n+a\r\n+b\r\n"},
 		{"changed line", "a\nb\nc\n", "a\nB\nc\n", nil,
 			"--- a/old.txt\n+++ b/new.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"},
 		{"CRLF lines print as the file has them", "a\r\nb\r\n", "a\r\nB\r\n", nil,
