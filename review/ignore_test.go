@@ -125,7 +125,7 @@ func TestCompileGlobSkipsAndErrors(t *testing.T) {
 }
 
 // writeFiles creates files (content by slash-separated path) under dir.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
+func writeFiles(t testing.TB, dir string, files map[string]string) {
 	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))

@@ -26,15 +26,7 @@ func newTestWorkspace(t testing.TB, files map[string]string) (ws *Workspace, a, 
 			t.Fatal(err)
 		}
 	}
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	ws, err = NewWorkspace([]string{a, b}, DefaultConfig())
 	if err != nil {
 		t.Fatal(err)
