@@ -34,7 +34,7 @@ func newTestWorkspace(t testing.TB, files map[string]string) (ws *Workspace, a, 
 	return ws, a, b
 }
 
-func symlink(t *testing.T, target, link string) {
+func mustSymlink(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestNewWorkspace(t *testing.T) {
 	if err := os.Mkdir(real, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	symlink(t, real, filepath.Join(dir, "link"))
+	mustSymlink(t, real, filepath.Join(dir, "link"))
 	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -91,10 +91,10 @@ func TestResolve(t *testing.T) {
 		"outside/secret.go": "package secret\n",
 	})
 	dir := filepath.Dir(a)
-	symlink(t, filepath.Join(dir, "outside"), filepath.Join(a, "escape"))
-	symlink(t, filepath.Join(dir, "outside", "secret.go"), filepath.Join(a, "secret.go"))
-	symlink(t, filepath.Join(a, "sub"), filepath.Join(a, "alias"))
-	symlink(t, filepath.Join(a, "nowhere.go"), filepath.Join(a, "dangling.go"))
+	mustSymlink(t, filepath.Join(dir, "outside"), filepath.Join(a, "escape"))
+	mustSymlink(t, filepath.Join(dir, "outside", "secret.go"), filepath.Join(a, "secret.go"))
+	mustSymlink(t, filepath.Join(a, "sub"), filepath.Join(a, "alias"))
+	mustSymlink(t, filepath.Join(a, "nowhere.go"), filepath.Join(a, "dangling.go"))
 	if err := syscall.Mkfifo(filepath.Join(a, "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -227,8 +227,8 @@ func TestResolveThroughSymlinksKeepsRules(t *testing.T) {
 		"a/out/x.js":        "x",
 		"a/.diffdeskignore": "build/\n",
 	})
-	symlink(t, filepath.Join(a, "config", "env.txt"), filepath.Join(a, ".env"))
-	symlink(t, filepath.Join(a, "out"), filepath.Join(a, "build"))
+	mustSymlink(t, filepath.Join(a, "config", "env.txt"), filepath.Join(a, ".env"))
+	mustSymlink(t, filepath.Join(a, "out"), filepath.Join(a, "build"))
 	got, err := ws.Resolve(".env")
 	if err != nil {
 		t.Fatal(err)
