@@ -54,6 +54,7 @@ type DiffView struct {
 	conflicts [][2]int // stale view: rows of b inside conflict markers
 	stale     bool
 
+	darkSet bool // SetDark was called: no following the theme
 	wrap    bool
 	wrapped map[int]int // wrap mode: rows taller than one line → lines
 	dark    bool
@@ -110,7 +111,7 @@ func NewDiffView() *DiffView {
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshRows)
-	v.dark = fyne.CurrentApp() != nil && fyne.CurrentApp().Settings().ThemeVariant() == theme.VariantDark
+	v.dark = darkBackground()
 	v.list = widget.NewList(
 		func() int { return v.model.Len() },
 		func() fyne.CanvasObject { v.created++; return newDiffRow(v) },
@@ -159,6 +160,9 @@ func (r *diffViewRenderer) Objects() []fyne.CanvasObject {
 
 func (r *diffViewRenderer) Refresh() {
 	v := r.v
+	if !v.darkSet {
+		v.dark = darkBackground()
+	}
 	v.measure()
 	r.Layout(v.Size())
 	v.list.Refresh()
@@ -166,8 +170,10 @@ func (r *diffViewRenderer) Refresh() {
 	v.banner.Refresh()
 }
 
-func (r *diffViewRenderer) Layout(size fyne.Size) {
-	v := r.v
+func (r *diffViewRenderer) Layout(size fyne.Size) { r.v.layout(size) }
+
+// layout places the view's parts in size.
+func (v *DiffView) layout(size fyne.Size) {
 	top := float32(0)
 	if v.banner.Visible() {
 		v.banner.Resize(fyne.NewSize(size.Width, v.banner.MinSize().Height))
@@ -310,9 +316,9 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	v.hbar.SetValue(0)
 	v.hl.reset(path)
 	v.maxW = max(widest(&m.a, 0), widest(&m.b, 0))
-	v.show(m)
 	v.list.ScrollToTop()
-	v.Refresh()
+	v.show(m)
+	v.layout(v.Size())
 }
 
 // SetStream shows a proposal that is still streaming in. Successive calls
@@ -426,13 +432,14 @@ func (v *DiffView) SetStale(base, disk, proposed string) {
 	for _, c := range res.Conflicts {
 		v.conflicts = append(v.conflicts, [2]int{c.Line0, c.Line1})
 	}
-	msg := "The file changed on disk since the agent read it. Left: the file on disk now. Right: the proposal's changes merged onto it."
-	if n := len(res.Conflicts); n > 0 {
-		msg += " " + itoa(n) + " conflicting region"
-		if n > 1 {
-			msg += "s"
-		}
-		msg += " (orange) need a choice: edit the right side, or reject."
+	msg := "Stale: left is the file on disk now, right the proposal's changes merged onto it"
+	switch n := len(res.Conflicts); n {
+	case 0:
+		msg += " (no conflicts)."
+	case 1:
+		msg += "; 1 conflict (orange)."
+	default:
+		msg += "; " + itoa(n) + " conflicts (orange)."
 	}
 	v.banner.SetText(msg)
 	v.banner.Show()
@@ -612,12 +619,24 @@ func (v *DiffView) SetWrap(on bool) {
 }
 
 // SetDark chooses the syntax and diff colours for a dark (or light) theme.
+// Until it is called, the view follows the luminance of the theme's
+// background colour.
 func (v *DiffView) SetDark(dark bool) {
+	v.darkSet = true
 	if v.dark == dark {
 		return
 	}
 	v.dark = dark
 	v.Refresh()
+}
+
+// darkBackground reports whether the current theme's background is dark.
+func darkBackground() bool {
+	if fyne.CurrentApp() == nil {
+		return false
+	}
+	r, g, b, _ := theme.Color(theme.ColorNameBackground).RGBA()
+	return 299*r+587*g+114*b < 500*0xffff
 }
 
 // setHOffset scrolls both sides horizontally to cell c.

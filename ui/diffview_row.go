@@ -377,13 +377,14 @@ func (r *diffRow) cellX(s string, col int, x float32) (float32, float32, bool) {
 // cursor draws the editor's cursor on this row.
 func (r *diffRow) cursor(line int, x float32) {
 	ed := r.v.ed
-	if !ed.focused && !ed.showUnfocused {
-		return
+	c := theme.Color(theme.ColorNamePrimary)
+	if !ed.focused {
+		c = theme.Color(theme.ColorNamePlaceHolder) // where typing will go once focused
 	}
 	s := ed.lines[line]
 	cx, cy, ok := r.cellX(s, ed.cur.col, x)
 	if ok {
-		r.rect(theme.Color(theme.ColorNamePrimary), cx, cy, 2, r.v.metric.line)
+		r.rect(c, cx, cy, 2, r.v.metric.line)
 	}
 }
 

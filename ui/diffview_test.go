@@ -73,6 +73,7 @@ func numbered(n int, change func(k int) string) string {
 
 func TestDiffViewRendersChanges(t *testing.T) {
 	v, w := newTestView(t, 900, 330)
+	fyne.CurrentApp().Settings().SetTheme(theme.LightTheme())
 	v.SetTexts("main.go", sampleOld, sampleNew)
 	test.AssertRendersToMarkup(t, "diffview/changes.xml", w.Canvas())
 	test.AssertImageMatches(t, "diffview/changes.png", w.Canvas().Capture())

@@ -56,8 +56,7 @@ type Editor struct {
 	shift   bool
 	version int // bumped by every change
 
-	focused       bool
-	showUnfocused bool // draw the cursor without focus (tests, goldens)
+	focused bool
 
 	orig     []string // the original's lines without line endings
 	origRaw  []string

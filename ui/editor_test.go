@@ -21,7 +21,7 @@ func newTestEditor(t *testing.T, text string) (*DiffView, *Editor, fyne.Window) 
 	if ed == nil {
 		t.Fatal("Editor() = nil after SetEditable(true)")
 	}
-	ed.showUnfocused, ed.manual = true, true
+	ed.manual = true
 	return v, ed, w
 }
 
