@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"github.com/alecthomas/chroma/v2"
 
 	"github.com/diffdesk/diffdesk/engine"
 )
@@ -319,5 +320,43 @@ func TestListCreatesRowsOnlyForVisibleLines(t *testing.T) {
 				t.Fatalf("scroll to row %d bound row %d, off screen", top, r)
 			}
 		}
+	}
+}
+
+func TestOverviewTapJumps(t *testing.T) {
+	v, w := newTestView(t, 800, 300)
+	v.SetTexts("a.txt", numbered(1000, nil), numbered(1000, func(k int) string {
+		if k == 900 {
+			return "changed\n"
+		}
+		return ""
+	}))
+	o := v.overview
+	test.TapAt(o, fyne.NewPos(o.Size().Width/2, o.Size().Height*0.9))
+	top := v.topRow()
+	if top < 800 || top > 950 {
+		t.Errorf("after tapping the strip at 90%% the top row is %d; want about 900", top)
+	}
+	_ = w
+}
+
+func TestHighlightArrivesInOneRefresh(t *testing.T) {
+	test.NewTempApp(t)
+	refreshes := 0
+	h := newHighlighter(func() { refreshes++ })
+	h.reset("main.go")
+	lines := strings.Split(strings.TrimSuffix(sampleNew, "\n"), "\n")
+	get := func(i int) string { return lines[i] }
+	h.want(0, 0, len(lines), len(lines), get)
+	h.want(1, 0, len(lines), len(lines), get)
+	h.wait()
+	if _, ok := h.tokens(0, 0); !ok {
+		t.Fatal("no tokens for line 0 after the worker finished")
+	}
+	if toks, _ := h.tokens(1, 0); len(toks) == 0 || !toks[0].typ.InCategory(chroma.Keyword) {
+		t.Errorf("tokens of %q = %v; want a keyword first", lines[0], toks)
+	}
+	if refreshes < 1 || refreshes > 2 {
+		t.Errorf("refreshes = %d; want one per burst (1, or 2 if the worker finished between the asks)", refreshes)
 	}
 }

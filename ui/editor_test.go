@@ -216,3 +216,76 @@ func TestEditorRendersSelection(t *testing.T) {
 	test.AssertRendersToMarkup(t, "editor/typed_selection.xml", w.Canvas())
 	test.AssertImageMatches(t, "editor/typed_selection.png", w.Canvas().Capture())
 }
+
+func TestEditorCtrlHomeEnd(t *testing.T) {
+	_, ed, _ := newTestEditor(t, editOld)
+	ed.SetCursor(1, 3)
+	ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEnd, Modifier: fyne.KeyModifierControl})
+	if l, c := ed.Cursor(); l != 3 || c != 0 {
+		t.Errorf("Ctrl+End cursor = %d,%d; want 3,0 (the empty last line)", l, c)
+	}
+	ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyHome, Modifier: fyne.KeyModifierControl})
+	if l, c := ed.Cursor(); l != 0 || c != 0 {
+		t.Errorf("Ctrl+Home cursor = %d,%d; want 0,0", l, c)
+	}
+}
+
+func TestEditorPageDownMovesAPage(t *testing.T) {
+	v, w := newTestView(t, 900, 200)
+	v.SetTexts("a.txt", numbered(500, nil), numbered(500, nil))
+	v.SetEditable(true)
+	ed := v.Editor()
+	ed.manual = true
+	key(ed, fyne.KeyPageDown)
+	l, _ := ed.Cursor()
+	if want := ed.page(); l != want || l < 5 {
+		t.Errorf("PageDown cursor line = %d; want %d (a page)", l, want)
+	}
+	if v.topRow() == 0 && l > v.visibleRows() {
+		t.Error("view did not follow the cursor")
+	}
+	_ = w
+}
+
+func TestEditorClickPlacesCursor(t *testing.T) {
+	v, ed, w := newTestEditor(t, editOld)
+	mt := v.metric
+	xTextR := 2*mt.numW + mt.sideW + mt.gutW + padText
+	// Line 2 ("\treturn 1"), cell 6: the tab spans cells 0-3, so byte 3.
+	test.TapCanvas(w.Canvas(), fyne.NewPos(xTextR+6*mt.cell+1, v.rowY(1)+mt.line/2))
+	if l, c := ed.Cursor(); l != 1 || c != 3 {
+		t.Errorf("cursor after click = %d,%d; want 1,3", l, c)
+	}
+}
+
+// rowWidget returns the row widget showing row id.
+func rowWidget(t *testing.T, v *DiffView, id int) *diffRow {
+	t.Helper()
+	for _, o := range test.LaidOutObjects(v.list) {
+		if r, ok := o.(*diffRow); ok && r.id == id {
+			return r
+		}
+	}
+	t.Fatalf("no row widget shows row %d", id)
+	return nil
+}
+
+func TestEditorDragSelects(t *testing.T) {
+	v, ed, _ := newTestEditor(t, editOld)
+	mt := v.metric
+	xTextR := 2*mt.numW + mt.sideW + mt.gutW + padText
+	r := rowWidget(t, v, 0)
+	// As the desktop driver sends them: the pointer's position now and
+	// the move since the last event.
+	start := fyne.NewPos(xTextR+1, mt.line/2)
+	step := fyne.NewDelta(2*mt.cell, mt.line/2)
+	p := start
+	for range 2 {
+		p = p.AddXY(step.DX, step.DY)
+		r.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: p}, Dragged: step})
+	}
+	r.DragEnd()
+	if got, want := ed.Selected(), "func f() {\n\t"; got != want {
+		t.Errorf("Selected after drag = %q; want %q", got, want)
+	}
+}
