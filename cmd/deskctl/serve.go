@@ -100,5 +100,13 @@ func serve(ctx context.Context, o serveOptions, stdout io.Writer) error {
 		mode = "--decide " + o.decide
 	}
 	fmt.Fprintf(stdout, "diffdesk: listening on %s\nworkspaces: %v\njournal: %s\ndecisions: %s\n", o.socket, desk.Roots(), o.journal, mode)
+	doors, err := review.StartDoors(ctx, desk, review.DoorOptions{Doors: cfg.Doors})
+	if err != nil {
+		return err
+	}
+	defer doors.Close()
+	for _, d := range doors.Status() {
+		fmt.Fprintf(stdout, "door %s: %s (%s)\n  connect: %s\n", d.Name, d.Addr, d.File, d.Connect)
+	}
 	return review.NewServer(desk).Serve(ctx, l)
 }
