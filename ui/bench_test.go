@@ -174,14 +174,17 @@ func BenchmarkEditorKeystroke100k(b *testing.B) {
 	old, new := goSource(100000, nil), goSource(100000, every20th)
 	for _, tc := range []struct {
 		name string
+		wrap bool
 		key  func(ed *Editor)
 	}{
-		{"rune", func(ed *Editor) { ed.TypedRune('x') }},
-		{"newline", func(ed *Editor) { ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) }},
+		{"rune", false, func(ed *Editor) { ed.TypedRune('x') }},
+		{"newline", false, func(ed *Editor) { ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) }},
+		{"newline-wrapped", true, func(ed *Editor) { ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn}) }},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			v, _ := benchView(b, 1400, 900, true)
 			v.SetTexts("big.go", old, new)
+			v.SetWrap(tc.wrap)
 			v.SetEditable(true)
 			ed := v.Editor()
 			ed.manual = true

@@ -691,29 +691,68 @@ func (v *DiffView) visualLines(r row) int {
 	return n
 }
 
-// applyWrap sets the height of every row that wraps.
-func (v *DiffView) applyWrap() {
-	old := v.wrapped
-	v.wrapped = map[int]int{}
+// wrapRows records in w the rows among segments k0:k1 that wrap.
+func (v *DiffView) wrapRows(w map[int]int, k0, k1 int) {
 	cols := v.metric.cols
-	for i := 0; i < v.model.Len(); i++ {
-		r := v.model.Row(i)
-		long := (r.a >= 0 && len(v.model.a.Line(r.a)) > cols/tabWidth) || (r.b >= 0 && len(v.model.b.Line(r.b)) > cols/tabWidth)
-		if !long {
-			continue
+	m := v.model
+	m.eachIn(k0, k1, func(i, a, b int) {
+		// A line of n bytes takes at most n*tabWidth cells.
+		long := (a >= 0 && len(m.a.Line(a))*tabWidth > cols) || (b >= 0 && len(m.b.Line(b))*tabWidth > cols)
+		if long {
+			if n := v.visualLines(row{a: a, b: b}); n > 1 {
+				w[i] = n
+			}
 		}
-		if n := v.visualLines(r); n > 1 {
-			v.wrapped[i] = n
-		}
-	}
+	})
+}
+
+// setWrapped makes w the wrapped rows, telling the list only about the
+// rows whose height changed.
+func (v *DiffView) setWrapped(w map[int]int) {
+	old := v.wrapped
+	v.wrapped = w
 	for i := range old {
-		if _, ok := v.wrapped[i]; !ok {
+		if _, ok := w[i]; !ok {
 			v.list.SetItemHeight(i, v.metric.line)
 		}
 	}
-	for i, n := range v.wrapped {
-		v.list.SetItemHeight(i, float32(n)*v.metric.line)
+	for i, n := range w {
+		if old[i] != n {
+			v.list.SetItemHeight(i, float32(n)*v.metric.line)
+		}
 	}
+}
+
+// rewrapEdit updates the wrapped rows after an edit changed segments k0:k1
+// of the model and the number of rows by d: rows before them keep their
+// heights, rows after them move by d.
+func (v *DiffView) rewrapEdit(k0, k1, d int) {
+	m := v.model
+	r0, r1 := m.n, m.n
+	if k0 < len(m.segs) {
+		r0 = m.segs[k0].row0
+	}
+	if k1 > 0 && k1 <= len(m.segs) {
+		r1 = m.segs[k1-1].row0 + m.segs[k1-1].rows
+	}
+	w := make(map[int]int, len(v.wrapped))
+	for i, n := range v.wrapped {
+		switch {
+		case i < r0:
+			w[i] = n
+		case i >= r1-d:
+			w[i+d] = n
+		}
+	}
+	v.wrapRows(w, k0, k1)
+	v.setWrapped(w)
+}
+
+// applyWrap sets the height of every row that wraps.
+func (v *DiffView) applyWrap() {
+	w := map[int]int{}
+	v.wrapRows(w, 0, len(v.model.segs))
+	v.setWrapped(w)
 }
 
 func (v *DiffView) clearWrap() {

@@ -735,7 +735,21 @@ func (v *DiffView) editedLines(line, removed, added int) {
 		v.updateHBar()
 	}
 	if v.wrap {
-		v.applyWrap()
+		// Only the change holding the edit has new rows; patchOps merged
+		// everything the edit touched into it.
+		k := max(nm.segAt(nm.RowOfB(line))-1, 0)
+		kc := -1
+		for end := min(k+4, len(nm.segs)); k < end; k++ {
+			if op := nm.segs[k].op; op.Kind != engine.OpEqual && op.B1 >= line && op.B0 <= line+added {
+				kc = k
+				break
+			}
+		}
+		if kc >= 0 {
+			v.rewrapEdit(kc, kc+1, nm.n-m.n)
+		} else {
+			v.applyWrap()
+		}
 	}
 	v.ed.scheduleRediff()
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -288,4 +289,27 @@ func TestEditorDragSelects(t *testing.T) {
 	if got, want := ed.Selected(), "func f() {\n\t"; got != want {
 		t.Errorf("Selected after drag = %q; want %q", got, want)
 	}
+}
+
+func TestEditorKeepsWrappedRowsAfterEdits(t *testing.T) {
+	v, w := newTestView(t, 600, 300)
+	long := "x := " + strings.Repeat("word ", 30) + "\n"
+	text := "a\n" + long + "b\n" + long + "c\n"
+	v.SetTexts("a.go", text, text)
+	v.SetWrap(true)
+	v.SetEditable(true)
+	ed := v.Editor()
+	ed.manual = true
+	ed.SetCursor(0, 1)
+	key(ed, fyne.KeyReturn)
+	typeText(ed, "new line")
+	key(ed, fyne.KeyReturn)
+	ed.SetCursor(4, 0)
+	key(ed, fyne.KeyBackspace)
+	got := fmt.Sprint(v.wrapped)
+	v.applyWrap()
+	if want := fmt.Sprint(v.wrapped); got != want || len(v.wrapped) != 2 {
+		t.Errorf("wrapped rows after edits = %s; want %s (2 rows)", got, want)
+	}
+	_ = w
 }

@@ -235,6 +235,35 @@ func (m *rowModel) Row(i int) row {
 	return r
 }
 
+// each calls fn with every row's index and its left and right lines (-1
+// for filler), in order, without searching segments.
+func (m *rowModel) each(fn func(i, a, b int)) { m.eachIn(0, len(m.segs), fn) }
+
+// eachIn is each for the rows of segments k0:k1.
+func (m *rowModel) eachIn(k0, k1 int, fn func(i, a, b int)) {
+	for _, s := range m.segs[k0:k1] {
+		for off := range s.rows {
+			a, b := -1, -1
+			switch s.op.Kind {
+			case engine.OpEqual:
+				a, b = s.op.A0+off, s.op.B0+off
+			case engine.OpDelete:
+				a = s.op.A0 + off
+			case engine.OpInsert:
+				b = s.op.B0 + off
+			case engine.OpReplace:
+				if al := s.align[off]; al.ia >= 0 {
+					a = s.op.A0 + int(al.ia)
+				}
+				if al := s.align[off]; al.ib >= 0 {
+					b = s.op.B0 + int(al.ib)
+				}
+			}
+			fn(s.row0+off, a, b)
+		}
+	}
+}
+
 // Growing reports whether row r shows a line that is still being written.
 func (m *rowModel) Growing(r row) bool {
 	return r.b >= 0 && r.b >= m.growing[0] && r.b < m.growing[1]
