@@ -60,8 +60,9 @@ func (e *SaveError) Unwrap() error { return e.Err }
 // temporary file in the same directory (mode 0600 while writing), sets
 // mode, fsyncs it, renames it over path and fsyncs the directory. A mode of 0
 // keeps the existing file's permission bits, or DefaultFileMode for a new
-// file. If path is a symlink the file it points to is replaced and the link
-// is kept. Missing parent directories are created (0755); created lists them,
+// file. An existing file's owner and group are kept where the process may
+// set them. If path is a symlink the file it points to is replaced and the
+// link is kept. Missing parent directories are created (0755); created lists them,
 // outermost first, even when a later step fails, so the caller can remove
 // them again with RemoveCreatedDirs. On error no temporary file is left
 // behind and the error is a *SaveError.
@@ -70,10 +71,11 @@ func SaveFile(path string, content []byte, mode fs.FileMode) (created []string, 
 	if err != nil {
 		return nil, err
 	}
+	old, statErr := os.Stat(target)
 	if mode == 0 {
 		mode = DefaultFileMode
-		if info, statErr := os.Stat(target); statErr == nil {
-			mode = info.Mode().Perm()
+		if statErr == nil {
+			mode = old.Mode().Perm()
 		}
 	}
 	dir := filepath.Dir(target)
@@ -95,6 +97,11 @@ func SaveFile(path string, content []byte, mode fs.FileMode) (created []string, 
 	}()
 	if err := writeChunks(tmp, content); err != nil {
 		return created, &SaveError{Path: path, Step: "write " + tmpName, Err: err}
+	}
+	if statErr == nil {
+		if err := keepOwner(tmp, old); err != nil {
+			return created, &SaveError{Path: path, Step: "chown " + tmpName, Err: err}
+		}
 	}
 	if err := tmp.Chmod(mode); err != nil {
 		return created, &SaveError{Path: path, Step: "chmod " + tmpName, Err: err}
