@@ -29,6 +29,14 @@ Usage:
   deskctl demo [--socket PATH] [--dir DIR] [--fast]
         a scripted agent session against the running desk: a streamed new file,
         SEARCH/REPLACE edits, a failing block, a big file, a stale edit
+  deskctl mcp [--socket PATH]
+        an MCP server on stdio for any agent: write_to_file, replace_in_file, edit,
+        multi_edit, apply_patch (each waits for the person) and approve (Claude Code's
+        --permission-prompt-tool)
+  deskctl hook claude|gemini [--socket PATH]
+        an agent hook (Claude PreToolUse/PermissionRequest, Gemini BeforeTool): shows the
+        edit at the desk and answers allow, deny with the reason, or allow with the
+        person's text; without a desk it leaves the decision to the agent's prompt
   deskctl help
         this text
 
@@ -57,6 +65,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runStatus(args[1:], stdout, stderr)
 	case "demo":
 		return runDemo(args[1:], stdout, stderr)
+	case "mcp":
+		return runMCP(args[1:], stdin, stdout, stderr)
+	case "hook":
+		return runHook(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

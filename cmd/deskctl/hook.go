@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// hookInput is what Claude Code's PreToolUse / PermissionRequest hooks and
+// Gemini CLI's BeforeTool hook write on stdin (the fields the desk uses).
+type hookInput struct {
+	SessionID string         `json:"session_id"`
+	Cwd       string         `json:"cwd"`
+	Event     string         `json:"hook_event_name"`
+	ToolName  string         `json:"tool_name"`
+	ToolInput map[string]any `json:"tool_input"`
+}
+
+// runHook implements `deskctl hook claude|gemini`: an agent's hook that
+// shows the edit at the running desk, waits for the person and prints the
+// agent's answer. Without a desk it says so and leaves the decision to the
+// agent's own prompt (ask), never allowing silently.
+func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || (args[0] != "claude" && args[0] != "gemini") {
+		fmt.Fprintln(stderr, "deskctl hook: say which agent: deskctl hook claude|gemini (see deskctl help)")
+		return 2
+	}
+	agent := args[0]
+	fl := flag.NewFlagSet("deskctl hook "+agent, flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	socket := fl.String("socket", review.DefaultSocketPath(), "the desk's socket")
+	if err := parseFlags(fl, args[1:]); err != nil {
+		return 2
+	}
+	var in hookInput
+	if err := json.NewDecoder(stdin).Decode(&in); err != nil {
+		fmt.Fprintf(stderr, "deskctl hook %s: standard input is not the agent's hook JSON: %v\n", agent, err)
+		return 1
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	name := map[string]string{"claude": "claude-code", "gemini": "gemini-cli"}[agent]
+	v, err := reviewToolEdit(ctx, *socket, toolEdit{Agent: name, Session: in.SessionID, Dir: in.Cwd, Tool: in.ToolName, Input: in.ToolInput})
+	var out any
+	switch {
+	case errors.Is(err, errNotAnEdit):
+		return 0 // no opinion: the agent carries on as usual
+	case err != nil:
+		msg := fmt.Sprintf("DiffDesk could not review this edit (%v); answer the agent's own prompt instead.", err)
+		if errors.Is(err, review.ErrNoDesk) {
+			msg = "DiffDesk is not running, so this edit was not reviewed there; answer the agent's own prompt (start it with `diffdesk` or `deskctl serve`)."
+		}
+		fmt.Fprintln(stderr, msg)
+		out = hookAsk(agent, in.Event, msg)
+	case agent == "gemini":
+		out = geminiHookAnswer(v)
+	case in.Event == "PermissionRequest":
+		out = claudePermissionAnswer(v, in.ToolInput)
+	default:
+		out = claudePreToolUseAnswer(v)
+	}
+	if err := json.NewEncoder(stdout).Encode(out); err != nil {
+		fmt.Fprintf(stderr, "deskctl hook %s: %v\n", agent, err)
+		return 1
+	}
+	return 0
+}
+
+// hookAsk leaves the decision to the agent's own prompt, telling the
+// person why.
+func hookAsk(agent, event, msg string) any {
+	switch {
+	case agent == "gemini":
+		return map[string]any{"decision": "ask", "reason": msg, "systemMessage": msg}
+	case event == "PermissionRequest":
+		// No decision: Claude Code shows its own permission dialog.
+		return map[string]any{"systemMessage": msg}
+	}
+	return map[string]any{"systemMessage": msg, "hookSpecificOutput": map[string]any{
+		"hookEventName": "PreToolUse", "permissionDecision": "ask", "permissionDecisionReason": msg,
+	}}
+}
+
+// claudePreToolUseAnswer is a PreToolUse hook's answer.
+func claudePreToolUseAnswer(v toolVerdict) any {
+	h := map[string]any{"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": v.Reason}
+	if v.Allow {
+		h["permissionDecision"], h["permissionDecisionReason"] = "allow", "approved in DiffDesk"
+		if v.Input != nil {
+			h["updatedInput"] = v.Input
+		}
+	}
+	return map[string]any{"hookSpecificOutput": h}
+}
+
+// claudePermissionAnswer is a PermissionRequest hook's answer.
+func claudePermissionAnswer(v toolVerdict, input map[string]any) any {
+	return map[string]any{"hookSpecificOutput": map[string]any{
+		"hookEventName": "PermissionRequest", "decision": permissionDecision(v, input),
+	}}
+}
+
+// permissionDecision is Claude Code's permission answer, used by the
+// PermissionRequest hook and the --permission-prompt-tool. An allow always
+// carries updatedInput: the rewritten input, else the agent's own.
+func permissionDecision(v toolVerdict, input map[string]any) map[string]any {
+	if !v.Allow {
+		return map[string]any{"behavior": "deny", "message": v.Reason}
+	}
+	if v.Input != nil {
+		input = v.Input
+	}
+	return map[string]any{"behavior": "allow", "updatedInput": input}
+}
+
+// geminiHookAnswer is a BeforeTool hook's answer; a rewritten tool_input is
+// complete, since Gemini CLI replaces the input with it.
+func geminiHookAnswer(v toolVerdict) any {
+	if !v.Allow {
+		return map[string]any{"decision": "deny", "reason": v.Reason}
+	}
+	out := map[string]any{"decision": "allow"}
+	if v.Input != nil {
+		out["hookSpecificOutput"] = map[string]any{"hookEventName": "BeforeTool", "tool_input": v.Input}
+	}
+	return out
+}

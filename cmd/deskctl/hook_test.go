@@ -1,0 +1,183 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// deskDeciding serves a desk over a temporary workspace whose proposals are
+// decided by person, standing in for the one at the window; it returns the
+// workspace root and the socket.
+func deskDeciding(t *testing.T, person func(p review.Proposal) review.Decision) (root, sock string) {
+	t.Helper()
+	root = t.TempDir()
+	dir, err := os.MkdirTemp("", "dd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	sock = filepath.Join(dir, "desk.sock")
+	j, err := review.OpenJournal(context.Background(), filepath.Join(dir, "j.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	desk, err := review.NewDesk(review.Options{Roots: []string{root}, Config: review.DefaultConfig(), Journal: j})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root = desk.Roots()[0]
+	pending := make(chan string, 64)
+	cancelSub := desk.Subscribe(func(e review.Event) {
+		if e.Kind == review.EventPending {
+			pending <- e.ID
+		}
+	})
+	l, err := review.Listen(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	// Ends when the test's cleanup cancels ctx.
+	go func() { served <- review.NewServer(desk).Serve(ctx, l) }()
+	// Ends when the test's cleanup closes pending.
+	decided := make(chan struct{})
+	go func() {
+		defer close(decided)
+		for id := range pending {
+			if p, ok := desk.Get(id); ok {
+				desk.Decide(ctx, id, person(p))
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-served
+		cancelSub()
+		close(pending)
+		<-decided
+		desk.Close()
+		j.Close()
+	})
+	return root, sock
+}
+
+// approveAs returns a person who approves with text as the file's content
+// ("" approves the proposal as it is).
+func approveAs(text string) func(review.Proposal) review.Decision {
+	return func(p review.Proposal) review.Decision {
+		if text == "" {
+			return review.Decision{Kind: review.DecideApprove}
+		}
+		return review.Decision{Kind: review.DecideApproveEdited, Edited: map[string]string{p.Files[0].Path: text}}
+	}
+}
+
+// rejectWith returns a person who rejects, saying why.
+func rejectWith(why string) func(review.Proposal) review.Decision {
+	return func(review.Proposal) review.Decision { return review.Decision{Kind: review.DecideReject, Feedback: why} }
+}
+
+func hookJSON(t *testing.T, event, tool, cwd string, input map[string]any) string {
+	t.Helper()
+	b, err := json.Marshal(map[string]any{"session_id": "s1", "cwd": cwd, "hook_event_name": event, "tool_name": tool, "tool_input": input})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestHookAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name, agent, event, tool string
+		input                    func(path string) map[string]any
+		person                   func(review.Proposal) review.Decision
+		want                     func(path string) string // the answer, JSON
+	}{
+		{"claude edit approved", "claude", "PreToolUse", "Edit",
+			func(p string) map[string]any {
+				return map[string]any{"file_path": p, "old_string": "b", "new_string": "B", "replace_all": false}
+			},
+			approveAs(""),
+			func(string) string {
+				return `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"approved in DiffDesk"}}`
+			}},
+		{"claude edit approved with the person's text", "claude", "PreToolUse", "Edit",
+			func(p string) map[string]any {
+				return map[string]any{"file_path": p, "old_string": "b", "new_string": "B", "replace_all": false}
+			},
+			approveAs("a\nmine\n"),
+			func(p string) string {
+				return `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"approved in DiffDesk",` +
+					`"updatedInput":{"file_path":"` + p + `","new_string":"a\nmine\n","old_string":"a\nb\n","replace_all":false}}}`
+			}},
+		{"claude write rejected", "claude", "PreToolUse", "Write",
+			func(p string) map[string]any { return map[string]any{"file_path": p, "content": "new\n"} },
+			rejectWith("keep b"),
+			func(string) string { return `"permissionDecision":"deny"` }},
+		{"claude permission request edited", "claude", "PermissionRequest", "Write",
+			func(p string) map[string]any { return map[string]any{"file_path": p, "content": "new\n"} },
+			approveAs("newer\n"),
+			func(p string) string {
+				return `{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedInput":{"content":"newer\n","file_path":"` + p + `"}},"hookEventName":"PermissionRequest"}}`
+			}},
+		{"gemini replace edited: complete tool_input", "gemini", "BeforeTool", "replace",
+			func(p string) map[string]any {
+				return map[string]any{"file_path": p, "old_string": "b", "new_string": "B", "instruction": "capitalize b"}
+			},
+			approveAs("a\nmine\n"),
+			func(p string) string {
+				return `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"file_path":"` + p +
+					`","instruction":"capitalize b","new_string":"a\nmine\n","old_string":"a\nb\n"}}}`
+			}},
+		{"gemini write rejected", "gemini", "BeforeTool", "write_file",
+			func(p string) map[string]any { return map[string]any{"file_path": p, "content": "new\n"} },
+			rejectWith("keep b"),
+			func(string) string { return `{"decision":"deny","reason":` }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, sock := deskDeciding(t, tc.person)
+			path := filepath.Join(root, "f.txt")
+			os.WriteFile(path, []byte("a\nb\n"), 0o644)
+			out, errOut, code := deskctl(t, hookJSON(t, tc.event, tc.tool, root, tc.input(path)), "hook", tc.agent, "--socket", sock)
+			want := tc.want(path)
+			want = strings.ReplaceAll(want, "\n", `\n`) // as JSON spells a newline
+			if code != 0 || !strings.Contains(out, want) {
+				t.Errorf("hook %s = exit %d, %s (stderr %q); want %s", tc.agent, code, out, errOut, want)
+			}
+			if b, _ := os.ReadFile(path); string(b) != "a\nb\n" {
+				t.Errorf("the desk wrote %s (%q); the agent writes it", path, b)
+			}
+		})
+	}
+}
+
+func TestHookWithoutDeskAsks(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "none.sock")
+	for _, tc := range []struct{ agent, event, tool, want string }{
+		{"claude", "PreToolUse", "Edit", `"permissionDecision":"ask"`},
+		{"claude", "PermissionRequest", "Edit", `{"systemMessage":"DiffDesk is not running`},
+		{"gemini", "BeforeTool", "replace", `"decision":"ask"`},
+	} {
+		t.Run(tc.agent+" "+tc.event, func(t *testing.T) {
+			in := hookJSON(t, tc.event, tc.tool, "/tmp", map[string]any{"file_path": "/tmp/x", "old_string": "a", "new_string": "b"})
+			out, errOut, code := deskctl(t, in, "hook", tc.agent, "--socket", sock)
+			if code != 0 || !strings.Contains(out, tc.want) || strings.Contains(out, "allow") || !strings.Contains(errOut, "not running") {
+				t.Errorf("hook without a desk = exit %d, %s, stderr %q; want %s and a message", code, out, errOut, tc.want)
+			}
+		})
+	}
+}
+
+func TestHookIgnoresOtherTools(t *testing.T) {
+	out, _, code := deskctl(t, hookJSON(t, "PreToolUse", "Bash", "/tmp", map[string]any{"command": "ls"}), "hook", "claude")
+	if code != 0 || out != "" {
+		t.Errorf("hook for Bash = exit %d, %q; want exit 0 and no opinion", code, out)
+	}
+}

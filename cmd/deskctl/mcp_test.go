@@ -1,0 +1,127 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// mcpClient connects an in-memory MCP client to `deskctl mcp`'s server for
+// the desk at sock, working in dir.
+func mcpClient(t *testing.T, sock, dir string) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := newMCPServer(sock, dir).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-agent", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return cs
+}
+
+func toolText(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
+}
+
+func TestMCPToolsList(t *testing.T) {
+	cs := mcpClient(t, filepath.Join(t.TempDir(), "none.sock"), t.TempDir())
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	if got, want := strings.Join(names, " "), "apply_patch approve edit multi_edit replace_in_file write_to_file"; got != want {
+		t.Errorf("tools = %s; want %s", got, want)
+	}
+}
+
+func TestMCPEditTools(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		tool     string
+		args     map[string]any
+		person   func(p review.Proposal) review.Decision
+		wantErr  bool
+		wantText string
+		wantFile string
+	}{
+		{"write_to_file approved", "write_to_file", map[string]any{"path": "f.txt", "content": "new\n"}, approveAs(""), false, "saved", "new\n"},
+		{"replace_in_file edited", "replace_in_file", map[string]any{"path": "f.txt", "diff": "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n"}, approveAs("a\nmine\n"), false, "mine", "a\nmine\n"},
+		{"edit rejected", "edit", map[string]any{"file_path": "f.txt", "old_string": "b", "new_string": "B"}, rejectWith("keep b"), true, "keep b", "a\nb\n"},
+		{"multi_edit approved", "multi_edit", map[string]any{"file_path": "f.txt", "edits": []map[string]any{{"old_string": "a", "new_string": "A"}, {"old_string": "b", "new_string": "B"}}}, approveAs(""), false, "saved", "A\nB\n"},
+		{"apply_patch approved", "apply_patch", map[string]any{"patch": "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+c\n*** End Patch\n"}, approveAs(""), false, "saved", "a\nc\n"},
+		{"edit that does not apply", "edit", map[string]any{"file_path": "f.txt", "old_string": "zzz", "new_string": "B"}, approveAs(""), true, "zzz", "a\nb\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, sock := deskDeciding(t, tc.person)
+			path := filepath.Join(root, "f.txt")
+			os.WriteFile(path, []byte("a\nb\n"), 0o644)
+			cs := mcpClient(t, sock, root)
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: tc.tool, Arguments: tc.args})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.IsError != tc.wantErr || !strings.Contains(toolText(res), tc.wantText) {
+				t.Errorf("%s = error %v, %q; want error %v and %q", tc.tool, res.IsError, toolText(res), tc.wantErr, tc.wantText)
+			}
+			if b, _ := os.ReadFile(path); string(b) != tc.wantFile {
+				t.Errorf("%s holds %q; want %q", path, b, tc.wantFile)
+			}
+		})
+	}
+}
+
+func TestMCPApprove(t *testing.T) {
+	root, sock := deskDeciding(t, approveAs("a\nmine\n"))
+	path := filepath.Join(root, "f.txt")
+	os.WriteFile(path, []byte("a\nb\n"), 0o644)
+	for _, tc := range []struct {
+		name, sock, tool string
+		input            map[string]any
+		want             string
+	}{
+		{"edit approved with the person's text", sock, "Edit", map[string]any{"file_path": path, "old_string": "b", "new_string": "B"},
+			`{"behavior":"allow","updatedInput":{"file_path":"` + path + `","new_string":"a\nmine\n","old_string":"a\nb\n"}}`},
+		{"not an edit", sock, "Bash", map[string]any{"command": "ls"}, `{"behavior":"deny","message":"DiffDesk reviews only file edits`},
+		{"no desk", filepath.Join(t.TempDir(), "none.sock"), "Write", map[string]any{"file_path": path, "content": "x"}, `{"behavior":"deny","message":"DiffDesk is not running`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := mcpClient(t, tc.sock, root)
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "approve", Arguments: map[string]any{"tool_name": tc.tool, "input": tc.input, "tool_use_id": "toolu_1"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := strings.ReplaceAll(tc.want, "\n", `\n`)
+			if !strings.HasPrefix(toolText(res), want) {
+				t.Errorf("approve %s = %s; want %s", tc.tool, toolText(res), want)
+			}
+		})
+	}
+	if b, _ := os.ReadFile(path); string(b) != "a\nb\n" {
+		t.Errorf("the desk wrote %s (%q); the agent writes it", path, b)
+	}
+}
