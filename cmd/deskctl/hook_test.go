@@ -81,7 +81,9 @@ func approveAs(text string) func(review.Proposal) review.Decision {
 
 // rejectWith returns a person who rejects, saying why.
 func rejectWith(why string) func(review.Proposal) review.Decision {
-	return func(review.Proposal) review.Decision { return review.Decision{Kind: review.DecideReject, Feedback: why} }
+	return func(review.Proposal) review.Decision {
+		return review.Decision{Kind: review.DecideReject, Feedback: why}
+	}
 }
 
 func hookJSON(t *testing.T, event, tool, cwd string, input map[string]any) string {
