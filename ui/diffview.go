@@ -253,11 +253,11 @@ func (v *DiffView) wantTokens(side, line int) {
 		set = &v.model.b
 		if v.ed != nil {
 			lines := v.ed.lines
-			v.hl.want(1, line, line+v.visibleRows(), len(lines), func(i int) string { return lines[i] })
+			v.hl.want(1, line, v.visibleRows(), len(lines), func(i int) string { return lines[i] })
 			return
 		}
 	}
-	v.hl.want(side, line, line+v.visibleRows(), set.Len(), set.Line)
+	v.hl.want(side, line, v.visibleRows(), set.Len(), set.Line)
 }
 
 // visibleRows returns how many rows fit in the view.

@@ -162,7 +162,7 @@ func (r *diffRow) build() {
 		bgR = c.conflict
 	}
 	growing := m.Growing(rw)
-	if growing {
+	if growing && bgR == nil {
 		bgR = c.grow
 	}
 	if bgL != nil {

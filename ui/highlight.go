@@ -185,35 +185,35 @@ func (h *highlighter) tokens(side, line int) ([]token, bool) {
 	return t, ok
 }
 
-// want asks for lines from:to of side to be coloured; get returns line i.
-// It returns at once (unless inline); lines already cached are not redone.
-func (h *highlighter) want(side, from, to, total int, get func(int) string) {
+// want asks for line of side to be coloured, with radius lines either
+// side of it (the view passes its height, so any visible row's request
+// covers the whole screen); get returns line i of total. It returns at once
+// (unless inline); a line already cached, queued or being tokenised is not
+// asked for again.
+func (h *highlighter) want(side, line, radius, total int, get func(int) string) {
 	h.mu.Lock()
 	if h.lexer == nil {
 		h.mu.Unlock()
 		return
 	}
-	missing := false
-	for i := from; i < to; i++ {
-		if _, ok := h.cache[side][i]; !ok {
-			missing = true
-			break
-		}
-	}
-	if !missing {
+	if _, ok := h.cache[side][line]; ok {
 		h.mu.Unlock()
 		return
 	}
+	covers := func(j hlJob) bool {
+		return j.lines != nil && j.side == side && j.gen == h.gen[side] && j.first <= line && line < j.first+len(j.lines)
+	}
 	for _, j := range h.queue {
-		if j.side == side && j.gen == h.gen[side] && j.first <= from && j.first+len(j.lines) >= min(to, total) {
+		if covers(j) {
 			h.mu.Unlock()
 			return // already asked
 		}
 	}
-	if j := h.busy[side]; j.lines != nil && j.gen == h.gen[side] && j.first <= from && j.first+len(j.lines) >= min(to, total) {
+	if covers(h.busy[side]) {
 		h.mu.Unlock()
 		return // being tokenised
 	}
+	from, to := line-radius, line+radius+1
 	first, last := max(from-hlMargin, 0), min(to+hlMargin, total)
 	job := hlJob{side: side, gen: h.gen[side], first: first, lines: make([]string, last-first)}
 	for i := range job.lines {

@@ -184,7 +184,7 @@ func (m *rowModel) align(op engine.Op) []alignRow {
 	}
 	for _, p := range pairs {
 		gap(p[0], p[1])
-		al = append(al, alignRow{ia: int32(p[0]), ib: int32(p[1]), paired: true})
+		al = append(al, alignRow{ia: int32(p[0]), ib: int32(p[1]), paired: !grow}) // positional pairs get no word spans
 		i, j = p[0]+1, p[1]+1
 	}
 	gap(nd, ni)
