@@ -348,11 +348,11 @@ func (d *detail) merge(f review.FileChange) engine.MergeResult {
 }
 
 func staleNote(f review.FileChange, m engine.MergeResult) string {
-	s := f.Rel + " changed on disk after the agent read it. Shown: base / disk / proposal. "
+	s := f.Rel + " changed on disk after the agent read it, so the proposal is stale. "
 	if len(m.Conflicts) > 0 {
-		return s + fmt.Sprintf("The merge has %d conflict(s): Edit to resolve them, or Reject.", len(m.Conflicts))
+		return s + fmt.Sprintf("Merging it into the disk's content gives %d conflict(s): Edit to resolve them, or Reject.", len(m.Conflicts))
 	}
-	return s + "Approve merged writes the proposal merged into the disk's content."
+	return s + "Approve merged writes the proposal merged into the disk's content, and only while the disk still holds what is shown."
 }
 
 // stateText is the short state line beside the title.
@@ -361,7 +361,10 @@ func stateText(p review.Proposal) string {
 	counts := fmt.Sprintf("+%d −%d", a, r)
 	switch p.State {
 	case review.StateStreaming:
-		return "streaming… " + counts
+		if len(p.Files) > 0 && p.Files[0].Growing.End > 0 {
+			return fmt.Sprintf("streaming… line %d", p.Files[0].Growing.End)
+		}
+		return "streaming…"
 	case review.StatePending:
 		if p.Failure != "" {
 			return "write failed; " + counts
@@ -624,6 +627,7 @@ func (d *detail) CancelEdit() {
 	d.closeExternal()
 	d.shownKey = ""
 	d.render()
+	d.w.Win.Canvas().Unfocus() // the keys act on the window again
 }
 
 // Dismiss removes a failed or decided proposal from the queue.
@@ -705,7 +709,10 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 		return
 	}
 	d.outcome = &o
-	d.editing = false
+	if d.editing {
+		d.editing = false
+		d.w.Win.Canvas().Unfocus() // the keys act on the window again
+	}
 	d.closeExternal()
 	if p, ok := d.w.desk.Get(id); ok {
 		d.p = p

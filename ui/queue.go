@@ -268,7 +268,7 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 	b, col := badge(r.p)
 	c.badge.Text, c.badge.Color = b, theme.Color(col)
 	a, d := r.p.Counts()
-	if r.p.State == review.StateFailed {
+	if r.p.State == review.StateFailed || r.p.State == review.StateStreaming {
 		c.added.Hide()
 		c.removed.Hide()
 	} else {

@@ -105,7 +105,7 @@ func demo(ctx context.Context, o demoOptions, stdout io.Writer) error {
 		mu    sync.Mutex
 		first error
 	)
-	for i, s := range steps {
+	for _, s := range steps {
 		wg.Add(1)
 		// Each agent's goroutine ends when its proposal has an outcome
 		// (or the desk goes away).
@@ -123,7 +123,8 @@ func demo(ctx context.Context, o demoOptions, stdout io.Writer) error {
 			}
 			fmt.Fprintf(stdout, "  %-16s %s%s\n", res.Outcome.Status, s.path, demoSummary(res.Outcome))
 		}()
-		if err := sleepCtx(ctx, time.Duration(i%2)*o.pause*3); err != nil {
+		// Agents start their edits a moment apart (they arrive in order).
+		if err := sleepCtx(ctx, 3*o.pause); err != nil {
 			break
 		}
 	}
