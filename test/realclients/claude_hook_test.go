@@ -19,7 +19,6 @@ func claudeBin(t *testing.T) string {
 	return bin
 }
 
-
 // writeJSON writes v to path.
 func writeJSON(t *testing.T, path string, v any) {
 	t.Helper()

@@ -78,7 +78,9 @@ func approveAs(text string) person {
 }
 
 func reject(why string) person {
-	return func(review.Proposal) review.Decision { return review.Decision{Kind: review.DecideReject, Feedback: why} }
+	return func(review.Proposal) review.Decision {
+		return review.Decision{Kind: review.DecideReject, Feedback: why}
+	}
 }
 
 // byFile decides each proposal by its file's base name; a file not listed
