@@ -39,7 +39,7 @@ const pruneBatchDiv = 8
 
 // Prune removes history the policy does not keep, oldest first, in one
 // transaction: checkpoints settled before the cutoff, decisions and
-// finished proposals before it that no kept checkpoint refers to, and then
+// proposals before it that are no longer open that no kept checkpoint refers to, and then
 // every blob nothing kept refers to. A kept blob stored as a delta against
 // a removed one is first stored in full, so kept content never breaks.
 // Writes still intended, open proposals, and anything they refer to are
@@ -132,7 +132,7 @@ func pruneBefore(tx *sql.Tx, cutoff time.Time, rep *PruneReport) error {
 			AND id NOT IN (SELECT decision_id FROM checkpoints WHERE decision_id IS NOT NULL)`, &rep.Decisions},
 	}
 	const doomedProposals = `SELECT id FROM proposals WHERE updated < ?1
-		AND status IN ('reported','rejected','withdrawn','failed')
+		AND status NOT IN ('streaming','pending','stale','decided')
 		AND id NOT IN (SELECT proposal_id FROM decisions)
 		AND id NOT IN (SELECT proposal_id FROM checkpoints WHERE proposal_id IS NOT NULL)`
 	steps = append(steps, []struct {
