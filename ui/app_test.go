@@ -1,0 +1,278 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// e2e is the whole app without GL: StartBackend (the desk, the journal and
+// the native socket, as diffdesk starts them) and the real main window from
+// NewWindow, with an agent proposing over a real socket connection.
+type e2e struct {
+	*harness
+	backend *Backend
+	agent   *review.Client
+}
+
+func newE2E(t *testing.T) *e2e {
+	t.Helper()
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(NewVariantTheme(theme.VariantLight))
+	dir, err := os.MkdirTemp("", "dde2e") // short: a socket path has a length limit
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	root := filepath.Join(dir, "ws")
+	os.Mkdir(root, 0o755)
+	b, err := StartBackend(BackendConfig{Roots: []string{root}, Socket: filepath.Join(dir, "desk.sock"),
+		Journal: filepath.Join(dir, "journal.db"), Config: filepath.Join(dir, "none.toml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, root: b.Desk.Roots()[0], desk: b.Desk, sched: make(chan func(), 4096), now: baseTime}
+	h.win = NewWindow(a, b.Desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1, Socket: b.Socket})
+	h.win.Win.Resize(fyne.NewSize(1200, 700))
+	h.win.View().hl.inline = true
+	cl, err := review.Dial(b.Socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cl.Close()
+		h.win.Close()
+		if err := b.Stop(); err != nil {
+			t.Errorf("Stop: %v", err)
+		}
+		if _, err := os.Stat(b.Socket); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("the socket is left behind after Stop")
+		}
+	})
+	return &e2e{harness: h, backend: b, agent: cl}
+}
+
+// agentResult is what the agent's blocking propose call returned.
+type agentResult struct {
+	res struct {
+		ID      string
+		Outcome *review.Outcome
+	}
+	err error
+}
+
+// proposeOverSocket sends a proposal as an agent does (propose with wait)
+// and returns the channel its answer arrives on, once the window shows it.
+func (e *e2e) proposeOverSocket(format engine.Format, rel, payload string) (string, <-chan agentResult) {
+	e.t.Helper()
+	before := len(e.desk.List())
+	ch := make(chan agentResult, 1)
+	// The agent's goroutine ends when the desk answers (or the test's
+	// cleanup closes the connection).
+	go func() {
+		var r agentResult
+		r.err = e.agent.Call(context.Background(), "propose", map[string]any{
+			"agent": "claude-code", "session": "e2e", "format": format, "path": rel, "payload": payload, "wait": true,
+		}, &r.res)
+		ch <- r
+	}()
+	var id string
+	e.until("the window shows the proposal", func() bool {
+		ps := e.desk.List()
+		if len(ps) <= before {
+			return false
+		}
+		id = ps[len(ps)-1].ID
+		_, ok := e.win.items[id]
+		return ok
+	})
+	e.win.Select(id)
+	return id, ch
+}
+
+// answer waits for the agent's answer, running UI work meanwhile.
+func (e *e2e) answer(ch <-chan agentResult) agentResult {
+	e.t.Helper()
+	var r agentResult
+	got := false
+	e.until("the agent gets its outcome", func() bool {
+		select {
+		case r = <-ch:
+			got = true
+		default:
+		}
+		return got
+	})
+	if r.err != nil {
+		e.t.Fatalf("the agent's propose failed: %v", r.err)
+	}
+	if r.res.Outcome == nil {
+		e.t.Fatal("the agent got no outcome")
+	}
+	return r
+}
+
+func TestEndToEndApprove(t *testing.T) {
+	e := newE2E(t)
+	e.write("app.go", "package app\n\nconst version = 1\n")
+	_, ch := e.proposeOverSocket(engine.FormatSearchReplace, "app.go", srBlock("const version = 1\n", "const version = 2\n"))
+	if e.win.Win.Title() != "DiffDesk — 1 waiting" {
+		t.Errorf("title %q", e.win.Win.Title())
+	}
+	test.Tap(e.win.detail.approve)
+	r := e.answer(ch)
+	if r.res.Outcome.Status != review.StatusApproved || e.read("app.go") != "package app\n\nconst version = 2\n" {
+		t.Errorf("approve: agent told %s, file %q", r.res.Outcome.Status, e.read("app.go"))
+	}
+}
+
+func TestEndToEndEditThenApprove(t *testing.T) {
+	e := newE2E(t)
+	e.write("app.go", "package app\n\nconst version = 1\n")
+	_, ch := e.proposeOverSocket(engine.FormatSearchReplace, "app.go", srBlock("const version = 1\n", "const version = 2\n"))
+	test.Tap(e.win.detail.edit)
+	ed := e.win.View().Editor()
+	if ed == nil {
+		t.Fatal("Edit did not make the right side editable")
+	}
+	if e.win.detail.approveEdited.Hidden {
+		t.Fatal("no Approve edited button in edit mode")
+	}
+	ed.manual = true // re-diff on the test goroutine only
+	ed.SetCursor(2, len("const version = 2"))
+	test.Type(ed, " // bumped by hand")
+	test.Tap(e.win.detail.approveEdited)
+	r := e.answer(ch)
+	want := "package app\n\nconst version = 2 // bumped by hand\n"
+	if e.read("app.go") != want {
+		t.Errorf("file = %q; want the typed text %q", e.read("app.go"), want)
+	}
+	o := r.res.Outcome
+	if o.Status != review.StatusApprovedEdited || len(o.Files) != 1 || !strings.Contains(o.Files[0].UserEdits, "bumped by hand") {
+		t.Errorf("agent told %s with files %+v; want approved-edited with the person's change", o.Status, o.Files)
+	}
+}
+
+func TestEndToEndRejectWithReason(t *testing.T) {
+	e := newE2E(t)
+	e.write("app.go", "package app\n")
+	_, ch := e.proposeOverSocket(engine.FormatWrite, "app.go", "package application\n")
+	test.Tap(e.win.detail.reject)
+	test.Type(e.win.detail.rejectEntry, "keep the package name")
+	test.Tap(e.win.detail.rejectConfirm)
+	r := e.answer(ch)
+	if r.res.Outcome.Status != review.StatusRejected || r.res.Outcome.Feedback != "keep the package name" {
+		t.Errorf("agent told %s, feedback %q", r.res.Outcome.Status, r.res.Outcome.Feedback)
+	}
+	if e.read("app.go") != "package app\n" {
+		t.Errorf("a rejected proposal changed the file: %q", e.read("app.go"))
+	}
+}
+
+func TestEndToEndApproveSomeHunks(t *testing.T) {
+	e := newE2E(t)
+	var base, proposed strings.Builder
+	for i := range 40 {
+		base.WriteString("line " + string(rune('a'+i%26)) + "\n")
+	}
+	b := base.String()
+	p := strings.Replace(strings.Replace(b, "line b\n", "line B\n", 1), "line x\n", "line X\n", 1)
+	proposed.WriteString(p)
+	e.write("list.txt", b)
+	_, ch := e.proposeOverSocket(engine.FormatWrite, "list.txt", proposed.String())
+	v := e.win.View()
+	hs := v.Hunks()
+	if len(hs) != 2 {
+		t.Fatalf("the view shows %d hunks; want 2", len(hs))
+	}
+	v.SetHunkAccepted(hs[1].ID, false) // keep b→B, drop x→X
+	e.win.ApprovePartial()
+	r := e.answer(ch)
+	want := strings.Replace(b, "line b\n", "line B\n", 1)
+	if r.res.Outcome.Status != review.StatusPartial || e.read("list.txt") != want {
+		t.Errorf("partial: agent told %s, file %q", r.res.Outcome.Status, e.read("list.txt"))
+	}
+	var verdicts []string
+	for _, h := range r.res.Outcome.Files[0].Hunks {
+		verdicts = append(verdicts, map[bool]string{true: "accepted", false: "rejected"}[h.Accepted])
+	}
+	if strings.Join(verdicts, ",") != "accepted,rejected" {
+		t.Errorf("hunk verdicts %v; want accepted,rejected", verdicts)
+	}
+}
+
+func TestEndToEndStreamGrowsThenApproves(t *testing.T) {
+	e := newE2E(t)
+	var res struct{ ID string }
+	if err := e.agent.Call(context.Background(), "propose", map[string]any{"agent": "claude-code", "format": "write", "path": "new.go", "stream": true}, &res); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		e.agent.Notify("chunk", map[string]string{"id": res.ID, "data": "// line " + strings.Repeat("x", i%30) + "\n"})
+	}
+	e.until("the stream reaches the window", func() bool {
+		p, ok := e.win.items[res.ID]
+		return ok && p.State == review.StateStreaming && p.Files[0].Growing.End >= 199
+	})
+	if !e.win.detail.approve.Disabled() {
+		t.Error("Approve is enabled while the proposal streams")
+	}
+	ch := make(chan agentResult, 1)
+	go func() {
+		var r agentResult
+		r.err = e.agent.Call(context.Background(), "finish", map[string]any{"id": res.ID, "wait": true}, &r.res)
+		ch <- r
+	}()
+	e.until("the stream ends", func() bool { return e.win.detail.p.State == review.StatePending })
+	test.Tap(e.win.detail.approve)
+	r := e.answer(ch)
+	if r.res.Outcome.Status != review.StatusApproved || strings.Count(e.read("new.go"), "\n") != 200 {
+		t.Errorf("streamed proposal: agent told %s, file has %d lines", r.res.Outcome.Status, strings.Count(e.read("new.go"), "\n"))
+	}
+}
+
+func TestEndToEndExternalEditor(t *testing.T) {
+	e := newE2E(t)
+	e.write("notes.md", "# notes\n")
+	_, ch := e.proposeOverSocket(engine.FormatWrite, "notes.md", "# Notes\n")
+	// An "editor" that saves twice and exits, as a person would.
+	e.win.detail.w.opts.Editor = []string{"sh", "-c", `printf '# Notes\n\ndraft\n' > "$1"; printf '# Notes\n\nfinal\n' > "$1"`, "editor"}
+	test.Tap(e.win.detail.external)
+	e.until("the editor's text is taken", func() bool {
+		return e.win.detail.ext == nil && e.win.detail.edited[e.win.detail.curPath()] == "# Notes\n\nfinal\n"
+	})
+	if filepath.Ext(e.win.detail.curPath()) != ".md" {
+		t.Errorf("edited file %s", e.win.detail.curPath())
+	}
+	e.win.Approve()
+	r := e.answer(ch)
+	if r.res.Outcome.Status != review.StatusApprovedEdited || e.read("notes.md") != "# Notes\n\nfinal\n" {
+		t.Errorf("external edit: agent told %s, file %q", r.res.Outcome.Status, e.read("notes.md"))
+	}
+}
+
+func TestSecondDeskOnTheSocketIsAClearError(t *testing.T) {
+	e := newE2E(t)
+	_, err := StartBackend(BackendConfig{Roots: []string{e.root}, Socket: e.backend.Socket,
+		Journal: filepath.Join(t.TempDir(), "j.db"), Config: filepath.Join(t.TempDir(), "none.toml")})
+	if !errors.Is(err, review.ErrDeskRunning) || !strings.Contains(err.Error(), "already running") {
+		t.Errorf("second StartBackend = %v; want ErrDeskRunning with a clear message", err)
+	}
+}
+
+func TestMainRejectsStrayArguments(t *testing.T) {
+	var out, errb strings.Builder
+	if code := Main([]string{"somewhere"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--workspace") {
+		t.Errorf("Main(somewhere) = %d, %q", code, errb.String())
+	}
+}
