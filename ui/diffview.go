@@ -95,6 +95,7 @@ type metrics struct {
 	numW  float32 // width of a line-number column
 	gutW  float32 // width of the hunk gutter
 	sideW float32 // width of one side's text area
+	leftW float32 // width of the left side (numbers and text); 0 for a new file
 	cols  int     // cells visible per side
 }
 
@@ -225,6 +226,12 @@ func (v *DiffView) setWidth(w float32) {
 	m.numW = float32(digits)*m.cell + 2*padText
 	m.gutW = 2*m.cell + 2*padText
 	m.sideW = max((w-2*m.numW-m.gutW)/2, m.cell)
+	m.leftW = m.numW + m.sideW
+	if v.model.a.Len() == 0 && v.model.b.Len() > 0 {
+		// A new file: nothing to show on the left, the right takes it all.
+		m.leftW = 0
+		m.sideW = max(w-m.numW-m.gutW, m.cell)
+	}
 	cols := max(int((m.sideW-padText)/m.cell), 1)
 	changed := cols != m.cols || w != v.width
 	m.cols, v.width = cols, w

@@ -140,7 +140,7 @@ func (r *diffRow) build() {
 	c := coloursFor(v.dark)
 	h := v.rowHeight(r.id)
 	xTextL := mt.numW
-	xGut := mt.numW + mt.sideW
+	xGut := mt.leftW
 	xNumR := xGut + mt.gutW
 	xTextR := xNumR + mt.numW
 	rejected := rw.hunk >= 0 && v.stream == nil && v.ed == nil && len(v.rejected) > 0 && v.rejected[v.hunkID(rw.hunk)]
@@ -165,7 +165,7 @@ func (r *diffRow) build() {
 	if growing && bgR == nil {
 		bgR = c.grow
 	}
-	if bgL != nil {
+	if bgL != nil && xGut > 0 {
 		r.rect(bgL, 0, 0, xGut, h)
 	}
 	if bgR != nil {
@@ -424,7 +424,7 @@ func (r *diffRow) Tapped(ev *fyne.PointEvent) {
 		return
 	}
 	mt := v.metric
-	xGut := mt.numW + mt.sideW
+	xGut := mt.leftW
 	rw := v.model.Row(r.id)
 	if ev.Position.X >= xGut && ev.Position.X < xGut+mt.gutW {
 		if rw.hunk >= 0 {
@@ -465,7 +465,7 @@ func (r *diffRow) posAt(id int, p fyne.Position) (pos, bool) {
 		n := len(ed.lines) - 1
 		return pos{n, len(ed.lines[n])}, true
 	}
-	xTextR := 2*mt.numW + mt.sideW + mt.gutW + padText
+	xTextR := mt.leftW + mt.gutW + mt.numW + padText
 	cell := int((p.X - xTextR + mt.cell/2) / mt.cell)
 	if v.wrap {
 		cell += int(p.Y/mt.line) * mt.cols

@@ -360,3 +360,13 @@ func TestHighlightArrivesInOneRefresh(t *testing.T) {
 		t.Errorf("refreshes = %d; want one per burst (1, or 2 if the worker finished between the asks)", refreshes)
 	}
 }
+
+func TestDiffViewRendersNewFileFullWidth(t *testing.T) {
+	v, w := newTestView(t, 700, 200)
+	v.SetTexts("new.go", "", sampleNew)
+	if v.metric.leftW != 0 {
+		t.Errorf("left side width = %v for a new file; want 0", v.metric.leftW)
+	}
+	test.AssertRendersToMarkup(t, "diffview/newfile.xml", w.Canvas())
+	test.AssertImageMatches(t, "diffview/newfile.png", w.Canvas().Capture())
+}
