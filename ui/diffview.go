@@ -68,7 +68,7 @@ type DiffView struct {
 	list      *widget.List
 	listBox   fyne.CanvasObject
 	overview  *overview
-	hbar      *widget.Slider
+	hbar      *hscroll
 	followBtn *widget.Button
 	banner    *widget.Label
 	hl        *highlighter
@@ -121,9 +121,7 @@ func NewDiffView() *DiffView {
 	v.list.HideSeparators = true
 	v.listBox = container.NewThemeOverride(v.list, tightTheme{})
 	v.overview = newOverview(v)
-	v.hbar = widget.NewSlider(0, 1)
-	v.hbar.Step = 1
-	v.hbar.OnChanged = func(f float64) { v.setHOffset(int(f)) }
+	v.hbar = newHScroll(v)
 	v.hbar.Hide()
 	v.followBtn = widget.NewButtonWithIcon("Follow", theme.MoveDownIcon(), func() { v.SetFollow(true) })
 	v.followBtn.Importance = widget.HighImportance
@@ -320,7 +318,7 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	m := newRowModel(lineSet{head: a}, lineSet{head: b}, ops, [2]int{}, nil)
 	v.rejected = map[string]bool{}
 	v.hoff = 0
-	v.hbar.SetValue(0)
+	v.hbar.set(0, v.hbar.max)
 	v.hl.reset(path)
 	v.maxW = max(widest(&m.a, 0), widest(&m.b, 0))
 	v.list.ScrollToTop()
@@ -653,9 +651,7 @@ func (v *DiffView) setHOffset(c int) {
 		return
 	}
 	v.hoff = c
-	if int(v.hbar.Value) != c {
-		v.hbar.SetValue(float64(c))
-	}
+	v.hbar.set(c, v.hbar.max)
 	v.refreshRows()
 }
 
@@ -668,10 +664,7 @@ func (v *DiffView) updateHBar() {
 		}
 		return
 	}
-	if v.hbar.Max != float64(over) {
-		v.hbar.Max = float64(over)
-		v.hbar.Refresh()
-	}
+	v.hbar.set(min(v.hoff, over), over)
 	if !v.hbar.Visible() {
 		v.hbar.Show()
 	}

@@ -139,8 +139,8 @@ func TestDiffViewScrollsLongLinesTogether(t *testing.T) {
 		t.Fatal("horizontal scrollbar hidden with lines wider than the view")
 	}
 	v.setHOffset(10)
-	if v.hoff != 10 || v.hbar.Value != 10 {
-		t.Errorf("hoff = %d, bar = %v; want 10, 10", v.hoff, v.hbar.Value)
+	if v.hoff != 10 || v.hbar.value != 10 {
+		t.Errorf("hoff = %d, bar = %v; want 10, 10", v.hoff, v.hbar.value)
 	}
 }
 
@@ -369,4 +369,16 @@ func TestDiffViewRendersNewFileFullWidth(t *testing.T) {
 	}
 	test.AssertRendersToMarkup(t, "diffview/newfile.xml", w.Canvas())
 	test.AssertImageMatches(t, "diffview/newfile.png", w.Canvas().Capture())
+}
+
+func TestHorizontalBarDragScrollsBothSides(t *testing.T) {
+	v, w := newTestView(t, 600, 160)
+	long := "x := " + strings.Repeat("word ", 30) + "\n"
+	v.SetTexts("a.go", "a\n"+long, "a\n"+strings.Replace(long, "x", "y", 1))
+	v.hbar.Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(v.hbar.Size().Width, 0)})
+	v.hbar.DragEnd()
+	if v.hoff != v.hbar.max || v.hoff == 0 {
+		t.Errorf("after dragging the thumb to the end hoff = %d; want %d", v.hoff, v.hbar.max)
+	}
+	test.AssertImageMatches(t, "diffview/hscrolled.png", w.Canvas().Capture())
 }
