@@ -316,6 +316,10 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	a, b := engine.SplitLines(old), engine.SplitLines(new)
 	ops := engine.DiffLines(a, b)
 	m := newRowModel(lineSet{head: a}, lineSet{head: b}, ops, [2]int{}, nil)
+	// The model first: anything that binds rows from here on (scrolling
+	// to the top) must see the new lines, or their tokens would be cached
+	// under the new generation.
+	v.model, v.hunks, v.hunksOK = m, nil, false
 	v.rejected = map[string]bool{}
 	v.hoff = 0
 	v.hbar.set(0, v.hbar.max)
@@ -379,6 +383,7 @@ func (v *DiffView) SetStream(path, old string, p engine.Preview) {
 	if old := v.model; old != nil && from > 0 && old.words != nil {
 		m.words = old.words // done lines never change: their spans stay
 	}
+	v.model = m
 	v.hl.invalidateFrom(1, from)
 	st.head = len(p.Done)
 	v.maxW = max(v.maxW, widest(&lineSet{head: p.Done[min(from, len(p.Done)):], mid: b.mid}, 0))

@@ -382,3 +382,19 @@ func TestHorizontalBarDragScrollsBothSides(t *testing.T) {
 	}
 	test.AssertImageMatches(t, "diffview/hscrolled.png", w.Canvas().Capture())
 }
+
+func TestNewTextsNeverShowOldTokens(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	first := numbered(300, func(k int) string { return fmt.Sprintf("// comment %d\n", k) })
+	v.SetTexts("a.go", first, first)
+	v.list.ScrollToOffset(v.rowY(100))
+	second := strings.Repeat("x := y + 1\n", 300)
+	v.SetTexts("a.go", second, second)
+	want := tokenise(lexerFor("a.go"), []string{"x := y + 1"})[0]
+	for i := range 20 {
+		got, ok := v.hl.tokens(0, i)
+		if ok && fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("tokens of line %d = %v; want %v (the new text's)", i, got, want)
+		}
+	}
+}
