@@ -23,6 +23,11 @@ type token struct {
 // tokenised with it, so small scrolls find their colours ready.
 const hlMargin = 20
 
+// hlContext is how many cached lines before the first missing one a job
+// tokenises again, so the lexer starts in the right state for the usual
+// cases (not inside a long comment or string).
+const hlContext = 8
+
 // hlCacheMax bounds the tokenised lines kept per side; past it the cache
 // starts over (it only ever holds windows near where the person looked).
 const hlCacheMax = 20000
@@ -111,6 +116,7 @@ type highlighter struct {
 	queue   []hlJob  // pending, newest last; at most one per side
 	running bool     // a worker goroutine is draining queue
 	busy    [2]hlJob // the job of each side being tokenised
+	top     [2]int   // no line after it is cached
 	// inline makes want tokenise at once on the calling goroutine (tests
 	// and benchmarks: the test driver runs fyne.Do inline, so a worker
 	// would race with the test).
@@ -134,6 +140,7 @@ func (h *highlighter) reset(p string) {
 	for s := range 2 {
 		h.gen[s]++
 		h.cache[s] = map[int][]token{}
+		h.top[s] = -1
 	}
 	h.queue = nil
 }
@@ -144,11 +151,19 @@ func (h *highlighter) invalidateFrom(side, line int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.gen[side]++
-	for k := range h.cache[side] {
-		if k >= line {
-			delete(h.cache[side], k)
+	c := h.cache[side]
+	if len(c) < h.top[side]-line {
+		for k := range c {
+			if k >= line {
+				delete(c, k)
+			}
+		}
+	} else {
+		for k := line; k <= h.top[side]; k++ {
+			delete(c, k)
 		}
 	}
+	h.top[side] = min(h.top[side], line-1)
 }
 
 // edited records that lines line:line+removed of side were replaced by
@@ -174,6 +189,7 @@ func (h *highlighter) edited(side, line, removed, added int) {
 		}
 	}
 	h.cache[side] = n
+	h.top[side] += max(added-removed, 0)
 }
 
 // tokens returns the cached tokens of a line and whether it has been
@@ -215,6 +231,22 @@ func (h *highlighter) want(side, line, radius, total int, get func(int) string) 
 	}
 	from, to := line-radius, line+radius+1
 	first, last := max(from-hlMargin, 0), min(to+hlMargin, total)
+	// Only the span of lines not cached yet, after a few lines of context
+	// (a stream's growing edge, not the whole screen again).
+	c := h.cache[side]
+	for first < last {
+		if _, ok := c[first]; !ok {
+			break
+		}
+		first++
+	}
+	for last > first {
+		if _, ok := c[last-1]; !ok {
+			break
+		}
+		last--
+	}
+	first = max(first-hlContext, 0)
 	job := hlJob{side: side, gen: h.gen[side], first: first, lines: make([]string, last-first)}
 	for i := range job.lines {
 		job.lines[i] = get(first + i)
@@ -249,10 +281,12 @@ func (h *highlighter) store(job hlJob, toks [][]token) bool {
 	if len(c) > hlCacheMax {
 		c = map[int][]token{}
 		h.cache[job.side] = c
+		h.top[job.side] = -1
 	}
 	for i, t := range toks {
 		c[job.first+i] = t
 	}
+	h.top[job.side] = max(h.top[job.side], job.first+len(toks)-1)
 	return true
 }
 
