@@ -487,6 +487,17 @@ func (r *diffRow) posAt(id int, p fyne.Position) (pos, bool) {
 	return pos{line, col}, true
 }
 
+// DoubleTapped selects the word under the pointer in the editor.
+func (r *diffRow) DoubleTapped(ev *fyne.PointEvent) {
+	ed := r.v.ed
+	if ed == nil || r.id < 0 {
+		return
+	}
+	if p, ok := r.posAt(r.id, ev.Position); ok {
+		ed.selectWord(p)
+	}
+}
+
 // Dragged selects text in the editor.
 func (r *diffRow) Dragged(ev *fyne.DragEvent) {
 	v := r.v
@@ -531,7 +542,8 @@ func (r *diffRow) Scrolled(ev *fyne.ScrollEvent) {
 }
 
 var (
-	_ fyne.Tappable   = (*diffRow)(nil)
-	_ fyne.Draggable  = (*diffRow)(nil)
-	_ fyne.Scrollable = (*diffRow)(nil)
+	_ fyne.Tappable       = (*diffRow)(nil)
+	_ fyne.DoubleTappable = (*diffRow)(nil)
+	_ fyne.Draggable      = (*diffRow)(nil)
+	_ fyne.Scrollable     = (*diffRow)(nil)
 )

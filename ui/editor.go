@@ -298,6 +298,33 @@ func (e *Editor) SelectAll() {
 	e.changed()
 }
 
+// selectWord selects the word (letters, digits, '_') at p, or the single
+// character there when it is not part of a word.
+func (e *Editor) selectWord(p pos) {
+	p = e.clamp(p)
+	l := e.lines[p.line]
+	from, to := p.col, p.col
+	for from > 0 {
+		r, n := utf8.DecodeLastRuneInString(l[:from])
+		if !isWord(r) {
+			break
+		}
+		from -= n
+	}
+	for to < len(l) {
+		r, n := utf8.DecodeRuneInString(l[to:])
+		if !isWord(r) {
+			if to == from {
+				to += n
+			}
+			break
+		}
+		to += n
+	}
+	e.anchor = pos{p.line, from}
+	e.moveTo(pos{p.line, to}, true)
+}
+
 // Copy puts the selection on the clipboard.
 func (e *Editor) Copy(cb fyne.Clipboard) {
 	if t := e.Selected(); t != "" && cb != nil {

@@ -313,3 +313,13 @@ func TestEditorKeepsWrappedRowsAfterEdits(t *testing.T) {
 	}
 	_ = w
 }
+
+func TestEditorDoubleTapSelectsWord(t *testing.T) {
+	v, ed, _ := newTestEditor(t, editOld)
+	mt := v.metric
+	xTextR := 2*mt.numW + mt.sideW + mt.gutW + padText
+	rowWidget(t, v, 1).DoubleTapped(&fyne.PointEvent{Position: fyne.NewPos(xTextR+6*mt.cell+1, mt.line/2)})
+	if got := ed.Selected(); got != "return" {
+		t.Errorf("Selected after double tap = %q; want %q", got, "return")
+	}
+}
