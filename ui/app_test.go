@@ -25,7 +25,10 @@ type e2e struct {
 	agent   *review.Client
 }
 
-func newE2E(t *testing.T) *e2e {
+func newE2E(t *testing.T) *e2e { t.Helper(); return newE2EWithConfig(t, "") }
+
+// newE2EWithConfig is newE2E with a user config file holding configTOML.
+func newE2EWithConfig(t *testing.T, configTOML string) *e2e {
 	t.Helper()
 	a := test.NewTempApp(t)
 	a.Settings().SetTheme(NewVariantTheme(theme.VariantLight))
@@ -36,6 +39,9 @@ func newE2E(t *testing.T) *e2e {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	root := filepath.Join(dir, "ws")
 	os.Mkdir(root, 0o755)
+	if configTOML != "" {
+		os.WriteFile(filepath.Join(dir, "none.toml"), []byte(configTOML), 0o644)
+	}
 	b, err := StartBackend(BackendConfig{Roots: []string{root}, Socket: filepath.Join(dir, "desk.sock"),
 		Journal: filepath.Join(dir, "journal.db"), Config: filepath.Join(dir, "none.toml")})
 	if err != nil {
@@ -274,5 +280,21 @@ func TestMainRejectsStrayArguments(t *testing.T) {
 	var out, errb strings.Builder
 	if code := Main([]string{"somewhere"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--workspace") {
 		t.Errorf("Main(somewhere) = %d, %q", code, errb.String())
+	}
+}
+
+func TestEndToEndShowsTheFormattersChange(t *testing.T) {
+	e := newE2EWithConfig(t, "[[formatter]]\nglob = \"*.txt\"\ncommand = [\"tr\", \"a-z\", \"A-Z\"]\n")
+	e.write("shout.txt", "hello\n")
+	_, ch := e.proposeOverSocket(engine.FormatWrite, "shout.txt", "hello world\n")
+	test.Tap(e.win.detail.approve)
+	r := e.answer(ch)
+	if e.read("shout.txt") != "HELLO WORLD\n" || r.res.Outcome.Files[0].AutoFormatEdits == "" {
+		t.Fatalf("formatter: file %q, outcome %+v", e.read("shout.txt"), r.res.Outcome.Files)
+	}
+	e.until("the window shows the outcome", func() bool { return e.win.detail.outcome != nil })
+	d := e.win.detail
+	if !strings.HasPrefix(d.shownKey, "format:") || !strings.Contains(d.note.Text, "formatter changed") || !strings.Contains(d.status.Text, "formatter changed") {
+		t.Errorf("after a formatted write: view shows %q, note %q, status %q; want the formatter's change", d.shownKey, d.note.Text, d.status.Text)
 	}
 }

@@ -135,7 +135,15 @@ func (d *detail) EditExternal() {
 
 // externalSaved shows the text the external editor saved.
 func (d *detail) externalSaved(x *externalEdit, text string) {
-	if d.ext != x || d.id != x.id || d.edited[x.path] == text {
+	if d.ext != x {
+		return // a later run, or the person moved on
+	}
+	d.takeExternal(x, text)
+}
+
+// takeExternal makes text the edit of x's file and shows it.
+func (d *detail) takeExternal(x *externalEdit, text string) {
+	if d.id != x.id || d.edited[x.path] == text {
 		return
 	}
 	d.edited[x.path] = text
@@ -158,7 +166,7 @@ func (d *detail) externalExited(x *externalEdit, text string, err error) {
 		d.setStatus("The external editor ended with an error ("+err.Error()+"); the last saved text is kept.", true)
 		return
 	}
-	d.externalSaved(x, text)
+	d.takeExternal(x, text)
 	d.setStatus("The external editor closed: Approve edited writes its text.", false)
 }
 

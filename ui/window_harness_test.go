@@ -100,14 +100,18 @@ func (h *harness) settle() {
 	}
 }
 
-// write puts a file into the workspace.
+// write puts a file into the workspace as an editor saves it: a new file
+// renamed over the old, so a watcher never sees it half written.
 func (h *harness) write(rel, content string) string {
 	h.t.Helper()
 	p := filepath.Join(h.root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		h.t.Fatal(err)
 	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+	if err := os.WriteFile(p+".tmp", []byte(content), 0o644); err != nil {
+		h.t.Fatal(err)
+	}
+	if err := os.Rename(p+".tmp", p); err != nil {
 		h.t.Fatal(err)
 	}
 	return p

@@ -216,3 +216,47 @@ func TestNotificationCoalescesABurst(t *testing.T) {
 		t.Errorf("notifications %q; want one for the burst of 3", sent)
 	}
 }
+
+func TestMultiFileProposalSwitchesFiles(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	h.write("b.txt", "two\n")
+	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n*** End Patch\n"
+	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
+	h.win.Select(p.ID)
+	d := h.win.detail
+	if d.files.Hidden || len(d.files.Options) != 2 {
+		t.Fatalf("file selector shown %v with %v; want a.txt and b.txt", !d.files.Hidden, d.files.Options)
+	}
+	d.files.SetSelected("b.txt")
+	if d.file != 1 || len(d.view.Hunks()) != 1 {
+		t.Errorf("after selecting b.txt: file %d, %d hunks", d.file, len(d.view.Hunks()))
+	}
+	h.win.Approve()
+	if o := h.outcome(p.ID); o.Status != review.StatusApproved || h.read("a.txt") != "ONE\n" || h.read("b.txt") != "TWO\n" {
+		t.Errorf("approve: %s, a %q, b %q", o.Status, h.read("a.txt"), h.read("b.txt"))
+	}
+}
+
+func TestWithdrawnProposalLeavesTheQueue(t *testing.T) {
+	h := newHarness(t)
+	p := h.propose("a", "s", engine.FormatWrite, "x.txt", "x\n")
+	if err := h.desk.Withdraw(t.Context(), p.ID, "the user answered in the terminal"); err != nil {
+		t.Fatal(err)
+	}
+	h.until("the queue drops it", func() bool { _, ok := h.win.items[p.ID]; return !ok })
+	d := h.win.detail
+	if !strings.Contains(d.status.Text, "withdrew") || !d.approve.Hidden || h.win.Waiting() != 0 {
+		t.Errorf("withdrawn: status %q, approve shown %v, waiting %d", d.status.Text, !d.approve.Hidden, h.win.Waiting())
+	}
+}
+
+func TestInterruptedWritesAreTold(t *testing.T) {
+	txt := InterruptedText([]review.Interrupted{{Checkpoint: 7, Files: []review.RecoveredFile{{Path: "/w/a.go", State: review.WriteInterrupted}}}})
+	if !strings.Contains(txt, "/w/a.go kept its old content") || !strings.Contains(txt, "checkpoint 7") {
+		t.Errorf("InterruptedText = %q", txt)
+	}
+	if InterruptedText(nil) != "" {
+		t.Error("InterruptedText(nil) is not empty")
+	}
+}
