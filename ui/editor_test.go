@@ -40,42 +40,40 @@ func typeText(ed *Editor, s string) {
 	}
 }
 
-func TestEditorTypes(t *testing.T) {
-	v, ed, _ := newTestEditor(t, editOld)
-	ed.SetCursor(1, 8) // after "\treturn "
-	typeText(ed, "4")
-	key(ed, fyne.KeyBackspace)
-	typeText(ed, "2")
-	if got, want := v.EditedText(), "func f() {\n\treturn 21\n}\n"; got != want {
-		t.Errorf("EditedText = %q; want %q", got, want)
+func TestEditorEdits(t *testing.T) {
+	tests := []struct {
+		name      string
+		line, col int
+		do        func(ed *Editor)
+		want      string
+	}{
+		{"types and backspaces", 1, 8, func(ed *Editor) {
+			typeText(ed, "4")
+			key(ed, fyne.KeyBackspace)
+			typeText(ed, "2")
+		}, "func f() {\n\treturn 21\n}\n"},
+		{"newline keeps the indent", 1, 10, func(ed *Editor) {
+			key(ed, fyne.KeyReturn)
+			typeText(ed, "x")
+		}, "func f() {\n\treturn 1\n\tx\n}\n"},
+		{"backspace joins lines", 2, 0, func(ed *Editor) { key(ed, fyne.KeyBackspace) },
+			"func f() {\n\treturn 1}\n"},
+		{"delete joins lines", 0, 10, func(ed *Editor) { key(ed, fyne.KeyDelete) },
+			"func f() {\treturn 1\n}\n"},
+		{"typing replaces the selection", 0, 5, func(ed *Editor) {
+			ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyRight, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift})
+			typeText(ed, "g")
+		}, "func g() {\n\treturn 1\n}\n"},
 	}
-}
-
-func TestEditorNewlineKeepsIndent(t *testing.T) {
-	v, ed, _ := newTestEditor(t, editOld)
-	ed.SetCursor(1, 10) // end of "\treturn 1"
-	key(ed, fyne.KeyReturn)
-	typeText(ed, "x")
-	if got, want := v.EditedText(), "func f() {\n\treturn 1\n\tx\n}\n"; got != want {
-		t.Errorf("EditedText = %q; want %q", got, want)
-	}
-}
-
-func TestEditorBackspaceJoinsLines(t *testing.T) {
-	v, ed, _ := newTestEditor(t, editOld)
-	ed.SetCursor(2, 0)
-	key(ed, fyne.KeyBackspace)
-	if got, want := v.EditedText(), "func f() {\n\treturn 1}\n"; got != want {
-		t.Errorf("EditedText = %q; want %q", got, want)
-	}
-}
-
-func TestEditorDeleteJoinsLines(t *testing.T) {
-	v, ed, _ := newTestEditor(t, editOld)
-	ed.SetCursor(0, 10)
-	key(ed, fyne.KeyDelete)
-	if got, want := v.EditedText(), "func f() {\treturn 1\n}\n"; got != want {
-		t.Errorf("EditedText = %q; want %q", got, want)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v, ed, _ := newTestEditor(t, editOld)
+			ed.SetCursor(tc.line, tc.col)
+			tc.do(ed)
+			if got := v.EditedText(); got != tc.want {
+				t.Errorf("EditedText = %q; want %q", got, tc.want)
+			}
+		})
 	}
 }
 
@@ -86,16 +84,6 @@ func TestEditorShiftArrowsSelect(t *testing.T) {
 	shiftKey(ed, fyne.KeyDown)
 	if got, want := ed.Selected(), "f() {\n\tre"; got != want {
 		t.Errorf("Selected = %q; want %q", got, want)
-	}
-}
-
-func TestEditorTypingReplacesSelection(t *testing.T) {
-	v, ed, _ := newTestEditor(t, editOld)
-	ed.SetCursor(0, 5)
-	ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyRight, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift})
-	typeText(ed, "g")
-	if got, want := v.EditedText(), "func g() {\n\treturn 1\n}\n"; got != want {
-		t.Errorf("EditedText = %q; want %q", got, want)
 	}
 }
 
