@@ -66,6 +66,7 @@ type HistoryEntry struct {
 	Session      string
 	ProposalID   string     // "" for a restore
 	Decision     string     // a Decision… constant; "" for a restore
+	DecisionID   int64      // the decision's id; 0 for a restore
 	Feedback     string     // the person's reason or note; "" if none
 	RestoredFrom int64      // for a restore, the checkpoint it went back to
 	Note         string     // e.g. what a restore did
@@ -104,8 +105,10 @@ var writingDecisions = map[string]bool{DecisionApproved: true, DecisionApprovedE
 const silentDecisionsSQL = `('rejected','withdrawn','failed','stale')`
 
 // History returns a page of the history timeline: checkpoints (writes and
-// restores) and decisions that wrote nothing, newest first. Entries with
-// the same time are ordered by id, checkpoints before decisions.
+// restores) and decisions that wrote nothing, newest first. Checkpoints
+// are read by time, decisions in journal order (ids grow with time), and
+// the two are merged by time; paging never repeats or skips an entry, even
+// if the clock went back.
 func (j *Journal) History(ctx context.Context, f HistoryFilter) (HistoryPage, error) {
 	limit := f.Limit
 	if limit <= 0 {
@@ -122,51 +125,51 @@ func (j *Journal) History(ctx context.Context, f HistoryFilter) (HistoryPage, er
 		return HistoryPage{}, fmt.Errorf("history: unknown decision %q; want approved, approved-edited, partial, rejected, withdrawn, failed, stale or restore", f.Decision)
 	}
 	glob := historyGlob(f.File)
-	var parts []string
-	var args []any
+	var cps, decs []HistoryEntry
 	if f.Decision == "" || f.Decision == EntryRestore || writingDecisions[f.Decision] {
-		q, a := checkpointEntriesSQL(f, glob, cur, limit+1)
-		parts, args = append(parts, q), append(args, a...)
-	}
-	if f.Decision == "" || !writingDecisions[f.Decision] && f.Decision != EntryRestore {
-		q, a := decisionEntriesSQL(f, glob, cur, limit+1)
-		parts, args = append(parts, q), append(args, a...)
-	}
-	q := `SELECT src, id, t, agent, session, proposal_id, decision, feedback, restored_from, note, state FROM (` +
-		strings.Join(parts, " UNION ALL ") + `) ORDER BY t DESC, src DESC, id DESC LIMIT ?`
-	args = append(args, limit+1)
-	rows, err := j.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return HistoryPage{}, fmt.Errorf("journal %s: read history: %w", j.path, err)
-	}
-	defer rows.Close()
-	var page HistoryPage
-	var last historyCursor
-	for rows.Next() {
-		var e HistoryEntry
-		var c historyCursor
-		if err := rows.Scan(&c.src, &c.id, &c.t, &e.Agent, &e.Session, &e.ProposalID, &e.Decision,
-			&e.Feedback, &e.RestoredFrom, &e.Note, &e.State); err != nil {
-			return HistoryPage{}, fmt.Errorf("journal %s: read history: %w", j.path, err)
+		// A pattern that starts with a wildcard cannot use the path index:
+		// probe the newest checkpoints first, and make one pass over the
+		// index only if the pattern matches few of them.
+		var window int64
+		if glob != "" && strings.ContainsAny(glob[:1], "*?[") {
+			window = globProbeWindow
 		}
-		if len(page.Entries) == limit {
-			page.Next = last.String()
-			break
+		q, args := checkpointEntriesSQL(f, glob, cur, window, limit+1)
+		if cps, err = j.queryHistory(ctx, q, args...); err != nil {
+			return HistoryPage{}, err
 		}
-		e.Time = time.Unix(0, c.t)
-		e.Ref, e.Kind = c.ref(), EntryDecision
-		if c.src == 1 {
-			e.Kind = EntryWrite
-			if e.ProposalID == "" {
-				e.Kind = EntryRestore
+		if window > 0 && len(cps) <= limit {
+			q, args := checkpointEntriesSQL(f, glob, cur, 0, limit+1)
+			if cps, err = j.queryHistory(ctx, q, args...); err != nil {
+				return HistoryPage{}, err
 			}
 		}
-		page.Entries, last = append(page.Entries, e), c
 	}
-	if err := rows.Err(); err != nil {
-		return HistoryPage{}, fmt.Errorf("journal %s: read history: %w", j.path, err)
+	if f.Decision == "" || !writingDecisions[f.Decision] && f.Decision != EntryRestore {
+		// Decisions older than the oldest checkpoint fetched cannot make
+		// this page; the bound spares scanning all of them.
+		var after int64
+		if len(cps) > limit {
+			after = cps[limit].DecisionID
+		}
+		q, args := decisionEntriesSQL(f, glob, cur.decision, after, limit+1)
+		if decs, err = j.queryHistory(ctx, q, args...); err != nil {
+			return HistoryPage{}, err
+		}
 	}
-	rows.Close()
+	var page HistoryPage
+	next := cur
+	for len(page.Entries) < limit && (len(cps) > 0 || len(decs) > 0) {
+		if len(decs) == 0 || len(cps) > 0 && !cps[0].Time.Before(decs[0].Time) {
+			next.checkpointTime, next.checkpoint = cps[0].Time.UnixNano(), cps[0].Ref.Checkpoint()
+			page.Entries, cps = append(page.Entries, cps[0]), cps[1:]
+		} else {
+			page.Entries, next.decision, decs = append(page.Entries, decs[0]), decs[0].Ref.Decision(), decs[1:]
+		}
+	}
+	if len(cps) > 0 || len(decs) > 0 {
+		page.Next = next.String()
+	}
 	for i := range page.Entries {
 		if page.Entries[i].Paths, err = j.entryPaths(ctx, page.Entries[i]); err != nil {
 			return HistoryPage{}, err
@@ -175,9 +178,45 @@ func (j *Journal) History(ctx context.Context, f HistoryFilter) (HistoryPage, er
 	return page, nil
 }
 
-// checkpointEntriesSQL selects the checkpoints matching f after cur, at
-// most limit of them, as history rows (src 1).
-func checkpointEntriesSQL(f HistoryFilter, glob string, cur historyCursor, limit int) (string, []any) {
+// queryHistory runs a query selecting an entry's kind, id, time, agent,
+// session, proposal id, decision, decision id, feedback, restored-from
+// checkpoint, note and state.
+func (j *Journal) queryHistory(ctx context.Context, q string, args ...any) ([]HistoryEntry, error) {
+	rows, err := j.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("journal %s: read history: %w", j.path, err)
+	}
+	defer rows.Close()
+	var out []HistoryEntry
+	for rows.Next() {
+		var e HistoryEntry
+		var id, t int64
+		if err := rows.Scan(&e.Kind, &id, &t, &e.Agent, &e.Session, &e.ProposalID, &e.Decision, &e.DecisionID,
+			&e.Feedback, &e.RestoredFrom, &e.Note, &e.State); err != nil {
+			return nil, fmt.Errorf("journal %s: read history: %w", j.path, err)
+		}
+		e.Time = time.Unix(0, t)
+		e.Ref = HistoryRef(strconv.FormatInt(id, 10))
+		if e.Kind == EntryDecision {
+			e.Ref = "d" + e.Ref
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("journal %s: read history: %w", j.path, err)
+	}
+	return out, nil
+}
+
+// globProbeWindow is how many of the newest checkpoints History checks one
+// by one against a pattern that starts with a wildcard before it scans the
+// whole path index instead.
+const globProbeWindow = 2000
+
+// checkpointEntriesSQL selects the checkpoints matching f after cur, newest
+// first, at most limit of them. With a window, a glob is checked per
+// checkpoint among the window newest (after cur) only.
+func checkpointEntriesSQL(f HistoryFilter, glob string, cur historyCursor, window int64, limit int) (string, []any) {
 	var where []string
 	var args []any
 	add := func(cond string, a ...any) { where, args = append(where, cond), append(args, a...) }
@@ -193,12 +232,24 @@ func checkpointEntriesSQL(f HistoryFilter, glob string, cur historyCursor, limit
 	case f.Decision != "":
 		add("d.decision = ?", f.Decision)
 	}
-	if f.File != "" {
-		if glob == "" {
-			add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE path = ?)", f.File)
-		} else {
-			add("EXISTS (SELECT 1 FROM checkpoint_files cf WHERE cf.checkpoint_id = c.id AND cf.path GLOB ?)", glob)
+	after := "1"
+	if cur.checkpoint > 0 {
+		after = "(c.created < ? OR (c.created = ? AND c.id < ?))"
+		add("c.created <= ? AND "+after, cur.checkpointTime, cur.checkpointTime, cur.checkpointTime, cur.checkpoint)
+	}
+	switch {
+	case f.File != "" && glob == "":
+		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE path = ?)", f.File)
+	case f.File != "" && window > 0:
+		add("EXISTS (SELECT 1 FROM checkpoint_files cf WHERE cf.checkpoint_id = c.id AND cf.path GLOB ?)", glob)
+		windowStart := `(SELECT c.created FROM checkpoints c WHERE ` + after + ` ORDER BY c.created DESC, c.id DESC LIMIT 1 OFFSET ?)`
+		windowArgs := []any{window}
+		if cur.checkpoint > 0 {
+			windowArgs = []any{cur.checkpointTime, cur.checkpointTime, cur.checkpoint, window}
 		}
+		add("c.created >= coalesce("+windowStart+", 0)", windowArgs...)
+	case f.File != "":
+		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE path GLOB ?)", glob)
 	}
 	if !f.Since.IsZero() {
 		add("c.created >= ?", f.Since.UnixNano())
@@ -206,42 +257,37 @@ func checkpointEntriesSQL(f HistoryFilter, glob string, cur historyCursor, limit
 	if !f.Until.IsZero() {
 		add("c.created < ?", f.Until.UnixNano())
 	}
-	if cur.t != 0 {
-		// Checkpoints sort before decisions of the same time.
-		add("c.created <= ? AND (c.created < ? OR (? = 1 AND c.id < ?))", cur.t, cur.t, cur.src, cur.id)
-	}
-	q := `SELECT * FROM (SELECT 1 AS src, c.id AS id, c.created AS t, c.agent AS agent, c.session AS session,
-		coalesce(c.proposal_id, '') AS proposal_id, coalesce(d.decision, '') AS decision,
-		coalesce(d.feedback, '') AS feedback, coalesce(c.restored_from, 0) AS restored_from,
-		c.note AS note, c.state AS state
+	q := `SELECT CASE WHEN c.proposal_id IS NULL THEN 'restore' ELSE 'write' END, c.id, c.created, c.agent, c.session,
+		coalesce(c.proposal_id, ''), coalesce(d.decision, ''), coalesce(c.decision_id, 0), coalesce(d.feedback, ''),
+		coalesce(c.restored_from, 0), c.note, c.state
 		FROM checkpoints c LEFT JOIN decisions d ON d.id = c.decision_id`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
-	return q + " ORDER BY c.created DESC, c.id DESC LIMIT ?)", append(args, limit)
+	return q + " ORDER BY c.created DESC, c.id DESC LIMIT ?", append(args, limit)
 }
 
 // decisionEntriesSQL selects the decisions that wrote nothing matching f
-// after cur, at most limit of them, as history rows (src 0).
-func decisionEntriesSQL(f HistoryFilter, glob string, cur historyCursor, limit int) (string, []any) {
+// with ids below before (0: any) and above after (0: any), newest first,
+// at most limit of them.
+func decisionEntriesSQL(f HistoryFilter, glob string, before, after int64, limit int) (string, []any) {
 	where := []string{"d.decision IN " + silentDecisionsSQL}
 	var args []any
 	add := func(cond string, a ...any) { where, args = append(where, cond), append(args, a...) }
 	if f.Agent != "" {
-		add("p.agent = ?", f.Agent)
+		add("+p.agent = ?", f.Agent) // '+': scan decisions newest first, not all the agent's proposals
 	}
 	if f.Session != "" {
-		add("p.session = ?", f.Session)
+		add("+p.session = ?", f.Session)
 	}
 	if f.Decision != "" {
 		add("d.decision = ?", f.Decision)
 	}
-	if f.File != "" {
-		if glob == "" {
-			add("EXISTS (SELECT 1 FROM proposal_files pf WHERE pf.proposal_id = d.proposal_id AND pf.path = ?)", f.File)
-		} else {
-			add("EXISTS (SELECT 1 FROM proposal_files pf WHERE pf.proposal_id = d.proposal_id AND pf.path GLOB ?)", glob)
-		}
+	switch {
+	case f.File != "" && glob == "":
+		add("d.proposal_id IN (SELECT proposal_id FROM proposal_files WHERE path = ?)", f.File)
+	case f.File != "":
+		add("EXISTS (SELECT 1 FROM proposal_files pf WHERE pf.proposal_id = d.proposal_id AND pf.path GLOB ?)", glob)
 	}
 	if !f.Since.IsZero() {
 		add("d.time >= ?", f.Since.UnixNano())
@@ -249,14 +295,15 @@ func decisionEntriesSQL(f HistoryFilter, glob string, cur historyCursor, limit i
 	if !f.Until.IsZero() {
 		add("d.time < ?", f.Until.UnixNano())
 	}
-	if cur.t != 0 {
-		add("d.time <= ? AND (d.time < ? OR ? = 1 OR d.id < ?)", cur.t, cur.t, cur.src, cur.id)
+	if before > 0 {
+		add("d.id < ?", before)
 	}
-	q := `SELECT * FROM (SELECT 0 AS src, d.id AS id, d.time AS t, p.agent AS agent, p.session AS session,
-		d.proposal_id AS proposal_id, d.decision AS decision, d.feedback AS feedback, 0 AS restored_from,
-		'' AS note, '' AS state
+	if after > 0 {
+		add("d.id > ?", after)
+	}
+	q := `SELECT 'decision', d.id, d.time, p.agent, p.session, d.proposal_id, d.decision, d.id, d.feedback, 0, '', ''
 		FROM decisions d JOIN proposals p ON p.id = d.proposal_id WHERE ` + strings.Join(where, " AND ")
-	return q + " ORDER BY d.time DESC, d.id DESC LIMIT ?)", append(args, limit)
+	return q + " ORDER BY d.id DESC LIMIT ?", append(args, limit)
 }
 
 // historyGlob turns a HistoryFilter.File into an SQLite GLOB pattern, or
@@ -300,23 +347,18 @@ func (j *Journal) entryPaths(ctx context.Context, e HistoryEntry) ([]string, err
 	return paths, rows.Err()
 }
 
-// historyCursor is the position of the last entry of a page: its time,
-// source (1 checkpoint, 0 decision) and id.
+// historyCursor is where the next page starts in each of history's two
+// streams: after the checkpoint (time, id) and below the decision id given
+// (ids 0: from the newest).
 type historyCursor struct {
-	t   int64
-	src int
-	id  int64
+	checkpointTime       int64 // Unix nanoseconds
+	checkpoint, decision int64
 }
 
-func (c historyCursor) ref() HistoryRef {
-	if c.src == 0 {
-		return HistoryRef("d" + strconv.FormatInt(c.id, 10))
-	}
-	return HistoryRef(strconv.FormatInt(c.id, 10))
+// String encodes the cursor as "c<time>.<id>.d<id>".
+func (c historyCursor) String() string {
+	return fmt.Sprintf("c%d.%d.d%d", c.checkpointTime, c.checkpoint, c.decision)
 }
-
-// String encodes the cursor as "time:src:id".
-func (c historyCursor) String() string { return fmt.Sprintf("%d:%d:%d", c.t, c.src, c.id) }
 
 var errBadCursor = errors.New("history: bad page cursor; pass HistoryPage.Next unchanged, or \"\" for the newest page")
 
@@ -325,7 +367,7 @@ func parseHistoryCursor(s string) (historyCursor, error) {
 		return historyCursor{}, nil
 	}
 	var c historyCursor
-	if n, err := fmt.Sscanf(s, "%d:%d:%d", &c.t, &c.src, &c.id); err != nil || n != 3 || c.src < 0 || c.src > 1 {
+	if n, err := fmt.Sscanf(s, "c%d.%d.d%d", &c.checkpointTime, &c.checkpoint, &c.decision); err != nil || n != 3 || c.checkpoint < 0 || c.decision < 0 {
 		return historyCursor{}, fmt.Errorf("%w (got %q)", errBadCursor, s)
 	}
 	return c, nil

@@ -1,0 +1,173 @@
+package review
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// Scale of the history benchmark: checkpoints over files, plus rejected
+// proposals that wrote nothing.
+const (
+	benchCheckpoints = 100_000
+	benchFiles       = 10_000
+	benchRejections  = 10_000
+)
+
+// fillHistory journals benchCheckpoints one-file writes spread over
+// benchFiles files (in 100 directories, half of them .go), by 5 agents in
+// 50 sessions, one second apart, ending now; every tenth proposal is
+// followed by a rejected one. It writes the rows directly, in one
+// transaction, as BeginWrite and FinishWrite would leave them.
+func fillHistory(b *testing.B, j *Journal) {
+	ctx := context.Background()
+	tx, err := j.db.BeginTx(ctx, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer tx.Rollback()
+	prep := func(q string) *sql.Stmt {
+		s, err := tx.Prepare(q)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	}
+	blob := prep(`INSERT OR IGNORE INTO blobs(hash, size, codec, data) VALUES (?, ?, 'zstd', ?)`)
+	session := prep(`INSERT OR IGNORE INTO sessions VALUES (?, ?, ?, ?)`)
+	proposal := prep(`INSERT INTO proposals(id, agent, session, created, format, payload, status, updated) VALUES (?, ?, ?, ?, 'edit', ?, ?, ?)`)
+	propFile := prep(`INSERT INTO proposal_files(proposal_id, path, root, base, proposed) VALUES (?, ?, '/w', ?, ?)`)
+	decision := prep(`INSERT INTO decisions(proposal_id, decision, time) VALUES (?, ?, ?)`)
+	decFile := prep(`INSERT INTO decision_files(decision_id, path, approved) VALUES (?, ?, ?)`)
+	checkpoint := prep(`INSERT INTO checkpoints(kind, proposal_id, decision_id, agent, session, state, created, finished) VALUES ('write', ?, ?, ?, ?, 'written', ?, ?)`)
+	cpFile := prep(`INSERT INTO checkpoint_files(checkpoint_id, path, root, before, after, final, state) VALUES (?, ?, '/w', ?, ?, ?, 'written')`)
+	put := func(content string) string {
+		h := ContentHash([]byte(content))
+		if _, err := blob.Exec(h, len(content), j.codec.enc.EncodeAll([]byte(content), nil)); err != nil {
+			b.Fatal(err)
+		}
+		return h
+	}
+	exec := func(s *sql.Stmt, args ...any) sql.Result {
+		res, err := s.Exec(args...)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return res
+	}
+	start := time.Now().Add(-time.Duration(benchCheckpoints+benchRejections) * time.Second).UnixNano()
+	version := make([]string, benchFiles)
+	t := start
+	for i := range benchCheckpoints {
+		f := i % benchFiles
+		path := benchPath(f)
+		agent := fmt.Sprint("agent", i%5)
+		sess := fmt.Sprint("s", i%50)
+		dec := DecisionApproved
+		switch i % 100 {
+		case 7, 17, 27, 37, 47:
+			dec = DecisionApprovedEdited
+		case 9, 59, 99:
+			dec = DecisionPartial
+		}
+		if version[f] == "" {
+			version[f] = put(path + " v0\n")
+		}
+		after := put(fmt.Sprintf("%s v%d\n", path, i))
+		id := fmt.Sprint("p", i)
+		t += int64(time.Second)
+		exec(session, agent, sess, t, t)
+		exec(proposal, id, agent, sess, t, after, "reported", t)
+		exec(propFile, id, path, version[f], after)
+		did, _ := exec(decision, id, dec, t).LastInsertId()
+		exec(decFile, did, path, after)
+		cid, _ := exec(checkpoint, id, did, agent, sess, t, t).LastInsertId()
+		exec(cpFile, cid, path, version[f], after, after)
+		version[f] = after
+		if i%10 == 0 {
+			rid := fmt.Sprint("r", i)
+			t += int64(time.Second)
+			exec(proposal, rid, agent, sess, t, after, "reported", t)
+			exec(propFile, rid, path, version[f], after)
+			exec(decision, rid, DecisionRejected, t)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		b.Fatal(err)
+	}
+	// A journal in use is checkpointed as it grows; one huge transaction
+	// leaves its pages in the WAL until the next.
+	for _, q := range []string{`ANALYZE`, `PRAGMA wal_checkpoint(TRUNCATE)`} {
+		if _, err := j.db.ExecContext(ctx, q); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// benchPath is the path of file f of the benchmark: 100 directories, even
+// files .go, odd .ts.
+func benchPath(f int) string {
+	ext := ".go"
+	if f%2 == 1 {
+		ext = ".ts"
+	}
+	return fmt.Sprintf("/w/dir%d/file%d%s", f%100, f, ext)
+}
+
+// BenchmarkHistoryNewest100 lists the newest 100 history entries of a
+// journal with 100,000 checkpoints over 10,000 files (plus 10,000
+// rejections), unfiltered and with each filter deskctl history list
+// offers. The target is 50 ms per listing.
+func BenchmarkHistoryNewest100(b *testing.B) {
+	ctx := context.Background()
+	j, err := OpenJournal(ctx, filepath.Join(b.TempDir(), "journal.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.Close()
+	fillHistory(b, j)
+	page, err := j.History(ctx, HistoryFilter{Limit: 1000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	deep, err := j.History(ctx, HistoryFilter{Cursor: page.Next, Limit: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	filters := []struct {
+		name string
+		f    HistoryFilter
+	}{
+		{"all", HistoryFilter{}},
+		{"agent", HistoryFilter{Agent: "agent3"}},
+		{"approved", HistoryFilter{Decision: DecisionApproved}},
+		{"partial-3pct", HistoryFilter{Decision: DecisionPartial}},
+		{"rejected", HistoryFilter{Decision: DecisionRejected}},
+		{"file-exact", HistoryFilter{File: benchPath(4242)}},
+		{"file-glob-half", HistoryFilter{File: "*.go"}},
+		{"file-glob-under-dir", HistoryFilter{File: "/w/dir42/*"}},
+		{"file-glob-1pct", HistoryFilter{File: "dir42/*"}},
+		{"file-glob-rare", HistoryFilter{File: "dir42/file4242.go"}},
+		{"since-2h", HistoryFilter{Since: time.Now().Add(-2 * time.Hour)}},
+		{"agent+decision+glob", HistoryFilter{Agent: "agent2", Decision: DecisionApprovedEdited, File: "*.ts"}},
+		{"page-after-1000", HistoryFilter{Cursor: page.Next}},
+		{"page-after-1000-agent", HistoryFilter{Cursor: deep.Next, Agent: "agent2"}},
+	}
+	for _, tt := range filters {
+		b.Run(tt.name, func(b *testing.B) {
+			tt.f.Limit = 100
+			for b.Loop() {
+				page, err := j.History(ctx, tt.f)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(page.Entries) == 0 {
+					b.Fatalf("History(%+v) found nothing", tt.f)
+				}
+			}
+		})
+	}
+}
