@@ -58,7 +58,8 @@ type DiffView struct {
 	wrap    bool
 	wrapped map[int]int // wrap mode: rows taller than one line → lines
 	dark    bool
-	hoff    int // horizontal offset in cells (no wrap)
+	hoff    int     // horizontal offset in cells (no wrap)
+	hacc    float32 // wheel movement not yet a whole cell
 	width   float32
 	metric  metrics
 

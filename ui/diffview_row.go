@@ -533,7 +533,11 @@ func (r *diffRow) Scrolled(ev *fyne.ScrollEvent) {
 		dx, dy = dy, 0
 	}
 	if dx != 0 && !v.wrap {
-		v.setHOffset(v.hoff - int(dx/v.metric.cell))
+		// Three cells per wheel notch's worth of pixels; fractions add up.
+		v.hacc -= 3 * dx / v.metric.cell
+		step := int(v.hacc)
+		v.hacc -= float32(step)
+		v.setHOffset(v.hoff + step)
 	}
 	if dy != 0 {
 		v.list.ScrollToOffset(v.list.GetScrollOffset() - dy)
