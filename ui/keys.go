@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -47,9 +48,8 @@ func (w *Window) TypeKey(r rune) bool {
 	return false
 }
 
-// bindKeys routes typed runes (when no widget has the focus) to the key
-// bindings, Escape to leaving edit mode, and Ctrl+Enter to approve even
-// while the editor has the focus.
+// bindKeys routes typed runes and keys (when no widget has the focus) to
+// the key bindings, and Ctrl+Enter to approve.
 func (w *Window) bindKeys() {
 	c := w.Win.Canvas()
 	c.SetOnTypedRune(func(r rune) { w.TypeKey(r) })
@@ -76,7 +76,7 @@ func KeysText() string {
 	for _, k := range keyBindings() {
 		b.WriteString(string(k.r) + "  " + k.what + "\n")
 	}
-	b.WriteString("Ctrl+Enter  approve, even while editing\nEsc  leave edit mode\n↑/↓  previous / next proposal\n")
+	b.WriteString("Ctrl+Enter  approve\nEsc  leave edit mode\n↑/↓  previous / next proposal\n")
 	return b.String()
 }
 
@@ -91,7 +91,9 @@ func (w *Window) ShowKeys() {
 		k := widget.NewLabelWithStyle(key, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true, Bold: true})
 		rows = append(rows, k, widget.NewLabel(what))
 	}
-	d := dialog.NewCustom("Keys", "Close", container.NewGridWithColumns(2, rows...), w.Win)
+	note := widget.NewLabel("The keys act while the editor does not have the keyboard (click outside it, or use the buttons).")
+	note.Importance = widget.LowImportance
+	d := dialog.NewCustom("Keys", "Close", container.NewVBox(container.New(layout.NewFormLayout(), rows...), note), w.Win)
 	d.SetOnClosed(func() { w.keysOverlay = nil })
 	w.keysOverlay = d
 	d.Show()
