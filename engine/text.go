@@ -190,6 +190,11 @@ func toLF(s string) string {
 	return strings.ReplaceAll(s, "\r", "\n")
 }
 
+// SplitLines splits s after each "\n": every line but possibly the last
+// ends in "\n", and an empty s gives no lines. It is how the engine sees
+// lines, for callers building Hunks or a LiveDiff.
+func SplitLines(s string) []string { return splitLines(s) }
+
 // splitLines splits s after each "\n"; every element but possibly the last
 // ends in "\n". An empty s gives no lines.
 func splitLines(s string) []string {
