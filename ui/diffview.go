@@ -60,6 +60,7 @@ type DiffView struct {
 	dark    bool
 	hoff    int     // horizontal offset in cells (no wrap)
 	hacc    float32 // wheel movement not yet a whole cell
+	curRow  int     // first row of the change NextHunk/PrevHunk went to; -1 for none
 	width   float32
 	metric  metrics
 
@@ -109,7 +110,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{following: true, rejected: map[string]bool{}}
+	v := &DiffView{following: true, rejected: map[string]bool{}, curRow: -1}
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshRows)
@@ -320,7 +321,7 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	// The model first: anything that binds rows from here on (scrolling
 	// to the top) must see the new lines, or their tokens would be cached
 	// under the new generation.
-	v.model, v.hunks, v.hunksOK = m, nil, false
+	v.model, v.hunks, v.hunksOK, v.curRow = m, nil, false, -1
 	v.rejected = map[string]bool{}
 	v.hoff = 0
 	v.hbar.set(0, v.hbar.max)
@@ -346,6 +347,7 @@ func (v *DiffView) SetStream(path, old string, p engine.Preview) {
 		st = &streamState{path: path, old: old, a: a, live: engine.NewLiveDiff(a), pairs: map[engine.Op][]alignRow{}}
 		v.stream = st
 		v.path = path
+		v.curRow = -1
 		v.rejected = map[string]bool{}
 		v.hoff = 0
 		v.hl.reset(path)
@@ -506,23 +508,42 @@ func (v *DiffView) rowY(i int) float32 {
 // hunkLead is how many rows above a hunk NextHunk and PrevHunk leave.
 const hunkLead = 3
 
-// NextHunk scrolls to the next change below the top of the view.
+// hunkRef returns the row next/previous hunk count from: the change
+// last jumped to while it is still on screen, else the row hunkLead below
+// the top of the view (before the first row at the very top).
+func (v *DiffView) hunkRef() int {
+	top := v.topRow()
+	if v.curRow >= 0 && v.curRow >= top && v.curRow < top+v.visibleRows() {
+		return v.curRow
+	}
+	if v.list.GetScrollOffset() <= 0 {
+		return -1
+	}
+	return top + hunkLead
+}
+
+// NextHunk scrolls to the next change: after the one last jumped to, or
+// below the top of the view.
 func (v *DiffView) NextHunk() {
-	top := v.topRow() + hunkLead
+	ref := v.hunkRef()
 	for _, r := range v.model.ChangeRows() {
-		if r > top {
+		if r > ref {
 			v.scrollToRow(r)
 			return
 		}
 	}
 }
 
-// PrevHunk scrolls to the change before the one at the top of the view.
+// PrevHunk scrolls to the change before the one last jumped to (or
+// before the top of the view).
 func (v *DiffView) PrevHunk() {
-	top := v.topRow() + hunkLead
+	ref := v.hunkRef()
+	if ref < 0 {
+		return
+	}
 	rows := v.model.ChangeRows()
 	for k := len(rows) - 1; k >= 0; k-- {
-		if rows[k] < top {
+		if rows[k] < ref {
 			v.scrollToRow(rows[k])
 			return
 		}
@@ -531,7 +552,9 @@ func (v *DiffView) PrevHunk() {
 
 // scrollToRow puts row r hunkLead rows below the top of the view.
 func (v *DiffView) scrollToRow(r int) {
+	v.curRow = r
 	v.list.ScrollToOffset(v.rowY(max(r-hunkLead, 0)))
+	v.refreshRows()
 	if v.stream != nil && v.following {
 		v.setFollowing(false)
 	}

@@ -181,7 +181,11 @@ func (r *diffRow) build() {
 		if rejected {
 			gc = c.rejected
 		}
-		r.rect(gc, xGut+mt.gutW/2-1, 0, 2, h)
+		if s := m.segs[rw.seg]; s.row0 == v.curRow {
+			r.rect(theme.Color(theme.ColorNamePrimary), xGut+mt.gutW/2-2, 0, 4, h) // the change j/k went to
+		} else {
+			r.rect(gc, xGut+mt.gutW/2-1, 0, 2, h)
+		}
 		if rw.head && v.stream == nil && v.ed == nil {
 			r.rect(theme.Color(theme.ColorNameBackground), xGut+padText, 0, mt.gutW-2*padText, mt.line)
 			r.icon(!rejected, xGut+(mt.gutW-mt.line)/2, 0, mt.line)

@@ -398,3 +398,21 @@ func TestNewTextsNeverShowOldTokens(t *testing.T) {
 		}
 	}
 }
+
+func TestNextHunkFromTopGoesToFirstChange(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	v.SetTexts("a.txt", numbered(400, nil), numbered(400, func(k int) string {
+		if k == 1 || k == 300 {
+			return "changed\n"
+		}
+		return ""
+	}))
+	v.NextHunk()
+	if v.curRow != 1 {
+		t.Fatalf("NextHunk from the top went to row %d; want 1, the first change", v.curRow)
+	}
+	v.NextHunk()
+	if v.curRow != 300 {
+		t.Errorf("second NextHunk went to row %d; want 300", v.curRow)
+	}
+}
