@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -252,10 +253,10 @@ func checkpointEntriesSQL(f HistoryFilter, glob string, cur historyCursor, windo
 		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE path GLOB ?)", glob)
 	}
 	if !f.Since.IsZero() {
-		add("c.created >= ?", f.Since.UnixNano())
+		add("c.created >= ?", historyNanos(f.Since))
 	}
 	if !f.Until.IsZero() {
-		add("c.created < ?", f.Until.UnixNano())
+		add("c.created < ?", historyNanos(f.Until))
 	}
 	q := `SELECT CASE WHEN c.proposal_id IS NULL THEN 'restore' ELSE 'write' END, c.id, c.created, c.agent, c.session,
 		coalesce(c.proposal_id, ''), coalesce(d.decision, ''), coalesce(c.decision_id, 0), coalesce(d.feedback, ''),
@@ -290,10 +291,10 @@ func decisionEntriesSQL(f HistoryFilter, glob string, before, after int64, limit
 		add("EXISTS (SELECT 1 FROM proposal_files pf WHERE pf.proposal_id = d.proposal_id AND pf.path GLOB ?)", glob)
 	}
 	if !f.Since.IsZero() {
-		add("d.time >= ?", f.Since.UnixNano())
+		add("d.time >= ?", historyNanos(f.Since))
 	}
 	if !f.Until.IsZero() {
-		add("d.time < ?", f.Until.UnixNano())
+		add("d.time < ?", historyNanos(f.Until))
 	}
 	if before > 0 {
 		add("d.id < ?", before)
@@ -304,6 +305,18 @@ func decisionEntriesSQL(f HistoryFilter, glob string, before, after int64, limit
 	q := `SELECT 'decision', d.id, d.time, p.agent, p.session, d.proposal_id, d.decision, d.id, d.feedback, 0, '', ''
 		FROM decisions d JOIN proposals p ON p.id = d.proposal_id WHERE ` + strings.Join(where, " AND ")
 	return q + " ORDER BY d.id DESC LIMIT ?", append(args, limit)
+}
+
+// historyNanos is t as the journal stores times, clamped to what Unix
+// nanoseconds in an int64 can hold (years 1678 to 2262).
+func historyNanos(t time.Time) int64 {
+	switch {
+	case t.Before(time.Unix(0, math.MinInt64)):
+		return math.MinInt64
+	case t.After(time.Unix(0, math.MaxInt64)):
+		return math.MaxInt64
+	}
+	return t.UnixNano()
 }
 
 // historyGlob turns a HistoryFilter.File into an SQLite GLOB pattern, or

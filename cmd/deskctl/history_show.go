@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// historyShow implements `deskctl history show ID`.
+func historyShow(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fl, journal := historyFlags("show", stderr)
+	asJSON := fl.Bool("json", false, "print the entry, its files' content hashes and its diffs as JSON")
+	if err := parseFlags(fl, args); err != nil {
+		return 2
+	}
+	if fl.NArg() != 1 {
+		fmt.Fprintln(stderr, "deskctl history show: want one id: deskctl history show ID [--json]")
+		return 2
+	}
+	ref, err := review.ParseHistoryRef(fl.Arg(0))
+	if err != nil {
+		return historyFail(stderr, "show", err)
+	}
+	j, err := openHistoryJournal(ctx, *journal)
+	if err != nil {
+		return historyFail(stderr, "show", err)
+	}
+	defer j.Close()
+	d, err := j.HistoryDetail(ctx, ref)
+	if err != nil {
+		return historyFail(stderr, "show", err)
+	}
+	sections, err := detailSections(ctx, j, d)
+	if err != nil {
+		return historyFail(stderr, "show", err)
+	}
+	if *asJSON {
+		writeJSON(stdout, detailJSON(d, sections))
+		return 0
+	}
+	title := "checkpoint " + string(d.Ref)
+	if d.Kind == review.EntryDecision {
+		title = "decision " + string(d.Ref)
+	}
+	fmt.Fprintf(stdout, "%s · %s", title, d.Kind)
+	for _, s := range []string{d.Decision, string(d.State)} {
+		if s != "" {
+			fmt.Fprintf(stdout, " · %s", s)
+		}
+	}
+	fmt.Fprintf(stdout, "\nwhen:     %s\nwho:      %s / session %s\n", d.Time.Local().Format("2006-01-02 15:04:05 MST"), d.Agent, d.Session)
+	if d.ProposalID != "" {
+		fmt.Fprintf(stdout, "proposal: %s (%s)\n", d.ProposalID, d.Format)
+	}
+	if d.RestoredFrom != 0 {
+		fmt.Fprintf(stdout, "restored: from checkpoint %d\n", d.RestoredFrom)
+	}
+	for _, kv := range [][2]string{{"note", d.Note}, {"reason", d.Feedback}, {"hunks", strings.Join(d.Hunks, ", ")}} {
+		if kv[1] != "" {
+			fmt.Fprintf(stdout, "%-9s %s\n", kv[0]+":", kv[1])
+		}
+	}
+	fmt.Fprintln(stdout, "files:")
+	for _, f := range d.Files {
+		fmt.Fprintf(stdout, "  %s%s\n", shownPath(f.Path), fileStateNote(f))
+	}
+	for _, s := range sections {
+		if s.diff.Unified == "" {
+			continue
+		}
+		fmt.Fprintf(stdout, "\n=== %s: %s (+%d −%d)\n%s", s.title, shownPath(s.diff.Path), s.diff.Added, s.diff.Removed, s.diff.Unified)
+	}
+	return 0
+}
+
+// fileStateNote says how a file of an entry ended, when that is not plain.
+func fileStateNote(f review.HistoryFile) string {
+	switch {
+	case f.State == "" || f.State == review.WriteWritten && !f.Deleted:
+		return ""
+	case f.State == review.WriteWritten:
+		return "  (deleted)"
+	}
+	return "  (" + string(f.State) + ")"
+}
+
+// detailSection is one titled diff of show.
+type detailSection struct {
+	title string
+	diff  review.FileDiff
+}
+
+// detailSections are the diffs show prints for each file: the change (or
+// for a decision, the proposal), the person's edits and the formatter's.
+func detailSections(ctx context.Context, j *review.Journal, d review.HistoryDetail) ([]detailSection, error) {
+	var out []detailSection
+	change, err := j.DiffEntry(ctx, d.Ref, nil)
+	if err != nil {
+		return nil, err
+	}
+	title := "the change"
+	if d.Kind == review.EntryDecision {
+		title = "the proposal"
+	}
+	for i, f := range d.Files {
+		if i < len(change) {
+			out = append(out, detailSection{title, change[i]})
+		}
+		stages := []struct{ title, oldLabel, old, newLabel, new string }{
+			{"the person's edits", "proposed", f.Proposed, "approved", f.Approved},
+			{"the formatter's changes", "approved", f.Approved, "formatted", f.Formatted},
+		}
+		for _, s := range stages {
+			if s.old == "" || s.new == "" || s.old == s.new {
+				continue
+			}
+			fd, err := j.DiffStage(ctx, f.Path, s.oldLabel, s.old, s.newLabel, s.new)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, detailSection{s.title, fd})
+		}
+	}
+	return out, nil
+}
+
+// detailFileJSON is a file of show --json: each stage's content hash.
+type detailFileJSON struct {
+	Path      string `json:"path"`
+	Root      string `json:"root"`
+	Base      string `json:"base,omitempty"`
+	Proposed  string `json:"proposed,omitempty"`
+	Approved  string `json:"approved,omitempty"`
+	Deleted   bool   `json:"deleted,omitempty"`
+	Before    string `json:"before,omitempty"`
+	After     string `json:"after,omitempty"`
+	Formatted string `json:"formatted,omitempty"`
+	Final     string `json:"final,omitempty"`
+	State     string `json:"state,omitempty"`
+}
+
+func detailJSON(d review.HistoryDetail, sections []detailSection) any {
+	files := make([]detailFileJSON, len(d.Files))
+	for i, f := range d.Files {
+		files[i] = detailFileJSON{Path: f.Path, Root: f.Root, Base: f.Base, Proposed: f.Proposed, Approved: f.Approved,
+			Deleted: f.Deleted, Before: f.Before, After: f.After, Formatted: f.Formatted, Final: f.Final, State: string(f.State)}
+	}
+	type diffJSON struct {
+		Title   string `json:"title"`
+		Path    string `json:"path"`
+		Added   int    `json:"added"`
+		Removed int    `json:"removed"`
+		Unified string `json:"unified"`
+	}
+	diffs := []diffJSON{}
+	for _, s := range sections {
+		diffs = append(diffs, diffJSON{s.title, s.diff.Path, s.diff.Added, s.diff.Removed, s.diff.Unified})
+	}
+	return struct {
+		entryJSON
+		Format  string           `json:"format,omitempty"`
+		Payload string           `json:"payload,omitempty"`
+		Hunks   []string         `json:"hunks,omitempty"`
+		Outcome json.RawMessage  `json:"outcome,omitempty"`
+		Files   []detailFileJSON `json:"files"`
+		Diffs   []diffJSON       `json:"diffs"`
+	}{historyEntryJSON(d.HistoryEntry), d.Format, string(d.Payload), d.Hunks, d.Outcome, files, diffs}
+}
+
+// historyDiff implements `deskctl history diff ID [ID2|--disk]`.
+func historyDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fl, journal := historyFlags("diff", stderr)
+	disk := fl.Bool("disk", false, "compare with the files on disk now")
+	var files multiFlag
+	fl.Var(&files, "file", "only this file (repeatable)")
+	if err := parseFlags(fl, args); err != nil {
+		return 2
+	}
+	if fl.NArg() < 1 || fl.NArg() > 2 || *disk && fl.NArg() != 1 {
+		fmt.Fprintln(stderr, "deskctl history diff: want deskctl history diff ID, ID ID2, or ID --disk")
+		return 2
+	}
+	var refs []review.HistoryRef
+	for _, a := range fl.Args() {
+		ref, err := review.ParseHistoryRef(a)
+		if err != nil {
+			return historyFail(stderr, "diff", err)
+		}
+		if (fl.NArg() == 2 || *disk) && ref.Checkpoint() == 0 {
+			return historyFail(stderr, "diff", fmt.Errorf("%s is a decision that wrote nothing; compare checkpoints (see deskctl history list)", ref))
+		}
+		refs = append(refs, ref)
+	}
+	paths, err := absPaths(files)
+	if err != nil {
+		return historyFail(stderr, "diff", err)
+	}
+	j, err := openHistoryJournal(ctx, *journal)
+	if err != nil {
+		return historyFail(stderr, "diff", err)
+	}
+	defer j.Close()
+	var diffs []review.FileDiff
+	switch {
+	case *disk:
+		diffs, err = j.DiffDisk(ctx, refs[0].Checkpoint(), paths)
+	case len(refs) == 2:
+		diffs, err = j.DiffPoints(ctx, refs[0].Checkpoint(), refs[1].Checkpoint(), paths)
+	default:
+		diffs, err = j.DiffEntry(ctx, refs[0], paths)
+	}
+	if err != nil {
+		return historyFail(stderr, "diff", err)
+	}
+	same := true
+	for _, d := range diffs {
+		io.WriteString(stdout, d.Unified)
+		same = same && d.Unified == ""
+	}
+	if same {
+		fmt.Fprintf(stderr, "no differences (%s)\n", describeDiff(refs, *disk))
+	}
+	return 0
+}
+
+// describeDiff names what a diff compared.
+func describeDiff(refs []review.HistoryRef, disk bool) string {
+	switch {
+	case disk:
+		return "checkpoint " + string(refs[0]) + " and the disk"
+	case len(refs) == 2:
+		return "checkpoints " + string(refs[0]) + " and " + string(refs[1])
+	}
+	return "entry " + strconv.Quote(string(refs[0])) + " changed nothing"
+}
