@@ -260,3 +260,35 @@ func TestInterruptedWritesAreTold(t *testing.T) {
 		t.Error("InterruptedText(nil) is not empty")
 	}
 }
+
+func TestStaleConflictNeedsAnEdit(t *testing.T) {
+	h := newHarness(t)
+	h.write("c.go", "a\nb\nc\n")
+	p := h.propose("agent", "s", engine.FormatSearchReplace, "c.go", srBlock("b\n", "B from the agent\n"))
+	h.write("c.go", "a\nb from the person\nc\n")
+	h.until("the proposal turns stale", func() bool { return h.win.detail.p.State == review.StateStale })
+	d := h.win.detail
+	if !d.merged.Disabled() || !strings.Contains(d.note.Text, "conflict") {
+		t.Fatalf("conflicting merge: approve merged disabled %v, note %q; want disabled and the conflict named", d.merged.Disabled(), d.note.Text)
+	}
+	h.win.Approve() // must not write anything
+	h.settle()
+	if d.deciding || h.read("c.go") != "a\nb from the person\nc\n" {
+		t.Fatalf("a with conflicts: deciding %v, file %q", d.deciding, h.read("c.go"))
+	}
+	h.win.Edit()
+	ed := h.win.View().Editor()
+	if ed == nil {
+		t.Fatal("Edit on a stale proposal did not open the editor")
+	}
+	if !strings.Contains(ed.Text(), "<<<<<<<") {
+		t.Errorf("the editor starts from %q; want the merge with its conflict markers", ed.Text())
+	}
+	ed.manual = true
+	ed.SelectAll()
+	test.Type(ed, "a\nb from both\nc\n")
+	h.win.Approve() // a is Approve edited while editing
+	if o := h.outcome(p.ID); o.Status != review.StatusApprovedEdited || h.read("c.go") != "a\nb from both\nc\n" {
+		t.Errorf("approve edited over a stale file: status %s, file %q", o.Status, h.read("c.go"))
+	}
+}
