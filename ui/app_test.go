@@ -201,8 +201,14 @@ func TestEndToEndApproveSomeHunks(t *testing.T) {
 	if len(hs) != 2 {
 		t.Fatalf("the view shows %d hunks; want 2", len(hs))
 	}
-	v.SetHunkAccepted(hs[1].ID, false) // keep b→B, drop x→X
-	e.win.ApprovePartial()
+	if !e.win.detail.partial.Disabled() {
+		t.Error("Approve selected hunks is enabled before any hunk was rejected")
+	}
+	v.toggleHunk(1) // a tap in the gutter: keep b→B, drop x→X
+	if e.win.detail.partial.Disabled() {
+		t.Fatal("Approve selected hunks stays disabled after a hunk was rejected")
+	}
+	test.Tap(e.win.detail.partial)
 	r := e.answer(ch)
 	want := strings.Replace(b, "line b\n", "line B\n", 1)
 	if r.res.Outcome.Status != review.StatusPartial || e.read("list.txt") != want {
