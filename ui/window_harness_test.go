@@ -149,3 +149,15 @@ func (h *harness) outcome(id string) review.Outcome {
 func srBlock(search, replace string) string {
 	return "------- SEARCH\n" + search + "=======\n" + replace + "+++++++ REPLACE\n"
 }
+
+// staleProposal proposes a SEARCH/REPLACE edit of rel (holding base), then
+// saves disk over it as the person's editor would, and waits until the
+// window shows the proposal stale.
+func (h *harness) staleProposal(rel, base, edit, disk string) review.Proposal {
+	h.t.Helper()
+	h.write(rel, base)
+	p := h.propose("agent", "s", engine.FormatSearchReplace, rel, edit)
+	h.write(rel, disk)
+	h.until("the proposal turns stale", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStale })
+	return p
+}

@@ -150,10 +150,7 @@ func TestFailedProposalShowsTheAgentText(t *testing.T) {
 
 func TestStaleProposalApprovesTheMerge(t *testing.T) {
 	h := newHarness(t)
-	h.write("c.go", "a\nb\nc\nd\ne\nf\n")
-	p := h.propose("agent", "s", engine.FormatSearchReplace, "c.go", srBlock("e\n", "E\n"))
-	h.write("c.go", "A\nb\nc\nd\ne\nf\n") // the person's editor saves meanwhile
-	h.until("the proposal turns stale", func() bool { return h.win.detail.p.State == review.StateStale })
+	p := h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
 	d := h.win.detail
 	if !d.approve.Hidden || d.merged.Hidden || d.merged.Disabled() {
 		t.Fatalf("stale: approve shown %v, approve merged shown %v disabled %v", !d.approve.Hidden, !d.merged.Hidden, d.merged.Disabled())
@@ -168,10 +165,7 @@ func TestStaleProposalApprovesTheMerge(t *testing.T) {
 
 func TestStaleMergeRefusesAChangedDisk(t *testing.T) {
 	h := newHarness(t)
-	h.write("c.go", "a\nb\nc\nd\ne\nf\n")
-	p := h.propose("agent", "s", engine.FormatSearchReplace, "c.go", srBlock("e\n", "E\n"))
-	h.write("c.go", "A\nb\nc\nd\ne\nf\n")
-	h.until("the proposal turns stale", func() bool { return h.win.detail.p.State == review.StateStale })
+	p := h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
 	d := h.win.detail
 	d.p.Files[0].Disk.SHA256 = review.ContentHash([]byte("what the person saw\n")) // the disk moved on since
 	h.win.ApproveMerged()
@@ -263,10 +257,7 @@ func TestInterruptedWritesAreTold(t *testing.T) {
 
 func TestStaleConflictNeedsAnEdit(t *testing.T) {
 	h := newHarness(t)
-	h.write("c.go", "a\nb\nc\n")
-	p := h.propose("agent", "s", engine.FormatSearchReplace, "c.go", srBlock("b\n", "B from the agent\n"))
-	h.write("c.go", "a\nb from the person\nc\n")
-	h.until("the proposal turns stale", func() bool { return h.win.detail.p.State == review.StateStale })
+	p := h.staleProposal("c.go", "a\nb\nc\n", srBlock("b\n", "B from the agent\n"), "a\nb from the person\nc\n")
 	d := h.win.detail
 	if !d.merged.Disabled() || !strings.Contains(d.note.Text, "conflict") {
 		t.Fatalf("conflicting merge: approve merged disabled %v, note %q; want disabled and the conflict named", d.merged.Disabled(), d.note.Text)
