@@ -314,3 +314,47 @@ func TestHistoryDiffs(t *testing.T) {
 		t.Errorf("DiffEntry(c1, other file) = %v; want an error naming %s", err, b)
 	}
 }
+
+func TestHistoryOnJournalMigratedFromFirstSchema(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "journal.db")
+	old, err := openJournalAt(ctx, path, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content := []byte("package main\n")
+	hash := ContentHash(content)
+	for _, q := range []string{
+		fmt.Sprintf(`INSERT INTO blobs(hash, size, codec, data) VALUES ('%s', %d, 'zstd', x'%x')`, hash, len(content), old.codec.enc.EncodeAll(content, nil)),
+		`INSERT INTO sessions VALUES ('claude', 's1', 1, 1)`,
+		`INSERT INTO proposals(id, agent, session, created, format, status, updated) VALUES ('p1', 'claude', 's1', 1, 'write', 'reported', 1)`,
+		fmt.Sprintf(`INSERT INTO proposal_files(proposal_id, path, root, proposed) VALUES ('p1', '/w/main.go', '/w', '%s')`, hash),
+		`INSERT INTO decisions(proposal_id, decision, time) VALUES ('p1', 'approved', 2)`,
+		`INSERT INTO checkpoints(kind, proposal_id, decision_id, agent, session, state, created, finished) VALUES ('write', 'p1', 1, 'claude', 's1', 'written', 3, 4)`,
+		fmt.Sprintf(`INSERT INTO checkpoint_files(checkpoint_id, path, root, after, final, state) VALUES (1, '/w/main.go', '/w', '%s', '%s', 'written')`, hash, hash),
+		`INSERT INTO proposals(id, agent, session, created, format, status, updated) VALUES ('p2', 'claude', 's1', 5, 'write', 'rejected', 5)`,
+		fmt.Sprintf(`INSERT INTO proposal_files(proposal_id, path, root, base, proposed) VALUES ('p2', '/w/main.go', '/w', '%s', '%s')`, hash, hash),
+		`INSERT INTO decisions(proposal_id, decision, time, feedback) VALUES ('p2', 'rejected', 6, 'no')`,
+	} {
+		if _, err := old.db.ExecContext(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	old.Close()
+	j, err := OpenJournal(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	page, err := j.History(ctx, HistoryFilter{File: "/w/main.go"})
+	if err != nil || !slices.Equal(refs(page.Entries), []HistoryRef{"d2", "1"}) {
+		t.Fatalf("History(v1 journal) = %+v, %v; want d2 then 1", page.Entries, err)
+	}
+	diffs, err := j.DiffEntry(ctx, "1", nil)
+	if err != nil || len(diffs) != 1 || !strings.Contains(diffs[0].Unified, "+package main") {
+		t.Errorf("DiffEntry(v1 checkpoint) = %+v, %v", diffs, err)
+	}
+	if rep, err := j.Prune(ctx, RetentionPolicy{MaxAge: time.Hour}, false); err != nil || rep.Checkpoints != 1 || rep.Blobs != 1 {
+		t.Errorf("Prune(v1 journal) = %+v, %v; want the old checkpoint and its blob gone", rep, err)
+	}
+}
