@@ -13,7 +13,7 @@ import (
 // unless --apply. It exits 1 when a file is refused.
 func historyRestore(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl, journal := historyFlags("restore", stderr)
-	var files multiFlag
+	var files stringList
 	fl.Var(&files, "file", "only this file of the checkpoint (repeatable)")
 	to := fl.String("to", "before", "before: undo the checkpoint; after: its content right after it")
 	force := fl.Bool("force", false, "restore files changed since the journal last saw them (their content is kept in the journal)")

@@ -176,7 +176,7 @@ func detailJSON(d review.HistoryDetail, sections []detailSection) any {
 func historyDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl, journal := historyFlags("diff", stderr)
 	disk := fl.Bool("disk", false, "compare with the files on disk now")
-	var files multiFlag
+	var files stringList
 	fl.Var(&files, "file", "only this file (repeatable)")
 	if err := parseFlags(fl, args); err != nil {
 		return 2
