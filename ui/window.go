@@ -73,6 +73,7 @@ type Window struct {
 	closeOnce sync.Once
 
 	keysOverlay dialog.Dialog
+	interrupted dialog.Dialog // tells of writes Recover settled; nil if none
 }
 
 // NewWindow builds the main window over desk, subscribes to its events and
@@ -116,7 +117,8 @@ func NewWindow(a fyne.App, desk *review.Desk, o WindowOptions) *Window {
 	w.unsub = desk.Subscribe(w.pump.push)
 	w.refreshQueue()
 	if t := InterruptedText(o.Interrupted); t != "" {
-		w.detail.setStatus(t, false)
+		w.interrupted = dialog.NewInformation("Interrupted writes", t, w.Win)
+		w.interrupted.Show()
 	}
 	w.startAgeTicker()
 	return w

@@ -36,6 +36,13 @@ var baseTime = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
+	return newHarnessWithConfig(t, "")
+}
+
+// newHarnessWithConfig is newHarness with a user config file holding
+// configTOML.
+func newHarnessWithConfig(t *testing.T, configTOML string) *harness {
+	t.Helper()
 	a := test.NewTempApp(t)
 	a.Settings().SetTheme(NewVariantTheme(theme.VariantLight))
 	h := &harness{t: t, root: t.TempDir(), sched: make(chan func(), 4096), now: baseTime}
@@ -43,7 +50,13 @@ func newHarness(t *testing.T) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.desk, err = review.NewDesk(review.Options{Roots: []string{h.root}, Journal: j, Now: h.clock})
+	cfgFile := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(cfgFile, []byte(configTOML), 0o644)
+	cfg, err := review.LoadConfig(cfgFile, []string{h.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.desk, err = review.NewDesk(review.Options{Roots: []string{h.root}, Config: cfg, Journal: j, Now: h.clock})
 	if err != nil {
 		t.Fatal(err)
 	}

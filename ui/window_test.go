@@ -283,3 +283,33 @@ func TestStaleConflictNeedsAnEdit(t *testing.T) {
 		t.Errorf("approve edited over a stale file: status %s, file %q", o.Status, h.read("c.go"))
 	}
 }
+
+func TestNoNotificationForAutoApproved(t *testing.T) {
+	h := newHarnessWithConfig(t, "[[auto_approve]]\npath = \"docs/**\"\n")
+	var sent []string
+	h.win.notify = func(n *fyne.Notification) { sent = append(sent, n.Content) }
+	h.win.opts.NotifyDelay = time.Millisecond
+	auto, err := h.desk.Propose(t.Context(), review.Request{Agent: "a", Format: engine.FormatWrite, Path: "docs/guide.md", Payload: "x\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.desk.Propose(t.Context(), review.Request{Agent: "a", Format: engine.FormatWrite, Path: "main.go", Payload: "package main\n"}); err != nil {
+		t.Fatal(err)
+	}
+	h.until("the auto-approved proposal is written", func() bool { _, ok := h.desk.Outcome(auto.ID); return ok })
+	h.until("a notification is sent", func() bool { return len(sent) > 0 })
+	h.settle()
+	if len(sent) != 1 || sent[0] != "a: main.go" {
+		t.Errorf("notifications %q; want one, for main.go only", sent)
+	}
+}
+
+func TestInterruptedWritesOpenADialog(t *testing.T) {
+	h := newHarness(t)
+	w := NewWindow(fyne.CurrentApp(), h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1,
+		Interrupted: []review.Interrupted{{Checkpoint: 3, Files: []review.RecoveredFile{{Path: "/w/a.go", State: review.WriteWritten}}}}})
+	defer w.Close()
+	if w.interrupted == nil {
+		t.Error("no dialog tells the person about the interrupted write")
+	}
+}
