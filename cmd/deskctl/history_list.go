@@ -95,8 +95,12 @@ func historyLine(e review.HistoryEntry) string {
 		}
 		files = append(files, shownPath(p))
 	}
+	who := e.Agent
+	if e.Session != "" {
+		who += "/" + e.Session
+	}
 	line := fmt.Sprintf("%-7s %s  %-24s %-18s %s", e.Ref, e.Time.Local().Format("2006-01-02 15:04:05"),
-		e.Agent+"/"+e.Session, what, strings.Join(files, ", "))
+		who, what, strings.Join(files, ", "))
 	if e.Feedback != "" {
 		line += "  — " + oneLine(e.Feedback)
 	}
