@@ -129,21 +129,27 @@ func (j *Journal) History(ctx context.Context, f HistoryFilter) (HistoryPage, er
 	var cps, decs []HistoryEntry
 	if f.Decision == "" || f.Decision == EntryRestore || writingDecisions[f.Decision] {
 		// A pattern that starts with a wildcard cannot use the path index:
-		// probe the newest checkpoints first, and make one pass over the
-		// index only if the pattern matches few of them.
+		// probe the newest checkpoints first (a wider window if the first
+		// found some but too few), and make one pass over the index only if
+		// the pattern matches rarely.
 		var window int64
 		if glob != "" && strings.ContainsAny(glob[:1], "*?[") {
 			window = globProbeWindow
 		}
-		q, args := checkpointEntriesSQL(f, glob, cur, window, limit+1)
-		if cps, err = j.queryHistory(ctx, q, args...); err != nil {
-			return HistoryPage{}, err
-		}
-		if window > 0 && len(cps) <= limit {
-			q, args := checkpointEntriesSQL(f, glob, cur, 0, limit+1)
+		for {
+			q, args := checkpointEntriesSQL(f, glob, cur, window, limit+1)
 			if cps, err = j.queryHistory(ctx, q, args...); err != nil {
 				return HistoryPage{}, err
 			}
+			if window == 0 || len(cps) > limit {
+				break
+			}
+			// Twice the window the density seen so far needs, if affordable.
+			next := 2 * window * int64(limit+1) / int64(max(len(cps), 1))
+			if len(cps) == 0 || window >= maxGlobProbeWindow || next > maxGlobProbeWindow {
+				next = 0
+			}
+			window = next
 		}
 	}
 	if f.Decision == "" || !writingDecisions[f.Decision] && f.Decision != EntryRestore {
@@ -213,6 +219,10 @@ func (j *Journal) queryHistory(ctx context.Context, q string, args ...any) ([]Hi
 // by one against a pattern that starts with a wildcard before it scans the
 // whole path index instead.
 const globProbeWindow = 2000
+
+// maxGlobProbeWindow is the widest such window; past it one pass over the
+// path index is cheaper.
+const maxGlobProbeWindow = 40000
 
 // checkpointEntriesSQL selects the checkpoints matching f after cur, newest
 // first, at most limit of them. With a window, a glob is checked per
