@@ -415,6 +415,7 @@ func (d *detail) updateBar() {
 	vis(d.reject, open)
 	vis(d.dismiss, !open)
 	vis(d.follow, streaming)
+	vis(d.wrap, p.State != review.StateFailed && len(p.Files) > 0)
 	en(d.approve, !busy)
 	en(d.merged, !busy && !d.conflicted())
 	en(d.approveEdited, !busy)
