@@ -358,3 +358,31 @@ func TestHistoryOnJournalMigratedFromFirstSchema(t *testing.T) {
 		t.Errorf("Prune(v1 journal) = %+v, %v; want the old checkpoint and its blob gone", rep, err)
 	}
 }
+
+func TestHistoryAgents(t *testing.T) {
+	ctx := context.Background()
+	j := openTestJournal(t)
+	for i, as := range [][2]string{{"claude", "s1"}, {"gemini", "g1"}, {"claude", "s2"}} {
+		if err := j.TouchSession(ctx, as[0], as[1], time.Unix(int64(100+i), 0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := j.HistoryAgents(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "[{claude [s2 s1]} {gemini [g1]}]"
+	var short []struct {
+		A string
+		S []string
+	}
+	for _, a := range got {
+		short = append(short, struct {
+			A string
+			S []string
+		}{a.Agent, a.Sessions})
+	}
+	if fmt.Sprint(short) != want {
+		t.Errorf("HistoryAgents = %v; want %s", short, want)
+	}
+}

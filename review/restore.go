@@ -231,3 +231,9 @@ func shortHash(h string) string {
 	}
 	return h
 }
+
+// Diff is what restoring the file would change: from the disk to the
+// target content (nothing for a refused file without a target read).
+func (f RestoreFile) Diff() FileDiff {
+	return newFileDiff(f.Path, "disk", "restored", f.Disk.Content, f.Target, f.Disk.Exists, f.TargetExists)
+}

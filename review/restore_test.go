@@ -54,6 +54,9 @@ func TestRestoreUndoAndUndoTheUndo(t *testing.T) {
 	if len(plan.Files) != 1 || plan.Files[0].Action != RestoreDelete || plan.Files[0].Removed != 1 {
 		t.Fatalf("PlanRestore(before %d) = %+v; want b.txt deleted", c2, plan.Files)
 	}
+	if d := plan.Files[0].Diff(); d.NewExists || !strings.Contains(d.Unified, "-b1") || !strings.Contains(d.Unified, "+++ /dev/null") {
+		t.Errorf("plan diff = %q; want b1 removed, to /dev/null", d.Unified)
+	}
 	if got := readOrMissing(t, b); got != "b1\n" {
 		t.Fatalf("after the dry run b.txt = %q; want untouched", got)
 	}

@@ -30,7 +30,7 @@ Usage:
   deskctl history diff ID [ID2 | --disk] [--file PATH]
         what checkpoint ID changed; or the files between two checkpoints; or a
         checkpoint against the files on disk now (unified diffs)
-  deskctl history restore ID [--file PATH]... [--to before|after] [--force] [--apply] [--json]
+  deskctl history restore ID [--file PATH]... [--to before|after] [--force] [--apply] [--diff] [--json]
         return the files of checkpoint ID to their content before it (undo; the
         default) or right after it; a dry run unless --apply. Files changed since the
         journal last saw them are refused unless --force (their content is kept in the

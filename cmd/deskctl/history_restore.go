@@ -19,6 +19,7 @@ func historyRestore(ctx context.Context, args []string, stdout, stderr io.Writer
 	force := fl.Bool("force", false, "restore files changed since the journal last saw them (their content is kept in the journal)")
 	apply := fl.Bool("apply", false, "write the files (without it: a dry run)")
 	asJSON := fl.Bool("json", false, "print the plan (and result) as JSON")
+	showDiff := fl.Bool("diff", false, "also print what each file would change, as unified diffs")
 	if err := parseFlags(fl, args); err != nil {
 		return 2
 	}
@@ -56,6 +57,11 @@ func historyRestore(ctx context.Context, args []string, stdout, stderr io.Writer
 		writeJSON(stdout, restoreJSON(plan, res, *apply, err))
 	} else {
 		printRestore(stdout, plan, res, *apply, err)
+		for _, f := range plan.Files {
+			if *showDiff && f.Action != review.RestoreRefused && f.Action != review.RestoreUnchanged {
+				fmt.Fprint(stdout, f.Diff().Unified)
+			}
+		}
 	}
 	var refused *review.RestoreRefusedError
 	switch {
@@ -106,6 +112,7 @@ func restoreJSON(plan review.RestorePlan, res review.RestoreResult, applied bool
 		Changed bool   `json:"changedSinceJournal,omitempty"`
 		Added   int    `json:"added"`
 		Removed int    `json:"removed"`
+		Unified string `json:"unified,omitempty"`
 	}
 	type keptJSON struct {
 		Path       string `json:"path"`
@@ -123,7 +130,7 @@ func restoreJSON(plan review.RestorePlan, res review.RestoreResult, applied bool
 	}{Checkpoint: plan.Request.Checkpoint, Target: string(plan.Request.Target), Applied: applied && err == nil && res.Checkpoint != 0,
 		Restore: res.Checkpoint, Files: []fileJSON{}}
 	for _, f := range plan.Files {
-		out.Files = append(out.Files, fileJSON{f.Path, string(f.Action), f.Reason, f.Changed, f.Added, f.Removed})
+		out.Files = append(out.Files, fileJSON{f.Path, string(f.Action), f.Reason, f.Changed, f.Added, f.Removed, f.Diff().Unified})
 	}
 	for _, k := range res.Kept {
 		out.Kept = append(out.Kept, keptJSON{k.Path, k.SHA256, k.Checkpoint})

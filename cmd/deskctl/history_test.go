@@ -134,8 +134,8 @@ func TestHistoryRestoreCommand(t *testing.T) {
 	run := func(args ...string) (string, string, int) {
 		return deskctl(t, "", append(append([]string{"history"}, args...), "--journal", journal)...)
 	}
-	out, _, code := run("restore", fmt.Sprint(cps[2]))
-	if code != 0 || !strings.Contains(out, "write") || !strings.Contains(out, "dry run") {
+	out, _, code := run("restore", fmt.Sprint(cps[2]), "--diff")
+	if code != 0 || !strings.Contains(out, "write") || !strings.Contains(out, "dry run") || !strings.Contains(out, "-three") {
 		t.Fatalf("restore (dry run) = %q (exit %d)", out, code)
 	}
 	if b, _ := os.ReadFile(a); string(b) != "one\ntwo\nthree\n" {
