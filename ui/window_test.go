@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -312,4 +313,13 @@ func TestInterruptedWritesOpenADialog(t *testing.T) {
 	if w.interrupted == nil {
 		t.Error("no dialog tells the person about the interrupted write")
 	}
+}
+
+func TestViewFollowsTheThemeVariant(t *testing.T) {
+	h := newHarness(t)
+	if h.win.View().dark {
+		t.Fatal("the view is dark under the light theme")
+	}
+	fyne.CurrentApp().Settings().SetTheme(NewVariantTheme(theme.VariantDark))
+	h.until("the view turns dark", func() bool { return h.win.View().dark })
 }
