@@ -125,11 +125,15 @@ func NewWindow(a fyne.App, desk *review.Desk, o WindowOptions) *Window {
 }
 
 // Close unsubscribes from the desk and waits for decisions being carried
-// out to finish. The window itself is closed by the person (or Win.Close).
+// out to finish. Call it on the UI goroutine, or after the app has quit.
+// The window itself is closed by the person (or Win.Close).
 func (w *Window) Close() {
 	w.closeOnce.Do(func() {
 		close(w.stop)
 		w.unsub()
+		if w.notifyTimer != nil {
+			w.notifyTimer.Stop()
+		}
 		w.decisions.Wait()
 		w.detail.closeExternal()
 	})
