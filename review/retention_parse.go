@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -28,8 +29,8 @@ func ParseAge(s string) (time.Duration, error) {
 		return d, nil
 	}
 	n, err := strconv.ParseFloat(t[:len(t)-1], 64)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("age %q: want a duration like 90d, 2w, 36h or 30m", s)
+	if err != nil || !(n >= 0) || n*float64(unit) >= math.MaxInt64 {
+		return 0, fmt.Errorf("age %q: want a duration like 90d, 2w, 36h or 30m (at most 290 years)", s)
 	}
 	return time.Duration(n * float64(unit)), nil
 }
@@ -60,7 +61,7 @@ func ParseByteSize(s string) (int64, error) {
 		}
 	}
 	n, err := strconv.ParseFloat(t, 64)
-	if err != nil || n < 0 {
+	if err != nil || !(n >= 0) || n*float64(mult) >= math.MaxInt64 {
 		return 0, fmt.Errorf("size %q: want bytes like 2GB, 500MiB or 1048576", s)
 	}
 	return int64(n * float64(mult)), nil

@@ -168,6 +168,10 @@ func TestParseRetention(t *testing.T) {
 		{"forever", "", RetentionPolicy{}, false},
 		{"", "lots", RetentionPolicy{}, false},
 		{"-3d", "", RetentionPolicy{}, false},
+		{"1e300d", "", RetentionPolicy{}, false},
+		{"NaNd", "", RetentionPolicy{}, false},
+		{"", "1e300GB", RetentionPolicy{}, false},
+		{"", "NaN", RetentionPolicy{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.keep+"/"+tt.size, func(t *testing.T) {
