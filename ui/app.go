@@ -40,16 +40,20 @@ type Backend struct {
 	// Recover settled them; the window tells the person.
 	Interrupted []review.Interrupted
 
-	cancel context.CancelFunc
-	served chan error
-	once   sync.Once
-	err    error
+	listener *net.UnixListener
+	ctx      context.Context
+	cancel   context.CancelFunc
+	served   chan error
+	serving  bool
+	once     sync.Once
+	err      error
 }
 
 // StartBackend claims the socket (a live desk already on it is an error
 // wrapping review.ErrDeskRunning), loads the config, opens the journal and
-// settles interrupted writes, starts the desk and serves the native protocol
-// until Stop.
+// settles interrupted writes, and starts the desk. Agents are served once
+// Serve is called: after the window has subscribed to the desk, so it sees
+// every proposal (a failed one is over as soon as it arrives).
 func StartBackend(c BackendConfig) (*Backend, error) {
 	var err error
 	if len(c.Roots) == 0 {
@@ -103,11 +107,19 @@ func StartBackend(c BackendConfig) (*Backend, error) {
 		cancel()
 		return fail(err)
 	}
-	b.cancel = cancel
+	b.ctx, b.cancel, b.listener = ctx, cancel, l
+	return b, nil
+}
+
+// Serve starts serving the native protocol on the socket until Stop.
+func (b *Backend) Serve() {
+	if b.serving {
+		return
+	}
+	b.serving = true
 	// The server's goroutine ends when Stop cancels ctx and the requests
 	// in flight are answered.
-	go func(l *net.UnixListener) { b.served <- review.NewServer(b.Desk).Serve(ctx, l) }(l)
-	return b, nil
+	go func() { b.served <- review.NewServer(b.Desk).Serve(b.ctx, b.listener) }()
 }
 
 // Stop stops serving (requests in flight, writes included, finish first),
@@ -116,7 +128,11 @@ func StartBackend(c BackendConfig) (*Backend, error) {
 func (b *Backend) Stop() error {
 	b.once.Do(func() {
 		b.cancel()
-		b.err = <-b.served
+		if b.serving {
+			b.err = <-b.served
+		} else {
+			b.listener.Close()
+		}
 		os.Remove(b.Socket)
 		b.err = errors.Join(b.err, b.Desk.Close(), b.Journal.Close())
 	})
@@ -192,6 +208,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "diffdesk: listening on %s\nworkspaces: %v\n", b.Socket, b.Desk.Roots())
 	a := app.NewWithID(AppID)
 	w := NewWindow(a, b.Desk, WindowOptions{Interrupted: b.Interrupted, Socket: b.Socket})
+	b.Serve()
 	// SIGINT and SIGTERM close the window as the person would, so the
 	// socket is removed and writes in flight finish. The goroutine ends
 	// with the first signal or when the app has quit.

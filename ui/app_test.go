@@ -51,6 +51,7 @@ func newE2EWithConfig(t *testing.T, configTOML string) *e2e {
 	h.win = NewWindow(a, b.Desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1, Socket: b.Socket})
 	h.win.Win.Resize(fyne.NewSize(1200, 700))
 	h.win.View().hl.inline = true
+	b.Serve()
 	cl, err := review.Dial(b.Socket)
 	if err != nil {
 		t.Fatal(err)
@@ -270,6 +271,25 @@ func TestEndToEndExternalEditor(t *testing.T) {
 	r := e.answer(ch)
 	if r.res.Outcome.Status != review.StatusApprovedEdited || e.read("notes.md") != "# Notes\n\nfinal\n" {
 		t.Errorf("external edit: agent told %s, file %q", r.res.Outcome.Status, e.read("notes.md"))
+	}
+}
+
+func TestBackendStopsBeforeServing(t *testing.T) {
+	dir, err := os.MkdirTemp("", "ddstop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	b, err := StartBackend(BackendConfig{Roots: []string{dir}, Socket: filepath.Join(dir, "desk.sock"),
+		Journal: filepath.Join(dir, "journal.db"), Config: filepath.Join(dir, "none.toml")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Stop(); err != nil {
+		t.Errorf("Stop before Serve: %v", err)
+	}
+	if _, err := os.Stat(b.Socket); !errors.Is(err, os.ErrNotExist) {
+		t.Error("the socket is left behind")
 	}
 }
 

@@ -110,11 +110,13 @@ func NewWindow(a fyne.App, desk *review.Desk, o WindowOptions) *Window {
 	w.bindKeys()
 	w.watchTheme()
 
+	// Subscribe first: a proposal that arrives meanwhile is both listed and
+	// announced, which is harmless (apply re-reads it).
+	w.pump = newEventPump(w.do, w.apply)
+	w.unsub = desk.Subscribe(w.pump.push)
 	for _, p := range desk.List() {
 		w.items[p.ID] = p
 	}
-	w.pump = newEventPump(w.do, w.apply)
-	w.unsub = desk.Subscribe(w.pump.push)
 	w.refreshQueue()
 	if t := InterruptedText(o.Interrupted); t != "" {
 		w.interrupted = dialog.NewInformation("Interrupted writes", t, w.Win)
