@@ -137,10 +137,14 @@ func (d *detail) reset() {
 // showEmpty shows the empty queue's hint.
 func (d *detail) showEmpty() {
 	hint := "No proposals waiting.\n\nAgents send edits to this desk's socket"
-	if d.w.opts.Socket != "" {
-		hint += " (" + d.w.opts.Socket + ")"
+	try := "deskctl demo"
+	if s := d.w.opts.Socket; s != "" {
+		hint += " (" + s + ")"
+		if s != review.DefaultSocketPath() {
+			try += " --socket " + s
+		}
 	}
-	d.empty.SetText(hint + ".\nTry it: deskctl demo")
+	d.empty.SetText(hint + ".\nTry it: " + try)
 	d.title.SetText("")
 	d.state.SetText("")
 	d.files.Hide()
