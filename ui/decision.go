@@ -171,6 +171,7 @@ func (d *detail) show(p review.Proposal) {
 		d.id = p.ID
 		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
 		d.setStatus("", false)
+		d.files.Options = nil // select the first file, whatever the last proposal had
 	}
 	d.p = p
 	d.bar.Show()
