@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -322,4 +323,42 @@ func TestViewFollowsTheThemeVariant(t *testing.T) {
 	}
 	fyne.CurrentApp().Settings().SetTheme(NewVariantTheme(theme.VariantDark))
 	h.until("the view turns dark", func() bool { return h.win.View().dark })
+}
+
+func TestKeysJumpBetweenHunks(t *testing.T) {
+	h := newHarness(t)
+	var base strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&base, "line %d\n", i)
+	}
+	b := base.String()
+	p := strings.Replace(strings.Replace(b, "line 20\n", "line twenty\n", 1), "line 250\n", "line two hundred fifty\n", 1)
+	h.write("long.txt", b)
+	h.propose("a", "s", engine.FormatWrite, "long.txt", p)
+	v := h.win.View()
+	first := v.curRow
+	h.win.TypeKey('j')
+	second := v.curRow
+	h.win.TypeKey('k')
+	if !(second > first) || v.curRow != first {
+		t.Errorf("j then k: rows %d → %d → %d; want the second hunk, then the first again", first, second, v.curRow)
+	}
+}
+
+func TestFollowToggleReachesTheView(t *testing.T) {
+	h := newHarness(t)
+	p, err := h.desk.Propose(t.Context(), review.Request{Agent: "a", Format: engine.FormatWrite, Path: "s.txt", Stream: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.desk.Feed(p.ID, "one\ntwo\n")
+	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
+	h.win.TypeKey('f')
+	if h.win.detail.follow.Checked || h.win.View().Following() {
+		t.Errorf("after f: check %v, view following %v; want both off", h.win.detail.follow.Checked, h.win.View().Following())
+	}
+	h.win.View().SetFollow(true) // the view's own control (OnFollowChanged)
+	if !h.win.detail.follow.Checked {
+		t.Error("the Follow check did not follow the view")
+	}
 }
