@@ -84,11 +84,11 @@ func startClaudeDoor(ctx context.Context, desk *Desk, opts DoorOptions) (*claude
 }
 
 func (c *claudeDoor) status() DoorStatus {
-	clients, pending := c.reviews.count()
+	clients, ready, pending := c.reviews.count()
 	return DoorStatus{
 		Name: "claude-code", Addr: c.http.l.Addr().String(), File: c.lock,
 		Connect: fmt.Sprintf("CLAUDE_CODE_SSE_PORT=%d claude --permission-mode default   (or /ide inside claude)", c.http.port()),
-		Clients: clients, Pending: pending,
+		Clients: clients, Ready: ready, Pending: pending,
 	}
 }
 
@@ -165,6 +165,7 @@ type (
 // server is the MCP server for one connection; session names it.
 func (c *claudeDoor) server(session string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "diffdesk", Title: c.ideName, Version: "1"}, nil)
+	s.AddReceivingMiddleware(c.reviews.countReady)
 	mcp.AddTool(s, &mcp.Tool{Name: "openDiff", Description: "Show a proposed file in the desk and wait for the person's decision."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in claudeOpenDiffArgs) (*mcp.CallToolResult, any, error) {
 			return c.openDiff(ctx, session, in)

@@ -81,11 +81,11 @@ func startGeminiDoor(ctx context.Context, desk *Desk, opts DoorOptions) (*gemini
 }
 
 func (g *geminiDoor) status() DoorStatus {
-	clients, pending := g.reviews.count()
+	clients, ready, pending := g.reviews.count()
 	return DoorStatus{
 		Name: "gemini-cli", Addr: g.http.l.Addr().String(), File: g.file,
 		Connect: `gemini, with "ide": {"enabled": true} in ~/.gemini/settings.json (or /ide enable)`,
-		Clients: clients, Pending: pending,
+		Clients: clients, Ready: ready, Pending: pending,
 	}
 }
 
@@ -205,6 +205,7 @@ type (
 
 func (g *geminiDoor) newServer(ideName string) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "diffdesk", Title: ideName, Version: "1"}, nil)
+	s.AddReceivingMiddleware(g.reviews.countReady)
 	mcp.AddTool(s, &mcp.Tool{Name: "openDiff", Description: "Show a proposed file in the desk; the decision follows as ide/diffAccepted or ide/diffRejected."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in geminiOpenDiffArgs) (*mcp.CallToolResult, any, error) {
 			return g.openDiff(ctx, req.Session.ID(), in)

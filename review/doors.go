@@ -47,6 +47,7 @@ type DoorStatus struct {
 	// Connect is what a person types to connect the agent.
 	Connect string `json:"connect"`
 	Clients int    `json:"clients"` // agent connections open now
+	Ready   int    `json:"ready"`   // of those, agents whose handshake is done (they listed the tools)
 	Pending int    `json:"pending"` // reviews the door is waiting on
 }
 
@@ -187,6 +188,7 @@ type doorReviews struct {
 	mu      sync.Mutex
 	byKey   map[string]doorReview
 	clients int
+	ready   map[*mcp.ServerSession]bool // clients that listed the tools: the handshake is done
 }
 
 // doorReview is one proposal a door waits on.
@@ -246,10 +248,38 @@ func (r *doorReviews) takeSession(session string) []doorReview {
 	return out
 }
 
-func (r *doorReviews) count() (clients, pending int) {
+func (r *doorReviews) count() (clients, ready, pending int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.clients, len(r.byKey)
+	return r.clients, len(r.ready), len(r.byKey)
+}
+
+// countReady is MCP middleware that counts a client as ready once it has
+// listed the tools, the last step of the agents' handshake.
+func (r *doorReviews) countReady(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		ss, ok := req.GetSession().(*mcp.ServerSession)
+		if method != "tools/list" || err != nil || !ok {
+			return res, err
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.ready == nil {
+			r.ready = map[*mcp.ServerSession]bool{}
+		}
+		if !r.ready[ss] {
+			r.ready[ss] = true
+			// Ends when the session does.
+			go func() {
+				ss.Wait()
+				r.mu.Lock()
+				delete(r.ready, ss)
+				r.mu.Unlock()
+			}()
+		}
+		return res, err
+	}
 }
 
 func (r *doorReviews) connected(delta int) {
