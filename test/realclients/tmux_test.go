@@ -1,9 +1,9 @@
 package realclients
 
 import (
-	"os"
 	"crypto/sha256"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
