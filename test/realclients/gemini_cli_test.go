@@ -1,0 +1,67 @@
+package realclients
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// geminiCLI returns the real Gemini CLI's entry script, or skips.
+func geminiCLI(t *testing.T) string {
+	dir := clients(t, "@google/gemini-cli")
+	return filepath.Join(dir, "node_modules", "@google", "gemini-cli", "bundle", "gemini.js")
+}
+
+// geminiEnv points the CLI at the fake API with a dummy key and writes its
+// settings (IDE mode on, API-key auth, no folder-trust prompt) plus extra.
+func geminiEnv(t *testing.T, e *env, api *fakeModel, extra map[string]any) {
+	t.Helper()
+	e.vars = append(e.vars, "GEMINI_API_KEY=fake-local-stub-key", "GOOGLE_GEMINI_BASE_URL="+api.URL)
+	settings := map[string]any{
+		"ide":      map[string]any{"enabled": true, "hasSeenNudge": true},
+		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}, "folderTrust": map[string]any{"enabled": false}},
+	}
+	for k, v := range extra {
+		settings[k] = v
+	}
+	dir := filepath.Join(e.home, ".gemini")
+	os.MkdirAll(dir, 0o700)
+	writeJSON(t, filepath.Join(dir, "settings.json"), settings)
+}
+
+// TestGeminiBeforeToolHook runs `gemini -p` in YOLO mode with deskctl as
+// the BeforeTool hook: the person's text reaches the file through the
+// complete rewritten tool_input, and a rejection leaves it alone.
+func TestGeminiBeforeToolHook(t *testing.T) {
+	cli := geminiCLI(t)
+	for _, tc := range []struct {
+		name string
+		who  person
+		want string
+	}{
+		{"accepted with the person's text", approveAs("hello from a PERSON\n"), "hello from a PERSON\n"},
+		{"rejected", reject("keep it"), "hello\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			dk := startDesk(t, e, tc.who)
+			target := dk.writeFile(t, "a.txt", "hello\n")
+			api := fakeGemini(t, "replace", map[string]any{"file_path": target, "old_string": "hello", "new_string": "hello from the model", "instruction": "change hello"})
+			geminiEnv(t, e, api, map[string]any{"hooks": map[string]any{"BeforeTool": []any{map[string]any{
+				"matcher": "replace|write_file",
+				"hooks":   []any{map[string]any{"type": "command", "command": deskctlBin + " hook gemini --socket " + dk.sock, "timeout": 600000}},
+			}}}})
+			start := time.Now()
+			out, errOut, err := run(t, e, dk.root, 120*time.Second, "node", cli, "-p", "change hello in a.txt", "--approval-mode", "yolo")
+			t.Logf("gemini -p took %s", time.Since(start).Round(time.Millisecond))
+			if err != nil {
+				t.Logf("gemini -p: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
+			}
+			dk.outcome(t, 10*time.Second)
+			if got := readFile(t, target); got != tc.want {
+				t.Errorf("a.txt = %q; want %q\ngemini said: %s\n%s", got, tc.want, out, errOut)
+			}
+		})
+	}
+}
