@@ -28,6 +28,8 @@ type detail struct {
 	status  *widget.Label
 	empty   *widget.Label
 	note    *widget.Label // above the view: what it shows when not the plain proposal
+	// staleShow picks which two of base / disk / proposal a stale file shows.
+	staleShow *widget.RadioGroup
 
 	failureScroll *container.Scroll
 	statusScroll  *container.Scroll
@@ -70,6 +72,14 @@ func newDetail(w *Window) *detail {
 	d.note.Importance = widget.WarningImportance
 	d.note.Wrapping = fyne.TextWrapWord
 	d.note.Hide()
+	d.staleShow = widget.NewRadioGroup([]string{staleMerged, staleDisk, staleProposal}, func(string) {
+		d.shownKey = ""
+		d.render()
+	})
+	d.staleShow.Horizontal = true
+	d.staleShow.Required = true
+	d.staleShow.Selected = staleMerged
+	d.staleShow.Hide()
 	d.files = widget.NewRadioGroup(nil, d.selectFile)
 	d.files.Horizontal = true
 	d.files.Required = true
@@ -118,7 +128,7 @@ func newDetail(w *Window) *detail {
 		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
 		container.NewHBox(d.follow, d.wrap))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, d.state, d.title), d.files, d.note)
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, d.state, d.title), d.files, d.note, d.staleShow)
 	bottom := container.NewVBox(d.bar, d.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
@@ -131,6 +141,8 @@ func (d *detail) reset() {
 	d.file, d.editing, d.deciding, d.outcome, d.shownKey = 0, false, false, nil, ""
 	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
 	d.hunks = map[string][]engine.Hunk{}
+	d.staleShow.Selected = staleMerged // no callback: render follows
+	d.staleShow.Refresh()
 	d.closeExternal()
 }
 
@@ -239,6 +251,7 @@ func (d *detail) curPath() string        { return d.p.Files[d.file].Path }
 // the view only when what it shows changed (a recheck that changes nothing
 // keeps the person's hunk choices and scroll position).
 func (d *detail) render() {
+	d.staleShow.Hide() // renderProposal shows it for a stale file
 	p := d.p
 	d.title.SetText(groupName(p) + " — " + fileNames(p))
 	d.state.SetText(stateText(p))
@@ -271,12 +284,20 @@ func (d *detail) renderProposal() {
 		d.shownKey = "stream"
 		return
 	case f.Stale() && !d.editing:
-		key := "stale:" + f.Disk.SHA256
+		key := "stale:" + f.Disk.SHA256 + ":" + d.staleShow.Selected
+		d.staleShow.Show()
 		if d.shownKey == key {
 			return
 		}
 		m := d.merge(f)
-		d.view.SetStale(f.BaseText(), string(f.Disk.Content), f.Proposed)
+		switch d.staleShow.Selected {
+		case staleDisk:
+			d.view.SetTexts(f.Path, f.BaseText(), string(f.Disk.Content))
+		case staleProposal:
+			d.view.SetTexts(f.Path, f.BaseText(), f.Proposed)
+		default:
+			d.view.SetStale(f.BaseText(), string(f.Disk.Content), f.Proposed)
+		}
 		d.note.SetText(staleNote(f, m))
 		d.note.Show()
 		d.shownKey = key
@@ -351,6 +372,15 @@ func (d *detail) merge(f review.FileChange) engine.MergeResult {
 	}
 	return m
 }
+
+// The three views of a stale file: what Approve merged writes over the
+// disk, what changed on disk, and what the agent proposed, each against
+// the base the agent read.
+const (
+	staleMerged   = "Disk vs merged proposal"
+	staleDisk     = "Base vs disk (what changed on disk)"
+	staleProposal = "Base vs proposal (what the agent sent)"
+)
 
 func staleNote(f review.FileChange, m engine.MergeResult) string {
 	s := f.Rel + " changed on disk after the agent read it, so the proposal is stale. "

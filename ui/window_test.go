@@ -165,6 +165,35 @@ func TestStaleProposalApprovesTheMerge(t *testing.T) {
 	}
 }
 
+func TestStaleProposalShowsBaseDiskAndProposal(t *testing.T) {
+	h := newHarness(t)
+	h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
+	d := h.win.detail
+	if d.staleShow.Hidden {
+		t.Fatal("a stale proposal offers no choice of base / disk / proposal")
+	}
+	firstChange := func() int {
+		hs := d.view.Hunks()
+		if len(hs) != 1 {
+			t.Fatalf("%d hunks shown; want 1", len(hs))
+		}
+		return hs[0].Change.A0
+	}
+	for _, tt := range []struct {
+		show string
+		line int // 0-based line of the one change shown
+	}{{staleDisk, 0}, {staleProposal, 4}} {
+		d.staleShow.SetSelected(tt.show)
+		if got := firstChange(); got != tt.line {
+			t.Errorf("%s: the change shown is at line %d; want %d", tt.show, got, tt.line)
+		}
+	}
+	d.staleShow.SetSelected(staleMerged)
+	if !d.view.stale {
+		t.Error("back on the merged view, the view is not the stale merge")
+	}
+}
+
 func TestStaleMergeRefusesAChangedDisk(t *testing.T) {
 	h := newHarness(t)
 	p := h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
