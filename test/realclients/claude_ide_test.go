@@ -84,8 +84,7 @@ func TestClaudeIDE(t *testing.T) {
 			// and shows no sign when: a prompt sent at once gets no diff. There
 			// is no event to wait on, so this one wait is a fixed settle time.
 			time.Sleep(claudeIDESettle)
-			term.send("-l", "change hello in a.txt")
-			term.send("Enter")
+			term.submit("change hello in a.txt")
 			if tc.terminal != "" {
 				term.waitScreen(60*time.Second, "Do you want to make this edit")
 				eventually(t, 30*time.Second, "the diff waiting at the desk", func() bool { return len(dk.List()) == 1 })

@@ -1,6 +1,9 @@
 package realclients
 
 import (
+	"strings"
+
+	"github.com/diffdesk/diffdesk/review"
 	"os"
 	"path/filepath"
 	"testing"
@@ -62,6 +65,72 @@ func TestGeminiBeforeToolHook(t *testing.T) {
 			if got := readFile(t, target); got != tc.want {
 				t.Errorf("a.txt = %q; want %q\ngemini said: %s\n%s", got, tc.want, out, errOut)
 			}
+		})
+	}
+}
+
+// TestGeminiIDE drives the real Gemini CLI in a pseudo-terminal, with IDE
+// mode on and the desk's Gemini door found through the discovery file,
+// while the fake API asks for a replace: the diff opens at the desk and the
+// person decides — or answers in the terminal first.
+func TestGeminiIDE(t *testing.T) {
+	cli := geminiCLI(t)
+	for _, tc := range []struct {
+		name     string
+		who      person
+		terminal string
+		want     string
+		status   review.Status
+	}{
+		{"accept", approve(), "", "hello from the model\n", review.StatusApproved},
+		{"accept edited", approveAs("hello from a PERSON\n"), "", "hello from a PERSON\n", review.StatusApprovedEdited},
+		{"reject", reject("no"), "", "hello\n", review.StatusRejected},
+		{"answered in the terminal first", byFile(nil), "Enter", "hello from the model\n", review.StatusWithdrawn},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			dk := startDesk(t, e, tc.who)
+			target := dk.writeFile(t, "a.txt", "hello\n")
+			api := fakeGemini(t, "replace", map[string]any{"file_path": target, "old_string": "hello", "new_string": "hello from the model", "instruction": "change hello"})
+			geminiEnv(t, e, api, nil)
+			start := time.Now()
+			term := startTerminal(t, e, dk.root, "node", cli)
+			eventually(t, 60*time.Second, "gemini connecting to the Gemini door", func() bool {
+				for _, s := range dk.doors.Status() {
+					if s.Name == "gemini-cli" && s.Ready > 0 {
+						return true
+					}
+				}
+				return false
+			})
+			term.waitScreen(60*time.Second, "Type your message")
+			term.submit("change hello in a.txt")
+			if tc.terminal != "" {
+				eventually(t, 60*time.Second, "the diff waiting at the desk", func() bool { return len(dk.List()) == 1 })
+				var o review.Outcome
+				eventually(t, 30*time.Second, "the terminal answer reaching gemini", func() bool {
+					select {
+					case o = <-dk.decided:
+						return true
+					default:
+						if strings.Contains(term.screen(), "Allow") || strings.Contains(term.screen(), "Apply this change") {
+							term.send(tc.terminal)
+						}
+						return false
+					}
+				})
+				dk.decided <- o
+			}
+			o := dk.outcome(t, 90*time.Second)
+			if o.Status != tc.status {
+				t.Errorf("outcome %s; want %s", o.Status, tc.status)
+			}
+			if tc.want != "hello\n" {
+				eventually(t, 30*time.Second, "gemini writing a.txt", func() bool { return readFile(t, target) == tc.want })
+			} else if got := readFile(t, target); got != tc.want {
+				t.Errorf("a.txt = %q; want %q", got, tc.want)
+			}
+			t.Logf("%s took %s", tc.name, time.Since(start).Round(time.Second))
 		})
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -36,8 +38,12 @@ func startTerminal(t *testing.T, e *env, dir string, argv ...string) *terminal {
 			t.Logf("the agent's screen:\n%s", tm.screen())
 		}
 		exec.Command("tmux", "-L", tm.server, "kill-server").Run()
-		// Let the agent exit before its home directory is removed.
+		// Let the agent exit before its home directory is removed; one that
+		// ignores the hangup is killed.
 		if p := strings.TrimSpace(string(pid)); p != "" {
+			if n, err := strconv.Atoi(p); err == nil {
+				syscall.Kill(n, syscall.SIGKILL)
+			}
 			eventually(t, 30*time.Second, "the agent exiting", func() bool {
 				_, err := os.Stat("/proc/" + p)
 				return err != nil
@@ -76,6 +82,15 @@ func eventually(t *testing.T, timeout time.Duration, what string, cond func() bo
 			t.Fatalf("%s did not happen within %s", what, timeout)
 		}
 	}
+}
+
+// submit types text at the agent's prompt and presses Enter once the text
+// shows (an Enter that comes with the text counts as part of a paste).
+func (tm *terminal) submit(text string) {
+	tm.t.Helper()
+	tm.send("-l", text)
+	tm.waitScreen(30*time.Second, text)
+	tm.send("Enter")
 }
 
 // waitScreen waits until the screen shows text.
