@@ -2,6 +2,8 @@ package realclients
 
 import (
 	"encoding/json"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -62,5 +64,57 @@ func TestGeminiIdeClient(t *testing.T) {
 	}
 	if statuses[review.StatusApproved] != 1 || statuses[review.StatusApprovedEdited] != 1 || statuses[review.StatusRejected] != 1 {
 		t.Errorf("outcomes %v; want one approved, one approved-edited, one rejected", statuses)
+	}
+}
+
+// TestGeminiIdeClientWithDeskctlServe: the IdeClient finds a real
+// `deskctl serve --decide approve` through its discovery file, and the
+// lock and discovery files go when serve stops.
+func TestGeminiIdeClientWithDeskctlServe(t *testing.T) {
+	dir := clients(t, "@google/gemini-cli-core")
+	e := newEnv(t)
+	root := filepath.Join(e.home, "proj")
+	os.MkdirAll(root, 0o755)
+	target := filepath.Join(root, "a.txt")
+	os.WriteFile(target, []byte("a\n"), 0o644)
+	sockDir, err := os.MkdirTemp("", "dd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(sockDir)
+	serve := exec.Command(deskctlBin, "serve", "--workspace", root, "--decide", "approve", "--socket", filepath.Join(sockDir, "desk.sock"),
+		"--journal", filepath.Join(e.home, "j.db"), "--config", filepath.Join(e.home, "none.toml"))
+	serve.Env = e.vars
+	var out strings.Builder
+	serve.Stdout, serve.Stderr = &out, &out
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	// Ends when serve exits (the interrupt below, or a failure).
+	go func() { exited <- serve.Wait() }()
+	defer func() {
+		serve.Process.Signal(os.Interrupt)
+		<-exited
+	}()
+	files := func() []string {
+		a, _ := filepath.Glob(filepath.Join(e.tmp, "gemini", "ide", "gemini-ide-server-*.json"))
+		b, _ := filepath.Glob(filepath.Join(e.home, ".claude", "ide", "*.lock"))
+		return append(a, b...)
+	}
+	eventually(t, 30*time.Second, "deskctl serve writing its door files", func() bool { return len(files()) == 2 })
+	_, here, _, _ := runtime.Caller(0)
+	e.vars = append(e.vars, "GEMINI_CORE="+filepath.Join(dir, "node_modules/@google/gemini-cli-core/dist/index.js"))
+	stdout, stderr, err := run(t, e, root, 60*time.Second, "node", filepath.Join(filepath.Dir(here), "testdata", "ideclient.mjs"), target+"=A\n")
+	if err != nil || !strings.Contains(stdout, `"status":"accepted","content":"A\n"`) {
+		t.Fatalf("ideclient.mjs = %v\n%s\n%s\nserve said:\n%s", err, stdout, stderr, out.String())
+	}
+	serve.Process.Signal(os.Interrupt)
+	if err := <-exited; err != nil {
+		t.Errorf("deskctl serve: %v\n%s", err, out.String())
+	}
+	exited <- nil
+	if left := files(); len(left) != 0 {
+		t.Errorf("door files left after serve stopped: %v", left)
 	}
 }
