@@ -154,7 +154,8 @@ func TestClaudeOpenDiffOutcomes(t *testing.T) {
 func TestClaudeDoorOtherTools(t *testing.T) {
 	d := newTestDesk(t, "", "")
 	pending := pendingProposals(t, d.Desk)
-	cs := dialClaude(t, doorStatus(t, startTestDoors(t, d.Desk), "claude-code"))
+	doors := startTestDoors(t, d.Desk)
+	cs := dialClaude(t, doorStatus(t, doors, "claude-code"))
 	ctx := testCtx(t)
 	done := make(chan error, 2)
 	for _, name := range []string{"a.txt", "b.txt"} {
@@ -189,6 +190,14 @@ func TestClaudeDoorOtherTools(t *testing.T) {
 			}
 		})
 	}
+	t.Run("ready once the tools are listed", func(t *testing.T) {
+		if _, err := cs.ListTools(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if s := doorStatus(t, doors, "claude-code"); s.Clients != 1 || s.Ready != 1 {
+			t.Errorf("status %+v; want 1 client, 1 ready", s)
+		}
+	})
 	t.Run("refused path", func(t *testing.T) {
 		res, err := callTool(ctx, cs, "openDiff", claudeOpenDiffArgs{OldFilePath: "/etc/passwd", NewFilePath: "/etc/passwd", NewFileContents: "x", TabName: "t"})
 		if err != nil || !res.IsError || !strings.Contains(strings.Join(resultTexts(res), ""), "/etc/passwd") {

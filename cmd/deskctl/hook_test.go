@@ -183,3 +183,23 @@ func TestHookIgnoresOtherTools(t *testing.T) {
 		t.Errorf("hook for Bash = exit %d, %q; want exit 0 and no opinion", code, out)
 	}
 }
+
+// FuzzHookWithoutDesk feeds any input to both hooks with no desk running:
+// they must never allow.
+func FuzzHookWithoutDesk(f *testing.F) {
+	f.Add("claude", `{"hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"/x","old_string":"a","new_string":"b"}}`)
+	f.Add("claude", `{"hook_event_name":"PermissionRequest","tool_name":"Write","tool_input":{"file_path":"x","content":"c"}}`)
+	f.Add("gemini", `{"hook_event_name":"BeforeTool","tool_name":"replace","tool_input":{"file_path":"/x","old_string":"a","new_string":"b"}}`)
+	f.Add("gemini", `{"tool_name":"write_file","tool_input":{"file_path":1}}`)
+	f.Add("claude", `not json`)
+	sock := filepath.Join(f.TempDir(), "none.sock")
+	f.Fuzz(func(t *testing.T, agent, stdin string) {
+		if agent != "claude" && agent != "gemini" {
+			return
+		}
+		out, _, _ := deskctl(t, stdin, "hook", agent, "--socket", sock)
+		if strings.Contains(out, `"allow"`) {
+			t.Errorf("hook %s with no desk allowed: input %q, output %s", agent, stdin, out)
+		}
+	})
+}
