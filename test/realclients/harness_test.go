@@ -13,15 +13,22 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
 )
 
-// deskctlBin is the deskctl binary TestMain builds, for the hooks and the
-// MCP bridge the agents start.
-var deskctlBin string
+// deskctlBin is the deskctl binary TestMain's directory holds once a test
+// has asked for it (buildDeskctl), for the hooks and MCP bridge the agents
+// start; built only when a real client is there to use it.
+var (
+	deskctlDir   string
+	deskctlBin   string
+	deskctlOnce  sync.Once
+	deskctlBuild error
+)
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "realclients")
@@ -29,18 +36,30 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	deskctlBin = filepath.Join(dir, "deskctl")
-	_, here, _, _ := runtime.Caller(0)
-	build := exec.Command("go", "build", "-o", deskctlBin, "./cmd/deskctl")
-	build.Dir = filepath.Join(filepath.Dir(here), "..", "..")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building deskctl: %v\n%s", err, out)
-		os.Exit(1)
-	}
+	deskctlDir = dir
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// buildDeskctl builds deskctl (CGO_ENABLED=0) the first time it is asked.
+func buildDeskctl(t *testing.T) {
+	t.Helper()
+	deskctlOnce.Do(func() {
+		_, here, _, _ := runtime.Caller(0)
+		bin := filepath.Join(deskctlDir, "deskctl")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/deskctl")
+		build.Dir = filepath.Join(filepath.Dir(here), "..", "..")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			deskctlBuild = fmt.Errorf("building deskctl: %v\n%s", err, out)
+			return
+		}
+		deskctlBin = bin
+	})
+	if deskctlBuild != nil {
+		t.Fatal(deskctlBuild)
+	}
 }
 
 // clients returns the directory holding the installed npm packages, or
@@ -61,6 +80,7 @@ func clients(t *testing.T, pkg string) string {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed; the real clients need Node 20 or later")
 	}
+	buildDeskctl(t)
 	return dir
 }
 
