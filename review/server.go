@@ -57,9 +57,14 @@ func (e *rpcError) Error() string { return e.Message }
 // Server speaks the native protocol (docs/protocol.md) for a Desk: JSON-RPC
 // 2.0, one JSON object per line, over a Unix socket.
 type Server struct {
-	desk *Desk
-	wg   sync.WaitGroup // connections being served
+	desk  *Desk
+	doors func() []DoorStatus // the open front doors, for status; nil if none
+	wg    sync.WaitGroup      // connections being served
 }
+
+// ShowDoors makes the status method report the front doors f returns.
+// Call it before Serve.
+func (s *Server) ShowDoors(f func() []DoorStatus) { s.doors = f }
 
 // NewServer returns a server for desk.
 func NewServer(desk *Desk) *Server { return &Server{desk: desk} }
@@ -301,6 +306,7 @@ type (
 		Roots     []string      `json:"roots"`
 		Waiting   int           `json:"waiting"`
 		Proposals []statusEntry `json:"proposals"`
+		Doors     []DoorStatus  `json:"doors"`
 	}
 	statusEntry struct {
 		ID      string   `json:"id"`
@@ -423,6 +429,10 @@ func (cc *conn) handle(ctx context.Context, req rpcRequest) (any, error) {
 			st.Proposals = append(st.Proposals, e)
 		}
 		st.Waiting = len(st.Proposals)
+		st.Doors = []DoorStatus{}
+		if cc.s.doors != nil {
+			st.Doors = cc.s.doors()
+		}
 		return st, nil
 	}
 	return nil, &rpcError{Code: codeMethodNotFound, Message: fmt.Sprintf("unknown method %q; see docs/protocol.md", req.Method)}

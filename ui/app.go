@@ -40,6 +40,10 @@ type Backend struct {
 	// Recover settled them; the window tells the person.
 	Interrupted []review.Interrupted
 
+	// Doors are the agent front doors, open once Serve is called.
+	Doors *review.OpenDoors
+
+	cfg      review.Config
 	listener *net.UnixListener
 	ctx      context.Context
 	cancel   context.CancelFunc
@@ -107,19 +111,36 @@ func StartBackend(c BackendConfig) (*Backend, error) {
 		cancel()
 		return fail(err)
 	}
-	b.ctx, b.cancel, b.listener = ctx, cancel, l
+	b.ctx, b.cancel, b.listener, b.cfg = ctx, cancel, l, cfg
 	return b, nil
 }
 
-// Serve starts serving the native protocol on the socket until Stop.
-func (b *Backend) Serve() {
+// Serve starts serving the native protocol on the socket, and opens the
+// agent front doors the config enables, until Stop. A door that cannot open
+// is an error; the socket is served all the same.
+func (b *Backend) Serve() error {
 	if b.serving {
-		return
+		return nil
 	}
 	b.serving = true
+	var err error
+	b.Doors, err = review.StartDoors(b.ctx, b.Desk, review.DoorOptions{Doors: b.cfg.Doors})
 	// The server's goroutine ends when Stop cancels ctx and the requests
 	// in flight are answered.
-	go func() { b.served <- review.NewServer(b.Desk).Serve(b.ctx, b.listener) }()
+	srv := review.NewServer(b.Desk)
+	if b.Doors != nil {
+		srv.ShowDoors(b.Doors.Status)
+	}
+	go func() { b.served <- srv.Serve(b.ctx, b.listener) }()
+	return err
+}
+
+// DoorStatus reports the open front doors; none before Serve.
+func (b *Backend) DoorStatus() []review.DoorStatus {
+	if b.Doors == nil {
+		return nil
+	}
+	return b.Doors.Status()
 }
 
 // Stop stops serving (requests in flight, writes included, finish first),
@@ -127,9 +148,12 @@ func (b *Backend) Serve() {
 // more than once.
 func (b *Backend) Stop() error {
 	b.once.Do(func() {
+		if b.Doors != nil {
+			b.err = b.Doors.Close() // withdraws the reviews the doors wait on
+		}
 		b.cancel()
 		if b.serving {
-			b.err = <-b.served
+			b.err = errors.Join(b.err, <-b.served)
 		} else {
 			b.listener.Close()
 		}
@@ -207,8 +231,13 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "diffdesk: listening on %s\nworkspaces: %v\n", b.Socket, b.Desk.Roots())
 	a := app.NewWithID(AppID)
-	w := NewWindow(a, b.Desk, WindowOptions{Interrupted: b.Interrupted, Socket: b.Socket})
-	b.Serve()
+	w := NewWindow(a, b.Desk, WindowOptions{Interrupted: b.Interrupted, Socket: b.Socket, Doors: b.DoorStatus})
+	if err := b.Serve(); err != nil {
+		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
+	}
+	for _, d := range b.DoorStatus() {
+		fmt.Fprintf(stdout, "door %s: %s (%s)\n  connect: %s\n", d.Name, d.Addr, d.File, d.Connect)
+	}
 	// SIGINT and SIGTERM close the window as the person would, so the
 	// socket is removed and writes in flight finish. The goroutine ends
 	// with the first signal or when the app has quit.

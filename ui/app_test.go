@@ -37,6 +37,9 @@ func newE2EWithConfig(t *testing.T, configTOML string) *e2e {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
+	// The front doors write lock and discovery files: keep them here.
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(dir, "claude"))
+	t.Setenv("TMPDIR", dir)
 	root := filepath.Join(dir, "ws")
 	os.Mkdir(root, 0o755)
 	if configTOML != "" {
@@ -51,7 +54,9 @@ func newE2EWithConfig(t *testing.T, configTOML string) *e2e {
 	h.win = NewWindow(a, b.Desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1, Socket: b.Socket})
 	h.win.Win.Resize(fyne.NewSize(1200, 700))
 	h.win.View().hl.inline = true
-	b.Serve()
+	if err := b.Serve(); err != nil {
+		t.Fatal(err)
+	}
 	cl, err := review.Dial(b.Socket)
 	if err != nil {
 		t.Fatal(err)

@@ -156,7 +156,13 @@ func (d *detail) showEmpty() {
 			try += " --socket " + s
 		}
 	}
-	d.empty.SetText(hint + ".\nTry it: " + try)
+	text := hint + ".\nTry it: " + try
+	if d.w.opts.Doors != nil {
+		for _, door := range d.w.opts.Doors() {
+			text += "\n\n" + door.Name + " door on " + door.Addr + "\n" + door.Connect
+		}
+	}
+	d.empty.SetText(text)
 	d.title.SetText("")
 	d.state.SetText("")
 	d.files.Hide()

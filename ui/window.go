@@ -32,6 +32,9 @@ type WindowOptions struct {
 	Editor []string
 	// Interrupted are writes Recover settled at start-up; the window says so.
 	Interrupted []review.Interrupted
+	// Doors reports the agent front doors that are open (the Claude Code
+	// and Gemini CLI IDE doors); the empty queue shows how to connect.
+	Doors func() []review.DoorStatus
 	// Socket is where agents connect, for the empty queue's hint.
 	Socket string
 	// AgeTick is how often ages in the queue are refreshed; 20 s if zero,

@@ -131,6 +131,9 @@ func startServe(t *testing.T, decide string) (root, sock string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
+	// The front doors write lock and discovery files: keep them here.
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(dir, "claude"))
+	t.Setenv("TMPDIR", dir)
 	sock = filepath.Join(dir, "desk.sock")
 	ctx, cancel := context.WithCancel(context.Background())
 	ready := make(chan struct{})
@@ -188,7 +191,7 @@ func TestServeAndPropose(t *testing.T) {
 		t.Errorf("streamed propose = exit %d, %q", code, out)
 	}
 	out, _, code = deskctl(t, "", "status", "--socket", sock)
-	if code != 0 || !strings.Contains(out, "0 proposal(s) waiting") {
+	if code != 0 || !strings.Contains(out, "0 proposal(s) waiting") || !strings.Contains(out, "claude-code door") {
 		t.Errorf("status = exit %d, %q", code, out)
 	}
 }

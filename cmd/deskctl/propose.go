@@ -162,6 +162,7 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 			Files            []string
 			Added, Removed   int
 		} `json:"proposals"`
+		Doors []review.DoorStatus `json:"doors"`
 	}
 	if err := cl.Call(context.Background(), "status", struct{}{}, &st); err != nil {
 		fmt.Fprintf(stderr, "deskctl status: %v\n", err)
@@ -171,7 +172,11 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 		writeJSON(stdout, st)
 		return 0
 	}
-	fmt.Fprintf(stdout, "desk running at %s\nworkspaces: %v\n%d proposal(s) waiting\n", *socket, st.Roots, st.Waiting)
+	fmt.Fprintf(stdout, "desk running at %s\nworkspaces: %v\n", *socket, st.Roots)
+	for _, d := range st.Doors {
+		fmt.Fprintf(stdout, "%s door on %s: %d agent(s) connected, %d review(s) open\n  connect: %s\n", d.Name, d.Addr, d.Ready, d.Pending, d.Connect)
+	}
+	fmt.Fprintf(stdout, "%d proposal(s) waiting\n", st.Waiting)
 	for _, p := range st.Proposals {
 		fmt.Fprintf(stdout, "  %s  %-12s %-9s +%d -%d  %v\n", p.ID, p.Agent, p.State, p.Added, p.Removed, p.Files)
 	}

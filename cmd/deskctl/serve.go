@@ -108,5 +108,7 @@ func serve(ctx context.Context, o serveOptions, stdout io.Writer) error {
 	for _, d := range doors.Status() {
 		fmt.Fprintf(stdout, "door %s: %s (%s)\n  connect: %s\n", d.Name, d.Addr, d.File, d.Connect)
 	}
-	return review.NewServer(desk).Serve(ctx, l)
+	srv := review.NewServer(desk)
+	srv.ShowDoors(doors.Status)
+	return srv.Serve(ctx, l)
 }
