@@ -1,0 +1,132 @@
+package review
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/fsnotify/fsnotify"
+)
+
+// TestSettleWindowReportsAnExternalWriter plays a format-on-save editor: as
+// soon as the desk writes the file, it rewrites it; the outcome reports that
+// change as an automatic formatting edit and the final content is the
+// editor's.
+func TestSettleWindowReportsAnExternalWriter(t *testing.T) {
+	d := newTestDesk(t, "", "[desk]\nsettle = \"2s\"\n")
+	path := filepath.Join(d.root, "a.txt")
+	writeFile(t, path, "old\n")
+	p := d.propose(t, engine.FormatWrite, "a.txt", "new\n")
+
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := w.Add(d.root); err != nil {
+		t.Fatal(err)
+	}
+	outcome := make(chan Outcome, 1)
+	go func() {
+		o, err := d.Decide(context.Background(), p.ID, Decision{Kind: DecideApprove})
+		if err != nil {
+			t.Error(err)
+		}
+		outcome <- o
+	}()
+	ctx := testCtx(t)
+	for written := false; !written; {
+		select {
+		case ev := <-w.Events:
+			written = ev.Name == path && readFile(t, path) == "new\n"
+		case <-ctx.Done():
+			t.Fatal("the desk never wrote the file")
+		}
+	}
+	writeFile(t, path, "NEW (saved by the editor)\n")
+	var o Outcome
+	select {
+	case o = <-outcome:
+	case <-ctx.Done():
+		t.Fatal("no outcome")
+	}
+	f := o.Files[0]
+	if f.FinalContent != "NEW (saved by the editor)\n" || !strings.Contains(f.AutoFormatEdits, "+NEW (saved by the editor)") {
+		t.Errorf("final %q, autoFormatEdits %q; want the editor's change reported", f.FinalContent, f.AutoFormatEdits)
+	}
+	if f.UserEdits != "" {
+		t.Errorf("userEdits = %q; the person changed nothing", f.UserEdits)
+	}
+}
+
+func TestPeerCredentialsAreChecked(t *testing.T) {
+	d := newTestDesk(t, "", "")
+	path := serveTestDesk(t, d.Desk)
+	cl, err := Dial(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	// A connection from this user is served (peerIsUs is true for it).
+	if err := cl.Call(testCtx(t), "status", struct{}{}, nil); err != nil {
+		t.Fatalf("status from the same user: %v", err)
+	}
+}
+
+// BenchmarkPendingProposalMemory reports the heap a pending 10k-line
+// proposal holds (base and proposed text, snapshot, counts).
+func BenchmarkPendingProposalMemory(b *testing.B) {
+	root := b.TempDir()
+	cfg, _ := LoadConfig("", []string{root})
+	j, err := OpenJournal(context.Background(), filepath.Join(b.TempDir(), "j.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.Close()
+	d, err := NewDesk(Options{Roots: []string{root}, Config: cfg, Journal: j})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	var sb strings.Builder
+	for i := 0; i < 10_000; i++ {
+		sb.WriteString("\tfmt.Println(\"line ")
+		sb.WriteString(strings.Repeat("x", i%40))
+		sb.WriteString("\")\n")
+	}
+	base := sb.String()
+	proposed := strings.Replace(base, "line x\"", "LINE x\"", 1)
+	for i := 0; i < b.N; i++ {
+		name := filepath.Join(root, "f0"+itoaBench(i)+".go")
+		if err := writeBytes(name, base); err != nil {
+			b.Fatal(err)
+		}
+	}
+	before := heapInUse()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		name := "f0" + itoaBench(i) + ".go"
+		if _, err := d.Propose(context.Background(), Request{Format: engine.FormatWrite, Path: name, Payload: proposed}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(heapInUse()-before)/float64(b.N)/(1<<20), "MB/pending")
+}
+
+func itoaBench(i int) string { return strconv.Itoa(i) }
+
+func writeBytes(path, s string) error { return os.WriteFile(path, []byte(s), 0o644) }
+
+// heapInUse returns the live heap after a collection, in bytes.
+func heapInUse() int64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapInuse)
+}
