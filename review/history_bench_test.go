@@ -1,9 +1,11 @@
 package review
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -117,11 +119,11 @@ func benchPath(f int) string {
 	return fmt.Sprintf("/w/dir%d/file%d%s", f%100, f, ext)
 }
 
-// BenchmarkHistoryNewest100 lists the newest 100 history entries of a
-// journal with 100,000 checkpoints over 10,000 files (plus 10,000
-// rejections), unfiltered and with each filter deskctl history list
-// offers. The target is 50 ms per listing.
-func BenchmarkHistoryNewest100(b *testing.B) {
+// BenchmarkHistory100k works on a journal with 100,000 checkpoints over
+// 10,000 files (plus 10,000 rejections): it lists the newest 100 history
+// entries, unfiltered and with each filter deskctl history list offers
+// (the target is 50 ms per listing), and dry-runs pruning the older half.
+func BenchmarkHistory100k(b *testing.B) {
 	ctx := context.Background()
 	j, err := OpenJournal(ctx, filepath.Join(b.TempDir(), "journal.db"))
 	if err != nil {
@@ -159,7 +161,7 @@ func BenchmarkHistoryNewest100(b *testing.B) {
 		{"rejected-none-by-agent", HistoryFilter{Agent: "agent3", Decision: DecisionRejected}},
 	}
 	for _, tt := range filters {
-		b.Run(tt.name, func(b *testing.B) {
+		b.Run("newest100/"+tt.name, func(b *testing.B) {
 			tt.f.Limit = 100
 			for b.Loop() {
 				if _, err := j.History(ctx, tt.f); err != nil {
@@ -168,4 +170,63 @@ func BenchmarkHistoryNewest100(b *testing.B) {
 			}
 		})
 	}
+	b.Run("prune-half-dry-run", func(b *testing.B) {
+		age := time.Duration(benchCheckpoints+benchRejections) * time.Second / 2
+		for b.Loop() {
+			rep, err := j.Prune(ctx, RetentionPolicy{MaxAge: age}, true)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if rep.Checkpoints < benchCheckpoints/3 {
+				b.Fatalf("Prune(older than %v) = %+v; want about half the checkpoints", age, rep)
+			}
+		}
+	})
+}
+
+// BenchmarkRestoreGrowth measures what a restore adds to the journal:
+// restoring a 1 MiB file back and forth between two checkpointed versions
+// stores no new content, only the restore's records.
+func BenchmarkRestoreGrowth(b *testing.B) {
+	ctx := context.Background()
+	path := filepath.Join(b.TempDir(), "journal.db")
+	j, err := OpenJournal(ctx, path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.Close()
+	file := filepath.Join(b.TempDir(), "big.go")
+	v0 := bigText(1<<20, 5)
+	v1 := append(bytes.Clone(v0), "// one more line\n"...)
+	if _, err := SaveFile(file, v0, 0); err != nil {
+		b.Fatal(err)
+	}
+	cp := historyWrite(b, j, "p", "bench", file, v1)
+	size := func() int64 {
+		if _, err := j.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+			b.Fatal(err)
+		}
+		info, err := os.Stat(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return info.Size()
+	}
+	start := size()
+	b.ResetTimer()
+	for i := range b.N {
+		target := RestoreBefore
+		if i%2 == 1 {
+			target = RestoreAfter
+		}
+		plan, err := j.PlanRestore(ctx, RestoreRequest{Checkpoint: cp, Target: target})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := j.ApplyRestore(ctx, plan); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(size()-start)/float64(b.N), "db-bytes/restore")
 }

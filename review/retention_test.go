@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -180,5 +181,34 @@ func TestParseRetention(t *testing.T) {
 				t.Errorf("ParseRetentionPolicy(%q, %q) = %+v, %v; want %+v (ok %v)", tt.keep, tt.size, got, err, tt.want, tt.ok)
 			}
 		})
+	}
+}
+
+func TestPruneRefusesToLeaveDanglingReferences(t *testing.T) {
+	ctx := context.Background()
+	j := openTestJournal(t)
+	historyWrite(t, j, "p", "claude", filepath.Join(t.TempDir(), "f.txt"), []byte("x\n"))
+	conn, err := j.db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A kept (open) proposal pointing at content the journal does not hold:
+	// a bug the check must catch rather than prune around.
+	for _, q := range []string{`PRAGMA foreign_keys = OFF`, `UPDATE proposals SET status = 'pending'`,
+		`UPDATE proposal_files SET base = 'feedface'`, `PRAGMA foreign_keys = ON`} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conn.Close()
+	if _, err := j.Prune(ctx, RetentionPolicy{MaxBytes: 1}, false); err == nil || !strings.Contains(err.Error(), "nothing pruned") {
+		t.Errorf("Prune(journal with a dangling reference) = %v; want it refused", err)
+	}
+	if page, _ := j.History(ctx, HistoryFilter{}); len(page.Entries) != 1 {
+		t.Errorf("after a refused prune history has %d entries; want 1", len(page.Entries))
+	}
+	var fk int
+	if err := j.db.QueryRowContext(ctx, `PRAGMA foreign_keys`).Scan(&fk); err != nil || fk != 1 {
+		t.Errorf("foreign_keys after Prune = %d, %v; want the checks back on", fk, err)
 	}
 }
