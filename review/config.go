@@ -28,6 +28,7 @@ type Config struct {
 	Limits           Limits             // the user's limits (or the defaults); LimitsFor gives a root's
 	Settle           time.Duration      // the user's settle window for format-on-save editors; 0 = do not wait; SettleFor gives a root's
 	Doors            Doors              // which front doors are on
+	Retention        RetentionPolicy    // how much history the journal keeps ([history], user file only); zero keeps all
 	Files            []string           // the config files that were read, in order
 	// Workspaces holds, by absolute root, what that root's .diffdesk.toml
 	// set or inherited for limits and the settle window.
@@ -249,6 +250,9 @@ func (c *Config) mergeUser(fc fileConfig) error {
 	if fc.settle != nil {
 		c.Settle = *fc.settle
 	}
+	if fc.retention != nil {
+		c.Retention = *fc.retention
+	}
 	d := fc.doors
 	for _, door := range []struct {
 		set *bool
@@ -271,6 +275,7 @@ type fileConfig struct {
 	maxFileBytes *int64
 	settle       *time.Duration
 	doors        rawDoors
+	retention    *RetentionPolicy
 }
 
 type unprotectEntry struct {
@@ -290,7 +295,11 @@ type rawConfig struct {
 	Desk struct {
 		Settle *string `toml:"settle"`
 	} `toml:"desk"`
-	Doors rawDoors `toml:"doors"`
+	Doors   rawDoors `toml:"doors"`
+	History struct {
+		KeepFor string `toml:"keep_for"`
+		MaxSize string `toml:"max_size"`
+	} `toml:"history"`
 }
 
 type rawFormatter struct {
@@ -316,12 +325,13 @@ type rawDoors struct {
 // configKeys lists the valid keys of each table, and configKeyTypes what
 // each key holds, for error messages.
 var configKeys = map[string][]string{
-	"":             {"formatter", "auto_approve", "protected", "unprotect", "limits", "desk", "doors"},
+	"":             {"formatter", "auto_approve", "protected", "unprotect", "limits", "desk", "doors", "history"},
 	"formatter":    {"glob", "command", "timeout"},
 	"auto_approve": {"agent", "path", "kind", "max_lines", "new_file"},
 	"limits":       {"max_file_bytes"},
 	"desk":         {"settle"},
 	"doors":        {"native", "claude", "gemini"},
+	"history":      {"keep_for", "max_size"},
 }
 
 var configKeyTypes = map[string]string{
@@ -332,6 +342,9 @@ var configKeyTypes = map[string]string{
 	"limits":                 `a table: [limits]`,
 	"desk":                   `a table: [desk]`,
 	"doors":                  `a table: [doors]`,
+	"history":                `a table: [history]`,
+	"history.keep_for":       `an age string, e.g. keep_for = "90d"`,
+	"history.max_size":       `a size string, e.g. max_size = "2GB"`,
 	"formatter.glob":         `a string, e.g. glob = "*.go"`,
 	"formatter.command":      `an array of strings, e.g. command = ["gofmt"]`,
 	"formatter.timeout":      `a duration string, e.g. timeout = "5s"`,
@@ -413,6 +426,20 @@ func parseConfig(file string, data []byte, user bool) (fileConfig, error) {
 	}
 	if !user && (raw.Doors != rawDoors{}) {
 		v.fail("doors", "doors", "front doors are set in the user config only; move [doors] there")
+	}
+	if h := raw.History; h.KeepFor != "" || h.MaxSize != "" {
+		switch p, err := ParseRetentionPolicy(h.KeepFor, h.MaxSize); {
+		case !user:
+			v.fail("history", "history", "history retention is set in the user config only (the journal is per user); move [history] there")
+		case err != nil:
+			key := "history.keep_for"
+			if strings.HasPrefix(err.Error(), "history.max_size") {
+				key = "history.max_size"
+			}
+			v.fail(key, key, err.Error())
+		default:
+			fc.retention = &p
+		}
 	}
 	return fc, errors.Join(v.errs...)
 }

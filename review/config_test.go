@@ -174,7 +174,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"unknown key", true, "[[formatter]]\nglob = \"*.go\"\ncommand = [\"gofmt\"]\ntimout = \"5s\"\n",
 			` line 4: key formatter.timout: unknown key; valid keys in formatter are glob, command, timeout (did you mean "timeout"?)`},
 		{"unknown top-level key", true, "protect = [\"x\"]\n",
-			` line 1: key protect: unknown key; valid top-level keys are formatter, auto_approve, protected, unprotect, limits, desk, doors (did you mean "protected"?)`},
+			` line 1: key protect: unknown key; valid top-level keys are formatter, auto_approve, protected, unprotect, limits, desk, doors, history (did you mean "protected"?)`},
 		{"wrong type", true, "[[formatter]]\nglob = \"*.go\"\ncommand = \"gofmt\"\n",
 			` line 3: key formatter.command: has the wrong type (a TOML string); it must be an array of strings, e.g. command = ["gofmt"]`},
 		{"wrong type in table", true, "[limits]\nmax_file_bytes = \"10MB\"\n",
@@ -336,5 +336,27 @@ func TestConfigFileTooLarge(t *testing.T) {
 	var ce *ConfigError
 	if _, err := LoadConfig(file, nil); !errors.As(err, &ce) {
 		t.Errorf("LoadConfig(big file) = %v; want a *ConfigError", err)
+	}
+}
+
+func TestHistoryRetentionConfig(t *testing.T) {
+	dir := t.TempDir()
+	user := filepath.Join(dir, "config.toml")
+	os.WriteFile(user, []byte("[history]\nkeep_for = \"90d\"\nmax_size = \"2GB\"\n"), 0o644)
+	c, err := LoadConfig(user, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Retention.MaxAge != 90*24*time.Hour || c.Retention.MaxBytes != 2_000_000_000 {
+		t.Errorf("Retention = %+v; want 90 days and 2 GB", c.Retention)
+	}
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, ConfigFileName), []byte("[history]\nkeep_for = \"1d\"\n"), 0o644)
+	if _, err := LoadConfig("", []string{root}); err == nil || !strings.Contains(err.Error(), "user config only") {
+		t.Errorf("[history] in a workspace file: %v; want an error saying it belongs in the user config", err)
+	}
+	os.WriteFile(user, []byte("[history]\nmax_size = \"lots\"\n"), 0o644)
+	if _, err := LoadConfig(user, nil); err == nil || !strings.Contains(err.Error(), "history.max_size") {
+		t.Errorf("bad max_size: %v; want an error naming history.max_size", err)
 	}
 }

@@ -81,6 +81,13 @@ func NewDesk(opts Options) (*Desk, error) {
 	if d.now == nil {
 		d.now = time.Now
 	}
+	if opts.Config.Retention != (RetentionPolicy{}) {
+		// The user's [history] setting: prune what is past it before the
+		// first proposal, so the journal does not grow without bound.
+		if _, err := opts.Journal.Prune(context.Background(), opts.Config.Retention, false); err != nil {
+			return nil, fmt.Errorf("review: pruning history per [history] in the config: %w", err)
+		}
+	}
 	d.watch, err = newStaleWatcher(d.recheck)
 	if err != nil {
 		return nil, err
@@ -558,7 +565,9 @@ func (d *Desk) List() []Proposal {
 			out = append(out, copyProposal(e.p))
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Created.Before(out[j].Created) || out[i].Created.Equal(out[j].Created) && out[i].ID < out[j].ID })
+	sort.Slice(out, func(i, j int) bool {
+		return out[i].Created.Before(out[j].Created) || out[i].Created.Equal(out[j].Created) && out[i].ID < out[j].ID
+	})
 	return out
 }
 
