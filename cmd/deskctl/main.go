@@ -37,6 +37,9 @@ Usage:
         an agent hook (Claude PreToolUse/PermissionRequest, Gemini BeforeTool): shows the
         edit at the desk and answers allow, deny with the reason, or allow with the
         person's text; without a desk it leaves the decision to the agent's prompt
+  deskctl history list|show|diff|restore|prune [...]
+        browse checkpoints, compare any two points or a point with the disk, restore
+        (a dry run until --apply; undoable), prune; deskctl history help for details
   deskctl help
         this text
 
