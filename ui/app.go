@@ -231,7 +231,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "diffdesk: listening on %s\nworkspaces: %v\n", b.Socket, b.Desk.Roots())
 	a := app.NewWithID(AppID)
-	w := NewWindow(a, b.Desk, WindowOptions{Interrupted: b.Interrupted, Socket: b.Socket, Doors: b.DoorStatus})
+	w := NewWindow(a, b.Desk, WindowOptions{Interrupted: b.Interrupted, Socket: b.Socket, Doors: b.DoorStatus, Journal: b.Journal})
 	if err := b.Serve(); err != nil {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
 	}

@@ -40,6 +40,8 @@ type WindowOptions struct {
 	// AgeTick is how often ages in the queue are refreshed; 20 s if zero,
 	// never if negative.
 	AgeTick time.Duration
+	// Journal is the desk's journal; with it the window has a History tab.
+	Journal *review.Journal
 }
 
 // Window is DiffDesk's main window: the queue of proposals on the left, the
@@ -59,6 +61,9 @@ type Window struct {
 	pump   *eventPump
 	unsub  func()
 	split  *container.Split
+
+	tabs    *container.AppTabs // Review and History; nil without a journal
+	history *historyView
 
 	items     map[string]review.Proposal // shown in the queue: open, and failed until dismissed
 	dismissed map[string]bool
@@ -106,7 +111,11 @@ func NewWindow(a fyne.App, desk *review.Desk, o WindowOptions) *Window {
 	left := container.NewBorder(queueTitle, nil, nil, nil, w.queue.list)
 	w.split = container.NewHSplit(left, w.detail.content)
 	w.split.Offset = 0.27
-	w.Win.SetContent(w.split)
+	if o.Journal != nil {
+		w.Win.SetContent(w.historyTabs(w.split))
+	} else {
+		w.Win.SetContent(w.split)
+	}
 	w.Win.Resize(fyne.NewSize(1400, 900))
 
 	w.setupTray()
@@ -140,6 +149,9 @@ func (w *Window) Close() {
 			w.notifyTimer.Stop()
 		}
 		w.decisions.Wait()
+		if w.history != nil {
+			w.history.close()
+		}
 		w.detail.closeExternal()
 	})
 }

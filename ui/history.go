@@ -1,0 +1,711 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// History filter choices shown in the selects.
+const (
+	historyAllAgents    = "All agents"
+	historyAllDecisions = "All decisions"
+	historyAllTime      = "All time"
+)
+
+// historySince maps the since select's choices to how far back they reach.
+var historySince = []struct {
+	label string
+	d     time.Duration
+}{
+	{"Last hour", time.Hour},
+	{"Last 24 hours", 24 * time.Hour},
+	{"Last 7 days", 7 * 24 * time.Hour},
+	{historyAllTime, 0},
+}
+
+// historyDecisions are the decision select's choices after "All decisions".
+var historyDecisions = []string{
+	review.DecisionApproved, review.DecisionPartial, review.DecisionRejected,
+	review.DecisionWithdrawn, review.DecisionFailed, review.DecisionStale, review.EntryRestore,
+}
+
+// historyPageSize is how many entries one page of the timeline loads.
+const historyPageSize = 100
+
+// historyView is the History tab: the journal's timeline with filters on
+// the left, the selected entry's diff on the right, and the compare and
+// restore actions. Every journal call runs on its own goroutine; results
+// reach the widgets through the window's do scheduler.
+type historyView struct {
+	w       *Window
+	j       *review.Journal
+	ctx     context.Context
+	cancel  context.CancelFunc
+	calls   sync.WaitGroup
+	content fyne.CanvasObject
+
+	agentSel, decisionSel, sinceSel *widget.Select
+	fileEntry                       *widget.Entry
+	list                            *widget.List
+	more                            *widget.Button
+	status                          *widget.Label
+
+	entries []review.HistoryEntry
+	next    string
+	gen     int // bumped by reload: older pages arriving late are dropped
+	loaded  bool
+	sel     int // index of the selected entry; -1 if none
+	want    review.HistoryRef
+
+	title    *widget.Label
+	info     *widget.Label
+	fileSel  *widget.Select
+	view     *DiffView
+	diffs    []review.FileDiff
+	diffGen  int
+	mark     *review.HistoryEntry // the entry marked by "Compare with…"
+	compare  *widget.Button
+	vsDisk   *widget.Button
+	restore  *widget.Button
+	unmark   *widget.Button
+	diffNote *widget.Label
+
+	// The restore dialog, while shown; its buttons are fields so tests tap them.
+	restoreDlg     dialog.Dialog
+	restorePlan    review.RestorePlan
+	restoreText    *widget.Label
+	restoreConfirm *widget.Button
+	restoreForce   *widget.Button
+	restoreCancel  *widget.Button
+	lastRestore    review.RestoreResult
+	lastErr        error
+}
+
+func newHistoryView(w *Window, j *review.Journal) *historyView {
+	h := &historyView{w: w, j: j, sel: -1}
+	h.ctx, h.cancel = context.WithCancel(context.Background())
+
+	h.agentSel = widget.NewSelect([]string{historyAllAgents}, func(string) { h.reload() })
+	h.agentSel.Selected = historyAllAgents
+	h.decisionSel = widget.NewSelect(append([]string{historyAllDecisions}, historyDecisions...), func(string) { h.reload() })
+	h.decisionSel.Selected = historyAllDecisions
+	var since []string
+	for _, s := range historySince {
+		since = append(since, s.label)
+	}
+	h.sinceSel = widget.NewSelect(since, func(string) { h.reload() })
+	h.sinceSel.Selected = historyAllTime
+	h.fileEntry = widget.NewEntry()
+	h.fileEntry.SetPlaceHolder("File or pattern, e.g. *.go")
+	h.fileEntry.OnSubmitted = func(string) { h.reload() }
+
+	h.list = widget.NewList(func() int { return len(h.entries) }, newHistoryRow, func(i widget.ListItemID, o fyne.CanvasObject) {
+		if i < len(h.entries) {
+			h.fillRow(o, h.entries[i])
+		}
+	})
+	h.list.OnSelected = func(i widget.ListItemID) { h.selectIndex(i) }
+	h.more = widget.NewButton("Load more", h.loadMore)
+	h.more.Hide()
+	h.status = widget.NewLabel("")
+	h.status.Wrapping = fyne.TextWrapWord
+
+	filters := container.NewVBox(
+		container.NewGridWithColumns(3, h.agentSel, h.decisionSel, h.sinceSel),
+		h.fileEntry,
+	)
+	left := container.NewBorder(filters, container.NewVBox(h.more, h.status), nil, nil, h.list)
+
+	h.title = widget.NewLabelWithStyle("Select an entry of the history", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	h.title.Truncation = fyne.TextTruncateEllipsis
+	h.info = widget.NewLabel("")
+	h.info.Wrapping = fyne.TextWrapWord
+	h.diffNote = widget.NewLabel("")
+	h.fileSel = widget.NewSelect(nil, func(string) { h.showFile() })
+	h.fileSel.PlaceHolder = "(no files)"
+	h.view = NewDiffView()
+	h.compare = widget.NewButton("Compare with…", h.MarkCompare)
+	h.unmark = widget.NewButton("Stop comparing", h.Unmark)
+	h.unmark.Hide()
+	h.vsDisk = widget.NewButton("vs disk", h.CompareDisk)
+	h.restore = widget.NewButton("Restore…", h.ShowRestore)
+	h.setActions()
+
+	bar := container.NewHBox(h.compare, h.unmark, h.vsDisk, h.restore)
+	top := container.NewVBox(h.title, h.info, container.NewBorder(nil, nil, widget.NewLabel("File"), nil, h.fileSel), h.diffNote)
+	right := container.NewBorder(top, bar, nil, nil, h.view)
+
+	split := container.NewHSplit(left, right)
+	split.Offset = 0.38
+	h.content = split
+	return h
+}
+
+// close cancels the journal calls in flight and waits for them.
+func (h *historyView) close() {
+	h.cancel()
+	h.calls.Wait()
+}
+
+// run calls f off the UI goroutine and then applies its result with the
+// window's scheduler (unless the window closed meanwhile).
+func (h *historyView) run(f func(ctx context.Context) func()) {
+	h.calls.Add(1)
+	go func() {
+		defer h.calls.Done()
+		apply := f(h.ctx)
+		if h.ctx.Err() != nil || apply == nil {
+			return
+		}
+		h.w.do(apply)
+	}()
+}
+
+// filter is the filter the widgets say, for the first page.
+func (h *historyView) filter() review.HistoryFilter {
+	f := review.HistoryFilter{File: strings.TrimSpace(h.fileEntry.Text), Limit: historyPageSize}
+	if a := h.agentSel.Selected; a != "" && a != historyAllAgents {
+		f.Agent = a
+	}
+	if d := h.decisionSel.Selected; d != "" && d != historyAllDecisions {
+		f.Decision = d
+	}
+	for _, s := range historySince {
+		if s.label == h.sinceSel.Selected && s.d > 0 {
+			f.Since = h.w.now().Add(-s.d)
+		}
+	}
+	return f
+}
+
+// reload loads the newest page of the timeline afresh (and the agents for
+// the filter), keeping the selected entry selected if it is still listed.
+func (h *historyView) reload() {
+	if h.agentSel == nil || h.sinceSel == nil || h.fileEntry == nil {
+		return // still being built: the selects' callbacks fire on Selected changes
+	}
+	h.loaded = true
+	h.gen++
+	gen := h.gen
+	f := h.filter()
+	if h.sel >= 0 && h.sel < len(h.entries) && h.want == "" {
+		h.want = h.entries[h.sel].Ref
+	}
+	h.status.SetText("Loading…")
+	h.run(func(ctx context.Context) func() {
+		page, err := h.j.History(ctx, f)
+		agents, aerr := h.j.HistoryAgents(ctx)
+		return func() {
+			if gen != h.gen {
+				return
+			}
+			if aerr == nil {
+				h.setAgents(agents)
+			}
+			if err != nil {
+				h.status.SetText("Could not read the history: " + err.Error())
+				return
+			}
+			h.entries = page.Entries
+			h.next = page.Next
+			h.sel = -1
+			h.list.UnselectAll()
+			h.afterPage()
+		}
+	})
+}
+
+// loadMore appends the next (older) page.
+func (h *historyView) loadMore() {
+	if h.next == "" {
+		return
+	}
+	gen := h.gen
+	f := h.filter()
+	f.Cursor = h.next
+	h.more.Disable()
+	h.run(func(ctx context.Context) func() {
+		page, err := h.j.History(ctx, f)
+		return func() {
+			h.more.Enable()
+			if gen != h.gen {
+				return
+			}
+			if err != nil {
+				h.status.SetText("Could not read the history: " + err.Error())
+				return
+			}
+			h.entries = append(h.entries, page.Entries...)
+			h.next = page.Next
+			h.afterPage()
+		}
+	})
+}
+
+// afterPage refreshes the list, the "load more" button and the status, and
+// selects the entry that should be selected.
+func (h *historyView) afterPage() {
+	h.list.Refresh()
+	if h.next != "" {
+		h.more.Show()
+	} else {
+		h.more.Hide()
+	}
+	switch n := len(h.entries); {
+	case n == 0:
+		h.status.SetText("No history matches these filters.")
+	case h.next != "":
+		h.status.SetText(fmt.Sprintf("%d entries shown; older ones with Load more.", n))
+	default:
+		h.status.SetText(fmt.Sprintf("%d entries.", n))
+	}
+	if h.want != "" {
+		want := h.want
+		h.want = ""
+		for i, e := range h.entries {
+			if e.Ref == want {
+				h.list.Select(i)
+				h.list.ScrollTo(i)
+				return
+			}
+		}
+	}
+	if h.sel < 0 && len(h.entries) > 0 {
+		h.list.Select(0)
+	}
+}
+
+func (h *historyView) setAgents(agents []review.HistoryAgent) {
+	opts := []string{historyAllAgents}
+	for _, a := range agents {
+		opts = append(opts, a.Agent)
+	}
+	h.agentSel.Options = opts
+	h.agentSel.Refresh()
+}
+
+// newHistoryRow is the list's row template: time, agent/session, decision
+// badge and the files.
+func newHistoryRow() fyne.CanvasObject {
+	when := widget.NewLabel("2006-01-02 15:04")
+	who := widget.NewLabel("agent/session")
+	badge := widget.NewLabelWithStyle("approved", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	files := widget.NewLabel("files")
+	files.Truncation = fyne.TextTruncateEllipsis
+	return container.NewBorder(nil, nil, container.NewHBox(when, badge, who), nil, files)
+}
+
+func (h *historyView) fillRow(o fyne.CanvasObject, e review.HistoryEntry) {
+	c := o.(*fyne.Container)
+	files := c.Objects[0].(*widget.Label)
+	left := c.Objects[1].(*fyne.Container)
+	when, badge, who := left.Objects[0].(*widget.Label), left.Objects[1].(*widget.Label), left.Objects[2].(*widget.Label)
+	when.SetText(historyTime(e.Time, h.w.now()))
+	who.SetText(e.Agent + "/" + e.Session)
+	text, imp := historyBadge(e)
+	badge.Importance = imp
+	badge.SetText(text)
+	files.SetText(h.fileList(e.Paths))
+}
+
+// historyTime shows t as a clock time today, or with its date otherwise.
+func historyTime(t, now time.Time) string {
+	t = t.Local()
+	if y, m, d := t.Date(); func() bool { y2, m2, d2 := now.Local().Date(); return y == y2 && m == m2 && d == d2 }() {
+		return t.Format("15:04:05")
+	}
+	return t.Format("2006-01-02 15:04")
+}
+
+// historyBadge is the decision badge of an entry and its colour.
+func historyBadge(e review.HistoryEntry) (string, widget.Importance) {
+	if e.Kind == review.EntryRestore {
+		return "restore", widget.HighImportance
+	}
+	switch e.Decision {
+	case review.DecisionApproved, review.DecisionPartial:
+		return e.Decision, widget.SuccessImportance
+	case review.DecisionRejected, review.DecisionFailed:
+		return e.Decision, widget.DangerImportance
+	case review.DecisionStale, review.DecisionWithdrawn:
+		return e.Decision, widget.WarningImportance
+	}
+	if e.Decision == "" {
+		return e.Kind, widget.MediumImportance
+	}
+	return e.Decision, widget.MediumImportance
+}
+
+// rel shows path relative to the workspace root holding it.
+func (h *historyView) rel(path string) string {
+	for _, r := range h.w.desk.Roots() {
+		if p, err := filepath.Rel(r, path); err == nil && !strings.HasPrefix(p, "..") {
+			return filepath.ToSlash(p)
+		}
+	}
+	return path
+}
+
+func (h *historyView) fileList(paths []string) string {
+	var names []string
+	for _, p := range paths {
+		names = append(names, h.rel(p))
+	}
+	return strings.Join(names, ", ")
+}
+
+// selected returns the selected entry.
+func (h *historyView) selected() (review.HistoryEntry, bool) {
+	if h.sel < 0 || h.sel >= len(h.entries) {
+		return review.HistoryEntry{}, false
+	}
+	return h.entries[h.sel], true
+}
+
+// selectIndex shows entry i: its diff, or the comparison with the marked
+// entry while one is marked.
+func (h *historyView) selectIndex(i int) {
+	if i < 0 || i >= len(h.entries) {
+		return
+	}
+	h.sel = i
+	e := h.entries[i]
+	h.title.SetText(h.entryTitle(e))
+	h.info.SetText(entryInfo(e))
+	h.setActions()
+	if h.mark != nil && h.mark.Ref != e.Ref && e.Ref.Checkpoint() > 0 {
+		h.showComparison(*h.mark, e)
+		return
+	}
+	ref := e.Ref
+	h.loadDiffs(fmt.Sprintf("What %s changed", describeRef(ref)), func(ctx context.Context) ([]review.FileDiff, error) {
+		return h.j.DiffEntry(ctx, ref, nil)
+	})
+}
+
+func describeRef(r review.HistoryRef) string {
+	if c := r.Checkpoint(); c > 0 {
+		return fmt.Sprintf("checkpoint %d", c)
+	}
+	return fmt.Sprintf("decision %d", r.Decision())
+}
+
+func (h *historyView) entryTitle(e review.HistoryEntry) string {
+	badge, _ := historyBadge(e)
+	return fmt.Sprintf("%s — %s by %s/%s, %s", describeRef(e.Ref), badge, e.Agent, e.Session, e.Time.Local().Format("2006-01-02 15:04:05"))
+}
+
+// entryInfo is the decision's text: feedback, what a restore did, the
+// proposal and the write's state.
+func entryInfo(e review.HistoryEntry) string {
+	var parts []string
+	if e.ProposalID != "" {
+		parts = append(parts, "Proposal "+e.ProposalID)
+	}
+	if e.RestoredFrom > 0 {
+		parts = append(parts, fmt.Sprintf("Restored to before checkpoint %d", e.RestoredFrom))
+	}
+	if e.State != "" {
+		parts = append(parts, "write "+string(e.State))
+	}
+	s := strings.Join(parts, " · ")
+	if e.Feedback != "" {
+		s += "\nFeedback: " + e.Feedback
+	}
+	if e.Note != "" {
+		s += "\n" + e.Note
+	}
+	return strings.TrimSpace(s)
+}
+
+// setActions enables the buttons the selected entry allows.
+func (h *historyView) setActions() {
+	e, ok := h.selected()
+	cp := ok && e.Ref.Checkpoint() > 0
+	for _, b := range []*widget.Button{h.compare, h.vsDisk, h.restore} {
+		if cp {
+			b.Enable()
+		} else {
+			b.Disable()
+		}
+	}
+	if h.mark != nil {
+		h.compare.SetText(fmt.Sprintf("Comparing with checkpoint %d: select another entry", h.mark.Ref.Checkpoint()))
+		h.compare.Disable()
+		h.unmark.Show()
+	} else {
+		h.compare.SetText("Compare with…")
+		h.unmark.Hide()
+	}
+}
+
+// MarkCompare marks the selected entry: selecting another entry then shows
+// the files as they were after the marked one against after that one.
+func (h *historyView) MarkCompare() {
+	e, ok := h.selected()
+	if !ok || e.Ref.Checkpoint() == 0 {
+		return
+	}
+	h.mark = &e
+	h.setActions()
+	h.diffNote.SetText(fmt.Sprintf("Marked checkpoint %d: select another entry to compare with it.", e.Ref.Checkpoint()))
+}
+
+// Unmark stops comparing and shows the selected entry's own diff again.
+func (h *historyView) Unmark() {
+	h.mark = nil
+	h.setActions()
+	if h.sel >= 0 {
+		h.selectIndex(h.sel)
+	}
+}
+
+func (h *historyView) showComparison(from, to review.HistoryEntry) {
+	a, b := from.Ref.Checkpoint(), to.Ref.Checkpoint()
+	if a > b {
+		a, b = b, a
+	}
+	h.loadDiffs(fmt.Sprintf("After checkpoint %d → after checkpoint %d", a, b), func(ctx context.Context) ([]review.FileDiff, error) {
+		return h.j.DiffPoints(ctx, a, b, nil)
+	})
+}
+
+// CompareDisk shows the selected entry's files as it left them against the
+// disk now.
+func (h *historyView) CompareDisk() {
+	e, ok := h.selected()
+	if !ok || e.Ref.Checkpoint() == 0 {
+		return
+	}
+	id := e.Ref.Checkpoint()
+	h.loadDiffs(fmt.Sprintf("After checkpoint %d → the disk now", id), func(ctx context.Context) ([]review.FileDiff, error) {
+		return h.j.DiffDisk(ctx, id, nil)
+	})
+}
+
+// loadDiffs runs get off the UI goroutine and shows its files.
+func (h *historyView) loadDiffs(what string, get func(ctx context.Context) ([]review.FileDiff, error)) {
+	h.diffGen++
+	gen := h.diffGen
+	h.diffNote.SetText(what + ": loading…")
+	h.run(func(ctx context.Context) func() {
+		diffs, err := get(ctx)
+		return func() {
+			if gen != h.diffGen {
+				return
+			}
+			if err != nil {
+				h.diffNote.SetText(what + ": " + err.Error())
+				h.setDiffs(nil)
+				return
+			}
+			if len(diffs) == 0 {
+				h.diffNote.SetText(what + ": no differences.")
+			} else {
+				h.diffNote.SetText(what + ".")
+			}
+			h.setDiffs(diffs)
+		}
+	})
+}
+
+func (h *historyView) setDiffs(diffs []review.FileDiff) {
+	h.diffs = diffs
+	var opts []string
+	for _, d := range diffs {
+		opts = append(opts, fmt.Sprintf("%s  +%d −%d", h.rel(d.Path), d.Added, d.Removed))
+	}
+	h.fileSel.Options = opts
+	if len(opts) > 0 {
+		h.fileSel.SetSelectedIndex(0) // calls showFile
+	} else {
+		h.fileSel.ClearSelected()
+		h.view.SetTexts("", "", "")
+	}
+	h.fileSel.Refresh()
+}
+
+// showFile shows the file the file select names.
+func (h *historyView) showFile() {
+	i := h.fileSel.SelectedIndex()
+	if i < 0 || i >= len(h.diffs) {
+		return
+	}
+	d := h.diffs[i]
+	if d.Binary {
+		h.view.SetTexts(d.Path, "(binary: not shown)\n", "(binary: not shown)\n")
+		return
+	}
+	h.view.SetTexts(d.Path, string(d.Old), string(d.New))
+}
+
+// ShowRestore works out (off the UI goroutine) what restoring the selected
+// entry's files to before it would do, and shows that dry run in a dialog
+// before anything is written.
+func (h *historyView) ShowRestore() {
+	e, ok := h.selected()
+	if !ok || e.Ref.Checkpoint() == 0 {
+		return
+	}
+	h.planRestore(review.RestoreRequest{Checkpoint: e.Ref.Checkpoint(), Target: review.RestoreBefore})
+}
+
+func (h *historyView) planRestore(req review.RestoreRequest) {
+	h.restore.Disable()
+	h.run(func(ctx context.Context) func() {
+		plan, err := h.j.PlanRestore(ctx, req)
+		return func() {
+			h.setActions()
+			if err != nil {
+				h.lastErr = err
+				dialog.ShowError(err, h.w.Win)
+				return
+			}
+			h.showPlan(plan)
+		}
+	})
+}
+
+// RestorePlanText is the dry run as the dialog lists it: one line per file
+// with its action, lines added and removed, and the reason.
+func RestorePlanText(plan review.RestorePlan, rel func(string) string) string {
+	var b strings.Builder
+	what := "before"
+	if plan.Request.Target != "" {
+		what = string(plan.Request.Target)
+	}
+	fmt.Fprintf(&b, "Restore these files to their content %s checkpoint %d:\n\n", what, plan.Request.Checkpoint)
+	for _, f := range plan.Files {
+		fmt.Fprintf(&b, "%-8s %s  +%d −%d", f.Action, rel(f.Path), f.Added, f.Removed)
+		if f.Reason != "" {
+			fmt.Fprintf(&b, "\n         %s", f.Reason)
+		}
+		b.WriteString("\n")
+	}
+	if refused := plan.Refused(); len(refused) > 0 {
+		var names []string
+		for _, f := range refused {
+			names = append(names, rel(f.Path))
+		}
+		fmt.Fprintf(&b, "\nRefused: %s. Nothing is written while a file is refused; Force… restores them anyway (their current content is kept in the journal).", strings.Join(names, ", "))
+	} else if plan.Request.Force {
+		b.WriteString("\nForced: files changed since the journal saw them are replaced; their current content is kept in the journal.")
+	}
+	return b.String()
+}
+
+func (h *historyView) showPlan(plan review.RestorePlan) {
+	h.hidePlan()
+	h.restorePlan = plan
+	h.restoreText = widget.NewLabel(RestorePlanText(plan, h.rel))
+	h.restoreText.TextStyle.Monospace = true
+	h.restoreText.Wrapping = fyne.TextWrapWord
+	h.restoreCancel = widget.NewButton("Cancel", h.hidePlan)
+	h.restoreConfirm = widget.NewButton("Restore", func() { h.applyRestore(h.restorePlan) })
+	h.restoreConfirm.Importance = widget.DangerImportance
+	h.restoreForce = widget.NewButton("Force…", func() {
+		req := h.restorePlan.Request
+		req.Force = true
+		h.hidePlan()
+		h.planRestore(req)
+	})
+	refused := len(plan.Refused()) > 0
+	if refused {
+		h.restoreConfirm.Disable()
+	} else {
+		h.restoreForce.Hide()
+	}
+	buttons := container.NewHBox(h.restoreCancel, h.restoreForce, h.restoreConfirm)
+	body := container.NewBorder(nil, container.NewCenter(buttons), nil, nil, container.NewVScroll(h.restoreText))
+	title := "Restore checkpoint " + strconv.FormatInt(plan.Request.Checkpoint, 10) + "?"
+	if plan.Request.Force {
+		title = "Force the restore of checkpoint " + strconv.FormatInt(plan.Request.Checkpoint, 10) + "?"
+	}
+	h.restoreDlg = dialog.NewCustomWithoutButtons(title, body, h.w.Win)
+	h.restoreDlg.Resize(fyne.NewSize(720, 420))
+	h.restoreDlg.Show()
+}
+
+func (h *historyView) hidePlan() {
+	if h.restoreDlg != nil {
+		h.restoreDlg.Hide()
+		h.restoreDlg = nil
+	}
+}
+
+// applyRestore carries out a confirmed plan, then refreshes the timeline
+// and selects the restore's own entry (restoring it undoes the restore).
+func (h *historyView) applyRestore(plan review.RestorePlan) {
+	h.restoreConfirm.Disable()
+	h.run(func(ctx context.Context) func() {
+		res, err := h.j.ApplyRestore(ctx, plan)
+		return func() {
+			h.hidePlan()
+			h.lastErr = err
+			var refused *review.RestoreRefusedError
+			switch {
+			case errors.As(err, &refused):
+				// The disk changed since the dry run: show the new plan.
+				h.planRestore(plan.Request)
+				return
+			case err != nil:
+				dialog.ShowError(err, h.w.Win)
+				return
+			}
+			h.lastRestore = res
+			if res.Checkpoint > 0 {
+				h.want = review.HistoryRef(strconv.FormatInt(res.Checkpoint, 10))
+				h.status.SetText(fmt.Sprintf("Restored %d file(s): checkpoint %d.", len(res.Files), res.Checkpoint))
+			} else {
+				h.status.SetText("Every file already had that content: nothing was written.")
+			}
+			h.mark = nil
+			h.sel = -1
+			h.reload()
+		}
+	})
+}
+
+// ShowHistory switches the window to its History tab (which loads the
+// timeline afresh). It does nothing without a journal.
+func (w *Window) ShowHistory() {
+	if w.tabs == nil {
+		return
+	}
+	w.tabs.SelectIndex(1)
+}
+
+// ShowReview switches the window back to the queue and the proposal.
+func (w *Window) ShowReview() {
+	if w.tabs != nil {
+		w.tabs.SelectIndex(0)
+	}
+}
+
+// historyTabs puts the review split and the History tab under a tab bar.
+func (w *Window) historyTabs(review fyne.CanvasObject) fyne.CanvasObject {
+	w.history = newHistoryView(w, w.opts.Journal)
+	w.tabs = container.NewAppTabs(
+		container.NewTabItem("Review", review),
+		container.NewTabItem("History", w.history.content),
+	)
+	w.tabs.OnSelected = func(t *container.TabItem) {
+		if t.Content == w.history.content {
+			w.history.reload()
+		}
+	}
+	return w.tabs
+}

@@ -1,0 +1,238 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// historyHarness is the window harness with the journal passed to the
+// window, so it has its History tab.
+type historyHarness struct {
+	*harness
+	j *review.Journal
+}
+
+func newHistoryHarness(t *testing.T) *historyHarness {
+	t.Helper()
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(NewVariantTheme(theme.VariantLight))
+	h := &harness{t: t, root: t.TempDir(), sched: make(chan func(), 4096), now: baseTime}
+	j, err := review.OpenJournal(context.Background(), filepath.Join(t.TempDir(), "journal.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfgFile := filepath.Join(t.TempDir(), "config.toml")
+	os.WriteFile(cfgFile, nil, 0o644)
+	cfg, err := review.LoadConfig(cfgFile, []string{h.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.desk, err = review.NewDesk(review.Options{Roots: []string{h.root}, Config: cfg, Journal: j, Now: h.clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, Now: h.clock, NotifyDelay: -1, AgeTick: -1, Journal: j})
+	h.win.Win.Resize(fyne.NewSize(1200, 700))
+	h.win.View().hl.inline = true
+	h.win.history.view.hl.inline = true
+	t.Cleanup(func() {
+		h.win.Close()
+		h.desk.Close()
+		j.Close()
+	})
+	return &historyHarness{harness: h, j: j}
+}
+
+// approve proposes a SEARCH/REPLACE edit of rel and approves it.
+func (h *historyHarness) approve(rel, search, replace string) {
+	h.t.Helper()
+	p := h.propose("claude-code", "s1", engine.FormatSearchReplace, rel, srBlock(search, replace))
+	h.win.Select(p.ID)
+	h.win.Approve()
+	if o := h.outcome(p.ID); o.Status != review.StatusApproved {
+		h.t.Fatalf("approve %s: %s", rel, o.Status)
+	}
+}
+
+// openHistory switches to the History tab and waits for n entries.
+func (h *historyHarness) openHistory(n int) *historyView {
+	h.t.Helper()
+	h.win.ShowHistory()
+	hv := h.win.history
+	h.until("the timeline lists the entries", func() bool { return len(hv.entries) == n && hv.sel == 0 && hv.diffs != nil })
+	return hv
+}
+
+// selectEntry selects entry i and waits for its diff.
+func (h *historyHarness) selectEntry(hv *historyView, i int) {
+	h.t.Helper()
+	gen := hv.diffGen
+	hv.list.Select(i)
+	h.until("the entry's diff is shown", func() bool { return hv.diffGen > gen && !strings.HasSuffix(hv.diffNote.Text, "loading…") })
+}
+
+// threeDecisions makes the history: a.txt approved twice around a rejected
+// b.txt, then a.txt approved again.
+func threeDecisions(h *historyHarness) {
+	h.write("a.txt", "one\ntwo\n")
+	h.write("b.txt", "bee\n")
+	h.approve("a.txt", "two\n", "TWO\n")
+	p := h.propose("gemini", "s2", engine.FormatWrite, "b.txt", "BEE\n")
+	h.win.Select(p.ID)
+	h.win.Reject("keep it lower case")
+	h.outcome(p.ID)
+	h.approve("a.txt", "TWO\n", "2\n")
+	h.approve("a.txt", "2\n", "II\n")
+}
+
+func TestHistoryTimelineListsDecisionsNewestFirst(t *testing.T) {
+	h := newHistoryHarness(t)
+	threeDecisions(h)
+	hv := h.openHistory(4)
+	var got []string
+	for _, e := range hv.entries {
+		badge, _ := historyBadge(e)
+		got = append(got, badge+" "+hv.fileList(e.Paths))
+	}
+	want := []string{"approved a.txt", "approved a.txt", "rejected b.txt", "approved a.txt"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("timeline %q; want %q", got, want)
+	}
+	if hv.entries[2].Feedback != "keep it lower case" {
+		t.Errorf("rejected entry's feedback %q", hv.entries[2].Feedback)
+	}
+	row := newHistoryRow()
+	hv.fillRow(row, hv.entries[2])
+	files := row.(*fyne.Container).Objects[0].(*widget.Label)
+	if files.Text != "b.txt" {
+		t.Errorf("row files %q", files.Text)
+	}
+}
+
+func TestHistoryEntryShowsItsDiffAndFeedback(t *testing.T) {
+	h := newHistoryHarness(t)
+	threeDecisions(h)
+	hv := h.openHistory(4)
+	if len(hv.diffs) != 1 || string(hv.diffs[0].Old) != "one\n2\n" || string(hv.diffs[0].New) != "one\nII\n" {
+		t.Fatalf("newest entry's diff %+v", hv.diffs)
+	}
+	h.selectEntry(hv, 2)
+	if len(hv.diffs) != 1 || string(hv.diffs[0].Old) != "bee\n" || string(hv.diffs[0].New) != "BEE\n" {
+		t.Errorf("rejected entry's diff %+v", hv.diffs)
+	}
+	if !strings.Contains(hv.info.Text, "Feedback: keep it lower case") {
+		t.Errorf("info %q; want the feedback", hv.info.Text)
+	}
+	if hv.restore.Disabled() == false {
+		t.Errorf("Restore enabled for a decision that wrote nothing")
+	}
+}
+
+func TestHistoryCompareTwoPoints(t *testing.T) {
+	h := newHistoryHarness(t)
+	threeDecisions(h)
+	hv := h.openHistory(4)
+	h.selectEntry(hv, 3) // the first approval: two → TWO
+	hv.MarkCompare()
+	h.selectEntry(hv, 0) // the last: 2 → II
+	if len(hv.diffs) != 1 || string(hv.diffs[0].Old) != "one\nTWO\n" || string(hv.diffs[0].New) != "one\nII\n" {
+		t.Errorf("comparison %+v; want after the first against after the last", hv.diffs)
+	}
+	if !strings.Contains(hv.diffNote.Text, "After checkpoint") {
+		t.Errorf("note %q", hv.diffNote.Text)
+	}
+}
+
+func TestHistoryCompareWithDisk(t *testing.T) {
+	h := newHistoryHarness(t)
+	threeDecisions(h)
+	hv := h.openHistory(4)
+	h.write("a.txt", "one\nhand edit\n")
+	hv.CompareDisk()
+	h.until("the disk comparison", func() bool { return strings.Contains(hv.diffNote.Text, "disk now.") })
+	if len(hv.diffs) != 1 || string(hv.diffs[0].New) != "one\nhand edit\n" {
+		t.Errorf("vs disk %+v", hv.diffs)
+	}
+}
+
+func TestHistoryRestoreThroughTheDialog(t *testing.T) {
+	h := newHistoryHarness(t)
+	threeDecisions(h)
+	hv := h.openHistory(4)
+	hv.ShowRestore()
+	h.until("the dry-run dialog", func() bool { return hv.restoreDlg != nil })
+	if h.read("a.txt") != "one\nII\n" {
+		t.Fatalf("the dry run wrote the file")
+	}
+	if txt := hv.restoreText.Text; !strings.Contains(txt, "write") || !strings.Contains(txt, "a.txt  +1 −1") {
+		t.Errorf("dry run lists %q", txt)
+	}
+	test.Tap(hv.restoreConfirm)
+	h.until("the restore entry is listed and selected", func() bool {
+		return len(hv.entries) == 5 && hv.entries[0].Kind == review.EntryRestore && hv.sel == 0
+	})
+	if got := h.read("a.txt"); got != "one\n2\n" {
+		t.Errorf("after the restore a.txt is %q", got)
+	}
+	// Restoring the restore undoes it.
+	h.until("the restore's diff", func() bool { return len(hv.diffs) == 1 })
+	hv.ShowRestore()
+	h.until("the dry-run dialog", func() bool { return hv.restoreDlg != nil })
+	test.Tap(hv.restoreConfirm)
+	h.until("the undo", func() bool { return len(hv.entries) == 6 })
+	if got := h.read("a.txt"); got != "one\nII\n" {
+		t.Errorf("after undoing the restore a.txt is %q", got)
+	}
+}
+
+func TestHistoryRestoreRefusedThenForced(t *testing.T) {
+	h := newHistoryHarness(t)
+	threeDecisions(h)
+	hv := h.openHistory(4)
+	h.write("a.txt", "one\nhand edit\n")
+	hv.ShowRestore()
+	h.until("the dry-run dialog", func() bool { return hv.restoreDlg != nil })
+	if !hv.restoreConfirm.Disabled() || !strings.Contains(hv.restoreText.Text, "Refused: a.txt") {
+		t.Fatalf("refused plan: confirm disabled %v, text %q", hv.restoreConfirm.Disabled(), hv.restoreText.Text)
+	}
+	test.Tap(hv.restoreForce)
+	h.until("the forced dry run", func() bool { return hv.restoreDlg != nil && hv.restorePlan.Request.Force })
+	if h.read("a.txt") != "one\nhand edit\n" {
+		t.Fatalf("Force wrote before the second confirmation")
+	}
+	test.Tap(hv.restoreConfirm)
+	h.until("the restore entry", func() bool { return len(hv.entries) == 5 && hv.entries[0].Kind == review.EntryRestore })
+	if got := h.read("a.txt"); got != "one\n2\n" {
+		t.Errorf("after the forced restore a.txt is %q", got)
+	}
+}
+
+func TestHistoryFilters(t *testing.T) {
+	h := newHistoryHarness(t)
+	threeDecisions(h)
+	hv := h.openHistory(4)
+	hv.decisionSel.SetSelected(review.DecisionRejected)
+	h.until("filtered by decision", func() bool { return len(hv.entries) == 1 })
+	hv.decisionSel.SetSelected(historyAllDecisions)
+	h.until("unfiltered", func() bool { return len(hv.entries) == 4 })
+	if len(hv.agentSel.Options) != 3 {
+		t.Errorf("agent options %q", hv.agentSel.Options)
+	}
+	hv.agentSel.SetSelected("gemini")
+	h.until("filtered by agent", func() bool { return len(hv.entries) == 1 })
+	hv.agentSel.SetSelected(historyAllAgents)
+	hv.fileEntry.SetText("a.txt")
+	hv.reload()
+	h.until("filtered by file", func() bool { return len(hv.entries) == 3 })
+}
