@@ -219,6 +219,16 @@ func (e *Editor) TypedKey(k *fyne.KeyEvent) {
 		e.move(e.home(), sel)
 	case fyne.KeyEnd:
 		e.move(pos{e.cur.line, len(e.lines[e.cur.line])}, sel)
+	case fyne.KeyEscape:
+		e.blur()
+	}
+}
+
+// blur gives the keyboard back to the window, keeping the text: Esc in the
+// editor, so the window's keys (a to approve edited, Esc to cancel) work.
+func (e *Editor) blur() {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(e.v); c != nil && c.Focused() == e {
+		c.Unfocus()
 	}
 }
 

@@ -311,3 +311,16 @@ func TestEditorDoubleTapSelectsWord(t *testing.T) {
 		t.Errorf("Selected after double tap = %q; want %q", got, "return")
 	}
 }
+
+func TestEditorEscapeGivesTheKeyboardBack(t *testing.T) {
+	_, ed, w := newTestEditor(t, editOld)
+	w.Canvas().Focus(ed)
+	typeText(ed, "x")
+	key(ed, fyne.KeyEscape)
+	if w.Canvas().Focused() != nil {
+		t.Errorf("after Esc the editor still has the keyboard")
+	}
+	if !strings.HasPrefix(ed.Text(), "x") {
+		t.Errorf("Esc lost the typed text: %q", ed.Text())
+	}
+}

@@ -76,7 +76,7 @@ func KeysText() string {
 	for _, k := range keyBindings() {
 		b.WriteString(string(k.r) + "  " + k.what + "\n")
 	}
-	b.WriteString("Ctrl+Enter  approve\nEsc  leave edit mode\n↑/↓  previous / next proposal\n")
+	b.WriteString("Ctrl+Enter  approve\nEsc  leave the editor (keeps your text); again: leave edit mode\n↑/↓  previous / next proposal\n")
 	return b.String()
 }
 
