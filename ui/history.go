@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -66,6 +67,7 @@ type historyView struct {
 	entries []review.HistoryEntry
 	next    string
 	gen     int // bumped by reload: older pages arriving late are dropped
+	page    int // entries per page: historyPageSize (tests make it small)
 	loaded  bool
 	sel     int // index of the selected entry; -1 if none
 	want    review.HistoryRef
@@ -92,10 +94,15 @@ type historyView struct {
 	restoreCancel  *widget.Button
 	lastRestore    review.RestoreResult
 	lastErr        error
+
+	shown   string      // what the diff pane shows: the entry's ref and the mark's
+	notice  string      // said in the status line after the next page, e.g. what a restore did
+	unsub   func()      // from the desk's events
+	pending atomic.Bool // a desk decision is waiting to reach the timeline
 }
 
 func newHistoryView(w *Window, j *review.Journal) *historyView {
-	h := &historyView{w: w, j: j, sel: -1}
+	h := &historyView{w: w, j: j, sel: -1, page: historyPageSize}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 
 	h.agentSel = widget.NewSelect([]string{historyAllAgents}, func(string) { h.reload() })
@@ -143,6 +150,14 @@ func newHistoryView(w *Window, j *review.Journal) *historyView {
 	h.vsDisk = widget.NewButton("vs disk", h.CompareDisk)
 	h.restore = widget.NewButton("Restore…", h.ShowRestore)
 	h.setActions()
+	h.view.SetDark(isDark(w.app))
+	w.app.Settings().AddListener(func(fyne.Settings) { w.do(func() { h.view.SetDark(isDark(w.app)) }) })
+	// A decision adds to the history: reload while the tab shows, once per burst.
+	h.unsub = w.desk.Subscribe(func(ev review.Event) {
+		if ev.Kind == review.EventDecided && h.pending.CompareAndSwap(false, true) {
+			w.do(h.decided)
+		}
+	})
 
 	bar := container.NewHBox(h.compare, h.unmark, h.vsDisk, h.restore)
 	top := container.NewVBox(h.title, h.info, container.NewBorder(nil, nil, widget.NewLabel("File"), nil, h.fileSel), h.diffNote)
@@ -156,6 +171,7 @@ func newHistoryView(w *Window, j *review.Journal) *historyView {
 
 // close cancels the journal calls in flight and waits for them.
 func (h *historyView) close() {
+	h.unsub()
 	h.cancel()
 	h.calls.Wait()
 }
@@ -174,9 +190,18 @@ func (h *historyView) run(f func(ctx context.Context) func()) {
 	}()
 }
 
+// decided reloads the timeline after desk decisions if the History tab is
+// showing (otherwise selecting the tab reloads it).
+func (h *historyView) decided() {
+	h.pending.Store(false)
+	if h.w.tabs != nil && h.w.tabs.Selected() != nil && h.w.tabs.Selected().Content == h.content {
+		h.reload()
+	}
+}
+
 // filter is the filter the widgets say, for the first page.
 func (h *historyView) filter() review.HistoryFilter {
-	f := review.HistoryFilter{File: strings.TrimSpace(h.fileEntry.Text), Limit: historyPageSize}
+	f := review.HistoryFilter{File: strings.TrimSpace(h.fileEntry.Text), Limit: h.page}
 	if a := h.agentSel.Selected; a != "" && a != historyAllAgents {
 		f.Agent = a
 	}
@@ -271,6 +296,10 @@ func (h *historyView) afterPage() {
 		h.status.SetText(fmt.Sprintf("%d entries shown; older ones with Load more.", n))
 	default:
 		h.status.SetText(fmt.Sprintf("%d entries.", n))
+	}
+	if h.notice != "" {
+		h.status.SetText(h.notice + " " + h.status.Text)
+		h.notice = ""
 	}
 	if h.want != "" {
 		want := h.want
@@ -386,12 +415,24 @@ func (h *historyView) selectIndex(i int) {
 	h.title.SetText(h.entryTitle(e))
 	h.info.SetText(entryInfo(e))
 	h.setActions()
+	shown := string(e.Ref)
+	if h.mark != nil {
+		shown += "|" + string(h.mark.Ref)
+	}
+	if shown == h.shown {
+		return // a reload selected it again: keep the diff where it is
+	}
+	h.shown = shown
 	if h.mark != nil && h.mark.Ref != e.Ref && e.Ref.Checkpoint() > 0 {
 		h.showComparison(*h.mark, e)
 		return
 	}
 	ref := e.Ref
-	h.loadDiffs(fmt.Sprintf("What %s changed", describeRef(ref)), func(ctx context.Context) ([]review.FileDiff, error) {
+	what := fmt.Sprintf("What %s changed", describeRef(ref))
+	if ref.Checkpoint() == 0 {
+		what = fmt.Sprintf("What was proposed (%s: nothing was written)", e.Decision)
+	}
+	h.loadDiffs(what, func(ctx context.Context) ([]review.FileDiff, error) {
 		return h.j.DiffEntry(ctx, ref, nil)
 	})
 }
@@ -460,6 +501,7 @@ func (h *historyView) MarkCompare() {
 		return
 	}
 	h.mark = &e
+	h.shown = string(e.Ref) + "|" + string(e.Ref)
 	h.setActions()
 	h.diffNote.SetText(fmt.Sprintf("Marked checkpoint %d: select another entry to compare with it.", e.Ref.Checkpoint()))
 }
@@ -467,6 +509,7 @@ func (h *historyView) MarkCompare() {
 // Unmark stops comparing and shows the selected entry's own diff again.
 func (h *historyView) Unmark() {
 	h.mark = nil
+	h.shown = ""
 	h.setActions()
 	if h.sel >= 0 {
 		h.selectIndex(h.sel)
@@ -491,6 +534,7 @@ func (h *historyView) CompareDisk() {
 		return
 	}
 	id := e.Ref.Checkpoint()
+	h.shown = "disk"
 	h.loadDiffs(fmt.Sprintf("After checkpoint %d → the disk now", id), func(ctx context.Context) ([]review.FileDiff, error) {
 		return h.j.DiffDisk(ctx, id, nil)
 	})
@@ -635,7 +679,7 @@ func (h *historyView) showPlan(plan review.RestorePlan) {
 		title = "Force the restore of checkpoint " + strconv.FormatInt(plan.Request.Checkpoint, 10) + "?"
 	}
 	h.restoreDlg = dialog.NewCustomWithoutButtons(title, body, h.w.Win)
-	h.restoreDlg.Resize(fyne.NewSize(720, 420))
+	h.restoreDlg.Resize(fyne.NewSize(720, 340))
 	h.restoreDlg.Show()
 }
 
@@ -668,9 +712,9 @@ func (h *historyView) applyRestore(plan review.RestorePlan) {
 			h.lastRestore = res
 			if res.Checkpoint > 0 {
 				h.want = review.HistoryRef(strconv.FormatInt(res.Checkpoint, 10))
-				h.status.SetText(fmt.Sprintf("Restored %d file(s): checkpoint %d.", len(res.Files), res.Checkpoint))
+				h.notice = fmt.Sprintf("Restored %d file(s): checkpoint %d (restore it to undo).", len(res.Files), res.Checkpoint)
 			} else {
-				h.status.SetText("Every file already had that content: nothing was written.")
+				h.notice = "Every file already had that content: nothing was written."
 			}
 			h.mark = nil
 			h.sel = -1

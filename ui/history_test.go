@@ -236,3 +236,26 @@ func TestHistoryFilters(t *testing.T) {
 	hv.reload()
 	h.until("filtered by file", func() bool { return len(hv.entries) == 3 })
 }
+
+func TestHistoryLoadMore(t *testing.T) {
+	h := newHistoryHarness(t)
+	threeDecisions(h)
+	h.win.history.page = 3
+	hv := h.openHistory(3)
+	if !hv.more.Visible() {
+		t.Fatalf("Load more hidden with an older page left")
+	}
+	test.Tap(hv.more)
+	h.until("the older page", func() bool { return len(hv.entries) == 4 })
+	if hv.more.Visible() {
+		t.Errorf("Load more shown at the end of the history")
+	}
+}
+
+func TestHistoryShowsNewDecisionsWhileOpen(t *testing.T) {
+	h := newHistoryHarness(t)
+	threeDecisions(h)
+	hv := h.openHistory(4)
+	h.approve("a.txt", "II\n", "two\n")
+	h.until("the new decision is listed", func() bool { return len(hv.entries) == 5 })
+}
