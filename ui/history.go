@@ -521,7 +521,7 @@ func (h *historyView) showComparison(from, to review.HistoryEntry) {
 	if a > b {
 		a, b = b, a
 	}
-	h.loadDiffs(fmt.Sprintf("After checkpoint %d → after checkpoint %d", a, b), func(ctx context.Context) ([]review.FileDiff, error) {
+	h.loadDiffs(fmt.Sprintf("After checkpoint %d vs after checkpoint %d", a, b), func(ctx context.Context) ([]review.FileDiff, error) {
 		return h.j.DiffPoints(ctx, a, b, nil)
 	})
 }
@@ -535,7 +535,7 @@ func (h *historyView) CompareDisk() {
 	}
 	id := e.Ref.Checkpoint()
 	h.shown = "disk"
-	h.loadDiffs(fmt.Sprintf("After checkpoint %d → the disk now", id), func(ctx context.Context) ([]review.FileDiff, error) {
+	h.loadDiffs(fmt.Sprintf("After checkpoint %d vs the disk now", id), func(ctx context.Context) ([]review.FileDiff, error) {
 		return h.j.DiffDisk(ctx, id, nil)
 	})
 }
