@@ -22,6 +22,7 @@ import (
 // History filter choices shown in the selects.
 const (
 	historyAllAgents    = "All agents"
+	historyAllSessions  = "All sessions"
 	historyAllDecisions = "All decisions"
 	historyAllTime      = "All time"
 )
@@ -58,7 +59,9 @@ type historyView struct {
 	calls   sync.WaitGroup
 	content fyne.CanvasObject
 
-	agentSel, decisionSel, sinceSel *widget.Select
+	agentSel, sessionSel            *widget.Select
+	decisionSel, sinceSel           *widget.Select
+	agents                          []review.HistoryAgent
 	fileEntry                       *widget.Entry
 	list                            *widget.List
 	more                            *widget.Button
@@ -82,6 +85,7 @@ type historyView struct {
 	compare  *widget.Button
 	vsDisk   *widget.Button
 	restore  *widget.Button
+	restore1 *widget.Button // restores only the file shown
 	unmark   *widget.Button
 	diffNote *widget.Label
 
@@ -105,8 +109,14 @@ func newHistoryView(w *Window, j *review.Journal) *historyView {
 	h := &historyView{w: w, j: j, sel: -1, page: historyPageSize}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 
-	h.agentSel = widget.NewSelect([]string{historyAllAgents}, func(string) { h.reload() })
+	h.agentSel = widget.NewSelect([]string{historyAllAgents}, func(string) {
+		h.sessionSel.Selected = historyAllSessions // a session belongs to one agent
+		h.setSessions()
+		h.reload()
+	})
 	h.agentSel.Selected = historyAllAgents
+	h.sessionSel = widget.NewSelect([]string{historyAllSessions}, func(string) { h.reload() })
+	h.sessionSel.Selected = historyAllSessions
 	h.decisionSel = widget.NewSelect(append([]string{historyAllDecisions}, historyDecisions...), func(string) { h.reload() })
 	h.decisionSel.Selected = historyAllDecisions
 	var since []string
@@ -131,7 +141,7 @@ func newHistoryView(w *Window, j *review.Journal) *historyView {
 	h.status.Wrapping = fyne.TextWrapWord
 
 	filters := container.NewVBox(
-		container.NewGridWithColumns(3, h.agentSel, h.decisionSel, h.sinceSel),
+		container.NewGridWithColumns(2, h.agentSel, h.sessionSel, h.decisionSel, h.sinceSel),
 		h.fileEntry,
 	)
 	left := container.NewBorder(filters, container.NewVBox(h.more, h.status), nil, nil, h.list)
@@ -149,6 +159,7 @@ func newHistoryView(w *Window, j *review.Journal) *historyView {
 	h.unmark.Hide()
 	h.vsDisk = widget.NewButton("vs disk", h.CompareDisk)
 	h.restore = widget.NewButton("Restore…", h.ShowRestore)
+	h.restore1 = widget.NewButton("Restore this file…", h.ShowRestoreFile)
 	h.setActions()
 	h.view.SetDark(isDark(w.app))
 	w.app.Settings().AddListener(func(fyne.Settings) { w.do(func() { h.view.SetDark(isDark(w.app)) }) })
@@ -159,7 +170,7 @@ func newHistoryView(w *Window, j *review.Journal) *historyView {
 		}
 	})
 
-	bar := container.NewHBox(h.compare, h.unmark, h.vsDisk, h.restore)
+	bar := container.NewHBox(h.compare, h.unmark, h.vsDisk, h.restore, h.restore1)
 	top := container.NewVBox(h.title, h.info, container.NewBorder(nil, nil, widget.NewLabel("File"), nil, h.fileSel), h.diffNote)
 	right := container.NewBorder(top, bar, nil, nil, h.view)
 
@@ -205,6 +216,9 @@ func (h *historyView) filter() review.HistoryFilter {
 	if a := h.agentSel.Selected; a != "" && a != historyAllAgents {
 		f.Agent = a
 	}
+	if s := h.sessionSel.Selected; s != "" && s != historyAllSessions {
+		f.Session = s
+	}
 	if d := h.decisionSel.Selected; d != "" && d != historyAllDecisions {
 		f.Decision = d
 	}
@@ -219,7 +233,7 @@ func (h *historyView) filter() review.HistoryFilter {
 // reload loads the newest page of the timeline afresh (and the agents for
 // the filter), keeping the selected entry selected if it is still listed.
 func (h *historyView) reload() {
-	if h.agentSel == nil || h.sinceSel == nil || h.fileEntry == nil {
+	if h.agentSel == nil || h.sessionSel == nil || h.sinceSel == nil || h.fileEntry == nil {
 		return // still being built: the selects' callbacks fire on Selected changes
 	}
 	h.loaded = true
@@ -324,6 +338,28 @@ func (h *historyView) setAgents(agents []review.HistoryAgent) {
 	}
 	h.agentSel.Options = opts
 	h.agentSel.Refresh()
+	h.agents = agents
+	h.setSessions()
+}
+
+// setSessions offers the sessions of the selected agent (of every agent
+// when none is selected), newest first.
+func (h *historyView) setSessions() {
+	opts := []string{historyAllSessions}
+	seen := map[string]bool{}
+	for _, a := range h.agents {
+		if h.agentSel.Selected != historyAllAgents && a.Agent != h.agentSel.Selected {
+			continue
+		}
+		for _, s := range a.Sessions {
+			if !seen[s] {
+				seen[s] = true
+				opts = append(opts, s)
+			}
+		}
+	}
+	h.sessionSel.Options = opts
+	h.sessionSel.Refresh()
 }
 
 // newHistoryRow is the list's row template: time, agent/session, decision
@@ -476,7 +512,7 @@ func entryInfo(e review.HistoryEntry) string {
 func (h *historyView) setActions() {
 	e, ok := h.selected()
 	cp := ok && e.Ref.Checkpoint() > 0
-	for _, b := range []*widget.Button{h.compare, h.vsDisk, h.restore} {
+	for _, b := range []*widget.Button{h.compare, h.vsDisk, h.restore, h.restore1} {
 		if cp {
 			b.Enable()
 		} else {
@@ -607,8 +643,20 @@ func (h *historyView) ShowRestore() {
 	h.planRestore(review.RestoreRequest{Checkpoint: e.Ref.Checkpoint(), Target: review.RestoreBefore})
 }
 
+// ShowRestoreFile is ShowRestore for the file shown only (the entry's
+// other files are left as they are).
+func (h *historyView) ShowRestoreFile() {
+	e, ok := h.selected()
+	i := h.fileSel.SelectedIndex()
+	if !ok || e.Ref.Checkpoint() == 0 || i < 0 || i >= len(h.diffs) || h.shown != string(e.Ref) {
+		return // a comparison is shown: its files need not be the entry's
+	}
+	h.planRestore(review.RestoreRequest{Checkpoint: e.Ref.Checkpoint(), Target: review.RestoreBefore, Paths: []string{h.diffs[i].Path}})
+}
+
 func (h *historyView) planRestore(req review.RestoreRequest) {
 	h.restore.Disable()
+	h.restore1.Disable()
 	h.run(func(ctx context.Context) func() {
 		plan, err := h.j.PlanRestore(ctx, req)
 		return func() {

@@ -259,3 +259,44 @@ func TestHistoryShowsNewDecisionsWhileOpen(t *testing.T) {
 	h.approve("a.txt", "II\n", "two\n")
 	h.until("the new decision is listed", func() bool { return len(hv.entries) == 5 })
 }
+
+func TestHistoryMultiFileEntryRestoresOneFile(t *testing.T) {
+	h := newHistoryHarness(t)
+	h.write("a.txt", "one\n")
+	h.write("b.txt", "two\n")
+	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n*** End Patch\n"
+	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
+	h.win.Select(p.ID)
+	h.win.Approve()
+	h.outcome(p.ID)
+	hv := h.openHistory(1)
+	if len(hv.fileSel.Options) != 2 || !strings.HasPrefix(hv.fileSel.Options[1], "b.txt") {
+		t.Fatalf("file select offers %q", hv.fileSel.Options)
+	}
+	hv.fileSel.SetSelectedIndex(1)
+	hv.ShowRestoreFile()
+	h.until("the dry-run dialog", func() bool { return hv.restoreDlg != nil })
+	if txt := hv.restoreText.Text; strings.Contains(txt, "a.txt") || !strings.Contains(txt, "b.txt") {
+		t.Errorf("the one-file dry run lists %q", txt)
+	}
+	test.Tap(hv.restoreConfirm)
+	h.until("the restore entry", func() bool { return len(hv.entries) == 2 })
+	if h.read("a.txt") != "ONE\n" || h.read("b.txt") != "two\n" {
+		t.Errorf("after restoring b.txt: a.txt %q, b.txt %q", h.read("a.txt"), h.read("b.txt"))
+	}
+}
+
+func TestHistorySessionFilter(t *testing.T) {
+	h := newHistoryHarness(t)
+	threeDecisions(h)
+	hv := h.openHistory(4)
+	hv.agentSel.SetSelected("claude-code")
+	h.until("filtered by agent", func() bool { return len(hv.entries) == 3 })
+	if strings.Join(hv.sessionSel.Options, ",") != historyAllSessions+",s1" {
+		t.Errorf("session options %q", hv.sessionSel.Options)
+	}
+	hv.agentSel.SetSelected(historyAllAgents)
+	h.until("unfiltered", func() bool { return len(hv.entries) == 4 })
+	hv.sessionSel.SetSelected("s2")
+	h.until("filtered by session", func() bool { return len(hv.entries) == 1 && hv.entries[0].Agent == "gemini" })
+}
