@@ -59,13 +59,13 @@ type historyView struct {
 	calls   sync.WaitGroup
 	content fyne.CanvasObject
 
-	agentSel, sessionSel            *widget.Select
-	decisionSel, sinceSel           *widget.Select
-	agents                          []review.HistoryAgent
-	fileEntry                       *widget.Entry
-	list                            *widget.List
-	more                            *widget.Button
-	status                          *widget.Label
+	agentSel, sessionSel  *widget.Select
+	decisionSel, sinceSel *widget.Select
+	agents                []review.HistoryAgent
+	fileEntry             *widget.Entry
+	list                  *widget.List
+	more                  *widget.Button
+	status                *widget.Label
 
 	entries []review.HistoryEntry
 	next    string
