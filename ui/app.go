@@ -221,6 +221,10 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		}
 		c.Roots = []string{wd}
 	}
+	if err := CheckDisplay(os.Getenv); err != nil {
+		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
+		return 1
+	}
 	b, err := StartBackend(c)
 	if err != nil {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
