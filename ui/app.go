@@ -242,6 +242,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	for _, d := range b.DoorStatus() {
 		fmt.Fprintf(stdout, "door %s: %s (%s)\n  connect: %s\n", d.Name, d.Addr, d.File, d.Connect)
 	}
+	if w.Selected() == "" {
+		w.detail.showEmpty() // now with the doors' connect lines
+	}
 	// SIGINT and SIGTERM close the window as the person would, so the
 	// socket is removed and writes in flight finish. The goroutine ends
 	// with the first signal or when the app has quit.
