@@ -467,16 +467,9 @@ func validFormat(f engine.Format) bool {
 // read returns a workspace file's content and hash, for agents that want to
 // send ReadSHA256 with their next proposal.
 func (d *Desk) read(path string) (readResult, error) {
-	t, err := d.ws.Resolve(path)
+	f, err := d.target(d.ws.Roots()[0], path)
 	if err != nil {
 		return readResult{}, err
 	}
-	s, err := SnapshotFile(t.Abs)
-	if err != nil {
-		return readResult{}, err
-	}
-	if err := d.ws.CheckContent(t, s.Size, s.Content); err != nil {
-		return readResult{}, err
-	}
-	return readResult{Path: t.Abs, Exists: s.Exists, Content: string(s.Content), SHA256: s.SHA256}, nil
+	return readResult{Path: f.Path, Exists: f.Base.Exists, Content: f.BaseText(), SHA256: f.Base.SHA256}, nil
 }
