@@ -46,16 +46,7 @@ func TestReplace(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Apply(tt.original, tt.edit)
-			if err != nil {
-				t.Fatalf("Apply(%q, %+v) failed: %v", tt.original, tt.edit, err)
-			}
-			if res.Content != tt.want {
-				t.Errorf("Apply(%q, %+v) = %q; want %q", tt.original, tt.edit, res.Content, tt.want)
-			}
-			if fmt.Sprint(res.Matches) != fmt.Sprint(tt.matches) {
-				t.Errorf("Apply(%q, %+v) matches = %v; want %v", tt.original, tt.edit, res.Matches, tt.matches)
-			}
+			checkApply(t, tt.original, tt.edit, tt.want, tt.matches)
 		})
 	}
 }
@@ -232,4 +223,19 @@ func FuzzReplace(f *testing.F) {
 			t.Fatalf("Apply(%q, %q→%q) gave %d matches; want %d", original, old, new, len(res.Matches), strings.Count(original, old))
 		}
 	})
+}
+
+// checkApply applies edit to original and checks the content and matches.
+func checkApply(t *testing.T, original string, edit Edit, want string, matches []Match) {
+	t.Helper()
+	res, err := Apply(original, edit)
+	if err != nil {
+		t.Fatalf("Apply(%q, %+v) failed: %v", original, edit, err)
+	}
+	if res.Content != want {
+		t.Errorf("Apply(%q, %+v) = %q; want %q", original, edit, res.Content, want)
+	}
+	if fmt.Sprint(res.Matches) != fmt.Sprint(matches) {
+		t.Errorf("Apply(%q, %+v) matches = %v; want %v", original, edit, res.Matches, matches)
+	}
 }

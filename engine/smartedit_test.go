@@ -44,16 +44,7 @@ func TestSmartEdit(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := Apply(tt.original, tt.edit)
-			if err != nil {
-				t.Fatalf("Apply(%q, %+v) failed: %v", tt.original, tt.edit, err)
-			}
-			if res.Content != tt.want {
-				t.Errorf("Apply(%q, %+v) = %q; want %q", tt.original, tt.edit, res.Content, tt.want)
-			}
-			if fmt.Sprint(res.Matches) != fmt.Sprint(tt.matches) {
-				t.Errorf("Apply(%q, %+v) matches = %v; want %v", tt.original, tt.edit, res.Matches, tt.matches)
-			}
+			checkApply(t, tt.original, tt.edit, tt.want, tt.matches)
 		})
 	}
 }
