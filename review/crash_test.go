@@ -117,8 +117,18 @@ func TestCrashDuringWrite(t *testing.T) {
 }
 
 // killChildAt runs TestHelperCrashChild in a child process, waits until it
-// signals (one byte on a pipe) that it reached stage, and SIGKILLs it.
+// signals that it reached stage, and SIGKILLs it.
 func killChildAt(t *testing.T, stage, journalPath, target string) {
+	t.Helper()
+	killTestChild(t, "TestHelperCrashChild", stage,
+		crashStageEnv+"="+stage, crashJournalEnv+"="+journalPath, crashTargetEnv+"="+target)
+}
+
+// killTestChild runs the test named helper in a child process of this test
+// binary with env added, waits until it writes one byte on fd 3 (it reached
+// the point named what), and SIGKILLs it there. The child's stdin is a pipe
+// nobody writes, for it to block on.
+func killTestChild(t *testing.T, helper, what string, env ...string) {
 	t.Helper()
 	signalR, signalW, err := os.Pipe()
 	if err != nil {
@@ -130,12 +140,10 @@ func killChildAt(t *testing.T, stage, journalPath, target string) {
 		t.Fatal(err)
 	}
 	defer holdW.Close()
-	var stderr bytes.Buffer
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), crashStageEnv+"="+stage, crashJournalEnv+"="+journalPath, crashTargetEnv+"="+target)
-	cmd.Stdin = holdR
-	cmd.Stdout = &stderr
-	cmd.Stderr = &stderr
+	var out bytes.Buffer
+	cmd := exec.Command(os.Args[0], "-test.run=^"+helper+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), env...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = holdR, &out, &out
 	cmd.ExtraFiles = []*os.File{signalW} // fd 3 in the child
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -153,19 +161,19 @@ func killChildAt(t *testing.T, stage, journalPath, target string) {
 		if err != nil {
 			cmd.Process.Kill()
 			cmd.Wait()
-			t.Fatalf("child exited before reaching %s: %v\n%s", stage, err, stderr.String())
+			t.Fatalf("%s exited before reaching %s: %v\n%s", helper, what, err, out.String())
 		}
 	case <-time.After(2 * time.Minute):
 		cmd.Process.Kill()
 		cmd.Wait()
-		t.Fatalf("child did not reach %s in 2 minutes\n%s", stage, stderr.String())
+		t.Fatalf("%s did not reach %s in 2 minutes\n%s", helper, what, out.String())
 	}
 	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	err = cmd.Wait()
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Fatalf("child ended with %v; want killed by SIGKILL\n%s", err, stderr.String())
+		t.Fatalf("%s ended with %v; want killed by SIGKILL\n%s", helper, err, out.String())
 	}
 }
 

@@ -1,16 +1,13 @@
 package review
 
 import (
-	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // Environment of TestHelperRestoreChild.
@@ -138,56 +135,12 @@ func TestCrashDuringRestore(t *testing.T) {
 }
 
 // killRestoreChild runs TestHelperRestoreChild, waits until it signals
-// (one byte on a pipe) that SaveFile reached step for the nth time, and
-// SIGKILLs it.
+// that SaveFile reached step for the nth time, and SIGKILLs it.
 func killRestoreChild(t *testing.T, step string, nth int, journalPath string, cp int64) {
 	t.Helper()
-	signalR, signalW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer signalR.Close()
-	holdR, holdW, err := os.Pipe() // never written: the child blocks reading it
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer holdW.Close()
-	var out bytes.Buffer
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperRestoreChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), restoreCrashStepEnv+"="+step, restoreCrashNthEnv+"="+strconv.Itoa(nth),
+	killTestChild(t, "TestHelperRestoreChild", fmt.Sprintf("%s #%d", step, nth),
+		restoreCrashStepEnv+"="+step, restoreCrashNthEnv+"="+strconv.Itoa(nth),
 		restoreCrashJournalEnv+"="+journalPath, restoreCrashCheckEnv+"="+strconv.FormatInt(cp, 10))
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = holdR, &out, &out
-	cmd.ExtraFiles = []*os.File{signalW} // fd 3 in the child
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	signalW.Close()
-	holdR.Close()
-	reached := make(chan error, 1)
-	// Ends when the child writes its byte, exits, or is killed.
-	go func() {
-		_, err := io.ReadFull(signalR, make([]byte, 1))
-		reached <- err
-	}()
-	select {
-	case err := <-reached:
-		if err != nil {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("restore child exited before %s #%d: %v\n%s", step, nth, err, out.String())
-		}
-	case <-time.After(2 * time.Minute):
-		cmd.Process.Kill()
-		cmd.Wait()
-		t.Fatalf("restore child did not reach %s #%d in 2 minutes\n%s", step, nth, out.String())
-	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	cmd.Wait()
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGKILL {
-		t.Fatalf("restore child ended with %v; want killed by SIGKILL\n%s", cmd.ProcessState, out.String())
-	}
 }
 
 // TestHelperRestoreChild is the deskctl side of TestCrashDuringRestore: it
