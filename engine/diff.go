@@ -39,6 +39,17 @@ type Op struct {
 // with DiffLines.
 func Diff(a, b string) []Op { return DiffLines(splitLines(a), splitLines(b)) }
 
+// CountLines returns how many lines the ops add and remove.
+func CountLines(ops []Op) (added, removed int) {
+	for _, op := range ops {
+		if op.Kind != OpEqual {
+			added += op.B1 - op.B0
+			removed += op.A1 - op.A0
+		}
+	}
+	return added, removed
+}
+
 // DiffLines returns a near-minimal line diff from a to b: ops that cover
 // both slices in order, alternating Equal runs with changes. It is empty
 // when both are empty.

@@ -9,27 +9,24 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/formatter"
+	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/workspace"
 )
 
-// DecisionKind is what the person decided.
-type DecisionKind string
-
-// The decisions a person (or a rule) can make.
-const (
-	DecideApprove       DecisionKind = "approve"        // write the proposal as it is
-	DecideApproveEdited DecisionKind = "approve-edited" // write the person's full text instead
-	DecidePartial       DecisionKind = "partial"        // write only the accepted hunks
-	DecideReject        DecisionKind = "reject"         // write nothing; Feedback says why
-)
-
-// Decision is a person's verdict on a proposal.
+// Decision is a person's (or a rule's) decision on a proposal.
 type Decision struct {
-	Kind DecisionKind
+	// Verdict is what to reach: journal.Approved (write the proposal as it
+	// is), journal.ApprovedEdited (write the person's full text instead),
+	// journal.Partial (write only the accepted hunks) or journal.Rejected
+	// (write nothing; Feedback says why).
+	Verdict journal.Verdict
 	// Edited maps a file's absolute path to the full text the person
-	// approved (DecideApproveEdited). Files not in it are written as proposed.
+	// approved (journal.ApprovedEdited). Files not in it are written as proposed.
 	Edited map[string]string
 	// Hunks maps a file's absolute path to the ids of the hunks the person
-	// accepted (DecidePartial). Files not in it keep none of their hunks.
+	// accepted (journal.Partial). Files not in it keep none of their hunks.
 	Hunks map[string][]string
 	// Feedback is the reason or note the person typed; it goes to the agent.
 	Feedback string
@@ -84,10 +81,10 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 
 // startDecision claims an open proposal for a decision.
 func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
-	switch dec.Kind {
-	case DecideApprove, DecideApproveEdited, DecidePartial, DecideReject:
+	switch dec.Verdict {
+	case journal.Approved, journal.ApprovedEdited, journal.Partial, journal.Rejected:
 	default:
-		return nil, fmt.Errorf("review: unknown decision %q", dec.Kind)
+		return nil, fmt.Errorf("review: unknown decision %q", dec.Verdict)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -95,13 +92,13 @@ func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 	switch {
 	case !ok:
 		return nil, ErrUnknownProposal
-	case e.p.State == StateStreaming && dec.Kind != DecideReject:
+	case e.p.State == StateStreaming && dec.Verdict != journal.Rejected:
 		return nil, fmt.Errorf("review: proposal %s is still streaming; wait for it to finish before approving", id)
 	case !e.p.State.Open() || e.deciding:
 		return nil, fmt.Errorf("review: proposal %s is already %s", id, e.p.State)
 	}
 	e.deciding = true
-	if dec.Kind != DecideReject {
+	if dec.Verdict != journal.Rejected {
 		e.p.State = StateDecided
 	}
 	e.p.Failure = ""
@@ -113,11 +110,11 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	d.mu.Lock()
 	p := copyProposal(e.p)
 	d.mu.Unlock()
-	if dec.Kind == DecideReject {
+	if dec.Verdict == journal.Rejected {
 		if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, nil)); err != nil {
 			return Outcome{}, err
 		}
-		return Outcome{ID: p.ID, Status: StatusRejected, Feedback: dec.Feedback, Files: []FileOutcome{}}, nil
+		return Outcome{ID: p.ID, Status: journal.Rejected, Feedback: dec.Feedback, Files: []FileOutcome{}}, nil
 	}
 	plan, err := d.plan(p, dec)
 	if err != nil {
@@ -144,7 +141,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	if err := d.journal.FinishWrite(ctx, cp, finals(plan, false)); err != nil {
 		return Outcome{}, err
 	}
-	o := Outcome{ID: p.ID, Status: statusOf(dec.Kind, plan), Feedback: dec.Feedback, Checkpoint: cp}
+	o := Outcome{ID: p.ID, Status: reached(dec.Verdict, plan), Feedback: dec.Feedback, Checkpoint: cp}
 	for _, w := range plan {
 		o.Files = append(o.Files, w.outcome(!p.AgentWrites))
 	}
@@ -152,20 +149,10 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 }
 
 // decisionRecord is the journal's form of a decision.
-func decisionRecord(p Proposal, dec Decision, plan []fileWrite) DecisionRecord {
-	r := DecisionRecord{ProposalID: p.ID, Decision: string(dec.Kind), Feedback: dec.Feedback}
-	switch dec.Kind {
-	case DecideApprove:
-		r.Decision = DecisionApproved
-	case DecideApproveEdited:
-		r.Decision = DecisionApprovedEdited
-	case DecidePartial:
-		r.Decision = DecisionPartial
-	case DecideReject:
-		r.Decision = DecisionRejected
-	}
+func decisionRecord(p Proposal, dec Decision, plan []fileWrite) journal.DecisionRecord {
+	r := journal.DecisionRecord{ProposalID: p.ID, Decision: reached(dec.Verdict, plan), Feedback: dec.Feedback}
 	for _, w := range plan {
-		r.Files = append(r.Files, DecisionFile{Path: w.Path, Delete: w.Delete, Approved: []byte(w.Approved)})
+		r.Files = append(r.Files, journal.DecisionFile{Path: w.Path, Delete: w.Delete, Approved: []byte(w.Approved)})
 		for _, v := range w.Verdicts {
 			if v.Accepted {
 				r.Hunks = append(r.Hunks, v.ID)
@@ -176,10 +163,10 @@ func decisionRecord(p Proposal, dec Decision, plan []fileWrite) DecisionRecord {
 }
 
 // writeIntent is the journal's form of the write about to happen.
-func writeIntent(p Proposal, plan []fileWrite) WriteIntent {
-	w := WriteIntent{ProposalID: p.ID}
+func writeIntent(p Proposal, plan []fileWrite) journal.WriteIntent {
+	w := journal.WriteIntent{ProposalID: p.ID}
 	for _, f := range plan {
-		w.Files = append(w.Files, FileWrite{Path: f.Path, Root: f.Root, BeforeExists: f.now.Exists,
+		w.Files = append(w.Files, journal.FileWrite{Path: f.Path, Root: f.Root, BeforeExists: f.now.Exists,
 			Before: f.now.Content, Delete: f.Delete, After: []byte(f.Final)})
 	}
 	return w
@@ -187,49 +174,49 @@ func writeIntent(p Proposal, plan []fileWrite) WriteIntent {
 
 // finals is how each file ended; rolledBack says the write failed and every
 // file is back as it was.
-func finals(plan []fileWrite, rolledBack bool) []FileFinal {
-	out := make([]FileFinal, len(plan))
+func finals(plan []fileWrite, rolledBack bool) []journal.FileFinal {
+	out := make([]journal.FileFinal, len(plan))
 	for i, w := range plan {
-		f := FileFinal{Path: w.Path, Formatted: w.Final != w.Approved, FormatterOutput: []byte(w.Final),
+		f := journal.FileFinal{Path: w.Path, Formatted: w.Final != w.Approved, FormatterOutput: []byte(w.Final),
 			Final: []byte(w.Final), Deleted: w.Delete, CreatedDirs: w.created}
 		if rolledBack {
-			f = FileFinal{Path: w.Path, Final: w.now.Content, Deleted: !w.now.Exists}
+			f = journal.FileFinal{Path: w.Path, Final: w.now.Content, Deleted: !w.now.Exists}
 		}
 		out[i] = f
 	}
 	return out
 }
 
-func statusOf(k DecisionKind, plan []fileWrite) Status {
-	switch k {
-	case DecidePartial:
-		return StatusPartial
-	case DecideApproveEdited:
+// reached is the verdict a decision reaches with its plan: an approval
+// with edits that change nothing is a plain approval.
+func reached(v journal.Verdict, plan []fileWrite) journal.Verdict {
+	if v == journal.ApprovedEdited {
 		for _, w := range plan {
 			if w.Approved != w.Proposed {
-				return StatusApprovedEdited
+				return v
 			}
 		}
+		return journal.Approved
 	}
-	return StatusApproved
+	return v
 }
 
 // fileWrite is the plan for writing one file of an approved proposal.
 type fileWrite struct {
-	FileChange
+	File
 	Approved       string        // what the person approved
 	Final          string        // what ends up on disk (after the formatter)
-	Verdicts       []HunkVerdict // DecidePartial
+	Verdicts       []HunkVerdict // journal.Partial
 	FormatterError string
-	Settled        bool     // Final was changed by an external writer within the settle window
-	now            Snapshot // the file just before writing
-	created        []string // directories SaveFile created for it
+	Settled        bool                // Final was changed by an external writer within the settle window
+	now            atomicfile.Snapshot // the file just before writing
+	created        []string            // directories SaveFile created for it
 }
 
 func (w fileWrite) outcome(written bool) FileOutcome {
 	fo := FileOutcome{
 		Path: w.Path, Written: written, Deleted: w.Delete,
-		FinalContent: w.Final, FinalSHA256: ContentHash([]byte(w.Final)),
+		FinalContent: w.Final, FinalSHA256: atomicfile.Hash([]byte(w.Final)),
 		Hunks: w.Verdicts, FormatterError: w.FormatterError,
 	}
 	if w.Delete {
@@ -242,19 +229,41 @@ func (w fileWrite) outcome(written bool) FileOutcome {
 }
 
 // plan works out the approved text of every file.
+// Plan returns what each file of proposal id would be written as under
+// dec, before any formatter runs, by absolute path; a file the decision
+// deletes is absent. It decides nothing: the window shows it beside the
+// formatter's change once the decision is carried out.
+func (d *Desk) Plan(id string, dec Decision) (map[string]string, error) {
+	p, ok := d.Get(id)
+	if !ok {
+		return nil, ErrUnknownProposal
+	}
+	plan, err := d.plan(p, dec)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, w := range plan {
+		if !w.Delete {
+			out[w.Path] = w.Approved
+		}
+	}
+	return out, nil
+}
+
 func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
 	plan := make([]fileWrite, len(p.Files))
 	for i, f := range p.Files {
-		w := fileWrite{FileChange: f, Approved: f.Proposed}
-		switch dec.Kind {
-		case DecideApproveEdited:
+		w := fileWrite{File: f, Approved: f.Proposed}
+		switch dec.Verdict {
+		case journal.ApprovedEdited:
 			if text, ok := dec.Edited[f.Path]; ok {
 				if f.Delete {
 					return nil, fmt.Errorf("review: %s is deleted by the proposal; it cannot be edited", f.Path)
 				}
 				w.Approved = text
 			}
-		case DecidePartial:
+		case journal.Partial:
 			accepted := map[string]bool{}
 			for _, id := range dec.Hunks[f.Path] {
 				accepted[id] = true
@@ -281,7 +290,7 @@ func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
 		}
 		if !w.Delete {
 			if max := d.cfg.LimitsFor(f.Root).MaxFileBytes; max > 0 && int64(len(w.Approved)) > max {
-				return nil, &RefusalError{Path: f.Path, Rule: "max_file_bytes", Detail: "the approved text is over the size limit"}
+				return nil, &workspace.RefusalError{Path: f.Path, Rule: "max_file_bytes", Detail: "the approved text is over the size limit"}
 			}
 		}
 		w.Final = w.Approved
@@ -296,7 +305,7 @@ func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
 func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
 	var stale []string
 	for i, f := range p.Files {
-		now, err := SnapshotFile(f.Path)
+		now, err := atomicfile.ReadSnapshot(f.Path)
 		if err != nil {
 			return err
 		}
@@ -327,7 +336,7 @@ func (d *Desk) format(ctx context.Context, plan []fileWrite) {
 		if !ok {
 			continue
 		}
-		out, err := RunFormatter(ctx, *rule, w.Path, w.Approved)
+		out, err := formatter.Run(ctx, *rule, w.Path, w.Approved)
 		if err != nil {
 			w.FormatterError = err.Error()
 			continue
@@ -355,16 +364,13 @@ func (d *Desk) write(plan []fileWrite) error {
 
 func writeOne(w *fileWrite) error {
 	if w.Delete {
-		if err := os.Remove(w.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("review: deleting %s: %w", w.Path, err)
-		}
-		return nil
+		return atomicfile.Remove(w.Path)
 	}
 	mode := w.Base.Mode.Perm()
 	if !w.Base.Exists {
 		mode = 0o644
 	}
-	created, err := SaveFile(w.Path, []byte(w.Final), mode)
+	created, err := atomicfile.Save(w.Path, []byte(w.Final), mode)
 	w.created = created
 	return err
 }
@@ -373,10 +379,10 @@ func writeOne(w *fileWrite) error {
 func restoreBase(w fileWrite) {
 	if !w.now.Exists {
 		os.Remove(w.Path)
-		RemoveCreatedDirs(w.created)
+		atomicfile.RemoveCreatedDirs(w.created)
 		return
 	}
-	SaveFile(w.Path, w.now.Content, w.now.Mode)
+	atomicfile.Save(w.Path, w.now.Content, w.now.Mode)
 }
 
 // settle waits the configured settle window for an external writer (an
@@ -400,7 +406,7 @@ func (d *Desk) settle(ctx context.Context, plan []fileWrite) {
 		if w.Delete {
 			continue
 		}
-		now, err := SnapshotFile(w.Path)
+		now, err := atomicfile.ReadSnapshot(w.Path)
 		if err == nil && now.Exists && string(now.Content) != w.Final {
 			w.Final, w.Settled = string(now.Content), true
 		}

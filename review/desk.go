@@ -13,19 +13,23 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/workspace"
 )
 
 // Options configures a Desk.
 type Options struct {
 	Roots   []string // workspace roots; edits elsewhere are refused
-	Config  Config
-	Journal *Journal // where every proposal, decision and write is recorded
-	// Decide, when not empty, decides every proposal without a person
-	// (`deskctl serve --decide`): "approve" approves what a rule may approve
-	// and rejects, saying a person is needed, what may not (protected
-	// paths); "reject" rejects everything.
-	Decide string
-	Now    func() time.Time // clock; time.Now if nil
+	Config  config.Config
+	Journal *journal.Journal // where every proposal, decision and write is recorded
+	// Unattended, when not empty, decides every proposal without a person:
+	// journal.Approved approves what a rule may approve and rejects, saying
+	// a person is needed, what may not (protected paths); journal.Rejected
+	// rejects everything.
+	Unattended journal.Verdict
+	Now        func() time.Time // clock; time.Now if nil
 }
 
 // ErrUnknownProposal is returned for an id the desk does not hold.
@@ -35,12 +39,12 @@ var ErrUnknownProposal = errors.New("review: unknown proposal id")
 // writes approved files safely, and reports outcomes. It is safe for use by
 // many goroutines.
 type Desk struct {
-	ws      *Workspace
-	cfg     Config
-	journal *Journal
-	decide  string
-	now     func() time.Time
-	watch   *staleWatcher
+	ws         *workspace.Workspace
+	cfg        config.Config
+	journal    *journal.Journal
+	unattended journal.Verdict
+	now        func() time.Time
+	watch      *staleWatcher
 
 	mu      sync.Mutex
 	entries map[string]*entry
@@ -62,26 +66,26 @@ type entry struct {
 
 // NewDesk starts a desk over the workspace roots. Close stops it.
 func NewDesk(opts Options) (*Desk, error) {
-	switch opts.Decide {
-	case "", "approve", "reject":
+	switch opts.Unattended {
+	case "", journal.Approved, journal.Rejected:
 	default:
-		return nil, fmt.Errorf("review: --decide must be approve or reject, not %q", opts.Decide)
+		return nil, fmt.Errorf("review: a desk without a person can approve or reject every proposal, not reach %q", opts.Unattended)
 	}
 	if opts.Journal == nil {
 		return nil, errors.New("review: a desk needs a journal")
 	}
-	ws, err := NewWorkspace(opts.Roots, opts.Config)
+	ws, err := workspace.New(opts.Roots, opts.Config)
 	if err != nil {
 		return nil, err
 	}
 	d := &Desk{
-		ws: ws, cfg: opts.Config, journal: opts.Journal, decide: opts.Decide, now: opts.Now,
+		ws: ws, cfg: opts.Config, journal: opts.Journal, unattended: opts.Unattended, now: opts.Now,
 		entries: map[string]*entry{}, subs: map[int]func(Event){},
 	}
 	if d.now == nil {
 		d.now = time.Now
 	}
-	if opts.Config.Retention != (RetentionPolicy{}) {
+	if opts.Config.Retention != (journal.RetentionPolicy{}) {
 		// The user's [history] setting: prune what is past it before the
 		// first proposal, so the journal does not grow without bound.
 		if _, err := opts.Journal.Prune(context.Background(), opts.Config.Retention, false); err != nil {
@@ -151,7 +155,7 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 			}
 			p.State, p.Failure = StateFailed, FailureText(f.Rel, err)
 		}
-		p.Files = []FileChange{f}
+		p.Files = []File{f}
 	}
 	e := d.add(p, stream)
 	if err := d.journal.RecordProposal(ctx, proposalRecord(d.snapshot(e))); err != nil {
@@ -160,7 +164,7 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 	}
 	switch e.p.State {
 	case StateFailed:
-		d.finish(ctx, e, Outcome{ID: e.p.ID, Status: StatusFailed, Error: e.p.Failure, Files: []FileOutcome{}})
+		d.finish(ctx, e, Outcome{ID: e.p.ID, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
 	case StatePending:
 		d.queued(ctx, e)
 	}
@@ -177,29 +181,37 @@ func isEditFailure(err error) bool {
 }
 
 // target resolves and snapshots the file a single-file proposal edits.
-func (d *Desk) target(dir, path string) (FileChange, error) {
+// Read returns a workspace file as the desk sees it (path absolute, or
+// relative to the first root), refusing what a proposal to it would be
+// refused for: agents read before proposing, and send its hash as
+// Request.ReadSHA256.
+func (d *Desk) Read(path string) (File, error) {
+	return d.target(d.ws.Roots()[0], path)
+}
+
+func (d *Desk) target(dir, path string) (File, error) {
 	if path == "" {
-		return FileChange{}, errors.New("review: the proposal names no file (path is empty)")
+		return File{}, errors.New("review: the proposal names no file (path is empty)")
 	}
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
 	}
 	t, err := d.ws.Resolve(path)
 	if err != nil {
-		return FileChange{}, err
+		return File{}, err
 	}
-	base, err := SnapshotFile(t.Abs)
+	base, err := atomicfile.ReadSnapshot(t.Abs)
 	if err != nil {
-		return FileChange{}, err
+		return File{}, err
 	}
 	if err := d.ws.CheckContent(t, base.Size, base.Content); err != nil {
-		return FileChange{}, err
+		return File{}, err
 	}
-	return FileChange{Path: t.Abs, Rel: t.Rel, Root: t.Root, Base: base, Protected: t.ProtectedRule}, nil
+	return File{Path: t.Abs, Rel: t.Rel, Root: t.Root, Base: base, Protected: t.ProtectedRule}, nil
 }
 
 // applyOne applies a single-file edit to f's base.
-func (d *Desk) applyOne(f *FileChange, format engine.Format, payload string) error {
+func (d *Desk) applyOne(f *File, format engine.Format, payload string) error {
 	edit, err := engine.Parse(format, payload)
 	if err != nil {
 		return err
@@ -217,19 +229,19 @@ func (d *Desk) applyOne(f *FileChange, format engine.Format, payload string) err
 }
 
 // proposed records the proposed content of f after checking it.
-func (d *Desk) proposed(f *FileChange, content string, matches []engine.Match) error {
+func (d *Desk) proposed(f *File, content string, matches []engine.Match) error {
 	if max := d.cfg.LimitsFor(f.Root).MaxFileBytes; max > 0 && int64(len(content)) > max {
-		return &RefusalError{Path: f.Path, Rule: RuleTooLarge,
+		return &workspace.RefusalError{Path: f.Path, Rule: workspace.RuleTooLarge,
 			Detail: fmt.Sprintf("the proposed content is %d bytes, over the %d-byte limit", len(content), max)}
 	}
 	f.Proposed, f.Matches = content, matches
-	f.Added, f.Removed = countLines(engine.Diff(f.BaseText(), content))
+	f.Added, f.Removed = engine.CountLines(engine.Diff(f.BaseText(), content))
 	return nil
 }
 
 // applyPatch applies a multi-file patch whose paths are relative to dir.
-func (d *Desk) applyPatch(dir, payload string) ([]FileChange, error) {
-	targets := map[string]FileChange{}
+func (d *Desk) applyPatch(dir, payload string) ([]File, error) {
+	targets := map[string]File{}
 	read := func(rel string) (string, bool, error) {
 		f, err := d.target(dir, filepath.FromSlash(rel))
 		if err != nil {
@@ -242,7 +254,7 @@ func (d *Desk) applyPatch(dir, payload string) ([]FileChange, error) {
 	if err != nil {
 		return nil, err
 	}
-	var files []FileChange
+	var files []File
 	index := map[string]int{} // abs path → index in files
 	put := func(rel string, content string, del bool, matches []engine.Match) error {
 		f, ok := targets[rel]
@@ -348,21 +360,21 @@ func (d *Desk) autoDecision(e *entry) (Decision, string, bool) {
 	}
 	if protected == "" && p.State == StatePending {
 		if rule, ok := d.autoRule(p); ok {
-			return Decision{Kind: DecideApprove}, rule, true
+			return Decision{Verdict: journal.Approved}, rule, true
 		}
 	}
-	switch d.decide {
-	case "approve":
+	switch d.unattended {
+	case journal.Approved:
 		if protected != "" {
-			return Decision{Kind: DecideReject, Feedback: "a person must review edits to protected path " + protected +
-				"; this desk runs headless (deskctl serve --decide approve) and approves only what a rule may approve"}, "", true
+			return Decision{Verdict: journal.Rejected, Feedback: "a person must review edits to protected path " + protected +
+				"; this desk runs without a person and approves only what a rule may approve"}, "", true
 		}
 		if p.State == StateStale {
-			return Decision{Kind: DecideReject, Feedback: "the file changed on disk after you read it; read it again and redo the edit"}, "", true
+			return Decision{Verdict: journal.Rejected, Feedback: "the file changed on disk after you read it; read it again and redo the edit"}, "", true
 		}
-		return Decision{Kind: DecideApprove}, "deskctl serve --decide approve", true
-	case "reject":
-		return Decision{Kind: DecideReject, Feedback: "this desk rejects every edit (deskctl serve --decide reject)"}, "", true
+		return Decision{Verdict: journal.Approved}, "the desk's unattended policy: approve every edit", true
+	case journal.Rejected:
+		return Decision{Verdict: journal.Rejected, Feedback: "this desk runs without a person and rejects every edit"}, "", true
 	}
 	return Decision{}, "", false
 }
@@ -371,7 +383,7 @@ func (d *Desk) autoDecision(e *entry) (Decision, string, bool) {
 func (d *Desk) autoRule(p Proposal) (string, bool) {
 	rule := ""
 	for _, f := range p.Files {
-		r, ok := d.cfg.AutoApprove(AutoRequest{
+		r, ok := d.cfg.AutoApprove(config.AutoRequest{
 			Agent: p.Agent, Root: f.Root, Rel: f.Rel, Kind: p.Format, Added: f.Added, Removed: f.Removed,
 			Protected: f.Protected != "", NewFile: !f.Base.Exists,
 		})
@@ -434,7 +446,7 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	}
 	d.mu.Unlock()
 	if e.p.State == StateFailed {
-		d.finish(ctx, e, Outcome{ID: id, Status: StatusFailed, Error: e.p.Failure, Files: []FileOutcome{}})
+		d.finish(ctx, e, Outcome{ID: id, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
 	} else {
 		d.queued(ctx, e)
 	}
@@ -484,7 +496,7 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 	}
 	e.p.State, e.stream = StateWithdrawn, nil
 	d.mu.Unlock()
-	d.finish(ctx, e, Outcome{ID: id, Status: StatusWithdrawn, Feedback: reason, Files: []FileOutcome{}})
+	d.finish(ctx, e, Outcome{ID: id, Status: journal.Withdrawn, Feedback: reason, Files: []FileOutcome{}})
 	return nil
 }
 
@@ -588,16 +600,16 @@ func (d *Desk) snapshot(e *entry) Proposal {
 }
 
 func copyProposal(p Proposal) Proposal {
-	p.Files = append([]FileChange(nil), p.Files...)
+	p.Files = append([]File(nil), p.Files...)
 	return p
 }
 
 // proposalRecord is the journal's form of p.
-func proposalRecord(p Proposal) ProposalRecord {
-	r := ProposalRecord{ID: p.ID, Agent: p.Agent, Session: p.Session, Created: p.Created,
+func proposalRecord(p Proposal) journal.ProposalRecord {
+	r := journal.ProposalRecord{ID: p.ID, Agent: p.Agent, Session: p.Session, Created: p.Created,
 		Format: string(p.Format), Payload: []byte(p.Payload), Status: string(p.State), Reason: p.Failure}
 	for _, f := range p.Files {
-		r.Files = append(r.Files, ProposalFileRecord{Path: f.Path, Root: f.Root, BaseExists: f.Base.Exists,
+		r.Files = append(r.Files, journal.ProposalFileRecord{Path: f.Path, Root: f.Root, BaseExists: f.Base.Exists,
 			Base: f.Base.Content, Delete: f.Delete, Proposed: []byte(f.Proposed)})
 	}
 	return r

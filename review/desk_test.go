@@ -1,4 +1,4 @@
-package review
+package review_test
 
 import (
 	"context"
@@ -7,137 +7,65 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/reviewtest"
+	"github.com/diffdesk/diffdesk/review/workspace"
 )
 
-// testDesk is a desk over a fresh workspace in t.TempDir().
-type testDesk struct {
-	*Desk
-	root    string
-	journal *Journal
-}
-
-// newTestDesk starts a desk over a temporary workspace. toml, if not
-// empty, is written to the workspace's .diffdesk.toml first.
-func newTestDesk(t *testing.T, decide, toml string) *testDesk {
-	t.Helper()
-	root := t.TempDir()
-	if toml != "" {
-		writeFile(t, filepath.Join(root, ConfigFileName), toml)
-	}
-	cfg, err := LoadConfig("", []string{root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := OpenJournal(context.Background(), filepath.Join(t.TempDir(), "journal.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := NewDesk(Options{Roots: []string{root}, Config: cfg, Journal: j, Decide: decide})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		d.Close()
-		j.Close()
-	})
-	return &testDesk{Desk: d, root: d.Roots()[0], journal: j}
-}
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func readFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// propose sends a proposal and fails the test on a refusal.
-func (d *testDesk) propose(t *testing.T, format engine.Format, rel, payload string) Proposal {
-	t.Helper()
-	p, err := d.Propose(context.Background(), Request{Agent: "test", Format: format, Path: rel, Payload: payload})
-	if err != nil {
-		t.Fatalf("Propose(%s %s): %v", format, rel, err)
-	}
-	return p
-}
-
-func (d *testDesk) decide(t *testing.T, id string, dec Decision) Outcome {
-	t.Helper()
-	o, err := d.Decide(context.Background(), id, dec)
-	if err != nil {
-		t.Fatalf("Decide(%s, %s): %v", id, dec.Kind, err)
-	}
-	return o
-}
-
-func sr(search, replace string) string {
-	return "------- SEARCH\n" + search + "=======\n" + replace + "+++++++ REPLACE\n"
-}
-
 func TestApproveWritesProposalKeepingModeAndEndings(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	path := filepath.Join(d.root, "a.txt")
-	writeFile(t, path, "one\r\ntwo\r\nthree\r\n")
+	d := reviewtest.NewDesk(t, "", "")
+	path := filepath.Join(d.Root, "a.txt")
+	reviewtest.WriteFile(t, path, "one\r\ntwo\r\nthree\r\n")
 	if err := os.Chmod(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p := d.propose(t, engine.FormatSearchReplace, "a.txt", sr("two\n", "TWO\n"))
-	if p.State != StatePending {
+	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("two\n", "TWO\n"))
+	if p.State != review.StatePending {
 		t.Fatalf("state = %s (%s); want pending", p.State, p.Failure)
 	}
-	if got := readFile(t, path); got != "one\r\ntwo\r\nthree\r\n" {
+	if got := reviewtest.ReadFile(t, path); got != "one\r\ntwo\r\nthree\r\n" {
 		t.Fatalf("file written before approval: %q", got)
 	}
-	o := d.decide(t, p.ID, Decision{Kind: DecideApprove})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
 	want := "one\r\nTWO\r\nthree\r\n"
-	if got := readFile(t, path); got != want {
+	if got := reviewtest.ReadFile(t, path); got != want {
 		t.Errorf("file = %q; want %q", got, want)
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
 		t.Errorf("mode = %v; want 0600 kept", st.Mode().Perm())
 	}
-	if o.Status != StatusApproved || len(o.Files) != 1 {
+	if o.Status != journal.Approved || len(o.Files) != 1 {
 		t.Fatalf("outcome = %+v; want approved with one file", o)
 	}
 	f := o.Files[0]
 	if f.UserEdits != "" || f.AutoFormatEdits != "" {
 		t.Errorf("phantom edits: userEdits %q autoFormatEdits %q", f.UserEdits, f.AutoFormatEdits)
 	}
-	if f.FinalContent != want || f.FinalSHA256 != ContentHash([]byte(want)) || !f.Written {
+	if f.FinalContent != want || f.FinalSHA256 != atomicfile.Hash([]byte(want)) || !f.Written {
 		t.Errorf("file outcome = %+v", f)
 	}
 	if o.Checkpoint == 0 {
 		t.Error("no checkpoint recorded")
 	}
-	if got, _ := d.Outcome(p.ID); got.Status != StatusApproved {
+	if got, _ := d.Outcome(p.ID); got.Status != journal.Approved {
 		t.Errorf("Outcome(%s) = %v; want the delivered outcome", p.ID, got.Status)
 	}
 }
 
 func TestApproveEditedReportsUserEdits(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	path := filepath.Join(d.root, "a.go")
-	writeFile(t, path, "a\nb\nc\n")
-	p := d.propose(t, engine.FormatWrite, "a.go", "a\nB\nc\n")
-	o := d.decide(t, p.ID, Decision{Kind: DecideApproveEdited, Edited: map[string]string{path: "a\nBee\nc\n"}, Feedback: "renamed"})
-	if o.Status != StatusApprovedEdited {
+	d := reviewtest.NewDesk(t, "", "")
+	path := filepath.Join(d.Root, "a.go")
+	reviewtest.WriteFile(t, path, "a\nb\nc\n")
+	p := d.MustPropose(t, engine.FormatWrite, "a.go", "a\nB\nc\n")
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: "a\nBee\nc\n"}, Feedback: "renamed"})
+	if o.Status != journal.ApprovedEdited {
 		t.Errorf("status = %s; want approved-edited", o.Status)
 	}
-	if got := readFile(t, path); got != "a\nBee\nc\n" {
+	if got := reviewtest.ReadFile(t, path); got != "a\nBee\nc\n" {
 		t.Errorf("file = %q; want the person's text", got)
 	}
 	if ue := o.Files[0].UserEdits; !strings.Contains(ue, "-B\n") || !strings.Contains(ue, "+Bee\n") {
@@ -149,18 +77,18 @@ func TestApproveEditedReportsUserEdits(t *testing.T) {
 }
 
 func TestApproveEditedWithoutChangesIsPlainApproval(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	path := filepath.Join(d.root, "a.go")
-	p := d.propose(t, engine.FormatWrite, "a.go", "x\n")
-	o := d.decide(t, p.ID, Decision{Kind: DecideApproveEdited, Edited: map[string]string{path: "x\n"}})
-	if o.Status != StatusApproved || o.Files[0].UserEdits != "" {
+	d := reviewtest.NewDesk(t, "", "")
+	path := filepath.Join(d.Root, "a.go")
+	p := d.MustPropose(t, engine.FormatWrite, "a.go", "x\n")
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: "x\n"}})
+	if o.Status != journal.Approved || o.Files[0].UserEdits != "" {
 		t.Errorf("outcome = %+v; want approved with no user edits", o)
 	}
 }
 
 func TestPartialWritesOnlyAcceptedHunks(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	path := filepath.Join(d.root, "a.txt")
+	d := reviewtest.NewDesk(t, "", "")
+	path := filepath.Join(d.Root, "a.txt")
 	var orig, prop strings.Builder
 	for i := 0; i < 30; i++ {
 		line := "line " + string(rune('a'+i%26)) + "\n"
@@ -174,52 +102,52 @@ func TestPartialWritesOnlyAcceptedHunks(t *testing.T) {
 			prop.WriteString(line)
 		}
 	}
-	writeFile(t, path, orig.String())
-	p := d.propose(t, engine.FormatWrite, "a.txt", prop.String())
+	reviewtest.WriteFile(t, path, orig.String())
+	p := d.MustPropose(t, engine.FormatWrite, "a.txt", prop.String())
 	a, b := engine.SplitLines(orig.String()), engine.SplitLines(prop.String())
 	hunks := engine.Hunks(a, b, engine.DiffLines(a, b), 3)
 	if len(hunks) != 2 {
 		t.Fatalf("%d hunks; want 2", len(hunks))
 	}
-	o := d.decide(t, p.ID, Decision{Kind: DecidePartial, Hunks: map[string][]string{path: {hunks[1].ID}}})
-	got := readFile(t, path)
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{path: {hunks[1].ID}}})
+	got := reviewtest.ReadFile(t, path)
 	if strings.Contains(got, "FIRST") || !strings.Contains(got, "SECOND") {
 		t.Errorf("file = %q; want only the second hunk applied", got)
 	}
-	if o.Status != StatusPartial || len(o.Files[0].Hunks) != 2 || o.Files[0].Hunks[0].Accepted || !o.Files[0].Hunks[1].Accepted {
+	if o.Status != journal.Partial || len(o.Files[0].Hunks) != 2 || o.Files[0].Hunks[0].Accepted || !o.Files[0].Hunks[1].Accepted {
 		t.Errorf("outcome = %+v; want partial with verdicts [false true]", o)
 	}
-	if _, err := d.Decide(context.Background(), p.ID, Decision{Kind: DecideApprove}); err == nil {
+	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved}); err == nil {
 		t.Error("deciding twice succeeded")
 	}
 }
 
 func TestPartialRejectsUnknownHunk(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	path := filepath.Join(d.root, "a.txt")
-	writeFile(t, path, "a\n")
-	p := d.propose(t, engine.FormatWrite, "a.txt", "b\n")
-	_, err := d.Decide(context.Background(), p.ID, Decision{Kind: DecidePartial, Hunks: map[string][]string{path: {"nope"}}})
+	d := reviewtest.NewDesk(t, "", "")
+	path := filepath.Join(d.Root, "a.txt")
+	reviewtest.WriteFile(t, path, "a\n")
+	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "b\n")
+	_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{path: {"nope"}}})
 	if err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Fatalf("Decide with unknown hunk: %v; want an error naming it", err)
 	}
-	if got := readFile(t, path); got != "a\n" {
+	if got := reviewtest.ReadFile(t, path); got != "a\n" {
 		t.Errorf("file = %q; want untouched", got)
 	}
-	if p, _ := d.Get(p.ID); p.State != StatePending {
+	if p, _ := d.Get(p.ID); p.State != review.StatePending {
 		t.Errorf("state = %s; want pending again", p.State)
 	}
 }
 
 func TestRejectedNewFileLeavesNothing(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	p := d.propose(t, engine.FormatWrite, "new/dir/f.txt", "hello\n")
-	o := d.decide(t, p.ID, Decision{Kind: DecideReject, Feedback: "not now"})
-	if o.Status != StatusRejected || o.Feedback != "not now" {
+	d := reviewtest.NewDesk(t, "", "")
+	p := d.MustPropose(t, engine.FormatWrite, "new/dir/f.txt", "hello\n")
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected, Feedback: "not now"})
+	if o.Status != journal.Rejected || o.Feedback != "not now" {
 		t.Errorf("outcome = %+v", o)
 	}
-	if _, err := os.Stat(filepath.Join(d.root, "new")); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("rejected new file left %v behind", filepath.Join(d.root, "new"))
+	if _, err := os.Stat(filepath.Join(d.Root, "new")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("rejected new file left %v behind", filepath.Join(d.Root, "new"))
 	}
 	if !strings.Contains(o.Text(), "not now") {
 		t.Errorf("agent text lacks the reason:\n%s", o.Text())
@@ -227,78 +155,78 @@ func TestRejectedNewFileLeavesNothing(t *testing.T) {
 }
 
 func TestApprovedNewFileCreatesDirectories(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	p := d.propose(t, engine.FormatWrite, "new/dir/f.txt", "hello\n")
-	d.decide(t, p.ID, Decision{Kind: DecideApprove})
-	if got := readFile(t, filepath.Join(d.root, "new/dir/f.txt")); got != "hello\n" {
+	d := reviewtest.NewDesk(t, "", "")
+	p := d.MustPropose(t, engine.FormatWrite, "new/dir/f.txt", "hello\n")
+	d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	if got := reviewtest.ReadFile(t, filepath.Join(d.Root, "new/dir/f.txt")); got != "hello\n" {
 		t.Errorf("file = %q", got)
 	}
 }
 
 func TestFailedEditIsReportedAtOnce(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	writeFile(t, filepath.Join(d.root, "a.txt"), "alpha\nbeta\n")
-	p := d.propose(t, engine.FormatSearchReplace, "a.txt", sr("gamma\n", "delta\n"))
-	if p.State != StateFailed {
+	d := reviewtest.NewDesk(t, "", "")
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "alpha\nbeta\n")
+	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("gamma\n", "delta\n"))
+	if p.State != review.StateFailed {
 		t.Fatalf("state = %s; want failed", p.State)
 	}
 	o, ok := d.Outcome(p.ID)
-	if !ok || o.Status != StatusFailed || !strings.Contains(o.Error, "does not match") || !strings.Contains(o.Text(), "gamma") {
+	if !ok || o.Status != journal.Failed || !strings.Contains(o.Error, "does not match") || !strings.Contains(o.Text(), "gamma") {
 		t.Errorf("outcome = %+v; want failed naming the search text", o)
 	}
 }
 
 func TestStaleFileStopsTheWrite(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	path := filepath.Join(d.root, "a.txt")
-	writeFile(t, path, "one\ntwo\n")
-	p := d.propose(t, engine.FormatSearchReplace, "a.txt", sr("one\n", "ONE\n"))
-	writeFile(t, path, "one\ntwo\nthree (added by the person's editor)\n")
-	_, err := d.Decide(context.Background(), p.ID, Decision{Kind: DecideApprove})
-	var se *StaleError
+	d := reviewtest.NewDesk(t, "", "")
+	path := filepath.Join(d.Root, "a.txt")
+	reviewtest.WriteFile(t, path, "one\ntwo\n")
+	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("one\n", "ONE\n"))
+	reviewtest.WriteFile(t, path, "one\ntwo\nthree (added by the person's editor)\n")
+	_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved})
+	var se *review.StaleError
 	if !errors.As(err, &se) || len(se.Paths) != 1 {
 		t.Fatalf("Decide on a changed file: %v; want *StaleError", err)
 	}
-	if got := readFile(t, path); !strings.Contains(got, "three") || strings.Contains(got, "ONE") {
+	if got := reviewtest.ReadFile(t, path); !strings.Contains(got, "three") || strings.Contains(got, "ONE") {
 		t.Fatalf("stale write went through: %q", got)
 	}
 	got, _ := d.Get(p.ID)
-	if got.State != StateStale || !got.Files[0].Stale() {
+	if got.State != review.StateStale || !got.Files[0].Stale() {
 		t.Fatalf("state = %s; want stale", got.State)
 	}
 	m, err := d.Merge(p.ID, path)
 	if err != nil || m.Text != "ONE\ntwo\nthree (added by the person's editor)\n" || len(m.Conflicts) != 0 {
 		t.Fatalf("Merge = %+v, %v; want a clean merge of both changes", m, err)
 	}
-	o := d.decide(t, p.ID, Decision{Kind: DecideApproveEdited, Edited: map[string]string{path: m.Text},
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: m.Text},
 		Overwrite: map[string]string{path: got.Files[0].Disk.SHA256}})
-	if readFile(t, path) != m.Text || !o.Status.Approved() {
-		t.Errorf("after approving the merge: file %q, outcome %s", readFile(t, path), o.Status)
+	if reviewtest.ReadFile(t, path) != m.Text || !o.Status.Wrote() {
+		t.Errorf("after approving the merge: file %q, outcome %s", reviewtest.ReadFile(t, path), o.Status)
 	}
 }
 
 func TestProposalStaleFromTheStartWhenAgentReadOtherContent(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	path := filepath.Join(d.root, "a.txt")
-	writeFile(t, path, "now\n")
-	p, err := d.Propose(context.Background(), Request{Format: engine.FormatWrite, Path: "a.txt", Payload: "x\n",
-		ReadSHA256: ContentHash([]byte("what the agent read\n"))})
+	d := reviewtest.NewDesk(t, "", "")
+	path := filepath.Join(d.Root, "a.txt")
+	reviewtest.WriteFile(t, path, "now\n")
+	p, err := d.Propose(context.Background(), review.Request{Format: engine.FormatWrite, Path: "a.txt", Payload: "x\n",
+		ReadSHA256: atomicfile.Hash([]byte("what the agent read\n"))})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.State != StateStale {
+	if p.State != review.StateStale {
 		t.Errorf("state = %s; want stale", p.State)
 	}
 }
 
 func TestFormatterChangeIsReportedSeparately(t *testing.T) {
-	d := newTestDesk(t, "", "[[formatter]]\nglob = \"*.txt\"\ncommand = [\"tr\", \"a-z\", \"A-Z\"]\n")
-	path := filepath.Join(d.root, "a.txt")
-	p := d.propose(t, engine.FormatWrite, "a.txt", "hello\n")
-	o := d.decide(t, p.ID, Decision{Kind: DecideApprove})
+	d := reviewtest.NewDesk(t, "", "[[formatter]]\nglob = \"*.txt\"\ncommand = [\"tr\", \"a-z\", \"A-Z\"]\n")
+	path := filepath.Join(d.Root, "a.txt")
+	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "hello\n")
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
 	f := o.Files[0]
-	if readFile(t, path) != "HELLO\n" || f.FinalContent != "HELLO\n" {
-		t.Errorf("file %q, final %q; want the formatted text", readFile(t, path), f.FinalContent)
+	if reviewtest.ReadFile(t, path) != "HELLO\n" || f.FinalContent != "HELLO\n" {
+		t.Errorf("file %q, final %q; want the formatted text", reviewtest.ReadFile(t, path), f.FinalContent)
 	}
 	if f.UserEdits != "" || !strings.Contains(f.AutoFormatEdits, "+HELLO") {
 		t.Errorf("userEdits %q, autoFormatEdits %q; want only the formatter's patch", f.UserEdits, f.AutoFormatEdits)
@@ -306,50 +234,50 @@ func TestFormatterChangeIsReportedSeparately(t *testing.T) {
 }
 
 func TestFailingFormatterKeepsApprovedText(t *testing.T) {
-	d := newTestDesk(t, "", "[[formatter]]\nglob = \"*.txt\"\ncommand = [\"sh\", \"-c\", \"echo broken >&2; exit 3\"]\n")
-	path := filepath.Join(d.root, "a.txt")
-	p := d.propose(t, engine.FormatWrite, "a.txt", "hello\n")
-	o := d.decide(t, p.ID, Decision{Kind: DecideApprove})
-	if readFile(t, path) != "hello\n" || o.Files[0].FormatterError == "" || !strings.Contains(o.Text(), "formatter failed") {
-		t.Errorf("file %q, outcome %+v; want the approved text and the formatter's failure", readFile(t, path), o.Files[0])
+	d := reviewtest.NewDesk(t, "", "[[formatter]]\nglob = \"*.txt\"\ncommand = [\"sh\", \"-c\", \"echo broken >&2; exit 3\"]\n")
+	path := filepath.Join(d.Root, "a.txt")
+	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "hello\n")
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	if reviewtest.ReadFile(t, path) != "hello\n" || o.Files[0].FormatterError == "" || !strings.Contains(o.Text(), "formatter failed") {
+		t.Errorf("file %q, outcome %+v; want the approved text and the formatter's failure", reviewtest.ReadFile(t, path), o.Files[0])
 	}
 }
 
 func TestWithdrawnProposalWritesNothing(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	p := d.propose(t, engine.FormatWrite, "a.txt", "x\n")
+	d := reviewtest.NewDesk(t, "", "")
+	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "x\n")
 	if err := d.Withdraw(context.Background(), p.ID, "answered in the terminal"); err != nil {
 		t.Fatal(err)
 	}
 	o, _ := d.Outcome(p.ID)
-	if o.Status != StatusWithdrawn {
+	if o.Status != journal.Withdrawn {
 		t.Errorf("status = %s; want withdrawn", o.Status)
 	}
-	if _, err := d.Decide(context.Background(), p.ID, Decision{Kind: DecideApprove}); err == nil {
+	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved}); err == nil {
 		t.Error("approving a withdrawn proposal succeeded")
 	}
-	if _, err := os.Stat(filepath.Join(d.root, "a.txt")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(d.Root, "a.txt")); !errors.Is(err, os.ErrNotExist) {
 		t.Error("withdrawn proposal wrote its file")
 	}
 }
 
 func TestRefusals(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	writeFile(t, filepath.Join(d.root, ".clineignore"), "build/\n")
-	writeFile(t, filepath.Join(d.root, "logo.png"), "\x89PNG\x00\x00")
+	d := reviewtest.NewDesk(t, "", "")
+	reviewtest.WriteFile(t, filepath.Join(d.Root, ".clineignore"), "build/\n")
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "logo.png"), "\x89PNG\x00\x00")
 	outside := filepath.Join(t.TempDir(), "x.txt")
 	tests := []struct {
 		path, rule string
 	}{
-		{outside, RuleOutside},
-		{"../escape.txt", RuleOutside},
-		{"build/out.js", RuleIgnored},
-		{"logo.png", RuleBinary},
+		{outside, workspace.RuleOutside},
+		{"../escape.txt", workspace.RuleOutside},
+		{"build/out.js", workspace.RuleIgnored},
+		{"logo.png", workspace.RuleBinary},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule+" "+filepath.Base(tt.path), func(t *testing.T) {
-			_, err := d.Propose(context.Background(), Request{Format: engine.FormatWrite, Path: tt.path, Payload: "x\n"})
-			var re *RefusalError
+			_, err := d.Propose(context.Background(), review.Request{Format: engine.FormatWrite, Path: tt.path, Payload: "x\n"})
+			var re *workspace.RefusalError
 			if !errors.As(err, &re) || re.Rule != tt.rule {
 				t.Fatalf("Propose(%s) = %v; want refusal by %s", tt.path, err, tt.rule)
 			}
@@ -363,52 +291,40 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
-// waitOutcome waits for a proposal's outcome without sleeping.
-func waitOutcome(t *testing.T, d *Desk, id string) Outcome {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	o, err := d.Wait(ctx, id)
-	if err != nil {
-		t.Fatalf("Wait(%s): %v", id, err)
-	}
-	return o
-}
-
 func TestHeadlessApproveNeedsPersonForProtectedPaths(t *testing.T) {
-	d := newTestDesk(t, "approve", "")
-	p := d.propose(t, engine.FormatWrite, ".env", "SECRET=1\n")
-	o := waitOutcome(t, d.Desk, p.ID)
-	if o.Status != StatusRejected || !strings.Contains(o.Feedback, "person") || !strings.Contains(o.Feedback, ".env") {
+	d := reviewtest.NewDesk(t, journal.Approved, "")
+	p := d.MustPropose(t, engine.FormatWrite, ".env", "SECRET=1\n")
+	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
+	if o.Status != journal.Rejected || !strings.Contains(o.Feedback, "person") || !strings.Contains(o.Feedback, ".env") {
 		t.Errorf("outcome = %+v; want rejected saying a person must review .env", o)
 	}
-	q := d.propose(t, engine.FormatWrite, "ok.txt", "fine\n")
-	if o := waitOutcome(t, d.Desk, q.ID); o.Status != StatusApproved {
+	q := d.MustPropose(t, engine.FormatWrite, "ok.txt", "fine\n")
+	if o := reviewtest.WaitOutcome(t, d.Desk, q.ID); o.Status != journal.Approved {
 		t.Errorf("ordinary file: status %s; want approved", o.Status)
 	}
 }
 
 func TestAutoApproveRule(t *testing.T) {
-	d := newTestDesk(t, "", "[[auto_approve]]\npath = \"docs/**\"\nkind = [\"write\"]\n")
-	p := d.propose(t, engine.FormatWrite, "docs/a.md", "# A\n")
-	if o := waitOutcome(t, d.Desk, p.ID); o.Status != StatusApproved {
+	d := reviewtest.NewDesk(t, "", "[[auto_approve]]\npath = \"docs/**\"\nkind = [\"write\"]\n")
+	p := d.MustPropose(t, engine.FormatWrite, "docs/a.md", "# A\n")
+	if o := reviewtest.WaitOutcome(t, d.Desk, p.ID); o.Status != journal.Approved {
 		t.Errorf("docs/a.md: %s; want auto-approved", o.Status)
 	}
-	q := d.propose(t, engine.FormatWrite, "src/a.go", "package a\n")
-	if got, _ := d.Get(q.ID); got.State != StatePending {
+	q := d.MustPropose(t, engine.FormatWrite, "src/a.go", "package a\n")
+	if got, _ := d.Get(q.ID); got.State != review.StatePending {
 		t.Errorf("src/a.go: %s; want pending for a person", got.State)
 	}
 }
 
 func TestStreamingProposal(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	path := filepath.Join(d.root, "a.txt")
-	writeFile(t, path, "1\n2\n3\n4\n")
-	p, err := d.Propose(context.Background(), Request{Format: engine.FormatWrite, Path: "a.txt", Stream: true})
-	if err != nil || p.State != StateStreaming {
+	d := reviewtest.NewDesk(t, "", "")
+	path := filepath.Join(d.Root, "a.txt")
+	reviewtest.WriteFile(t, path, "1\n2\n3\n4\n")
+	p, err := d.Propose(context.Background(), review.Request{Format: engine.FormatWrite, Path: "a.txt", Stream: true})
+	if err != nil || p.State != review.StateStreaming {
 		t.Fatalf("Propose(stream) = %v, %v", p.State, err)
 	}
-	if _, err := d.Decide(context.Background(), p.ID, Decision{Kind: DecideApprove}); err == nil {
+	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved}); err == nil {
 		t.Error("approving a streaming proposal succeeded")
 	}
 	for _, c := range []string{"one\n", "two\nth", "ree\n"} {
@@ -421,29 +337,29 @@ func TestStreamingProposal(t *testing.T) {
 		t.Errorf("preview = %q; want streamed lines then the original's rest", pv.Text())
 	}
 	p, err = d.Finish(context.Background(), p.ID)
-	if err != nil || p.State != StatePending || p.Files[0].Proposed != "one\ntwo\nthree\n" {
+	if err != nil || p.State != review.StatePending || p.Files[0].Proposed != "one\ntwo\nthree\n" {
 		t.Fatalf("Finish = %+v, %v", p, err)
 	}
-	d.decide(t, p.ID, Decision{Kind: DecideApprove})
-	if readFile(t, path) != "one\ntwo\nthree\n" {
-		t.Errorf("file = %q", readFile(t, path))
+	d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	if reviewtest.ReadFile(t, path) != "one\ntwo\nthree\n" {
+		t.Errorf("file = %q", reviewtest.ReadFile(t, path))
 	}
 }
 
 func TestPatchProposalWritesEveryFile(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	writeFile(t, filepath.Join(d.root, "a.txt"), "a\nb\n")
-	writeFile(t, filepath.Join(d.root, "gone.txt"), "bye\n")
+	d := reviewtest.NewDesk(t, "", "")
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "a\nb\n")
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "gone.txt"), "bye\n")
 	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n a\n-b\n+B\n*** Add File: n/new.txt\n+new\n*** Delete File: gone.txt\n*** End Patch\n"
-	p := d.propose(t, engine.FormatPatch, "", patch)
-	if p.State != StatePending || len(p.Files) != 3 {
+	p := d.MustPropose(t, engine.FormatPatch, "", patch)
+	if p.State != review.StatePending || len(p.Files) != 3 {
 		t.Fatalf("proposal = %s with %d files (%s)", p.State, len(p.Files), p.Failure)
 	}
-	o := d.decide(t, p.ID, Decision{Kind: DecideApprove})
-	if readFile(t, filepath.Join(d.root, "a.txt")) != "a\nB\n" || readFile(t, filepath.Join(d.root, "n/new.txt")) != "new\n" {
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	if reviewtest.ReadFile(t, filepath.Join(d.Root, "a.txt")) != "a\nB\n" || reviewtest.ReadFile(t, filepath.Join(d.Root, "n/new.txt")) != "new\n" {
 		t.Error("patch not written")
 	}
-	if _, err := os.Stat(filepath.Join(d.root, "gone.txt")); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(d.Root, "gone.txt")); !errors.Is(err, os.ErrNotExist) {
 		t.Error("deleted file still there")
 	}
 	if len(o.Files) != 3 {

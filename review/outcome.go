@@ -3,34 +3,18 @@ package review
 import (
 	"fmt"
 	"strings"
+
+	"github.com/diffdesk/diffdesk/review/journal"
 )
-
-// Status is how a proposal ended, as reported to its agent.
-type Status string
-
-// The outcome statuses.
-const (
-	StatusApproved       Status = "approved"        // written as proposed
-	StatusApprovedEdited Status = "approved-edited" // written with the person's edits
-	StatusPartial        Status = "partial"         // written with only some hunks
-	StatusRejected       Status = "rejected"        // nothing written; Feedback says why
-	StatusFailed         Status = "failed"          // the edit did not apply; Error says why
-	StatusWithdrawn      Status = "withdrawn"       // the agent cancelled or went away
-)
-
-// Approved reports whether the status means the files were written.
-func (s Status) Approved() bool {
-	return s == StatusApproved || s == StatusApprovedEdited || s == StatusPartial
-}
 
 // Outcome is what the desk tells an agent about its proposal.
 type Outcome struct {
-	ID         string        `json:"id"`
-	Status     Status        `json:"status"`
-	Files      []FileOutcome `json:"files"`
-	Feedback   string        `json:"feedback,omitempty"`   // the reason or note the person typed
-	Checkpoint int64         `json:"checkpoint,omitempty"` // journal checkpoint of the write
-	Error      string        `json:"error,omitempty"`      // StatusFailed: the agent-facing failure text
+	ID         string          `json:"id"`
+	Status     journal.Verdict `json:"status"`
+	Files      []FileOutcome   `json:"files"`
+	Feedback   string          `json:"feedback,omitempty"`   // the reason or note the person typed
+	Checkpoint int64           `json:"checkpoint,omitempty"` // journal checkpoint of the write
+	Error      string          `json:"error,omitempty"`      // journal.Failed: the agent-facing failure text
 }
 
 // FileOutcome is the result for one file of a proposal.
@@ -42,7 +26,7 @@ type FileOutcome struct {
 	AutoFormatEdits string        `json:"autoFormatEdits,omitempty"` // unified patch approved → final text (formatter, or an editor's format-on-save)
 	FinalContent    string        `json:"finalContent"`              // the file's content now
 	FinalSHA256     string        `json:"finalSha256"`               // hex SHA-256 of FinalContent
-	Hunks           []HunkVerdict `json:"hunks,omitempty"`           // per-hunk decisions (StatusPartial)
+	Hunks           []HunkVerdict `json:"hunks,omitempty"`           // per-hunk decisions (journal.Partial)
 	FormatterError  string        `json:"formatterError,omitempty"`  // the formatter failed; the approved text was written unformatted
 }
 
@@ -58,17 +42,17 @@ type HunkVerdict struct {
 func (o Outcome) Text() string {
 	var b strings.Builder
 	switch o.Status {
-	case StatusFailed:
+	case journal.Failed:
 		b.WriteString(o.Error)
 		return b.String()
-	case StatusRejected:
+	case journal.Rejected:
 		b.WriteString("The person reviewing this edit rejected it; nothing was written.\n")
 		if o.Feedback != "" {
 			fmt.Fprintf(&b, "Their reason: %s\n", o.Feedback)
 		}
 		b.WriteString("Take the reason into account before proposing another edit to these files.\n")
 		return b.String()
-	case StatusWithdrawn:
+	case journal.Withdrawn:
 		b.WriteString("The edit was withdrawn before a decision; nothing was written.\n")
 		return b.String()
 	}
@@ -83,9 +67,9 @@ func (o Outcome) Text() string {
 	}
 	shown := false
 	for _, f := range o.Files {
-		shown = shown || f.UserEdits != "" || f.AutoFormatEdits != "" || o.Status == StatusPartial
+		shown = shown || f.UserEdits != "" || f.AutoFormatEdits != "" || o.Status == journal.Partial
 	}
-	if o.Status == StatusPartial {
+	if o.Status == journal.Partial {
 		b.WriteString("\nThe hunks the person did not accept were not applied; do not send them again unless asked.")
 		b.WriteString("\nDo not resend the rest: it has been applied. Base any further edit on ")
 	} else {
@@ -109,7 +93,7 @@ func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 	case f.Deleted:
 		fmt.Fprintf(b, "%s was deleted.\n", f.Path)
 		return
-	case o.Status == StatusPartial:
+	case o.Status == journal.Partial:
 		acc := 0
 		for _, h := range f.Hunks {
 			if h.Accepted {
@@ -133,7 +117,7 @@ func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 		b.WriteString("\nThen the file was reformatted automatically (unified diff, approved → final):\n")
 		writeFenced(b, f.AutoFormatEdits)
 	}
-	if f.UserEdits != "" || f.AutoFormatEdits != "" || o.Status == StatusPartial {
+	if f.UserEdits != "" || f.AutoFormatEdits != "" || o.Status == journal.Partial {
 		fmt.Fprintf(b, "\nThe final content of %s:\n", f.Path)
 		writeFenced(b, f.FinalContent)
 	} else {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 func TestOutcomeGoldens(t *testing.T) {
@@ -19,7 +21,7 @@ func TestOutcomeGoldens(t *testing.T) {
 			Path: path, Written: true,
 			UserEdits:       engine.Unified("proposal/src/app.go", "approved/src/app.go", p, a, 3),
 			AutoFormatEdits: engine.Unified("approved/src/app.go", "final/src/app.go", a, f, 3),
-			FinalContent:    f, FinalSHA256: ContentHash([]byte(f)),
+			FinalContent:    f, FinalSHA256: atomicfile.Hash([]byte(f)),
 		}
 	}
 	partial := file(proposed, approved, approved)
@@ -32,15 +34,15 @@ func TestOutcomeGoldens(t *testing.T) {
 		name string
 		o    Outcome
 	}{
-		{"approved", Outcome{ID: "p1", Status: StatusApproved, Checkpoint: 7, Files: []FileOutcome{file(proposed, proposed, proposed)}}},
-		{"approved-edited-formatted", Outcome{ID: "p2", Status: StatusApprovedEdited, Checkpoint: 8, Feedback: "document it",
+		{"approved", Outcome{ID: "p1", Status: journal.Approved, Checkpoint: 7, Files: []FileOutcome{file(proposed, proposed, proposed)}}},
+		{"approved-edited-formatted", Outcome{ID: "p2", Status: journal.ApprovedEdited, Checkpoint: 8, Feedback: "document it",
 			Files: []FileOutcome{file(proposed, approved, final)}}},
-		{"partial", Outcome{ID: "p3", Status: StatusPartial, Checkpoint: 9, Files: []FileOutcome{partial}}},
-		{"formatter-failed", Outcome{ID: "p4", Status: StatusApproved, Checkpoint: 10, Files: []FileOutcome{unformatted}}},
-		{"agent-writes", Outcome{ID: "p5", Status: StatusApproved, Checkpoint: 11, Files: []FileOutcome{agentWrites}}},
-		{"rejected", Outcome{ID: "p6", Status: StatusRejected, Feedback: "use the existing helper in util.go", Files: []FileOutcome{}}},
-		{"withdrawn", Outcome{ID: "p7", Status: StatusWithdrawn, Feedback: "the agent disconnected", Files: []FileOutcome{}}},
-		{"failed", Outcome{ID: "p8", Status: StatusFailed, Files: []FileOutcome{},
+		{"partial", Outcome{ID: "p3", Status: journal.Partial, Checkpoint: 9, Files: []FileOutcome{partial}}},
+		{"formatter-failed", Outcome{ID: "p4", Status: journal.Approved, Checkpoint: 10, Files: []FileOutcome{unformatted}}},
+		{"agent-writes", Outcome{ID: "p5", Status: journal.Approved, Checkpoint: 11, Files: []FileOutcome{agentWrites}}},
+		{"rejected", Outcome{ID: "p6", Status: journal.Rejected, Feedback: "use the existing helper in util.go", Files: []FileOutcome{}}},
+		{"withdrawn", Outcome{ID: "p7", Status: journal.Withdrawn, Feedback: "the agent disconnected", Files: []FileOutcome{}}},
+		{"failed", Outcome{ID: "p8", Status: journal.Failed, Files: []FileOutcome{},
 			Error: FailureText("src/app.go", &engine.MatchError{Format: engine.FormatEdit, Block: 1, Kind: engine.FailNoMatch, Search: "return nil\n"})}},
 	}
 	for _, tt := range tests {

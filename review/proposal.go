@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
 )
 
 // State is where a proposal is in its lifecycle:
@@ -48,15 +49,15 @@ type Request struct {
 	AgentWrites bool `json:"agentWrites,omitempty"`
 }
 
-// FileChange is one file of a proposal.
-type FileChange struct {
-	Path      string   // absolute, symlinks resolved
-	Rel       string   // relative to Root, slash-separated
-	Root      string   // the workspace root holding it
-	Base      Snapshot // the file when the proposal arrived
-	Proposed  string   // the proposed bytes ("" when Delete)
-	Delete    bool     // the proposal deletes the file
-	Protected string   // the protected-path rule that matched; "" if none
+// File is one file of a proposal.
+type File struct {
+	Path      string              // absolute, symlinks resolved
+	Rel       string              // relative to Root, slash-separated
+	Root      string              // the workspace root holding it
+	Base      atomicfile.Snapshot // the file when the proposal arrived
+	Proposed  string              // the proposed bytes ("" when Delete)
+	Delete    bool                // the proposal deletes the file
+	Protected string              // the protected-path rule that matched; "" if none
 	Matches   []engine.Match
 	Added     int // lines added by the proposal
 	Removed   int // lines removed by the proposal
@@ -65,7 +66,7 @@ type FileChange struct {
 	AgentRead string
 	// Disk is the file as it is now when the proposal is stale (the disk no
 	// longer holds Base, or never held what the agent read); zero otherwise.
-	Disk Snapshot
+	Disk atomicfile.Snapshot
 	// Growing is, while streaming, the 1-based line range of Proposed still
 	// being written; zero otherwise.
 	Growing engine.LineRange
@@ -73,16 +74,16 @@ type FileChange struct {
 
 // Stale reports whether the file was found changed on disk while the
 // proposal waited.
-func (f FileChange) Stale() bool { return f.Disk.Path != "" }
+func (f File) Stale() bool { return f.Disk.Path != "" }
 
 // staleAgainst reports whether the file as it is now (now) no longer holds
 // what the proposal was based on.
-func (f FileChange) staleAgainst(now Snapshot) bool {
+func (f File) staleAgainst(now atomicfile.Snapshot) bool {
 	return now.Changed(f.Base) || f.AgentRead != "" && f.AgentRead != now.SHA256
 }
 
 // BaseText returns the file's content when the proposal arrived.
-func (f FileChange) BaseText() string { return string(f.Base.Content) }
+func (f File) BaseText() string { return string(f.Base.Content) }
 
 // Proposal is an agent's proposed edit as the desk holds it. The values
 // Desk returns are copies; change a proposal only through Desk's methods.
@@ -94,7 +95,7 @@ type Proposal struct {
 	Format      engine.Format
 	Payload     string
 	State       State
-	Files       []FileChange
+	Files       []File
 	AgentWrites bool
 	// Failure is the agent-facing text of why the edit did not apply
 	// (StateFailed), or why the last write attempt failed.
@@ -108,17 +109,6 @@ func (p Proposal) Counts() (added, removed int) {
 	for _, f := range p.Files {
 		added += f.Added
 		removed += f.Removed
-	}
-	return added, removed
-}
-
-// countLines returns how many lines the ops add and remove.
-func countLines(ops []engine.Op) (added, removed int) {
-	for _, op := range ops {
-		if op.Kind != engine.OpEqual {
-			added += op.B1 - op.B0
-			removed += op.A1 - op.A0
-		}
 	}
 	return added, removed
 }

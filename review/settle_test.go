@@ -1,4 +1,4 @@
-package review
+package review_test
 
 import (
 	"context"
@@ -10,6 +10,10 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/reviewtest"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -18,38 +22,38 @@ import (
 // change as an automatic formatting edit and the final content is the
 // editor's.
 func TestSettleWindowReportsAnExternalWriter(t *testing.T) {
-	d := newTestDesk(t, "", "[desk]\nsettle = \"2s\"\n")
-	path := filepath.Join(d.root, "a.txt")
-	writeFile(t, path, "old\n")
-	p := d.propose(t, engine.FormatWrite, "a.txt", "new\n")
+	d := reviewtest.NewDesk(t, "", "[desk]\nsettle = \"2s\"\n")
+	path := filepath.Join(d.Root, "a.txt")
+	reviewtest.WriteFile(t, path, "old\n")
+	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "new\n")
 
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if err := w.Add(d.root); err != nil {
+	if err := w.Add(d.Root); err != nil {
 		t.Fatal(err)
 	}
-	outcome := make(chan Outcome, 1)
+	outcome := make(chan review.Outcome, 1)
 	go func() {
-		o, err := d.Decide(context.Background(), p.ID, Decision{Kind: DecideApprove})
+		o, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved})
 		if err != nil {
 			t.Error(err)
 		}
 		outcome <- o
 	}()
-	ctx := testCtx(t)
+	ctx := reviewtest.Context(t)
 	for written := false; !written; {
 		select {
 		case ev := <-w.Events:
-			written = ev.Name == path && readFile(t, path) == "new\n"
+			written = ev.Name == path && reviewtest.ReadFile(t, path) == "new\n"
 		case <-ctx.Done():
 			t.Fatal("the desk never wrote the file")
 		}
 	}
-	writeFile(t, path, "NEW (saved by the editor)\n")
-	var o Outcome
+	reviewtest.WriteFile(t, path, "NEW (saved by the editor)\n")
+	var o review.Outcome
 	select {
 	case o = <-outcome:
 	case <-ctx.Done():
@@ -64,31 +68,17 @@ func TestSettleWindowReportsAnExternalWriter(t *testing.T) {
 	}
 }
 
-func TestPeerCredentialsAreChecked(t *testing.T) {
-	d := newTestDesk(t, "", "")
-	path := serveTestDesk(t, d.Desk)
-	cl, err := Dial(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	// A connection from this user is served (peerIsUs is true for it).
-	if err := cl.Call(testCtx(t), "status", struct{}{}, nil); err != nil {
-		t.Fatalf("status from the same user: %v", err)
-	}
-}
-
 // BenchmarkPendingProposalMemory reports the heap a pending 10k-line
 // proposal holds (base and proposed text, snapshot, counts).
 func BenchmarkPendingProposalMemory(b *testing.B) {
 	root := b.TempDir()
-	cfg, _ := LoadConfig("", []string{root})
-	j, err := OpenJournal(context.Background(), filepath.Join(b.TempDir(), "j.db"))
+	cfg, _ := config.Load("", []string{root})
+	j, err := journal.Open(context.Background(), filepath.Join(b.TempDir(), "j.db"))
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer j.Close()
-	d, err := NewDesk(Options{Roots: []string{root}, Config: cfg, Journal: j})
+	d, err := review.NewDesk(review.Options{Roots: []string{root}, Config: cfg, Journal: j})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -111,7 +101,7 @@ func BenchmarkPendingProposalMemory(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		name := "f0" + itoaBench(i) + ".go"
-		if _, err := d.Propose(context.Background(), Request{Format: engine.FormatWrite, Path: name, Payload: proposed}); err != nil {
+		if _, err := d.Propose(context.Background(), review.Request{Format: engine.FormatWrite, Path: name, Payload: proposed}); err != nil {
 			b.Fatal(err)
 		}
 	}

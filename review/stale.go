@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -128,10 +129,10 @@ func (d *Desk) recheck(path string) {
 // moves the proposal between pending and stale accordingly.
 func (d *Desk) recheckEntry(e *entry) {
 	d.mu.Lock()
-	files := append([]FileChange(nil), e.p.Files...)
+	files := append([]File(nil), e.p.Files...)
 	d.mu.Unlock()
 	for _, f := range files {
-		now, err := SnapshotFile(f.Path)
+		now, err := atomicfile.ReadSnapshot(f.Path)
 		if err != nil {
 			continue
 		}
@@ -141,7 +142,7 @@ func (d *Desk) recheckEntry(e *entry) {
 
 // markStale records the disk state of one file of a proposal and updates
 // the proposal's state: stale while any file differs from its base.
-func (d *Desk) markStale(id, path string, now Snapshot) {
+func (d *Desk) markStale(id, path string, now atomicfile.Snapshot) {
 	d.mu.Lock()
 	e, ok := d.entries[id]
 	if !ok || !e.p.State.Open() && e.p.State != StateDecided {
@@ -155,7 +156,7 @@ func (d *Desk) markStale(id, path string, now Snapshot) {
 			if f.staleAgainst(now) {
 				f.Disk = now
 			} else {
-				f.Disk = Snapshot{}
+				f.Disk = atomicfile.Snapshot{}
 			}
 		}
 		stale = stale || f.Disk.Path != ""
@@ -190,7 +191,7 @@ func (d *Desk) Merge(id, path string) (engine.MergeResult, error) {
 		if f.Path != path {
 			continue
 		}
-		now, err := SnapshotFile(path)
+		now, err := atomicfile.ReadSnapshot(path)
 		if err != nil {
 			return engine.MergeResult{}, err
 		}

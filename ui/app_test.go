@@ -14,15 +14,18 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/startup"
 )
 
-// e2e is the whole app without GL: StartBackend (the desk, the journal and
+// e2e is the whole app without GL: startup.Start (the desk, the journal and
 // the native socket, as diffdesk starts them) and the real main window from
 // NewWindow, with an agent proposing over a real socket connection.
 type e2e struct {
 	*harness
-	backend *Backend
-	agent   *review.Client
+	backend *startup.Backend
+	agent   *deskrpc.Client
 }
 
 func newE2E(t *testing.T) *e2e { t.Helper(); return newE2EWithConfig(t, "") }
@@ -45,7 +48,7 @@ func newE2EWithConfig(t *testing.T, configTOML string) *e2e {
 	if configTOML != "" {
 		os.WriteFile(filepath.Join(dir, "none.toml"), []byte(configTOML), 0o644)
 	}
-	b, err := StartBackend(BackendConfig{Roots: []string{root}, Socket: filepath.Join(dir, "desk.sock"),
+	b, err := startup.Start(startup.Config{Roots: []string{root}, Socket: filepath.Join(dir, "desk.sock"),
 		Journal: filepath.Join(dir, "journal.db"), Config: filepath.Join(dir, "none.toml")})
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +60,7 @@ func newE2EWithConfig(t *testing.T, configTOML string) *e2e {
 	if err := b.Serve(); err != nil {
 		t.Fatal(err)
 	}
-	cl, err := review.Dial(b.Socket)
+	cl, err := deskrpc.Dial(b.Socket)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +146,7 @@ func TestEndToEndApprove(t *testing.T) {
 	}
 	test.Tap(e.win.detail.approve)
 	r := e.answer(ch)
-	if r.res.Outcome.Status != review.StatusApproved || e.read("app.go") != "package app\n\nconst version = 2\n" {
+	if r.res.Outcome.Status != journal.Approved || e.read("app.go") != "package app\n\nconst version = 2\n" {
 		t.Errorf("approve: agent told %s, file %q", r.res.Outcome.Status, e.read("app.go"))
 	}
 }
@@ -170,7 +173,7 @@ func TestEndToEndEditThenApprove(t *testing.T) {
 		t.Errorf("file = %q; want the typed text %q", e.read("app.go"), want)
 	}
 	o := r.res.Outcome
-	if o.Status != review.StatusApprovedEdited || len(o.Files) != 1 || !strings.Contains(o.Files[0].UserEdits, "bumped by hand") {
+	if o.Status != journal.ApprovedEdited || len(o.Files) != 1 || !strings.Contains(o.Files[0].UserEdits, "bumped by hand") {
 		t.Errorf("agent told %s with files %+v; want approved-edited with the person's change", o.Status, o.Files)
 	}
 }
@@ -183,7 +186,7 @@ func TestEndToEndRejectWithReason(t *testing.T) {
 	test.Type(e.win.detail.rejectEntry, "keep the package name")
 	test.Tap(e.win.detail.rejectConfirm)
 	r := e.answer(ch)
-	if r.res.Outcome.Status != review.StatusRejected || r.res.Outcome.Feedback != "keep the package name" {
+	if r.res.Outcome.Status != journal.Rejected || r.res.Outcome.Feedback != "keep the package name" {
 		t.Errorf("agent told %s, feedback %q", r.res.Outcome.Status, r.res.Outcome.Feedback)
 	}
 	if e.read("app.go") != "package app\n" {
@@ -217,7 +220,7 @@ func TestEndToEndApproveSomeHunks(t *testing.T) {
 	test.Tap(e.win.detail.partial)
 	r := e.answer(ch)
 	want := strings.Replace(b, "line b\n", "line B\n", 1)
-	if r.res.Outcome.Status != review.StatusPartial || e.read("list.txt") != want {
+	if r.res.Outcome.Status != journal.Partial || e.read("list.txt") != want {
 		t.Errorf("partial: agent told %s, file %q", r.res.Outcome.Status, e.read("list.txt"))
 	}
 	var verdicts []string
@@ -254,7 +257,7 @@ func TestEndToEndStreamGrowsThenApproves(t *testing.T) {
 	e.until("the stream ends", func() bool { return e.win.detail.p.State == review.StatePending })
 	test.Tap(e.win.detail.approve)
 	r := e.answer(ch)
-	if r.res.Outcome.Status != review.StatusApproved || strings.Count(e.read("new.go"), "\n") != 200 {
+	if r.res.Outcome.Status != journal.Approved || strings.Count(e.read("new.go"), "\n") != 200 {
 		t.Errorf("streamed proposal: agent told %s, file has %d lines", r.res.Outcome.Status, strings.Count(e.read("new.go"), "\n"))
 	}
 }
@@ -274,36 +277,17 @@ func TestEndToEndExternalEditor(t *testing.T) {
 	}
 	e.win.Approve()
 	r := e.answer(ch)
-	if r.res.Outcome.Status != review.StatusApprovedEdited || e.read("notes.md") != "# Notes\n\nfinal\n" {
+	if r.res.Outcome.Status != journal.ApprovedEdited || e.read("notes.md") != "# Notes\n\nfinal\n" {
 		t.Errorf("external edit: agent told %s, file %q", r.res.Outcome.Status, e.read("notes.md"))
-	}
-}
-
-func TestBackendStopsBeforeServing(t *testing.T) {
-	dir, err := os.MkdirTemp("", "ddstop")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	b, err := StartBackend(BackendConfig{Roots: []string{dir}, Socket: filepath.Join(dir, "desk.sock"),
-		Journal: filepath.Join(dir, "journal.db"), Config: filepath.Join(dir, "none.toml")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Stop(); err != nil {
-		t.Errorf("Stop before Serve: %v", err)
-	}
-	if _, err := os.Stat(b.Socket); !errors.Is(err, os.ErrNotExist) {
-		t.Error("the socket is left behind")
 	}
 }
 
 func TestSecondDeskOnTheSocketIsAClearError(t *testing.T) {
 	e := newE2E(t)
-	_, err := StartBackend(BackendConfig{Roots: []string{e.root}, Socket: e.backend.Socket,
+	_, err := startup.Start(startup.Config{Roots: []string{e.root}, Socket: e.backend.Socket,
 		Journal: filepath.Join(t.TempDir(), "j.db"), Config: filepath.Join(t.TempDir(), "none.toml")})
-	if !errors.Is(err, review.ErrDeskRunning) || !strings.Contains(err.Error(), "already running") {
-		t.Errorf("second StartBackend = %v; want ErrDeskRunning with a clear message", err)
+	if !errors.Is(err, deskrpc.ErrDeskRunning) || !strings.Contains(err.Error(), "already running") {
+		t.Errorf("second startup.Start = %v; want ErrDeskRunning with a clear message", err)
 	}
 }
 

@@ -13,6 +13,8 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // detail is the right pane: the selected proposal (its files, the DiffView)
@@ -152,7 +154,7 @@ func (d *detail) showEmpty() {
 	try := "deskctl demo"
 	if s := d.w.opts.Socket; s != "" {
 		hint += " (" + s + ")"
-		if s != review.DefaultSocketPath() {
+		if s != deskrpc.DefaultSocketPath() {
 			try += " --socket " + s
 		}
 	}
@@ -202,7 +204,7 @@ func (d *detail) update(p review.Proposal) {
 	d.p = p
 	if o, ok := d.w.desk.Outcome(p.ID); ok && d.outcome == nil && !d.deciding {
 		d.outcome = &o // decided elsewhere (withdrawn, the decide method, a rule)
-		d.setStatus(outcomeText(o), o.Status == review.StatusFailed)
+		d.setStatus(outcomeText(o), o.Status == journal.Failed)
 	}
 	d.refreshFiles()
 	d.render()
@@ -250,8 +252,8 @@ func (d *detail) saveFileState() {
 	}
 }
 
-func (d *detail) cur() review.FileChange { return d.p.Files[d.file] }
-func (d *detail) curPath() string        { return d.p.Files[d.file].Path }
+func (d *detail) cur() review.File { return d.p.Files[d.file] }
+func (d *detail) curPath() string  { return d.p.Files[d.file].Path }
 
 // render draws the shown file as the proposal's state requires; it rebuilds
 // the view only when what it shows changed (a recheck that changes nothing
@@ -370,7 +372,7 @@ func (d *detail) renderOutcome() {
 
 // merge returns (and caches) the 3-way merge of a stale file against the
 // disk content the person is shown.
-func (d *detail) merge(f review.FileChange) engine.MergeResult {
+func (d *detail) merge(f review.File) engine.MergeResult {
 	m, ok := d.merges[f.Path+"\x00"+f.Disk.SHA256]
 	if !ok {
 		m = engine.Merge3(f.BaseText(), string(f.Disk.Content), f.Proposed, engine.MergeLabels{})
@@ -388,7 +390,7 @@ const (
 	staleProposal = "Base vs proposal (what the agent sent)"
 )
 
-func staleNote(f review.FileChange, m engine.MergeResult) string {
+func staleNote(f review.File, m engine.MergeResult) string {
 	s := f.Rel + " changed on disk after the agent read it, so the proposal is stale. "
 	if len(m.Conflicts) > 0 {
 		return s + fmt.Sprintf("Merging it into the disk's content gives %d conflict(s): Edit to resolve them, or Reject.", len(m.Conflicts))
@@ -515,7 +517,7 @@ func (d *detail) acceptedFor(i int) []string {
 
 // fileHunks are the hunks of a file's proposal (ids as the view shows
 // them), computed once per file.
-func (d *detail) fileHunks(f review.FileChange) []engine.Hunk {
+func (d *detail) fileHunks(f review.File) []engine.Hunk {
 	if hs, ok := d.hunks[f.Path]; ok {
 		return hs
 	}
@@ -546,7 +548,7 @@ func (d *detail) Approve() {
 	case anyStale(d.p):
 		d.ApproveMerged()
 	default:
-		d.decide(review.Decision{Kind: review.DecideApprove})
+		d.decide(review.Decision{Verdict: journal.Approved})
 	}
 }
 
@@ -561,7 +563,7 @@ func (d *detail) ApproveEdited() {
 		return
 	}
 	d.saveFileState()
-	dec := review.Decision{Kind: review.DecideApproveEdited, Edited: map[string]string{}}
+	dec := review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{}}
 	for path, t := range d.edited {
 		dec.Edited[path] = t
 	}
@@ -579,7 +581,7 @@ func (d *detail) ApproveMerged() {
 		}
 		return
 	}
-	dec := review.Decision{Kind: review.DecideApproveEdited, Edited: map[string]string{}}
+	dec := review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{}}
 	d.addMerges(&dec)
 	d.decide(dec)
 }
@@ -606,7 +608,7 @@ func (d *detail) ApprovePartial() {
 	if !d.canDecide() || anyStale(d.p) {
 		return
 	}
-	dec := review.Decision{Kind: review.DecidePartial, Hunks: map[string][]string{}}
+	dec := review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{}}
 	for i, f := range d.p.Files {
 		dec.Hunks[f.Path] = append([]string{}, d.acceptedFor(i)...)
 	}
@@ -642,7 +644,7 @@ func (d *detail) Reject(reason string) {
 	if d.id == "" || !d.p.State.Open() || d.deciding || d.outcome != nil {
 		return
 	}
-	d.decide(review.Decision{Kind: review.DecideReject, Feedback: strings.TrimSpace(reason)})
+	d.decide(review.Decision{Verdict: journal.Rejected, Feedback: strings.TrimSpace(reason)})
 }
 
 // ToggleEdit makes the right side editable (e), or leaves edit mode.
@@ -690,9 +692,12 @@ func (d *detail) Dismiss() {
 func (d *detail) decide(dec review.Decision) {
 	id := d.id
 	d.deciding = true
-	d.approved = d.approvedTexts(dec)
+	// What each file is written as before formatting, to show the
+	// formatter's change beside it; a plan the desk refuses is refused
+	// again, and said, by Decide.
+	d.approved, _ = d.w.desk.Plan(id, dec)
 	d.setStatus("Writing…", false)
-	if dec.Kind == review.DecideReject {
+	if dec.Verdict == journal.Rejected {
 		d.setStatus("Rejecting…", false)
 	}
 	d.updateBar()
@@ -703,30 +708,6 @@ func (d *detail) decide(dec review.Decision) {
 		o, err := d.w.desk.Decide(context.Background(), id, dec)
 		d.w.do(func() { d.decided(id, o, err) })
 	}()
-}
-
-// approvedTexts is what each file will be written as, before formatting.
-func (d *detail) approvedTexts(dec review.Decision) map[string]string {
-	out := map[string]string{}
-	for _, f := range d.p.Files {
-		switch dec.Kind {
-		case review.DecideApprove:
-			out[f.Path] = f.Proposed
-		case review.DecideApproveEdited:
-			if t, ok := dec.Edited[f.Path]; ok {
-				out[f.Path] = t
-			} else {
-				out[f.Path] = f.Proposed
-			}
-		case review.DecidePartial:
-			keep := map[string]bool{}
-			for _, id := range dec.Hunks[f.Path] {
-				keep[id] = true
-			}
-			out[f.Path] = engine.ApplyHunks(f.BaseText(), f.Proposed, func(id string) bool { return keep[id] })
-		}
-	}
-	return out
 }
 
 // decided shows the result of a decision.
@@ -768,17 +749,17 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 func outcomeText(o review.Outcome) string {
 	var b strings.Builder
 	switch o.Status {
-	case review.StatusApproved:
+	case journal.Approved:
 		b.WriteString("Approved and written")
-	case review.StatusApprovedEdited:
+	case journal.ApprovedEdited:
 		b.WriteString("Your edited version was written")
-	case review.StatusPartial:
+	case journal.Partial:
 		b.WriteString("The accepted hunks were written")
-	case review.StatusRejected:
+	case journal.Rejected:
 		b.WriteString("Rejected; nothing was written")
-	case review.StatusWithdrawn:
+	case journal.Withdrawn:
 		b.WriteString("The agent withdrew this proposal")
-	case review.StatusFailed:
+	case journal.Failed:
 		b.WriteString("The edit did not apply")
 	default:
 		b.WriteString(string(o.Status))

@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // History filter choices shown in the selects.
@@ -40,8 +41,8 @@ var historySince = []struct {
 
 // historyDecisions are the decision select's choices after "All decisions".
 var historyDecisions = []string{
-	review.DecisionApproved, review.DecisionPartial, review.DecisionRejected,
-	review.DecisionWithdrawn, review.DecisionFailed, review.DecisionStale, review.EntryRestore,
+	string(journal.Approved), string(journal.Partial), string(journal.Rejected),
+	string(journal.Withdrawn), string(journal.Failed), string(journal.Stale), journal.EntryRestore,
 }
 
 // historyPageSize is how many entries one page of the timeline loads.
@@ -53,7 +54,7 @@ const historyPageSize = 100
 // reach the widgets through the window's do scheduler.
 type historyView struct {
 	w       *Window
-	j       *review.Journal
+	j       *journal.Journal
 	ctx     context.Context
 	cancel  context.CancelFunc
 	calls   sync.WaitGroup
@@ -61,27 +62,27 @@ type historyView struct {
 
 	agentSel, sessionSel  *widget.Select
 	decisionSel, sinceSel *widget.Select
-	agents                []review.HistoryAgent
+	agents                []journal.Agent
 	fileEntry             *widget.Entry
 	list                  *widget.List
 	more                  *widget.Button
 	status                *widget.Label
 
-	entries []review.HistoryEntry
+	entries []journal.Entry
 	next    string
 	gen     int // bumped by reload: older pages arriving late are dropped
 	page    int // entries per page: historyPageSize (tests make it small)
 	loaded  bool
 	sel     int // index of the selected entry; -1 if none
-	want    review.HistoryRef
+	want    journal.Ref
 
 	title    *widget.Label
 	info     *widget.Label
 	fileSel  *widget.Select
 	view     *DiffView
-	diffs    []review.FileDiff
+	diffs    []journal.FileDiff
 	diffGen  int
-	mark     *review.HistoryEntry // the entry marked by "Compare with…"
+	mark     *journal.Entry // the entry marked by "Compare with…"
 	compare  *widget.Button
 	vsDisk   *widget.Button
 	restore  *widget.Button
@@ -91,12 +92,12 @@ type historyView struct {
 
 	// The restore dialog, while shown; its buttons are fields so tests tap them.
 	restoreDlg     dialog.Dialog
-	restorePlan    review.RestorePlan
+	restorePlan    journal.RestorePlan
 	restoreText    *widget.Label
 	restoreConfirm *widget.Button
 	restoreForce   *widget.Button
 	restoreCancel  *widget.Button
-	lastRestore    review.RestoreResult
+	lastRestore    journal.RestoreResult
 	lastErr        error
 
 	shown   string      // what the diff pane shows: the entry's ref and the mark's
@@ -105,7 +106,7 @@ type historyView struct {
 	pending atomic.Bool // a desk decision is waiting to reach the timeline
 }
 
-func newHistoryView(w *Window, j *review.Journal) *historyView {
+func newHistoryView(w *Window, j *journal.Journal) *historyView {
 	h := &historyView{w: w, j: j, sel: -1, page: historyPageSize}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 
@@ -211,8 +212,8 @@ func (h *historyView) decided() {
 }
 
 // filter is the filter the widgets say, for the first page.
-func (h *historyView) filter() review.HistoryFilter {
-	f := review.HistoryFilter{File: strings.TrimSpace(h.fileEntry.Text), Limit: h.page}
+func (h *historyView) filter() journal.Filter {
+	f := journal.Filter{File: strings.TrimSpace(h.fileEntry.Text), Limit: h.page}
 	if a := h.agentSel.Selected; a != "" && a != historyAllAgents {
 		f.Agent = a
 	}
@@ -246,7 +247,7 @@ func (h *historyView) reload() {
 	h.status.SetText("Loading…")
 	h.run(func(ctx context.Context) func() {
 		page, err := h.j.History(ctx, f)
-		agents, aerr := h.j.HistoryAgents(ctx)
+		agents, aerr := h.j.Agents(ctx)
 		return func() {
 			if gen != h.gen {
 				return
@@ -331,7 +332,7 @@ func (h *historyView) afterPage() {
 	}
 }
 
-func (h *historyView) setAgents(agents []review.HistoryAgent) {
+func (h *historyView) setAgents(agents []journal.Agent) {
 	opts := []string{historyAllAgents}
 	for _, a := range agents {
 		opts = append(opts, a.Agent)
@@ -373,7 +374,7 @@ func newHistoryRow() fyne.CanvasObject {
 	return container.NewBorder(nil, nil, container.NewHBox(when, badge, who), nil, files)
 }
 
-func (h *historyView) fillRow(o fyne.CanvasObject, e review.HistoryEntry) {
+func (h *historyView) fillRow(o fyne.CanvasObject, e journal.Entry) {
 	c := o.(*fyne.Container)
 	files := c.Objects[0].(*widget.Label)
 	left := c.Objects[1].(*fyne.Container)
@@ -396,22 +397,22 @@ func historyTime(t, now time.Time) string {
 }
 
 // historyBadge is the decision badge of an entry and its colour.
-func historyBadge(e review.HistoryEntry) (string, widget.Importance) {
-	if e.Kind == review.EntryRestore {
+func historyBadge(e journal.Entry) (string, widget.Importance) {
+	if e.Kind == journal.EntryRestore {
 		return "restore", widget.HighImportance
 	}
 	switch e.Decision {
-	case review.DecisionApproved, review.DecisionPartial:
-		return e.Decision, widget.SuccessImportance
-	case review.DecisionRejected, review.DecisionFailed:
-		return e.Decision, widget.DangerImportance
-	case review.DecisionStale, review.DecisionWithdrawn:
-		return e.Decision, widget.WarningImportance
+	case journal.Approved, journal.Partial:
+		return string(e.Decision), widget.SuccessImportance
+	case journal.Rejected, journal.Failed:
+		return string(e.Decision), widget.DangerImportance
+	case journal.Stale, journal.Withdrawn:
+		return string(e.Decision), widget.WarningImportance
 	}
 	if e.Decision == "" {
 		return e.Kind, widget.MediumImportance
 	}
-	return e.Decision, widget.MediumImportance
+	return string(e.Decision), widget.MediumImportance
 }
 
 // rel shows path relative to the workspace root holding it.
@@ -433,9 +434,9 @@ func (h *historyView) fileList(paths []string) string {
 }
 
 // selected returns the selected entry.
-func (h *historyView) selected() (review.HistoryEntry, bool) {
+func (h *historyView) selected() (journal.Entry, bool) {
 	if h.sel < 0 || h.sel >= len(h.entries) {
-		return review.HistoryEntry{}, false
+		return journal.Entry{}, false
 	}
 	return h.entries[h.sel], true
 }
@@ -468,26 +469,26 @@ func (h *historyView) selectIndex(i int) {
 	if ref.Checkpoint() == 0 {
 		what = fmt.Sprintf("What was proposed (%s: nothing was written)", e.Decision)
 	}
-	h.loadDiffs(what, func(ctx context.Context) ([]review.FileDiff, error) {
+	h.loadDiffs(what, func(ctx context.Context) ([]journal.FileDiff, error) {
 		return h.j.DiffEntry(ctx, ref, nil)
 	})
 }
 
-func describeRef(r review.HistoryRef) string {
+func describeRef(r journal.Ref) string {
 	if c := r.Checkpoint(); c > 0 {
 		return fmt.Sprintf("checkpoint %d", c)
 	}
 	return fmt.Sprintf("decision %d", r.Decision())
 }
 
-func (h *historyView) entryTitle(e review.HistoryEntry) string {
+func (h *historyView) entryTitle(e journal.Entry) string {
 	badge, _ := historyBadge(e)
 	return fmt.Sprintf("%s — %s by %s/%s, %s", describeRef(e.Ref), badge, e.Agent, e.Session, e.Time.Local().Format("2006-01-02 15:04:05"))
 }
 
 // entryInfo is the decision's text: feedback, what a restore did, the
 // proposal and the write's state.
-func entryInfo(e review.HistoryEntry) string {
+func entryInfo(e journal.Entry) string {
 	var parts []string
 	if e.ProposalID != "" {
 		parts = append(parts, "Proposal "+e.ProposalID)
@@ -552,12 +553,12 @@ func (h *historyView) Unmark() {
 	}
 }
 
-func (h *historyView) showComparison(from, to review.HistoryEntry) {
+func (h *historyView) showComparison(from, to journal.Entry) {
 	a, b := from.Ref.Checkpoint(), to.Ref.Checkpoint()
 	if a > b {
 		a, b = b, a
 	}
-	h.loadDiffs(fmt.Sprintf("After checkpoint %d vs after checkpoint %d", a, b), func(ctx context.Context) ([]review.FileDiff, error) {
+	h.loadDiffs(fmt.Sprintf("After checkpoint %d vs after checkpoint %d", a, b), func(ctx context.Context) ([]journal.FileDiff, error) {
 		return h.j.DiffPoints(ctx, a, b, nil)
 	})
 }
@@ -571,13 +572,13 @@ func (h *historyView) CompareDisk() {
 	}
 	id := e.Ref.Checkpoint()
 	h.shown = "disk"
-	h.loadDiffs(fmt.Sprintf("After checkpoint %d vs the disk now", id), func(ctx context.Context) ([]review.FileDiff, error) {
+	h.loadDiffs(fmt.Sprintf("After checkpoint %d vs the disk now", id), func(ctx context.Context) ([]journal.FileDiff, error) {
 		return h.j.DiffDisk(ctx, id, nil)
 	})
 }
 
 // loadDiffs runs get off the UI goroutine and shows its files.
-func (h *historyView) loadDiffs(what string, get func(ctx context.Context) ([]review.FileDiff, error)) {
+func (h *historyView) loadDiffs(what string, get func(ctx context.Context) ([]journal.FileDiff, error)) {
 	h.diffGen++
 	gen := h.diffGen
 	h.diffNote.SetText(what + ": loading…")
@@ -602,7 +603,7 @@ func (h *historyView) loadDiffs(what string, get func(ctx context.Context) ([]re
 	})
 }
 
-func (h *historyView) setDiffs(diffs []review.FileDiff) {
+func (h *historyView) setDiffs(diffs []journal.FileDiff) {
 	h.diffs = diffs
 	var opts []string
 	for _, d := range diffs {
@@ -640,7 +641,7 @@ func (h *historyView) ShowRestore() {
 	if !ok || e.Ref.Checkpoint() == 0 {
 		return
 	}
-	h.planRestore(review.RestoreRequest{Checkpoint: e.Ref.Checkpoint(), Target: review.RestoreBefore})
+	h.planRestore(journal.RestoreRequest{Checkpoint: e.Ref.Checkpoint(), Target: journal.RestoreBefore})
 }
 
 // ShowRestoreFile is ShowRestore for the file shown only (the entry's
@@ -651,10 +652,10 @@ func (h *historyView) ShowRestoreFile() {
 	if !ok || e.Ref.Checkpoint() == 0 || i < 0 || i >= len(h.diffs) || h.shown != string(e.Ref) {
 		return // a comparison is shown: its files need not be the entry's
 	}
-	h.planRestore(review.RestoreRequest{Checkpoint: e.Ref.Checkpoint(), Target: review.RestoreBefore, Paths: []string{h.diffs[i].Path}})
+	h.planRestore(journal.RestoreRequest{Checkpoint: e.Ref.Checkpoint(), Target: journal.RestoreBefore, Paths: []string{h.diffs[i].Path}})
 }
 
-func (h *historyView) planRestore(req review.RestoreRequest) {
+func (h *historyView) planRestore(req journal.RestoreRequest) {
 	h.restore.Disable()
 	h.restore1.Disable()
 	h.run(func(ctx context.Context) func() {
@@ -673,7 +674,7 @@ func (h *historyView) planRestore(req review.RestoreRequest) {
 
 // RestorePlanText is the dry run as the dialog lists it: one line per file
 // with its action, lines added and removed, and the reason.
-func RestorePlanText(plan review.RestorePlan, rel func(string) string) string {
+func RestorePlanText(plan journal.RestorePlan, rel func(string) string) string {
 	var b strings.Builder
 	what := "before"
 	if plan.Request.Target != "" {
@@ -699,7 +700,7 @@ func RestorePlanText(plan review.RestorePlan, rel func(string) string) string {
 	return b.String()
 }
 
-func (h *historyView) showPlan(plan review.RestorePlan) {
+func (h *historyView) showPlan(plan journal.RestorePlan) {
 	h.hidePlan()
 	h.restorePlan = plan
 	h.restoreText = widget.NewLabel(RestorePlanText(plan, h.rel))
@@ -740,14 +741,14 @@ func (h *historyView) hidePlan() {
 
 // applyRestore carries out a confirmed plan, then refreshes the timeline
 // and selects the restore's own entry (restoring it undoes the restore).
-func (h *historyView) applyRestore(plan review.RestorePlan) {
+func (h *historyView) applyRestore(plan journal.RestorePlan) {
 	h.restoreConfirm.Disable()
 	h.run(func(ctx context.Context) func() {
 		res, err := h.j.ApplyRestore(ctx, plan)
 		return func() {
 			h.hidePlan()
 			h.lastErr = err
-			var refused *review.RestoreRefusedError
+			var refused *journal.RestoreRefusedError
 			switch {
 			case errors.As(err, &refused):
 				// The disk changed since the dry run: show the new plan.
@@ -759,7 +760,7 @@ func (h *historyView) applyRestore(plan review.RestorePlan) {
 			}
 			h.lastRestore = res
 			if res.Checkpoint > 0 {
-				h.want = review.HistoryRef(strconv.FormatInt(res.Checkpoint, 10))
+				h.want = journal.Ref(strconv.FormatInt(res.Checkpoint, 10))
 				h.notice = fmt.Sprintf("Restored %d file(s): checkpoint %d (restore it to undo).", len(res.Files), res.Checkpoint)
 			} else {
 				h.notice = "Every file already had that content: nothing was written."

@@ -14,13 +14,15 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // historyHarness is the window harness with the journal passed to the
 // window, so it has its History tab.
 type historyHarness struct {
 	*harness
-	j *review.Journal
+	j *journal.Journal
 }
 
 func newHistoryHarness(t *testing.T) *historyHarness {
@@ -28,13 +30,13 @@ func newHistoryHarness(t *testing.T) *historyHarness {
 	a := test.NewTempApp(t)
 	a.Settings().SetTheme(NewVariantTheme(theme.VariantLight))
 	h := &harness{t: t, root: t.TempDir(), sched: make(chan func(), 4096), now: baseTime}
-	j, err := review.OpenJournal(context.Background(), filepath.Join(t.TempDir(), "journal.db"))
+	j, err := journal.Open(context.Background(), filepath.Join(t.TempDir(), "journal.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfgFile := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(cfgFile, nil, 0o644)
-	cfg, err := review.LoadConfig(cfgFile, []string{h.root})
+	cfg, err := config.Load(cfgFile, []string{h.root})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +62,7 @@ func (h *historyHarness) approve(rel, search, replace string) {
 	p := h.propose("claude-code", "s1", engine.FormatSearchReplace, rel, srBlock(search, replace))
 	h.win.Select(p.ID)
 	h.win.Approve()
-	if o := h.outcome(p.ID); o.Status != review.StatusApproved {
+	if o := h.outcome(p.ID); o.Status != journal.Approved {
 		h.t.Fatalf("approve %s: %s", rel, o.Status)
 	}
 }
@@ -180,7 +182,7 @@ func TestHistoryRestoreThroughTheDialog(t *testing.T) {
 	}
 	test.Tap(hv.restoreConfirm)
 	h.until("the restore entry is listed and selected", func() bool {
-		return len(hv.entries) == 5 && hv.entries[0].Kind == review.EntryRestore && hv.sel == 0
+		return len(hv.entries) == 5 && hv.entries[0].Kind == journal.EntryRestore && hv.sel == 0
 	})
 	if got := h.read("a.txt"); got != "one\n2\n" {
 		t.Errorf("after the restore a.txt is %q", got)
@@ -212,7 +214,7 @@ func TestHistoryRestoreRefusedThenForced(t *testing.T) {
 		t.Fatalf("Force wrote before the second confirmation")
 	}
 	test.Tap(hv.restoreConfirm)
-	h.until("the restore entry", func() bool { return len(hv.entries) == 5 && hv.entries[0].Kind == review.EntryRestore })
+	h.until("the restore entry", func() bool { return len(hv.entries) == 5 && hv.entries[0].Kind == journal.EntryRestore })
 	if got := h.read("a.txt"); got != "one\n2\n" {
 		t.Errorf("after the forced restore a.txt is %q", got)
 	}
@@ -222,7 +224,7 @@ func TestHistoryFilters(t *testing.T) {
 	h := newHistoryHarness(t)
 	threeDecisions(h)
 	hv := h.openHistory(4)
-	hv.decisionSel.SetSelected(review.DecisionRejected)
+	hv.decisionSel.SetSelected(string(journal.Rejected))
 	h.until("filtered by decision", func() bool { return len(hv.entries) == 1 })
 	hv.decisionSel.SetSelected(historyAllDecisions)
 	h.until("unfiltered", func() bool { return len(hv.entries) == 4 })

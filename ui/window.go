@@ -14,6 +14,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/startup"
 )
 
 // WindowOptions tunes a Window; the zero value is what diffdesk uses.
@@ -31,7 +33,7 @@ type WindowOptions struct {
 	// $VISUAL, $EDITOR or "code --wait" if nil.
 	Editor []string
 	// Interrupted are writes Recover settled at start-up; the window says so.
-	Interrupted []review.Interrupted
+	Interrupted []journal.Interrupted
 	// Doors reports the agent front doors that are open (the Claude Code
 	// and Gemini CLI IDE doors); the empty queue shows how to connect.
 	Doors func() []review.DoorStatus
@@ -41,7 +43,7 @@ type WindowOptions struct {
 	// never if negative.
 	AgeTick time.Duration
 	// Journal is the desk's journal; with it the window has a History tab.
-	Journal *review.Journal
+	Journal *journal.Journal
 }
 
 // Window is DiffDesk's main window: the queue of proposals on the left, the
@@ -130,7 +132,7 @@ func NewWindow(a fyne.App, desk *review.Desk, o WindowOptions) *Window {
 		w.items[p.ID] = p
 	}
 	w.refreshQueue()
-	if t := InterruptedText(o.Interrupted); t != "" {
+	if t := startup.InterruptedText(o.Interrupted); t != "" {
 		w.interrupted = dialog.NewInformation("Interrupted writes", t, w.Win)
 		w.interrupted.Show()
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // benchWindow is newHarness for benchmarks: a real desk and the real window.
@@ -21,7 +22,7 @@ func benchWindow(b *testing.B) *harness {
 	a := test.NewTempApp(b)
 	a.Settings().SetTheme(NewVariantTheme(theme.VariantLight))
 	h := &harness{root: b.TempDir(), sched: make(chan func(), 1<<16), now: baseTime}
-	j, err := review.OpenJournal(context.Background(), filepath.Join(b.TempDir(), "journal.db"))
+	j, err := journal.Open(context.Background(), filepath.Join(b.TempDir(), "journal.db"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,6 +14,8 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // harness is a real desk over a temp workspace with the real main window
@@ -46,13 +48,13 @@ func newHarnessWithConfig(t *testing.T, configTOML string) *harness {
 	a := test.NewTempApp(t)
 	a.Settings().SetTheme(NewVariantTheme(theme.VariantLight))
 	h := &harness{t: t, root: t.TempDir(), sched: make(chan func(), 4096), now: baseTime}
-	j, err := review.OpenJournal(context.Background(), filepath.Join(t.TempDir(), "journal.db"))
+	j, err := journal.Open(context.Background(), filepath.Join(t.TempDir(), "journal.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfgFile := filepath.Join(t.TempDir(), "config.toml")
 	os.WriteFile(cfgFile, []byte(configTOML), 0o644)
-	cfg, err := review.LoadConfig(cfgFile, []string{h.root})
+	cfg, err := config.Load(cfgFile, []string{h.root})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,9 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/startup"
 )
 
 func TestQueueRowsGroupNewestFirst(t *testing.T) {
@@ -78,7 +81,7 @@ func TestApproveWritesTheFile(t *testing.T) {
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("two\n", "TWO\n"))
 	test.Tap(h.win.detail.approve)
 	o := h.outcome(p.ID)
-	if o.Status != review.StatusApproved || h.read("a.txt") != "one\nTWO\n" {
+	if o.Status != journal.Approved || h.read("a.txt") != "one\nTWO\n" {
 		t.Errorf("after Approve: status %s, file %q", o.Status, h.read("a.txt"))
 	}
 	if !strings.Contains(h.win.detail.status.Text, "Approved and written") {
@@ -97,7 +100,7 @@ func TestRejectDialogSendsTheReason(t *testing.T) {
 	test.Type(h.win.detail.rejectEntry, "use the constant instead")
 	test.Tap(h.win.detail.rejectConfirm)
 	o := h.outcome(p.ID)
-	if o.Status != review.StatusRejected || o.Feedback != "use the constant instead" || h.read("a.txt") != "one\n" {
+	if o.Status != journal.Rejected || o.Feedback != "use the constant instead" || h.read("a.txt") != "one\n" {
 		t.Errorf("after Reject: status %s, feedback %q, file %q", o.Status, o.Feedback, h.read("a.txt"))
 	}
 }
@@ -160,7 +163,7 @@ func TestStaleProposalApprovesTheMerge(t *testing.T) {
 	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", d.bar)
 	h.win.Approve() // a is Approve merged here
 	o := h.outcome(p.ID)
-	if o.Status != review.StatusApprovedEdited || h.read("c.go") != "A\nb\nc\nd\nE\nf\n" {
+	if o.Status != journal.ApprovedEdited || h.read("c.go") != "A\nb\nc\nd\nE\nf\n" {
 		t.Errorf("approve merged: status %s, file %q; want the proposal merged into the disk", o.Status, h.read("c.go"))
 	}
 }
@@ -198,7 +201,7 @@ func TestStaleMergeRefusesAChangedDisk(t *testing.T) {
 	h := newHarness(t)
 	p := h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
 	d := h.win.detail
-	d.p.Files[0].Disk.SHA256 = review.ContentHash([]byte("what the person saw\n")) // the disk moved on since
+	d.p.Files[0].Disk.SHA256 = atomicfile.Hash([]byte("what the person saw\n")) // the disk moved on since
 	h.win.ApproveMerged()
 	h.until("the decision ends", func() bool { return !d.deciding })
 	if _, ok := h.desk.Outcome(p.ID); ok || h.read("c.go") != "A\nb\nc\nd\ne\nf\n" {
@@ -258,7 +261,7 @@ func TestMultiFileProposalSwitchesFiles(t *testing.T) {
 		t.Errorf("after selecting b.txt: file %d, %d hunks", d.file, len(d.view.Hunks()))
 	}
 	h.win.Approve()
-	if o := h.outcome(p.ID); o.Status != review.StatusApproved || h.read("a.txt") != "ONE\n" || h.read("b.txt") != "TWO\n" {
+	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("a.txt") != "ONE\n" || h.read("b.txt") != "TWO\n" {
 		t.Errorf("approve: %s, a %q, b %q", o.Status, h.read("a.txt"), h.read("b.txt"))
 	}
 }
@@ -277,12 +280,12 @@ func TestWithdrawnProposalLeavesTheQueue(t *testing.T) {
 }
 
 func TestInterruptedWritesAreTold(t *testing.T) {
-	txt := InterruptedText([]review.Interrupted{{Checkpoint: 7, Files: []review.RecoveredFile{{Path: "/w/a.go", State: review.WriteInterrupted}}}})
+	txt := startup.InterruptedText([]journal.Interrupted{{Checkpoint: 7, Files: []journal.RecoveredFile{{Path: "/w/a.go", State: journal.WriteInterrupted}}}})
 	if !strings.Contains(txt, "/w/a.go kept its old content") || !strings.Contains(txt, "checkpoint 7") {
 		t.Errorf("InterruptedText = %q", txt)
 	}
-	if InterruptedText(nil) != "" {
-		t.Error("InterruptedText(nil) is not empty")
+	if startup.InterruptedText(nil) != "" {
+		t.Error("startup.InterruptedText(nil) is not empty")
 	}
 }
 
@@ -310,7 +313,7 @@ func TestStaleConflictNeedsAnEdit(t *testing.T) {
 	ed.SelectAll()
 	test.Type(ed, "a\nb from both\nc\n")
 	h.win.Approve() // a is Approve edited while editing
-	if o := h.outcome(p.ID); o.Status != review.StatusApprovedEdited || h.read("c.go") != "a\nb from both\nc\n" {
+	if o := h.outcome(p.ID); o.Status != journal.ApprovedEdited || h.read("c.go") != "a\nb from both\nc\n" {
 		t.Errorf("approve edited over a stale file: status %s, file %q", o.Status, h.read("c.go"))
 	}
 }
@@ -338,7 +341,7 @@ func TestNoNotificationForAutoApproved(t *testing.T) {
 func TestInterruptedWritesOpenADialog(t *testing.T) {
 	h := newHarness(t)
 	w := NewWindow(fyne.CurrentApp(), h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1,
-		Interrupted: []review.Interrupted{{Checkpoint: 3, Files: []review.RecoveredFile{{Path: "/w/a.go", State: review.WriteWritten}}}}})
+		Interrupted: []journal.Interrupted{{Checkpoint: 3, Files: []journal.RecoveredFile{{Path: "/w/a.go", State: journal.WriteWritten}}}}})
 	defer w.Close()
 	if w.interrupted == nil {
 		t.Error("no dialog tells the person about the interrupted write")

@@ -16,6 +16,8 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
 )
 
 // demoOptions configures `deskctl demo`.
@@ -30,7 +32,7 @@ type demoOptions struct {
 func runDemo(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("deskctl demo", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	socket := fl.String("socket", review.DefaultSocketPath(), "the desk's socket")
+	socket := fl.String("socket", deskrpc.DefaultSocketPath(), "the desk's socket")
 	dir := fl.String("dir", "", "where to create the demo project, inside one of the desk's workspaces (default: <first workspace>/diffdesk-demo)")
 	fast := fl.Bool("fast", false, "no pauses (for tests and scripts)")
 	if err := parseFlags(fl, args); err != nil {
@@ -62,13 +64,13 @@ type demoStep struct {
 // demo creates the project and runs the scripted session: every proposal
 // concurrently, as agents would, each waiting for its outcome.
 func demo(ctx context.Context, o demoOptions, stdout io.Writer) error {
-	cl, err := review.Dial(o.socket)
+	cl, err := deskrpc.Dial(o.socket)
 	if err != nil {
 		return err
 	}
 	defer cl.Close()
 	var hello struct{ Roots []string }
-	if err := cl.Call(ctx, "hello", map[string]any{"protocol": review.ProtocolVersion, "agent": "demo"}, &hello); err != nil {
+	if err := cl.Call(ctx, "hello", map[string]any{"protocol": deskrpc.ProtocolVersion, "agent": "demo"}, &hello); err != nil {
 		return err
 	}
 	if o.dir == "" {
@@ -87,7 +89,7 @@ func demo(ctx context.Context, o demoOptions, stdout io.Writer) error {
 
 	// The aider step's agent read config.go, then the person changed it
 	// in their editor: the proposal is stale from the start.
-	readSHA := review.ContentHash([]byte(demoConfig))
+	readSHA := atomicfile.Hash([]byte(demoConfig))
 	if err := os.WriteFile(filepath.Join(o.dir, "config.go"), []byte(demoConfigByPerson), 0o644); err != nil {
 		return err
 	}
@@ -133,7 +135,7 @@ func demo(ctx context.Context, o demoOptions, stdout io.Writer) error {
 }
 
 // demoPropose sends one step and waits for its outcome.
-func demoPropose(ctx context.Context, cl *review.Client, o demoOptions, s demoStep) (proposeResult, error) {
+func demoPropose(ctx context.Context, cl *deskrpc.Client, o demoOptions, s demoStep) (proposeResult, error) {
 	req := review.Request{Agent: s.agent, Session: s.session, Format: s.format, Path: s.path, Dir: o.dir, ReadSHA256: s.readSHA256}
 	var res proposeResult
 	if s.chunks <= 1 {

@@ -5,10 +5,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 func TestDemoAgainstHeadlessDesk(t *testing.T) {
-	root, sock := startServe(t, "approve")
+	root, sock := startServe(t, journal.Approved)
 	out, errOut, code := deskctl(t, "", "demo", "--socket", sock, "--fast")
 	if code != 0 {
 		t.Fatalf("demo = exit %d, stdout %q, stderr %q", code, out, errOut)

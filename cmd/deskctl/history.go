@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 const historyUsage = `deskctl history — browse, compare and restore checkpoints
@@ -73,10 +73,10 @@ func historyFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
 }
 
 // openHistoryJournal opens an existing journal: path, or the default.
-func openHistoryJournal(ctx context.Context, path string) (*review.Journal, error) {
+func openHistoryJournal(ctx context.Context, path string) (*journal.Journal, error) {
 	if path == "" {
 		var err error
-		if path, err = review.DefaultJournalPath(); err != nil {
+		if path, err = journal.DefaultPath(); err != nil {
 			return nil, err
 		}
 	}
@@ -87,7 +87,7 @@ func openHistoryJournal(ctx context.Context, path string) (*review.Journal, erro
 	if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("no journal at %s: no desk has recorded anything there yet; pass --journal PATH to use another", abs)
 	}
-	return review.OpenJournal(ctx, abs)
+	return journal.Open(ctx, abs)
 }
 
 // historyFail prints err for command name and returns exit code 1.
@@ -105,7 +105,7 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	if t, err := time.ParseInLocation("2006-01-02", s, time.Local); err == nil {
 		return t, nil
 	}
-	if d, err := review.ParseAge(s); err == nil {
+	if d, err := journal.ParseAge(s); err == nil {
 		return now.Add(-d), nil
 	}
 	return time.Time{}, fmt.Errorf("time %q: want RFC 3339 (2026-11-22T09:00:00Z), a date (2026-11-22) or an age (2h, 3d, 1w)", s)

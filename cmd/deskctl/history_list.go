@@ -8,13 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // historyList implements `deskctl history list`.
 func historyList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl, journal := historyFlags("list", stderr)
-	var f review.HistoryFilter
+	fl, journalPath := historyFlags("list", stderr)
+	var f journal.Filter
 	fl.StringVar(&f.Agent, "agent", "", "only this agent's entries")
 	fl.StringVar(&f.Session, "session", "", "only this session's entries")
 	file := fl.String("file", "", "only entries touching this path or pattern")
@@ -52,7 +52,7 @@ func historyList(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		}
 		f.File = abs
 	}
-	j, err := openHistoryJournal(ctx, *journal)
+	j, err := openHistoryJournal(ctx, *journalPath)
 	if err != nil {
 		return historyFail(stderr, "list", err)
 	}
@@ -79,12 +79,12 @@ func historyList(ctx context.Context, args []string, stdout, stderr io.Writer) i
 }
 
 // historyLine is one entry as list prints it: id, time, who, what, files.
-func historyLine(e review.HistoryEntry) string {
-	what := e.Decision
+func historyLine(e journal.Entry) string {
+	what := string(e.Decision)
 	switch {
-	case e.Kind == review.EntryRestore:
+	case e.Kind == journal.EntryRestore:
 		what = fmt.Sprintf("restore ←%d", e.RestoredFrom)
-	case e.State != "" && e.State != review.WriteWritten:
+	case e.State != "" && e.State != journal.WriteWritten:
 		what += " (" + string(e.State) + ")"
 	}
 	var files []string
@@ -121,27 +121,27 @@ func oneLine(s string) string {
 
 // entryJSON is a history entry as --json prints it.
 type entryJSON struct {
-	ID           string    `json:"id"`
-	Kind         string    `json:"kind"`
-	Time         time.Time `json:"time"`
-	Agent        string    `json:"agent"`
-	Session      string    `json:"session"`
-	ProposalID   string    `json:"proposalId,omitempty"`
-	Decision     string    `json:"decision,omitempty"`
-	Feedback     string    `json:"feedback,omitempty"`
-	RestoredFrom int64     `json:"restoredFrom,omitempty"`
-	Note         string    `json:"note,omitempty"`
-	State        string    `json:"state,omitempty"`
-	Files        []string  `json:"files"`
+	ID           string          `json:"id"`
+	Kind         string          `json:"kind"`
+	Time         time.Time       `json:"time"`
+	Agent        string          `json:"agent"`
+	Session      string          `json:"session"`
+	ProposalID   string          `json:"proposalId,omitempty"`
+	Decision     journal.Verdict `json:"decision,omitempty"`
+	Feedback     string          `json:"feedback,omitempty"`
+	RestoredFrom int64           `json:"restoredFrom,omitempty"`
+	Note         string          `json:"note,omitempty"`
+	State        string          `json:"state,omitempty"`
+	Files        []string        `json:"files"`
 }
 
-func historyEntryJSON(e review.HistoryEntry) entryJSON {
+func historyEntryJSON(e journal.Entry) entryJSON {
 	return entryJSON{ID: string(e.Ref), Kind: e.Kind, Time: e.Time, Agent: e.Agent, Session: e.Session,
 		ProposalID: e.ProposalID, Decision: e.Decision, Feedback: e.Feedback, RestoredFrom: e.RestoredFrom,
 		Note: e.Note, State: string(e.State), Files: e.Paths}
 }
 
-func historyPageJSON(p review.HistoryPage) any {
+func historyPageJSON(p journal.Page) any {
 	entries := make([]entryJSON, len(p.Entries))
 	for i, e := range p.Entries {
 		entries[i] = historyEntryJSON(e)

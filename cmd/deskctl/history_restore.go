@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // historyRestore implements `deskctl history restore ID`: a dry run
 // unless --apply. It exits 1 when a file is refused.
 func historyRestore(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl, journal := historyFlags("restore", stderr)
+	fl, journalPath := historyFlags("restore", stderr)
 	var files stringList
 	fl.Var(&files, "file", "only this file of the checkpoint (repeatable)")
 	to := fl.String("to", "before", "before: undo the checkpoint; after: its content right after it")
@@ -27,7 +27,7 @@ func historyRestore(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintln(stderr, "deskctl history restore: want one checkpoint: deskctl history restore ID [--file PATH] [--apply]")
 		return 2
 	}
-	ref, err := review.ParseHistoryRef(fl.Arg(0))
+	ref, err := journal.ParseRef(fl.Arg(0))
 	if err != nil {
 		return historyFail(stderr, "restore", err)
 	}
@@ -38,18 +38,18 @@ func historyRestore(ctx context.Context, args []string, stdout, stderr io.Writer
 	if err != nil {
 		return historyFail(stderr, "restore", err)
 	}
-	j, err := openHistoryJournal(ctx, *journal)
+	j, err := openHistoryJournal(ctx, *journalPath)
 	if err != nil {
 		return historyFail(stderr, "restore", err)
 	}
 	defer j.Close()
-	req := review.RestoreRequest{Checkpoint: ref.Checkpoint(), Target: review.RestoreTarget(*to), Paths: paths,
+	req := journal.RestoreRequest{Checkpoint: ref.Checkpoint(), Target: journal.RestoreTarget(*to), Paths: paths,
 		Force: *force, Agent: "person", Session: "deskctl"}
 	plan, err := j.PlanRestore(ctx, req)
 	if err != nil {
 		return historyFail(stderr, "restore", err)
 	}
-	var res review.RestoreResult
+	var res journal.RestoreResult
 	if *apply {
 		res, err = j.ApplyRestore(ctx, plan)
 	}
@@ -58,12 +58,12 @@ func historyRestore(ctx context.Context, args []string, stdout, stderr io.Writer
 	} else {
 		printRestore(stdout, plan, res, *apply, err)
 		for _, f := range plan.Files {
-			if *showDiff && f.Action != review.RestoreRefused && f.Action != review.RestoreUnchanged {
+			if *showDiff && f.Action != journal.RestoreRefused && f.Action != journal.RestoreUnchanged {
 				fmt.Fprint(stdout, f.Diff().Unified)
 			}
 		}
 	}
-	var refused *review.RestoreRefusedError
+	var refused *journal.RestoreRefusedError
 	switch {
 	case errors.As(err, &refused):
 		fmt.Fprintf(stderr, "deskctl history restore: nothing written: %d file(s) refused (see above); use --force, or --file to leave them out\n", len(refused.Files))
@@ -77,11 +77,11 @@ func historyRestore(ctx context.Context, args []string, stdout, stderr io.Writer
 }
 
 // printRestore prints the plan, one file a line, and what was done.
-func printRestore(w io.Writer, plan review.RestorePlan, res review.RestoreResult, applied bool, err error) {
+func printRestore(w io.Writer, plan journal.RestorePlan, res journal.RestoreResult, applied bool, err error) {
 	fmt.Fprintf(w, "restore to %s checkpoint %d:\n", plan.Request.Target, plan.Request.Checkpoint)
 	for _, f := range plan.Files {
 		line := fmt.Sprintf("  %-9s %s", f.Action, shownPath(f.Path))
-		if f.Action != review.RestoreUnchanged && f.Action != review.RestoreRefused {
+		if f.Action != journal.RestoreUnchanged && f.Action != journal.RestoreRefused {
 			line += fmt.Sprintf(" (+%d −%d)", f.Added, f.Removed)
 		}
 		if f.Reason != "" {
@@ -104,7 +104,7 @@ func printRestore(w io.Writer, plan review.RestorePlan, res review.RestoreResult
 	}
 }
 
-func restoreJSON(plan review.RestorePlan, res review.RestoreResult, applied bool, err error) any {
+func restoreJSON(plan journal.RestorePlan, res journal.RestoreResult, applied bool, err error) any {
 	type fileJSON struct {
 		Path    string `json:"path"`
 		Action  string `json:"action"`
@@ -143,7 +143,7 @@ func restoreJSON(plan review.RestorePlan, res review.RestoreResult, applied bool
 
 // historyPrune implements `deskctl history prune`.
 func historyPrune(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl, journal := historyFlags("prune", stderr)
+	fl, journalPath := historyFlags("prune", stderr)
 	olderThan := fl.String("older-than", "", "drop history older than this age (e.g. 90d, 2w, 36h)")
 	maxSize := fl.String("max-size", "", "drop the oldest history until the stored content is at most this (e.g. 2GB, 500MiB)")
 	dryRun := fl.Bool("dry-run", false, "report what would be dropped, drop nothing")
@@ -155,12 +155,12 @@ func historyPrune(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		fmt.Fprintln(stderr, "deskctl history prune: want --older-than AGE and/or --max-size SIZE (history is kept forever otherwise)")
 		return 2
 	}
-	policy, err := review.ParseRetentionPolicy(*olderThan, *maxSize)
+	policy, err := journal.ParseRetentionPolicy(*olderThan, *maxSize)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskctl history prune: %v\n", err)
 		return 2
 	}
-	j, err := openHistoryJournal(ctx, *journal)
+	j, err := openHistoryJournal(ctx, *journalPath)
 	if err != nil {
 		return historyFail(stderr, "prune", err)
 	}

@@ -8,12 +8,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // historyShow implements `deskctl history show ID`.
 func historyShow(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl, journal := historyFlags("show", stderr)
+	fl, journalPath := historyFlags("show", stderr)
 	asJSON := fl.Bool("json", false, "print the entry, its files' content hashes and its diffs as JSON")
 	if err := parseFlags(fl, args); err != nil {
 		return 2
@@ -22,16 +22,16 @@ func historyShow(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "deskctl history show: want one id: deskctl history show ID [--json]")
 		return 2
 	}
-	ref, err := review.ParseHistoryRef(fl.Arg(0))
+	ref, err := journal.ParseRef(fl.Arg(0))
 	if err != nil {
 		return historyFail(stderr, "show", err)
 	}
-	j, err := openHistoryJournal(ctx, *journal)
+	j, err := openHistoryJournal(ctx, *journalPath)
 	if err != nil {
 		return historyFail(stderr, "show", err)
 	}
 	defer j.Close()
-	d, err := j.HistoryDetail(ctx, ref)
+	d, err := j.Detail(ctx, ref)
 	if err != nil {
 		return historyFail(stderr, "show", err)
 	}
@@ -44,11 +44,11 @@ func historyShow(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 0
 	}
 	title := "checkpoint " + string(d.Ref)
-	if d.Kind == review.EntryDecision {
+	if d.Kind == journal.EntryDecision {
 		title = "decision " + string(d.Ref)
 	}
 	fmt.Fprintf(stdout, "%s · %s", title, d.Kind)
-	for _, s := range []string{d.Decision, string(d.State)} {
+	for _, s := range []string{string(d.Decision), string(d.State)} {
 		if s != "" {
 			fmt.Fprintf(stdout, " · %s", s)
 		}
@@ -79,11 +79,11 @@ func historyShow(ctx context.Context, args []string, stdout, stderr io.Writer) i
 }
 
 // fileStateNote says how a file of an entry ended, when that is not plain.
-func fileStateNote(f review.HistoryFile) string {
+func fileStateNote(f journal.DetailFile) string {
 	switch {
-	case f.State == "" || f.State == review.WriteWritten && !f.Deleted:
+	case f.State == "" || f.State == journal.WriteWritten && !f.Deleted:
 		return ""
-	case f.State == review.WriteWritten:
+	case f.State == journal.WriteWritten:
 		return "  (deleted)"
 	}
 	return "  (" + string(f.State) + ")"
@@ -92,19 +92,19 @@ func fileStateNote(f review.HistoryFile) string {
 // detailSection is one titled diff of show.
 type detailSection struct {
 	title string
-	diff  review.FileDiff
+	diff  journal.FileDiff
 }
 
 // detailSections are the diffs show prints for each file: the change (or
 // for a decision, the proposal), the person's edits and the formatter's.
-func detailSections(ctx context.Context, j *review.Journal, d review.HistoryDetail) ([]detailSection, error) {
+func detailSections(ctx context.Context, j *journal.Journal, d journal.Detail) ([]detailSection, error) {
 	var out []detailSection
 	change, err := j.DiffEntry(ctx, d.Ref, nil)
 	if err != nil {
 		return nil, err
 	}
 	title := "the change"
-	if d.Kind == review.EntryDecision {
+	if d.Kind == journal.EntryDecision {
 		title = "the proposal"
 	}
 	for i, f := range d.Files {
@@ -144,7 +144,7 @@ type detailFileJSON struct {
 	State     string `json:"state,omitempty"`
 }
 
-func detailJSON(d review.HistoryDetail, sections []detailSection) any {
+func detailJSON(d journal.Detail, sections []detailSection) any {
 	files := make([]detailFileJSON, len(d.Files))
 	for i, f := range d.Files {
 		files[i] = detailFileJSON{Path: f.Path, Root: f.Root, Base: f.Base, Proposed: f.Proposed, Approved: f.Approved,
@@ -169,12 +169,12 @@ func detailJSON(d review.HistoryDetail, sections []detailSection) any {
 		Outcome json.RawMessage  `json:"outcome,omitempty"`
 		Files   []detailFileJSON `json:"files"`
 		Diffs   []diffJSON       `json:"diffs"`
-	}{historyEntryJSON(d.HistoryEntry), d.Format, string(d.Payload), d.Hunks, d.Outcome, files, diffs}
+	}{historyEntryJSON(d.Entry), d.Format, string(d.Payload), d.Hunks, d.Outcome, files, diffs}
 }
 
 // historyDiff implements `deskctl history diff ID [ID2|--disk]`.
 func historyDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl, journal := historyFlags("diff", stderr)
+	fl, journalPath := historyFlags("diff", stderr)
 	disk := fl.Bool("disk", false, "compare with the files on disk now")
 	var files stringList
 	fl.Var(&files, "file", "only this file (repeatable)")
@@ -185,9 +185,9 @@ func historyDiff(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		fmt.Fprintln(stderr, "deskctl history diff: want deskctl history diff ID, ID ID2, or ID --disk")
 		return 2
 	}
-	var refs []review.HistoryRef
+	var refs []journal.Ref
 	for _, a := range fl.Args() {
-		ref, err := review.ParseHistoryRef(a)
+		ref, err := journal.ParseRef(a)
 		if err != nil {
 			return historyFail(stderr, "diff", err)
 		}
@@ -200,12 +200,12 @@ func historyDiff(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if err != nil {
 		return historyFail(stderr, "diff", err)
 	}
-	j, err := openHistoryJournal(ctx, *journal)
+	j, err := openHistoryJournal(ctx, *journalPath)
 	if err != nil {
 		return historyFail(stderr, "diff", err)
 	}
 	defer j.Close()
-	var diffs []review.FileDiff
+	var diffs []journal.FileDiff
 	switch {
 	case *disk:
 		diffs, err = j.DiffDisk(ctx, refs[0].Checkpoint(), paths)
@@ -229,7 +229,7 @@ func historyDiff(ctx context.Context, args []string, stdout, stderr io.Writer) i
 }
 
 // describeDiff names what a diff compared.
-func describeDiff(refs []review.HistoryRef, disk bool) string {
+func describeDiff(refs []journal.Ref, disk bool) string {
 	switch {
 	case disk:
 		return "checkpoint " + string(refs[0]) + " and the disk"

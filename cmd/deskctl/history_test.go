@@ -9,37 +9,38 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // journalWrite journals and writes an approved one-file proposal as the
 // desk does, and returns its checkpoint.
-func journalWrite(t *testing.T, j *review.Journal, id, agent, path, content string) int64 {
+func journalWrite(t *testing.T, j *journal.Journal, id, agent, path, content string) int64 {
 	t.Helper()
 	ctx := context.Background()
-	disk, err := review.SnapshotFile(path)
+	disk, err := atomicfile.ReadSnapshot(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	root := filepath.Dir(path)
-	if err := j.RecordProposal(ctx, review.ProposalRecord{ID: id, Agent: agent, Session: "s1", Format: "write", Payload: []byte(content),
-		Status: "pending", Files: []review.ProposalFileRecord{{Path: path, Root: root, BaseExists: disk.Exists, Base: disk.Content, Proposed: []byte(content)}}}); err != nil {
+	if err := j.RecordProposal(ctx, journal.ProposalRecord{ID: id, Agent: agent, Session: "s1", Format: "write", Payload: []byte(content),
+		Status: "pending", Files: []journal.ProposalFileRecord{{Path: path, Root: root, BaseExists: disk.Exists, Base: disk.Content, Proposed: []byte(content)}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := j.RecordDecision(ctx, review.DecisionRecord{ProposalID: id, Decision: review.DecisionApproved,
-		Files: []review.DecisionFile{{Path: path, Approved: []byte(content)}}}); err != nil {
+	if _, err := j.RecordDecision(ctx, journal.DecisionRecord{ProposalID: id, Decision: journal.Approved,
+		Files: []journal.DecisionFile{{Path: path, Approved: []byte(content)}}}); err != nil {
 		t.Fatal(err)
 	}
-	cp, err := j.BeginWrite(ctx, review.WriteIntent{ProposalID: id, Files: []review.FileWrite{{Path: path, Root: root,
+	cp, err := j.BeginWrite(ctx, journal.WriteIntent{ProposalID: id, Files: []journal.FileWrite{{Path: path, Root: root,
 		BeforeExists: disk.Exists, Before: disk.Content, After: []byte(content)}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	created, err := review.SaveFile(path, []byte(content), 0)
+	created, err := atomicfile.Save(path, []byte(content), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := j.FinishWrite(ctx, cp, []review.FileFinal{{Path: path, Final: []byte(content), CreatedDirs: created}}); err != nil {
+	if err := j.FinishWrite(ctx, cp, []journal.FileFinal{{Path: path, Final: []byte(content), CreatedDirs: created}}); err != nil {
 		t.Fatal(err)
 	}
 	return cp
@@ -47,12 +48,12 @@ func journalWrite(t *testing.T, j *review.Journal, id, agent, path, content stri
 
 // historyFixture makes a journal with two writes to a.txt (claude), one
 // to b.txt (gemini) and a rejected proposal, and returns its path.
-func historyFixture(t *testing.T) (journal, dir string, cps []int64) {
+func historyFixture(t *testing.T) (journalPath, dir string, cps []int64) {
 	t.Helper()
 	ctx := context.Background()
 	dir = t.TempDir()
-	journal = filepath.Join(t.TempDir(), "journal.db")
-	j, err := review.OpenJournal(ctx, journal)
+	journalPath = filepath.Join(t.TempDir(), "journal.db")
+	j, err := journal.Open(ctx, journalPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,14 +63,14 @@ func historyFixture(t *testing.T) (journal, dir string, cps []int64) {
 	cps = append(cps, journalWrite(t, j, "p1", "claude", a, "one\ntwo\n"))
 	cps = append(cps, journalWrite(t, j, "p2", "gemini", b, "bee\n"))
 	cps = append(cps, journalWrite(t, j, "p3", "claude", a, "one\ntwo\nthree\n"))
-	if err := j.RecordProposal(ctx, review.ProposalRecord{ID: "p4", Agent: "claude", Session: "s1", Format: "write", Status: "pending",
-		Files: []review.ProposalFileRecord{{Path: a, Root: dir, BaseExists: true, Base: []byte("one\ntwo\nthree\n"), Proposed: []byte("nope\n")}}}); err != nil {
+	if err := j.RecordProposal(ctx, journal.ProposalRecord{ID: "p4", Agent: "claude", Session: "s1", Format: "write", Status: "pending",
+		Files: []journal.ProposalFileRecord{{Path: a, Root: dir, BaseExists: true, Base: []byte("one\ntwo\nthree\n"), Proposed: []byte("nope\n")}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := j.RecordDecision(ctx, review.DecisionRecord{ProposalID: "p4", Decision: review.DecisionRejected, Feedback: "keep the lines"}); err != nil {
+	if _, err := j.RecordDecision(ctx, journal.DecisionRecord{ProposalID: "p4", Decision: journal.Rejected, Feedback: "keep the lines"}); err != nil {
 		t.Fatal(err)
 	}
-	return journal, dir, cps
+	return journalPath, dir, cps
 }
 
 func TestHistoryListAndShow(t *testing.T) {

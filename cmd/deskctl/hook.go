@@ -11,7 +11,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
 )
 
 // hookInput is what Claude Code's PreToolUse / PermissionRequest hooks and
@@ -36,7 +36,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	agent := args[0]
 	fl := flag.NewFlagSet("deskctl hook "+agent, flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	socket := fl.String("socket", review.DefaultSocketPath(), "the desk's socket")
+	socket := fl.String("socket", deskrpc.DefaultSocketPath(), "the desk's socket")
 	if err := parseFlags(fl, args[1:]); err != nil {
 		return 2
 	}
@@ -55,7 +55,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0 // no opinion: the agent carries on as usual
 	case err != nil:
 		msg := fmt.Sprintf("DiffDesk could not review this edit (%v); answer the agent's own prompt instead.", err)
-		if errors.Is(err, review.ErrNoDesk) {
+		if errors.Is(err, deskrpc.ErrNoDesk) {
 			msg = "DiffDesk is not running, so this edit was not reviewed there; answer the agent's own prompt (start it with `diffdesk` or `deskctl serve`)."
 		}
 		fmt.Fprintln(stderr, msg)

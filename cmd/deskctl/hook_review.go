@@ -10,6 +10,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
 )
 
 // toolEdit is a file-edit tool call an agent is about to make, as its hook
@@ -51,7 +52,7 @@ var toolFormats = map[string]struct {
 // reviewToolEdit shows e at the desk on socket as a whole-file diff and
 // waits for the person. The agent writes the file itself, so the verdict
 // carries the approved text when it differs from what the tool would write.
-// A missing desk is an error wrapping review.ErrNoDesk.
+// A missing desk is an error wrapping deskrpc.ErrNoDesk.
 func reviewToolEdit(ctx context.Context, socket string, e toolEdit) (toolVerdict, error) {
 	tf, ok := toolFormats[e.Tool]
 	if !ok {
@@ -68,7 +69,7 @@ func reviewToolEdit(ctx context.Context, socket string, e toolEdit) (toolVerdict
 	if err != nil {
 		return toolVerdict{}, fmt.Errorf("deskctl hook: %s input: %w", e.Tool, err)
 	}
-	cl, err := review.Dial(socket)
+	cl, err := deskrpc.Dial(socket)
 	if err != nil {
 		return toolVerdict{}, err
 	}
@@ -78,7 +79,7 @@ func reviewToolEdit(ctx context.Context, socket string, e toolEdit) (toolVerdict
 	if err != nil {
 		return toolVerdict{}, fmt.Errorf("deskctl hook: the desk refused %s: %w", path, err)
 	}
-	if res.Outcome == nil || !res.Outcome.Status.Approved() || len(res.Outcome.Files) == 0 {
+	if res.Outcome == nil || !res.Outcome.Status.Wrote() || len(res.Outcome.Files) == 0 {
 		return toolVerdict{Reason: res.Text}, nil
 	}
 	f := res.Outcome.Files[0]

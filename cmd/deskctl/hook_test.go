@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // deskDeciding serves a desk over a temporary workspace whose proposals are
@@ -23,11 +26,11 @@ func deskDeciding(t *testing.T, person func(p review.Proposal) review.Decision) 
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	sock = filepath.Join(dir, "desk.sock")
-	j, err := review.OpenJournal(context.Background(), filepath.Join(dir, "j.db"))
+	j, err := journal.Open(context.Background(), filepath.Join(dir, "j.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	desk, err := review.NewDesk(review.Options{Roots: []string{root}, Config: review.DefaultConfig(), Journal: j})
+	desk, err := review.NewDesk(review.Options{Roots: []string{root}, Config: config.Default(), Journal: j})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,14 +41,14 @@ func deskDeciding(t *testing.T, person func(p review.Proposal) review.Decision) 
 			pending <- e.ID
 		}
 	})
-	l, err := review.Listen(sock)
+	l, err := deskrpc.Listen(sock)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	// Ends when the test's cleanup cancels ctx.
-	go func() { served <- review.NewServer(desk).Serve(ctx, l) }()
+	go func() { served <- deskrpc.NewServer(desk).Serve(ctx, l) }()
 	// Ends when the test's cleanup closes pending.
 	decided := make(chan struct{})
 	go func() {
@@ -73,16 +76,16 @@ func deskDeciding(t *testing.T, person func(p review.Proposal) review.Decision) 
 func approveAs(text string) func(review.Proposal) review.Decision {
 	return func(p review.Proposal) review.Decision {
 		if text == "" {
-			return review.Decision{Kind: review.DecideApprove}
+			return review.Decision{Verdict: journal.Approved}
 		}
-		return review.Decision{Kind: review.DecideApproveEdited, Edited: map[string]string{p.Files[0].Path: text}}
+		return review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{p.Files[0].Path: text}}
 	}
 }
 
 // rejectWith returns a person who rejects, saying why.
 func rejectWith(why string) func(review.Proposal) review.Decision {
 	return func(review.Proposal) review.Decision {
-		return review.Decision{Kind: review.DecideReject, Feedback: why}
+		return review.Decision{Verdict: journal.Rejected, Feedback: why}
 	}
 }
 

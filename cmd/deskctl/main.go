@@ -81,3 +81,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stderr, "deskctl: unknown command %q\n\n%s", args[0], usage)
 	return 2
 }
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return fmt.Sprint(*l) }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }

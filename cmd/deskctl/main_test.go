@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/startup"
 )
 
 // deskctl runs a deskctl command line in-process.
@@ -123,7 +126,7 @@ func TestProposeWithoutDesk(t *testing.T) {
 }
 
 // startServe runs `deskctl serve` in-process until the test ends.
-func startServe(t *testing.T, decide string) (root, sock string) {
+func startServe(t *testing.T, decide journal.Verdict) (root, sock string) {
 	t.Helper()
 	root = t.TempDir()
 	dir, err := os.MkdirTemp("", "dd")
@@ -140,8 +143,8 @@ func startServe(t *testing.T, decide string) (root, sock string) {
 	done := make(chan error, 1)
 	pr, pw, _ := os.Pipe()
 	go func() {
-		done <- serve(ctx, serveOptions{roots: []string{root}, decide: decide, socket: sock,
-			journal: filepath.Join(dir, "j.db"), config: filepath.Join(dir, "none.toml")}, pw)
+		done <- serve(ctx, startup.Config{Roots: []string{root}, Unattended: decide, Socket: sock,
+			Journal: filepath.Join(dir, "j.db"), Config: filepath.Join(dir, "none.toml")}, pw)
 		pw.Close()
 	}()
 	go func() { // the first line says where it listens
@@ -174,7 +177,7 @@ func startServe(t *testing.T, decide string) (root, sock string) {
 }
 
 func TestServeAndPropose(t *testing.T) {
-	root, sock := startServe(t, "approve")
+	root, sock := startServe(t, journal.Approved)
 	path := filepath.Join(root, "f.txt")
 	os.WriteFile(path, []byte("a\nb\n"), 0o644)
 	out, errOut, code := deskctl(t, "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n",
@@ -197,7 +200,7 @@ func TestServeAndPropose(t *testing.T) {
 }
 
 func TestServeRejectExitCode(t *testing.T) {
-	root, sock := startServe(t, "reject")
+	root, sock := startServe(t, journal.Rejected)
 	_, _, code := deskctl(t, "x\n", "propose", "--socket", sock, "--format", "write", "--file", filepath.Join(root, "f.txt"))
 	if code != 3 {
 		t.Errorf("rejected propose: exit %d; want 3", code)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -53,7 +54,7 @@ type (
 func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("deskctl mcp", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	socket := fl.String("socket", review.DefaultSocketPath(), "the desk's socket")
+	socket := fl.String("socket", deskrpc.DefaultSocketPath(), "the desk's socket")
 	if err := parseFlags(fl, args); err != nil {
 		return 2
 	}
@@ -152,7 +153,7 @@ func (b mcpBridge) proposeIn(ctx context.Context, req *mcp.CallToolRequest, r re
 		r.Agent = p.ClientInfo.Name
 	}
 	r.Session = req.Session.ID()
-	cl, err := review.Dial(b.socket)
+	cl, err := deskrpc.Dial(b.socket)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w (nothing was written)", err)
 	}
@@ -162,7 +163,7 @@ func (b mcpBridge) proposeIn(ctx context.Context, req *mcp.CallToolRequest, r re
 		return nil, nil, fmt.Errorf("the desk refused the edit: %w", err)
 	}
 	out := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Text}}}
-	out.IsError = res.Outcome == nil || !res.Outcome.Status.Approved()
+	out.IsError = res.Outcome == nil || !res.Outcome.Status.Wrote()
 	return out, nil, nil
 }
 
@@ -173,7 +174,7 @@ func (b mcpBridge) approve(ctx context.Context, in mcpApproveArgs) (*mcp.CallToo
 	switch {
 	case errors.Is(err, errNotAnEdit):
 		v.Reason = fmt.Sprintf("DiffDesk reviews only file edits (Edit, MultiEdit, Write), not %s; allow it with --allowedTools %s if it should run.", in.ToolName, in.ToolName)
-	case errors.Is(err, review.ErrNoDesk):
+	case errors.Is(err, deskrpc.ErrNoDesk):
 		v.Reason = "DiffDesk is not running, so nobody could review this edit; start it with `diffdesk` or `deskctl serve` and try again."
 	case err != nil:
 		v.Reason = err.Error()

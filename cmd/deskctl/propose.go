@@ -13,6 +13,8 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // Exit codes of deskctl propose.
@@ -40,7 +42,7 @@ func runPropose(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	editFile := fl.String("edit", "", "read the edit payload from this file instead of standard input")
 	agent := fl.String("agent", "deskctl", "the agent name the desk shows")
 	session := fl.String("session", "", "the agent's session id")
-	socket := fl.String("socket", review.DefaultSocketPath(), "the desk's socket")
+	socket := fl.String("socket", deskrpc.DefaultSocketPath(), "the desk's socket")
 	stream := fl.Int("stream", 0, "send the edit in N chunks, as a streaming agent would")
 	asJSON := fl.Bool("json", false, "print the outcome as JSON")
 	if err := parseFlags(fl, args); err != nil {
@@ -57,7 +59,7 @@ func runPropose(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cl, err := review.Dial(*socket)
+	cl, err := deskrpc.Dial(*socket)
 	if err != nil {
 		fmt.Fprintf(stderr, "deskctl propose: %v\n", err)
 		return exitError
@@ -78,7 +80,7 @@ func runPropose(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // propose sends req with payload, whole or in n chunks, and waits for the outcome.
-func propose(ctx context.Context, cl *review.Client, req review.Request, payload string, n int) (proposeResult, error) {
+func propose(ctx context.Context, cl *deskrpc.Client, req review.Request, payload string, n int) (proposeResult, error) {
 	var res proposeResult
 	if n <= 1 {
 		req.Payload = payload
@@ -127,9 +129,9 @@ func printOutcome(res proposeResult, asJSON bool, stdout, stderr io.Writer) int 
 		io.WriteString(stdout, res.Text)
 	}
 	switch {
-	case res.Outcome.Status.Approved():
+	case res.Outcome.Status.Wrote():
 		return exitApproved
-	case res.Outcome.Status == review.StatusRejected, res.Outcome.Status == review.StatusWithdrawn:
+	case res.Outcome.Status == journal.Rejected, res.Outcome.Status == journal.Withdrawn:
 		return exitRejected
 	}
 	return exitError
@@ -139,14 +141,14 @@ func printOutcome(res proposeResult, asJSON bool, stdout, stderr io.Writer) int 
 func runStatus(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("deskctl status", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	socket := fl.String("socket", review.DefaultSocketPath(), "the desk's socket")
+	socket := fl.String("socket", deskrpc.DefaultSocketPath(), "the desk's socket")
 	asJSON := fl.Bool("json", false, "print JSON")
 	if err := parseFlags(fl, args); err != nil {
 		return 2
 	}
-	cl, err := review.Dial(*socket)
+	cl, err := deskrpc.Dial(*socket)
 	if err != nil {
-		if errors.Is(err, review.ErrNoDesk) {
+		if errors.Is(err, deskrpc.ErrNoDesk) {
 			fmt.Fprintf(stdout, "no desk running (%v)\n", err)
 			return exitError
 		}

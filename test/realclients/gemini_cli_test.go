@@ -3,11 +3,13 @@ package realclients
 import (
 	"strings"
 
-	"github.com/diffdesk/diffdesk/review"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // geminiCLI returns the real Gemini CLI's entry script, or skips.
@@ -80,12 +82,12 @@ func TestGeminiIDE(t *testing.T) {
 		who      person
 		terminal string
 		want     string
-		status   review.Status
+		status   journal.Verdict
 	}{
-		{"accept", approve(), "", "hello from the model\n", review.StatusApproved},
-		{"accept edited", approveAs("hello from a PERSON\n"), "", "hello from a PERSON\n", review.StatusApprovedEdited},
-		{"reject", reject("no"), "", "hello\n", review.StatusRejected},
-		{"answered in the terminal first", byFile(nil), "Enter", "hello from the model\n", review.StatusWithdrawn},
+		{"accept", approve(), "", "hello from the model\n", journal.Approved},
+		{"accept edited", approveAs("hello from a PERSON\n"), "", "hello from a PERSON\n", journal.ApprovedEdited},
+		{"reject", reject("no"), "", "hello\n", journal.Rejected},
+		{"answered in the terminal first", byFile(nil), "Enter", "hello from the model\n", journal.Withdrawn},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)

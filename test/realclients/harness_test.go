@@ -18,6 +18,10 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/ide"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // deskctlBin is the deskctl binary TestMain's directory holds once a test
@@ -85,18 +89,18 @@ func clients(t *testing.T, pkg string) string {
 type person func(p review.Proposal) review.Decision
 
 func approve() person {
-	return func(review.Proposal) review.Decision { return review.Decision{Kind: review.DecideApprove} }
+	return func(review.Proposal) review.Decision { return review.Decision{Verdict: journal.Approved} }
 }
 
 func approveAs(text string) person {
 	return func(p review.Proposal) review.Decision {
-		return review.Decision{Kind: review.DecideApproveEdited, Edited: map[string]string{p.Files[0].Path: text}}
+		return review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{p.Files[0].Path: text}}
 	}
 }
 
 func reject(why string) person {
 	return func(review.Proposal) review.Decision {
-		return review.Decision{Kind: review.DecideReject, Feedback: why}
+		return review.Decision{Verdict: journal.Rejected, Feedback: why}
 	}
 }
 
@@ -139,7 +143,7 @@ func newEnv(t *testing.T) *env {
 type desk struct {
 	*review.Desk
 	root, sock string
-	doors      *review.OpenDoors
+	doors      *ide.Doors
 	decided    chan review.Outcome // every outcome, in order
 }
 
@@ -154,11 +158,11 @@ func startDesk(t *testing.T, e *env, who person) *desk {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	j, err := review.OpenJournal(context.Background(), filepath.Join(dir, "j.db"))
+	j, err := journal.Open(context.Background(), filepath.Join(dir, "j.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := review.NewDesk(review.Options{Roots: []string{root}, Config: review.DefaultConfig(), Journal: j})
+	d, err := review.NewDesk(review.Options{Roots: []string{root}, Config: config.Default(), Journal: j})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,16 +173,16 @@ func startDesk(t *testing.T, e *env, who person) *desk {
 			events <- ev
 		}
 	})
-	l, err := review.Listen(dk.sock)
+	l, err := deskrpc.Listen(dk.sock)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	// Ends when the cleanup cancels ctx.
-	go func() { served <- review.NewServer(d).Serve(ctx, l) }()
-	dk.doors, err = review.StartDoors(ctx, d, review.DoorOptions{
-		Doors:         review.Doors{Claude: true, Gemini: true},
+	go func() { served <- deskrpc.NewServer(d).Serve(ctx, l) }()
+	dk.doors, err = ide.Start(ctx, d, ide.Options{
+		Doors:         config.Doors{Claude: true, Gemini: true},
 		ClaudeLockDir: filepath.Join(e.home, ".claude", "ide"),
 		GeminiDir:     filepath.Join(e.tmp, "gemini", "ide"),
 	})
@@ -196,8 +200,8 @@ func startDesk(t *testing.T, e *env, who person) *desk {
 				if !ok {
 					continue
 				}
-				if dec := who(p); dec.Kind != "" {
-					t.Logf("the person decides %s on %s", dec.Kind, p.Files[0].Path)
+				if dec := who(p); dec.Verdict != "" {
+					t.Logf("the person decides %s on %s", dec.Verdict, p.Files[0].Path)
 					if _, err := d.Decide(ctx, ev.ID, dec); err != nil {
 						t.Errorf("Decide(%s): %v", ev.ID, err)
 					}

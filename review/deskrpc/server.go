@@ -1,0 +1,476 @@
+package deskrpc
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/workspace"
+)
+
+// ProtocolVersion is the native protocol's version; hello negotiates it.
+const ProtocolVersion = 1
+
+// MaxMessageBytes is the largest JSON-RPC message the desk reads. Larger
+// edits are streamed in chunks.
+const MaxMessageBytes = 64 << 20
+
+// JSON-RPC 2.0 error codes.
+const (
+	codeParse          = -32700
+	codeInvalidRequest = -32600
+	codeMethodNotFound = -32601
+	codeInvalidParams  = -32602
+	codeRefused        = -32001 // the desk refused the request (workspace rules)
+	codeUnknown        = -32002 // unknown proposal id
+	codeState          = -32003 // the proposal is not in a state that allows this
+)
+
+type rpcRequest struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id,omitempty"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params,omitempty"`
+}
+
+type rpcResponse struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Result  any             `json:"result,omitempty"`
+	Error   *rpcError       `json:"error,omitempty"`
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
+}
+
+func (e *rpcError) Error() string { return e.Message }
+
+// Server speaks the native protocol (docs/protocol.md) for a Desk: JSON-RPC
+// 2.0, one JSON object per line, over a Unix socket.
+type Server struct {
+	desk  *review.Desk
+	doors func() []review.DoorStatus // the open front doors, for status; nil if none
+	wg    sync.WaitGroup             // connections being served
+}
+
+// ShowDoors makes the status method report the front doors f returns.
+// Call it before Serve.
+func (s *Server) ShowDoors(f func() []review.DoorStatus) { s.doors = f }
+
+// NewServer returns a server for desk.
+func NewServer(desk *review.Desk) *Server { return &Server{desk: desk} }
+
+// Serve accepts connections on l until ctx is done or l is closed, then
+// waits for the requests being handled to finish (in-flight writes
+// complete) and returns.
+func (s *Server) Serve(ctx context.Context, l *net.UnixListener) error {
+	stop := context.AfterFunc(ctx, func() { l.Close() })
+	defer stop()
+	for {
+		c, err := l.AcceptUnix()
+		if err != nil {
+			s.wg.Wait()
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				return nil
+			}
+			return err
+		}
+		if !peerIsUs(c) {
+			c.Close()
+			continue
+		}
+		s.wg.Add(1)
+		// The connection's goroutine ends when the peer hangs up or ctx ends.
+		go func() {
+			defer s.wg.Done()
+			s.serveConn(ctx, c)
+		}()
+	}
+}
+
+// conn is one agent connection.
+type conn struct {
+	s      *Server
+	c      net.Conn
+	wmu    sync.Mutex
+	mu     sync.Mutex
+	owned  map[string]bool // proposals made on this connection, withdrawn if it drops
+	client string          // agent name from hello
+	sess   string
+}
+
+func (s *Server) serveConn(ctx context.Context, c net.Conn) {
+	ctx, cancel := context.WithCancel(ctx)
+	cc := &conn{s: s, c: c, owned: map[string]bool{}}
+	var reqs sync.WaitGroup
+	defer func() {
+		cancel()
+		reqs.Wait()
+		c.Close()
+		cc.withdrawOwned()
+	}()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	r := bufio.NewReaderSize(c, 64<<10)
+	for {
+		line, err := readLine(r, MaxMessageBytes)
+		if errors.Is(err, errTooLong) {
+			cc.reply(nil, nil, &rpcError{Code: codeInvalidRequest,
+				Message: fmt.Sprintf("message over %d bytes; send large edits in chunks (propose with stream, then chunk)", MaxMessageBytes)})
+			continue
+		}
+		if err != nil {
+			return
+		}
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var req rpcRequest
+		if err := json.Unmarshal(line, &req); err != nil {
+			cc.reply(nil, nil, &rpcError{Code: codeParse, Message: "not a JSON object: " + err.Error()})
+			continue
+		}
+		if req.JSONRPC != "2.0" || req.Method == "" {
+			cc.reply(req.ID, nil, &rpcError{Code: codeInvalidRequest, Message: `a request needs "jsonrpc":"2.0" and a "method"`})
+			continue
+		}
+		if req.Method == "chunk" { // in order, on this goroutine: chunks must not overtake each other
+			res, rerr := cc.handle(ctx, req)
+			if req.ID != nil {
+				cc.reply(req.ID, res, rerr)
+			}
+			continue
+		}
+		reqs.Add(1)
+		// Each request has its own goroutine so a blocking wait does not
+		// hold up a cancel; it ends when the request is answered.
+		go func() {
+			defer reqs.Done()
+			res, rerr := cc.handle(ctx, req)
+			if req.ID != nil {
+				cc.reply(req.ID, res, rerr)
+			}
+		}()
+	}
+}
+
+var errTooLong = errors.New("line too long")
+
+// readLine reads one "\n"-terminated line of at most max bytes; a longer
+// line is consumed and reported as errTooLong.
+func readLine(r *bufio.Reader, max int) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(buf)+len(chunk) > max {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.ReadSlice('\n')
+			}
+			if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+				return nil, err
+			}
+			return nil, errTooLong
+		}
+		buf = append(buf, chunk...)
+		switch {
+		case err == nil:
+			return buf, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && len(buf) > 0:
+			return buf, nil
+		default:
+			return nil, err
+		}
+	}
+}
+
+func (cc *conn) reply(id json.RawMessage, result any, err error) {
+	resp := rpcResponse{JSONRPC: "2.0", ID: id}
+	if id == nil {
+		resp.ID = json.RawMessage("null")
+	}
+	if err != nil {
+		var re *rpcError
+		if !errors.As(err, &re) {
+			re = toRPCError(err)
+		}
+		resp.Error = re
+	} else {
+		if result == nil {
+			result = struct{}{}
+		}
+		resp.Result = result
+	}
+	b, merr := json.Marshal(resp)
+	if merr != nil {
+		b, _ = json.Marshal(rpcResponse{JSONRPC: "2.0", ID: resp.ID, Error: &rpcError{Code: -32603, Message: merr.Error()}})
+	}
+	cc.wmu.Lock()
+	defer cc.wmu.Unlock()
+	cc.c.Write(append(b, '\n'))
+}
+
+func toRPCError(err error) *rpcError {
+	var ref *workspace.RefusalError
+	var se *review.StaleError
+	switch {
+	case errors.As(err, &ref):
+		return &rpcError{Code: codeRefused, Message: err.Error(), Data: ref}
+	case errors.Is(err, review.ErrUnknownProposal):
+		return &rpcError{Code: codeUnknown, Message: err.Error()}
+	case errors.As(err, &se):
+		return &rpcError{Code: codeState, Message: err.Error(), Data: se}
+	}
+	return &rpcError{Code: codeState, Message: err.Error()}
+}
+
+func (cc *conn) withdrawOwned() {
+	cc.mu.Lock()
+	ids := make([]string, 0, len(cc.owned))
+	for id := range cc.owned {
+		ids = append(ids, id)
+	}
+	cc.mu.Unlock()
+	for _, id := range ids {
+		cc.s.desk.Withdraw(context.Background(), id, "the agent disconnected")
+	}
+}
+
+func (cc *conn) own(id string, on bool) {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if on {
+		cc.owned[id] = true
+	} else {
+		delete(cc.owned, id)
+	}
+}
+
+// Params and results of the protocol's methods (docs/protocol.md).
+type (
+	helloParams struct {
+		Protocol int    `json:"protocol"`
+		Agent    string `json:"agent"`
+		Session  string `json:"session"`
+	}
+	helloResult struct {
+		Protocol int      `json:"protocol"`
+		Desk     string   `json:"desk"`
+		Roots    []string `json:"roots"`
+	}
+	proposeParams struct {
+		review.Request
+		Wait bool `json:"wait,omitempty"`
+	}
+	proposeResult struct {
+		ID      string          `json:"id"`
+		State   review.State    `json:"state"`
+		Outcome *review.Outcome `json:"outcome,omitempty"`
+		Text    string          `json:"text,omitempty"` // Outcome.Text(), when there is an outcome
+	}
+	idParams struct {
+		ID     string `json:"id"`
+		Data   string `json:"data,omitempty"`   // chunk
+		Reason string `json:"reason,omitempty"` // cancel
+		Wait   bool   `json:"wait,omitempty"`   // finish
+	}
+	readParams struct {
+		Path string `json:"path"`
+	}
+	readResult struct {
+		Path    string `json:"path"`
+		Exists  bool   `json:"exists"`
+		Content string `json:"content"`
+		SHA256  string `json:"sha256"`
+	}
+	decideParams struct {
+		ID        string              `json:"id"`
+		Decision  string              `json:"decision"` // a verdict or its imperative: approve, approve-edited, partial, reject
+		Feedback  string              `json:"feedback,omitempty"`
+		Edited    map[string]string   `json:"edited,omitempty"`
+		Hunks     map[string][]string `json:"hunks,omitempty"`
+		Overwrite map[string]string   `json:"overwrite,omitempty"`
+	}
+	statusResult struct {
+		Protocol  int                 `json:"protocol"`
+		Roots     []string            `json:"roots"`
+		Waiting   int                 `json:"waiting"`
+		Proposals []statusEntry       `json:"proposals"`
+		Doors     []review.DoorStatus `json:"doors"`
+	}
+	statusEntry struct {
+		ID      string       `json:"id"`
+		Agent   string       `json:"agent"`
+		Session string       `json:"session,omitempty"`
+		State   review.State `json:"state"`
+		Files   []string     `json:"files"`
+		Added   int          `json:"added"`
+		Removed int          `json:"removed"`
+		Created string       `json:"created"`
+	}
+)
+
+func (cc *conn) handle(ctx context.Context, req rpcRequest) (any, error) {
+	d := cc.s.desk
+	params := func(v any) error {
+		if len(req.Params) == 0 {
+			return &rpcError{Code: codeInvalidParams, Message: req.Method + ": params missing"}
+		}
+		if err := json.Unmarshal(req.Params, v); err != nil {
+			return &rpcError{Code: codeInvalidParams, Message: req.Method + ": " + err.Error()}
+		}
+		return nil
+	}
+	switch req.Method {
+	case "hello":
+		var p helloParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		if p.Protocol < 1 {
+			return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("hello: protocol %d is not supported; this desk speaks %d", p.Protocol, ProtocolVersion)}
+		}
+		cc.mu.Lock()
+		cc.client, cc.sess = p.Agent, p.Session
+		cc.mu.Unlock()
+		return helloResult{Protocol: min(p.Protocol, ProtocolVersion), Desk: "diffdesk", Roots: d.Roots()}, nil
+	case "propose":
+		var p proposeParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		cc.mu.Lock()
+		if p.Agent == "" {
+			p.Agent = cc.client
+		}
+		if p.Session == "" {
+			p.Session = cc.sess
+		}
+		cc.mu.Unlock()
+		if !validFormat(p.Format) {
+			return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("propose: unknown format %q", p.Format)}
+		}
+		prop, err := d.Propose(ctx, p.Request)
+		if err != nil {
+			return nil, err
+		}
+		return cc.result(ctx, prop, p.Wait)
+	case "chunk":
+		var p idParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		return nil, d.Feed(p.ID, p.Data)
+	case "finish":
+		var p idParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		prop, err := d.Finish(ctx, p.ID)
+		if err != nil {
+			return nil, err
+		}
+		return cc.result(ctx, prop, p.Wait)
+	case "wait":
+		var p idParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		o, err := d.Wait(ctx, p.ID)
+		if err != nil {
+			return nil, err
+		}
+		cc.own(p.ID, false)
+		return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+	case "cancel":
+		var p idParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		reason := p.Reason
+		if reason == "" {
+			reason = "the agent cancelled the proposal"
+		}
+		return nil, d.Withdraw(ctx, p.ID, reason)
+	case "decide":
+		var p decideParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		v, err := journal.ParseVerdict(p.Decision)
+		if err != nil {
+			return nil, &rpcError{Code: codeInvalidParams, Message: "decide: " + err.Error()}
+		}
+		o, err := d.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite})
+		if err != nil {
+			return nil, err
+		}
+		return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+	case "read":
+		var p readParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		f, err := d.Read(p.Path)
+		if err != nil {
+			return nil, err
+		}
+		return readResult{Path: f.Path, Exists: f.Base.Exists, Content: f.BaseText(), SHA256: f.Base.SHA256}, nil
+	case "status":
+		st := statusResult{Protocol: ProtocolVersion, Roots: d.Roots(), Proposals: []statusEntry{}}
+		for _, p := range d.List() {
+			e := statusEntry{ID: p.ID, Agent: p.Agent, Session: p.Session, State: p.State, Created: p.Created.UTC().Format("2006-01-02T15:04:05Z")}
+			e.Added, e.Removed = p.Counts()
+			for _, f := range p.Files {
+				e.Files = append(e.Files, f.Path)
+			}
+			st.Proposals = append(st.Proposals, e)
+		}
+		st.Waiting = len(st.Proposals)
+		st.Doors = []review.DoorStatus{}
+		if cc.s.doors != nil {
+			st.Doors = cc.s.doors()
+		}
+		return st, nil
+	}
+	return nil, &rpcError{Code: codeMethodNotFound, Message: fmt.Sprintf("unknown method %q; see docs/protocol.md", req.Method)}
+}
+
+// result answers propose and finish: at once, or after the decision.
+func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool) (any, error) {
+	if o, ok := cc.s.desk.Outcome(p.ID); ok {
+		return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+	}
+	cc.own(p.ID, true)
+	if !wait {
+		return proposeResult{ID: p.ID, State: p.State}, nil
+	}
+	o, err := cc.s.desk.Wait(ctx, p.ID)
+	if err != nil {
+		return nil, err
+	}
+	cc.own(p.ID, false)
+	return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+}
+
+func validFormat(f engine.Format) bool {
+	for _, g := range engine.Formats {
+		if f == g {
+			return true
+		}
+	}
+	return false
+}

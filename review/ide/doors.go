@@ -1,0 +1,309 @@
+package ide
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Options configures Start.
+type Options struct {
+	Doors config.Doors // which doors to open (Config.Doors); Native is served elsewhere (Server)
+	// ClaudeLockDir is where the Claude Code lock file goes; "" means
+	// $CLAUDE_CONFIG_DIR/ide, else ~/.claude/ide.
+	ClaudeLockDir string
+	// GeminiDir is where the Gemini CLI discovery file goes; "" means
+	// $TMPDIR/gemini/ide (os.TempDir).
+	GeminiDir string
+	// IDEName is the name the agents show, e.g. "Opened changes in Diff Desk";
+	// "" means "Diff Desk".
+	IDEName string
+}
+
+// Doors are the agent front doors a desk has open: the Claude Code IDE
+// WebSocket and the Gemini CLI IDE companion. Close shuts them.
+type Doors struct {
+	claude *claudeDoor
+	gemini *geminiDoor
+}
+
+// maxMessageBytes is the largest MCP message a door reads, as on the
+// native socket: edits larger than that do not come through an IDE door.
+const maxMessageBytes = 64 << 20
+
+// Start opens the IDE doors opts.Doors asks for on the loopback
+// interface, each with a fresh token, and writes their lock and discovery
+// files (0600). ctx bounds the start only; the doors run until Close.
+func Start(ctx context.Context, desk *review.Desk, opts Options) (*Doors, error) {
+	if opts.IDEName == "" {
+		opts.IDEName = "Diff Desk"
+	}
+	d := &Doors{}
+	if opts.Doors.Claude {
+		c, err := startClaudeDoor(ctx, desk, opts)
+		if err != nil {
+			return nil, err
+		}
+		d.claude = c
+	}
+	if opts.Doors.Gemini {
+		g, err := startGeminiDoor(ctx, desk, opts)
+		if err != nil {
+			d.Close()
+			return nil, err
+		}
+		d.gemini = g
+	}
+	return d, nil
+}
+
+// Status lists the open doors.
+func (d *Doors) Status() []review.DoorStatus {
+	var out []review.DoorStatus
+	if d.claude != nil {
+		out = append(out, d.claude.status())
+	}
+	if d.gemini != nil {
+		out = append(out, d.gemini.status())
+	}
+	return out
+}
+
+// Close withdraws the reviews the doors still wait on, stops their
+// listeners and removes their lock and discovery files.
+func (d *Doors) Close() error {
+	var errs []error
+	if d.claude != nil {
+		errs = append(errs, d.claude.close())
+	}
+	if d.gemini != nil {
+		errs = append(errs, d.gemini.close())
+	}
+	return errors.Join(errs...)
+}
+
+// doorToken returns a fresh secret for a door: 32 hex digits from the
+// system's CSPRNG.
+func doorToken() string {
+	b := make([]byte, 16)
+	rand.Read(b) // never fails (crypto/rand panics instead)
+	return hex.EncodeToString(b)
+}
+
+// listenLoopback listens on an ephemeral port of 127.0.0.1 only.
+func listenLoopback(ctx context.Context) (*net.TCPListener, error) {
+	var lc net.ListenConfig
+	l, err := lc.Listen(ctx, "tcp4", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("review: door: listen on 127.0.0.1: %w", err)
+	}
+	return l.(*net.TCPListener), nil
+}
+
+// writeDoorFile writes v as JSON to path, readable by its owner only
+// (directory 0700, file 0600), replacing it atomically.
+func writeDoorFile(path string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("review: door file %s: %w", path, err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("review: door file %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".door-*")
+	if err != nil {
+		return fmt.Errorf("review: door file %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name()) // gone after the rename; cleans up a failure
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return fmt.Errorf("review: door file %s: %w", path, err)
+	}
+	if err := tmp.Chmod(0o600); err != nil {
+		tmp.Close()
+		return fmt.Errorf("review: door file %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("review: door file %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("review: door file %s: %w", path, err)
+	}
+	return nil
+}
+
+// doorServer is the HTTP side of a door: its listener, server and the
+// goroutine serving it.
+type doorServer struct {
+	l      *net.TCPListener
+	srv    *http.Server
+	served chan struct{} // closed when Serve returns
+}
+
+// serveDoor serves h on l until shutdown.
+func serveDoor(l *net.TCPListener, h http.Handler) *doorServer {
+	s := &doorServer{l: l, srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, served: make(chan struct{})}
+	// Ends when shutdown closes the server.
+	go func() {
+		defer close(s.served)
+		s.srv.Serve(l)
+	}()
+	return s
+}
+
+// shutdown stops accepting, closes every connection (long polls and
+// WebSockets included) and waits for Serve to return.
+func (s *doorServer) shutdown() error {
+	err := s.srv.Close()
+	<-s.served
+	return err
+}
+
+// port is the TCP port the door listens on.
+func (s *doorServer) port() int { return s.l.Addr().(*net.TCPAddr).Port }
+
+// doorReviews tracks the proposals a door waits on, by the key the agent
+// uses to refer to them (Claude's tab name, Gemini's file path).
+type doorReviews struct {
+	mu      sync.Mutex
+	byKey   map[string]doorReview
+	clients int
+	ready   map[*mcp.ServerSession]bool // clients that listed the tools: the handshake is done
+}
+
+// doorReview is one proposal a door waits on.
+type doorReview struct {
+	id      string // the desk's proposal id; "" while it is being proposed
+	session string // the agent connection that opened it
+}
+
+func (r *doorReviews) put(key string, v doorReview) (old doorReview, had bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.byKey == nil {
+		r.byKey = map[string]doorReview{}
+	}
+	old, had = r.byKey[key]
+	r.byKey[key] = v
+	return old, had
+}
+
+// settle gives the review reserved under key (with id "") its proposal id.
+// It reports false if the reservation was taken meanwhile: the agent
+// closed the review before the desk had it.
+func (r *doorReviews) settle(key, session, id string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	v, ok := r.byKey[key]
+	if !ok || v.id != "" || v.session != session {
+		return false
+	}
+	r.byKey[key] = doorReview{id: id, session: session}
+	return true
+}
+
+// take removes key's review if it is still proposal id ("" matches any).
+func (r *doorReviews) take(key, id string) (doorReview, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	v, ok := r.byKey[key]
+	if !ok || (id != "" && v.id != id) {
+		return doorReview{}, false
+	}
+	delete(r.byKey, key)
+	return v, true
+}
+
+// takeSession removes every review of session ("" for all).
+func (r *doorReviews) takeSession(session string) []doorReview {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []doorReview
+	for k, v := range r.byKey {
+		if session == "" || v.session == session {
+			out = append(out, v)
+			delete(r.byKey, k)
+		}
+	}
+	return out
+}
+
+func (r *doorReviews) count() (clients, ready, pending int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.clients, len(r.ready), len(r.byKey)
+}
+
+// countReady is MCP middleware that counts a client as ready once it has
+// listed the tools, the last step of the agents' handshake.
+func (r *doorReviews) countReady(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		ss, ok := req.GetSession().(*mcp.ServerSession)
+		if method != "tools/list" || err != nil || !ok {
+			return res, err
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if r.ready == nil {
+			r.ready = map[*mcp.ServerSession]bool{}
+		}
+		if !r.ready[ss] {
+			r.ready[ss] = true
+			// Ends when the session does.
+			go func() {
+				ss.Wait()
+				r.mu.Lock()
+				delete(r.ready, ss)
+				r.mu.Unlock()
+			}()
+		}
+		return res, err
+	}
+}
+
+func (r *doorReviews) connected(delta int) {
+	r.mu.Lock()
+	r.clients += delta
+	r.mu.Unlock()
+}
+
+// textResult is a tool result of text items, as both IDE protocols expect.
+func textResult(texts ...string) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{Content: []mcp.Content{}}
+	for _, t := range texts {
+		res.Content = append(res.Content, &mcp.TextContent{Text: t})
+	}
+	return res
+}
+
+// proposeWhole queues an IDE door's whole-file proposal, which the agent
+// writes itself once approved.
+func proposeWhole(ctx context.Context, desk *review.Desk, agent, session, path, content string) (review.Proposal, error) {
+	return desk.Propose(ctx, review.Request{
+		Agent: agent, Session: session, Format: engine.FormatWrite, Path: path, Payload: content, AgentWrites: true,
+	})
+}
+
+// finalText is the text an agent must write for an approved outcome: the
+// first file's final content.
+func finalText(o review.Outcome) (string, bool) {
+	if !o.Status.Wrote() || len(o.Files) == 0 {
+		return "", false
+	}
+	return o.Files[0].FinalContent, true
+}

@@ -1,0 +1,155 @@
+package journal
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// journalMigrations are the journal's schema changes in order; after
+// migration i has run, PRAGMA user_version is i+1. Append only: a released
+// migration is never edited, because databases out there have run it.
+//
+// Times are INTEGER Unix nanoseconds (UTC). Content is referred to by the
+// lowercase hex SHA-256 of its bytes (blobs.hash); NULL where a hash is
+// expected means "no file" (missing before, deleted after).
+var journalMigrations = []string{
+	// 1: the records the desk acknowledges — blobs, sessions, proposals,
+	// decisions, writes (checkpoints) and outcomes.
+	`
+CREATE TABLE blobs (
+	hash  TEXT PRIMARY KEY,        -- SHA-256 of the raw content, hex
+	size  INTEGER NOT NULL,        -- raw content length in bytes
+	codec TEXT NOT NULL,           -- 'zstd'
+	data  BLOB NOT NULL            -- the content, encoded by codec
+); -- a rowid table: rows are large, which WITHOUT ROWID handles badly
+
+CREATE TABLE sessions (
+	agent      TEXT NOT NULL,
+	session    TEXT NOT NULL,
+	first_seen INTEGER NOT NULL,
+	last_seen  INTEGER NOT NULL,
+	PRIMARY KEY (agent, session)
+) WITHOUT ROWID;
+
+CREATE TABLE proposals (
+	id       TEXT PRIMARY KEY,
+	agent    TEXT NOT NULL,
+	session  TEXT NOT NULL,
+	created  INTEGER NOT NULL,
+	format   TEXT NOT NULL,        -- engine edit format name
+	payload  TEXT REFERENCES blobs(hash), -- the edit as the agent sent it
+	status   TEXT NOT NULL,        -- latest lifecycle state
+	reason   TEXT NOT NULL DEFAULT '', -- failure text, rejection reason or feedback
+	updated  INTEGER NOT NULL
+);
+
+CREATE TABLE proposal_files (
+	proposal_id TEXT NOT NULL REFERENCES proposals(id),
+	path        TEXT NOT NULL,     -- absolute
+	root        TEXT NOT NULL,     -- workspace root the path is inside
+	base        TEXT REFERENCES blobs(hash),     -- NULL: file was missing
+	proposed    TEXT REFERENCES blobs(hash),     -- NULL: proposal deletes it
+	PRIMARY KEY (proposal_id, path)
+);
+
+CREATE TABLE decisions (
+	id          INTEGER PRIMARY KEY AUTOINCREMENT,
+	proposal_id TEXT NOT NULL REFERENCES proposals(id),
+	decision    TEXT NOT NULL CHECK (decision IN ('approved','approved-edited','partial','rejected','withdrawn','failed','stale')),
+	time        INTEGER NOT NULL,
+	feedback    TEXT NOT NULL DEFAULT '',
+	hunks       TEXT NOT NULL DEFAULT '[]'  -- JSON array of accepted hunk ids
+);
+
+CREATE TABLE decision_files (
+	decision_id INTEGER NOT NULL REFERENCES decisions(id),
+	path        TEXT NOT NULL,
+	approved    TEXT REFERENCES blobs(hash), -- NULL: approved deletion
+	PRIMARY KEY (decision_id, path)
+);
+
+CREATE TABLE checkpoints (
+	id            INTEGER PRIMARY KEY AUTOINCREMENT,
+	kind          TEXT NOT NULL CHECK (kind IN ('write','restore')),
+	proposal_id   TEXT REFERENCES proposals(id), -- NULL for a restore
+	decision_id   INTEGER REFERENCES decisions(id),
+	restored_from INTEGER REFERENCES checkpoints(id),
+	agent         TEXT NOT NULL,
+	session       TEXT NOT NULL,
+	note          TEXT NOT NULL DEFAULT '',
+	state         TEXT NOT NULL CHECK (state IN ('intended','written','interrupted','conflicted')),
+	created       INTEGER NOT NULL,
+	finished      INTEGER          -- NULL while intended
+);
+
+CREATE TABLE checkpoint_files (
+	checkpoint_id INTEGER NOT NULL REFERENCES checkpoints(id),
+	path          TEXT NOT NULL,
+	root          TEXT NOT NULL,
+	before        TEXT REFERENCES blobs(hash), -- NULL: file was missing
+	after         TEXT REFERENCES blobs(hash), -- NULL: write deletes it
+	formatted     TEXT REFERENCES blobs(hash), -- formatter output; NULL: none
+	final         TEXT REFERENCES blobs(hash), -- content on disk when settled; NULL: no file, or still intended
+	created_dirs  TEXT NOT NULL DEFAULT '[]',  -- JSON array of directories the write created
+	state         TEXT NOT NULL CHECK (state IN ('intended','written','interrupted','conflicted')),
+	PRIMARY KEY (checkpoint_id, path)
+);
+
+CREATE TABLE outcomes (
+	proposal_id TEXT PRIMARY KEY REFERENCES proposals(id),
+	json        TEXT NOT NULL,
+	reported    INTEGER NOT NULL
+);
+`,
+	// 2: delta blobs — a blob may be stored as a zstd frame that uses
+	// another blob's content as its dictionary, so a small edit to a large
+	// file costs roughly the size of the edit.
+	`
+ALTER TABLE blobs ADD COLUMN base TEXT REFERENCES blobs(hash); -- codec 'zstd-delta': dictionary blob
+ALTER TABLE blobs ADD COLUMN depth INTEGER NOT NULL DEFAULT 0; -- delta chain length to a full blob
+`,
+	// 3: indexes for browsing history by time, agent, file and decision.
+	`
+CREATE INDEX checkpoints_created ON checkpoints(created DESC, id DESC);
+CREATE INDEX checkpoints_agent ON checkpoints(agent, created DESC);
+CREATE INDEX checkpoints_state ON checkpoints(state) WHERE state = 'intended';
+CREATE INDEX checkpoint_files_path ON checkpoint_files(path, checkpoint_id DESC);
+CREATE INDEX proposals_session ON proposals(agent, session, created DESC);
+CREATE INDEX proposal_files_path ON proposal_files(path);
+CREATE INDEX decisions_proposal ON decisions(proposal_id, id DESC);
+`,
+}
+
+// migrateJournal brings db up to schema version target (at most
+// len(journalMigrations)) in one IMMEDIATE transaction, so two processes
+// opening the same journal at once cannot both migrate it. A database
+// newer than this build is refused rather than guessed at.
+func migrateJournal(ctx context.Context, db *sql.DB, path string, target int) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("journal %s: migrate: %w", path, err)
+	}
+	defer tx.Rollback()
+	var version int
+	if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
+		return fmt.Errorf("journal %s: read schema version: %w", path, err)
+	}
+	if version > len(journalMigrations) {
+		return fmt.Errorf("journal %s: schema version %d is newer than this DiffDesk understands (%d); upgrade DiffDesk or use another journal path", path, version, len(journalMigrations))
+	}
+	for v := version; v < target; v++ {
+		if _, err := tx.ExecContext(ctx, journalMigrations[v]); err != nil {
+			return fmt.Errorf("journal %s: migration %d: %w", path, v+1, err)
+		}
+	}
+	if target > version {
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, target)); err != nil {
+			return fmt.Errorf("journal %s: set schema version %d: %w", path, target, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("journal %s: migrate: commit: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,232 @@
+// Package startup is the one way a desk starts, for the window (diffdesk)
+// and the headless desk (deskctl serve) alike: claim the socket, load the
+// config, open the journal, settle writes a crash interrupted, start the
+// desk; then open the agent doors and serve the native protocol.
+//
+// The socket comes first. A second desk started on the socket of a live
+// one stops there, before it reads the config or touches the journal the
+// live desk owns (recovering that journal would settle the live desk's
+// writes in flight as if it had crashed).
+package startup
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/ide"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+// Config says where a desk's state lives and who decides; "" picks the
+// default.
+type Config struct {
+	Roots   []string // workspace roots; none means the current directory
+	Socket  string   // the native protocol's socket; deskrpc.DefaultSocketPath() if ""
+	Journal string   // journal.DefaultPath() if ""
+	Config  string   // the user config file; config.DefaultPath() if ""
+	// Unattended, when not empty, decides without a person
+	// (review.Options.Unattended).
+	Unattended journal.Verdict
+	// Doors overrides where the IDE doors write their lock and discovery
+	// files (tests); the config says which doors open.
+	Doors ide.Options
+}
+
+// AddFlags defines on fs the flags every desk takes — --workspace
+// (repeatable), --socket, --journal, --config — filling c.
+func (c *Config) AddFlags(fs *flag.FlagSet) {
+	fs.Var((*rootList)(&c.Roots), "workspace", "a workspace root the desk serves (repeatable; default: the current directory)")
+	fs.StringVar(&c.Socket, "socket", deskrpc.DefaultSocketPath(), "the socket agents connect to")
+	fs.StringVar(&c.Journal, "journal", "", "the journal database (default $XDG_DATA_HOME/diffdesk/journal.db)")
+	fs.StringVar(&c.Config, "config", "", "the user config file (default $XDG_CONFIG_HOME/diffdesk/config.toml)")
+}
+
+// rootList is the repeatable --workspace flag.
+type rootList []string
+
+func (l *rootList) String() string     { return strings.Join(*l, ",") }
+func (l *rootList) Set(v string) error { *l = append(*l, v); return nil }
+
+// Backend is a started desk: the desk, its journal and its socket, and
+// once Serve is called the doors and the protocol server.
+type Backend struct {
+	Desk    *review.Desk
+	Journal *journal.Journal
+	Config  config.Config
+	Socket  string // the socket's path
+	// Unattended is who decides (Config.Unattended).
+	Unattended journal.Verdict
+	// Interrupted lists the writes a previous desk left unfinished, as
+	// Recover settled them.
+	Interrupted []journal.Interrupted
+
+	doors    *ide.Doors
+	doorOpts ide.Options
+	listener *net.UnixListener
+	ctx      context.Context
+	cancel   context.CancelFunc
+	served   chan error
+	serving  bool
+	once     sync.Once
+	err      error
+}
+
+// Start claims the socket (a live desk already on it is an error wrapping
+// deskrpc.ErrDeskRunning, and nothing else is touched), loads the config,
+// opens the journal, settles interrupted writes and starts the desk.
+// Agents are served once Serve is called, so a window can subscribe to the
+// desk first and see every proposal.
+func Start(c Config) (*Backend, error) {
+	var err error
+	if len(c.Roots) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		c.Roots = []string{wd}
+	}
+	if c.Socket == "" {
+		c.Socket = deskrpc.DefaultSocketPath()
+	}
+	if c.Config == "" {
+		if c.Config, err = config.DefaultPath(); err != nil {
+			return nil, err
+		}
+	}
+	if c.Journal == "" {
+		if c.Journal, err = journal.DefaultPath(); err != nil {
+			return nil, err
+		}
+	}
+	l, err := deskrpc.Listen(c.Socket)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	b := &Backend{Socket: c.Socket, Unattended: c.Unattended, doorOpts: c.Doors, listener: l,
+		ctx: ctx, cancel: cancel, served: make(chan error, 1)}
+	fail := func(err error) (*Backend, error) {
+		cancel()
+		l.Close()
+		os.Remove(c.Socket)
+		if b.Journal != nil {
+			b.Journal.Close()
+		}
+		return nil, err
+	}
+	if b.Config, err = config.Load(c.Config, c.Roots); err != nil {
+		return fail(err)
+	}
+	b.doorOpts.Doors = b.Config.Doors
+	if b.Journal, err = journal.Open(ctx, c.Journal); err != nil {
+		return fail(err)
+	}
+	if b.Interrupted, err = b.Journal.Recover(ctx); err != nil {
+		return fail(err)
+	}
+	b.Desk, err = review.NewDesk(review.Options{Roots: c.Roots, Config: b.Config, Journal: b.Journal, Unattended: c.Unattended})
+	if err != nil {
+		return fail(err)
+	}
+	return b, nil
+}
+
+// Serve opens the agent doors the config enables and serves the native
+// protocol on the socket, until Stop. A door that cannot open is an
+// error; the socket is served all the same.
+func (b *Backend) Serve() error {
+	if b.serving {
+		return nil
+	}
+	b.serving = true
+	var err error
+	b.doors, err = ide.Start(b.ctx, b.Desk, b.doorOpts)
+	srv := deskrpc.NewServer(b.Desk)
+	srv.ShowDoors(b.DoorStatus)
+	// The server's goroutine ends when Stop cancels ctx and the requests
+	// in flight are answered.
+	go func() { b.served <- srv.Serve(b.ctx, b.listener) }()
+	return err
+}
+
+// DoorStatus reports the open front doors; none before Serve.
+func (b *Backend) DoorStatus() []review.DoorStatus {
+	if b.doors == nil {
+		return nil
+	}
+	return b.doors.Status()
+}
+
+// Stop closes the doors (withdrawing the reviews they wait on), stops
+// serving (requests in flight, writes included, finish first), removes the
+// socket and closes the desk and the journal. It is safe to call more than
+// once.
+func (b *Backend) Stop() error {
+	b.once.Do(func() {
+		if b.doors != nil {
+			b.err = b.doors.Close()
+		}
+		b.cancel()
+		if b.serving {
+			b.err = errors.Join(b.err, <-b.served)
+		} else {
+			b.listener.Close()
+		}
+		os.Remove(b.Socket)
+		b.err = errors.Join(b.err, b.Desk.Close(), b.Journal.Close())
+	})
+	return b.err
+}
+
+// Summary is what a desk prints when it starts: the writes it settled,
+// where it listens, its workspaces and journal, who decides, and (after
+// Serve) its doors and how agents connect to them.
+func (b *Backend) Summary() string {
+	var s strings.Builder
+	s.WriteString(InterruptedText(b.Interrupted))
+	decides := "a person decides"
+	switch b.Unattended {
+	case journal.Approved:
+		decides = "no person: edits a rule may approve are approved, the rest rejected"
+	case journal.Rejected:
+		decides = "no person: every edit is rejected"
+	}
+	fmt.Fprintf(&s, "diffdesk: listening on %s\nworkspaces: %v\njournal: %s\ndecisions: %s\n",
+		b.Socket, b.Desk.Roots(), b.Journal.Path(), decides)
+	for _, d := range b.DoorStatus() {
+		fmt.Fprintf(&s, "door %s: %s (%s)\n  connect: %s\n", d.Name, d.Addr, d.File, d.Connect)
+	}
+	return s.String()
+}
+
+// InterruptedText describes interrupted writes for the person; "" if none.
+func InterruptedText(in []journal.Interrupted) string {
+	if len(in) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "DiffDesk stopped during %d write(s) last time; the journal settled them:\n", len(in))
+	for _, w := range in {
+		for _, f := range w.Files {
+			what := map[journal.WriteState]string{
+				journal.WriteWritten:     "was written in full",
+				journal.WriteInterrupted: "kept its old content (the write had not happened)",
+				journal.WriteConflicted:  "was changed by someone else since; both versions are in the journal",
+			}[f.State]
+			if what == "" {
+				what = string(f.State)
+			}
+			fmt.Fprintf(&b, "  %s %s (checkpoint %d)\n", f.Path, what, w.Checkpoint)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,381 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/internal/testfs"
+)
+
+// newTestWorkspace makes roots a and b in a temp dir with files, and a
+// workspace over them with the default config.
+func newTestWorkspace(t testing.TB, files map[string]string) (ws *Workspace, a, b string) {
+	t.Helper()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b = filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	for _, r := range []string{a, b, filepath.Join(dir, "outside")} {
+		if err := os.Mkdir(r, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testfs.Write(t, dir, files)
+	ws, err = New([]string{a, b}, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ws, a, b
+}
+
+func mustSymlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNewWorkspace(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(dir, "real")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mustSymlink(t, real, filepath.Join(dir, "link"))
+	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Run("symlinked root is resolved", func(t *testing.T) {
+		ws, err := New([]string{filepath.Join(dir, "link")}, config.Default())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ws.Roots(); len(got) != 1 || got[0] != real {
+			t.Errorf("Roots() = %q; want [%q]", got, real)
+		}
+	})
+	for _, c := range []struct {
+		name  string
+		roots []string
+		want  string
+	}{
+		{"no roots", nil, "at least one root"},
+		{"missing root", []string{filepath.Join(dir, "nope")}, "does not exist"},
+		{"file root", []string{filepath.Join(dir, "file")}, "is not a directory"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := New(c.roots, config.Default())
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("New(%q) error = %v; want one containing %q", c.roots, err, c.want)
+			}
+		})
+	}
+}
+
+func TestResolve(t *testing.T) {
+	ws, a, b := newTestWorkspace(t, map[string]string{
+		"a/main.go":         "package main\n",
+		"a/sub/x.go":        "package sub\n",
+		"a/.clineignore":    "# generated\n\nbuild/\n",
+		"a/build/out.js":    "x",
+		"b/README.md":       "hi\n",
+		"outside/secret.go": "package secret\n",
+	})
+	dir := filepath.Dir(a)
+	mustSymlink(t, filepath.Join(dir, "outside"), filepath.Join(a, "escape"))
+	mustSymlink(t, filepath.Join(dir, "outside", "secret.go"), filepath.Join(a, "secret.go"))
+	mustSymlink(t, filepath.Join(a, "sub"), filepath.Join(a, "alias"))
+	mustSymlink(t, filepath.Join(a, "nowhere.go"), filepath.Join(a, "dangling.go"))
+	if err := syscall.Mkfifo(filepath.Join(a, "fifo"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	ok := []struct {
+		path     string
+		abs, rel string
+		root     string
+	}{
+		{"main.go", filepath.Join(a, "main.go"), "main.go", a},
+		{filepath.Join(b, "README.md"), filepath.Join(b, "README.md"), "README.md", b},
+		{"sub/../main.go", filepath.Join(a, "main.go"), "main.go", a},
+		{"alias/x.go", filepath.Join(a, "sub", "x.go"), "sub/x.go", a},
+		{"alias/new.go", filepath.Join(a, "sub", "new.go"), "sub/new.go", a},
+		{"new/dir/file.go", filepath.Join(a, "new", "dir", "file.go"), "new/dir/file.go", a},
+		{filepath.Join(b, "docs", "new.md"), filepath.Join(b, "docs", "new.md"), "docs/new.md", b},
+	}
+	for _, c := range ok {
+		t.Run("ok "+c.path, func(t *testing.T) {
+			got, err := ws.Resolve(c.path)
+			if err != nil {
+				t.Fatalf("Resolve(%q) error: %v", c.path, err)
+			}
+			want := Target{Abs: c.abs, Root: c.root, Rel: c.rel}
+			if got != want {
+				t.Errorf("Resolve(%q) = %+v; want %+v", c.path, got, want)
+			}
+		})
+	}
+
+	refused := []struct {
+		path string
+		rule string
+		msg  string // the whole message, with ROOT_A, ROOT_B and DIR for the temp paths
+	}{
+		{"../x.go", RuleOutside, "refused: ../x.go: outside the workspace roots ROOT_A, ROOT_B (it resolves to DIR/x.go); propose a path inside one of them"},
+		{"escape/secret.go", RuleOutside, "refused: escape/secret.go: outside the workspace roots ROOT_A, ROOT_B (it resolves to DIR/outside/secret.go); propose a path inside one of them"},
+		{"escape/new.go", RuleOutside, ""},
+		{"secret.go", RuleOutside, ""},
+		{"/etc/passwd", RuleOutside, ""},
+		{"build/out.js", RuleIgnored, `refused: build/out.js: ignored by ROOT_A/.clineignore line 3 ("build/"); edit another file, or ask the person to change that ignore file`},
+		{"build/new.js", RuleIgnored, ""},
+		{"sub", RuleNotFile, "refused: sub: a directory; propose an edit to a file"},
+		{".", RuleNotFile, ""},
+		{"fifo", RuleNotFile, ""},
+		{"main.go/x", RuleNotFile, ""},
+		{"dangling.go", RuleSymlink, "refused: dangling.go: ROOT_A/dangling.go is a symlink to ROOT_A/nowhere.go, which does not exist; edit the target instead or remove the link"},
+		{"", RuleInvalidPath, `refused: "": not a usable file path; give a path relative to ROOT_A or an absolute one`},
+		{"a\x00b", RuleInvalidPath, ""},
+	}
+	for _, c := range refused {
+		t.Run("refused "+c.path, func(t *testing.T) {
+			_, err := ws.Resolve(c.path)
+			var re *RefusalError
+			if !errors.As(err, &re) {
+				t.Fatalf("Resolve(%q) error = %v; want a *RefusalError", c.path, err)
+			}
+			if re.Rule != c.rule {
+				t.Errorf("Resolve(%q) rule = %q; want %q (%v)", c.path, re.Rule, c.rule, err)
+			}
+			want := strings.NewReplacer("ROOT_A", a, "ROOT_B", b, "DIR", dir).Replace(c.msg)
+			if c.msg != "" && err.Error() != want {
+				t.Errorf("Resolve(%q) error =\n%s\nwant\n%s", c.path, err, want)
+			}
+		})
+	}
+}
+
+func TestResolveNestedRootsPicksDeepest(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner := filepath.Join(dir, "inner")
+	if err := os.Mkdir(inner, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := New([]string{dir, inner}, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ws.Resolve(filepath.Join(inner, "x.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Root != inner || got.Rel != "x.go" {
+		t.Errorf("Resolve(inner/x.go) = root %q rel %q; want root %q rel x.go", got.Root, got.Rel, inner)
+	}
+}
+
+func TestResolveProtected(t *testing.T) {
+	ws, _, _ := newTestWorkspace(t, nil)
+	for _, c := range []struct {
+		path string
+		rule string // "" = not protected
+	}{
+		{".env", `".env*" (built-in)`},
+		{"web/.env.local", `".env*" (built-in)`},
+		{".git/config", `".git/" (built-in)`},
+		{"vendor/x/.git/hooks/pre-commit", `".git/" (built-in)`},
+		{"go.sum", `"go.sum" (built-in)`},
+		{"web/package-lock.json", `"package-lock.json" (built-in)`},
+		{"certs/server.pem", `"*.pem" (built-in)`},
+		{"home/.ssh/id_rsa.pub", `"id_rsa*" (built-in)`},
+		{".diffdesk.toml", `".diffdesk.toml" (built-in)`},
+		{".clineignore", `".clineignore" (built-in)`},
+		{".GIT/config", `".git/" (built-in)`},
+		{"keys/Server.PEM", `"*.pem" (built-in)`},
+		{"cargo.lock", `"Cargo.lock" (built-in)`},
+		{"main.go", ""},
+		{"environment.go", ""},
+		{"docs/git/notes.md", ""},
+		{".gitignore", ""},
+	} {
+		t.Run(c.path, func(t *testing.T) {
+			got, err := ws.Resolve(c.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Protected != (c.rule != "") || got.ProtectedRule != c.rule {
+				t.Errorf("Resolve(%q) = protected %v rule %q; want rule %q", c.path, got.Protected, got.ProtectedRule, c.rule)
+			}
+		})
+	}
+}
+
+func TestResolveThroughSymlinksKeepsRules(t *testing.T) {
+	ws, a, _ := newTestWorkspace(t, map[string]string{
+		"a/config/env.txt":  "KEY=1\n",
+		"a/out/x.js":        "x",
+		"a/.diffdeskignore": "build/\n",
+	})
+	mustSymlink(t, filepath.Join(a, "config", "env.txt"), filepath.Join(a, ".env"))
+	mustSymlink(t, filepath.Join(a, "out"), filepath.Join(a, "build"))
+	got, err := ws.Resolve(".env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Target{Abs: filepath.Join(a, "config", "env.txt"), Root: a, Rel: "config/env.txt", Protected: true, ProtectedRule: `".env*" (built-in)`}); got != want {
+		t.Errorf("Resolve(.env -> config/env.txt) = %+v; want %+v", got, want)
+	}
+	var re *RefusalError
+	if _, err := ws.Resolve("build/x.js"); !errors.As(err, &re) || re.Rule != RuleIgnored {
+		t.Errorf("Resolve(build/x.js, build -> out) = %v; want an ignored refusal", err)
+	}
+	if _, err := ws.Resolve("out/x.js"); err != nil {
+		t.Errorf("Resolve(out/x.js) = %v; want it accepted", err)
+	}
+}
+
+func TestResolveRereadsIgnoreFiles(t *testing.T) {
+	ws, a, _ := newTestWorkspace(t, map[string]string{"a/.diffdeskignore": "tmp/\n"})
+	if _, err := ws.Resolve("gen/x.go"); err != nil {
+		t.Fatalf("Resolve(gen/x.go) before the ignore file lists it: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(a, ".diffdeskignore"), []byte("tmp/\ngen/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var re *RefusalError
+	if _, err := ws.Resolve("gen/x.go"); !errors.As(err, &re) || re.Rule != RuleIgnored {
+		t.Errorf("Resolve(gen/x.go) after the ignore file changed = %v; want an ignored refusal", err)
+	}
+	if err := os.MkdirAll(filepath.Join(a, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(a, "sub", ".aiderignore"), []byte("*.gen.go\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ws.Resolve("sub/x.gen.go"); !errors.As(err, &re) || re.Rule != RuleIgnored {
+		t.Errorf("Resolve(sub/x.gen.go) with a nested .aiderignore = %v; want an ignored refusal", err)
+	}
+}
+
+func TestResolveConcurrent(t *testing.T) {
+	ws, a, _ := newTestWorkspace(t, map[string]string{"a/.clineignore": "*.log\n", "a/src/.aiderignore": "*.tmp\n"})
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		// Each goroutine ends after its 50 resolves.
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				if g == 0 && i%10 == 0 {
+					// Replace an ignore file (atomically, as editors do)
+					// while others read it.
+					tmp := filepath.Join(a, "src", ".aiderignore.new")
+					if err := os.WriteFile(tmp, []byte("*.tmp\n#"+strconv.Itoa(i)+"\n"), 0o644); err != nil {
+						errs <- err
+						return
+					}
+					if err := os.Rename(tmp, filepath.Join(a, "src", ".aiderignore")); err != nil {
+						errs <- err
+						return
+					}
+				}
+				if _, err := ws.Resolve("src/pkg/x.go"); err != nil {
+					errs <- err
+					return
+				}
+				var re *RefusalError
+				if _, err := ws.Resolve("src/x.tmp"); !errors.As(err, &re) || re.Rule != RuleIgnored {
+					errs <- fmt.Errorf("Resolve(src/x.tmp) = %v; want an ignored refusal", err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func TestCheckContent(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	testfs.Write(t, dir, map[string]string{config.FileName: "[limits]\nmax_file_bytes = 100\n"})
+	cfg, err := config.Load("", []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := New([]string{dir}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tgt, err := ws.Resolve("x.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lateNUL := append([]byte(strings.Repeat("a", binarySniffBytes)), 0)
+	for _, c := range []struct {
+		name   string
+		size   int64
+		sample []byte
+		rule   string
+		msg    string
+	}{
+		{"text", 5, []byte("hello"), "", ""},
+		{"empty", 0, nil, "", ""},
+		{"at the limit", 100, []byte("x"), "", ""},
+		{"NUL after 8 KiB", 50, lateNUL, "", ""},
+		{"binary", 4, []byte("a\x00bc"), RuleBinary, "refused: " + tgt.Abs + ": looks binary (a NUL byte at offset 1); DiffDesk reviews text files only, so change it outside DiffDesk"},
+		{"too large", 101, []byte("x"), RuleTooLarge, "refused: " + tgt.Abs + ": 101 bytes, over the 100-byte limit; raise [limits] max_file_bytes in " + filepath.Join(dir, config.FileName) + " or edit a smaller file"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := ws.CheckContent(tgt, c.size, c.sample)
+			if c.rule == "" {
+				if err != nil {
+					t.Errorf("CheckContent(%d bytes) = %v; want nil", c.size, err)
+				}
+				return
+			}
+			var re *RefusalError
+			if !errors.As(err, &re) || re.Rule != c.rule || err.Error() != c.msg {
+				t.Errorf("CheckContent(%d bytes) = %v; want %q", c.size, err, c.msg)
+			}
+		})
+	}
+}
+
+// BenchmarkResolve measures Resolve for a file four directories deep, which
+// stats every ignore file name at every level so that edits to ignore files
+// apply at once.
+func BenchmarkResolve(b *testing.B) {
+	ws, _, _ := newTestWorkspace(b, map[string]string{
+		"a/.clineignore":         "build/\n*.log\n!keep.log\n",
+		"a/.diffdeskignore":      "tmp/\n",
+		"a/src/pkg/.aiderignore": "*.gen.go\n",
+		"a/src/pkg/deep/main.go": "package deep\n",
+	})
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ws.Resolve("src/pkg/deep/main.go"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
