@@ -146,7 +146,7 @@ func DefaultPath() (string, error) {
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("review: finding the config file: %w; set XDG_CONFIG_HOME", err)
+		return "", fmt.Errorf("finding the config file: %w; set XDG_CONFIG_HOME", err)
 	}
 	return filepath.Join(home, ".config", "diffdesk", "config.toml"), nil
 }
@@ -377,7 +377,7 @@ func readConfigFile(file string, user bool) (fc fileConfig, found bool, err erro
 		return fileConfig{}, false, nil
 	}
 	if err != nil {
-		return fileConfig{}, false, fmt.Errorf("review: reading config: %w", err)
+		return fileConfig{}, false, fmt.Errorf("reading config: %w", err)
 	}
 	if len(data) > maxConfigFileBytes {
 		return fileConfig{}, false, &Error{File: file, Msg: fmt.Sprintf("is %d bytes; a config file may be at most %d", len(data), maxConfigFileBytes)}

@@ -38,7 +38,7 @@ func Dial(path string) (*Client, error) {
 	c, err := net.Dial("unix", path)
 	if err != nil {
 		if _, serr := os.Stat(path); serr != nil || errors.Is(err, os.ErrNotExist) || isRefused(err) {
-			return nil, fmt.Errorf("%w at %s: start one with `diffdesk` (the window) or `deskctl serve --workspace DIR`", ErrNoDesk, path)
+			return nil, fmt.Errorf("%w at %s: start the DiffDesk window (diffdesk), or a desk without one (deskctl serve)", ErrNoDesk, path)
 		}
 		return nil, fmt.Errorf("connecting to the desk at %s: %w", path, err)
 	}

@@ -32,30 +32,30 @@ var ErrDeskRunning = errors.New("a desk is already running")
 func Listen(path string) (*net.UnixListener, error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("review: creating socket directory %s: %w", dir, err)
+		return nil, fmt.Errorf("creating socket directory %s: %w", dir, err)
 	}
 	if err := os.Chmod(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("review: securing socket directory %s: %w", dir, err)
+		return nil, fmt.Errorf("securing socket directory %s: %w", dir, err)
 	}
 	if _, err := os.Lstat(path); err == nil {
 		c, err := net.DialTimeout("unix", path, time.Second)
 		if err == nil {
 			c.Close()
-			return nil, fmt.Errorf("review: %w at %s (stop it, or pass another --socket)", ErrDeskRunning, path)
+			return nil, fmt.Errorf("%w at %s", ErrDeskRunning, path)
 		}
 		if err := os.Remove(path); err != nil {
-			return nil, fmt.Errorf("review: removing stale socket %s: %w", path, err)
+			return nil, fmt.Errorf("removing stale socket %s: %w", path, err)
 		}
 	}
 	// The 0700 directory guards the moment between bind and chmod; the
 	// umask is process-wide and not ours to change.
 	l, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
-		return nil, fmt.Errorf("review: listening on %s: %w", path, err)
+		return nil, fmt.Errorf("listening on %s: %w", path, err)
 	}
 	if err := os.Chmod(path, 0o600); err != nil {
 		l.Close()
-		return nil, fmt.Errorf("review: securing socket %s: %w", path, err)
+		return nil, fmt.Errorf("securing socket %s: %w", path, err)
 	}
 	return l, nil
 }

@@ -54,7 +54,7 @@ func claudeLockDir() (string, error) {
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("review: claude door: no home directory for ~/.claude/ide: %w", err)
+		return "", fmt.Errorf("claude door: no home directory for ~/.claude/ide: %w", err)
 	}
 	return filepath.Join(home, ".claude", "ide"), nil
 }
@@ -104,7 +104,7 @@ func (c *claudeDoor) close() error {
 	c.mu.Unlock()
 	err := c.http.shutdown()
 	if rerr := os.Remove(c.lock); rerr != nil && !os.IsNotExist(rerr) && err == nil {
-		err = fmt.Errorf("review: claude door: %w", rerr)
+		err = fmt.Errorf("claude door: %w", rerr)
 	}
 	return err
 }

@@ -109,7 +109,7 @@ func listenLoopback(ctx context.Context) (*net.TCPListener, error) {
 	var lc net.ListenConfig
 	l, err := lc.Listen(ctx, "tcp4", "127.0.0.1:0")
 	if err != nil {
-		return nil, fmt.Errorf("review: door: listen on 127.0.0.1: %w", err)
+		return nil, fmt.Errorf("door: listen on 127.0.0.1: %w", err)
 	}
 	return l.(*net.TCPListener), nil
 }
@@ -119,29 +119,29 @@ func listenLoopback(ctx context.Context) (*net.TCPListener, error) {
 func writeDoorFile(path string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
-		return fmt.Errorf("review: door file %s: %w", path, err)
+		return fmt.Errorf("door file %s: %w", path, err)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("review: door file %s: %w", path, err)
+		return fmt.Errorf("door file %s: %w", path, err)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".door-*")
 	if err != nil {
-		return fmt.Errorf("review: door file %s: %w", path, err)
+		return fmt.Errorf("door file %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name()) // gone after the rename; cleans up a failure
 	if _, err := tmp.Write(b); err != nil {
 		tmp.Close()
-		return fmt.Errorf("review: door file %s: %w", path, err)
+		return fmt.Errorf("door file %s: %w", path, err)
 	}
 	if err := tmp.Chmod(0o600); err != nil {
 		tmp.Close()
-		return fmt.Errorf("review: door file %s: %w", path, err)
+		return fmt.Errorf("door file %s: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("review: door file %s: %w", path, err)
+		return fmt.Errorf("door file %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("review: door file %s: %w", path, err)
+		return fmt.Errorf("door file %s: %w", path, err)
 	}
 	return nil
 }

@@ -103,7 +103,7 @@ func (g *geminiDoor) close() error {
 	g.mu.Unlock()
 	err := g.http.shutdown()
 	if rerr := os.Remove(g.file); rerr != nil && !os.IsNotExist(rerr) && err == nil {
-		err = fmt.Errorf("review: gemini door: %w", rerr)
+		err = fmt.Errorf("gemini door: %w", rerr)
 	}
 	return err
 }
@@ -161,7 +161,7 @@ func (g *geminiDoor) connect(ctx context.Context) (*geminiSession, error) {
 	t := &notifyingTransport{StreamableServerTransport: &mcp.StreamableServerTransport{SessionID: id}}
 	ss, err := g.server.Connect(ctx, t, nil)
 	if err != nil {
-		return nil, fmt.Errorf("review: gemini door: %w", err)
+		return nil, fmt.Errorf("gemini door: %w", err)
 	}
 	s := &geminiSession{transport: t, ss: ss}
 	g.mu.Lock()

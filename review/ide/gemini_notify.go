@@ -41,13 +41,13 @@ const notifyPatience = 30 * time.Second
 func (t *notifyingTransport) notify(ctx context.Context, method string, params any) error {
 	raw, err := json.Marshal(params)
 	if err != nil {
-		return fmt.Errorf("review: gemini door: %s: %w", method, err)
+		return fmt.Errorf("gemini door: %s: %w", method, err)
 	}
 	t.mu.Lock()
 	conn := t.conn
 	t.mu.Unlock()
 	if conn == nil {
-		return fmt.Errorf("review: gemini door: %s before the session connected", method)
+		return fmt.Errorf("gemini door: %s before the session connected", method)
 	}
 	ctx, cancel := context.WithTimeout(ctx, notifyPatience)
 	defer cancel()
@@ -61,7 +61,7 @@ func (t *notifyingTransport) notify(ctx context.Context, method string, params a
 		select {
 		case <-tick.C:
 		case <-ctx.Done():
-			return fmt.Errorf("review: gemini door: %s: %w", method, err)
+			return fmt.Errorf("gemini door: %s: %w", method, err)
 		}
 	}
 }

@@ -129,7 +129,7 @@ func (j *Journal) PlanRestore(ctx context.Context, req RestoreRequest) (RestoreP
 	}
 	for _, p := range req.Paths {
 		if !slices.ContainsFunc(cp.Files, func(f CheckpointFile) bool { return f.Path == p }) {
-			return plan, fmt.Errorf("%s: it did not touch %s; see deskctl history show %d for its files", what, p, req.Checkpoint)
+			return plan, fmt.Errorf("%s: it did not touch %s; it touched %s", what, p, checkpointPaths(cp))
 		}
 	}
 	for _, cf := range cp.Files {
@@ -238,4 +238,13 @@ func shortHash(h string) string {
 // target content (nothing for a refused file without a target read).
 func (f RestoreFile) Diff() FileDiff {
 	return newFileDiff(f.Path, "disk", "restored", f.Disk.Content, f.Target, f.Disk.Exists, f.TargetExists)
+}
+
+// checkpointPaths lists the files a checkpoint touched, for messages.
+func checkpointPaths(cp Checkpoint) string {
+	paths := make([]string, len(cp.Files))
+	for i, f := range cp.Files {
+		paths[i] = f.Path
+	}
+	return strings.Join(paths, ", ")
 }

@@ -70,7 +70,7 @@ func (c *ignoreCache) load(abs, dir string) (*ignoreFile, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("review: reading ignore file: %w", err)
+		return nil, fmt.Errorf("reading ignore file: %w", err)
 	}
 	c.mu.Lock()
 	cached := c.files[abs]
@@ -80,12 +80,12 @@ func (c *ignoreCache) load(abs, dir string) (*ignoreFile, error) {
 	}
 	f, err := os.Open(abs)
 	if err != nil {
-		return nil, fmt.Errorf("review: reading ignore file: %w", err)
+		return nil, fmt.Errorf("reading ignore file: %w", err)
 	}
 	defer f.Close()
 	var buf bytes.Buffer
 	if _, err := buf.ReadFrom(io.LimitReader(f, maxIgnoreFileBytes)); err != nil {
-		return nil, fmt.Errorf("review: reading ignore file %s: %w", abs, err)
+		return nil, fmt.Errorf("reading ignore file %s: %w", abs, err)
 	}
 	loaded := &ignoreFile{path: abs, dir: dir, patterns: parseIgnoreFile(buf.Bytes()), modTime: fi.ModTime(), size: fi.Size()}
 	c.mu.Lock()

@@ -64,7 +64,7 @@ const binarySniffBytes = 8 << 10
 // roots are taken from the current directory.
 func New(roots []string, cfg config.Config) (*Workspace, error) {
 	if len(roots) == 0 {
-		return nil, errors.New("review: a workspace needs at least one root; pass --workspace DIR")
+		return nil, errors.New("a workspace needs at least one root directory")
 	}
 	w := &Workspace{cfg: cfg}
 	for _, r := range roots {
@@ -195,7 +195,7 @@ func resolveExisting(abs string) (string, fs.FileInfo, error) {
 					return "", nil, &RefusalError{Rule: RuleSymlink,
 						Detail: fmt.Sprintf("%s is a symlink to %s, which does not exist; edit the target instead or remove the link", cur, target)}
 				}
-				return "", nil, fmt.Errorf("review: resolving %s: %w", abs, err)
+				return "", nil, fmt.Errorf("resolving %s: %w", abs, err)
 			}
 			if len(missing) > 0 {
 				fi, err := os.Stat(real)
@@ -208,16 +208,16 @@ func resolveExisting(abs string) (string, fs.FileInfo, error) {
 			}
 			fi, err := os.Stat(real)
 			if err != nil {
-				return "", nil, fmt.Errorf("review: resolving %s: %w", abs, err)
+				return "", nil, fmt.Errorf("resolving %s: %w", abs, err)
 			}
 			return real, fi, nil
 		}
 		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-			return "", nil, fmt.Errorf("review: resolving %s: %w", abs, err)
+			return "", nil, fmt.Errorf("resolving %s: %w", abs, err)
 		}
 		parent := filepath.Dir(cur)
 		if parent == cur {
-			return "", nil, fmt.Errorf("review: resolving %s: no existing parent directory", abs)
+			return "", nil, fmt.Errorf("resolving %s: no existing parent directory", abs)
 		}
 		missing = append(missing, filepath.Base(cur))
 		cur = parent
