@@ -38,7 +38,8 @@ type claudeDoor struct {
 	sessions map[*mcp.ServerSession]bool // open connections, closed by close
 }
 
-// claudeLock is the lock file's content, the fields 2.1.330 reads.
+// claudeLock is the lock file's content, the fields 2.1.330 reads
+// (docs/agent-protocols.md §1.1).
 type claudeLock struct {
 	PID              int      `json:"pid"`
 	WorkspaceFolders []string `json:"workspaceFolders"`
@@ -201,7 +202,8 @@ func (c *claudeDoor) server(session string) *mcp.Server {
 
 // openDiff queues the proposed text and blocks until the person decides:
 // FILE_SAVED and the text the agent must write, or DIFF_REJECTED and the
-// tab name. A refused path is a tool error, so the terminal prompt stays.
+// tab name. A refused path is a tool error, so the terminal prompt stays
+// (docs/agent-protocols.md §1.4).
 func (c *claudeDoor) openDiff(ctx context.Context, session string, in claudeOpenDiffArgs) (*mcp.CallToolResult, any, error) {
 	path := in.NewFilePath
 	if path == "" {
@@ -256,7 +258,8 @@ func (c *claudeDoor) workspaceFolders() string {
 }
 
 // wsTransport carries MCP over one accepted WebSocket: one JSON-RPC message
-// per text frame. The SDK has no WebSocket transport (go-sdk #652).
+// per text frame (docs/agent-protocols.md §1.2). The SDK has no WebSocket
+// transport (go-sdk #652).
 type wsTransport struct {
 	ws     *websocket.Conn
 	mu     sync.Mutex    // serializes writes

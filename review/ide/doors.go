@@ -300,7 +300,7 @@ func proposeWhole(ctx context.Context, desk *review.Desk, agent, session, path, 
 }
 
 // finalText is the text an agent must write for an approved outcome: the
-// first file's final content.
+// first file's final content (docs/agent-protocols.md §1.4, §2.3).
 func finalText(o review.Outcome) (string, bool) {
 	if !o.Status.Wrote() || len(o.Files) == 0 {
 		return "", false

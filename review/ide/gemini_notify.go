@@ -13,7 +13,7 @@ import (
 
 // notifyingTransport is a streamable HTTP session transport that can also
 // send notifications the MCP spec does not define (ide/diffAccepted,
-// ide/diffRejected). The go-sdk has no API for custom notifications yet
+// ide/diffRejected; docs/agent-protocols.md §2.3). The go-sdk has no API for custom notifications yet
 // (go-sdk #745, PR #1146); this keeps the session's Connection and writes
 // the message on it, which routes it to the session's GET stream. It is the
 // one workaround in the doors: replace it with the SDK's API when that lands.
