@@ -19,7 +19,7 @@ import (
 //	```
 //
 // ParseEditBlocks reproduces aider's find_original_update_blocks (Aider-AI/aider
-// aider/coders/editblock_coder.py @ 5dc9490b, see SEMANTICS.md §3.1), and
+// aider/coders/editblock_coder.py @ 5dc9490b, see ../shared/fixtures/upstream/SEMANTICS.md §3.1), and
 // ApplyEditBlocks its do_replace with our safer whole-response rules.
 
 // FileBlock is one block of an aider response: a SEARCH/REPLACE edit of one

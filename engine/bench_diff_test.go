@@ -11,7 +11,7 @@ import (
 )
 
 // The line-diff benchmarks run on real Go code from GOROOT (see
-// shared/docs/perf-baselines.md §1); they skip when it is unavailable.
+// ../shared/docs/perf-baselines.md §1); they skip when it is unavailable.
 
 var benchCorpus = sync.OnceValues(func() ([]string, error) {
 	out, err := exec.Command("go", "env", "GOROOT").Output()

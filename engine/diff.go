@@ -64,7 +64,7 @@ func CountLines(ops []Op) (added, removed int) {
 // repeated lines as git does (see slideChanges). The result is minimal or
 // close to it, and diffing two unrelated 100k-line files costs about 1.5×
 // git's histogram diff. go-diff's line mode and plain Myers were ruled out:
-// both take seconds there (perf-baselines.md §1).
+// both take seconds there (../shared/docs/perf-baselines.md §1).
 func DiffLines(a, b []string) []Op {
 	pre := 0
 	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {

@@ -1,5 +1,5 @@
 // Command diffbench compares `deskctl diff` with `git diff --histogram` as
-// whole processes, on the inputs of shared/docs/perf-baselines.md §1: real
+// whole processes, on the inputs of ../shared/docs/perf-baselines.md §1: real
 // Go code from GOROOT at 10k and 100k lines, and four variants of it
 // (scattered, pct10, moved, different). It builds nothing; give it a
 // deskctl binary:

@@ -1,6 +1,6 @@
 // Package corpus makes the inputs of the line-diff benchmarks: real Go code
 // from GOROOT and seeded variants of it, as described in
-// shared/docs/perf-baselines.md §1. The engine's benchmarks and the
+// ../shared/docs/perf-baselines.md §1. The engine's benchmarks and the
 // diffbench command share it so that both measure the same files.
 package corpus
 
