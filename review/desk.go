@@ -577,9 +577,7 @@ func (d *Desk) List() []Proposal {
 			out = append(out, copyProposal(e.p))
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		return out[i].Created.Before(out[j].Created) || out[i].Created.Equal(out[j].Created) && out[i].ID < out[j].ID
-	})
+	sort.Slice(out, func(i, j int) bool { return out[i].Before(out[j]) })
 	return out
 }
 

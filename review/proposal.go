@@ -104,6 +104,12 @@ type Proposal struct {
 	AutoRule string
 }
 
+// Before reports whether p arrived before q: the desk's one order of
+// proposals, oldest first (List, `deskctl status`, the window's choice).
+func (p Proposal) Before(q Proposal) bool {
+	return p.Created.Before(q.Created) || p.Created.Equal(q.Created) && p.ID < q.ID
+}
+
 // Counts returns the lines added and removed over all files.
 func (p Proposal) Counts() (added, removed int) {
 	for _, f := range p.Files {

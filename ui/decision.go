@@ -692,6 +692,7 @@ func (d *detail) Dismiss() {
 func (d *detail) decide(dec review.Decision) {
 	id := d.id
 	d.deciding = true
+	d.w.autoPicked = false // the person acted on it: keep it shown
 	// What each file is written as before formatting, to show the
 	// formatter's change beside it; a plan the desk refuses is refused
 	// again, and said, by Decide.

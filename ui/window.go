@@ -70,6 +70,10 @@ type Window struct {
 	items     map[string]review.Proposal // shown in the queue: open, and failed until dismissed
 	dismissed map[string]bool
 	waiting   int
+	// autoPicked says the shown proposal was the window's choice
+	// (pickProposal), not the person's: it may give way to one that needs
+	// the person more, until the person selects or decides.
+	autoPicked bool
 
 	tray      *fyne.Menu
 	trayCount *fyne.MenuItem
@@ -200,8 +204,14 @@ func (w *Window) refreshQueue() {
 		w.detail.queuePos = i // where n and p go on from if it leaves the queue
 	}
 	w.queue.setProposals(ps)
-	if ids := w.queue.ids(); len(ids) > 0 && w.detail.id == "" {
-		w.Select(ids[0]) // the newest; this never raises or focuses the window
+	if w.detail.id == "" || w.autoPicked && !needsPerson(w.items[w.detail.id]) {
+		// The person has not chosen, and what the window chose no longer
+		// waits for them: show what does. This never raises or focuses the
+		// window, and never takes a pending proposal away from the person.
+		if id := pickProposal(ps, w.queue.ids()); id != "" && id != w.detail.id {
+			w.show(id)
+		}
+		w.autoPicked = w.detail.id != ""
 	}
 	w.queue.selectID(w.detail.id)
 	w.Win.SetTitle(Title(w.waiting))
@@ -231,8 +241,42 @@ func Title(n int) string {
 // Waiting returns how many proposals wait for a decision.
 func (w *Window) Waiting() int { return w.waiting }
 
-// Select shows proposal id on the right.
+// needsPerson reports whether p waits for the person's decision now.
+func needsPerson(p review.Proposal) bool {
+	return p.State == review.StatePending || p.State == review.StateStale
+}
+
+// pickProposal is the proposal the window shows while the person has not
+// chosen one: the oldest pending proposal, else the oldest stale one, else
+// the oldest still streaming; failed and decided proposals only when
+// nothing else is there (then the newest in the queue, queueIDs[0]).
+func pickProposal(ps []review.Proposal, queueIDs []string) string {
+	for _, st := range []review.State{review.StatePending, review.StateStale, review.StateStreaming} {
+		var best *review.Proposal
+		for i := range ps {
+			if ps[i].State == st && (best == nil || ps[i].Before(*best)) {
+				best = &ps[i]
+			}
+		}
+		if best != nil {
+			return best.ID
+		}
+	}
+	if len(queueIDs) > 0 {
+		return queueIDs[0]
+	}
+	return ""
+}
+
+// Select shows proposal id on the right: the person's choice, which the
+// window keeps until the person chooses another.
 func (w *Window) Select(id string) {
+	w.autoPicked = false
+	w.show(id)
+}
+
+// show shows proposal id on the right.
+func (w *Window) show(id string) {
 	p, ok := w.items[id]
 	if !ok {
 		if p, ok = w.desk.Get(id); !ok {

@@ -75,6 +75,51 @@ func TestFirstProposalIsSelectedWithoutFocus(t *testing.T) {
 	}
 }
 
+// TestWindowPicksWhatNeedsThePerson: while the person has not chosen, the
+// window shows the oldest proposal waiting for them, not a failed one that
+// arrived first; it never takes a pending proposal away; a failed one is
+// shown only when nothing waits; and once the person selects, it stays.
+func TestWindowPicksWhatNeedsThePerson(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	failed := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("missing\n", "x\n"))
+	if h.win.Selected() != failed.ID {
+		t.Fatalf("selected %q; want the failed proposal %q while nothing else is there", h.win.Selected(), failed.ID)
+	}
+	first := h.propose("agent", "s", engine.FormatWrite, "b.txt", "b\n")
+	if h.win.Selected() != first.ID {
+		t.Fatalf("selected %q; want the pending proposal %q over the failed one", h.win.Selected(), first.ID)
+	}
+	second := h.propose("agent", "s", engine.FormatWrite, "c.txt", "c\n")
+	if h.win.Selected() != first.ID {
+		t.Fatalf("selected %q; want %q kept (the oldest pending) when %q arrives", h.win.Selected(), first.ID, second.ID)
+	}
+	h.win.Select(failed.ID) // the person's choice stays
+	h.propose("agent", "s", engine.FormatWrite, "d.txt", "d\n")
+	if h.win.Selected() != failed.ID {
+		t.Errorf("selected %q; want the person's choice %q kept", h.win.Selected(), failed.ID)
+	}
+}
+
+func TestPickProposalOrder(t *testing.T) {
+	at := func(m int) time.Time { return baseTime.Add(time.Duration(m) * time.Minute) }
+	ps := []review.Proposal{
+		{ID: "p1", State: review.StateFailed, Created: at(1)},
+		{ID: "p2", State: review.StateStreaming, Created: at(2)},
+		{ID: "p3", State: review.StateStale, Created: at(3)},
+		{ID: "p4", State: review.StatePending, Created: at(5)},
+		{ID: "p5", State: review.StatePending, Created: at(4)},
+	}
+	for _, tt := range []struct {
+		n    int // the first n proposals
+		want string
+	}{{1, "p1"}, {2, "p2"}, {3, "p3"}, {4, "p4"}, {5, "p5"}} {
+		if got := pickProposal(ps[:tt.n], []string{ps[tt.n-1].ID}); got != tt.want {
+			t.Errorf("pickProposal(first %d) = %q; want %q", tt.n, got, tt.want)
+		}
+	}
+}
+
 func TestApproveWritesTheFile(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "one\ntwo\n")

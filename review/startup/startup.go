@@ -44,10 +44,10 @@ type Config struct {
 // AddFlags defines on fs the flags every desk takes — --workspace
 // (repeatable), --socket, --journal, --config — filling c.
 func (c *Config) AddFlags(fs *flag.FlagSet) {
-	fs.Var((*rootList)(&c.Roots), "workspace", "a workspace root the desk serves (repeatable; default: the current directory)")
-	fs.StringVar(&c.Socket, "socket", deskrpc.DefaultSocketPath(), "the socket agents connect to")
-	fs.StringVar(&c.Journal, "journal", "", "the journal database (default $XDG_DATA_HOME/diffdesk/journal.db)")
-	fs.StringVar(&c.Config, "config", "", "the user config file (default $XDG_CONFIG_HOME/diffdesk/config.toml)")
+	fs.Var((*rootList)(&c.Roots), "workspace", "a workspace root `DIR` the desk serves (repeatable; default: the current directory)")
+	fs.StringVar(&c.Socket, "socket", deskrpc.DefaultSocketPath(), "the socket `PATH` agents connect to")
+	fs.StringVar(&c.Journal, "journal", "", "the journal database `FILE` (default $XDG_DATA_HOME/diffdesk/journal.db)")
+	fs.StringVar(&c.Config, "config", "", "the user config `FILE` (default $XDG_CONFIG_HOME/diffdesk/config.toml)")
 }
 
 // rootList is the repeatable --workspace flag.
