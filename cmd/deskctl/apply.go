@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -14,40 +15,53 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 )
 
+var applyCmd = &command{
+	name:  "apply",
+	usage: "--format F (--file PATH | --root DIR) [flags]",
+	short: "apply an edit in memory and print the resulting file (never writes it)",
+	long: `Apply an edit in memory and print the resulting file byte for byte; the file is never written.
+F is write, search-replace, edit, multi-edit or smart-edit, applied to --file PATH (a missing
+file counts as new and empty); or patch, a Codex apply_patch envelope or unified diff whose paths
+are relative to --root DIR, printed as {"files":{path: content|null}}. The edit payload is read
+from EDITFILE, or from standard input when --edit is absent. On failure it exits 1 with the
+agent-facing explanation on stderr and nothing on stdout.`,
+	flags: func(fl *flag.FlagSet) runFunc {
+		format, editFile := editFlags(fl)
+		file := fl.String("file", "", "the `PATH` the edit applies to (a missing file counts as new and empty)")
+		root := fl.String("root", "", "for --format patch: the `DIR` the patch's paths are relative to")
+		asJSON := fl.Bool("json", false, "print a JSON object instead of the raw content")
+		return func(_ context.Context, x *invocation) int {
+			return runApply(x, applyOptions{*format, *file, *root, *editFile, *asJSON})
+		}
+	},
+}
+
+// applyOptions are the flags of deskctl apply.
+type applyOptions struct {
+	format, file, root, editFile string
+	json                         bool
+}
+
 // runApply implements `deskctl apply`: it applies an edit in memory and
 // prints the resulting content byte for byte. It never writes the target.
-func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("deskctl apply", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	format := fl.String("format", "", "edit format: write, search-replace, edit, multi-edit, smart-edit, patch")
-	file := fl.String("file", "", "the file the edit applies to (a missing file counts as new and empty)")
-	root := fl.String("root", "", "for --format patch: the directory patch paths are relative to")
-	editFile := fl.String("edit", "", "read the edit payload from this file instead of standard input")
-	asJSON := fl.Bool("json", false, "print a JSON object instead of the raw content")
-	if err := parseFlags(fl, args); err != nil {
-		return 2
+func runApply(x *invocation, o applyOptions) int {
+	f := engine.Format(o.format)
+	switch {
+	case f == engine.FormatPatch && o.root == "":
+		return x.usageError("--format patch needs --root DIR, the directory the patch's paths are relative to")
+	case f != engine.FormatPatch && (o.file == "" || o.format == ""):
+		return x.usageError("--format and --file are required")
 	}
-	payload, err := readPayload(*editFile, stdin)
+	payload, err := readPayload(o.editFile, x.stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "deskctl apply: %v\n", err)
-		return 1
+		return x.fail(err)
 	}
-	f := engine.Format(*format)
 	if f == engine.FormatPatch {
-		if *root == "" {
-			fmt.Fprintln(stderr, "deskctl apply: --format patch needs --root DIR, the directory the patch's paths are relative to")
-			return 2
-		}
-		return applyPatch(*root, payload, stdout, stderr)
+		return applyPatch(o.root, payload, x.stdout, x.stderr)
 	}
-	if *file == "" || *format == "" {
-		fmt.Fprintln(stderr, "deskctl apply: --format and --file are required (see deskctl help)")
-		return 2
-	}
-	original, exists, err := readTarget(*file)
+	original, exists, err := readTarget(o.file)
 	if err != nil {
-		fmt.Fprintf(stderr, "deskctl apply: %v\n", err)
-		return 1
+		return x.fail(err)
 	}
 	edit, err := engine.Parse(f, payload)
 	var res engine.Result
@@ -59,21 +73,21 @@ func runApply(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if err != nil {
-		if *asJSON {
-			writeJSON(stdout, map[string]any{"error": review.ErrorJSON(err)})
+		if o.json {
+			writeJSON(x.stdout, map[string]any{"error": review.ErrorJSON(err)})
 		}
-		fmt.Fprint(stderr, review.FailureText(*file, err))
+		fmt.Fprint(x.stderr, review.FailureText(o.file, err))
 		return 1
 	}
-	if *asJSON {
+	if o.json {
 		matches := res.Matches
 		if matches == nil {
 			matches = []engine.Match{}
 		}
-		writeJSON(stdout, map[string]any{"content": res.Content, "matches": matches})
+		writeJSON(x.stdout, map[string]any{"content": res.Content, "matches": matches})
 		return 0
 	}
-	io.WriteString(stdout, res.Content)
+	io.WriteString(x.stdout, res.Content)
 	return 0
 }
 
@@ -135,21 +149,4 @@ func writeJSON(w io.Writer, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.Encode(v)
-}
-
-// parseFlags parses fl from args, allowing flags after positional arguments.
-func parseFlags(fl *flag.FlagSet, args []string) error {
-	var positional []string
-	for {
-		if err := fl.Parse(args); err != nil {
-			return err
-		}
-		args = fl.Args()
-		if len(args) == 0 {
-			break
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
-	}
-	return fl.Parse(append([]string{"--"}, positional...))
 }

@@ -27,26 +27,33 @@ type demoOptions struct {
 	pause  time.Duration // between streamed chunks and between proposals; 0 with --fast
 }
 
-// runDemo implements `deskctl demo`: a scripted agent session against the
-// running desk, the first thing a newcomer runs.
-func runDemo(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("deskctl demo", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	socket := fl.String("socket", deskrpc.DefaultSocketPath(), "the desk's socket")
-	dir := fl.String("dir", "", "where to create the demo project, inside one of the desk's workspaces (default: <first workspace>/diffdesk-demo)")
-	fast := fl.Bool("fast", false, "no pauses (for tests and scripts)")
-	if err := parseFlags(fl, args); err != nil {
-		return 2
-	}
-	o := demoOptions{socket: *socket, dir: *dir, pause: 120 * time.Millisecond}
-	if *fast {
-		o.pause = 0
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+var demoCmd = &command{
+	name:  "demo",
+	usage: "[flags]",
+	short: "a scripted agent session against the running desk",
+	long: `A scripted agent session against the running desk, the first thing a newcomer runs: a
+streamed new file, SEARCH/REPLACE edits, a failing block, a big file, a stale edit — proposed
+concurrently, as agents would, each waiting for the person.`,
+	flags: func(fl *flag.FlagSet) runFunc {
+		socket := socketFlag(fl)
+		dir := fl.String("dir", "", "where to create the demo project, inside one of the desk's workspaces (default: <first workspace>/diffdesk-demo)")
+		fast := fl.Bool("fast", false, "no pauses (for tests and scripts)")
+		return func(ctx context.Context, x *invocation) int {
+			o := demoOptions{socket: *socket, dir: *dir, pause: 120 * time.Millisecond}
+			if *fast {
+				o.pause = 0
+			}
+			return runDemo(ctx, x, o)
+		}
+	},
+}
+
+// runDemo implements `deskctl demo`.
+func runDemo(ctx context.Context, x *invocation, o demoOptions) int {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := demo(ctx, o, stdout); err != nil {
-		fmt.Fprintf(stderr, "deskctl demo: %v\n", err)
-		return exitError
+	if err := demo(ctx, o, x.stdout); err != nil {
+		return x.fail(err)
 	}
 	return 0
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -11,45 +12,44 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 )
 
-// runDiff implements `deskctl diff OLD NEW [--json] [-U N]`: the unified
-// diff of two text files on stdout, as git prints it after its "diff --git"
-// and "index" lines, or with --json their hunks with word-level spans (see
-// diffJSON). Lines are compared and printed as the files have them, so a
-// change of line endings shows, as in git. It
-// exits 0 whether or not the files differ, 1 if a file cannot be read or
-// is not text, 2 on a usage error.
-func runDiff(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("deskctl diff", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	asJSON := fl.Bool("json", false, "print the hunks, with word-level spans, as JSON")
-	context := fl.Int("U", 3, "lines of context around each change")
-	if err := parseFlags(fl, args); err != nil {
-		return 2
+var diffCmd = &command{
+	name:  "diff",
+	usage: "[flags] OLD NEW",
+	short: "unified diff of two files; --json gives hunks with word-level spans",
+	long: `The unified diff of two text files, as git prints it after its "diff --git" and "index" lines,
+or with --json their hunks with word-level spans. Lines are compared and printed as the files
+have them, so a change of line endings shows, as in git. It exits 0 whether or not the files
+differ, 1 if a file cannot be read or is not text.`,
+	flags: func(fl *flag.FlagSet) runFunc {
+		asJSON := fl.Bool("json", false, "print the hunks, with word-level spans, as JSON")
+		lines := fl.Int("U", 3, "lines of context around each change")
+		return func(_ context.Context, x *invocation) int { return runDiff(x, *asJSON, *lines) }
+	},
+}
+
+// runDiff implements `deskctl diff OLD NEW`: the unified diff of two text
+// files on stdout, or with asJSON their hunks (see diffJSON).
+func runDiff(x *invocation, asJSON bool, context int) int {
+	if len(x.args) != 2 {
+		return x.usageError("want two files, OLD and NEW")
 	}
-	if fl.NArg() != 2 {
-		fmt.Fprintln(stderr, "deskctl diff: want two files: deskctl diff OLD NEW [--json] [-U N]")
-		return 2
-	}
-	oldPath, newPath := fl.Arg(0), fl.Arg(1)
+	oldPath, newPath := x.args[0], x.args[1]
 	a, err := readDiffFile(oldPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "deskctl diff: %v\n", err)
-		return 1
+		return x.fail(err)
 	}
 	b, err := readDiffFile(newPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "deskctl diff: %v\n", err)
-		return 1
+		return x.fail(err)
 	}
 	ops := engine.DiffLines(a, b)
-	if *asJSON {
-		writeJSON(stdout, diffJSON(oldPath, newPath, a, b, ops, *context))
+	if asJSON {
+		writeJSON(x.stdout, diffJSON(oldPath, newPath, a, b, ops, context))
 		return 0
 	}
-	err = engine.WriteUnified(stdout, gitName("a/", oldPath), gitName("b/", newPath), a, b, ops, *context)
+	err = engine.WriteUnified(x.stdout, gitName("a/", oldPath), gitName("b/", newPath), a, b, ops, context)
 	if err != nil {
-		fmt.Fprintf(stderr, "deskctl diff: writing the diff: %v\n", err)
-		return 1
+		return x.fail(fmt.Errorf("writing the diff: %w", err))
 	}
 	return 0
 }

@@ -24,7 +24,7 @@ func runDiffFiles(t *testing.T, old, new string, extra ...string) (stdout, stder
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
-	code = runDiff(append([]string{a, b}, extra...), &out, &errb)
+	code = run(append([]string{"diff", a, b}, extra...), nil, &out, &errb)
 	// Names in the headers depend on the temporary directory.
 	s := strings.ReplaceAll(out.String(), strings.TrimPrefix(dir, "/")+"/", "")
 	return s, errb.String(), code
@@ -79,7 +79,7 @@ func TestRunDiffErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
-			code := runDiff(tt.args, &out, &errb)
+			code := run(append([]string{"diff"}, tt.args...), nil, &out, &errb)
 			if code != tt.code || !strings.Contains(errb.String(), tt.message) || out.Len() > 0 {
 				t.Errorf("deskctl diff %q = exit %d, stderr %q, stdout %q; want exit %d, stderr containing %q", tt.args, code, errb.String(), out.String(), tt.code, tt.message)
 			}

@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,61 +13,14 @@ import (
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
-const historyUsage = `deskctl history — browse, compare and restore checkpoints
-
-Usage:
-  deskctl history list [--agent A] [--session S] [--file GLOB] [--since T] [--until T]
-                       [--decision D] [--limit N] [--page CURSOR] [--json]
-        the timeline, newest first: every write, restore and decision
-        D: approved | approved-edited | partial | rejected | withdrawn | failed | stale | restore
-        T: RFC 3339 (2026-11-22T09:00:00Z), a date (2026-11-22), or an age (2h, 3d, 1w)
-        GLOB: a path or pattern, relative to the current directory; * crosses directories
-  deskctl history show ID [--json]
-        one entry: who, when, the decision and reason, the files, the person's edits
-        and the formatter's changes
-  deskctl history diff ID [ID2 | --disk] [--file PATH]
-        what checkpoint ID changed; or the files between two checkpoints; or a
-        checkpoint against the files on disk now (unified diffs)
-  deskctl history restore ID [--file PATH]... [--to before|after] [--force] [--apply] [--diff] [--json]
-        return the files of checkpoint ID to their content before it (undo; the
-        default) or right after it; a dry run unless --apply. Files changed since the
-        journal last saw them are refused unless --force (their content is kept in the
-        journal). A restore is a checkpoint too: restore it to undo it.
-  deskctl history prune [--older-than AGE] [--max-size SIZE] [--dry-run] [--json]
-        drop history older than AGE, or the oldest until the journal holds SIZE
-        (e.g. 2GB, 500MiB); content still referenced is never lost
-
-ID is a checkpoint number (as outcomes report it) or dN for a decision that wrote
-nothing. Every command takes --journal PATH (default $XDG_DATA_HOME/diffdesk/journal.db).
-`
-
-// runHistory implements `deskctl history SUBCOMMAND …`. It exits 0 on
-// success, 1 on an error (named on stderr), 2 on a usage error.
-func runHistory(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, historyUsage)
-		return 2
-	}
-	sub := map[string]func(context.Context, []string, io.Writer, io.Writer) int{
-		"list": historyList, "show": historyShow, "diff": historyDiff,
-		"restore": historyRestore, "prune": historyPrune,
-	}[args[0]]
-	switch {
-	case args[0] == "help" || args[0] == "-h" || args[0] == "--help":
-		fmt.Fprint(stdout, historyUsage)
-		return 0
-	case sub == nil:
-		fmt.Fprintf(stderr, "deskctl history: unknown subcommand %q\n\n%s", args[0], historyUsage)
-		return 2
-	}
-	return sub(context.Background(), args[1:], stdout, stderr)
-}
-
-// historyFlags is a flag set with --journal.
-func historyFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
-	fl := flag.NewFlagSet("deskctl history "+name, flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	return fl, fl.String("journal", "", "the journal database (default $XDG_DATA_HOME/diffdesk/journal.db)")
+var historyCmd = &command{
+	name:  "history",
+	usage: "COMMAND [flags] [arguments]",
+	short: "browse, compare and restore checkpoints; prune the journal",
+	long: `Browse the journal's history, compare any two points or a point with the disk, restore (a dry
+run until --apply; undoable), prune. ID is a checkpoint number (as outcomes report it) or dN for
+a decision that wrote nothing.`,
+	subs: []*command{historyListCmd, historyShowCmd, historyDiffCmd, historyRestoreCmd, historyPruneCmd},
 }
 
 // openHistoryJournal opens an existing journal: path, or the default.
@@ -88,12 +39,6 @@ func openHistoryJournal(ctx context.Context, path string) (*journal.Journal, err
 		return nil, fmt.Errorf("no journal at %s: no desk has recorded anything there yet; pass --journal PATH to use another", abs)
 	}
 	return journal.Open(ctx, abs)
-}
-
-// historyFail prints err for command name and returns exit code 1.
-func historyFail(stderr io.Writer, name string, err error) int {
-	fmt.Fprintf(stderr, "deskctl history %s: %v\n", name, err)
-	return 1
 }
 
 // parseSince reads a --since/--until value: RFC 3339, a date (local

@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"time"
@@ -11,69 +11,88 @@ import (
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
+var historyListCmd = &command{
+	name:  "list",
+	usage: "[flags]",
+	short: "the timeline, newest first: every write, restore and decision",
+	long: `The timeline, newest first: every write, restore and decision, a page at a time.
+  D     approved | approved-edited | partial | rejected | withdrawn | failed | stale | restore
+  T     RFC 3339 (2026-11-22T09:00:00Z), a date (2026-11-22), or an age (2h, 3d, 1w)
+  GLOB  a path or pattern, relative to the current directory; * crosses directories`,
+	flags: func(fl *flag.FlagSet) runFunc {
+		var o listOptions
+		journalPath := journalFlag(fl)
+		fl.StringVar(&o.f.Agent, "agent", "", "only this agent's entries")
+		fl.StringVar(&o.f.Session, "session", "", "only this session's entries")
+		fl.StringVar(&o.file, "file", "", "only entries touching `GLOB`")
+		fl.StringVar(&o.since, "since", "", "only entries at or after `T`")
+		fl.StringVar(&o.until, "until", "", "only entries before `T`")
+		fl.StringVar(&o.f.Decision, "decision", "", "only entries with decision `D`")
+		fl.IntVar(&o.f.Limit, "limit", 50, "entries per page")
+		fl.StringVar(&o.f.Cursor, "page", "", "the page `CURSOR` a previous list printed")
+		fl.BoolVar(&o.json, "json", false, "print the entries as JSON")
+		return func(ctx context.Context, x *invocation) int {
+			o.journal = *journalPath
+			return historyList(ctx, x, o)
+		}
+	},
+}
+
+// listOptions are the flags of deskctl history list.
+type listOptions struct {
+	f                           journal.Filter // but File, Since and Until: from file, since, until
+	journal, file, since, until string
+	json                        bool
+}
+
 // historyList implements `deskctl history list`.
-func historyList(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl, journalPath := historyFlags("list", stderr)
-	var f journal.Filter
-	fl.StringVar(&f.Agent, "agent", "", "only this agent's entries")
-	fl.StringVar(&f.Session, "session", "", "only this session's entries")
-	file := fl.String("file", "", "only entries touching this path or pattern")
-	since := fl.String("since", "", "only entries at or after this time or age")
-	until := fl.String("until", "", "only entries before this time or age")
-	fl.StringVar(&f.Decision, "decision", "", "only entries with this decision (or restore)")
-	fl.IntVar(&f.Limit, "limit", 50, "entries per page")
-	fl.StringVar(&f.Cursor, "page", "", "the page cursor a previous list printed")
-	asJSON := fl.Bool("json", false, "print the entries as JSON")
-	if err := parseFlags(fl, args); err != nil {
-		return 2
+func historyList(ctx context.Context, x *invocation, o listOptions) int {
+	if len(x.args) != 0 {
+		return x.usageError("unexpected argument %q; filters are flags, e.g. --file %s", x.args[0], x.args[0])
 	}
-	if fl.NArg() != 0 {
-		fmt.Fprintf(stderr, "deskctl history list: unexpected argument %q; filters are flags, e.g. --file %s\n", fl.Arg(0), fl.Arg(0))
-		return 2
-	}
+	f := o.f
 	now := time.Now()
 	for _, t := range []struct {
 		in  string
 		out *time.Time
-	}{{*since, &f.Since}, {*until, &f.Until}} {
+	}{{o.since, &f.Since}, {o.until, &f.Until}} {
 		if t.in == "" {
 			continue
 		}
 		var err error
 		if *t.out, err = parseSince(t.in, now); err != nil {
-			fmt.Fprintf(stderr, "deskctl history list: %v\n", err)
-			return 2
+			return x.usageError("%v", err)
 		}
 	}
-	if *file != "" {
-		abs, err := filepath.Abs(*file)
+	if o.file != "" {
+		abs, err := filepath.Abs(o.file)
 		if err != nil {
-			return historyFail(stderr, "list", err)
+			return x.fail(err)
 		}
 		f.File = abs
 	}
-	j, err := openHistoryJournal(ctx, *journalPath)
+	j, err := openHistoryJournal(ctx, o.journal)
 	if err != nil {
-		return historyFail(stderr, "list", err)
+		return x.fail(err)
 	}
 	defer j.Close()
 	page, err := j.History(ctx, f)
 	if err != nil {
-		return historyFail(stderr, "list", err)
+		return x.fail(err)
 	}
-	if *asJSON {
-		writeJSON(stdout, historyPageJSON(page))
+	if o.json {
+		writeJSON(x.stdout, historyPageJSON(page))
 		return 0
 	}
 	if len(page.Entries) == 0 {
-		fmt.Fprintln(stdout, "no history matches")
+		fmt.Fprintln(x.stdout, "no history matches")
 		return 0
 	}
 	for _, e := range page.Entries {
-		fmt.Fprintln(stdout, historyLine(e))
+		fmt.Fprintln(x.stdout, historyLine(e))
 	}
 	if page.Next != "" {
-		fmt.Fprintf(stdout, "… more: add --page %s\n", page.Next)
+		fmt.Fprintf(x.stdout, "… more: add --page %s\n", page.Next)
 	}
 	return 0
 }

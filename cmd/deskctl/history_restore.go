@@ -3,74 +3,94 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
+var historyRestoreCmd = &command{
+	name:  "restore",
+	usage: "ID [flags]",
+	short: "return the files of a checkpoint to their content before it (undo) or after it",
+	long: `Return the files of checkpoint ID to their content right before it (undo; the default) or
+right after it; a dry run unless --apply. Files changed since the journal last saw them are
+refused unless --force (their content is kept in the journal); a refusal exits 1. A restore is a
+checkpoint too: restore it to undo it.`,
+	flags: func(fl *flag.FlagSet) runFunc {
+		var o restoreOptions
+		journalPath := journalFlag(fl)
+		fl.Var(&o.files, "file", "only this `PATH` of the checkpoint (repeatable)")
+		to := fl.String("to", "before", "restore the content right `before|after` the checkpoint (before: undo it)")
+		fl.BoolVar(&o.force, "force", false, "restore files changed since the journal last saw them (their content is kept in the journal)")
+		fl.BoolVar(&o.apply, "apply", false, "write the files (without it: a dry run)")
+		fl.BoolVar(&o.json, "json", false, "print the plan (and result) as JSON")
+		fl.BoolVar(&o.diff, "diff", false, "also print what each file would change, as unified diffs")
+		return func(ctx context.Context, x *invocation) int {
+			o.journal, o.to = *journalPath, journal.RestoreTarget(*to)
+			return historyRestore(ctx, x, o)
+		}
+	},
+}
+
+// restoreOptions are the flags of deskctl history restore.
+type restoreOptions struct {
+	journal                  string
+	files                    stringList
+	to                       journal.RestoreTarget
+	force, apply, json, diff bool
+}
+
 // historyRestore implements `deskctl history restore ID`: a dry run
 // unless --apply. It exits 1 when a file is refused.
-func historyRestore(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl, journalPath := historyFlags("restore", stderr)
-	var files stringList
-	fl.Var(&files, "file", "only this file of the checkpoint (repeatable)")
-	to := fl.String("to", "before", "before: undo the checkpoint; after: its content right after it")
-	force := fl.Bool("force", false, "restore files changed since the journal last saw them (their content is kept in the journal)")
-	apply := fl.Bool("apply", false, "write the files (without it: a dry run)")
-	asJSON := fl.Bool("json", false, "print the plan (and result) as JSON")
-	showDiff := fl.Bool("diff", false, "also print what each file would change, as unified diffs")
-	if err := parseFlags(fl, args); err != nil {
-		return 2
+func historyRestore(ctx context.Context, x *invocation, o restoreOptions) int {
+	if len(x.args) != 1 {
+		return x.usageError("want one checkpoint ID")
 	}
-	if fl.NArg() != 1 {
-		fmt.Fprintln(stderr, "deskctl history restore: want one checkpoint: deskctl history restore ID [--file PATH] [--apply]")
-		return 2
-	}
-	ref, err := journal.ParseRef(fl.Arg(0))
+	ref, err := journal.ParseRef(x.args[0])
 	if err != nil {
-		return historyFail(stderr, "restore", err)
+		return x.fail(err)
 	}
 	if ref.Checkpoint() == 0 {
-		return historyFail(stderr, "restore", fmt.Errorf("%s is a decision that wrote nothing, so there is nothing to restore; pick a checkpoint from deskctl history list", ref))
+		return x.fail(fmt.Errorf("%s is a decision that wrote nothing, so there is nothing to restore; pick a checkpoint from deskctl history list", ref))
 	}
-	paths, err := absPaths(files)
+	paths, err := absPaths(o.files)
 	if err != nil {
-		return historyFail(stderr, "restore", err)
+		return x.fail(err)
 	}
-	j, err := openHistoryJournal(ctx, *journalPath)
+	j, err := openHistoryJournal(ctx, o.journal)
 	if err != nil {
-		return historyFail(stderr, "restore", err)
+		return x.fail(err)
 	}
 	defer j.Close()
-	req := journal.RestoreRequest{Checkpoint: ref.Checkpoint(), Target: journal.RestoreTarget(*to), Paths: paths,
-		Force: *force, Agent: "person", Session: "deskctl"}
+	req := journal.RestoreRequest{Checkpoint: ref.Checkpoint(), Target: o.to, Paths: paths,
+		Force: o.force, Agent: "person", Session: "deskctl"}
 	plan, err := j.PlanRestore(ctx, req)
 	if err != nil {
-		return historyFail(stderr, "restore", err)
+		return x.fail(err)
 	}
 	var res journal.RestoreResult
-	if *apply {
+	if o.apply {
 		res, err = j.ApplyRestore(ctx, plan)
 	}
-	if *asJSON {
-		writeJSON(stdout, restoreJSON(plan, res, *apply, err))
+	if o.json {
+		writeJSON(x.stdout, restoreJSON(plan, res, o.apply, err))
 	} else {
-		printRestore(stdout, plan, res, *apply, err)
+		printRestore(x.stdout, plan, res, o.apply, err)
 		for _, f := range plan.Files {
-			if *showDiff && f.Action != journal.RestoreRefused && f.Action != journal.RestoreUnchanged {
-				fmt.Fprint(stdout, f.Diff().Unified)
+			if o.diff && f.Action != journal.RestoreRefused && f.Action != journal.RestoreUnchanged {
+				fmt.Fprint(x.stdout, f.Diff().Unified)
 			}
 		}
 	}
 	var refused *journal.RestoreRefusedError
 	switch {
 	case errors.As(err, &refused):
-		fmt.Fprintf(stderr, "deskctl history restore: nothing written: %d file(s) refused (see above); use --force, or --file to leave them out\n", len(refused.Files))
-		return 1
+		return x.fail(fmt.Errorf("nothing written: %d file(s) refused (see above); use --force, or --file to leave them out", len(refused.Files)))
 	case err != nil:
-		return historyFail(stderr, "restore", err)
-	case !*apply && len(plan.Refused()) > 0:
+		return x.fail(err)
+	case !o.apply && len(plan.Refused()) > 0:
 		return 1
 	}
 	return 0
@@ -141,43 +161,59 @@ func restoreJSON(plan journal.RestorePlan, res journal.RestoreResult, applied bo
 	return out
 }
 
+var historyPruneCmd = &command{
+	name:  "prune",
+	usage: "--older-than AGE | --max-size SIZE [flags]",
+	short: "drop old history; content still referenced is never lost",
+	long: `Drop history older than AGE, or the oldest until the journal holds SIZE, or both; content
+still referenced is never lost. Without either, history is kept forever.`,
+	flags: func(fl *flag.FlagSet) runFunc {
+		var o pruneOptions
+		journalPath := journalFlag(fl)
+		fl.StringVar(&o.olderThan, "older-than", "", "drop history older than `AGE` (e.g. 90d, 2w, 36h)")
+		fl.StringVar(&o.maxSize, "max-size", "", "drop the oldest history until the stored content is at most `SIZE` (e.g. 2GB, 500MiB)")
+		fl.BoolVar(&o.dryRun, "dry-run", false, "report what would be dropped, drop nothing")
+		fl.BoolVar(&o.json, "json", false, "print the report as JSON")
+		return func(ctx context.Context, x *invocation) int {
+			o.journal = *journalPath
+			return historyPrune(ctx, x, o)
+		}
+	},
+}
+
+// pruneOptions are the flags of deskctl history prune.
+type pruneOptions struct {
+	journal, olderThan, maxSize string
+	dryRun, json                bool
+}
+
 // historyPrune implements `deskctl history prune`.
-func historyPrune(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl, journalPath := historyFlags("prune", stderr)
-	olderThan := fl.String("older-than", "", "drop history older than this age (e.g. 90d, 2w, 36h)")
-	maxSize := fl.String("max-size", "", "drop the oldest history until the stored content is at most this (e.g. 2GB, 500MiB)")
-	dryRun := fl.Bool("dry-run", false, "report what would be dropped, drop nothing")
-	asJSON := fl.Bool("json", false, "print the report as JSON")
-	if err := parseFlags(fl, args); err != nil {
-		return 2
+func historyPrune(ctx context.Context, x *invocation, o pruneOptions) int {
+	if len(x.args) != 0 || o.olderThan == "" && o.maxSize == "" {
+		return x.usageError("want --older-than AGE and/or --max-size SIZE (history is kept forever otherwise)")
 	}
-	if fl.NArg() != 0 || *olderThan == "" && *maxSize == "" {
-		fmt.Fprintln(stderr, "deskctl history prune: want --older-than AGE and/or --max-size SIZE (history is kept forever otherwise)")
-		return 2
-	}
-	policy, err := journal.ParseRetentionPolicy(*olderThan, *maxSize)
+	policy, err := journal.ParseRetentionPolicy(o.olderThan, o.maxSize)
 	if err != nil {
-		fmt.Fprintf(stderr, "deskctl history prune: %v\n", err)
-		return 2
+		return x.usageError("%v", err)
 	}
-	j, err := openHistoryJournal(ctx, *journalPath)
+	j, err := openHistoryJournal(ctx, o.journal)
 	if err != nil {
-		return historyFail(stderr, "prune", err)
+		return x.fail(err)
 	}
 	defer j.Close()
-	rep, err := j.Prune(ctx, policy, *dryRun)
+	rep, err := j.Prune(ctx, policy, o.dryRun)
 	if err != nil {
-		return historyFail(stderr, "prune", err)
+		return x.fail(err)
 	}
-	if *asJSON {
-		writeJSON(stdout, rep)
+	if o.json {
+		writeJSON(x.stdout, rep)
 		return 0
 	}
 	verb := "dropped"
-	if *dryRun {
+	if o.dryRun {
 		verb = "dry run: would drop"
 	}
-	fmt.Fprintf(stdout, "%s %d checkpoint(s), %d decision(s), %d proposal(s) and %d blob(s) (%d stored bytes); %d kept blob(s) re-stored in full; %d stored bytes left\n",
+	fmt.Fprintf(x.stdout, "%s %d checkpoint(s), %d decision(s), %d proposal(s) and %d blob(s) (%d stored bytes); %d kept blob(s) re-stored in full; %d stored bytes left\n",
 		verb, rep.Checkpoints, rep.Decisions, rep.Proposals, rep.Blobs, rep.BlobBytes, rep.Rebased, rep.StoredBytes)
 	return 0
 }

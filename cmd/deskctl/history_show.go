@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -11,35 +12,43 @@ import (
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
+var historyShowCmd = &command{
+	name:  "show",
+	usage: "ID [flags]",
+	short: "one entry: who, when, the decision and reason, the files, the person's edits",
+	long: `One entry: who, when, the decision and reason, the files, the person's edits and the
+formatter's changes.`,
+	flags: func(fl *flag.FlagSet) runFunc {
+		journalPath := journalFlag(fl)
+		asJSON := fl.Bool("json", false, "print the entry, its files' content hashes and its diffs as JSON")
+		return func(ctx context.Context, x *invocation) int { return historyShow(ctx, x, *journalPath, *asJSON) }
+	},
+}
+
 // historyShow implements `deskctl history show ID`.
-func historyShow(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl, journalPath := historyFlags("show", stderr)
-	asJSON := fl.Bool("json", false, "print the entry, its files' content hashes and its diffs as JSON")
-	if err := parseFlags(fl, args); err != nil {
-		return 2
+func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON bool) int {
+	if len(x.args) != 1 {
+		return x.usageError("want one ID")
 	}
-	if fl.NArg() != 1 {
-		fmt.Fprintln(stderr, "deskctl history show: want one id: deskctl history show ID [--json]")
-		return 2
-	}
-	ref, err := journal.ParseRef(fl.Arg(0))
+	stdout := x.stdout
+	ref, err := journal.ParseRef(x.args[0])
 	if err != nil {
-		return historyFail(stderr, "show", err)
+		return x.fail(err)
 	}
-	j, err := openHistoryJournal(ctx, *journalPath)
+	j, err := openHistoryJournal(ctx, journalPath)
 	if err != nil {
-		return historyFail(stderr, "show", err)
+		return x.fail(err)
 	}
 	defer j.Close()
 	d, err := j.Detail(ctx, ref)
 	if err != nil {
-		return historyFail(stderr, "show", err)
+		return x.fail(err)
 	}
 	sections, err := detailSections(ctx, j, d)
 	if err != nil {
-		return historyFail(stderr, "show", err)
+		return x.fail(err)
 	}
-	if *asJSON {
+	if asJSON {
 		writeJSON(stdout, detailJSON(d, sections))
 		return 0
 	}
@@ -172,42 +181,59 @@ func detailJSON(d journal.Detail, sections []detailSection) any {
 	}{historyEntryJSON(d.Entry), d.Format, string(d.Payload), d.Hunks, d.Outcome, files, diffs}
 }
 
+var historyDiffCmd = &command{
+	name:  "diff",
+	usage: "ID [ID2 | --disk] [flags]",
+	short: "what a checkpoint changed, two checkpoints, or a checkpoint against the disk",
+	long: `What checkpoint ID changed; or the files between checkpoints ID and ID2; or checkpoint ID
+against the files on disk now — as unified diffs.`,
+	flags: func(fl *flag.FlagSet) runFunc {
+		var o historyDiffOptions
+		journalPath := journalFlag(fl)
+		fl.BoolVar(&o.disk, "disk", false, "compare with the files on disk now")
+		fl.Var(&o.files, "file", "only this `PATH` (repeatable)")
+		return func(ctx context.Context, x *invocation) int {
+			o.journal = *journalPath
+			return historyDiff(ctx, x, o)
+		}
+	},
+}
+
+// historyDiffOptions are the flags of deskctl history diff.
+type historyDiffOptions struct {
+	journal string
+	disk    bool
+	files   stringList
+}
+
 // historyDiff implements `deskctl history diff ID [ID2|--disk]`.
-func historyDiff(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl, journalPath := historyFlags("diff", stderr)
-	disk := fl.Bool("disk", false, "compare with the files on disk now")
-	var files stringList
-	fl.Var(&files, "file", "only this file (repeatable)")
-	if err := parseFlags(fl, args); err != nil {
-		return 2
-	}
-	if fl.NArg() < 1 || fl.NArg() > 2 || *disk && fl.NArg() != 1 {
-		fmt.Fprintln(stderr, "deskctl history diff: want deskctl history diff ID, ID ID2, or ID --disk")
-		return 2
+func historyDiff(ctx context.Context, x *invocation, o historyDiffOptions) int {
+	if n := len(x.args); n < 1 || n > 2 || o.disk && n != 1 {
+		return x.usageError("want ID, ID ID2, or ID --disk")
 	}
 	var refs []journal.Ref
-	for _, a := range fl.Args() {
+	for _, a := range x.args {
 		ref, err := journal.ParseRef(a)
 		if err != nil {
-			return historyFail(stderr, "diff", err)
+			return x.fail(err)
 		}
-		if (fl.NArg() == 2 || *disk) && ref.Checkpoint() == 0 {
-			return historyFail(stderr, "diff", fmt.Errorf("%s is a decision that wrote nothing; compare checkpoints (see deskctl history list)", ref))
+		if (len(x.args) == 2 || o.disk) && ref.Checkpoint() == 0 {
+			return x.fail(fmt.Errorf("%s is a decision that wrote nothing; compare checkpoints (see deskctl history list)", ref))
 		}
 		refs = append(refs, ref)
 	}
-	paths, err := absPaths(files)
+	paths, err := absPaths(o.files)
 	if err != nil {
-		return historyFail(stderr, "diff", err)
+		return x.fail(err)
 	}
-	j, err := openHistoryJournal(ctx, *journalPath)
+	j, err := openHistoryJournal(ctx, o.journal)
 	if err != nil {
-		return historyFail(stderr, "diff", err)
+		return x.fail(err)
 	}
 	defer j.Close()
 	var diffs []journal.FileDiff
 	switch {
-	case *disk:
+	case o.disk:
 		diffs, err = j.DiffDisk(ctx, refs[0].Checkpoint(), paths)
 	case len(refs) == 2:
 		diffs, err = j.DiffPoints(ctx, refs[0].Checkpoint(), refs[1].Checkpoint(), paths)
@@ -215,15 +241,15 @@ func historyDiff(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		diffs, err = j.DiffEntry(ctx, refs[0], paths)
 	}
 	if err != nil {
-		return historyFail(stderr, "diff", err)
+		return x.fail(err)
 	}
 	same := true
 	for _, d := range diffs {
-		io.WriteString(stdout, d.Unified)
+		io.WriteString(x.stdout, d.Unified)
 		same = same && d.Unified == ""
 	}
 	if same {
-		fmt.Fprintf(stderr, "no differences (%s)\n", describeDiff(refs, *disk))
+		fmt.Fprintf(x.stderr, "no differences (%s)\n", describeDiff(refs, o.disk))
 	}
 	return 0
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -24,31 +23,38 @@ type hookInput struct {
 	ToolInput map[string]any `json:"tool_input"`
 }
 
+var hookCmd = &command{
+	name:  "hook",
+	usage: "claude|gemini [flags]",
+	short: "an agent hook (Claude Code, Gemini CLI) that shows each edit at the desk",
+	long: `An agent hook — Claude Code's PreToolUse or PermissionRequest, Gemini CLI's BeforeTool —
+reading the hook's JSON on stdin: it shows the edit at the desk and answers allow, deny with the
+reason, or allow with the person's text. Without a desk it leaves the decision to the agent's
+own prompt, never allowing silently.`,
+	flags: func(fl *flag.FlagSet) runFunc {
+		socket := socketFlag(fl)
+		return func(ctx context.Context, x *invocation) int { return runHook(ctx, x, *socket) }
+	},
+}
+
 // runHook implements `deskctl hook claude|gemini`: an agent's hook that
-// shows the edit at the running desk, waits for the person and prints the
-// agent's answer. Without a desk it says so and leaves the decision to the
-// agent's own prompt (ask), never allowing silently.
-func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || (args[0] != "claude" && args[0] != "gemini") {
-		fmt.Fprintln(stderr, "deskctl hook: say which agent: deskctl hook claude|gemini (see deskctl help)")
-		return 2
+// shows the edit at the desk at socket, waits for the person and prints
+// the agent's answer. Without a desk it says so and leaves the decision to
+// the agent's own prompt (ask), never allowing silently.
+func runHook(ctx context.Context, x *invocation, socket string) int {
+	if len(x.args) == 0 || (x.args[0] != "claude" && x.args[0] != "gemini") {
+		return x.usageError("say which agent: claude or gemini")
 	}
-	agent := args[0]
-	fl := flag.NewFlagSet("deskctl hook "+agent, flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	socket := fl.String("socket", deskrpc.DefaultSocketPath(), "the desk's socket")
-	if err := parseFlags(fl, args[1:]); err != nil {
-		return 2
-	}
+	agent, stdout, stderr := x.args[0], x.stdout, x.stderr
 	var in hookInput
-	if err := json.NewDecoder(stdin).Decode(&in); err != nil {
+	if err := json.NewDecoder(x.stdin).Decode(&in); err != nil {
 		fmt.Fprintf(stderr, "deskctl hook %s: standard input is not the agent's hook JSON: %v\n", agent, err)
 		return 1
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	name := map[string]string{"claude": "claude-code", "gemini": "gemini-cli"}[agent]
-	v, err := reviewToolEdit(ctx, *socket, toolEdit{Agent: name, Session: in.SessionID, Dir: in.Cwd, Tool: in.ToolName, Input: in.ToolInput})
+	v, err := reviewToolEdit(ctx, socket, toolEdit{Agent: name, Session: in.SessionID, Dir: in.Cwd, Tool: in.ToolName, Input: in.ToolInput})
 	var out any
 	switch {
 	case errors.Is(err, errNotAnEdit):

@@ -49,26 +49,31 @@ type (
 	}
 )
 
+var mcpCmd = &command{
+	name:  "mcp",
+	usage: "[flags]",
+	short: "an MCP server on stdio through which any agent's edits wait for the person",
+	long: `An MCP server on stdio for any agent. Its tools write_to_file, replace_in_file, edit,
+multi_edit and apply_patch send the edit to the running desk and return the person's decision;
+approve answers Claude Code's --permission-prompt-tool.`,
+	flags: func(fl *flag.FlagSet) runFunc {
+		socket := socketFlag(fl)
+		return func(ctx context.Context, x *invocation) int { return runMCP(ctx, x, *socket) }
+	},
+}
+
 // runMCP implements `deskctl mcp`: an MCP server on stdin/stdout whose
-// tools send edits to the running desk and return the person's decision.
-func runMCP(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("deskctl mcp", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	socket := fl.String("socket", deskrpc.DefaultSocketPath(), "the desk's socket")
-	if err := parseFlags(fl, args); err != nil {
-		return 2
-	}
+// tools send edits to the desk at socket and return the person's decision.
+func runMCP(ctx context.Context, x *invocation, socket string) int {
 	dir, err := os.Getwd()
 	if err != nil {
-		fmt.Fprintf(stderr, "deskctl mcp: %v\n", err)
-		return 1
+		return x.fail(err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	t := &mcp.IOTransport{Reader: io.NopCloser(stdin), Writer: nopWriteCloser{stdout}}
-	if err := newMCPServer(*socket, dir).Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
-		fmt.Fprintf(stderr, "deskctl mcp: %v\n", err)
-		return 1
+	t := &mcp.IOTransport{Reader: io.NopCloser(x.stdin), Writer: nopWriteCloser{x.stdout}}
+	if err := newMCPServer(socket, dir).Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		return x.fail(err)
 	}
 	return 0
 }

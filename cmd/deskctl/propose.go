@@ -32,51 +32,68 @@ type proposeResult struct {
 	Text    string          `json:"text"`
 }
 
+var proposeCmd = &command{
+	name:  "propose",
+	usage: "--format F --file PATH [flags]",
+	short: "send an edit to the running desk and wait for the decision",
+	long: `Send an edit to the running desk, wait for the person's decision and print what the agent
+would read. F is write, search-replace, edit, multi-edit, smart-edit or patch (whose paths are
+relative to the current directory; --file is then not needed). The edit payload is read from
+EDITFILE, or from standard input when --edit is absent.
+
+Exit status: 0 approved (any kind), 3 rejected or withdrawn, 1 error (including "no desk
+running", with how to start one).`,
+	flags: func(fl *flag.FlagSet) runFunc {
+		var o proposeOptions
+		format, editFile := editFlags(fl)
+		fl.StringVar(&o.req.Path, "file", "", "the `PATH` to edit (for patch: ignored)")
+		fl.StringVar(&o.req.Agent, "agent", "deskctl", "the agent `NAME` the desk shows")
+		fl.StringVar(&o.req.Session, "session", "", "the agent's session `ID`")
+		socket := socketFlag(fl)
+		fl.IntVar(&o.stream, "stream", 0, "send the edit in N chunks, as a streaming agent would")
+		fl.BoolVar(&o.json, "json", false, "print the outcome as JSON")
+		return func(ctx context.Context, x *invocation) int {
+			o.req.Format, o.editFile, o.socket = engine.Format(*format), *editFile, *socket
+			return runPropose(ctx, x, o)
+		}
+	},
+}
+
+// proposeOptions are the flags of deskctl propose.
+type proposeOptions struct {
+	req              review.Request // agent, session, format, path
+	editFile, socket string
+	stream           int
+	json             bool
+}
+
 // runPropose implements `deskctl propose`: send an edit to the running
 // desk, wait for the person's decision, print the outcome.
-func runPropose(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("deskctl propose", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	format := fl.String("format", "", "edit format: write, search-replace, edit, multi-edit, smart-edit, patch")
-	file := fl.String("file", "", "the file to edit (for patch: ignored; paths are relative to the current directory)")
-	editFile := fl.String("edit", "", "read the edit payload from this file instead of standard input")
-	agent := fl.String("agent", "deskctl", "the agent name the desk shows")
-	session := fl.String("session", "", "the agent's session id")
-	socket := fl.String("socket", deskrpc.DefaultSocketPath(), "the desk's socket")
-	stream := fl.Int("stream", 0, "send the edit in N chunks, as a streaming agent would")
-	asJSON := fl.Bool("json", false, "print the outcome as JSON")
-	if err := parseFlags(fl, args); err != nil {
-		return 2
+func runPropose(ctx context.Context, x *invocation, o proposeOptions) int {
+	if o.req.Format == "" || (o.req.Path == "" && o.req.Format != engine.FormatPatch) {
+		return x.usageError("--format and --file are required")
 	}
-	if *format == "" || (*file == "" && engine.Format(*format) != engine.FormatPatch) {
-		fmt.Fprintln(stderr, "deskctl propose: --format and --file are required (see deskctl help)")
-		return 2
-	}
-	payload, err := readPayload(*editFile, stdin)
+	payload, err := readPayload(o.editFile, x.stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "deskctl propose: %v\n", err)
-		return exitError
+		return x.fail(err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cl, err := deskrpc.Dial(*socket)
+	cl, err := deskrpc.Dial(o.socket)
 	if err != nil {
-		fmt.Fprintf(stderr, "deskctl propose: %v\n", err)
-		return exitError
+		return x.fail(err)
 	}
 	defer cl.Close()
-	dir, _ := os.Getwd()
-	path := *file
-	if path != "" && !filepath.IsAbs(path) {
-		path = filepath.Join(dir, path)
+	req := o.req
+	req.Dir, _ = os.Getwd()
+	if req.Path != "" && !filepath.IsAbs(req.Path) {
+		req.Path = filepath.Join(req.Dir, req.Path)
 	}
-	req := review.Request{Agent: *agent, Session: *session, Format: engine.Format(*format), Path: path, Dir: dir}
-	res, err := propose(ctx, cl, req, payload, *stream)
+	res, err := propose(ctx, cl, req, payload, o.stream)
 	if err != nil {
-		fmt.Fprintf(stderr, "deskctl propose: %v\n", err)
-		return exitError
+		return x.fail(err)
 	}
-	return printOutcome(res, *asJSON, stdout, stderr)
+	return printOutcome(res, o.json, x.stdout, x.stderr)
 }
 
 // propose sends req with payload, whole or in n chunks, and waits for the outcome.
@@ -137,16 +154,23 @@ func printOutcome(res proposeResult, asJSON bool, stdout, stderr io.Writer) int 
 	return exitError
 }
 
+var statusCmd = &command{
+	name:  "status",
+	usage: "[flags]",
+	short: "is a desk running, where, and what waits",
+	long: `Is a desk running, where, and what waits: its workspaces, its front doors for IDE agents
+(with how to connect), and the proposals waiting. It exits 1 when no desk is running.`,
+	flags: func(fl *flag.FlagSet) runFunc {
+		socket := socketFlag(fl)
+		asJSON := fl.Bool("json", false, "print JSON")
+		return func(ctx context.Context, x *invocation) int { return runStatus(ctx, x, *socket, *asJSON) }
+	},
+}
+
 // runStatus implements `deskctl status`.
-func runStatus(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("deskctl status", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	socket := fl.String("socket", deskrpc.DefaultSocketPath(), "the desk's socket")
-	asJSON := fl.Bool("json", false, "print JSON")
-	if err := parseFlags(fl, args); err != nil {
-		return 2
-	}
-	cl, err := deskrpc.Dial(*socket)
+func runStatus(ctx context.Context, x *invocation, socket string, asJSON bool) int {
+	stdout, stderr := x.stdout, x.stderr
+	cl, err := deskrpc.Dial(socket)
 	if err != nil {
 		if errors.Is(err, deskrpc.ErrNoDesk) {
 			fmt.Fprintf(stdout, "no desk running (%v)\n", err)
@@ -166,15 +190,15 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 		} `json:"proposals"`
 		Doors []review.DoorStatus `json:"doors"`
 	}
-	if err := cl.Call(context.Background(), "status", struct{}{}, &st); err != nil {
+	if err := cl.Call(ctx, "status", struct{}{}, &st); err != nil {
 		fmt.Fprintf(stderr, "deskctl status: %v\n", err)
 		return exitError
 	}
-	if *asJSON {
+	if asJSON {
 		writeJSON(stdout, st)
 		return 0
 	}
-	fmt.Fprintf(stdout, "desk running at %s\nworkspaces: %v\n", *socket, st.Roots)
+	fmt.Fprintf(stdout, "desk running at %s\nworkspaces: %v\n", socket, st.Roots)
 	for _, d := range st.Doors {
 		fmt.Fprintf(stdout, "%s door on %s: %d agent(s) connected, %d review(s) open\n  connect: %s\n", d.Name, d.Addr, d.Ready, d.Pending, d.Connect)
 	}

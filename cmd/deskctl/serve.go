@@ -15,30 +15,37 @@ import (
 	"github.com/diffdesk/diffdesk/review/startup"
 )
 
-// runServe implements `deskctl serve`: the desk without a window, on the
-// same socket and rules, started the way the window starts it.
-func runServe(args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("deskctl serve", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	var c startup.Config
-	c.AddFlags(fl)
-	decide := fl.String("decide", "", "decide without a person: approve (what rules may approve; the rest is rejected) or reject")
-	if err := parseFlags(fl, args); err != nil {
-		return 2
-	}
-	if *decide != "" {
-		v, err := journal.ParseVerdict(*decide)
+var serveCmd = &command{
+	name:  "serve",
+	usage: "[flags]",
+	short: "run the desk without a window, on the same socket and rules",
+	long: `Run the desk without a window, on the same socket and rules, started the way the diffdesk
+window starts it: for CI and remote machines. It serves until interrupted, then finishes
+in-flight writes and removes its socket. With --decide approve every proposal a rule may approve
+is approved unchanged; protected paths (.git/, .env*, keys, lockfiles, …) are rejected with a
+reason saying a person is needed.`,
+	flags: func(fl *flag.FlagSet) runFunc {
+		var c startup.Config
+		c.AddFlags(fl)
+		decide := fl.String("decide", "", "`approve|reject` without a person: approve what rules may approve (the rest is rejected), or reject all")
+		return func(ctx context.Context, x *invocation) int { return runServe(ctx, x, c, *decide) }
+	},
+}
+
+// runServe implements `deskctl serve`: c is the desk's start-up, decide
+// who decides ("" = a person).
+func runServe(ctx context.Context, x *invocation, c startup.Config, decide string) int {
+	if decide != "" {
+		v, err := journal.ParseVerdict(decide)
 		if err != nil || (v != journal.Approved && v != journal.Rejected) {
-			fmt.Fprintf(stderr, "deskctl serve: --decide must be approve or reject, not %q\n", *decide)
-			return 2
+			return x.usageError("--decide must be approve or reject, not %q", decide)
 		}
 		c.Unattended = v
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, c, stdout); err != nil {
-		fmt.Fprintf(stderr, "deskctl serve: %v\n", err)
-		return 1
+	if err := serve(ctx, c, x.stdout); err != nil {
+		return x.fail(err)
 	}
 	return 0
 }

@@ -1,0 +1,54 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/diffdesk/diffdesk/review/deskrpc"
+)
+
+// The flags several commands take, each defined once. (serve's desk flags
+// come from startup.Config.AddFlags, shared with the diffdesk window.)
+
+// socketFlag defines --socket, the running desk's socket.
+func socketFlag(fl *flag.FlagSet) *string {
+	return fl.String("socket", deskrpc.DefaultSocketPath(),
+		"the desk's socket: $DIFFDESK_SOCKET, else $XDG_RUNTIME_DIR/diffdesk/desk.sock")
+}
+
+// journalFlag defines --journal, the journal database; "" is the default
+// path (see openHistoryJournal).
+func journalFlag(fl *flag.FlagSet) *string {
+	return fl.String("journal", "", "the journal database (default $XDG_DATA_HOME/diffdesk/journal.db)")
+}
+
+// editFlags defines --format and --edit: the edit's format and the file
+// its payload is read from ("" = standard input).
+func editFlags(fl *flag.FlagSet) (format, editFile *string) {
+	format = fl.String("format", "", "the edit's format `F`: write, search-replace, edit, multi-edit, smart-edit, patch")
+	editFile = fl.String("edit", "", "read the edit payload from `EDITFILE` instead of standard input")
+	return format, editFile
+}
+
+// parseFlags parses fl from args, allowing flags after positional arguments.
+func parseFlags(fl *flag.FlagSet, args []string) error {
+	var positional []string
+	for {
+		if err := fl.Parse(args); err != nil {
+			return err
+		}
+		args = fl.Args()
+		if len(args) == 0 {
+			break
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+	return fl.Parse(append([]string{"--"}, positional...))
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (l *stringList) String() string     { return fmt.Sprint(*l) }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
