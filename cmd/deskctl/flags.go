@@ -13,13 +13,13 @@ import (
 // socketFlag defines --socket, the running desk's socket.
 func socketFlag(fl *flag.FlagSet) *string {
 	return fl.String("socket", deskrpc.DefaultSocketPath(),
-		"the desk's socket: $DIFFDESK_SOCKET, else $XDG_RUNTIME_DIR/diffdesk/desk.sock")
+		"the desk's socket `PATH`: $DIFFDESK_SOCKET, else $XDG_RUNTIME_DIR/diffdesk/desk.sock")
 }
 
 // journalFlag defines --journal, the journal database; "" is the default
 // path (see openHistoryJournal).
 func journalFlag(fl *flag.FlagSet) *string {
-	return fl.String("journal", "", "the journal database (default $XDG_DATA_HOME/diffdesk/journal.db)")
+	return fl.String("journal", "", "the journal database `FILE` (default $XDG_DATA_HOME/diffdesk/journal.db)")
 }
 
 // editFlags defines --format and --edit: the edit's format and the file

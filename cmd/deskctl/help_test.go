@@ -188,7 +188,7 @@ func TestHelpAndUsageErrors(t *testing.T) {
 		{[]string{"nosuch"}, 2, "", "deskctl: unknown command \"nosuch\"\n\nusage: deskctl COMMAND", true},
 		{[]string{"help", "nosuch"}, 2, "", "unknown command \"nosuch\"", true},
 		{[]string{"serve", "--help"}, 0, "usage: deskctl serve [flags]", "", false},
-		{[]string{"serve", "-h"}, 0, "\n  --journal JOURNAL ", "", false},
+		{[]string{"serve", "-h"}, 0, "\n  --journal FILE ", "", false},
 		{[]string{"serve", "--nope"}, 2, "", "deskctl serve: flag provided but not defined: -nope\n\nusage: deskctl serve", true},
 		{[]string{"history"}, 2, "", "usage: deskctl history COMMAND", true},
 		{[]string{"history", "help"}, 0, "  restore  ", "", false},

@@ -27,7 +27,7 @@ reason saying a person is needed.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		var c startup.Config
 		c.AddFlags(fl)
-		decide := fl.String("decide", "", "`approve|reject` without a person: approve what rules may approve (the rest is rejected), or reject all")
+		decide := fl.String("decide", "", "decide without a person: `approve|reject` — approve what rules may approve (the rest is rejected), or reject all")
 		return func(ctx context.Context, x *invocation) int { return runServe(ctx, x, c, *decide) }
 	},
 }
