@@ -13,6 +13,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
 // detail is the right pane: the selected proposal (its files, the DiffView)
@@ -20,7 +21,7 @@ import (
 type detail struct {
 	w *Window
 
-	view    *DiffView
+	view    *diffview.DiffView
 	title   *widget.Label
 	state   *widget.Label
 	files   *widget.RadioGroup
@@ -63,7 +64,7 @@ type detail struct {
 }
 
 func newDetail(w *Window) *detail {
-	d := &detail{w: w, view: NewDiffView()}
+	d := &detail{w: w, view: diffview.NewDiffView()}
 	d.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.title.Truncation = fyne.TextTruncateEllipsis
 	d.state = widget.NewLabel("")

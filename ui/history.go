@@ -17,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
 // History filter choices shown in the selects.
@@ -78,7 +79,7 @@ type historyView struct {
 	title    *widget.Label
 	info     *widget.Label
 	fileSel  *widget.Select
-	view     *DiffView
+	view     *diffview.DiffView
 	diffs    []review.FileDiff
 	diffGen  int
 	mark     *review.HistoryEntry // the entry marked by "Compare with…"
@@ -153,7 +154,7 @@ func newHistoryView(w *Window, j *review.Journal) *historyView {
 	h.diffNote = widget.NewLabel("")
 	h.fileSel = widget.NewSelect(nil, func(string) { h.showFile() })
 	h.fileSel.PlaceHolder = "(no files)"
-	h.view = NewDiffView()
+	h.view = diffview.NewDiffView()
 	h.compare = widget.NewButton("Compare with…", h.MarkCompare)
 	h.unmark = widget.NewButton("Stop comparing", h.Unmark)
 	h.unmark.Hide()

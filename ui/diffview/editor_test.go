@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"fmt"
@@ -22,7 +22,6 @@ func newTestEditor(t *testing.T, text string) (*DiffView, *Editor, fyne.Window) 
 	if ed == nil {
 		t.Fatal("Editor() = nil after SetEditable(true)")
 	}
-	ed.manual = true
 	return v, ed, w
 }
 
@@ -224,7 +223,6 @@ func TestEditorPageDownMovesAPage(t *testing.T) {
 	v.SetTexts("a.txt", numbered(500, nil), numbered(500, nil))
 	v.SetEditable(true)
 	ed := v.Editor()
-	ed.manual = true
 	key(ed, fyne.KeyPageDown)
 	l, _ := ed.Cursor()
 	if want := ed.page(); l != want || l < 5 {
@@ -287,7 +285,6 @@ func TestEditorKeepsWrappedRowsAfterEdits(t *testing.T) {
 	v.SetWrap(true)
 	v.SetEditable(true)
 	ed := v.Editor()
-	ed.manual = true
 	ed.SetCursor(0, 1)
 	key(ed, fyne.KeyReturn)
 	typeText(ed, "new line")

@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"slices"
@@ -61,7 +61,6 @@ type Editor struct {
 	orig     []string // the original's lines without line endings
 	origRaw  []string
 	timer    *time.Timer
-	manual   bool // no re-diff timer: Flush re-diffs (tests, benchmarks)
 	mu       sync.Mutex
 	rediffed int // version the shown diff was computed for
 }
@@ -688,7 +687,7 @@ func (e *Editor) changed() {
 
 // scheduleRediff re-diffs after a pause in typing.
 func (e *Editor) scheduleRediff() {
-	if e.manual {
+	if e.v.manualRediff {
 		return
 	}
 	e.mu.Lock()

@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"image/color"
@@ -432,7 +432,7 @@ func (r *diffRow) Tapped(ev *fyne.PointEvent) {
 	rw := v.model.Row(r.id)
 	if ev.Position.X >= xGut && ev.Position.X < xGut+mt.gutW {
 		if rw.hunk >= 0 {
-			v.toggleHunk(rw.hunk)
+			v.ToggleHunk(rw.hunk)
 		}
 		return
 	}

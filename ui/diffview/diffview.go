@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"image/color"
@@ -66,6 +66,9 @@ type DiffView struct {
 
 	ed       *Editor // non-nil while editable
 	colBufEd []int32
+	// manualRediff stops the editor's re-diff timer: only flush re-diffs
+	// (SetSynchronous, tests, benchmarks).
+	manualRediff bool
 
 	list      *widget.List
 	listBox   fyne.CanvasObject
@@ -459,6 +462,9 @@ func (v *DiffView) SetStale(base, disk, proposed string) {
 	v.Refresh()
 }
 
+// Stale reports whether the view shows a stale file (SetStale).
+func (v *DiffView) Stale() bool { return v.stale }
+
 // inConflict reports whether line b of the right side is in a conflict.
 func (v *DiffView) inConflict(b int) bool {
 	for _, c := range v.conflicts {
@@ -602,8 +608,10 @@ func (v *DiffView) hunkID(k int) string {
 	return hs[k].ID
 }
 
-// toggleHunk flips change k, as a tap in the gutter does.
-func (v *DiffView) toggleHunk(k int) {
+// ToggleHunk flips hunk k (its index in Hunks) from accepted to rejected
+// or back, as a tap in the gutter does, and calls OnHunkToggled. It does
+// nothing while a stream runs or the view is editable.
+func (v *DiffView) ToggleHunk(k int) {
 	if v.stream != nil || v.ed != nil {
 		return // decisions wait for the stream's end; edits replace hunks
 	}
@@ -616,6 +624,15 @@ func (v *DiffView) toggleHunk(k int) {
 	if v.OnHunkToggled != nil {
 		v.OnHunkToggled(id, ok)
 	}
+}
+
+// CurrentHunk returns the index in Hunks of the change NextHunk or
+// PrevHunk last went to, or -1 when there is none.
+func (v *DiffView) CurrentHunk() int {
+	if v.curRow < 0 || v.curRow >= v.model.Len() {
+		return -1
+	}
+	return v.model.Row(v.curRow).hunk
 }
 
 // SetFollow turns following the growing edge of a stream on or off.
@@ -663,6 +680,9 @@ func (v *DiffView) SetDark(dark bool) {
 	v.dark = dark
 	v.Refresh()
 }
+
+// Dark reports whether the view uses its colours for a dark theme.
+func (v *DiffView) Dark() bool { return v.dark }
 
 // darkBackground reports whether the current theme's background is dark.
 func darkBackground() bool {
@@ -789,6 +809,17 @@ func (v *DiffView) clearWrap() {
 		v.list.SetItemHeight(i, v.metric.line)
 	}
 	v.wrapped = nil
+}
+
+// SetSynchronous keeps the view's work on the calling goroutine: syntax
+// colours are computed as soon as rows ask for them, and the editor's full
+// re-diff after a typing pause is left out (the diff is still patched
+// around each edit at once). For tests on Fyne's test driver, whose
+// fyne.Do runs on the caller's goroutine, so the view's own goroutines
+// would race the test.
+func (v *DiffView) SetSynchronous(on bool) {
+	v.hl.inline = on
+	v.manualRediff = on
 }
 
 // tightTheme removes the padding between list rows.
