@@ -218,6 +218,6 @@ func BenchmarkEditorRediff100k(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		ed.TypedRune('x')
-		ed.Flush()
+		ed.flush()
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/ui/diffview/textbuf"
 )
 
 // DiffView is a side-by-side diff of one file: line numbers, syntax
@@ -262,7 +263,7 @@ func (v *DiffView) wantTokens(side, line int) {
 	if side == 1 {
 		set = &v.model.b
 		if v.ed != nil {
-			lines := v.ed.lines
+			lines := v.ed.buf.Lines()
 			v.hl.want(1, line, v.visibleRows(), len(lines), func(i int) string { return lines[i] })
 			return
 		}
@@ -304,7 +305,7 @@ func widest(s *lineSet, from int) int {
 		if len(l) <= w {
 			continue
 		}
-		w = max(w, textWidth(l))
+		w = max(w, textbuf.Width(l))
 	}
 	return w
 }
@@ -732,10 +733,10 @@ func (v *DiffView) visualLines(r row) int {
 	n := 1
 	cols := v.metric.cols
 	if r.a >= 0 {
-		n = max(n, (textWidth(v.model.a.Line(r.a))+cols-1)/cols)
+		n = max(n, (textbuf.Width(v.model.a.Line(r.a))+cols-1)/cols)
 	}
 	if r.b >= 0 {
-		n = max(n, (textWidth(v.model.b.Line(r.b))+cols-1)/cols)
+		n = max(n, (textbuf.Width(v.model.b.Line(r.b))+cols-1)/cols)
 	}
 	return n
 }
@@ -745,8 +746,8 @@ func (v *DiffView) wrapRows(w map[int]int, k0, k1 int) {
 	cols := v.metric.cols
 	m := v.model
 	m.eachIn(k0, k1, func(i, a, b int) {
-		// A line of n bytes takes at most n*tabWidth cells.
-		long := (a >= 0 && len(m.a.Line(a))*tabWidth > cols) || (b >= 0 && len(m.b.Line(b))*tabWidth > cols)
+		// A line of n bytes takes at most n*TabWidth cells.
+		long := (a >= 0 && len(m.a.Line(a))*textbuf.TabWidth > cols) || (b >= 0 && len(m.b.Line(b))*textbuf.TabWidth > cols)
 		if long {
 			if n := v.visualLines(row{a: a, b: b}); n > 1 {
 				w[i] = n

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/ui/diffview/textbuf"
 )
 
 // rowKind says what one aligned side-by-side row shows.
@@ -361,22 +362,6 @@ func spliceLine(ops []engine.Op, at int) []engine.Op {
 	return out
 }
 
-// textWidth returns the display width in cells of s with tabs expanded.
-func textWidth(s string) int {
-	w := 0
-	for _, r := range s {
-		if r == '\t' {
-			w += tabWidth - w%tabWidth
-		} else {
-			w++
-		}
-	}
-	return w
-}
-
-// tabWidth is how many cells a tab stop spans.
-const tabWidth = 4
-
 // columns maps byte offsets of a line to display cells, tabs expanded:
 // cols[i] is the cell where byte i starts; cols[len(s)] is the width.
 // Continuation bytes of a rune share their rune's cell.
@@ -388,7 +373,7 @@ func columns(s string, cols []int32) []int32 {
 		switch {
 		case b == '\t':
 			cols = append(cols, c)
-			c += tabWidth - c%tabWidth
+			c += textbuf.TabWidth - c%textbuf.TabWidth
 			i++
 		case b < 0x80:
 			cols = append(cols, c)
@@ -424,7 +409,7 @@ func expandTabs(s string) string {
 	c := 0
 	for _, r := range s {
 		if r == '\t' {
-			n := tabWidth - c%tabWidth
+			n := textbuf.TabWidth - c%textbuf.TabWidth
 			sb.WriteString("    "[:n])
 			c += n
 			continue
