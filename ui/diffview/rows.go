@@ -399,23 +399,3 @@ func runeLen(s string) int {
 	}
 	return min(len(s), 4)
 }
-
-// expandTabs returns s with each tab replaced by spaces to the next stop.
-func expandTabs(s string) string {
-	if !strings.Contains(s, "\t") {
-		return s
-	}
-	var sb strings.Builder
-	c := 0
-	for _, r := range s {
-		if r == '\t' {
-			n := textbuf.TabWidth - c%textbuf.TabWidth
-			sb.WriteString("    "[:n])
-			c += n
-			continue
-		}
-		sb.WriteRune(r)
-		c++
-	}
-	return sb.String()
-}
