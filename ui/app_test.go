@@ -56,7 +56,7 @@ func newE2EWithConfig(t *testing.T, configTOML string) *e2e {
 	h := &harness{t: t, root: b.Desk.Roots()[0], desk: b.Desk, sched: make(chan func(), 4096), now: baseTime}
 	h.win = NewWindow(a, b.Desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1, Socket: b.Socket})
 	h.win.Win.Resize(fyne.NewSize(1200, 700))
-	h.win.View().hl.inline = true
+	h.win.View().SetSynchronous(true)
 	if err := b.Serve(); err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,6 @@ func TestEndToEndEditThenApprove(t *testing.T) {
 	if e.win.detail.approveEdited.Hidden {
 		t.Fatal("no Approve edited button in edit mode")
 	}
-	ed.manual = true // re-diff on the test goroutine only
 	ed.SetCursor(2, len("const version = 2"))
 	test.Type(ed, " // bumped by hand")
 	test.Tap(e.win.detail.approveEdited)
@@ -213,7 +212,7 @@ func TestEndToEndApproveSomeHunks(t *testing.T) {
 	if !e.win.detail.partial.Disabled() {
 		t.Error("Approve selected hunks is enabled before any hunk was rejected")
 	}
-	v.toggleHunk(1) // a tap in the gutter: keep b→B, drop x→X
+	v.ToggleHunk(1) // a tap in the gutter: keep b→B, drop x→X
 	if e.win.detail.partial.Disabled() {
 		t.Fatal("Approve selected hunks stays disabled after a hunk was rejected")
 	}

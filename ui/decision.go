@@ -15,6 +15,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
 // detail is the right pane: the selected proposal (its files, the DiffView)
@@ -22,7 +23,7 @@ import (
 type detail struct {
 	w *Window
 
-	view    *DiffView
+	view    *diffview.DiffView
 	title   *widget.Label
 	state   *widget.Label
 	files   *widget.RadioGroup
@@ -65,7 +66,7 @@ type detail struct {
 }
 
 func newDetail(w *Window) *detail {
-	d := &detail{w: w, view: NewDiffView()}
+	d := &detail{w: w, view: diffview.NewDiffView()}
 	d.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.title.Truncation = fyne.TextTruncateEllipsis
 	d.state = widget.NewLabel("")

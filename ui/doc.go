@@ -1,8 +1,9 @@
-// Package ui is DiffDesk's Fyne front end: the main window (a queue of the
-// proposals agents sent, the selected one as a side-by-side diff, and a
-// decision bar), the DiffView widget and its code editor, themes and
+// Package ui is DiffDesk's Fyne front end, the shell around the diff: the
+// main window (a queue of the proposals agents sent, the selected one in a
+// diffview.DiffView, and a decision bar), the History tab, themes and
 // keyboard shortcuts. It renders review's types directly and calls the
-// desk's methods; it is the only package that calls fyne.Do.
+// desk's methods; ui/diffview knows nothing of either, so imports point one
+// way (ui → ui/diffview).
 //
 // Invariants: the desk's events arrive on arbitrary goroutines and reach the
 // widgets through one coalesced fyne.Do per burst (see eventPump); slow work

@@ -18,6 +18,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
 // History filter choices shown in the selects.
@@ -79,7 +80,7 @@ type historyView struct {
 	title    *widget.Label
 	info     *widget.Label
 	fileSel  *widget.Select
-	view     *DiffView
+	view     *diffview.DiffView
 	diffs    []journal.FileDiff
 	diffGen  int
 	mark     *journal.Entry // the entry marked by "Compare with…"
@@ -154,7 +155,7 @@ func newHistoryView(w *Window, j *journal.Journal) *historyView {
 	h.diffNote = widget.NewLabel("")
 	h.fileSel = widget.NewSelect(nil, func(string) { h.showFile() })
 	h.fileSel.PlaceHolder = "(no files)"
-	h.view = NewDiffView()
+	h.view = diffview.NewDiffView()
 	h.compare = widget.NewButton("Compare with…", h.MarkCompare)
 	h.unmark = widget.NewButton("Stop comparing", h.Unmark)
 	h.unmark.Hide()

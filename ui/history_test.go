@@ -46,8 +46,8 @@ func newHistoryHarness(t *testing.T) *historyHarness {
 	}
 	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, Now: h.clock, NotifyDelay: -1, AgeTick: -1, Journal: j})
 	h.win.Win.Resize(fyne.NewSize(1200, 700))
-	h.win.View().hl.inline = true
-	h.win.history.view.hl.inline = true
+	h.win.View().SetSynchronous(true)
+	h.win.history.view.SetSynchronous(true)
 	t.Cleanup(func() {
 		h.win.Close()
 		h.desk.Close()

@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
 // keyBinding is one keyboard action of the main window.
@@ -121,4 +123,4 @@ func (w *Window) Reject(reason string) { w.detail.Reject(reason) }
 func (w *Window) Edit() { w.detail.ToggleEdit() }
 
 // View is the diff view of the selected proposal.
-func (w *Window) View() *DiffView { return w.detail.view }
+func (w *Window) View() *diffview.DiffView { return w.detail.view }

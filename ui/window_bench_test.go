@@ -31,7 +31,7 @@ func benchWindow(b *testing.B) *harness {
 	}
 	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1})
 	h.win.Win.Resize(fyne.NewSize(1400, 900))
-	h.win.View().hl.inline = true
+	h.win.View().SetSynchronous(true)
 	b.Cleanup(func() { h.win.Close(); h.desk.Close(); j.Close() })
 	return h
 }

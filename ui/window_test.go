@@ -237,7 +237,7 @@ func TestStaleProposalShowsBaseDiskAndProposal(t *testing.T) {
 		}
 	}
 	d.staleShow.SetSelected(staleMerged)
-	if !d.view.stale {
+	if !d.view.Stale() {
 		t.Error("back on the merged view, the view is not the stale merge")
 	}
 }
@@ -354,7 +354,6 @@ func TestStaleConflictNeedsAnEdit(t *testing.T) {
 	if !strings.Contains(ed.Text(), "<<<<<<<") {
 		t.Errorf("the editor starts from %q; want the merge with its conflict markers", ed.Text())
 	}
-	ed.manual = true
 	ed.SelectAll()
 	test.Type(ed, "a\nb from both\nc\n")
 	h.win.Approve() // a is Approve edited while editing
@@ -395,11 +394,11 @@ func TestInterruptedWritesOpenADialog(t *testing.T) {
 
 func TestViewFollowsTheThemeVariant(t *testing.T) {
 	h := newHarness(t)
-	if h.win.View().dark {
+	if h.win.View().Dark() {
 		t.Fatal("the view is dark under the light theme")
 	}
 	fyne.CurrentApp().Settings().SetTheme(NewVariantTheme(theme.VariantDark))
-	h.until("the view turns dark", func() bool { return h.win.View().dark })
+	h.until("the view turns dark", func() bool { return h.win.View().Dark() })
 }
 
 func TestKeysJumpBetweenHunks(t *testing.T) {
@@ -413,12 +412,12 @@ func TestKeysJumpBetweenHunks(t *testing.T) {
 	h.write("long.txt", b)
 	h.propose("a", "s", engine.FormatWrite, "long.txt", p)
 	v := h.win.View()
-	first := v.curRow
+	first := v.CurrentHunk()
 	h.win.TypeKey('j')
-	second := v.curRow
+	second := v.CurrentHunk()
 	h.win.TypeKey('k')
-	if !(second > first) || v.curRow != first {
-		t.Errorf("j then k: rows %d → %d → %d; want the second hunk, then the first again", first, second, v.curRow)
+	if !(second > first) || v.CurrentHunk() != first {
+		t.Errorf("j then k: hunks %d → %d → %d; want the second hunk, then the first again", first, second, v.CurrentHunk())
 	}
 }
 

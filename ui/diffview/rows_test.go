@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"fmt"
@@ -92,8 +92,11 @@ func TestColumnsExpandTabs(t *testing.T) {
 	if fmt.Sprint(cols) != fmt.Sprint(want) {
 		t.Errorf("columns(%q) = %v; want %v", s, cols, want)
 	}
-	if got := expandTabs(s); got != "    x   é" {
-		t.Errorf("expandTabs(%q) = %q", s, got)
+	if got, want := expandRun(s, 0), "    x   é"; got != want {
+		t.Errorf("expandRun(%q, 0) = %q; want %q", s, got, want)
+	}
+	if got, want := expandRun("\tx", 1), "   x"; got != want {
+		t.Errorf("expandRun(%q, 1) = %q; want %q", "\tx", got, want)
 	}
 }
 

@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"fmt"
@@ -195,7 +195,7 @@ func BenchmarkEditorKeystroke100k(b *testing.B) {
 			v.SetWrap(tc.wrap)
 			v.SetEditable(true)
 			ed := v.Editor()
-			ed.manual = true
+			v.manualRediff = true
 			ed.SetCursor(50000, 5)
 			b.ResetTimer()
 			for range b.N {
@@ -213,11 +213,11 @@ func BenchmarkEditorRediff100k(b *testing.B) {
 	v.SetTexts("big.go", old, new)
 	v.SetEditable(true)
 	ed := v.Editor()
-	ed.manual = true
+	v.manualRediff = true
 	ed.SetCursor(50000, 5)
 	b.ResetTimer()
 	for range b.N {
 		ed.TypedRune('x')
-		ed.Flush()
+		ed.flush()
 	}
 }

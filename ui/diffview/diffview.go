@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"image/color"
@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/ui/diffview/textbuf"
 )
 
 // DiffView is a side-by-side diff of one file: line numbers, syntax
@@ -66,6 +67,9 @@ type DiffView struct {
 
 	ed       *Editor // non-nil while editable
 	colBufEd []int32
+	// manualRediff stops the editor's re-diff timer: only flush re-diffs
+	// (SetSynchronous, tests, benchmarks).
+	manualRediff bool
 
 	list      *widget.List
 	listBox   fyne.CanvasObject
@@ -259,7 +263,7 @@ func (v *DiffView) wantTokens(side, line int) {
 	if side == 1 {
 		set = &v.model.b
 		if v.ed != nil {
-			lines := v.ed.lines
+			lines := v.ed.buf.Lines()
 			v.hl.want(1, line, v.visibleRows(), len(lines), func(i int) string { return lines[i] })
 			return
 		}
@@ -301,7 +305,7 @@ func widest(s *lineSet, from int) int {
 		if len(l) <= w {
 			continue
 		}
-		w = max(w, textWidth(l))
+		w = max(w, textbuf.Width(l))
 	}
 	return w
 }
@@ -459,6 +463,9 @@ func (v *DiffView) SetStale(base, disk, proposed string) {
 	v.Refresh()
 }
 
+// Stale reports whether the view shows a stale file (SetStale).
+func (v *DiffView) Stale() bool { return v.stale }
+
 // inConflict reports whether line b of the right side is in a conflict.
 func (v *DiffView) inConflict(b int) bool {
 	for _, c := range v.conflicts {
@@ -602,8 +609,10 @@ func (v *DiffView) hunkID(k int) string {
 	return hs[k].ID
 }
 
-// toggleHunk flips change k, as a tap in the gutter does.
-func (v *DiffView) toggleHunk(k int) {
+// ToggleHunk flips hunk k (its index in Hunks) from accepted to rejected
+// or back, as a tap in the gutter does, and calls OnHunkToggled. It does
+// nothing while a stream runs or the view is editable.
+func (v *DiffView) ToggleHunk(k int) {
 	if v.stream != nil || v.ed != nil {
 		return // decisions wait for the stream's end; edits replace hunks
 	}
@@ -616,6 +625,15 @@ func (v *DiffView) toggleHunk(k int) {
 	if v.OnHunkToggled != nil {
 		v.OnHunkToggled(id, ok)
 	}
+}
+
+// CurrentHunk returns the index in Hunks of the change NextHunk or
+// PrevHunk last went to, or -1 when there is none.
+func (v *DiffView) CurrentHunk() int {
+	if v.curRow < 0 || v.curRow >= v.model.Len() {
+		return -1
+	}
+	return v.model.Row(v.curRow).hunk
 }
 
 // SetFollow turns following the growing edge of a stream on or off.
@@ -663,6 +681,9 @@ func (v *DiffView) SetDark(dark bool) {
 	v.dark = dark
 	v.Refresh()
 }
+
+// Dark reports whether the view uses its colours for a dark theme.
+func (v *DiffView) Dark() bool { return v.dark }
 
 // darkBackground reports whether the current theme's background is dark.
 func darkBackground() bool {
@@ -712,10 +733,10 @@ func (v *DiffView) visualLines(r row) int {
 	n := 1
 	cols := v.metric.cols
 	if r.a >= 0 {
-		n = max(n, (textWidth(v.model.a.Line(r.a))+cols-1)/cols)
+		n = max(n, (textbuf.Width(v.model.a.Line(r.a))+cols-1)/cols)
 	}
 	if r.b >= 0 {
-		n = max(n, (textWidth(v.model.b.Line(r.b))+cols-1)/cols)
+		n = max(n, (textbuf.Width(v.model.b.Line(r.b))+cols-1)/cols)
 	}
 	return n
 }
@@ -725,8 +746,8 @@ func (v *DiffView) wrapRows(w map[int]int, k0, k1 int) {
 	cols := v.metric.cols
 	m := v.model
 	m.eachIn(k0, k1, func(i, a, b int) {
-		// A line of n bytes takes at most n*tabWidth cells.
-		long := (a >= 0 && len(m.a.Line(a))*tabWidth > cols) || (b >= 0 && len(m.b.Line(b))*tabWidth > cols)
+		// A line of n bytes takes at most n*TabWidth cells.
+		long := (a >= 0 && len(m.a.Line(a))*textbuf.TabWidth > cols) || (b >= 0 && len(m.b.Line(b))*textbuf.TabWidth > cols)
 		if long {
 			if n := v.visualLines(row{a: a, b: b}); n > 1 {
 				w[i] = n
@@ -789,6 +810,17 @@ func (v *DiffView) clearWrap() {
 		v.list.SetItemHeight(i, v.metric.line)
 	}
 	v.wrapped = nil
+}
+
+// SetSynchronous keeps the view's work on the calling goroutine: syntax
+// colours are computed as soon as rows ask for them, and the editor's full
+// re-diff after a typing pause is left out (the diff is still patched
+// around each edit at once). For tests on Fyne's test driver, whose
+// fyne.Do runs on the caller's goroutine, so the view's own goroutines
+// would race the test.
+func (v *DiffView) SetSynchronous(on bool) {
+	v.hl.inline = on
+	v.manualRediff = on
 }
 
 // tightTheme removes the padding between list rows.

@@ -1,10 +1,11 @@
-package ui
+package diffview
 
 import (
 	"sort"
 	"strings"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/ui/diffview/textbuf"
 )
 
 // rowKind says what one aligned side-by-side row shows.
@@ -361,22 +362,6 @@ func spliceLine(ops []engine.Op, at int) []engine.Op {
 	return out
 }
 
-// textWidth returns the display width in cells of s with tabs expanded.
-func textWidth(s string) int {
-	w := 0
-	for _, r := range s {
-		if r == '\t' {
-			w += tabWidth - w%tabWidth
-		} else {
-			w++
-		}
-	}
-	return w
-}
-
-// tabWidth is how many cells a tab stop spans.
-const tabWidth = 4
-
 // columns maps byte offsets of a line to display cells, tabs expanded:
 // cols[i] is the cell where byte i starts; cols[len(s)] is the width.
 // Continuation bytes of a rune share their rune's cell.
@@ -388,7 +373,7 @@ func columns(s string, cols []int32) []int32 {
 		switch {
 		case b == '\t':
 			cols = append(cols, c)
-			c += tabWidth - c%tabWidth
+			c += textbuf.TabWidth - c%textbuf.TabWidth
 			i++
 		case b < 0x80:
 			cols = append(cols, c)
@@ -413,24 +398,4 @@ func runeLen(s string) int {
 		}
 	}
 	return min(len(s), 4)
-}
-
-// expandTabs returns s with each tab replaced by spaces to the next stop.
-func expandTabs(s string) string {
-	if !strings.Contains(s, "\t") {
-		return s
-	}
-	var sb strings.Builder
-	c := 0
-	for _, r := range s {
-		if r == '\t' {
-			n := tabWidth - c%tabWidth
-			sb.WriteString("    "[:n])
-			c += n
-			continue
-		}
-		sb.WriteRune(r)
-		c++
-	}
-	return sb.String()
 }

@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"image/color"
@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/ui/diffview/textbuf"
 )
 
 // diffColours are the backgrounds of a diff for one theme variant. They are
@@ -219,7 +220,7 @@ func (r *diffRow) build() {
 			r.text("writing…", theme.Color(theme.ColorNamePrimary), xTextR, h-mt.line, mt.sideW-padText,
 				fyne.TextAlignTrailing, fyne.TextStyle{Italic: true})
 		}
-		if v.ed != nil && v.ed.cur.line == rw.b {
+		if v.ed != nil && v.ed.buf.Cursor().Line == rw.b {
 			r.cursor(rw.b, xTextR)
 		}
 	}
@@ -330,7 +331,7 @@ func expandRun(s string, c0 int) string {
 	c := c0
 	for _, ch := range s {
 		if ch == '\t' {
-			n := tabWidth - c%tabWidth
+			n := textbuf.TabWidth - c%textbuf.TabWidth
 			for range n {
 				out = append(out, ' ')
 			}
@@ -385,8 +386,8 @@ func (r *diffRow) cursor(line int, x float32) {
 	if !ed.focused {
 		c = theme.Color(theme.ColorNamePlaceHolder) // where typing will go once focused
 	}
-	s := ed.lines[line]
-	cx, cy, ok := r.cellX(s, ed.cur.col, x)
+	s := ed.buf.Lines()[line]
+	cx, cy, ok := r.cellX(s, ed.buf.Cursor().Col, x)
 	if ok {
 		r.rect(c, cx, cy, 2, r.v.metric.line)
 	}
@@ -395,22 +396,22 @@ func (r *diffRow) cursor(line int, x float32) {
 // selection draws the selected part of line on this row.
 func (r *diffRow) selection(line int, x float32, c color.Color) {
 	ed := r.v.ed
-	from, to, ok := ed.selection()
-	if !ok || line < from.line || line > to.line {
+	from, to, ok := ed.buf.Selection()
+	if !ok || line < from.Line || line > to.Line {
 		return
 	}
-	s := ed.lines[line]
+	s := ed.buf.Lines()[line]
 	b0, b1 := 0, len(s)
-	if line == from.line {
-		b0 = from.col
+	if line == from.Line {
+		b0 = from.Col
 	}
-	if line == to.line {
-		b1 = to.col
+	if line == to.Line {
+		b1 = to.Col
 	}
 	mt := r.v.metric
 	r.colBuf = columns(s, r.colBuf)
 	c0, c1 := int(r.colBuf[b0]), int(r.colBuf[b1])
-	if line != to.line {
+	if line != to.Line {
 		c1++ // the line end
 	}
 	for k, w := range r.windows(int(r.colBuf[len(s)]) + 1) {
@@ -432,30 +433,27 @@ func (r *diffRow) Tapped(ev *fyne.PointEvent) {
 	rw := v.model.Row(r.id)
 	if ev.Position.X >= xGut && ev.Position.X < xGut+mt.gutW {
 		if rw.hunk >= 0 {
-			v.toggleHunk(rw.hunk)
+			v.ToggleHunk(rw.hunk)
 		}
 		return
 	}
 	if v.ed != nil {
 		v.ed.focus()
-		if p, ok := r.posAt(r.id, ev.Position); ok {
-			v.ed.moveTo(p, v.ed.shiftHeld())
-		}
+		v.ed.move(r.posAt(r.id, ev.Position), v.ed.shiftHeld())
 	}
 }
 
 // posAt returns the editor position at p (relative to row id's top left).
-func (r *diffRow) posAt(id int, p fyne.Position) (pos, bool) {
+func (r *diffRow) posAt(id int, p fyne.Position) textbuf.Pos {
 	v := r.v
 	ed := v.ed
 	mt := v.metric
 	m := v.model
 	if id < 0 {
-		return pos{}, true
+		return textbuf.Pos{}
 	}
 	if id >= m.Len() {
-		n := len(ed.lines) - 1
-		return pos{n, len(ed.lines[n])}, true
+		return ed.buf.End()
 	}
 	rw := m.Row(id)
 	line := rw.b
@@ -463,11 +461,10 @@ func (r *diffRow) posAt(id int, p fyne.Position) (pos, bool) {
 		// A filler cell: the next line of the right side.
 		for k := id + 1; k < m.Len() && k < id+10000; k++ {
 			if b := m.Row(k).b; b >= 0 {
-				return pos{b, 0}, true
+				return textbuf.Pos{Line: b}
 			}
 		}
-		n := len(ed.lines) - 1
-		return pos{n, len(ed.lines[n])}, true
+		return ed.buf.End()
 	}
 	xTextR := mt.leftW + mt.gutW + mt.numW + padText
 	cell := int((p.X - xTextR + mt.cell/2) / mt.cell)
@@ -476,7 +473,7 @@ func (r *diffRow) posAt(id int, p fyne.Position) (pos, bool) {
 	} else {
 		cell += v.hoff
 	}
-	s := ed.lines[line]
+	s := ed.buf.Lines()[line]
 	r.colBuf = columns(s, r.colBuf)
 	col := len(s)
 	for i := 0; i < len(s); i++ {
@@ -488,7 +485,7 @@ func (r *diffRow) posAt(id int, p fyne.Position) (pos, bool) {
 	for col > 0 && col < len(s) && !utf8.RuneStart(s[col]) {
 		col--
 	}
-	return pos{line, col}, true
+	return textbuf.Pos{Line: line, Col: col}
 }
 
 // DoubleTapped selects the word under the pointer in the editor.
@@ -497,9 +494,7 @@ func (r *diffRow) DoubleTapped(ev *fyne.PointEvent) {
 	if ed == nil || r.id < 0 {
 		return
 	}
-	if p, ok := r.posAt(r.id, ev.Position); ok {
-		ed.selectWord(p)
-	}
+	ed.selectWord(r.posAt(r.id, ev.Position))
 }
 
 // Dragged selects text in the editor.
@@ -511,18 +506,14 @@ func (r *diffRow) Dragged(ev *fyne.DragEvent) {
 	if !r.drag {
 		r.drag, r.dragRow = true, r.id
 		start := ev.Position.Subtract(ev.Dragged)
-		if p, ok := r.posAt(r.id, start); ok {
-			v.ed.focus()
-			v.ed.moveTo(p, false)
-		}
+		v.ed.focus()
+		v.ed.move(r.posAt(r.id, start), false)
 	}
 	// The row where the drag started keeps the events; find the row under
 	// the pointer from its offset.
 	y := v.rowY(r.dragRow) + ev.Position.Y
 	id := v.rowAtY(y)
-	if p, ok := r.posAt(id, fyne.NewPos(ev.Position.X, y-v.rowY(id))); ok {
-		v.ed.moveTo(p, true)
-	}
+	v.ed.move(r.posAt(id, fyne.NewPos(ev.Position.X, y-v.rowY(id))), true)
 }
 
 // DragEnd is part of fyne.Draggable.

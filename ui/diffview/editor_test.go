@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"fmt"
@@ -22,7 +22,6 @@ func newTestEditor(t *testing.T, text string) (*DiffView, *Editor, fyne.Window) 
 	if ed == nil {
 		t.Fatal("Editor() = nil after SetEditable(true)")
 	}
-	ed.manual = true
 	return v, ed, w
 }
 
@@ -32,6 +31,12 @@ func shiftKey(ed *Editor, n fyne.KeyName) {
 	ed.KeyDown(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
 	ed.TypedKey(&fyne.KeyEvent{Name: n})
 	ed.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
+}
+
+// cursorOf returns the line and byte column of the editor's cursor.
+func cursorOf(ed *Editor) (line, col int) {
+	p := ed.buf.Cursor()
+	return p.Line, p.Col
 }
 
 func typeText(ed *Editor, s string) {
@@ -82,7 +87,7 @@ func TestEditorShiftArrowsSelect(t *testing.T) {
 	ed.SetCursor(0, 5)
 	shiftKey(ed, fyne.KeyRight)
 	shiftKey(ed, fyne.KeyDown)
-	if got, want := ed.Selected(), "f() {\n\tre"; got != want {
+	if got, want := ed.buf.Selected(), "f() {\n\tre"; got != want {
 		t.Errorf("Selected = %q; want %q", got, want)
 	}
 }
@@ -105,7 +110,7 @@ func TestEditorCtrlShiftZRedoes(t *testing.T) {
 	v, ed, _ := newTestEditor(t, editOld)
 	ed.SetCursor(0, 0)
 	key(ed, fyne.KeyDelete)
-	ed.Undo()
+	ed.TypedShortcut(&fyne.ShortcutUndo{})
 	ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyZ, Modifier: fyne.KeyModifierControl | fyne.KeyModifierShift})
 	if got, want := v.EditedText(), editOld[1:]; got != want {
 		t.Errorf("EditedText = %q; want %q", got, want)
@@ -144,14 +149,14 @@ func TestEditorWordJumps(t *testing.T) {
 	var stops []int
 	for range 3 {
 		ed.TypedShortcut(right)
-		_, c := ed.Cursor()
+		_, c := cursorOf(ed)
 		stops = append(stops, c)
 	}
 	if want := []int{5, 10, 16}; !equalInts(stops, want) {
 		t.Errorf("Ctrl+Right stops at %v; want %v", stops, want)
 	}
 	ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyLeft, Modifier: fyne.KeyModifierControl})
-	if _, c := ed.Cursor(); c != 11 {
+	if _, c := cursorOf(ed); c != 11 {
 		t.Errorf("Ctrl+Left from 16 stops at %d; want 11", c)
 	}
 }
@@ -174,7 +179,7 @@ func TestEditorRediffCallsOnEdited(t *testing.T) {
 	v.OnEdited = func() { calls++ }
 	ed.SetCursor(1, 10)
 	typeText(ed, "0")
-	ed.Flush()
+	ed.flush()
 	if calls != 1 {
 		t.Errorf("OnEdited called %d times after a flush; want 1", calls)
 	}
@@ -201,7 +206,7 @@ func TestEditorRendersSelection(t *testing.T) {
 	ed.KeyUp(&fyne.KeyEvent{Name: desktop.KeyShiftLeft})
 	typeText(ed, "return 3")
 	shiftKey(ed, fyne.KeyLeft)
-	ed.Flush()
+	ed.flush()
 	test.AssertRendersToMarkup(t, "editor/typed_selection.xml", w.Canvas())
 	test.AssertImageMatches(t, "editor/typed_selection.png", w.Canvas().Capture())
 }
@@ -210,11 +215,11 @@ func TestEditorCtrlHomeEnd(t *testing.T) {
 	_, ed, _ := newTestEditor(t, editOld)
 	ed.SetCursor(1, 3)
 	ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEnd, Modifier: fyne.KeyModifierControl})
-	if l, c := ed.Cursor(); l != 3 || c != 0 {
+	if l, c := cursorOf(ed); l != 3 || c != 0 {
 		t.Errorf("Ctrl+End cursor = %d,%d; want 3,0 (the empty last line)", l, c)
 	}
 	ed.TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyHome, Modifier: fyne.KeyModifierControl})
-	if l, c := ed.Cursor(); l != 0 || c != 0 {
+	if l, c := cursorOf(ed); l != 0 || c != 0 {
 		t.Errorf("Ctrl+Home cursor = %d,%d; want 0,0", l, c)
 	}
 }
@@ -224,9 +229,8 @@ func TestEditorPageDownMovesAPage(t *testing.T) {
 	v.SetTexts("a.txt", numbered(500, nil), numbered(500, nil))
 	v.SetEditable(true)
 	ed := v.Editor()
-	ed.manual = true
 	key(ed, fyne.KeyPageDown)
-	l, _ := ed.Cursor()
+	l, _ := cursorOf(ed)
 	if want := ed.page(); l != want || l < 5 {
 		t.Errorf("PageDown cursor line = %d; want %d (a page)", l, want)
 	}
@@ -242,7 +246,7 @@ func TestEditorClickPlacesCursor(t *testing.T) {
 	xTextR := 2*mt.numW + mt.sideW + mt.gutW + padText
 	// Line 2 ("\treturn 1"), cell 6: the tab spans cells 0-3, so byte 3.
 	test.TapCanvas(w.Canvas(), fyne.NewPos(xTextR+6*mt.cell+1, v.rowY(1)+mt.line/2))
-	if l, c := ed.Cursor(); l != 1 || c != 3 {
+	if l, c := cursorOf(ed); l != 1 || c != 3 {
 		t.Errorf("cursor after click = %d,%d; want 1,3", l, c)
 	}
 }
@@ -274,7 +278,7 @@ func TestEditorDragSelects(t *testing.T) {
 		r.Dragged(&fyne.DragEvent{PointEvent: fyne.PointEvent{Position: p}, Dragged: step})
 	}
 	r.DragEnd()
-	if got, want := ed.Selected(), "func f() {\n\t"; got != want {
+	if got, want := ed.buf.Selected(), "func f() {\n\t"; got != want {
 		t.Errorf("Selected after drag = %q; want %q", got, want)
 	}
 }
@@ -287,7 +291,6 @@ func TestEditorKeepsWrappedRowsAfterEdits(t *testing.T) {
 	v.SetWrap(true)
 	v.SetEditable(true)
 	ed := v.Editor()
-	ed.manual = true
 	ed.SetCursor(0, 1)
 	key(ed, fyne.KeyReturn)
 	typeText(ed, "new line")
@@ -307,7 +310,7 @@ func TestEditorDoubleTapSelectsWord(t *testing.T) {
 	mt := v.metric
 	xTextR := 2*mt.numW + mt.sideW + mt.gutW + padText
 	rowWidget(t, v, 1).DoubleTapped(&fyne.PointEvent{Position: fyne.NewPos(xTextR+6*mt.cell+1, mt.line/2)})
-	if got := ed.Selected(); got != "return" {
+	if got := ed.buf.Selected(); got != "return" {
 		t.Errorf("Selected after double tap = %q; want %q", got, "return")
 	}
 }

@@ -1,4 +1,4 @@
-package ui
+package diffview
 
 import (
 	"fmt"
@@ -51,7 +51,7 @@ func newTestView(t *testing.T, w, h float32) (*DiffView, fyne.Window) {
 	t.Helper()
 	test.NewTempApp(t)
 	v := NewDiffView()
-	v.hl.inline = true
+	v.SetSynchronous(true)
 	win := test.NewTempWindow(t, v)
 	win.Resize(fyne.NewSize(w, h))
 	return v, win

@@ -1,0 +1,511 @@
+package diffview
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/ui/diffview/textbuf"
+)
+
+// rediffDelay is how long the editor waits after the last keystroke before
+// re-diffing the whole text against the original.
+const rediffDelay = 150 * time.Millisecond
+
+// Editor is the code editor a DiffView's right side becomes with
+// SetEditable: cursor, selection, typing, auto-indent, tab, clipboard,
+// undo/redo and keyboard navigation over the same virtualised rows. Its
+// text is a textbuf.Buffer, which does the editing; the Editor maps keys,
+// shortcuts, the clipboard and the focus to it and tells the view which
+// lines changed, so a keystroke touches only its line: the diff shown is
+// patched at once around the edit and recomputed in full in the
+// background after a pause (rediffDelay).
+//
+// The Editor is the focusable part of the view: it receives the keys. Its
+// methods also work without a window (tests call them directly).
+type Editor struct {
+	widget.BaseWidget
+	v *DiffView
+
+	buf     *textbuf.Buffer
+	shift   bool
+	version int // bumped by every edit
+
+	focused bool
+
+	orig     []string // the original's lines without line endings
+	timer    *time.Timer
+	mu       sync.Mutex
+	rediffed int // version the shown diff was computed for
+}
+
+// SetEditable makes the right side a code editor (on) or read-only (off).
+// Turning it on starts from the text shown; the diff then compares the
+// original with the edited text.
+func (v *DiffView) SetEditable(on bool) {
+	if on == (v.ed != nil) {
+		return
+	}
+	if !on {
+		v.stopEditing()
+		v.Refresh()
+		return
+	}
+	if v.stream != nil {
+		return // a streaming proposal cannot be edited until it ends
+	}
+	m := v.model
+	ed := &Editor{v: v, buf: textbuf.New(strings.Join(m.b.raw(), ""))}
+	ed.ExtendBaseWidget(ed)
+	origRaw := m.a.raw()
+	ed.orig = make([]string, len(origRaw))
+	for i, l := range origRaw {
+		ed.orig[i] = trimEOL(l)
+	}
+	if n := len(origRaw); n == 0 || strings.HasSuffix(origRaw[n-1], "\n") {
+		ed.orig = append(ed.orig, "") // as the editor's lines: the empty line after a final newline
+	}
+	v.ed = ed
+	ed.rediffNow()
+	v.Refresh()
+	ed.focus()
+}
+
+// stopEditing leaves edit mode, keeping the diff on show.
+func (v *DiffView) stopEditing() {
+	if v.ed == nil {
+		return
+	}
+	v.ed.mu.Lock()
+	if v.ed.timer != nil {
+		v.ed.timer.Stop()
+	}
+	v.ed.mu.Unlock()
+	v.ed = nil
+}
+
+// EditedText returns the right side's text while editable ("" otherwise).
+func (v *DiffView) EditedText() string {
+	if v.ed == nil {
+		return ""
+	}
+	return v.ed.Text()
+}
+
+// Editor returns the code editor while the view is editable, else nil.
+func (v *DiffView) Editor() *Editor { return v.ed }
+
+// Text returns the edited text.
+func (e *Editor) Text() string { return e.buf.Text() }
+
+// CreateRenderer is part of fyne.Widget; the editor draws nothing itself
+// (the rows draw its text, cursor and selection).
+func (e *Editor) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(&fyne.Container{})
+}
+
+// focus gives the editor the keyboard.
+func (e *Editor) focus() {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(e.v); c != nil {
+		c.Focus(e)
+	}
+}
+
+// FocusGained is part of fyne.Focusable.
+func (e *Editor) FocusGained() { e.focused = true; e.v.refreshRows() }
+
+// FocusLost is part of fyne.Focusable.
+func (e *Editor) FocusLost() { e.focused = false; e.shift = false; e.v.refreshRows() }
+
+// AcceptsTab makes Tab insert a tab instead of moving the focus.
+func (e *Editor) AcceptsTab() bool { return true }
+
+// KeyDown tracks Shift for selecting with the arrows.
+func (e *Editor) KeyDown(k *fyne.KeyEvent) {
+	if k.Name == desktop.KeyShiftLeft || k.Name == desktop.KeyShiftRight {
+		e.shift = true
+	}
+}
+
+// KeyUp tracks Shift for selecting with the arrows.
+func (e *Editor) KeyUp(k *fyne.KeyEvent) {
+	if k.Name == desktop.KeyShiftLeft || k.Name == desktop.KeyShiftRight {
+		e.shift = false
+	}
+}
+
+func (e *Editor) shiftHeld() bool {
+	if e.shift {
+		return true
+	}
+	if d, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok {
+		return d.CurrentKeyModifiers()&fyne.KeyModifierShift != 0
+	}
+	return false
+}
+
+// TypedRune inserts r (replacing the selection).
+func (e *Editor) TypedRune(r rune) { e.edited(e.buf.Type(r)) }
+
+// TypedKey handles editing and navigation keys.
+func (e *Editor) TypedKey(k *fyne.KeyEvent) {
+	sel := e.shiftHeld()
+	b := e.buf
+	switch k.Name {
+	case fyne.KeyReturn, fyne.KeyEnter:
+		e.edited(b.Newline())
+	case fyne.KeyBackspace:
+		e.edited(b.Backspace())
+	case fyne.KeyDelete:
+		e.edited(b.Delete())
+	case fyne.KeyTab:
+		e.edited(b.Tab(sel))
+	case fyne.KeyLeft:
+		e.move(b.Left(), sel)
+	case fyne.KeyRight:
+		e.move(b.Right(), sel)
+	case fyne.KeyUp:
+		e.move(b.Vertical(-1), sel)
+	case fyne.KeyDown:
+		e.move(b.Vertical(1), sel)
+	case fyne.KeyPageUp:
+		e.move(b.Vertical(-e.page()), sel)
+	case fyne.KeyPageDown:
+		e.move(b.Vertical(e.page()), sel)
+	case fyne.KeyHome:
+		e.move(b.Home(), sel)
+	case fyne.KeyEnd:
+		e.move(b.LineEnd(), sel)
+	case fyne.KeyEscape:
+		e.blur()
+	}
+}
+
+// blur gives the keyboard back to the window, keeping the text: Esc in the
+// editor, so the window's keys (a to approve edited, Esc to cancel) work.
+func (e *Editor) blur() {
+	if c := fyne.CurrentApp().Driver().CanvasForObject(e.v); c != nil && c.Focused() == e {
+		c.Unfocus()
+	}
+}
+
+// TypedShortcut handles the clipboard, undo/redo, select all and the
+// Ctrl+arrow/Home/End moves.
+func (e *Editor) TypedShortcut(s fyne.Shortcut) {
+	b := e.buf
+	switch s := s.(type) {
+	case *fyne.ShortcutCopy:
+		e.copy(clipboardOf(s.Clipboard))
+	case *fyne.ShortcutCut:
+		e.cut(clipboardOf(s.Clipboard))
+	case *fyne.ShortcutPaste:
+		if cb := clipboardOf(s.Clipboard); cb != nil {
+			e.edited(b.Paste(cb.Content()))
+		}
+	case *fyne.ShortcutSelectAll:
+		e.SelectAll()
+	case *fyne.ShortcutUndo:
+		e.edited(b.Undo())
+	case *fyne.ShortcutRedo:
+		e.edited(b.Redo())
+	case *desktop.CustomShortcut:
+		sel := s.Modifier&fyne.KeyModifierShift != 0
+		ctrl := s.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0
+		if !ctrl {
+			return
+		}
+		switch s.KeyName {
+		case fyne.KeyLeft:
+			e.move(b.WordLeft(), sel)
+		case fyne.KeyRight:
+			e.move(b.WordRight(), sel)
+		case fyne.KeyHome:
+			e.move(textbuf.Pos{}, sel)
+		case fyne.KeyEnd:
+			e.move(b.End(), sel)
+		case fyne.KeyZ:
+			if sel {
+				e.edited(b.Redo())
+			}
+		}
+	}
+}
+
+func clipboardOf(c fyne.Clipboard) fyne.Clipboard {
+	if c != nil {
+		return c
+	}
+	if a := fyne.CurrentApp(); a != nil {
+		return a.Clipboard()
+	}
+	return nil
+}
+
+// copy puts the selection on the clipboard.
+func (e *Editor) copy(cb fyne.Clipboard) {
+	if t := e.buf.Selected(); t != "" && cb != nil {
+		cb.SetContent(t)
+	}
+}
+
+// cut puts the selection on the clipboard and deletes it.
+func (e *Editor) cut(cb fyne.Clipboard) {
+	if t := e.buf.Selected(); t != "" {
+		if cb != nil {
+			cb.SetContent(t)
+		}
+		e.edited(e.buf.Insert(""))
+	}
+}
+
+// SetCursor moves the cursor to line and byte col (0-based, clamped),
+// dropping the selection.
+func (e *Editor) SetCursor(line, col int) { e.move(textbuf.Pos{Line: line, Col: col}, false) }
+
+// SelectAll selects the whole text.
+func (e *Editor) SelectAll() {
+	e.buf.SelectAll()
+	e.v.cursorMoved()
+}
+
+// selectWord selects the word at p (a double tap).
+func (e *Editor) selectWord(p textbuf.Pos) {
+	e.buf.SelectWord(p)
+	e.v.cursorMoved()
+}
+
+// move moves the cursor to p, extending the selection when sel.
+func (e *Editor) move(p textbuf.Pos, sel bool) {
+	e.buf.MoveTo(p, sel)
+	e.v.cursorMoved()
+}
+
+// edited shows an edit of the buffer, if it changed anything: the diff on
+// show is patched around it, and the cursor stays visible.
+func (e *Editor) edited(c textbuf.Change, ok bool) {
+	if !ok {
+		return
+	}
+	e.version++
+	e.v.editedLines(c.Line, c.Removed, c.Added)
+	e.v.cursorMoved()
+}
+
+// page returns how many lines a page up/down moves.
+func (e *Editor) page() int {
+	if h := e.v.metric.line; h > 0 {
+		return max(int(e.v.list.Size().Height/h)-1, 1)
+	}
+	return 20
+}
+
+// scheduleRediff re-diffs after a pause in typing.
+func (e *Editor) scheduleRediff() {
+	if e.v.manualRediff {
+		return
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.timer != nil {
+		e.timer.Stop()
+	}
+	ver := e.version
+	e.timer = time.AfterFunc(rediffDelay, func() { // runs once, after the pause
+		fyne.Do(func() {
+			if e.v.ed == e && e.version == ver {
+				e.rediffAsync()
+			}
+		})
+	})
+}
+
+// rediffAsync diffs a snapshot of the text in a goroutine (which ends
+// after posting its result) and shows the result if nothing changed
+// meanwhile.
+func (e *Editor) rediffAsync() {
+	snap, ver := slices.Clone(e.buf.Lines()), e.version
+	orig := e.orig
+	go func() {
+		ops := engine.DiffLines(orig, snap)
+		fyne.Do(func() {
+			if e.v.ed == e && e.version == ver {
+				e.showDiff(ops)
+			}
+		})
+	}()
+}
+
+// rediffNow re-diffs on the calling goroutine (SetEditable, tests).
+func (e *Editor) rediffNow() {
+	e.showDiff(engine.DiffLines(e.orig, e.buf.Lines()))
+}
+
+// flush recomputes the diff at once instead of after the typing pause
+// (OnEdited follows if the text changed).
+func (e *Editor) flush() {
+	e.mu.Lock()
+	if e.timer != nil {
+		e.timer.Stop()
+	}
+	e.mu.Unlock()
+	e.rediffNow()
+}
+
+func (e *Editor) showDiff(ops []engine.Op) {
+	v := e.v
+	var pairs map[engine.Op][]alignRow
+	if v.model != nil {
+		pairs = v.model.pairs
+	}
+	v.show(newRowModel(lineSet{head: e.orig}, lineSet{head: e.buf.Lines()}, ops, [2]int{}, pairs))
+	changed := e.rediffed != e.version
+	e.rediffed = e.version
+	if changed && e.version > 0 && v.OnEdited != nil {
+		v.OnEdited()
+	}
+}
+
+// editedLines patches the diff on show after lines line:line+removed of
+// the right side became added lines, and schedules the full re-diff.
+func (v *DiffView) editedLines(line, removed, added int) {
+	m := v.model
+	ops := patchOps(m.ops, line, line+removed, added-removed)
+	pairs := m.pairs
+	for _, op := range ops {
+		if op.Kind == engine.OpReplace && op.B0 <= line+added && op.B1 >= line {
+			delete(pairs, op)
+		}
+	}
+	lines := v.ed.buf.Lines()
+	nm := newRowModel(m.a, lineSet{head: lines}, ops, [2]int{}, pairs)
+	v.model = nm
+	v.hunks, v.hunksOK = nil, false
+	v.hl.edited(1, line, removed, added)
+	if w := textbuf.Width(lines[min(line, len(lines)-1)]); w > v.maxW {
+		v.maxW = w
+		v.updateHBar()
+	}
+	if v.wrap {
+		// Only the change holding the edit has new rows; patchOps merged
+		// everything the edit touched into it.
+		k := max(nm.segAt(nm.RowOfB(line))-1, 0)
+		kc := -1
+		for end := min(k+4, len(nm.segs)); k < end; k++ {
+			if op := nm.segs[k].op; op.Kind != engine.OpEqual && op.B1 >= line && op.B0 <= line+added {
+				kc = k
+				break
+			}
+		}
+		if kc >= 0 {
+			v.rewrapEdit(kc, kc+1, nm.n-m.n)
+		} else {
+			v.applyWrap()
+		}
+	}
+	v.ed.scheduleRediff()
+}
+
+// patchOps returns ops (a diff from a to b) after lines b0:b1 of b were
+// replaced by b1-b0+delta lines: the ops those lines touch merge into one
+// change, later ops shift by delta. The result is a valid diff, though not
+// always a minimal one, until the next full re-diff.
+func patchOps(ops []engine.Op, b0, b1, delta int) []engine.Op {
+	// The touched ops: those overlapping b0:b1, or holding b0 when empty.
+	i := 0
+	for i < len(ops) && ops[i].B1 <= b0 && !(ops[i].B1 == b0 && ops[i].B0 == b0 && ops[i].Kind != engine.OpEqual) {
+		i++
+	}
+	j := i
+	for j < len(ops) && (ops[j].B0 < b1 || j == i) {
+		j++
+	}
+	out := make([]engine.Op, 0, len(ops)+2)
+	out = append(out, ops[:i]...)
+	if i == len(ops) { // appending past the end
+		a := 0
+		if len(ops) > 0 {
+			a = ops[len(ops)-1].A1
+		}
+		return append(out, engine.Op{Kind: engine.OpInsert, A0: a, A1: a, B0: b0, B1: b1 + delta})
+	}
+	first, last := ops[i], ops[j-1]
+	ch := engine.Op{A0: first.A0, B0: first.B0, A1: last.A1, B1: last.B1}
+	if first.Kind == engine.OpEqual && first.B0 < b0 {
+		n := b0 - first.B0
+		out = append(out, engine.Op{Kind: engine.OpEqual, A0: first.A0, A1: first.A0 + n, B0: first.B0, B1: b0})
+		ch.A0, ch.B0 = first.A0+n, b0
+	}
+	var tail engine.Op
+	if last.Kind == engine.OpEqual && last.B1 > b1 {
+		n := last.B1 - b1
+		tail = engine.Op{Kind: engine.OpEqual, A0: last.A1 - n, A1: last.A1, B0: b1 + delta, B1: last.B1 + delta}
+		ch.A1, ch.B1 = last.A1-n, b1
+	}
+	ch.B1 += delta
+	switch {
+	case ch.A0 == ch.A1 && ch.B0 == ch.B1:
+	case ch.A0 == ch.A1:
+		ch.Kind = engine.OpInsert
+	case ch.B0 == ch.B1:
+		ch.Kind = engine.OpDelete
+	default:
+		ch.Kind = engine.OpReplace
+	}
+	if ch.A0 != ch.A1 || ch.B0 != ch.B1 {
+		// Merge with a neighbouring change so changes stay separated by
+		// equal ops.
+		if n := len(out); n > 0 && out[n-1].Kind != engine.OpEqual {
+			p := out[n-1]
+			out = out[:n-1]
+			ch.A0, ch.B0 = p.A0, p.B0
+			ch.Kind = engine.OpReplace
+			if ch.A0 == ch.A1 {
+				ch.Kind = engine.OpInsert
+			} else if ch.B0 == ch.B1 {
+				ch.Kind = engine.OpDelete
+			}
+		}
+		out = append(out, ch)
+	}
+	if tail.A1 > tail.A0 {
+		out = append(out, tail)
+	}
+	for _, op := range ops[j:] {
+		op.B0 += delta
+		op.B1 += delta
+		if n := len(out); n > 0 && op.Kind != engine.OpEqual && out[n-1].Kind != engine.OpEqual {
+			p := out[n-1]
+			out[n-1] = engine.Op{A0: p.A0, A1: op.A1, B0: p.B0, B1: op.B1, Kind: engine.OpReplace}
+			continue
+		}
+		out = append(out, op)
+	}
+	return out
+}
+
+// cursorMoved redraws the rows and keeps the editor's cursor visible.
+func (v *DiffView) cursorMoved() {
+	ed := v.ed
+	if ed == nil {
+		return
+	}
+	cur := ed.buf.Cursor()
+	row := v.model.RowOfB(cur.Line)
+	if !v.wrap {
+		v.colBufEd = columns(ed.buf.Lines()[cur.Line], v.colBufEd)
+		c := int(v.colBufEd[cur.Col])
+		if c < v.hoff {
+			v.setHOffset(c)
+		} else if c > v.hoff+v.metric.cols-1 {
+			v.setHOffset(c - v.metric.cols + 1)
+		}
+	}
+	v.list.ScrollTo(row)
+	v.list.Refresh()
+}
