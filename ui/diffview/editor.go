@@ -87,6 +87,7 @@ func (v *DiffView) stopEditing() {
 		v.ed.timer.Stop()
 	}
 	v.ed.mu.Unlock()
+	v.ed.blur() // the keyboard goes back to the window, not to a detached editor
 	v.ed = nil
 }
 
@@ -151,10 +152,22 @@ func (e *Editor) shiftHeld() bool {
 }
 
 // TypedRune inserts r (replacing the selection).
-func (e *Editor) TypedRune(r rune) { e.edited(e.buf.Type(r)) }
+func (e *Editor) TypedRune(r rune) {
+	if e.detached() {
+		return
+	}
+	e.edited(e.buf.Type(r))
+}
+
+// detached reports whether the view stopped editing with this editor
+// (SetEditable(false) or new texts): it then takes no keys.
+func (e *Editor) detached() bool { return e.v.ed != e }
 
 // TypedKey handles editing and navigation keys.
 func (e *Editor) TypedKey(k *fyne.KeyEvent) {
+	if e.detached() {
+		return
+	}
 	sel := e.shiftHeld()
 	b := e.buf
 	switch k.Name {
@@ -198,6 +211,9 @@ func (e *Editor) blur() {
 // TypedShortcut handles the clipboard, undo/redo, select all and the
 // Ctrl+arrow/Home/End moves.
 func (e *Editor) TypedShortcut(s fyne.Shortcut) {
+	if e.detached() {
+		return
+	}
 	b := e.buf
 	switch s := s.(type) {
 	case *fyne.ShortcutCopy:

@@ -327,3 +327,22 @@ func TestEditorEscapeGivesTheKeyboardBack(t *testing.T) {
 		t.Errorf("Esc lost the typed text: %q", ed.Text())
 	}
 }
+
+// TestEditorStopsTakingKeysWhenEditingEnds: approving (SetEditable(false))
+// while the editor has the keyboard gives the keyboard back, and a key
+// that still reaches the old editor is ignored, not a crash.
+func TestEditorStopsTakingKeysWhenEditingEnds(t *testing.T) {
+	v, ed, w := newTestEditor(t, editOld)
+	w.Canvas().Focus(ed)
+	typeText(ed, "x")
+	v.SetEditable(false)
+	if w.Canvas().Focused() == ed {
+		t.Errorf("after SetEditable(false) the old editor still has the keyboard")
+	}
+	typeText(ed, "y")
+	key(ed, fyne.KeyReturn)
+	ed.TypedShortcut(&fyne.ShortcutSelectAll{})
+	if v.EditedText() != "" {
+		t.Errorf("EditedText after editing ended = %q; want none", v.EditedText())
+	}
+}
