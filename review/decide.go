@@ -268,10 +268,8 @@ func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
 			for _, id := range dec.Hunks[f.Path] {
 				accepted[id] = true
 			}
-			a, b := engine.SplitLines(f.BaseText()), engine.SplitLines(f.Proposed)
-			hunks := engine.Hunks(a, b, engine.DiffLines(a, b), 3)
 			known := map[string]bool{}
-			for _, h := range hunks {
+			for _, h := range f.Hunks() {
 				known[h.ID] = true
 				w.Verdicts = append(w.Verdicts, HunkVerdict{ID: h.ID, Accepted: accepted[h.ID]})
 			}

@@ -198,6 +198,9 @@ func TestStaleFileStopsTheWrite(t *testing.T) {
 	if err != nil || m.Text != "ONE\ntwo\nthree (added by the person's editor)\n" || len(m.Conflicts) != 0 {
 		t.Fatalf("Merge = %+v, %v; want a clean merge of both changes", m, err)
 	}
+	if fm := got.Files[0].Merge(); fm.Text != m.Text {
+		t.Errorf("File.Merge = %q; want the desk's merge %q (against the disk the person was shown)", fm.Text, m.Text)
+	}
 	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: m.Text},
 		Overwrite: map[string]string{path: got.Files[0].Disk.SHA256}})
 	if reviewtest.ReadFile(t, path) != m.Text || !o.Status.Wrote() {

@@ -82,6 +82,25 @@ func (f File) staleAgainst(now atomicfile.Snapshot) bool {
 	return now.Changed(f.Base) || f.AgentRead != "" && f.AgentRead != now.SHA256
 }
 
+// Hunks are the file's proposed changes as a partial decision names them
+// (Decision.Hunks holds their ids).
+func (f File) Hunks() []engine.Hunk {
+	a, b := engine.SplitLines(f.BaseText()), engine.SplitLines(f.Proposed)
+	return engine.Hunks(a, b, engine.DiffLines(a, b), hunkContext)
+}
+
+// hunkContext is how many unchanged lines join two changes into one hunk.
+const hunkContext = 3
+
+// Merge is the proposal's changes merged onto the disk content the desk
+// found when it marked the file stale (Disk): what approving a stale file
+// writes, with the conflicts the person must resolve first. Approve it with
+// Decision.Overwrite set to Disk.SHA256, so the write happens only while the
+// disk still holds what the person saw.
+func (f File) Merge() engine.MergeResult {
+	return engine.Merge3(f.BaseText(), string(f.Disk.Content), f.Proposed, engine.MergeLabels{})
+}
+
 // BaseText returns the file's content when the proposal arrived.
 func (f File) BaseText() string { return string(f.Base.Content) }
 

@@ -180,8 +180,10 @@ func (d *Desk) markStale(id, path string, now atomicfile.Snapshot) {
 	}
 }
 
-// Merge returns the 3-way merge of a stale file: its base snapshot, the
-// disk as it is now, and the proposal. Conflicts are marked in the text.
+// Merge returns the 3-way merge of a file of proposal id: its base
+// snapshot, the disk, and the proposal, conflicts marked in the text. For a
+// stale file the disk is what the desk found when it marked it stale
+// (File.Merge), the content the person reviews; otherwise the disk now.
 func (d *Desk) Merge(id, path string) (engine.MergeResult, error) {
 	p, ok := d.Get(id)
 	if !ok {
@@ -190,6 +192,9 @@ func (d *Desk) Merge(id, path string) (engine.MergeResult, error) {
 	for _, f := range p.Files {
 		if f.Path != path {
 			continue
+		}
+		if f.Stale() {
+			return f.Merge(), nil
 		}
 		now, err := atomicfile.ReadSnapshot(path)
 		if err != nil {

@@ -305,7 +305,7 @@ func (d *detail) renderProposal() {
 		case staleProposal:
 			d.view.SetTexts(f.Path, f.BaseText(), f.Proposed)
 		default:
-			d.view.SetStale(f.BaseText(), string(f.Disk.Content), f.Proposed)
+			d.view.SetStale(string(f.Disk.Content), m)
 		}
 		d.note.SetText(staleNote(f, m))
 		d.note.Show()
@@ -376,7 +376,7 @@ func (d *detail) renderOutcome() {
 func (d *detail) merge(f review.File) engine.MergeResult {
 	m, ok := d.merges[f.Path+"\x00"+f.Disk.SHA256]
 	if !ok {
-		m = engine.Merge3(f.BaseText(), string(f.Disk.Content), f.Proposed, engine.MergeLabels{})
+		m = f.Merge()
 		d.merges[f.Path+"\x00"+f.Disk.SHA256] = m
 	}
 	return m
@@ -522,8 +522,7 @@ func (d *detail) fileHunks(f review.File) []engine.Hunk {
 	if hs, ok := d.hunks[f.Path]; ok {
 		return hs
 	}
-	a, b := f.BaseText(), f.Proposed
-	hs := engine.Hunks(engine.SplitLines(a), engine.SplitLines(b), engine.Diff(a, b), 3)
+	hs := f.Hunks()
 	d.hunks[f.Path] = hs
 	return hs
 }

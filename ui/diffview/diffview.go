@@ -437,14 +437,12 @@ func (v *DiffView) setFollowing(on bool) {
 	}
 }
 
-// SetStale shows a stale file: base is what the agent edited, disk the
-// file as it is now and proposed the agent's text. The left side is the
-// disk; the right side is the proposal's changes merged onto the disk
-// (engine.Merge3), with conflict regions marked; a banner says so.
-func (v *DiffView) SetStale(base, disk, proposed string) {
-	path := v.path
-	res := engine.Merge3(base, disk, proposed, engine.MergeLabels{})
-	v.SetTexts(path, disk, res.Text)
+// SetStale shows a stale file: disk is the file as it is now, res the
+// proposal's changes merged onto it (the desk's merge). The left side is
+// the disk; the right side the merge, with conflict regions marked; a
+// banner says so.
+func (v *DiffView) SetStale(disk string, res engine.MergeResult) {
+	v.SetTexts(v.path, disk, res.Text)
 	v.stale = true
 	for _, c := range res.Conflicts {
 		v.conflicts = append(v.conflicts, [2]int{c.Line0, c.Line1})
