@@ -25,7 +25,7 @@ const AppID = "io.github.diffdesk.desk"
 func Main(args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("diffdesk", flag.ContinueOnError)
 	fl.SetOutput(stderr)
-	var c startup.Config
+	var c startup.Options
 	c.AddFlags(fl)
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

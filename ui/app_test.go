@@ -48,7 +48,7 @@ func newE2EWithConfig(t *testing.T, configTOML string) *e2e {
 	if configTOML != "" {
 		os.WriteFile(filepath.Join(dir, "none.toml"), []byte(configTOML), 0o644)
 	}
-	b, err := startup.Start(startup.Config{Roots: []string{root}, Socket: filepath.Join(dir, "desk.sock"),
+	b, err := startup.Start(startup.Options{Roots: []string{root}, Socket: filepath.Join(dir, "desk.sock"),
 		Journal: filepath.Join(dir, "journal.db"), Config: filepath.Join(dir, "none.toml")})
 	if err != nil {
 		t.Fatal(err)
@@ -283,7 +283,7 @@ func TestEndToEndExternalEditor(t *testing.T) {
 
 func TestSecondDeskOnTheSocketIsAClearError(t *testing.T) {
 	e := newE2E(t)
-	_, err := startup.Start(startup.Config{Roots: []string{e.root}, Socket: e.backend.Socket,
+	_, err := startup.Start(startup.Options{Roots: []string{e.root}, Socket: e.backend.Socket,
 		Journal: filepath.Join(t.TempDir(), "j.db"), Config: filepath.Join(t.TempDir(), "none.toml")})
 	if !errors.Is(err, deskrpc.ErrDeskRunning) || !strings.Contains(err.Error(), "already running") {
 		t.Errorf("second startup.Start = %v; want ErrDeskRunning with a clear message", err)

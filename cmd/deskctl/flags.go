@@ -8,7 +8,7 @@ import (
 )
 
 // The flags several commands take, each defined once. (serve's desk flags
-// come from startup.Config.AddFlags, shared with the diffdesk window.)
+// come from startup.Options.AddFlags, shared with the diffdesk window.)
 
 // socketFlag defines --socket, the running desk's socket.
 func socketFlag(fl *flag.FlagSet) *string {

@@ -143,7 +143,7 @@ func startServe(t *testing.T, decide journal.Verdict) (root, sock string) {
 	done := make(chan error, 1)
 	pr, pw, _ := os.Pipe()
 	go func() {
-		done <- serve(ctx, startup.Config{Roots: []string{root}, Unattended: decide, Socket: sock,
+		done <- serve(ctx, startup.Options{Roots: []string{root}, Unattended: decide, Socket: sock,
 			Journal: filepath.Join(dir, "j.db"), Config: filepath.Join(dir, "none.toml")}, pw)
 		pw.Close()
 	}()

@@ -25,7 +25,7 @@ in-flight writes and removes its socket. With --decide approve every proposal a 
 is approved unchanged; protected paths (.git/, .env*, keys, lockfiles, …) are rejected with a
 reason saying a person is needed.`,
 	flags: func(fl *flag.FlagSet) runFunc {
-		var c startup.Config
+		var c startup.Options
 		c.AddFlags(fl)
 		decide := fl.String("decide", "", "decide without a person: `approve|reject` — approve what rules may approve (the rest is rejected), or reject all")
 		return func(ctx context.Context, x *invocation) int { return runServe(ctx, x, c, *decide) }
@@ -34,7 +34,7 @@ reason saying a person is needed.`,
 
 // runServe implements `deskctl serve`: c is the desk's start-up, decide
 // who decides ("" = a person).
-func runServe(ctx context.Context, x *invocation, c startup.Config, decide string) int {
+func runServe(ctx context.Context, x *invocation, c startup.Options, decide string) int {
 	if decide != "" {
 		v, err := journal.ParseVerdict(decide)
 		if err != nil || (v != journal.Approved && v != journal.Rejected) {
@@ -52,7 +52,7 @@ func runServe(ctx context.Context, x *invocation, c startup.Config, decide strin
 
 // serve runs a desk until ctx ends, then finishes in-flight writes and
 // removes its socket.
-func serve(ctx context.Context, c startup.Config, stdout io.Writer) error {
+func serve(ctx context.Context, c startup.Options, stdout io.Writer) error {
 	b, err := startup.Start(c)
 	if errors.Is(err, deskrpc.ErrDeskRunning) {
 		return fmt.Errorf("%w; see deskctl status, stop that desk, or start this one with --socket", err)

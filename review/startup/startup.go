@@ -26,9 +26,9 @@ import (
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
-// Config says where a desk's state lives and who decides; "" picks the
+// Options says where a desk's state lives and who decides; "" picks the
 // default.
-type Config struct {
+type Options struct {
 	Roots   []string // workspace roots; none means the current directory
 	Socket  string   // the native protocol's socket; deskrpc.DefaultSocketPath() if ""
 	Journal string   // journal.DefaultPath() if ""
@@ -43,7 +43,7 @@ type Config struct {
 
 // AddFlags defines on fs the flags every desk takes — --workspace
 // (repeatable), --socket, --journal, --config — filling c.
-func (c *Config) AddFlags(fs *flag.FlagSet) {
+func (c *Options) AddFlags(fs *flag.FlagSet) {
 	fs.Var((*rootList)(&c.Roots), "workspace", "a workspace root `DIR` the desk serves (repeatable; default: the current directory)")
 	fs.StringVar(&c.Socket, "socket", deskrpc.DefaultSocketPath(), "the socket `PATH` agents connect to")
 	fs.StringVar(&c.Journal, "journal", "", "the journal database `FILE` (default $XDG_DATA_HOME/diffdesk/journal.db)")
@@ -63,7 +63,7 @@ type Backend struct {
 	Journal *journal.Journal
 	Config  config.Config
 	Socket  string // the socket's path
-	// Unattended is who decides (Config.Unattended).
+	// Unattended is who decides (Options.Unattended).
 	Unattended journal.Verdict
 	// Interrupted lists the writes a previous desk left unfinished, as
 	// Recover settled them.
@@ -85,7 +85,7 @@ type Backend struct {
 // opens the journal, settles interrupted writes and starts the desk.
 // Agents are served once Serve is called, so a window can subscribe to the
 // desk first and see every proposal.
-func Start(c Config) (*Backend, error) {
+func Start(c Options) (*Backend, error) {
 	var err error
 	if len(c.Roots) == 0 {
 		wd, err := os.Getwd()

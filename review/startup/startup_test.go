@@ -20,7 +20,7 @@ import (
 // testConfig is a desk over a fresh workspace whose user config sets a
 // settle window, so an approved write stays in flight (journaled, not yet
 // finished) for that long.
-func testConfig(t *testing.T, settle string) Config {
+func testConfig(t *testing.T, settle string) Options {
 	t.Helper()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "ws")
@@ -32,7 +32,7 @@ func testConfig(t *testing.T, settle string) Config {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(sock) })
-	return Config{
+	return Options{
 		Roots: []string{root}, Socket: filepath.Join(sock, "desk.sock"),
 		Journal: filepath.Join(dir, "journal.db"), Config: user,
 		Doors: ide.Options{ClaudeLockDir: t.TempDir(), GeminiDir: t.TempDir()},
