@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -390,5 +391,36 @@ func TestPeerCredentialsAreChecked(t *testing.T) {
 	// A connection from this user is served (peerIsUs is true for it).
 	if err := cl.Call(reviewtest.Context(t), "status", struct{}{}, nil); err != nil {
 		t.Fatalf("status from the same user: %v", err)
+	}
+}
+
+// TestDecideTakesVerbOrVerdict: the decide method reads a decision as the
+// imperative (approve) or the verdict it reaches (approved), and refuses
+// anything else with invalid params.
+func TestDecideTakesVerbOrVerdict(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	path := serveTestDesk(t, d.Desk)
+	cl, err := Dial(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx := reviewtest.Context(t)
+	for _, tt := range []struct{ decision, want string }{{"approve", "approved"}, {"rejected", "rejected"}} {
+		reviewtest.WriteFile(t, filepath.Join(d.Root, tt.decision+".txt"), "old\n")
+		p := d.MustPropose(t, engine.FormatWrite, tt.decision+".txt", "new\n")
+		var res struct{ Outcome review.Outcome }
+		if err := cl.Call(ctx, "decide", map[string]any{"id": p.ID, "decision": tt.decision}, &res); err != nil {
+			t.Fatalf("decide %s: %v", tt.decision, err)
+		}
+		if string(res.Outcome.Status) != tt.want {
+			t.Errorf("decide %s: status %s; want %s", tt.decision, res.Outcome.Status, tt.want)
+		}
+	}
+	p := d.MustPropose(t, engine.FormatWrite, "x.txt", "x\n")
+	err = cl.Call(ctx, "decide", map[string]any{"id": p.ID, "decision": "withdrawn"}, nil)
+	var re *RemoteError
+	if !errors.As(err, &re) || re.Code != codeInvalidParams || !strings.Contains(re.Message, "unknown decision") {
+		t.Errorf("decide withdrawn: %v; want invalid params naming the decisions", err)
 	}
 }
