@@ -194,3 +194,13 @@ func FuzzDiff(f *testing.F) {
 		}
 	})
 }
+
+func TestCountLines(t *testing.T) {
+	added, removed := CountLines(Diff("a\nb\nc\nd\n", "a\nB\nc\nd\ne\nf\n"))
+	if added != 3 || removed != 1 {
+		t.Errorf("CountLines = +%d -%d; want +3 -1 (b→B, then e and f)", added, removed)
+	}
+	if a, r := CountLines(Diff("same\n", "same\n")); a != 0 || r != 0 {
+		t.Errorf("CountLines(equal) = +%d -%d; want +0 -0", a, r)
+	}
+}
