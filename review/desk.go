@@ -425,6 +425,11 @@ func (d *Desk) Feed(id, chunk string) error {
 // proposal waits for a decision (or fails).
 func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	d.mu.Lock()
+	if e, ok := d.entries[id]; ok && e.endedMidStream() {
+		// Rejected (or withdrawn) while it streamed: the outcome answers.
+		d.mu.Unlock()
+		return d.snapshot(e), nil
+	}
 	e, err := d.streaming(id)
 	if err != nil {
 		d.mu.Unlock()
@@ -459,10 +464,19 @@ func (d *Desk) streaming(id string) (*entry, error) {
 	if !ok {
 		return nil, ErrUnknownProposal
 	}
+	if e.endedMidStream() {
+		return nil, fmt.Errorf("proposal %s was %s while it streamed: stop sending; finish or wait answers with the outcome", id, e.outcome.Status)
+	}
 	if e.p.State != StateStreaming {
-		return nil, fmt.Errorf("review: proposal %s is %s, not streaming", id, e.p.State)
+		return nil, fmt.Errorf("proposal %s is %s, not streaming", id, e.p.State)
 	}
 	return e, nil
+}
+
+// endedMidStream reports whether the proposal was decided (rejected) or
+// withdrawn while it was still streaming; d.mu must be held.
+func (e *entry) endedMidStream() bool {
+	return e.stream != nil && !e.p.State.Open() && e.p.State != StateDecided
 }
 
 // Wait blocks until the proposal has an outcome or ctx is done.

@@ -467,7 +467,7 @@ func (d *detail) updateBar() {
 	en(d.partial, !busy && open && !stale && !d.editing && d.someRejected())
 	en(d.edit, !busy)
 	en(d.external, !busy)
-	en(d.reject, !busy)
+	en(d.reject, !d.deciding) // a runaway stream can be stopped
 }
 
 func anyStale(p review.Proposal) bool {

@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -161,8 +164,8 @@ func TestStreamingDisablesDecisionsUntilFinished(t *testing.T) {
 	}
 	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
 	d := h.win.detail
-	if !d.approve.Disabled() || !d.reject.Disabled() || !d.edit.Disabled() || d.follow.Hidden {
-		t.Errorf("while streaming: approve disabled %v, reject disabled %v, edit disabled %v, follow shown %v; want disabled, disabled, disabled, shown",
+	if !d.approve.Disabled() || d.reject.Disabled() || !d.edit.Disabled() || d.follow.Hidden {
+		t.Errorf("while streaming: approve disabled %v, reject disabled %v, edit disabled %v, follow shown %v; want disabled, enabled, disabled, shown",
 			d.approve.Disabled(), d.reject.Disabled(), d.edit.Disabled(), !d.follow.Hidden)
 	}
 	test.AssertObjectRendersToMarkup(t, "window/bar_streaming.xml", d.bar)
@@ -175,6 +178,33 @@ func TestStreamingDisablesDecisionsUntilFinished(t *testing.T) {
 		t.Errorf("after the stream: approve disabled %v, follow shown %v", d.approve.Disabled(), !d.follow.Hidden)
 	}
 	test.AssertObjectRendersToMarkup(t, "window/bar_pending.xml", d.bar)
+}
+
+// TestRejectStopsARunawayStream: Reject works while a proposal streams;
+// the agent's next chunk is refused with why, and its finish answers with
+// the rejection.
+func TestRejectStopsARunawayStream(t *testing.T) {
+	h := newHarness(t)
+	p, err := h.desk.Propose(t.Context(), review.Request{Agent: "a", Format: engine.FormatWrite, Path: "s.txt", Stream: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.desk.Feed(p.ID, "line\n")
+	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
+	h.win.detail.Reject("this is going nowhere")
+	o := h.outcome(p.ID)
+	if o.Status != journal.Rejected || o.Feedback != "this is going nowhere" {
+		t.Fatalf("outcome = %s %q; want rejected with the reason", o.Status, o.Feedback)
+	}
+	if err := h.desk.Feed(p.ID, "more\n"); err == nil || !strings.Contains(err.Error(), "rejected while it streamed") {
+		t.Errorf("Feed after the rejection: %v; want an error saying it was rejected while it streamed", err)
+	}
+	if fp, err := h.desk.Finish(t.Context(), p.ID); err != nil || fp.State != review.StateReported {
+		t.Errorf("Finish after the rejection = %s, %v; want the reported proposal", fp.State, err)
+	}
+	if _, err := os.Stat(filepath.Join(h.root, "s.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("s.txt exists after the stream was rejected: %v", err)
+	}
 }
 
 func TestFailedProposalShowsTheAgentText(t *testing.T) {
