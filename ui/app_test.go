@@ -193,7 +193,13 @@ func TestEndToEndRejectWithReason(t *testing.T) {
 	}
 }
 
-func TestEndToEndApproveSomeHunks(t *testing.T) {
+func TestEndToEndApproveSomeHunks(t *testing.T) { testApproveSomeHunks(t, false) }
+
+// TestEndToEndApproveKeyHonoursUntickedHunks: a, like the button, writes
+// what the screen shows: with a hunk unticked, only the ticked ones.
+func TestEndToEndApproveKeyHonoursUntickedHunks(t *testing.T) { testApproveSomeHunks(t, true) }
+
+func testApproveSomeHunks(t *testing.T, byKey bool) {
 	e := newE2E(t)
 	var base, proposed strings.Builder
 	for i := range 40 {
@@ -216,7 +222,11 @@ func TestEndToEndApproveSomeHunks(t *testing.T) {
 	if e.win.detail.partial.Disabled() {
 		t.Fatal("Approve selected hunks stays disabled after a hunk was rejected")
 	}
-	test.Tap(e.win.detail.partial)
+	if byKey {
+		e.win.Approve()
+	} else {
+		test.Tap(e.win.detail.partial)
+	}
 	r := e.answer(ch)
 	want := strings.Replace(b, "line b\n", "line B\n", 1)
 	if r.res.Outcome.Status != journal.Partial || e.read("list.txt") != want {

@@ -538,8 +538,9 @@ func (d *detail) setStatus(s string, isErr bool) {
 	d.status.Refresh()
 }
 
-// Approve writes the proposal as it is (a). On a stale proposal it is
-// Approve merged; while editing, Approve edited.
+// Approve writes the proposal as the screen shows it (a): as it is; with
+// hunks unticked in the gutter, only the ticked ones; on a stale proposal,
+// the merge; while editing, the edited text.
 func (d *detail) Approve() {
 	switch {
 	case !d.canDecide():
@@ -547,6 +548,8 @@ func (d *detail) Approve() {
 		d.ApproveEdited()
 	case anyStale(d.p):
 		d.ApproveMerged()
+	case d.someRejected():
+		d.ApprovePartial()
 	default:
 		d.decide(review.Decision{Verdict: journal.Approved})
 	}
@@ -755,7 +758,7 @@ func outcomeText(o review.Outcome) string {
 	case journal.ApprovedEdited:
 		b.WriteString("Your edited version was written")
 	case journal.Partial:
-		b.WriteString("The accepted hunks were written")
+		b.WriteString("Only the hunks left ticked were written")
 	case journal.Rejected:
 		b.WriteString("Rejected; nothing was written")
 	case journal.Withdrawn:
