@@ -157,12 +157,13 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 		}
 		p.Files = []File{f}
 	}
-	e := d.add(p, stream)
-	if err := d.journal.RecordProposal(ctx, proposalRecord(d.snapshot(e))); err != nil {
-		d.drop(e.p.ID)
+	// Journaled before anyone can see it: a decision may follow at once.
+	p.ID = d.newID(p.Created)
+	if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
 		return Proposal{}, err
 	}
-	switch e.p.State {
+	e := d.add(p, stream)
+	switch p.State {
 	case StateFailed:
 		d.finish(ctx, e, Outcome{ID: e.p.ID, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
 	case StatePending:
@@ -296,11 +297,18 @@ func (d *Desk) applyPatch(dir, payload string) ([]File, error) {
 	return files, nil
 }
 
-// add registers a new proposal and tells subscribers.
+// newID returns a new proposal id: its sequence number at this desk and
+// the time it arrived.
+func (d *Desk) newID(created time.Time) string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.seq++
+	return fmt.Sprintf("p%d-%s", d.seq, strconv.FormatInt(created.UnixMilli()%1e6, 36))
+}
+
+// add makes a journaled proposal visible: listed, watched, announced.
 func (d *Desk) add(p Proposal, stream *engine.Stream) *entry {
 	d.mu.Lock()
-	d.seq++
-	p.ID = fmt.Sprintf("p%d-%s", d.seq, strconv.FormatInt(p.Created.UnixMilli()%1e6, 36))
 	e := &entry{p: p, stream: stream, done: make(chan struct{})}
 	d.entries[p.ID] = e
 	d.mu.Unlock()
@@ -311,18 +319,6 @@ func (d *Desk) add(p Proposal, stream *engine.Stream) *entry {
 	}
 	d.emit(Event{Kind: EventAdded, ID: p.ID})
 	return e
-}
-
-func (d *Desk) drop(id string) {
-	d.mu.Lock()
-	e := d.entries[id]
-	delete(d.entries, id)
-	d.mu.Unlock()
-	if e != nil {
-		for _, f := range e.p.Files {
-			d.watch.remove(f.Path)
-		}
-	}
 }
 
 // queued runs once a proposal becomes pending: a stale check and, where a
