@@ -54,7 +54,7 @@ func newE2EWithConfig(t *testing.T, configTOML string) *e2e {
 		t.Fatal(err)
 	}
 	h := &harness{t: t, root: b.Desk.Roots()[0], desk: b.Desk, sched: make(chan func(), 4096), now: baseTime}
-	h.win = NewWindow(a, b.Desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1, Socket: b.Socket})
+	h.win = NewWindow(a, b.Desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, Socket: b.Socket})
 	h.win.Win.Resize(fyne.NewSize(1200, 700))
 	h.win.View().SetSynchronous(true)
 	if err := b.Serve(); err != nil {

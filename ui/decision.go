@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -21,7 +22,8 @@ import (
 // detail is the right pane: the selected proposal (its files, the DiffView)
 // and the decision bar.
 type detail struct {
-	w *Window
+	w       *Window
+	shownAt time.Time // when the shown proposal was first shown (ArmDelay)
 
 	view    *diffview.DiffView
 	title   *widget.Label
@@ -190,6 +192,7 @@ func (d *detail) show(p review.Proposal) {
 	if p.ID != d.id {
 		d.reset()
 		d.id = p.ID
+		d.shownAt = d.w.now()
 		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
 		d.setStatus("", false)
 		d.files.Options = nil // select the first file, whatever the last proposal had
@@ -693,6 +696,12 @@ func (d *detail) Dismiss() {
 
 // decide carries out dec off the UI goroutine and shows the outcome.
 func (d *detail) decide(dec review.Decision) {
+	if wait := d.shownAt.Add(d.w.opts.ArmDelay).Sub(d.w.now()); wait > 0 {
+		// A click or key meant for the proposal shown before (the second
+		// click of a double-click on Dismiss, a repeated a) lands here.
+		d.setStatus("This proposal has just appeared: look at it, then decide.", false)
+		return
+	}
 	id := d.id
 	d.deciding = true
 	d.w.autoPicked = false // the person acted on it: keep it shown

@@ -44,6 +44,11 @@ type WindowOptions struct {
 	AgeTick time.Duration
 	// Journal is the desk's journal; with it the window has a History tab.
 	Journal *journal.Journal
+	// ArmDelay is how long the decision controls of a proposal that has
+	// just been shown stay unarmed, so the second click of a double-click
+	// or a key meant for the previous proposal decides nothing unseen;
+	// 600 ms if zero, none if negative.
+	ArmDelay time.Duration
 }
 
 // Window is DiffDesk's main window: the queue of proposals on the left, the
@@ -105,6 +110,9 @@ func NewWindow(a fyne.App, desk *review.Desk, o WindowOptions) *Window {
 	}
 	if w.opts.NotifyDelay == 0 {
 		w.opts.NotifyDelay = 1500 * time.Millisecond
+	}
+	if w.opts.ArmDelay == 0 {
+		w.opts.ArmDelay = 600 * time.Millisecond
 	}
 	w.notify = a.SendNotification
 	w.Win = a.NewWindow("DiffDesk")

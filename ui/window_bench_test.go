@@ -29,7 +29,7 @@ func benchWindow(b *testing.B) *harness {
 	if h.desk, err = review.NewDesk(review.Options{Roots: []string{h.root}, Journal: j}); err != nil {
 		b.Fatal(err)
 	}
-	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1})
+	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1})
 	h.win.Win.Resize(fyne.NewSize(1400, 900))
 	h.win.View().SetSynchronous(true)
 	b.Cleanup(func() { h.win.Close(); h.desk.Close(); j.Close() })

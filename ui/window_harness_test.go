@@ -62,7 +62,7 @@ func newHarnessWithConfig(t *testing.T, configTOML string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, Now: h.clock, NotifyDelay: -1, AgeTick: -1})
+	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, Now: h.clock, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1})
 	h.win.Win.Resize(fyne.NewSize(1200, 700))
 	h.win.View().SetSynchronous(true) // the view's own workers would call fyne.Do inline off the test goroutine
 	t.Cleanup(func() {

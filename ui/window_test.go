@@ -123,6 +123,35 @@ func TestPickProposalOrder(t *testing.T) {
 	}
 }
 
+// TestDoubleClickOnDismissApprovesNothingUnseen: Dismiss and Approve share
+// a spot; the second click of a double-click on Dismiss lands on the next
+// proposal's Approve and must write nothing until it has been seen.
+func TestDoubleClickOnDismissApprovesNothingUnseen(t *testing.T) {
+	h := newHarness(t)
+	h.win.opts.ArmDelay = 600 * time.Millisecond
+	h.write("a.txt", "one\n")
+	failed := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("missing\n", "x\n"))
+	h.win.Select(failed.ID)
+	h.advance(time.Second)
+	d := h.win.detail
+	test.Tap(d.dismiss) // the first click
+	big := h.propose("agent", "s", engine.FormatWrite, "big.txt", strings.Repeat("line\n", 20000))
+	h.win.Select(big.ID) // the next proposal takes the pane
+	test.Tap(d.approve)  // the second click, a moment later
+	h.settle()
+	if _, err := os.Stat(filepath.Join(h.root, "big.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("big.txt written by a click meant for Dismiss: %v", err)
+	}
+	if !strings.Contains(d.status.Text, "just appeared") {
+		t.Errorf("status %q; want it to say the proposal has just appeared", d.status.Text)
+	}
+	h.advance(time.Second) // the person looked at it
+	test.Tap(d.approve)
+	if o := h.outcome(big.ID); o.Status != journal.Approved {
+		t.Errorf("after a look, Approve: %s; want approved", o.Status)
+	}
+}
+
 func TestApproveWritesTheFile(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "one\ntwo\n")
@@ -414,7 +443,7 @@ func TestNoNotificationForAutoApproved(t *testing.T) {
 
 func TestInterruptedWritesOpenADialog(t *testing.T) {
 	h := newHarness(t)
-	w := NewWindow(fyne.CurrentApp(), h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1,
+	w := NewWindow(fyne.CurrentApp(), h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1,
 		Interrupted: []journal.Interrupted{{Checkpoint: 3, Files: []journal.RecoveredFile{{Path: "/w/a.go", State: journal.WriteWritten}}}}})
 	defer w.Close()
 	if w.interrupted == nil {
