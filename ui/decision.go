@@ -24,6 +24,10 @@ import (
 type detail struct {
 	w       *Window
 	shownAt time.Time // when the shown proposal was first shown (ArmDelay)
+	// seen are the files of the proposal the person has had on screen;
+	// unseenOK says they chose to approve the others unopened.
+	seen     map[string]bool
+	unseenOK bool
 
 	view    *diffview.DiffView
 	title   *widget.Label
@@ -48,6 +52,7 @@ type detail struct {
 
 	rejectEntry   *widget.Entry
 	rejectDialog  dialog.Dialog
+	unseenDialog  *dialog.ConfirmDialog
 	rejectConfirm *widget.Button
 
 	// The proposal shown and what the person did to it so far.
@@ -146,6 +151,7 @@ func (d *detail) reset() {
 	d.file, d.editing, d.deciding, d.outcome, d.shownKey = 0, false, false, nil, ""
 	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
 	d.hunks = map[string][]engine.Hunk{}
+	d.seen, d.unseenOK = map[string]bool{}, false
 	d.staleShow.Selected = staleMerged // no callback: render follows
 	d.staleShow.Refresh()
 	d.closeExternal()
@@ -232,6 +238,65 @@ func (d *detail) refreshFiles() {
 	d.files.Show()
 }
 
+// NextHunk goes to the next change, on into the next file (j).
+func (d *detail) NextHunk() {
+	if d.view.NextHunk() || d.file+1 >= len(d.p.Files) || d.outcome != nil {
+		return
+	}
+	d.files.SetSelected(d.p.Files[d.file+1].Rel) // selectFile: opens at its first change
+}
+
+// PrevHunk goes to the previous change, back into the previous file (k).
+func (d *detail) PrevHunk() {
+	if d.view.PrevHunk() || d.file == 0 || d.outcome != nil {
+		return
+	}
+	d.files.SetSelected(d.p.Files[d.file-1].Rel) // selectFile
+	d.view.LastHunk()
+}
+
+// unseen lists the files of the shown proposal never on screen.
+func (d *detail) unseen() []string {
+	var out []string
+	for _, f := range d.p.Files {
+		if !d.seen[f.Path] {
+			out = append(out, f.Rel)
+		}
+	}
+	return out
+}
+
+// confirmUnseen asks before approving files the person never opened; it
+// reports whether to go ahead now.
+func (d *detail) confirmUnseen(dec review.Decision) bool {
+	unseen := d.unseen()
+	if len(unseen) == 0 || d.unseenOK {
+		return true
+	}
+	msg := fmt.Sprintf("You have not opened %s.\nApprove all %d files of this proposal?", andList(unseen), len(d.p.Files))
+	d.unseenDialog = dialog.NewConfirm("Approve files you have not seen?", msg, func(ok bool) {
+		d.unseenDialog = nil
+		if ok {
+			d.unseenOK = true
+			d.decide(dec)
+			return
+		}
+		d.files.SetSelected(unseen[0]) // selectFile
+	}, d.w.Win)
+	d.unseenDialog.SetConfirmText("Approve all")
+	d.unseenDialog.SetDismissText("Show " + unseen[0])
+	d.unseenDialog.Show()
+	return false
+}
+
+// andList joins names as "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
 // selectFile switches the view to another file of the proposal.
 func (d *detail) selectFile(rel string) {
 	for i, f := range d.p.Files {
@@ -286,6 +351,7 @@ func (d *detail) render() {
 
 func (d *detail) renderProposal() {
 	f := d.cur()
+	d.seen[f.Path] = true
 	d.showCenter(d.view)
 	switch {
 	case d.p.State == review.StateStreaming:
@@ -700,6 +766,9 @@ func (d *detail) decide(dec review.Decision) {
 		// A click or key meant for the proposal shown before (the second
 		// click of a double-click on Dismiss, a repeated a) lands here.
 		d.setStatus("This proposal has just appeared: look at it, then decide.", false)
+		return
+	}
+	if dec.Verdict.Wrote() && !d.confirmUnseen(dec) {
 		return
 	}
 	id := d.id

@@ -24,8 +24,8 @@ type keyBinding struct {
 // the editor has the focus (then the keys type).
 func keyBindings() []keyBinding {
 	return []keyBinding{
-		{'j', "next hunk", func(w *Window) { w.detail.view.NextHunk() }},
-		{'k', "previous hunk", func(w *Window) { w.detail.view.PrevHunk() }},
+		{'j', "next hunk (on to the next file)", func(w *Window) { w.detail.NextHunk() }},
+		{'k', "previous hunk (back to the previous file)", func(w *Window) { w.detail.PrevHunk() }},
 		{'a', "approve (approve edited while editing, approve merged when stale)", func(w *Window) { w.Approve() }},
 		{'r', "reject, with a reason for the agent", func(w *Window) { w.ShowReject() }},
 		{'e', "edit the proposal (again: cancel the edit)", func(w *Window) { w.Edit() }},

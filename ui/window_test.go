@@ -370,6 +370,38 @@ func TestMultiFileProposalSwitchesFiles(t *testing.T) {
 	}
 }
 
+// TestMultiFileReviewCrossesFilesAndAsksBeforeUnseen: j and k cross from
+// file to file, and approving files never opened asks first.
+func TestMultiFileReviewCrossesFilesAndAsksBeforeUnseen(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	h.write("b.txt", "two\n")
+	h.write("c.txt", "three\n")
+	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n" +
+		"*** Update File: c.txt\n@@\n-three\n+THREE\n*** End Patch\n"
+	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
+	h.win.Select(p.ID)
+	d := h.win.detail
+	d.NextHunk() // to a.txt's only change
+	d.NextHunk() // past it: on to b.txt
+	if d.file != 1 || d.files.Selected != "b.txt" {
+		t.Fatalf("after j past a.txt's last change: file %d (%q); want b.txt", d.file, d.files.Selected)
+	}
+	d.PrevHunk()
+	if d.file != 0 || d.files.Selected != "a.txt" {
+		t.Fatalf("after k before b.txt's first change: file %d (%q); want a.txt", d.file, d.files.Selected)
+	}
+	h.win.Approve() // c.txt was never on screen
+	h.settle()
+	if d.unseenDialog == nil || h.read("a.txt") != "one\n" {
+		t.Fatalf("Approve with c.txt unseen: dialog %v, a.txt %q; want a question and nothing written", d.unseenDialog != nil, h.read("a.txt"))
+	}
+	d.unseenDialog.Confirm()
+	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("c.txt") != "THREE\n" {
+		t.Errorf("after Approve all: %s, c.txt %q", o.Status, h.read("c.txt"))
+	}
+}
+
 func TestWithdrawnProposalLeavesTheQueue(t *testing.T) {
 	h := newHarness(t)
 	p := h.propose("a", "s", engine.FormatWrite, "x.txt", "x\n")

@@ -528,31 +528,43 @@ func (v *DiffView) hunkRef() int {
 }
 
 // NextHunk scrolls to the next change: after the one last jumped to, or
-// below the top of the view.
-func (v *DiffView) NextHunk() {
+// below the top of the view. It reports false when there is none.
+func (v *DiffView) NextHunk() bool {
 	ref := v.hunkRef()
 	for _, r := range v.model.ChangeRows() {
 		if r > ref {
 			v.scrollToRow(r)
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // PrevHunk scrolls to the change before the one last jumped to (or
-// before the top of the view).
-func (v *DiffView) PrevHunk() {
+// before the top of the view). It reports false when there is none.
+func (v *DiffView) PrevHunk() bool {
 	ref := v.hunkRef()
 	if ref < 0 {
-		return
+		return false
 	}
 	rows := v.model.ChangeRows()
 	for k := len(rows) - 1; k >= 0; k-- {
 		if rows[k] < ref {
 			v.scrollToRow(rows[k])
-			return
+			return true
 		}
 	}
+	return false
+}
+
+// LastHunk scrolls to the last change; false when there is none.
+func (v *DiffView) LastHunk() bool {
+	rows := v.model.ChangeRows()
+	if len(rows) == 0 {
+		return false
+	}
+	v.scrollToRow(rows[len(rows)-1])
+	return true
 }
 
 // scrollToRow puts row r hunkLead rows below the top of the view.
