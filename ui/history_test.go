@@ -269,6 +269,7 @@ func TestHistoryMultiFileEntryRestoresOneFile(t *testing.T) {
 	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n*** End Patch\n"
 	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
 	h.win.Select(p.ID)
+	h.win.detail.files.SetSelected("b.txt") // both files seen: no question
 	h.win.Approve()
 	h.outcome(p.ID)
 	hv := h.openHistory(1)
