@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -31,5 +32,45 @@ func TestProposalIsJournaledBeforeItIsAnnounced(t *testing.T) {
 	}
 	if o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved}); o.Status != journal.Approved {
 		t.Errorf("outcome %s; want approved", o.Status)
+	}
+}
+
+// TestStaleViewFollowsEveryDiskChange: a stale file whose disk content
+// changes again (an editor that truncates, then writes) is announced
+// again, with the new disk content, so the stale view never shows a state
+// the disk has left.
+func TestStaleViewFollowsEveryDiskChange(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	path := filepath.Join(d.Root, "a.txt")
+	reviewtest.WriteFile(t, path, "one\ntwo\nthree\nfour\n")
+	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "ONE\ntwo\nthree\nfour\n")
+	events := make(chan review.Event, 16)
+	cancel := d.Subscribe(func(ev review.Event) {
+		if ev.ID == p.ID {
+			events <- ev
+		}
+	})
+	defer cancel()
+	disk := func(want string) {
+		t.Helper()
+		deadline := time.After(10 * time.Second)
+		for {
+			select {
+			case <-events:
+				if got, _ := d.Get(p.ID); got.State == review.StateStale && string(got.Files[0].Disk.Content) == want {
+					return
+				}
+			case <-deadline:
+				got, _ := d.Get(p.ID)
+				t.Fatalf("the desk shows the disk as %q (%s); want %q announced", got.Files[0].Disk.Content, got.State, want)
+			}
+		}
+	}
+	reviewtest.WriteFile(t, path, "") // the editor truncates…
+	disk("")
+	reviewtest.WriteFile(t, path, "one\ntwo\nthree\nfour\nfive\n") // …then writes
+	disk("one\ntwo\nthree\nfour\nfive\n")
+	if m, _ := d.Merge(p.ID, path); m.Text != "ONE\ntwo\nthree\nfour\nfive\n" || len(m.Conflicts) != 0 {
+		t.Errorf("merge after the real write = %q (%d conflicts); want a clean merge", m.Text, len(m.Conflicts))
 	}
 }

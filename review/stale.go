@@ -149,15 +149,20 @@ func (d *Desk) markStale(id, path string, now atomicfile.Snapshot) {
 		d.mu.Unlock()
 		return
 	}
-	stale := false
+	stale, diskMoved := false, false
 	for i := range e.p.Files {
 		f := &e.p.Files[i]
 		if f.Path == path {
+			was := f.Disk
 			if f.staleAgainst(now) {
 				f.Disk = now
 			} else {
 				f.Disk = atomicfile.Snapshot{}
 			}
+			// Stale before and after, but the disk moved on again (a
+			// truncate, then the real write): what the person is shown
+			// must follow.
+			diskMoved = was.Path != "" && f.Disk.Path != "" && was.Changed(f.Disk)
 		}
 		stale = stale || f.Disk.Path != ""
 	}
@@ -171,7 +176,7 @@ func (d *Desk) markStale(id, path string, now atomicfile.Snapshot) {
 	default:
 		e.p.State = StatePending
 	}
-	changed := before != e.p.State
+	changed := before != e.p.State || diskMoved
 	d.mu.Unlock()
 	if changed && stale {
 		d.emit(Event{Kind: EventStale, ID: id})
