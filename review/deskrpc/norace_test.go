@@ -1,0 +1,5 @@
+//go:build !race
+
+package deskrpc
+
+const raceOn = false
