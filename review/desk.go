@@ -123,6 +123,11 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 		Agent: req.Agent, Session: req.Session, Created: d.now(), Format: req.Format,
 		Payload: req.Payload, State: StatePending, AgentWrites: req.AgentWrites,
 	}
+	if req.Format == engine.FormatSmartEdit && !req.Stream {
+		if e, err := engine.Parse(req.Format, req.Payload); err == nil {
+			p.Instruction = strings.TrimSpace(e.(engine.SmartEdit).Instruction)
+		}
+	}
 	var stream *engine.Stream
 	switch {
 	case req.Format == engine.FormatPatch:

@@ -121,6 +121,9 @@ type Proposal struct {
 	Failure string
 	// AutoRule names the rule that approved the proposal without a person.
 	AutoRule string
+	// Instruction is the agent's own account of what the edit does (a
+	// Gemini smart edit's instruction), for the person beside the diff.
+	Instruction string
 }
 
 // Before reports whether p arrived before q: the desk's one order of

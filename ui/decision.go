@@ -31,6 +31,7 @@ type detail struct {
 
 	view    *diffview.DiffView
 	title   *widget.Label
+	intent  *widget.Label // the agent's own account of the edit, when it gave one
 	state   *widget.Label
 	files   *widget.RadioGroup
 	failure *widget.Label
@@ -78,6 +79,9 @@ func newDetail(w *Window) *detail {
 	d.title.Truncation = fyne.TextTruncateEllipsis
 	d.state = widget.NewLabel("")
 	d.state.Importance = widget.LowImportance
+	d.intent = widget.NewLabel("")
+	d.intent.Wrapping = fyne.TextWrapWord
+	d.intent.Hide()
 	d.note = widget.NewLabel("")
 	d.note.Importance = widget.WarningImportance
 	d.note.Wrapping = fyne.TextWrapWord
@@ -138,7 +142,7 @@ func newDetail(w *Window) *detail {
 		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
 		container.NewHBox(d.follow, d.wrap))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, d.state, d.title), d.files, d.note, d.staleShow)
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, d.state, d.title), d.intent, d.files, d.note, d.staleShow)
 	bottom := container.NewVBox(d.bar, d.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
@@ -331,6 +335,12 @@ func (d *detail) render() {
 	d.staleShow.Hide() // renderProposal shows it for a stale file
 	p := d.p
 	d.title.SetText(groupName(p) + " — " + fileNames(p))
+	if p.Instruction != "" {
+		d.intent.SetText("The agent says: " + p.Instruction)
+		d.intent.Show()
+	} else {
+		d.intent.Hide()
+	}
 	d.state.SetText(stateText(p))
 	if d.file >= len(p.Files) {
 		d.file = 0

@@ -152,6 +152,25 @@ func TestDoubleClickOnDismissApprovesNothingUnseen(t *testing.T) {
 	}
 }
 
+// TestSmartEditInstructionIsShown: a Gemini smart edit's instruction is
+// shown to the reviewer beside the diff.
+func TestSmartEditInstructionIsShown(t *testing.T) {
+	h := newHarness(t)
+	h.write("tax.go", "const taxRate = 0.05\n")
+	p := h.propose("gemini-cli", "s", engine.FormatSmartEdit, "tax.go",
+		`{"old_string":"const taxRate = 0.05","new_string":"const taxRate = 0.08","instruction":"Raise the tax rate to 8% as the finance team asked."}`)
+	h.win.Select(p.ID)
+	d := h.win.detail
+	if d.intent.Hidden || !strings.Contains(d.intent.Text, "Raise the tax rate to 8%") {
+		t.Errorf("instruction shown %v: %q; want the agent's instruction beside the diff", !d.intent.Hidden, d.intent.Text)
+	}
+	other := h.propose("claude-code", "s", engine.FormatWrite, "b.txt", "b\n")
+	h.win.Select(other.ID)
+	if !d.intent.Hidden {
+		t.Errorf("instruction %q still shown for a proposal without one", d.intent.Text)
+	}
+}
+
 func TestApproveWritesTheFile(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "one\ntwo\n")
