@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -30,7 +31,10 @@ var hookCmd = &command{
 	long: `An agent hook — Claude Code's PreToolUse or PermissionRequest, Gemini CLI's BeforeTool —
 reading the hook's JSON on stdin: it shows the edit at the desk and answers allow, deny with the
 reason, or allow with the person's text. Without a desk it leaves the decision to the agent's
-own prompt, never allowing silently.`,
+own prompt, never allowing silently. The desk's report (the person's and the formatter's
+changes, the final content) reaches the model through PreToolUse itself; after
+PermissionRequest and BeforeTool it needs the same command as the PostToolUse or AfterTool
+hook.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		socket := socketFlag(fl)
 		return func(ctx context.Context, x *invocation) int { return runHook(ctx, x, *socket) }
@@ -40,7 +44,8 @@ own prompt, never allowing silently.`,
 // runHook implements `deskctl hook claude|gemini`: an agent's hook that
 // shows the edit at the desk at socket, waits for the person and prints
 // the agent's answer. Without a desk it says so and leaves the decision to
-// the agent's own prompt (ask), never allowing silently.
+// the agent's own prompt (ask), never allowing silently. Run after the
+// tool (PostToolUse, AfterTool), it passes on the desk's report.
 func runHook(ctx context.Context, x *invocation, socket string) int {
 	if len(x.args) == 0 || (x.args[0] != "claude" && x.args[0] != "gemini") {
 		return x.usageError("say which agent: claude or gemini")
@@ -54,30 +59,51 @@ func runHook(ctx context.Context, x *invocation, socket string) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	name := map[string]string{"claude": "claude-code", "gemini": "gemini-cli"}[agent]
-	v, err := reviewToolEdit(ctx, socket, toolEdit{Agent: name, Session: in.SessionID, Dir: in.Cwd, Tool: in.ToolName, Input: in.ToolInput})
+	e := toolEdit{Agent: name, Session: in.SessionID, Dir: in.Cwd, Tool: in.ToolName, Input: in.ToolInput}
 	var out any
-	switch {
-	case errors.Is(err, errNotAnEdit):
+	if afterEvents[in.Event] {
+		out = hookReport(socket, e, in.Event)
+	} else {
+		out = hookReview(ctx, socket, agent, in.Event, e, stderr)
+	}
+	if out == nil {
 		return 0 // no opinion: the agent carries on as usual
-	case err != nil:
-		msg := fmt.Sprintf("DiffDesk could not review this edit (%v); answer the agent's own prompt instead.", err)
-		if errors.Is(err, deskrpc.ErrNoDesk) {
-			msg = "DiffDesk is not running, so this edit was not reviewed there; answer the agent's own prompt (start it with `diffdesk` or `deskctl serve`)."
-		}
-		fmt.Fprintln(stderr, msg)
-		out = hookAsk(agent, in.Event, msg)
-	case agent == "gemini":
-		out = geminiHookAnswer(v)
-	case in.Event == "PermissionRequest":
-		out = claudePermissionAnswer(v, in.ToolInput)
-	default:
-		out = claudePreToolUseAnswer(v)
 	}
 	if err := json.NewEncoder(stdout).Encode(out); err != nil {
 		fmt.Fprintf(stderr, "deskctl hook %s: %v\n", agent, err)
 		return 1
 	}
 	return 0
+}
+
+// hookReview shows e at the desk on socket and returns the answer of the
+// agent's reviewing hook event, or nil for a tool the desk does not
+// review. Where that answer cannot carry the report to the model, the
+// report is left for the after hook (hook_report.go).
+func hookReview(ctx context.Context, socket, agent, event string, e toolEdit, stderr io.Writer) any {
+	v, err := reviewToolEdit(ctx, socket, e)
+	if errors.Is(err, errNotAnEdit) {
+		return nil
+	}
+	if k, ok := newReportKey(socket, e); ok && handsOff(agent, event) {
+		if err := k.settle(v); err != nil {
+			fmt.Fprintf(stderr, "deskctl hook %s: the report for the agent is lost: %v\n", agent, err)
+		}
+	}
+	switch {
+	case err != nil:
+		msg := fmt.Sprintf("DiffDesk could not review this edit (%v); answer the agent's own prompt instead.", err)
+		if errors.Is(err, deskrpc.ErrNoDesk) {
+			msg = "DiffDesk is not running, so this edit was not reviewed there; answer the agent's own prompt (start it with `diffdesk` or `deskctl serve`)."
+		}
+		fmt.Fprintln(stderr, msg)
+		return hookAsk(agent, event, msg)
+	case agent == "gemini":
+		return geminiHookAnswer(v)
+	case event == "PermissionRequest":
+		return claudePermissionAnswer(v, e.Input)
+	}
+	return claudePreToolUseAnswer(v)
 }
 
 // hookAsk leaves the decision to the agent's own prompt, telling the
@@ -100,6 +126,7 @@ func claudePreToolUseAnswer(v toolVerdict) any {
 	h := map[string]any{"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": v.Reason}
 	if v.Allow {
 		h["permissionDecision"], h["permissionDecisionReason"] = "allow", "approved in DiffDesk"
+		h["additionalContext"] = v.Report // the one field of an allow that reaches the model
 		if v.Input != nil {
 			h["updatedInput"] = v.Input
 		}

@@ -31,6 +31,12 @@ type toolVerdict struct {
 	// Input, when not nil, is the complete rewritten tool input that makes
 	// the tool write exactly the text the person approved.
 	Input map[string]any
+	// Report is what the agent reads on an allow: the outcome text (what
+	// was approved, the person's and the formatter's patches, the final
+	// content).
+	Report string
+	// FinalSHA256 is the hex SHA-256 of the approved content, on an allow.
+	FinalSHA256 string
 }
 
 // errNotAnEdit says a tool call is not one of the file edits the desk reviews.
@@ -58,12 +64,9 @@ func reviewToolEdit(ctx context.Context, socket string, e toolEdit) (toolVerdict
 	if !ok {
 		return toolVerdict{}, fmt.Errorf("deskctl hook: tool %q: %w", e.Tool, errNotAnEdit)
 	}
-	path, _ := e.Input["file_path"].(string)
-	if path == "" {
-		return toolVerdict{}, fmt.Errorf("deskctl hook: %s input has no file_path", e.Tool)
-	}
-	if !filepath.IsAbs(path) && e.Dir != "" {
-		path = filepath.Join(e.Dir, path)
+	path, err := toolPath(e)
+	if err != nil {
+		return toolVerdict{}, err
 	}
 	payload, err := toolPayload(tf.format, e.Input)
 	if err != nil {
@@ -88,10 +91,24 @@ func reviewToolEdit(ctx context.Context, socket string, e toolEdit) (toolVerdict
 		content, _ := e.Input["content"].(string)
 		unchanged = content == f.FinalContent
 	}
-	if unchanged {
-		return toolVerdict{Allow: true}, nil
+	v := toolVerdict{Allow: true, Report: res.Text, FinalSHA256: f.FinalSHA256}
+	if !unchanged {
+		v.Input = rewrittenInput(e.Tool, e.Input, path, f.FinalContent)
 	}
-	return toolVerdict{Allow: true, Input: rewrittenInput(e.Tool, e.Input, path, f.FinalContent)}, nil
+	return v, nil
+}
+
+// toolPath is the absolute path of the file e edits: its file_path, taken
+// from e.Dir when relative.
+func toolPath(e toolEdit) (string, error) {
+	path, _ := e.Input["file_path"].(string)
+	if path == "" {
+		return "", fmt.Errorf("deskctl hook: %s input has no file_path", e.Tool)
+	}
+	if !filepath.IsAbs(path) && e.Dir != "" {
+		path = filepath.Join(e.Dir, path)
+	}
+	return path, nil
 }
 
 // payloadFields are the tool input fields each format's payload takes

@@ -103,63 +103,133 @@ func TestHookAnswers(t *testing.T) {
 		name, agent, event, tool string
 		input                    func(path string) map[string]any
 		person                   func(review.Proposal) review.Decision
-		want                     func(path string) string // the answer, JSON
+		want                     func(path string) []string // parts of the answer, JSON
 	}{
 		{"claude edit approved", "claude", "PreToolUse", "Edit",
 			func(p string) map[string]any {
 				return map[string]any{"file_path": p, "old_string": "b", "new_string": "B", "replace_all": false}
 			},
 			approveAs(""),
-			func(string) string {
-				return `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"approved in DiffDesk"}}`
+			func(p string) []string {
+				return []string{`{"hookSpecificOutput":{"additionalContext":"Your edit to ` + p + ` was approved as proposed.\n`,
+					`"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"approved in DiffDesk"}}`}
 			}},
 		{"claude edit approved with the person's text", "claude", "PreToolUse", "Edit",
 			func(p string) map[string]any {
 				return map[string]any{"file_path": p, "old_string": "b", "new_string": "B", "replace_all": false}
 			},
 			approveAs("a\nmine\n"),
-			func(p string) string {
-				return `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"approved in DiffDesk",` +
-					`"updatedInput":{"file_path":"` + p + `","new_string":"a\nmine\n","old_string":"a\nb\n","replace_all":false}}}`
+			func(p string) []string {
+				return []string{`"additionalContext":"Your edit to ` + p + ` was approved with changes made by the person`, "\n-B\n+mine\n",
+					`"permissionDecision":"allow","permissionDecisionReason":"approved in DiffDesk",` +
+						`"updatedInput":{"file_path":"` + p + `","new_string":"a\nmine\n","old_string":"a\nb\n","replace_all":false}}}`}
 			}},
 		{"claude write rejected", "claude", "PreToolUse", "Write",
 			func(p string) map[string]any { return map[string]any{"file_path": p, "content": "new\n"} },
 			rejectWith("keep b"),
-			func(string) string { return `"permissionDecision":"deny"` }},
+			func(string) []string {
+				return []string{`"permissionDecision":"deny","permissionDecisionReason":"The person reviewing this edit rejected it`}
+			}},
 		{"claude permission request edited", "claude", "PermissionRequest", "Write",
 			func(p string) map[string]any { return map[string]any{"file_path": p, "content": "new\n"} },
 			approveAs("newer\n"),
-			func(p string) string {
-				return `{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedInput":{"content":"newer\n","file_path":"` + p + `"}},"hookEventName":"PermissionRequest"}}`
+			func(p string) []string {
+				return []string{`{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedInput":{"content":"newer\n","file_path":"` + p + `"}},"hookEventName":"PermissionRequest"}}`}
 			}},
 		{"gemini replace edited: complete tool_input", "gemini", "BeforeTool", "replace",
 			func(p string) map[string]any {
 				return map[string]any{"file_path": p, "old_string": "b", "new_string": "B", "instruction": "capitalize b"}
 			},
 			approveAs("a\nmine\n"),
-			func(p string) string {
-				return `{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"file_path":"` + p +
-					`","instruction":"capitalize b","new_string":"a\nmine\n","old_string":"a\nb\n"}}}`
+			func(p string) []string {
+				return []string{`{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"file_path":"` + p +
+					`","instruction":"capitalize b","new_string":"a\nmine\n","old_string":"a\nb\n"}}}`}
 			}},
 		{"gemini write rejected", "gemini", "BeforeTool", "write_file",
 			func(p string) map[string]any { return map[string]any{"file_path": p, "content": "new\n"} },
 			rejectWith("keep b"),
-			func(string) string { return `{"decision":"deny","reason":` }},
+			func(string) []string {
+				return []string{`{"decision":"deny","reason":"The person reviewing this edit rejected it`}
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root, sock := deskDeciding(t, tc.person)
 			path := filepath.Join(root, "f.txt")
 			os.WriteFile(path, []byte("a\nb\n"), 0o644)
 			out, errOut, code := deskctl(t, hookJSON(t, tc.event, tc.tool, root, tc.input(path)), "hook", tc.agent, "--socket", sock)
-			want := tc.want(path)
-			want = strings.ReplaceAll(want, "\n", `\n`) // as JSON spells a newline
-			if code != 0 || !strings.Contains(out, want) {
-				t.Errorf("hook %s = exit %d, %s (stderr %q); want %s", tc.agent, code, out, errOut, want)
+			for _, want := range tc.want(path) {
+				want = strings.ReplaceAll(want, "\n", `\n`) // as JSON spells a newline
+				if code != 0 || !strings.Contains(out, want) {
+					t.Errorf("hook %s = exit %d, %s (stderr %q); want %s", tc.agent, code, out, errOut, want)
+				}
 			}
 			if b, _ := os.ReadFile(path); string(b) != "a\nb\n" {
 				t.Errorf("the desk wrote %s (%q); the agent writes it", path, b)
 			}
 		})
+	}
+}
+
+// TestHookReportAfterTheTool: where the reviewing hook's allow cannot carry
+// the desk's report to the model, the same command as the after hook
+// passes it on — once, and only if the tool wrote what was approved.
+func TestHookReportAfterTheTool(t *testing.T) {
+	for _, tc := range []struct {
+		name, agent, before, after, tool string
+		wrote                            bool // the agent's tool writes the approved text
+		want                             []string
+	}{
+		{"claude PermissionRequest, then PostToolUse", "claude", "PermissionRequest", "PostToolUse", "Edit", true,
+			[]string{`{"hookSpecificOutput":{"additionalContext":"Your edit to `, `approved with changes made by the person`, "\n-B\n+mine\n", `"hookEventName":"PostToolUse"}}`}},
+		{"gemini BeforeTool, then AfterTool", "gemini", "BeforeTool", "AfterTool", "replace", true,
+			[]string{`{"hookSpecificOutput":{"additionalContext":"Your edit to `, "\n-B\n+mine\n", `"hookEventName":"AfterTool"}}`}},
+		{"the tool failed", "gemini", "BeforeTool", "AfterTool", "replace", false, nil},
+		{"PreToolUse said it already", "claude", "PreToolUse", "PostToolUse", "Edit", true, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, sock := deskDeciding(t, approveAs("a\nmine\n"))
+			path := filepath.Join(root, "f.txt")
+			os.WriteFile(path, []byte("a\nb\n"), 0o644)
+			input := map[string]any{"file_path": path, "old_string": "b", "new_string": "B"}
+			if out, errOut, code := deskctl(t, hookJSON(t, tc.before, tc.tool, root, input), "hook", tc.agent, "--socket", sock); code != 0 || !strings.Contains(out, `"allow"`) {
+				t.Fatalf("%s hook = exit %d, %s (stderr %q); want allow", tc.before, code, out, errOut)
+			}
+			if tc.wrote {
+				os.WriteFile(path, []byte("a\nmine\n"), 0o644)
+			}
+			after := hookJSON(t, tc.after, tc.tool, root, input)
+			out, errOut, code := deskctl(t, after, "hook", tc.agent, "--socket", sock)
+			for _, want := range tc.want {
+				if want = strings.ReplaceAll(want, "\n", `\n`); code != 0 || !strings.Contains(out, want) {
+					t.Errorf("%s hook = exit %d, %s (stderr %q); want %s", tc.after, code, out, errOut, want)
+				}
+			}
+			if tc.want == nil && (code != 0 || out != "") {
+				t.Errorf("%s hook = exit %d, %s (stderr %q); want exit 0 and nothing", tc.after, code, out, errOut)
+			}
+			if again, _, _ := deskctl(t, after, "hook", tc.agent, "--socket", sock); again != "" {
+				t.Errorf("%s hook run again = %s; want nothing: the report was passed on", tc.after, again)
+			}
+		})
+	}
+}
+
+// TestHookReportEscapesForGemini: Gemini CLI passes on < and > as &lt; and
+// &gt;, so the report says the file has the real characters.
+func TestHookReportEscapesForGemini(t *testing.T) {
+	root, sock := deskDeciding(t, approveAs("a\n<mine>\n"))
+	path := filepath.Join(root, "f.txt")
+	os.WriteFile(path, []byte("a\nb\n"), 0o644)
+	input := map[string]any{"file_path": path, "content": "a\n<B>\n"}
+	deskctl(t, hookJSON(t, "BeforeTool", "write_file", root, input), "hook", "gemini", "--socket", sock)
+	os.WriteFile(path, []byte("a\n<mine>\n"), 0o644)
+	out, _, _ := deskctl(t, hookJSON(t, "AfterTool", "write_file", root, input), "hook", "gemini", "--socket", sock)
+	var got struct {
+		HookSpecificOutput struct{ AdditionalContext string }
+	}
+	json.Unmarshal([]byte(out), &got)
+	if !strings.HasPrefix(got.HookSpecificOutput.AdditionalContext, geminiEscapes) || !strings.Contains(got.HookSpecificOutput.AdditionalContext, "+<mine>") {
+		t.Errorf("AfterTool report = %q; want it to start with %q and hold the patch", got.HookSpecificOutput.AdditionalContext, geminiEscapes)
 	}
 }
 

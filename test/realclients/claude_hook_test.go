@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -31,6 +32,22 @@ func writeJSON(t *testing.T, path string, v any) {
 	}
 }
 
+// claudeHookSettings writes a --settings file with deskctl, talking to the
+// desk on sock, as the hook for each event (docs/agent-protocols.md §3.1).
+func claudeHookSettings(t *testing.T, e *env, sock string, events ...string) string {
+	t.Helper()
+	hooks := map[string]any{}
+	for _, ev := range events {
+		hooks[ev] = []any{map[string]any{
+			"matcher": "Edit|MultiEdit|Write",
+			"hooks":   []any{map[string]any{"type": "command", "command": deskctlBin + " hook claude --socket " + sock, "timeout": 600}},
+		}}
+	}
+	settings := filepath.Join(e.home, "settings.json")
+	writeJSON(t, settings, map[string]any{"hooks": hooks})
+	return settings
+}
+
 // TestClaudePrintModeHooks runs `claude -p` with the fake API asking for an
 // Edit and deskctl as the PreToolUse or PermissionRequest hook.
 func TestClaudePrintModeHooks(t *testing.T) {
@@ -50,11 +67,7 @@ func TestClaudePrintModeHooks(t *testing.T) {
 			target := dk.writeFile(t, "a.txt", "hello\n")
 			api := fakeAnthropic(t, "Edit", map[string]any{"file_path": target, "old_string": "hello", "new_string": "hello from the model"})
 			e.vars = append(e.vars, "ANTHROPIC_BASE_URL="+api.URL, "ANTHROPIC_API_KEY=sk-ant-fake-local-stub-0000000000000000")
-			settings := filepath.Join(e.home, "settings.json")
-			writeJSON(t, settings, map[string]any{"hooks": map[string]any{tc.event: []any{map[string]any{
-				"matcher": "Edit|MultiEdit|Write",
-				"hooks":   []any{map[string]any{"type": "command", "command": deskctlBin + " hook claude --socket " + dk.sock, "timeout": 600}},
-			}}}})
+			settings := claudeHookSettings(t, e, dk.sock, tc.event)
 			start := time.Now()
 			out, errOut, err := run(t, e, dk.root, 120*time.Second, bin, "-p", "change hello in a.txt", "--settings", settings, "--output-format", "json")
 			t.Logf("claude -p took %s", time.Since(start).Round(time.Millisecond))
@@ -65,6 +78,33 @@ func TestClaudePrintModeHooks(t *testing.T) {
 				t.Errorf("a.txt = %q; want %q\nclaude said: %s", got, tc.want, out)
 			}
 			dk.outcome(t, 10*time.Second)
+		})
+	}
+}
+
+// TestClaudeHookReport: after the person edits the proposal at the desk,
+// the model's next request holds the desk's report — the person's patch —
+// through PreToolUse's additionalContext, or through PostToolUse's when
+// the review ran in PermissionRequest, which carries no text.
+func TestClaudeHookReport(t *testing.T) {
+	bin := claudeBin(t)
+	for _, events := range [][]string{{"PreToolUse"}, {"PermissionRequest", "PostToolUse"}} {
+		t.Run(strings.Join(events, " and "), func(t *testing.T) {
+			e := newEnv(t)
+			dk := startDesk(t, e, approveAs("hello from a PERSON\n"))
+			target := dk.writeFile(t, "a.txt", "hello\n")
+			api := fakeAnthropic(t, "Edit", map[string]any{"file_path": target, "old_string": "hello", "new_string": "hello from the model"})
+			e.vars = append(e.vars, "ANTHROPIC_BASE_URL="+api.URL, "ANTHROPIC_API_KEY=sk-ant-fake-local-stub-0000000000000000")
+			settings := claudeHookSettings(t, e, dk.sock, events...)
+			out, errOut, err := run(t, e, dk.root, 120*time.Second, bin, "-p", "change hello in a.txt", "--settings", settings, "--output-format", "json")
+			if err != nil {
+				t.Fatalf("claude -p: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
+			}
+			o := dk.outcome(t, 10*time.Second)
+			if got := readFile(t, target); got != "hello from a PERSON\n" {
+				t.Fatalf("a.txt = %q; want the person's text\nclaude said: %s", got, out)
+			}
+			checkToldPatch(t, api, o)
 		})
 	}
 }
@@ -103,11 +143,7 @@ func TestClaudeHookWithoutDesk(t *testing.T) {
 	os.WriteFile(target, []byte("hello\n"), 0o644)
 	api := fakeAnthropic(t, "Edit", map[string]any{"file_path": target, "old_string": "hello", "new_string": "hello from the model"})
 	e.vars = append(e.vars, "ANTHROPIC_BASE_URL="+api.URL, "ANTHROPIC_API_KEY=sk-ant-fake-local-stub-0000000000000000")
-	settings := filepath.Join(e.home, "settings.json")
-	writeJSON(t, settings, map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{
-		"matcher": "Edit|MultiEdit|Write",
-		"hooks":   []any{map[string]any{"type": "command", "command": deskctlBin + " hook claude --socket " + filepath.Join(e.home, "no.sock"), "timeout": 600}},
-	}}}})
+	settings := claudeHookSettings(t, e, filepath.Join(e.home, "no.sock"), "PreToolUse")
 	out, errOut, err := run(t, e, root, 120*time.Second, bin, "-p", "change hello in a.txt", "--settings", settings, "--output-format", "json")
 	if err != nil {
 		t.Fatalf("claude -p: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)

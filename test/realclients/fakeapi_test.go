@@ -15,11 +15,13 @@ import (
 // tool call and says "Done." once it sees the tool's result. No model and
 // no key are involved.
 type fakeModel struct {
-	URL   string
-	tool  string         // the tool it calls
-	input map[string]any // with this input
-	mu    sync.Mutex
-	calls int // tool calls asked for
+	URL      string
+	tool     string         // the tool it calls
+	input    map[string]any // with this input
+	mu       sync.Mutex
+	calls    int      // tool calls asked for
+	askedAt  int      // the index in requests of the one answered with the tool call
+	requests []string // the body of every model request, in order
 }
 
 // serveFake starts h on 127.0.0.1 until the test ends.
@@ -42,11 +44,37 @@ func (f *fakeModel) askOnce(body []byte, resultMarker string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	s := string(body)
+	f.requests = append(f.requests, s)
 	if f.calls > 0 || strings.Contains(s, resultMarker) || !strings.Contains(s, `"`+f.tool+`"`) {
 		return false
 	}
 	f.calls++
+	f.askedAt = len(f.requests) - 1
 	return true
+}
+
+// afterToolCall returns the model requests made after the one answered
+// with the tool call: what the agent told the model next.
+func (f *fakeModel) afterToolCall() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.calls == 0 {
+		return nil
+	}
+	return append([]string(nil), f.requests[f.askedAt+1:]...)
+}
+
+// toldAfterToolCall reports whether a model request made after the tool
+// call holds text, as JSON spells it: whether the agent passed it on.
+func (f *fakeModel) toldAfterToolCall(text string) bool {
+	b, _ := json.Marshal(text)
+	quoted := string(b[1 : len(b)-1])
+	for _, r := range f.afterToolCall() {
+		if strings.Contains(r, quoted) {
+			return true
+		}
+	}
+	return false
 }
 
 // fakeAnthropic serves the Messages API (streamed SSE or plain JSON).

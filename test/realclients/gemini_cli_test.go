@@ -71,6 +71,31 @@ func TestGeminiBeforeToolHook(t *testing.T) {
 	}
 }
 
+// TestGeminiHookReport: after the person edits the proposal at the desk,
+// the model's next request holds the desk's report — the person's patch —
+// through AfterTool's additionalContext: BeforeTool carries no text.
+func TestGeminiHookReport(t *testing.T) {
+	cli := geminiCLI(t)
+	e := newEnv(t)
+	dk := startDesk(t, e, approveAs("hello from a PERSON\n"))
+	target := dk.writeFile(t, "a.txt", "hello\n")
+	api := fakeGemini(t, "replace", map[string]any{"file_path": target, "old_string": "hello", "new_string": "hello from the model", "instruction": "change hello"})
+	hook := []any{map[string]any{
+		"matcher": "replace|write_file",
+		"hooks":   []any{map[string]any{"type": "command", "command": deskctlBin + " hook gemini --socket " + dk.sock, "timeout": 600000}},
+	}}
+	geminiEnv(t, e, api, map[string]any{"hooks": map[string]any{"BeforeTool": hook, "AfterTool": hook}})
+	out, errOut, err := run(t, e, dk.root, 120*time.Second, "node", cli, "-p", "change hello in a.txt", "--approval-mode", "yolo")
+	if err != nil {
+		t.Logf("gemini -p: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
+	}
+	o := dk.outcome(t, 10*time.Second)
+	if got := readFile(t, target); got != "hello from a PERSON\n" {
+		t.Fatalf("a.txt = %q; want the person's text\ngemini said: %s\n%s", got, out, errOut)
+	}
+	checkToldPatch(t, api, o)
+}
+
 // TestGeminiIDE drives the real Gemini CLI in a pseudo-terminal, with IDE
 // mode on and the desk's Gemini door found through the discovery file,
 // while the fake API asks for a replace: the diff opens at the desk and the

@@ -248,6 +248,35 @@ func (dk *desk) outcome(t *testing.T, timeout time.Duration) review.Outcome {
 	}
 }
 
+// checkToldPatch checks that the model heard of the person's edits after
+// the tool call: a model request holds a line the person's patch adds.
+func checkToldPatch(t *testing.T, api *fakeModel, o review.Outcome) {
+	t.Helper()
+	if len(o.Files) == 0 || o.Files[0].UserEdits == "" {
+		t.Fatalf("outcome %s has no patch of the person's", o.Status)
+	}
+	line := ""
+	for _, l := range strings.Split(o.Files[0].UserEdits, "\n") {
+		if strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "+++") {
+			line = l
+			break
+		}
+	}
+	if line == "" {
+		t.Fatalf("the person's patch adds no line:\n%s", o.Files[0].UserEdits)
+	}
+	if !api.toldAfterToolCall(line) {
+		reqs := api.afterToolCall()
+		told := ""
+		if len(reqs) > 0 {
+			told = reqs[len(reqs)-1]
+			i := max(strings.LastIndex(told, `"tool_result"`), strings.LastIndex(told, `"functionResponse"`), 0)
+			told = told[i:min(len(told), i+2000)]
+		}
+		t.Errorf("no model request after the tool call holds the person's patch line %q; %d requests, the last telling the result:\n%s", line, len(reqs), told)
+	}
+}
+
 func readFile(t *testing.T, path string) string {
 	t.Helper()
 	b, err := os.ReadFile(path)
