@@ -23,7 +23,10 @@ type Decision struct {
 	// (write nothing; Feedback says why).
 	Verdict journal.Verdict
 	// Edited maps a file's absolute path to the full text the person
-	// approved (journal.ApprovedEdited). Files not in it are written as proposed.
+	// approved (journal.ApprovedEdited). Files not in it are written as
+	// proposed. Text with "\n" line endings and no BOM, as the window's
+	// editor gives it, is written with the file's line endings and BOM (see
+	// fileText); text holding "\r\n" is taken as the file's bytes.
 	Edited map[string]string
 	// Hunks maps a file's absolute path to the ids of the hunks the person
 	// accepted (journal.Partial). Files not in it keep none of their hunks.
@@ -261,7 +264,7 @@ func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
 				if f.Delete {
 					return nil, fmt.Errorf("review: %s is deleted by the proposal; it cannot be edited", f.Path)
 				}
-				w.Approved = text
+				w.Approved = fileText(start(f, dec), text)
 			}
 		case journal.Partial:
 			accepted := map[string]bool{}
@@ -296,6 +299,46 @@ func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
 	}
 	return plan, nil
 }
+
+// start is the text a decision on f starts from, the text the person
+// edits: the proposal, or for a stale file approved over the disk
+// (Decision.Overwrite) the proposal merged onto the disk (File.Merge).
+func start(f File, dec Decision) string {
+	if _, ok := dec.Overwrite[f.Path]; ok && f.Stale() && !f.Delete {
+		return f.Merge().Text
+	}
+	return f.Proposed
+}
+
+// fileText turns the text the person approved into the file's bytes, the
+// way the engine writes a proposal: the window's editor works on text with
+// "\n" line endings and no BOM, so edited is given the BOM and line endings
+// of ref, the file's text the edit started from. In a file that mixes
+// endings, lines the person kept keep their own ending and new lines take
+// the dominant one. edited holding "\r\n" is already the file's bytes, and
+// a file with only "\n" endings and no BOM needs nothing: both are
+// returned as they are.
+func fileText(ref, edited string) string {
+	if strings.Contains(edited, "\r\n") || !strings.Contains(ref, "\r") && !strings.HasPrefix(ref, bom) {
+		return edited
+	}
+	doc, err := engine.Decode(ref)
+	if err != nil {
+		return edited
+	}
+	ed, err := engine.Decode(edited)
+	if err != nil {
+		return edited
+	}
+	out := doc.Encode(ed.Text)
+	if ed.BOM && !doc.BOM {
+		out = bom + out
+	}
+	return out
+}
+
+// bom is the UTF-8 byte order mark.
+const bom = "\uFEFF"
 
 // checkDisk re-reads every file and refuses to go on if one changed since
 // the base snapshot, unless the person reviewed exactly that disk content.
