@@ -212,6 +212,8 @@ type fileWrite struct {
 	Verdicts       []HunkVerdict // journal.Partial
 	FormatterError string
 	Settled        bool                // Final was changed by an external writer within the settle window
+	start          string              // the text the decision started from (see start)
+	overDisk       bool                // the file changed on disk since Base and is written over it (Decision.Overwrite)
 	now            atomicfile.Snapshot // the file just before writing
 	created        []string            // directories SaveFile created for it
 }
@@ -222,11 +224,18 @@ func (w fileWrite) outcome(written bool) FileOutcome {
 		FinalContent: w.Final, FinalSHA256: atomicfile.Hash([]byte(w.Final)),
 		Hunks: w.Verdicts, FormatterError: w.FormatterError,
 	}
+	if w.overDisk {
+		fo.DiskEdits = engine.Unified("base/"+w.Rel, "disk/"+w.Rel, w.BaseText(), string(w.now.Content), 3)
+	}
 	if w.Delete {
 		fo.FinalSHA256 = ""
 		return fo
 	}
-	fo.UserEdits = engine.Unified("proposal/"+w.Rel, "approved/"+w.Rel, w.Proposed, w.Approved, 3)
+	from := "proposal/"
+	if w.start != w.Proposed {
+		from = "merged/"
+	}
+	fo.UserEdits = engine.Unified(from+w.Rel, "approved/"+w.Rel, w.start, w.Approved, 3)
 	fo.AutoFormatEdits = engine.Unified("approved/"+w.Rel, "final/"+w.Rel, w.Approved, w.Final, 3)
 	return fo
 }
@@ -257,14 +266,14 @@ func (d *Desk) Plan(id string, dec Decision) (map[string]string, error) {
 func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
 	plan := make([]fileWrite, len(p.Files))
 	for i, f := range p.Files {
-		w := fileWrite{File: f, Approved: f.Proposed}
+		w := fileWrite{File: f, Approved: f.Proposed, start: start(f, dec)}
 		switch dec.Verdict {
 		case journal.ApprovedEdited:
 			if text, ok := dec.Edited[f.Path]; ok {
 				if f.Delete {
 					return nil, fmt.Errorf("review: %s is deleted by the proposal; it cannot be edited", f.Path)
 				}
-				w.Approved = fileText(start(f, dec), text)
+				w.Approved = fileText(w.start, text)
 			}
 		case journal.Partial:
 			accepted := map[string]bool{}
@@ -342,7 +351,8 @@ const bom = "\uFEFF"
 
 // checkDisk re-reads every file and refuses to go on if one changed since
 // the base snapshot, unless the person reviewed exactly that disk content.
-// It keeps what it read in the plan, as the journal's "before".
+// It keeps what it read in the plan, as the journal's "before"; a file
+// written over such a change starts from the proposal merged onto it.
 func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
 	var stale []string
 	for i, f := range p.Files {
@@ -355,6 +365,10 @@ func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
 			continue
 		}
 		if want, ok := dec.Overwrite[f.Path]; ok && want == now.SHA256 {
+			plan[i].overDisk = true
+			if !f.Delete {
+				plan[i].start = f.mergeOnto(now).Text
+			}
 			continue
 		}
 		stale = append(stale, f.Path)

@@ -208,6 +208,28 @@ func TestStaleFileStopsTheWrite(t *testing.T) {
 	}
 }
 
+// TestStaleMergeReportsTheDiskChangeApart approves a clean merge of a stale
+// proposal: the other writer's change is reported as theirs, not as the
+// person's edits.
+func TestStaleMergeReportsTheDiskChangeApart(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	path := filepath.Join(d.Root, "a.txt")
+	reviewtest.WriteFile(t, path, "one\ntwo\n")
+	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("one\n", "ONE\n"))
+	reviewtest.WriteFile(t, path, "one\ntwo\nthree\n")
+	stale := staleProposal(t, d, p.ID)
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: stale.Files[0].Merge().Text},
+		Overwrite: map[string]string{path: stale.Files[0].Disk.SHA256}})
+	f := o.Files[0]
+	if f.UserEdits != "" || changedLines(f.DiskEdits) != "+three\n" || f.FinalContent != "ONE\ntwo\nthree\n" {
+		t.Errorf("userEdits %q, diskEdits %q, final %q; want no user edits and the disk's +three", f.UserEdits, f.DiskEdits, f.FinalContent)
+	}
+	text := o.Text()
+	if strings.Contains(text, "person reviewing it") || !strings.Contains(text, "Someone else changed") || !strings.Contains(text, "+three") {
+		t.Errorf("agent text does not tell the disk change apart from the person's:\n%s", text)
+	}
+}
+
 func TestProposalStaleFromTheStartWhenAgentReadOtherContent(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	path := filepath.Join(d.Root, "a.txt")

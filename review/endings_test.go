@@ -82,8 +82,11 @@ func TestApproveEditedStaleMergeKeepsLineEndings(t *testing.T) {
 	if got, want := reviewtest.ReadFile(t, path), "ONE\r\ntwo\r\nthree\r\nfour\r\n"; got != want {
 		t.Errorf("file = %q; want %q", got, want)
 	}
-	if got := changedLines(o.Files[0].UserEdits); got != "+three\r\n+four\r\n" {
-		t.Errorf("userEdits changes %q; want only the added lines", got)
+	if got := changedLines(o.Files[0].UserEdits); got != "+four\r\n" {
+		t.Errorf("userEdits changes %q; want only the person's +four", got)
+	}
+	if got := changedLines(o.Files[0].DiskEdits); got != "+three\r\n" {
+		t.Errorf("diskEdits changes %q; want only the disk's +three", got)
 	}
 }
 

@@ -30,6 +30,18 @@ func TestOutcomeGoldens(t *testing.T) {
 	unformatted.FormatterError = `formatter "gofmt" (.diffdesk.toml line 2) failed: exit status 2: <standard input>:3:1: expected declaration`
 	agentWrites := file(proposed, proposed, proposed)
 	agentWrites.Written = false
+	// Stale: the agent read base and proposed "return os.ErrClosed"; someone
+	// else added the import meanwhile; the proposal was merged onto that.
+	base := "package app\n\nfunc Run() error {\n\treturn nil\n}\n"
+	disk := "package app\n\nimport \"os\"\n\nfunc Run() error {\n\treturn nil\n}\n"
+	merged := "package app\n\nimport \"os\"\n\nfunc Run() error {\n\treturn os.ErrClosed\n}\n"
+	mergedEdited := "package app\n\nimport \"os\"\n\n// Run runs the app.\nfunc Run() error {\n\treturn os.ErrClosed\n}\n"
+	staleMerged := FileOutcome{Path: path, Written: true,
+		DiskEdits:    engine.Unified("base/src/app.go", "disk/src/app.go", base, disk, 3),
+		FinalContent: merged, FinalSHA256: atomicfile.Hash([]byte(merged))}
+	staleEdited := staleMerged
+	staleEdited.UserEdits = engine.Unified("merged/src/app.go", "approved/src/app.go", merged, mergedEdited, 3)
+	staleEdited.FinalContent, staleEdited.FinalSHA256 = mergedEdited, atomicfile.Hash([]byte(mergedEdited))
 	tests := []struct {
 		name string
 		o    Outcome
@@ -40,6 +52,8 @@ func TestOutcomeGoldens(t *testing.T) {
 		{"partial", Outcome{ID: "p3", Status: journal.Partial, Checkpoint: 9, Files: []FileOutcome{partial}}},
 		{"formatter-failed", Outcome{ID: "p4", Status: journal.Approved, Checkpoint: 10, Files: []FileOutcome{unformatted}}},
 		{"agent-writes", Outcome{ID: "p5", Status: journal.Approved, Checkpoint: 11, Files: []FileOutcome{agentWrites}}},
+		{"stale-merged", Outcome{ID: "p9", Status: journal.ApprovedEdited, Checkpoint: 12, Files: []FileOutcome{staleMerged}}},
+		{"stale-merged-edited", Outcome{ID: "p10", Status: journal.ApprovedEdited, Checkpoint: 13, Files: []FileOutcome{staleEdited}}},
 		{"rejected", Outcome{ID: "p6", Status: journal.Rejected, Feedback: "use the existing helper in util.go", Files: []FileOutcome{}}},
 		{"withdrawn", Outcome{ID: "p7", Status: journal.Withdrawn, Feedback: "the agent disconnected", Files: []FileOutcome{}}},
 		{"failed", Outcome{ID: "p8", Status: journal.Failed, Files: []FileOutcome{},

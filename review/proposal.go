@@ -97,8 +97,11 @@ const hunkContext = 3
 // writes, with the conflicts the person must resolve first. Approve it with
 // Decision.Overwrite set to Disk.SHA256, so the write happens only while the
 // disk still holds what the person saw.
-func (f File) Merge() engine.MergeResult {
-	return engine.Merge3(f.BaseText(), string(f.Disk.Content), f.Proposed, engine.MergeLabels{})
+func (f File) Merge() engine.MergeResult { return f.mergeOnto(f.Disk) }
+
+// mergeOnto is the proposal's changes merged onto disk.
+func (f File) mergeOnto(disk atomicfile.Snapshot) engine.MergeResult {
+	return engine.Merge3(f.BaseText(), string(disk.Content), f.Proposed, engine.MergeLabels{})
 }
 
 // BaseText returns the file's content when the proposal arrived.
