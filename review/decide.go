@@ -37,6 +37,9 @@ type Decision struct {
 	// content the person reviewed (in the base / disk / proposal view). The
 	// write goes ahead only while the disk still holds exactly that content.
 	Overwrite map[string]string
+	// Rule names the rule that decides when no person does (an auto-approve
+	// rule, the unattended policy; see Proposal.AutoRule); "" for a person.
+	Rule string
 }
 
 // StaleError reports a decision that was not carried out because files
@@ -82,6 +85,14 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 	return o, nil
 }
 
+// decider says who made the decision: a person, or the rule it names.
+func (dec Decision) decider() (Decider, string) {
+	if dec.Rule != "" {
+		return DecidedByRule, dec.Rule
+	}
+	return DecidedByPerson, ""
+}
+
 // startDecision claims an open proposal for a decision.
 func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 	switch dec.Verdict {
@@ -117,7 +128,9 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, nil)); err != nil {
 			return Outcome{}, err
 		}
-		return Outcome{ID: p.ID, Status: journal.Rejected, Feedback: dec.Feedback, Files: []FileOutcome{}}, nil
+		o := Outcome{ID: p.ID, Status: journal.Rejected, Feedback: dec.Feedback, Files: []FileOutcome{}}
+		o.DecidedBy, o.Rule = dec.decider()
+		return o, nil
 	}
 	plan, err := d.plan(p, dec)
 	if err != nil {
@@ -145,6 +158,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		return Outcome{}, err
 	}
 	o := Outcome{ID: p.ID, Status: reached(dec.Verdict, plan), Feedback: dec.Feedback, Checkpoint: cp}
+	o.DecidedBy, o.Rule = dec.decider()
 	for _, w := range plan {
 		o.Files = append(o.Files, w.outcome(!p.AgentWrites))
 	}

@@ -330,12 +330,12 @@ func (d *Desk) drop(id string) {
 func (d *Desk) queued(ctx context.Context, e *entry) {
 	d.recheckEntry(e)
 	d.emit(Event{Kind: EventPending, ID: e.p.ID})
-	dec, rule, ok := d.autoDecision(e)
+	dec, ok := d.autoDecision(e)
 	if !ok {
 		return
 	}
 	d.mu.Lock()
-	e.p.AutoRule = rule
+	e.p.AutoRule = dec.Rule
 	d.mu.Unlock()
 	// The agent's request is not held up by the decision; its goroutine
 	// ends when the decision has been carried out.
@@ -346,8 +346,16 @@ func (d *Desk) queued(ctx context.Context, e *entry) {
 	}()
 }
 
-// autoDecision says whether a pending proposal is decided without a person.
-func (d *Desk) autoDecision(e *entry) (Decision, string, bool) {
+// The unattended policies (Options.Unattended), as the outcome names the
+// rule that decided.
+const (
+	unattendedApprove = "the desk's unattended policy (approve every edit but those to protected paths)"
+	unattendedReject  = "the desk's unattended policy (reject every edit)"
+)
+
+// autoDecision says whether a pending proposal is decided without a person,
+// and how; the decision names its rule.
+func (d *Desk) autoDecision(e *entry) (Decision, bool) {
 	d.mu.Lock()
 	p := e.p
 	d.mu.Unlock()
@@ -360,23 +368,23 @@ func (d *Desk) autoDecision(e *entry) (Decision, string, bool) {
 	}
 	if protected == "" && p.State == StatePending {
 		if rule, ok := d.autoRule(p); ok {
-			return Decision{Verdict: journal.Approved}, rule, true
+			return Decision{Verdict: journal.Approved, Rule: rule}, true
 		}
 	}
 	switch d.unattended {
 	case journal.Approved:
 		if protected != "" {
-			return Decision{Verdict: journal.Rejected, Feedback: "a person must review edits to protected path " + protected +
-				"; this desk runs without a person and approves only what a rule may approve"}, "", true
+			return Decision{Verdict: journal.Rejected, Rule: unattendedApprove, Feedback: "a person must review edits to protected path " + protected +
+				"; this desk runs without a person and approves only what a rule may approve"}, true
 		}
 		if p.State == StateStale {
-			return Decision{Verdict: journal.Rejected, Feedback: "the file changed on disk after you read it; read it again and redo the edit"}, "", true
+			return Decision{Verdict: journal.Rejected, Rule: unattendedApprove, Feedback: "the file changed on disk after you read it; read it again and redo the edit"}, true
 		}
-		return Decision{Verdict: journal.Approved}, "the desk's unattended policy: approve every edit", true
+		return Decision{Verdict: journal.Approved, Rule: unattendedApprove}, true
 	case journal.Rejected:
-		return Decision{Verdict: journal.Rejected, Feedback: "this desk runs without a person and rejects every edit"}, "", true
+		return Decision{Verdict: journal.Rejected, Rule: unattendedReject, Feedback: "this desk runs without a person and rejects every edit"}, true
 	}
-	return Decision{}, "", false
+	return Decision{}, false
 }
 
 // autoRule returns the config rule that approves every file of p, if any.

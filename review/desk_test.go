@@ -329,11 +329,43 @@ func TestHeadlessApproveNeedsPersonForProtectedPaths(t *testing.T) {
 	}
 }
 
+// TestUnattendedDecisionsSayARuleDecided: a desk without a person does not
+// tell the agent a person decided.
+func TestUnattendedDecisionsSayARuleDecided(t *testing.T) {
+	for _, v := range []journal.Verdict{journal.Approved, journal.Rejected} {
+		t.Run(string(v), func(t *testing.T) {
+			d := reviewtest.NewDesk(t, v, "")
+			p := d.MustPropose(t, engine.FormatWrite, "a.txt", "x\n")
+			o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
+			text := o.Text()
+			if o.Status != v || o.DecidedBy != review.DecidedByRule || !strings.Contains(o.Rule, "unattended policy") {
+				t.Errorf("outcome status %s, decided by %q, rule %q; want %s by the unattended policy", o.Status, o.DecidedBy, o.Rule, v)
+			}
+			if strings.Contains(text, "The person") || !strings.Contains(text, "No person reviewed this edit: the desk's unattended policy") {
+				t.Errorf("agent text pretends a person decided:\n%s", text)
+			}
+		})
+	}
+}
+
+// TestPersonDecisionSaysSo: a decision through Decide is the person's.
+func TestPersonDecisionSaysSo(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "x\n")
+	if o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected}); o.DecidedBy != review.DecidedByPerson || o.Rule != "" {
+		t.Errorf("decided by %q, rule %q; want the person", o.DecidedBy, o.Rule)
+	}
+}
+
 func TestAutoApproveRule(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "[[auto_approve]]\npath = \"docs/**\"\nkind = [\"write\"]\n")
 	p := d.MustPropose(t, engine.FormatWrite, "docs/a.md", "# A\n")
-	if o := reviewtest.WaitOutcome(t, d.Desk, p.ID); o.Status != journal.Approved {
+	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
+	if o.Status != journal.Approved {
 		t.Errorf("docs/a.md: %s; want auto-approved", o.Status)
+	}
+	if o.DecidedBy != review.DecidedByRule || !strings.Contains(o.Rule, ".diffdesk.toml line 1") || !strings.Contains(o.Text(), "No person reviewed this edit: auto_approve rule at ") {
+		t.Errorf("decided by %q, rule %q, text:\n%s\nwant the auto-approve rule named", o.DecidedBy, o.Rule, o.Text())
 	}
 	q := d.MustPropose(t, engine.FormatWrite, "src/a.go", "package a\n")
 	if got, _ := d.Get(q.ID); got.State != review.StatePending {

@@ -12,10 +12,21 @@ type Outcome struct {
 	ID         string          `json:"id"`
 	Status     journal.Verdict `json:"status"`
 	Files      []FileOutcome   `json:"files"`
-	Feedback   string          `json:"feedback,omitempty"`   // the reason or note the person typed
+	DecidedBy  Decider         `json:"decidedBy,omitempty"`  // who decided; "" when no decision was made (failed, withdrawn, stale)
+	Rule       string          `json:"rule,omitempty"`       // DecidedByRule: which rule, e.g. "auto_approve rule at FILE line N"
+	Feedback   string          `json:"feedback,omitempty"`   // the reason or note the person typed (or the rule gave)
 	Checkpoint int64           `json:"checkpoint,omitempty"` // journal checkpoint of the write
 	Error      string          `json:"error,omitempty"`      // journal.Failed: the agent-facing failure text
 }
+
+// Decider is who decided a proposal.
+type Decider string
+
+// The deciders.
+const (
+	DecidedByPerson Decider = "person" // the person reviewing it
+	DecidedByRule   Decider = "rule"   // a rule of the desk, with no person: an auto-approve rule or the unattended policy
+)
 
 // FileOutcome is the result for one file of a proposal.
 type FileOutcome struct {
@@ -54,15 +65,25 @@ func (o Outcome) Text() string {
 		b.WriteString(o.Error)
 		return b.String()
 	case journal.Rejected:
-		b.WriteString("The person reviewing this edit rejected it; nothing was written.\n")
-		if o.Feedback != "" {
-			fmt.Fprintf(&b, "Their reason: %s\n", o.Feedback)
+		if o.DecidedBy == DecidedByRule {
+			fmt.Fprintf(&b, "No person reviewed this edit: %s rejected it; nothing was written.\n", o.Rule)
+			if o.Feedback != "" {
+				fmt.Fprintf(&b, "The reason: %s\n", o.Feedback)
+			}
+		} else {
+			b.WriteString("The person reviewing this edit rejected it; nothing was written.\n")
+			if o.Feedback != "" {
+				fmt.Fprintf(&b, "Their reason: %s\n", o.Feedback)
+			}
 		}
 		b.WriteString("Take the reason into account before proposing another edit to these files.\n")
 		return b.String()
 	case journal.Withdrawn:
 		b.WriteString("The edit was withdrawn before a decision; nothing was written.\n")
 		return b.String()
+	}
+	if o.DecidedBy == DecidedByRule {
+		fmt.Fprintf(&b, "No person reviewed this edit: %s approved it.\n\n", o.Rule)
 	}
 	for i, f := range o.Files {
 		if i > 0 {

@@ -122,7 +122,9 @@ type Proposal struct {
 	// Failure is the agent-facing text of why the edit did not apply
 	// (StateFailed), or why the last write attempt failed.
 	Failure string
-	// AutoRule names the rule that approved the proposal without a person.
+	// AutoRule names the rule that decided the proposal without a person
+	// (an auto-approve rule, or the desk's unattended policy); "" while it
+	// waits for a person.
 	AutoRule string
 }
 
