@@ -12,7 +12,7 @@ type Outcome struct {
 	ID         string          `json:"id"`
 	Status     journal.Verdict `json:"status"`
 	Files      []FileOutcome   `json:"files"`
-	DecidedBy  Decider         `json:"decidedBy,omitempty"`  // who decided; "" when no decision was made (failed, withdrawn, stale)
+	DecidedBy  Decider         `json:"decidedBy,omitempty"`  // who decided; "" when no one did (failed, withdrawn)
 	Rule       string          `json:"rule,omitempty"`       // DecidedByRule: which rule, e.g. "auto_approve rule at FILE line N"
 	Feedback   string          `json:"feedback,omitempty"`   // the reason or note the person typed (or the rule gave)
 	Checkpoint int64           `json:"checkpoint,omitempty"` // journal checkpoint of the write
@@ -80,6 +80,14 @@ func (o Outcome) Text() string {
 		return b.String()
 	case journal.Withdrawn:
 		b.WriteString("The edit was withdrawn before a decision; nothing was written.\n")
+		return b.String()
+	case journal.Stale:
+		reason := o.Feedback
+		if reason == "" {
+			reason = "the file changed on disk after you read it"
+		}
+		fmt.Fprintf(&b, "Your edit was not applied: %s. Nothing was written.\n", reason)
+		b.WriteString("Read the file again and redo the edit against its current content.\n")
 		return b.String()
 	}
 	if o.DecidedBy == DecidedByRule {

@@ -59,6 +59,8 @@ func TestOutcomeGoldens(t *testing.T) {
 			Status: journal.Approved, Checkpoint: 14, Files: []FileOutcome{file(proposed, proposed, proposed)}}},
 		{"rejected-by-rule", Outcome{ID: "p12", DecidedBy: DecidedByRule, Rule: unattendedReject,
 			Status: journal.Rejected, Feedback: "this desk runs without a person and rejects every edit", Files: []FileOutcome{}}},
+		{"stale", Outcome{ID: "p13", Status: journal.Stale, DecidedBy: DecidedByRule, Rule: unattendedApprove, Files: []FileOutcome{},
+			Feedback: "src/app.go changed on disk after you read it, and this desk runs without a person to review your edit against that change"}},
 		{"withdrawn", Outcome{ID: "p7", Status: journal.Withdrawn, Feedback: "the agent disconnected", Files: []FileOutcome{}}},
 		{"failed", Outcome{ID: "p8", Status: journal.Failed, Files: []FileOutcome{},
 			Error: FailureText("src/app.go", &engine.MatchError{Format: engine.FormatEdit, Block: 1, Kind: engine.FailNoMatch, Search: "return nil\n"})}},
