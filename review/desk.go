@@ -229,11 +229,13 @@ func (d *Desk) applyOne(f *File, format engine.Format, payload string) error {
 	return d.proposed(f, res.Content, res.Matches)
 }
 
-// proposed records the proposed content of f after checking it.
+// proposed records the proposed content of f after checking it (size,
+// binary) as a file of the workspace.
 func (d *Desk) proposed(f *File, content string, matches []engine.Match) error {
-	if max := d.cfg.LimitsFor(f.Root).MaxFileBytes; max > 0 && int64(len(content)) > max {
-		return &workspace.RefusalError{Path: f.Path, Rule: workspace.RuleTooLarge,
-			Detail: fmt.Sprintf("the proposed content is %d bytes, over the %d-byte limit", len(content), max)}
+	if !f.Delete {
+		if err := d.ws.CheckProposed(workspace.Target{Abs: f.Path, Root: f.Root, Rel: f.Rel}, content); err != nil {
+			return err
+		}
 	}
 	f.Proposed, f.Matches = content, matches
 	f.Added, f.Removed = engine.CountLines(engine.Diff(f.BaseText(), content))

@@ -290,6 +290,7 @@ func TestRefusals(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	reviewtest.WriteFile(t, filepath.Join(d.Root, ".clineignore"), "build/\n")
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "logo.png"), "\x89PNG\x00\x00")
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "anim.gif"), "GIF89a;valid UTF-8, no NUL byte\n")
 	outside := filepath.Join(t.TempDir(), "x.txt")
 	tests := []struct {
 		path, rule string
@@ -298,6 +299,7 @@ func TestRefusals(t *testing.T) {
 		{"../escape.txt", workspace.RuleOutside},
 		{"build/out.js", workspace.RuleIgnored},
 		{"logo.png", workspace.RuleBinary},
+		{"anim.gif", workspace.RuleBinary},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule+" "+filepath.Base(tt.path), func(t *testing.T) {
@@ -313,6 +315,20 @@ func TestRefusals(t *testing.T) {
 	}
 	if n := len(d.List()); n != 0 {
 		t.Errorf("%d proposals queued after refusals; want 0", n)
+	}
+}
+
+// TestBinaryProposalIsRefused: proposed content that is binary by its magic
+// bytes is refused, though it is valid UTF-8 without a NUL byte.
+func TestBinaryProposalIsRefused(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	_, err := d.Propose(context.Background(), review.Request{Format: engine.FormatWrite, Path: "report.txt", Payload: "%PDF-1.7\n%âãÏÓ\n1 0 obj\n"})
+	var re *workspace.RefusalError
+	if !errors.As(err, &re) || re.Rule != workspace.RuleBinary || !strings.Contains(err.Error(), "proposed content") || !strings.Contains(err.Error(), "PDF") {
+		t.Fatalf("Propose(PDF bytes) = %v; want a binary refusal of the proposed content naming PDF", err)
+	}
+	if n := len(d.List()); n != 0 {
+		t.Errorf("%d proposals queued; want 0", n)
 	}
 }
 
