@@ -213,12 +213,8 @@ func TestStaleFileStopsTheWrite(t *testing.T) {
 // person's edits.
 func TestStaleMergeReportsTheDiskChangeApart(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
-	path := filepath.Join(d.Root, "a.txt")
-	reviewtest.WriteFile(t, path, "one\ntwo\n")
-	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("one\n", "ONE\n"))
-	reviewtest.WriteFile(t, path, "one\ntwo\nthree\n")
-	stale := staleProposal(t, d, p.ID)
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: stale.Files[0].Merge().Text},
+	path, stale := staleProposal(t, d, "one\ntwo\n", reviewtest.SR("one\n", "ONE\n"), "one\ntwo\nthree\n")
+	o := d.MustDecide(t, stale.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: stale.Files[0].Merge().Text},
 		Overwrite: map[string]string{path: stale.Files[0].Disk.SHA256}})
 	f := o.Files[0]
 	if f.UserEdits != "" || changedLines(f.DiskEdits) != "+three\n" || f.FinalContent != "ONE\ntwo\nthree\n" {

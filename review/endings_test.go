@@ -68,15 +68,11 @@ func TestApproveEditedUnchangedCRLFIsPlainApproval(t *testing.T) {
 // CRLF file in the editor ("\n" endings) and approves it over the disk.
 func TestApproveEditedStaleMergeKeepsLineEndings(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
-	path := filepath.Join(d.Root, "a.txt")
-	reviewtest.WriteFile(t, path, "one\r\ntwo\r\n")
-	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("one\n", "ONE\n"))
-	reviewtest.WriteFile(t, path, "one\r\ntwo\r\nthree\r\n")
-	stale := staleProposal(t, d, p.ID)
+	path, stale := staleProposal(t, d, "one\r\ntwo\r\n", reviewtest.SR("one\n", "ONE\n"), "one\r\ntwo\r\nthree\r\n")
 	if m := stale.Files[0].Merge(); m.Text != "ONE\r\ntwo\r\nthree\r\n" {
 		t.Fatalf("merge = %q", m.Text)
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited,
+	o := d.MustDecide(t, stale.ID, review.Decision{Verdict: journal.ApprovedEdited,
 		Edited:    map[string]string{path: "ONE\ntwo\nthree\nfour\n"},
 		Overwrite: map[string]string{path: stale.Files[0].Disk.SHA256}})
 	if got, want := reviewtest.ReadFile(t, path), "ONE\r\ntwo\r\nthree\r\nfour\r\n"; got != want {
@@ -90,18 +86,23 @@ func TestApproveEditedStaleMergeKeepsLineEndings(t *testing.T) {
 	}
 }
 
-// staleProposal waits (at most 10 s) for proposal id to be marked stale,
-// or makes the desk find out by deciding, and returns it.
-func staleProposal(t *testing.T, d *reviewtest.Desk, id string) review.Proposal {
+// staleProposal proposes sr for a.txt holding base, then writes disk to it
+// as another writer would, and makes the desk find out by approving. It
+// returns a.txt's path and the proposal, now stale.
+func staleProposal(t *testing.T, d *reviewtest.Desk, base, sr, disk string) (string, review.Proposal) {
 	t.Helper()
-	if _, err := d.Decide(reviewtest.Context(t), id, review.Decision{Verdict: journal.Approved}); err == nil {
+	path := filepath.Join(d.Root, "a.txt")
+	reviewtest.WriteFile(t, path, base)
+	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", sr)
+	reviewtest.WriteFile(t, path, disk)
+	if _, err := d.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: journal.Approved}); err == nil {
 		t.Fatal("approving over a changed file succeeded")
 	}
-	p, _ := d.Get(id)
+	p, _ = d.Get(p.ID)
 	if p.State != review.StateStale || !p.Files[0].Stale() {
 		t.Fatalf("state = %s; want stale", p.State)
 	}
-	return p
+	return path, p
 }
 
 // changedLines returns the added and removed lines of a unified patch,
