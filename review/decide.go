@@ -23,7 +23,10 @@ type Decision struct {
 	// (write nothing; Feedback says why).
 	Verdict journal.Verdict
 	// Edited maps a file's absolute path to the full text the person
-	// approved (journal.ApprovedEdited). Files not in it are written as proposed.
+	// approved (journal.ApprovedEdited). Files not in it are written as
+	// proposed. Text with "\n" line endings and no BOM, as the window's
+	// editor gives it, is written with the file's line endings and BOM (see
+	// fileText); text holding "\r\n" is taken as the file's bytes.
 	Edited map[string]string
 	// Hunks maps a file's absolute path to the ids of the hunks the person
 	// accepted (journal.Partial). Files not in it keep none of their hunks.
@@ -34,6 +37,9 @@ type Decision struct {
 	// content the person reviewed (in the base / disk / proposal view). The
 	// write goes ahead only while the disk still holds exactly that content.
 	Overwrite map[string]string
+	// Rule names the rule that decides when no person does (an auto-approve
+	// rule, the unattended policy; see Proposal.AutoRule); "" for a person.
+	Rule string
 }
 
 // StaleError reports a decision that was not carried out because files
@@ -79,6 +85,14 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 	return o, nil
 }
 
+// decider says who made the decision: a person, or the rule it names.
+func (dec Decision) decider() (Decider, string) {
+	if dec.Rule != "" {
+		return DecidedByRule, dec.Rule
+	}
+	return DecidedByPerson, ""
+}
+
 // startDecision claims an open proposal for a decision.
 func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 	switch dec.Verdict {
@@ -114,7 +128,9 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, nil)); err != nil {
 			return Outcome{}, err
 		}
-		return Outcome{ID: p.ID, Status: journal.Rejected, Feedback: dec.Feedback, Files: []FileOutcome{}}, nil
+		o := Outcome{ID: p.ID, Status: journal.Rejected, Feedback: dec.Feedback, Files: []FileOutcome{}}
+		o.DecidedBy, o.Rule = dec.decider()
+		return o, nil
 	}
 	plan, err := d.plan(p, dec)
 	if err != nil {
@@ -142,6 +158,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		return Outcome{}, err
 	}
 	o := Outcome{ID: p.ID, Status: reached(dec.Verdict, plan), Feedback: dec.Feedback, Checkpoint: cp}
+	o.DecidedBy, o.Rule = dec.decider()
 	for _, w := range plan {
 		o.Files = append(o.Files, w.outcome(!p.AgentWrites))
 	}
@@ -209,6 +226,8 @@ type fileWrite struct {
 	Verdicts       []HunkVerdict // journal.Partial
 	FormatterError string
 	Settled        bool                // Final was changed by an external writer within the settle window
+	start          string              // the text the decision started from (see start)
+	overDisk       bool                // the file changed on disk since Base and is written over it (Decision.Overwrite)
 	now            atomicfile.Snapshot // the file just before writing
 	created        []string            // directories SaveFile created for it
 }
@@ -219,11 +238,18 @@ func (w fileWrite) outcome(written bool) FileOutcome {
 		FinalContent: w.Final, FinalSHA256: atomicfile.Hash([]byte(w.Final)),
 		Hunks: w.Verdicts, FormatterError: w.FormatterError,
 	}
+	if w.overDisk {
+		fo.DiskEdits = engine.Unified("base/"+w.Rel, "disk/"+w.Rel, w.BaseText(), string(w.now.Content), 3)
+	}
 	if w.Delete {
 		fo.FinalSHA256 = ""
 		return fo
 	}
-	fo.UserEdits = engine.Unified("proposal/"+w.Rel, "approved/"+w.Rel, w.Proposed, w.Approved, 3)
+	from := "proposal/"
+	if w.start != w.Proposed {
+		from = "merged/"
+	}
+	fo.UserEdits = engine.Unified(from+w.Rel, "approved/"+w.Rel, w.start, w.Approved, 3)
 	fo.AutoFormatEdits = engine.Unified("approved/"+w.Rel, "final/"+w.Rel, w.Approved, w.Final, 3)
 	return fo
 }
@@ -254,14 +280,14 @@ func (d *Desk) Plan(id string, dec Decision) (map[string]string, error) {
 func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
 	plan := make([]fileWrite, len(p.Files))
 	for i, f := range p.Files {
-		w := fileWrite{File: f, Approved: f.Proposed}
+		w := fileWrite{File: f, Approved: f.Proposed, start: start(f, dec)}
 		switch dec.Verdict {
 		case journal.ApprovedEdited:
 			if text, ok := dec.Edited[f.Path]; ok {
 				if f.Delete {
 					return nil, fmt.Errorf("review: %s is deleted by the proposal; it cannot be edited", f.Path)
 				}
-				w.Approved = text
+				w.Approved = fileText(w.start, text)
 			}
 		case journal.Partial:
 			accepted := map[string]bool{}
@@ -297,9 +323,50 @@ func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
 	return plan, nil
 }
 
+// start is the text a decision on f starts from, the text the person
+// edits: the proposal, or for a stale file approved over the disk
+// (Decision.Overwrite) the proposal merged onto the disk (File.Merge).
+func start(f File, dec Decision) string {
+	if _, ok := dec.Overwrite[f.Path]; ok && f.Stale() && !f.Delete {
+		return f.Merge().Text
+	}
+	return f.Proposed
+}
+
+// fileText turns the text the person approved into the file's bytes, the
+// way the engine writes a proposal: the window's editor works on text with
+// "\n" line endings and no BOM, so edited is given the BOM and line endings
+// of ref, the file's text the edit started from. In a file that mixes
+// endings, lines the person kept keep their own ending and new lines take
+// the dominant one. edited holding "\r\n" is already the file's bytes, and
+// a file with only "\n" endings and no BOM needs nothing: both are
+// returned as they are.
+func fileText(ref, edited string) string {
+	if strings.Contains(edited, "\r\n") || !strings.Contains(ref, "\r") && !strings.HasPrefix(ref, bom) {
+		return edited
+	}
+	doc, err := engine.Decode(ref)
+	if err != nil {
+		return edited
+	}
+	ed, err := engine.Decode(edited)
+	if err != nil {
+		return edited
+	}
+	out := doc.Encode(ed.Text)
+	if ed.BOM && !doc.BOM {
+		out = bom + out
+	}
+	return out
+}
+
+// bom is the UTF-8 byte order mark.
+const bom = "\uFEFF"
+
 // checkDisk re-reads every file and refuses to go on if one changed since
 // the base snapshot, unless the person reviewed exactly that disk content.
-// It keeps what it read in the plan, as the journal's "before".
+// It keeps what it read in the plan, as the journal's "before"; a file
+// written over such a change starts from the proposal merged onto it.
 func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
 	var stale []string
 	for i, f := range p.Files {
@@ -312,6 +379,10 @@ func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
 			continue
 		}
 		if want, ok := dec.Overwrite[f.Path]; ok && want == now.SHA256 {
+			plan[i].overDisk = true
+			if !f.Delete {
+				plan[i].start = f.mergeOnto(now).Text
+			}
 			continue
 		}
 		stale = append(stale, f.Path)

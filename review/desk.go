@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -234,11 +235,13 @@ func (d *Desk) applyOne(f *File, format engine.Format, payload string) error {
 	return d.proposed(f, res.Content, res.Matches)
 }
 
-// proposed records the proposed content of f after checking it.
+// proposed records the proposed content of f after checking it (size,
+// binary) as a file of the workspace.
 func (d *Desk) proposed(f *File, content string, matches []engine.Match) error {
-	if max := d.cfg.LimitsFor(f.Root).MaxFileBytes; max > 0 && int64(len(content)) > max {
-		return &workspace.RefusalError{Path: f.Path, Rule: workspace.RuleTooLarge,
-			Detail: fmt.Sprintf("the proposed content is %d bytes, over the %d-byte limit", len(content), max)}
+	if !f.Delete {
+		if err := d.ws.CheckProposed(workspace.Target{Abs: f.Path, Root: f.Root, Rel: f.Rel}, content); err != nil {
+			return err
+		}
 	}
 	f.Proposed, f.Matches = content, matches
 	f.Added, f.Removed = engine.CountLines(engine.Diff(f.BaseText(), content))
@@ -331,24 +334,64 @@ func (d *Desk) add(p Proposal, stream *engine.Stream) *entry {
 func (d *Desk) queued(ctx context.Context, e *entry) {
 	d.recheckEntry(e)
 	d.emit(Event{Kind: EventPending, ID: e.p.ID})
-	dec, rule, ok := d.autoDecision(e)
+	dec, ok := d.autoDecision(e)
 	if !ok {
 		return
 	}
 	d.mu.Lock()
-	e.p.AutoRule = rule
+	e.p.AutoRule = dec.Rule
 	d.mu.Unlock()
 	// The agent's request is not held up by the decision; its goroutine
 	// ends when the decision has been carried out.
 	go func() {
-		if _, err := d.Decide(context.WithoutCancel(ctx), e.p.ID, dec); err != nil {
+		ctx := context.WithoutCancel(ctx)
+		_, err := d.Decide(ctx, e.p.ID, dec)
+		var se *StaleError
+		switch {
+		case err == nil:
+		case errors.As(err, &se) && d.unattended != "":
+			d.giveUpStale(ctx, e, se.Paths)
+		default:
 			d.setFailure(e, err)
 		}
 	}()
 }
 
-// autoDecision says whether a pending proposal is decided without a person.
-func (d *Desk) autoDecision(e *entry) (Decision, string, bool) {
+// giveUpStale ends a proposal whose files (paths, absolute) changed on
+// disk after the agent read them, on a desk with no person to review it
+// against the change: nothing is written, and the agent is told to redo it.
+func (d *Desk) giveUpStale(ctx context.Context, e *entry, paths []string) {
+	d.mu.Lock()
+	if !e.p.State.Open() || e.deciding {
+		d.mu.Unlock()
+		return
+	}
+	e.deciding = true
+	var names []string
+	for _, f := range e.p.Files {
+		if slices.Contains(paths, f.Path) {
+			names = append(names, f.Rel)
+		}
+	}
+	d.mu.Unlock()
+	if len(names) == 0 {
+		names = []string{"the file"}
+	}
+	reason := andList(names) + " changed on disk after you read it, and this desk runs without a person to review your edit against that change"
+	d.finish(ctx, e, Outcome{ID: e.p.ID, Status: journal.Stale, DecidedBy: DecidedByRule, Rule: d.unattendedRule(),
+		Feedback: reason, Files: []FileOutcome{}})
+}
+
+// The unattended policies (Options.Unattended), as the outcome names the
+// rule that decided.
+const (
+	unattendedApprove = "the desk's unattended policy (approve every edit but those to protected paths)"
+	unattendedReject  = "the desk's unattended policy (reject every edit)"
+)
+
+// autoDecision says whether a pending proposal is decided without a person,
+// and how; the decision names its rule.
+func (d *Desk) autoDecision(e *entry) (Decision, bool) {
 	d.mu.Lock()
 	p := e.p
 	d.mu.Unlock()
@@ -361,23 +404,32 @@ func (d *Desk) autoDecision(e *entry) (Decision, string, bool) {
 	}
 	if protected == "" && p.State == StatePending {
 		if rule, ok := d.autoRule(p); ok {
-			return Decision{Verdict: journal.Approved}, rule, true
+			return Decision{Verdict: journal.Approved, Rule: rule}, true
 		}
 	}
 	switch d.unattended {
 	case journal.Approved:
 		if protected != "" {
-			return Decision{Verdict: journal.Rejected, Feedback: "a person must review edits to protected path " + protected +
-				"; this desk runs without a person and approves only what a rule may approve"}, "", true
+			return Decision{Verdict: journal.Rejected, Rule: unattendedApprove, Feedback: "a person must review edits to protected path " + protected +
+				"; this desk runs without a person and approves only what a rule may approve"}, true
 		}
-		if p.State == StateStale {
-			return Decision{Verdict: journal.Rejected, Feedback: "the file changed on disk after you read it; read it again and redo the edit"}, "", true
-		}
-		return Decision{Verdict: journal.Approved}, "the desk's unattended policy: approve every edit", true
+		// A stale proposal is given up when the write-time check finds it so.
+		return Decision{Verdict: journal.Approved, Rule: unattendedApprove}, true
 	case journal.Rejected:
-		return Decision{Verdict: journal.Rejected, Feedback: "this desk runs without a person and rejects every edit"}, "", true
+		return Decision{Verdict: journal.Rejected, Rule: unattendedReject, Feedback: "this desk runs without a person and rejects every edit"}, true
 	}
-	return Decision{}, "", false
+	return Decision{}, false
+}
+
+// unattendedRule names the desk's unattended policy; "" if a person decides.
+func (d *Desk) unattendedRule() string {
+	switch d.unattended {
+	case journal.Approved:
+		return unattendedApprove
+	case journal.Rejected:
+		return unattendedReject
+	}
+	return ""
 }
 
 // autoRule returns the config rule that approves every file of p, if any.
@@ -517,8 +569,7 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 
 // finish records an outcome, then delivers it.
 func (d *Desk) finish(ctx context.Context, e *entry, o Outcome) {
-	oj, _ := json.Marshal(o)
-	if err := d.journal.RecordOutcome(ctx, e.p.ID, oj, d.now()); err != nil {
+	if err := d.record(ctx, e.p.ID, o); err != nil {
 		// The outcome is still delivered: the agent must not hang. The
 		// failure is shown on the proposal.
 		o.Feedback = joinNonEmpty(o.Feedback, "(the journal could not record this outcome: "+err.Error()+")")
@@ -534,6 +585,24 @@ func (d *Desk) finish(ctx context.Context, e *entry, o Outcome) {
 		d.watch.remove(f.Path)
 	}
 	d.emit(Event{Kind: EventDecided, ID: e.p.ID})
+}
+
+// record journals an outcome. A proposal that ended without a decision
+// (failed, withdrawn, given up as stale) is first recorded as a decision
+// of that verdict, with what the agent is told as its feedback, so the
+// history shows it.
+func (d *Desk) record(ctx context.Context, id string, o Outcome) error {
+	if !o.Status.Decidable() {
+		reason := o.Feedback
+		if o.Status == journal.Failed {
+			reason = o.Error
+		}
+		if _, err := d.journal.RecordDecision(ctx, journal.DecisionRecord{ProposalID: id, Decision: o.Status, Feedback: reason}); err != nil {
+			return err
+		}
+	}
+	oj, _ := json.Marshal(o)
+	return d.journal.RecordOutcome(ctx, id, oj, d.now())
 }
 
 func joinNonEmpty(a, b string) string {

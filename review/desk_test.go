@@ -208,6 +208,24 @@ func TestStaleFileStopsTheWrite(t *testing.T) {
 	}
 }
 
+// TestStaleMergeReportsTheDiskChangeApart approves a clean merge of a stale
+// proposal: the other writer's change is reported as theirs, not as the
+// person's edits.
+func TestStaleMergeReportsTheDiskChangeApart(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	path, stale := staleProposal(t, d, "one\ntwo\n", reviewtest.SR("one\n", "ONE\n"), "one\ntwo\nthree\n")
+	o := d.MustDecide(t, stale.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: stale.Files[0].Merge().Text},
+		Overwrite: map[string]string{path: stale.Files[0].Disk.SHA256}})
+	f := o.Files[0]
+	if f.UserEdits != "" || changedLines(f.DiskEdits) != "+three\n" || f.FinalContent != "ONE\ntwo\nthree\n" {
+		t.Errorf("userEdits %q, diskEdits %q, final %q; want no user edits and the disk's +three", f.UserEdits, f.DiskEdits, f.FinalContent)
+	}
+	text := o.Text()
+	if strings.Contains(text, "person reviewing it") || !strings.Contains(text, "Someone else changed") || !strings.Contains(text, "+three") {
+		t.Errorf("agent text does not tell the disk change apart from the person's:\n%s", text)
+	}
+}
+
 func TestProposalStaleFromTheStartWhenAgentReadOtherContent(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	path := filepath.Join(d.Root, "a.txt")
@@ -268,6 +286,7 @@ func TestRefusals(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	reviewtest.WriteFile(t, filepath.Join(d.Root, ".clineignore"), "build/\n")
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "logo.png"), "\x89PNG\x00\x00")
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "anim.gif"), "GIF89a;valid UTF-8, no NUL byte\n")
 	outside := filepath.Join(t.TempDir(), "x.txt")
 	tests := []struct {
 		path, rule string
@@ -276,6 +295,7 @@ func TestRefusals(t *testing.T) {
 		{"../escape.txt", workspace.RuleOutside},
 		{"build/out.js", workspace.RuleIgnored},
 		{"logo.png", workspace.RuleBinary},
+		{"anim.gif", workspace.RuleBinary},
 	}
 	for _, tt := range tests {
 		t.Run(tt.rule+" "+filepath.Base(tt.path), func(t *testing.T) {
@@ -294,6 +314,20 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
+// TestBinaryProposalIsRefused: proposed content that is binary by its magic
+// bytes is refused, though it is valid UTF-8 without a NUL byte.
+func TestBinaryProposalIsRefused(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	_, err := d.Propose(context.Background(), review.Request{Format: engine.FormatWrite, Path: "report.txt", Payload: "%PDF-1.7\n%âãÏÓ\n1 0 obj\n"})
+	var re *workspace.RefusalError
+	if !errors.As(err, &re) || re.Rule != workspace.RuleBinary || !strings.Contains(err.Error(), "proposed content") || !strings.Contains(err.Error(), "PDF") {
+		t.Fatalf("Propose(PDF bytes) = %v; want a binary refusal of the proposed content naming PDF", err)
+	}
+	if n := len(d.List()); n != 0 {
+		t.Errorf("%d proposals queued; want 0", n)
+	}
+}
+
 func TestHeadlessApproveNeedsPersonForProtectedPaths(t *testing.T) {
 	d := reviewtest.NewDesk(t, journal.Approved, "")
 	p := d.MustPropose(t, engine.FormatWrite, ".env", "SECRET=1\n")
@@ -307,11 +341,43 @@ func TestHeadlessApproveNeedsPersonForProtectedPaths(t *testing.T) {
 	}
 }
 
+// TestUnattendedDecisionsSayARuleDecided: a desk without a person does not
+// tell the agent a person decided.
+func TestUnattendedDecisionsSayARuleDecided(t *testing.T) {
+	for _, v := range []journal.Verdict{journal.Approved, journal.Rejected} {
+		t.Run(string(v), func(t *testing.T) {
+			d := reviewtest.NewDesk(t, v, "")
+			p := d.MustPropose(t, engine.FormatWrite, "a.txt", "x\n")
+			o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
+			text := o.Text()
+			if o.Status != v || o.DecidedBy != review.DecidedByRule || !strings.Contains(o.Rule, "unattended policy") {
+				t.Errorf("outcome status %s, decided by %q, rule %q; want %s by the unattended policy", o.Status, o.DecidedBy, o.Rule, v)
+			}
+			if strings.Contains(text, "The person") || !strings.Contains(text, "No person reviewed this edit: the desk's unattended policy") {
+				t.Errorf("agent text pretends a person decided:\n%s", text)
+			}
+		})
+	}
+}
+
+// TestPersonDecisionSaysSo: a decision through Decide is the person's.
+func TestPersonDecisionSaysSo(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "x\n")
+	if o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected}); o.DecidedBy != review.DecidedByPerson || o.Rule != "" {
+		t.Errorf("decided by %q, rule %q; want the person", o.DecidedBy, o.Rule)
+	}
+}
+
 func TestAutoApproveRule(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "[[auto_approve]]\npath = \"docs/**\"\nkind = [\"write\"]\n")
 	p := d.MustPropose(t, engine.FormatWrite, "docs/a.md", "# A\n")
-	if o := reviewtest.WaitOutcome(t, d.Desk, p.ID); o.Status != journal.Approved {
+	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
+	if o.Status != journal.Approved {
 		t.Errorf("docs/a.md: %s; want auto-approved", o.Status)
+	}
+	if o.DecidedBy != review.DecidedByRule || !strings.Contains(o.Rule, ".diffdesk.toml line 1") || !strings.Contains(o.Text(), "No person reviewed this edit: auto_approve rule at ") {
+		t.Errorf("decided by %q, rule %q, text:\n%s\nwant the auto-approve rule named", o.DecidedBy, o.Rule, o.Text())
 	}
 	q := d.MustPropose(t, engine.FormatWrite, "src/a.go", "package a\n")
 	if got, _ := d.Get(q.ID); got.State != review.StatePending {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -74,5 +75,83 @@ func TestHistoryOfDeskDecisions(t *testing.T) {
 	}
 	if got := reviewtest.ReadFile(t, path); got != "START\n" {
 		t.Errorf("after restoring to before checkpoint %d: %q; want START", o.Checkpoint, got)
+	}
+}
+
+// TestHistoryRecordsProposalsThatWroteNothing: failed, withdrawn and stale
+// proposals are decisions in the history, with what the agent was told.
+func TestHistoryRecordsProposalsThatWroteNothing(t *testing.T) {
+	ctx := context.Background()
+	d := reviewtest.NewDesk(t, "", "")
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "alpha\n")
+	failed := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("gamma\n", "delta\n"))
+	streamed, err := d.Propose(ctx, review.Request{Agent: "test", Format: engine.FormatSearchReplace, Path: "a.txt", Stream: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Feed(streamed.ID, "------- SEARCH\nalpha\n"); err != nil { // never finished: malformed
+		t.Fatal(err)
+	}
+	if _, err := d.Finish(ctx, streamed.ID); err != nil {
+		t.Fatal(err)
+	}
+	withdrawn := d.MustPropose(t, engine.FormatWrite, "a.txt", "x\n")
+	if err := d.Withdraw(ctx, withdrawn.ID, "answered in the terminal"); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		decision journal.Verdict
+		ids      []string
+		feedback string
+	}{
+		{journal.Failed, []string{streamed.ID, failed.ID}, "was not applied"},
+		{journal.Withdrawn, []string{withdrawn.ID}, "answered in the terminal"},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.decision), func(t *testing.T) {
+			page, err := d.Journal.History(ctx, journal.Filter{Decision: string(tt.decision)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ids []string
+			for _, e := range page.Entries {
+				ids = append(ids, e.ProposalID)
+				if e.Kind != journal.EntryDecision || e.Decision != tt.decision || !strings.Contains(e.Feedback, tt.feedback) {
+					t.Errorf("entry %+v; want a %s decision saying %q", e, tt.decision, tt.feedback)
+				}
+			}
+			if fmt.Sprint(ids) != fmt.Sprint(tt.ids) {
+				t.Errorf("History(decision %s) = proposals %v; want %v", tt.decision, ids, tt.ids)
+			}
+		})
+	}
+}
+
+// TestUnattendedDeskGivesUpStaleProposals: a desk without a person does not
+// approve over a file that changed after the agent read it; it gives the
+// proposal up as stale, tells the agent, and records it.
+func TestUnattendedDeskGivesUpStaleProposals(t *testing.T) {
+	ctx := context.Background()
+	d := reviewtest.NewDesk(t, journal.Approved, "")
+	path := filepath.Join(d.Root, "a.txt")
+	reviewtest.WriteFile(t, path, "now\n")
+	p, err := d.Propose(ctx, review.Request{Agent: "test", Format: engine.FormatWrite, Path: "a.txt", Payload: "x\n",
+		ReadSHA256: atomicfile.Hash([]byte("what the agent read\n"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
+	if o.Status != journal.Stale || !strings.Contains(o.Text(), "a.txt changed on disk") || strings.Contains(o.Text(), "has been applied") {
+		t.Errorf("outcome %s, text:\n%s\nwant stale, saying a.txt changed and nothing was written", o.Status, o.Text())
+	}
+	if got := reviewtest.ReadFile(t, path); got != "now\n" {
+		t.Errorf("file = %q; want untouched", got)
+	}
+	page, err := d.Journal.History(ctx, journal.Filter{Decision: string(journal.Stale)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Entries) != 1 || page.Entries[0].ProposalID != p.ID || !strings.Contains(page.Entries[0].Feedback, "changed on disk") {
+		t.Errorf("History(decision stale) = %+v; want the proposal with its reason", page.Entries)
 	}
 }

@@ -12,22 +12,41 @@ type Outcome struct {
 	ID         string          `json:"id"`
 	Status     journal.Verdict `json:"status"`
 	Files      []FileOutcome   `json:"files"`
-	Feedback   string          `json:"feedback,omitempty"`   // the reason or note the person typed
+	DecidedBy  Decider         `json:"decidedBy,omitempty"`  // who decided; "" when no one did (failed, withdrawn)
+	Rule       string          `json:"rule,omitempty"`       // DecidedByRule: which rule, e.g. "auto_approve rule at FILE line N"
+	Feedback   string          `json:"feedback,omitempty"`   // the reason or note the person typed (or the rule gave)
 	Checkpoint int64           `json:"checkpoint,omitempty"` // journal checkpoint of the write
 	Error      string          `json:"error,omitempty"`      // journal.Failed: the agent-facing failure text
 }
+
+// Decider is who decided a proposal.
+type Decider string
+
+// The deciders.
+const (
+	DecidedByPerson Decider = "person" // the person reviewing it
+	DecidedByRule   Decider = "rule"   // a rule of the desk, with no person: an auto-approve rule or the unattended policy
+)
 
 // FileOutcome is the result for one file of a proposal.
 type FileOutcome struct {
 	Path            string        `json:"path"`                      // absolute path
 	Written         bool          `json:"written"`                   // the desk wrote the file (false when the agent writes it)
 	Deleted         bool          `json:"deleted,omitempty"`         // the file was deleted
-	UserEdits       string        `json:"userEdits,omitempty"`       // unified patch proposal → approved text; "" if the person changed nothing
+	DiskEdits       string        `json:"diskEdits,omitempty"`       // unified patch base → disk: a change someone else made to the file while the proposal waited, which the approval was made over; "" if none
+	UserEdits       string        `json:"userEdits,omitempty"`       // unified patch proposal (or, with DiskEdits, the proposal merged onto the disk) → approved text; "" if the person changed nothing
 	AutoFormatEdits string        `json:"autoFormatEdits,omitempty"` // unified patch approved → final text (formatter, or an editor's format-on-save)
 	FinalContent    string        `json:"finalContent"`              // the file's content now
 	FinalSHA256     string        `json:"finalSha256"`               // hex SHA-256 of FinalContent
 	Hunks           []HunkVerdict `json:"hunks,omitempty"`           // per-hunk decisions (journal.Partial)
 	FormatterError  string        `json:"formatterError,omitempty"`  // the formatter failed; the approved text was written unformatted
+}
+
+// AsProposed reports whether the file now holds exactly what the agent
+// proposed: no one else changed it, the person did not edit it, and no
+// formatter touched it.
+func (f FileOutcome) AsProposed() bool {
+	return f.DiskEdits == "" && f.UserEdits == "" && f.AutoFormatEdits == ""
 }
 
 // HunkVerdict says whether the person accepted one hunk of the proposal.
@@ -46,15 +65,33 @@ func (o Outcome) Text() string {
 		b.WriteString(o.Error)
 		return b.String()
 	case journal.Rejected:
-		b.WriteString("The person reviewing this edit rejected it; nothing was written.\n")
-		if o.Feedback != "" {
-			fmt.Fprintf(&b, "Their reason: %s\n", o.Feedback)
+		if o.DecidedBy == DecidedByRule {
+			fmt.Fprintf(&b, "No person reviewed this edit: %s rejected it; nothing was written.\n", o.Rule)
+			if o.Feedback != "" {
+				fmt.Fprintf(&b, "The reason: %s\n", o.Feedback)
+			}
+		} else {
+			b.WriteString("The person reviewing this edit rejected it; nothing was written.\n")
+			if o.Feedback != "" {
+				fmt.Fprintf(&b, "Their reason: %s\n", o.Feedback)
+			}
 		}
 		b.WriteString("Take the reason into account before proposing another edit to these files.\n")
 		return b.String()
 	case journal.Withdrawn:
 		b.WriteString("The edit was withdrawn before a decision; nothing was written.\n")
 		return b.String()
+	case journal.Stale:
+		reason := o.Feedback
+		if reason == "" {
+			reason = "the file changed on disk after you read it"
+		}
+		fmt.Fprintf(&b, "Your edit was not applied: %s. Nothing was written.\n", reason)
+		b.WriteString("Read the file again and redo the edit against its current content.\n")
+		return b.String()
+	}
+	if o.DecidedBy == DecidedByRule {
+		fmt.Fprintf(&b, "No person reviewed this edit: %s approved it.\n\n", o.Rule)
 	}
 	for i, f := range o.Files {
 		if i > 0 {
@@ -67,7 +104,7 @@ func (o Outcome) Text() string {
 	}
 	shown := false
 	for _, f := range o.Files {
-		shown = shown || f.UserEdits != "" || f.AutoFormatEdits != "" || o.Status == journal.Partial
+		shown = shown || !f.AsProposed() || o.Status == journal.Partial
 	}
 	if o.Status == journal.Partial {
 		b.WriteString("\nThe hunks the person did not accept were not applied; do not send them again unless asked.")
@@ -92,6 +129,7 @@ func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 	switch {
 	case f.Deleted:
 		fmt.Fprintf(b, "%s was deleted.\n", f.Path)
+		writeDiskEdits(b, f)
 		return
 	case o.Status == journal.Partial:
 		acc := 0
@@ -101,12 +139,23 @@ func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 			}
 		}
 		fmt.Fprintf(b, "Only part of your edit to %s was %s: the person accepted %d of %d hunks.\n", f.Path, verb, acc, len(f.Hunks))
+	case f.DiskEdits != "":
+		by := ""
+		if f.UserEdits != "" {
+			by = " with changes made by the person reviewing it"
+		}
+		fmt.Fprintf(b, "Someone else changed %s on disk while your edit waited for review; your edit was merged into their change and %s%s.\n", f.Path, verb, by)
 	case f.UserEdits != "":
 		fmt.Fprintf(b, "Your edit to %s was %s with changes made by the person reviewing it.\n", f.Path, verb)
 	default:
 		fmt.Fprintf(b, "Your edit to %s was %s as proposed.\n", f.Path, verb)
 	}
-	if f.UserEdits != "" {
+	writeDiskEdits(b, f)
+	switch {
+	case f.UserEdits != "" && f.DiskEdits != "":
+		b.WriteString("\nThe person's changes to the merged text (unified diff, merged → approved):\n")
+		writeFenced(b, f.UserEdits)
+	case f.UserEdits != "":
 		b.WriteString("\nThe person's changes to your proposal (unified diff, proposal → approved):\n")
 		writeFenced(b, f.UserEdits)
 	}
@@ -117,10 +166,20 @@ func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 		b.WriteString("\nThen the file was reformatted automatically (unified diff, approved → final):\n")
 		writeFenced(b, f.AutoFormatEdits)
 	}
-	if f.UserEdits != "" || f.AutoFormatEdits != "" || o.Status == journal.Partial {
+	if !f.AsProposed() || o.Status == journal.Partial {
 		fmt.Fprintf(b, "\nThe final content of %s:\n", f.Path)
 		writeFenced(b, f.FinalContent)
 	} else {
 		b.WriteString("The file now has exactly the content you proposed.\n")
 	}
+}
+
+// writeDiskEdits shows the change someone else made on disk while the
+// proposal waited, if any.
+func writeDiskEdits(b *strings.Builder, f FileOutcome) {
+	if f.DiskEdits == "" {
+		return
+	}
+	b.WriteString("\nThe change someone else made on disk while your edit waited (unified diff, the content you read → disk):\n")
+	writeFenced(b, f.DiskEdits)
 }

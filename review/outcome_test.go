@@ -30,17 +30,37 @@ func TestOutcomeGoldens(t *testing.T) {
 	unformatted.FormatterError = `formatter "gofmt" (.diffdesk.toml line 2) failed: exit status 2: <standard input>:3:1: expected declaration`
 	agentWrites := file(proposed, proposed, proposed)
 	agentWrites.Written = false
+	// Stale: the agent read base and proposed "return os.ErrClosed"; someone
+	// else added the import meanwhile; the proposal was merged onto that.
+	base := "package app\n\nfunc Run() error {\n\treturn nil\n}\n"
+	disk := "package app\n\nimport \"os\"\n\nfunc Run() error {\n\treturn nil\n}\n"
+	merged := "package app\n\nimport \"os\"\n\nfunc Run() error {\n\treturn os.ErrClosed\n}\n"
+	mergedEdited := "package app\n\nimport \"os\"\n\n// Run runs the app.\nfunc Run() error {\n\treturn os.ErrClosed\n}\n"
+	staleMerged := FileOutcome{Path: path, Written: true,
+		DiskEdits:    engine.Unified("base/src/app.go", "disk/src/app.go", base, disk, 3),
+		FinalContent: merged, FinalSHA256: atomicfile.Hash([]byte(merged))}
+	staleEdited := staleMerged
+	staleEdited.UserEdits = engine.Unified("merged/src/app.go", "approved/src/app.go", merged, mergedEdited, 3)
+	staleEdited.FinalContent, staleEdited.FinalSHA256 = mergedEdited, atomicfile.Hash([]byte(mergedEdited))
 	tests := []struct {
 		name string
 		o    Outcome
 	}{
-		{"approved", Outcome{ID: "p1", Status: journal.Approved, Checkpoint: 7, Files: []FileOutcome{file(proposed, proposed, proposed)}}},
-		{"approved-edited-formatted", Outcome{ID: "p2", Status: journal.ApprovedEdited, Checkpoint: 8, Feedback: "document it",
+		{"approved", Outcome{ID: "p1", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 7, Files: []FileOutcome{file(proposed, proposed, proposed)}}},
+		{"approved-edited-formatted", Outcome{ID: "p2", DecidedBy: DecidedByPerson, Status: journal.ApprovedEdited, Checkpoint: 8, Feedback: "document it",
 			Files: []FileOutcome{file(proposed, approved, final)}}},
-		{"partial", Outcome{ID: "p3", Status: journal.Partial, Checkpoint: 9, Files: []FileOutcome{partial}}},
-		{"formatter-failed", Outcome{ID: "p4", Status: journal.Approved, Checkpoint: 10, Files: []FileOutcome{unformatted}}},
-		{"agent-writes", Outcome{ID: "p5", Status: journal.Approved, Checkpoint: 11, Files: []FileOutcome{agentWrites}}},
-		{"rejected", Outcome{ID: "p6", Status: journal.Rejected, Feedback: "use the existing helper in util.go", Files: []FileOutcome{}}},
+		{"partial", Outcome{ID: "p3", DecidedBy: DecidedByPerson, Status: journal.Partial, Checkpoint: 9, Files: []FileOutcome{partial}}},
+		{"formatter-failed", Outcome{ID: "p4", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 10, Files: []FileOutcome{unformatted}}},
+		{"agent-writes", Outcome{ID: "p5", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 11, Files: []FileOutcome{agentWrites}}},
+		{"stale-merged", Outcome{ID: "p9", DecidedBy: DecidedByPerson, Status: journal.ApprovedEdited, Checkpoint: 12, Files: []FileOutcome{staleMerged}}},
+		{"stale-merged-edited", Outcome{ID: "p10", DecidedBy: DecidedByPerson, Status: journal.ApprovedEdited, Checkpoint: 13, Files: []FileOutcome{staleEdited}}},
+		{"rejected", Outcome{ID: "p6", DecidedBy: DecidedByPerson, Status: journal.Rejected, Feedback: "use the existing helper in util.go", Files: []FileOutcome{}}},
+		{"approved-by-rule", Outcome{ID: "p11", DecidedBy: DecidedByRule, Rule: "auto_approve rule at /home/me/project/.diffdesk.toml line 4",
+			Status: journal.Approved, Checkpoint: 14, Files: []FileOutcome{file(proposed, proposed, proposed)}}},
+		{"rejected-by-rule", Outcome{ID: "p12", DecidedBy: DecidedByRule, Rule: unattendedReject,
+			Status: journal.Rejected, Feedback: "this desk runs without a person and rejects every edit", Files: []FileOutcome{}}},
+		{"stale", Outcome{ID: "p13", Status: journal.Stale, DecidedBy: DecidedByRule, Rule: unattendedApprove, Files: []FileOutcome{},
+			Feedback: "src/app.go changed on disk after you read it, and this desk runs without a person to review your edit against that change"}},
 		{"withdrawn", Outcome{ID: "p7", Status: journal.Withdrawn, Feedback: "the agent disconnected", Files: []FileOutcome{}}},
 		{"failed", Outcome{ID: "p8", Status: journal.Failed, Files: []FileOutcome{},
 			Error: FailureText("src/app.go", &engine.MatchError{Format: engine.FormatEdit, Block: 1, Kind: engine.FailNoMatch, Search: "return nil\n"})}},

@@ -97,8 +97,11 @@ const hunkContext = 3
 // writes, with the conflicts the person must resolve first. Approve it with
 // Decision.Overwrite set to Disk.SHA256, so the write happens only while the
 // disk still holds what the person saw.
-func (f File) Merge() engine.MergeResult {
-	return engine.Merge3(f.BaseText(), string(f.Disk.Content), f.Proposed, engine.MergeLabels{})
+func (f File) Merge() engine.MergeResult { return f.mergeOnto(f.Disk) }
+
+// mergeOnto is the proposal's changes merged onto disk.
+func (f File) mergeOnto(disk atomicfile.Snapshot) engine.MergeResult {
+	return engine.Merge3(f.BaseText(), string(disk.Content), f.Proposed, engine.MergeLabels{})
 }
 
 // BaseText returns the file's content when the proposal arrived.
@@ -119,7 +122,9 @@ type Proposal struct {
 	// Failure is the agent-facing text of why the edit did not apply
 	// (StateFailed), or why the last write attempt failed.
 	Failure string
-	// AutoRule names the rule that approved the proposal without a person.
+	// AutoRule names the rule that decided the proposal without a person
+	// (an auto-approve rule, or the desk's unattended policy); "" while it
+	// waits for a person.
 	AutoRule string
 	// Instruction is the agent's own account of what the edit does (a
 	// Gemini smart edit's instruction), for the person beside the diff.

@@ -205,7 +205,7 @@ func (d *Desk) Merge(id, path string) (engine.MergeResult, error) {
 		if err != nil {
 			return engine.MergeResult{}, err
 		}
-		return engine.Merge3(f.BaseText(), string(now.Content), f.Proposed, engine.MergeLabels{}), nil
+		return f.mergeOnto(now), nil
 	}
 	return engine.MergeResult{}, ErrUnknownProposal
 }

@@ -90,13 +90,20 @@ const (
 )
 
 // DefaultProtected are the built-in protected patterns: version-control
-// internals, environment and secret files, private keys, lockfiles, and
-// DiffDesk's own workspace config and ignore files (so no agent can widen
-// its own permissions). The user config's unprotect removes entries.
+// internals, environment and secret files, private keys, credential stores
+// (SSH, GnuPG, cloud and cluster CLIs, Docker, Git, databases, package
+// registries, Terraform state), lockfiles, and DiffDesk's own workspace
+// config and ignore files (so no agent can widen its own permissions). A
+// store that lives in a directory of its own (.ssh/, .aws/) is protected
+// whole; one file among others by its path at any depth
+// ("**/.docker/config.json"). The user config's unprotect removes entries.
 var DefaultProtected = []string{
 	".git/", ".hg/", ".svn/",
-	".env*", ".netrc", ".npmrc", ".pypirc",
-	"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "*.pem", "*.key", "*.p12", "*.pfx",
+	".env*", ".netrc", "_netrc", ".npmrc", ".pypirc",
+	"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks",
+	".ssh/", ".gnupg/", ".aws/", ".azure/", ".kube/", "**/.config/gcloud/", "**/.config/gh/hosts.yml",
+	"**/.docker/config.json", ".git-credentials", ".pgpass", ".my.cnf", ".s3cfg", ".boto", ".vault-token",
+	"**/.cargo/credentials*", "**/.gem/credentials", ".terraformrc", "*.tfstate", "*.tfstate.backup", ".htpasswd",
 	"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb",
 	"deno.lock", "go.sum", "Cargo.lock", "poetry.lock", "Pipfile.lock", "uv.lock", "pdm.lock",
 	"Gemfile.lock", "composer.lock", "mix.lock", "pubspec.lock", "Podfile.lock", "Package.resolved",

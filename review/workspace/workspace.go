@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -39,7 +38,7 @@ const (
 	RuleIgnored     = "ignored"        // matched by an ignore file
 	RuleNotFile     = "not_a_file"     // a directory, device, socket or pipe
 	RuleSymlink     = "symlink"        // a symlink whose target does not exist
-	RuleBinary      = "binary"         // a NUL byte in the first 8 KiB
+	RuleBinary      = "binary"         // a NUL byte in the first 8 KiB, or a binary format's magic bytes (magic.go)
 	RuleTooLarge    = "max_file_bytes" // over [limits] max_file_bytes
 )
 
@@ -56,7 +55,8 @@ func (e *RefusalError) Error() string {
 	return "refused: " + e.Path + ": " + e.Detail
 }
 
-// binarySniffBytes is how much of a file is searched for a NUL byte.
+// binarySniffBytes is how much of a file is searched for a NUL byte or a
+// binary format's magic bytes.
 const binarySniffBytes = 8 << 10
 
 // New makes a workspace of roots (at least one; each must be an
@@ -224,21 +224,34 @@ func resolveExisting(abs string) (string, fs.FileInfo, error) {
 	}
 }
 
-// CheckContent refuses a file the desk cannot review: a NUL byte in the
-// first 8 KiB of sample (binary), or size (bytes) over the max_file_bytes
-// limit in force under t.Root. sample is the start (or all) of the file.
+// CheckContent refuses a file the desk cannot review: binary (a NUL byte
+// in the first 8 KiB of sample, or the magic bytes of a binary format such
+// as PNG, PDF, ZIP or ELF, even when they are valid UTF-8), or size (bytes)
+// over the max_file_bytes limit in force under t.Root. sample is the start
+// (or all) of the file.
 func (w *Workspace) CheckContent(t Target, size int64, sample []byte) error {
 	limit := w.cfg.LimitsFor(t.Root).MaxFileBytes
 	if limit > 0 && size > limit {
 		return &RefusalError{Path: t.Abs, Rule: RuleTooLarge,
 			Detail: fmt.Sprintf("%d bytes, over the %d-byte limit; raise [limits] max_file_bytes in %s or edit a smaller file", size, limit, w.limitSource(t.Root))}
 	}
-	if len(sample) > binarySniffBytes {
-		sample = sample[:binarySniffBytes]
-	}
-	if i := bytes.IndexByte(sample, 0); i >= 0 {
+	if why := sniffBinary(sample); why != "" {
 		return &RefusalError{Path: t.Abs, Rule: RuleBinary,
-			Detail: fmt.Sprintf("looks binary (a NUL byte at offset %d); DiffDesk reviews text files only, so change it outside DiffDesk", i)}
+			Detail: "looks binary (" + why + "); DiffDesk reviews text files only, so change it outside DiffDesk"}
+	}
+	return nil
+}
+
+// CheckProposed refuses content proposed for t that CheckContent would
+// refuse as a file: over the size limit, or binary.
+func (w *Workspace) CheckProposed(t Target, content string) error {
+	if limit := w.cfg.LimitsFor(t.Root).MaxFileBytes; limit > 0 && int64(len(content)) > limit {
+		return &RefusalError{Path: t.Abs, Rule: RuleTooLarge,
+			Detail: fmt.Sprintf("the proposed content is %d bytes, over the %d-byte limit", len(content), limit)}
+	}
+	if why := sniffBinary([]byte(content[:min(len(content), binarySniffBytes)])); why != "" {
+		return &RefusalError{Path: t.Abs, Rule: RuleBinary,
+			Detail: "the proposed content looks binary (" + why + "); DiffDesk reviews text files only, so propose text"}
 	}
 	return nil
 }

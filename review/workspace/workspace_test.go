@@ -202,6 +202,19 @@ func TestResolveProtected(t *testing.T) {
 		{"web/package-lock.json", `"package-lock.json" (built-in)`},
 		{"certs/server.pem", `"*.pem" (built-in)`},
 		{"home/.ssh/id_rsa.pub", `"id_rsa*" (built-in)`},
+		{".ssh/config", `".ssh/" (built-in)`},
+		{"home/.ssh/authorized_keys", `".ssh/" (built-in)`},
+		{".gnupg/pubring.kbx", `".gnupg/" (built-in)`},
+		{".aws/credentials", `".aws/" (built-in)`},
+		{".docker/config.json", `"**/.docker/config.json" (built-in)`},
+		{"home/.kube/config", `".kube/" (built-in)`},
+		{".config/gcloud/credentials.db", `"**/.config/gcloud/" (built-in)`},
+		{".git-credentials", `".git-credentials" (built-in)`},
+		{".pgpass", `".pgpass" (built-in)`},
+		{"android/release.keystore", `"*.keystore" (built-in)`},
+		{"infra/terraform.tfstate", `"*.tfstate" (built-in)`},
+		{".docker/Dockerfile", ""},
+		{"docs/ssh.md", ""},
 		{".diffdesk.toml", `".diffdesk.toml" (built-in)`},
 		{".clineignore", `".clineignore" (built-in)`},
 		{".GIT/config", `".git/" (built-in)`},
@@ -344,6 +357,9 @@ func TestCheckContent(t *testing.T) {
 		{"at the limit", 100, []byte("x"), "", ""},
 		{"NUL after 8 KiB", 50, lateNUL, "", ""},
 		{"binary", 4, []byte("a\x00bc"), RuleBinary, "refused: " + tgt.Abs + ": looks binary (a NUL byte at offset 1); DiffDesk reviews text files only, so change it outside DiffDesk"},
+		{"GIF, valid UTF-8", 20, []byte("GIF89a\x01\x02;abcdefghij"), RuleBinary, "refused: " + tgt.Abs + ": looks binary (a GIF image, by its first bytes); DiffDesk reviews text files only, so change it outside DiffDesk"},
+		{"not a GIF", 20, []byte("GIFs are fun\n"), "", ""},
+		{"MZ text", 20, []byte("MZ notes\n"), "", ""},
 		{"too large", 101, []byte("x"), RuleTooLarge, "refused: " + tgt.Abs + ": 101 bytes, over the 100-byte limit; raise [limits] max_file_bytes in " + filepath.Join(dir, config.FileName) + " or edit a smaller file"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -357,6 +373,36 @@ func TestCheckContent(t *testing.T) {
 			var re *RefusalError
 			if !errors.As(err, &re) || re.Rule != c.rule || err.Error() != c.msg {
 				t.Errorf("CheckContent(%d bytes) = %v; want %q", c.size, err, c.msg)
+			}
+		})
+	}
+}
+
+// TestBinaryByMagicBytes refuses files whose first bytes name a binary
+// format, even when they are valid UTF-8 without a NUL byte.
+func TestBinaryByMagicBytes(t *testing.T) {
+	pe := "MZ" + strings.Repeat("x", 0x3a) + "\x40\x00\x00\x00" + "PE\x00\x00" // e_lfanew at 0x3c points to "PE\0\0"
+	for _, c := range []struct {
+		sample, kind string
+	}{
+		{"\x89PNG\r\n\x1a\n....", "a PNG image"},
+		{"\xff\xd8\xff\xe0JFIF", "a JPEG image"},
+		{"GIF87a....", "a GIF image"},
+		{"%PDF-1.7\n%\n1 0 obj\n", "a PDF document"},
+		{"PK\x03\x04\x14\x06word/document.xml", "a ZIP archive (also JAR, DOCX, XLSX, APK)"},
+		{"\x1f\x8b\x08", "gzip data"},
+		{"\x7fELF\x02\x01\x01", "an ELF executable"},
+		{"\xcf\xfa\xed\xfe", "a Mach-O executable"},
+		{"\xca\xfe\xba\xbe", "a Java class file or Mach-O universal binary"},
+		{pe, "a Windows (PE) executable"},
+		{"\x00asm\x01", "a WebAssembly module"},
+		{"SQLite format 3\x00", "an SQLite database"},
+		{"BZh91AY&SY", "bzip2 data"},
+		{"RIFF\x10\x10\x10\x10WEBPVP8 ", "a WebP image"},
+	} {
+		t.Run(c.kind, func(t *testing.T) {
+			if got := sniffBinary([]byte(c.sample)); got != c.kind+", by its first bytes" {
+				t.Errorf("sniffBinary(%q) = %q; want %q", c.sample, got, c.kind+", by its first bytes")
 			}
 		})
 	}
