@@ -22,7 +22,7 @@ func TestDemoAgainstHeadlessDesk(t *testing.T) {
 		"approved         store/store.go",
 		"approved         catalog/catalog.go",
 		"failed           README.md",
-		"rejected         config.go",
+		"stale            config.go",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)

@@ -86,7 +86,7 @@ func reviewToolEdit(ctx context.Context, socket string, e toolEdit) (toolVerdict
 		return toolVerdict{Reason: res.Text}, nil
 	}
 	f := res.Outcome.Files[0]
-	unchanged := f.UserEdits == "" && f.AutoFormatEdits == ""
+	unchanged := f.AsProposed()
 	if tf.whole {
 		content, _ := e.Input["content"].(string)
 		unchanged = content == f.FinalContent

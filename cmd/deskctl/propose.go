@@ -41,8 +41,8 @@ would read. F is write, search-replace, edit, multi-edit, smart-edit or patch (w
 relative to the current directory; --file is then not needed). The edit payload is read from
 EDITFILE, or from standard input when --edit is absent.
 
-Exit status: 0 approved (any kind), 3 rejected or withdrawn, 1 error (including "no desk
-running", with how to start one).`,
+Exit status: 0 approved (any kind), 3 rejected, withdrawn or given up as stale, 1 error
+(including "no desk running", with how to start one).`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		var o proposeOptions
 		format, editFile := editFlags(fl)
@@ -148,7 +148,7 @@ func printOutcome(res proposeResult, asJSON bool, stdout, stderr io.Writer) int 
 	switch {
 	case res.Outcome.Status.Wrote():
 		return exitApproved
-	case res.Outcome.Status == journal.Rejected, res.Outcome.Status == journal.Withdrawn:
+	case res.Outcome.Status == journal.Rejected, res.Outcome.Status == journal.Withdrawn, res.Outcome.Status == journal.Stale:
 		return exitRejected
 	}
 	return exitError
