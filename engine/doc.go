@@ -83,6 +83,7 @@
 //   - cline-probe/unterminated-block-then-new-search[v1]: FormatError; v1 silently drops the block.
 //   - cline-probe/equals-line-inside-search[v1]: two separators are a FormatError; v1 cuts SEARCH short.
 //   - cline-probe/final-line-starting-with-dash-dropped[v1]: a final "- item" REPLACE line is kept; v1 drops it and deletes the matched line.
+//     (A last line cut off inside a marker, a strict prefix of one such as "+++++++ REPLAC", is dropped as in Cline.)
 //   - cline-probe/final-line-starting-with-dash-dropped[v2]: the line is kept and the block applies; v2 fails.
 //   - cline-probe/prose-before-first-block[v2]: prose before a block is ignored (as v1).
 //   - cline-probe/block-anchor-middle-line-differs[v1]: "XXX" for "middle" is not a match.

@@ -20,7 +20,9 @@ import (
 // block may give Roo's ":start_line:N" and ":end_line:N" lines and a "-------"
 // line. A line that starts with "\" followed by a marker (or a Roo line) is
 // text, without the "\". Lines outside blocks (prose, file names, code
-// fences) are ignored. The last block may lack its end marker. Every SEARCH
+// fences) are ignored. The last block may lack its end marker, and a last
+// line cut off inside a marker (a strict prefix of one, without its "\n") is
+// dropped, as Cline drops it. Every SEARCH
 // and REPLACE line counts as ending in "\n", as in Cline.
 //
 // Blocks are matched against the original file in payload order with the
@@ -139,6 +141,59 @@ func srEnd(line string) bool {
 		return true
 	}
 	return line[0] == '>' && n >= 5 && n <= 9 && trimRightSpace(rest) == " REPLACE"
+}
+
+// srCutMarker reports whether line, the payload's last line cut off before
+// its "\n", is a strict prefix of a marker line of any family (Cline,
+// legacy, aider, Roo): the agent's output stopped inside a marker. Cline
+// drops every such last line that starts with a marker character; we drop
+// only those that could still have become a marker, so "- item" is text.
+func srCutMarker(line string) bool {
+	if line == "" {
+		return false
+	}
+	var word string
+	switch line[0] {
+	case '-', '<':
+		word = " SEARCH>"
+	case '+', '>':
+		word = " REPLACE>"
+	case '=':
+		n, rest := markerRun(line, '=')
+		return rest == "" && n < 3
+	default:
+		return false
+	}
+	n, rest := markerRun(line, line[0])
+	if rest == "" {
+		return true
+	}
+	if start, _ := srStart(line); start || srEnd(line) {
+		return false
+	}
+	return n >= 3 && strings.HasPrefix(word, rest)
+}
+
+// srPending reports whether an unfinished payload line may still turn out
+// to be a marker, an escaped marker or a Roo line, so a preview must not
+// show it as text yet. line is not empty.
+func srPending(line string) bool {
+	if line[0] == '\\' || line[0] == ':' {
+		return true
+	}
+	start, _ := srStart(line)
+	return start || srSeparator(line, true) || srEnd(line) || srCutMarker(line)
+}
+
+// srPayload is a payload as the parser reads it: "\n" line endings, and
+// without a last line cut off inside a marker (returned as cut).
+func srPayload(text string) (payload, cut string) {
+	payload = toLF(text)
+	i := strings.LastIndexByte(payload, '\n') + 1
+	if last := payload[i:]; srCutMarker(last) {
+		return payload[:i], last
+	}
+	return payload, ""
 }
 
 // srLineHint parses Roo's ":start_line:N" / ":end_line:N" (surrounding
@@ -337,9 +392,10 @@ func eachLine(s string, f func(string) error) error {
 }
 
 // parseSearchReplace parses a whole payload into blocks.
-func parseSearchReplace(payload string) ([]srBlock, error) {
+func parseSearchReplace(text string) ([]srBlock, error) {
 	var p srParser
-	err := eachLine(toLF(payload), func(l string) error {
+	payload, _ := srPayload(text)
+	err := eachLine(payload, func(l string) error {
 		_, err := p.feed(l)
 		return err
 	})
@@ -569,7 +625,8 @@ func (e SearchReplace) payload() []string { return []string{e.Text} }
 
 func (e SearchReplace) apply(text string) (string, []Match, error) {
 	r := newSRRun(text)
-	err := eachLine(toLF(e.Text), func(l string) error {
+	payload, _ := srPayload(e.Text)
+	err := eachLine(payload, func(l string) error {
 		_, err := r.line(l)
 		return err
 	})

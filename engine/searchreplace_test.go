@@ -254,3 +254,44 @@ func FuzzParseSearchReplace(f *testing.F) {
 		}
 	})
 }
+
+// TestSearchReplaceCutMarker: a payload cut off inside a marker line (its
+// last line, without "\n", a strict prefix of a marker of any family) loses
+// that line, as Cline drops a partial marker; a last line that can never
+// become a marker is text.
+func TestSearchReplaceCutMarker(t *testing.T) {
+	const file = "a\nb\nc\n"
+	tests := []struct {
+		name, diff, want string
+	}{
+		{"cline end marker", "------- SEARCH\nb\n=======\nB\n+++++++ REPLAC", "a\nB\nc\n"},
+		{"cline end marker, one plus", "------- SEARCH\nb\n=======\nB\n+", "a\nB\nc\n"},
+		{"cline end marker, run and space", "------- SEARCH\nb\n=======\nB\n+++++++ ", "a\nB\nc\n"},
+		{"legacy end marker", "<<<<<<< SEARCH\nb\n=======\nB\n>>>>>>> REPL", "a\nB\nc\n"},
+		{"legacy end marker, run only", "<<<<<<< SEARCH\nb\n=======\nB\n>>>>", "a\nB\nc\n"},
+		{"aider end marker", "file.txt\n```\n<<<<<<< SEARCH\nb\n=======\nB\n>>>>>>> R", "a\nB\nc\n"},
+		{"roo end marker", "<<<<<<< SEARCH\n:start_line:2\n-------\nb\n=======\nB\n>>>>>>> REPLAC", "a\nB\nc\n"},
+		{"start marker after a block", sr("b\n", "B\n") + "------- SEA", "a\nB\nc\n"},
+		{"legacy start marker after a block", sr("b\n", "B\n") + "<<<<<<< ", "a\nB\nc\n"},
+		{"start marker inside an open REPLACE", "------- SEARCH\nb\n=======\nB\n------- SEARC", "a\nB\nc\n"},
+		{"separator inside an open REPLACE", "------- SEARCH\nb\n=======\nB\n==", "a\nB\nc\n"},
+		{"a list item is text", "------- SEARCH\nb\n=======\n- item", "a\n- item\nc\n"},
+		{"a short run before SEARCH is text", "------- SEARCH\nb\n=======\n-- SEARCH", "a\n-- SEARCH\nc\n"},
+		{"plus then text is text", "------- SEARCH\nb\n=======\n+ x", "a\n+ x\nc\n"},
+		{"complete marker without newline", "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE>", "a\nB\nc\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Apply(file, SearchReplace{Text: tt.diff})
+			if err != nil || res.Content != tt.want {
+				t.Errorf("Apply(%q, %q) = %q, %v; want %q", file, tt.diff, res.Content, err, tt.want)
+			}
+			s, _ := NewStream(file, FormatSearchReplace)
+			s.Feed(tt.diff)
+			res, err = s.Close()
+			if err != nil || res.Content != tt.want {
+				t.Errorf("Stream(%q, %q).Close() = %q, %v; want %q", file, tt.diff, res.Content, err, tt.want)
+			}
+		})
+	}
+}

@@ -274,7 +274,7 @@ func (s *Stream) preview() Preview {
 	if !s.growing {
 		return pv
 	}
-	if partial != "" && !strings.ContainsRune(`-<=+>\:`, rune(partial[0])) {
+	if partial != "" && !srPending(partial) {
 		pv.Partial = s.shapePartial(partial)
 	}
 	pv.Growing = LineRange{Start: s.growStart + 1, End: len(s.done)}

@@ -263,3 +263,34 @@ func TestStreamRooLineNumbers(t *testing.T) {
 		t.Errorf("Close() = %q, %v; want %q", res.Content, err, "a\n2 | B\n3 x\nc\n")
 	}
 }
+
+// TestStreamPartialLineShownUnlessMarker: the unfinished last line of a
+// growing REPLACE section is hidden only while it could still become a
+// marker, the rule Apply uses to drop a cut-off last line.
+func TestStreamPartialLineShownUnlessMarker(t *testing.T) {
+	tests := []struct {
+		partial, want string
+	}{
+		{"- ite", "- ite"},
+		{"+ x", "+ x"},
+		{"== x", "== x"},
+		{"-- SEARCH", "-- SEARCH"},
+		{"x", "x"},
+		{"-", ""},
+		{"+++++++ REPL", ""},
+		{">>>>>>> ", ""},
+		{"------- SEA", ""},
+		{"==", ""},
+		{"=======", ""},
+		{"+++++++ REPLACE", ""},
+		{`\=====`, ""},
+		{":start_li", ""},
+	}
+	for _, tt := range tests {
+		s, _ := NewStream("a\nb\nc\n", FormatSearchReplace)
+		pv, err := s.Feed("------- SEARCH\nb\n=======\n" + tt.partial)
+		if err != nil || pv.Partial != tt.want {
+			t.Errorf("Feed(…%q).Partial = %q, %v; want %q", tt.partial, pv.Partial, err, tt.want)
+		}
+	}
+}
