@@ -120,35 +120,35 @@ func (e aiderBlock) texts() (search, replace string) {
 	return stripQuotedWrapping(toLF(e.search), e.path, fence), stripQuotedWrapping(toLF(e.replace), e.path, fence)
 }
 
-func (e aiderBlock) apply(text string) (string, []Match, error) {
+func (e aiderBlock) apply(text string) (Result, error) {
 	search, replace := e.texts()
 	if pyStrip(search) == "" {
 		if text != "" {
-			return "", nil, &MatchError{
+			return Result{}, &MatchError{
 				Format: FormatSearchReplace, Block: 1, Kind: FailEmptySearch, Search: e.search,
 				Hint: "the file already exists; put the lines to change in the SEARCH section, or send the whole file with write",
 			}
 		}
-		return replace, []Match{{Block: 1, Strategy: StrategyWholeFile, StartLine: 1, EndLine: 0}}, nil
+		return created(replace), nil
 	}
 	out, m, err := replaceMostSimilarChunk(text, search, replace)
 	if err != nil {
 		err.Search = e.search
-		return "", nil, err
+		return Result{}, err
 	}
-	return out, []Match{m}, nil
+	return Result{Content: out, Matches: []Match{m}}, nil
 }
 
 // create makes a missing file from a block with an empty SEARCH section.
-func (e aiderBlock) create() (string, []Match, error) {
+func (e aiderBlock) create() (Result, error) {
 	search, replace := e.texts()
 	if pyStrip(search) != "" {
-		return "", nil, &MatchError{
+		return Result{}, &MatchError{
 			Format: FormatSearchReplace, Block: 1, Kind: FailFileMissing, Search: e.search,
 			Hint: "the file does not exist; to create it send a block with an empty SEARCH section and the whole content as REPLACE",
 		}
 	}
-	return replace, []Match{{Block: 1, Strategy: StrategyWholeFile, StartLine: 1, EndLine: 0}}, nil
+	return created(replace), nil
 }
 
 // stripQuotedWrapping is aider's strip_quoted_wrapping on "\n" text: it

@@ -10,7 +10,10 @@
 // replace, multi-edit, Gemini smart edit, and multi-file patches (Codex
 // apply_patch and unified diffs). Every applied block reports the Strategy
 // that found it and its line range; every failure is a *MatchError,
-// *FormatError or *ContentError carrying what an agent needs to retry.
+// *FormatError or *ContentError carrying what an agent needs to retry. A
+// payload cut short (a SEARCH/REPLACE block without its end marker) applies
+// as far as it arrived, as upstream applies it, and Result.Incomplete says
+// which block and why.
 //
 // # Divergences from upstream
 //

@@ -46,8 +46,8 @@ type Edit interface {
 	// Format reports which format the edit was written in.
 	Format() Format
 	// apply edits text, which has "\n" line endings and no BOM, and
-	// returns the edited text and where each block matched.
-	apply(text string) (string, []Match, error)
+	// returns the result with Content still in that form.
+	apply(text string) (Result, error)
 	// payload returns the texts the agent supplied, used to pick line
 	// endings for a file that has none of its own yet.
 	payload() []string
@@ -65,6 +65,18 @@ type Match struct {
 type Result struct {
 	Content string  // the proposed file, with the original's BOM and line endings
 	Matches []Match // one per applied block, in block order
+	// Incomplete is set when the payload was cut short (a SEARCH/REPLACE
+	// block without its end marker): the edit applied as far as it arrived,
+	// as upstream applies it, and the person and the agent must be told.
+	Incomplete *Incomplete
+}
+
+// Incomplete says which block of an edit was cut short, and how.
+type Incomplete struct {
+	Block  int    `json:"block"`         // 1-based block that was cut short
+	Line   int    `json:"line"`          // 1-based payload line where that block starts
+	Reason string `json:"reason"`        // what was missing and what was applied, one sentence
+	Cut    string `json:"cut,omitempty"` // the payload's last line, dropped because it was cut off inside a marker
 }
 
 // Apply applies e to original, the file's current bytes ("" for a new file).
@@ -92,11 +104,12 @@ func applyDoc(doc Doc, e Edit) (Result, error) {
 		// The file has no line break yet: take the agent's.
 		doc.EOL = payloadEOL(e.payload())
 	}
-	text, matches, err := e.apply(doc.Text)
+	res, err := e.apply(doc.Text)
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Content: doc.Encode(text), Matches: matches}, nil
+	res.Content = doc.Encode(res.Content)
+	return res, nil
 }
 
 // Create applies e to a file that does not exist yet. Formats that create
@@ -113,18 +126,19 @@ func Create(e Edit) (Result, error) {
 		}
 	}
 	doc := Doc{EOL: payloadEOL(e.payload())}
-	text, matches, err := c.create()
+	res, err := c.create()
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Content: doc.Encode(text), Matches: matches}, nil
+	res.Content = doc.Encode(res.Content)
+	return res, nil
 }
 
 // creator is implemented by edits whose meaning differs between an empty
 // file and a missing one.
 type creator interface {
-	// create returns the content of the new file, with "\n" endings.
-	create() (string, []Match, error)
+	// create returns the new file, its Content with "\n" endings.
+	create() (Result, error)
 }
 
 func payloadEOL(texts []string) string {

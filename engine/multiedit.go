@@ -27,7 +27,7 @@ func (e MultiEdit) payload() []string {
 	return p
 }
 
-func (e MultiEdit) apply(text string) (string, []Match, error) {
+func (e MultiEdit) apply(text string) (Result, error) {
 	m := newLineMap(text)
 	var applied []Match
 	for i, r := range e.Edits {
@@ -41,10 +41,10 @@ func (e MultiEdit) apply(text string) (string, []Match, error) {
 				me.Places[k].StartLine, me.Places[k].EndLine = m.original(me.Places[k].StartLine, me.Places[k].EndLine)
 			}
 			me.Applied = applied
-			return "", nil, me
+			return Result{}, me
 		}
 		if err != nil {
-			return "", nil, err
+			return Result{}, err
 		}
 		for _, mt := range out.matches {
 			mt.StartLine, mt.EndLine = m.original(mt.StartLine, mt.EndLine)
@@ -62,7 +62,7 @@ func (e MultiEdit) apply(text string) (string, []Match, error) {
 		}
 		text = out.text
 	}
-	return text, applied, nil
+	return Result{Content: text, Matches: applied}, nil
 }
 
 // lineMap maps the lines of a working copy to the original's. Line i of the

@@ -30,12 +30,12 @@ func (e Replace) Format() Format { return FormatEdit }
 
 func (e Replace) payload() []string { return []string{e.Old, e.New} }
 
-func (e Replace) apply(text string) (string, []Match, error) {
+func (e Replace) apply(text string) (Result, error) {
 	r, err := e.replaceIn(text, FormatEdit, 1)
 	if err != nil {
-		return "", nil, err
+		return Result{}, err
 	}
-	return r.text, r.matches, nil
+	return Result{Content: r.text, Matches: r.matches}, nil
 }
 
 // replacement is a Replace applied to some text.

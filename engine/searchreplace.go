@@ -20,7 +20,8 @@ import (
 // block may give Roo's ":start_line:N" and ":end_line:N" lines and a "-------"
 // line. A line that starts with "\" followed by a marker (or a Roo line) is
 // text, without the "\". Lines outside blocks (prose, file names, code
-// fences) are ignored. The last block may lack its end marker, and a last
+// fences) are ignored. The last block may lack its end marker (it applies
+// as far as it arrived, and Result.Incomplete says so), and a last
 // line cut off inside a marker (a strict prefix of one, without its "\n") is
 // dropped, as Cline drops it. Every SEARCH
 // and REPLACE line counts as ending in "\n", as in Cline.
@@ -352,27 +353,56 @@ func (p *srParser) nearSeparator(b *srBlock) string {
 	return ""
 }
 
-// finish ends the payload. It reports whether it closed a last block that
-// had no end marker.
-func (p *srParser) finish() (bool, error) {
+// finish ends the payload; cut is its last line if srPayload dropped it. A
+// last block without its end marker is closed, and reported as incomplete,
+// as is a next block cut off in its start marker.
+func (p *srParser) finish(cut string) (*Incomplete, error) {
 	switch p.state {
 	case srHints, srSearch:
 		b := p.cur()
-		return false, srFormatError(b.num, b.line, "block %d ends inside its SEARCH section; add a line \"=======\", the new lines and \"+++++++ REPLACE\"%s", b.num, p.nearSeparator(b))
+		return nil, srFormatError(b.num, b.line, "block %d ends inside its SEARCH section; add a line \"=======\", the new lines and \"+++++++ REPLACE\"%s", b.num, p.nearSeparator(b))
 	case srReplace:
 		// Accepted without its end marker; drop the fence that closed the
 		// code block the block was written in.
 		b := p.cur()
-		if n := len(b.replace); b.inFence && n > 0 && isFenceLine(b.replace[n-1]) {
+		where := "the edit was cut off in its REPLACE section"
+		switch n := len(b.replace); {
+		case cut != "":
+			where = fmt.Sprintf("the edit was cut off in %s, %q (dropped)", markerName(cut), cut)
+		case b.inFence && n > 0 && isFenceLine(b.replace[n-1]):
 			b.replace = b.replace[:n-1]
+			where = "a code fence closed it"
+		case n == 0:
+			where = "the edit was cut off after its separator"
+		}
+		what := "the REPLACE lines that arrived were applied"
+		if len(b.replace) == 0 {
+			what = "with no REPLACE lines, its SEARCH lines were deleted"
 		}
 		p.state = srOutside
-		return true, nil
+		return &Incomplete{Block: b.num, Line: b.line, Cut: cut,
+			Reason: fmt.Sprintf("block %d has no end marker: %s; %s", b.num, where, what)}, nil
 	}
 	if len(p.blocks) == 0 {
-		return false, srFormatError(0, 0, "no SEARCH/REPLACE block found; write a line \"------- SEARCH\", the exact lines to change, a line \"=======\", the new lines, then a line \"+++++++ REPLACE\"")
+		return nil, srFormatError(0, 0, "no SEARCH/REPLACE block found; write a line \"------- SEARCH\", the exact lines to change, a line \"=======\", the new lines, then a line \"+++++++ REPLACE\"")
 	}
-	return false, nil
+	if cut != "" && (cut[0] == '-' || cut[0] == '<') {
+		n := len(p.blocks) + 1
+		return &Incomplete{Block: n, Line: p.line + 1, Cut: cut,
+			Reason: fmt.Sprintf("block %d was cut off in its start marker %q (dropped); the blocks before it were applied", n, cut)}, nil
+	}
+	return nil, nil
+}
+
+// markerName names the marker a cut-off line began.
+func markerName(cut string) string {
+	switch cut[0] {
+	case '-', '<':
+		return "a start marker"
+	case '=':
+		return "a separator"
+	}
+	return "its end marker"
 }
 
 // eachLine calls f with each line of s (without "\n"); a final "\n" does not
@@ -394,7 +424,7 @@ func eachLine(s string, f func(string) error) error {
 // parseSearchReplace parses a whole payload into blocks.
 func parseSearchReplace(text string) ([]srBlock, error) {
 	var p srParser
-	payload, _ := srPayload(text)
+	payload, cut := srPayload(text)
 	err := eachLine(payload, func(l string) error {
 		_, err := p.feed(l)
 		return err
@@ -402,7 +432,7 @@ func parseSearchReplace(text string) ([]srBlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.finish(); err != nil {
+	if _, err := p.finish(cut); err != nil {
 		return nil, err
 	}
 	return p.blocks, nil
@@ -441,13 +471,14 @@ func (r *srRun) line(l string) (srEvent, error) {
 	return ev, err
 }
 
-// finish ends the payload; closed says it closed a last block without an end marker.
-func (r *srRun) finish() (closed bool, err error) {
-	closed, err = r.p.finish()
-	if closed {
+// finish ends the payload (see srParser.finish).
+func (r *srRun) finish(cut string) (*Incomplete, error) {
+	open := r.p.state == srReplace
+	inc, err := r.p.finish(cut)
+	if open {
 		r.close()
 	}
-	return closed, err
+	return inc, err
 }
 
 func (r *srRun) matches() []Match {
@@ -623,18 +654,19 @@ func (e SearchReplace) Format() Format { return FormatSearchReplace }
 
 func (e SearchReplace) payload() []string { return []string{e.Text} }
 
-func (e SearchReplace) apply(text string) (string, []Match, error) {
+func (e SearchReplace) apply(text string) (Result, error) {
 	r := newSRRun(text)
-	payload, _ := srPayload(e.Text)
+	payload, cut := srPayload(e.Text)
 	err := eachLine(payload, func(l string) error {
 		_, err := r.line(l)
 		return err
 	})
+	var inc *Incomplete
 	if err == nil {
-		_, err = r.finish()
+		inc, err = r.finish(cut)
 	}
 	if err != nil {
-		return "", nil, err
+		return Result{}, err
 	}
-	return r.output(), r.matches(), nil
+	return Result{Content: r.output(), Matches: r.matches(), Incomplete: inc}, nil
 }

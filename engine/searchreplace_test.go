@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -291,6 +292,46 @@ func TestSearchReplaceCutMarker(t *testing.T) {
 			res, err = s.Close()
 			if err != nil || res.Content != tt.want {
 				t.Errorf("Stream(%q, %q).Close() = %q, %v; want %q", file, tt.diff, res.Content, err, tt.want)
+			}
+		})
+	}
+}
+
+// TestSearchReplaceIncomplete: a payload cut short still applies as far as
+// it arrived (Cline closes a last block without its end marker), and the
+// Result says so: which block, from which payload line, and why.
+func TestSearchReplaceIncomplete(t *testing.T) {
+	const file = "a\nb\nc\n"
+	tests := []struct {
+		name, diff, want string
+		incomplete       *Incomplete
+	}{
+		{"complete", sr("b\n", "B\n"), "a\nB\nc\n", nil},
+		{"complete without final newline", "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE", "a\nB\nc\n", nil},
+		{"no end marker", "------- SEARCH\nb\n=======\nB", "a\nB\nc\n",
+			&Incomplete{Block: 1, Line: 1, Reason: "block 1 has no end marker: the edit was cut off in its REPLACE section; the REPLACE lines that arrived were applied"}},
+		{"end marker cut off", "------- SEARCH\nb\n=======\nB\n+++++++ REPLAC", "a\nB\nc\n",
+			&Incomplete{Block: 1, Line: 1, Cut: "+++++++ REPLAC", Reason: "block 1 has no end marker: the edit was cut off in its end marker, \"+++++++ REPLAC\" (dropped); the REPLACE lines that arrived were applied"}},
+		{"no REPLACE lines yet", "x\n" + sr("a\n", "A\n") + "<<<<<<< SEARCH\nb\n=======\n", "A\nc\n",
+			&Incomplete{Block: 2, Line: 7, Reason: "block 2 has no end marker: the edit was cut off after its separator; with no REPLACE lines, its SEARCH lines were deleted"}},
+		{"fence closes it", "```\n------- SEARCH\nb\n=======\nB\n```\n", "a\nB\nc\n",
+			&Incomplete{Block: 1, Line: 2, Reason: "block 1 has no end marker: a code fence closed it; the REPLACE lines that arrived were applied"}},
+		{"next block cut off in its start marker", sr("b\n", "B\n") + "------- SEA", "a\nB\nc\n",
+			&Incomplete{Block: 2, Line: 6, Cut: "------- SEA", Reason: "block 2 was cut off in its start marker \"------- SEA\" (dropped); the blocks before it were applied"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Apply(file, SearchReplace{Text: tt.diff})
+			if err != nil || res.Content != tt.want {
+				t.Fatalf("Apply(%q, %q) = %q, %v; want %q", file, tt.diff, res.Content, err, tt.want)
+			}
+			if fmt.Sprint(res.Incomplete) != fmt.Sprint(tt.incomplete) {
+				t.Errorf("Apply(%q, %q).Incomplete = %+v; want %+v", file, tt.diff, res.Incomplete, tt.incomplete)
+			}
+			s, _ := NewStream(file, FormatSearchReplace)
+			s.Feed(tt.diff)
+			if res, _ := s.Close(); fmt.Sprint(res.Incomplete) != fmt.Sprint(tt.incomplete) {
+				t.Errorf("Stream(%q).Close().Incomplete = %+v; want %+v", tt.diff, res.Incomplete, tt.incomplete)
 			}
 		})
 	}

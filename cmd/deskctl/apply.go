@@ -24,7 +24,9 @@ F is write, search-replace, edit, multi-edit or smart-edit, applied to --file PA
 file counts as new and empty); or patch, a Codex apply_patch envelope or unified diff whose paths
 are relative to --root DIR, printed as {"files":{path: content|null}}. The edit payload is read
 from EDITFILE, or from standard input when --edit is absent. On failure it exits 1 with the
-agent-facing explanation on stderr and nothing on stdout.`,
+agent-facing explanation on stderr and nothing on stdout. An edit cut short (a SEARCH/REPLACE
+block without its end marker) applies as far as it arrived and says so on stderr, or in
+"incomplete" with --json.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		format, editFile := editFlags(fl)
 		file := fl.String("file", "", "the `PATH` the edit applies to (a missing file counts as new and empty)")
@@ -80,15 +82,28 @@ func runApply(x *invocation, o applyOptions) int {
 		return 1
 	}
 	if o.json {
-		matches := res.Matches
-		if matches == nil {
-			matches = []engine.Match{}
-		}
-		writeJSON(x.stdout, map[string]any{"content": res.Content, "matches": matches})
+		writeJSON(x.stdout, resultJSON(res))
 		return 0
+	}
+	if res.Incomplete != nil {
+		fmt.Fprintf(x.stderr, "deskctl apply: incomplete edit: %s\n", res.Incomplete.Reason)
 	}
 	io.WriteString(x.stdout, res.Content)
 	return 0
+}
+
+// resultJSON is what apply --json prints for an applied edit: the content,
+// every match, and "incomplete" when the payload was cut short.
+func resultJSON(res engine.Result) map[string]any {
+	matches := res.Matches
+	if matches == nil {
+		matches = []engine.Match{}
+	}
+	out := map[string]any{"content": res.Content, "matches": matches}
+	if res.Incomplete != nil {
+		out["incomplete"] = res.Incomplete
+	}
+	return out
 }
 
 // applyPatch implements `deskctl apply --format patch`.
