@@ -230,6 +230,7 @@ func replaceMostSimilarChunk(whole, part, replace string) (string, Match, *Match
 	if chop {
 		out = strings.TrimSuffix(out, "\n")
 	}
+	m.disclose(part, strings.Join(wl[m.StartLine-1:max(m.EndLine, m.StartLine-1)], ""))
 	return out, m, nil
 }
 
@@ -244,7 +245,7 @@ func aiderPrep(s string) string {
 // strategy. ok reports a match; err an ambiguous one.
 func perfectOrWhitespace(wl, pl, rl []string) (string, Match, bool, *MatchError) {
 	if i := aiderIndexLines(wl, pl); i >= 0 {
-		return aiderSplice(wl, i, len(pl), rl), Match{Block: 1, Strategy: StrategyExact, StartLine: i + 1, EndLine: i + len(pl)}, true, nil
+		return aiderSplice(wl, i, len(pl), rl), newMatch(1, StrategyExact, i+1, i+len(pl)), true, nil
 	}
 	return replaceReindented(wl, pl, rl)
 }
@@ -315,7 +316,7 @@ func replaceReindented(wl, pl, rl []string) (string, Match, bool, *MatchError) {
 			}
 			re[k] = l
 		}
-		return aiderSplice(wl, i, len(pl), re), Match{Block: 1, Strategy: StrategyLeadingWhitespace, StartLine: i + 1, EndLine: i + len(pl)}, true, nil
+		return aiderSplice(wl, i, len(pl), re), newMatch(1, StrategyLeadingWhitespace, i+1, i+len(pl)), true, nil
 	}
 	me := &MatchError{
 		Format: FormatSearchReplace, Block: 1, Kind: FailAmbiguous,
@@ -437,7 +438,7 @@ func replaceElided(whole, part, replace string) (out string, m Match, ok, applic
 		lo = min(lo, back(s.at, k-1, false))
 		hi = max(hi, back(s.at+s.oldLen, k-1, true))
 	}
-	m = Match{Block: 1, Strategy: StrategyElision, StartLine: 1, EndLine: 0}
+	m = newMatch(1, StrategyElision, 1, 0)
 	if len(spans) > 0 {
 		m.StartLine = lineAt(whole, lo)
 		m.EndLine = m.StartLine - 1

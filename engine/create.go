@@ -69,7 +69,7 @@ func (e SearchReplace) create() (Result, error) {
 // created is the result of an edit that creates content: one whole-file
 // insertion at line 1.
 func created(content string) Result {
-	return Result{Content: content, Matches: []Match{{Block: 1, Strategy: StrategyWholeFile, StartLine: 1, EndLine: 0}}}
+	return Result{Content: content, Matches: []Match{newMatch(1, StrategyWholeFile, 1, 0)}}
 }
 
 func missingFile(f Format, block int, search string) *MatchError {

@@ -8,8 +8,11 @@
 //
 // Formats (see Format): whole-file write, SEARCH/REPLACE blocks, old/new
 // replace, multi-edit, Gemini smart edit, and multi-file patches (Codex
-// apply_patch and unified diffs). Every applied block reports the Strategy
-// that found it and its line range; every failure is a *MatchError,
+// apply_patch and unified diffs). Every applied block reports a Match: the
+// Strategy that found it, its line range, the similarity and how many places
+// fit; a Loose one (not exact, or the first of several places) also carries
+// the text searched for and the text found, so it is never silent. Every
+// failure is a *MatchError,
 // *FormatError or *ContentError carrying what an agent needs to retry. A
 // payload cut short (a SEARCH/REPLACE block without its end marker) applies
 // as far as it arrived, as upstream applies it, and Result.Incomplete says

@@ -53,12 +53,51 @@ type Edit interface {
 	payload() []string
 }
 
-// Match says where one block of an edit applied.
+// Match says where one block of an edit applied, and how it was found. A
+// Loose match also carries both texts, so that the person reviewing it and
+// the agent that sent it can be told exactly what was replaced.
 type Match struct {
 	Block     int      `json:"block"`     // 1-based index of the block, edit or chunk within the edit
 	Strategy  Strategy `json:"strategy"`  // how it was located
 	StartLine int      `json:"startLine"` // 1-based first line of the original it replaced
 	EndLine   int      `json:"endLine"`   // 1-based last line it replaced; StartLine-1 for a pure insertion
+	// Similarity is how alike the searched and the found text are, 0..1:
+	// scored by block-anchor (mean line similarity over the block) and
+	// fuzzy (1 − Gemini's weighted distance ÷ length); 1 for the other
+	// strategies, which equate the two texts up to what they forgive.
+	Similarity float64 `json:"similarity"`
+	// Candidates is how many places the text fit where the block was
+	// looked for; the match is the first of them (or the one nearest a
+	// Roo :start_line:). More than 1 means the engine chose. It is 1 for
+	// each place of an edit that replaces every place it fits.
+	Candidates int `json:"candidates"`
+	// Searched and Found are set on a Loose match: the agent's text that
+	// was looked for, as sent, and the file's text the match replaced
+	// ("\n" line endings), whose difference the strategy forgave.
+	Searched string `json:"searched,omitempty"`
+	Found    string `json:"found,omitempty"`
+}
+
+// Loose reports whether m is not an exact match at the only place the text
+// fits: a strategy that forgives differences found it, or it is the first
+// of several places. A loose match is never silent: the desk shows it and
+// the agent is told.
+func (m Match) Loose() bool {
+	return m.Candidates > 1 || m.Strategy != StrategyExact && m.Strategy != StrategyWholeFile
+}
+
+// newMatch returns a Match of block at lines start..end (1-based) that fits
+// one place and equates the texts; st says how it was found.
+func newMatch(block int, st Strategy, start, end int) Match {
+	return Match{Block: block, Strategy: st, StartLine: start, EndLine: end, Similarity: 1, Candidates: 1}
+}
+
+// disclose sets m's Searched and Found, when m is Loose: searched is the
+// agent's text and found the file's text the match replaced.
+func (m *Match) disclose(searched, found string) {
+	if m.Loose() {
+		m.Searched, m.Found = searched, found
+	}
 }
 
 // Result is an applied edit.

@@ -161,10 +161,12 @@ type matchOptions struct {
 // located is where a block matched.
 type located struct {
 	strategy   Strategy
-	start, end int  // byte offsets of the replaced text
-	virtualEOL bool // the search's final "\n" stood for the end of a file that has none
-	first      int  // 0-based first line replaced
-	last       int  // 0-based last line replaced
+	start, end int     // byte offsets of the replaced text
+	virtualEOL bool    // the search's final "\n" stood for the end of a file that has none
+	first      int     // 0-based first line replaced
+	last       int     // 0-based last line replaced
+	similarity float64 // Match.Similarity
+	candidates int     // Match.Candidates
 	shift      indentShift
 	// lead is the text of the first line before an exact match that starts
 	// inside it; start is then moved to the line start and lead goes before
@@ -259,7 +261,10 @@ func (m *lineMatcher) find(s Strategy, q *searchLines, o matchOptions) (located,
 		return located{}, places, false
 	}
 	i := best[0]
-	loc := located{strategy: s, start: m.start[i], end: m.start[i+k], first: i, last: i + k - 1}
+	loc := located{strategy: s, start: m.start[i], end: m.start[i+k], first: i, last: i + k - 1, similarity: 1, candidates: 1}
+	if s == StrategyBlockAnchor {
+		loc.similarity = m.windowSimilarity(i, q)
+	}
 	loc.virtualEOL = i+k == m.n && !strings.HasSuffix(m.text, "\n")
 	loc.shift = m.indentShift(i, q)
 	return loc, nil, true
@@ -469,7 +474,7 @@ func (m *lineMatcher) findExact(q *searchLines, o matchOptions) (located, []Cand
 		chosen = best[0]
 	}
 	end := chosen + len(q.text)
-	loc := located{strategy: StrategyExact, start: chosen, end: min(end, len(m.text))}
+	loc := located{strategy: StrategyExact, start: chosen, end: min(end, len(m.text)), similarity: 1, candidates: 1}
 	loc.virtualEOL = end > len(m.text)
 	loc.first = m.lineOf(loc.start)
 	loc.last = m.lineOf(loc.end - 1)

@@ -16,23 +16,23 @@ func TestMultiEdit(t *testing.T) {
 	}{
 		{"independent edits", "a\nb\nc\n",
 			[]Replace{{Old: "a", New: "A"}, {Old: "c", New: "C"}}, "A\nb\nC\n",
-			[]Match{{1, StrategyExact, 1, 1}, {2, StrategyExact, 3, 3}}},
+			[]Match{{Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 1}, {Block: 2, Strategy: StrategyExact, StartLine: 3, EndLine: 3}}},
 		{"later lines keep original numbers", "a\nb\nc\nd\n",
 			[]Replace{{Old: "a\n", New: "a\nx\ny\n"}, {Old: "d", New: "D"}}, "a\nx\ny\nb\nc\nD\n",
-			[]Match{{1, StrategyExact, 1, 1}, {2, StrategyExact, 4, 4}}},
+			[]Match{{Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 1}, {Block: 2, Strategy: StrategyExact, StartLine: 4, EndLine: 4}}},
 		{"lines removed before", "a\nb\nc\nd\n",
 			[]Replace{{Old: "a\nb\n", New: ""}, {Old: "c", New: "C"}}, "C\nd\n",
-			[]Match{{1, StrategyExact, 1, 2}, {2, StrategyExact, 3, 3}}},
+			[]Match{{Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 2}, {Block: 2, Strategy: StrategyExact, StartLine: 3, EndLine: 3}}},
 		{"edit of inserted text", "a\nb\nc\n",
 			[]Replace{{Old: "b", New: "b1\nb2\nb3"}, {Old: "b2", New: "B2"}}, "a\nb1\nB2\nb3\nc\n",
 			// b2 was inserted after original line 2: a pure insertion there.
-			[]Match{{1, StrategyExact, 2, 2}, {2, StrategyExact, 3, 2}}},
+			[]Match{{Block: 1, Strategy: StrategyExact, StartLine: 2, EndLine: 2}, {Block: 2, Strategy: StrategyExact, StartLine: 3, EndLine: 2}}},
 		{"replace all", "x\ny\nx\n",
 			[]Replace{{Old: "x", New: "z", ReplaceAll: true}, {Old: "y", New: "Y"}}, "z\nY\nz\n",
-			[]Match{{1, StrategyExact, 1, 1}, {1, StrategyExact, 3, 3}, {2, StrategyExact, 2, 2}}},
+			[]Match{{Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 1}, {Block: 1, Strategy: StrategyExact, StartLine: 3, EndLine: 3}, {Block: 2, Strategy: StrategyExact, StartLine: 2, EndLine: 2}}},
 		{"CRLF file", "a\r\nb\r\n",
 			[]Replace{{Old: "a", New: "a\nnew"}, {Old: "b", New: "B"}}, "a\r\nnew\r\nB\r\n",
-			[]Match{{1, StrategyExact, 1, 1}, {2, StrategyExact, 2, 2}}},
+			[]Match{{Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 1}, {Block: 2, Strategy: StrategyExact, StartLine: 2, EndLine: 2}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -43,7 +43,7 @@ func TestMultiEdit(t *testing.T) {
 			if res.Content != tt.want {
 				t.Errorf("Apply(%q, %+v) = %q; want %q", tt.original, tt.edits, res.Content, tt.want)
 			}
-			if fmt.Sprint(res.Matches) != fmt.Sprint(tt.matches) {
+			if fmt.Sprint(locations(res.Matches)) != fmt.Sprint(tt.matches) {
 				t.Errorf("Apply(%q, %+v) matches = %v; want %v", tt.original, tt.edits, res.Matches, tt.matches)
 			}
 		})
@@ -65,8 +65,8 @@ func TestMultiEditFailureIsAtomic(t *testing.T) {
 	if e.Block != 3 || e.Kind != FailNoMatch || e.Format != FormatMultiEdit {
 		t.Fatalf("error %v; want block 3, no-match, multi-edit", err)
 	}
-	wantApplied := []Match{{1, StrategyExact, 1, 1}, {2, StrategyExact, 3, 3}}
-	if fmt.Sprint(e.Applied) != fmt.Sprint(wantApplied) {
+	wantApplied := []Match{{Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 1}, {Block: 2, Strategy: StrategyExact, StartLine: 3, EndLine: 3}}
+	if fmt.Sprint(locations(e.Applied)) != fmt.Sprint(wantApplied) {
 		t.Errorf("Applied = %v; want %v", e.Applied, wantApplied)
 	}
 	// "four" is working line 5 but original line 4.

@@ -201,7 +201,9 @@ func applyPatchChunks(s patchSection, text string) (string, []Match, error) {
 			// it was, as in Codex.
 			from = at + len(old)
 		}
-		matches = append(matches, Match{Block: i + 1, Strategy: patchLevelStrategy(level), StartLine: at + 1, EndLine: at + len(old)})
+		m := newMatch(i+1, patchLevelStrategy(level), at+1, at+len(old))
+		m.disclose(joinPatchLines(old), joinPatchLines(lines[at:at+len(old)]))
+		matches = append(matches, m)
 		edits = append(edits, patchEdit{start: at, n: len(old), lines: ops,
 			touch: len(ops) > 0 && ops[len(ops)-1].kind != ' ', noEOL: ch.newNoEOL, marked: ch.oldNoEOL || ch.newNoEOL})
 	}

@@ -280,17 +280,17 @@ func TestApplyPatchMatches(t *testing.T) {
 		{
 			name:  "codex chunks",
 			patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n 2\n-3\n+three\n@@\n-7 \n+seven\n*** End Patch",
-			want:  []Match{{1, StrategyExact, 2, 3}, {2, StrategyLineTrimmed, 7, 7}},
+			want:  []Match{{Block: 1, Strategy: StrategyExact, StartLine: 2, EndLine: 3}, {Block: 2, Strategy: StrategyLineTrimmed, StartLine: 7, EndLine: 7}},
 		},
 		{
 			name:  "codex pure addition",
 			patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n+9\n*** End Patch",
-			want:  []Match{{1, StrategyExact, 9, 8}},
+			want:  []Match{{Block: 1, Strategy: StrategyExact, StartLine: 9, EndLine: 8}},
 		},
 		{
 			name:  "unified offset shows in the lines",
 			patch: "--- a/a.txt\n+++ b/a.txt\n@@ -2,2 +2,2 @@\n 5\n-6\n+six\n",
-			want:  []Match{{1, StrategyExact, 5, 6}},
+			want:  []Match{{Block: 1, Strategy: StrategyExact, StartLine: 5, EndLine: 6}},
 		},
 	}
 	for _, tt := range tests {
@@ -299,7 +299,7 @@ func TestApplyPatchMatches(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ApplyPatch(%q) error: %v", tt.patch, err)
 			}
-			if len(changes) != 1 || !slices.Equal(changes[0].Matches, tt.want) {
+			if len(changes) != 1 || !slices.Equal(locations(changes[0].Matches), tt.want) {
 				t.Errorf("ApplyPatch(%q) = %+v; want one change with matches %+v", tt.patch, changes, tt.want)
 			}
 		})
@@ -316,14 +316,14 @@ func TestApplyPatchChangeFields(t *testing.T) {
 	want := []FileChange{
 		{Op: PatchAdd, Path: "n.txt", New: "hi\n"},
 		{Op: PatchDelete, Path: "gone.txt", Old: "bye\n"},
-		{Op: PatchUpdate, Path: "a.txt", MoveTo: "b.txt", Old: "a\n", New: "b\n", Matches: []Match{{1, StrategyExact, 1, 1}}},
+		{Op: PatchUpdate, Path: "a.txt", MoveTo: "b.txt", Old: "a\n", New: "b\n", Matches: []Match{{Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 1}}},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("ApplyPatch(%q) = %+v; want %+v", patch, got, want)
 	}
 	for i := range want {
 		g, w := got[i], want[i]
-		if g.Op != w.Op || g.Path != w.Path || g.MoveTo != w.MoveTo || g.Old != w.Old || g.New != w.New || !slices.Equal(g.Matches, w.Matches) {
+		if g.Op != w.Op || g.Path != w.Path || g.MoveTo != w.MoveTo || g.Old != w.Old || g.New != w.New || !slices.Equal(locations(g.Matches), w.Matches) {
 			t.Errorf("ApplyPatch(%q)[%d] = %+v; want %+v", patch, i, g, w)
 		}
 	}

@@ -58,7 +58,7 @@ func (e Replace) replaceIn(text string, f Format, block int) (replacement, error
 		if text != "" {
 			return replacement{}, fail(FailFileExists, "an empty old_string creates a new file, but this file exists and is not empty; put the exact text to replace in old_string")
 		}
-		return replacement{text: new, matches: []Match{{Block: block, Strategy: StrategyWholeFile, StartLine: 1, EndLine: 0}}}, nil
+		return replacement{text: new, matches: []Match{newMatch(block, StrategyWholeFile, 1, 0)}}, nil
 	}
 	want := e.ExpectedReplacements
 	if want < 0 {
@@ -229,7 +229,7 @@ func spanLines(text string, spans []span) [][2]int {
 func spanMatches(text string, spans []span, block int, st Strategy) []Match {
 	ms := make([]Match, len(spans))
 	for i, l := range spanLines(text, spans) {
-		ms[i] = Match{Block: block, Strategy: st, StartLine: l[0], EndLine: l[1]}
+		ms[i] = newMatch(block, st, l[0], l[1])
 	}
 	return ms
 }

@@ -442,6 +442,7 @@ func parseSearchReplace(text string) ([]srBlock, error) {
 type srPlacement struct {
 	loc      located
 	stripped bool   // the SEARCH matched after removing Roo's "N | " prefixes
+	search   string // the SEARCH text as sent, each line ending in "\n"
 	repl     string // the replacement text, set when the block closes
 }
 
@@ -484,7 +485,10 @@ func (r *srRun) finish(cut string) (*Incomplete, error) {
 func (r *srRun) matches() []Match {
 	out := make([]Match, len(r.placed))
 	for i, p := range r.placed {
-		out[i] = Match{Block: i + 1, Strategy: p.loc.strategy, StartLine: p.loc.first + 1, EndLine: p.loc.last + 1}
+		m := newMatch(i+1, p.loc.strategy, p.loc.first+1, p.loc.last+1)
+		m.Similarity, m.Candidates = p.loc.similarity, p.loc.candidates
+		m.disclose(p.search, r.m.text[r.m.start[p.loc.first]:r.m.start[p.loc.last+1]])
+		out[i] = m
 	}
 	return out
 }
@@ -505,11 +509,12 @@ func (r *srRun) place() error {
 			return r.fail(b, &MatchError{Kind: FailEmptySearch,
 				Hint: "an empty SEARCH section only creates a new file; put the exact lines to change in SEARCH, or send the whole new content with write"})
 		}
-		r.placed = append(r.placed, srPlacement{loc: located{strategy: StrategyWholeFile, last: -1}})
+		r.placed = append(r.placed, srPlacement{loc: located{strategy: StrategyWholeFile, last: -1, similarity: 1, candidates: 1}})
 		return nil
 	}
 	o := matchOptions{from: r.cursor, ordered: len(r.placed) > 0, hint: b.startHint}
-	loc, merr := r.m.locate(newSearchLines(b.search), o)
+	q := newSearchLines(b.search)
+	loc, merr := r.m.locate(q, o)
 	stripped := false
 	if merr != nil && merr.Kind == FailNoMatch {
 		if lines, first, ok := stripRooLineNumbers(b.search); ok {
@@ -535,7 +540,7 @@ func (r *srRun) place() error {
 				Hint:   fmt.Sprintf("blocks %d and %d change the same lines; merge them into one block", i+1, b.num)})
 		}
 	}
-	r.placed = append(r.placed, srPlacement{loc: loc, stripped: stripped})
+	r.placed = append(r.placed, srPlacement{loc: loc, stripped: stripped, search: q.text})
 	r.cursor = loc.end
 	return nil
 }

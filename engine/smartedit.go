@@ -103,7 +103,12 @@ func (e SmartEdit) apply(text string) (Result, error) {
 	// Every place is replaced: r.text, upstream's result, may hold only the
 	// first regex place.
 	spans := r.spans()
-	return Result{Content: restoreTrailingNewline(text, spliceSpans(text, spans)), Matches: spanMatches(text, spans, 1, r.strategy)}, nil
+	matches := spanMatches(text, spans, 1, r.strategy)
+	for i, p := range r.places {
+		matches[i].Similarity = 1 - p.score
+		matches[i].disclose(e.Old, text[p.start:p.end])
+	}
+	return Result{Content: restoreTrailingNewline(text, spliceSpans(text, spans)), Matches: matches}, nil
 }
 
 // smartVariant selects which Gemini tool's matching rules apply.

@@ -17,7 +17,7 @@ func (e Write) payload() []string { return []string{e.Content} }
 func (e Write) apply(text string) (Result, error) {
 	content := strings.TrimPrefix(toLF(e.Content), bom)
 	content = stripWrappingFence(content, e.Path)
-	return Result{Content: content, Matches: []Match{{Block: 1, Strategy: StrategyWholeFile, StartLine: 1, EndLine: len(splitLines(text))}}}, nil
+	return Result{Content: content, Matches: []Match{newMatch(1, StrategyWholeFile, 1, len(splitLines(text)))}}, nil
 }
 
 // stripWrappingFence removes a Markdown code fence that wraps the whole of

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -38,5 +39,43 @@ func TestApplyJSONIncomplete(t *testing.T) {
 	applyJSON(t, "search-replace", "a\nb\nc\n", "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n", &complete)
 	if _, ok := complete["incomplete"]; ok {
 		t.Errorf("apply --json of a complete block = %v; want no \"incomplete\"", complete)
+	}
+}
+
+func TestApplyJSONLooseMatch(t *testing.T) {
+	var got struct {
+		Matches []map[string]any
+	}
+	applyJSON(t, "search-replace", "f {\n\tx := 1 \n}\n", "------- SEARCH\nx := 1\n=======\nx := 2\n+++++++ REPLACE\n", &got)
+	want := map[string]any{"block": 1.0, "strategy": "line-trimmed", "startLine": 2.0, "endLine": 2.0,
+		"similarity": 1.0, "candidates": 1.0, "searched": "x := 1\n", "found": "\tx := 1 \n"}
+	if len(got.Matches) != 1 || fmt.Sprint(got.Matches[0]) != fmt.Sprint(want) {
+		t.Errorf("apply --json matches = %v; want [%v]", got.Matches, want)
+	}
+}
+
+func TestApplyNotesLooseMatch(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.txt")
+	os.WriteFile(path, []byte("f {\n\tx := 1 \n}\n"), 0o644)
+	out, errOut, code := deskctl(t, "------- SEARCH\nx := 1\n=======\nx := 2\n+++++++ REPLACE\n", "apply", "--format", "search-replace", "--file", path)
+	want := "deskctl apply: block 1 matched loosely (line-trimmed, 100% similar) at lines 2-2\n"
+	if code != 0 || out != "f {\n\tx := 2\n}\n" || errOut != want {
+		t.Errorf("apply = %q (exit %d), stderr %q; want stderr %q", out, code, errOut, want)
+	}
+}
+
+func TestApplyPatchShowsMatches(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\nb \n"), 0o644)
+	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-b\n+B\n*** End Patch\n"
+	out, errOut, code := deskctl(t, patch, "apply", "--format", "patch", "--root", dir)
+	var got struct {
+		Matches map[string][]map[string]any
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &got) != nil {
+		t.Fatalf("apply patch = %q (exit %d, %s)", out, code, errOut)
+	}
+	if m := got.Matches["a.txt"]; len(m) != 1 || m[0]["strategy"] != "line-trimmed" || m[0]["found"] != "b \n" {
+		t.Errorf("apply patch matches = %v; want a.txt's line-trimmed match of \"b \\n\"", got.Matches)
 	}
 }
