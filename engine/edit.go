@@ -133,7 +133,10 @@ func Apply(original string, e Edit) (Result, error) {
 }
 
 // applyDoc is Apply on a file already decoded (Stream.Close uses it too).
-func applyDoc(doc Doc, e Edit) (Result, error) {
+func applyDoc(doc Doc, e Edit) (Result, error) { return applyDocWith(doc, e, e.apply) }
+
+// applyDocWith is applyDoc with apply standing for e.apply.
+func applyDocWith(doc Doc, e Edit, apply func(text string) (Result, error)) (Result, error) {
 	for _, p := range e.payload() {
 		if err := checkText("edit", p); err != nil {
 			return Result{}, err
@@ -143,7 +146,7 @@ func applyDoc(doc Doc, e Edit) (Result, error) {
 		// The file has no line break yet: take the agent's.
 		doc.EOL = payloadEOL(e.payload())
 	}
-	res, err := e.apply(doc.Text)
+	res, err := apply(doc.Text)
 	if err != nil {
 		return Result{}, err
 	}
