@@ -29,6 +29,7 @@ type Strategy string
 // The match strategies, from strictest to loosest.
 const (
 	StrategyExact             Strategy = "exact"              // byte-for-byte
+	StrategyFirstOfSeveral    Strategy = "first-of-several"   // byte-for-byte at several places; the first was taken (Match.Candidates says how many)
 	StrategyLineTrimmed       Strategy = "line-trimmed"       // lines equal after trimming surrounding whitespace
 	StrategyBlockAnchor       Strategy = "block-anchor"       // first and last lines equal after trimming
 	StrategyLeadingWhitespace Strategy = "leading-whitespace" // lines equal up to a uniform indentation change

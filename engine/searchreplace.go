@@ -28,15 +28,18 @@ import (
 //
 // Blocks are matched against the original file in payload order with the
 // cascade in match.go, starting after the previous block's match (Cline's
-// lastProcessedIndex): there the first exact match wins, while the first
-// block's exact text must occur once in the file. A block that is not found
-// after the previous one is looked for in the whole file (an out-of-order
-// block), where its match must be unique. A block with a :start_line: (or
-// with Roo's "N | " line numbers, tried when the text as sent does not
-// match) takes the match nearest that line. Fuzzy matches with two equally
-// good places, and blocks whose matches overlap, fail. All blocks apply or
-// none. Errors come in payload order, as a Stream meets them: a block that
-// does not match is reported even when a later block is malformed.
+// lastProcessedIndex): there the first place each strategy finds wins, as in
+// Cline, so identical blocks in order edit successive places. A block that
+// is not found after the previous one is looked for in the whole file (an
+// out-of-order block, Cline v1), where again the first place wins. A block
+// with a :start_line: (or with Roo's "N | " line numbers, tried when the
+// text as sent does not match) takes the place nearest that line; two places
+// equally near fail as ambiguous. Every Match says how many places fit
+// (Candidates); an exact text at several places is StrategyFirstOfSeveral.
+// Blocks whose matches overlap fail (Cline would splice them into garbled
+// text). All blocks apply or none. Errors come in payload order, as a Stream
+// meets them: a block that does not match is reported even when a later
+// block is malformed.
 //
 // An empty SEARCH section fills an empty file; on a non-empty file it is
 // FailEmptySearch (Cline v1; v2 would replace the whole file), with a hint to
@@ -487,6 +490,9 @@ func (r *srRun) matches() []Match {
 	for i, p := range r.placed {
 		m := newMatch(i+1, p.loc.strategy, p.loc.first+1, p.loc.last+1)
 		m.Similarity, m.Candidates = p.loc.similarity, p.loc.candidates
+		if m.Strategy == StrategyExact && m.Candidates > 1 {
+			m.Strategy = StrategyFirstOfSeveral
+		}
 		m.disclose(p.search, r.m.text[r.m.start[p.loc.first]:r.m.start[p.loc.last+1]])
 		out[i] = m
 	}
@@ -512,7 +518,7 @@ func (r *srRun) place() error {
 		r.placed = append(r.placed, srPlacement{loc: located{strategy: StrategyWholeFile, last: -1, similarity: 1, candidates: 1}})
 		return nil
 	}
-	o := matchOptions{from: r.cursor, ordered: len(r.placed) > 0, hint: b.startHint}
+	o := matchOptions{from: r.cursor, hint: b.startHint}
 	q := newSearchLines(b.search)
 	loc, merr := r.m.locate(q, o)
 	stripped := false

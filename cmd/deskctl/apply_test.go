@@ -79,3 +79,13 @@ func TestApplyPatchShowsMatches(t *testing.T) {
 		t.Errorf("apply patch matches = %v; want a.txt's line-trimmed match of \"b \\n\"", got.Matches)
 	}
 }
+
+func TestApplyNotesFirstOfSeveral(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f.txt")
+	os.WriteFile(path, []byte("b\nx\nb\nb\n"), 0o644)
+	out, errOut, code := deskctl(t, "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n", "apply", "--format", "search-replace", "--file", path)
+	want := "deskctl apply: block 1 matched loosely (first-of-several, 100% similar) at lines 1-1, the first of 3 places\n"
+	if code != 0 || out != "B\nx\nb\nb\n" || errOut != want {
+		t.Errorf("apply = %q (exit %d), stderr %q; want stderr %q", out, code, errOut, want)
+	}
+}
