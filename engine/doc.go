@@ -31,12 +31,12 @@
 // appends to it; a SEARCH not in the named file moves to another file only
 // if exactly one takes it; a marker line before a block is not taken for its
 // filename (aider names the file ">>>>>>> REPLACE"); a filename line in a
-// SEARCH/REPLACE text is only stripped together with a fence around it:
+// SEARCH/REPLACE text is only stripped together with a fence around it;
+// like aider, a SEARCH that fits several places edits the first, disclosed
+// as a Loose match:
 //   - aider-probe/file-without-final-newline: aider adds a final newline; we keep its absence.
 //   - aider-probe/crlf-search-vs-lf-file: SEARCH text is normalised to "\n", so CRLF text matches.
 //   - aider-probe/delete-entire-content-is-failure: deleting a file's whole content succeeds.
-//   - aider/test_editblock.py/test_replace_multiple_matches_missing_whitespace: two equal
-//     leading-whitespace matches are FailAmbiguous; aider edits the first.
 //
 // Old/new replacement (Replace, MultiEdit, SmartEdit; edit and gemini-*
 // vectors) — a mixed-ending file keeps each line's ending, where Gemini
@@ -51,9 +51,9 @@
 // Codex apply_patch (ApplyPatch, codex-patch vectors) — all or nothing and
 // never overwriting; also, a pure-addition chunk with an "@@ context" line
 // goes right after that line (Codex appends it at the end of the file),
-// context lines keep the file's own text when they matched loosely, and a
-// chunk that only matches loosely (whitespace, punctuation) at two places is
-// FailAmbiguous where Codex takes the first:
+// and context lines keep the file's own text when they matched loosely; a
+// chunk that fits several places takes the first, as Codex does, disclosed
+// as a Loose match:
 //   - codex/apply-patch/scenarios/015_failure_after_partial_success_leaves_changes: a failing
 //     hunk fails the whole patch; Codex leaves the earlier Add File applied (half a patch).
 //   - codex/apply-patch/scenarios/011_add_overwrites_existing_file: Add File on an existing

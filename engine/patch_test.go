@@ -495,14 +495,18 @@ func FuzzApplyPatch(f *testing.F) {
 	})
 }
 
-func TestApplyPatchAmbiguous(t *testing.T) {
+// TestApplyPatchFirstOfSeveral: a Codex chunk that fits several places
+// takes the first after the previous chunk, as Codex's seek_sequence does,
+// and its Match says how many places fit.
+func TestApplyPatchFirstOfSeveral(t *testing.T) {
 	files := map[string]string{"a.txt": "x = 1  \ny\nx = 1\t\nz\n"}
 	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-x = 1\n+x = 2\n*** End Patch"
-	_, err := ApplyPatch(patch, patchTreeReader(files))
-	var me *MatchError
-	if !errors.As(err, &me) || me.Kind != FailAmbiguous || len(me.Places) != 2 || me.Places[0].StartLine != 1 || me.Places[1].StartLine != 3 {
-		t.Fatalf("ApplyPatch(%q) error = %+v; want FailAmbiguous at lines 1 and 3", patch, err)
+	changes, err := ApplyPatch(patch, patchTreeReader(files))
+	if err != nil || len(changes) != 1 || changes[0].New != "x = 2\ny\nx = 1\t\nz\n" || len(changes[0].Matches) != 1 {
+		t.Fatalf("ApplyPatch(%q) = %+v, %v; want the first loose place changed", patch, changes, err)
 	}
+	checkDisclosure(t, changes[0].Matches[0], Match{Block: 1, Strategy: StrategyLineTrimmed, StartLine: 1, EndLine: 1, Similarity: 1, Candidates: 2,
+		Searched: "x = 1\n", Found: "x = 1  \n"})
 	// An @@ line anchors the chunk: the first loose place after it wins.
 	patch = "*** Begin Patch\n*** Update File: a.txt\n@@ y\n-x = 1\n+x = 2\n*** End Patch"
 	got, err := patchTreeResult(files, patch)
@@ -512,10 +516,12 @@ func TestApplyPatchAmbiguous(t *testing.T) {
 	// Exact duplicates follow Codex: the first place after the previous chunk.
 	files = map[string]string{"a.txt": "x\ny\nx\n"}
 	patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+X\n*** End Patch"
-	got, err = patchTreeResult(files, patch)
-	if want := "X\ny\nx\n"; err != nil || got["a.txt"] != want {
-		t.Errorf("ApplyPatch(%q) = %q, %v; want %q", patch, got["a.txt"], err, want)
+	changes, err = ApplyPatch(patch, patchTreeReader(files))
+	if err != nil || len(changes) != 1 || changes[0].New != "X\ny\nx\n" || len(changes[0].Matches) != 1 {
+		t.Fatalf("ApplyPatch(%q) = %+v, %v; want the first x changed", patch, changes, err)
 	}
+	checkDisclosure(t, changes[0].Matches[0], Match{Block: 1, Strategy: StrategyFirstOfSeveral, StartLine: 1, EndLine: 1, Similarity: 1, Candidates: 2,
+		Searched: "x\n", Found: "x\n"})
 }
 
 func TestApplyPatchMissingContextLine(t *testing.T) {
