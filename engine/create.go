@@ -30,28 +30,7 @@ func (e MultiEdit) create() (Result, error) {
 		return Result{}, missingFile(FormatMultiEdit, 1, old)
 	}
 	first := created(toLF(e.Edits[0].New))
-	rest := MultiEdit{Edits: e.Edits[1:]}
-	if len(rest.Edits) == 0 {
-		return first, nil
-	}
-	res, err := rest.apply(first.Content)
-	var me *MatchError
-	if errors.As(err, &me) {
-		me.Block++
-		for i := range me.Applied {
-			me.Applied[i].Block++
-		}
-		me.Applied = append(first.Matches, me.Applied...)
-		return Result{}, me
-	}
-	if err != nil {
-		return Result{}, err
-	}
-	for i := range res.Matches {
-		res.Matches[i].Block++
-	}
-	res.Matches = append(first.Matches, res.Matches...)
-	return res, nil
+	return e.applyFrom(first.Content, 1, first.Matches)
 }
 
 // create applies the blocks to an empty file: only empty SEARCH sections can
