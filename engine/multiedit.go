@@ -98,12 +98,15 @@ func (e MultiEdit) blame(me *MatchError, original string, from, k int) {
 			me.ChangedBy = append(me.ChangedBy, j+1)
 		}
 	}
-	was, by := "the original file", "earlier edits of this call"
+	was, by := "the original file", editNames(me.ChangedBy)
 	if from > 0 {
 		was = fmt.Sprintf("the file as edit %d created it", from)
 	}
-	if n := len(me.ChangedBy); n > 0 {
-		by = fmt.Sprintf("%s %s", plural(n, "edit", "edits"), andList(me.ChangedBy))
+	times := func(n int) string {
+		if n == 1 {
+			return "once"
+		}
+		return fmt.Sprintf("%d times", n)
 	}
 	if me.Kind == FailNoMatch {
 		first := places[0]
@@ -112,7 +115,7 @@ func (e MultiEdit) blame(me *MatchError, original string, from, k int) {
 		return
 	}
 	me.Hint = fmt.Sprintf("edit %d's old_string occurs %s in %s, but %s after %s: previous edits may have changed it; add context so it matches %s after them, or set replace_all",
-		k+1, timesText(len(at)), was, timesText(me.Found), by, timesText(want))
+		k+1, times(len(at)), was, times(me.Found), by, times(want))
 }
 
 // touches reports whether a match of edit block overlaps one of places
@@ -128,31 +131,20 @@ func touches(applied []Match, block int, places [][2]int) bool {
 	return false
 }
 
-// timesText is "once" or "N times".
-func timesText(n int) string {
-	if n == 1 {
-		return "once"
-	}
-	return fmt.Sprintf("%d times", n)
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
-
-// andList joins numbers as "1", "1 and 2", "1, 2 and 3".
-func andList(nums []int) string {
+// editNames names earlier edits of a call: "edit 1", "edits 1 and 2",
+// "edits 1, 2 and 3".
+func editNames(nums []int) string {
 	s := make([]string, len(nums))
 	for i, n := range nums {
 		s[i] = fmt.Sprint(n)
 	}
-	if len(s) < 2 {
-		return strings.Join(s, "")
+	switch len(s) {
+	case 0:
+		return "earlier edits of this call"
+	case 1:
+		return "edit " + s[0]
 	}
-	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+	return "edits " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // lineMap maps the lines of a working copy to the original's. Line i of the

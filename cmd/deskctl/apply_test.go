@@ -54,16 +54,6 @@ func TestApplyJSONLooseMatch(t *testing.T) {
 	}
 }
 
-func TestApplyNotesLooseMatch(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f.txt")
-	os.WriteFile(path, []byte("f {\n\tx := 1 \n}\n"), 0o644)
-	out, errOut, code := deskctl(t, "------- SEARCH\nx := 1\n=======\nx := 2\n+++++++ REPLACE\n", "apply", "--format", "search-replace", "--file", path)
-	want := "deskctl apply: block 1 matched loosely (line-trimmed, 100% similar) at lines 2-2\n"
-	if code != 0 || out != "f {\n\tx := 2\n}\n" || errOut != want {
-		t.Errorf("apply = %q (exit %d), stderr %q; want stderr %q", out, code, errOut, want)
-	}
-}
-
 func TestApplyPatchShowsMatches(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\nb \n"), 0o644)
@@ -80,12 +70,21 @@ func TestApplyPatchShowsMatches(t *testing.T) {
 	}
 }
 
-func TestApplyNotesFirstOfSeveral(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f.txt")
-	os.WriteFile(path, []byte("b\nx\nb\nb\n"), 0o644)
-	out, errOut, code := deskctl(t, "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n", "apply", "--format", "search-replace", "--file", path)
-	want := "deskctl apply: block 1 matched loosely (first-of-several, 100% similar) at lines 1-1, the first of 3 places\n"
-	if code != 0 || out != "B\nx\nb\nb\n" || errOut != want {
-		t.Errorf("apply = %q (exit %d), stderr %q; want stderr %q", out, code, errOut, want)
+// TestApplyNotesLooseMatches: without --json, every loose match gets a
+// line on stderr; the content is printed as usual.
+func TestApplyNotesLooseMatches(t *testing.T) {
+	tests := []struct{ file, payload, want, note string }{
+		{"f {\n\tx := 1 \n}\n", "------- SEARCH\nx := 1\n=======\nx := 2\n+++++++ REPLACE\n", "f {\n\tx := 2\n}\n",
+			"deskctl apply: block 1 matched loosely (line-trimmed, 100% similar) at lines 2-2\n"},
+		{"b\nx\nb\nb\n", "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n", "B\nx\nb\nb\n",
+			"deskctl apply: block 1 matched loosely (first-of-several, 100% similar) at lines 1-1, the first of 3 places\n"},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(t.TempDir(), "f.txt")
+		os.WriteFile(path, []byte(tt.file), 0o644)
+		out, errOut, code := deskctl(t, tt.payload, "apply", "--format", "search-replace", "--file", path)
+		if code != 0 || out != tt.want || errOut != tt.note {
+			t.Errorf("apply %q to %q = %q (exit %d), stderr %q; want %q, stderr %q", tt.payload, tt.file, out, code, errOut, tt.want, tt.note)
+		}
 	}
 }
