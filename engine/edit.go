@@ -67,10 +67,12 @@ type Match struct {
 	// fuzzy (1 − Gemini's weighted distance ÷ length); 1 for the other
 	// strategies, which equate the two texts up to what they forgive.
 	Similarity float64 `json:"similarity"`
-	// Candidates is how many places the text fit where the block was
-	// looked for; the match is the first of them (or the one nearest a
-	// Roo :start_line:). More than 1 means the engine chose. It is 1 for
-	// each place of an edit that replaces every place it fits.
+	// Candidates is how many places the text fit, not overlapping, where
+	// the block was looked for (after the previous block's match, for
+	// formats that search forward); the match is the first of them. More
+	// than 1 means the engine chose, as the upstream tool does. It is 1 for
+	// a place a Roo :start_line: chose, and for each place of an edit that
+	// replaces every place it fits.
 	Candidates int `json:"candidates"`
 	// Searched and Found are set on a Loose match: the agent's text that
 	// was looked for, as sent, and the file's text the match replaced
