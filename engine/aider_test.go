@@ -144,7 +144,7 @@ func TestReplaceMostSimilarChunk(t *testing.T) {
 	}{
 		{
 			name: "exact, first occurrence", whole: "a\nb\na\n", part: "a\n", replace: "X\n",
-			want: "X\nb\na\n", match: Match{Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 1},
+			want: "X\nb\na\n", match: Match{Block: 1, Strategy: StrategyFirstOfSeveral, StartLine: 1, EndLine: 1},
 		},
 		{
 			name: "leading whitespace re-indents", whole: "f\n    if x:\n        y()\n", part: "if x:\n    y()\n", replace: "if z:\n    w()\n",
@@ -185,7 +185,7 @@ func TestReplaceMostSimilarChunk(t *testing.T) {
 			if err != nil {
 				t.Fatalf("replaceMostSimilarChunk(%q, %q, %q) error: %v", tt.whole, tt.part, tt.replace, err)
 			}
-			if got != tt.want || m != tt.match {
+			if got != tt.want || locations([]Match{m})[0] != tt.match {
 				t.Errorf("replaceMostSimilarChunk(%q, %q, %q) = %q, %+v; want %q, %+v", tt.whole, tt.part, tt.replace, got, m, tt.want, tt.match)
 			}
 		})
@@ -212,16 +212,17 @@ func TestAiderDivergences(t *testing.T) {
 			t.Errorf("Apply(%q) = %q, %v; want \"\"", "a\nb\n", res.Content, err)
 		}
 	})
-	t.Run("two leading-whitespace matches are ambiguous", func(t *testing.T) {
-		_, err := Apply("    line1\n    line2\n    line1\n", aiderBlock{search: "line1\n", replace: "new\n"})
-		var me *MatchError
-		if !errors.As(err, &me) || me.Kind != FailAmbiguous {
-			t.Fatalf("Apply error = %v; want FailAmbiguous", err)
-		}
-		if len(me.Places) != 2 || me.Places[0].StartLine != 1 || me.Places[1].StartLine != 3 {
-			t.Errorf("Places = %+v; want lines 1 and 3", me.Places)
-		}
-	})
+}
+
+// TestAiderFirstOfSeveral: a SEARCH that fits several places edits the
+// first, as aider does, and the Match says how many fit.
+func TestAiderFirstOfSeveral(t *testing.T) {
+	res, err := Apply("    line1\n    line2\n    line1\n", aiderBlock{search: "line1\n", replace: "new\n"})
+	if err != nil || res.Content != "    new\n    line2\n    line1\n" || len(res.Matches) != 1 {
+		t.Fatalf("Apply = %q, %+v, %v; want the first line1 replaced", res.Content, res.Matches, err)
+	}
+	checkDisclosure(t, res.Matches[0], Match{Block: 1, Strategy: StrategyLeadingWhitespace, StartLine: 1, EndLine: 1, Similarity: 1, Candidates: 2,
+		Searched: "line1\n", Found: "    line1\n"})
 }
 
 func TestReplaceMostSimilarChunkNoMatch(t *testing.T) {
@@ -382,7 +383,7 @@ func TestApplyEditBlocksFailures(t *testing.T) {
 			if got != nil {
 				t.Errorf("ApplyEditBlocks(%q) returned files %q with its error", tt.response, got)
 			}
-			if me.Path != tt.want.Path || me.Block != tt.want.Block || me.Kind != tt.want.Kind || !reflect.DeepEqual(me.Applied, tt.want.Applied) {
+			if me.Path != tt.want.Path || me.Block != tt.want.Block || me.Kind != tt.want.Kind || !reflect.DeepEqual(locations(me.Applied), locations(tt.want.Applied)) {
 				t.Errorf("ApplyEditBlocks(%q) error = %+v; want path %q block %d kind %s applied %+v", tt.response, me, tt.want.Path, tt.want.Block, tt.want.Kind, tt.want.Applied)
 			}
 			if me.Format != FormatSearchReplace || me.Hint == "" || !strings.Contains(me.Error(), tt.want.Path) {

@@ -30,8 +30,10 @@ import (
 //   - a file without a final newline keeps that state;
 //   - a block may delete the whole content of a file;
 //   - nothing is written when a later block fails, where aider keeps the
-//     earlier blocks applied;
-//   - two equally good leading-whitespace matches are a FailAmbiguous error.
+//     earlier blocks applied.
+//
+// Where the SEARCH fits several places aider edits the first, and so do we;
+// the Match counts them (Candidates) and is Loose.
 //
 // Line endings, BOM and final newline are kept as Apply keeps them.
 func ApplyEditBlocks(files map[string]string, blocks []FileBlock) (map[string]string, error) {
@@ -120,35 +122,35 @@ func (e aiderBlock) texts() (search, replace string) {
 	return stripQuotedWrapping(toLF(e.search), e.path, fence), stripQuotedWrapping(toLF(e.replace), e.path, fence)
 }
 
-func (e aiderBlock) apply(text string) (string, []Match, error) {
+func (e aiderBlock) apply(text string) (Result, error) {
 	search, replace := e.texts()
 	if pyStrip(search) == "" {
 		if text != "" {
-			return "", nil, &MatchError{
+			return Result{}, &MatchError{
 				Format: FormatSearchReplace, Block: 1, Kind: FailEmptySearch, Search: e.search,
 				Hint: "the file already exists; put the lines to change in the SEARCH section, or send the whole file with write",
 			}
 		}
-		return replace, []Match{{Block: 1, Strategy: StrategyWholeFile, StartLine: 1, EndLine: 0}}, nil
+		return created(replace), nil
 	}
 	out, m, err := replaceMostSimilarChunk(text, search, replace)
 	if err != nil {
 		err.Search = e.search
-		return "", nil, err
+		return Result{}, err
 	}
-	return out, []Match{m}, nil
+	return Result{Content: out, Matches: []Match{m}}, nil
 }
 
 // create makes a missing file from a block with an empty SEARCH section.
-func (e aiderBlock) create() (string, []Match, error) {
+func (e aiderBlock) create() (Result, error) {
 	search, replace := e.texts()
 	if pyStrip(search) != "" {
-		return "", nil, &MatchError{
+		return Result{}, &MatchError{
 			Format: FormatSearchReplace, Block: 1, Kind: FailFileMissing, Search: e.search,
 			Hint: "the file does not exist; to create it send a block with an empty SEARCH section and the whole content as REPLACE",
 		}
 	}
-	return replace, []Match{{Block: 1, Strategy: StrategyWholeFile, StartLine: 1, EndLine: 0}}, nil
+	return created(replace), nil
 }
 
 // stripQuotedWrapping is aider's strip_quoted_wrapping on "\n" text: it
@@ -181,7 +183,8 @@ func stripQuotedWrapping(text, path string, fence EditBlockFence) string {
 // replaceMostSimilarChunk is aider's replace_most_similar_chunk on "\n"
 // text: it finds part in whole and puts replace in its place, trying in turn
 //
-//  1. StrategyExact: the first run of lines equal to part's lines;
+//  1. StrategyExact (StrategyFirstOfSeveral when there are several): the
+//     first run of lines equal to part's lines;
 //  2. StrategyLeadingWhitespace: lines equal after removing leading
 //     whitespace, where every non-blank file line carries the same extra
 //     indentation, which is then added to every non-blank replace line
@@ -192,10 +195,10 @@ func stripQuotedWrapping(text, path string, fence EditBlockFence) string {
 //     pieces; each part piece must occur exactly once and is replaced by
 //     its replace piece (an empty part piece appends to the end).
 //
-// Like aider it matches with a final newline added to all three texts; a
-// whole without one loses it again afterwards (aider adds one). Unlike
-// aider, a leading-whitespace match found at two places is a FailAmbiguous
-// error, a line of part indented deeper than the file line it would match
+// Like aider it matches with a final newline added to all three texts, and
+// takes the first of several places (counted in Match.Candidates); a whole
+// without a final newline loses it again afterwards (aider adds one). Unlike
+// aider, a line of part indented deeper than the file line it would match
 // does not match (aider then slices the file line and can insert text
 // taken from it), and a result of "" (the whole content deleted) is a
 // success, not a failure. The Match has Block 1; the error's Search is
@@ -204,21 +207,17 @@ func replaceMostSimilarChunk(whole, part, replace string) (string, Match, *Match
 	chop := whole != "" && !strings.HasSuffix(whole, "\n")
 	whole, part, replace = aiderPrep(whole), aiderPrep(part), aiderPrep(replace)
 	wl, pl, rl := splitLines(whole), splitLines(part), splitLines(replace)
-	out, m, ok, err := perfectOrWhitespace(wl, pl, rl)
-	if !ok && err == nil && len(pl) > 2 && pyStrip(pl[0]) == "" {
-		out, m, ok, err = perfectOrWhitespace(wl, pl[1:], rl)
+	out, m, ok := perfectOrWhitespace(wl, pl, rl)
+	if !ok && len(pl) > 2 && pyStrip(pl[0]) == "" {
+		out, m, ok = perfectOrWhitespace(wl, pl[1:], rl)
 	}
 	tried := []Strategy{StrategyExact, StrategyLeadingWhitespace}
-	if !ok && err == nil {
+	if !ok {
 		var applicable bool
 		out, m, ok, applicable = replaceElided(whole, part, replace)
 		if applicable {
 			tried = append(tried, StrategyElision)
 		}
-	}
-	if err != nil {
-		err.Tried = tried
-		return "", Match{}, err
 	}
 	if !ok {
 		return "", Match{}, &MatchError{
@@ -230,6 +229,7 @@ func replaceMostSimilarChunk(whole, part, replace string) (string, Match, *Match
 	if chop {
 		out = strings.TrimSuffix(out, "\n")
 	}
+	m.disclose(part, strings.Join(wl[m.StartLine-1:max(m.EndLine, m.StartLine-1)], ""))
 	return out, m, nil
 }
 
@@ -241,23 +241,32 @@ func aiderPrep(s string) string {
 }
 
 // perfectOrWhitespace tries the exact and then the leading-whitespace
-// strategy. ok reports a match; err an ambiguous one.
-func perfectOrWhitespace(wl, pl, rl []string) (string, Match, bool, *MatchError) {
-	if i := aiderIndexLines(wl, pl); i >= 0 {
-		return aiderSplice(wl, i, len(pl), rl), Match{Block: 1, Strategy: StrategyExact, StartLine: i + 1, EndLine: i + len(pl)}, true, nil
+// strategy; each takes the first place, as aider does, and counts them all
+// (Match.Candidates). ok reports a match.
+func perfectOrWhitespace(wl, pl, rl []string) (string, Match, bool) {
+	places := aiderPlaces(wl, pl, func(w []string) bool { return slices.Equal(w, pl) })
+	if len(places) == 0 {
+		return replaceReindented(wl, pl, rl)
 	}
-	return replaceReindented(wl, pl, rl)
+	i := places[0]
+	m := newMatch(1, StrategyExact, i+1, i+len(pl))
+	if m.Candidates = len(places); m.Candidates > 1 {
+		m.Strategy = StrategyFirstOfSeveral
+	}
+	return aiderSplice(wl, i, len(pl), rl), m, true
 }
 
-// aiderIndexLines returns the index of the first run of lines in wl equal to pl,
-// or -1.
-func aiderIndexLines(wl, pl []string) int {
+// aiderPlaces returns the first index of every run of len(pl) lines in wl
+// that fits, not overlapping the one before.
+func aiderPlaces(wl, pl []string, fits func(window []string) bool) []int {
+	var places []int
 	for i := 0; i+len(pl) <= len(wl); i++ {
-		if slices.Equal(wl[i:i+len(pl)], pl) {
-			return i
+		if fits(wl[i : i+len(pl)]) {
+			places = append(places, i)
+			i += max(len(pl), 1) - 1
 		}
 	}
-	return -1
+	return places
 }
 
 // aiderSplice returns wl with its n lines from index i replaced by rl.
@@ -275,10 +284,11 @@ func aiderSplice(wl []string, i, n int, rl []string) string {
 	return b.String()
 }
 
-// replaceReindented is aider's replace_part_with_missing_leading_whitespace.
-func replaceReindented(wl, pl, rl []string) (string, Match, bool, *MatchError) {
+// replaceReindented is aider's replace_part_with_missing_leading_whitespace:
+// the first place wins, and the Match counts them all.
+func replaceReindented(wl, pl, rl []string) (string, Match, bool) {
 	if len(pl) == 0 {
-		return "", Match{}, false, nil
+		return "", Match{}, false
 	}
 	outdent := -1
 	for _, l := range slices.Concat(pl, rl) {
@@ -296,35 +306,25 @@ func replaceReindented(wl, pl, rl []string) (string, Match, bool, *MatchError) {
 	for k, l := range pl {
 		pStripped[k] = pyLStrip(l)
 	}
-	var places []int
-	var adds []string
-	for i := 0; i+len(pl) <= len(wl); i++ {
-		if add, ok := extraIndent(wl[i:i+len(pl)], pl, pStripped); ok {
-			places, adds = append(places, i), append(adds, add)
+	places := aiderPlaces(wl, pl, func(w []string) bool {
+		_, ok := extraIndent(w, pl, pStripped)
+		return ok
+	})
+	if len(places) == 0 {
+		return "", Match{}, false
+	}
+	i := places[0]
+	add, _ := extraIndent(wl[i:i+len(pl)], pl, pStripped)
+	re := make([]string, len(rl))
+	for k, l := range rl {
+		if pyStrip(l) != "" {
+			l = add + l
 		}
+		re[k] = l
 	}
-	switch len(places) {
-	case 0:
-		return "", Match{}, false, nil
-	case 1:
-		i := places[0]
-		re := make([]string, len(rl))
-		for k, l := range rl {
-			if pyStrip(l) != "" {
-				l = adds[0] + l
-			}
-			re[k] = l
-		}
-		return aiderSplice(wl, i, len(pl), re), Match{Block: 1, Strategy: StrategyLeadingWhitespace, StartLine: i + 1, EndLine: i + len(pl)}, true, nil
-	}
-	me := &MatchError{
-		Format: FormatSearchReplace, Block: 1, Kind: FailAmbiguous,
-		Hint: "add unchanged lines around the SEARCH text so that it matches one place only",
-	}
-	for _, i := range places {
-		me.Places = append(me.Places, aiderCandidate(wl, i, len(pl), 1))
-	}
-	return "", Match{}, false, me
+	m := newMatch(1, StrategyLeadingWhitespace, i+1, i+len(pl))
+	m.Candidates = len(places)
+	return aiderSplice(wl, i, len(pl), re), m, true
 }
 
 // extraIndent is aider's match_but_for_leading_whitespace: whether the
@@ -437,7 +437,7 @@ func replaceElided(whole, part, replace string) (out string, m Match, ok, applic
 		lo = min(lo, back(s.at, k-1, false))
 		hi = max(hi, back(s.at+s.oldLen, k-1, true))
 	}
-	m = Match{Block: 1, Strategy: StrategyElision, StartLine: 1, EndLine: 0}
+	m = newMatch(1, StrategyElision, 1, 0)
 	if len(spans) > 0 {
 		m.StartLine = lineAt(whole, lo)
 		m.EndLine = m.StartLine - 1
@@ -475,13 +475,4 @@ func splitElisions(s string) []string {
 		p += nl + 1
 	}
 	return append(out, s[last:])
-}
-
-// aiderCandidate describes the n lines of wl from index i.
-func aiderCandidate(wl []string, i, n int, similarity float64) Candidate {
-	c := Candidate{StartLine: i + 1, EndLine: i + n, Similarity: similarity}
-	for _, l := range wl[i : i+n] {
-		c.Lines = append(c.Lines, strings.TrimSuffix(l, "\n"))
-	}
-	return c
 }

@@ -8,9 +8,15 @@
 //
 // Formats (see Format): whole-file write, SEARCH/REPLACE blocks, old/new
 // replace, multi-edit, Gemini smart edit, and multi-file patches (Codex
-// apply_patch and unified diffs). Every applied block reports the Strategy
-// that found it and its line range; every failure is a *MatchError,
-// *FormatError or *ContentError carrying what an agent needs to retry.
+// apply_patch and unified diffs). Every applied block reports a Match: the
+// Strategy that found it, its line range, the similarity and how many places
+// fit; a Loose one (not exact, or the first of several places) also carries
+// the text searched for and the text found, so it is never silent. Every
+// failure is a *MatchError,
+// *FormatError or *ContentError carrying what an agent needs to retry. A
+// payload cut short (a SEARCH/REPLACE block without its end marker) applies
+// as far as it arrived, as upstream applies it, and Result.Incomplete says
+// which block and why.
 //
 // # Divergences from upstream
 //
@@ -25,12 +31,12 @@
 // appends to it; a SEARCH not in the named file moves to another file only
 // if exactly one takes it; a marker line before a block is not taken for its
 // filename (aider names the file ">>>>>>> REPLACE"); a filename line in a
-// SEARCH/REPLACE text is only stripped together with a fence around it:
+// SEARCH/REPLACE text is only stripped together with a fence around it;
+// like aider, a SEARCH that fits several places edits the first, disclosed
+// as a Loose match:
 //   - aider-probe/file-without-final-newline: aider adds a final newline; we keep its absence.
 //   - aider-probe/crlf-search-vs-lf-file: SEARCH text is normalised to "\n", so CRLF text matches.
 //   - aider-probe/delete-entire-content-is-failure: deleting a file's whole content succeeds.
-//   - aider/test_editblock.py/test_replace_multiple_matches_missing_whitespace: two equal
-//     leading-whitespace matches are FailAmbiguous; aider edits the first.
 //
 // Old/new replacement (Replace, MultiEdit, SmartEdit; edit and gemini-*
 // vectors) — a mixed-ending file keeps each line's ending, where Gemini
@@ -45,9 +51,9 @@
 // Codex apply_patch (ApplyPatch, codex-patch vectors) — all or nothing and
 // never overwriting; also, a pure-addition chunk with an "@@ context" line
 // goes right after that line (Codex appends it at the end of the file),
-// context lines keep the file's own text when they matched loosely, and a
-// chunk that only matches loosely (whitespace, punctuation) at two places is
-// FailAmbiguous where Codex takes the first:
+// and context lines keep the file's own text when they matched loosely; a
+// chunk that fits several places takes the first, as Codex does, disclosed
+// as a Loose match:
 //   - codex/apply-patch/scenarios/015_failure_after_partial_success_leaves_changes: a failing
 //     hunk fails the whole patch; Codex leaves the earlier Add File applied (half a patch).
 //   - codex/apply-patch/scenarios/011_add_overwrites_existing_file: Add File on an existing
@@ -60,10 +66,11 @@
 // loses text; all blocks or none (Roo applies the blocks that match); the
 // payload's CRLF is read as LF; a line-trimmed match re-indents the
 // replacement by the uniform indentation difference (as Roo; Cline inserts
-// it verbatim); block-anchor needs the middle lines to reach 80% similarity;
-// the first block's exact text must occur once; Roo's fuzzyThreshold is not
-// taken (its vectors match through the normalized and block-anchor
-// strategies):
+// it verbatim); Roo's fuzzyThreshold is not taken (its vectors match
+// through the normalized and block-anchor strategies), so a block-anchor
+// match with a different middle applies as in Cline, disclosed as Loose,
+// where Roo's exact threshold refuses it; a text found at several places
+// edits the first, as in Cline, also disclosed:
 //   - cline/diff.test.ts/constructNewFileContent > should handle line-trimmed match replacement case correctly[v1]:
 //     " line2 " matched "line2", so the replacement gets the file's extra space of indentation.
 //   - cline/diff.test.ts/constructNewFileContent > should handle line-trimmed match replacement case correctly[v2]: as [v1].
@@ -75,18 +82,15 @@
 //   - cline-probe/crlf-file[v1]: the CRLF file stays CRLF; Cline writes LF lines into it.
 //   - cline-probe/crlf-file[v2]: as [v1].
 //   - cline-probe/empty-search-on-nonempty-file[v2]: FailEmptySearch (as v1), not v2's whole-file replace.
-//   - cline-probe/first-occurrence-wins[v1]: the first block's SEARCH occurs twice: FailAmbiguous.
-//   - cline-probe/first-occurrence-wins[v2]: as [v1].
 //   - cline-probe/no-trailing-newline-in-file[v1]: the file keeps lacking a final newline.
 //   - cline-probe/no-trailing-newline-in-file[v2]: as [v1].
 //   - cline-probe/out-of-order-blocks[v2]: out-of-order blocks apply (as v1).
 //   - cline-probe/unterminated-block-then-new-search[v1]: FormatError; v1 silently drops the block.
 //   - cline-probe/equals-line-inside-search[v1]: two separators are a FormatError; v1 cuts SEARCH short.
 //   - cline-probe/final-line-starting-with-dash-dropped[v1]: a final "- item" REPLACE line is kept; v1 drops it and deletes the matched line.
+//     (A last line cut off inside a marker, a strict prefix of one such as "+++++++ REPLAC", is dropped as in Cline.)
 //   - cline-probe/final-line-starting-with-dash-dropped[v2]: the line is kept and the block applies; v2 fails.
 //   - cline-probe/prose-before-first-block[v2]: prose before a block is ignored (as v1).
-//   - cline-probe/block-anchor-middle-line-differs[v1]: "XXX" for "middle" is not a match.
-//   - cline-probe/block-anchor-middle-line-differs[v2]: as [v1].
 //   - cline-derived/diff.test.ts/constructNewFileContent > should handle line-trimmed match replacement case correctly[v1]:
 //     the replacement streams re-indented, as it applies.
 //   - cline-derived/diff.test.ts/constructNewFileContent > should handle line-trimmed match replacement case correctly[v2]: as [v1].
@@ -104,6 +108,8 @@
 //   - cline-derived/diff.test.ts/Diff Format Out of Order Cases > should handle out-of-order replacements with empty lines[v2]: streams in place; v2 fails.
 //   - roo/multi-search-replace.spec.ts/MultiSearchReplaceDiffStrategy > validateMarkerSequencing > detects incomplete sequence:
 //     a last block without its end marker is accepted (Cline v1).
+//   - roo/multi-search-replace.spec.ts/MultiSearchReplaceDiffStrategy > validateMarkerSequencing > exact matching > should return false if search content does not match:
+//     "console.log("wrong")" between equal first and last lines is a block-anchor match (Cline), reported Loose at 92% similarity.
 //   - roo/multi-search-replace-trailing-newline.spec.ts/MultiSearchReplaceDiffStrategy - trailing newline preservation > should handle content with line numbers at the last line:
 //     a whitespace-only first REPLACE line is kept; Roo's separator regex swallows it.
 package engine

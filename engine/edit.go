@@ -29,6 +29,7 @@ type Strategy string
 // The match strategies, from strictest to loosest.
 const (
 	StrategyExact             Strategy = "exact"              // byte-for-byte
+	StrategyFirstOfSeveral    Strategy = "first-of-several"   // byte-for-byte at several places; the first was taken (Match.Candidates says how many)
 	StrategyLineTrimmed       Strategy = "line-trimmed"       // lines equal after trimming surrounding whitespace
 	StrategyBlockAnchor       Strategy = "block-anchor"       // first and last lines equal after trimming
 	StrategyLeadingWhitespace Strategy = "leading-whitespace" // lines equal up to a uniform indentation change
@@ -46,25 +47,78 @@ type Edit interface {
 	// Format reports which format the edit was written in.
 	Format() Format
 	// apply edits text, which has "\n" line endings and no BOM, and
-	// returns the edited text and where each block matched.
-	apply(text string) (string, []Match, error)
+	// returns the result with Content still in that form.
+	apply(text string) (Result, error)
 	// payload returns the texts the agent supplied, used to pick line
 	// endings for a file that has none of its own yet.
 	payload() []string
 }
 
-// Match says where one block of an edit applied.
+// Match says where one block of an edit applied, and how it was found. A
+// Loose match also carries both texts, so that the person reviewing it and
+// the agent that sent it can be told exactly what was replaced.
 type Match struct {
 	Block     int      `json:"block"`     // 1-based index of the block, edit or chunk within the edit
 	Strategy  Strategy `json:"strategy"`  // how it was located
 	StartLine int      `json:"startLine"` // 1-based first line of the original it replaced
 	EndLine   int      `json:"endLine"`   // 1-based last line it replaced; StartLine-1 for a pure insertion
+	// Similarity is how alike the searched and the found text are, 0..1:
+	// scored by block-anchor (mean line similarity over the block) and
+	// fuzzy (1 − Gemini's weighted distance ÷ length); 1 for the other
+	// strategies, which equate the two texts up to what they forgive.
+	Similarity float64 `json:"similarity"`
+	// Candidates is how many places the text fit, not overlapping, where
+	// the block was looked for (after the previous block's match, for
+	// formats that search forward); the match is the first of them. More
+	// than 1 means the engine chose, as the upstream tool does. It is 1 for
+	// a place a Roo :start_line: chose, and for each place of an edit that
+	// replaces every place it fits.
+	Candidates int `json:"candidates"`
+	// Searched and Found are set on a Loose match: the agent's text that
+	// was looked for, as sent, and the file's text the match replaced
+	// ("\n" line endings), whose difference the strategy forgave.
+	Searched string `json:"searched,omitempty"`
+	Found    string `json:"found,omitempty"`
+}
+
+// Loose reports whether m is not an exact match at the only place the text
+// fits: a strategy that forgives differences found it, or it is the first
+// of several places. A loose match is never silent: the desk shows it and
+// the agent is told.
+func (m Match) Loose() bool {
+	return m.Candidates > 1 || m.Strategy != StrategyExact && m.Strategy != StrategyWholeFile
+}
+
+// newMatch returns a Match of block at lines start..end (1-based) that fits
+// one place and equates the texts; st says how it was found.
+func newMatch(block int, st Strategy, start, end int) Match {
+	return Match{Block: block, Strategy: st, StartLine: start, EndLine: end, Similarity: 1, Candidates: 1}
+}
+
+// disclose sets m's Searched and Found, when m is Loose: searched is the
+// agent's text and found the file's text the match replaced.
+func (m *Match) disclose(searched, found string) {
+	if m.Loose() {
+		m.Searched, m.Found = searched, found
+	}
 }
 
 // Result is an applied edit.
 type Result struct {
 	Content string  // the proposed file, with the original's BOM and line endings
 	Matches []Match // one per applied block, in block order
+	// Incomplete is set when the payload was cut short (a SEARCH/REPLACE
+	// block without its end marker): the edit applied as far as it arrived,
+	// as upstream applies it, and the person and the agent must be told.
+	Incomplete *Incomplete
+}
+
+// Incomplete says which block of an edit was cut short, and how.
+type Incomplete struct {
+	Block  int    `json:"block"`         // 1-based block that was cut short
+	Line   int    `json:"line"`          // 1-based payload line where that block starts
+	Reason string `json:"reason"`        // what was missing and what was applied, one sentence
+	Cut    string `json:"cut,omitempty"` // the payload's last line, dropped because it was cut off inside a marker
 }
 
 // Apply applies e to original, the file's current bytes ("" for a new file).
@@ -82,7 +136,10 @@ func Apply(original string, e Edit) (Result, error) {
 }
 
 // applyDoc is Apply on a file already decoded (Stream.Close uses it too).
-func applyDoc(doc Doc, e Edit) (Result, error) {
+func applyDoc(doc Doc, e Edit) (Result, error) { return applyDocWith(doc, e, e.apply) }
+
+// applyDocWith is applyDoc with apply standing for e.apply.
+func applyDocWith(doc Doc, e Edit, apply func(text string) (Result, error)) (Result, error) {
 	for _, p := range e.payload() {
 		if err := checkText("edit", p); err != nil {
 			return Result{}, err
@@ -92,11 +149,12 @@ func applyDoc(doc Doc, e Edit) (Result, error) {
 		// The file has no line break yet: take the agent's.
 		doc.EOL = payloadEOL(e.payload())
 	}
-	text, matches, err := e.apply(doc.Text)
+	res, err := apply(doc.Text)
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Content: doc.Encode(text), Matches: matches}, nil
+	res.Content = doc.Encode(res.Content)
+	return res, nil
 }
 
 // Create applies e to a file that does not exist yet. Formats that create
@@ -113,18 +171,19 @@ func Create(e Edit) (Result, error) {
 		}
 	}
 	doc := Doc{EOL: payloadEOL(e.payload())}
-	text, matches, err := c.create()
+	res, err := c.create()
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Content: doc.Encode(text), Matches: matches}, nil
+	res.Content = doc.Encode(res.Content)
+	return res, nil
 }
 
 // creator is implemented by edits whose meaning differs between an empty
 // file and a missing one.
 type creator interface {
-	// create returns the content of the new file, with "\n" endings.
-	create() (string, []Match, error)
+	// create returns the new file, its Content with "\n" endings.
+	create() (Result, error)
 }
 
 func payloadEOL(texts []string) string {

@@ -46,7 +46,11 @@ type MatchError struct {
 	Want    int         `json:"want"`    // expected occurrences (FailCount)
 	Found   int         `json:"found"`   // occurrences found (FailCount)
 	Applied []Match     `json:"applied"` // blocks before this one that did match
-	Hint    string      `json:"hint"`    // one concrete instruction for the agent
+	// ChangedBy lists, for a multi-edit whose edit matches the original
+	// file but not the text the earlier edits of the same call left, those
+	// earlier edits (1-based) that changed its text; empty otherwise.
+	ChangedBy []int  `json:"changedBy,omitempty"`
+	Hint      string `json:"hint"` // one concrete instruction for the agent
 }
 
 func (e *MatchError) Error() string {

@@ -15,23 +15,22 @@ import (
 //	normalized   every line equal after trimming, collapsing runs of
 //	             whitespace and folding typographic quotes, dashes and
 //	             ellipses (Roo's normalizeString at threshold 1.0)
-//	block-anchor first and last lines equal after trimming, and the middle
-//	             lines similar on average (blockAnchorMinSimilarity)
+//	block-anchor three or more lines whose first and last lines are equal
+//	             after trimming, whatever the middle (Cline); the Match
+//	             reports how similar the whole window is
+//
+// Where a strategy fits several places, the first wins (Cline's indexOf and
+// its fallbacks scan forward from the previous block's match) and the
+// located match counts the places that fit, non-overlapping, from there to
+// the end of the file; the caller discloses it as Loose. Only a Roo
+// :start_line: changes the choice, to the place nearest it.
 //
 // A lineMatcher splits the file once per apply; trimmed lines and their
 // hashes are computed on first use and shared by every block and strategy.
 // Line strategies compare hashes with a linear-time sequence search (KMP), so
-// a failed search costs O(file + search) per strategy, and a file of
-// identical lines cannot make it quadratic. Block-anchor scores only windows
-// whose first and last lines match, stopping a window as soon as it cannot
-// reach the threshold.
-
-// blockAnchorMinSimilarity is the mean similarity the middle lines of a
-// block-anchor window must reach (see lineSimilarity). Cline accepts any
-// middle; we refuse windows whose middle lines are mostly different, and a
-// short block whose only middle line is a different statement (Roo's test
-// "should return false if search content does not match" is 75%).
-const blockAnchorMinSimilarity = 0.8
+// a search costs O(file + search) per strategy, and a file of identical lines
+// cannot make it quadratic. Block-anchor compares the two anchor lines' hashes
+// per window, and scores the middle of the chosen window only.
 
 // closestLimit is how many candidates a no-match error lists, placesLimit
 // how many places an ambiguity error lists, candidateLinesLimit how many of
@@ -42,16 +41,10 @@ const (
 	candidateLinesLimit = 200 // lines quoted per candidate
 )
 
-// anchorWorkLimit and voteWorkLimit bound the two strategies that can cost
-// O(lines × search lines) when both are full of the same line ("}" or
-// blank): block-anchor stops scoring windows after this many bytes compared
-// (a cut-short scan reports what it found: two or more windows are
-// ambiguous), and the closest-lines vote ignores the most common search
-// lines until the votes fit.
-const (
-	anchorWorkLimit = 32 << 20
-	voteWorkLimit   = 16 << 20
-)
+// voteWorkLimit bounds the closest-lines vote, which can cost O(lines ×
+// search lines) when both are full of the same line ("}" or blank): it
+// ignores the most common search lines until the votes fit.
+const voteWorkLimit = 16 << 20
 
 // lineMatcher is a file's text split into lines once for matching.
 type lineMatcher struct {
@@ -153,18 +146,19 @@ func newSearchLines(lines []string) *searchLines {
 
 // matchOptions says where a block may match.
 type matchOptions struct {
-	from    int  // byte offset (a line start) where in-order matching starts
-	ordered bool // an earlier block matched: the first exact match at or after from wins
-	hint    int  // 1-based line the block should start near (Roo :start_line:); 0 if none
+	from int // byte offset (a line start) where matching starts; the first place after it wins
+	hint int // 1-based line the block should start near (Roo :start_line:); 0 if none
 }
 
 // located is where a block matched.
 type located struct {
 	strategy   Strategy
-	start, end int  // byte offsets of the replaced text
-	virtualEOL bool // the search's final "\n" stood for the end of a file that has none
-	first      int  // 0-based first line replaced
-	last       int  // 0-based last line replaced
+	start, end int     // byte offsets of the replaced text
+	virtualEOL bool    // the search's final "\n" stood for the end of a file that has none
+	first      int     // 0-based first line replaced
+	last       int     // 0-based last line replaced
+	similarity float64 // Match.Similarity
+	candidates int     // Match.Candidates
 	shift      indentShift
 	// lead is the text of the first line before an exact match that starts
 	// inside it; start is then moved to the line start and lead goes before
@@ -183,7 +177,7 @@ var matchStrategies = []Strategy{StrategyExact, StrategyLineTrimmed, StrategyNor
 func (m *lineMatcher) locate(q *searchLines, o matchOptions) (located, *MatchError) {
 	passes := []matchOptions{o}
 	if o.hint > 0 {
-		passes[0].from, passes[0].ordered = 0, false
+		passes[0].from = 0
 	} else if o.from > 0 {
 		passes = append(passes, matchOptions{})
 	}
@@ -212,8 +206,8 @@ func triedUpTo(s Strategy) []Strategy {
 	return nil
 }
 
-// find runs one strategy. It returns the match, or two or more equally good
-// places (ambiguous), or neither.
+// find runs one strategy. It returns the match, or two or more places
+// equally near a hint (ambiguous), or neither.
 func (m *lineMatcher) find(s Strategy, q *searchLines, o matchOptions) (located, []Candidate, bool) {
 	if s == StrategyExact {
 		return m.findExact(q, o)
@@ -230,7 +224,6 @@ func (m *lineMatcher) find(s Strategy, q *searchLines, o matchOptions) (located,
 		}
 	}
 	var starts []int
-	var sims []float64
 	switch s {
 	case StrategyLineTrimmed:
 		m.prepare()
@@ -240,67 +233,30 @@ func (m *lineMatcher) find(s Strategy, q *searchLines, o matchOptions) (located,
 		starts = m.windows(m.nHash, q.nHash, fromLine, o.hint, func(i int) bool { return m.normalizedEqual(i, q) })
 	case StrategyBlockAnchor:
 		m.prepare()
-		starts, sims = m.anchorWindows(q, fromLine)
+		starts = m.anchorWindows(q, fromLine, o.hint)
 	}
-	best := pickWindow(starts, sims, o.hint)
-	if len(best) == 0 {
+	if len(starts) == 0 {
 		return located{}, nil, false
 	}
-	if len(best) > 1 {
-		places := make([]Candidate, 0, len(best))
-		for _, i := range best {
-			places = append(places, m.candidate(i, k, 1))
-		}
-		if sims != nil {
-			for j, i := range best {
-				places[j].Similarity = sims[indexOf(starts, i)]
+	candidates := len(starts)
+	if o.hint > 0 {
+		if starts = capPlaces(starts); len(starts) > 1 {
+			places := make([]Candidate, len(starts))
+			for j, i := range starts {
+				places[j] = m.candidate(i, k, m.windowSimilarity(i, q))
 			}
+			return located{}, places, false
 		}
-		return located{}, places, false
+		candidates = 1
 	}
-	i := best[0]
-	loc := located{strategy: s, start: m.start[i], end: m.start[i+k], first: i, last: i + k - 1}
+	i := starts[0]
+	loc := located{strategy: s, start: m.start[i], end: m.start[i+k], first: i, last: i + k - 1, similarity: 1, candidates: candidates}
+	if s == StrategyBlockAnchor {
+		loc.similarity = m.windowSimilarity(i, q)
+	}
 	loc.virtualEOL = i+k == m.n && !strings.HasSuffix(m.text, "\n")
 	loc.shift = m.indentShift(i, q)
 	return loc, nil, true
-}
-
-func indexOf(xs []int, x int) int {
-	for i, v := range xs {
-		if v == x {
-			return i
-		}
-	}
-	return -1
-}
-
-// pickWindow chooses among candidate first lines: the nearest to hint, then
-// the best similarity (all equal when sims is nil). It returns one start, or
-// the tied ones (at most placesLimit).
-func pickWindow(starts []int, sims []float64, hint int) []int {
-	idx := make([]int, len(starts))
-	for j := range idx {
-		idx[j] = j
-	}
-	idx = nearestHint(idx, hint, func(j int) int { return starts[j] + 1 })
-	if sims != nil {
-		top := 0.0
-		for _, j := range idx {
-			top = max(top, sims[j])
-		}
-		kept := idx[:0]
-		for _, j := range idx {
-			if sims[j] >= top-1e-9 {
-				kept = append(kept, j)
-			}
-		}
-		idx = kept
-	}
-	out := make([]int, len(idx))
-	for n, j := range idx {
-		out[n] = starts[j]
-	}
-	return capPlaces(out)
 }
 
 // nearestHint keeps the items whose line (1-based, from lineOf) is nearest
@@ -344,19 +300,20 @@ func (t *nearTracker) offer(item, line int) bool {
 // capPlaces keeps the first placesLimit items.
 func capPlaces(items []int) []int { return items[:min(len(items), placesLimit)] }
 
-// windows returns the first lines (≥ from) of windows whose line hashes equal
-// pat and whose lines verify: without a hint the first two, with one those
-// nearest the hint. With a hint only the nearest windows are verified, so a
-// hash collision (odds about 2⁻⁶⁴) could hide a window, never invent one.
-// Cost: O(lines + len(pat)).
+// windows returns the first lines (≥ from) of windows whose line hashes
+// equal pat and whose lines verify: without a hint every such window that
+// does not overlap the one before, with one those nearest the hint. With a
+// hint only the nearest windows are verified, so a hash collision (odds
+// about 2⁻⁶⁴) could hide a window, never invent one. Cost: O(lines +
+// len(pat) + verified windows × len(pat)).
 func (m *lineMatcher) windows(hashes, pat []uint64, from, hint int, verify func(int) bool) []int {
 	var out []int
 	if hint == 0 {
 		seqOccurrences(hashes[from:], pat, func(i int) bool {
-			if verify(from + i) {
-				out = append(out, from+i)
+			if i += from; (len(out) == 0 || i >= out[len(out)-1]+len(pat)) && verify(i) {
+				out = append(out, i)
 			}
-			return len(out) < 2
+			return true
 		})
 		return out
 	}
@@ -393,33 +350,31 @@ func (m *lineMatcher) normalizedEqual(i int, q *searchLines) bool {
 	return true
 }
 
-// anchorWindows returns windows (≥ from) whose first and last trimmed lines
-// equal the search's and whose middle lines reach blockAnchorMinSimilarity,
-// with that similarity. It stops after anchorWorkLimit bytes of comparison.
-func (m *lineMatcher) anchorWindows(q *searchLines, from int) ([]int, []float64) {
+// anchorWindows returns the windows (≥ from) whose first and last trimmed
+// lines equal the search's: without a hint every one that does not overlap
+// the one before, with one those nearest the hint. Cost: O(lines).
+func (m *lineMatcher) anchorWindows(q *searchLines, from, hint int) []int {
 	k := len(q.lines)
-	mid := float64(k - 2)
-	allowed := (1 - blockAnchorMinSimilarity) * mid // total shortfall a window may have
 	first, last := q.trimmed[0], q.trimmed[k-1]
-	var starts []int
-	var sims []float64
-	work := 0
-	for i := from; i+k <= m.n && work < anchorWorkLimit; i++ {
+	var out []int
+	t := nearTracker{hint: hint}
+	for i := from; i+k <= m.n; i++ {
 		if m.tHash[i] != q.tHash[0] || m.tHash[i+k-1] != q.tHash[k-1] || m.trimmed(i) != first || m.trimmed(i+k-1) != last {
 			continue
 		}
-		short := 0.0
-		for j := 1; j < k-1 && short <= allowed; j++ {
-			a, b := m.trimmed(i+j), q.trimmed[j]
-			work += 1 + min(len(a), len(b))
-			short += 1 - lineSimilarity(a, b)
-		}
-		if short <= allowed+1e-9 {
-			starts = append(starts, i)
-			sims = append(sims, 1-short/mid)
+		switch {
+		case hint > 0:
+			if !t.offer(i, i+1) {
+				return t.items
+			}
+		case len(out) == 0 || i >= out[len(out)-1]+k:
+			out = append(out, i)
 		}
 	}
-	return starts, sims
+	if hint > 0 {
+		return t.items
+	}
+	return out
 }
 
 // findExact looks for q.text as a substring. A file without a final newline
@@ -432,7 +387,7 @@ func (m *lineMatcher) findExact(q *searchLines, o matchOptions) (located, []Cand
 		if from > len(m.text) {
 			return -1
 		}
-		if i := strings.Index(m.text[from:], q.text); i >= 0 {
+		if i := indexLong(m.text[from:], q.text); i >= 0 {
 			return from + i
 		}
 		if m.text != "" && !strings.HasSuffix(m.text, "\n") && len(q.text) <= len(m.text)+1 {
@@ -447,29 +402,22 @@ func (m *lineMatcher) findExact(q *searchLines, o matchOptions) (located, []Cand
 	if first < 0 {
 		return located{}, nil, false
 	}
-	chosen := first
-	if !o.ordered {
-		var all []int
-		if o.hint > 0 {
-			all = m.exactNearHint(q.text, o.hint, next)
-		} else {
-			for at := first; at >= 0 && len(all) < 2; at = next(at + 1) {
-				all = append(all, at)
-			}
-		}
-		best := capPlaces(nearestHint(all, o.hint, func(at int) int { return m.lineOf(at) + 1 }))
+	chosen, count := first, 1
+	if o.hint > 0 {
+		best := capPlaces(nearestHint(m.exactNearHint(q.text, o.hint, next), o.hint, func(at int) int { return m.lineOf(at) + 1 }))
 		if len(best) > 1 {
 			places := make([]Candidate, len(best))
 			for j, at := range best {
-				l := m.lineOf(at)
-				places[j] = m.candidate(l, len(q.lines), 1)
+				places[j] = m.candidate(m.lineOf(at), len(q.lines), 1)
 			}
 			return located{}, places, false
 		}
 		chosen = best[0]
+	} else {
+		count = m.countExact(q, first, next)
 	}
 	end := chosen + len(q.text)
-	loc := located{strategy: StrategyExact, start: chosen, end: min(end, len(m.text))}
+	loc := located{strategy: StrategyExact, start: chosen, end: min(end, len(m.text)), similarity: 1, candidates: count}
 	loc.virtualEOL = end > len(m.text)
 	loc.first = m.lineOf(loc.start)
 	loc.last = m.lineOf(loc.end - 1)
@@ -485,6 +433,43 @@ func (m *lineMatcher) findExact(q *searchLines, o matchOptions) (located, []Cand
 		}
 	}
 	return loc, nil, true
+}
+
+// countExact counts the non-overlapping exact occurrences of q.text from
+// byte first, where one starts (next finds them one by one). A search of two
+// or more lines is counted on the trimmed line hashes, which every
+// occurrence's second to last lines share, checking the bytes where they
+// do: O(lines) rather than a byte scan of the rest of the file per block.
+func (m *lineMatcher) countExact(q *searchLines, first int, next func(int) int) int {
+	n := 0
+	if len(q.lines) < 2 {
+		for at := first; at >= 0; at = next(at + len(q.text)) {
+			n++
+		}
+		return n
+	}
+	m.prepare()
+	l0, end := m.lineOf(first), first
+	head := len(q.lines[0]) + 1 // the first line and its "\n"
+	seqOccurrences(m.tHash[l0+1:], q.tHash[1:], func(i int) bool {
+		at := m.start[l0+1+i] - head
+		if at >= end && m.exactAt(at, q.text) {
+			n++
+			end = at + len(q.text)
+		}
+		return true
+	})
+	return n
+}
+
+// exactAt reports whether text occurs at byte at, its final "\n" standing
+// for the end of a file that has none.
+func (m *lineMatcher) exactAt(at int, text string) bool {
+	if at < 0 {
+		return false
+	}
+	rest := m.text[at:]
+	return strings.HasPrefix(rest, text) || !strings.HasSuffix(m.text, "\n") && rest == text[:len(text)-1]
 }
 
 // exactNearHint returns the last occurrence of text starting before the

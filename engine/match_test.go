@@ -138,13 +138,16 @@ func TestClosestOnLargeFile(t *testing.T) {
 	}
 }
 
-func TestLocateAdversarialIsAmbiguous(t *testing.T) {
+// TestLocateAdversarialTakesFirst: a file of one repeated line fits a
+// block-anchor search at every window; the first is taken, and the
+// non-overlapping windows are counted, in one pass.
+func TestLocateAdversarialTakesFirst(t *testing.T) {
 	file := strings.Repeat("\t}\n", 2000)
 	search := strings.Split(strings.Repeat("}\n", 10), "\n")[:10]
 	search[4] = "other"
 	m := newLineMatcher(file)
-	_, err := m.locate(newSearchLines(search), matchOptions{})
-	if err == nil || err.Kind != FailAmbiguous || len(err.Places) < 2 {
-		t.Errorf("locate(10 braces with one other line) = %v; want FailAmbiguous with places", err)
+	loc, err := m.locate(newSearchLines(search), matchOptions{})
+	if err != nil || loc.strategy != StrategyBlockAnchor || loc.first != 0 || loc.last != 9 || loc.candidates != 200 || loc.similarity != 0.9 {
+		t.Errorf("locate(10 braces with one other line) = %+v, %v; want block-anchor at lines 0-9, 200 candidates, similarity 0.9", loc, err)
 	}
 }

@@ -2,12 +2,18 @@ package engine
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 )
 
 // MultiEdit follows Claude Code's MultiEdit: each edit is a Replace applied
 // to the result of the edits before it, so an edit may match text an earlier
 // edit inserted; if any edit fails, none applies.
+//
+// An edit that fails only because earlier edits changed its text (its
+// old_string matches the original file as it should) says so, as Claude
+// Code does ("previous edits may have changed it"), naming those edits in
+// MatchError.ChangedBy and the hint.
 //
 // Line numbers: every Match and every candidate of a failed edit's
 // *MatchError is given in lines of the ORIGINAL file. Lines an earlier edit
@@ -27,10 +33,15 @@ func (e MultiEdit) payload() []string {
 	return p
 }
 
-func (e MultiEdit) apply(text string) (string, []Match, error) {
+func (e MultiEdit) apply(text string) (Result, error) { return e.applyFrom(text, 0, nil) }
+
+// applyFrom applies the edits from index from on to text; applied holds the
+// matches of the edits before (create's first edit).
+func (e MultiEdit) applyFrom(text string, from int, applied []Match) (Result, error) {
 	m := newLineMap(text)
-	var applied []Match
-	for i, r := range e.Edits {
+	original := text
+	for i := from; i < len(e.Edits); i++ {
+		r := e.Edits[i]
 		out, err := r.replaceIn(text, FormatMultiEdit, i+1)
 		var me *MatchError
 		if errors.As(err, &me) {
@@ -41,10 +52,11 @@ func (e MultiEdit) apply(text string) (string, []Match, error) {
 				me.Places[k].StartLine, me.Places[k].EndLine = m.original(me.Places[k].StartLine, me.Places[k].EndLine)
 			}
 			me.Applied = applied
-			return "", nil, me
+			e.blame(me, original, from, i)
+			return Result{}, me
 		}
 		if err != nil {
-			return "", nil, err
+			return Result{}, err
 		}
 		for _, mt := range out.matches {
 			mt.StartLine, mt.EndLine = m.original(mt.StartLine, mt.EndLine)
@@ -62,7 +74,77 @@ func (e MultiEdit) apply(text string) (string, []Match, error) {
 		}
 		text = out.text
 	}
-	return text, applied, nil
+	return Result{Content: text, Matches: applied}, nil
+}
+
+// blame explains edit k (0-based) failing with me when its old_string fits
+// the original file (the text edits from index from on started with) as it
+// should: the earlier edits whose matches overlap its places there, or
+// whose new_string holds a copy of it, changed it.
+func (e MultiEdit) blame(me *MatchError, original string, from, k int) {
+	r := e.Edits[k]
+	old, want := toLF(r.Old), max(r.ExpectedReplacements, 1)
+	at := literalOffsets(original, old)
+	if me.Kind != FailNoMatch && me.Kind != FailCount || len(at) == 0 || !r.ReplaceAll && len(at) != want {
+		return
+	}
+	spans := make([]span, len(at))
+	for i, o := range at {
+		spans[i] = span{start: o, end: o + len(old)}
+	}
+	places := spanLines(original, spans)
+	for j := from; j < k; j++ {
+		if strings.Contains(toLF(e.Edits[j].New), old) || touches(me.Applied, j+1, places) {
+			me.ChangedBy = append(me.ChangedBy, j+1)
+		}
+	}
+	was, by := "the original file", editNames(me.ChangedBy)
+	if from > 0 {
+		was = fmt.Sprintf("the file as edit %d created it", from)
+	}
+	times := func(n int) string {
+		if n == 1 {
+			return "once"
+		}
+		return fmt.Sprintf("%d times", n)
+	}
+	if me.Kind == FailNoMatch {
+		first := places[0]
+		me.Hint = fmt.Sprintf("edit %d's old_string matches %s at lines %d-%d, but %s changed that text first: previous edits may have changed it; write old_string as the file reads after %s, or merge the edits into one",
+			k+1, was, first[0], max(first[1], first[0]), by, by)
+		return
+	}
+	me.Hint = fmt.Sprintf("edit %d's old_string occurs %s in %s, but %s after %s: previous edits may have changed it; add context so it matches %s after them, or set replace_all",
+		k+1, times(len(at)), was, times(me.Found), by, times(want))
+}
+
+// touches reports whether a match of edit block overlaps one of places
+// (1-based first and last lines of the original).
+func touches(applied []Match, block int, places [][2]int) bool {
+	for _, m := range applied {
+		for _, p := range places {
+			if m.Block == block && m.StartLine <= p[1] && p[0] <= max(m.EndLine, m.StartLine) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// editNames names earlier edits of a call: "edit 1", "edits 1 and 2",
+// "edits 1, 2 and 3".
+func editNames(nums []int) string {
+	s := make([]string, len(nums))
+	for i, n := range nums {
+		s[i] = fmt.Sprint(n)
+	}
+	switch len(s) {
+	case 0:
+		return "earlier edits of this call"
+	case 1:
+		return "edit " + s[0]
+	}
+	return "edits " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // lineMap maps the lines of a working copy to the original's. Line i of the

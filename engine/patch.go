@@ -54,7 +54,8 @@ type FileChange struct {
 // either every change or an error. A chunk that does not apply gives a
 // *MatchError naming the file (Path) and the chunk (Block), with the
 // closest lines and the file's earlier chunks that did match (Applied); a
-// chunk that matches only loosely at two places is FailAmbiguous; a file that must
+// chunk that fits several places takes the first after the previous chunk,
+// as Codex does, and its Match counts them (Candidates); a file that must
 // not exist but does (Add File, Move to, a diff from /dev/null), or must
 // exist but does not, gives a *MatchError of kind FailFileExists or
 // FailFileMissing with Block 0; a malformed patch gives a *FormatError with

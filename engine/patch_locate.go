@@ -146,7 +146,8 @@ func applyPatchChunks(s patchSection, text string) (string, []Match, error) {
 		edits   []patchEdit
 		matches []Match
 		from    int
-		delta   int // unified: how far the last hunk was from its header's line
+		delta   int         // unified: how far the last hunk was from its header's line
+		firsts  patchFirsts // built when a chunk's exact places are first counted
 	)
 	for i, ch := range s.chunks {
 		level := 0
@@ -163,6 +164,7 @@ func applyPatchChunks(s patchSection, text string) (string, []Match, error) {
 		ops := ch.lines
 		old, _ := ch.sides()
 		var at int
+		places := 1
 		switch {
 		case len(old) == 0:
 			at = patchInsertAt(s, ch, lines, from, delta)
@@ -184,12 +186,16 @@ func applyPatchChunks(s patchSection, text string) (string, []Match, error) {
 					Applied: matches,
 					Hint:    "copy the chunk's context and '-' lines exactly from the current file and resend the whole patch"}
 			}
-			if other, ok := patchOtherPlace(s, ch, lines, old, at, l); ok {
-				return "", nil, &MatchError{Format: FormatPatch, Path: s.path, Block: i + 1, Kind: FailAmbiguous,
-					Search: joinPatchLines(old), Tried: patchTried()[:patchLevelTried(l)],
-					Places:  []Candidate{patchCandidate(lines, old, at), patchCandidate(lines, old, other)},
-					Applied: matches,
-					Hint:    "the chunk matches two places once whitespace or punctuation is ignored; add an '@@ <line>' naming a line above the right place, or copy the lines exactly"}
+			switch {
+			case len(old) == 0, s.unified && ch.oldStart >= 0, ch.eof && at == len(lines)-len(old):
+				// Nothing to count, or placed by its header's line or by End of File.
+			case l == 0:
+				if firsts == nil {
+					firsts = newPatchFirsts(s, lines)
+				}
+				places = firsts.count(lines, old, at)
+			default:
+				places = patchCount(l, lines, old, at)
 			}
 			level = max(level, l)
 		}
@@ -201,49 +207,66 @@ func applyPatchChunks(s patchSection, text string) (string, []Match, error) {
 			// it was, as in Codex.
 			from = at + len(old)
 		}
-		matches = append(matches, Match{Block: i + 1, Strategy: patchLevelStrategy(level), StartLine: at + 1, EndLine: at + len(old)})
+		m := newMatch(i+1, patchLevelStrategy(level), at+1, at+len(old))
+		if m.Candidates = places; places > 1 && m.Strategy == StrategyExact {
+			m.Strategy = StrategyFirstOfSeveral
+		}
+		m.disclose(joinPatchLines(old), joinPatchLines(lines[at:at+len(old)]))
+		matches = append(matches, m)
 		edits = append(edits, patchEdit{start: at, n: len(old), lines: ops,
 			touch: len(ops) > 0 && ops[len(ops)-1].kind != ' ', noEOL: ch.newNoEOL, marked: ch.oldNoEOL || ch.newNoEOL})
 	}
 	return spliceLines(lines, finalNL, edits), matches, nil
 }
 
-// patchOtherPlace finds a second place a Codex chunk matches at level l
-// after the place at, when l is loose: equally good places make the chunk
-// ambiguous. A chunk anchored by "@@ context" lines, or an End of File
-// chunk found at the end, takes the first place.
-func patchOtherPlace(s patchSection, ch patchChunk, lines, old []string, at, l int) (int, bool) {
-	if l == 0 || s.unified && ch.oldStart >= 0 || len(ch.contexts) > 0 || ch.eof && at == len(lines)-len(old) {
-		return 0, false
-	}
-	for i := at + 1; i+len(old) <= len(lines); i++ {
-		if patchWindowEq(l, lines, old, i) {
-			return i, true
+// patchCount counts the places, not overlapping, where old fits lines at
+// level l from index at, where it fits first (Codex takes that one).
+func patchCount(l int, lines, old []string, at int) int {
+	n, end := 0, at
+	for i := at; i+len(old) <= len(lines); i++ {
+		if i >= end && patchWindowEq(l, lines, old, i) {
+			n, end = n+1, i+len(old)
 		}
 	}
-	return 0, false
+	return n
 }
 
-// patchLevelTried returns how many of patchTried's strategies level l has
-// used.
-func patchLevelTried(l int) int {
-	switch l {
-	case 0:
-		return 1
-	case 1, 2:
-		return 2
+// patchFirsts lists, for the first old line of each chunk of a section
+// (by hash), the indices of the file lines equal to it, so counting a
+// chunk's exact places costs that line's occurrences, not a scan of the
+// file per chunk.
+type patchFirsts map[uint64][]int
+
+func newPatchFirsts(s patchSection, lines []string) patchFirsts {
+	idx := patchFirsts{}
+	var filter [16]uint64 // 1024 bits of the hashes' low bits, to skip most lookups
+	for _, ch := range s.chunks {
+		if old, _ := ch.sides(); len(old) > 0 {
+			h := lineHash(old[0])
+			idx[h] = nil
+			filter[h>>6&15] |= 1 << (h & 63)
+		}
 	}
-	return 3
+	for i, l := range lines {
+		if h := lineHash(l); filter[h>>6&15]&(1<<(h&63)) != 0 {
+			if ps, ok := idx[h]; ok {
+				idx[h] = append(ps, i)
+			}
+		}
+	}
+	return idx
 }
 
-// patchCandidate describes the len(search) lines at index at.
-func patchCandidate(lines, search []string, at int) Candidate {
-	sum := 0.0
-	for k, sl := range search {
-		sum += patchLineSimilarity(lines[at+k], sl, patchBigrams(lines[at+k]), patchBigrams(sl))
+// count is patchCount at level 0.
+func (idx patchFirsts) count(lines, old []string, at int) int {
+	ps := idx[lineHash(old[0])]
+	n, end := 0, at
+	for _, p := range ps[sort.SearchInts(ps, at):] {
+		if p >= end && p+len(old) <= len(lines) && slices.Equal(lines[p:p+len(old)], old) {
+			n, end = n+1, p+len(old)
+		}
 	}
-	return Candidate{StartLine: at + 1, EndLine: at + len(search),
-		Similarity: patchRound(sum / float64(len(search))), Lines: append([]string(nil), lines[at:at+len(search)]...)}
+	return n
 }
 
 // patchRound rounds a similarity to two decimals.

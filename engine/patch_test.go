@@ -280,17 +280,17 @@ func TestApplyPatchMatches(t *testing.T) {
 		{
 			name:  "codex chunks",
 			patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n 2\n-3\n+three\n@@\n-7 \n+seven\n*** End Patch",
-			want:  []Match{{1, StrategyExact, 2, 3}, {2, StrategyLineTrimmed, 7, 7}},
+			want:  []Match{{Block: 1, Strategy: StrategyExact, StartLine: 2, EndLine: 3}, {Block: 2, Strategy: StrategyLineTrimmed, StartLine: 7, EndLine: 7}},
 		},
 		{
 			name:  "codex pure addition",
 			patch: "*** Begin Patch\n*** Update File: a.txt\n@@\n+9\n*** End Patch",
-			want:  []Match{{1, StrategyExact, 9, 8}},
+			want:  []Match{{Block: 1, Strategy: StrategyExact, StartLine: 9, EndLine: 8}},
 		},
 		{
 			name:  "unified offset shows in the lines",
 			patch: "--- a/a.txt\n+++ b/a.txt\n@@ -2,2 +2,2 @@\n 5\n-6\n+six\n",
-			want:  []Match{{1, StrategyExact, 5, 6}},
+			want:  []Match{{Block: 1, Strategy: StrategyExact, StartLine: 5, EndLine: 6}},
 		},
 	}
 	for _, tt := range tests {
@@ -299,7 +299,7 @@ func TestApplyPatchMatches(t *testing.T) {
 			if err != nil {
 				t.Fatalf("ApplyPatch(%q) error: %v", tt.patch, err)
 			}
-			if len(changes) != 1 || !slices.Equal(changes[0].Matches, tt.want) {
+			if len(changes) != 1 || !slices.Equal(locations(changes[0].Matches), tt.want) {
 				t.Errorf("ApplyPatch(%q) = %+v; want one change with matches %+v", tt.patch, changes, tt.want)
 			}
 		})
@@ -316,14 +316,14 @@ func TestApplyPatchChangeFields(t *testing.T) {
 	want := []FileChange{
 		{Op: PatchAdd, Path: "n.txt", New: "hi\n"},
 		{Op: PatchDelete, Path: "gone.txt", Old: "bye\n"},
-		{Op: PatchUpdate, Path: "a.txt", MoveTo: "b.txt", Old: "a\n", New: "b\n", Matches: []Match{{1, StrategyExact, 1, 1}}},
+		{Op: PatchUpdate, Path: "a.txt", MoveTo: "b.txt", Old: "a\n", New: "b\n", Matches: []Match{{Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 1}}},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("ApplyPatch(%q) = %+v; want %+v", patch, got, want)
 	}
 	for i := range want {
 		g, w := got[i], want[i]
-		if g.Op != w.Op || g.Path != w.Path || g.MoveTo != w.MoveTo || g.Old != w.Old || g.New != w.New || !slices.Equal(g.Matches, w.Matches) {
+		if g.Op != w.Op || g.Path != w.Path || g.MoveTo != w.MoveTo || g.Old != w.Old || g.New != w.New || !slices.Equal(locations(g.Matches), w.Matches) {
 			t.Errorf("ApplyPatch(%q)[%d] = %+v; want %+v", patch, i, g, w)
 		}
 	}
@@ -495,14 +495,18 @@ func FuzzApplyPatch(f *testing.F) {
 	})
 }
 
-func TestApplyPatchAmbiguous(t *testing.T) {
+// TestApplyPatchFirstOfSeveral: a Codex chunk that fits several places
+// takes the first after the previous chunk, as Codex's seek_sequence does,
+// and its Match says how many places fit.
+func TestApplyPatchFirstOfSeveral(t *testing.T) {
 	files := map[string]string{"a.txt": "x = 1  \ny\nx = 1\t\nz\n"}
 	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-x = 1\n+x = 2\n*** End Patch"
-	_, err := ApplyPatch(patch, patchTreeReader(files))
-	var me *MatchError
-	if !errors.As(err, &me) || me.Kind != FailAmbiguous || len(me.Places) != 2 || me.Places[0].StartLine != 1 || me.Places[1].StartLine != 3 {
-		t.Fatalf("ApplyPatch(%q) error = %+v; want FailAmbiguous at lines 1 and 3", patch, err)
+	changes, err := ApplyPatch(patch, patchTreeReader(files))
+	if err != nil || len(changes) != 1 || changes[0].New != "x = 2\ny\nx = 1\t\nz\n" || len(changes[0].Matches) != 1 {
+		t.Fatalf("ApplyPatch(%q) = %+v, %v; want the first loose place changed", patch, changes, err)
 	}
+	checkDisclosure(t, changes[0].Matches[0], Match{Block: 1, Strategy: StrategyLineTrimmed, StartLine: 1, EndLine: 1, Similarity: 1, Candidates: 2,
+		Searched: "x = 1\n", Found: "x = 1  \n"})
 	// An @@ line anchors the chunk: the first loose place after it wins.
 	patch = "*** Begin Patch\n*** Update File: a.txt\n@@ y\n-x = 1\n+x = 2\n*** End Patch"
 	got, err := patchTreeResult(files, patch)
@@ -512,10 +516,12 @@ func TestApplyPatchAmbiguous(t *testing.T) {
 	// Exact duplicates follow Codex: the first place after the previous chunk.
 	files = map[string]string{"a.txt": "x\ny\nx\n"}
 	patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-x\n+X\n*** End Patch"
-	got, err = patchTreeResult(files, patch)
-	if want := "X\ny\nx\n"; err != nil || got["a.txt"] != want {
-		t.Errorf("ApplyPatch(%q) = %q, %v; want %q", patch, got["a.txt"], err, want)
+	changes, err = ApplyPatch(patch, patchTreeReader(files))
+	if err != nil || len(changes) != 1 || changes[0].New != "X\ny\nx\n" || len(changes[0].Matches) != 1 {
+		t.Fatalf("ApplyPatch(%q) = %+v, %v; want the first x changed", patch, changes, err)
 	}
+	checkDisclosure(t, changes[0].Matches[0], Match{Block: 1, Strategy: StrategyFirstOfSeveral, StartLine: 1, EndLine: 1, Similarity: 1, Candidates: 2,
+		Searched: "x\n", Found: "x\n"})
 }
 
 func TestApplyPatchMissingContextLine(t *testing.T) {

@@ -30,12 +30,12 @@ func (e Replace) Format() Format { return FormatEdit }
 
 func (e Replace) payload() []string { return []string{e.Old, e.New} }
 
-func (e Replace) apply(text string) (string, []Match, error) {
+func (e Replace) apply(text string) (Result, error) {
 	r, err := e.replaceIn(text, FormatEdit, 1)
 	if err != nil {
-		return "", nil, err
+		return Result{}, err
 	}
-	return r.text, r.matches, nil
+	return Result{Content: r.text, Matches: r.matches}, nil
 }
 
 // replacement is a Replace applied to some text.
@@ -58,7 +58,7 @@ func (e Replace) replaceIn(text string, f Format, block int) (replacement, error
 		if text != "" {
 			return replacement{}, fail(FailFileExists, "an empty old_string creates a new file, but this file exists and is not empty; put the exact text to replace in old_string")
 		}
-		return replacement{text: new, matches: []Match{{Block: block, Strategy: StrategyWholeFile, StartLine: 1, EndLine: 0}}}, nil
+		return replacement{text: new, matches: []Match{newMatch(block, StrategyWholeFile, 1, 0)}}, nil
 	}
 	want := e.ExpectedReplacements
 	if want < 0 {
@@ -229,7 +229,7 @@ func spanLines(text string, spans []span) [][2]int {
 func spanMatches(text string, spans []span, block int, st Strategy) []Match {
 	ms := make([]Match, len(spans))
 	for i, l := range spanLines(text, spans) {
-		ms[i] = Match{Block: block, Strategy: st, StartLine: l[0], EndLine: l[1]}
+		ms[i] = newMatch(block, st, l[0], l[1])
 	}
 	return ms
 }

@@ -26,23 +26,23 @@ func TestReplace(t *testing.T) {
 		matches  []Match
 	}{
 		{"single", "a\nold\nc\n", Replace{Old: "old", New: "new"}, "a\nnew\nc\n",
-			[]Match{{1, StrategyExact, 2, 2}}},
+			[]Match{{Block: 1, Strategy: StrategyExact, StartLine: 2, EndLine: 2}}},
 		{"multi-line", "a\nb\nc\nd\n", Replace{Old: "b\nc\n", New: "X\n"}, "a\nX\nd\n",
-			[]Match{{1, StrategyExact, 2, 3}}},
+			[]Match{{Block: 1, Strategy: StrategyExact, StartLine: 2, EndLine: 3}}},
 		{"replace all", "x1 x2\nx3\n", Replace{Old: "x", New: "y", ReplaceAll: true}, "y1 y2\ny3\n",
-			[]Match{{1, StrategyExact, 1, 1}, {1, StrategyExact, 1, 1}, {1, StrategyExact, 2, 2}}},
+			[]Match{{Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 1}, {Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 1}, {Block: 1, Strategy: StrategyExact, StartLine: 2, EndLine: 2}}},
 		{"expected replacements", "a a a", Replace{Old: "a", New: "b", ExpectedReplacements: 3}, "b b b",
-			[]Match{{1, StrategyExact, 1, 1}, {1, StrategyExact, 1, 1}, {1, StrategyExact, 1, 1}}},
+			[]Match{{Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 1}, {Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 1}, {Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 1}}},
 		{"dollar signs are literal", "price: P", Replace{Old: "P", New: "$& $1 $$ $'"}, "price: $& $1 $$ $'",
-			[]Match{{1, StrategyExact, 1, 1}}},
+			[]Match{{Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 1}}},
 		{"CRLF file keeps CRLF", "one\r\ntwo\r\n", Replace{Old: "one\ntwo", New: "1\n2\n3"}, "1\r\n2\r\n3\r\n",
-			[]Match{{1, StrategyExact, 1, 2}}},
+			[]Match{{Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 2}}},
 		{"CRLF payload matches", "one\ntwo\n", Replace{Old: "one\r\ntwo", New: "x"}, "x\n",
-			[]Match{{1, StrategyExact, 1, 2}}},
+			[]Match{{Block: 1, Strategy: StrategyExact, StartLine: 1, EndLine: 2}}},
 		{"deletion", "a\nb\nc\n", Replace{Old: "b\n", New: ""}, "a\nc\n",
-			[]Match{{1, StrategyExact, 2, 2}}},
+			[]Match{{Block: 1, Strategy: StrategyExact, StartLine: 2, EndLine: 2}}},
 		{"empty old fills an empty file", "", Replace{Old: "", New: "hello\n"}, "hello\n",
-			[]Match{{1, StrategyWholeFile, 1, 0}}},
+			[]Match{{Block: 1, Strategy: StrategyWholeFile, StartLine: 1, EndLine: 0}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -235,7 +235,7 @@ func checkApply(t *testing.T, original string, edit Edit, want string, matches [
 	if res.Content != want {
 		t.Errorf("Apply(%q, %+v) = %q; want %q", original, edit, res.Content, want)
 	}
-	if fmt.Sprint(res.Matches) != fmt.Sprint(matches) {
+	if fmt.Sprint(locations(res.Matches)) != fmt.Sprint(matches) {
 		t.Errorf("Apply(%q, %+v) matches = %v; want %v", original, edit, res.Matches, matches)
 	}
 }

@@ -20,20 +20,26 @@ import (
 // block may give Roo's ":start_line:N" and ":end_line:N" lines and a "-------"
 // line. A line that starts with "\" followed by a marker (or a Roo line) is
 // text, without the "\". Lines outside blocks (prose, file names, code
-// fences) are ignored. The last block may lack its end marker. Every SEARCH
+// fences) are ignored. The last block may lack its end marker (it applies
+// as far as it arrived, and Result.Incomplete says so), and a last
+// line cut off inside a marker (a strict prefix of one, without its "\n") is
+// dropped, as Cline drops it. Every SEARCH
 // and REPLACE line counts as ending in "\n", as in Cline.
 //
 // Blocks are matched against the original file in payload order with the
 // cascade in match.go, starting after the previous block's match (Cline's
-// lastProcessedIndex): there the first exact match wins, while the first
-// block's exact text must occur once in the file. A block that is not found
-// after the previous one is looked for in the whole file (an out-of-order
-// block), where its match must be unique. A block with a :start_line: (or
-// with Roo's "N | " line numbers, tried when the text as sent does not
-// match) takes the match nearest that line. Fuzzy matches with two equally
-// good places, and blocks whose matches overlap, fail. All blocks apply or
-// none. Errors come in payload order, as a Stream meets them: a block that
-// does not match is reported even when a later block is malformed.
+// lastProcessedIndex): there the first place each strategy finds wins, as in
+// Cline, so identical blocks in order edit successive places. A block that
+// is not found after the previous one is looked for in the whole file (an
+// out-of-order block, Cline v1), where again the first place wins. A block
+// with a :start_line: (or with Roo's "N | " line numbers, tried when the
+// text as sent does not match) takes the place nearest that line; two places
+// equally near fail as ambiguous. Every Match says how many places fit
+// (Candidates); an exact text at several places is StrategyFirstOfSeveral.
+// Blocks whose matches overlap fail (Cline would splice them into garbled
+// text). All blocks apply or none. Errors come in payload order, as a Stream
+// meets them: a block that does not match is reported even when a later
+// block is malformed.
 //
 // An empty SEARCH section fills an empty file; on a non-empty file it is
 // FailEmptySearch (Cline v1; v2 would replace the whole file), with a hint to
@@ -139,6 +145,59 @@ func srEnd(line string) bool {
 		return true
 	}
 	return line[0] == '>' && n >= 5 && n <= 9 && trimRightSpace(rest) == " REPLACE"
+}
+
+// srCutMarker reports whether line, the payload's last line cut off before
+// its "\n", is a strict prefix of a marker line of any family (Cline,
+// legacy, aider, Roo): the agent's output stopped inside a marker. Cline
+// drops every such last line that starts with a marker character; we drop
+// only those that could still have become a marker, so "- item" is text.
+func srCutMarker(line string) bool {
+	if line == "" {
+		return false
+	}
+	var word string
+	switch line[0] {
+	case '-', '<':
+		word = " SEARCH>"
+	case '+', '>':
+		word = " REPLACE>"
+	case '=':
+		n, rest := markerRun(line, '=')
+		return rest == "" && n < 3
+	default:
+		return false
+	}
+	n, rest := markerRun(line, line[0])
+	if rest == "" {
+		return true
+	}
+	if start, _ := srStart(line); start || srEnd(line) {
+		return false
+	}
+	return n >= 3 && strings.HasPrefix(word, rest)
+}
+
+// srPending reports whether an unfinished payload line may still turn out
+// to be a marker, an escaped marker or a Roo line, so a preview must not
+// show it as text yet. line is not empty.
+func srPending(line string) bool {
+	if line[0] == '\\' || line[0] == ':' {
+		return true
+	}
+	start, _ := srStart(line)
+	return start || srSeparator(line, true) || srEnd(line) || srCutMarker(line)
+}
+
+// srPayload is a payload as the parser reads it: "\n" line endings, and
+// without a last line cut off inside a marker (returned as cut).
+func srPayload(text string) (payload, cut string) {
+	payload = toLF(text)
+	i := strings.LastIndexByte(payload, '\n') + 1
+	if last := payload[i:]; srCutMarker(last) {
+		return payload[:i], last
+	}
+	return payload, ""
 }
 
 // srLineHint parses Roo's ":start_line:N" / ":end_line:N" (surrounding
@@ -297,27 +356,56 @@ func (p *srParser) nearSeparator(b *srBlock) string {
 	return ""
 }
 
-// finish ends the payload. It reports whether it closed a last block that
-// had no end marker.
-func (p *srParser) finish() (bool, error) {
+// finish ends the payload; cut is its last line if srPayload dropped it. A
+// last block without its end marker is closed, and reported as incomplete,
+// as is a next block cut off in its start marker.
+func (p *srParser) finish(cut string) (*Incomplete, error) {
 	switch p.state {
 	case srHints, srSearch:
 		b := p.cur()
-		return false, srFormatError(b.num, b.line, "block %d ends inside its SEARCH section; add a line \"=======\", the new lines and \"+++++++ REPLACE\"%s", b.num, p.nearSeparator(b))
+		return nil, srFormatError(b.num, b.line, "block %d ends inside its SEARCH section; add a line \"=======\", the new lines and \"+++++++ REPLACE\"%s", b.num, p.nearSeparator(b))
 	case srReplace:
 		// Accepted without its end marker; drop the fence that closed the
 		// code block the block was written in.
 		b := p.cur()
-		if n := len(b.replace); b.inFence && n > 0 && isFenceLine(b.replace[n-1]) {
+		where := "the edit was cut off in its REPLACE section"
+		switch n := len(b.replace); {
+		case cut != "":
+			where = fmt.Sprintf("the edit was cut off in %s, %q (dropped)", markerName(cut), cut)
+		case b.inFence && n > 0 && isFenceLine(b.replace[n-1]):
 			b.replace = b.replace[:n-1]
+			where = "a code fence closed it"
+		case n == 0:
+			where = "the edit was cut off after its separator"
+		}
+		what := "the REPLACE lines that arrived were applied"
+		if len(b.replace) == 0 {
+			what = "with no REPLACE lines, its SEARCH lines were deleted"
 		}
 		p.state = srOutside
-		return true, nil
+		return &Incomplete{Block: b.num, Line: b.line, Cut: cut,
+			Reason: fmt.Sprintf("block %d has no end marker: %s; %s", b.num, where, what)}, nil
 	}
 	if len(p.blocks) == 0 {
-		return false, srFormatError(0, 0, "no SEARCH/REPLACE block found; write a line \"------- SEARCH\", the exact lines to change, a line \"=======\", the new lines, then a line \"+++++++ REPLACE\"")
+		return nil, srFormatError(0, 0, "no SEARCH/REPLACE block found; write a line \"------- SEARCH\", the exact lines to change, a line \"=======\", the new lines, then a line \"+++++++ REPLACE\"")
 	}
-	return false, nil
+	if cut != "" && (cut[0] == '-' || cut[0] == '<') {
+		n := len(p.blocks) + 1
+		return &Incomplete{Block: n, Line: p.line + 1, Cut: cut,
+			Reason: fmt.Sprintf("block %d was cut off in its start marker %q (dropped); the blocks before it were applied", n, cut)}, nil
+	}
+	return nil, nil
+}
+
+// markerName names the marker a cut-off line began.
+func markerName(cut string) string {
+	switch cut[0] {
+	case '-', '<':
+		return "a start marker"
+	case '=':
+		return "a separator"
+	}
+	return "its end marker"
 }
 
 // eachLine calls f with each line of s (without "\n"); a final "\n" does not
@@ -337,16 +425,17 @@ func eachLine(s string, f func(string) error) error {
 }
 
 // parseSearchReplace parses a whole payload into blocks.
-func parseSearchReplace(payload string) ([]srBlock, error) {
+func parseSearchReplace(text string) ([]srBlock, error) {
 	var p srParser
-	err := eachLine(toLF(payload), func(l string) error {
+	payload, cut := srPayload(text)
+	err := eachLine(payload, func(l string) error {
 		_, err := p.feed(l)
 		return err
 	})
 	if err != nil {
 		return nil, err
 	}
-	if _, err := p.finish(); err != nil {
+	if _, err := p.finish(cut); err != nil {
 		return nil, err
 	}
 	return p.blocks, nil
@@ -356,6 +445,7 @@ func parseSearchReplace(payload string) ([]srBlock, error) {
 type srPlacement struct {
 	loc      located
 	stripped bool   // the SEARCH matched after removing Roo's "N | " prefixes
+	search   string // the SEARCH text as sent, each line ending in "\n"
 	repl     string // the replacement text, set when the block closes
 }
 
@@ -385,19 +475,26 @@ func (r *srRun) line(l string) (srEvent, error) {
 	return ev, err
 }
 
-// finish ends the payload; closed says it closed a last block without an end marker.
-func (r *srRun) finish() (closed bool, err error) {
-	closed, err = r.p.finish()
-	if closed {
+// finish ends the payload (see srParser.finish).
+func (r *srRun) finish(cut string) (*Incomplete, error) {
+	open := r.p.state == srReplace
+	inc, err := r.p.finish(cut)
+	if open {
 		r.close()
 	}
-	return closed, err
+	return inc, err
 }
 
 func (r *srRun) matches() []Match {
 	out := make([]Match, len(r.placed))
 	for i, p := range r.placed {
-		out[i] = Match{Block: i + 1, Strategy: p.loc.strategy, StartLine: p.loc.first + 1, EndLine: p.loc.last + 1}
+		m := newMatch(i+1, p.loc.strategy, p.loc.first+1, p.loc.last+1)
+		m.Similarity, m.Candidates = p.loc.similarity, p.loc.candidates
+		if m.Strategy == StrategyExact && m.Candidates > 1 {
+			m.Strategy = StrategyFirstOfSeveral
+		}
+		m.disclose(p.search, r.m.text[r.m.start[p.loc.first]:r.m.start[p.loc.last+1]])
+		out[i] = m
 	}
 	return out
 }
@@ -418,11 +515,12 @@ func (r *srRun) place() error {
 			return r.fail(b, &MatchError{Kind: FailEmptySearch,
 				Hint: "an empty SEARCH section only creates a new file; put the exact lines to change in SEARCH, or send the whole new content with write"})
 		}
-		r.placed = append(r.placed, srPlacement{loc: located{strategy: StrategyWholeFile, last: -1}})
+		r.placed = append(r.placed, srPlacement{loc: located{strategy: StrategyWholeFile, last: -1, similarity: 1, candidates: 1}})
 		return nil
 	}
-	o := matchOptions{from: r.cursor, ordered: len(r.placed) > 0, hint: b.startHint}
-	loc, merr := r.m.locate(newSearchLines(b.search), o)
+	o := matchOptions{from: r.cursor, hint: b.startHint}
+	q := newSearchLines(b.search)
+	loc, merr := r.m.locate(q, o)
 	stripped := false
 	if merr != nil && merr.Kind == FailNoMatch {
 		if lines, first, ok := stripRooLineNumbers(b.search); ok {
@@ -448,7 +546,7 @@ func (r *srRun) place() error {
 				Hint:   fmt.Sprintf("blocks %d and %d change the same lines; merge them into one block", i+1, b.num)})
 		}
 	}
-	r.placed = append(r.placed, srPlacement{loc: loc, stripped: stripped})
+	r.placed = append(r.placed, srPlacement{loc: loc, stripped: stripped, search: q.text})
 	r.cursor = loc.end
 	return nil
 }
@@ -567,17 +665,19 @@ func (e SearchReplace) Format() Format { return FormatSearchReplace }
 
 func (e SearchReplace) payload() []string { return []string{e.Text} }
 
-func (e SearchReplace) apply(text string) (string, []Match, error) {
+func (e SearchReplace) apply(text string) (Result, error) {
 	r := newSRRun(text)
-	err := eachLine(toLF(e.Text), func(l string) error {
+	payload, cut := srPayload(e.Text)
+	err := eachLine(payload, func(l string) error {
 		_, err := r.line(l)
 		return err
 	})
+	var inc *Incomplete
 	if err == nil {
-		_, err = r.finish()
+		inc, err = r.finish(cut)
 	}
 	if err != nil {
-		return "", nil, err
+		return Result{}, err
 	}
-	return r.output(), r.matches(), nil
+	return Result{Content: r.output(), Matches: r.matches(), Incomplete: inc}, nil
 }

@@ -52,22 +52,22 @@ func (e SmartEdit) payload() []string { return []string{e.Old, e.New} }
 
 func (e SmartEdit) legacy() bool { return e.ExpectedReplacements > 0 && !e.AllowMultiple }
 
-func (e SmartEdit) apply(text string) (string, []Match, error) {
+func (e SmartEdit) apply(text string) (Result, error) {
 	old, new := toLF(e.Old), toLF(e.New)
 	fail := func(kind Failure, hint string) *MatchError {
 		return &MatchError{Format: FormatSmartEdit, Block: 1, Kind: kind, Search: e.Old, Hint: hint}
 	}
 	if old == "" {
 		if text != "" {
-			return "", nil, fail(FailFileExists, "an empty old_string creates a new file, but this file exists and is not empty; put the text to replace in old_string")
+			return Result{}, fail(FailFileExists, "an empty old_string creates a new file, but this file exists and is not empty; put the text to replace in old_string")
 		}
-		return new, []Match{{Block: 1, Strategy: StrategyWholeFile, StartLine: 1, EndLine: 0}}, nil
+		return created(new), nil
 	}
 	if e.ExpectedReplacements < 0 {
-		return "", nil, &FormatError{Format: FormatSmartEdit, Msg: fmt.Sprintf("expected_replacements is %d; it must be 1 or more", e.ExpectedReplacements)}
+		return Result{}, &FormatError{Format: FormatSmartEdit, Msg: fmt.Sprintf("expected_replacements is %d; it must be 1 or more", e.ExpectedReplacements)}
 	}
 	if p := introducedPlaceholder(old, new); p != "" {
-		return "", nil, fail(FailPlaceholder, fmt.Sprintf("new_string contains the placeholder %q, which would delete the code it stands for; write that code out in full", p))
+		return Result{}, fail(FailPlaceholder, fmt.Sprintf("new_string contains the placeholder %q, which would delete the code it stands for; write that code out in full", p))
 	}
 	variant := smartCurrent
 	want := 1
@@ -77,7 +77,7 @@ func (e SmartEdit) apply(text string) (string, []Match, error) {
 	r := smartReplace(text, old, new, smartOptions{variant: variant, allowMultiple: e.AllowMultiple, unescape: true})
 	found := len(r.places)
 	if found == 0 {
-		return "", nil, noMatchError(FormatSmartEdit, 1, text, e.Old, old, r.tried)
+		return Result{}, noMatchError(FormatSmartEdit, 1, text, e.Old, old, r.tried)
 	}
 	if !e.AllowMultiple && found != want {
 		err := fail(FailCount, countHint(want, found))
@@ -95,15 +95,20 @@ func (e SmartEdit) apply(text string) (string, []Match, error) {
 				err.Places[i].Similarity = 1 - r.places[i].score
 			}
 		}
-		return "", nil, err
+		return Result{}, err
 	}
 	if r.old == r.new {
-		return "", nil, fail(FailNoChange, "old_string and new_string are identical; send the text you want in new_string, or drop this edit")
+		return Result{}, fail(FailNoChange, "old_string and new_string are identical; send the text you want in new_string, or drop this edit")
 	}
 	// Every place is replaced: r.text, upstream's result, may hold only the
 	// first regex place.
 	spans := r.spans()
-	return restoreTrailingNewline(text, spliceSpans(text, spans)), spanMatches(text, spans, 1, r.strategy), nil
+	matches := spanMatches(text, spans, 1, r.strategy)
+	for i, p := range r.places {
+		matches[i].Similarity = 1 - p.score
+		matches[i].disclose(e.Old, text[p.start:p.end])
+	}
+	return Result{Content: restoreTrailingNewline(text, spliceSpans(text, spans)), Matches: matches}, nil
 }
 
 // smartVariant selects which Gemini tool's matching rules apply.

@@ -80,6 +80,7 @@ type Stream struct {
 
 	// search-replace only
 	run          *srRun
+	closed       bool // Close finished run; a second Close applies the payload again
 	growing      bool
 	growStart    int  // index in done of the growing block's first line
 	replNumbered bool // every REPLACE line so far has a Roo line number to strip
@@ -274,7 +275,7 @@ func (s *Stream) preview() Preview {
 	if !s.growing {
 		return pv
 	}
-	if partial != "" && !strings.ContainsRune(`-<=+>\:`, rune(partial[0])) {
+	if partial != "" && !srPending(partial) {
 		pv.Partial = s.shapePartial(partial)
 	}
 	pv.Growing = LineRange{Start: s.growStart + 1, End: len(s.done)}
@@ -305,11 +306,42 @@ func (s *Stream) shapePartial(raw string) string {
 }
 
 // Close ends the stream and applies the whole payload, exactly as Apply
-// would on the original.
+// would on the original. A search-replace stream that met no error
+// finishes the blocks it has placed rather than placing them again.
 func (s *Stream) Close() (Result, error) {
-	var e Edit = Write{Content: s.raw.String()}
-	if s.format == FormatSearchReplace {
-		e = SearchReplace{Text: s.raw.String()}
+	if s.format == FormatWrite {
+		return applyDoc(s.doc, Write{Content: s.raw.String()})
 	}
-	return applyDoc(s.doc, e)
+	e := SearchReplace{Text: s.raw.String()}
+	if s.err != nil || s.closed {
+		return applyDoc(s.doc, e)
+	}
+	s.closed = true
+	return applyDocWith(s.doc, e, func(string) (Result, error) { return s.finishRun() })
+}
+
+// finishRun reads the payload's last line into the run, as SearchReplace's
+// apply would, and returns the run's result.
+func (s *Stream) finishRun() (Result, error) {
+	last := s.line.String()
+	if s.cr { // a final "\r" ends a line, as toLF reads it
+		if _, err := s.run.line(last); err != nil {
+			return Result{}, err
+		}
+		last = ""
+	}
+	cut := ""
+	if srCutMarker(last) {
+		cut, last = last, ""
+	}
+	if last != "" {
+		if _, err := s.run.line(last); err != nil {
+			return Result{}, err
+		}
+	}
+	inc, err := s.run.finish(cut)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Content: s.run.output(), Matches: s.run.matches(), Incomplete: inc}, nil
 }

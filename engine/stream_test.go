@@ -173,6 +173,11 @@ var streamCases = []struct{ file, payload string }{
 	{"a\nb\n", sr("zzz\n", "B\n")},
 	{"a\nb\n", "------- SEARCH\nb\n+++++++ REPLACE\n"},
 	{"write me\n", "plain text, no blocks\n"},
+	{"a\nb\nc\n", "------- SEARCH\nb\n=======\nB\n+++++++ REPLAC"},
+	{"a\nb\nc\n", "------- SEARCH\r\nb\r\n=======\r\nB\r"},
+	{"a\nb\nb\n", sr("b\n", "B\n", "b\n", "B\n") + "------- SEA"},
+	{"a\nb\nc\n", "------- SEARCH\nb\n=======\nB\n\\"},
+	{"\tb\nb\n", "<<<<<<< SEARCH\n:start_line:2\n-------\nb\n=======\nB"},
 }
 
 func TestStreamCloseEqualsApply(t *testing.T) {
@@ -205,9 +210,11 @@ func checkStreamClose(t *testing.T, f Format, file, payload string, n int) {
 		n = 1
 	}
 	_, feedErr := feedAll(t, s, payload, n)
-	got, err := s.Close()
-	if fmt.Sprint(err) != fmt.Sprint(wantErr) || got.Content != want.Content || fmt.Sprint(got.Matches) != fmt.Sprint(want.Matches) {
-		t.Fatalf("Close() = %q %v, %v; Apply(%q, %q) = %q %v, %v", got.Content, got.Matches, err, file, payload, want.Content, want.Matches, wantErr)
+	for range 2 { // a second Close gives the same result
+		got, err := s.Close()
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) || got.Content != want.Content || fmt.Sprint(got.Matches) != fmt.Sprint(want.Matches) || fmt.Sprint(got.Incomplete) != fmt.Sprint(want.Incomplete) {
+			t.Fatalf("Close() = %q %v %v, %v; Apply(%q, %q) = %q %v %v, %v", got.Content, got.Matches, got.Incomplete, err, file, payload, want.Content, want.Matches, want.Incomplete, wantErr)
+		}
 	}
 	if feedErr != nil && wantErr == nil {
 		t.Fatalf("Feed error %v but Apply(%q, %q) succeeds", feedErr, file, payload)
@@ -261,5 +268,36 @@ func TestStreamRooLineNumbers(t *testing.T) {
 	res, err := s.Close()
 	if err != nil || res.Content != "a\n2 | B\n3 x\nc\n" {
 		t.Errorf("Close() = %q, %v; want %q", res.Content, err, "a\n2 | B\n3 x\nc\n")
+	}
+}
+
+// TestStreamPartialLineShownUnlessMarker: the unfinished last line of a
+// growing REPLACE section is hidden only while it could still become a
+// marker, the rule Apply uses to drop a cut-off last line.
+func TestStreamPartialLineShownUnlessMarker(t *testing.T) {
+	tests := []struct {
+		partial, want string
+	}{
+		{"- ite", "- ite"},
+		{"+ x", "+ x"},
+		{"== x", "== x"},
+		{"-- SEARCH", "-- SEARCH"},
+		{"x", "x"},
+		{"-", ""},
+		{"+++++++ REPL", ""},
+		{">>>>>>> ", ""},
+		{"------- SEA", ""},
+		{"==", ""},
+		{"=======", ""},
+		{"+++++++ REPLACE", ""},
+		{`\=====`, ""},
+		{":start_li", ""},
+	}
+	for _, tt := range tests {
+		s, _ := NewStream("a\nb\nc\n", FormatSearchReplace)
+		pv, err := s.Feed("------- SEARCH\nb\n=======\n" + tt.partial)
+		if err != nil || pv.Partial != tt.want {
+			t.Errorf("Feed(…%q).Partial = %q, %v; want %q", tt.partial, pv.Partial, err, tt.want)
+		}
 	}
 }

@@ -14,10 +14,10 @@ func (e Write) payload() []string { return []string{e.Content} }
 // BOM (Encode restores the original's) and a code fence the model wrapped
 // around the whole content (see stripWrappingFence). It reports one Match
 // covering every original line.
-func (e Write) apply(text string) (string, []Match, error) {
+func (e Write) apply(text string) (Result, error) {
 	content := strings.TrimPrefix(toLF(e.Content), bom)
 	content = stripWrappingFence(content, e.Path)
-	return content, []Match{{Block: 1, Strategy: StrategyWholeFile, StartLine: 1, EndLine: len(splitLines(text))}}, nil
+	return Result{Content: content, Matches: []Match{newMatch(1, StrategyWholeFile, 1, len(splitLines(text)))}}, nil
 }
 
 // stripWrappingFence removes a Markdown code fence that wraps the whole of

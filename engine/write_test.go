@@ -59,7 +59,7 @@ func TestWriteMatch(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Apply(%q) error: %v", tt.original, err)
 		}
-		if len(res.Matches) != 1 || res.Matches[0] != tt.want {
+		if len(res.Matches) != 1 || locations(res.Matches)[0] != tt.want {
 			t.Errorf("Apply(%q).Matches = %+v; want [%+v]", tt.original, res.Matches, tt.want)
 		}
 	}

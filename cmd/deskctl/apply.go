@@ -22,9 +22,13 @@ var applyCmd = &command{
 	long: `Apply an edit in memory and print the resulting file byte for byte; the file is never written.
 F is write, search-replace, edit, multi-edit or smart-edit, applied to --file PATH (a missing
 file counts as new and empty); or patch, a Codex apply_patch envelope or unified diff whose paths
-are relative to --root DIR, printed as {"files":{path: content|null}}. The edit payload is read
-from EDITFILE, or from standard input when --edit is absent. On failure it exits 1 with the
-agent-facing explanation on stderr and nothing on stdout.`,
+are relative to --root DIR, printed as {"files":{path: content|null}, "matches":{path: [match]}}.
+The edit payload is read from EDITFILE, or from standard input when --edit is absent. With --json
+a single-file edit prints {"content", "matches"}: each match's strategy, lines, similarity,
+candidates, and for a loose match the searched and found text. On failure it exits 1 with the
+agent-facing explanation on stderr and nothing on stdout. An edit cut short (a SEARCH/REPLACE
+block without its end marker) applies as far as it arrived and says so on stderr, or in
+"incomplete" with --json.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		format, editFile := editFlags(fl)
 		file := fl.String("file", "", "the `PATH` the edit applies to (a missing file counts as new and empty)")
@@ -80,15 +84,42 @@ func runApply(x *invocation, o applyOptions) int {
 		return 1
 	}
 	if o.json {
-		matches := res.Matches
-		if matches == nil {
-			matches = []engine.Match{}
-		}
-		writeJSON(x.stdout, map[string]any{"content": res.Content, "matches": matches})
+		writeJSON(x.stdout, resultJSON(res))
 		return 0
+	}
+	for _, m := range res.Matches {
+		if m.Loose() {
+			fmt.Fprintf(x.stderr, "deskctl apply: %s\n", looseNote(m))
+		}
+	}
+	if res.Incomplete != nil {
+		fmt.Fprintf(x.stderr, "deskctl apply: incomplete edit: %s\n", res.Incomplete.Reason)
 	}
 	io.WriteString(x.stdout, res.Content)
 	return 0
+}
+
+// looseNote describes a loose match on one line.
+func looseNote(m engine.Match) string {
+	s := fmt.Sprintf("block %d matched loosely (%s, %.0f%% similar) at lines %d-%d", m.Block, m.Strategy, 100*m.Similarity, m.StartLine, m.EndLine)
+	if m.Candidates > 1 {
+		s += fmt.Sprintf(", the first of %d places", m.Candidates)
+	}
+	return s
+}
+
+// resultJSON is what apply --json prints for an applied edit: the content,
+// every match, and "incomplete" when the payload was cut short.
+func resultJSON(res engine.Result) map[string]any {
+	matches := res.Matches
+	if matches == nil {
+		matches = []engine.Match{}
+	}
+	out := map[string]any{"content": res.Content, "matches": matches}
+	if res.Incomplete != nil {
+		out["incomplete"] = res.Incomplete
+	}
+	return out
 }
 
 // applyPatch implements `deskctl apply --format patch`.
@@ -102,6 +133,7 @@ func applyPatch(root, payload string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	files := map[string]*string{}
+	matches := map[string][]engine.Match{}
 	for _, c := range changes {
 		switch {
 		case c.Op == engine.PatchDelete:
@@ -109,11 +141,13 @@ func applyPatch(root, payload string, stdout, stderr io.Writer) int {
 		case c.MoveTo != "":
 			files[c.Path] = nil
 			files[c.MoveTo] = &c.New
+			matches[c.MoveTo] = c.Matches
 		default:
 			files[c.Path] = &c.New
+			matches[c.Path] = c.Matches
 		}
 	}
-	writeJSON(stdout, map[string]any{"files": files})
+	writeJSON(stdout, map[string]any{"files": files, "matches": matches})
 	return 0
 }
 
