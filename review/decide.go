@@ -237,6 +237,7 @@ func (w fileWrite) outcome(written bool) FileOutcome {
 		Path: w.Path, Written: written, Deleted: w.Delete,
 		FinalContent: w.Final, FinalSHA256: atomicfile.Hash([]byte(w.Final)),
 		Hunks: w.Verdicts, FormatterError: w.FormatterError,
+		Matches: w.Loose(), Incomplete: w.Incomplete,
 	}
 	if w.overDisk {
 		fo.DiskEdits = engine.Unified("base/"+w.Rel, "disk/"+w.Rel, w.BaseText(), string(w.now.Content), 3)

@@ -232,19 +232,19 @@ func (d *Desk) applyOne(f *File, format engine.Format, payload string) error {
 	if err != nil {
 		return err
 	}
-	return d.proposed(f, res.Content, res.Matches)
+	return d.proposed(f, res)
 }
 
 // proposed records the proposed content of f after checking it (size,
 // binary) as a file of the workspace.
-func (d *Desk) proposed(f *File, content string, matches []engine.Match) error {
+func (d *Desk) proposed(f *File, res engine.Result) error {
 	if !f.Delete {
-		if err := d.ws.CheckProposed(workspace.Target{Abs: f.Path, Root: f.Root, Rel: f.Rel}, content); err != nil {
+		if err := d.ws.CheckProposed(workspace.Target{Abs: f.Path, Root: f.Root, Rel: f.Rel}, res.Content); err != nil {
 			return err
 		}
 	}
-	f.Proposed, f.Matches = content, matches
-	f.Added, f.Removed = engine.CountLines(engine.Diff(f.BaseText(), content))
+	f.Proposed, f.Matches, f.Incomplete = res.Content, res.Matches, res.Incomplete
+	f.Added, f.Removed = engine.CountLines(engine.Diff(f.BaseText(), res.Content))
 	return nil
 }
 
@@ -280,7 +280,7 @@ func (d *Desk) applyPatch(dir, payload string) ([]File, error) {
 			files = append(files, f)
 		}
 		f.Delete = del
-		if err := d.proposed(&f, content, matches); err != nil {
+		if err := d.proposed(&f, engine.Result{Content: content, Matches: matches}); err != nil {
 			return err
 		}
 		files[index[f.Path]] = f
@@ -398,7 +398,16 @@ func (d *Desk) autoDecision(e *entry) (Decision, bool) {
 	protected := ""
 	for _, f := range p.Files {
 		if f.Protected != "" {
-			protected = f.Rel + " (rule " + f.Protected + ")"
+			protected = "edits to protected path " + f.Rel + " (rule " + f.Protected + ")"
+			break
+		}
+		// A loose match or an edit cut short is never approved unseen.
+		if f.Incomplete != nil {
+			protected = "an edit cut short (" + f.Rel + ": " + f.Incomplete.Reason + ")"
+			break
+		}
+		if len(f.Loose()) > 0 {
+			protected = "an edit that did not match " + f.Rel + " exactly"
 			break
 		}
 	}
@@ -410,7 +419,7 @@ func (d *Desk) autoDecision(e *entry) (Decision, bool) {
 	switch d.unattended {
 	case journal.Approved:
 		if protected != "" {
-			return Decision{Verdict: journal.Rejected, Rule: unattendedApprove, Feedback: "a person must review edits to protected path " + protected +
+			return Decision{Verdict: journal.Rejected, Rule: unattendedApprove, Feedback: "a person must review " + protected +
 				"; this desk runs without a person and approves only what a rule may approve"}, true
 		}
 		// A stale proposal is given up when the write-time check finds it so.
@@ -495,7 +504,7 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	f := &e.p.Files[0]
 	f.Growing = engine.LineRange{}
 	if err == nil {
-		err = d.proposed(f, res.Content, res.Matches)
+		err = d.proposed(f, res)
 	}
 	if err != nil {
 		e.p.State, e.p.Failure = StateFailed, FailureText(f.Rel, err)

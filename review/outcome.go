@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -40,6 +41,12 @@ type FileOutcome struct {
 	FinalSHA256     string        `json:"finalSha256"`               // hex SHA-256 of FinalContent
 	Hunks           []HunkVerdict `json:"hunks,omitempty"`           // per-hunk decisions (journal.Partial)
 	FormatterError  string        `json:"formatterError,omitempty"`  // the formatter failed; the approved text was written unformatted
+	// Matches are the places the edit was applied to loosely (not the
+	// exact text, or the first of several): what was searched for, what
+	// the file really held there, and how it was found.
+	Matches []engine.Match `json:"matches,omitempty"`
+	// Incomplete says the edit was cut short and applied as far as it went.
+	Incomplete *engine.Incomplete `json:"incomplete,omitempty"`
 }
 
 // AsProposed reports whether the file now holds exactly what the agent
@@ -151,6 +158,7 @@ func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 		fmt.Fprintf(b, "Your edit to %s was %s as proposed.\n", f.Path, verb)
 	}
 	writeDiskEdits(b, f)
+	writeLoose(b, f)
 	switch {
 	case f.UserEdits != "" && f.DiskEdits != "":
 		b.WriteString("\nThe person's changes to the merged text (unified diff, merged → approved):\n")
@@ -166,11 +174,38 @@ func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 		b.WriteString("\nThen the file was reformatted automatically (unified diff, approved → final):\n")
 		writeFenced(b, f.AutoFormatEdits)
 	}
-	if !f.AsProposed() || o.Status == journal.Partial {
+	if !f.AsProposed() || o.Status == journal.Partial || len(f.Matches) > 0 || f.Incomplete != nil {
 		fmt.Fprintf(b, "\nThe final content of %s:\n", f.Path)
 		writeFenced(b, f.FinalContent)
 	} else {
 		b.WriteString("The file now has exactly the content you proposed.\n")
+	}
+}
+
+// writeLoose says where an edit was applied by a looser match than the
+// agent's exact text, and that an edit cut short was applied as far as it
+// went: the agent's idea of the file was wrong, and it must know where its
+// text really went.
+func writeLoose(b *strings.Builder, f FileOutcome) {
+	if in := f.Incomplete; in != nil {
+		fmt.Fprintf(b, "\nYour edit was cut short: block %d (payload line %d) %s. It was applied as far as it went; check the final content below.\n", in.Block, in.Line, in.Reason)
+	}
+	for _, m := range f.Matches {
+		fmt.Fprintf(b, "\nBlock %d did not match the file exactly: it was applied by %s", m.Block, m.Strategy)
+		if m.Similarity > 0 && m.Similarity < 1 {
+			fmt.Fprintf(b, " (similarity %.0f%%)", m.Similarity*100)
+		}
+		fmt.Fprintf(b, " to %s", lineRange(m.StartLine, m.EndLine))
+		if m.Candidates > 1 {
+			fmt.Fprintf(b, ", the first of %d places that fit", m.Candidates)
+		}
+		b.WriteString(".")
+		if m.Found != "" {
+			b.WriteString(" Those lines held:\n")
+			writeFenced(b, m.Found)
+		} else {
+			b.WriteString("\n")
+		}
 	}
 }
 

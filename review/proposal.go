@@ -59,8 +59,11 @@ type File struct {
 	Delete    bool                // the proposal deletes the file
 	Protected string              // the protected-path rule that matched; "" if none
 	Matches   []engine.Match
-	Added     int // lines added by the proposal
-	Removed   int // lines removed by the proposal
+	// Incomplete is set when the agent's edit was cut short (a SEARCH/
+	// REPLACE block without its end): it was applied as far as it went.
+	Incomplete *engine.Incomplete
+	Added      int // lines added by the proposal
+	Removed    int // lines removed by the proposal
 	// AgentRead is the hex SHA-256 of the content the agent said it read
 	// (Request.ReadSHA256); "" if it did not say.
 	AgentRead string
@@ -81,6 +84,22 @@ func (f File) Stale() bool { return f.Disk.Path != "" }
 func (f File) staleAgainst(now atomicfile.Snapshot) bool {
 	return now.Changed(f.Base) || f.AgentRead != "" && f.AgentRead != now.SHA256
 }
+
+// Loose returns the matches that were not exact: the places the edit was
+// applied to by a looser strategy, or the first of several that fit.
+func (f File) Loose() []engine.Match {
+	var out []engine.Match
+	for _, m := range f.Matches {
+		if m.Loose() {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Unsure reports whether the file's edit needs a person's eyes whatever
+// the rules say: a loose match, or an edit cut short.
+func (f File) Unsure() bool { return f.Incomplete != nil || len(f.Loose()) > 0 }
 
 // Hunks are the file's proposed changes as a partial decision names them
 // (Decision.Hunks holds their ids).

@@ -3,6 +3,7 @@ package review_test
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,5 +73,56 @@ func TestStaleViewFollowsEveryDiskChange(t *testing.T) {
 	disk("one\ntwo\nthree\nfour\nfive\n")
 	if m, _ := d.Merge(p.ID, path); m.Text != "ONE\ntwo\nthree\nfour\nfive\n" || len(m.Conflicts) != 0 {
 		t.Errorf("merge after the real write = %q (%d conflicts); want a clean merge", m.Text, len(m.Conflicts))
+	}
+}
+
+// TestLooseMatchIsDisclosedAndNeverAutoApproved: a smart edit that found
+// its text only loosely is reported with where it went and what the file
+// held there, and no auto-approve rule passes it.
+func TestLooseMatchIsDisclosedAndNeverAutoApproved(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "[[auto_approve]]\n")
+	path := filepath.Join(d.Root, "tax.js")
+	reviewtest.WriteFile(t, path, "const a = 1;\nconst taxRate = 0.075;\nconst b = 2;\n")
+	p := d.MustPropose(t, engine.FormatSmartEdit, "tax.js", `{"old_string":"const taxRate = 0.05;","new_string":"const taxRate = 0.08;"}`)
+	if p.State != review.StatePending || !p.Files[0].Unsure() {
+		t.Fatalf("state %s, unsure %v (%s); want a pending loose match", p.State, p.Files[0].Unsure(), p.Failure)
+	}
+	if p.AutoRule != "" {
+		t.Fatalf("auto-approved by %q; a loose match must wait for a person", p.AutoRule)
+	}
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	f := o.Files[0]
+	if len(f.Matches) != 1 || f.Matches[0].Found != "const taxRate = 0.075;\n" || f.Matches[0].StartLine != 2 {
+		t.Fatalf("outcome matches = %+v; want the loose match on line 2 with the line it replaced", f.Matches)
+	}
+	text := o.Text()
+	for _, want := range []string{"did not match the file exactly", "line 2", "const taxRate = 0.075;", "The final content of"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("agent text lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "exactly the content you proposed") {
+		t.Errorf("agent text claims an exact edit:\n%s", text)
+	}
+}
+
+// TestIncompleteEditIsFlaggedAndNotApprovedUnattended: a SEARCH/REPLACE
+// block cut off after ======= is flagged in the outcome, and a desk without
+// a person rejects it rather than approving it.
+func TestIncompleteEditIsFlaggedAndNotApprovedUnattended(t *testing.T) {
+	d := reviewtest.NewDesk(t, journal.Approved, "")
+	path := filepath.Join(d.Root, "f.txt")
+	reviewtest.WriteFile(t, path, "a\nb\nc\n")
+	p := d.MustPropose(t, engine.FormatSearchReplace, "f.txt", "------- SEARCH\nb\n=======\nB\n")
+	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
+	if o.Status != journal.Rejected || !strings.Contains(o.Feedback, "cut short") {
+		t.Fatalf("outcome %s %q; want rejected, saying the edit was cut short", o.Status, o.Feedback)
+	}
+	if got := reviewtest.ReadFile(t, path); got != "a\nb\nc\n" {
+		t.Errorf("f.txt = %q; want it untouched", got)
+	}
+	got, _ := d.Get(p.ID)
+	if got.Files[0].Incomplete == nil {
+		t.Errorf("the proposal does not carry the incomplete flag")
 	}
 }

@@ -417,10 +417,14 @@ func (d *detail) renderProposal() {
 		}
 	}
 	d.view.SetEditable(d.editing)
-	if d.editing {
+	switch note := unsureNote(f); {
+	case d.editing:
 		d.note.SetText("Editing: the right side is yours. Approve edited writes it; Cancel edit goes back to the proposal.")
 		d.note.Show()
-	} else {
+	case note != "":
+		d.note.SetText(note)
+		d.note.Show()
+	default:
 		d.note.Hide()
 	}
 }
@@ -882,4 +886,28 @@ func relOf(p review.Proposal, path string) string {
 		}
 	}
 	return path
+}
+
+// unsureNote warns that a file's edit was cut short or did not match the
+// file exactly, saying where it went and what the agent expected there;
+// "" for an exact, complete edit.
+func unsureNote(f review.File) string {
+	var b strings.Builder
+	if in := f.Incomplete; in != nil {
+		fmt.Fprintf(&b, "CUT SHORT: the agent's edit ends inside block %d (%s); it was applied as far as it went. Check the result before approving.", in.Block, in.Reason)
+	}
+	for _, m := range f.Loose() {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "Matched loosely: block %d was found by %s at lines %d–%d", m.Block, m.Strategy, m.StartLine, m.EndLine)
+		if m.Candidates > 1 {
+			fmt.Fprintf(&b, ", the first of %d places that fit", m.Candidates)
+		}
+		if first, _, _ := strings.Cut(strings.TrimSpace(m.Searched), "\n"); first != "" {
+			fmt.Fprintf(&b, "; the agent expected: %s", first)
+		}
+		b.WriteString(".")
+	}
+	return b.String()
 }

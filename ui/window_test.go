@@ -171,6 +171,19 @@ func TestSmartEditInstructionIsShown(t *testing.T) {
 	}
 }
 
+// TestLooseMatchIsMarkedInTheWindow: an edit applied by a loose match
+// says so above the diff, with where it went and what the agent expected.
+func TestLooseMatchIsMarkedInTheWindow(t *testing.T) {
+	h := newHarness(t)
+	h.write("tax.js", "const a = 1;\nconst taxRate = 0.075;\n")
+	p := h.propose("gemini-cli", "s", engine.FormatSmartEdit, "tax.js", `{"old_string":"const taxRate = 0.05;","new_string":"const taxRate = 0.08;"}`)
+	h.win.Select(p.ID)
+	d := h.win.detail
+	if d.note.Hidden || !strings.Contains(d.note.Text, "Matched loosely") || !strings.Contains(d.note.Text, "const taxRate = 0.05;") {
+		t.Errorf("note shown %v: %q; want the loose match and what the agent expected", !d.note.Hidden, d.note.Text)
+	}
+}
+
 func TestApproveWritesTheFile(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "one\ntwo\n")
