@@ -154,6 +154,8 @@ func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 		fmt.Fprintf(b, "Someone else changed %s on disk while your edit waited for review; your edit was merged into their change and %s%s.\n", f.Path, verb, by)
 	case f.UserEdits != "":
 		fmt.Fprintf(b, "Your edit to %s was %s with changes made by the person reviewing it.\n", f.Path, verb)
+	case len(f.Matches) > 0 || f.Incomplete != nil:
+		fmt.Fprintf(b, "Your edit to %s was %s, but not exactly as you sent it: read below what was applied where.\n", f.Path, verb)
 	default:
 		fmt.Fprintf(b, "Your edit to %s was %s as proposed.\n", f.Path, verb)
 	}

@@ -42,6 +42,13 @@ func TestOutcomeGoldens(t *testing.T) {
 	staleEdited := staleMerged
 	staleEdited.UserEdits = engine.Unified("merged/src/app.go", "approved/src/app.go", merged, mergedEdited, 3)
 	staleEdited.FinalContent, staleEdited.FinalSHA256 = mergedEdited, atomicfile.Hash([]byte(mergedEdited))
+	// Loose: the agent searched for "return nil" where the file held
+	// "return err"; fuzzy matching applied it there. And an edit cut short.
+	loose := file(proposed, proposed, proposed)
+	loose.Matches = []engine.Match{{Block: 1, Strategy: engine.StrategyFuzzy, StartLine: 4, EndLine: 4, Similarity: 0.82, Candidates: 1,
+		Searched: "\treturn nil\n", Found: "\treturn err\n"}}
+	cut := file(proposed, proposed, proposed)
+	cut.Incomplete = &engine.Incomplete{Block: 2, Line: 9, Reason: "has no end marker (+++++++ REPLACE): the payload stops in its REPLACE part"}
 	tests := []struct {
 		name string
 		o    Outcome
@@ -61,6 +68,8 @@ func TestOutcomeGoldens(t *testing.T) {
 			Status: journal.Rejected, Feedback: "this desk runs without a person and rejects every edit", Files: []FileOutcome{}}},
 		{"stale", Outcome{ID: "p13", Status: journal.Stale, DecidedBy: DecidedByRule, Rule: unattendedApprove, Files: []FileOutcome{},
 			Feedback: "src/app.go changed on disk after you read it, and this desk runs without a person to review your edit against that change"}},
+		{"loose-match", Outcome{ID: "p14", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 15, Files: []FileOutcome{loose}}},
+		{"cut-short", Outcome{ID: "p15", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 16, Files: []FileOutcome{cut}}},
 		{"withdrawn", Outcome{ID: "p7", Status: journal.Withdrawn, Feedback: "the agent disconnected", Files: []FileOutcome{}}},
 		{"failed", Outcome{ID: "p8", Status: journal.Failed, Files: []FileOutcome{},
 			Error: FailureText("src/app.go", &engine.MatchError{Format: engine.FormatEdit, Block: 1, Kind: engine.FailNoMatch, Search: "return nil\n"})}},
