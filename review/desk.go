@@ -395,19 +395,20 @@ func (d *Desk) autoDecision(e *entry) (Decision, bool) {
 	d.mu.Lock()
 	p := e.p
 	d.mu.Unlock()
-	protected := ""
+	// protected says why no rule may approve p; unsure, why the unattended
+	// policy may not (a loose match is approved only by a rule that says
+	// loose = true).
+	protected, unsure := "", ""
 	for _, f := range p.Files {
-		if f.Protected != "" {
+		switch {
+		case f.Protected != "":
 			protected = "edits to protected path " + f.Rel + " (rule " + f.Protected + ")"
-			break
-		}
-		// A loose match or an edit cut short is never approved unseen.
-		if f.Incomplete != nil {
+		case f.Incomplete != nil:
 			protected = "an edit cut short (" + f.Rel + ": " + f.Incomplete.Reason + ")"
-			break
+		case len(f.Loose()) > 0 && unsure == "":
+			unsure = "an edit that did not match " + f.Rel + " exactly"
 		}
-		if len(f.Loose()) > 0 {
-			protected = "an edit that did not match " + f.Rel + " exactly"
+		if protected != "" {
 			break
 		}
 	}
@@ -415,6 +416,9 @@ func (d *Desk) autoDecision(e *entry) (Decision, bool) {
 		if rule, ok := d.autoRule(p); ok {
 			return Decision{Verdict: journal.Approved, Rule: rule}, true
 		}
+	}
+	if protected == "" {
+		protected = unsure
 	}
 	switch d.unattended {
 	case journal.Approved:
@@ -447,7 +451,7 @@ func (d *Desk) autoRule(p Proposal) (string, bool) {
 	for _, f := range p.Files {
 		r, ok := d.cfg.AutoApprove(config.AutoRequest{
 			Agent: p.Agent, Root: f.Root, Rel: f.Rel, Kind: p.Format, Added: f.Added, Removed: f.Removed,
-			Protected: f.Protected != "", NewFile: !f.Base.Exists,
+			Protected: f.Protected != "", NewFile: !f.Base.Exists, Loose: len(f.Loose()) > 0,
 		})
 		if !ok {
 			return "", false

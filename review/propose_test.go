@@ -126,3 +126,16 @@ func TestIncompleteEditIsFlaggedAndNotApprovedUnattended(t *testing.T) {
 		t.Errorf("the proposal does not carry the incomplete flag")
 	}
 }
+
+// TestAutoApproveRuleMayOptInToLooseMatches: a rule with loose = true
+// approves an edit that matched loosely (and says so in the outcome); a
+// rule without it does not (TestLooseMatchIsDisclosedAndNeverAutoApproved).
+func TestAutoApproveRuleMayOptInToLooseMatches(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "[[auto_approve]]\nloose = true\n")
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "tax.js"), "const a = 1;\nconst taxRate = 0.075;\nconst b = 2;\n")
+	p := d.MustPropose(t, engine.FormatSmartEdit, "tax.js", `{"old_string":"const taxRate = 0.05;","new_string":"const taxRate = 0.08;"}`)
+	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
+	if o.Status != journal.Approved || o.DecidedBy != review.DecidedByRule || len(o.Files[0].Matches) != 1 {
+		t.Errorf("outcome %s by %s with %d loose matches; want approved by the rule, the loose match disclosed", o.Status, o.DecidedBy, len(o.Files[0].Matches))
+	}
+}

@@ -18,6 +18,7 @@ type AutoApproveRule struct {
 	Kinds    []engine.Format // edit kinds allowed; empty = any kind
 	MaxLines *int            // most changed lines (added + removed) allowed; nil = any size
 	NewFile  *bool           // true: only new files; false: only existing files; nil: either
+	Loose    bool            // also edits applied by a loose match (not the agent's exact text); never an edit cut short
 	Root     string          // the root whose .diffdesk.toml set the rule, which applies only there; "" for the user config's
 	Origin   string          // where the rule is written, "FILE line N"
 	glob     glob.Pattern
@@ -33,6 +34,7 @@ type AutoRequest struct {
 	Removed   int           // lines removed
 	Protected bool          // Target.Protected
 	NewFile   bool          // the file does not exist yet
+	Loose     bool          // the edit was applied by a loose match (File.Loose)
 }
 
 // AutoApprove returns the first rule that approves req without a person,
@@ -81,6 +83,9 @@ func (r AutoApproveRule) allows(req AutoRequest) bool {
 		return false
 	}
 	if r.NewFile != nil && *r.NewFile != req.NewFile {
+		return false
+	}
+	if req.Loose && !r.Loose {
 		return false
 	}
 	return true

@@ -116,3 +116,28 @@ func TestRulesBuiltByHand(t *testing.T) {
 		t.Error(`ProtectedPattern "Secret/" does not match secret/k.txt; want it to, in any case`)
 	}
 }
+
+// TestAutoApproveLooseNeedsOptIn: an edit applied by a loose match passes
+// only a rule that says loose = true.
+func TestAutoApproveLooseNeedsOptIn(t *testing.T) {
+	dir := t.TempDir()
+	testfs.Write(t, dir, map[string]string{
+		"strict.toml": "[[auto_approve]]\npath = \"docs/**\"\n",
+		"loose.toml":  "[[auto_approve]]\npath = \"docs/**\"\nloose = true\n",
+	})
+	req := AutoRequest{Rel: "docs/a.md", Loose: true}
+	for file, want := range map[string]bool{"strict.toml": false, "loose.toml": true} {
+		c, err := Load(filepath.Join(dir, file), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := c.AutoApprove(req); ok != want {
+			t.Errorf("%s: AutoApprove(a loose match) = %v; want %v", file, ok, want)
+		}
+		req.Loose = false
+		if _, ok := c.AutoApprove(req); !ok {
+			t.Errorf("%s: AutoApprove(an exact match) = false; want true", file)
+		}
+		req.Loose = true
+	}
+}

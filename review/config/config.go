@@ -327,6 +327,7 @@ type rawAutoApprove struct {
 	Kind     []string `toml:"kind"`
 	MaxLines *int     `toml:"max_lines"`
 	NewFile  *bool    `toml:"new_file"`
+	Loose    bool     `toml:"loose"`
 }
 
 type rawDoors struct {
@@ -340,7 +341,7 @@ type rawDoors struct {
 var configKeys = map[string][]string{
 	"":             {"formatter", "auto_approve", "protected", "unprotect", "limits", "desk", "doors", "history"},
 	"formatter":    {"glob", "command", "timeout"},
-	"auto_approve": {"agent", "path", "kind", "max_lines", "new_file"},
+	"auto_approve": {"agent", "path", "kind", "max_lines", "new_file", "loose"},
 	"limits":       {"max_file_bytes"},
 	"desk":         {"settle"},
 	"doors":        {"native", "claude", "gemini"},
@@ -366,6 +367,7 @@ var configKeyTypes = map[string]string{
 	"auto_approve.kind":      `an array of strings, e.g. kind = ["write", "search-replace"]`,
 	"auto_approve.max_lines": `an integer, e.g. max_lines = 50`,
 	"auto_approve.new_file":  `a boolean, e.g. new_file = false`,
+	"auto_approve.loose":     `a boolean, e.g. loose = true`,
 	"limits.max_file_bytes":  `an integer number of bytes, e.g. max_file_bytes = 10485760`,
 	"desk.settle":            `a duration string, e.g. settle = "300ms"`,
 	"doors.native":           `a boolean, e.g. native = true`,
@@ -546,7 +548,7 @@ func (v *configValidator) formatter(n int, f rawFormatter) (FormatterRule, bool)
 
 func (v *configValidator) autoApprove(n int, a rawAutoApprove) (AutoApproveRule, bool) {
 	at := "auto_approve." + strconv.Itoa(n)
-	r := AutoApproveRule{Agent: a.Agent, Path: a.Path, NewFile: a.NewFile, Origin: v.origin(at)}
+	r := AutoApproveRule{Agent: a.Agent, Path: a.Path, NewFile: a.NewFile, Loose: a.Loose, Origin: v.origin(at)}
 	ok := true
 	if _, err := path.Match(a.Agent, ""); err != nil {
 		v.fail(at+".agent", "auto_approve.agent", fmt.Sprintf("%q is not a valid glob (use *, ? and [a-z]); e.g. agent = \"claude*\"", a.Agent))
