@@ -156,6 +156,11 @@ func newQueueView(now func() time.Time) *queueView {
 		if !q.quiet && q.onSelected != nil {
 			q.onSelected(id)
 		}
+		// A click on a row focuses the list (Fyne does, before selecting):
+		// give the keyboard back to the window, so a, r, j, … work next.
+		if c := fyne.CurrentApp().Driver().CanvasForObject(q.list); c != nil && c.Focused() == q.list {
+			c.Unfocus()
+		}
 	}
 	return q
 }

@@ -184,6 +184,25 @@ func TestLooseMatchIsMarkedInTheWindow(t *testing.T) {
 	}
 }
 
+// TestClickingAQueueRowKeepsTheReviewKeys: a click on a queue row (which
+// focuses the list) leaves the keyboard with the window, so a then works.
+func TestClickingAQueueRowKeepsTheReviewKeys(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	h.propose("agent", "s", engine.FormatWrite, "b.txt", "b\n")
+	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("one\n", "ONE\n"))
+	c := h.win.Win.Canvas()
+	c.Focus(h.win.queue.list) // what Fyne does on a tap, before selecting
+	h.win.queue.list.Select(h.win.queue.index(p.ID))
+	if f := c.Focused(); f != nil {
+		t.Fatalf("after a click on a queue row the keyboard is with %T; want the window", f)
+	}
+	h.win.TypeKey('a')
+	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("a.txt") != "ONE\n" {
+		t.Errorf("a after the click: %s, a.txt %q; want approved", o.Status, h.read("a.txt"))
+	}
+}
+
 func TestApproveWritesTheFile(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "one\ntwo\n")
