@@ -12,12 +12,16 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
 
+	"github.com/diffdesk/diffdesk/assets"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/startup"
 )
 
 // AppID is DiffDesk's application id (FyneApp.toml's ID).
 const AppID = "io.github.diffdesk.desk"
+
+// AppIcon is DiffDesk's icon, for the window and the system tray.
+var AppIcon = fyne.NewStaticResource("diffdesk.png", assets.Icon)
 
 // Main runs the diffdesk command with args and returns its exit code:
 // it starts the backend, opens the one window, and when the window closes
@@ -50,6 +54,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	a := app.NewWithID(AppID)
+	a.SetIcon(AppIcon)
 	w := NewWindow(a, b.Desk, WindowOptions{Interrupted: b.Interrupted, Socket: b.Socket, Doors: b.DoorStatus, Journal: b.Journal})
 	if err := b.Serve(); err != nil {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)

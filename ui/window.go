@@ -336,6 +336,10 @@ func (w *Window) setupTray() {
 	w.trayCount.Disabled = true
 	show := fyne.NewMenuItem("Show", func() { w.Win.Show(); w.Win.RequestFocus() })
 	w.tray = fyne.NewMenu("DiffDesk", w.trayCount, show)
+	// The icon first: with none, Fyne's tray goroutine renders its SVG
+	// fallback through a canvas whose caches the UI goroutine also uses (a
+	// "concurrent map iteration and map write" crash seen under Xvfb).
+	da.SetSystemTrayIcon(AppIcon)
 	da.SetSystemTrayMenu(w.tray)
 }
 

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -578,5 +579,30 @@ func TestFollowToggleReachesTheView(t *testing.T) {
 	h.win.View().SetFollow(true) // the view's own control (OnFollowChanged)
 	if !h.win.detail.follow.Checked {
 		t.Error("the Follow check did not follow the view")
+	}
+}
+
+// trayApp is a test app with a system tray that records its calls.
+type trayApp struct {
+	fyne.App
+	calls []string
+}
+
+func (a *trayApp) SetSystemTrayMenu(*fyne.Menu) { a.calls = append(a.calls, "menu") }
+func (a *trayApp) SetSystemTrayIcon(r fyne.Resource) {
+	a.calls = append(a.calls, "icon "+http.DetectContentType(r.Content()))
+}
+func (a *trayApp) SetSystemTrayWindow(fyne.Window) {}
+
+// TestTrayGetsThePNGIconBeforeItsMenu: the tray's icon is DiffDesk's PNG,
+// set before the menu starts the tray, so Fyne never renders its SVG
+// fallback on the tray goroutine.
+func TestTrayGetsThePNGIconBeforeItsMenu(t *testing.T) {
+	h := newHarness(t)
+	a := &trayApp{App: fyne.CurrentApp()}
+	w := NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1})
+	defer w.Close()
+	if got := strings.Join(a.calls, ", "); !strings.HasPrefix(got, "icon image/png, menu") {
+		t.Errorf("tray calls %q; want the PNG icon set before the menu", got)
 	}
 }
