@@ -48,6 +48,18 @@ func serveTestDesk(t *testing.T, d *review.Desk) string {
 	return path
 }
 
+// dialTestDesk serves d (serveTestDesk) and connects a client to it, closed
+// when the test ends.
+func dialTestDesk(t *testing.T, d *review.Desk) *Client {
+	t.Helper()
+	cl, err := Dial(serveTestDesk(t, d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cl.Close() })
+	return cl
+}
+
 func TestSocketAndDirectoryArePrivate(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	path := serveTestDesk(t, d.Desk)
@@ -204,13 +216,8 @@ func TestDisconnectMidStreamWithdraws(t *testing.T) {
 
 func TestStreamOverSocket(t *testing.T) {
 	d := reviewtest.NewDesk(t, journal.Approved, "")
-	path := serveTestDesk(t, d.Desk)
+	cl := dialTestDesk(t, d.Desk)
 	ctx := reviewtest.Context(t)
-	cl, err := Dial(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
 	var res wireResult
 	if err := cl.Call(ctx, "propose", map[string]any{"format": "write", "path": "s.txt", "stream": true}, &res); err != nil {
 		t.Fatal(err)
@@ -293,13 +300,8 @@ func TestBadMessagesGetErrorsAndDeskCarriesOn(t *testing.T) {
 
 func TestCancelWhileWaiting(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
-	path := serveTestDesk(t, d.Desk)
+	cl := dialTestDesk(t, d.Desk)
 	ctx := reviewtest.Context(t)
-	cl, err := Dial(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
 	var res wireResult
 	if err := cl.Call(ctx, "propose", map[string]any{"format": "write", "path": "c.txt", "payload": "x\n"}, &res); err != nil {
 		t.Fatal(err)
@@ -326,12 +328,7 @@ func TestCancelWhileWaiting(t *testing.T) {
 func TestReadReturnsContentAndHash(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "r.txt"), "hi\n")
-	path := serveTestDesk(t, d.Desk)
-	cl, err := Dial(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := dialTestDesk(t, d.Desk)
 	var r readResult
 	if err := cl.Call(reviewtest.Context(t), "read", map[string]any{"path": "r.txt"}, &r); err != nil {
 		t.Fatal(err)
@@ -388,12 +385,7 @@ func reportPercentiles(b *testing.B, lat []time.Duration) {
 
 func TestPeerCredentialsAreChecked(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
-	path := serveTestDesk(t, d.Desk)
-	cl, err := Dial(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := dialTestDesk(t, d.Desk)
 	// A connection from this user is served (peerIsUs is true for it).
 	if err := cl.Call(reviewtest.Context(t), "status", struct{}{}, nil); err != nil {
 		t.Fatalf("status from the same user: %v", err)
@@ -405,12 +397,7 @@ func TestPeerCredentialsAreChecked(t *testing.T) {
 // anything else with invalid params.
 func TestDecideTakesVerbOrVerdict(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
-	path := serveTestDesk(t, d.Desk)
-	cl, err := Dial(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
+	cl := dialTestDesk(t, d.Desk)
 	ctx := reviewtest.Context(t)
 	for _, tt := range []struct{ decision, want string }{{"approve", "approved"}, {"rejected", "rejected"}} {
 		reviewtest.WriteFile(t, filepath.Join(d.Root, tt.decision+".txt"), "old\n")
@@ -424,7 +411,7 @@ func TestDecideTakesVerbOrVerdict(t *testing.T) {
 		}
 	}
 	p := d.MustPropose(t, engine.FormatWrite, "x.txt", "x\n")
-	err = cl.Call(ctx, "decide", map[string]any{"id": p.ID, "decision": "withdrawn"}, nil)
+	err := cl.Call(ctx, "decide", map[string]any{"id": p.ID, "decision": "withdrawn"}, nil)
 	var re *RemoteError
 	if !errors.As(err, &re) || re.Code != codeInvalidParams || !strings.Contains(re.Message, "unknown decision") {
 		t.Errorf("decide withdrawn: %v; want invalid params naming the decisions", err)
