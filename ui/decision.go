@@ -277,7 +277,7 @@ func (d *detail) confirmUnseen(dec review.Decision) bool {
 	if len(unseen) == 0 || d.unseenOK {
 		return true
 	}
-	msg := fmt.Sprintf("You have not opened %s.\nApprove all %d files of this proposal?", andList(unseen), len(d.p.Files))
+	msg := fmt.Sprintf("You have not opened %s.\nApprove all %d files of this proposal?", strings.Join(unseen, ", "), len(d.p.Files))
 	d.unseenDialog = dialog.NewConfirm("Approve files you have not seen?", msg, func(ok bool) {
 		d.unseenDialog = nil
 		if ok {
@@ -291,14 +291,6 @@ func (d *detail) confirmUnseen(dec review.Decision) bool {
 	d.unseenDialog.SetDismissText("Show " + unseen[0])
 	d.unseenDialog.Show()
 	return false
-}
-
-// andList joins names as "a, b and c".
-func andList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // selectFile switches the view to another file of the proposal.
