@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -66,6 +65,13 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 		return Outcome{}, err
 	}
 	o, err := d.carryOut(ctx, e, dec)
+	if err != nil && pathRefused(err) {
+		// The file's path no longer leads where it did: retrying cannot
+		// help, so the proposal ends and the agent is told.
+		d.finish(ctx, e, Outcome{ID: id, Status: journal.Failed, Files: []FileOutcome{},
+			Error: "The desk refused to write your edit: " + err.Error() + ". Nothing was written. Read the file again and propose the edit again if it is still wanted.\n"})
+		return Outcome{}, err
+	}
 	if err != nil {
 		d.mu.Lock()
 		e.deciding = false
@@ -110,6 +116,14 @@ func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 		return nil, fmt.Errorf("review: proposal %s is still streaming; wait for it to finish before approving", id)
 	case !e.p.State.Open() || e.deciding:
 		return nil, fmt.Errorf("review: proposal %s is already %s", id, e.p.State)
+	}
+	if dec.Rule != "" && dec.Verdict != journal.Rejected {
+		// Whatever the rule, a protected file needs a person.
+		for _, f := range e.p.Files {
+			if !f.Protected.IsZero() {
+				return nil, fmt.Errorf("review: %s may not approve proposal %s: %s is protected (%s); a person must decide", dec.Rule, id, f.Rel, f.Protected)
+			}
+		}
 	}
 	e.deciding = true
 	if dec.Verdict != journal.Rejected {
@@ -364,16 +378,26 @@ func fileText(ref, edited string) string {
 // bom is the UTF-8 byte order mark.
 const bom = "\uFEFF"
 
-// checkDisk re-reads every file and refuses to go on if one changed since
-// the base snapshot, unless the person reviewed exactly that disk content.
+// checkDisk re-checks every file's path against the workspace roots (a
+// symlink swapped in since the proposal is refused) and that it is still
+// writable, re-reads it, and refuses to go on if one changed since the
+// base snapshot, unless the person reviewed exactly that disk content.
 // It keeps what it read in the plan, as the journal's "before"; a file
 // written over such a change starts from the proposal merged onto it.
 func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
 	var stale []string
 	for i, f := range p.Files {
+		if err := d.ws.Recheck(f.Path); err != nil {
+			return err
+		}
 		now, err := atomicfile.ReadSnapshot(f.Path)
 		if err != nil {
 			return err
+		}
+		if now.Exists {
+			if err := workspace.CheckWritable(f.Path, now.Mode); err != nil {
+				return err
+			}
 		}
 		plan[i].now = now
 		if !f.staleAgainst(now) {
@@ -432,15 +456,17 @@ func (d *Desk) write(plan []fileWrite) error {
 	return nil
 }
 
+// writeOne writes (or deletes) one file, never through a symlink that
+// leads out of its workspace root (atomicfile.SaveIn).
 func writeOne(w *fileWrite) error {
 	if w.Delete {
-		return atomicfile.Remove(w.Path)
+		return atomicfile.RemoveIn(w.Root, w.Path)
 	}
 	mode := w.Base.Mode.Perm()
 	if !w.Base.Exists {
 		mode = 0o644
 	}
-	created, err := atomicfile.Save(w.Path, []byte(w.Final), mode)
+	created, err := atomicfile.SaveIn(w.Root, w.Path, []byte(w.Final), mode)
 	w.created = created
 	return err
 }
@@ -448,11 +474,18 @@ func writeOne(w *fileWrite) error {
 // restoreBase puts a file back as it was just before the write.
 func restoreBase(w fileWrite) {
 	if !w.now.Exists {
-		os.Remove(w.Path)
+		atomicfile.RemoveIn(w.Root, w.Path)
 		atomicfile.RemoveCreatedDirs(w.created)
 		return
 	}
-	atomicfile.Save(w.Path, w.now.Content, w.now.Mode)
+	atomicfile.SaveIn(w.Root, w.Path, w.now.Content, w.now.Mode)
+}
+
+// pathRefused reports whether err is the desk refusing to write because a
+// file's path no longer leads where it did when proposed.
+func pathRefused(err error) bool {
+	var re *workspace.RefusalError
+	return errors.Is(err, atomicfile.ErrOutsideRoot) || errors.As(err, &re) && re.Rule == workspace.RuleMoved
 }
 
 // settle waits the configured settle window for an external writer (an

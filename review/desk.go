@@ -116,6 +116,9 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 	if req.Agent == "" {
 		req.Agent = "agent"
 	}
+	// Names are shown to the person and printed in terminals: a control
+	// character in one is escaped here, once, for every later reader.
+	req.Agent, req.Session = Printable(req.Agent), Printable(req.Session)
 	dir := req.Dir
 	if dir == "" {
 		dir = d.ws.Roots()[0]
@@ -144,7 +147,7 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 		}
 		p.Files = files
 	default:
-		f, err := d.target(dir, req.Path)
+		f, err := d.editTarget(dir, req.Path)
 		if err != nil {
 			return Proposal{}, err
 		}
@@ -214,7 +217,17 @@ func (d *Desk) target(dir, path string) (File, error) {
 	if err := d.ws.CheckContent(t, base.Size, base.Content); err != nil {
 		return File{}, err
 	}
-	return File{Path: t.Abs, Rel: t.Rel, Root: t.Root, Base: base, Protected: t.ProtectedRule}, nil
+	return File{Path: t.Abs, Rel: t.Rel, Root: t.Root, Base: base, Protected: t.Protected}, nil
+}
+
+// editTarget is target for a file a proposal edits: an existing file must
+// also be writable (workspace.CheckWritable).
+func (d *Desk) editTarget(dir, path string) (File, error) {
+	f, err := d.target(dir, path)
+	if err == nil && f.Base.Exists {
+		err = workspace.CheckWritable(f.Path, f.Base.Mode)
+	}
+	return f, err
 }
 
 // applyOne applies a single-file edit to f's base.
@@ -252,7 +265,7 @@ func (d *Desk) proposed(f *File, res engine.Result) error {
 func (d *Desk) applyPatch(dir, payload string) ([]File, error) {
 	targets := map[string]File{}
 	read := func(rel string) (string, bool, error) {
-		f, err := d.target(dir, filepath.FromSlash(rel))
+		f, err := d.editTarget(dir, filepath.FromSlash(rel))
 		if err != nil {
 			return "", false, err
 		}
@@ -269,7 +282,7 @@ func (d *Desk) applyPatch(dir, payload string) ([]File, error) {
 		f, ok := targets[rel]
 		if !ok {
 			var err error
-			if f, err = d.target(dir, filepath.FromSlash(rel)); err != nil {
+			if f, err = d.editTarget(dir, filepath.FromSlash(rel)); err != nil {
 				return err
 			}
 		}
@@ -401,8 +414,8 @@ func (d *Desk) autoDecision(e *entry) (Decision, bool) {
 	protected, unsure := "", ""
 	for _, f := range p.Files {
 		switch {
-		case f.Protected != "":
-			protected = "edits to protected path " + f.Rel + " (rule " + f.Protected + ")"
+		case !f.Protected.IsZero():
+			protected = "edits to protected path " + f.Rel + " (" + f.Protected.String() + ")"
 		case f.Incomplete != nil:
 			protected = "an edit cut short (" + f.Rel + ": " + f.Incomplete.Reason + ")"
 		case len(f.Loose()) > 0 && unsure == "":
@@ -451,7 +464,7 @@ func (d *Desk) autoRule(p Proposal) (string, bool) {
 	for _, f := range p.Files {
 		r, ok := d.cfg.AutoApprove(config.AutoRequest{
 			Agent: p.Agent, Root: f.Root, Rel: f.Rel, Kind: p.Format, Added: f.Added, Removed: f.Removed,
-			Protected: f.Protected != "", NewFile: !f.Base.Exists, Loose: len(f.Loose()) > 0,
+			Protected: !f.Protected.IsZero(), NewFile: !f.Base.Exists, Loose: len(f.Loose()) > 0,
 		})
 		if !ok {
 			return "", false

@@ -5,6 +5,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/config"
 )
 
 // State is where a proposal is in its lifecycle:
@@ -57,7 +58,7 @@ type File struct {
 	Base      atomicfile.Snapshot // the file when the proposal arrived
 	Proposed  string              // the proposed bytes ("" when Delete)
 	Delete    bool                // the proposal deletes the file
-	Protected string              // the protected-path rule that matched; "" if none
+	Protected config.Protection   // why a person must decide (no rule may approve it); zero if not protected
 	Matches   []engine.Match
 	// Incomplete is set when the agent's edit was cut short (a SEARCH/
 	// REPLACE block without its end): it was applied as far as it went.

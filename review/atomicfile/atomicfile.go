@@ -10,8 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -84,57 +86,89 @@ func Save(path string, content []byte, mode fs.FileMode) (created []string, err 
 	if err != nil {
 		return nil, err
 	}
-	old, statErr := os.Stat(target)
+	created, err = MkdirParents(target)
+	if err != nil {
+		return created, err
+	}
+	dir, err := os.OpenRoot(filepath.Dir(target))
+	if err != nil {
+		return created, &Error{Path: path, Step: "open dir", Err: err}
+	}
+	defer dir.Close()
+	return created, saveAt(dir, path, filepath.Base(target), content, mode)
+}
+
+// saveAt is Save's write of the file name in the opened directory dir:
+// the temp file is created, and renamed over name, relative to dir, so
+// nothing that happens to the path of dir meanwhile can redirect it. path
+// names the file in errors.
+func saveAt(dir *os.Root, path, name string, content []byte, mode fs.FileMode) error {
+	old, statErr := dir.Lstat(name)
+	switch {
+	case statErr == nil && !old.Mode().IsRegular():
+		return &Error{Path: path, Step: "check file", Err: fmt.Errorf("not a regular file (%s)", old.Mode().Type())}
+	case statErr != nil && !errors.Is(statErr, fs.ErrNotExist):
+		return &Error{Path: path, Step: "stat", Err: statErr}
+	}
 	if mode == 0 {
 		mode = DefaultFileMode
 		if statErr == nil {
 			mode = old.Mode().Perm()
 		}
 	}
-	dir := filepath.Dir(target)
-	created, err = MkdirParents(target)
+	tmp, tmpName, err := createTemp(dir, name)
 	if err != nil {
-		return created, err
+		return &Error{Path: path, Step: "create temp", Err: err}
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+TempMarker+"*.tmp")
-	if err != nil {
-		return created, &Error{Path: path, Step: "create temp", Err: err}
-	}
-	tmpName := tmp.Name()
+	tmpPath := filepath.Join(dir.Name(), tmpName)
 	renamed := false
 	defer func() {
 		if !renamed {
 			tmp.Close()
-			os.Remove(tmpName)
+			dir.Remove(tmpName)
 		}
 	}()
 	if err := writeChunks(tmp, content); err != nil {
-		return created, &Error{Path: path, Step: "write " + tmpName, Err: err}
+		return &Error{Path: path, Step: "write " + tmpPath, Err: err}
 	}
 	if statErr == nil {
 		if err := keepOwner(tmp, old); err != nil {
-			return created, &Error{Path: path, Step: "chown " + tmpName, Err: err}
+			return &Error{Path: path, Step: "chown " + tmpPath, Err: err}
 		}
 	}
 	if err := tmp.Chmod(mode); err != nil {
-		return created, &Error{Path: path, Step: "chmod " + tmpName, Err: err}
+		return &Error{Path: path, Step: "chmod " + tmpPath, Err: err}
 	}
 	if err := tmp.Sync(); err != nil {
-		return created, &Error{Path: path, Step: "fsync " + tmpName, Err: err}
+		return &Error{Path: path, Step: "fsync " + tmpPath, Err: err}
 	}
 	if err := tmp.Close(); err != nil {
-		return created, &Error{Path: path, Step: "close " + tmpName, Err: err}
+		return &Error{Path: path, Step: "close " + tmpPath, Err: err}
 	}
 	callSaveHook("synced")
-	if err := os.Rename(tmpName, target); err != nil {
-		return created, &Error{Path: path, Step: "rename", Err: err}
+	if err := dir.Rename(tmpName, name); err != nil {
+		return &Error{Path: path, Step: "rename", Err: err}
 	}
 	renamed = true
 	callSaveHook("renamed")
-	if err := syncDir(dir); err != nil {
-		return created, &Error{Path: path, Step: "fsync dir " + dir, Err: err}
+	if err := syncRoot(dir, "."); err != nil {
+		return &Error{Path: path, Step: "fsync dir " + dir.Name(), Err: err}
 	}
-	return created, nil
+	return nil
+}
+
+// createTemp creates a new temporary file (mode 0600) for name in dir,
+// named so that RemoveTemps finds it.
+func createTemp(dir *os.Root, name string) (*os.File, string, error) {
+	for range 100 {
+		tmpName := "." + name + TempMarker + strconv.FormatUint(uint64(rand.Uint32()), 10) + ".tmp"
+		f, err := dir.OpenFile(tmpName, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, tmpName, err
+	}
+	return nil, "", fmt.Errorf("no unused temporary name for %s in %s", name, dir.Name())
 }
 
 // saveTarget resolves path to the regular file Save must replace:
@@ -178,6 +212,16 @@ func callSaveHook(step string) {
 	if hook := saveTestHook.Load(); hook != nil {
 		(*hook)(step)
 	}
+}
+
+// syncRoot fsyncs the directory name inside root.
+func syncRoot(root *os.Root, name string) error {
+	d, err := root.Open(name)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }
 
 func syncDir(dir string) error {

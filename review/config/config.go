@@ -57,30 +57,6 @@ type WorkspaceSettings struct {
 	Settle time.Duration // settle window in force under the root
 }
 
-// ProtectedPattern is one protected-path pattern (gitignore syntax,
-// matched against the path relative to its root; see glob.Pattern). It
-// matches regardless of case, so ".GIT/config" is protected on a
-// case-insensitive file system too.
-type ProtectedPattern struct {
-	Pattern string // as written, e.g. ".env*"
-	Origin  string // "built-in" or "FILE line N"
-	glob    glob.Pattern
-}
-
-// Match reports whether the pattern protects rel (slash-separated, relative
-// to its root) or a directory above it, in any case. It compiles Pattern
-// for a pattern built by hand rather than by Load.
-func (p ProtectedPattern) Match(rel string) bool {
-	g := p.glob
-	if g.IsZero() {
-		if p.Pattern == "" {
-			return false
-		}
-		g, _, _ = glob.Compile(strings.ToLower(p.Pattern))
-	}
-	return g.MatchWithParents(strings.ToLower(rel), false)
-}
-
 // The defaults.
 const (
 	DefaultMaxFileBytes     = 10 << 20         // 10 MiB
@@ -88,28 +64,6 @@ const (
 	// FileName is the per-workspace config file at a root.
 	FileName = ".diffdesk.toml"
 )
-
-// DefaultProtected are the built-in protected patterns: version-control
-// internals, environment and secret files, private keys, credential stores
-// (SSH, GnuPG, cloud and cluster CLIs, Docker, Git, databases, package
-// registries, Terraform state), lockfiles, and DiffDesk's own workspace
-// config and ignore files (so no agent can widen its own permissions). A
-// store that lives in a directory of its own (.ssh/, .aws/) is protected
-// whole; one file among others by its path at any depth
-// ("**/.docker/config.json"). The user config's unprotect removes entries.
-var DefaultProtected = []string{
-	".git/", ".hg/", ".svn/",
-	".env*", ".netrc", "_netrc", ".npmrc", ".pypirc",
-	"id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks",
-	".ssh/", ".gnupg/", ".aws/", ".azure/", ".kube/", "**/.config/gcloud/", "**/.config/gh/hosts.yml",
-	"**/.docker/config.json", ".git-credentials", ".pgpass", ".my.cnf", ".s3cfg", ".boto", ".vault-token",
-	"**/.cargo/credentials*", "**/.gem/credentials", ".terraformrc", "*.tfstate", "*.tfstate.backup", ".htpasswd",
-	"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb",
-	"deno.lock", "go.sum", "Cargo.lock", "poetry.lock", "Pipfile.lock", "uv.lock", "pdm.lock",
-	"Gemfile.lock", "composer.lock", "mix.lock", "pubspec.lock", "Podfile.lock", "Package.resolved",
-	"packages.lock.json", "gradle.lockfile", "flake.lock",
-	FileName, ".diffdeskignore", ".clineignore", ".geminiignore", ".aiderignore",
-}
 
 // Default returns the configuration used when no file sets anything:
 // no formatters, no auto-approve rules, the built-in protected patterns,
@@ -122,7 +76,7 @@ func Default() Config {
 	}
 	for _, p := range DefaultProtected {
 		g, _, _ := glob.Compile(strings.ToLower(p))
-		c.Protected = append(c.Protected, ProtectedPattern{Pattern: p, Origin: "built-in", glob: g})
+		c.Protected = append(c.Protected, ProtectedPattern{Pattern: p, Origin: "built-in", Reason: protectedReasons[p], glob: g})
 	}
 	return c
 }

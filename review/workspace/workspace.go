@@ -7,8 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
+	"unicode"
 
 	"github.com/diffdesk/diffdesk/review/config"
 )
@@ -24,22 +26,25 @@ type Workspace struct {
 
 // Target is a path the workspace accepts for an edit.
 type Target struct {
-	Abs           string // absolute, symlinks resolved (for a new file: its nearest existing parent's)
-	Root          string // the workspace root that holds it
-	Rel           string // relative to Root, slash-separated
-	Protected     bool   // a person must decide: no auto-approval
-	ProtectedRule string // which pattern made it protected, e.g. `".env*" (built-in)`; "" if none
+	Abs  string // absolute, symlinks resolved (for a new file: its nearest existing parent's)
+	Root string // the workspace root that holds it
+	Rel  string // relative to Root, slash-separated
+	// Protected, when not zero, says why a person must decide: no rule
+	// may approve an edit to the file.
+	Protected config.Protection
 }
 
 // The refusal rules a RefusalError carries.
 const (
-	RuleInvalidPath = "invalid_path"   // empty or containing a NUL byte
+	RuleInvalidPath = "invalid_path"   // empty, or holding a NUL byte, another control character or a bidirectional-text control
 	RuleOutside     = "outside_roots"  // not under any workspace root
 	RuleIgnored     = "ignored"        // matched by an ignore file
 	RuleNotFile     = "not_a_file"     // a directory, device, socket or pipe
 	RuleSymlink     = "symlink"        // a symlink whose target does not exist
 	RuleBinary      = "binary"         // a NUL byte in the first 8 KiB, or a binary format's magic bytes (magic.go)
 	RuleTooLarge    = "max_file_bytes" // over [limits] max_file_bytes
+	RuleReadOnly    = "read_only"      // an existing file its owner may not write (CheckWritable)
+	RuleMoved       = "path_changed"   // at write time the path no longer leads to the file the proposal was made for (Recheck)
 )
 
 // RefusalError is the desk refusing a path: outside the roots, ignored,
@@ -85,7 +90,8 @@ func (w *Workspace) Roots() []string { return append([]string(nil), w.roots...) 
 // the first root. It resolves ".." (lexically, first) and symlinks (for a
 // file that does not exist yet, those of its nearest existing parent),
 // refuses anything outside every root, ignored by an ignore file, or not a
-// regular file, and flags protected paths. Ignore and protected rules are
+// regular file, and a path holding a control character, and flags
+// protected paths (relative to every root holding them). Ignore and protected rules are
 // checked against the real path and, for a symlink inside the workspace,
 // the path as named. Refusals are *RefusalError.
 // Ignore files are re-read when they change, so Resolve always applies the
@@ -94,6 +100,10 @@ func (w *Workspace) Resolve(p string) (Target, error) {
 	if p == "" || strings.ContainsRune(p, 0) {
 		return Target{}, &RefusalError{Path: fmt.Sprintf("%q", p), Rule: RuleInvalidPath,
 			Detail: "not a usable file path; give a path relative to " + w.roots[0] + " or an absolute one"}
+	}
+	if r, ok := unprintable(p); ok {
+		return Target{}, &RefusalError{Path: strconv.QuoteToGraphic(p), Rule: RuleInvalidPath,
+			Detail: fmt.Sprintf("the path holds the control character %U; DiffDesk does not edit files whose names hold control characters (they can forge or hide what a terminal shows); rename the file or choose another", r)}
 	}
 	abs := p
 	if !filepath.IsAbs(abs) {
@@ -136,22 +146,87 @@ func (w *Workspace) Resolve(p string) (Target, error) {
 			return Target{}, &RefusalError{Path: p, Rule: RuleIgnored,
 				Detail: fmt.Sprintf("ignored by %s line %d (%q); edit another file, or ask the person to change that ignore file", v.file, v.line, v.pattern)}
 		}
-		if rule := w.protectedRule(n[1]); rule != "" && !t.Protected {
-			t.Protected, t.ProtectedRule = true, rule
+	}
+	// Protected patterns apply relative to every root holding the path,
+	// not only the deepest: a root nested in .git/ does not unprotect the
+	// hooks beside it.
+	for _, rel := range append(w.within(real), w.within(filepath.Clean(abs))...) {
+		if t.Protected = w.protection(rel); !t.Protected.IsZero() {
+			break
 		}
 	}
 	return t, nil
 }
 
-// protectedRule names the first protected pattern matching rel, in any
-// case, or "".
-func (w *Workspace) protectedRule(rel string) string {
+// CheckWritable refuses an edit to an existing file whose owner may not
+// write it (mode 0444 and the like): someone made it read-only on purpose,
+// and the desk's atomic replace (a new file renamed over it) would
+// otherwise replace it regardless. mode is the file's permission bits.
+func CheckWritable(abs string, mode fs.FileMode) error {
+	if mode.Perm()&0o200 != 0 {
+		return nil
+	}
+	return &RefusalError{Path: abs, Rule: RuleReadOnly,
+		Detail: fmt.Sprintf("the file is read-only (mode %04o), and DiffDesk does not replace read-only files; if it should change, make it writable first (chmod u+w %s), then propose the edit again", mode.Perm(), shellQuote(abs))}
+}
+
+// shellQuote quotes path for a shell command the person may copy.
+func shellQuote(path string) string {
+	if !strings.ContainsAny(path, " \t'\"$`\\;&|<>*?()[]{}!#~") {
+		return path
+	}
+	return "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
+}
+
+// Recheck re-resolves, just before a write, the path Resolve gave as
+// Target.Abs (abs) and refuses (RuleMoved) one that no longer leads there:
+// a directory above it or the file itself replaced by a symlink since, to
+// elsewhere in the workspace or out of it. The write itself must still
+// not follow links out of the root (atomicfile.SaveIn): the swap can come
+// after this check too.
+func (w *Workspace) Recheck(abs string) error {
+	real, _, err := resolveExisting(abs)
+	if err == nil && real == abs {
+		return nil
+	}
+	why := ""
+	var re *RefusalError
+	switch _, _, inside := w.under(real); {
+	case errors.As(err, &re):
+		why = re.Detail
+	case err != nil:
+		return err
+	case !inside:
+		why = "it now leads to " + real + ", outside the workspace roots " + strings.Join(w.roots, ", ")
+	default:
+		why = "it now leads to " + real
+	}
+	return &RefusalError{Path: abs, Rule: RuleMoved,
+		Detail: why + "; a symlink was put in its way after the edit was proposed, so nothing was written; look at what changed there, then propose the edit again"}
+}
+
+// protection is the first protected pattern matching rel, in any case;
+// zero if none.
+func (w *Workspace) protection(rel string) config.Protection {
 	for _, pp := range w.cfg.Protected {
 		if pp.Match(rel) {
-			return fmt.Sprintf("%q (%s)", pp.Pattern, pp.Origin)
+			return pp.Protection()
 		}
 	}
-	return ""
+	return config.Protection{}
+}
+
+// within returns path (absolute, clean) relative to every root holding
+// it, the deepest root first.
+func (w *Workspace) within(path string) []string {
+	var out []string
+	for _, r := range w.roots {
+		if rel, ok := relUnder(r, path); ok && rel != "" {
+			out = append(out, rel)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b string) int { return len(a) - len(b) })
+	return out
 }
 
 // resolvedNote says where a path really leads when symlinks or ".." moved it.
@@ -169,14 +244,34 @@ func (w *Workspace) under(real string) (root, rel string, ok bool) {
 		if len(r) <= len(root) {
 			continue
 		}
-		switch {
-		case real == r:
-			root, rel, ok = r, "", true
-		case strings.HasPrefix(real, r) && (strings.HasSuffix(r, string(filepath.Separator)) || real[len(r)] == filepath.Separator):
-			root, rel, ok = r, filepath.ToSlash(strings.TrimPrefix(real[len(r):], string(filepath.Separator))), true
+		if x, in := relUnder(r, real); in {
+			root, rel, ok = r, x, true
 		}
 	}
 	return root, rel, ok
+}
+
+// relUnder returns path relative to root, slash-separated ("" for root
+// itself), if path is root or inside it; both absolute and clean.
+func relUnder(root, path string) (string, bool) {
+	switch {
+	case path == root:
+		return "", true
+	case strings.HasPrefix(path, root) && (strings.HasSuffix(root, string(filepath.Separator)) || path[len(root)] == filepath.Separator):
+		return filepath.ToSlash(strings.TrimPrefix(path[len(root):], string(filepath.Separator))), true
+	}
+	return "", false
+}
+
+// unprintable returns the first control character (C0, DEL, C1) or
+// bidirectional-text control in s, which no path the desk edits may hold.
+func unprintable(s string) (rune, bool) {
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return r, true
+		}
+	}
+	return 0, false
 }
 
 // resolveExisting resolves the symlinks of abs (clean and absolute). If abs

@@ -191,49 +191,118 @@ func TestResolveNestedRootsPicksDeepest(t *testing.T) {
 func TestResolveProtected(t *testing.T) {
 	ws, _, _ := newTestWorkspace(t, nil)
 	for _, c := range []struct {
-		path string
-		rule string // "" = not protected
+		path    string
+		pattern string // the built-in pattern that protects it; "" = not protected
 	}{
-		{".env", `".env*" (built-in)`},
-		{"web/.env.local", `".env*" (built-in)`},
-		{".git/config", `".git/" (built-in)`},
-		{"vendor/x/.git/hooks/pre-commit", `".git/" (built-in)`},
-		{"go.sum", `"go.sum" (built-in)`},
-		{"web/package-lock.json", `"package-lock.json" (built-in)`},
-		{"certs/server.pem", `"*.pem" (built-in)`},
-		{"home/.ssh/id_rsa.pub", `"id_rsa*" (built-in)`},
-		{".ssh/config", `".ssh/" (built-in)`},
-		{"home/.ssh/authorized_keys", `".ssh/" (built-in)`},
-		{".gnupg/pubring.kbx", `".gnupg/" (built-in)`},
-		{".aws/credentials", `".aws/" (built-in)`},
-		{".docker/config.json", `"**/.docker/config.json" (built-in)`},
-		{"home/.kube/config", `".kube/" (built-in)`},
-		{".config/gcloud/credentials.db", `"**/.config/gcloud/" (built-in)`},
-		{".git-credentials", `".git-credentials" (built-in)`},
-		{".pgpass", `".pgpass" (built-in)`},
-		{"android/release.keystore", `"*.keystore" (built-in)`},
-		{"infra/terraform.tfstate", `"*.tfstate" (built-in)`},
+		{".env", ".env*"},
+		{"web/.env.local", ".env*"},
+		{".git/config", ".git"},
+		{"vendor/x/.git/hooks/pre-commit", ".git"},
+		{"go.sum", "go.sum"},
+		{"web/package-lock.json", "package-lock.json"},
+		{"certs/server.pem", "*.pem"},
+		{"home/.ssh/id_rsa.pub", "id_rsa*"},
+		{".ssh/config", ".ssh/"},
+		{"home/.ssh/authorized_keys", ".ssh/"},
+		{".gnupg/pubring.kbx", ".gnupg/"},
+		{".aws/credentials", ".aws/"},
+		{".docker/config.json", "**/.docker/config.json"},
+		{"home/.kube/config", ".kube/"},
+		{".config/gcloud/credentials.db", "**/.config/gcloud/"},
+		{".git-credentials", ".git-credentials"},
+		{".pgpass", ".pgpass"},
+		{"android/release.keystore", "*.keystore"},
+		{"infra/terraform.tfstate", "*.tfstate"},
 		{".docker/Dockerfile", ""},
 		{"docs/ssh.md", ""},
-		{".diffdesk.toml", `".diffdesk.toml" (built-in)`},
-		{".clineignore", `".clineignore" (built-in)`},
-		{".GIT/config", `".git/" (built-in)`},
-		{"keys/Server.PEM", `"*.pem" (built-in)`},
-		{"cargo.lock", `"Cargo.lock" (built-in)`},
+		{".diffdesk.toml", ".diffdesk.toml"},
+		{".clineignore", ".clineignore"},
+		{".GIT/config", ".git"},
+		{"keys/Server.PEM", "*.pem"},
+		{"cargo.lock", "Cargo.lock"},
 		{"main.go", ""},
 		{"environment.go", ""},
 		{"docs/git/notes.md", ""},
 		{".gitignore", ""},
+		// Agent-control, git and tool files that run code or decide
+		// without the person (issue 11), at the root, nested, in any case.
+		{".git", ".git"},
+		{"sub/.GIT", ".git"},
+		{".gitmodules", ".gitmodules"},
+		{"vendor/lib/.GitModules", ".gitmodules"},
+		{".git/hooks/pre-commit", ".git"},
+		{".claude/settings.json", ".claude/"},
+		{".claude/settings.local.json", ".claude/"},
+		{"pkg/.Claude/settings.json", ".claude/"},
+		{".gemini/settings.json", ".gemini/"},
+		{".mcp.json", ".mcp.json"},
+		{"sub/.MCP.json", ".mcp.json"},
+		{".vscode/tasks.json", ".vscode/"},
+		{".vscode/settings.json", ".vscode/"},
+		{"app/.VSCode/launch.json", ".vscode/"},
+		{"proj.code-workspace", "*.code-workspace"},
+		{".idea/runConfigurations/run.xml", ".idea/"},
+		{".github/workflows/ci.yml", "**/.github/workflows/"},
+		{"sub/.GitHub/Workflows/release.yaml", "**/.github/workflows/"},
+		{".github/actions/setup/action.yml", "**/.github/actions/"},
+		{".github/CODEOWNERS", ""},
+		{".github/ISSUE_TEMPLATE/bug.md", ""},
+		{".gitlab-ci.yml", ".gitlab-ci.yml"},
+		{".husky/pre-commit", ".husky/"},
+		{".pre-commit-config.yaml", ".pre-commit-config.yaml"},
+		{".npmrc", ".npmrc"},
+		{"sub/.NPMRC", ".npmrc"},
+		{".yarnrc.yml", ".yarnrc.yml"},
+		{".pypirc", ".pypirc"},
+		{".envrc", ".envrc"},
+		{".cursor/mcp.json", ".cursor/"},
+		{".roo/mcp.json", ".roo/"},
+		{".clinerules/hooks/PreToolUse", ".clinerules/"},
+		{".continue/config.yaml", ".continue/"},
+		{".devcontainer/devcontainer.json", ".devcontainer/"},
+		{".devcontainer.json", ".devcontainer.json"},
+		// Instructions an agent keeps current: not protected.
+		{"CLAUDE.md", ""},
+		{"GEMINI.md", ""},
+		{"AGENTS.md", ""},
+		{".cursorrules", ""},
+		{".clinerules", ""},
+		{"docs/claude/notes.md", ""},
+		{".github/copilot-instructions.md", ""},
 	} {
 		t.Run(c.path, func(t *testing.T) {
 			got, err := ws.Resolve(c.path)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Protected != (c.rule != "") || got.ProtectedRule != c.rule {
-				t.Errorf("Resolve(%q) = protected %v rule %q; want rule %q", c.path, got.Protected, got.ProtectedRule, c.rule)
+			if got.Protected.Pattern != c.pattern {
+				t.Fatalf("Resolve(%q) protected by %q; want %q", c.path, got.Protected.Pattern, c.pattern)
+			}
+			if c.pattern != "" && (got.Protected.Origin != "built-in" || got.Protected.Reason == "") {
+				t.Errorf("Resolve(%q) protection %+v; want built-in with a reason", c.path, got.Protected)
 			}
 		})
+	}
+}
+
+// TestResolveProtectedUnderNestedRoot: a workspace root nested inside a
+// protected directory does not unprotect what is in it.
+func TestResolveProtectedUnderNestedRoot(t *testing.T) {
+	dir := t.TempDir()
+	hooks := filepath.Join(dir, ".git", "hooks")
+	if err := os.MkdirAll(hooks, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := New([]string{dir, hooks}, config.Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ws.Resolve(filepath.Join(hooks, "pre-commit"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Rel != "pre-commit" || got.Protected.Pattern != ".git" {
+		t.Errorf("Resolve(.git/hooks/pre-commit) under root .git/hooks = rel %q, protected %+v; want rel pre-commit protected by .git", got.Rel, got.Protected)
 	}
 }
 
@@ -249,7 +318,7 @@ func TestResolveThroughSymlinksKeepsRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Target{Abs: filepath.Join(a, "config", "env.txt"), Root: a, Rel: "config/env.txt", Protected: true, ProtectedRule: `".env*" (built-in)`}); got != want {
+	if want := (Target{Abs: filepath.Join(a, "config", "env.txt"), Root: a, Rel: "config/env.txt", Protected: config.Protection{Pattern: ".env*", Origin: "built-in", Reason: "environment file: usually holds secrets"}}); got != want {
 		t.Errorf("Resolve(.env -> config/env.txt) = %+v; want %+v", got, want)
 	}
 	var re *RefusalError
