@@ -84,6 +84,9 @@ func openIn(root, path string) (*os.Root, string, error) {
 		return nil, "", &Error{Path: path, Step: "check path", Err: fmt.Errorf("%w %s", ErrOutsideRoot, root)}
 	}
 	r, err := os.OpenRoot(root)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = fmt.Errorf("the workspace root %s no longer exists; recreate it to write there", root)
+	}
 	if err != nil {
 		return nil, "", &Error{Path: path, Step: "open root " + root, Err: err}
 	}
@@ -175,13 +178,28 @@ func inError(r *os.Root, path, step string, err error) error {
 // leadsOutside resolves the symlinks of path, or of its nearest existing
 // parent, and reports whether that leads out of root.
 func leadsOutside(root, path string) (string, bool) {
+	real, err := Resolve(path)
+	if err != nil {
+		return "", false
+	}
+	_, inside := relIn(root, real)
+	return real, !inside && real != root
+}
+
+// Resolve returns path (absolute, clean) with its symlinks resolved; for a
+// path that does not exist, its nearest existing parent's, with the rest
+// appended. Compare it with path to see whether a symlink now sends a
+// write elsewhere.
+func Resolve(path string) (string, error) {
+	var rest []string
 	for p := path; ; p = filepath.Dir(p) {
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			_, inside := relIn(root, real)
-			return real, !inside && real != root
+		real, err := filepath.EvalSymlinks(p)
+		if err == nil {
+			return filepath.Join(append([]string{real}, rest...)...), nil
 		}
-		if p == root || filepath.Dir(p) == p {
-			return "", false
+		if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) || filepath.Dir(p) == p {
+			return "", fmt.Errorf("resolve %s: %w", path, err)
 		}
+		rest = append([]string{filepath.Base(p)}, rest...)
 	}
 }

@@ -18,6 +18,12 @@ import (
 // (nil content: delete the file) and returns the checkpoint.
 func historyWrite(t testing.TB, j *Journal, id, agent, path string, content []byte) int64 {
 	t.Helper()
+	return historyWriteIn(t, j, filepath.Dir(path), id, agent, path, content)
+}
+
+// historyWriteIn is historyWrite recording root as the workspace root.
+func historyWriteIn(t testing.TB, j *Journal, root, id, agent, path string, content []byte) int64 {
+	t.Helper()
 	ctx := context.Background()
 	disk, err := atomicfile.ReadSnapshot(path)
 	if err != nil {
@@ -29,7 +35,7 @@ func historyWrite(t testing.TB, j *Journal, id, agent, path string, content []by
 	}
 	del := content == nil
 	err = j.RecordProposal(ctx, ProposalRecord{ID: id, Agent: agent, Session: "s-" + agent, Format: "write",
-		Payload: content, Status: "pending", Files: []ProposalFileRecord{{Path: path, Root: filepath.Dir(path),
+		Payload: content, Status: "pending", Files: []ProposalFileRecord{{Path: path, Root: root,
 			BaseExists: disk.Exists, Base: base, Delete: del, Proposed: content}}})
 	if err != nil {
 		t.Fatal(err)
@@ -38,7 +44,7 @@ func historyWrite(t testing.TB, j *Journal, id, agent, path string, content []by
 		Files: []DecisionFile{{Path: path, Delete: del, Approved: content}}}); err != nil {
 		t.Fatal(err)
 	}
-	cp, err := j.BeginWrite(ctx, WriteIntent{ProposalID: id, Files: []FileWrite{{Path: path, Root: filepath.Dir(path),
+	cp, err := j.BeginWrite(ctx, WriteIntent{ProposalID: id, Files: []FileWrite{{Path: path, Root: root,
 		BeforeExists: disk.Exists, Before: base, Delete: del, After: content}}})
 	if err != nil {
 		t.Fatal(err)

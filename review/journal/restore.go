@@ -158,6 +158,10 @@ func (j *Journal) planRestoreFile(ctx context.Context, req RestoreRequest, cf Ch
 		f.Action, f.Reason = RestoreRefused, "inside a .git directory, which history never touches; use git to restore it"
 		return f, nil
 	}
+	if why := moved(cf.Root, cf.Path); why != "" {
+		f.Action, f.Reason = RestoreRefused, why
+		return f, nil
+	}
 	var err error
 	if f.Disk, err = atomicfile.ReadSnapshot(cf.Path); err != nil {
 		f.Action, f.Reason = RestoreRefused, err.Error()
@@ -220,6 +224,24 @@ func (j *Journal) lastWrite(ctx context.Context, path string) (lastWrite, error)
 	}
 	w.final = final.String
 	return w, nil
+}
+
+// moved says why a restore must not write path, recorded inside root, when
+// a symlink now sends it elsewhere (a directory or the file replaced by a
+// link since the journal recorded it); "" if it still leads to itself.
+func moved(root, path string) string {
+	real, err := atomicfile.Resolve(path)
+	switch {
+	case err != nil:
+		return err.Error()
+	case real == path:
+		return ""
+	}
+	where := "elsewhere in the workspace"
+	if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		where = "outside the workspace root " + root
+	}
+	return fmt.Sprintf("a symlink now sends it to %s, %s, since the journal recorded it; restore never follows it: look at what changed there, and restore by hand if it is right", real, where)
 }
 
 // insideGit reports whether path has a ".git" component.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 )
@@ -92,12 +91,12 @@ func (j *Journal) ApplyRestore(ctx context.Context, plan RestorePlan) (RestoreRe
 }
 
 // restoreOne writes (or removes) one file and returns the directories it
-// created.
+// created; never through a symlink leading out of its workspace root.
 func restoreOne(f RestoreFile) ([]string, error) {
 	if f.TargetExists {
-		return atomicfile.Save(f.Path, f.Target, f.Disk.Mode)
+		return atomicfile.SaveIn(f.Root, f.Path, f.Target, f.Disk.Mode)
 	}
-	if err := atomicfile.Remove(f.Path); err != nil {
+	if err := atomicfile.RemoveIn(f.Root, f.Path); err != nil {
 		return nil, err
 	}
 	return nil, atomicfile.RemoveCreatedDirs(f.RemoveDirs)
@@ -108,9 +107,9 @@ func restoreOne(f RestoreFile) ([]string, error) {
 func putBack(files []RestoreFile) {
 	for _, f := range files {
 		if f.Disk.Exists {
-			atomicfile.Save(f.Path, f.Disk.Content, f.Disk.Mode)
+			atomicfile.SaveIn(f.Root, f.Path, f.Disk.Content, f.Disk.Mode)
 		} else {
-			os.Remove(f.Path)
+			atomicfile.RemoveIn(f.Root, f.Path)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/diffdesk/diffdesk/review/atomicfile"
 )
 
 func readOrMissing(t *testing.T, path string) string {
@@ -43,7 +45,7 @@ func TestRestoreUndoAndUndoTheUndo(t *testing.T) {
 	b := filepath.Join(dir, "new", "deeper", "b.txt")
 	os.WriteFile(a, []byte("a0\n"), 0o640)
 	historyWrite(t, j, "p1", "claude", a, []byte("a1\n"))
-	c2 := historyWrite(t, j, "p2", "claude", b, []byte("b1\n"))
+	c2 := historyWriteIn(t, j, dir, "p2", "claude", b, []byte("b1\n"))
 	c3 := historyWrite(t, j, "p3", "claude", a, []byte("a2\n"))
 
 	// Dry run touches nothing and says what would change.
@@ -195,5 +197,61 @@ func TestRestoreRefusals(t *testing.T) {
 	}
 	if got := readOrMissing(t, a); got != "sneaky\n" {
 		t.Errorf("stale plan wrote a.txt: %q", got)
+	}
+}
+
+// TestRestoreRefusesSymlinkSwappedIn: a directory of a checkpoint's file
+// replaced by a symlink out of the workspace root is refused by the dry
+// run, even with force; and when the swap comes after the dry run (with
+// the same content outside, so the plan still holds), the forced apply
+// refuses it too. Nothing outside the root is written.
+func TestRestoreRefusesSymlinkSwappedIn(t *testing.T) {
+	ctx := context.Background()
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, outside := filepath.Join(base, "ws"), filepath.Join(base, "outside")
+	sub := filepath.Join(root, "sub")
+	a := filepath.Join(sub, "a.txt")
+	for _, d := range []string{sub, outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(a, []byte("a0\n"), 0o644)
+	j := openTestJournal(t)
+	c := historyWriteIn(t, j, root, "p1", "claude", a, []byte("a1\n"))
+	swap := func() {
+		t.Helper()
+		if err := os.RemoveAll(sub); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(outside, sub); err != nil {
+			t.Fatal(err)
+		}
+	}
+	req := RestoreRequest{Checkpoint: c, Force: true}
+
+	plan := mustPlan(t, j, req) // the dry run before the swap
+	os.WriteFile(filepath.Join(outside, "a.txt"), []byte("a1\n"), 0o644)
+	swap()
+	if _, err := j.ApplyRestore(ctx, plan); !errors.Is(err, atomicfile.ErrOutsideRoot) || !strings.Contains(err.Error(), a) {
+		t.Errorf("ApplyRestore(swapped after the dry run) = %v; want an error naming %s, wrapping ErrOutsideRoot", err, a)
+	}
+	if got := readOrMissing(t, filepath.Join(outside, "a.txt")); got != "a1\n" {
+		t.Errorf("outside a.txt = %q; want it untouched", got)
+	}
+
+	plan = mustPlan(t, j, req) // the dry run after the swap
+	if r := plan.Refused(); len(r) != 1 || !strings.Contains(r[0].Reason, "symlink") || !strings.Contains(r[0].Reason, "outside the workspace root") {
+		t.Fatalf("PlanRestore(swapped) refused %+v; want a.txt refused: a symlink leads outside the root", r)
+	}
+	var re *RestoreRefusedError
+	if _, err := j.ApplyRestore(ctx, plan); !errors.As(err, &re) {
+		t.Errorf("ApplyRestore(refused plan) = %v; want a *RestoreRefusedError", err)
+	}
+	if got := readOrMissing(t, filepath.Join(outside, "a.txt")); got != "a1\n" {
+		t.Errorf("outside a.txt = %q; want it untouched", got)
 	}
 }
