@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -77,10 +78,10 @@ func absPaths(paths []string) ([]string, error) {
 func shownPath(path string) string {
 	wd, err := os.Getwd()
 	if err != nil {
-		return path
+		return review.Printable(path)
 	}
 	if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
-		return rel
+		return review.Printable(rel)
 	}
-	return path
+	return review.Printable(path)
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -114,9 +115,9 @@ func historyLine(e journal.Entry) string {
 		}
 		files = append(files, shownPath(p))
 	}
-	who := e.Agent
+	who := review.Printable(e.Agent)
 	if e.Session != "" {
-		who += "/" + e.Session
+		who += "/" + review.Printable(e.Session)
 	}
 	line := fmt.Sprintf("%-7s %s  %-24s %-18s %s", e.Ref, e.Time.Local().Format("2006-01-02 15:04:05"),
 		who, what, strings.Join(files, ", "))

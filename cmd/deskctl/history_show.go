@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -62,7 +63,7 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 			fmt.Fprintf(stdout, " · %s", s)
 		}
 	}
-	fmt.Fprintf(stdout, "\nwhen:     %s\nwho:      %s / session %s\n", d.Time.Local().Format("2006-01-02 15:04:05 MST"), d.Agent, d.Session)
+	fmt.Fprintf(stdout, "\nwhen:     %s\nwho:      %s / session %s\n", d.Time.Local().Format("2006-01-02 15:04:05 MST"), review.Printable(d.Agent), review.Printable(d.Session))
 	if d.ProposalID != "" {
 		fmt.Fprintf(stdout, "proposal: %s (%s)\n", d.ProposalID, d.Format)
 	}

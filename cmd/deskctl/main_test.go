@@ -10,6 +10,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/startup"
 )
@@ -204,5 +207,30 @@ func TestServeRejectExitCode(t *testing.T) {
 	_, _, code := deskctl(t, "x\n", "propose", "--socket", sock, "--format", "write", "--file", filepath.Join(root, "f.txt"))
 	if code != 3 {
 		t.Errorf("rejected propose: exit %d; want 3", code)
+	}
+}
+
+// TestStatusEscapesControlCharacters: an agent name holding a terminal
+// escape and a newline neither recolours the terminal nor forges a line of
+// deskctl status; a path holding one is refused.
+func TestStatusEscapesControlCharacters(t *testing.T) {
+	root, sock := startServe(t, "")
+	cl, err := deskrpc.Dial(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	ctx := context.Background()
+	req := review.Request{Agent: "evil\x1b[31m\n  p9-forged  claude", Format: engine.FormatWrite, Path: filepath.Join(root, "f.txt"), Payload: "x\n"}
+	if err := cl.Call(ctx, "propose", req, nil); err != nil {
+		t.Fatal(err)
+	}
+	req.Agent, req.Path = "agent", filepath.Join(root, "a\n  p9-forged.txt")
+	if err := cl.Call(ctx, "propose", req, nil); err == nil || !strings.Contains(err.Error(), "control character") {
+		t.Errorf("propose(path with a newline) = %v; want a refusal naming the control character", err)
+	}
+	out, _, code := deskctl(t, "", "status", "--socket", sock)
+	if code != 0 || strings.Contains(out, "\x1b") || strings.Contains(out, "\n  p9-forged") || !strings.Contains(out, `"evil\x1b[31m\n  p9-forged  claude"`) {
+		t.Errorf("status = exit %d:\n%s\nwant the agent name escaped, on its line", code, out)
 	}
 }

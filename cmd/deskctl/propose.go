@@ -198,13 +198,23 @@ func runStatus(ctx context.Context, x *invocation, socket string, asJSON bool) i
 		writeJSON(stdout, st)
 		return 0
 	}
-	fmt.Fprintf(stdout, "desk running at %s\nworkspaces: %v\n", socket, st.Roots)
+	roots := make([]string, len(st.Roots))
+	for i, r := range st.Roots {
+		roots[i] = review.Printable(r)
+	}
+	fmt.Fprintf(stdout, "desk running at %s\nworkspaces: %v\n", review.Printable(socket), roots)
 	for _, d := range st.Doors {
 		fmt.Fprintf(stdout, "%s door on %s: %d agent(s) connected, %d review(s) open\n  connect: %s\n", d.Name, d.Addr, d.Ready, d.Pending, d.Connect)
 	}
 	fmt.Fprintf(stdout, "%d proposal(s) waiting\n", st.Waiting)
 	for _, p := range st.Proposals {
-		fmt.Fprintf(stdout, "  %s  %-12s %-9s +%d -%d  %v\n", p.ID, p.Agent, p.State, p.Added, p.Removed, p.Files)
+		// Escaped: a name or path with a newline or a terminal escape must
+		// not forge a line or recolour the terminal.
+		files := make([]string, len(p.Files))
+		for i, f := range p.Files {
+			files[i] = review.Printable(f)
+		}
+		fmt.Fprintf(stdout, "  %s  %-12s %-9s +%d -%d  %v\n", review.Printable(p.ID), review.Printable(p.Agent), review.Printable(p.State), p.Added, p.Removed, files)
 	}
 	return 0
 }
