@@ -31,7 +31,7 @@ type detail struct {
 
 	view    *diffview.DiffView
 	title   *widget.Label
-	intent  *widget.Label // the agent's own account of the edit, when it gave one
+	intent  *widget.Label // the protected files and why, and the agent's own account of the edit, when it gave one
 	state   *widget.Label
 	files   *widget.RadioGroup
 	failure *widget.Label
@@ -327,8 +327,17 @@ func (d *detail) render() {
 	d.staleShow.Hide() // renderProposal shows it for a stale file
 	p := d.p
 	d.title.SetText(groupName(p) + " — " + fileNames(p))
+	var intent []string
+	for _, f := range p.Files {
+		if !f.Protected.IsZero() {
+			intent = append(intent, "Protected, no rule may approve it: "+f.Rel+" — "+f.Protected.String())
+		}
+	}
 	if p.Instruction != "" {
-		d.intent.SetText("The agent says: " + p.Instruction)
+		intent = append(intent, "The agent says: "+p.Instruction)
+	}
+	d.intent.SetText(strings.Join(intent, "\n"))
+	if len(intent) > 0 {
 		d.intent.Show()
 	} else {
 		d.intent.Hide()

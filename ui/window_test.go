@@ -172,6 +172,18 @@ func TestSmartEditInstructionIsShown(t *testing.T) {
 	}
 }
 
+// TestProtectedFileIsShownWithItsReason: a protected file says so, with
+// the reason, beside the diff.
+func TestProtectedFileIsShownWithItsReason(t *testing.T) {
+	h := newHarness(t)
+	p := h.propose("claude-code", "s", engine.FormatWrite, ".claude/settings.json", "{}\n")
+	h.win.Select(p.ID)
+	d := h.win.detail
+	if d.intent.Hidden || !strings.Contains(d.intent.Text, "Protected") || !strings.Contains(d.intent.Text, "switch off the hooks") {
+		t.Errorf("shown %v: %q; want the file marked protected with its reason", !d.intent.Hidden, d.intent.Text)
+	}
+}
+
 // TestLooseMatchIsMarkedInTheWindow: an edit applied by a loose match
 // says so above the diff, with where it went and what the agent expected.
 func TestLooseMatchIsMarkedInTheWindow(t *testing.T) {
