@@ -22,8 +22,9 @@ var serveCmd = &command{
 	long: `Run the desk without a window, on the same socket and rules, started the way the diffdesk
 window starts it: for CI and remote machines. It serves until interrupted, then finishes
 in-flight writes and removes its socket. With --decide approve every proposal a rule may approve
-is approved unchanged; protected paths (.git/, .env*, keys, lockfiles, …) are rejected with a
-reason saying a person is needed.`,
+is approved unchanged; protected paths (.git, the agents' settings such as .claude/ and .mcp.json,
+editor tasks, CI workflows, .env*, keys, lockfiles, …) are rejected with the reason a person is
+needed.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		var c startup.Options
 		c.AddFlags(fl)
