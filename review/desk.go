@@ -415,7 +415,7 @@ func (d *Desk) autoDecision(e *entry) (Decision, bool) {
 	for _, f := range p.Files {
 		switch {
 		case !f.Protected.IsZero():
-			protected = "edits to protected path " + f.Rel + " (" + f.Protected.String() + ")"
+			protected = "edits to protected path " + f.Rel + " — " + f.Protected.String()
 		case f.Incomplete != nil:
 			protected = "an edit cut short (" + f.Rel + ": " + f.Incomplete.Reason + ")"
 		case len(f.Loose()) > 0 && unsure == "":
