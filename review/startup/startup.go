@@ -1,7 +1,9 @@
 // Package startup is the one way a desk starts, for the window (diffdesk)
 // and the headless desk (deskctl serve) alike: claim the socket, load the
-// config, open the journal, settle writes a crash interrupted, start the
-// desk; then open the agent doors and serve the native protocol.
+// config (a workspace's .diffdesk.toml rules only as far as the trust store
+// beside the user config trusts it), open the journal, settle writes a
+// crash interrupted, start the desk; then open the agent doors and serve
+// the native protocol. Trust turns a file's rules on while the desk runs.
 //
 // The socket comes first. A second desk started on the socket of a live
 // one stops there, before it reads the config or touches the journal the
