@@ -47,6 +47,9 @@ func TestSetConfigWhileDeciding(t *testing.T) {
 	wg.Wait()
 	p := d.MustPropose(t, engine.FormatWrite, filepath.Join("docs", "x.md"), "x\n")
 	if p.AutoRule != "auto_approve rule at test line 1" {
-		t.Errorf("after SetConfig: rule %q; want the new rule to approve", p.AutoRule)
+		t.Fatalf("after SetConfig: rule %q; want the new rule to approve", p.AutoRule)
+	}
+	if o := reviewtest.WaitOutcome(t, d.Desk, p.ID); o.Status != journal.Approved {
+		t.Errorf("outcome %+v; want approved by the rule", o)
 	}
 }
