@@ -25,16 +25,17 @@ import (
 // the .diffdesk.toml of each workspace root (see Load). The zero
 // Config is not useful; start from Default.
 type Config struct {
-	Formatters       []FormatterRule         // workspace rules first (roots in order), then the user's; FormatterFor takes the first match
-	AutoApproveRules []AutoApproveRule       // workspace rules first, then the user's; AutoApprove takes the first that allows
+	Formatters       []FormatterRule         // trusted workspaces' rules first (roots in order), then the user's; FormatterFor takes the first match
+	AutoApproveRules []AutoApproveRule       // trusted workspaces' rules first, then the user's; AutoApprove takes the first that allows
 	Protected        []ProtectedPattern      // built-ins less unprotect, then the user's, then every workspace's
 	Limits           Limits                  // the user's limits (or the defaults); LimitsFor gives a root's
 	Settle           time.Duration           // the user's settle window for format-on-save editors; 0 = do not wait; SettleFor gives a root's
 	Doors            Doors                   // which front doors are on
 	Retention        journal.RetentionPolicy // how much history the journal keeps ([history], user file only); zero keeps all
 	Files            []string                // the config files that were read, in order
-	// Workspaces holds, by absolute root, what that root's .diffdesk.toml
-	// set or inherited for limits and the settle window.
+	// Workspaces holds, by absolute root, the limits and settle window in
+	// force there: its .diffdesk.toml's as far as trust allows, else the
+	// user's.
 	Workspaces map[string]WorkspaceSettings
 	// WorkspaceFiles are the roots' .diffdesk.toml files that were read,
 	// in root order, with what each holds and whether it is trusted.
