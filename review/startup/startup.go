@@ -72,7 +72,7 @@ type Backend struct {
 
 	mu        sync.Mutex    // guards cfg
 	cfg       config.Config // the config in force; Trust turns more on
-	trustPath string        // the trust store (config.TrustPath of the user config)
+	userFile  string        // the user config file; the trust store is beside it
 
 	doors    *ide.Doors
 	doorOpts ide.Options
@@ -128,8 +128,8 @@ func Start(c Options) (*Backend, error) {
 		}
 		return nil, err
 	}
-	b.trustPath = config.TrustPath(c.Config)
-	trust, err := config.ReadTrust(b.trustPath)
+	b.userFile = c.Config
+	trust, err := config.ReadTrust(config.TrustPath(c.Config))
 	if err != nil {
 		return fail(err)
 	}
@@ -217,7 +217,7 @@ func (b *Backend) Summary() string {
 	}
 	fmt.Fprintf(&s, "diffdesk: listening on %s\nworkspaces: %v\njournal: %s\ndecisions: %s\n",
 		b.Socket, b.Desk.Roots(), b.Journal.Path(), decides)
-	s.WriteString(trustText(cfg))
+	s.WriteString(trustText(cfg, b.userFile))
 	for _, d := range b.DoorStatus() {
 		fmt.Fprintf(&s, "door %s: %s (%s)\n  connect: %s\n", d.Name, d.Addr, d.File, d.Connect)
 	}

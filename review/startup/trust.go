@@ -36,7 +36,7 @@ func (b *Backend) Trust(root string) error {
 	if i < 0 {
 		return fmt.Errorf("workspace %s has no untrusted config file to trust", root)
 	}
-	store, err := config.ReadTrust(b.trustPath)
+	store, err := config.ReadTrust(config.TrustPath(b.userFile))
 	if err != nil {
 		return err
 	}
@@ -49,16 +49,20 @@ func (b *Backend) Trust(root string) error {
 	return nil
 }
 
-// trustText says who decides besides a person and which repository rules
-// are off, and how to turn them on.
-func trustText(c config.Config) string {
+// trustText says which repository rules are off, and the deskctl command
+// that turns them on for the user config userFile.
+func trustText(c config.Config, userFile string) string {
+	flag := ""
+	if def, err := config.DefaultPath(); err != nil || def != userFile {
+		flag = " --config " + userFile
+	}
 	var s strings.Builder
 	for _, f := range c.Untrusted() {
 		fmt.Fprintf(&s, "repository rules off: %s is not trusted (a repository's config may run programs and approve edits, so its rules wait for you):\n", f.File)
 		for _, r := range f.Rules() {
 			fmt.Fprintf(&s, "  %s\n", r)
 		}
-		fmt.Fprintf(&s, "  to trust this exact content: deskctl trust %s\n", f.Root)
+		fmt.Fprintf(&s, "  to trust this exact content: deskctl trust%s %s\n", flag, f.Root)
 	}
 	return s.String()
 }

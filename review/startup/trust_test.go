@@ -67,7 +67,7 @@ func TestUntrustedRepositoryRulesStayOff(t *testing.T) {
 		"repository rules off: " + file + " is not trusted",
 		`  formatter at line 1: on files matching "*" runs ["sh", "-c", "id > pwned; cat"] in "` + root + `"`,
 		"  auto_approve at line 5: approves without a person any agent's edits",
-		"  to trust this exact content: deskctl trust " + root + "\n",
+		"  to trust this exact content: deskctl trust --config " + c.Config + " " + root + "\n",
 	} {
 		if !strings.Contains(sum, want) {
 			t.Errorf("Summary() lacks %q:\n%s", want, sum)
