@@ -70,9 +70,9 @@ type Backend struct {
 	// Recover settled them.
 	Interrupted []journal.Interrupted
 
-	mu        sync.Mutex    // guards cfg
-	cfg       config.Config // the config in force; Trust turns more on
-	userFile  string        // the user config file; the trust store is beside it
+	mu       sync.Mutex    // guards cfg
+	cfg      config.Config // the config in force; Trust turns more on
+	userFile string        // the user config file; the trust store is beside it
 
 	doors    *ide.Doors
 	doorOpts ide.Options
