@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -80,7 +81,7 @@ func checkDisclosure(t *testing.T, got, want Match) {
 	if got != want {
 		t.Errorf("match = %+v\nwant    %+v", got, want)
 	}
-	if loose := want.Strategy != StrategyExact && want.Strategy != StrategyWholeFile || want.Candidates > 1; got.Loose() != loose {
+	if loose := want.Strategy != StrategyExact && want.Strategy != StrategyWholeFile || want.Candidates > 1 || want.Offset != 0; got.Loose() != loose {
 		t.Errorf("%+v.Loose() = %v; want %v", got, got.Loose(), loose)
 	}
 }
@@ -116,5 +117,58 @@ func TestAiderMatchDisclosure(t *testing.T) {
 			}
 			checkDisclosure(t, m, tt.want)
 		})
+	}
+}
+
+// TestRooLineNumbersDisclosed: a SEARCH that matched only once Roo's
+// "N | " prefixes were removed is not the agent's exact text.
+func TestRooLineNumbersDisclosed(t *testing.T) {
+	res, err := Apply("a\nb\nc\n", SearchReplace{Text: sr("2 | b\n", "2 | B\n")})
+	if err != nil || len(res.Matches) != 1 {
+		t.Fatalf("Apply = %+v, %v; want one match", res, err)
+	}
+	if res.Content != "a\nB\nc\n" {
+		t.Errorf("content = %q; want %q", res.Content, "a\nB\nc\n")
+	}
+	checkDisclosure(t, res.Matches[0], Match{Block: 1, Strategy: StrategyLineNumbers, StartLine: 2, EndLine: 2, Similarity: 1, Candidates: 1,
+		Searched: "2 | b\n", Found: "b\n"})
+}
+
+// TestUnifiedOffsetDisclosed: a unified hunk found away from the line its
+// header named is loose, and says how far it moved; one found where its
+// header said is exact.
+func TestUnifiedOffsetDisclosed(t *testing.T) {
+	files := map[string]string{"a.txt": "0\n1\n2\n3\n4\n5\n6\n7\n8\n"}
+	for _, tt := range []struct {
+		header string
+		offset int
+	}{{"@@ -5,3 +5,3 @@", 0}, {"@@ -2,3 +2,3 @@", 3}, {"@@ -7,3 +7,3 @@", -2}} {
+		patch := "--- a/a.txt\n+++ b/a.txt\n" + tt.header + "\n 4\n-5\n+five\n 6\n"
+		changes, err := ApplyPatch(patch, patchTreeReader(files))
+		if err != nil || len(changes) != 1 || len(changes[0].Matches) != 1 {
+			t.Fatalf("ApplyPatch(%q) = %+v, %v; want one change with one match", patch, changes, err)
+		}
+		m := changes[0].Matches[0]
+		if m.Offset != tt.offset || m.StartLine != 5 || m.Loose() != (tt.offset != 0) {
+			t.Errorf("%s: match = %+v; want offset %d at line 5, loose %v", tt.header, m, tt.offset, tt.offset != 0)
+		}
+		if tt.offset == 3 && !strings.Contains(m.How(), "3 lines below where its hunk header put it") {
+			t.Errorf("How() = %q; want the offset said", m.How())
+		}
+	}
+}
+
+func TestMatchHow(t *testing.T) {
+	for _, tt := range []struct {
+		m    Match
+		want string
+	}{
+		{Match{Strategy: StrategyFuzzy, StartLine: 12, EndLine: 14, Similarity: 0.874, Candidates: 1}, "fuzzy (87% similar) at lines 12–14"},
+		{Match{Strategy: StrategyFirstOfSeveral, StartLine: 3, EndLine: 3, Similarity: 1, Candidates: 3}, "first-of-several at line 3, the first of 3 places that fit"},
+		{Match{Strategy: StrategyExact, StartLine: 4, EndLine: 3, Similarity: 1, Candidates: 1, Offset: -1}, "exact, inserted before line 4, 1 line above where its hunk header put it"},
+	} {
+		if got := tt.m.How(); got != tt.want {
+			t.Errorf("%+v.How() = %q; want %q", tt.m, got, tt.want)
+		}
 	}
 }

@@ -40,6 +40,7 @@ const (
 	StrategyFuzzy             Strategy = "fuzzy"              // similarity above a threshold
 	StrategyWholeFile         Strategy = "whole-file"         // the edit replaced or created the whole file
 	StrategyElision           Strategy = "elision"            // aider: pieces between "..." lines, each found exactly once
+	StrategyLineNumbers       Strategy = "line-numbers"       // Roo: matched once the "N | " prefixes its read_file shows were removed
 )
 
 // Edit is one agent edit to one file. Apply applies it.
@@ -74,6 +75,10 @@ type Match struct {
 	// a place a Roo :start_line: chose, and for each place of an edit that
 	// replaces every place it fits.
 	Candidates int `json:"candidates"`
+	// Offset is, for a unified-diff hunk, how many lines below (negative:
+	// above) the line its @@ header named it was found, as GNU patch
+	// reports "succeeded at 15 (offset 3 lines)"; 0 otherwise.
+	Offset int `json:"offset,omitempty"`
 	// Searched and Found are set on a Loose match: the agent's text that
 	// was looked for, as sent, and the file's text the match replaced
 	// ("\n" line endings), whose difference the strategy forgave.
@@ -82,11 +87,44 @@ type Match struct {
 }
 
 // Loose reports whether m is not an exact match at the only place the text
-// fits: a strategy that forgives differences found it, or it is the first
-// of several places. A loose match is never silent: the desk shows it and
-// the agent is told.
+// fits: a strategy that forgives differences found it, it is the first of
+// several places, or a unified hunk was found away from its header's line.
+// A loose match is never silent: the desk shows it and the agent is told.
 func (m Match) Loose() bool {
-	return m.Candidates > 1 || m.Strategy != StrategyExact && m.Strategy != StrategyWholeFile
+	return m.Candidates > 1 || m.Offset != 0 || m.Strategy != StrategyExact && m.Strategy != StrategyWholeFile
+}
+
+// How says how a loose match was reached and where it went, for people and
+// agents alike: "fuzzy (87% similar) at lines 12–14, the first of 3 places
+// that fit, 3 lines below where its hunk header put it".
+func (m Match) How() string {
+	var b strings.Builder
+	b.WriteString(string(m.Strategy))
+	if m.Similarity > 0 && m.Similarity < 1 {
+		fmt.Fprintf(&b, " (%.0f%% similar)", m.Similarity*100)
+	}
+	switch {
+	case m.EndLine < m.StartLine:
+		fmt.Fprintf(&b, ", inserted before line %d", m.StartLine)
+	case m.EndLine == m.StartLine:
+		fmt.Fprintf(&b, " at line %d", m.StartLine)
+	default:
+		fmt.Fprintf(&b, " at lines %d–%d", m.StartLine, m.EndLine)
+	}
+	if m.Candidates > 1 {
+		fmt.Fprintf(&b, ", the first of %d places that fit", m.Candidates)
+	}
+	if m.Offset != 0 {
+		dir, n, unit := "below", m.Offset, "lines"
+		if n < 0 {
+			dir, n = "above", -n
+		}
+		if n == 1 {
+			unit = "line"
+		}
+		fmt.Fprintf(&b, ", %d %s %s where its hunk header put it", n, unit, dir)
+	}
+	return b.String()
 }
 
 // newMatch returns a Match of block at lines start..end (1-based) that fits

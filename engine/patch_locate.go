@@ -211,6 +211,9 @@ func applyPatchChunks(s patchSection, text string) (string, []Match, error) {
 		if m.Candidates = places; places > 1 && m.Strategy == StrategyExact {
 			m.Strategy = StrategyFirstOfSeveral
 		}
+		if s.unified && ch.oldStart >= 0 {
+			m.Offset = at - ch.oldStart
+		}
 		m.disclose(joinPatchLines(old), joinPatchLines(lines[at:at+len(old)]))
 		matches = append(matches, m)
 		edits = append(edits, patchEdit{start: at, n: len(old), lines: ops,

@@ -490,7 +490,10 @@ func (r *srRun) matches() []Match {
 	for i, p := range r.placed {
 		m := newMatch(i+1, p.loc.strategy, p.loc.first+1, p.loc.last+1)
 		m.Similarity, m.Candidates = p.loc.similarity, p.loc.candidates
-		if m.Strategy == StrategyExact && m.Candidates > 1 {
+		switch {
+		case m.Strategy == StrategyExact && p.stripped:
+			m.Strategy = StrategyLineNumbers
+		case m.Strategy == StrategyExact && m.Candidates > 1:
 			m.Strategy = StrategyFirstOfSeveral
 		}
 		m.disclose(p.search, r.m.text[r.m.start[p.loc.first]:r.m.start[p.loc.last+1]])

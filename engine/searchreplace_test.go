@@ -52,8 +52,8 @@ func TestSearchReplaceApply(t *testing.T) {
 		{"block anchor takes the window nearest the hint", "func f() {\n\ta := 1\n\tc := 3\n}\nfunc f() {\n\ta := 1\n\tc := 3\n}\n", "<<<<<<< SEARCH\n:start_line:5\n-------\nfunc f() {\n\ta := 1\n\tc := 5\n}\n=======\nF\n>>>>>>> REPLACE\n", "func f() {\n\ta := 1\n\tc := 3\n}\nF\n", []Strategy{StrategyBlockAnchor}},
 		{"roo start_line and dashes", "a\nb\nc\n", "<<<<<<< SEARCH\n:start_line:2\n:end_line:2\n-------\nb\n=======\nB\n>>>>>>> REPLACE", "a\nB\nc\n", []Strategy{StrategyExact}},
 		{"roo start_line picks nearest", "x\na\nx\na\nx\n", "<<<<<<< SEARCH\n:start_line:4\n-------\na\n=======\nA\n>>>>>>> REPLACE", "x\na\nx\nA\nx\n", []Strategy{StrategyExact}},
-		{"roo line numbers", "a\nb\nc\n", "<<<<<<< SEARCH\n2 | b\n3 | c\n=======\n2 | B\n3 | C\n>>>>>>> REPLACE", "a\nB\nC\n", []Strategy{StrategyExact}},
-		{"roo line numbers in SEARCH only", "a\nb\nc\n", "<<<<<<< SEARCH\n2 | b\n=======\nB\n>>>>>>> REPLACE", "a\nB\nc\n", []Strategy{StrategyExact}},
+		{"roo line numbers", "a\nb\nc\n", "<<<<<<< SEARCH\n2 | b\n3 | c\n=======\n2 | B\n3 | C\n>>>>>>> REPLACE", "a\nB\nC\n", []Strategy{StrategyLineNumbers}},
+		{"roo line numbers in SEARCH only", "a\nb\nc\n", "<<<<<<< SEARCH\n2 | b\n=======\nB\n>>>>>>> REPLACE", "a\nB\nc\n", []Strategy{StrategyLineNumbers}},
 		{"escaped markers are text", "a\n=======\nb\n", "<<<<<<< SEARCH\n\\=======\n=======\n\\>>>>>>> REPLACE\n\\:start_line:3\n>>>>>>> REPLACE\n", "a\n>>>>>>> REPLACE\n:start_line:3\nb\n", []Strategy{StrategyExact}},
 	}
 	for _, tt := range tests {

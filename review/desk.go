@@ -41,7 +41,7 @@ var ErrUnknownProposal = errors.New("review: unknown proposal id")
 // many goroutines.
 type Desk struct {
 	ws         *workspace.Workspace
-	cfg        config.Config
+	cfg        liveConfig // SetConfig replaces it
 	journal    *journal.Journal
 	unattended journal.Verdict
 	now        func() time.Time
@@ -80,9 +80,10 @@ func NewDesk(opts Options) (*Desk, error) {
 		return nil, err
 	}
 	d := &Desk{
-		ws: ws, cfg: opts.Config, journal: opts.Journal, unattended: opts.Unattended, now: opts.Now,
+		ws: ws, journal: opts.Journal, unattended: opts.Unattended, now: opts.Now,
 		entries: map[string]*entry{}, subs: map[int]func(Event){},
 	}
+	d.cfg.store(opts.Config)
 	if d.now == nil {
 		d.now = time.Now
 	}

@@ -193,15 +193,7 @@ func writeLoose(b *strings.Builder, f FileOutcome) {
 		fmt.Fprintf(b, "\nYour edit was cut short: block %d (payload line %d) %s. It was applied as far as it went; check the final content below.\n", in.Block, in.Line, in.Reason)
 	}
 	for _, m := range f.Matches {
-		fmt.Fprintf(b, "\nBlock %d did not match the file exactly: it was applied by %s", m.Block, m.Strategy)
-		if m.Similarity > 0 && m.Similarity < 1 {
-			fmt.Fprintf(b, " (similarity %.0f%%)", m.Similarity*100)
-		}
-		fmt.Fprintf(b, " to %s", lineRange(m.StartLine, m.EndLine))
-		if m.Candidates > 1 {
-			fmt.Fprintf(b, ", the first of %d places that fit", m.Candidates)
-		}
-		b.WriteString(".")
+		fmt.Fprintf(b, "\nBlock %d did not match the file exactly: it was applied by %s.", m.Block, m.How())
 		if m.Found != "" {
 			b.WriteString(" Those lines held:\n")
 			writeFenced(b, m.Found)

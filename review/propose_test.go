@@ -76,33 +76,52 @@ func TestStaleViewFollowsEveryDiskChange(t *testing.T) {
 	}
 }
 
-// TestLooseMatchIsDisclosedAndNeverAutoApproved: a smart edit that found
-// its text only loosely is reported with where it went and what the file
-// held there, and no auto-approve rule passes it.
+// TestLooseMatchIsDisclosedAndNeverAutoApproved: an edit that found its
+// text only loosely (a fuzzy smart edit, a unified hunk away from its
+// header's line, a SEARCH with Roo's line numbers) is reported with how it
+// was reached, where it went and what the file held there, and no
+// auto-approve rule passes it.
 func TestLooseMatchIsDisclosedAndNeverAutoApproved(t *testing.T) {
-	d := reviewtest.NewDesk(t, "", "[[auto_approve]]\n")
-	path := filepath.Join(d.Root, "tax.js")
-	reviewtest.WriteFile(t, path, "const a = 1;\nconst taxRate = 0.075;\nconst b = 2;\n")
-	p := d.MustPropose(t, engine.FormatSmartEdit, "tax.js", `{"old_string":"const taxRate = 0.05;","new_string":"const taxRate = 0.08;"}`)
-	if p.State != review.StatePending || !p.Files[0].Unsure() {
-		t.Fatalf("state %s, unsure %v (%s); want a pending loose match", p.State, p.Files[0].Unsure(), p.Failure)
+	tests := []struct {
+		name, file, content string
+		format              engine.Format
+		payload             string
+		line                int
+		at, found, how      string
+	}{
+		{"fuzzy smart edit", "tax.js", "const a = 1;\nconst taxRate = 0.075;\nconst b = 2;\n", engine.FormatSmartEdit,
+			`{"old_string":"const taxRate = 0.05;","new_string":"const taxRate = 0.08;"}`, 2, "at line 2", "const taxRate = 0.075;\n", "fuzzy"},
+		{"unified hunk at an offset", "n.txt", "0\n1\n2\n3\n4\n5\n6\n", engine.FormatPatch,
+			"--- a/n.txt\n+++ b/n.txt\n@@ -2,3 +2,3 @@\n 4\n-5\n+five\n 6\n", 5, "at lines 5–7", "4\n5\n6\n", "3 lines below where its hunk header put it"},
+		{"roo line numbers", "r.txt", "a\nb\nc\n", engine.FormatSearchReplace,
+			"<<<<<<< SEARCH\n2 | b\n=======\n2 | B\n>>>>>>> REPLACE", 2, "at line 2", "b\n", "line-numbers"},
 	}
-	if p.AutoRule != "" {
-		t.Fatalf("auto-approved by %q; a loose match must wait for a person", p.AutoRule)
-	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
-	f := o.Files[0]
-	if len(f.Matches) != 1 || f.Matches[0].Found != "const taxRate = 0.075;\n" || f.Matches[0].StartLine != 2 {
-		t.Fatalf("outcome matches = %+v; want the loose match on line 2 with the line it replaced", f.Matches)
-	}
-	text := o.Text()
-	for _, want := range []string{"did not match the file exactly", "line 2", "const taxRate = 0.075;", "The final content of"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("agent text lacks %q:\n%s", want, text)
-		}
-	}
-	if strings.Contains(text, "exactly the content you proposed") {
-		t.Errorf("agent text claims an exact edit:\n%s", text)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := reviewtest.NewDesk(t, "", "[[auto_approve]]\n")
+			reviewtest.WriteFile(t, filepath.Join(d.Root, tt.file), tt.content)
+			p := d.MustPropose(t, tt.format, tt.file, tt.payload)
+			if p.State != review.StatePending || !p.Files[0].Unsure() {
+				t.Fatalf("state %s, unsure %v (%s); want a pending loose match", p.State, p.Files[0].Unsure(), p.Failure)
+			}
+			if p.AutoRule != "" {
+				t.Fatalf("auto-approved by %q; a loose match must wait for a person", p.AutoRule)
+			}
+			o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+			f := o.Files[0]
+			if len(f.Matches) != 1 || f.Matches[0].Found != tt.found || f.Matches[0].StartLine != tt.line {
+				t.Fatalf("outcome matches = %+v; want the loose match at line %d with the lines it replaced", f.Matches, tt.line)
+			}
+			text := o.Text()
+			for _, want := range []string{"did not match the file exactly", tt.at, tt.how, strings.TrimSuffix(tt.found, "\n"), "The final content of"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("agent text lacks %q:\n%s", want, text)
+				}
+			}
+			if strings.Contains(text, "exactly the content you proposed") {
+				t.Errorf("agent text claims an exact edit:\n%s", text)
+			}
+		})
 	}
 }
 

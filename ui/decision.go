@@ -901,10 +901,7 @@ func unsureNote(f review.File) string {
 		if b.Len() > 0 {
 			b.WriteString("\n")
 		}
-		fmt.Fprintf(&b, "Matched loosely: block %d was found by %s at lines %d–%d", m.Block, m.Strategy, m.StartLine, m.EndLine)
-		if m.Candidates > 1 {
-			fmt.Fprintf(&b, ", the first of %d places that fit", m.Candidates)
-		}
+		fmt.Fprintf(&b, "Matched loosely: block %d was found by %s", m.Block, m.How())
 		if first, _, _ := strings.Cut(strings.TrimSpace(m.Searched), "\n"); first != "" {
 			fmt.Fprintf(&b, "; the agent expected: %s", first)
 		}

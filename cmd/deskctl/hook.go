@@ -22,6 +22,7 @@ type hookInput struct {
 	Event     string         `json:"hook_event_name"`
 	ToolName  string         `json:"tool_name"`
 	ToolInput map[string]any `json:"tool_input"`
+	ToolUseID string         `json:"tool_use_id"` // Claude Code's id of the tool call; it links the review to the PostToolUse hook
 }
 
 var hookCmd = &command{
@@ -59,7 +60,7 @@ func runHook(ctx context.Context, x *invocation, socket string) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	name := map[string]string{"claude": "claude-code", "gemini": "gemini-cli"}[agent]
-	e := toolEdit{Agent: name, Session: in.SessionID, Dir: in.Cwd, Tool: in.ToolName, Input: in.ToolInput}
+	e := toolEdit{Agent: name, Session: in.SessionID, ToolUseID: in.ToolUseID, Dir: in.Cwd, Tool: in.ToolName, Input: in.ToolInput}
 	var out any
 	if afterEvents[in.Event] {
 		out = hookReport(socket, e, in.Event)

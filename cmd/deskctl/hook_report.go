@@ -43,10 +43,14 @@ type handOff struct {
 	FinalSHA256 string `json:"finalSha256"` // hex SHA-256 of the approved content
 }
 
-// reportKey names the hand-off for one agent session's edit of one file.
+// reportKey names the hand-off for one edit of one file: by the tool
+// call's id where the agent gives one (Claude Code does, to the hooks and
+// to the permission-prompt tool, which knows no session), else by the
+// agent's session.
 type reportKey struct {
 	dir                  string // reportDir
 	agent, session, path string // path is absolute
+	toolUseID            string
 }
 
 // newReportKey is the key of e's hand-off for the desk on socket. The
@@ -56,11 +60,20 @@ func newReportKey(socket string, e toolEdit) (reportKey, bool) {
 	if err != nil {
 		return reportKey{}, false
 	}
-	return reportKey{filepath.Join(filepath.Dir(socket), "hook-reports"), e.Agent, e.Session, path}, true
+	return reportKey{filepath.Join(filepath.Dir(socket), "hook-reports"), e.Agent, e.Session, path, e.ToolUseID}, true
 }
 
+// file is where the hand-off is written: under the tool call's id when
+// there is one.
 func (k reportKey) file() string {
-	sum := sha256.Sum256([]byte(k.agent + "\x00" + k.session + "\x00" + k.path))
+	if k.toolUseID != "" {
+		return k.fileFor("call", k.toolUseID)
+	}
+	return k.fileFor("session", k.session)
+}
+
+func (k reportKey) fileFor(kind, id string) string {
+	sum := sha256.Sum256([]byte(k.agent + "\x00" + kind + "\x00" + id + "\x00" + k.path))
 	return filepath.Join(k.dir, hex.EncodeToString(sum[:16])+".json")
 }
 
@@ -96,12 +109,25 @@ func (k reportKey) prune() {
 // take removes k's hand-off and returns its report if the file holds the
 // content the desk approved: a tool that failed, or wrote something else,
 // gets no report claiming the edit was applied.
+//
+// The hand-off is looked for under the tool call's id, then under the
+// session: a reviewing hook that was given no id left it there.
 func (k reportKey) take() (string, bool) {
-	b, err := os.ReadFile(k.file())
+	files := []string{k.fileFor("session", k.session)}
+	if k.toolUseID != "" {
+		files = append([]string{k.file()}, files...)
+	}
+	var b []byte
+	var err error
+	for _, f := range files {
+		if b, err = os.ReadFile(f); err == nil {
+			os.Remove(f)
+			break
+		}
+	}
 	if err != nil {
 		return "", false
 	}
-	os.Remove(k.file())
 	var h handOff
 	if json.Unmarshal(b, &h) != nil {
 		return "", false

@@ -16,11 +16,15 @@ import (
 // toolEdit is a file-edit tool call an agent is about to make, as its hook
 // or permission tool sees it: the tool's name and its complete input.
 type toolEdit struct {
-	Agent   string         // "claude-code" or "gemini-cli"
-	Session string         // the agent's session id
-	Dir     string         // the agent's working directory
-	Tool    string         // Edit, MultiEdit, Write (Claude); replace, write_file (Gemini)
-	Input   map[string]any // tool_input as the agent sent it
+	Agent   string // "claude-code" or "gemini-cli"
+	Session string // the agent's session id
+	// ToolUseID is Claude Code's id of the tool call, when the hook or
+	// permission tool is given one: the one thing the permission-prompt
+	// tool and the PostToolUse hook both know of the call.
+	ToolUseID string
+	Dir       string         // the agent's working directory
+	Tool      string         // Edit, MultiEdit, Write (Claude); replace, write_file (Gemini)
+	Input     map[string]any // tool_input as the agent sent it
 }
 
 // toolVerdict is the desk's answer to a toolEdit.

@@ -175,7 +175,15 @@ func (b mcpBridge) proposeIn(ctx context.Context, req *mcp.CallToolRequest, r re
 // approve answers Claude Code's permission prompt: a file edit goes to the
 // person at the desk; anything else, or no desk, is denied with the reason.
 func (b mcpBridge) approve(ctx context.Context, in mcpApproveArgs) (*mcp.CallToolResult, any, error) {
-	v, err := reviewToolEdit(ctx, b.socket, toolEdit{Agent: "claude-code", Dir: b.dir, Tool: in.ToolName, Input: in.Input})
+	e := toolEdit{Agent: "claude-code", ToolUseID: in.ToolUseID, Dir: b.dir, Tool: in.ToolName, Input: in.Input}
+	v, err := reviewToolEdit(ctx, b.socket, e)
+	if k, ok := newReportKey(b.socket, e); ok && !errors.Is(err, errNotAnEdit) {
+		// The answer carries no text to the model; Claude Code's
+		// PostToolUse hook passes the report on (hook_report.go).
+		if err := k.settle(v); err != nil {
+			fmt.Fprintf(os.Stderr, "deskctl mcp: the report for the agent is lost: %v\n", err)
+		}
+	}
 	switch {
 	case errors.Is(err, errNotAnEdit):
 		v.Reason = fmt.Sprintf("DiffDesk reviews only file edits (Edit, MultiEdit, Write), not %s; allow it with --allowedTools %s if it should run.", in.ToolName, in.ToolName)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -123,5 +124,35 @@ func TestMCPApprove(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(path); string(b) != "a\nb\n" {
 		t.Errorf("the desk wrote %s (%q); the agent writes it", path, b)
+	}
+}
+
+// TestMCPApproveReportAfterTheTool: the permission-prompt tool's allow
+// carries no text to the model, so the PostToolUse hook for the same tool
+// call (the same tool_use_id; the tool knows no session) passes the
+// desk's report on — the person's patch included.
+func TestMCPApproveReportAfterTheTool(t *testing.T) {
+	root, sock := deskDeciding(t, approveAs("a\nmine\n"))
+	path := filepath.Join(root, "f.txt")
+	os.WriteFile(path, []byte("a\nb\n"), 0o644)
+	input := map[string]any{"file_path": path, "old_string": "b", "new_string": "B"}
+	cs := mcpClient(t, sock, root)
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "approve", Arguments: map[string]any{"tool_name": "Edit", "input": input, "tool_use_id": "toolu_7"}})
+	if err != nil || !strings.Contains(toolText(res), `"allow"`) {
+		t.Fatalf("approve = %v, %v; want allow", toolText(res), err)
+	}
+	os.WriteFile(path, []byte("a\nmine\n"), 0o644) // Claude Code's Edit writes the approved text
+	post, _ := json.Marshal(map[string]any{"session_id": "s9", "cwd": root, "hook_event_name": "PostToolUse",
+		"tool_name": "Edit", "tool_input": input, "tool_use_id": "toolu_7"})
+	out, errOut, code := deskctl(t, string(post), "hook", "claude", "--socket", sock)
+	for _, want := range []string{`"hookEventName":"PostToolUse"`, `approved with changes made by the person`, `\n-B\n+mine\n`} {
+		if code != 0 || !strings.Contains(out, want) {
+			t.Errorf("PostToolUse hook = exit %d, %s (stderr %q); want %s", code, out, errOut, want)
+		}
+	}
+	other, _ := json.Marshal(map[string]any{"session_id": "s9", "cwd": root, "hook_event_name": "PostToolUse",
+		"tool_name": "Edit", "tool_input": input, "tool_use_id": "toolu_8"})
+	if out, _, _ := deskctl(t, string(other), "hook", "claude", "--socket", sock); out != "" {
+		t.Errorf("PostToolUse for another tool call = %s; want nothing", out)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/glob"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/pelletier/go-toml/v2"
@@ -24,17 +25,24 @@ import (
 // the .diffdesk.toml of each workspace root (see Load). The zero
 // Config is not useful; start from Default.
 type Config struct {
-	Formatters       []FormatterRule         // workspace rules first (roots in order), then the user's; FormatterFor takes the first match
-	AutoApproveRules []AutoApproveRule       // workspace rules first, then the user's; AutoApprove takes the first that allows
+	Formatters       []FormatterRule         // trusted workspaces' rules first (roots in order), then the user's; FormatterFor takes the first match
+	AutoApproveRules []AutoApproveRule       // trusted workspaces' rules first, then the user's; AutoApprove takes the first that allows
 	Protected        []ProtectedPattern      // built-ins less unprotect, then the user's, then every workspace's
 	Limits           Limits                  // the user's limits (or the defaults); LimitsFor gives a root's
 	Settle           time.Duration           // the user's settle window for format-on-save editors; 0 = do not wait; SettleFor gives a root's
 	Doors            Doors                   // which front doors are on
 	Retention        journal.RetentionPolicy // how much history the journal keeps ([history], user file only); zero keeps all
 	Files            []string                // the config files that were read, in order
-	// Workspaces holds, by absolute root, what that root's .diffdesk.toml
-	// set or inherited for limits and the settle window.
+	// Workspaces holds, by absolute root, the limits and settle window in
+	// force there: its .diffdesk.toml's as far as trust allows, else the
+	// user's.
 	Workspaces map[string]WorkspaceSettings
+	// WorkspaceFiles are the roots' .diffdesk.toml files that were read,
+	// in root order, with what each holds and whether it is trusted.
+	WorkspaceFiles []WorkspaceFile
+
+	userFormatters []FormatterRule   // the user file's, after every trusted workspace's
+	userAuto       []AutoApproveRule // the same for auto_approve rules
 }
 
 // Limits bounds what the desk reviews.
@@ -61,6 +69,10 @@ type WorkspaceSettings struct {
 const (
 	DefaultMaxFileBytes     = 10 << 20         // 10 MiB
 	DefaultFormatterTimeout = 10 * time.Second // for rules without timeout
+	// MaxSettle bounds [desk] settle: a format-on-save editor answers in
+	// well under a second, and the agent waits out the window for every
+	// approval.
+	MaxSettle = time.Minute
 	// FileName is the per-workspace config file at a root.
 	FileName = ".diffdesk.toml"
 )
@@ -137,17 +149,28 @@ func (e *Error) Error() string {
 
 // Load reads the user's config file (skipped when userFile is "";
 // a missing file is fine) and the .diffdesk.toml of each root (missing is
-// fine), and merges them over Default:
-//   - formatters and auto_approve rules: a workspace's rules apply only
-//     under its root and come before the user's;
+// fine), and merges them over Default, trusting no workspace file: see
+// LoadTrusting.
+func Load(userFile string, roots []string) (Config, error) {
+	return LoadTrusting(userFile, roots, nil)
+}
+
+// LoadTrusting is Load with trust saying which workspace files the person
+// trusts (nil: none). The files merge so:
+//   - formatters and auto_approve rules: a trusted workspace's rules
+//     apply only under its root and come before the user's; an untrusted
+//     workspace's are off (WorkspaceFile.Rules lists them);
 //   - protected: the union of the built-ins, the user's and every
-//     workspace's; only the user file may unprotect built-ins;
-//   - [limits] and [desk]: a workspace's values win under its root;
-//   - [doors]: the user file only.
+//     workspace's, trusted or not; only the user file may unprotect
+//     built-ins;
+//   - [limits]: a trusted workspace's value wins under its root; an
+//     untrusted one's only if it is lower than the user's;
+//   - [desk] settle: a trusted workspace's value wins under its root;
+//   - [doors] and [history]: the user file only.
 //
 // Every problem in a file is a *Error naming the file, line and key;
 // the problems of all files are joined with errors.Join.
-func Load(userFile string, roots []string) (Config, error) {
+func LoadTrusting(userFile string, roots []string, trust Trust) (Config, error) {
 	c := Default()
 	var problems []error
 	if userFile != "" {
@@ -157,44 +180,68 @@ func Load(userFile string, roots []string) (Config, error) {
 		}
 		problems = append(problems, err)
 	}
-	var wsFormatters []FormatterRule
-	var wsAuto []AutoApproveRule
 	for _, r := range roots {
 		root, err := ResolveRoot(r)
 		if err != nil {
 			return Config{}, err
 		}
-		ws := WorkspaceSettings{Limits: c.Limits, Settle: c.Settle}
+		if _, seen := c.Workspaces[root]; seen {
+			continue
+		}
+		c.Workspaces[root] = WorkspaceSettings{}
 		file := filepath.Join(root, FileName)
 		fc, found, err := readConfigFile(file, false)
 		problems = append(problems, err)
-		if err == nil && found {
-			ws.File = file
-			c.Files = append(c.Files, file)
-			for _, f := range fc.formatters {
-				f.Root = root
-				wsFormatters = append(wsFormatters, f)
-			}
-			for _, a := range fc.auto {
-				a.Root = root
-				wsAuto = append(wsAuto, a)
-			}
-			c.Protected = append(c.Protected, fc.protected...)
-			if fc.maxFileBytes != nil {
-				ws.Limits.MaxFileBytes = *fc.maxFileBytes
-			}
-			if fc.settle != nil {
-				ws.Settle = *fc.settle
-			}
+		if err != nil || !found {
+			continue
 		}
-		c.Workspaces[root] = ws
+		c.Files = append(c.Files, file)
+		c.Protected = append(c.Protected, fc.protected...)
+		f := WorkspaceFile{Root: root, File: file, SHA256: fc.sha256, MaxFileBytes: fc.maxFileBytes, Settle: fc.settle,
+			user: WorkspaceSettings{Limits: c.Limits, Settle: c.Settle}}
+		for _, r := range fc.formatters {
+			r.Root = root
+			f.Formatters = append(f.Formatters, r)
+		}
+		for _, a := range fc.auto {
+			a.Root = root
+			f.AutoApproveRules = append(f.AutoApproveRules, a)
+		}
+		f.Trusted = trust != nil && trust(root, fc.sha256)
+		c.WorkspaceFiles = append(c.WorkspaceFiles, f)
 	}
 	if err := errors.Join(problems...); err != nil {
 		return Config{}, err
 	}
-	c.Formatters = append(wsFormatters, c.Formatters...)
-	c.AutoApproveRules = append(wsAuto, c.AutoApproveRules...)
+	c.userFormatters, c.userAuto = c.Formatters, c.AutoApproveRules
+	c.apply()
 	return c, nil
+}
+
+// apply derives the rules and settings in force from the user's and the
+// workspace files, each workspace file's by whether it is trusted.
+func (c *Config) apply() {
+	var formatters []FormatterRule
+	var auto []AutoApproveRule
+	for root := range c.Workspaces {
+		c.Workspaces[root] = WorkspaceSettings{Limits: c.Limits, Settle: c.Settle}
+	}
+	for _, f := range c.WorkspaceFiles {
+		ws := WorkspaceSettings{File: f.File, Limits: c.Limits, Settle: c.Settle}
+		if m := f.MaxFileBytes; m != nil && (f.Trusted || *m < ws.Limits.MaxFileBytes) {
+			ws.Limits.MaxFileBytes = *m
+		}
+		if f.Trusted {
+			formatters = append(formatters, f.Formatters...)
+			auto = append(auto, f.AutoApproveRules...)
+			if f.Settle != nil {
+				ws.Settle = *f.Settle
+			}
+		}
+		c.Workspaces[f.Root] = ws
+	}
+	c.Formatters = append(formatters, c.userFormatters...)
+	c.AutoApproveRules = append(auto, c.userAuto...)
 }
 
 // mergeUser applies the user's file to c.
@@ -235,6 +282,7 @@ func (c *Config) mergeUser(fc fileConfig) error {
 // fileConfig is one config file, validated.
 type fileConfig struct {
 	file         string
+	sha256       string // of the file's exact bytes
 	formatters   []FormatterRule
 	auto         []AutoApproveRule
 	protected    []ProtectedPattern
@@ -346,6 +394,7 @@ func readConfigFile(file string, user bool) (fc fileConfig, found bool, err erro
 		return fileConfig{}, false, &Error{File: file, Msg: fmt.Sprintf("is %d bytes; a config file may be at most %d", len(data), maxConfigFileBytes)}
 	}
 	fc, err = parseConfig(file, data, user)
+	fc.sha256 = atomicfile.Hash(data)
 	return fc, true, err
 }
 
@@ -389,7 +438,9 @@ func parseConfig(file string, data []byte, user bool) (fileConfig, error) {
 		v.fail("limits.max_file_bytes", "limits.max_file_bytes", fmt.Sprintf("must be a positive number of bytes, not %d; e.g. max_file_bytes = 10485760", *m))
 	}
 	if s := raw.Desk.Settle; s != nil {
-		if d, ok := v.duration("desk.settle", "desk.settle", *s, true); ok {
+		if d, ok := v.duration("desk.settle", "desk.settle", *s, true); ok && d > MaxSettle {
+			v.fail("desk.settle", "desk.settle", fmt.Sprintf("%q is too long: the settle window must be between 0s and %v (the desk holds each approval's answer that long); write e.g. \"300ms\"", *s, MaxSettle))
+		} else if ok {
 			fc.settle = &d
 		}
 	}

@@ -123,7 +123,7 @@ func TestLoadConfigWorkspaceMerge(t *testing.T) {
 		"b/keep": "",
 	})
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	c, err := Load(filepath.Join(dir, "user.toml"), []string{a, b})
+	c, err := LoadTrusting(filepath.Join(dir, "user.toml"), []string{a, b}, trustAll)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,6 +210,10 @@ func TestLoadConfigErrors(t *testing.T) {
 			` line 2: key limits.max_file_bytes: must be a positive number of bytes, not 0; e.g. max_file_bytes = 10485760`},
 		{"workspace unprotect", false, "unprotect = [\"go.sum\"]\n",
 			` line 1: key unprotect: only the user config may remove built-in protections; a workspace may only add them`},
+		{"settle too long", true, "[desk]\nsettle = \"1000h\"\n",
+			` line 2: key desk.settle: "1000h" is too long: the settle window must be between 0s and 1m0s (the desk holds each approval's answer that long); write e.g. "300ms"`},
+		{"workspace settle too long", false, "\n[desk]\nsettle = \"61s\"\n",
+			` line 3: key desk.settle: "61s" is too long: the settle window must be between 0s and 1m0s`},
 		{"workspace doors", false, "\n[doors]\nclaude = false\n",
 			` line 2: key doors: front doors are set in the user config only; move [doors] there`},
 	}

@@ -20,7 +20,7 @@ func TestFormatterFor(t *testing.T) {
 		"b/keep":        "",
 	})
 	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	c, err := Load(filepath.Join(dir, "user.toml"), []string{a, b})
+	c, err := LoadTrusting(filepath.Join(dir, "user.toml"), []string{a, b}, trustAll)
 	if err != nil {
 		t.Fatal(err)
 	}

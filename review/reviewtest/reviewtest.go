@@ -26,15 +26,15 @@ type Desk struct {
 
 // NewDesk starts a desk over a temporary workspace; unattended is
 // Options.Unattended ("" for a person). toml, if not empty, is written to
-// the workspace's .diffdesk.toml first. The desk and journal close when the
-// test ends.
+// the workspace's .diffdesk.toml first, and trusted, so its rules apply.
+// The desk and journal close when the test ends.
 func NewDesk(t testing.TB, unattended journal.Verdict, toml string) *Desk {
 	t.Helper()
 	root := t.TempDir()
 	if toml != "" {
 		WriteFile(t, filepath.Join(root, config.FileName), toml)
 	}
-	cfg, err := config.Load("", []string{root})
+	cfg, err := config.LoadTrusting("", []string{root}, func(string, string) bool { return true })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,9 @@
 // Package startup is the one way a desk starts, for the window (diffdesk)
 // and the headless desk (deskctl serve) alike: claim the socket, load the
-// config, open the journal, settle writes a crash interrupted, start the
-// desk; then open the agent doors and serve the native protocol.
+// config (a workspace's .diffdesk.toml rules only as far as the trust store
+// beside the user config trusts it), open the journal, settle writes a
+// crash interrupted, start the desk; then open the agent doors and serve
+// the native protocol. Trust turns a file's rules on while the desk runs.
 //
 // The socket comes first. A second desk started on the socket of a live
 // one stops there, before it reads the config or touches the journal the
@@ -61,13 +63,16 @@ func (l *rootList) Set(v string) error { *l = append(*l, v); return nil }
 type Backend struct {
 	Desk    *review.Desk
 	Journal *journal.Journal
-	Config  config.Config
 	Socket  string // the socket's path
 	// Unattended is who decides (Options.Unattended).
 	Unattended journal.Verdict
 	// Interrupted lists the writes a previous desk left unfinished, as
 	// Recover settled them.
 	Interrupted []journal.Interrupted
+
+	mu       sync.Mutex    // guards cfg
+	cfg      config.Config // the config in force; Trust turns more on
+	userFile string        // the user config file; the trust store is beside it
 
 	doors    *ide.Doors
 	doorOpts ide.Options
@@ -123,17 +128,22 @@ func Start(c Options) (*Backend, error) {
 		}
 		return nil, err
 	}
-	if b.Config, err = config.Load(c.Config, c.Roots); err != nil {
+	b.userFile = c.Config
+	trust, err := config.ReadTrust(config.TrustPath(c.Config))
+	if err != nil {
 		return fail(err)
 	}
-	b.doorOpts.Doors = b.Config.Doors
+	if b.cfg, err = config.LoadTrusting(c.Config, c.Roots, trust.Trusts); err != nil {
+		return fail(err)
+	}
+	b.doorOpts.Doors = b.cfg.Doors
 	if b.Journal, err = journal.Open(ctx, c.Journal); err != nil {
 		return fail(err)
 	}
 	if b.Interrupted, err = b.Journal.Recover(ctx); err != nil {
 		return fail(err)
 	}
-	b.Desk, err = review.NewDesk(review.Options{Roots: c.Roots, Config: b.Config, Journal: b.Journal, Unattended: c.Unattended})
+	b.Desk, err = review.NewDesk(review.Options{Roots: c.Roots, Config: b.cfg, Journal: b.Journal, Unattended: c.Unattended})
 	if err != nil {
 		return fail(err)
 	}
@@ -188,12 +198,17 @@ func (b *Backend) Stop() error {
 }
 
 // Summary is what a desk prints when it starts: the writes it settled,
-// where it listens, its workspaces and journal, who decides, and (after
-// Serve) its doors and how agents connect to them.
+// where it listens, its workspaces and journal, who decides (a person, and
+// the auto_approve rules in force), the repository rules that are off
+// until trusted, and (after Serve) its doors and how agents connect.
 func (b *Backend) Summary() string {
 	var s strings.Builder
 	s.WriteString(InterruptedText(b.Interrupted))
+	cfg := b.Config()
 	decides := "a person decides"
+	if len(cfg.AutoApproveRules) > 0 {
+		decides += ", except on edits these auto_approve rules approve: " + ruleOrigins(cfg.AutoApproveRules)
+	}
 	switch b.Unattended {
 	case journal.Approved:
 		decides = "no person: edits a rule may approve are approved, the rest rejected"
@@ -202,6 +217,7 @@ func (b *Backend) Summary() string {
 	}
 	fmt.Fprintf(&s, "diffdesk: listening on %s\nworkspaces: %v\njournal: %s\ndecisions: %s\n",
 		b.Socket, b.Desk.Roots(), b.Journal.Path(), decides)
+	s.WriteString(trustText(cfg, b.userFile))
 	for _, d := range b.DoorStatus() {
 		fmt.Fprintf(&s, "door %s: %s (%s)\n  connect: %s\n", d.Name, d.Addr, d.File, d.Connect)
 	}

@@ -110,7 +110,9 @@ func TestClaudeHookReport(t *testing.T) {
 }
 
 // TestClaudePermissionPromptTool runs `claude -p` with `deskctl mcp` as the
-// --permission-prompt-tool; the person edits the text.
+// --permission-prompt-tool; the person edits the text, and the model's next
+// request holds the person's patch, passed on by the PostToolUse hook (the
+// tool's allow carries no text).
 func TestClaudePermissionPromptTool(t *testing.T) {
 	bin := claudeBin(t)
 	e := newEnv(t)
@@ -122,14 +124,17 @@ func TestClaudePermissionPromptTool(t *testing.T) {
 	writeJSON(t, config, map[string]any{"mcpServers": map[string]any{"desk": map[string]any{
 		"command": deskctlBin, "args": []string{"mcp", "--socket", dk.sock},
 	}}})
+	settings := claudeHookSettings(t, e, dk.sock, "PostToolUse")
 	out, errOut, err := run(t, e, dk.root, 120*time.Second, bin, "-p", "change hello in a.txt", "--mcp-config", config,
-		"--permission-prompt-tool", "mcp__desk__approve", "--output-format", "json")
+		"--permission-prompt-tool", "mcp__desk__approve", "--settings", settings, "--output-format", "json")
 	if err != nil {
 		t.Fatalf("claude -p: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
 	}
+	o := dk.outcome(t, 10*time.Second)
 	if got := readFile(t, target); got != "hello from a PERSON\n" {
-		t.Errorf("a.txt = %q; want the person's text\nclaude said: %s", got, out)
+		t.Fatalf("a.txt = %q; want the person's text\nclaude said: %s", got, out)
 	}
+	checkToldPatch(t, api, o)
 }
 
 // TestClaudeHookWithoutDesk: with no desk running the hook asks, which in

@@ -1,0 +1,77 @@
+package startup
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/diffdesk/diffdesk/review/config"
+)
+
+// Config returns the config in force: as loaded at start, with the rules
+// of files trusted since (Trust).
+func (b *Backend) Config() config.Config {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.cfg
+}
+
+// Untrusted returns the workspace config files whose rules are off
+// because the person has not trusted them (config.Config.Untrusted).
+func (b *Backend) Untrusted() []config.WorkspaceFile {
+	return b.Config().Untrusted()
+}
+
+// Trust records the person's trust in root's .diffdesk.toml in the trust
+// store and turns its rules on in the running desk. What is trusted is the
+// content the desk read at start, whose rules Untrusted listed: the file
+// is not read again, so a change since cannot slip in, and the next start
+// asks about the changed file.
+func (b *Backend) Trust(root string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	un := b.cfg.Untrusted()
+	i := slices.IndexFunc(un, func(f config.WorkspaceFile) bool { return f.Root == root })
+	if i < 0 {
+		return fmt.Errorf("workspace %s has no untrusted config file to trust", root)
+	}
+	store, err := config.ReadTrust(config.TrustPath(b.userFile))
+	if err != nil {
+		return err
+	}
+	store.Add(un[i], time.Now())
+	if err := store.Save(); err != nil {
+		return err
+	}
+	b.cfg, _ = b.cfg.WithTrusted(root)
+	b.Desk.SetConfig(b.cfg)
+	return nil
+}
+
+// trustText says which repository rules are off, and the deskctl command
+// that turns them on for the user config userFile.
+func trustText(c config.Config, userFile string) string {
+	flag := ""
+	if def, err := config.DefaultPath(); err != nil || def != userFile {
+		flag = " --config " + userFile
+	}
+	var s strings.Builder
+	for _, f := range c.Untrusted() {
+		fmt.Fprintf(&s, "repository rules off: %s is not trusted (a repository's config may run programs and approve edits, so its rules wait for you):\n", f.File)
+		for _, r := range f.Rules() {
+			fmt.Fprintf(&s, "  %s\n", r)
+		}
+		fmt.Fprintf(&s, "  to trust this exact content: deskctl trust%s %s\n", flag, f.Root)
+	}
+	return s.String()
+}
+
+// ruleOrigins lists where the auto_approve rules in force are written.
+func ruleOrigins(rules []config.AutoApproveRule) string {
+	at := make([]string, len(rules))
+	for i, r := range rules {
+		at[i] = r.Origin
+	}
+	return strings.Join(at, "; ")
+}

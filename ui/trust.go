@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/review/config"
+)
+
+// trustQuestion asks the person, once per start and one file at a time,
+// whether to trust each repository .diffdesk.toml whose rules are off,
+// showing exactly what each formatter runs and what each auto_approve rule
+// lets through. Keep off is the default; Trust turns the file's rules on
+// in the running desk.
+type trustQuestion struct {
+	win   fyne.Window
+	files []config.WorkspaceFile
+	trust func(root string) error // startup.Backend.Trust
+
+	at       int                  // the file asked about
+	dlg      *dialog.CustomDialog // shown; nil once every file is answered
+	rules    *fyne.Container      // the shown file's text, one label a line
+	trustBtn *widget.Button
+	keepOff  *widget.Button
+}
+
+// askTrust starts asking about files (none: nothing is shown).
+func askTrust(win fyne.Window, files []config.WorkspaceFile, trust func(root string) error) *trustQuestion {
+	q := &trustQuestion{win: win, files: files, trust: trust}
+	q.show()
+	return q
+}
+
+// show asks about files[at], or ends.
+func (q *trustQuestion) show() {
+	if q.at >= len(q.files) {
+		q.dlg = nil
+		return
+	}
+	f := q.files[q.at]
+	q.rules = container.NewVBox(wrapped(fmt.Sprintf(
+		"%s is not trusted. A repository's config may run programs and approve edits without you, "+
+			"so what it holds stays off until you trust this exact content:", f.File), fyne.TextStyle{}))
+	for _, r := range f.Rules() {
+		q.rules.Add(wrapped("• "+r, fyne.TextStyle{Monospace: true}))
+	}
+	q.rules.Add(wrapped("Any change to the file makes it untrusted again. Without the window: deskctl trust "+f.Root, fyne.TextStyle{Italic: true}))
+	scroll := container.NewVScroll(q.rules)
+	scroll.SetMinSize(fyne.NewSize(640, 260))
+	q.keepOff = widget.NewButton("Keep off", func() { q.answer(false) })
+	q.keepOff.Importance = widget.HighImportance
+	q.trustBtn = widget.NewButton("Trust", func() { q.answer(true) })
+	q.trustBtn.Importance = widget.WarningImportance
+	body := container.NewBorder(nil, container.NewHBox(q.keepOff, q.trustBtn), nil, nil, scroll)
+	q.dlg = dialog.NewCustomWithoutButtons("Trust this repository's rules?", body, q.win)
+	q.dlg.Show()
+}
+
+// answer closes the shown question, trusts its file if asked to, and
+// asks about the next.
+func (q *trustQuestion) answer(trust bool) {
+	q.dlg.Hide()
+	if trust {
+		if err := q.trust(q.files[q.at].Root); err != nil {
+			dialog.ShowError(err, q.win)
+		}
+	}
+	q.at++
+	q.show()
+}
+
+// wrapped is a word-wrapped label.
+func wrapped(text string, style fyne.TextStyle) *widget.Label {
+	l := widget.NewLabelWithStyle(text, fyne.TextAlignLeading, style)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
