@@ -112,9 +112,9 @@ func (c Checker) run(ctx context.Context, v version) ([]Problem, error) {
 	cmd.WaitDelay = waitDelay
 	err = cmd.Run()
 
-	output := stderr.String()
+	output := stderr.buf.String()
 	if strings.TrimSpace(output) == "" {
-		output = stdout.String()
+		output = stdout.buf.String()
 	}
 	var exitErr *exec.ExitError
 	switch {
@@ -129,7 +129,7 @@ func (c Checker) run(ctx context.Context, v version) ([]Problem, error) {
 	case stdout.over || stderr.over:
 		return fail(fmt.Sprintf("printed more than %d bytes", outputLimit), "", nil)
 	}
-	problems, perr := c.parse(stdout.Bytes(), stderr.Bytes(), in.names)
+	problems, perr := c.parse(stdout.buf.Bytes(), stderr.buf.Bytes(), in.names)
 	switch {
 	case perr != nil:
 		return fail(perr.Error(), output, perr)
@@ -161,18 +161,17 @@ func (in input) remove() {
 // the placeholders of c's command.
 func (c Checker) prepare(v version, overlay bool) (input, error) {
 	in := input{dir: filepath.Dir(v.path), stdin: !overlay && !c.uses(placeholderFile)}
-	in.names = names{dir: in.dir, self: map[string]bool{filepath.Clean(v.path): true}, others: map[string]string{}, stdin: in.stdin}
+	in.names = names{dir: in.dir, self: v.path, shadows: map[string]string{}, stdin: in.stdin}
 	file, overlayFile := "", ""
 	if !in.stdin {
-		tmp, err := os.MkdirTemp("", "diffdesk-check-")
+		tmp, err := os.MkdirTemp("", tempPrefix)
 		if err != nil {
 			return in, err
 		}
 		in.tmp = tmp
-		if file, err = shadow(tmp, "f", v.path, v.text); err != nil {
+		if file, err = shadow(in.names.shadowPath(tmp, v.path), v.text); err != nil {
 			return in, err
 		}
-		in.names.add(file, "")
 		if overlay {
 			if overlayFile, err = writeOverlay(tmp, v, file, &in.names); err != nil {
 				return in, err
@@ -188,24 +187,23 @@ func (c Checker) prepare(v version, overlay bool) (input, error) {
 	return in, nil
 }
 
-// shadow writes text to dir/sub/<path's base name> and returns that path.
-func shadow(dir, sub, path, text string) (string, error) {
-	if err := os.Mkdir(filepath.Join(dir, sub), 0o700); err != nil {
+// shadow writes text to p, making its directory, and returns p.
+func shadow(p, text string) (string, error) {
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return "", err
 	}
-	p := filepath.Join(dir, sub, filepath.Base(path))
 	return p, os.WriteFile(p, []byte(text), 0o600)
 }
 
 // writeOverlay writes a Go overlay file replacing v.path with file (or
 // removing it when absent) and each of v.others with a shadow copy of
-// its text in this version, and returns its path.
+// its text in this version (recorded in n), and returns its path.
 func writeOverlay(tmp string, v version, file string, n *names) (string, error) {
 	replace := map[string]string{v.path: file}
 	if v.absent {
 		replace[v.path] = ""
 	}
-	for i, o := range v.others {
+	for _, o := range v.others {
 		text, absent := o.Proposed, o.Deleted
 		if v.othersBase {
 			text, absent = o.Base, o.Created
@@ -214,12 +212,11 @@ func writeOverlay(tmp string, v version, file string, n *names) (string, error) 
 			replace[o.Path] = ""
 			continue
 		}
-		p, err := shadow(tmp, fmt.Sprintf("o%d", i), o.Path, text)
+		p, err := shadow(n.shadowPath(tmp, o.Path), text)
 		if err != nil {
 			return "", err
 		}
 		replace[o.Path] = p
-		n.add(p, o.Path)
 	}
 	data, err := json.Marshal(struct{ Replace map[string]string }{replace})
 	if err != nil {
@@ -288,20 +285,22 @@ func clampLines(problems []Problem, text string) {
 
 // cappedBuffer keeps the first limit bytes written to it and notes whether
 // more came. It never fails a write, so the process is not killed by EPIPE.
+// It does not embed bytes.Buffer: io.Copy would use the promoted ReadFrom
+// and write past the limit.
 type cappedBuffer struct {
-	bytes.Buffer
+	buf   bytes.Buffer
 	limit int
 	over  bool
 }
 
 func (b *cappedBuffer) Write(p []byte) (int, error) {
-	room := b.limit - b.Len()
+	room := b.limit - b.buf.Len()
 	if len(p) > room {
 		b.over = true
-		b.Buffer.Write(p[:max(room, 0)])
+		b.buf.Write(p[:max(room, 0)])
 		return len(p), nil
 	}
-	return b.Buffer.Write(p)
+	return b.buf.Write(p)
 }
 
 // firstLines returns the first errorLines non-empty lines of s, trimmed,
