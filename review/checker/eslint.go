@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"cmp"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -48,8 +49,8 @@ func parseESLint(out []byte) ([]finding, error) {
 			if m.Fatal || m.Severity >= 2 {
 				sev = SeverityError
 			}
-			found = append(found, finding{path: r.FilePath, line: m.Line, col: m.Column,
-				severity: sev, message: strings.TrimSpace(m.Message), code: m.RuleID})
+			found = append(found, finding{path: r.FilePath, line: max(m.Line, 0), col: max(m.Column, 0),
+				severity: sev, message: cmp.Or(strings.TrimSpace(m.Message), m.RuleID, "(no message)"), code: m.RuleID})
 		}
 	}
 	return found, nil

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"cmp"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -112,11 +113,11 @@ func (run sarifRun) finding(r sarifResult) finding {
 	if len(r.Locations) > 0 {
 		loc := r.Locations[0].PhysicalLocation
 		f.path = run.uri(loc.ArtifactLocation)
-		f.line, f.col = loc.Region.StartLine, loc.Region.StartColumn
+		f.line, f.col = max(loc.Region.StartLine, 0), max(loc.Region.StartColumn, 0)
 	}
 	f.message = strings.TrimSpace(f.message)
 	if f.message == "" {
-		f.message = f.code
+		f.message = cmp.Or(f.code, "(no message)")
 	}
 	return f
 }

@@ -56,11 +56,17 @@ func TestParseSARIFRefusesNonSARIF(t *testing.T) {
 
 func FuzzParseSARIF(f *testing.F) {
 	f.Add(`{"runs":[{"artifacts":[{"location":{"uri":"a"}}],"results":[{"ruleIndex":3,"locations":[{"physicalLocation":{"artifactLocation":{"index":7}}}]}]}]}`)
+	f.Add(`{"runs":[{"results":[{"message":{"text":" "},"locations":[{"physicalLocation":{"region":{"startLine":-3,"startColumn":-1}}}]}]}]}`)
 	f.Add(`{"runs":[{"results":[{"ruleIndex":-1,"locations":[{"physicalLocation":{"artifactLocation":{"index":-2,"uri":"%zz"}}}]}]}]}`)
 	f.Fuzz(func(t *testing.T, log string) {
 		found, err := parseSARIF([]byte(log))
 		if err != nil && found != nil {
 			t.Errorf("parseSARIF(%q) = %+v with error %v", log, found, err)
+		}
+		for _, fd := range found {
+			if fd.message == "" || fd.line < 0 || fd.col < 0 || fd.severity == "" {
+				t.Errorf("parseSARIF(%q) gave %+v: a finding needs a message, a severity and lines ≥ 0", log, fd)
+			}
 		}
 	})
 }
