@@ -1,8 +1,8 @@
 package checker
 
 import (
-	"cmp"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
