@@ -45,15 +45,7 @@ func BenchmarkGofmt10k(b *testing.B) {
 }
 
 func benchTool(b *testing.B, c Checker, name string, direct []string, files map[string]string) {
-	dir, err := filepath.EvalSymlinks(b.TempDir())
-	if err != nil {
-		b.Fatal(err)
-	}
-	for rel, content := range files {
-		if err := os.WriteFile(filepath.Join(dir, rel), []byte(content), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
+	dir := writeTree(b, files)
 	path := filepath.Join(dir, name)
 	base := bigGoFile(-1)
 	if err := os.WriteFile(path, []byte(base), 0o644); err != nil {

@@ -30,7 +30,7 @@ func preset(t *testing.T, name string) Checker {
 
 // writeTree writes files (relative path → content) under a new temporary
 // directory and returns it, symlinks resolved.
-func writeTree(t *testing.T, files map[string]string) string {
+func writeTree(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
