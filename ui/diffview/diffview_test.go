@@ -416,3 +416,18 @@ func TestNextHunkFromTopGoesToFirstChange(t *testing.T) {
 		t.Errorf("second NextHunk went to row %d; want 300", v.curRow)
 	}
 }
+
+func TestOverviewFrameStaysInStripOnShortFile(t *testing.T) {
+	v, _ := newTestView(t, 800, 400)
+	v.SetTexts("a.txt", numbered(5, nil), numbered(5, func(k int) string {
+		if k == 2 {
+			return "changed\n"
+		}
+		return ""
+	}))
+	o := v.overview
+	f := o.frame
+	if bottom := f.Position().Y + f.Size().Height; bottom > o.Size().Height || f.Position().Y < 0 {
+		t.Errorf("overview frame spans y %v..%v; want inside the strip's 0..%v (it ran into the button row)", f.Position().Y, bottom, o.Size().Height)
+	}
+}
