@@ -665,11 +665,13 @@ func (v *DiffView) userScrolled(dy float32) {
 	}
 }
 
-// SetWrap wraps long lines (on) or scrolls them horizontally (off).
+// SetWrap wraps long lines (on) or scrolls them horizontally (off). The
+// row on top of the view stays on top.
 func (v *DiffView) SetWrap(on bool) {
 	if v.wrap == on {
 		return
 	}
+	top := v.topRow()
 	v.wrap = on
 	v.hoff = 0
 	if on {
@@ -678,6 +680,7 @@ func (v *DiffView) SetWrap(on bool) {
 		v.clearWrap()
 	}
 	v.Refresh()
+	v.list.ScrollToOffset(v.rowY(top))
 }
 
 // SetDark chooses the syntax and diff colours for a dark (or light) theme.

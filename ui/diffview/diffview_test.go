@@ -431,3 +431,21 @@ func TestOverviewFrameStaysInStripOnShortFile(t *testing.T) {
 		t.Errorf("overview frame spans y %v..%v; want inside the strip's 0..%v (it ran into the button row)", f.Position().Y, bottom, o.Size().Height)
 	}
 }
+
+func TestWrapToggleKeepsTopLine(t *testing.T) {
+	v, _ := newTestView(t, 600, 300)
+	long := func(k int) string {
+		if k%3 == 0 {
+			return fmt.Sprintf("line %d %s\n", k, strings.Repeat("word ", 40))
+		}
+		return ""
+	}
+	v.SetTexts("a.txt", numbered(5000, long), numbered(5000, long))
+	v.list.ScrollToOffset(v.rowY(2219))
+	for _, on := range []bool{true, false, true} {
+		v.SetWrap(on)
+		if top := v.topRow(); top != 2219 {
+			t.Fatalf("after SetWrap(%v) the top row is %d; want 2219, the line on top before", on, top)
+		}
+	}
+}
