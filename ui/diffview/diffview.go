@@ -312,8 +312,12 @@ func widest(s *lineSet, from int) int {
 
 // SetTexts shows a complete proposal: the diff from old to new of the file
 // at path (its extension chooses the syntax colours). Every hunk starts
-// accepted; the view leaves edit mode, stream and stale views.
+// accepted; the view leaves edit mode, stream and stale views. The view
+// opens at the top, except at the end of a stream of the same file and
+// original, where it stays where following (or the person) left it.
 func (v *DiffView) SetTexts(path, old, new string) {
+	ended := v.stream != nil && v.stream.path == path && v.stream.old == old
+	keepY := v.list.GetScrollOffset()
 	v.stopEditing()
 	v.stream, v.stale, v.conflicts = nil, false, nil
 	v.banner.Hide()
@@ -331,9 +335,14 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	v.hbar.set(0, v.hbar.max)
 	v.hl.reset(path)
 	v.maxW = max(widest(&m.a, 0), widest(&m.b, 0))
-	v.list.ScrollToTop()
+	if !ended {
+		v.list.ScrollToTop()
+	}
 	v.show(m)
 	v.layout(v.Size())
+	if ended {
+		v.list.ScrollToOffset(keepY)
+	}
 }
 
 // SetStream shows a proposal that is still streaming in. Successive calls

@@ -449,3 +449,22 @@ func TestWrapToggleKeepsTopLine(t *testing.T) {
 		}
 	}
 }
+
+func TestStreamEndKeepsFollowPosition(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	old := numbered(300, nil)
+	text := numbered(300, func(k int) string { return fmt.Sprintf("new %d\n", k) })
+	streamInto(t, v, old, text, 400, nil)
+	at := v.list.GetScrollOffset()
+	if at == 0 {
+		t.Fatal("stream left the view at the top; the test needs it followed down")
+	}
+	v.SetTexts("a.txt", old, text) // the stream finished
+	if got := v.list.GetScrollOffset(); got != at {
+		t.Errorf("after the stream ended the offset is %v; want %v, where following left it", got, at)
+	}
+	v.SetTexts("b.txt", old, text) // another file starts at the top
+	if got := v.list.GetScrollOffset(); got != 0 {
+		t.Errorf("a new file opened at offset %v; want 0", got)
+	}
+}
