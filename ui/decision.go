@@ -78,7 +78,6 @@ func newDetail(w *Window) *detail {
 	d.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.title.Truncation = fyne.TextTruncateEllipsis
 	d.state = widget.NewLabel("")
-	d.state.Importance = widget.LowImportance
 	d.intent = widget.NewLabel("")
 	d.intent.Wrapping = fyne.TextWrapWord
 	d.intent.Hide()
