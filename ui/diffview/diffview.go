@@ -65,8 +65,10 @@ type DiffView struct {
 	width   float32
 	metric  metrics
 
-	ed       *Editor // non-nil while editable
-	colBufEd []int32
+	ed         *Editor // non-nil while editable
+	colBufEd   []int32
+	colBufWrap []int32  // visualLines
+	winBufWrap [][2]int // visualLines
 	// manualRediff stops the editor's re-diff timer: only flush re-diffs
 	// (SetSynchronous, tests, benchmarks).
 	manualRediff bool
@@ -753,12 +755,16 @@ func (v *DiffView) rowHeight(i int) float32 {
 // visualLines returns how many lines row r takes when wrapped.
 func (v *DiffView) visualLines(r row) int {
 	n := 1
-	cols := v.metric.cols
+	lines := func(s string) int {
+		v.colBufWrap = columns(s, v.colBufWrap)
+		v.winBufWrap = wrapWindows(s, v.colBufWrap, v.metric.cols, v.winBufWrap)
+		return len(v.winBufWrap)
+	}
 	if r.a >= 0 {
-		n = max(n, (textbuf.Width(v.model.a.Line(r.a))+cols-1)/cols)
+		n = max(n, lines(v.model.a.Line(r.a)))
 	}
 	if r.b >= 0 {
-		n = max(n, (textbuf.Width(v.model.b.Line(r.b))+cols-1)/cols)
+		n = max(n, lines(v.model.b.Line(r.b)))
 	}
 	return n
 }

@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/ui/diffview/textbuf"
 )
 
 const sampleOld = `package main
@@ -466,5 +468,69 @@ func TestStreamEndKeepsFollowPosition(t *testing.T) {
 	v.SetTexts("b.txt", old, text) // another file starts at the top
 	if got := v.list.GetScrollOffset(); got != 0 {
 		t.Errorf("a new file opened at offset %v; want 0", got)
+	}
+}
+
+// visualText returns the text row shows on side 1 (or 0), one string per
+// visual line, as its canvas texts lay it out.
+func visualText(v *DiffView, id, side int) []string {
+	r := newDiffRow(v)
+	r.id = id
+	r.build()
+	mt := v.metric
+	x0 := mt.leftW + mt.gutW + mt.numW
+	type piece struct {
+		x float32
+		s string
+	}
+	lines := map[int][]piece{}
+	n := 0
+	for _, t := range r.texts[:r.nText] {
+		x := t.Position().X
+		if side == 1 && x < x0 || side == 0 && (x < mt.numW || x >= mt.leftW) {
+			continue // the other side, or a line number
+		}
+		k := int(t.Position().Y / mt.line)
+		lines[k] = append(lines[k], piece{x, t.Text})
+		n = max(n, k+1)
+	}
+	out := make([]string, n)
+	for k := range n {
+		ps := lines[k]
+		sort.Slice(ps, func(i, j int) bool { return ps[i].x < ps[j].x })
+		for _, p := range ps {
+			out[k] += p.s
+		}
+	}
+	return out
+}
+
+func TestWrapBreaksAtWordBoundaries(t *testing.T) {
+	v, _ := newTestView(t, 600, 300)
+	long := "identifier_that_never_ends_at_all_and_keeps_going_on_past_the_edge" // wider than the view: a hard break
+	words := strings.Fields("the quick brown fox jumps over the lazy dog while a rather too long " + long + " waits")
+	line := strings.Join(words, " ")
+	v.SetTexts("a.txt", "x\n", line+"\n")
+	v.SetWrap(true)
+	known := map[string]bool{}
+	for _, w := range words {
+		known[w] = true
+	}
+	got := visualText(v, v.model.RowOfB(0), 1)
+	if len(got) < 2 {
+		t.Fatalf("visual lines = %q; want the line wrapped", got)
+	}
+	if strings.Join(got, "") != line {
+		t.Fatalf("visual lines = %q; joined they differ from %q", got, line)
+	}
+	for k, l := range got {
+		for _, w := range strings.Fields(l) {
+			if !known[w] && !strings.Contains(long, w) {
+				t.Errorf("visual line %d = %q breaks inside a word (%q)", k, l, w)
+			}
+		}
+		if w := textbuf.Width(l); w > v.metric.cols {
+			t.Errorf("visual line %d = %q is %d cells; want at most %d", k, l, w, v.metric.cols)
+		}
 	}
 }
