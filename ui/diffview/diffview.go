@@ -578,13 +578,59 @@ func (v *DiffView) LastHunk() bool {
 	return true
 }
 
-// scrollToRow puts row r hunkLead rows below the top of the view.
+// scrollToRow puts row r hunkLead rows below the top of the view, and
+// the change starting there into view horizontally.
 func (v *DiffView) scrollToRow(r int) {
 	v.curRow = r
 	v.list.ScrollToOffset(v.rowY(max(r-hunkLead, 0)))
+	v.revealChange(r)
 	v.refreshRows()
 	if v.stream != nil && v.following {
 		v.setFollowing(false)
+	}
+}
+
+// revealChange scrolls horizontally (without wrap) so that the word spans
+// of the change starting at row r are in view: where they begin, with a
+// little context before them, unless they are in view already. A change
+// without word spans (whole lines added or removed) shows from the lines'
+// start. Only the rows on screen are looked at.
+func (v *DiffView) revealChange(r int) {
+	if v.wrap {
+		return
+	}
+	m := v.model
+	seg := m.segs[m.segAt(r)]
+	c0, c1 := -1, -1
+	for i := r; i < min(seg.row0+seg.rows, r+v.visibleRows()); i++ {
+		rw := m.Row(i)
+		w := m.Words(rw)
+		span := func(s string, sps []engine.Span) {
+			if len(sps) == 0 {
+				return
+			}
+			v.colBufEd = columns(s, v.colBufEd)
+			lo, hi := int(v.colBufEd[sps[0].Start]), int(v.colBufEd[sps[len(sps)-1].End])
+			if c0 < 0 || lo < c0 {
+				c0 = lo
+			}
+			c1 = max(c1, hi)
+		}
+		if rw.a >= 0 {
+			span(m.a.Line(rw.a), w.del)
+		}
+		if rw.b >= 0 {
+			span(m.b.Line(rw.b), w.ins)
+		}
+	}
+	cols := v.metric.cols
+	switch {
+	case c0 < 0 || c1 <= cols:
+		v.setHOffset(0)
+	case c0 >= v.hoff && min(c1, c0+cols) <= v.hoff+cols:
+		// in view already
+	default:
+		v.setHOffset(c0 - min(8, cols/4))
 	}
 }
 

@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"fmt"
+	"image/color"
 	"sort"
 	"strings"
 	"testing"
@@ -532,5 +533,83 @@ func TestWrapBreaksAtWordBoundaries(t *testing.T) {
 		if w := textbuf.Width(l); w > v.metric.cols {
 			t.Errorf("visual line %d = %q is %d cells; want at most %d", k, l, w, v.metric.cols)
 		}
+	}
+}
+
+// farChange returns n lines, line k of them carrying at column 250 the
+// price p (the rest of each line is filler words).
+func farChange(n, k int, p string) string {
+	return numbered(n, func(i int) string {
+		if i == k {
+			return strings.Repeat("pad ", 62) + "price " + p + " " + strings.Repeat("tail ", 40) + "\n"
+		}
+		return ""
+	})
+}
+
+func TestNextHunkScrollsChangeIntoViewHorizontally(t *testing.T) {
+	v, _ := newTestView(t, 1000, 300)
+	v.SetTexts("a.txt", farChange(200, 120, "10.30"), farChange(200, 120, "110.30"))
+	if !v.NextHunk() {
+		t.Fatal("NextHunk found no change")
+	}
+	r := v.model.Row(v.curRow)
+	ins := v.model.Words(r).ins
+	if len(ins) == 0 {
+		t.Fatal("no word spans on the changed row")
+	}
+	line := v.model.b.Line(r.b)
+	c0, c1 := textbuf.Width(line[:ins[0].Start]), textbuf.Width(line[:ins[len(ins)-1].End])
+	if c0 < v.hoff || c1 > v.hoff+v.metric.cols {
+		t.Errorf("after NextHunk the view shows cells %d..%d; the change is at %d..%d", v.hoff, v.hoff+v.metric.cols, c0, c1)
+	}
+	v.PrevHunk() // nothing before: stays
+	v.SetTexts("a.txt", numbered(200, nil), numbered(200, func(k int) string {
+		if k == 50 {
+			return "near\n"
+		}
+		return ""
+	}))
+	v.setHOffset(5)
+	v.NextHunk()
+	if v.hoff != 0 {
+		t.Errorf("a change at the line start left the view scrolled to cell %d; want 0", v.hoff)
+	}
+}
+
+func TestOffsideChangeIsMarked(t *testing.T) {
+	v, _ := newTestView(t, 1000, 300)
+	v.SetTexts("a.txt", farChange(10, 3, "10.30"), farChange(10, 3, "110.30"))
+	row := v.model.RowOfB(3)
+	marks := func() (left, right int) {
+		r := newDiffRow(v)
+		r.id = row
+		r.build()
+		mt := v.metric
+		xR := mt.leftW + mt.gutW + mt.numW // the right side's text
+		for _, o := range r.rects[:r.nRect] {
+			c, ok := o.FillColor.(color.NRGBA)
+			if !ok || c.A != 0xff || o.Size().Height != mt.line {
+				continue // backgrounds and spans are translucent
+			}
+			switch x := o.Position().X; {
+			case x >= xR+mt.sideW-8 && x < xR+mt.sideW:
+				right++
+			case x >= xR && x < xR+4:
+				left++
+			}
+		}
+		return left, right
+	}
+	if l, r := marks(); r != 1 || l != 0 {
+		t.Errorf("with the change past the right edge: %d left, %d right marks; want 0, 1", l, r)
+	}
+	v.setHOffset(v.hbar.max)
+	if l, r := marks(); l != 1 || r != 0 {
+		t.Errorf("scrolled past the change: %d left, %d right marks; want 1, 0", l, r)
+	}
+	v.setHOffset(240)
+	if l, r := marks(); l != 0 || r != 0 {
+		t.Errorf("with the change in view: %d left, %d right marks; want none", l, r)
 	}
 }
