@@ -18,6 +18,7 @@ import (
 // translucent so they sit on Fyne's own background.
 type diffColours struct {
 	del, delWord, ins, insWord, filler, grow, conflict, sel, accepted, rejected color.Color
+	mine, mineMark                                                              color.Color // the person's own edits in the editor
 }
 
 func coloursFor(dark bool) diffColours {
@@ -36,6 +37,8 @@ func coloursFor(dark bool) diffColours {
 		sel:      color.NRGBA{R: 0x38, G: 0x8b, B: 0xfd, A: 0x55},
 		accepted: color.NRGBA{R: 0x2e, G: 0xa0, B: 0x43, A: 0xff},
 		rejected: color.NRGBA{R: 0x90, G: 0x90, B: 0x90, A: 0xff},
+		mine:     color.NRGBA{R: 0xa3, G: 0x71, B: 0xf7, A: a + 0x10},
+		mineMark: color.NRGBA{R: 0x8a, G: 0x4f, B: 0xf0, A: 0xff},
 	}
 }
 
@@ -168,6 +171,13 @@ func (r *diffRow) build() {
 	if growing && bgR == nil {
 		bgR = c.grow
 	}
+	var mine, mineDel bool
+	if v.ed != nil && rw.b >= 0 {
+		mine, mineDel = v.ed.edit(rw.b)
+		if mine {
+			bgR = c.mine
+		}
+	}
 	if bgL != nil && xGut > 0 {
 		r.rect(bgL, 0, 0, xGut, h)
 	}
@@ -176,6 +186,12 @@ func (r *diffRow) build() {
 	}
 	if growing {
 		r.rect(theme.Color(theme.ColorNamePrimary), xNumR, 0, 3, h)
+	}
+	if mine { // the person's line: a bar beside its number
+		r.rect(c.mineMark, xNumR, 0, 3, h)
+	}
+	if mineDel { // the person deleted lines of the proposal here
+		r.rect(c.mineMark, xNumR, 0, mt.numW+mt.sideW, 2)
 	}
 
 	// Hunk gutter.
