@@ -410,8 +410,7 @@ func (d *detail) renderProposal() {
 	d.view.SetEditable(d.editing)
 	switch note := unsureNote(f); {
 	case d.editing:
-		d.note.SetText("Editing: the right side is yours. Approve edited writes it; Cancel edit goes back to the proposal.")
-		d.note.Show()
+		d.note.Hide() // the view says so in its own banner, keeping the rows still
 	case note != "":
 		d.note.SetText(note)
 		d.note.Show()

@@ -4,6 +4,7 @@ import (
 	"image/color"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -79,6 +80,7 @@ type DiffView struct {
 	hbar      *hscroll
 	followBtn *widget.Button
 	banner    *widget.Label
+	editNote  *fyne.Container // over the rows while editable
 	hl        *highlighter
 
 	created int           // row widgets created (tests: only visible rows exist)
@@ -137,9 +139,17 @@ func NewDiffView() *DiffView {
 	v.banner = widget.NewLabel("")
 	v.banner.Wrapping = fyne.TextWrapWord
 	v.banner.Hide()
+	note := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
+	note.CornerRadius = 4
+	note.StrokeWidth = 1
+	note.StrokeColor = coloursFor(false).mineMark
+	v.editNote = container.NewStack(note, widget.NewLabel(editNote))
 	v.measure()
 	return v
 }
+
+// editNote is the note over an editable view.
+const editNote = "Editing: the right side is yours · your own changes are purple, the agent's green"
 
 // CreateRenderer is part of fyne.Widget.
 func (v *DiffView) CreateRenderer() fyne.WidgetRenderer {
@@ -160,7 +170,7 @@ func (r *diffViewRenderer) Objects() []fyne.CanvasObject {
 	v := r.v
 	objs := []fyne.CanvasObject{v.listBox, v.overview, v.hbar, v.banner, v.followBtn}
 	if v.ed != nil {
-		objs = append(objs, v.ed)
+		objs = append(objs, v.ed, v.editNote)
 	}
 	return objs
 }
@@ -175,6 +185,8 @@ func (r *diffViewRenderer) Refresh() {
 	v.list.Refresh()
 	v.overview.Refresh()
 	v.banner.Refresh()
+	v.editNote.Objects[0].(*canvas.Rectangle).FillColor = theme.Color(theme.ColorNameOverlayBackground)
+	v.editNote.Refresh()
 }
 
 func (r *diffViewRenderer) Layout(size fyne.Size) { r.v.layout(size) }
@@ -203,6 +215,14 @@ func (v *DiffView) layout(size fyne.Size) {
 	v.listBox.Resize(fyne.NewSize(listW, bottom-top))
 	v.overview.Move(fyne.NewPos(listW, top))
 	v.overview.Resize(fyne.NewSize(stripW, bottom-top))
+	if v.ed != nil {
+		// The edit note floats over the rows' bottom right corner: a
+		// banner above them would push them down under the pointer.
+		s := v.editNote.MinSize()
+		s.Width = min(s.Width, listW-theme.ScrollBarSize())
+		v.editNote.Move(fyne.NewPos(listW-s.Width-theme.ScrollBarSize(), bottom-s.Height))
+		v.editNote.Resize(s)
+	}
 	if v.followBtn.Visible() {
 		s := v.followBtn.MinSize()
 		v.followBtn.Move(fyne.NewPos(listW-s.Width-theme.ScrollBarSize()-8, bottom-s.Height-8))

@@ -383,3 +383,27 @@ func TestEditorShowsThePersonsEditsApart(t *testing.T) {
 		ed.flush()
 	}
 }
+
+func TestEditModeKeepsRowsStillOnScreen(t *testing.T) {
+	v, w := newTestView(t, 900, 300)
+	v.SetTexts("a.txt", numbered(300, nil), numbered(300, func(k int) string {
+		if k == 150 {
+			return "changed\n"
+		}
+		return ""
+	}))
+	v.NextHunk()
+	// Where row 150 is on the window's canvas.
+	screenY := func() float32 {
+		return fyne.CurrentApp().Driver().AbsolutePositionForObject(v.list).Y + v.rowY(150) - v.list.GetScrollOffset()
+	}
+	before := screenY()
+	for _, on := range []bool{true, false} {
+		v.SetEditable(on)
+		w.Canvas().Refresh(v)
+		v.layout(v.Size())
+		if got := screenY(); got != before {
+			t.Errorf("SetEditable(%v) moved the changed row from y %v to %v on screen; want it still", on, before, got)
+		}
+	}
+}
