@@ -41,6 +41,11 @@ type DiffView struct {
 	// OnFollowChanged is called when following the growing edge of a stream
 	// turns on or off, by SetFollow or by the person scrolling away.
 	OnFollowChanged func(on bool)
+	// FontCovers reports whether some font draws rune r; SetTexts warns in
+	// the view's banner about text no font covers. NewDiffView sets it to
+	// look at Fyne's bundled fonts and the installed ones; nil checks
+	// nothing.
+	FontCovers func(r rune) bool
 
 	path     string
 	model    *rowModel
@@ -118,7 +123,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{following: true, rejected: map[string]bool{}, curRow: -1}
+	v := &DiffView{following: true, rejected: map[string]bool{}, curRow: -1, FontCovers: fontCovers}
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshRows)
@@ -359,6 +364,11 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	v.maxW = max(widest(&m.a, 0), widest(&m.b, 0))
 	if !ended {
 		v.list.ScrollToTop()
+	}
+	if script := v.missingScript(&m.a, &m.b); script != "" {
+		v.banner.SetText("No installed font draws " + script + " text: it shows as boxes. Install a font that covers it " +
+			"and restart DiffDesk (on Debian " + fontFallbackPackage + " covers Chinese and Japanese, fonts-noto-cjk Korean too).")
+		v.banner.Show()
 	}
 	v.show(m)
 	v.layout(v.Size())

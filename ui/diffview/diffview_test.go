@@ -438,12 +438,12 @@ func TestOverviewFrameStaysInStripOnShortFile(t *testing.T) {
 func TestWrapToggleKeepsTopLine(t *testing.T) {
 	v, _ := newTestView(t, 600, 300)
 	long := func(k int) string {
-		if k%3 == 0 {
+		if k%10 == 0 {
 			return fmt.Sprintf("line %d %s\n", k, strings.Repeat("word ", 40))
 		}
 		return ""
 	}
-	v.SetTexts("a.txt", numbered(5000, long), numbered(5000, long))
+	v.SetTexts("a.txt", numbered(3000, long), numbered(3000, long))
 	v.list.ScrollToOffset(v.rowY(2219))
 	for _, on := range []bool{true, false, true} {
 		v.SetWrap(on)
