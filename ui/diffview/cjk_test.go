@@ -129,4 +129,3 @@ func TestInstalledCJKFontCovers(t *testing.T) {
 		t.Error("fontCovers(U+10FFFD) = true; a private-use rune has no glyph")
 	}
 }
-
