@@ -12,6 +12,18 @@ need_go() {
 	fi
 }
 
+# desk_packages are the Debian packages the window needs to build (Fyne's
+# GL/X11 build) and to run: fonts-droid-fallback is the font Fyne falls back
+# to for Chinese and Japanese text, which its bundled fonts lack (7 MB
+# installed; without it such text draws as boxes and the window warns).
+desk_packages=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev
+	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev fonts-droid-fallback)
+
+# test_packages are what the headless tests need beyond Go: the CJK font
+# the diff view's real-font test draws with, and shellcheck, the non-Go checker
+# review/checker runs for real.
+test_packages=(fonts-droid-fallback shellcheck)
+
 # apt_install installs the Debian packages that are not installed yet.
 apt_install() {
 	local missing=()

@@ -78,7 +78,6 @@ func newDetail(w *Window) *detail {
 	d.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.title.Truncation = fyne.TextTruncateEllipsis
 	d.state = widget.NewLabel("")
-	d.state.Importance = widget.LowImportance
 	d.intent = widget.NewLabel("")
 	d.intent.Wrapping = fyne.TextWrapWord
 	d.intent.Hide()
@@ -420,8 +419,7 @@ func (d *detail) renderProposal() {
 	d.view.SetEditable(d.editing)
 	switch note := unsureNote(f); {
 	case d.editing:
-		d.note.SetText("Editing: the right side is yours. Approve edited writes it; Cancel edit goes back to the proposal.")
-		d.note.Show()
+		d.note.Hide() // the view says so in its own banner, keeping the rows still
 	case note != "":
 		d.note.SetText(note)
 		d.note.Show()

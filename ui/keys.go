@@ -94,7 +94,6 @@ func (w *Window) ShowKeys() {
 		rows = append(rows, k, widget.NewLabel(what))
 	}
 	note := widget.NewLabel("The keys act while the editor does not have the keyboard (click outside it, or use the buttons).")
-	note.Importance = widget.LowImportance
 	d := dialog.NewCustom("Keys", "Close", container.NewVBox(container.New(layout.NewFormLayout(), rows...), note), w.Win)
 	d.SetOnClosed(func() { w.keysOverlay = nil })
 	w.keysOverlay = d

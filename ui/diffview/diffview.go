@@ -4,6 +4,7 @@ import (
 	"image/color"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -40,6 +41,11 @@ type DiffView struct {
 	// OnFollowChanged is called when following the growing edge of a stream
 	// turns on or off, by SetFollow or by the person scrolling away.
 	OnFollowChanged func(on bool)
+	// FontCovers reports whether some font draws rune r; SetTexts warns in
+	// the view's banner about text no font covers. NewDiffView sets it to
+	// look at Fyne's bundled fonts and the installed ones; nil checks
+	// nothing.
+	FontCovers func(r rune) bool
 
 	path     string
 	model    *rowModel
@@ -65,8 +71,10 @@ type DiffView struct {
 	width   float32
 	metric  metrics
 
-	ed       *Editor // non-nil while editable
-	colBufEd []int32
+	ed         *Editor // non-nil while editable
+	colBufEd   []int32
+	colBufWrap []int32  // visualLines
+	winBufWrap [][2]int // visualLines
 	// manualRediff stops the editor's re-diff timer: only flush re-diffs
 	// (SetSynchronous, tests, benchmarks).
 	manualRediff bool
@@ -77,6 +85,7 @@ type DiffView struct {
 	hbar      *hscroll
 	followBtn *widget.Button
 	banner    *widget.Label
+	editNote  *fyne.Container // over the rows while editable
 	hl        *highlighter
 
 	created int           // row widgets created (tests: only visible rows exist)
@@ -114,7 +123,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{following: true, rejected: map[string]bool{}, curRow: -1}
+	v := &DiffView{following: true, rejected: map[string]bool{}, curRow: -1, FontCovers: fontCovers}
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshRows)
@@ -135,9 +144,17 @@ func NewDiffView() *DiffView {
 	v.banner = widget.NewLabel("")
 	v.banner.Wrapping = fyne.TextWrapWord
 	v.banner.Hide()
+	note := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
+	note.CornerRadius = 4
+	note.StrokeWidth = 1
+	note.StrokeColor = coloursFor(false).mineMark
+	v.editNote = container.NewStack(note, widget.NewLabel(editNote))
 	v.measure()
 	return v
 }
+
+// editNote is the note over an editable view.
+const editNote = "Editing: the right side is yours · your own changes are purple, the agent's green"
 
 // CreateRenderer is part of fyne.Widget.
 func (v *DiffView) CreateRenderer() fyne.WidgetRenderer {
@@ -158,7 +175,7 @@ func (r *diffViewRenderer) Objects() []fyne.CanvasObject {
 	v := r.v
 	objs := []fyne.CanvasObject{v.listBox, v.overview, v.hbar, v.banner, v.followBtn}
 	if v.ed != nil {
-		objs = append(objs, v.ed)
+		objs = append(objs, v.ed, v.editNote)
 	}
 	return objs
 }
@@ -173,6 +190,8 @@ func (r *diffViewRenderer) Refresh() {
 	v.list.Refresh()
 	v.overview.Refresh()
 	v.banner.Refresh()
+	v.editNote.Objects[0].(*canvas.Rectangle).FillColor = theme.Color(theme.ColorNameOverlayBackground)
+	v.editNote.Refresh()
 }
 
 func (r *diffViewRenderer) Layout(size fyne.Size) { r.v.layout(size) }
@@ -201,6 +220,14 @@ func (v *DiffView) layout(size fyne.Size) {
 	v.listBox.Resize(fyne.NewSize(listW, bottom-top))
 	v.overview.Move(fyne.NewPos(listW, top))
 	v.overview.Resize(fyne.NewSize(stripW, bottom-top))
+	if v.ed != nil {
+		// The edit note floats over the rows' bottom right corner: a
+		// banner above them would push them down under the pointer.
+		s := v.editNote.MinSize()
+		s.Width = min(s.Width, listW-theme.ScrollBarSize())
+		v.editNote.Move(fyne.NewPos(listW-s.Width-theme.ScrollBarSize(), bottom-s.Height))
+		v.editNote.Resize(s)
+	}
 	if v.followBtn.Visible() {
 		s := v.followBtn.MinSize()
 		v.followBtn.Move(fyne.NewPos(listW-s.Width-theme.ScrollBarSize()-8, bottom-s.Height-8))
@@ -312,8 +339,12 @@ func widest(s *lineSet, from int) int {
 
 // SetTexts shows a complete proposal: the diff from old to new of the file
 // at path (its extension chooses the syntax colours). Every hunk starts
-// accepted; the view leaves edit mode, stream and stale views.
+// accepted; the view leaves edit mode, stream and stale views. The view
+// opens at the top, except at the end of a stream of the same file and
+// original, where it stays where following (or the person) left it.
 func (v *DiffView) SetTexts(path, old, new string) {
+	ended := v.stream != nil && v.stream.path == path && v.stream.old == old
+	keepY := v.list.GetScrollOffset()
 	v.stopEditing()
 	v.stream, v.stale, v.conflicts = nil, false, nil
 	v.banner.Hide()
@@ -331,9 +362,19 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	v.hbar.set(0, v.hbar.max)
 	v.hl.reset(path)
 	v.maxW = max(widest(&m.a, 0), widest(&m.b, 0))
-	v.list.ScrollToTop()
+	if !ended {
+		v.list.ScrollToTop()
+	}
+	if script := v.missingScript(&m.a, &m.b); script != "" {
+		v.banner.SetText("No installed font draws " + script + " text: it shows as boxes. Install a font that covers it " +
+			"and restart DiffDesk (on Debian " + fontFallbackPackage + " covers Chinese and Japanese, fonts-noto-cjk Korean too).")
+		v.banner.Show()
+	}
 	v.show(m)
 	v.layout(v.Size())
+	if ended {
+		v.list.ScrollToOffset(keepY)
+	}
 }
 
 // SetStream shows a proposal that is still streaming in. Successive calls
@@ -567,13 +608,59 @@ func (v *DiffView) LastHunk() bool {
 	return true
 }
 
-// scrollToRow puts row r hunkLead rows below the top of the view.
+// scrollToRow puts row r hunkLead rows below the top of the view, and
+// the change starting there into view horizontally.
 func (v *DiffView) scrollToRow(r int) {
 	v.curRow = r
 	v.list.ScrollToOffset(v.rowY(max(r-hunkLead, 0)))
+	v.revealChange(r)
 	v.refreshRows()
 	if v.stream != nil && v.following {
 		v.setFollowing(false)
+	}
+}
+
+// revealChange scrolls horizontally (without wrap) so that the word spans
+// of the change starting at row r are in view: where they begin, with a
+// little context before them, unless they are in view already. A change
+// without word spans (whole lines added or removed) shows from the lines'
+// start. Only the rows on screen are looked at.
+func (v *DiffView) revealChange(r int) {
+	if v.wrap {
+		return
+	}
+	m := v.model
+	seg := m.segs[m.segAt(r)]
+	c0, c1 := -1, -1
+	for i := r; i < min(seg.row0+seg.rows, r+v.visibleRows()); i++ {
+		rw := m.Row(i)
+		w := m.Words(rw)
+		span := func(s string, sps []engine.Span) {
+			if len(sps) == 0 {
+				return
+			}
+			v.colBufEd = columns(s, v.colBufEd)
+			lo, hi := int(v.colBufEd[sps[0].Start]), int(v.colBufEd[sps[len(sps)-1].End])
+			if c0 < 0 || lo < c0 {
+				c0 = lo
+			}
+			c1 = max(c1, hi)
+		}
+		if rw.a >= 0 {
+			span(m.a.Line(rw.a), w.del)
+		}
+		if rw.b >= 0 {
+			span(m.b.Line(rw.b), w.ins)
+		}
+	}
+	cols := v.metric.cols
+	switch {
+	case c0 < 0 || c1 <= cols:
+		v.setHOffset(0)
+	case c0 >= v.hoff && min(c1, c0+cols) <= v.hoff+cols:
+		// in view already
+	default:
+		v.setHOffset(c0 - min(8, cols/4))
 	}
 }
 
@@ -665,11 +752,13 @@ func (v *DiffView) userScrolled(dy float32) {
 	}
 }
 
-// SetWrap wraps long lines (on) or scrolls them horizontally (off).
+// SetWrap wraps long lines (on) or scrolls them horizontally (off). The
+// row on top of the view stays on top.
 func (v *DiffView) SetWrap(on bool) {
 	if v.wrap == on {
 		return
 	}
+	top := v.topRow()
 	v.wrap = on
 	v.hoff = 0
 	if on {
@@ -678,6 +767,7 @@ func (v *DiffView) SetWrap(on bool) {
 		v.clearWrap()
 	}
 	v.Refresh()
+	v.list.ScrollToOffset(v.rowY(top))
 }
 
 // SetDark chooses the syntax and diff colours for a dark (or light) theme.
@@ -741,12 +831,16 @@ func (v *DiffView) rowHeight(i int) float32 {
 // visualLines returns how many lines row r takes when wrapped.
 func (v *DiffView) visualLines(r row) int {
 	n := 1
-	cols := v.metric.cols
+	lines := func(s string) int {
+		v.colBufWrap = columns(s, v.colBufWrap)
+		v.winBufWrap = wrapWindows(s, v.colBufWrap, v.metric.cols, v.winBufWrap)
+		return len(v.winBufWrap)
+	}
 	if r.a >= 0 {
-		n = max(n, (textbuf.Width(v.model.a.Line(r.a))+cols-1)/cols)
+		n = max(n, lines(v.model.a.Line(r.a)))
 	}
 	if r.b >= 0 {
-		n = max(n, (textbuf.Width(v.model.b.Line(r.b))+cols-1)/cols)
+		n = max(n, lines(v.model.b.Line(r.b)))
 	}
 	return n
 }

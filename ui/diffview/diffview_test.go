@@ -2,6 +2,8 @@ package diffview
 
 import (
 	"fmt"
+	"image/color"
+	"sort"
 	"strings"
 	"testing"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/alecthomas/chroma/v2"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/ui/diffview/textbuf"
 )
 
 const sampleOld = `package main
@@ -414,5 +417,199 @@ func TestNextHunkFromTopGoesToFirstChange(t *testing.T) {
 	v.NextHunk()
 	if v.curRow != 300 {
 		t.Errorf("second NextHunk went to row %d; want 300", v.curRow)
+	}
+}
+
+func TestOverviewFrameStaysInStripOnShortFile(t *testing.T) {
+	v, _ := newTestView(t, 800, 400)
+	v.SetTexts("a.txt", numbered(5, nil), numbered(5, func(k int) string {
+		if k == 2 {
+			return "changed\n"
+		}
+		return ""
+	}))
+	o := v.overview
+	f := o.frame
+	if bottom := f.Position().Y + f.Size().Height; bottom > o.Size().Height || f.Position().Y < 0 {
+		t.Errorf("overview frame spans y %v..%v; want inside the strip's 0..%v (it ran into the button row)", f.Position().Y, bottom, o.Size().Height)
+	}
+}
+
+func TestWrapToggleKeepsTopLine(t *testing.T) {
+	v, _ := newTestView(t, 600, 300)
+	long := func(k int) string {
+		if k%10 == 0 {
+			return fmt.Sprintf("line %d %s\n", k, strings.Repeat("word ", 40))
+		}
+		return ""
+	}
+	v.SetTexts("a.txt", numbered(3000, long), numbered(3000, long))
+	v.list.ScrollToOffset(v.rowY(2219))
+	for _, on := range []bool{true, false, true} {
+		v.SetWrap(on)
+		if top := v.topRow(); top != 2219 {
+			t.Fatalf("after SetWrap(%v) the top row is %d; want 2219, the line on top before", on, top)
+		}
+	}
+}
+
+func TestStreamEndKeepsFollowPosition(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	old := numbered(300, nil)
+	text := numbered(300, func(k int) string { return fmt.Sprintf("new %d\n", k) })
+	streamInto(t, v, old, text, 400, nil)
+	at := v.list.GetScrollOffset()
+	if at == 0 {
+		t.Fatal("stream left the view at the top; the test needs it followed down")
+	}
+	v.SetTexts("a.txt", old, text) // the stream finished
+	if got := v.list.GetScrollOffset(); got != at {
+		t.Errorf("after the stream ended the offset is %v; want %v, where following left it", got, at)
+	}
+	v.SetTexts("b.txt", old, text) // another file starts at the top
+	if got := v.list.GetScrollOffset(); got != 0 {
+		t.Errorf("a new file opened at offset %v; want 0", got)
+	}
+}
+
+// visualText returns the text row shows on side 1 (or 0), one string per
+// visual line, as its canvas texts lay it out.
+func visualText(v *DiffView, id, side int) []string {
+	r := newDiffRow(v)
+	r.id = id
+	r.build()
+	mt := v.metric
+	x0 := mt.leftW + mt.gutW + mt.numW
+	type piece struct {
+		x float32
+		s string
+	}
+	lines := map[int][]piece{}
+	n := 0
+	for _, t := range r.texts[:r.nText] {
+		x := t.Position().X
+		if side == 1 && x < x0 || side == 0 && (x < mt.numW || x >= mt.leftW) {
+			continue // the other side, or a line number
+		}
+		k := int(t.Position().Y / mt.line)
+		lines[k] = append(lines[k], piece{x, t.Text})
+		n = max(n, k+1)
+	}
+	out := make([]string, n)
+	for k := range n {
+		ps := lines[k]
+		sort.Slice(ps, func(i, j int) bool { return ps[i].x < ps[j].x })
+		for _, p := range ps {
+			out[k] += p.s
+		}
+	}
+	return out
+}
+
+func TestWrapBreaksAtWordBoundaries(t *testing.T) {
+	v, _ := newTestView(t, 600, 300)
+	long := "identifier_that_never_ends_at_all_and_keeps_going_on_past_the_edge" // wider than the view: a hard break
+	words := strings.Fields("the quick brown fox jumps over the lazy dog while a rather too long " + long + " waits")
+	line := strings.Join(words, " ")
+	v.SetTexts("a.txt", "x\n", line+"\n")
+	v.SetWrap(true)
+	known := map[string]bool{}
+	for _, w := range words {
+		known[w] = true
+	}
+	got := visualText(v, v.model.RowOfB(0), 1)
+	if len(got) < 2 {
+		t.Fatalf("visual lines = %q; want the line wrapped", got)
+	}
+	if strings.Join(got, "") != line {
+		t.Fatalf("visual lines = %q; joined they differ from %q", got, line)
+	}
+	for k, l := range got {
+		for _, w := range strings.Fields(l) {
+			if !known[w] && !strings.Contains(long, w) {
+				t.Errorf("visual line %d = %q breaks inside a word (%q)", k, l, w)
+			}
+		}
+		if w := textbuf.Width(l); w > v.metric.cols {
+			t.Errorf("visual line %d = %q is %d cells; want at most %d", k, l, w, v.metric.cols)
+		}
+	}
+}
+
+// farChange returns n lines, line k of them carrying at column 250 the
+// price p (the rest of each line is filler words).
+func farChange(n, k int, p string) string {
+	return numbered(n, func(i int) string {
+		if i == k {
+			return strings.Repeat("pad ", 62) + "price " + p + " " + strings.Repeat("tail ", 40) + "\n"
+		}
+		return ""
+	})
+}
+
+func TestNextHunkScrollsChangeIntoViewHorizontally(t *testing.T) {
+	v, _ := newTestView(t, 1000, 300)
+	v.SetTexts("a.txt", farChange(200, 120, "10.30"), farChange(200, 120, "110.30"))
+	if !v.NextHunk() {
+		t.Fatal("NextHunk found no change")
+	}
+	r := v.model.Row(v.curRow)
+	ins := v.model.Words(r).ins
+	if len(ins) == 0 {
+		t.Fatal("no word spans on the changed row")
+	}
+	line := v.model.b.Line(r.b)
+	c0, c1 := textbuf.Width(line[:ins[0].Start]), textbuf.Width(line[:ins[len(ins)-1].End])
+	if c0 < v.hoff || c1 > v.hoff+v.metric.cols {
+		t.Errorf("after NextHunk the view shows cells %d..%d; the change is at %d..%d", v.hoff, v.hoff+v.metric.cols, c0, c1)
+	}
+	v.PrevHunk() // nothing before: stays
+	v.SetTexts("a.txt", numbered(200, nil), numbered(200, func(k int) string {
+		if k == 50 {
+			return "near\n"
+		}
+		return ""
+	}))
+	v.setHOffset(5)
+	v.NextHunk()
+	if v.hoff != 0 {
+		t.Errorf("a change at the line start left the view scrolled to cell %d; want 0", v.hoff)
+	}
+}
+
+func TestOffsideChangeIsMarked(t *testing.T) {
+	v, _ := newTestView(t, 1000, 300)
+	v.SetTexts("a.txt", farChange(10, 3, "10.30"), farChange(10, 3, "110.30"))
+	row := v.model.RowOfB(3)
+	marks := func() (left, right int) {
+		r := newDiffRow(v)
+		r.id = row
+		r.build()
+		mt := v.metric
+		xR := mt.leftW + mt.gutW + mt.numW // the right side's text
+		for _, o := range r.rects[:r.nRect] {
+			c, ok := o.FillColor.(color.NRGBA)
+			if !ok || c.A != 0xff || o.Size().Height != mt.line {
+				continue // backgrounds and spans are translucent
+			}
+			switch x := o.Position().X; {
+			case x >= xR+mt.sideW-8 && x < xR+mt.sideW:
+				right++
+			case x >= xR && x < xR+4:
+				left++
+			}
+		}
+		return left, right
+	}
+	if l, r := marks(); r != 1 || l != 0 {
+		t.Errorf("with the change past the right edge: %d left, %d right marks; want 0, 1", l, r)
+	}
+	v.setHOffset(v.hbar.max)
+	if l, r := marks(); l != 1 || r != 0 {
+		t.Errorf("scrolled past the change: %d left, %d right marks; want 1, 0", l, r)
+	}
+	v.setHOffset(240)
+	if l, r := marks(); l != 0 || r != 0 {
+		t.Errorf("with the change in view: %d left, %d right marks; want none", l, r)
 	}
 }

@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -39,7 +40,9 @@ type Editor struct {
 
 	focused bool
 
-	orig     []string // the original's lines without line endings
+	orig     []string    // the original's lines without line endings
+	prop     []string    // the text editing started from (the agent's proposal), as lines
+	mine     []engine.Op // diff from prop to the text: the person's own edits
 	timer    *time.Timer
 	mu       sync.Mutex
 	rediffed int // version the shown diff was computed for
@@ -71,6 +74,7 @@ func (v *DiffView) SetEditable(on bool) {
 	if n := len(origRaw); n == 0 || strings.HasSuffix(origRaw[n-1], "\n") {
 		ed.orig = append(ed.orig, "") // as the editor's lines: the empty line after a final newline
 	}
+	ed.prop = slices.Clone(ed.buf.Lines())
 	v.ed = ed
 	ed.rediffNow()
 	v.Refresh()
@@ -346,11 +350,12 @@ func (e *Editor) scheduleRediff() {
 // meanwhile.
 func (e *Editor) rediffAsync() {
 	snap, ver := slices.Clone(e.buf.Lines()), e.version
-	orig := e.orig
+	orig, prop := e.orig, e.prop
 	go func() {
-		ops := engine.DiffLines(orig, snap)
+		ops, mine := engine.DiffLines(orig, snap), engine.DiffLines(prop, snap)
 		fyne.Do(func() {
 			if e.v.ed == e && e.version == ver {
+				e.mine = mine
 				e.showDiff(ops)
 			}
 		})
@@ -359,7 +364,29 @@ func (e *Editor) rediffAsync() {
 
 // rediffNow re-diffs on the calling goroutine (SetEditable, tests).
 func (e *Editor) rediffNow() {
+	e.mine = engine.DiffLines(e.prop, e.buf.Lines())
 	e.showDiff(engine.DiffLines(e.orig, e.buf.Lines()))
+}
+
+// edit returns the person's own edit at line b of the text: a changed or
+// added line (changed), lines of the proposal deleted just before it
+// (deletedBefore).
+func (e *Editor) edit(b int) (changed, deletedBefore bool) {
+	// The first op ending after b, or a deletion at b (ops are in order of b).
+	k := sort.Search(len(e.mine), func(k int) bool {
+		op := e.mine[k]
+		return op.B1 > b || op.B0 == b && op.B1 == b
+	})
+	for ; k < len(e.mine) && e.mine[k].B0 <= b; k++ {
+		op := e.mine[k]
+		switch {
+		case op.Kind == engine.OpDelete && op.B0 == b:
+			deletedBefore = true
+		case op.Kind != engine.OpEqual && op.Kind != engine.OpDelete && b < op.B1:
+			changed = true
+		}
+	}
+	return changed, deletedBefore
 }
 
 // flush recomputes the diff at once instead of after the typing pause
@@ -398,6 +425,7 @@ func (v *DiffView) editedLines(line, removed, added int) {
 			delete(pairs, op)
 		}
 	}
+	v.ed.mine = patchOps(v.ed.mine, line, line+removed, added-removed)
 	lines := v.ed.buf.Lines()
 	nm := newRowModel(m.a, lineSet{head: lines}, ops, [2]int{}, pairs)
 	v.model = nm

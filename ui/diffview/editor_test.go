@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"fmt"
+	"image/color"
 	"strings"
 	"testing"
 
@@ -344,5 +345,65 @@ func TestEditorStopsTakingKeysWhenEditingEnds(t *testing.T) {
 	ed.TypedShortcut(&fyne.ShortcutSelectAll{})
 	if v.EditedText() != "" {
 		t.Errorf("EditedText after editing ended = %q; want none", v.EditedText())
+	}
+}
+
+// rightBackground returns the colour behind the right side of row id.
+func rightBackground(v *DiffView, id int) color.Color {
+	r := newDiffRow(v)
+	r.id = id
+	r.build()
+	mt := v.metric
+	for _, o := range r.rects[:r.nRect] {
+		if o.Position().X == mt.leftW+mt.gutW && o.Size().Width == mt.numW+mt.sideW {
+			return o.FillColor
+		}
+	}
+	return nil
+}
+
+func TestEditorShowsThePersonsEditsApart(t *testing.T) {
+	const proposal = "func f() {\n\treturn 2\n}\nfunc g() {}\n"
+	v, ed, _ := newTestEditor(t, proposal)
+	c := coloursFor(v.dark)
+	agent := v.model.RowOfB(1) // the agent's change: 1 → 2
+	if got := rightBackground(v, agent); got != c.ins {
+		t.Fatalf("the agent's changed line has background %v; want %v (added)", got, c.ins)
+	}
+	ed.SetCursor(3, 0)
+	typeText(ed, "// mine\n")
+	for _, check := range []string{"patched", "re-diffed"} {
+		mine := v.model.RowOfB(3)
+		if got := rightBackground(v, mine); got != c.mine {
+			t.Errorf("%s: the person's line has background %v; want %v, apart from the agent's", check, got, c.mine)
+		}
+		if got := rightBackground(v, agent); got != c.ins {
+			t.Errorf("%s: the agent's line has background %v; want %v", check, got, c.ins)
+		}
+		ed.flush()
+	}
+}
+
+func TestEditModeKeepsRowsStillOnScreen(t *testing.T) {
+	v, w := newTestView(t, 900, 300)
+	v.SetTexts("a.txt", numbered(300, nil), numbered(300, func(k int) string {
+		if k == 150 {
+			return "changed\n"
+		}
+		return ""
+	}))
+	v.NextHunk()
+	// Where row 150 is on the window's canvas.
+	screenY := func() float32 {
+		return fyne.CurrentApp().Driver().AbsolutePositionForObject(v.list).Y + v.rowY(150) - v.list.GetScrollOffset()
+	}
+	before := screenY()
+	for _, on := range []bool{true, false} {
+		v.SetEditable(on)
+		w.Canvas().Refresh(v)
+		v.layout(v.Size())
+		if got := screenY(); got != before {
+			t.Errorf("SetEditable(%v) moved the changed row from y %v to %v on screen; want it still", on, before, got)
+		}
 	}
 }

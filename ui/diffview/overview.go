@@ -58,7 +58,7 @@ func (o *overview) build() {
 	n := m.Len()
 	used := 0
 	if n > 0 && size.Height > 0 {
-		scale := size.Height / float32(n)
+		scale := o.scale()
 		lastY, lastC := float32(-10), color.Color(nil)
 		tick := func(y0, y1 float32, col color.Color) {
 			h := max(y1-y0, 2)
@@ -109,11 +109,23 @@ func (o *overview) placeFrame() {
 		o.frame.Resize(fyne.NewSize(0, 0))
 		return
 	}
-	scale := size.Height / float32(n)
-	top := float32(v.topRow())
-	vis := v.list.Size().Height / v.metric.line
-	o.frame.Move(fyne.NewPos(0, top*scale))
-	o.frame.Resize(fyne.NewSize(size.Width, max(vis*scale, 3)))
+	scale := o.scale()
+	y := min(float32(v.topRow())*scale, max(size.Height-3, 0))
+	h := min(max(v.list.Size().Height/v.metric.line*scale, 3), size.Height-y)
+	o.frame.Move(fyne.NewPos(0, y))
+	o.frame.Resize(fyne.NewSize(size.Width, h))
+}
+
+// scale returns the strip's pixels per row: the whole file fits the strip,
+// and a file shorter than the view keeps its rows' own spacing, so the
+// frame never reaches past the strip.
+func (o *overview) scale() float32 {
+	v := o.v
+	rows := float32(v.model.Len())
+	if v.metric.line > 0 {
+		rows = max(rows, v.list.Size().Height/v.metric.line)
+	}
+	return o.Size().Height / max(rows, 1)
 }
 
 // viewportMoved follows a scroll of the rows.
@@ -129,7 +141,7 @@ func (o *overview) Tapped(ev *fyne.PointEvent) {
 	if n == 0 || o.Size().Height <= 0 {
 		return
 	}
-	row := int(ev.Position.Y / o.Size().Height * float32(n))
+	row := min(int(ev.Position.Y/o.scale()), n-1)
 	half := v.list.Size().Height / 2
 	v.list.ScrollToOffset(max(v.rowY(row)-half, 0))
 	if v.stream != nil && v.following {

@@ -18,6 +18,7 @@ import (
 // translucent so they sit on Fyne's own background.
 type diffColours struct {
 	del, delWord, ins, insWord, filler, grow, conflict, sel, accepted, rejected color.Color
+	mine, mineMark                                                              color.Color // the person's own edits in the editor
 }
 
 func coloursFor(dark bool) diffColours {
@@ -36,6 +37,8 @@ func coloursFor(dark bool) diffColours {
 		sel:      color.NRGBA{R: 0x38, G: 0x8b, B: 0xfd, A: 0x55},
 		accepted: color.NRGBA{R: 0x2e, G: 0xa0, B: 0x43, A: 0xff},
 		rejected: color.NRGBA{R: 0x90, G: 0x90, B: 0x90, A: 0xff},
+		mine:     color.NRGBA{R: 0xa3, G: 0x71, B: 0xf7, A: a + 0x10},
+		mineMark: color.NRGBA{R: 0x8a, G: 0x4f, B: 0xf0, A: 0xff},
 	}
 }
 
@@ -53,6 +56,8 @@ type diffRow struct {
 	nText   int
 	nRect   int
 	colBuf  []int32
+	winBuf  [][2]int // windows: the visual lines of the line drawn
+	segBuf  []byte   // run: the narrow runes of a text
 	drag    bool
 	ok, no  *canvas.Image
 	dragRow int
@@ -166,6 +171,13 @@ func (r *diffRow) build() {
 	if growing && bgR == nil {
 		bgR = c.grow
 	}
+	var mine, mineDel bool
+	if v.ed != nil && rw.b >= 0 {
+		mine, mineDel = v.ed.edit(rw.b)
+		if mine {
+			bgR = c.mine
+		}
+	}
 	if bgL != nil && xGut > 0 {
 		r.rect(bgL, 0, 0, xGut, h)
 	}
@@ -174,6 +186,12 @@ func (r *diffRow) build() {
 	}
 	if growing {
 		r.rect(theme.Color(theme.ColorNamePrimary), xNumR, 0, 3, h)
+	}
+	if mine { // the person's line: a bar beside its number
+		r.rect(c.mineMark, xNumR, 0, 3, h)
+	}
+	if mineDel { // the person deleted lines of the proposal here
+		r.rect(c.mineMark, xNumR, 0, mt.numW+mt.sideW, 2)
 	}
 
 	// Hunk gutter.
@@ -226,18 +244,15 @@ func (r *diffRow) build() {
 	}
 }
 
-// windows returns the cell ranges of a line shown on each visual line.
-func (r *diffRow) windows(width int) [][2]int {
+// windows returns the cell ranges of line s (cols are its cells) shown on
+// each visual line: the horizontal window, or where wrapping breaks it.
+func (r *diffRow) windows(s string, cols []int32) [][2]int {
 	mt := r.v.metric
 	if !r.v.wrap {
-		return [][2]int{{r.v.hoff, r.v.hoff + mt.cols}}
+		return append(r.winBuf[:0], [2]int{r.v.hoff, r.v.hoff + mt.cols})
 	}
-	n := max((width+mt.cols-1)/mt.cols, 1)
-	ws := make([][2]int, n)
-	for k := range ws {
-		ws[k] = [2]int{k * mt.cols, (k + 1) * mt.cols}
-	}
-	return ws
+	r.winBuf = wrapWindows(s, cols, mt.cols, r.winBuf)
+	return r.winBuf
 }
 
 // line draws one side's text: word-span backgrounds, then coloured runs.
@@ -246,8 +261,7 @@ func (r *diffRow) line(side int, s string, idx int, x float32, spans []engine.Sp
 	mt := v.metric
 	r.colBuf = columns(s, r.colBuf)
 	cols := r.colBuf
-	width := int(cols[len(s)])
-	wins := r.windows(width)
+	wins := r.windows(s, cols)
 	x0 := x + padText
 	for _, sp := range spans {
 		c0, c1 := int(cols[sp.Start]), int(cols[sp.End])
@@ -257,6 +271,9 @@ func (r *diffRow) line(side int, s string, idx int, x float32, spans []engine.Sp
 				r.rect(spanC, x0+float32(lo-w[0])*mt.cell, float32(k)*mt.line, float32(hi-lo)*mt.cell, mt.line)
 			}
 		}
+	}
+	if !v.wrap && len(s) > 0 {
+		r.offside(spans, cols, x, spanC)
 	}
 	if s == "" {
 		return
@@ -300,64 +317,97 @@ func (r *diffRow) line(side int, s string, idx int, x float32, spans []engine.Sp
 	add(at, len(s), fg)
 	for _, rn := range runs {
 		c0, c1 := int(cols[rn.b0]), int(cols[rn.b1])
-		var text string
 		for k, w := range wins {
-			lo, hi := max(c0, w[0]), min(c1, w[1])
-			if lo >= hi {
-				continue
+			if max(c0, w[0]) < min(c1, w[1]) {
+				r.run(s, cols, rn.b0, rn.b1, rn.c, w, x0, float32(k)*mt.line)
 			}
-			if text == "" {
-				text = expandRun(s[rn.b0:rn.b1], c0)
-			}
-			r.text(cellSlice(text, lo-c0, hi-c0), rn.c, x0+float32(lo-w[0])*mt.cell, float32(k)*mt.line,
-				float32(hi-lo)*mt.cell, fyne.TextAlignLeading, monospace)
 		}
 	}
 }
 
-// expandRun expands the tabs of s, which starts at cell c0.
-func expandRun(s string, c0 int) string {
-	tab := false
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\t' {
-			tab = true
-			break
-		}
+// offside marks, at the side's edges, word spans that lie outside the
+// columns scrolled into view: a change past the right edge (a price at
+// column 80) is otherwise invisible.
+func (r *diffRow) offside(spans []engine.Span, cols []int32, x float32, spanC color.Color) {
+	v := r.v
+	mt := v.metric
+	left, right := false, false
+	for _, sp := range spans {
+		c0, c1 := int(cols[sp.Start]), int(cols[sp.End])
+		left = left || c0 < v.hoff
+		right = right || c1 > v.hoff+mt.cols
 	}
-	if !tab {
-		return s
+	mark := color.NRGBAModel.Convert(spanC).(color.NRGBA)
+	mark.A = 0xff
+	if left {
+		r.rect(mark, x, 0, offsideW, mt.line)
 	}
-	out := make([]byte, 0, len(s)+8)
-	c := c0
-	for _, ch := range s {
-		if ch == '\t' {
-			n := textbuf.TabWidth - c%textbuf.TabWidth
-			for range n {
-				out = append(out, ' ')
-			}
-			c += n
-			continue
-		}
-		out = utf8.AppendRune(out, ch)
-		c++
+	if right {
+		r.rect(mark, x+mt.sideW-offsideW, 0, offsideW, mt.line)
 	}
-	return string(out)
 }
 
-// cellSlice returns cells from:to of s (one rune per cell).
-func cellSlice(s string, from, to int) string {
-	ascii := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			ascii = false
-			break
+// offsideW is the width of the marks offside draws.
+const offsideW = 4
+
+// run draws bytes b0:b1 of line s (cols are its cells) in colour c, the
+// part inside window w, at x0 for the window's first cell. Narrow runes
+// go in one text, tabs expanded; each wide rune (CJK) is a text of its
+// own, centred on its two cells, so a fallback font's advance, which is
+// not two monospace cells, never shifts the runes after it.
+func (r *diffRow) run(s string, cols []int32, b0, b1 int, c color.Color, w [2]int, x0, y float32) {
+	mt := r.v.metric
+	at := func(cell int) float32 { return x0 + float32(cell-w[0])*mt.cell }
+	if plain(s[b0:b1]) { // ASCII without tabs: one cell per byte
+		c0 := int(cols[b0])
+		lo, hi := max(c0, w[0]), min(int(cols[b1]), w[1])
+		r.text(s[b0+lo-c0:b0+hi-c0], c, at(lo), y, float32(hi-lo)*mt.cell, fyne.TextAlignLeading, monospace)
+		return
+	}
+	seg, segC := r.segBuf[:0], 0
+	flush := func(end int) {
+		if len(seg) > 0 {
+			r.text(string(seg), c, at(segC), y, float32(end-segC)*mt.cell, fyne.TextAlignLeading, monospace)
+		}
+		seg = seg[:0]
+	}
+	for i := b0; i < b1; {
+		ch, n := utf8.DecodeRuneInString(s[i:b1])
+		c0, c1 := int(cols[i]), int(cols[i+n])
+		i += n
+		if c0 < w[0] || c1 > w[1] || c0 == c1 && len(seg) == 0 {
+			continue // outside the window, or a mark whose base is
+		}
+		switch {
+		case ch == '\t':
+			if len(seg) == 0 {
+				segC = c0
+			}
+			for range c1 - c0 {
+				seg = append(seg, ' ')
+			}
+		case c1-c0 == 2:
+			flush(c0)
+			r.text(string(ch), c, at(c0), y, 2*mt.cell, fyne.TextAlignCenter, monospace)
+		default:
+			if len(seg) == 0 {
+				segC = c0
+			}
+			seg = utf8.AppendRune(seg, ch)
 		}
 	}
-	if ascii {
-		return s[min(from, len(s)):min(to, len(s))]
+	flush(min(int(cols[b1]), w[1]))
+	r.segBuf = seg
+}
+
+// plain reports whether s is ASCII without tabs.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || s[i] == '\t' {
+			return false
+		}
 	}
-	rs := []rune(s)
-	return string(rs[min(from, len(rs)):min(to, len(rs))])
+	return true
 }
 
 // cellX returns the x of byte col of line s on the right side, and the
@@ -367,11 +417,9 @@ func (r *diffRow) cellX(s string, col int, x float32) (float32, float32, bool) {
 	r.colBuf = columns(s, r.colBuf)
 	c := int(r.colBuf[min(col, len(s))])
 	if r.v.wrap {
-		k := c / mt.cols
-		if c > 0 && c%mt.cols == 0 && c == int(r.colBuf[len(s)]) {
-			k-- // the end of a full visual line stays on it
-		}
-		return x + padText + float32(c-k*mt.cols)*mt.cell, float32(k) * mt.line, true
+		wins := r.windows(s, r.colBuf)
+		k := windowOf(wins, c)
+		return x + padText + float32(c-wins[k][0])*mt.cell, float32(k) * mt.line, true
 	}
 	if c < r.v.hoff || c > r.v.hoff+mt.cols {
 		return 0, 0, false
@@ -414,7 +462,11 @@ func (r *diffRow) selection(line int, x float32, c color.Color) {
 	if line != to.Line {
 		c1++ // the line end
 	}
-	for k, w := range r.windows(int(r.colBuf[len(s)]) + 1) {
+	wins := r.windows(s, r.colBuf)
+	for k, w := range wins {
+		if k == len(wins)-1 {
+			w[1]++ // the line end
+		}
 		lo, hi := max(c0, w[0]), min(c1, w[1])
 		if lo < hi {
 			r.rect(c, x+padText+float32(lo-w[0])*mt.cell, float32(k)*mt.line, float32(hi-lo)*mt.cell, mt.line)
@@ -467,14 +519,19 @@ func (r *diffRow) posAt(id int, p fyne.Position) textbuf.Pos {
 		return ed.buf.End()
 	}
 	xTextR := mt.leftW + mt.gutW + mt.numW + padText
-	cell := int((p.X - xTextR + mt.cell/2) / mt.cell)
+	cell := max(int((p.X-xTextR+mt.cell/2)/mt.cell), 0)
+	s := ed.buf.Lines()[line]
+	r.colBuf = columns(s, r.colBuf)
 	if v.wrap {
-		cell += int(p.Y/mt.line) * mt.cols
+		wins := r.windows(s, r.colBuf)
+		k := min(max(int(p.Y/mt.line), 0), len(wins)-1)
+		cell += wins[k][0]
+		if k < len(wins)-1 {
+			cell = min(cell, wins[k][1]-1) // past a visual line's end: its last cell
+		}
 	} else {
 		cell += v.hoff
 	}
-	s := ed.buf.Lines()[line]
-	r.colBuf = columns(s, r.colBuf)
 	col := len(s)
 	for i := 0; i < len(s); i++ {
 		if int(r.colBuf[i]) >= cell {

@@ -3,6 +3,7 @@ package diffview
 import (
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/ui/diffview/textbuf"
@@ -364,7 +365,8 @@ func spliceLine(ops []engine.Op, at int) []engine.Op {
 
 // columns maps byte offsets of a line to display cells, tabs expanded:
 // cols[i] is the cell where byte i starts; cols[len(s)] is the width.
-// Continuation bytes of a rune share their rune's cell.
+// Continuation bytes of a rune share their rune's cell; a wide rune (CJK)
+// takes two cells and a combining mark none (textbuf.RuneWidth).
 func columns(s string, cols []int32) []int32 {
 	cols = cols[:0]
 	c := int32(0)
@@ -380,22 +382,13 @@ func columns(s string, cols []int32) []int32 {
 			c++
 			i++
 		default:
-			n := runeLen(s[i:])
+			r, n := utf8.DecodeRuneInString(s[i:])
 			for range n {
 				cols = append(cols, c)
 			}
-			c++
+			c += int32(textbuf.RuneWidth(r))
 			i += n
 		}
 	}
 	return append(cols, c)
-}
-
-func runeLen(s string) int {
-	for n := 1; n < len(s) && n < 4; n++ {
-		if s[n]&0xC0 != 0x80 {
-			return n
-		}
-	}
-	return min(len(s), 4)
 }

@@ -85,18 +85,21 @@ func TestRowOfB(t *testing.T) {
 	}
 }
 
-func TestColumnsExpandTabs(t *testing.T) {
-	s := "\tx\té"
-	cols := columns(s, nil)
-	want := []int32{0, 4, 5, 8, 8, 9}
-	if fmt.Sprint(cols) != fmt.Sprint(want) {
-		t.Errorf("columns(%q) = %v; want %v", s, cols, want)
+func TestColumnsCountDisplayCells(t *testing.T) {
+	tests := []struct {
+		s    string
+		want []int32
+	}{
+		{"\tx\té", []int32{0, 4, 5, 8, 8, 9}}, // tabs to the next stop; é one cell (2 bytes)
+		{"a价b", []int32{0, 1, 1, 1, 3, 4}},    // a wide ideograph: 2 cells (3 bytes)
+		{"e\u0301x", []int32{0, 1, 1, 1, 2}},  // a combining accent: no cell
+		{"한글", []int32{0, 0, 0, 2, 2, 2, 4}},  // Hangul syllables: 2 cells each
+		{"ｘ!", []int32{0, 0, 0, 2, 3}},        // a fullwidth letter
 	}
-	if got, want := expandRun(s, 0), "    x   é"; got != want {
-		t.Errorf("expandRun(%q, 0) = %q; want %q", s, got, want)
-	}
-	if got, want := expandRun("\tx", 1), "   x"; got != want {
-		t.Errorf("expandRun(%q, 1) = %q; want %q", "\tx", got, want)
+	for _, tc := range tests {
+		if got := columns(tc.s, nil); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("columns(%q) = %v; want %v", tc.s, got, tc.want)
+		}
 	}
 }
 

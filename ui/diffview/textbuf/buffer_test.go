@@ -226,6 +226,8 @@ func TestMoves(t *testing.T) {
 		{"down keeps the cell after a tab", "\tx|\nabcdefg", vertical(1), Pos(1, 5)},
 		{"down into a tab", "abcde|\n\tx", vertical(1), Pos(1, 2)},
 		{"down to a shorter line", "abc|\nx", vertical(1), Pos(1, 1)},
+		{"down under wide runes keeps the cell", "abcd|\n价格x", vertical(1), Pos(1, 6)},
+		{"up from wide runes keeps the cell", "abcdef\n价格|", vertical(-1), Pos(0, 4)},
 		{"up past the first line", "a\nb|", vertical(-5), Pos(0, 1)},
 		{"down past the last line", "a|\nb", vertical(5), Pos(1, 1)},
 		{"home to the first non-blank", "  a|b", (*textbuf.Buffer).Home, Pos(0, 2)},
@@ -311,7 +313,10 @@ func TestWidth(t *testing.T) {
 		{"\t", textbuf.TabWidth},
 		{"a\tb", textbuf.TabWidth + 1},
 		{"abcd\t", 2 * textbuf.TabWidth},
-		{"é世", 2},
+		{"é世", 3},      // é one cell, 世 two (East Asian wide)
+		{"e\u0301", 1}, // a combining accent takes no cell
+		{"한\t", 4},     // a tab after a wide syllable reaches the next stop
+		{"ｘ\u200d", 2}, // fullwidth x, zero-width joiner
 	}
 	for _, tc := range tests {
 		if got := textbuf.Width(tc.s); got != tc.want {

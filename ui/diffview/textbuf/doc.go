@@ -16,6 +16,6 @@
 // back the text New was given (with its line endings as "\n"), and
 // redoing them all the edited text again; typed runes undo as one edit
 // until a move, a space or a newline starts another. Columns are bytes;
-// display widths are cells, a tab reaching to the next multiple of
-// TabWidth.
+// display widths are cells (RuneWidth: two for a wide CJK character, none
+// for a combining mark), a tab reaching to the next multiple of TabWidth.
 package textbuf

@@ -9,18 +9,23 @@ import (
 // TabWidth is how many cells a tab stop spans.
 const TabWidth = 4
 
-// Width returns the display width of s in cells: one per rune, a tab
-// reaching to the next multiple of TabWidth.
+// Width returns the display width of s in cells: RuneWidth for each rune
+// (two for a wide CJK character, none for a combining mark), a tab reaching
+// to the next multiple of TabWidth.
 func Width(s string) int {
 	w := 0
 	for _, r := range s {
-		if r == '\t' {
-			w += TabWidth - w%TabWidth
-		} else {
-			w++
-		}
+		w = advance(w, r)
 	}
 	return w
+}
+
+// advance returns the cell after rune r placed at cell c.
+func advance(c int, r rune) int {
+	if r == '\t' {
+		return c + TabWidth - c%TabWidth
+	}
+	return c + RuneWidth(r)
 }
 
 // The positions below are where a move of the cursor goes; MoveTo takes
@@ -67,15 +72,11 @@ func (b *Buffer) Vertical(n int) Pos {
 	col := len(t)
 	c := 0
 	for i, r := range t {
-		if c >= cell {
+		if c >= cell && RuneWidth(r) > 0 {
 			col = i
 			break
 		}
-		if r == '\t' {
-			c += TabWidth - c%TabWidth
-		} else {
-			c++
-		}
+		c = advance(c, r)
 	}
 	return Pos{line, col}
 }

@@ -1,0 +1,31 @@
+"""Writes the files scripts/smoke-screenshots proposes changes to.
+
+Usage: screenshot-files.py WORKSPACE PROPOSALS -- the originals go in
+WORKSPACE, the proposed versions (same names) in PROPOSALS: prices.txt
+(prices changed past the columns a pane shows), notes.md (a paragraph that
+wraps), cjk.md (Chinese text).
+"""
+import os, sys
+ws, props = sys.argv[1], sys.argv[2]
+os.makedirs(props, exist_ok=True)
+desc = "a sturdy, hand-made wooden crate for keeping vegetables fresh through the winter months, delivered flat-packed"
+old, new = [], []
+for i in range(1, 13):
+    p = f"{10+i}.30"
+    q = p
+    line = f"item {i:2}: {desc}, weight {i} kg, price {p} EUR"
+    if i == 3: q = "1" + p
+    if i == 7: line = f"item {i:2}: {desc} {desc}, price {p} EUR"; q = "9" + p
+    old.append(line)
+    new.append(line.replace(f"price {p}", f"price {q}"))
+open(f"{ws}/prices.txt","w").write("\n".join(old)+"\n")
+open(f"{props}/prices.txt","w").write("\n".join(new)+"\n")
+prose_old = ["# Notes", "", "The desk keeps every change an agent proposes in a queue until a person has looked at it, and nothing reaches the disk before that; a long paragraph like this one shows how wrapping breaks lines between words rather than inside them.", "", "Short line."]
+prose_new = list(prose_old)
+prose_new[2] = prose_old[2].replace("a person has looked at it", "a person has read it through")
+open(f"{ws}/notes.md","w").write("\n".join(prose_old)+"\n")
+open(f"{props}/notes.md","w").write("\n".join(prose_new)+"\n")
+cjk_old = ["# 价格表 (price list)", "苹果：每公斤十元", "香蕉：每公斤八元", "说明：价格包含税。", "// 注释 with Latin text after 中文"]
+cjk_new = ["# 价格表 (price list)", "苹果：每公斤十二元", "香蕉：每公斤八元", "说明：价格不包含税。", "// 注释 with Latin words after 中文"]
+open(f"{ws}/cjk.md","w").write("\n".join(cjk_old)+"\n")
+open(f"{props}/cjk.md","w").write("\n".join(cjk_new)+"\n")
