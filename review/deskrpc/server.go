@@ -10,6 +10,8 @@ import (
 	"io"
 	"net"
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -74,12 +76,32 @@ func NewServer(desk *review.Desk) *Server { return &Server{desk: desk} }
 
 // Serve accepts connections on l until ctx is done or l is closed, then
 // waits for the requests being handled to finish (in-flight writes
-// complete) and returns.
+// complete) and returns. Running out of file descriptors or memory does
+// not end it: it waits (5 ms, doubling up to 1 s) and accepts again.
 func (s *Server) Serve(ctx context.Context, l *net.UnixListener) error {
+	return s.serve(ctx, l)
+}
+
+// acceptor is what Serve needs of a listener (tests inject failures).
+type acceptor interface {
+	AcceptUnix() (*net.UnixConn, error)
+	Close() error
+}
+
+func (s *Server) serve(ctx context.Context, l acceptor) error {
 	stop := context.AfterFunc(ctx, func() { l.Close() })
 	defer stop()
+	var backoff time.Duration
 	for {
 		c, err := l.AcceptUnix()
+		if err != nil && ctx.Err() == nil && temporary(err) {
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			select {
+			case <-time.After(backoff):
+			case <-ctx.Done():
+			}
+			continue
+		}
 		if err != nil {
 			s.wg.Wait()
 			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
@@ -87,6 +109,7 @@ func (s *Server) Serve(ctx context.Context, l *net.UnixListener) error {
 			}
 			return err
 		}
+		backoff = 0
 		if !peerIsUs(c) {
 			c.Close()
 			continue
@@ -98,6 +121,19 @@ func (s *Server) Serve(ctx context.Context, l *net.UnixListener) error {
 			s.serveConn(ctx, c)
 		}()
 	}
+}
+
+// temporary reports whether an accept error passes: out of file
+// descriptors or buffers, or a connection that went away before it was
+// accepted.
+func temporary(err error) bool {
+	for _, e := range []syscall.Errno{syscall.EMFILE, syscall.ENFILE, syscall.ENOBUFS, syscall.ENOMEM,
+		syscall.ECONNABORTED, syscall.EINTR, syscall.EAGAIN, syscall.EPROTO} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
 }
 
 // conn is one agent connection.
