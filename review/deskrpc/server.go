@@ -35,6 +35,7 @@ const (
 	codeRefused        = -32001 // the desk refused the request (workspace rules)
 	codeUnknown        = -32002 // unknown proposal id
 	codeState          = -32003 // the proposal is not in a state that allows this
+	codeForbidden      = -32004 // the connection's role does not allow the method
 )
 
 type rpcRequest struct {
@@ -138,13 +139,15 @@ func temporary(err error) bool {
 
 // conn is one agent connection.
 type conn struct {
-	s      *Server
-	c      net.Conn
-	wmu    sync.Mutex
-	mu     sync.Mutex
-	owned  map[string]bool // proposals made on this connection, withdrawn if it drops
-	client string          // agent name from hello
-	sess   string
+	s        *Server
+	c        net.Conn
+	wmu      sync.Mutex
+	mu       sync.Mutex
+	owned    map[string]bool // proposals made on this connection, withdrawn if it drops
+	client   string          // agent name from hello
+	sess     string
+	reviewer bool // hello said role "reviewer": may decide, may not propose
+	proposed bool // a proposal was made on this connection
 }
 
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
@@ -301,6 +304,7 @@ type (
 		Protocol int    `json:"protocol"`
 		Agent    string `json:"agent"`
 		Session  string `json:"session"`
+		Role     string `json:"role"` // "agent" (or "") proposes; "reviewer" decides
 	}
 	helloResult struct {
 		Protocol int      `json:"protocol"`
@@ -379,6 +383,9 @@ func (cc *conn) handle(ctx context.Context, req rpcRequest) (any, error) {
 		if p.Protocol < 1 {
 			return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("hello: protocol %d is not supported; this desk speaks %d", p.Protocol, ProtocolVersion)}
 		}
+		if err := cc.setRole(p.Role); err != nil {
+			return nil, err
+		}
 		cc.mu.Lock()
 		cc.client, cc.sess = p.Agent, p.Session
 		cc.mu.Unlock()
@@ -389,6 +396,11 @@ func (cc *conn) handle(ctx context.Context, req rpcRequest) (any, error) {
 			return nil, err
 		}
 		cc.mu.Lock()
+		if cc.reviewer {
+			cc.mu.Unlock()
+			return nil, &rpcError{Code: codeForbidden, Message: "propose: this connection said hello as a reviewer, and a reviewer does not propose; propose on a connection of its own"}
+		}
+		cc.proposed = true
 		if p.Agent == "" {
 			p.Agent = cc.client
 		}
@@ -446,6 +458,9 @@ func (cc *conn) handle(ctx context.Context, req rpcRequest) (any, error) {
 		if err := params(&p); err != nil {
 			return nil, err
 		}
+		if err := cc.mayDecide(p.ID); err != nil {
+			return nil, err
+		}
 		v, err := journal.ParseVerdict(p.Decision)
 		if err != nil {
 			return nil, &rpcError{Code: codeInvalidParams, Message: "decide: " + err.Error()}
@@ -483,6 +498,41 @@ func (cc *conn) handle(ctx context.Context, req rpcRequest) (any, error) {
 		return st, nil
 	}
 	return nil, &rpcError{Code: codeMethodNotFound, Message: fmt.Sprintf("unknown method %q; see docs/protocol.md", req.Method)}
+}
+
+// setRole gives the connection the role hello asked for. A connection
+// that has proposed stays an agent's.
+func (cc *conn) setRole(role string) error {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	switch role {
+	case "", "agent":
+		cc.reviewer = false
+	case "reviewer":
+		if cc.proposed {
+			return &rpcError{Code: codeForbidden, Message: "hello: this connection has proposed edits, so it cannot become a reviewer; a reviewer connects on its own"}
+		}
+		cc.reviewer = true
+	default:
+		return &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf(`hello: unknown role %q; say "agent" or "reviewer"`, role)}
+	}
+	return nil
+}
+
+// mayDecide refuses a decision from a connection that is not a
+// reviewer's, or about a proposal of the reviewer's own agent session.
+func (cc *conn) mayDecide(id string) error {
+	cc.mu.Lock()
+	reviewer, agent, sess := cc.reviewer, cc.client, cc.sess
+	cc.mu.Unlock()
+	if !reviewer {
+		return &rpcError{Code: codeForbidden, Message: `decide: only a reviewer decides, and this connection is an agent's; ` +
+			`a reviewer's connection says hello with "role":"reviewer" and proposes nothing (docs/security.md)`}
+	}
+	if p, ok := cc.s.desk.Get(id); ok && sess != "" && p.Agent == agent && p.Session == sess {
+		return &rpcError{Code: codeForbidden, Message: fmt.Sprintf("decide: proposal %s comes from your own agent session (%s, %s); an agent does not decide its own edits", id, agent, sess)}
+	}
+	return nil
 }
 
 // result answers propose and finish: at once, or after the decision.
