@@ -75,7 +75,7 @@ func (cl *Client) readLoop() {
 	var err error
 	for {
 		var line []byte
-		line, err = readLine(r, MaxMessageBytes)
+		line, err = readLine(r, MaxMessageBytes, nil)
 		if err != nil {
 			break
 		}

@@ -63,9 +63,10 @@ func (e *rpcError) Error() string { return e.Message }
 // Server speaks the native protocol (docs/protocol.md) for a Desk: JSON-RPC
 // 2.0, one JSON object per line, over a Unix socket.
 type Server struct {
-	desk  *review.Desk
-	doors func() []review.DoorStatus // the open front doors, for status; nil if none
-	wg    sync.WaitGroup             // connections being served
+	desk     *review.Desk
+	doors    func() []review.DoorStatus // the open front doors, for status; nil if none
+	wg       sync.WaitGroup             // connections being served
+	inflight *budget                    // places for large messages being read (MaxLargeMessages)
 }
 
 // ShowDoors makes the status method report the front doors f returns.
@@ -73,7 +74,9 @@ type Server struct {
 func (s *Server) ShowDoors(f func() []review.DoorStatus) { s.doors = f }
 
 // NewServer returns a server for desk.
-func NewServer(desk *review.Desk) *Server { return &Server{desk: desk} }
+func NewServer(desk *review.Desk) *Server {
+	return &Server{desk: desk, inflight: newBudget(MaxLargeMessages)}
+}
 
 // Serve accepts connections on l until ctx is done or l is closed, then
 // waits for the requests being handled to finish (in-flight writes
@@ -164,32 +167,31 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	defer stop()
 	r := bufio.NewReaderSize(c, 64<<10)
 	for {
-		line, err := readLine(r, MaxMessageBytes)
+		l := &loan{b: s.inflight}
+		line, err := readLine(r, MaxMessageBytes, func(n int) error { return l.grown(ctx, n) })
 		if errors.Is(err, errTooLong) {
+			l.give()
 			cc.reply(nil, nil, &rpcError{Code: codeInvalidRequest,
 				Message: fmt.Sprintf("message over %d bytes; send large edits in chunks (propose with stream, then chunk)", MaxMessageBytes)})
 			continue
 		}
 		if err != nil {
+			l.give()
 			return
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
+		req, rerr := parseRequest(line)
+		line = nil
+		if rerr != nil {
+			l.give()
+			cc.reply(req.ID, nil, rerr)
 			continue
 		}
-		var req rpcRequest
-		if err := json.Unmarshal(line, &req); err != nil {
-			cc.reply(nil, nil, &rpcError{Code: codeParse, Message: "not a JSON object: " + err.Error()})
-			continue
-		}
-		if req.JSONRPC != "2.0" || req.Method == "" {
-			cc.reply(req.ID, nil, &rpcError{Code: codeInvalidRequest, Message: `a request needs "jsonrpc":"2.0" and a "method"`})
+		if req == nil { // a blank line
+			l.give()
 			continue
 		}
 		if req.Method == "chunk" { // in order, on this goroutine: chunks must not overtake each other
-			res, rerr := cc.handle(ctx, req)
-			if req.ID != nil {
-				cc.reply(req.ID, res, rerr)
-			}
+			cc.serveRequest(ctx, req, l)
 			continue
 		}
 		reqs.Add(1)
@@ -197,19 +199,45 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 		// hold up a cancel; it ends when the request is answered.
 		go func() {
 			defer reqs.Done()
-			res, rerr := cc.handle(ctx, req)
-			if req.ID != nil {
-				cc.reply(req.ID, res, rerr)
-			}
+			cc.serveRequest(ctx, req, l)
 		}()
+	}
+}
+
+// parseRequest decodes one line: nil for a blank line, else a request or
+// the error to answer (with the request's id, if it had one).
+func parseRequest(line []byte) (*rpcRequest, *rpcError) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil, nil
+	}
+	var req rpcRequest
+	if err := json.Unmarshal(line, &req); err != nil {
+		return &rpcRequest{}, &rpcError{Code: codeParse, Message: "not a JSON object: " + err.Error()}
+	}
+	if req.JSONRPC != "2.0" || req.Method == "" {
+		return &rpcRequest{ID: req.ID}, &rpcError{Code: codeInvalidRequest, Message: `a request needs "jsonrpc":"2.0" and a "method"`}
+	}
+	return &req, nil
+}
+
+// serveRequest handles req and answers it if it has an id; the bytes it
+// took from the budget (l) go back once its params are decoded.
+func (cc *conn) serveRequest(ctx context.Context, req *rpcRequest, l *loan) {
+	defer l.give()
+	id := req.ID
+	res, err := cc.handle(ctx, req, l.give)
+	if id != nil {
+		cc.reply(id, res, err)
 	}
 }
 
 var errTooLong = errors.New("line too long")
 
 // readLine reads one "\n"-terminated line of at most max bytes; a longer
-// line is consumed and reported as errTooLong.
-func readLine(r *bufio.Reader, max int) ([]byte, error) {
+// line is consumed and reported as errTooLong. grown, if not nil, is told
+// the line's length before each piece is kept, and may wait; its error
+// ends the read.
+func readLine(r *bufio.Reader, max int, grown func(n int) error) ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
@@ -221,6 +249,11 @@ func readLine(r *bufio.Reader, max int) ([]byte, error) {
 				return nil, err
 			}
 			return nil, errTooLong
+		}
+		if grown != nil {
+			if terr := grown(len(buf) + len(chunk)); terr != nil {
+				return nil, terr
+			}
 		}
 		buf = append(buf, chunk...)
 		switch {
@@ -363,13 +396,18 @@ type (
 	}
 )
 
-func (cc *conn) handle(ctx context.Context, req rpcRequest) (any, error) {
+// handle carries out req; decoded calls once the raw params are no
+// longer needed.
+func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (any, error) {
 	d := cc.s.desk
 	params := func(v any) error {
-		if len(req.Params) == 0 {
+		raw := req.Params
+		req.Params = nil
+		defer decoded()
+		if len(raw) == 0 {
 			return &rpcError{Code: codeInvalidParams, Message: req.Method + ": params missing"}
 		}
-		if err := json.Unmarshal(req.Params, v); err != nil {
+		if err := json.Unmarshal(raw, v); err != nil {
 			return &rpcError{Code: codeInvalidParams, Message: req.Method + ": " + err.Error()}
 		}
 		return nil
