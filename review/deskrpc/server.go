@@ -223,9 +223,9 @@ func parseRequest(line []byte) (*rpcRequest, *rpcError) {
 // serveRequest handles req and answers it if it has an id; the bytes it
 // took from the budget (l) go back once its params are decoded.
 func (cc *conn) serveRequest(ctx context.Context, req *rpcRequest, l *loan) {
-	defer l.give()
 	id := req.ID
 	res, err := cc.handle(ctx, req, l.give)
+	l.give()
 	if id != nil {
 		cc.reply(id, res, err)
 	}
