@@ -28,13 +28,13 @@ var hookCmd = &command{
 	name:  "hook",
 	usage: "claude|gemini [flags]",
 	short: "an agent hook (Claude Code, Gemini CLI) that shows each edit at the desk",
-	long: `An agent hook — Claude Code's PreToolUse or PermissionRequest, Gemini CLI's BeforeTool —
-reading the hook's JSON on stdin: it shows the edit at the desk and answers allow, deny with the
-reason, or allow with the person's text. Without a desk it leaves the decision to the agent's
-own prompt, never allowing silently; input it cannot read blocks the tool (exit 2). The desk's report (the person's and the formatter's
-changes, the final content) reaches the model through PreToolUse itself; after
-PermissionRequest and BeforeTool it needs the same command as the PostToolUse or AfterTool
-hook.`,
+	long: `An agent hook — Claude Code's PreToolUse or PermissionRequest, Gemini CLI's BeforeTool — reading
+the hook's JSON on stdin: it shows the edit at the desk and answers allow, deny with the reason,
+or allow with the person's text. Without a desk it leaves the decision to the agent's own
+prompt, never allowing silently; input it cannot read blocks the tool (exit 2). The desk's
+report (the person's and the formatter's changes, the final content) reaches the model through
+PreToolUse itself; after PermissionRequest and BeforeTool it needs the same command as the
+PostToolUse or AfterTool hook.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		socket := socketFlag(fl)
 		return func(ctx context.Context, x *invocation) int { return runHook(ctx, x, *socket) }
