@@ -4,7 +4,6 @@ import (
 	"context"
 	"net"
 	"os"
-	"path/filepath"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -30,11 +29,7 @@ func (l *emfileListener) AcceptUnix() (*net.UnixConn, error) {
 // does not end the desk; it waits and serves the next agent.
 func TestServeOutlivesRunningOutOfFiles(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
-	path := filepath.Join(privateDir(t), "desk.sock")
-	ul, err := Listen(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, ul := listenPrivate(t)
 	l := &emfileListener{UnixListener: ul}
 	l.fails.Store(4)
 	ctx, cancel := context.WithCancel(context.Background())

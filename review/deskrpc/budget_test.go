@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"net"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,11 +17,7 @@ import (
 // a time, and every one is still answered.
 func TestLargeMessagesInFlightAreBounded(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
-	path := filepath.Join(privateDir(t), "desk.sock")
-	l, err := Listen(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, l := listenPrivate(t)
 	const limit, msg, conns = 1, 700 << 10, 4
 	s := NewServer(d.Desk)
 	s.inflight = newBudget(limit)

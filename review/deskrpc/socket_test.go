@@ -3,6 +3,7 @@ package deskrpc
 import (
 	"errors"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,6 +25,17 @@ func privateDir(t *testing.T) string {
 		os.RemoveAll(dir)
 	})
 	return dir
+}
+
+// listenPrivate listens on a socket in a new private directory.
+func listenPrivate(t *testing.T) (string, *net.UnixListener) {
+	t.Helper()
+	path := filepath.Join(privateDir(t), "desk.sock")
+	l, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, l
 }
 
 // TestListenLeavesASharedDirectoryAlone: --socket in a directory others can
