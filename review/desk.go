@@ -52,6 +52,7 @@ type Desk struct {
 	seq     int
 	subs    map[int]func(Event)
 	subSeq  int
+	kept    keptList // decided proposals whose outcome was delivered, oldest first
 }
 
 // entry is the desk's record of one proposal.
@@ -60,9 +61,14 @@ type entry struct {
 	stream   *engine.Stream // StateStreaming only
 	preview  engine.Preview // StateStreaming: the proposed text so far
 	chunks   []string       // StateStreaming: the payload so far
-	deciding bool           // a decision is being carried out
-	done     chan struct{}  // closed once outcome is set
-	outcome  Outcome
+	streamed int64          // StateStreaming: bytes of payload received
+	// midStream says the proposal was made to stream and Finish has not
+	// ended the stream: the agent may still be sending chunks.
+	midStream bool
+	deciding  bool          // a decision is being carried out
+	done      chan struct{} // closed once outcome is set
+	outcome   Outcome
+	delivered bool // the outcome reached its agent (or no agent waits for it)
 }
 
 // NewDesk starts a desk over the workspace roots. Close stops it.
@@ -82,6 +88,7 @@ func NewDesk(opts Options) (*Desk, error) {
 	d := &Desk{
 		ws: ws, journal: opts.Journal, unattended: opts.Unattended, now: opts.Now,
 		entries: map[string]*entry{}, subs: map[int]func(Event){},
+		kept: keptList{maxBytes: keepDecidedBytes, maxCount: keepDecidedCount},
 	}
 	d.cfg.store(opts.Config)
 	if d.now == nil {
@@ -331,7 +338,7 @@ func (d *Desk) newID(created time.Time) string {
 // add makes a journaled proposal visible: listed, watched, announced.
 func (d *Desk) add(p Proposal, stream *engine.Stream) *entry {
 	d.mu.Lock()
-	e := &entry{p: p, stream: stream, done: make(chan struct{})}
+	e := &entry{p: p, stream: stream, midStream: stream != nil, done: make(chan struct{})}
 	d.entries[p.ID] = e
 	d.mu.Unlock()
 	if p.State.Open() {
@@ -482,14 +489,23 @@ func (d *Desk) setFailure(e *entry, err error) {
 	d.emit(Event{Kind: EventUpdated, ID: e.p.ID})
 }
 
-// Feed adds a chunk of a streaming proposal's payload.
+// Feed adds a chunk of a streaming proposal's payload. A payload growing
+// past its limit (streamLimit) ends the proposal as failed at once, with a
+// refusal naming the limit, and frees what it held.
 func (d *Desk) Feed(id, chunk string) error {
 	d.mu.Lock()
-	defer d.mu.Unlock()
 	e, err := d.streaming(id)
 	if err != nil {
+		d.mu.Unlock()
 		return err
 	}
+	if err := d.checkStreamed(e, int64(len(chunk))); err != nil {
+		e.p.State, e.p.Failure = StateFailed, err.Error()
+		d.mu.Unlock()
+		d.finish(context.Background(), e, Outcome{ID: id, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+		return err
+	}
+	defer d.mu.Unlock()
 	pv, err := e.stream.Feed(chunk)
 	if err != nil {
 		return err
@@ -497,8 +513,23 @@ func (d *Desk) Feed(id, chunk string) error {
 	e.preview = pv
 	e.p.Files[0].Growing = pv.Growing
 	e.chunks = append(e.chunks, chunk)
+	e.streamed += int64(len(chunk))
 	d.emitLocked(Event{Kind: EventUpdated, ID: id})
 	return nil
+}
+
+// checkStreamed refuses n more bytes of e's streamed payload if they take
+// it past twice max_file_bytes (room for SEARCH/REPLACE blocks rewriting
+// a whole file at the limit): the limit is enforced as the bytes arrive,
+// not once the stream is finished. d.mu must be held.
+func (d *Desk) checkStreamed(e *entry, n int64) error {
+	f := e.p.Files[0]
+	max := d.cfg.LimitsFor(f.Root).MaxFileBytes
+	if max <= 0 || e.streamed+n <= 2*max {
+		return nil
+	}
+	return &workspace.RefusalError{Path: f.Path, Rule: workspace.RuleTooLarge,
+		Detail: fmt.Sprintf("the streamed edit passed %d bytes, over twice the %d-byte file limit; stop sending, and raise [limits] max_file_bytes or edit a smaller file", e.streamed+n, max)}
 }
 
 // Finish ends a streaming proposal: the edit is applied in full and the
@@ -516,7 +547,7 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 		return Proposal{}, err
 	}
 	res, err := e.stream.Close()
-	e.stream, e.preview = nil, engine.Preview{}
+	e.stream, e.preview, e.midStream = nil, engine.Preview{}, false
 	e.p.Payload = strings.Join(e.chunks, "")
 	e.chunks = nil
 	f := &e.p.Files[0]
@@ -556,7 +587,7 @@ func (d *Desk) streaming(id string) (*entry, error) {
 // endedMidStream reports whether the proposal was decided (rejected) or
 // withdrawn while it was still streaming; d.mu must be held.
 func (e *entry) endedMidStream() bool {
-	return e.stream != nil && !e.p.State.Open() && e.p.State != StateDecided
+	return e.midStream && !e.p.State.Open() && e.p.State != StateDecided
 }
 
 // Wait blocks until the proposal has an outcome or ctx is done.
@@ -569,6 +600,9 @@ func (d *Desk) Wait(ctx context.Context, id string) (Outcome, error) {
 	}
 	select {
 	case <-e.done:
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		d.deliveredLocked(e)
 		return e.outcome, nil
 	case <-ctx.Done():
 		return Outcome{}, ctx.Err()
@@ -585,6 +619,9 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 		return ErrUnknownProposal
 	}
 	if !e.p.State.Open() || e.deciding {
+		if e.hasOutcome() {
+			d.deliveredLocked(e) // its agent no longer waits for it
+		}
 		d.mu.Unlock()
 		return nil // already decided: the outcome stands
 	}
@@ -606,7 +643,11 @@ func (d *Desk) finish(ctx context.Context, e *entry, o Outcome) {
 	if e.p.State.Open() || e.p.State == StateDecided {
 		e.p.State = StateReported
 	}
+	e.stream, e.preview, e.chunks = nil, engine.Preview{}, nil
 	close(e.done)
+	if o.Status == journal.Withdrawn {
+		d.deliveredLocked(e) // no agent waits for it
+	}
 	d.mu.Unlock()
 	for _, f := range e.p.Files {
 		d.watch.remove(f.Path)
@@ -664,17 +705,13 @@ func (d *Desk) Get(id string) (Proposal, bool) {
 // Outcome returns the outcome of a decided proposal.
 func (d *Desk) Outcome(id string) (Outcome, bool) {
 	d.mu.Lock()
+	defer d.mu.Unlock()
 	e, ok := d.entries[id]
-	d.mu.Unlock()
-	if !ok {
+	if !ok || !e.hasOutcome() {
 		return Outcome{}, false
 	}
-	select {
-	case <-e.done:
-		return e.outcome, true
-	default:
-		return Outcome{}, false
-	}
+	d.deliveredLocked(e)
+	return e.outcome, true
 }
 
 // List returns copies of the proposals still waiting for a decision

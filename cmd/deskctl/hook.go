@@ -29,13 +29,13 @@ var hookCmd = &command{
 	name:  "hook",
 	usage: "claude|gemini [flags]",
 	short: "an agent hook (Claude Code, Gemini CLI) that shows each edit at the desk",
-	long: `An agent hook — Claude Code's PreToolUse or PermissionRequest, Gemini CLI's BeforeTool —
-reading the hook's JSON on stdin: it shows the edit at the desk and answers allow, deny with the
-reason, or allow with the person's text. Without a desk it leaves the decision to the agent's
-own prompt, never allowing silently. The desk's report (the person's and the formatter's
-changes, the final content) reaches the model through PreToolUse itself; after
-PermissionRequest and BeforeTool it needs the same command as the PostToolUse or AfterTool
-hook.`,
+	long: `An agent hook — Claude Code's PreToolUse or PermissionRequest, Gemini CLI's BeforeTool — reading
+the hook's JSON on stdin: it shows the edit at the desk and answers allow, deny with the reason,
+or allow with the person's text. Without a desk it leaves the decision to the agent's own
+prompt, never allowing silently; input it cannot read blocks the tool (exit 2). The desk's
+report (the person's and the formatter's changes, the final content) reaches the model through
+PreToolUse itself; after PermissionRequest and BeforeTool it needs the same command as the
+PostToolUse or AfterTool hook.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		socket := socketFlag(fl)
 		return func(ctx context.Context, x *invocation) int { return runHook(ctx, x, *socket) }
@@ -52,10 +52,12 @@ func runHook(ctx context.Context, x *invocation, socket string) int {
 		return x.usageError("say which agent: claude or gemini")
 	}
 	agent, stdout, stderr := x.args[0], x.stdout, x.stderr
-	var in hookInput
-	if err := json.NewDecoder(x.stdin).Decode(&in); err != nil {
-		fmt.Fprintf(stderr, "deskctl hook %s: standard input is not the agent's hook JSON: %v\n", agent, err)
-		return 1
+	in, err := readHookInput(x.stdin)
+	if err != nil {
+		// Exit 2 blocks the tool in both agents, with stderr as the
+		// reason; exit 1 would let the edit through unreviewed.
+		fmt.Fprintf(stderr, "deskctl hook %s: %v; the edit was blocked, since DiffDesk could not review it\n", agent, err)
+		return 2
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -71,10 +73,23 @@ func runHook(ctx context.Context, x *invocation, socket string) int {
 		return 0 // no opinion: the agent carries on as usual
 	}
 	if err := json.NewEncoder(stdout).Encode(out); err != nil {
-		fmt.Fprintf(stderr, "deskctl hook %s: %v\n", agent, err)
-		return 1
+		fmt.Fprintf(stderr, "deskctl hook %s: the answer could not be written (%v); the edit was blocked\n", agent, err)
+		return 2
 	}
 	return 0
+}
+
+// readHookInput reads the hook's JSON from r. Anything that is not the
+// JSON of a hook event about a tool is an error.
+func readHookInput(r io.Reader) (hookInput, error) {
+	var in hookInput
+	if err := json.NewDecoder(r).Decode(&in); err != nil {
+		return hookInput{}, fmt.Errorf("standard input is not the agent's hook JSON (%v)", err)
+	}
+	if in.Event == "" || in.ToolName == "" {
+		return hookInput{}, errors.New(`standard input is not the agent's hook JSON: it names no "hook_event_name" and "tool_name"`)
+	}
+	return in, nil
 }
 
 // hookReview shows e at the desk on socket and returns the answer of the

@@ -257,8 +257,25 @@ func TestHookIgnoresOtherTools(t *testing.T) {
 	}
 }
 
-// FuzzHookWithoutDesk feeds any input to both hooks with no desk running:
-// they must never allow.
+// TestHookBlocksWhatItCannotRead: input that is not a hook event's JSON
+// blocks the tool (exit 2, the reason on stderr) in both agents; exit 1
+// would let the edit through unreviewed.
+func TestHookBlocksWhatItCannotRead(t *testing.T) {
+	for _, agent := range []string{"claude", "gemini"} {
+		for _, stdin := range []string{"", "\n", "not json", "null", "{}", `{"tool_name":"Edit"}`, `{"hook_event_name":"PreToolUse","tool_name":"Edit"`} {
+			out, errOut, code := deskctl(t, stdin, "hook", agent, "--socket", filepath.Join(t.TempDir(), "none.sock"))
+			if code != 2 || out != "" || !strings.Contains(errOut, "blocked") {
+				t.Errorf("hook %s with stdin %q = exit %d, stdout %q, stderr %q; want exit 2 and the reason on stderr", agent, stdin, code, out, errOut)
+			}
+		}
+	}
+}
+
+// FuzzHookWithoutDesk feeds any input to both hooks with no desk running
+// (the seeds: f.Add and testdata/fuzz/FuzzHookWithoutDesk). They must
+// fail closed: never allow, never exit 1 (which lets the edit through);
+// exit 2 with a reason, JSON that asks or denies, or — only for a tool
+// the desk does not review, or after the tool ran — no opinion.
 func FuzzHookWithoutDesk(f *testing.F) {
 	f.Add("claude", `{"hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"/x","old_string":"a","new_string":"b"}}`)
 	f.Add("claude", `{"hook_event_name":"PermissionRequest","tool_name":"Write","tool_input":{"file_path":"x","content":"c"}}`)
@@ -270,9 +287,24 @@ func FuzzHookWithoutDesk(f *testing.F) {
 		if agent != "claude" && agent != "gemini" {
 			return
 		}
-		out, _, _ := deskctl(t, stdin, "hook", agent, "--socket", sock)
+		out, errOut, code := deskctl(t, stdin, "hook", agent, "--socket", sock)
 		if strings.Contains(out, `"allow"`) {
 			t.Errorf("hook %s with no desk allowed: input %q, output %s", agent, stdin, out)
+		}
+		switch {
+		case code == 2:
+			if out != "" || errOut == "" {
+				t.Errorf("hook %s, input %q: exit 2 with stdout %q, stderr %q; want the reason on stderr alone", agent, stdin, out, errOut)
+			}
+		case code != 0:
+			t.Errorf("hook %s, input %q: exit %d; want 0 or 2 (exit 1 lets the edit through)", agent, stdin, code)
+		case out == "":
+			in, err := readHookInput(strings.NewReader(stdin))
+			if _, reviewed := toolFormats[in.ToolName]; err != nil || reviewed && !afterEvents[in.Event] {
+				t.Errorf("hook %s, input %q: no opinion on a reviewed tool; want ask, deny or exit 2", agent, stdin)
+			}
+		case !json.Valid([]byte(out)):
+			t.Errorf("hook %s, input %q: stdout %q is not JSON", agent, stdin, out)
 		}
 	})
 }

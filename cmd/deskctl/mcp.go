@@ -71,7 +71,11 @@ func runMCP(ctx context.Context, x *invocation, socket string) int {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	t := &mcp.IOTransport{Reader: io.NopCloser(x.stdin), Writer: nopWriteCloser{x.stdout}}
+	out := &lockedWriter{w: x.stdout}
+	in := mcpLines(x.stdin, out)
+	defer in.Close()
+	// The filter bounds the lines (mcpMaxLine); the SDK need not.
+	t := &mcp.IOTransport{Reader: in, Writer: nopWriteCloser{out}, MaxLineLength: -1}
 	if err := newMCPServer(socket, dir).Run(ctx, t); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return x.fail(err)
 	}

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -155,4 +159,91 @@ func TestMCPApproveReportAfterTheTool(t *testing.T) {
 	if out, _, _ := deskctl(t, string(other), "hook", "claude", "--socket", sock); out != "" {
 		t.Errorf("PostToolUse for another tool call = %s; want nothing", out)
 	}
+}
+
+// TestMCPSurvivesMalformedLines: a line that is not JSON, or not a
+// JSON-RPC message, gets an error with id null and the session goes on.
+func TestMCPSurvivesMalformedLines(t *testing.T) {
+	stdin := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`this is not json`,
+		`{"jsonrpc":"2.0","id":`,
+		`[]`,
+		`{"jsonrpc":"1.0","id":7,"method":"x"}`,
+		``,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+	}, "\n") + "\n"
+	// Like an agent, keep stdin open until the last answer arrives.
+	pr, pw := io.Pipe()
+	go func() {
+		pw.Write([]byte(stdin))
+	}()
+	outw := &watchWriter{want: `"id":2`, seen: make(chan struct{})}
+	var errb bytes.Buffer
+	codeCh := make(chan int, 1)
+	go func() {
+		codeCh <- run([]string{"mcp", "--socket", filepath.Join(t.TempDir(), "none.sock")}, pr, outw, &errb)
+	}()
+	select {
+	case <-outw.seen:
+	case <-time.After(time.Minute):
+		t.Error("no answer to tools/list within a minute")
+	case code := <-codeCh:
+		t.Fatalf("deskctl mcp ended (exit %d, stderr %q) before its input did; output:\n%s", code, errb.String(), outw.String())
+	}
+	pw.Close()
+	code, errOut, out := <-codeCh, errb.String(), outw.String()
+	if code != 0 {
+		t.Fatalf("deskctl mcp = exit %d, stderr %q; want it to carry on to the end of its input", code, errOut)
+	}
+	var codes []int
+	listed := false
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var resp struct {
+			ID     json.RawMessage `json:"id"`
+			Result json.RawMessage `json:"result"`
+			Error  *struct{ Code int }
+		}
+		if err := json.Unmarshal([]byte(line), &resp); err != nil {
+			t.Fatalf("output line %q is not JSON: %v", line, err)
+		}
+		switch {
+		case resp.Error != nil && string(resp.ID) == "null":
+			codes = append(codes, resp.Error.Code)
+		case string(resp.ID) == "2" && strings.Contains(string(resp.Result), "write_to_file"):
+			listed = true
+		}
+	}
+	if want := []int{-32700, -32700, -32600, -32600}; !slices.Equal(codes, want) {
+		t.Errorf("errors with id null: %v; want %v (two lines not JSON, an empty batch, a JSON-RPC 1.0 request)\n%s", codes, want, out)
+	}
+	if !listed {
+		t.Errorf("tools/list after the malformed lines was not answered:\n%s", out)
+	}
+}
+
+// watchWriter collects output and closes seen once it holds want.
+type watchWriter struct {
+	mu   sync.Mutex
+	b    bytes.Buffer
+	want string
+	seen chan struct{}
+	once sync.Once
+}
+
+func (w *watchWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.b.Write(p)
+	if strings.Contains(w.b.String(), w.want) {
+		w.once.Do(func() { close(w.seen) })
+	}
+	return len(p), nil
+}
+
+func (w *watchWriter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
 }

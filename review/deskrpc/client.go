@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"os"
 	"strconv"
@@ -33,14 +34,27 @@ type rpcResponseRaw struct {
 }
 
 // Dial connects to the desk at path. If nothing listens there the error
-// wraps ErrNoDesk and says how to start one.
+// wraps ErrNoDesk and says how to start one. The socket and its directory
+// must be this user's and writable by no one else, and the desk answering
+// must run as this user; otherwise the error wraps ErrUnsafeSocket and
+// nothing is sent.
 func Dial(path string) (*Client, error) {
+	noDesk := fmt.Errorf("%w at %s: start the DiffDesk window (diffdesk), or a desk without one (deskctl serve)", ErrNoDesk, path)
+	if err := checkSocket(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, noDesk
+	} else if err != nil {
+		return nil, err
+	}
 	c, err := net.Dial("unix", path)
 	if err != nil {
-		if _, serr := os.Stat(path); serr != nil || errors.Is(err, os.ErrNotExist) || isRefused(err) {
-			return nil, fmt.Errorf("%w at %s: start the DiffDesk window (diffdesk), or a desk without one (deskctl serve)", ErrNoDesk, path)
+		if errors.Is(err, os.ErrNotExist) || isRefused(err) {
+			return nil, noDesk
 		}
 		return nil, fmt.Errorf("connecting to the desk at %s: %w", path, err)
+	}
+	if uc, ok := c.(*net.UnixConn); !ok || !peerIsUs(uc) {
+		c.Close()
+		return nil, fmt.Errorf("%w: the process listening on %s runs as another user; nothing was sent", ErrUnsafeSocket, path)
 	}
 	cl := &Client{c: c, calls: map[string]chan rpcResponseRaw{}}
 	// The reader ends when the connection closes.
@@ -61,7 +75,7 @@ func (cl *Client) readLoop() {
 	var err error
 	for {
 		var line []byte
-		line, err = readLine(r, MaxMessageBytes)
+		line, err = readLine(r, MaxMessageBytes, nil)
 		if err != nil {
 			break
 		}

@@ -10,6 +10,8 @@ import (
 	"io"
 	"net"
 	"sync"
+	"syscall"
+	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -33,6 +35,7 @@ const (
 	codeRefused        = -32001 // the desk refused the request (workspace rules)
 	codeUnknown        = -32002 // unknown proposal id
 	codeState          = -32003 // the proposal is not in a state that allows this
+	codeForbidden      = -32004 // the connection's role does not allow the method
 )
 
 type rpcRequest struct {
@@ -60,9 +63,10 @@ func (e *rpcError) Error() string { return e.Message }
 // Server speaks the native protocol (docs/protocol.md) for a Desk: JSON-RPC
 // 2.0, one JSON object per line, over a Unix socket.
 type Server struct {
-	desk  *review.Desk
-	doors func() []review.DoorStatus // the open front doors, for status; nil if none
-	wg    sync.WaitGroup             // connections being served
+	desk     *review.Desk
+	doors    func() []review.DoorStatus // the open front doors, for status; nil if none
+	wg       sync.WaitGroup             // connections being served
+	inflight *budget                    // places for large messages being read (MaxLargeMessages)
 }
 
 // ShowDoors makes the status method report the front doors f returns.
@@ -70,16 +74,38 @@ type Server struct {
 func (s *Server) ShowDoors(f func() []review.DoorStatus) { s.doors = f }
 
 // NewServer returns a server for desk.
-func NewServer(desk *review.Desk) *Server { return &Server{desk: desk} }
+func NewServer(desk *review.Desk) *Server {
+	return &Server{desk: desk, inflight: newBudget(MaxLargeMessages)}
+}
 
 // Serve accepts connections on l until ctx is done or l is closed, then
 // waits for the requests being handled to finish (in-flight writes
-// complete) and returns.
+// complete) and returns. Running out of file descriptors or memory does
+// not end it: it waits (5 ms, doubling up to 1 s) and accepts again.
 func (s *Server) Serve(ctx context.Context, l *net.UnixListener) error {
+	return s.serve(ctx, l)
+}
+
+// acceptor is what Serve needs of a listener (tests inject failures).
+type acceptor interface {
+	AcceptUnix() (*net.UnixConn, error)
+	Close() error
+}
+
+func (s *Server) serve(ctx context.Context, l acceptor) error {
 	stop := context.AfterFunc(ctx, func() { l.Close() })
 	defer stop()
+	var backoff time.Duration
 	for {
 		c, err := l.AcceptUnix()
+		if err != nil && ctx.Err() == nil && temporary(err) {
+			backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+			select {
+			case <-time.After(backoff):
+			case <-ctx.Done():
+			}
+			continue
+		}
 		if err != nil {
 			s.wg.Wait()
 			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
@@ -87,6 +113,7 @@ func (s *Server) Serve(ctx context.Context, l *net.UnixListener) error {
 			}
 			return err
 		}
+		backoff = 0
 		if !peerIsUs(c) {
 			c.Close()
 			continue
@@ -100,15 +127,30 @@ func (s *Server) Serve(ctx context.Context, l *net.UnixListener) error {
 	}
 }
 
+// temporary reports whether an accept error passes: out of file
+// descriptors or buffers, or a connection that went away before it was
+// accepted.
+func temporary(err error) bool {
+	for _, e := range []syscall.Errno{syscall.EMFILE, syscall.ENFILE, syscall.ENOBUFS, syscall.ENOMEM,
+		syscall.ECONNABORTED, syscall.EINTR, syscall.EAGAIN, syscall.EPROTO} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
 // conn is one agent connection.
 type conn struct {
-	s      *Server
-	c      net.Conn
-	wmu    sync.Mutex
-	mu     sync.Mutex
-	owned  map[string]bool // proposals made on this connection, withdrawn if it drops
-	client string          // agent name from hello
-	sess   string
+	s        *Server
+	c        net.Conn
+	wmu      sync.Mutex
+	mu       sync.Mutex
+	owned    map[string]bool // proposals made on this connection, withdrawn if it drops
+	client   string          // agent name from hello
+	sess     string
+	reviewer bool // hello said role "reviewer": may decide, may not propose
+	proposed bool // a proposal was made on this connection
 }
 
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
@@ -125,32 +167,31 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	defer stop()
 	r := bufio.NewReaderSize(c, 64<<10)
 	for {
-		line, err := readLine(r, MaxMessageBytes)
+		l := &loan{b: s.inflight}
+		line, err := readLine(r, MaxMessageBytes, func(n int) error { return l.grown(ctx, n) })
 		if errors.Is(err, errTooLong) {
+			l.give()
 			cc.reply(nil, nil, &rpcError{Code: codeInvalidRequest,
 				Message: fmt.Sprintf("message over %d bytes; send large edits in chunks (propose with stream, then chunk)", MaxMessageBytes)})
 			continue
 		}
 		if err != nil {
+			l.give()
 			return
 		}
-		if len(bytes.TrimSpace(line)) == 0 {
+		req, rerr := parseRequest(line)
+		line = nil
+		if rerr != nil {
+			l.give()
+			cc.reply(req.ID, nil, rerr)
 			continue
 		}
-		var req rpcRequest
-		if err := json.Unmarshal(line, &req); err != nil {
-			cc.reply(nil, nil, &rpcError{Code: codeParse, Message: "not a JSON object: " + err.Error()})
-			continue
-		}
-		if req.JSONRPC != "2.0" || req.Method == "" {
-			cc.reply(req.ID, nil, &rpcError{Code: codeInvalidRequest, Message: `a request needs "jsonrpc":"2.0" and a "method"`})
+		if req == nil { // a blank line
+			l.give()
 			continue
 		}
 		if req.Method == "chunk" { // in order, on this goroutine: chunks must not overtake each other
-			res, rerr := cc.handle(ctx, req)
-			if req.ID != nil {
-				cc.reply(req.ID, res, rerr)
-			}
+			cc.serveRequest(ctx, req, l)
 			continue
 		}
 		reqs.Add(1)
@@ -158,19 +199,45 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 		// hold up a cancel; it ends when the request is answered.
 		go func() {
 			defer reqs.Done()
-			res, rerr := cc.handle(ctx, req)
-			if req.ID != nil {
-				cc.reply(req.ID, res, rerr)
-			}
+			cc.serveRequest(ctx, req, l)
 		}()
+	}
+}
+
+// parseRequest decodes one line: nil for a blank line, else a request or
+// the error to answer (with the request's id, if it had one).
+func parseRequest(line []byte) (*rpcRequest, *rpcError) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return nil, nil
+	}
+	var req rpcRequest
+	if err := json.Unmarshal(line, &req); err != nil {
+		return &rpcRequest{}, &rpcError{Code: codeParse, Message: "not a JSON object: " + err.Error()}
+	}
+	if req.JSONRPC != "2.0" || req.Method == "" {
+		return &rpcRequest{ID: req.ID}, &rpcError{Code: codeInvalidRequest, Message: `a request needs "jsonrpc":"2.0" and a "method"`}
+	}
+	return &req, nil
+}
+
+// serveRequest handles req and answers it if it has an id; the bytes it
+// took from the budget (l) go back once its params are decoded.
+func (cc *conn) serveRequest(ctx context.Context, req *rpcRequest, l *loan) {
+	id := req.ID
+	res, err := cc.handle(ctx, req, l.give)
+	l.give()
+	if id != nil {
+		cc.reply(id, res, err)
 	}
 }
 
 var errTooLong = errors.New("line too long")
 
 // readLine reads one "\n"-terminated line of at most max bytes; a longer
-// line is consumed and reported as errTooLong.
-func readLine(r *bufio.Reader, max int) ([]byte, error) {
+// line is consumed and reported as errTooLong. grown, if not nil, is told
+// the line's length before each piece is kept, and may wait; its error
+// ends the read.
+func readLine(r *bufio.Reader, max int, grown func(n int) error) ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
@@ -182,6 +249,11 @@ func readLine(r *bufio.Reader, max int) ([]byte, error) {
 				return nil, err
 			}
 			return nil, errTooLong
+		}
+		if grown != nil {
+			if terr := grown(len(buf) + len(chunk)); terr != nil {
+				return nil, terr
+			}
 		}
 		buf = append(buf, chunk...)
 		switch {
@@ -265,6 +337,7 @@ type (
 		Protocol int    `json:"protocol"`
 		Agent    string `json:"agent"`
 		Session  string `json:"session"`
+		Role     string `json:"role"` // "agent" (or "") proposes; "reviewer" decides
 	}
 	helloResult struct {
 		Protocol int      `json:"protocol"`
@@ -323,13 +396,18 @@ type (
 	}
 )
 
-func (cc *conn) handle(ctx context.Context, req rpcRequest) (any, error) {
+// handle carries out req; decoded calls once the raw params are no
+// longer needed.
+func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (any, error) {
 	d := cc.s.desk
 	params := func(v any) error {
-		if len(req.Params) == 0 {
+		raw := req.Params
+		req.Params = nil
+		defer decoded()
+		if len(raw) == 0 {
 			return &rpcError{Code: codeInvalidParams, Message: req.Method + ": params missing"}
 		}
-		if err := json.Unmarshal(req.Params, v); err != nil {
+		if err := json.Unmarshal(raw, v); err != nil {
 			return &rpcError{Code: codeInvalidParams, Message: req.Method + ": " + err.Error()}
 		}
 		return nil
@@ -343,6 +421,9 @@ func (cc *conn) handle(ctx context.Context, req rpcRequest) (any, error) {
 		if p.Protocol < 1 {
 			return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("hello: protocol %d is not supported; this desk speaks %d", p.Protocol, ProtocolVersion)}
 		}
+		if err := cc.setRole(p.Role); err != nil {
+			return nil, err
+		}
 		cc.mu.Lock()
 		cc.client, cc.sess = p.Agent, p.Session
 		cc.mu.Unlock()
@@ -353,6 +434,11 @@ func (cc *conn) handle(ctx context.Context, req rpcRequest) (any, error) {
 			return nil, err
 		}
 		cc.mu.Lock()
+		if cc.reviewer {
+			cc.mu.Unlock()
+			return nil, &rpcError{Code: codeForbidden, Message: "propose: this connection said hello as a reviewer, and a reviewer does not propose; propose on a connection of its own"}
+		}
+		cc.proposed = true
 		if p.Agent == "" {
 			p.Agent = cc.client
 		}
@@ -410,6 +496,9 @@ func (cc *conn) handle(ctx context.Context, req rpcRequest) (any, error) {
 		if err := params(&p); err != nil {
 			return nil, err
 		}
+		if err := cc.mayDecide(p.ID); err != nil {
+			return nil, err
+		}
 		v, err := journal.ParseVerdict(p.Decision)
 		if err != nil {
 			return nil, &rpcError{Code: codeInvalidParams, Message: "decide: " + err.Error()}
@@ -447,6 +536,41 @@ func (cc *conn) handle(ctx context.Context, req rpcRequest) (any, error) {
 		return st, nil
 	}
 	return nil, &rpcError{Code: codeMethodNotFound, Message: fmt.Sprintf("unknown method %q; see docs/protocol.md", req.Method)}
+}
+
+// setRole gives the connection the role hello asked for. A connection
+// that has proposed stays an agent's.
+func (cc *conn) setRole(role string) error {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	switch role {
+	case "", "agent":
+		cc.reviewer = false
+	case "reviewer":
+		if cc.proposed {
+			return &rpcError{Code: codeForbidden, Message: "hello: this connection has proposed edits, so it cannot become a reviewer; a reviewer connects on its own"}
+		}
+		cc.reviewer = true
+	default:
+		return &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf(`hello: unknown role %q; say "agent" or "reviewer"`, role)}
+	}
+	return nil
+}
+
+// mayDecide refuses a decision from a connection that is not a
+// reviewer's, or about a proposal of the reviewer's own agent session.
+func (cc *conn) mayDecide(id string) error {
+	cc.mu.Lock()
+	reviewer, agent, sess := cc.reviewer, cc.client, cc.sess
+	cc.mu.Unlock()
+	if !reviewer {
+		return &rpcError{Code: codeForbidden, Message: `decide: only a reviewer decides, and this connection is an agent's; ` +
+			`a reviewer's connection says hello with "role":"reviewer" and proposes nothing (docs/security.md)`}
+	}
+	if p, ok := cc.s.desk.Get(id); ok && sess != "" && p.Agent == agent && p.Session == sess {
+		return &rpcError{Code: codeForbidden, Message: fmt.Sprintf("decide: proposal %s comes from your own agent session (%s, %s); an agent does not decide its own edits", id, agent, sess)}
+	}
+	return nil
 }
 
 // result answers propose and finish: at once, or after the decision.

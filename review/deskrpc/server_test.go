@@ -399,6 +399,9 @@ func TestDecideTakesVerbOrVerdict(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	cl := dialTestDesk(t, d.Desk)
 	ctx := reviewtest.Context(t)
+	if err := cl.Call(ctx, "hello", map[string]any{"protocol": 1, "agent": "script", "role": "reviewer"}, nil); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct{ decision, want string }{{"approve", "approved"}, {"rejected", "rejected"}} {
 		reviewtest.WriteFile(t, filepath.Join(d.Root, tt.decision+".txt"), "old\n")
 		p := d.MustPropose(t, engine.FormatWrite, tt.decision+".txt", "new\n")

@@ -1,0 +1,21 @@
+package review
+
+// HeldBytes returns the bytes of text (payloads, file contents, outcomes)
+// the desk holds for all its proposals.
+func (d *Desk) HeldBytes() int64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var n int64
+	for _, e := range d.entries {
+		n += e.size()
+	}
+	return n
+}
+
+// KeepDelivered sets how many delivered proposals, and bytes of text, the
+// desk keeps in memory.
+func (d *Desk) KeepDelivered(bytes int64, count int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.kept.maxBytes, d.kept.maxCount = bytes, count
+}
