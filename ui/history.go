@@ -60,6 +60,7 @@ type historyView struct {
 	cancel  context.CancelFunc
 	calls   sync.WaitGroup
 	content fyne.CanvasObject
+	split   *container.Split
 
 	agentSel, sessionSel  *widget.Select
 	decisionSel, sinceSel *widget.Select
@@ -111,21 +112,22 @@ func newHistoryView(w *Window, j *journal.Journal) *historyView {
 	h := &historyView{w: w, j: j, sel: -1, page: historyPageSize}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 
-	h.agentSel = widget.NewSelect([]string{historyAllAgents}, func(string) {
+	reload := thenKeysBack(w, func(string) { h.reload() })
+	h.agentSel = widget.NewSelect([]string{historyAllAgents}, thenKeysBack(w, func(string) {
 		h.sessionSel.Selected = historyAllSessions // a session belongs to one agent
 		h.setSessions()
 		h.reload()
-	})
+	}))
 	h.agentSel.Selected = historyAllAgents
-	h.sessionSel = widget.NewSelect([]string{historyAllSessions}, func(string) { h.reload() })
+	h.sessionSel = widget.NewSelect([]string{historyAllSessions}, reload)
 	h.sessionSel.Selected = historyAllSessions
-	h.decisionSel = widget.NewSelect(append([]string{historyAllDecisions}, historyDecisions...), func(string) { h.reload() })
+	h.decisionSel = widget.NewSelect(append([]string{historyAllDecisions}, historyDecisions...), reload)
 	h.decisionSel.Selected = historyAllDecisions
 	var since []string
 	for _, s := range historySince {
 		since = append(since, s.label)
 	}
-	h.sinceSel = widget.NewSelect(since, func(string) { h.reload() })
+	h.sinceSel = widget.NewSelect(since, reload)
 	h.sinceSel.Selected = historyAllTime
 	h.fileEntry = widget.NewEntry()
 	h.fileEntry.SetPlaceHolder("File or pattern, e.g. *.go")
@@ -136,7 +138,8 @@ func newHistoryView(w *Window, j *journal.Journal) *historyView {
 			h.fillRow(o, h.entries[i])
 		}
 	})
-	h.list.OnSelected = func(i widget.ListItemID) { h.selectIndex(i) }
+	h.list.OnSelected = thenKeysBack(w, h.selectIndex)
+	h.list.OnHighlighted = func(widget.ListItemID) { w.keysBack() } // a click on the selected entry
 	h.more = widget.NewButton("Load more", h.loadMore)
 	h.more.Hide()
 	h.status = widget.NewLabel("")
@@ -153,9 +156,10 @@ func newHistoryView(w *Window, j *journal.Journal) *historyView {
 	h.info = widget.NewLabel("")
 	h.info.Wrapping = fyne.TextWrapWord
 	h.diffNote = widget.NewLabel("")
-	h.fileSel = widget.NewSelect(nil, func(string) { h.showFile() })
+	h.fileSel = widget.NewSelect(nil, thenKeysBack(w, func(string) { h.showFile() }))
 	h.fileSel.PlaceHolder = "(no files)"
 	h.view = diffview.NewDiffView()
+	h.view.ReadOnly = true // the past: nothing to tick
 	h.compare = widget.NewButton("Compare with…", h.MarkCompare)
 	h.unmark = widget.NewButton("Stop comparing", h.Unmark)
 	h.unmark.Hide()
@@ -176,9 +180,9 @@ func newHistoryView(w *Window, j *journal.Journal) *historyView {
 	top := container.NewVBox(h.title, h.info, container.NewBorder(nil, nil, widget.NewLabel("File"), nil, h.fileSel), h.diffNote)
 	right := container.NewBorder(top, bar, nil, nil, h.view)
 
-	split := container.NewHSplit(left, right)
-	split.Offset = 0.38
-	h.content = split
+	h.split = container.NewHSplit(left, right)
+	h.split.Offset = w.app.Preferences().FloatWithFallback(prefHistoryWidth, 0.38)
+	h.content = h.split
 	return h
 }
 
@@ -381,7 +385,7 @@ func (h *historyView) fillRow(o fyne.CanvasObject, e journal.Entry) {
 	left := c.Objects[1].(*fyne.Container)
 	when, badge, who := left.Objects[0].(*widget.Label), left.Objects[1].(*widget.Label), left.Objects[2].(*widget.Label)
 	when.SetText(historyTime(e.Time, h.w.now()))
-	who.SetText(e.Agent + "/" + e.Session)
+	who.SetText(agentSession(e.Agent, e.Session))
 	text, imp := historyBadge(e)
 	badge.Importance = imp
 	badge.SetText(text)
@@ -484,7 +488,16 @@ func describeRef(r journal.Ref) string {
 
 func (h *historyView) entryTitle(e journal.Entry) string {
 	badge, _ := historyBadge(e)
-	return fmt.Sprintf("%s — %s by %s/%s, %s", describeRef(e.Ref), badge, e.Agent, e.Session, e.Time.Local().Format("2006-01-02 15:04:05"))
+	return fmt.Sprintf("%s — %s by %s, %s", describeRef(e.Ref), badge, agentSession(e.Agent, e.Session), e.Time.Local().Format("2006-01-02 15:04:05"))
+}
+
+// agentSession names who made an entry: "agent/session", or the agent
+// alone when it gave no session.
+func agentSession(agent, session string) string {
+	if session == "" {
+		return agent
+	}
+	return agent + "/" + session
 }
 
 // entryInfo is the decision's text: feedback, what a restore did, the
@@ -632,6 +645,7 @@ func (h *historyView) showFile() {
 		return
 	}
 	h.view.SetTexts(d.Path, string(d.Old), string(d.New))
+	h.view.NextHunk() // open at the first change
 }
 
 // ShowRestore works out (off the UI goroutine) what restoring the selected
@@ -796,10 +810,10 @@ func (w *Window) historyTabs(review fyne.CanvasObject) fyne.CanvasObject {
 		container.NewTabItem("Review", review),
 		container.NewTabItem("History", w.history.content),
 	)
-	w.tabs.OnSelected = func(t *container.TabItem) {
+	w.tabs.OnSelected = thenKeysBack(w, func(t *container.TabItem) {
 		if t.Content == w.history.content {
 			w.history.reload()
 		}
-	}
+	})
 	return w.tabs
 }

@@ -434,8 +434,8 @@ func TestMultiFileReviewCrossesFilesAndAsksBeforeUnseen(t *testing.T) {
 	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
 	h.win.Select(p.ID)
 	d := h.win.detail
-	d.NextHunk() // to a.txt's only change
-	d.NextHunk() // past it: on to b.txt
+	// a.txt opens at its only change: j goes past it, on to b.txt
+	d.NextHunk()
 	if d.file != 1 || d.files.Selected != "b.txt" {
 		t.Fatalf("after j past a.txt's last change: file %d (%q); want b.txt", d.file, d.files.Selected)
 	}
