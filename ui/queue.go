@@ -127,7 +127,7 @@ type queueView struct {
 	// onTapped is called after a click on the list (which gives it the
 	// keyboard), a click on the selected row included.
 	onTapped func()
-	quiet      bool // selecting programmatically: do not call onSelected
+	quiet    bool // selecting programmatically: do not call onSelected
 }
 
 func newQueueView(now func() time.Time) *queueView {
