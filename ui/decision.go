@@ -37,13 +37,14 @@ type detail struct {
 	files   *choice
 	failure *widget.Label
 	status  *widget.Label
+	empty   *widget.Label
+	note    *widget.Label // above the view: what it shows when not the plain proposal
+	// staleShow picks which two of base / disk / proposal a stale file shows.
+	staleShow *choice
+
 	// Under the decision bar: a brief answer to a key (message), which
 	// hunk j and k went to (counter), and who has the keyboard.
 	message, counter, keyboard *widget.Label
-	empty                      *widget.Label
-	note                       *widget.Label // above the view: what it shows when not the plain proposal
-	// staleShow picks which two of base / disk / proposal a stale file shows.
-	staleShow *choice
 
 	failureScroll *container.Scroll
 	statusScroll  *container.Scroll

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -99,6 +100,10 @@ type historyView struct {
 	restoreConfirm *widget.Button
 	restoreForce   *widget.Button
 	restoreCancel  *widget.Button
+	restoreView    *diffview.DiffView // what the restore does to the file chosen: disk now → restored
+	restoreFile    *widget.Select
+	restoreWhat    *widget.Label // the direction the view shows
+	synchronous    bool          // tests: diff views made later work synchronously (DiffView.SetSynchronous)
 	lastRestore    journal.RestoreResult
 	lastErr        error
 
@@ -737,14 +742,71 @@ func (h *historyView) showPlan(plan journal.RestorePlan) {
 		h.restoreForce.Hide()
 	}
 	buttons := container.NewHBox(h.restoreCancel, h.restoreForce, h.restoreConfirm)
-	body := container.NewBorder(nil, container.NewCenter(buttons), nil, nil, container.NewVScroll(h.restoreText))
+	h.restoreView = diffview.NewDiffView()
+	h.restoreView.ReadOnly = true
+	h.restoreView.SetDark(isDark(h.w.app))
+	h.restoreView.SetSynchronous(h.synchronous)
+	h.restoreWhat = widget.NewLabel("")
+	h.restoreWhat.Wrapping = fyne.TextWrapWord
+	var names []string
+	for _, f := range plan.Files {
+		names = append(names, h.rel(f.Path))
+	}
+	h.restoreFile = widget.NewSelect(names, func(string) { h.showRestoreFile() })
+	text := container.NewVScroll(h.restoreText)
+	text.SetMinSize(fyne.NewSize(0, 120))
+	diff := container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("File"), nil, h.restoreFile), h.restoreWhat), nil, nil, nil, h.restoreView)
+	body := container.NewBorder(text, container.NewCenter(buttons), nil, nil, diff)
 	title := "Restore checkpoint " + strconv.FormatInt(plan.Request.Checkpoint, 10) + "?"
 	if plan.Request.Force {
 		title = "Force the restore of checkpoint " + strconv.FormatInt(plan.Request.Checkpoint, 10) + "?"
 	}
 	h.restoreDlg = dialog.NewCustomWithoutButtons(title, body, h.w.Win)
-	h.restoreDlg.Resize(fyne.NewSize(720, 340))
+	h.restoreDlg.Resize(fyne.NewSize(1000, 640))
+	h.w.setCloser(h.restoreDlg, nil)
 	h.restoreDlg.Show()
+	if len(names) > 0 {
+		h.restoreFile.SetSelectedIndex(0) // showRestoreFile
+	}
+}
+
+// showRestoreFile shows, for the file chosen in the restore dialog, what
+// the restore does to it: the disk now on the left, the file restored on
+// the right.
+func (h *historyView) showRestoreFile() {
+	i := h.restoreFile.SelectedIndex()
+	if i < 0 || i >= len(h.restorePlan.Files) {
+		return
+	}
+	f := h.restorePlan.Files[i]
+	now, then := string(f.Disk.Content), string(f.Target)
+	h.restoreWhat.SetText(RestoreDirection(f, h.restorePlan.Request, h.rel))
+	if !utf8.Valid(f.Disk.Content) || !utf8.Valid(f.Target) {
+		now, then = "(binary: not shown)\n", "(binary: not shown)\n"
+	}
+	h.restoreView.SetTexts(f.Path, now, then)
+	h.restoreView.NextHunk() // open at the first change
+}
+
+// RestoreDirection says which way the restore dialog's diff of f reads:
+// the disk now on the left, what the restore leaves on the right.
+func RestoreDirection(f journal.RestoreFile, req journal.RestoreRequest, rel func(string) string) string {
+	what := "before"
+	if req.Target != "" {
+		what = string(req.Target)
+	}
+	to := fmt.Sprintf("%s as it was %s checkpoint %d", rel(f.Path), what, req.Checkpoint)
+	switch f.Action {
+	case journal.RestoreDelete:
+		to = fmt.Sprintf("nothing: %s did not exist %s checkpoint %d, and is removed", rel(f.Path), what, req.Checkpoint)
+	case journal.RestoreUnchanged:
+		return fmt.Sprintf("%s already holds its content %s checkpoint %d: the restore leaves it as it is.", rel(f.Path), what, req.Checkpoint)
+	}
+	from := rel(f.Path) + " on disk now"
+	if !f.Disk.Exists {
+		from = rel(f.Path) + ": missing on disk now"
+	}
+	return "Left: " + from + ".  →  Right: after the restore, " + to + "."
 }
 
 func (h *historyView) hidePlan() {

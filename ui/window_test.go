@@ -319,7 +319,7 @@ func TestStaleProposalApprovesTheMerge(t *testing.T) {
 	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", d.bar)
 	h.win.Approve() // a is Approve merged here
 	o := h.outcome(p.ID)
-	if o.Status != journal.ApprovedEdited || h.read("c.go") != "A\nb\nc\nd\nE\nf\n" {
+	if o.Status != journal.Approved || h.read("c.go") != "A\nb\nc\nd\nE\nf\n" {
 		t.Errorf("approve merged: status %s, file %q; want the proposal merged into the disk", o.Status, h.read("c.go"))
 	}
 }
