@@ -78,4 +78,3 @@ func TestWrapAndLayoutSurviveARestart(t *testing.T) {
 		t.Errorf("after a restart: wrap %v, queue width %v; want wrap on and 0.4", w.detail.wrap.Checked, w.split.Offset)
 	}
 }
-
