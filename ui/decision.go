@@ -375,11 +375,11 @@ func (d *detail) updateCounter() {
 func (d *detail) showKeyboard() {
 	switch f := d.w.Win.Canvas().Focused(); {
 	case f == nil:
-		d.keyboard.SetText("⌨ keys: review (? lists them)")
+		d.keyboard.SetText("Keys: review (? lists them)")
 	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):
-		d.keyboard.SetText("⌨ keys: typing in the editor (Esc: back to the review keys)")
+		d.keyboard.SetText("Keys: typing in the editor (Esc: back to the review keys)")
 	default:
-		d.keyboard.SetText("⌨ keys: typing in a text box")
+		d.keyboard.SetText("Keys: typing in a text box")
 	}
 }
 

@@ -137,6 +137,7 @@ func NewWindow(a fyne.App, desk *review.Desk, o WindowOptions) *Window {
 
 	w.setupTray()
 	w.bindKeys()
+	w.detail.showKeyboard()
 	w.watchTheme()
 
 	// Subscribe first: a proposal that arrives meanwhile is both listed and
