@@ -219,11 +219,13 @@ func finals(plan []fileWrite, rolledBack bool) []journal.FileFinal {
 }
 
 // reached is the verdict a decision reaches with its plan: an approval
-// with edits that change nothing is a plain approval.
+// with edits that change nothing is a plain approval. A stale file's merge
+// onto the disk (start) is the proposal, not the person's edit: approving
+// it unchanged is a plain approval too, as the agent's text says.
 func reached(v journal.Verdict, plan []fileWrite) journal.Verdict {
 	if v == journal.ApprovedEdited {
 		for _, w := range plan {
-			if w.Approved != w.Proposed {
+			if w.Approved != w.start {
 				return v
 			}
 		}

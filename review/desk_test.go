@@ -216,6 +216,9 @@ func TestStaleMergeReportsTheDiskChangeApart(t *testing.T) {
 	path, stale := staleProposal(t, d, "one\ntwo\n", reviewtest.SR("one\n", "ONE\n"), "one\ntwo\nthree\n")
 	o := d.MustDecide(t, stale.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: stale.Files[0].Merge().Text},
 		Overwrite: map[string]string{path: stale.Files[0].Disk.SHA256}})
+	if o.Status != journal.Approved {
+		t.Errorf("status %s; want approved: the person edited nothing, the merge is the proposal onto the disk", o.Status)
+	}
 	f := o.Files[0]
 	if f.UserEdits != "" || changedLines(f.DiskEdits) != "+three\n" || f.FinalContent != "ONE\ntwo\nthree\n" {
 		t.Errorf("userEdits %q, diskEdits %q, final %q; want no user edits and the disk's +three", f.UserEdits, f.DiskEdits, f.FinalContent)

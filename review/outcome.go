@@ -83,7 +83,11 @@ func (o Outcome) Text() string {
 				fmt.Fprintf(&b, "Their reason: %s\n", o.Feedback)
 			}
 		}
-		b.WriteString("Take the reason into account before proposing another edit to these files.\n")
+		if o.Feedback == "" {
+			b.WriteString("No reason was given. Do not send the same edit again; ask the user what they want changed if it is not clear.\n")
+		} else {
+			b.WriteString("Take the reason into account before proposing another edit to these files.\n")
+		}
 		return b.String()
 	case journal.Withdrawn:
 		b.WriteString("The edit was withdrawn before a decision; nothing was written.\n")

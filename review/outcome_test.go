@@ -62,6 +62,7 @@ func TestOutcomeGoldens(t *testing.T) {
 		{"stale-merged", Outcome{ID: "p9", DecidedBy: DecidedByPerson, Status: journal.ApprovedEdited, Checkpoint: 12, Files: []FileOutcome{staleMerged}}},
 		{"stale-merged-edited", Outcome{ID: "p10", DecidedBy: DecidedByPerson, Status: journal.ApprovedEdited, Checkpoint: 13, Files: []FileOutcome{staleEdited}}},
 		{"rejected", Outcome{ID: "p6", DecidedBy: DecidedByPerson, Status: journal.Rejected, Feedback: "use the existing helper in util.go", Files: []FileOutcome{}}},
+		{"rejected-without-reason", Outcome{ID: "p6", DecidedBy: DecidedByPerson, Status: journal.Rejected, Files: []FileOutcome{}}},
 		{"approved-by-rule", Outcome{ID: "p11", DecidedBy: DecidedByRule, Rule: "auto_approve rule at /home/me/project/.diffdesk.toml line 4",
 			Status: journal.Approved, Checkpoint: 14, Files: []FileOutcome{file(proposed, proposed, proposed)}}},
 		{"rejected-by-rule", Outcome{ID: "p12", DecidedBy: DecidedByRule, Rule: unattendedReject,

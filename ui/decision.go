@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,13 +34,17 @@ type detail struct {
 	title   *widget.Label
 	intent  *widget.Label // the protected files and why, and the agent's own account of the edit, when it gave one
 	state   *widget.Label
-	files   *widget.RadioGroup
+	files   *choice
 	failure *widget.Label
 	status  *widget.Label
 	empty   *widget.Label
 	note    *widget.Label // above the view: what it shows when not the plain proposal
 	// staleShow picks which two of base / disk / proposal a stale file shows.
-	staleShow *widget.RadioGroup
+	staleShow *choice
+
+	// Under the decision bar: a brief answer to a key (message), which
+	// hunk j and k went to (counter), and who has the keyboard.
+	message, counter, keyboard *widget.Label
 
 	failureScroll *container.Scroll
 	statusScroll  *container.Scroll
@@ -51,8 +56,9 @@ type detail struct {
 	partial, merged, external, dismiss               *widget.Button
 	follow, wrap                                     *widget.Check
 
-	rejectEntry   *widget.Entry
+	rejectEntry   *dialogEntry
 	rejectDialog  dialog.Dialog
+	lineEntry     *dialogEntry // go to line (g)
 	unseenDialog  *dialog.ConfirmDialog
 	rejectConfirm *widget.Button
 
@@ -85,17 +91,17 @@ func newDetail(w *Window) *detail {
 	d.note.Importance = widget.WarningImportance
 	d.note.Wrapping = fyne.TextWrapWord
 	d.note.Hide()
-	d.staleShow = widget.NewRadioGroup([]string{staleMerged, staleDisk, staleProposal}, func(string) {
+	d.staleShow = newChoice(w, []string{staleMerged, staleDisk, staleProposal}, func(string) {
 		d.shownKey = ""
 		d.render()
 	})
-	d.staleShow.Horizontal = true
-	d.staleShow.Required = true
-	d.staleShow.Selected = staleMerged
+	d.staleShow.choose(staleMerged)
 	d.staleShow.Hide()
-	d.files = widget.NewRadioGroup(nil, d.selectFile)
-	d.files.Horizontal = true
-	d.files.Required = true
+	d.files = newChoice(w, nil, d.selectFile)
+	d.message = widget.NewLabel("")
+	d.message.Truncation = fyne.TextTruncateEllipsis
+	d.counter = widget.NewLabel("")
+	d.keyboard = widget.NewLabel("")
 	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	d.failure.Wrapping = fyne.TextWrapWord
 	d.failureScroll = container.NewVScroll(d.failure)
@@ -120,15 +126,19 @@ func newDetail(w *Window) *detail {
 	d.merged.Importance = widget.HighImportance
 	d.external = widget.NewButton("External editor… (x)", d.EditExternal)
 	d.dismiss = widget.NewButton("Dismiss", d.Dismiss)
-	d.follow = widget.NewCheck("Follow", func(on bool) { d.view.SetFollow(on) })
+	d.follow = widget.NewCheck("Follow", thenKeysBack(w, d.view.SetFollow))
 	d.follow.SetChecked(true)
-	d.wrap = widget.NewCheck("Wrap", func(on bool) { d.view.SetWrap(on) })
+	d.wrap = widget.NewCheck("Wrap", thenKeysBack(w, func(on bool) {
+		d.view.SetWrap(on)
+		w.app.Preferences().SetBool(prefWrap, on)
+	}))
 
 	d.view.OnHunkToggled = func(string, bool) {
 		if len(d.p.Files) > 0 {
 			d.accepted[d.curPath()] = d.view.AcceptedHunks()
 		}
 		d.updateBar()
+		d.updateCounter()
 	}
 	d.view.OnEdited = func() {
 		if d.editing && len(d.p.Files) > 0 {
@@ -142,7 +152,7 @@ func newDetail(w *Window) *detail {
 		container.NewHBox(d.follow, d.wrap))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, d.state, d.title), d.intent, d.files, d.note, d.staleShow)
-	bottom := container.NewVBox(d.bar, d.status)
+	bottom := container.NewVBox(d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
 	d.showEmpty()
@@ -155,8 +165,7 @@ func (d *detail) reset() {
 	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
 	d.hunks = map[string][]engine.Hunk{}
 	d.seen, d.unseenOK = map[string]bool{}, false
-	d.staleShow.Selected = staleMerged // no callback: render follows
-	d.staleShow.Refresh()
+	d.staleShow.choose(staleMerged) // no callback: render follows
 	d.closeExternal()
 }
 
@@ -199,11 +208,18 @@ func (d *detail) showCenter(o fyne.CanvasObject) {
 // show displays proposal p (a new selection).
 func (d *detail) show(p review.Proposal) {
 	if p.ID != d.id {
+		// What was decided on the proposal left behind stays said, so
+		// moving on to the next one hides nothing.
+		before := ""
+		if d.outcome != nil && d.id != "" {
+			before = fileNames(d.p) + ": " + outcomeText(*d.outcome)
+		}
 		d.reset()
 		d.id = p.ID
 		d.shownAt = d.w.now()
 		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
-		d.setStatus("", false)
+		d.setStatus(before, false)
+		d.say("")
 		d.files.Options = nil // select the first file, whatever the last proposal had
 	}
 	d.p = p
@@ -235,14 +251,14 @@ func (d *detail) refreshFiles() {
 	}
 	if strings.Join(names, "\x00") != strings.Join(d.files.Options, "\x00") {
 		d.files.Options = names
-		d.files.Selected = names[min(d.file, len(names)-1)]
-		d.files.Refresh()
+		d.files.choose(names[min(d.file, len(names)-1)])
 	}
 	d.files.Show()
 }
 
 // NextHunk goes to the next change, on into the next file (j).
 func (d *detail) NextHunk() {
+	defer d.updateCounter()
 	if d.view.NextHunk() || d.file+1 >= len(d.p.Files) || d.outcome != nil {
 		return
 	}
@@ -251,11 +267,119 @@ func (d *detail) NextHunk() {
 
 // PrevHunk goes to the previous change, back into the previous file (k).
 func (d *detail) PrevHunk() {
+	defer d.updateCounter()
 	if d.view.PrevHunk() || d.file == 0 || d.outcome != nil {
 		return
 	}
 	d.files.SetSelected(d.p.Files[d.file-1].Rel) // selectFile
 	d.view.LastHunk()
+}
+
+// NextFile shows the next file of a multi-file proposal (]).
+func (d *detail) NextFile() { d.stepFile(1) }
+
+// PrevFile shows the previous file of a multi-file proposal ([).
+func (d *detail) PrevFile() { d.stepFile(-1) }
+
+func (d *detail) stepFile(dir int) {
+	switch i := d.file + dir; {
+	case d.id == "" || len(d.p.Files) < 2:
+		d.say("This proposal has one file.")
+	case i < 0:
+		d.say("This is the first file of the proposal.")
+	case i >= len(d.p.Files):
+		d.say("This is the last file of the proposal.")
+	default:
+		d.files.SetSelected(d.p.Files[i].Rel) // selectFile: opens at its first change
+	}
+}
+
+// ToggleHunk ticks or unticks the hunk j and k went to (Space), as a click
+// on its toggle in the gutter does.
+func (d *detail) ToggleHunk() {
+	k := d.view.CurrentHunk()
+	switch {
+	case !d.canDecide() || d.editing || anyStale(d.p) || len(d.view.Hunks()) == 0:
+		d.say("No hunks to tick here.")
+	case k < 0:
+		d.say("No current hunk: j goes to the next one.")
+	default:
+		d.view.ToggleHunk(k) // OnHunkToggled keeps the choice and updates the bar
+	}
+}
+
+// ApproveSelected writes only the ticked hunks (s); with every hunk ticked
+// it says that a approves them all.
+func (d *detail) ApproveSelected() {
+	switch {
+	case !d.canDecide() || d.editing || anyStale(d.p):
+		d.say("Approving selected hunks needs a waiting proposal, outside edit mode and not stale.")
+	case !d.someRejected():
+		d.say("Every hunk is ticked: Space unticks the current one; a approves them all.")
+	default:
+		d.ApprovePartial()
+	}
+}
+
+// ShowGoToLine asks for a line of the right side and scrolls to it (g).
+func (d *detail) ShowGoToLine() {
+	if d.id == "" || !d.view.Visible() || d.editing {
+		return
+	}
+	n := d.view.Lines()
+	var dlg dialog.Dialog
+	hint := widget.NewLabel("")
+	submit := func() {
+		line, err := strconv.Atoi(strings.TrimSpace(d.lineEntry.Text))
+		if err != nil || !d.view.GoToLine(line) {
+			hint.SetText(fmt.Sprintf("Type a line number from 1 to %d.", n))
+			return
+		}
+		dlg.Hide()
+		d.updateCounter()
+	}
+	d.lineEntry = newDialogEntry(false, func() { dlg.Hide() }, submit)
+	d.lineEntry.SetPlaceHolder(fmt.Sprintf("1–%d", n))
+	body := container.NewVBox(widget.NewLabel(fmt.Sprintf("Line of %s (right side, 1–%d):", d.cur().Rel, n)), d.lineEntry, hint)
+	dlg = dialog.NewCustomConfirm("Go to line", "Go", "Cancel", body, func(ok bool) {
+		if ok {
+			submit()
+		}
+	}, d.w.Win)
+	d.w.setCloser(dlg, nil)
+	dlg.Show()
+	d.w.Win.Canvas().Focus(d.lineEntry)
+}
+
+// say shows a brief answer to a key under the decision bar ("" clears it).
+func (d *detail) say(s string) { d.message.SetText(s) }
+
+// updateCounter says which hunk of the shown file j and k went to.
+func (d *detail) updateCounter() {
+	n := len(d.view.Hunks())
+	switch k := d.view.CurrentHunk(); {
+	case d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming:
+		d.counter.SetText("")
+	case n == 0:
+		d.counter.SetText("no changes")
+	case k < 0:
+		d.counter.SetText(fmt.Sprintf("%d hunks", n))
+	default:
+		d.counter.SetText(fmt.Sprintf("hunk %d of %d", k+1, n))
+	}
+}
+
+// showKeyboard says who has the keyboard: the editor, a text box, or the
+// window's keys.
+func (d *detail) showKeyboard() {
+	switch f := d.w.Win.Canvas().Focused(); {
+	case f == nil:
+		d.keyboard.SetText("Keys: review (? lists them)")
+	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):
+		d.keyboard.SetText("Keys: typing in the editor (Esc: back to the review keys)")
+	default:
+		d.keyboard.SetText("Keys: typing in a text box")
+	}
 }
 
 // unseen lists the files of the shown proposal never on screen.
@@ -345,6 +469,7 @@ func (d *detail) render() {
 	if d.file >= len(p.Files) {
 		d.file = 0
 	}
+	defer d.updateCounter()
 	switch {
 	case p.State == review.StateFailed || len(p.Files) == 0:
 		d.failure.SetText(p.Failure)
@@ -404,9 +529,7 @@ func (d *detail) renderProposal() {
 		proposed = t
 	}
 	d.view.SetTexts(f.Path, old, proposed)
-	if hs := d.view.Hunks(); len(hs) > 0 && hs[0].A0 > 0 {
-		d.view.NextHunk() // open at the first change
-	}
+	d.view.NextHunk() // open at the first change
 	if ids, ok := d.accepted[f.Path]; ok && !d.editing {
 		keep := map[string]bool{}
 		for _, id := range ids {
@@ -705,23 +828,31 @@ func (d *detail) ShowReject() {
 	if d.id == "" || !d.p.State.Open() || d.deciding || d.outcome != nil {
 		return
 	}
-	d.rejectEntry = widget.NewMultiLineEntry()
+	var dlg dialog.Dialog
+	d.rejectEntry = newDialogEntry(true, func() { dlg.Hide() }, d.confirmReject)
 	d.rejectEntry.SetPlaceHolder("Why? The agent reads this (optional)")
 	d.rejectEntry.SetMinRowsVisible(3)
-	d.rejectConfirm = widget.NewButton("Reject", nil)
+	d.rejectConfirm = widget.NewButton("Reject (Ctrl+Enter)", d.confirmReject)
 	d.rejectConfirm.Importance = widget.DangerImportance
-	cancel := widget.NewButton("Cancel", nil)
+	cancel := widget.NewButton("Cancel (Esc)", func() { dlg.Hide() })
 	body := container.NewBorder(widget.NewLabel("Reject "+fileNames(d.p)+"?"), container.NewHBox(cancel, d.rejectConfirm), nil, nil, d.rejectEntry)
-	dlg := dialog.NewCustomWithoutButtons("Reject proposal", body, d.w.Win)
+	dlg = dialog.NewCustomWithoutButtons("Reject proposal", body, d.w.Win)
 	dlg.Resize(fyne.NewSize(520, 260))
 	d.rejectDialog = dlg
-	d.rejectConfirm.OnTapped = func() {
-		dlg.Hide()
-		d.Reject(d.rejectEntry.Text)
-	}
-	cancel.OnTapped = dlg.Hide
+	d.w.setCloser(dlg, func() { d.rejectDialog = nil })
 	dlg.Show()
 	d.w.Win.Canvas().Focus(d.rejectEntry)
+}
+
+// confirmReject closes the reject dialog and rejects with its reason.
+func (d *detail) confirmReject() {
+	if d.rejectDialog == nil {
+		return
+	}
+	dlg := d.rejectDialog
+	d.rejectDialog = nil
+	dlg.Hide()
+	d.Reject(d.rejectEntry.Text)
 }
 
 // Reject rejects the shown proposal with reason (may be "").
@@ -838,6 +969,22 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 	d.setStatus(outcomeText(o), false)
 	d.shownKey = ""
 	d.render()
+	d.w.refreshQueue() // on to the next proposal waiting, if there is one
+}
+
+// done reports whether the shown proposal was decided (or withdrawn) and
+// its outcome has nothing more to show than its status line: the window
+// may then move on to the next proposal.
+func (d *detail) done() bool {
+	if d.outcome == nil || d.deciding {
+		return false
+	}
+	for _, f := range d.outcome.Files {
+		if f.FormatterError != "" || f.AutoFormatEdits != "" {
+			return false // the formatter's change or failure is on show
+		}
+	}
+	return true
 }
 
 // outcomeText is the status line for an outcome.
@@ -846,6 +993,12 @@ func outcomeText(o review.Outcome) string {
 	switch o.Status {
 	case journal.Approved:
 		b.WriteString("Approved and written")
+		for _, f := range o.Files {
+			if f.DiskEdits != "" {
+				b.WriteString(", merged into the change made on disk")
+				break
+			}
+		}
 	case journal.ApprovedEdited:
 		b.WriteString("Your edited version was written")
 	case journal.Partial:

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -60,6 +61,7 @@ type historyView struct {
 	cancel  context.CancelFunc
 	calls   sync.WaitGroup
 	content fyne.CanvasObject
+	split   *container.Split
 
 	agentSel, sessionSel  *widget.Select
 	decisionSel, sinceSel *widget.Select
@@ -98,6 +100,10 @@ type historyView struct {
 	restoreConfirm *widget.Button
 	restoreForce   *widget.Button
 	restoreCancel  *widget.Button
+	restoreView    *diffview.DiffView // what the restore does to the file chosen: disk now → restored
+	restoreFile    *widget.Select
+	restoreWhat    *widget.Label // the direction the view shows
+	synchronous    bool          // tests: diff views made later work synchronously (DiffView.SetSynchronous)
 	lastRestore    journal.RestoreResult
 	lastErr        error
 
@@ -111,21 +117,22 @@ func newHistoryView(w *Window, j *journal.Journal) *historyView {
 	h := &historyView{w: w, j: j, sel: -1, page: historyPageSize}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 
-	h.agentSel = widget.NewSelect([]string{historyAllAgents}, func(string) {
+	reload := thenKeysBack(w, func(string) { h.reload() })
+	h.agentSel = widget.NewSelect([]string{historyAllAgents}, thenKeysBack(w, func(string) {
 		h.sessionSel.Selected = historyAllSessions // a session belongs to one agent
 		h.setSessions()
 		h.reload()
-	})
+	}))
 	h.agentSel.Selected = historyAllAgents
-	h.sessionSel = widget.NewSelect([]string{historyAllSessions}, func(string) { h.reload() })
+	h.sessionSel = widget.NewSelect([]string{historyAllSessions}, reload)
 	h.sessionSel.Selected = historyAllSessions
-	h.decisionSel = widget.NewSelect(append([]string{historyAllDecisions}, historyDecisions...), func(string) { h.reload() })
+	h.decisionSel = widget.NewSelect(append([]string{historyAllDecisions}, historyDecisions...), reload)
 	h.decisionSel.Selected = historyAllDecisions
 	var since []string
 	for _, s := range historySince {
 		since = append(since, s.label)
 	}
-	h.sinceSel = widget.NewSelect(since, func(string) { h.reload() })
+	h.sinceSel = widget.NewSelect(since, reload)
 	h.sinceSel.Selected = historyAllTime
 	h.fileEntry = widget.NewEntry()
 	h.fileEntry.SetPlaceHolder("File or pattern, e.g. *.go")
@@ -136,7 +143,8 @@ func newHistoryView(w *Window, j *journal.Journal) *historyView {
 			h.fillRow(o, h.entries[i])
 		}
 	})
-	h.list.OnSelected = func(i widget.ListItemID) { h.selectIndex(i) }
+	h.list.OnSelected = thenKeysBack(w, h.selectIndex)
+	h.list.OnHighlighted = func(widget.ListItemID) { w.keysBack() } // a click on the selected entry
 	h.more = widget.NewButton("Load more", h.loadMore)
 	h.more.Hide()
 	h.status = widget.NewLabel("")
@@ -153,9 +161,10 @@ func newHistoryView(w *Window, j *journal.Journal) *historyView {
 	h.info = widget.NewLabel("")
 	h.info.Wrapping = fyne.TextWrapWord
 	h.diffNote = widget.NewLabel("")
-	h.fileSel = widget.NewSelect(nil, func(string) { h.showFile() })
+	h.fileSel = widget.NewSelect(nil, thenKeysBack(w, func(string) { h.showFile() }))
 	h.fileSel.PlaceHolder = "(no files)"
 	h.view = diffview.NewDiffView()
+	h.view.ReadOnly = true // the past: nothing to tick
 	h.compare = widget.NewButton("Compare with…", h.MarkCompare)
 	h.unmark = widget.NewButton("Stop comparing", h.Unmark)
 	h.unmark.Hide()
@@ -176,9 +185,9 @@ func newHistoryView(w *Window, j *journal.Journal) *historyView {
 	top := container.NewVBox(h.title, h.info, container.NewBorder(nil, nil, widget.NewLabel("File"), nil, h.fileSel), h.diffNote)
 	right := container.NewBorder(top, bar, nil, nil, h.view)
 
-	split := container.NewHSplit(left, right)
-	split.Offset = 0.38
-	h.content = split
+	h.split = container.NewHSplit(left, right)
+	h.split.Offset = w.app.Preferences().FloatWithFallback(prefHistoryWidth, 0.38)
+	h.content = h.split
 	return h
 }
 
@@ -381,7 +390,7 @@ func (h *historyView) fillRow(o fyne.CanvasObject, e journal.Entry) {
 	left := c.Objects[1].(*fyne.Container)
 	when, badge, who := left.Objects[0].(*widget.Label), left.Objects[1].(*widget.Label), left.Objects[2].(*widget.Label)
 	when.SetText(historyTime(e.Time, h.w.now()))
-	who.SetText(e.Agent + "/" + e.Session)
+	who.SetText(agentSession(e.Agent, e.Session))
 	text, imp := historyBadge(e)
 	badge.Importance = imp
 	badge.SetText(text)
@@ -484,7 +493,16 @@ func describeRef(r journal.Ref) string {
 
 func (h *historyView) entryTitle(e journal.Entry) string {
 	badge, _ := historyBadge(e)
-	return fmt.Sprintf("%s — %s by %s/%s, %s", describeRef(e.Ref), badge, e.Agent, e.Session, e.Time.Local().Format("2006-01-02 15:04:05"))
+	return fmt.Sprintf("%s — %s by %s, %s", describeRef(e.Ref), badge, agentSession(e.Agent, e.Session), e.Time.Local().Format("2006-01-02 15:04:05"))
+}
+
+// agentSession names who made an entry: "agent/session", or the agent
+// alone when it gave no session.
+func agentSession(agent, session string) string {
+	if session == "" {
+		return agent
+	}
+	return agent + "/" + session
 }
 
 // entryInfo is the decision's text: feedback, what a restore did, the
@@ -632,6 +650,7 @@ func (h *historyView) showFile() {
 		return
 	}
 	h.view.SetTexts(d.Path, string(d.Old), string(d.New))
+	h.view.NextHunk() // open at the first change
 }
 
 // ShowRestore works out (off the UI goroutine) what restoring the selected
@@ -723,14 +742,71 @@ func (h *historyView) showPlan(plan journal.RestorePlan) {
 		h.restoreForce.Hide()
 	}
 	buttons := container.NewHBox(h.restoreCancel, h.restoreForce, h.restoreConfirm)
-	body := container.NewBorder(nil, container.NewCenter(buttons), nil, nil, container.NewVScroll(h.restoreText))
+	h.restoreView = diffview.NewDiffView()
+	h.restoreView.ReadOnly = true
+	h.restoreView.SetDark(isDark(h.w.app))
+	h.restoreView.SetSynchronous(h.synchronous)
+	h.restoreWhat = widget.NewLabel("")
+	h.restoreWhat.Wrapping = fyne.TextWrapWord
+	var names []string
+	for _, f := range plan.Files {
+		names = append(names, h.rel(f.Path))
+	}
+	h.restoreFile = widget.NewSelect(names, func(string) { h.showRestoreFile() })
+	text := container.NewVScroll(h.restoreText)
+	text.SetMinSize(fyne.NewSize(0, 120))
+	diff := container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, widget.NewLabel("File"), nil, h.restoreFile), h.restoreWhat), nil, nil, nil, h.restoreView)
+	body := container.NewBorder(text, container.NewCenter(buttons), nil, nil, diff)
 	title := "Restore checkpoint " + strconv.FormatInt(plan.Request.Checkpoint, 10) + "?"
 	if plan.Request.Force {
 		title = "Force the restore of checkpoint " + strconv.FormatInt(plan.Request.Checkpoint, 10) + "?"
 	}
 	h.restoreDlg = dialog.NewCustomWithoutButtons(title, body, h.w.Win)
-	h.restoreDlg.Resize(fyne.NewSize(720, 340))
+	h.restoreDlg.Resize(fyne.NewSize(1000, 640))
+	h.w.setCloser(h.restoreDlg, nil)
 	h.restoreDlg.Show()
+	if len(names) > 0 {
+		h.restoreFile.SetSelectedIndex(0) // showRestoreFile
+	}
+}
+
+// showRestoreFile shows, for the file chosen in the restore dialog, what
+// the restore does to it: the disk now on the left, the file restored on
+// the right.
+func (h *historyView) showRestoreFile() {
+	i := h.restoreFile.SelectedIndex()
+	if i < 0 || i >= len(h.restorePlan.Files) {
+		return
+	}
+	f := h.restorePlan.Files[i]
+	now, then := string(f.Disk.Content), string(f.Target)
+	h.restoreWhat.SetText(RestoreDirection(f, h.restorePlan.Request, h.rel))
+	if !utf8.Valid(f.Disk.Content) || !utf8.Valid(f.Target) {
+		now, then = "(binary: not shown)\n", "(binary: not shown)\n"
+	}
+	h.restoreView.SetTexts(f.Path, now, then)
+	h.restoreView.NextHunk() // open at the first change
+}
+
+// RestoreDirection says which way the restore dialog's diff of f reads:
+// the disk now on the left, what the restore leaves on the right.
+func RestoreDirection(f journal.RestoreFile, req journal.RestoreRequest, rel func(string) string) string {
+	what := "before"
+	if req.Target != "" {
+		what = string(req.Target)
+	}
+	to := fmt.Sprintf("%s as it was %s checkpoint %d", rel(f.Path), what, req.Checkpoint)
+	switch f.Action {
+	case journal.RestoreDelete:
+		to = fmt.Sprintf("nothing: %s did not exist %s checkpoint %d, and is removed", rel(f.Path), what, req.Checkpoint)
+	case journal.RestoreUnchanged:
+		return fmt.Sprintf("%s already holds its content %s checkpoint %d: the restore leaves it as it is.", rel(f.Path), what, req.Checkpoint)
+	}
+	from := rel(f.Path) + " on disk now"
+	if !f.Disk.Exists {
+		from = rel(f.Path) + ": missing on disk now"
+	}
+	return "Left: " + from + ".  →  Right: after the restore, " + to + "."
 }
 
 func (h *historyView) hidePlan() {
@@ -796,10 +872,10 @@ func (w *Window) historyTabs(review fyne.CanvasObject) fyne.CanvasObject {
 		container.NewTabItem("Review", review),
 		container.NewTabItem("History", w.history.content),
 	)
-	w.tabs.OnSelected = func(t *container.TabItem) {
+	w.tabs.OnSelected = thenKeysBack(w, func(t *container.TabItem) {
 		if t.Content == w.history.content {
 			w.history.reload()
 		}
-	}
+	})
 	return w.tabs
 }

@@ -48,6 +48,7 @@ func newHistoryHarness(t *testing.T) *historyHarness {
 	h.win.Win.Resize(fyne.NewSize(1200, 700))
 	h.win.View().SetSynchronous(true)
 	h.win.history.view.SetSynchronous(true)
+	h.win.history.synchronous = true
 	t.Cleanup(func() {
 		h.win.Close()
 		h.desk.Close()
@@ -180,6 +181,13 @@ func TestHistoryRestoreThroughTheDialog(t *testing.T) {
 	if txt := hv.restoreText.Text; !strings.Contains(txt, "write") || !strings.Contains(txt, "a.txt  +1 −1") {
 		t.Errorf("dry run lists %q", txt)
 	}
+	// The dialog shows what the restore does, disk now → restored, and says so.
+	if hs := hv.restoreView.Hunks(); len(hs) != 1 || hv.restoreView.CurrentHunk() != 0 {
+		t.Errorf("the restore dialog shows %d hunks, current %d; want the one change, shown", len(hs), hv.restoreView.CurrentHunk())
+	}
+	if w := hv.restoreWhat.Text; !strings.Contains(w, "Left: a.txt on disk now") || !strings.Contains(w, "Right: after the restore, a.txt as it was before checkpoint") {
+		t.Errorf("the restore dialog's direction %q", w)
+	}
 	test.Tap(hv.restoreConfirm)
 	h.until("the restore entry is listed and selected", func() bool {
 		return len(hv.entries) == 5 && hv.entries[0].Kind == journal.EntryRestore && hv.sel == 0
@@ -302,4 +310,63 @@ func TestHistorySessionFilter(t *testing.T) {
 	h.until("unfiltered", func() bool { return len(hv.entries) == 4 })
 	hv.sessionSel.SetSelected("s2")
 	h.until("filtered by session", func() bool { return len(hv.entries) == 1 && hv.entries[0].Agent == "gemini" })
+}
+
+// TestHistoryNamesAnAgentWithoutSession: an agent that gave no session is
+// named alone, without a trailing slash.
+func TestHistoryNamesAnAgentWithoutSession(t *testing.T) {
+	h := newHistoryHarness(t)
+	h.write("a.txt", "one\n")
+	p := h.propose("claude-code", "", engine.FormatWrite, "a.txt", "ONE\n")
+	h.win.Select(p.ID)
+	h.win.Approve()
+	h.outcome(p.ID)
+	hv := h.openHistory(1)
+	row := newHistoryRow()
+	hv.fillRow(row, hv.entries[0])
+	who := row.(*fyne.Container).Objects[1].(*fyne.Container).Objects[2].(*widget.Label)
+	if who.Text != "claude-code" || strings.Contains(hv.title.Text, "claude-code/") {
+		t.Errorf("row names %q, title %q; want claude-code without a slash", who.Text, hv.title.Text)
+	}
+}
+
+// TestHistoryDiffOpensAtItsFirstChangeWithoutToggles: a history diff
+// decides nothing, so it has no hunk toggles, and it opens at its first
+// change, not at line 1.
+func TestHistoryDiffOpensAtItsFirstChangeWithoutToggles(t *testing.T) {
+	h := newHistoryHarness(t)
+	base, proposed := twoHunks()
+	h.write("long.txt", base)
+	p := h.propose("a", "s", engine.FormatWrite, "long.txt", proposed)
+	h.win.Select(p.ID)
+	h.win.Approve()
+	h.outcome(p.ID)
+	hv := h.openHistory(1)
+	if hv.view.CurrentHunk() != 0 {
+		t.Errorf("the history diff opens at hunk %d; want the first change (0)", hv.view.CurrentHunk())
+	}
+	if !hv.view.ReadOnly {
+		t.Error("the history diff is not read-only: its hunk toggles look clickable")
+	}
+	hv.view.ToggleHunk(0)
+	if got := hv.view.AcceptedHunks(); len(got) != 2 {
+		t.Errorf("ToggleHunk in the history diff changed the accepted hunks to %v", got)
+	}
+}
+
+// TestHistoryLabelsAnApprovedMergeAsTheAgentWasTold: a stale proposal
+// approved as its merge, with no edit of the person's, is "approved" in
+// the history, as in the agent's outcome.
+func TestHistoryLabelsAnApprovedMergeAsTheAgentWasTold(t *testing.T) {
+	h := newHistoryHarness(t)
+	p := h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
+	h.win.Approve() // approve merged
+	o := h.outcome(p.ID)
+	hv := h.openHistory(1)
+	if badge, _ := historyBadge(hv.entries[0]); badge != string(o.Status) || badge != string(journal.Approved) {
+		t.Errorf("history says %q, the agent was told %q; want both approved", badge, o.Status)
+	}
+	if !strings.Contains(h.win.detail.status.Text, "merged into the change made on disk") {
+		t.Errorf("status %q; want it to say the approval was merged into the disk's change", h.win.detail.status.Text)
+	}
 }

@@ -16,69 +16,160 @@ import (
 // keyBinding is one keyboard action of the main window.
 type keyBinding struct {
 	r    rune
+	key  string // how the keys overlay names it; string(r) if ""
 	what string
 	do   func(w *Window)
 }
 
-// keyBindings are the main window's keys; they act while no text field or
-// the editor has the focus (then the keys type).
+// keyBindings are the main window's keys; they act on the Review tab while
+// no text field or the editor has the keyboard (then the keys type) and no
+// dialog is open.
 func keyBindings() []keyBinding {
 	return []keyBinding{
-		{'j', "next hunk (on to the next file)", func(w *Window) { w.detail.NextHunk() }},
-		{'k', "previous hunk (back to the previous file)", func(w *Window) { w.detail.PrevHunk() }},
-		{'a', "approve (approve edited while editing, approve merged when stale)", func(w *Window) { w.Approve() }},
-		{'r', "reject, with a reason for the agent", func(w *Window) { w.ShowReject() }},
-		{'e', "edit the proposal (again: cancel the edit)", func(w *Window) { w.Edit() }},
-		{'x', "edit in the external editor ($VISUAL / $EDITOR)", func(w *Window) { w.detail.EditExternal() }},
-		{'n', "next proposal", func(w *Window) { w.NextProposal() }},
-		{'p', "previous proposal", func(w *Window) { w.PrevProposal() }},
-		{'f', "follow the growing edge of a stream", func(w *Window) { w.detail.follow.SetChecked(!w.detail.follow.Checked) }},
-		{'w', "wrap long lines", func(w *Window) { w.detail.wrap.SetChecked(!w.detail.wrap.Checked) }},
-		{'?', "show these keys", func(w *Window) { w.ShowKeys() }},
+		{'j', "", "next hunk (on to the next file)", func(w *Window) { w.detail.NextHunk() }},
+		{'k', "", "previous hunk (back to the previous file)", func(w *Window) { w.detail.PrevHunk() }},
+		{' ', "Space", "tick / untick the current hunk", func(w *Window) { w.detail.ToggleHunk() }},
+		{'a', "", "approve (approve edited while editing, approve merged when stale, only the ticked hunks when some are unticked)", func(w *Window) { w.Approve() }},
+		{'s', "", "approve the selected (ticked) hunks only", func(w *Window) { w.detail.ApproveSelected() }},
+		{'r', "", "reject, with a reason for the agent", func(w *Window) { w.ShowReject() }},
+		{'e', "", "edit the proposal (again: cancel the edit)", func(w *Window) { w.Edit() }},
+		{'x', "", "edit in the external editor ($VISUAL / $EDITOR)", func(w *Window) { w.detail.EditExternal() }},
+		{'g', "", "go to line", func(w *Window) { w.detail.ShowGoToLine() }},
+		{']', "", "next file of the proposal", func(w *Window) { w.detail.NextFile() }},
+		{'[', "", "previous file of the proposal", func(w *Window) { w.detail.PrevFile() }},
+		{'n', "", "next proposal", func(w *Window) { w.NextProposal() }},
+		{'p', "", "previous proposal", func(w *Window) { w.PrevProposal() }},
+		{'f', "", "follow the growing edge of a stream", func(w *Window) { w.detail.follow.SetChecked(!w.detail.follow.Checked) }},
+		{'w', "", "wrap long lines", func(w *Window) { w.detail.wrap.SetChecked(!w.detail.wrap.Checked) }},
+		{'?', "", "show these keys", func(w *Window) { w.ShowKeys() }},
 	}
 }
 
 // TypeKey performs the action bound to r, as typing it in the window does
-// while nothing has the focus; it reports whether r is bound.
+// while no text field has the keyboard; it reports whether r is bound.
+// Only ? acts while a dialog is open or the History tab shows: the other
+// keys act on the proposal, which is then not what the person looks at.
 func (w *Window) TypeKey(r rune) bool {
 	for _, k := range keyBindings() {
-		if k.r == r {
-			k.do(w)
+		if k.r != r {
+			continue
+		}
+		if r != '?' && (w.modal() || !w.reviewShown()) {
 			return true
 		}
+		w.detail.say("")
+		k.do(w)
+		return true
 	}
 	return false
 }
 
+// modal reports whether a dialog covers the window.
+func (w *Window) modal() bool { return w.Win.Canvas().Overlays().Top() != nil }
+
+// reviewShown reports whether the Review tab (queue and proposal) shows.
+func (w *Window) reviewShown() bool { return w.tabs == nil || w.tabs.SelectedIndex() == 0 }
+
 // bindKeys routes typed runes and keys (when no widget has the focus) to
-// the key bindings, and Ctrl+Enter to approve.
+// the key bindings, and Ctrl+Enter to approve (or, in the reject dialog,
+// to reject).
 func (w *Window) bindKeys() {
 	c := w.Win.Canvas()
 	c.SetOnTypedRune(func(r rune) { w.TypeKey(r) })
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
 		case fyne.KeyEscape:
-			if w.keysOverlay != nil {
-				w.keysOverlay.Hide()
+			if w.closer != nil {
+				w.closer.Hide()
 				return
 			}
-			w.detail.CancelEdit()
+			if !w.modal() {
+				w.detail.CancelEdit()
+			}
 		case fyne.KeyDown:
-			w.NextProposal()
+			if !w.modal() && w.reviewShown() {
+				w.NextProposal()
+			}
 		case fyne.KeyUp:
-			w.PrevProposal()
+			if !w.modal() && w.reviewShown() {
+				w.PrevProposal()
+			}
 		}
 	})
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.Approve() })
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.ctrlEnter() })
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEnter, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.ctrlEnter() })
+	w.detail.view.OnEditorFocus = func(bool) { w.detail.showKeyboard() }
+	w.detail.view.OnShortcut = func(fyne.Shortcut) { w.ctrlEnter() } // the one it passes on
 }
 
-// KeysText lists the keys, one per line.
+// ctrlEnter submits the reject dialog while it is open, and otherwise
+// approves (approve edited while editing: the editor passes Ctrl+Enter on).
+func (w *Window) ctrlEnter() {
+	d := w.detail
+	switch {
+	case d.rejectDialog != nil:
+		d.confirmReject()
+	case !w.modal() && w.reviewShown():
+		w.Approve()
+	}
+}
+
+// keysBack gives the keyboard back to the window after a click on a
+// control: Fyne gives it to the check box, radio option, select or list
+// clicked, which then swallows j, a, r, ? and w silently. Every control of
+// the window calls it after a click. Text fields and the editor keep the
+// keyboard: what takes text takes clipboard shortcuts (fyne.Shortcutable),
+// and nothing else does.
+func (w *Window) keysBack() {
+	c := w.Win.Canvas()
+	if f := c.Focused(); f != nil {
+		if _, text := f.(fyne.Shortcutable); !text {
+			c.Unfocus()
+		}
+	}
+	if w.detail != nil {
+		w.detail.showKeyboard()
+	}
+}
+
+// thenKeysBack returns f followed by keysBack, for a control's callback.
+func thenKeysBack[T any](w *Window, f func(T)) func(T) {
+	return func(v T) {
+		if f != nil {
+			f(v)
+		}
+		w.keysBack()
+	}
+}
+
+// setCloser makes d the dialog Esc closes; when d closes, closed runs
+// (if not nil) and the keyboard goes back to the window.
+func (w *Window) setCloser(d dialog.Dialog, closed func()) {
+	w.closer = d
+	d.SetOnClosed(func() {
+		if w.closer == d {
+			w.closer = nil
+		}
+		if closed != nil {
+			closed()
+		}
+		w.keysBack()
+	})
+}
+
+// KeysText lists the keys, one per line: the key, two spaces, what it does.
 func KeysText() string {
 	var b strings.Builder
 	for _, k := range keyBindings() {
-		b.WriteString(string(k.r) + "  " + k.what + "\n")
+		key := k.key
+		if key == "" {
+			key = string(k.r)
+		}
+		b.WriteString(key + "  " + k.what + "\n")
 	}
-	b.WriteString("Ctrl+Enter  approve\nEsc  leave the editor (keeps your text); again: leave edit mode\n↑/↓  previous / next proposal\n")
+	b.WriteString("Ctrl+Enter  approve (in the editor: approve edited; in the reject dialog: reject)\n" +
+		"Esc  leave the editor (keeps your text); again: leave edit mode; in a dialog: close it\n" +
+		"↑/↓  previous / next proposal\n")
 	return b.String()
 }
 
@@ -93,11 +184,55 @@ func (w *Window) ShowKeys() {
 		k := widget.NewLabelWithStyle(key, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true, Bold: true})
 		rows = append(rows, k, widget.NewLabel(what))
 	}
-	note := widget.NewLabel("The keys act while the editor does not have the keyboard (click outside it, or use the buttons).")
+	note := widget.NewLabel("The keys act on the Review tab while no text box or the editor has the keyboard: the line under the buttons says which has it.")
+	note.Wrapping = fyne.TextWrapWord
 	d := dialog.NewCustom("Keys", "Close", container.NewVBox(container.New(layout.NewFormLayout(), rows...), note), w.Win)
-	d.SetOnClosed(func() { w.keysOverlay = nil })
+	d.Resize(fyne.NewSize(760, 0))
+	w.setCloser(d, func() { w.keysOverlay = nil })
 	w.keysOverlay = d
 	d.Show()
+}
+
+// dialogEntry is a text box in a dialog that answers the dialog's keys:
+// Esc cancels, Ctrl+Enter submits (Enter too, in a one-line box), and Tab
+// moves the focus on to the buttons instead of typing a tab.
+type dialogEntry struct {
+	widget.Entry
+	onCancel, onSubmit func()
+}
+
+func newDialogEntry(multiLine bool, cancel, submit func()) *dialogEntry {
+	e := &dialogEntry{onCancel: cancel, onSubmit: submit}
+	e.MultiLine = multiLine
+	if multiLine {
+		e.Wrapping = fyne.TextWrapWord
+	} else {
+		e.OnSubmitted = func(string) { submit() }
+	}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// AcceptsTab is part of fyne.Tabbable: Tab moves the focus.
+func (e *dialogEntry) AcceptsTab() bool { return false }
+
+// TypedKey closes the dialog on Esc; other keys edit.
+func (e *dialogEntry) TypedKey(k *fyne.KeyEvent) {
+	if k.Name == fyne.KeyEscape {
+		e.onCancel()
+		return
+	}
+	e.Entry.TypedKey(k)
+}
+
+// TypedShortcut submits on Ctrl+Enter; other shortcuts edit.
+func (e *dialogEntry) TypedShortcut(s fyne.Shortcut) {
+	if cs, ok := s.(*desktop.CustomShortcut); ok && (cs.KeyName == fyne.KeyReturn || cs.KeyName == fyne.KeyEnter) &&
+		cs.Modifier == fyne.KeyModifierShortcutDefault {
+		e.onSubmit()
+		return
+	}
+	e.Entry.TypedShortcut(s)
 }
 
 // Approve approves the selected proposal (a).
@@ -123,3 +258,36 @@ func (w *Window) Edit() { w.detail.ToggleEdit() }
 
 // View is the diff view of the selected proposal.
 func (w *Window) View() *diffview.DiffView { return w.detail.view }
+
+// choice is a horizontal radio group that always keeps one option chosen
+// yet answers every click, one on the chosen option included (a Required
+// group ignores that click, and the keyboard would stay with the option):
+// after each, the keyboard goes back to the window.
+type choice struct {
+	widget.RadioGroup
+	chosen string
+}
+
+// newChoice returns a choice of opts calling changed when another option
+// is chosen, and w.keysBack after every click.
+func newChoice(w *Window, opts []string, changed func(string)) *choice {
+	c := &choice{}
+	c.Options, c.Horizontal = opts, true
+	c.OnChanged = func(s string) {
+		if s == "" { // the chosen option, clicked again: it stays chosen
+			c.Selected = c.chosen // the group refreshes after this callback
+		} else if s != c.chosen {
+			c.chosen = s
+			changed(s)
+		}
+		w.keysBack()
+	}
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// choose chooses s without calling changed.
+func (c *choice) choose(s string) {
+	c.chosen, c.Selected = s, s
+	c.Refresh()
+}

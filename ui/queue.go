@@ -124,7 +124,10 @@ type queueView struct {
 	selected string
 	// onSelected is called when the person selects a proposal.
 	onSelected func(id string)
-	quiet      bool // selecting programmatically: do not call onSelected
+	// onTapped is called after a click on the list (which gives it the
+	// keyboard), a click on the selected row included.
+	onTapped func()
+	quiet    bool // selecting programmatically: do not call onSelected
 }
 
 func newQueueView(now func() time.Time) *queueView {
@@ -156,13 +159,19 @@ func newQueueView(now func() time.Time) *queueView {
 		if !q.quiet && q.onSelected != nil {
 			q.onSelected(id)
 		}
-		// A click on a row focuses the list (Fyne does, before selecting):
-		// give the keyboard back to the window, so a, r, j, … work next.
-		if c := fyne.CurrentApp().Driver().CanvasForObject(q.list); c != nil && c.Focused() == q.list {
-			c.Unfocus()
-		}
+		q.tapped()
 	}
+	// A click on a row focuses the list before selecting it; a click on the
+	// selected row selects nothing, and only this tells of it.
+	q.list.OnHighlighted = func(widget.ListItemID) { q.tapped() }
 	return q
+}
+
+// tapped hands the keyboard back after a click on the list.
+func (q *queueView) tapped() {
+	if q.onTapped != nil && !q.quiet {
+		q.onTapped()
+	}
 }
 
 // setProposals replaces the queue's content, keeping the selection.

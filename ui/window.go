@@ -92,6 +92,7 @@ type Window struct {
 	closeOnce sync.Once
 
 	keysOverlay dialog.Dialog
+	closer      dialog.Dialog // the open dialog Esc closes; nil if none
 	interrupted dialog.Dialog // tells of writes Recover settled; nil if none
 }
 
@@ -119,21 +120,24 @@ func NewWindow(a fyne.App, desk *review.Desk, o WindowOptions) *Window {
 	w.Win.SetMaster()
 	w.queue = newQueueView(w.now)
 	w.queue.onSelected = w.Select
+	w.queue.onTapped = w.keysBack
 	w.detail = newDetail(w)
 
 	queueTitle := widget.NewLabelWithStyle("Queue", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	left := container.NewBorder(queueTitle, nil, nil, nil, w.queue.list)
 	w.split = container.NewHSplit(left, w.detail.content)
-	w.split.Offset = 0.27
+	w.split.Offset = a.Preferences().FloatWithFallback(prefQueueWidth, 0.27)
 	if o.Journal != nil {
 		w.Win.SetContent(w.historyTabs(w.split))
 	} else {
 		w.Win.SetContent(w.split)
 	}
 	w.Win.Resize(fyne.NewSize(1400, 900))
+	w.detail.wrap.SetChecked(a.Preferences().Bool(prefWrap))
 
 	w.setupTray()
 	w.bindKeys()
+	w.detail.showKeyboard()
 	w.watchTheme()
 
 	// Subscribe first: a proposal that arrives meanwhile is both listed and
@@ -167,7 +171,25 @@ func (w *Window) Close() {
 			w.history.close()
 		}
 		w.detail.closeExternal()
+		w.savePrefs()
 	})
+}
+
+// The preferences the window keeps across restarts.
+const (
+	prefWrap         = "wrap"               // the Wrap box
+	prefQueueWidth   = "layout.queue"       // the queue's share of the window's width
+	prefHistoryWidth = "layout.historyList" // the history timeline's share of the History tab
+)
+
+// savePrefs keeps the layout the person left (the Wrap box is kept as it
+// is clicked).
+func (w *Window) savePrefs() {
+	p := w.app.Preferences()
+	p.SetFloat(prefQueueWidth, w.split.Offset)
+	if w.history != nil {
+		p.SetFloat(prefHistoryWidth, w.history.split.Offset)
+	}
 }
 
 // apply runs on the UI goroutine with a burst of events: it re-reads the
@@ -212,7 +234,8 @@ func (w *Window) refreshQueue() {
 		w.detail.queuePos = i // where n and p go on from if it leaves the queue
 	}
 	w.queue.setProposals(ps)
-	if w.detail.id == "" || w.autoPicked && !needsPerson(w.items[w.detail.id]) {
+	switch {
+	case w.detail.id == "" || w.autoPicked && !needsPerson(w.items[w.detail.id]):
 		// The person has not chosen, and what the window chose no longer
 		// waits for them: show what does. This never raises or focuses the
 		// window, and never takes a pending proposal away from the person.
@@ -220,6 +243,13 @@ func (w *Window) refreshQueue() {
 			w.show(id)
 		}
 		w.autoPicked = w.detail.id != ""
+	case w.detail.done():
+		// The shown proposal is decided: the next one that waits takes the
+		// pane (one arriving later too), never a failed or decided one.
+		if id := pickProposal(ps, nil); id != "" && id != w.detail.id && w.items[id].State.Open() {
+			w.show(id)
+			w.autoPicked = true
+		}
 	}
 	w.queue.selectID(w.detail.id)
 	w.Win.SetTitle(Title(w.waiting))
@@ -307,6 +337,7 @@ func (w *Window) PrevProposal() { w.step(-1) }
 func (w *Window) step(dir int) {
 	ids := w.queue.ids()
 	if len(ids) == 0 {
+		w.detail.say("The queue is empty.")
 		return
 	}
 	if indexOf(ids, w.detail.id) < 0 { // the shown proposal left the queue: go from where it was
@@ -319,7 +350,15 @@ func (w *Window) step(dir int) {
 		return
 	}
 	next := indexOf(ids, w.detail.id) + dir
-	if next < 0 || next >= len(ids) {
+	switch {
+	case len(ids) == 1:
+		w.detail.say("This is the only proposal in the queue.")
+		return
+	case next < 0:
+		w.detail.say("This is the first proposal in the queue (the newest).")
+		return
+	case next >= len(ids):
+		w.detail.say("This is the last proposal in the queue (the oldest).")
 		return
 	}
 	w.Select(ids[next])

@@ -331,7 +331,7 @@ func TestStaleProposalApprovesTheMerge(t *testing.T) {
 	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", d.bar)
 	h.win.Approve() // a is Approve merged here
 	o := h.outcome(p.ID)
-	if o.Status != journal.ApprovedEdited || h.read("c.go") != "A\nb\nc\nd\nE\nf\n" {
+	if o.Status != journal.Approved || h.read("c.go") != "A\nb\nc\nd\nE\nf\n" {
 		t.Errorf("approve merged: status %s, file %q; want the proposal merged into the disk", o.Status, h.read("c.go"))
 	}
 }
@@ -446,8 +446,8 @@ func TestMultiFileReviewCrossesFilesAndAsksBeforeUnseen(t *testing.T) {
 	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
 	h.win.Select(p.ID)
 	d := h.win.detail
-	d.NextHunk() // to a.txt's only change
-	d.NextHunk() // past it: on to b.txt
+	// a.txt opens at its only change: j goes past it, on to b.txt
+	d.NextHunk()
 	if d.file != 1 || d.files.Selected != "b.txt" {
 		t.Fatalf("after j past a.txt's last change: file %d (%q); want b.txt", d.file, d.files.Selected)
 	}

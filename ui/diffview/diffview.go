@@ -46,6 +46,15 @@ type DiffView struct {
 	// look at Fyne's bundled fonts and the installed ones; nil checks
 	// nothing.
 	FontCovers func(r rune) bool
+	// OnEditorFocus is called when the editor gains (true) or loses the
+	// keyboard.
+	OnEditorFocus func(focused bool)
+	// OnShortcut is called with a shortcut typed in the editor that the
+	// editor does not use (Ctrl+Enter), so the window's own work there.
+	OnShortcut func(fyne.Shortcut)
+	// ReadOnly shows a diff that decides nothing (History): no hunk
+	// toggles in the gutter, and ToggleHunk does nothing.
+	ReadOnly bool
 
 	path     string
 	model    *rowModel
@@ -710,7 +719,7 @@ func (v *DiffView) hunkID(k int) string {
 // or back, as a tap in the gutter does, and calls OnHunkToggled. It does
 // nothing while a stream runs or the view is editable.
 func (v *DiffView) ToggleHunk(k int) {
-	if v.stream != nil || v.ed != nil {
+	if v.stream != nil || v.ed != nil || v.ReadOnly {
 		return // decisions wait for the stream's end; edits replace hunks
 	}
 	id := v.hunkID(k)
@@ -732,6 +741,20 @@ func (v *DiffView) CurrentHunk() int {
 	}
 	return v.model.Row(v.curRow).hunk
 }
+
+// GoToLine scrolls to line n (1-based) of the right side, as NextHunk
+// scrolls to a change; j and k go on from there. It reports false when the
+// right side has no line n.
+func (v *DiffView) GoToLine(n int) bool {
+	if n < 1 || n > v.model.b.Len() {
+		return false
+	}
+	v.scrollToRow(v.model.RowOfB(n - 1))
+	return true
+}
+
+// Lines returns the number of lines of the right side.
+func (v *DiffView) Lines() int { return v.model.b.Len() }
 
 // SetFollow turns following the growing edge of a stream on or off.
 func (v *DiffView) SetFollow(on bool) {

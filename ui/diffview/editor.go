@@ -123,10 +123,21 @@ func (e *Editor) focus() {
 }
 
 // FocusGained is part of fyne.Focusable.
-func (e *Editor) FocusGained() { e.focused = true; e.v.refreshRows() }
+func (e *Editor) FocusGained() { e.focused = true; e.v.refreshRows(); e.v.editorFocus(true) }
 
 // FocusLost is part of fyne.Focusable.
-func (e *Editor) FocusLost() { e.focused = false; e.shift = false; e.v.refreshRows() }
+func (e *Editor) FocusLost() {
+	e.focused = false
+	e.shift = false
+	e.v.refreshRows()
+	e.v.editorFocus(false)
+}
+
+func (v *DiffView) editorFocus(on bool) {
+	if v.OnEditorFocus != nil {
+		v.OnEditorFocus(on)
+	}
+}
 
 // AcceptsTab makes Tab insert a tab instead of moving the focus.
 func (e *Editor) AcceptsTab() bool { return true }
@@ -238,6 +249,10 @@ func (e *Editor) TypedShortcut(s fyne.Shortcut) {
 		sel := s.Modifier&fyne.KeyModifierShift != 0
 		ctrl := s.Modifier&(fyne.KeyModifierControl|fyne.KeyModifierSuper) != 0
 		if !ctrl {
+			return
+		}
+		if (s.KeyName == fyne.KeyReturn || s.KeyName == fyne.KeyEnter) && e.v.OnShortcut != nil {
+			e.v.OnShortcut(s) // Ctrl+Enter: the window's approve edited
 			return
 		}
 		switch s.KeyName {

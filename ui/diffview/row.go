@@ -205,7 +205,7 @@ func (r *diffRow) build() {
 		} else {
 			r.rect(gc, xGut+mt.gutW/2-1, 0, 2, h)
 		}
-		if rw.head && v.stream == nil && v.ed == nil {
+		if rw.head && v.stream == nil && v.ed == nil && !v.ReadOnly {
 			r.rect(theme.Color(theme.ColorNameBackground), xGut+padText, 0, mt.gutW-2*padText, mt.line)
 			r.icon(!rejected, xGut+(mt.gutW-mt.line)/2, 0, mt.line)
 		}

@@ -1,0 +1,385 @@
+package ui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+// press types r as the desktop driver delivers it: to the widget with the
+// keyboard, else to the window (test.TypeOnCanvas always does the latter).
+func (h *harness) press(r rune) {
+	c := h.win.Win.Canvas()
+	if f := c.Focused(); f != nil {
+		f.TypedRune(r)
+		return
+	}
+	c.OnTypedRune()(r)
+}
+
+// pressKey is press for a key without a character (Esc, Tab).
+func (h *harness) pressKey(name fyne.KeyName) {
+	c := h.win.Win.Canvas()
+	f := c.Focused()
+	if name == fyne.KeyTab { // the driver moves the focus unless the widget takes tabs
+		if t, ok := f.(fyne.Tabbable); !ok || !t.AcceptsTab() {
+			c.FocusNext()
+			return
+		}
+	}
+	if f != nil {
+		f.TypedKey(&fyne.KeyEvent{Name: name})
+		return
+	}
+	c.OnTypedKey()(&fyne.KeyEvent{Name: name})
+}
+
+// ctrlEnter presses Ctrl+Enter as the driver delivers a shortcut: to the
+// widget with the keyboard if it takes shortcuts, else to the window.
+func (h *harness) ctrlEnter() {
+	s := &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}
+	c := h.win.Win.Canvas()
+	if f, ok := c.Focused().(fyne.Shortcutable); ok {
+		f.TypedShortcut(s)
+		return
+	}
+	// The test canvas wraps the canvas holding the window's shortcuts.
+	inner := reflect.ValueOf(c).Elem().FieldByName("WindowlessCanvas").Interface()
+	inner.(fyne.Shortcutable).TypedShortcut(s)
+}
+
+// tappables are the clickable parts inside o, in the order drawn.
+func tappables(o fyne.CanvasObject) []fyne.Tappable {
+	var out []fyne.Tappable
+	for _, x := range test.LaidOutObjects(o) {
+		if t, ok := x.(fyne.Tappable); ok && x != o {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// twoHunks is a 300-line file with changes at lines 21 and 251.
+func twoHunks() (base, proposed string) {
+	var b strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	base = b.String()
+	proposed = strings.Replace(strings.Replace(base, "line 20\n", "line twenty\n", 1), "line 250\n", "line two hundred fifty\n", 1)
+	return base, proposed
+}
+
+// TestReviewKeysWorkAfterClickingAnyControl: whatever control was clicked
+// last, the keyboard is back with the window and ? opens the keys.
+func TestReviewKeysWorkAfterClickingAnyControl(t *testing.T) {
+	h := newHistoryHarness(t).harness // with the History tab
+	h.write("a.txt", "one\n")
+	h.write("b.txt", "two\n")
+	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n*** End Patch\n"
+	stale := h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
+	multi := h.propose("codex", "s", engine.FormatPatch, "", patch)
+	d := h.win.detail
+	row := func(id string) fyne.Tappable { // the queue row of proposal id
+		return tappables(h.win.queue.list)[h.win.queue.index(id)]
+	}
+	for _, tt := range []struct {
+		name  string
+		show  string // proposal shown first
+		click func() fyne.Tappable
+	}{
+		{"the Wrap box", multi.ID, func() fyne.Tappable { return d.wrap }},
+		{"a file of the proposal", multi.ID, func() fyne.Tappable { return tappables(d.files)[1] }},
+		{"the file already shown", multi.ID, func() fyne.Tappable { return tappables(d.files)[0] }},
+		{"a stale-view choice", stale.ID, func() fyne.Tappable { return tappables(d.staleShow)[1] }},
+		{"the stale view already chosen", stale.ID, func() fyne.Tappable { return tappables(d.staleShow)[0] }},
+		{"a queue row", stale.ID, func() fyne.Tappable { return row(multi.ID) }},
+		{"the selected queue row", multi.ID, func() fyne.Tappable { return row(multi.ID) }},
+		{"a button", multi.ID, func() fyne.Tappable { return d.partial }},
+		{"the History tab", multi.ID, func() fyne.Tappable { return tappables(h.win.tabs)[1] }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			h.win.Select(tt.show)
+			h.win.ShowReview()
+			if d.editing {
+				d.CancelEdit()
+			}
+			test.Tap(tt.click())
+			h.settle()
+			if f := h.win.Win.Canvas().Focused(); f != nil {
+				t.Errorf("after a click on %s the keyboard is with %T; want the window", tt.name, f)
+			}
+			if d.editing {
+				d.CancelEdit()
+			}
+			h.press('?')
+			if h.win.keysOverlay == nil {
+				t.Fatalf("? after a click on %s opened no keys overlay", tt.name)
+			}
+			h.pressKey(fyne.KeyEscape)
+			if h.win.keysOverlay != nil || h.win.modal() {
+				t.Errorf("Esc left the keys overlay open")
+			}
+		})
+	}
+	// The choice clicked again is still the choice.
+	h.win.Select(stale.ID)
+	test.Tap(tappables(d.staleShow)[0])
+	if d.staleShow.Selected != staleMerged {
+		t.Errorf("the stale view chosen again is %q; want %q", d.staleShow.Selected, staleMerged)
+	}
+}
+
+// TestKeyboardIndicatorSaysWhoHasTheKeys: the line under the buttons says
+// whether the review keys or the editor have the keyboard.
+func TestKeyboardIndicatorSaysWhoHasTheKeys(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
+	d := h.win.detail
+	h.win.keysBack()
+	if !strings.Contains(d.keyboard.Text, "review") {
+		t.Errorf("keyboard line %q; want the review keys", d.keyboard.Text)
+	}
+	h.press('e')
+	if !strings.Contains(d.keyboard.Text, "editor") {
+		t.Errorf("in edit mode the keyboard line says %q; want the editor", d.keyboard.Text)
+	}
+	h.pressKey(fyne.KeyEscape) // leaves the editor, keeps edit mode
+	if !d.editing || !strings.Contains(d.keyboard.Text, "review") {
+		t.Errorf("after Esc: editing %v, keyboard line %q; want edit mode kept and the review keys", d.editing, d.keyboard.Text)
+	}
+}
+
+// TestRejectDialogFromTheKeyboard: Esc closes the reject dialog, Tab moves
+// the focus instead of typing a tab, the reason wraps, and Ctrl+Enter
+// rejects; no review key acts while the dialog is open.
+func TestRejectDialogFromTheKeyboard(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	p := h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
+	d := h.win.detail
+	h.press('r')
+	if d.rejectDialog == nil || h.win.Win.Canvas().Focused() != d.rejectEntry {
+		t.Fatalf("r: dialog %v, focus %T; want the dialog with the reason box focused", d.rejectDialog != nil, h.win.Win.Canvas().Focused())
+	}
+	if d.rejectEntry.Wrapping != fyne.TextWrapWord {
+		t.Errorf("the reason box wraps %v; want by word", d.rejectEntry.Wrapping)
+	}
+	h.pressKey(fyne.KeyEscape)
+	if d.rejectDialog != nil || h.win.modal() {
+		t.Fatal("Esc left the reject dialog open")
+	}
+	h.press('r')
+	for _, r := range "too broad" {
+		h.press(r)
+	}
+	h.pressKey(fyne.KeyTab)
+	if d.rejectEntry.Text != "too broad" || h.win.Win.Canvas().Focused() == d.rejectEntry {
+		t.Errorf("Tab: reason %q, focus still in the reason box %v; want the focus moved and no tab typed", d.rejectEntry.Text, h.win.Win.Canvas().Focused() == d.rejectEntry)
+	}
+	h.win.Win.Canvas().Unfocus() // nothing in the dialog has the keyboard: keys reach the window
+	h.press('a')
+	h.settle()
+	if d.deciding || h.read("a.txt") != "one\n" {
+		t.Fatalf("a under the reject dialog approved: %q", h.read("a.txt"))
+	}
+	h.ctrlEnter()
+	if o := h.outcome(p.ID); o.Status != journal.Rejected || o.Feedback != "too broad" {
+		t.Errorf("Ctrl+Enter in the reject dialog: %s %q; want rejected with the reason", o.Status, o.Feedback)
+	}
+}
+
+// TestCtrlEnterInTheReasonBoxRejects: Ctrl+Enter typed in the reason box
+// rejects with the reason, and Enter there starts a new line.
+func TestCtrlEnterInTheReasonBoxRejects(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	p := h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
+	h.press('r')
+	for _, r := range "no" {
+		h.press(r)
+	}
+	h.pressKey(fyne.KeyReturn)
+	h.press('!')
+	h.ctrlEnter()
+	if o := h.outcome(p.ID); o.Status != journal.Rejected || o.Feedback != "no\n!" {
+		t.Errorf("Ctrl+Enter in the reason box: %s %q; want rejected with %q", o.Status, o.Feedback, "no\n!")
+	}
+}
+
+// TestCtrlEnterInTheEditorApprovesEdited: Ctrl+Enter while typing in the
+// editor writes the edited text, as the keys overlay says.
+func TestCtrlEnterInTheEditorApprovesEdited(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	p := h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
+	h.press('e')
+	ed := h.win.View().Editor()
+	if ed == nil || h.win.Win.Canvas().Focused() != ed {
+		t.Fatalf("e: editor %v with the keyboard %v", ed != nil, h.win.Win.Canvas().Focused() == ed)
+	}
+	ed.SelectAll()
+	for _, r := range "mine\n" {
+		h.press(r)
+	}
+	h.ctrlEnter()
+	if o := h.outcome(p.ID); o.Status != journal.ApprovedEdited || h.read("a.txt") != "mine\n" {
+		t.Errorf("Ctrl+Enter in the editor: %s, a.txt %q; want approved-edited, %q", o.Status, h.read("a.txt"), "mine\n")
+	}
+	if !strings.Contains(KeysText(), "Ctrl+Enter  approve (in the editor: approve edited") {
+		t.Errorf("the keys overlay does not list Ctrl+Enter in the editor:\n%s", KeysText())
+	}
+}
+
+// TestHunkKeysToggleCountAndApproveSelected: the counter says which hunk j
+// and k went to; Space unticks it; s approves the ticked hunks only.
+func TestHunkKeysToggleCountAndApproveSelected(t *testing.T) {
+	h := newHarness(t)
+	base, proposed := twoHunks()
+	h.write("long.txt", base)
+	p := h.propose("a", "s", engine.FormatWrite, "long.txt", proposed)
+	d := h.win.detail
+	if d.counter.Text != "hunk 1 of 2" {
+		t.Errorf("counter on opening %q; want %q", d.counter.Text, "hunk 1 of 2")
+	}
+	h.press('s')
+	if h.read("long.txt") != base || !strings.Contains(d.message.Text, "Every hunk is ticked") {
+		t.Fatalf("s with every hunk ticked: message %q; want it to say so and nothing written", d.message.Text)
+	}
+	h.press('j')
+	if d.counter.Text != "hunk 2 of 2" {
+		t.Errorf("counter after j %q; want %q", d.counter.Text, "hunk 2 of 2")
+	}
+	h.press(' ')
+	if got := h.win.View().AcceptedHunks(); len(got) != 1 || d.partial.Disabled() {
+		t.Fatalf("Space on hunk 2: accepted %v, Approve selected hunks disabled %v; want one accepted, enabled", got, d.partial.Disabled())
+	}
+	h.press('s')
+	want := strings.Replace(base, "line 20\n", "line twenty\n", 1)
+	if o := h.outcome(p.ID); o.Status != journal.Partial || h.read("long.txt") != want {
+		t.Errorf("s: %s; want partial with only the first hunk written", o.Status)
+	}
+}
+
+// TestGoToLine: g asks for a line and scrolls there; j goes on from it.
+func TestGoToLine(t *testing.T) {
+	h := newHarness(t)
+	base, proposed := twoHunks()
+	h.write("long.txt", base)
+	h.propose("a", "s", engine.FormatWrite, "long.txt", proposed)
+	d := h.win.detail
+	h.press('g')
+	if d.lineEntry == nil || h.win.Win.Canvas().Focused() != d.lineEntry {
+		t.Fatal("g opened no line box with the keyboard")
+	}
+	for _, r := range "400" {
+		h.press(r)
+	}
+	h.pressKey(fyne.KeyReturn)
+	if !h.win.modal() {
+		t.Fatal("line 400 of 300 closed the dialog; want it to ask again")
+	}
+	d.lineEntry.SetText("")
+	for _, r := range "200" {
+		h.press(r)
+	}
+	h.pressKey(fyne.KeyReturn)
+	if h.win.modal() {
+		t.Fatal("Enter on line 200 left the dialog open")
+	}
+	h.press('j')
+	if d.counter.Text != "hunk 2 of 2" {
+		t.Errorf("j after going to line 200: %q; want the change at line 251, hunk 2 of 2", d.counter.Text)
+	}
+}
+
+// TestFileKeysStepThroughAMultiFileProposal: ] and [ go to the next and
+// previous file, and say so at either end.
+func TestFileKeysStepThroughAMultiFileProposal(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	h.write("b.txt", "two\n")
+	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n*** End Patch\n"
+	h.propose("codex", "s", engine.FormatPatch, "", patch)
+	d := h.win.detail
+	h.press('[')
+	if d.file != 0 || !strings.Contains(d.message.Text, "first file") {
+		t.Errorf("[ on the first file: file %d, message %q", d.file, d.message.Text)
+	}
+	h.press(']')
+	if d.file != 1 || d.files.Selected != "b.txt" || d.message.Text != "" {
+		t.Errorf("]: file %d (%q), message %q; want b.txt", d.file, d.files.Selected, d.message.Text)
+	}
+	h.press(']')
+	if d.file != 1 || !strings.Contains(d.message.Text, "last file") {
+		t.Errorf("] on the last file: file %d, message %q", d.file, d.message.Text)
+	}
+}
+
+// TestProposalKeysSayWhenTheyReachAnEnd: n and p at either end of the
+// queue say so instead of doing nothing silently.
+func TestProposalKeysSayWhenTheyReachAnEnd(t *testing.T) {
+	h := newHarness(t)
+	older := h.propose("a", "s", engine.FormatWrite, "1.txt", "1\n")
+	newer := h.propose("a", "s", engine.FormatWrite, "2.txt", "2\n")
+	d := h.win.detail
+	h.win.Select(older.ID) // the queue lists the newest first: older is last
+	h.press('n')
+	if h.win.Selected() != older.ID || !strings.Contains(d.message.Text, "last proposal") {
+		t.Errorf("n on the last proposal: selected %q, message %q", h.win.Selected(), d.message.Text)
+	}
+	h.press('p')
+	if h.win.Selected() != newer.ID || d.message.Text != "" {
+		t.Errorf("p: selected %q, message %q; want %q and the message cleared", h.win.Selected(), d.message.Text, newer.ID)
+	}
+	h.press('p')
+	if !strings.Contains(d.message.Text, "first proposal") {
+		t.Errorf("p on the first proposal: message %q", d.message.Text)
+	}
+}
+
+// TestHelpListsEveryKeyAndTheReadmeToo: every key of the window is in the
+// keys overlay and in README's key table.
+func TestHelpListsEveryKeyAndTheReadmeToo(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keyBindings() {
+		key := k.key
+		if key == "" {
+			key = string(k.r)
+		}
+		if !strings.Contains(KeysText(), key+"  ") {
+			t.Errorf("KeysText lacks %q", key)
+		}
+		if !strings.Contains(string(readme), "`"+key+"`") {
+			t.Errorf("README's key table lacks `%s` (%s)", key, k.what)
+		}
+	}
+}
+
+// TestReviewKeysWaitOnTheHistoryTab: on the History tab the review keys
+// decide nothing about a proposal that is not on screen.
+func TestReviewKeysWaitOnTheHistoryTab(t *testing.T) {
+	h := newHistoryHarness(t).harness
+	h.write("a.txt", "one\n")
+	h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
+	h.win.ShowHistory()
+	h.press('a')
+	h.settle()
+	if h.win.detail.deciding || h.read("a.txt") != "one\n" {
+		t.Errorf("a on the History tab approved the proposal behind it: %q", h.read("a.txt"))
+	}
+}
