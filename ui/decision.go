@@ -45,6 +45,7 @@ type detail struct {
 	// Under the decision bar: a brief answer to a key (message), which
 	// hunk j and k went to (counter), and who has the keyboard.
 	message, counter, keyboard *widget.Label
+	loose                      *looseCard // the loose match that placed the current hunk
 
 	failureScroll *container.Scroll
 	statusScroll  *container.Scroll
@@ -101,6 +102,7 @@ func newDetail(w *Window) *detail {
 	d.message = widget.NewLabel("")
 	d.message.Truncation = fyne.TextTruncateEllipsis
 	d.counter = widget.NewLabel("")
+	d.loose = newLooseCard()
 	d.keyboard = widget.NewLabel("")
 	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	d.failure.Wrapping = fyne.TextWrapWord
@@ -151,7 +153,7 @@ func newDetail(w *Window) *detail {
 		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
 		container.NewHBox(d.follow, d.wrap))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, d.state, d.title), d.intent, d.files, d.note, d.staleShow)
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, d.state, d.title), d.intent, d.files, d.note, d.loose.box, d.staleShow)
 	bottom := container.NewVBox(d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
@@ -354,8 +356,10 @@ func (d *detail) ShowGoToLine() {
 // say shows a brief answer to a key under the decision bar ("" clears it).
 func (d *detail) say(s string) { d.message.SetText(s) }
 
-// updateCounter says which hunk of the shown file j and k went to.
+// updateCounter says which hunk of the shown file j and k went to, and
+// shows the loose match that placed it, if any.
 func (d *detail) updateCounter() {
+	d.updateLoose()
 	n := len(d.view.Hunks())
 	switch k := d.view.CurrentHunk(); {
 	case d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming:
@@ -367,6 +371,20 @@ func (d *detail) updateCounter() {
 	default:
 		d.counter.SetText(fmt.Sprintf("hunk %d of %d", k+1, n))
 	}
+}
+
+// updateLoose shows the loose-match card for the hunk j and k went to in
+// the proposal's own diff (base against proposal, or the person's edit of
+// it); a stale view diffs other texts, and a decided proposal's view
+// shows what happened.
+func (d *detail) updateLoose() {
+	k, hs := d.view.CurrentHunk(), d.view.Hunks()
+	if d.id == "" || d.outcome != nil || d.p.State != review.StatePending || len(d.p.Files) == 0 ||
+		d.cur().Stale() || !d.view.Visible() || k < 0 || k >= len(hs) {
+		d.loose.show(engine.Match{}, false)
+		return
+	}
+	d.loose.show(looseMatchAt(d.cur(), hs[k]))
 }
 
 // showKeyboard says who has the keyboard: the editor, a text box, or the
@@ -529,6 +547,9 @@ func (d *detail) renderProposal() {
 		proposed = t
 	}
 	d.view.SetTexts(f.Path, old, proposed)
+	if !f.Stale() {
+		d.view.SetLooseLines(looseRanges(f))
+	}
 	d.view.NextHunk() // open at the first change
 	if ids, ok := d.accepted[f.Path]; ok && !d.editing {
 		keep := map[string]bool{}

@@ -185,7 +185,9 @@ func TestProtectedFileIsShownWithItsReason(t *testing.T) {
 }
 
 // TestLooseMatchIsMarkedInTheWindow: an edit applied by a loose match
-// says so above the diff, with where it went and what the agent expected.
+// says so above the diff, with where it went and what the agent expected;
+// at the hunk it placed, a card shows the agent's text beside the lines the
+// file held, and the view marks those lines.
 func TestLooseMatchIsMarkedInTheWindow(t *testing.T) {
 	h := newHarness(t)
 	h.write("tax.js", "const a = 1;\nconst taxRate = 0.075;\n")
@@ -194,6 +196,41 @@ func TestLooseMatchIsMarkedInTheWindow(t *testing.T) {
 	d := h.win.detail
 	if d.note.Hidden || !strings.Contains(d.note.Text, "Matched loosely") || !strings.Contains(d.note.Text, "const taxRate = 0.05;") {
 		t.Errorf("note shown %v: %q; want the loose match and what the agent expected", !d.note.Hidden, d.note.Text)
+	}
+	if c := d.loose; c.box.Hidden || c.expected.Text != "const taxRate = 0.05;" || c.found.Text != "const taxRate = 0.075;" ||
+		!strings.Contains(c.foundHead.Text, "line 2") || !strings.Contains(c.title.Text, "fuzzy") {
+		t.Errorf("loose card shown %v: %q / %q / %q / %q; want the agent's text beside line 2 as the file had it",
+			!c.box.Hidden, c.title.Text, c.expected.Text, c.foundHead.Text, c.found.Text)
+	}
+	if !h.win.View().LooseLine(1) || h.win.View().LooseLine(0) {
+		t.Errorf("the view marks line 2 loose: %v, line 1: %v; want only line 2", h.win.View().LooseLine(1), h.win.View().LooseLine(0))
+	}
+}
+
+// TestLooseCardFollowsTheHunk: in an edit whose first block matched
+// exactly and whose second matched loosely, the card shows only at the
+// second block's hunk.
+func TestLooseCardFollowsTheHunk(t *testing.T) {
+	h := newHarness(t)
+	var base strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&base, "line %d\n", i)
+	}
+	h.write("f.txt", base.String())
+	payload := "------- SEARCH\nline 5\n=======\nline five\n+++++++ REPLACE\n------- SEARCH\nline 30   \n=======\nline thirty\n+++++++ REPLACE\n"
+	p := h.propose("cline", "s", engine.FormatSearchReplace, "f.txt", payload)
+	h.win.Select(p.ID)
+	d := h.win.detail
+	if !d.loose.box.Hidden {
+		t.Errorf("at the exact first hunk the loose card shows %q; want it hidden", d.loose.title.Text)
+	}
+	h.win.TypeKey('j')
+	if d.loose.box.Hidden || !strings.Contains(d.loose.title.Text, "block 2") || d.loose.found.Text != "line 30" || d.loose.expected.Text != "line 30   " {
+		t.Errorf("at the second hunk the loose card shown %v: %q, found %q; want block 2, the agent's line with its trailing spaces beside the file's", !d.loose.box.Hidden, d.loose.title.Text, d.loose.found.Text)
+	}
+	h.win.TypeKey('k')
+	if !d.loose.box.Hidden {
+		t.Errorf("back at the first hunk the loose card still shows")
 	}
 }
 

@@ -61,6 +61,7 @@ type DiffView struct {
 	hunks    []engine.Hunk // of model, computed on demand
 	hunksOK  bool
 	rejected map[string]bool // hunk IDs the person rejected
+	loose    [][2]int        // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
 	maxW     int             // widest line in cells, both sides
 
 	stream    *streamState
@@ -367,6 +368,7 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	// under the new generation.
 	v.model, v.hunks, v.hunksOK, v.curRow = m, nil, false, -1
 	v.rejected = map[string]bool{}
+	v.loose = nil
 	v.hoff = 0
 	v.hbar.set(0, v.hbar.max)
 	v.hl.reset(path)
@@ -509,6 +511,25 @@ func (v *DiffView) SetStale(disk string, res engine.MergeResult) {
 	v.banner.SetText(msg)
 	v.banner.Show()
 	v.Refresh()
+}
+
+// SetLooseLines marks lines of the left text (0-based, half-open ranges)
+// that an edit replaced by a loose match — not the agent's exact text — with
+// a bar at the left edge. SetTexts clears the marks.
+func (v *DiffView) SetLooseLines(ranges [][2]int) {
+	v.loose = ranges
+	v.refreshRows()
+}
+
+// LooseLine reports whether line a (0-based) of the left text is marked
+// loose.
+func (v *DiffView) LooseLine(a int) bool {
+	for _, r := range v.loose {
+		if a >= r[0] && a < r[1] {
+			return true
+		}
+	}
+	return false
 }
 
 // Stale reports whether the view shows a stale file (SetStale).

@@ -19,6 +19,7 @@ import (
 type diffColours struct {
 	del, delWord, ins, insWord, filler, grow, conflict, sel, accepted, rejected color.Color
 	mine, mineMark                                                              color.Color // the person's own edits in the editor
+	loose                                                                       color.Color // original lines a loose match replaced
 }
 
 func coloursFor(dark bool) diffColours {
@@ -39,6 +40,7 @@ func coloursFor(dark bool) diffColours {
 		rejected: color.NRGBA{R: 0x90, G: 0x90, B: 0x90, A: 0xff},
 		mine:     color.NRGBA{R: 0xa3, G: 0x71, B: 0xf7, A: a + 0x10},
 		mineMark: color.NRGBA{R: 0x8a, G: 0x4f, B: 0xf0, A: 0xff},
+		loose:    color.NRGBA{R: 0xe0, G: 0x8a, B: 0x00, A: 0xff},
 	}
 }
 
@@ -186,6 +188,9 @@ func (r *diffRow) build() {
 	}
 	if growing {
 		r.rect(theme.Color(theme.ColorNamePrimary), xNumR, 0, 3, h)
+	}
+	if rw.a >= 0 && v.LooseLine(rw.a) { // a loose match replaced this line: a bar at the left edge
+		r.rect(c.loose, 0, 0, 4, h)
 	}
 	if mine { // the person's line: a bar beside its number
 		r.rect(c.mineMark, xNumR, 0, 3, h)

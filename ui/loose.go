@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// looseCardLines is the most lines of each text the loose-match card shows.
+const looseCardLines = 8
+
+// looseCard shows, above the diff, the loose match that placed the hunk j
+// and k went to: how it was reached and where it went, with the text the
+// agent expected beside the lines the file really held there. The view
+// marks those lines with a bar (DiffView.SetLooseLines).
+type looseCard struct {
+	box             *fyne.Container
+	title           *widget.Label
+	expected, found *widget.Label
+	foundHead       *widget.Label
+}
+
+func newLooseCard() *looseCard {
+	mono := func() *widget.Label {
+		l := widget.NewLabel("")
+		l.TextStyle = fyne.TextStyle{Monospace: true}
+		l.Truncation = fyne.TextTruncateEllipsis
+		return l
+	}
+	c := &looseCard{title: widget.NewLabel(""), expected: mono(), found: mono(), foundHead: widget.NewLabel("")}
+	c.title.Importance = widget.WarningImportance
+	c.title.Wrapping = fyne.TextWrapWord
+	head := widget.NewLabel("The agent expected:")
+	head.TextStyle.Bold = true
+	c.foundHead.TextStyle.Bold = true
+	c.box = container.NewVBox(c.title, container.NewGridWithColumns(2,
+		container.NewVBox(head, c.expected), container.NewVBox(c.foundHead, c.found)))
+	c.box.Hide()
+	return c
+}
+
+// show shows m, or hides the card when ok is false.
+func (c *looseCard) show(m engine.Match, ok bool) {
+	if !ok || m.Found == "" && m.Searched == "" {
+		c.box.Hide()
+		return
+	}
+	c.title.SetText(fmt.Sprintf("This change matched loosely: block %d was found by %s. Check that these are the lines the agent meant.", m.Block, m.How()))
+	c.expected.SetText(cardText(m.Searched))
+	c.foundHead.SetText(fmt.Sprintf("The file had (%s):", lineSpan(m.StartLine, m.EndLine)))
+	c.found.SetText(cardText(m.Found))
+	c.box.Show()
+}
+
+// cardText is the first looseCardLines lines of s, tabs shown as spaces,
+// saying how many more there are.
+func cardText(s string) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	more := len(lines) - looseCardLines
+	if more > 0 {
+		lines = append(lines[:looseCardLines], fmt.Sprintf("… %d more lines", more))
+	}
+	return strings.ReplaceAll(strings.Join(lines, "\n"), "\t", "    ")
+}
+
+func lineSpan(start, end int) string {
+	switch {
+	case end < start:
+		return fmt.Sprintf("an insertion before line %d", start)
+	case end == start:
+		return fmt.Sprintf("line %d", start)
+	}
+	return fmt.Sprintf("lines %d–%d", start, end)
+}
+
+// looseRanges are the original's lines (0-based, half-open) f's loose
+// matches replaced.
+func looseRanges(f review.File) [][2]int {
+	var out [][2]int
+	for _, m := range f.Loose() {
+		if m.EndLine >= m.StartLine {
+			out = append(out, [2]int{m.StartLine - 1, m.EndLine})
+		}
+	}
+	return out
+}
+
+// looseMatchAt returns the loose match of f that placed hunk h (a diff of
+// f's base and proposal): the one whose replaced lines overlap the
+// change's, or, for an insertion, touch it.
+func looseMatchAt(f review.File, h engine.Hunk) (engine.Match, bool) {
+	a0, a1 := h.Change.A0, h.Change.A1
+	for _, m := range f.Loose() {
+		s, e := m.StartLine-1, m.EndLine // 0-based, half-open
+		if s < a1 && a0 < e || s == e && a0 <= s && s <= a1 || a0 == a1 && s <= a0 && a0 <= e {
+			return m, true
+		}
+	}
+	return engine.Match{}, false
+}
