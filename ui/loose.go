@@ -51,17 +51,22 @@ func (c *looseCard) show(m engine.Match, ok bool) {
 		c.box.Hide()
 		return
 	}
-	c.title.SetText(fmt.Sprintf("This change matched loosely: block %d was found by %s. Check that these are the lines the agent meant.", m.Block, m.How()))
+	c.title.SetText(fmt.Sprintf("This change is block %d's loose match (%s). Check that these are the lines the agent meant:", m.Block, m.Strategy))
 	c.expected.SetText(cardText(m.Searched))
 	c.foundHead.SetText(fmt.Sprintf("The file had (%s):", lineSpan(m.StartLine, m.EndLine)))
 	c.found.SetText(cardText(m.Found))
 	c.box.Show()
 }
 
-// cardText is the first looseCardLines lines of s, tabs shown as spaces,
+// cardText is the first looseCardLines lines of s, tabs shown as spaces
+// and trailing spaces as "·" (a difference the strategy may have forgiven),
 // saying how many more there are.
 func cardText(s string) string {
 	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	for i, l := range lines {
+		t := strings.TrimRight(l, " \t")
+		lines[i] = t + strings.Repeat("·", len(l)-len(t))
+	}
 	more := len(lines) - looseCardLines
 	if more > 0 {
 		lines = append(lines[:looseCardLines], fmt.Sprintf("… %d more lines", more))

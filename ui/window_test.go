@@ -198,7 +198,7 @@ func TestLooseMatchIsMarkedInTheWindow(t *testing.T) {
 		t.Errorf("note shown %v: %q; want the loose match and what the agent expected", !d.note.Hidden, d.note.Text)
 	}
 	if c := d.loose; c.box.Hidden || c.expected.Text != "const taxRate = 0.05;" || c.found.Text != "const taxRate = 0.075;" ||
-		!strings.Contains(c.foundHead.Text, "line 2") || !strings.Contains(c.title.Text, "fuzzy") {
+		!strings.Contains(c.foundHead.Text, "line 2") || !strings.Contains(c.title.Text, "block 1's loose match (fuzzy)") {
 		t.Errorf("loose card shown %v: %q / %q / %q / %q; want the agent's text beside line 2 as the file had it",
 			!c.box.Hidden, c.title.Text, c.expected.Text, c.foundHead.Text, c.found.Text)
 	}
@@ -225,7 +225,7 @@ func TestLooseCardFollowsTheHunk(t *testing.T) {
 		t.Errorf("at the exact first hunk the loose card shows %q; want it hidden", d.loose.title.Text)
 	}
 	h.win.TypeKey('j')
-	if d.loose.box.Hidden || !strings.Contains(d.loose.title.Text, "block 2") || d.loose.found.Text != "line 30" || d.loose.expected.Text != "line 30   " {
+	if d.loose.box.Hidden || !strings.Contains(d.loose.title.Text, "block 2") || d.loose.found.Text != "line 30" || d.loose.expected.Text != "line 30···" {
 		t.Errorf("at the second hunk the loose card shown %v: %q, found %q; want block 2, the agent's line with its trailing spaces beside the file's", !d.loose.box.Hidden, d.loose.title.Text, d.loose.found.Text)
 	}
 	h.win.TypeKey('k')
