@@ -1,18 +1,17 @@
 package checker
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
-	"time"
+
+	"github.com/diffdesk/diffdesk/review/internal/proc"
 )
 
 // Error says a checker could not tell what problems a text has. It is
@@ -49,13 +48,9 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying error, e.g. context.Canceled.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Limits of a run.
-const (
-	outputLimit = 4 << 20 // bytes kept of each of stdout and stderr; more fails the run
-	errorLines  = 5       // lines of output quoted in an Error
-	errorBytes  = 2 << 10 // bytes of output quoted in an Error
-	waitDelay   = 2 * time.Second
-)
+// outputLimit is the bytes kept of each of stdout and stderr; more fails
+// the run.
+const outputLimit = 4 << 20
 
 // version is one text of a file to run a checker on.
 type version struct {
@@ -80,7 +75,7 @@ func (c Checker) Run(ctx context.Context, path, text string) ([]Problem, error) 
 func (c Checker) run(ctx context.Context, v version) ([]Problem, error) {
 	fail := func(reason, output string, err error) ([]Problem, error) {
 		return nil, &Error{Checker: c.Name, Path: v.path, Origin: c.Origin, Base: v.base,
-			Reason: reason, Output: firstLines(output), Err: err}
+			Reason: reason, Output: proc.FirstLines(output), Err: err}
 	}
 	if len(c.Command) == 0 || c.Command[0] == "" {
 		return fail("no command is configured", "", nil)
@@ -98,43 +93,31 @@ func (c Checker) run(ctx context.Context, v version) ([]Problem, error) {
 		return fail("could not prepare its input: "+err.Error(), "", err)
 	}
 
-	ctx, cancel := context.WithTimeout(ctx, c.timeout())
-	defer cancel()
-	cmd := exec.CommandContext(ctx, in.args[0], in.args[1:]...)
-	cmd.Dir = in.dir
+	var stdin io.Reader
 	if in.stdin {
-		cmd.Stdin = strings.NewReader(v.text)
+		stdin = strings.NewReader(v.text)
 	}
-	stdout, stderr := &cappedBuffer{limit: outputLimit}, &cappedBuffer{limit: outputLimit}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = waitDelay
-	err = cmd.Run()
-
-	output := stderr.buf.String()
+	res, err := proc.Run(ctx, proc.Command{Args: in.args, Dir: in.dir, Stdin: stdin,
+		Timeout: c.timeout(), StdoutLimit: outputLimit, StderrLimit: outputLimit})
+	output := res.Stderr
 	if strings.TrimSpace(output) == "" {
-		output = stdout.buf.String()
+		output = res.Stdout
 	}
-	var exitErr *exec.ExitError
+	var perr *proc.Error
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return fail(fmt.Sprintf("timed out after %v", c.timeout()), output, ctx.Err())
-	case ctx.Err() != nil:
-		return fail("stopped: "+ctx.Err().Error(), output, ctx.Err())
-	case errors.As(err, &exitErr) && exitErr.ExitCode() < 0:
-		return fail("crashed: "+exitErr.String(), output, err)
-	case err != nil && exitErr == nil:
-		return fail("could not run: "+err.Error(), output, err)
-	case stdout.over || stderr.over:
+	case errors.As(err, &perr):
+		return fail(perr.Reason, output, perr.Err)
+	case res.Exit != nil && res.Exit.ExitCode() < 0:
+		return fail("crashed: "+res.Exit.String(), output, res.Exit)
+	case res.StdoutOver || res.StderrOver:
 		return fail(fmt.Sprintf("printed more than %d bytes", outputLimit), "", nil)
 	}
-	problems, perr := c.parse(stdout.buf.Bytes(), stderr.buf.Bytes(), in.names)
+	problems, err := c.parse(res.Stdout, res.Stderr, in.names)
 	switch {
-	case perr != nil:
-		return fail(perr.Error(), output, perr)
-	case len(problems) == 0 && exitErr != nil:
-		return fail(fmt.Sprintf("exited with status %d and named no problem in the file", exitErr.ExitCode()), output, err)
+	case err != nil:
+		return fail(err.Error(), output, err)
+	case len(problems) == 0 && res.Exit != nil:
+		return fail(fmt.Sprintf("exited with status %d and named no problem in the file", res.Exit.ExitCode()), output, res.Exit)
 	}
 	clampLines(problems, v.text)
 	return problems, nil
@@ -227,16 +210,16 @@ func writeOverlay(tmp string, v version, file string, n *names) (string, error) 
 }
 
 // parse reads problems from a run's output in c's format.
-func (c Checker) parse(stdout, stderr []byte, n names) ([]Problem, error) {
+func (c Checker) parse(stdout, stderr string, n names) ([]Problem, error) {
 	var found []finding
 	var err error
 	switch c.Format {
 	case "", FormatLines:
-		found = append(parseLines(string(stdout)), parseLines(string(stderr))...)
+		found = append(parseLines(stdout), parseLines(stderr)...)
 	case FormatSARIF:
-		found, err = parseSARIF(stdout)
+		found, err = parseSARIF([]byte(stdout))
 	case FormatESLintJSON:
-		found, err = parseESLint(stdout)
+		found, err = parseESLint([]byte(stdout))
 	default:
 		err = fmt.Errorf("unknown format %q", c.Format)
 	}
@@ -281,43 +264,4 @@ func clampLines(problems []Problem, text string) {
 			problems[i].Line = last
 		}
 	}
-}
-
-// cappedBuffer keeps the first limit bytes written to it and notes whether
-// more came. It never fails a write, so the process is not killed by EPIPE.
-// It does not embed bytes.Buffer: io.Copy would use the promoted ReadFrom
-// and write past the limit.
-type cappedBuffer struct {
-	buf   bytes.Buffer
-	limit int
-	over  bool
-}
-
-func (b *cappedBuffer) Write(p []byte) (int, error) {
-	room := b.limit - b.buf.Len()
-	if len(p) > room {
-		b.over = true
-		b.buf.Write(p[:max(room, 0)])
-		return len(p), nil
-	}
-	return b.buf.Write(p)
-}
-
-// firstLines returns the first errorLines non-empty lines of s, trimmed,
-// at most errorBytes long.
-func firstLines(s string) string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			out = append(out, l)
-			if len(out) == errorLines {
-				break
-			}
-		}
-	}
-	joined := strings.Join(out, "\n")
-	if len(joined) > errorBytes {
-		joined = strings.ToValidUTF8(joined[:errorBytes], "") + "…"
-	}
-	return joined
 }

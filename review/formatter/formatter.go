@@ -1,17 +1,14 @@
 package formatter
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/internal/proc"
 )
 
 // Error says a formatter failed; the caller keeps the text it gave
@@ -21,7 +18,7 @@ type Error struct {
 	Path    string // the file being formatted
 	Origin  string // where the rule is written
 	Reason  string // e.g. "exited with status 1", "timed out after 5s"
-	Stderr  string // the first lines the formatter wrote to stderr
+	Stderr  string // the first lines the formatter wrote to stderr (at most 2 KiB)
 	Err     error  // the underlying error, if any
 }
 
@@ -44,10 +41,8 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Formatter output limits.
 const (
-	formatterStderrLines = 5       // lines of stderr kept in a Error
 	formatterStderrBytes = 2 << 10 // bytes of stderr kept
 	formatterSlackBytes  = 1 << 20 // stdout may exceed 4× the input by this much
-	formatterWaitDelay   = time.Second
 )
 
 // Run runs rule's command on text, the content of path, and
@@ -59,83 +54,33 @@ const (
 func Run(ctx context.Context, rule config.FormatterRule, path, text string) (string, error) {
 	cmdline := strings.Join(rule.Command, " ")
 	fail := func(reason, stderr string, err error) (string, error) {
-		return "", &Error{Command: cmdline, Path: path, Origin: rule.Origin, Reason: reason, Stderr: stderr, Err: err}
-	}
-	if len(rule.Command) == 0 || rule.Command[0] == "" {
-		return fail("no command is configured", "", nil)
+		return "", &Error{Command: cmdline, Path: path, Origin: rule.Origin, Reason: reason, Stderr: proc.FirstLines(stderr), Err: err}
 	}
 	timeout := rule.Timeout
 	if timeout <= 0 {
 		timeout = config.DefaultFormatterTimeout
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-
 	args := make([]string, len(rule.Command))
 	for i, a := range rule.Command {
 		args[i] = strings.ReplaceAll(a, "{path}", path)
 	}
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Dir = rule.Dir
-	if cmd.Dir == "" {
-		cmd.Dir = filepath.Dir(path)
+	dir := rule.Dir
+	if dir == "" {
+		dir = filepath.Dir(path)
 	}
-	cmd.Stdin = strings.NewReader(text)
-	stdout := &cappedBuffer{limit: 4*len(text) + formatterSlackBytes}
-	stderr := &cappedBuffer{limit: formatterStderrBytes}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = formatterWaitDelay
-
-	err := cmd.Run()
-	errText := firstLines(stderr.String(), formatterStderrLines)
-	var exitErr *exec.ExitError
+	limit := 4*len(text) + formatterSlackBytes
+	res, err := proc.Run(ctx, proc.Command{Args: args, Dir: dir, Stdin: strings.NewReader(text),
+		Timeout: timeout, StdoutLimit: limit, StderrLimit: formatterStderrBytes})
+	var perr *proc.Error
 	switch {
-	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return fail(fmt.Sprintf("timed out after %v", timeout), errText, ctx.Err())
-	case ctx.Err() != nil:
-		return fail("stopped: "+ctx.Err().Error(), errText, ctx.Err())
-	case errors.As(err, &exitErr):
-		return fail(fmt.Sprintf("exited with status %d", exitErr.ExitCode()), errText, err)
-	case err != nil:
-		return fail("could not run: "+err.Error(), errText, err)
-	case stdout.over:
-		return fail(fmt.Sprintf("printed more than %d bytes for %d bytes of input", stdout.limit, len(text)), errText, nil)
-	case stdout.Len() == 0 && text != "":
-		return fail("printed nothing; a formatter must read the file on stdin and print the formatted file on stdout", errText, nil)
+	case errors.As(err, &perr):
+		return fail(perr.Reason, res.Stderr, perr.Err)
+	case res.Exit != nil:
+		return fail(fmt.Sprintf("exited with status %d", res.Exit.ExitCode()), res.Stderr, res.Exit)
+	case res.StdoutOver:
+		return fail(fmt.Sprintf("printed more than %d bytes for %d bytes of input", limit, len(text)), res.Stderr, nil)
+	case res.Stdout == "" && text != "":
+		return fail("printed nothing; a formatter must read the file on stdin and print the formatted file on stdout", res.Stderr, nil)
 	}
-	return stdout.String(), nil
-}
-
-// cappedBuffer keeps the first limit bytes written to it and notes whether
-// more came. It never fails a write, so the process is not killed by EPIPE.
-type cappedBuffer struct {
-	bytes.Buffer
-	limit int
-	over  bool
-}
-
-func (b *cappedBuffer) Write(p []byte) (int, error) {
-	room := b.limit - b.Len()
-	if len(p) > room {
-		b.over = true
-		b.Buffer.Write(p[:max(room, 0)])
-		return len(p), nil
-	}
-	return b.Buffer.Write(p)
-}
-
-// firstLines returns the first n non-empty lines of s, trimmed.
-func firstLines(s string, n int) string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			out = append(out, l)
-			if len(out) == n {
-				break
-			}
-		}
-	}
-	return strings.Join(out, "\n")
+	return res.Stdout, nil
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -37,7 +38,10 @@ func runFormatterWithin(t *testing.T, rule config.FormatterRule, path, text stri
 	}
 }
 
-func TestRunFormatter(t *testing.T) {
+// shellDir skips the test when there is no sh and returns a temporary
+// directory with symlinks resolved, as pwd prints it.
+func shellDir(t *testing.T) string {
+	t.Helper()
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh on PATH")
 	}
@@ -45,6 +49,11 @@ func TestRunFormatter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+func TestRunFormatter(t *testing.T) {
+	dir := shellDir(t)
 	file := filepath.Join(dir, "src", "x.txt")
 	for _, c := range []struct {
 		name    string
@@ -67,13 +76,7 @@ func TestRunFormatter(t *testing.T) {
 }
 
 func TestRunFormatterFailures(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh on PATH")
-	}
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := shellDir(t)
 	file := filepath.Join(dir, "x.go")
 	for _, c := range []struct {
 		name    string
@@ -197,4 +200,42 @@ func TestRunFormatterGofmt(t *testing.T) {
 	if !errors.As(err, &fe) || !strings.Contains(fe.Stderr, "2:6") {
 		t.Errorf("Run(gofmt, bad syntax) = %v; want a *Error quoting gofmt's position", err)
 	}
+}
+
+// TestRunFormatterFloods runs formatters that print far more than their
+// caps (5 MB against a 10-byte input): too much stdout fails with a *Error,
+// too much stderr is cut to the first lines and bytes, and what is kept
+// stays within the caps.
+func TestRunFormatterFloods(t *testing.T) {
+	dir := shellDir(t)
+	file := filepath.Join(dir, "x.go")
+	const flood = "head -c 5000000 /dev/zero | tr '\\0' x"
+	const text = "package x\n"
+
+	t.Run("stdout", func(t *testing.T) {
+		rule := config.FormatterRule{Command: []string{"sh", "-c", "cat >/dev/null; " + flood}}
+		out, err := runFormatterWithin(t, rule, file, text)
+		want := `formatter ` + strconv.Quote("sh -c cat >/dev/null; "+flood) + ` failed on ` + file + `: printed more than 1048616 bytes for 10 bytes of input`
+		if err == nil || err.Error() != want || out != "" {
+			t.Errorf("Run(5 MB on stdout) = %d bytes, %v; want the error\n%s", len(out), err, want)
+		}
+	})
+	t.Run("stderr", func(t *testing.T) {
+		rule := config.FormatterRule{Command: []string{"sh", "-c", "cat >/dev/null; " + flood + " >&2; exit 1"}}
+		out, err := runFormatterWithin(t, rule, file, text)
+		var fe *Error
+		if !errors.As(err, &fe) || fe.Reason != "exited with status 1" {
+			t.Fatalf("Run(5 MB on stderr, exit 1) = %q, %v; want a *Error for the exit status", out, err)
+		}
+		if len(fe.Stderr) > formatterStderrBytes+len("…") || !strings.HasPrefix(fe.Stderr, "xxxx") {
+			t.Errorf("Run(5 MB on stderr) quotes %d bytes of stderr (%.20q…); want at most %d, the first", len(fe.Stderr), fe.Stderr, formatterStderrBytes)
+		}
+	})
+	t.Run("stderr on success", func(t *testing.T) {
+		rule := config.FormatterRule{Command: []string{"sh", "-c", "cat; " + flood + " >&2"}}
+		out, err := runFormatterWithin(t, rule, file, text)
+		if err != nil || out != text {
+			t.Errorf("Run(5 MB on stderr, exit 0) = %q, %v; want %q: stderr alone is no failure", out, err, text)
+		}
+	})
 }
