@@ -17,7 +17,12 @@ func TestWordSpans(t *testing.T) {
 		{"foo(a, b)", "foo(a, c)", []Span{{7, 8}}, []Span{{7, 8}}},
 		{"x := count + 1", "x := count + 2", []Span{{13, 14}}, []Span{{13, 14}}},
 		{"return a + b", "return c - d", []Span{{7, 12}}, []Span{{7, 12}}},
-		{"if err != nil {", "if err == nil {", []Span{{7, 8}}, []Span{{7, 8}}},
+		// An operator is one token: "!=" became "==".
+		{"if err != nil {", "if err == nil {", []Span{{7, 9}}, []Span{{7, 9}}},
+		// Semantic cleanup: the one space between two changes joins them.
+		{"x := f(a) + g(b)", "x := h(a) - g(c)", []Span{{5, 6}, {10, 11}, {14, 15}}, []Span{{5, 6}, {10, 11}, {14, 15}}},
+		{"return nil", "return nil, err", nil, []Span{{10, 15}}},
+		{"foo()", "foo(x)", nil, []Span{{4, 5}}},
 		{"say(héllo)", "say(hallo)", []Span{{4, 10}}, []Span{{4, 9}}},
 		{"a  b", "a b", []Span{{1, 3}}, []Span{{1, 2}}},
 		{"f(x)", "f(x, y)", nil, []Span{{3, 6}}},
@@ -60,6 +65,10 @@ func FuzzWordSpans(f *testing.F) {
 		}
 		// What is left unmarked is common to both lines, apart from the
 		// whitespace that joins neighbouring spans.
+		ua, ub := unchangedText(a, del), unchangedText(b, ins)
+		if strings.Join(strings.Fields(ua), "") != strings.Join(strings.Fields(ub), "") {
+			t.Fatalf("WordSpans(%q, %q) = %v, %v leaves %q and %q unmarked", a, b, del, ins, ua, ub)
+		}
 		if a == b && (del != nil || ins != nil) {
 			t.Fatalf("WordSpans(%q, %q) = %v, %v; want no spans", a, b, del, ins)
 		}
