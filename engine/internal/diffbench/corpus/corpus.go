@@ -161,3 +161,42 @@ func pct10(r *rand.Rand, base []string) []string {
 	}
 	return v
 }
+
+// Repetitive returns n lines of code in the style generated code and table
+// tests have: small functions with unique names whose bodies repeat a few
+// lines that differ only in a small number, so that most lines occur
+// hundreds of times. It is the worst case of a Myers diff with a cost cap
+// (issue 15): there, a moved block shows as tens of thousands of changed
+// lines.
+func Repetitive(n int, seed int64) []string {
+	r := rand.New(rand.NewSource(seed))
+	var lines []string
+	for f := 0; len(lines) < n; f++ {
+		lines = append(lines, fmt.Sprintf("func handle%d(ctx context.Context, req *Request) error {\n", f))
+		for range 1 + r.Intn(6) {
+			switch r.Intn(5) {
+			case 0:
+				lines = append(lines, "\tif err := req.Validate(); err != nil {\n", "\t\treturn err\n", "\t}\n")
+			case 1:
+				lines = append(lines, fmt.Sprintf("\treq.Count += %d\n", r.Intn(10)))
+			case 2:
+				lines = append(lines, fmt.Sprintf("\tlog.Printf(\"step %%d\", %d)\n", r.Intn(20)))
+			case 3:
+				lines = append(lines, "\n")
+			default:
+				lines = append(lines, fmt.Sprintf("\tif req.Field%d == nil {\n", r.Intn(8)), "\t\treq.Reset()\n", "\t}\n")
+			}
+		}
+		lines = append(lines, "\treturn nil\n", "}\n", "\n")
+	}
+	return lines[:n]
+}
+
+// MoveBlock returns lines with the block of k lines at from moved to start
+// at to (an index into lines, after from+k).
+func MoveBlock(lines []string, from, k, to int) []string {
+	v := append([]string{}, lines[:from]...)
+	v = append(v, lines[from+k:to]...)
+	v = append(v, lines[from:from+k]...)
+	return append(v, lines[to:]...)
+}
