@@ -53,6 +53,19 @@ func BenchmarkDiff(b *testing.B) {
 			})
 		}
 	}
+	// The worst case of issue 15: a 5,000-line block moved within 100,000
+	// lines of repetitive code.
+	b.Run("100k/moved-rep", func(b *testing.B) {
+		base := corpus.Repetitive(100_000, 1)
+		x, y := strings.Join(base, ""), strings.Join(corpus.MoveBlock(base, 25_000, 5_000, 75_000), "")
+		b.ReportAllocs()
+		b.ResetTimer()
+		changed := 0
+		for b.Loop() {
+			changed = changedLines(Diff(x, y))
+		}
+		b.ReportMetric(float64(changed), "changed-lines")
+	})
 }
 
 // BenchmarkUnified measures Unified, diff and formatting, at 100k lines.
