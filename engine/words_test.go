@@ -37,6 +37,41 @@ func TestWordSpans(t *testing.T) {
 	}
 }
 
+// TestWordSpansManyTokens checks lines beyond the ASCII runes (more than
+// 128 distinct tokens, diffed without the semantic cleanup) and beyond
+// maxSpanTokens (one span from the first to the last differing token).
+func TestWordSpansManyTokens(t *testing.T) {
+	words := func(n int, change map[int]string) string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = fmt.Sprintf("w%d", i)
+			if c, ok := change[i]; ok {
+				w[i] = c
+			}
+		}
+		return strings.Join(w, " ")
+	}
+	tests := []struct {
+		name     string
+		a, b     string
+		del, ins []Span
+	}{
+		// "w0 w1 … w99 w100 …": word 100 starts at byte 10·3+90·4 = 390.
+		{"150 distinct words", words(150, nil), words(150, map[int]string{100: "changed"}), []Span{{390, 394}}, []Span{{390, 397}}},
+		// 1,001 words and 1,000 spaces a line: past maxSpanTokens together.
+		{"2,001 tokens a line", words(1001, map[int]string{0: "x", 1000: "y"}), words(1001, map[int]string{0: "z", 1000: "q"}),
+			[]Span{{0, len(words(1001, map[int]string{0: "x", 1000: "y"}))}}, []Span{{0, len(words(1001, map[int]string{0: "z", 1000: "q"}))}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			del, ins := WordSpans(tt.a, tt.b)
+			if !slices.Equal(del, tt.del) || !slices.Equal(ins, tt.ins) {
+				t.Errorf("WordSpans = %v, %v; want %v, %v", del, ins, tt.del, tt.ins)
+			}
+		})
+	}
+}
+
 // unchangedText returns s without the spans.
 func unchangedText(s string, spans []Span) string {
 	out, at := "", 0
