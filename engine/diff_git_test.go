@@ -185,8 +185,8 @@ func TestDiffLinesVsGitCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
 	}
-	rep := corpus.Repetitive(100_000, 1)
-	pairs := []textPair{{"repetitive moved block", rep, corpus.MoveBlock(rep, 25_000, 5_000, 75_000)}}
+	rep, moved := corpus.RepetitiveMove()
+	pairs := []textPair{{"repetitive moved block", rep, moved}}
 	if lines, err := benchCorpus(); err == nil {
 		for _, kind := range corpus.Kinds {
 			for seed := range int64(3) {

@@ -115,8 +115,8 @@ func (b *bench) run(sizeList, repo string, history int) error {
 			}
 		}
 	}
-	rep := corpus.Repetitive(100_000, 1)
-	p, err := b.write("repetitive", rep, corpus.MoveBlock(rep, 25_000, 5_000, 75_000))
+	base, variant := corpus.RepetitiveMove()
+	p, err := b.write("repetitive", base, variant)
 	if err != nil {
 		return err
 	}

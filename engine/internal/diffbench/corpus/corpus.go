@@ -192,11 +192,14 @@ func Repetitive(n int, seed int64) []string {
 	return lines[:n]
 }
 
-// MoveBlock returns lines with the block of k lines at from moved to start
-// at to (an index into lines, after from+k).
-func MoveBlock(lines []string, from, k, to int) []string {
-	v := append([]string{}, lines[:from]...)
-	v = append(v, lines[from+k:to]...)
-	v = append(v, lines[from:from+k]...)
-	return append(v, lines[to:]...)
+// RepetitiveMove returns the worst case of issue 15: 100,000 lines of
+// Repetitive code, and the same with the 5,000 lines from line 25,000
+// moved to line 75,000.
+func RepetitiveMove() (base, variant []string) {
+	base = Repetitive(100_000, 1)
+	const from, k, to = 25_000, 5_000, 75_000
+	variant = append([]string{}, base[:from]...)
+	variant = append(variant, base[from+k:to]...)
+	variant = append(variant, base[from:from+k]...)
+	return base, append(variant, base[to:]...)
 }
