@@ -136,12 +136,11 @@ func tokenRunes(a, b string, ta, tb []int32) (ra, rb []rune, small bool) {
 // first sight. Up to tokenTableSize/4*3 tokens it is an open-addressing
 // table on the stack, which costs a fraction of a map; beyond that a map.
 type tokenTable struct {
-	slots   [tokenTableSize]struct{ tok string } // "" if free
+	toks    [tokenTableSize]string // "" if free
 	ids     [tokenTableSize]uint8
 	classes [tokenTableSize]uint8 // per id
 	n       int
-	big     map[string]int32
-	bigCls  []uint8
+	big     map[string]int32 // all tokens, once there are too many for the table
 }
 
 const tokenTableSize = 256
@@ -162,7 +161,6 @@ func (t *tokenTable) id(tok string) int {
 		if !ok {
 			id = int32(len(t.big))
 			t.big[tok] = id
-			t.bigCls = append(t.bigCls, tokenClass(tok))
 		}
 		return int(id)
 	}
@@ -171,7 +169,7 @@ func (t *tokenTable) id(tok string) int {
 		h = (h ^ uint32(tok[i])) * 16777619
 	}
 	for i := h % tokenTableSize; ; i = (i + 1) % tokenTableSize {
-		switch t.slots[i].tok {
+		switch t.toks[i] {
 		case tok:
 			return int(t.ids[i])
 		case "":
@@ -179,7 +177,7 @@ func (t *tokenTable) id(tok string) int {
 				t.grow()
 				return t.id(tok)
 			}
-			t.slots[i].tok, t.ids[i] = tok, uint8(t.n)
+			t.toks[i], t.ids[i] = tok, uint8(t.n)
 			t.classes[t.n] = tokenClass(tok)
 			t.n++
 			return t.n - 1
@@ -190,10 +188,9 @@ func (t *tokenTable) id(tok string) int {
 // grow moves the tokens into a map.
 func (t *tokenTable) grow() {
 	t.big = make(map[string]int32, 2*t.n)
-	t.bigCls = append([]uint8(nil), t.classes[:t.n]...)
-	for i, s := range t.slots {
-		if s.tok != "" {
-			t.big[s.tok] = int32(t.ids[i])
+	for i, tok := range t.toks {
+		if tok != "" {
+			t.big[tok] = int32(t.ids[i])
 		}
 	}
 }
@@ -206,13 +203,9 @@ func (t *tokenTable) len() int {
 	return t.n
 }
 
-// class returns the class of the token with an id.
-func (t *tokenTable) class(id int) uint8 {
-	if t.big != nil {
-		return t.bigCls[id]
-	}
-	return t.classes[id]
-}
+// class returns the class of the token with an id, one of the table's
+// (not the map's).
+func (t *tokenTable) class(id int) uint8 { return t.classes[id] }
 
 // The classes of tokens, as far as go-diff's semantic cleanup tells them
 // apart.

@@ -58,6 +58,8 @@ func TestWordSpansManyTokens(t *testing.T) {
 	}{
 		// "w0 w1 … w99 w100 …": word 100 starts at byte 10·3+90·4 = 390.
 		{"150 distinct words", words(150, nil), words(150, map[int]string{100: "changed"}), []Span{{390, 394}}, []Span{{390, 397}}},
+		// Past the token table's 192 slots: a map takes over.
+		{"300 distinct words", words(300, nil), words(300, map[int]string{100: "changed"}), []Span{{390, 394}}, []Span{{390, 397}}},
 		// 1,001 words and 1,000 spaces a line: past maxSpanTokens together.
 		{"2,001 tokens a line", words(1001, map[int]string{0: "x", 1000: "y"}), words(1001, map[int]string{0: "z", 1000: "q"}),
 			[]Span{{0, len(words(1001, map[int]string{0: "x", 1000: "y"}))}}, []Span{{0, len(words(1001, map[int]string{0: "z", 1000: "q"}))}}},
