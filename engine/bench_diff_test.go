@@ -42,17 +42,27 @@ func BenchmarkDiff(b *testing.B) {
 		for _, kind := range corpus.Kinds {
 			b.Run(fmt.Sprintf("%dk/%s", n/1000, kind), func(b *testing.B) {
 				base, variant := benchPair(b, n, kind)
-				x, y := strings.Join(base, ""), strings.Join(variant, "")
-				b.ReportAllocs()
-				b.ResetTimer()
-				changed := 0
-				for b.Loop() {
-					changed = changedLines(Diff(x, y))
-				}
-				b.ReportMetric(float64(changed), "changed-lines")
+				benchLineDiff(b, base, variant)
 			})
 		}
 	}
+	// The worst case of issue 15.
+	b.Run("100k/moved-rep", func(b *testing.B) {
+		base, variant := corpus.RepetitiveMove()
+		benchLineDiff(b, base, variant)
+	})
+}
+
+// benchLineDiff measures Diff of the joined lines of base and variant.
+func benchLineDiff(b *testing.B, base, variant []string) {
+	x, y := strings.Join(base, ""), strings.Join(variant, "")
+	b.ReportAllocs()
+	b.ResetTimer()
+	changed := 0
+	for b.Loop() {
+		changed = changedLines(Diff(x, y))
+	}
+	b.ReportMetric(float64(changed), "changed-lines")
 }
 
 // BenchmarkUnified measures Unified, diff and formatting, at 100k lines.

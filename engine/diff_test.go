@@ -114,6 +114,11 @@ func TestDiff(t *testing.T) {
 		// An inserted function slides down to follow the blank line.
 		{"f() {\n}\n\ng() {\n}\n", "f() {\n}\n\nh() {\n}\n\ng() {\n}\n",
 			[]Op{{OpEqual, 0, 3, 0, 3}, {OpInsert, 3, 3, 3, 6}, {OpEqual, 3, 5, 6, 8}}},
+		// A function inserted above one that starts and ends with the same
+		// lines shows whole, by git's indent heuristic; slid down as far as
+		// it goes it would start inside the old one.
+		{"func f() {\n\ty()\n}\n\n", "func f() {\n\tx()\n}\n\nfunc f() {\n\ty()\n}\n\n",
+			[]Op{{OpInsert, 0, 0, 0, 4}, {OpEqual, 0, 4, 4, 8}}},
 		// A deletion and an insertion that can meet read as one replacement.
 		{"x\ny\ny\nz\n", "x\ny\nq\nz\n", []Op{{OpEqual, 0, 2, 0, 2}, {OpReplace, 2, 3, 2, 3}, {OpEqual, 3, 4, 3, 4}}},
 	}
@@ -143,37 +148,46 @@ func randomLines(r *rand.Rand, n, k int) []string {
 	return l
 }
 
-// TestDiffLinesMinimal checks, on small random inputs where the cost cap
-// never applies, that DiffLines is minimal.
-func TestDiffLinesMinimal(t *testing.T) {
+// myersChanges marks the changes myers.run finds between a and b.
+func myersChanges(a, b []string) []Op {
+	ia, ib, n := internLines(a, b)
+	ca, cb := make([]bool, len(a)), make([]bool, len(b))
+	m := myers{counts: make([]int32, 2*n)}
+	m.run(ia, ib, ca, cb)
+	return appendOps(nil, ca, cb, 0, 0)
+}
+
+// TestMyersMinimal checks, on small random inputs where the cost cap never
+// applies, that the Myers fallback is minimal.
+func TestMyersMinimal(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	for n := range 2000 {
 		a := randomLines(r, r.Intn(40), 2+n%9)
 		b := randomLines(r, r.Intn(40), 2+n%7)
-		ops := DiffLines(a, b)
+		ops := myersChanges(a, b)
 		if err := checkOps(a, b, ops); err != nil {
-			t.Fatalf("DiffLines(%q, %q) = %v: %v", a, b, ops, err)
+			t.Fatalf("myers(%q, %q) = %v: %v", a, b, ops, err)
 		}
 		if c, min := changedLines(ops), len(a)+len(b)-2*lcsLen(a, b); c != min {
-			t.Fatalf("DiffLines(%q, %q) changes %d lines; minimum is %d", a, b, c, min)
+			t.Fatalf("myers(%q, %q) changes %d lines; minimum is %d", a, b, c, min)
 		}
 	}
 }
 
-// TestDiffLinesCostCap checks that inputs big enough to hit the cost cap
-// still give valid diffs close to the minimum.
-func TestDiffLinesCostCap(t *testing.T) {
+// TestMyersCostCap checks that inputs big enough to hit the cost cap still
+// give valid diffs close to the minimum.
+func TestMyersCostCap(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
 	for _, k := range []int{3, 20, 500} {
 		a := randomLines(r, 3000, k)
 		b := randomLines(r, 3000, k)
-		ops := DiffLines(a, b)
+		ops := myersChanges(a, b)
 		if err := checkOps(a, b, ops); err != nil {
 			t.Fatalf("alphabet %d: %v", k, err)
 		}
 		c, min := changedLines(ops), len(a)+len(b)-2*lcsLen(a, b)
 		if float64(c) > 1.1*float64(min) {
-			t.Errorf("alphabet %d: DiffLines changes %d lines; minimum is %d", k, c, min)
+			t.Errorf("alphabet %d: myers changes %d lines; minimum is %d", k, c, min)
 		}
 		t.Logf("alphabet %d: %d changed lines, minimum %d", k, c, min)
 	}

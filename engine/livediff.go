@@ -28,13 +28,15 @@ const liveRun = 8
 type LiveDiff struct {
 	orig  []int32          // ids of the original's lines
 	done  []int32          // ids of the streamed lines
+	origL []string         // the original's lines
+	doneL []string         // the streamed lines
 	ids   map[string]int32 // line → id
 	tail  int              // the tail of the last Update
 	sa    int              // stable point: lines of the original before it are final…
 	sb    int              // …and lines of done before it
 	fixed int              // ops[:fixed] end at the stable point
 	ops   []Op
-	m     myers
+	h     histogram
 	ca    []bool
 	cb    []bool
 }
@@ -42,7 +44,7 @@ type LiveDiff struct {
 // NewLiveDiff starts a live diff against original's lines; until the first
 // Update the proposal equals the original.
 func NewLiveDiff(original []string) *LiveDiff {
-	d := &LiveDiff{ids: make(map[string]int32, len(original)), orig: make([]int32, len(original)), tail: -1}
+	d := &LiveDiff{ids: make(map[string]int32, len(original)), orig: make([]int32, len(original)), origL: original, tail: -1}
 	for i, l := range original {
 		d.orig[i] = d.intern(l)
 	}
@@ -66,23 +68,25 @@ func (d *LiveDiff) intern(l string) int32 {
 func (d *LiveDiff) Update(done []string, tail int) {
 	tail = min(max(tail, 0), len(d.orig))
 	if len(done) < len(d.done) || tail < d.sa {
-		d.done, d.sa, d.sb, d.fixed = d.done[:0], 0, 0, 0
+		d.done, d.doneL, d.sa, d.sb, d.fixed = d.done[:0], d.doneL[:0], 0, 0, 0
 	}
 	if len(done) == len(d.done) && tail == d.tail {
 		return
 	}
 	for _, l := range done[len(d.done):] {
 		d.done = append(d.done, d.intern(l))
+		d.doneL = append(d.doneL, l)
 	}
 	d.tail = tail
 
 	a, b := d.orig[d.sa:tail], d.done[d.sb:]
-	if n := 2 * len(d.ids); len(d.m.counts) < n {
-		d.m.counts = append(d.m.counts, make([]int32, n-len(d.m.counts))...)
-	}
 	d.ca, d.cb = resetBools(d.ca, len(a)), resetBools(d.cb, len(b))
-	d.m.run(a, b, d.ca, d.cb)
-	region := slideChanges(appendOps(nil, d.ca, d.cb, d.sa, d.sb), d.orig, d.done)
+	d.h.reserve(len(d.ids), len(a))
+	d.h.region(a, b, d.ca, d.cb, 0, len(a), 0, len(b))
+	sa, sb := side{a, d.ca, d.origL[d.sa:tail]}, side{b, d.cb, d.doneL[d.sb:]}
+	d.h.compact(sa, sb)
+	d.h.compact(sb, sa)
+	region := appendOps(nil, d.ca, d.cb, d.sa, d.sb)
 
 	d.ops = d.ops[:d.fixed]
 	if d.fixed > 0 {

@@ -17,7 +17,12 @@ func TestWordSpans(t *testing.T) {
 		{"foo(a, b)", "foo(a, c)", []Span{{7, 8}}, []Span{{7, 8}}},
 		{"x := count + 1", "x := count + 2", []Span{{13, 14}}, []Span{{13, 14}}},
 		{"return a + b", "return c - d", []Span{{7, 12}}, []Span{{7, 12}}},
-		{"if err != nil {", "if err == nil {", []Span{{7, 8}}, []Span{{7, 8}}},
+		// An operator is one token: "!=" became "==".
+		{"if err != nil {", "if err == nil {", []Span{{7, 9}}, []Span{{7, 9}}},
+		// Semantic cleanup: the one space between two changes joins them.
+		{"x := f(a) + g(b)", "x := h(a) - g(c)", []Span{{5, 6}, {10, 11}, {14, 15}}, []Span{{5, 6}, {10, 11}, {14, 15}}},
+		{"return nil", "return nil, err", nil, []Span{{10, 15}}},
+		{"foo()", "foo(x)", nil, []Span{{4, 5}}},
 		{"say(héllo)", "say(hallo)", []Span{{4, 10}}, []Span{{4, 9}}},
 		{"a  b", "a b", []Span{{1, 3}}, []Span{{1, 2}}},
 		{"f(x)", "f(x, y)", nil, []Span{{3, 6}}},
@@ -27,6 +32,43 @@ func TestWordSpans(t *testing.T) {
 			del, ins := WordSpans(tt.a, tt.b)
 			if !slices.Equal(del, tt.del) || !slices.Equal(ins, tt.ins) {
 				t.Errorf("WordSpans(%q, %q) = %v, %v; want %v, %v", tt.a, tt.b, del, ins, tt.del, tt.ins)
+			}
+		})
+	}
+}
+
+// TestWordSpansManyTokens checks lines beyond the ASCII runes (more than
+// 128 distinct tokens, diffed without the semantic cleanup) and beyond
+// maxSpanTokens (one span from the first to the last differing token).
+func TestWordSpansManyTokens(t *testing.T) {
+	words := func(n int, change map[int]string) string {
+		w := make([]string, n)
+		for i := range w {
+			w[i] = fmt.Sprintf("w%d", i)
+			if c, ok := change[i]; ok {
+				w[i] = c
+			}
+		}
+		return strings.Join(w, " ")
+	}
+	tests := []struct {
+		name     string
+		a, b     string
+		del, ins []Span
+	}{
+		// "w0 w1 … w99 w100 …": word 100 starts at byte 10·3+90·4 = 390.
+		{"150 distinct words", words(150, nil), words(150, map[int]string{100: "changed"}), []Span{{390, 394}}, []Span{{390, 397}}},
+		// Past the token table's 192 slots: a map takes over.
+		{"300 distinct words", words(300, nil), words(300, map[int]string{100: "changed"}), []Span{{390, 394}}, []Span{{390, 397}}},
+		// 1,001 words and 1,000 spaces a line: past maxSpanTokens together.
+		{"2,001 tokens a line", words(1001, map[int]string{0: "x", 1000: "y"}), words(1001, map[int]string{0: "z", 1000: "q"}),
+			[]Span{{0, len(words(1001, map[int]string{0: "x", 1000: "y"}))}}, []Span{{0, len(words(1001, map[int]string{0: "z", 1000: "q"}))}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			del, ins := WordSpans(tt.a, tt.b)
+			if !slices.Equal(del, tt.del) || !slices.Equal(ins, tt.ins) {
+				t.Errorf("WordSpans = %v, %v; want %v, %v", del, ins, tt.del, tt.ins)
 			}
 		})
 	}
@@ -60,6 +102,10 @@ func FuzzWordSpans(f *testing.F) {
 		}
 		// What is left unmarked is common to both lines, apart from the
 		// whitespace that joins neighbouring spans.
+		ua, ub := unchangedText(a, del), unchangedText(b, ins)
+		if strings.Join(strings.Fields(ua), "") != strings.Join(strings.Fields(ub), "") {
+			t.Fatalf("WordSpans(%q, %q) = %v, %v leaves %q and %q unmarked", a, b, del, ins, ua, ub)
+		}
 		if a == b && (del != nil || ins != nil) {
 			t.Fatalf("WordSpans(%q, %q) = %v, %v; want no spans", a, b, del, ins)
 		}

@@ -1,22 +1,34 @@
 // Command diffbench compares `deskctl diff` with `git diff --histogram` as
-// whole processes, on the inputs of ../shared/docs/perf-baselines.md §1: real
-// Go code from GOROOT at 10k and 100k lines, and four variants of it
-// (scattered, pct10, moved, different). It builds nothing; give it a
-// deskctl binary:
+// whole processes, side by side, in time and in changed lines, on:
+//   - the inputs of ../shared/docs/perf-baselines.md §1: real Go code from
+//     GOROOT at 10k and 100k lines, and four variants of it (scattered,
+//     pct10, moved, different);
+//   - the worst case of issue 15: a 5,000-line block moved within 100,000
+//     lines of repetitive code (corpus.Repetitive);
+//   - real history: the .go files that the last commits of a repository
+//     (by default this one) changed, each before and after its commit.
+//
+// It builds nothing; give it a deskctl binary:
 //
 //	go build -o /tmp/deskctl ./cmd/deskctl
 //	go run ./engine/internal/diffbench -deskctl /tmp/deskctl
 //
 // In each round every command runs once, deskctl and git alternating which
-// goes first, with stdout to /dev/null. It prints the median wall time of
-// each and the median of the per-round ratios, which a shared, noisy
-// machine disturbs least, against the targets: at most 1.0× git for
-// scattered, pct10 and moved, 1.5× for different.
+// goes first, with stdout to /dev/null (for the history, each runs over all
+// its pairs one after another). It prints the median wall time of each and
+// the median of the per-round ratios, which a shared, noisy machine
+// disturbs least, against the targets: at most 1.0× git on ordinary edits
+// (scattered, pct10, moved, history), 1.5× on completely different files
+// and on the worst case. The changed lines are counted once, from -U0
+// output.
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,25 +42,39 @@ import (
 func main() {
 	deskctl := flag.String("deskctl", "", "path of the deskctl binary to measure (required)")
 	git := flag.String("git", "git", "path of git")
-	rounds := flag.Int("rounds", 7, "rounds per size and variant")
+	rounds := flag.Int("rounds", 7, "rounds per case")
 	sizes := flag.String("sizes", "10000,100000", "comma-separated file sizes in lines")
+	repo := flag.String("repo", ".", "git repository whose history gives the real-history pairs")
+	history := flag.Int("history", 300, "most real-history pairs (0: none)")
 	flag.Parse()
 	if *deskctl == "" {
 		fmt.Fprintln(os.Stderr, "diffbench: -deskctl is required (go build -o /tmp/deskctl ./cmd/deskctl)")
 		os.Exit(2)
 	}
-	if err := run(*deskctl, *git, *sizes, *rounds); err != nil {
+	b := bench{deskctl: *deskctl, git: *git, rounds: *rounds}
+	if err := b.run(*sizes, *repo, *history); err != nil {
 		fmt.Fprintf(os.Stderr, "diffbench: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(deskctl, git, sizeList string, rounds int) error {
+// bench holds what every case needs.
+type bench struct {
+	deskctl, git string
+	rounds       int
+	dir          string   // temporary files
+	null         *os.File // os.DevNull
+}
+
+// pair is a before and after file.
+type pair struct{ a, b string }
+
+func (b *bench) run(sizeList, repo string, history int) error {
 	var sizes []int
 	for _, s := range strings.Split(sizeList, ",") {
 		var n int
 		if _, err := fmt.Sscan(s, &n); err != nil || n <= 0 {
-			return fmt.Errorf("bad size %q", s)
+			return fmt.Errorf("bad size %q in -sizes", s)
 		}
 		sizes = append(sizes, n)
 	}
@@ -60,79 +86,208 @@ func run(deskctl, git, sizeList string, rounds int) error {
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp("", "diffbench")
-	if err != nil {
+	if b.dir, err = os.MkdirTemp("", "diffbench"); err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
-	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
-	if err != nil {
+	defer os.RemoveAll(b.dir)
+	if b.null, err = os.OpenFile(os.DevNull, os.O_WRONLY, 0); err != nil {
 		return err
 	}
-	defer null.Close()
+	defer b.null.Close()
 
-	fmt.Printf("%-6s %-10s %12s %12s %8s %7s\n", "lines", "variant", "deskctl ms", "git ms", "ratio", "target")
+	fmt.Printf("%-6s %-12s %11s %9s %7s %7s %21s\n", "lines", "variant", "deskctl ms", "git ms", "ratio", "target", "changed deskctl / git")
 	for _, n := range sizes {
 		for _, kind := range corpus.Kinds {
 			base, variant, err := corpus.Make(lines, n, kind, 1)
 			if err != nil {
 				return err
 			}
-			a := filepath.Join(dir, fmt.Sprintf("%d-base.go", n))
-			b := filepath.Join(dir, fmt.Sprintf("%d-%s.go", n, kind))
-			if err := os.WriteFile(a, []byte(strings.Join(base, "")), 0o644); err != nil {
+			p, err := b.write(fmt.Sprintf("%d-%s", n, kind), base, variant)
+			if err != nil {
 				return err
-			}
-			if err := os.WriteFile(b, []byte(strings.Join(variant, "")), 0o644); err != nil {
-				return err
-			}
-			cmds := [][]string{
-				{deskctl, "diff", a, b},
-				{git, "diff", "--no-index", "--no-color", "--histogram", a, b},
-			}
-			var td, tg, ratios []float64
-			for r := range rounds {
-				var t [2]float64
-				for i := range 2 {
-					k := (i + r) % 2 // alternate which command goes first
-					if t[k], err = timeRun(cmds[k], null); err != nil {
-						return err
-					}
-				}
-				td, tg = append(td, t[0]), append(tg, t[1])
-				ratios = append(ratios, t[0]/t[1])
 			}
 			target := 1.0
 			if kind == "different" {
 				target = 1.5
 			}
-			verdict := "ok"
-			if median(ratios) > target {
-				verdict = "OVER"
+			if err := b.report(fmt.Sprintf("%dk", n/1000), kind, []pair{p}, target); err != nil {
+				return err
 			}
-			fmt.Printf("%-6s %-10s %12.1f %12.1f %7.2f× %6.1f× %s\n", fmt.Sprintf("%dk", n/1000), kind, median(td), median(tg), median(ratios), target, verdict)
+		}
+	}
+	base, variant := corpus.RepetitiveMove()
+	p, err := b.write("repetitive", base, variant)
+	if err != nil {
+		return err
+	}
+	if err := b.report("100k", "moved-rep", []pair{p}, 1.5); err != nil {
+		return err
+	}
+	if history > 0 {
+		pairs, err := b.historyPairs(repo, history)
+		if err != nil {
+			return err
+		}
+		if err := b.report(fmt.Sprintf("%d×", len(pairs)), "history", pairs, 1.0); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// timeRun runs argv with stdout to null and returns its wall time in ms.
-// Exit status 1 counts as success: diff tools use it for "files differ".
-func timeRun(argv []string, null *os.File) (float64, error) {
+// write writes the two texts of a case and returns their paths.
+func (b *bench) write(name string, base, variant []string) (pair, error) {
+	p := pair{filepath.Join(b.dir, name+"-a.go"), filepath.Join(b.dir, name+"-b.go")}
+	if err := os.WriteFile(p.a, []byte(strings.Join(base, "")), 0o644); err != nil {
+		return p, err
+	}
+	return p, os.WriteFile(p.b, []byte(strings.Join(variant, "")), 0o644)
+}
+
+// report times deskctl and git over the pairs, counts their changed lines
+// and prints one row.
+func (b *bench) report(size, kind string, pairs []pair, target float64) error {
+	// The two commands on a pair, with -U0 when counting changed lines.
+	cmds := [2]func(p pair, u0 bool) []string{
+		func(p pair, u0 bool) []string {
+			if u0 {
+				return []string{b.deskctl, "diff", "-U", "0", p.a, p.b}
+			}
+			return []string{b.deskctl, "diff", p.a, p.b}
+		},
+		func(p pair, u0 bool) []string {
+			argv := []string{b.git, "diff", "--no-index", "--no-color", "--no-ext-diff", "--histogram"}
+			if u0 {
+				argv = append(argv, "-U0")
+			}
+			return append(argv, p.a, p.b)
+		},
+	}
+	var td, tg, ratios []float64
+	for r := range b.rounds {
+		var t [2]float64
+		for i := range 2 {
+			k := (i + r) % 2 // alternate which command goes first
+			for _, p := range pairs {
+				ms, err := b.time(cmds[k](p, false))
+				if err != nil {
+					return err
+				}
+				t[k] += ms
+			}
+		}
+		td, tg = append(td, t[0]), append(tg, t[1])
+		ratios = append(ratios, t[0]/t[1])
+	}
+	var changed [2]int
+	for k, cmd := range cmds {
+		for _, p := range pairs {
+			n, err := b.changedLines(cmd(p, true))
+			if err != nil {
+				return err
+			}
+			changed[k] += n
+		}
+	}
+	verdict := "ok"
+	if median(ratios) > target {
+		verdict = "OVER"
+	}
+	fmt.Printf("%-6s %-12s %11.1f %9.1f %6.2f× %6.1f× %10d / %-8d %s\n", size, kind, median(td), median(tg), median(ratios), target, changed[0], changed[1], verdict)
+	return nil
+}
+
+// time runs argv with stdout to /dev/null and returns its wall time in ms.
+func (b *bench) time(argv []string) (float64, error) {
+	start := time.Now()
+	err := b.exec(argv, b.null)
+	return float64(time.Since(start).Microseconds()) / 1000, err
+}
+
+// changedLines runs argv, a unified diff of one pair of files, and counts
+// the lines its hunks add and remove.
+func (b *bench) changedLines(argv []string) (int, error) {
+	var out bytes.Buffer
+	if err := b.exec(argv, &out); err != nil {
+		return 0, err
+	}
+	n, inHunks := 0, false
+	sc := bufio.NewScanner(&out)
+	sc.Buffer(nil, 1<<26)
+	for sc.Scan() {
+		switch l := sc.Text(); {
+		case strings.HasPrefix(l, "@@"):
+			inHunks = true
+		case inHunks && (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")):
+			n++
+		}
+	}
+	return n, sc.Err()
+}
+
+// exec runs argv with stdout to w. Exit status 1 counts as success: diff
+// tools use it for "files differ".
+func (b *bench) exec(argv []string, w io.Writer) error {
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdout = null
+	cmd.Stdout = w
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	start := time.Now()
 	err := cmd.Run()
-	elapsed := time.Since(start)
 	if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 && stderr.Len() == 0 {
 		err = nil
 	}
 	if err != nil {
-		return 0, fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, stderr.String())
+		return fmt.Errorf("%s: %v: %s", strings.Join(argv, " "), err, stderr.String())
 	}
-	return float64(elapsed.Microseconds()) / 1000, nil
+	return nil
+}
+
+// historyPairs writes, for up to max .go files that the latest commits of
+// repo modified (merges aside), the file before and after its commit.
+func (b *bench) historyPairs(repo string, max int) ([]pair, error) {
+	git := func(args ...string) (string, error) {
+		out, err := exec.Command(b.git, append([]string{"-C", repo}, args...)...).Output()
+		if err != nil {
+			return "", fmt.Errorf("git -C %s %s: %w (-repo names the repository whose history to diff)", repo, strings.Join(args, " "), err)
+		}
+		return string(out), nil
+	}
+	// Each commit's line, then the files it modified.
+	log, err := git("log", "--no-merges", "--diff-filter=M", "--name-only", "--format=commit %H", "--", "*.go")
+	if err != nil {
+		return nil, err
+	}
+	var pairs []pair
+	commit := ""
+	for _, l := range strings.Split(log, "\n") {
+		if len(pairs) == max {
+			break
+		}
+		if c, ok := strings.CutPrefix(l, "commit "); ok {
+			commit = c
+			continue
+		}
+		if l == "" || commit == "" {
+			continue
+		}
+		before, err := git("show", commit+"^:"+l)
+		if err != nil {
+			return nil, err
+		}
+		after, err := git("show", commit+":"+l)
+		if err != nil {
+			return nil, err
+		}
+		p, err := b.write(fmt.Sprintf("history-%d", len(pairs)), []string{before}, []string{after})
+		if err != nil {
+			return nil, err
+		}
+		pairs = append(pairs, p)
+	}
+	if len(pairs) == 0 {
+		return nil, fmt.Errorf("no modified .go files in the history of %s", repo)
+	}
+	return pairs, nil
 }
 
 func median(v []float64) float64 {

@@ -161,3 +161,45 @@ func pct10(r *rand.Rand, base []string) []string {
 	}
 	return v
 }
+
+// Repetitive returns n lines of code in the style generated code and table
+// tests have: small functions with unique names whose bodies repeat a few
+// lines that differ only in a small number, so that most lines occur
+// hundreds of times. It is the worst case of a Myers diff with a cost cap
+// (issue 15): there, a moved block shows as tens of thousands of changed
+// lines.
+func Repetitive(n int, seed int64) []string {
+	r := rand.New(rand.NewSource(seed))
+	var lines []string
+	for f := 0; len(lines) < n; f++ {
+		lines = append(lines, fmt.Sprintf("func handle%d(ctx context.Context, req *Request) error {\n", f))
+		for range 1 + r.Intn(6) {
+			switch r.Intn(5) {
+			case 0:
+				lines = append(lines, "\tif err := req.Validate(); err != nil {\n", "\t\treturn err\n", "\t}\n")
+			case 1:
+				lines = append(lines, fmt.Sprintf("\treq.Count += %d\n", r.Intn(10)))
+			case 2:
+				lines = append(lines, fmt.Sprintf("\tlog.Printf(\"step %%d\", %d)\n", r.Intn(20)))
+			case 3:
+				lines = append(lines, "\n")
+			default:
+				lines = append(lines, fmt.Sprintf("\tif req.Field%d == nil {\n", r.Intn(8)), "\t\treq.Reset()\n", "\t}\n")
+			}
+		}
+		lines = append(lines, "\treturn nil\n", "}\n", "\n")
+	}
+	return lines[:n]
+}
+
+// RepetitiveMove returns the worst case of issue 15: 100,000 lines of
+// Repetitive code, and the same with the 5,000 lines from line 25,000
+// moved to line 75,000.
+func RepetitiveMove() (base, variant []string) {
+	base = Repetitive(100_000, 1)
+	const from, k, to = 25_000, 5_000, 75_000
+	variant = append([]string{}, base[:from]...)
+	variant = append(variant, base[from+k:to]...)
+	variant = append(variant, base[from:from+k]...)
+	return base, append(variant, base[to:]...)
+}
