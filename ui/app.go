@@ -60,7 +60,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
 	}
 	fmt.Fprint(stdout, b.Summary())
-	askTrust(w.Win, b.Untrusted(), b.Trust)
+	askTrust(w.Win, b, w.setCloser)
 	if w.Selected() == "" {
 		w.detail.showEmpty() // now with the doors' connect lines
 	}

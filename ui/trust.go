@@ -19,7 +19,10 @@ import (
 type trustQuestion struct {
 	win   fyne.Window
 	files []config.WorkspaceFile
-	trust func(root string) error // startup.Backend.Trust
+	desk  trustDesk
+	// closer, when set, is the window's: Esc closes the dialog it is
+	// given, which answers Keep off (Window.setCloser).
+	closer func(d dialog.Dialog, closed func())
 
 	at       int                  // the file asked about
 	dlg      *dialog.CustomDialog // shown; nil once every file is answered
@@ -28,9 +31,18 @@ type trustQuestion struct {
 	keepOff  *widget.Button
 }
 
-// askTrust starts asking about files (none: nothing is shown).
-func askTrust(win fyne.Window, files []config.WorkspaceFile, trust func(root string) error) *trustQuestion {
-	q := &trustQuestion{win: win, files: files, trust: trust}
+// trustDesk is what the question needs of the desk (startup.Backend).
+type trustDesk interface {
+	Untrusted() []config.WorkspaceFile
+	Trust(root string) error
+	TrustCommand(root string) string // the deskctl command that does the same
+}
+
+// askTrust starts asking about desk's untrusted files (none: nothing is
+// shown); closer, if not nil, lets the window close the question with
+// Esc, as Keep off.
+func askTrust(win fyne.Window, desk trustDesk, closer func(dialog.Dialog, func())) *trustQuestion {
+	q := &trustQuestion{win: win, files: desk.Untrusted(), desk: desk, closer: closer}
 	q.show()
 	return q
 }
@@ -48,7 +60,7 @@ func (q *trustQuestion) show() {
 	for _, r := range f.Rules() {
 		q.rules.Add(wrapped("• "+r, fyne.TextStyle{Monospace: true}))
 	}
-	q.rules.Add(wrapped("Any change to the file makes it untrusted again. Without the window: deskctl trust "+f.Root, fyne.TextStyle{Italic: true}))
+	q.rules.Add(wrapped("Any change to the file makes it untrusted again. Without the window: "+q.desk.TrustCommand(f.Root), fyne.TextStyle{Italic: true}))
 	scroll := container.NewVScroll(q.rules)
 	scroll.SetMinSize(fyne.NewSize(640, 260))
 	q.keepOff = widget.NewButton("Keep off", func() { q.answer(false) })
@@ -56,19 +68,37 @@ func (q *trustQuestion) show() {
 	q.trustBtn = widget.NewButton("Trust", func() { q.answer(true) })
 	q.trustBtn.Importance = widget.WarningImportance
 	body := container.NewBorder(nil, container.NewHBox(q.keepOff, q.trustBtn), nil, nil, scroll)
-	q.dlg = dialog.NewCustomWithoutButtons("Trust this repository's rules?", body, q.win)
-	q.dlg.Show()
+	dlg := dialog.NewCustomWithoutButtons("Trust this repository's rules? (Esc: keep off)", body, q.win)
+	q.dlg = dlg
+	closed := func() { // closed unanswered (Esc): Keep off
+		if q.dlg == dlg {
+			q.next()
+		}
+	}
+	if q.closer != nil {
+		q.closer(dlg, closed)
+	} else {
+		dlg.SetOnClosed(closed)
+	}
+	dlg.Show()
 }
 
 // answer closes the shown question, trusts its file if asked to, and
 // asks about the next.
 func (q *trustQuestion) answer(trust bool) {
-	q.dlg.Hide()
+	dlg := q.dlg
+	q.dlg = nil // answered: closing it is not a Keep off of the next one
+	dlg.Hide()
 	if trust {
-		if err := q.trust(q.files[q.at].Root); err != nil {
+		if err := q.desk.Trust(q.files[q.at].Root); err != nil {
 			dialog.ShowError(err, q.win)
 		}
 	}
+	q.next()
+}
+
+// next asks about the next file, or ends.
+func (q *trustQuestion) next() {
 	q.at++
 	q.show()
 }

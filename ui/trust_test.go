@@ -67,14 +67,14 @@ func TestTrustDialog(t *testing.T) {
 	win.Resize(fyne.NewSize(1000, 700))
 	b := startHostile(t)
 	roots := b.Desk.Roots()
-	q := askTrust(win, b.Untrusted(), b.Trust)
+	q := askTrust(win, b, nil)
 
 	text := labels(q.rules)
 	for _, want := range []string{
 		filepath.Join(roots[0], config.FileName) + " is not trusted",
 		`formatter at line 1: on files matching "*" runs ["sh", "-c", "id > pwned; cat"]`,
 		"auto_approve at line 4: approves without a person any agent's edits",
-		"deskctl trust " + roots[0],
+		b.TrustCommand(roots[0]),
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the question lacks %q:\n%s", want, text)
@@ -112,7 +112,35 @@ func TestTrustDialog(t *testing.T) {
 func TestTrustDialogNotShownWithoutUntrustedFiles(t *testing.T) {
 	a := test.NewTempApp(t)
 	win := a.NewWindow("DiffDesk")
-	if q := askTrust(win, nil, nil); q.dlg != nil || win.Canvas().Overlays().Top() != nil {
+	if q := askTrust(win, &fakeTrustDesk{}, nil); q.dlg != nil || win.Canvas().Overlays().Top() != nil {
 		t.Error("a dialog with nothing to ask")
 	}
 }
+
+// TestTrustQuestionAnswersEsc: the window's Esc closes the question as Keep
+// off — the file stays untrusted — and the next file is asked about.
+func TestTrustQuestionAnswersEsc(t *testing.T) {
+	h := newHarness(t)
+	b := startHostile(t)
+	files := b.Untrusted()
+	fake := &fakeTrustDesk{files: files}
+	q := askTrust(h.win.Win, fake, h.win.setCloser)
+	h.pressKey(fyne.KeyEscape)
+	if q.at != 1 || q.dlg == nil || !strings.Contains(labels(q.rules), files[1].File) {
+		t.Fatalf("after Esc the question is at file %d (dialog %v); want the second file asked about", q.at, q.dlg != nil)
+	}
+	h.pressKey(fyne.KeyEscape)
+	if q.dlg != nil || fake.trusted != 0 {
+		t.Errorf("after Esc twice: dialog open %v, trusted %d; want no dialog and nothing trusted", q.dlg != nil, fake.trusted)
+	}
+}
+
+// fakeTrustDesk asks about files and counts what it is told to trust.
+type fakeTrustDesk struct {
+	files   []config.WorkspaceFile
+	trusted int
+}
+
+func (f fakeTrustDesk) Untrusted() []config.WorkspaceFile { return f.files }
+func (f *fakeTrustDesk) Trust(string) error               { f.trusted++; return nil }
+func (fakeTrustDesk) TrustCommand(root string) string     { return "deskctl trust " + root }

@@ -49,20 +49,29 @@ func (b *Backend) Trust(root string) error {
 	return nil
 }
 
+// TrustCommand is the deskctl command that trusts root's .diffdesk.toml
+// for this desk: with --config when its user config is not the default.
+func (b *Backend) TrustCommand(root string) string {
+	return trustCommand(b.userFile, root)
+}
+
+func trustCommand(userFile, root string) string {
+	if def, err := config.DefaultPath(); err != nil || def != userFile {
+		return "deskctl trust --config " + userFile + " " + root
+	}
+	return "deskctl trust " + root
+}
+
 // trustText says which repository rules are off, and the deskctl command
 // that turns them on for the user config userFile.
 func trustText(c config.Config, userFile string) string {
-	flag := ""
-	if def, err := config.DefaultPath(); err != nil || def != userFile {
-		flag = " --config " + userFile
-	}
 	var s strings.Builder
 	for _, f := range c.Untrusted() {
 		fmt.Fprintf(&s, "repository rules off: %s is not trusted (a repository's config may run programs and approve edits, so its rules wait for you):\n", f.File)
 		for _, r := range f.Rules() {
 			fmt.Fprintf(&s, "  %s\n", r)
 		}
-		fmt.Fprintf(&s, "  to trust this exact content: deskctl trust%s %s\n", flag, f.Root)
+		fmt.Fprintf(&s, "  to trust this exact content: %s\n", trustCommand(userFile, f.Root))
 	}
 	return s.String()
 }
