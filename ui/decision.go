@@ -367,7 +367,7 @@ func (d *detail) updateCounter() {
 	case n == 0:
 		d.counter.SetText("no changes")
 	case k < 0:
-		d.counter.SetText(fmt.Sprintf("%d hunks", n))
+		d.counter.SetText(fmt.Sprintf("%d %s", n, plural(n, "hunk", "hunks")))
 	default:
 		d.counter.SetText(fmt.Sprintf("hunk %d of %d", k+1, n))
 	}
@@ -378,6 +378,12 @@ func (d *detail) updateCounter() {
 // it); a stale view diffs other texts, and a decided proposal's view
 // shows what happened.
 func (d *detail) updateLoose() {
+	was := d.loose.box.Visible()
+	defer func() {
+		if d.loose.box.Visible() != was {
+			d.content.Refresh() // the card comes or goes above the diff
+		}
+	}()
 	k, hs := d.view.CurrentHunk(), d.view.Hunks()
 	if d.id == "" || d.outcome != nil || d.p.State != review.StatePending || len(d.p.Files) == 0 ||
 		d.cur().Stale() || !d.view.Visible() || k < 0 || k >= len(hs) {
@@ -465,6 +471,9 @@ func (d *detail) curPath() string  { return d.p.Files[d.file].Path }
 // the view only when what it shows changed (a recheck that changes nothing
 // keeps the person's hunk choices and scroll position).
 func (d *detail) render() {
+	// The header's notes come and go: lay the pane out again, or the diff
+	// keeps the place the last proposal's header took.
+	defer d.content.Refresh()
 	d.staleShow.Hide() // renderProposal shows it for a stale file
 	p := d.p
 	d.title.SetText(groupName(p) + " — " + fileNames(p))
@@ -529,6 +538,7 @@ func (d *detail) renderProposal() {
 		default:
 			d.view.SetStale(string(f.Disk.Content), m)
 		}
+		d.view.NextHunk() // open at the first change, as every diff does
 		d.note.SetText(staleNote(f, m))
 		d.note.Show()
 		d.shownKey = key

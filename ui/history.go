@@ -320,7 +320,7 @@ func (h *historyView) afterPage() {
 	case h.next != "":
 		h.status.SetText(fmt.Sprintf("%d entries shown; older ones with Load more.", n))
 	default:
-		h.status.SetText(fmt.Sprintf("%d entries.", n))
+		h.status.SetText(fmt.Sprintf("%d %s.", n, plural(n, "entry", "entries")))
 	}
 	if h.notice != "" {
 		h.status.SetText(h.notice + " " + h.status.Text)
@@ -806,7 +806,7 @@ func RestoreDirection(f journal.RestoreFile, req journal.RestoreRequest, rel fun
 	if !f.Disk.Exists {
 		from = rel(f.Path) + ": missing on disk now"
 	}
-	return "Left: " + from + ".  →  Right: after the restore, " + to + "."
+	return "Left: " + from + ". Right: after the restore, " + to + "."
 }
 
 func (h *historyView) hidePlan() {
@@ -838,7 +838,7 @@ func (h *historyView) applyRestore(plan journal.RestorePlan) {
 			h.lastRestore = res
 			if res.Checkpoint > 0 {
 				h.want = journal.Ref(strconv.FormatInt(res.Checkpoint, 10))
-				h.notice = fmt.Sprintf("Restored %d file(s): checkpoint %d (restore it to undo).", len(res.Files), res.Checkpoint)
+				h.notice = fmt.Sprintf("Restored %d %s: checkpoint %d (restore it to undo).", len(res.Files), plural(len(res.Files), "file", "files"), res.Checkpoint)
 			} else {
 				h.notice = "Every file already had that content: nothing was written."
 			}

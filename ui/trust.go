@@ -62,7 +62,7 @@ func (q *trustQuestion) show() {
 	}
 	q.rules.Add(wrapped("Any change to the file makes it untrusted again. Without the window: "+q.desk.TrustCommand(f.Root), fyne.TextStyle{Italic: true}))
 	scroll := container.NewVScroll(q.rules)
-	scroll.SetMinSize(fyne.NewSize(640, 260))
+	scroll.SetMinSize(fyne.NewSize(720, 420))
 	q.keepOff = widget.NewButton("Keep off", func() { q.answer(false) })
 	q.keepOff.Importance = widget.HighImportance
 	q.trustBtn = widget.NewButton("Trust", func() { q.answer(true) })

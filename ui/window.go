@@ -470,3 +470,11 @@ func (w *Window) startAgeTicker() {
 		}
 	}()
 }
+
+// plural is one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -655,3 +655,66 @@ func TestTrayGetsThePNGIconBeforeItsMenu(t *testing.T) {
 		t.Errorf("tray calls %q; want the PNG icon set before the menu", got)
 	}
 }
+
+// TestHeaderShrinksWhenItsNotesGo: after a proposal whose header carries
+// notes (a protected file's reason), the next plain proposal's diff starts
+// right under its title again, not below the space the notes took.
+func TestHeaderShrinksWhenItsNotesGo(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "a\n")
+	plain := h.propose("a", "s", engine.FormatWrite, "a.txt", "b\n")
+	guarded := h.propose("claude-code", "s", engine.FormatWrite, ".claude/settings.json", "{}\n")
+	viewY := func() float32 {
+		return fyne.CurrentApp().Driver().AbsolutePositionForObject(h.win.View()).Y
+	}
+	h.win.Select(plain.ID)
+	before := viewY()
+	h.win.Select(guarded.ID)
+	if viewY() <= before {
+		t.Fatalf("the protected file's note took no room (view at %v, %v before)", viewY(), before)
+	}
+	h.win.Select(plain.ID)
+	if got := viewY(); got != before {
+		t.Errorf("back on the plain proposal the diff starts at y=%v; want %v, as before the note", got, before)
+	}
+}
+
+// TestLooseCardTakesItsRoom: the loose-match card pushes the diff down when
+// j reaches its hunk and gives the room back on k.
+func TestLooseCardTakesItsRoom(t *testing.T) {
+	h := newHarness(t)
+	var base strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&base, "line %d\n", i)
+	}
+	h.write("f.txt", base.String())
+	p := h.propose("cline", "s", engine.FormatSearchReplace, "f.txt",
+		"------- SEARCH\nline 5\n=======\nline five\n+++++++ REPLACE\n------- SEARCH\nline 30   \n=======\nline thirty\n+++++++ REPLACE\n")
+	h.win.Select(p.ID)
+	viewY := func() float32 { return fyne.CurrentApp().Driver().AbsolutePositionForObject(h.win.View()).Y }
+	before := viewY()
+	h.win.TypeKey('j')
+	if viewY() <= before {
+		t.Errorf("with the card shown the diff starts at y=%v; want below %v", viewY(), before)
+	}
+	h.win.TypeKey('k')
+	if viewY() != before {
+		t.Errorf("with the card gone the diff starts at y=%v; want %v", viewY(), before)
+	}
+}
+
+// TestStaleViewOpensAtItsFirstChange: the stale view opens at its first
+// change like every other diff, and the counter says so.
+func TestStaleViewOpensAtItsFirstChange(t *testing.T) {
+	h := newHarness(t)
+	var base strings.Builder
+	for i := range 200 {
+		fmt.Fprintf(&base, "line %d\n", i)
+	}
+	b := base.String()
+	p := h.staleProposal("s.txt", b, srBlock("line 150\n", "line one-fifty\n"), strings.Replace(b, "line 10\n", "line ten\n", 1))
+	h.win.Select(p.ID)
+	if k := h.win.View().CurrentHunk(); k != 0 || !strings.HasPrefix(h.win.detail.counter.Text, "hunk 1 of ") {
+		t.Errorf("stale view at hunk %d, counter %q; want its first change", k, h.win.detail.counter.Text)
+	}
+}
