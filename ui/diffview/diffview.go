@@ -651,8 +651,10 @@ func (v *DiffView) scrollToRow(r int) {
 }
 
 // revealChange scrolls horizontally (without wrap) so that the word spans
-// of the change starting at row r are in view: where they begin, with a
-// little context before them, unless they are in view already. A change
+// of the change starting at row r are in view: from the lines' start when
+// the spans begin in the first three quarters of the pane, else where they
+// begin, with a little context before them, unless they are in view
+// already. A change
 // without word spans (whole lines added or removed) shows from the lines'
 // start. Only the rows on screen are looked at.
 func (v *DiffView) revealChange(r int) {
@@ -685,7 +687,9 @@ func (v *DiffView) revealChange(r int) {
 	}
 	cols := v.metric.cols
 	switch {
-	case c0 < 0 || c1 <= cols:
+	case c0 < 0 || c1 <= cols || c0 < cols*3/4:
+		// Nothing to show, or its start fits with the lines' start: a
+		// reader keeps the left margin rather than the change's end.
 		v.setHOffset(0)
 	case c0 >= v.hoff && min(c1, c0+cols) <= v.hoff+cols:
 		// in view already

@@ -575,6 +575,26 @@ func TestNextHunkScrollsChangeIntoViewHorizontally(t *testing.T) {
 	if v.hoff != 0 {
 		t.Errorf("a change at the line start left the view scrolled to cell %d; want 0", v.hoff)
 	}
+	// A change that starts near the line's start but runs past the pane's
+	// edge (a long line replaced) shows from the start too, even when the
+	// last change left the view scrolled far right.
+	long := strings.Repeat("word ", 60)
+	v.SetTexts("a.txt", numbered(200, func(k int) string {
+		if k == 40 {
+			return "row 40 value 581 " + long + "\n"
+		}
+		return ""
+	}), numbered(200, func(k int) string {
+		if k == 40 {
+			return "row 40 value 582\n"
+		}
+		return ""
+	}))
+	v.setHOffset(50)
+	v.NextHunk()
+	if v.hoff != 0 {
+		t.Errorf("a change starting at cell 13 of a long line left the view at cell %d; want 0", v.hoff)
+	}
 }
 
 func TestOffsideChangeIsMarked(t *testing.T) {
