@@ -371,6 +371,9 @@ func (d *detail) updateCounter() {
 	default:
 		d.counter.SetText(fmt.Sprintf("hunk %d of %d", k+1, n))
 	}
+	if nf := len(d.p.Files); nf > 1 && d.counter.Text != "" {
+		d.counter.SetText(fmt.Sprintf("%s · file %d of %d", d.counter.Text, d.file+1, nf))
+	}
 }
 
 // updateLoose shows the loose-match card for the hunk j and k went to in
@@ -435,7 +438,8 @@ func (d *detail) confirmUnseen(dec review.Decision) bool {
 		d.files.SetSelected(unseen[0]) // selectFile
 	}, d.w.Win)
 	d.unseenDialog.SetConfirmText("Approve all")
-	d.unseenDialog.SetDismissText("Show " + unseen[0])
+	d.unseenDialog.SetDismissText("Show " + unseen[0] + " (Esc)")
+	d.w.setCloser(d.unseenDialog, nil)
 	d.unseenDialog.Show()
 	return false
 }

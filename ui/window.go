@@ -150,6 +150,7 @@ func NewWindow(a fyne.App, desk *review.Desk, o WindowOptions) *Window {
 	w.refreshQueue()
 	if t := startup.InterruptedText(o.Interrupted); t != "" {
 		w.interrupted = dialog.NewInformation("Interrupted writes", t, w.Win)
+		w.setCloser(w.interrupted, nil)
 		w.interrupted.Show()
 	}
 	w.startAgeTicker()

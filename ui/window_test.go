@@ -497,9 +497,35 @@ func TestMultiFileReviewCrossesFilesAndAsksBeforeUnseen(t *testing.T) {
 	if d.unseenDialog == nil || h.read("a.txt") != "one\n" {
 		t.Fatalf("Approve with c.txt unseen: dialog %v, a.txt %q; want a question and nothing written", d.unseenDialog != nil, h.read("a.txt"))
 	}
-	d.unseenDialog.Confirm()
+	h.pressKey(fyne.KeyEscape) // Esc: show the unseen file instead
+	if d.unseenDialog != nil || d.files.Selected != "c.txt" || h.read("a.txt") != "one\n" {
+		t.Fatalf("after Esc: dialog %v, file %q, a.txt %q; want no dialog, c.txt shown, nothing written", d.unseenDialog != nil, d.files.Selected, h.read("a.txt"))
+	}
+	if d.counter.Text != "hunk 1 of 1 · file 3 of 3" {
+		t.Errorf("counter = %q; want the hunk and the file", d.counter.Text)
+	}
+	h.win.Approve() // every file seen now: no question
 	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("c.txt") != "THREE\n" {
-		t.Errorf("after Approve all: %s, c.txt %q", o.Status, h.read("c.txt"))
+		t.Errorf("after Approve with every file seen: %s, c.txt %q", o.Status, h.read("c.txt"))
+	}
+}
+
+// TestUnseenQuestionApprovesAll: Approve all in the question approves
+// files never shown.
+func TestUnseenQuestionApprovesAll(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	h.write("b.txt", "two\n")
+	p := h.propose("codex", "s", engine.FormatPatch, "", "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n*** End Patch\n")
+	h.win.Select(p.ID)
+	h.win.Approve()
+	h.settle()
+	if h.win.detail.unseenDialog == nil {
+		t.Fatal("no question before approving b.txt, never shown")
+	}
+	h.win.detail.unseenDialog.Confirm()
+	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("b.txt") != "TWO\n" {
+		t.Errorf("after Approve all: %s, b.txt %q", o.Status, h.read("b.txt"))
 	}
 }
 
