@@ -209,7 +209,7 @@ func TestLooseMatchIsMarkedInTheWindow(t *testing.T) {
 
 // TestLooseCardFollowsTheHunk: in an edit whose first block matched
 // exactly and whose second matched loosely, the card shows only at the
-// second block's hunk.
+// second block's hunk, pushing the diff down while it shows.
 func TestLooseCardFollowsTheHunk(t *testing.T) {
 	h := newHarness(t)
 	var base strings.Builder
@@ -221,6 +221,8 @@ func TestLooseCardFollowsTheHunk(t *testing.T) {
 	p := h.propose("cline", "s", engine.FormatSearchReplace, "f.txt", payload)
 	h.win.Select(p.ID)
 	d := h.win.detail
+	viewY := func() float32 { return fyne.CurrentApp().Driver().AbsolutePositionForObject(h.win.View()).Y }
+	before := viewY()
 	if !d.loose.box.Hidden {
 		t.Errorf("at the exact first hunk the loose card shows %q; want it hidden", d.loose.title.Text)
 	}
@@ -228,9 +230,12 @@ func TestLooseCardFollowsTheHunk(t *testing.T) {
 	if d.loose.box.Hidden || !strings.Contains(d.loose.title.Text, "block 2") || d.loose.found.Text != "line 30" || d.loose.expected.Text != "line 30···" {
 		t.Errorf("at the second hunk the loose card shown %v: %q, found %q; want block 2, the agent's line with its trailing spaces beside the file's", !d.loose.box.Hidden, d.loose.title.Text, d.loose.found.Text)
 	}
+	if viewY() <= before {
+		t.Errorf("with the card shown the diff starts at y=%v; want below %v", viewY(), before)
+	}
 	h.win.TypeKey('k')
-	if !d.loose.box.Hidden {
-		t.Errorf("back at the first hunk the loose card still shows")
+	if !d.loose.box.Hidden || viewY() != before {
+		t.Errorf("back at the first hunk: card shown %v, diff at y=%v; want it gone and the diff at %v", !d.loose.box.Hidden, viewY(), before)
 	}
 }
 
@@ -702,30 +707,6 @@ func TestHeaderShrinksWhenItsNotesGo(t *testing.T) {
 	h.win.Select(plain.ID)
 	if got := viewY(); got != before {
 		t.Errorf("back on the plain proposal the diff starts at y=%v; want %v, as before the note", got, before)
-	}
-}
-
-// TestLooseCardTakesItsRoom: the loose-match card pushes the diff down when
-// j reaches its hunk and gives the room back on k.
-func TestLooseCardTakesItsRoom(t *testing.T) {
-	h := newHarness(t)
-	var base strings.Builder
-	for i := range 40 {
-		fmt.Fprintf(&base, "line %d\n", i)
-	}
-	h.write("f.txt", base.String())
-	p := h.propose("cline", "s", engine.FormatSearchReplace, "f.txt",
-		"------- SEARCH\nline 5\n=======\nline five\n+++++++ REPLACE\n------- SEARCH\nline 30   \n=======\nline thirty\n+++++++ REPLACE\n")
-	h.win.Select(p.ID)
-	viewY := func() float32 { return fyne.CurrentApp().Driver().AbsolutePositionForObject(h.win.View()).Y }
-	before := viewY()
-	h.win.TypeKey('j')
-	if viewY() <= before {
-		t.Errorf("with the card shown the diff starts at y=%v; want below %v", viewY(), before)
-	}
-	h.win.TypeKey('k')
-	if viewY() != before {
-		t.Errorf("with the card gone the diff starts at y=%v; want %v", viewY(), before)
 	}
 }
 
