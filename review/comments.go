@@ -19,12 +19,15 @@ const (
 
 // CommentError reports a comment a decision cannot carry, and why.
 type CommentError struct {
-	N      int    // the comment's position in Decision.Comments, 1-based
+	N      int    // the comment's position in Decision.Comments, 1-based; 0 for the comments as a whole
 	Path   string // the path it names, as given
 	Detail string
 }
 
 func (e *CommentError) Error() string {
+	if e.N == 0 {
+		return "review: " + e.Detail
+	}
 	return fmt.Sprintf("review: comment %d (on %s): %s", e.N, e.Path, e.Detail)
 }
 
@@ -72,7 +75,7 @@ func quoteComments(p Proposal, cs []journal.Comment) ([]journal.Comment, error) 
 		return nil, nil
 	}
 	if len(cs) > MaxComments {
-		return nil, fmt.Errorf("review: %d comments on proposal %s; a decision carries at most %d", len(cs), p.ID, MaxComments)
+		return nil, &CommentError{Detail: fmt.Sprintf("%d comments on proposal %s; a decision carries at most %d", len(cs), p.ID, MaxComments)}
 	}
 	out := make([]journal.Comment, len(cs))
 	order := map[string]int{}
