@@ -58,7 +58,11 @@ func (f File) Quote(side journal.Side, line, end int) (string, error) {
 	case end < line:
 		return "", fmt.Errorf("endLine %d is before line %d", end, line)
 	case end > len(lines):
-		return "", fmt.Errorf("line %d is past the end of the %s side, which has %d lines", end, side, len(lines))
+		n := fmt.Sprintf("%d lines", len(lines))
+		if len(lines) == 1 {
+			n = "1 line"
+		}
+		return "", fmt.Errorf("line %d is past the end of the %s side, which has %s", end, side, n)
 	case end-line+1 > MaxCommentLines:
 		return "", fmt.Errorf("lines %d–%d are %d lines; a comment spans at most %d", line, end, end-line+1, MaxCommentLines)
 	}
