@@ -189,4 +189,3 @@ func (o Outcome) answerTo() string {
 	}
 	return "the reason and the comments"
 }
-
