@@ -32,6 +32,11 @@ type Decision struct {
 	Hunks map[string][]string
 	// Feedback is the reason or note the person typed; it goes to the agent.
 	Feedback string
+	// Comments are the person's comments on lines of the proposal's files,
+	// with any verdict: Path (absolute, or relative to its root), Side,
+	// Line, EndLine (0: Line) and Text; Decide checks them, quotes the
+	// lines and passes them to the outcome and the journal.
+	Comments []journal.Comment
 	// Overwrite maps the path of a stale file to the hex SHA-256 of the disk
 	// content the person reviewed (in the base / disk / proposal view). The
 	// write goes ahead only while the disk still holds exactly that content.
@@ -60,6 +65,13 @@ func (e *StaleError) Error() string {
 // outcome. A stale file stops the write with a *StaleError; nothing is
 // written and the proposal stays open.
 func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, error) {
+	if p, ok := d.Get(id); ok {
+		cs, err := quoteComments(p, dec.Comments)
+		if err != nil {
+			return Outcome{}, err
+		}
+		dec.Comments = cs
+	}
 	e, err := d.startDecision(id, dec)
 	if err != nil {
 		return Outcome{}, err
@@ -142,7 +154,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, nil)); err != nil {
 			return Outcome{}, err
 		}
-		o := Outcome{ID: p.ID, Status: journal.Rejected, Feedback: dec.Feedback, Files: []FileOutcome{}}
+		o := Outcome{ID: p.ID, Status: journal.Rejected, Feedback: dec.Feedback, Comments: dec.Comments, Files: []FileOutcome{}}
 		o.DecidedBy, o.Rule = dec.decider()
 		return o, nil
 	}
@@ -171,7 +183,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	if err := d.journal.FinishWrite(ctx, cp, finals(plan, false)); err != nil {
 		return Outcome{}, err
 	}
-	o := Outcome{ID: p.ID, Status: reached(dec.Verdict, plan), Feedback: dec.Feedback, Checkpoint: cp}
+	o := Outcome{ID: p.ID, Status: reached(dec.Verdict, plan), Feedback: dec.Feedback, Comments: dec.Comments, Checkpoint: cp}
 	o.DecidedBy, o.Rule = dec.decider()
 	for _, w := range plan {
 		o.Files = append(o.Files, w.outcome(!p.AgentWrites))
@@ -181,7 +193,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 
 // decisionRecord is the journal's form of a decision.
 func decisionRecord(p Proposal, dec Decision, plan []fileWrite) journal.DecisionRecord {
-	r := journal.DecisionRecord{ProposalID: p.ID, Decision: reached(dec.Verdict, plan), Feedback: dec.Feedback}
+	r := journal.DecisionRecord{ProposalID: p.ID, Decision: reached(dec.Verdict, plan), Feedback: dec.Feedback, Comments: dec.Comments}
 	for _, w := range plan {
 		r.Files = append(r.Files, journal.DecisionFile{Path: w.Path, Delete: w.Delete, Approved: []byte(w.Approved)})
 		for _, v := range w.Verdicts {

@@ -10,14 +10,17 @@ import (
 
 // Outcome is what the desk tells an agent about its proposal.
 type Outcome struct {
-	ID         string          `json:"id"`
-	Status     journal.Verdict `json:"status"`
-	Files      []FileOutcome   `json:"files"`
-	DecidedBy  Decider         `json:"decidedBy,omitempty"`  // who decided; "" when no one did (failed, withdrawn)
-	Rule       string          `json:"rule,omitempty"`       // DecidedByRule: which rule, e.g. "auto_approve rule at FILE line N"
-	Feedback   string          `json:"feedback,omitempty"`   // the reason or note the person typed (or the rule gave)
-	Checkpoint int64           `json:"checkpoint,omitempty"` // journal checkpoint of the write
-	Error      string          `json:"error,omitempty"`      // journal.Failed: the agent-facing failure text
+	ID        string          `json:"id"`
+	Status    journal.Verdict `json:"status"`
+	Files     []FileOutcome   `json:"files"`
+	DecidedBy Decider         `json:"decidedBy,omitempty"` // who decided; "" when no one did (failed, withdrawn)
+	Rule      string          `json:"rule,omitempty"`      // DecidedByRule: which rule, e.g. "auto_approve rule at FILE line N"
+	Feedback  string          `json:"feedback,omitempty"`  // the reason or note the person typed (or the rule gave)
+	// Comments are the person's comments on lines of the proposal, with
+	// the lines they are on (journal.Comment), in the proposal's file order.
+	Comments   []journal.Comment `json:"comments,omitempty"`
+	Checkpoint int64             `json:"checkpoint,omitempty"` // journal checkpoint of the write
+	Error      string            `json:"error,omitempty"`      // journal.Failed: the agent-facing failure text
 }
 
 // Decider is who decided a proposal.
@@ -83,9 +86,13 @@ func (o Outcome) Text() string {
 				fmt.Fprintf(&b, "Their reason: %s\n", o.Feedback)
 			}
 		}
-		if o.Feedback == "" {
+		writeComments(&b, o.Comments)
+		switch {
+		case len(o.Comments) > 0:
+			fmt.Fprintf(&b, "\nTake %s into account before proposing another edit to these files.\n", o.answerTo())
+		case o.Feedback == "":
 			b.WriteString("No reason was given. Do not send the same edit again; ask the user what they want changed if it is not clear.\n")
-		} else {
+		default:
 			b.WriteString("Take the reason into account before proposing another edit to these files.\n")
 		}
 		return b.String()
@@ -112,6 +119,10 @@ func (o Outcome) Text() string {
 	}
 	if o.Feedback != "" {
 		fmt.Fprintf(&b, "\nThe person's note: %s\n", o.Feedback)
+	}
+	writeComments(&b, o.Comments)
+	if len(o.Comments) > 0 {
+		b.WriteString("\nAddress each comment in your next steps: answer what it asks, and make the changes it asks for as new edits.\n")
 	}
 	shown := false
 	for _, f := range o.Files {

@@ -49,10 +49,21 @@ func TestOutcomeGoldens(t *testing.T) {
 		Searched: "\treturn nil\n", Found: "\treturn err\n"}}
 	cut := file(proposed, proposed, proposed)
 	cut.Incomplete = &engine.Incomplete{Block: 2, Line: 9, Reason: "has no end marker (+++++++ REPLACE): the payload stops in its REPLACE part"}
+	comments := []journal.Comment{
+		{Path: path, Side: journal.SideOld, Line: 3, EndLine: 3, Quote: "func Run() error {\n", Text: "Keep the name Run: main.go calls it."},
+		{Path: path, Side: journal.SideNew, Line: 3, EndLine: 4, Quote: "// Run runs the app.\nfunc Run() error {\n", Text: "Say what the error means.\nAnd mention the config file."},
+		{Path: "/home/me/project/src/app_test.go", Side: journal.SideNew, Line: 1, EndLine: 1, Quote: "package app\n", Text: "Use package app_test."},
+	}
 	tests := []struct {
 		name string
 		o    Outcome
 	}{
+		{"approved-with-comments", Outcome{ID: "p16", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 17, Comments: comments[1:2],
+			Files: []FileOutcome{file(proposed, proposed, proposed)}}},
+		{"partial-with-comments", Outcome{ID: "p17", DecidedBy: DecidedByPerson, Status: journal.Partial, Checkpoint: 18, Feedback: "the rest later", Comments: comments[:2],
+			Files: []FileOutcome{partial}}},
+		{"rejected-with-comments", Outcome{ID: "p18", DecidedBy: DecidedByPerson, Status: journal.Rejected, Feedback: "not like this", Comments: comments, Files: []FileOutcome{}}},
+		{"rejected-with-only-comments", Outcome{ID: "p19", DecidedBy: DecidedByPerson, Status: journal.Rejected, Comments: comments[2:], Files: []FileOutcome{}}},
 		{"approved", Outcome{ID: "p1", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 7, Files: []FileOutcome{file(proposed, proposed, proposed)}}},
 		{"approved-edited-formatted", Outcome{ID: "p2", DecidedBy: DecidedByPerson, Status: journal.ApprovedEdited, Checkpoint: 8, Feedback: "document it",
 			Files: []FileOutcome{file(proposed, approved, final)}}},

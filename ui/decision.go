@@ -46,6 +46,7 @@ type detail struct {
 	// hunk j and k went to (counter), and who has the keyboard.
 	message, counter, keyboard *widget.Label
 	loose                      *looseCard // the loose match that placed the current hunk
+	comments                   *comments  // the person's line comments, sent with the decision
 
 	failureScroll *container.Scroll
 	statusScroll  *container.Scroll
@@ -154,7 +155,8 @@ func newDetail(w *Window) *detail {
 		container.NewHBox(d.follow, d.wrap))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, d.state, d.title), d.intent, d.files, d.note, d.loose.box, d.staleShow)
-	bottom := container.NewVBox(d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
+	d.comments = newComments(d)
+	bottom := container.NewVBox(d.comments.box, d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
 	d.showEmpty()
@@ -512,6 +514,7 @@ func (d *detail) render() {
 	default:
 		d.renderProposal()
 	}
+	d.comments.refresh()
 	d.updateBar()
 }
 
@@ -951,6 +954,7 @@ func (d *detail) decide(dec review.Decision) {
 		return
 	}
 	id := d.id
+	dec.Comments = d.comments.of(id)
 	d.deciding = true
 	d.w.autoPicked = false // the person acted on it: keep it shown
 	// What each file is written as before formatting, to show the
@@ -993,6 +997,7 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 		return
 	}
 	d.outcome = &o
+	d.comments.sent(id)
 	if d.editing {
 		d.editing = false
 		d.w.Win.Canvas().Unfocus() // the keys act on the window again
@@ -1053,6 +1058,9 @@ func outcomeText(o review.Outcome) string {
 	b.WriteString(".")
 	if o.Feedback != "" {
 		b.WriteString(" Reason sent to the agent: " + o.Feedback)
+	}
+	if n := len(o.Comments); n > 0 {
+		fmt.Fprintf(&b, " %d comment(s) sent with it.", n)
 	}
 	for _, f := range o.Files {
 		switch {

@@ -34,6 +34,7 @@ func keyBindings() []keyBinding {
 		{'r', "", "reject, with a reason for the agent", func(w *Window) { w.ShowReject() }},
 		{'e', "", "edit the proposal (again: cancel the edit)", func(w *Window) { w.Edit() }},
 		{'x', "", "edit in the external editor ($VISUAL / $EDITOR)", func(w *Window) { w.detail.EditExternal() }},
+		{'c', "", "comment on the current hunk's lines, either side; sent to the agent with your decision", func(w *Window) { w.detail.comments.show() }},
 		{'g', "", "go to line", func(w *Window) { w.detail.ShowGoToLine() }},
 		{']', "", "next file of the proposal", func(w *Window) { w.detail.NextFile() }},
 		{'[', "", "previous file of the proposal", func(w *Window) { w.detail.PrevFile() }},
@@ -109,6 +110,8 @@ func (w *Window) ctrlEnter() {
 	switch {
 	case d.rejectDialog != nil:
 		d.confirmReject()
+	case d.comments.save != nil:
+		d.comments.save()
 	case !w.modal() && w.reviewShown():
 		w.Approve()
 	}
@@ -167,7 +170,7 @@ func KeysText() string {
 		}
 		b.WriteString(key + "  " + k.what + "\n")
 	}
-	b.WriteString("Ctrl+Enter  approve (in the editor: approve edited; in the reject dialog: reject)\n" +
+	b.WriteString("Ctrl+Enter  approve (in the editor: approve edited; in the reject dialog: reject; in the comment dialog: save)\n" +
 		"Esc  leave the editor (keeps your text); again: leave edit mode; in a dialog: close it\n" +
 		"↑/↓  previous / next proposal\n")
 	return b.String()

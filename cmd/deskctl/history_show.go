@@ -79,6 +79,7 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 	for _, f := range d.Files {
 		fmt.Fprintf(stdout, "  %s%s\n", shownPath(f.Path), fileStateNote(f))
 	}
+	writeComments(stdout, d.Comments)
 	for _, s := range sections {
 		if s.diff.Unified == "" {
 			continue
@@ -86,6 +87,27 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 		fmt.Fprintf(stdout, "\n=== %s: %s (+%d −%d)\n%s", s.title, shownPath(s.diff.Path), s.diff.Added, s.diff.Removed, s.diff.Unified)
 	}
 	return 0
+}
+
+// writeComments lists an entry's line comments: where, the lines, the
+// text, all escaped for the terminal.
+func writeComments(w io.Writer, cs []journal.Comment) {
+	if len(cs) == 0 {
+		return
+	}
+	lines := func(s string) []string {
+		return strings.Split(strings.TrimSuffix(strings.ReplaceAll(s, "\r\n", "\n"), "\n"), "\n")
+	}
+	fmt.Fprintln(w, "comments:")
+	for _, c := range cs {
+		fmt.Fprintf(w, "  %s, %s side, line %s:\n", shownPath(c.Path), c.Side, c.Lines())
+		for _, l := range lines(c.Quote) {
+			fmt.Fprintf(w, "    | %s\n", review.Printable(strings.ReplaceAll(l, "\t", "    ")))
+		}
+		for _, l := range lines(c.Text) {
+			fmt.Fprintf(w, "    %s\n", review.Printable(strings.ReplaceAll(l, "\t", "    ")))
+		}
+	}
 }
 
 // fileStateNote says how a file of an entry ended, when that is not plain.
@@ -173,13 +195,14 @@ func detailJSON(d journal.Detail, sections []detailSection) any {
 	}
 	return struct {
 		entryJSON
-		Format  string           `json:"format,omitempty"`
-		Payload string           `json:"payload,omitempty"`
-		Hunks   []string         `json:"hunks,omitempty"`
-		Outcome json.RawMessage  `json:"outcome,omitempty"`
-		Files   []detailFileJSON `json:"files"`
-		Diffs   []diffJSON       `json:"diffs"`
-	}{historyEntryJSON(d.Entry), d.Format, string(d.Payload), d.Hunks, d.Outcome, files, diffs}
+		Format   string            `json:"format,omitempty"`
+		Payload  string            `json:"payload,omitempty"`
+		Hunks    []string          `json:"hunks,omitempty"`
+		Comments []journal.Comment `json:"comments,omitempty"`
+		Outcome  json.RawMessage   `json:"outcome,omitempty"`
+		Files    []detailFileJSON  `json:"files"`
+		Diffs    []diffJSON        `json:"diffs"`
+	}{historyEntryJSON(d.Entry), d.Format, string(d.Payload), d.Hunks, d.Comments, d.Outcome, files, diffs}
 }
 
 var historyDiffCmd = &command{

@@ -89,6 +89,16 @@ func rejectWith(why string) func(review.Proposal) review.Decision {
 	}
 }
 
+// commenting returns person deciding as before, with a comment on line
+// of the new side of the proposal's first file.
+func commenting(person func(review.Proposal) review.Decision, line int, text string) func(review.Proposal) review.Decision {
+	return func(p review.Proposal) review.Decision {
+		dec := person(p)
+		dec.Comments = []journal.Comment{{Path: p.Files[0].Path, Side: journal.SideNew, Line: line, Text: text}}
+		return dec
+	}
+}
+
 func hookJSON(t *testing.T, event, tool, cwd string, input map[string]any) string {
 	t.Helper()
 	b, err := json.Marshal(map[string]any{"session_id": "s1", "cwd": cwd, "hook_event_name": event, "tool_name": tool, "tool_input": input})
@@ -130,6 +140,21 @@ func TestHookAnswers(t *testing.T) {
 			func(string) []string {
 				return []string{`"permissionDecision":"deny","permissionDecisionReason":"The person reviewing this edit rejected it`}
 			}},
+		{"claude edit approved with a comment", "claude", "PreToolUse", "Edit",
+			func(p string) map[string]any {
+				return map[string]any{"file_path": p, "old_string": "b", "new_string": "B", "replace_all": false}
+			},
+			commenting(approveAs(""), 2, "why upper case?"),
+			func(string) []string {
+				return []string{"Line 2 of your proposed text:\n```\nB\n```\nComment: why upper case?\n", `"permissionDecision":"allow"`}
+			}},
+		{"claude write rejected with a comment", "claude", "PreToolUse", "Write",
+			func(p string) map[string]any { return map[string]any{"file_path": p, "content": "new\n"} },
+			commenting(rejectWith(""), 1, "keep a and b"),
+			func(p string) []string {
+				return []string{`"permissionDecision":"deny","permissionDecisionReason":"The person reviewing this edit rejected it`,
+					"In " + p + ":\n\nLine 1 of your proposed text:\n```\nnew\n```\nComment: keep a and b\n"}
+			}},
 		{"claude permission request edited", "claude", "PermissionRequest", "Write",
 			func(p string) map[string]any { return map[string]any{"file_path": p, "content": "new\n"} },
 			approveAs("newer\n"),
@@ -144,6 +169,12 @@ func TestHookAnswers(t *testing.T) {
 			func(p string) []string {
 				return []string{`{"decision":"allow","hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"file_path":"` + p +
 					`","instruction":"capitalize b","new_string":"a\nmine\n","old_string":"a\nb\n"}}}`}
+			}},
+		{"gemini write rejected with a comment", "gemini", "BeforeTool", "write_file",
+			func(p string) map[string]any { return map[string]any{"file_path": p, "content": "new\n"} },
+			commenting(rejectWith("keep b"), 1, "not new"),
+			func(string) []string {
+				return []string{`{"decision":"deny","reason":"The person reviewing this edit rejected it`, "```\nnew\n```\nComment: not new\n"}
 			}},
 		{"gemini write rejected", "gemini", "BeforeTool", "write_file",
 			func(p string) map[string]any { return map[string]any{"file_path": p, "content": "new\n"} },

@@ -79,6 +79,10 @@ func TestMCPEditTools(t *testing.T) {
 		{"edit rejected", "edit", map[string]any{"file_path": "f.txt", "old_string": "b", "new_string": "B"}, rejectWith("keep b"), true, "keep b", "a\nb\n"},
 		{"multi_edit approved", "multi_edit", map[string]any{"file_path": "f.txt", "edits": []map[string]any{{"old_string": "a", "new_string": "A"}, {"old_string": "b", "new_string": "B"}}}, approveAs(""), false, "saved", "A\nB\n"},
 		{"apply_patch approved", "apply_patch", map[string]any{"patch": "*** Begin Patch\n*** Update File: f.txt\n@@\n a\n-b\n+c\n*** End Patch\n"}, approveAs(""), false, "saved", "a\nc\n"},
+		{"edit rejected with a comment", "edit", map[string]any{"file_path": "f.txt", "old_string": "b", "new_string": "B"}, commenting(rejectWith(""), 2, "lower case, please"), true,
+			"Line 2 of your proposed text:\n```\nB\n```\nComment: lower case, please\n", "a\nb\n"},
+		{"write_to_file approved with a comment", "write_to_file", map[string]any{"path": "f.txt", "content": "new\n"}, commenting(approveAs(""), 1, "add a header next"), false,
+			"Line 1 of your proposed text:\n```\nnew\n```\nComment: add a header next\n", "new\n"},
 		{"edit that does not apply", "edit", map[string]any{"file_path": "f.txt", "old_string": "zzz", "new_string": "B"}, approveAs(""), true, "zzz", "a\nb\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

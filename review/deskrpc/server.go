@@ -298,7 +298,10 @@ func (cc *conn) reply(id json.RawMessage, result any, err error) {
 func toRPCError(err error) *rpcError {
 	var ref *workspace.RefusalError
 	var se *review.StaleError
+	var ce *review.CommentError
 	switch {
+	case errors.As(err, &ce):
+		return &rpcError{Code: codeInvalidParams, Message: "decide: " + err.Error(), Data: ce}
 	case errors.As(err, &ref):
 		return &rpcError{Code: codeRefused, Message: err.Error(), Data: ref}
 	case errors.Is(err, review.ErrUnknownProposal):
@@ -376,6 +379,7 @@ type (
 		Edited    map[string]string   `json:"edited,omitempty"`
 		Hunks     map[string][]string `json:"hunks,omitempty"`
 		Overwrite map[string]string   `json:"overwrite,omitempty"`
+		Comments  []journal.Comment   `json:"comments,omitempty"` // path, side, line, endLine, text; a quote sent is ignored
 	}
 	statusResult struct {
 		Protocol  int                 `json:"protocol"`
@@ -503,7 +507,10 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		if err != nil {
 			return nil, &rpcError{Code: codeInvalidParams, Message: "decide: " + err.Error()}
 		}
-		o, err := d.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite})
+		for i := range p.Comments {
+			p.Comments[i].Quote = "" // the desk quotes the lines itself
+		}
+		o, err := d.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite, Comments: p.Comments})
 		if err != nil {
 			return nil, err
 		}

@@ -109,6 +109,14 @@ func TestClaudeOpenDiffOutcomes(t *testing.T) {
 		{"accept edited", func(t *testing.T, d *reviewtest.Desk, _ *mcp.ClientSession, id, path string) {
 			d.MustDecide(t, id, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: "edited by a person\n"}})
 		}, []string{"FILE_SAVED", "edited by a person\n"}, journal.ApprovedEdited},
+		// The IDE protocol has no place for comments: the answer is the
+		// file's text alone, or the rejection (protocol.md, the outcome).
+		{"accept with comments", func(t *testing.T, d *reviewtest.Desk, _ *mcp.ClientSession, id, path string) {
+			d.MustDecide(t, id, review.Decision{Verdict: journal.Approved, Comments: []journal.Comment{{Path: path, Side: journal.SideNew, Line: 1, Text: "ok"}}})
+		}, []string{"FILE_SAVED", "new\n"}, journal.Approved},
+		{"reject with comments", func(t *testing.T, d *reviewtest.Desk, _ *mcp.ClientSession, id, path string) {
+			d.MustDecide(t, id, review.Decision{Verdict: journal.Rejected, Comments: []journal.Comment{{Path: path, Side: journal.SideOld, Line: 1, Text: "keep"}}})
+		}, []string{"DIFF_REJECTED", "tab 1"}, journal.Rejected},
 		{"reject", func(t *testing.T, d *reviewtest.Desk, _ *mcp.ClientSession, id, _ string) {
 			d.MustDecide(t, id, review.Decision{Verdict: journal.Rejected, Feedback: "no"})
 		}, []string{"DIFF_REJECTED", "tab 1"}, journal.Rejected},

@@ -14,11 +14,14 @@ import (
 // stage.
 type Detail struct {
 	Entry
-	Format  string          // the proposal's engine edit format; "" for a restore
-	Payload []byte          // the edit as the agent sent it; nil for a restore
-	Hunks   []string        // accepted hunk ids of a partial approval
-	Outcome json.RawMessage // the outcome the agent was told; nil if none was recorded
-	Files   []DetailFile
+	Format  string   // the proposal's engine edit format; "" for a restore
+	Payload []byte   // the edit as the agent sent it; nil for a restore
+	Hunks   []string // accepted hunk ids of a partial approval
+	// Comments are the person's line comments on the proposal, kept with
+	// the decision; none in a journal older than comments.
+	Comments []Comment
+	Outcome  json.RawMessage // the outcome the agent was told; nil if none was recorded
+	Files    []DetailFile
 }
 
 // DetailFile is one file of a history entry at each stage. Every field
@@ -102,13 +105,16 @@ func (j *Journal) proposalDetail(ctx context.Context, d *Detail, decisionID sql.
 		d.Payload = content
 	}
 	if decisionID.Valid {
-		var hunks string
-		if err := j.db.QueryRowContext(ctx, `SELECT decision, feedback, hunks FROM decisions WHERE id = ?`, decisionID.Int64).
-			Scan(&d.Decision, &d.Feedback, &hunks); err != nil {
+		var hunks, comments string
+		if err := j.db.QueryRowContext(ctx, `SELECT decision, feedback, hunks, comments FROM decisions WHERE id = ?`, decisionID.Int64).
+			Scan(&d.Decision, &d.Feedback, &hunks, &comments); err != nil {
 			return fail(err)
 		}
 		if err := json.Unmarshal([]byte(hunks), &d.Hunks); err != nil {
 			return fail(err)
+		}
+		if err := json.Unmarshal([]byte(comments), &d.Comments); err != nil {
+			return fail(fmt.Errorf("comments: %w", err))
 		}
 	}
 	var outcome sql.NullString

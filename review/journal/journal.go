@@ -301,6 +301,7 @@ type DecisionRecord struct {
 	Time       time.Time // zero: now
 	Feedback   string    // the reason or note the person typed
 	Hunks      []string  // accepted hunk ids (Decision partial)
+	Comments   []Comment // the person's line comments, quotes filled in
 	Files      []DecisionFile
 }
 
@@ -320,6 +321,10 @@ func (j *Journal) RecordDecision(ctx context.Context, d DecisionRecord) (int64, 
 			j.path, d.ProposalID, d.Decision, verdicts)
 	}
 	hunks, err := json.Marshal(nonNil(d.Hunks))
+	if err != nil {
+		return 0, fmt.Errorf("journal %s: record decision on %s: %w", j.path, d.ProposalID, err)
+	}
+	comments, err := json.Marshal(nonNilComments(d.Comments))
 	if err != nil {
 		return 0, fmt.Errorf("journal %s: record decision on %s: %w", j.path, d.ProposalID, err)
 	}
@@ -345,8 +350,8 @@ func (j *Journal) RecordDecision(ctx context.Context, d DecisionRecord) (int64, 
 		if err := setProposalStatus(tx, d.ProposalID, string(d.Decision), d.Feedback); err != nil {
 			return err
 		}
-		res, err := tx.Exec(`INSERT INTO decisions(proposal_id, decision, time, feedback, hunks) VALUES (?, ?, ?, ?, ?)`,
-			d.ProposalID, d.Decision, unixNano(d.Time), d.Feedback, string(hunks))
+		res, err := tx.Exec(`INSERT INTO decisions(proposal_id, decision, time, feedback, hunks, comments) VALUES (?, ?, ?, ?, ?, ?)`,
+			d.ProposalID, d.Decision, unixNano(d.Time), d.Feedback, string(hunks), string(comments))
 		if err != nil {
 			return err
 		}
@@ -409,6 +414,13 @@ func (j *Journal) RecordOutcome(ctx context.Context, proposalID string, outcomeJ
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}
+	}
+	return s
+}
+
+func nonNilComments(s []Comment) []Comment {
+	if s == nil {
+		return []Comment{}
 	}
 	return s
 }

@@ -119,6 +119,10 @@ CREATE INDEX proposals_session ON proposals(agent, session, created DESC);
 CREATE INDEX proposal_files_path ON proposal_files(path);
 CREATE INDEX decisions_proposal ON decisions(proposal_id, id DESC);
 `,
+	// 4: the person's line comments, kept with the decision they came with.
+	`
+ALTER TABLE decisions ADD COLUMN comments TEXT NOT NULL DEFAULT '[]'; -- JSON array of Comment, quotes included
+`,
 }
 
 // migrateJournal brings db up to schema version target (at most

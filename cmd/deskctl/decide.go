@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+
+	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+var decideCmd = &command{
+	name:  "decide",
+	usage: "ID approve|reject [flags]",
+	short: "decide a waiting proposal as a reviewer, with a reason and line comments",
+	long: `Decide proposal ID (see deskctl status) as a reviewer: approve writes it as proposed, reject
+writes nothing. The agent reads the reason (--feedback) and each comment with the lines it is on.
+
+A comment is PATH:SIDE:LINE[-END]:TEXT, e.g. --comment 'src/app.go:new:12-14:use the helper'.
+PATH is a file of the proposal, absolute or relative to its workspace root; SIDE is old (the file
+before the proposal) or new (the proposal as the agent sent it); lines count from 1; TEXT is the
+rest, colons and all. --comments FILE reads more as a JSON array of
+{"path","side","line","endLine","text"} ("-": standard input).
+
+It prints what the agent reads (--json: the outcome). Exit status: 0 decided, 1 error (a bad
+comment names itself, and nothing is decided), 2 usage.`,
+	flags: func(fl *flag.FlagSet) runFunc {
+		var o decideOptions
+		o.socket = socketFlag(fl)
+		fl.StringVar(&o.feedback, "feedback", "", "the reason or note `TEXT` the agent reads")
+		fl.Var(&o.comments, "comment", "a comment on lines: `PATH:SIDE:LINE[-END]:TEXT` (repeatable)")
+		fl.StringVar(&o.commentsFile, "comments", "", "read comments as a JSON array from `FILE` (- for standard input)")
+		fl.BoolVar(&o.json, "json", false, "print the outcome as JSON")
+		return func(ctx context.Context, x *invocation) int { return runDecide(ctx, x, o) }
+	},
+}
+
+// decideOptions are the flags of deskctl decide.
+type decideOptions struct {
+	socket       *string
+	feedback     string
+	comments     stringList
+	commentsFile string
+	json         bool
+}
+
+// runDecide implements `deskctl decide ID approve|reject`.
+func runDecide(ctx context.Context, x *invocation, o decideOptions) int {
+	if len(x.args) != 2 || x.args[1] != "approve" && x.args[1] != "reject" {
+		return x.usageError("want a proposal ID and approve or reject")
+	}
+	comments, err := readComments(o.comments, o.commentsFile, x.stdin)
+	if err != nil {
+		return x.usageError("%v", err)
+	}
+	cl, err := deskrpc.Dial(*o.socket)
+	if err != nil {
+		return x.fail(err)
+	}
+	defer cl.Close()
+	if err := cl.Call(ctx, "hello", map[string]any{"protocol": deskrpc.ProtocolVersion, "agent": "deskctl", "role": "reviewer"}, nil); err != nil {
+		return x.fail(err)
+	}
+	var res proposeResult
+	params := map[string]any{"id": x.args[0], "decision": x.args[1], "feedback": o.feedback, "comments": comments}
+	if err := cl.Call(ctx, "decide", params, &res); err != nil {
+		return x.fail(err)
+	}
+	if res.Outcome == nil {
+		return x.fail(fmt.Errorf("the desk answered without an outcome (state %s)", res.State))
+	}
+	if o.json {
+		writeJSON(x.stdout, res.Outcome)
+	} else {
+		io.WriteString(x.stdout, res.Text)
+	}
+	return 0
+}
+
+// commentFlag is --comment's PATH:SIDE:LINE[-END]:TEXT; the path is the
+// shortest prefix followed by a side and lines, so TEXT may hold colons.
+var commentFlag = regexp.MustCompile(`(?s)^(.+?):(old|new):([0-9]+)(?:-([0-9]+))?:(.*)$`)
+
+// readComments gathers the comments of --comment flags and of the
+// --comments JSON file ("-": stdin).
+func readComments(flags []string, file string, stdin io.Reader) ([]journal.Comment, error) {
+	var out []journal.Comment
+	if file != "" {
+		var b []byte
+		var err error
+		if file == "-" {
+			b, err = io.ReadAll(stdin)
+		} else {
+			b, err = os.ReadFile(file)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--comments: %w", err)
+		}
+		if err := json.Unmarshal(b, &out); err != nil {
+			return nil, fmt.Errorf("--comments %s: not a JSON array of {\"path\",\"side\",\"line\",\"endLine\",\"text\"}: %v", file, err)
+		}
+	}
+	for _, f := range flags {
+		m := commentFlag.FindStringSubmatch(f)
+		if m == nil {
+			return nil, fmt.Errorf("--comment %q: want PATH:SIDE:LINE[-END]:TEXT, SIDE old or new, e.g. src/app.go:new:12-14:use the helper", f)
+		}
+		c := journal.Comment{Path: m[1], Side: journal.Side(m[2]), Text: m[5]}
+		c.Line, _ = strconv.Atoi(m[3])
+		if m[4] != "" {
+			c.EndLine, _ = strconv.Atoi(m[4])
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/reviewtest"
+)
+
+// serveTestDesk serves a fresh test desk on a socket in a private
+// directory, until the test ends.
+func serveTestDesk(t *testing.T) (*reviewtest.Desk, string) {
+	t.Helper()
+	d := reviewtest.NewDesk(t, "", "")
+	dir, err := os.MkdirTemp("", "dd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	sock := filepath.Join(dir, "desk.sock")
+	l, err := deskrpc.Listen(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	// Ends when the test's cleanup cancels ctx.
+	go func() { served <- deskrpc.NewServer(d.Desk).Serve(ctx, l) }()
+	t.Cleanup(func() {
+		cancel()
+		<-served
+	})
+	return d, sock
+}
+
+// TestDecideWithComments: deskctl decide rejects with --comment flags and
+// a --comments file, prints what the agent reads, and history show lists
+// the comments with their lines.
+func TestDecideWithComments(t *testing.T) {
+	d, sock := serveTestDesk(t)
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "app.go"), "package app\n\nfunc Run() {}\n")
+	p := d.MustPropose(t, engine.FormatWrite, "app.go", "package app\n\nfunc Start() {}\n")
+	file := filepath.Join(t.TempDir(), "comments.json")
+	reviewtest.WriteFile(t, file, `[{"path":"app.go","side":"old","line":1,"endLine":3,"text":"keep it as it was"}]`)
+	out, errOut, code := deskctl(t, "", "decide", p.ID, "reject", "--socket", sock, "--feedback", "no rename",
+		"--comment", "app.go:new:3:Run is called from main.go: keep the name", "--comments", file)
+	if code != 0 {
+		t.Fatalf("decide = exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"Their reason: no rename", "Lines 1–3 of the file before your edit:", "Comment: keep it as it was",
+		"Line 3 of your proposed text:\n```\nfunc Start() {}\n```\nComment: Run is called from main.go: keep the name"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("decide printed\n%s\nwant %q in it", out, want)
+		}
+	}
+	t.Chdir(d.Root)
+	out, _, code = deskctl(t, "", "history", "show", "d1", "--journal", d.Journal.Path())
+	want := "comments:\n  app.go, old side, line 1–3:\n    | package app\n    | \n    | func Run() {}\n    keep it as it was\n" +
+		"  app.go, new side, line 3:\n    | func Start() {}\n    Run is called from main.go: keep the name\n"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("history show d1 = exit %d:\n%s\nwant %q in it", code, out, want)
+	}
+	out, _, _ = deskctl(t, "", "history", "show", "d1", "--json", "--journal", d.Journal.Path())
+	var js struct{ Comments []journal.Comment }
+	if json.Unmarshal([]byte(out), &js) != nil || len(js.Comments) != 2 || js.Comments[1].Quote != "func Start() {}\n" {
+		t.Errorf("history show --json comments = %+v; want both, quoted", js.Comments)
+	}
+}
+
+// TestDecideRefusesBadComments: a malformed --comment is a usage error; a
+// comment the desk refuses names itself, and the proposal still waits.
+func TestDecideRefusesBadComments(t *testing.T) {
+	d, sock := serveTestDesk(t)
+	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "a\n")
+	_, errOut, code := deskctl(t, "", "decide", p.ID, "approve", "--socket", sock, "--comment", "a.txt:right:1:x")
+	if code != 2 || !strings.Contains(errOut, "want PATH:SIDE:LINE[-END]:TEXT") {
+		t.Errorf("decide with a malformed --comment = exit %d, %q; want 2 and the form", code, errOut)
+	}
+	_, errOut, code = deskctl(t, "", "decide", p.ID, "approve", "--socket", sock, "--comment", "a.txt:new:2:x")
+	if code != 1 || !strings.Contains(errOut, "comment 1 (on a.txt): line 2 is past the end of the new side, which has 1 line") {
+		t.Errorf("decide with a comment past the end = exit %d, %q; want 1 naming the comment", code, errOut)
+	}
+	if q, _ := d.Get(p.ID); q.State != "pending" {
+		t.Errorf("after a refused decide the proposal is %s; want pending", q.State)
+	}
+}

@@ -1,0 +1,210 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+// comments are the person's line comments on the proposals waiting: made
+// with c, listed under the diff with Delete, and sent with the proposal's
+// next decision, whatever it is. Lines are the proposal's as the agent
+// sent it ("new") or the file's before it ("old"), as the desk quotes them
+// (review.File.Quote), whatever the view shows.
+type comments struct {
+	d       *detail
+	pending map[string][]journal.Comment // proposal id → its comments, in the order made
+	box     *fyne.Container              // the shown proposal's comments
+
+	// The comment dialog's parts, while it is open.
+	dialog dialog.Dialog
+	save   func()       // saves its comment
+	text   *dialogEntry // the comment
+	lines  *dialogEntry // its lines: "12" or "12-14"
+	hint   *widget.Label
+}
+
+// The sides as the dialog offers them.
+const (
+	sideNewLabel = "new: the proposal"
+	sideOldLabel = "old: the file before it"
+)
+
+func newComments(d *detail) *comments {
+	c := &comments{d: d, pending: map[string][]journal.Comment{}, box: container.NewVBox()}
+	c.box.Hide()
+	return c
+}
+
+// of returns proposal id's comments, to send with its decision.
+func (c *comments) of(id string) []journal.Comment { return c.pending[id] }
+
+// sent forgets proposal id's comments once a decision carried them.
+func (c *comments) sent(id string) {
+	delete(c.pending, id)
+	c.refresh()
+}
+
+// refresh lists the shown proposal's comments under the diff, each with
+// Delete, while it waits for a decision.
+func (c *comments) refresh() {
+	d := c.d
+	cs := c.pending[d.id]
+	c.box.Objects = nil
+	if len(cs) == 0 || d.outcome != nil || !d.p.State.Open() {
+		c.box.Hide()
+		return
+	}
+	c.box.Add(widget.NewLabelWithStyle(fmt.Sprintf("Comments for the agent (%d), sent with your decision:", len(cs)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	for i, cm := range cs {
+		first, _, more := strings.Cut(cm.Text, "\n")
+		if more {
+			first += " …"
+		}
+		l := widget.NewLabel(fmt.Sprintf("%s · %s %s: %s", relOf(d.p, cm.Path), cm.Side, cm.Lines(), first))
+		l.Truncation = fyne.TextTruncateEllipsis
+		del := widget.NewButton("Delete", func() {
+			c.pending[d.id] = append(cs[:i:i], cs[i+1:]...)
+			c.refresh()
+			d.w.keysBack()
+		})
+		c.box.Add(container.NewBorder(nil, nil, nil, del, l))
+	}
+	c.box.Show()
+	c.box.Refresh()
+}
+
+// show opens the comment dialog (c) on the lines of the current hunk of
+// the shown file: its new lines, or the old ones of a deletion. The person
+// may change the side and the lines; the dialog quotes them as the agent
+// will read them. Ctrl+Enter saves, Esc cancels.
+func (c *comments) show() {
+	d := c.d
+	switch {
+	case !d.canDecide() || len(d.p.Files) == 0:
+		d.say("Comments go with a decision: choose a proposal waiting for one.")
+		return
+	case c.dialog != nil:
+		return
+	}
+	f := d.cur()
+	side, line, end := c.current(f)
+	var dlg dialog.Dialog
+	var preview func()
+	sides := newChoice(d.w, []string{sideNewLabel, sideOldLabel}, func(string) { preview() })
+	lines := newDialogEntry(false, func() { dlg.Hide() }, func() { c.save() })
+	c.lines = lines
+	lines.SetText(strconv.Itoa(line))
+	if end > line {
+		lines.SetText(fmt.Sprintf("%d-%d", line, end))
+	}
+	quote := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	quoteScroll := container.NewScroll(quote)
+	quoteScroll.SetMinSize(fyne.NewSize(0, 110))
+	hint := widget.NewLabel("")
+	hint.Importance = widget.DangerImportance
+	c.hint = hint
+	c.text = newDialogEntry(true, func() { dlg.Hide() }, func() { c.save() })
+	c.text.SetPlaceHolder("What should the agent know about these lines?")
+	c.text.SetMinRowsVisible(3)
+	picked := func() (journal.Side, int, int, string, error) {
+		s := journal.SideNew
+		if sides.Selected == sideOldLabel {
+			s = journal.SideOld
+		}
+		l, e, err := parseLines(lines.Text)
+		if err != nil {
+			return s, 0, 0, "", err
+		}
+		q, err := f.Quote(s, l, e)
+		return s, l, e, q, err
+	}
+	preview = func() {
+		_, _, _, q, err := picked()
+		if err != nil {
+			quote.SetText("")
+			hint.SetText(err.Error())
+			return
+		}
+		quote.SetText(strings.TrimSuffix(q, "\n"))
+		hint.SetText("")
+	}
+	sides.choose(map[journal.Side]string{journal.SideNew: sideNewLabel, journal.SideOld: sideOldLabel}[side])
+	lines.OnChanged = func(string) { preview() }
+	c.save = func() {
+		s, l, e, q, err := picked()
+		text := strings.TrimSpace(c.text.Text)
+		switch {
+		case err != nil:
+			hint.SetText(err.Error())
+			return
+		case text == "":
+			hint.SetText("Type the comment: what the agent should know about these lines.")
+			return
+		}
+		c.pending[d.id] = append(c.pending[d.id], journal.Comment{Path: f.Path, Side: s, Line: l, EndLine: e, Quote: q, Text: text})
+		dlg.Hide()
+		c.refresh()
+		d.say("Comment kept: it goes to the agent with your decision.")
+	}
+	preview()
+	save := widget.NewButton("Save comment (Ctrl+Enter)", func() { c.save() })
+	save.Importance = widget.HighImportance
+	cancel := widget.NewButton("Cancel (Esc)", func() { dlg.Hide() })
+	form := container.NewBorder(nil, nil, widget.NewLabel("Lines (12 or 12-14):"), nil, lines)
+	top := container.NewVBox(widget.NewLabel("Comment on "+f.Rel+": the agent reads it after the lines quoted here."), sides, form, quoteScroll, hint)
+	body := container.NewBorder(top, container.NewHBox(cancel, save), nil, nil, c.text)
+	dlg = dialog.NewCustomWithoutButtons("Comment for the agent", body, d.w.Win)
+	dlg.Resize(fyne.NewSize(640, 460))
+	c.dialog = dlg
+	d.w.setCloser(dlg, func() { c.dialog, c.save, c.text, c.lines, c.hint = nil, nil, nil, nil, nil })
+	dlg.Show()
+	d.w.Win.Canvas().Focus(c.text)
+}
+
+// current is where a new comment starts: the current hunk's new lines
+// (its old lines for a deletion) while the view shows the base against
+// the proposal as sent; else line 1 of the proposal (of the base, for a
+// file the proposal deletes).
+func (c *comments) current(f review.File) (journal.Side, int, int) {
+	d := c.d
+	side := journal.SideNew
+	if f.Delete {
+		side = journal.SideOld
+	}
+	plain := !d.editing && (!f.Stale() || d.staleShow.Selected == staleProposal)
+	hs, k := d.view.Hunks(), d.view.CurrentHunk()
+	if !plain || k < 0 || k >= len(hs) {
+		return side, 1, 1
+	}
+	ch := hs[k].Change
+	if ch.B1 > ch.B0 {
+		return journal.SideNew, ch.B0 + 1, min(ch.B1, ch.B0+review.MaxCommentLines)
+	}
+	return journal.SideOld, ch.A0 + 1, min(ch.A1, ch.A0+review.MaxCommentLines)
+}
+
+// parseLines reads "12" or "12-14" (an en dash too) as 1-based lines.
+func parseLines(s string) (line, end int, err error) {
+	s = strings.ReplaceAll(strings.TrimSpace(s), "–", "-")
+	a, b, isRange := strings.Cut(s, "-")
+	line, err = strconv.Atoi(strings.TrimSpace(a))
+	if err != nil {
+		return 0, 0, fmt.Errorf("lines %q: type a line number, or two with a dash (12-14)", s)
+	}
+	end = line
+	if isRange {
+		if end, err = strconv.Atoi(strings.TrimSpace(b)); err != nil {
+			return 0, 0, fmt.Errorf("lines %q: type a line number, or two with a dash (12-14)", s)
+		}
+	}
+	return line, end, nil
+}
