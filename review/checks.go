@@ -272,3 +272,30 @@ func severityLabel(s checker.Severity) string {
 	}
 	return "Error"
 }
+
+// Diagnose runs every checker for the workspace file at path (absolute,
+// or relative to the first root) on its content now, and returns one
+// report per checker with all the problems it finds, not only new ones:
+// what an IDE's diagnostics hold. A file that does not exist has none. A
+// path the desk refuses to review (outside the workspace, ignored,
+// binary, too large) is an error.
+func (d *Desk) Diagnose(ctx context.Context, path string) ([]checker.Report, error) {
+	f, err := d.Read(path)
+	if err != nil || !f.Base.Exists {
+		return nil, err
+	}
+	cs := d.cfg.CheckersFor(f.Path, f.Root)
+	reports := make([]checker.Report, len(cs))
+	var wg sync.WaitGroup
+	for i, c := range cs {
+		wg.Add(1)
+		// Ends when this checker's run returns.
+		go func() {
+			defer wg.Done()
+			problems, err := c.Run(ctx, f.Path, f.BaseText())
+			reports[i] = checker.Report{Checker: c.Name, Problems: problems, Err: err}
+		}()
+	}
+	wg.Wait()
+	return reports, nil
+}
