@@ -188,6 +188,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	for _, w := range plan {
 		o.Files = append(o.Files, w.outcome(!p.AgentWrites))
 	}
+	d.addProblems(ctx, e, plan, o.Files)
 	return o, nil
 }
 

@@ -53,6 +53,9 @@ type Desk struct {
 	subs    map[int]func(Event)
 	subSeq  int
 	kept    keptList // decided proposals whose outcome was delivered, oldest first
+	closed  bool     // Close was called: no check starts
+
+	checking sync.WaitGroup // the checks under way (startChecks)
 }
 
 // entry is the desk's record of one proposal.
@@ -68,7 +71,8 @@ type entry struct {
 	deciding  bool          // a decision is being carried out
 	done      chan struct{} // closed once outcome is set
 	outcome   Outcome
-	delivered bool // the outcome reached its agent (or no agent waits for it)
+	delivered bool      // the outcome reached its agent (or no agent waits for it)
+	check     *checkRun // the check of the proposed text under way or last finished; nil if none
 }
 
 // NewDesk starts a desk over the workspace roots. Close stops it.
@@ -108,9 +112,13 @@ func NewDesk(opts Options) (*Desk, error) {
 	return d, nil
 }
 
-// Close stops watching files. Open proposals stay open in memory; the
-// caller withdraws them if it is shutting down.
-func (d *Desk) Close() error { return d.watch.close() }
+// Close stops watching files and stops the checks under way. Open
+// proposals stay open in memory; the caller withdraws them if it is
+// shutting down.
+func (d *Desk) Close() error {
+	d.stopAllChecks()
+	return d.watch.close()
+}
 
 // Roots returns the workspace roots, absolute and symlink-resolved.
 func (d *Desk) Roots() []string { return d.ws.Roots() }
@@ -354,6 +362,7 @@ func (d *Desk) add(p Proposal, stream *engine.Stream) *entry {
 // rule or the headless policy says so, a decision without a person.
 func (d *Desk) queued(ctx context.Context, e *entry) {
 	d.recheckEntry(e)
+	d.startChecks(e)
 	d.emit(Event{Kind: EventPending, ID: e.p.ID})
 	dec, ok := d.autoDecision(e)
 	if !ok {
@@ -639,6 +648,7 @@ func (d *Desk) finish(ctx context.Context, e *entry, o Outcome) {
 		o.Feedback = joinNonEmpty(o.Feedback, "(the journal could not record this outcome: "+err.Error()+")")
 	}
 	d.mu.Lock()
+	d.stopChecksLocked(e)
 	e.outcome = o
 	if e.p.State.Open() || e.p.State == StateDecided {
 		e.p.State = StateReported

@@ -19,3 +19,14 @@ func (d *Desk) KeepDelivered(bytes int64, count int) {
 	defer d.mu.Unlock()
 	d.kept.maxBytes, d.kept.maxCount = bytes, count
 }
+
+// ChecksEnded returns a channel closed once no check is under way.
+func (d *Desk) ChecksEnded() <-chan struct{} {
+	c := make(chan struct{})
+	// Ends when the checks under way have ended.
+	go func() {
+		d.checking.Wait()
+		close(c)
+	}()
+	return c
+}

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/diffdesk/diffdesk/review/checker"
 	"github.com/diffdesk/diffdesk/review/config"
 )
 
@@ -29,15 +30,24 @@ func (l *liveConfig) FormatterFor(absPath, root string) (*config.FormatterRule, 
 	return l.load().FormatterFor(absPath, root)
 }
 
+// CheckersFor is config.Config.CheckersFor on the config in force.
+func (l *liveConfig) CheckersFor(absPath, root string) []checker.Checker {
+	return l.load().CheckersFor(absPath, root)
+}
+
 // AutoApprove is config.Config.AutoApprove on the config in force.
 func (l *liveConfig) AutoApprove(req config.AutoRequest) (string, bool) {
 	return l.load().AutoApprove(req)
 }
 
-// SetConfig replaces the formatters, auto-approve rules, settle windows and
-// limits the desk decides by, for what it proposes and decides from now
-// on (proposals already queued keep waiting for a person). Protected paths
+// SetConfig replaces the formatters, checkers, auto-approve rules, settle
+// windows and limits the desk decides by, for what it proposes and decides
+// from now on (proposals already queued keep waiting for a person, and are
+// checked again by the checkers now in force). Protected paths
 // and the size limit checked when an edit is proposed stay as the desk
 // started; the caller changes only what trust turns on
 // (config.Config.WithTrusted). It is safe to call while the desk works.
-func (d *Desk) SetConfig(c config.Config) { d.cfg.store(c) }
+func (d *Desk) SetConfig(c config.Config) {
+	d.cfg.store(c)
+	d.restartChecks()
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/checker"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -50,6 +51,12 @@ type FileOutcome struct {
 	Matches []engine.Match `json:"matches,omitempty"`
 	// Incomplete says the edit was cut short and applied as far as it went.
 	Incomplete *engine.Incomplete `json:"incomplete,omitempty"`
+	// NewProblems are the problems the project's checkers find in the
+	// final content that the file as it was did not have (lines 1-based
+	// in the final content; Path set for one in another file).
+	NewProblems []checker.Problem `json:"newProblems,omitempty"`
+	// CheckErrors say which checkers could not tell, and why.
+	CheckErrors []string `json:"checkErrors,omitempty"`
 }
 
 // AsProposed reports whether the file now holds exactly what the agent
@@ -197,6 +204,7 @@ func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 	} else {
 		b.WriteString("The file now has exactly the content you proposed.\n")
 	}
+	writeNewProblems(b, f)
 }
 
 // writeLoose says where an edit was applied by a looser match than the

@@ -74,6 +74,10 @@ type File struct {
 	// Growing is, while streaming, the 1-based line range of Proposed still
 	// being written; zero otherwise.
 	Growing engine.LineRange
+	// Checks are the project's checkers' findings in Proposed, checked in
+	// the background once the proposal waits for a decision (EventUpdated
+	// says when they change).
+	Checks Checks
 }
 
 // Stale reports whether the file was found changed on disk while the

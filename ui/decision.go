@@ -39,6 +39,9 @@ type detail struct {
 	status  *widget.Label
 	empty   *widget.Label
 	note    *widget.Label // above the view: what it shows when not the plain proposal
+	// checks says in the header what the checkers found ("2 new
+	// problems"); problems, under the view, the current hunk's (checks.go).
+	checks, problems *widget.Label
 	// staleShow picks which two of base / disk / proposal a stale file shows.
 	staleShow *choice
 
@@ -93,6 +96,10 @@ func newDetail(w *Window) *detail {
 	d.note.Importance = widget.WarningImportance
 	d.note.Wrapping = fyne.TextWrapWord
 	d.note.Hide()
+	d.checks = widget.NewLabel("")
+	d.problems = widget.NewLabel("")
+	d.problems.Wrapping = fyne.TextWrapWord
+	d.problems.Importance = widget.DangerImportance
 	d.staleShow = newChoice(w, []string{staleMerged, staleDisk, staleProposal}, func(string) {
 		d.shownKey = ""
 		d.render()
@@ -154,9 +161,9 @@ func newDetail(w *Window) *detail {
 		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
 		container.NewHBox(d.follow, d.wrap))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, d.state, d.title), d.intent, d.files, d.note, d.loose.box, d.staleShow)
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.note, d.loose.box, d.staleShow)
 	d.comments = newComments(d)
-	bottom := container.NewVBox(d.comments.box, d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
+	bottom := container.NewVBox(d.problems, d.comments.box, d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
 	d.showEmpty()
@@ -362,6 +369,7 @@ func (d *detail) say(s string) { d.message.SetText(s) }
 // shows the loose match that placed it, if any.
 func (d *detail) updateCounter() {
 	d.updateLoose()
+	d.updateChecks()
 	n := len(d.view.Hunks())
 	switch k := d.view.CurrentHunk(); {
 	case d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming:

@@ -27,6 +27,7 @@ import (
 type Config struct {
 	Formatters       []FormatterRule         // trusted workspaces' rules first (roots in order), then the user's; FormatterFor takes the first match
 	AutoApproveRules []AutoApproveRule       // trusted workspaces' rules first, then the user's; AutoApprove takes the first that allows
+	Checkers         []CheckerRule           // trusted workspaces' checkers first, then the user's; CheckersFor takes every match
 	Protected        []ProtectedPattern      // built-ins less unprotect, then the user's, then every workspace's
 	Limits           Limits                  // the user's limits (or the defaults); LimitsFor gives a root's
 	Settle           time.Duration           // the user's settle window for format-on-save editors; 0 = do not wait; SettleFor gives a root's
@@ -43,6 +44,7 @@ type Config struct {
 
 	userFormatters []FormatterRule   // the user file's, after every trusted workspace's
 	userAuto       []AutoApproveRule // the same for auto_approve rules
+	userCheckers   []CheckerRule     // the same for checkers
 }
 
 // Limits bounds what the desk reviews.
@@ -157,9 +159,9 @@ func Load(userFile string, roots []string) (Config, error) {
 
 // LoadTrusting is Load with trust saying which workspace files the person
 // trusts (nil: none). The files merge so:
-//   - formatters and auto_approve rules: a trusted workspace's rules
-//     apply only under its root and come before the user's; an untrusted
-//     workspace's are off (WorkspaceFile.Rules lists them);
+//   - formatters, auto_approve rules and checkers: a trusted workspace's
+//     rules apply only under its root and come before the user's; an
+//     untrusted workspace's are off (WorkspaceFile.Rules lists them);
 //   - protected: the union of the built-ins, the user's and every
 //     workspace's, trusted or not; only the user file may unprotect
 //     built-ins;
@@ -207,13 +209,17 @@ func LoadTrusting(userFile string, roots []string, trust Trust) (Config, error) 
 			a.Root = root
 			f.AutoApproveRules = append(f.AutoApproveRules, a)
 		}
+		for _, k := range fc.checkers {
+			k.Root = root
+			f.Checkers = append(f.Checkers, k)
+		}
 		f.Trusted = trust != nil && trust(root, fc.sha256)
 		c.WorkspaceFiles = append(c.WorkspaceFiles, f)
 	}
 	if err := errors.Join(problems...); err != nil {
 		return Config{}, err
 	}
-	c.userFormatters, c.userAuto = c.Formatters, c.AutoApproveRules
+	c.userFormatters, c.userAuto, c.userCheckers = c.Formatters, c.AutoApproveRules, c.Checkers
 	c.apply()
 	return c, nil
 }
@@ -223,6 +229,7 @@ func LoadTrusting(userFile string, roots []string, trust Trust) (Config, error) 
 func (c *Config) apply() {
 	var formatters []FormatterRule
 	var auto []AutoApproveRule
+	var checkers []CheckerRule
 	for root := range c.Workspaces {
 		c.Workspaces[root] = WorkspaceSettings{Limits: c.Limits, Settle: c.Settle}
 	}
@@ -234,6 +241,7 @@ func (c *Config) apply() {
 		if f.Trusted {
 			formatters = append(formatters, f.Formatters...)
 			auto = append(auto, f.AutoApproveRules...)
+			checkers = append(checkers, f.Checkers...)
 			if f.Settle != nil {
 				ws.Settle = *f.Settle
 			}
@@ -242,6 +250,7 @@ func (c *Config) apply() {
 	}
 	c.Formatters = append(formatters, c.userFormatters...)
 	c.AutoApproveRules = append(auto, c.userAuto...)
+	c.Checkers = append(checkers, c.userCheckers...)
 }
 
 // mergeUser applies the user's file to c.
@@ -258,6 +267,7 @@ func (c *Config) mergeUser(fc fileConfig) error {
 	c.Protected = append(c.Protected, fc.protected...)
 	c.Formatters = fc.formatters
 	c.AutoApproveRules = fc.auto
+	c.Checkers = fc.checkers
 	if fc.maxFileBytes != nil {
 		c.Limits.MaxFileBytes = *fc.maxFileBytes
 	}
@@ -285,6 +295,7 @@ type fileConfig struct {
 	sha256       string // of the file's exact bytes
 	formatters   []FormatterRule
 	auto         []AutoApproveRule
+	checkers     []CheckerRule
 	protected    []ProtectedPattern
 	unprotect    []unprotectEntry
 	maxFileBytes *int64
@@ -302,6 +313,7 @@ type unprotectEntry struct {
 type rawConfig struct {
 	Formatter   []rawFormatter   `toml:"formatter"`
 	AutoApprove []rawAutoApprove `toml:"auto_approve"`
+	Checker     []rawChecker     `toml:"checker"`
 	Protected   []string         `toml:"protected"`
 	Unprotect   []string         `toml:"unprotect"`
 	Limits      struct {
@@ -341,8 +353,9 @@ type rawDoors struct {
 // configKeys lists the valid keys of each table, and configKeyTypes what
 // each key holds, for error messages.
 var configKeys = map[string][]string{
-	"":             {"formatter", "auto_approve", "protected", "unprotect", "limits", "desk", "doors", "history"},
+	"":             {"formatter", "auto_approve", "checker", "protected", "unprotect", "limits", "desk", "doors", "history"},
 	"formatter":    {"glob", "command", "timeout"},
+	"checker":      {"preset", "name", "glob", "command", "timeout", "format", "severity"},
 	"auto_approve": {"agent", "path", "kind", "max_lines", "new_file", "loose"},
 	"limits":       {"max_file_bytes"},
 	"desk":         {"settle"},
@@ -353,6 +366,14 @@ var configKeys = map[string][]string{
 var configKeyTypes = map[string]string{
 	"formatter":              `an array of tables: [[formatter]]`,
 	"auto_approve":           `an array of tables: [[auto_approve]]`,
+	"checker":                `an array of tables: [[checker]]`,
+	"checker.preset":         `a string, e.g. preset = "go-vet"`,
+	"checker.name":           `a string, e.g. name = "shellcheck"`,
+	"checker.glob":           `a string, e.g. glob = "*.sh"`,
+	"checker.command":        `an array of strings, e.g. command = ["shellcheck", "--format=gcc", "{file}"]`,
+	"checker.timeout":        `a duration string, e.g. timeout = "2m"`,
+	"checker.format":         `a string: "lines", "sarif" or "eslint-json"`,
+	"checker.severity":       `a string: "error", "warning" or "info"`,
 	"protected":              `an array of strings, e.g. protected = ["secrets/"]`,
 	"unprotect":              `an array of strings, e.g. unprotect = ["go.sum"]`,
 	"limits":                 `a table: [limits]`,
@@ -417,6 +438,11 @@ func parseConfig(file string, data []byte, user bool) (fileConfig, error) {
 	for i, a := range raw.AutoApprove {
 		if r, ok := v.autoApprove(i+1, a); ok {
 			fc.auto = append(fc.auto, r)
+		}
+	}
+	for i, k := range raw.Checker {
+		if r, ok := v.checker(i+1, k); ok {
+			fc.checkers = append(fc.checkers, r)
 		}
 	}
 	for i, p := range raw.Protected {

@@ -1,6 +1,6 @@
 // Package config reads DiffDesk's configuration: the user's config.toml
 // merged with the .diffdesk.toml of each workspace root — formatters,
-// auto-approve rules, protected paths, limits, the settle window, doors,
+// checkers, auto-approve rules, protected paths, limits, the settle window, doors,
 // history retention — with every problem reported by file and line.
 //
 // # Trust
@@ -16,9 +16,11 @@
 //     approved files; an untrusted one is code execution.
 //   - auto_approve rules: off until trusted. They decide without a
 //     person; an untrusted one would switch review off.
-//   - any rule added later that runs a program or decides (a checker)
-//     belongs with these: in WorkspaceFile, listed by its Rules, turned on
-//     by Config.apply only when trusted.
+//   - checkers ([[checker]]): off until trusted. Each runs a program as
+//     the user on every proposed file it matches, before anyone decides.
+//   - any rule added later that runs a program or decides belongs with
+//     these: in WorkspaceFile, listed by its Rules, turned on by
+//     Config.apply only when trusted.
 //   - protected: always applies. It only asks a person more often.
 //   - [limits] max_file_bytes: a lower value applies untrusted (stricter);
 //     a higher one waits, since it raises how much content an agent may

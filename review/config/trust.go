@@ -18,9 +18,9 @@ type Trust func(root, sha256 string) bool
 // whether the person trusts that content, and what in it waits for trust.
 //
 // Whatever a repository's file holds that runs a program or decides
-// without a person (formatters, auto_approve rules, and any such rule
-// added later, such as a checker) lives here and is turned on by
-// Config.apply only when Trusted, and is listed by Rules.
+// without a person (formatters, auto_approve rules, checkers, and any
+// such rule added later) lives here and is turned on by Config.apply only
+// when Trusted, and is listed by Rules.
 type WorkspaceFile struct {
 	Root             string            // the workspace root, absolute and symlink-resolved
 	File             string            // Root's .diffdesk.toml
@@ -28,6 +28,7 @@ type WorkspaceFile struct {
 	Trusted          bool              // the person trusts this content: its rules are on
 	Formatters       []FormatterRule   // each runs a program on approved files
 	AutoApproveRules []AutoApproveRule // each approves edits without a person
+	Checkers         []CheckerRule     // each runs a program on proposed files while the person reviews
 	MaxFileBytes     *int64            // [limits] max_file_bytes; nil if unset
 	Settle           *time.Duration    // [desk] settle; nil if unset
 
@@ -39,7 +40,7 @@ type WorkspaceFile struct {
 func (f WorkspaceFile) NeedsTrust() bool { return len(f.Rules()) > 0 }
 
 // Rules describes, one line each, what f turns on once trusted: the exact
-// command of each formatter, what each auto_approve rule lets through
+// command of each formatter and checker, what each auto_approve rule lets through
 // without a person, a raised file-size limit, a settle window. Strings from
 // the file are quoted, so control characters cannot disguise a command.
 // Protections and a lowered limit are not listed: they apply untrusted.
@@ -52,6 +53,9 @@ func (f WorkspaceFile) Rules() []string {
 		}
 		rules = append(rules, fmt.Sprintf("formatter at %s: on files matching %s runs %s in %s (the file's text on stdin; at most %v)",
 			f.at(r.Origin), strconv.Quote(r.Glob), quoteList(r.Command), strconv.Quote(f.Root), timeout))
+	}
+	for _, r := range f.Checkers {
+		rules = append(rules, fmt.Sprintf("checker %s at %s: %s", strconv.Quote(r.Name), f.at(r.Origin), describeChecker(r)))
 	}
 	for _, r := range f.AutoApproveRules {
 		rules = append(rules, fmt.Sprintf("auto_approve at %s: approves without a person %s", f.at(r.Origin), describeAuto(r)))

@@ -27,15 +27,17 @@ const claudeAuthHeader = "X-Claude-Code-Ide-Authorization"
 // 127.0.0.1, found by the CLI through a lock file named for its port
 // (docs/agent-protocols.md §1).
 type claudeDoor struct {
-	desk     *review.Desk
-	token    string
-	lock     string // the lock file
-	ideName  string
-	http     *doorServer
-	reviews  doorReviews
-	seq      atomic.Int64
-	mu       sync.Mutex
-	sessions map[*mcp.ServerSession]bool // open connections, closed by close
+	desk    *review.Desk
+	token   string
+	lock    string // the lock file
+	ideName string
+	http    *doorServer
+	reviews doorReviews
+	// diagnosed are the files it reviewed, for getDiagnostics {}.
+	diagnosed diagnosed
+	seq       atomic.Int64
+	mu        sync.Mutex
+	sessions  map[*mcp.ServerSession]bool // open connections, closed by close
 }
 
 // claudeLock is the lock file's content, the fields 2.1.330 reads
@@ -189,9 +191,9 @@ func (c *claudeDoor) server(session string) *mcp.Server {
 			}
 			return textResult(fmt.Sprintf("CLOSED_%d_DIFF_TABS", len(rs))), nil, nil
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "getDiagnostics", Description: "Diagnostics for a file or all files (the desk has none)."},
-		func(context.Context, *mcp.CallToolRequest, claudeDiagnosticsArgs) (*mcp.CallToolResult, any, error) {
-			return textResult("[]"), nil, nil
+	mcp.AddTool(s, &mcp.Tool{Name: "getDiagnostics", Description: "The project checkers' problems in a file (uri), or in every file this desk reviewed for Claude Code."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in claudeDiagnosticsArgs) (*mcp.CallToolResult, any, error) {
+			return textResult(diagnostics(ctx, c.desk, in.URI, c.diagnosed.list())), nil, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "getWorkspaceFolders", Description: "The desk's workspace roots."},
 		func(context.Context, *mcp.CallToolRequest, claudeNoArgs) (*mcp.CallToolResult, any, error) {
@@ -219,6 +221,7 @@ func (c *claudeDoor) openDiff(ctx context.Context, session string, in claudeOpen
 		c.reviews.take(in.TabName, "")
 		return nil, nil, fmt.Errorf("diffdesk cannot review %s: %w; answer in the terminal instead", path, err)
 	}
+	c.diagnosed.add(p.Files[0].Path)
 	if !c.reviews.settle(in.TabName, session, p.ID) {
 		c.desk.Withdraw(ctx, p.ID, "answered in the Claude Code terminal")
 	}

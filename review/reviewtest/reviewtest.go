@@ -118,3 +118,37 @@ func Context(t testing.TB) context.Context {
 	t.Cleanup(cancel)
 	return ctx
 }
+
+// WaitChecks waits (at most a minute: go vet may build a package) until
+// the check of file path of proposal id has finished, and returns the
+// proposal's file.
+func WaitChecks(t testing.TB, d *review.Desk, id, path string) review.File {
+	t.Helper()
+	changed := make(chan struct{}, 1)
+	cancel := d.Subscribe(func(ev review.Event) {
+		if ev.ID == id {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		}
+	})
+	defer cancel()
+	deadline := time.After(time.Minute)
+	for {
+		p, ok := d.Get(id)
+		if !ok {
+			t.Fatalf("WaitChecks: no proposal %s", id)
+		}
+		for _, f := range p.Files {
+			if f.Path == path && !f.Checks.Running && f.Checks.Reports != nil {
+				return f
+			}
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("WaitChecks(%s, %s): no finished check after a minute; the file's checks: %+v", id, path, p.Files)
+		}
+	}
+}

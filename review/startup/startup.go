@@ -199,8 +199,9 @@ func (b *Backend) Stop() error {
 
 // Summary is what a desk prints when it starts: the writes it settled,
 // where it listens, its workspaces and journal, who decides (a person, and
-// the auto_approve rules in force), the repository rules that are off
-// until trusted, and (after Serve) its doors and how agents connect.
+// the auto_approve rules in force), the checkers in force, the repository
+// rules that are off until trusted, and (after Serve) its doors and how
+// agents connect.
 func (b *Backend) Summary() string {
 	var s strings.Builder
 	s.WriteString(InterruptedText(b.Interrupted))
@@ -217,11 +218,25 @@ func (b *Backend) Summary() string {
 	}
 	fmt.Fprintf(&s, "diffdesk: listening on %s\nworkspaces: %v\njournal: %s\ndecisions: %s\n",
 		b.Socket, b.Desk.Roots(), b.Journal.Path(), decides)
+	s.WriteString(checkersText(cfg))
 	s.WriteString(trustText(cfg, b.userFile))
 	for _, d := range b.DoorStatus() {
 		fmt.Fprintf(&s, "door %s: %s (%s)\n  connect: %s\n", d.Name, d.Addr, d.File, d.Connect)
 	}
 	return s.String()
+}
+
+// checkersText lists the checkers in force, each with its files and
+// exact command; "" if none.
+func checkersText(c config.Config) string {
+	var s strings.Builder
+	for _, k := range c.Checkers {
+		fmt.Fprintf(&s, "  %q (%s): on files matching %q runs %q\n", k.Name, k.Origin, k.Glob, k.Command)
+	}
+	if s.Len() == 0 {
+		return ""
+	}
+	return "checkers (run on each proposal while you review it):\n" + s.String()
 }
 
 // InterruptedText describes interrupted writes for the person; "" if none.

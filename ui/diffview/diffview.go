@@ -60,9 +60,10 @@ type DiffView struct {
 	model    *rowModel
 	hunks    []engine.Hunk // of model, computed on demand
 	hunksOK  bool
-	rejected map[string]bool // hunk IDs the person rejected
-	loose    [][2]int        // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
-	maxW     int             // widest line in cells, both sides
+	rejected map[string]bool     // hunk IDs the person rejected
+	loose    [][2]int            // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
+	problems map[int]LineProblem // lines of the right text (0-based) with a checker's problem: SetProblems
+	maxW     int                 // widest line in cells, both sides
 
 	stream    *streamState
 	following bool
@@ -368,7 +369,7 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	// under the new generation.
 	v.model, v.hunks, v.hunksOK, v.curRow = m, nil, false, -1
 	v.rejected = map[string]bool{}
-	v.loose = nil
+	v.loose, v.problems = nil, nil
 	v.hoff = 0
 	v.hbar.set(0, v.hbar.max)
 	v.hl.reset(path)

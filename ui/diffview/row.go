@@ -198,6 +198,7 @@ func (r *diffRow) build() {
 	if mineDel { // the person deleted lines of the proposal here
 		r.rect(c.mineMark, xNumR, 0, mt.numW+mt.sideW, 2)
 	}
+	r.problemMark(rw.b, xTextR, h)
 
 	// Hunk gutter.
 	if rw.hunk >= 0 {
