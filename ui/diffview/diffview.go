@@ -356,6 +356,10 @@ func (v *DiffView) show(m *rowModel) {
 		v.applyWrap()
 	}
 	v.updateHBar()
+	if v.search.bar.Visible() && v.search.query != "" { // new lines: new matches
+		v.findAll(v.search.query)
+		v.updateCount()
+	}
 	v.overview.Refresh()
 	v.list.Refresh()
 }
