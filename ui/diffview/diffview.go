@@ -349,6 +349,7 @@ func (v *DiffView) show(m *rowModel) {
 	if sh := v.shape(); sh.inline || sh.fold || m.shape.inline || m.shape.fold {
 		m.reshape(sh)
 	}
+	relined := v.model != m
 	v.model = m
 	v.hunks, v.hunksOK = nil, false
 	v.setWidth(v.width)
@@ -356,7 +357,7 @@ func (v *DiffView) show(m *rowModel) {
 		v.applyWrap()
 	}
 	v.updateHBar()
-	if v.search.bar.Visible() && v.search.query != "" { // new lines: new matches
+	if relined && v.search.bar.Visible() && v.search.query != "" { // the editor's new lines: new matches
 		v.findAll(v.search.query)
 		v.updateCount()
 	}
