@@ -60,6 +60,7 @@ type detail struct {
 	approve, reject, edit, approveEdited, cancelEdit *widget.Button
 	partial, merged, external, dismiss               *widget.Button
 	follow, wrap                                     *widget.Check
+	inline, ignoreWS, collapse                       *widget.Check // layout, whitespace, unchanged regions: next to Wrap
 
 	rejectEntry   *dialogEntry
 	rejectDialog  dialog.Dialog
@@ -142,6 +143,17 @@ func newDetail(w *Window) *detail {
 		d.view.SetWrap(on)
 		w.app.Preferences().SetBool(prefWrap, on)
 	}))
+	d.inline = widget.NewCheck("Inline", thenKeysBack(w, func(on bool) {
+		d.view.SetInline(on)
+		w.app.Preferences().SetBool(prefInline, on)
+	}))
+	d.ignoreWS = widget.NewCheck("Ignore whitespace", thenKeysBack(w, func(on bool) {
+		d.view.SetIgnoreWhitespace(on)
+		d.updateCounter()
+	}))
+	d.collapse = widget.NewCheck("Fold", thenKeysBack(w, d.view.SetCollapse))
+	d.collapse.SetChecked(true)
+	d.view.OnSearchClosed = w.keysBack
 
 	d.view.OnHunkToggled = func(string, bool) {
 		if len(d.p.Files) > 0 {
@@ -159,7 +171,7 @@ func newDetail(w *Window) *detail {
 
 	d.bar = container.NewBorder(nil, nil,
 		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
-		container.NewHBox(d.follow, d.wrap))
+		container.NewHBox(d.follow, d.collapse, d.ignoreWS, d.inline, d.wrap))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.note, d.loose.box, d.staleShow)
 	d.comments = newComments(d)
@@ -370,16 +382,21 @@ func (d *detail) say(s string) { d.message.SetText(s) }
 func (d *detail) updateCounter() {
 	d.updateLoose()
 	d.updateChecks()
-	n := len(d.view.Hunks())
-	switch k := d.view.CurrentHunk(); {
+	k, n, faded := d.view.HunkCount()
+	hidden := ""
+	if faded > 0 {
+		// The person must know the faded hunks are still part of the decision.
+		hidden = fmt.Sprintf(" (+%d whitespace-only, faded: approved too unless unticked)", faded)
+	}
+	switch {
 	case d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming:
 		d.counter.SetText("")
-	case n == 0:
+	case n+faded == 0:
 		d.counter.SetText("no changes")
-	case k < 0:
-		d.counter.SetText(fmt.Sprintf("%d %s", n, plural(n, "hunk", "hunks")))
+	case k == 0:
+		d.counter.SetText(fmt.Sprintf("%d %s", n, plural(n, "hunk", "hunks")) + hidden)
 	default:
-		d.counter.SetText(fmt.Sprintf("hunk %d of %d", k+1, n))
+		d.counter.SetText(fmt.Sprintf("hunk %d of %d", k, n) + hidden)
 	}
 	if nf := len(d.p.Files); nf > 1 && d.counter.Text != "" {
 		d.counter.SetText(fmt.Sprintf("%s · file %d of %d", d.counter.Text, d.file+1, nf))
@@ -711,6 +728,9 @@ func (d *detail) updateBar() {
 	vis(d.dismiss, !open)
 	vis(d.follow, streaming)
 	vis(d.wrap, p.State != review.StateFailed && len(p.Files) > 0)
+	for _, c := range []*widget.Check{d.inline, d.ignoreWS, d.collapse} {
+		vis(c, p.State != review.StateFailed && len(p.Files) > 0 && !streaming)
+	}
 	en(d.approve, !busy)
 	en(d.merged, !busy && !d.conflicted())
 	en(d.approveEdited, !busy)

@@ -42,6 +42,15 @@ func keyBindings() []keyBinding {
 		{'p', "", "previous proposal", func(w *Window) { w.PrevProposal() }},
 		{'f', "", "follow the growing edge of a stream", func(w *Window) { w.detail.follow.SetChecked(!w.detail.follow.Checked) }},
 		{'w', "", "wrap long lines", func(w *Window) { w.detail.wrap.SetChecked(!w.detail.wrap.Checked) }},
+		{'i', "", "inline layout (one column) or side by side", func(w *Window) { w.detail.inline.SetChecked(!w.detail.inline.Checked) }},
+		{'W', "", "ignore whitespace: fade whitespace-only hunks (still approved unless unticked)", func(w *Window) {
+			w.detail.ignoreWS.SetChecked(!w.detail.ignoreWS.Checked)
+		}},
+		{'z', "", "fold unchanged lines (3 either side of a change), or show them all", func(w *Window) { w.detail.collapse.SetChecked(!w.detail.collapse.Checked) }},
+		{'{', "", "20 more unchanged lines above the current hunk", func(w *Window) { w.detail.expand(w.detail.view.ExpandAbove) }},
+		{'}', "", "20 more unchanged lines below the current hunk", func(w *Window) { w.detail.expand(w.detail.view.ExpandBelow) }},
+		{'m', "", "jump to the other end of a moved block", func(w *Window) { w.detail.jumpMoved() }},
+		{'/', "", "search both sides (Ctrl+F too)", func(w *Window) { w.detail.showSearch() }},
 		{'?', "", "show these keys", func(w *Window) { w.ShowKeys() }},
 	}
 }
@@ -95,12 +104,54 @@ func (w *Window) bindKeys() {
 			if !w.modal() && w.reviewShown() {
 				w.PrevProposal()
 			}
+		case fyne.KeyF3:
+			if !w.modal() && w.reviewShown() && w.detail.view.Searching() {
+				if d, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok && d.CurrentKeyModifiers()&fyne.KeyModifierShift != 0 {
+					w.detail.view.PrevMatch()
+				} else {
+					w.detail.view.NextMatch()
+				}
+			}
 		}
 	})
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.detail.showSearch() })
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.ctrlEnter() })
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEnter, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.ctrlEnter() })
 	w.detail.view.OnEditorFocus = func(bool) { w.detail.showKeyboard() }
-	w.detail.view.OnShortcut = func(fyne.Shortcut) { w.ctrlEnter() } // the one it passes on
+	w.detail.view.OnShortcut = func(s fyne.Shortcut) { // Ctrl+Enter and Ctrl+F: those it passes on
+		if cs, ok := s.(*desktop.CustomShortcut); ok && cs.KeyName == fyne.KeyF {
+			w.detail.showSearch()
+			return
+		}
+		w.ctrlEnter()
+	}
+}
+
+// showSearch opens the view's search bar (Ctrl+F, /), which takes the
+// keyboard until Esc.
+func (d *detail) showSearch() {
+	if d.id == "" || !d.view.Visible() {
+		d.say("No diff to search.")
+		return
+	}
+	d.view.ShowSearch()
+	d.showKeyboard()
+}
+
+// expand shows more unchanged lines beside the current hunk ({, }).
+func (d *detail) expand(more func() bool) {
+	if !more() {
+		d.say("Nothing collapsed there.")
+	}
+}
+
+// jumpMoved goes to the other end of the moved block at the current hunk
+// or on screen (m).
+func (d *detail) jumpMoved() {
+	if !d.view.JumpMoved() {
+		d.say("No moved lines here: moved blocks are the teal lines.")
+	}
+	d.updateCounter()
 }
 
 // ctrlEnter submits the reject dialog while it is open, and otherwise
@@ -170,7 +221,8 @@ func KeysText() string {
 		}
 		b.WriteString(key + "  " + k.what + "\n")
 	}
-	b.WriteString("Ctrl+Enter  approve (in the editor: approve edited; in the reject dialog: reject; in the comment dialog: save)\n" +
+	b.WriteString("Ctrl+F  search both sides: Enter or F3 next, Shift+Enter or Shift+F3 previous, Esc closes\n" +
+		"Ctrl+Enter  approve (in the editor: approve edited; in the reject dialog: reject; in the comment dialog: save)\n" +
 		"Esc  leave the editor (keeps your text); again: leave edit mode; in a dialog: close it\n" +
 		"↑/↓  previous / next proposal\n")
 	return b.String()

@@ -134,6 +134,7 @@ func NewWindow(a fyne.App, desk *review.Desk, o WindowOptions) *Window {
 	}
 	w.Win.Resize(fyne.NewSize(1400, 900))
 	w.detail.wrap.SetChecked(a.Preferences().Bool(prefWrap))
+	w.detail.inline.SetChecked(a.Preferences().Bool(prefInline))
 
 	w.setupTray()
 	w.bindKeys()
@@ -179,6 +180,7 @@ func (w *Window) Close() {
 // The preferences the window keeps across restarts.
 const (
 	prefWrap         = "wrap"               // the Wrap box
+	prefInline       = "inline"             // the Inline box: one column instead of side by side
 	prefQueueWidth   = "layout.queue"       // the queue's share of the window's width
 	prefHistoryWidth = "layout.historyList" // the history timeline's share of the History tab
 )

@@ -221,3 +221,38 @@ func BenchmarkEditorRediff100k(b *testing.B) {
 		ed.flush()
 	}
 }
+
+// BenchmarkOpen1M measures opening a 1,000,000-line proposal (issue 15):
+// the engine's diff, move detection and the view model, folds on, with a
+// small change every 200 lines. Syntax colours run off the UI goroutine.
+func BenchmarkOpen1M(b *testing.B) {
+	old, new := goSource(1_000_000, nil), goSource(1_000_000, every20th)
+	v, _ := benchView(b, 1400, 900, true)
+	b.ResetTimer()
+	for range b.N {
+		v.SetTexts("big.go", old, new)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(len(new))/(1<<20), "file-MB")
+}
+
+// BenchmarkMemory1M reports the heap a shown 1,000,000-line proposal holds
+// per byte of the proposed file, both texts included (budget 10).
+func BenchmarkMemory1M(b *testing.B) {
+	v, _ := benchView(b, 1400, 900, true)
+	var perByte float64
+	for range b.N {
+		v.SetTexts("empty.go", "", "")
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		old, new := goSource(1_000_000, nil), goSource(1_000_000, every20th)
+		v.SetTexts("big.go", old, new)
+		v.NextHunk()
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		perByte = float64(after.HeapAlloc-before.HeapAlloc) / float64(len(new))
+		runtime.KeepAlive(old)
+	}
+	b.ReportMetric(perByte, "bytes/file-byte")
+}

@@ -52,6 +52,9 @@ type DiffView struct {
 	// OnShortcut is called with a shortcut typed in the editor that the
 	// editor does not use (Ctrl+Enter), so the window's own work there.
 	OnShortcut func(fyne.Shortcut)
+	// OnSearchClosed is called after the search bar closed (Esc, its
+	// close button), so the window can take the keyboard back.
+	OnSearchClosed func()
 	// ReadOnly shows a diff that decides nothing (History): no hunk
 	// toggles in the gutter, and ToggleHunk does nothing.
 	ReadOnly bool
@@ -74,13 +77,22 @@ type DiffView struct {
 
 	darkSet bool // SetDark was called: no following the theme
 	wrap    bool
-	wrapped map[int]int // wrap mode: rows taller than one line → lines
-	dark    bool
-	hoff    int     // horizontal offset in cells (no wrap)
-	hacc    float32 // wheel movement not yet a whole cell
-	curRow  int     // first row of the change NextHunk/PrevHunk went to; -1 for none
-	width   float32
-	metric  metrics
+
+	collapse bool           // unchanged regions collapse: SetCollapse
+	open     map[int][2]int // lines the person opened per equal op: shape.open
+	inline   bool           // SetInline
+	ignoreWS bool           // SetIgnoreWhitespace
+	wsOnly   []bool         // per change of wsFor: only whitespace differs
+	wsFor    *rowModel      // the model wsOnly describes
+	moves    []engine.Move  // blocks moved (complete texts only)
+	search   *search        // the search bar and its matches
+	wrapped  map[int]int    // wrap mode: rows taller than one line → lines
+	dark     bool
+	hoff     int     // horizontal offset in cells (no wrap)
+	hacc     float32 // wheel movement not yet a whole cell
+	curRow   int     // first row of the change NextHunk/PrevHunk went to; -1 for none
+	width    float32
+	metric   metrics
 
 	ed         *Editor // non-nil while editable
 	colBufEd   []int32
@@ -134,7 +146,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{following: true, rejected: map[string]bool{}, curRow: -1, FontCovers: fontCovers}
+	v := &DiffView{following: true, rejected: map[string]bool{}, curRow: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshRows)
@@ -147,6 +159,7 @@ func NewDiffView() *DiffView {
 	v.list.HideSeparators = true
 	v.listBox = container.NewThemeOverride(v.list, tightTheme{})
 	v.overview = newOverview(v)
+	v.search = newSearch(v)
 	v.hbar = newHScroll(v)
 	v.hbar.Hide()
 	v.followBtn = widget.NewButtonWithIcon("Follow", theme.MoveDownIcon(), func() { v.SetFollow(true) })
@@ -184,7 +197,7 @@ func (r *diffViewRenderer) MinSize() fyne.Size {
 
 func (r *diffViewRenderer) Objects() []fyne.CanvasObject {
 	v := r.v
-	objs := []fyne.CanvasObject{v.listBox, v.overview, v.hbar, v.banner, v.followBtn}
+	objs := []fyne.CanvasObject{v.listBox, v.overview, v.hbar, v.banner, v.search.bar, v.followBtn}
 	if v.ed != nil {
 		objs = append(objs, v.ed, v.editNote)
 	}
@@ -216,6 +229,12 @@ func (v *DiffView) layout(size fyne.Size) {
 		v.banner.Move(fyne.NewPos(0, 0))
 		v.banner.Resize(fyne.NewSize(size.Width, h))
 		top = h
+	}
+	if v.search.bar.Visible() {
+		h := v.search.bar.MinSize().Height
+		v.search.bar.Move(fyne.NewPos(0, top))
+		v.search.bar.Resize(fyne.NewSize(size.Width, h))
+		top += h
 	}
 	listW := size.Width - stripW
 	v.setWidth(listW - theme.ScrollBarSize())
@@ -269,7 +288,11 @@ func (v *DiffView) setWidth(w float32) {
 	m.gutW = 2*m.cell + 2*padText
 	m.sideW = max((w-2*m.numW-m.gutW)/2, m.cell)
 	m.leftW = m.numW + m.sideW
-	if v.model.a.Len() == 0 && v.model.b.Len() > 0 {
+	if v.model.shape.inline {
+		// One column: both line numbers, the gutter, the text.
+		m.leftW = 2 * m.numW
+		m.sideW = max(w-2*m.numW-m.gutW, m.cell)
+	} else if v.model.a.Len() == 0 && v.model.b.Len() > 0 {
 		// A new file: nothing to show on the left, the right takes it all.
 		m.leftW = 0
 		m.sideW = max(w-m.numW-m.gutW, m.cell)
@@ -324,6 +347,10 @@ func (v *DiffView) refreshRows() {
 
 // show makes m the model on display.
 func (v *DiffView) show(m *rowModel) {
+	if sh := v.shape(); sh.inline || sh.fold || m.shape.inline || m.shape.fold {
+		m.reshape(sh)
+	}
+	relined := v.model != m
 	v.model = m
 	v.hunks, v.hunksOK = nil, false
 	v.setWidth(v.width)
@@ -331,6 +358,10 @@ func (v *DiffView) show(m *rowModel) {
 		v.applyWrap()
 	}
 	v.updateHBar()
+	if relined && v.search.bar.Visible() && v.search.query != "" { // the editor's new lines: new matches
+		v.findAll(v.search.query)
+		v.updateCount()
+	}
 	v.overview.Refresh()
 	v.list.Refresh()
 }
@@ -364,6 +395,10 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	a, b := engine.SplitLines(old), engine.SplitLines(new)
 	ops := engine.DiffLines(a, b)
 	m := newRowModel(lineSet{head: a}, lineSet{head: b}, ops, [2]int{}, nil)
+	v.open = map[int][2]int{}
+	m.reshape(v.shape())
+	v.moves = engine.Moves(a, b, ops)
+	v.clearSearch()
 	// The model first: anything that binds rows from here on (scrolling
 	// to the top) must see the new lines, or their tokens would be cached
 	// under the new generation.
@@ -403,6 +438,8 @@ func (v *DiffView) SetStream(path, old string, p engine.Preview) {
 		a := engine.SplitLines(old)
 		st = &streamState{path: path, old: old, a: a, live: engine.NewLiveDiff(a), pairs: map[engine.Op][]alignRow{}}
 		v.stream = st
+		v.moves = nil
+		v.clearSearch()
 		v.path = path
 		v.curRow = -1
 		v.rejected = map[string]bool{}
@@ -603,7 +640,7 @@ func (v *DiffView) hunkRef() int {
 // below the top of the view. It reports false when there is none.
 func (v *DiffView) NextHunk() bool {
 	ref := v.hunkRef()
-	for _, r := range v.model.ChangeRows() {
+	for _, r := range v.changeRows() {
 		if r > ref {
 			v.scrollToRow(r)
 			return true
@@ -619,7 +656,7 @@ func (v *DiffView) PrevHunk() bool {
 	if ref < 0 {
 		return false
 	}
-	rows := v.model.ChangeRows()
+	rows := v.changeRows()
 	for k := len(rows) - 1; k >= 0; k-- {
 		if rows[k] < ref {
 			v.scrollToRow(rows[k])
@@ -631,7 +668,7 @@ func (v *DiffView) PrevHunk() bool {
 
 // LastHunk scrolls to the last change; false when there is none.
 func (v *DiffView) LastHunk() bool {
-	rows := v.model.ChangeRows()
+	rows := v.changeRows()
 	if len(rows) == 0 {
 		return false
 	}
@@ -775,7 +812,7 @@ func (v *DiffView) GoToLine(n int) bool {
 	if n < 1 || n > v.model.b.Len() {
 		return false
 	}
-	v.scrollToRow(v.model.RowOfB(n - 1))
+	v.scrollToRow(v.revealLine(1, n-1))
 	return true
 }
 

@@ -49,12 +49,14 @@ func main() {
 }
 `
 
-// newTestView returns a view in a w×h test window, highlighting inline.
+// newTestView returns a view in a w×h test window, highlighting inline,
+// every line shown (collapse.go's tests turn collapsing on).
 func newTestView(t *testing.T, w, h float32) (*DiffView, fyne.Window) {
 	t.Helper()
 	test.NewTempApp(t)
 	v := NewDiffView()
 	v.SetSynchronous(true)
+	v.SetCollapse(false)
 	win := test.NewTempWindow(t, v)
 	win.Resize(fyne.NewSize(w, h))
 	return v, win

@@ -251,8 +251,8 @@ func (e *Editor) TypedShortcut(s fyne.Shortcut) {
 		if !ctrl {
 			return
 		}
-		if (s.KeyName == fyne.KeyReturn || s.KeyName == fyne.KeyEnter) && e.v.OnShortcut != nil {
-			e.v.OnShortcut(s) // Ctrl+Enter: the window's approve edited
+		if (s.KeyName == fyne.KeyReturn || s.KeyName == fyne.KeyEnter || s.KeyName == fyne.KeyF) && e.v.OnShortcut != nil {
+			e.v.OnShortcut(s) // Ctrl+Enter: the window's approve edited; Ctrl+F: its search
 			return
 		}
 		switch s.KeyName {

@@ -77,7 +77,7 @@ func (o *overview) build() {
 			o.objs = append(o.objs, t)
 		}
 		for _, s := range m.segs {
-			if s.hunk < 0 {
+			if s.hunk < 0 || v.whitespaceOnly(s.hunk) {
 				continue
 			}
 			col := c.insWord

@@ -20,6 +20,8 @@ type diffColours struct {
 	del, delWord, ins, insWord, filler, grow, conflict, sel, accepted, rejected color.Color
 	mine, mineMark                                                              color.Color // the person's own edits in the editor
 	loose                                                                       color.Color // original lines a loose match replaced
+	moved, movedMark                                                            color.Color // lines of a block moved elsewhere
+	match, matchCur                                                             color.Color // search matches, the one on show
 }
 
 func coloursFor(dark bool) diffColours {
@@ -28,19 +30,23 @@ func coloursFor(dark bool) diffColours {
 		a, w = 0x38, 0xa0
 	}
 	return diffColours{
-		del:      color.NRGBA{R: 0xf8, G: 0x51, B: 0x49, A: a},
-		delWord:  color.NRGBA{R: 0xf8, G: 0x51, B: 0x49, A: w},
-		ins:      color.NRGBA{R: 0x2e, G: 0xa0, B: 0x43, A: a},
-		insWord:  color.NRGBA{R: 0x2e, G: 0xa0, B: 0x43, A: w},
-		filler:   color.NRGBA{R: 0x80, G: 0x80, B: 0x80, A: 0x1c},
-		grow:     color.NRGBA{R: 0x38, G: 0x8b, B: 0xfd, A: 0x22},
-		conflict: color.NRGBA{R: 0xff, G: 0x98, B: 0x00, A: 0x50},
-		sel:      color.NRGBA{R: 0x38, G: 0x8b, B: 0xfd, A: 0x55},
-		accepted: color.NRGBA{R: 0x2e, G: 0xa0, B: 0x43, A: 0xff},
-		rejected: color.NRGBA{R: 0x90, G: 0x90, B: 0x90, A: 0xff},
-		mine:     color.NRGBA{R: 0xa3, G: 0x71, B: 0xf7, A: a + 0x10},
-		mineMark: color.NRGBA{R: 0x8a, G: 0x4f, B: 0xf0, A: 0xff},
-		loose:    color.NRGBA{R: 0xe0, G: 0x8a, B: 0x00, A: 0xff},
+		del:       color.NRGBA{R: 0xf8, G: 0x51, B: 0x49, A: a},
+		delWord:   color.NRGBA{R: 0xf8, G: 0x51, B: 0x49, A: w},
+		ins:       color.NRGBA{R: 0x2e, G: 0xa0, B: 0x43, A: a},
+		insWord:   color.NRGBA{R: 0x2e, G: 0xa0, B: 0x43, A: w},
+		filler:    color.NRGBA{R: 0x80, G: 0x80, B: 0x80, A: 0x1c},
+		grow:      color.NRGBA{R: 0x38, G: 0x8b, B: 0xfd, A: 0x22},
+		conflict:  color.NRGBA{R: 0xff, G: 0x98, B: 0x00, A: 0x50},
+		sel:       color.NRGBA{R: 0x38, G: 0x8b, B: 0xfd, A: 0x55},
+		accepted:  color.NRGBA{R: 0x2e, G: 0xa0, B: 0x43, A: 0xff},
+		rejected:  color.NRGBA{R: 0x90, G: 0x90, B: 0x90, A: 0xff},
+		mine:      color.NRGBA{R: 0xa3, G: 0x71, B: 0xf7, A: a + 0x10},
+		mineMark:  color.NRGBA{R: 0x8a, G: 0x4f, B: 0xf0, A: 0xff},
+		loose:     color.NRGBA{R: 0xe0, G: 0x8a, B: 0x00, A: 0xff},
+		moved:     color.NRGBA{R: 0x1f, G: 0xb5, B: 0xc4, A: a + 0x08},
+		movedMark: color.NRGBA{R: 0x0e, G: 0x9c, B: 0xab, A: 0xff},
+		match:     color.NRGBA{R: 0xff, G: 0xd0, B: 0x30, A: 0x90},
+		matchCur:  color.NRGBA{R: 0xff, G: 0x8c, B: 0x00, A: 0xd0},
 	}
 }
 
@@ -147,11 +153,22 @@ func (r *diffRow) build() {
 	mt := v.metric
 	c := coloursFor(v.dark)
 	h := v.rowHeight(r.id)
+	if rw.kind == rowFold {
+		r.fold(m.segs[rw.seg], c, h)
+		return
+	}
 	xTextL := mt.numW
 	xGut := mt.leftW
 	xNumR := xGut + mt.gutW
 	xTextR := xNumR + mt.numW
+	inline := m.shape.inline
+	if inline { // numbers, numbers, gutter, text
+		xNumR, xTextL = mt.numW, xGut+mt.gutW
+		xTextR = xTextL
+	}
 	rejected := rw.hunk >= 0 && v.stream == nil && v.ed == nil && len(v.rejected) > 0 && v.rejected[v.hunkID(rw.hunk)]
+	faded := v.whitespaceOnly(rw.hunk)
+	moved, movedSide := v.movedRow(rw)
 
 	// Backgrounds.
 	var bgL, bgR color.Color
@@ -165,6 +182,14 @@ func (r *diffRow) build() {
 	}
 	if rejected && bgR != nil {
 		bgR = c.filler
+	}
+	if moved >= 0 && movedSide == 0 {
+		bgL = c.moved
+	} else if moved >= 0 {
+		bgR = c.moved
+	}
+	if faded {
+		bgL, bgR = c.filler, c.filler
 	}
 	if v.stale && rw.b >= 0 && v.inConflict(rw.b) {
 		bgR = c.conflict
@@ -180,11 +205,26 @@ func (r *diffRow) build() {
 			bgR = c.mine
 		}
 	}
-	if bgL != nil && xGut > 0 {
-		r.rect(bgL, 0, 0, xGut, h)
+	switch {
+	case inline && rw.kind == rowDeleted:
+		r.rect(bgL, 0, 0, v.width, h)
+	case inline && rw.kind == rowInserted:
+		r.rect(bgR, 0, 0, v.width, h)
+	case inline:
+	default:
+		if bgL != nil && xGut > 0 {
+			r.rect(bgL, 0, 0, xGut, h)
+		}
+		if bgR != nil {
+			r.rect(bgR, xNumR, 0, mt.numW+mt.sideW, h)
+		}
 	}
-	if bgR != nil {
-		r.rect(bgR, xNumR, 0, mt.numW+mt.sideW, h)
+	if moved >= 0 { // a bar beside the number: tap the number to jump to the block's other end
+		x := mt.numW - 3
+		if movedSide == 1 {
+			x = xNumR + mt.numW - 3
+		}
+		r.rect(c.movedMark, x, 0, 3, h)
 	}
 	if growing {
 		r.rect(theme.Color(theme.ColorNamePrimary), xNumR, 0, 3, h)
@@ -228,17 +268,33 @@ func (r *diffRow) build() {
 		r.text(itoa(n+1), dim, x, 0, mt.numW-padText, fyne.TextAlignTrailing, monospace)
 	}
 	words := m.Words(rw)
+	if faded {
+		words = wordPair{}
+	}
 	pal := paletteFor(v.dark)
 	if rw.a >= 0 {
 		num(rw.a, 0)
-		r.line(0, m.a.Line(rw.a), rw.a, xTextL, words.del, c.delWord, fg, pal)
+		if !inline || rw.b < 0 {
+			ms, cur := v.matchesOn(0, rw.a)
+			if rw.kind == rowEqual {
+				ms, cur = v.matchesOn(1, rw.b) // counted once, on the right
+			}
+			r.matches(m.a.Line(rw.a), ms, cur, xTextL, c)
+			tc := fg
+			if faded {
+				tc = dim
+			}
+			r.line(0, m.a.Line(rw.a), rw.a, xTextL, words.del, c.delWord, tc, pal)
+		}
 	}
 	if rw.b >= 0 {
 		num(rw.b, xNumR)
 		tc := fg
-		if rejected {
+		if rejected || faded {
 			tc = dim
 		}
+		ms, cur := v.matchesOn(1, rw.b)
+		r.matches(m.b.Line(rw.b), ms, cur, xTextR, c)
 		r.line(1, m.b.Line(rw.b), rw.b, xTextR, words.ins, c.insWord, tc, pal)
 		if growing && rw.b == m.growing[1]-1 {
 			r.text("writing…", theme.Color(theme.ColorNamePrimary), xTextR, h-mt.line, mt.sideW-padText,
@@ -246,6 +302,61 @@ func (r *diffRow) build() {
 		}
 		if v.ed != nil && v.ed.buf.Cursor().Line == rw.b {
 			r.cursor(rw.b, xTextR)
+		}
+	}
+}
+
+// fold draws a fold row: what it hides and the three ways to open it
+// (foldLabels), from the left text column.
+func (r *diffRow) fold(s segment, c diffColours, h float32) {
+	mt := r.v.metric
+	r.rect(c.filler, 0, 0, r.v.width, h)
+	x := mt.numW + padText
+	for k, l := range foldLabels(s.op.A1 - s.op.A0) {
+		col := theme.Color(theme.ColorNamePrimary)
+		if k == 0 {
+			col = theme.Color(theme.ColorNamePlaceHolder)
+		}
+		w := float32(utf8.RuneCountInString(l)) * mt.cell
+		r.text(l, col, x, 0, w, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true, Italic: k == 0})
+		x += w + foldGap*mt.cell
+	}
+}
+
+// foldLabelAt returns which of a fold row's labels is at x (0 the text,
+// 1-3 foldDown, foldUp, foldAll + 1), -1 for none.
+func (r *diffRow) foldLabelAt(s segment, x float32) int {
+	mt := r.v.metric
+	at := mt.numW + padText
+	for k, l := range foldLabels(s.op.A1 - s.op.A0) {
+		w := float32(utf8.RuneCountInString(l)) * mt.cell
+		if x >= at-mt.cell && x < at+w+mt.cell {
+			return k
+		}
+		at += w + foldGap*mt.cell
+	}
+	return -1
+}
+
+// matches draws the search matches ms on line s at x, the one on show
+// (index cur) stronger.
+func (r *diffRow) matches(s string, ms []match, cur int, x float32, c diffColours) {
+	if len(ms) == 0 {
+		return
+	}
+	mt := r.v.metric
+	r.colBuf = columns(s, r.colBuf)
+	wins := r.windows(s, r.colBuf)
+	for k, m := range ms {
+		col := c.match
+		if k == cur {
+			col = c.matchCur
+		}
+		c0, c1 := int(r.colBuf[min(int(m.start), len(s))]), int(r.colBuf[min(int(m.end), len(s))])
+		for n, w := range wins {
+			if lo, hi := max(c0, w[0]), min(c1, w[1]); lo < hi {
+				r.rect(col, x+padText+float32(lo-w[0])*mt.cell, float32(n)*mt.line, float32(hi-lo)*mt.cell, mt.line)
+			}
 		}
 	}
 }
@@ -489,16 +600,45 @@ func (r *diffRow) Tapped(ev *fyne.PointEvent) {
 	mt := v.metric
 	xGut := mt.leftW
 	rw := v.model.Row(r.id)
+	if rw.kind == rowFold {
+		if k := r.foldLabelAt(v.model.segs[rw.seg], ev.Position.X); k > 0 {
+			v.openFold(rw.seg, k-1)
+		}
+		return
+	}
 	if ev.Position.X >= xGut && ev.Position.X < xGut+mt.gutW {
 		if rw.hunk >= 0 {
 			v.ToggleHunk(rw.hunk)
 		}
 		return
 	}
+	if r.onNumber(rw, ev.Position.X) {
+		v.jumpFrom(rw)
+		return
+	}
 	if v.ed != nil {
 		v.ed.focus()
 		v.ed.move(r.posAt(r.id, ev.Position), v.ed.shiftHeld())
 	}
+}
+
+// onNumber reports whether x is on the line number of row rw's moved
+// line.
+func (r *diffRow) onNumber(rw row, x float32) bool {
+	v := r.v
+	k, side := v.movedRow(rw)
+	if k < 0 {
+		return false
+	}
+	mt := v.metric
+	x0 := float32(0)
+	if side == 1 {
+		x0 = mt.leftW + mt.gutW
+		if v.model.shape.inline {
+			x0 = mt.numW
+		}
+	}
+	return x >= x0 && x < x0+mt.numW
 }
 
 // posAt returns the editor position at p (relative to row id's top left).

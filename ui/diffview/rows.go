@@ -17,13 +17,15 @@ const (
 	rowDeleted                 // a line only on the left; filler on the right
 	rowInserted                // a line only on the right; filler on the left
 	rowChanged                 // a removed line beside the added line that replaced it
+	rowFold                    // unchanged lines collapsed into one row (segment.fold)
 )
 
 // row is one aligned row of a side-by-side diff. Line indexes are 0-based;
 // -1 marks a filler cell.
 type row struct {
 	kind   rowKind
-	a, b   int  // line of the left (a) and right (b) text, -1 for filler
+	a, b   int  // line of the left (a) and right (b) text, -1 for filler (and for a fold)
+	wa, wb int  // paired: the lines word spans compare (inline, one of them is on another row)
 	seg    int  // index of the segment (op) the row belongs to
 	hunk   int  // index of the change in Hunks order, -1 for equal rows
 	head   bool // first row of its change: the hunk gutter shows the toggle here
@@ -69,23 +71,42 @@ func trimEOL(l string) string {
 	return strings.TrimSuffix(l, "\r")
 }
 
-// segment is the rows of one op of the diff.
+// segment is the rows of one op of the diff, or of part of an equal op
+// that folds split.
 type segment struct {
-	op   engine.Op
-	row0 int // first row
+	op   engine.Op // the op, or the part of an equal op the segment shows
+	src  int       // index of the op in the model's ops
+	row0 int       // first row
 	rows int
 	hunk int // index of the change, -1 for an equal op
 	// align gives, for a replace op, each row's line offsets into the op's
 	// removed (ia) and added (ib) lines, -1 for filler; nil for other ops.
 	align []alignRow
+	fold  bool // one row standing for op's lines, collapsed
 }
 
 // alignRow is one row of a replace op: offsets into its removed and added
-// lines (-1 for filler) and whether PairLines paired them.
+// lines (-1 for filler) and whether PairLines paired them; inline, a
+// paired row shows one line and mate is the offset of its pair's other
+// line.
 type alignRow struct {
-	ia, ib int32
-	paired bool
+	ia, ib, mate int32
+	paired       bool
 }
+
+// shape is how a model's rows present its ops.
+type shape struct {
+	inline bool // one column: a change's removed lines, then its added lines
+	fold   bool // unchanged regions collapse to foldContext lines either side
+	// open is, per equal op (by index in ops), how many more lines than
+	// foldContext show at its top and at its bottom.
+	open map[int][2]int
+}
+
+const (
+	foldContext = 3 // unchanged lines shown either side of a change
+	minFold     = 4 // fewer hidden lines than this show instead
+)
 
 // wordPair is the word spans of one changed row, in bytes of each line.
 type wordPair struct {
@@ -105,7 +126,8 @@ type rowModel struct {
 	stable  int    // lines of b before it never change (word-span cache key)
 	pairs   map[engine.Op][]alignRow
 	words   map[[2]int32]wordPair
-	changes int // non-equal segments
+	changes int   // non-equal ops
+	shape   shape // how the rows present the ops
 }
 
 // newRowModel builds the rows of ops, a diff from a to b. pairs caches
@@ -119,29 +141,103 @@ func newRowModel(a, b lineSet, ops []engine.Op, growing [2]int, pairs map[engine
 	if growing[1] > growing[0] {
 		m.stable = growing[0]
 	}
-	m.segs = make([]segment, 0, len(ops))
-	for _, op := range ops {
-		s := segment{op: op, row0: m.n, hunk: -1}
+	m.build()
+	return m
+}
+
+// reshape rebuilds the rows in shape sh; the ops and the caches stay.
+func (m *rowModel) reshape(sh shape) {
+	m.shape = sh
+	m.build()
+}
+
+// build makes the segments of the ops in the model's shape: O(ops).
+func (m *rowModel) build() {
+	m.segs, m.n, m.changes = m.segs[:0], 0, 0
+	fold := false
+	for _, op := range m.ops {
+		fold = fold || (m.shape.fold && op.Kind != engine.OpEqual) // a file without changes shows whole
+	}
+	for k, op := range m.ops {
+		s := segment{op: op, src: k, hunk: -1}
 		switch op.Kind {
-		case engine.OpEqual, engine.OpDelete:
+		case engine.OpEqual:
+			if fold && m.addFolded(k, op) {
+				continue
+			}
+			s.rows = op.A1 - op.A0
+		case engine.OpDelete:
 			s.rows = op.A1 - op.A0
 		case engine.OpInsert:
 			s.rows = op.B1 - op.B0
 		case engine.OpReplace:
 			s.align = m.align(op)
+			if m.shape.inline {
+				s.align = inlineAlign(s.align)
+			}
 			s.rows = len(s.align)
 		}
 		if op.Kind != engine.OpEqual {
 			s.hunk = m.changes
 			m.changes++
 		}
-		if s.rows == 0 {
-			continue
-		}
-		m.n += s.rows
-		m.segs = append(m.segs, s)
+		m.add(s)
 	}
-	return m
+}
+
+// add appends segment s unless it has no rows.
+func (m *rowModel) add(s segment) {
+	if s.rows == 0 {
+		return
+	}
+	s.row0 = m.n
+	m.n += s.rows
+	m.segs = append(m.segs, s)
+}
+
+// addFolded adds equal op k as context, a fold and context, and reports
+// whether it folded: an op with fewer than minFold lines beyond its
+// context (foldContext either side, none at the file's ends, more where
+// the person opened it) shows whole.
+func (m *rowModel) addFolded(k int, op engine.Op) bool {
+	top, bottom := foldContext, foldContext
+	if k == 0 {
+		top = 0
+	}
+	if k == len(m.ops)-1 {
+		bottom = 0
+	}
+	if o, ok := m.shape.open[k]; ok {
+		top, bottom = top+o[0], bottom+o[1]
+	}
+	n := op.A1 - op.A0
+	if n-top-bottom < minFold {
+		return false
+	}
+	part := func(i0, i1 int) engine.Op {
+		return engine.Op{Kind: engine.OpEqual, A0: op.A0 + i0, A1: op.A0 + i1, B0: op.B0 + i0, B1: op.B0 + i1}
+	}
+	m.add(segment{op: part(0, top), src: k, hunk: -1, rows: top})
+	m.add(segment{op: part(top, n-bottom), src: k, hunk: -1, rows: 1, fold: true})
+	m.add(segment{op: part(n-bottom, n), src: k, hunk: -1, rows: bottom})
+	return true
+}
+
+// inlineAlign returns the rows of a replace op in one column: its removed
+// lines, then its added lines, each paired line knowing its mate.
+func inlineAlign(al []alignRow) []alignRow {
+	out := make([]alignRow, 0, 2*len(al))
+	for _, r := range al {
+		if r.ia >= 0 {
+			out = append(out, alignRow{ia: r.ia, ib: -1, mate: r.ib, paired: r.paired})
+		}
+	}
+	for _, r := range al {
+		if r.ib >= 0 {
+			out = append(out, alignRow{ia: -1, ib: r.ib, mate: r.ia, paired: r.paired})
+		}
+	}
+	return out
 }
 
 // align returns the rows of a replace op: unpaired removed and added lines
@@ -210,6 +306,10 @@ func (m *rowModel) Row(i int) row {
 	s := &m.segs[k]
 	off := i - s.row0
 	r := row{seg: k, hunk: s.hunk, head: off == 0 && s.hunk >= 0, a: -1, b: -1}
+	if s.fold {
+		r.kind = rowFold
+		return r
+	}
 	switch s.op.Kind {
 	case engine.OpEqual:
 		r.kind, r.a, r.b = rowEqual, s.op.A0+off, s.op.B0+off
@@ -228,10 +328,13 @@ func (m *rowModel) Row(i int) row {
 		switch {
 		case r.a >= 0 && r.b >= 0:
 			r.kind, r.paired = rowChanged, al.paired
+			r.wa, r.wb = r.a, r.b
 		case r.a >= 0:
 			r.kind = rowDeleted
+			r.paired, r.wa, r.wb = al.paired && al.mate >= 0, r.a, s.op.B0+int(al.mate)
 		default:
 			r.kind = rowInserted
+			r.paired, r.wa, r.wb = al.paired && al.mate >= 0, s.op.A0+int(al.mate), r.b
 		}
 	}
 	return r
@@ -244,6 +347,10 @@ func (m *rowModel) each(fn func(i, a, b int)) { m.eachIn(0, len(m.segs), fn) }
 // eachIn is each for the rows of segments k0:k1.
 func (m *rowModel) eachIn(k0, k1 int, fn func(i, a, b int)) {
 	for _, s := range m.segs[k0:k1] {
+		if s.fold {
+			fn(s.row0, -1, -1)
+			continue
+		}
 		for off := range s.rows {
 			a, b := -1, -1
 			switch s.op.Kind {
@@ -277,13 +384,13 @@ func (m *rowModel) Words(r row) wordPair {
 	if !r.paired {
 		return wordPair{}
 	}
-	key := [2]int32{int32(r.a), int32(r.b)}
+	key := [2]int32{int32(r.wa), int32(r.wb)}
 	if w, ok := m.words[key]; ok {
 		return w
 	}
 	var w wordPair
-	w.del, w.ins = engine.WordSpans(m.a.Line(r.a), m.b.Line(r.b))
-	if r.b < m.stable {
+	w.del, w.ins = engine.WordSpans(m.a.Line(r.wa), m.b.Line(r.wb))
+	if r.wb < m.stable {
 		if m.words == nil {
 			m.words = map[[2]int32]wordPair{}
 		}
@@ -300,10 +407,11 @@ func (m *rowModel) RowOfB(j int) int {
 		return max(m.n-1, 0)
 	}
 	s := &m.segs[k]
-	switch s.op.Kind {
-	case engine.OpEqual, engine.OpInsert:
+	switch {
+	case s.fold:
+	case s.op.Kind == engine.OpEqual, s.op.Kind == engine.OpInsert:
 		return s.row0 + max(j-s.op.B0, 0)
-	case engine.OpReplace:
+	case s.op.Kind == engine.OpReplace:
 		for off, al := range s.align {
 			if al.ib >= 0 && s.op.B0+int(al.ib) >= j {
 				return s.row0 + off
@@ -311,6 +419,40 @@ func (m *rowModel) RowOfB(j int) int {
 		}
 	}
 	return s.row0
+}
+
+// RowOfA returns the row showing line i of a (the row of the nearest
+// line before it when i is past the end); inline, an unchanged line's row
+// is its right side's.
+func (m *rowModel) RowOfA(i int) int {
+	k := sort.Search(len(m.segs), func(k int) bool { return m.segs[k].op.A1 > i })
+	if k == len(m.segs) {
+		return max(m.n-1, 0)
+	}
+	s := &m.segs[k]
+	switch {
+	case s.fold:
+	case s.op.Kind == engine.OpEqual, s.op.Kind == engine.OpDelete:
+		return s.row0 + max(i-s.op.A0, 0)
+	case s.op.Kind == engine.OpReplace:
+		for off, al := range s.align {
+			if al.ia >= 0 && s.op.A0+int(al.ia) >= i {
+				return s.row0 + off
+			}
+		}
+	}
+	return s.row0
+}
+
+// changeRow returns the first row of change k (its index in Hunks), -1
+// if there is none.
+func (m *rowModel) changeRow(k int) int {
+	for _, s := range m.segs {
+		if s.hunk == k {
+			return s.row0
+		}
+	}
+	return -1
 }
 
 // ChangeRows returns the first row of every change, in order: the rows

@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/driver/desktop"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// lines returns n numbered lines, edit(k) replacing line k when not "".
+func lines(n int, edit func(k int) string) string {
+	var b strings.Builder
+	for k := range n {
+		if s := edit(k); s != "" {
+			b.WriteString(s)
+			continue
+		}
+		fmt.Fprintf(&b, "line %d\n", k)
+	}
+	return b.String()
+}
+
+// TestSearchKeysAndEscGiveTheKeyboardBack: Ctrl+F opens the view's search
+// with the keyboard in it, Enter steps through the matches, Esc closes it
+// and the review keys work again.
+func TestSearchKeysAndEscGiveTheKeyboardBack(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", lines(300, func(int) string { return "" }))
+	h.propose("agent", "s", engine.FormatWrite, "a.txt", lines(300, func(k int) string {
+		if k == 20 || k == 250 {
+			return fmt.Sprintf("needle %d\n", k)
+		}
+		return ""
+	}))
+	h.settle()
+	v := h.win.View()
+	c := h.win.Win.Canvas()
+	// Ctrl+F as the driver delivers it with no widget focused: to the
+	// window's shortcuts.
+	inner := reflect.ValueOf(c).Elem().FieldByName("WindowlessCanvas").Interface()
+	inner.(fyne.Shortcutable).TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault})
+	if !v.Searching() || c.Focused() == nil {
+		t.Fatal("search: bar hidden or no keyboard in it")
+	}
+	for _, r := range "needle" {
+		h.press(r) // the search box has the keyboard: these type
+	}
+	if cur, n := v.SearchCount(); cur != 1 || n != 2 {
+		t.Fatalf("SearchCount = %d, %d; want 1 of 2", cur, n)
+	}
+	h.pressKey(fyne.KeyReturn)
+	if cur, _ := v.SearchCount(); cur != 2 {
+		t.Errorf("Enter: match %d; want 2", cur)
+	}
+	h.pressKey(fyne.KeyEscape)
+	if v.Searching() || c.Focused() != nil {
+		t.Fatalf("Esc: searching %v, focus %v", v.Searching(), c.Focused())
+	}
+	if !strings.HasPrefix(h.win.detail.keyboard.Text, "Keys: review") {
+		t.Errorf("keyboard line %q; want the review keys", h.win.detail.keyboard.Text)
+	}
+	h.press('/')
+	if !v.Searching() {
+		t.Error("/ did not open the search")
+	}
+}
+
+// TestLayoutKeysAndTheirBoxes: i, W and z turn the boxes beside Wrap on and
+// off, Inline is remembered, and the counter says what ignoring whitespace
+// faded.
+func TestLayoutKeysAndTheirBoxes(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", lines(300, func(int) string { return "" }))
+	h.propose("agent", "s", engine.FormatWrite, "a.txt", lines(300, func(k int) string {
+		switch k {
+		case 20:
+			return "line  20\n" // whitespace only
+		case 250:
+			return "real change\n"
+		}
+		return ""
+	}))
+	h.settle()
+	d, v := h.win.detail, h.win.View()
+	if !d.collapse.Checked || v.Folds() == 0 {
+		t.Fatalf("Fold box %v, %d folds; want unchanged lines folded by default", d.collapse.Checked, v.Folds())
+	}
+	h.press('z')
+	if d.collapse.Checked || v.Folds() != 0 {
+		t.Errorf("z: Fold box %v, %d folds; want every line", d.collapse.Checked, v.Folds())
+	}
+	h.press('i')
+	if !d.inline.Checked || !v.Inline() || !h.win.app.Preferences().Bool(prefInline) {
+		t.Errorf("i: box %v, view %v, preference %v; want inline, remembered", d.inline.Checked, v.Inline(), h.win.app.Preferences().Bool(prefInline))
+	}
+	h.press('W')
+	if !v.IgnoreWhitespace() || !strings.Contains(d.counter.Text, "1 hunk (+1 whitespace-only, faded: approved too unless unticked)") {
+		t.Errorf("W: ignoring %v, counter %q", v.IgnoreWhitespace(), d.counter.Text)
+	}
+	h.press('j')
+	if d.counter.Text != "hunk 1 of 1 (+1 whitespace-only, faded: approved too unless unticked)" {
+		t.Errorf("j with whitespace ignored: counter %q", d.counter.Text)
+	}
+}

@@ -1,0 +1,186 @@
+package diffview
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+)
+
+// twoChanges is 400 numbered lines, lines 100 and 300 changed.
+func twoChanges() (old, new string) {
+	return numbered(400, nil), numbered(400, func(k int) string {
+		if k == 100 || k == 300 {
+			return "changed\n"
+		}
+		return ""
+	})
+}
+
+func setTwoChanges(v *DiffView) {
+	old, new := twoChanges()
+	v.SetTexts("a.txt", old, new)
+}
+
+// foldRows returns the rows that are folds.
+func foldRows(v *DiffView) []int {
+	var out []int
+	for i := range v.model.Len() {
+		if v.model.Row(i).kind == rowFold {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func TestCollapseFoldsUnchangedRegions(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	v.SetCollapse(true)
+	setTwoChanges(v)
+	// Fold, 3 context, change, 3 context, fold, 3 context, change, 3, fold.
+	if got, want := v.model.Len(), 3+2*(3+1+3); got != want {
+		t.Fatalf("rows = %d; want %d", got, want)
+	}
+	if got := foldRows(v); len(got) != 3 || v.Folds() != 3 {
+		t.Fatalf("fold rows %v (Folds %d); want 3", got, v.Folds())
+	}
+	if r := v.model.Row(4); r.kind != rowChanged || r.a != 100 {
+		t.Errorf("row 4 = %+v; want the change at line 100", r)
+	}
+	if len(v.Hunks()) != 2 {
+		t.Errorf("Hunks = %d; want 2: folds change no hunk", len(v.Hunks()))
+	}
+	v.SetCollapse(false)
+	if v.model.Len() != 400 || v.Folds() != 0 {
+		t.Errorf("collapse off: %d rows, %d folds; want 400, 0", v.model.Len(), v.Folds())
+	}
+}
+
+func TestJKCrossFolds(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	v.SetCollapse(true)
+	setTwoChanges(v)
+	for _, want := range []int{100, 300} {
+		if !v.NextHunk() {
+			t.Fatalf("NextHunk to line %d: false", want)
+		}
+		if r := v.model.Row(v.curRow); r.a != want {
+			t.Errorf("NextHunk went to %+v; want line %d", r, want)
+		}
+	}
+	if !v.PrevHunk() || v.CurrentHunk() != 0 {
+		t.Errorf("PrevHunk: current hunk %d; want 0", v.CurrentHunk())
+	}
+}
+
+func TestExpandFoldByKeyKeepsTheCurrentHunk(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	v.SetCollapse(true)
+	setTwoChanges(v)
+	v.NextHunk()
+	v.NextHunk() // line 300
+	rows := v.model.Len()
+	if !v.ExpandAbove() {
+		t.Fatal("ExpandAbove: false")
+	}
+	if got := v.model.Len(); got != rows+foldStep {
+		t.Errorf("rows after ExpandAbove = %d; want %d", got, rows+foldStep)
+	}
+	if r := v.model.Row(v.curRow); r.a != 300 || v.CurrentHunk() != 1 {
+		t.Errorf("current row after expanding = %+v (hunk %d); want line 300, hunk 1", r, v.CurrentHunk())
+	}
+	// The 20 lines shown are the ones right above the change's context.
+	if r := v.model.Row(v.curRow - foldContext - foldStep); r.a != 300-foldContext-foldStep {
+		t.Errorf("first line opened above = %+v; want line %d", r, 300-foldContext-foldStep)
+	}
+	v.ExpandBelow()
+	if got := v.model.Len(); got != rows+2*foldStep {
+		t.Errorf("rows after ExpandBelow = %d; want %d", got, rows+2*foldStep)
+	}
+}
+
+func TestTapFoldLabelsOpenIt(t *testing.T) {
+	v, w := newTestView(t, 900, 400)
+	v.SetCollapse(true)
+	setTwoChanges(v)
+	mt := v.metric
+	labels := foldLabels(97)
+	x := func(k int) float32 { // the middle of label k
+		at := mt.numW + padText
+		for _, l := range labels[:k] {
+			at += float32(len([]rune(l))+foldGap) * mt.cell
+		}
+		return at + float32(len([]rune(labels[k])))*mt.cell/2
+	}
+	rows := v.model.Len()
+	test.TapCanvas(w.Canvas(), fyne.NewPos(x(1), v.rowY(0)+mt.line/2)) // ↓ 20 more on the first fold
+	if got := v.model.Len(); got != rows+foldStep {
+		t.Fatalf("rows after tapping ↓ = %d; want %d", got, rows+foldStep)
+	}
+	if r := v.model.Row(0); r.kind != rowEqual || r.a != 0 {
+		t.Errorf("row 0 after tapping ↓ = %+v; want line 0", r)
+	}
+	first := foldRows(v)[0]
+	test.TapCanvas(w.Canvas(), fyne.NewPos(x(3), v.rowY(first)+mt.line/2)) // show all
+	if got := foldRows(v); len(got) != 2 {
+		t.Errorf("folds after tapping show all = %v; want 2 left", got)
+	}
+}
+
+func TestGoToLineOpensItsFold(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	v.SetCollapse(true)
+	setTwoChanges(v)
+	if !v.GoToLine(201) {
+		t.Fatal("GoToLine(201): false")
+	}
+	r := v.model.Row(v.curRow)
+	if r.b != 200 {
+		t.Errorf("GoToLine(201) went to %+v; want line 200 shown", r)
+	}
+	if top := v.topRow(); v.curRow < top || v.curRow >= top+v.visibleRows() {
+		t.Errorf("row %d not on screen (top %d)", v.curRow, top)
+	}
+}
+
+func TestNoFoldWithoutChanges(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	v.SetCollapse(true)
+	v.SetTexts("a.txt", numbered(100, nil), numbered(100, nil))
+	if v.model.Len() != 100 {
+		t.Errorf("rows = %d; want all 100 lines of a file without changes", v.model.Len())
+	}
+}
+
+func TestInlineShowsRemovedThenAdded(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	old := "a\nold one\nold two\nz\n"
+	new := "a\nnew one\nnew two\nz\n"
+	v.SetTexts("a.txt", old, new)
+	v.SetInline(true)
+	var kinds []string
+	for i := range v.model.Len() {
+		r := v.model.Row(i)
+		kinds = append(kinds, [...]string{"=", "-", "+", "~", "…"}[r.kind])
+		if r.kind == rowDeleted && r.paired {
+			if w := v.model.Words(r); len(w.del) == 0 {
+				t.Errorf("row %d: no word spans for a paired removed line", i)
+			}
+		}
+	}
+	if got := strings.Join(kinds, ""); got != "=--++=" {
+		t.Errorf("inline rows = %s; want =--++=", got)
+	}
+	if v.metric.leftW != 2*v.metric.numW {
+		t.Errorf("inline gutter at %v; want after both number columns (%v)", v.metric.leftW, 2*v.metric.numW)
+	}
+	v.ToggleHunk(0)
+	if len(v.AcceptedHunks()) != 0 {
+		t.Errorf("ToggleHunk inline: accepted %v; want none", v.AcceptedHunks())
+	}
+	v.SetInline(false)
+	if v.model.Len() != 4 {
+		t.Errorf("side by side again: %d rows; want 4", v.model.Len())
+	}
+}

@@ -1,0 +1,97 @@
+package diffview
+
+import (
+	"sort"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// movedAt returns the index in v.moves of the moved block holding line i
+// of side (0 a, 1 b), or -1. The editor shows its own diff: no moves.
+func (v *DiffView) movedAt(side, i int) int {
+	if v.ed != nil || i < 0 {
+		return -1
+	}
+	ms := v.moves
+	k := sort.Search(len(ms), func(k int) bool { return end(ms[k], side) > i })
+	if side == 1 {
+		// Moves are in order of A0, their B ends in any order.
+		for k, m := range ms {
+			if i >= m.B0 && i < m.B1 {
+				return k
+			}
+		}
+		return -1
+	}
+	if k < len(ms) && i >= ms[k].A0 {
+		return k
+	}
+	return -1
+}
+
+// end returns where move m ends on side.
+func end(m engine.Move, side int) int {
+	if side == 1 {
+		return m.B1
+	}
+	return m.A1
+}
+
+// movedRow returns the move shown on row r and the side it is on there,
+// or -1.
+func (v *DiffView) movedRow(r row) (int, int) {
+	if r.kind == rowDeleted || r.kind == rowChanged {
+		if k := v.movedAt(0, r.a); k >= 0 {
+			return k, 0
+		}
+	}
+	if r.kind == rowInserted || r.kind == rowChanged {
+		if k := v.movedAt(1, r.b); k >= 0 {
+			return k, 1
+		}
+	}
+	return -1, 0
+}
+
+// Moves returns the blocks of the diff shown that moved (engine.Moves).
+func (v *DiffView) Moves() []engine.Move { return v.moves }
+
+// JumpMoved scrolls from a moved line to the same line at the block's
+// other end: from the row j and k went to or, with none, the first moved
+// row on screen. It reports false when there is no moved line there.
+func (v *DiffView) JumpMoved() bool {
+	m := v.model
+	from := []int{}
+	if v.curRow >= 0 && v.curRow < m.Len() {
+		s := m.segs[m.segAt(v.curRow)]
+		for r := s.row0; r < s.row0+s.rows; r++ {
+			from = append(from, r)
+		}
+	}
+	top := v.topRow()
+	for r := top; r < min(top+v.visibleRows(), m.Len()); r++ {
+		from = append(from, r)
+	}
+	for _, r := range from {
+		if v.jumpFrom(m.Row(r)) {
+			return true
+		}
+	}
+	return false
+}
+
+// jumpFrom scrolls from row r, if moved, to its line at the other end of
+// its block, and reports whether it did.
+func (v *DiffView) jumpFrom(r row) bool {
+	k, side := v.movedRow(r)
+	if k < 0 {
+		return false
+	}
+	mv := v.moves[k]
+	if side == 0 {
+		v.scrollToRow(v.revealLine(1, mv.B0+r.a-mv.A0))
+	} else {
+		v.scrollToRow(v.revealLine(0, mv.A0+r.b-mv.B0))
+	}
+	return true
+}

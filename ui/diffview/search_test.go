@@ -1,0 +1,93 @@
+package diffview
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+)
+
+func TestSearchCountsBothSidesAndOpensFolds(t *testing.T) {
+	v, w := newTestView(t, 800, 300)
+	v.SetCollapse(true)
+	old := numbered(400, func(k int) string {
+		if k == 100 {
+			return "needle old\n"
+		}
+		return ""
+	})
+	new := numbered(400, func(k int) string {
+		switch k {
+		case 100:
+			return "Needle new\n"
+		case 300:
+			return "changed\n"
+		}
+		return ""
+	})
+	v.SetTexts("a.txt", strings.Replace(old, "line 200\n", "needle 200\n", 1), strings.Replace(new, "line 200\n", "needle 200\n", 1))
+	closed := false
+	v.OnSearchClosed = func() { closed = true }
+	v.ShowSearch()
+	if w.Canvas().Focused() != v.search.entry {
+		t.Fatal("ShowSearch: the search box has not the keyboard")
+	}
+	test.Type(v.search.entry, "needle")
+	// Line 100 on the left (removed), line 100 on the right, line 200 once
+	// (unchanged: counted on the right only).
+	if cur, n := v.SearchCount(); cur != 1 || n != 3 {
+		t.Fatalf("SearchCount = %d, %d; want 1, 3", cur, n)
+	}
+	if got := v.search.count.Text; got != "1 of 3" {
+		t.Errorf("count label %q; want \"1 of 3\"", got)
+	}
+	v.search.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	v.search.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	// The third match, line 200, was inside a fold: it is open now.
+	if cur, _ := v.SearchCount(); cur != 3 {
+		t.Fatalf("after two Enters match %d; want 3", cur)
+	}
+	if r := v.model.RowOfB(200); v.model.Row(r).kind != rowEqual || v.model.Row(r).b != 200 {
+		t.Errorf("line 200 still folded: row %+v", v.model.Row(r))
+	}
+	ms, cur := v.matchesOn(1, 200)
+	if len(ms) != 1 || cur != 0 {
+		t.Errorf("matchesOn(1, 200) = %v, %d; want the match on show", ms, cur)
+	}
+	v.search.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if cur, _ := v.SearchCount(); cur != 1 {
+		t.Errorf("Enter after the last match: match %d; want 1 (wraps)", cur)
+	}
+	v.search.entry.KeyDown(&fyne.KeyEvent{Name: "LeftShift"})
+	v.search.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	v.search.entry.KeyUp(&fyne.KeyEvent{Name: "LeftShift"})
+	if cur, _ := v.SearchCount(); cur != 3 {
+		t.Errorf("Shift+Enter from the first match: match %d; want 3", cur)
+	}
+	v.search.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if v.Searching() || !closed || w.Canvas().Focused() != nil {
+		t.Errorf("Esc: searching %v, OnSearchClosed called %v, focus %v; want closed, called, none", v.Searching(), closed, w.Canvas().Focused())
+	}
+	if ms, _ := v.matchesOn(1, 200); ms != nil {
+		t.Errorf("highlights after closing: %v", ms)
+	}
+}
+
+func TestSearchIgnoresCaseUnlessAskedNot(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	v.SetTexts("a.txt", "Foo foo FOO\n", "Foo foo FOO!\n")
+	v.ShowSearch()
+	v.SetSearch("foo")
+	if _, n := v.SearchCount(); n != 6 {
+		t.Errorf("foo: %d matches; want 6", n)
+	}
+	v.SetSearch("Foo")
+	if _, n := v.SearchCount(); n != 2 {
+		t.Errorf("Foo: %d matches; want 2", n)
+	}
+	v.SetSearch("zzz")
+	if v.search.count.Text != "no matches" || v.NextMatch() {
+		t.Errorf("zzz: label %q", v.search.count.Text)
+	}
+}
