@@ -15,9 +15,18 @@ need_go() {
 # desk_packages are the Debian packages the window needs to build (Fyne's
 # GL/X11 build) and to run: fonts-droid-fallback is the font Fyne falls back
 # to for Chinese and Japanese text, which its bundled fonts lack (7 MB
-# installed; without it such text draws as boxes and the window warns).
+# installed; without it such text draws as boxes and the window warns);
+# dbus-x11 is dbus-launch (and, through dbus-daemon, dbus-run-session): Fyne
+# and its tray use the D-Bus session bus, and where an X session has none
+# they start one with dbus-launch (without it the window logs that
+# dbus-launch is missing).
 desk_packages=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrandr-dev libxinerama-dev
-	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev fonts-droid-fallback)
+	libxi-dev libxxf86vm-dev libwayland-dev libxkbcommon-dev fonts-droid-fallback dbus-x11)
+
+# fyne_tools_version is the version of Fyne's packaging tool
+# (fyne.io/tools/cmd/fyne) that scripts/package installs: the release whose
+# go.mod requires the fyne.io/fyne/v2 of ours (scripts/package checks).
+fyne_tools_version=v1.7.4
 
 # test_packages are what the headless tests need beyond Go: the CJK font
 # the diff view's real-font test draws with, and shellcheck, the non-Go checker
