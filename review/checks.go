@@ -155,8 +155,110 @@ func (d *Desk) stopAllChecks() {
 	for _, e := range d.entries {
 		d.stopChecksLocked(e)
 	}
+	for tc := range d.texts {
+		tc.cancel(errDeskClosed)
+	}
 	d.mu.Unlock()
 	d.checking.Wait()
+}
+
+// textCheck is one CheckText call under way.
+type textCheck struct {
+	cancel context.CancelCauseFunc
+}
+
+// errDeskClosed ends the CheckText calls under way when the desk closes.
+var errDeskClosed = fmt.Errorf("review: the desk closed: %w", context.Canceled)
+
+// CheckText runs the project's checkers for file path (absolute, or as
+// the proposal names it relative to its root) of waiting proposal id on
+// text, the person's edit of its proposed text, and returns one report
+// per checker with the problems text adds to the file it would be written
+// over: the base, or for a stale file the disk's content now. The
+// proposal's other files go in as proposed. No checker for the file is
+// no report. It blocks until the checkers return, so call it off the UI
+// goroutine; it returns early, with an error wrapping context.Canceled,
+// when ctx ends, the proposal is decided or withdrawn, or the desk
+// closes, and its checkers' processes are killed before it returns.
+func (d *Desk) CheckText(ctx context.Context, id, path, text string) ([]checker.Report, error) {
+	d.mu.Lock()
+	e, ok := d.entries[id]
+	if !ok {
+		d.mu.Unlock()
+		return nil, fmt.Errorf("review: checking an edit of proposal %s: %w", id, ErrUnknownProposal)
+	}
+	if e.p.State != StatePending && e.p.State != StateStale || e.hasOutcome() {
+		d.mu.Unlock()
+		return nil, fmt.Errorf("review: checking an edit of proposal %s: it is %s, not waiting for a decision", id, e.p.State)
+	}
+	i := fileIndex(e.p.Files, path)
+	if i < 0 {
+		d.mu.Unlock()
+		return nil, fmt.Errorf("review: checking an edit of proposal %s: it has no file %s", id, path)
+	}
+	if d.closed {
+		d.mu.Unlock()
+		return nil, errDeskClosed
+	}
+	files := make([]checker.File, len(e.p.Files))
+	for k, f := range e.p.Files {
+		files[k] = checkFile(f)
+	}
+	f := e.p.Files[i]
+	files[i].Proposed, files[i].Deleted = text, false
+	if f.Stale() {
+		files[i].Base, files[i].Created = string(f.Disk.Content), !f.Disk.Exists
+	}
+	checkers := d.cfg.CheckersFor(f.Path, f.Root)
+	if len(checkers) == 0 {
+		d.mu.Unlock()
+		return nil, nil
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	tc := &textCheck{cancel: cancel}
+	if d.texts == nil {
+		d.texts = map[*textCheck]bool{}
+	}
+	d.texts[tc] = true
+	d.checking.Add(1)
+	done := e.done
+	d.mu.Unlock()
+	defer func() {
+		cancel(nil)
+		d.mu.Lock()
+		delete(d.texts, tc)
+		d.mu.Unlock()
+		d.checking.Done()
+	}()
+	// Ends when the proposal is decided or withdrawn, or CheckText returns.
+	go func() {
+		select {
+		case <-done:
+			cancel(fmt.Errorf("review: proposal %s was decided while an edit of it was checked: %w", id, context.Canceled))
+		case <-ctx.Done():
+		}
+	}()
+	reports := checker.CheckAll(ctx, checkers, files[i], others(files, i)...)
+	if ctx.Err() != nil {
+		return nil, context.Cause(ctx)
+	}
+	return reports, nil
+}
+
+// fileIndex returns the index of the file of files whose Path, else
+// Rel, is path, or -1.
+func fileIndex(files []File, path string) int {
+	for i, f := range files {
+		if f.Path == path {
+			return i
+		}
+	}
+	for i, f := range files {
+		if f.Rel == path {
+			return i
+		}
+	}
+	return -1
 }
 
 // restartChecks checks every waiting proposal again, with the checkers

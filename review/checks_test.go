@@ -121,3 +121,71 @@ func TestNoCheckersNoChecks(t *testing.T) {
 		t.Errorf("Checks of a file no checker matches = %+v; want none", c)
 	}
 }
+
+// TestCheckTextFindsTheEditsProblem: the person's edit of a clean
+// proposal is checked against the base; the syntax error it adds is
+// reported at its line, and a problem only the proposal had is gone.
+func TestCheckTextFindsTheEditsProblem(t *testing.T) {
+	needTool(t, "gofmt")
+	d := reviewtest.NewDesk(t, "", "[[checker]]\npreset = \"gofmt\"\n")
+	path := filepath.Join(d.Root, "a.go")
+	reviewtest.WriteFile(t, path, "package a\n")
+	p := d.MustPropose(t, engine.FormatWrite, "a.go", "package a\n\nfunc A() {\n\tif {\n\t}\n}\n")
+	edited := "package a\n\nfunc A() {\n\tif true {\n\t}\n}\n\nvar y = 08\n"
+	for _, name := range []string{path, "a.go"} {
+		reports, err := d.CheckText(reviewtest.Context(t), p.ID, name, edited)
+		if err != nil {
+			t.Fatalf("CheckText(%s): %v", name, err)
+		}
+		if len(reports) != 1 || reports[0].Checker != "gofmt" || reports[0].Err != nil {
+			t.Fatalf("CheckText(%s) = %+v; want gofmt's report", name, reports)
+		}
+		got := reports[0].Problems
+		if len(got) != 1 || got[0].Line != 8 || got[0].Severity != checker.SeverityError || !strings.Contains(got[0].Message, "invalid digit") {
+			t.Errorf("CheckText(%s) problems = %+v; want gofmt's one error, at line 8", name, got)
+		}
+	}
+}
+
+// TestCheckTextOfAStaleFile: a stale file's edit is written over the
+// disk, so a problem the disk already has is not the edit's.
+func TestCheckTextOfAStaleFile(t *testing.T) {
+	needTool(t, "gofmt")
+	d := reviewtest.NewDesk(t, "", "[[checker]]\npreset = \"gofmt\"\n")
+	path := filepath.Join(d.Root, "a.go")
+	reviewtest.WriteFile(t, path, "package a\n\nvar x = 1\n")
+	p := d.MustPropose(t, engine.FormatSearchReplace, "a.go", reviewtest.SR("var x = 1\n", "var x = 2\n"))
+	reviewtest.WriteFile(t, path, "package a\n\nvar x = 1\n\nvar y = 08\n")
+	if _, err := d.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: journal.Approved}); err == nil {
+		t.Fatal("Decide over a file changed on disk wrote it; want it refused as stale")
+	}
+	if got, _ := d.Get(p.ID); !got.Files[0].Stale() {
+		t.Fatalf("the file is not stale after the refused approval: %+v", got.Files[0])
+	}
+	reports, err := d.CheckText(reviewtest.Context(t), p.ID, path, "package a\n\nvar x = 2\n\nvar y = 08\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reports) != 1 || reports[0].Err != nil || reports[0].Problems != nil {
+		t.Errorf("CheckText of an edit keeping the disk's problem = %+v; want gofmt's report with no new problem", reports)
+	}
+}
+
+// TestCheckTextRefuses: an edit of a proposal or file the desk does not
+// hold waiting is an error naming it.
+func TestCheckTextRefuses(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "[[checker]]\npreset = \"gofmt\"\n")
+	p := d.MustPropose(t, engine.FormatWrite, "a.go", "package a\n")
+	decided := d.MustPropose(t, engine.FormatWrite, "b.go", "package b\n")
+	d.MustDecide(t, decided.ID, review.Decision{Verdict: journal.Rejected})
+	for _, tc := range []struct{ id, path, want string }{
+		{"nope", "a.go", "proposal nope: review: unknown proposal id"},
+		{p.ID, "c.go", "it has no file c.go"},
+		{decided.ID, "b.go", "it is reported, not waiting"},
+	} {
+		_, err := d.CheckText(reviewtest.Context(t), tc.id, tc.path, "package a\n")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("CheckText(%s, %s) = %v; want an error saying %q", tc.id, tc.path, err, tc.want)
+		}
+	}
+}

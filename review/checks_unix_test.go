@@ -5,6 +5,7 @@ package review_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -39,6 +40,14 @@ func startedDesk(t *testing.T) (*reviewtest.Desk, review.Proposal) {
 	if !p.Files[0].Checks.Running {
 		t.Fatalf("Checks of a new proposal = %+v; want running", p.Files[0].Checks)
 	}
+	waitStarted(t, fifo)
+	return d, p
+}
+
+// waitStarted waits until a checker process says "started" on the FIFO
+// fifo, failing the test after a minute.
+func waitStarted(t *testing.T, fifo string) {
+	t.Helper()
 	started := make(chan error, 1)
 	// Ends when a checker process has opened the FIFO and written to it.
 	go func() {
@@ -57,7 +66,6 @@ func startedDesk(t *testing.T) (*reviewtest.Desk, review.Proposal) {
 	case <-time.After(time.Minute):
 		t.Fatal("the checker did not start within a minute")
 	}
-	return d, p
 }
 
 // waitChecksEnded fails the test unless every check ends within a
@@ -121,5 +129,55 @@ func TestCloseStopsChecks(t *testing.T) {
 	case <-done:
 	case <-time.After(time.Minute):
 		t.Fatal("Close did not stop the check within a minute")
+	}
+}
+
+// slowOnChecker is a [[checker]] that passes text on stdin unless it
+// holds "SLOW": then it says "started" on the FIFO fifo and runs for an
+// hour, unless it is killed.
+func slowOnChecker(fifo string) string {
+	return "[[checker]]\nname = \"slow\"\nglob = \"*.go\"\ntimeout = \"1h\"\ncommand = [\"sh\", \"-c\", " +
+		strconv.Quote("grep -q SLOW || exit 0; echo started > '"+fifo+"'; exec sleep 3600") + "]\n"
+}
+
+// TestCheckTextIsCancelled: a check of the person's edit ends, its
+// checker killed, when its caller cancels it, when the proposal is
+// decided, and when the desk closes; each says it was cancelled.
+func TestCheckTextIsCancelled(t *testing.T) {
+	for _, end := range []string{"cancel", "reject", "close"} {
+		t.Run(end, func(t *testing.T) {
+			fifo := filepath.Join(t.TempDir(), "started")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			d := reviewtest.NewDesk(t, "", slowOnChecker(fifo))
+			p := d.MustPropose(t, engine.FormatWrite, "a.go", "package a\n")
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			result := make(chan error, 1)
+			// Ends when CheckText returns.
+			go func() {
+				_, err := d.CheckText(ctx, p.ID, "a.go", "package a // SLOW\n")
+				result <- err
+			}()
+			waitStarted(t, fifo)
+			switch end {
+			case "cancel":
+				cancel()
+			case "reject":
+				d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected})
+			case "close":
+				go d.Close() // ends once the checks have ended
+			}
+			select {
+			case err := <-result:
+				if !errors.Is(err, context.Canceled) {
+					t.Errorf("CheckText after %s = %v; want it cancelled", end, err)
+				}
+			case <-time.After(time.Minute):
+				t.Fatalf("CheckText still runs a minute after %s", end)
+			}
+			waitChecksEnded(t, d)
+		})
 	}
 }

@@ -55,7 +55,8 @@ type Desk struct {
 	kept    keptList // decided proposals whose outcome was delivered, oldest first
 	closed  bool     // Close was called: no check starts
 
-	checking sync.WaitGroup // the checks under way (startChecks)
+	checking sync.WaitGroup      // the checks under way (startChecks, CheckText)
+	texts    map[*textCheck]bool // the CheckText calls under way
 }
 
 // entry is the desk's record of one proposal.

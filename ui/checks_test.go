@@ -4,10 +4,14 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
 // TestWindowShowsNewProblems: while the person reads a proposal, gofmt
@@ -39,11 +43,140 @@ func TestWindowShowsNewProblems(t *testing.T) {
 	if got := d.problems.Text; !d.problems.Visible() || got != "line 4 · gofmt: missing condition in if statement" {
 		t.Errorf("under the diff: %q (visible %v); want the current hunk's problem", got, d.problems.Visible())
 	}
-	// Editing: the right side is no longer the text the lines name.
+	// Editing starts from the text checked: its marker stays until the
+	// person changes the text (TestWindowChecksTheEdit).
 	d.ToggleEdit()
 	h.settle()
-	if _, ok := h.win.View().Problem(3); ok {
-		t.Error("while editing, the proposal's markers are still shown")
+	if _, ok := h.win.View().Problem(3); !ok || d.checks.Text != "1 new problem" {
+		t.Errorf("in edit mode, before any change: marker on line 4 %v, header %q; want the proposal's", ok, d.checks.Text)
+	}
+}
+
+// editedProposal is a harness with gofmt as the checker, showing a clean
+// proposal of a.go in edit mode, its check finished; the editor's cursor
+// is at the end of line 4, "\treturn".
+func editedProposal(t *testing.T) (*harness, *diffview.Editor) {
+	t.Helper()
+	if _, err := exec.LookPath("gofmt"); err != nil {
+		t.Skip("gofmt not on PATH")
+	}
+	h := newHarnessWithConfig(t, "[[checker]]\npreset = \"gofmt\"\n")
+	h.write("a.go", "package a\n\nfunc A() {}\n")
+	p := h.propose("claude-code", "s", engine.FormatWrite, "a.go", "package a\n\nfunc A() {\n\treturn\n}\n")
+	d := h.win.detail
+	h.until("the proposal's check is shown", func() bool { return d.id == p.ID && d.checks.Text == "no new problems" })
+	d.ToggleEdit()
+	h.settle()
+	ed := h.win.View().Editor()
+	if ed == nil {
+		t.Fatal("ToggleEdit did not open the editor")
+	}
+	ed.SetCursor(3, 7)
+	return h, ed
+}
+
+// typed types s into the editor and tells the window the text changed,
+// as the view does after its re-diff (which a synchronous view leaves to
+// the caller).
+func (h *harness) typed(ed *diffview.Editor, s string) {
+	test.Type(ed, s)
+	h.win.View().OnEdited()
+}
+
+// backspaced deletes n runes before the cursor, then tells the window.
+func (h *harness) backspaced(ed *diffview.Editor, n int) {
+	for range n {
+		ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyBackspace})
+	}
+	h.win.View().OnEdited()
+}
+
+// TestWindowChecksTheEdit: in edit mode, the person's text is checked
+// once typing pauses for 600 ms: "checking…", then the new problem's
+// marker on its line and the count; typing again drops that result at
+// once, and the new text's check follows.
+func TestWindowChecksTheEdit(t *testing.T) {
+	h, ed := editedProposal(t)
+	d, v := h.win.detail, h.win.View()
+	h.typed(ed, " 0")
+	h.advance(400 * time.Millisecond) // still typing
+	h.typed(ed, "8")
+	if d.checks.Text != "checking…" {
+		t.Errorf("header while the person types = %q; want checking…", d.checks.Text)
+	}
+	h.advance(599 * time.Millisecond)
+	h.settle()
+	if d.recheck == nil || d.recheck.cancel != nil {
+		t.Fatal("the edit was checked before typing paused for 600 ms")
+	}
+	h.advance(time.Millisecond)
+	h.until("the edit's check is shown", func() bool { return d.checks.Text == "1 new problem in your edit" })
+	const msg = "gofmt: invalid digit '8' in octal literal"
+	if m, ok := v.Problem(3); !ok || m.Message != msg {
+		t.Errorf("marker on line 4 = %+v, %v; want %q", m, ok, msg)
+	}
+	if d.checks.Importance != widget.DangerImportance {
+		t.Errorf("the count's importance = %v; want red", d.checks.Importance)
+	}
+	if got := d.problems.Text; got != "line 4 · "+msg {
+		t.Errorf("under the diff: %q; want the edit's problem", got)
+	}
+	h.backspaced(ed, 3) // the problem is gone from the text: so is its result
+	if _, ok := v.Problem(3); ok || d.checks.Text != "checking…" || d.problems.Visible() {
+		t.Errorf("after typing again: marker %v, header %q, problems %q; want the old result dropped", ok, d.checks.Text, d.problems.Text)
+	}
+	h.advance(600 * time.Millisecond)
+	h.until("the new text's check is shown", func() bool { return d.checks.Text == "no new problems in your edit" })
+	if _, ok := v.Problem(3); ok {
+		t.Error("the clean edit has a marker")
+	}
+}
+
+// TestWindowDropsACheckOfOldText: a check that ends after the text
+// changed, before the view said so, is not shown; the check starts over.
+func TestWindowDropsACheckOfOldText(t *testing.T) {
+	h, ed := editedProposal(t)
+	d, v := h.win.detail, h.win.View()
+	h.typed(ed, " 08")
+	h.advance(600 * time.Millisecond)
+	h.settle() // the check starts
+	first := d.recheck
+	if first == nil || first.cancel == nil {
+		t.Fatal("the edit's check did not start after the pause")
+	}
+	test.Type(ed, "9") // not yet re-diffed: the window is not told
+	h.until("the first check ends", func() bool { return d.recheck != first })
+	if _, ok := v.Problem(3); ok || d.checks.Text != "checking…" {
+		t.Errorf("a check of text since changed was shown: marker %v, header %q", ok, d.checks.Text)
+	}
+	h.advance(600 * time.Millisecond)
+	h.until("the text's check is shown", func() bool { return d.checks.Text == "1 new problem in your edit" })
+	if d.recheck.text != ed.Text() {
+		t.Errorf("the check shown is of %q; want the editor's %q", d.recheck.text, ed.Text())
+	}
+}
+
+// TestLeavingEditModeStopsTheEditsCheck: Cancel edit stops the check
+// under way; the proposal's own result is shown again.
+func TestLeavingEditModeStopsTheEditsCheck(t *testing.T) {
+	h, ed := editedProposal(t)
+	d, v := h.win.detail, h.win.View()
+	h.typed(ed, " 08")
+	h.advance(600 * time.Millisecond)
+	h.settle()
+	c := d.recheck
+	if c == nil || c.cancel == nil {
+		t.Fatal("the edit's check did not start after the pause")
+	}
+	d.CancelEdit()
+	h.settle()
+	if d.recheck != nil || d.checks.Text != "no new problems" {
+		t.Errorf("after Cancel edit: check %v, header %q; want none, the proposal's", d.recheck, d.checks.Text)
+	}
+	h.advance(time.Hour)
+	h.settle()
+	if _, ok := v.Problem(3); ok || d.checks.Text != "no new problems" {
+		t.Errorf("the stopped check was shown: marker %v, header %q", ok, d.checks.Text)
 	}
 }
 

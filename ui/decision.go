@@ -42,6 +42,7 @@ type detail struct {
 	// checks says in the header what the checkers found ("2 new
 	// problems"); problems, under the view, the current hunk's (checks.go).
 	checks, problems *widget.Label
+	recheck          *editCheck // the check of the person's edit of the shown file (checks.go)
 	// staleShow picks which two of base / disk / proposal a stale file shows.
 	staleShow *choice
 
@@ -165,6 +166,7 @@ func newDetail(w *Window) *detail {
 	d.view.OnEdited = func() {
 		if d.editing && len(d.p.Files) > 0 {
 			d.edited[d.curPath()] = d.view.EditedText()
+			d.editChanged()
 		}
 	}
 	d.view.OnFollowChanged = func(on bool) { d.follow.SetChecked(on) }

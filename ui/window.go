@@ -26,6 +26,10 @@ type WindowOptions struct {
 	Do func(func())
 	// Now is the clock for ages; time.Now if nil.
 	Now func() time.Time
+	// AfterFunc calls f on its own goroutine after d, unless the func it
+	// returns (time.Timer's Stop) is called first: the pause in typing
+	// before the person's edit is checked. time.AfterFunc if nil.
+	AfterFunc func(d time.Duration, f func()) (stop func() bool)
 	// NotifyDelay is how long a burst of new proposals is gathered into one
 	// desktop notification; 1.5 s if zero, none if negative.
 	NotifyDelay time.Duration
@@ -108,6 +112,9 @@ func NewWindow(a fyne.App, desk *review.Desk, o WindowOptions) *Window {
 	}
 	if w.now == nil {
 		w.now = time.Now
+	}
+	if w.opts.AfterFunc == nil {
+		w.opts.AfterFunc = func(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 	}
 	if w.opts.NotifyDelay == 0 {
 		w.opts.NotifyDelay = 1500 * time.Millisecond

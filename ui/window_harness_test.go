@@ -29,8 +29,17 @@ type harness struct {
 	win   *Window
 	sched chan func()
 
-	mu  sync.Mutex
-	now time.Time
+	mu     sync.Mutex
+	now    time.Time
+	timers []*fakeTimer // AfterFunc's, in the order set
+}
+
+// fakeTimer is a func the window set to run at a time of the harness's
+// clock; advance runs it.
+type fakeTimer struct {
+	at   time.Time
+	f    func()
+	done bool // ran or stopped
 }
 
 // baseTime is the fixed clock tests start from (ages and ids are stable).
@@ -62,7 +71,7 @@ func newHarnessWithConfig(t *testing.T, configTOML string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, Now: h.clock, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1})
+	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, Now: h.clock, AfterFunc: h.afterFunc, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1})
 	h.win.Win.Resize(fyne.NewSize(1200, 700))
 	h.win.View().SetSynchronous(true) // the view's own workers would call fyne.Do inline off the test goroutine
 	t.Cleanup(func() {
@@ -80,10 +89,43 @@ func (h *harness) clock() time.Time {
 	return h.now
 }
 
+// advance moves the clock on by d and runs the timers due by then, in
+// the order they were set, on the calling goroutine.
 func (h *harness) advance(d time.Duration) {
 	h.mu.Lock()
 	h.now = h.now.Add(d)
+	var due []func()
+	live := h.timers[:0]
+	for _, t := range h.timers {
+		switch {
+		case t.done:
+		case !t.at.After(h.now):
+			t.done = true
+			due = append(due, t.f)
+		default:
+			live = append(live, t)
+		}
+	}
+	h.timers = live
 	h.mu.Unlock()
+	for _, f := range due {
+		f()
+	}
+}
+
+// afterFunc is the window's AfterFunc on the harness's clock.
+func (h *harness) afterFunc(d time.Duration, f func()) func() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	t := &fakeTimer{at: h.now.Add(d), f: f}
+	h.timers = append(h.timers, t)
+	return func() bool {
+		h.mu.Lock()
+		defer h.mu.Unlock()
+		stopped := !t.done
+		t.done = true
+		return stopped
+	}
 }
 
 // until runs the UI work scheduled for the test goroutine until cond holds,
