@@ -67,7 +67,9 @@ func CountLines(ops []Op) (added, removed int) {
 // the other side when it can, else to where git's indent heuristic scores
 // the split best. The hunks are git's, or change fewer lines where git's
 // own Myers stops short of the minimum and git before 2.54 does not diff a
-// joined group again (diff_git_test.go runs the git binary).
+// joined group again (diff_git_test.go runs the git binary). Where git's
+// search would be quadratic, many small changes spread through a big file,
+// it keeps many anchors per search (histogram.go).
 func DiffLines(a, b []string) []Op {
 	ia, ib, n := internLines(a, b)
 	ca, cb := make([]bool, len(a)), make([]bool, len(b))

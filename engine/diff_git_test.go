@@ -186,7 +186,8 @@ func TestDiffLinesVsGitCorpus(t *testing.T) {
 		t.Skip("-short")
 	}
 	rep, moved := corpus.RepetitiveMove()
-	pairs := []textPair{{"repetitive moved block", rep, moved}}
+	base, spread := spreadPair(20_000)
+	pairs := []textPair{{"repetitive moved block", rep, moved}, {"changes spread evenly", base, spread}}
 	if lines, err := benchCorpus(); err == nil {
 		for _, kind := range corpus.Kinds {
 			for seed := range int64(3) {

@@ -1,6 +1,7 @@
 package diffview
 
 import (
+	"context"
 	"image/color"
 
 	"fyne.io/fyne/v2"
@@ -111,6 +112,10 @@ type DiffView struct {
 	editNote  *fyne.Container // over the rows while editable
 	hl        *highlighter
 
+	opening  *opening     // the diff SetTexts left computing; nil when none
+	syncOpen bool         // SetTexts diffs on the caller's goroutine whatever the size: SetSynchronous
+	post     func(func()) // runs a function on the UI goroutine: fyne.Do, or a test's queue
+
 	created int           // row widgets created (tests: only visible rows exist)
 	onBind  func(row int) // tests: called for every row bound to a widget
 }
@@ -146,7 +151,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{following: true, rejected: map[string]bool{}, curRow: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
+	v := &DiffView{post: defaultPost, following: true, rejected: map[string]bool{}, curRow: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshRows)
@@ -387,32 +392,41 @@ func widest(s *lineSet, from int) int {
 func (v *DiffView) SetTexts(path, old, new string) {
 	ended := v.stream != nil && v.stream.path == path && v.stream.old == old
 	keepY := v.list.GetScrollOffset()
+	v.cancelOpening()
 	v.stopEditing()
 	v.stream, v.stale, v.conflicts = nil, false, nil
 	v.banner.Hide()
 	v.followBtn.Hide()
 	v.path = path
-	a, b := engine.SplitLines(old), engine.SplitLines(new)
-	ops := engine.DiffLines(a, b)
-	m := newRowModel(lineSet{head: a}, lineSet{head: b}, ops, [2]int{}, nil)
 	v.open = map[int][2]int{}
-	m.reshape(v.shape())
-	v.moves = engine.Moves(a, b, ops)
 	v.clearSearch()
-	// The model first: anything that binds rows from here on (scrolling
-	// to the top) must see the new lines, or their tokens would be cached
-	// under the new generation.
-	v.model, v.hunks, v.hunksOK, v.curRow = m, nil, false, -1
 	v.rejected = map[string]bool{}
 	v.loose, v.problems = nil, nil
 	v.hoff = 0
 	v.hbar.set(0, v.hbar.max)
-	v.hl.reset(path)
-	v.maxW = max(widest(&m.a, 0), widest(&m.b, 0))
+	if !v.syncOpen && !ended && len(old)+len(new) > asyncBytes {
+		v.openAsync(old, new)
+		return
+	}
+	r, _ := openTexts(context.Background(), old, new, v.shape())
+	v.install(r, ended, keepY)
+}
+
+// install shows r, the diff of the texts SetTexts was given: at the top,
+// or at keepY when a stream ended.
+func (v *DiffView) install(r opened, ended bool, keepY float32) {
+	m := r.m
+	v.moves = r.moves
+	// The model first: anything that binds rows from here on (scrolling
+	// to the top) must see the new lines, or their tokens would be cached
+	// under the new generation.
+	v.model, v.hunks, v.hunksOK, v.curRow = m, nil, false, -1
+	v.hl.reset(v.path)
+	v.maxW = r.maxW
 	if !ended {
 		v.list.ScrollToTop()
 	}
-	if script := v.missingScript(&m.a, &m.b); script != "" {
+	if script := v.missingScriptIn(r); script != "" {
 		v.banner.SetText("No installed font draws " + script + " text: it shows as boxes. Install a font that covers it " +
 			"and restart DiffDesk (on Debian " + fontFallbackPackage + " covers Chinese and Japanese, fonts-noto-cjk Korean too).")
 		v.banner.Show()
@@ -432,6 +446,7 @@ func (v *DiffView) SetTexts(path, old, new string) {
 func (v *DiffView) SetStream(path, old string, p engine.Preview) {
 	st := v.stream
 	if st == nil || st.path != path || st.old != old {
+		v.cancelOpening()
 		v.stopEditing()
 		v.stale, v.conflicts = false, nil
 		v.banner.Hide()
@@ -533,6 +548,7 @@ func (v *DiffView) setFollowing(on bool) {
 // banner says so.
 func (v *DiffView) SetStale(disk string, res engine.MergeResult) {
 	v.SetTexts(v.path, disk, res.Text)
+	v.settle() // the conflicts are rows of the diff
 	v.stale = true
 	for _, c := range res.Conflicts {
 		v.conflicts = append(v.conflicts, [2]int{c.Line0, c.Line1})
@@ -639,6 +655,10 @@ func (v *DiffView) hunkRef() int {
 // NextHunk scrolls to the next change: after the one last jumped to, or
 // below the top of the view. It reports false when there is none.
 func (v *DiffView) NextHunk() bool {
+	if v.opening != nil {
+		v.opening.firstHunk = true // when the diff arrives
+		return true
+	}
 	ref := v.hunkRef()
 	for _, r := range v.changeRows() {
 		if r > ref {
@@ -741,6 +761,7 @@ func (v *DiffView) revealChange(r int) {
 // AcceptedHunks applies the person's choice). In edit mode they describe
 // the edited text, compared without line endings.
 func (v *DiffView) Hunks() []engine.Hunk {
+	v.settle()
 	if !v.hunksOK {
 		v.hunks, v.hunksOK = v.model.Hunks(), true
 	}
@@ -1002,7 +1023,8 @@ func (v *DiffView) clearWrap() {
 	v.wrapped = nil
 }
 
-// SetSynchronous keeps the view's work on the calling goroutine: syntax
+// SetSynchronous keeps the view's work on the calling goroutine: SetTexts
+// diffs texts of any size before it returns, syntax
 // colours are computed as soon as rows ask for them, and the editor's full
 // re-diff after a typing pause is left out (the diff is still patched
 // around each edit at once). For tests on Fyne's test driver, whose
@@ -1011,6 +1033,7 @@ func (v *DiffView) clearWrap() {
 func (v *DiffView) SetSynchronous(on bool) {
 	v.hl.inline = on
 	v.manualRediff = on
+	v.syncOpen = on
 }
 
 // tightTheme removes the padding between list rows.

@@ -63,6 +63,7 @@ func (v *DiffView) SetEditable(on bool) {
 	if v.stream != nil {
 		return // a streaming proposal cannot be edited until it ends
 	}
+	v.settle()
 	m := v.model
 	ed := &Editor{v: v, buf: textbuf.New(strings.Join(m.b.raw(), ""))}
 	ed.ExtendBaseWidget(ed)

@@ -1,0 +1,129 @@
+package diffview
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// asyncBytes is the combined size of the two texts, in bytes, above which
+// SetTexts diffs them off the UI goroutine (about 50,000 lines of code a
+// side; a 1,000,000-line file takes seconds).
+const asyncBytes = 4 << 20
+
+// opened is a diff of two complete texts, ready to show.
+type opened struct {
+	m     *rowModel
+	moves []engine.Move
+	maxW  int  // widest line in cells, both sides
+	ascii bool // both texts are plain ASCII: no font can miss their script
+}
+
+// openTexts diffs old and new and builds their rows in the shape sh. It
+// gives up, returning false, once ctx is done (checked between steps).
+func openTexts(ctx context.Context, old, new string, sh shape) (opened, bool) {
+	a, b := engine.SplitLines(old), engine.SplitLines(new)
+	if ctx.Err() != nil {
+		return opened{}, false
+	}
+	ops := engine.DiffLines(a, b)
+	if ctx.Err() != nil {
+		return opened{}, false
+	}
+	m := newRowModel(lineSet{head: a}, lineSet{head: b}, ops, [2]int{}, nil)
+	m.reshape(sh)
+	r := opened{m: m, moves: engine.Moves(a, b, ops), ascii: plainASCII(old) && plainASCII(new)}
+	r.maxW = max(widest(&m.a, 0), widest(&m.b, 0))
+	return r, ctx.Err() == nil
+}
+
+// opening is a diff SetTexts left computing in a goroutine.
+type opening struct {
+	cancel    context.CancelFunc
+	done      chan opened // receives the result, once, unless cancelled
+	firstHunk bool        // NextHunk was called meanwhile: open at the first change
+}
+
+// openAsync shows a placeholder and diffs old and new in a goroutine, which
+// ends after posting its result (or on learning, between steps, that a
+// newer SetTexts superseded it).
+func (v *DiffView) openAsync(old, new string) {
+	v.install(opened{m: newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil), ascii: true}, false, 0)
+	lines := max(strings.Count(old, "\n"), strings.Count(new, "\n"))
+	v.banner.SetText("Diffing " + strconv.Itoa(lines) + " lines…")
+	v.banner.Show()
+	v.layout(v.Size())
+	ctx, cancel := context.WithCancel(context.Background())
+	op := &opening{cancel: cancel, done: make(chan opened, 1)}
+	v.opening = op
+	sh := shape{inline: v.inline, fold: v.collapse} // show reshapes with the lines opened meanwhile
+	post := v.post
+	go func() {
+		r, ok := openTexts(ctx, old, new, sh)
+		if ok {
+			op.done <- r
+		}
+		post(func() { v.arrived(op) })
+	}()
+}
+
+// arrived shows the result of op if it is still the diff the view waits for.
+func (v *DiffView) arrived(op *opening) {
+	if v.opening != op {
+		return
+	}
+	select {
+	case r := <-op.done:
+		v.finishOpening(op, r)
+	default: // cancelled
+	}
+}
+
+// settle waits for the diff SetTexts left computing, if any, and shows it:
+// what needs the hunks (Hunks, AcceptedHunks, SetEditable) must not see the
+// placeholder's none.
+func (v *DiffView) settle() {
+	if op := v.opening; op != nil {
+		v.finishOpening(op, <-op.done)
+	}
+}
+
+// finishOpening shows r, the result of op.
+func (v *DiffView) finishOpening(op *opening, r opened) {
+	v.opening = nil
+	op.cancel()
+	v.banner.Hide()
+	v.install(r, false, 0)
+	if op.firstHunk {
+		v.NextHunk()
+	}
+}
+
+// cancelOpening stops the diff SetTexts left computing, if any.
+func (v *DiffView) cancelOpening() {
+	if v.opening != nil {
+		v.opening.cancel()
+		v.opening = nil
+		v.banner.Hide()
+	}
+}
+
+// Opening reports whether the view is still diffing the texts SetTexts
+// gave it (it shows "Diffing N lines…" meanwhile).
+func (v *DiffView) Opening() bool { return v.opening != nil }
+
+// defaultPost runs f on the UI goroutine.
+func defaultPost(f func()) { fyne.Do(f) }
+
+// missingScriptIn returns missingScript of r's lines, skipping the scan of
+// plain ASCII texts.
+func (v *DiffView) missingScriptIn(r opened) string {
+	if r.ascii {
+		return ""
+	}
+	return v.missingScript(&r.m.a, &r.m.b)
+}
