@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -60,7 +61,12 @@ type detail struct {
 	approve, reject, edit, approveEdited, cancelEdit *widget.Button
 	partial, merged, external, dismiss               *widget.Button
 	follow, wrap                                     *widget.Check
-	inline, ignoreWS, collapse                       *widget.Check // layout, whitespace, unchanged regions: next to Wrap
+	inline, ignoreWS, collapse                       *widget.Check // layout, whitespace, unchanged regions: with Wrap in viewOptions
+	// viewButton opens viewOptions, a pop-up holding Fold, Ignore
+	// whitespace, Inline and Wrap: beside the buttons they would make the
+	// bar wider than the pane at 1280 px.
+	viewButton  *widget.Button
+	viewOptions *widget.PopUp
 
 	rejectEntry   *dialogEntry
 	rejectDialog  dialog.Dialog
@@ -137,21 +143,21 @@ func newDetail(w *Window) *detail {
 	d.merged.Importance = widget.HighImportance
 	d.external = widget.NewButton("External editor… (x)", d.EditExternal)
 	d.dismiss = widget.NewButton("Dismiss", d.Dismiss)
-	d.follow = widget.NewCheck("Follow", thenKeysBack(w, d.view.SetFollow))
+	d.follow = widget.NewCheck("Follow (f)", thenKeysBack(w, d.view.SetFollow))
 	d.follow.SetChecked(true)
-	d.wrap = widget.NewCheck("Wrap", thenKeysBack(w, func(on bool) {
+	d.wrap = widget.NewCheck("Wrap long lines (w)", thenKeysBack(w, func(on bool) {
 		d.view.SetWrap(on)
 		w.app.Preferences().SetBool(prefWrap, on)
 	}))
-	d.inline = widget.NewCheck("Inline", thenKeysBack(w, func(on bool) {
+	d.inline = widget.NewCheck("Inline layout (i)", thenKeysBack(w, func(on bool) {
 		d.view.SetInline(on)
 		w.app.Preferences().SetBool(prefInline, on)
 	}))
-	d.ignoreWS = widget.NewCheck("Ignore whitespace", thenKeysBack(w, func(on bool) {
+	d.ignoreWS = widget.NewCheck("Ignore whitespace (W)", thenKeysBack(w, func(on bool) {
 		d.view.SetIgnoreWhitespace(on)
 		d.updateCounter()
 	}))
-	d.collapse = widget.NewCheck("Fold", thenKeysBack(w, d.view.SetCollapse))
+	d.collapse = widget.NewCheck("Fold unchanged lines (z)", thenKeysBack(w, d.view.SetCollapse))
 	d.collapse.SetChecked(true)
 	d.view.OnSearchClosed = w.keysBack
 
@@ -169,9 +175,12 @@ func newDetail(w *Window) *detail {
 	}
 	d.view.OnFollowChanged = func(on bool) { d.follow.SetChecked(on) }
 
+	d.viewOptions = widget.NewPopUp(container.NewVBox(d.collapse, d.ignoreWS, d.inline, d.wrap), w.Win.Canvas())
+	d.viewButton = widget.NewButtonWithIcon("View", theme.MenuDropDownIcon(), d.showViewOptions)
+	d.viewButton.IconPlacement = widget.ButtonIconTrailingText
 	d.bar = container.NewBorder(nil, nil,
 		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
-		container.NewHBox(d.follow, d.collapse, d.ignoreWS, d.inline, d.wrap))
+		container.NewHBox(d.follow, d.viewButton))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.note, d.loose.box, d.staleShow)
 	d.comments = newComments(d)
@@ -180,6 +189,15 @@ func newDetail(w *Window) *detail {
 	d.reset()
 	d.showEmpty()
 	return d
+}
+
+// showViewOptions opens the view options above the View button, its right
+// edge on the button's; a click outside or Esc closes them.
+func (d *detail) showViewOptions() {
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(d.viewButton)
+	size := d.viewOptions.MinSize()
+	d.viewOptions.ShowAtPosition(at.Add(fyne.NewPos(d.viewButton.Size().Width-size.Width, -size.Height)))
+	d.w.keysBack()
 }
 
 // reset forgets what the person did to the previous proposal.
@@ -728,6 +746,7 @@ func (d *detail) updateBar() {
 	vis(d.dismiss, !open)
 	vis(d.follow, streaming)
 	vis(d.wrap, p.State != review.StateFailed && len(p.Files) > 0)
+	vis(d.viewButton, !d.wrap.Hidden)
 	for _, c := range []*widget.Check{d.inline, d.ignoreWS, d.collapse} {
 		vis(c, p.State != review.StateFailed && len(p.Files) > 0 && !streaming)
 	}
