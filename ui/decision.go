@@ -40,6 +40,7 @@ type detail struct {
 	status  *widget.Label
 	empty   *widget.Label
 	note    *widget.Label // above the view: what it shows when not the plain proposal
+	noteBox *fyne.Container // note after a warning icon: amber text on white is hard to read
 	// checks says in the header what the checkers found ("2 new
 	// problems"); problems, under the view, the current hunk's (checks.go).
 	checks, problems *widget.Label
@@ -100,9 +101,9 @@ func newDetail(w *Window) *detail {
 	d.intent.Wrapping = fyne.TextWrapWord
 	d.intent.Hide()
 	d.note = widget.NewLabel("")
-	d.note.Importance = widget.WarningImportance
 	d.note.Wrapping = fyne.TextWrapWord
-	d.note.Hide()
+	d.noteBox = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, d.note)
+	d.noteBox.Hide()
 	d.checks = widget.NewLabel("")
 	d.problems = widget.NewLabel("")
 	d.problems.Wrapping = fyne.TextWrapWord
@@ -182,7 +183,7 @@ func newDetail(w *Window) *detail {
 		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
 		container.NewHBox(d.follow, d.viewButton))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.note, d.loose.box, d.staleShow)
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.noteBox, d.loose.box, d.staleShow)
 	d.comments = newComments(d)
 	bottom := container.NewVBox(d.problems, d.comments.box, d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
@@ -551,7 +552,7 @@ func (d *detail) render() {
 		d.failure.SetText(p.Failure)
 		d.showCenter(d.failureScroll)
 		d.note.SetText("This edit did not apply, and nothing was written. The agent was told:")
-		d.note.Show()
+		d.noteBox.Show()
 	case d.outcome != nil:
 		d.renderOutcome()
 	default:
@@ -567,7 +568,7 @@ func (d *detail) renderProposal() {
 	d.showCenter(d.view)
 	switch {
 	case d.p.State == review.StateStreaming:
-		d.note.Hide()
+		d.noteBox.Hide()
 		if pv, ok := d.w.desk.Preview(d.p.ID); ok {
 			d.view.SetStream(f.Path, f.BaseText(), pv)
 		}
@@ -590,7 +591,7 @@ func (d *detail) renderProposal() {
 		}
 		d.view.NextHunk() // open at the first change, as every diff does
 		d.note.SetText(staleNote(f, m))
-		d.note.Show()
+		d.noteBox.Show()
 		d.shownKey = key
 		return
 	}
@@ -623,12 +624,12 @@ func (d *detail) renderProposal() {
 	d.view.SetEditable(d.editing)
 	switch note := unsureNote(f); {
 	case d.editing:
-		d.note.Hide() // the view says so in its own banner, keeping the rows still
+		d.noteBox.Hide() // the view says so in its own banner, keeping the rows still
 	case note != "":
 		d.note.SetText(note)
-		d.note.Show()
+		d.noteBox.Show()
 	default:
-		d.note.Hide()
+		d.noteBox.Hide()
 	}
 }
 
@@ -651,10 +652,10 @@ func (d *detail) renderOutcome() {
 			d.shownKey = "format:" + fo.Path
 		}
 		d.note.SetText("The formatter changed " + relOf(d.p, fo.Path) + " after it was approved; this is its change.")
-		d.note.Show()
+		d.noteBox.Show()
 		return
 	}
-	d.note.Hide()
+	d.noteBox.Hide()
 }
 
 // merge returns (and caches) the 3-way merge of a stale file against the
