@@ -39,7 +39,7 @@ type detail struct {
 	failure *widget.Label
 	status  *widget.Label
 	empty   *widget.Label
-	note    *widget.Label // above the view: what it shows when not the plain proposal
+	note    *widget.Label   // above the view: what it shows when not the plain proposal
 	noteBox *fyne.Container // note after a warning icon: amber text on white is hard to read
 	// checks says in the header what the checkers found ("2 new
 	// problems"); problems, under the view, the current hunk's (checks.go).
