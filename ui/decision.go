@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -38,7 +39,8 @@ type detail struct {
 	failure *widget.Label
 	status  *widget.Label
 	empty   *widget.Label
-	note    *widget.Label // above the view: what it shows when not the plain proposal
+	note    *widget.Label   // above the view: what it shows when not the plain proposal
+	noteBox *fyne.Container // note after a warning icon: amber text on white is hard to read
 	// checks says in the header what the checkers found ("2 new
 	// problems"); problems, under the view, the current hunk's (checks.go).
 	checks, problems *widget.Label
@@ -61,7 +63,12 @@ type detail struct {
 	approve, reject, edit, approveEdited, cancelEdit *widget.Button
 	partial, merged, external, dismiss               *widget.Button
 	follow, wrap                                     *widget.Check
-	inline, ignoreWS, collapse                       *widget.Check // layout, whitespace, unchanged regions: next to Wrap
+	inline, ignoreWS, collapse                       *widget.Check // layout, whitespace, unchanged regions: with Wrap in viewOptions
+	// viewButton opens viewOptions, a pop-up holding Fold, Ignore
+	// whitespace, Inline and Wrap: beside the buttons they would make the
+	// bar wider than the pane at 1280 px.
+	viewButton  *widget.Button
+	viewOptions *widget.PopUp
 
 	rejectEntry   *dialogEntry
 	rejectDialog  dialog.Dialog
@@ -95,9 +102,9 @@ func newDetail(w *Window) *detail {
 	d.intent.Wrapping = fyne.TextWrapWord
 	d.intent.Hide()
 	d.note = widget.NewLabel("")
-	d.note.Importance = widget.WarningImportance
 	d.note.Wrapping = fyne.TextWrapWord
-	d.note.Hide()
+	d.noteBox = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, d.note)
+	d.noteBox.Hide()
 	d.checks = widget.NewLabel("")
 	d.problems = widget.NewLabel("")
 	d.problems.Wrapping = fyne.TextWrapWord
@@ -138,21 +145,21 @@ func newDetail(w *Window) *detail {
 	d.merged.Importance = widget.HighImportance
 	d.external = widget.NewButton("External editor… (x)", d.EditExternal)
 	d.dismiss = widget.NewButton("Dismiss", d.Dismiss)
-	d.follow = widget.NewCheck("Follow", thenKeysBack(w, d.view.SetFollow))
+	d.follow = widget.NewCheck("Follow (f)", thenKeysBack(w, d.view.SetFollow))
 	d.follow.SetChecked(true)
-	d.wrap = widget.NewCheck("Wrap", thenKeysBack(w, func(on bool) {
+	d.wrap = widget.NewCheck("Wrap long lines (w)", thenKeysBack(w, func(on bool) {
 		d.view.SetWrap(on)
 		w.app.Preferences().SetBool(prefWrap, on)
 	}))
-	d.inline = widget.NewCheck("Inline", thenKeysBack(w, func(on bool) {
+	d.inline = widget.NewCheck("Inline layout (i)", thenKeysBack(w, func(on bool) {
 		d.view.SetInline(on)
 		w.app.Preferences().SetBool(prefInline, on)
 	}))
-	d.ignoreWS = widget.NewCheck("Ignore whitespace", thenKeysBack(w, func(on bool) {
+	d.ignoreWS = widget.NewCheck("Ignore whitespace (W)", thenKeysBack(w, func(on bool) {
 		d.view.SetIgnoreWhitespace(on)
 		d.updateCounter()
 	}))
-	d.collapse = widget.NewCheck("Fold", thenKeysBack(w, d.view.SetCollapse))
+	d.collapse = widget.NewCheck("Fold unchanged lines (z)", thenKeysBack(w, d.view.SetCollapse))
 	d.collapse.SetChecked(true)
 	d.view.OnSearchClosed = w.keysBack
 
@@ -171,17 +178,29 @@ func newDetail(w *Window) *detail {
 	}
 	d.view.OnFollowChanged = func(on bool) { d.follow.SetChecked(on) }
 
+	d.viewOptions = widget.NewPopUp(container.NewVBox(d.collapse, d.ignoreWS, d.inline, d.wrap), w.Win.Canvas())
+	d.viewButton = widget.NewButtonWithIcon("View", theme.MenuDropDownIcon(), d.showViewOptions)
+	d.viewButton.IconPlacement = widget.ButtonIconTrailingText
 	d.bar = container.NewBorder(nil, nil,
 		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
-		container.NewHBox(d.follow, d.collapse, d.ignoreWS, d.inline, d.wrap))
+		container.NewHBox(d.follow, d.viewButton))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.note, d.loose.box, d.staleShow)
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.noteBox, d.loose.box, d.staleShow)
 	d.comments = newComments(d)
 	bottom := container.NewVBox(d.problems, d.comments.box, d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
 	d.showEmpty()
 	return d
+}
+
+// showViewOptions opens the view options above the View button, its right
+// edge on the button's; a click outside or Esc closes them.
+func (d *detail) showViewOptions() {
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(d.viewButton)
+	size := d.viewOptions.MinSize()
+	d.viewOptions.ShowAtPosition(at.Add(fyne.NewPos(d.viewButton.Size().Width-size.Width, -size.Height)))
+	d.w.keysBack()
 }
 
 // reset forgets what the person did to the previous proposal.
@@ -535,7 +554,7 @@ func (d *detail) render() {
 		d.failure.SetText(p.Failure)
 		d.showCenter(d.failureScroll)
 		d.note.SetText("This edit did not apply, and nothing was written. The agent was told:")
-		d.note.Show()
+		d.noteBox.Show()
 	case d.outcome != nil:
 		d.renderOutcome()
 	default:
@@ -551,7 +570,7 @@ func (d *detail) renderProposal() {
 	d.showCenter(d.view)
 	switch {
 	case d.p.State == review.StateStreaming:
-		d.note.Hide()
+		d.noteBox.Hide()
 		if pv, ok := d.w.desk.Preview(d.p.ID); ok {
 			d.view.SetStream(f.Path, f.BaseText(), pv)
 		}
@@ -574,7 +593,7 @@ func (d *detail) renderProposal() {
 		}
 		d.view.NextHunk() // open at the first change, as every diff does
 		d.note.SetText(staleNote(f, m))
-		d.note.Show()
+		d.noteBox.Show()
 		d.shownKey = key
 		return
 	}
@@ -607,12 +626,12 @@ func (d *detail) renderProposal() {
 	d.view.SetEditable(d.editing)
 	switch note := unsureNote(f); {
 	case d.editing:
-		d.note.Hide() // the view says so in its own banner, keeping the rows still
+		d.noteBox.Hide() // the view says so in its own banner, keeping the rows still
 	case note != "":
 		d.note.SetText(note)
-		d.note.Show()
+		d.noteBox.Show()
 	default:
-		d.note.Hide()
+		d.noteBox.Hide()
 	}
 }
 
@@ -635,10 +654,10 @@ func (d *detail) renderOutcome() {
 			d.shownKey = "format:" + fo.Path
 		}
 		d.note.SetText("The formatter changed " + relOf(d.p, fo.Path) + " after it was approved; this is its change.")
-		d.note.Show()
+		d.noteBox.Show()
 		return
 	}
-	d.note.Hide()
+	d.noteBox.Hide()
 }
 
 // merge returns (and caches) the 3-way merge of a stale file against the
@@ -730,6 +749,7 @@ func (d *detail) updateBar() {
 	vis(d.dismiss, !open)
 	vis(d.follow, streaming)
 	vis(d.wrap, p.State != review.StateFailed && len(p.Files) > 0)
+	vis(d.viewButton, !d.wrap.Hidden)
 	for _, c := range []*widget.Check{d.inline, d.ignoreWS, d.collapse} {
 		vis(c, p.State != review.StateFailed && len(p.Files) > 0 && !streaming)
 	}

@@ -70,7 +70,7 @@ func TestSearchKeysAndEscGiveTheKeyboardBack(t *testing.T) {
 	}
 }
 
-// TestLayoutKeysAndTheirBoxes: i, W and z turn the boxes beside Wrap on and
+// TestLayoutKeysAndTheirBoxes: i, W and z turn the boxes beside Wrap (View) on and
 // off, Inline is remembered, and the counter says what ignoring whitespace
 // faded.
 func TestLayoutKeysAndTheirBoxes(t *testing.T) {

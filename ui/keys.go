@@ -93,6 +93,10 @@ func (w *Window) bindKeys() {
 				w.closer.Hide()
 				return
 			}
+			if w.detail.viewOptions.Visible() {
+				w.detail.viewOptions.Hide()
+				return
+			}
 			if !w.modal() {
 				w.detail.CancelEdit()
 			}

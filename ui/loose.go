@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -34,12 +35,11 @@ func newLooseCard() *looseCard {
 		return l
 	}
 	c := &looseCard{title: widget.NewLabel(""), expected: mono(), found: mono(), foundHead: widget.NewLabel("")}
-	c.title.Importance = widget.WarningImportance
 	c.title.Wrapping = fyne.TextWrapWord
 	head := widget.NewLabel("The agent expected:")
 	head.TextStyle.Bold = true
 	c.foundHead.TextStyle.Bold = true
-	c.box = container.NewVBox(c.title, container.NewGridWithColumns(2,
+	c.box = container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, c.title), container.NewGridWithColumns(2,
 		container.NewVBox(head, c.expected), container.NewVBox(c.foundHead, c.found)))
 	c.box.Hide()
 	return c

@@ -107,3 +107,27 @@ func TestSecondaryTextMeetsWCAGAA(t *testing.T) {
 		}
 	}
 }
+
+// TestLooseMatchWarningsReadable: the note above a loosely matched edit
+// and the loose-match card's title are read in full, so their text meets
+// WCAG AA in both variants (an icon says they warn, not amber text).
+func TestLooseMatchWarningsReadable(t *testing.T) {
+	names := map[fyne.ThemeVariant]string{theme.VariantLight: "light", theme.VariantDark: "dark"}
+	for _, variant := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
+		h := newHarness(t)
+		fyne.CurrentApp().Settings().SetTheme(NewVariantTheme(variant))
+		h.write("a.py", "def f():\n    s = 0\n    s += it.price\n    return s\n")
+		h.propose("agent", "s", engine.FormatSearchReplace, "a.py", srBlock("def f():\n    s = 0\n    s += it.cost\n    return s\n", "def f():\n    s = 0\n    s += it.price * 2\n    return s\n"))
+		h.settle()
+		d := h.win.detail
+		bg := theme.Color(theme.ColorNameBackground)
+		for _, l := range []*widget.Label{d.note, d.loose.title} {
+			if !strings.Contains(l.Text, "loose") {
+				t.Fatalf("%s theme: label %q; want the loose match told", names[variant], l.Text)
+			}
+			if r := contrast(textColour(t, l), bg); r < 4.5 {
+				t.Errorf("%s theme: %q has contrast %.2f:1 on the background; want at least 4.5:1 (WCAG AA)", names[variant], l.Text, r)
+			}
+		}
+	}
+}

@@ -1,0 +1,84 @@
+package ui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// TestDecisionBarFitsAt1280: in a 1280 px window the decision bar fits the
+// detail pane as the queue leaves it (it does not push the split), with
+// every control inside the pane.
+func TestDecisionBarFitsAt1280(t *testing.T) {
+	h := newHarness(t)
+	h.win.Win.Resize(fyne.NewSize(1280, 800))
+	h.write("a.txt", lines(40, func(int) string { return "" }))
+	h.propose("agent", "s", engine.FormatWrite, "a.txt", lines(40, func(k int) string {
+		if k == 20 {
+			return "changed\n"
+		}
+		return ""
+	}))
+	h.settle()
+	d := h.win.detail
+	pane := d.content.Size().Width
+	if min := d.content.MinSize().Width; min > pane {
+		t.Errorf("detail pane needs %v px; the split gives it %v", min, pane)
+	}
+	if want := float32(1280) * float32(1-h.win.split.Offset); pane < want-10 {
+		t.Errorf("detail pane %v px wide; want about %v (the bar pushed the split)", pane, want)
+	}
+	for _, o := range []fyne.CanvasObject{d.approve, d.partial, d.edit, d.external, d.reject, d.viewButton} {
+		at := fyne.CurrentApp().Driver().AbsolutePositionForObject(o)
+		if end := at.X + o.Size().Width; !o.Visible() || end > 1280 || o.Size().Width < o.MinSize().Width {
+			t.Errorf("%T at x %v, %v px wide (needs %v), shown %v: want shown whole inside 1280 px", o, at.X, o.Size().Width, o.MinSize().Width, o.Visible())
+		}
+	}
+}
+
+// TestViewOptionsByMouseAndKey: the View button opens Fold, Ignore
+// whitespace, Inline and Wrap above itself, inside the window; a click on
+// one turns it on and leaves the others open for the next click; Esc closes
+// them, and the keys toggle the same boxes with the pop-up closed.
+func TestViewOptionsByMouseAndKey(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", lines(40, func(int) string { return "" }))
+	h.propose("agent", "s", engine.FormatWrite, "a.txt", lines(40, func(k int) string {
+		if k == 20 {
+			return "changed\n"
+		}
+		return ""
+	}))
+	h.settle()
+	d, v := h.win.detail, h.win.View()
+	test.Tap(d.viewButton)
+	if !d.viewOptions.Visible() {
+		t.Fatal("View did not open the view options")
+	}
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(d.viewOptions.Content)
+	win := h.win.Win.Canvas().Size()
+	if at.X < 0 || at.Y < 0 || at.X+d.viewOptions.Content.Size().Width > win.Width || at.Y+d.viewOptions.Content.Size().Height > win.Height {
+		t.Errorf("view options at %v, %v; want inside the %v window", at, d.viewOptions.Content.Size(), win)
+	}
+	for _, c := range []*widget.Check{d.collapse, d.ignoreWS, d.inline, d.wrap} {
+		if !c.Visible() {
+			t.Errorf("%q not among the view options", c.Text)
+		}
+	}
+	test.Tap(d.inline)
+	if !v.Inline() || !d.viewOptions.Visible() || h.win.Win.Canvas().Focused() != nil {
+		t.Errorf("click on Inline: view inline %v, options open %v, focus %v; want inline, open, none", v.Inline(), d.viewOptions.Visible(), h.win.Win.Canvas().Focused())
+	}
+	h.pressKey(fyne.KeyEscape)
+	if d.viewOptions.Visible() {
+		t.Error("Esc left the view options open")
+	}
+	h.press('w')
+	if !d.wrap.Checked || !h.win.app.Preferences().Bool(prefWrap) {
+		t.Errorf("w with the options closed: box %v, preference %v; want wrapping", d.wrap.Checked, h.win.app.Preferences().Bool(prefWrap))
+	}
+}
