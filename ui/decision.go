@@ -177,6 +177,10 @@ func newDetail(w *Window) *detail {
 		}
 	}
 	d.view.OnFollowChanged = func(on bool) { d.follow.SetChecked(on) }
+	d.view.OnOpened = func() { // a big diff arrived: its hunks, counter and bar
+		d.updateBar()
+		d.updateCounter()
+	}
 
 	d.viewOptions = widget.NewPopUp(container.NewVBox(d.collapse, d.ignoreWS, d.inline, d.wrap), w.Win.Canvas())
 	d.viewButton = widget.NewButtonWithIcon("View", theme.MenuDropDownIcon(), d.showViewOptions)
@@ -401,6 +405,10 @@ func (d *detail) say(s string) { d.message.SetText(s) }
 // updateCounter says which hunk of the shown file j and k went to, and
 // shows the loose match that placed it, if any.
 func (d *detail) updateCounter() {
+	if d.view.Opening() { // a big diff is being computed: OnOpened comes back
+		d.counter.SetText("diffing…")
+		return
+	}
 	d.updateLoose()
 	d.updateChecks()
 	k, n, faded := d.view.HunkCount()
@@ -783,20 +791,36 @@ func (d *detail) conflicted() bool {
 }
 
 // someRejected reports whether the person rejected at least one hunk.
+//
+// Only files the person has ticked can have rejected hunks: the shown one
+// (once its diff is there) and those left with saved choices; the others
+// are not diffed for this.
 func (d *detail) someRejected() bool {
 	for i, f := range d.p.Files {
-		if len(d.acceptedFor(i)) < len(d.fileHunks(f)) {
+		ids, saved := d.accepted[f.Path]
+		switch {
+		case i == d.file && d.viewHasProposal(f):
+			if !d.view.Opening() && len(d.view.AcceptedHunks()) < len(d.view.Hunks()) {
+				return true
+			}
+		case saved && len(ids) < len(d.fileHunks(f)):
 			return true
 		}
 	}
 	return false
 }
 
+// viewHasProposal reports whether the view shows f's proposal, whose hunks
+// the person ticks (not an edit, a stale view, an outcome or a stream).
+func (d *detail) viewHasProposal(f review.File) bool {
+	return d.shownKey != "" && !d.editing && !f.Stale() && d.outcome == nil && d.p.State != review.StateStreaming
+}
+
 // acceptedFor returns the accepted hunk ids of file i: the view's for the
 // shown file, what the person left for files shown before, else all.
 func (d *detail) acceptedFor(i int) []string {
 	f := d.p.Files[i]
-	if i == d.file && d.shownKey != "" && !d.editing && !f.Stale() && d.outcome == nil && d.p.State != review.StateStreaming {
+	if i == d.file && d.viewHasProposal(f) {
 		return d.view.AcceptedHunks()
 	}
 	if ids, ok := d.accepted[f.Path]; ok {

@@ -725,3 +725,38 @@ func TestStaleViewOpensAtItsFirstChange(t *testing.T) {
 		t.Errorf("stale view at hunk %d, counter %q; want its first change", k, h.win.detail.counter.Text)
 	}
 }
+
+// TestBigProposalOpensWithoutWaiting: a proposal too big to diff on the UI
+// goroutine is selected without the shell waiting for its hunks (the
+// counter says it is diffing), and the counter and bar catch up when the
+// diff arrives.
+func TestBigProposalOpensWithoutWaiting(t *testing.T) {
+	h := newHarness(t)
+	posted := make(chan func(), 4)
+	h.win.View().SetOpenPoster(func(f func()) { posted <- f })
+	var base, next strings.Builder
+	for i := range 120_000 {
+		fmt.Fprintf(&base, "line %d of a file big enough to be diffed off the window's goroutine\n", i)
+		if i%1000 == 0 {
+			fmt.Fprintf(&next, "changed line %d\n", i)
+		} else {
+			fmt.Fprintf(&next, "line %d of a file big enough to be diffed off the window's goroutine\n", i)
+		}
+	}
+	h.write("big.txt", base.String())
+	p := h.propose("a", "s", engine.FormatWrite, "big.txt", next.String())
+	h.win.Select(p.ID)
+	d := h.win.detail
+	if !h.win.View().Opening() || d.counter.Text != "diffing…" {
+		t.Fatalf("after selecting: opening %v, counter %q; want the diff still computing and the counter saying so", h.win.View().Opening(), d.counter.Text)
+	}
+	select {
+	case f := <-posted:
+		f()
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the diff's goroutine posted nothing in 2 minutes")
+	}
+	if d.counter.Text != "hunk 1 of 120" {
+		t.Errorf("after the diff arrived the counter says %q; want hunk 1 of 120", d.counter.Text)
+	}
+}

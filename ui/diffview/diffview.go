@@ -47,6 +47,9 @@ type DiffView struct {
 	// look at Fyne's bundled fonts and the installed ones; nil checks
 	// nothing.
 	FontCovers func(r rune) bool
+	// OnOpened is called when a diff SetTexts computed off the UI goroutine
+	// (Opening) is shown: what shows its hunks can look again.
+	OnOpened func()
 	// OnEditorFocus is called when the editor gains (true) or loses the
 	// keyboard.
 	OnEditorFocus func(focused bool)
@@ -1021,6 +1024,15 @@ func (v *DiffView) clearWrap() {
 		v.list.SetItemHeight(i, v.metric.line)
 	}
 	v.wrapped = nil
+}
+
+// SetOpenPoster makes SetTexts diff big texts off the caller's goroutine
+// and hand the result back through post (fyne.Do by default, for a view
+// made SetSynchronous): a host running its own loop, or a test, passes
+// its own.
+func (v *DiffView) SetOpenPoster(post func(func())) {
+	v.syncOpen = false
+	v.post = post
 }
 
 // SetSynchronous keeps the view's work on the calling goroutine: SetTexts

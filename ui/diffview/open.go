@@ -101,6 +101,9 @@ func (v *DiffView) finishOpening(op *opening, r opened) {
 	if op.firstHunk {
 		v.NextHunk()
 	}
+	if v.OnOpened != nil {
+		v.OnOpened()
+	}
 }
 
 // cancelOpening stops the diff SetTexts left computing, if any.
