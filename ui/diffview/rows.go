@@ -401,42 +401,42 @@ func (m *rowModel) Words(r row) wordPair {
 
 // RowOfB returns the row showing line j of b (the row of the nearest line
 // before it when j is past the end).
-func (m *rowModel) RowOfB(j int) int {
-	k := sort.Search(len(m.segs), func(k int) bool { return m.segs[k].op.B1 > j })
-	if k == len(m.segs) {
-		return max(m.n-1, 0)
-	}
-	s := &m.segs[k]
-	switch {
-	case s.fold:
-	case s.op.Kind == engine.OpEqual, s.op.Kind == engine.OpInsert:
-		return s.row0 + max(j-s.op.B0, 0)
-	case s.op.Kind == engine.OpReplace:
-		for off, al := range s.align {
-			if al.ib >= 0 && s.op.B0+int(al.ib) >= j {
-				return s.row0 + off
-			}
-		}
-	}
-	return s.row0
-}
+func (m *rowModel) RowOfB(j int) int { return m.rowOf(1, j) }
 
 // RowOfA returns the row showing line i of a (the row of the nearest
 // line before it when i is past the end); inline, an unchanged line's row
 // is its right side's.
-func (m *rowModel) RowOfA(i int) int {
-	k := sort.Search(len(m.segs), func(k int) bool { return m.segs[k].op.A1 > i })
+func (m *rowModel) RowOfA(i int) int { return m.rowOf(0, i) }
+
+// rowOf returns the row showing line j of side 0 (a) or 1 (b).
+func (m *rowModel) rowOf(side, j int) int {
+	span := func(op engine.Op) (int, int) {
+		if side == 0 {
+			return op.A0, op.A1
+		}
+		return op.B0, op.B1
+	}
+	only := engine.OpInsert // the op that has lines on this side alone
+	if side == 0 {
+		only = engine.OpDelete
+	}
+	k := sort.Search(len(m.segs), func(k int) bool { _, end := span(m.segs[k].op); return end > j })
 	if k == len(m.segs) {
 		return max(m.n-1, 0)
 	}
 	s := &m.segs[k]
+	start, _ := span(s.op)
 	switch {
 	case s.fold:
-	case s.op.Kind == engine.OpEqual, s.op.Kind == engine.OpDelete:
-		return s.row0 + max(i-s.op.A0, 0)
+	case s.op.Kind == engine.OpEqual, s.op.Kind == only:
+		return s.row0 + max(j-start, 0)
 	case s.op.Kind == engine.OpReplace:
 		for off, al := range s.align {
-			if al.ia >= 0 && s.op.A0+int(al.ia) >= i {
+			at := al.ia
+			if side == 1 {
+				at = al.ib
+			}
+			if at >= 0 && start+int(at) >= j {
 				return s.row0 + off
 			}
 		}
