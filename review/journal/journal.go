@@ -324,7 +324,7 @@ func (j *Journal) RecordDecision(ctx context.Context, d DecisionRecord) (int64, 
 	if err != nil {
 		return 0, fmt.Errorf("journal %s: record decision on %s: %w", j.path, d.ProposalID, err)
 	}
-	comments, err := json.Marshal(nonNilComments(d.Comments))
+	comments, err := json.Marshal(nonNil(d.Comments))
 	if err != nil {
 		return 0, fmt.Errorf("journal %s: record decision on %s: %w", j.path, d.ProposalID, err)
 	}
@@ -411,16 +411,10 @@ func (j *Journal) RecordOutcome(ctx context.Context, proposalID string, outcomeJ
 	})
 }
 
-func nonNil(s []string) []string {
+// nonNil returns s, or an empty slice for nil (JSON "[]", not "null").
+func nonNil[T any](s []T) []T {
 	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-func nonNilComments(s []Comment) []Comment {
-	if s == nil {
-		return []Comment{}
+		return []T{}
 	}
 	return s
 }
