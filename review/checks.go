@@ -286,7 +286,8 @@ func (d *Desk) addProblems(ctx context.Context, e *entry, plan []fileWrite, file
 	finals := make([]checker.File, len(plan))
 	asProposed := true
 	for i, w := range plan {
-		finals[i] = checker.File{Path: w.Path, Base: w.BaseText(), Proposed: w.Final, Created: !w.Base.Exists, Deleted: w.Delete}
+		finals[i] = checkFile(w.File)
+		finals[i].Proposed = w.Final
 		if w.overDisk {
 			finals[i].Base, finals[i].Created = string(w.now.Content), !w.now.Exists
 		}
