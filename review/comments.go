@@ -82,7 +82,10 @@ func quoteComments(p Proposal, cs []journal.Comment) ([]journal.Comment, error) 
 		return nil, &CommentError{Detail: fmt.Sprintf("%d comments on proposal %s; a decision carries at most %d", len(cs), p.ID, MaxComments)}
 	}
 	out := make([]journal.Comment, len(cs))
-	order := map[string]int{}
+	order := map[string]int{} // a file's place in the proposal
+	for k, f := range p.Files {
+		order[f.Path] = k
+	}
 	for i, c := range cs {
 		bad := func(format string, a ...any) error {
 			return &CommentError{N: i + 1, Path: Printable(c.Path), Detail: fmt.Sprintf(format, a...)}
@@ -105,11 +108,6 @@ func quoteComments(p Proposal, cs []journal.Comment) ([]journal.Comment, error) 
 		}
 		c.Path = f.Path
 		out[i] = c
-		for k, g := range p.Files {
-			if g.Path == f.Path {
-				order[f.Path] = k
-			}
-		}
 	}
 	slices.SortStableFunc(out, func(a, b journal.Comment) int {
 		return cmp.Or(cmp.Compare(order[a.Path], order[b.Path]), cmp.Compare(a.Line, b.Line), cmp.Compare(a.EndLine, b.EndLine))
