@@ -150,17 +150,10 @@ func (v *DiffView) expandNear(dir int) bool {
 // returns the line's row.
 func (v *DiffView) revealLine(side, i int) int {
 	m := v.model
-	r := m.RowOfB(i)
-	if side == 0 {
-		r = m.RowOfA(i)
-	}
+	r := m.rowOf(side, i)
 	if r < m.Len() && m.Row(r).kind == rowFold {
 		v.openFold(m.segAt(r), foldAll)
-		m = v.model
-		r = m.RowOfB(i)
-		if side == 0 {
-			r = m.RowOfA(i)
-		}
+		r = v.model.rowOf(side, i)
 	}
 	return r
 }
