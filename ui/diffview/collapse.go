@@ -62,9 +62,6 @@ func (v *DiffView) SetCollapse(on bool) {
 	v.reshape()
 }
 
-// Collapse reports whether unchanged regions collapse.
-func (v *DiffView) Collapse() bool { return v.collapse }
-
 // Folds returns how many collapsed regions the view shows.
 func (v *DiffView) Folds() int {
 	n := 0
