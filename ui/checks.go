@@ -177,13 +177,10 @@ func checksSummary(c review.Checks, where string) string {
 		return ""
 	}
 	var parts []string
-	switch n := len(c.Problems()); n {
-	case 0:
+	if n := len(c.Problems()); n == 0 {
 		parts = append(parts, "no new problems"+where)
-	case 1:
-		parts = append(parts, "1 new problem"+where)
-	default:
-		parts = append(parts, fmt.Sprintf("%d new problems", n)+where)
+	} else {
+		parts = append(parts, fmt.Sprintf("%d new %s", n, plural(n, "problem", "problems"))+where)
 	}
 	for _, r := range c.Reports {
 		if r.Err != nil {
