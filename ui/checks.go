@@ -43,11 +43,7 @@ func (d *detail) updateChecks() {
 	d.checks.SetText(checksSummary(f.Checks, where))
 	d.checks.Importance = checksImportance(f.Checks)
 	d.checks.Refresh()
-	if d.checks.Text == "" {
-		d.checks.Hide()
-	} else {
-		d.checks.Show()
-	}
+	vis(d.checks, d.checks.Text != "")
 	if marked {
 		d.view.SetProblems(problemMarks(f.Checks))
 	} else {
@@ -62,11 +58,7 @@ func (d *detail) updateChecks() {
 		text = strings.TrimPrefix(text+"\n"+failure, "\n")
 	}
 	d.problems.SetText(text)
-	if text == "" {
-		d.problems.Hide()
-	} else {
-		d.problems.Show()
-	}
+	vis(d.problems, text != "")
 }
 
 // editCheckDelay is the pause in the person's typing after which their
@@ -185,13 +177,10 @@ func checksSummary(c review.Checks, where string) string {
 		return ""
 	}
 	var parts []string
-	switch n := len(c.Problems()); n {
-	case 0:
+	if n := len(c.Problems()); n == 0 {
 		parts = append(parts, "no new problems"+where)
-	case 1:
-		parts = append(parts, "1 new problem"+where)
-	default:
-		parts = append(parts, fmt.Sprintf("%d new problems", n)+where)
+	} else {
+		parts = append(parts, fmt.Sprintf("%d new %s", n, plural(n, "problem", "problems"))+where)
 	}
 	for _, r := range c.Reports {
 		if r.Err != nil {

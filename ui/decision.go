@@ -547,11 +547,7 @@ func (d *detail) render() {
 		intent = append(intent, "The agent says: "+p.Instruction)
 	}
 	d.intent.SetText(strings.Join(intent, "\n"))
-	if len(intent) > 0 {
-		d.intent.Show()
-	} else {
-		d.intent.Hide()
-	}
+	vis(d.intent, len(intent) > 0)
 	d.state.SetText(stateText(p))
 	if d.file >= len(p.Files) {
 		d.file = 0
@@ -732,13 +728,6 @@ func (d *detail) updateBar() {
 	streaming := p.State == review.StateStreaming
 	stale := p.State == review.StateStale || anyStale(p)
 	busy := d.deciding || streaming
-	vis := func(b fyne.CanvasObject, on bool) {
-		if on {
-			b.Show()
-		} else {
-			b.Hide()
-		}
-	}
 	en := func(b *widget.Button, on bool) {
 		if on {
 			b.Enable()
@@ -769,6 +758,15 @@ func (d *detail) updateBar() {
 	en(d.edit, !busy)
 	en(d.external, !busy)
 	en(d.reject, !d.deciding) // a runaway stream can be stopped
+}
+
+// vis shows o when on, else hides it.
+func vis(o fyne.CanvasObject, on bool) {
+	if on {
+		o.Show()
+	} else {
+		o.Hide()
+	}
 }
 
 func anyStale(p review.Proposal) bool {

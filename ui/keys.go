@@ -193,9 +193,7 @@ func (w *Window) keysBack() {
 // thenKeysBack returns f followed by keysBack, for a control's callback.
 func thenKeysBack[T any](w *Window, f func(T)) func(T) {
 	return func(v T) {
-		if f != nil {
-			f(v)
-		}
+		f(v)
 		w.keysBack()
 	}
 }

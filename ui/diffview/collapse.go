@@ -62,9 +62,6 @@ func (v *DiffView) SetCollapse(on bool) {
 	v.reshape()
 }
 
-// Collapse reports whether unchanged regions collapse.
-func (v *DiffView) Collapse() bool { return v.collapse }
-
 // Folds returns how many collapsed regions the view shows.
 func (v *DiffView) Folds() int {
 	n := 0
@@ -150,17 +147,10 @@ func (v *DiffView) expandNear(dir int) bool {
 // returns the line's row.
 func (v *DiffView) revealLine(side, i int) int {
 	m := v.model
-	r := m.RowOfB(i)
-	if side == 0 {
-		r = m.RowOfA(i)
-	}
+	r := m.rowOf(side, i)
 	if r < m.Len() && m.Row(r).kind == rowFold {
 		v.openFold(m.segAt(r), foldAll)
-		m = v.model
-		r = m.RowOfB(i)
-		if side == 0 {
-			r = m.RowOfA(i)
-		}
+		r = v.model.rowOf(side, i)
 	}
 	return r
 }

@@ -215,10 +215,7 @@ func hasUpper(s string) bool {
 // row for a hidden line).
 func (v *DiffView) matchRow(k int) int {
 	mt := v.search.matches[k]
-	if mt.side == 0 {
-		return v.model.RowOfA(int(mt.line))
-	}
-	return v.model.RowOfB(int(mt.line))
+	return v.model.rowOf(int(mt.side), int(mt.line))
 }
 
 // NextMatch shows the match after the one on show (after the last, the
