@@ -74,10 +74,7 @@ func DiffLines(a, b []string) []Op {
 	ia, ib, n := internLines(a, b)
 	ca, cb := make([]bool, len(a)), make([]bool, len(b))
 	var h histogram
-	h.diff(ia, ib, n, ca, cb)
-	sa, sb := side{ia, ca, a}, side{ib, cb, b}
-	h.compact(sa, sb)
-	h.compact(sb, sa)
+	h.diffCompacted(ia, ib, a, b, n, ca, cb)
 	return appendOps(nil, ca, cb, 0, 0)
 }
 

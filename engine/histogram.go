@@ -49,6 +49,15 @@ func (h *histogram) diff(a, b []int32, n int, ca, cb []bool) {
 	h.region(a, b, ca, cb, 0, len(a), 0, len(b))
 }
 
+// diffCompacted is diff followed by compacting both sides (compact.go);
+// la and lb are the lines whose ids a and b hold.
+func (h *histogram) diffCompacted(a, b []int32, la, lb []string, n int, ca, cb []bool) {
+	h.diff(a, b, n, ca, cb)
+	sa, sb := side{a, ca, la}, side{b, cb, lb}
+	h.compact(sa, sb)
+	h.compact(sb, sa)
+}
+
 // reserve makes the buffers big enough for n ids and na lines of a.
 func (h *histogram) reserve(n, na int) {
 	h.count = grow(h.count, n)

@@ -81,11 +81,7 @@ func (d *LiveDiff) Update(done []string, tail int) {
 
 	a, b := d.orig[d.sa:tail], d.done[d.sb:]
 	d.ca, d.cb = resetBools(d.ca, len(a)), resetBools(d.cb, len(b))
-	d.h.reserve(len(d.ids), len(a))
-	d.h.region(a, b, d.ca, d.cb, 0, len(a), 0, len(b))
-	sa, sb := side{a, d.ca, d.origL[d.sa:tail]}, side{b, d.cb, d.doneL[d.sb:]}
-	d.h.compact(sa, sb)
-	d.h.compact(sb, sa)
+	d.h.diffCompacted(a, b, d.origL[d.sa:tail], d.doneL[d.sb:], len(d.ids), d.ca, d.cb)
 	region := appendOps(nil, d.ca, d.cb, d.sa, d.sb)
 
 	d.ops = d.ops[:d.fixed]

@@ -21,9 +21,8 @@ const (
 
 // budget hands out the places for large messages.
 type budget struct {
-	places chan struct{}
+	places chan struct{} // one element per place taken
 	mu     sync.Mutex
-	used   int // places taken now
 	peak   int // most places ever taken at once
 }
 
@@ -37,18 +36,12 @@ func (b *budget) take(ctx context.Context) error {
 		return ctx.Err()
 	}
 	b.mu.Lock()
-	b.used++
-	b.peak = max(b.peak, b.used)
+	b.peak = max(b.peak, len(b.places))
 	b.mu.Unlock()
 	return nil
 }
 
-func (b *budget) give() {
-	b.mu.Lock()
-	b.used--
-	b.mu.Unlock()
-	<-b.places
-}
+func (b *budget) give() { <-b.places }
 
 // loan is what one message holds: a place once it grows large. give
 // returns it; it may be called any number of times.

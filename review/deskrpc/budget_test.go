@@ -59,7 +59,7 @@ func TestLargeMessagesInFlightAreBounded(t *testing.T) {
 		}
 	}
 	s.inflight.mu.Lock()
-	peak, used := s.inflight.peak, s.inflight.used
+	peak, used := s.inflight.peak, len(s.inflight.places)
 	s.inflight.mu.Unlock()
 	if peak != limit || used != 0 {
 		t.Errorf("large messages in flight: peak %d, now %d; want %d (large messages waited for their place), and 0 once answered", peak, used, limit)

@@ -165,7 +165,7 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	}()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
-	r := bufio.NewReaderSize(c, 64<<10)
+	r := bufio.NewReaderSize(c, smallMessageBytes)
 	for {
 		l := &loan{b: s.inflight}
 		line, err := readLine(r, MaxMessageBytes, func(n int) error { return l.grown(ctx, n) })

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -251,7 +250,7 @@ func (c *claudeDoor) workspaceFolders() string {
 		RootPath string   `json:"rootPath"`
 	}{Success: true, Folders: []folder{}}
 	for _, r := range roots {
-		out.Folders = append(out.Folders, folder{Name: filepath.Base(r), URI: (&url.URL{Scheme: "file", Path: r}).String(), Path: r})
+		out.Folders = append(out.Folders, folder{Name: filepath.Base(r), URI: fileURI(r), Path: r})
 	}
 	if len(roots) > 0 {
 		out.RootPath = roots[0]
