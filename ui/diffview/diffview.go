@@ -59,6 +59,9 @@ type DiffView struct {
 	// OnSearchClosed is called after the search bar closed (Esc, its
 	// close button), so the window can take the keyboard back.
 	OnSearchClosed func()
+	// OnHunkSeen is called when a hunk's changed row is first on screen
+	// (seen.go).
+	OnHunkSeen func(id string)
 	// ReadOnly shows a diff that decides nothing (History): no hunk
 	// toggles in the gutter, and ToggleHunk does nothing.
 	ReadOnly bool
@@ -67,10 +70,12 @@ type DiffView struct {
 	model    *rowModel
 	hunks    []engine.Hunk // of model, computed on demand
 	hunksOK  bool
-	rejected map[string]bool     // hunk IDs the person rejected
-	loose    [][2]int            // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
-	problems map[int]LineProblem // lines of the right text (0-based) with a checker's problem: SetProblems
-	maxW     int                 // widest line in cells, both sides
+	rejected map[string]bool            // hunk IDs the person rejected
+	seen     map[string]map[string]bool // path → IDs of hunks that had a changed row on screen (seen.go)
+	edgeRow  int                        // a change's row bound just under the bottom edge, -1 for none (seen.go)
+	loose    [][2]int                   // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
+	problems map[int]LineProblem        // lines of the right text (0-based) with a checker's problem: SetProblems
+	maxW     int                        // widest line in cells, both sides
 
 	stream    *streamState
 	following bool
@@ -154,7 +159,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{post: defaultPost, following: true, rejected: map[string]bool{}, curRow: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
+	v := &DiffView{post: defaultPost, following: true, rejected: map[string]bool{}, seen: map[string]map[string]bool{}, edgeRow: -1, curRow: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshRows)
@@ -360,7 +365,7 @@ func (v *DiffView) show(m *rowModel) {
 	}
 	relined := v.model != m
 	v.model = m
-	v.hunks, v.hunksOK = nil, false
+	v.hunks, v.hunksOK, v.edgeRow = nil, false, -1
 	v.setWidth(v.width)
 	if v.wrap {
 		v.applyWrap()
@@ -423,7 +428,7 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 	// The model first: anything that binds rows from here on (scrolling
 	// to the top) must see the new lines, or their tokens would be cached
 	// under the new generation.
-	v.model, v.hunks, v.hunksOK, v.curRow = m, nil, false, -1
+	v.model, v.hunks, v.hunksOK, v.curRow, v.edgeRow = m, nil, false, -1, -1
 	v.hl.reset(v.path)
 	v.maxW = r.maxW
 	if !ended {

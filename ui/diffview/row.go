@@ -98,6 +98,7 @@ func (r *diffRow) bind(id int) {
 		r.v.onBind(id)
 	}
 	r.Refresh()
+	r.v.markSeen(id)
 	r.v.overview.viewportMoved()
 }
 

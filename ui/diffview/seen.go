@@ -1,0 +1,112 @@
+package diffview
+
+// Seen coverage: which hunks had a changed row on screen.
+//
+// A row is on screen when the view is visible and the row lies, at least
+// in part, inside the rows' viewport: the list binds exactly those rows
+// (and, without wrap, possibly one row just under the bottom edge, which
+// onScreen leaves out and keeps as the edge row: a scroll that shows it
+// binds no row of its own until the next row comes, so the next bind, and
+// every question about what was seen, looks at it again). Every way a row
+// reaches the screen goes through binding it — scrolling, j and k, search, go-to-line, the overview strip,
+// opening a fold, switching to the inline layout — so bind is the one
+// place that records it. Either side counts: a change's row shows its
+// removed and added lines together.
+//
+// The record is by hunk ID, per path. IDs derive from the change's
+// content, so a change whose text differs from what was on screen is a
+// different hunk, unseen until it is shown: nothing is recorded while a
+// proposal streams (its growing text is not what will be decided; when it
+// ends, SetTexts shows the final text and the rows then on screen count),
+// nor in edit mode (the person is writing their own text). A stale view's
+// changes (disk against the merge) count under their own IDs, which are the
+// proposal's wherever the merge kept a change as the agent wrote it.
+
+// markSeen records the hunk of row i, when it is a change on screen, and
+// of the edge row, when it has come on screen since.
+func (v *DiffView) markSeen(i int) {
+	if e := v.edgeRow; e >= 0 && e != i {
+		v.edgeRow = -1
+		v.markSeen(e)
+	}
+	if v.stream != nil || v.ed != nil || v.opening != nil || !v.Visible() || i < 0 || i >= v.model.Len() {
+		return
+	}
+	k := v.model.Row(i).hunk
+	if k < 0 {
+		return
+	}
+	if !v.onScreen(i) {
+		v.edgeRow = i // bound, but not yet on screen
+		return
+	}
+	id := v.hunkID(k)
+	if id == "" {
+		return
+	}
+	set := v.seen[v.path]
+	if set == nil {
+		set = map[string]bool{}
+		v.seen[v.path] = set
+	}
+	if !set[id] {
+		set[id] = true
+		if v.OnHunkSeen != nil {
+			v.OnHunkSeen(id)
+		}
+	}
+}
+
+// onScreen reports whether row i lies at least in part inside the rows'
+// viewport. With wrap the list lays rows out by their own heights and
+// binds only those it shows; without, it may bind one row past the bottom.
+func (v *DiffView) onScreen(i int) bool {
+	h := v.list.Size().Height
+	if h <= 0 || v.metric.line <= 0 {
+		return false
+	}
+	if v.wrap && len(v.wrapped) > 0 {
+		return true
+	}
+	off := v.list.GetScrollOffset()
+	y := float32(i) * v.metric.line
+	return y < off+h && y+v.metric.line > off
+}
+
+// SeenHunks returns the IDs of the shown diff's hunks (Hunks) that have
+// had a changed row on screen, in order.
+func (v *DiffView) SeenHunks() []string { return v.hunksSeen(true) }
+
+// UnseenHunks returns the IDs of the shown diff's hunks never on screen,
+// in order.
+func (v *DiffView) UnseenHunks() []string { return v.hunksSeen(false) }
+
+func (v *DiffView) hunksSeen(want bool) []string {
+	if e := v.edgeRow; e >= 0 {
+		v.edgeRow = -1
+		v.markSeen(e)
+	}
+	set := v.seen[v.path]
+	var out []string
+	for _, h := range v.Hunks() {
+		if set[h.ID] == want {
+			out = append(out, h.ID)
+		}
+	}
+	return out
+}
+
+// SeenIn returns the IDs of the hunks of the file at path that have been
+// on screen since ForgetSeen, whichever diff of it showed them (a copy).
+func (v *DiffView) SeenIn(path string) map[string]bool {
+	out := make(map[string]bool, len(v.seen[path]))
+	for id := range v.seen[path] {
+		out[id] = true
+	}
+	return out
+}
+
+// ForgetSeen forgets every hunk seen, of every path (a new proposal).
+func (v *DiffView) ForgetSeen() {
+	v.seen = map[string]map[string]bool{}
+}
