@@ -20,8 +20,11 @@ type Detail struct {
 	// Comments are the person's line comments on the proposal, kept with
 	// the decision; none in a journal older than comments.
 	Comments []Comment
-	Outcome  json.RawMessage // the outcome the agent was told; nil if none was recorded
-	Files    []DetailFile
+	// Seen says per hunk whether the person had it on screen before
+	// deciding; nil when not tracked (or a journal older than that).
+	Seen    []HunkSeen
+	Outcome json.RawMessage // the outcome the agent was told; nil if none was recorded
+	Files   []DetailFile
 }
 
 // DetailFile is one file of a history entry at each stage. Every field
@@ -106,8 +109,9 @@ func (j *Journal) proposalDetail(ctx context.Context, d *Detail, decisionID sql.
 	}
 	if decisionID.Valid {
 		var hunks, comments string
-		if err := j.db.QueryRowContext(ctx, `SELECT decision, feedback, hunks, comments FROM decisions WHERE id = ?`, decisionID.Int64).
-			Scan(&d.Decision, &d.Feedback, &hunks, &comments); err != nil {
+		var seen sql.NullString
+		if err := j.db.QueryRowContext(ctx, `SELECT decision, feedback, hunks, comments, seen FROM decisions WHERE id = ?`, decisionID.Int64).
+			Scan(&d.Decision, &d.Feedback, &hunks, &comments, &seen); err != nil {
 			return fail(err)
 		}
 		if err := json.Unmarshal([]byte(hunks), &d.Hunks); err != nil {
@@ -115,6 +119,14 @@ func (j *Journal) proposalDetail(ctx context.Context, d *Detail, decisionID sql.
 		}
 		if err := json.Unmarshal([]byte(comments), &d.Comments); err != nil {
 			return fail(fmt.Errorf("comments: %w", err))
+		}
+		if seen.Valid {
+			if err := json.Unmarshal([]byte(seen.String), &d.Seen); err != nil {
+				return fail(fmt.Errorf("seen: %w", err))
+			}
+			if d.Seen == nil {
+				d.Seen = []HunkSeen{}
+			}
 		}
 	}
 	var outcome sql.NullString

@@ -302,7 +302,11 @@ type DecisionRecord struct {
 	Feedback   string    // the reason or note the person typed
 	Hunks      []string  // accepted hunk ids (Decision partial)
 	Comments   []Comment // the person's line comments, quotes filled in
-	Files      []DecisionFile
+	// Seen says per hunk of the proposal's files whether the person had
+	// it on screen; nil: not tracked (stored as NULL, unlike an empty
+	// list: tracked, no hunks).
+	Seen  []HunkSeen
+	Files []DecisionFile
 }
 
 // DecisionFile is the approved content of one file.
@@ -328,6 +332,14 @@ func (j *Journal) RecordDecision(ctx context.Context, d DecisionRecord) (int64, 
 	if err != nil {
 		return 0, fmt.Errorf("journal %s: record decision on %s: %w", j.path, d.ProposalID, err)
 	}
+	var seen sql.NullString
+	if d.Seen != nil {
+		b, err := json.Marshal(d.Seen)
+		if err != nil {
+			return 0, fmt.Errorf("journal %s: record decision on %s: %w", j.path, d.ProposalID, err)
+		}
+		seen = sql.NullString{String: string(b), Valid: true}
+	}
 	proposed, err := j.proposedHashes(ctx, d.ProposalID)
 	if err != nil {
 		return 0, err
@@ -350,8 +362,8 @@ func (j *Journal) RecordDecision(ctx context.Context, d DecisionRecord) (int64, 
 		if err := setProposalStatus(tx, d.ProposalID, string(d.Decision), d.Feedback); err != nil {
 			return err
 		}
-		res, err := tx.Exec(`INSERT INTO decisions(proposal_id, decision, time, feedback, hunks, comments) VALUES (?, ?, ?, ?, ?, ?)`,
-			d.ProposalID, d.Decision, unixNano(d.Time), d.Feedback, string(hunks), string(comments))
+		res, err := tx.Exec(`INSERT INTO decisions(proposal_id, decision, time, feedback, hunks, comments, seen) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			d.ProposalID, d.Decision, unixNano(d.Time), d.Feedback, string(hunks), string(comments), seen)
 		if err != nil {
 			return err
 		}

@@ -123,6 +123,10 @@ CREATE INDEX decisions_proposal ON decisions(proposal_id, id DESC);
 	`
 ALTER TABLE decisions ADD COLUMN comments TEXT NOT NULL DEFAULT '[]'; -- JSON array of Comment, quotes included
 `,
+	// 5: per hunk, whether the person had it on screen before deciding.
+	`
+ALTER TABLE decisions ADD COLUMN seen TEXT; -- NULL: not tracked; else JSON array of HunkSeen, one per hunk of the proposal's files
+`,
 }
 
 // migrateJournal brings db up to schema version target (at most
