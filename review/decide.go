@@ -37,6 +37,11 @@ type Decision struct {
 	// Line, EndLine (0: Line) and Text; Decide checks them, quotes the
 	// lines and passes them to the outcome and the journal.
 	Comments []journal.Comment
+	// Seen maps a file's path (absolute, or relative to its root when that
+	// names one file) to the ids of its hunks (File.Hunks) the person had
+	// on screen before deciding; the journal records, per hunk, whether it
+	// was seen. nil: not tracked (a rule, a reviewer that does not say).
+	Seen map[string][]string
 	// Overwrite maps the path of a stale file to the hex SHA-256 of the disk
 	// content the person reviewed (in the base / disk / proposal view). The
 	// write goes ahead only while the disk still holds exactly that content.
@@ -44,6 +49,8 @@ type Decision struct {
 	// Rule names the rule that decides when no person does (an auto-approve
 	// rule, the unattended policy; see Proposal.AutoRule); "" for a person.
 	Rule string
+
+	seen []journal.HunkSeen // Seen, checked: one per hunk (seenRecord)
 }
 
 // StaleError reports a decision that was not carried out because files
@@ -71,6 +78,9 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 			return Outcome{}, err
 		}
 		dec.Comments = cs
+		if dec.seen, err = seenRecord(p, dec.Seen); err != nil {
+			return Outcome{}, err
+		}
 	}
 	e, err := d.startDecision(id, dec)
 	if err != nil {
@@ -194,7 +204,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 
 // decisionRecord is the journal's form of a decision.
 func decisionRecord(p Proposal, dec Decision, plan []fileWrite) journal.DecisionRecord {
-	r := journal.DecisionRecord{ProposalID: p.ID, Decision: reached(dec.Verdict, plan), Feedback: dec.Feedback, Comments: dec.Comments}
+	r := journal.DecisionRecord{ProposalID: p.ID, Decision: reached(dec.Verdict, plan), Feedback: dec.Feedback, Comments: dec.Comments, Seen: dec.seen}
 	for _, w := range plan {
 		r.Files = append(r.Files, journal.DecisionFile{Path: w.Path, Delete: w.Delete, Approved: []byte(w.Approved)})
 		for _, v := range w.Verdicts {

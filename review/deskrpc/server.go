@@ -299,9 +299,12 @@ func toRPCError(err error) *rpcError {
 	var ref *workspace.RefusalError
 	var se *review.StaleError
 	var ce *review.CommentError
+	var seenErr *review.SeenError
 	switch {
 	case errors.As(err, &ce):
 		return &rpcError{Code: codeInvalidParams, Message: "decide: " + err.Error(), Data: ce}
+	case errors.As(err, &seenErr):
+		return &rpcError{Code: codeInvalidParams, Message: "decide: " + err.Error(), Data: seenErr}
 	case errors.As(err, &ref):
 		return &rpcError{Code: codeRefused, Message: err.Error(), Data: ref}
 	case errors.Is(err, review.ErrUnknownProposal):
@@ -380,6 +383,7 @@ type (
 		Hunks     map[string][]string `json:"hunks,omitempty"`
 		Overwrite map[string]string   `json:"overwrite,omitempty"`
 		Comments  []journal.Comment   `json:"comments,omitempty"` // path, side, line, endLine, text; a quote sent is ignored
+		Seen      map[string][]string `json:"seen,omitempty"`     // path → ids of the hunks on screen; absent: not tracked
 	}
 	statusResult struct {
 		Protocol  int                 `json:"protocol"`
@@ -510,7 +514,7 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		for i := range p.Comments {
 			p.Comments[i].Quote = "" // the desk quotes the lines itself
 		}
-		o, err := d.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite, Comments: p.Comments})
+		o, err := d.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite, Comments: p.Comments, Seen: p.Seen})
 		if err != nil {
 			return nil, err
 		}

@@ -1,0 +1,174 @@
+package review
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+// Seen coverage: which hunks of a proposal the person had on screen.
+//
+// The window tracks it (ui/diffview's SeenHunks) and sends it with a
+// decision as Decision.Seen; the journal keeps, per hunk of the proposal's
+// own diff (File.Hunks: base against proposed), whether it was seen.
+// CheckSeen is the question before approving: it takes any number of
+// proposals, so a whole changeset's approval asks it once.
+
+// SeenError reports Decision.Seen naming a file or hunk that is not the
+// proposal's; nothing is decided.
+type SeenError struct {
+	Path   string // the path as given
+	Detail string
+}
+
+func (e *SeenError) Error() string {
+	return fmt.Sprintf("review: seen (on %s): %s", e.Path, e.Detail)
+}
+
+// seenRecord checks seen (path → ids of the hunks on screen; a path is
+// absolute, or relative to its root when that names one file of p) and
+// returns one journal.HunkSeen per hunk of each of p's files, in file
+// and hunk order; nil when seen is nil (not tracked).
+func seenRecord(p Proposal, seen map[string][]string) ([]journal.HunkSeen, error) {
+	if seen == nil {
+		return nil, nil
+	}
+	byPath := map[string]map[string]bool{}
+	paths := make([]string, 0, len(seen))
+	for path := range seen {
+		paths = append(paths, path)
+	}
+	sort.Strings(paths) // the first bad one, the same every time
+	hunks := map[string][]engine.Hunk{}
+	for _, path := range paths {
+		f, err := commentFile(p, path)
+		if err != nil {
+			return nil, &SeenError{Path: Printable(path), Detail: err.Error()}
+		}
+		if hunks[f.Path] == nil {
+			hunks[f.Path] = f.Hunks()
+		}
+		ids := map[string]bool{}
+		for _, h := range hunks[f.Path] {
+			ids[h.ID] = true
+		}
+		set := byPath[f.Path]
+		if set == nil {
+			set = map[string]bool{}
+			byPath[f.Path] = set
+		}
+		for _, id := range seen[path] {
+			if !ids[id] {
+				return nil, &SeenError{Path: Printable(path), Detail: fmt.Sprintf("%q is not a hunk of this file's proposal (its hunks: %d)", id, len(ids))}
+			}
+			set[id] = true
+		}
+	}
+	out := []journal.HunkSeen{}
+	for _, f := range p.Files {
+		hs, ok := hunks[f.Path]
+		if !ok {
+			hs = f.Hunks()
+		}
+		for _, h := range hs {
+			out = append(out, journal.HunkSeen{Path: f.Path, Hunk: h.ID, Seen: byPath[f.Path][h.ID]})
+		}
+	}
+	return out, nil
+}
+
+// ProposalSeen is one proposal about to be approved and what of it the
+// person had on screen.
+type ProposalSeen struct {
+	Proposal Proposal
+	// Seen maps a file's absolute path to the ids of its hunks that were
+	// on screen.
+	Seen map[string]map[string]bool
+	// Only, when not nil, limits the question to these hunk ids per path
+	// (a partial approval asks only about the hunks it writes; a path
+	// missing from it writes none).
+	Only map[string][]string
+	// Hunks returns a file's hunks (a cache); nil: File.Hunks.
+	Hunks func(File) []engine.Hunk
+}
+
+// Unseen is what CheckSeen found: of Total hunks about to be approved,
+// Unseen were never on screen; First is the first of them.
+type Unseen struct {
+	Total, Unseen int
+	// Files are the files with hunks never on screen (Rel), in order.
+	Files []string
+	First UnseenHunk
+}
+
+// UnseenHunk is one hunk never on screen.
+type UnseenHunk struct {
+	Proposal string // its proposal's id
+	Path     string // its file's absolute path
+	Rel      string // its file's path relative to its root
+	Hunk     engine.Hunk
+}
+
+// CheckSeen counts the hunks of items that would be approved but were
+// never on screen, in proposal, file and hunk order.
+func CheckSeen(items []ProposalSeen) Unseen {
+	var u Unseen
+	for _, it := range items {
+		for _, f := range it.Proposal.Files {
+			var only map[string]bool
+			if it.Only != nil {
+				only = map[string]bool{}
+				for _, id := range it.Only[f.Path] {
+					only[id] = true
+				}
+			}
+			hs := it.hunks(f)
+			fileUnseen := false
+			for _, h := range hs {
+				if only != nil && !only[h.ID] {
+					continue
+				}
+				u.Total++
+				if it.Seen[f.Path][h.ID] {
+					continue
+				}
+				if u.Unseen == 0 {
+					u.First = UnseenHunk{Proposal: it.Proposal.ID, Path: f.Path, Rel: f.Rel, Hunk: h}
+				}
+				u.Unseen++
+				if !fileUnseen {
+					fileUnseen = true
+					u.Files = append(u.Files, f.Rel)
+				}
+			}
+		}
+	}
+	return u
+}
+
+func (it ProposalSeen) hunks(f File) []engine.Hunk {
+	if it.Hunks != nil {
+		return it.Hunks(f)
+	}
+	return f.Hunks()
+}
+
+// SeenIDs returns, per file of p, the ids of its hunks in seen (path → id
+// → on screen), as Decision.Seen takes them: only the proposal's own
+// hunks, every file present (an empty list: none seen).
+func SeenIDs(p Proposal, seen map[string]map[string]bool, hunks func(File) []engine.Hunk) map[string][]string {
+	out := map[string][]string{}
+	for _, f := range p.Files {
+		ids := []string{}
+		hs := ProposalSeen{Hunks: hunks}.hunks(f)
+		for _, h := range hs {
+			if seen[f.Path][h.ID] {
+				ids = append(ids, h.ID)
+			}
+		}
+		out[f.Path] = ids
+	}
+	return out
+}
