@@ -75,6 +75,7 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 			fmt.Fprintf(stdout, "%-9s %s\n", kv[0]+":", kv[1])
 		}
 	}
+	writeSeen(stdout, d.Seen)
 	fmt.Fprintln(stdout, "files:")
 	for _, f := range d.Files {
 		fmt.Fprintf(stdout, "  %s%s\n", shownPath(f.Path), fileStateNote(f))
@@ -87,6 +88,22 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 		fmt.Fprintf(stdout, "\n=== %s: %s (+%d −%d)\n%s", s.title, shownPath(s.diff.Path), s.diff.Added, s.diff.Removed, s.diff.Unified)
 	}
 	return 0
+}
+
+// writeSeen says how many of the proposal's hunks the person had on
+// screen before deciding, and names each hunk never shown; nothing when
+// that was not tracked.
+func writeSeen(w io.Writer, hs []journal.HunkSeen) {
+	if hs == nil {
+		return
+	}
+	seen, total := journal.SeenCount(hs)
+	fmt.Fprintf(w, "seen:     %d of %d hunks on screen before the decision\n", seen, total)
+	for _, h := range hs {
+		if !h.Seen {
+			fmt.Fprintf(w, "  never on screen: %s hunk %s\n", shownPath(h.Path), review.Printable(h.Hunk))
+		}
+	}
 }
 
 // writeComments lists an entry's line comments: where, the lines, the
@@ -195,14 +212,15 @@ func detailJSON(d journal.Detail, sections []detailSection) any {
 	}
 	return struct {
 		entryJSON
-		Format   string            `json:"format,omitempty"`
-		Payload  string            `json:"payload,omitempty"`
-		Hunks    []string          `json:"hunks,omitempty"`
-		Comments []journal.Comment `json:"comments,omitempty"`
-		Outcome  json.RawMessage   `json:"outcome,omitempty"`
-		Files    []detailFileJSON  `json:"files"`
-		Diffs    []diffJSON        `json:"diffs"`
-	}{historyEntryJSON(d.Entry), d.Format, string(d.Payload), d.Hunks, d.Comments, d.Outcome, files, diffs}
+		Format   string             `json:"format,omitempty"`
+		Payload  string             `json:"payload,omitempty"`
+		Hunks    []string           `json:"hunks,omitempty"`
+		Comments []journal.Comment  `json:"comments,omitempty"`
+		Seen     []journal.HunkSeen `json:"seen,omitempty"` // absent: not tracked
+		Outcome  json.RawMessage    `json:"outcome,omitempty"`
+		Files    []detailFileJSON   `json:"files"`
+		Diffs    []diffJSON         `json:"diffs"`
+	}{historyEntryJSON(d.Entry), d.Format, string(d.Payload), d.Hunks, d.Comments, d.Seen, d.Outcome, files, diffs}
 }
 
 var historyDiffCmd = &command{
