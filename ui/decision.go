@@ -28,8 +28,9 @@ type detail struct {
 	shownAt time.Time // when the shown proposal was first shown (ArmDelay)
 	// seen are the files of the proposal the person has had on screen;
 	// unseenOK says they chose to approve the others unopened.
-	seen     map[string]bool
-	unseenOK bool
+	seen      map[string]bool
+	unseenOK  bool
+	trivialOK map[string]map[string]bool // path → hunks approved by their trivial label (t)
 
 	view    *diffview.DiffView
 	title   *widget.Label
@@ -64,6 +65,7 @@ type detail struct {
 	partial, merged, external, dismiss               *widget.Button
 	follow, wrap                                     *widget.Check
 	inline, ignoreWS, collapse                       *widget.Check // layout, whitespace, unchanged regions: with Wrap in viewOptions
+	askUnseenBox                                     *widget.Check // ask before approving what was never on screen (seen.go)
 	// viewButton opens viewOptions, a pop-up holding Fold, Ignore
 	// whitespace, Inline and Wrap: beside the buttons they would make the
 	// bar wider than the pane at 1280 px.
@@ -74,6 +76,7 @@ type detail struct {
 	rejectDialog  dialog.Dialog
 	lineEntry     *dialogEntry // go to line (g)
 	unseenDialog  *dialog.ConfirmDialog
+	unseenMsg     string // what unseenDialog asks
 	rejectConfirm *widget.Button
 
 	// The proposal shown and what the person did to it so far.
@@ -182,7 +185,11 @@ func newDetail(w *Window) *detail {
 		d.updateCounter()
 	}
 
-	d.viewOptions = widget.NewPopUp(container.NewVBox(d.collapse, d.ignoreWS, d.inline, d.wrap), w.Win.Canvas())
+	d.askUnseenBox = widget.NewCheck("Ask before approving unseen hunks", thenKeysBack(w, func(on bool) {
+		w.app.Preferences().SetBool(prefAskUnseen, on)
+	}))
+	d.askUnseenBox.SetChecked(w.app.Preferences().BoolWithFallback(prefAskUnseen, true))
+	d.viewOptions = widget.NewPopUp(container.NewVBox(d.collapse, d.ignoreWS, d.inline, d.wrap, d.askUnseenBox), w.Win.Canvas())
 	d.viewButton = widget.NewButtonWithIcon("View", theme.MenuDropDownIcon(), d.showViewOptions)
 	d.viewButton.IconPlacement = widget.ButtonIconTrailingText
 	d.bar = container.NewBorder(nil, nil,
@@ -212,7 +219,8 @@ func (d *detail) reset() {
 	d.file, d.editing, d.deciding, d.outcome, d.shownKey = 0, false, false, nil, ""
 	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
 	d.hunks = map[string][]engine.Hunk{}
-	d.seen, d.unseenOK = map[string]bool{}, false
+	d.seen, d.unseenOK, d.trivialOK = map[string]bool{}, false, map[string]map[string]bool{}
+	d.view.ForgetSeen()
 	d.staleShow.choose(staleMerged) // no callback: render follows
 	d.closeExternal()
 }
@@ -474,30 +482,6 @@ func (d *detail) unseen() []string {
 		}
 	}
 	return out
-}
-
-// confirmUnseen asks before approving files the person never opened; it
-// reports whether to go ahead now.
-func (d *detail) confirmUnseen(dec review.Decision) bool {
-	unseen := d.unseen()
-	if len(unseen) == 0 || d.unseenOK {
-		return true
-	}
-	msg := fmt.Sprintf("You have not opened %s.\nApprove all %d files of this proposal?", strings.Join(unseen, ", "), len(d.p.Files))
-	d.unseenDialog = dialog.NewConfirm("Approve files you have not seen?", msg, func(ok bool) {
-		d.unseenDialog = nil
-		if ok {
-			d.unseenOK = true
-			d.decide(dec)
-			return
-		}
-		d.files.SetSelected(unseen[0]) // selectFile
-	}, d.w.Win)
-	d.unseenDialog.SetConfirmText("Approve all")
-	d.unseenDialog.SetDismissText("Show " + unseen[0] + " (Esc)")
-	d.w.setCloser(d.unseenDialog, nil)
-	d.unseenDialog.Show()
-	return false
 }
 
 // selectFile switches the view to another file of the proposal.
@@ -1027,6 +1011,7 @@ func (d *detail) decide(dec review.Decision) {
 	}
 	id := d.id
 	dec.Comments = d.comments.of(id)
+	dec.Seen = d.seenForDecision()
 	d.deciding = true
 	d.w.autoPicked = false // the person acted on it: keep it shown
 	// What each file is written as before formatting, to show the

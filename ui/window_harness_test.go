@@ -26,6 +26,7 @@ type harness struct {
 	t     *testing.T
 	root  string
 	desk  *review.Desk
+	j     *journal.Journal
 	win   *Window
 	sched chan func()
 
@@ -67,6 +68,7 @@ func newHarnessWithConfig(t *testing.T, configTOML string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	h.j = j
 	h.desk, err = review.NewDesk(review.Options{Roots: []string{h.root}, Config: cfg, Journal: j, Now: h.clock})
 	if err != nil {
 		t.Fatal(err)

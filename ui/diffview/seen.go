@@ -25,9 +25,8 @@ package diffview
 // markSeen records the hunk of row i, when it is a change on screen, and
 // of the edge row, when it has come on screen since.
 func (v *DiffView) markSeen(i int) {
-	if e := v.edgeRow; e >= 0 && e != i {
-		v.edgeRow = -1
-		v.markSeen(e)
+	if v.edgeRow != i {
+		v.lookAtEdge()
 	}
 	if v.stream != nil || v.ed != nil || v.opening != nil || !v.Visible() || i < 0 || i >= v.model.Len() {
 		return
@@ -82,10 +81,7 @@ func (v *DiffView) SeenHunks() []string { return v.hunksSeen(true) }
 func (v *DiffView) UnseenHunks() []string { return v.hunksSeen(false) }
 
 func (v *DiffView) hunksSeen(want bool) []string {
-	if e := v.edgeRow; e >= 0 {
-		v.edgeRow = -1
-		v.markSeen(e)
-	}
+	v.lookAtEdge()
 	set := v.seen[v.path]
 	var out []string
 	for _, h := range v.Hunks() {
@@ -99,6 +95,7 @@ func (v *DiffView) hunksSeen(want bool) []string {
 // SeenIn returns the IDs of the hunks of the file at path that have been
 // on screen since ForgetSeen, whichever diff of it showed them (a copy).
 func (v *DiffView) SeenIn(path string) map[string]bool {
+	v.lookAtEdge()
 	out := make(map[string]bool, len(v.seen[path]))
 	for id := range v.seen[path] {
 		out[id] = true
@@ -106,7 +103,33 @@ func (v *DiffView) SeenIn(path string) map[string]bool {
 	return out
 }
 
+// lookAtEdge records the edge row's hunk if a scroll has since brought it
+// on screen.
+func (v *DiffView) lookAtEdge() {
+	if e := v.edgeRow; e >= 0 {
+		v.edgeRow = -1
+		v.markSeen(e)
+	}
+}
+
 // ForgetSeen forgets every hunk seen, of every path (a new proposal).
 func (v *DiffView) ForgetSeen() {
 	v.seen = map[string]map[string]bool{}
+}
+
+// ShowHunk scrolls to the hunk with the given ID, as j does to the next
+// one; false when the diff shown has no such hunk.
+func (v *DiffView) ShowHunk(id string) bool {
+	for k, h := range v.Hunks() {
+		if h.ID != id {
+			continue
+		}
+		for _, s := range v.model.segs {
+			if s.hunk == k {
+				v.scrollToRow(s.row0)
+				return true
+			}
+		}
+	}
+	return false
 }

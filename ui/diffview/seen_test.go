@@ -51,18 +51,25 @@ func TestSeenOnlyHunksOnScreen(t *testing.T) {
 	if got := v.SeenHunks(); !slices.Equal(got, append(want, hs[9].ID)) {
 		t.Errorf("after the last hunk: seen %v; want the first three and the last", got)
 	}
+	// ShowHunk goes straight to one hunk.
+	if !v.ShowHunk(hs[6].ID) || !slices.Contains(v.SeenHunks(), hs[6].ID) || len(v.SeenHunks()) != 5 {
+		t.Errorf("after ShowHunk(hunk 7): seen %v; want it too", v.SeenHunks())
+	}
+	if v.ShowHunk("nothere") {
+		t.Error("ShowHunk(an unknown id) = true")
+	}
 	// The same texts again (a re-render): what was seen stays seen.
 	v.SetTexts("a.txt", old, new)
-	if got := len(v.SeenHunks()); got != 4 {
-		t.Errorf("after showing the same diff again: %d seen; want 4", got)
+	if got := len(v.SeenHunks()); got != 5 {
+		t.Errorf("after showing the same diff again: %d seen; want 5", got)
 	}
 	// Another file with the same change has not been seen.
 	v.SetTexts("b.txt", old, new)
 	if got := v.SeenHunks(); len(got) != 0 {
 		t.Errorf("b.txt: seen %v; want none (seen is per file)", got)
 	}
-	if got := len(v.SeenIn("a.txt")); got != 4 {
-		t.Errorf("SeenIn(a.txt) has %d; want 4", got)
+	if got := len(v.SeenIn("a.txt")); got != 5 {
+		t.Errorf("SeenIn(a.txt) has %d; want 5", got)
 	}
 	v.ForgetSeen()
 	if got := len(v.SeenIn("a.txt")); got != 0 {

@@ -1,0 +1,149 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2/dialog"
+
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+// Seen coverage in the window: the view records which hunks had a changed
+// row on screen (diffview's seen.go); before an approval writes hunks
+// never shown, or files never opened, the window asks once
+// (confirmUnseen), unless the person turned that off in the View options
+// (prefAskUnseen). Every decision the person makes carries the hunks seen
+// (Decision.Seen), and the journal keeps them per hunk.
+
+// prefAskUnseen is the window preference: ask before approving hunks
+// never on screen (default on).
+const prefAskUnseen = "askUnseen"
+
+// seenSets returns, per file of the shown proposal, the ids of the hunks
+// that have been on screen.
+func (d *detail) seenSets() map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for _, f := range d.p.Files {
+		out[f.Path] = d.view.SeenIn(f.Path)
+	}
+	return out
+}
+
+// proposalSeen is the shown proposal as CheckSeen takes it for dec: the
+// hunks seen, and those the person approved by their trivial label (t),
+// which need no question; a partial approval asks only about the hunks it
+// writes.
+func (d *detail) proposalSeen(dec review.Decision) review.ProposalSeen {
+	seen := d.seenSets()
+	for path, ids := range d.trivialOK {
+		for id := range ids {
+			if seen[path] == nil {
+				seen[path] = map[string]bool{}
+			}
+			seen[path][id] = true
+		}
+	}
+	it := review.ProposalSeen{Proposal: d.p, Seen: seen, Hunks: d.fileHunks}
+	if dec.Verdict == journal.Partial {
+		it.Only = dec.Hunks
+	}
+	return it
+}
+
+// askUnseen reports whether approving what was never on screen asks first.
+func (d *detail) askUnseen() bool { return d.askUnseenBox.Checked }
+
+// unseenQuestion is the text of the question before approving files never
+// opened (files) and hunks never on screen (u), or "" when there is
+// nothing to ask about.
+func unseenQuestion(files []string, u review.Unseen) string {
+	unopened := map[string]bool{}
+	for _, f := range files {
+		unopened[f] = true
+	}
+	var parts []string
+	if u.Unseen > 0 {
+		var in []string
+		for _, f := range u.Files {
+			if unopened[f] {
+				f += ", never opened"
+				delete(unopened, f[:len(f)-len(", never opened")])
+			}
+			in = append(in, f)
+		}
+		parts = append(parts, fmt.Sprintf("%d of %d %s %s never on screen (%s).", u.Unseen, u.Total,
+			plural(u.Total, "hunk", "hunks"), plural(u.Unseen, "was", "were"), strings.Join(in, "; ")))
+	}
+	var rest []string
+	for _, f := range files {
+		if unopened[f] {
+			rest = append(rest, f)
+		}
+	}
+	if len(rest) > 0 {
+		parts = append(parts, fmt.Sprintf("You have not opened %s.", strings.Join(rest, ", ")))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "\n") + "\nApprove anyway?"
+}
+
+// confirmUnseen asks before approving files the person never opened or
+// hunks never on screen; it reports whether to go ahead now. An approval
+// of edited text asks only about unopened files: the person wrote what it
+// writes.
+func (d *detail) confirmUnseen(dec review.Decision) bool {
+	if d.unseenOK || !d.askUnseen() {
+		return true
+	}
+	files := d.unseen()
+	var u review.Unseen
+	if dec.Verdict == journal.Approved || dec.Verdict == journal.Partial {
+		u = review.CheckSeen([]review.ProposalSeen{d.proposalSeen(dec)})
+	}
+	msg := unseenQuestion(files, u)
+	if msg == "" {
+		return true
+	}
+	d.unseenMsg = msg
+	d.unseenDialog = dialog.NewConfirm("Approve what you have not seen?", msg, func(ok bool) {
+		d.unseenDialog = nil
+		if ok {
+			d.unseenOK = true
+			d.decide(dec)
+			return
+		}
+		d.showFirstUnseen(files, u)
+	}, d.w.Win)
+	d.unseenDialog.SetConfirmText("Approve anyway")
+	d.unseenDialog.SetDismissText("Show the first (Esc)")
+	d.w.setCloser(d.unseenDialog, nil)
+	d.unseenDialog.Show()
+	return false
+}
+
+// showFirstUnseen shows the first hunk never on screen, else the first
+// file never opened.
+func (d *detail) showFirstUnseen(files []string, u review.Unseen) {
+	if u.Unseen == 0 {
+		d.files.SetSelected(files[0]) // selectFile
+		return
+	}
+	if u.First.Path != d.curPath() {
+		d.files.SetSelected(u.First.Rel) // selectFile
+	}
+	d.view.ShowHunk(u.First.Hunk.ID)
+	d.updateCounter()
+}
+
+// seenForDecision is what a decision on the shown proposal says was on
+// screen: per file, the ids of its hunks seen.
+func (d *detail) seenForDecision() map[string][]string {
+	if len(d.p.Files) == 0 {
+		return nil
+	}
+	return review.SeenIDs(d.p, d.seenSets(), d.fileHunks)
+}

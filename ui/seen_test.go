@@ -1,0 +1,165 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+// longProposal writes long.txt (600 lines) and proposes changing every
+// 30th: even folded, a 700 px window shows the first few hunks when the
+// diff opens, not the rest.
+func longProposal(h *harness) (string, string) {
+	var old, new strings.Builder
+	for k := range 600 {
+		fmt.Fprintf(&old, "line %d\n", k)
+		if k%30 == 10 {
+			fmt.Fprintf(&new, "changed %d\n", k)
+			continue
+		}
+		fmt.Fprintf(&new, "line %d\n", k)
+	}
+	h.write("long.txt", old.String())
+	return old.String(), new.String()
+}
+
+// TestApproveAsksAboutHunksNeverOnScreen: approving with hunks never on
+// screen asks "2 of 3 hunks were never on screen"; Esc shows the first of
+// them; once every hunk has been on screen, a approves without a question,
+// and the journal records every hunk as seen.
+func TestApproveAsksAboutHunksNeverOnScreen(t *testing.T) {
+	h := newHarness(t)
+	_, new := longProposal(h)
+	p := h.propose("claude", "s", engine.FormatWrite, "long.txt", new)
+	h.win.Select(p.ID)
+	h.settle()
+	d := h.win.detail
+	hs := d.view.Hunks()
+	unseen := d.view.UnseenHunks()
+	if len(hs) != 20 || len(unseen) == 0 || len(unseen) == len(hs) {
+		t.Fatalf("%d hunks, %d never on screen; want 20, some on screen and some not", len(hs), len(unseen))
+	}
+	h.press('a')
+	h.settle()
+	if d.unseenDialog == nil || h.read("long.txt") == new {
+		t.Fatalf("a with hunks never shown: dialog %v; want a question and nothing written", d.unseenDialog != nil)
+	}
+	if got, want := dialogText(d), fmt.Sprintf("%d of 20 hunks were never on screen (long.txt).", len(unseen)); !strings.Contains(got, want) {
+		t.Errorf("the question says %q; want %q", got, want)
+	}
+	first := slices.IndexFunc(hs, func(h engine.Hunk) bool { return h.ID == unseen[0] })
+	h.pressKey(fyne.KeyEscape) // show the first unseen
+	if d.unseenDialog != nil || d.view.CurrentHunk() != first || h.read("long.txt") == new {
+		t.Fatalf("after Esc: dialog %v, current hunk %d; want hunk %d shown, nothing written", d.unseenDialog != nil, d.view.CurrentHunk(), first)
+	}
+	if left := len(d.view.UnseenHunks()); left >= len(unseen) {
+		t.Fatalf("after Esc %d hunks never on screen; want fewer than %d", left, len(unseen))
+	}
+	// a, Esc, a, Esc… walks through the rest; then a approves at once.
+	for range len(hs) {
+		h.press('a')
+		h.settle()
+		if d.unseenDialog == nil {
+			break
+		}
+		h.pressKey(fyne.KeyEscape)
+	}
+	o := h.outcome(p.ID)
+	if o.Status != journal.Approved || h.read("long.txt") != new {
+		t.Fatalf("after seeing every hunk, a: %s; want approved and written", o.Status)
+	}
+	det := journalDetail(t, h, p.ID)
+	if s, n := journal.SeenCount(det.Seen); s != 20 || n != 20 {
+		t.Errorf("journal: %d of %d hunks seen (%+v); want 20 of 20", s, n, det.Seen)
+	}
+}
+
+// TestApproveAnywayRecordsHunksUnseen: Approve anyway writes the proposal,
+// and the journal says which hunks were never on screen.
+func TestApproveAnywayRecordsHunksUnseen(t *testing.T) {
+	h := newHarness(t)
+	_, new := longProposal(h)
+	p := h.propose("claude", "s", engine.FormatWrite, "long.txt", new)
+	h.win.Select(p.ID)
+	h.settle()
+	d := h.win.detail
+	hs := d.view.Hunks()
+	unseen := d.view.UnseenHunks()
+	h.press('a')
+	h.settle()
+	if d.unseenDialog == nil {
+		t.Fatal("no question")
+	}
+	d.unseenDialog.Confirm()
+	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("long.txt") != new {
+		t.Fatalf("Approve anyway: %s", o.Status)
+	}
+	det := journalDetail(t, h, p.ID)
+	var want []journal.HunkSeen
+	for _, hk := range hs {
+		want = append(want, journal.HunkSeen{Path: p.Files[0].Path, Hunk: hk.ID, Seen: !slices.Contains(unseen, hk.ID)})
+	}
+	if !reflect.DeepEqual(det.Seen, want) {
+		t.Errorf("journal seen = %+v; want %+v", det.Seen, want)
+	}
+}
+
+// TestAskUnseenOffApprovesAtOnce: with the View option off (a preference
+// kept across restarts), a approves at once; the journal still records
+// what was seen.
+func TestAskUnseenOffApprovesAtOnce(t *testing.T) {
+	h := newHarness(t)
+	_, new := longProposal(h)
+	p := h.propose("claude", "s", engine.FormatWrite, "long.txt", new)
+	h.win.Select(p.ID)
+	h.settle()
+	d := h.win.detail
+	seen := len(d.view.SeenHunks())
+	d.askUnseenBox.SetChecked(false)
+	if fyne.CurrentApp().Preferences().BoolWithFallback(prefAskUnseen, true) {
+		t.Error("turning the option off did not keep the preference")
+	}
+	h.press('a')
+	if o := h.outcome(p.ID); o.Status != journal.Approved || d.unseenDialog != nil {
+		t.Fatalf("a with the question off: %s, dialog %v; want approved at once", o.Status, d.unseenDialog != nil)
+	}
+	if s, n := journal.SeenCount(journalDetail(t, h, p.ID).Seen); s != seen || n != 20 || s == n {
+		t.Errorf("journal: %d of %d seen; want %d of 20", s, n, seen)
+	}
+}
+
+// dialogText is the message of the open unseen question.
+func dialogText(d *detail) string {
+	if d.unseenDialog == nil {
+		return ""
+	}
+	return d.unseenMsg
+}
+
+// journalDetail is the journal's record of the decision on proposal id.
+func journalDetail(t *testing.T, h *harness, id string) journal.Detail {
+	t.Helper()
+	page, err := h.j.History(context.Background(), journal.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range page.Entries {
+		if e.ProposalID == id {
+			det, err := h.j.Detail(context.Background(), e.Ref)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return det
+		}
+	}
+	t.Fatalf("no history entry for %s", id)
+	return journal.Detail{}
+}
