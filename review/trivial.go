@@ -1,0 +1,91 @@
+package review
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// Trivial says why a hunk needs no close reading: it changes only
+// whitespace, only comments, or only what the project's formatter would
+// change anyway. The window labels such hunks, and one key approves them
+// all.
+type Trivial string
+
+// The trivial kinds, as the window labels them.
+const (
+	TrivialWhitespace Trivial = "whitespace only"
+	TrivialComment    Trivial = "comment only"
+	TrivialFormatting Trivial = "formatting only"
+)
+
+// ClassifyHunks returns the hunks of a file's diff (hunks, of base against
+// proposed; as File.Hunks gives them) that change only whitespace or only
+// comments, by id. Whitespace-only: engine.WhitespaceOnly, and, in a
+// language the syntax table knows, no whitespace inside a string literal
+// changed. Comment-only: the changed lines are the same code once comments
+// and whitespace are taken out (a comment added, removed or reworded,
+// alone on its lines or after code), in a language the table knows. In
+// Python, YAML and Makefiles indentation counts as code. Formatting-only
+// hunks need the formatter: File.Formatting.
+func ClassifyHunks(path, base, proposed string, hunks []engine.Hunk) map[string]Trivial {
+	out := map[string]Trivial{}
+	if len(hunks) == 0 {
+		return out
+	}
+	a, b := engine.SplitLines(base), engine.SplitLines(proposed)
+	syn := syntaxFor(path)
+	var sa, sb lineSigs
+	if syn != nil {
+		sa, sb = syn.scan(a), syn.scan(b)
+	}
+	for _, h := range hunks {
+		c := h.Change
+		if c.A1 > len(a) || c.B1 > len(b) {
+			continue
+		}
+		del, ins := a[c.A0:c.A1], b[c.B0:c.B1]
+		if syn == nil {
+			if engine.WhitespaceOnly(del, ins, false) {
+				out[h.ID] = TrivialWhitespace
+			}
+			continue
+		}
+		indentOK := !syn.indent || sameIndents(del, sa.code[c.A0:c.A1], ins, sb.code[c.B0:c.B1])
+		switch {
+		case !indentOK:
+		case engine.WhitespaceOnly(del, ins, syn.indent) && norm(sa.all[c.A0:c.A1]) == norm(sb.all[c.B0:c.B1]):
+			out[h.ID] = TrivialWhitespace
+		case norm(sa.code[c.A0:c.A1]) == norm(sb.code[c.B0:c.B1]):
+			out[h.ID] = TrivialComment
+		}
+	}
+	return out
+}
+
+// sameIndents reports whether the lines holding code (their code
+// signature not blank) are as many on both sides and each keeps its
+// leading whitespace.
+func sameIndents(del, delCode, ins, insCode []string) bool {
+	indents := func(lines, code []string) []string {
+		var out []string
+		for i, l := range lines {
+			if strings.TrimSpace(strings.ReplaceAll(code[i], string(sigStrSpace), "")) == "" {
+				continue
+			}
+			out = append(out, l[:len(l)-len(strings.TrimLeftFunc(l, unicode.IsSpace))])
+		}
+		return out
+	}
+	x, y := indents(del, delCode), indents(ins, insCode)
+	if len(x) != len(y) {
+		return false
+	}
+	for i := range x {
+		if x[i] != y[i] {
+			return false
+		}
+	}
+	return true
+}
