@@ -66,6 +66,7 @@ func (d *Desk) startChecks(e *entry) {
 	if d.closed || e.p.State != StatePending && e.p.State != StateStale || e.deciding {
 		return
 	}
+	d.startFormatCheckLocked(e)
 	files := make([]checker.File, len(e.p.Files))
 	checkers := make([][]checker.Checker, len(e.p.Files))
 	some := false
@@ -137,6 +138,7 @@ func (d *Desk) storeChecks(e *entry, run *checkRun, ctx context.Context, i int, 
 // stopChecksLocked cancels e's check under way, if any; the files it was
 // checking are no longer shown as checking. d.mu must be held.
 func (d *Desk) stopChecksLocked(e *entry) {
+	d.stopFormatCheckLocked(e)
 	if e.check == nil {
 		return
 	}

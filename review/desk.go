@@ -74,6 +74,7 @@ type entry struct {
 	outcome   Outcome
 	delivered bool      // the outcome reached its agent (or no agent waits for it)
 	check     *checkRun // the check of the proposed text under way or last finished; nil if none
+	format    *checkRun // the search for formatting-only hunks under way (formatcheck.go); nil if none
 }
 
 // NewDesk starts a desk over the workspace roots. Close stops it.

@@ -78,6 +78,11 @@ type File struct {
 	// the background once the proposal waits for a decision (EventUpdated
 	// says when they change).
 	Checks Checks
+	// Formatting are the ids of the hunks the project's formatter would
+	// make anyway (formatting-only), found in the background once the
+	// proposal waits (formatcheck.go); nil until then, or with no
+	// formatter.
+	Formatting []string
 }
 
 // Stale reports whether the file was found changed on disk while the

@@ -69,7 +69,7 @@ var (
 
 	syntaxByExt = map[string]*syntax{
 		".go": goSyn,
-		".c": cLike, ".h": cLike, ".cc": cLike, ".cpp": cLike, ".cxx": cLike, ".hpp": cLike, ".hh": cLike,
+		".c":  cLike, ".h": cLike, ".cc": cLike, ".cpp": cLike, ".cxx": cLike, ".hpp": cLike, ".hh": cLike,
 		".m": cLike, ".mm": cLike, ".cs": cLike, ".proto": cLike,
 		".java": cLikeTQ, ".kt": cLikeTQ, ".kts": cLikeTQ, ".scala": cLikeTQ, ".swift": cLikeTQ,
 		".groovy": cLikeTQ, ".gradle": cLikeTQ, ".dart": cLikeTQ,

@@ -305,6 +305,9 @@ func (r *diffRow) build() {
 			r.cursor(rw.b, xTextR)
 		}
 	}
+	if rw.hunk >= 0 {
+		r.hunkNote(rw, xTextR)
+	}
 }
 
 // fold draws a fold row: what it hides and the three ways to open it
