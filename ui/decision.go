@@ -30,7 +30,8 @@ type detail struct {
 	// unseenOK says they chose to approve the others unopened.
 	seen      map[string]bool
 	unseenOK  bool
-	trivialOK map[string]map[string]bool // path → hunks approved by their trivial label (t)
+	trivialOK map[string]map[string]bool           // path → hunks approved by their trivial label (t)
+	trivial   map[string]map[string]review.Trivial // path → whitespace- and comment-only hunks (cache; trivial.go)
 
 	view    *diffview.DiffView
 	title   *widget.Label
@@ -220,6 +221,7 @@ func (d *detail) reset() {
 	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
 	d.hunks = map[string][]engine.Hunk{}
 	d.seen, d.unseenOK, d.trivialOK = map[string]bool{}, false, map[string]map[string]bool{}
+	d.trivial = map[string]map[string]review.Trivial{}
 	d.view.ForgetSeen()
 	d.staleShow.choose(staleMerged) // no callback: render follows
 	d.closeExternal()
@@ -438,6 +440,9 @@ func (d *detail) updateCounter() {
 	if nf := len(d.p.Files); nf > 1 && d.counter.Text != "" {
 		d.counter.SetText(fmt.Sprintf("%s · file %d of %d", d.counter.Text, d.file+1, nf))
 	}
+	if d.counter.Text != "" {
+		d.counter.SetText(d.counter.Text + d.trivialSummary())
+	}
 }
 
 // updateLoose shows the loose-match card for the hunk j and k went to in
@@ -549,6 +554,7 @@ func (d *detail) render() {
 		d.renderProposal()
 	}
 	d.comments.refresh()
+	d.showTrivial()
 	d.updateBar()
 }
 

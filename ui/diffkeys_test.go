@@ -103,7 +103,7 @@ func TestLayoutKeysAndTheirBoxes(t *testing.T) {
 		t.Errorf("W: ignoring %v, counter %q", v.IgnoreWhitespace(), d.counter.Text)
 	}
 	h.press('j')
-	if d.counter.Text != "hunk 1 of 1 (+1 whitespace-only, faded: approved too unless unticked)" {
+	if d.counter.Text != "hunk 1 of 1 (+1 whitespace-only, faded: approved too unless unticked) · 1 trivial (t approves)" {
 		t.Errorf("j with whitespace ignored: counter %q", d.counter.Text)
 	}
 }

@@ -31,6 +31,7 @@ func keyBindings() []keyBinding {
 		{' ', "Space", "tick / untick the current hunk", func(w *Window) { w.detail.ToggleHunk() }},
 		{'a', "", "approve (approve edited while editing, approve merged when stale, only the ticked hunks when some are unticked)", func(w *Window) { w.Approve() }},
 		{'s', "", "approve the selected (ticked) hunks only", func(w *Window) { w.detail.ApproveSelected() }},
+		{'t', "", "approve the trivial hunks (whitespace, comment, formatting only); all trivial: approve the proposal", func(w *Window) { w.detail.ApproveTrivial() }},
 		{'r', "", "reject, with a reason for the agent", func(w *Window) { w.ShowReject() }},
 		{'e', "", "edit the proposal (again: cancel the edit)", func(w *Window) { w.Edit() }},
 		{'x', "", "edit in the external editor ($VISUAL / $EDITOR)", func(w *Window) { w.detail.EditExternal() }},

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/diffdesk/diffdesk/review"
@@ -38,7 +37,7 @@ func (d *detail) trivialOf(f review.File) map[string]review.Trivial {
 // showTrivial labels the shown file's trivial hunks in the view, when it
 // shows the proposal's own diff.
 func (d *detail) showTrivial() {
-	if len(d.p.Files) == 0 || d.d() == nil || !d.viewHasProposal(d.cur()) || d.p.State == review.StateFailed {
+	if len(d.p.Files) == 0 || d.file >= len(d.p.Files) || !d.viewHasProposal(d.cur()) || d.p.State == review.StateFailed {
 		d.view.SetHunkNotes(nil)
 		return
 	}
@@ -52,10 +51,6 @@ func (d *detail) showTrivial() {
 	}
 	d.view.SetHunkNotes(notes)
 }
-
-// d returns d itself: showTrivial runs from render, which newDetail's
-// reset may reach before the view is set up.
-func (d *detail) d() *detail { return d }
 
 // trivialSummary is the counter line's note on the shown proposal's
 // trivial hunks, "" when it has none or they are all approved (t).
@@ -177,6 +172,5 @@ func kindsText(kinds map[review.Trivial]int) string {
 			parts = append(parts, fmt.Sprintf("%d %s", kinds[k], k))
 		}
 	}
-	sort.Strings(parts[:0])
 	return strings.Join(parts, ", ")
 }

@@ -1,0 +1,88 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+// trivialBase is a Go file with code far apart, so folded hunks stay
+// apart.
+const trivialBase = "package app\n\n// Run runs.\nfunc Run() {\n\tx := 1\n\t_ = x\n}\n" +
+	"\n\n\n\n\n\n\n\nfunc Stop() {\n\ty := 2\n\t_ = y\n}\n" +
+	"\n\n\n\n\n\n\n\nfunc Wait() {\n\tz := 3\n\t_ = z\n}\n"
+
+// TestTrivialHunksLabelledAndApprovedByT: a comment reworded and a line
+// re-indented are labelled at their hunks, the counter says 2 trivial; t
+// approves them (ticking again one the person unticked; the labels say
+// approved) and leaves the real change, the only one a asks about when
+// nothing was on screen.
+func TestTrivialHunksLabelledAndApprovedByT(t *testing.T) {
+	h := newHarness(t)
+	h.write("app.go", trivialBase)
+	proposed := strings.Replace(trivialBase, "// Run runs.", "// Run starts the app.", 1)
+	proposed = strings.Replace(proposed, "\ty := 2", "        y := 2", 1)
+	proposed = strings.Replace(proposed, "z := 3", "z := 4", 1)
+	p := h.propose("claude", "s", engine.FormatWrite, "app.go", proposed)
+	h.win.Select(p.ID)
+	h.settle()
+	d := h.win.detail
+	hs := d.view.Hunks()
+	if len(hs) != 3 {
+		t.Fatalf("%d hunks; want 3", len(hs))
+	}
+	if got := []string{d.view.HunkNote(hs[0].ID), d.view.HunkNote(hs[1].ID), d.view.HunkNote(hs[2].ID)}; got[0] != "comment only" || got[1] != "whitespace only" || got[2] != "" {
+		t.Fatalf("labels %q; want comment only, whitespace only, none", got)
+	}
+	if !strings.Contains(d.counter.Text, "· 2 trivial (t approves)") {
+		t.Errorf("counter %q; want the trivial count", d.counter.Text)
+	}
+	d.view.ToggleHunk(1) // untick the re-indent: t ticks it again
+	h.press('t')
+	h.settle()
+	if o, ok := h.desk.Get(p.ID); !ok || !o.State.Open() {
+		t.Fatalf("t with a real change left decided the proposal: %v", o.State)
+	}
+	if got := d.view.AcceptedHunks(); len(got) != 3 {
+		t.Errorf("after t: accepted %v; want all three (the re-indent ticked again)", got)
+	}
+	if d.view.HunkNote(hs[0].ID) != "comment only · approved" || strings.Contains(d.counter.Text, "trivial") {
+		t.Errorf("after t: label %q, counter %q; want approved, no trivial left", d.view.HunkNote(hs[0].ID), d.counter.Text)
+	}
+	if !strings.Contains(d.message.Text, "Approved 2 trivial hunks (1 whitespace only, 1 comment only); 1 left to review") {
+		t.Errorf("message %q", d.message.Text)
+	}
+	// Had nothing been on screen, only the real change would be unseen.
+	d.view.ForgetSeen()
+	u := review.CheckSeen([]review.ProposalSeen{d.proposalSeen(review.Decision{Verdict: journal.Approved})})
+	if u.Unseen != 1 || u.Total != 3 || u.First.Hunk.ID != hs[2].ID {
+		t.Errorf("nothing seen, trivial approved: %d of %d unseen, first %s; want 1 of 3, the real change", u.Unseen, u.Total, u.First.Hunk.ID)
+	}
+	h.press('a')
+	h.settle()
+	if d.unseenDialog == nil || !strings.Contains(d.unseenMsg, "1 of 3 hunks was never on screen") {
+		t.Fatalf("a: question %q; want one hunk unseen", d.unseenMsg)
+	}
+	d.unseenDialog.Confirm()
+	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("app.go") != proposed {
+		t.Errorf("after Approve anyway: %s", o.Status)
+	}
+}
+
+// TestTApprovesAProposalOfTrivialHunksOnly: when every hunk is trivial, t
+// approves the proposal.
+func TestTApprovesAProposalOfTrivialHunksOnly(t *testing.T) {
+	h := newHarness(t)
+	h.write("app.go", trivialBase)
+	proposed := strings.Replace(trivialBase, "// Run runs.", "// Run starts the app.", 1)
+	p := h.propose("claude", "s", engine.FormatWrite, "app.go", proposed)
+	h.win.Select(p.ID)
+	h.settle()
+	h.press('t')
+	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("app.go") != proposed {
+		t.Errorf("t on a comment-only proposal: %s", o.Status)
+	}
+}
