@@ -22,8 +22,10 @@ func (v *DiffView) SetHunkNotes(notes map[string]string) {
 func (v *DiffView) HunkNote(id string) string { return v.notes[id] }
 
 // hunkNote draws the note of the hunk row rw heads, if it has one, over a
-// patch of the view's background so long lines stay readable around it.
-func (r *diffRow) hunkNote(rw row, xTextR float32) {
+// patch of the view's background: at the right edge of the right side,
+// unless the line there reaches under it and the left side's line leaves
+// room (a note must not hide the change it describes).
+func (r *diffRow) hunkNote(rw row, xTextL, xTextR float32, inline bool) {
 	v := r.v
 	if !rw.head || len(v.notes) == 0 || v.stream != nil || v.ed != nil {
 		return
@@ -33,13 +35,22 @@ func (r *diffRow) hunkNote(rw row, xTextR float32) {
 		return
 	}
 	mt := v.metric
-	size := mt.size * 0.85
-	w := float32(utf8.RuneCountInString(note))*mt.cell*0.85 + 2*padText
-	x := xTextR + mt.sideW - w - padText
-	if x < xTextR {
-		x = xTextR
+	const scale = 0.85
+	w := float32(utf8.RuneCountInString(note))*mt.cell*scale + 2*padText
+	fits := func(line int, set *lineSet) bool {
+		used := 0
+		if line >= 0 {
+			r.colBuf = columns(set.Line(line), r.colBuf)
+			used = int(r.colBuf[len(r.colBuf)-1]) - v.hoff
+		}
+		return float32(used+1)*mt.cell+padText+w <= mt.sideW-padText
 	}
+	xText := xTextR
+	if !fits(rw.b, &v.model.b) && !inline && mt.leftW > 0 && fits(rw.a, &v.model.a) {
+		xText = xTextL
+	}
+	x := max(xText+mt.sideW-w-padText, xText)
 	r.rect(theme.Color(theme.ColorNameBackground), x, 1, w, mt.line-2)
 	r.text(note, theme.Color(theme.ColorNamePrimary), x+padText, 0, w-2*padText, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
-	r.texts[r.nText-1].TextSize = size
+	r.texts[r.nText-1].TextSize = mt.size * scale
 }

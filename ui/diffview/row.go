@@ -306,7 +306,7 @@ func (r *diffRow) build() {
 		}
 	}
 	if rw.hunk >= 0 {
-		r.hunkNote(rw, xTextR)
+		r.hunkNote(rw, xTextL, xTextR, inline)
 	}
 }
 
