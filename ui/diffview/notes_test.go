@@ -1,0 +1,50 @@
+package diffview
+
+import (
+	"strings"
+	"testing"
+)
+
+// noteAt returns the note text drawn on the row of line b (0-based) of the
+// right side and its x, or "" when none.
+func noteAt(v *DiffView, b int, note string) (string, float32) {
+	r := newDiffRow(v)
+	r.id = v.model.RowOfB(b)
+	r.build()
+	for _, txt := range r.texts[:r.nText] {
+		if txt.Text == note {
+			return txt.Text, txt.Position().X
+		}
+	}
+	return "", 0
+}
+
+// TestHunkNotes: a note shows at its hunk's first row, on the right side
+// when the line there leaves room, on the left when only that side does;
+// SetTexts clears the notes.
+func TestHunkNotes(t *testing.T) {
+	v, _ := newTestView(t, 900, 300)
+	long := strings.Repeat("word ", 30)
+	old := "a\nb\nc\n" + "short\n"
+	new := "a\nB\nc\n" + long + "\n"
+	v.SetTexts("a.txt", old, new)
+	hs := v.Hunks()
+	if len(hs) != 2 {
+		t.Fatalf("%d hunks; want 2", len(hs))
+	}
+	v.SetHunkNotes(map[string]string{hs[0].ID: "comment only", hs[1].ID: "whitespace only"})
+	xR := v.metric.leftW + v.metric.gutW + v.metric.numW
+	if got, x := noteAt(v, 1, "comment only"); got == "" || x < xR {
+		t.Errorf("the short line's note: %q at x %v; want it on the right side (x ≥ %v)", got, x, xR)
+	}
+	if got, x := noteAt(v, 3, "whitespace only"); got == "" || x >= xR {
+		t.Errorf("the long line's note: %q at x %v; want it on the left side, which has room", got, x)
+	}
+	if v.HunkNote(hs[0].ID) != "comment only" {
+		t.Errorf("HunkNote = %q", v.HunkNote(hs[0].ID))
+	}
+	v.SetTexts("a.txt", old, new)
+	if got, _ := noteAt(v, 1, "comment only"); got != "" || v.HunkNote(hs[0].ID) != "" {
+		t.Error("SetTexts kept the notes")
+	}
+}
