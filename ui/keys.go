@@ -101,6 +101,10 @@ func (w *Window) bindKeys() {
 			if !w.modal() {
 				w.detail.CancelEdit()
 			}
+		case fyne.KeyReturn, fyne.KeyEnter:
+			if d := w.detail.unseenDialog; d != nil {
+				d.Confirm() // Approve anyway (seen.go)
+			}
 		case fyne.KeyDown:
 			if !w.modal() && w.reviewShown() {
 				w.NextProposal()

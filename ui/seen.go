@@ -118,7 +118,7 @@ func (d *detail) confirmUnseen(dec review.Decision) bool {
 		}
 		d.showFirstUnseen(files, u)
 	}, d.w.Win)
-	d.unseenDialog.SetConfirmText("Approve anyway")
+	d.unseenDialog.SetConfirmText("Approve anyway (Enter)")
 	d.unseenDialog.SetDismissText("Show the first (Esc)")
 	d.w.setCloser(d.unseenDialog, nil)
 	d.unseenDialog.Show()

@@ -82,8 +82,8 @@ func TestApproveAsksAboutHunksNeverOnScreen(t *testing.T) {
 	}
 }
 
-// TestApproveAnywayRecordsHunksUnseen: Approve anyway writes the proposal,
-// and the journal says which hunks were never on screen.
+// TestApproveAnywayRecordsHunksUnseen: Approve anyway (Enter) writes the
+// proposal, and the journal says which hunks were never on screen.
 func TestApproveAnywayRecordsHunksUnseen(t *testing.T) {
 	h := newHarness(t)
 	_, new := longProposal(h)
@@ -98,7 +98,7 @@ func TestApproveAnywayRecordsHunksUnseen(t *testing.T) {
 	if d.unseenDialog == nil {
 		t.Fatal("no question")
 	}
-	d.unseenDialog.Confirm()
+	h.pressKey(fyne.KeyReturn) // Approve anyway
 	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("long.txt") != new {
 		t.Fatalf("Approve anyway: %s", o.Status)
 	}

@@ -91,18 +91,27 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 }
 
 // writeSeen says how many of the proposal's hunks the person had on
-// screen before deciding, and names each hunk never shown; nothing when
-// that was not tracked.
+// screen before deciding, and names, per file, the hunks never shown;
+// nothing when that was not tracked.
 func writeSeen(w io.Writer, hs []journal.HunkSeen) {
 	if hs == nil {
 		return
 	}
 	seen, total := journal.SeenCount(hs)
 	fmt.Fprintf(w, "seen:     %d of %d hunks on screen before the decision\n", seen, total)
+	var paths []string
+	never := map[string][]string{}
 	for _, h := range hs {
-		if !h.Seen {
-			fmt.Fprintf(w, "  never on screen: %s hunk %s\n", shownPath(h.Path), review.Printable(h.Hunk))
+		if h.Seen {
+			continue
 		}
+		if never[h.Path] == nil {
+			paths = append(paths, h.Path)
+		}
+		never[h.Path] = append(never[h.Path], review.Printable(h.Hunk))
+	}
+	for _, p := range paths {
+		fmt.Fprintf(w, "  never on screen in %s: %s\n", shownPath(p), strings.Join(never[p], ", "))
 	}
 }
 
