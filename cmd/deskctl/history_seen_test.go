@@ -40,7 +40,7 @@ func TestHistoryShowsHunksSeen(t *testing.T) {
 	}
 	t.Chdir(d.Root)
 	out, _, code := deskctl(t, "", "history", "show", "d1", "--journal", d.Journal.Path())
-	want := "seen:     1 of 2 hunks on screen before the decision\n  never on screen: app.go hunk " + hs[1].ID + "\n"
+	want := "seen:     1 of 2 hunks on screen before the decision\n  never on screen in app.go: " + hs[1].ID + "\n"
 	if code != 0 || !strings.Contains(out, want) {
 		t.Errorf("history show d1 = exit %d:\n%s\nwant %q in it", code, out, want)
 	}
