@@ -19,9 +19,11 @@ import (
 // decision, a withdrawal, SetConfig, Close) and stores the ids in
 // File.Formatting with an EventUpdated.
 
-// maxFormatHunks bounds the formatter runs per file (one per hunk): a
-// proposal with more hunks than this is not looked at.
-const maxFormatHunks = 40
+// maxFormatHunks bounds the formatter runs per file (at most two per hunk,
+// one at a time, each a new process: a slow formatter such as prettier
+// takes a few hundred milliseconds a run): a file with more hunks than
+// this is not looked at.
+const maxFormatHunks = 16
 
 // startFormatCheckLocked starts looking for e's formatting-only hunks in
 // the background, replacing a run under way. d.mu must be held.
@@ -31,11 +33,9 @@ func (d *Desk) startFormatCheckLocked(e *entry) {
 		e.format = nil
 	}
 	type job struct {
-		i       int
-		rule    config.FormatterRule
-		f       File
-		hunks   []engine.Hunk
-		already []string // the last run's findings for the same text
+		i    int
+		rule config.FormatterRule
+		f    File
 	}
 	var jobs []job
 	for i, f := range e.p.Files {
@@ -46,11 +46,7 @@ func (d *Desk) startFormatCheckLocked(e *entry) {
 		if !ok {
 			continue
 		}
-		hs := f.Hunks()
-		if len(hs) == 0 || len(hs) > maxFormatHunks {
-			continue
-		}
-		jobs = append(jobs, job{i: i, rule: *rule, f: f, hunks: hs})
+		jobs = append(jobs, job{i: i, rule: *rule, f: f})
 	}
 	if len(jobs) == 0 {
 		return
@@ -66,7 +62,11 @@ func (d *Desk) startFormatCheckLocked(e *entry) {
 		defer close(run.done)
 		defer cancel()
 		for _, j := range jobs {
-			ids, ok := formattingOnly(ctx, j.rule, j.f, j.hunks)
+			hs := j.f.Hunks() // a diff: never under d.mu
+			if len(hs) == 0 || len(hs) > maxFormatHunks {
+				continue
+			}
+			ids, ok := formattingOnly(ctx, j.rule, j.f, hs)
 			if !ok {
 				continue
 			}
