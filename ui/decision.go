@@ -827,7 +827,12 @@ func (d *detail) fileHunks(f review.File) []engine.Hunk {
 	if hs, ok := d.hunks[f.Path]; ok {
 		return hs
 	}
-	hs := f.Hunks()
+	var hs []engine.Hunk
+	if len(d.p.Files) > d.file && d.curPath() == f.Path && d.viewHasProposal(f) && !d.view.Opening() {
+		hs = d.view.Hunks() // the same ids, diffed already
+	} else {
+		hs = f.Hunks()
+	}
 	d.hunks[f.Path] = hs
 	return hs
 }

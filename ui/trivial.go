@@ -13,12 +13,19 @@ import (
 // labels each at its first row; the counter line says how many the shown
 // proposal has; t approves them all (ApproveTrivial).
 
+// maxTrivialBytes bounds the files classified on the UI goroutine (a diff
+// and a scan of both texts); the view diffs bigger ones off it.
+const maxTrivialBytes = 1 << 20
+
 // trivialOf returns the trivial hunks of f, by id: the classification of
 // its own diff (cached per file) and the formatter's findings.
 func (d *detail) trivialOf(f review.File) map[string]review.Trivial {
 	c, ok := d.trivial[f.Path]
 	if !ok {
-		c = review.ClassifyHunks(f.Path, f.BaseText(), f.Proposed, d.fileHunks(f))
+		c = map[string]review.Trivial{}
+		if len(f.Base.Content)+len(f.Proposed) <= maxTrivialBytes {
+			c = review.ClassifyHunks(f.Path, f.BaseText(), f.Proposed, d.fileHunks(f))
+		}
 		d.trivial[f.Path] = c
 	}
 	if len(f.Formatting) == 0 {
