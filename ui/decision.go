@@ -166,6 +166,7 @@ func newDetail(w *Window) *detail {
 	d.collapse = widget.NewCheck("Fold unchanged lines (z)", thenKeysBack(w, d.view.SetCollapse))
 	d.collapse.SetChecked(true)
 	d.view.OnSearchClosed = w.keysBack
+	d.view.Showing = w.reviewShown // seen coverage: not while the History tab shows
 
 	d.view.OnHunkToggled = func(string, bool) {
 		if len(d.p.Files) > 0 {

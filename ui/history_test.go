@@ -63,6 +63,9 @@ func (h *historyHarness) approve(rel, search, replace string) {
 	p := h.propose("claude-code", "s1", engine.FormatSearchReplace, rel, srBlock(search, replace))
 	h.win.Select(p.ID)
 	h.win.Approve()
+	if q := h.win.detail.unseenDialog; q != nil {
+		q.Confirm() // the History tab hides the diff: nothing of it was on screen
+	}
 	if o := h.outcome(p.ID); o.Status != journal.Approved {
 		h.t.Fatalf("approve %s: %s", rel, o.Status)
 	}

@@ -163,3 +163,26 @@ func journalDetail(t *testing.T, h *harness, id string) journal.Detail {
 	t.Fatalf("no history entry for %s", id)
 	return journal.Detail{}
 }
+
+// TestNothingSeenWhileTheHistoryTabShows: a proposal shown while the
+// History tab covers the review counts as unseen; back on the Review tab,
+// the hunk on screen counts without a scroll.
+func TestNothingSeenWhileTheHistoryTabShows(t *testing.T) {
+	h := newHistoryHarness(t)
+	h.write("a.txt", "one\n")
+	h.win.ShowHistory()
+	p := h.propose("claude", "s", engine.FormatWrite, "a.txt", "ONE\n")
+	h.win.Select(p.ID)
+	h.settle()
+	d := h.win.detail
+	h.win.Approve()
+	if d.unseenDialog == nil || !strings.Contains(d.unseenMsg, "1 of 1 hunk was never on screen") {
+		t.Fatalf("approving with the History tab over the diff: question %q; want one", d.unseenMsg)
+	}
+	h.pressKey(fyne.KeyEscape)
+	h.win.ShowReview()
+	h.win.Approve()
+	if o := h.outcome(p.ID); o.Status != journal.Approved || d.unseenDialog != nil {
+		t.Errorf("on the Review tab: %s, question %v; want approved at once", o.Status, d.unseenDialog != nil)
+	}
+}

@@ -57,6 +57,7 @@ func TestTrivialHunksLabelledAndApprovedByT(t *testing.T) {
 	}
 	// Had nothing been on screen, only the real change would be unseen.
 	d.view.ForgetSeen()
+	d.view.Showing = func() bool { return false }
 	u := review.CheckSeen([]review.ProposalSeen{d.proposalSeen(review.Decision{Verdict: journal.Approved})})
 	if u.Unseen != 1 || u.Total != 3 || u.First.Hunk.ID != hs[2].ID {
 		t.Errorf("nothing seen, trivial approved: %d of %d unseen, first %s; want 1 of 3, the real change", u.Unseen, u.Total, u.First.Hunk.ID)

@@ -62,6 +62,10 @@ type DiffView struct {
 	// OnHunkSeen is called when a hunk's changed row is first on screen
 	// (seen.go).
 	OnHunkSeen func(id string)
+	// Showing reports whether the view is on screen as far as its own
+	// Visible cannot tell (a hidden tab holds it); nil: always. Seen
+	// coverage counts nothing while it is false.
+	Showing func() bool
 	// ReadOnly shows a diff that decides nothing (History): no hunk
 	// toggles in the gutter, and ToggleHunk does nothing.
 	ReadOnly bool

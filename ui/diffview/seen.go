@@ -18,7 +18,10 @@ package diffview
 // different hunk, unseen until it is shown: nothing is recorded while a
 // proposal streams (its growing text is not what will be decided; when it
 // ends, SetTexts shows the final text and the rows then on screen count),
-// nor in edit mode (the person is writing their own text). A stale view's
+// nor in edit mode (the person is writing their own text), nor while
+// Showing says something hides the view (the window's other tab); what
+// was bound meanwhile counts when a question is asked (SeenHunks, SeenIn)
+// with the rows on screen. A stale view's
 // changes (disk against the merge) count under their own IDs, which are the
 // proposal's wherever the merge kept a change as the agent wrote it.
 
@@ -28,7 +31,7 @@ func (v *DiffView) markSeen(i int) {
 	if v.edgeRow != i {
 		v.lookAtEdge()
 	}
-	if v.stream != nil || v.ed != nil || v.opening != nil || !v.Visible() || i < 0 || i >= v.model.Len() {
+	if v.stream != nil || v.ed != nil || v.opening != nil || !v.Visible() || v.Showing != nil && !v.Showing() || i < 0 || i >= v.model.Len() {
 		return
 	}
 	k := v.model.Row(i).hunk
@@ -81,7 +84,7 @@ func (v *DiffView) SeenHunks() []string { return v.hunksSeen(true) }
 func (v *DiffView) UnseenHunks() []string { return v.hunksSeen(false) }
 
 func (v *DiffView) hunksSeen(want bool) []string {
-	v.lookAtEdge()
+	v.lookAtViewport()
 	set := v.seen[v.path]
 	var out []string
 	for _, h := range v.Hunks() {
@@ -95,7 +98,9 @@ func (v *DiffView) hunksSeen(want bool) []string {
 // SeenIn returns the IDs of the hunks of the file at path that have been
 // on screen since ForgetSeen, whichever diff of it showed them (a copy).
 func (v *DiffView) SeenIn(path string) map[string]bool {
-	v.lookAtEdge()
+	if path == v.path {
+		v.lookAtViewport()
+	}
 	out := make(map[string]bool, len(v.seen[path]))
 	for id := range v.seen[path] {
 		out[id] = true
@@ -109,6 +114,20 @@ func (v *DiffView) lookAtEdge() {
 	if e := v.edgeRow; e >= 0 {
 		v.edgeRow = -1
 		v.markSeen(e)
+	}
+}
+
+// lookAtViewport records the hunks of the rows on screen now: rows bound
+// while something hid the view (Showing false) count once it shows them.
+func (v *DiffView) lookAtViewport() {
+	v.lookAtEdge()
+	h := v.list.Size().Height
+	if h <= 0 || v.model.Len() == 0 || v.metric.line <= 0 {
+		return
+	}
+	off := v.list.GetScrollOffset()
+	for i := v.rowAtY(off); i < v.model.Len() && i <= v.rowAtY(off+h-1); i++ {
+		v.markSeen(i)
 	}
 }
 

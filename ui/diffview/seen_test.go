@@ -168,3 +168,22 @@ func TestSeenStreamCountsOnlyTheFinalText(t *testing.T) {
 		t.Errorf("the change's text changed: unseen %v; want it (a new hunk)", got)
 	}
 }
+
+// TestSeenWaitsWhileNotShowing: while Showing says the view is hidden (a
+// tab over it) nothing counts; once it shows, the rows on screen count
+// when asked, without a scroll.
+func TestSeenWaitsWhileNotShowing(t *testing.T) {
+	v, _ := newTestView(t, 900, 300)
+	showing := false
+	v.Showing = func() bool { return showing }
+	old, new := seenDiff()
+	v.SetTexts("a.txt", old, new)
+	v.NextHunk()
+	if got := len(v.SeenIn("a.txt")); got != 0 {
+		t.Fatalf("not showing: %d seen; want none", got)
+	}
+	showing = true
+	if got := v.SeenHunks(); len(got) != 1 || got[0] != v.Hunks()[0].ID {
+		t.Errorf("showing: seen %v; want the first hunk, on screen", got)
+	}
+}
