@@ -191,7 +191,7 @@ func newDetail(w *Window) *detail {
 		w.app.Preferences().SetBool(prefAskUnseen, on)
 	}))
 	d.askUnseenBox.SetChecked(w.app.Preferences().BoolWithFallback(prefAskUnseen, true))
-	d.viewOptions = widget.NewPopUp(container.NewVBox(d.collapse, d.ignoreWS, d.inline, d.wrap, d.askUnseenBox), w.Win.Canvas())
+	d.viewOptions = widget.NewPopUp(container.NewVBox(d.askUnseenBox, d.collapse, d.ignoreWS, d.inline, d.wrap), w.Win.Canvas())
 	d.viewButton = widget.NewButtonWithIcon("View", theme.MenuDropDownIcon(), d.showViewOptions)
 	d.viewButton.IconPlacement = widget.ButtonIconTrailingText
 	d.bar = container.NewBorder(nil, nil,
