@@ -6,6 +6,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
 // Trivial hunks: whitespace only, comment only (review.ClassifyHunks) or
@@ -49,12 +50,9 @@ func (d *detail) showTrivial() {
 		return
 	}
 	f := d.cur()
-	notes := map[string]string{}
+	notes := map[string]diffview.HunkNote{}
 	for id, k := range d.trivialOf(f) {
-		notes[id] = string(k)
-		if d.trivialOK[f.Path][id] {
-			notes[id] += " · approved"
-		}
+		notes[id] = diffview.HunkNote{Text: string(k), Done: d.trivialOK[f.Path][id]} // approved by t: green
 	}
 	d.view.SetHunkNotes(notes)
 }

@@ -34,7 +34,7 @@ func TestTrivialHunksLabelledAndApprovedByT(t *testing.T) {
 	if len(hs) != 3 {
 		t.Fatalf("%d hunks; want 3", len(hs))
 	}
-	if got := []string{d.view.HunkNote(hs[0].ID), d.view.HunkNote(hs[1].ID), d.view.HunkNote(hs[2].ID)}; got[0] != "comment only" || got[1] != "whitespace only" || got[2] != "" {
+	if got := []string{d.view.Note(hs[0].ID).Text, d.view.Note(hs[1].ID).Text, d.view.Note(hs[2].ID).Text}; got[0] != "comment only" || got[1] != "whitespace only" || got[2] != "" {
 		t.Fatalf("labels %q; want comment only, whitespace only, none", got)
 	}
 	if !strings.Contains(d.counter.Text, "· 2 trivial (t approves)") {
@@ -49,8 +49,8 @@ func TestTrivialHunksLabelledAndApprovedByT(t *testing.T) {
 	if got := d.view.AcceptedHunks(); len(got) != 3 {
 		t.Errorf("after t: accepted %v; want all three (the re-indent ticked again)", got)
 	}
-	if d.view.HunkNote(hs[0].ID) != "comment only · approved" || strings.Contains(d.counter.Text, "trivial") {
-		t.Errorf("after t: label %q, counter %q; want approved, no trivial left", d.view.HunkNote(hs[0].ID), d.counter.Text)
+	if n := d.view.Note(hs[0].ID); n.Text != "comment only" || !n.Done || strings.Contains(d.counter.Text, "trivial") {
+		t.Errorf("after t: label %+v, counter %q; want it done, no trivial left", n, d.counter.Text)
 	}
 	if !strings.Contains(d.message.Text, "Approved 2 trivial hunks (1 whitespace only, 1 comment only); 1 left to review") {
 		t.Errorf("message %q", d.message.Text)

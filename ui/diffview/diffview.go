@@ -77,7 +77,7 @@ type DiffView struct {
 	rejected map[string]bool            // hunk IDs the person rejected
 	seen     map[string]map[string]bool // path → IDs of hunks that had a changed row on screen (seen.go)
 	edgeRow  int                        // a change's row bound just under the bottom edge, -1 for none (seen.go)
-	notes    map[string]string          // hunk ID → note at its first row: SetHunkNotes
+	notes    map[string]HunkNote        // hunk ID → note at its first row: SetHunkNotes
 	loose    [][2]int                   // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
 	problems map[int]LineProblem        // lines of the right text (0-based) with a checker's problem: SetProblems
 	maxW     int                        // widest line in cells, both sides

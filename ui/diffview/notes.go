@@ -7,10 +7,17 @@ import (
 	"fyne.io/fyne/v2/theme"
 )
 
-// SetHunkNotes shows a short note at the first row of each hunk it names
-// (hunk ID → note, e.g. "comment only"), at the right edge of the right
-// side; nil shows none. SetTexts clears them.
-func (v *DiffView) SetHunkNotes(notes map[string]string) {
+// HunkNote is a short note at a hunk's first row, e.g. "comment only";
+// Done draws it in the success colour (the person has dealt with it).
+type HunkNote struct {
+	Text string
+	Done bool
+}
+
+// SetHunkNotes shows a note at the first row of each hunk it names (hunk
+// ID → note), at the right edge of a side; nil shows none. SetTexts clears
+// them.
+func (v *DiffView) SetHunkNotes(notes map[string]HunkNote) {
 	if len(notes) == 0 && len(v.notes) == 0 {
 		return
 	}
@@ -18,8 +25,8 @@ func (v *DiffView) SetHunkNotes(notes map[string]string) {
 	v.refreshRows()
 }
 
-// HunkNote returns the note shown at the hunk with the given ID.
-func (v *DiffView) HunkNote(id string) string { return v.notes[id] }
+// Note returns the note shown at the hunk with the given ID.
+func (v *DiffView) Note(id string) HunkNote { return v.notes[id] }
 
 // hunkNote draws the note of the hunk row rw heads, if it has one, over a
 // patch of the view's background: at the right edge of the right side,
@@ -30,7 +37,8 @@ func (r *diffRow) hunkNote(rw row, xTextL, xTextR float32, inline bool) {
 	if !rw.head || len(v.notes) == 0 || v.stream != nil || v.ed != nil {
 		return
 	}
-	note := v.notes[v.hunkID(rw.hunk)]
+	n := v.notes[v.hunkID(rw.hunk)]
+	note := n.Text
 	if note == "" {
 		return
 	}
@@ -49,8 +57,12 @@ func (r *diffRow) hunkNote(rw row, xTextL, xTextR float32, inline bool) {
 	if !fits(rw.b, &v.model.b) && !inline && mt.leftW > 0 && fits(rw.a, &v.model.a) {
 		xText = xTextL
 	}
+	colour := theme.Color(theme.ColorNamePrimary)
+	if n.Done {
+		colour = theme.Color(theme.ColorNameSuccess)
+	}
 	x := max(xText+mt.sideW-w-padText, xText)
 	r.rect(theme.Color(theme.ColorNameBackground), x, 1, w, mt.line-2)
-	r.text(note, theme.Color(theme.ColorNamePrimary), x+padText, 0, w-2*padText, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+	r.text(note, colour, x+padText, 0, w-2*padText, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	r.texts[r.nText-1].TextSize = mt.size * scale
 }

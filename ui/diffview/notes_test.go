@@ -32,7 +32,7 @@ func TestHunkNotes(t *testing.T) {
 	if len(hs) != 2 {
 		t.Fatalf("%d hunks; want 2", len(hs))
 	}
-	v.SetHunkNotes(map[string]string{hs[0].ID: "comment only", hs[1].ID: "whitespace only"})
+	v.SetHunkNotes(map[string]HunkNote{hs[0].ID: {Text: "comment only"}, hs[1].ID: {Text: "whitespace only", Done: true}})
 	xR := v.metric.leftW + v.metric.gutW + v.metric.numW
 	if got, x := noteAt(v, 1, "comment only"); got == "" || x < xR {
 		t.Errorf("the short line's note: %q at x %v; want it on the right side (x ≥ %v)", got, x, xR)
@@ -40,11 +40,11 @@ func TestHunkNotes(t *testing.T) {
 	if got, x := noteAt(v, 3, "whitespace only"); got == "" || x >= xR {
 		t.Errorf("the long line's note: %q at x %v; want it on the left side, which has room", got, x)
 	}
-	if v.HunkNote(hs[0].ID) != "comment only" {
-		t.Errorf("HunkNote = %q", v.HunkNote(hs[0].ID))
+	if v.Note(hs[0].ID).Text != "comment only" || !v.Note(hs[1].ID).Done {
+		t.Errorf("Note = %+v, %+v", v.Note(hs[0].ID), v.Note(hs[1].ID))
 	}
 	v.SetTexts("a.txt", old, new)
-	if got, _ := noteAt(v, 1, "comment only"); got != "" || v.HunkNote(hs[0].ID) != "" {
+	if got, _ := noteAt(v, 1, "comment only"); got != "" || v.Note(hs[0].ID).Text != "" {
 		t.Error("SetTexts kept the notes")
 	}
 }
