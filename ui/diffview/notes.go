@@ -1,6 +1,7 @@
 package diffview
 
 import (
+	"maps"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -18,8 +19,8 @@ type HunkNote struct {
 // ID → note), at the right edge of a side; nil shows none. SetTexts clears
 // them.
 func (v *DiffView) SetHunkNotes(notes map[string]HunkNote) {
-	if len(notes) == 0 && len(v.notes) == 0 {
-		return
+	if maps.Equal(notes, v.notes) {
+		return // nothing to redraw
 	}
 	v.notes = notes
 	v.refreshRows()
