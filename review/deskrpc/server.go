@@ -149,8 +149,9 @@ type conn struct {
 	owned    map[string]bool // proposals made on this connection, withdrawn if it drops
 	client   string          // agent name from hello
 	sess     string
-	reviewer bool // hello said role "reviewer": may decide, may not propose
-	proposed bool // a proposal was made on this connection
+	reviewer bool        // hello said role "reviewer": may decide, may not propose
+	proposed bool        // a proposal was made on this connection
+	events   *eventQueue // set once the reviewer subscribed
 }
 
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
@@ -228,6 +229,9 @@ func (cc *conn) serveRequest(ctx context.Context, req *rpcRequest, l *loan) {
 	l.give()
 	if id != nil {
 		cc.reply(id, res, err)
+	}
+	if sub, ok := res.(*subscribeResult); ok && err == nil {
+		sub.start() // events only after the answer holding the queue
 	}
 }
 
@@ -385,18 +389,8 @@ type (
 		Protocol  int                 `json:"protocol"`
 		Roots     []string            `json:"roots"`
 		Waiting   int                 `json:"waiting"`
-		Proposals []statusEntry       `json:"proposals"`
+		Proposals []Summary           `json:"proposals"`
 		Doors     []review.DoorStatus `json:"doors"`
-	}
-	statusEntry struct {
-		ID      string       `json:"id"`
-		Agent   string       `json:"agent"`
-		Session string       `json:"session,omitempty"`
-		State   review.State `json:"state"`
-		Files   []string     `json:"files"`
-		Added   int          `json:"added"`
-		Removed int          `json:"removed"`
-		Created string       `json:"created"`
 	}
 )
 
@@ -526,14 +520,9 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		}
 		return readResult{Path: f.Path, Exists: f.Base.Exists, Content: f.BaseText(), SHA256: f.Base.SHA256}, nil
 	case "status":
-		st := statusResult{Protocol: ProtocolVersion, Roots: d.Roots(), Proposals: []statusEntry{}}
+		st := statusResult{Protocol: ProtocolVersion, Roots: d.Roots(), Proposals: []Summary{}}
 		for _, p := range d.List() {
-			e := statusEntry{ID: p.ID, Agent: p.Agent, Session: p.Session, State: p.State, Created: p.Created.UTC().Format("2006-01-02T15:04:05Z")}
-			e.Added, e.Removed = p.Counts()
-			for _, f := range p.Files {
-				e.Files = append(e.Files, f.Path)
-			}
-			st.Proposals = append(st.Proposals, e)
+			st.Proposals = append(st.Proposals, entryOf(p))
 		}
 		st.Waiting = len(st.Proposals)
 		st.Doors = []review.DoorStatus{}
@@ -541,6 +530,15 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 			st.Doors = cc.s.doors()
 		}
 		return st, nil
+	case "subscribe":
+		decoded()
+		return cc.subscribe(ctx)
+	case "get":
+		var p getParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		return cc.get(p)
 	}
 	return nil, &rpcError{Code: codeMethodNotFound, Message: fmt.Sprintf("unknown method %q; see docs/protocol.md", req.Method)}
 }
