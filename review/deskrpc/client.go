@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"os"
@@ -19,7 +20,7 @@ var ErrNoDesk = errors.New("no desk is running")
 // Client is an agent-side connection to a desk over the native protocol.
 // It is safe for concurrent use; calls are answered as they complete.
 type Client struct {
-	c      net.Conn
+	c      io.ReadWriteCloser
 	wmu    sync.Mutex
 	mu     sync.Mutex
 	next   int
@@ -42,6 +43,16 @@ type rpcResponseRaw struct {
 // must run as this user; otherwise the error wraps ErrUnsafeSocket and
 // nothing is sent.
 func Dial(path string) (*Client, error) {
+	c, err := DialConn(path)
+	if err != nil {
+		return nil, err
+	}
+	return NewClient(c), nil
+}
+
+// DialConn connects to the desk at path after the checks Dial makes, and
+// returns the connection itself: `deskctl bridge` carries it over stdio.
+func DialConn(path string) (net.Conn, error) {
 	noDesk := fmt.Errorf("%w at %s: start the DiffDesk window (diffdesk), or a desk without one (deskctl serve)", ErrNoDesk, path)
 	if err := checkSocket(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, noDesk
@@ -59,10 +70,17 @@ func Dial(path string) (*Client, error) {
 		c.Close()
 		return nil, fmt.Errorf("%w: the process listening on %s runs as another user; nothing was sent", ErrUnsafeSocket, path)
 	}
+	return c, nil
+}
+
+// NewClient speaks the protocol over c: a desk's socket (Dial), or a
+// stream that reaches one, such as `ssh host deskctl bridge`'s stdio.
+// Close closes c.
+func NewClient(c io.ReadWriteCloser) *Client {
 	cl := &Client{c: c, calls: map[string]chan rpcResponseRaw{}}
 	// The reader ends when the connection closes.
 	go cl.readLoop()
-	return cl, nil
+	return cl
 }
 
 func isRefused(err error) bool {
