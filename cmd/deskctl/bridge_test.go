@@ -74,4 +74,3 @@ func TestBridgeWithoutADesk(t *testing.T) {
 		t.Errorf("bridge without a desk: exit %d, stderr %q; want 1, no desk is running … deskctl serve", code, stderr.String())
 	}
 }
-
