@@ -284,7 +284,6 @@ func (w fileWrite) outcome(written bool) FileOutcome {
 	return fo
 }
 
-// plan works out the approved text of every file.
 // Plan returns what each file of proposal id would be written as under
 // dec, before any formatter runs, by absolute path; a file the decision
 // deletes is absent. It decides nothing: the window shows it beside the
@@ -294,7 +293,15 @@ func (d *Desk) Plan(id string, dec Decision) (map[string]string, error) {
 	if !ok {
 		return nil, ErrUnknownProposal
 	}
-	plan, err := d.plan(p, dec)
+	return PlanOf(p, dec)
+}
+
+// PlanOf is Desk.Plan for a proposal in hand (a window reviewing a desk on
+// another machine has the proposal, not the desk): what each file would be
+// written as under dec, by absolute path; a deleted file is absent. The
+// desk's size limit is checked when the decision is carried out.
+func PlanOf(p Proposal, dec Decision) (map[string]string, error) {
+	plan, err := planFiles(p, dec)
 	if err != nil {
 		return nil, err
 	}
@@ -307,7 +314,24 @@ func (d *Desk) Plan(id string, dec Decision) (map[string]string, error) {
 	return out, nil
 }
 
+// plan works out the approved text of every file, within the size limit.
 func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
+	plan, err := planFiles(p, dec)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range plan {
+		if !w.Delete {
+			if max := d.cfg.LimitsFor(w.Root).MaxFileBytes; max > 0 && int64(len(w.Approved)) > max {
+				return nil, &workspace.RefusalError{Path: w.Path, Rule: "max_file_bytes", Detail: "the approved text is over the size limit"}
+			}
+		}
+	}
+	return plan, nil
+}
+
+// planFiles works out the approved text of every file.
+func planFiles(p Proposal, dec Decision) ([]fileWrite, error) {
 	plan := make([]fileWrite, len(p.Files))
 	for i, f := range p.Files {
 		w := fileWrite{File: f, Approved: f.Proposed, start: start(f, dec)}
@@ -341,11 +365,6 @@ func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
 				break
 			}
 			w.Approved = engine.ApplyHunks(f.BaseText(), f.Proposed, func(id string) bool { return accepted[id] })
-		}
-		if !w.Delete {
-			if max := d.cfg.LimitsFor(f.Root).MaxFileBytes; max > 0 && int64(len(w.Approved)) > max {
-				return nil, &workspace.RefusalError{Path: f.Path, Rule: "max_file_bytes", Detail: "the approved text is over the size limit"}
-			}
 		}
 		w.Final = w.Approved
 		plan[i] = w

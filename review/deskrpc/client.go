@@ -287,3 +287,12 @@ func (cl *Client) Get(ctx context.Context, id, path string) (Detail, error) {
 	err := cl.Call(ctx, "get", getParams{ID: id, Path: path}, &d)
 	return d, err
 }
+
+// CheckText runs the project's checkers on the desk's machine over text,
+// a reviewer's edit of file path of waiting proposal id (docs/protocol.md,
+// "checkText").
+func (cl *Client) CheckText(ctx context.Context, id, path, text string) ([]Report, error) {
+	var res checkTextResult
+	err := cl.Call(ctx, "checkText", checkTextParams{ID: id, Path: path, Text: text}, &res)
+	return res.Reports, err
+}

@@ -539,6 +539,12 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 			return nil, err
 		}
 		return cc.get(p)
+	case "checkText":
+		var p checkTextParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		return cc.checkText(ctx, p)
 	}
 	return nil, &rpcError{Code: codeMethodNotFound, Message: fmt.Sprintf("unknown method %q; see docs/protocol.md", req.Method)}
 }

@@ -42,6 +42,14 @@ type (
 		ID       string           `json:"id"`
 		Proposal *Summary         `json:"proposal,omitempty"`
 	}
+	checkTextParams struct {
+		ID   string `json:"id"`
+		Path string `json:"path"`
+		Text string `json:"text"` // the reviewer's edit of the file's proposed text
+	}
+	checkTextResult struct {
+		Reports []Report `json:"reports"`
+	}
 	getParams struct {
 		ID   string `json:"id"`
 		Path string `json:"path,omitempty"` // only this file's texts (absolute, or relative to its root)
@@ -55,6 +63,8 @@ type (
 		Instruction string        `json:"instruction,omitempty"`
 		AgentWrites bool          `json:"agentWrites,omitempty"`
 		Files       []DetailFile  `json:"files"`
+		// Outcome is the decision's, once the proposal is decided.
+		Outcome *review.Outcome `json:"outcome,omitempty"`
 	}
 	// DetailFile is one file of a proposal: its texts (unless another file
 	// was asked for), how the edit was placed, its hunks and its checks.
@@ -67,7 +77,7 @@ type (
 		Base       *string            `json:"base,omitempty"` // the file when the proposal arrived
 		Proposed   *string            `json:"proposed,omitempty"`
 		Delete     bool               `json:"delete,omitempty"`
-		Protected  string             `json:"protected,omitempty"` // why a person must decide; "" if not protected
+		Protected  *Protection        `json:"protected,omitempty"` // why a person must decide; absent if not protected
 		Added      int                `json:"added"`
 		Removed    int                `json:"removed"`
 		Matches    []Match            `json:"matches,omitempty"`
@@ -77,6 +87,13 @@ type (
 		Growing []int   `json:"growing,omitempty"` // [first, last] lines still being written while streaming
 		Hunks   []Hunk  `json:"hunks"`
 		Checks  *Checks `json:"checks,omitempty"`
+	}
+	// Protection is a protected path's rule: the pattern as written, where
+	// it comes from, and why (config.Protection).
+	Protection struct {
+		Pattern string `json:"pattern"`
+		Origin  string `json:"origin"`
+		Reason  string `json:"reason,omitempty"`
 	}
 	// Match is how one block of the edit was placed (engine.Match), with
 	// Loose and How as the window shows them.
@@ -246,6 +263,11 @@ func (cc *conn) get(p getParams) (*Detail, error) {
 	}
 	res := &Detail{Summary: entryOf(prop), Format: prop.Format, Failure: prop.Failure, AutoRule: prop.AutoRule,
 		Instruction: prop.Instruction, AgentWrites: prop.AgentWrites, Files: []DetailFile{}}
+	if prop.State == review.StateReported {
+		if o, ok := cc.s.desk.Outcome(prop.ID); ok {
+			res.Outcome = &o
+		}
+	}
 	found := p.Path == ""
 	for _, f := range prop.Files {
 		texts := p.Path == "" || p.Path == f.Path || p.Path == f.Rel
@@ -261,9 +283,9 @@ func (cc *conn) get(p getParams) (*Detail, error) {
 // wireFile is f as get sends it, with its texts when texts is set.
 func wireFile(f review.File, texts bool) DetailFile {
 	w := DetailFile{Path: f.Path, Rel: f.Rel, Root: f.Root, Exists: f.Base.Exists, BaseSHA256: f.Base.SHA256,
-		Delete: f.Delete, Protected: f.Protected.Reason, Added: f.Added, Removed: f.Removed, Incomplete: f.Incomplete, Hunks: []Hunk{}}
-	if !f.Protected.IsZero() && w.Protected == "" {
-		w.Protected = "matches " + f.Protected.Pattern + " (" + f.Protected.Origin + ")"
+		Delete: f.Delete, Added: f.Added, Removed: f.Removed, Incomplete: f.Incomplete, Hunks: []Hunk{}}
+	if pr := f.Protected; !pr.IsZero() {
+		w.Protected = &Protection{Pattern: pr.Pattern, Origin: pr.Origin, Reason: pr.Reason}
 	}
 	if texts {
 		base, proposed := f.BaseText(), f.Proposed
@@ -286,16 +308,38 @@ func wireFile(f review.File, texts bool) DetailFile {
 		w.Hunks = append(w.Hunks, Hunk{ID: h.ID, OldStart: hunkStart(h.A0, h.A1), OldLines: h.A1 - h.A0, NewStart: hunkStart(h.B0, h.B1), NewLines: h.B1 - h.B0})
 	}
 	if f.Checks.Running || f.Checks.Reports != nil {
-		w.Checks = &Checks{Running: f.Checks.Running, Reports: []Report{}}
-		for _, r := range f.Checks.Reports {
-			wr := Report{Checker: r.Checker, Problems: r.Problems}
-			if r.Err != nil {
-				wr.Error = r.Err.Error()
-			}
-			w.Checks.Reports = append(w.Checks.Reports, wr)
-		}
+		w.Checks = &Checks{Running: f.Checks.Running, Reports: wireReports(f.Checks.Reports)}
 	}
 	return w
+}
+
+// checkText answers checkText: the project's checkers on a reviewer's edit
+// of a file of a waiting proposal (review.Desk.CheckText).
+func (cc *conn) checkText(ctx context.Context, p checkTextParams) (*checkTextResult, error) {
+	cc.mu.Lock()
+	reviewer := cc.reviewer
+	cc.mu.Unlock()
+	if !reviewer {
+		return nil, &rpcError{Code: codeForbidden, Message: `checkText: only a reviewer checks an edit of a proposal; say hello with "role":"reviewer"`}
+	}
+	reports, err := cc.s.desk.CheckText(ctx, p.ID, p.Path, p.Text)
+	if err != nil {
+		return nil, err
+	}
+	return &checkTextResult{Reports: wireReports(reports)}, nil
+}
+
+// wireReports are checker reports as the protocol sends them.
+func wireReports(reports []checker.Report) []Report {
+	out := []Report{}
+	for _, r := range reports {
+		wr := Report{Checker: r.Checker, Problems: r.Problems}
+		if r.Err != nil {
+			wr.Error = r.Err.Error()
+		}
+		out = append(out, wr)
+	}
+	return out
 }
 
 // hunkStart is the 1-based start of lines i0:i1 in a hunk header; an empty
