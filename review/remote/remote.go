@@ -31,6 +31,7 @@ type Desk struct {
 	mu       sync.Mutex
 	props    map[string]review.Proposal // every proposal the desk announced and still holds
 	outcomes map[string]review.Outcome
+	mine     map[string]bool // proposals this window decides: their outcome comes with the decision
 	subs     map[int]func(review.Event)
 	subSeq   int
 	lost     error // why the desk can no longer be reached; nil while it can
@@ -55,7 +56,7 @@ func Open(ctx context.Context, cl *deskrpc.Client, where, who string) (*Desk, er
 	if err != nil {
 		return nil, fmt.Errorf("following the queue of the desk at %s: %w", where, err)
 	}
-	d := &Desk{cl: cl, where: where, roots: hello.Roots, props: map[string]review.Proposal{}, outcomes: map[string]review.Outcome{},
+	d := &Desk{cl: cl, where: where, roots: hello.Roots, props: map[string]review.Proposal{}, outcomes: map[string]review.Outcome{}, mine: map[string]bool{},
 		subs: map[int]func(review.Event){}, done: make(chan struct{})}
 	for _, s := range sub.Proposals {
 		if err := d.fetch(ctx, s.ID); err != nil && !errors.Is(err, errGone) {
@@ -83,6 +84,10 @@ func (d *Desk) follow(ctx context.Context, sub *deskrpc.Subscription) {
 			}
 			return
 		}
+		if d.decidedHere(ev) {
+			d.emit(review.Event{Kind: ev.Kind, ID: ev.ID})
+			continue
+		}
 		if err := d.fetch(ctx, ev.ID); errors.Is(err, errGone) {
 			d.mu.Lock()
 			if p, ok := d.props[ev.ID]; ok && p.State.Open() {
@@ -98,6 +103,24 @@ func (d *Desk) follow(ctx context.Context, sub *deskrpc.Subscription) {
 		}
 		d.emit(review.Event{Kind: ev.Kind, ID: ev.ID})
 	}
+}
+
+// decidedHere takes the news that a proposal this window decided is
+// decided from the event alone: the decision's answer brings the outcome,
+// so reading the proposal again would cost a round trip for nothing.
+func (d *Desk) decidedHere(ev deskrpc.Event) bool {
+	if ev.Kind != review.EventDecided || ev.Proposal == nil {
+		return false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p, ok := d.props[ev.ID]
+	if !ok || !d.mine[ev.ID] {
+		return false
+	}
+	p.State = ev.Proposal.State
+	d.props[ev.ID] = p
+	return true
 }
 
 // fetch reads proposal id in full and keeps it.
@@ -225,6 +248,7 @@ func (d *Desk) Forget(id string) {
 	if p, ok := d.props[id]; ok && !p.State.Open() {
 		delete(d.props, id)
 		delete(d.outcomes, id)
+		delete(d.mine, id)
 	}
 }
 
@@ -265,9 +289,23 @@ func (d *Desk) Decide(ctx context.Context, id string, dec review.Decision) (revi
 	var res struct {
 		Outcome *review.Outcome `json:"outcome"`
 	}
+	d.mu.Lock()
+	d.mine[id] = true
+	d.mu.Unlock()
 	err := d.cl.Call(ctx, "decide", map[string]any{"id": id, "decision": string(dec.Verdict), "feedback": dec.Feedback,
 		"edited": dec.Edited, "hunks": dec.Hunks, "overwrite": dec.Overwrite, "comments": dec.Comments}, &res)
 	if err != nil {
+		// Not decided here. Another window's decision, when it comes, is
+		// read in full; if its event came while this call was out (and
+		// was taken for this window's), read it now.
+		d.mu.Lock()
+		delete(d.mine, id)
+		p, ok := d.props[id]
+		_, have := d.outcomes[id]
+		d.mu.Unlock()
+		if ok && !p.State.Open() && !have && d.fetch(ctx, id) == nil {
+			d.emit(review.Event{Kind: review.EventDecided, ID: id})
+		}
 		return review.Outcome{}, deskError(id, err)
 	}
 	if res.Outcome == nil {

@@ -3,10 +3,12 @@ package remote
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -204,5 +206,69 @@ func TestLostDesk(t *testing.T) {
 		}
 	case <-reviewtest.Context(t).Done():
 		t.Fatal("OnLost was not called")
+	}
+}
+
+// countingConn counts the requests a client writes (one per line).
+type countingConn struct {
+	net.Conn
+	mu    sync.Mutex
+	lines []string
+}
+
+func (c *countingConn) Write(b []byte) (int, error) {
+	c.mu.Lock()
+	for _, l := range strings.SplitAfter(string(b), "\n") {
+		if l != "" {
+			c.lines = append(c.lines, l)
+		}
+	}
+	c.mu.Unlock()
+	return c.Conn.Write(b)
+}
+
+func (c *countingConn) sent() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.lines...)
+}
+
+// TestDecisionIsOneRoundTrip: a decision costs one request to the desk
+// (its answer carries the outcome), whatever the window then shows; the
+// window's reading of the proposal costs nothing at decision time.
+func TestDecisionIsOneRoundTrip(t *testing.T) {
+	local := reviewtest.NewDesk(t, "", "")
+	nc, err := deskrpc.DialConn(serve(t, local.Desk))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc := &countingConn{Conn: nc}
+	rd, err := Open(reviewtest.Context(t), deskrpc.NewClient(cc), "dev@box", "me@laptop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	events := make(chan review.Event, 100)
+	rd.Subscribe(func(ev review.Event) { events <- ev })
+	reviewtest.WriteFile(t, filepath.Join(local.Root, "r.txt"), "r\n")
+	p := local.MustPropose(t, engine.FormatWrite, "r.txt", "R\n")
+	await(t, events, p.ID, review.EventPending)
+	before := len(cc.sent())
+	if _, err := rd.Plan(p.ID, review.Decision{Verdict: journal.Approved}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := rd.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: journal.Approved}); err != nil {
+		t.Fatal(err)
+	}
+	await(t, events, p.ID, review.EventDecided)
+	if o, ok := rd.Outcome(p.ID); !ok || o.Status != journal.Approved {
+		t.Errorf("Outcome after Decide: %+v, %v", o, ok)
+	}
+	if got, _ := rd.Get(p.ID); got.State.Open() {
+		t.Errorf("state after the decided event: %s; want decided", got.State)
+	}
+	sent := cc.sent()[before:]
+	if len(sent) != 1 || !strings.Contains(sent[0], `"method":"decide"`) {
+		t.Errorf("requests for Plan, Decide and Outcome: %q; want the one decide", sent)
 	}
 }
