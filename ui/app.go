@@ -36,7 +36,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	var c startup.Options
 	c.AddFlags(fl)
-	connect := fl.String("connect", "", "review the desk on another machine, `ssh://[user@]host[:port][/path/to/desk.sock]`, over your own ssh (it runs deskctl bridge there); no desk starts here")
+	connect := fl.String("connect", "", "review the desk on another machine, `ssh://[user@]host[:port][/path/to/desk.sock]`, over your own ssh (it runs deskctl bridge there), or in a container, docker://[user@]container[/socket] or podman://…; no desk starts here")
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

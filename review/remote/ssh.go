@@ -14,17 +14,23 @@ import (
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 )
 
-// Target is where a desk on another machine is: ssh://[user@]host[:port][/socket].
+// Target is where a desk on another machine is:
+// ssh://[user@]host[:port][/socket], or a container on this one,
+// docker://[user@]container[/socket] or podman://….
 type Target struct {
-	User, Host, Port string
+	Scheme           string // "ssh", "docker" or "podman"
+	User, Host, Port string // Host is the container's name for docker and podman
 	Socket           string // the desk's socket there; "" for deskctl's default
 }
 
-// ParseTarget reads an ssh:// address as diffdesk --connect takes it.
+// ParseTarget reads an address as diffdesk --connect takes it.
 func ParseTarget(s string) (Target, error) {
 	u, err := url.Parse(s)
-	if err != nil || u.Scheme != "ssh" || u.Host == "" || u.Opaque != "" {
-		return Target{}, fmt.Errorf("%q is not an ssh address; give ssh://[user@]host[:port][/path/to/desk.sock]", s)
+	if err != nil || (u.Scheme != "ssh" && u.Scheme != "docker" && u.Scheme != "podman") || u.Host == "" || u.Opaque != "" {
+		return Target{}, fmt.Errorf("%q is not a desk's address; give ssh://[user@]host[:port][/path/to/desk.sock] (or docker:// or podman:// and a container's name)", s)
+	}
+	if u.Scheme != "ssh" && u.Port() != "" {
+		return Target{}, fmt.Errorf("%q: a container has no port; give %s://[user@]container[/path/to/desk.sock]", s, u.Scheme)
 	}
 	if _, set := u.User.Password(); set {
 		return Target{}, fmt.Errorf("%q holds a password; ssh asks for it itself (or use a key)", s)
@@ -32,8 +38,8 @@ func ParseTarget(s string) (Target, error) {
 	if u.RawQuery != "" || u.Fragment != "" {
 		return Target{}, fmt.Errorf("%q: an ssh address takes no ?query or #fragment", s)
 	}
-	t := Target{User: u.User.Username(), Host: u.Hostname(), Port: u.Port(), Socket: u.Path}
-	if strings.HasPrefix(t.Host, "-") || strings.HasPrefix(t.User, "-") {
+	t := Target{Scheme: u.Scheme, User: u.User.Username(), Host: u.Hostname(), Port: u.Port(), Socket: u.Path}
+	if strings.HasPrefix(t.Host, "-") || strings.HasPrefix(t.User, "-") { // never an option of ssh or docker
 		return Target{}, fmt.Errorf("%q: a host or user may not start with '-'", s)
 	}
 	if t.Socket == "/" {
@@ -42,7 +48,8 @@ func ParseTarget(s string) (Target, error) {
 	return t, nil
 }
 
-// String is the address as the person gave it, for titles and messages.
+// String is the address as the person gave it, for titles and messages
+// (an ssh address without its scheme).
 func (t Target) String() string {
 	s := t.Host
 	if t.User != "" {
@@ -50,6 +57,9 @@ func (t Target) String() string {
 	}
 	if t.Port != "" {
 		s += ":" + t.Port
+	}
+	if t.Scheme != "ssh" {
+		s = t.Scheme + "://" + s
 	}
 	return s + t.Socket
 }
@@ -68,8 +78,17 @@ type SSHOptions struct {
 	Stderr io.Writer
 }
 
-// Command returns the argv that runs `deskctl bridge` on t's machine.
+// Command returns the argv that runs `deskctl bridge` where t is: over
+// ssh, or in the container with `docker exec -i` (podman's alike).
 func (o SSHOptions) Command(t Target) []string {
+	remote := o.remoteCommand(t)
+	if t.Scheme == "docker" || t.Scheme == "podman" {
+		argv := []string{t.Scheme, "exec", "-i"}
+		if t.User != "" {
+			argv = append(argv, "-u", t.User)
+		}
+		return append(argv, t.Host, "sh", "-c", remote)
+	}
 	argv := o.SSH
 	if argv == nil {
 		argv = strings.Fields(os.Getenv("DIFFDESK_SSH"))
@@ -85,6 +104,11 @@ func (o SSHOptions) Command(t Target) []string {
 	if t.User != "" {
 		host = t.User + "@" + host
 	}
+	return append(argv, host, "--", remote)
+}
+
+// remoteCommand is the shell command that runs deskctl bridge there.
+func (o SSHOptions) remoteCommand(t Target) string {
 	deskctl := "deskctl"
 	if o.Deskctl != "" {
 		deskctl = o.Deskctl
@@ -96,13 +120,13 @@ func (o SSHOptions) Command(t Target) []string {
 	if o.Deskctl == "" {
 		remote = `PATH="$PATH:$HOME/.local/bin:$HOME/go/bin"; ` + remote
 	}
-	return append(argv, host, "--", remote)
+	return remote
 }
 
 // shellQuote quotes s for a POSIX shell, which runs ssh's remote command.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
-// Dial runs `deskctl bridge` on t's machine over ssh and opens its desk
+// Dial runs `deskctl bridge` where t is and opens its desk
 // as a reviewer named after this user and machine.
 func Dial(ctx context.Context, t Target, o SSHOptions) (*Desk, error) {
 	argv := o.Command(t)
