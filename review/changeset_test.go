@@ -183,3 +183,27 @@ func TestDecideChangesetRejectsAllWithOneReasonAndSkipsStale(t *testing.T) {
 		t.Errorf("partial: err = %v", err)
 	}
 }
+
+// TestPartialWithNoHunksOfAFileLeavesItUnwritten: deciding per file inside
+// a multi-file proposal — every hunk of one file unticked — leaves that
+// file as it is (a new file is not created empty), and writes the other.
+func TestPartialWithNoHunksOfAFileLeavesItUnwritten(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "a\n")
+	patch := "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\n--- /dev/null\n+++ b/new.txt\n@@ -0,0 +1 @@\n+new\n"
+	p, err := d.Propose(context.Background(), review.Request{Agent: "test", Format: engine.FormatPatch, Payload: patch})
+	if err != nil || len(p.Files) != 2 {
+		t.Fatalf("propose: %v, %d files", err, len(p.Files))
+	}
+	a, nf := p.Files[0], p.Files[1]
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{a.Path: {a.Hunks()[0].ID}, nf.Path: {}}})
+	if got := reviewtest.ReadFile(t, a.Path); got != "A\n" {
+		t.Errorf("a.txt = %q; want its ticked hunk written", got)
+	}
+	if _, err := os.Stat(nf.Path); !os.IsNotExist(err) {
+		t.Errorf("new.txt exists (%v); with none of its hunks ticked it must not be created", err)
+	}
+	if len(o.Files) != 2 || o.Files[1].Written {
+		t.Errorf("outcome files = %+v; want new.txt not written", o.Files)
+	}
+}
