@@ -397,7 +397,7 @@ func newTreeRow(t *changesetTree, i int, indent string, f review.ChangesetFile, 
 	if current {
 		mark = "▸ "
 	}
-	name := canvas.NewText(mark+indent+path.Base(f.Rel), theme.Color(theme.ColorNameForeground))
+	name := canvas.NewText(indent+mark+path.Base(f.Rel), theme.Color(theme.ColorNameForeground))
 	name.TextStyle.Bold = current
 	st, col := t.fileState(f)
 	state := canvas.NewText(st, theme.Color(col))
