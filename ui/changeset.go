@@ -257,6 +257,10 @@ func (d *detail) ApproveChangeset() {
 	case len(open) == 1 && open[0].ID == d.id:
 		d.Approve() // just the shown one: as a does, ticks and edits included
 		return
+	case d.canDecide() && (d.editing || len(d.edited) > 0 || d.someRejected()):
+		// Approving all as proposed would drop what the person did here.
+		d.say("You edited this proposal or unticked hunks: approve it with a first, then A approves the rest as proposed.")
+		return
 	}
 	files := 0
 	for _, p := range open {

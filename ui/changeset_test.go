@@ -210,3 +210,28 @@ func TestToggleFileHunksLeavesTheFileUnwritten(t *testing.T) {
 		t.Errorf("new.txt was created (%q); none of its hunks was ticked", h.read("new.txt"))
 	}
 }
+
+// TestChangesetTreeFollowsTheSession: a proposal of the shown changeset
+// arriving later joins the tree at once; A refuses to drop the person's
+// unticked hunks on the shown proposal.
+func TestChangesetTreeFollowsTheSession(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n")
+	h.write("b.txt", "b\n")
+	a := h.propose("claude-code", "s1", engine.FormatWrite, "a.txt", "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nNINE\n")
+	h.win.Select(a.ID)
+	d := h.win.detail
+	if d.tree.box.Visible() {
+		t.Fatal("the tree shows for a changeset of one file")
+	}
+	h.propose("claude-code", "s1", engine.FormatWrite, "b.txt", "B\n")
+	h.settle()
+	if !d.tree.box.Visible() || len(d.tree.cs.Files) != 2 || d.id != a.ID {
+		t.Fatalf("after b.txt arrived: tree shown %v with %d files, showing %s; want both files, a.txt still shown", d.tree.box.Visible(), len(d.tree.cs.Files), d.id)
+	}
+	h.press(' ') // untick a.txt's current hunk
+	h.press('A')
+	if d.tree.confirm != nil || !strings.Contains(d.message.Text, "approve it with a first") {
+		t.Errorf("A with a hunk unticked: confirm open %v, message %q; want it refused", d.tree.confirm != nil, d.message.Text)
+	}
+}
