@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -421,7 +422,10 @@ func newTreeRow(t *changesetTree, i int, indent string, f review.ChangesetFile, 
 		n.TextSize = theme.CaptionTextSize()
 		left.Add(n)
 	}
-	r.content = container.NewBorder(nil, nil, left, container.NewHBox(state, added, removed))
+	// Inset on the right: the counts stay clear of the pane's edge and of
+	// the tree's scroll bar.
+	r.content = container.New(layout.NewCustomPaddedLayout(0, 0, 0, 3*theme.Padding()),
+		container.NewBorder(nil, nil, left, container.NewHBox(state, added, removed)))
 	r.ExtendBaseWidget(r)
 	return r
 }
