@@ -56,4 +56,3 @@ func TestClaudeDoorTurnsMakeChangesets(t *testing.T) {
 		t.Errorf("b's changeset holds %d proposals; want a's and b's", len(set.Proposals))
 	}
 }
-
