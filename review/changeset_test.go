@@ -207,3 +207,32 @@ func TestPartialWithNoHunksOfAFileLeavesItUnwritten(t *testing.T) {
 		t.Errorf("outcome files = %+v; want new.txt not written", o.Files)
 	}
 }
+
+// TestDecideChangesetLeavesAStreamForApprovalButRejectsIt: approving a
+// changeset leaves a proposal still streaming (its edit is not complete);
+// rejecting the changeset rejects it, and its agent is answered.
+func TestDecideChangesetLeavesAStreamForApprovalButRejectsIt(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	req := func(rel string, stream bool) review.Proposal {
+		p, err := d.Propose(context.Background(), review.Request{Agent: "native", Session: "s", Format: engine.FormatWrite, Path: rel, Payload: "x\n", Stream: stream})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	a, s := req("a.txt", false), req("s.txt", true)
+	res, err := d.DecideChangeset(context.Background(), review.ChangesetKey(a), review.ChangesetDecision{Verdict: journal.Approved})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Decided) != 1 || res.Decided[0].ID != a.ID || len(res.Skipped) != 1 || res.Skipped[0].ID != s.ID || !strings.Contains(res.Skipped[0].Reason, "streaming") {
+		t.Fatalf("approve: decided %+v, skipped %+v; want a approved, the stream left", res.Decided, res.Skipped)
+	}
+	res, err = d.DecideChangeset(context.Background(), review.ChangesetKey(a), review.ChangesetDecision{Verdict: journal.Rejected, Feedback: "stop"})
+	if err != nil || len(res.Decided) != 1 || res.Decided[0].ID != s.ID {
+		t.Fatalf("reject: %+v, %v; want the stream rejected", res, err)
+	}
+	if o := reviewtest.WaitOutcome(t, d.Desk, s.ID); o.Status != journal.Rejected || o.Feedback != "stop" {
+		t.Errorf("the stream's outcome %s %q; want rejected, stop", o.Status, o.Feedback)
+	}
+}
