@@ -259,11 +259,15 @@ type fileWrite struct {
 	overDisk       bool                // the file changed on disk since Base and is written over it (Decision.Overwrite)
 	now            atomicfile.Snapshot // the file just before writing
 	created        []string            // directories SaveFile created for it
+	// untouched says the decision keeps none of the file's changes (a
+	// partial approval with none of its hunks ticked): it is neither
+	// formatted nor written, and a new file is not created.
+	untouched bool
 }
 
 func (w fileWrite) outcome(written bool) FileOutcome {
 	fo := FileOutcome{
-		Path: w.Path, Written: written, Deleted: w.Delete,
+		Path: w.Path, Written: written && !w.untouched, Deleted: w.Delete,
 		FinalContent: w.Final, FinalSHA256: atomicfile.Hash([]byte(w.Final)),
 		Hunks: w.Verdicts, FormatterError: w.FormatterError,
 		Matches: w.Loose(), Incomplete: w.Incomplete,
@@ -358,6 +362,7 @@ func planFiles(p Proposal, dec Decision) ([]fileWrite, error) {
 					return nil, fmt.Errorf("review: %s has no hunk %q", f.Path, id)
 				}
 			}
+			w.untouched = len(accepted) == 0
 			if f.Delete {
 				if len(accepted) == 0 {
 					w.Delete, w.Approved = false, f.BaseText()
@@ -457,7 +462,7 @@ func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
 func (d *Desk) format(ctx context.Context, plan []fileWrite) {
 	for i := range plan {
 		w := &plan[i]
-		if w.Delete {
+		if w.Delete || w.untouched {
 			continue
 		}
 		rule, ok := d.cfg.FormatterFor(w.Path, w.Root)
@@ -479,6 +484,9 @@ func (d *Desk) write(plan []fileWrite) error {
 	var done []fileWrite
 	for i := range plan {
 		w := &plan[i]
+		if w.untouched {
+			continue
+		}
 		if err := writeOne(w); err != nil {
 			for _, u := range done {
 				restoreBase(u)

@@ -20,6 +20,8 @@ type Desk interface {
 	Outcome(id string) (review.Outcome, bool)
 	Plan(id string, dec review.Decision) (map[string]string, error)
 	Decide(ctx context.Context, id string, dec review.Decision) (review.Outcome, error)
+	ChangesetOf(id string) (review.Changeset, bool)
+	DecideChangeset(ctx context.Context, key string, dec review.ChangesetDecision) (review.ChangesetResult, error)
 	CheckText(ctx context.Context, id, path, text string) ([]checker.Report, error)
 	Forget(id string)
 	Roots() []string

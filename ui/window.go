@@ -227,6 +227,10 @@ func (w *Window) apply(batch map[string]review.EventKind) {
 			w.detail.update(p)
 		}
 	}
+	if w.detail.id != "" { // another proposal of the shown changeset may have come or gone
+		w.detail.refreshFiles()
+		w.detail.updateCounter()
+	}
 	w.refreshQueue()
 	if len(needPerson) > 0 {
 		w.notifyLater(needPerson)

@@ -356,10 +356,13 @@ type (
 		Wait bool `json:"wait,omitempty"`
 	}
 	proposeResult struct {
-		ID      string          `json:"id"`
-		State   review.State    `json:"state"`
-		Outcome *review.Outcome `json:"outcome,omitempty"`
-		Text    string          `json:"text,omitempty"` // Outcome.Text(), when there is an outcome
+		ID    string       `json:"id"`
+		State review.State `json:"state"`
+		// Changeset is the key of the changeset the proposal joined (its
+		// agent, session and turn), in the answer to propose and finish.
+		Changeset string          `json:"changeset,omitempty"`
+		Outcome   *review.Outcome `json:"outcome,omitempty"`
+		Text      string          `json:"text,omitempty"` // Outcome.Text(), when there is an outcome
 	}
 	idParams struct {
 		ID     string `json:"id"`
@@ -384,6 +387,11 @@ type (
 		Hunks     map[string][]string `json:"hunks,omitempty"`
 		Overwrite map[string]string   `json:"overwrite,omitempty"`
 		Comments  []journal.Comment   `json:"comments,omitempty"` // path, side, line, endLine, text; a quote sent is ignored
+	}
+	decideChangesetParams struct {
+		Changeset string `json:"changeset"` // the key, as status and propose give it
+		Decision  string `json:"decision"`  // approve or reject (or approved, rejected)
+		Feedback  string `json:"feedback,omitempty"`
 	}
 	statusResult struct {
 		Protocol  int                 `json:"protocol"`
@@ -509,6 +517,26 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 			return nil, err
 		}
 		return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+	case "decideChangeset":
+		var p decideChangesetParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		if err := cc.mayDecideChangeset(p.Changeset); err != nil {
+			return nil, err
+		}
+		v, err := journal.ParseVerdict(p.Decision)
+		if err != nil || v != journal.Approved && v != journal.Rejected {
+			return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("decideChangeset: decision %q: a changeset is approved or rejected whole; say approve or reject", p.Decision)}
+		}
+		res, err := d.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback})
+		if err != nil {
+			if errors.Is(err, review.ErrUnknownChangeset) {
+				return nil, &rpcError{Code: codeInvalidParams, Message: "decideChangeset: " + err.Error() + "; status lists each proposal's changeset"}
+			}
+			return nil, err
+		}
+		return res, nil
 	case "read":
 		var p readParams
 		if err := params(&p); err != nil {
@@ -584,21 +612,37 @@ func (cc *conn) mayDecide(id string) error {
 	return nil
 }
 
+// mayDecideChangeset is mayDecide for a whole changeset (key): a
+// reviewer's connection, and not the reviewer's own agent session.
+func (cc *conn) mayDecideChangeset(key string) error {
+	cc.mu.Lock()
+	reviewer, agent, sess := cc.reviewer, cc.client, cc.sess
+	cc.mu.Unlock()
+	if !reviewer {
+		return &rpcError{Code: codeForbidden, Message: `decideChangeset: only a reviewer decides, and this connection is an agent's; ` +
+			`a reviewer's connection says hello with "role":"reviewer" and proposes nothing (docs/security.md)`}
+	}
+	if cs, ok := cc.s.desk.Changeset(key); ok && sess != "" && cs.Agent == agent && cs.Session == sess {
+		return &rpcError{Code: codeForbidden, Message: fmt.Sprintf("decideChangeset: changeset %s comes from your own agent session (%s, %s); an agent does not decide its own edits", key, agent, sess)}
+	}
+	return nil
+}
+
 // result answers propose and finish: at once, or after the decision.
 func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool) (any, error) {
 	if o, ok := cc.s.desk.Outcome(p.ID); ok {
-		return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+		return proposeResult{ID: p.ID, State: review.StateReported, Changeset: review.ChangesetKey(p), Outcome: &o, Text: o.Text()}, nil
 	}
 	cc.own(p.ID, true)
 	if !wait {
-		return proposeResult{ID: p.ID, State: p.State}, nil
+		return proposeResult{ID: p.ID, State: p.State, Changeset: review.ChangesetKey(p)}, nil
 	}
 	o, err := cc.s.desk.Wait(ctx, p.ID)
 	if err != nil {
 		return nil, err
 	}
 	cc.own(p.ID, false)
-	return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+	return proposeResult{ID: p.ID, State: review.StateReported, Changeset: review.ChangesetKey(p), Outcome: &o, Text: o.Text()}, nil
 }
 
 func validFormat(f engine.Format) bool {

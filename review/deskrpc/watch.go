@@ -17,14 +17,17 @@ import (
 
 // Summary is a proposal as status, subscribe and events list it.
 type Summary struct {
-	ID      string       `json:"id"`
-	Agent   string       `json:"agent"`
-	Session string       `json:"session,omitempty"`
-	State   review.State `json:"state"`
-	Files   []string     `json:"files"` // absolute paths
-	Added   int          `json:"added"`
-	Removed int          `json:"removed"`
-	Created string       `json:"created"` // RFC 3339, UTC
+	ID      string `json:"id"`
+	Agent   string `json:"agent"`
+	Session string `json:"session,omitempty"`
+	Turn    string `json:"turn,omitempty"`
+	// Changeset is the key of the proposal's changeset (decideChangeset).
+	Changeset string       `json:"changeset"`
+	State     review.State `json:"state"`
+	Files     []string     `json:"files"` // absolute paths
+	Added     int          `json:"added"`
+	Removed   int          `json:"removed"`
+	Created   string       `json:"created"` // RFC 3339, UTC
 }
 
 type (
@@ -133,7 +136,7 @@ type (
 
 // entryOf is a proposal as status lists it.
 func entryOf(p review.Proposal) Summary {
-	e := Summary{ID: p.ID, Agent: p.Agent, Session: p.Session, State: p.State, Created: p.Created.UTC().Format("2006-01-02T15:04:05Z"), Files: []string{}}
+	e := Summary{ID: p.ID, Agent: p.Agent, Session: p.Session, Turn: p.Turn, Changeset: review.ChangesetKey(p), State: p.State, Created: p.Created.UTC().Format("2006-01-02T15:04:05Z"), Files: []string{}}
 	e.Added, e.Removed = p.Counts()
 	for _, f := range p.Files {
 		e.Files = append(e.Files, f.Path)

@@ -298,14 +298,7 @@ func (d *Desk) Decide(ctx context.Context, id string, dec review.Decision) (revi
 		// Not decided here. Another window's decision, when it comes, is
 		// read in full; if its event came while this call was out (and
 		// was taken for this window's), read it now.
-		d.mu.Lock()
-		delete(d.mine, id)
-		p, ok := d.props[id]
-		_, have := d.outcomes[id]
-		d.mu.Unlock()
-		if ok && !p.State.Open() && !have && d.fetch(ctx, id) == nil {
-			d.emit(review.Event{Kind: review.EventDecided, ID: id})
-		}
+		d.notMine(ctx, id)
 		return review.Outcome{}, deskError(id, err)
 	}
 	if res.Outcome == nil {
@@ -315,6 +308,75 @@ func (d *Desk) Decide(ctx context.Context, id string, dec review.Decision) (revi
 	d.outcomes[id] = *res.Outcome
 	d.mu.Unlock()
 	return *res.Outcome, nil
+}
+
+// ChangesetOf returns the changeset proposal id belongs to, from the
+// proposals held here (decided ones until the window forgets them).
+func (d *Desk) ChangesetOf(id string) (review.Changeset, bool) {
+	d.mu.Lock()
+	all := make([]review.Proposal, 0, len(d.props))
+	for _, p := range d.props {
+		all = append(all, p)
+	}
+	p, ok := d.props[id]
+	d.mu.Unlock()
+	if !ok {
+		return review.Changeset{}, false
+	}
+	key := review.ChangesetKey(p)
+	for _, cs := range review.Changesets(all) {
+		if cs.Key == key {
+			return cs, true
+		}
+	}
+	return review.Changeset{}, false
+}
+
+// DecideChangeset approves or rejects every open proposal of changeset
+// key on the desk: one call, answered with each outcome.
+func (d *Desk) DecideChangeset(ctx context.Context, key string, dec review.ChangesetDecision) (review.ChangesetResult, error) {
+	d.mu.Lock()
+	var ids []string
+	for id, p := range d.props {
+		if p.State.Open() && review.ChangesetKey(p) == key {
+			ids = append(ids, id)
+			d.mine[id] = true
+		}
+	}
+	d.mu.Unlock()
+	var res review.ChangesetResult
+	err := d.cl.Call(ctx, "decideChangeset", map[string]any{"changeset": key, "decision": string(dec.Verdict), "feedback": dec.Feedback}, &res)
+	d.mu.Lock()
+	decided := map[string]bool{}
+	for _, o := range res.Decided {
+		d.outcomes[o.ID] = o
+		decided[o.ID] = true
+	}
+	d.mu.Unlock()
+	for _, id := range ids {
+		if !decided[id] {
+			d.notMine(ctx, id) // left open, or decided elsewhere
+		}
+	}
+	if err != nil {
+		return review.ChangesetResult{}, deskError("", err)
+	}
+	return res, nil
+}
+
+// notMine notes that proposal id, which this window set out to decide,
+// was not decided by it: another window's decision, when its event comes,
+// is read in full, and if that event came while the call was out (taken
+// for this window's), the proposal is read now.
+func (d *Desk) notMine(ctx context.Context, id string) {
+	d.mu.Lock()
+	delete(d.mine, id)
+	p, ok := d.props[id]
+	_, have := d.outcomes[id]
+	d.mu.Unlock()
+	if ok && !p.State.Open() && !have && d.fetch(ctx, id) == nil {
+		d.emit(review.Event{Kind: review.EventDecided, ID: id})
+	}
 }
 
 // deskError gives an error of the desk's the type review.Desk would have
@@ -372,7 +434,7 @@ func proposal(det deskrpc.Detail) (review.Proposal, error) {
 	if err != nil {
 		return review.Proposal{}, fmt.Errorf("bad created time %q: %w", det.Created, err)
 	}
-	p := review.Proposal{ID: det.ID, Agent: det.Agent, Session: det.Session, Created: created, Format: det.Format, State: det.State,
+	p := review.Proposal{ID: det.ID, Agent: det.Agent, Session: det.Session, Turn: det.Turn, Created: created, Format: det.Format, State: det.State,
 		AgentWrites: det.AgentWrites, Failure: det.Failure, AutoRule: det.AutoRule, Instruction: det.Instruction}
 	for _, wf := range det.Files {
 		if wf.Base == nil || wf.Proposed == nil {
