@@ -272,3 +272,37 @@ func TestDecisionIsOneRoundTrip(t *testing.T) {
 		t.Errorf("requests for Plan, Decide and Outcome: %q; want the one decide", sent)
 	}
 }
+
+// TestRemoteChangeset: the window's changeset over a remote desk is the
+// desk's, and approving it whole is one call that answers each proposal.
+func TestRemoteChangeset(t *testing.T) {
+	local := reviewtest.NewDesk(t, "", "")
+	rd, events := open(t, serve(t, local.Desk), "me@laptop")
+	var ids []string
+	for _, name := range []string{"one.txt", "two.txt"} {
+		reviewtest.WriteFile(t, filepath.Join(local.Root, name), "old\n")
+		p, err := local.Propose(reviewtest.Context(t), review.Request{Agent: "agent", Session: "s1", Format: engine.FormatWrite, Path: name, Payload: "new\n"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		await(t, events, p.ID, review.EventPending)
+		ids = append(ids, p.ID)
+	}
+	cs, ok := rd.ChangesetOf(ids[0])
+	want, _ := local.ChangesetOf(ids[0])
+	if !ok || cs.Key != want.Key || len(cs.Proposals) != 2 || cs.Open != 2 {
+		t.Fatalf("ChangesetOf: %+v; want the desk's %s with both proposals open", cs, want.Key)
+	}
+	res, err := rd.DecideChangeset(reviewtest.Context(t), cs.Key, review.ChangesetDecision{Verdict: journal.Approved})
+	if err != nil || len(res.Decided) != 2 || len(res.Skipped) != 0 {
+		t.Fatalf("DecideChangeset: %+v, %v; want both decided", res, err)
+	}
+	for i, name := range []string{"one.txt", "two.txt"} {
+		if got := reviewtest.ReadFile(t, filepath.Join(local.Root, name)); got != "new\n" {
+			t.Errorf("%s after approving the changeset: %q", name, got)
+		}
+		if o, ok := rd.Outcome(ids[i]); !ok || o.Status != journal.Approved {
+			t.Errorf("outcome of %s here: %+v, %v", ids[i], o, ok)
+		}
+	}
+}
