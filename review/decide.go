@@ -269,11 +269,15 @@ type fileWrite struct {
 	overDisk       bool                // the file changed on disk since Base and is written over it (Decision.Overwrite)
 	now            atomicfile.Snapshot // the file just before writing
 	created        []string            // directories SaveFile created for it
+	// untouched says the decision keeps none of the file's changes (a
+	// partial approval with none of its hunks ticked): it is neither
+	// formatted nor written, and a new file is not created.
+	untouched bool
 }
 
 func (w fileWrite) outcome(written bool) FileOutcome {
 	fo := FileOutcome{
-		Path: w.Path, Written: written, Deleted: w.Delete,
+		Path: w.Path, Written: written && !w.untouched, Deleted: w.Delete,
 		FinalContent: w.Final, FinalSHA256: atomicfile.Hash([]byte(w.Final)),
 		Hunks: w.Verdicts, FormatterError: w.FormatterError,
 		Matches: w.Loose(), Incomplete: w.Incomplete,
@@ -294,7 +298,6 @@ func (w fileWrite) outcome(written bool) FileOutcome {
 	return fo
 }
 
-// plan works out the approved text of every file.
 // Plan returns what each file of proposal id would be written as under
 // dec, before any formatter runs, by absolute path; a file the decision
 // deletes is absent. It decides nothing: the window shows it beside the
@@ -304,7 +307,15 @@ func (d *Desk) Plan(id string, dec Decision) (map[string]string, error) {
 	if !ok {
 		return nil, ErrUnknownProposal
 	}
-	plan, err := d.plan(p, dec)
+	return PlanOf(p, dec)
+}
+
+// PlanOf is Desk.Plan for a proposal in hand (a window reviewing a desk on
+// another machine has the proposal, not the desk): what each file would be
+// written as under dec, by absolute path; a deleted file is absent. The
+// desk's size limit is checked when the decision is carried out.
+func PlanOf(p Proposal, dec Decision) (map[string]string, error) {
+	plan, err := planFiles(p, dec)
 	if err != nil {
 		return nil, err
 	}
@@ -317,7 +328,24 @@ func (d *Desk) Plan(id string, dec Decision) (map[string]string, error) {
 	return out, nil
 }
 
+// plan works out the approved text of every file, within the size limit.
 func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
+	plan, err := planFiles(p, dec)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range plan {
+		if !w.Delete {
+			if max := d.cfg.LimitsFor(w.Root).MaxFileBytes; max > 0 && int64(len(w.Approved)) > max {
+				return nil, &workspace.RefusalError{Path: w.Path, Rule: "max_file_bytes", Detail: "the approved text is over the size limit"}
+			}
+		}
+	}
+	return plan, nil
+}
+
+// planFiles works out the approved text of every file.
+func planFiles(p Proposal, dec Decision) ([]fileWrite, error) {
 	plan := make([]fileWrite, len(p.Files))
 	for i, f := range p.Files {
 		w := fileWrite{File: f, Approved: f.Proposed, start: start(f, dec)}
@@ -344,6 +372,7 @@ func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
 					return nil, fmt.Errorf("review: %s has no hunk %q", f.Path, id)
 				}
 			}
+			w.untouched = len(accepted) == 0
 			if f.Delete {
 				if len(accepted) == 0 {
 					w.Delete, w.Approved = false, f.BaseText()
@@ -351,11 +380,6 @@ func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
 				break
 			}
 			w.Approved = engine.ApplyHunks(f.BaseText(), f.Proposed, func(id string) bool { return accepted[id] })
-		}
-		if !w.Delete {
-			if max := d.cfg.LimitsFor(f.Root).MaxFileBytes; max > 0 && int64(len(w.Approved)) > max {
-				return nil, &workspace.RefusalError{Path: f.Path, Rule: "max_file_bytes", Detail: "the approved text is over the size limit"}
-			}
 		}
 		w.Final = w.Approved
 		plan[i] = w
@@ -448,7 +472,7 @@ func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
 func (d *Desk) format(ctx context.Context, plan []fileWrite) {
 	for i := range plan {
 		w := &plan[i]
-		if w.Delete {
+		if w.Delete || w.untouched {
 			continue
 		}
 		rule, ok := d.cfg.FormatterFor(w.Path, w.Root)
@@ -470,6 +494,9 @@ func (d *Desk) write(plan []fileWrite) error {
 	var done []fileWrite
 	for i := range plan {
 		w := &plan[i]
+		if w.untouched {
+			continue
+		}
 		if err := writeOne(w); err != nil {
 			for _, u := range done {
 				restoreBase(u)

@@ -142,7 +142,7 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 		dir = d.ws.Roots()[0]
 	}
 	p := Proposal{
-		Agent: req.Agent, Session: req.Session, Created: d.now(), Format: req.Format,
+		Agent: req.Agent, Session: req.Session, Turn: Printable(req.Turn), Created: d.now(), Format: req.Format,
 		Payload: req.Payload, State: StatePending, AgentWrites: req.AgentWrites,
 	}
 	if req.Format == engine.FormatSmartEdit && !req.Stream {

@@ -29,9 +29,13 @@ func (s State) Open() bool { return s == StateStreaming || s == StatePending || 
 
 // Request is a proposal as an agent sends it, before the desk applies it.
 type Request struct {
-	Agent   string        `json:"agent"`   // who proposes, e.g. "claude-code"
-	Session string        `json:"session"` // the agent's session or task id
-	Format  engine.Format `json:"format"`
+	Agent   string `json:"agent"`   // who proposes, e.g. "claude-code"
+	Session string `json:"session"` // the agent's session or task id
+	// Turn names the agent's turn (one prompt and what the model did for
+	// it) within the session, where the agent's door says; "" if it does
+	// not. Proposals of one agent, session and turn form a changeset.
+	Turn   string        `json:"turn,omitempty"`
+	Format engine.Format `json:"format"`
 	// Path is the file a single-file format edits; absolute, or relative to
 	// Dir. For FormatPatch it is ignored and paths in the patch are relative
 	// to Dir.
@@ -142,6 +146,7 @@ type Proposal struct {
 	ID          string
 	Agent       string
 	Session     string
+	Turn        string // the agent's turn within the session (Request.Turn); "" if not known
 	Created     time.Time
 	Format      engine.Format
 	Payload     string

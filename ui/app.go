@@ -1,19 +1,24 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/dialog"
 
 	"github.com/diffdesk/diffdesk/assets"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/remote"
 	"github.com/diffdesk/diffdesk/review/startup"
 )
 
@@ -31,6 +36,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	var c startup.Options
 	c.AddFlags(fl)
+	connect := fl.String("connect", "", "review the desk on another machine, `ssh://[user@]host[:port][/path/to/desk.sock]`, over your own ssh (it runs deskctl bridge there), or in a container, docker://[user@]container[/socket] or podman://…; no desk starts here")
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -44,6 +50,15 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if err := CheckDisplay(os.Getenv); err != nil {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
 		return 1
+	}
+	if *connect != "" {
+		deskFlags := false
+		fl.Visit(func(f *flag.Flag) { deskFlags = deskFlags || f.Name != "connect" })
+		if deskFlags {
+			fmt.Fprintln(stderr, "diffdesk: --connect reviews a desk that runs elsewhere; --workspace, --socket, --journal and --config belong to that desk (give its socket in the address: ssh://host/path/to/desk.sock)")
+			return 2
+		}
+		return mainRemote(*connect, stdout, stderr)
 	}
 	b, err := startup.Start(c)
 	if errors.Is(err, deskrpc.ErrDeskRunning) {
@@ -64,21 +79,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if w.Selected() == "" {
 		w.detail.showEmpty() // now with the doors' connect lines
 	}
-	// SIGINT and SIGTERM close the window as the person would, so the
-	// socket is removed and writes in flight finish. The goroutine ends
-	// with the first signal or when the app has quit.
-	sigs := make(chan os.Signal, 1)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigs)
-	quit := make(chan struct{})
-	defer close(quit)
-	go func() {
-		select {
-		case <-sigs:
-			fyne.Do(a.Quit)
-		case <-quit:
-		}
-	}()
+	defer stopOnSignal(a)()
 	w.Win.ShowAndRun()
 	w.Close()
 	if err := b.Stop(); err != nil {
@@ -88,5 +89,66 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// mainRemote runs the window over the desk at target, reached by ssh.
+func mainRemote(target string, stdout, stderr io.Writer) int {
+	t, err := remote.ParseTarget(target)
+	if err != nil {
+		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
+		return 2
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // ssh may ask for a password
+	d, err := remote.Dial(ctx, t, remote.SSHOptions{Stderr: stderr})
+	cancel()
+	if err != nil {
+		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
+		return 1
+	}
+	defer d.Close()
+	a := app.NewWithID(AppID)
+	a.SetIcon(AppIcon)
+	w := NewWindow(a, d, WindowOptions{Remote: t.String()})
+	fmt.Fprintf(stdout, "diffdesk: reviewing the desk at %s (workspace %s)\n", t, strings.Join(d.Roots(), ", "))
+	d.OnLost(func(err error) {
+		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
+		fyne.Do(func() { w.lostDesk(err) })
+	})
+	defer stopOnSignal(a)()
+	w.Win.ShowAndRun()
+	w.Close()
+	return 0
+}
+
+// stopOnSignal makes SIGINT and SIGTERM close the window as the person
+// would, so the socket is removed and writes in flight finish; call the
+// func it returns once the app has quit. The goroutine ends with the first
+// signal or then.
+func stopOnSignal(a fyne.App) (stop func()) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	quit := make(chan struct{})
+	go func() {
+		select {
+		case <-sigs:
+			fyne.Do(a.Quit)
+		case <-quit:
+		}
+	}()
+	return func() {
+		signal.Stop(sigs)
+		close(quit)
+	}
+}
+
 // fyneDo is how background goroutines reach the UI in the real app.
 func fyneDo(f func()) { fyne.Do(f) }
+
+// lostDesk tells the person that the desk on another machine can no
+// longer be reached: what is shown stays, but decisions fail until the
+// window is started again.
+func (w *Window) lostDesk(err error) {
+	w.opts.Remote += " (disconnected)"
+	w.Win.SetTitle(Title(w.waiting) + remoteTitle(w.opts.Remote))
+	d := dialog.NewError(fmt.Errorf("%w\n\nNothing more can be decided here. Start diffdesk --connect again to reconnect.", err), w.Win)
+	w.setCloser(d, nil)
+	d.Show()
+}

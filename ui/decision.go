@@ -53,8 +53,9 @@ type detail struct {
 	// Under the decision bar: a brief answer to a key (message), which
 	// hunk j and k went to (counter), and who has the keyboard.
 	message, counter, keyboard *widget.Label
-	loose                      *looseCard // the loose match that placed the current hunk
-	comments                   *comments  // the person's line comments, sent with the decision
+	loose                      *looseCard     // the loose match that placed the current hunk
+	comments                   *comments      // the person's line comments, sent with the decision
+	tree                       *changesetTree // the shown proposal's changeset (changeset.go)
 
 	failureScroll *container.Scroll
 	statusScroll  *container.Scroll
@@ -79,6 +80,7 @@ type detail struct {
 	unseenDialog  *dialog.ConfirmDialog
 	unseenMsg     string // what unseenDialog asks
 	rejectConfirm *widget.Button
+	rejectWhole   bool // the reject dialog rejects the whole changeset (R)
 
 	// The proposal shown and what the person did to it so far.
 	id       string
@@ -198,7 +200,8 @@ func newDetail(w *Window) *detail {
 		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
 		container.NewHBox(d.follow, d.viewButton))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.noteBox, d.loose.box, d.staleShow)
+	d.tree = newChangesetTree(d)
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.tree.box, d.noteBox, d.loose.box, d.staleShow)
 	d.comments = newComments(d)
 	bottom := container.NewVBox(d.problems, d.comments.box, d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
@@ -278,6 +281,9 @@ func (d *detail) show(p review.Proposal) {
 		d.shownAt = d.w.now()
 		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
 		d.setStatus(before, false)
+		if o, ok := d.w.desk.Outcome(p.ID); ok && !p.State.Open() && p.State != review.StateFailed {
+			d.setStatus(outcomeText(o), false) // a decided proposal of the changeset, read again
+		}
 		d.say("")
 		d.files.Options = nil // select the first file, whatever the last proposal had
 	}
@@ -298,8 +304,10 @@ func (d *detail) update(p review.Proposal) {
 	d.render()
 }
 
-// refreshFiles shows a file selector for a multi-file proposal.
+// refreshFiles shows a file selector for a multi-file proposal, or the
+// changeset's file tree when the changeset has more files than it.
 func (d *detail) refreshFiles() {
+	d.tree.refresh()
 	if len(d.p.Files) < 2 {
 		d.files.Hide()
 		return
@@ -312,13 +320,17 @@ func (d *detail) refreshFiles() {
 		d.files.Options = names
 		d.files.choose(names[min(d.file, len(names)-1)])
 	}
-	d.files.Show()
+	vis(d.files, !d.tree.shown())
 }
 
 // NextHunk goes to the next change, on into the next file (j).
 func (d *detail) NextHunk() {
 	defer d.updateCounter()
-	if d.view.NextHunk() || d.file+1 >= len(d.p.Files) || d.outcome != nil {
+	if d.view.NextHunk() {
+		return
+	}
+	if d.file+1 >= len(d.p.Files) || d.outcome != nil {
+		d.tree.step(1, false) // on into the changeset's next proposal
 		return
 	}
 	d.files.SetSelected(d.p.Files[d.file+1].Rel) // selectFile: opens at its first change
@@ -327,7 +339,11 @@ func (d *detail) NextHunk() {
 // PrevHunk goes to the previous change, back into the previous file (k).
 func (d *detail) PrevHunk() {
 	defer d.updateCounter()
-	if d.view.PrevHunk() || d.file == 0 || d.outcome != nil {
+	if d.view.PrevHunk() {
+		return
+	}
+	if d.file == 0 || d.outcome != nil {
+		d.tree.step(-1, true) // back into the changeset's previous proposal
 		return
 	}
 	d.files.SetSelected(d.p.Files[d.file-1].Rel) // selectFile
@@ -341,6 +357,9 @@ func (d *detail) NextFile() { d.stepFile(1) }
 func (d *detail) PrevFile() { d.stepFile(-1) }
 
 func (d *detail) stepFile(dir int) {
+	if d.tree.step(dir, false) {
+		return
+	}
 	switch i := d.file + dir; {
 	case d.id == "" || len(d.p.Files) < 2:
 		d.say("This proposal has one file.")
@@ -438,7 +457,9 @@ func (d *detail) updateCounter() {
 	default:
 		d.counter.SetText(fmt.Sprintf("hunk %d of %d", k, n) + hidden)
 	}
-	if nf := len(d.p.Files); nf > 1 && d.counter.Text != "" {
+	if s := d.tree.counter(k, n); s != "" && d.counter.Text != "" && n+faded > 0 {
+		d.counter.SetText(s + hidden)
+	} else if nf := len(d.p.Files); nf > 1 && d.counter.Text != "" {
 		d.counter.SetText(fmt.Sprintf("%s · file %d of %d", d.counter.Text, d.file+1, nf))
 	}
 	if d.counter.Text != "" {
@@ -498,6 +519,7 @@ func (d *detail) selectFile(rel string) {
 			d.file = i
 			d.shownKey = ""
 			d.render()
+			d.tree.refresh()
 		}
 	}
 }
@@ -934,6 +956,13 @@ func (d *detail) ShowReject() {
 	if d.id == "" || !d.p.State.Open() || d.deciding || d.outcome != nil {
 		return
 	}
+	d.openRejectDialog(false, "Reject "+fileNames(d.p)+"?")
+}
+
+// openRejectDialog opens the reject dialog asking question; whole rejects
+// every open proposal of the changeset (R) instead of the shown one.
+func (d *detail) openRejectDialog(whole bool, question string) {
+	d.rejectWhole = whole
 	var dlg dialog.Dialog
 	d.rejectEntry = newDialogEntry(true, func() { dlg.Hide() }, d.confirmReject)
 	d.rejectEntry.SetPlaceHolder("Why? The agent reads this (optional)")
@@ -941,7 +970,7 @@ func (d *detail) ShowReject() {
 	d.rejectConfirm = widget.NewButton("Reject (Ctrl+Enter)", d.confirmReject)
 	d.rejectConfirm.Importance = widget.DangerImportance
 	cancel := widget.NewButton("Cancel (Esc)", func() { dlg.Hide() })
-	body := container.NewBorder(widget.NewLabel("Reject "+fileNames(d.p)+"?"), container.NewHBox(cancel, d.rejectConfirm), nil, nil, d.rejectEntry)
+	body := container.NewBorder(widget.NewLabel(question), container.NewHBox(cancel, d.rejectConfirm), nil, nil, d.rejectEntry)
 	dlg = dialog.NewCustomWithoutButtons("Reject proposal", body, d.w.Win)
 	dlg.Resize(fyne.NewSize(520, 260))
 	d.rejectDialog = dlg
@@ -958,6 +987,10 @@ func (d *detail) confirmReject() {
 	dlg := d.rejectDialog
 	d.rejectDialog = nil
 	dlg.Hide()
+	if d.rejectWhole {
+		d.decideChangeset(review.ChangesetDecision{Verdict: journal.Rejected, Feedback: strings.TrimSpace(d.rejectEntry.Text)})
+		return
+	}
 	d.Reject(d.rejectEntry.Text)
 }
 

@@ -37,8 +37,11 @@ func keyBindings() []keyBinding {
 		{'x', "", "edit in the external editor ($VISUAL / $EDITOR)", func(w *Window) { w.detail.EditExternal() }},
 		{'c', "", "comment on the current hunk's lines, either side; sent to the agent with your decision", func(w *Window) { w.detail.comments.show() }},
 		{'g', "", "go to line", func(w *Window) { w.detail.ShowGoToLine() }},
-		{']', "", "next file of the proposal", func(w *Window) { w.detail.NextFile() }},
-		{'[', "", "previous file of the proposal", func(w *Window) { w.detail.PrevFile() }},
+		{']', "", "next file of the changeset (the agent session's proposals, read as one)", func(w *Window) { w.detail.NextFile() }},
+		{'[', "", "previous file of the changeset", func(w *Window) { w.detail.PrevFile() }},
+		{'A', "", "approve every open proposal of the changeset as proposed (asks first when that is more than this one)", func(w *Window) { w.detail.ApproveChangeset() }},
+		{'R', "", "reject every open proposal of the changeset, with one reason", func(w *Window) { w.detail.ShowRejectChangeset() }},
+		{'H', "", "tick / untick every hunk of the current file (a file with none ticked is not written)", func(w *Window) { w.detail.ToggleFileHunks() }},
 		{'n', "", "next proposal", func(w *Window) { w.NextProposal() }},
 		{'p', "", "previous proposal", func(w *Window) { w.PrevProposal() }},
 		{'f', "", "follow the growing edge of a stream", func(w *Window) { w.detail.follow.SetChecked(!w.detail.follow.Checked) }},
@@ -89,6 +92,12 @@ func (w *Window) bindKeys() {
 	c.SetOnTypedRune(func(r rune) { w.TypeKey(r) })
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
+		case fyne.KeyReturn, fyne.KeyEnter:
+			if c := w.detail.tree.confirm; c != nil {
+				c() // the approve-all confirmation is open
+			} else if d := w.detail.unseenDialog; d != nil {
+				d.Confirm() // Approve anyway (seen.go)
+			}
 		case fyne.KeyEscape:
 			if w.closer != nil {
 				w.closer.Hide()
@@ -100,10 +109,6 @@ func (w *Window) bindKeys() {
 			}
 			if !w.modal() {
 				w.detail.CancelEdit()
-			}
-		case fyne.KeyReturn, fyne.KeyEnter:
-			if d := w.detail.unseenDialog; d != nil {
-				d.Confirm() // Approve anyway (seen.go)
 			}
 		case fyne.KeyDown:
 			if !w.modal() && w.reviewShown() {
@@ -248,7 +253,11 @@ func (w *Window) ShowKeys() {
 	}
 	note := widget.NewLabel("The keys act on the Review tab while no text box or the editor has the keyboard: the line under the buttons says which has it.")
 	note.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustom("Keys", "Close", container.NewVBox(container.New(layout.NewFormLayout(), rows...), note), w.Win)
+	// The list is taller than a small window: it scrolls, the note stays.
+	form := container.New(layout.NewFormLayout(), rows...)
+	list := container.NewVScroll(form)
+	list.SetMinSize(fyne.NewSize(0, min(form.MinSize().Height, max(w.Win.Canvas().Size().Height-220, 200))))
+	d := dialog.NewCustom("Keys", "Close", container.NewBorder(nil, note, nil, nil, list), w.Win)
 	d.Resize(fyne.NewSize(760, 0))
 	w.setCloser(d, func() { w.keysOverlay = nil })
 	w.keysOverlay = d

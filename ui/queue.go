@@ -16,16 +16,20 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 )
 
-// queueRow is one row of the queue: a group header (agent · session) or a
-// proposal.
+// queueRow is one row of the queue: a changeset's header (agent ·
+// session) or a proposal.
 type queueRow struct {
 	header string // "agent · session" for a header row; "" for a proposal
 	count  int    // header: proposals in the group
-	p      review.Proposal
+	// header: the group's files, lines added and removed, and proposals
+	// waiting for a decision.
+	files, added, removed, open int
+	p                           review.Proposal
 }
 
-// queueRows groups proposals by agent and session: groups ordered by their
-// newest proposal, newest first, and newest first within a group.
+// queueRows groups proposals by changeset (agent, session and turn; see
+// review.Changeset): groups ordered by their newest proposal, newest
+// first, and newest first within a group.
 func queueRows(ps []review.Proposal) []queueRow {
 	sorted := append([]review.Proposal(nil), ps...)
 	sort.SliceStable(sorted, func(i, j int) bool {
@@ -41,18 +45,26 @@ func queueRows(ps []review.Proposal) []queueRow {
 	var groups []*group
 	byName := map[string]*group{}
 	for _, p := range sorted {
-		name := groupName(p)
-		g := byName[name]
+		key := review.ChangesetKey(p)
+		g := byName[key]
 		if g == nil {
-			g = &group{name: name}
-			byName[name] = g
+			g = &group{name: groupName(p)}
+			byName[key] = g
 			groups = append(groups, g)
 		}
 		g.ps = append(g.ps, p)
 	}
 	var rows []queueRow
 	for _, g := range groups {
-		rows = append(rows, queueRow{header: g.name, count: len(g.ps)})
+		h := queueRow{header: g.name, count: len(g.ps)}
+		for _, p := range g.ps {
+			a, r := p.Counts()
+			h.files, h.added, h.removed = h.files+len(p.Files), h.added+a, h.removed+r
+			if p.State.Open() {
+				h.open++
+			}
+		}
+		rows = append(rows, h)
 		for _, p := range g.ps {
 			rows = append(rows, queueRow{p: p})
 		}
@@ -269,7 +281,7 @@ func (c *queueCell) CreateRenderer() fyne.WidgetRenderer {
 func (c *queueCell) set(r queueRow, now time.Time) {
 	fg := theme.Color(theme.ColorNameForeground)
 	if r.header != "" {
-		c.header.Text = fmt.Sprintf("%s  (%d)", r.header, r.count)
+		c.header.Text = fmt.Sprintf("%s  · %d %s +%d −%d · %d open", r.header, r.files, plural(r.files, "file", "files"), r.added, r.removed, r.open)
 		c.header.Color = theme.Color(theme.ColorNamePlaceHolder)
 		c.header.Show()
 		c.item.Hide()

@@ -48,6 +48,9 @@ type WindowOptions struct {
 	AgeTick time.Duration
 	// Journal is the desk's journal; with it the window has a History tab.
 	Journal *journal.Journal
+	// Remote names the desk on another machine the window reviews
+	// (diffdesk --connect), for the title; "" for the window's own desk.
+	Remote string
 	// ArmDelay is how long the decision controls of a proposal that has
 	// just been shown stay unarmed, so the second click of a double-click
 	// or a key meant for the previous proposal decides nothing unseen;
@@ -62,7 +65,7 @@ type WindowOptions struct {
 type Window struct {
 	Win  fyne.Window
 	app  fyne.App
-	desk *review.Desk
+	desk Desk
 	opts WindowOptions
 	do   func(func())
 	now  func() time.Time
@@ -102,7 +105,7 @@ type Window struct {
 
 // NewWindow builds the main window over desk, subscribes to its events and
 // shows what it already holds. It does not show the window.
-func NewWindow(a fyne.App, desk *review.Desk, o WindowOptions) *Window {
+func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	w := &Window{
 		app: a, desk: desk, opts: o, do: o.Do, now: o.Now,
 		items: map[string]review.Proposal{}, dismissed: map[string]bool{}, stop: make(chan struct{}),
@@ -123,7 +126,7 @@ func NewWindow(a fyne.App, desk *review.Desk, o WindowOptions) *Window {
 		w.opts.ArmDelay = 600 * time.Millisecond
 	}
 	w.notify = a.SendNotification
-	w.Win = a.NewWindow("DiffDesk")
+	w.Win = a.NewWindow("DiffDesk" + remoteTitle(o.Remote))
 	w.Win.SetMaster()
 	w.queue = newQueueView(w.now)
 	w.queue.onSelected = w.Select
@@ -224,6 +227,10 @@ func (w *Window) apply(batch map[string]review.EventKind) {
 			w.detail.update(p)
 		}
 	}
+	if w.detail.id != "" { // another proposal of the shown changeset may have come or gone
+		w.detail.refreshFiles()
+		w.detail.updateCounter()
+	}
 	w.refreshQueue()
 	if len(needPerson) > 0 {
 		w.notifyLater(needPerson)
@@ -262,7 +269,7 @@ func (w *Window) refreshQueue() {
 		}
 	}
 	w.queue.selectID(w.detail.id)
-	w.Win.SetTitle(Title(w.waiting))
+	w.Win.SetTitle(Title(w.waiting) + remoteTitle(w.opts.Remote))
 	w.updateTray()
 	if len(ps) == 0 && w.detail.id == "" {
 		w.detail.showEmpty()
@@ -284,6 +291,14 @@ func Title(n int) string {
 		return "DiffDesk"
 	}
 	return fmt.Sprintf("DiffDesk — %d waiting", n)
+}
+
+// remoteTitle is the title's note of a desk on another machine.
+func remoteTitle(where string) string {
+	if where == "" {
+		return ""
+	}
+	return " · " + where
 }
 
 // Waiting returns how many proposals wait for a decision.

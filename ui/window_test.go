@@ -463,8 +463,10 @@ func TestMultiFileProposalSwitchesFiles(t *testing.T) {
 	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
 	h.win.Select(p.ID)
 	d := h.win.detail
-	if d.files.Hidden || len(d.files.Options) != 2 {
-		t.Fatalf("file selector shown %v with %v; want a.txt and b.txt", !d.files.Hidden, d.files.Options)
+	// The changeset's file tree lists the files (and stands in for the
+	// proposal's own file selector).
+	if !d.tree.box.Visible() || len(d.tree.cs.Files) != 2 || len(d.files.Options) != 2 || d.files.Visible() {
+		t.Fatalf("file tree shown %v with %d files, selector %v; want the tree with a.txt and b.txt", d.tree.box.Visible(), len(d.tree.cs.Files), d.files.Options)
 	}
 	d.files.SetSelected("b.txt")
 	if d.file != 1 || len(d.view.Hunks()) != 1 {

@@ -10,13 +10,14 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 var decideCmd = &command{
 	name:  "decide",
-	usage: "ID approve|reject [flags]",
+	usage: "ID approve|reject [flags] | --changeset KEY approve|reject",
 	short: "decide a waiting proposal as a reviewer, with a reason and line comments",
 	long: `Decide proposal ID (see deskctl status) as a reviewer: approve writes it as proposed, reject
 writes nothing. The agent reads the reason (--feedback) and each comment with the lines it is on.
@@ -27,6 +28,11 @@ before the proposal) or new (the proposal as the agent sent it); lines count fro
 rest, colons and all. --comments FILE reads more as a JSON array of
 {"path","side","line","endLine","text"} ("-": standard input).
 
+With --changeset KEY (deskctl status --json names each proposal's changeset: the proposals of
+one agent session and turn) it approves, or rejects with the one --feedback, every waiting
+proposal of the changeset, each on its own, and prints each one's status; an approval leaves
+stale and streaming proposals waiting, and says so.
+
 It prints what the agent reads (--json: the outcome). Exit status: 0 decided, 1 error (a bad
 comment names itself, and nothing is decided), 2 usage.`,
 	flags: func(fl *flag.FlagSet) runFunc {
@@ -36,6 +42,7 @@ comment names itself, and nothing is decided), 2 usage.`,
 		fl.Var(&o.comments, "comment", "a comment on lines: `PATH:SIDE:LINE[-END]:TEXT` (repeatable)")
 		fl.StringVar(&o.commentsFile, "comments", "", "read comments as a JSON array from `FILE` (- for standard input)")
 		fl.BoolVar(&o.json, "json", false, "print the outcome as JSON")
+		fl.StringVar(&o.changeset, "changeset", "", "decide every waiting proposal of changeset `KEY` (approve or reject only)")
 		return func(ctx context.Context, x *invocation) int { return runDecide(ctx, x, o) }
 	},
 }
@@ -47,10 +54,14 @@ type decideOptions struct {
 	comments     stringList
 	commentsFile string
 	json         bool
+	changeset    string
 }
 
 // runDecide implements `deskctl decide ID approve|reject`.
 func runDecide(ctx context.Context, x *invocation, o decideOptions) int {
+	if o.changeset != "" {
+		return runDecideChangeset(ctx, x, o)
+	}
 	if len(x.args) != 2 || x.args[1] != "approve" && x.args[1] != "reject" {
 		return x.usageError("want a proposal ID and approve or reject")
 	}
@@ -118,4 +129,41 @@ func readComments(flags []string, file string, stdin io.Reader) ([]journal.Comme
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// runDecideChangeset implements `deskctl decide --changeset KEY approve|reject`.
+func runDecideChangeset(ctx context.Context, x *invocation, o decideOptions) int {
+	if len(x.args) != 1 || x.args[0] != "approve" && x.args[0] != "reject" {
+		return x.usageError("with --changeset, want approve or reject (and no proposal ID)")
+	}
+	if len(o.comments) > 0 || o.commentsFile != "" {
+		return x.usageError("comments are on lines of one proposal: decide it on its own (deskctl decide ID …)")
+	}
+	cl, err := deskrpc.Dial(*o.socket)
+	if err != nil {
+		return x.fail(err)
+	}
+	defer cl.Close()
+	if err := cl.Call(ctx, "hello", map[string]any{"protocol": deskrpc.ProtocolVersion, "agent": "deskctl", "role": "reviewer"}, nil); err != nil {
+		return x.fail(err)
+	}
+	var res review.ChangesetResult
+	params := map[string]any{"changeset": o.changeset, "decision": x.args[0], "feedback": o.feedback}
+	if err := cl.Call(ctx, "decideChangeset", params, &res); err != nil {
+		return x.fail(err)
+	}
+	if o.json {
+		writeJSON(x.stdout, res)
+		return 0
+	}
+	for _, oc := range res.Decided {
+		fmt.Fprintf(x.stdout, "%s  %s\n", oc.ID, oc.Status)
+	}
+	for _, s := range res.Skipped {
+		fmt.Fprintf(x.stdout, "%s  left waiting: %s\n", s.ID, s.Reason)
+	}
+	if len(res.Decided)+len(res.Skipped) == 0 {
+		fmt.Fprintf(x.stdout, "Nothing in changeset %s waits for a decision.\n", o.changeset)
+	}
+	return 0
 }

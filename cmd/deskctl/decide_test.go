@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -89,5 +90,44 @@ func TestDecideRefusesBadComments(t *testing.T) {
 	}
 	if q, _ := d.Get(p.ID); q.State != "pending" {
 		t.Errorf("after a refused decide the proposal is %s; want pending", q.State)
+	}
+}
+
+// TestDecideChangesetRejectsEveryWaitingProposal: deskctl status names the
+// changeset; decide --changeset KEY reject answers each proposal of it
+// with the one reason and leaves the other session's waiting.
+func TestDecideChangesetRejectsEveryWaitingProposal(t *testing.T) {
+	d, sock := serveTestDesk(t)
+	var ids []string
+	for _, rel := range []string{"a.txt", "b.txt", "c.txt"} {
+		session := "s1"
+		if rel == "c.txt" {
+			session = "s2"
+		}
+		p, err := d.Propose(context.Background(), review.Request{Agent: "claude-code", Session: session, Format: engine.FormatWrite, Path: rel, Payload: rel + "\n"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, p.ID)
+	}
+	out, _, _ := deskctl(t, "", "status", "--socket", sock)
+	key := review.ChangesetKey(func() review.Proposal { p, _ := d.Get(ids[0]); return p }())
+	if !strings.Contains(out, "changeset "+key) {
+		t.Fatalf("status does not name changeset %s:\n%s", key, out)
+	}
+	out, errOut, code := deskctl(t, "", "decide", "--socket", sock, "--changeset", key, "--feedback", "one reason", "reject")
+	if code != 0 || out != ids[0]+"  rejected\n"+ids[1]+"  rejected\n" {
+		t.Fatalf("decide --changeset = exit %d, %q, stderr %q", code, out, errOut)
+	}
+	for _, id := range ids[:2] {
+		if o, _ := d.Outcome(id); o.Status != journal.Rejected || o.Feedback != "one reason" {
+			t.Errorf("%s: %s %q; want rejected with the reason", id, o.Status, o.Feedback)
+		}
+	}
+	if p, _ := d.Get(ids[2]); p.State != review.StatePending {
+		t.Errorf("the other session's proposal is %s; want pending", p.State)
+	}
+	if _, _, code := deskctl(t, "", "decide", "--socket", sock, "--changeset", key, "partial"); code != 2 {
+		t.Errorf("decide --changeset partial: exit %d; want 2 (usage)", code)
 	}
 }

@@ -18,6 +18,7 @@ import (
 // Gemini CLI's BeforeTool hook write on stdin (the fields the desk uses).
 type hookInput struct {
 	SessionID string         `json:"session_id"`
+	PromptID  string         `json:"prompt_id"` // Claude Code's id of the person's prompt: the turn the edit belongs to
 	Cwd       string         `json:"cwd"`
 	Event     string         `json:"hook_event_name"`
 	ToolName  string         `json:"tool_name"`
@@ -62,7 +63,7 @@ func runHook(ctx context.Context, x *invocation, socket string) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	name := map[string]string{"claude": "claude-code", "gemini": "gemini-cli"}[agent]
-	e := toolEdit{Agent: name, Session: in.SessionID, ToolUseID: in.ToolUseID, Dir: in.Cwd, Tool: in.ToolName, Input: in.ToolInput}
+	e := toolEdit{Agent: name, Session: in.SessionID, Turn: in.PromptID, ToolUseID: in.ToolUseID, Dir: in.Cwd, Tool: in.ToolName, Input: in.ToolInput}
 	var out any
 	if afterEvents[in.Event] {
 		out = hookReport(socket, e, in.Event)

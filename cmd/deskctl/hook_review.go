@@ -18,6 +18,7 @@ import (
 type toolEdit struct {
 	Agent   string // "claude-code" or "gemini-cli"
 	Session string // the agent's session id
+	Turn    string // the agent's turn (Claude Code's prompt_id), if it says
 	// ToolUseID is Claude Code's id of the tool call, when the hook or
 	// permission tool is given one: the one thing the permission-prompt
 	// tool and the PostToolUse hook both know of the call.
@@ -81,7 +82,7 @@ func reviewToolEdit(ctx context.Context, socket string, e toolEdit) (toolVerdict
 		return toolVerdict{}, err
 	}
 	defer cl.Close()
-	req := review.Request{Agent: e.Agent, Session: e.Session, Format: tf.format, Path: path, Dir: e.Dir, AgentWrites: true}
+	req := review.Request{Agent: e.Agent, Session: e.Session, Turn: e.Turn, Format: tf.format, Path: path, Dir: e.Dir, AgentWrites: true}
 	res, err := propose(ctx, cl, req, payload, 0)
 	if err != nil {
 		return toolVerdict{}, fmt.Errorf("deskctl hook: the desk refused %s: %w", path, err)

@@ -339,3 +339,22 @@ func FuzzHookWithoutDesk(f *testing.F) {
 		}
 	})
 }
+
+// TestHookNamesTheTurn: Claude Code's prompt_id reaches the desk as the
+// proposal's turn, so one prompt's edits form one changeset.
+func TestHookNamesTheTurn(t *testing.T) {
+	got := make(chan review.Proposal, 1)
+	root, sock := deskDeciding(t, func(p review.Proposal) review.Decision {
+		got <- p
+		return review.Decision{Verdict: journal.Rejected}
+	})
+	path := filepath.Join(root, "f.txt")
+	b, _ := json.Marshal(map[string]any{"session_id": "s1", "prompt_id": "prompt-7", "cwd": root, "hook_event_name": "PreToolUse",
+		"tool_name": "Write", "tool_input": map[string]any{"file_path": path, "content": "new\n"}})
+	if _, errOut, code := deskctl(t, string(b), "hook", "claude", "--socket", sock); code != 0 {
+		t.Fatalf("hook = exit %d (%s)", code, errOut)
+	}
+	if p := <-got; p.Session != "s1" || p.Turn != "prompt-7" {
+		t.Errorf("proposal session %q, turn %q; want s1, prompt-7", p.Session, p.Turn)
+	}
+}

@@ -187,6 +187,7 @@ func runStatus(ctx context.Context, x *invocation, socket string, asJSON bool) i
 			ID, Agent, State string
 			Files            []string
 			Added, Removed   int
+			Changeset        string `json:"changeset"` // the key deskctl decide --changeset takes
 		} `json:"proposals"`
 		Doors []review.DoorStatus `json:"doors"`
 	}
@@ -214,7 +215,7 @@ func runStatus(ctx context.Context, x *invocation, socket string, asJSON bool) i
 		for i, f := range p.Files {
 			files[i] = review.Printable(f)
 		}
-		fmt.Fprintf(stdout, "  %s  %-12s %-9s +%d -%d  %v\n", review.Printable(p.ID), review.Printable(p.Agent), review.Printable(p.State), p.Added, p.Removed, files)
+		fmt.Fprintf(stdout, "  %s  %-12s %-9s +%d -%d  %v  changeset %s\n", review.Printable(p.ID), review.Printable(p.Agent), review.Printable(p.State), p.Added, p.Removed, files, review.Printable(p.Changeset))
 	}
 	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"os"
@@ -19,16 +20,19 @@ var ErrNoDesk = errors.New("no desk is running")
 // Client is an agent-side connection to a desk over the native protocol.
 // It is safe for concurrent use; calls are answered as they complete.
 type Client struct {
-	c      net.Conn
+	c      io.ReadWriteCloser
 	wmu    sync.Mutex
 	mu     sync.Mutex
 	next   int
 	calls  map[string]chan rpcResponseRaw
 	closed error
+	sub    *Subscription // the queue's events, once Subscribe was called
 }
 
 type rpcResponseRaw struct {
 	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"` // a notification from the desk (no id)
+	Params json.RawMessage `json:"params"`
 	Result json.RawMessage `json:"result"`
 	Error  *rpcError       `json:"error"`
 }
@@ -39,6 +43,16 @@ type rpcResponseRaw struct {
 // must run as this user; otherwise the error wraps ErrUnsafeSocket and
 // nothing is sent.
 func Dial(path string) (*Client, error) {
+	c, err := DialConn(path)
+	if err != nil {
+		return nil, err
+	}
+	return NewClient(c), nil
+}
+
+// DialConn connects to the desk at path after the checks Dial makes, and
+// returns the connection itself: `deskctl bridge` carries it over stdio.
+func DialConn(path string) (net.Conn, error) {
 	noDesk := fmt.Errorf("%w at %s: start the DiffDesk window (diffdesk), or a desk without one (deskctl serve)", ErrNoDesk, path)
 	if err := checkSocket(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, noDesk
@@ -56,10 +70,17 @@ func Dial(path string) (*Client, error) {
 		c.Close()
 		return nil, fmt.Errorf("%w: the process listening on %s runs as another user; nothing was sent", ErrUnsafeSocket, path)
 	}
+	return c, nil
+}
+
+// NewClient speaks the protocol over c: a desk's socket (Dial), or a
+// stream that reaches one, such as `ssh host deskctl bridge`'s stdio.
+// Close closes c.
+func NewClient(c io.ReadWriteCloser) *Client {
 	cl := &Client{c: c, calls: map[string]chan rpcResponseRaw{}}
 	// The reader ends when the connection closes.
 	go cl.readLoop()
-	return cl, nil
+	return cl
 }
 
 func isRefused(err error) bool {
@@ -83,6 +104,10 @@ func (cl *Client) readLoop() {
 		if json.Unmarshal(line, &resp) != nil {
 			continue
 		}
+		if resp.Method != "" {
+			cl.notified(resp)
+			continue
+		}
 		cl.mu.Lock()
 		ch := cl.calls[string(resp.ID)]
 		delete(cl.calls, string(resp.ID))
@@ -97,7 +122,11 @@ func (cl *Client) readLoop() {
 		close(ch)
 		delete(cl.calls, id)
 	}
+	sub := cl.sub
 	cl.mu.Unlock()
+	if sub != nil {
+		sub.end(cl.closed)
+	}
 }
 
 // Call sends a request and decodes its result into result (which may be
@@ -161,3 +190,109 @@ func (cl *Client) send(req rpcRequest, params any) error {
 // RemoteError is the JSON-RPC error type a Client returns; Code tells
 // refusals (-32001), unknown ids (-32002) and state errors (-32003) apart.
 type RemoteError = rpcError
+
+// Subscription is a reviewer's view of the desk's queue: the proposals as
+// they were when it began, then an event for each change (docs/protocol.md,
+// "subscribe").
+type Subscription struct {
+	Proposals []Summary // the queue when the subscription began, in the desk's order
+
+	mu     sync.Mutex
+	events []Event
+	err    error         // why no more events come
+	signal chan struct{} // one token while something waits
+}
+
+// Subscribe follows the desk's queue on this connection, which must have
+// said hello as a reviewer. Read the events with Next.
+func (cl *Client) Subscribe(ctx context.Context) (*Subscription, error) {
+	sub := &Subscription{signal: make(chan struct{}, 1)}
+	cl.mu.Lock()
+	if cl.sub != nil {
+		cl.mu.Unlock()
+		return nil, errors.New("this connection is subscribed already")
+	}
+	cl.sub = sub // before the call: the events follow its answer at once
+	cl.mu.Unlock()
+	var res struct {
+		Proposals []Summary `json:"proposals"`
+	}
+	if err := cl.Call(ctx, "subscribe", struct{}{}, &res); err != nil {
+		cl.mu.Lock()
+		cl.sub = nil
+		cl.mu.Unlock()
+		return nil, err
+	}
+	sub.Proposals = res.Proposals
+	return sub, nil
+}
+
+// Next returns the next event, waiting for one; its error says why none
+// will come (the connection closed) or is ctx's.
+func (s *Subscription) Next(ctx context.Context) (Event, error) {
+	for {
+		s.mu.Lock()
+		if len(s.events) > 0 {
+			ev := s.events[0]
+			s.events = s.events[1:]
+			s.mu.Unlock()
+			return ev, nil
+		}
+		err := s.err
+		s.mu.Unlock()
+		if err != nil {
+			return Event{}, err
+		}
+		select {
+		case <-s.signal:
+		case <-ctx.Done():
+			return Event{}, ctx.Err()
+		}
+	}
+}
+
+func (s *Subscription) push(ev Event, err error) {
+	s.mu.Lock()
+	if err != nil {
+		s.err = err
+	} else {
+		s.events = append(s.events, ev)
+	}
+	s.mu.Unlock()
+	select {
+	case s.signal <- struct{}{}:
+	default:
+	}
+}
+
+func (s *Subscription) end(err error) { s.push(Event{}, err) }
+
+// notified takes a notification from the desk: an event for the
+// subscription; others are ignored, as JSON-RPC allows.
+func (cl *Client) notified(n rpcResponseRaw) {
+	cl.mu.Lock()
+	sub := cl.sub
+	cl.mu.Unlock()
+	var ev Event
+	if sub == nil || n.Method != "event" || json.Unmarshal(n.Params, &ev) != nil {
+		return
+	}
+	sub.push(ev, nil)
+}
+
+// Get reads proposal id in full: every file's texts, or with path only
+// that file's (the others' hunks and counts still come).
+func (cl *Client) Get(ctx context.Context, id, path string) (Detail, error) {
+	var d Detail
+	err := cl.Call(ctx, "get", getParams{ID: id, Path: path}, &d)
+	return d, err
+}
+
+// CheckText runs the project's checkers on the desk's machine over text,
+// a reviewer's edit of file path of waiting proposal id (docs/protocol.md,
+// "checkText").
+func (cl *Client) CheckText(ctx context.Context, id, path, text string) ([]Report, error) {
+	var res checkTextResult
+	err := cl.Call(ctx, "checkText", checkTextParams{ID: id, Path: path, Text: text}, &res)
+	return res.Reports, err
+}

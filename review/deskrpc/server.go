@@ -149,8 +149,9 @@ type conn struct {
 	owned    map[string]bool // proposals made on this connection, withdrawn if it drops
 	client   string          // agent name from hello
 	sess     string
-	reviewer bool // hello said role "reviewer": may decide, may not propose
-	proposed bool // a proposal was made on this connection
+	reviewer bool        // hello said role "reviewer": may decide, may not propose
+	proposed bool        // a proposal was made on this connection
+	events   *eventQueue // set once the reviewer subscribed
 }
 
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
@@ -228,6 +229,9 @@ func (cc *conn) serveRequest(ctx context.Context, req *rpcRequest, l *loan) {
 	l.give()
 	if id != nil {
 		cc.reply(id, res, err)
+	}
+	if sub, ok := res.(*subscribeResult); ok && err == nil {
+		sub.start() // events only after the answer holding the queue
 	}
 }
 
@@ -355,10 +359,13 @@ type (
 		Wait bool `json:"wait,omitempty"`
 	}
 	proposeResult struct {
-		ID      string          `json:"id"`
-		State   review.State    `json:"state"`
-		Outcome *review.Outcome `json:"outcome,omitempty"`
-		Text    string          `json:"text,omitempty"` // Outcome.Text(), when there is an outcome
+		ID    string       `json:"id"`
+		State review.State `json:"state"`
+		// Changeset is the key of the changeset the proposal joined (its
+		// agent, session and turn), in the answer to propose and finish.
+		Changeset string          `json:"changeset,omitempty"`
+		Outcome   *review.Outcome `json:"outcome,omitempty"`
+		Text      string          `json:"text,omitempty"` // Outcome.Text(), when there is an outcome
 	}
 	idParams struct {
 		ID     string `json:"id"`
@@ -385,22 +392,17 @@ type (
 		Comments  []journal.Comment   `json:"comments,omitempty"` // path, side, line, endLine, text; a quote sent is ignored
 		Seen      map[string][]string `json:"seen,omitempty"`     // path → ids of the hunks on screen; absent: not tracked
 	}
+	decideChangesetParams struct {
+		Changeset string `json:"changeset"` // the key, as status and propose give it
+		Decision  string `json:"decision"`  // approve or reject (or approved, rejected)
+		Feedback  string `json:"feedback,omitempty"`
+	}
 	statusResult struct {
 		Protocol  int                 `json:"protocol"`
 		Roots     []string            `json:"roots"`
 		Waiting   int                 `json:"waiting"`
-		Proposals []statusEntry       `json:"proposals"`
+		Proposals []Summary           `json:"proposals"`
 		Doors     []review.DoorStatus `json:"doors"`
-	}
-	statusEntry struct {
-		ID      string       `json:"id"`
-		Agent   string       `json:"agent"`
-		Session string       `json:"session,omitempty"`
-		State   review.State `json:"state"`
-		Files   []string     `json:"files"`
-		Added   int          `json:"added"`
-		Removed int          `json:"removed"`
-		Created string       `json:"created"`
 	}
 )
 
@@ -519,6 +521,26 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 			return nil, err
 		}
 		return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+	case "decideChangeset":
+		var p decideChangesetParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		if err := cc.mayDecideChangeset(p.Changeset); err != nil {
+			return nil, err
+		}
+		v, err := journal.ParseVerdict(p.Decision)
+		if err != nil || v != journal.Approved && v != journal.Rejected {
+			return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("decideChangeset: decision %q: a changeset is approved or rejected whole; say approve or reject", p.Decision)}
+		}
+		res, err := d.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback})
+		if err != nil {
+			if errors.Is(err, review.ErrUnknownChangeset) {
+				return nil, &rpcError{Code: codeInvalidParams, Message: "decideChangeset: " + err.Error() + "; status lists each proposal's changeset"}
+			}
+			return nil, err
+		}
+		return res, nil
 	case "read":
 		var p readParams
 		if err := params(&p); err != nil {
@@ -530,14 +552,9 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		}
 		return readResult{Path: f.Path, Exists: f.Base.Exists, Content: f.BaseText(), SHA256: f.Base.SHA256}, nil
 	case "status":
-		st := statusResult{Protocol: ProtocolVersion, Roots: d.Roots(), Proposals: []statusEntry{}}
+		st := statusResult{Protocol: ProtocolVersion, Roots: d.Roots(), Proposals: []Summary{}}
 		for _, p := range d.List() {
-			e := statusEntry{ID: p.ID, Agent: p.Agent, Session: p.Session, State: p.State, Created: p.Created.UTC().Format("2006-01-02T15:04:05Z")}
-			e.Added, e.Removed = p.Counts()
-			for _, f := range p.Files {
-				e.Files = append(e.Files, f.Path)
-			}
-			st.Proposals = append(st.Proposals, e)
+			st.Proposals = append(st.Proposals, entryOf(p))
 		}
 		st.Waiting = len(st.Proposals)
 		st.Doors = []review.DoorStatus{}
@@ -545,6 +562,21 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 			st.Doors = cc.s.doors()
 		}
 		return st, nil
+	case "subscribe":
+		decoded()
+		return cc.subscribe(ctx)
+	case "get":
+		var p getParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		return cc.get(p)
+	case "checkText":
+		var p checkTextParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		return cc.checkText(ctx, p)
 	}
 	return nil, &rpcError{Code: codeMethodNotFound, Message: fmt.Sprintf("unknown method %q; see docs/protocol.md", req.Method)}
 }
@@ -584,21 +616,37 @@ func (cc *conn) mayDecide(id string) error {
 	return nil
 }
 
+// mayDecideChangeset is mayDecide for a whole changeset (key): a
+// reviewer's connection, and not the reviewer's own agent session.
+func (cc *conn) mayDecideChangeset(key string) error {
+	cc.mu.Lock()
+	reviewer, agent, sess := cc.reviewer, cc.client, cc.sess
+	cc.mu.Unlock()
+	if !reviewer {
+		return &rpcError{Code: codeForbidden, Message: `decideChangeset: only a reviewer decides, and this connection is an agent's; ` +
+			`a reviewer's connection says hello with "role":"reviewer" and proposes nothing (docs/security.md)`}
+	}
+	if cs, ok := cc.s.desk.Changeset(key); ok && sess != "" && cs.Agent == agent && cs.Session == sess {
+		return &rpcError{Code: codeForbidden, Message: fmt.Sprintf("decideChangeset: changeset %s comes from your own agent session (%s, %s); an agent does not decide its own edits", key, agent, sess)}
+	}
+	return nil
+}
+
 // result answers propose and finish: at once, or after the decision.
 func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool) (any, error) {
 	if o, ok := cc.s.desk.Outcome(p.ID); ok {
-		return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+		return proposeResult{ID: p.ID, State: review.StateReported, Changeset: review.ChangesetKey(p), Outcome: &o, Text: o.Text()}, nil
 	}
 	cc.own(p.ID, true)
 	if !wait {
-		return proposeResult{ID: p.ID, State: p.State}, nil
+		return proposeResult{ID: p.ID, State: p.State, Changeset: review.ChangesetKey(p)}, nil
 	}
 	o, err := cc.s.desk.Wait(ctx, p.ID)
 	if err != nil {
 		return nil, err
 	}
 	cc.own(p.ID, false)
-	return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+	return proposeResult{ID: p.ID, State: review.StateReported, Changeset: review.ChangesetKey(p), Outcome: &o, Text: o.Text()}, nil
 }
 
 func validFormat(f engine.Format) bool {

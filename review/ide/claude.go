@@ -166,12 +166,21 @@ type (
 )
 
 // server is the MCP server for one connection; session names it.
+//
+// The CLI calls closeAllDiffTabs at the start of every turn (and only
+// then; docs/agent-protocols.md §1.3): the door counts them to name the
+// turn of each openDiff, so the edits of one turn form one changeset.
 func (c *claudeDoor) server(session string) *mcp.Server {
+	var turns atomic.Int64
 	s := mcp.NewServer(&mcp.Implementation{Name: "diffdesk", Title: c.ideName, Version: "1"}, nil)
 	s.AddReceivingMiddleware(c.reviews.countReady)
 	mcp.AddTool(s, &mcp.Tool{Name: "openDiff", Description: "Show a proposed file in the desk and wait for the person's decision."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in claudeOpenDiffArgs) (*mcp.CallToolResult, any, error) {
-			return c.openDiff(ctx, session, in)
+			turn := ""
+			if n := turns.Load(); n > 0 {
+				turn = strconv.FormatInt(n, 10)
+			}
+			return c.openDiff(ctx, session, turn, in)
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "close_tab", Description: "Close a diff: the person answered in the terminal."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in claudeTabArgs) (*mcp.CallToolResult, any, error) {
@@ -182,6 +191,7 @@ func (c *claudeDoor) server(session string) *mcp.Server {
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "closeAllDiffTabs", Description: "Close every diff this session opened."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, _ claudeNoArgs) (*mcp.CallToolResult, any, error) {
+			turns.Add(1)
 			rs := c.reviews.takeSession(session)
 			for _, r := range rs {
 				if r.id != "" {
@@ -205,7 +215,7 @@ func (c *claudeDoor) server(session string) *mcp.Server {
 // FILE_SAVED and the text the agent must write, or DIFF_REJECTED and the
 // tab name. A refused path is a tool error, so the terminal prompt stays
 // (docs/agent-protocols.md §1.4).
-func (c *claudeDoor) openDiff(ctx context.Context, session string, in claudeOpenDiffArgs) (*mcp.CallToolResult, any, error) {
+func (c *claudeDoor) openDiff(ctx context.Context, session, turn string, in claudeOpenDiffArgs) (*mcp.CallToolResult, any, error) {
 	path := in.NewFilePath
 	if path == "" {
 		path = in.OldFilePath
@@ -215,7 +225,7 @@ func (c *claudeDoor) openDiff(ctx context.Context, session string, in claudeOpen
 	if old, had := c.reviews.put(in.TabName, doorReview{session: session}); had && old.id != "" {
 		c.desk.Withdraw(ctx, old.id, "Claude Code reopened the tab "+in.TabName)
 	}
-	p, err := proposeWhole(ctx, c.desk, "claude-code", session, path, in.NewFileContents)
+	p, err := proposeWhole(ctx, c.desk, "claude-code", session, turn, path, in.NewFileContents)
 	if err != nil {
 		c.reviews.take(in.TabName, "")
 		return nil, nil, fmt.Errorf("diffdesk cannot review %s: %w; answer in the terminal instead", path, err)

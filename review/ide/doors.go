@@ -292,10 +292,11 @@ func textResult(texts ...string) *mcp.CallToolResult {
 }
 
 // proposeWhole queues an IDE door's whole-file proposal, which the agent
-// writes itself once approved.
-func proposeWhole(ctx context.Context, desk *review.Desk, agent, session, path, content string) (review.Proposal, error) {
+// writes itself once approved; turn names the agent's turn if the door
+// can tell ("" if not).
+func proposeWhole(ctx context.Context, desk *review.Desk, agent, session, turn, path, content string) (review.Proposal, error) {
 	return desk.Propose(ctx, review.Request{
-		Agent: agent, Session: session, Format: engine.FormatWrite, Path: path, Payload: content, AgentWrites: true,
+		Agent: agent, Session: session, Turn: turn, Format: engine.FormatWrite, Path: path, Payload: content, AgentWrites: true,
 	})
 }
 

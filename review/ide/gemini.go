@@ -222,7 +222,7 @@ func (g *geminiDoor) newServer(ideName string) *mcp.Server {
 // openDiff queues the proposal and answers at once; a goroutine sends the
 // outcome when the person decides.
 func (g *geminiDoor) openDiff(ctx context.Context, session string, in geminiOpenDiffArgs) (*mcp.CallToolResult, any, error) {
-	p, err := proposeWhole(ctx, g.desk, "gemini-cli", session, in.FilePath, in.NewContent)
+	p, err := proposeWhole(ctx, g.desk, "gemini-cli", session, "", in.FilePath, in.NewContent)
 	if err != nil {
 		return nil, nil, fmt.Errorf("diffdesk cannot review %s: %w; answer in the terminal instead", in.FilePath, err)
 	}

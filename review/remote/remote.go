@@ -1,0 +1,479 @@
+// Package remote is a desk on another machine as the window sees it: the
+// native protocol (review/deskrpc) spoken as a reviewer over a stream —
+// `ssh host deskctl bridge`'s stdio, or any socket — with the proposals
+// kept here, read in full as the desk announces each change, so the window
+// reads them without waiting on the network.
+package remote
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/checker"
+	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
+)
+
+// Desk is a desk reached through the protocol. Its methods are the ones of
+// review.Desk the window uses, with the same meaning.
+type Desk struct {
+	cl    *deskrpc.Client
+	where string // what the window calls the desk: "user@host"
+	roots []string
+
+	mu       sync.Mutex
+	props    map[string]review.Proposal // every proposal the desk announced and still holds
+	outcomes map[string]review.Outcome
+	mine     map[string]bool // proposals this window decides: their outcome comes with the decision
+	subs     map[int]func(review.Event)
+	subSeq   int
+	lost     error // why the desk can no longer be reached; nil while it can
+	onLost   func(error)
+
+	stop context.CancelFunc
+	done chan struct{}
+}
+
+// Open starts reviewing the desk at the other end of cl: hello as a
+// reviewer named who (e.g. "me@laptop", which the desk's journal records),
+// the queue, and every waiting proposal in full. where names the desk for
+// the person ("dev@box"). The Desk closes cl when closed.
+func Open(ctx context.Context, cl *deskrpc.Client, where, who string) (*Desk, error) {
+	var hello struct {
+		Roots []string `json:"roots"`
+	}
+	if err := cl.Call(ctx, "hello", map[string]any{"protocol": deskrpc.ProtocolVersion, "agent": "diffdesk", "session": who, "role": "reviewer"}, &hello); err != nil {
+		return nil, fmt.Errorf("greeting the desk at %s: %w", where, err)
+	}
+	sub, err := cl.Subscribe(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("following the queue of the desk at %s: %w", where, err)
+	}
+	d := &Desk{cl: cl, where: where, roots: hello.Roots, props: map[string]review.Proposal{}, outcomes: map[string]review.Outcome{}, mine: map[string]bool{},
+		subs: map[int]func(review.Event){}, done: make(chan struct{})}
+	for _, s := range sub.Proposals {
+		if err := d.fetch(ctx, s.ID); err != nil && !errors.Is(err, errGone) {
+			return nil, err
+		}
+	}
+	loop, stop := context.WithCancel(context.Background())
+	d.stop = stop
+	go d.follow(loop, sub)
+	return d, nil
+}
+
+// errGone: the desk no longer holds the proposal.
+var errGone = errors.New("the desk no longer holds the proposal")
+
+// follow reads the proposal each event names and tells the subscribers,
+// until the connection ends or the desk is closed.
+func (d *Desk) follow(ctx context.Context, sub *deskrpc.Subscription) {
+	defer close(d.done)
+	for {
+		ev, err := sub.Next(ctx)
+		if err != nil {
+			if ctx.Err() == nil {
+				d.setLost(err)
+			}
+			return
+		}
+		if d.decidedHere(ev) {
+			d.emit(review.Event{Kind: ev.Kind, ID: ev.ID})
+			continue
+		}
+		if err := d.fetch(ctx, ev.ID); errors.Is(err, errGone) {
+			d.mu.Lock()
+			if p, ok := d.props[ev.ID]; ok && p.State.Open() {
+				p.State = review.StateWithdrawn // gone before it was decided: the desk dropped it
+				d.props[ev.ID] = p
+			}
+			d.mu.Unlock()
+		} else if err != nil {
+			if ctx.Err() == nil {
+				d.setLost(err)
+			}
+			return
+		}
+		d.emit(review.Event{Kind: ev.Kind, ID: ev.ID})
+	}
+}
+
+// decidedHere takes the news that a proposal this window decided is
+// decided from the event alone: the decision's answer brings the outcome,
+// so reading the proposal again would cost a round trip for nothing.
+func (d *Desk) decidedHere(ev deskrpc.Event) bool {
+	if ev.Kind != review.EventDecided || ev.Proposal == nil {
+		return false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p, ok := d.props[ev.ID]
+	if !ok || !d.mine[ev.ID] {
+		return false
+	}
+	p.State = ev.Proposal.State
+	d.props[ev.ID] = p
+	return true
+}
+
+// fetch reads proposal id in full and keeps it.
+func (d *Desk) fetch(ctx context.Context, id string) error {
+	det, err := d.cl.Get(ctx, id, "")
+	var re *deskrpc.RemoteError
+	if errors.As(err, &re) && re.Code == -32002 {
+		return errGone
+	}
+	if err != nil {
+		return fmt.Errorf("reading proposal %s from the desk at %s: %w", id, d.where, err)
+	}
+	p, err := proposal(det)
+	if err != nil {
+		return fmt.Errorf("proposal %s from the desk at %s: %w", id, d.where, err)
+	}
+	d.mu.Lock()
+	d.props[id] = p
+	if det.Outcome != nil {
+		d.outcomes[id] = *det.Outcome
+	}
+	d.mu.Unlock()
+	return nil
+}
+
+func (d *Desk) setLost(err error) {
+	d.mu.Lock()
+	d.lost = fmt.Errorf("lost the desk at %s: %w", d.where, err)
+	f, lost := d.onLost, d.lost
+	d.mu.Unlock()
+	if f != nil {
+		f(lost)
+	}
+}
+
+// OnLost sets f, called once (on another goroutine) if the desk can no
+// longer be reached.
+func (d *Desk) OnLost(f func(error)) {
+	d.mu.Lock()
+	d.onLost = f
+	lost := d.lost
+	d.mu.Unlock()
+	if lost != nil {
+		f(lost)
+	}
+}
+
+// Where names the desk, as Open was told.
+func (d *Desk) Where() string { return d.where }
+
+// Close stops following the desk and closes the connection.
+func (d *Desk) Close() error {
+	d.stop()
+	err := d.cl.Close()
+	<-d.done
+	return err
+}
+
+func (d *Desk) emit(ev review.Event) {
+	d.mu.Lock()
+	fns := make([]func(review.Event), 0, len(d.subs))
+	for _, fn := range d.subs {
+		fns = append(fns, fn)
+	}
+	d.mu.Unlock()
+	for _, fn := range fns {
+		fn(ev)
+	}
+}
+
+// Subscribe is review.Desk.Subscribe: fn is called for every event, once
+// the proposal it names has been read.
+func (d *Desk) Subscribe(fn func(review.Event)) (cancel func()) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.subSeq++
+	id := d.subSeq
+	d.subs[id] = fn
+	return func() {
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		delete(d.subs, id)
+	}
+}
+
+// List returns the proposals waiting for a decision, oldest first.
+func (d *Desk) List() []review.Proposal {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var out []review.Proposal
+	for _, p := range d.props {
+		if p.State.Open() {
+			out = append(out, p)
+		}
+	}
+	slices.SortFunc(out, func(p, q review.Proposal) int {
+		if p.Before(q) {
+			return -1
+		}
+		return 1
+	})
+	return out
+}
+
+// Get returns the proposal as last read.
+func (d *Desk) Get(id string) (review.Proposal, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p, ok := d.props[id]
+	return p, ok
+}
+
+// Outcome returns the outcome of a decided proposal.
+func (d *Desk) Outcome(id string) (review.Outcome, bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	o, ok := d.outcomes[id]
+	return o, ok
+}
+
+// Forget drops a decided or failed proposal the window no longer shows.
+func (d *Desk) Forget(id string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if p, ok := d.props[id]; ok && !p.State.Open() {
+		delete(d.props, id)
+		delete(d.outcomes, id)
+		delete(d.mine, id)
+	}
+}
+
+// Roots returns the desk's workspace roots, on its machine.
+func (d *Desk) Roots() []string { return d.roots }
+
+// Preview returns a streaming proposal's text so far.
+func (d *Desk) Preview(id string) (engine.Preview, bool) {
+	p, ok := d.Get(id)
+	if !ok || p.State != review.StateStreaming || len(p.Files) == 0 {
+		return engine.Preview{}, false
+	}
+	f := p.Files[0]
+	lines := engine.SplitLines(f.Proposed)
+	pv := engine.Preview{Done: lines, Growing: f.Growing}
+	if n := len(lines); n > 0 && !endsLine(lines[n-1]) {
+		pv.Done, pv.Partial = lines[:n-1], lines[n-1]
+	}
+	return pv, true
+}
+
+func endsLine(l string) bool { return len(l) > 0 && l[len(l)-1] == '\n' }
+
+// Plan is review.Desk.Plan, worked out here from the proposal in hand.
+func (d *Desk) Plan(id string, dec review.Decision) (map[string]string, error) {
+	p, ok := d.Get(id)
+	if !ok {
+		return nil, review.ErrUnknownProposal
+	}
+	return review.PlanOf(p, dec)
+}
+
+// Decide carries out dec on the desk: one call, answered with the outcome.
+func (d *Desk) Decide(ctx context.Context, id string, dec review.Decision) (review.Outcome, error) {
+	if dec.Rule != "" {
+		return review.Outcome{}, errors.New("remote: a rule decides only on the desk's own machine")
+	}
+	var res struct {
+		Outcome *review.Outcome `json:"outcome"`
+	}
+	d.mu.Lock()
+	d.mine[id] = true
+	d.mu.Unlock()
+	err := d.cl.Call(ctx, "decide", map[string]any{"id": id, "decision": string(dec.Verdict), "feedback": dec.Feedback,
+		"edited": dec.Edited, "hunks": dec.Hunks, "overwrite": dec.Overwrite, "comments": dec.Comments}, &res)
+	if err != nil {
+		// Not decided here. Another window's decision, when it comes, is
+		// read in full; if its event came while this call was out (and
+		// was taken for this window's), read it now.
+		d.notMine(ctx, id)
+		return review.Outcome{}, deskError(id, err)
+	}
+	if res.Outcome == nil {
+		return review.Outcome{}, fmt.Errorf("remote: the desk at %s answered the decision on %s without an outcome", d.where, id)
+	}
+	d.mu.Lock()
+	d.outcomes[id] = *res.Outcome
+	d.mu.Unlock()
+	return *res.Outcome, nil
+}
+
+// ChangesetOf returns the changeset proposal id belongs to, from the
+// proposals held here (decided ones until the window forgets them).
+func (d *Desk) ChangesetOf(id string) (review.Changeset, bool) {
+	d.mu.Lock()
+	all := make([]review.Proposal, 0, len(d.props))
+	for _, p := range d.props {
+		all = append(all, p)
+	}
+	p, ok := d.props[id]
+	d.mu.Unlock()
+	if !ok {
+		return review.Changeset{}, false
+	}
+	key := review.ChangesetKey(p)
+	for _, cs := range review.Changesets(all) {
+		if cs.Key == key {
+			return cs, true
+		}
+	}
+	return review.Changeset{}, false
+}
+
+// DecideChangeset approves or rejects every open proposal of changeset
+// key on the desk: one call, answered with each outcome.
+func (d *Desk) DecideChangeset(ctx context.Context, key string, dec review.ChangesetDecision) (review.ChangesetResult, error) {
+	d.mu.Lock()
+	var ids []string
+	for id, p := range d.props {
+		if p.State.Open() && review.ChangesetKey(p) == key {
+			ids = append(ids, id)
+			d.mine[id] = true
+		}
+	}
+	d.mu.Unlock()
+	var res review.ChangesetResult
+	err := d.cl.Call(ctx, "decideChangeset", map[string]any{"changeset": key, "decision": string(dec.Verdict), "feedback": dec.Feedback}, &res)
+	d.mu.Lock()
+	decided := map[string]bool{}
+	for _, o := range res.Decided {
+		d.outcomes[o.ID] = o
+		decided[o.ID] = true
+	}
+	d.mu.Unlock()
+	for _, id := range ids {
+		if !decided[id] {
+			d.notMine(ctx, id) // left open, or decided elsewhere
+		}
+	}
+	if err != nil {
+		return review.ChangesetResult{}, deskError("", err)
+	}
+	return res, nil
+}
+
+// notMine notes that proposal id, which this window set out to decide,
+// was not decided by it: another window's decision, when its event comes,
+// is read in full, and if that event came while the call was out (taken
+// for this window's), the proposal is read now.
+func (d *Desk) notMine(ctx context.Context, id string) {
+	d.mu.Lock()
+	delete(d.mine, id)
+	p, ok := d.props[id]
+	_, have := d.outcomes[id]
+	d.mu.Unlock()
+	if ok && !p.State.Open() && !have && d.fetch(ctx, id) == nil {
+		d.emit(review.Event{Kind: review.EventDecided, ID: id})
+	}
+}
+
+// deskError gives an error of the desk's the type review.Desk would have
+// returned, where the window tells them apart.
+func deskError(id string, err error) error {
+	var re *deskrpc.RemoteError
+	if !errors.As(err, &re) {
+		return err
+	}
+	switch re.Code {
+	case -32002:
+		return fmt.Errorf("%s: %w", re.Message, review.ErrUnknownProposal)
+	case -32003:
+		if se, ok := re.Data.(map[string]any); ok {
+			if paths, ok := se["Paths"].([]any); ok {
+				st := &review.StaleError{ID: id}
+				for _, p := range paths {
+					if s, ok := p.(string); ok {
+						st.Paths = append(st.Paths, s)
+					}
+				}
+				return st
+			}
+		}
+	}
+	return err
+}
+
+// CheckText runs the project's checkers on the desk's machine over text,
+// the person's edit of file path of proposal id.
+func (d *Desk) CheckText(ctx context.Context, id, path, text string) ([]checker.Report, error) {
+	reports, err := d.cl.CheckText(ctx, id, path, text)
+	if err != nil {
+		return nil, err
+	}
+	return checkerReports(reports), nil
+}
+
+func checkerReports(rs []deskrpc.Report) []checker.Report {
+	var out []checker.Report
+	for _, r := range rs {
+		cr := checker.Report{Checker: r.Checker, Problems: r.Problems}
+		if r.Error != "" {
+			cr.Err = errors.New(r.Error)
+		}
+		out = append(out, cr)
+	}
+	return out
+}
+
+// proposal turns the protocol's account of a proposal back into the
+// desk's.
+func proposal(det deskrpc.Detail) (review.Proposal, error) {
+	created, err := time.Parse(time.RFC3339, det.Created)
+	if err != nil {
+		return review.Proposal{}, fmt.Errorf("bad created time %q: %w", det.Created, err)
+	}
+	p := review.Proposal{ID: det.ID, Agent: det.Agent, Session: det.Session, Turn: det.Turn, Created: created, Format: det.Format, State: det.State,
+		AgentWrites: det.AgentWrites, Failure: det.Failure, AutoRule: det.AutoRule, Instruction: det.Instruction}
+	for _, wf := range det.Files {
+		if wf.Base == nil || wf.Proposed == nil {
+			return review.Proposal{}, fmt.Errorf("file %s came without its texts", wf.Path)
+		}
+		f := review.File{Path: wf.Path, Rel: wf.Rel, Root: wf.Root, Proposed: *wf.Proposed, Delete: wf.Delete,
+			Incomplete: wf.Incomplete, Added: wf.Added, Removed: wf.Removed,
+			Base: snapshot(wf.Path, wf.Exists, wf.BaseSHA256, *wf.Base)}
+		if pr := wf.Protected; pr != nil {
+			f.Protected = config.Protection{Pattern: pr.Pattern, Origin: pr.Origin, Reason: pr.Reason}
+		}
+		for _, m := range wf.Matches {
+			f.Matches = append(f.Matches, m.Match)
+		}
+		if dk := wf.Disk; dk != nil {
+			content := ""
+			if dk.Content != nil {
+				content = *dk.Content
+			}
+			f.Disk = snapshot(wf.Path, dk.Exists, dk.SHA256, content)
+		}
+		if len(wf.Growing) == 2 {
+			f.Growing = engine.LineRange{Start: wf.Growing[0], End: wf.Growing[1]}
+		}
+		if c := wf.Checks; c != nil {
+			f.Checks = review.Checks{Running: c.Running, Reports: checkerReports(c.Reports)}
+			if f.Checks.Reports == nil {
+				f.Checks.Reports = []checker.Report{}
+			}
+		}
+		p.Files = append(p.Files, f)
+	}
+	return p, nil
+}
+
+// snapshot is a file's content as the desk read it on its machine.
+func snapshot(path string, exists bool, sha, content string) atomicfile.Snapshot {
+	if !exists {
+		return atomicfile.Snapshot{Path: path}
+	}
+	return atomicfile.Snapshot{Path: path, Exists: true, Content: []byte(content), SHA256: sha, Size: int64(len(content))}
+}

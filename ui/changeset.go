@@ -1,0 +1,440 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+// The changeset of the shown proposal (review.Changeset): every file of
+// every proposal of its agent session (and turn), open and recently
+// decided, as a tree above the diff, read as one review. j and k go on
+// across its files and proposals, ] and [ step through its files, and A
+// and R decide every open proposal of it at once.
+
+// changesetTree is the file tree of the shown proposal's changeset; it
+// shows only when the changeset has more than one file.
+type changesetTree struct {
+	d      *detail
+	cs     review.Changeset
+	title  *widget.Label
+	rows   *fyne.Container // VBox of treeRows and directory labels
+	scroll *container.Scroll
+	box    *fyne.Container
+	hunks  map[string]int // proposal id + path → its hunk count (cache)
+	// confirm, while the approve-all confirmation is open, approves (Enter).
+	confirm func()
+}
+
+func newChangesetTree(d *detail) *changesetTree {
+	t := &changesetTree{d: d, hunks: map[string]int{}}
+	t.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	t.rows = container.NewVBox()
+	t.scroll = container.NewVScroll(t.rows)
+	t.box = container.NewBorder(t.title, nil, nil, nil, t.scroll)
+	t.box.Hide()
+	return t
+}
+
+// shown reports whether the tree is on show (the changeset has more than
+// one file).
+func (t *changesetTree) shown() bool { return len(t.cs.Files) > 1 }
+
+// refresh re-reads the shown proposal's changeset from the desk and draws it.
+func (t *changesetTree) refresh() {
+	d := t.d
+	t.cs = review.Changeset{}
+	if d.id != "" {
+		if cs, ok := d.w.desk.ChangesetOf(d.id); ok {
+			t.cs = cs
+		}
+	}
+	if !t.shown() {
+		t.box.Hide()
+		return
+	}
+	cs := t.cs
+	t.title.SetText(fmt.Sprintf("Changeset · %d %s in %d %s · +%d −%d · %d open", len(cs.Files), plural(len(cs.Files), "file", "files"),
+		len(cs.Proposals), plural(len(cs.Proposals), "proposal", "proposals"), cs.Added, cs.Removed, cs.Open))
+	var objs []fyne.CanvasObject
+	dir := ""
+	cur := t.current()
+	for i, f := range cs.Files {
+		indent := ""
+		if dd := path.Dir(f.Rel); dd != "." {
+			if dd != dir {
+				l := canvas.NewText(dd+"/", theme.Color(theme.ColorNamePlaceHolder))
+				l.TextSize = theme.CaptionTextSize() + 1
+				objs = append(objs, container.NewPadded(l))
+			}
+			dir, indent = dd, "    "
+		} else {
+			dir = ""
+		}
+		objs = append(objs, newTreeRow(t, i, indent, f, i == cur))
+	}
+	t.rows.Objects = objs
+	t.rows.Refresh()
+	h := float32(0)
+	for i, o := range objs {
+		if i == 7 {
+			break
+		}
+		h += o.MinSize().Height + theme.Padding()
+	}
+	t.scroll.SetMinSize(fyne.NewSize(0, h))
+	t.box.Show()
+}
+
+// current is the index in the changeset's files of the file shown; -1 if
+// none.
+func (t *changesetTree) current() int {
+	for i, f := range t.cs.Files {
+		if f.Proposal == t.d.id && f.Index == t.d.file {
+			return i
+		}
+	}
+	return -1
+}
+
+// fileState names a changeset file's state for the tree, and its colour:
+// a decided proposal's verdict, else its state.
+func (t *changesetTree) fileState(f review.ChangesetFile) (string, fyne.ThemeColorName) {
+	switch f.State {
+	case review.StatePending:
+		return "waiting", theme.ColorNamePrimary
+	case review.StateStale:
+		return "stale", theme.ColorNameWarning
+	case review.StateStreaming:
+		return "streaming", theme.ColorNamePrimary
+	case review.StateDecided:
+		return "writing", theme.ColorNamePrimary
+	case review.StateFailed:
+		return "failed", theme.ColorNameError
+	case review.StateWithdrawn:
+		return "withdrawn", theme.ColorNamePlaceHolder
+	}
+	o, ok := t.d.w.desk.Outcome(f.Proposal)
+	if !ok {
+		return "decided", theme.ColorNamePlaceHolder
+	}
+	switch o.Status {
+	case journal.Approved, journal.ApprovedEdited, journal.Partial:
+		return string(o.Status), theme.ColorNameSuccess
+	case journal.Rejected, journal.Failed, journal.Stale:
+		return string(o.Status), theme.ColorNameError
+	}
+	return string(o.Status), theme.ColorNamePlaceHolder
+}
+
+// goTo shows file i of the changeset, at its first change (or its last,
+// with last): in the shown proposal, or by showing the proposal it is in.
+func (t *changesetTree) goTo(i int, last bool) {
+	d := t.d
+	if i < 0 || i >= len(t.cs.Files) {
+		return
+	}
+	f := t.cs.Files[i]
+	if f.Proposal != d.id {
+		d.w.Select(f.Proposal)
+		if d.id != f.Proposal {
+			d.say("That proposal is no longer at the desk.")
+			return
+		}
+	}
+	if f.Index != d.file && f.Index < len(d.p.Files) {
+		d.saveFileState()
+		d.file = f.Index
+		d.files.choose(d.p.Files[f.Index].Rel)
+		d.shownKey = ""
+		d.render()
+	}
+	if last {
+		d.view.LastHunk()
+	}
+	t.refresh()
+	d.updateCounter()
+}
+
+// step goes dir files on through the changeset (] and [); it reports
+// whether the changeset has more than one file.
+func (t *changesetTree) step(dir int, last bool) bool {
+	if !t.shown() {
+		return false
+	}
+	i := t.current() + dir
+	switch {
+	case i < 0:
+		t.d.say("This is the first file of the changeset.")
+	case i >= len(t.cs.Files):
+		t.d.say("This is the last file of the changeset.")
+	default:
+		t.goTo(i, last)
+	}
+	return true
+}
+
+// hunkCount is how many hunks file f of the changeset has.
+func (t *changesetTree) hunkCount(f review.ChangesetFile) int {
+	key := f.Proposal + "\x00" + f.Path
+	if n, ok := t.hunks[key]; ok {
+		return n
+	}
+	n := 0
+	for _, p := range t.cs.Proposals {
+		if p.ID == f.Proposal && f.Index < len(p.Files) {
+			if p.State == review.StateStreaming {
+				return 0 // still growing: not cached
+			}
+			n = len(p.Files[f.Index].Hunks())
+		}
+	}
+	t.hunks[key] = n
+	return n
+}
+
+// counter is the counter's text over the changeset, from the shown file's
+// hunk k of n: "hunk K of N · file I of M"; "" when the changeset has one
+// proposal (the proposal's own counter says it all).
+func (t *changesetTree) counter(k, n int) string {
+	cur := t.current()
+	if len(t.cs.Proposals) < 2 || cur < 0 {
+		return ""
+	}
+	before, total := 0, 0
+	for i, f := range t.cs.Files {
+		c := t.hunkCount(f)
+		if i == cur {
+			c = n
+		}
+		if i < cur {
+			before += c
+		}
+		total += c
+	}
+	s := fmt.Sprintf("%d %s", total, plural(total, "hunk", "hunks"))
+	if k > 0 {
+		s = fmt.Sprintf("hunk %d of %d", before+k, total)
+	}
+	return fmt.Sprintf("%s · file %d of %d in the changeset", s, cur+1, len(t.cs.Files))
+}
+
+// openProposals are the changeset's proposals that wait for a decision.
+func (t *changesetTree) openProposals() []review.Proposal {
+	var out []review.Proposal
+	for _, p := range t.cs.Proposals {
+		if p.State.Open() {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ApproveChangeset approves every open proposal of the shown changeset as
+// proposed (A). When that is more than the shown proposal, it asks first:
+// Enter approves, Esc cancels.
+func (d *detail) ApproveChangeset() {
+	t := d.tree
+	t.refresh()
+	open := t.openProposals()
+	switch {
+	case d.id == "" || d.deciding:
+		return
+	case len(open) == 0:
+		d.say("Nothing in this changeset waits for a decision.")
+		return
+	case len(open) == 1 && open[0].ID == d.id:
+		d.Approve() // just the shown one: as a does, ticks and edits included
+		return
+	case d.canDecide() && (d.editing || len(d.edited) > 0 || d.someRejected()):
+		// Approving all as proposed would drop what the person did here.
+		d.say("You edited this proposal or unticked hunks: approve it with a first, then A approves the rest as proposed.")
+		return
+	}
+	files := 0
+	for _, p := range open {
+		files += len(p.Files)
+	}
+	msg := fmt.Sprintf("Approve all %d open proposals of this changeset (%d %s) as proposed?\nStale or streaming ones are left for you to decide.",
+		len(open), files, plural(files, "file", "files"))
+	var dlg *dialog.ConfirmDialog
+	t.confirm = func() {
+		t.confirm = nil
+		dlg.Hide()
+		d.decideChangeset(review.ChangesetDecision{Verdict: journal.Approved})
+	}
+	dlg = dialog.NewConfirm("Approve the whole changeset?", msg, func(ok bool) {
+		if ok && t.confirm != nil {
+			t.confirm()
+		}
+	}, d.w.Win)
+	dlg.SetConfirmText("Approve all (Enter)")
+	dlg.SetDismissText("Cancel (Esc)")
+	d.w.setCloser(dlg, func() { t.confirm = nil })
+	dlg.Show()
+}
+
+// ShowRejectChangeset opens the reject dialog for every open proposal of
+// the shown changeset, with one reason for them all (R).
+func (d *detail) ShowRejectChangeset() {
+	d.tree.refresh()
+	open := d.tree.openProposals()
+	switch {
+	case d.id == "" || d.deciding:
+	case len(open) == 0:
+		d.say("Nothing in this changeset waits for a decision.")
+	default:
+		d.openRejectDialog(true, fmt.Sprintf("Reject all %d open %s of this changeset?", len(open), plural(len(open), "proposal", "proposals")))
+	}
+}
+
+// decideChangeset carries out a whole-changeset decision off the UI
+// goroutine; each proposal is decided on its own and its agent told.
+func (d *detail) decideChangeset(dec review.ChangesetDecision) {
+	if wait := d.shownAt.Add(d.w.opts.ArmDelay).Sub(d.w.now()); wait > 0 {
+		d.setStatus("This proposal has just appeared: look at it, then decide.", false)
+		return
+	}
+	key, id := d.tree.cs.Key, d.id
+	shownOpen := d.canDecide()
+	if shownOpen {
+		d.deciding = true
+		d.updateBar()
+	}
+	d.w.autoPicked = false
+	d.setStatus("Deciding the changeset…", false)
+	d.w.decisions.Add(1)
+	go func() {
+		defer d.w.decisions.Done()
+		res, err := d.w.desk.DecideChangeset(context.Background(), key, dec)
+		d.w.do(func() { d.changesetDecided(id, shownOpen, res, err) })
+	}()
+}
+
+// changesetDecided shows what a whole-changeset decision did.
+func (d *detail) changesetDecided(id string, shownOpen bool, res review.ChangesetResult, err error) {
+	if id != d.id {
+		return
+	}
+	if shownOpen {
+		d.deciding = false
+		var mine *review.Outcome
+		for i := range res.Decided {
+			if res.Decided[i].ID == id {
+				mine = &res.Decided[i]
+			}
+		}
+		if mine != nil {
+			d.decided(id, *mine, nil)
+		} else if p, ok := d.w.desk.Get(id); ok {
+			d.p = p
+			d.shownKey = ""
+			d.render()
+		}
+	}
+	if err != nil {
+		d.setStatus("The changeset was not decided: "+err.Error(), true)
+		return
+	}
+	var b strings.Builder
+	verb := "Approved"
+	if len(res.Decided) > 0 && res.Decided[0].Status == journal.Rejected {
+		verb = "Rejected"
+	}
+	fmt.Fprintf(&b, "%s %d %s of the changeset.", verb, len(res.Decided), plural(len(res.Decided), "proposal", "proposals"))
+	for _, s := range res.Skipped {
+		name := s.ID
+		if p, ok := d.w.desk.Get(s.ID); ok {
+			name = fileNames(p)
+		}
+		b.WriteString("\nLeft open: " + name + " — " + s.Reason)
+	}
+	d.setStatus(b.String(), len(res.Skipped) > 0)
+	d.tree.refresh()
+	d.w.refreshQueue()
+}
+
+// ToggleFileHunks ticks every hunk of the shown file, or unticks them all
+// when all are ticked (H): a file left with none is not written.
+func (d *detail) ToggleFileHunks() {
+	hs := d.view.Hunks()
+	if !d.canDecide() || d.editing || anyStale(d.p) || len(hs) == 0 {
+		d.say("No hunks to tick here.")
+		return
+	}
+	all := len(d.view.AcceptedHunks()) == len(hs)
+	for _, h := range hs {
+		d.view.SetHunkAccepted(h.ID, !all)
+	}
+	d.accepted[d.curPath()] = d.view.AcceptedHunks()
+	if all {
+		d.say(d.cur().Rel + ": every hunk unticked; approving leaves this file as it is.")
+	} else {
+		d.say(d.cur().Rel + ": every hunk ticked.")
+	}
+	d.updateBar()
+	d.updateCounter()
+}
+
+// treeRow is one file of the changeset tree: a click shows it.
+type treeRow struct {
+	widget.BaseWidget
+	t       *changesetTree
+	i       int
+	content *fyne.Container
+}
+
+func newTreeRow(t *changesetTree, i int, indent string, f review.ChangesetFile, current bool) *treeRow {
+	r := &treeRow{t: t, i: i}
+	mark := "  "
+	if current {
+		mark = "▸ "
+	}
+	name := canvas.NewText(indent+mark+path.Base(f.Rel), theme.Color(theme.ColorNameForeground))
+	name.TextStyle.Bold = current
+	st, col := t.fileState(f)
+	state := canvas.NewText(st, theme.Color(col))
+	state.TextSize = theme.CaptionTextSize()
+	state.TextStyle.Bold = true
+	added := canvas.NewText(fmt.Sprintf("+%d", f.Added), theme.Color(theme.ColorNameSuccess))
+	removed := canvas.NewText(fmt.Sprintf("−%d", f.Removed), theme.Color(theme.ColorNameError))
+	added.TextStyle.Monospace, removed.TextStyle.Monospace = true, true
+	left := container.NewHBox(name)
+	if f.New {
+		n := canvas.NewText("new", theme.Color(theme.ColorNamePlaceHolder))
+		n.TextSize = theme.CaptionTextSize()
+		left.Add(n)
+	}
+	if f.Delete {
+		n := canvas.NewText("deleted", theme.Color(theme.ColorNameError))
+		n.TextSize = theme.CaptionTextSize()
+		left.Add(n)
+	}
+	// Inset on the right: the counts stay clear of the pane's edge and of
+	// the tree's scroll bar.
+	r.content = container.New(layout.NewCustomPaddedLayout(0, 0, 0, 3*theme.Padding()),
+		container.NewBorder(nil, nil, left, container.NewHBox(state, added, removed)))
+	r.ExtendBaseWidget(r)
+	return r
+}
+
+// CreateRenderer is part of fyne.Widget.
+func (r *treeRow) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(r.content) }
+
+// Tapped shows the row's file; part of fyne.Tappable.
+func (r *treeRow) Tapped(*fyne.PointEvent) {
+	r.t.goTo(r.i, false)
+	r.t.d.w.keysBack()
+}

@@ -1,0 +1,237 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+// treeLines are the rows of the changeset tree as text: a directory, or a
+// file with its state and counts.
+func treeLines(d *detail) []string {
+	var out []string
+	var texts func(o fyne.CanvasObject, into *[]string)
+	texts = func(o fyne.CanvasObject, into *[]string) {
+		switch o := o.(type) {
+		case *canvas.Text:
+			*into = append(*into, strings.TrimSpace(o.Text))
+		case *fyne.Container:
+			for _, c := range o.Objects {
+				texts(c, into)
+			}
+		case *treeRow:
+			texts(o.content, into)
+		}
+	}
+	for _, o := range d.tree.rows.Objects {
+		var parts []string
+		texts(o, &parts)
+		out = append(out, strings.Join(parts, " "))
+	}
+	return out
+}
+
+// changesetOfThree proposes a.txt, b.txt and dir/c.txt one call each in
+// session s1 (as the IDE doors do), and x.txt in another session; a.txt's
+// proposal is approved before the review starts. It returns the proposals
+// of a, b, c and x.
+func changesetOfThree(h *harness) (a, b, c, x review.Proposal) {
+	for _, f := range []string{"a.txt", "b.txt", "dir/c.txt", "x.txt"} {
+		h.write(f, f+"\n")
+	}
+	a = h.propose("claude-code", "s1", engine.FormatWrite, "a.txt", "A\n")
+	b = h.propose("claude-code", "s1", engine.FormatWrite, "b.txt", "B\n")
+	c = h.propose("claude-code", "s1", engine.FormatWrite, "dir/c.txt", "C\n")
+	x = h.propose("claude-code", "s2", engine.FormatWrite, "x.txt", "X\n")
+	h.win.Select(a.ID)
+	h.win.Approve()
+	h.outcome(a.ID)
+	h.settle()
+	return a, b, c, x
+}
+
+// TestChangesetTreeAndContinuousReview: the tree lists every file of the
+// session's proposals with its state and counts, the decided one too; j
+// and k go on from one proposal to the next and back, ] and [ step through
+// the changeset's files (into the decided proposal too), a click on a row
+// shows its file, and the counter counts over the changeset.
+func TestChangesetTreeAndContinuousReview(t *testing.T) {
+	h := newHarness(t)
+	a, b, c, _ := changesetOfThree(h)
+	h.win.Select(b.ID)
+	d := h.win.detail
+	if !d.tree.box.Visible() {
+		t.Fatal("the changeset tree is hidden")
+	}
+	want := []string{"a.txt approved +1 −1", "▸ b.txt waiting +1 −1", "dir/", "c.txt waiting +1 −1"}
+	if got := treeLines(d); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("tree = %q; want %q", got, want)
+	}
+	if !strings.Contains(d.tree.title.Text, "3 files in 3 proposals · +3 −3 · 2 open") {
+		t.Errorf("tree title %q", d.tree.title.Text)
+	}
+	if got := d.counter.Text; got != "hunk 2 of 3 · file 2 of 3 in the changeset" {
+		t.Errorf("counter = %q; want hunk 2 of 3 over the changeset", got)
+	}
+	h.press('j') // past b.txt's only change: on into c.txt's proposal
+	if d.id != c.ID || d.counter.Text != "hunk 3 of 3 · file 3 of 3 in the changeset" {
+		t.Fatalf("after j: showing %s (%q); want c.txt's proposal %s, hunk 3 of 3", d.id, d.counter.Text, c.ID)
+	}
+	if got := treeLines(d)[3]; got != "▸ c.txt waiting +1 −1" {
+		t.Errorf("after j the tree marks %q; want c.txt", got)
+	}
+	h.press('k')
+	if d.id != b.ID {
+		t.Fatalf("after k: showing %s; want b.txt's proposal back", d.id)
+	}
+	h.press('[') // the decided proposal of the changeset, read again
+	if d.id != a.ID || !strings.Contains(d.status.Text, "Approved and written") || !d.approve.Hidden {
+		t.Errorf("after [: showing %s, status %q, approve shown %v; want a.txt's decided proposal, no approve", d.id, d.status.Text, !d.approve.Hidden)
+	}
+	h.press('[')
+	if !strings.Contains(d.message.Text, "first file of the changeset") {
+		t.Errorf("[ on the first file says %q", d.message.Text)
+	}
+	h.press(']')
+	h.press(']')
+	if d.id != c.ID {
+		t.Errorf("after ] ]: showing %s; want c.txt's proposal", d.id)
+	}
+	// A click on a row shows its file.
+	for _, o := range d.tree.rows.Objects {
+		if r, ok := o.(*treeRow); ok && r.i == 1 {
+			test.Tap(r)
+		}
+	}
+	if d.id != b.ID {
+		t.Errorf("after clicking b.txt: showing %s; want b.txt's proposal", d.id)
+	}
+}
+
+// TestApproveChangesetAsksThenAnswersEachCall: A asks before approving
+// more than the shown proposal; Esc cancels, Enter approves every open
+// proposal of the changeset, each with its own outcome, and leaves the
+// other session's proposal waiting.
+func TestApproveChangesetAsksThenAnswersEachCall(t *testing.T) {
+	h := newHarness(t)
+	_, b, c, x := changesetOfThree(h)
+	h.win.Select(b.ID)
+	d := h.win.detail
+	h.press('A')
+	if d.tree.confirm == nil || !h.win.modal() {
+		t.Fatal("A did not ask before approving two proposals")
+	}
+	h.pressKey(fyne.KeyEscape)
+	h.settle()
+	if d.tree.confirm != nil || h.win.modal() || h.read("b.txt") != "b.txt\n" {
+		t.Fatalf("Esc: confirmation still open %v, b.txt %q; want cancelled, nothing written", d.tree.confirm != nil, h.read("b.txt"))
+	}
+	h.press('A')
+	h.pressKey(fyne.KeyReturn)
+	ob, oc := h.outcome(b.ID), h.outcome(c.ID)
+	h.until("the status tells of the changeset", func() bool { return strings.Contains(d.status.Text, "Approved 2 proposals of the changeset") })
+	if ob.Status != journal.Approved || oc.Status != journal.Approved || h.read("b.txt") != "B\n" || h.read("dir/c.txt") != "C\n" {
+		t.Errorf("b %s %q, c %s %q; want both approved and written", ob.Status, h.read("b.txt"), oc.Status, h.read("dir/c.txt"))
+	}
+	if ob.ID != b.ID || oc.ID != c.ID {
+		t.Errorf("outcomes %s, %s; want each proposal's own", ob.ID, oc.ID)
+	}
+	if p, _ := h.desk.Get(x.ID); p.State != review.StatePending || h.read("x.txt") != "x.txt\n" {
+		t.Errorf("the other session's proposal is %s; want it left waiting", p.State)
+	}
+}
+
+// TestRejectChangesetWithOneReason: R opens the reject dialog for the
+// whole changeset; its one reason reaches every open proposal's agent.
+func TestRejectChangesetWithOneReason(t *testing.T) {
+	h := newHarness(t)
+	a, b, c, _ := changesetOfThree(h)
+	h.win.Select(c.ID)
+	d := h.win.detail
+	h.press('R')
+	if d.rejectDialog == nil || !d.rejectWhole {
+		t.Fatal("R did not open the reject dialog for the changeset")
+	}
+	d.rejectEntry.SetText("wrong approach")
+	d.confirmReject()
+	ob, oc := h.outcome(b.ID), h.outcome(c.ID)
+	for _, o := range []review.Outcome{ob, oc} {
+		if o.Status != journal.Rejected || o.Feedback != "wrong approach" {
+			t.Errorf("%s: %s %q; want rejected with the one reason", o.ID, o.Status, o.Feedback)
+		}
+	}
+	if o, _ := h.desk.Outcome(a.ID); o.Status != journal.Approved {
+		t.Errorf("the proposal decided before is %s; want it left approved", o.Status)
+	}
+	if h.read("b.txt") != "b.txt\n" || h.read("dir/c.txt") != "dir/c.txt\n" {
+		t.Error("a rejected file was written")
+	}
+}
+
+// TestToggleFileHunksLeavesTheFileUnwritten: H unticks every hunk of the
+// shown file of a multi-file proposal; approving writes the other file and
+// leaves this one (a new file: not created).
+func TestToggleFileHunksLeavesTheFileUnwritten(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n")
+	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n@@\n-nine\n+NINE\n*** Add File: new.txt\n+new\n*** End Patch\n"
+	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
+	h.win.Select(p.ID)
+	d := h.win.detail
+	h.press(']')
+	if d.file != 1 {
+		t.Fatalf("] showed file %d; want new.txt", d.file)
+	}
+	h.press('H')
+	if len(d.view.AcceptedHunks()) != 0 {
+		t.Fatalf("after H: %d hunks ticked; want none", len(d.view.AcceptedHunks()))
+	}
+	h.press('[')
+	h.press('H') // all ticked: H unticks both of a.txt's
+	h.press('H') // and ticks them again
+	if len(d.view.AcceptedHunks()) != 2 {
+		t.Fatalf("after H H on a.txt: %d hunks ticked; want 2", len(d.view.AcceptedHunks()))
+	}
+	h.press('a')
+	if o := h.outcome(p.ID); o.Status != journal.Partial {
+		t.Fatalf("approve: %s; want partial", o.Status)
+	}
+	if got := h.read("a.txt"); !strings.HasPrefix(got, "ONE\n") || !strings.HasSuffix(got, "NINE\n") {
+		t.Errorf("a.txt = %q; want both hunks written", got)
+	}
+	if h.read("new.txt") != "" {
+		t.Errorf("new.txt was created (%q); none of its hunks was ticked", h.read("new.txt"))
+	}
+}
+
+// TestChangesetTreeFollowsTheSession: a proposal of the shown changeset
+// arriving later joins the tree at once; A refuses to drop the person's
+// unticked hunks on the shown proposal.
+func TestChangesetTreeFollowsTheSession(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n")
+	h.write("b.txt", "b\n")
+	a := h.propose("claude-code", "s1", engine.FormatWrite, "a.txt", "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nNINE\n")
+	h.win.Select(a.ID)
+	d := h.win.detail
+	if d.tree.box.Visible() {
+		t.Fatal("the tree shows for a changeset of one file")
+	}
+	h.propose("claude-code", "s1", engine.FormatWrite, "b.txt", "B\n")
+	h.settle()
+	if !d.tree.box.Visible() || len(d.tree.cs.Files) != 2 || d.id != a.ID {
+		t.Fatalf("after b.txt arrived: tree shown %v with %d files, showing %s; want both files, a.txt still shown", d.tree.box.Visible(), len(d.tree.cs.Files), d.id)
+	}
+	h.press(' ') // untick a.txt's current hunk
+	h.press('A')
+	if d.tree.confirm != nil || !strings.Contains(d.message.Text, "approve it with a first") {
+		t.Errorf("A with a hunk unticked: confirm open %v, message %q; want it refused", d.tree.confirm != nil, d.message.Text)
+	}
+}

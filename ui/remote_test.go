@@ -1,0 +1,83 @@
+package ui
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/remote"
+	"github.com/diffdesk/diffdesk/review/reviewtest"
+)
+
+// TestWindowOverARemoteDesk: the window over a desk it did not start,
+// reached through the protocol as diffdesk --connect reaches one: it lists
+// the desk's proposal, the a key approves it, the file on the desk's side
+// is written, and the title names the desk.
+func TestWindowOverARemoteDesk(t *testing.T) {
+	a := test.NewTempApp(t)
+	local := reviewtest.NewDesk(t, "", "")
+	dir, err := os.MkdirTemp("", "ui")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	sock := filepath.Join(dir, "desk.sock")
+	l, err := deskrpc.Listen(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- deskrpc.NewServer(local.Desk).Serve(ctx, l) }()
+	t.Cleanup(func() { cancel(); <-served })
+	cl, err := deskrpc.Dial(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := remote.Open(reviewtest.Context(t), cl, "dev@box", "me@laptop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rd.Close() })
+
+	sched := make(chan func(), 4096)
+	w := NewWindow(a, rd, WindowOptions{Do: func(f func()) { sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, Remote: "dev@box"})
+	t.Cleanup(w.Close)
+	w.Win.Resize(fyne.NewSize(1200, 700))
+	w.View().SetSynchronous(true)
+	until := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.After(20 * time.Second)
+		for !cond() {
+			select {
+			case f := <-sched:
+				f()
+			case <-time.After(5 * time.Millisecond):
+			case <-deadline:
+				t.Fatalf("timed out waiting until %s", what)
+			}
+		}
+	}
+
+	path := filepath.Join(local.Root, "far.txt")
+	reviewtest.WriteFile(t, path, "one\n")
+	p := local.MustPropose(t, engine.FormatWrite, "far.txt", "ONE\n")
+	until("the window shows the desk's proposal", func() bool { return w.Selected() == p.ID })
+	if got := w.Win.Title(); !strings.HasPrefix(got, "DiffDesk — 1 waiting") || !strings.HasSuffix(got, " · dev@box") {
+		t.Errorf("title %q; want 1 waiting, naming dev@box", got)
+	}
+	w.TypeKey('a')
+	until("far.txt is written on the desk's side", func() bool { return reviewtest.ReadFile(t, path) == "ONE\n" })
+	until("the window shows nothing waiting", func() bool { return w.Waiting() == 0 })
+	if got := w.Win.Title(); got != "DiffDesk · dev@box" {
+		t.Errorf("title after the decision %q; want DiffDesk · dev@box", got)
+	}
+}
