@@ -133,6 +133,10 @@ func (d *Desk) ChangesetOf(id string) (Changeset, bool) {
 type ChangesetDecision struct {
 	Verdict  journal.Verdict // journal.Approved or journal.Rejected
 	Feedback string          // the reason (or note) every agent call is told
+	// Seen maps a proposal's id to its Decision.Seen: the hunks the person
+	// had on screen, which the journal keeps; a proposal missing from it
+	// is not tracked.
+	Seen map[string]map[string][]string
 }
 
 // ChangesetResult is what a whole-changeset decision did: the outcome of
@@ -182,7 +186,7 @@ func (d *Desk) DecideChangeset(ctx context.Context, key string, dec ChangesetDec
 				continue
 			}
 		}
-		o, err := d.Decide(ctx, p.ID, Decision{Verdict: dec.Verdict, Feedback: dec.Feedback})
+		o, err := d.Decide(ctx, p.ID, Decision{Verdict: dec.Verdict, Feedback: dec.Feedback, Seen: dec.Seen[p.ID]})
 		if err != nil {
 			res.Skipped = append(res.Skipped, ChangesetSkip{p.ID, err.Error()})
 			continue

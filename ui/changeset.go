@@ -36,6 +36,7 @@ type changesetTree struct {
 	hunks  map[string]int // proposal id + path → its hunk count (cache)
 	// confirm, while the approve-all confirmation is open, approves (Enter).
 	confirm func()
+	confirmMsg string // the question confirm answers
 }
 
 func newChangesetTree(d *detail) *changesetTree {
@@ -269,6 +270,10 @@ func (d *detail) ApproveChangeset() {
 	}
 	msg := fmt.Sprintf("Approve all %d open proposals of this changeset (%d %s) as proposed?\nStale or streaming ones are left for you to decide.",
 		len(open), files, plural(files, "file", "files"))
+	if u, _ := d.changesetSeen(open); u.Unseen > 0 && d.askUnseen() {
+		msg += fmt.Sprintf("\n%d of %d %s %s never on screen (%s).", u.Unseen, u.Total, plural(u.Total, "hunk", "hunks"), plural(u.Unseen, "was", "were"), strings.Join(u.Files, "; "))
+	}
+	t.confirmMsg = msg
 	var dlg *dialog.ConfirmDialog
 	t.confirm = func() {
 		t.confirm = nil
@@ -309,6 +314,7 @@ func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 	}
 	key, id := d.tree.cs.Key, d.id
 	shownOpen := d.canDecide()
+	_, dec.Seen = d.changesetSeen(d.tree.openProposals()) // the journal keeps what was on screen
 	if shownOpen {
 		d.deciding = true
 		d.updateBar()

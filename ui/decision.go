@@ -32,6 +32,9 @@ type detail struct {
 	unseenOK  bool
 	trivialOK map[string]map[string]bool           // path → hunks approved by their trivial label (t)
 	trivial   map[string]map[string]review.Trivial // path → whitespace- and comment-only hunks (cache; trivial.go)
+	// seenBefore keeps, per proposal shown before, the hunks that were on
+	// screen (path → ids), for a whole-changeset approval (seen.go).
+	seenBefore map[string]map[string]map[string]bool
 
 	view    *diffview.DiffView
 	title   *widget.Label
@@ -100,7 +103,7 @@ type detail struct {
 }
 
 func newDetail(w *Window) *detail {
-	d := &detail{w: w, view: diffview.NewDiffView()}
+	d := &detail{w: w, view: diffview.NewDiffView(), seenBefore: map[string]map[string]map[string]bool{}}
 	d.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.title.Truncation = fyne.TextTruncateEllipsis
 	d.state = widget.NewLabel("")
@@ -219,8 +222,10 @@ func (d *detail) showViewOptions() {
 	d.w.keysBack()
 }
 
-// reset forgets what the person did to the previous proposal.
+// reset forgets what the person did to the previous proposal, but for
+// the hunks it had on screen (keepSeen).
 func (d *detail) reset() {
+	d.keepSeen()
 	d.file, d.editing, d.deciding, d.outcome, d.shownKey = 0, false, false, nil, ""
 	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
 	d.hunks = map[string][]engine.Hunk{}

@@ -147,3 +147,67 @@ func (d *detail) seenForDecision() map[string][]string {
 	}
 	return review.SeenIDs(d.p, d.seenSets(), d.fileHunks)
 }
+
+// keepSeen remembers the hunks of the shown proposal that were on screen,
+// before the view forgets them for another proposal, so approving its
+// changeset whole knows what the person saw of it (changesetSeen). It
+// keeps only open proposals.
+func (d *detail) keepSeen() {
+	if d.id == "" || len(d.p.Files) == 0 {
+		return
+	}
+	for id := range d.seenBefore {
+		if p, ok := d.w.desk.Get(id); !ok || !p.State.Open() {
+			delete(d.seenBefore, id)
+		}
+	}
+	old := d.seenBefore[d.id]
+	if old == nil {
+		old = map[string]map[string]bool{}
+		d.seenBefore[d.id] = old
+	}
+	for path, ids := range d.seenSets() {
+		if old[path] == nil {
+			old[path] = map[string]bool{}
+		}
+		for id := range ids {
+			old[path][id] = true
+		}
+	}
+}
+
+// seenOf is what of proposal p has been on screen: the view's record for
+// the shown one, what was kept for the others.
+func (d *detail) seenOf(p review.Proposal) map[string]map[string]bool {
+	out := map[string]map[string]bool{}
+	for path, ids := range d.seenBefore[p.ID] {
+		out[path] = map[string]bool{}
+		for id := range ids {
+			out[path][id] = true
+		}
+	}
+	if p.ID == d.id {
+		for path, ids := range d.proposalSeen(review.Decision{}).Seen {
+			if out[path] == nil {
+				out[path] = map[string]bool{}
+			}
+			for id := range ids {
+				out[path][id] = true
+			}
+		}
+	}
+	return out
+}
+
+// changesetSeen is, for approving the open proposals ps whole, what of
+// them was never on screen, and the seen record each decision carries.
+func (d *detail) changesetSeen(ps []review.Proposal) (review.Unseen, map[string]map[string][]string) {
+	var items []review.ProposalSeen
+	record := map[string]map[string][]string{}
+	for _, p := range ps {
+		seen := d.seenOf(p)
+		items = append(items, review.ProposalSeen{Proposal: p, Seen: seen})
+		record[p.ID] = review.SeenIDs(p, seen, nil)
+	}
+	return review.CheckSeen(items), record
+}

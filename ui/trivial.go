@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -120,8 +121,11 @@ func (d *detail) ApproveTrivial() {
 	for _, v := range kinds {
 		n += v
 	}
+	others := d.approveTrivialOthers()
 	if n == 0 {
-		d.say("No trivial hunks here (whitespace only, comment only, formatting only).")
+		if !others {
+			d.say("No trivial hunks here (whitespace only, comment only, formatting only).")
+		}
 		return
 	}
 	for path, list := range byPath {
@@ -141,6 +145,73 @@ func (d *detail) ApproveTrivial() {
 	d.updateBar()
 	d.updateCounter()
 	d.say(fmt.Sprintf("Approved %d trivial %s (%s); %d left to review, then a.", n, plural(n, "hunk", "hunks"), kindsText(kinds), total-n))
+}
+
+// approveTrivialOthers approves, each on its own, every other open
+// proposal of the shown changeset whose hunks are all trivial, and says
+// how many it approved and how many others mix trivial hunks with real
+// ones (those wait for the person to open them and press t). It reports
+// whether it found any.
+func (d *detail) approveTrivialOthers() bool {
+	var all, mixed []review.Proposal
+	for _, p := range d.tree.openProposals() {
+		if p.ID == d.id || p.State != review.StatePending || anyStale(p) {
+			continue
+		}
+		trivial, hunks := 0, 0
+		for _, f := range p.Files {
+			hs := f.Hunks()
+			kinds := map[string]review.Trivial{}
+			if len(f.Base.Content)+len(f.Proposed) <= maxTrivialBytes {
+				kinds = review.ClassifyHunks(f.Path, f.BaseText(), f.Proposed, hs)
+			}
+			for _, id := range f.Formatting {
+				kinds[id] = review.TrivialFormatting
+			}
+			for _, h := range hs {
+				hunks++
+				if _, ok := kinds[h.ID]; ok {
+					trivial++
+				}
+			}
+		}
+		switch {
+		case hunks > 0 && trivial == hunks:
+			all = append(all, p)
+		case trivial > 0:
+			mixed = append(mixed, p)
+		}
+	}
+	if len(all) == 0 {
+		if len(mixed) > 0 {
+			d.say(fmt.Sprintf("%d other %s of the changeset mix trivial hunks with real ones: open each and press t.", len(mixed), plural(len(mixed), "proposal", "proposals")))
+		}
+		return len(mixed) > 0
+	}
+	_, seen := d.changesetSeen(all)
+	d.w.decisions.Add(1)
+	go func() {
+		defer d.w.decisions.Done()
+		var failed []string
+		for _, p := range all {
+			if _, err := d.w.desk.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved, Seen: seen[p.ID]}); err != nil {
+				failed = append(failed, fileNames(p)+": "+err.Error())
+			}
+		}
+		d.w.do(func() {
+			msg := fmt.Sprintf("Approved %d other %s of the changeset, trivial throughout.", len(all)-len(failed), plural(len(all)-len(failed), "proposal", "proposals"))
+			if len(mixed) > 0 {
+				msg += fmt.Sprintf(" %d more mix trivial hunks with real ones: open each and press t.", len(mixed))
+			}
+			for _, f := range failed {
+				msg += "\nNot approved: " + f
+			}
+			d.setStatus(msg, len(failed) > 0)
+			d.tree.refresh()
+			d.w.refreshQueue()
+		})
+	}()
+	return true
 }
 
 // tick accepts the hunks ids of the file at path: in the view when it is

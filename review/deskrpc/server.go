@@ -396,6 +396,8 @@ type (
 		Changeset string `json:"changeset"` // the key, as status and propose give it
 		Decision  string `json:"decision"`  // approve or reject (or approved, rejected)
 		Feedback  string `json:"feedback,omitempty"`
+		// Seen maps a proposal's id to the hunks on screen, as decide's seen.
+		Seen map[string]map[string][]string `json:"seen,omitempty"`
 	}
 	statusResult struct {
 		Protocol  int                 `json:"protocol"`
@@ -533,7 +535,7 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		if err != nil || v != journal.Approved && v != journal.Rejected {
 			return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("decideChangeset: decision %q: a changeset is approved or rejected whole; say approve or reject", p.Decision)}
 		}
-		res, err := d.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback})
+		res, err := d.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback, Seen: p.Seen})
 		if err != nil {
 			if errors.Is(err, review.ErrUnknownChangeset) {
 				return nil, &rpcError{Code: codeInvalidParams, Message: "decideChangeset: " + err.Error() + "; status lists each proposal's changeset"}
