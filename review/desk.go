@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -179,7 +180,7 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 			if !isEditFailure(err) {
 				return Proposal{}, err
 			}
-			p.State, p.Failure = StateFailed, FailureText(f.Rel, err)
+			p.State, p.Failure, p.Mismatch = StateFailed, FailureText(f.Rel, err), mismatch(err)
 		}
 		p.Files = []File{f}
 	}
@@ -566,7 +567,7 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 		err = d.proposed(f, res)
 	}
 	if err != nil {
-		e.p.State, e.p.Failure = StateFailed, FailureText(f.Rel, err)
+		e.p.State, e.p.Failure, e.p.Mismatch = StateFailed, FailureText(f.Rel, err), mismatch(err)
 	} else {
 		e.p.State = StatePending
 	}
@@ -604,12 +605,16 @@ func (e *entry) endedMidStream() bool {
 func (d *Desk) Wait(ctx context.Context, id string) (Outcome, error) {
 	d.mu.Lock()
 	e, ok := d.entries[id]
+	var done chan struct{}
+	if ok {
+		done = e.done // Place may replace it
+	}
 	d.mu.Unlock()
 	if !ok {
 		return Outcome{}, ErrUnknownProposal
 	}
 	select {
-	case <-e.done:
+	case <-done:
 		d.mu.Lock()
 		defer d.mu.Unlock()
 		d.deliveredLocked(e)
@@ -758,6 +763,7 @@ func (d *Desk) snapshot(e *entry) Proposal {
 
 func copyProposal(p Proposal) Proposal {
 	p.Files = append([]File(nil), p.Files...)
+	p.Placed = maps.Clone(p.Placed)
 	return p
 }
 

@@ -146,6 +146,14 @@ type Proposal struct {
 	// Failure is the agent-facing text of why the edit did not apply
 	// (StateFailed), or why the last write attempt failed.
 	Failure string
+	// Mismatch is, for a single-file edit that failed because a block
+	// did not match (StateFailed), the engine's account of it: the block,
+	// the closest lines or every place it fit. A person may place the
+	// block (Desk.Place). Nil otherwise.
+	Mismatch *engine.MatchError
+	// Placed holds the blocks a person placed at lines they chose
+	// (Desk.Place), by block number; nil if none.
+	Placed map[int]engine.Region
 	// AutoRule names the rule that decided the proposal without a person
 	// (an auto-approve rule, or the desk's unattended policy); "" while it
 	// waits for a person.

@@ -52,6 +52,7 @@ type detail struct {
 	// hunk j and k went to (counter), and who has the keyboard.
 	message, counter, keyboard *widget.Label
 	loose                      *looseCard // the loose match that placed the current hunk
+	pick                       *picker    // where a failed or loose block goes, as the person picks it (pick.go)
 	comments                   *comments  // the person's line comments, sent with the decision
 
 	failureScroll *container.Scroll
@@ -123,7 +124,9 @@ func newDetail(w *Window) *detail {
 	d.keyboard = widget.NewLabel("")
 	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	d.failure.Wrapping = fyne.TextWrapWord
-	d.failureScroll = container.NewVScroll(d.failure)
+	d.pick = newPicker(d)
+	d.loose.box.Add(d.pick.looseMark)
+	d.failureScroll = container.NewVScroll(container.NewVBox(d.pick.box, d.failure))
 	d.empty = widget.NewLabel("No proposals waiting.")
 	d.empty.Alignment = fyne.TextAlignCenter
 	d.empty.Wrapping = fyne.TextWrapWord
@@ -553,6 +556,7 @@ func (d *detail) render() {
 		d.file = 0
 	}
 	defer d.updateCounter()
+	d.pick.show(p)
 	switch {
 	case p.State == review.StateFailed || len(p.Files) == 0:
 		d.failure.SetText(p.Failure)

@@ -304,6 +304,8 @@ func toRPCError(err error) *rpcError {
 		return &rpcError{Code: codeInvalidParams, Message: "decide: " + err.Error(), Data: ce}
 	case errors.As(err, &ref):
 		return &rpcError{Code: codeRefused, Message: err.Error(), Data: ref}
+	case errors.As(err, new(*engine.PlaceError)):
+		return &rpcError{Code: codeInvalidParams, Message: "place: " + err.Error()}
 	case errors.Is(err, review.ErrUnknownProposal):
 		return &rpcError{Code: codeUnknown, Message: err.Error()}
 	case errors.As(err, &se):
@@ -380,6 +382,13 @@ type (
 		Hunks     map[string][]string `json:"hunks,omitempty"`
 		Overwrite map[string]string   `json:"overwrite,omitempty"`
 		Comments  []journal.Comment   `json:"comments,omitempty"` // path, side, line, endLine, text; a quote sent is ignored
+	}
+	placeParams struct {
+		ID        string `json:"id"`
+		Path      string `json:"path,omitempty"` // the proposal's file; "" for its one file
+		Block     int    `json:"block"`
+		StartLine int    `json:"startLine"`
+		EndLine   int    `json:"endLine"`
 	}
 	statusResult struct {
 		Protocol  int                 `json:"protocol"`
@@ -515,6 +524,19 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 			return nil, err
 		}
 		return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+	case "place":
+		var p placeParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		if err := cc.mayDecide(p.ID); err != nil {
+			return nil, err
+		}
+		q, err := d.Place(ctx, p.ID, p.Path, p.Block, engine.Region{StartLine: p.StartLine, EndLine: p.EndLine})
+		if err != nil {
+			return nil, err
+		}
+		return placeResult(q), nil
 	case "read":
 		var p readParams
 		if err := params(&p); err != nil {
@@ -571,11 +593,11 @@ func (cc *conn) mayDecide(id string) error {
 	reviewer, agent, sess := cc.reviewer, cc.client, cc.sess
 	cc.mu.Unlock()
 	if !reviewer {
-		return &rpcError{Code: codeForbidden, Message: `decide: only a reviewer decides, and this connection is an agent's; ` +
+		return &rpcError{Code: codeForbidden, Message: `decide, place: only a reviewer decides or places a block, and this connection is an agent's; ` +
 			`a reviewer's connection says hello with "role":"reviewer" and proposes nothing (docs/security.md)`}
 	}
 	if p, ok := cc.s.desk.Get(id); ok && sess != "" && p.Agent == agent && p.Session == sess {
-		return &rpcError{Code: codeForbidden, Message: fmt.Sprintf("decide: proposal %s comes from your own agent session (%s, %s); an agent does not decide its own edits", id, agent, sess)}
+		return &rpcError{Code: codeForbidden, Message: fmt.Sprintf("decide, place: proposal %s comes from your own agent session (%s, %s); an agent does not decide its own edits", id, agent, sess)}
 	}
 	return nil
 }
@@ -604,4 +626,26 @@ func validFormat(f engine.Format) bool {
 		}
 	}
 	return false
+}
+
+// placeAnswer answers place: the proposal as the placement left it —
+// pending with its new counts and matches, or still failed on another
+// block (failure, mismatch), to be placed in turn.
+type placeAnswer struct {
+	ID       string             `json:"id"`
+	State    review.State       `json:"state"`
+	Added    int                `json:"added"`
+	Removed  int                `json:"removed"`
+	Matches  []engine.Match     `json:"matches,omitempty"`
+	Failure  string             `json:"failure,omitempty"`
+	Mismatch *engine.MatchError `json:"mismatch,omitempty"`
+}
+
+func placeResult(p review.Proposal) placeAnswer {
+	a := placeAnswer{ID: p.ID, State: p.State, Failure: p.Failure, Mismatch: p.Mismatch}
+	a.Added, a.Removed = p.Counts()
+	if len(p.Files) == 1 {
+		a.Matches = p.Files[0].Matches
+	}
+	return a
 }
