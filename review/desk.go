@@ -55,6 +55,9 @@ type Desk struct {
 	subSeq  int
 	kept    keptList // decided proposals whose outcome was delivered, oldest first
 	closed  bool     // Close was called: no check starts
+	// attending counts the reviewers at the desk (Attend): while there is
+	// one, a failure a person can place is held for them (hold.go).
+	attending int
 
 	checking sync.WaitGroup      // the checks under way (startChecks, CheckText)
 	texts    map[*textCheck]bool // the CheckText calls under way
@@ -75,6 +78,10 @@ type entry struct {
 	outcome   Outcome
 	delivered bool      // the outcome reached its agent (or no agent waits for it)
 	check     *checkRun // the check of the proposed text under way or last finished; nil if none
+	watched   bool      // its files are watched for changes on disk (staleWatcher)
+	// heldFailure is the failure as it was held (Proposal.Held): what
+	// Dismiss sends, whatever placing blocks changed since.
+	heldFailure string
 }
 
 // NewDesk starts a desk over the workspace roots. Close stops it.
@@ -192,7 +199,9 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 	e := d.add(p, stream)
 	switch p.State {
 	case StateFailed:
-		d.finish(ctx, e, Outcome{ID: e.p.ID, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+		if !d.snapshot(e).Held {
+			d.finish(ctx, e, Outcome{ID: e.p.ID, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+		}
 	case StatePending:
 		d.queued(ctx, e)
 	}
@@ -348,7 +357,8 @@ func (d *Desk) newID(created time.Time) string {
 // add makes a journaled proposal visible: listed, watched, announced.
 func (d *Desk) add(p Proposal, stream *engine.Stream) *entry {
 	d.mu.Lock()
-	e := &entry{p: p, stream: stream, midStream: stream != nil, done: make(chan struct{})}
+	e := &entry{p: p, stream: stream, midStream: stream != nil, done: make(chan struct{}), watched: p.State.Open()}
+	d.holdLocked(e) // a person at the desk may place the failed block
 	d.entries[p.ID] = e
 	d.mu.Unlock()
 	if p.State.Open() {
@@ -566,13 +576,17 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	if err == nil {
 		err = d.proposed(f, res)
 	}
+	held := false
 	if err != nil {
 		e.p.State, e.p.Failure, e.p.Mismatch = StateFailed, FailureText(f.Rel, err), mismatch(err)
+		held = d.holdLocked(e)
 	} else {
 		e.p.State = StatePending
 	}
 	d.mu.Unlock()
-	if e.p.State == StateFailed {
+	if held {
+		d.emit(Event{Kind: EventUpdated, ID: id})
+	} else if e.p.State == StateFailed {
 		d.finish(ctx, e, Outcome{ID: id, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
 	} else {
 		d.queued(ctx, e)
@@ -605,16 +619,12 @@ func (e *entry) endedMidStream() bool {
 func (d *Desk) Wait(ctx context.Context, id string) (Outcome, error) {
 	d.mu.Lock()
 	e, ok := d.entries[id]
-	var done chan struct{}
-	if ok {
-		done = e.done // Place may replace it
-	}
 	d.mu.Unlock()
 	if !ok {
 		return Outcome{}, ErrUnknownProposal
 	}
 	select {
-	case <-done:
+	case <-e.done:
 		d.mu.Lock()
 		defer d.mu.Unlock()
 		d.deliveredLocked(e)
@@ -633,14 +643,14 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 		d.mu.Unlock()
 		return ErrUnknownProposal
 	}
-	if !e.p.State.Open() || e.deciding {
+	if !e.p.State.Open() && !e.p.Held || e.deciding {
 		if e.hasOutcome() {
 			d.deliveredLocked(e) // its agent no longer waits for it
 		}
 		d.mu.Unlock()
 		return nil // already decided: the outcome stands
 	}
-	e.p.State, e.stream = StateWithdrawn, nil
+	e.p.State, e.p.Held, e.stream = StateWithdrawn, false, nil
 	d.mu.Unlock()
 	d.finish(ctx, e, Outcome{ID: id, Status: journal.Withdrawn, Feedback: reason, Files: []FileOutcome{}})
 	return nil
@@ -664,9 +674,13 @@ func (d *Desk) finish(ctx context.Context, e *entry, o Outcome) {
 	if o.Status == journal.Withdrawn {
 		d.deliveredLocked(e) // no agent waits for it
 	}
+	watched := e.watched
+	e.watched = false
 	d.mu.Unlock()
 	for _, f := range e.p.Files {
-		d.watch.remove(f.Path)
+		if watched { // a failed proposal never was
+			d.watch.remove(f.Path)
+		}
 	}
 	d.emit(Event{Kind: EventDecided, ID: e.p.ID})
 }
@@ -731,13 +745,14 @@ func (d *Desk) Outcome(id string) (Outcome, bool) {
 }
 
 // List returns copies of the proposals still waiting for a decision
-// (streaming, pending or stale), oldest first.
+// (streaming, pending or stale) or for the person (a held failure),
+// oldest first.
 func (d *Desk) List() []Proposal {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var out []Proposal
 	for _, e := range d.entries {
-		if e.p.State.Open() {
+		if e.p.State.Open() || e.p.Held {
 			out = append(out, copyProposal(e.p))
 		}
 	}
@@ -750,7 +765,7 @@ func (d *Desk) List() []Proposal {
 func (d *Desk) Forget(id string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if e, ok := d.entries[id]; ok && !e.p.State.Open() && e.p.State != StateDecided {
+	if e, ok := d.entries[id]; ok && !e.p.State.Open() && e.p.State != StateDecided && !e.p.Held {
 		delete(d.entries, id)
 	}
 }

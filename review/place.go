@@ -14,23 +14,23 @@ import (
 // Place applies proposal id again with block (1-based) of its edit placed
 // at lines a person chose in its file, keeping the blocks placed before
 // (engine.ApplyAt). path names the file, absolute or relative to its root;
-// "" means the proposal's one file. A failed proposal becomes pending with
-// the new text, and a pending or stale one gets it (its checks run again);
-// either then waits for a person's decision, which no rule makes for it,
-// and its outcome tells the agent which lines the person chose. When
-// another block of a failed proposal still does not match, the proposal
-// stays failed with that block's Mismatch, to be placed in turn.
+// "" means the proposal's one file. A held failure (Proposal.Held, hold.go)
+// becomes pending with the new text, and a pending or stale proposal gets
+// it (its checks run again); either then waits for a person's decision,
+// which no rule makes for it, and its outcome tells the agent which lines
+// the person chose. When another block of a held failure still does not
+// match, it stays held with that block's Mismatch, to be placed in turn.
 //
 // Only single-file edits with blocks (search-replace, edit, multi-edit,
-// smart-edit) that failed to match, or are pending, can be placed.
-//
-// A failed proposal's outcome was delivered when it failed; the decision
-// after a placement gives it a new one, which Wait and Outcome return.
+// smart-edit) that are pending or whose failure is held can be placed. A
+// failure already sent to the agent cannot: the agent believes the file
+// untouched, and a write now would go behind its back.
 func (d *Desk) Place(ctx context.Context, id, path string, block int, lines engine.Region) (Proposal, error) {
 	e, p, err := d.claimPlace(id, path)
 	if err != nil {
 		return Proposal{}, err
 	}
+	defer d.sendIfNobody(e) // the last reviewer left while the block was placed
 	placed := maps.Clone(p.Placed)
 	if placed == nil {
 		placed = map[int]engine.Region{}
@@ -40,7 +40,7 @@ func (d *Desk) Place(ctx context.Context, id, path string, block int, lines engi
 	res, err := placeEdit(p, f, placed)
 	var me *engine.MatchError
 	switch {
-	case errors.As(err, &me) && p.State == StateFailed:
+	case errors.As(err, &me) && p.Held:
 		p.Placed, p.Failure, p.Mismatch = placed, FailureText(f.Rel, err), me
 	case err != nil:
 		d.unclaim(e)
@@ -58,13 +58,12 @@ func (d *Desk) Place(ctx context.Context, id, path string, block int, lines engi
 		d.unclaim(e)
 		return Proposal{}, err
 	}
-	reopened := d.replacePlaced(e, p)
+	if watch := d.replacePlaced(e, p); watch {
+		d.watch.add(f.Path)
+	}
 	if p.State == StateFailed {
 		d.emit(Event{Kind: EventUpdated, ID: id})
 		return d.snapshot(e), nil
-	}
-	if reopened {
-		d.watch.add(f.Path)
 	}
 	d.recheckEntry(e)
 	d.startChecks(e)
@@ -83,8 +82,10 @@ func (d *Desk) claimPlace(id, path string) (*entry, Proposal, error) {
 	}
 	p := copyProposal(e.p)
 	switch {
-	case p.Format == engine.FormatPatch || p.Format == engine.FormatWrite || len(p.Files) != 1:
+	case !placeableFormat(p.Format) || len(p.Files) != 1:
 		return nil, p, fmt.Errorf("review: proposal %s is a %s; only search-replace, edit, multi-edit and smart-edit blocks can be placed at chosen lines", id, p.Format)
+	case p.State == StateFailed && !p.Held && !e.deciding:
+		return nil, p, fmt.Errorf("review: proposal %s failed and the agent was told so, and believes the file untouched; only a failure held for the person at the desk can be placed (the window holds them while it is open; [review] hold_failed)", id)
 	case p.State == StateFailed && p.Mismatch == nil:
 		return nil, p, fmt.Errorf("review: proposal %s failed for a reason other than a block that did not match (%s); there is no block to place", id, firstLine(p.Failure))
 	case p.State == StateStreaming:
@@ -103,6 +104,20 @@ func (d *Desk) claimPlace(id, path string) (*entry, Proposal, error) {
 	return e, p, nil
 }
 
+// sendIfNobody sends e's failure if it is still held but nobody attends
+// any more (Attend's leave skipped it while it was claimed).
+func (d *Desk) sendIfNobody(e *entry) {
+	d.mu.Lock()
+	send := e.p.Held && !e.deciding && d.attending == 0
+	if send {
+		e.p.Held, e.deciding = false, true
+	}
+	d.mu.Unlock()
+	if send {
+		d.sendFailure(context.Background(), e)
+	}
+}
+
 // unclaim ends a claimPlace that changed nothing.
 func (d *Desk) unclaim(e *entry) {
 	d.mu.Lock()
@@ -119,24 +134,22 @@ func placeEdit(p Proposal, f File, placed map[int]engine.Region) (engine.Result,
 	return engine.ApplyAt(f.BaseText(), edit, placed)
 }
 
-// replacePlaced puts the placed proposal p in e and ends the claim. A
-// failed proposal that is now pending is reopened: its outcome is cleared
-// and a decision will set a new one. It reports whether it reopened e.
+// replacePlaced puts the placed proposal p in e and ends the claim. A held
+// failure that is now pending is held no longer: it waits for a decision,
+// and its agent's call with it. It reports whether e's file is now to be
+// watched for changes on disk, as an open proposal's is.
 func (d *Desk) replacePlaced(e *entry, p Proposal) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	reopen := e.p.State == StateFailed && p.State == StatePending
-	if reopen {
-		e.done, e.outcome = make(chan struct{}), Outcome{}
-		if e.delivered {
-			e.delivered = false
-			d.kept.drop(e.p.ID)
-		}
+	if p.State == StatePending {
+		p.Held = false
 	}
 	d.stopChecksLocked(e)
-	e.p.Files, e.p.State, e.p.Failure, e.p.Mismatch, e.p.Placed = p.Files, p.State, p.Failure, p.Mismatch, p.Placed
+	e.p.Files, e.p.State, e.p.Failure, e.p.Mismatch, e.p.Placed, e.p.Held = p.Files, p.State, p.Failure, p.Mismatch, p.Placed, p.Held
 	e.deciding = false
-	return reopen
+	watch := p.State.Open() && !e.watched
+	e.watched = e.watched || watch
+	return watch
 }
 
 // mismatch returns the *engine.MatchError err holds, or nil.

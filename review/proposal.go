@@ -154,6 +154,12 @@ type Proposal struct {
 	// Placed holds the blocks a person placed at lines they chose
 	// (Desk.Place), by block number; nil if none.
 	Placed map[int]engine.Region
+	// Held says the failure (StateFailed, with a Mismatch) waits for the
+	// person at the desk instead of reaching the agent at once (hold.go):
+	// the agent's call stays open until the person places the block
+	// (Place: the proposal becomes pending) or dismisses the failure
+	// (Dismiss: the agent gets it); cancel and disconnect withdraw it.
+	Held bool
 	// AutoRule names the rule that decided the proposal without a person
 	// (an auto-approve rule, or the desk's unattended policy); "" while it
 	// waits for a person.

@@ -63,15 +63,3 @@ func (e *entry) size() int64 {
 	}
 	return int64(n + len(e.outcome.Error) + len(e.outcome.Feedback))
 }
-
-// drop forgets id, a proposal whose outcome is no longer delivered (Place
-// reopened it).
-func (k *keptList) drop(id string) {
-	for i, x := range k.ids {
-		if x == id {
-			k.bytes -= k.sizes[i]
-			k.ids, k.sizes = append(k.ids[:i], k.ids[i+1:]...), append(k.sizes[:i], k.sizes[i+1:]...)
-			return
-		}
-	}
-}
