@@ -84,7 +84,7 @@ func (d *Desk) claimPlace(id, path string) (*entry, Proposal, error) {
 	switch {
 	case !placeableFormat(p.Format) || len(p.Files) != 1:
 		return nil, p, fmt.Errorf("review: proposal %s is a %s; only search-replace, edit, multi-edit and smart-edit blocks can be placed at chosen lines", id, p.Format)
-	case p.State == StateFailed && !p.Held && !e.deciding:
+	case p.State == StateFailed && !p.Held:
 		return nil, p, fmt.Errorf("review: proposal %s failed and the agent was told so, and believes the file untouched; only a failure held for the person at the desk can be placed (the window holds them while it is open; [review] hold_failed)", id)
 	case p.State == StateFailed && p.Mismatch == nil:
 		return nil, p, fmt.Errorf("review: proposal %s failed for a reason other than a block that did not match (%s); there is no block to place", id, firstLine(p.Failure))

@@ -19,21 +19,22 @@ const placeFile = "package a\n\nfunc A() {\n\tx := 1\n\ty := 2\n}\n"
 // agent reads which lines the person chose.
 func TestPlaceFailedThenApprove(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
+	d.PersonAtDesk(t)
 	path := filepath.Join(d.Root, "a.go")
 	reviewtest.WriteFile(t, path, placeFile)
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.go", reviewtest.SR("\tx := 1\n\ty := 3\n\tz := 4\n", "\tx := 10\n\ty := 20\n"))
 	if p.State != review.StateFailed || p.Mismatch == nil || len(p.Mismatch.Closest) == 0 {
 		t.Fatalf("proposal = %s, mismatch %+v; want failed with closest lines", p.State, p.Mismatch)
 	}
-	if o := reviewtest.WaitOutcome(t, d.Desk, p.ID); o.Status != journal.Failed {
-		t.Fatalf("first outcome %s; want failed", o.Status)
+	if _, ok := d.Outcome(p.ID); ok || !p.Held {
+		t.Fatalf("held %v, outcome sent %v; want the failure held for the person, not sent", p.Held, ok)
 	}
 	c := p.Mismatch.Closest[0]
 	q, err := d.Place(context.Background(), p.ID, "a.go", p.Mismatch.Block, engine.Region{StartLine: c.StartLine, EndLine: c.EndLine})
 	if err != nil {
 		t.Fatalf("Place: %v", err)
 	}
-	if q.State != review.StatePending || q.Failure != "" || q.Mismatch != nil || q.Placed[1] != (engine.Region{StartLine: 4, EndLine: 6}) {
+	if q.State != review.StatePending || q.Held || q.Failure != "" || q.Mismatch != nil || q.Placed[1] != (engine.Region{StartLine: 4, EndLine: 6}) {
 		t.Fatalf("placed proposal = %s %q %+v placed %v; want pending at lines 4-6", q.State, q.Failure, q.Mismatch, q.Placed)
 	}
 	if status, _, err := d.Journal.ProposalStatus(context.Background(), p.ID); err != nil || status != string(review.StatePending) {
@@ -59,6 +60,7 @@ func TestPlaceFailedThenApprove(t *testing.T) {
 // An ambiguous edit: the person picks the second place.
 func TestPlaceAmbiguousEdit(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
+	d.PersonAtDesk(t)
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "x\ny\nx\n")
 	p := d.MustPropose(t, engine.FormatEdit, "a.txt", `{"old_string":"x","new_string":"X"}`)
 	if p.Mismatch == nil || len(p.Mismatch.Places) != 2 {
@@ -77,6 +79,7 @@ func TestPlaceAmbiguousEdit(t *testing.T) {
 // A loosely matched pending proposal placed elsewhere gets the new text.
 func TestPlacePendingLoose(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
+	d.PersonAtDesk(t)
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.md"), "# A\n\nintro\n\n# B\n\nintro\n")
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.md", reviewtest.SR("intro\n", "Intro.\n"))
 	if p.State != review.StatePending || len(p.Files[0].Loose()) != 1 {
@@ -98,6 +101,7 @@ func TestPlacePendingLoose(t *testing.T) {
 // matches: Place never asks the rules; it waits for the person.
 func TestPlaceNoRule(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "[[auto_approve]]\npath = \"docs/**\"\nloose = true\n")
+	d.PersonAtDesk(t)
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "docs/a.md"), "# A\n\nintro\n\n# B\n\nintro\n")
 	p := d.MustPropose(t, engine.FormatEdit, "docs/a.md", `{"old_string":"intro","new_string":"Intro."}`)
 	if p.State != review.StateFailed {
@@ -117,6 +121,7 @@ func TestPlaceNoRule(t *testing.T) {
 
 func TestPlaceRefusals(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
+	d.PersonAtDesk(t)
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "a\nb\n")
 	failed := d.MustPropose(t, engine.FormatEdit, "a.txt", `{"old_string":"zz","new_string":"Z"}`)
 	write := d.MustPropose(t, engine.FormatWrite, "a.txt", "new\n")
@@ -152,6 +157,7 @@ func TestPlaceRefusals(t *testing.T) {
 // second, which is placed in turn.
 func TestPlaceTwoBlocks(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
+	d.PersonAtDesk(t)
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.go"), placeFile)
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.go", reviewtest.SR("func AA() {\n", "func B() {\n")+reviewtest.SR("\ty := 22\n", "\ty := 3\n"))
 	q, err := d.Place(context.Background(), p.ID, "", 1, engine.Region{StartLine: 3, EndLine: 3})

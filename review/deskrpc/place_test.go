@@ -14,6 +14,7 @@ import (
 // params; a placed failed proposal is pending, and decide then writes it.
 func TestPlaceMethod(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
+	d.PersonAtDesk(t)
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "one\ntwo\nthree\n")
 	p, err := d.Propose(reviewtest.Context(t), review.Request{Agent: "a", Session: "s", Format: engine.FormatEdit, Path: "a.txt", Payload: `{"old_string":"tow","new_string":"2"}`})
