@@ -149,8 +149,9 @@ type conn struct {
 	owned    map[string]bool // proposals made on this connection, withdrawn if it drops
 	client   string          // agent name from hello
 	sess     string
-	reviewer bool // hello said role "reviewer": may decide, may not propose
-	proposed bool // a proposal was made on this connection
+	reviewer bool   // hello said role "reviewer": may decide, may not propose
+	proposed bool   // a proposal was made on this connection
+	leave    func() // hello said "attend": the reviewer is at the desk until the connection ends (review.Desk.Attend)
 }
 
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
@@ -162,6 +163,12 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 		reqs.Wait()
 		c.Close()
 		cc.withdrawOwned()
+		cc.mu.Lock()
+		leave := cc.leave
+		cc.mu.Unlock()
+		if leave != nil {
+			leave()
+		}
 	}()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
@@ -343,6 +350,10 @@ type (
 		Agent    string `json:"agent"`
 		Session  string `json:"session"`
 		Role     string `json:"role"` // "agent" (or "") proposes; "reviewer" decides
+		// Attend (a reviewer only) says a person reviews through this
+		// connection while it lasts: failures they could place are held
+		// for them (review.Desk.Attend).
+		Attend bool `json:"attend,omitempty"`
 	}
 	helloResult struct {
 		Protocol int      `json:"protocol"`
@@ -439,6 +450,14 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		}
 		cc.mu.Lock()
 		cc.client, cc.sess = p.Agent, p.Session
+		attend := p.Attend && cc.leave == nil
+		if p.Attend && !cc.reviewer {
+			cc.mu.Unlock()
+			return nil, &rpcError{Code: codeInvalidParams, Message: `hello: only a reviewer attends the desk; say "role":"reviewer" with "attend":true`}
+		}
+		if attend {
+			cc.leave = d.Attend()
+		}
 		cc.mu.Unlock()
 		return helloResult{Protocol: min(p.Protocol, ProtocolVersion), Desk: "diffdesk", Roots: d.Roots()}, nil
 	case "propose":
@@ -537,6 +556,19 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 			return nil, err
 		}
 		return placeResult(q), nil
+	case "dismiss":
+		var p idParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		if err := cc.mayDecide(p.ID); err != nil {
+			return nil, err
+		}
+		if err := d.Dismiss(ctx, p.ID); err != nil {
+			return nil, err
+		}
+		o, _ := d.Outcome(p.ID)
+		return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
 	case "read":
 		var p readParams
 		if err := params(&p); err != nil {
@@ -550,7 +582,7 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 	case "status":
 		st := statusResult{Protocol: ProtocolVersion, Roots: d.Roots(), Proposals: []statusEntry{}}
 		for _, p := range d.List() {
-			e := statusEntry{ID: p.ID, Agent: p.Agent, Session: p.Session, State: p.State, Created: p.Created.UTC().Format("2006-01-02T15:04:05Z")}
+			e := statusEntry{ID: p.ID, Agent: p.Agent, Session: p.Session, State: wireState(p), Created: p.Created.UTC().Format("2006-01-02T15:04:05Z")}
 			e.Added, e.Removed = p.Counts()
 			for _, f := range p.Files {
 				e.Files = append(e.Files, f.Path)
@@ -593,11 +625,11 @@ func (cc *conn) mayDecide(id string) error {
 	reviewer, agent, sess := cc.reviewer, cc.client, cc.sess
 	cc.mu.Unlock()
 	if !reviewer {
-		return &rpcError{Code: codeForbidden, Message: `decide, place: only a reviewer decides or places a block, and this connection is an agent's; ` +
+		return &rpcError{Code: codeForbidden, Message: `decide, place, dismiss: only a reviewer decides, places a block or dismisses a failure, and this connection is an agent's; ` +
 			`a reviewer's connection says hello with "role":"reviewer" and proposes nothing (docs/security.md)`}
 	}
 	if p, ok := cc.s.desk.Get(id); ok && sess != "" && p.Agent == agent && p.Session == sess {
-		return &rpcError{Code: codeForbidden, Message: fmt.Sprintf("decide, place: proposal %s comes from your own agent session (%s, %s); an agent does not decide its own edits", id, agent, sess)}
+		return &rpcError{Code: codeForbidden, Message: fmt.Sprintf("decide, place, dismiss: proposal %s comes from your own agent session (%s, %s); an agent does not decide its own edits", id, agent, sess)}
 	}
 	return nil
 }
@@ -609,7 +641,7 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool) (any, 
 	}
 	cc.own(p.ID, true)
 	if !wait {
-		return proposeResult{ID: p.ID, State: p.State}, nil
+		return proposeResult{ID: p.ID, State: wireState(p)}, nil
 	}
 	o, err := cc.s.desk.Wait(ctx, p.ID)
 	if err != nil {
@@ -617,6 +649,18 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool) (any, 
 	}
 	cc.own(p.ID, false)
 	return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+}
+
+// stateHeld is how the protocol names a failure held for the person at the
+// desk (review.Proposal.Held): not final, like pending.
+const stateHeld review.State = "held"
+
+// wireState is p's state as the protocol names it.
+func wireState(p review.Proposal) review.State {
+	if p.Held {
+		return stateHeld
+	}
+	return p.State
 }
 
 func validFormat(f engine.Format) bool {
@@ -633,7 +677,7 @@ func validFormat(f engine.Format) bool {
 // block (failure, mismatch), to be placed in turn.
 type placeAnswer struct {
 	ID       string             `json:"id"`
-	State    review.State       `json:"state"`
+	State    review.State       `json:"state"` // pending, or held while another block does not match
 	Added    int                `json:"added"`
 	Removed  int                `json:"removed"`
 	Matches  []engine.Match     `json:"matches,omitempty"`
@@ -642,7 +686,7 @@ type placeAnswer struct {
 }
 
 func placeResult(p review.Proposal) placeAnswer {
-	a := placeAnswer{ID: p.ID, State: p.State, Failure: p.Failure, Mismatch: p.Mismatch}
+	a := placeAnswer{ID: p.ID, State: wireState(p), Failure: p.Failure, Mismatch: p.Mismatch}
 	a.Added, a.Removed = p.Counts()
 	if len(p.Files) == 1 {
 		a.Matches = p.Files[0].Matches
