@@ -67,8 +67,8 @@ func heldOnSocket(t *testing.T) (d *reviewtest.Desk, rev *Client, id string, ans
 	if err := rev.Call(reviewtest.Context(t), "status", nil, &st); err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Proposals) != 1 || st.Proposals[0].State != stateHeld {
-		t.Errorf("status = %+v; want the one proposal, held", st.Proposals)
+	if len(st.Proposals) != 1 || st.Proposals[0].State != stateHeld || st.Proposals[0].Mismatch == nil || st.Proposals[0].Mismatch.Block != 1 || st.Proposals[0].Failure == "" {
+		t.Errorf("status = %+v; want the one proposal, held, with its failure and mismatch", st.Proposals)
 	}
 	return d, rev, id, out
 }

@@ -417,6 +417,10 @@ type (
 		Added   int          `json:"added"`
 		Removed int          `json:"removed"`
 		Created string       `json:"created"`
+		// A held failure's text and the block that did not match, with
+		// its candidates: what a reviewer places (place) or dismisses.
+		Failure  string             `json:"failure,omitempty"`
+		Mismatch *engine.MatchError `json:"mismatch,omitempty"`
 	}
 )
 
@@ -584,6 +588,9 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		for _, p := range d.List() {
 			e := statusEntry{ID: p.ID, Agent: p.Agent, Session: p.Session, State: wireState(p), Created: p.Created.UTC().Format("2006-01-02T15:04:05Z")}
 			e.Added, e.Removed = p.Counts()
+			if p.Held {
+				e.Failure, e.Mismatch = p.Failure, p.Mismatch
+			}
 			for _, f := range p.Files {
 				e.Files = append(e.Files, f.Path)
 			}
