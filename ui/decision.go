@@ -714,6 +714,9 @@ func stateText(p review.Proposal) string {
 	case review.StateStale:
 		return "stale · " + counts
 	case review.StateFailed:
+		if p.Held {
+			return "did not match · the agent waits for you"
+		}
 		return "failed"
 	case review.StateDecided:
 		return "writing…"
@@ -1010,6 +1013,13 @@ func (d *detail) Dismiss() {
 		return
 	}
 	id := d.id
+	if d.p.Held {
+		if d.shownAt.Add(d.w.opts.ArmDelay).After(d.w.now()) {
+			d.setStatus("This proposal has just appeared: look at it, then decide.", false)
+			return // a click meant for the proposal shown before
+		}
+		d.pick.dismiss(id) // the agent gets its failure (pick.go)
+	}
 	d.w.dismissed[id] = true
 	delete(d.w.items, id)
 	d.w.desk.Forget(id)

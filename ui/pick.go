@@ -22,7 +22,9 @@ const pickLimit = 9
 // every place an ambiguous block fits) or matched loosely (Mark lines…
 // on the loose-match card): the desk applies the edit there
 // (review.Desk.Place) and the window shows the resulting diff, decided as
-// any other.
+// any other. A failed block is placed only while the desk holds the
+// failure for the person (review.Proposal.Held): its agent still waits.
+// Dismiss sends the failure instead (dismiss).
 type picker struct {
 	d         *detail
 	box       *fyne.Container // above the failed edit's agent text
@@ -65,7 +67,7 @@ func (k *picker) show(p review.Proposal) {
 		k.looseMark.Hide()
 	}
 	me := p.Mismatch
-	if p.State != review.StateFailed || me == nil || !placeable(p) {
+	if p.State != review.StateFailed || !p.Held || me == nil || !placeable(p) {
 		k.cands = nil
 		k.box.Hide()
 		return
@@ -118,6 +120,21 @@ func (k *picker) use(i int) {
 	}
 	c := k.cands[i]
 	k.place(k.block, engine.Region{StartLine: c.StartLine, EndLine: c.EndLine})
+}
+
+// dismiss sends the held failure id to its agent, off the UI goroutine:
+// Dismiss on a failure the window holds. The queue drops it at once; the
+// desk's event follows.
+func (k *picker) dismiss(id string) {
+	d := k.d
+	d.w.decisions.Add(1)
+	// The goroutine ends when the desk has sent the failure.
+	go func() {
+		defer d.w.decisions.Done()
+		if err := d.w.desk.Dismiss(context.Background(), id); err != nil {
+			d.w.do(func() { d.setStatus("Not dismissed: "+err.Error(), true) })
+		}
+	}()
 }
 
 // place asks the desk, off the UI goroutine, to apply the shown proposal

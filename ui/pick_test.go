@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2/test"
 
@@ -12,6 +13,10 @@ import (
 )
 
 const pickBase = "package a\n\nfunc A() {\n\tx := 1\n\ty := 2\n}\n"
+
+// holdOff is a user config under which failures are answered at once even
+// with the window open.
+const holdOff = "[review]\nhold_failed = false\n"
 
 // A SEARCH that does not match, with a near match: 1 picks it, the diff
 // shows, a approves, the file has the replacement there and the agent is
@@ -27,6 +32,12 @@ func TestPickCandidateThenApprove(t *testing.T) {
 	}
 	if !strings.Contains(d.pick.title.Text, "Block 1 did not match a.go") {
 		t.Errorf("picker title %q", d.pick.title.Text)
+	}
+	if _, sent := h.desk.Outcome(p.ID); sent || !d.p.Held {
+		t.Fatalf("held %v, failure sent %v; with the window open the agent must wait for the person", d.p.Held, sent)
+	}
+	if b, _ := badge(d.p); b != "pick lines" || h.win.Waiting() != 1 {
+		t.Errorf("badge %q, waiting %d; want \"pick lines\" and the held failure counted as waiting", b, h.win.Waiting())
 	}
 	h.press('1')
 	h.until("the placed diff shows", func() bool { return d.p.State == review.StatePending && d.view.Visible() })
@@ -99,5 +110,81 @@ func TestMarkedRegion(t *testing.T) {
 		if err != nil || r != tt.want {
 			t.Errorf("markedRegion(%q, %q) = %v, %v; want %v", tt.from, tt.to, r, err, tt.want)
 		}
+	}
+}
+
+// Dismiss on a held failure sends the agent the failure it would have had
+// at once; the file is untouched.
+func TestDismissSendsTheHeldFailure(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.go", pickBase)
+	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n"))
+	h.win.Select(p.ID)
+	d := h.win.detail
+	if !p.Held || d.dismiss.Hidden || !d.approve.Hidden {
+		t.Fatalf("held %v, dismiss shown %v, approve shown %v; want a held failure with Dismiss only", p.Held, !d.dismiss.Hidden, !d.approve.Hidden)
+	}
+	test.Tap(d.dismiss)
+	o := h.outcome(p.ID)
+	if o.Status != journal.Failed || o.Error != p.Failure {
+		t.Errorf("outcome %s %q; want failed with %q", o.Status, o.Error, p.Failure)
+	}
+	if h.read("a.go") != pickBase {
+		t.Errorf("a.go changed after Dismiss: %q", h.read("a.go"))
+	}
+	h.until("the dismissed failure leaves the queue", func() bool { _, ok := h.win.items[p.ID]; return !ok && h.win.Selected() == "" })
+}
+
+// Closing the window leaves nobody at the desk: held failures are sent.
+func TestClosingTheWindowSendsHeldFailures(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.go", pickBase)
+	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n"))
+	if !p.Held {
+		t.Fatal("not held with the window open")
+	}
+	h.win.Close()
+	if o, ok := h.desk.Outcome(p.ID); !ok || o.Status != journal.Failed {
+		t.Errorf("after the window closed: outcome %+v, %v; want the failure sent", o, ok)
+	}
+	if h.desk.Attended() {
+		t.Error("the desk is attended after its window closed")
+	}
+}
+
+// With [review] hold_failed = false the failure is answered at once, and
+// the window offers no lines to pick: the agent believes the file untouched.
+func TestNoPickerForAnAnsweredFailure(t *testing.T) {
+	h := newHarnessWithConfig(t, holdOff)
+	h.write("a.go", pickBase)
+	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n"))
+	h.win.Select(p.ID)
+	if _, sent := h.desk.Outcome(p.ID); !sent || p.Held {
+		t.Fatalf("held %v, sent %v; want answered at once", p.Held, sent)
+	}
+	if d := h.win.detail; d.pick.box.Visible() {
+		t.Error("the picker shows for a failure already sent to the agent")
+	}
+	h.press('1')
+	if !strings.Contains(h.win.detail.message.Text, "No candidate 1") {
+		t.Errorf("1 on an answered failure: message %q; want no candidate", h.win.detail.message.Text)
+	}
+}
+
+// A held failure needs the person as a pending proposal does: the window
+// picks the oldest of them, before stale and streaming ones.
+func TestPickProposalTakesHeldFailures(t *testing.T) {
+	at := func(s int) review.Proposal {
+		return review.Proposal{Created: baseTime.Add(time.Duration(s) * time.Second)}
+	}
+	held, pending, answered := at(1), at(2), at(0)
+	held.ID, held.State, held.Held = "held", review.StateFailed, true
+	pending.ID, pending.State = "pending", review.StatePending
+	answered.ID, answered.State = "answered", review.StateFailed
+	if got := pickProposal([]review.Proposal{answered, pending, held}, nil); got != "held" {
+		t.Errorf("pickProposal = %q; want the older held failure", got)
+	}
+	if !needsPerson(held) || needsPerson(answered) {
+		t.Errorf("needsPerson: held %v, answered %v; want true, false", needsPerson(held), needsPerson(answered))
 	}
 }
