@@ -561,7 +561,7 @@ func (d *detail) render() {
 	case p.State == review.StateFailed || len(p.Files) == 0:
 		d.failure.SetText(p.Failure)
 		d.showCenter(d.failureScroll)
-		d.note.SetText("This edit did not apply, and nothing was written. The agent was told:")
+		d.note.SetText(failedNote(p))
 		d.noteBox.Show()
 	case d.outcome != nil:
 		d.renderOutcome()

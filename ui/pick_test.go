@@ -36,6 +36,9 @@ func TestPickCandidateThenApprove(t *testing.T) {
 	if _, sent := h.desk.Outcome(p.ID); sent || !d.p.Held {
 		t.Fatalf("held %v, failure sent %v; with the window open the agent must wait for the person", d.p.Held, sent)
 	}
+	if !strings.Contains(d.note.Text, "Its agent waits for you") {
+		t.Errorf("note %q; want it to say the agent waits for the person", d.note.Text)
+	}
 	if b, _ := badge(d.p); b != "pick lines" || h.win.Waiting() != 1 {
 		t.Errorf("badge %q, waiting %d; want \"pick lines\" and the held failure counted as waiting", b, h.win.Waiting())
 	}
@@ -162,8 +165,8 @@ func TestNoPickerForAnAnsweredFailure(t *testing.T) {
 	if _, sent := h.desk.Outcome(p.ID); !sent || p.Held {
 		t.Fatalf("held %v, sent %v; want answered at once", p.Held, sent)
 	}
-	if d := h.win.detail; d.pick.box.Visible() {
-		t.Error("the picker shows for a failure already sent to the agent")
+	if d := h.win.detail; d.pick.box.Visible() || !strings.Contains(d.note.Text, "The agent was told") {
+		t.Errorf("picker shown %v, note %q; want no picker for a failure already sent to the agent, and the note saying it was told", d.pick.box.Visible(), d.note.Text)
 	}
 	h.press('1')
 	if !strings.Contains(h.win.detail.message.Text, "No candidate 1") {
