@@ -81,7 +81,7 @@ func (k *picker) show(p review.Proposal) {
 		k.box.Hide()
 		return
 	}
-	k.block, k.cands = me.Block, me.Closest
+	k.block, k.cands = me.Block, likely(me.Closest)
 	what := fmt.Sprintf("Block %d did not match %s. Pick the lines it was meant for, or mark them, and review the diff:", me.Block, p.Files[0].Rel)
 	if len(me.Places) > 0 {
 		k.cands = me.Places
@@ -109,6 +109,21 @@ func (k *picker) row(i int, c engine.Candidate) fyne.CanvasObject {
 	preview := widget.NewLabelWithStyle(cardText(strings.Join(c.Lines, "\n")), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	preview.Truncation = fyne.TextTruncateEllipsis
 	return container.NewVBox(container.NewHBox(head, use), preview)
+}
+
+// likely drops the closest lines far less like the block than the best
+// (under half its similarity): noise beside the lines that were meant.
+func likely(cs []engine.Candidate) []engine.Candidate {
+	if len(cs) == 0 {
+		return cs
+	}
+	best, out := cs[0].Similarity, cs[:0:0]
+	for _, c := range cs {
+		if c.Similarity >= best/2 {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // candidateText says where a candidate is and how like the block it is.

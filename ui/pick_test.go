@@ -191,3 +191,14 @@ func TestPickProposalTakesHeldFailures(t *testing.T) {
 		t.Errorf("needsPerson: held %v, answered %v; want true, false", needsPerson(held), needsPerson(answered))
 	}
 }
+
+// The closest lines far less like the block than the best are not listed.
+func TestLikelyCandidates(t *testing.T) {
+	cs := []engine.Candidate{{StartLine: 12, Similarity: 0.92}, {StartLine: 22, Similarity: 0.92}, {StartLine: 9, Similarity: 0.01}}
+	if got := likely(cs); len(got) != 2 || got[1].StartLine != 22 {
+		t.Errorf("likely = %+v; want the two 92%% candidates", got)
+	}
+	if got := likely(cs[2:]); len(got) != 1 {
+		t.Errorf("likely(one poor candidate) = %+v; want it kept: nothing better is there", got)
+	}
+}
