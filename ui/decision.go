@@ -55,6 +55,8 @@ type detail struct {
 	pick                       *picker    // where a failed or loose block goes, as the person picks it (pick.go)
 	comments                   *comments  // the person's line comments, sent with the decision
 
+	inter *interdiffView // this proposal vs the session's previous one of the file (interdiff.go)
+
 	failureScroll *container.Scroll
 	statusScroll  *container.Scroll
 	center        *fyne.Container
@@ -125,6 +127,7 @@ func newDetail(w *Window) *detail {
 	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	d.failure.Wrapping = fyne.TextWrapWord
 	d.pick = newPicker(d)
+	d.inter = newInterdiffView(d)
 	d.loose.box.Add(d.pick.looseMark)
 	d.failureScroll = container.NewVScroll(container.NewVBox(d.pick.box, d.failure))
 	d.empty = widget.NewLabel("No proposals waiting.")
@@ -190,7 +193,7 @@ func newDetail(w *Window) *detail {
 	d.viewButton.IconPlacement = widget.ButtonIconTrailingText
 	d.bar = container.NewBorder(nil, nil,
 		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
-		container.NewHBox(d.follow, d.viewButton))
+		container.NewHBox(d.follow, d.inter.button, d.viewButton))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.noteBox, d.loose.box, d.staleShow)
 	d.comments = newComments(d)
@@ -557,6 +560,7 @@ func (d *detail) render() {
 	}
 	defer d.updateCounter()
 	d.pick.show(p)
+	d.inter.update(p)
 	switch {
 	case p.State == review.StateFailed || len(p.Files) == 0:
 		d.failure.SetText(p.Failure)
@@ -1018,11 +1022,12 @@ func (d *detail) Dismiss() {
 			d.setStatus("This proposal has just appeared: look at it, then decide.", false)
 			return // a click meant for the proposal shown before
 		}
-		d.pick.dismiss(id) // the agent gets its failure (pick.go)
+		d.pick.dismiss(id) // the agent gets its failure (pick.go); the desk forgets it once delivered
+	} else {
+		d.w.desk.Forget(id)
 	}
 	d.w.dismissed[id] = true
 	delete(d.w.items, id)
-	d.w.desk.Forget(id)
 	d.id = ""
 	d.reset()
 	d.w.refreshQueue()

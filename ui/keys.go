@@ -51,6 +51,7 @@ func keyBindings() []keyBinding {
 		{'}', "", "20 more unchanged lines below the current hunk", func(w *Window) { w.detail.expand(w.detail.view.ExpandBelow) }},
 		{'m', "", "jump to the other end of a moved block", func(w *Window) { w.detail.jumpMoved() }},
 		{'/', "", "search both sides (Ctrl+F too)", func(w *Window) { w.detail.showSearch() }},
+		{'v', "", "a re-proposed file: this proposal vs the previous one, and which comments it touched", func(w *Window) { w.detail.inter.show() }},
 		{'?', "", "show these keys", func(w *Window) { w.ShowKeys() }},
 	}
 	for n := 1; n <= pickLimit; n++ {
