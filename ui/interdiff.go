@@ -46,7 +46,7 @@ func (x *interdiffView) update(p review.Proposal) {
 		return
 	}
 	key := p.ID + "\x00" + d.curPath()
-	if key != x.key {
+	if key != x.key || !x.ok { // a previous proposal decided since counts too
 		x.key = key
 		x.in, x.ok = d.w.desk.Interdiff(p.ID, d.curPath())
 	}
