@@ -82,7 +82,6 @@ func (x *interdiffView) show() {
 	}
 	in := x.in
 	x.view.SetTexts(in.Path, in.Previous, in.Current)
-	x.view.NextHunk()
 	x.list.SetText(commentsText(in))
 	head := widget.NewLabel(fmt.Sprintf("Left: the previous proposal %s of %s (%s). Right: this one.", in.PreviousID, d.cur().Rel, in.Status))
 	head.Wrapping = fyne.TextWrapWord
@@ -95,6 +94,7 @@ func (x *interdiffView) show() {
 	dlg.Resize(d.w.Win.Canvas().Size().Subtract(fyne.NewSize(80, 80)))
 	d.w.setCloser(dlg, nil)
 	dlg.Show()
+	x.view.NextHunk() // at the first change, once the view has its size (before, it would scroll sideways)
 }
 
 // commentsText lists the previous decision's comments on the file, each
