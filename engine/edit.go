@@ -41,6 +41,7 @@ const (
 	StrategyWholeFile         Strategy = "whole-file"         // the edit replaced or created the whole file
 	StrategyElision           Strategy = "elision"            // aider: pieces between "..." lines, each found exactly once
 	StrategyLineNumbers       Strategy = "line-numbers"       // Roo: matched once the "N | " prefixes its read_file shows were removed
+	StrategyPersonChosen      Strategy = "person-chosen"      // a person chose the lines (ApplyAt); always Loose, so the agent is told
 )
 
 // Edit is one agent edit to one file. Apply applies it.

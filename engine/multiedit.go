@@ -38,10 +38,30 @@ func (e MultiEdit) apply(text string) (Result, error) { return e.applyFrom(text,
 // applyFrom applies the edits from index from on to text; applied holds the
 // matches of the edits before (create's first edit).
 func (e MultiEdit) applyFrom(text string, from int, applied []Match) (Result, error) {
+	return e.applyEdits(text, from, applied, nil)
+}
+
+// applyChosen applies the edits to text with edit n placed at the region
+// at[n] of text (ApplyAt).
+func (e MultiEdit) applyChosen(text string, at map[int]Region) (Result, error) {
+	return e.applyEdits(text, 0, nil, at)
+}
+
+// applyEdits is applyFrom with the edits in at placed at those regions of
+// the original text.
+func (e MultiEdit) applyEdits(text string, from int, applied []Match, at map[int]Region) (Result, error) {
 	m := newLineMap(text)
 	original := text
 	for i := from; i < len(e.Edits); i++ {
 		r := e.Edits[i]
+		if reg, ok := at[i+1]; ok {
+			mt, next, err := m.place(original, text, i+1, reg, r)
+			if err != nil {
+				return Result{}, err
+			}
+			applied, text = append(applied, mt), next
+			continue
+		}
 		out, err := r.replaceIn(text, FormatMultiEdit, i+1)
 		var me *MatchError
 		if errors.As(err, &me) {

@@ -454,8 +454,9 @@ type srPlacement struct {
 type srRun struct {
 	p      srParser
 	m      *lineMatcher
-	placed []srPlacement // one per block, in block order
-	cursor int           // byte offset after the previous block's match
+	placed []srPlacement  // one per block, in block order
+	cursor int            // byte offset after the previous block's match
+	chosen map[int]Region // blocks a person placed (ApplyAt), by number
 }
 
 func newSRRun(text string) *srRun { return &srRun{m: newLineMatcher(text)} }
@@ -513,6 +514,13 @@ func (r *srRun) fail(b *srBlock, e *MatchError) *MatchError {
 // place locates the current block.
 func (r *srRun) place() error {
 	b := r.p.cur()
+	if reg, ok := r.chosen[b.num]; ok {
+		loc, err := r.m.placed(FormatSearchReplace, b.num, reg, b.search)
+		if err != nil {
+			return err
+		}
+		return r.add(b, loc, false, newSearchLines(b.search).text)
+	}
 	if len(b.search) == 0 {
 		if r.m.text != "" || len(r.placed) > 0 {
 			return r.fail(b, &MatchError{Kind: FailEmptySearch,
@@ -542,6 +550,11 @@ func (r *srRun) place() error {
 	if merr != nil {
 		return r.fail(b, merr)
 	}
+	return r.add(b, loc, stripped, q.text)
+}
+
+// add records block b's place, unless it overlaps an earlier block's.
+func (r *srRun) add(b *srBlock, loc located, stripped bool, search string) error {
 	for i, p := range r.placed {
 		if loc.start < p.loc.end && p.loc.start < loc.end {
 			return r.fail(b, &MatchError{Kind: FailOverlap, Tried: []Strategy{loc.strategy},
@@ -549,7 +562,7 @@ func (r *srRun) place() error {
 				Hint:   fmt.Sprintf("blocks %d and %d change the same lines; merge them into one block", i+1, b.num)})
 		}
 	}
-	r.placed = append(r.placed, srPlacement{loc: loc, stripped: stripped, search: q.text})
+	r.placed = append(r.placed, srPlacement{loc: loc, stripped: stripped, search: search})
 	r.cursor = loc.end
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -54,6 +55,9 @@ type Desk struct {
 	subSeq  int
 	kept    keptList // decided proposals whose outcome was delivered, oldest first
 	closed  bool     // Close was called: no check starts
+	// attending counts the reviewers at the desk (Attend): while there is
+	// one, a failure a person can place is held for them (hold.go).
+	attending int
 
 	checking sync.WaitGroup      // the checks under way (startChecks, CheckText)
 	texts    map[*textCheck]bool // the CheckText calls under way
@@ -75,6 +79,10 @@ type entry struct {
 	delivered bool      // the outcome reached its agent (or no agent waits for it)
 	check     *checkRun // the check of the proposed text under way or last finished; nil if none
 	format    *checkRun // the search for formatting-only hunks under way (formatcheck.go); nil if none
+	watched   bool      // its files are watched for changes on disk (staleWatcher)
+	// heldFailure is the failure as it was held (Proposal.Held): what
+	// Dismiss sends, whatever placing blocks changed since.
+	heldFailure string
 }
 
 // NewDesk starts a desk over the workspace roots. Close stops it.
@@ -180,7 +188,7 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 			if !isEditFailure(err) {
 				return Proposal{}, err
 			}
-			p.State, p.Failure = StateFailed, FailureText(f.Rel, err)
+			p.State, p.Failure, p.Mismatch = StateFailed, FailureText(f.Rel, err), mismatch(err)
 		}
 		p.Files = []File{f}
 	}
@@ -192,7 +200,9 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 	e := d.add(p, stream)
 	switch p.State {
 	case StateFailed:
-		d.finish(ctx, e, Outcome{ID: e.p.ID, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+		if !d.snapshot(e).Held {
+			d.finish(ctx, e, Outcome{ID: e.p.ID, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+		}
 	case StatePending:
 		d.queued(ctx, e)
 	}
@@ -348,7 +358,8 @@ func (d *Desk) newID(created time.Time) string {
 // add makes a journaled proposal visible: listed, watched, announced.
 func (d *Desk) add(p Proposal, stream *engine.Stream) *entry {
 	d.mu.Lock()
-	e := &entry{p: p, stream: stream, midStream: stream != nil, done: make(chan struct{})}
+	e := &entry{p: p, stream: stream, midStream: stream != nil, done: make(chan struct{}), watched: p.State.Open()}
+	d.holdLocked(e) // a person at the desk may place the failed block
 	d.entries[p.ID] = e
 	d.mu.Unlock()
 	if p.State.Open() {
@@ -566,13 +577,17 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	if err == nil {
 		err = d.proposed(f, res)
 	}
+	held := false
 	if err != nil {
-		e.p.State, e.p.Failure = StateFailed, FailureText(f.Rel, err)
+		e.p.State, e.p.Failure, e.p.Mismatch = StateFailed, FailureText(f.Rel, err), mismatch(err)
+		held = d.holdLocked(e)
 	} else {
 		e.p.State = StatePending
 	}
 	d.mu.Unlock()
-	if e.p.State == StateFailed {
+	if held {
+		d.emit(Event{Kind: EventUpdated, ID: id})
+	} else if e.p.State == StateFailed {
 		d.finish(ctx, e, Outcome{ID: id, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
 	} else {
 		d.queued(ctx, e)
@@ -629,14 +644,14 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 		d.mu.Unlock()
 		return ErrUnknownProposal
 	}
-	if !e.p.State.Open() || e.deciding {
+	if !e.p.State.Open() && !e.p.Held || e.deciding {
 		if e.hasOutcome() {
 			d.deliveredLocked(e) // its agent no longer waits for it
 		}
 		d.mu.Unlock()
 		return nil // already decided: the outcome stands
 	}
-	e.p.State, e.stream = StateWithdrawn, nil
+	e.p.State, e.p.Held, e.stream = StateWithdrawn, false, nil
 	d.mu.Unlock()
 	d.finish(ctx, e, Outcome{ID: id, Status: journal.Withdrawn, Feedback: reason, Files: []FileOutcome{}})
 	return nil
@@ -660,9 +675,13 @@ func (d *Desk) finish(ctx context.Context, e *entry, o Outcome) {
 	if o.Status == journal.Withdrawn {
 		d.deliveredLocked(e) // no agent waits for it
 	}
+	watched := e.watched
+	e.watched = false
 	d.mu.Unlock()
 	for _, f := range e.p.Files {
-		d.watch.remove(f.Path)
+		if watched { // a failed proposal never was
+			d.watch.remove(f.Path)
+		}
 	}
 	d.emit(Event{Kind: EventDecided, ID: e.p.ID})
 }
@@ -727,13 +746,14 @@ func (d *Desk) Outcome(id string) (Outcome, bool) {
 }
 
 // List returns copies of the proposals still waiting for a decision
-// (streaming, pending or stale), oldest first.
+// (streaming, pending or stale) or for the person (a held failure),
+// oldest first.
 func (d *Desk) List() []Proposal {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	var out []Proposal
 	for _, e := range d.entries {
-		if e.p.State.Open() {
+		if e.p.State.Open() || e.p.Held {
 			out = append(out, copyProposal(e.p))
 		}
 	}
@@ -746,7 +766,7 @@ func (d *Desk) List() []Proposal {
 func (d *Desk) Forget(id string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if e, ok := d.entries[id]; ok && !e.p.State.Open() && e.p.State != StateDecided {
+	if e, ok := d.entries[id]; ok && !e.p.State.Open() && e.p.State != StateDecided && !e.p.Held {
 		delete(d.entries, id)
 	}
 }
@@ -759,6 +779,7 @@ func (d *Desk) snapshot(e *entry) Proposal {
 
 func copyProposal(p Proposal) Proposal {
 	p.Files = append([]File(nil), p.Files...)
+	p.Placed = maps.Clone(p.Placed)
 	return p
 }
 

@@ -216,6 +216,10 @@ func writeLoose(b *strings.Builder, f FileOutcome) {
 		fmt.Fprintf(b, "\nYour edit was cut short: block %d (payload line %d) %s. It was applied as far as it went; check the final content below.\n", in.Block, in.Line, in.Reason)
 	}
 	for _, m := range f.Matches {
+		if m.Strategy == engine.StrategyPersonChosen {
+			writeChosen(b, f.Path, m)
+			continue
+		}
 		fmt.Fprintf(b, "\nBlock %d did not match the file exactly: it was applied by %s.", m.Block, m.How())
 		if m.Found != "" {
 			b.WriteString(" Those lines held:\n")
@@ -234,4 +238,16 @@ func writeDiskEdits(b *strings.Builder, f FileOutcome) {
 	}
 	b.WriteString("\nThe change someone else made on disk while your edit waited (unified diff, the content you read → disk):\n")
 	writeFenced(b, f.DiskEdits)
+}
+
+// writeChosen tells the agent where the person placed a block that failed
+// or matched loosely, and what those lines held.
+func writeChosen(b *strings.Builder, path string, m engine.Match) {
+	if m.EndLine < m.StartLine {
+		fmt.Fprintf(b, "\nBlock %d: the person chose to insert it before line %d of %s; the edit was applied there.\n", m.Block, m.StartLine, path)
+		return
+	}
+	r := engine.Region{StartLine: m.StartLine, EndLine: m.EndLine}
+	fmt.Fprintf(b, "\nBlock %d: the person chose %s of %s; the edit was applied there. Those lines held:\n", m.Block, r, path)
+	writeFenced(b, m.Found)
 }

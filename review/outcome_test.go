@@ -47,6 +47,10 @@ func TestOutcomeGoldens(t *testing.T) {
 	loose := file(proposed, proposed, proposed)
 	loose.Matches = []engine.Match{{Block: 1, Strategy: engine.StrategyFuzzy, StartLine: 4, EndLine: 4, Similarity: 0.82, Candidates: 1,
 		Searched: "\treturn nil\n", Found: "\treturn err\n"}}
+	// Chosen: the agent's block 2 matched nowhere; the person chose line 4.
+	chosen := file(proposed, proposed, proposed)
+	chosen.Matches = []engine.Match{{Block: 2, Strategy: engine.StrategyPersonChosen, StartLine: 4, EndLine: 4, Similarity: 0.6, Candidates: 1,
+		Searched: "\treturn nill\n", Found: "\treturn err\n"}}
 	cut := file(proposed, proposed, proposed)
 	cut.Incomplete = &engine.Incomplete{Block: 2, Line: 9, Reason: "has no end marker (+++++++ REPLACE): the payload stops in its REPLACE part"}
 	comments := []journal.Comment{
@@ -81,6 +85,7 @@ func TestOutcomeGoldens(t *testing.T) {
 		{"stale", Outcome{ID: "p13", Status: journal.Stale, DecidedBy: DecidedByRule, Rule: unattendedApprove, Files: []FileOutcome{},
 			Feedback: "src/app.go changed on disk after you read it, and this desk runs without a person to review your edit against that change"}},
 		{"loose-match", Outcome{ID: "p14", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 15, Files: []FileOutcome{loose}}},
+		{"person-chosen", Outcome{ID: "p20", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 19, Files: []FileOutcome{chosen}}},
 		{"cut-short", Outcome{ID: "p15", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 16, Files: []FileOutcome{cut}}},
 		{"withdrawn", Outcome{ID: "p7", Status: journal.Withdrawn, Feedback: "the agent disconnected", Files: []FileOutcome{}}},
 		{"failed", Outcome{ID: "p8", Status: journal.Failed, Files: []FileOutcome{},

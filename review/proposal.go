@@ -156,6 +156,20 @@ type Proposal struct {
 	// Failure is the agent-facing text of why the edit did not apply
 	// (StateFailed), or why the last write attempt failed.
 	Failure string
+	// Mismatch is, for a single-file edit that failed because a block
+	// did not match (StateFailed), the engine's account of it: the block,
+	// the closest lines or every place it fit. A person may place the
+	// block (Desk.Place). Nil otherwise.
+	Mismatch *engine.MatchError
+	// Placed holds the blocks a person placed at lines they chose
+	// (Desk.Place), by block number; nil if none.
+	Placed map[int]engine.Region
+	// Held says the failure (StateFailed, with a Mismatch) waits for the
+	// person at the desk instead of reaching the agent at once (hold.go):
+	// the agent's call stays open until the person places the block
+	// (Place: the proposal becomes pending) or dismisses the failure
+	// (Dismiss: the agent gets it); cancel and disconnect withdraw it.
+	Held bool
 	// AutoRule names the rule that decided the proposal without a person
 	// (an auto-approve rule, or the desk's unattended policy); "" while it
 	// waits for a person.

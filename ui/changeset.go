@@ -35,7 +35,7 @@ type changesetTree struct {
 	box    *fyne.Container
 	hunks  map[string]int // proposal id + path → its hunk count (cache)
 	// confirm, while the approve-all confirmation is open, approves (Enter).
-	confirm func()
+	confirm    func()
 	confirmMsg string // the question confirm answers
 }
 

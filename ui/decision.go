@@ -57,8 +57,11 @@ type detail struct {
 	// hunk j and k went to (counter), and who has the keyboard.
 	message, counter, keyboard *widget.Label
 	loose                      *looseCard     // the loose match that placed the current hunk
+	pick                       *picker        // where a failed or loose block goes, as the person picks it (pick.go)
 	comments                   *comments      // the person's line comments, sent with the decision
 	tree                       *changesetTree // the shown proposal's changeset (changeset.go)
+
+	inter *interdiffView // this proposal vs the session's previous one of the file (interdiff.go)
 
 	failureScroll *container.Scroll
 	statusScroll  *container.Scroll
@@ -132,7 +135,10 @@ func newDetail(w *Window) *detail {
 	d.keyboard = widget.NewLabel("")
 	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	d.failure.Wrapping = fyne.TextWrapWord
-	d.failureScroll = container.NewVScroll(d.failure)
+	d.pick = newPicker(d)
+	d.inter = newInterdiffView(d)
+	d.loose.box.Add(d.pick.looseMark)
+	d.failureScroll = container.NewVScroll(container.NewVBox(d.pick.box, d.failure))
 	d.empty = widget.NewLabel("No proposals waiting.")
 	d.empty.Alignment = fyne.TextAlignCenter
 	d.empty.Wrapping = fyne.TextWrapWord
@@ -201,7 +207,7 @@ func newDetail(w *Window) *detail {
 	d.viewButton.IconPlacement = widget.ButtonIconTrailingText
 	d.bar = container.NewBorder(nil, nil,
 		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
-		container.NewHBox(d.follow, d.viewButton))
+		container.NewHBox(d.follow, d.inter.button, d.viewButton))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	d.tree = newChangesetTree(d)
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.tree.box, d.noteBox, d.loose.box, d.staleShow)
@@ -570,11 +576,13 @@ func (d *detail) render() {
 		d.file = 0
 	}
 	defer d.updateCounter()
+	d.pick.show(p)
+	d.inter.update(p)
 	switch {
 	case p.State == review.StateFailed || len(p.Files) == 0:
 		d.failure.SetText(p.Failure)
 		d.showCenter(d.failureScroll)
-		d.note.SetText("This edit did not apply, and nothing was written. The agent was told:")
+		d.note.SetText(failedNote(p))
 		d.noteBox.Show()
 	case d.outcome != nil:
 		d.renderOutcome()
@@ -728,6 +736,9 @@ func stateText(p review.Proposal) string {
 	case review.StateStale:
 		return "stale · " + counts
 	case review.StateFailed:
+		if p.Held {
+			return "did not match · the agent waits for you"
+		}
 		return "failed"
 	case review.StateDecided:
 		return "writing…"
@@ -1040,9 +1051,17 @@ func (d *detail) Dismiss() {
 		return
 	}
 	id := d.id
+	if d.p.Held {
+		if d.shownAt.Add(d.w.opts.ArmDelay).After(d.w.now()) {
+			d.setStatus("This proposal has just appeared: look at it, then decide.", false)
+			return // a click meant for the proposal shown before
+		}
+		d.pick.dismiss(id) // the agent gets its failure (pick.go); the desk forgets it once delivered
+	} else {
+		d.w.desk.Forget(id)
+	}
 	d.w.dismissed[id] = true
 	delete(d.w.items, id)
-	d.w.desk.Forget(id)
 	d.id = ""
 	d.reset()
 	d.w.refreshQueue()

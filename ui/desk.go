@@ -24,5 +24,9 @@ type Desk interface {
 	DecideChangeset(ctx context.Context, key string, dec review.ChangesetDecision) (review.ChangesetResult, error)
 	CheckText(ctx context.Context, id, path, text string) ([]checker.Report, error)
 	Forget(id string)
+	Attend() (leave func())
+	Dismiss(ctx context.Context, id string) error
+	Place(ctx context.Context, id, path string, block int, lines engine.Region) (review.Proposal, error)
+	Interdiff(id, path string) (review.Interdiff, bool)
 	Roots() []string
 }

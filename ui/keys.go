@@ -25,7 +25,7 @@ type keyBinding struct {
 // no text field or the editor has the keyboard (then the keys type) and no
 // dialog is open.
 func keyBindings() []keyBinding {
-	return []keyBinding{
+	b := []keyBinding{
 		{'j', "", "next hunk (on to the next file)", func(w *Window) { w.detail.NextHunk() }},
 		{'k', "", "previous hunk (back to the previous file)", func(w *Window) { w.detail.PrevHunk() }},
 		{' ', "Space", "tick / untick the current hunk", func(w *Window) { w.detail.ToggleHunk() }},
@@ -55,8 +55,14 @@ func keyBindings() []keyBinding {
 		{'}', "", "20 more unchanged lines below the current hunk", func(w *Window) { w.detail.expand(w.detail.view.ExpandBelow) }},
 		{'m', "", "jump to the other end of a moved block", func(w *Window) { w.detail.jumpMoved() }},
 		{'/', "", "search both sides (Ctrl+F too)", func(w *Window) { w.detail.showSearch() }},
+		{'v', "", "a re-proposed file: this proposal vs the previous one, and which comments it touched", func(w *Window) { w.detail.inter.show() }},
 		{'?', "", "show these keys", func(w *Window) { w.ShowKeys() }},
 	}
+	for n := 1; n <= pickLimit; n++ {
+		b = append(b, keyBinding{rune('0' + n), "1–9", "an edit that did not match: use the lines of candidate 1–9 and review the diff",
+			func(w *Window) { w.detail.pick.use(n - 1) }})
+	}
+	return b
 }
 
 // TypeKey performs the action bound to r, as typing it in the window does
@@ -226,12 +232,16 @@ func (w *Window) setCloser(d dialog.Dialog, closed func()) {
 // KeysText lists the keys, one per line: the key, two spaces, what it does.
 func KeysText() string {
 	var b strings.Builder
+	last := ""
 	for _, k := range keyBindings() {
 		key := k.key
 		if key == "" {
 			key = string(k.r)
 		}
-		b.WriteString(key + "  " + k.what + "\n")
+		if key != last { // 1–9: one line
+			b.WriteString(key + "  " + k.what + "\n")
+		}
+		last = key
 	}
 	b.WriteString("Ctrl+F  search both sides: Enter or F3 next, Shift+Enter or Shift+F3 previous, Esc closes\n" +
 		"Ctrl+Enter  approve (in the editor: approve edited; in the reject dialog: reject; in the comment dialog: save)\n" +

@@ -25,6 +25,7 @@ type looseCard struct {
 	title           *widget.Label
 	expected, found *widget.Label
 	foundHead       *widget.Label
+	m               engine.Match // the match shown (Mark other lines… places its block)
 }
 
 func newLooseCard() *looseCard {
@@ -51,6 +52,7 @@ func (c *looseCard) show(m engine.Match, ok bool) {
 		c.box.Hide()
 		return
 	}
+	c.m = m
 	c.title.SetText(fmt.Sprintf("This change is block %d's loose match (%s). Check that these are the lines the agent meant:", m.Block, m.Strategy))
 	c.expected.SetText(cardText(m.Searched))
 	c.foundHead.SetText(fmt.Sprintf("The file had (%s):", lineSpan(m.StartLine, m.EndLine)))

@@ -111,6 +111,9 @@ func age(now, t time.Time) string {
 // badge is the state badge a proposal shows in the queue, and its colour;
 // "" for a plain pending proposal.
 func badge(p review.Proposal) (string, fyne.ThemeColorName) {
+	if p.Held {
+		return "pick lines", theme.ColorNameWarning
+	}
 	switch p.State {
 	case review.StateStreaming:
 		return "streaming", theme.ColorNamePrimary

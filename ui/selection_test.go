@@ -54,7 +54,7 @@ func TestNewProposalTakesThePaneFromADecidedOne(t *testing.T) {
 // pending ones, shows the oldest pending one first (NewWindow shows what
 // pickProposal picks from the desk's list).
 func TestFirstSelectionIsTheOldestActionable(t *testing.T) {
-	h := newHarness(t)
+	h := newHarnessWithConfig(t, holdOff) // a failure answered at once, as with nobody at the desk
 	h.write("a.txt", "one\n")
 	h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("missing\n", "x\n")) // failed
 	h.staleProposal("c.go", "a\nb\n", srBlock("b\n", "B\n"), "A\nb\n")

@@ -74,6 +74,7 @@ type Window struct {
 	detail *detail
 	pump   *eventPump
 	unsub  func()
+	leave  func() // the person is at the desk while the window is open (review.Desk.Attend)
 	split  *container.Split
 
 	tabs    *container.AppTabs // Review and History; nil without a journal
@@ -155,6 +156,7 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	// announced, which is harmless (apply re-reads it).
 	w.pump = newEventPump(w.do, w.apply)
 	w.unsub = desk.Subscribe(w.pump.push)
+	w.leave = desk.Attend() // failed edits wait for the person (hold.go)
 	for _, p := range desk.List() {
 		w.items[p.ID] = p
 	}
@@ -175,6 +177,7 @@ func (w *Window) Close() {
 	w.closeOnce.Do(func() {
 		close(w.stop)
 		w.unsub()
+		defer w.leave() // after the dismissals under way: held failures left are sent
 		if w.notifyTimer != nil {
 			w.notifyTimer.Stop()
 		}
@@ -220,7 +223,7 @@ func (w *Window) apply(batch map[string]review.EventKind) {
 		default:
 			delete(w.items, id)
 		}
-		if ok && kind == review.EventPending && p.AutoRule == "" && p.State.Open() {
+		if ok && (kind == review.EventPending && p.AutoRule == "" && p.State.Open() || kind == review.EventAdded && p.Held) {
 			needPerson = append(needPerson, id)
 		}
 		if ok && id == w.detail.id {
@@ -243,7 +246,7 @@ func (w *Window) refreshQueue() {
 	w.waiting = 0
 	for _, p := range w.items {
 		ps = append(ps, p)
-		if p.State.Open() {
+		if p.State.Open() || p.Held {
 			w.waiting++
 		}
 	}
@@ -263,7 +266,7 @@ func (w *Window) refreshQueue() {
 	case w.detail.done():
 		// The shown proposal is decided: the next one that waits takes the
 		// pane (one arriving later too), never a failed or decided one.
-		if id := pickProposal(ps, nil); id != "" && id != w.detail.id && w.items[id].State.Open() {
+		if id := pickProposal(ps, nil); id != "" && id != w.detail.id && (w.items[id].State.Open() || w.items[id].Held) {
 			w.show(id)
 			w.autoPicked = true
 		}
@@ -306,7 +309,7 @@ func (w *Window) Waiting() int { return w.waiting }
 
 // needsPerson reports whether p waits for the person's decision now.
 func needsPerson(p review.Proposal) bool {
-	return p.State == review.StatePending || p.State == review.StateStale
+	return p.State == review.StatePending || p.State == review.StateStale || p.Held
 }
 
 // pickProposal is the proposal the window shows while the person has not
@@ -317,7 +320,7 @@ func pickProposal(ps []review.Proposal, queueIDs []string) string {
 	for _, st := range []review.State{review.StatePending, review.StateStale, review.StateStreaming} {
 		var best *review.Proposal
 		for i := range ps {
-			if ps[i].State == st && (best == nil || ps[i].Before(*best)) {
+			if (ps[i].State == st || st == review.StatePending && ps[i].Held) && (best == nil || ps[i].Before(*best)) {
 				best = &ps[i]
 			}
 		}

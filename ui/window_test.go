@@ -84,7 +84,7 @@ func TestFirstProposalIsSelectedWithoutFocus(t *testing.T) {
 // arrived first; it never takes a pending proposal away; a failed one is
 // shown only when nothing waits; and once the person selects, it stays.
 func TestWindowPicksWhatNeedsThePerson(t *testing.T) {
-	h := newHarness(t)
+	h := newHarnessWithConfig(t, holdOff) // a failure answered at once, as with nobody at the desk
 	h.write("a.txt", "one\n")
 	failed := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("missing\n", "x\n"))
 	if h.win.Selected() != failed.ID {
@@ -343,7 +343,7 @@ func TestRejectStopsARunawayStream(t *testing.T) {
 }
 
 func TestFailedProposalShowsTheAgentText(t *testing.T) {
-	h := newHarness(t)
+	h := newHarnessWithConfig(t, holdOff) // a failure answered at once, as with nobody at the desk
 	h.write("a.txt", "one\n")
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("missing\n", "x\n"))
 	h.win.Select(p.ID)

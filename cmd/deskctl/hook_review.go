@@ -91,7 +91,10 @@ func reviewToolEdit(ctx context.Context, socket string, e toolEdit) (toolVerdict
 		return toolVerdict{Reason: res.Text}, nil
 	}
 	f := res.Outcome.Files[0]
-	unchanged := f.AsProposed()
+	// A loose match (a fuzzy one, or lines the person chose for a block
+	// that did not match) is text the tool's own exact match would not
+	// find: the tool is given the whole file to write, as for an edit.
+	unchanged := f.AsProposed() && len(f.Matches) == 0
 	if tf.whole {
 		content, _ := e.Input["content"].(string)
 		unchanged = content == f.FinalContent

@@ -19,6 +19,20 @@ import (
 // workspace root and the socket.
 func deskDeciding(t *testing.T, person func(p review.Proposal) review.Decision) (root, sock string) {
 	t.Helper()
+	return deskServing(t, person, nil)
+}
+
+// deskHolding is deskDeciding with the person at the desk (review.Desk.Attend,
+// as the window does): a failure they could place is held, and held
+// handles it (Place or Dismiss) before person decides what it becomes.
+func deskHolding(t *testing.T, person func(p review.Proposal) review.Decision, held func(d *review.Desk, p review.Proposal)) (root, sock string) {
+	t.Helper()
+	return deskServing(t, person, held)
+}
+
+// deskServing serves the desk of deskDeciding and deskHolding.
+func deskServing(t *testing.T, person func(p review.Proposal) review.Decision, held func(d *review.Desk, p review.Proposal)) (root, sock string) {
+	t.Helper()
 	root = t.TempDir()
 	dir, err := os.MkdirTemp("", "dd")
 	if err != nil {
@@ -35,10 +49,14 @@ func deskDeciding(t *testing.T, person func(p review.Proposal) review.Decision) 
 		t.Fatal(err)
 	}
 	root = desk.Roots()[0]
-	pending := make(chan string, 64)
+	leave := func() {}
+	if held != nil {
+		leave = desk.Attend()
+	}
+	pending := make(chan review.Event, 64)
 	cancelSub := desk.Subscribe(func(e review.Event) {
-		if e.Kind == review.EventPending {
-			pending <- e.ID
+		if e.Kind == review.EventPending || e.Kind == review.EventAdded && held != nil {
+			pending <- e
 		}
 	})
 	l, err := deskrpc.Listen(sock)
@@ -53,9 +71,14 @@ func deskDeciding(t *testing.T, person func(p review.Proposal) review.Decision) 
 	decided := make(chan struct{})
 	go func() {
 		defer close(decided)
-		for id := range pending {
-			if p, ok := desk.Get(id); ok {
-				desk.Decide(ctx, id, person(p))
+		for ev := range pending {
+			p, ok := desk.Get(ev.ID)
+			switch {
+			case !ok:
+			case p.Held:
+				held(desk, p)
+			case ev.Kind == review.EventPending:
+				desk.Decide(ctx, ev.ID, person(p))
 			}
 		}
 	}()
@@ -65,6 +88,7 @@ func deskDeciding(t *testing.T, person func(p review.Proposal) review.Decision) 
 		cancelSub()
 		close(pending)
 		<-decided
+		leave()
 		desk.Close()
 		j.Close()
 	})

@@ -39,7 +39,9 @@ var proposeCmd = &command{
 	long: `Send an edit to the running desk, wait for the person's decision and print what the agent
 would read. F is write, search-replace, edit, multi-edit, smart-edit or patch (whose paths are
 relative to the current directory; --file is then not needed). The edit payload is read from
-EDITFILE, or from standard input when --edit is absent.
+EDITFILE, or from standard input when --edit is absent. An edit whose block matches nowhere
+(or several places) waits too while the window is open: the person picks the lines it was meant
+for, or dismisses it (then the failure is printed, exit 1).
 
 Exit status: 0 approved (any kind), 3 rejected, withdrawn or given up as stale, 1 error
 (including "no desk running", with how to start one).`,

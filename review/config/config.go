@@ -33,6 +33,7 @@ type Config struct {
 	Settle           time.Duration           // the user's settle window for format-on-save editors; 0 = do not wait; SettleFor gives a root's
 	Doors            Doors                   // which front doors are on
 	Retention        journal.RetentionPolicy // how much history the journal keeps ([history], user file only); zero keeps all
+	HoldFailed       bool                    // a failed edit a person could place waits for the person at the desk ([review] hold_failed, user file only; default on)
 	Files            []string                // the config files that were read, in order
 	// Workspaces holds, by absolute root, the limits and settle window in
 	// force there: its .diffdesk.toml's as far as trust allows, else the
@@ -81,12 +82,14 @@ const (
 
 // Default returns the configuration used when no file sets anything:
 // no formatters, no auto-approve rules, the built-in protected patterns,
-// 10 MiB files, no settle window, every door on.
+// 10 MiB files, no settle window, every door on, failed edits held for
+// the person at the desk.
 func Default() Config {
 	c := Config{
 		Limits:     Limits{MaxFileBytes: DefaultMaxFileBytes},
 		Doors:      Doors{Native: true, Claude: true, Gemini: true},
 		Workspaces: map[string]WorkspaceSettings{},
+		HoldFailed: true,
 	}
 	for _, p := range DefaultProtected {
 		g, _, _ := glob.Compile(strings.ToLower(p))
@@ -168,7 +171,7 @@ func Load(userFile string, roots []string) (Config, error) {
 //   - [limits]: a trusted workspace's value wins under its root; an
 //     untrusted one's only if it is lower than the user's;
 //   - [desk] settle: a trusted workspace's value wins under its root;
-//   - [doors] and [history]: the user file only.
+//   - [doors], [history] and [review]: the user file only.
 //
 // Every problem in a file is a *Error naming the file, line and key;
 // the problems of all files are joined with errors.Join.
@@ -277,6 +280,9 @@ func (c *Config) mergeUser(fc fileConfig) error {
 	if fc.retention != nil {
 		c.Retention = *fc.retention
 	}
+	if fc.holdFailed != nil {
+		c.HoldFailed = *fc.holdFailed
+	}
 	d := fc.doors
 	for _, door := range []struct {
 		set *bool
@@ -302,6 +308,7 @@ type fileConfig struct {
 	settle       *time.Duration
 	doors        rawDoors
 	retention    *journal.RetentionPolicy
+	holdFailed   *bool
 }
 
 type unprotectEntry struct {
@@ -327,6 +334,9 @@ type rawConfig struct {
 		KeepFor string `toml:"keep_for"`
 		MaxSize string `toml:"max_size"`
 	} `toml:"history"`
+	Review struct {
+		HoldFailed *bool `toml:"hold_failed"`
+	} `toml:"review"`
 }
 
 type rawFormatter struct {
@@ -353,7 +363,7 @@ type rawDoors struct {
 // configKeys lists the valid keys of each table, and configKeyTypes what
 // each key holds, for error messages.
 var configKeys = map[string][]string{
-	"":             {"formatter", "auto_approve", "checker", "protected", "unprotect", "limits", "desk", "doors", "history"},
+	"":             {"formatter", "auto_approve", "checker", "protected", "unprotect", "limits", "desk", "doors", "history", "review"},
 	"formatter":    {"glob", "command", "timeout"},
 	"checker":      {"preset", "name", "glob", "command", "timeout", "format", "severity"},
 	"auto_approve": {"agent", "path", "kind", "max_lines", "new_file", "loose"},
@@ -361,6 +371,7 @@ var configKeys = map[string][]string{
 	"desk":         {"settle"},
 	"doors":        {"native", "claude", "gemini"},
 	"history":      {"keep_for", "max_size"},
+	"review":       {"hold_failed"},
 }
 
 var configKeyTypes = map[string]string{
@@ -382,6 +393,8 @@ var configKeyTypes = map[string]string{
 	"history":                `a table: [history]`,
 	"history.keep_for":       `an age string, e.g. keep_for = "90d"`,
 	"history.max_size":       `a size string, e.g. max_size = "2GB"`,
+	"review":                 `a table: [review]`,
+	"review.hold_failed":     `a boolean, e.g. hold_failed = false`,
 	"formatter.glob":         `a string, e.g. glob = "*.go"`,
 	"formatter.command":      `an array of strings, e.g. command = ["gofmt"]`,
 	"formatter.timeout":      `a duration string, e.g. timeout = "5s"`,
@@ -485,6 +498,13 @@ func parseConfig(file string, data []byte, user bool) (fileConfig, error) {
 			v.fail(key, key, err.Error())
 		default:
 			fc.retention = &p
+		}
+	}
+	if h := raw.Review.HoldFailed; h != nil {
+		if !user {
+			v.fail("review.hold_failed", "review.hold_failed", "holding failed edits for the person is set in the user config only; move [review] there")
+		} else {
+			fc.holdFailed = h
 		}
 	}
 	return fc, errors.Join(v.errs...)

@@ -175,7 +175,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"unknown key", true, "[[formatter]]\nglob = \"*.go\"\ncommand = [\"gofmt\"]\ntimout = \"5s\"\n",
 			` line 4: key formatter.timout: unknown key; valid keys in formatter are glob, command, timeout (did you mean "timeout"?)`},
 		{"unknown top-level key", true, "protect = [\"x\"]\n",
-			` line 1: key protect: unknown key; valid top-level keys are formatter, auto_approve, checker, protected, unprotect, limits, desk, doors, history (did you mean "protected"?)`},
+			` line 1: key protect: unknown key; valid top-level keys are formatter, auto_approve, checker, protected, unprotect, limits, desk, doors, history, review (did you mean "protected"?)`},
 		{"wrong type", true, "[[formatter]]\nglob = \"*.go\"\ncommand = \"gofmt\"\n",
 			` line 3: key formatter.command: has the wrong type (a TOML string); it must be an array of strings, e.g. command = ["gofmt"]`},
 		{"wrong type in table", true, "[limits]\nmax_file_bytes = \"10MB\"\n",
@@ -363,5 +363,29 @@ func TestHistoryRetentionConfig(t *testing.T) {
 	os.WriteFile(user, []byte("[history]\nmax_size = \"lots\"\n"), 0o644)
 	if _, err := Load(user, nil); err == nil || !strings.Contains(err.Error(), "history.max_size") {
 		t.Errorf("bad max_size: %v; want an error naming history.max_size", err)
+	}
+}
+
+// TestHoldFailedConfig: on by default, off by the user's [review]
+// hold_failed = false, and refused in a workspace file.
+func TestHoldFailedConfig(t *testing.T) {
+	if !Default().HoldFailed {
+		t.Error("Default().HoldFailed = false; want failed edits held for the person by default")
+	}
+	dir := t.TempDir()
+	user := filepath.Join(dir, "config.toml")
+	os.WriteFile(user, []byte("[review]\nhold_failed = false\n"), 0o644)
+	c, err := Load(user, nil)
+	if err != nil || c.HoldFailed {
+		t.Errorf("Load([review] hold_failed = false) = HoldFailed %v, %v; want false", c.HoldFailed, err)
+	}
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, FileName), []byte("[review]\nhold_failed = false\n"), 0o644)
+	if _, err := Load("", []string{root}); err == nil || !strings.Contains(err.Error(), "review.hold_failed") || !strings.Contains(err.Error(), "user config only") {
+		t.Errorf("[review] in a workspace file: %v; want an error naming review.hold_failed and the user config", err)
+	}
+	os.WriteFile(user, []byte("[review]\nhold_failed = \"no\"\n"), 0o644)
+	if _, err := Load(user, nil); err == nil || !strings.Contains(err.Error(), "hold_failed") {
+		t.Errorf("hold_failed = \"no\": %v; want an error naming hold_failed", err)
 	}
 }

@@ -152,6 +152,7 @@ type conn struct {
 	reviewer bool        // hello said role "reviewer": may decide, may not propose
 	proposed bool        // a proposal was made on this connection
 	events   *eventQueue // set once the reviewer subscribed
+	leave    func()      // hello said "attend": the reviewer is at the desk until the connection ends (review.Desk.Attend)
 }
 
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
@@ -163,6 +164,12 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 		reqs.Wait()
 		c.Close()
 		cc.withdrawOwned()
+		cc.mu.Lock()
+		leave := cc.leave
+		cc.mu.Unlock()
+		if leave != nil {
+			leave()
+		}
 	}()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
@@ -311,6 +318,8 @@ func toRPCError(err error) *rpcError {
 		return &rpcError{Code: codeInvalidParams, Message: "decide: " + err.Error(), Data: seenErr}
 	case errors.As(err, &ref):
 		return &rpcError{Code: codeRefused, Message: err.Error(), Data: ref}
+	case errors.As(err, new(*engine.PlaceError)):
+		return &rpcError{Code: codeInvalidParams, Message: "place: " + err.Error()}
 	case errors.Is(err, review.ErrUnknownProposal):
 		return &rpcError{Code: codeUnknown, Message: err.Error()}
 	case errors.As(err, &se):
@@ -348,6 +357,10 @@ type (
 		Agent    string `json:"agent"`
 		Session  string `json:"session"`
 		Role     string `json:"role"` // "agent" (or "") proposes; "reviewer" decides
+		// Attend (a reviewer only) says a person reviews through this
+		// connection while it lasts: failures they could place are held
+		// for them (review.Desk.Attend).
+		Attend bool `json:"attend,omitempty"`
 	}
 	helloResult struct {
 		Protocol int      `json:"protocol"`
@@ -399,6 +412,13 @@ type (
 		// Seen maps a proposal's id to the hunks on screen, as decide's seen.
 		Seen map[string]map[string][]string `json:"seen,omitempty"`
 	}
+	placeParams struct {
+		ID        string `json:"id"`
+		Path      string `json:"path,omitempty"` // the proposal's file; "" for its one file
+		Block     int    `json:"block"`
+		StartLine int    `json:"startLine"`
+		EndLine   int    `json:"endLine"`
+	}
 	statusResult struct {
 		Protocol  int                 `json:"protocol"`
 		Roots     []string            `json:"roots"`
@@ -438,6 +458,14 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		}
 		cc.mu.Lock()
 		cc.client, cc.sess = p.Agent, p.Session
+		attend := p.Attend && cc.leave == nil
+		if p.Attend && !cc.reviewer {
+			cc.mu.Unlock()
+			return nil, &rpcError{Code: codeInvalidParams, Message: `hello: only a reviewer attends the desk; say "role":"reviewer" with "attend":true`}
+		}
+		if attend {
+			cc.leave = d.Attend()
+		}
 		cc.mu.Unlock()
 		return helloResult{Protocol: min(p.Protocol, ProtocolVersion), Desk: "diffdesk", Roots: d.Roots()}, nil
 	case "propose":
@@ -543,6 +571,32 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 			return nil, err
 		}
 		return res, nil
+	case "place":
+		var p placeParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		if err := cc.mayDecide(p.ID); err != nil {
+			return nil, err
+		}
+		q, err := d.Place(ctx, p.ID, p.Path, p.Block, engine.Region{StartLine: p.StartLine, EndLine: p.EndLine})
+		if err != nil {
+			return nil, err
+		}
+		return placeResult(q), nil
+	case "dismiss":
+		var p idParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		if err := cc.mayDecide(p.ID); err != nil {
+			return nil, err
+		}
+		if err := d.Dismiss(ctx, p.ID); err != nil {
+			return nil, err
+		}
+		o, _ := d.Outcome(p.ID)
+		return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
 	case "read":
 		var p readParams
 		if err := params(&p); err != nil {
@@ -609,11 +663,11 @@ func (cc *conn) mayDecide(id string) error {
 	reviewer, agent, sess := cc.reviewer, cc.client, cc.sess
 	cc.mu.Unlock()
 	if !reviewer {
-		return &rpcError{Code: codeForbidden, Message: `decide: only a reviewer decides, and this connection is an agent's; ` +
+		return &rpcError{Code: codeForbidden, Message: `decide, place, dismiss: only a reviewer decides, places a block or dismisses a failure, and this connection is an agent's; ` +
 			`a reviewer's connection says hello with "role":"reviewer" and proposes nothing (docs/security.md)`}
 	}
 	if p, ok := cc.s.desk.Get(id); ok && sess != "" && p.Agent == agent && p.Session == sess {
-		return &rpcError{Code: codeForbidden, Message: fmt.Sprintf("decide: proposal %s comes from your own agent session (%s, %s); an agent does not decide its own edits", id, agent, sess)}
+		return &rpcError{Code: codeForbidden, Message: fmt.Sprintf("decide, place, dismiss: proposal %s comes from your own agent session (%s, %s); an agent does not decide its own edits", id, agent, sess)}
 	}
 	return nil
 }
@@ -641,7 +695,7 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool) (any, 
 	}
 	cc.own(p.ID, true)
 	if !wait {
-		return proposeResult{ID: p.ID, State: p.State, Changeset: review.ChangesetKey(p)}, nil
+		return proposeResult{ID: p.ID, State: wireState(p), Changeset: review.ChangesetKey(p)}, nil
 	}
 	o, err := cc.s.desk.Wait(ctx, p.ID)
 	if err != nil {
@@ -651,6 +705,18 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool) (any, 
 	return proposeResult{ID: p.ID, State: review.StateReported, Changeset: review.ChangesetKey(p), Outcome: &o, Text: o.Text()}, nil
 }
 
+// StateHeld is how the protocol names a failure held for the person at the
+// desk (review.Proposal.Held): not final, like pending.
+const StateHeld review.State = "held"
+
+// wireState is p's state as the protocol names it.
+func wireState(p review.Proposal) review.State {
+	if p.Held {
+		return StateHeld
+	}
+	return p.State
+}
+
 func validFormat(f engine.Format) bool {
 	for _, g := range engine.Formats {
 		if f == g {
@@ -658,4 +724,26 @@ func validFormat(f engine.Format) bool {
 		}
 	}
 	return false
+}
+
+// placeAnswer answers place: the proposal as the placement left it —
+// pending with its new counts and matches, or still failed on another
+// block (failure, mismatch), to be placed in turn.
+type placeAnswer struct {
+	ID       string             `json:"id"`
+	State    review.State       `json:"state"` // pending, or held while another block does not match
+	Added    int                `json:"added"`
+	Removed  int                `json:"removed"`
+	Matches  []engine.Match     `json:"matches,omitempty"`
+	Failure  string             `json:"failure,omitempty"`
+	Mismatch *engine.MatchError `json:"mismatch,omitempty"`
+}
+
+func placeResult(p review.Proposal) placeAnswer {
+	a := placeAnswer{ID: p.ID, State: wireState(p), Failure: p.Failure, Mismatch: p.Mismatch}
+	a.Added, a.Removed = p.Counts()
+	if len(p.Files) == 1 {
+		a.Matches = p.Files[0].Matches
+	}
+	return a
 }

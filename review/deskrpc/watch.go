@@ -28,6 +28,10 @@ type Summary struct {
 	Added     int          `json:"added"`
 	Removed   int          `json:"removed"`
 	Created   string       `json:"created"` // RFC 3339, UTC
+	// A held failure's text and the block that did not match, with its
+	// candidates: what a reviewer places (place) or dismisses.
+	Failure  string             `json:"failure,omitempty"`
+	Mismatch *engine.MatchError `json:"mismatch,omitempty"`
 }
 
 type (
@@ -136,8 +140,11 @@ type (
 
 // entryOf is a proposal as status lists it.
 func entryOf(p review.Proposal) Summary {
-	e := Summary{ID: p.ID, Agent: p.Agent, Session: p.Session, Turn: p.Turn, Changeset: review.ChangesetKey(p), State: p.State, Created: p.Created.UTC().Format("2006-01-02T15:04:05Z"), Files: []string{}}
+	e := Summary{ID: p.ID, Agent: p.Agent, Session: p.Session, Turn: p.Turn, Changeset: review.ChangesetKey(p), State: wireState(p), Created: p.Created.UTC().Format("2006-01-02T15:04:05Z"), Files: []string{}}
 	e.Added, e.Removed = p.Counts()
+	if p.Held {
+		e.Failure, e.Mismatch = p.Failure, p.Mismatch
+	}
 	for _, f := range p.Files {
 		e.Files = append(e.Files, f.Path)
 	}

@@ -49,7 +49,9 @@ func Open(ctx context.Context, cl *deskrpc.Client, where, who string) (*Desk, er
 	var hello struct {
 		Roots []string `json:"roots"`
 	}
-	if err := cl.Call(ctx, "hello", map[string]any{"protocol": deskrpc.ProtocolVersion, "agent": "diffdesk", "session": who, "role": "reviewer"}, &hello); err != nil {
+	// attend: a person is at the desk while this window is open, so a
+	// failure a person could place waits for them (review.Desk.Attend).
+	if err := cl.Call(ctx, "hello", map[string]any{"protocol": deskrpc.ProtocolVersion, "agent": "diffdesk", "session": who, "role": "reviewer", "attend": true}, &hello); err != nil {
 		return nil, fmt.Errorf("greeting the desk at %s: %w", where, err)
 	}
 	sub, err := cl.Subscribe(ctx)
@@ -379,6 +381,54 @@ func (d *Desk) notMine(ctx context.Context, id string) {
 	}
 }
 
+// Attend is review.Desk.Attend: this window attends the desk from its
+// hello until its connection ends, so there is nothing more to do.
+func (d *Desk) Attend() (leave func()) { return func() {} }
+
+// Dismiss sends a held failure to its agent, as the person chose not to
+// place its block.
+func (d *Desk) Dismiss(ctx context.Context, id string) error {
+	d.mu.Lock()
+	d.mine[id] = true
+	d.mu.Unlock()
+	if err := d.cl.Call(ctx, "dismiss", map[string]any{"id": id}, nil); err != nil {
+		d.notMine(ctx, id)
+		return deskError(id, err)
+	}
+	return d.fetch(ctx, id)
+}
+
+// Place re-applies a failed or loosely placed block of proposal id at
+// lines the person chose, and returns the proposal as it is then.
+func (d *Desk) Place(ctx context.Context, id, path string, block int, lines engine.Region) (review.Proposal, error) {
+	err := d.cl.Call(ctx, "place", map[string]any{"id": id, "path": path, "block": block, "startLine": lines.StartLine, "endLine": lines.EndLine}, nil)
+	if err != nil {
+		return review.Proposal{}, deskError(id, err)
+	}
+	if err := d.fetch(ctx, id); err != nil {
+		return review.Proposal{}, err
+	}
+	p, _ := d.Get(id)
+	return p, nil
+}
+
+// Interdiff is review.Desk.Interdiff among the proposals held here.
+func (d *Desk) Interdiff(id, path string) (review.Interdiff, bool) {
+	d.mu.Lock()
+	p, ok := d.props[id]
+	var ended []review.Ended
+	for oid, o := range d.outcomes {
+		if q, ok := d.props[oid]; ok {
+			ended = append(ended, review.Ended{Proposal: q, Outcome: o})
+		}
+	}
+	d.mu.Unlock()
+	if !ok {
+		return review.Interdiff{}, false
+	}
+	return review.InterdiffOf(p, path, ended)
+}
+
 // deskError gives an error of the desk's the type review.Desk would have
 // returned, where the window tells them apart.
 func deskError(id string, err error) error {
@@ -435,7 +485,10 @@ func proposal(det deskrpc.Detail) (review.Proposal, error) {
 		return review.Proposal{}, fmt.Errorf("bad created time %q: %w", det.Created, err)
 	}
 	p := review.Proposal{ID: det.ID, Agent: det.Agent, Session: det.Session, Turn: det.Turn, Created: created, Format: det.Format, State: det.State,
-		AgentWrites: det.AgentWrites, Failure: det.Failure, AutoRule: det.AutoRule, Instruction: det.Instruction}
+		AgentWrites: det.AgentWrites, Failure: det.Failure, AutoRule: det.AutoRule, Instruction: det.Instruction, Mismatch: det.Mismatch}
+	if det.State == deskrpc.StateHeld { // a failure that waits for the person (review.Proposal.Held)
+		p.State, p.Held = review.StateFailed, true
+	}
 	for _, wf := range det.Files {
 		if wf.Base == nil || wf.Proposed == nil {
 			return review.Proposal{}, fmt.Errorf("file %s came without its texts", wf.Path)

@@ -53,6 +53,13 @@ func NewDesk(t testing.TB, unattended journal.Verdict, toml string) *Desk {
 	return &Desk{Desk: d, Root: d.Roots()[0], Journal: j}
 }
 
+// PersonAtDesk makes a person attend d (review.Desk.Attend) until the test
+// ends, as the window does: failures a person could place are held.
+func (d *Desk) PersonAtDesk(t testing.TB) {
+	leave := d.Attend()
+	t.Cleanup(leave)
+}
+
 // MustPropose proposes an edit of rel as the agent "test" and fails the
 // test if the desk refuses it.
 func (d *Desk) MustPropose(t testing.TB, format engine.Format, rel, payload string) review.Proposal {

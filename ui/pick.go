@@ -1,0 +1,275 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// pickLimit is how many candidates the picker lists: the keys 1–9.
+const pickLimit = 9
+
+// picker lets the person place a block that failed (its closest lines, or
+// every place an ambiguous block fits) or matched loosely (Mark lines…
+// on the loose-match card): the desk applies the edit there
+// (review.Desk.Place) and the window shows the resulting diff, decided as
+// any other. A failed block is placed only while the desk holds the
+// failure for the person (review.Proposal.Held): its agent still waits.
+// Dismiss sends the failure instead (dismiss).
+type picker struct {
+	d         *detail
+	box       *fyne.Container // above the failed edit's agent text
+	title     *widget.Label
+	rows      *fyne.Container
+	mark      *widget.Button
+	looseMark *widget.Button // on the loose-match card
+	block     int
+	cands     []engine.Candidate
+	// from and to are the Mark lines… dialog's line boxes, while it is open.
+	from, to *dialogEntry
+}
+
+func newPicker(d *detail) *picker {
+	k := &picker{d: d, title: widget.NewLabel(""), rows: container.NewVBox()}
+	k.title.Wrapping = fyne.TextWrapWord
+	k.title.Importance = widget.WarningImportance
+	k.mark = widget.NewButton("Mark lines…", func() { k.showMark(k.block) })
+	k.looseMark = widget.NewButton("Mark other lines…", func() { k.showMark(d.loose.m.Block) })
+	k.box = container.NewVBox(k.title, k.rows, container.NewHBox(k.mark))
+	k.box.Hide()
+	return k
+}
+
+// failedNote heads a failed proposal: the agent was told, or (a held
+// failure) it waits for the person.
+func failedNote(p review.Proposal) string {
+	if p.Held {
+		return "This edit did not apply, and nothing was written. Its agent waits for you: use the lines it was meant for and review the diff, or Dismiss to send it the explanation below."
+	}
+	return "This edit did not apply, and nothing was written. The agent was told:"
+}
+
+// placeable reports whether the person can place blocks of p.
+func placeable(p review.Proposal) bool {
+	switch p.Format {
+	case engine.FormatSearchReplace, engine.FormatEdit, engine.FormatMultiEdit, engine.FormatSmartEdit:
+		return len(p.Files) == 1 && p.Files[0].Base.Exists
+	}
+	return false
+}
+
+// show lists the candidates of p's failed block, or hides the picker when
+// p has none to place; the loose card's Mark button shows for a waiting p.
+func (k *picker) show(p review.Proposal) {
+	if placeable(p) && p.State.Open() && p.State != review.StateStreaming {
+		k.looseMark.Show()
+	} else {
+		k.looseMark.Hide()
+	}
+	me := p.Mismatch
+	if p.State != review.StateFailed || !p.Held || me == nil || !placeable(p) {
+		k.cands = nil
+		k.box.Hide()
+		return
+	}
+	k.block, k.cands = me.Block, likely(me.Closest)
+	what := fmt.Sprintf("Block %d did not match %s. Pick the lines it was meant for, or mark them, and review the diff:", me.Block, p.Files[0].Rel)
+	if len(me.Places) > 0 {
+		k.cands = me.Places
+		what = fmt.Sprintf("Block %d fits %d places in %s. Pick the one it was meant for, and review the diff:", me.Block, len(me.Places), p.Files[0].Rel)
+	}
+	if len(k.cands) > pickLimit {
+		k.cands = k.cands[:pickLimit]
+	}
+	if len(k.cands) == 0 {
+		what = fmt.Sprintf("Block %d did not match %s, and nothing in it came close. Mark the lines it was meant for:", me.Block, p.Files[0].Rel)
+	}
+	k.title.SetText(what)
+	k.rows.Objects = nil
+	for i, c := range k.cands {
+		k.rows.Add(k.row(i, c))
+	}
+	k.rows.Refresh()
+	k.box.Show()
+}
+
+// row is candidate i: its lines and similarity, the button and a preview.
+func (k *picker) row(i int, c engine.Candidate) fyne.CanvasObject {
+	head := widget.NewLabelWithStyle(fmt.Sprintf("%d.  %s", i+1, candidateText(c)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	use := widget.NewButton(fmt.Sprintf("Use these lines (%d)", i+1), func() { k.use(i) })
+	preview := widget.NewLabelWithStyle(cardText(strings.Join(c.Lines, "\n")), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	preview.Truncation = fyne.TextTruncateEllipsis
+	return container.NewVBox(container.NewHBox(head, use), preview)
+}
+
+// likely drops the closest lines far less like the block than the best
+// (under half its similarity): noise beside the lines that were meant.
+func likely(cs []engine.Candidate) []engine.Candidate {
+	if len(cs) == 0 {
+		return cs
+	}
+	best, out := cs[0].Similarity, cs[:0:0]
+	for _, c := range cs {
+		if c.Similarity >= best/2 {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// candidateText says where a candidate is and how like the block it is.
+func candidateText(c engine.Candidate) string {
+	s := lineSpan(c.StartLine, c.EndLine)
+	if c.Similarity > 0 && c.Similarity < 1 {
+		s += fmt.Sprintf(" · %.0f%% similar", 100*c.Similarity)
+	}
+	return s
+}
+
+// use places the failed block at candidate i (0-based): the keys 1–9 and
+// the buttons. It says so when there is no such candidate.
+func (k *picker) use(i int) {
+	if i >= len(k.cands) || !k.box.Visible() {
+		k.d.say(fmt.Sprintf("No candidate %d to pick here: the keys 1–9 pick the lines listed for an edit that did not match.", i+1))
+		return
+	}
+	c := k.cands[i]
+	k.place(k.block, engine.Region{StartLine: c.StartLine, EndLine: c.EndLine})
+}
+
+// dismiss sends the held failure id to its agent, off the UI goroutine:
+// Dismiss on a failure the window holds. The queue drops it at once; the
+// desk's event follows.
+func (k *picker) dismiss(id string) {
+	d := k.d
+	d.w.decisions.Add(1)
+	// The goroutine ends when the desk has sent the failure.
+	go func() {
+		defer d.w.decisions.Done()
+		if err := d.w.desk.Dismiss(context.Background(), id); err != nil {
+			d.w.do(func() { d.setStatus("Not dismissed: "+err.Error(), true) })
+		}
+	}()
+}
+
+// place asks the desk, off the UI goroutine, to apply the shown proposal
+// with block at lines r, and shows the resulting diff.
+func (k *picker) place(block int, r engine.Region) {
+	d := k.d
+	id, path := d.id, ""
+	if len(d.p.Files) == 1 {
+		path = d.p.Files[0].Path
+	}
+	d.say(fmt.Sprintf("Placing block %d at %s…", block, r))
+	d.w.decisions.Add(1)
+	// The goroutine ends when the desk has applied the edit again.
+	go func() {
+		defer d.w.decisions.Done()
+		p, err := d.w.desk.Place(context.Background(), id, path, block, r)
+		d.w.do(func() { k.placed(id, block, r, p, err) })
+	}()
+}
+
+// placed shows the proposal the desk placed, or why it could not.
+func (k *picker) placed(id string, block int, r engine.Region, p review.Proposal, err error) {
+	d := k.d
+	if id != d.id {
+		return
+	}
+	if err != nil {
+		d.setStatus("Not placed: "+err.Error(), true)
+		return
+	}
+	d.outcome, d.shownKey, d.p = nil, "", p
+	d.w.items[id] = p
+	d.setStatus("", false)
+	if p.State == review.StateFailed {
+		d.say(fmt.Sprintf("Block %d placed at %s; block %d still does not match.", block, r, p.Mismatch.Block))
+	} else {
+		d.say(fmt.Sprintf("Block %d placed at %s: review the diff, then decide.", block, r))
+	}
+	d.refreshFiles()
+	d.render()
+	d.w.refreshQueue()
+}
+
+// showMark opens the Mark lines… dialog for block: a first and last line
+// of the file, the lines they take shown as they are typed.
+func (k *picker) showMark(block int) {
+	d := k.d
+	if d.id == "" || !placeable(d.p) || block < 1 {
+		d.say("Nothing to mark lines for: only an edit with blocks, of a file that exists, can be placed.")
+		return
+	}
+	lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(d.p.Files[0].BaseText(), "\r\n", "\n"), "\n"), "\n")
+	preview := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	var dlg dialog.Dialog
+	cancel := func() { dlg.Hide() }
+	submit := func() {
+		r, err := markedRegion(k.from.Text, k.to.Text, len(lines))
+		if err != nil {
+			preview.SetText(err.Error())
+			return
+		}
+		dlg.Hide()
+		k.place(block, r)
+	}
+	k.from, k.to = newDialogEntry(false, cancel, submit), newDialogEntry(false, cancel, submit)
+	if c := k.firstCandidate(); c != nil {
+		k.from.SetText(strconv.Itoa(c.StartLine))
+		k.to.SetText(strconv.Itoa(c.EndLine))
+	}
+	update := func(string) {
+		r, err := markedRegion(k.from.Text, k.to.Text, len(lines))
+		if err != nil {
+			preview.SetText(err.Error())
+			return
+		}
+		preview.SetText(cardText(strings.Join(lines[r.StartLine-1:r.EndLine], "\n")))
+	}
+	k.from.OnChanged, k.to.OnChanged = update, update
+	update("")
+	form := container.NewVBox(
+		widget.NewLabel(fmt.Sprintf("The lines of %s that block %d replaces (1–%d):", d.p.Files[0].Rel, block, len(lines))),
+		container.NewGridWithColumns(4, widget.NewLabel("From line"), k.from, widget.NewLabel("to line"), k.to),
+		preview)
+	dlg = dialog.NewCustomConfirm("Mark lines", "Use these lines", "Cancel", form, func(ok bool) {
+		if ok {
+			submit()
+		}
+	}, d.w.Win)
+	dlg.Resize(fyne.NewSize(640, 0))
+	d.w.setCloser(dlg, func() { k.from, k.to = nil, nil })
+	dlg.Show()
+	d.w.Win.Canvas().Focus(k.from)
+}
+
+// firstCandidate is the first listed candidate, if any.
+func (k *picker) firstCandidate() *engine.Candidate {
+	if len(k.cands) == 0 || !k.box.Visible() {
+		return nil
+	}
+	return &k.cands[0]
+}
+
+// markedRegion reads the Mark lines… boxes: whole lines 1..n, first ≤ last.
+func markedRegion(from, to string, n int) (engine.Region, error) {
+	a, err1 := strconv.Atoi(strings.TrimSpace(from))
+	b, err2 := strconv.Atoi(strings.TrimSpace(to))
+	switch {
+	case err1 != nil || err2 != nil:
+		return engine.Region{}, fmt.Errorf("type a first and a last line number, 1 to %d", n)
+	case a < 1 || b > n || a > b:
+		return engine.Region{}, fmt.Errorf("lines %d–%d are not in the file: the first must be at least 1, the last at most %d, and not before the first", a, b, n)
+	}
+	return engine.Region{StartLine: a, EndLine: b}, nil
+}

@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+const pickBase = "package a\n\nfunc A() {\n\tx := 1\n\ty := 2\n}\n"
+
+// holdOff is a user config under which failures are answered at once even
+// with the window open.
+const holdOff = "[review]\nhold_failed = false\n"
+
+// A SEARCH that does not match, with a near match: 1 picks it, the diff
+// shows, a approves, the file has the replacement there and the agent is
+// told the person chose those lines.
+func TestPickCandidateThenApprove(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.go", pickBase)
+	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n\ty := 20\n"))
+	h.win.Select(p.ID)
+	d := h.win.detail
+	if !d.pick.box.Visible() || len(d.pick.cands) == 0 || d.pick.cands[0].StartLine != 4 {
+		t.Fatalf("picker shown %v, candidates %+v; want the closest lines 4-5 first", d.pick.box.Visible(), d.pick.cands)
+	}
+	if !strings.Contains(d.pick.title.Text, "Block 1 did not match a.go") {
+		t.Errorf("picker title %q", d.pick.title.Text)
+	}
+	if _, sent := h.desk.Outcome(p.ID); sent || !d.p.Held {
+		t.Fatalf("held %v, failure sent %v; with the window open the agent must wait for the person", d.p.Held, sent)
+	}
+	if !strings.Contains(d.note.Text, "Its agent waits for you") {
+		t.Errorf("note %q; want it to say the agent waits for the person", d.note.Text)
+	}
+	if b, _ := badge(d.p); b != "pick lines" || h.win.Waiting() != 1 {
+		t.Errorf("badge %q, waiting %d; want \"pick lines\" and the held failure counted as waiting", b, h.win.Waiting())
+	}
+	h.press('1')
+	h.until("the placed diff shows", func() bool { return d.p.State == review.StatePending && d.view.Visible() })
+	if d.pick.box.Visible() || d.failureScroll.Visible() || d.approve.Hidden {
+		t.Errorf("after the pick: picker %v, failure %v, approve hidden %v; want the diff with Approve", d.pick.box.Visible(), d.failureScroll.Visible(), d.approve.Hidden)
+	}
+	if hs := d.view.Hunks(); len(hs) != 1 {
+		t.Errorf("hunks = %d; want the one change at lines 4-5", len(hs))
+	}
+	h.press('a')
+	o := h.outcome(p.ID)
+	if o.Status != journal.Approved {
+		t.Fatalf("outcome %s; want approved", o.Status)
+	}
+	if got, want := h.read("a.go"), "package a\n\nfunc A() {\n\tx := 10\n\ty := 20\n}\n"; got != want {
+		t.Errorf("file = %q; want %q", got, want)
+	}
+	if !strings.Contains(o.Text(), "Block 1: the person chose lines 4–5 of ") || !strings.Contains(o.Text(), "the edit was applied there") {
+		t.Errorf("agent text does not say the person chose the lines:\n%s", o.Text())
+	}
+}
+
+// An ambiguous edit lists every place; Mark lines… takes the lines typed.
+func TestPickMarkLines(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "x\ny\nx\n")
+	p := h.propose("agent", "s", engine.FormatEdit, "a.txt", `{"old_string":"x","new_string":"X"}`)
+	h.win.Select(p.ID)
+	d := h.win.detail
+	if len(d.pick.cands) != 2 || !strings.Contains(d.pick.title.Text, "fits 2 places") {
+		t.Fatalf("candidates %+v, title %q; want both places", d.pick.cands, d.pick.title.Text)
+	}
+	h.press('7')
+	if !strings.Contains(d.message.Text, "No candidate 7") {
+		t.Errorf("7 with two candidates: message %q", d.message.Text)
+	}
+	test.Tap(d.pick.mark)
+	if d.pick.from == nil {
+		t.Fatal("Mark lines… opened no dialog")
+	}
+	d.pick.from.SetText("3")
+	d.pick.to.SetText("3")
+	d.pick.from.onSubmit()
+	h.until("the placed diff shows", func() bool { return d.p.State == review.StatePending })
+	if got := d.p.Files[0].Proposed; got != "x\ny\nX\n" {
+		t.Errorf("proposed = %q; want line 3 replaced", got)
+	}
+}
+
+func TestMarkedRegion(t *testing.T) {
+	tests := []struct {
+		from, to string
+		want     engine.Region
+		err      string
+	}{
+		{"2", "3", engine.Region{StartLine: 2, EndLine: 3}, ""},
+		{" 4 ", "4", engine.Region{StartLine: 4, EndLine: 4}, ""},
+		{"", "3", engine.Region{}, "type a first and a last line number, 1 to 5"},
+		{"3", "2", engine.Region{}, "not before the first"},
+		{"1", "6", engine.Region{}, "at most 5"},
+	}
+	for _, tt := range tests {
+		r, err := markedRegion(tt.from, tt.to, 5)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("markedRegion(%q, %q) error = %v; want %q", tt.from, tt.to, err, tt.err)
+			}
+			continue
+		}
+		if err != nil || r != tt.want {
+			t.Errorf("markedRegion(%q, %q) = %v, %v; want %v", tt.from, tt.to, r, err, tt.want)
+		}
+	}
+}
+
+// Dismiss on a held failure sends the agent the failure it would have had
+// at once; the file is untouched.
+func TestDismissSendsTheHeldFailure(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.go", pickBase)
+	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n"))
+	h.win.Select(p.ID)
+	d := h.win.detail
+	if !p.Held || d.dismiss.Hidden || !d.approve.Hidden {
+		t.Fatalf("held %v, dismiss shown %v, approve shown %v; want a held failure with Dismiss only", p.Held, !d.dismiss.Hidden, !d.approve.Hidden)
+	}
+	test.Tap(d.dismiss)
+	o := h.outcome(p.ID)
+	if o.Status != journal.Failed || o.Error != p.Failure {
+		t.Errorf("outcome %s %q; want failed with %q", o.Status, o.Error, p.Failure)
+	}
+	if h.read("a.go") != pickBase {
+		t.Errorf("a.go changed after Dismiss: %q", h.read("a.go"))
+	}
+	h.until("the dismissed failure leaves the queue", func() bool { _, ok := h.win.items[p.ID]; return !ok && h.win.Selected() == "" })
+}
+
+// Closing the window leaves nobody at the desk: held failures are sent.
+func TestClosingTheWindowSendsHeldFailures(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.go", pickBase)
+	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n"))
+	if !p.Held {
+		t.Fatal("not held with the window open")
+	}
+	h.win.Close()
+	if o, ok := h.desk.Outcome(p.ID); !ok || o.Status != journal.Failed {
+		t.Errorf("after the window closed: outcome %+v, %v; want the failure sent", o, ok)
+	}
+	if h.desk.Attended() {
+		t.Error("the desk is attended after its window closed")
+	}
+}
+
+// With [review] hold_failed = false the failure is answered at once, and
+// the window offers no lines to pick: the agent believes the file untouched.
+func TestNoPickerForAnAnsweredFailure(t *testing.T) {
+	h := newHarnessWithConfig(t, holdOff)
+	h.write("a.go", pickBase)
+	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n"))
+	h.win.Select(p.ID)
+	if _, sent := h.desk.Outcome(p.ID); !sent || p.Held {
+		t.Fatalf("held %v, sent %v; want answered at once", p.Held, sent)
+	}
+	if d := h.win.detail; d.pick.box.Visible() || !strings.Contains(d.note.Text, "The agent was told") {
+		t.Errorf("picker shown %v, note %q; want no picker for a failure already sent to the agent, and the note saying it was told", d.pick.box.Visible(), d.note.Text)
+	}
+	h.press('1')
+	if !strings.Contains(h.win.detail.message.Text, "No candidate 1") {
+		t.Errorf("1 on an answered failure: message %q; want no candidate", h.win.detail.message.Text)
+	}
+}
+
+// A held failure needs the person as a pending proposal does: the window
+// picks the oldest of them, before stale and streaming ones.
+func TestPickProposalTakesHeldFailures(t *testing.T) {
+	at := func(s int) review.Proposal {
+		return review.Proposal{Created: baseTime.Add(time.Duration(s) * time.Second)}
+	}
+	held, pending, answered := at(1), at(2), at(0)
+	held.ID, held.State, held.Held = "held", review.StateFailed, true
+	pending.ID, pending.State = "pending", review.StatePending
+	answered.ID, answered.State = "answered", review.StateFailed
+	if got := pickProposal([]review.Proposal{answered, pending, held}, nil); got != "held" {
+		t.Errorf("pickProposal = %q; want the older held failure", got)
+	}
+	if !needsPerson(held) || needsPerson(answered) {
+		t.Errorf("needsPerson: held %v, answered %v; want true, false", needsPerson(held), needsPerson(answered))
+	}
+}
+
+// The closest lines far less like the block than the best are not listed.
+func TestLikelyCandidates(t *testing.T) {
+	cs := []engine.Candidate{{StartLine: 12, Similarity: 0.92}, {StartLine: 22, Similarity: 0.92}, {StartLine: 9, Similarity: 0.01}}
+	if got := likely(cs); len(got) != 2 || got[1].StartLine != 22 {
+		t.Errorf("likely = %+v; want the two 92%% candidates", got)
+	}
+	if got := likely(cs[2:]); len(got) != 1 {
+		t.Errorf("likely(one poor candidate) = %+v; want it kept: nothing better is there", got)
+	}
+}
