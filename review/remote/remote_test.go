@@ -306,3 +306,33 @@ func TestRemoteChangeset(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoteHeldFailure: a window on a remote desk attends it, so a
+// failed edit a person could place waits for them; the window sees it
+// held, and Dismiss sends the agent its failure.
+func TestRemoteHeldFailure(t *testing.T) {
+	local := reviewtest.NewDesk(t, "", "")
+	rd, events := open(t, serve(t, local.Desk), "me@laptop")
+	reviewtest.WriteFile(t, filepath.Join(local.Root, "h.txt"), "alpha\nbeta\ngamma\n")
+	p, err := local.Propose(reviewtest.Context(t), review.Request{Agent: "agent", Session: "s", Format: engine.FormatSearchReplace, Path: "h.txt", Payload: reviewtest.SR("betta\n", "BETA\n")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := rd.Get(p.ID)
+	for ctx := reviewtest.Context(t); !ok || !got.Held; got, ok = rd.Get(p.ID) {
+		select {
+		case <-events:
+		case <-ctx.Done():
+			t.Fatalf("the failed edit never showed here held: %+v", got)
+		}
+	}
+	if !ok || got.State != review.StateFailed || got.Mismatch == nil {
+		t.Fatalf("the failed edit here: %+v; want failed, held, with its mismatch", got)
+	}
+	if err := rd.Dismiss(reviewtest.Context(t), p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if o := reviewtest.WaitOutcome(t, local.Desk, p.ID); o.Status != journal.Failed {
+		t.Errorf("the agent's outcome after Dismiss: %s; want failed", o.Status)
+	}
+}
