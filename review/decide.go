@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/user"
 	"strings"
 	"time"
 
@@ -46,6 +48,11 @@ type Decision struct {
 	// content the person reviewed (in the base / disk / proposal view). The
 	// write goes ahead only while the disk still holds exactly that content.
 	Overwrite map[string]string
+	// By names the person who decides, as "user@host": a reviewer on
+	// another machine names its own; "" is the user this desk runs as, on
+	// this host (the window beside it). The journal keeps it, and the
+	// outcome says it.
+	By string
 	// Rule names the rule that decides when no person does (an auto-approve
 	// rule, the unattended policy; see Proposal.AutoRule); "" for a person.
 	Rule string
@@ -113,12 +120,39 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 	return o, nil
 }
 
-// decider says who made the decision: a person, or the rule it names.
-func (dec Decision) decider() (Decider, string) {
-	if dec.Rule != "" {
-		return DecidedByRule, dec.Rule
+// who names who decided, as the journal and the outcome keep it: the
+// rule, the person By names, or this desk's own user on this host.
+func (dec Decision) who() string {
+	switch {
+	case dec.Rule != "":
+		return "rule: " + dec.Rule
+	case dec.By != "":
+		return dec.By
 	}
-	return DecidedByPerson, ""
+	return LocalPerson()
+}
+
+// LocalPerson is the user this process runs as, on this host:
+// "user@host", as who decided is recorded.
+func LocalPerson() string {
+	who := "unknown-user"
+	if u, err := user.Current(); err == nil {
+		who = u.Username
+	}
+	host, err := os.Hostname()
+	if err != nil {
+		host = "unknown-host"
+	}
+	return who + "@" + host
+}
+
+// decider says who made the decision: a person (and who), or the rule it
+// names.
+func (dec Decision) decider() (by Decider, rule, person string) {
+	if dec.Rule != "" {
+		return DecidedByRule, dec.Rule, ""
+	}
+	return DecidedByPerson, "", dec.who()
 }
 
 // startDecision claims an open proposal for a decision.
@@ -167,7 +201,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 			return Outcome{}, err
 		}
 		o := Outcome{ID: p.ID, Status: journal.Rejected, Feedback: dec.Feedback, Comments: dec.Comments, Files: []FileOutcome{}}
-		o.DecidedBy, o.Rule = dec.decider()
+		o.DecidedBy, o.Rule, o.By = dec.decider()
 		return o, nil
 	}
 	plan, err := d.plan(p, dec)
@@ -196,7 +230,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		return Outcome{}, err
 	}
 	o := Outcome{ID: p.ID, Status: reached(dec.Verdict, plan), Feedback: dec.Feedback, Comments: dec.Comments, Checkpoint: cp}
-	o.DecidedBy, o.Rule = dec.decider()
+	o.DecidedBy, o.Rule, o.By = dec.decider()
 	for _, w := range plan {
 		o.Files = append(o.Files, w.outcome(!p.AgentWrites))
 	}
@@ -206,7 +240,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 
 // decisionRecord is the journal's form of a decision.
 func decisionRecord(p Proposal, dec Decision, plan []fileWrite) journal.DecisionRecord {
-	r := journal.DecisionRecord{ProposalID: p.ID, Decision: reached(dec.Verdict, plan), Feedback: dec.Feedback, Comments: dec.Comments, Seen: dec.seen}
+	r := journal.DecisionRecord{ProposalID: p.ID, Decision: reached(dec.Verdict, plan), Feedback: dec.Feedback, Comments: dec.Comments, Seen: dec.seen, By: dec.who()}
 	for _, w := range plan {
 		r.Files = append(r.Files, journal.DecisionFile{Path: w.Path, Delete: w.Delete, Approved: []byte(w.Approved)})
 		for _, v := range w.Verdicts {

@@ -15,6 +15,7 @@ type Outcome struct {
 	Status    journal.Verdict `json:"status"`
 	Files     []FileOutcome   `json:"files"`
 	DecidedBy Decider         `json:"decidedBy,omitempty"` // who decided; "" when no one did (failed, withdrawn)
+	By        string          `json:"by,omitempty"`        // DecidedByPerson: who, as "user@host"
 	Rule      string          `json:"rule,omitempty"`      // DecidedByRule: which rule, e.g. "auto_approve rule at FILE line N"
 	Feedback  string          `json:"feedback,omitempty"`  // the reason or note the person typed (or the rule gave)
 	// Comments are the person's comments on lines of the proposal, with

@@ -70,7 +70,7 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 	if d.RestoredFrom != 0 {
 		fmt.Fprintf(stdout, "restored: from checkpoint %d\n", d.RestoredFrom)
 	}
-	for _, kv := range [][2]string{{"note", d.Note}, {"reason", d.Feedback}, {"hunks", strings.Join(d.Hunks, ", ")}} {
+	for _, kv := range [][2]string{{"decided", review.Printable(d.DecidedBy)}, {"note", d.Note}, {"reason", d.Feedback}, {"hunks", strings.Join(d.Hunks, ", ")}} {
 		if kv[1] != "" {
 			fmt.Fprintf(stdout, "%-9s %s\n", kv[0]+":", kv[1])
 		}
@@ -226,10 +226,11 @@ func detailJSON(d journal.Detail, sections []detailSection) any {
 		Hunks    []string           `json:"hunks,omitempty"`
 		Comments []journal.Comment  `json:"comments,omitempty"`
 		Seen     []journal.HunkSeen `json:"seen,omitempty"` // absent: not tracked
+		Decided  string             `json:"decidedBy,omitempty"`
 		Outcome  json.RawMessage    `json:"outcome,omitempty"`
 		Files    []detailFileJSON   `json:"files"`
 		Diffs    []diffJSON         `json:"diffs"`
-	}{historyEntryJSON(d.Entry), d.Format, string(d.Payload), d.Hunks, d.Comments, d.Seen, d.Outcome, files, diffs}
+	}{historyEntryJSON(d.Entry), d.Format, string(d.Payload), d.Hunks, d.Comments, d.Seen, d.DecidedBy, d.Outcome, files, diffs}
 }
 
 var historyDiffCmd = &command{

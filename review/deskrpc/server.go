@@ -152,6 +152,7 @@ type conn struct {
 	reviewer bool        // hello said role "reviewer": may decide, may not propose
 	proposed bool        // a proposal was made on this connection
 	events   *eventQueue // set once the reviewer subscribed
+	who      string      // hello's who: the person deciding on this connection
 	leave    func()      // hello said "attend": the reviewer is at the desk until the connection ends (review.Desk.Attend)
 }
 
@@ -361,6 +362,9 @@ type (
 		// connection while it lasts: failures they could place are held
 		// for them (review.Desk.Attend).
 		Attend bool `json:"attend,omitempty"`
+		// Who (a reviewer only) names the person deciding, "user@host",
+		// as the journal records who decided; "" is the desk's own user.
+		Who string `json:"who,omitempty"`
 	}
 	helloResult struct {
 		Protocol int      `json:"protocol"`
@@ -466,6 +470,11 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		if attend {
 			cc.leave = d.Attend()
 		}
+		if p.Who != "" && !cc.reviewer {
+			cc.mu.Unlock()
+			return nil, &rpcError{Code: codeInvalidParams, Message: `hello: only a reviewer names who decides; say "role":"reviewer" with "who"`}
+		}
+		cc.who = p.Who
 		cc.mu.Unlock()
 		return helloResult{Protocol: min(p.Protocol, ProtocolVersion), Desk: "diffdesk", Roots: d.Roots()}, nil
 	case "propose":
@@ -546,7 +555,7 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		for i := range p.Comments {
 			p.Comments[i].Quote = "" // the desk quotes the lines itself
 		}
-		o, err := d.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite, Comments: p.Comments, Seen: p.Seen})
+		o, err := d.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite, Comments: p.Comments, Seen: p.Seen, By: cc.whoDecides()})
 		if err != nil {
 			return nil, err
 		}
@@ -563,7 +572,7 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		if err != nil || v != journal.Approved && v != journal.Rejected {
 			return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("decideChangeset: decision %q: a changeset is approved or rejected whole; say approve or reject", p.Decision)}
 		}
-		res, err := d.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback, Seen: p.Seen})
+		res, err := d.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback, Seen: p.Seen, By: cc.whoDecides()})
 		if err != nil {
 			if errors.Is(err, review.ErrUnknownChangeset) {
 				return nil, &rpcError{Code: codeInvalidParams, Message: "decideChangeset: " + err.Error() + "; status lists each proposal's changeset"}
@@ -654,6 +663,14 @@ func (cc *conn) setRole(role string) error {
 		return &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf(`hello: unknown role %q; say "agent" or "reviewer"`, role)}
 	}
 	return nil
+}
+
+// whoDecides is the person deciding on this connection, as hello named
+// them ("" for the desk's own user).
+func (cc *conn) whoDecides() string {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	return cc.who
 }
 
 // mayDecide refuses a decision from a connection that is not a

@@ -22,9 +22,12 @@ type Detail struct {
 	Comments []Comment
 	// Seen says per hunk whether the person had it on screen before
 	// deciding; nil when not tracked (or a journal older than that).
-	Seen    []HunkSeen
-	Outcome json.RawMessage // the outcome the agent was told; nil if none was recorded
-	Files   []DetailFile
+	Seen []HunkSeen
+	// DecidedBy is who decided ("user@host", or the rule); "" when no one
+	// did or the journal is older than that.
+	DecidedBy string
+	Outcome   json.RawMessage // the outcome the agent was told; nil if none was recorded
+	Files     []DetailFile
 }
 
 // DetailFile is one file of a history entry at each stage. Every field
@@ -110,8 +113,8 @@ func (j *Journal) proposalDetail(ctx context.Context, d *Detail, decisionID sql.
 	if decisionID.Valid {
 		var hunks, comments string
 		var seen sql.NullString
-		if err := j.db.QueryRowContext(ctx, `SELECT decision, feedback, hunks, comments, seen FROM decisions WHERE id = ?`, decisionID.Int64).
-			Scan(&d.Decision, &d.Feedback, &hunks, &comments, &seen); err != nil {
+		if err := j.db.QueryRowContext(ctx, `SELECT decision, feedback, hunks, comments, seen, decided_by FROM decisions WHERE id = ?`, decisionID.Int64).
+			Scan(&d.Decision, &d.Feedback, &hunks, &comments, &seen, &d.DecidedBy); err != nil {
 			return fail(err)
 		}
 		if err := json.Unmarshal([]byte(hunks), &d.Hunks); err != nil {

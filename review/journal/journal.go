@@ -305,7 +305,10 @@ type DecisionRecord struct {
 	// Seen says per hunk of the proposal's files whether the person had
 	// it on screen; nil: not tracked (stored as NULL, unlike an empty
 	// list: tracked, no hunks).
-	Seen  []HunkSeen
+	Seen []HunkSeen
+	// By is who decided: "user@host" of the person, or the rule; "" when
+	// no one did (a failure, a withdrawal).
+	By    string
 	Files []DecisionFile
 }
 
@@ -362,8 +365,8 @@ func (j *Journal) RecordDecision(ctx context.Context, d DecisionRecord) (int64, 
 		if err := setProposalStatus(tx, d.ProposalID, string(d.Decision), d.Feedback); err != nil {
 			return err
 		}
-		res, err := tx.Exec(`INSERT INTO decisions(proposal_id, decision, time, feedback, hunks, comments, seen) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			d.ProposalID, d.Decision, unixNano(d.Time), d.Feedback, string(hunks), string(comments), seen)
+		res, err := tx.Exec(`INSERT INTO decisions(proposal_id, decision, time, feedback, hunks, comments, seen, decided_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			d.ProposalID, d.Decision, unixNano(d.Time), d.Feedback, string(hunks), string(comments), seen, d.By)
 		if err != nil {
 			return err
 		}

@@ -127,6 +127,11 @@ ALTER TABLE decisions ADD COLUMN comments TEXT NOT NULL DEFAULT '[]'; -- JSON ar
 	`
 ALTER TABLE decisions ADD COLUMN seen TEXT; -- NULL: not tracked; else JSON array of HunkSeen, one per hunk of the proposal's files
 `,
+	// 6: who decided: the person's user and host (a window on another
+	// machine names its own), or the rule.
+	`
+ALTER TABLE decisions ADD COLUMN decided_by TEXT NOT NULL DEFAULT ''; -- '' for a journal older than this, a failure or a withdrawal
+`,
 }
 
 // migrateJournal brings db up to schema version target (at most

@@ -51,7 +51,7 @@ func Open(ctx context.Context, cl *deskrpc.Client, where, who string) (*Desk, er
 	}
 	// attend: a person is at the desk while this window is open, so a
 	// failure a person could place waits for them (review.Desk.Attend).
-	if err := cl.Call(ctx, "hello", map[string]any{"protocol": deskrpc.ProtocolVersion, "agent": "diffdesk", "session": who, "role": "reviewer", "attend": true}, &hello); err != nil {
+	if err := cl.Call(ctx, "hello", map[string]any{"protocol": deskrpc.ProtocolVersion, "agent": "diffdesk", "session": who, "role": "reviewer", "attend": true, "who": who}, &hello); err != nil {
 		return nil, fmt.Errorf("greeting the desk at %s: %w", where, err)
 	}
 	sub, err := cl.Subscribe(ctx)

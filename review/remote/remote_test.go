@@ -162,6 +162,16 @@ func TestTwoReviewersOneDesk(t *testing.T) {
 	if len(two.List()) != 0 {
 		t.Errorf("the other window's queue: %+v; want empty", two.List())
 	}
+	if o, _ := two.Outcome(p.ID); o.By != "ann@laptop" {
+		t.Errorf("the other window sees it decided by %q; want ann@laptop", o.By)
+	}
+	page, err := local.Journal.History(reviewtest.Context(t), journal.Filter{})
+	if err != nil || len(page.Entries) == 0 {
+		t.Fatalf("History: %+v, %v", page, err)
+	}
+	if det, err := local.Journal.Detail(reviewtest.Context(t), page.Entries[0].Ref); err != nil || det.DecidedBy != "ann@laptop" {
+		t.Errorf("the journal says decided by %q (%v); want ann@laptop, the window that decided", det.DecidedBy, err)
+	}
 }
 
 // TestRemoteStaleDecision: a decision the desk refuses because the file
