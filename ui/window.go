@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+	"fyne.io/systray"
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -411,6 +412,9 @@ func (w *Window) updateTray() {
 	if w.trayCount.Label != label {
 		w.trayCount.Label = label
 		w.tray.Refresh()
+		// The tray item's tooltip (StatusNotifierItem's ToolTip) says it
+		// too; Fyne's desktop.App has no call for it, its systray has.
+		systray.SetTooltip(Title(w.waiting))
 	}
 }
 
