@@ -100,7 +100,7 @@ type Window struct {
 	closeOnce sync.Once
 
 	keysOverlay dialog.Dialog
-	typing      *typingMode // the open text box the keys type into (ui/typing.go); nil if none
+	typing      *typingMode   // the open text box the keys type into (ui/typing.go); nil if none
 	closer      dialog.Dialog // the open dialog Esc closes; nil if none
 	interrupted dialog.Dialog // tells of writes Recover settled; nil if none
 }
