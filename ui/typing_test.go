@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -35,13 +36,20 @@ func TestSearchWordNeverActsAsReviewKeys(t *testing.T) {
 		t.Fatalf("/ focused %T; want the search box", c.Focused())
 	}
 	h.typeWord("to")
-	c.Unfocus() // the box loses the keyboard: the person clicked the diff, or the focus was taken
+	// A click on the queue row takes the keyboard from the box (as the
+	// real window's click does: it unfocuses, and the list focuses itself
+	// and hands the keyboard back to the window's keys).
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(h.win.queue.list)
+	test.TapCanvas(c, pos.Add(fyne.NewPos(40, 50)))
+	if c.Focused() == box {
+		t.Fatal("the click on the queue left the search box focused; the test needs it to take the keyboard")
+	}
 	if got := h.win.detail.keyboard.Text; !strings.Contains(got, "typing in the search box") {
 		t.Errorf("keyboard line %q; want it to say the keys type into the search box", got)
 	}
 	h.typeWord("tal")
 	h.settle()
-	if _, ok := h.desk.Outcome(p.ID); ok {
+	if _, ok := h.desk.Outcome(p.ID); ok || h.win.detail.deciding || h.win.detail.outcome != nil {
 		t.Fatal("a letter of the search word decided the proposal")
 	}
 	if got := h.win.detail.view.SearchQuery(); got != "total" {
