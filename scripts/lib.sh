@@ -29,9 +29,10 @@ desk_packages=(gcc pkg-config libgl1-mesa-dev libx11-dev libxcursor-dev libxrand
 fyne_tools_version=v1.7.4
 
 # test_packages are what the headless tests need beyond Go: the CJK font
-# the diff view's real-font test draws with, and shellcheck, the non-Go checker
-# review/checker runs for real.
-test_packages=(fonts-droid-fallback shellcheck)
+# the diff view's real-font test draws with, shellcheck, the non-Go checker
+# review/checker runs for real, and dunst, the real notification server
+# scripts/notify-test runs the window against.
+test_packages=(fonts-droid-fallback shellcheck dunst)
 
 # apt_install installs the Debian packages that are not installed yet.
 apt_install() {

@@ -70,7 +70,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	a := app.NewWithID(AppID)
 	a.SetIcon(AppIcon)
-	w := NewWindow(a, b.Desk, WindowOptions{Interrupted: b.Interrupted, Socket: b.Socket, Doors: b.DoorStatus, Journal: b.Journal})
+	w := NewWindow(a, b.Desk, WindowOptions{Interrupted: b.Interrupted, Socket: b.Socket, Doors: b.DoorStatus, Journal: b.Journal, Log: stderr})
 	if err := b.Serve(); err != nil {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
 	}

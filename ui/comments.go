@@ -165,9 +165,13 @@ func (c *comments) show() {
 	dlg = dialog.NewCustomWithoutButtons("Comment for the agent", body, d.w.Win)
 	dlg.Resize(fyne.NewSize(640, 460))
 	c.dialog = dlg
-	d.w.setCloser(dlg, func() { c.dialog, c.save, c.text, c.lines, c.hint = nil, nil, nil, nil, nil })
+	d.w.setCloser(dlg, func() {
+		d.w.stopTyping(c.text)
+		c.dialog, c.save, c.text, c.lines, c.hint = nil, nil, nil, nil, nil
+	})
 	dlg.Show()
-	d.w.Win.Canvas().Focus(c.text)
+	text := c.text
+	d.w.startTyping(text, "the comment box", true, func() bool { return c.text == text })
 }
 
 // current is where a new comment starts: the current hunk's new lines

@@ -176,7 +176,10 @@ func newDetail(w *Window) *detail {
 	}))
 	d.collapse = widget.NewCheck("Fold unchanged lines (z)", thenKeysBack(w, d.view.SetCollapse))
 	d.collapse.SetChecked(true)
-	d.view.OnSearchClosed = w.keysBack
+	d.view.OnSearchClosed = func() {
+		w.stopTyping(d.view.SearchBox())
+		w.keysBack()
+	}
 	d.view.Showing = w.reviewShown // seen coverage: not while the History tab shows
 
 	d.view.OnHunkToggled = func(string, bool) {
@@ -502,6 +505,8 @@ func (d *detail) updateLoose() {
 // window's keys.
 func (d *detail) showKeyboard() {
 	switch f := d.w.Win.Canvas().Focused(); {
+	case d.w.typing != nil && (f == nil || f == d.w.typing.box):
+		d.keyboard.SetText("Keys: typing in " + d.w.typing.what + " (Esc closes it)")
 	case f == nil:
 		d.keyboard.SetText("Keys: review (? lists them)")
 	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):

@@ -70,6 +70,9 @@ func keyBindings() []keyBinding {
 // Only ? acts while a dialog is open or the History tab shows: the other
 // keys act on the proposal, which is then not what the person looks at.
 func (w *Window) TypeKey(r rune) bool {
+	if w.typeRune(r) { // a search or comment box is open: r is text
+		return true
+	}
 	for _, k := range keyBindings() {
 		if k.r != r {
 			continue
@@ -97,6 +100,9 @@ func (w *Window) bindKeys() {
 	c := w.Win.Canvas()
 	c.SetOnTypedRune(func(r rune) { w.TypeKey(r) })
 	c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		if w.typeKey(ev) {
+			return
+		}
 		switch ev.Name {
 		case fyne.KeyReturn, fyne.KeyEnter:
 			if c := w.detail.tree.confirm; c != nil {
@@ -155,7 +161,7 @@ func (d *detail) showSearch() {
 		return
 	}
 	d.view.ShowSearch()
-	d.showKeyboard()
+	d.w.startTyping(d.view.SearchBox(), "the search box", false, d.view.Searching)
 }
 
 // expand shows more unchanged lines beside the current hunk ({, }).

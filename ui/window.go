@@ -2,8 +2,7 @@ package ui
 
 import (
 	"fmt"
-	"sort"
-	"strings"
+	"io"
 	"sync"
 	"time"
 
@@ -12,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/widget"
+	"fyne.io/systray"
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -56,6 +56,9 @@ type WindowOptions struct {
 	// or a key meant for the previous proposal decides nothing unseen;
 	// 600 ms if zero, none if negative.
 	ArmDelay time.Duration
+	// Log is where the window says what goes wrong around it (no desktop
+	// notification service, for one); discarded if nil.
+	Log io.Writer
 }
 
 // Window is DiffDesk's main window: the queue of proposals on the left, the
@@ -93,13 +96,15 @@ type Window struct {
 
 	notifyIDs   []string
 	notifyTimer *time.Timer
-	notify      func(*fyne.Notification) // app.SendNotification; tests record instead
+	notify      func(Notice) // desktop.send; tests record instead
+	desktop     *desktopNotifier
 
 	decisions sync.WaitGroup // deciding goroutines
 	stop      chan struct{}
 	closeOnce sync.Once
 
 	keysOverlay dialog.Dialog
+	typing      *typingMode   // the open text box the keys type into (ui/typing.go); nil if none
 	closer      dialog.Dialog // the open dialog Esc closes; nil if none
 	interrupted dialog.Dialog // tells of writes Recover settled; nil if none
 }
@@ -126,7 +131,11 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	if w.opts.ArmDelay == 0 {
 		w.opts.ArmDelay = 600 * time.Millisecond
 	}
-	w.notify = a.SendNotification
+	if w.opts.Log == nil {
+		w.opts.Log = io.Discard
+	}
+	w.desktop = newDesktopNotifier(w.opts.Log, func(id string) { w.do(func() { w.OpenFromNotification(id) }) })
+	w.notify = w.desktop.send
 	w.Win = a.NewWindow("DiffDesk" + remoteTitle(o.Remote))
 	w.Win.SetMaster()
 	w.queue = newQueueView(w.now)
@@ -182,6 +191,7 @@ func (w *Window) Close() {
 			w.notifyTimer.Stop()
 		}
 		w.decisions.Wait()
+		w.desktop.close()
 		if w.history != nil {
 			w.history.close()
 		}
@@ -421,6 +431,9 @@ func (w *Window) updateTray() {
 	if w.trayCount.Label != label {
 		w.trayCount.Label = label
 		w.tray.Refresh()
+		// The tray item's tooltip (StatusNotifierItem's ToolTip) says it
+		// too; Fyne's desktop.App has no call for it, its systray has.
+		systray.SetTooltip(Title(w.waiting))
 	}
 }
 
@@ -445,7 +458,7 @@ func (w *Window) sendNotification() {
 	w.notifyTimer = nil
 	ids := w.notifyIDs
 	w.notifyIDs = nil
-	var names []string
+	var ps []review.Proposal
 	seen := map[string]bool{}
 	for _, id := range ids {
 		p, ok := w.desk.Get(id)
@@ -453,26 +466,29 @@ func (w *Window) sendNotification() {
 			continue
 		}
 		seen[id] = true
-		names = append(names, p.Agent+": "+fileNames(p))
+		ps = append(ps, p)
 	}
-	if len(names) == 0 {
+	if len(ps) == 0 {
 		return
 	}
-	sort.Strings(names)
-	w.notify(NotificationFor(names))
+	w.notify(NoticeFor(ps))
 }
 
-// NotificationFor is the notification for proposals that need a person,
-// each named "agent: file".
-func NotificationFor(names []string) *fyne.Notification {
-	if len(names) == 1 {
-		return fyne.NewNotification("DiffDesk: a proposal needs you", names[0])
+// OpenFromNotification is the person clicking a desktop notification: the
+// window shows its Review tab with proposal id selected, and is shown and
+// raised — the one time the window takes the keyboard, because the person
+// asked. A proposal decided meanwhile leaves the selection as it is.
+func (w *Window) OpenFromNotification(id string) {
+	w.ShowReview()
+	if _, ok := w.items[id]; ok {
+		w.Select(id)
+		fmt.Fprintf(w.opts.Log, "diffdesk: notification clicked: showing proposal %s\n", id)
+	} else {
+		w.detail.say("The proposal that notification named is no longer waiting.")
+		fmt.Fprintf(w.opts.Log, "diffdesk: notification clicked: proposal %s no longer waits\n", id)
 	}
-	body := strings.Join(names[:min(len(names), 3)], "\n")
-	if len(names) > 3 {
-		body += fmt.Sprintf("\n… and %d more", len(names)-3)
-	}
-	return fyne.NewNotification(fmt.Sprintf("DiffDesk: %d proposals need you", len(names)), body)
+	w.Win.Show()
+	w.Win.RequestFocus()
 }
 
 // startAgeTicker refreshes the queue's ages now and then; its goroutine

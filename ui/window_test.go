@@ -441,7 +441,7 @@ func TestKeysNavigateProposals(t *testing.T) {
 func TestNotificationCoalescesABurst(t *testing.T) {
 	h := newHarness(t)
 	var sent []string
-	h.win.notify = func(n *fyne.Notification) { sent = append(sent, n.Title) }
+	h.win.notify = func(n Notice) { sent = append(sent, n.Summary) }
 	h.win.opts.NotifyDelay = time.Millisecond
 	for _, f := range []string{"1.txt", "2.txt", "3.txt"} {
 		if _, err := h.desk.Propose(t.Context(), review.Request{Agent: "a", Format: engine.FormatWrite, Path: f, Payload: "x\n"}); err != nil {
@@ -590,7 +590,7 @@ func TestStaleConflictNeedsAnEdit(t *testing.T) {
 func TestNoNotificationForAutoApproved(t *testing.T) {
 	h := newHarnessWithConfig(t, "[[auto_approve]]\npath = \"docs/**\"\n")
 	var sent []string
-	h.win.notify = func(n *fyne.Notification) { sent = append(sent, n.Content) }
+	h.win.notify = func(n Notice) { sent = append(sent, n.Body) }
 	h.win.opts.NotifyDelay = time.Millisecond
 	auto, err := h.desk.Propose(t.Context(), review.Request{Agent: "a", Format: engine.FormatWrite, Path: "docs/guide.md", Payload: "x\n"})
 	if err != nil {
@@ -602,7 +602,7 @@ func TestNoNotificationForAutoApproved(t *testing.T) {
 	h.until("the auto-approved proposal is written", func() bool { _, ok := h.desk.Outcome(auto.ID); return ok })
 	h.until("a notification is sent", func() bool { return len(sent) > 0 })
 	h.settle()
-	if len(sent) != 1 || sent[0] != "a: main.go" {
+	if len(sent) != 1 || sent[0] != "main.go  +1 −0" {
 		t.Errorf("notifications %q; want one, for main.go only", sent)
 	}
 }

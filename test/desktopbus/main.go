@@ -4,12 +4,16 @@
 // org.freedesktop.Notifications (the notification server a desktop runs)
 // and org.kde.StatusNotifierWatcher (the tray), prints "ready" once both
 // names are its own, then one line per notification ("notify: SUMMARY:
-// BODY") and per tray item registered ("tray: SENDER PATH").
+// BODY") and per tray item registered ("tray: SENDER PATH"). With
+// -tray-only it leaves org.freedesktop.Notifications to a real notification
+// server (scripts/notify-test runs dunst): Debian has no headless
+// StatusNotifierWatcher, so the tray's stays this stand-in.
 //
-// Usage: DBUS_SESSION_BUS_ADDRESS=… desktopbus
+// Usage: DBUS_SESSION_BUS_ADDRESS=… desktopbus [-tray-only]
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -20,7 +24,9 @@ import (
 )
 
 func main() {
-	if err := run(); err != nil {
+	trayOnly := flag.Bool("tray-only", false, "own only the tray watcher, not the notification server")
+	flag.Parse()
+	if err := run(*trayOnly); err != nil {
 		fmt.Fprintln(os.Stderr, "desktopbus:", err)
 		os.Exit(1)
 	}
@@ -36,7 +42,7 @@ func say(format string, args ...any) {
 	fmt.Printf(format+"\n", args...)
 }
 
-func run() error {
+func run(trayOnly bool) error {
 	conn, err := dbus.ConnectSessionBus()
 	if err != nil {
 		return fmt.Errorf("connecting to the session bus (is DBUS_SESSION_BUS_ADDRESS set?): %w", err)
@@ -56,7 +62,11 @@ func run() error {
 	if err != nil {
 		return fmt.Errorf("exporting the tray watcher's properties: %w", err)
 	}
-	for _, name := range []string{"org.freedesktop.Notifications", "org.kde.StatusNotifierWatcher"} {
+	names := []string{"org.freedesktop.Notifications", "org.kde.StatusNotifierWatcher"}
+	if trayOnly {
+		names = names[1:]
+	}
+	for _, name := range names {
 		reply, err := conn.RequestName(name, dbus.NameFlagDoNotQueue)
 		if err != nil {
 			return fmt.Errorf("requesting the name %s: %w", name, err)

@@ -110,6 +110,12 @@ func (v *DiffView) ShowSearch() {
 	s.entry.SetText(s.query)
 }
 
+// SearchBox is the search bar's text box.
+func (v *DiffView) SearchBox() fyne.Focusable { return v.search.entry }
+
+// SearchQuery is what the search bar searches for.
+func (v *DiffView) SearchQuery() string { return v.search.query }
+
 // Searching reports whether the search bar shows.
 func (v *DiffView) Searching() bool { return v.search.bar.Visible() }
 

@@ -1,0 +1,210 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// Notice is one desktop notification: a burst of proposals that wait for
+// the person. Its default action opens Open, the oldest of them.
+type Notice struct {
+	Summary string
+	Body    string // one line per proposal: "agent: files +added −removed"
+	Open    string // the proposal the notification's action shows
+}
+
+// noticeLines is how many proposals a notification names before "… and N
+// more".
+const noticeLines = 4
+
+// NoticeFor is the notification for proposals that wait for the person,
+// oldest first: who proposes what, and how many lines it adds and removes.
+// A burst is one notification; its action opens the oldest proposal.
+func NoticeFor(ps []review.Proposal) Notice {
+	ps = append([]review.Proposal(nil), ps...)
+	sort.Slice(ps, func(i, j int) bool { return ps[i].Before(ps[j]) })
+	var n Notice
+	if len(ps) == 0 {
+		return n
+	}
+	n.Open = ps[0].ID
+	if len(ps) == 1 {
+		p := ps[0]
+		n.Summary = fmt.Sprintf("DiffDesk: %s proposes %s", p.Agent, plural(len(p.Files), "a change", fmt.Sprintf("changes to %d files", len(p.Files))))
+		var lines []string
+		for _, f := range p.Files[:min(len(p.Files), noticeLines)] {
+			lines = append(lines, fmt.Sprintf("%s  +%d −%d", f.Rel, f.Added, f.Removed))
+		}
+		if len(p.Files) > noticeLines {
+			a, r := p.Counts()
+			lines = append(lines, fmt.Sprintf("… and %d more (+%d −%d in all)", len(p.Files)-noticeLines, a, r))
+		}
+		n.Body = strings.Join(lines, "\n")
+		return n
+	}
+	n.Summary = fmt.Sprintf("DiffDesk: %d proposals need you", len(ps))
+	var lines []string
+	for _, p := range ps[:min(len(ps), noticeLines)] {
+		a, r := p.Counts()
+		lines = append(lines, fmt.Sprintf("%s: %s  +%d −%d", p.Agent, fileNames(p), a, r))
+	}
+	if len(ps) > noticeLines {
+		lines = append(lines, fmt.Sprintf("… and %d more", len(ps)-noticeLines))
+	}
+	n.Body = strings.Join(lines, "\n")
+	return n
+}
+
+// The freedesktop.org notification service
+// (https://specifications.freedesktop.org/notification-spec/).
+const (
+	notifyName  = "org.freedesktop.Notifications"
+	notifyPath  = dbus.ObjectPath("/org/freedesktop/Notifications")
+	notifyIface = "org.freedesktop.Notifications"
+)
+
+// desktopNotifier sends Notices to the desktop's notification service on
+// the D-Bus session bus and calls onAction with a notice's proposal when
+// the person clicks it. Fyne's SendNotification cannot: it carries no
+// action. Without a service it logs one line and sends nothing, trying
+// again quietly with the next notice (a service may start later).
+type desktopNotifier struct {
+	onAction func(proposalID string) // on the D-Bus goroutine
+	log      io.Writer
+
+	mu      sync.Mutex
+	conn    *dbus.Conn
+	markup  bool              // the service reads markup in the body: escape it
+	open    map[uint32]string // notification id → proposal id, until closed
+	failed  bool              // said once that notifications are off
+	sending sync.WaitGroup
+}
+
+func newDesktopNotifier(log io.Writer, onAction func(string)) *desktopNotifier {
+	return &desktopNotifier{log: log, onAction: onAction, open: map[uint32]string{}}
+}
+
+// send posts n without blocking the caller (the UI goroutine): the D-Bus
+// call runs on its own goroutine.
+func (d *desktopNotifier) send(n Notice) {
+	d.sending.Add(1)
+	go func() {
+		defer d.sending.Done()
+		if err := d.post(n); err != nil {
+			d.mu.Lock()
+			said := d.failed
+			d.failed = true
+			d.mu.Unlock()
+			if !said {
+				fmt.Fprintf(d.log, "diffdesk: desktop notifications are off (%v); the window's title and tray still count what waits\n", err)
+			}
+		}
+	}()
+}
+
+func (d *desktopNotifier) post(n Notice) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.conn == nil {
+		if err := d.connect(); err != nil {
+			return err
+		}
+	}
+	body := n.Body
+	if d.markup {
+		body = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(body)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var id uint32
+	err := d.conn.Object(notifyName, notifyPath).CallWithContext(ctx, notifyIface+".Notify", 0,
+		"DiffDesk", uint32(0), "", n.Summary, body, []string{"default", "Review"},
+		map[string]dbus.Variant{"desktop-entry": dbus.MakeVariant("io.github.diffdesk.desk")},
+		int32(-1)).Store(&id)
+	if err != nil {
+		return fmt.Errorf("Notify on the session bus: %w", err)
+	}
+	if d.failed {
+		fmt.Fprintln(d.log, "diffdesk: desktop notifications are on again")
+		d.failed = false
+	}
+	d.open[id] = n.Open
+	return nil
+}
+
+// connect opens a private session-bus connection (so nothing Fyne does with
+// the shared one interferes), reads the service's capabilities and listens
+// for its ActionInvoked and NotificationClosed signals. d.mu is held.
+func (d *desktopNotifier) connect() error {
+	conn, err := dbus.ConnectSessionBus()
+	if err != nil {
+		return fmt.Errorf("no D-Bus session bus: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var caps []string
+	if err := conn.Object(notifyName, notifyPath).CallWithContext(ctx, notifyIface+".GetCapabilities", 0).Store(&caps); err != nil {
+		conn.Close()
+		return fmt.Errorf("no notification service on the session bus: %w", err)
+	}
+	for _, c := range caps {
+		if c == "body-markup" {
+			d.markup = true
+		}
+	}
+	if err := conn.AddMatchSignal(dbus.WithMatchObjectPath(notifyPath), dbus.WithMatchInterface(notifyIface)); err != nil {
+		conn.Close()
+		return fmt.Errorf("listening for the notification service's signals: %w", err)
+	}
+	signals := make(chan *dbus.Signal, 16)
+	conn.Signal(signals)
+	go d.listen(signals)
+	d.conn = conn
+	return nil
+}
+
+// listen turns the service's signals into onAction calls; it ends when the
+// connection is closed.
+func (d *desktopNotifier) listen(signals <-chan *dbus.Signal) {
+	for s := range signals {
+		if len(s.Body) < 2 {
+			continue
+		}
+		switch s.Name {
+		case notifyIface + ".ActionInvoked":
+			id, _ := s.Body[0].(uint32)
+			action, _ := s.Body[1].(string)
+			d.mu.Lock()
+			pid, ok := d.open[id]
+			d.mu.Unlock()
+			if ok && action == "default" && d.onAction != nil {
+				d.onAction(pid)
+			}
+		case notifyIface + ".NotificationClosed":
+			id, _ := s.Body[0].(uint32)
+			d.mu.Lock()
+			delete(d.open, id)
+			d.mu.Unlock()
+		}
+	}
+}
+
+// close ends the connection (and so listen) once pending sends are done.
+func (d *desktopNotifier) close() {
+	d.sending.Wait()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.conn != nil {
+		d.conn.Close()
+		d.conn = nil
+	}
+}

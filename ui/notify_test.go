@@ -1,0 +1,141 @@
+package ui
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+)
+
+func TestNoticeNamesAgentFilesAndCounts(t *testing.T) {
+	at := baseTime
+	one := review.Proposal{ID: "p1", Agent: "claude", Created: at, Files: []review.File{{Rel: "main.go", Added: 3, Removed: 1}}}
+	n := NoticeFor([]review.Proposal{one})
+	if n.Summary != "DiffDesk: claude proposes a change" || n.Body != "main.go  +3 −1" || n.Open != "p1" {
+		t.Errorf("one proposal: %+v", n)
+	}
+
+	// A ten-file patch is one proposal: one notification naming the first
+	// files and the total.
+	var files []review.File
+	for i := range 10 {
+		files = append(files, review.File{Rel: string(rune('a'+i)) + ".go", Added: 2, Removed: 1})
+	}
+	patch := review.Proposal{ID: "p2", Agent: "codex", Created: at, Files: files}
+	n = NoticeFor([]review.Proposal{patch})
+	want := "a.go  +2 −1\nb.go  +2 −1\nc.go  +2 −1\nd.go  +2 −1\n… and 6 more (+20 −10 in all)"
+	if n.Summary != "DiffDesk: codex proposes changes to 10 files" || n.Body != want {
+		t.Errorf("ten-file patch: %q / %q; want body %q", n.Summary, n.Body, want)
+	}
+
+	// A burst: oldest first, and the action opens the oldest.
+	later := review.Proposal{ID: "p3", Agent: "gemini", Created: at.Add(time.Second), Files: []review.File{{Rel: "x.txt", Added: 1}}}
+	n = NoticeFor([]review.Proposal{later, one})
+	if n.Summary != "DiffDesk: 2 proposals need you" || n.Body != "claude: main.go  +3 −1\ngemini: x.txt  +1 −0" || n.Open != "p1" {
+		t.Errorf("burst: %+v", n)
+	}
+}
+
+// A desktop notification's action is the person asking for that proposal:
+// the window shows the Review tab with it selected.
+func TestNotificationActionOpensItsProposal(t *testing.T) {
+	h := newHarness(t)
+	var sent []Notice
+	h.win.notify = func(n Notice) { sent = append(sent, n) }
+	h.win.opts.NotifyDelay = time.Millisecond
+	first := h.propose("a", "s1", engine.FormatWrite, "1.txt", "1\n")
+	h.until("a notification is sent", func() bool { return len(sent) == 1 })
+	second := h.propose("b", "s2", engine.FormatWrite, "2.txt", "2\n")
+	h.until("a second notification is sent", func() bool { return len(sent) == 2 })
+	if sent[1].Open != second.ID || !strings.Contains(sent[1].Body, "2.txt  +1 −0") {
+		t.Fatalf("second notification %+v; want one opening %s", sent[1], second.ID)
+	}
+	if h.win.Selected() != first.ID {
+		t.Fatalf("the window shows %q; want the oldest, %q", h.win.Selected(), first.ID)
+	}
+	h.win.ShowHistory()
+	h.win.desktop.onAction(second.ID) // what the D-Bus goroutine calls on ActionInvoked
+	h.until("the window shows the notification's proposal", func() bool { return h.win.Selected() == second.ID })
+	if !h.win.reviewShown() {
+		t.Error("the History tab stays in front; want the Review tab")
+	}
+	// The choice is the person's: a proposal arriving does not take it away.
+	h.propose("c", "s3", engine.FormatWrite, "3.txt", "3\n")
+	if h.win.Selected() != second.ID {
+		t.Errorf("after another proposal the window shows %q; want %q still", h.win.Selected(), second.ID)
+	}
+}
+
+// A person mid-review — a proposal chosen, the search box being typed in —
+// keeps both while proposals arrive; only the title and the queue count.
+func TestProposalsArrivingKeepSelectionAndFocus(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\ntwo\n")
+	p1 := h.propose("a", "s", engine.FormatWrite, "a.txt", "one\nTWO\n")
+	p2 := h.propose("a", "s", engine.FormatWrite, "b.txt", "b\n")
+	h.win.Select(p2.ID)
+	h.press('/')
+	c := h.win.Win.Canvas()
+	focused := c.Focused()
+	if focused == nil {
+		t.Fatal("/ focused nothing; want the search box")
+	}
+	for _, r := range "tw" {
+		h.press(r)
+	}
+	if got := h.win.Win.Title(); got != "DiffDesk — 2 waiting" {
+		t.Errorf("title %q; want DiffDesk — 2 waiting", got)
+	}
+	for _, f := range []string{"c.txt", "d.txt", "e.txt"} {
+		h.propose("b", "t", engine.FormatWrite, f, "x\n")
+	}
+	if h.win.Selected() != p2.ID {
+		t.Errorf("after 3 proposals arrived the window shows %q; want the person's choice %q", h.win.Selected(), p2.ID)
+	}
+	if c.Focused() != focused {
+		t.Errorf("after 3 proposals arrived the focus is on %T; want the search box still", c.Focused())
+	}
+	if got := h.win.Win.Title(); got != "DiffDesk — 5 waiting" {
+		t.Errorf("title %q; want DiffDesk — 5 waiting", got)
+	}
+	if _, ok := h.desk.Outcome(p1.ID); ok {
+		t.Error("typing in the search box decided a proposal")
+	}
+}
+
+// Without a notification service the window says so once, not per
+// proposal.
+func TestNoNotificationServiceIsSaidOnce(t *testing.T) {
+	t.Setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path="+t.TempDir()+"/no-bus")
+	var log lockedBuffer
+	d := newDesktopNotifier(&log, nil)
+	for range 3 {
+		d.send(Notice{Summary: "s", Body: "b", Open: "p"})
+		d.sending.Wait()
+	}
+	d.close()
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	if len(lines) != 1 || !strings.Contains(lines[0], "desktop notifications are off") {
+		t.Errorf("logged %q; want one line saying notifications are off", log.String())
+	}
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
