@@ -163,7 +163,15 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 
 	// Subscribe first: a proposal that arrives meanwhile is both listed and
 	// announced, which is harmless (apply re-reads it).
-	w.pump = newEventPump(w.do, w.apply)
+	pumpDo := w.do
+	if o.Do == nil {
+		// The desk emits events with its lock held; once Fyne's loop has
+		// stopped, fyne.Do runs its func inline, and apply's reads of the
+		// desk would wait for that lock forever (a TERM meeting a
+		// withdrawal). So the pump schedules from a goroutine of its own.
+		pumpDo = offThread(w.do)
+	}
+	w.pump = newEventPump(pumpDo, w.apply)
 	w.unsub = desk.Subscribe(w.pump.push)
 	w.leave = desk.Attend() // failed edits wait for the person (hold.go)
 	for _, p := range desk.List() {

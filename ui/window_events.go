@@ -30,6 +30,13 @@ var kindRank = map[review.EventKind]int{
 	review.EventUpdated: 1, review.EventAdded: 2, review.EventStale: 3, review.EventPending: 4, review.EventDecided: 5,
 }
 
+// offThread schedules through do from a goroutine of its own, so that a
+// do which runs its func inline never runs it on the caller's goroutine
+// (which may hold the desk's lock).
+func offThread(do func(func())) func(func()) {
+	return func(f func()) { go do(f) }
+}
+
 // push queues ev; it returns at once (desk subscribers must not block).
 func (p *eventPump) push(ev review.Event) {
 	p.mu.Lock()

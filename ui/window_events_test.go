@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"sync"
+	"time"
 	"testing"
 
 	"github.com/diffdesk/diffdesk/review"
@@ -97,5 +98,29 @@ func TestEventPumpNoLostEvent(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[first late]" {
 		t.Errorf("applied %v; want [first late]", got)
+	}
+}
+
+// TestPumpNeverAppliesOnThePushersGoroutine: the desk pushes events with
+// its lock held, and apply reads the desk; when the scheduler runs its
+// func inline (fyne.Do once the app's loop has stopped), offThread keeps
+// apply off the pusher's goroutine, so it waits for the lock instead of
+// deadlocking on it.
+func TestPumpNeverAppliesOnThePushersGoroutine(t *testing.T) {
+	var deskLock sync.Mutex
+	applied := make(chan struct{})
+	inline := func(f func()) { f() }
+	p := newEventPump(offThread(inline), func(map[string]review.EventKind) {
+		deskLock.Lock() // as apply's Desk.Get does
+		deskLock.Unlock()
+		close(applied)
+	})
+	deskLock.Lock()
+	p.push(review.Event{Kind: review.EventAdded, ID: "p1"}) // as Desk.emitLocked does
+	deskLock.Unlock()
+	select {
+	case <-applied:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the event was never applied")
 	}
 }
