@@ -3,8 +3,8 @@ package ui
 import (
 	"fmt"
 	"sync"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/diffdesk/diffdesk/review"
 )
