@@ -228,19 +228,7 @@ func (e SearchReplace) applyAt(text string, at map[int]Region) (Result, error) {
 	}
 	r := newSRRun(text)
 	r.chosen = at
-	payload, cut := srPayload(e.Text)
-	err = eachLine(payload, func(l string) error {
-		_, err := r.line(l)
-		return err
-	})
-	var inc *Incomplete
-	if err == nil {
-		inc, err = r.finish(cut)
-	}
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Content: r.output(), Matches: r.matches(), Incomplete: inc}, nil
+	return r.run(e.Text)
 }
 
 func (e MultiEdit) applyAt(text string, at map[int]Region) (Result, error) {

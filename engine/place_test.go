@@ -17,19 +17,19 @@ func TestApplyAt(t *testing.T) {
 		match Match // Block, StartLine, EndLine checked
 	}{
 		{
-			name: "search-replace no match, re-indented to the chosen lines",
-			file: file,
-			edit: SearchReplace{Text: "------- SEARCH\n\t\ty := 3\n=======\n\t\ty := 4\n\t\tz := 5\n+++++++ REPLACE\n"},
-			at:   map[int]Region{1: {3, 3}},
-			want: "func a() {\n\tx := 1\n\ty := 4\n\tz := 5\n}\n\nfunc b() {\n\tx := 1\n\ty := 2\n}\n",
+			name:  "search-replace no match, re-indented to the chosen lines",
+			file:  file,
+			edit:  SearchReplace{Text: "------- SEARCH\n\t\ty := 3\n=======\n\t\ty := 4\n\t\tz := 5\n+++++++ REPLACE\n"},
+			at:    map[int]Region{1: {3, 3}},
+			want:  "func a() {\n\tx := 1\n\ty := 4\n\tz := 5\n}\n\nfunc b() {\n\tx := 1\n\ty := 2\n}\n",
 			match: Match{Block: 1, StartLine: 3, EndLine: 3},
 		},
 		{
-			name: "search-replace second block placed, first matched",
-			file: file,
-			edit: SearchReplace{Text: "------- SEARCH\nfunc a() {\n=======\nfunc A() {\n+++++++ REPLACE\n------- SEARCH\n\tx := 9\n=======\n\tx := 10\n+++++++ REPLACE\n"},
-			at:   map[int]Region{2: {7, 7}},
-			want: "func A() {\n\tx := 1\n\ty := 2\n}\n\nfunc b() {\n\tx := 10\n\ty := 2\n}\n",
+			name:  "search-replace second block placed, first matched",
+			file:  file,
+			edit:  SearchReplace{Text: "------- SEARCH\nfunc a() {\n=======\nfunc A() {\n+++++++ REPLACE\n------- SEARCH\n\tx := 9\n=======\n\tx := 10\n+++++++ REPLACE\n"},
+			at:    map[int]Region{2: {7, 7}},
+			want:  "func A() {\n\tx := 1\n\ty := 2\n}\n\nfunc b() {\n\tx := 10\n\ty := 2\n}\n",
 			match: Match{Block: 2, StartLine: 7, EndLine: 7},
 		},
 		{

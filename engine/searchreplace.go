@@ -682,8 +682,13 @@ func (e SearchReplace) Format() Format { return FormatSearchReplace }
 func (e SearchReplace) payload() []string { return []string{e.Text} }
 
 func (e SearchReplace) apply(text string) (Result, error) {
-	r := newSRRun(text)
-	payload, cut := srPayload(e.Text)
+	return newSRRun(text).run(e.Text)
+}
+
+// run applies the whole SEARCH/REPLACE payload, line by line, and returns
+// the result.
+func (r *srRun) run(payload string) (Result, error) {
+	payload, cut := srPayload(payload)
 	err := eachLine(payload, func(l string) error {
 		_, err := r.line(l)
 		return err

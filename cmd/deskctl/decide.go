@@ -69,14 +69,11 @@ func runDecide(ctx context.Context, x *invocation, o decideOptions) int {
 	if err != nil {
 		return x.usageError("%v", err)
 	}
-	cl, err := deskrpc.Dial(*o.socket)
+	cl, err := dialReviewer(ctx, *o.socket)
 	if err != nil {
 		return x.fail(err)
 	}
 	defer cl.Close()
-	if err := cl.Call(ctx, "hello", map[string]any{"protocol": deskrpc.ProtocolVersion, "agent": "deskctl", "role": "reviewer"}, nil); err != nil {
-		return x.fail(err)
-	}
 	var res proposeResult
 	params := map[string]any{"id": x.args[0], "decision": x.args[1], "feedback": o.feedback, "comments": comments}
 	if err := cl.Call(ctx, "decide", params, &res); err != nil {
@@ -139,14 +136,11 @@ func runDecideChangeset(ctx context.Context, x *invocation, o decideOptions) int
 	if len(o.comments) > 0 || o.commentsFile != "" {
 		return x.usageError("comments are on lines of one proposal: decide it on its own (deskctl decide ID …)")
 	}
-	cl, err := deskrpc.Dial(*o.socket)
+	cl, err := dialReviewer(ctx, *o.socket)
 	if err != nil {
 		return x.fail(err)
 	}
 	defer cl.Close()
-	if err := cl.Call(ctx, "hello", map[string]any{"protocol": deskrpc.ProtocolVersion, "agent": "deskctl", "role": "reviewer"}, nil); err != nil {
-		return x.fail(err)
-	}
 	var res review.ChangesetResult
 	params := map[string]any{"changeset": o.changeset, "decision": x.args[0], "feedback": o.feedback}
 	if err := cl.Call(ctx, "decideChangeset", params, &res); err != nil {
@@ -166,4 +160,17 @@ func runDecideChangeset(ctx context.Context, x *invocation, o decideOptions) int
 		fmt.Fprintf(x.stdout, "Nothing in changeset %s waits for a decision.\n", o.changeset)
 	}
 	return 0
+}
+
+// dialReviewer connects to the desk at socket as a reviewer.
+func dialReviewer(ctx context.Context, socket string) (*deskrpc.Client, error) {
+	cl, err := deskrpc.Dial(socket)
+	if err != nil {
+		return nil, err
+	}
+	if err := cl.Call(ctx, "hello", map[string]any{"protocol": deskrpc.ProtocolVersion, "agent": "deskctl", "role": "reviewer"}, nil); err != nil {
+		cl.Close()
+		return nil, err
+	}
+	return cl, nil
 }

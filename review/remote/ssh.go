@@ -7,10 +7,10 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"os/user"
 	"strings"
 	"sync"
 
+	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 )
 
@@ -148,7 +148,7 @@ func Dial(ctx context.Context, t Target, o SSHOptions) (*Desk, error) {
 		return nil, fmt.Errorf("starting %s: %w", argv[0], err)
 	}
 	p := &process{cmd: cmd, in: in, out: out}
-	d, err := Open(ctx, deskrpc.NewClient(p), t.String(), localName())
+	d, err := Open(ctx, deskrpc.NewClient(p), t.String(), review.LocalPerson())
 	if err != nil {
 		p.Close()
 		if msg := tail.String(); msg != "" {
@@ -157,19 +157,6 @@ func Dial(ctx context.Context, t Target, o SSHOptions) (*Desk, error) {
 		return nil, fmt.Errorf("%w\n(ran: %s)", err, strings.Join(argv, " "))
 	}
 	return d, nil
-}
-
-// localName is this user and machine, as the far desk records who decided.
-func localName() string {
-	who := "someone"
-	if u, err := user.Current(); err == nil {
-		who = u.Username
-	}
-	host, err := os.Hostname()
-	if err != nil {
-		host = "unknown-host"
-	}
-	return who + "@" + host
 }
 
 // process is ssh as a stream: its stdout read, its stdin written; Close
