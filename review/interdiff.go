@@ -42,13 +42,13 @@ func (d *Desk) Interdiff(id, path string) (Interdiff, bool) {
 	e, ok := d.entries[id]
 	var ended []Ended
 	for _, o := range d.entries {
-		if ok && o != e && o.hasOutcome() {
-			ended = append(ended, Ended{Proposal: o.p, Outcome: o.outcome})
+		if ok && o != e && o.hasOutcome() && o.p.Agent == e.p.Agent && o.p.Session == e.p.Session {
+			ended = append(ended, Ended{Proposal: copyProposal(o.p), Outcome: o.outcome})
 		}
 	}
 	var p Proposal
 	if ok {
-		p = e.p
+		p = copyProposal(e.p) // the desk changes its files' checks while it works
 	}
 	d.mu.Unlock()
 	if !ok {
