@@ -171,15 +171,23 @@ func (v *DiffView) SetInline(on bool) {
 func (v *DiffView) Inline() bool { return v.inline }
 
 // foldLabels are the parts of a fold row's text, in order: what is
-// hidden, then the three ways to open it. The row draws them from the
-// text column; a tap on one opens the fold that way.
-func foldLabels(hidden int) [4]string {
-	return [4]string{
-		"⋯ " + itoa(hidden) + " unchanged lines",
-		"↓ " + itoa(foldStep) + " more",
-		"↑ " + itoa(foldStep) + " more",
-		"show all",
+// hidden, then the three ways to open it, "" for a way that would do
+// nothing more than another: no "↓" at the top of the file (no rows above
+// to go on from), no "↑" at its end, and only "show all" when it hides no
+// more than one step. The row draws them from the text column; a tap on
+// one opens the fold that way.
+func (v *DiffView) foldLabels(s segment) [4]string {
+	hidden := s.op.A1 - s.op.A0
+	l := [4]string{"⋯ " + itoa(hidden) + " unchanged lines", "↓ " + itoa(foldStep) + " more", "↑ " + itoa(foldStep) + " more", "show all"}
+	switch {
+	case hidden <= foldStep:
+		l[1], l[2] = "", ""
+	case s.src == 0:
+		l[1] = ""
+	case v.model != nil && s.src == len(v.model.ops)-1:
+		l[2] = ""
 	}
+	return l
 }
 
 // foldGap is the space between fold labels, in cells.

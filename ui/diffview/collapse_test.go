@@ -105,24 +105,39 @@ func TestTapFoldLabelsOpenIt(t *testing.T) {
 	v.SetCollapse(true)
 	setTwoChanges(v)
 	mt := v.metric
-	labels := foldLabels(97)
-	x := func(k int) float32 { // the middle of label k
+	// x is the middle of label k of the fold on row, as the row lays its
+	// labels out (the ones it leaves out take no room).
+	x := func(row, k int) float32 {
+		labels := v.foldLabels(v.model.segs[v.model.Row(row).seg])
+		if labels[k] == "" {
+			t.Fatalf("the fold on row %d has no label %d: %q", row, k, labels)
+		}
 		at := mt.numW + padText
 		for _, l := range labels[:k] {
-			at += float32(len([]rune(l))+foldGap) * mt.cell
+			if l != "" {
+				at += float32(len([]rune(l))+foldGap) * mt.cell
+			}
 		}
 		return at + float32(len([]rune(labels[k])))*mt.cell/2
 	}
+	folds := foldRows(v)
+	if len(folds) != 3 {
+		t.Fatalf("folds %v; want the top, the middle and the end", folds)
+	}
+	top, mid, end := v.foldLabels(v.model.segs[v.model.Row(folds[0]).seg]), v.foldLabels(v.model.segs[v.model.Row(folds[1]).seg]), v.foldLabels(v.model.segs[v.model.Row(folds[2]).seg])
+	if top[1] != "" || top[2] == "" || end[2] != "" || end[1] == "" || mid[1] == "" || mid[2] == "" {
+		t.Errorf("fold labels: top %q, middle %q, end %q; want no ↓ at the top, no ↑ at the end, both between", top, mid, end)
+	}
 	rows := v.model.Len()
-	test.TapCanvas(w.Canvas(), fyne.NewPos(x(1), v.rowY(0)+mt.line/2)) // ↓ 20 more on the first fold
+	test.TapCanvas(w.Canvas(), fyne.NewPos(x(folds[1], 1), v.rowY(folds[1])+mt.line/2)) // ↓ 20 more on the middle fold
 	if got := v.model.Len(); got != rows+foldStep {
 		t.Fatalf("rows after tapping ↓ = %d; want %d", got, rows+foldStep)
 	}
-	if r := v.model.Row(0); r.kind != rowEqual || r.a != 0 {
-		t.Errorf("row 0 after tapping ↓ = %+v; want line 0", r)
+	if r := v.model.Row(folds[1]); r.kind != rowEqual {
+		t.Errorf("row %d after tapping ↓ = %+v; want an unchanged line where the fold began", folds[1], r)
 	}
 	first := foldRows(v)[0]
-	test.TapCanvas(w.Canvas(), fyne.NewPos(x(3), v.rowY(first)+mt.line/2)) // show all
+	test.TapCanvas(w.Canvas(), fyne.NewPos(x(first, 3), v.rowY(first)+mt.line/2)) // show all
 	if got := foldRows(v); len(got) != 2 {
 		t.Errorf("folds after tapping show all = %v; want 2 left", got)
 	}

@@ -310,13 +310,16 @@ func (r *diffRow) build() {
 	}
 }
 
-// fold draws a fold row: what it hides and the three ways to open it
+// fold draws a fold row: what it hides and the ways to open it
 // (foldLabels), from the left text column.
 func (r *diffRow) fold(s segment, c diffColours, h float32) {
 	mt := r.v.metric
 	r.rect(c.filler, 0, 0, r.v.width, h)
 	x := mt.numW + padText
-	for k, l := range foldLabels(s.op.A1 - s.op.A0) {
+	for k, l := range r.v.foldLabels(s) {
+		if l == "" {
+			continue
+		}
 		col := theme.Color(theme.ColorNamePrimary)
 		if k == 0 {
 			col = theme.Color(theme.ColorNamePlaceHolder)
@@ -332,7 +335,10 @@ func (r *diffRow) fold(s segment, c diffColours, h float32) {
 func (r *diffRow) foldLabelAt(s segment, x float32) int {
 	mt := r.v.metric
 	at := mt.numW + padText
-	for k, l := range foldLabels(s.op.A1 - s.op.A0) {
+	for k, l := range r.v.foldLabels(s) {
+		if l == "" {
+			continue
+		}
 		w := float32(utf8.RuneCountInString(l)) * mt.cell
 		if x >= at-mt.cell && x < at+w+mt.cell {
 			return k
