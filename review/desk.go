@@ -197,10 +197,12 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 	if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
 		return Proposal{}, err
 	}
-	e := d.add(p, stream)
+	e, held := d.add(p, stream)
 	switch p.State {
 	case StateFailed:
-		if !d.snapshot(e).Held {
+		// Held, it is someone else's to end (Dismiss, Place, the last
+		// reviewer leaving, a withdrawal), perhaps already: not here.
+		if !held {
 			d.finish(ctx, e, Outcome{ID: e.p.ID, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
 		}
 	case StatePending:
@@ -356,10 +358,10 @@ func (d *Desk) newID(created time.Time) string {
 }
 
 // add makes a journaled proposal visible: listed, watched, announced.
-func (d *Desk) add(p Proposal, stream *engine.Stream) *entry {
+func (d *Desk) add(p Proposal, stream *engine.Stream) (e *entry, held bool) {
 	d.mu.Lock()
-	e := &entry{p: p, stream: stream, midStream: stream != nil, done: make(chan struct{}), watched: p.State.Open()}
-	d.holdLocked(e) // a person at the desk may place the failed block
+	e = &entry{p: p, stream: stream, midStream: stream != nil, done: make(chan struct{}), watched: p.State.Open()}
+	held = d.holdLocked(e) // a person at the desk may place the failed block
 	d.entries[p.ID] = e
 	d.mu.Unlock()
 	if p.State.Open() {
@@ -368,7 +370,7 @@ func (d *Desk) add(p Proposal, stream *engine.Stream) *entry {
 		}
 	}
 	d.emit(Event{Kind: EventAdded, ID: p.ID})
-	return e
+	return e, held
 }
 
 // queued runs once a proposal becomes pending: a stale check and, where a
