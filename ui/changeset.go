@@ -62,6 +62,9 @@ func (t *changesetTree) refresh() {
 			t.cs = cs
 		}
 	}
+	// The tree comes, goes and grows while the person reads: the pane is
+	// laid out again each time, or the diff stays where it was, under it.
+	defer t.d.content.Refresh()
 	if !t.shown() {
 		t.box.Hide()
 		return
