@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/deskrpc/deskrpctest"
 	"github.com/diffdesk/diffdesk/review/remote"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -24,20 +23,7 @@ import (
 func TestWindowOverARemoteDesk(t *testing.T) {
 	a := test.NewTempApp(t)
 	local := reviewtest.NewDesk(t, "", "")
-	dir, err := os.MkdirTemp("", "ui")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	sock := filepath.Join(dir, "desk.sock")
-	l, err := deskrpc.Listen(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- deskrpc.NewServer(local.Desk).Serve(ctx, l) }()
-	t.Cleanup(func() { cancel(); <-served })
+	sock := deskrpctest.Serve(t, local.Desk)
 	cl, err := deskrpc.Dial(sock)
 	if err != nil {
 		t.Fatal(err)

@@ -3,14 +3,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/deskrpc/deskrpctest"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -20,25 +19,7 @@ import (
 func serveTestDesk(t *testing.T) (*reviewtest.Desk, string) {
 	t.Helper()
 	d := reviewtest.NewDesk(t, "", "")
-	dir, err := os.MkdirTemp("", "dd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	sock := filepath.Join(dir, "desk.sock")
-	l, err := deskrpc.Listen(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	// Ends when the test's cleanup cancels ctx.
-	go func() { served <- deskrpc.NewServer(d.Desk).Serve(ctx, l) }()
-	t.Cleanup(func() {
-		cancel()
-		<-served
-	})
-	return d, sock
+	return d, deskrpctest.Serve(t, d.Desk)
 }
 
 // TestDecideWithComments: deskctl decide rejects with --comment flags and

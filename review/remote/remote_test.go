@@ -1,10 +1,8 @@
 package remote
 
 import (
-	"context"
 	"errors"
 	"net"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,32 +12,13 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/deskrpc/deskrpctest"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
-// serve serves d on a socket in a private directory until the test ends.
-func serve(t *testing.T, d *review.Desk) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("", "rm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	sock := filepath.Join(dir, "desk.sock")
-	l, err := deskrpc.Listen(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- deskrpc.NewServer(d).Serve(ctx, l) }()
-	t.Cleanup(func() {
-		cancel()
-		<-served
-	})
-	return sock
-}
+// serve serves d until the test ends and returns its socket.
+func serve(t *testing.T, d *review.Desk) string { return deskrpctest.Serve(t, d) }
 
 // open opens the desk on sock as a remote reviewer named who; its events
 // arrive on the channel returned.
