@@ -36,6 +36,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/engine/internal/diffbench/corpus"
 )
 
@@ -131,7 +132,42 @@ func (b *bench) run(sizeList, repo string, history int) error {
 		if err := b.report(fmt.Sprintf("%d×", len(pairs)), "history", pairs, 1.0); err != nil {
 			return err
 		}
+		if err := b.inProcess(pairs); err != nil {
+			return err
+		}
 	}
+	return nil
+}
+
+// inProcess prints the history pairs' diff as deskctl diff computes and
+// prints it (engine.DiffLines and WriteUnified), in this process: the
+// whole-process time less the start-up of a program that links the whole
+// desk, beside git's whole-process time.
+func (b *bench) inProcess(pairs []pair) error {
+	type texts struct{ a, b []string }
+	var in []texts
+	for _, p := range pairs {
+		a, err := os.ReadFile(p.a)
+		if err != nil {
+			return err
+		}
+		bb, err := os.ReadFile(p.b)
+		if err != nil {
+			return err
+		}
+		in = append(in, texts{engine.SplitLines(string(a)), engine.SplitLines(string(bb))})
+	}
+	var ms []float64
+	for range b.rounds {
+		start := time.Now()
+		for _, t := range in {
+			if err := engine.WriteUnified(io.Discard, "a", "b", t.a, t.b, engine.DiffLines(t.a, t.b), 3); err != nil {
+				return err
+			}
+		}
+		ms = append(ms, float64(time.Since(start).Microseconds())/1000)
+	}
+	fmt.Printf("%-6s %-12s %11.1f   (in this process: the diff and its output alone, without a program's start-up)\n", fmt.Sprintf("%d×", len(pairs)), "history-diff", median(ms))
 	return nil
 }
 
