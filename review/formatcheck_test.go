@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -16,30 +15,7 @@ import (
 // of file path of proposal id are known.
 func waitFormatting(t *testing.T, d *review.Desk, id, path string) review.File {
 	t.Helper()
-	changed := make(chan struct{}, 1)
-	cancel := d.Subscribe(func(ev review.Event) {
-		if ev.ID == id {
-			select {
-			case changed <- struct{}{}:
-			default:
-			}
-		}
-	})
-	defer cancel()
-	deadline := time.After(time.Minute)
-	for {
-		p, _ := d.Get(id)
-		for _, f := range p.Files {
-			if f.Path == path && f.Formatting != nil {
-				return f
-			}
-		}
-		select {
-		case <-changed:
-		case <-deadline:
-			t.Fatalf("no formatting-only hunks found for %s after a minute", path)
-		}
-	}
+	return reviewtest.WaitFile(t, d, id, path, "the formatting-only hunks", func(f review.File) bool { return f.Formatting != nil })
 }
 
 // TestFormattingOnlyHunksWithGofmt: with gofmt as the project's

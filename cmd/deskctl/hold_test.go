@@ -27,16 +27,34 @@ func pickFirst(d *review.Desk, p review.Proposal) {
 // heldCases are an edit whose old_string matches nowhere in "a\nbeta\n"
 // ("betta" is closest to line 2), handled three ways: dismissed, picked,
 // and with nobody at the desk (answered at once).
-var heldCases = []struct {
+var heldCases = []heldCase{
+	{"dismissed", dismissHeld, true, "betta", "a\nbeta\n"},
+	{"picked", pickFirst, false, "the person chose line 2 of", "a\nB\n"},
+	{"nobody at the desk", nil, true, "betta", "a\nbeta\n"},
+}
+
+// heldCase is one of heldCases.
+type heldCase struct {
 	name     string
 	held     func(*review.Desk, review.Proposal) // nil: nobody at the desk
 	wantErr  bool
 	wantText string
 	wantFile string // what the desk writes (MCP), or what the agent is told to write (hook)
-}{
-	{"dismissed", dismissHeld, true, "betta", "a\nbeta\n"},
-	{"picked", pickFirst, false, "the person chose line 2 of", "a\nB\n"},
-	{"nobody at the desk", nil, true, "betta", "a\nbeta\n"},
+}
+
+// heldCaseDesk serves a desk for tc (one that holds failures for the
+// person, or one nobody attends) over a workspace holding f.txt, whose
+// path it returns with the root and the socket.
+func heldCaseDesk(t *testing.T, tc heldCase) (root, sock, path string) {
+	t.Helper()
+	if tc.held == nil {
+		root, sock = deskDeciding(t, approveAs(""))
+	} else {
+		root, sock = deskHolding(t, approveAs(""), tc.held)
+	}
+	path = filepath.Join(root, "f.txt")
+	os.WriteFile(path, []byte("a\nbeta\n"), 0o644)
+	return root, sock, path
 }
 
 // TestMCPHeldFailure: the MCP edit tool's call waits on a held failure;
@@ -45,14 +63,7 @@ var heldCases = []struct {
 func TestMCPHeldFailure(t *testing.T) {
 	for _, tc := range heldCases {
 		t.Run(tc.name, func(t *testing.T) {
-			var root, sock string
-			if tc.held == nil {
-				root, sock = deskDeciding(t, approveAs(""))
-			} else {
-				root, sock = deskHolding(t, approveAs(""), tc.held)
-			}
-			path := filepath.Join(root, "f.txt")
-			os.WriteFile(path, []byte("a\nbeta\n"), 0o644)
+			root, sock, path := heldCaseDesk(t, tc)
 			cs := mcpClient(t, sock, root)
 			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "edit",
 				Arguments: map[string]any{"file_path": "f.txt", "old_string": "betta", "new_string": "B"}})
@@ -76,14 +87,7 @@ func TestMCPHeldFailure(t *testing.T) {
 func TestHookHeldFailure(t *testing.T) {
 	for _, tc := range heldCases {
 		t.Run(tc.name, func(t *testing.T) {
-			var root, sock string
-			if tc.held == nil {
-				root, sock = deskDeciding(t, approveAs(""))
-			} else {
-				root, sock = deskHolding(t, approveAs(""), tc.held)
-			}
-			path := filepath.Join(root, "f.txt")
-			os.WriteFile(path, []byte("a\nbeta\n"), 0o644)
+			root, sock, path := heldCaseDesk(t, tc)
 			in := map[string]any{"file_path": path, "old_string": "betta", "new_string": "B", "replace_all": false}
 			out, errOut, code := deskctl(t, hookJSON(t, "PreToolUse", "Edit", root, in), "hook", "claude", "--socket", sock)
 			decision := `"permissionDecision":"allow"`

@@ -131,6 +131,13 @@ func Context(t testing.TB) context.Context {
 // proposal's file.
 func WaitChecks(t testing.TB, d *review.Desk, id, path string) review.File {
 	t.Helper()
+	return WaitFile(t, d, id, path, "a finished check", func(f review.File) bool { return !f.Checks.Running && f.Checks.Reports != nil })
+}
+
+// WaitFile waits (at most a minute) until file path of proposal id is
+// done, as done tells (what says what it waits for), and returns the file.
+func WaitFile(t testing.TB, d *review.Desk, id, path, what string, done func(review.File) bool) review.File {
+	t.Helper()
 	changed := make(chan struct{}, 1)
 	cancel := d.Subscribe(func(ev review.Event) {
 		if ev.ID == id {
@@ -145,17 +152,17 @@ func WaitChecks(t testing.TB, d *review.Desk, id, path string) review.File {
 	for {
 		p, ok := d.Get(id)
 		if !ok {
-			t.Fatalf("WaitChecks: no proposal %s", id)
+			t.Fatalf("waiting for %s: no proposal %s", what, id)
 		}
 		for _, f := range p.Files {
-			if f.Path == path && !f.Checks.Running && f.Checks.Reports != nil {
+			if f.Path == path && done(f) {
 				return f
 			}
 		}
 		select {
 		case <-changed:
 		case <-deadline:
-			t.Fatalf("WaitChecks(%s, %s): no finished check after a minute; the file's checks: %+v", id, path, p.Files)
+			t.Fatalf("waiting for %s of %s in %s: none after a minute; the files: %+v", what, path, id, p.Files)
 		}
 	}
 }
