@@ -85,14 +85,19 @@ type unifiedWriter struct {
 
 func (uw *unifiedWriter) str(s string) { uw.buf = append(uw.buf, s...) }
 
+// UnifiedStart is the 1-based start a unified diff's hunk header gives
+// lines i0:i1 (0-based): an empty range names the line before it.
+func UnifiedStart(i0, i1 int) int {
+	if i0 == i1 {
+		return i0
+	}
+	return i0 + 1
+}
+
 // lineRange appends the "l,n" of a hunk header for lines i0:i1 (0-based):
 // an empty range names the line before it, and ",1" is left out.
 func (uw *unifiedWriter) lineRange(i0, i1 int) {
-	if i0 == i1 {
-		uw.buf = strconv.AppendInt(uw.buf, int64(i0), 10)
-	} else {
-		uw.buf = strconv.AppendInt(uw.buf, int64(i0+1), 10)
-	}
+	uw.buf = strconv.AppendInt(uw.buf, int64(UnifiedStart(i0, i1)), 10)
 	if i1-i0 != 1 {
 		uw.buf = append(uw.buf, ',')
 		uw.buf = strconv.AppendInt(uw.buf, int64(i1-i0), 10)

@@ -140,8 +140,8 @@ func diffJSON(oldPath, newPath string, a, b []string, ops []engine.Op, context i
 		c := h.Change
 		jh := diffJSONHunk{
 			ID:       h.ID,
-			OldStart: hunkStart(h.A0, h.A1), OldLines: h.A1 - h.A0,
-			NewStart: hunkStart(h.B0, h.B1), NewLines: h.B1 - h.B0,
+			OldStart: engine.UnifiedStart(h.A0, h.A1), OldLines: h.A1 - h.A0,
+			NewStart: engine.UnifiedStart(h.B0, h.B1), NewLines: h.B1 - h.B0,
 		}
 		for _, l := range a[h.A0:c.A0] {
 			jh.Lines = append(jh.Lines, jsonLine("context", l, nil))
@@ -163,14 +163,6 @@ func diffJSON(oldPath, newPath string, a, b []string, ops []engine.Op, context i
 		out.Hunks = append(out.Hunks, jh)
 	}
 	return out
-}
-
-// hunkStart returns the 1-based start of lines i0:i1 in a hunk header.
-func hunkStart(i0, i1 int) int {
-	if i0 == i1 {
-		return i0
-	}
-	return i0 + 1
 }
 
 func jsonLine(kind, l string, spans []engine.Span) diffJSONLine {

@@ -315,7 +315,7 @@ func wireFile(f review.File, texts bool) DetailFile {
 		w.Growing = []int{f.Growing.Start, f.Growing.End}
 	}
 	for _, h := range f.Hunks() {
-		w.Hunks = append(w.Hunks, Hunk{ID: h.ID, OldStart: hunkStart(h.A0, h.A1), OldLines: h.A1 - h.A0, NewStart: hunkStart(h.B0, h.B1), NewLines: h.B1 - h.B0})
+		w.Hunks = append(w.Hunks, Hunk{ID: h.ID, OldStart: engine.UnifiedStart(h.A0, h.A1), OldLines: h.A1 - h.A0, NewStart: engine.UnifiedStart(h.B0, h.B1), NewLines: h.B1 - h.B0})
 	}
 	if f.Checks.Running || f.Checks.Reports != nil {
 		w.Checks = &Checks{Running: f.Checks.Running, Reports: wireReports(f.Checks.Reports)}
@@ -350,13 +350,4 @@ func wireReports(reports []checker.Report) []Report {
 		out = append(out, wr)
 	}
 	return out
-}
-
-// hunkStart is the 1-based start of lines i0:i1 in a hunk header; an empty
-// side's start is the line before it.
-func hunkStart(i0, i1 int) int {
-	if i0 == i1 {
-		return i0
-	}
-	return i0 + 1
 }
