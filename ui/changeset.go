@@ -116,6 +116,11 @@ func (t *changesetTree) current() int {
 // fileState names a changeset file's state for the tree, and its colour:
 // a decided proposal's verdict, else its state.
 func (t *changesetTree) fileState(f review.ChangesetFile) (string, fyne.ThemeColorName) {
+	if f.State == review.StateFailed {
+		if p, ok := t.d.w.desk.Get(f.Proposal); ok && p.Held {
+			return badge(p) // waits for the person to pick its lines, as the queue says
+		}
+	}
 	switch f.State {
 	case review.StatePending:
 		return "waiting", theme.ColorNamePrimary

@@ -202,3 +202,27 @@ func TestLikelyCandidates(t *testing.T) {
 		t.Errorf("likely(one poor candidate) = %+v; want it kept: nothing better is there", got)
 	}
 }
+
+// TestChangesetTreeSaysPickLines: in the changeset's tree, a held failure
+// reads as the queue reads it, "pick lines" — its agent waits — not
+// "failed".
+func TestChangesetTreeSaysPickLines(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.go", pickBase)
+	h.write("b.txt", "b\n")
+	held := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n\ty := 20\n"))
+	other := h.propose("agent", "s", engine.FormatWrite, "b.txt", "B\n")
+	h.win.Select(other.ID)
+	h.settle()
+	tree := h.win.detail.tree
+	for _, f := range tree.cs.Files {
+		if f.Proposal != held.ID {
+			continue
+		}
+		if st, _ := tree.fileState(f); st != "pick lines" {
+			t.Errorf("the held failure's state in the tree: %q; want pick lines", st)
+		}
+		return
+	}
+	t.Fatalf("the tree %+v lacks the held failure %s", tree.cs.Files, held.ID)
+}
