@@ -147,7 +147,7 @@ func patchSyntax(lines []string) string {
 		switch {
 		case t == codexBegin || blank && codexHeredocOpen(t) != "":
 			return "codex"
-		case strings.HasPrefix(l, "diff --git ") || patchHunkHeader.MatchString(l) ||
+		case strings.HasPrefix(l, "diff --git ") || patchHunkHeader().MatchString(l) ||
 			strings.HasPrefix(l, "--- ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "+++ "):
 			return "unified"
 		case strings.HasPrefix(t, codexAdd) || strings.HasPrefix(t, codexDelete) || strings.HasPrefix(t, codexUpdate) || t == codexEnd:

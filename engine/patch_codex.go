@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // The Codex apply_patch envelope:
@@ -37,11 +38,13 @@ const (
 
 // codexHeredoc matches the opening of a heredoc wrapper such as <<EOF,
 // <<'EOF' or apply_patch <<"EOF".
-var codexHeredoc = regexp.MustCompile(`^(?:apply_patch\s+)?<<\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)(['"]?)$`)
+var codexHeredoc = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:apply_patch\s+)?<<\s*(['"]?)([A-Za-z_][A-Za-z0-9_]*)(['"]?)$`)
+})
 
 // codexHeredocOpen returns the terminator word if line opens a heredoc.
 func codexHeredocOpen(line string) string {
-	m := codexHeredoc.FindStringSubmatch(line)
+	m := codexHeredoc().FindStringSubmatch(line)
 	if m == nil || m[1] != m[3] {
 		return ""
 	}
@@ -50,7 +53,9 @@ func codexHeredocOpen(line string) string {
 
 // codexUnifiedRange matches the line ranges of a unified hunk header, which an
 // agent sometimes writes in a Codex chunk header.
-var codexUnifiedRange = regexp.MustCompile(`^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$`)
+var codexUnifiedRange = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^-\d+(?:,\d+)? \+\d+(?:,\d+)? @@ ?(.*)$`)
+})
 
 // codexParser walks the lines of a Codex patch; i is 0-based, error lines
 // are 1-based.
@@ -253,7 +258,7 @@ func (p *codexParser) chunk(first bool) (patchChunk, error) {
 			break
 		}
 		ctx := l[3:]
-		if m := codexUnifiedRange.FindStringSubmatch(ctx); m != nil {
+		if m := codexUnifiedRange().FindStringSubmatch(ctx); m != nil {
 			ctx = m[1]
 		}
 		if strings.TrimSpace(ctx) != "" {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -26,7 +27,12 @@ import (
 
 const patchDevNull = "/dev/null"
 
-var patchHunkHeader = regexp.MustCompile(`^@@+ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@+`)
+// patchHunkHeader matches a unified hunk header. Like the engine's other
+// patterns it is compiled at first use, not at start, so that a program
+// that only diffs (deskdiff) starts as fast as git.
+var patchHunkHeader = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^@@+ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@+`)
+})
 
 func patchUnifiedError(i int, format string, args ...any) error {
 	return &FormatError{Format: FormatPatch, Line: i + 1, Msg: fmt.Sprintf(format, args...)}
@@ -166,7 +172,7 @@ func (p *patchUnifiedParser) hunk() (patchChunk, error) {
 	head := p.lines[p.i]
 	ch := patchChunk{line: p.i + 1, oldStart: -1}
 	oldWant, newWant := -1, -1
-	if m := patchHunkHeader.FindStringSubmatch(head); m != nil {
+	if m := patchHunkHeader().FindStringSubmatch(head); m != nil {
 		start, _ := strconv.Atoi(m[1])
 		oldWant, newWant = 1, 1
 		if m[2] != "" {

@@ -26,8 +26,21 @@ func Unified(oldName, newName, a, b string, context int) string {
 // bytes) as long as both have the same number of lines. It returns the
 // first error from w.
 func WriteUnified(w io.Writer, oldName, newName string, a, b []string, ops []Op, context int) error {
+	return writeUnified(w, oldName, newName, a, b, ops, context, false)
+}
+
+// WriteGitUnified is WriteUnified with each hunk header followed, as git's
+// are, by the function line of the hunk: the nearest line of a above it
+// that starts with a letter, "_" or "$" (git's default, without a diff
+// driver), cut to 80 bytes and then of trailing space.
+func WriteGitUnified(w io.Writer, oldName, newName string, a, b []string, ops []Op, context int) error {
+	return writeUnified(w, oldName, newName, a, b, ops, context, true)
+}
+
+func writeUnified(w io.Writer, oldName, newName string, a, b []string, ops []Op, context int, funcNames bool) error {
 	context = max(context, 0)
 	uw := unifiedWriter{w: w}
+	funcLine, searched := "", 0 // a[:searched] has been searched for funcLine
 	for n := 0; n < len(ops); {
 		if ops[n].Kind == OpEqual {
 			n++
@@ -55,7 +68,20 @@ func WriteUnified(w io.Writer, oldName, newName string, a, b []string, ops []Op,
 		uw.lineRange(a0, a1)
 		uw.str(" +")
 		uw.lineRange(b0, b1)
-		uw.str(" @@\n")
+		uw.str(" @@")
+		if funcNames {
+			for i := a0 - 1; i >= searched; i-- {
+				if l, ok := gitFuncLine(a[i]); ok {
+					funcLine = l
+					break
+				}
+			}
+			searched = a0
+			if funcLine != "" {
+				uw.str(" " + funcLine)
+			}
+		}
+		uw.str("\n")
 		uw.lines(' ', a[a0:ops[n].A0])
 		for k := n; k <= last; k++ {
 			op := ops[k]
@@ -74,6 +100,19 @@ func WriteUnified(w io.Writer, oldName, newName string, a, b []string, ops []Op,
 	}
 	uw.flush()
 	return uw.err
+}
+
+// gitFuncLine is line as the function line of a hunk, if it is one by
+// git's default rule (xdiff's def_ff).
+func gitFuncLine(line string) (string, bool) {
+	if line == "" {
+		return "", false
+	}
+	if c := line[0]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '$') {
+		return "", false
+	}
+	line = line[:min(len(line), 80)]
+	return strings.TrimRight(line, " \t\n\r\v\f"), true
 }
 
 // unifiedWriter buffers unified diff output for w and keeps w's first error.

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -117,5 +118,35 @@ func TestUnified(t *testing.T) {
 				t.Errorf("Unified(%q, %q, %d) = %q; want %q", tt.a, tt.b, tt.context, got, tt.want)
 			}
 		})
+	}
+}
+
+// WriteGitUnified heads each hunk with git's default function line: the
+// nearest line above the hunk that starts with a letter, "_" or "$", cut
+// to 80 bytes and then of trailing space; a later hunk with none between
+// keeps the earlier one, and a hunk at the top has none.
+func TestWriteGitUnifiedFunctionLines(t *testing.T) {
+	long := "func " + strings.Repeat("x", 74) + "  tail" // 80 bytes end in two spaces
+	a := []string{"top\n", "1\n", "2\n", "func f() {\n", "4\n", "\tbody\n", "6\n", "7\n", "8\n", "9\n", "10\n", "11\n", long + "\n", "13\n", "14\n", "15\n", "16\n"}
+	b := slices.Clone(a)
+	b[1], b[7], b[11], b[16] = "one\n", "seven\n", "eleven\n", "sixteen\n"
+	var sb strings.Builder
+	if err := WriteGitUnified(&sb, "a", "b", a, b, DiffLines(a, b), 1); err != nil {
+		t.Fatal(err)
+	}
+	var heads []string
+	for _, l := range strings.Split(sb.String(), "\n") {
+		if strings.HasPrefix(l, "@@") {
+			heads = append(heads, l)
+		}
+	}
+	want := []string{
+		"@@ -1,3 +1,3 @@",
+		"@@ -7,3 +7,3 @@ func f() {",
+		"@@ -11,3 +11,3 @@ func f() {",
+		"@@ -16,2 +16,2 @@ func " + strings.Repeat("x", 74),
+	}
+	if !slices.Equal(heads, want) {
+		t.Errorf("hunk headers = %q; want %q", heads, want)
 	}
 }

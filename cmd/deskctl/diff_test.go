@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/diffdesk/diffdesk/cmd/internal/filediff"
 	"github.com/diffdesk/diffdesk/engine"
 )
 
@@ -92,7 +93,7 @@ func TestRunDiffJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("deskctl diff --json: exit %d: %s", code, stderr)
 	}
-	var got diffJSONOut
+	var got filediff.JSONOut
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("deskctl diff --json printed %q: %v", out, err)
 	}
@@ -103,7 +104,7 @@ func TestRunDiffJSON(t *testing.T) {
 	if h.OldStart != 1 || h.OldLines != 3 || h.NewStart != 1 || h.NewLines != 3 || len(h.ID) != 12 {
 		t.Errorf("hunk 0 = %+v; want lines 1,3 +1,3 and a 12-digit id", h)
 	}
-	wantLines := []diffJSONLine{
+	wantLines := []filediff.JSONLine{
 		{Kind: "context", Text: "keep"},
 		{Kind: "delete", Text: "foo(a, b)", Spans: []engine.Span{{Start: 7, End: 8}}},
 		{Kind: "insert", Text: "foo(a, c)", Spans: []engine.Span{{Start: 7, End: 8}}},

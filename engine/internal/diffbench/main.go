@@ -1,5 +1,6 @@
-// Command diffbench compares `deskctl diff` with `git diff --histogram` as
-// whole processes, side by side, in time and in changed lines, on:
+// Command diffbench compares DiffDesk's diff command (deskdiff, or deskctl
+// diff) with `git diff --histogram` as whole processes, side by side, in
+// time and in changed lines, on:
 //   - the inputs of ../shared/docs/perf-baselines.md §1: real Go code from
 //     GOROOT at 10k and 100k lines, and four variants of it (scattered,
 //     pct10, moved, different);
@@ -8,12 +9,14 @@
 //   - real history: the .go files that the last commits of a repository
 //     (by default this one) changed, each before and after its commit.
 //
-// It builds nothing; give it a deskctl binary:
+// It builds nothing; give it the command to measure, and optionally a
+// second one whose start-up to show on the real history:
 //
+//	go build -o /tmp/deskdiff ./cmd/deskdiff
 //	go build -o /tmp/deskctl ./cmd/deskctl
-//	go run ./engine/internal/diffbench -deskctl /tmp/deskctl
+//	go run ./engine/internal/diffbench -diff /tmp/deskdiff -also "/tmp/deskctl diff"
 //
-// In each round every command runs once, deskctl and git alternating which
+// In each round every command runs once, ours and git alternating which
 // goes first, with stdout to /dev/null (for the history, each runs over all
 // its pairs one after another). It prints the median wall time of each and
 // the median of the per-round ratios, which a shared, noisy machine
@@ -41,19 +44,20 @@ import (
 )
 
 func main() {
-	deskctl := flag.String("deskctl", "", "path of the deskctl binary to measure (required)")
+	diff := flag.String("diff", "", "the diff command to measure, split at spaces, given OLD NEW and -U 0 (required): bin/deskdiff, or \"bin/deskctl diff\"")
+	also := flag.String("also", "", "another such command, measured on the real history only, for its start-up")
 	git := flag.String("git", "git", "path of git")
 	rounds := flag.Int("rounds", 7, "rounds per case")
 	sizes := flag.String("sizes", "10000,100000", "comma-separated file sizes in lines")
 	repo := flag.String("repo", ".", "git repository whose history gives the real-history pairs")
 	history := flag.Int("history", 300, "most real-history pairs (0: none)")
 	flag.Parse()
-	if *deskctl == "" {
-		fmt.Fprintln(os.Stderr, "diffbench: -deskctl is required (go build -o /tmp/deskctl ./cmd/deskctl)")
+	if *diff == "" {
+		fmt.Fprintln(os.Stderr, "diffbench: -diff is required (go build -o /tmp/deskdiff ./cmd/deskdiff; -diff /tmp/deskdiff)")
 		os.Exit(2)
 	}
-	b := bench{deskctl: *deskctl, git: *git, rounds: *rounds}
-	if err := b.run(*sizes, *repo, *history); err != nil {
+	b := bench{diff: strings.Fields(*diff), git: *git, rounds: *rounds}
+	if err := b.run(*sizes, *repo, *history, strings.Fields(*also)); err != nil {
 		fmt.Fprintf(os.Stderr, "diffbench: %v\n", err)
 		os.Exit(1)
 	}
@@ -61,16 +65,17 @@ func main() {
 
 // bench holds what every case needs.
 type bench struct {
-	deskctl, git string
-	rounds       int
-	dir          string   // temporary files
-	null         *os.File // os.DevNull
+	diff   []string // the command measured, without its files
+	git    string
+	rounds int
+	dir    string   // temporary files
+	null   *os.File // os.DevNull
 }
 
 // pair is a before and after file.
 type pair struct{ a, b string }
 
-func (b *bench) run(sizeList, repo string, history int) error {
+func (b *bench) run(sizeList, repo string, history int, also []string) error {
 	var sizes []int
 	for _, s := range strings.Split(sizeList, ",") {
 		var n int
@@ -96,7 +101,8 @@ func (b *bench) run(sizeList, repo string, history int) error {
 	}
 	defer b.null.Close()
 
-	fmt.Printf("%-6s %-12s %11s %9s %7s %7s %21s\n", "lines", "variant", "deskctl ms", "git ms", "ratio", "target", "changed deskctl / git")
+	name := filepath.Base(b.diff[0])
+	fmt.Printf("%-6s %-12s %11s %9s %7s %7s %21s\n", "lines", "variant", name+" ms", "git ms", "ratio", "target", "changed "+name+" / git")
 	for _, n := range sizes {
 		for _, kind := range corpus.Kinds {
 			base, variant, err := corpus.Make(lines, n, kind, 1)
@@ -111,7 +117,7 @@ func (b *bench) run(sizeList, repo string, history int) error {
 			if kind == "different" {
 				target = 1.5
 			}
-			if err := b.report(fmt.Sprintf("%dk", n/1000), kind, []pair{p}, target); err != nil {
+			if err := b.report(b.diff, fmt.Sprintf("%dk", n/1000), kind, []pair{p}, target); err != nil {
 				return err
 			}
 		}
@@ -121,7 +127,7 @@ func (b *bench) run(sizeList, repo string, history int) error {
 	if err != nil {
 		return err
 	}
-	if err := b.report("100k", "moved-rep", []pair{p}, 1.5); err != nil {
+	if err := b.report(b.diff, "100k", "moved-rep", []pair{p}, 1.5); err != nil {
 		return err
 	}
 	if history > 0 {
@@ -129,8 +135,16 @@ func (b *bench) run(sizeList, repo string, history int) error {
 		if err != nil {
 			return err
 		}
-		if err := b.report(fmt.Sprintf("%d×", len(pairs)), "history", pairs, 1.0); err != nil {
+		size := fmt.Sprintf("%d×", len(pairs))
+		if err := b.report(b.diff, size, "history", pairs, 1.0); err != nil {
 			return err
+		}
+		if len(also) > 0 {
+			// No target: the row shows what a program that links the
+			// whole desk pays to start, beside the diff alone.
+			if err := b.report(also, size, "history", pairs, 0); err != nil {
+				return err
+			}
 		}
 		if err := b.inProcess(pairs); err != nil {
 			return err
@@ -139,10 +153,9 @@ func (b *bench) run(sizeList, repo string, history int) error {
 	return nil
 }
 
-// inProcess prints the history pairs' diff as deskctl diff computes and
-// prints it (engine.DiffLines and WriteUnified), in this process: the
-// whole-process time less the start-up of a program that links the whole
-// desk, beside git's whole-process time.
+// inProcess prints the history pairs' diff as deskdiff computes and prints
+// it (engine.DiffLines and WriteGitUnified), in this process: the
+// whole-process time less any program's start-up.
 func (b *bench) inProcess(pairs []pair) error {
 	type texts struct{ a, b []string }
 	var in []texts
@@ -161,7 +174,7 @@ func (b *bench) inProcess(pairs []pair) error {
 	for range b.rounds {
 		start := time.Now()
 		for _, t := range in {
-			if err := engine.WriteUnified(io.Discard, "a", "b", t.a, t.b, engine.DiffLines(t.a, t.b), 3); err != nil {
+			if err := engine.WriteGitUnified(io.Discard, "a", "b", t.a, t.b, engine.DiffLines(t.a, t.b), 3); err != nil {
 				return err
 			}
 		}
@@ -180,16 +193,18 @@ func (b *bench) write(name string, base, variant []string) (pair, error) {
 	return p, os.WriteFile(p.b, []byte(strings.Join(variant, "")), 0o644)
 }
 
-// report times deskctl and git over the pairs, counts their changed lines
-// and prints one row.
-func (b *bench) report(size, kind string, pairs []pair, target float64) error {
+// report times ours (a command line without its files) and git over the
+// pairs, counts their changed lines and prints one row; a target of 0 is
+// none, and the row names ours.
+func (b *bench) report(ours []string, size, kind string, pairs []pair, target float64) error {
 	// The two commands on a pair, with -U0 when counting changed lines.
 	cmds := [2]func(p pair, u0 bool) []string{
 		func(p pair, u0 bool) []string {
+			argv := slices.Clone(ours)
 			if u0 {
-				return []string{b.deskctl, "diff", "-U", "0", p.a, p.b}
+				argv = append(argv, "-U", "0")
 			}
-			return []string{b.deskctl, "diff", p.a, p.b}
+			return append(argv, p.a, p.b)
 		},
 		func(p pair, u0 bool) []string {
 			argv := []string{b.git, "diff", "--no-index", "--no-color", "--no-ext-diff", "--histogram"}
@@ -225,11 +240,14 @@ func (b *bench) report(size, kind string, pairs []pair, target float64) error {
 			changed[k] += n
 		}
 	}
-	verdict := "ok"
-	if median(ratios) > target {
+	targetCol, verdict := fmt.Sprintf("%6.1f×", target), "ok"
+	switch {
+	case target == 0:
+		targetCol, verdict = "      –", "("+strings.Join(ours, " ")+": its start-up)"
+	case median(ratios) > target:
 		verdict = "OVER"
 	}
-	fmt.Printf("%-6s %-12s %11.1f %9.1f %6.2f× %6.1f× %10d / %-8d %s\n", size, kind, median(td), median(tg), median(ratios), target, changed[0], changed[1], verdict)
+	fmt.Printf("%-6s %-12s %11.1f %9.1f %6.2f× %s %10d / %-8d %s\n", size, kind, median(td), median(tg), median(ratios), targetCol, changed[0], changed[1], verdict)
 	return nil
 }
 

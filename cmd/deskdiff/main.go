@@ -1,0 +1,68 @@
+// Command deskdiff prints DiffDesk's diff of two text files — the
+// histogram diff of deskctl diff and the window, as a unified diff or, with
+// --json, hunks with word-level spans — and serves as git's external diff
+// (GIT_EXTERNAL_DIFF, diff.external). It links only the engine, so each
+// run starts as fast as git: that matters where it runs once per file.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/diffdesk/diffdesk/cmd/internal/filediff"
+)
+
+const usage = `usage: deskdiff [--json] [-U N] OLD NEW
+       GIT_EXTERNAL_DIFF=deskdiff git diff …    (or: git config diff.external deskdiff)
+
+The unified diff of two text files, as git diff --no-index --histogram prints it after its
+"diff --git" and "index" lines, or with --json their hunks with word-level spans. Lines are
+compared and printed as the files have them, so a change of line endings shows. Given git's
+external-diff arguments (PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE [NEW-PATH
+MESSAGE], or PATH alone for an unmerged path), it prints one path's diff with git's own
+headers. Flags come before the files. It exits 0 whether or not the files differ, 1 if a file
+cannot be read (or, given two files, is not text), 2 on a usage error.
+
+Flags:
+`
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run runs a deskdiff command line and returns its exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("deskdiff", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	fl.Usage = func() {
+		fmt.Fprint(stderr, usage)
+		fl.PrintDefaults()
+	}
+	o := filediff.Flags(fl)
+	if err := fl.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	w := bufio.NewWriterSize(stdout, 64<<10)
+	var err error
+	switch files := fl.Args(); len(files) {
+	case 2:
+		err = filediff.Files(w, files[0], files[1], *o)
+	case 1, 7, 9:
+		err = filediff.Git(w, files, *o)
+	default:
+		fmt.Fprintf(stderr, "deskdiff: want two files, OLD and NEW, or git's external-diff arguments; got %d arguments\nRun 'deskdiff --help' for details.\n", len(files))
+		return 2
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "deskdiff: %v\n", err)
+		return 1
+	}
+	return 0
+}
