@@ -191,3 +191,27 @@ func TestUsageAndReadErrors(t *testing.T) {
 		})
 	}
 }
+
+// With --json as git's external diff, each path is one JSON object: a side
+// that does not exist is /dev/null, and a file that is not text says so.
+func TestGitExternalDiffJSON(t *testing.T) {
+	dir := t.TempDir()
+	text, binary := filepath.Join(dir, "text"), filepath.Join(dir, "binary")
+	os.WriteFile(text, []byte("a\n"), 0o644)
+	os.WriteFile(binary, []byte("a\x00b"), 0o644)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"new.txt", "/dev/null", ".", ".", text, strings.Repeat("0", 40), "100644"},
+			`{"old":"/dev/null","new":"new.txt","hunks":[{"id":`},
+		{[]string{"data", binary, ".", "100644", text, ".", "100644", "data2", "similarity index 10%\n"},
+			`{"old":"data","new":"data2","binary":true,"hunks":[]}` + "\n"},
+	}
+	for _, tt := range tests {
+		var out, stderr bytes.Buffer
+		if code := run(append([]string{"--json"}, tt.args...), &out, &stderr); code != 0 || !strings.HasPrefix(out.String(), tt.want) {
+			t.Errorf("deskdiff --json %q = %q, exit %d (%s); want it to start %q", tt.args, out.String(), code, stderr.String(), tt.want)
+		}
+	}
+}
