@@ -30,8 +30,8 @@ type detail struct {
 	// unseenOK says they chose to approve the others unopened.
 	seen      map[string]bool
 	unseenOK  bool
-	trivialOK map[string]map[string]bool           // path → hunks approved by their trivial label (t)
-	trivial   map[string]map[string]review.Trivial // path → whitespace- and comment-only hunks (cache; trivial.go)
+	trivialOK map[string]map[string]bool // path → hunks approved by their trivial label (t)
+	trivial   trivialJobs                // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
 	// seenBefore keeps, per proposal shown before, the hunks that were on
 	// screen (path → ids), for a whole-changeset approval (seen.go).
 	seenBefore map[string]map[string]map[string]bool
@@ -239,7 +239,7 @@ func (d *detail) reset() {
 	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
 	d.hunks = map[string][]engine.Hunk{}
 	d.seen, d.unseenOK, d.trivialOK = map[string]bool{}, false, map[string]map[string]bool{}
-	d.trivial = map[string]map[string]review.Trivial{}
+	d.trivial.dropAll()
 	d.view.ForgetSeen()
 	d.staleShow.choose(staleMerged) // no callback: render follows
 	d.closeExternal()
