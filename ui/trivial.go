@@ -31,9 +31,10 @@ type trivialJobs struct {
 	// work counts the goroutines that have yet to post their result
 	// (tests wait on it: the harness's settle).
 	work sync.WaitGroup
-	// hold, when set (tests), runs in each classifying goroutine before
-	// it starts: a test holds the classification pending with it.
-	hold func()
+	// hold, when set (tests), runs in each classifying goroutine of the
+	// shown proposal's files before it starts: a test holds the
+	// classification of proposal id pending with it.
+	hold func(id string)
 }
 
 // trivialJob classifies one file of one proposal, in a goroutine.
@@ -92,7 +93,7 @@ func (d *detail) trivialJob(f review.File) *trivialJob {
 	go func() {
 		defer d.trivial.work.Done() // after the post: settle finds the result scheduled
 		if hold != nil {
-			hold()
+			hold(j.id)
 		}
 		var kinds map[string]review.Trivial
 		if !j.dropped.Load() {
