@@ -64,9 +64,7 @@ func (h *harness) scheduled(what string) {
 		if time.Now().After(deadline) {
 			h.t.Fatalf("timed out waiting until %s", what)
 		}
-		select {
-		case <-time.After(time.Millisecond): // the classification's goroutine posts
-		}
+		<-time.After(time.Millisecond) // poll: the classification's goroutine posts
 	}
 }
 
