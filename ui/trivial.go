@@ -411,8 +411,14 @@ func sameTexts(p, q review.Proposal) bool {
 // shown, else in the choices kept for it.
 func (d *detail) tick(path string, ids []string) {
 	if path == d.curPath() && d.viewHasProposal(d.cur()) {
+		ticked := map[string]bool{}
+		for _, id := range d.view.AcceptedHunks() {
+			ticked[id] = true
+		}
 		for _, id := range ids {
-			d.view.SetHunkAccepted(id, true)
+			if !ticked[id] { // each redraws the view: only those the person unticked
+				d.view.SetHunkAccepted(id, true)
+			}
 		}
 		d.accepted[path] = d.view.AcceptedHunks()
 		return
