@@ -196,7 +196,8 @@ func newDetail(w *Window) *detail {
 		}
 	}
 	d.view.OnFollowChanged = func(on bool) { d.follow.SetChecked(on) }
-	d.view.OnOpened = func() { // a big diff arrived: its hunks, counter and bar
+	d.view.OnOpened = func() { // a big diff arrived: its hunks, their labels, counter and bar
+		d.showTrivial()
 		d.updateBar()
 		d.updateCounter()
 	}

@@ -43,6 +43,7 @@ type trivialJob struct {
 	base     string // the SHA-256 of the base classified
 	proposed string // the proposed text classified
 	dropped  atomic.Bool
+	started  bool                      // its goroutine runs or ran (UI goroutine)
 	done     bool                      // the result arrived (UI goroutine)
 	kinds    map[string]review.Trivial // hunk id → kind, once done
 	hunks    []engine.Hunk             // the file's hunks, once done
@@ -70,24 +71,36 @@ func (t *trivialJobs) dropAll() {
 }
 
 // trivialJob returns the classification of f, a file of the shown
-// proposal, starting it when there is none for its text.
+// proposal, starting it when there is none for its text. For the shown
+// file while the view still diffs it off the UI goroutine, it waits for
+// that diff's hunks (the view's OnOpened comes back here through
+// showTrivial) rather than diff the file a second time meanwhile.
 func (d *detail) trivialJob(f review.File) *trivialJob {
-	if j := d.trivial.jobs[f.Path]; j != nil && j.of(d.id, f) {
+	j := d.trivial.jobs[f.Path]
+	if j == nil || !j.of(d.id, f) {
+		if j != nil {
+			j.dropped.Store(true) // the file changed since (streamed on, placed)
+			delete(d.hunks, f.Path)
+		}
+		j = &trivialJob{id: d.id, path: f.Path, base: f.Base.SHA256, proposed: f.Proposed}
+		if d.trivial.jobs == nil {
+			d.trivial.jobs = map[string]*trivialJob{}
+		}
+		d.trivial.jobs[f.Path] = j
+	}
+	if j.started {
 		return j
 	}
-	if j := d.trivial.jobs[f.Path]; j != nil {
-		j.dropped.Store(true) // the file changed since (streamed on, placed)
-		delete(d.hunks, f.Path)
-	}
-	j := &trivialJob{id: d.id, path: f.Path, base: f.Base.SHA256, proposed: f.Proposed}
-	if d.trivial.jobs == nil {
-		d.trivial.jobs = map[string]*trivialJob{}
-	}
-	d.trivial.jobs[f.Path] = j
+	shown := len(d.p.Files) > d.file && d.curPath() == f.Path && d.viewHasProposal(f)
 	hs, have := d.hunks[f.Path]
-	if !have && len(d.p.Files) > d.file && d.curPath() == f.Path && d.viewHasProposal(f) && !d.view.Opening() {
+	switch {
+	case have:
+	case shown && d.view.Opening():
+		return j // pending until the view's diff arrives
+	case shown:
 		hs, have = d.fileHunks(f), true // diffed already by the view
 	}
+	j.started = true
 	hold := d.trivial.hold
 	d.trivial.work.Add(1)
 	go func() {

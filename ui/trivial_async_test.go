@@ -190,3 +190,42 @@ func TestStaleTrivialResultIsDropped(t *testing.T) {
 		t.Errorf("t once classified: %q", d.message.Text)
 	}
 }
+
+// TestClassifyingWaitsForTheViewsDiff: a file too big to diff on the UI
+// goroutine is not diffed a second time for its classification while the
+// view diffs it: the classification starts when the view's diff arrives,
+// with its hunks, and t says it is still at it meanwhile.
+func TestClassifyingWaitsForTheViewsDiff(t *testing.T) {
+	h := newHarness(t)
+	posted := make(chan func(), 4)
+	h.win.View().SetOpenPoster(func(f func()) { posted <- f })
+	base := bigGoFile(60_000) // base and proposal over the view's 4 MiB
+	proposed := strings.Replace(base, "// line 30004\n", "// the line numbered 30004\n", 1)
+	h.write("big.go", base)
+	p := h.propose("claude", "s", engine.FormatWrite, "big.go", proposed)
+	h.win.Select(p.ID)
+	d := h.win.detail
+	if !h.win.View().Opening() {
+		t.Fatal("the view diffed the file on the UI goroutine")
+	}
+	if j := d.trivial.jobs[d.curPath()]; j == nil || j.started {
+		t.Fatalf("while the view diffs: classification %+v; want one waiting, not started", j)
+	}
+	h.press('t')
+	if !strings.HasPrefix(d.message.Text, "Still classifying hunks") {
+		t.Errorf("t while the view diffs: %q", d.message.Text)
+	}
+	select {
+	case f := <-posted:
+		f()
+	case <-time.After(2 * time.Minute):
+		t.Fatal("the diff's goroutine posted nothing in 2 minutes")
+	}
+	if j := d.trivial.jobs[d.curPath()]; j == nil || !j.started {
+		t.Fatalf("once the view's diff arrived: classification %+v; want it started", j)
+	}
+	h.settle()
+	if hs := d.view.Hunks(); len(hs) != 1 || d.view.Note(hs[0].ID).Text != "comment only" {
+		t.Errorf("once classified: %d hunks, label %q; want the comment only one", len(hs), d.view.Note(hs[0].ID).Text)
+	}
+}
