@@ -21,9 +21,10 @@ import (
 // Classifying a file means diffing it and reading both texts (a
 // 1,000,000-line file takes most of a second), so it runs in a goroutine
 // for every file, whatever its size, and its result reaches the UI
-// goroutine through Window.do. Meanwhile the counter says "classifying
-// hunks…" and t says it is still at it. A result arriving for a proposal
-// no longer shown, or for text of the file since changed, is dropped.
+// goroutine through Window.do. Meanwhile t says it is still at it, and
+// for a big file (quietClassifyBytes) so does the counter. A result
+// arriving for a proposal no longer shown, or for text of the file since
+// changed, is dropped.
 
 // trivialJobs are the classifications of the shown proposal's files.
 type trivialJobs struct {
@@ -46,7 +47,6 @@ type trivialJob struct {
 	started  bool                      // its goroutine runs or ran (UI goroutine)
 	done     bool                      // the result arrived (UI goroutine)
 	kinds    map[string]review.Trivial // hunk id → kind, once done
-	hunks    []engine.Hunk             // the file's hunks, once done
 }
 
 // of reports whether j classifies the text file f of proposal id holds
@@ -128,7 +128,7 @@ func (d *detail) trivialArrived(j *trivialJob, kinds map[string]review.Trivial, 
 	if j.dropped.Load() || d.trivial.jobs[j.path] != j {
 		return
 	}
-	j.done, j.kinds, j.hunks = true, kinds, hs
+	j.done, j.kinds = true, kinds
 	if _, ok := d.hunks[j.path]; !ok {
 		d.hunks[j.path] = hs // the same ids the view gives: t needs no diff of its own
 	}
