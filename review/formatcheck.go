@@ -14,10 +14,12 @@ import (
 // formatter runs on the base and, for each hunk, on the base with only
 // that hunk applied (then with each pair of neighbouring hunks); a hunk
 // whose text formats to the base's formatted text changes nothing the
-// formatter leaves, so its region yields no difference after formatting. It runs in the background beside the
-// checkers (startChecks starts it, stopChecksLocked stops it: on a
-// decision, a withdrawal, SetConfig, Close) and stores the ids in
-// File.Formatting with an EventUpdated.
+// formatter leaves, so its region yields no difference after formatting.
+// It runs in the background beside the checkers (startChecks starts it,
+// stopChecksLocked stops it: on a decision, a withdrawal, SetConfig,
+// Close) and stores the ids in File.Formatting with an EventUpdated. Each
+// run formats the whole file, so the runs are bounded (maxFormatHunks),
+// not one per hunk of a big file.
 
 // maxFormatHunks bounds the formatter runs per file (at most two per hunk,
 // one at a time, each a new process: a slow formatter such as prettier

@@ -29,6 +29,8 @@ type syntax struct {
 	block  [][2]string // block comment delimiters
 	quotes []quote     // string delimiters, longest first
 	indent bool        // leading whitespace is syntax (Python, YAML, Makefiles)
+
+	openers [utf8.RuneSelf]bool // the first bytes of the delimiters above (opens; init)
 }
 
 // quote is one kind of string literal.
@@ -110,109 +112,224 @@ type lineSigs struct {
 	all  []string // the line with comments, whitespace marked (comments' own whitespace taken out)
 }
 
-// scan reads lines (with their endings) as one text in syntax s.
-func (s *syntax) scan(lines []string) lineSigs {
+// scan reads lines (with their endings) as one text in syntax s and
+// returns the signatures of the lines want marks (every line when want is
+// nil); the others' are "". It reads every line, to know where comments
+// and strings begin and end, but builds signatures only for the lines
+// asked for: a file's hunks change few of its lines, and building every
+// line's signature made classifying a big file cost seconds.
+func (s *syntax) scan(lines []string, want []bool) lineSigs {
 	out := lineSigs{code: make([]string, len(lines)), all: make([]string, len(lines))}
-	const (
-		inCode = iota
-		inLine
-		inBlock
-		inString
-	)
-	state := inCode
-	var blockEnd string
-	var q quote
+	var sc scanner
 	var code, all strings.Builder
 	for i, l := range lines {
+		body := strings.TrimRight(l, "\r\n")
+		sc.lineStart()
+		if want != nil && !want[i] {
+			sc.skip(s, body)
+			continue
+		}
 		code.Reset()
 		all.Reset()
-		body := strings.TrimRight(l, "\r\n")
-		if state == inLine {
-			state = inCode
-		}
-		if state == inString && !q.multiline {
-			state = inCode
-		}
-		for j := 0; j < len(body); {
-			rest := body[j:]
-			r, size := utf8.DecodeRuneInString(rest)
-			switch state {
-			case inCode:
-				if unicode.IsSpace(r) {
-					code.WriteByte(sigSpace)
-					all.WriteByte(sigSpace)
-					j += size
-					continue
-				}
-				if end, n := s.blockAt(rest); n > 0 {
-					state, blockEnd = inBlock, end
-					all.WriteString(rest[:n])
-					j += n
-					continue
-				}
-				if n := s.lineAt(body, j); n > 0 {
-					state = inLine
-					all.WriteString(rest[:n])
-					j += n
-					continue
-				}
-				if qq, ok := s.quoteAt(rest); ok {
-					state, q = inString, qq
-					code.WriteString(qq.open)
-					all.WriteString(qq.open)
-					j += len(qq.open)
-					continue
-				}
-				code.WriteString(rest[:size])
-				all.WriteString(rest[:size])
-				j += size
-			case inLine:
-				if !unicode.IsSpace(r) {
-					all.WriteString(rest[:size])
-				}
-				j += size
-			case inBlock:
-				if strings.HasPrefix(rest, blockEnd) {
-					all.WriteString(blockEnd)
-					state = inCode
-					j += len(blockEnd)
-					continue
-				}
-				if !unicode.IsSpace(r) {
-					all.WriteString(rest[:size])
-				}
-				j += size
-			case inString:
-				if !q.raw && r == '\\' && j+1 < len(body) {
-					_, n := utf8.DecodeRuneInString(body[j+1:])
-					code.WriteString(body[j : j+1+n])
-					all.WriteString(body[j : j+1+n])
-					j += 1 + n
-					continue
-				}
-				if strings.HasPrefix(rest, q.close) {
-					code.WriteString(q.close)
-					all.WriteString(q.close)
-					state = inCode
-					j += len(q.close)
-					continue
-				}
-				c := rest[:size]
-				if unicode.IsSpace(r) {
-					c = string(sigStrSpace) + c // the exact whitespace, marked as a string's
-				}
-				code.WriteString(c)
-				all.WriteString(c)
-				j += size
-			}
-		}
-		if state == inString && q.multiline && len(body) < len(l) {
+		sc.sign(s, body, &code, &all)
+		if sc.state == inString && sc.q.multiline && len(body) < len(l) {
 			code.WriteString(string(sigStrSpace) + "\n") // the line break is the string's
 			all.WriteString(string(sigStrSpace) + "\n")
 		}
 		out.code[i], out.all[i] = code.String(), all.String()
 	}
 	return out
+}
+
+// What the scanner is in at a point of the text.
+const (
+	inCode = iota
+	inLine
+	inBlock
+	inString
+)
+
+// scanner is where scan is in a text: in code, a comment or a string.
+type scanner struct {
+	state    int
+	blockEnd string // the block comment's end delimiter (inBlock)
+	q        quote  // the string's delimiters (inString)
+}
+
+// lineStart ends, at a line break, what does not span lines.
+func (sc *scanner) lineStart() {
+	if sc.state == inLine || sc.state == inString && !sc.q.multiline {
+		sc.state = inCode
+	}
+}
+
+// sign reads one line's body (its ending taken off) and writes its
+// signatures: code without comments, and all of it.
+func (sc *scanner) sign(s *syntax, body string, code, all *strings.Builder) {
+	for j := 0; j < len(body); {
+		rest := body[j:]
+		if c := body[j]; sc.state == inCode && c < utf8.RuneSelf && !s.opens(c) {
+			if asciiSpace(c) {
+				c = sigSpace
+			}
+			code.WriteByte(c) // plain code, the common case
+			all.WriteByte(c)
+			j++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(rest)
+		switch sc.state {
+		case inCode:
+			if unicode.IsSpace(r) {
+				code.WriteByte(sigSpace)
+				all.WriteByte(sigSpace)
+				j += size
+				continue
+			}
+			if end, n := s.blockAt(rest); n > 0 {
+				sc.state, sc.blockEnd = inBlock, end
+				all.WriteString(rest[:n])
+				j += n
+				continue
+			}
+			if n := s.lineAt(body, j); n > 0 {
+				sc.state = inLine
+				all.WriteString(rest[:n])
+				j += n
+				continue
+			}
+			if qq, ok := s.quoteAt(rest); ok {
+				sc.state, sc.q = inString, qq
+				code.WriteString(qq.open)
+				all.WriteString(qq.open)
+				j += len(qq.open)
+				continue
+			}
+			code.WriteString(rest[:size])
+			all.WriteString(rest[:size])
+			j += size
+		case inLine:
+			if !unicode.IsSpace(r) {
+				all.WriteString(rest[:size])
+			}
+			j += size
+		case inBlock:
+			if strings.HasPrefix(rest, sc.blockEnd) {
+				all.WriteString(sc.blockEnd)
+				sc.state = inCode
+				j += len(sc.blockEnd)
+				continue
+			}
+			if !unicode.IsSpace(r) {
+				all.WriteString(rest[:size])
+			}
+			j += size
+		case inString:
+			q := sc.q
+			if !q.raw && r == '\\' && j+1 < len(body) {
+				_, n := utf8.DecodeRuneInString(body[j+1:])
+				code.WriteString(body[j : j+1+n])
+				all.WriteString(body[j : j+1+n])
+				j += 1 + n
+				continue
+			}
+			if strings.HasPrefix(rest, q.close) {
+				code.WriteString(q.close)
+				all.WriteString(q.close)
+				sc.state = inCode
+				j += len(q.close)
+				continue
+			}
+			c := rest[:size]
+			if unicode.IsSpace(r) {
+				c = string(sigStrSpace) + c // the exact whitespace, marked as a string's
+			}
+			code.WriteString(c)
+			all.WriteString(c)
+			j += size
+		}
+	}
+}
+
+// skip reads one line's body as sign does, only to know the state at its
+// end: byte by byte, as every delimiter is ASCII (a byte of a multi-byte
+// character never starts one), jumping over what cannot end the state.
+func (sc *scanner) skip(s *syntax, body string) {
+	for j := 0; j < len(body); {
+		switch sc.state {
+		case inCode:
+			c := body[j]
+			if c >= utf8.RuneSelf || !s.opens(c) {
+				j++
+				continue
+			}
+			rest := body[j:]
+			if end, n := s.blockAt(rest); n > 0 {
+				sc.state, sc.blockEnd = inBlock, end
+				j += n
+			} else if n := s.lineAt(body, j); n > 0 {
+				sc.state = inLine
+				return
+			} else if qq, ok := s.quoteAt(rest); ok {
+				sc.state, sc.q = inString, qq
+				j += len(qq.open)
+			} else {
+				j++
+			}
+		case inLine:
+			return
+		case inBlock:
+			k := strings.Index(body[j:], sc.blockEnd)
+			if k < 0 {
+				return
+			}
+			sc.state = inCode
+			j += k + len(sc.blockEnd)
+		case inString:
+			q := sc.q
+			for c := q.close[0]; j < len(body) && body[j] != c && body[j] != '\\'; {
+				j++ // nothing that ends or escapes
+			}
+			if j == len(body) {
+				return
+			}
+			switch c := body[j]; {
+			case !q.raw && c == '\\' && j+1 < len(body):
+				_, n := utf8.DecodeRuneInString(body[j+1:])
+				j += 1 + n
+			case strings.HasPrefix(body[j:], q.close):
+				sc.state = inCode
+				j += len(q.close)
+			default:
+				j++
+			}
+		}
+	}
+}
+
+// opens reports whether byte c may start a comment or a string in s.
+func (s *syntax) opens(c byte) bool { return s.openers[c] }
+
+func init() {
+	for _, m := range []map[string]*syntax{syntaxByExt, syntaxByName} {
+		for _, s := range m {
+			for _, b := range s.block {
+				s.openers[b[0][0]] = true
+			}
+			for _, l := range s.line {
+				s.openers[l[0]] = true
+			}
+			for _, q := range s.quotes {
+				s.openers[q.open[0]] = true
+			}
+		}
+	}
+}
+
+// asciiSpace reports whether c is an ASCII byte unicode.IsSpace takes
+// for space.
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // blockAt returns the end delimiter and the length of the block comment

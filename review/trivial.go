@@ -38,7 +38,22 @@ func ClassifyHunks(path, base, proposed string, hunks []engine.Hunk) map[string]
 	syn := syntaxFor(path)
 	var sa, sb lineSigs
 	if syn != nil {
-		sa, sb = syn.scan(a), syn.scan(b)
+		// Only the changed lines are compared: their signatures are all
+		// the scan builds.
+		wantA, wantB := make([]bool, len(a)), make([]bool, len(b))
+		for _, h := range hunks {
+			c := h.Change
+			if c.A1 > len(a) || c.B1 > len(b) {
+				continue
+			}
+			for i := c.A0; i < c.A1; i++ {
+				wantA[i] = true
+			}
+			for i := c.B0; i < c.B1; i++ {
+				wantB[i] = true
+			}
+		}
+		sa, sb = syn.scan(a, wantA), syn.scan(b, wantB)
 	}
 	for _, h := range hunks {
 		c := h.Change

@@ -30,8 +30,8 @@ type detail struct {
 	// unseenOK says they chose to approve the others unopened.
 	seen      map[string]bool
 	unseenOK  bool
-	trivialOK map[string]map[string]bool           // path → hunks approved by their trivial label (t)
-	trivial   map[string]map[string]review.Trivial // path → whitespace- and comment-only hunks (cache; trivial.go)
+	trivialOK map[string]map[string]bool // path → hunks approved by their trivial label (t)
+	trivial   trivialJobs                // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
 	// seenBefore keeps, per proposal shown before, the hunks that were on
 	// screen (path → ids), for a whole-changeset approval (seen.go).
 	seenBefore map[string]map[string]map[string]bool
@@ -196,7 +196,8 @@ func newDetail(w *Window) *detail {
 		}
 	}
 	d.view.OnFollowChanged = func(on bool) { d.follow.SetChecked(on) }
-	d.view.OnOpened = func() { // a big diff arrived: its hunks, counter and bar
+	d.view.OnOpened = func() { // a big diff arrived: its hunks, their labels, counter and bar
+		d.showTrivial()
 		d.updateBar()
 		d.updateCounter()
 	}
@@ -239,7 +240,7 @@ func (d *detail) reset() {
 	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
 	d.hunks = map[string][]engine.Hunk{}
 	d.seen, d.unseenOK, d.trivialOK = map[string]bool{}, false, map[string]map[string]bool{}
-	d.trivial = map[string]map[string]review.Trivial{}
+	d.trivial.dropAll()
 	d.view.ForgetSeen()
 	d.staleShow.choose(staleMerged) // no callback: render follows
 	d.closeExternal()

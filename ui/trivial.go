@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 
+	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/ui/diffview"
@@ -14,33 +17,169 @@ import (
 // formatting only (the desk's formatter run, File.Formatting). The view
 // labels each at its first row; the counter line says how many the shown
 // proposal has; t approves them all (ApproveTrivial).
+//
+// Classifying a file means diffing it and reading both texts (a
+// 1,000,000-line file takes most of a second), so it runs in a goroutine
+// for every file, whatever its size, and its result reaches the UI
+// goroutine through Window.do. Meanwhile t says it is still at it, and
+// for a big file (quietClassifyBytes) so does the counter. A result
+// arriving for a proposal no longer shown, or for text of the file since
+// changed, is dropped.
 
-// maxTrivialBytes bounds the files classified on the UI goroutine (a diff
-// and a scan of both texts); the view diffs bigger ones off it.
-const maxTrivialBytes = 1 << 20
+// trivialJobs are the classifications of the shown proposal's files.
+type trivialJobs struct {
+	jobs map[string]*trivialJob // path → its file's classification, under way or done
+	// work counts the goroutines that have yet to post their result
+	// (tests wait on it: the harness's settle).
+	work sync.WaitGroup
+	// hold, when set (tests), runs in each classifying goroutine of the
+	// shown proposal's files before it starts: a test holds the
+	// classification of proposal id pending with it.
+	hold func(id string)
+}
+
+// trivialJob classifies one file of one proposal, in a goroutine.
+type trivialJob struct {
+	id, path string // the proposal and its file
+	base     string // the SHA-256 of the base classified
+	proposed string // the proposed text classified
+	dropped  atomic.Bool
+	started  bool                      // its goroutine runs or ran (UI goroutine)
+	done     bool                      // the result arrived (UI goroutine)
+	kinds    map[string]review.Trivial // hunk id → kind, once done
+}
+
+// of reports whether j classifies the text file f of proposal id holds
+// now. The proposed text compares in constant time while it is the same
+// string; once a copy equal to it (a remote desk's update) compared equal,
+// j keeps the copy.
+func (j *trivialJob) of(id string, f review.File) bool {
+	if j.id != id || j.path != f.Path || j.base != f.Base.SHA256 || j.proposed != f.Proposed {
+		return false
+	}
+	j.proposed = f.Proposed
+	return true
+}
+
+// dropAll forgets every classification, under way or done: their results
+// are dropped when they arrive.
+func (t *trivialJobs) dropAll() {
+	for _, j := range t.jobs {
+		j.dropped.Store(true)
+	}
+	t.jobs = map[string]*trivialJob{}
+}
+
+// trivialJob returns the classification of f, a file of the shown
+// proposal, starting it when there is none for its text. For the shown
+// file while the view still diffs it off the UI goroutine, it waits for
+// that diff's hunks (the view's OnOpened comes back here through
+// showTrivial) rather than diff the file a second time meanwhile.
+func (d *detail) trivialJob(f review.File) *trivialJob {
+	j := d.trivial.jobs[f.Path]
+	if j == nil || !j.of(d.id, f) {
+		if j != nil {
+			j.dropped.Store(true) // the file changed since (streamed on, placed)
+			delete(d.hunks, f.Path)
+		}
+		j = &trivialJob{id: d.id, path: f.Path, base: f.Base.SHA256, proposed: f.Proposed}
+		if d.trivial.jobs == nil {
+			d.trivial.jobs = map[string]*trivialJob{}
+		}
+		d.trivial.jobs[f.Path] = j
+	}
+	if j.started {
+		return j
+	}
+	shown := len(d.p.Files) > d.file && d.curPath() == f.Path && d.viewHasProposal(f)
+	hs, have := d.hunks[f.Path]
+	switch {
+	case have:
+	case shown && d.view.Opening():
+		return j // pending until the view's diff arrives
+	case shown:
+		hs, have = d.fileHunks(f), true // diffed already by the view
+	}
+	j.started = true
+	hold := d.trivial.hold
+	d.trivial.work.Add(1)
+	go func() {
+		defer d.trivial.work.Done() // after the post: settle finds the result scheduled
+		if hold != nil {
+			hold(j.id)
+		}
+		var kinds map[string]review.Trivial
+		if !j.dropped.Load() {
+			if !have {
+				hs = f.Hunks()
+			}
+			if !j.dropped.Load() {
+				kinds = review.ClassifyHunks(f.Path, f.BaseText(), f.Proposed, hs)
+			}
+		}
+		d.w.do(func() { d.trivialArrived(j, kinds, hs) })
+	}()
+	return j
+}
+
+// trivialArrived takes the result of job j, unless it was dropped (another
+// proposal shown, the file changed), and shows it.
+func (d *detail) trivialArrived(j *trivialJob, kinds map[string]review.Trivial, hs []engine.Hunk) {
+	if j.dropped.Load() || d.trivial.jobs[j.path] != j {
+		return
+	}
+	j.done, j.kinds = true, kinds
+	if _, ok := d.hunks[j.path]; !ok {
+		d.hunks[j.path] = hs // the same ids the view gives: t needs no diff of its own
+	}
+	d.showTrivial()
+	d.updateCounter()
+}
 
 // trivialOf returns the trivial hunks of f, by id: the classification of
-// its own diff (cached per file) and the formatter's findings.
-func (d *detail) trivialOf(f review.File) map[string]review.Trivial {
-	c, ok := d.trivial[f.Path]
-	if !ok {
-		c = map[string]review.Trivial{}
-		if len(f.Base.Content)+len(f.Proposed) <= maxTrivialBytes {
-			c = review.ClassifyHunks(f.Path, f.BaseText(), f.Proposed, d.fileHunks(f))
-		}
-		d.trivial[f.Path] = c
+// its own diff and the formatter's findings; pending says the
+// classification is still under way (the formatter's alone so far).
+func (d *detail) trivialOf(f review.File) (kinds map[string]review.Trivial, pending bool) {
+	j := d.trivialJob(f)
+	if len(f.Formatting) == 0 && j.done {
+		return j.kinds, false
 	}
-	if len(f.Formatting) == 0 {
-		return c
-	}
-	out := make(map[string]review.Trivial, len(c)+len(f.Formatting))
+	out := make(map[string]review.Trivial, len(j.kinds)+len(f.Formatting))
 	for _, id := range f.Formatting {
 		out[id] = review.TrivialFormatting
 	}
-	for id, k := range c {
+	for id, k := range j.kinds {
 		out[id] = k // whitespace or comment: the plainer reason
 	}
-	return out
+	return out, !j.done
+}
+
+// quietClassifyBytes is the size of the files (base and proposal) still
+// being classified up to which the counter does not say so: their labels
+// follow within a frame or two, and a word there and gone would flicker.
+const quietClassifyBytes = 1 << 20
+
+// trivialPendingBytes is the size of the shown proposal's files whose
+// classification is under way, base and proposal.
+func (d *detail) trivialPendingBytes() int {
+	n := 0
+	for _, f := range d.p.Files {
+		if _, pending := d.trivialOf(f); pending {
+			n += len(f.Base.Content) + len(f.Proposed)
+		}
+	}
+	return n
+}
+
+// trivialPending reports whether the classification of a file of the
+// shown proposal is still under way.
+func (d *detail) trivialPending() bool {
+	for _, f := range d.p.Files {
+		if _, pending := d.trivialOf(f); pending {
+			return true
+		}
+	}
+	return false
 }
 
 // showTrivial labels the shown file's trivial hunks in the view, when it
@@ -52,21 +191,27 @@ func (d *detail) showTrivial() {
 	}
 	f := d.cur()
 	notes := map[string]diffview.HunkNote{}
-	for id, k := range d.trivialOf(f) {
+	kinds, _ := d.trivialOf(f) // the rest label themselves once classified (trivialArrived)
+	for id, k := range kinds {
 		notes[id] = diffview.HunkNote{Text: string(k), Done: d.trivialOK[f.Path][id]} // approved by t: green
 	}
 	d.view.SetHunkNotes(notes)
 }
 
 // trivialSummary is the counter line's note on the shown proposal's
-// trivial hunks, "" when it has none or they are all approved (t).
+// trivial hunks, "" when it has none or they are all approved (t); while
+// they are being classified it says so.
 func (d *detail) trivialSummary() string {
 	if !d.canDecide() || d.editing || anyStale(d.p) {
 		return ""
 	}
+	if d.trivialPendingBytes() > quietClassifyBytes {
+		return " · classifying hunks…"
+	}
 	n := 0
 	for _, f := range d.p.Files {
-		for id := range d.trivialOf(f) {
+		kinds, _ := d.trivialOf(f)
+		for id := range kinds {
 			if !d.trivialOK[f.Path][id] {
 				n++
 			}
@@ -109,6 +254,12 @@ func (d *detail) ApproveTrivial() {
 		d.say("t approves trivial hunks of a waiting proposal, outside edit mode and not stale.")
 		return
 	}
+	if d.trivialPending() || d.view.Opening() {
+		// Acting on the hunks classified so far would approve some and
+		// leave others the person believes approved.
+		d.say("Still classifying hunks… t approves the trivial ones once their labels show.")
+		return
+	}
 	ids := func(f review.File) []string {
 		var out []string
 		for _, h := range d.fileHunks(f) {
@@ -116,14 +267,17 @@ func (d *detail) ApproveTrivial() {
 		}
 		return out
 	}
-	byPath, kinds, total := trivialHunks([]review.Proposal{d.p}, d.trivialOf, ids)
+	classified := func(f review.File) map[string]review.Trivial { k, _ := d.trivialOf(f); return k }
+	byPath, kinds, total := trivialHunks([]review.Proposal{d.p}, classified, ids)
 	n := 0
 	for _, v := range kinds {
 		n += v
 	}
-	others := d.approveTrivialOthers()
+	others := d.approveTrivialOthers(n == 0)
 	if n == 0 {
-		if !others {
+		if others {
+			d.say("No trivial hunks here; looking through the changeset's other proposals…")
+		} else {
 			d.say("No trivial hunks here (whitespace only, comment only, formatting only).")
 		}
 		return
@@ -147,46 +301,84 @@ func (d *detail) ApproveTrivial() {
 	d.say(fmt.Sprintf("Approved %d trivial %s (%s); %d left to review, then a.", n, plural(n, "hunk", "hunks"), kindsText(kinds), total-n))
 }
 
-// approveTrivialOthers approves, each on its own, every other open
-// proposal of the shown changeset whose hunks are all trivial, and says
-// how many it approved and how many others mix trivial hunks with real
-// ones (those wait for the person to open them and press t). It reports
-// whether it found any.
-func (d *detail) approveTrivialOthers() bool {
-	var all, mixed []review.Proposal
+// approveTrivialOthers classifies, in a goroutine, the other open
+// proposals of the shown changeset, then approves, each on its own, those
+// whose hunks are all trivial, and says how many it approved and how many
+// others mix trivial hunks with real ones (those wait for the person to
+// open them and press t). It reports whether there are others to look
+// through; alone says t found nothing in the shown proposal, so the
+// result must say when the others hold nothing either.
+func (d *detail) approveTrivialOthers(alone bool) bool {
+	var others []review.Proposal
 	for _, p := range d.tree.openProposals() {
 		if p.ID == d.id || p.State != review.StatePending || anyStale(p) {
 			continue
 		}
-		trivial, hunks := 0, 0
-		for _, f := range p.Files {
-			hs := f.Hunks()
-			kinds := map[string]review.Trivial{}
-			if len(f.Base.Content)+len(f.Proposed) <= maxTrivialBytes {
-				kinds = review.ClassifyHunks(f.Path, f.BaseText(), f.Proposed, hs)
-			}
-			for _, id := range f.Formatting {
-				kinds[id] = review.TrivialFormatting
-			}
-			for _, h := range hs {
-				hunks++
-				if _, ok := kinds[h.ID]; ok {
-					trivial++
+		others = append(others, p)
+	}
+	if len(others) == 0 {
+		return false
+	}
+	id := d.id
+	d.trivial.work.Add(1)
+	go func() {
+		defer d.trivial.work.Done()
+		var all, mixed []review.Proposal
+		for _, p := range others {
+			trivial, hunks := 0, 0
+			for _, f := range p.Files {
+				hs := f.Hunks()
+				kinds := review.ClassifyHunks(f.Path, f.BaseText(), f.Proposed, hs)
+				for _, id := range f.Formatting {
+					kinds[id] = review.TrivialFormatting
+				}
+				for _, h := range hs {
+					hunks++
+					if _, ok := kinds[h.ID]; ok {
+						trivial++
+					}
 				}
 			}
+			switch {
+			case hunks > 0 && trivial == hunks:
+				all = append(all, p)
+			case trivial > 0:
+				mixed = append(mixed, p)
+			}
 		}
-		switch {
-		case hunks > 0 && trivial == hunks:
-			all = append(all, p)
-		case trivial > 0:
-			mixed = append(mixed, p)
+		d.w.do(func() { d.othersClassified(id, alone, all, mixed) })
+	}()
+	return true
+}
+
+// othersClassified approves all, the other proposals of the changeset
+// classified trivial throughout, those that still wait as they were
+// classified (t asked for them, whichever proposal is shown now); mixed
+// are those with some trivial hunks. It answers under the decision bar
+// only while the proposal t was pressed on (id) is shown.
+func (d *detail) othersClassified(id string, alone bool, all, mixed []review.Proposal) {
+	select {
+	case <-d.w.stop:
+		return // the window closed meanwhile
+	default:
+	}
+	here := d.id == id // the proposal t was pressed on is still shown: say what came of it
+	var still []review.Proposal
+	for _, p := range all {
+		if q, ok := d.w.desk.Get(p.ID); ok && q.State == review.StatePending && !anyStale(q) && sameTexts(p, q) {
+			still = append(still, q)
 		}
 	}
+	all = still
 	if len(all) == 0 {
-		if len(mixed) > 0 {
-			d.say(fmt.Sprintf("%d other %s of the changeset mix trivial hunks with real ones: open each and press t.", len(mixed), plural(len(mixed), "proposal", "proposals")))
+		switch {
+		case !here || !alone: // t's own answer stands
+		case len(mixed) > 0:
+			d.say(fmt.Sprintf("No trivial hunks here; %d other %s of the changeset mix trivial hunks with real ones: open each and press t.", len(mixed), plural(len(mixed), "proposal", "proposals")))
+		default:
+			d.say("No trivial hunks here or in the changeset's other proposals (whitespace only, comment only, formatting only).")
 		}
-		return len(mixed) > 0
+		return
 	}
 	_, seen := d.changesetSeen(all)
 	d.w.decisions.Add(1)
@@ -211,6 +403,20 @@ func (d *detail) approveTrivialOthers() bool {
 			d.w.refreshQueue()
 		})
 	}()
+}
+
+// sameTexts reports whether proposals p and q hold the same files with
+// the same texts: what was classified is what waits.
+func sameTexts(p, q review.Proposal) bool {
+	if len(p.Files) != len(q.Files) {
+		return false
+	}
+	for i, f := range p.Files {
+		g := q.Files[i]
+		if f.Path != g.Path || f.Base.SHA256 != g.Base.SHA256 || f.Proposed != g.Proposed || f.Delete != g.Delete {
+			return false
+		}
+	}
 	return true
 }
 
@@ -218,8 +424,14 @@ func (d *detail) approveTrivialOthers() bool {
 // shown, else in the choices kept for it.
 func (d *detail) tick(path string, ids []string) {
 	if path == d.curPath() && d.viewHasProposal(d.cur()) {
+		ticked := map[string]bool{}
+		for _, id := range d.view.AcceptedHunks() {
+			ticked[id] = true
+		}
 		for _, id := range ids {
-			d.view.SetHunkAccepted(id, true)
+			if !ticked[id] { // each redraws the view: only those the person unticked
+				d.view.SetHunkAccepted(id, true)
+			}
 		}
 		d.accepted[path] = d.view.AcceptedHunks()
 		return

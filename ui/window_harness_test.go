@@ -147,14 +147,19 @@ func (h *harness) until(what string, cond func() bool) {
 	}
 }
 
-// settle runs the UI work already scheduled.
+// settle runs the UI work already scheduled, and that of the hunk
+// classifications under way once they post it (trivial.go; a test that
+// holds them pending drains sched itself).
 func (h *harness) settle() {
 	for {
 		select {
 		case f := <-h.sched:
 			f()
 		default:
-			return
+			h.win.detail.trivial.work.Wait()
+			if len(h.sched) == 0 {
+				return
+			}
 		}
 	}
 }
