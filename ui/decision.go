@@ -195,6 +195,7 @@ func newDetail(w *Window) *detail {
 			d.editChanged()
 		}
 	}
+	d.view.OnEditAt = d.startEdit // a double click on the proposal's text (editplace.go)
 	d.view.OnFollowChanged = func(on bool) { d.follow.SetChecked(on) }
 	d.view.OnOpened = func() { // a big diff arrived: its hunks, counter and bar
 		d.updateBar()
@@ -641,7 +642,9 @@ func (d *detail) renderProposal() {
 	if f.Stale() { // editing a stale file: the disk against the merge
 		old, proposed = string(f.Disk.Content), d.merge(f).Text
 	}
-	if t, ok := d.edited[f.Path]; ok {
+	if d.editing && !f.Stale() {
+		proposed = d.editStart(f) // the person's edit, or the ticked hunks only (editplace.go)
+	} else if t, ok := d.edited[f.Path]; ok {
 		proposed = t
 	}
 	d.view.SetTexts(f.Path, old, proposed)
@@ -925,6 +928,7 @@ func (d *detail) ApproveEdited() {
 		dec.Edited[path] = t
 	}
 	d.addMerges(&dec)
+	d.untickedOf(&dec)
 	d.decide(dec)
 }
 
@@ -1029,12 +1033,7 @@ func (d *detail) ToggleEdit() {
 		d.CancelEdit()
 		return
 	}
-	if !d.canDecide() {
-		return
-	}
-	d.editing = true
-	d.shownKey = ""
-	d.render()
+	d.startEdit(d.view.PlaceLine(), 0) // editplace.go
 }
 
 // CancelEdit leaves edit mode and forgets the edits.
