@@ -505,7 +505,11 @@ func (d *detail) updateLoose() {
 // showKeyboard says who has the keyboard: the editor, a text box, or the
 // window's keys.
 func (d *detail) showKeyboard() {
-	switch f := d.w.Win.Canvas().Focused(); {
+	f := d.w.Win.Canvas().Focused()
+	if ed := d.view.Editor(); ed != nil && f == fyne.Focusable(ed) && !ed.HasKeyboard() {
+		f = nil // the editor is losing the keyboard (Esc): the canvas still names it
+	}
+	switch {
 	case d.w.typing != nil && (f == nil || f == d.w.typing.box):
 		d.keyboard.SetText("Keys: typing in " + d.w.typing.what + " (Esc closes it)")
 	case f == nil:

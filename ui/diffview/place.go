@@ -52,3 +52,8 @@ func (e *Editor) Cursor() (line, col int) {
 	p := e.buf.Cursor()
 	return p.Line, p.Col
 }
+
+// HasKeyboard reports whether the editor has the keyboard. While it loses
+// it (FocusLost, OnEditorFocus(false)) the canvas still names it as the
+// focused object; this already says false.
+func (e *Editor) HasKeyboard() bool { return e.focused }
