@@ -100,6 +100,7 @@ func (t *changesetTree) refresh() {
 	}
 	t.scroll.SetMinSize(fyne.NewSize(0, h))
 	t.box.Show()
+	t.reveal(cur) // treescroll.go
 }
 
 // current is the index in the changeset's files of the file shown; -1 if
