@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/theme"
 )
 
 // TestDoubleTapOnTheProposalAsksToEditThere: outside edit mode a double tap
@@ -60,5 +62,41 @@ func TestPlaceLineAndShowLineAt(t *testing.T) {
 	got, on := v.LineY(40)
 	if !on || got != y {
 		t.Errorf("after ShowLineAt(40, %v): line 40 at y %v (on screen %v)", y, got, on)
+	}
+}
+
+// TestCurrentOneLineChangeShowsInTheGutter: the change j went to is marked
+// in the gutter even when it is one row, whose tick covers the bar the
+// other rows of a change show (real window: a one-line change j went to
+// looked like any other).
+func TestCurrentOneLineChangeShowsInTheGutter(t *testing.T) {
+	v, _ := newTestView(t, 900, 200)
+	v.SetTexts("f.go", editOld, "func f() {\n\treturn 2\n}\n")
+	mt := v.metric
+	primaryInGutter := func() bool {
+		r := rowWidget(t, v, 1)
+		r.build()
+		for _, o := range r.objs {
+			rc, ok := o.(*canvas.Rectangle)
+			if !ok || rc.FillColor != theme.Color(theme.ColorNamePrimary) {
+				continue
+			}
+			// Visible: not all under the box the tick is drawn on
+			// (leftW+padText to leftW+gutW-padText, drawn after the bar).
+			x0, x1 := rc.Position().X, rc.Position().X+rc.Size().Width
+			if x1 > mt.leftW && x0 < mt.leftW+mt.gutW && (x0 < mt.leftW+padText || x1 > mt.leftW+mt.gutW-padText) {
+				return true
+			}
+		}
+		return false
+	}
+	if primaryInGutter() {
+		t.Fatal("the change is marked current before j went to it")
+	}
+	if !v.NextHunk() {
+		t.Fatal("no hunk")
+	}
+	if !primaryInGutter() {
+		t.Error("the one-row change j went to has no mark of the primary colour in its gutter")
 	}
 }

@@ -253,7 +253,13 @@ func (r *diffRow) build() {
 			r.rect(gc, xGut+mt.gutW/2-1, 0, 2, h)
 		}
 		if rw.head && v.stream == nil && v.ed == nil && !v.ReadOnly {
-			r.rect(theme.Color(theme.ColorNameBackground), xGut+padText, 0, mt.gutW-2*padText, mt.line)
+			x, w := xGut+padText, mt.gutW-2*padText
+			if m.segs[rw.seg].row0 == v.curRow {
+				// The change j/k went to: its bar would hide behind the
+				// tick, and a one-line change has no other row to show it.
+				r.rect(theme.Color(theme.ColorNamePrimary), x-2, 0, w+4, mt.line)
+			}
+			r.rect(theme.Color(theme.ColorNameBackground), x, 0, w, mt.line)
 			r.icon(!rejected, xGut+(mt.gutW-mt.line)/2, 0, mt.line)
 		}
 	}
