@@ -193,6 +193,7 @@ func newDetail(w *Window) *detail {
 		if d.editing && len(d.p.Files) > 0 {
 			d.edited[d.curPath()] = d.view.EditedText()
 			d.editChanged()
+			d.updateCounter() // the edit may add or join hunks
 		}
 	}
 	d.view.OnEditAt = d.startEdit // a double click on the proposal's text (editplace.go)

@@ -194,3 +194,31 @@ func TestDoubleClickOnTheProposalEditsThere(t *testing.T) {
 		t.Errorf("the keyboard is with %T; want the editor", c)
 	}
 }
+
+// TestEditCountsTheHunksAsTyped: the counter under the buttons follows the
+// edit: a change typed away from the agent's is one more hunk (real
+// window: it kept saying "1 hunk" with two changes on screen).
+func TestEditCountsTheHunksAsTyped(t *testing.T) {
+	h := newHarness(t)
+	base := letters40()
+	h.write("list.txt", base)
+	p := h.propose("claude-code", "s", engine.FormatWrite, "list.txt", strings.Replace(base, "line b\n", "line B\n", 1))
+	h.win.Select(p.ID)
+	d := h.win.detail
+	h.press('e')
+	ed := d.view.Editor()
+	if ed == nil {
+		t.Fatal("e did not start the editor")
+	}
+	if !strings.HasPrefix(d.counter.Text, "1 hunk") && !strings.Contains(d.counter.Text, "of 1") {
+		t.Fatalf("counter %q at the start of the edit; want one hunk", d.counter.Text)
+	}
+	ed.SetCursor(30, len("line e"))
+	h.typed(ed, "!")
+	if _, n, _ := d.view.HunkCount(); n != 2 {
+		t.Fatalf("the view counts %d hunks after the edit; want 2", n)
+	}
+	if !strings.Contains(d.counter.Text, "2 hunks") && !strings.Contains(d.counter.Text, "of 2") {
+		t.Errorf("counter %q after typing a second change; want two hunks", d.counter.Text)
+	}
+}
