@@ -719,8 +719,8 @@ func (d *detail) merge(f review.File) engine.MergeResult {
 // the base the agent read.
 const (
 	staleMerged   = "Disk vs merged proposal"
-	staleDisk     = "Base vs disk (what changed on disk)"
-	staleProposal = "Base vs proposal (what the agent sent)"
+	staleDisk     = "What changed on disk" // base vs disk; short, so a 1024-wide window keeps the queue (narrow_test.go)
+	staleProposal = "What the agent sent"  // base vs proposal
 )
 
 func staleNote(f review.File, m engine.MergeResult) string {
