@@ -397,6 +397,8 @@ func (d *detail) ToggleHunk() {
 		d.say("No hunks to tick here.")
 	case k < 0:
 		d.say("No current hunk: j goes to the next one.")
+	case !d.view.CurrentOnScreen(): // scrolled away: never tick what the person does not see
+		d.say(fmt.Sprintf("Hunk %d, the current one, is off screen: j or k goes to one on screen, then Space ticks or unticks it.", k+1))
 	default:
 		d.view.ToggleHunk(k) // OnHunkToggled keeps the choice and updates the bar
 	}

@@ -57,3 +57,22 @@ func (e *Editor) Cursor() (line, col int) {
 // it (FocusLost, OnEditorFocus(false)) the canvas still names it as the
 // focused object; this already says false.
 func (e *Editor) HasKeyboard() bool { return e.focused }
+
+// CurrentOnScreen reports whether a row of the change j/k last went to is
+// on screen.
+func (v *DiffView) CurrentOnScreen() bool {
+	if v.curRow < 0 || v.curRow >= v.model.Len() {
+		return false
+	}
+	top, n := v.topRow(), v.visibleRows()
+	k := v.model.Row(v.curRow).hunk
+	for r := v.curRow; r < v.model.Len() && r < top+n; r++ {
+		if v.model.Row(r).hunk != k {
+			break
+		}
+		if r >= top {
+			return true
+		}
+	}
+	return false
+}
