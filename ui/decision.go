@@ -1048,11 +1048,15 @@ func (d *detail) CancelEdit() {
 	if !d.editing || d.deciding {
 		return
 	}
+	a, y, placed := d.origPlace() // editplace.go: where the person was, not the top of the file
 	d.editing = false
 	d.edited = map[string]string{}
 	d.closeExternal()
 	d.shownKey = ""
 	d.render()
+	if placed {
+		d.showOrigPlace(a, y)
+	}
 	d.w.Win.Canvas().Unfocus() // the keys act on the window again
 }
 

@@ -107,3 +107,29 @@ func (d *detail) untickedOf(dec *review.Decision) {
 		dec.Hunks[f.Path] = append([]string{}, d.acceptedFor(i)...)
 	}
 }
+
+// origPlace returns the line of the original the person reads at (the
+// editor's cursor while on screen, else the view's PlaceLine, mapped
+// across) and how far below the top of the view it is.
+func (d *detail) origPlace() (a int, y float32, ok bool) {
+	b := d.view.PlaceLine()
+	if ed := d.view.Editor(); ed != nil {
+		if l, _ := ed.Cursor(); func() bool { _, on := d.view.LineY(l); return on }() {
+			b = l
+		}
+	}
+	if b < 0 {
+		return 0, 0, false
+	}
+	y, on := d.view.LineY(b)
+	if !on {
+		y = d.view.Size().Height / 3
+	}
+	return d.view.LineAcross(1, b), y, true
+}
+
+// showOrigPlace scrolls the view so the right side's line facing line a of
+// the original is y below its top.
+func (d *detail) showOrigPlace(a int, y float32) {
+	d.view.ShowLineAt(d.view.LineAcross(0, a), y)
+}

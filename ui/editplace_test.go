@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
@@ -220,5 +222,41 @@ func TestEditCountsTheHunksAsTyped(t *testing.T) {
 	}
 	if !strings.Contains(d.counter.Text, "2 hunks") && !strings.Contains(d.counter.Text, "of 2") {
 		t.Errorf("counter %q after typing a second change; want two hunks", d.counter.Text)
+	}
+}
+
+// TestCancelEditKeepsThePlace: leaving edit mode (Esc, Esc) shows the
+// proposal where the person was editing, not its first change.
+func TestCancelEditKeepsThePlace(t *testing.T) {
+	h := newHarness(t)
+	var old, prop strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&old, "line %d\n", i)
+		if i%50 == 25 { // 60 changes: folded, still far taller than the view
+			fmt.Fprintf(&prop, "changed %d\n", i)
+		} else {
+			fmt.Fprintf(&prop, "line %d\n", i)
+		}
+	}
+	h.write("big.txt", old.String())
+	p := h.propose("claude-code", "s", engine.FormatWrite, "big.txt", prop.String())
+	h.win.Select(p.ID)
+	v := h.win.View()
+	for range 40 {
+		h.press('j')
+	}
+	const at = 40*50 + 25 // the change j went to
+	h.press('e')
+	yEdit, on := v.LineY(at)
+	if v.Editor() == nil || !on {
+		t.Fatalf("edit mode %v, line %d on screen %v", v.Editor() != nil, at+1, on)
+	}
+	h.pressKey(fyne.KeyEscape) // leave the editor
+	h.pressKey(fyne.KeyEscape) // leave edit mode
+	if v.Editor() != nil || h.win.detail.editing {
+		t.Fatal("Esc Esc did not leave edit mode")
+	}
+	if y, on := v.LineY(at); !on || y != yEdit {
+		t.Errorf("after leaving edit mode line %d is at y %v (on screen %v); want %v, where it was", at+1, y, on, yEdit)
 	}
 }

@@ -1,5 +1,11 @@
 package diffview
 
+import (
+	"sort"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
 // The place the person reads at, kept across a change of what the view
 // shows (entering edit mode rebuilds the rows and unfolds them): a line of
 // the right side and how far below the top of the view it was.
@@ -75,4 +81,32 @@ func (v *DiffView) CurrentOnScreen() bool {
 		}
 	}
 	return false
+}
+
+// LineAcross returns the line of the other side that line i of side (0 the
+// original, 1 the right side) faces: the same unchanged line, or where a
+// change starts on the other side. Lines past the end face the other
+// side's end.
+func (v *DiffView) LineAcross(side, i int) int {
+	m := v.model
+	span := func(op engine.Op, s int) (int, int) {
+		if s == 0 {
+			return op.A0, op.A1
+		}
+		return op.B0, op.B1
+	}
+	k := sort.Search(len(m.segs), func(k int) bool { _, end := span(m.segs[k].op, side); return end > i })
+	if k == len(m.segs) {
+		if side == 0 {
+			return m.b.Len()
+		}
+		return m.a.Len()
+	}
+	op := m.segs[k].op
+	start, _ := span(op, side)
+	other, otherEnd := span(op, 1-side)
+	if op.Kind == engine.OpEqual {
+		return min(other+max(i-start, 0), max(otherEnd-1, other))
+	}
+	return other
 }

@@ -100,3 +100,18 @@ func TestCurrentOneLineChangeShowsInTheGutter(t *testing.T) {
 		t.Error("the one-row change j went to has no mark of the primary colour in its gutter")
 	}
 }
+
+// TestLineAcross: an unchanged line faces itself shifted by the changes
+// above; a changed line faces where the change is on the other side.
+func TestLineAcross(t *testing.T) {
+	v, _ := newTestView(t, 900, 200)
+	v.SetTexts("f.txt", "a\nb\nc\nd\n", "a\nx\ny\nc\nd\n") // b → x y
+	for _, tt := range []struct{ side, i, want int }{
+		{0, 0, 0}, {0, 1, 1}, {0, 2, 3}, {0, 3, 4},
+		{1, 0, 0}, {1, 1, 1}, {1, 2, 1}, {1, 3, 2}, {1, 4, 3},
+	} {
+		if got := v.LineAcross(tt.side, tt.i); got != tt.want {
+			t.Errorf("LineAcross(%d, %d) = %d; want %d", tt.side, tt.i, got, tt.want)
+		}
+	}
+}
