@@ -97,6 +97,7 @@ type detail struct {
 	editing  bool
 	edited   map[string]string             // path → text the person approved in the editor or an external editor
 	accepted map[string][]string           // path → accepted hunk ids, for files whose hunks were toggled
+	kept     map[string]keptChoices        // per proposal left undecided: its ticks and edit (keepchoices.go)
 	merges   map[string]engine.MergeResult // path → merge of a stale file (base, disk as reviewed, proposal)
 	deciding bool
 	outcome  *review.Outcome
@@ -285,6 +286,7 @@ func (d *detail) showCenter(o fyne.CanvasObject) {
 
 // show displays proposal p (a new selection).
 func (d *detail) show(p review.Proposal) {
+	restored := false
 	if p.ID != d.id {
 		// What was decided on the proposal left behind stays said, so
 		// moving on to the next one hides nothing.
@@ -292,6 +294,7 @@ func (d *detail) show(p review.Proposal) {
 		if d.outcome != nil && d.id != "" {
 			before = fileNames(d.p) + ": " + outcomeText(*d.outcome)
 		}
+		d.stash() // keepchoices.go: the ticks and edit of the one left
 		d.reset()
 		d.id = p.ID
 		d.shownAt = d.w.now()
@@ -302,11 +305,16 @@ func (d *detail) show(p review.Proposal) {
 		}
 		d.say("")
 		d.files.Options = nil // select the first file, whatever the last proposal had
+		restored = d.unstash(p)
 	}
 	d.p = p
 	d.bar.Show()
 	d.refreshFiles()
 	d.render()
+	if restored {
+		d.w.Win.Canvas().Unfocus() // edit mode back, but the keys stay the window's (n, p go on)
+		d.showKeyboard()
+	}
 }
 
 // update applies a change of the shown proposal from the desk.
