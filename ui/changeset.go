@@ -272,6 +272,9 @@ func (d *detail) ApproveChangeset() {
 		// Approving all as proposed would drop what the person did here.
 		d.say("You edited this proposal or unticked hunks: approve it with a first, then A approves the rest as proposed.")
 		return
+	case d.keptChoiceIn(open) != "": // keepchoices.go
+		d.say("You edited or unticked hunks of " + d.keptChoiceIn(open) + ": approve it with a first, then A approves the rest as proposed.")
+		return
 	}
 	files := 0
 	for _, p := range open {

@@ -63,3 +63,24 @@ func (d *detail) unstash(p review.Proposal) bool {
 	d.editing = k.editing && p.State != review.StateStreaming
 	return d.editing
 }
+
+// keptChoiceIn returns the files of the first proposal of open, other than
+// the shown one, with an edit or unticked hunks kept by stash ("" if none):
+// approving the changeset as proposed would drop them.
+func (d *detail) keptChoiceIn(open []review.Proposal) string {
+	for _, p := range open {
+		k, ok := d.kept[p.ID]
+		if !ok || p.ID == d.id {
+			continue
+		}
+		if k.editing || len(k.edited) > 0 {
+			return fileNames(p)
+		}
+		for _, f := range p.Files {
+			if ids, ok := k.accepted[f.Path]; ok && len(ids) < len(f.Hunks()) {
+				return fileNames(p)
+			}
+		}
+	}
+	return ""
+}

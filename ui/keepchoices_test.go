@@ -63,3 +63,29 @@ func TestEditSurvivesAVisitToAnotherProposal(t *testing.T) {
 		t.Errorf("the keyboard is with %T after coming back; want the window's keys (n and p go on)", f)
 	}
 }
+
+// TestApproveChangesetHonoursTicksOfAnotherProposal: A, which approves the
+// changeset's proposals as proposed, refuses while one of them not shown
+// has hunks the person unticked, and writes nothing.
+func TestApproveChangesetHonoursTicksOfAnotherProposal(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "a\n")
+	h.write("b.txt", "b\n")
+	p := h.propose("claude-code", "s", engine.FormatWrite, "a.txt", "A\n")
+	q := h.propose("claude-code", "s", engine.FormatWrite, "b.txt", "B\n")
+	h.win.Select(p.ID)
+	d := h.win.detail
+	d.view.ToggleHunk(0) // a.txt: its one hunk unticked
+	h.win.Select(q.ID)
+	h.press('A')
+	if d.tree.confirm != nil {
+		t.Fatal("A asks to approve the changeset as proposed while a.txt has a hunk unticked")
+	}
+	if !strings.Contains(d.message.Text, "a.txt") {
+		t.Errorf("message %q; want it to name a.txt", d.message.Text)
+	}
+	h.settle()
+	if h.read("a.txt") != "a\n" || h.read("b.txt") != "b\n" {
+		t.Errorf("files written: a.txt %q, b.txt %q", h.read("a.txt"), h.read("b.txt"))
+	}
+}
