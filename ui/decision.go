@@ -130,7 +130,7 @@ func newDetail(w *Window) *detail {
 	d.staleShow.Hide()
 	d.files = newChoice(w, nil, d.selectFile)
 	d.message = widget.NewLabel("")
-	d.message.Truncation = fyne.TextTruncateEllipsis
+	d.message.Wrapping = fyne.TextWrapWord // a hint cut off at "…" could not be read (real window)
 	d.counter = widget.NewLabel("")
 	d.loose = newLooseCard()
 	d.keyboard = widget.NewLabel("")
