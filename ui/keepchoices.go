@@ -56,11 +56,19 @@ func (d *detail) unstash(p review.Proposal) bool {
 	if !p.State.Open() {
 		return false
 	}
-	d.accepted, d.edited = k.accepted, k.edited
+	d.accepted = k.accepted
 	if k.file < len(p.Files) {
 		d.file = k.file
 	}
-	d.editing = k.editing && p.State != review.StateStreaming
+	if p.State != review.StatePending {
+		// Stale meanwhile: the edit was made on what the disk no longer
+		// holds; the person starts again from the merge.
+		if k.editing || len(k.edited) > 0 {
+			d.say("The file changed on disk while another proposal was shown: your edit of this one was dropped.")
+		}
+		return false
+	}
+	d.edited, d.editing = k.edited, k.editing
 	return d.editing
 }
 

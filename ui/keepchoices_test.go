@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -87,5 +88,35 @@ func TestApproveChangesetHonoursTicksOfAnotherProposal(t *testing.T) {
 	h.settle()
 	if h.read("a.txt") != "a\n" || h.read("b.txt") != "b\n" {
 		t.Errorf("files written: a.txt %q, b.txt %q", h.read("a.txt"), h.read("b.txt"))
+	}
+}
+
+// TestEditDroppedWhenTheFileChangedMeanwhile: an edit kept while another
+// proposal was shown is not brought back onto a proposal that turned stale
+// meanwhile (it was made on what the disk no longer holds); the person is
+// told.
+func TestEditDroppedWhenTheFileChangedMeanwhile(t *testing.T) {
+	h := newHarness(t)
+	base := letters40()
+	h.write("list.txt", base)
+	h.write("other.txt", "one\n")
+	p := h.propose("claude-code", "s1", engine.FormatSearchReplace, "list.txt", srBlock("line b\n", "line B\n"))
+	q := h.propose("gemini", "s2", engine.FormatWrite, "other.txt", "ONE\n")
+	h.win.Select(p.ID)
+	d := h.win.detail
+	h.press('e')
+	ed := d.view.Editor()
+	ed.SetCursor(0, len("line a"))
+	h.typed(ed, " mine")
+	h.win.Select(q.ID)
+	h.write("list.txt", strings.Replace(base, "line z\n", "line Z by hand\n", 1))
+	h.until("the proposal turns stale", func() bool { pp, _ := h.desk.Get(p.ID); return pp.State == review.StateStale })
+	h.settle()
+	h.win.Select(p.ID)
+	if d.editing || len(d.edited) > 0 {
+		t.Errorf("back on the stale proposal: editing %v, %d edited files; want the edit dropped", d.editing, len(d.edited))
+	}
+	if !strings.Contains(d.message.Text, "dropped") {
+		t.Errorf("message %q; want it to say the edit was dropped", d.message.Text)
 	}
 }
