@@ -31,6 +31,9 @@ type Decision struct {
 	Edited map[string]string
 	// Hunks maps a file's absolute path to the ids of the hunks the person
 	// accepted (journal.Partial). Files not in it keep none of their hunks.
+	// With journal.ApprovedEdited, a file in Hunks but not in Edited (one
+	// the person unticked hunks of but did not edit) is written with only
+	// those hunks; files in neither are written as proposed.
 	Hunks map[string][]string
 	// Feedback is the reason or note the person typed; it goes to the agent.
 	Feedback string
@@ -392,35 +395,50 @@ func planFiles(p Proposal, dec Decision) ([]fileWrite, error) {
 					return nil, fmt.Errorf("review: %s is deleted by the proposal; it cannot be edited", f.Path)
 				}
 				w.Approved = fileText(w.start, text)
+			} else if ids, ok := dec.Hunks[f.Path]; ok && !f.Stale() {
+				// A file the person did not edit but unticked hunks of.
+				if err := applyTicked(&w, f, ids); err != nil {
+					return nil, err
+				}
 			}
 		case journal.Partial:
-			accepted := map[string]bool{}
-			for _, id := range dec.Hunks[f.Path] {
-				accepted[id] = true
+			if err := applyTicked(&w, f, dec.Hunks[f.Path]); err != nil {
+				return nil, err
 			}
-			known := map[string]bool{}
-			for _, h := range f.Hunks() {
-				known[h.ID] = true
-				w.Verdicts = append(w.Verdicts, HunkVerdict{ID: h.ID, Accepted: accepted[h.ID]})
-			}
-			for id := range accepted {
-				if !known[id] {
-					return nil, fmt.Errorf("review: %s has no hunk %q", f.Path, id)
-				}
-			}
-			w.untouched = len(accepted) == 0
-			if f.Delete {
-				if len(accepted) == 0 {
-					w.Delete, w.Approved = false, f.BaseText()
-				}
-				break
-			}
-			w.Approved = engine.ApplyHunks(f.BaseText(), f.Proposed, func(id string) bool { return accepted[id] })
 		}
 		w.Final = w.Approved
 		plan[i] = w
 	}
 	return plan, nil
+}
+
+// applyTicked makes w write only the hunks of f whose ids the person left
+// ticked (journal.Partial, and the files of an approved edit the person
+// did not edit but unticked hunks of).
+func applyTicked(w *fileWrite, f File, ids []string) error {
+	accepted := map[string]bool{}
+	for _, id := range ids {
+		accepted[id] = true
+	}
+	known := map[string]bool{}
+	for _, h := range f.Hunks() {
+		known[h.ID] = true
+		w.Verdicts = append(w.Verdicts, HunkVerdict{ID: h.ID, Accepted: accepted[h.ID]})
+	}
+	for id := range accepted {
+		if !known[id] {
+			return fmt.Errorf("review: %s has no hunk %q", f.Path, id)
+		}
+	}
+	w.untouched = len(accepted) == 0
+	if f.Delete {
+		if len(accepted) == 0 {
+			w.Delete, w.Approved = false, f.BaseText()
+		}
+		return nil
+	}
+	w.Approved = engine.ApplyHunks(f.BaseText(), f.Proposed, func(id string) bool { return accepted[id] })
+	return nil
 }
 
 // start is the text a decision on f starts from, the text the person

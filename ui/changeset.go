@@ -100,6 +100,7 @@ func (t *changesetTree) refresh() {
 	}
 	t.scroll.SetMinSize(fyne.NewSize(0, h))
 	t.box.Show()
+	t.reveal(cur) // treescroll.go
 }
 
 // current is the index in the changeset's files of the file shown; -1 if
@@ -270,6 +271,9 @@ func (d *detail) ApproveChangeset() {
 	case d.canDecide() && (d.editing || len(d.edited) > 0 || d.someRejected()):
 		// Approving all as proposed would drop what the person did here.
 		d.say("You edited this proposal or unticked hunks: approve it with a first, then A approves the rest as proposed.")
+		return
+	case d.keptChoiceIn(open) != "": // keepchoices.go
+		d.say("You edited or unticked hunks of " + d.keptChoiceIn(open) + ": approve it with a first, then A approves the rest as proposed.")
 		return
 	}
 	files := 0

@@ -540,11 +540,13 @@ func (h *historyView) setActions() {
 		}
 	}
 	if h.mark != nil {
-		h.compare.SetText(fmt.Sprintf("Comparing with checkpoint %d: select another entry", h.mark.Ref.Checkpoint()))
-		h.compare.Disable()
+		// The note above the diff says which checkpoint is marked and what
+		// to do next; a button saying so made the bar wider than a small
+		// screen's window, pushing the diff past its right edge.
+		h.compare.Hide()
 		h.unmark.Show()
 	} else {
-		h.compare.SetText("Compare with…")
+		h.compare.Show()
 		h.unmark.Hide()
 	}
 }

@@ -77,6 +77,9 @@ func (w *Window) TypeKey(r rune) bool {
 		if k.r != r {
 			continue
 		}
+		if d := w.detail; d != nil && d.viewOptions.Visible() {
+			d.viewOptions.Hide() // the View pop-up is no dialog: the key closes it and acts
+		}
 		if r != '?' && (w.modal() || !w.reviewShown()) {
 			return true
 		}

@@ -153,6 +153,7 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 		w.Win.SetContent(w.split)
 	}
 	w.Win.Resize(fyne.NewSize(1400, 900))
+	w.fitToScreen(a, fyne.NewSize(1400, 900)) // screen.go
 	w.detail.wrap.SetChecked(a.Preferences().Bool(prefWrap))
 	w.detail.inline.SetChecked(a.Preferences().Bool(prefInline))
 

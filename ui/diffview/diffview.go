@@ -62,6 +62,10 @@ type DiffView struct {
 	// OnHunkSeen is called when a hunk's changed row is first on screen
 	// (seen.go).
 	OnHunkSeen func(id string)
+	// OnEditAt is called when the person double-taps a line of the
+	// proposal (0-based line and byte column of the right side) while the
+	// view is not editable: the window starts editing there (place.go).
+	OnEditAt func(line, col int)
 	// Showing reports whether the view is on screen as far as its own
 	// Visible cannot tell (a hidden tab holds it); nil: always. Seen
 	// coverage counts nothing while it is false.

@@ -253,7 +253,13 @@ func (r *diffRow) build() {
 			r.rect(gc, xGut+mt.gutW/2-1, 0, 2, h)
 		}
 		if rw.head && v.stream == nil && v.ed == nil && !v.ReadOnly {
-			r.rect(theme.Color(theme.ColorNameBackground), xGut+padText, 0, mt.gutW-2*padText, mt.line)
+			x, w := xGut+padText, mt.gutW-2*padText
+			if m.segs[rw.seg].row0 == v.curRow {
+				// The change j/k went to: its bar would hide behind the
+				// tick, and a one-line change has no other row to show it.
+				r.rect(theme.Color(theme.ColorNamePrimary), x-2, 0, w+4, mt.line)
+			}
+			r.rect(theme.Color(theme.ColorNameBackground), x, 0, w, mt.line)
 			r.icon(!rejected, xGut+(mt.gutW-mt.line)/2, 0, mt.line)
 		}
 	}
@@ -660,8 +666,14 @@ func (r *diffRow) posAt(id int, p fyne.Position) textbuf.Pos {
 	if id < 0 {
 		return textbuf.Pos{}
 	}
+	end := func() textbuf.Pos {
+		if ed != nil {
+			return ed.buf.End()
+		}
+		return textbuf.Pos{Line: max(m.b.Len()-1, 0)}
+	}
 	if id >= m.Len() {
-		return ed.buf.End()
+		return end()
 	}
 	rw := m.Row(id)
 	line := rw.b
@@ -672,11 +684,19 @@ func (r *diffRow) posAt(id int, p fyne.Position) textbuf.Pos {
 				return textbuf.Pos{Line: b}
 			}
 		}
-		return ed.buf.End()
+		return end()
 	}
 	xTextR := mt.leftW + mt.gutW + mt.numW + padText
+	if m.shape.inline {
+		xTextR = mt.leftW + mt.gutW + padText
+	}
 	cell := max(int((p.X-xTextR+mt.cell/2)/mt.cell), 0)
-	s := ed.buf.Lines()[line]
+	var s string
+	if ed != nil {
+		s = ed.buf.Lines()[line]
+	} else {
+		s = m.b.Line(line) // not editing yet: the proposal's line (a double tap starts the editor here)
+	}
 	r.colBuf = columns(s, r.colBuf)
 	if v.wrap {
 		wins := r.windows(s, r.colBuf)
@@ -701,13 +721,32 @@ func (r *diffRow) posAt(id int, p fyne.Position) textbuf.Pos {
 	return textbuf.Pos{Line: line, Col: col}
 }
 
-// DoubleTapped selects the word under the pointer in the editor.
+// DoubleTapped selects the word under the pointer in the editor; outside
+// edit mode, a double tap on the proposal's text (the right side, or an
+// added or unchanged line inline) asks to edit there (OnEditAt).
 func (r *diffRow) DoubleTapped(ev *fyne.PointEvent) {
-	ed := r.v.ed
-	if ed == nil || r.id < 0 {
+	v := r.v
+	if r.id < 0 || r.id >= v.model.Len() {
 		return
 	}
-	ed.selectWord(r.posAt(r.id, ev.Position))
+	if v.ed != nil {
+		v.ed.selectWord(r.posAt(r.id, ev.Position))
+		return
+	}
+	if v.OnEditAt == nil || v.stream != nil || v.ReadOnly {
+		return
+	}
+	rw := v.model.Row(r.id)
+	mt := v.metric
+	xText := mt.leftW + mt.gutW + mt.numW // the right side's text
+	if v.model.shape.inline {
+		xText = mt.leftW + mt.gutW
+	}
+	if rw.kind == rowFold || rw.b < 0 || ev.Position.X < xText {
+		return // a fold, a removed line, the left side, a number or the gutter
+	}
+	p := r.posAt(r.id, ev.Position)
+	v.OnEditAt(p.Line, p.Col)
 }
 
 // Dragged selects text in the editor.

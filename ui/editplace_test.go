@@ -1,0 +1,262 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+// letters40 is 40 lines "line a" … "line n" (a–z, then a–n again).
+func letters40() string {
+	var b strings.Builder
+	for i := range 40 {
+		b.WriteString("line " + string(rune('a'+i%26)) + "\n")
+	}
+	return b.String()
+}
+
+// TestEditStartsFromTheTickedHunksOnly: a hunk unticked before e stays out
+// of the editor's text and of the file written when the edit is approved
+// (found in the real window: the unticked hunk came back green in edit
+// mode and was written).
+func TestEditStartsFromTheTickedHunksOnly(t *testing.T) {
+	h := newHarness(t)
+	base := letters40()
+	h.write("list.txt", base)
+	prop := strings.Replace(strings.Replace(base, "line b\n", "line B\n", 1), "line x\n", "line X\n", 1)
+	p := h.propose("claude-code", "s", engine.FormatWrite, "list.txt", prop)
+	h.win.Select(p.ID)
+	v := h.win.View()
+	if len(v.Hunks()) != 2 {
+		t.Fatalf("%d hunks; want 2", len(v.Hunks()))
+	}
+	v.ToggleHunk(1) // untick x → X
+	h.press('e')
+	ed := v.Editor()
+	if ed == nil {
+		t.Fatal("e did not start the editor")
+	}
+	if txt := ed.Text(); strings.Contains(txt, "line X") || !strings.Contains(txt, "line B") {
+		t.Fatalf("the editor starts from %q; want the ticked hunk (B) without the unticked one (X)", txt)
+	}
+	ed.SetCursor(0, len("line a"))
+	h.typed(ed, "!")
+	h.ctrlEnter()
+	if o := h.outcome(p.ID); o.Status != journal.ApprovedEdited {
+		t.Fatalf("outcome %s; want approved-edited", o.Status)
+	}
+	want := strings.Replace(strings.Replace(base, "line b\n", "line B\n", 1), "line a\n", "line a!\n", 1)
+	if got := h.read("list.txt"); got != want {
+		t.Errorf("list.txt = %q; want %q (the unticked hunk left out)", got, want)
+	}
+}
+
+// TestEditOfOneFileKeepsAnotherFilesUntickedHunksOut: in a multi-file
+// proposal, hunks unticked in one file stay unwritten when the person
+// edits another and approves the edit.
+func TestEditOfOneFileKeepsAnotherFilesUntickedHunksOut(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n")
+	h.write("b.txt", "b\n")
+	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n@@\n-nine\n+NINE\n*** Update File: b.txt\n@@\n-b\n+B\n*** End Patch\n"
+	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
+	h.win.Select(p.ID)
+	d := h.win.detail
+	d.view.ToggleHunk(1) // a.txt: untick nine → NINE
+	h.press(']')
+	if d.file != 1 {
+		t.Fatalf("] showed file %d; want b.txt", d.file)
+	}
+	h.press('e')
+	ed := d.view.Editor()
+	if ed == nil {
+		t.Fatal("e did not start the editor")
+	}
+	ed.SetCursor(0, 1)
+	h.typed(ed, "ee")
+	h.ctrlEnter()
+	if o := h.outcome(p.ID); o.Status != journal.ApprovedEdited {
+		t.Fatalf("outcome %s; want approved-edited", o.Status)
+	}
+	if got := h.read("a.txt"); got != "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n" {
+		t.Errorf("a.txt = %q; want only its ticked hunk written", got)
+	}
+	if got := h.read("b.txt"); got != "Bee\n" {
+		t.Errorf("b.txt = %q; want the person's edit", got)
+	}
+}
+
+// bigPair is a 3,000-line file and a proposal changing lines 100, 1500
+// and 2900.
+func bigPair() (string, string) {
+	var old, prop strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&old, "line %d\n", i)
+		if i == 100 || i == 1500 || i == 2900 {
+			fmt.Fprintf(&prop, "changed %d\n", i)
+		} else {
+			fmt.Fprintf(&prop, "line %d\n", i)
+		}
+	}
+	return old.String(), prop.String()
+}
+
+// TestEditKeepsThePlace: e at the second change of a long file puts the
+// editor's cursor on that change, where it was on screen, instead of at
+// line 1 at the top of the file (found in the real window).
+func TestEditKeepsThePlace(t *testing.T) {
+	h := newHarness(t)
+	old, prop := bigPair()
+	h.write("big.txt", old)
+	p := h.propose("claude-code", "s", engine.FormatWrite, "big.txt", prop)
+	h.win.Select(p.ID)
+	v := h.win.View()
+	h.press('j') // the view opens at the first change; j goes to the second
+	yBefore, on := v.LineY(1500)
+	if !on {
+		t.Fatal("line 1501 is not on screen after j")
+	}
+	h.press('e')
+	ed := v.Editor()
+	if ed == nil {
+		t.Fatal("e did not start the editor")
+	}
+	if line, _ := ed.Cursor(); line != 1500 {
+		t.Errorf("the editor's cursor is on line %d; want 1500 (the change j went to)", line+1)
+	}
+	if y, on := v.LineY(1500); !on || y != yBefore {
+		t.Errorf("line 1501 is at y %v (on screen %v) in edit mode; want %v, where it was", y, on, yBefore)
+	}
+}
+
+// TestEditKeepsThePlaceAfterAnUntickedHunk: with a hunk above unticked (its
+// lines gone from the editor's text), the cursor still lands on the change
+// the person was at.
+func TestEditKeepsThePlaceAfterAnUntickedHunk(t *testing.T) {
+	h := newHarness(t)
+	var old, prop strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&old, "line %d\n", i)
+		fmt.Fprintf(&prop, "line %d\n", i)
+		if i == 10 {
+			prop.WriteString("added 1\nadded 2\nadded 3\n")
+		}
+		if i == 300 {
+			prop.WriteString("added at 300\n")
+		}
+	}
+	h.write("f.txt", old.String())
+	p := h.propose("claude-code", "s", engine.FormatWrite, "f.txt", prop.String())
+	h.win.Select(p.ID)
+	v := h.win.View()
+	v.ToggleHunk(0) // untick the three lines added after line 10
+	h.press('j')
+	h.press('e')
+	ed := v.Editor()
+	if ed == nil {
+		t.Fatal("e did not start the editor")
+	}
+	line, _ := ed.Cursor()
+	if got := strings.Split(ed.Text(), "\n")[line]; got != "added at 300" {
+		t.Errorf("the editor's cursor is on %q (line %d); want the change j went to, \"added at 300\"", got, line+1)
+	}
+}
+
+// TestDoubleClickOnTheProposalEditsThere: a double click on a line of the
+// proposal starts edit mode with the cursor there (in the real window a
+// double click did nothing outside edit mode).
+func TestDoubleClickOnTheProposalEditsThere(t *testing.T) {
+	h := newHarness(t)
+	old, prop := bigPair()
+	h.write("big.txt", old)
+	p := h.propose("claude-code", "s", engine.FormatWrite, "big.txt", prop)
+	h.win.Select(p.ID)
+	v := h.win.View()
+	yBefore, on := v.LineY(102)
+	if !on {
+		t.Fatal("line 103 is not on screen")
+	}
+	v.OnEditAt(102, 3) // what a double tap on line 103, byte 3, reports (diffview's TestDoubleTapOnTheProposalAsksToEditThere)
+	ed := v.Editor()
+	if ed == nil || !h.win.detail.editing {
+		t.Fatal("a double click on the proposal did not start edit mode")
+	}
+	if line, col := ed.Cursor(); line != 102 || col != 3 {
+		t.Errorf("cursor at %d:%d; want 102:3", line, col)
+	}
+	if y, on := v.LineY(102); !on || y != yBefore {
+		t.Errorf("line 103 is at y %v (on screen %v) in edit mode; want %v, under the pointer", y, on, yBefore)
+	}
+	if c := h.win.Win.Canvas().Focused(); c != ed {
+		t.Errorf("the keyboard is with %T; want the editor", c)
+	}
+}
+
+// TestEditCountsTheHunksAsTyped: the counter under the buttons follows the
+// edit: a change typed away from the agent's is one more hunk (real
+// window: it kept saying "1 hunk" with two changes on screen).
+func TestEditCountsTheHunksAsTyped(t *testing.T) {
+	h := newHarness(t)
+	base := letters40()
+	h.write("list.txt", base)
+	p := h.propose("claude-code", "s", engine.FormatWrite, "list.txt", strings.Replace(base, "line b\n", "line B\n", 1))
+	h.win.Select(p.ID)
+	d := h.win.detail
+	h.press('e')
+	ed := d.view.Editor()
+	if ed == nil {
+		t.Fatal("e did not start the editor")
+	}
+	if !strings.HasPrefix(d.counter.Text, "1 hunk") && !strings.Contains(d.counter.Text, "of 1") {
+		t.Fatalf("counter %q at the start of the edit; want one hunk", d.counter.Text)
+	}
+	ed.SetCursor(30, len("line e"))
+	h.typed(ed, "!")
+	if _, n, _ := d.view.HunkCount(); n != 2 {
+		t.Fatalf("the view counts %d hunks after the edit; want 2", n)
+	}
+	if !strings.Contains(d.counter.Text, "2 hunks") && !strings.Contains(d.counter.Text, "of 2") {
+		t.Errorf("counter %q after typing a second change; want two hunks", d.counter.Text)
+	}
+}
+
+// TestCancelEditKeepsThePlace: leaving edit mode (Esc, Esc) shows the
+// proposal where the person was editing, not its first change.
+func TestCancelEditKeepsThePlace(t *testing.T) {
+	h := newHarness(t)
+	var old, prop strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&old, "line %d\n", i)
+		if i%50 == 25 { // 60 changes: folded, still far taller than the view
+			fmt.Fprintf(&prop, "changed %d\n", i)
+		} else {
+			fmt.Fprintf(&prop, "line %d\n", i)
+		}
+	}
+	h.write("big.txt", old.String())
+	p := h.propose("claude-code", "s", engine.FormatWrite, "big.txt", prop.String())
+	h.win.Select(p.ID)
+	v := h.win.View()
+	for range 40 {
+		h.press('j')
+	}
+	const at = 40*50 + 25 // the change j went to
+	h.press('e')
+	yEdit, on := v.LineY(at)
+	if v.Editor() == nil || !on {
+		t.Fatalf("edit mode %v, line %d on screen %v", v.Editor() != nil, at+1, on)
+	}
+	h.pressKey(fyne.KeyEscape) // leave the editor
+	h.pressKey(fyne.KeyEscape) // leave edit mode
+	if v.Editor() != nil || h.win.detail.editing {
+		t.Fatal("Esc Esc did not leave edit mode")
+	}
+	if y, on := v.LineY(at); !on || y != yEdit {
+		t.Errorf("after leaving edit mode line %d is at y %v (on screen %v); want %v, where it was", at+1, y, on, yEdit)
+	}
+}

@@ -1,0 +1,94 @@
+package ui
+
+import (
+	"maps"
+
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// What the person chose on a proposal stays when they look at another and
+// come back (a click in the queue, n/p, ]/[ or j/k across a changeset's
+// proposals): its unticked hunks, its edit (and edit mode) and the file
+// shown. They were dropped, and a on the proposal again wrote the hunks
+// the person had unticked.
+
+// keptChoices is what stash keeps of a proposal left undecided.
+type keptChoices struct {
+	accepted map[string][]string
+	edited   map[string]string
+	editing  bool
+	file     int
+}
+
+// stash keeps the shown proposal's choices while another is shown.
+func (d *detail) stash() {
+	if d.id == "" {
+		return
+	}
+	if d.kept == nil {
+		d.kept = map[string]keptChoices{}
+	}
+	for id := range d.kept { // forget proposals decided or gone meanwhile
+		if p, ok := d.w.desk.Get(id); !ok || !p.State.Open() {
+			delete(d.kept, id)
+		}
+	}
+	if d.outcome != nil || !d.p.State.Open() || d.deciding {
+		delete(d.kept, d.id)
+		return
+	}
+	d.saveFileState()
+	if len(d.accepted) == 0 && len(d.edited) == 0 && !d.editing && d.file == 0 {
+		delete(d.kept, d.id)
+		return
+	}
+	d.kept[d.id] = keptChoices{accepted: maps.Clone(d.accepted), edited: maps.Clone(d.edited), editing: d.editing, file: d.file}
+}
+
+// unstash restores what stash kept of p, just shown again; it reports
+// whether it restored edit mode.
+func (d *detail) unstash(p review.Proposal) bool {
+	k, ok := d.kept[p.ID]
+	if !ok {
+		return false
+	}
+	delete(d.kept, p.ID)
+	if !p.State.Open() {
+		return false
+	}
+	d.accepted = k.accepted
+	if k.file < len(p.Files) {
+		d.file = k.file
+	}
+	if p.State != review.StatePending {
+		// Stale meanwhile: the edit was made on what the disk no longer
+		// holds; the person starts again from the merge.
+		if k.editing || len(k.edited) > 0 {
+			d.say("The file changed on disk while another proposal was shown: your edit of this one was dropped.")
+		}
+		return false
+	}
+	d.edited, d.editing = k.edited, k.editing
+	return d.editing
+}
+
+// keptChoiceIn returns the files of the first proposal of open, other than
+// the shown one, with an edit or unticked hunks kept by stash ("" if none):
+// approving the changeset as proposed would drop them.
+func (d *detail) keptChoiceIn(open []review.Proposal) string {
+	for _, p := range open {
+		k, ok := d.kept[p.ID]
+		if !ok || p.ID == d.id {
+			continue
+		}
+		if k.editing || len(k.edited) > 0 {
+			return fileNames(p)
+		}
+		for _, f := range p.Files {
+			if ids, ok := k.accepted[f.Path]; ok && len(ids) < len(f.Hunks()) {
+				return fileNames(p)
+			}
+		}
+	}
+	return ""
+}

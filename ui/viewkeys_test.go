@@ -1,0 +1,42 @@
+package ui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// TestReviewKeysActWithTheViewOptionsOpen: the View pop-up is no dialog: a
+// review key pressed while it is open (after a click on one of its boxes)
+// closes it and acts (real window: j did nothing until a click elsewhere
+// or Esc closed it, while the line under the buttons said the review keys
+// had the keyboard).
+func TestReviewKeysActWithTheViewOptionsOpen(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", lines(80, func(int) string { return "" }))
+	h.propose("agent", "s", engine.FormatWrite, "a.txt", lines(80, func(k int) string {
+		if k == 10 || k == 60 {
+			return "changed\n"
+		}
+		return ""
+	}))
+	h.settle()
+	d, v := h.win.detail, h.win.View()
+	if k := v.CurrentHunk(); k != 0 {
+		t.Fatalf("the view opens at hunk %d; want 0", k)
+	}
+	test.Tap(d.viewButton)
+	test.Tap(d.ignoreWS)
+	if !d.viewOptions.Visible() {
+		t.Fatal("the view options closed on a click on a box")
+	}
+	h.press('j')
+	if d.viewOptions.Visible() {
+		t.Error("j left the view options open")
+	}
+	if k := v.CurrentHunk(); k != 1 {
+		t.Errorf("j with the view options open went to hunk %d; want 1", k)
+	}
+}
