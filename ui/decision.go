@@ -197,7 +197,8 @@ func newDetail(w *Window) *detail {
 			d.updateCounter() // the edit may add or join hunks
 		}
 	}
-	d.view.OnEditAt = d.startEdit // a double click on the proposal's text (editplace.go)
+	d.view.OnEditAt = d.startEdit     // a double click on the proposal's text (editplace.go)
+	d.view.OnJumped = d.updateCounter // a tap on a change in the overview strip
 	d.view.OnFollowChanged = func(on bool) { d.follow.SetChecked(on) }
 	d.view.OnOpened = func() { // a big diff arrived: its hunks, their labels, counter and bar
 		d.showTrivial()

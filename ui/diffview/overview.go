@@ -116,6 +116,33 @@ func (o *overview) placeFrame() {
 	o.frame.Resize(fyne.NewSize(size.Width, h))
 }
 
+// tapSlop is how far from a change's tick, in pixels, a tap still goes to
+// that change: ticks are drawn at least 2 pixels high, too thin to hit.
+const tapSlop = 4
+
+// changeAt returns the first row of the change whose tick is nearest to y
+// on the strip, if one is within tapSlop pixels (the ticks build draws).
+func (o *overview) changeAt(y float32) (int, bool) {
+	v := o.v
+	scale := o.scale()
+	best, bestD := -1, float32(tapSlop)+0.5
+	for _, s := range v.model.segs {
+		if s.hunk < 0 || v.whitespaceOnly(s.hunk) {
+			continue
+		}
+		y0 := float32(s.row0) * scale
+		y1 := y0 + max(float32(s.rows)*scale, 2)
+		d := max(y0-y, y-y1, 0)
+		if d < bestD {
+			best, bestD = s.row0, d
+		}
+		if y0 > y+tapSlop {
+			break // the segments run down the file
+		}
+	}
+	return best, best >= 0
+}
+
 // scale returns the strip's pixels per row: the whole file fits the strip,
 // and a file shorter than the view keeps its rows' own spacing, so the
 // frame never reaches past the strip.
@@ -134,11 +161,22 @@ func (o *overview) viewportMoved() {
 	canvas.Refresh(o.frame)
 }
 
-// Tapped scrolls the view so the tapped place is in the middle.
+// Tapped scrolls the view so the tapped place is in the middle. A tap on
+// a change's tick (or within a few pixels of one) goes to that change, as
+// j and k do: it becomes the current change, which Space ticks and the
+// counter names, and OnJumped is called.
 func (o *overview) Tapped(ev *fyne.PointEvent) {
 	v := o.v
 	n := v.model.Len()
 	if n == 0 || o.Size().Height <= 0 {
+		return
+	}
+	if r, ok := o.changeAt(ev.Position.Y); ok {
+		v.scrollToRow(r)
+		o.viewportMoved()
+		if v.OnJumped != nil {
+			v.OnJumped()
+		}
 		return
 	}
 	row := min(int(ev.Position.Y/o.scale()), n-1)
