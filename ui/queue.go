@@ -250,6 +250,9 @@ type queueCell struct {
 	item    *fyne.Container
 	left    *fyne.Container
 	right   *fyne.Container
+	headerBox *fyne.Container
+	// The texts in full; the row shows as much as its width holds.
+	fullName, headerName, headerRest string
 }
 
 func newQueueCell() *queueCell {
@@ -270,30 +273,132 @@ func newQueueCell() *queueCell {
 	c.removed.TextStyle.Monospace = true
 	c.right = container.NewHBox(c.added, c.removed, c.age)
 	c.left = container.NewHBox(c.name, c.badge)
-	c.item = container.NewBorder(nil, nil, nil, c.right, c.left)
+	c.item = container.New(rowLayout{c}, c.left, c.right)
+	c.headerBox = container.New(headerLayout{c}, c.header)
 	c.ExtendBaseWidget(c)
 	return c
 }
 
 // CreateRenderer is part of fyne.Widget.
 func (c *queueCell) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.NewStack(container.NewPadded(c.header), container.NewPadded(c.item)))
+	return widget.NewSimpleRenderer(container.NewStack(container.NewPadded(c.headerBox), container.NewPadded(c.item)))
+}
+
+// rowLayout lays a proposal's row out: the counts and age at the right at
+// their own width, the name and badge in the rest, the name cut at its
+// start ("…/dir/file.go": the end names the file) so that it never runs
+// under the counts, however narrow the queue.
+type rowLayout struct{ c *queueCell }
+
+func (l rowLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	c, pad := l.c, theme.Padding()
+	rw := c.right.MinSize().Width
+	left := max(size.Width-rw-pad, 0)
+	name := "  " + c.fullName
+	if room := left - c.badge.MinSize().Width - pad; textWidth(c.name, name) > room {
+		name = fitEnd(c.name, "  …", c.fullName, room)
+	}
+	c.left.Move(fyne.NewPos(0, 0))
+	c.left.Resize(fyne.NewSize(left, size.Height))
+	if name != c.name.Text {
+		c.name.Text = name
+		c.left.Refresh() // the badge moves up to the name
+	}
+	c.right.Move(fyne.NewPos(size.Width-rw, 0))
+	c.right.Resize(fyne.NewSize(rw, size.Height))
+}
+
+// MinSize leaves the name out: the row is as narrow as its counts allow.
+func (l rowLayout) MinSize([]fyne.CanvasObject) fyne.Size {
+	r := l.c.right.MinSize()
+	return fyne.NewSize(r.Width+theme.Padding(), max(r.Height, l.c.name.MinSize().Height))
+}
+
+// headerLayout fits a session's heading to its width, cutting the name
+// of the agent and session, never the counts after it.
+type headerLayout struct{ c *queueCell }
+
+func (l headerLayout) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	c := l.c
+	text := c.headerName + c.headerRest
+	if textWidth(c.header, text) > size.Width {
+		if room := size.Width - textWidth(c.header, c.headerRest); room >= textWidth(c.header, "…") {
+			text = fitStart(c.header, c.headerName, "…", room) + c.headerRest
+		} else { // not even the counts fit
+			text = fitStart(c.header, text, "…", size.Width)
+		}
+	}
+	if text != c.header.Text {
+		c.header.Text = text
+		c.header.Refresh()
+	}
+	c.header.Move(fyne.NewPos(0, 0))
+	c.header.Resize(size)
+}
+
+func (l headerLayout) MinSize([]fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(0, l.c.header.MinSize().Height)
+}
+
+// textWidth is s's width in t's size and style.
+func textWidth(t *canvas.Text, s string) float32 {
+	return fyne.MeasureText(s, t.TextSize, t.TextStyle).Width
+}
+
+// fitEnd is prefix plus the longest end of s that fits width in t's size
+// and style, starting after a "/" where one is near (the end names the
+// file); just prefix if nothing fits.
+func fitEnd(t *canvas.Text, prefix, s string, width float32) string {
+	r := []rune(s)
+	lo, hi := 0, len(r) // the longest fitting tail has lo runes
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if textWidth(t, prefix+string(r[len(r)-mid:])) <= width {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	tail := string(r[len(r)-lo:])
+	if i := strings.IndexByte(tail, '/'); i >= 0 && i < len(tail)-1 {
+		tail = tail[i:]
+	}
+	return prefix + tail
+}
+
+// fitStart is the longest start of s that, with suffix, fits width in t's
+// size and style; just suffix if nothing fits.
+func fitStart(t *canvas.Text, s, suffix string, width float32) string {
+	r := []rune(s)
+	lo, hi := 0, len(r)
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if textWidth(t, string(r[:mid])+suffix) <= width {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return string(r[:lo]) + suffix
 }
 
 // set shows row r as of now.
 func (c *queueCell) set(r queueRow, now time.Time) {
 	fg := theme.Color(theme.ColorNameForeground)
 	if r.header != "" {
-		c.header.Text = fmt.Sprintf("%s  · %d %s +%d −%d · %d open", r.header, r.files, plural(r.files, "file", "files"), r.added, r.removed, r.open)
+		c.headerName = r.header
+		c.headerRest = fmt.Sprintf("  · %d %s +%d −%d · %d open", r.files, plural(r.files, "file", "files"), r.added, r.removed, r.open)
+		c.header.Text = c.headerName + c.headerRest
 		c.header.Color = theme.Color(theme.ColorNamePlaceHolder)
 		c.header.Show()
 		c.item.Hide()
-		c.header.Refresh()
+		c.headerBox.Refresh() // fits the heading to the row
 		return
 	}
 	c.header.Hide()
 	c.item.Show()
-	c.name.Text, c.name.Color = "  "+shorten(fileNames(r.p), 44), fg
+	c.fullName = fileNames(r.p)
+	c.name.Text, c.name.Color = "  "+c.fullName, fg
 	b, col := badge(r.p)
 	c.badge.Text, c.badge.Color = b, theme.Color(col)
 	a, d := r.p.Counts()
@@ -311,19 +416,6 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 	c.left.Refresh()
 	c.right.Refresh()
 	c.item.Refresh()
-}
-
-// shorten keeps the end of a long path, which names the file.
-func shorten(s string, max int) string {
-	r := []rune(s)
-	if len(r) <= max {
-		return s
-	}
-	cut := string(r[len(r)-max+1:])
-	if i := strings.IndexByte(cut, '/'); i >= 0 && i < len(cut)-1 {
-		cut = cut[i:]
-	}
-	return "…" + cut
 }
 
 // baseName is the last element of a slash path.
