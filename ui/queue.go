@@ -241,15 +241,15 @@ func (q *queueView) ids() []string {
 // queueCell draws one queue row.
 type queueCell struct {
 	widget.BaseWidget
-	header  *canvas.Text
-	badge   *canvas.Text
-	name    *canvas.Text
-	added   *canvas.Text
-	removed *canvas.Text
-	age     *canvas.Text
-	item    *fyne.Container
-	left    *fyne.Container
-	right   *fyne.Container
+	header    *canvas.Text
+	badge     *canvas.Text
+	name      *canvas.Text
+	added     *canvas.Text
+	removed   *canvas.Text
+	age       *canvas.Text
+	item      *fyne.Container
+	left      *fyne.Container
+	right     *fyne.Container
 	headerBox *fyne.Container
 	// The texts in full; the row shows as much as its width holds.
 	fullName, headerName, headerRest string
