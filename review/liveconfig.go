@@ -41,13 +41,15 @@ func (l *liveConfig) AutoApprove(req config.AutoRequest) (string, bool) {
 }
 
 // SetConfig replaces the formatters, checkers, auto-approve rules, settle
-// windows and limits the desk decides by, for what it proposes and decides
-// from now on (proposals already queued keep waiting for a person, and are
-// checked again by the checkers now in force). Protected paths
-// and the size limit checked when an edit is proposed stay as the desk
-// started; the caller changes only what trust turns on
-// (config.Config.WithTrusted). It is safe to call while the desk works.
+// windows, protected paths and limits the desk decides by, for what it
+// proposes and decides from now on: proposals already queued keep waiting
+// for a person (a path protected when proposed stays so), and are checked
+// again by the checkers now in force. Trust and a reload of the config
+// files call it (startup.Backend). Which doors are open and how much
+// history is kept are read at start only. It is safe to call while the
+// desk works.
 func (d *Desk) SetConfig(c config.Config) {
+	d.ws.SetConfig(c)
 	d.cfg.store(c)
 	d.restartChecks()
 }

@@ -76,11 +76,21 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprint(stdout, b.Summary())
 	askTrust(w.Win, b, w.setCloser)
+	asked := askedAbout(b.Untrusted())
+	stopWatch, err := b.WatchConfig(func(r startup.Reloaded, err error) {
+		fmt.Fprint(stderr, b.ReloadText(r, err))
+		fyne.Do(func() { w.configReloaded(b, asked, r, err) })
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "diffdesk: not watching the config files (edit them, then restart): %v\n", err)
+		stopWatch = func() {}
+	}
 	if w.Selected() == "" {
 		w.detail.showEmpty() // now with the doors' connect lines
 	}
 	defer stopOnSignal(a)()
 	w.Win.ShowAndRun()
+	stopWatch()
 	w.Close()
 	if err := b.Stop(); err != nil {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/startup"
 )
 
 // trustQuestion asks the person, once per start and one file at a time,
@@ -34,8 +35,53 @@ type trustQuestion struct {
 // trustDesk is what the question needs of the desk (startup.Backend).
 type trustDesk interface {
 	Untrusted() []config.WorkspaceFile
-	Trust(root string) error
-	TrustCommand(root string) string // the deskctl command that does the same
+	Trust(f config.WorkspaceFile) error // exactly the content shown
+	TrustCommand(root string) string    // the deskctl command that does the same
+}
+
+// configReloaded tells the person what a reload of the config files did
+// (startup.Backend.WatchConfig): a file that did not load in a dialog,
+// since the config they just saved is not in force; otherwise under the
+// decision bar. Repository rules the reload found off, with content not
+// asked about yet, are asked about as at start.
+func (w *Window) configReloaded(desk trustDesk, asked map[string]bool, r startup.Reloaded, err error) {
+	if err != nil {
+		d := dialog.NewError(fmt.Errorf("The config was not read again: %w\n\nThe config in force is unchanged. Fix the file and save it again.", err), w.Win)
+		w.setCloser(d, nil)
+		d.Show()
+		return
+	}
+	w.detail.say(r.String())
+	if r.Untrusted {
+		askTrust(w.Win, newUntrusted{desk, asked}, w.setCloser)
+	}
+}
+
+// askedAbout is the untrusted files' contents the person was asked about.
+func askedAbout(files []config.WorkspaceFile) map[string]bool {
+	m := map[string]bool{}
+	for _, f := range files {
+		m[f.File+" "+f.SHA256] = true
+	}
+	return m
+}
+
+// newUntrusted is a desk's untrusted files less those whose content the
+// person was asked about already; asking marks them.
+type newUntrusted struct {
+	trustDesk
+	asked map[string]bool
+}
+
+func (n newUntrusted) Untrusted() []config.WorkspaceFile {
+	var out []config.WorkspaceFile
+	for _, f := range n.trustDesk.Untrusted() {
+		if k := f.File + " " + f.SHA256; !n.asked[k] {
+			n.asked[k] = true
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // askTrust starts asking about desk's untrusted files (none: nothing is
@@ -90,7 +136,7 @@ func (q *trustQuestion) answer(trust bool) {
 	q.dlg = nil // answered: closing it is not a Keep off of the next one
 	dlg.Hide()
 	if trust {
-		if err := q.desk.Trust(q.files[q.at].Root); err != nil {
+		if err := q.desk.Trust(q.files[q.at]); err != nil {
 			dialog.ShowError(err, q.win)
 		}
 	}

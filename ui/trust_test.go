@@ -1,12 +1,14 @@
 package ui
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -142,5 +144,60 @@ type fakeTrustDesk struct {
 }
 
 func (f fakeTrustDesk) Untrusted() []config.WorkspaceFile { return f.files }
-func (f *fakeTrustDesk) Trust(string) error               { f.trusted++; return nil }
+func (f *fakeTrustDesk) Trust(config.WorkspaceFile) error { f.trusted++; return nil }
 func (fakeTrustDesk) TrustCommand(root string) string     { return "deskctl trust " + root }
+
+// A reload of the config files is told: a file that did not load in a
+// dialog (what the person saved is not in force), a good one under the
+// bar; repository rules it found off are asked about once per content.
+func TestConfigReloadIsTold(t *testing.T) {
+	h := newHarness(t)
+	b := startHostile(t)
+	files := b.Untrusted()
+	fake := &fakeTrustDesk{files: files[:1]}
+	asked := askedAbout(fake.files)
+
+	h.win.configReloaded(fake, asked, startup.Reloaded{}, errors.New("config.toml line 2: bad"))
+	if top := h.win.Win.Canvas().Overlays().Top(); top == nil || !strings.Contains(overlayText(top), "config.toml line 2: bad") || !strings.Contains(overlayText(top), "unchanged") {
+		t.Fatalf("a failed reload shows %v; want a dialog with the error, saying the config in force is unchanged", top)
+	}
+	h.pressKey(fyne.KeyEscape)
+
+	h.win.configReloaded(fake, asked, startup.Reloaded{Files: []string{"/c/config.toml"}, Untrusted: true}, nil)
+	if d := h.win.detail; !strings.Contains(d.message.Text, "config read again and in force: /c/config.toml") {
+		t.Errorf("after a reload the message is %q", d.message.Text)
+	}
+	if top := h.win.Win.Canvas().Overlays().Top(); top != nil {
+		t.Fatalf("a reload with only the file asked about before asks again: %v", overlayText(top))
+	}
+	fake.files = files // the second root's file is new
+	h.win.configReloaded(fake, asked, startup.Reloaded{Untrusted: true}, nil)
+	top := h.win.Win.Canvas().Overlays().Top()
+	if top == nil || !strings.Contains(overlayText(top), files[1].File) || strings.Contains(overlayText(top), files[0].File+" is not") {
+		t.Fatalf("a reload with a new untrusted file shows %v; want the question about %s only", top, files[1].File)
+	}
+}
+
+// overlayText is every text an overlay (a dialog) shows, one a line.
+func overlayText(o fyne.CanvasObject) string {
+	var out []string
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch o := o.(type) {
+		case *fyne.Container:
+			for _, c := range o.Objects {
+				walk(c)
+			}
+		case *widget.Label:
+			out = append(out, o.Text)
+		case *canvas.Text:
+			out = append(out, o.Text)
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(o).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(o)
+	return strings.Join(out, "\n")
+}

@@ -67,6 +67,14 @@ func serve(ctx context.Context, c startup.Options, stdout io.Writer) error {
 		b.Stop()
 		return serveErr
 	}
+	stopWatch, err := b.WatchConfig(func(r startup.Reloaded, err error) {
+		fmt.Fprint(stdout, b.ReloadText(r, err))
+	})
+	if err != nil {
+		fmt.Fprintf(stdout, "not watching the config files (edit them, then restart the desk): %v\n", err)
+		stopWatch = func() {}
+	}
 	<-ctx.Done()
+	stopWatch()
 	return b.Stop()
 }

@@ -39,7 +39,7 @@ func TestRepositoryCheckerWaitsForTrust(t *testing.T) {
 	if ch := p.Files[0].Checks; ch.Running || ch.Reports != nil {
 		t.Fatalf("Checks under the untrusted repo = %+v; want none", ch)
 	}
-	if err := b.Trust(root); err != nil {
+	if err := b.Trust(b.Untrusted()[0]); err != nil {
 		t.Fatal(err)
 	}
 	f := reviewtest.WaitChecks(t, b.Desk, p.ID, filepath.Join(root, "a.txt"))

@@ -70,9 +70,15 @@ type Backend struct {
 	// Recover settled them.
 	Interrupted []journal.Interrupted
 
-	mu       sync.Mutex    // guards cfg
-	cfg      config.Config // the config in force; Trust turns more on
+	mu       sync.Mutex    // guards cfg and seen
+	cfg      config.Config // the config in force; Trust turns more on, Reload reads it again
+	seen     string        // the config files' content when last read (fingerprint)
 	userFile string        // the user config file; the trust store is beside it
+	roots    []string      // the workspace roots as given, for Reload
+	// resolvedRoots are the roots absolute and symlink-resolved, where
+	// their .diffdesk.toml files are.
+	resolvedRoots  []string
+	startRetention journal.RetentionPolicy // [history] as the desk started
 
 	doors    *ide.Doors
 	doorOpts ide.Options
@@ -128,7 +134,15 @@ func Start(c Options) (*Backend, error) {
 		}
 		return nil, err
 	}
-	b.userFile = c.Config
+	b.userFile, b.roots = c.Config, c.Roots
+	for _, r := range c.Roots {
+		abs, err := config.ResolveRoot(r)
+		if err != nil {
+			return fail(err)
+		}
+		b.resolvedRoots = append(b.resolvedRoots, abs)
+	}
+	b.seen = b.fingerprint()
 	trust, err := config.ReadTrust(config.TrustPath(c.Config))
 	if err != nil {
 		return fail(err)
@@ -136,7 +150,7 @@ func Start(c Options) (*Backend, error) {
 	if b.cfg, err = config.LoadTrusting(c.Config, c.Roots, trust.Trusts); err != nil {
 		return fail(err)
 	}
-	b.doorOpts.Doors = b.cfg.Doors
+	b.doorOpts.Doors, b.startRetention = b.cfg.Doors, b.cfg.Retention
 	if b.Journal, err = journal.Open(ctx, c.Journal); err != nil {
 		return fail(err)
 	}

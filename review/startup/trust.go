@@ -23,18 +23,21 @@ func (b *Backend) Untrusted() []config.WorkspaceFile {
 	return b.Config().Untrusted()
 }
 
-// Trust records the person's trust in root's .diffdesk.toml in the trust
-// store and turns its rules on in the running desk. What is trusted is the
-// content the desk read at start, whose rules Untrusted listed: the file
-// is not read again, so a change since cannot slip in, and the next start
-// asks about the changed file.
-func (b *Backend) Trust(root string) error {
+// Trust records the person's trust in f, a .diffdesk.toml that Untrusted
+// listed and the person was shown, in the trust store, and turns its rules
+// on in the running desk. What is trusted is exactly the content shown: the
+// file is not read again, and if a reload (Reload) has read other content
+// since, nothing is trusted — the person is asked about the new content.
+func (b *Backend) Trust(f config.WorkspaceFile) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	un := b.cfg.Untrusted()
-	i := slices.IndexFunc(un, func(f config.WorkspaceFile) bool { return f.Root == root })
+	i := slices.IndexFunc(un, func(u config.WorkspaceFile) bool { return u.Root == f.Root })
 	if i < 0 {
-		return fmt.Errorf("workspace %s has no untrusted config file to trust", root)
+		return fmt.Errorf("workspace %s has no untrusted config file to trust", f.Root)
+	}
+	if un[i].SHA256 != f.SHA256 {
+		return fmt.Errorf("%s changed since it was shown to you, so it is not trusted; look at it again", f.File)
 	}
 	store, err := config.ReadTrust(config.TrustPath(b.userFile))
 	if err != nil {
@@ -44,7 +47,7 @@ func (b *Backend) Trust(root string) error {
 	if err := store.Save(); err != nil {
 		return err
 	}
-	b.cfg, _ = b.cfg.WithTrusted(root)
+	b.cfg, _ = b.cfg.WithTrusted(f.Root)
 	b.Desk.SetConfig(b.cfg)
 	return nil
 }

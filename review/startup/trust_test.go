@@ -89,7 +89,7 @@ func TestUntrustedRepositoryRulesStayOff(t *testing.T) {
 	}
 
 	// The person trusts the file: its rules apply at once.
-	if err := b.Trust(root); err != nil {
+	if err := b.Trust(b.Untrusted()[0]); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(filepath.Join(filepath.Dir(c.Config), config.TrustFileName)); err != nil || fi.Mode().Perm() != 0o600 {
@@ -109,7 +109,7 @@ func TestUntrustedRepositoryRulesStayOff(t *testing.T) {
 	if !strings.Contains(sum, "a person decides, except on edits these auto_approve rules approve: "+file+" line 5\n") || strings.Contains(sum, "rules off") {
 		t.Errorf("Summary() after Trust:\n%s", sum)
 	}
-	if err := b.Trust(root); err == nil {
+	if err := b.Trust(config.WorkspaceFile{Root: root}); err == nil {
 		t.Error("Trust of a trusted file: no error")
 	}
 	b.Stop()

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"unicode"
 
@@ -19,8 +20,8 @@ import (
 // under them: roots, ignore files, protected paths and content limits. It
 // is safe for concurrent use.
 type Workspace struct {
-	roots   []string // absolute, symlink-resolved, in the order given
-	cfg     config.Config
+	roots   []string                      // absolute, symlink-resolved, in the order given
+	cfg     atomic.Pointer[config.Config] // protected paths and limits; SetConfig replaces it
 	ignores ignoreCache
 }
 
@@ -71,7 +72,8 @@ func New(roots []string, cfg config.Config) (*Workspace, error) {
 	if len(roots) == 0 {
 		return nil, errors.New("a workspace needs at least one root directory")
 	}
-	w := &Workspace{cfg: cfg}
+	w := new(Workspace)
+	w.SetConfig(cfg)
 	for _, r := range roots {
 		abs, err := config.ResolveRoot(r)
 		if err != nil {
@@ -81,6 +83,10 @@ func New(roots []string, cfg config.Config) (*Workspace, error) {
 	}
 	return w, nil
 }
+
+// SetConfig replaces the protected paths and limits the workspace checks
+// by (the config was read again). It is safe while paths are resolved.
+func (w *Workspace) SetConfig(cfg config.Config) { w.cfg.Store(&cfg) }
 
 // Roots returns the workspace roots, absolute and symlink-resolved, in the
 // order given.
@@ -208,7 +214,7 @@ func (w *Workspace) Recheck(abs string) error {
 // protection is the first protected pattern matching rel, in any case;
 // zero if none.
 func (w *Workspace) protection(rel string) config.Protection {
-	for _, pp := range w.cfg.Protected {
+	for _, pp := range w.cfg.Load().Protected {
 		if pp.Match(rel) {
 			return pp.Protection()
 		}
@@ -325,7 +331,7 @@ func resolveExisting(abs string) (string, fs.FileInfo, error) {
 // over the max_file_bytes limit in force under t.Root. sample is the start
 // (or all) of the file.
 func (w *Workspace) CheckContent(t Target, size int64, sample []byte) error {
-	limit := w.cfg.LimitsFor(t.Root).MaxFileBytes
+	limit := w.cfg.Load().LimitsFor(t.Root).MaxFileBytes
 	if limit > 0 && size > limit {
 		return &RefusalError{Path: t.Abs, Rule: RuleTooLarge,
 			Detail: fmt.Sprintf("%d bytes, over the %d-byte limit; raise [limits] max_file_bytes in %s or edit a smaller file", size, limit, w.limitSource(t.Root))}
@@ -340,7 +346,7 @@ func (w *Workspace) CheckContent(t Target, size int64, sample []byte) error {
 // CheckProposed refuses content proposed for t that CheckContent would
 // refuse as a file: over the size limit, or binary.
 func (w *Workspace) CheckProposed(t Target, content string) error {
-	if limit := w.cfg.LimitsFor(t.Root).MaxFileBytes; limit > 0 && int64(len(content)) > limit {
+	if limit := w.cfg.Load().LimitsFor(t.Root).MaxFileBytes; limit > 0 && int64(len(content)) > limit {
 		return &RefusalError{Path: t.Abs, Rule: RuleTooLarge,
 			Detail: fmt.Sprintf("the proposed content is %d bytes, over the %d-byte limit", len(content), limit)}
 	}
@@ -353,7 +359,7 @@ func (w *Workspace) CheckProposed(t Target, content string) error {
 
 // limitSource names the file where root's limits are set.
 func (w *Workspace) limitSource(root string) string {
-	if ws, ok := w.cfg.Workspaces[root]; ok && ws.File != "" {
+	if ws, ok := w.cfg.Load().Workspaces[root]; ok && ws.File != "" {
 		return ws.File
 	}
 	return "the user config or " + filepath.Join(root, config.FileName)
