@@ -206,6 +206,7 @@ func newDetail(w *Window) *detail {
 	}))
 	d.askUnseenBox.SetChecked(w.app.Preferences().BoolWithFallback(prefAskUnseen, true))
 	d.viewOptions = widget.NewPopUp(container.NewVBox(d.askUnseenBox, d.collapse, d.ignoreWS, d.inline, d.wrap), w.Win.Canvas())
+	d.viewOptions.Hide() // a new pop-up says it is visible: Esc would close it, not cancel the edit
 	d.viewButton = widget.NewButtonWithIcon("View", theme.MenuDropDownIcon(), d.showViewOptions)
 	d.viewButton.IconPlacement = widget.ButtonIconTrailingText
 	d.bar = container.NewBorder(nil, nil,
@@ -503,8 +504,11 @@ func (d *detail) updateLoose() {
 
 // showKeyboard says who has the keyboard: the editor, a text box, or the
 // window's keys.
-func (d *detail) showKeyboard() {
-	switch f := d.w.Win.Canvas().Focused(); {
+func (d *detail) showKeyboard() { d.showKeyboardFor(d.w.Win.Canvas().Focused()) }
+
+// showKeyboardFor is showKeyboard with f focused.
+func (d *detail) showKeyboardFor(f fyne.Focusable) {
+	switch {
 	case d.w.typing != nil && (f == nil || f == d.w.typing.box):
 		d.keyboard.SetText("Keys: typing in " + d.w.typing.what + " (Esc closes it)")
 	case f == nil:

@@ -143,7 +143,15 @@ func (w *Window) bindKeys() {
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.detail.showSearch() })
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.ctrlEnter() })
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEnter, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.ctrlEnter() })
-	w.detail.view.OnEditorFocus = func(bool) { w.detail.showKeyboard() }
+	// The editor loses the focus (Esc) while the canvas still names it
+	// focused (Fyne calls FocusLost first): the keys are the window's.
+	w.detail.view.OnEditorFocus = func(on bool) {
+		f := w.Win.Canvas().Focused()
+		if ed := w.detail.view.Editor(); !on && ed != nil && f == fyne.Focusable(ed) {
+			f = nil
+		}
+		w.detail.showKeyboardFor(f)
+	}
 	w.detail.view.OnShortcut = func(s fyne.Shortcut) { // Ctrl+Enter and Ctrl+F: those it passes on
 		if cs, ok := s.(*desktop.CustomShortcut); ok && cs.KeyName == fyne.KeyF {
 			w.detail.showSearch()
