@@ -211,6 +211,7 @@ func newDetail(w *Window) *detail {
 	}))
 	d.askUnseenBox.SetChecked(w.app.Preferences().BoolWithFallback(prefAskUnseen, true))
 	d.viewOptions = widget.NewPopUp(container.NewVBox(d.askUnseenBox, d.collapse, d.ignoreWS, d.inline, d.wrap), w.Win.Canvas())
+	d.viewOptions.Hide() // a new pop-up says it is visible: Esc would close it, not cancel the edit
 	d.viewButton = widget.NewButtonWithIcon("View", theme.MenuDropDownIcon(), d.showViewOptions)
 	d.viewButton.IconPlacement = widget.ButtonIconTrailingText
 	d.bar = container.NewBorder(nil, nil,
@@ -522,6 +523,11 @@ func (d *detail) showKeyboard() {
 	if ed := d.view.Editor(); ed != nil && f == fyne.Focusable(ed) && !ed.HasKeyboard() {
 		f = nil // the editor is losing the keyboard (Esc): the canvas still names it
 	}
+	d.showKeyboardFor(f)
+}
+
+// showKeyboardFor is showKeyboard with f focused.
+func (d *detail) showKeyboardFor(f fyne.Focusable) {
 	switch {
 	case d.w.typing != nil && (f == nil || f == d.w.typing.box):
 		d.keyboard.SetText("Keys: typing in " + d.w.typing.what + " (Esc closes it)")

@@ -146,6 +146,8 @@ func (w *Window) bindKeys() {
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.detail.showSearch() })
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.ctrlEnter() })
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEnter, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.ctrlEnter() })
+	// The editor gains or loses the keyboard (Esc): the line says who has
+	// it (showKeyboard knows the canvas still names the editor meanwhile).
 	w.detail.view.OnEditorFocus = func(bool) { w.detail.showKeyboard() }
 	w.detail.view.OnShortcut = func(s fyne.Shortcut) { // Ctrl+Enter and Ctrl+F: those it passes on
 		if cs, ok := s.(*desktop.CustomShortcut); ok && cs.KeyName == fyne.KeyF {
