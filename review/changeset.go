@@ -35,7 +35,8 @@ type Changeset struct {
 	Proposals []Proposal
 	// Files are every file of every proposal, in the proposals' order.
 	Files []ChangesetFile
-	// Open is how many proposals still wait for a decision.
+	// Open is how many proposals still wait for a decision (a held
+	// failure too: its agent waits for the person to place it).
 	Open           int
 	Added, Removed int
 }
@@ -83,7 +84,7 @@ func Changesets(ps []Proposal) []Changeset {
 		}
 		cs := &out[i]
 		cs.Proposals = append(cs.Proposals, p)
-		if p.State.Open() {
+		if p.State.Open() || p.Held {
 			cs.Open++
 		}
 		for j, f := range p.Files {

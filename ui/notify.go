@@ -2,8 +2,12 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -141,11 +145,32 @@ func (d *desktopNotifier) post(n Notice) error {
 	return nil
 }
 
+// sessionBusAddress is the session bus the desktop runs:
+// $DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus. It never starts
+// one, as godbus would (dbus-launch): a bus started for the window alone
+// has no notification service, and its daemon outlives the window.
+func sessionBusAddress(getenv func(string) string) (string, error) {
+	if a := getenv("DBUS_SESSION_BUS_ADDRESS"); a != "" && a != "autolaunch:" {
+		return a, nil
+	}
+	if dir := getenv("XDG_RUNTIME_DIR"); dir != "" {
+		bus := filepath.Join(dir, "bus")
+		if fi, err := os.Stat(bus); err == nil && fi.Mode().Type() == fs.ModeSocket {
+			return "unix:path=" + bus, nil
+		}
+	}
+	return "", errors.New("no D-Bus session bus: DBUS_SESSION_BUS_ADDRESS is not set and there is no $XDG_RUNTIME_DIR/bus")
+}
+
 // connect opens a private session-bus connection (so nothing Fyne does with
 // the shared one interferes), reads the service's capabilities and listens
 // for its ActionInvoked and NotificationClosed signals. d.mu is held.
 func (d *desktopNotifier) connect() error {
-	conn, err := dbus.ConnectSessionBus()
+	addr, err := sessionBusAddress(os.Getenv)
+	if err != nil {
+		return err
+	}
+	conn, err := dbus.Connect(addr)
 	if err != nil {
 		return fmt.Errorf("no D-Bus session bus: %w", err)
 	}

@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -138,4 +141,30 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// The notifier uses the desktop's session bus and never starts one: with
+// neither DBUS_SESSION_BUS_ADDRESS nor $XDG_RUNTIME_DIR/bus it is off.
+func TestSessionBusAddressNeverStartsABus(t *testing.T) {
+	dir := t.TempDir()
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	if a, err := sessionBusAddress(env(map[string]string{"DBUS_SESSION_BUS_ADDRESS": "unix:path=/x"})); err != nil || a != "unix:path=/x" {
+		t.Errorf("with the address set: %q, %v", a, err)
+	}
+	if a, err := sessionBusAddress(env(map[string]string{"DBUS_SESSION_BUS_ADDRESS": "autolaunch:", "XDG_RUNTIME_DIR": dir})); err == nil {
+		t.Errorf("autolaunch: and no bus socket: %q; want no bus (nothing started)", a)
+	}
+	os.WriteFile(filepath.Join(dir, "bus"), nil, 0o600) // a file, not a socket
+	if a, err := sessionBusAddress(env(map[string]string{"XDG_RUNTIME_DIR": dir})); err == nil {
+		t.Errorf("$XDG_RUNTIME_DIR/bus not a socket: %q; want no bus", a)
+	}
+	os.Remove(filepath.Join(dir, "bus"))
+	l, err := net.Listen("unix", filepath.Join(dir, "bus"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if a, err := sessionBusAddress(env(map[string]string{"XDG_RUNTIME_DIR": dir})); err != nil || a != "unix:path="+filepath.Join(dir, "bus") {
+		t.Errorf("with $XDG_RUNTIME_DIR/bus: %q, %v", a, err)
+	}
 }

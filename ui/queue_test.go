@@ -51,3 +51,18 @@ func TestNarrowQueueRowsCutNamesNotCounts(t *testing.T) {
 		w.Close()
 	}
 }
+
+// A held failure waits for the person (its agent's call is open): the
+// session's heading counts it open, as the row says "pick lines".
+func TestQueueHeadingCountsAHeldFailureOpen(t *testing.T) {
+	ps := []review.Proposal{
+		{ID: "p1", Agent: "claude", Session: "s", State: review.StateFailed, Held: true, Created: baseTime},
+		{ID: "p2", Agent: "claude", Session: "s", State: review.StateFailed, Created: baseTime},
+	}
+	if rows := queueRows(ps); rows[0].open != 1 {
+		t.Errorf("heading open = %d; want 1 (the held failure)", rows[0].open)
+	}
+	if cs := review.Changesets(ps); cs[0].Open != 1 {
+		t.Errorf("changeset Open = %d; want 1 (the held failure)", cs[0].Open)
+	}
+}
