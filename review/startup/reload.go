@@ -34,6 +34,9 @@ func (r Reloaded) String() string {
 	if len(r.Files) == 0 {
 		s = "config read again: no config file now, the defaults are in force"
 	}
+	if r.Untrusted {
+		s += " (a repository's rules that changed stay off until you trust them)"
+	}
 	if len(r.Later) > 0 {
 		s += "; " + strings.Join(r.Later, " and ") + " change at the next start"
 	}
