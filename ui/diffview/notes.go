@@ -52,7 +52,7 @@ func (r *diffRow) hunkNote(rw row, xTextL, xTextR float32, inline bool) {
 			r.colBuf = columns(set.Line(line), r.colBuf)
 			used = int(r.colBuf[len(r.colBuf)-1]) - v.hoff
 		}
-		return float32(used+1)*mt.cell+padText+w <= mt.sideW-padText
+		return float32(used+2)*mt.cell+padText+w <= mt.sideW-padText // two cells apart at least
 	}
 	xText := xTextR
 	if !fits(rw.b, &v.model.b) && !inline && mt.leftW > 0 && fits(rw.a, &v.model.a) {

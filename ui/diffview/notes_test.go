@@ -48,3 +48,24 @@ func TestHunkNotes(t *testing.T) {
 		t.Error("SetTexts kept the notes")
 	}
 }
+
+// A note never sits closer than two cells to the end of the line it is
+// drawn beside, at any line length (it was flush against the text at one).
+func TestHunkNoteKeepsClearOfTheText(t *testing.T) {
+	v, _ := newTestView(t, 900, 300)
+	v.SetTexts("a.txt", "a\nb\n", "a\nb\n")
+	mt := v.metric
+	note := "formatting only"
+	per := int(mt.sideW / mt.cell)
+	for n := per - 30; n < per; n++ {
+		right := strings.Repeat("x", n)
+		v.SetTexts("a.txt", "a\nb\n", "a\n"+right+"\n")
+		v.SetHunkNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: note}})
+		_, x := noteAt(v, 1, note)
+		xR := mt.leftW + mt.gutW + mt.numW
+		end := xR + padText + float32(n)*mt.cell // where the right line's text ends
+		if x >= xR && x-end < 2*mt.cell-0.01 {
+			t.Fatalf("line of %d cells: the note starts %.1f px after the text; want two cells (%.1f px) at least", n, x-end, 2*mt.cell)
+		}
+	}
+}
