@@ -527,6 +527,8 @@ func (d *detail) showKeyboard() {
 		d.keyboard.SetText("Keys: typing in " + d.w.typing.what + " (Esc closes it)")
 	case f == nil:
 		d.keyboard.SetText("Keys: review (? lists them)")
+	case d.rejectDialog != nil && f == fyne.Focusable(d.rejectEntry):
+		d.keyboard.SetText("Keys: typing in the reject box (Ctrl+Enter rejects, Esc closes it)")
 	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):
 		d.keyboard.SetText("Keys: typing in the editor (Esc: back to the review keys)")
 	default:
@@ -1019,6 +1021,7 @@ func (d *detail) openRejectDialog(whole bool, question string) {
 	d.w.setCloser(dlg, func() { d.rejectDialog = nil })
 	dlg.Show()
 	d.w.Win.Canvas().Focus(d.rejectEntry)
+	d.showKeyboard()
 }
 
 // confirmReject closes the reject dialog and rejects with its reason.
