@@ -269,9 +269,16 @@ func (d *detail) showEmpty() {
 	d.empty.SetText(text)
 	d.title.SetText("")
 	d.state.SetText("")
+	// The last proposal's header notes go with it (a dismissed held
+	// failure's "its agent waits for you" stayed above the hint).
+	d.noteBox.Hide()
+	d.intent.Hide()
+	d.loose.box.Hide()
+	d.staleShow.Hide()
 	d.files.Hide()
 	d.showCenter(d.empty)
 	d.bar.Hide()
+	d.content.Refresh()
 }
 
 func (d *detail) showCenter(o fyne.CanvasObject) {

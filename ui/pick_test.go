@@ -137,6 +137,16 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 		t.Errorf("a.go changed after Dismiss: %q", h.read("a.go"))
 	}
 	h.until("the dismissed failure leaves the queue", func() bool { _, ok := h.win.items[p.ID]; return !ok && h.win.Selected() == "" })
+	// The empty queue's hint shows alone: the held failure's note (real
+	// window: "Its agent waits for you… or Dismiss") stayed above it.
+	if !d.empty.Visible() {
+		t.Fatal("the empty queue's hint is not shown")
+	}
+	for name, o := range map[string]fyne.CanvasObject{"the failure's note": d.noteBox, "the picker": d.failureScroll, "the loose-match card": d.loose.box, "the stale views": d.staleShow, "the agent's words": d.intent} {
+		if o.Visible() {
+			t.Errorf("%s still shows over the empty queue", name)
+		}
+	}
 }
 
 // Closing the window leaves nobody at the desk: held failures are sent.
