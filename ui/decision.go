@@ -1092,6 +1092,7 @@ func (d *detail) Dismiss() {
 			return // a click meant for the proposal shown before
 		}
 		d.pick.dismiss(id) // the agent gets its failure (pick.go); the desk forgets it once delivered
+		d.setStatus(fileNames(d.p)+": dismissed; the agent is told its edit did not apply. Nothing was written.", false)
 	} else {
 		d.w.desk.Forget(id)
 	}

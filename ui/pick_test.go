@@ -137,6 +137,9 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 		t.Errorf("a.go changed after Dismiss: %q", h.read("a.go"))
 	}
 	h.until("the dismissed failure leaves the queue", func() bool { _, ok := h.win.items[p.ID]; return !ok && h.win.Selected() == "" })
+	if !strings.Contains(d.status.Text, "a.go: dismissed; the agent is told") {
+		t.Errorf("status line %q; want it to say a.go was dismissed and the agent told", d.status.Text)
+	}
 	// The empty queue's hint shows alone: the held failure's note (real
 	// window: "Its agent waits for you… or Dismiss") stayed above it.
 	if !d.empty.Visible() {
