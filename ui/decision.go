@@ -722,6 +722,29 @@ func (d *detail) renderOutcome() {
 		return
 	}
 	d.noteBox.Hide()
+	d.showWrittenOverDisk(o)
+}
+
+// showWrittenOverDisk shows, for the shown file written over a change on
+// disk (a stale proposal approved merged or edited), what the write did:
+// the disk the person reviewed → the final content. The stale view chosen
+// before (what changed on disk, what the agent sent) is not what was
+// written.
+func (d *detail) showWrittenOverDisk(o *review.Outcome) {
+	if len(d.p.Files) == 0 {
+		return
+	}
+	f := d.cur()
+	for _, fo := range o.Files {
+		if fo.Path != f.Path || fo.DiskEdits == "" || !fo.Written || fo.Deleted {
+			continue
+		}
+		if key := "written:" + fo.Path; d.shownKey != key {
+			d.view.SetTexts(fo.Path, string(f.Disk.Content), fo.FinalContent)
+			d.view.NextHunk()
+			d.shownKey = key
+		}
+	}
 }
 
 // merge returns (and caches) the 3-way merge of a stale file against the
