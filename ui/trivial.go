@@ -455,7 +455,7 @@ func (d *detail) tick(path string, ids []string) {
 // kindsText is "2 whitespace only, 1 comment only".
 func kindsText(kinds map[review.Trivial]int) string {
 	var parts []string
-	for _, k := range []review.Trivial{review.TrivialWhitespace, review.TrivialComment, review.TrivialFormatting} {
+	for _, k := range []review.Trivial{review.TrivialWhitespace, review.TrivialComment, review.TrivialFormatting, review.TrivialEOFNewline} {
 		if kinds[k] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", kinds[k], k))
 		}
