@@ -1212,6 +1212,20 @@ func (d *detail) done() bool {
 	return true
 }
 
+// reasonLine is a reason as the status line quotes it: its first line,
+// "…" when there is more, ending as a sentence does (the count of comments
+// that follows ran on from it: "wrong func 2 comment(s) sent with it").
+func reasonLine(r string) string {
+	r = strings.TrimSpace(r)
+	if i := strings.IndexByte(r, '\n'); i >= 0 {
+		return strings.TrimSpace(r[:i]) + " …"
+	}
+	if !strings.HasSuffix(r, ".") && !strings.HasSuffix(r, "!") && !strings.HasSuffix(r, "?") {
+		r += "."
+	}
+	return r
+}
+
 // outcomeText is the status line for an outcome.
 func outcomeText(o review.Outcome) string {
 	var b strings.Builder
@@ -1242,7 +1256,7 @@ func outcomeText(o review.Outcome) string {
 	}
 	b.WriteString(".")
 	if o.Feedback != "" {
-		b.WriteString(" Reason sent to the agent: " + o.Feedback)
+		b.WriteString(" Reason sent to the agent: " + reasonLine(o.Feedback))
 	}
 	if n := len(o.Comments); n > 0 {
 		fmt.Fprintf(&b, " %d comment(s) sent with it.", n)
