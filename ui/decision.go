@@ -331,7 +331,11 @@ func (d *detail) update(p review.Proposal) {
 	d.p = p
 	if o, ok := d.w.desk.Outcome(p.ID); ok && d.outcome == nil && !d.deciding {
 		d.outcome = &o // decided elsewhere (withdrawn, the decide method, a rule)
-		d.setStatus(outcomeText(o), o.Status == journal.Failed)
+		msg := outcomeText(o)
+		if d.editing || len(d.edited) > 0 {
+			msg += " Your edit of it was not written." // it went without a word (real window)
+		}
+		d.setStatus(msg, o.Status == journal.Failed)
 	}
 	d.refreshFiles()
 	d.render()
@@ -1255,7 +1259,11 @@ func outcomeText(o review.Outcome) string {
 		fmt.Fprintf(&b, " (checkpoint %d)", o.Checkpoint)
 	}
 	b.WriteString(".")
-	if o.Feedback != "" {
+	switch {
+	case o.Feedback == "":
+	case o.Status == journal.Withdrawn: // the desk's reason, sent to no one
+		b.WriteString(" Why: " + reasonLine(o.Feedback))
+	default:
 		b.WriteString(" Reason sent to the agent: " + reasonLine(o.Feedback))
 	}
 	if n := len(o.Comments); n > 0 {
