@@ -326,7 +326,17 @@ func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 	}
 	key, id := d.tree.cs.Key, d.id
 	shownOpen := d.canDecide()
-	_, dec.Seen = d.changesetSeen(d.tree.openProposals()) // the journal keeps what was on screen
+	open := d.tree.openProposals()
+	_, dec.Seen = d.changesetSeen(open) // the journal keeps what was on screen
+	// Each proposal's comments go with its own outcome.
+	for _, p := range open {
+		if cs := d.comments.of(p.ID); len(cs) > 0 {
+			if dec.Comments == nil {
+				dec.Comments = map[string][]journal.Comment{}
+			}
+			dec.Comments[p.ID] = cs
+		}
+	}
 	if shownOpen {
 		d.deciding = true
 		d.updateBar()
@@ -343,6 +353,9 @@ func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 
 // changesetDecided shows what a whole-changeset decision did.
 func (d *detail) changesetDecided(id string, shownOpen bool, res review.ChangesetResult, err error) {
+	for _, o := range res.Decided {
+		d.comments.sent(o.ID)
+	}
 	if id != d.id {
 		return
 	}
