@@ -954,6 +954,7 @@ func (d *detail) setStatus(s string, isErr bool) {
 func (d *detail) Approve() {
 	switch {
 	case !d.canDecide():
+		d.whyNoApprove() // approvehint.go
 	case d.editing:
 		d.ApproveEdited()
 	case anyStale(d.p):
