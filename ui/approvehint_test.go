@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 )
@@ -37,5 +40,39 @@ func TestANeverDoesNothingSilently(t *testing.T) {
 	}
 	if _, ok := h.desk.Outcome(q.ID); ok {
 		t.Fatal("a on a held failure sent it")
+	}
+}
+
+// TestGoButtonWithALineNotInTheFileSaysSo: Go in the Go to line dialog with
+// a line the file does not have says so (real window: Go closed the dialog
+// first and the hint went with it; nothing happened that could be seen).
+func TestGoButtonWithALineNotInTheFileSaysSo(t *testing.T) {
+	h := newHarness(t)
+	base, proposed := twoHunks()
+	h.write("long.txt", base)
+	h.propose("a", "s", engine.FormatWrite, "long.txt", proposed)
+	d := h.win.detail
+	h.press('g')
+	if !strings.Contains(d.keyboard.Text, "typing") {
+		t.Errorf("keyboard line %q with the line box focused; want it to say a text box has the keys", d.keyboard.Text)
+	}
+	h.typeWord("400")
+	var goButton *widget.Button
+	for _, o := range h.win.Win.Canvas().Overlays().List() {
+		for _, x := range test.LaidOutObjects(o) {
+			if b, ok := x.(*widget.Button); ok && b.Text == "Go" {
+				goButton = b
+			}
+		}
+	}
+	if goButton == nil {
+		t.Fatal("no Go button in the dialog")
+	}
+	test.Tap(goButton)
+	if h.win.modal() {
+		return // kept open: its hint shows
+	}
+	if !strings.Contains(d.message.Text, `No line "400"`) {
+		t.Errorf("Go with line 400 of 300 closed the dialog; message %q; want it to say there is no line 400", d.message.Text)
 	}
 }

@@ -446,26 +446,30 @@ func (d *detail) ShowGoToLine() {
 	n := d.view.Lines()
 	var dlg dialog.Dialog
 	hint := widget.NewLabel("")
-	submit := func() {
+	submit := func() bool {
 		line, err := strconv.Atoi(strings.TrimSpace(d.lineEntry.Text))
 		if err != nil || !d.view.GoToLine(line) {
 			hint.SetText(fmt.Sprintf("Type a line number from 1 to %d.", n))
-			return
+			return false
 		}
 		dlg.Hide()
 		d.updateCounter()
+		return true
 	}
-	d.lineEntry = newDialogEntry(false, func() { dlg.Hide() }, submit)
+	d.lineEntry = newDialogEntry(false, func() { dlg.Hide() }, func() { submit() })
 	d.lineEntry.SetPlaceHolder(fmt.Sprintf("1–%d", n))
 	body := container.NewVBox(widget.NewLabel(fmt.Sprintf("Line of %s (right side, 1–%d):", d.cur().Rel, n)), d.lineEntry, hint)
 	dlg = dialog.NewCustomConfirm("Go to line", "Go", "Cancel", body, func(ok bool) {
-		if ok {
-			submit()
+		// Go has closed the dialog: a line not in the file is said on the
+		// message line (in the closed dialog's hint, nothing was seen).
+		if ok && !submit() {
+			d.say(fmt.Sprintf("No line %q to go to: g, then a line number from 1 to %d.", strings.TrimSpace(d.lineEntry.Text), n))
 		}
 	}, d.w.Win)
 	d.w.setCloser(dlg, nil)
 	dlg.Show()
 	d.w.Win.Canvas().Focus(d.lineEntry)
+	d.showKeyboard()
 }
 
 // say shows a brief answer to a key under the decision bar ("" clears it).
