@@ -124,6 +124,9 @@ func (t *changesetTree) fileState(f review.ChangesetFile) (string, fyne.ThemeCol
 	}
 	switch f.State {
 	case review.StatePending:
+		if n := t.ticksNote(f); n != "" { // treeticks.go
+			return "waiting · " + n, theme.ColorNamePrimary
+		}
 		return "waiting", theme.ColorNamePrimary
 	case review.StateStale:
 		return "stale", theme.ColorNameWarning
@@ -410,6 +413,7 @@ func (d *detail) ToggleFileHunks() {
 		d.view.SetHunkAccepted(h.ID, !all)
 	}
 	d.accepted[d.curPath()] = d.view.AcceptedHunks()
+	d.tree.ticksChanged()
 	if all {
 		d.say(d.cur().Rel + ": every hunk unticked; approving leaves this file as it is.")
 	} else {

@@ -189,6 +189,7 @@ func newDetail(w *Window) *detail {
 		}
 		d.updateBar()
 		d.updateCounter()
+		d.tree.ticksChanged() // treeticks.go
 	}
 	d.view.OnEdited = func() {
 		if d.editing && len(d.p.Files) > 0 {

@@ -291,6 +291,7 @@ func (d *detail) ApproveTrivial() {
 		}
 		d.tick(path, list)
 	}
+	d.tree.ticksChanged()
 	if n == total && !d.someRejected() {
 		d.decide(review.Decision{Verdict: journal.Approved})
 		return
