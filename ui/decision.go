@@ -1001,8 +1001,10 @@ func (d *detail) ApproveMerged() {
 		}
 		return
 	}
+	d.saveFileState()
 	dec := review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{}}
 	d.addMerges(&dec)
+	d.untickedOf(&dec) // the other files' unticked hunks stay unwritten (they were written)
 	d.decide(dec)
 }
 
