@@ -128,6 +128,9 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	if !p.Held || d.dismiss.Hidden || !d.approve.Hidden {
 		t.Fatalf("held %v, dismiss shown %v, approve shown %v; want a held failure with Dismiss only", p.Held, !d.dismiss.Hidden, !d.approve.Hidden)
 	}
+	if rows := h.win.queue.rows; len(rows) == 0 || rows[0].open != 1 {
+		t.Errorf("queue rows %+v; want the heading to count the held failure open: its agent waits", rows)
+	}
 	test.Tap(d.dismiss)
 	o := h.outcome(p.ID)
 	if o.Status != journal.Failed || o.Error != p.Failure {

@@ -60,7 +60,7 @@ func queueRows(ps []review.Proposal) []queueRow {
 		for _, p := range g.ps {
 			a, r := p.Counts()
 			h.files, h.added, h.removed = h.files+len(p.Files), h.added+a, h.removed+r
-			if p.State.Open() {
+			if p.State.Open() || p.Held { // a held failure waits for the person too
 				h.open++
 			}
 		}
