@@ -138,7 +138,10 @@ type ChangesetDecision struct {
 	// had on screen, which the journal keeps; a proposal missing from it
 	// is not tracked.
 	Seen map[string]map[string][]string
-	By   string // who decides (Decision.By)
+	// Comments maps a proposal's id to its Decision.Comments: the person's
+	// comments on its lines, each sent with that proposal's outcome only.
+	Comments map[string][]journal.Comment
+	By       string // who decides (Decision.By)
 }
 
 // ChangesetResult is what a whole-changeset decision did: the outcome of
@@ -188,7 +191,7 @@ func (d *Desk) DecideChangeset(ctx context.Context, key string, dec ChangesetDec
 				continue
 			}
 		}
-		o, err := d.Decide(ctx, p.ID, Decision{Verdict: dec.Verdict, Feedback: dec.Feedback, Seen: dec.Seen[p.ID], By: dec.By})
+		o, err := d.Decide(ctx, p.ID, Decision{Verdict: dec.Verdict, Feedback: dec.Feedback, Seen: dec.Seen[p.ID], Comments: dec.Comments[p.ID], By: dec.By})
 		if err != nil {
 			res.Skipped = append(res.Skipped, ChangesetSkip{p.ID, err.Error()})
 			continue

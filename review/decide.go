@@ -203,7 +203,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, nil)); err != nil {
 			return Outcome{}, err
 		}
-		o := Outcome{ID: p.ID, Status: journal.Rejected, Feedback: dec.Feedback, Comments: dec.Comments, Files: []FileOutcome{}}
+		o := Outcome{ID: p.ID, Status: journal.Rejected, Feedback: dec.Feedback, Comments: dec.Comments, Files: chosenUnwritten(p)}
 		o.DecidedBy, o.Rule, o.By = dec.decider()
 		return o, nil
 	}

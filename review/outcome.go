@@ -95,6 +95,7 @@ func (o Outcome) Text() string {
 			}
 		}
 		writeComments(&b, o.Comments)
+		writeChosenRejected(&b, o.Files)
 		switch {
 		case len(o.Comments) > 0:
 			fmt.Fprintf(&b, "\nTake %s into account before proposing another edit to these files.\n", o.answerTo())
@@ -251,4 +252,43 @@ func writeChosen(b *strings.Builder, path string, m engine.Match) {
 	r := engine.Region{StartLine: m.StartLine, EndLine: m.EndLine}
 	fmt.Fprintf(b, "\nBlock %d: the person chose %s of %s; the edit was applied there. Those lines held:\n", m.Block, r, path)
 	writeFenced(b, m.Found)
+}
+
+// chosenUnwritten lists, for a rejected proposal, the files with blocks
+// the person placed (engine.StrategyPersonChosen), unwritten: the reject is
+// the agent's only answer (a held failure is never sent), and without them
+// it would not learn that its block did not apply as sent.
+func chosenUnwritten(p Proposal) []FileOutcome {
+	out := []FileOutcome{}
+	for _, f := range p.Files {
+		var chosen []engine.Match
+		for _, m := range f.Matches {
+			if m.Strategy == engine.StrategyPersonChosen {
+				chosen = append(chosen, m)
+			}
+		}
+		if len(chosen) > 0 {
+			out = append(out, FileOutcome{Path: f.Path, Matches: chosen})
+		}
+	}
+	return out
+}
+
+// writeChosenRejected tells the agent of a rejected edit which of its
+// blocks did not apply as sent and where the person reviewed them.
+func writeChosenRejected(b *strings.Builder, files []FileOutcome) {
+	for _, f := range files {
+		for _, m := range f.Matches {
+			if m.Strategy != engine.StrategyPersonChosen {
+				continue
+			}
+			if m.EndLine < m.StartLine {
+				fmt.Fprintf(b, "\nBlock %d of your edit to %s did not apply as you sent it: the person chose to review it inserted before line %d.\n", m.Block, f.Path, m.StartLine)
+				continue
+			}
+			r := engine.Region{StartLine: m.StartLine, EndLine: m.EndLine}
+			fmt.Fprintf(b, "\nBlock %d of your edit to %s did not apply as you sent it: the person chose %s to review it there. Those lines hold:\n", m.Block, f.Path, r)
+			writeFenced(b, m.Found)
+		}
+	}
 }

@@ -175,3 +175,46 @@ func TestPlaceTwoBlocks(t *testing.T) {
 		t.Errorf("after block 2: %s %q; want pending %q", q.State, q.Files[0].Proposed, want)
 	}
 }
+
+// A failed block the person places and then rejects: the rejection is the
+// agent's only answer (the failure was held, never sent), so it says
+// which lines the person chose for the block and lists the block in
+// files[].matches, unwritten; otherwise the agent reads only "rejected"
+// and resends the SEARCH that matched nothing (real window).
+func TestPlaceThenRejectTellsTheAgent(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	d.PersonAtDesk(t)
+	path := filepath.Join(d.Root, "a.go")
+	reviewtest.WriteFile(t, path, placeFile)
+	p := d.MustPropose(t, engine.FormatSearchReplace, "a.go", reviewtest.SR("\tx := 1\n\ty := 3\n\tz := 4\n", "\tx := 10\n\ty := 20\n"))
+	if p.State != review.StateFailed || !p.Held {
+		t.Fatalf("proposal = %s held %v; want a held failure", p.State, p.Held)
+	}
+	if _, err := d.Place(context.Background(), p.ID, "a.go", 1, engine.Region{StartLine: 4, EndLine: 6}); err != nil {
+		t.Fatalf("Place: %v", err)
+	}
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected, Feedback: "wrong lines"})
+	if got := reviewtest.ReadFile(t, path); got != placeFile {
+		t.Errorf("file = %q after the reject; want it untouched", got)
+	}
+	if len(o.Files) != 1 || o.Files[0].Path != path || o.Files[0].Written || len(o.Files[0].Matches) != 1 ||
+		o.Files[0].Matches[0].Strategy != engine.StrategyPersonChosen || o.Files[0].FinalContent != "" {
+		t.Fatalf("files = %+v; want a.go unwritten, with its person-chosen block", o.Files)
+	}
+	text := o.Text()
+	for _, want := range []string{
+		"rejected it; nothing was written.",
+		"Their reason: wrong lines",
+		"Block 1 of your edit to " + path + " did not apply as you sent it: the person chose lines 4–6 to review it there.",
+		"\tx := 1\n",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("agent text lacks %q:\n%s", want, text)
+		}
+	}
+	// A plain reject names no files.
+	q := d.MustPropose(t, engine.FormatWrite, "b.txt", "b\n")
+	if o := d.MustDecide(t, q.ID, review.Decision{Verdict: journal.Rejected}); len(o.Files) != 0 {
+		t.Errorf("a plain reject lists files %+v; want none", o.Files)
+	}
+}

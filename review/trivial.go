@@ -18,6 +18,10 @@ const (
 	TrivialWhitespace Trivial = "whitespace only"
 	TrivialComment    Trivial = "comment only"
 	TrivialFormatting Trivial = "formatting only"
+	// TrivialEOFNewline: only the newline at the end of the file comes or
+	// goes; the two sides' lines read the same, and without the label the
+	// change could not be told.
+	TrivialEOFNewline Trivial = "newline at end of file only"
 )
 
 // ClassifyHunks returns the hunks of a file's diff (hunks, of base against
@@ -61,6 +65,10 @@ func ClassifyHunks(path, base, proposed string, hunks []engine.Hunk) map[string]
 			continue
 		}
 		del, ins := a[c.A0:c.A1], b[c.B0:c.B1]
+		if c.A1 == len(a) && c.B1 == len(b) && eofNewlineOnly(del, ins) {
+			out[h.ID] = TrivialEOFNewline
+			continue
+		}
 		if syn == nil {
 			if engine.WhitespaceOnly(del, ins, false) {
 				out[h.ID] = TrivialWhitespace
@@ -77,6 +85,19 @@ func ClassifyHunks(path, base, proposed string, hunks []engine.Hunk) map[string]
 		}
 	}
 	return out
+}
+
+// eofNewlineOnly reports whether the last lines of a file, del before and
+// ins after, differ only by the newline ending the last one.
+func eofNewlineOnly(del, ins []string) bool {
+	x, y := strings.Join(del, ""), strings.Join(ins, "")
+	if x == y {
+		return false
+	}
+	trim := func(s string) string { return strings.TrimSuffix(strings.TrimSuffix(s, "\n"), "\r") }
+	// The side without the newline ends in a line of its own (a blank
+	// line added at the end is whitespace, not this).
+	return trim(x) == trim(y) && (x != "" && x == trim(x) || y != "" && y == trim(y))
 }
 
 // sameIndents reports whether the lines holding code (their code

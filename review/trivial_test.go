@@ -47,6 +47,11 @@ func TestClassifyHunks(t *testing.T) {
 		{"text: whitespace", "notes.txt", "a b\n", "a  b\n", TrivialWhitespace},
 		{"text: no comments known", "notes.txt", "# a\n", "# b\n", ""},
 		{"js: // after an escaped slash is code", "a.js", "let r = /\\/\\/x/;\n", "let r = /\\/\\/y/;\n", ""},
+		{"text: newline at the end added", "notes.txt", "a\nb", "a\nb\n", TrivialEOFNewline},
+		{"go: newline at the end removed", "a.go", goBase, strings.TrimSuffix(goBase, "\n"), TrivialEOFNewline},
+		{"text: CRLF newline at the end added", "notes.txt", "a\r\nb", "a\r\nb\r\n", TrivialEOFNewline},
+		{"text: last line changed and newline added", "notes.txt", "a\nb", "a\nc\n", ""},
+		{"text: a blank line added at the end", "notes.txt", "a\nb\n", "a\nb\n\n", TrivialWhitespace},
 	} {
 		if got := classify(t, c.path, c.base, c.proposed); got != c.want {
 			t.Errorf("%s: %q; want %q", c.name, got, c.want)

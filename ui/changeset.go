@@ -124,6 +124,9 @@ func (t *changesetTree) fileState(f review.ChangesetFile) (string, fyne.ThemeCol
 	}
 	switch f.State {
 	case review.StatePending:
+		if n := t.ticksNote(f); n != "" { // treeticks.go
+			return "waiting · " + n, theme.ColorNamePrimary
+		}
 		return "waiting", theme.ColorNamePrimary
 	case review.StateStale:
 		return "stale", theme.ColorNameWarning
@@ -326,7 +329,17 @@ func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 	}
 	key, id := d.tree.cs.Key, d.id
 	shownOpen := d.canDecide()
-	_, dec.Seen = d.changesetSeen(d.tree.openProposals()) // the journal keeps what was on screen
+	open := d.tree.openProposals()
+	_, dec.Seen = d.changesetSeen(open) // the journal keeps what was on screen
+	// Each proposal's comments go with its own outcome.
+	for _, p := range open {
+		if cs := d.comments.of(p.ID); len(cs) > 0 {
+			if dec.Comments == nil {
+				dec.Comments = map[string][]journal.Comment{}
+			}
+			dec.Comments[p.ID] = cs
+		}
+	}
 	if shownOpen {
 		d.deciding = true
 		d.updateBar()
@@ -343,6 +356,9 @@ func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 
 // changesetDecided shows what a whole-changeset decision did.
 func (d *detail) changesetDecided(id string, shownOpen bool, res review.ChangesetResult, err error) {
+	for _, o := range res.Decided {
+		d.comments.sent(o.ID)
+	}
 	if id != d.id {
 		return
 	}
@@ -397,6 +413,7 @@ func (d *detail) ToggleFileHunks() {
 		d.view.SetHunkAccepted(h.ID, !all)
 	}
 	d.accepted[d.curPath()] = d.view.AcceptedHunks()
+	d.tree.ticksChanged()
 	if all {
 		d.say(d.cur().Rel + ": every hunk unticked; approving leaves this file as it is.")
 	} else {

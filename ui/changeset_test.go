@@ -235,3 +235,51 @@ func TestChangesetTreeFollowsTheSession(t *testing.T) {
 		t.Errorf("A with a hunk unticked: confirm open %v, message %q; want it refused", d.tree.confirm != nil, d.message.Text)
 	}
 }
+
+// TestChangesetDecisionsCarryEachProposalsComments: the comments the person
+// made on proposals of a changeset go with R (and A) to each proposal's
+// agent, on its own lines (real window: the pane said "Comments for the
+// agent (1), sent with your decision", and R sent none).
+func TestChangesetDecisionsCarryEachProposalsComments(t *testing.T) {
+	for _, key := range []rune{'R', 'A'} {
+		t.Run(string(key), func(t *testing.T) {
+			h := newHarness(t)
+			_, b, c, x := changesetOfThree(h)
+			d := h.win.detail
+			h.win.Select(b.ID)
+			h.press('c')
+			h.typeWord("on b")
+			h.win.ctrlEnter()
+			h.win.Select(x.ID) // another session's: not in the changeset
+			h.press('c')
+			h.typeWord("on x")
+			h.win.ctrlEnter()
+			h.win.Select(c.ID)
+			h.press('c')
+			h.typeWord("on c")
+			h.win.ctrlEnter()
+			h.press(key)
+			if key == 'R' {
+				d.rejectEntry.SetText("wrong approach")
+				d.confirmReject()
+			} else {
+				h.pressKey(fyne.KeyReturn)
+			}
+			for _, it := range []struct {
+				p    review.Proposal
+				want string
+			}{{b, "on b"}, {c, "on c"}} {
+				o := h.outcome(it.p.ID)
+				if len(o.Comments) != 1 || o.Comments[0].Text != it.want || o.Comments[0].Line != 1 {
+					t.Errorf("%s: comments %+v; want its own, %q on line 1", it.p.Files[0].Rel, o.Comments, it.want)
+				}
+			}
+			if got := d.comments.of(x.ID); len(got) != 1 {
+				t.Errorf("the other session's proposal keeps %d comments; want its 1, unsent", len(got))
+			}
+			if got := d.comments.of(b.ID); len(got) != 0 {
+				t.Errorf("b's comments still pending after they were sent: %+v", got)
+			}
+		})
+	}
+}

@@ -189,6 +189,7 @@ func newDetail(w *Window) *detail {
 		}
 		d.updateBar()
 		d.updateCounter()
+		d.tree.ticksChanged() // treeticks.go
 	}
 	d.view.OnEdited = func() {
 		if d.editing && len(d.p.Files) > 0 {
@@ -270,9 +271,16 @@ func (d *detail) showEmpty() {
 	d.empty.SetText(text)
 	d.title.SetText("")
 	d.state.SetText("")
+	// The last proposal's header notes go with it (a dismissed held
+	// failure's "its agent waits for you" stayed above the hint).
+	d.noteBox.Hide()
+	d.intent.Hide()
+	d.loose.box.Hide()
+	d.staleShow.Hide()
 	d.files.Hide()
 	d.showCenter(d.empty)
 	d.bar.Hide()
+	d.content.Refresh()
 }
 
 func (d *detail) showCenter(o fyne.CanvasObject) {
@@ -325,7 +333,11 @@ func (d *detail) update(p review.Proposal) {
 	d.p = p
 	if o, ok := d.w.desk.Outcome(p.ID); ok && d.outcome == nil && !d.deciding {
 		d.outcome = &o // decided elsewhere (withdrawn, the decide method, a rule)
-		d.setStatus(outcomeText(o), o.Status == journal.Failed)
+		msg := outcomeText(o)
+		if d.editing || len(d.edited) > 0 {
+			msg += " Your edit of it was not written." // it went without a word (real window)
+		}
+		d.setStatus(msg, o.Status == journal.Failed)
 	}
 	d.refreshFiles()
 	d.render()
@@ -436,26 +448,30 @@ func (d *detail) ShowGoToLine() {
 	n := d.view.Lines()
 	var dlg dialog.Dialog
 	hint := widget.NewLabel("")
-	submit := func() {
+	submit := func() bool {
 		line, err := strconv.Atoi(strings.TrimSpace(d.lineEntry.Text))
 		if err != nil || !d.view.GoToLine(line) {
 			hint.SetText(fmt.Sprintf("Type a line number from 1 to %d.", n))
-			return
+			return false
 		}
 		dlg.Hide()
 		d.updateCounter()
+		return true
 	}
-	d.lineEntry = newDialogEntry(false, func() { dlg.Hide() }, submit)
+	d.lineEntry = newDialogEntry(false, func() { dlg.Hide() }, func() { submit() })
 	d.lineEntry.SetPlaceHolder(fmt.Sprintf("1–%d", n))
 	body := container.NewVBox(widget.NewLabel(fmt.Sprintf("Line of %s (right side, 1–%d):", d.cur().Rel, n)), d.lineEntry, hint)
 	dlg = dialog.NewCustomConfirm("Go to line", "Go", "Cancel", body, func(ok bool) {
-		if ok {
-			submit()
+		// Go has closed the dialog: a line not in the file is said on the
+		// message line (in the closed dialog's hint, nothing was seen).
+		if ok && !submit() {
+			d.say(fmt.Sprintf("No line %q to go to: g, then a line number from 1 to %d.", strings.TrimSpace(d.lineEntry.Text), n))
 		}
 	}, d.w.Win)
 	d.w.setCloser(dlg, nil)
 	dlg.Show()
 	d.w.Win.Canvas().Focus(d.lineEntry)
+	d.showKeyboard()
 }
 
 // say shows a brief answer to a key under the decision bar ("" clears it).
@@ -533,6 +549,8 @@ func (d *detail) showKeyboardFor(f fyne.Focusable) {
 		d.keyboard.SetText("Keys: typing in " + d.w.typing.what + " (Esc closes it)")
 	case f == nil:
 		d.keyboard.SetText("Keys: review (? lists them)")
+	case d.rejectDialog != nil && f == fyne.Focusable(d.rejectEntry):
+		d.keyboard.SetText("Keys: typing in the reject box (Ctrl+Enter rejects, Esc closes it)")
 	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):
 		d.keyboard.SetText("Keys: typing in the editor (Esc: back to the review keys)")
 	default:
@@ -719,6 +737,29 @@ func (d *detail) renderOutcome() {
 		return
 	}
 	d.noteBox.Hide()
+	d.showWrittenOverDisk(o)
+}
+
+// showWrittenOverDisk shows, for the shown file written over a change on
+// disk (a stale proposal approved merged or edited), what the write did:
+// the disk the person reviewed → the final content. The stale view chosen
+// before (what changed on disk, what the agent sent) is not what was
+// written.
+func (d *detail) showWrittenOverDisk(o *review.Outcome) {
+	if len(d.p.Files) == 0 {
+		return
+	}
+	f := d.cur()
+	for _, fo := range o.Files {
+		if fo.Path != f.Path || fo.DiskEdits == "" || !fo.Written || fo.Deleted {
+			continue
+		}
+		if key := "written:" + fo.Path; d.shownKey != key {
+			d.view.SetTexts(fo.Path, string(f.Disk.Content), fo.FinalContent)
+			d.view.NextHunk()
+			d.shownKey = key
+		}
+	}
 }
 
 // merge returns (and caches) the 3-way merge of a stale file against the
@@ -924,6 +965,7 @@ func (d *detail) setStatus(s string, isErr bool) {
 func (d *detail) Approve() {
 	switch {
 	case !d.canDecide():
+		d.whyNoApprove() // approvehint.go
 	case d.editing:
 		d.ApproveEdited()
 	case anyStale(d.p):
@@ -965,8 +1007,10 @@ func (d *detail) ApproveMerged() {
 		}
 		return
 	}
+	d.saveFileState()
 	dec := review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{}}
 	d.addMerges(&dec)
+	d.untickedOf(&dec) // the other files' unticked hunks stay unwritten (they were written)
 	d.decide(dec)
 }
 
@@ -1025,6 +1069,7 @@ func (d *detail) openRejectDialog(whole bool, question string) {
 	d.w.setCloser(dlg, func() { d.rejectDialog = nil })
 	dlg.Show()
 	d.w.Win.Canvas().Focus(d.rejectEntry)
+	d.showKeyboard()
 }
 
 // confirmReject closes the reject dialog and rejects with its reason.
@@ -1088,6 +1133,7 @@ func (d *detail) Dismiss() {
 			return // a click meant for the proposal shown before
 		}
 		d.pick.dismiss(id) // the agent gets its failure (pick.go); the desk forgets it once delivered
+		d.setStatus(fileNames(d.p)+": dismissed; the agent is told its edit did not apply. Nothing was written.", false)
 	} else {
 		d.w.desk.Forget(id)
 	}
@@ -1184,6 +1230,20 @@ func (d *detail) done() bool {
 	return true
 }
 
+// reasonLine is a reason as the status line quotes it: its first line,
+// "…" when there is more, ending as a sentence does (the count of comments
+// that follows ran on from it: "wrong func 2 comment(s) sent with it").
+func reasonLine(r string) string {
+	r = strings.TrimSpace(r)
+	if i := strings.IndexByte(r, '\n'); i >= 0 {
+		return strings.TrimSpace(r[:i]) + " …"
+	}
+	if !strings.HasSuffix(r, ".") && !strings.HasSuffix(r, "!") && !strings.HasSuffix(r, "?") {
+		r += "."
+	}
+	return r
+}
+
 // outcomeText is the status line for an outcome.
 func outcomeText(o review.Outcome) string {
 	var b strings.Builder
@@ -1213,8 +1273,12 @@ func outcomeText(o review.Outcome) string {
 		fmt.Fprintf(&b, " (checkpoint %d)", o.Checkpoint)
 	}
 	b.WriteString(".")
-	if o.Feedback != "" {
-		b.WriteString(" Reason sent to the agent: " + o.Feedback)
+	switch {
+	case o.Feedback == "":
+	case o.Status == journal.Withdrawn: // the desk's reason, sent to no one
+		b.WriteString(" Why: " + reasonLine(o.Feedback))
+	default:
+		b.WriteString(" Reason sent to the agent: " + reasonLine(o.Feedback))
 	}
 	if n := len(o.Comments); n > 0 {
 		fmt.Fprintf(&b, " %d comment(s) sent with it.", n)

@@ -8,9 +8,9 @@ import (
 
 // What the person chose on a proposal stays when they look at another and
 // come back (a click in the queue, n/p, ]/[ or j/k across a changeset's
-// proposals): its unticked hunks, its edit (and edit mode) and the file
-// shown. They were dropped, and a on the proposal again wrote the hunks
-// the person had unticked.
+// proposals): its unticked hunks, its edit (and edit mode), the file
+// shown and the trivial hunks t approved. They were dropped, and a on the
+// proposal again wrote the hunks the person had unticked.
 
 // keptChoices is what stash keeps of a proposal left undecided.
 type keptChoices struct {
@@ -18,6 +18,9 @@ type keptChoices struct {
 	edited   map[string]string
 	editing  bool
 	file     int
+	// trivialOK: the hunks t approved (their labels green, not asked
+	// about as unseen); they were forgotten, t offered again (real window).
+	trivialOK map[string]map[string]bool
 }
 
 // stash keeps the shown proposal's choices while another is shown.
@@ -38,11 +41,11 @@ func (d *detail) stash() {
 		return
 	}
 	d.saveFileState()
-	if len(d.accepted) == 0 && len(d.edited) == 0 && !d.editing && d.file == 0 {
+	if len(d.accepted) == 0 && len(d.edited) == 0 && !d.editing && d.file == 0 && len(d.trivialOK) == 0 {
 		delete(d.kept, d.id)
 		return
 	}
-	d.kept[d.id] = keptChoices{accepted: maps.Clone(d.accepted), edited: maps.Clone(d.edited), editing: d.editing, file: d.file}
+	d.kept[d.id] = keptChoices{accepted: maps.Clone(d.accepted), edited: maps.Clone(d.edited), editing: d.editing, file: d.file, trivialOK: d.trivialOK}
 }
 
 // unstash restores what stash kept of p, just shown again; it reports
@@ -57,6 +60,9 @@ func (d *detail) unstash(p review.Proposal) bool {
 		return false
 	}
 	d.accepted = k.accepted
+	if p.State == review.StatePending && k.trivialOK != nil {
+		d.trivialOK = k.trivialOK // hunk ids: stale, the merge's hunks differ
+	}
 	if k.file < len(p.Files) {
 		d.file = k.file
 	}

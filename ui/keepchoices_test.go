@@ -120,3 +120,39 @@ func TestEditDroppedWhenTheFileChangedMeanwhile(t *testing.T) {
 		t.Errorf("message %q; want it to say the edit was dropped", d.message.Text)
 	}
 }
+
+// TestTrivialApprovalSurvivesAVisitToAnotherProposal: the trivial hunks t
+// approved stay approved (labels done, the counter offers t no more) after
+// a look at another proposal (real window: back on it, the labels were
+// blue again and the counter said "1 trivial (t approves)").
+func TestTrivialApprovalSurvivesAVisitToAnotherProposal(t *testing.T) {
+	h := newHarness(t)
+	h.write("app.go", trivialBase)
+	h.write("other.txt", "one\n")
+	proposed := strings.Replace(trivialBase, "\ty := 2", "        y := 2", 1)
+	proposed = strings.Replace(proposed, "z := 3", "z := 4", 1)
+	p := h.propose("claude", "s", engine.FormatWrite, "app.go", proposed)
+	q := h.propose("gemini", "s2", engine.FormatWrite, "other.txt", "ONE\n")
+	h.win.Select(p.ID)
+	h.settle()
+	d := h.win.detail
+	h.press('t')
+	h.settle()
+	if strings.Contains(d.counter.Text, "trivial") {
+		t.Fatalf("after t the counter still offers t: %q", d.counter.Text)
+	}
+	h.win.Select(q.ID)
+	h.settle()
+	h.win.Select(p.ID)
+	h.settle()
+	hs := d.view.Hunks()
+	if len(hs) != 2 {
+		t.Fatalf("%d hunks; want 2", len(hs))
+	}
+	if n := d.view.Note(hs[0].ID); n.Text != "whitespace only" || !n.Done {
+		t.Errorf("back on the proposal: label %+v; want whitespace only, approved", n)
+	}
+	if strings.Contains(d.counter.Text, "trivial") {
+		t.Errorf("back on the proposal the counter offers t again: %q", d.counter.Text)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -34,8 +36,12 @@ type picker struct {
 	looseMark *widget.Button // on the loose-match card
 	block     int
 	cands     []engine.Candidate
-	// from and to are the Mark lines… dialog's line boxes, while it is open.
-	from, to *dialogEntry
+	// from and to are the Mark lines… dialog's line boxes, while it is open;
+	// markUse its Use these lines button, markProblem what is wrong with
+	// the lines typed.
+	from, to    *dialogEntry
+	markUse     *widget.Button
+	markProblem *widget.Label
 }
 
 func newPicker(d *detail) *picker {
@@ -212,12 +218,31 @@ func (k *picker) showMark(block int) {
 	}
 	lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(d.p.Files[0].BaseText(), "\r\n", "\n"), "\n"), "\n")
 	preview := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	// The problem wraps in a label of its own: in the monospaced preview
+	// it widened the dialog past the window's edge. The dialog keeps its
+	// own buttons, so that lines not in the file keep it open with the
+	// problem shown (a confirm dialog closed first, and the click did
+	// nothing the person could see).
+	problem := widget.NewLabel("")
+	problem.Wrapping = fyne.TextWrapWord
+	problem.Importance = widget.DangerImportance
 	var dlg dialog.Dialog
 	cancel := func() { dlg.Hide() }
-	submit := func() {
+	check := func() (engine.Region, bool) {
 		r, err := markedRegion(k.from.Text, k.to.Text, len(lines))
 		if err != nil {
-			preview.SetText(err.Error())
+			preview.SetText("")
+			problem.SetText(err.Error())
+			problem.Show()
+			return r, false
+		}
+		problem.Hide()
+		preview.SetText(cardText(strings.Join(lines[r.StartLine-1:r.EndLine], "\n")))
+		return r, true
+	}
+	submit := func() {
+		r, ok := check()
+		if !ok {
 			return
 		}
 		dlg.Hide()
@@ -228,29 +253,23 @@ func (k *picker) showMark(block int) {
 		k.from.SetText(strconv.Itoa(c.StartLine))
 		k.to.SetText(strconv.Itoa(c.EndLine))
 	}
-	update := func(string) {
-		r, err := markedRegion(k.from.Text, k.to.Text, len(lines))
-		if err != nil {
-			preview.SetText(err.Error())
-			return
-		}
-		preview.SetText(cardText(strings.Join(lines[r.StartLine-1:r.EndLine], "\n")))
-	}
+	update := func(string) { check() }
 	k.from.OnChanged, k.to.OnChanged = update, update
 	update("")
+	k.markProblem = problem
+	k.markUse = widget.NewButtonWithIcon("Use these lines", theme.ConfirmIcon(), submit)
+	k.markUse.Importance = widget.HighImportance
 	form := container.NewVBox(
 		widget.NewLabel(fmt.Sprintf("The lines of %s that block %d replaces (1–%d):", d.p.Files[0].Rel, block, len(lines))),
 		container.NewGridWithColumns(4, widget.NewLabel("From line"), k.from, widget.NewLabel("to line"), k.to),
-		preview)
-	dlg = dialog.NewCustomConfirm("Mark lines", "Use these lines", "Cancel", form, func(ok bool) {
-		if ok {
-			submit()
-		}
-	}, d.w.Win)
+		preview, problem,
+		container.NewHBox(layout.NewSpacer(), widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), cancel), k.markUse, layout.NewSpacer()))
+	dlg = dialog.NewCustomWithoutButtons("Mark lines", form, d.w.Win)
 	dlg.Resize(fyne.NewSize(640, 0))
-	d.w.setCloser(dlg, func() { k.from, k.to = nil, nil })
+	d.w.setCloser(dlg, func() { k.from, k.to, k.markUse, k.markProblem = nil, nil, nil, nil })
 	dlg.Show()
 	d.w.Win.Canvas().Focus(k.from)
+	d.showKeyboard()
 }
 
 // firstCandidate is the first listed candidate, if any.

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -127,6 +128,9 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	if !p.Held || d.dismiss.Hidden || !d.approve.Hidden {
 		t.Fatalf("held %v, dismiss shown %v, approve shown %v; want a held failure with Dismiss only", p.Held, !d.dismiss.Hidden, !d.approve.Hidden)
 	}
+	if rows := h.win.queue.rows; len(rows) == 0 || rows[0].open != 1 {
+		t.Errorf("queue rows %+v; want the heading to count the held failure open: its agent waits", rows)
+	}
 	test.Tap(d.dismiss)
 	o := h.outcome(p.ID)
 	if o.Status != journal.Failed || o.Error != p.Failure {
@@ -136,6 +140,19 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 		t.Errorf("a.go changed after Dismiss: %q", h.read("a.go"))
 	}
 	h.until("the dismissed failure leaves the queue", func() bool { _, ok := h.win.items[p.ID]; return !ok && h.win.Selected() == "" })
+	if !strings.Contains(d.status.Text, "a.go: dismissed; the agent is told") {
+		t.Errorf("status line %q; want it to say a.go was dismissed and the agent told", d.status.Text)
+	}
+	// The empty queue's hint shows alone: the held failure's note (real
+	// window: "Its agent waits for you… or Dismiss") stayed above it.
+	if !d.empty.Visible() {
+		t.Fatal("the empty queue's hint is not shown")
+	}
+	for name, o := range map[string]fyne.CanvasObject{"the failure's note": d.noteBox, "the picker": d.failureScroll, "the loose-match card": d.loose.box, "the stale views": d.staleShow, "the agent's words": d.intent} {
+		if o.Visible() {
+			t.Errorf("%s still shows over the empty queue", name)
+		}
+	}
 }
 
 // Closing the window leaves nobody at the desk: held failures are sent.
@@ -225,4 +242,45 @@ func TestChangesetTreeSaysPickLines(t *testing.T) {
 		return
 	}
 	t.Fatalf("the tree %+v lacks the held failure %s", tree.cs.Files, held.ID)
+}
+
+// TestMarkLinesNotInTheFileKeepTheDialog: Use these lines with lines the
+// file does not have keeps the Mark lines… dialog open and says why, and
+// nothing is placed (real window: the confirm dialog closed first, and the
+// click did nothing the person could see); lines that are there then place
+// the block.
+func TestMarkLinesNotInTheFileKeepTheDialog(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "x\ny\nx\n")
+	p := h.propose("agent", "s", engine.FormatEdit, "a.txt", `{"old_string":"x","new_string":"X"}`)
+	h.win.Select(p.ID)
+	d := h.win.detail
+	test.Tap(d.pick.mark)
+	if d.pick.from == nil {
+		t.Fatal("Mark lines… opened no dialog")
+	}
+	d.pick.from.SetText("2")
+	d.pick.to.SetText("9")
+	test.Tap(d.pick.markUse)
+	if d.pick.from == nil || !h.win.modal() {
+		t.Fatal("Use these lines with lines 2–9 of a 3-line file closed the dialog")
+	}
+	if !d.pick.markProblem.Visible() || !strings.Contains(d.pick.markProblem.Text, "not in the file") {
+		t.Errorf("problem shown %v %q; want it to say the lines are not in the file", d.pick.markProblem.Visible(), d.pick.markProblem.Text)
+	}
+	if d.pick.markProblem.Wrapping != fyne.TextWrapWord {
+		t.Errorf("the problem wraps %v; want by word (unwrapped it widened the dialog)", d.pick.markProblem.Wrapping)
+	}
+	if got, _ := h.desk.Get(p.ID); got.State != review.StateFailed || !got.Held {
+		t.Fatalf("state %s held %v after lines not in the file; want the failure still held", got.State, got.Held)
+	}
+	d.pick.to.SetText("2")
+	if d.pick.markProblem.Visible() {
+		t.Errorf("the problem %q still shows for lines 2–2", d.pick.markProblem.Text)
+	}
+	test.Tap(d.pick.markUse)
+	h.until("the placed diff shows", func() bool { return d.p.State == review.StatePending })
+	if got := d.p.Files[0].Proposed; got != "x\nX\nx\n" {
+		t.Errorf("proposed = %q; want line 2 replaced", got)
+	}
 }

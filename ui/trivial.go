@@ -291,6 +291,7 @@ func (d *detail) ApproveTrivial() {
 		}
 		d.tick(path, list)
 	}
+	d.tree.ticksChanged()
 	if n == total && !d.someRejected() {
 		d.decide(review.Decision{Verdict: journal.Approved})
 		return
@@ -455,7 +456,7 @@ func (d *detail) tick(path string, ids []string) {
 // kindsText is "2 whitespace only, 1 comment only".
 func kindsText(kinds map[review.Trivial]int) string {
 	var parts []string
-	for _, k := range []review.Trivial{review.TrivialWhitespace, review.TrivialComment, review.TrivialFormatting} {
+	for _, k := range []review.Trivial{review.TrivialWhitespace, review.TrivialComment, review.TrivialFormatting, review.TrivialEOFNewline} {
 		if kinds[k] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", kinds[k], k))
 		}

@@ -94,3 +94,30 @@ func TestCommentLettersGoToTheCommentBox(t *testing.T) {
 		t.Errorf("Esc: dialog open %v, typing %v; want both ended", cm.dialog != nil, h.win.typing)
 	}
 }
+
+// TestRejectBoxSaysItHasTheKeyboard: r opens the reject dialog, whose box
+// has the keyboard, and the keyboard line says so (real window: it kept
+// saying "Keys: review" while the reason was typed); once the reject is
+// done, the review keys have it again.
+func TestRejectBoxSaysItHasTheKeyboard(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.go", "package a\n\nconst N = 1\n")
+	p := h.propose("agent", "s", engine.FormatWrite, "a.go", "package a\n\nconst N = 2\n")
+	d := h.win.detail
+	h.press('r')
+	if d.rejectDialog == nil {
+		t.Fatal("r opened no reject dialog")
+	}
+	if got := d.keyboard.Text; !strings.Contains(got, "typing in the reject box") {
+		t.Errorf("keyboard line %q with the reject dialog open; want it to say the keys type into the reject box", got)
+	}
+	h.typeWord("bad name")
+	h.win.ctrlEnter()
+	o := h.outcome(p.ID)
+	if o.Status != journal.Rejected || o.Feedback != "bad name" {
+		t.Errorf("outcome %s with feedback %q; want rejected with \"bad name\"", o.Status, o.Feedback)
+	}
+	if !strings.HasPrefix(d.keyboard.Text, "Keys: review") {
+		t.Errorf("after the reject the keyboard line says %q; want the review keys", d.keyboard.Text)
+	}
+}

@@ -52,7 +52,8 @@ func TestDecideChangeset(t *testing.T) {
 	if keys[ra.ID] != ra.Changeset || keys[rb.ID] != ra.Changeset || keys[other.ID] == ra.Changeset || keys[other.ID] == "" {
 		t.Errorf("status changesets %v; want a and b in %s, other apart", keys, ra.Changeset)
 	}
-	params := map[string]any{"changeset": ra.Changeset, "decision": "reject", "feedback": "one reason"}
+	params := map[string]any{"changeset": ra.Changeset, "decision": "reject", "feedback": "one reason",
+		"comments": map[string]any{rb.ID: []map[string]any{{"path": "b.txt", "side": "new", "line": 1, "text": "why b?", "quote": "forged"}}}}
 	if code, err := callCode(t, agent, "decideChangeset", params); code != codeForbidden {
 		t.Errorf("decideChangeset on the agent's connection: %v; want code %d", err, codeForbidden)
 	}
@@ -84,6 +85,13 @@ func TestDecideChangeset(t *testing.T) {
 		if o := reviewtest.WaitOutcome(t, d.Desk, id); o.Status != journal.Rejected || o.Feedback != "one reason" {
 			t.Errorf("%s: %s %q; want rejected with the one reason", id, o.Status, o.Feedback)
 		}
+	}
+	// Each proposal's comments go with its own outcome, quoted by the desk.
+	if o := reviewtest.WaitOutcome(t, d.Desk, rb.ID); len(o.Comments) != 1 || o.Comments[0].Text != "why b?" || o.Comments[0].Quote != "b\n" {
+		t.Errorf("b's comments %+v; want \"why b?\" on its line 1, quoted by the desk", o.Comments)
+	}
+	if o := reviewtest.WaitOutcome(t, d.Desk, ra.ID); len(o.Comments) != 0 {
+		t.Errorf("a's comments %+v; want none", o.Comments)
 	}
 	if p, _ := d.Get(other.ID); p.State != review.StatePending {
 		t.Errorf("the other session's proposal is %s; want pending", p.State)

@@ -415,6 +415,9 @@ type (
 		Feedback  string `json:"feedback,omitempty"`
 		// Seen maps a proposal's id to the hunks on screen, as decide's seen.
 		Seen map[string]map[string][]string `json:"seen,omitempty"`
+		// Comments maps a proposal's id to its comments, as decide's
+		// comments: each goes with that proposal's outcome only.
+		Comments map[string][]journal.Comment `json:"comments,omitempty"`
 	}
 	placeParams struct {
 		ID        string `json:"id"`
@@ -572,7 +575,12 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		if err != nil || v != journal.Approved && v != journal.Rejected {
 			return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("decideChangeset: decision %q: a changeset is approved or rejected whole; say approve or reject", p.Decision)}
 		}
-		res, err := d.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback, Seen: p.Seen, By: cc.whoDecides()})
+		for _, cs := range p.Comments {
+			for i := range cs {
+				cs[i].Quote = "" // the desk quotes the lines itself
+			}
+		}
+		res, err := d.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback, Seen: p.Seen, Comments: p.Comments, By: cc.whoDecides()})
 		if err != nil {
 			if errors.Is(err, review.ErrUnknownChangeset) {
 				return nil, &rpcError{Code: codeInvalidParams, Message: "decideChangeset: " + err.Error() + "; status lists each proposal's changeset"}

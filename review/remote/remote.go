@@ -347,7 +347,7 @@ func (d *Desk) DecideChangeset(ctx context.Context, key string, dec review.Chang
 	}
 	d.mu.Unlock()
 	var res review.ChangesetResult
-	err := d.cl.Call(ctx, "decideChangeset", map[string]any{"changeset": key, "decision": string(dec.Verdict), "feedback": dec.Feedback, "seen": dec.Seen}, &res)
+	err := d.cl.Call(ctx, "decideChangeset", map[string]any{"changeset": key, "decision": string(dec.Verdict), "feedback": dec.Feedback, "seen": dec.Seen, "comments": dec.Comments}, &res)
 	d.mu.Lock()
 	decided := map[string]bool{}
 	for _, o := range res.Decided {

@@ -1,0 +1,41 @@
+package ui
+
+import (
+	"fmt"
+
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// ticksNote is what the changeset tree adds to a waiting file's state when
+// the person unticked some of its hunks ("1 of 2 ticked", "none ticked"),
+// "" otherwise: across a many-file changeset, the files a would write only
+// in part could not be told from the rest (real window, a 6-file patch).
+func (t *changesetTree) ticksNote(f review.ChangesetFile) string {
+	d := t.d
+	var ids []string
+	var ok bool
+	if f.Proposal == d.id {
+		ids, ok = d.accepted[f.Path]
+	} else if k, kept := d.kept[f.Proposal]; kept {
+		ids, ok = k.accepted[f.Path]
+	}
+	if !ok {
+		return "" // never ticked or unticked: every hunk is
+	}
+	n := t.hunkCount(f)
+	switch {
+	case n == 0 || len(ids) >= n:
+		return ""
+	case len(ids) == 0:
+		return "none ticked"
+	}
+	return fmt.Sprintf("%d of %d ticked", len(ids), n)
+}
+
+// ticksChanged redraws the tree's states after the person ticked or
+// unticked hunks of the shown file.
+func (t *changesetTree) ticksChanged() {
+	if t.shown() {
+		t.refresh()
+	}
+}
