@@ -75,29 +75,6 @@ func BenchmarkUnified(b *testing.B) {
 	}
 }
 
-// BenchmarkWordSpans measures WordSpans on the line pairs that PairLines
-// picks in the replacements of a 10 %-changed 10k-line file.
-func BenchmarkWordSpans(b *testing.B) {
-	base, variant := benchPair(b, 10_000, "pct10")
-	var pairs [][2]string
-	for _, op := range DiffLines(base, variant) {
-		if op.Kind == OpReplace {
-			del, ins := base[op.A0:op.A1], variant[op.B0:op.B1]
-			for _, p := range PairLines(del, ins) {
-				pairs = append(pairs, [2]string{del[p[0]], ins[p[1]]})
-			}
-		}
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		for _, p := range pairs {
-			WordSpans(p[0], p[1])
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(pairs)), "ns/pair")
-}
-
 // BenchmarkLiveDiff streams a 10k-line proposal in 2,000 chunks of about 5
 // lines, updating a LiveDiff after each.
 func BenchmarkLiveDiff(b *testing.B) {

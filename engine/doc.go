@@ -2,9 +2,9 @@
 // into the proposed text, explains failures so an agent can fix them, and
 // computes the diffs a person reviews.
 //
-// It is pure: no I/O, no goroutines, no globals that change. Its one
-// dependency beyond the standard library is github.com/sergi/go-diff, for
-// the emphasis inside changed lines (WordSpans). Text is handled as Go
+// It is pure: no I/O, no goroutines, no globals that change, and the
+// standard library only; the emphasis inside changed lines is package
+// engine/words, with go-diff. Text is handled as Go
 // strings of UTF-8; Decode and Doc.Encode keep a file's BOM, line endings
 // and final newline across an edit, so formats work on "\n" text.
 //

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/diffdesk/diffdesk/cmd/internal/filediff"
-	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/engine/words"
 )
 
 // runDiffFiles writes old and new to temporary files and runs deskctl
@@ -93,7 +92,7 @@ func TestRunDiffJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("deskctl diff --json: exit %d: %s", code, stderr)
 	}
-	var got filediff.JSONOut
+	var got diffJSONOut
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("deskctl diff --json printed %q: %v", out, err)
 	}
@@ -104,10 +103,10 @@ func TestRunDiffJSON(t *testing.T) {
 	if h.OldStart != 1 || h.OldLines != 3 || h.NewStart != 1 || h.NewLines != 3 || len(h.ID) != 12 {
 		t.Errorf("hunk 0 = %+v; want lines 1,3 +1,3 and a 12-digit id", h)
 	}
-	wantLines := []filediff.JSONLine{
+	wantLines := []diffJSONLine{
 		{Kind: "context", Text: "keep"},
-		{Kind: "delete", Text: "foo(a, b)", Spans: []engine.Span{{Start: 7, End: 8}}},
-		{Kind: "insert", Text: "foo(a, c)", Spans: []engine.Span{{Start: 7, End: 8}}},
+		{Kind: "delete", Text: "foo(a, b)", Spans: []words.Span{{Start: 7, End: 8}}},
+		{Kind: "insert", Text: "foo(a, c)", Spans: []words.Span{{Start: 7, End: 8}}},
 		{Kind: "context", Text: "keep"},
 	}
 	if g, w := mustJSON(t, h.Lines), mustJSON(t, wantLines); g != w {

@@ -1,12 +1,12 @@
-// Command deskdiff prints DiffDesk's diff of two text files — the
-// histogram diff of deskctl diff and the window, as a unified diff or, with
-// --json, hunks with word-level spans — and serves as git's external diff
-// (GIT_EXTERNAL_DIFF, diff.external). It links only the engine, so each
-// run starts as fast as git: that matters where it runs once per file.
+// Command deskdiff prints DiffDesk's unified diff of two text files — the
+// histogram diff of deskctl diff and the window — and serves as git's
+// external diff (GIT_EXTERNAL_DIFF, diff.external). It links only the
+// engine's line diff, so each run starts as fast as git: that matters where
+// it runs once per file. (deskctl diff --json gives hunks with word-level
+// spans.)
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"io"
@@ -15,12 +15,12 @@ import (
 	"github.com/diffdesk/diffdesk/cmd/internal/filediff"
 )
 
-const usage = `usage: deskdiff [--json] [-U N] OLD NEW
+const usage = `usage: deskdiff [-U N] OLD NEW
        GIT_EXTERNAL_DIFF=deskdiff git diff …    (or: git config diff.external deskdiff)
 
 The unified diff of two text files, as git diff --no-index --histogram prints it after its
-"diff --git" and "index" lines, or with --json their hunks with word-level spans. Lines are
-compared and printed as the files have them, so a change of line endings shows. Given git's
+"diff --git" and "index" lines (deskctl diff --json gives the hunks with word-level spans).
+Lines are compared and printed as the files have them, so a change of line endings shows. Given git's
 external-diff arguments (PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE [NEW-PATH
 MESSAGE], or PATH alone for an unmerged path), it prints one path's diff with git's own
 headers. Flags come before the files. It exits 0 whether or not the files differ, 1 if a file
@@ -39,26 +39,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		fl.PrintDefaults()
 	}
-	o := filediff.Flags(fl)
+	lines := filediff.ContextFlag(fl)
 	if err := fl.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
 		}
 		return 2
 	}
-	w := bufio.NewWriterSize(stdout, 64<<10)
 	var err error
 	switch files := fl.Args(); len(files) {
 	case 2:
-		err = filediff.Files(w, files[0], files[1], *o)
+		err = filediff.Files(stdout, files[0], files[1], *lines)
 	case 1, 7, 9:
-		err = filediff.Git(w, files, *o)
+		err = filediff.Git(stdout, files, *lines)
 	default:
 		fmt.Fprintf(stderr, "deskdiff: want two files, OLD and NEW, or git's external-diff arguments; got %d arguments\nRun 'deskdiff --help' for details.\n", len(files))
 		return 2
-	}
-	if err == nil {
-		err = w.Flush()
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "deskdiff: %v\n", err)

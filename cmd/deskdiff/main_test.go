@@ -2,14 +2,11 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/diffdesk/diffdesk/cmd/internal/filediff"
 )
 
 // The test binary is deskdiff itself when git runs it as its external diff.
@@ -153,14 +150,6 @@ func TestTwoFiles(t *testing.T) {
 		t.Errorf("deskdiff -U 1 = %q; want %q", out.String(), want)
 	}
 
-	out.Reset()
-	if code := run([]string{"--json", a, b}, &out, &stderr); code != 0 {
-		t.Fatalf("deskdiff --json: exit %d: %s", code, stderr.String())
-	}
-	var got filediff.JSONOut
-	if err := json.Unmarshal(out.Bytes(), &got); err != nil || len(got.Hunks) != 1 || got.Hunks[0].Lines[1].Spans[0].Start != 7 {
-		t.Errorf("deskdiff --json = %s (%v); want one hunk with the span of b at 7", out.String(), err)
-	}
 }
 
 func TestUsageAndReadErrors(t *testing.T) {
@@ -189,29 +178,5 @@ func TestUsageAndReadErrors(t *testing.T) {
 				t.Errorf("deskdiff %q = exit %d, stderr %q, stdout %q; want exit %d, stderr containing %q", tt.args, code, stderr.String(), out.String(), tt.code, tt.message)
 			}
 		})
-	}
-}
-
-// With --json as git's external diff, each path is one JSON object: a side
-// that does not exist is /dev/null, and a file that is not text says so.
-func TestGitExternalDiffJSON(t *testing.T) {
-	dir := t.TempDir()
-	text, binary := filepath.Join(dir, "text"), filepath.Join(dir, "binary")
-	os.WriteFile(text, []byte("a\n"), 0o644)
-	os.WriteFile(binary, []byte("a\x00b"), 0o644)
-	tests := []struct {
-		args []string
-		want string
-	}{
-		{[]string{"new.txt", "/dev/null", ".", ".", text, strings.Repeat("0", 40), "100644"},
-			`{"old":"/dev/null","new":"new.txt","hunks":[{"id":`},
-		{[]string{"data", binary, ".", "100644", text, ".", "100644", "data2", "similarity index 10%\n"},
-			`{"old":"data","new":"data2","binary":true,"hunks":[]}` + "\n"},
-	}
-	for _, tt := range tests {
-		var out, stderr bytes.Buffer
-		if code := run(append([]string{"--json"}, tt.args...), &out, &stderr); code != 0 || !strings.HasPrefix(out.String(), tt.want) {
-			t.Errorf("deskdiff --json %q = %q, exit %d (%s); want it to start %q", tt.args, out.String(), code, stderr.String(), tt.want)
-		}
 	}
 }

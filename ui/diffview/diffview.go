@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/engine/words"
 	"github.com/diffdesk/diffdesk/ui/diffview/textbuf"
 )
 
@@ -745,7 +746,7 @@ func (v *DiffView) revealChange(r int) {
 	for i := r; i < min(seg.row0+seg.rows, r+v.visibleRows()); i++ {
 		rw := m.Row(i)
 		w := m.Words(rw)
-		span := func(s string, sps []engine.Span) {
+		span := func(s string, sps []words.Span) {
 			if len(sps) == 0 {
 				return
 			}

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/engine/words"
 	"github.com/diffdesk/diffdesk/ui/diffview/textbuf"
 )
 
@@ -389,7 +389,7 @@ func (r *diffRow) windows(s string, cols []int32) [][2]int {
 }
 
 // line draws one side's text: word-span backgrounds, then coloured runs.
-func (r *diffRow) line(side int, s string, idx int, x float32, spans []engine.Span, spanC, fg color.Color, pal *palette) {
+func (r *diffRow) line(side int, s string, idx int, x float32, spans []words.Span, spanC, fg color.Color, pal *palette) {
 	v := r.v
 	mt := v.metric
 	r.colBuf = columns(s, r.colBuf)
@@ -461,7 +461,7 @@ func (r *diffRow) line(side int, s string, idx int, x float32, spans []engine.Sp
 // offside marks, at the side's edges, word spans that lie outside the
 // columns scrolled into view: a change past the right edge (a price at
 // column 80) is otherwise invisible.
-func (r *diffRow) offside(spans []engine.Span, cols []int32, x float32, spanC color.Color) {
+func (r *diffRow) offside(spans []words.Span, cols []int32, x float32, spanC color.Color) {
 	v := r.v
 	mt := v.metric
 	left, right := false, false

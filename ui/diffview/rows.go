@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/engine/words"
 	"github.com/diffdesk/diffdesk/ui/diffview/textbuf"
 )
 
@@ -110,7 +111,7 @@ const (
 
 // wordPair is the word spans of one changed row, in bytes of each line.
 type wordPair struct {
-	del, ins []engine.Span
+	del, ins []words.Span
 }
 
 // rowModel is the aligned rows of a diff from a to b. It holds one segment
@@ -263,7 +264,7 @@ func (m *rowModel) align(op engine.Op) []alignRow {
 		for k := range ins {
 			ins[k] = m.b.Line(op.B0 + k)
 		}
-		pairs = engine.PairLines(del, ins)
+		pairs = words.PairLines(del, ins)
 	}
 	al := make([]alignRow, 0, max(nd, ni))
 	i, j := 0, 0
@@ -389,7 +390,7 @@ func (m *rowModel) Words(r row) wordPair {
 		return w
 	}
 	var w wordPair
-	w.del, w.ins = engine.WordSpans(m.a.Line(r.wa), m.b.Line(r.wb))
+	w.del, w.ins = words.Spans(m.a.Line(r.wa), m.b.Line(r.wb))
 	if r.wb < m.stable {
 		if m.words == nil {
 			m.words = map[[2]int32]wordPair{}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/engine/words"
 )
 
 // rowsString renders a model's rows as "kind a b" lines (1-based, "-" for
@@ -67,7 +68,7 @@ func TestRowModelWordSpansAreLazyAndCached(t *testing.T) {
 		t.Fatalf("words computed before asked: %v", m.words)
 	}
 	w := m.Words(m.Row(1))
-	if len(w.del) != 1 || len(w.ins) != 1 || w.ins[0] != (engine.Span{Start: 4, End: 5}) {
+	if len(w.del) != 1 || len(w.ins) != 1 || w.ins[0] != (words.Span{Start: 4, End: 5}) {
 		t.Errorf("Words = %+v; want one span 4:5 each side", w)
 	}
 	if len(m.words) != 1 {

@@ -24,7 +24,7 @@ const devNull = "/dev/null"
 // index" lines), or PATH alone for an unmerged path. A side that is not
 // text is "Binary files … differ", as in git, never an error: an error
 // stops git's whole diff.
-func Git(w io.Writer, args []string, o Options) error {
+func Git(w io.Writer, args []string, context int) error {
 	if len(args) == 1 {
 		_, err := fmt.Fprintf(w, "* Unmerged path %s\n", args[0])
 		return err
@@ -47,12 +47,6 @@ func Git(w io.Writer, args []string, o Options) error {
 		return err
 	}
 	oldName, newName := GitName("a/", path), GitName("b/", newPath)
-	if o.JSON {
-		if !aText || !bText {
-			return writeJSON(w, JSONOut{Old: old.jsonName(path), New: new.jsonName(newPath), Binary: true, Hunks: []JSONHunk{}})
-		}
-		return write(w, old.jsonName(path), new.jsonName(newPath), "", "", engine.SplitLines(a), engine.SplitLines(b), o)
-	}
 
 	var head strings.Builder
 	fmt.Fprintf(&head, "diff --git %s %s\n", oldName, newName)
@@ -94,7 +88,7 @@ func Git(w io.Writer, args []string, o Options) error {
 		_, err := fmt.Fprintf(w, "Binary files %s and %s differ\n", oldName, newName)
 		return err
 	}
-	return write(w, "", "", oldName, newName, engine.SplitLines(a), engine.SplitLines(b), o)
+	return write(w, oldName, newName, engine.SplitLines(a), engine.SplitLines(b), context)
 }
 
 // gitSide is one side of git's external-diff arguments.
@@ -133,14 +127,6 @@ func (s gitSide) hash(content string) string {
 	fmt.Fprintf(h, "blob %d\x00", len(content))
 	io.WriteString(h, content)
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// jsonName is the side's path in JSON output, /dev/null when missing.
-func (s gitSide) jsonName(path string) string {
-	if s.missing() {
-		return devNull
-	}
-	return path
 }
 
 // isText is git's test for text (buffer_is_binary): no NUL byte in the

@@ -1,4 +1,10 @@
-package engine
+// Package words is the emphasis inside changed lines: which words of a
+// line changed (Spans, through go-diff's diff with semantic cleanup) and
+// which deleted and inserted lines of a change face each other
+// (PairLines). It is apart from the engine so that a program that only
+// diffs lines (deskdiff) does not link go-diff, whose package start-up it
+// would pay on every run.
+package words
 
 import (
 	"slices"
@@ -16,7 +22,7 @@ type Span struct {
 	End   int `json:"end"`   // byte offset just after the last changed byte
 }
 
-// WordSpans diffs two versions of a line token by token and returns the
+// Spans diffs two versions of a line token by token and returns the
 // changed parts of a (del) and of b (ins). Tokens are runs of letters,
 // digits and '_', runs of whitespace, runs of operator characters ("!=",
 // ":=", "->"), and single brackets, quotes, commas and semicolons.
@@ -31,7 +37,7 @@ type Span struct {
 // from the first to the last differing token; lines with more than 128
 // distinct tokens are diffed without the semantic cleanup (see
 // tokenRunes).
-func WordSpans(a, b string) (del, ins []Span) {
+func Spans(a, b string) (del, ins []Span) {
 	if a == b {
 		return nil, nil
 	}
@@ -65,7 +71,7 @@ func WordSpans(a, b string) (del, ins []Span) {
 }
 
 // maxSpanTokens is the most tokens two lines may have together for
-// WordSpans to diff them token by token (about 4–8 KB of code a line); it
+// Spans to diff them token by token (about 4–8 KB of code a line); it
 // bounds the diff's time, quadratic in the worst case (some 10 ms here for
 // two unrelated lines of 1,000 tokens), on minified code and data lines.
 const maxSpanTokens = 2000
@@ -98,7 +104,7 @@ func middleSpans(a, b string, ta, tb []int32) (del, ins []Span) {
 // punctuation, while each class has room; and one-byte runes also keep
 // clear of the place where it takes a count of runes for a count of bytes
 // (sergi/go-diff v1.4.0, DiffCleanupSemanticLossless). More tokens map to
-// the Private Use Area, and WordSpans skips the cleanup.
+// the Private Use Area, and Spans skips the cleanup.
 func tokenRunes(a, b string, ta, tb []int32) (ra, rb []rune, small bool) {
 	// First each token gets an id, as a rune, and each id its class.
 	var t tokenTable
@@ -225,7 +231,7 @@ var runePools = [...]string{
 }
 
 // tokenEnds returns the end offset (bytes) of each token of s (see
-// WordSpans).
+// Spans).
 func tokenEnds(s string) []int32 {
 	ends := make([]int32, 0, len(s)/3+1)
 	for i := 0; i < len(s); {

@@ -1,4 +1,4 @@
-package engine
+package words
 
 import (
 	"fmt"
@@ -29,9 +29,9 @@ func TestWordSpans(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%q→%q", tt.a, tt.b), func(t *testing.T) {
-			del, ins := WordSpans(tt.a, tt.b)
+			del, ins := Spans(tt.a, tt.b)
 			if !slices.Equal(del, tt.del) || !slices.Equal(ins, tt.ins) {
-				t.Errorf("WordSpans(%q, %q) = %v, %v; want %v, %v", tt.a, tt.b, del, ins, tt.del, tt.ins)
+				t.Errorf("Spans(%q, %q) = %v, %v; want %v, %v", tt.a, tt.b, del, ins, tt.del, tt.ins)
 			}
 		})
 	}
@@ -66,9 +66,9 @@ func TestWordSpansManyTokens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			del, ins := WordSpans(tt.a, tt.b)
+			del, ins := Spans(tt.a, tt.b)
 			if !slices.Equal(del, tt.del) || !slices.Equal(ins, tt.ins) {
-				t.Errorf("WordSpans = %v, %v; want %v, %v", del, ins, tt.del, tt.ins)
+				t.Errorf("Spans = %v, %v; want %v, %v", del, ins, tt.del, tt.ins)
 			}
 		})
 	}
@@ -89,34 +89,34 @@ func FuzzWordSpans(f *testing.F) {
 	f.Add("héllo wörld", "hello world")
 	f.Add("", "x")
 	f.Fuzz(func(t *testing.T, a, b string) {
-		del, ins := WordSpans(a, b)
+		del, ins := Spans(a, b)
 		for _, spans := range [][]Span{del, ins} {
 			for i, sp := range spans {
 				if sp.Start >= sp.End || i > 0 && sp.Start <= spans[i-1].End {
-					t.Fatalf("WordSpans(%q, %q) = %v, %v: spans not increasing and non-empty", a, b, del, ins)
+					t.Fatalf("Spans(%q, %q) = %v, %v: spans not increasing and non-empty", a, b, del, ins)
 				}
 			}
 		}
 		if len(del) > 0 && del[len(del)-1].End > len(a) || len(ins) > 0 && ins[len(ins)-1].End > len(b) {
-			t.Fatalf("WordSpans(%q, %q) = %v, %v: span past the end", a, b, del, ins)
+			t.Fatalf("Spans(%q, %q) = %v, %v: span past the end", a, b, del, ins)
 		}
 		// What is left unmarked is common to both lines, apart from the
 		// whitespace that joins neighbouring spans.
 		ua, ub := unchangedText(a, del), unchangedText(b, ins)
 		if strings.Join(strings.Fields(ua), "") != strings.Join(strings.Fields(ub), "") {
-			t.Fatalf("WordSpans(%q, %q) = %v, %v leaves %q and %q unmarked", a, b, del, ins, ua, ub)
+			t.Fatalf("Spans(%q, %q) = %v, %v leaves %q and %q unmarked", a, b, del, ins, ua, ub)
 		}
 		if a == b && (del != nil || ins != nil) {
-			t.Fatalf("WordSpans(%q, %q) = %v, %v; want no spans", a, b, del, ins)
+			t.Fatalf("Spans(%q, %q) = %v, %v; want no spans", a, b, del, ins)
 		}
 		if (del == nil && ins == nil) && a != b {
-			t.Fatalf("WordSpans(%q, %q) found no change", a, b)
+			t.Fatalf("Spans(%q, %q) found no change", a, b)
 		}
 	})
 }
 
 func TestUnchangedText(t *testing.T) {
-	// The parts WordSpans leaves unmarked are the same in both lines, up
+	// The parts Spans leaves unmarked are the same in both lines, up
 	// to the whitespace that joins neighbouring spans.
 	tests := [][2]string{
 		{"foo(a, b)", "foo(a, c)"},
@@ -124,10 +124,10 @@ func TestUnchangedText(t *testing.T) {
 		{"\tlog.Printf(\"x=%d\", x)", "\tslog.Info(\"x\", \"x\", x)"},
 	}
 	for _, tt := range tests {
-		del, ins := WordSpans(tt[0], tt[1])
+		del, ins := Spans(tt[0], tt[1])
 		ua, ub := unchangedText(tt[0], del), unchangedText(tt[1], ins)
 		if !slices.Equal(strings.Fields(ua), strings.Fields(ub)) {
-			t.Errorf("WordSpans(%q, %q) leaves %q and %q unmarked; want the same words", tt[0], tt[1], ua, ub)
+			t.Errorf("Spans(%q, %q) leaves %q and %q unmarked; want the same words", tt[0], tt[1], ua, ub)
 		}
 	}
 }
