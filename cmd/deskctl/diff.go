@@ -74,10 +74,10 @@ type (
 	// deleted or inserted line paired with one on the other side (byte
 	// offsets into text), and whether it lacks a line ending (end of file).
 	diffJSONLine struct {
-		Kind      string        `json:"kind"`
-		Text      string        `json:"text"`
+		Kind      string       `json:"kind"`
+		Text      string       `json:"text"`
 		Spans     []words.Span `json:"spans,omitempty"`
-		NoNewline bool          `json:"noNewline,omitempty"`
+		NoNewline bool         `json:"noNewline,omitempty"`
 	}
 )
 
