@@ -129,6 +129,11 @@ func (t *changesetTree) fileState(f review.ChangesetFile) (string, fyne.ThemeCol
 		}
 		return "waiting", theme.ColorNamePrimary
 	case review.StateStale:
+		// Only the files that changed on disk are stale; the others of
+		// the proposal wait with it.
+		if p, ok := t.d.w.desk.Get(f.Proposal); ok && f.Index < len(p.Files) && !p.Files[f.Index].Stale() {
+			return "waiting · unchanged on disk", theme.ColorNamePrimary
+		}
 		return "stale", theme.ColorNameWarning
 	case review.StateStreaming:
 		return "streaming", theme.ColorNamePrimary

@@ -47,3 +47,25 @@ func TestApproveMergedKeepsUntickedHunksOfOtherFiles(t *testing.T) {
 		t.Errorf("outcome files %+v; want a.txt's unticked hunk told as the person's change", o.Files)
 	}
 }
+
+// In a proposal stale by one file, the changeset tree marks that file
+// stale and the others unchanged on disk (it said stale for every file).
+func TestTreeMarksOnlyTheFilesChangedOnDiskStale(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "a\n")
+	h.write("b.txt", "b\n")
+	p := h.propose("codex", "s", engine.FormatPatch, "", "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** End Patch\n")
+	h.win.Select(p.ID)
+	h.settle()
+	h.write("b.txt", "b by hand\n")
+	h.until("b.txt turns stale", func() bool { pp, _ := h.desk.Get(p.ID); return pp.State == review.StateStale })
+	h.settle()
+	tree := h.win.detail.tree
+	got := map[string]string{}
+	for _, f := range tree.cs.Files {
+		got[f.Rel], _ = tree.fileState(f)
+	}
+	if got["a.txt"] != "waiting · unchanged on disk" || got["b.txt"] != "stale" {
+		t.Errorf("tree states %v; want a.txt unchanged on disk, b.txt stale", got)
+	}
+}
