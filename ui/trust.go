@@ -61,7 +61,7 @@ func (w *Window) configReloaded(desk trustDesk, asked map[string]bool, r startup
 func askedAbout(files []config.WorkspaceFile) map[string]bool {
 	m := map[string]bool{}
 	for _, f := range files {
-		m[f.File+" "+f.SHA256] = true
+		m[f.ContentKey()] = true
 	}
 	return m
 }
@@ -76,7 +76,7 @@ type newUntrusted struct {
 func (n newUntrusted) Untrusted() []config.WorkspaceFile {
 	var out []config.WorkspaceFile
 	for _, f := range n.trustDesk.Untrusted() {
-		if k := f.File + " " + f.SHA256; !n.asked[k] {
+		if k := f.ContentKey(); !n.asked[k] {
 			n.asked[k] = true
 			out = append(out, f)
 		}

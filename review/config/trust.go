@@ -35,6 +35,10 @@ type WorkspaceFile struct {
 	user WorkspaceSettings // the user's limits and settle window, for Rules
 }
 
+// ContentKey names the file with its content: two keys are equal only
+// for the same bytes of the same file.
+func (f WorkspaceFile) ContentKey() string { return f.File + " " + f.SHA256 }
+
 // NeedsTrust reports whether f holds anything that applies only once the
 // person trusts it.
 func (f WorkspaceFile) NeedsTrust() bool { return len(f.Rules()) > 0 }

@@ -66,12 +66,7 @@ func (b *Backend) ReloadText(r Reloaded, err error) string {
 func (b *Backend) Reload() (Reloaded, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.seen = b.fingerprint()
-	trust, err := config.ReadTrust(config.TrustPath(b.userFile))
-	if err != nil {
-		return Reloaded{}, err
-	}
-	cfg, err := config.LoadTrusting(b.userFile, b.roots, trust.Trusts)
+	cfg, err := b.load()
 	if err != nil {
 		return Reloaded{}, err
 	}
@@ -88,11 +83,23 @@ func (b *Backend) Reload() (Reloaded, error) {
 	return r, nil
 }
 
+// load reads the config files — a workspace's .diffdesk.toml as far as
+// the trust store beside the user file trusts its exact content — and
+// notes their content (fingerprint) as read.
+func (b *Backend) load() (config.Config, error) {
+	b.seen = b.fingerprint()
+	trust, err := config.ReadTrust(config.TrustPath(b.userFile))
+	if err != nil {
+		return config.Config{}, err
+	}
+	return config.LoadTrusting(b.userFile, b.roots, trust.Trusts)
+}
+
 // untrustedSums lists the untrusted workspace files by content.
 func untrustedSums(c config.Config) []string {
 	var out []string
 	for _, f := range c.Untrusted() {
-		out = append(out, f.File+" "+f.SHA256)
+		out = append(out, f.ContentKey())
 	}
 	return out
 }
@@ -122,7 +129,8 @@ func (b *Backend) fingerprint() string {
 		case err != nil:
 			fmt.Fprintf(h, "%s %v\n", f, err)
 		default:
-			fmt.Fprintf(h, "%s %d %x\n", f, len(data), sha256.Sum256(data))
+			fmt.Fprintf(h, "%s %d\n", f, len(data))
+			h.Write(data)
 		}
 	}
 	return string(h.Sum(nil))

@@ -142,12 +142,7 @@ func Start(c Options) (*Backend, error) {
 		}
 		b.resolvedRoots = append(b.resolvedRoots, abs)
 	}
-	b.seen = b.fingerprint()
-	trust, err := config.ReadTrust(config.TrustPath(c.Config))
-	if err != nil {
-		return fail(err)
-	}
-	if b.cfg, err = config.LoadTrusting(c.Config, c.Roots, trust.Trusts); err != nil {
+	if b.cfg, err = b.load(); err != nil {
 		return fail(err)
 	}
 	b.doorOpts.Doors, b.startRetention = b.cfg.Doors, b.cfg.Retention
