@@ -62,11 +62,8 @@ func tabbed(name string) string {
 // not text is refused.
 func ReadLines(path string) ([]string, error) {
 	data, err := readString(path)
-	if pe, ok := err.(*fs.PathError); ok {
-		err = pe.Err // the path is in the message already
-	}
 	if err != nil {
-		return nil, fmt.Errorf("cannot read %s: %w", path, err)
+		return nil, err
 	}
 	if _, err := engine.Decode(data); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
@@ -77,13 +74,19 @@ func ReadLines(path string) ([]string, error) {
 // readString reads a whole file into a string without the copy that
 // string(os.ReadFile(…)) makes (nor io.Copy's buffer): the bytes are
 // never written again. Every page a short-lived diff touches costs it
-// start-up time.
+// start-up time. A file it cannot read is "cannot read PATH: why".
 func readString(path string) (string, error) {
 	data, err := os.ReadFile(path)
-	if len(data) == 0 {
-		return "", err
+	if pe, ok := err.(*fs.PathError); ok {
+		err = pe.Err // the path is in the message already
 	}
-	return unsafe.String(&data[0], len(data)), err
+	if err != nil {
+		return "", fmt.Errorf("cannot read %s: %w", path, err)
+	}
+	if len(data) == 0 {
+		return "", nil
+	}
+	return unsafe.String(&data[0], len(data)), nil
 }
 
 // GitName names a file in a diff header as git does: prefix plus the path,

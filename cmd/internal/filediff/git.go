@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
-	"io/fs"
 	"strings"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -103,13 +102,7 @@ func (s gitSide) read() (string, bool, error) {
 		return "", true, nil
 	}
 	data, err := readString(s.file)
-	if err != nil {
-		if pe, ok := err.(*fs.PathError); ok {
-			err = pe.Err // the path is in the message already
-		}
-		return "", false, fmt.Errorf("cannot read %s: %w", s.file, err)
-	}
-	return data, isText(data), nil
+	return data, isText(data), err
 }
 
 // hash is the side's blob name: the one git gave, else (a file of the work
