@@ -39,11 +39,7 @@ func runDiff(x *invocation, asJSON bool, context int) int {
 		}
 		return 0
 	}
-	a, err := filediff.ReadLines(oldPath)
-	if err != nil {
-		return x.fail(err)
-	}
-	b, err := filediff.ReadLines(newPath)
+	a, b, err := filediff.ReadPair(oldPath, newPath)
 	if err != nil {
 		return x.fail(err)
 	}

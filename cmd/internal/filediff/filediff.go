@@ -26,15 +26,19 @@ func ContextFlag(fl *flag.FlagSet) *int {
 // with context lines around each change. A file that cannot be read or is
 // not text is an error, and nothing is printed.
 func Files(w io.Writer, oldPath, newPath string, context int) error {
-	a, err := ReadLines(oldPath)
-	if err != nil {
-		return err
-	}
-	b, err := ReadLines(newPath)
+	a, b, err := ReadPair(oldPath, newPath)
 	if err != nil {
 		return err
 	}
 	return write(w, GitName("a/", oldPath), GitName("b/", newPath), a, b, context)
+}
+
+// ReadPair reads the two files of a diff (ReadLines).
+func ReadPair(oldPath, newPath string) (a, b []string, err error) {
+	if a, err = ReadLines(oldPath); err == nil {
+		b, err = ReadLines(newPath)
+	}
+	return a, b, err
 }
 
 // write prints the unified diff of lines a and b with the header names
