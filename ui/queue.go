@@ -350,16 +350,8 @@ func textWidth(t *canvas.Text, s string) float32 {
 // file); just prefix if nothing fits.
 func fitEnd(t *canvas.Text, prefix, s string, width float32) string {
 	r := []rune(s)
-	lo, hi := 0, len(r) // the longest fitting tail has lo runes
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if textWidth(t, prefix+string(r[len(r)-mid:])) <= width {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	tail := string(r[len(r)-lo:])
+	n := mostThatFit(len(r), func(k int) bool { return textWidth(t, prefix+string(r[len(r)-k:])) <= width })
+	tail := string(r[len(r)-n:])
 	if i := strings.IndexByte(tail, '/'); i >= 0 && i < len(tail)-1 {
 		tail = tail[i:]
 	}
@@ -370,16 +362,14 @@ func fitEnd(t *canvas.Text, prefix, s string, width float32) string {
 // size and style; just suffix if nothing fits.
 func fitStart(t *canvas.Text, s, suffix string, width float32) string {
 	r := []rune(s)
-	lo, hi := 0, len(r)
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if textWidth(t, string(r[:mid])+suffix) <= width {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return string(r[:lo]) + suffix
+	n := mostThatFit(len(r), func(k int) bool { return textWidth(t, string(r[:k])+suffix) <= width })
+	return string(r[:n]) + suffix
+}
+
+// mostThatFit is the largest k in 0..n for which fits(k) holds, fits being
+// true up to some k and false beyond; 0 if none.
+func mostThatFit(n int, fits func(k int) bool) int {
+	return max(sort.Search(n+1, func(k int) bool { return !fits(k) })-1, 0)
 }
 
 // set shows row r as of now.
