@@ -16,9 +16,10 @@
 //	go build -o /tmp/deskctl ./cmd/deskctl
 //	go run ./engine/internal/diffbench -diff /tmp/deskdiff -also "/tmp/deskctl diff"
 //
-// In each round every command runs once, ours and git alternating which
-// goes first, with stdout to /dev/null (for the history, each runs over all
-// its pairs one after another). It prints the median wall time of each and
+// In each round every command runs once on each pair, ours and git side
+// by side on one pair before the next, alternating which goes first, with
+// stdout to /dev/null: the machine's drift over a round (it is large on a
+// shared VM) then falls on both alike. It prints the median wall time of each and
 // the median of the per-round ratios, which a shared, noisy machine
 // disturbs least, against the targets: at most 1.0× git on ordinary edits
 // (scattered, pct10, moved, history), 1.5× on completely different files
@@ -217,9 +218,9 @@ func (b *bench) report(ours []string, size, kind string, pairs []pair, target fl
 	var td, tg, ratios []float64
 	for r := range b.rounds {
 		var t [2]float64
-		for i := range 2 {
-			k := (i + r) % 2 // alternate which command goes first
-			for _, p := range pairs {
+		for j, p := range pairs {
+			for i := range 2 {
+				k := (i + j + r) % 2 // alternate which command goes first
 				ms, err := b.time(cmds[k](p, false))
 				if err != nil {
 					return err
