@@ -148,7 +148,7 @@ func (s *Stream) Feed(chunk string) (Preview, error) {
 		return Preview{}, s.err
 	}
 	s.line.WriteString(chunk)
-	return s.preview(), nil
+	return s.Preview(), nil
 }
 
 // complete takes one finished payload line (ending in "\n").
@@ -261,7 +261,10 @@ func (s *Stream) appendProposed(done []string, from, to int) []string {
 	return done
 }
 
-func (s *Stream) preview() Preview {
+// Preview returns the preview as it stands: before the first Feed, the
+// original whole (Tail from line 0), as every preview keeps Tail the
+// original's lines from TailStart on.
+func (s *Stream) Preview() Preview {
 	partial := s.line.String()
 	if s.format == FormatWrite {
 		n := len(s.done)

@@ -301,3 +301,20 @@ func TestStreamPartialLineShownUnlessMarker(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamPreviewBeforeFirstFeed: a stream shown before any chunk is the
+// original whole, its lines all in Tail from TailStart, as LiveDiff and
+// the window take every preview to be.
+func TestStreamPreviewBeforeFirstFeed(t *testing.T) {
+	orig := "one\ntwo\nthree\n"
+	for _, f := range []Format{FormatWrite, FormatSearchReplace} {
+		s, err := NewStream(orig, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := s.Preview()
+		if p.Text() != orig || len(p.Tail) != 3-p.TailStart || len(p.Done) != p.TailStart {
+			t.Errorf("%s: before the first chunk: text %q, Done %d, Tail %d from %d; want the original, its lines in Tail from TailStart", f, p.Text(), len(p.Done), len(p.Tail), p.TailStart)
+		}
+	}
+}

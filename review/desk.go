@@ -361,6 +361,12 @@ func (d *Desk) newID(created time.Time) string {
 func (d *Desk) add(p Proposal, stream *engine.Stream) (e *entry, held bool) {
 	d.mu.Lock()
 	e = &entry{p: p, stream: stream, midStream: stream != nil, done: make(chan struct{}), watched: p.State.Open()}
+	if stream != nil {
+		// Shown before its first chunk, the proposal is the file as it is;
+		// the zero Preview would claim the original's lines as its tail
+		// (TailStart 0) while holding none.
+		e.preview = stream.Preview()
+	}
 	held = d.holdLocked(e) // a person at the desk may place the failed block
 	d.entries[p.ID] = e
 	d.mu.Unlock()

@@ -315,6 +315,34 @@ func TestStreamingDisablesDecisionsUntilFinished(t *testing.T) {
 	test.AssertObjectRendersToMarkup(t, "window/bar_pending.xml", d.bar)
 }
 
+// TestStreamShownBeforeItsFirstChunk: a streaming proposal the window
+// shows before the agent's first chunk arrives is the file as it is (it
+// crashed the window: the desk's preview claimed the original's lines and
+// held none), and its first chunks then show as they come.
+func TestStreamShownBeforeItsFirstChunk(t *testing.T) {
+	h := newHarness(t)
+	h.write("s.txt", numberedLines(300))
+	p, err := h.desk.Propose(t.Context(), review.Request{Agent: "a", Format: engine.FormatWrite, Path: "s.txt", Stream: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
+	if got := h.win.detail.view.Lines(); got != 300 {
+		t.Errorf("before the first chunk the proposal shows %d lines; want the file's 300", got)
+	}
+	h.desk.Feed(p.ID, "NEW 1\nNEW 2\n")
+	h.until("the first chunk shows", func() bool { _, n, _ := h.win.detail.view.HunkCount(); return n == 1 })
+}
+
+// numberedLines is "line 1\n" to "line n\n".
+func numberedLines(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	return b.String()
+}
+
 // TestRejectStopsARunawayStream: Reject works while a proposal streams;
 // the agent's next chunk is refused with why, and its finish answers with
 // the rejection.
