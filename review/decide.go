@@ -110,6 +110,9 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 		if e.p.State == StateDecided {
 			e.p.State = StatePending
 		}
+		if e.p.Unfinished && e.p.State == StateStreaming { // the stream goes on
+			e.p.Unfinished, e.p.Files[0].Proposed = false, ""
+		}
 		e.p.Failure = err.Error()
 		var se *StaleError
 		if errors.As(err, &se) {
@@ -187,6 +190,7 @@ func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 		}
 	}
 	e.deciding = true
+	e.cutStream() // rejected while it streams: what the person saw
 	if dec.Verdict != journal.Rejected {
 		e.p.State = StateDecided
 	}
@@ -200,10 +204,15 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	p := copyProposal(e.p)
 	d.mu.Unlock()
 	if dec.Verdict == journal.Rejected {
+		if p.Unfinished { // the proposal journaled at the start had no text yet
+			if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
+				return Outcome{}, err
+			}
+		}
 		if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, nil)); err != nil {
 			return Outcome{}, err
 		}
-		o := Outcome{ID: p.ID, Status: journal.Rejected, Feedback: dec.Feedback, Comments: dec.Comments, Files: chosenUnwritten(p)}
+		o := Outcome{ID: p.ID, Status: journal.Rejected, Feedback: dec.Feedback, Comments: dec.Comments, Files: chosenUnwritten(p), Unfinished: p.Unfinished}
 		o.DecidedBy, o.Rule, o.By = dec.decider()
 		return o, nil
 	}

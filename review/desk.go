@@ -592,10 +592,20 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	} else {
 		e.p.State = StatePending
 	}
+	p := copyProposal(e.p)
 	d.mu.Unlock()
+	failed := p.State == StateFailed
+	// The proposal journaled when the stream opened had no text yet.
+	if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil && !failed {
+		d.mu.Lock()
+		if failed = e.p.State == StatePending && !e.deciding; failed {
+			e.p.State, e.p.Failure = StateFailed, "The desk could not record your edit, so it was not shown for review: "+err.Error()
+		}
+		d.mu.Unlock()
+	}
 	if held {
 		d.emit(Event{Kind: EventUpdated, ID: id})
-	} else if e.p.State == StateFailed {
+	} else if failed {
 		d.finish(ctx, e, Outcome{ID: id, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
 	} else {
 		d.queued(ctx, e)
@@ -616,6 +626,20 @@ func (d *Desk) streaming(id string) (*entry, error) {
 		return nil, fmt.Errorf("proposal %s is %s, not streaming", id, e.p.State)
 	}
 	return e, nil
+}
+
+// cutStream keeps, for a proposal rejected or withdrawn while it streams,
+// what had arrived: the preview as the person saw it becomes the proposed
+// text, and the chunks the payload, so the window and the journal show
+// that and not an empty proposal. It reports whether the stream was cut;
+// d.mu must be held.
+func (e *entry) cutStream() bool {
+	if e.p.State != StateStreaming || e.stream == nil {
+		return false
+	}
+	e.p.Files[0].Proposed, e.p.Files[0].Growing = e.preview.Text(), engine.LineRange{}
+	e.p.Payload, e.p.Unfinished = strings.Join(e.chunks, ""), true
+	return true
 }
 
 // endedMidStream reports whether the proposal was decided (rejected) or
@@ -659,9 +683,17 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 		d.mu.Unlock()
 		return nil // already decided: the outcome stands
 	}
+	cut := e.cutStream()
 	e.p.State, e.p.Held, e.stream = StateWithdrawn, false, nil
+	p := copyProposal(e.p)
 	d.mu.Unlock()
-	d.finish(ctx, e, Outcome{ID: id, Status: journal.Withdrawn, Feedback: reason, Files: []FileOutcome{}})
+	o := Outcome{ID: id, Status: journal.Withdrawn, Feedback: reason, Files: []FileOutcome{}, Unfinished: cut}
+	if cut {
+		if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
+			o.Feedback = joinNonEmpty(o.Feedback, "(the journal could not record what had arrived: "+err.Error()+")")
+		}
+	}
+	d.finish(ctx, e, o)
 	return nil
 }
 

@@ -23,6 +23,9 @@ type Outcome struct {
 	Comments   []journal.Comment `json:"comments,omitempty"`
 	Checkpoint int64             `json:"checkpoint,omitempty"` // journal checkpoint of the write
 	Error      string            `json:"error,omitempty"`      // journal.Failed: the agent-facing failure text
+	// Unfinished says the proposal was rejected or withdrawn before the
+	// agent had finished sending it (a stream).
+	Unfinished bool `json:"unfinished,omitempty"`
 }
 
 // Decider is who decided a proposal.
@@ -89,7 +92,11 @@ func (o Outcome) Text() string {
 				fmt.Fprintf(&b, "The reason: %s\n", o.Feedback)
 			}
 		} else {
-			b.WriteString("The person reviewing this edit rejected it; nothing was written.\n")
+			b.WriteString("The person reviewing this edit rejected it")
+			if o.Unfinished {
+				b.WriteString(" while you were still sending it, having seen what had arrived")
+			}
+			b.WriteString("; nothing was written.\n")
 			if o.Feedback != "" {
 				fmt.Fprintf(&b, "Their reason: %s\n", o.Feedback)
 			}

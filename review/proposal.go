@@ -177,6 +177,11 @@ type Proposal struct {
 	// Instruction is the agent's own account of what the edit does (a
 	// Gemini smart edit's instruction), for the person beside the diff.
 	Instruction string
+	// Unfinished says the proposal was rejected or withdrawn while the
+	// agent was still sending it: Files[0].Proposed is the preview as it
+	// stood (the lines that had arrived, then the original's), and Payload
+	// what had arrived.
+	Unfinished bool
 }
 
 // Before reports whether p arrived before q: the desk's one order of

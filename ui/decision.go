@@ -1261,9 +1261,16 @@ func outcomeText(o review.Outcome) string {
 	case journal.Partial:
 		b.WriteString("Only the hunks left ticked were written")
 	case journal.Rejected:
-		b.WriteString("Rejected; nothing was written")
+		b.WriteString("Rejected")
+		if o.Unfinished {
+			b.WriteString(" while it streamed (shown as far as it had come)")
+		}
+		b.WriteString("; nothing was written")
 	case journal.Withdrawn:
 		b.WriteString("The agent withdrew this proposal")
+		if o.Unfinished {
+			b.WriteString(" before it had finished sending it (shown as far as it had come)")
+		}
 	case journal.Failed:
 		b.WriteString("The edit did not apply")
 	default:

@@ -359,6 +359,11 @@ func TestRejectStopsARunawayStream(t *testing.T) {
 	if o.Status != journal.Rejected || o.Feedback != "this is going nowhere" {
 		t.Fatalf("outcome = %s %q; want rejected with the reason", o.Status, o.Feedback)
 	}
+	// The decided view shows what had arrived, not a proposal of nothing.
+	h.until("the decided view", func() bool { return h.win.detail.p.State == review.StateReported })
+	if got, msg := h.win.detail.view.Lines(), h.win.detail.status.Text; got != 1 || !strings.Contains(msg, "Rejected while it streamed") {
+		t.Errorf("after the rejection the view shows %d lines, and says %q; want the 1 that had arrived, and that it was rejected while it streamed", got, msg)
+	}
 	if err := h.desk.Feed(p.ID, "more\n"); err == nil || !strings.Contains(err.Error(), "rejected while it streamed") {
 		t.Errorf("Feed after the rejection: %v; want an error saying it was rejected while it streamed", err)
 	}

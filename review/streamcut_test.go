@@ -1,0 +1,102 @@
+package review_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/reviewtest"
+)
+
+// streamedDetail is the history's account of the desk's only proposal,
+// with its first file's proposed text.
+func streamedDetail(t *testing.T, d *reviewtest.Desk) (journal.Detail, string) {
+	t.Helper()
+	page, err := d.Journal.History(context.Background(), journal.Filter{})
+	if err != nil || len(page.Entries) != 1 {
+		t.Fatalf("History: %d entries, %v; want the one decision", len(page.Entries), err)
+	}
+	det, err := d.Journal.Detail(context.Background(), page.Entries[0].Ref)
+	if err != nil || len(det.Files) != 1 {
+		t.Fatalf("Detail: %+v, %v", det, err)
+	}
+	proposed, err := d.Journal.Blob(context.Background(), det.Files[0].Proposed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return det, string(proposed)
+}
+
+// startStream opens a streaming write of a.txt ("1\n2\n3\n4\n") and sends
+// its first two lines.
+func startStream(t *testing.T) (*reviewtest.Desk, review.Proposal) {
+	t.Helper()
+	d := reviewtest.NewDesk(t, "", "")
+	reviewtest.WriteFile(t, d.Root+"/a.txt", "1\n2\n3\n4\n")
+	p, err := d.Propose(context.Background(), review.Request{Agent: "a", Format: engine.FormatWrite, Path: "a.txt", Stream: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Feed(p.ID, "one\ntwo\n"); err != nil {
+		t.Fatal(err)
+	}
+	return d, p
+}
+
+// TestStreamRejectedMidwayKeepsWhatArrived: a stream rejected before it
+// finished is, in the window and the history, what the person saw (the
+// lines that had arrived, then the original's), not an empty proposal
+// that deletes every line; and the agent is told it was stopped.
+func TestStreamRejectedMidwayKeepsWhatArrived(t *testing.T) {
+	d, p := startStream(t)
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected, Feedback: "not this way"})
+	if !o.Unfinished || !strings.Contains(o.Text(), "rejected it while you were still sending it") {
+		t.Errorf("outcome unfinished %v, text %q; want it to say the edit was rejected while still being sent", o.Unfinished, o.Text())
+	}
+	const shown = "one\ntwo\n3\n4\n"
+	if got, _ := d.Get(p.ID); !got.Unfinished || got.Files[0].Proposed != shown {
+		t.Errorf("proposal unfinished %v, proposed %q; want %q", got.Unfinished, got.Files[0].Proposed, shown)
+	}
+	if det, proposed := streamedDetail(t, d); proposed != shown || string(det.Payload) != "one\ntwo\n" {
+		t.Errorf("history: proposed %q, payload %q; want %q and what had arrived", proposed, det.Payload, shown)
+	}
+}
+
+// TestStreamWithdrawnMidwayKeepsWhatArrived: the same for a stream whose
+// agent went away before finishing.
+func TestStreamWithdrawnMidwayKeepsWhatArrived(t *testing.T) {
+	d, p := startStream(t)
+	if err := d.Withdraw(context.Background(), p.ID, "the agent disconnected"); err != nil {
+		t.Fatal(err)
+	}
+	o, err := d.Wait(context.Background(), p.ID)
+	if err != nil || o.Status != journal.Withdrawn || !o.Unfinished {
+		t.Errorf("outcome %s unfinished %v, %v; want withdrawn, unfinished", o.Status, o.Unfinished, err)
+	}
+	if _, proposed := streamedDetail(t, d); proposed != "one\ntwo\n3\n4\n" {
+		t.Errorf("history: proposed %q; want what had arrived, then the original's rest", proposed)
+	}
+}
+
+// TestFinishedStreamIsJournaledWithItsText: the history of a streamed
+// proposal holds its payload and proposed text, which arrive after the
+// proposal was first journaled.
+func TestFinishedStreamIsJournaledWithItsText(t *testing.T) {
+	d, p := startStream(t)
+	if err := d.Feed(p.ID, "three\n"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Finish(context.Background(), p.ID); err != nil {
+		t.Fatal(err)
+	}
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected})
+	if o.Unfinished || strings.Contains(o.Text(), "still sending") {
+		t.Errorf("a finished stream's rejection: unfinished %v, text %q", o.Unfinished, o.Text())
+	}
+	if det, proposed := streamedDetail(t, d); proposed != "one\ntwo\nthree\n" || string(det.Payload) != "one\ntwo\nthree\n" {
+		t.Errorf("history: proposed %q, payload %q; want the streamed text", proposed, det.Payload)
+	}
+}
