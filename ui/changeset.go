@@ -70,8 +70,14 @@ func (t *changesetTree) refresh() {
 		return
 	}
 	cs := t.cs
-	t.title.SetText(fmt.Sprintf("Changeset · %d %s in %d %s · +%d −%d · %d open", len(cs.Files), plural(len(cs.Files), "file", "files"),
-		len(cs.Proposals), plural(len(cs.Proposals), "proposal", "proposals"), cs.Added, cs.Removed, cs.Open))
+	streaming := 0
+	for _, p := range cs.Proposals {
+		if p.State == review.StateStreaming {
+			streaming++
+		}
+	}
+	t.title.SetText(fmt.Sprintf("Changeset · %d %s in %d %s · %s · %d open", len(cs.Files), plural(len(cs.Files), "file", "files"),
+		len(cs.Proposals), plural(len(cs.Proposals), "proposal", "proposals"), lineCounts(cs.Added, cs.Removed, streaming, len(cs.Proposals)), cs.Open))
 	var objs []fyne.CanvasObject
 	dir := ""
 	cur := t.current()

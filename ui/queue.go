@@ -23,8 +23,8 @@ type queueRow struct {
 	count  int    // header: proposals in the group
 	// header: the group's files, lines added and removed, and proposals
 	// waiting for a decision.
-	files, added, removed, open int
-	p                           review.Proposal
+	files, added, removed, open, streaming int
+	p                                      review.Proposal
 }
 
 // queueRows groups proposals by changeset (agent, session and turn; see
@@ -62,6 +62,9 @@ func queueRows(ps []review.Proposal) []queueRow {
 			h.files, h.added, h.removed = h.files+len(p.Files), h.added+a, h.removed+r
 			if p.State.Open() || p.Held { // a held failure waits for the person too
 				h.open++
+			}
+			if p.State == review.StateStreaming {
+				h.streaming++
 			}
 		}
 		rows = append(rows, h)
@@ -340,6 +343,18 @@ func (l headerLayout) MinSize([]fyne.CanvasObject) fyne.Size {
 	return fyne.NewSize(0, l.c.header.MinSize().Height)
 }
 
+// lineCounts is "+added −removed" of a group of proposals, of which
+// streaming are still streaming in: their lines are not counted yet.
+func lineCounts(added, removed, streaming, proposals int) string {
+	switch {
+	case streaming == 0:
+		return fmt.Sprintf("+%d −%d", added, removed)
+	case streaming == proposals:
+		return "streaming"
+	}
+	return fmt.Sprintf("+%d −%d, %d streaming", added, removed, streaming)
+}
+
 // textWidth is s's width in t's size and style.
 func textWidth(t *canvas.Text, s string) float32 {
 	return fyne.MeasureText(s, t.TextSize, t.TextStyle).Width
@@ -377,7 +392,7 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 	fg := theme.Color(theme.ColorNameForeground)
 	if r.header != "" {
 		c.headerName = r.header
-		c.headerRest = fmt.Sprintf("  · %d %s +%d −%d · %d open", r.files, plural(r.files, "file", "files"), r.added, r.removed, r.open)
+		c.headerRest = fmt.Sprintf("  · %d %s %s · %d open", r.files, plural(r.files, "file", "files"), lineCounts(r.added, r.removed, r.streaming, r.count), r.open)
 		c.header.Text = c.headerName + c.headerRest
 		c.header.Color = theme.Color(theme.ColorNamePlaceHolder)
 		c.header.Show()

@@ -66,3 +66,28 @@ func TestQueueHeadingCountsAHeldFailureOpen(t *testing.T) {
 		t.Errorf("changeset Open = %d; want 1 (the held failure)", cs[0].Open)
 	}
 }
+
+// A proposal still streaming has no line counts yet: the heading says it
+// streams rather than "+0 −0".
+func TestQueueHeadingSaysAStreamIsNotCountedYet(t *testing.T) {
+	w := test.NewWindow(nil)
+	defer w.Close()
+	c := newQueueCell()
+	w.SetContent(c)
+	w.Resize(fyne.NewSize(900, 60))
+	streaming := review.Proposal{ID: "p1", Agent: "a", Session: "s", State: review.StateStreaming, Created: baseTime, Files: []review.File{{Rel: "a.go"}}}
+	pending := review.Proposal{ID: "p2", Agent: "a", Session: "s", State: review.StatePending, Created: baseTime, Files: []review.File{{Rel: "b.go", Added: 2, Removed: 1}}}
+	for _, tt := range []struct {
+		ps   []review.Proposal
+		want string
+	}{
+		{[]review.Proposal{streaming}, "· 1 file streaming · 1 open"},
+		{[]review.Proposal{streaming, pending}, "· 2 files +2 −1, 1 streaming · 2 open"},
+		{[]review.Proposal{pending}, "· 1 file +2 −1 · 1 open"},
+	} {
+		c.set(queueRows(tt.ps)[0], baseTime)
+		if !strings.HasSuffix(c.header.Text, tt.want) {
+			t.Errorf("heading %q; want it to end %q", c.header.Text, tt.want)
+		}
+	}
+}
