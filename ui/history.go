@@ -99,6 +99,7 @@ type historyView struct {
 	restoreText    *widget.Label
 	restoreConfirm *widget.Button
 	restoreForce   *widget.Button
+	restoreOthers  *widget.Button // restores the files not refused, leaving the refused ones out
 	restoreCancel  *widget.Button
 	restoreView    *diffview.DiffView // what the restore does to the file chosen: disk now → restored
 	restoreFile    *widget.Select
@@ -505,6 +506,14 @@ func agentSession(agent, session string) string {
 	return agent + "/" + session
 }
 
+// writeStateText says how a checkpoint's write ended.
+var writeStateText = map[journal.WriteState]string{
+	journal.WriteIntended:    "write begun, not known to have finished",
+	journal.WriteWritten:     "written to disk",
+	journal.WriteInterrupted: "write interrupted: the files kept their old content",
+	journal.WriteConflicted:  "write conflicted: the files hold neither the old nor the new content",
+}
+
 // entryInfo is the decision's text: feedback, what a restore did, the
 // proposal and the write's state.
 func entryInfo(e journal.Entry) string {
@@ -516,7 +525,7 @@ func entryInfo(e journal.Entry) string {
 		parts = append(parts, fmt.Sprintf("Restored to before checkpoint %d", e.RestoredFrom))
 	}
 	if e.State != "" {
-		parts = append(parts, "write "+string(e.State))
+		parts = append(parts, writeStateText[e.State])
 	}
 	s := strings.Join(parts, " · ")
 	if e.Feedback != "" {
@@ -715,7 +724,11 @@ func RestorePlanText(plan journal.RestorePlan, rel func(string) string) string {
 		for _, f := range refused {
 			names = append(names, rel(f.Path))
 		}
-		fmt.Fprintf(&b, "\nRefused: %s. Nothing is written while a file is refused; Force… restores them anyway (their current content is kept in the journal).", strings.Join(names, ", "))
+		fmt.Fprintf(&b, "\nRefused: %s. Nothing is written while a file is refused; Force… restores them anyway (their current content is kept in the journal)", strings.Join(names, ", "))
+		if len(refused) < len(plan.Files) {
+			b.WriteString(", or leave them out and restore the others")
+		}
+		b.WriteString(".")
 	} else if plan.Request.Force {
 		b.WriteString("\nForced: files changed since the journal saw them are replaced; their current content is kept in the journal.")
 	}
@@ -737,13 +750,27 @@ func (h *historyView) showPlan(plan journal.RestorePlan) {
 		h.hidePlan()
 		h.planRestore(req)
 	})
-	refused := len(plan.Refused()) > 0
-	if refused {
+	var others []string // the files not refused
+	for _, f := range plan.Files {
+		if f.Action != journal.RestoreRefused {
+			others = append(others, f.Path)
+		}
+	}
+	h.restoreOthers = widget.NewButton(fmt.Sprintf("Leave refused out (restore %d %s)", len(others), plural(len(others), "file", "files")), func() {
+		req := h.restorePlan.Request
+		req.Paths = others
+		h.hidePlan()
+		h.planRestore(req)
+	})
+	if len(others) < len(plan.Files) {
 		h.restoreConfirm.Disable()
 	} else {
 		h.restoreForce.Hide()
 	}
-	buttons := container.NewHBox(h.restoreCancel, h.restoreForce, h.restoreConfirm)
+	if len(others) == 0 || len(others) == len(plan.Files) {
+		h.restoreOthers.Hide()
+	}
+	buttons := container.NewHBox(h.restoreCancel, h.restoreOthers, h.restoreForce, h.restoreConfirm)
 	h.restoreView = diffview.NewDiffView()
 	h.restoreView.ReadOnly = true
 	h.restoreView.SetDark(isDark(h.w.app))

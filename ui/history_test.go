@@ -231,6 +231,41 @@ func TestHistoryRestoreRefusedThenForced(t *testing.T) {
 	}
 }
 
+// TestHistoryRestoreLeavesRefusedFilesOut: with one file of a two-file
+// checkpoint changed on disk since, the dry run offers to leave it out
+// and restore the other, which it then does and nothing else.
+func TestHistoryRestoreLeavesRefusedFilesOut(t *testing.T) {
+	h := newHistoryHarness(t)
+	h.write("a.txt", "a\n")
+	h.write("b.txt", "b\n")
+	p := h.propose("codex", "s", engine.FormatPatch, "", "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** End Patch\n")
+	h.win.Select(p.ID)
+	h.win.Approve()
+	if q := h.win.detail.unseenDialog; q != nil {
+		q.Confirm()
+	}
+	if o := h.outcome(p.ID); o.Status != journal.Approved {
+		t.Fatalf("approve: %s", o.Status)
+	}
+	hv := h.openHistory(1)
+	h.write("b.txt", "hand edit\n")
+	hv.ShowRestore()
+	h.until("the dry-run dialog", func() bool { return hv.restoreDlg != nil })
+	if hv.restoreOthers.Hidden || !hv.restoreConfirm.Disabled() || !strings.Contains(hv.restoreText.Text, "leave them out") {
+		t.Fatalf("one file refused: leave-out shown %v, confirm disabled %v, text %q", !hv.restoreOthers.Hidden, hv.restoreConfirm.Disabled(), hv.restoreText.Text)
+	}
+	test.Tap(hv.restoreOthers)
+	h.until("the dry run of a.txt alone", func() bool { return hv.restoreDlg != nil && len(hv.restorePlan.Files) == 1 })
+	if !hv.restoreOthers.Hidden || hv.restoreConfirm.Disabled() {
+		t.Fatalf("a.txt alone: leave-out shown %v, confirm disabled %v", !hv.restoreOthers.Hidden, hv.restoreConfirm.Disabled())
+	}
+	test.Tap(hv.restoreConfirm)
+	h.until("the restore entry", func() bool { return len(hv.entries) == 2 && hv.entries[0].Kind == journal.EntryRestore })
+	if a, b := h.read("a.txt"), h.read("b.txt"); a != "a\n" || b != "hand edit\n" {
+		t.Errorf("after restoring the others: a.txt %q, b.txt %q; want a.txt restored, b.txt as the person left it", a, b)
+	}
+}
+
 func TestHistoryFilters(t *testing.T) {
 	h := newHistoryHarness(t)
 	threeDecisions(h)
@@ -371,5 +406,18 @@ func TestHistoryLabelsAnApprovedMergeAsTheAgentWasTold(t *testing.T) {
 	}
 	if !strings.Contains(h.win.detail.status.Text, "merged into the change made on disk") {
 		t.Errorf("status %q; want it to say the approval was merged into the disk's change", h.win.detail.status.Text)
+	}
+}
+
+// TestEntryInfoSaysHowTheWriteEnded: each write state reads as a phrase
+// ("written to disk", not "write written").
+func TestEntryInfoSaysHowTheWriteEnded(t *testing.T) {
+	for _, st := range []journal.WriteState{journal.WriteIntended, journal.WriteWritten, journal.WriteInterrupted, journal.WriteConflicted} {
+		if got := entryInfo(journal.Entry{ProposalID: "p1", State: st}); !strings.HasPrefix(got, "Proposal p1 · ") || len(got) < len("Proposal p1 · ")+10 {
+			t.Errorf("state %s: %q; want a phrase saying how the write ended", st, got)
+		}
+	}
+	if got := entryInfo(journal.Entry{ProposalID: "p1", State: journal.WriteWritten}); got != "Proposal p1 · written to disk" {
+		t.Errorf("written: %q", got)
 	}
 }
