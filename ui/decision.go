@@ -82,7 +82,8 @@ type detail struct {
 
 	rejectEntry   *dialogEntry
 	rejectDialog  dialog.Dialog
-	lineEntry     *dialogEntry // go to line (g)
+	lineEntry     *dialogEntry  // go to line (g)
+	lineHint      *widget.Label // under it: what is wrong with what was typed
 	unseenDialog  *dialog.ConfirmDialog
 	unseenMsg     string // what unseenDialog asks
 	rejectConfirm *widget.Button
@@ -448,6 +449,7 @@ func (d *detail) ShowGoToLine() {
 	n := d.view.Lines()
 	var dlg dialog.Dialog
 	hint := widget.NewLabel("")
+	d.lineHint = hint
 	submit := func() bool {
 		line, err := strconv.Atoi(strings.TrimSpace(d.lineEntry.Text))
 		if err != nil || !d.view.GoToLine(line) {
@@ -460,6 +462,7 @@ func (d *detail) ShowGoToLine() {
 	}
 	d.lineEntry = newDialogEntry(false, func() { dlg.Hide() }, func() { submit() })
 	d.lineEntry.SetPlaceHolder(fmt.Sprintf("1–%d", n))
+	d.lineEntry.OnChanged = func(s string) { hint.SetText(lineHintFor(strings.TrimSpace(s), n)) }
 	body := container.NewVBox(widget.NewLabel(fmt.Sprintf("Line of %s (right side, 1–%d):", d.cur().Rel, n)), d.lineEntry, hint)
 	dlg = dialog.NewCustomConfirm("Go to line", "Go", "Cancel", body, func(ok bool) {
 		// Go has closed the dialog: a line not in the file is said on the
@@ -472,6 +475,21 @@ func (d *detail) ShowGoToLine() {
 	dlg.Show()
 	d.w.Win.Canvas().Focus(d.lineEntry)
 	d.showKeyboard()
+}
+
+// lineHintFor says, as it is typed, what is wrong with s as a line of a
+// text of n lines; "" when nothing is.
+func lineHintFor(s string, n int) string {
+	line, err := strconv.Atoi(s)
+	switch {
+	case s == "":
+		return ""
+	case strings.Trim(s, "0123456789") != "" || err != nil:
+		return fmt.Sprintf("Only digits: a line number from 1 to %d.", n)
+	case line < 1 || line > n:
+		return fmt.Sprintf("No line %d: the file has lines 1 to %d.", line, n)
+	}
+	return ""
 }
 
 // say shows a brief answer to a key under the decision bar ("" clears it).

@@ -285,8 +285,16 @@ func TestGoToLine(t *testing.T) {
 	if d.lineEntry == nil || h.win.Win.Canvas().Focused() != d.lineEntry {
 		t.Fatal("g opened no line box with the keyboard")
 	}
+	h.press('x')
+	if d.lineHint.Text != "Only digits: a line number from 1 to 300." {
+		t.Errorf("x typed in the line box: hint %q; want it to say only digits go there", d.lineHint.Text)
+	}
+	d.lineEntry.SetText("")
 	for _, r := range "400" {
 		h.press(r)
+	}
+	if d.lineHint.Text != "No line 400: the file has lines 1 to 300." {
+		t.Errorf("400 typed: hint %q; want it to say the file has 300 lines", d.lineHint.Text)
 	}
 	h.pressKey(fyne.KeyReturn)
 	if !h.win.modal() {
