@@ -1,7 +1,9 @@
 package diffview
 
 import (
+	"image/color"
 	"maps"
+	"strings"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -39,10 +41,77 @@ func (r *diffRow) hunkNote(rw row, xTextL, xTextR float32, inline bool) {
 		return
 	}
 	n := v.notes[v.hunkID(rw.hunk)]
-	note := n.Text
-	if note == "" {
+	if n.Text == "" {
 		return
 	}
+	colour := theme.Color(theme.ColorNamePrimary)
+	if n.Done {
+		colour = theme.Color(theme.ColorNameSuccess)
+	}
+	r.note(rw, n.Text, colour, xTextL, xTextR, inline)
+}
+
+// eolNote says, on a changed row whose two lines end differently, how
+// ("newline added at end of file", "line ending CRLF → LF"): without it a
+// line whose only change is its ending looks unchanged, and a change of
+// ending beside a change of text goes unseen. A hunk's own note, drawn on
+// its first row, says it instead there.
+func (r *diffRow) eolNote(rw row, xTextL, xTextR float32, inline bool) {
+	v := r.v
+	a, b := rw.a, rw.b
+	if inline && rw.kind == rowInserted {
+		a = rw.wa // the line it replaced is on a row above
+	}
+	if a < 0 || b < 0 || rw.kind != rowChanged && rw.kind != rowInserted || inline && rw.kind == rowChanged {
+		return
+	}
+	if v.stream != nil || v.ed != nil || rw.head && v.notes[v.hunkID(rw.hunk)].Text != "" {
+		return
+	}
+	if note := eolChange(v.model.a.rawLine(a), v.model.b.rawLine(b)); note != "" {
+		r.note(rw, note, theme.Color(theme.ColorNameWarning), xTextL, xTextR, inline)
+	}
+}
+
+// eolChange describes how line b ends differently from line a, both with
+// their line endings; "" if they end alike.
+func eolChange(a, b string) string {
+	ea, eb := eol(a), eol(b)
+	switch {
+	case ea == eb:
+		return ""
+	case ea == "":
+		return "newline added at end of file"
+	case eb == "":
+		return "newline removed at end of file"
+	}
+	return "line ending " + eolName(ea) + " → " + eolName(eb)
+}
+
+// eol is line l's ending: "\r\n", "\n" or "" (the file's last line).
+func eol(l string) string {
+	switch {
+	case strings.HasSuffix(l, "\r\n"):
+		return "\r\n"
+	case strings.HasSuffix(l, "\n"):
+		return "\n"
+	}
+	return ""
+}
+
+func eolName(e string) string {
+	if e == "\r\n" {
+		return "CRLF"
+	}
+	return "LF"
+}
+
+// note draws text at the right edge of row rw's right side over a patch
+// of the view's background, unless the line there reaches under it and
+// the left side's line leaves room (a note must not hide the change it
+// describes).
+func (r *diffRow) note(rw row, note string, colour color.Color, xTextL, xTextR float32, inline bool) {
+	v := r.v
 	mt := v.metric
 	const scale = 0.85
 	w := float32(utf8.RuneCountInString(note))*mt.cell*scale + 2*padText
@@ -57,10 +126,6 @@ func (r *diffRow) hunkNote(rw row, xTextL, xTextR float32, inline bool) {
 	xText := xTextR
 	if !fits(rw.b, &v.model.b) && !inline && mt.leftW > 0 && fits(rw.a, &v.model.a) {
 		xText = xTextL
-	}
-	colour := theme.Color(theme.ColorNamePrimary)
-	if n.Done {
-		colour = theme.Color(theme.ColorNameSuccess)
 	}
 	x := max(xText+mt.sideW-w-padText, xText)
 	r.rect(theme.Color(theme.ColorNameBackground), x, 1, w, mt.line-2)

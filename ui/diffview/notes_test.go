@@ -69,3 +69,52 @@ func TestHunkNoteKeepsClearOfTheText(t *testing.T) {
 		}
 	}
 }
+
+// TestEOLNotes: a changed line whose ending changed says how, beside a
+// change of its text too; in inline layout on the added line; a hunk's own
+// note takes its first row.
+func TestEOLNotes(t *testing.T) {
+	v, _ := newTestView(t, 900, 300)
+	for _, tt := range []struct {
+		old, new string
+		line     int // 0-based, right side
+		note     string
+	}{
+		{"alpha\ngamma", "ALPHA\ngamma\n", 1, "newline added at end of file"},
+		{"alpha\ngamma\n", "ALPHA\nGAMMA", 1, "newline removed at end of file"},
+		{"a\r\nb\r\n", "A\nb\n", 0, "line ending CRLF → LF"},
+		{"a\nb\n", "a\r\nB\r\n", 1, "line ending LF → CRLF"},
+	} {
+		for _, inline := range []bool{false, true} {
+			v.SetInline(inline)
+			v.SetTexts("a.txt", tt.old, tt.new)
+			if got, _ := noteAt(v, tt.line, tt.note); got == "" {
+				t.Errorf("%q → %q (inline %v): no %q on line %d", tt.old, tt.new, inline, tt.note, tt.line+1)
+			}
+		}
+	}
+	v.SetInline(false)
+	v.SetTexts("a.txt", "a\nb\n", "A\nb\n") // same endings: no note
+	if got, _ := noteAt(v, 0, "line ending LF → CRLF"); got != "" {
+		t.Error("a note on a line whose ending did not change")
+	}
+	for _, txt := range func() []string {
+		r := newDiffRow(v)
+		r.id = v.model.RowOfB(0)
+		r.build()
+		var s []string
+		for _, t := range r.texts[:r.nText] {
+			s = append(s, t.Text)
+		}
+		return s
+	}() {
+		if strings.Contains(txt, "newline") || strings.Contains(txt, "line ending") {
+			t.Errorf("a line whose ending did not change says %q", txt)
+		}
+	}
+	v.SetTexts("a.txt", "x\nlast", "x\nlast\n")
+	v.SetHunkNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: "newline at end of file only"}})
+	if got, _ := noteAt(v, 1, "newline added at end of file"); got != "" {
+		t.Error("the line-ending note drawn over the hunk's own note")
+	}
+}

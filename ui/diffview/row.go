@@ -313,6 +313,7 @@ func (r *diffRow) build() {
 	}
 	if rw.hunk >= 0 {
 		r.hunkNote(rw, xTextL, xTextR, inline)
+		r.eolNote(rw, xTextL, xTextR, inline)
 	}
 }
 

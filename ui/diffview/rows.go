@@ -45,17 +45,17 @@ type lineSet struct {
 func (s *lineSet) Len() int { return len(s.head) + len(s.mid) + len(s.tail) }
 
 // Line returns line i (0-based) without its line ending.
-func (s *lineSet) Line(i int) string {
-	var l string
+func (s *lineSet) Line(i int) string { return trimEOL(s.rawLine(i)) }
+
+// rawLine returns line i (0-based) with its line ending.
+func (s *lineSet) rawLine(i int) string {
 	switch {
 	case i < len(s.head):
-		l = s.head[i]
+		return s.head[i]
 	case i < len(s.head)+len(s.mid):
-		l = s.mid[i-len(s.head)]
-	default:
-		l = s.tail[i-len(s.head)-len(s.mid)]
+		return s.mid[i-len(s.head)]
 	}
-	return trimEOL(l)
+	return s.tail[i-len(s.head)-len(s.mid)]
 }
 
 // raw returns the lines as one slice (with line endings), for hashing.
