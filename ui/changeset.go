@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
@@ -33,14 +34,14 @@ type changesetTree struct {
 	rows   *fyne.Container // VBox of treeRows and directory labels
 	scroll *container.Scroll
 	box    *fyne.Container
-	hunks  map[string]int // proposal id + path → its hunk count (cache)
+	hunks  map[string]cachedHunks // proposal id + path → its hunks (fileHunks)
 	// confirm, while the approve-all confirmation is open, approves (Enter).
 	confirm    func()
 	confirmMsg string // the question confirm answers
 }
 
 func newChangesetTree(d *detail) *changesetTree {
-	t := &changesetTree{d: d, hunks: map[string]int{}}
+	t := &changesetTree{d: d, hunks: map[string]cachedHunks{}}
 	t.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.rows = container.NewVBox()
 	t.scroll = container.NewVScroll(t.rows)
@@ -56,11 +57,15 @@ func (t *changesetTree) shown() bool { return len(t.cs.Files) > 1 }
 // refresh re-reads the shown proposal's changeset from the desk and draws it.
 func (t *changesetTree) refresh() {
 	d := t.d
+	was := t.cs.Key
 	t.cs = review.Changeset{}
 	if d.id != "" {
 		if cs, ok := d.w.desk.ChangesetOf(d.id); ok {
 			t.cs = cs
 		}
+	}
+	if t.cs.Key != was {
+		clear(t.hunks) // another changeset's: it holds their texts
 	}
 	// The tree comes, goes and grows while the person reads: the pane is
 	// laid out again each time, or the diff stays where it was, under it.
@@ -212,21 +217,40 @@ func (t *changesetTree) step(dir int, last bool) bool {
 
 // hunkCount is how many hunks file f of the changeset has.
 func (t *changesetTree) hunkCount(f review.ChangesetFile) int {
-	key := f.Proposal + "\x00" + f.Path
-	if n, ok := t.hunks[key]; ok {
-		return n
-	}
-	n := 0
 	for _, p := range t.cs.Proposals {
 		if p.ID == f.Proposal && f.Index < len(p.Files) {
 			if p.State == review.StateStreaming {
-				return 0 // still growing: not cached
+				return 0 // still growing
 			}
-			n = len(p.Files[f.Index].Hunks())
+			return len(t.fileHunks(p)(p.Files[f.Index]))
 		}
 	}
-	t.hunks[key] = n
-	return n
+	return 0
+}
+
+// cachedHunks are a file's hunks and the proposed text they are of.
+type cachedHunks struct {
+	proposed string
+	hs       []engine.Hunk
+}
+
+// fileHunks returns p's File.Hunks, diffed once per file of the changeset
+// while its proposed text stays the same (a placed block changes it):
+// approving or checking a whole changeset asks for them several times.
+// The shown proposal's are the view's own (detail.fileHunks).
+func (t *changesetTree) fileHunks(p review.Proposal) func(review.File) []engine.Hunk {
+	if p.ID == t.d.id {
+		return t.d.fileHunks
+	}
+	return func(f review.File) []engine.Hunk {
+		key := p.ID + "\x00" + f.Path
+		if c, ok := t.hunks[key]; ok && c.proposed == f.Proposed {
+			return c.hs
+		}
+		hs := f.Hunks()
+		t.hunks[key] = cachedHunks{f.Proposed, hs}
+		return hs
+	}
 }
 
 // counter is the counter's text over the changeset, from the shown file's

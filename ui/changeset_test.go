@@ -10,6 +10,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -281,5 +282,21 @@ func TestChangesetDecisionsCarryEachProposalsComments(t *testing.T) {
 				t.Errorf("b's comments still pending after they were sent: %+v", got)
 			}
 		})
+	}
+}
+
+// The changeset's hunk counts follow a proposal whose text changed (a held
+// failure's block placed by the person); they were cached once for good.
+func TestChangesetHunkCountFollowsAChangedProposal(t *testing.T) {
+	tr := &changesetTree{d: &detail{id: "shown"}, hunks: map[string]cachedHunks{}}
+	f := review.File{Path: "/w/a.txt", Base: atomicfile.Snapshot{Exists: true, Content: []byte("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n")}, Proposed: "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"}
+	tr.cs = review.Changeset{Proposals: []review.Proposal{{ID: "p2", Files: []review.File{f}}}}
+	cf := review.ChangesetFile{Proposal: "p2", Path: f.Path}
+	if n := tr.hunkCount(cf); n != 0 {
+		t.Fatalf("unchanged file: %d hunks", n)
+	}
+	tr.cs.Proposals[0].Files[0].Proposed = "ONE\n2\n3\n4\n5\n6\n7\n8\n9\nTEN\n"
+	if n := tr.hunkCount(cf); n != 2 {
+		t.Errorf("after its text changed: %d hunks; want 2", n)
 	}
 }

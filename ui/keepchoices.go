@@ -91,7 +91,7 @@ func (d *detail) keptChoiceIn(open []review.Proposal) string {
 			return fileNames(p)
 		}
 		for _, f := range p.Files {
-			if ids, ok := k.accepted[f.Path]; ok && len(ids) < len(f.Hunks()) {
+			if ids, ok := k.accepted[f.Path]; ok && len(ids) < len(d.tree.fileHunks(p)(f)) {
 				return fileNames(p)
 			}
 		}

@@ -205,9 +205,9 @@ func (d *detail) changesetSeen(ps []review.Proposal) (review.Unseen, map[string]
 	var items []review.ProposalSeen
 	record := map[string]map[string][]string{}
 	for _, p := range ps {
-		seen := d.seenOf(p)
-		items = append(items, review.ProposalSeen{Proposal: p, Seen: seen})
-		record[p.ID] = review.SeenIDs(p, seen, nil)
+		seen, hunks := d.seenOf(p), d.tree.fileHunks(p)
+		items = append(items, review.ProposalSeen{Proposal: p, Seen: seen, Hunks: hunks})
+		record[p.ID] = review.SeenIDs(p, seen, hunks)
 	}
 	return review.CheckSeen(items), record
 }
