@@ -169,6 +169,7 @@ func TestLeavingEditModeStopsTheEditsCheck(t *testing.T) {
 		t.Fatal("the edit's check did not start after the pause")
 	}
 	d.CancelEdit()
+	d.discardDialog.Confirm() // the person changed the text: Cancel edit asks first
 	h.settle()
 	if d.recheck != nil || d.checks.Text != "no new problems" {
 		t.Errorf("after Cancel edit: check %v, header %q; want none, the proposal's", d.recheck, d.checks.Text)

@@ -86,6 +86,7 @@ type detail struct {
 	lineHint      *widget.Label // under it: what is wrong with what was typed
 	unseenDialog  *dialog.ConfirmDialog
 	unseenMsg     string // what unseenDialog asks
+	discardDialog *dialog.ConfirmDialog // asks before an edit is thrown away (discardedit.go)
 	rejectConfirm *widget.Button
 	rejectWhole   bool // the reject dialog rejects the whole changeset (R)
 
@@ -1122,8 +1123,9 @@ func (d *detail) ToggleEdit() {
 	d.startEdit(d.view.PlaceLine(), 0) // editplace.go
 }
 
-// CancelEdit leaves edit mode and forgets the edits.
-func (d *detail) CancelEdit() {
+// discardEdit leaves edit mode and forgets the edits (CancelEdit, once
+// the person agreed).
+func (d *detail) discardEdit() {
 	if !d.editing || d.deciding {
 		return
 	}

@@ -44,6 +44,11 @@ func (d *detail) editStart(f review.File) string {
 	if t, ok := d.edited[f.Path]; ok {
 		return t
 	}
+	return d.tickedText(f)
+}
+
+// tickedText is f's proposal with only the hunks left ticked.
+func (d *detail) tickedText(f review.File) string {
 	if acc, some := d.tickedOnly(f); some {
 		return engine.ApplyHunks(f.BaseText(), f.Proposed, func(id string) bool { return acc[id] })
 	}

@@ -260,3 +260,44 @@ func TestCancelEditKeepsThePlace(t *testing.T) {
 		t.Errorf("after leaving edit mode line %d is at y %v (on screen %v); want %v, where it was", at+1, y, on, yEdit)
 	}
 }
+
+// TestLeavingEditModeAsksBeforeDiscarding: Esc Esc after typing asks
+// before the edit is thrown away; Esc keeps editing, with the text as it
+// was; Enter discards. With nothing changed, Esc Esc just leaves.
+func TestLeavingEditModeAsksBeforeDiscarding(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\ntwo\n")
+	p := h.propose("claude-code", "s", engine.FormatWrite, "a.txt", "one\nTWO\n")
+	h.win.Select(p.ID)
+	d, v := h.win.detail, h.win.View()
+	h.press('e')
+	h.pressKey(fyne.KeyEscape)
+	h.pressKey(fyne.KeyEscape)
+	if d.editing || d.discardDialog != nil {
+		t.Fatalf("nothing changed: Esc Esc left editing %v, asked %v; want it to leave at once", d.editing, d.discardDialog != nil)
+	}
+	h.press('e')
+	h.typed(v.Editor(), "my ")
+	h.pressKey(fyne.KeyEscape) // leave the editor
+	h.pressKey(fyne.KeyEscape) // leave edit mode: asks
+	if !d.editing || d.discardDialog == nil {
+		t.Fatalf("after typing, Esc Esc: editing %v, asked %v; want the question, the edit kept", d.editing, d.discardDialog != nil)
+	}
+	h.pressKey(fyne.KeyEscape) // keep editing
+	if !d.editing || d.discardDialog != nil || !strings.Contains(v.EditedText(), "my ") || h.win.Win.Canvas().Focused() != v.Editor() {
+		t.Fatalf("Esc on the question: editing %v, text %q, editor focused %v; want the edit kept, the keyboard in it", d.editing, v.EditedText(), h.win.Win.Canvas().Focused() == v.Editor())
+	}
+	h.pressKey(fyne.KeyEscape)
+	h.press('e') // e leaves edit mode too: asks as well
+	if d.discardDialog == nil {
+		t.Fatal("e after typing left edit mode without asking")
+	}
+	h.pressKey(fyne.KeyReturn) // discard
+	if d.editing || d.discardDialog != nil || len(d.edited) != 0 {
+		t.Errorf("Enter on the question: editing %v, edits %v; want the edit gone", d.editing, d.edited)
+	}
+	h.press('a')
+	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("a.txt") != "one\nTWO\n" {
+		t.Errorf("after discarding, a: %s, file %q; want the proposal as sent", o.Status, h.read("a.txt"))
+	}
+}
