@@ -85,7 +85,7 @@ type detail struct {
 	lineEntry     *dialogEntry  // go to line (g)
 	lineHint      *widget.Label // under it: what is wrong with what was typed
 	unseenDialog  *dialog.ConfirmDialog
-	unseenMsg     string // what unseenDialog asks
+	unseenMsg     string                // what unseenDialog asks
 	discardDialog *dialog.ConfirmDialog // asks before an edit is thrown away (discardedit.go)
 	rejectConfirm *widget.Button
 	rejectWhole   bool // the reject dialog rejects the whole changeset (R)
