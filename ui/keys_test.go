@@ -344,14 +344,14 @@ func TestProposalKeysSayWhenTheyReachAnEnd(t *testing.T) {
 	older := h.propose("a", "s", engine.FormatWrite, "1.txt", "1\n")
 	newer := h.propose("a", "s", engine.FormatWrite, "2.txt", "2\n")
 	d := h.win.detail
-	h.win.Select(older.ID) // the queue lists the newest first: older is last
+	h.win.Select(newer.ID) // the queue lists a session in the agent's order: newer is last
 	h.press('n')
-	if h.win.Selected() != older.ID || !strings.Contains(d.message.Text, "last proposal") {
+	if h.win.Selected() != newer.ID || !strings.Contains(d.message.Text, "last proposal") {
 		t.Errorf("n on the last proposal: selected %q, message %q", h.win.Selected(), d.message.Text)
 	}
 	h.press('p')
-	if h.win.Selected() != newer.ID || d.message.Text != "" {
-		t.Errorf("p: selected %q, message %q; want %q and the message cleared", h.win.Selected(), d.message.Text, newer.ID)
+	if h.win.Selected() != older.ID || d.message.Text != "" {
+		t.Errorf("p: selected %q, message %q; want %q and the message cleared", h.win.Selected(), d.message.Text, older.ID)
 	}
 	h.press('p')
 	if !strings.Contains(d.message.Text, "first proposal") {

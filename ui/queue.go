@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -29,7 +30,9 @@ type queueRow struct {
 
 // queueRows groups proposals by changeset (agent, session and turn; see
 // review.Changeset): groups ordered by their newest proposal, newest
-// first, and newest first within a group.
+// first (the session at work on top), and within a group oldest first,
+// the order the agent made them in: as the changeset's tree lists them,
+// as a decision moves on to the next, and as n goes.
 func queueRows(ps []review.Proposal) []queueRow {
 	sorted := append([]review.Proposal(nil), ps...)
 	sort.SliceStable(sorted, func(i, j int) bool {
@@ -56,6 +59,7 @@ func queueRows(ps []review.Proposal) []queueRow {
 	}
 	var rows []queueRow
 	for _, g := range groups {
+		slices.Reverse(g.ps) // oldest first
 		h := queueRow{header: g.name, count: len(g.ps)}
 		for _, p := range g.ps {
 			a, r := p.Counts()

@@ -21,7 +21,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/startup"
 )
 
-func TestQueueRowsGroupNewestFirst(t *testing.T) {
+func TestQueueRowsGroupNewestFirstInTheAgentsOrder(t *testing.T) {
 	at := func(m int) time.Time { return baseTime.Add(time.Duration(m) * time.Minute) }
 	ps := []review.Proposal{
 		{ID: "p1", Agent: "claude", Session: "s1", Created: at(1)},
@@ -36,7 +36,7 @@ func TestQueueRowsGroupNewestFirst(t *testing.T) {
 			got = append(got, r.p.ID)
 		}
 	}
-	want := "[claude · s1] p3 p1 [gemini · docs] p2"
+	want := "[claude · s1] p1 p3 [gemini · docs] p2"
 	if strings.Join(got, " ") != want {
 		t.Errorf("queueRows = %v; want %s", got, want)
 	}
@@ -456,14 +456,14 @@ func TestKeysNavigateProposals(t *testing.T) {
 	h := newHarness(t)
 	p1 := h.propose("a", "s", engine.FormatWrite, "1.txt", "1\n")
 	p2 := h.propose("a", "s", engine.FormatWrite, "2.txt", "2\n")
-	h.win.Select(p2.ID) // newest first: p2 is at the top
+	h.win.Select(p1.ID) // the agent's order: p1 is first
 	test.TypeOnCanvas(h.win.Win.Canvas(), "n")
-	if h.win.Selected() != p1.ID {
-		t.Errorf("n selected %q; want %q", h.win.Selected(), p1.ID)
+	if h.win.Selected() != p2.ID {
+		t.Errorf("n selected %q; want %q", h.win.Selected(), p2.ID)
 	}
 	h.win.TypeKey('p')
-	if h.win.Selected() != p2.ID {
-		t.Errorf("p selected %q; want %q", h.win.Selected(), p2.ID)
+	if h.win.Selected() != p1.ID {
+		t.Errorf("p selected %q; want %q", h.win.Selected(), p1.ID)
 	}
 	h.win.TypeKey('?')
 	if h.win.keysOverlay == nil {
