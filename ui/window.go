@@ -284,8 +284,14 @@ func (w *Window) refreshQueue() {
 		w.autoPicked = w.detail.id != ""
 	case w.detail.done():
 		// The shown proposal is decided: the next one that waits takes the
-		// pane (one arriving later too), never a failed or decided one.
-		if id := pickProposal(ps, nil); id != "" && id != w.detail.id && (w.items[id].State.Open() || w.items[id].Held) {
+		// pane (one arriving later too), never a failed or decided one:
+		// the next of its changeset while one waits, so that a session's
+		// edits are read together, then the oldest.
+		id := pickProposal(sameChangeset(ps, w.detail.p), nil)
+		if id == "" || !(w.items[id].State.Open() || w.items[id].Held) {
+			id = pickProposal(ps, nil)
+		}
+		if id != "" && id != w.detail.id && (w.items[id].State.Open() || w.items[id].Held) {
 			w.show(id)
 			w.autoPicked = true
 		}
@@ -351,6 +357,18 @@ func pickProposal(ps []review.Proposal, queueIDs []string) string {
 		return queueIDs[0]
 	}
 	return ""
+}
+
+// sameChangeset returns the proposals of ps in p's changeset.
+func sameChangeset(ps []review.Proposal, p review.Proposal) []review.Proposal {
+	key := review.ChangesetKey(p)
+	var out []review.Proposal
+	for _, q := range ps {
+		if review.ChangesetKey(q) == key {
+			out = append(out, q)
+		}
+	}
+	return out
 }
 
 // Select shows proposal id on the right: the person's choice, which the

@@ -801,3 +801,22 @@ func TestBigProposalOpensWithoutWaiting(t *testing.T) {
 		t.Errorf("once classified the counter says %q; want hunk 1 of 120", d.counter.Text)
 	}
 }
+
+// TestADecisionMovesOnWithinTheChangeset: after a decision the next
+// proposal of the same session takes the pane while one waits, though
+// another session's is older; then the oldest.
+func TestADecisionMovesOnWithinTheChangeset(t *testing.T) {
+	h := newHarness(t)
+	a1 := h.propose("claude", "s1", engine.FormatWrite, "a1.txt", "1\n")
+	b := h.propose("gemini", "s2", engine.FormatWrite, "b.txt", "b\n")
+	a2 := h.propose("claude", "s1", engine.FormatWrite, "a2.txt", "2\n")
+	h.win.Select(a1.ID)
+	for _, next := range []string{a2.ID, b.ID} {
+		was := h.win.Selected()
+		h.win.Approve()
+		h.until("the next proposal takes the pane", func() bool { return h.win.Selected() != was })
+		if got := h.win.Selected(); got != next {
+			t.Fatalf("after a decision %q took the pane; want %q", got, next)
+		}
+	}
+}
