@@ -83,6 +83,12 @@ func (e *StaleError) Error() string {
 // written and the proposal stays open.
 func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, error) {
 	if p, ok := d.Get(id); ok {
+		if pv, ok := d.Preview(id); ok {
+			// Rejected while it streams: what was on screen is the text
+			// as far as it had come (cutStream), whose lines the comments
+			// and the hunks seen are of.
+			p.Files[0].Proposed = pv.Text()
+		}
 		cs, err := quoteComments(p, dec.Comments)
 		if err != nil {
 			return Outcome{}, err

@@ -52,7 +52,12 @@ func startStream(t *testing.T) (*reviewtest.Desk, review.Proposal) {
 // that deletes every line; and the agent is told it was stopped.
 func TestStreamRejectedMidwayKeepsWhatArrived(t *testing.T) {
 	d, p := startStream(t)
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected, Feedback: "not this way"})
+	pv, _ := d.Preview(p.ID)
+	shownFile := review.File{Path: p.Files[0].Path, Base: p.Files[0].Base, Proposed: pv.Text()}
+	hs := shownFile.Hunks()
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected, Feedback: "not this way",
+		Seen:     map[string][]string{"a.txt": {hs[0].ID}},
+		Comments: []journal.Comment{{Path: "a.txt", Side: journal.SideNew, Line: 2, Text: "why two?"}}})
 	if !o.Unfinished || !strings.Contains(o.Text(), "rejected it while you were still sending it") {
 		t.Errorf("outcome unfinished %v, text %q; want it to say the edit was rejected while still being sent", o.Unfinished, o.Text())
 	}
@@ -60,8 +65,16 @@ func TestStreamRejectedMidwayKeepsWhatArrived(t *testing.T) {
 	if got, _ := d.Get(p.ID); !got.Unfinished || got.Files[0].Proposed != shown {
 		t.Errorf("proposal unfinished %v, proposed %q; want %q", got.Unfinished, got.Files[0].Proposed, shown)
 	}
-	if det, proposed := streamedDetail(t, d); proposed != shown || string(det.Payload) != "one\ntwo\n" {
+	det, proposed := streamedDetail(t, d)
+	if proposed != shown || string(det.Payload) != "one\ntwo\n" {
 		t.Errorf("history: proposed %q, payload %q; want %q and what had arrived", proposed, det.Payload, shown)
+	}
+	// The hunks seen and the comments are of the text as it was shown.
+	if seen, total := journal.SeenCount(det.Seen); seen != 1 || total != 1 {
+		t.Errorf("history: %d of %d hunks seen; want the one hunk shown, seen", seen, total)
+	}
+	if len(o.Comments) != 1 || o.Comments[0].Quote != "two\n" {
+		t.Errorf("comments %+v; want the one on line 2 of what was shown, quoting it", o.Comments)
 	}
 }
 

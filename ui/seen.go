@@ -142,8 +142,8 @@ func (d *detail) showFirstUnseen(files []string, u review.Unseen) {
 // seenForDecision is what a decision on the shown proposal says was on
 // screen: per file, the ids of its hunks seen.
 func (d *detail) seenForDecision() map[string][]string {
-	if len(d.p.Files) == 0 {
-		return nil
+	if len(d.p.Files) == 0 || d.p.State == review.StateStreaming {
+		return nil // a stream's text grows under the view: not tracked
 	}
 	return review.SeenIDs(d.p, d.seenSets(), d.fileHunks)
 }

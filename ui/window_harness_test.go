@@ -225,3 +225,23 @@ func (h *harness) staleProposal(rel, base, edit, disk string) review.Proposal {
 	h.until("the proposal turns stale", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStale })
 	return p
 }
+
+// historyDetail is the journal's account of proposal id's decision.
+func (h *harness) historyDetail(id string) journal.Detail {
+	h.t.Helper()
+	page, err := h.j.History(context.Background(), journal.Filter{})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, e := range page.Entries {
+		if e.ProposalID == id {
+			det, err := h.j.Detail(context.Background(), e.Ref)
+			if err != nil {
+				h.t.Fatal(err)
+			}
+			return det
+		}
+	}
+	h.t.Fatalf("no history entry for %s", id)
+	return journal.Detail{}
+}

@@ -359,6 +359,12 @@ func TestRejectStopsARunawayStream(t *testing.T) {
 	if o.Status != journal.Rejected || o.Feedback != "this is going nowhere" {
 		t.Fatalf("outcome = %s %q; want rejected with the reason", o.Status, o.Feedback)
 	}
+	// What was on screen of a growing text is not tracked: the history
+	// must not say its hunks were never seen.
+	det := h.historyDetail(p.ID)
+	if det.Seen != nil {
+		t.Errorf("the journal keeps %v seen of a stream rejected midway; want not tracked (nil)", det.Seen)
+	}
 	// The decided view shows what had arrived, not a proposal of nothing.
 	h.until("the decided view", func() bool { return h.win.detail.p.State == review.StateReported })
 	if got, msg := h.win.detail.view.Lines(), h.win.detail.status.Text; got != 1 || !strings.Contains(msg, "Rejected while it streamed") {
