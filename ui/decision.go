@@ -1117,6 +1117,7 @@ func (d *detail) CancelEdit() {
 	d.render()
 	if placed {
 		d.showOrigPlace(a, y)
+		d.updateCounter() // the change at the place is the current one again
 	}
 	d.w.Win.Canvas().Unfocus() // the keys act on the window again
 }

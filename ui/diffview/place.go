@@ -44,12 +44,22 @@ func (v *DiffView) LineY(i int) (float32, bool) {
 
 // ShowLineAt scrolls so that line i of the right side (opened from a fold
 // if need be) is y below the top of the view, or as near as the rows allow.
+// When line i starts a change (the place PlaceLine gave while j/k's change
+// was on screen), that change is the current one again: the counter names
+// it and j/k go on from it; else a current change now off screen is
+// forgotten, so the counter does not name a change far away.
 func (v *DiffView) ShowLineAt(i int, y float32) {
 	if i < 0 || i >= v.model.b.Len() {
 		return
 	}
 	r := v.revealLine(1, i)
 	v.list.ScrollToOffset(max(v.rowY(r)-y, 0))
+	rows := v.changeRows()
+	if k := sort.SearchInts(rows, r); k < len(rows) && rows[k] == r {
+		v.curRow = r
+	} else if !v.CurrentOnScreen() {
+		v.curRow = -1
+	}
 	v.list.Refresh()
 }
 
