@@ -108,6 +108,8 @@ func (v *DiffView) ShowSearch() {
 		c.Focus(s.entry)
 	}
 	s.entry.SetText(s.query)
+	// The last query selected: typing replaces it, Enter searches it again.
+	s.entry.TypedShortcut(&fyne.ShortcutSelectAll{})
 }
 
 // SearchBox is the search bar's text box.

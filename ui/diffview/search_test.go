@@ -91,3 +91,25 @@ func TestSearchIgnoresCaseUnlessAskedNot(t *testing.T) {
 		t.Errorf("zzz: label %q", v.search.count.Text)
 	}
 }
+
+// TestSearchReopensWithTheLastQuerySelected: / again shows the last query
+// selected, so typing replaces it, as in an editor's find box (real
+// window: "中文" then / and a searched for "中文a").
+func TestSearchReopensWithTheLastQuerySelected(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	v.SetTexts("a.txt", "one\ntwo\nthree\n", "one\n2\nthree\n")
+	v.ShowSearch()
+	test.Type(v.search.entry, "one")
+	v.CloseSearch()
+	v.ShowSearch()
+	if got := v.search.entry.SelectedText(); got != "one" {
+		t.Errorf("selected %q on reopening; want the last query, \"one\"", got)
+	}
+	test.Type(v.search.entry, "three")
+	if q := v.SearchQuery(); q != "three" {
+		t.Errorf("query %q after typing on reopening; want \"three\" (the last query replaced)", q)
+	}
+	if cur, n := v.SearchCount(); cur != 1 || n != 1 {
+		t.Errorf("SearchCount = %d, %d; want 1, 1", cur, n)
+	}
+}
