@@ -46,8 +46,7 @@ func (v *DiffView) LineY(i int) (float32, bool) {
 // if need be) is y below the top of the view, or as near as the rows allow.
 // When line i starts a change (the place PlaceLine gave while j/k's change
 // was on screen), that change is the current one again: the counter names
-// it and j/k go on from it; else a current change now off screen is
-// forgotten, so the counter does not name a change far away.
+// it and j/k go on from it.
 func (v *DiffView) ShowLineAt(i int, y float32) {
 	if i < 0 || i >= v.model.b.Len() {
 		return
@@ -57,8 +56,6 @@ func (v *DiffView) ShowLineAt(i int, y float32) {
 	rows := v.changeRows()
 	if k := sort.SearchInts(rows, r); k < len(rows) && rows[k] == r {
 		v.curRow = r
-	} else if !v.CurrentOnScreen() {
-		v.curRow = -1
 	}
 	v.list.Refresh()
 }
