@@ -169,7 +169,7 @@ func (r *diffRow) build() {
 	}
 	rejected := rw.hunk >= 0 && v.stream == nil && v.ed == nil && len(v.rejected) > 0 && v.rejected[v.hunkID(rw.hunk)]
 	faded := v.whitespaceOnly(rw.hunk)
-	moved, movedSide := v.movedRow(rw)
+	movedL, movedR := v.movedOn(rw, 0), v.movedOn(rw, 1)
 
 	// Backgrounds.
 	var bgL, bgR color.Color
@@ -184,9 +184,10 @@ func (r *diffRow) build() {
 	if rejected && bgR != nil {
 		bgR = c.filler
 	}
-	if moved >= 0 && movedSide == 0 {
+	if movedL >= 0 {
 		bgL = c.moved
-	} else if moved >= 0 {
+	}
+	if movedR >= 0 {
 		bgR = c.moved
 	}
 	if faded {
@@ -220,12 +221,13 @@ func (r *diffRow) build() {
 			r.rect(bgR, xNumR, 0, mt.numW+mt.sideW, h)
 		}
 	}
-	if moved >= 0 { // a bar beside the number: tap the number to jump to the block's other end
-		x := mt.numW - 3
-		if movedSide == 1 {
-			x = xNumR + mt.numW - 3
-		}
-		r.rect(c.movedMark, x, 0, 3, h)
+	// A bar beside a moved line's number: tap the number to jump to the
+	// block's other end.
+	if movedL >= 0 {
+		r.rect(c.movedMark, mt.numW-3, 0, 3, h)
+	}
+	if movedR >= 0 {
+		r.rect(c.movedMark, xNumR+mt.numW-3, 0, 3, h)
 	}
 	if growing {
 		r.rect(theme.Color(theme.ColorNamePrimary), xNumR, 0, 3, h)
@@ -275,7 +277,10 @@ func (r *diffRow) build() {
 		r.text(itoa(n+1), dim, x, 0, mt.numW-padText, fyne.TextAlignTrailing, monospace)
 	}
 	words := m.Words(rw)
-	if faded {
+	if faded || movedL >= 0 || movedR >= 0 {
+		// A moved line's counterpart is at the block's other end: beside
+		// it stands another line, and words set against that would say
+		// one was edited into the other.
 		words = wordPair{}
 	}
 	pal := paletteFor(v.dark)
@@ -628,8 +633,8 @@ func (r *diffRow) Tapped(ev *fyne.PointEvent) {
 		}
 		return
 	}
-	if r.onNumber(rw, ev.Position.X) {
-		v.jumpFrom(rw)
+	if k, side := r.onNumber(rw, ev.Position.X); k >= 0 {
+		v.jumpFromSide(rw, k, side)
 		return
 	}
 	if v.ed != nil {
@@ -638,23 +643,28 @@ func (r *diffRow) Tapped(ev *fyne.PointEvent) {
 	}
 }
 
-// onNumber reports whether x is on the line number of row rw's moved
-// line.
-func (r *diffRow) onNumber(rw row, x float32) bool {
+// onNumber returns the move and side of the moved line whose number x
+// is on in row rw, or -1.
+func (r *diffRow) onNumber(rw row, x float32) (int, int) {
 	v := r.v
-	k, side := v.movedRow(rw)
-	if k < 0 {
-		return false
-	}
 	mt := v.metric
-	x0 := float32(0)
-	if side == 1 {
-		x0 = mt.leftW + mt.gutW
-		if v.model.shape.inline {
-			x0 = mt.numW
+	for side := range 2 {
+		k := v.movedOn(rw, side)
+		if k < 0 {
+			continue
+		}
+		x0 := float32(0)
+		if side == 1 {
+			x0 = mt.leftW + mt.gutW
+			if v.model.shape.inline {
+				x0 = mt.numW
+			}
+		}
+		if x >= x0 && x < x0+mt.numW {
+			return k, side
 		}
 	}
-	return x >= x0 && x < x0+mt.numW
+	return -1, 0
 }
 
 // posAt returns the editor position at p (relative to row id's top left).
