@@ -503,7 +503,11 @@ func (v *DiffView) SetStream(path, old string, p engine.Preview) {
 	}
 	st.live.Update(p.Done, p.TailStart)
 	ops := st.live.Ops()
-	b := lineSet{head: p.Done, tail: p.Tail, tailStart: p.TailStart}
+	// The tail as the live diff takes it, the original from TailStart:
+	// p.Tail is that sub-slice, but the zero Preview of a stream before
+	// its first chunk has none while it stands for the whole original.
+	tailStart := min(max(p.TailStart, 0), len(st.a))
+	b := lineSet{head: p.Done, tail: st.a[tailStart:], tailStart: tailStart}
 	if p.Partial != "" {
 		ops = spliceLine(ops, len(p.Done))
 		b.mid = []string{p.Partial}
