@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"image/color"
+	"sort"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -496,6 +497,13 @@ const offsideW = 4
 func (r *diffRow) run(s string, cols []int32, b0, b1 int, c color.Color, w [2]int, x0, y float32) {
 	mt := r.v.metric
 	at := func(cell int) float32 { return x0 + float32(cell-w[0])*mt.cell }
+	// Only the bytes whose cells start inside the window (cols only
+	// grow): a megabyte line costs the window's width, not its length.
+	i0 := b0 + sort.Search(b1-b0, func(k int) bool { return int(cols[b0+k]) >= w[0] })
+	b1 = i0 + sort.Search(b1-i0, func(k int) bool { return int(cols[i0+k]) >= w[1] })
+	if b0 = i0; b0 >= b1 {
+		return
+	}
 	if plain(s[b0:b1]) { // ASCII without tabs: one cell per byte
 		c0 := int(cols[b0])
 		lo, hi := max(c0, w[0]), min(int(cols[b1]), w[1])
