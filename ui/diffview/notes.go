@@ -32,7 +32,8 @@ func (v *DiffView) Note(id string) HunkNote { return v.notes[id] }
 // hunkNote draws the note of the hunk row rw heads, if it has one, over a
 // patch of the view's background: at the right edge of the right side,
 // unless the line there reaches under it and the left side's line leaves
-// room (a note must not hide the change it describes).
+// room (a note must not hide the change it describes); with wrap, beside
+// the line's last visual line.
 func (r *diffRow) hunkNote(rw row, xTextL, xTextR float32, inline bool) {
 	v := r.v
 	if !rw.head || len(v.notes) == 0 || v.stream != nil || v.ed != nil {
@@ -46,24 +47,35 @@ func (r *diffRow) hunkNote(rw row, xTextL, xTextR float32, inline bool) {
 	mt := v.metric
 	const scale = 0.85
 	w := float32(utf8.RuneCountInString(note))*mt.cell*scale + 2*padText
-	fits := func(line int, set *lineSet) bool {
-		used := 0
+	// fits reports whether the note fits after the line's last visual line
+	// (the first and only one without wrap), and that line's y.
+	fits := func(line int, set *lineSet) (bool, float32) {
+		used, y := 0, float32(0)
 		if line >= 0 {
-			r.colBuf = columns(set.Line(line), r.colBuf)
-			used = int(r.colBuf[len(r.colBuf)-1]) - v.hoff
+			s := set.Line(line)
+			r.colBuf = columns(s, r.colBuf)
+			end := int(r.colBuf[len(r.colBuf)-1])
+			used = end - v.hoff
+			if v.wrap {
+				wins := r.windows(s, r.colBuf)
+				used, y = end-wins[len(wins)-1][0], float32(len(wins)-1)*mt.line
+			}
 		}
-		return float32(used+2)*mt.cell+padText+w <= mt.sideW-padText // two cells apart at least
+		return float32(used+2)*mt.cell+padText+w <= mt.sideW-padText, y // two cells apart at least
 	}
 	xText := xTextR
-	if !fits(rw.b, &v.model.b) && !inline && mt.leftW > 0 && fits(rw.a, &v.model.a) {
-		xText = xTextL
+	okR, y := fits(rw.b, &v.model.b)
+	if !okR && !inline && mt.leftW > 0 {
+		if okL, yL := fits(rw.a, &v.model.a); okL {
+			xText, y = xTextL, yL
+		}
 	}
 	colour := theme.Color(theme.ColorNamePrimary)
 	if n.Done {
 		colour = theme.Color(theme.ColorNameSuccess)
 	}
 	x := max(xText+mt.sideW-w-padText, xText)
-	r.rect(theme.Color(theme.ColorNameBackground), x, 1, w, mt.line-2)
-	r.text(note, colour, x+padText, 0, w-2*padText, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+	r.rect(theme.Color(theme.ColorNameBackground), x, y+1, w, mt.line-2)
+	r.text(note, colour, x+padText, y, w-2*padText, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	r.texts[r.nText-1].TextSize = mt.size * scale
 }

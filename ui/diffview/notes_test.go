@@ -69,3 +69,31 @@ func TestHunkNoteKeepsClearOfTheText(t *testing.T) {
 		}
 	}
 }
+
+// TestHunkNoteBesideAWrappedLinesEnd: with wrap, a line filling its first
+// visual line on both sides gets its note beside its last visual line,
+// not over its text (real window, 1024x700: "comment only" hid the word
+// "number" of "// Func114 does thing number 114.").
+func TestHunkNoteBesideAWrappedLinesEnd(t *testing.T) {
+	v, _ := newTestView(t, 900, 300)
+	v.SetWrap(true)
+	mt := v.metric
+	per := int(mt.sideW / mt.cell)
+	long := strings.Repeat("w", per-3) + " tail"
+	v.SetTexts("a.txt", "a\n"+long+"\n", "a\n"+long+" // more\n")
+	note := "comment only"
+	v.SetHunkNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: note}})
+	r := newDiffRow(v)
+	r.id = v.model.RowOfB(1)
+	r.build()
+	for _, txt := range r.texts[:r.nText] {
+		if txt.Text != note {
+			continue
+		}
+		if txt.Position().Y < mt.line {
+			t.Errorf("note at y %v; want it on the wrapped line's last visual line (y ≥ %v), clear of the first", txt.Position().Y, mt.line)
+		}
+		return
+	}
+	t.Fatal("no note drawn")
+}
