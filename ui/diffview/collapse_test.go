@@ -238,3 +238,28 @@ func TestFoldToggleKeepsTheCurrentChangeOnScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapKeepsTheCurrentChangeOnScreen: w keeps the change j went to
+// where it was, though long lines above it grow into many rows (real
+// window: 100,000-character lines, w put the change thousands of visual
+// lines below the view).
+func TestWrapKeepsTheCurrentChangeOnScreen(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	long := strings.Repeat("word ", 2000)
+	old := "a\n" + long + "\n" + long + "\nx\n" + long + "\n"
+	v.SetTexts("a.txt", old, strings.Replace(old, "\nx\n", "\ny\n", 1))
+	v.NextHunk()
+	curY := func() float32 { return v.rowY(v.curRow) - v.list.GetScrollOffset() }
+	yBefore := curY()
+	if !v.CurrentOnScreen() {
+		t.Fatal("the change is not on screen after NextHunk")
+	}
+	v.SetWrap(true)
+	if y := curY(); !v.CurrentOnScreen() || y != yBefore {
+		t.Errorf("after wrap the change is at y %v (on screen %v); want %v", y, v.CurrentOnScreen(), yBefore)
+	}
+	v.SetWrap(false)
+	if y := curY(); !v.CurrentOnScreen() || y != yBefore {
+		t.Errorf("after unwrap the change is at y %v (on screen %v); want %v", y, v.CurrentOnScreen(), yBefore)
+	}
+}

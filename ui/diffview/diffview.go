@@ -885,12 +885,17 @@ func (v *DiffView) userScrolled(dy float32) {
 }
 
 // SetWrap wraps long lines (on) or scrolls them horizontally (off). The
-// row on top of the view stays on top.
+// change j/k went to, while on screen, stays where it is; else the row on
+// top of the view stays on top.
 func (v *DiffView) SetWrap(on bool) {
 	if v.wrap == on {
 		return
 	}
 	top := v.topRow()
+	curY := float32(-1)
+	if v.CurrentOnScreen() { // the change j/k went to stays where it is on screen
+		curY = v.rowY(v.curRow) - v.list.GetScrollOffset()
+	}
 	v.wrap = on
 	v.hoff = 0
 	if on {
@@ -899,6 +904,10 @@ func (v *DiffView) SetWrap(on bool) {
 		v.clearWrap()
 	}
 	v.Refresh()
+	if curY >= 0 {
+		v.list.ScrollToOffset(max(v.rowY(v.curRow)-curY, 0))
+		return
+	}
 	v.list.ScrollToOffset(v.rowY(top))
 }
 
