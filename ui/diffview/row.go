@@ -3,6 +3,7 @@ package diffview
 import (
 	"image/color"
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -65,8 +66,9 @@ type diffRow struct {
 	nText   int
 	nRect   int
 	colBuf  []int32
-	winBuf  [][2]int // windows: the visual lines of the line drawn
-	segBuf  []byte   // run: the narrow runes of a text
+	winBuf  [][2]int        // windows: the visual lines of the line drawn
+	segBuf  []byte          // run: the narrow runes of a text
+	wsBuf   [2][]words.Span // wsSpansOut's spans, per side
 	drag    bool
 	ok, no  *canvas.Image
 	dragRow int
@@ -283,6 +285,12 @@ func (r *diffRow) build() {
 		// it stands another line, and words set against that would say
 		// one was edited into the other.
 		words = wordPair{}
+	}
+	if v.ignoreWS && rw.paired {
+		// Whitespace ignored: a change that also re-indents emphasises its
+		// words, not the indentation of every line.
+		words.del = r.wsSpansOut(words.del, m.a.Line(rw.wa), 0)
+		words.ins = r.wsSpansOut(words.ins, m.b.Line(rw.wb), 1)
 	}
 	pal := paletteFor(v.dark)
 	if rw.a >= 0 {
@@ -816,3 +824,16 @@ var (
 	_ fyne.Draggable      = (*diffRow)(nil)
 	_ fyne.Scrollable     = (*diffRow)(nil)
 )
+
+// wsSpansOut returns spans without those covering whitespace only (in
+// the row's buffer for side, never the model's cached slice).
+func (r *diffRow) wsSpansOut(spans []words.Span, s string, side int) []words.Span {
+	out := r.wsBuf[side][:0]
+	for _, sp := range spans {
+		if strings.TrimSpace(s[sp.Start:sp.End]) != "" {
+			out = append(out, sp)
+		}
+	}
+	r.wsBuf[side] = out
+	return out
+}
