@@ -6,6 +6,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+
+	"github.com/diffdesk/diffdesk/engine/words"
 )
 
 // HunkNote is a short note at a hunk's first row, e.g. "comment only";
@@ -32,8 +34,9 @@ func (v *DiffView) Note(id string) HunkNote { return v.notes[id] }
 // hunkNote draws the note of the hunk row rw heads, if it has one, over a
 // patch of the view's background: at the right edge of the right side,
 // unless the line there reaches under it and the left side's line leaves
-// room (a note must not hide the change it describes); with wrap, beside
-// the line's last visual line.
+// room (a note must not hide the change it describes); with neither
+// leaving room, over the side whose word spans it does not hide; with
+// wrap, beside the line's last visual line.
 func (r *diffRow) hunkNote(rw row, xTextL, xTextR float32, inline bool) {
 	v := r.v
 	if !rw.head || len(v.notes) == 0 || v.stream != nil || v.ed != nil {
@@ -63,10 +66,32 @@ func (r *diffRow) hunkNote(rw row, xTextL, xTextR float32, inline bool) {
 		}
 		return float32(used+2)*mt.cell+padText+w <= mt.sideW-padText, y // two cells apart at least
 	}
+	// hides reports whether the note, at the right edge of a side that
+	// scrolls sideways, would lie over a word span of the line there.
+	hides := func(line int, set *lineSet, spans []words.Span) bool {
+		if line < 0 || v.wrap {
+			return false
+		}
+		r.colBuf = columns(set.Line(line), r.colBuf)
+		c0 := v.hoff + int((mt.sideW-w-2*padText)/mt.cell)
+		for _, sp := range spans {
+			if int(r.colBuf[sp.End]) > c0 && int(r.colBuf[sp.Start]) < v.hoff+mt.cols {
+				return true
+			}
+		}
+		return false
+	}
 	xText := xTextR
 	okR, y := fits(rw.b, &v.model.b)
 	if !okR && !inline && mt.leftW > 0 {
-		if okL, yL := fits(rw.a, &v.model.a); okL {
+		okL, yL := fits(rw.a, &v.model.a)
+		if !okL {
+			// No side has room: the note goes where it hides no change,
+			// the right side's if neither.
+			sp := v.model.Words(rw)
+			okL = hides(rw.b, &v.model.b, sp.ins) && !hides(rw.a, &v.model.a, sp.del)
+		}
+		if okL {
 			xText, y = xTextL, yL
 		}
 	}

@@ -97,3 +97,21 @@ func TestHunkNoteBesideAWrappedLinesEnd(t *testing.T) {
 	}
 	t.Fatal("no note drawn")
 }
+
+// TestHunkNoteHidesNoChange: with both lines past the note on either side,
+// the note goes over the side whose change it would not hide (real window,
+// 1024x700: "comment only" covered the right side's " // edited 0", the
+// whole change, while the left side had no emphasis to hide).
+func TestHunkNoteHidesNoChange(t *testing.T) {
+	v, _ := newTestView(t, 900, 300)
+	mt := v.metric
+	per := int(mt.sideW / mt.cell)
+	line := "// " + strings.Repeat("w", per-8)
+	v.SetTexts("a.go", "a\n"+line+"\n", "a\n"+line+" // edited\n")
+	note := "comment only"
+	v.SetHunkNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: note}})
+	xR := mt.leftW + mt.gutW + mt.numW
+	if got, x := noteAt(v, 1, note); got == "" || x >= xR {
+		t.Errorf("note %q at x %v; want it on the left side (x < %v): on the right it hides the change", got, x, xR)
+	}
+}
