@@ -63,8 +63,9 @@ type DiffView struct {
 	// OnHunkSeen is called when a hunk's changed row is first on screen
 	// (seen.go).
 	OnHunkSeen func(id string)
-	// OnJumped is called after a tap on the overview strip went to a
-	// change, making it the current one (CurrentHunk), as j and k do.
+	// OnJumped is called after a tap on the overview strip or a search
+	// match went to a change, making it the current one (CurrentHunk), as
+	// j and k do.
 	OnJumped func()
 	// OnEditAt is called when the person double-taps a line of the
 	// proposal (0-based line and byte column of the right side) while the

@@ -250,7 +250,8 @@ func (v *DiffView) stepMatch(d int) bool {
 }
 
 // showMatch makes match k the one on show: its fold opened, its row in
-// view, its columns scrolled into view.
+// view, its columns scrolled into view; a match in a change makes that
+// change the current one (OnJumped).
 func (v *DiffView) showMatch(k int) {
 	s := v.search
 	s.cur = k
@@ -259,6 +260,14 @@ func (v *DiffView) showMatch(k int) {
 	top := v.topRow()
 	if r < top || r >= top+v.visibleRows()-1 {
 		v.list.ScrollToOffset(v.rowY(max(r-hunkLead, 0)))
+	}
+	if h := v.model.Row(r).hunk; h >= 0 && !v.whitespaceOnly(h) {
+		// A match in a change makes it the current one, as j and k
+		// do: the counter names it, Space ticks it, j goes on from it.
+		v.curRow = v.model.changeRow(h)
+		if v.OnJumped != nil {
+			v.OnJumped()
+		}
 	}
 	if v.wrap {
 		return
