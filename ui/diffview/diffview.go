@@ -722,11 +722,18 @@ func (v *DiffView) LastHunk() bool {
 	return true
 }
 
-// scrollToRow puts row r hunkLead rows below the top of the view, and
+// leadY is the offset that puts row r hunkLead lines below the top of the
+// view: lines, not rows, since with wrap a row above it may be hundreds of
+// lines tall and would push r off the bottom.
+func (v *DiffView) leadY(r int) float32 {
+	return max(v.rowY(r)-hunkLead*v.metric.line, 0)
+}
+
+// scrollToRow puts row r hunkLead lines below the top of the view, and
 // the change starting there into view horizontally.
 func (v *DiffView) scrollToRow(r int) {
 	v.curRow = r
-	v.list.ScrollToOffset(v.rowY(max(r-hunkLead, 0)))
+	v.list.ScrollToOffset(v.leadY(r))
 	v.revealChange(r)
 	v.refreshRows()
 	if v.stream != nil && v.following {

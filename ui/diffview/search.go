@@ -259,7 +259,7 @@ func (v *DiffView) showMatch(k int) {
 	r := v.revealLine(int(mt.side), int(mt.line))
 	top := v.topRow()
 	if r < top || r >= top+v.visibleRows()-1 {
-		v.list.ScrollToOffset(v.rowY(max(r-hunkLead, 0)))
+		v.list.ScrollToOffset(v.leadY(r))
 	}
 	if h := v.model.Row(r).hunk; h >= 0 && !v.whitespaceOnly(h) {
 		// A match in a change makes it the current one, as j and k
