@@ -1137,6 +1137,7 @@ func (d *detail) discardEdit() {
 	d.render()
 	if placed {
 		d.showOrigPlace(a, y)
+		d.updateCounter() // the change at the place is the current one again
 	}
 	d.w.Win.Canvas().Unfocus() // the keys act on the window again
 }

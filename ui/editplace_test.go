@@ -301,3 +301,47 @@ func TestLeavingEditModeAsksBeforeDiscarding(t *testing.T) {
 		t.Errorf("after discarding, a: %s, file %q; want the proposal as sent", o.Status, h.read("a.txt"))
 	}
 }
+
+// TestCancelEditKeepsTheCurrentHunk: after Esc Esc the change the person
+// was at is the current one again: the counter names it and j goes to the
+// next (real window, 20,000 lines: the counter said "hunk 1 of 15" with
+// hunk 8 on screen).
+func TestCancelEditKeepsTheCurrentHunk(t *testing.T) {
+	h := newHarness(t)
+	var old, prop strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&old, "line %d\n", i)
+		if i%50 == 25 { // 60 changes
+			fmt.Fprintf(&prop, "changed %d\n", i)
+		} else {
+			fmt.Fprintf(&prop, "line %d\n", i)
+		}
+	}
+	h.write("big.txt", old.String())
+	p := h.propose("claude-code", "s", engine.FormatWrite, "big.txt", prop.String())
+	h.win.Select(p.ID)
+	v := h.win.View()
+	d := h.win.detail
+	for range 40 {
+		h.press('j')
+	}
+	if !strings.HasPrefix(d.counter.Text, "hunk 41 of 60") {
+		t.Fatalf("counter %q after 40 j; want hunk 41 of 60", d.counter.Text)
+	}
+	h.press('e')
+	h.pressKey(fyne.KeyEscape)
+	h.pressKey(fyne.KeyEscape)
+	if v.Editor() != nil || d.editing {
+		t.Fatal("Esc Esc did not leave edit mode")
+	}
+	if k := v.CurrentHunk(); k != 40 {
+		t.Errorf("current hunk %d after leaving edit mode; want 40, the one the person was at", k)
+	}
+	if !strings.HasPrefix(d.counter.Text, "hunk 41 of 60") {
+		t.Errorf("counter %q after leaving edit mode; want hunk 41 of 60", d.counter.Text)
+	}
+	h.press('j')
+	if _, on := v.LineY(41*50 + 25); !on || v.CurrentHunk() != 41 {
+		t.Errorf("j after leaving edit mode: current hunk %d, line %d on screen %v; want hunk 42 there", v.CurrentHunk(), 41*50+26, on)
+	}
+}

@@ -14,6 +14,13 @@ import (
 	"sync"
 )
 
+// MaxReplyBytes is the largest message a Client reads from the desk. The
+// desk is this user's (Dial checks); its answers carry whole files (an
+// outcome's finalContent, the texts get returns), larger than
+// MaxMessageBytes once [limits] max_file_bytes is raised: a 200 MB file
+// was written while deskctl said the desk closed the connection.
+const MaxReplyBytes = 1 << 30
+
 // ErrNoDesk is returned by Dial when no desk listens on the socket.
 var ErrNoDesk = errors.New("no desk is running")
 
@@ -96,7 +103,7 @@ func (cl *Client) readLoop() {
 	var err error
 	for {
 		var line []byte
-		line, err = readLine(r, MaxMessageBytes, nil)
+		line, err = readLine(r, MaxReplyBytes, nil)
 		if err != nil {
 			break
 		}

@@ -180,7 +180,10 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 		line, err := readLine(r, MaxMessageBytes, func(n int) error { return l.grown(ctx, n) })
 		if errors.Is(err, errTooLong) {
 			l.give()
-			cc.reply(nil, nil, &rpcError{Code: codeInvalidRequest,
+			// Answered with the request's own id, read from the message's
+			// start: its caller waits for that id (a null id left deskctl
+			// waiting for ever on a 200 MB edit).
+			cc.reply(leadingID(line), nil, &rpcError{Code: codeInvalidRequest,
 				Message: fmt.Sprintf("message over %d bytes; send large edits in chunks (propose with stream, then chunk)", MaxMessageBytes)})
 			continue
 		}
@@ -245,22 +248,53 @@ func (cc *conn) serveRequest(ctx context.Context, req *rpcRequest, l *loan) {
 
 var errTooLong = errors.New("line too long")
 
+// leadingID returns the "id" of the JSON-RPC request whose first bytes are
+// head, when a member before it names it (the id before the params, as
+// clients write it), else nil.
+func leadingID(head []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil
+		}
+		if k == "id" {
+			if len(v) > 0 && (v[0] == '"' || v[0] == '-' || v[0] >= '0' && v[0] <= '9') {
+				return v // a string or a number, as JSON-RPC ids are
+			}
+			return nil
+		}
+	}
+	return nil
+}
+
 // readLine reads one "\n"-terminated line of at most max bytes; a longer
-// line is consumed and reported as errTooLong. grown, if not nil, is told
-// the line's length before each piece is kept, and may wait; its error
-// ends the read.
+// line is consumed and reported as errTooLong, with its first bytes (up
+// to smallMessageBytes). grown, if not nil, is told the line's length
+// before each piece is kept, and may wait; its error ends the read.
 func readLine(r *bufio.Reader, max int, grown func(n int) error) ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if len(buf)+len(chunk) > max {
+			head := buf
+			if len(head) == 0 {
+				head = append([]byte(nil), chunk[:min(len(chunk), smallMessageBytes)]...)
+			}
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = r.ReadSlice('\n')
 			}
 			if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
 				return nil, err
 			}
-			return nil, errTooLong
+			return head[:min(len(head), smallMessageBytes)], errTooLong
 		}
 		if grown != nil {
 			if terr := grown(len(buf) + len(chunk)); terr != nil {

@@ -296,6 +296,25 @@ func TestBadMessagesGetErrorsAndDeskCarriesOn(t *testing.T) {
 	if answers[8]["result"] == nil {
 		t.Errorf("status after bad messages: %v", answers[8])
 	}
+	if id, _ := answers[7]["id"].(float64); id != 9 {
+		t.Errorf("the answer to the message over the limit has id %v; want 9, its own (its caller waits for it)", answers[7]["id"])
+	}
+}
+
+// TestCallOverTheMessageLimitIsAnswered: a Call whose message is over
+// MaxMessageBytes gets the desk's error instead of waiting for ever (real
+// window: deskctl propose of a 200 MB file hung, the desk having answered
+// with a null id).
+func TestCallOverTheMessageLimitIsAnswered(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	cl := dialTestDesk(t, d.Desk)
+	err := cl.Call(reviewtest.Context(t), "propose", map[string]any{"format": "write", "path": "big.txt", "payload": strings.Repeat("x", MaxMessageBytes)}, nil)
+	if err == nil || !strings.Contains(err.Error(), "chunks") {
+		t.Fatalf("Call over the limit: %v; want the desk's error, send large edits in chunks", err)
+	}
+	if err := cl.Call(reviewtest.Context(t), "status", map[string]any{}, nil); err != nil {
+		t.Errorf("status after it: %v", err)
+	}
 }
 
 func TestCancelWhileWaiting(t *testing.T) {

@@ -25,8 +25,17 @@ func (v *DiffView) shape() shape {
 
 // reshape rebuilds the rows in the view's shape, keeping the line on top
 // of the view on top and the current change current.
-func (v *DiffView) reshape() {
+func (v *DiffView) reshape() { v.reshapeAt(false) }
+
+// reshapeAt is reshape; with atCurrent, the current change, while on
+// screen, keeps its place on screen instead of the line on top (z and i
+// change the whole view: the change the person reads stays before them).
+func (v *DiffView) reshapeAt(atCurrent bool) {
 	m := v.model
+	curY := float32(-1)
+	if atCurrent && v.CurrentOnScreen() {
+		curY = v.rowY(v.curRow) - v.list.GetScrollOffset()
+	}
 	top := v.topRow()
 	anchorA, anchorB := -1, -1
 	if top < m.Len() {
@@ -43,6 +52,8 @@ func (v *DiffView) reshape() {
 	}
 	v.show(m)
 	switch {
+	case curY >= 0 && v.curRow >= 0:
+		v.list.ScrollToOffset(max(v.rowY(v.curRow)-curY, 0))
 	case anchorB >= 0:
 		v.list.ScrollToOffset(v.rowY(m.RowOfB(anchorB)))
 	case anchorA >= 0:
@@ -59,7 +70,7 @@ func (v *DiffView) SetCollapse(on bool) {
 	}
 	v.collapse = on
 	v.open = map[int][2]int{}
-	v.reshape()
+	v.reshapeAt(true)
 }
 
 // Folds returns how many collapsed regions the view shows.
@@ -163,7 +174,7 @@ func (v *DiffView) SetInline(on bool) {
 		return
 	}
 	v.inline = on
-	v.reshape()
+	v.reshapeAt(true)
 	v.Refresh()
 }
 

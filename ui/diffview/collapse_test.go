@@ -199,3 +199,67 @@ func TestInlineShowsRemovedThenAdded(t *testing.T) {
 		t.Errorf("side by side again: %d rows; want 4", v.model.Len())
 	}
 }
+
+// TestFoldToggleKeepsTheCurrentChangeOnScreen: z (SetCollapse) and i
+// (SetInline) keep the change j went to where it was on screen (real
+// window: with every fold fitting the view, z put line 1 on top and the
+// current change, line 151, far below it, while the counter still named
+// it).
+func TestFoldToggleKeepsTheCurrentChangeOnScreen(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	v.SetCollapse(true)
+	old := numbered(300, nil)
+	new := numbered(300, func(k int) string {
+		if k == 20 || k == 150 || k == 280 {
+			return "changed\n"
+		}
+		return ""
+	})
+	v.SetTexts("a.txt", old, new)
+	v.NextHunk()
+	v.NextHunk() // line 150
+	curY := func() float32 { return v.rowY(v.curRow) - v.list.GetScrollOffset() }
+	yBefore, on := curY(), v.CurrentOnScreen()
+	if !on || v.CurrentHunk() != 1 {
+		t.Fatalf("line 151 on screen %v, hunk %d after two NextHunk", on, v.CurrentHunk())
+	}
+	for _, step := range []struct {
+		name string
+		do   func()
+	}{
+		{"SetCollapse(false)", func() { v.SetCollapse(false) }},
+		{"SetInline(true)", func() { v.SetInline(true) }},
+		{"SetCollapse(true)", func() { v.SetCollapse(true) }},
+		{"SetInline(false)", func() { v.SetInline(false) }},
+	} {
+		step.do()
+		if y, on := curY(), v.CurrentOnScreen(); v.CurrentHunk() != 1 || !on || y != yBefore {
+			t.Errorf("after %s: hunk %d at y %v (on screen %v); want hunk 1 at y %v", step.name, v.CurrentHunk(), y, on, yBefore)
+		}
+	}
+}
+
+// TestWrapKeepsTheCurrentChangeOnScreen: w keeps the change j went to
+// where it was, though long lines above it grow into many rows (real
+// window: 100,000-character lines, w put the change thousands of visual
+// lines below the view).
+func TestWrapKeepsTheCurrentChangeOnScreen(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	long := strings.Repeat("word ", 2000)
+	old := "a\n" + long + "\n" + long + "\nx\n" + long + "\n"
+	v.SetTexts("a.txt", old, strings.Replace(old, "\nx\n", "\ny\n", 1))
+	v.NextHunk()
+	curY := func() float32 { return v.rowY(v.curRow) - v.list.GetScrollOffset() }
+	yBefore := curY()
+	if !v.CurrentOnScreen() {
+		t.Fatal("the change is not on screen after NextHunk")
+	}
+	v.SetWrap(true)
+	if y := curY(); !v.CurrentOnScreen() || y != yBefore {
+		t.Errorf("after wrap the change is at y %v (on screen %v); want %v", y, v.CurrentOnScreen(), yBefore)
+	}
+	v.SetWrap(false)
+	if y := curY(); !v.CurrentOnScreen() || y != yBefore {
+		t.Errorf("after unwrap the change is at y %v (on screen %v); want %v", y, v.CurrentOnScreen(), yBefore)
+	}
+}

@@ -63,8 +63,9 @@ type DiffView struct {
 	// OnHunkSeen is called when a hunk's changed row is first on screen
 	// (seen.go).
 	OnHunkSeen func(id string)
-	// OnJumped is called after a tap on the overview strip went to a
-	// change, making it the current one (CurrentHunk), as j and k do.
+	// OnJumped is called after a tap on the overview strip or a search
+	// match went to a change, making it the current one (CurrentHunk), as
+	// j and k do.
 	OnJumped func()
 	// OnEditAt is called when the person double-taps a line of the
 	// proposal (0-based line and byte column of the right side) while the
@@ -503,7 +504,11 @@ func (v *DiffView) SetStream(path, old string, p engine.Preview) {
 	}
 	st.live.Update(p.Done, p.TailStart)
 	ops := st.live.Ops()
-	b := lineSet{head: p.Done, tail: p.Tail, tailStart: p.TailStart}
+	// The tail as the live diff takes it, the original from TailStart:
+	// p.Tail is that sub-slice, but the zero Preview of a stream before
+	// its first chunk has none while it stands for the whole original.
+	tailStart := min(max(p.TailStart, 0), len(st.a))
+	b := lineSet{head: p.Done, tail: st.a[tailStart:], tailStart: tailStart}
 	if p.Partial != "" {
 		ops = spliceLine(ops, len(p.Done))
 		b.mid = []string{p.Partial}
@@ -717,11 +722,18 @@ func (v *DiffView) LastHunk() bool {
 	return true
 }
 
-// scrollToRow puts row r hunkLead rows below the top of the view, and
+// leadY is the offset that puts row r hunkLead lines below the top of the
+// view: lines, not rows, since with wrap a row above it may be hundreds of
+// lines tall and would push r off the bottom.
+func (v *DiffView) leadY(r int) float32 {
+	return max(v.rowY(r)-hunkLead*v.metric.line, 0)
+}
+
+// scrollToRow puts row r hunkLead lines below the top of the view, and
 // the change starting there into view horizontally.
 func (v *DiffView) scrollToRow(r int) {
 	v.curRow = r
-	v.list.ScrollToOffset(v.rowY(max(r-hunkLead, 0)))
+	v.list.ScrollToOffset(v.leadY(r))
 	v.revealChange(r)
 	v.refreshRows()
 	if v.stream != nil && v.following {
@@ -881,12 +893,17 @@ func (v *DiffView) userScrolled(dy float32) {
 }
 
 // SetWrap wraps long lines (on) or scrolls them horizontally (off). The
-// row on top of the view stays on top.
+// change j/k went to, while on screen, stays where it is; else the row on
+// top of the view stays on top.
 func (v *DiffView) SetWrap(on bool) {
 	if v.wrap == on {
 		return
 	}
 	top := v.topRow()
+	curY := float32(-1)
+	if v.CurrentOnScreen() { // the change j/k went to stays where it is on screen
+		curY = v.rowY(v.curRow) - v.list.GetScrollOffset()
+	}
 	v.wrap = on
 	v.hoff = 0
 	if on {
@@ -895,6 +912,10 @@ func (v *DiffView) SetWrap(on bool) {
 		v.clearWrap()
 	}
 	v.Refresh()
+	if curY >= 0 {
+		v.list.ScrollToOffset(max(v.rowY(v.curRow)-curY, 0))
+		return
+	}
 	v.list.ScrollToOffset(v.rowY(top))
 }
 

@@ -669,3 +669,36 @@ func TestOverviewTapOnAChangeMakesItCurrent(t *testing.T) {
 		t.Errorf("tap at 45%% far from any tick: top row %d; want about 450 (scrolled there)", top)
 	}
 }
+
+// TestStreamBeforeItsFirstChunk: a stream shown before any chunk arrived
+// (the desk's zero Preview: the proposal is still the original) shows the
+// original's lines instead of rows past the end of the text (real window:
+// deskctl propose --stream of a 200 MB file over a one-line file panicked
+// the window, index out of range, before its first 20 MB chunk arrived).
+func TestStreamBeforeItsFirstChunk(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	v.SetStream("a.txt", "start\nsecond\n", engine.Preview{})
+	if n := v.model.Len(); n != 2 {
+		t.Fatalf("%d rows; want the original's 2 lines", n)
+	}
+	for i := range v.model.Len() {
+		r := newDiffRow(v)
+		r.id = i
+		r.build() // panicked: the right side had no lines
+		if rw := v.model.Row(i); rw.kind != rowEqual || v.model.b.Line(rw.b) != v.model.a.Line(rw.a) {
+			t.Errorf("row %d = %+v; want the original's line, unchanged", i, rw)
+		}
+	}
+	s, err := engine.NewStream("start\nsecond\n", engine.FormatWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := s.Feed("abc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.SetStream("a.txt", "start\nsecond\n", p)
+	if got := v.model.b.Line(0); got != "abc" {
+		t.Errorf("first line of the right side %q after the first chunk; want \"abc\"", got)
+	}
+}

@@ -37,20 +37,29 @@ func end(m engine.Move, side int) int {
 	return m.A1
 }
 
-// movedRow returns the move shown on row r and the side it is on there,
-// or -1.
+// movedRow returns the move shown on row r and the side it is on there
+// (the left side's first when both sides are moved lines), or -1.
 func (v *DiffView) movedRow(r row) (int, int) {
-	if r.kind == rowDeleted || r.kind == rowChanged {
-		if k := v.movedAt(0, r.a); k >= 0 {
-			return k, 0
-		}
+	if k := v.movedOn(r, 0); k >= 0 {
+		return k, 0
 	}
-	if r.kind == rowInserted || r.kind == rowChanged {
-		if k := v.movedAt(1, r.b); k >= 0 {
-			return k, 1
-		}
+	if k := v.movedOn(r, 1); k >= 0 {
+		return k, 1
 	}
 	return -1, 0
+}
+
+// movedOn returns the move holding row r's line on side (0 left, 1
+// right), or -1. A changed row can show two: the left line of one moved
+// block beside the right line of another.
+func (v *DiffView) movedOn(r row, side int) int {
+	if side == 0 && (r.kind == rowDeleted || r.kind == rowChanged) {
+		return v.movedAt(0, r.a)
+	}
+	if side == 1 && (r.kind == rowInserted || r.kind == rowChanged) {
+		return v.movedAt(1, r.b)
+	}
+	return -1
 }
 
 // Moves returns the blocks of the diff shown that moved (engine.Moves).
@@ -87,6 +96,12 @@ func (v *DiffView) jumpFrom(r row) bool {
 	if k < 0 {
 		return false
 	}
+	return v.jumpFromSide(r, k, side)
+}
+
+// jumpFromSide scrolls from row r's line on side, in move k, to the same
+// line at the block's other end.
+func (v *DiffView) jumpFromSide(r row, k, side int) bool {
 	mv := v.moves[k]
 	if side == 0 {
 		v.scrollToRow(v.revealLine(1, mv.B0+r.a-mv.A0))

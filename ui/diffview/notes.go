@@ -8,6 +8,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+
+	"github.com/diffdesk/diffdesk/engine/words"
 )
 
 // HunkNote is a short note at a hunk's first row, e.g. "comment only";
@@ -34,7 +36,9 @@ func (v *DiffView) Note(id string) HunkNote { return v.notes[id] }
 // hunkNote draws the note of the hunk row rw heads, if it has one, over a
 // patch of the view's background: at the right edge of the right side,
 // unless the line there reaches under it and the left side's line leaves
-// room (a note must not hide the change it describes).
+// room (a note must not hide the change it describes); with neither
+// leaving room, over the side whose word spans it does not hide; with
+// wrap, beside the line's last visual line.
 func (r *diffRow) hunkNote(rw row, xTextL, xTextR float32, inline bool) {
 	v := r.v
 	if !rw.head || len(v.notes) == 0 || v.stream != nil || v.ed != nil {
@@ -115,20 +119,53 @@ func (r *diffRow) note(rw row, note string, colour color.Color, xTextL, xTextR f
 	mt := v.metric
 	const scale = 0.85
 	w := float32(utf8.RuneCountInString(note))*mt.cell*scale + 2*padText
-	fits := func(line int, set *lineSet) bool {
-		used := 0
+	// fits reports whether the note fits after the line's last visual line
+	// (the first and only one without wrap), and that line's y.
+	fits := func(line int, set *lineSet) (bool, float32) {
+		used, y := 0, float32(0)
 		if line >= 0 {
-			r.colBuf = columns(set.Line(line), r.colBuf)
-			used = int(r.colBuf[len(r.colBuf)-1]) - v.hoff
+			s := set.Line(line)
+			r.colBuf = columns(s, r.colBuf)
+			end := int(r.colBuf[len(r.colBuf)-1])
+			used = end - v.hoff
+			if v.wrap {
+				wins := r.windows(s, r.colBuf)
+				used, y = end-wins[len(wins)-1][0], float32(len(wins)-1)*mt.line
+			}
 		}
-		return float32(used+2)*mt.cell+padText+w <= mt.sideW-padText // two cells apart at least
+		return float32(used+2)*mt.cell+padText+w <= mt.sideW-padText, y // two cells apart at least
+	}
+	// hides reports whether the note, at the right edge of a side that
+	// scrolls sideways, would lie over a word span of the line there.
+	hides := func(line int, set *lineSet, spans []words.Span) bool {
+		if line < 0 || v.wrap {
+			return false
+		}
+		r.colBuf = columns(set.Line(line), r.colBuf)
+		c0 := v.hoff + int((mt.sideW-w-2*padText)/mt.cell)
+		for _, sp := range spans {
+			if int(r.colBuf[sp.End]) > c0 && int(r.colBuf[sp.Start]) < v.hoff+mt.cols {
+				return true
+			}
+		}
+		return false
 	}
 	xText := xTextR
-	if !fits(rw.b, &v.model.b) && !inline && mt.leftW > 0 && fits(rw.a, &v.model.a) {
-		xText = xTextL
+	okR, y := fits(rw.b, &v.model.b)
+	if !okR && !inline && mt.leftW > 0 {
+		okL, yL := fits(rw.a, &v.model.a)
+		if !okL {
+			// No side has room: the note goes where it hides no change,
+			// the right side's if neither.
+			sp := v.model.Words(rw)
+			okL = hides(rw.b, &v.model.b, sp.ins) && !hides(rw.a, &v.model.a, sp.del)
+		}
+		if okL {
+			xText, y = xTextL, yL
+		}
 	}
 	x := max(xText+mt.sideW-w-padText, xText)
-	r.rect(theme.Color(theme.ColorNameBackground), x, 1, w, mt.line-2)
-	r.text(note, colour, x+padText, 0, w-2*padText, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+	r.rect(theme.Color(theme.ColorNameBackground), x, y+1, w, mt.line-2)
+	r.text(note, colour, x+padText, y, w-2*padText, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	r.texts[r.nText-1].TextSize = mt.size * scale
 }

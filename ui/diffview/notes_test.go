@@ -118,3 +118,49 @@ func TestEOLNotes(t *testing.T) {
 		t.Error("the line-ending note drawn over the hunk's own note")
 	}
 }
+
+// TestHunkNoteBesideAWrappedLinesEnd: with wrap, a line filling its first
+// visual line on both sides gets its note beside its last visual line,
+// not over its text (real window, 1024x700: "comment only" hid the word
+// "number" of "// Func114 does thing number 114.").
+func TestHunkNoteBesideAWrappedLinesEnd(t *testing.T) {
+	v, _ := newTestView(t, 900, 300)
+	v.SetWrap(true)
+	mt := v.metric
+	per := int(mt.sideW / mt.cell)
+	long := strings.Repeat("w", per-3) + " tail"
+	v.SetTexts("a.txt", "a\n"+long+"\n", "a\n"+long+" // more\n")
+	note := "comment only"
+	v.SetHunkNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: note}})
+	r := newDiffRow(v)
+	r.id = v.model.RowOfB(1)
+	r.build()
+	for _, txt := range r.texts[:r.nText] {
+		if txt.Text != note {
+			continue
+		}
+		if txt.Position().Y < mt.line {
+			t.Errorf("note at y %v; want it on the wrapped line's last visual line (y ≥ %v), clear of the first", txt.Position().Y, mt.line)
+		}
+		return
+	}
+	t.Fatal("no note drawn")
+}
+
+// TestHunkNoteHidesNoChange: with both lines past the note on either side,
+// the note goes over the side whose change it would not hide (real window,
+// 1024x700: "comment only" covered the right side's " // edited 0", the
+// whole change, while the left side had no emphasis to hide).
+func TestHunkNoteHidesNoChange(t *testing.T) {
+	v, _ := newTestView(t, 900, 300)
+	mt := v.metric
+	per := int(mt.sideW / mt.cell)
+	line := "// " + strings.Repeat("w", per-8)
+	v.SetTexts("a.go", "a\n"+line+"\n", "a\n"+line+" // edited\n")
+	note := "comment only"
+	v.SetHunkNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: note}})
+	xR := mt.leftW + mt.gutW + mt.numW
+	if got, x := noteAt(v, 1, note); got == "" || x >= xR {
+		t.Errorf("note %q at x %v; want it on the left side (x < %v): on the right it hides the change", got, x, xR)
+	}
+}

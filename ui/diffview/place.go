@@ -44,12 +44,19 @@ func (v *DiffView) LineY(i int) (float32, bool) {
 
 // ShowLineAt scrolls so that line i of the right side (opened from a fold
 // if need be) is y below the top of the view, or as near as the rows allow.
+// When line i starts a change (the place PlaceLine gave while j/k's change
+// was on screen), that change is the current one again: the counter names
+// it and j/k go on from it.
 func (v *DiffView) ShowLineAt(i int, y float32) {
 	if i < 0 || i >= v.model.b.Len() {
 		return
 	}
 	r := v.revealLine(1, i)
 	v.list.ScrollToOffset(max(v.rowY(r)-y, 0))
+	rows := v.changeRows()
+	if k := sort.SearchInts(rows, r); k < len(rows) && rows[k] == r {
+		v.curRow = r
+	}
 	v.list.Refresh()
 }
 
@@ -65,20 +72,21 @@ func (e *Editor) Cursor() (line, col int) {
 func (e *Editor) HasKeyboard() bool { return e.focused }
 
 // CurrentOnScreen reports whether a row of the change j/k last went to is
-// on screen.
+// on screen: measured in pixels, since with wrap a row may be many lines
+// tall and the rows on screen far fewer than visibleRows.
 func (v *DiffView) CurrentOnScreen() bool {
-	if v.curRow < 0 || v.curRow >= v.model.Len() {
+	m := v.model
+	if v.curRow < 0 || v.curRow >= m.Len() {
 		return false
 	}
-	top, n := v.topRow(), v.visibleRows()
-	k := v.model.Row(v.curRow).hunk
-	for r := v.curRow; r < v.model.Len() && r < top+n; r++ {
-		if v.model.Row(r).hunk != k {
-			break
-		}
-		if r >= top {
+	off, h := v.list.GetScrollOffset(), v.list.Size().Height
+	k := m.Row(v.curRow).hunk
+	y := v.rowY(v.curRow)
+	for r := v.curRow; r < m.Len() && m.Row(r).hunk == k && y < off+h; r++ {
+		if y+v.rowHeight(r) > off {
 			return true
 		}
+		y += v.rowHeight(r)
 	}
 	return false
 }

@@ -115,3 +115,25 @@ func TestLineAcross(t *testing.T) {
 		}
 	}
 }
+
+// TestCurrentOnScreenWithTallWrappedRows: with wrap, a change a few rows
+// below the top but thousands of pixels down is not on screen (Space
+// must not tick it unseen); the rows counted by lines said it was.
+func TestCurrentOnScreenWithTallWrappedRows(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	long := strings.Repeat("word ", 2000)
+	old := "a\n" + long + "\n" + long + "\nx\n"
+	v.SetTexts("a.txt", old, strings.Replace(old, "\nx\n", "\ny\n", 1))
+	v.SetWrap(true)
+	v.NextHunk()
+	if !v.CurrentOnScreen() {
+		t.Fatal("the change j went to is not on screen")
+	}
+	v.ShowLineAt(0, 0) // the top: the long lines fill the view
+	if y, _ := v.LineY(3); y < v.list.Size().Height {
+		t.Fatalf("the change is at y %v, inside the view; the test wants it below", y)
+	}
+	if v.CurrentOnScreen() {
+		t.Error("CurrentOnScreen with the change far below the view; want false")
+	}
+}

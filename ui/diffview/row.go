@@ -2,6 +2,8 @@ package diffview
 
 import (
 	"image/color"
+	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -64,8 +66,9 @@ type diffRow struct {
 	nText   int
 	nRect   int
 	colBuf  []int32
-	winBuf  [][2]int // windows: the visual lines of the line drawn
-	segBuf  []byte   // run: the narrow runes of a text
+	winBuf  [][2]int        // windows: the visual lines of the line drawn
+	segBuf  []byte          // run: the narrow runes of a text
+	wsBuf   [2][]words.Span // wsSpansOut's spans, per side
 	drag    bool
 	ok, no  *canvas.Image
 	dragRow int
@@ -169,7 +172,7 @@ func (r *diffRow) build() {
 	}
 	rejected := rw.hunk >= 0 && v.stream == nil && v.ed == nil && len(v.rejected) > 0 && v.rejected[v.hunkID(rw.hunk)]
 	faded := v.whitespaceOnly(rw.hunk)
-	moved, movedSide := v.movedRow(rw)
+	movedL, movedR := v.movedOn(rw, 0), v.movedOn(rw, 1)
 
 	// Backgrounds.
 	var bgL, bgR color.Color
@@ -184,9 +187,10 @@ func (r *diffRow) build() {
 	if rejected && bgR != nil {
 		bgR = c.filler
 	}
-	if moved >= 0 && movedSide == 0 {
+	if movedL >= 0 {
 		bgL = c.moved
-	} else if moved >= 0 {
+	}
+	if movedR >= 0 {
 		bgR = c.moved
 	}
 	if faded {
@@ -220,12 +224,13 @@ func (r *diffRow) build() {
 			r.rect(bgR, xNumR, 0, mt.numW+mt.sideW, h)
 		}
 	}
-	if moved >= 0 { // a bar beside the number: tap the number to jump to the block's other end
-		x := mt.numW - 3
-		if movedSide == 1 {
-			x = xNumR + mt.numW - 3
-		}
-		r.rect(c.movedMark, x, 0, 3, h)
+	// A bar beside a moved line's number: tap the number to jump to the
+	// block's other end.
+	if movedL >= 0 {
+		r.rect(c.movedMark, mt.numW-3, 0, 3, h)
+	}
+	if movedR >= 0 {
+		r.rect(c.movedMark, xNumR+mt.numW-3, 0, 3, h)
 	}
 	if growing {
 		r.rect(theme.Color(theme.ColorNamePrimary), xNumR, 0, 3, h)
@@ -275,8 +280,17 @@ func (r *diffRow) build() {
 		r.text(itoa(n+1), dim, x, 0, mt.numW-padText, fyne.TextAlignTrailing, monospace)
 	}
 	words := m.Words(rw)
-	if faded {
+	if faded || movedL >= 0 || movedR >= 0 {
+		// A moved line's counterpart is at the block's other end: beside
+		// it stands another line, and words set against that would say
+		// one was edited into the other.
 		words = wordPair{}
+	}
+	if v.ignoreWS && rw.paired {
+		// Whitespace ignored: a change that also re-indents emphasises its
+		// words, not the indentation of every line.
+		words.del = r.wsSpansOut(words.del, m.a.Line(rw.wa), 0)
+		words.ins = r.wsSpansOut(words.ins, m.b.Line(rw.wb), 1)
 	}
 	pal := paletteFor(v.dark)
 	if rw.a >= 0 {
@@ -492,6 +506,13 @@ const offsideW = 4
 func (r *diffRow) run(s string, cols []int32, b0, b1 int, c color.Color, w [2]int, x0, y float32) {
 	mt := r.v.metric
 	at := func(cell int) float32 { return x0 + float32(cell-w[0])*mt.cell }
+	// Only the bytes whose cells start inside the window (cols only
+	// grow): a megabyte line costs the window's width, not its length.
+	i0 := b0 + sort.Search(b1-b0, func(k int) bool { return int(cols[b0+k]) >= w[0] })
+	b1 = i0 + sort.Search(b1-i0, func(k int) bool { return int(cols[i0+k]) >= w[1] })
+	if b0 = i0; b0 >= b1 {
+		return
+	}
 	if plain(s[b0:b1]) { // ASCII without tabs: one cell per byte
 		c0 := int(cols[b0])
 		lo, hi := max(c0, w[0]), min(int(cols[b1]), w[1])
@@ -629,8 +650,8 @@ func (r *diffRow) Tapped(ev *fyne.PointEvent) {
 		}
 		return
 	}
-	if r.onNumber(rw, ev.Position.X) {
-		v.jumpFrom(rw)
+	if k, side := r.onNumber(rw, ev.Position.X); k >= 0 {
+		v.jumpFromSide(rw, k, side)
 		return
 	}
 	if v.ed != nil {
@@ -639,23 +660,28 @@ func (r *diffRow) Tapped(ev *fyne.PointEvent) {
 	}
 }
 
-// onNumber reports whether x is on the line number of row rw's moved
-// line.
-func (r *diffRow) onNumber(rw row, x float32) bool {
+// onNumber returns the move and side of the moved line whose number x
+// is on in row rw, or -1.
+func (r *diffRow) onNumber(rw row, x float32) (int, int) {
 	v := r.v
-	k, side := v.movedRow(rw)
-	if k < 0 {
-		return false
-	}
 	mt := v.metric
-	x0 := float32(0)
-	if side == 1 {
-		x0 = mt.leftW + mt.gutW
-		if v.model.shape.inline {
-			x0 = mt.numW
+	for side := range 2 {
+		k := v.movedOn(rw, side)
+		if k < 0 {
+			continue
+		}
+		x0 := float32(0)
+		if side == 1 {
+			x0 = mt.leftW + mt.gutW
+			if v.model.shape.inline {
+				x0 = mt.numW
+			}
+		}
+		if x >= x0 && x < x0+mt.numW {
+			return k, side
 		}
 	}
-	return x >= x0 && x < x0+mt.numW
+	return -1, 0
 }
 
 // posAt returns the editor position at p (relative to row id's top left).
@@ -799,3 +825,16 @@ var (
 	_ fyne.Draggable      = (*diffRow)(nil)
 	_ fyne.Scrollable     = (*diffRow)(nil)
 )
+
+// wsSpansOut returns spans without those covering whitespace only (in
+// the row's buffer for side, never the model's cached slice).
+func (r *diffRow) wsSpansOut(spans []words.Span, s string, side int) []words.Span {
+	out := r.wsBuf[side][:0]
+	for _, sp := range spans {
+		if strings.TrimSpace(s[sp.Start:sp.End]) != "" {
+			out = append(out, sp)
+		}
+	}
+	r.wsBuf[side] = out
+	return out
+}

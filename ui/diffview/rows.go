@@ -44,8 +44,9 @@ type lineSet struct {
 // Len returns the number of lines.
 func (s *lineSet) Len() int { return len(s.head) + len(s.mid) + len(s.tail) }
 
-// Line returns line i (0-based) without its line ending.
-func (s *lineSet) Line(i int) string { return trimEOL(s.rawLine(i)) }
+// Line returns line i (0-based) without its line ending, as the view
+// shows it: cut by shownLine when it is very long.
+func (s *lineSet) Line(i int) string { return shownLine(trimEOL(s.rawLine(i))) }
 
 // rawLine returns line i (0-based) with its line ending.
 func (s *lineSet) rawLine(i int) string {
@@ -56,6 +57,26 @@ func (s *lineSet) rawLine(i int) string {
 		return s.mid[i-len(s.head)]
 	}
 	return s.tail[i-len(s.head)-len(s.mid)]
+}
+
+// maxShownLine is the most of one line the view shows and works on
+// (cells, colours, word spans, wrap, search). Every row drawn takes a cell
+// index per byte of its line and the colours and word spans a few more:
+// a 200 MB one-line file streaming in took the window past 8 GB.
+const maxShownLine = 1 << 20
+
+// shownLine returns l, or, past maxShownLine bytes, its start (cut
+// before a rune) and a note of what is not shown. Hunks, the texts
+// approved and the editor keep the whole line.
+func shownLine(l string) string {
+	if len(l) <= maxShownLine {
+		return l
+	}
+	cut := maxShownLine
+	for cut > 0 && !utf8.RuneStart(l[cut]) {
+		cut--
+	}
+	return l[:cut] + " … (line of " + itoa(len(l)) + " bytes: the rest is not shown)"
 }
 
 // raw returns the lines as one slice (with line endings), for hashing.

@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/engine/words"
@@ -166,4 +167,35 @@ func TestSpliceLine(t *testing.T) {
 	ops := spliceLine(ld.Ops(), len(done))
 	b := []string{"a\n", "X\n", "partial", "c\n"}
 	checkOps(t, a, b, ops)
+}
+
+// TestVeryLongLineIsCutForShow: a line over maxShownLine bytes is shown
+// (and drawn, coloured, searched) by its first MiB and a note saying how
+// long it is, so a row does not cost gigabytes (real window: a 200 MB
+// one-line file streaming in took it past 8 GB); its hunk still covers
+// the whole line.
+func TestVeryLongLineIsCutForShow(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	long := strings.Repeat("é", 3<<20) // 6 MiB, two bytes a rune
+	v.SetTexts("a.txt", "start\n", long+"\n")
+	got := v.model.b.Line(0)
+	if len(got) > maxShownLine+100 || !strings.Contains(got, "line of 6291456 bytes: the rest is not shown") {
+		t.Fatalf("line shown: %d bytes ending %q; want at most ~1 MiB and the note", len(got), got[max(len(got)-80, 0):])
+	}
+	if !utf8.ValidString(got) {
+		t.Error("the cut splits a rune")
+	}
+	r := newDiffRow(v)
+	r.id = v.model.RowOfB(0)
+	r.build()
+	if cap(r.colBuf) > 2*maxShownLine {
+		t.Errorf("the row drew with a %d-cell buffer; want one for the line shown (≤ %d)", cap(r.colBuf), 2*maxShownLine)
+	}
+	hs := v.Hunks()
+	if len(hs) != 1 {
+		t.Fatalf("%d hunks; want 1", len(hs))
+	}
+	if n := len(v.model.b.raw()[0]); n != len(long)+1 {
+		t.Errorf("the right side's raw line has %d bytes; want the whole %d", n, len(long)+1)
+	}
 }

@@ -108,6 +108,8 @@ func (v *DiffView) ShowSearch() {
 		c.Focus(s.entry)
 	}
 	s.entry.SetText(s.query)
+	// The last query selected: typing replaces it, Enter searches it again.
+	s.entry.TypedShortcut(&fyne.ShortcutSelectAll{})
 }
 
 // SearchBox is the search bar's text box.
@@ -248,7 +250,8 @@ func (v *DiffView) stepMatch(d int) bool {
 }
 
 // showMatch makes match k the one on show: its fold opened, its row in
-// view, its columns scrolled into view.
+// view, its columns scrolled into view; a match in a change makes that
+// change the current one (OnJumped).
 func (v *DiffView) showMatch(k int) {
 	s := v.search
 	s.cur = k
@@ -256,7 +259,15 @@ func (v *DiffView) showMatch(k int) {
 	r := v.revealLine(int(mt.side), int(mt.line))
 	top := v.topRow()
 	if r < top || r >= top+v.visibleRows()-1 {
-		v.list.ScrollToOffset(v.rowY(max(r-hunkLead, 0)))
+		v.list.ScrollToOffset(v.leadY(r))
+	}
+	if h := v.model.Row(r).hunk; h >= 0 && !v.whitespaceOnly(h) {
+		// A match in a change makes it the current one, as j and k
+		// do: the counter names it, Space ticks it, j goes on from it.
+		v.curRow = v.model.changeRow(h)
+		if v.OnJumped != nil {
+			v.OnJumped()
+		}
 	}
 	if v.wrap {
 		return

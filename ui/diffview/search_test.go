@@ -91,3 +91,53 @@ func TestSearchIgnoresCaseUnlessAskedNot(t *testing.T) {
 		t.Errorf("zzz: label %q", v.search.count.Text)
 	}
 }
+
+// TestSearchReopensWithTheLastQuerySelected: / again shows the last query
+// selected, so typing replaces it, as in an editor's find box (real
+// window: "中文" then / and a searched for "中文a").
+func TestSearchReopensWithTheLastQuerySelected(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	v.SetTexts("a.txt", "one\ntwo\nthree\n", "one\n2\nthree\n")
+	v.ShowSearch()
+	test.Type(v.search.entry, "one")
+	v.CloseSearch()
+	v.ShowSearch()
+	if got := v.search.entry.SelectedText(); got != "one" {
+		t.Errorf("selected %q on reopening; want the last query, \"one\"", got)
+	}
+	test.Type(v.search.entry, "three")
+	if q := v.SearchQuery(); q != "three" {
+		t.Errorf("query %q after typing on reopening; want \"three\" (the last query replaced)", q)
+	}
+	if cur, n := v.SearchCount(); cur != 1 || n != 1 {
+		t.Errorf("SearchCount = %d, %d; want 1, 1", cur, n)
+	}
+}
+
+// TestSearchMatchInAChangeMakesItCurrent: a match inside a change makes
+// that change the current one and says so (OnJumped), as j does (real
+// window, 1,000,000 lines: at match 95, in hunk 95, the counter said
+// "hunk 100 of 100").
+func TestSearchMatchInAChangeMakesItCurrent(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	v.SetCollapse(true)
+	old := numbered(400, nil)
+	new := numbered(400, func(k int) string {
+		switch k {
+		case 100:
+			return "first change\n"
+		case 300:
+			return "second needle\n"
+		}
+		return ""
+	})
+	v.SetTexts("a.txt", old, new)
+	v.NextHunk()
+	jumped := 0
+	v.OnJumped = func() { jumped++ }
+	v.ShowSearch()
+	test.Type(v.search.entry, "needle")
+	if v.CurrentHunk() != 1 || jumped == 0 {
+		t.Errorf("after finding the needle in the second change: current hunk %d, OnJumped called %d times; want hunk 1, called", v.CurrentHunk(), jumped)
+	}
+}

@@ -38,3 +38,40 @@ func TestIgnoreWhitespaceFadesAndSkips(t *testing.T) {
 		t.Errorf("whitespace shown again: %d hunks, %d faded; want 2, 0", n, faded)
 	}
 }
+
+// TestIgnoreWhitespaceEmphasisesWordsNotIndentation: in a change that
+// re-indents lines and changes a word, whitespace ignored leaves the
+// word emphasised and the indentation not (real window: a re-indented
+// block with one word changed was a red and green block at every line's
+// indentation, with W on as off).
+func TestIgnoreWhitespaceEmphasisesWordsNotIndentation(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	old := "func f() {\n\tx := compute(1)\n\ty := compute(2)\n}\n"
+	new := "func f() {\n\t\tx := compute(1)\n\t\ty := calculate(2)\n}\n"
+	v.SetTexts("a.go", old, new)
+	spans := func(b int) (n int) {
+		r := newDiffRow(v)
+		r.id = v.model.RowOfB(b)
+		r.build()
+		c := coloursFor(v.dark)
+		for _, o := range r.rects[:r.nRect] {
+			if o.FillColor == c.insWord || o.FillColor == c.delWord {
+				n++
+			}
+		}
+		return n
+	}
+	if spans(1) == 0 || spans(2) == 0 {
+		t.Fatalf("whitespace shown: %d and %d emphases on the re-indented lines; want some on both", spans(1), spans(2))
+	}
+	v.SetIgnoreWhitespace(true)
+	if n := spans(1); n != 0 {
+		t.Errorf("whitespace ignored: %d emphases on a line only re-indented; want none", n)
+	}
+	if n := spans(2); n != 2 {
+		t.Errorf("whitespace ignored: %d emphases on the line whose word changed; want 2 (compute, calculate)", n)
+	}
+	if v.model.Words(v.model.Row(v.model.RowOfB(1))).ins == nil {
+		t.Error("the model's cached spans were emptied; want them kept for whitespace shown again")
+	}
+}
