@@ -303,7 +303,7 @@ func (d *detail) show(p review.Proposal) {
 		// moving on to the next one hides nothing.
 		before := ""
 		if d.outcome != nil && d.id != "" {
-			before = fileNames(d.p) + ": " + outcomeText(*d.outcome)
+			before = fileNames(d.p) + ": " + outcomeText(d.p, *d.outcome)
 		}
 		d.stash() // keepchoices.go: the ticks and edit of the one left
 		d.reset()
@@ -312,7 +312,7 @@ func (d *detail) show(p review.Proposal) {
 		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
 		d.setStatus(before, false)
 		if o, ok := d.w.desk.Outcome(p.ID); ok && !p.State.Open() && p.State != review.StateFailed {
-			d.setStatus(outcomeText(o), false) // a decided proposal of the changeset, read again
+			d.setStatus(outcomeText(p, o), false) // a decided proposal of the changeset, read again
 		}
 		d.say("")
 		d.files.Options = nil // select the first file, whatever the last proposal had
@@ -333,7 +333,7 @@ func (d *detail) update(p review.Proposal) {
 	d.p = p
 	if o, ok := d.w.desk.Outcome(p.ID); ok && d.outcome == nil && !d.deciding {
 		d.outcome = &o // decided elsewhere (withdrawn, the decide method, a rule)
-		msg := outcomeText(o)
+		msg := outcomeText(p, o)
 		if d.editing || len(d.edited) > 0 {
 			msg += " Your edit of it was not written." // it went without a word (real window)
 		}
@@ -1057,7 +1057,7 @@ func (d *detail) openRejectDialog(whole bool, question string) {
 	d.rejectWhole = whole
 	var dlg dialog.Dialog
 	d.rejectEntry = newDialogEntry(true, func() { dlg.Hide() }, d.confirmReject)
-	d.rejectEntry.SetPlaceHolder("Why? The agent reads this (optional)")
+	d.rejectEntry.SetPlaceHolder(rejectPlaceholder(d.p))
 	d.rejectEntry.SetMinRowsVisible(3)
 	d.rejectConfirm = widget.NewButton("Reject (Ctrl+Enter)", d.confirmReject)
 	d.rejectConfirm.Importance = widget.DangerImportance
@@ -1209,7 +1209,7 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 	if p, ok := d.w.desk.Get(id); ok {
 		d.p = p
 	}
-	d.setStatus(outcomeText(o), false)
+	d.setStatus(outcomeText(d.p, o), false)
 	d.shownKey = ""
 	d.render()
 	d.w.refreshQueue() // on to the next proposal waiting, if there is one
@@ -1244,8 +1244,9 @@ func reasonLine(r string) string {
 	return r
 }
 
-// outcomeText is the status line for an outcome.
-func outcomeText(o review.Outcome) string {
+// outcomeText is the status line for the outcome o of proposal p: what
+// was written, who decided when a rule did, and what reached the agent.
+func outcomeText(p review.Proposal, o review.Outcome) string {
 	var b strings.Builder
 	switch o.Status {
 	case journal.Approved:
@@ -1277,10 +1278,14 @@ func outcomeText(o review.Outcome) string {
 	case o.Feedback == "":
 	case o.Status == journal.Withdrawn: // the desk's reason, sent to no one
 		b.WriteString(" Why: " + reasonLine(o.Feedback))
+	case p.VerdictOnly:
+		b.WriteString(" " + p.Agent + " was told only the verdict (its IDE door carries no reason); your reason is kept in the history: " + reasonLine(o.Feedback))
 	default:
 		b.WriteString(" Reason sent to the agent: " + reasonLine(o.Feedback))
 	}
-	if n := len(o.Comments); n > 0 {
+	if n := len(o.Comments); n > 0 && p.VerdictOnly {
+		fmt.Fprintf(&b, " %d comment(s) kept in the history, not sent: the IDE door carries none.", n)
+	} else if n > 0 {
 		fmt.Fprintf(&b, " %d comment(s) sent with it.", n)
 	}
 	for _, f := range o.Files {
