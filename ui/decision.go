@@ -1251,6 +1251,10 @@ func outcomeText(p review.Proposal, o review.Outcome) string {
 	switch o.Status {
 	case journal.Approved:
 		b.WriteString("Approved and written")
+		if o.DecidedBy == review.DecidedByRule {
+			b.Reset() // no person decided (real window: it read as the person's approval)
+			b.WriteString("Approved without you by the " + o.Rule + ", and written")
+		}
 		for _, f := range o.Files {
 			if f.DiskEdits != "" {
 				b.WriteString(", merged into the change made on disk")
