@@ -1248,12 +1248,13 @@ func reasonLine(r string) string {
 // was written, who decided when a rule did, and what reached the agent.
 func outcomeText(p review.Proposal, o review.Outcome) string {
 	var b strings.Builder
+	written := writtenBy(p, o)
 	switch o.Status {
 	case journal.Approved:
-		b.WriteString("Approved and written")
+		b.WriteString("Approved and " + written)
 		if o.DecidedBy == review.DecidedByRule {
 			b.Reset() // no person decided (real window: it read as the person's approval)
-			b.WriteString("Approved without you by the " + o.Rule + ", and written")
+			b.WriteString("Approved without you by the " + o.Rule + ", and " + written)
 		}
 		for _, f := range o.Files {
 			if f.DiskEdits != "" {
@@ -1262,9 +1263,9 @@ func outcomeText(p review.Proposal, o review.Outcome) string {
 			}
 		}
 	case journal.ApprovedEdited:
-		b.WriteString("Your edited version was written")
+		b.WriteString("Your edited version was " + written)
 	case journal.Partial:
-		b.WriteString("Only the hunks left ticked were written")
+		b.WriteString("Only the hunks left ticked were " + written)
 	case journal.Rejected:
 		b.WriteString("Rejected; nothing was written")
 	case journal.Withdrawn:

@@ -13,3 +13,25 @@ func rejectPlaceholder(p review.Proposal) string {
 	}
 	return "Why? The agent reads this (optional)"
 }
+
+// writtenBy says who writes an approved outcome's files: "written" when the
+// desk wrote them; when the agent writes them itself from the final text
+// (the IDE doors and the hooks: no file of o Written), that the text went
+// to the agent, which writes it. The desk cannot see that write (real
+// window: "Approved and written (checkpoint 16)." while claude, killed as
+// the person approved, wrote nothing).
+func writtenBy(p review.Proposal, o review.Outcome) string {
+	if len(o.Files) == 0 {
+		return "written"
+	}
+	for _, f := range o.Files {
+		if f.Written {
+			return "written"
+		}
+	}
+	agent := p.Agent
+	if agent == "" {
+		agent = "the agent"
+	}
+	return "sent to " + agent + ", which writes the file itself"
+}

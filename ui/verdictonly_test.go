@@ -63,3 +63,35 @@ func TestOutcomeTextThroughAVerdictOnlyDoor(t *testing.T) {
 		t.Errorf("through the native door:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestApprovalTheAgentWritesSaysSo: approving a proposal the agent writes
+// itself (an IDE door, a hook) says the text went to the agent, not that
+// the desk wrote it (real window: "Approved and written (checkpoint 16)."
+// while claude, killed as the person approved, wrote nothing); a proposal
+// the desk writes still says written.
+func TestApprovalTheAgentWritesSaysSo(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "hello\n")
+	p, err := h.desk.Propose(t.Context(), review.Request{Agent: "claude-code", Session: "s", Format: engine.FormatWrite,
+		Path: "a.txt", Payload: "hello there\n", AgentWrites: true, VerdictOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.until("the window shows the proposal", func() bool { _, ok := h.win.items[p.ID]; return ok })
+	h.win.Select(p.ID)
+	h.press('a')
+	h.outcome(p.ID)
+	if got := h.win.detail.status.Text; !strings.HasPrefix(got, "Approved and sent to claude-code, which writes the file itself (checkpoint ") {
+		t.Errorf("status %q; want it to say claude-code writes the file", got)
+	}
+	if got := h.read("a.txt"); got != "hello\n" {
+		t.Errorf("a.txt = %q; the desk wrote a file the agent writes", got)
+	}
+	q := h.propose("deskctl", "s", engine.FormatWrite, "b.txt", "b\n")
+	h.win.Select(q.ID)
+	h.press('a')
+	h.outcome(q.ID)
+	if got := h.win.detail.status.Text; !strings.HasPrefix(got, "Approved and written (checkpoint ") {
+		t.Errorf("status %q; want written, by the desk", got)
+	}
+}
