@@ -1293,6 +1293,7 @@ func outcomeText(p review.Proposal, o review.Outcome) string {
 	} else if n > 0 {
 		fmt.Fprintf(&b, " %d comment(s) sent with it.", n)
 	}
+	b.WriteString(problemsNote(p, o)) // problemsnote.go
 	for _, f := range o.Files {
 		switch {
 		case f.FormatterError != "":
