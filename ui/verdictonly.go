@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/diffdesk/diffdesk/review"
+import (
+	"fmt"
+
+	"github.com/diffdesk/diffdesk/review"
+)
 
 // rejectPlaceholder is the reject box's hint: the agent reads the reason,
 // unless p came through a door that tells it only the verdict (the Claude
@@ -34,4 +38,31 @@ func writtenBy(p review.Proposal, o review.Outcome) string {
 		agent = "the agent"
 	}
 	return "sent to " + agent + ", which writes the file itself"
+}
+
+// commentsHeading heads the list of n comments waiting under the diff:
+// sent with the decision, or, through an IDE door, kept in the history
+// only (real window: "Comments for the agent (1), sent with your
+// decision" over a Claude Code diff, whose answer carries no comment).
+func commentsHeading(p review.Proposal, n int) string {
+	if p.VerdictOnly {
+		return fmt.Sprintf("Comments (%d), kept in the history with your decision: %s's IDE door cannot send them to the agent", n, p.Agent)
+	}
+	return fmt.Sprintf("Comments for the agent (%d), sent with your decision:", n)
+}
+
+// commentIntro is the comment dialog's first line, for the file rel.
+func commentIntro(p review.Proposal, rel string) string {
+	if p.VerdictOnly {
+		return "Comment on " + rel + ": kept in the history; " + p.Agent + "'s IDE door cannot send it to the agent."
+	}
+	return "Comment on " + rel + ": the agent reads it after the lines quoted here."
+}
+
+// commentKept is the message line once a comment is saved.
+func commentKept(p review.Proposal) string {
+	if p.VerdictOnly {
+		return "Comment kept in the history with your decision; " + p.Agent + "'s IDE door cannot send it to the agent."
+	}
+	return "Comment kept: it goes to the agent with your decision."
 }

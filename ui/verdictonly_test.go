@@ -95,3 +95,38 @@ func TestApprovalTheAgentWritesSaysSo(t *testing.T) {
 		t.Errorf("status %q; want written, by the desk", got)
 	}
 }
+
+// TestCommentsThroughAnIDEDoorSayTheyStayInTheHistory: c on a proposal
+// from an IDE door; the dialog, the message line and the list under the
+// diff say the comment stays in the history, not that the agent reads it
+// (real window: "Comments for the agent (1), sent with your decision").
+func TestCommentsThroughAnIDEDoorSayTheyStayInTheHistory(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.go", "package a\n\nconst N = 1\n")
+	p, err := h.desk.Propose(t.Context(), review.Request{Agent: "gemini-cli", Session: "s", Format: engine.FormatWrite,
+		Path: "a.go", Payload: "package a\n\nconst N = 2\n", AgentWrites: true, VerdictOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.until("the window shows the proposal", func() bool { _, ok := h.win.items[p.ID]; return ok })
+	h.win.Select(p.ID)
+	c := h.win.detail.comments
+	h.press('c')
+	if c.dialog == nil {
+		t.Fatal("c opened no comment dialog")
+	}
+	for _, r := range "why 2" {
+		h.press(r)
+	}
+	h.ctrlEnter()
+	if len(c.of(p.ID)) != 1 {
+		t.Fatalf("comments %+v; want one kept", c.of(p.ID))
+	}
+	got := listed(c) + h.win.detail.message.Text
+	if strings.Contains(got, "sent with your decision") || strings.Contains(got, "goes to the agent") {
+		t.Errorf("the window says the comment reaches the agent:\n%s", got)
+	}
+	if !strings.Contains(got, "gemini-cli's IDE door cannot send them to the agent") || !strings.Contains(got, "gemini-cli's IDE door cannot send it to the agent") {
+		t.Errorf("the window does not say the comment stays in the history:\n%s", got)
+	}
+}
