@@ -230,6 +230,9 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		return Outcome{}, err
 	}
 	d.format(ctx, plan)
+	if err := d.recheckAfterFormat(p, plan); err != nil {
+		return Outcome{}, err
+	}
 	if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, plan)); err != nil {
 		return Outcome{}, err
 	}

@@ -151,7 +151,7 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 	}
 	p := Proposal{
 		Agent: req.Agent, Session: req.Session, Turn: Printable(req.Turn), Created: d.now(), Format: req.Format,
-		Payload: req.Payload, State: StatePending, AgentWrites: req.AgentWrites,
+		Payload: req.Payload, State: StatePending, AgentWrites: req.AgentWrites, VerdictOnly: req.VerdictOnly,
 	}
 	if req.Format == engine.FormatSmartEdit && !req.Stream {
 		if e, err := engine.Parse(req.Format, req.Payload); err == nil {

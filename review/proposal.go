@@ -52,6 +52,11 @@ type Request struct {
 	// final content (the Claude Code and Gemini IDE doors): the desk checks,
 	// formats and journals, but does not write.
 	AgentWrites bool `json:"agentWrites,omitempty"`
+	// VerdictOnly says the agent's door tells it only the verdict and, on
+	// approval, the final text (the Claude Code and Gemini IDE doors): the
+	// person's reason, line comments and the outcome's patches never reach
+	// the agent, so the window must not say they were sent.
+	VerdictOnly bool `json:"verdictOnly,omitempty"`
 }
 
 // File is one file of a proposal.
@@ -153,6 +158,7 @@ type Proposal struct {
 	State       State
 	Files       []File
 	AgentWrites bool
+	VerdictOnly bool // Request.VerdictOnly: the agent hears no reason, comments or patches
 	// Failure is the agent-facing text of why the edit did not apply
 	// (StateFailed), or why the last write attempt failed.
 	Failure string

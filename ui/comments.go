@@ -63,7 +63,7 @@ func (c *comments) refresh() {
 		c.box.Hide()
 		return
 	}
-	c.box.Add(widget.NewLabelWithStyle(fmt.Sprintf("Comments for the agent (%d), sent with your decision:", len(cs)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	c.box.Add(widget.NewLabelWithStyle(commentsHeading(d.p, len(cs)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	for i, cm := range cs {
 		first, _, more := strings.Cut(cm.Text, "\n")
 		if more {
@@ -153,14 +153,14 @@ func (c *comments) show() {
 		c.pending[d.id] = append(c.pending[d.id], journal.Comment{Path: f.Path, Side: s, Line: l, EndLine: e, Quote: q, Text: text})
 		dlg.Hide()
 		c.refresh()
-		d.say("Comment kept: it goes to the agent with your decision.")
+		d.say(commentKept(d.p))
 	}
 	preview()
 	save := widget.NewButton("Save comment (Ctrl+Enter)", func() { c.save() })
 	save.Importance = widget.HighImportance
 	cancel := widget.NewButton("Cancel (Esc)", func() { dlg.Hide() })
 	form := container.NewBorder(nil, nil, widget.NewLabel("Lines (12 or 12-14):"), nil, lines)
-	top := container.NewVBox(widget.NewLabel("Comment on "+f.Rel+": the agent reads it after the lines quoted here."), sides, form, quoteScroll, hint)
+	top := container.NewVBox(widget.NewLabel(commentIntro(d.p, f.Rel)), sides, form, quoteScroll, hint)
 	body := container.NewBorder(top, container.NewHBox(cancel, save), nil, nil, c.text)
 	dlg = dialog.NewCustomWithoutButtons("Comment for the agent", body, d.w.Win)
 	dlg.Resize(fyne.NewSize(640, 460))

@@ -305,7 +305,7 @@ func (d *detail) show(p review.Proposal) {
 		// moving on to the next one hides nothing.
 		before := ""
 		if d.outcome != nil && d.id != "" {
-			before = fileNames(d.p) + ": " + outcomeText(*d.outcome)
+			before = fileNames(d.p) + ": " + outcomeText(d.p, *d.outcome)
 		}
 		d.stash() // keepchoices.go: the ticks and edit of the one left
 		d.reset()
@@ -314,7 +314,7 @@ func (d *detail) show(p review.Proposal) {
 		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
 		d.setStatus(before, false)
 		if o, ok := d.w.desk.Outcome(p.ID); ok && !p.State.Open() && p.State != review.StateFailed {
-			d.setStatus(outcomeText(o), false) // a decided proposal of the changeset, read again
+			d.setStatus(outcomeText(p, o), false) // a decided proposal of the changeset, read again
 		}
 		d.say("")
 		d.files.Options = nil // select the first file, whatever the last proposal had
@@ -335,7 +335,7 @@ func (d *detail) update(p review.Proposal) {
 	d.p = p
 	if o, ok := d.w.desk.Outcome(p.ID); ok && d.outcome == nil && !d.deciding {
 		d.outcome = &o // decided elsewhere (withdrawn, the decide method, a rule)
-		msg := outcomeText(o)
+		msg := outcomeText(p, o)
 		if d.editing || len(d.edited) > 0 {
 			msg += " Your edit of it was not written." // it went without a word (real window)
 		}
@@ -1076,7 +1076,7 @@ func (d *detail) openRejectDialog(whole bool, question string) {
 	d.rejectWhole = whole
 	var dlg dialog.Dialog
 	d.rejectEntry = newDialogEntry(true, func() { dlg.Hide() }, d.confirmReject)
-	d.rejectEntry.SetPlaceHolder("Why? The agent reads this (optional)")
+	d.rejectEntry.SetPlaceHolder(rejectPlaceholder(d.p))
 	d.rejectEntry.SetMinRowsVisible(3)
 	d.rejectConfirm = widget.NewButton("Reject (Ctrl+Enter)", d.confirmReject)
 	d.rejectConfirm.Importance = widget.DangerImportance
@@ -1230,7 +1230,7 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 	if p, ok := d.w.desk.Get(id); ok {
 		d.p = p
 	}
-	d.setStatus(outcomeText(o), false)
+	d.setStatus(outcomeText(d.p, o), false)
 	d.shownKey = ""
 	d.render()
 	d.w.refreshQueue() // on to the next proposal waiting, if there is one
@@ -1265,12 +1265,18 @@ func reasonLine(r string) string {
 	return r
 }
 
-// outcomeText is the status line for an outcome.
-func outcomeText(o review.Outcome) string {
+// outcomeText is the status line for the outcome o of proposal p: what
+// was written, who decided when a rule did, and what reached the agent.
+func outcomeText(p review.Proposal, o review.Outcome) string {
 	var b strings.Builder
+	written := writtenBy(p, o)
 	switch o.Status {
 	case journal.Approved:
-		b.WriteString("Approved and written")
+		b.WriteString("Approved and " + written)
+		if o.DecidedBy == review.DecidedByRule {
+			b.Reset() // no person decided (real window: it read as the person's approval)
+			b.WriteString("Approved without you by the " + o.Rule + ", and " + written)
+		}
 		for _, f := range o.Files {
 			if f.DiskEdits != "" {
 				b.WriteString(", merged into the change made on disk")
@@ -1278,9 +1284,9 @@ func outcomeText(o review.Outcome) string {
 			}
 		}
 	case journal.ApprovedEdited:
-		b.WriteString("Your edited version was written")
+		b.WriteString("Your edited version was " + written)
 	case journal.Partial:
-		b.WriteString("Only the hunks left ticked were written")
+		b.WriteString("Only the hunks left ticked were " + written)
 	case journal.Rejected:
 		b.WriteString("Rejected")
 		if o.Unfinished {
@@ -1305,12 +1311,17 @@ func outcomeText(o review.Outcome) string {
 	case o.Feedback == "":
 	case o.Status == journal.Withdrawn: // the desk's reason, sent to no one
 		b.WriteString(" Why: " + reasonLine(o.Feedback))
+	case p.VerdictOnly:
+		b.WriteString(" " + p.Agent + " was told only the verdict (its IDE door carries no reason); your reason is kept in the history: " + reasonLine(o.Feedback))
 	default:
 		b.WriteString(" Reason sent to the agent: " + reasonLine(o.Feedback))
 	}
-	if n := len(o.Comments); n > 0 {
+	if n := len(o.Comments); n > 0 && p.VerdictOnly {
+		fmt.Fprintf(&b, " %d comment(s) kept in the history, not sent: the IDE door carries none.", n)
+	} else if n > 0 {
 		fmt.Fprintf(&b, " %d comment(s) sent with it.", n)
 	}
+	b.WriteString(problemsNote(p, o)) // problemsnote.go
 	for _, f := range o.Files {
 		switch {
 		case f.FormatterError != "":

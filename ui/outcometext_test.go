@@ -30,7 +30,7 @@ func TestOutcomeTextEndsTheReason(t *testing.T) {
 		{review.Outcome{Status: journal.Withdrawn, Feedback: "the agent disconnected"},
 			"The agent withdrew this proposal. Why: the agent disconnected."},
 	} {
-		if got := outcomeText(c.o); got != c.want {
+		if got := outcomeText(review.Proposal{}, c.o); got != c.want {
 			t.Errorf("outcomeText = %q; want %q", got, c.want)
 		}
 	}

@@ -33,8 +33,9 @@ one agent session and turn) it approves, or rejects with the one --feedback, eve
 proposal of the changeset, each on its own, and prints each one's status; an approval leaves
 stale and streaming proposals waiting, and says so.
 
-It prints what the agent reads (--json: the outcome). Exit status: 0 decided, 1 error (a bad
-comment names itself, and nothing is decided), 2 usage.`,
+It prints what the agent reads (--json: the outcome); for a proposal from an IDE door, which
+tells the agent only the verdict and the final text, it says so on stderr. Exit status: 0
+decided, 1 error (a bad comment names itself, and nothing is decided), 2 usage.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		var o decideOptions
 		o.socket = socketFlag(fl)
@@ -74,6 +75,7 @@ func runDecide(ctx context.Context, x *invocation, o decideOptions) int {
 		return x.fail(err)
 	}
 	defer cl.Close()
+	door, _ := cl.Get(ctx, x.args[0], "") // an unknown id is decide's to report
 	var res proposeResult
 	params := map[string]any{"id": x.args[0], "decision": x.args[1], "feedback": o.feedback, "comments": comments}
 	if err := cl.Call(ctx, "decide", params, &res); err != nil {
@@ -86,6 +88,9 @@ func runDecide(ctx context.Context, x *invocation, o decideOptions) int {
 		writeJSON(x.stdout, res.Outcome)
 	} else {
 		io.WriteString(x.stdout, res.Text)
+	}
+	if door.VerdictOnly {
+		fmt.Fprintf(x.stderr, "deskctl: %s proposed this through its IDE door, which tells it only the verdict and the final text: it does not read the text above; the reason and comments are kept in the history\n", door.Agent)
 	}
 	return 0
 }

@@ -112,3 +112,27 @@ func TestDecideChangesetRejectsEveryWaitingProposal(t *testing.T) {
 		t.Errorf("decide --changeset partial: exit %d; want 2 (usage)", code)
 	}
 }
+
+// TestDecideThroughAnIDEDoorSaysTheAgentDoesNotReadIt: deciding a proposal
+// that came through an IDE door (verdict and final text only) prints the
+// agent's text as usual and says on stderr that the agent does not read it
+// (real claude: the reason never reached the model).
+func TestDecideThroughAnIDEDoorSaysTheAgentDoesNotReadIt(t *testing.T) {
+	d, sock := serveTestDesk(t)
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "a\n")
+	p, err := d.Propose(context.Background(), review.Request{Agent: "claude-code", Format: engine.FormatWrite, Path: "a.txt", Payload: "A\n", AgentWrites: true, VerdictOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := deskctl(t, "", "decide", p.ID, "reject", "--socket", sock, "--feedback", "use planet")
+	if code != 0 || !strings.Contains(out, "Their reason: use planet") {
+		t.Fatalf("decide = exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "claude-code proposed this through its IDE door, which tells it only the verdict and the final text: it does not read the text above") {
+		t.Errorf("stderr %q; want it to say the agent does not read the reason", errOut)
+	}
+	q := d.MustPropose(t, engine.FormatWrite, "b.txt", "b\n")
+	if _, errOut, _ := deskctl(t, "", "decide", q.ID, "reject", "--socket", sock, "--feedback", "no"); errOut != "" {
+		t.Errorf("a native proposal's decision wrote %q on stderr", errOut)
+	}
+}

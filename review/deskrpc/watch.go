@@ -69,6 +69,7 @@ type (
 		AutoRule    string        `json:"autoRule,omitempty"`
 		Instruction string        `json:"instruction,omitempty"`
 		AgentWrites bool          `json:"agentWrites,omitempty"`
+		VerdictOnly bool          `json:"verdictOnly,omitempty"` // the agent hears only the verdict and final text
 		Files       []DetailFile  `json:"files"`
 		// Outcome is the decision's, once the proposal is decided.
 		Outcome *review.Outcome `json:"outcome,omitempty"`
@@ -272,7 +273,7 @@ func (cc *conn) get(p getParams) (*Detail, error) {
 		return nil, fmt.Errorf("get %s: %w", p.ID, review.ErrUnknownProposal)
 	}
 	res := &Detail{Summary: entryOf(prop), Format: prop.Format, Failure: prop.Failure, AutoRule: prop.AutoRule,
-		Instruction: prop.Instruction, AgentWrites: prop.AgentWrites, Files: []DetailFile{}}
+		Instruction: prop.Instruction, AgentWrites: prop.AgentWrites, VerdictOnly: prop.VerdictOnly, Files: []DetailFile{}}
 	if prop.State == review.StateReported {
 		if o, ok := cc.s.desk.Outcome(prop.ID); ok {
 			res.Outcome = &o

@@ -144,6 +144,7 @@ func TestClaudeOpenDiffOutcomes(t *testing.T) {
 				done <- reply{res, err}
 			}()
 			id := next(t, pending, "the proposal")
+			checkVerdictOnly(t, d.Desk, id)
 			tc.decide(t, d, cs, id, path)
 			r := next(t, done, "openDiff's answer")
 			if r.err != nil {

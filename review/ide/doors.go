@@ -297,6 +297,7 @@ func textResult(texts ...string) *mcp.CallToolResult {
 func proposeWhole(ctx context.Context, desk *review.Desk, agent, session, turn, path, content string) (review.Proposal, error) {
 	return desk.Propose(ctx, review.Request{
 		Agent: agent, Session: session, Turn: turn, Format: engine.FormatWrite, Path: path, Payload: content, AgentWrites: true,
+		VerdictOnly: true, // openDiff's answer carries the final text or a bare rejection, nothing else (docs/agent-protocols.md §1.3, §2.5)
 	})
 }
 

@@ -132,3 +132,18 @@ func TestStartDoorsOpensOnlyThoseAsked(t *testing.T) {
 		t.Errorf("Status() = %+v; want no doors", s)
 	}
 }
+
+// checkVerdictOnly checks that an IDE door's proposal says the agent hears
+// only the verdict and the final text, so that the window does not tell
+// the person a reason or comments were sent (real claude and gemini: the
+// window said "Reason sent to the agent" over a bare rejection).
+func checkVerdictOnly(t *testing.T, d *review.Desk, id string) {
+	t.Helper()
+	p, ok := d.Get(id)
+	if !ok {
+		t.Fatalf("proposal %s is not at the desk", id)
+	}
+	if !p.VerdictOnly {
+		t.Errorf("proposal %s from an IDE door is not VerdictOnly: the window would say the reason reached the agent", id)
+	}
+}

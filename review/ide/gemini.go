@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -35,6 +36,8 @@ type geminiDoor struct {
 	mu      sync.Mutex     // guards sessions
 	sess    map[string]*geminiSession
 	hosts   []string // the Host values allowed
+	// keepAlive is how often each session is pinged (geminiKeepAlive).
+	keepAlive time.Duration
 }
 
 // geminiSession is one MCP session of a Gemini CLI.
@@ -65,7 +68,7 @@ func startGeminiDoor(ctx context.Context, desk *review.Desk, opts Options) (*gem
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	g := &geminiDoor{
-		desk: desk, token: doorToken(), sess: map[string]*geminiSession{},
+		desk: desk, token: doorToken(), sess: map[string]*geminiSession{}, keepAlive: geminiKeepAlive,
 		file:  filepath.Join(dir, fmt.Sprintf("gemini-ide-server-%d-%d.json", os.Getpid(), port)),
 		hosts: []string{"127.0.0.1:" + strconv.Itoa(port), "localhost:" + strconv.Itoa(port)},
 	}
@@ -168,9 +171,13 @@ func (g *geminiDoor) connect(ctx context.Context) (*geminiSession, error) {
 	g.sess[id] = s
 	g.mu.Unlock()
 	g.reviews.connected(1)
+	done := make(chan struct{})
+	// Ends when the session closes: done is closed below.
+	go keepAlive(t, g.keepAlive, done)
 	// Ends when the session closes (the client's DELETE, or the door's close).
 	go func() {
 		ss.Wait()
+		close(done)
 		g.reviews.connected(-1)
 		g.mu.Lock()
 		delete(g.sess, id)

@@ -181,7 +181,9 @@ func TestGeminiOpenDiffOutcomes(t *testing.T) {
 			if err != nil || res.IsError || len(res.Content) != 0 {
 				t.Fatalf("openDiff = %+v, %v; want an empty acknowledgement", res, err)
 			}
-			tc.decide(t, d, next(t, pending, "the proposal"), path)
+			id := next(t, pending, "the proposal")
+			checkVerdictOnly(t, d.Desk, id)
+			tc.decide(t, d, id, path)
 			n := next(t, got, tc.method)
 			var params geminiAccepted
 			if err := json.Unmarshal(n.Params, &params); err != nil {

@@ -485,7 +485,7 @@ func proposal(det deskrpc.Detail) (review.Proposal, error) {
 		return review.Proposal{}, fmt.Errorf("bad created time %q: %w", det.Created, err)
 	}
 	p := review.Proposal{ID: det.ID, Agent: det.Agent, Session: det.Session, Turn: det.Turn, Created: created, Format: det.Format, State: det.State,
-		AgentWrites: det.AgentWrites, Failure: det.Failure, AutoRule: det.AutoRule, Instruction: det.Instruction, Mismatch: det.Mismatch}
+		AgentWrites: det.AgentWrites, VerdictOnly: det.VerdictOnly, Failure: det.Failure, AutoRule: det.AutoRule, Instruction: det.Instruction, Mismatch: det.Mismatch}
 	if det.State == deskrpc.StateHeld { // a failure that waits for the person (review.Proposal.Held)
 		p.State, p.Held = review.StateFailed, true
 	}

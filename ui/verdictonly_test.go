@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+// TestRejectThroughAnIDEDoorSaysTheReasonWasNotSent: a proposal from a door
+// that tells the agent only the verdict (Claude Code's and Gemini's IDE
+// doors) is rejected with a reason; the reject box and the status line say
+// the reason stays in the history (real window, with the real claude and
+// gemini: "Reason sent to the agent: use the word planet instead." while
+// the model got a bare "The user doesn't want to proceed … STOP").
+func TestRejectThroughAnIDEDoorSaysTheReasonWasNotSent(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "hello\n")
+	p, err := h.desk.Propose(t.Context(), review.Request{Agent: "claude-code", Session: "s", Format: engine.FormatWrite,
+		Path: "a.txt", Payload: "hello there\n", AgentWrites: true, VerdictOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.until("the window shows the proposal", func() bool { _, ok := h.win.items[p.ID]; return ok })
+	h.win.Select(p.ID)
+	d := h.win.detail
+	h.press('r')
+	if d.rejectDialog == nil {
+		t.Fatal("r opened no reject dialog")
+	}
+	if ph := d.rejectEntry.PlaceHolder; strings.Contains(ph, "The agent reads this") || !strings.Contains(ph, "claude-code's IDE door tells the agent no reason") {
+		t.Errorf("reject box hint %q; want it to say the IDE door carries no reason", ph)
+	}
+	d.rejectEntry.SetText("use the word planet instead")
+	d.confirmReject()
+	if o := h.outcome(p.ID); o.Status != journal.Rejected || o.Feedback != "use the word planet instead" {
+		t.Fatalf("outcome %s %q; want rejected with the reason kept", o.Status, o.Feedback)
+	}
+	got := d.status.Text
+	if strings.Contains(got, "sent to the agent") {
+		t.Errorf("status %q claims the reason reached the agent", got)
+	}
+	for _, want := range []string{"claude-code was told only the verdict", "kept in the history: use the word planet instead."} {
+		if !strings.Contains(got, want) {
+			t.Errorf("status %q; want %q", got, want)
+		}
+	}
+}
+
+// TestOutcomeTextThroughAVerdictOnlyDoor: neither the reason nor the line
+// comments are said to be sent where the door carries none; elsewhere they
+// are.
+func TestOutcomeTextThroughAVerdictOnlyDoor(t *testing.T) {
+	cs := []journal.Comment{{Text: "x"}, {Text: "y"}}
+	o := review.Outcome{Status: journal.Rejected, Feedback: "wrong func", Comments: cs}
+	ide := review.Proposal{Agent: "gemini-cli", VerdictOnly: true}
+	if got, want := outcomeText(ide, o), "Rejected; nothing was written. gemini-cli was told only the verdict (its IDE door carries no reason); your reason is kept in the history: wrong func. 2 comment(s) kept in the history, not sent: the IDE door carries none."; got != want {
+		t.Errorf("through an IDE door:\n got %q\nwant %q", got, want)
+	}
+	if got, want := outcomeText(review.Proposal{Agent: "deskctl"}, o), "Rejected; nothing was written. Reason sent to the agent: wrong func. 2 comment(s) sent with it."; got != want {
+		t.Errorf("through the native door:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestApprovalTheAgentWritesSaysSo: approving a proposal the agent writes
+// itself (an IDE door, a hook) says the text went to the agent, not that
+// the desk wrote it (real window: "Approved and written (checkpoint 16)."
+// while claude, killed as the person approved, wrote nothing); a proposal
+// the desk writes still says written.
+func TestApprovalTheAgentWritesSaysSo(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "hello\n")
+	p, err := h.desk.Propose(t.Context(), review.Request{Agent: "claude-code", Session: "s", Format: engine.FormatWrite,
+		Path: "a.txt", Payload: "hello there\n", AgentWrites: true, VerdictOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.until("the window shows the proposal", func() bool { _, ok := h.win.items[p.ID]; return ok })
+	h.win.Select(p.ID)
+	h.press('a')
+	h.outcome(p.ID)
+	if got := h.win.detail.status.Text; !strings.HasPrefix(got, "Approved and sent to claude-code, which writes the file itself (checkpoint ") {
+		t.Errorf("status %q; want it to say claude-code writes the file", got)
+	}
+	if got := h.read("a.txt"); got != "hello\n" {
+		t.Errorf("a.txt = %q; the desk wrote a file the agent writes", got)
+	}
+	q := h.propose("deskctl", "s", engine.FormatWrite, "b.txt", "b\n")
+	h.win.Select(q.ID)
+	h.press('a')
+	h.outcome(q.ID)
+	if got := h.win.detail.status.Text; !strings.HasPrefix(got, "Approved and written (checkpoint ") {
+		t.Errorf("status %q; want written, by the desk", got)
+	}
+}
+
+// TestCommentsThroughAnIDEDoorSayTheyStayInTheHistory: c on a proposal
+// from an IDE door; the dialog, the message line and the list under the
+// diff say the comment stays in the history, not that the agent reads it
+// (real window: "Comments for the agent (1), sent with your decision").
+func TestCommentsThroughAnIDEDoorSayTheyStayInTheHistory(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.go", "package a\n\nconst N = 1\n")
+	p, err := h.desk.Propose(t.Context(), review.Request{Agent: "gemini-cli", Session: "s", Format: engine.FormatWrite,
+		Path: "a.go", Payload: "package a\n\nconst N = 2\n", AgentWrites: true, VerdictOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.until("the window shows the proposal", func() bool { _, ok := h.win.items[p.ID]; return ok })
+	h.win.Select(p.ID)
+	c := h.win.detail.comments
+	h.press('c')
+	if c.dialog == nil {
+		t.Fatal("c opened no comment dialog")
+	}
+	for _, r := range "why 2" {
+		h.press(r)
+	}
+	h.ctrlEnter()
+	if len(c.of(p.ID)) != 1 {
+		t.Fatalf("comments %+v; want one kept", c.of(p.ID))
+	}
+	got := listed(c) + h.win.detail.message.Text
+	if strings.Contains(got, "sent with your decision") || strings.Contains(got, "goes to the agent") {
+		t.Errorf("the window says the comment reaches the agent:\n%s", got)
+	}
+	if !strings.Contains(got, "gemini-cli's IDE door cannot send them to the agent") || !strings.Contains(got, "gemini-cli's IDE door cannot send it to the agent") {
+		t.Errorf("the window does not say the comment stays in the history:\n%s", got)
+	}
+}
