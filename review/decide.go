@@ -288,8 +288,9 @@ func writeIntent(p Proposal, plan []fileWrite) journal.WriteIntent {
 func finals(plan []fileWrite, rolledBack bool) []journal.FileFinal {
 	out := make([]journal.FileFinal, len(plan))
 	for i, w := range plan {
-		f := journal.FileFinal{Path: w.Path, Formatted: w.Final != w.Approved, FormatterOutput: []byte(w.Final),
-			Final: []byte(w.Final), Deleted: w.Delete, CreatedDirs: w.created}
+		final := []byte(w.Final) // one copy for both: the journal only reads them
+		f := journal.FileFinal{Path: w.Path, Formatted: w.Final != w.Approved, FormatterOutput: final,
+			Final: final, Deleted: w.Delete, CreatedDirs: w.created}
 		if rolledBack {
 			f = journal.FileFinal{Path: w.Path, Final: w.now.Content, Deleted: !w.now.Exists}
 		}

@@ -2,6 +2,7 @@ package review
 
 import (
 	"time"
+	"unsafe"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
@@ -142,8 +143,16 @@ func (f File) mergeOnto(disk atomicfile.Snapshot) engine.MergeResult {
 	return engine.Merge3(f.BaseText(), string(disk.Content), f.Proposed, engine.MergeLabels{})
 }
 
-// BaseText returns the file's content when the proposal arrived.
-func (f File) BaseText() string { return string(f.Base.Content) }
+// BaseText returns the file's content when the proposal arrived. It is
+// the snapshot's bytes themselves, not a copy: a snapshot's bytes are
+// never written after it is read, and a copy per call held a big file's
+// base several times over (the view, the checks, the trivial hunks).
+func (f File) BaseText() string {
+	if len(f.Base.Content) == 0 {
+		return ""
+	}
+	return unsafe.String(&f.Base.Content[0], len(f.Base.Content))
+}
 
 // Proposal is an agent's proposed edit as the desk holds it. The values
 // Desk returns are copies; change a proposal only through Desk's methods.

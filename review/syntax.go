@@ -110,6 +110,27 @@ const (
 type lineSigs struct {
 	code []string // the line without comments: code, whitespace marked
 	all  []string // the line with comments, whitespace marked (comments' own whitespace taken out)
+	// at, when scan was asked for some lines only, is per line of the
+	// text its index in code and all, which hold those lines alone (two
+	// strings a line for a million-line file were 64 MB); nil: every line.
+	at []int32
+}
+
+// codes are the code signatures of lines a0 to a1, all asked for.
+func (s lineSigs) codes(a0, a1 int) []string { return s.span(s.code, a0, a1) }
+
+// alls are the signatures with comments of lines a0 to a1.
+func (s lineSigs) alls(a0, a1 int) []string { return s.span(s.all, a0, a1) }
+
+func (s lineSigs) span(sigs []string, a0, a1 int) []string {
+	switch {
+	case a0 == a1:
+		return nil
+	case s.at == nil:
+		return sigs[a0:a1]
+	}
+	k := int(s.at[a0])
+	return sigs[k : k+a1-a0]
 }
 
 // scan reads lines (with their endings) as one text in syntax s and
@@ -119,7 +140,12 @@ type lineSigs struct {
 // asked for: a file's hunks change few of its lines, and building every
 // line's signature made classifying a big file cost seconds.
 func (s *syntax) scan(lines []string, want []bool) lineSigs {
-	out := lineSigs{code: make([]string, len(lines)), all: make([]string, len(lines))}
+	var out lineSigs
+	if want == nil {
+		out.code, out.all = make([]string, len(lines)), make([]string, len(lines))
+	} else {
+		out.at = make([]int32, len(lines))
+	}
 	var sc scanner
 	var code, all strings.Builder
 	for i, l := range lines {
@@ -136,7 +162,12 @@ func (s *syntax) scan(lines []string, want []bool) lineSigs {
 			code.WriteString(string(sigStrSpace) + "\n") // the line break is the string's
 			all.WriteString(string(sigStrSpace) + "\n")
 		}
-		out.code[i], out.all[i] = code.String(), all.String()
+		if out.at != nil {
+			out.at[i] = int32(len(out.code))
+			out.code, out.all = append(out.code, code.String()), append(out.all, all.String())
+		} else {
+			out.code[i], out.all[i] = code.String(), all.String()
+		}
 	}
 	return out
 }

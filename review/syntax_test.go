@@ -46,8 +46,8 @@ func TestScanAgreesWithTheRuneByRuneScan(t *testing.T) {
 				if all.code[i] != ref.code[i] || all.all[i] != ref.all[i] {
 					t.Fatalf("%s: line %d of %q: scan of every line %q / %q; want %q / %q", name, i, lines, all.code[i], all.all[i], ref.code[i], ref.all[i])
 				}
-				if want[i] && (got.code[i] != ref.code[i] || got.all[i] != ref.all[i]) {
-					t.Fatalf("%s: line %d of %q, others skipped: %q / %q; want %q / %q", name, i, lines, got.code[i], got.all[i], ref.code[i], ref.all[i])
+				if want[i] && (got.codes(i, i+1)[0] != ref.code[i] || got.alls(i, i+1)[0] != ref.all[i]) {
+					t.Fatalf("%s: line %d of %q, others skipped: %q / %q; want %q / %q", name, i, lines, got.codes(i, i+1)[0], got.alls(i, i+1)[0], ref.code[i], ref.all[i])
 				}
 			}
 		}

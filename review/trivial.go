@@ -75,12 +75,12 @@ func ClassifyHunks(path, base, proposed string, hunks []engine.Hunk) map[string]
 			}
 			continue
 		}
-		indentOK := !syn.indent || sameIndents(del, sa.code[c.A0:c.A1], ins, sb.code[c.B0:c.B1])
+		indentOK := !syn.indent || sameIndents(del, sa.codes(c.A0, c.A1), ins, sb.codes(c.B0, c.B1))
 		switch {
 		case !indentOK:
-		case engine.WhitespaceOnly(del, ins, syn.indent) && norm(sa.all[c.A0:c.A1]) == norm(sb.all[c.B0:c.B1]):
+		case engine.WhitespaceOnly(del, ins, syn.indent) && norm(sa.alls(c.A0, c.A1)) == norm(sb.alls(c.B0, c.B1)):
 			out[h.ID] = TrivialWhitespace
-		case norm(sa.code[c.A0:c.A1]) == norm(sb.code[c.B0:c.B1]):
+		case norm(sa.codes(c.A0, c.A1)) == norm(sb.codes(c.B0, c.B1)):
 			out[h.ID] = TrivialComment
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
@@ -207,6 +208,9 @@ func newDetail(w *Window) *detail {
 		d.showTrivial()
 		d.updateBar()
 		d.updateCounter()
+		if d.file < len(d.p.Files) {
+			memory.Release(len(d.cur().Base.Content) + len(d.cur().Proposed))
+		}
 	}
 
 	d.askUnseenBox = widget.NewCheck("Ask before approving unseen hunks", thenKeysBack(w, func(on bool) {
@@ -1201,6 +1205,11 @@ func (d *detail) decide(dec review.Decision) {
 
 // decided shows the result of a decision.
 func (d *detail) decided(id string, o review.Outcome, err error) {
+	n := 0
+	for _, f := range o.Files {
+		n += len(f.FinalContent)
+	}
+	memory.Release(2 * n) // the journal's and the write's work on a big file
 	if id != d.id {
 		return // the person moved on; the queue shows the rest
 	}

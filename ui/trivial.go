@@ -10,6 +10,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
@@ -115,6 +116,7 @@ func (d *detail) trivialJob(f review.File) *trivialJob {
 			}
 			if !j.dropped.Load() {
 				kinds = review.ClassifyHunks(f.Path, f.BaseText(), f.Proposed, hs)
+				memory.Release(len(f.Base.Content) + len(f.Proposed))
 			}
 		}
 		d.w.do(func() { d.trivialArrived(j, kinds, hs) })

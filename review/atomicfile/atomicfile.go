@@ -389,7 +389,7 @@ func ReadSnapshot(path string) (Snapshot, error) {
 		return s, fmt.Errorf("snapshot %s: not a regular file (%s)", path, info.Mode().Type())
 	}
 	var buf bytes.Buffer
-	buf.Grow(int(info.Size()))
+	buf.Grow(int(info.Size()) + bytes.MinRead) // room for the read that sees EOF: no second, doubled buffer
 	if _, err := buf.ReadFrom(f); err != nil {
 		return s, fmt.Errorf("snapshot %s: read: %w", path, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/review/workspace"
 )
 
@@ -275,15 +276,15 @@ func leadingID(head []byte) json.RawMessage {
 	return nil
 }
 
-// readLine reads one "\n"-terminated line of at most max bytes; a longer
+// readLine reads one "\n"-terminated line of at most limit bytes; a longer
 // line is consumed and reported as errTooLong, with its first bytes (up
 // to smallMessageBytes). grown, if not nil, is told the line's length
 // before each piece is kept, and may wait; its error ends the read.
-func readLine(r *bufio.Reader, max int, grown func(n int) error) ([]byte, error) {
+func readLine(r *bufio.Reader, limit int, grown func(n int) error) ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if len(buf)+len(chunk) > max {
+		if len(buf)+len(chunk) > limit {
 			head := buf
 			if len(head) == 0 {
 				head = append([]byte(nil), chunk[:min(len(chunk), smallMessageBytes)]...)
@@ -300,6 +301,11 @@ func readLine(r *bufio.Reader, max int, grown func(n int) error) ([]byte, error)
 			if terr := grown(len(buf) + len(chunk)); terr != nil {
 				return nil, terr
 			}
+		}
+		if len(buf)+len(chunk) > cap(buf) {
+			// Doubling: append grows a big slice by a quarter at a time,
+			// which allocated five times a 55 MB message to read it.
+			buf = append(make([]byte, 0, max(2*cap(buf), len(buf)+len(chunk))), buf...)
 		}
 		buf = append(buf, chunk...)
 		switch {
@@ -339,6 +345,7 @@ func (cc *conn) reply(id json.RawMessage, result any, err error) {
 	cc.wmu.Lock()
 	defer cc.wmu.Unlock()
 	cc.c.Write(append(b, '\n'))
+	memory.Release(len(b)) // a big answer: the outcome of a big file
 }
 
 func toRPCError(err error) *rpcError {
