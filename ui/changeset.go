@@ -494,8 +494,12 @@ func newTreeRow(t *changesetTree, i int, indent string, f review.ChangesetFile, 
 	}
 	// Inset on the right: the counts stay clear of the pane's edge and of
 	// the tree's scroll bar.
+	right := container.NewHBox(state, added, removed)
+	if f.State == review.StateStreaming {
+		right = container.NewHBox(state) // its lines are not counted yet
+	}
 	r.content = container.New(layout.NewCustomPaddedLayout(0, 0, 0, 3*theme.Padding()),
-		container.NewBorder(nil, nil, left, container.NewHBox(state, added, removed)))
+		container.NewBorder(nil, nil, left, right))
 	r.ExtendBaseWidget(r)
 	return r
 }

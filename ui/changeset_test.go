@@ -300,3 +300,24 @@ func TestChangesetHunkCountFollowsAChangedProposal(t *testing.T) {
 		t.Errorf("after its text changed: %d hunks; want 2", n)
 	}
 }
+
+// A file still streaming in has no line counts yet: its tree row says it
+// streams, without "+0 −0".
+func TestTreeRowOfAStreamHasNoCounts(t *testing.T) {
+	tr := &changesetTree{d: &detail{id: "shown"}, hunks: map[string]cachedHunks{}}
+	texts := func(f review.ChangesetFile) string {
+		var s []string
+		for _, o := range test.LaidOutObjects(newTreeRow(tr, 0, "", f, false).content) {
+			if txt, ok := o.(*canvas.Text); ok {
+				s = append(s, txt.Text)
+			}
+		}
+		return strings.Join(s, " ")
+	}
+	if got := texts(review.ChangesetFile{Rel: "a.go", State: review.StateStreaming}); strings.Contains(got, "+0") {
+		t.Errorf("a streaming file's row: %q; want no counts", got)
+	}
+	if got := texts(review.ChangesetFile{Rel: "a.go", State: review.StatePending, Added: 2, Removed: 1}); !strings.Contains(got, "+2") {
+		t.Errorf("a waiting file's row: %q; want its counts", got)
+	}
+}
