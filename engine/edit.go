@@ -150,6 +150,22 @@ type Result struct {
 	// block without its end marker): the edit applied as far as it arrived,
 	// as upstream applies it, and the person and the agent must be told.
 	Incomplete *Incomplete
+	// EditEOL is the line ending of the edit's own text when the file's
+	// differs: the proposal keeps the file's, so the agent must be told
+	// its text was not written byte for byte ("\r\n", "\n" or "\r");
+	// "" when they agree or the file has no line break yet.
+	EditEOL string
+}
+
+// EOLName names a line ending as editors do: "CRLF", "LF" or "CR".
+func EOLName(eol string) string {
+	switch eol {
+	case "\r\n":
+		return "CRLF"
+	case "\r":
+		return "CR"
+	}
+	return "LF"
 }
 
 // Incomplete says which block of an edit was cut short, and how.
@@ -184,15 +200,19 @@ func applyDocWith(doc Doc, e Edit, apply func(text string) (Result, error)) (Res
 			return Result{}, err
 		}
 	}
+	editEOL := payloadEOL(e.payload())
 	if doc.EOL == "" {
 		// The file has no line break yet: take the agent's.
-		doc.EOL = payloadEOL(e.payload())
+		doc.EOL = editEOL
 	}
 	res, err := apply(doc.Text)
 	if err != nil {
 		return Result{}, err
 	}
 	res.Content = doc.Encode(res.Content)
+	if editEOL != "" && editEOL != doc.EOL {
+		res.EditEOL = editEOL
+	}
 	return res, nil
 }
 

@@ -340,6 +340,9 @@ func (w fileWrite) outcome(written bool) FileOutcome {
 		Hunks: w.Verdicts, FormatterError: w.FormatterError,
 		Matches: w.Loose(), Incomplete: w.Incomplete,
 	}
+	if w.EditEOL != "" && !w.Delete {
+		fo.EditLineEndings = engine.EOLName(w.EditEOL)
+	}
 	if w.overDisk {
 		fo.DiskEdits = engine.Unified("base/"+w.Rel, "disk/"+w.Rel, w.BaseText(), string(w.now.Content), 3)
 	}

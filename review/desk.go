@@ -288,7 +288,7 @@ func (d *Desk) proposed(f *File, res engine.Result) error {
 			return err
 		}
 	}
-	f.Proposed, f.Matches, f.Incomplete = res.Content, res.Matches, res.Incomplete
+	f.Proposed, f.Matches, f.Incomplete, f.EditEOL = res.Content, res.Matches, res.Incomplete, res.EditEOL
 	f.Added, f.Removed = engine.CountLines(engine.Diff(f.BaseText(), res.Content))
 	return nil
 }

@@ -116,3 +116,26 @@ func changedLines(patch string) string {
 	}
 	return b.String()
 }
+
+// TestOutcomeSaysTheFilesLineEndingsWereKept: a write in CRLF to an LF
+// file is written in LF; the agent is told so, not that the file has
+// exactly what it sent.
+func TestOutcomeSaysTheFilesLineEndingsWereKept(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	path := filepath.Join(d.Root, "a.txt")
+	reviewtest.WriteFile(t, path, "one\ntwo\n")
+	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "one\r\nTWO\r\n")
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	if got := reviewtest.ReadFile(t, path); got != "one\nTWO\n" {
+		t.Fatalf("file %q; want the file's LF endings kept", got)
+	}
+	text := o.Text()
+	if o.Files[0].EditLineEndings != "CRLF" || strings.Contains(text, "exactly the content you proposed") ||
+		!strings.Contains(text, "your edit's CRLF line endings were written as LF") {
+		t.Errorf("editLineEndings %q, text %q; want CRLF, and the text to say the file's LF endings were kept", o.Files[0].EditLineEndings, text)
+	}
+	q := d.MustPropose(t, engine.FormatWrite, "a.txt", "one\nTHREE\n")
+	if o := d.MustDecide(t, q.ID, review.Decision{Verdict: journal.Approved}); o.Files[0].EditLineEndings != "" || !strings.Contains(o.Text(), "exactly the content you proposed") {
+		t.Errorf("same endings: editLineEndings %q, text %q", o.Files[0].EditLineEndings, o.Text())
+	}
+}

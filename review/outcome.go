@@ -55,6 +55,10 @@ type FileOutcome struct {
 	Matches []engine.Match `json:"matches,omitempty"`
 	// Incomplete says the edit was cut short and applied as far as it went.
 	Incomplete *engine.Incomplete `json:"incomplete,omitempty"`
+	// EditLineEndings names the line endings of the edit's text ("CRLF",
+	// "LF", "CR") when the file's own differ: they were written in the
+	// file's; absent when they agree.
+	EditLineEndings string `json:"editLineEndings,omitempty"`
 	// NewProblems are the problems the project's checkers find in the
 	// final content that the file as it was did not have (lines 1-based
 	// in the final content; Path set for one in another file).
@@ -210,6 +214,9 @@ func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 	if !f.AsProposed() || o.Status == journal.Partial || len(f.Matches) > 0 || f.Incomplete != nil {
 		fmt.Fprintf(b, "\nThe final content of %s:\n", f.Path)
 		writeFenced(b, f.FinalContent)
+	} else if f.EditLineEndings != "" {
+		fmt.Fprintf(b, "The file now has the content you proposed, with the file's own line endings: your edit's %s line endings were written as %s.\n",
+			f.EditLineEndings, engine.EOLName(eolOf(f.FinalContent)))
 	} else {
 		b.WriteString("The file now has exactly the content you proposed.\n")
 	}
@@ -298,4 +305,16 @@ func writeChosenRejected(b *strings.Builder, files []FileOutcome) {
 			writeFenced(b, m.Found)
 		}
 	}
+}
+
+// eolOf is the line ending of text's first line break ("" if none).
+func eolOf(text string) string {
+	i := strings.IndexAny(text, "\r\n")
+	switch {
+	case i < 0:
+		return ""
+	case strings.HasPrefix(text[i:], "\r\n"):
+		return "\r\n"
+	}
+	return text[i : i+1]
 }

@@ -73,7 +73,10 @@ type File struct {
 	// Incomplete is set when the agent's edit was cut short (a SEARCH/
 	// REPLACE block without its end): it was applied as far as it went.
 	Incomplete *engine.Incomplete
-	Added      int // lines added by the proposal
+	// EditEOL is the line ending the edit's text used where the file's
+	// differs, which the proposal keeps (engine.Result.EditEOL); "" if none.
+	EditEOL string
+	Added   int // lines added by the proposal
 	Removed    int // lines removed by the proposal
 	// AgentRead is the hex SHA-256 of the content the agent said it read
 	// (Request.ReadSHA256); "" if it did not say.
