@@ -77,7 +77,7 @@ type File struct {
 	// differs, which the proposal keeps (engine.Result.EditEOL); "" if none.
 	EditEOL string
 	Added   int // lines added by the proposal
-	Removed    int // lines removed by the proposal
+	Removed int // lines removed by the proposal
 	// AgentRead is the hex SHA-256 of the content the agent said it read
 	// (Request.ReadSHA256); "" if it did not say.
 	AgentRead string
