@@ -18,13 +18,7 @@ import (
 func TestRejectThroughAnIDEDoorSaysTheReasonWasNotSent(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "hello\n")
-	p, err := h.desk.Propose(t.Context(), review.Request{Agent: "claude-code", Session: "s", Format: engine.FormatWrite,
-		Path: "a.txt", Payload: "hello there\n", AgentWrites: true, VerdictOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.until("the window shows the proposal", func() bool { _, ok := h.win.items[p.ID]; return ok })
-	h.win.Select(p.ID)
+	p := h.doorProposal("claude-code", "a.txt", "hello there\n")
 	d := h.win.detail
 	h.press('r')
 	if d.rejectDialog == nil {
@@ -72,13 +66,7 @@ func TestOutcomeTextThroughAVerdictOnlyDoor(t *testing.T) {
 func TestApprovalTheAgentWritesSaysSo(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "hello\n")
-	p, err := h.desk.Propose(t.Context(), review.Request{Agent: "claude-code", Session: "s", Format: engine.FormatWrite,
-		Path: "a.txt", Payload: "hello there\n", AgentWrites: true, VerdictOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.until("the window shows the proposal", func() bool { _, ok := h.win.items[p.ID]; return ok })
-	h.win.Select(p.ID)
+	p := h.doorProposal("claude-code", "a.txt", "hello there\n")
 	h.press('a')
 	h.outcome(p.ID)
 	if got := h.win.detail.status.Text; !strings.HasPrefix(got, "Approved and sent to claude-code, which writes the file itself (checkpoint ") {
@@ -103,13 +91,7 @@ func TestApprovalTheAgentWritesSaysSo(t *testing.T) {
 func TestCommentsThroughAnIDEDoorSayTheyStayInTheHistory(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.go", "package a\n\nconst N = 1\n")
-	p, err := h.desk.Propose(t.Context(), review.Request{Agent: "gemini-cli", Session: "s", Format: engine.FormatWrite,
-		Path: "a.go", Payload: "package a\n\nconst N = 2\n", AgentWrites: true, VerdictOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.until("the window shows the proposal", func() bool { _, ok := h.win.items[p.ID]; return ok })
-	h.win.Select(p.ID)
+	p := h.doorProposal("gemini-cli", "a.go", "package a\n\nconst N = 2\n")
 	c := h.win.detail.comments
 	h.press('c')
 	if c.dialog == nil {
@@ -129,4 +111,18 @@ func TestCommentsThroughAnIDEDoorSayTheyStayInTheHistory(t *testing.T) {
 	if !strings.Contains(got, "gemini-cli's IDE door cannot send them to the agent") || !strings.Contains(got, "gemini-cli's IDE door cannot send it to the agent") {
 		t.Errorf("the window does not say the comment stays in the history:\n%s", got)
 	}
+}
+
+// doorProposal is a write proposed as an IDE door proposes it (the agent
+// writes the file and hears only the verdict), shown in the window.
+func (h *harness) doorProposal(agent, rel, payload string) review.Proposal {
+	h.t.Helper()
+	p, err := h.desk.Propose(h.t.Context(), review.Request{Agent: agent, Session: "s", Format: engine.FormatWrite,
+		Path: rel, Payload: payload, AgentWrites: true, VerdictOnly: true})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	h.until("the window shows the proposal", func() bool { _, ok := h.win.items[p.ID]; return ok })
+	h.win.Select(p.ID)
+	return p
 }
