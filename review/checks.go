@@ -338,6 +338,7 @@ func (d *Desk) addProblems(ctx context.Context, e *entry, plan []fileWrite, file
 // its model after saving a file: each file's path, then a line per
 // problem with its checker, severity, line and message.
 func writeNewProblems(b *strings.Builder, f FileOutcome) {
+	defer writeCheckErrors(b, f)
 	if len(f.NewProblems) == 0 {
 		return
 	}
@@ -364,6 +365,18 @@ func writeNewProblems(b *strings.Builder, f FileOutcome) {
 			where = fmt.Sprintf("Line %d: ", p.Line)
 		}
 		fmt.Fprintf(b, "- [%s %s] %s%s\n", p.Source, severityLabel(p.Severity), where, p.Message)
+	}
+}
+
+// writeCheckErrors says which checks of the file could not run: silence
+// from a checker that could not tell is not a clean bill.
+func writeCheckErrors(b *strings.Builder, f FileOutcome) {
+	if len(f.CheckErrors) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\nNot every check of %s could run, so it may have problems no one reported:\n", f.Path)
+	for _, e := range f.CheckErrors {
+		fmt.Fprintf(b, "- %s\n", e)
 	}
 }
 
