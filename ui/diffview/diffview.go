@@ -114,6 +114,7 @@ type DiffView struct {
 	hoff     int     // horizontal offset in cells (no wrap)
 	hacc     float32 // wheel movement not yet a whole cell
 	curRow   int     // first row of the change NextHunk/PrevHunk went to; -1 for none
+	wentTo   int     // the right side's line GoToLine went to, its number marked; -1 for none
 	width    float32
 	metric   metrics
 
@@ -173,7 +174,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{post: defaultPost, following: true, rejected: map[string]bool{}, seen: map[string]map[string]bool{}, edgeRow: -1, curRow: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
+	v := &DiffView{post: defaultPost, following: true, rejected: map[string]bool{}, seen: map[string]map[string]bool{}, edgeRow: -1, curRow: -1, wentTo: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshRows)
@@ -442,7 +443,7 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 	// The model first: anything that binds rows from here on (scrolling
 	// to the top) must see the new lines, or their tokens would be cached
 	// under the new generation.
-	v.model, v.hunks, v.hunksOK, v.curRow, v.edgeRow = m, nil, false, -1, -1
+	v.model, v.hunks, v.hunksOK, v.curRow, v.edgeRow, v.wentTo = m, nil, false, -1, -1, -1
 	v.hl.reset(v.path)
 	v.maxW = r.maxW
 	if !ended {
@@ -478,7 +479,7 @@ func (v *DiffView) SetStream(path, old string, p engine.Preview) {
 		v.moves = nil
 		v.clearSearch()
 		v.path = path
-		v.curRow = -1
+		v.curRow, v.wentTo = -1, -1
 		v.rejected = map[string]bool{}
 		v.hoff = 0
 		v.hl.reset(path)
@@ -866,7 +867,9 @@ func (v *DiffView) GoToLine(n int) bool {
 	if n < 1 || n > v.model.b.Len() {
 		return false
 	}
+	v.wentTo = n - 1 // its number stands out: the eye finds the line
 	v.scrollToRow(v.revealLine(1, n-1))
+	v.refreshRows()
 	return true
 }
 

@@ -164,3 +164,31 @@ func TestHunkNoteHidesNoChange(t *testing.T) {
 		t.Errorf("note %q at x %v; want it on the left side (x < %v): on the right it hides the change", got, x, xR)
 	}
 }
+
+// TestGoToLineMarksTheLine: the number of the line go-to-line went to
+// stands out, so the eye finds it; new texts forget it.
+func TestGoToLineMarksTheLine(t *testing.T) {
+	v, _ := newTestView(t, 900, 300)
+	v.SetTexts("a.txt", "a\nb\nc\nd\n", "a\nB\nc\nd\n")
+	marked := func(line int) bool {
+		r := newDiffRow(v)
+		r.id = v.model.RowOfB(line)
+		r.build()
+		for _, txt := range r.texts[:r.nText] {
+			if txt.Text == itoa(line+1) && txt.TextStyle.Bold {
+				return true
+			}
+		}
+		return false
+	}
+	if marked(2) {
+		t.Fatal("line 3 marked before go-to-line")
+	}
+	if !v.GoToLine(3) || !marked(2) || marked(1) {
+		t.Errorf("after GoToLine(3): line 3 marked %v, line 2 marked %v; want line 3 alone", marked(2), marked(1))
+	}
+	v.SetTexts("a.txt", "a\nb\nc\nd\n", "a\nB\nc\nD\n")
+	if marked(2) {
+		t.Error("new texts kept the mark")
+	}
+}

@@ -309,7 +309,11 @@ func (r *diffRow) build() {
 		}
 	}
 	if rw.b >= 0 {
-		num(rw.b, xNumR)
+		if rw.b == v.wentTo && v.ed == nil {
+			r.text(itoa(rw.b+1), theme.Color(theme.ColorNamePrimary), xNumR, 0, mt.numW-padText, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true, Bold: true})
+		} else {
+			num(rw.b, xNumR)
+		}
 		tc := fg
 		if rejected || faded {
 			tc = dim
