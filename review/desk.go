@@ -742,8 +742,33 @@ func (d *Desk) record(ctx context.Context, id string, o Outcome) error {
 			return err
 		}
 	}
-	oj, _ := json.Marshal(o)
+	oj, _ := json.Marshal(journaledOutcome(o))
 	return d.journal.RecordOutcome(ctx, id, oj, d.now())
+}
+
+// outcomeRecord is an outcome as the journal keeps it: without each file's
+// final content, which is the checkpoint's final (finalSha256 names it).
+// Kept whole beside that compressed blob, it grew the journal by the
+// file's size at every decision, and a big file's outcome was marshalled
+// twice.
+type outcomeRecord struct {
+	Outcome
+	Files []fileRecord `json:"files"`
+}
+
+// fileRecord is a FileOutcome without FinalContent (omitted when empty;
+// the field shadows the FileOutcome's).
+type fileRecord struct {
+	FileOutcome
+	FinalContent string `json:"finalContent,omitempty"`
+}
+
+func journaledOutcome(o Outcome) outcomeRecord {
+	r := outcomeRecord{Outcome: o, Files: make([]fileRecord, len(o.Files))}
+	for i, f := range o.Files {
+		r.Files[i].FileOutcome = f
+	}
+	return r
 }
 
 func joinNonEmpty(a, b string) string {

@@ -2,6 +2,7 @@ package review_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -111,5 +112,39 @@ func TestFinishedStreamIsJournaledWithItsText(t *testing.T) {
 	}
 	if det, proposed := streamedDetail(t, d); proposed != "one\ntwo\nthree\n" || string(det.Payload) != "one\ntwo\nthree\n" {
 		t.Errorf("history: proposed %q, payload %q; want the streamed text", proposed, det.Payload)
+	}
+}
+
+// TestJournaledOutcomeLeavesTheFinalContentToTheCheckpoint: the journal
+// keeps what the agent was told without each file's final content, which
+// the checkpoint holds (compressed, named by finalSha256): whole, it grew
+// the journal by the file's size at every decision.
+func TestJournaledOutcomeLeavesTheFinalContentToTheCheckpoint(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	big := strings.Repeat("a line of a big file\n", 50_000)
+	reviewtest.WriteFile(t, d.Root+"/big.txt", big)
+	p := d.MustPropose(t, engine.FormatWrite, "big.txt", "one new line\n"+big)
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	if len(o.Files[0].FinalContent) != len(big)+13 {
+		t.Fatalf("the agent's outcome has %d bytes of final content; want the whole file", len(o.Files[0].FinalContent))
+	}
+	page, err := d.Journal.History(context.Background(), journal.Filter{})
+	if err != nil || len(page.Entries) != 1 {
+		t.Fatal(err)
+	}
+	det, err := d.Journal.Detail(context.Background(), page.Entries[0].Ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept map[string]any
+	if err := json.Unmarshal(det.Outcome, &kept); err != nil {
+		t.Fatal(err)
+	}
+	f := kept["files"].([]any)[0].(map[string]any)
+	if len(det.Outcome) > 4096 || f["finalContent"] != nil || f["finalSha256"] != o.Files[0].FinalSHA256 || kept["status"] != "approved" {
+		t.Errorf("journaled outcome of %d bytes: %s…; want the outcome without the final content, its sha256 kept", len(det.Outcome), det.Outcome[:min(len(det.Outcome), 300)])
+	}
+	if final, err := d.Journal.Blob(context.Background(), det.Files[0].Final); err != nil || string(final) != o.Files[0].FinalContent {
+		t.Errorf("the checkpoint's final: %d bytes, %v; want the final content", len(final), err)
 	}
 }
