@@ -345,3 +345,40 @@ func TestCancelEditKeepsTheCurrentHunk(t *testing.T) {
 		t.Errorf("j after leaving edit mode: current hunk %d, line %d on screen %v; want hunk 42 there", v.CurrentHunk(), 41*50+26, on)
 	}
 }
+
+// TestLeavingEditModeKeepsOpenedFolds: a region the person opened with }
+// stays open after e, Esc Esc (it closed again: QA in the real window).
+func TestLeavingEditModeKeepsOpenedFolds(t *testing.T) {
+	h := newHarness(t)
+	var old, prop strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&old, "line %d\n", i)
+		if i == 100 || i == 300 {
+			fmt.Fprintf(&prop, "changed %d\n", i)
+		} else {
+			fmt.Fprintf(&prop, "line %d\n", i)
+		}
+	}
+	h.write("f.txt", old.String())
+	p := h.propose("claude-code", "s", engine.FormatWrite, "f.txt", prop.String())
+	h.win.Select(p.ID)
+	v := h.win.View()
+	h.press('j')
+	folds := v.Folds()
+	for range 10 { // 20 lines each: the 193 between the changes, all
+		h.press('}')
+	}
+	opened := v.Folds()
+	if opened != folds-1 {
+		t.Fatalf("} ten times: %d folds, from %d; want the region between the changes open", opened, folds)
+	}
+	h.press('e')
+	h.pressKey(fyne.KeyEscape)
+	h.pressKey(fyne.KeyEscape)
+	if h.win.detail.editing {
+		t.Fatal("Esc Esc did not leave edit mode")
+	}
+	if got := v.Folds(); got != opened {
+		t.Errorf("after e, Esc Esc: %d folds; want %d, as the person left them", got, opened)
+	}
+}

@@ -263,3 +263,27 @@ func TestWrapKeepsTheCurrentChangeOnScreen(t *testing.T) {
 		t.Errorf("after unwrap the change is at y %v (on screen %v); want %v", y, v.CurrentOnScreen(), yBefore)
 	}
 }
+
+// TestFoldsOpenedStayOpenWhenTheTextsComeBack: the same texts shown again
+// (leaving edit mode shows the proposal again) keep what the person
+// opened; other texts start folded.
+func TestFoldsOpenedStayOpenWhenTheTextsComeBack(t *testing.T) {
+	v, _ := newTestView(t, 900, 300)
+	v.SetCollapse(true)
+	old, new := twoChanges()
+	v.SetTexts("a.txt", old, new)
+	v.NextHunk()
+	closed := v.model.Len()
+	if !v.ExpandBelow() || v.model.Len() <= closed {
+		t.Fatalf("} opened nothing (%d rows, folded %d)", v.model.Len(), closed)
+	}
+	opened := v.model.Len()
+	v.SetTexts("a.txt", old, new)
+	if v.model.Len() != opened {
+		t.Errorf("the same texts again: %d rows; want %d, the fold still open", v.model.Len(), opened)
+	}
+	v.SetTexts("a.txt", old, strings.Replace(new, "changed\n", "changed again\n", 1))
+	if v.model.Len() != closed {
+		t.Errorf("other texts: %d rows; want them folded, %d", v.model.Len(), closed)
+	}
+}

@@ -111,10 +111,11 @@ type DiffView struct {
 	search   *search        // the search bar and its matches
 	wrapped  map[int]int    // wrap mode: rows taller than one line → lines
 	dark     bool
-	hoff     int     // horizontal offset in cells (no wrap)
-	hacc     float32 // wheel movement not yet a whole cell
-	curRow   int     // first row of the change NextHunk/PrevHunk went to; -1 for none
-	wentTo   int     // the right side's line GoToLine went to, its number marked; -1 for none
+	hoff     int       // horizontal offset in cells (no wrap)
+	hacc     float32   // wheel movement not yet a whole cell
+	curRow   int       // first row of the change NextHunk/PrevHunk went to; -1 for none
+	wentTo   int       // the right side's line GoToLine went to, its number marked; -1 for none
+	texts    [2]string // the texts SetTexts last showed: shown again (out of edit mode), their opened folds stay open
 	width    float32
 	metric   metrics
 
@@ -420,8 +421,10 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	v.stream, v.stale, v.conflicts = nil, false, nil
 	v.banner.Hide()
 	v.followBtn.Hide()
-	v.path = path
-	v.open = map[int][2]int{}
+	if path != v.path || old != v.texts[0] || new != v.texts[1] {
+		v.open = map[int][2]int{} // what the person opened was of other texts
+	}
+	v.path, v.texts = path, [2]string{old, new}
 	v.clearSearch()
 	v.rejected = map[string]bool{}
 	v.loose, v.problems, v.notes = nil, nil, nil
