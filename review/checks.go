@@ -338,7 +338,6 @@ func (d *Desk) addProblems(ctx context.Context, e *entry, plan []fileWrite, file
 // its model after saving a file: each file's path, then a line per
 // problem with its checker, severity, line and message.
 func writeNewProblems(b *strings.Builder, f FileOutcome) {
-	defer writeCheckErrors(b, f)
 	if len(f.NewProblems) == 0 {
 		return
 	}

@@ -221,6 +221,7 @@ func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 		b.WriteString("The file now has exactly the content you proposed.\n")
 	}
 	writeNewProblems(b, f)
+	writeCheckErrors(b, f)
 }
 
 // writeLoose says where an edit was applied by a looser match than the

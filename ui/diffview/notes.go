@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 
+	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/engine/words"
 )
 
@@ -89,7 +90,7 @@ func eolChange(a, b string) string {
 	case eb == "":
 		return "newline removed at end of file"
 	}
-	return "line ending " + eolName(ea) + " → " + eolName(eb)
+	return "line ending " + engine.EOLName(ea) + " → " + engine.EOLName(eb)
 }
 
 // eol is line l's ending: "\r\n", "\n" or "" (the file's last line).
@@ -101,13 +102,6 @@ func eol(l string) string {
 		return "\n"
 	}
 	return ""
-}
-
-func eolName(e string) string {
-	if e == "\r\n" {
-		return "CRLF"
-	}
-	return "LF"
 }
 
 // note draws text at the right edge of row rw's right side over a patch
