@@ -198,7 +198,11 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 	if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
 		return Proposal{}, err
 	}
-	memory.Release(len(p.Payload) + proposedBytes(p)) // compressing a big file's texts: before the window diffs them
+	n := len(p.Payload)
+	for _, f := range p.Files {
+		n += f.TextBytes()
+	}
+	memory.Release(n) // compressing a big file's texts: before the window diffs them
 	e, held := d.add(p, stream)
 	switch p.State {
 	case StateFailed:
@@ -848,15 +852,6 @@ func copyProposal(p Proposal) Proposal {
 	p.Files = append([]File(nil), p.Files...)
 	p.Placed = maps.Clone(p.Placed)
 	return p
-}
-
-// proposedBytes is the size of p's files, before and after.
-func proposedBytes(p Proposal) int {
-	n := 0
-	for _, f := range p.Files {
-		n += len(f.Base.Content) + len(f.Proposed)
-	}
-	return n
 }
 
 // proposalRecord is the journal's form of p.

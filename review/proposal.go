@@ -157,6 +157,9 @@ func (f File) BaseText() string {
 	return unsafe.String(&f.Base.Content[0], len(f.Base.Content))
 }
 
+// TextBytes is the size of the file's two texts, before and proposed.
+func (f File) TextBytes() int { return len(f.Base.Content) + len(f.Proposed) }
+
 // Proposal is an agent's proposed edit as the desk holds it. The values
 // Desk returns are copies; change a proposal only through Desk's methods.
 type Proposal struct {

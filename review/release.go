@@ -56,7 +56,7 @@ func (d *Desk) deliveredLocked(e *entry) {
 func (e *entry) size() int64 {
 	n := len(e.p.Payload) + len(e.p.Failure)
 	for _, f := range e.p.Files {
-		n += len(f.Base.Content) + len(f.Proposed) + len(f.Disk.Content)
+		n += f.TextBytes() + len(f.Disk.Content)
 	}
 	for _, f := range e.outcome.Files {
 		n += len(f.FinalContent) + len(f.UserEdits) + len(f.AutoFormatEdits) + len(f.DiskEdits)

@@ -209,7 +209,7 @@ func newDetail(w *Window) *detail {
 		d.updateBar()
 		d.updateCounter()
 		if d.file < len(d.p.Files) {
-			memory.Release(len(d.cur().Base.Content) + len(d.cur().Proposed))
+			memory.Release(d.cur().TextBytes())
 		}
 	}
 

@@ -116,7 +116,7 @@ func (d *detail) trivialJob(f review.File) *trivialJob {
 			}
 			if !j.dropped.Load() {
 				kinds = review.ClassifyHunks(f.Path, f.BaseText(), f.Proposed, hs)
-				memory.Release(len(f.Base.Content) + len(f.Proposed))
+				memory.Release(f.TextBytes())
 			}
 		}
 		d.w.do(func() { d.trivialArrived(j, kinds, hs) })
@@ -167,7 +167,7 @@ func (d *detail) trivialPendingBytes() int {
 	n := 0
 	for _, f := range d.p.Files {
 		if _, pending := d.trivialOf(f); pending {
-			n += len(f.Base.Content) + len(f.Proposed)
+			n += f.TextBytes()
 		}
 	}
 	return n
