@@ -1281,10 +1281,10 @@ func outcomeText(p review.Proposal, o review.Outcome) string {
 	written := writtenBy(p, o)
 	switch o.Status {
 	case journal.Approved:
-		b.WriteString("Approved and " + written)
-		if o.DecidedBy == review.DecidedByRule {
-			b.Reset() // no person decided (real window: it read as the person's approval)
+		if o.DecidedBy == review.DecidedByRule { // no person decided (real window: it read as the person's approval)
 			b.WriteString("Approved without you by the " + o.Rule + ", and " + written)
+		} else {
+			b.WriteString("Approved and " + written)
 		}
 		for _, f := range o.Files {
 			if f.DiskEdits != "" {
