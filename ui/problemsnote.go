@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/diffdesk/diffdesk/review"
 )
@@ -31,18 +32,9 @@ func problemsNote(p review.Proposal, o review.Outcome) string {
 	if n == 0 {
 		return ""
 	}
-	s := fmt.Sprintf(" The checkers found %d new problem(s) in what was written (%s)", n, trimSentence(first))
+	s := fmt.Sprintf(" The checkers found %d new problem(s) in what was written (%s)", n, strings.TrimSuffix(first, "."))
 	if p.VerdictOnly {
 		return s + "."
 	}
 	return s + "; the agent was told."
-}
-
-// trimSentence drops the full stop reasonLine ends a line with, for a
-// line quoted inside parentheses.
-func trimSentence(s string) string {
-	if len(s) > 0 && s[len(s)-1] == '.' {
-		return s[:len(s)-1]
-	}
-	return s
 }
