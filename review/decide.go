@@ -229,9 +229,10 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	if err := d.checkDisk(p, dec, plan); err != nil {
 		return Outcome{}, err
 	}
-	d.format(ctx, plan)
-	if err := d.recheckAfterFormat(p, plan); err != nil {
-		return Outcome{}, err
+	if d.format(ctx, plan) {
+		if err := d.recheckAfterFormat(p, plan); err != nil {
+			return Outcome{}, err
+		}
 	}
 	if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, plan)); err != nil {
 		return Outcome{}, err
@@ -544,8 +545,9 @@ func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
 	return nil
 }
 
-// format runs each file's formatter over its approved text.
-func (d *Desk) format(ctx context.Context, plan []fileWrite) {
+// format runs each file's formatter over its approved text, and reports
+// whether any ran (a formatter takes time the disk may change in).
+func (d *Desk) format(ctx context.Context, plan []fileWrite) (ran bool) {
 	for i := range plan {
 		w := &plan[i]
 		if w.Delete || w.untouched {
@@ -555,6 +557,7 @@ func (d *Desk) format(ctx context.Context, plan []fileWrite) {
 		if !ok {
 			continue
 		}
+		ran = true
 		out, err := formatter.Run(ctx, *rule, w.Path, w.Approved)
 		if err != nil {
 			w.FormatterError = err.Error()
@@ -562,6 +565,7 @@ func (d *Desk) format(ctx context.Context, plan []fileWrite) {
 		}
 		w.Final = out
 	}
+	return ran
 }
 
 // write writes every file of the plan atomically. If one fails, the files

@@ -2,7 +2,7 @@ package review
 
 import "github.com/diffdesk/diffdesk/review/atomicfile"
 
-// recheckAfterFormat reads each file of the plan again once the formatters
+// recheckAfterFormat reads each file of the plan again once formatters
 // have run, just before the decision is journaled and written: a formatter
 // may take seconds (its timeout), and a file someone changed meanwhile
 // would be overwritten without a word, its change missing from the
