@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -154,8 +157,7 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	}
 	w.Win.Resize(fyne.NewSize(1400, 900))
 	w.fitToScreen(a, fyne.NewSize(1400, 900)) // screen.go
-	w.detail.wrap.SetChecked(a.Preferences().Bool(prefWrap))
-	w.detail.inline.SetChecked(a.Preferences().Bool(prefInline))
+	w.restoreViewPrefs()
 
 	w.setupTray()
 	w.bindKeys()
@@ -206,7 +208,35 @@ func (w *Window) Close() {
 		}
 		w.detail.closeExternal()
 		w.savePrefs()
+		w.app.Preferences().SetInt(prefOpenBy, 0)
 	})
+}
+
+// restoreViewPrefs sets the Wrap and Inline boxes as the person left them,
+// unless the window that left them ended without closing (a crash): a view
+// setting in force then may be what crashed it, and restoring it would
+// crash the window again at the first proposal, with no key pressed.
+func (w *Window) restoreViewPrefs() {
+	p := w.app.Preferences()
+	if pid := p.Int(prefOpenBy); pid != 0 && pid != os.Getpid() && !processAlive(pid) {
+		fmt.Fprintf(w.opts.Log, "diffdesk: the window (pid %d) ended without closing last time: wrap and inline layout start off\n", pid)
+		p.SetBool(prefWrap, false)
+		p.SetBool(prefInline, false)
+	}
+	p.SetInt(prefOpenBy, os.Getpid())
+	w.detail.wrap.SetChecked(p.Bool(prefWrap))
+	w.detail.inline.SetChecked(p.Bool(prefInline))
+}
+
+// processAlive reports whether process pid still runs (false where that
+// cannot be told).
+func processAlive(pid int) bool {
+	proc, err := os.FindProcess(pid)
+	if err != nil {
+		return false
+	}
+	err = proc.Signal(syscall.Signal(0))
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 // The preferences the window keeps across restarts.
@@ -215,6 +245,7 @@ const (
 	prefInline       = "inline"             // the Inline box: one column instead of side by side
 	prefQueueWidth   = "layout.queue"       // the queue's share of the window's width
 	prefHistoryWidth = "layout.historyList" // the history timeline's share of the History tab
+	prefOpenBy       = "session.pid"        // the pid of the window that has not closed yet (0: it closed)
 )
 
 // savePrefs keeps the layout the person left (the Wrap box is kept as it

@@ -34,6 +34,9 @@ import (
 type DiffView struct {
 	widget.BaseWidget
 
+	drawFailures map[string]bool // panics in drawing a row, logged once each (diffRow.unavailable)
+	unavailable  int             // rows drawn as unavailable (a panic caught), ever
+
 	// OnHunkToggled is called after the person accepted or rejected a hunk
 	// in the gutter (not for SetHunkAccepted).
 	OnHunkToggled func(id string, accepted bool)

@@ -65,7 +65,7 @@ func (r *diffRow) eolNote(rw row, xTextL, xTextR float32, inline bool) {
 	v := r.v
 	a, b := rw.a, rw.b
 	if inline && rw.kind == rowInserted {
-		a = rw.wa // the line it replaced is on a row above
+		a = rw.wa // the line it replaced is on a row above (-1: it replaced none)
 	}
 	if a < 0 || b < 0 || rw.kind != rowChanged && rw.kind != rowInserted || inline && rw.kind == rowChanged {
 		return

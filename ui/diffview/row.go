@@ -1,7 +1,10 @@
 package diffview
 
 import (
+	"fmt"
 	"image/color"
+	"log"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -130,6 +133,24 @@ func (r *diffRow) text(s string, c color.Color, x, y, w float32, align fyne.Text
 	r.objs = append(r.objs, o)
 }
 
+// unavailable replaces whatever the row had drawn when drawing it
+// panicked with a line saying so, and logs the panic (once per view and
+// cause, with the stack: the same row is drawn again on every frame).
+func (r *diffRow) unavailable(p any) {
+	r.objs, r.nText, r.nRect = r.objs[:0], 0, 0
+	msg := fmt.Sprint(p)
+	if r.v.drawFailures == nil {
+		r.v.drawFailures = map[string]bool{}
+	}
+	r.v.unavailable++
+	if !r.v.drawFailures[msg] {
+		r.v.drawFailures[msg] = true
+		log.Printf("diffview: drawing row %d failed (shown as unavailable): %v\n%s", r.id, p, debug.Stack())
+	}
+	r.text("⚠ this row could not be drawn (logged); the proposal itself is unaffected", theme.Color(theme.ColorNameError),
+		r.v.metric.numW, 0, r.v.width, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+}
+
 // icon draws the hunk toggle: a tick when accepted, a cross when not.
 func (r *diffRow) icon(ok bool, x, y, s float32) {
 	if r.ok == nil {
@@ -145,8 +166,21 @@ func (r *diffRow) icon(ok bool, x, y, s float32) {
 	r.objs = append(r.objs, o)
 }
 
-// build lays out the row's objects for the view's current state.
+// build lays out the row's objects for the view's current state. A panic
+// while drawing one row shows that row as unavailable and is logged: the
+// desk lives in the window's process, and a bug in drawing one line must
+// not end every waiting agent's connection.
 func (r *diffRow) build() {
+	defer func() {
+		if p := recover(); p != nil {
+			r.unavailable(p)
+		}
+	}()
+	r.draw()
+}
+
+// draw lays out the row's objects; build guards it.
+func (r *diffRow) draw() {
 	v := r.v
 	r.objs, r.nText, r.nRect = r.objs[:0], 0, 0
 	m := v.model
@@ -842,3 +876,7 @@ func (r *diffRow) wsSpansOut(spans []words.Span, s string, side int) []words.Spa
 	r.wsBuf[side] = out
 	return out
 }
+
+// UnavailableRows returns how many times drawing a row panicked and the
+// row was shown as unavailable instead.
+func (v *DiffView) UnavailableRows() int { return v.unavailable }

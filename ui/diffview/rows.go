@@ -327,7 +327,7 @@ func (m *rowModel) Row(i int) row {
 	k := m.segAt(i)
 	s := &m.segs[k]
 	off := i - s.row0
-	r := row{seg: k, hunk: s.hunk, head: off == 0 && s.hunk >= 0, a: -1, b: -1}
+	r := row{seg: k, hunk: s.hunk, head: off == 0 && s.hunk >= 0, a: -1, b: -1, wa: -1, wb: -1}
 	if s.fold {
 		r.kind = rowFold
 		return r
@@ -352,11 +352,15 @@ func (m *rowModel) Row(i int) row {
 			r.kind, r.paired = rowChanged, al.paired
 			r.wa, r.wb = r.a, r.b
 		case r.a >= 0:
-			r.kind = rowDeleted
-			r.paired, r.wa, r.wb = al.paired && al.mate >= 0, r.a, s.op.B0+int(al.mate)
+			r.kind, r.paired = rowDeleted, al.paired && al.mate >= 0
+			if r.paired {
+				r.wa, r.wb = r.a, s.op.B0+int(al.mate)
+			}
 		default:
-			r.kind = rowInserted
-			r.paired, r.wa, r.wb = al.paired && al.mate >= 0, s.op.A0+int(al.mate), r.b
+			r.kind, r.paired = rowInserted, al.paired && al.mate >= 0
+			if r.paired {
+				r.wa, r.wb = s.op.A0+int(al.mate), r.b
+			}
 		}
 	}
 	return r

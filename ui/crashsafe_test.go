@@ -1,0 +1,66 @@
+package ui
+
+import (
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// TestInlineOnANewFileKeepsTheDesk: i on a new file's proposal ended the
+// window's process, and the desk in it, so every waiting agent read "the
+// desk closed the connection: EOF". The view draws every row inline.
+func TestInlineOnANewFileKeepsTheDesk(t *testing.T) {
+	h := newHarness(t)
+	h.propose("claude-code", "s1", engine.FormatWrite, "new.go", "package main\n\nfunc main() {}\n")
+	h.settle()
+	h.press('i')
+	h.settle()
+	if !h.win.View().Inline() {
+		t.Fatal("i did not turn the inline layout on")
+	}
+	if h.win.View().UnavailableRows() != 0 {
+		t.Errorf("%d rows of the new file could not be drawn inline", h.win.View().UnavailableRows())
+	}
+}
+
+// TestAViewSettingInForceAtACrashIsNotRestored: inline is remembered, so
+// after a crash in the inline layout the first proposal crashed the window
+// again, with no key pressed. A window that ended without closing leaves
+// its pid in the preferences; the next one starts with wrap and inline off
+// and says why.
+func TestAViewSettingInForceAtACrashIsNotRestored(t *testing.T) {
+	h := newHarness(t)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Skip("no true(1) to get a dead pid from:", err)
+	}
+	p := h.win.app.Preferences()
+	for _, tt := range []struct {
+		pid     int
+		restore bool
+	}{
+		{dead.Process.Pid, false}, // it crashed: not restored
+		{0, true},                 // it closed: restored
+	} {
+		p.SetBool(prefInline, true)
+		p.SetBool(prefWrap, true)
+		p.SetInt(prefOpenBy, tt.pid)
+		var log bytes.Buffer
+		opts := h.win.opts
+		opts.Log = &log
+		w := NewWindow(h.win.app, h.desk, opts)
+		if w.detail.inline.Checked != tt.restore || w.detail.wrap.Checked != tt.restore {
+			t.Errorf("last window pid %d: inline %v, wrap %v; want %v", tt.pid, w.detail.inline.Checked, w.detail.wrap.Checked, tt.restore)
+		}
+		if said := strings.Contains(log.String(), "ended without closing"); said == tt.restore {
+			t.Errorf("last window pid %d: log %q", tt.pid, log.String())
+		}
+		w.Close()
+		if got := p.Int(prefOpenBy); got != 0 {
+			t.Errorf("a window that closed left pid %d as still open", got)
+		}
+	}
+}
