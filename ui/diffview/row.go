@@ -73,6 +73,7 @@ type diffRow struct {
 	segBuf  []byte          // run: the narrow runes of a text
 	wsBuf   [2][]words.Span // wsSpansOut's spans, per side
 	drag    bool
+	waitTok bool // drawn without the syntax colours of a line: refreshTokens
 	ok, no  *canvas.Image
 	dragRow int
 }
@@ -106,6 +107,26 @@ func (r *diffRow) bind(id int) {
 	r.Refresh()
 	r.v.markSeen(id)
 	r.v.overview.viewportMoved()
+	r.v.tokensAhead()
+}
+
+// tokensReady reports whether the syntax colours of every line the row
+// shows are cached.
+func (r *diffRow) tokensReady() bool {
+	v := r.v
+	if r.id < 0 || r.id >= v.model.Len() {
+		return true
+	}
+	rw := v.model.Row(r.id)
+	for side, l := range [2]int{rw.a, rw.b} {
+		if get, n := v.lineGetter(side); l < 0 || l >= n || get(l) == "" {
+			continue // an empty line asks for no colours
+		}
+		if _, ok := v.hl.tokens(v.tokenLine(side, l)); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *diffRow) rect(c color.Color, x, y, w, h float32) {
@@ -183,6 +204,7 @@ func (r *diffRow) build() {
 func (r *diffRow) draw() {
 	v := r.v
 	r.objs, r.nText, r.nRect = r.objs[:0], 0, 0
+	r.waitTok = false
 	m := v.model
 	if r.id < 0 || r.id >= m.Len() {
 		return
@@ -467,6 +489,7 @@ func (r *diffRow) line(side int, s string, idx int, x float32, spans []words.Spa
 	ts, ti := v.tokenLine(side, idx)
 	toks, ok := v.hl.tokens(ts, ti)
 	if !ok {
+		r.waitTok = true
 		v.wantTokens(ts, ti)
 	}
 	// Runs: tokens with their colours, plain text between them; runs of
