@@ -149,9 +149,9 @@ type DiffView struct {
 	syncOpen bool         // SetTexts diffs on the caller's goroutine whatever the size: SetSynchronous
 	post     func(func()) // runs a function on the UI goroutine: fyne.Do, or a test's queue
 
-	created    int        // row widgets created (tests: only visible rows exist)
-	rowWidgets []*diffRow // every row widget the list made (shown or pooled)
-	onBind  func(row int) // tests: called for every row bound to a widget
+	created    int           // row widgets created (tests: only visible rows exist)
+	rowWidgets []*diffRow    // every row widget the list made (shown or pooled)
+	onBind     func(row int) // tests: called for every row bound to a widget
 }
 
 // streamState is what SetStream keeps between updates of one stream.
