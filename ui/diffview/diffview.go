@@ -361,6 +361,20 @@ func (v *DiffView) tokenLine(side, i int) (int, int) {
 	return side, i
 }
 
+// rowTokenLine returns where the tokens of row rw's line on side live: an
+// unchanged line's right side is the same text as its left, so it uses
+// the left's (one tokenising for both), and a stream's tail the
+// original's (tokenLine).
+func (v *DiffView) rowTokenLine(rw row, side int) (int, int) {
+	if side == 1 && rw.kind == rowEqual && rw.a >= 0 && v.ed == nil {
+		return 0, rw.a
+	}
+	if side == 0 {
+		return 0, rw.a
+	}
+	return v.tokenLine(1, rw.b)
+}
+
 // wantTokens asks for the syntax colours of line of side (a row drawn
 // without them), with the other lines of that side on screen and a margin
 // of hlMargin rows.
@@ -398,7 +412,7 @@ func (v *DiffView) tokenLinesIn(r0, r1 int) [2][]int {
 			out[0] = append(out[0], rw.a)
 		}
 		if rw.b >= 0 && rw.b < nb {
-			s, l := v.tokenLine(1, rw.b)
+			s, l := v.rowTokenLine(rw, 1)
 			out[s] = append(out[s], l)
 		}
 	}

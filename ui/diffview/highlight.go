@@ -145,6 +145,8 @@ type highlighter struct {
 	// would race with the test); ahead does nothing then.
 	inline bool
 	idle   *sync.Cond
+	// lines counts the lines tokenised (benchmarks: what a screen costs).
+	lines int
 }
 
 func newHighlighter(refresh func()) *highlighter {
@@ -305,7 +307,7 @@ func (h *highlighter) want(side, line int, around func() []int, get func(int) st
 	if h.inline {
 		lx := h.lexer
 		h.mu.Unlock()
-		h.store(job, tokeniseJob(lx, job))
+		h.store(job, h.tokeniseJob(lx, job))
 		return
 	}
 	h.queue = append(dropSide(h.queue, side), job)
@@ -351,11 +353,16 @@ func dropSide(q []hlJob, side int) []hlJob {
 }
 
 // tokeniseJob tokenises each run of a job.
-func tokeniseJob(lx chroma.Lexer, job hlJob) [][][]token {
+func (h *highlighter) tokeniseJob(lx chroma.Lexer, job hlJob) [][][]token {
 	out := make([][][]token, len(job.segs))
+	n := 0
 	for k, s := range job.segs {
 		out[k] = tokenise(lx, s.lines)
+		n += len(s.lines)
 	}
+	h.mu.Lock()
+	h.lines += n
+	h.mu.Unlock()
 	return out
 }
 
@@ -409,7 +416,7 @@ func (h *highlighter) work() {
 			h.busy[job.side] = job
 			lx := h.lexer
 			h.mu.Unlock()
-			ok := h.store(job, tokeniseJob(lx, job))
+			ok := h.store(job, h.tokeniseJob(lx, job))
 			h.mu.Lock()
 			h.busy[job.side] = hlJob{}
 			if ok && (early || h.waited) {

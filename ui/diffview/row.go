@@ -122,7 +122,7 @@ func (r *diffRow) tokensReady() bool {
 		if get, n := v.lineGetter(side); l < 0 || l >= n || get(l) == "" {
 			continue // an empty line asks for no colours
 		}
-		if _, ok := v.hl.tokens(v.tokenLine(side, l)); !ok {
+		if _, ok := v.hl.tokens(v.rowTokenLine(rw, side)); !ok {
 			return false
 		}
 	}
@@ -361,7 +361,8 @@ func (r *diffRow) draw() {
 			if faded {
 				tc = dim
 			}
-			r.line(0, m.a.Line(rw.a), rw.a, xTextL, words.del, c.delWord, tc, pal)
+			ts, ti := v.rowTokenLine(rw, 0)
+			r.line(ts, ti, m.a.Line(rw.a), xTextL, words.del, c.delWord, tc, pal)
 		}
 	}
 	if rw.b >= 0 {
@@ -376,7 +377,8 @@ func (r *diffRow) draw() {
 		}
 		ms, cur := v.matchesOn(1, rw.b)
 		r.matches(m.b.Line(rw.b), ms, cur, xTextR, c)
-		r.line(1, m.b.Line(rw.b), rw.b, xTextR, words.ins, c.insWord, tc, pal)
+		ts, ti := v.rowTokenLine(rw, 1)
+		r.line(ts, ti, m.b.Line(rw.b), xTextR, words.ins, c.insWord, tc, pal)
 		if growing && rw.b == m.growing[1]-1 {
 			r.text("writing…", theme.Color(theme.ColorNamePrimary), xTextR, h-mt.line, mt.sideW-padText,
 				fyne.TextAlignTrailing, fyne.TextStyle{Italic: true})
@@ -464,7 +466,7 @@ func (r *diffRow) windows(s string, cols []int32) [][2]int {
 }
 
 // line draws one side's text: word-span backgrounds, then coloured runs.
-func (r *diffRow) line(side int, s string, idx int, x float32, spans []words.Span, spanC, fg color.Color, pal *palette) {
+func (r *diffRow) line(ts, ti int, s string, x float32, spans []words.Span, spanC, fg color.Color, pal *palette) {
 	v := r.v
 	mt := v.metric
 	r.colBuf = columns(s, r.colBuf)
@@ -486,7 +488,6 @@ func (r *diffRow) line(side int, s string, idx int, x float32, spans []words.Spa
 	if s == "" {
 		return
 	}
-	ts, ti := v.tokenLine(side, idx)
 	toks, ok := v.hl.tokens(ts, ti)
 	if !ok {
 		r.waitTok = true
