@@ -42,6 +42,7 @@ const (
 	StrategyElision           Strategy = "elision"            // aider: pieces between "..." lines, each found exactly once
 	StrategyLineNumbers       Strategy = "line-numbers"       // Roo: matched once the "N | " prefixes its read_file shows were removed
 	StrategyPersonChosen      Strategy = "person-chosen"      // a person chose the lines (ApplyAt); always Loose, so the agent is told
+	StrategySkippedBlank      Strategy = "skipped-blank-line" // the SEARCH's blank first line is not in the file: matched without it, as aider drops it
 )
 
 // Edit is one agent edit to one file. Apply applies it.
