@@ -1,6 +1,5 @@
 package review
 
-
 // recheckAfterFormat reads each file of the plan again once formatters
 // have run, just before the decision is journaled and written: a formatter
 // may take seconds (its timeout), and a file someone changed meanwhile
