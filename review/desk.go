@@ -246,7 +246,7 @@ func (d *Desk) target(dir, path string) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	base, err := atomicfile.ReadSnapshot(t.Abs)
+	base, err := d.readBase(t)
 	if err != nil {
 		return File{}, err
 	}
@@ -254,6 +254,29 @@ func (d *Desk) target(dir, path string) (File, error) {
 		return File{}, err
 	}
 	return File{Path: t.Abs, Rel: t.Rel, Root: t.Root, Base: base, Protected: t.Protected}, nil
+}
+
+// readBase reads t's file as it is now, refusing one over the size limit
+// in force under its root from its size on disk, before reading it (a
+// sparse 4 GiB file once took the desk out of memory), and reading at most
+// the limit and one byte of a file that grows meanwhile.
+func (d *Desk) readBase(t workspace.Target) (atomicfile.Snapshot, error) {
+	s, err := d.readDisk(t.Abs, t.Root)
+	var big *atomicfile.TooLargeError
+	if errors.As(err, &big) {
+		size := big.Size
+		if size < 0 {
+			size = big.Limit + 1
+		}
+		return s, d.ws.CheckContent(t, size, nil)
+	}
+	return s, err
+}
+
+// readDisk reads the file at path under root, at most the size limit in
+// force there (an *atomicfile.TooLargeError past it).
+func (d *Desk) readDisk(path, root string) (atomicfile.Snapshot, error) {
+	return atomicfile.ReadSnapshotMax(path, d.cfg.LimitsFor(root).MaxFileBytes)
 }
 
 // editTarget is target for a file a proposal edits: an existing file must
