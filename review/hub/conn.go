@@ -29,8 +29,9 @@ type DialOptions struct {
 	// CA is a PEM file of the certificate authority that signed the
 	// hub's certificate; the system's roots if "".
 	CA string
-	// OnState, if set, is told when the connection drops ("disconnected")
-	// and comes back ("reconnected").
+	// OnState, if set, is told when the connection drops ("disconnected"),
+	// comes back ("reconnected"), or the hub refuses something ("error":
+	// a permission the user does not have).
 	OnState func(state string, err error)
 }
 
@@ -109,6 +110,7 @@ func Dial(o DialOptions) (*nats.Conn, error) {
 	}
 	if o.OnState != nil {
 		opts = append(opts,
+			nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { o.OnState("error", err) }),
 			nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { o.OnState("disconnected", err) }),
 			nats.ReconnectHandler(func(*nats.Conn) { o.OnState("reconnected", nil) }))
 	}

@@ -50,8 +50,8 @@ func NewReviewer(ctx context.Context, nc *nats.Conn, by string) (*Reviewer, erro
 // Item is a proposal on the hub and, once its desk has reported it, its
 // outcome.
 type Item struct {
-	Proposal *Proposal // nil if only the outcome is still on the hub
-	Outcome  *Outcome
+	Proposal  *Proposal // nil if only the outcome is still on the hub
+	Outcome   *Outcome
 	Desk, Hub string
 }
 
