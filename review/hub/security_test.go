@@ -16,7 +16,7 @@ import (
 )
 
 func short(t testing.TB) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	c, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
 	t.Cleanup(cancel)
 	return c
 }
@@ -39,7 +39,7 @@ func TestPermissions(t *testing.T) {
 	if _, err := d1.Publish(short(t), "dd.d2.p."+other, []byte(`{}`)); err == nil {
 		t.Error("desk d1 published a proposal as desk d2")
 	}
-	if _, err := d1.Publish(short(t), "dd.d1.p."+other, []byte(`{}`)); err != nil {
+	if _, err := d1.Publish(ctx(t), "dd.d1.p."+other, []byte(`{}`)); err != nil {
 		t.Errorf("desk d1 could not publish under its own name: %v", err)
 	}
 	if _, err := d1.Publish(short(t), "$KV."+hub.Bucket+".d1."+other+".1", []byte(`{}`)); err == nil {
