@@ -38,6 +38,7 @@ it cannot read blocks the tool too. deskctl setup writes it into the agent's set
 desk's report (the person's and the formatter's changes, the final content) reaches the model
 through PreToolUse itself; after PermissionRequest and BeforeTool it needs the same command as
 the PostToolUse or AfterTool hook.`,
+	words: func() []string { return []string{"claude", "gemini"} },
 	flags: func(fl *flag.FlagSet) runFunc {
 		socket := socketFlag(fl)
 		without := fl.String("without-desk", "block", "with no desk running: `block|ask` — block the edit, or leave it to the agent's own prompt")
