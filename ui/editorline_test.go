@@ -25,3 +25,19 @@ func TestEditorArgs(t *testing.T) {
 		}
 	}
 }
+
+func TestWorkspaceTitle(t *testing.T) {
+	home := "/home/me"
+	if got := homeShort("/home/me/proj", home); got != "~/proj" {
+		t.Errorf("homeShort = %q", got)
+	}
+	if got := homeShort("/home/meme", home); got != "/home/meme" {
+		t.Errorf("homeShort of a sibling = %q", got)
+	}
+	if got := workspaceTitle([]string{"/srv/a", "/srv/b", "/srv/c"}); got != " · /srv/a and 2 more" {
+		t.Errorf("workspaceTitle of three = %q", got)
+	}
+	if got := workspaceTitle(nil); got != "" {
+		t.Errorf("workspaceTitle of none = %q", got)
+	}
+}
