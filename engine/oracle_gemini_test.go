@@ -1,0 +1,3 @@
+package engine
+
+func (c exCase) oracleCheck(up upstreamAnswer) string { return "" }
