@@ -25,7 +25,7 @@ import (
 // runs more cases; -exactness.seed picks another start.
 
 var (
-	exCases = flag.Int("exactness.cases", 3000, "generated cases per kind for TestExactnessGenerated")
+	exCases = flag.Int("exactness.cases", 5000, "generated cases per kind for TestExactnessGenerated")
 	exSeed  = flag.Uint64("exactness.seed", 23, "first seed of the generated cases")
 	exSave  = flag.Bool("exactness.save", false, "write each shrunk failing case into testdata/exactness")
 )
@@ -263,9 +263,12 @@ func (c exCase) edit() (Edit, error) {
 	switch c.Kind {
 	case "cline", "cline-seq", "aider", "aider-seq":
 		return SearchReplace{Text: c.payload()}, nil
-	case "edit", "gemini-literal":
+	case "edit":
 		b := c.Blocks[0]
 		return Replace{Old: b.Old, New: b.New, ReplaceAll: c.All}, nil
+	case "gemini-literal": // applyReplacement replaces every occurrence
+		b := c.Blocks[0]
+		return Replace{Old: b.Old, New: b.New, ReplaceAll: true}, nil
 	case "multi-edit":
 		var m MultiEdit
 		for _, b := range c.Blocks {
