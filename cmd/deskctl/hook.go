@@ -28,18 +28,29 @@ type hookInput struct {
 
 var hookCmd = &command{
 	name:  "hook",
-	usage: "claude|gemini [flags]",
-	short: "an agent hook (Claude Code, Gemini CLI) that shows each edit at the desk",
+	usage: "claude|gemini|cline [flags]",
+	short: "an agent hook (Claude Code, Gemini CLI, Cline) that shows each edit at the desk",
 	long: `An agent hook — Claude Code's PreToolUse or PermissionRequest, Gemini CLI's BeforeTool — reading
 the hook's JSON on stdin: it shows the edit at the desk and answers allow, deny with the reason,
 or allow with the person's text. Without a desk it leaves the decision to the agent's own
 prompt, never allowing silently; input it cannot read blocks the tool (exit 2). The desk's
 report (the person's and the formatter's changes, the final content) reaches the model through
 PreToolUse itself; after PermissionRequest and BeforeTool it needs the same command as the
-PostToolUse or AfterTool hook.`,
+PostToolUse or AfterTool hook.
+
+Cline's PreToolUse and PostToolUse hook files run "deskctl hook cline" (deskctl setup cline
+writes them). Cline runs a tool unreviewed when its hook prints nothing or takes 120 s, so for
+Cline it always answers: without a desk, or when the person has not decided within --wait, it
+blocks the edit and tells the model why.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		socket := socketFlag(fl)
-		return func(ctx context.Context, x *invocation) int { return runHook(ctx, x, *socket) }
+		wait := fl.Duration("wait", clineWait, "cline: the `DURATION` to wait for the person before blocking the edit (Cline gives a hook 120 s)")
+		return func(ctx context.Context, x *invocation) int {
+			if len(x.args) > 0 && x.args[0] == "cline" {
+				return runClineHook(ctx, x, *socket, *wait)
+			}
+			return runHook(ctx, x, *socket)
+		}
 	},
 }
 
@@ -50,7 +61,7 @@ PostToolUse or AfterTool hook.`,
 // tool (PostToolUse, AfterTool), it passes on the desk's report.
 func runHook(ctx context.Context, x *invocation, socket string) int {
 	if len(x.args) == 0 || (x.args[0] != "claude" && x.args[0] != "gemini") {
-		return x.usageError("say which agent: claude or gemini")
+		return x.usageError("say which agent: claude, gemini or cline")
 	}
 	agent, stdout, stderr := x.args[0], x.stdout, x.stderr
 	in, err := readHookInput(x.stdin)
