@@ -181,7 +181,7 @@ func clineReview(ctx context.Context, socket string, ev clineEvent, wait time.Du
 	case !v.Allow:
 		return clineBlock(v.Reason), true
 	case v.Input == nil:
-		return clineControl{}, true // approved as proposed; the report follows the tool's result
+		return clineControl{}, false // approved as proposed: the tool runs as asked, the report follows its result
 	}
 	in, why := clineRewrite(e.Input, current, exists, v.Input["content"].(string))
 	if why != "" {
