@@ -273,7 +273,7 @@ func TestClineHookScript(t *testing.T) {
 	runScript := func(deskctlPath string) string {
 		t.Helper()
 		hook := filepath.Join(dir, "PreToolUse")
-		os.WriteFile(hook, []byte(clineHookScript(deskctlPath, filepath.Join(dir, "it's.sock"))), 0o755)
+		os.WriteFile(hook, []byte(clineHookScript("PreToolUse", deskctlPath, filepath.Join(dir, "it's.sock"))), 0o755)
 		cmd := exec.Command(sh, hook)
 		cmd.Stdin = strings.NewReader(clineJSON(t, "tool_call", "editor", map[string]any{"path": "/x", "old_text": "a", "new_text": "b"}))
 		out, _ := cmd.Output()
@@ -292,7 +292,28 @@ func TestClineHookScript(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "args")); string(b) != "hook cline --socket "+filepath.Join(dir, "it's.sock")+"\n" {
 		t.Errorf("deskctl ran with %q", b)
 	}
-	if cmds := clineHookCommands([]byte(clineHookScript(gone, ""))); len(cmds) != 1 || !strings.HasPrefix(cmds[0], clineQuote(gone)) {
-		t.Errorf("clineHookCommands = %q", cmds)
+	for _, event := range clineHookEvents {
+		if cmds := clineHookCommands([]byte(clineHookScript(event, gone, ""))); len(cmds) != 1 || cmds[0] != shellQuote(gone)+" hook cline" {
+			t.Errorf("%s: clineHookCommands = %q", event, cmds)
+		}
+	}
+}
+
+// TestSetupClineLeavesTheirHook: a PreToolUse hook of the person's own is
+// not overwritten; setup says what to do instead.
+func TestSetupClineLeavesTheirHook(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CLINE_DIR", "")
+	mine := filepath.Join(home, ".cline", "hooks", "PreToolUse")
+	os.MkdirAll(filepath.Dir(mine), 0o755)
+	os.WriteFile(mine, []byte("#!/bin/sh\necho '{}'\n"), 0o755)
+	exe, _ := os.Executable()
+	_, errOut, code := deskctl(t, "", "setup", "--yes", "--deskctl", exe, "cline")
+	if code == 0 || !strings.Contains(errOut, "a Cline hook of your own") {
+		t.Errorf("setup over the person's hook: exit %d, stderr %q; want a refusal saying why", code, errOut)
+	}
+	if b, _ := os.ReadFile(mine); string(b) != "#!/bin/sh\necho '{}'\n" {
+		t.Errorf("the person's hook was changed: %q", b)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 )
 
 // Cline's hooks are files, not settings: Cline runs every executable file
@@ -19,6 +18,32 @@ import (
 
 // clineHookEvents are the hook files setup writes for Cline.
 var clineHookEvents = []string{"PreToolUse", "PostToolUse"}
+
+func init() {
+	registerSetupAgent(&setupAgent{
+		name: "cline", title: "Cline",
+		door: "the hook files PreToolUse and PostToolUse running `deskctl hook cline` in ~/.cline/hooks ($CLINE_DIR/hooks); with --project in the repository's .cline/hooks",
+		carries: "Every editor call (create, replace, insert) of the cline CLI, in its default auto-approve mode too, waits for you before it is written; the model reads a rejection's reason, your comments, your edits and the final text. " +
+			"A decision must come within 110 s: Cline runs a tool unreviewed once its hook has taken 120 s, so past that the hook takes the edit back and blocks it, telling the model why. " +
+			"Without a desk, or when deskctl cannot run, the edit is blocked.",
+		bypass: "apply_patch (the edit tool Cline gives GPT and Codex models) and run_commands still write files without the desk: the hook lets them through. " +
+			"Use a model that gets the editor tool, or run cline --auto-approve false so that Cline asks you about them itself.",
+		targets: func(env setupEnv) ([]setupTarget, error) {
+			dir := clineHookDir(env.home, env.project)
+			var targets []setupTarget
+			for _, name := range clineHookEvents {
+				path, script := filepath.Join(dir, name), clineHookScript(name, env.deskctl, env.socket)
+				targets = append(targets, setupTarget{
+					path: path, mode: 0o755,
+					add:      func(old []byte) ([]byte, error) { return clineHookAdd(path, old, script) },
+					remove:   func(old []byte) ([]byte, error) { return clineHookRemove(old), nil },
+					commands: clineHookCommands,
+				})
+			}
+			return targets, nil
+		},
+	})
+}
 
 // clineHookMarker is the line that says a hook file is DiffDesk's.
 const clineHookMarker = "# DiffDesk's Cline hook, written by deskctl setup cline"
@@ -36,22 +61,27 @@ func clineHookDir(home, project string) string {
 	return filepath.Join(home, ".cline", "hooks")
 }
 
-// clineHookScript is the hook file: deskctl by its absolute path, and, when
-// deskctl cannot run (moved, deleted, broken), an answer of its own that
-// blocks the tool, since Cline runs a tool unreviewed when its hook prints
-// no answer.
-func clineHookScript(deskctl, socket string) string {
-	cmd := clineQuote(deskctl) + " hook cline"
+// clineHookScript is the hook file for event: deskctl by its absolute
+// path and, for PreToolUse, an answer of its own when deskctl cannot run
+// (moved, deleted, broken) that blocks the tool, since Cline runs a tool
+// unreviewed when its hook prints no answer. PostToolUse runs after the
+// tool: without deskctl the model only misses the desk's report.
+func clineHookScript(event, deskctl, socket string) string {
+	cmd := shellQuote(deskctl) + " hook cline"
 	if socket != "" {
-		cmd += " --socket " + clineQuote(socket)
+		cmd += " --socket " + shellQuote(socket)
+	}
+	head := "#!/bin/sh\n" + clineHookMarker + ".\n" +
+		"# Cline's edits wait at DiffDesk before they are written; `deskctl setup --undo cline` removes it.\n"
+	if event != "PreToolUse" {
+		return head + "exec " + cmd + "\n"
 	}
 	block, _ := json.Marshal(clineBlock(fmt.Sprintf("The DiffDesk hook could not run %s (moved, deleted, or failing). Tell the person to run `deskctl doctor`, or `deskctl setup cline` again.", deskctl)))
-	return "#!/bin/sh\n" + clineHookMarker + ".\n" +
-		"# Cline's edits wait at DiffDesk before they are written; `deskctl setup --undo cline` removes it.\n" +
+	return head +
 		"# Cline runs a tool unreviewed when its hook prints no answer, so when deskctl cannot run\n" +
 		"# this answers for it, blocking the tool.\n" +
 		cmd + " && exit 0\n" +
-		"printf 'HOOK_CONTROL\\t%s\\n' " + clineQuote(string(block)) + "\n"
+		"printf 'HOOK_CONTROL\\t%s\\n' " + shellQuote(string(block)) + "\n"
 }
 
 // isClineHook says whether a hook file's content is DiffDesk's.
@@ -85,7 +115,7 @@ func clineHookRemove(old []byte) []byte {
 }
 
 // clineHookCommandRE finds the deskctl command line in DiffDesk's hook file.
-var clineHookCommandRE = regexp.MustCompile(`(?m)^(.*\shook cline\b.*?) && exit 0$`)
+var clineHookCommandRE = regexp.MustCompile(`(?m)^(?:exec )?(.*\shook cline\b.*?)(?: && exit 0)?$`)
 
 // clineHookCommands are the deskctl command lines a hook file holds.
 func clineHookCommands(old []byte) []string {
@@ -97,9 +127,4 @@ func clineHookCommands(old []byte) []string {
 		cmds = append(cmds, string(m[1]))
 	}
 	return cmds
-}
-
-// clineQuote quotes s for sh.
-func clineQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -87,17 +87,6 @@ func clineEnv(t *testing.T, e *env, bin string, api *fakeModel, sock string) {
 func clineHooks(t *testing.T, e *env, deskctl, sock string) {
 	t.Helper()
 	out, errOut, err := run(t, e, e.home, 30*time.Second, deskctl, "setup", "--yes", "--socket", sock, "cline")
-	if err != nil && strings.Contains(errOut, "unknown command") {
-		// TEMPORARY until deskctl setup lands on main: the same file.
-		dir := filepath.Join(e.home, ".cline", "hooks")
-		os.MkdirAll(dir, 0o755)
-		script := "#!/bin/sh\n# DiffDesk's Cline hook, written by deskctl setup cline.\n'" + deskctl + "' hook cline --socket '" + sock + "' && exit 0\n" +
-			"printf 'HOOK_CONTROL\\t%s\\n' '{\"overrideInput\":{},\"context\":\"The DiffDesk hook could not run " + deskctl + "\"}'\n"
-		for _, name := range []string{"PreToolUse", "PostToolUse"} {
-			os.WriteFile(filepath.Join(dir, name), []byte(script), 0o755)
-		}
-		err = nil
-	}
 	if err != nil {
 		t.Fatalf("deskctl setup cline: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
 	}
