@@ -26,8 +26,9 @@ func init() {
 		carries: "Every editor call (create, replace, insert) of the cline CLI, in its default auto-approve mode too, waits for you before it is written; the model reads a rejection's reason, your comments, your edits and the final text. " +
 			"A decision must come within 110 s: Cline runs a tool unreviewed once its hook has taken 120 s, so past that the hook takes the edit back and blocks it, telling the model why. " +
 			"Without a desk, or when deskctl cannot run, the edit is blocked.",
-		bypass: "apply_patch (the edit tool Cline gives GPT and Codex models) and run_commands still write files without the desk: the hook lets them through. " +
-			"Use a model that gets the editor tool, or run cline --auto-approve false so that Cline asks you about them itself.",
+		bypass:      "apply_patch (the edit tool Cline gives GPT and Codex models instead of editor) and run_commands still write files without the desk: the hook lets them through.",
+		bypassFix:   "use a model that gets Cline's editor tool, or run cline --auto-approve false so that Cline asks you about them itself",
+		ownFallback: true,
 		targets: func(env setupEnv) ([]setupTarget, error) {
 			dir := clineHookDir(env.home, env.project)
 			var targets []setupTarget
