@@ -48,6 +48,17 @@ import (
 // re-indents the REPLACE lines by the uniform indentation difference between
 // the SEARCH lines and the file's, when there is one.
 //
+// An exact match is exactly Cline's bytes: the SEARCH text, found in the
+// file, replaced by the REPLACE text. A SEARCH whose blank first line
+// matched the newline ending a non-blank line (a line of the file is not
+// blank there) replaces whole lines after that newline: a REPLACE starting
+// with a blank line too gives Cline's bytes; otherwise the match is
+// StrategySkippedBlank (Cline would join the line before with the
+// REPLACE's first line; aider drops such a spurious blank line). A SEARCH
+// not found at all is looked for once more without a blank first line
+// (aider). A match inside a line whose REPLACE is re-indented or deletes
+// the line is StrategyLeadingWhitespace.
+//
 // Roo's fuzzyThreshold (a Levenshtein similarity over the whole block) is not
 // implemented: it costs O(block²) per window. Its vectors pass through the
 // normalized strategy (whitespace, smart quotes) and block-anchor (a few
@@ -445,6 +456,7 @@ func parseSearchReplace(text string) ([]srBlock, error) {
 type srPlacement struct {
 	loc      located
 	stripped bool   // the SEARCH matched after removing Roo's "N | " prefixes
+	skipped  bool   // the SEARCH matched only without its blank first line (aider)
 	search   string // the SEARCH text as sent, each line ending in "\n"
 	repl     string // the replacement text, set when the block closes
 }
@@ -491,6 +503,9 @@ func (r *srRun) matches() []Match {
 	for i, p := range r.placed {
 		m := newMatch(i+1, p.loc.strategy, p.loc.first+1, p.loc.last+1)
 		m.Similarity, m.Candidates = p.loc.similarity, p.loc.candidates
+		if p.loc.last < p.loc.first {
+			m.EndLine = m.StartLine - 1
+		}
 		switch {
 		case m.Strategy == StrategyExact && p.stripped:
 			m.Strategy = StrategyLineNumbers
@@ -547,10 +562,24 @@ func (r *srRun) place() error {
 			}
 		}
 	}
+	skipped := false
+	if merr != nil && merr.Kind == FailNoMatch && len(b.search) > 1 && strings.TrimSpace(b.search[0]) == "" {
+		// aider drops a spurious blank first line of SEARCH.
+		if loc2, merr2 := r.m.locate(newSearchLines(b.search[1:]), o); merr2 == nil {
+			loc, merr, skipped = loc2, nil, true
+			if loc.strategy == StrategyExact {
+				loc.strategy = StrategySkippedBlank
+			}
+		}
+	}
 	if merr != nil {
 		return r.fail(b, merr)
 	}
-	return r.add(b, loc, stripped, q.text)
+	if err := r.add(b, loc, stripped, q.text); err != nil {
+		return err
+	}
+	r.placed[len(r.placed)-1].skipped = skipped
+	return nil
 }
 
 // add records block b's place, unless it overlaps an earlier block's.
@@ -575,7 +604,9 @@ func (p *srPlacement) replaceLine(k int, l string, strip bool) string {
 		l, _, _ = cutRooLineNumber(l)
 	}
 	l = p.loc.shift.apply(l)
-	if k == 0 && strings.TrimSpace(l) != "" {
+	if k == 0 && (strings.TrimSpace(l) != "" || strings.TrimSpace(p.loc.lead) != "") {
+		// The text before a mid-line match stays (Cline's bytes); a
+		// whitespace lead is not put before a blank line.
 		l = p.loc.lead + l
 	}
 	return l
@@ -595,8 +626,14 @@ func (r *srRun) close() {
 	b := r.p.cur()
 	p := &r.placed[len(r.placed)-1]
 	strip := p.stripsReplace(b)
+	lines := b.replace
+	if p.loc.blankLead && len(lines) > 0 && lines[0] == "" {
+		// The REPLACE's blank first line gives back the newline the
+		// SEARCH's took.
+		lines = lines[1:]
+	}
 	var sb strings.Builder
-	for k, l := range b.replace {
+	for k, l := range lines {
 		sb.WriteString(p.replaceLine(k, l, strip))
 		sb.WriteByte('\n')
 	}
@@ -608,6 +645,31 @@ func (r *srRun) close() {
 	if p.loc.virtualEOL {
 		p.repl = strings.TrimSuffix(p.repl, "\n")
 	}
+	if p.loc.strategy == StrategyExact && !p.stripped && !r.clineBytes(b, p) {
+		// Not the SEARCH text replaced byte for byte: say how it differs.
+		p.loc.strategy = StrategyLeadingWhitespace
+		if p.loc.blankLead {
+			p.loc.strategy = StrategySkippedBlank
+		}
+	}
+}
+
+// clineBytes reports whether placement p of block b gives Cline's bytes:
+// the file with the exact SEARCH text (at p.loc.at) replaced by the REPLACE
+// text, each line ending in "\n" (the last one's standing for the end of a
+// file without a final newline).
+func (r *srRun) clineBytes(b *srBlock, p *srPlacement) bool {
+	var sb strings.Builder
+	for _, l := range b.replace {
+		sb.WriteString(l)
+		sb.WriteByte('\n')
+	}
+	want := sb.String()
+	if p.loc.virtualEOL {
+		want = strings.TrimSuffix(want, "\n")
+	}
+	lo := min(p.loc.start, p.loc.at)
+	return r.m.text[lo:p.loc.start]+p.repl == r.m.text[lo:p.loc.at]+want
 }
 
 // output assembles the edited text.

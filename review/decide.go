@@ -613,7 +613,7 @@ func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
 		if err := d.ws.Recheck(f.Path); err != nil {
 			return err
 		}
-		now, err := atomicfile.ReadSnapshot(f.Path)
+		now, err := d.readDisk(f.Path, f.Root)
 		if err != nil {
 			return err
 		}
@@ -745,7 +745,7 @@ func (d *Desk) settle(ctx context.Context, plan []fileWrite) {
 		if w.Delete {
 			continue
 		}
-		now, err := atomicfile.ReadSnapshot(w.Path)
+		now, err := d.readDisk(w.Path, w.Root)
 		if err == nil && now.Exists && string(now.Content) != w.Final {
 			w.Final, w.Settled = string(now.Content), true
 		}

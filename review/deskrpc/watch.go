@@ -32,6 +32,10 @@ type Summary struct {
 	// candidates: what a reviewer places (place) or dismisses.
 	Failure  string             `json:"failure,omitempty"`
 	Mismatch *engine.MatchError `json:"mismatch,omitempty"`
+	// Own (status only) says the proposal was made on the asking
+	// connection: the only proposals it may chunk, finish, wait on or
+	// cancel.
+	Own bool `json:"own,omitempty"`
 }
 
 type (

@@ -1,0 +1,92 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+)
+
+// Issue 23: an exact label must mean the upstream tool's bytes. These are
+// the minimal cases that were written wrong and labelled exact.
+
+// aiderSR builds an aider-style payload (<<<<<<< markers) from
+// search/replace pairs.
+func aiderSR(pairs ...string) string {
+	var b strings.Builder
+	for i := 0; i+1 < len(pairs); i += 2 {
+		b.WriteString("<<<<<<< SEARCH\n")
+		b.WriteString(pairs[i])
+		b.WriteString("=======\n")
+		b.WriteString(pairs[i+1])
+		b.WriteString(">>>>>>> REPLACE\n")
+	}
+	return b.String()
+}
+
+func TestSearchStartingWithABlankLine(t *testing.T) {
+	tests := []struct {
+		name, file, diff, want string
+		strategy               Strategy
+	}{
+		// The SEARCH's blank first line matched the newline ending
+		// "    return 1"; the REPLACE's blank first line gives it back:
+		// Cline's bytes, exact.
+		{"cline, both start blank", "def one():\n    return 1\ndef two():\n    return 2\n",
+			sr("\ndef two():\n", "\ndef three():\n"), "def one():\n    return 1\ndef three():\n    return 2\n", StrategyExact},
+		{"aider markers, both start blank", "def one():\n    return 1\ndef two():\n    return 2\n",
+			aiderSR("\ndef two():\n", "\ndef three():\n"), "def one():\n    return 1\ndef three():\n    return 2\n", StrategyExact},
+		// A spurious blank line in SEARCH only: Cline's bytes would join
+		// "a" and "b"; the lines after the blank line are replaced, as
+		// aider drops such a line, and the match is not exact.
+		{"spurious blank line in SEARCH", "a\nb\nc\n", aiderSR("\nb\nc\n", "b\nC\n"), "a\nb\nC\n", StrategySkippedBlank},
+		{"spurious blank line, no final newline", "a\nb", aiderSR("\nb\n", "B\n"), "a\nB", StrategySkippedBlank},
+		{"spurious blank line at the top of the file", "b\nc\n", aiderSR("\nb\nc\n", "B\nc\n"), "B\nc\n", StrategySkippedBlank},
+		// A real blank line matches as a whole line.
+		{"real blank line", "a\n\nb\n", sr("\nb\n", "\nB\n"), "a\n\nB\n", StrategyExact},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Apply(tt.file, SearchReplace{Text: tt.diff})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Content != tt.want {
+				t.Errorf("content %q, want %q", res.Content, tt.want)
+			}
+			if len(res.Matches) != 1 || res.Matches[0].Strategy != tt.strategy {
+				t.Fatalf("matches %+v, want one %s", res.Matches, tt.strategy)
+			}
+			if m := res.Matches[0]; m.Loose() != (tt.strategy != StrategyExact) {
+				t.Errorf("loose %v for %s", m.Loose(), m.Strategy)
+			}
+		})
+	}
+}
+
+// A SEARCH without the line's indentation is found inside the line. Where
+// the result differs from replacing that text byte for byte (Cline), the
+// match is leading-whitespace, not exact.
+func TestMidLineMatchExactOnlyWhenByteForByte(t *testing.T) {
+	tests := []struct {
+		name, file, diff, want string
+		strategy               Strategy
+	}{
+		{"one line", "f {\n\treturn a\n}\n", sr("return a\n", "return b\n"), "f {\n\treturn b\n}\n", StrategyExact},
+		{"re-indented lines", "f {\n\treturn a\n}\n", sr("return a\n", "x()\nreturn b\n"), "f {\n\tx()\n\treturn b\n}\n", StrategyLeadingWhitespace},
+		{"delete the line", "f {\n\treturn a\n}\n", sr("return a\n", ""), "f {\n}\n", StrategyLeadingWhitespace},
+		{"text before the match kept", "x = 1; y = 2\nz\n", sr("y = 2\n", "y = 3\n"), "x = 1; y = 3\nz\n", StrategyExact},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := Apply(tt.file, SearchReplace{Text: tt.diff})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Content != tt.want {
+				t.Errorf("content %q, want %q", res.Content, tt.want)
+			}
+			if len(res.Matches) != 1 || res.Matches[0].Strategy != tt.strategy {
+				t.Fatalf("matches %+v, want one %s", res.Matches, tt.strategy)
+			}
+		})
+	}
+}
