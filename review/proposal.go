@@ -82,7 +82,7 @@ type File struct {
 	// "" when they agree or the edit is not a whole content (bomChange).
 	BOMChange string
 	Added     int // lines added by the proposal
-	Removed int // lines removed by the proposal
+	Removed   int // lines removed by the proposal
 	// AgentRead is the hex SHA-256 of the content the agent said it read
 	// (Request.ReadSHA256); "" if it did not say.
 	AgentRead string

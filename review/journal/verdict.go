@@ -18,10 +18,10 @@ const (
 	// that (a stale proposal is otherwise approved only as the merge); the
 	// checkpoint keeps the change it overwrote, so a restore brings it back.
 	Overwritten Verdict = "approved-overwrite"
-	Rejected       Verdict = "rejected"        // nothing written; the feedback says why
-	Withdrawn      Verdict = "withdrawn"       // the agent cancelled or went away
-	Failed         Verdict = "failed"          // the edit did not apply
-	Stale          Verdict = "stale"           // given up because a file changed on disk
+	Rejected    Verdict = "rejected"  // nothing written; the feedback says why
+	Withdrawn   Verdict = "withdrawn" // the agent cancelled or went away
+	Failed      Verdict = "failed"    // the edit did not apply
+	Stale       Verdict = "stale"     // given up because a file changed on disk
 )
 
 // verdicts lists every verdict, in the order errors name them.
