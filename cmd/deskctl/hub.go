@@ -88,6 +88,7 @@ func hubServerFlags(fl *flag.FlagSet) func() (hubserver.Options, error) {
 	fl.StringVar(&o.TLSKey, "tls-key", "", "the server's private key `FILE` (PEM)")
 	fl.StringVar(&o.TLSCA, "tls-ca", "", "the CA `FILE` verifying the other servers of a cluster off loopback")
 	fl.StringVar(&o.ServerName, "name", "", "this server's `NAME` in its cluster")
+	fl.StringVar(&o.StoreDir, "store", "", "where JetStream keeps the messages: a `DIR` of this server's own (default DIR/jetstream)")
 	fl.StringVar(&o.Cluster.Name, "cluster", "", "join the cluster `NAME` (three servers replicate every message)")
 	clusterListen := fl.String("cluster-listen", "127.0.0.1:6222", "the cluster's route `HOST:PORT`")
 	var routes stringList
