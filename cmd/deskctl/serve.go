@@ -61,12 +61,12 @@ func serve(ctx context.Context, c startup.Options, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	serveErr := b.Serve()
-	fmt.Fprint(stdout, b.Summary())
-	if serveErr != nil {
-		b.Stop()
-		return serveErr
+	if err := b.Serve(); err != nil {
+		// A door that did not open: the socket and the other doors are
+		// served; the summary says which door and why.
+		fmt.Fprintf(stdout, "deskctl: %v\n", err)
 	}
+	fmt.Fprint(stdout, b.Summary())
 	stopWatch, err := b.WatchConfig(func(r startup.Reloaded, err error) {
 		fmt.Fprint(stdout, b.ReloadText(r, err))
 	})
