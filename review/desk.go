@@ -345,7 +345,27 @@ func (d *Desk) applyOne(f *File, format engine.Format, payload string) error {
 	if err != nil {
 		return err
 	}
-	return d.proposed(f, res)
+	if err := d.proposed(f, res); err != nil {
+		return err
+	}
+	f.BOMChange = bomChange(format, payload, f.Proposed)
+	return nil
+}
+
+// bomChange compares the byte order mark of an agent's whole content (a
+// write) with the proposed file's (File.BOMChange).
+func bomChange(format engine.Format, payload, proposed string) string {
+	if format != engine.FormatWrite {
+		return ""
+	}
+	had, has := strings.HasPrefix(payload, bom), strings.HasPrefix(proposed, bom)
+	switch {
+	case had && !has:
+		return "dropped"
+	case has && !had:
+		return "kept"
+	}
+	return ""
 }
 
 // proposed records the proposed content of f after checking it (size,
@@ -663,6 +683,7 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	f.Growing = engine.LineRange{}
 	if err == nil {
 		err = d.proposed(f, res)
+		f.BOMChange = bomChange(e.p.Format, e.p.Payload, f.Proposed)
 	}
 	held := false
 	if err != nil {

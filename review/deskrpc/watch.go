@@ -276,6 +276,10 @@ func (cc *conn) get(p getParams) (*Detail, error) {
 	if !ok {
 		return nil, fmt.Errorf("get %s: %w", p.ID, review.ErrUnknownProposal)
 	}
+	if pv, ok := cc.s.desk.Preview(p.ID); ok && prop.State == review.StateStreaming {
+		// Mid-stream: the text as far as it has come, as the window shows.
+		prop.Files[0].Proposed = pv.Text()
+	}
 	res := &Detail{Summary: entryOf(prop), Format: prop.Format, Failure: prop.Failure, AutoRule: prop.AutoRule,
 		Instruction: prop.Instruction, AgentWrites: prop.AgentWrites, VerdictOnly: prop.VerdictOnly, Files: []DetailFile{}}
 	if prop.State == review.StateReported {
