@@ -18,6 +18,8 @@ require (
 
 require github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f
 
+require pgregory.net/rapid v1.3.0
+
 require (
 	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/FyshOS/fancyfs v0.0.1 // indirect
