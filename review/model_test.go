@@ -464,8 +464,8 @@ func (m *deskModel) restore(rt *rapid.T) {
 
 // expectation is what a decision must do, as the model works it out.
 type expectation struct {
-	err      bool   // the desk must refuse
-	skip     bool   // the window offers no such decision here
+	err      bool // the desk must refuse
+	skip     bool // the window offers no such decision here
 	status   journal.Verdict
 	approved string // the approved text (before the formatter)
 	final    string // what the file ends up holding
@@ -622,7 +622,9 @@ func (m *deskModel) wrote(rt *rapid.T, p *mprop, o review.Outcome, exp expectati
 // the model says happened.
 func (m *deskModel) checkText(rt *rapid.T, p *mprop, o review.Outcome, exp expectation, stale bool) {
 	text := o.Text()
-	fail := func(why string) { rt.Fatalf("%s (%s of %s): %s; the agent reads:\n%s", o.Status, p.id, p.rel, why, text) }
+	fail := func(why string) {
+		rt.Fatalf("%s (%s of %s): %s; the agent reads:\n%s", o.Status, p.id, p.rel, why, text)
+	}
 	has := func(s string) bool { return strings.Contains(text, s) }
 	if exp.status == journal.Rejected {
 		if !has("nothing was written") || has("applied") || has("saved") {
