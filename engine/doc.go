@@ -65,7 +65,13 @@
 //
 // SEARCH/REPLACE blocks (SearchReplace, Stream; cline-sr, cline-sr-stream and
 // roo-sr vectors) — Cline v1 where Cline v1 and v2 disagree, except where v1
-// loses text; all blocks or none (Roo applies the blocks that match); the
+// loses text; all blocks or none (Roo applies the blocks that match); a
+// block not in the file as it was, but in the text the blocks before it
+// made, applies there as in aider (Cline fails it), disclosed as Loose with
+// Match.After; blocks that are all in the file match it as Cline matches
+// them, after the previous block's match, where aider searches each from
+// the top of the text the blocks before made (they differ only when a
+// REPLACE text holds the next block's SEARCH text again); the
 // payload's CRLF is read as LF; a line-trimmed match re-indents the
 // replacement by the uniform indentation difference (as Roo; Cline inserts
 // it verbatim); Roo's fuzzyThreshold is not taken (its vectors match

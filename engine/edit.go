@@ -80,6 +80,11 @@ type Match struct {
 	// above) the line its @@ header named it was found, as GNU patch
 	// reports "succeeded at 15 (offset 3 lines)"; 0 otherwise.
 	Offset int `json:"offset,omitempty"`
+	// After is, for a SEARCH/REPLACE block that is not in the file as it
+	// was but is in the text blocks 1..After made (aider applies each
+	// block to the result of the ones before), After; 0 otherwise. Such a
+	// match is Loose: the agent may have meant the file as it was.
+	After int `json:"after,omitempty"`
 	// Searched and Found are set on a Loose match: the agent's text that
 	// was looked for, as sent, and the file's text the match replaced
 	// ("\n" line endings), whose difference the strategy forgave.
@@ -92,7 +97,7 @@ type Match struct {
 // several places, or a unified hunk was found away from its header's line.
 // A loose match is never silent: the desk shows it and the agent is told.
 func (m Match) Loose() bool {
-	return m.Candidates > 1 || m.Offset != 0 || m.Strategy != StrategyExact && m.Strategy != StrategyWholeFile
+	return m.Candidates > 1 || m.Offset != 0 || m.After > 0 || m.Strategy != StrategyExact && m.Strategy != StrategyWholeFile
 }
 
 // How says how a loose match was reached and where it went, for people and
@@ -124,6 +129,12 @@ func (m Match) How() string {
 			unit = "line"
 		}
 		fmt.Fprintf(&b, ", %d %s %s where its hunk header put it", n, unit, dir)
+	}
+	switch {
+	case m.After == 1:
+		b.WriteString(", in the text as block 1 left it (applied in sequence, as aider does: it is not in the file as it was)")
+	case m.After > 1:
+		fmt.Fprintf(&b, ", in the text as blocks 1–%d left it (applied in sequence, as aider does: it is not in the file as it was)", m.After)
 	}
 	return b.String()
 }

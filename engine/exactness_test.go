@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -88,5 +89,65 @@ func TestMidLineMatchExactOnlyWhenByteForByte(t *testing.T) {
 				t.Fatalf("matches %+v, want one %s", res.Matches, tt.strategy)
 			}
 		})
+	}
+}
+
+// aider applies each block to the text the blocks before it made. A block
+// that is not in the file as it was, but is in that text, applies there,
+// and its match says so (After, Loose).
+func TestSearchReplaceBlocksInSequence(t *testing.T) {
+	file := "a\nb\nc\nd\n"
+	diff := aiderSR("b\n", "B\nB2\n", "B2\nc\n", "C\n", "d\n", "D\n")
+	res, err := Apply(file, SearchReplace{Text: diff})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "a\nB\nC\nD\n"; res.Content != want {
+		t.Errorf("content %q, want %q", res.Content, want)
+	}
+	if len(res.Matches) != 3 {
+		t.Fatalf("matches %+v", res.Matches)
+	}
+	m1, m2 := res.Matches[0], res.Matches[1]
+	if m1.Loose() || m1.After != 0 || m1.StartLine != 2 || m1.EndLine != 2 {
+		t.Errorf("block 1: %+v, want exact at line 2", m1)
+	}
+	// Block 2 replaced a line block 1 inserted and original line 3.
+	if !m2.Loose() || m2.After != 1 || m2.Block != 2 || m2.StartLine != 3 || m2.EndLine != 3 {
+		t.Errorf("block 2: %+v, want a loose match after block 1 at original line 3", m2)
+	}
+	if how := m2.How(); !strings.Contains(how, "block 1") || !strings.Contains(how, "in sequence") {
+		t.Errorf("block 2 says %q; want it to name block 1 and the order", how)
+	}
+	if m2.Searched != "B2\nc\n" || m2.Found != "B2\nc\n" {
+		t.Errorf("block 2 searched %q found %q", m2.Searched, m2.Found)
+	}
+
+	// Streamed, the same: no error while it streams, the same result.
+	s, err := NewStream(file, FormatSearchReplace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < len(diff); i += 7 {
+		if _, err := s.Feed(diff[i:min(i+7, len(diff))]); err != nil {
+			t.Fatalf("Feed at %d: %v", i, err)
+		}
+	}
+	got, err := s.Close()
+	if err != nil || got.Content != res.Content {
+		t.Errorf("stream: %q, %v; want %q", got.Content, err, res.Content)
+	}
+}
+
+// A block that matches neither the file nor the text the blocks before it
+// made is the error, named as the block that does not match.
+func TestSearchReplaceBlocksInSequenceLaterFailure(t *testing.T) {
+	_, err := Apply("a\nb\nc\n", SearchReplace{Text: aiderSR("b\n", "B\n", "B\nc\n", "C\n", "zzz\n", "Z\n")})
+	var me *MatchError
+	if !errors.As(err, &me) || me.Block != 3 || me.Kind != FailNoMatch || len(me.Applied) != 2 {
+		t.Fatalf("err %v (%+v); want block 3 not found, blocks 1 and 2 applied", err, me)
+	}
+	if me.Applied[1].After != 1 {
+		t.Errorf("applied %+v; block 2 applied after block 1", me.Applied)
 	}
 }

@@ -37,7 +37,10 @@ import (
 // equally near fail as ambiguous. Every Match says how many places fit
 // (Candidates); an exact text at several places is StrategyFirstOfSeveral.
 // Blocks whose matches overlap fail (Cline would splice them into garbled
-// text). All blocks apply or none. Errors come in payload order, as a Stream
+// text). A block not in the file as it was (no match, or one overlapping
+// an earlier block's) is looked for in the text the blocks before it made,
+// as aider applies blocks in sequence (sequence.go); such a match carries
+// Match.After and is Loose. All blocks apply or none. Errors come in payload order, as a Stream
 // meets them: a block that does not match is reported even when a later
 // block is malformed.
 //
@@ -454,6 +457,7 @@ func parseSearchReplace(text string) ([]srBlock, error) {
 
 // srPlacement is where one block goes.
 type srPlacement struct {
+	block    int // 1-based block number
 	loc      located
 	stripped bool   // the SEARCH matched after removing Roo's "N | " prefixes
 	skipped  bool   // the SEARCH matched only without its blank first line (aider)
@@ -469,6 +473,7 @@ type srRun struct {
 	placed []srPlacement  // one per block, in block order
 	cursor int            // byte offset after the previous block's match
 	chosen map[int]Region // blocks a person placed (ApplyAt), by number
+	skip   int            // blocks 1..skip are parsed but not applied (applied to the text already)
 }
 
 func newSRRun(text string) *srRun { return &srRun{m: newLineMatcher(text)} }
@@ -478,6 +483,9 @@ func (r *srRun) line(l string) (srEvent, error) {
 	ev, err := r.p.feed(l)
 	if err != nil {
 		return ev, err
+	}
+	if r.skip > 0 && len(r.p.blocks) > 0 && r.p.cur().num <= r.skip {
+		return ev, nil
 	}
 	switch ev {
 	case srSearchDone:
@@ -490,7 +498,7 @@ func (r *srRun) line(l string) (srEvent, error) {
 
 // finish ends the payload (see srParser.finish).
 func (r *srRun) finish(cut string) (*Incomplete, error) {
-	open := r.p.state == srReplace
+	open := r.p.state == srReplace && (r.skip == 0 || r.p.cur().num > r.skip)
 	inc, err := r.p.finish(cut)
 	if open {
 		r.close()
@@ -501,7 +509,7 @@ func (r *srRun) finish(cut string) (*Incomplete, error) {
 func (r *srRun) matches() []Match {
 	out := make([]Match, len(r.placed))
 	for i, p := range r.placed {
-		m := newMatch(i+1, p.loc.strategy, p.loc.first+1, p.loc.last+1)
+		m := newMatch(p.block, p.loc.strategy, p.loc.first+1, p.loc.last+1)
 		m.Similarity, m.Candidates = p.loc.similarity, p.loc.candidates
 		if p.loc.last < p.loc.first {
 			m.EndLine = m.StartLine - 1
@@ -512,6 +520,7 @@ func (r *srRun) matches() []Match {
 		case m.Strategy == StrategyExact && m.Candidates > 1:
 			m.Strategy = StrategyFirstOfSeveral
 		}
+		m.After = r.skip
 		m.disclose(p.search, r.m.text[r.m.start[p.loc.first]:r.m.start[p.loc.last+1]])
 		out[i] = m
 	}
@@ -541,7 +550,7 @@ func (r *srRun) place() error {
 			return r.fail(b, &MatchError{Kind: FailEmptySearch,
 				Hint: "an empty SEARCH section only creates a new file; put the exact lines to change in SEARCH, or send the whole new content with write"})
 		}
-		r.placed = append(r.placed, srPlacement{loc: located{strategy: StrategyWholeFile, last: -1, similarity: 1, candidates: 1}})
+		r.placed = append(r.placed, srPlacement{block: b.num, loc: located{strategy: StrategyWholeFile, last: -1, similarity: 1, candidates: 1}})
 		return nil
 	}
 	o := matchOptions{from: r.cursor, hint: b.startHint}
@@ -584,14 +593,14 @@ func (r *srRun) place() error {
 
 // add records block b's place, unless it overlaps an earlier block's.
 func (r *srRun) add(b *srBlock, loc located, stripped bool, search string) error {
-	for i, p := range r.placed {
+	for _, p := range r.placed {
 		if loc.start < p.loc.end && p.loc.start < loc.end {
 			return r.fail(b, &MatchError{Kind: FailOverlap, Tried: []Strategy{loc.strategy},
 				Places: []Candidate{r.m.candidate(p.loc.first, p.loc.last-p.loc.first+1, 1), r.m.candidate(loc.first, loc.last-loc.first+1, 1)},
-				Hint:   fmt.Sprintf("blocks %d and %d change the same lines; merge them into one block", i+1, b.num)})
+				Hint:   fmt.Sprintf("blocks %d and %d change the same lines; merge them into one block", p.block, b.num)})
 		}
 	}
-	r.placed = append(r.placed, srPlacement{loc: loc, stripped: stripped, search: search})
+	r.placed = append(r.placed, srPlacement{block: b.num, loc: loc, stripped: stripped, search: search})
 	r.cursor = loc.end
 	return nil
 }
@@ -744,7 +753,11 @@ func (e SearchReplace) Format() Format { return FormatSearchReplace }
 func (e SearchReplace) payload() []string { return []string{e.Text} }
 
 func (e SearchReplace) apply(text string) (Result, error) {
-	return newSRRun(text).run(e.Text)
+	res, err := newSRRun(text).run(e.Text)
+	if err != nil {
+		return inSequence(text, e.Text, err)
+	}
+	return res, nil
 }
 
 // run applies the whole SEARCH/REPLACE payload, line by line, and returns

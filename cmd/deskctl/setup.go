@@ -29,8 +29,12 @@ type setupAgent struct {
 	door    string // what setup connects, one line
 	carries string // what the door carries, and what not
 	// bypass, when not "", says that the agent's own edit tools still
-	// write without the desk, and how to turn them off.
-	bypass string
+	// write without the desk; bypassFix how to turn them off.
+	bypass, bypassFix string
+	// ownFallback says the agent's hook files answer for a deskctl that
+	// cannot run themselves, blocking the edit, instead of "|| exit 2"
+	// (Cline: setup_cline.go).
+	ownFallback bool
 	// targets are the settings files for env, each with its edit.
 	targets func(env setupEnv) ([]setupTarget, error)
 }
@@ -168,7 +172,7 @@ func runSetup(x *invocation, o setupOptions) int {
 	if !o.undo {
 		for _, a := range agents {
 			if a.bypass != "" {
-				fmt.Fprintf(x.stdout, "note (%s): %s\n", a.title, a.bypass)
+				fmt.Fprintf(x.stdout, "note (%s): %s To turn them off: %s.\n", a.title, a.bypass, a.bypassFix)
 			}
 		}
 	}
@@ -182,7 +186,7 @@ func writeSetupAgents(w io.Writer) {
 		fmt.Fprintf(w, "\n  %-9s %s: %s\n", a.name, a.title, a.door)
 		fmt.Fprintf(w, "  %-9s %s\n", "", wrap(a.carries, helpWidth-12, strings.Repeat(" ", 12)))
 		if a.bypass != "" {
-			fmt.Fprintf(w, "  %-9s %s\n", "", wrap("Not reviewed: "+a.bypass, helpWidth-12, strings.Repeat(" ", 12)))
+			fmt.Fprintf(w, "  %-9s %s\n", "", wrap("Not reviewed: "+a.bypass+" To turn them off: "+a.bypassFix+".", helpWidth-12, strings.Repeat(" ", 12)))
 		}
 	}
 }

@@ -57,8 +57,9 @@ func init() {
 		name: "codex", title: "Codex CLI",
 		door:    "the MCP server `deskctl mcp` as [mcp_servers.diffdesk] in ~/.codex/config.toml ($CODEX_HOME); with --project in .codex/config.toml (Codex reads it in a trusted project)",
 		carries: "Edits the model makes with the diffdesk tools (apply_patch, edit, write_to_file, replace_in_file, multi_edit) wait for you; the model reads the outcome, your edits and the final text.",
-		bypass: "Codex's own apply_patch tool and shell still write files without the desk. To send every edit through it, run Codex with a read-only sandbox " +
-			`(sandbox_mode = "read-only" in config.toml, or codex --sandbox read-only: Codex does not sandbox MCP servers, so the desk still writes) and tell the model in AGENTS.md to edit files with the diffdesk tools.`,
+		bypass:  "Codex's own apply_patch tool and its shell still write files without the desk.",
+		bypassFix: `add sandbox_mode = "read-only" to config.toml (or run codex --sandbox read-only): Codex's own writes are then refused, while the desk, an MCP server Codex does not sandbox, still writes; ` +
+			"and tell the model in AGENTS.md to edit files with the diffdesk tools",
 		targets: func(env setupEnv) ([]setupTarget, error) {
 			dir := filepath.Join(env.home, ".codex")
 			if d := os.Getenv("CODEX_HOME"); d != "" {
@@ -72,10 +73,10 @@ func init() {
 	})
 	registerSetupAgent(&setupAgent{
 		name: "cursor", title: "Cursor",
-		door:    "the MCP server `deskctl mcp` as mcpServers.diffdesk in ~/.cursor/mcp.json; with --project in .cursor/mcp.json",
-		carries: "Edits the agent makes with the diffdesk tools wait for you; the agent reads the outcome, your edits and the final text.",
-		bypass: "Cursor's own edit tools still write files without the desk, and Cursor has no setting that turns them off (its hooks run only after an edit): " +
-			"tell the agent in a rule (.cursor/rules) to edit files with the diffdesk tools only, and keep Cursor's own review of its edits.",
+		door:      "the MCP server `deskctl mcp` as mcpServers.diffdesk in ~/.cursor/mcp.json; with --project in .cursor/mcp.json",
+		carries:   "Edits the agent makes with the diffdesk tools wait for you; the agent reads the outcome, your edits and the final text.",
+		bypass:    "Cursor's own edit tools still write files without the desk, and Cursor has no setting that turns them off (its hooks run only after an edit).",
+		bypassFix: "tell the agent in a rule (.cursor/rules) to edit files with the diffdesk tools only, and keep reviewing Cursor's own edits in Cursor",
 		targets: func(env setupEnv) ([]setupTarget, error) {
 			path := filepath.Join(env.home, ".cursor", "mcp.json")
 			if env.project != "" {
@@ -86,10 +87,10 @@ func init() {
 	})
 	registerSetupAgent(&setupAgent{
 		name: "windsurf", title: "Windsurf",
-		door:    "the MCP server `deskctl mcp` as mcpServers.diffdesk in ~/.codeium/windsurf/mcp_config.json (Windsurf has no per-repository MCP settings)",
-		carries: "Edits Cascade makes with the diffdesk tools wait for you; it reads the outcome, your edits and the final text.",
-		bypass: "Cascade's own edit tools still write files without the desk: tell it in a rule (.windsurf/rules) to edit files with the diffdesk tools only, " +
-			"and leave Cascade's auto-execution off so you see what it writes itself.",
+		door:      "the MCP server `deskctl mcp` as mcpServers.diffdesk in ~/.codeium/windsurf/mcp_config.json (Windsurf has no per-repository MCP settings)",
+		carries:   "Edits Cascade makes with the diffdesk tools wait for you; it reads the outcome, your edits and the final text.",
+		bypass:    "Cascade's own edit tools still write files without the desk.",
+		bypassFix: "tell Cascade in a rule (.windsurf/rules) to edit files with the diffdesk tools only, and leave its auto-execution off so you see what it writes itself",
 		targets: func(env setupEnv) ([]setupTarget, error) {
 			if env.project != "" {
 				return nil, errors.New("Windsurf reads MCP servers only from the user's settings: run setup without --project")
@@ -128,9 +129,9 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// deskHookRE matches the command line of a DiffDesk hook: deskctl (by any
-// path, quoted or not) and "hook".
-var deskHookRE = regexp.MustCompile(`(^|[/\s'"])deskctl['"]?\s+hook(\s|$)`)
+// deskHookRE matches the command line of a DiffDesk hook: a program whose
+// name holds "deskctl" (by any path, quoted or not), then "hook".
+var deskHookRE = regexp.MustCompile(`(^|[/\s'"])[^\s'"/]*deskctl[^\s'"/]*['"]?\s+hook(\s|$)`)
 
 // hookEvent is one hook event setup adds DiffDesk's hook to.
 type hookEvent struct {

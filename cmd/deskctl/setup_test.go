@@ -334,3 +334,19 @@ func TestSetupKeepsLayout(t *testing.T) {
 		}
 	}
 }
+
+func TestDeskHookRE(t *testing.T) {
+	for cmd, want := range map[string]bool{
+		"deskctl hook claude":                        true,
+		"/opt/x/bin/deskctl hook gemini --socket /s": true,
+		"'/home/me/my tools/deskctl' hook claude":    true,
+		"/tmp/glue-deskctl hook claude || exit 2":    true,
+		"/usr/bin/my-bash-guard hook":                false,
+		"echo deskctl":                               false,
+		"/home/deskctl/bin/guard hook claude":        false,
+	} {
+		if got := deskHookRE.MatchString(cmd); got != want {
+			t.Errorf("deskHookRE.MatchString(%q) = %v; want %v", cmd, got, want)
+		}
+	}
+}

@@ -166,3 +166,12 @@ func tomlString(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`)
 	return `"` + r.Replace(s) + `"`
 }
+
+// codexSandbox is the sandbox_mode a Codex config.toml sets, or "".
+func codexSandbox(data []byte) string {
+	var cfg struct {
+		SandboxMode string `toml:"sandbox_mode"`
+	}
+	toml.Unmarshal(data, &cfg)
+	return cfg.SandboxMode
+}
