@@ -153,6 +153,23 @@ func TestClineEditorHook(t *testing.T) {
 	}
 }
 
+// TestClineEditorCreatesEdited: a new file the editor would create is
+// written with the person's text instead, through the rewritten input.
+func TestClineEditorCreatesEdited(t *testing.T) {
+	bin := clineBin(t)
+	e := newEnv(t)
+	dk := startDesk(t, e, approveAs("made by a PERSON\n"))
+	target := filepath.Join(dk.root, "new.txt")
+	api := fakeOpenAI(t, "editor", map[string]any{"path": target, "new_text": "made by the model\n"})
+	clineEnv(t, e, bin, api, dk.sock)
+	out := runCline(t, e, bin, dk.root)
+	o := dk.outcome(t, 10*time.Second)
+	if got := readFile(t, target); got != "made by a PERSON\n" {
+		t.Fatalf("new.txt = %q; want the person's text\ncline said:\n%s", got, out)
+	}
+	checkToldPatch(t, api, o)
+}
+
 // TestClineHookWithoutDesk: with no desk running the hook blocks the edit
 // and the model reads why — Cline itself would run the tool.
 func TestClineHookWithoutDesk(t *testing.T) {
