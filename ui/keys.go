@@ -276,11 +276,13 @@ func (w *Window) ShowKeys() {
 	}
 	note := widget.NewLabel("The keys act on the Review tab while no text box or the editor has the keyboard: the line under the buttons says which has it.")
 	note.Wrapping = fyne.TextWrapWord
+	about := widget.NewLabel(AboutText())
+	about.Wrapping = fyne.TextWrapWord
 	// The list is taller than a small window: it scrolls, the note stays.
 	form := container.New(layout.NewFormLayout(), rows...)
 	list := container.NewVScroll(form)
 	list.SetMinSize(fyne.NewSize(0, min(form.MinSize().Height, max(w.Win.Canvas().Size().Height-220, 200))))
-	d := dialog.NewCustom("Keys", "Close", container.NewBorder(nil, note, nil, nil, list), w.Win)
+	d := dialog.NewCustom("Keys · About DiffDesk", "Close", container.NewBorder(nil, container.NewVBox(note, about), nil, nil, list), w.Win)
 	d.Resize(fyne.NewSize(760, 0))
 	w.setCloser(d, func() { w.keysOverlay = nil })
 	w.keysOverlay = d

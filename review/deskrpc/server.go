@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/internal/version"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/memory"
@@ -506,6 +507,8 @@ type (
 		Waiting   int                 `json:"waiting"`
 		Proposals []Summary           `json:"proposals"`
 		Doors     []review.DoorStatus `json:"doors"`
+		// Version is the desk's build: its version and commit.
+		Version version.Info `json:"version"`
 	}
 )
 
@@ -722,7 +725,7 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		}
 		return readResult{Path: f.Path, Exists: f.Base.Exists, Content: f.BaseText(), SHA256: f.Base.SHA256}, nil
 	case "status":
-		st := statusResult{Protocol: ProtocolVersion, Roots: d.Roots(), Proposals: []Summary{}}
+		st := statusResult{Protocol: ProtocolVersion, Roots: d.Roots(), Proposals: []Summary{}, Version: version.Read()}
 		for _, p := range d.List() {
 			e := entryOf(p)
 			e.Own = cc.isMine(p.ID)
