@@ -226,6 +226,10 @@ func runStatus(ctx context.Context, x *invocation, socket string, asJSON bool) i
 	}
 	fmt.Fprintf(stdout, "deskctl version: %s\n", version.Read())
 	for _, d := range st.Doors {
+		if d.Error != "" {
+			fmt.Fprintf(stdout, "%s door: not open: %s\n", d.Name, d.Error)
+			continue
+		}
 		fmt.Fprintf(stdout, "%s door on %s: %d agent(s) connected, %d review(s) open\n  connect: %s\n", d.Name, d.Addr, d.Ready, d.Pending, d.Connect)
 	}
 	fmt.Fprintf(stdout, "%d proposal(s) waiting\n", st.Waiting)
