@@ -1,6 +1,7 @@
 package review
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -33,6 +34,15 @@ type Options struct {
 	// rejects everything.
 	Unattended journal.Verdict
 	Now        func() time.Time // clock; time.Now if nil
+	// Own are the desk's own files and directories: the user config and
+	// trust store, --config FILE, the socket's directory. Edits to them,
+	// and to the journal's directory, need a person whatever the
+	// workspace (workspace.Guard).
+	Own []string
+	// MaxHeldBytes and MaxHeldCount bound the proposals the desk holds for
+	// agents (budget.go); 0 means DefaultMaxHeldBytes, DefaultMaxHeldCount.
+	MaxHeldBytes int64
+	MaxHeldCount int
 }
 
 // ErrUnknownProposal is returned for an id the desk does not hold.
@@ -48,6 +58,9 @@ type Desk struct {
 	unattended journal.Verdict
 	now        func() time.Time
 	watch      *staleWatcher
+
+	maxHeldBytes int64 // budget.go
+	maxHeldCount int
 
 	mu      sync.Mutex
 	entries map[string]*entry
@@ -100,10 +113,16 @@ func NewDesk(opts Options) (*Desk, error) {
 	if err != nil {
 		return nil, err
 	}
+	ws.Guard(opts.Own...)
+	if jp := opts.Journal.Path(); jp != "" {
+		ws.Guard(journalFiles(jp, ws.Roots())...)
+	}
 	d := &Desk{
 		ws: ws, journal: opts.Journal, unattended: opts.Unattended, now: opts.Now,
 		entries: map[string]*entry{}, subs: map[int]func(Event){},
-		kept: keptList{maxBytes: keepDecidedBytes, maxCount: keepDecidedCount},
+		kept:         keptList{maxBytes: keepDecidedBytes, maxCount: keepDecidedCount},
+		maxHeldBytes: cmp.Or(opts.MaxHeldBytes, DefaultMaxHeldBytes),
+		maxHeldCount: cmp.Or(opts.MaxHeldCount, DefaultMaxHeldCount),
 	}
 	d.cfg.store(opts.Config)
 	if d.now == nil {
@@ -121,6 +140,22 @@ func NewDesk(opts Options) (*Desk, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// journalFiles are what the desk guards of the journal at path: its
+// directory, unless that directory holds a workspace root (a journal kept
+// in the project: then the database and SQLite's files beside it).
+func journalFiles(path string, roots []string) []string {
+	dir := filepath.Dir(path)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	for _, r := range roots {
+		if rel, err := filepath.Rel(dir, r); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return []string{path, path + "-wal", path + "-shm", path + "-journal"}
+		}
+	}
+	return []string{dir}
 }
 
 // Close stops watching files and stops the checks under way. Open
@@ -142,6 +177,12 @@ func (d *Desk) Roots() []string { return d.ws.Roots() }
 func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 	if req.Agent == "" {
 		req.Agent = "agent"
+	}
+	d.mu.Lock()
+	over := d.overBudgetLocked(true)
+	d.mu.Unlock()
+	if over != nil {
+		return Proposal{}, over
 	}
 	// Names are shown to the person and printed in terminals: a control
 	// character in one is escaped here, once, for every later reader.
@@ -246,7 +287,7 @@ func (d *Desk) target(dir, path string) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	base, err := atomicfile.ReadSnapshot(t.Abs)
+	base, err := d.readBase(t)
 	if err != nil {
 		return File{}, err
 	}
@@ -254,6 +295,29 @@ func (d *Desk) target(dir, path string) (File, error) {
 		return File{}, err
 	}
 	return File{Path: t.Abs, Rel: t.Rel, Root: t.Root, Base: base, Protected: t.Protected}, nil
+}
+
+// readBase reads t's file as it is now, refusing one over the size limit
+// in force under its root from its size on disk, before reading it (a
+// sparse 4 GiB file once took the desk out of memory), and reading at most
+// the limit and one byte of a file that grows meanwhile.
+func (d *Desk) readBase(t workspace.Target) (atomicfile.Snapshot, error) {
+	s, err := d.readDisk(t.Abs, t.Root)
+	var big *atomicfile.TooLargeError
+	if errors.As(err, &big) {
+		size := big.Size
+		if size < 0 {
+			size = big.Limit + 1
+		}
+		return s, d.ws.CheckContent(t, size, nil)
+	}
+	return s, err
+}
+
+// readDisk reads the file at path under root, at most the size limit in
+// force there (an *atomicfile.TooLargeError past it).
+func (d *Desk) readDisk(path, root string) (atomicfile.Snapshot, error) {
+	return atomicfile.ReadSnapshotMax(path, d.cfg.LimitsFor(root).MaxFileBytes)
 }
 
 // editTarget is target for a file a proposal edits: an existing file must
@@ -281,7 +345,27 @@ func (d *Desk) applyOne(f *File, format engine.Format, payload string) error {
 	if err != nil {
 		return err
 	}
-	return d.proposed(f, res)
+	if err := d.proposed(f, res); err != nil {
+		return err
+	}
+	f.BOMChange = bomChange(format, payload, f.Proposed)
+	return nil
+}
+
+// bomChange compares the byte order mark of an agent's whole content (a
+// write) with the proposed file's (File.BOMChange).
+func bomChange(format engine.Format, payload, proposed string) string {
+	if format != engine.FormatWrite {
+		return ""
+	}
+	had, has := strings.HasPrefix(payload, bom), strings.HasPrefix(proposed, bom)
+	switch {
+	case had && !has:
+		return "dropped"
+	case has && !had:
+		return "kept"
+	}
+	return ""
 }
 
 // proposed records the proposed content of f after checking it (size,
@@ -329,7 +413,7 @@ func (d *Desk) applyPatch(dir, payload string) ([]File, error) {
 			files = append(files, f)
 		}
 		f.Delete = del
-		if err := d.proposed(&f, engine.Result{Content: content, Matches: matches}); err != nil {
+		if err := d.proposed(&f, engine.Result{Content: content, Matches: matches, EditEOL: patchEOL(payload, f.BaseText(), del)}); err != nil {
 			return err
 		}
 		files[index[f.Path]] = f
@@ -352,6 +436,19 @@ func (d *Desk) applyPatch(dir, payload string) ([]File, error) {
 		}
 	}
 	return files, nil
+}
+
+// patchEOL is a patch's line ending where the file's differs (its lines
+// were written in the file's: File.EditEOL), "" if they agree.
+func patchEOL(payload, base string, del bool) string {
+	doc, err := engine.Decode(base)
+	if err != nil || del || doc.EOL == "" {
+		return ""
+	}
+	if eol := eolOf(payload); eol != "" && eol != doc.EOL {
+		return eol
+	}
+	return ""
 }
 
 // newID returns a new proposal id: its sequence number at this desk and
@@ -541,6 +638,15 @@ func (d *Desk) Feed(id, chunk string) error {
 		d.finish(context.Background(), e, Outcome{ID: id, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
 		return err
 	}
+	if e.streamed/streamCheckBytes != (e.streamed+int64(len(chunk)))/streamCheckBytes {
+		if over := d.overBudgetLocked(false); over != nil {
+			over.StreamPath = e.p.Files[0].Path
+			e.p.State, e.p.Failure = StateFailed, over.Error()
+			d.mu.Unlock()
+			d.finish(context.Background(), e, Outcome{ID: id, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+			return over
+		}
+	}
 	defer d.mu.Unlock()
 	pv, err := e.stream.Feed(chunk)
 	if err != nil {
@@ -590,6 +696,7 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	f.Growing = engine.LineRange{}
 	if err == nil {
 		err = d.proposed(f, res)
+		f.BOMChange = bomChange(e.p.Format, e.p.Payload, f.Proposed)
 	}
 	held := false
 	if err != nil {

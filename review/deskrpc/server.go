@@ -10,10 +10,12 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/internal/version"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/memory"
@@ -68,6 +70,8 @@ type Server struct {
 	doors    func() []review.DoorStatus // the open front doors, for status; nil if none
 	wg       sync.WaitGroup             // connections being served
 	inflight *budget                    // places for large messages being read (MaxLargeMessages)
+	limits   Limits                     // limits.go
+	answers  atomic.Int64               // bytes of answers marshalled and not yet written, over all connections
 }
 
 // ShowDoors makes the status method report the front doors f returns.
@@ -76,7 +80,9 @@ func (s *Server) ShowDoors(f func() []review.DoorStatus) { s.doors = f }
 
 // NewServer returns a server for desk.
 func NewServer(desk *review.Desk) *Server {
-	return &Server{desk: desk, inflight: newBudget(MaxLargeMessages)}
+	s := &Server{desk: desk, inflight: newBudget(MaxLargeMessages)}
+	s.SetLimits(Limits{})
+	return s
 }
 
 // Serve accepts connections on l until ctx is done or l is closed, then
@@ -148,6 +154,7 @@ type conn struct {
 	wmu      sync.Mutex
 	mu       sync.Mutex
 	owned    map[string]bool // proposals made on this connection, withdrawn if it drops
+	made     map[string]bool // every proposal made on this connection the desk may still hold: only it may chunk, finish, wait on or cancel them
 	client   string          // agent name from hello
 	sess     string
 	reviewer bool        // hello said role "reviewer": may decide, may not propose
@@ -155,11 +162,13 @@ type conn struct {
 	events   *eventQueue // set once the reviewer subscribed
 	who      string      // hello's who: the person deciding on this connection
 	leave    func()      // hello said "attend": the reviewer is at the desk until the connection ends (review.Desk.Attend)
+	flow     *flow       // answers unread and requests in hand (limits.go)
+	chunked  int64       // bytes of chunk data received (read only on the reading goroutine)
 }
 
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	ctx, cancel := context.WithCancel(ctx)
-	cc := &conn{s: s, c: c, owned: map[string]bool{}}
+	cc := &conn{s: s, c: c, owned: map[string]bool{}, made: map[string]bool{}, flow: newFlow()}
 	var reqs sync.WaitGroup
 	defer func() {
 		cancel()
@@ -177,6 +186,9 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	defer stop()
 	r := bufio.NewReaderSize(c, smallMessageBytes)
 	for {
+		if !cc.waitRoom(ctx) { // back-pressure: its answers unread, or too many requests in hand
+			return
+		}
 		l := &loan{b: s.inflight}
 		line, err := readLine(r, MaxMessageBytes, func(n int) error { return l.grown(ctx, n) })
 		if errors.Is(err, errTooLong) {
@@ -203,7 +215,13 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 			l.give()
 			continue
 		}
-		if req.Method == "chunk" { // in order, on this goroutine: chunks must not overtake each other
+		cc.flow.active.Add(1)
+		if !mayBlock[req.Method] {
+			// In order, on this goroutine: chunks must not overtake each
+			// other, and a quick answer (a read's whole file) is written
+			// before the next request is read, so a client that never
+			// reads its answers stops being read (back-pressure), and
+			// holds one answer, not one per request it sent.
 			cc.serveRequest(ctx, req, l)
 			continue
 		}
@@ -216,6 +234,13 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 		}()
 	}
 }
+
+// mayBlock are the methods that may wait on a person, a formatter or a
+// checker: each is handled on a goroutine of its own (at most
+// Limits.ConnRequests at once per connection), so a blocking wait does not
+// hold up a cancel. Every other method is answered in order.
+var mayBlock = map[string]bool{"propose": true, "finish": true, "wait": true, "decide": true,
+	"decideChangeset": true, "place": true, "dismiss": true, "checkText": true}
 
 // parseRequest decodes one line: nil for a blank line, else a request or
 // the error to answer (with the request's id, if it had one).
@@ -236,6 +261,10 @@ func parseRequest(line []byte) (*rpcRequest, *rpcError) {
 // serveRequest handles req and answers it if it has an id; the bytes it
 // took from the budget (l) go back once its params are decoded.
 func (cc *conn) serveRequest(ctx context.Context, req *rpcRequest, l *loan) {
+	defer func() {
+		cc.flow.active.Add(-1)
+		cc.flow.signal()
+	}()
 	id := req.ID
 	res, err := cc.handle(ctx, req, l.give)
 	l.give()
@@ -342,9 +371,11 @@ func (cc *conn) reply(id json.RawMessage, result any, err error) {
 	if merr != nil {
 		b, _ = json.Marshal(rpcResponse{JSONRPC: "2.0", ID: resp.ID, Error: &rpcError{Code: -32603, Message: merr.Error()}})
 	}
+	b, written := cc.queue(resp.ID, append(b, '\n'))
+	defer written()
 	cc.wmu.Lock()
 	defer cc.wmu.Unlock()
-	cc.c.Write(append(b, '\n'))
+	cc.c.Write(b)
 	memory.Release(len(b)) // a big answer: the outcome of a big file
 }
 
@@ -353,7 +384,10 @@ func toRPCError(err error) *rpcError {
 	var se *review.StaleError
 	var ce *review.CommentError
 	var seenErr *review.SeenError
+	var be *review.BudgetError
 	switch {
+	case errors.As(err, &be):
+		return &rpcError{Code: codeRefused, Message: err.Error(), Data: be}
 	case errors.As(err, &ce):
 		return &rpcError{Code: codeInvalidParams, Message: "decide: " + err.Error(), Data: ce}
 	case errors.As(err, &seenErr):
@@ -473,6 +507,8 @@ type (
 		Waiting   int                 `json:"waiting"`
 		Proposals []Summary           `json:"proposals"`
 		Doors     []review.DoorStatus `json:"doors"`
+		// Version is the desk's build: its version and commit.
+		Version version.Info `json:"version"`
 	}
 )
 
@@ -542,20 +578,37 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		if !validFormat(p.Format) {
 			return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("propose: unknown format %q", p.Format)}
 		}
+		if err := cc.underBudget(true, ""); err != nil {
+			return nil, err
+		}
 		prop, err := d.Propose(ctx, p.Request)
 		if err != nil {
 			return nil, err
 		}
+		cc.madeHere(prop.ID)
 		return cc.result(ctx, prop, p.Wait)
 	case "chunk":
 		var p idParams
 		if err := params(&p); err != nil {
 			return nil, err
 		}
+		if err := cc.mayUse(req.Method, p.ID); err != nil {
+			return nil, err
+		}
+		if before := cc.chunked; before/(1<<20) != (before+int64(len(p.Data)))/(1<<20) {
+			if err := cc.underBudget(false, p.ID); err != nil {
+				d.Withdraw(ctx, p.ID, err.Error())
+				return nil, err
+			}
+		}
+		cc.chunked += int64(len(p.Data))
 		return nil, d.Feed(p.ID, p.Data)
 	case "finish":
 		var p idParams
 		if err := params(&p); err != nil {
+			return nil, err
+		}
+		if err := cc.mayUse(req.Method, p.ID); err != nil {
 			return nil, err
 		}
 		prop, err := d.Finish(ctx, p.ID)
@@ -568,6 +621,9 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		if err := params(&p); err != nil {
 			return nil, err
 		}
+		if err := cc.mayUse(req.Method, p.ID); err != nil {
+			return nil, err
+		}
 		o, err := d.Wait(ctx, p.ID)
 		if err != nil {
 			return nil, err
@@ -577,6 +633,9 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 	case "cancel":
 		var p idParams
 		if err := params(&p); err != nil {
+			return nil, err
+		}
+		if err := cc.mayUse(req.Method, p.ID); err != nil {
 			return nil, err
 		}
 		reason := p.Reason
@@ -666,9 +725,11 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		}
 		return readResult{Path: f.Path, Exists: f.Base.Exists, Content: f.BaseText(), SHA256: f.Base.SHA256}, nil
 	case "status":
-		st := statusResult{Protocol: ProtocolVersion, Roots: d.Roots(), Proposals: []Summary{}}
+		st := statusResult{Protocol: ProtocolVersion, Roots: d.Roots(), Proposals: []Summary{}, Version: version.Read()}
 		for _, p := range d.List() {
-			st.Proposals = append(st.Proposals, entryOf(p))
+			e := entryOf(p)
+			e.Own = cc.isMine(p.ID)
+			st.Proposals = append(st.Proposals, e)
 		}
 		st.Waiting = len(st.Proposals)
 		st.Doors = []review.DoorStatus{}
@@ -712,6 +773,51 @@ func (cc *conn) setRole(role string) error {
 		return &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf(`hello: unknown role %q; say "agent" or "reviewer"`, role)}
 	}
 	return nil
+}
+
+// madeHere records that the proposal id was made on this connection. Ids
+// the desk no longer holds are forgotten as the set grows, so a connection
+// that proposes for weeks does not grow it without bound.
+func (cc *conn) madeHere(id string) {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if len(cc.made) >= madePrune {
+		for old := range cc.made {
+			if _, ok := cc.s.desk.Get(old); !ok {
+				delete(cc.made, old)
+			}
+		}
+	}
+	cc.made[id] = true
+}
+
+// madePrune is how many ids a connection's made set holds before the ones
+// the desk forgot are dropped.
+const madePrune = 1024
+
+func (cc *conn) isMine(id string) bool {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	return cc.made[id]
+}
+
+// mayUse refuses method (chunk, finish, wait, cancel) on a proposal made
+// on another connection: a proposal belongs to the connection that made
+// it (another agent could otherwise feed, finish or cancel it, and its
+// agent be told "saved as proposed" over a line it never sent). A
+// reviewer may wait on any proposal; it decides them anyway. An id the
+// desk does not hold is left to the desk to answer as unknown.
+func (cc *conn) mayUse(method, id string) error {
+	cc.mu.Lock()
+	mine, reviewer := cc.made[id], cc.reviewer
+	cc.mu.Unlock()
+	if mine || reviewer && method == "wait" {
+		return nil
+	}
+	if _, ok := cc.s.desk.Get(id); !ok {
+		return nil
+	}
+	return &rpcError{Code: codeForbidden, Message: fmt.Sprintf("%s: proposal %s was made on another connection, and a proposal belongs to the connection that made it; %s only your own proposals (status marks them \"own\")", method, id, method)}
 }
 
 // whoDecides is the person deciding on this connection, as hello named

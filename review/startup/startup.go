@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -152,7 +153,15 @@ func Start(c Options) (*Backend, error) {
 	if b.Interrupted, err = b.Journal.Recover(ctx); err != nil {
 		return fail(err)
 	}
-	b.Desk, err = review.NewDesk(review.Options{Roots: c.Roots, Config: b.cfg, Journal: b.Journal, Unattended: c.Unattended})
+	// The desk's own files are protected whatever the workspace: a home
+	// directory as workspace holds the user config, and --config may
+	// point into one (an approved edit adding a formatter ran its command
+	// on the next approval).
+	own := []string{c.Config, config.TrustPath(c.Config), c.Socket, filepath.Join(filepath.Dir(c.Socket), "hook-reports")}
+	if def, err := config.DefaultPath(); err == nil {
+		own = append(own, def, config.TrustPath(def))
+	}
+	b.Desk, err = review.NewDesk(review.Options{Roots: c.Roots, Config: b.cfg, Journal: b.Journal, Unattended: c.Unattended, Own: own})
 	if err != nil {
 		return fail(err)
 	}
@@ -161,7 +170,8 @@ func Start(c Options) (*Backend, error) {
 
 // Serve opens the agent doors the config enables and serves the native
 // protocol on the socket, until Stop. A door that cannot open is an
-// error; the socket is served all the same.
+// error, and DoorStatus lists it with the reason; the socket and the
+// other doors are served all the same.
 func (b *Backend) Serve() error {
 	if b.serving {
 		return nil
@@ -230,6 +240,10 @@ func (b *Backend) Summary() string {
 	s.WriteString(checkersText(cfg))
 	s.WriteString(trustText(cfg, b.userFile))
 	for _, d := range b.DoorStatus() {
+		if d.Error != "" {
+			fmt.Fprintf(&s, "door %s: not open: %s\n", d.Name, d.Error)
+			continue
+		}
 		fmt.Fprintf(&s, "door %s: %s (%s)\n  connect: %s\n", d.Name, d.Addr, d.File, d.Connect)
 	}
 	return s.String()
