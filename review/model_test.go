@@ -224,6 +224,9 @@ func (m *deskModel) propose(rt *rapid.T) {
 		formats = append(formats, engine.FormatSearchReplace, engine.FormatEdit, engine.FormatMultiEdit, engine.FormatSmartEdit, engine.FormatPatch)
 	}
 	format := rapid.SampledFrom(formats).Draw(rt, "format")
+	if format == engine.FormatMultiEdit && len(decodeFile(*base).lines) < 2 {
+		format = engine.FormatEdit // two edits need two lines
+	}
 	doors := []string{"native", "agent-writes"}
 	if format == engine.FormatWrite || format == engine.FormatSearchReplace {
 		doors = append(doors, "stream")
