@@ -487,8 +487,8 @@ func (m *deskModel) restart(rt *rapid.T) {
 	m.start()
 }
 
-// restore: a checkpoint's file goes back to what it recorded, before or
-// after the checkpoint; the restore is a checkpoint too.
+// restore: a checkpoint's file goes back, through the desk, to what it
+// recorded before or after the checkpoint; the restore is a checkpoint too.
 func (m *deskModel) restore(rt *rapid.T) {
 	if len(m.cps) == 0 {
 		rt.Skip("nothing journaled")
@@ -499,12 +499,7 @@ func (m *deskModel) restore(rt *rapid.T) {
 	if rapid.Bool().Draw(rt, "after") {
 		target, want = journal.RestoreAfter, c.after
 	}
-	ctx := context.Background()
-	plan, err := m.j.PlanRestore(ctx, journal.RestoreRequest{Checkpoint: c.id, Target: target, Paths: []string{m.path(c.rel)}, Force: true})
-	if err != nil {
-		rt.Fatalf("plan restore of %d: %v", c.id, err)
-	}
-	res, err := m.j.ApplyRestore(ctx, plan)
+	_, res, err := m.d.Restore(context.Background(), journal.RestoreRequest{Checkpoint: c.id, Target: target, Paths: []string{m.path(c.rel)}, Force: true}, true)
 	if err != nil {
 		rt.Fatalf("restore of %d: %v", c.id, err)
 	}
