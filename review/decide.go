@@ -491,10 +491,7 @@ func planFile(f File, dec Decision) (fileWrite, error) {
 	over := reviewed && f.Stale()
 	merge := over && dec.Verdict != journal.Overwritten
 	var conflicts int
-	if merge {
-		if f.Delete {
-			return w, fmt.Errorf("review: %s changed on disk since the proposal that deletes it: deleting it now would throw that change away; reject, or overwrite to delete it anyway", f.Path)
-		}
+	if merge && !f.Delete {
 		m := f.Merge()
 		w.start, conflicts = m.Text, len(m.Conflicts)
 	}
@@ -524,6 +521,9 @@ func planFile(f File, dec Decision) (fileWrite, error) {
 		}
 	default:
 		w.Approved = w.start
+	}
+	if merge && f.Delete && !w.untouched {
+		return w, fmt.Errorf("review: %s changed on disk since the proposal that deletes it: deleting it now would throw that change away; reject, or overwrite to delete it anyway", f.Path)
 	}
 	if merge && w.Verdicts != nil && !w.untouched {
 		// The hunks the person ticked, merged onto the disk.
