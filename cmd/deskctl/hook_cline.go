@@ -44,9 +44,19 @@ type clineEvent struct {
 
 // clineCall is a tool call as a Cline hook event names it.
 type clineCall struct {
-	ID    string         `json:"id"`
-	Name  string         `json:"name"`
-	Input map[string]any `json:"input"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"` // an object; apply_patch also takes a bare string
+}
+
+// fields is the call's input as an object (empty when it is not one).
+func (c *clineCall) fields() map[string]any {
+	var m map[string]any
+	json.Unmarshal(c.Input, &m)
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m
 }
 
 // clineControl is a Cline hook's answer.
@@ -91,11 +101,8 @@ func runClineHook(ctx context.Context, x *invocation, socket string, wait time.D
 		}
 		return writeClineControl(x.stdout, x.stderr, c)
 	case ev.HookName == "tool_result" && ev.ToolResult != nil:
-		e := clineToolEdit(ev, ev.ToolResult)
-		if k, ok := newReportKey(socket, e); ok {
-			if report, ok := k.take(); ok {
-				return writeClineControl(x.stdout, x.stderr, clineControl{Context: report})
-			}
+		if report, ok := clineTakeReport(socket, ev); ok {
+			return writeClineControl(x.stdout, x.stderr, clineControl{Context: report})
 		}
 	}
 	return 0
@@ -128,10 +135,7 @@ func clineToolEdit(ev clineEvent, call *clineCall) toolEdit {
 	if dir == "" && len(ev.WorkspaceRoots) > 0 {
 		dir = ev.WorkspaceRoots[0]
 	}
-	in := map[string]any{}
-	for k, v := range call.Input {
-		in[k] = v
-	}
+	in := call.fields()
 	if p, ok := in["path"].(string); ok {
 		in["file_path"] = p // toolPath's name for it
 	}
@@ -141,7 +145,11 @@ func clineToolEdit(ev clineEvent, call *clineCall) toolEdit {
 // clineReview shows the edit of ev's tool call at the desk and returns the
 // answer; ok is false for a tool call the desk has no opinion on.
 func clineReview(ctx context.Context, socket string, ev clineEvent, wait time.Duration, stderr io.Writer) (clineControl, bool) {
-	if ev.ToolCall.Name != "editor" {
+	switch ev.ToolCall.Name {
+	case "editor":
+	case "apply_patch":
+		return clinePatchReview(ctx, socket, ev, wait, stderr)
+	default:
 		return clineControl{}, false
 	}
 	e := clineToolEdit(ev, ev.ToolCall)
@@ -167,17 +175,8 @@ func clineReview(ctx context.Context, socket string, ev clineEvent, wait time.Du
 		}
 	}
 	switch {
-	case errors.Is(err, deskrpc.ErrNoDesk):
-		msg := fmt.Sprintf("DiffDesk is not running (no desk at %s), so the edit was blocked rather than written unreviewed. Tell the person: start the desk (diffdesk, or deskctl serve) and ask again; deskctl doctor says what is wrong.", socket)
-		fmt.Fprintln(stderr, msg)
-		return clineBlock(msg), true
-	case errors.Is(err, context.DeadlineExceeded):
-		msg := fmt.Sprintf("The person did not decide within %s, and Cline runs a tool unreviewed once its hook has taken 120 s, so DiffDesk took the edit back from the desk. Propose it again if it is still wanted.", wait)
-		fmt.Fprintln(stderr, msg)
-		return clineBlock(msg), true
 	case err != nil:
-		fmt.Fprintf(stderr, "deskctl hook cline: %v\n", err)
-		return clineBlock(fmt.Sprintf("DiffDesk could not review it: %v", err)), true
+		return clineFailed(err, socket, wait, stderr), true
 	case !v.Allow:
 		return clineBlock(v.Reason), true
 	case v.Input == nil:
@@ -191,6 +190,22 @@ func clineReview(ctx context.Context, socket string, ev clineEvent, wait time.Du
 		return clineBlock(why + "\n" + v.Report), true
 	}
 	return clineControl{OverrideInput: in}, true
+}
+
+// clineFailed is the answer when the review could not happen: a block
+// saying why.
+func clineFailed(err error, socket string, wait time.Duration, stderr io.Writer) clineControl {
+	var msg string
+	switch {
+	case errors.Is(err, deskrpc.ErrNoDesk):
+		msg = fmt.Sprintf("DiffDesk is not running (no desk at %s), so the edit was blocked rather than written unreviewed. Tell the person: start the desk (diffdesk, or deskctl serve) and ask again; deskctl doctor says what is wrong.", socket)
+	case errors.Is(err, context.DeadlineExceeded):
+		msg = fmt.Sprintf("The person did not decide within %s, and Cline runs a tool unreviewed once its hook has taken 120 s, so DiffDesk took the edit back from the desk. Propose it again if it is still wanted.", wait)
+	default:
+		msg = fmt.Sprintf("DiffDesk could not review it: %v", err)
+	}
+	fmt.Fprintln(stderr, "deskctl hook cline: "+msg)
+	return clineBlock(msg)
 }
 
 // readCurrent reads path's text; exists is false for a file that is not there.

@@ -72,7 +72,14 @@ func fakeOpenAI(t *testing.T, tool string, input map[string]any) *fakeModel {
 // sock, puts DiffDesk's hook files into ~/.cline/hooks for the desk there.
 func clineEnv(t *testing.T, e *env, bin string, api *fakeModel, sock string) {
 	t.Helper()
-	out, errOut, err := run(t, e, e.home, 60*time.Second, bin, "auth", "-p", "openai", "-k", "sk-fake-local-stub", "-m", "fake-model", "-b", api.URL+"/v1")
+	clineEnvModel(t, e, bin, api, sock, "fake-model")
+}
+
+// clineEnvModel is clineEnv with the model id Cline is told; one holding
+// "gpt" gets apply_patch instead of editor.
+func clineEnvModel(t *testing.T, e *env, bin string, api *fakeModel, sock, model string) {
+	t.Helper()
+	out, errOut, err := run(t, e, e.home, 60*time.Second, bin, "auth", "-p", "openai", "-k", "sk-fake-local-stub", "-m", model, "-b", api.URL+"/v1")
 	if err != nil {
 		t.Fatalf("cline auth: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
 	}
@@ -132,6 +139,65 @@ func TestClineEditorHook(t *testing.T) {
 			target := dk.writeFile(t, "a.txt", "hello\n")
 			api := fakeOpenAI(t, "editor", map[string]any{"path": target, "old_text": "hello", "new_text": "hello from the model"})
 			clineEnv(t, e, bin, api, dk.sock)
+			out := runCline(t, e, bin, dk.root)
+			o := dk.outcome(t, 10*time.Second)
+			if got := readFile(t, target); got != tc.want {
+				t.Fatalf("a.txt = %q; want %q\ncline said:\n%s", got, tc.want, out)
+			}
+			switch tc.name {
+			case "approved with the person's text":
+				checkToldPatch(t, api, o)
+			case "rejected":
+				if !api.toldAfterToolCall("keep the greeting short") {
+					t.Errorf("no model request after the tool call holds the person's reason; cline said:\n%s", out)
+				}
+			default:
+				if !api.toldAfterToolCall("Do not resend this edit") {
+					t.Errorf("no model request after the tool call holds the desk's report")
+				}
+			}
+		})
+	}
+}
+
+// TestClineEditorCreatesEdited: a new file the editor would create is
+// written with the person's text instead, through the rewritten input.
+func TestClineEditorCreatesEdited(t *testing.T) {
+	bin := clineBin(t)
+	e := newEnv(t)
+	dk := startDesk(t, e, approveAs("made by a PERSON\n"))
+	target := filepath.Join(dk.root, "new.txt")
+	api := fakeOpenAI(t, "editor", map[string]any{"path": target, "new_text": "made by the model\n"})
+	clineEnv(t, e, bin, api, dk.sock)
+	out := runCline(t, e, bin, dk.root)
+	o := dk.outcome(t, 10*time.Second)
+	if got := readFile(t, target); got != "made by a PERSON\n" {
+		t.Fatalf("new.txt = %q; want the person's text\ncline said:\n%s", got, out)
+	}
+	checkToldPatch(t, api, o)
+}
+
+// TestClinePatchHook runs the real cline with a model id that gets
+// apply_patch: the person's decision reaches the file through the patch
+// the hook hands Cline (each file whole, as approved), and the reason or
+// the person's patch reaches the model.
+func TestClinePatchHook(t *testing.T) {
+	bin := clineBin(t)
+	for _, tc := range []struct {
+		name string
+		who  person
+		want string
+	}{
+		{"approved", approve(), "hello from the model\n"},
+		{"approved with the person's text", approveAs("hello from a PERSON\n"), "hello from a PERSON\n"},
+		{"rejected", reject("keep the greeting short"), "hello\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			dk := startDesk(t, e, tc.who)
+			target := dk.writeFile(t, "a.txt", "hello\n")
+			api := fakeOpenAI(t, "apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: a.txt\n@@\n-hello\n+hello from the model\n*** End Patch"})
+			clineEnvModel(t, e, bin, api, dk.sock, "gpt-fake")
 			out := runCline(t, e, bin, dk.root)
 			o := dk.outcome(t, 10*time.Second)
 			if got := readFile(t, target); got != tc.want {
