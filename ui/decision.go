@@ -87,6 +87,10 @@ type detail struct {
 	lineHint      *widget.Label // under it: what is wrong with what was typed
 	unseenDialog  *dialog.ConfirmDialog
 	unseenMsg     string                // what unseenDialog asks
+	ownEditDialog *dialog.ConfirmDialog // shows a few characters' edit before it is written (ownedit.go)
+	ownEditMsg    string                // what ownEditDialog says
+	ownEditOK     string                // the edit the person confirmed (editKey)
+	clickedAt     *[2]int               // the line and column double-clicked, where e puts the cursor
 	discardDialog *dialog.ConfirmDialog // asks before an edit is thrown away (discardedit.go)
 	rejectConfirm *widget.Button
 	rejectWhole   bool // the reject dialog rejects the whole changeset (R)
@@ -201,7 +205,7 @@ func newDetail(w *Window) *detail {
 			d.updateCounter() // the edit may add or join hunks
 		}
 	}
-	d.view.OnEditAt = d.startEdit     // a double click on the proposal's text (editplace.go)
+	d.view.OnEditAt = d.doubleClicked // a double click on the proposal's text never edits (ownedit.go)
 	d.view.OnJumped = d.updateCounter // a tap on a change in the overview strip
 	d.view.OnFollowChanged = func(on bool) { d.follow.SetChecked(on) }
 	d.view.OnOpened = func() { // a big diff arrived: its hunks, their labels, counter and bar
@@ -252,6 +256,7 @@ func (d *detail) reset() {
 	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
 	d.hunks = map[string][]engine.Hunk{}
 	d.seen, d.unseenOK, d.trivialOK = map[string]bool{}, false, map[string]map[string]bool{}
+	d.ownEditOK, d.clickedAt = "", nil
 	d.trivial.dropAll()
 	d.view.ForgetSeen()
 	d.staleShow.choose(staleMerged) // no callback: render follows
@@ -596,6 +601,7 @@ func (d *detail) unseen() []string {
 func (d *detail) selectFile(rel string) {
 	for i, f := range d.p.Files {
 		if f.Rel == rel && i != d.file {
+			d.clickedAt = nil
 			d.saveFileState()
 			d.file = i
 			d.shownKey = ""
@@ -1060,8 +1066,17 @@ func (d *detail) ApprovePartial() {
 		return
 	}
 	dec := review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{}}
+	ticked := 0
 	for i, f := range d.p.Files {
 		dec.Hunks[f.Path] = append([]string{}, d.acceptedFor(i)...)
+		ticked += len(dec.Hunks[f.Path])
+	}
+	if ticked == 0 {
+		// Nothing ticked writes nothing: that is a rejection, and it is
+		// asked as one (it was recorded as a partial approval and the
+		// agent read "approved").
+		d.openRejectDialog(false, "No hunk is ticked, so nothing would be written. Reject "+fileNames(d.p)+"?")
+		return
 	}
 	d.decide(dec)
 }
@@ -1124,6 +1139,12 @@ func (d *detail) ToggleEdit() {
 		d.CancelEdit()
 		return
 	}
+	if at := d.clickedAt; at != nil {
+		if _, on := d.view.LineY(at[0]); on { // the line double-clicked, still on screen
+			d.startEdit(at[0], at[1])
+			return
+		}
+	}
 	d.startEdit(d.view.PlaceLine(), 0) // editplace.go
 }
 
@@ -1178,6 +1199,9 @@ func (d *detail) decide(dec review.Decision) {
 		return
 	}
 	if dec.Verdict.Wrote() && !d.confirmUnseen(dec) {
+		return
+	}
+	if dec.Verdict == journal.ApprovedEdited && !d.confirmOwnEdit(dec) {
 		return
 	}
 	id := d.id

@@ -112,6 +112,8 @@ func (w *Window) bindKeys() {
 				c() // the approve-all confirmation is open
 			} else if d := w.detail.unseenDialog; d != nil {
 				d.Confirm() // Approve anyway (seen.go)
+			} else if d := w.detail.ownEditDialog; d != nil {
+				d.Confirm() // Write it (ownedit.go)
 			} else if d := w.detail.discardDialog; d != nil {
 				d.Confirm() // Discard the edit (discardedit.go)
 			}
