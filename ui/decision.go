@@ -515,6 +515,7 @@ func (d *detail) updateCounter() {
 	d.updateLoose()
 	d.updateChecks()
 	k, n, faded := d.view.HunkCount()
+	above := d.view.HunksAbove()
 	hidden := ""
 	if faded > 0 {
 		// The person must know the faded hunks are still part of the decision.
@@ -525,12 +526,10 @@ func (d *detail) updateCounter() {
 		d.counter.SetText("")
 	case n+faded == 0:
 		d.counter.SetText("no changes")
-	case k == 0:
-		d.counter.SetText(fmt.Sprintf("%d %s", n, plural(n, "hunk", "hunks")) + hidden)
 	default:
-		d.counter.SetText(fmt.Sprintf("hunk %d of %d", k, n) + hidden)
+		d.counter.SetText(hunkWhere(k, above, 0, n) + hidden)
 	}
-	if s := d.tree.counter(k, n); s != "" && d.counter.Text != "" && n+faded > 0 {
+	if s := d.tree.counter(k, above, n); s != "" && d.counter.Text != "" && n+faded > 0 {
 		d.counter.SetText(s + hidden)
 	} else if nf := len(d.p.Files); nf > 1 && d.counter.Text != "" {
 		d.counter.SetText(fmt.Sprintf("%s · file %d of %d", d.counter.Text, d.file+1, nf))
@@ -538,6 +537,25 @@ func (d *detail) updateCounter() {
 	if d.counter.Text != "" {
 		d.counter.SetText(d.counter.Text + d.trivialSummary())
 	}
+}
+
+// hunkWhere says where the view is among total hunks: in hunk k (1-based
+// in the shown file, whose hunks follow offset others), or, with k 0 and
+// above (this file's hunks above the place, -1: unknown) known, between
+// two of them: after go-to-line or a search, the counter says where the
+// person is, not the hunk j last went to.
+func hunkWhere(k, above, offset, total int) string {
+	switch {
+	case k > 0:
+		return fmt.Sprintf("hunk %d of %d", offset+k, total)
+	case above < 0 || total == 0:
+		return fmt.Sprintf("%d %s", total, plural(total, "hunk", "hunks"))
+	case offset+above == 0:
+		return fmt.Sprintf("above hunk 1 of %d", total)
+	case offset+above >= total:
+		return fmt.Sprintf("below hunk %d of %d", total, total)
+	}
+	return fmt.Sprintf("between hunks %d and %d of %d", offset+above, offset+above+1, total)
 }
 
 // updateLoose shows the loose-match card for the hunk j and k went to in
