@@ -91,9 +91,16 @@ type detail struct {
 	ownEditMsg    string                // what ownEditDialog says
 	ownEditOK     string                // the edit the person confirmed (editKey)
 	clickedAt     *[2]int               // the line and column double-clicked, where e puts the cursor
-	discardDialog *dialog.ConfirmDialog // asks before an edit is thrown away (discardedit.go)
-	rejectConfirm *widget.Button
-	rejectWhole   bool // the reject dialog rejects the whole changeset (R)
+	// A protected file's red band over the buttons, and the question
+	// before approving it (protected.go).
+	protected       *protectedBar
+	protectedDialog *dialog.ConfirmDialog
+	protectedMsg    string
+	protectedOK     string                // the proposal whose protected files the person agreed to approve
+	drafts          map[string]string     // reasons and comments typed and not yet sent (drafts.go)
+	discardDialog   *dialog.ConfirmDialog // asks before an edit is thrown away (discardedit.go)
+	rejectConfirm   *widget.Button
+	rejectWhole     bool // the reject dialog rejects the whole changeset (R)
 
 	// The proposal shown and what the person did to it so far.
 	id       string
@@ -114,7 +121,7 @@ type detail struct {
 }
 
 func newDetail(w *Window) *detail {
-	d := &detail{w: w, view: diffview.NewDiffView(), seenBefore: map[string]map[string]map[string]bool{}}
+	d := &detail{w: w, view: diffview.NewDiffView(), seenBefore: map[string]map[string]map[string]bool{}, drafts: map[string]string{}}
 	d.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.title.Truncation = fyne.TextTruncateEllipsis
 	d.state = widget.NewLabel("")
@@ -225,7 +232,8 @@ func newDetail(w *Window) *detail {
 	d.viewOptions.Hide() // a new pop-up says it is visible: Esc would close it, not cancel the edit
 	d.viewButton = widget.NewButtonWithIcon("View", theme.MenuDropDownIcon(), d.showViewOptions)
 	d.viewButton.IconPlacement = widget.ButtonIconTrailingText
-	d.bar = container.NewBorder(nil, nil,
+	d.protected = newProtectedBar()
+	d.bar = container.NewBorder(d.protected.box, nil,
 		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
 		container.NewHBox(d.follow, d.inter.button, d.viewButton))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
@@ -884,6 +892,12 @@ func (d *detail) updateBar() {
 		}
 	}
 	vis(d.approve, open && !stale && !d.editing)
+	d.protected.show(p, open)
+	if len(protectedFiles(p)) > 0 {
+		d.approve.SetText("Approve protected… (a)")
+	} else {
+		d.approve.SetText("Approve (a)")
+	}
 	vis(d.merged, open && stale && !d.editing)
 	vis(d.approveEdited, open && d.editing)
 	vis(d.cancelEdit, open && d.editing)
@@ -1114,6 +1128,7 @@ func (d *detail) openRejectDialog(whole bool, question string) {
 	var dlg dialog.Dialog
 	d.rejectEntry = newDialogEntry(true, func() { dlg.Hide() }, d.confirmReject)
 	d.rejectEntry.SetPlaceHolder(rejectPlaceholder(d.p))
+	d.rejectEntry.SetText(d.draft("reject"))
 	d.rejectEntry.SetMinRowsVisible(3)
 	d.rejectConfirm = widget.NewButton("Reject (Ctrl+Enter)", d.confirmReject)
 	d.rejectConfirm.Importance = widget.DangerImportance
@@ -1122,7 +1137,17 @@ func (d *detail) openRejectDialog(whole bool, question string) {
 	dlg = dialog.NewCustomWithoutButtons("Reject proposal", body, d.w.Win)
 	dlg.Resize(fyne.NewSize(520, 260))
 	d.rejectDialog = dlg
-	d.w.setCloser(dlg, func() { d.rejectDialog = nil })
+	entry := d.rejectEntry
+	d.w.setCloser(dlg, func() {
+		if d.rejectDialog == dlg { // closed without rejecting: the reason stays a draft
+			again := "r"
+			if whole {
+				again = "R"
+			}
+			d.keepDraft("reject", entry.Text, again)
+		}
+		d.rejectDialog = nil
+	})
 	dlg.Show()
 	d.w.Win.Canvas().Focus(d.rejectEntry)
 	d.showKeyboard()
@@ -1135,6 +1160,7 @@ func (d *detail) confirmReject() {
 	}
 	dlg := d.rejectDialog
 	d.rejectDialog = nil
+	delete(d.drafts, d.draftKey("reject"))
 	dlg.Hide()
 	if d.rejectWhole {
 		d.decideChangeset(review.ChangesetDecision{Verdict: journal.Rejected, Feedback: strings.TrimSpace(d.rejectEntry.Text)})
@@ -1216,6 +1242,9 @@ func (d *detail) decide(dec review.Decision) {
 		d.setStatus("This proposal has just appeared: look at it, then decide.", false)
 		return
 	}
+	if dec.Verdict.Wrote() && !d.confirmProtected(func() { d.decide(dec) }) {
+		return
+	}
 	if dec.Verdict.Wrote() && !d.confirmUnseen(dec) {
 		return
 	}
@@ -1273,6 +1302,7 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 	}
 	d.outcome = &o
 	d.comments.sent(id)
+	d.dropDrafts(id)
 	if d.editing {
 		d.editing = false
 		d.w.Win.Canvas().Unfocus() // the keys act on the window again

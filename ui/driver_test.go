@@ -115,7 +115,7 @@ func (h *harness) Bar() barDriver { return barDriver{h} }
 // disabled one.
 func (b barDriver) Buttons() []string {
 	var out []string
-	for _, o := range test.LaidOutObjects(b.h.win.detail.bar) {
+	for _, o := range shownObjects(b.h.win.detail.bar) {
 		if btn, ok := o.(*widget.Button); ok && btn.Visible() && btn.Text != "" {
 			s := btn.Text
 			if btn.Disabled() {
@@ -130,7 +130,7 @@ func (b barDriver) Buttons() []string {
 // Text is every label the bar shows (a protected file's warning is one).
 func (b barDriver) Text() string {
 	var out []string
-	for _, o := range test.LaidOutObjects(b.h.win.detail.bar) {
+	for _, o := range shownObjects(b.h.win.detail.bar) {
 		if l, ok := o.(*widget.Label); ok && l.Visible() && l.Text != "" {
 			out = append(out, l.Text)
 		}
@@ -142,7 +142,7 @@ func (b barDriver) Text() string {
 // label.
 func (b barDriver) Click(label string) {
 	b.h.t.Helper()
-	for _, o := range test.LaidOutObjects(b.h.win.detail.bar) {
+	for _, o := range shownObjects(b.h.win.detail.bar) {
 		if btn, ok := o.(*widget.Button); ok && btn.Visible() && strings.HasPrefix(btn.Text, label) {
 			if btn.Disabled() {
 				b.h.t.Fatalf("button %q is disabled", btn.Text)
@@ -187,14 +187,18 @@ func (g dialogDriver) Text() string {
 		return ""
 	}
 	var out []string
-	for _, o := range test.LaidOutObjects(top) {
+	for _, o := range shownObjects(top) {
 		switch x := o.(type) {
 		case *widget.Label:
 			if x.Visible() && x.Text != "" {
 				out = append(out, x.Text)
 			}
 		case *widget.Entry:
-			if x.Visible() && x.Text != "" {
+			if x.Text != "" {
+				out = append(out, x.Text)
+			}
+		case *dialogEntry:
+			if x.Text != "" {
 				out = append(out, x.Text)
 			}
 		case *widget.Button:
@@ -213,7 +217,7 @@ func (g dialogDriver) Click(label string) {
 	if top == nil {
 		g.h.t.Fatalf("no dialog open to click %q in", label)
 	}
-	for _, o := range test.LaidOutObjects(top) {
+	for _, o := range shownObjects(top) {
 		if btn, ok := o.(*widget.Button); ok && btn.Visible() && strings.HasPrefix(btn.Text, label) {
 			test.Tap(btn)
 			g.h.settle()
@@ -221,4 +225,24 @@ func (g dialogDriver) Click(label string) {
 		}
 	}
 	g.h.t.Fatalf("no button %q in the dialog:\n%s", label, g.Text())
+}
+
+// shownObjects are o and the objects inside it that are shown: none inside
+// a hidden one.
+func shownObjects(o fyne.CanvasObject) []fyne.CanvasObject {
+	if o == nil || !o.Visible() {
+		return nil
+	}
+	out := []fyne.CanvasObject{o}
+	switch x := o.(type) {
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			out = append(out, shownObjects(c)...)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(x).Objects() {
+			out = append(out, shownObjects(c)...)
+		}
+	}
+	return out
 }

@@ -110,6 +110,8 @@ func (w *Window) bindKeys() {
 		case fyne.KeyReturn, fyne.KeyEnter:
 			if c := w.detail.tree.confirm; c != nil {
 				c() // the approve-all confirmation is open
+			} else if d := w.detail.protectedDialog; d != nil {
+				d.Confirm() // Approve protected (protected.go)
 			} else if d := w.detail.unseenDialog; d != nil {
 				d.Confirm() // Approve anyway (seen.go)
 			} else if d := w.detail.ownEditDialog; d != nil {

@@ -118,6 +118,18 @@ func age(now, t time.Time) string {
 // badge is the state badge a proposal shows in the queue, and its colour;
 // "" for a plain pending proposal.
 func badge(p review.Proposal) (string, fyne.ThemeColorName) {
+	b, c := stateBadge(p)
+	if len(protectedFiles(p)) > 0 && p.State.Open() {
+		if b != "" {
+			b = " · " + b
+		}
+		return "protected" + b, theme.ColorNameError
+	}
+	return b, c
+}
+
+// stateBadge is badge for p's state alone.
+func stateBadge(p review.Proposal) (string, fyne.ThemeColorName) {
 	if p.Held {
 		return "pick lines", theme.ColorNameWarning
 	}
