@@ -65,14 +65,29 @@
 //
 // SEARCH/REPLACE blocks (SearchReplace, Stream; cline-sr, cline-sr-stream and
 // roo-sr vectors) — Cline v1 where Cline v1 and v2 disagree, except where v1
-// loses text; all blocks or none (Roo applies the blocks that match); the
+// loses text; all blocks or none (Roo applies the blocks that match); a
+// block not in the file as it was, but in the text the blocks before it
+// made, applies there as in aider (Cline fails it), disclosed as Loose with
+// Match.After; blocks that are all in the file match it as Cline matches
+// them, after the previous block's match, where aider searches each from
+// the top of the text the blocks before made (they differ only when a
+// REPLACE text holds the next block's SEARCH text again); the
 // payload's CRLF is read as LF; a line-trimmed match re-indents the
 // replacement by the uniform indentation difference (as Roo; Cline inserts
 // it verbatim); Roo's fuzzyThreshold is not taken (its vectors match
 // through the normalized and block-anchor strategies), so a block-anchor
 // match with a different middle applies as in Cline, disclosed as Loose,
 // where Roo's exact threshold refuses it; a text found at several places
-// edits the first, as in Cline, also disclosed:
+// edits the first, as in Cline, also disclosed. An exact match is Cline's
+// bytes (the SEARCH text replaced by the REPLACE text), or it is not called
+// exact: a SEARCH whose blank first line matched the newline ending a
+// non-blank line replaces the whole lines after it, and where the REPLACE
+// does not start with a blank line too (Cline would join the two lines) it
+// is skipped-blank-line, as aider drops a spurious blank first line (also
+// when the SEARCH is found only without it); a SEARCH found inside a line
+// after its indentation whose REPLACE is re-indented, or deletes the whole
+// line (Cline leaves the indentation joined to the next line), is
+// leading-whitespace:
 //   - cline/diff.test.ts/constructNewFileContent > should handle line-trimmed match replacement case correctly[v1]:
 //     " line2 " matched "line2", so the replacement gets the file's extra space of indentation.
 //   - cline/diff.test.ts/constructNewFileContent > should handle line-trimmed match replacement case correctly[v2]: as [v1].

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -42,6 +41,7 @@ const (
 	StrategyElision           Strategy = "elision"            // aider: pieces between "..." lines, each found exactly once
 	StrategyLineNumbers       Strategy = "line-numbers"       // Roo: matched once the "N | " prefixes its read_file shows were removed
 	StrategyPersonChosen      Strategy = "person-chosen"      // a person chose the lines (ApplyAt); always Loose, so the agent is told
+	StrategySkippedBlank      Strategy = "skipped-blank-line" // the SEARCH's blank first line is not in the file: matched without it, as aider drops it
 )
 
 // Edit is one agent edit to one file. Apply applies it.
@@ -80,6 +80,11 @@ type Match struct {
 	// above) the line its @@ header named it was found, as GNU patch
 	// reports "succeeded at 15 (offset 3 lines)"; 0 otherwise.
 	Offset int `json:"offset,omitempty"`
+	// After is, for a SEARCH/REPLACE block that is not in the file as it
+	// was but is in the text blocks 1..After made (aider applies each
+	// block to the result of the ones before), After; 0 otherwise. Such a
+	// match is Loose: the agent may have meant the file as it was.
+	After int `json:"after,omitempty"`
 	// Searched and Found are set on a Loose match: the agent's text that
 	// was looked for, as sent, and the file's text the match replaced
 	// ("\n" line endings), whose difference the strategy forgave.
@@ -92,7 +97,7 @@ type Match struct {
 // several places, or a unified hunk was found away from its header's line.
 // A loose match is never silent: the desk shows it and the agent is told.
 func (m Match) Loose() bool {
-	return m.Candidates > 1 || m.Offset != 0 || m.Strategy != StrategyExact && m.Strategy != StrategyWholeFile
+	return m.Candidates > 1 || m.Offset != 0 || m.After > 0 || m.Strategy != StrategyExact && m.Strategy != StrategyWholeFile
 }
 
 // How says how a loose match was reached and where it went, for people and
@@ -124,6 +129,12 @@ func (m Match) How() string {
 			unit = "line"
 		}
 		fmt.Fprintf(&b, ", %d %s %s where its hunk header put it", n, unit, dir)
+	}
+	switch {
+	case m.After == 1:
+		b.WriteString(", in the text as block 1 left it (applied in sequence, as aider does: it is not in the file as it was)")
+	case m.After > 1:
+		fmt.Fprintf(&b, ", in the text as blocks 1–%d left it (applied in sequence, as aider does: it is not in the file as it was)", m.After)
 	}
 	return b.String()
 }
@@ -289,40 +300,15 @@ func Parse(f Format, payload string) (Edit, error) {
 	case FormatSearchReplace:
 		return SearchReplace{Text: payload}, nil
 	case FormatEdit:
-		var e struct {
-			Replace
-			toolPath
-		}
-		return e.Replace, decodeJSON(f, payload, &e)
+		return parseAs[Replace](f, payload, editFields)
 	case FormatMultiEdit:
-		var e struct {
-			MultiEdit
-			toolPath
-		}
-		if err := decodeJSON(f, payload, &e); err != nil {
-			return nil, err
-		}
-		if len(e.Edits) == 0 {
-			return nil, &FormatError{Format: f, Msg: `"edits" is missing or empty; send {"edits":[{"old_string":…,"new_string":…},…]}`}
-		}
-		return e.MultiEdit, nil
+		return parseAs[MultiEdit](f, payload, multiEditFields)
 	case FormatSmartEdit:
-		var e struct {
-			SmartEdit
-			toolPath
-		}
-		return e.SmartEdit, decodeJSON(f, payload, &e)
+		return parseAs[SmartEdit](f, payload, smartEditFields)
 	case FormatPatch:
 		return nil, &FormatError{Format: f, Msg: "a patch may touch several files; apply it with ApplyPatch"}
 	}
 	return nil, &FormatError{Format: f, Msg: fmt.Sprintf("unknown format %q; use one of %s", f, formatList())}
-}
-
-// toolPath accepts the file_path field agents' tool inputs carry (Claude
-// Edit, Gemini replace) so a tool input can be sent as it is; the path the
-// edit applies to is given separately.
-type toolPath struct {
-	FilePath string `json:"file_path,omitempty"`
 }
 
 func formatList() string {
@@ -331,18 +317,6 @@ func formatList() string {
 		names[i] = string(f)
 	}
 	return strings.Join(names, ", ")
-}
-
-func decodeJSON(f Format, payload string, v any) error {
-	dec := json.NewDecoder(strings.NewReader(payload))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return &FormatError{Format: f, Msg: "payload is not valid JSON for this format: " + err.Error()}
-	}
-	if dec.More() {
-		return &FormatError{Format: f, Msg: "payload has text after the JSON object"}
-	}
-	return nil
 }
 
 // Write replaces the whole file (Cline write_to_file, Claude Write, Gemini

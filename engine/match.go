@@ -164,6 +164,13 @@ type located struct {
 	// inside it; start is then moved to the line start and lead goes before
 	// the replacement (unless a whitespace lead became a uniform shift).
 	lead string
+	// at is where an exact match's text begins, which start may differ
+	// from (lead, blankLead): the bytes Cline replaces are text[at:end].
+	at int
+	// blankLead says the SEARCH's blank first line matched the newline
+	// ending the line before a match (a non-blank line): start is after
+	// that newline, and the match is the whole lines after it.
+	blankLead bool
 }
 
 // matchStrategies lists the cascade in order.
@@ -417,11 +424,16 @@ func (m *lineMatcher) findExact(q *searchLines, o matchOptions) (located, []Cand
 		count = m.countExact(q, first, next)
 	}
 	end := chosen + len(q.text)
-	loc := located{strategy: StrategyExact, start: chosen, end: min(end, len(m.text)), similarity: 1, candidates: count}
+	loc := located{strategy: StrategyExact, start: chosen, at: chosen, end: min(end, len(m.text)), similarity: 1, candidates: count}
 	loc.virtualEOL = end > len(m.text)
+	if len(q.lines) > 1 && q.lines[0] == "" && chosen > 0 && m.text[chosen-1] != '\n' {
+		// The SEARCH's blank first line is the newline ending the line
+		// before, not a line of the file: the match is the lines after it.
+		loc.start, loc.blankLead = chosen+1, true
+	}
 	loc.first = m.lineOf(loc.start)
 	loc.last = m.lineOf(loc.end - 1)
-	if ls := m.start[loc.first]; ls < loc.start {
+	if ls := m.start[loc.first]; ls < loc.start && !loc.blankLead {
 		loc.lead, loc.start = m.text[ls:loc.start], ls
 		if strings.TrimSpace(loc.lead) == "" {
 			// The SEARCH lacked the first line's indentation; if it lacked

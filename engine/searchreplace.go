@@ -37,7 +37,10 @@ import (
 // equally near fail as ambiguous. Every Match says how many places fit
 // (Candidates); an exact text at several places is StrategyFirstOfSeveral.
 // Blocks whose matches overlap fail (Cline would splice them into garbled
-// text). All blocks apply or none. Errors come in payload order, as a Stream
+// text). A block not in the file as it was (no match, or one overlapping
+// an earlier block's) is looked for in the text the blocks before it made,
+// as aider applies blocks in sequence (sequence.go); such a match carries
+// Match.After and is Loose. All blocks apply or none. Errors come in payload order, as a Stream
 // meets them: a block that does not match is reported even when a later
 // block is malformed.
 //
@@ -47,6 +50,17 @@ import (
 // newline does not add one. A line-trimmed, normalized or block-anchor match
 // re-indents the REPLACE lines by the uniform indentation difference between
 // the SEARCH lines and the file's, when there is one.
+//
+// An exact match is exactly Cline's bytes: the SEARCH text, found in the
+// file, replaced by the REPLACE text. A SEARCH whose blank first line
+// matched the newline ending a non-blank line (a line of the file is not
+// blank there) replaces whole lines after that newline: a REPLACE starting
+// with a blank line too gives Cline's bytes; otherwise the match is
+// StrategySkippedBlank (Cline would join the line before with the
+// REPLACE's first line; aider drops such a spurious blank line). A SEARCH
+// not found at all is looked for once more without a blank first line
+// (aider). A match inside a line whose REPLACE is re-indented or deletes
+// the line is StrategyLeadingWhitespace.
 //
 // Roo's fuzzyThreshold (a Levenshtein similarity over the whole block) is not
 // implemented: it costs O(block²) per window. Its vectors pass through the
@@ -443,8 +457,10 @@ func parseSearchReplace(text string) ([]srBlock, error) {
 
 // srPlacement is where one block goes.
 type srPlacement struct {
+	block    int // 1-based block number
 	loc      located
 	stripped bool   // the SEARCH matched after removing Roo's "N | " prefixes
+	skipped  bool   // the SEARCH matched only without its blank first line (aider)
 	search   string // the SEARCH text as sent, each line ending in "\n"
 	repl     string // the replacement text, set when the block closes
 }
@@ -457,6 +473,7 @@ type srRun struct {
 	placed []srPlacement  // one per block, in block order
 	cursor int            // byte offset after the previous block's match
 	chosen map[int]Region // blocks a person placed (ApplyAt), by number
+	skip   int            // blocks 1..skip are parsed but not applied (applied to the text already)
 }
 
 func newSRRun(text string) *srRun { return &srRun{m: newLineMatcher(text)} }
@@ -466,6 +483,9 @@ func (r *srRun) line(l string) (srEvent, error) {
 	ev, err := r.p.feed(l)
 	if err != nil {
 		return ev, err
+	}
+	if r.skip > 0 && len(r.p.blocks) > 0 && r.p.cur().num <= r.skip {
+		return ev, nil
 	}
 	switch ev {
 	case srSearchDone:
@@ -478,7 +498,7 @@ func (r *srRun) line(l string) (srEvent, error) {
 
 // finish ends the payload (see srParser.finish).
 func (r *srRun) finish(cut string) (*Incomplete, error) {
-	open := r.p.state == srReplace
+	open := r.p.state == srReplace && (r.skip == 0 || r.p.cur().num > r.skip)
 	inc, err := r.p.finish(cut)
 	if open {
 		r.close()
@@ -489,14 +509,18 @@ func (r *srRun) finish(cut string) (*Incomplete, error) {
 func (r *srRun) matches() []Match {
 	out := make([]Match, len(r.placed))
 	for i, p := range r.placed {
-		m := newMatch(i+1, p.loc.strategy, p.loc.first+1, p.loc.last+1)
+		m := newMatch(p.block, p.loc.strategy, p.loc.first+1, p.loc.last+1)
 		m.Similarity, m.Candidates = p.loc.similarity, p.loc.candidates
+		if p.loc.last < p.loc.first {
+			m.EndLine = m.StartLine - 1
+		}
 		switch {
 		case m.Strategy == StrategyExact && p.stripped:
 			m.Strategy = StrategyLineNumbers
 		case m.Strategy == StrategyExact && m.Candidates > 1:
 			m.Strategy = StrategyFirstOfSeveral
 		}
+		m.After = r.skip
 		m.disclose(p.search, r.m.text[r.m.start[p.loc.first]:r.m.start[p.loc.last+1]])
 		out[i] = m
 	}
@@ -526,7 +550,7 @@ func (r *srRun) place() error {
 			return r.fail(b, &MatchError{Kind: FailEmptySearch,
 				Hint: "an empty SEARCH section only creates a new file; put the exact lines to change in SEARCH, or send the whole new content with write"})
 		}
-		r.placed = append(r.placed, srPlacement{loc: located{strategy: StrategyWholeFile, last: -1, similarity: 1, candidates: 1}})
+		r.placed = append(r.placed, srPlacement{block: b.num, loc: located{strategy: StrategyWholeFile, last: -1, similarity: 1, candidates: 1}})
 		return nil
 	}
 	o := matchOptions{from: r.cursor, hint: b.startHint}
@@ -547,22 +571,36 @@ func (r *srRun) place() error {
 			}
 		}
 	}
+	skipped := false
+	if merr != nil && merr.Kind == FailNoMatch && len(b.search) > 1 && strings.TrimSpace(b.search[0]) == "" {
+		// aider drops a spurious blank first line of SEARCH.
+		if loc2, merr2 := r.m.locate(newSearchLines(b.search[1:]), o); merr2 == nil {
+			loc, merr, skipped = loc2, nil, true
+			if loc.strategy == StrategyExact {
+				loc.strategy = StrategySkippedBlank
+			}
+		}
+	}
 	if merr != nil {
 		return r.fail(b, merr)
 	}
-	return r.add(b, loc, stripped, q.text)
+	if err := r.add(b, loc, stripped, q.text); err != nil {
+		return err
+	}
+	r.placed[len(r.placed)-1].skipped = skipped
+	return nil
 }
 
 // add records block b's place, unless it overlaps an earlier block's.
 func (r *srRun) add(b *srBlock, loc located, stripped bool, search string) error {
-	for i, p := range r.placed {
+	for _, p := range r.placed {
 		if loc.start < p.loc.end && p.loc.start < loc.end {
 			return r.fail(b, &MatchError{Kind: FailOverlap, Tried: []Strategy{loc.strategy},
 				Places: []Candidate{r.m.candidate(p.loc.first, p.loc.last-p.loc.first+1, 1), r.m.candidate(loc.first, loc.last-loc.first+1, 1)},
-				Hint:   fmt.Sprintf("blocks %d and %d change the same lines; merge them into one block", i+1, b.num)})
+				Hint:   fmt.Sprintf("blocks %d and %d change the same lines; merge them into one block", p.block, b.num)})
 		}
 	}
-	r.placed = append(r.placed, srPlacement{loc: loc, stripped: stripped, search: search})
+	r.placed = append(r.placed, srPlacement{block: b.num, loc: loc, stripped: stripped, search: search})
 	r.cursor = loc.end
 	return nil
 }
@@ -575,7 +613,9 @@ func (p *srPlacement) replaceLine(k int, l string, strip bool) string {
 		l, _, _ = cutRooLineNumber(l)
 	}
 	l = p.loc.shift.apply(l)
-	if k == 0 && strings.TrimSpace(l) != "" {
+	if k == 0 && (strings.TrimSpace(l) != "" || strings.TrimSpace(p.loc.lead) != "") {
+		// The text before a mid-line match stays (Cline's bytes); a
+		// whitespace lead is not put before a blank line.
 		l = p.loc.lead + l
 	}
 	return l
@@ -595,8 +635,14 @@ func (r *srRun) close() {
 	b := r.p.cur()
 	p := &r.placed[len(r.placed)-1]
 	strip := p.stripsReplace(b)
+	lines := b.replace
+	if p.loc.blankLead && len(lines) > 0 && lines[0] == "" {
+		// The REPLACE's blank first line gives back the newline the
+		// SEARCH's took.
+		lines = lines[1:]
+	}
 	var sb strings.Builder
-	for k, l := range b.replace {
+	for k, l := range lines {
 		sb.WriteString(p.replaceLine(k, l, strip))
 		sb.WriteByte('\n')
 	}
@@ -608,6 +654,31 @@ func (r *srRun) close() {
 	if p.loc.virtualEOL {
 		p.repl = strings.TrimSuffix(p.repl, "\n")
 	}
+	if p.loc.strategy == StrategyExact && !p.stripped && !r.clineBytes(b, p) {
+		// Not the SEARCH text replaced byte for byte: say how it differs.
+		p.loc.strategy = StrategyLeadingWhitespace
+		if p.loc.blankLead {
+			p.loc.strategy = StrategySkippedBlank
+		}
+	}
+}
+
+// clineBytes reports whether placement p of block b gives Cline's bytes:
+// the file with the exact SEARCH text (at p.loc.at) replaced by the REPLACE
+// text, each line ending in "\n" (the last one's standing for the end of a
+// file without a final newline).
+func (r *srRun) clineBytes(b *srBlock, p *srPlacement) bool {
+	var sb strings.Builder
+	for _, l := range b.replace {
+		sb.WriteString(l)
+		sb.WriteByte('\n')
+	}
+	want := sb.String()
+	if p.loc.virtualEOL {
+		want = strings.TrimSuffix(want, "\n")
+	}
+	lo := min(p.loc.start, p.loc.at)
+	return r.m.text[lo:p.loc.start]+p.repl == r.m.text[lo:p.loc.at]+want
 }
 
 // output assembles the edited text.
@@ -682,7 +753,11 @@ func (e SearchReplace) Format() Format { return FormatSearchReplace }
 func (e SearchReplace) payload() []string { return []string{e.Text} }
 
 func (e SearchReplace) apply(text string) (Result, error) {
-	return newSRRun(text).run(e.Text)
+	res, err := newSRRun(text).run(e.Text)
+	if err != nil {
+		return inSequence(text, e.Text, err)
+	}
+	return res, nil
 }
 
 // run applies the whole SEARCH/REPLACE payload, line by line, and returns

@@ -43,7 +43,7 @@ func TestSearchReplaceApply(t *testing.T) {
 		{"last line deleted", "a\nc", sr("c\n", ""), "a\n", []Strategy{StrategyExact}},
 		{"empty file", "", sr("", "new\n"), "new\n", []Strategy{StrategyWholeFile}},
 		{"indented mid-line match", "f {\n\treturn a\n}\n", sr("return a\n", "return b\n"), "f {\n\treturn b\n}\n", []Strategy{StrategyExact}},
-		{"indented mid-line delete", "f {\n\treturn a\n}\n", sr("return a\n", ""), "f {\n}\n", []Strategy{StrategyExact}},
+		{"indented mid-line delete", "f {\n\treturn a\n}\n", sr("return a\n", ""), "f {\n}\n", []Strategy{StrategyLeadingWhitespace}}, // Cline leaves "\t}"
 		{"line-trimmed re-indents", "f {\n\tx := 1\n\ty := 2\n}\n", sr("x := 1\ny := 2\n", "x := 1\nif x {\n\ty := 3\n}\n"), "f {\n\tx := 1\n\tif x {\n\t\ty := 3\n\t}\n}\n", []Strategy{StrategyLineTrimmed}},
 		{"line-trimmed outdents", "x := 1\ny := 2\n", sr("    x := 1\n    y := 2\n", "    x := 3\n      y := 4\n"), "x := 3\n  y := 4\n", []Strategy{StrategyLineTrimmed}},
 		{"line-trimmed mixed indentation is verbatim", "\ta\n  b\n", sr("a\nb\n", "A\nB\n"), "A\nB\n", []Strategy{StrategyLineTrimmed}},

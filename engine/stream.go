@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"sort"
 	"strings"
 )
@@ -66,7 +67,9 @@ func (p Preview) Text() string {
 // SEARCH is still streaming changes nothing yet; one that cannot match fails
 // Feed as soon as its SEARCH is complete. While an out-of-order block grows,
 // Tail shows the original after it even where a block completed earlier
-// changed it; Done catches up when the block completes.
+// changed it; Done catches up when the block completes. A block not in the
+// original (see inSequence) stops the preview where it stands: Close
+// applies the payload in sequence, or reports the block that fails.
 type Stream struct {
 	format Format
 	doc    Doc
@@ -81,6 +84,7 @@ type Stream struct {
 	// search-replace only
 	run          *srRun
 	closed       bool // Close finished run; a second Close applies the payload again
+	inSequence   bool // a block was not in the original: Close applies the payload in sequence
 	growing      bool
 	growStart    int  // index in done of the growing block's first line
 	replNumbered bool // every REPLACE line so far has a Roo line number to strip
@@ -122,6 +126,9 @@ func (s *Stream) Feed(chunk string) (Preview, error) {
 	if s.err != nil {
 		return Preview{}, s.err
 	}
+	if s.inSequence {
+		return s.Preview(), nil
+	}
 	if s.cr {
 		chunk, s.cr = "\r"+chunk, false
 	}
@@ -129,7 +136,7 @@ func (s *Stream) Feed(chunk string) (Preview, error) {
 		chunk, s.cr = chunk[:len(chunk)-1], true
 	}
 	chunk = toLF(chunk)
-	for s.err == nil {
+	for s.err == nil && !s.inSequence {
 		i := strings.IndexByte(chunk, '\n')
 		if i < 0 {
 			break
@@ -147,6 +154,9 @@ func (s *Stream) Feed(chunk string) (Preview, error) {
 	if s.err != nil {
 		return Preview{}, s.err
 	}
+	if s.inSequence {
+		return s.Preview(), nil
+	}
 	s.line.WriteString(chunk)
 	return s.Preview(), nil
 }
@@ -158,6 +168,13 @@ func (s *Stream) complete(whole string) {
 		return
 	}
 	ev, err := s.run.line(whole[:len(whole)-1])
+	var me *MatchError
+	if errors.As(err, &me) && sequential(me) {
+		// The block may match the text the blocks before it made: Close
+		// applies the payload in sequence; the preview stays as it is.
+		s.inSequence = true
+		return
+	}
 	if err != nil {
 		s.err = err
 		return
@@ -316,7 +333,7 @@ func (s *Stream) Close() (Result, error) {
 		return applyDoc(s.doc, Write{Content: s.raw.String()})
 	}
 	e := SearchReplace{Text: s.raw.String()}
-	if s.err != nil || s.closed {
+	if s.err != nil || s.closed || s.inSequence {
 		return applyDoc(s.doc, e)
 	}
 	s.closed = true

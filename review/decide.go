@@ -181,6 +181,10 @@ func ticksSome(hunks map[string][]string) bool {
 func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 	switch dec.Verdict {
 	case journal.Approved, journal.ApprovedEdited, journal.Partial, journal.Rejected:
+	case journal.Overwritten:
+		if dec.Rule != "" {
+			return nil, fmt.Errorf("review: %s may not overwrite a change made on disk; only a person may", dec.Rule)
+		}
 	default:
 		return nil, fmt.Errorf("review: unknown decision %q", dec.Verdict)
 	}
@@ -222,6 +226,18 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	d.mu.Lock()
 	p := copyProposal(e.p)
 	d.mu.Unlock()
+	var plan []fileWrite
+	if dec.Verdict != journal.Rejected {
+		var err error
+		if plan, err = d.plan(p, dec); err != nil {
+			return Outcome{}, err
+		}
+		if nothingTicked(dec, plan) {
+			// A partial approval with no hunk ticked keeps nothing: it
+			// is a rejection, and said as one.
+			dec.Verdict = journal.Rejected
+		}
+	}
 	if dec.Verdict == journal.Rejected {
 		if p.Unfinished { // the proposal journaled at the start had no text yet
 			if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
@@ -235,11 +251,10 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		o.DecidedBy, o.Rule, o.By = dec.decider()
 		return o, nil
 	}
-	plan, err := d.plan(p, dec)
-	if err != nil {
+	if err := d.checkDisk(p, dec, plan); err != nil {
 		return Outcome{}, err
 	}
-	if err := d.checkDisk(p, dec, plan); err != nil {
+	if err := d.checkLimits(plan); err != nil { // planned again over the disk
 		return Outcome{}, err
 	}
 	if d.format(ctx, plan) {
@@ -250,21 +265,24 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, plan)); err != nil {
 		return Outcome{}, err
 	}
-	cp, err := d.journal.BeginWrite(ctx, writeIntent(p, plan))
-	if err != nil {
-		return Outcome{}, err
-	}
+	var cp int64
 	if !p.AgentWrites {
+		// The agent that writes its files itself gets no checkpoint: the
+		// desk wrote nothing, and the history says so.
+		var err error
+		if cp, err = d.journal.BeginWrite(ctx, writeIntent(p, plan)); err != nil {
+			return Outcome{}, err
+		}
 		if err := d.write(plan); err != nil {
 			d.journal.FinishWrite(ctx, cp, finals(plan, true))
 			return Outcome{}, err
 		}
 		d.settle(ctx, plan)
+		if err := d.journal.FinishWrite(ctx, cp, finals(plan, false)); err != nil {
+			return Outcome{}, err
+		}
 	}
-	if err := d.journal.FinishWrite(ctx, cp, finals(plan, false)); err != nil {
-		return Outcome{}, err
-	}
-	o := Outcome{ID: p.ID, Status: reached(dec.Verdict, plan), Feedback: dec.Feedback, Comments: dec.Comments, Checkpoint: cp}
+	o := Outcome{ID: p.ID, Status: reached(dec.Verdict, plan), Feedback: dec.Feedback, Comments: dec.Comments, Checkpoint: cp, AgentWrites: p.AgentWrites}
 	o.DecidedBy, o.Rule, o.By = dec.decider()
 	for _, w := range plan {
 		o.Files = append(o.Files, w.outcome(!p.AgentWrites))
@@ -316,17 +334,42 @@ func finals(plan []fileWrite, rolledBack bool) []journal.FileFinal {
 // reached is the verdict a decision reaches with its plan: an approval
 // with edits that change nothing is a plain approval. A stale file's merge
 // onto the disk (start) is the proposal, not the person's edit: approving
-// it unchanged is a plain approval too, as the agent's text says.
+// it unchanged is a plain approval too, as the agent's text says. A
+// partial approval with every hunk ticked is a plain approval.
 func reached(v journal.Verdict, plan []fileWrite) journal.Verdict {
-	if v == journal.ApprovedEdited {
+	switch v {
+	case journal.ApprovedEdited:
 		for _, w := range plan {
 			if w.Approved != w.start {
 				return v
 			}
 		}
 		return journal.Approved
+	case journal.Partial:
+		for _, w := range plan {
+			for _, h := range w.Verdicts {
+				if !h.Accepted {
+					return v
+				}
+			}
+		}
+		return journal.Approved
 	}
 	return v
+}
+
+// nothingTicked reports whether dec is a partial approval that keeps none
+// of any file's hunks.
+func nothingTicked(dec Decision, plan []fileWrite) bool {
+	if dec.Verdict != journal.Partial {
+		return false
+	}
+	for _, w := range plan {
+		if !w.untouched {
+			return false
+		}
+	}
+	return true
 }
 
 // fileWrite is the plan for writing one file of an approved proposal.
@@ -356,6 +399,18 @@ func (w fileWrite) outcome(written bool) FileOutcome {
 	}
 	if w.EditEOL != "" && !w.Delete {
 		fo.EditLineEndings = engine.EOLName(w.EditEOL)
+	}
+	if !w.Delete && !w.untouched {
+		if has := strings.HasPrefix(w.Final, bom); w.BOMChange == "kept" && has || w.BOMChange == "dropped" && !has {
+			fo.BOM = w.BOMChange
+		}
+		from, approved, final := endings(w.start), endings(w.Approved), endings(w.Final)
+		switch {
+		case from != "" && approved != "" && from != approved:
+			fo.LineEndings = &EndingsChange{From: from, To: approved, By: "person"}
+		case approved != "" && final != "" && approved != final:
+			fo.LineEndings = &EndingsChange{From: approved, To: final, By: "formatter"}
+		}
 	}
 	if w.overDisk {
 		fo.DiskEdits = engine.Unified("base/"+w.Rel, "disk/"+w.Rel, w.BaseText(), string(w.now.Content), 3)
@@ -409,43 +464,91 @@ func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
 	if err != nil {
 		return nil, err
 	}
+	return plan, d.checkLimits(plan)
+}
+
+// checkLimits refuses an approved text over the size limit.
+func (d *Desk) checkLimits(plan []fileWrite) error {
 	for _, w := range plan {
 		if !w.Delete {
 			if max := d.cfg.LimitsFor(w.Root).MaxFileBytes; max > 0 && int64(len(w.Approved)) > max {
-				return nil, &workspace.RefusalError{Path: w.Path, Rule: "max_file_bytes", Detail: "the approved text is over the size limit"}
+				return &workspace.RefusalError{Path: w.Path, Rule: "max_file_bytes", Detail: "the approved text is over the size limit"}
 			}
 		}
 	}
-	return plan, nil
+	return nil
 }
 
 // planFiles works out the approved text of every file.
 func planFiles(p Proposal, dec Decision) ([]fileWrite, error) {
 	plan := make([]fileWrite, len(p.Files))
 	for i, f := range p.Files {
-		w := fileWrite{File: f, Approved: f.Proposed, start: start(f, dec)}
-		switch dec.Verdict {
-		case journal.ApprovedEdited:
-			if text, ok := dec.Edited[f.Path]; ok {
-				if f.Delete {
-					return nil, fmt.Errorf("review: %s is deleted by the proposal; it cannot be edited", f.Path)
-				}
-				w.Approved = fileText(w.start, text)
-			} else if ids, ok := dec.Hunks[f.Path]; ok && !f.Stale() {
-				// A file the person did not edit but unticked hunks of.
-				if err := applyTicked(&w, f, ids); err != nil {
-					return nil, err
-				}
-			}
-		case journal.Partial:
-			if err := applyTicked(&w, f, dec.Hunks[f.Path]); err != nil {
-				return nil, err
-			}
+		w, err := planFile(f, dec)
+		if err != nil {
+			return nil, err
 		}
-		w.Final = w.Approved
 		plan[i] = w
 	}
 	return plan, nil
+}
+
+// planFile works out the approved text of one file. A stale file (Disk
+// set) the person reviewed over the disk (Decision.Overwrite) is approved
+// as the merge: the proposal, or the hunks ticked of it, merged onto the
+// disk, or the person's own text written from that merge; a merge with
+// conflicts, or a deletion of a file someone changed, is refused. Only
+// journal.Overwritten writes the proposal as sent over the disk.
+func planFile(f File, dec Decision) (fileWrite, error) {
+	w := fileWrite{File: f, Approved: f.Proposed, start: f.Proposed}
+	_, reviewed := dec.Overwrite[f.Path]
+	over := reviewed && f.Stale()
+	merge := over && dec.Verdict != journal.Overwritten
+	var conflicts int
+	if merge {
+		if f.Delete {
+			return w, fmt.Errorf("review: %s changed on disk since the proposal that deletes it: deleting it now would throw that change away; reject, or overwrite to delete it anyway", f.Path)
+		}
+		m := f.Merge()
+		w.start, conflicts = m.Text, len(m.Conflicts)
+	}
+	edited := false
+	switch dec.Verdict {
+	case journal.ApprovedEdited:
+		if text, ok := dec.Edited[f.Path]; ok {
+			if f.Delete {
+				return w, fmt.Errorf("review: %s is deleted by the proposal; it cannot be edited", f.Path)
+			}
+			w.Approved, edited = fileText(w.start, text), true
+		} else if ids, ok := dec.Hunks[f.Path]; ok {
+			// A file the person did not edit but unticked hunks of.
+			if err := applyTicked(&w, f, ids); err != nil {
+				return w, err
+			}
+		} else {
+			w.Approved = w.start
+		}
+	case journal.Partial:
+		if err := applyTicked(&w, f, dec.Hunks[f.Path]); err != nil {
+			return w, err
+		}
+	case journal.Overwritten:
+		if len(dec.Edited) > 0 || len(dec.Hunks) > 0 {
+			return w, errors.New("review: an overwrite writes the proposal as the agent sent it; it takes no edited text or hunks (approve-edited takes the person's text)")
+		}
+	default:
+		w.Approved = w.start
+	}
+	if merge && w.Verdicts != nil && !w.untouched {
+		// The hunks the person ticked, merged onto the disk.
+		m := engine.Merge3(f.BaseText(), string(f.Disk.Content), w.Approved, engine.MergeLabels{})
+		w.Approved, conflicts = m.Text, len(m.Conflicts)
+	}
+	if merge && !edited && !w.untouched && conflicts > 0 {
+		return w, fmt.Errorf("review: the proposal's change to %s conflicts with the change made on disk since (%d conflicts): approve-edited with the conflicts resolved, overwrite the disk's change, or reject", f.Path, conflicts)
+	}
+	w.overDisk = over
+	w.Final = w.Approved
+	return w, nil
 }
 
 // applyTicked makes w write only the hunks of f whose ids the person left
@@ -475,16 +578,6 @@ func applyTicked(w *fileWrite, f File, ids []string) error {
 	}
 	w.Approved = engine.ApplyHunks(f.BaseText(), f.Proposed, func(id string) bool { return accepted[id] })
 	return nil
-}
-
-// start is the text a decision on f starts from, the text the person
-// edits: the proposal, or for a stale file approved over the disk
-// (Decision.Overwrite) the proposal merged onto the disk (File.Merge).
-func start(f File, dec Decision) string {
-	if _, ok := dec.Overwrite[f.Path]; ok && f.Stale() && !f.Delete {
-		return f.Merge().Text
-	}
-	return f.Proposed
 }
 
 // fileText turns the text the person approved into the file's bytes, the
@@ -520,16 +613,20 @@ const bom = "\uFEFF"
 // checkDisk re-checks every file's path against the workspace roots (a
 // symlink swapped in since the proposal is refused) and that it is still
 // writable, re-reads it, and refuses to go on if one changed since the
-// base snapshot, unless the person reviewed exactly that disk content.
-// It keeps what it read in the plan, as the journal's "before"; a file
-// written over such a change starts from the proposal merged onto it.
+// base snapshot, unless the person reviewed exactly that disk content
+// (Decision.Overwrite): such a file is planned again against what the
+// disk holds now (planFile), the merge or, for journal.Overwritten, the
+// proposal over it. A file the person reviewed over a disk content it no
+// longer holds is stale again. It keeps what it read in the plan, as the
+// journal's "before".
 func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
 	var stale []string
+	over := false
 	for i, f := range p.Files {
 		if err := d.ws.Recheck(f.Path); err != nil {
 			return err
 		}
-		now, err := atomicfile.ReadSnapshot(f.Path)
+		now, err := d.readDisk(f.Path, f.Root)
 		if err != nil {
 			return err
 		}
@@ -538,22 +635,29 @@ func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
 				return err
 			}
 		}
-		plan[i].now = now
-		if !f.staleAgainst(now) {
+		want, reviewed := dec.Overwrite[f.Path]
+		changed := f.staleAgainst(now)
+		if changed && (!reviewed || want != now.SHA256) || !changed && reviewed && want != now.SHA256 && f.Stale() {
+			stale = append(stale, f.Path)
+			d.markStale(p.ID, f.Path, now)
 			continue
 		}
-		if want, ok := dec.Overwrite[f.Path]; ok && want == now.SHA256 {
-			plan[i].overDisk = true
-			if !f.Delete {
-				plan[i].start = f.mergeOnto(now).Text
-			}
-			continue
+		f.Disk = atomicfile.Snapshot{}
+		if changed {
+			f.Disk, over = now, true
 		}
-		stale = append(stale, f.Path)
-		d.markStale(p.ID, f.Path, now)
+		w, err := planFile(f, dec)
+		if err != nil {
+			return err
+		}
+		w.now = now
+		plan[i] = w
 	}
 	if len(stale) > 0 {
 		return &StaleError{ID: p.ID, Paths: stale}
+	}
+	if dec.Verdict == journal.Overwritten && !over {
+		return fmt.Errorf("review: proposal %s is not stale: no file of it changed on disk, so there is no one's change to overwrite; approve it instead", p.ID)
 	}
 	return nil
 }
@@ -654,7 +758,7 @@ func (d *Desk) settle(ctx context.Context, plan []fileWrite) {
 		if w.Delete {
 			continue
 		}
-		now, err := atomicfile.ReadSnapshot(w.Path)
+		now, err := d.readDisk(w.Path, w.Root)
 		if err == nil && now.Exists && string(now.Content) != w.Final {
 			w.Final, w.Settled = string(now.Content), true
 		}

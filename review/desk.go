@@ -33,6 +33,11 @@ type Options struct {
 	// rejects everything.
 	Unattended journal.Verdict
 	Now        func() time.Time // clock; time.Now if nil
+	// Own are the desk's own files and directories: the user config and
+	// trust store, --config FILE, the socket's directory. Edits to them,
+	// and to the journal's directory, need a person whatever the
+	// workspace (workspace.Guard).
+	Own []string
 }
 
 // ErrUnknownProposal is returned for an id the desk does not hold.
@@ -100,6 +105,10 @@ func NewDesk(opts Options) (*Desk, error) {
 	if err != nil {
 		return nil, err
 	}
+	ws.Guard(opts.Own...)
+	if jp := opts.Journal.Path(); jp != "" {
+		ws.Guard(journalFiles(jp, ws.Roots())...)
+	}
 	d := &Desk{
 		ws: ws, journal: opts.Journal, unattended: opts.Unattended, now: opts.Now,
 		entries: map[string]*entry{}, subs: map[int]func(Event){},
@@ -121,6 +130,22 @@ func NewDesk(opts Options) (*Desk, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// journalFiles are what the desk guards of the journal at path: its
+// directory, unless that directory holds a workspace root (a journal kept
+// in the project: then the database and SQLite's files beside it).
+func journalFiles(path string, roots []string) []string {
+	dir := filepath.Dir(path)
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	for _, r := range roots {
+		if rel, err := filepath.Rel(dir, r); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return []string{path, path + "-wal", path + "-shm", path + "-journal"}
+		}
+	}
+	return []string{dir}
 }
 
 // Close stops watching files and stops the checks under way. Open
@@ -246,7 +271,7 @@ func (d *Desk) target(dir, path string) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	base, err := atomicfile.ReadSnapshot(t.Abs)
+	base, err := d.readBase(t)
 	if err != nil {
 		return File{}, err
 	}
@@ -254,6 +279,29 @@ func (d *Desk) target(dir, path string) (File, error) {
 		return File{}, err
 	}
 	return File{Path: t.Abs, Rel: t.Rel, Root: t.Root, Base: base, Protected: t.Protected}, nil
+}
+
+// readBase reads t's file as it is now, refusing one over the size limit
+// in force under its root from its size on disk, before reading it (a
+// sparse 4 GiB file once took the desk out of memory), and reading at most
+// the limit and one byte of a file that grows meanwhile.
+func (d *Desk) readBase(t workspace.Target) (atomicfile.Snapshot, error) {
+	s, err := d.readDisk(t.Abs, t.Root)
+	var big *atomicfile.TooLargeError
+	if errors.As(err, &big) {
+		size := big.Size
+		if size < 0 {
+			size = big.Limit + 1
+		}
+		return s, d.ws.CheckContent(t, size, nil)
+	}
+	return s, err
+}
+
+// readDisk reads the file at path under root, at most the size limit in
+// force there (an *atomicfile.TooLargeError past it).
+func (d *Desk) readDisk(path, root string) (atomicfile.Snapshot, error) {
+	return atomicfile.ReadSnapshotMax(path, d.cfg.LimitsFor(root).MaxFileBytes)
 }
 
 // editTarget is target for a file a proposal edits: an existing file must
@@ -281,7 +329,27 @@ func (d *Desk) applyOne(f *File, format engine.Format, payload string) error {
 	if err != nil {
 		return err
 	}
-	return d.proposed(f, res)
+	if err := d.proposed(f, res); err != nil {
+		return err
+	}
+	f.BOMChange = bomChange(format, payload, f.Proposed)
+	return nil
+}
+
+// bomChange compares the byte order mark of an agent's whole content (a
+// write) with the proposed file's (File.BOMChange).
+func bomChange(format engine.Format, payload, proposed string) string {
+	if format != engine.FormatWrite {
+		return ""
+	}
+	had, has := strings.HasPrefix(payload, bom), strings.HasPrefix(proposed, bom)
+	switch {
+	case had && !has:
+		return "dropped"
+	case has && !had:
+		return "kept"
+	}
+	return ""
 }
 
 // proposed records the proposed content of f after checking it (size,
@@ -590,6 +658,7 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	f.Growing = engine.LineRange{}
 	if err == nil {
 		err = d.proposed(f, res)
+		f.BOMChange = bomChange(e.p.Format, e.p.Payload, f.Proposed)
 	}
 	held := false
 	if err != nil {

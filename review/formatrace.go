@@ -1,7 +1,5 @@
 package review
 
-import "github.com/diffdesk/diffdesk/review/atomicfile"
-
 // recheckAfterFormat reads each file of the plan again once formatters
 // have run, just before the decision is journaled and written: a formatter
 // may take seconds (its timeout), and a file someone changed meanwhile
@@ -14,7 +12,7 @@ import "github.com/diffdesk/diffdesk/review/atomicfile"
 func (d *Desk) recheckAfterFormat(p Proposal, plan []fileWrite) error {
 	var stale []string
 	for _, w := range plan {
-		now, err := atomicfile.ReadSnapshot(w.Path)
+		now, err := d.readDisk(w.Path, w.Root)
 		if err != nil {
 			return err
 		}

@@ -26,6 +26,9 @@ type Outcome struct {
 	// Unfinished says the proposal was rejected or withdrawn before the
 	// agent had finished sending it (a stream).
 	Unfinished bool `json:"unfinished,omitempty"`
+	// AgentWrites says the desk wrote nothing: the agent writes the files
+	// itself from each file's final content (Request.AgentWrites).
+	AgentWrites bool `json:"agentWrites,omitempty"`
 }
 
 // Decider is who decided a proposal.
@@ -59,6 +62,15 @@ type FileOutcome struct {
 	// "LF", "CR") when the file's own differ: they were written in the
 	// file's; absent when they agree.
 	EditLineEndings string `json:"editLineEndings,omitempty"`
+	// BOM says the file's UTF-8 byte order mark differs from the agent's
+	// content: "kept" (the file has one, the content had none, and it was
+	// kept) or "dropped" (the content began with one the file does not
+	// have); "" when they agree or the edit sent no whole content.
+	BOM string `json:"bom,omitempty"`
+	// LineEndings says the final content's line endings are not those of
+	// the text the decision started from: the person's edit or the
+	// formatter changed them. Nil when they did not.
+	LineEndings *EndingsChange `json:"lineEndingsChanged,omitempty"`
 	// NewProblems are the problems the project's checkers find in the
 	// final content that the file as it was did not have (lines 1-based
 	// in the final content; Path set for one in another file).
@@ -72,6 +84,15 @@ type FileOutcome struct {
 // formatter touched it.
 func (f FileOutcome) AsProposed() bool {
 	return f.DiskEdits == "" && f.UserEdits == "" && f.AutoFormatEdits == ""
+}
+
+// EndingsChange is a change of a file's line endings by the decision:
+// From and To name them ("LF", "CRLF", "CR" or "mixed"), By says who
+// ("person" or "formatter").
+type EndingsChange struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	By   string `json:"by"`
 }
 
 // HunkVerdict says whether the person accepted one hunk of the proposal.
@@ -146,17 +167,24 @@ func (o Outcome) Text() string {
 	}
 	shown := false
 	for _, f := range o.Files {
-		shown = shown || !f.AsProposed() || o.Status == journal.Partial
+		shown = shown || !f.AsProposed() || o.Status == journal.Partial || f.BOM != "" || f.LineEndings != nil
+	}
+	applied := "it has been applied"
+	if o.AgentWrites {
+		applied = "it was approved"
 	}
 	if o.Status == journal.Partial {
 		b.WriteString("\nThe hunks the person did not accept were not applied; do not send them again unless asked.")
-		b.WriteString("\nDo not resend the rest: it has been applied. Base any further edit on ")
+		fmt.Fprintf(&b, "\nDo not resend the rest: %s. Base any further edit on ", applied)
 	} else {
-		b.WriteString("\nDo not resend this edit: it has been applied. Base any further edit on ")
+		fmt.Fprintf(&b, "\nDo not resend this edit: %s. Base any further edit on ", applied)
 	}
-	if shown {
+	switch {
+	case shown:
 		b.WriteString("the final content above")
-	} else {
+	case o.AgentWrites:
+		b.WriteString("the content as approved")
+	default:
 		b.WriteString("the content as saved")
 	}
 	b.WriteString(" (SEARCH and old_string text must match it exactly).\n")
@@ -165,29 +193,37 @@ func (o Outcome) Text() string {
 
 func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 	verb := "saved"
-	if !f.Written {
+	if o.AgentWrites {
 		verb = "approved"
 	}
+	overwrote := o.Status == journal.Overwritten && f.DiskEdits != ""
+	acc, all := accepted(f)
+	partial := o.Status == journal.Partial && acc < all
 	switch {
+	case o.Status == journal.Partial && acc == 0:
+		fmt.Fprintf(b, "Your edit to %s was not applied: the person accepted none of its %d hunks, a rejection of this file; it was left as it was.\n", f.Path, all)
+		return
+	case f.Deleted && overwrote:
+		fmt.Fprintf(b, "Someone else changed %s on disk while your edit waited for review; the person reviewing it chose to overwrite their change: the file was deleted as you proposed.\n", f.Path)
+		writeDiskEdits(b, f)
+		return
 	case f.Deleted:
 		fmt.Fprintf(b, "%s was deleted.\n", f.Path)
 		writeDiskEdits(b, f)
 		return
-	case o.Status == journal.Partial:
-		acc := 0
-		for _, h := range f.Hunks {
-			if h.Accepted {
-				acc++
-			}
-		}
-		fmt.Fprintf(b, "Only part of your edit to %s was %s: the person accepted %d of %d hunks.\n", f.Path, verb, acc, len(f.Hunks))
+	case partial && f.DiskEdits != "":
+		fmt.Fprintf(b, "Only part of your edit to %s was %s: the person accepted %d of %d hunks. Someone else changed the file on disk while your edit waited; those hunks were merged into their change.\n", f.Path, verb, acc, all)
+	case partial:
+		fmt.Fprintf(b, "Only part of your edit to %s was %s: the person accepted %d of %d hunks.\n", f.Path, verb, acc, all)
+	case overwrote:
+		fmt.Fprintf(b, "Someone else changed %s on disk while your edit waited for review; the person reviewing it chose to overwrite their change: your edit was %s as you proposed it, in place of theirs (the desk's history keeps their version).\n", f.Path, verb)
 	case f.DiskEdits != "":
 		by := ""
 		if f.UserEdits != "" {
 			by = " with changes made by the person reviewing it"
 		}
 		fmt.Fprintf(b, "Someone else changed %s on disk while your edit waited for review; your edit was merged into their change and %s%s.\n", f.Path, verb, by)
-	case f.UserEdits != "":
+	case f.UserEdits != "" && o.Status != journal.Partial:
 		fmt.Fprintf(b, "Your edit to %s was %s with changes made by the person reviewing it.\n", f.Path, verb)
 	case len(f.Matches) > 0 || f.Incomplete != nil:
 		fmt.Fprintf(b, "Your edit to %s was %s, but not exactly as you sent it: read below what was applied where.\n", f.Path, verb)
@@ -211,17 +247,55 @@ func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 		b.WriteString("\nThen the file was reformatted automatically (unified diff, approved → final):\n")
 		writeFenced(b, f.AutoFormatEdits)
 	}
-	if !f.AsProposed() || o.Status == journal.Partial || len(f.Matches) > 0 || f.Incomplete != nil {
-		fmt.Fprintf(b, "\nThe final content of %s:\n", f.Path)
+	writeEncoding(b, f)
+	switch {
+	case !f.AsProposed() || partial || len(f.Matches) > 0 || f.Incomplete != nil || f.BOM != "" || f.LineEndings != nil:
+		if o.AgentWrites {
+			fmt.Fprintf(b, "\nThe desk did not write %s; the approved content, for you to write:\n", f.Path)
+		} else {
+			fmt.Fprintf(b, "\nThe final content of %s:\n", f.Path)
+		}
 		writeFenced(b, f.FinalContent)
-	} else if f.EditLineEndings != "" {
+	case o.AgentWrites:
+		b.WriteString("The desk did not write the file: write it with exactly the content you proposed.\n")
+	case f.EditLineEndings != "":
 		fmt.Fprintf(b, "The file now has the content you proposed, with the file's own line endings: your edit's %s line endings were written as %s.\n",
 			f.EditLineEndings, engine.EOLName(eolOf(f.FinalContent)))
-	} else {
+	default:
 		b.WriteString("The file now has exactly the content you proposed.\n")
 	}
 	writeNewProblems(b, f)
 	writeCheckErrors(b, f)
+}
+
+// accepted counts the hunks of a partial decision on f the person
+// accepted, and all of them.
+func accepted(f FileOutcome) (acc, all int) {
+	for _, h := range f.Hunks {
+		if h.Accepted {
+			acc++
+		}
+	}
+	return acc, len(f.Hunks)
+}
+
+// writeEncoding says what the file's byte order mark and line endings are
+// where they are not what the agent sent (the BOM), or not those of the
+// text the decision started from (the person's edit, the formatter).
+func writeEncoding(b *strings.Builder, f FileOutcome) {
+	switch f.BOM {
+	case "kept":
+		fmt.Fprintf(b, "\n%s starts with a UTF-8 byte order mark, which your content did not have: the file kept it.\n", f.Path)
+	case "dropped":
+		fmt.Fprintf(b, "\nYour content started with a UTF-8 byte order mark, which %s does not have: it was not written.\n", f.Path)
+	}
+	if c := f.LineEndings; c != nil {
+		by := "The person's edit"
+		if c.By == "formatter" {
+			by = "The formatter"
+		}
+		fmt.Fprintf(b, "\n%s changed the line endings of %s from %s to %s.\n", by, f.Path, c.From, c.To)
+	}
 }
 
 // writeLoose says where an edit was applied by a looser match than the
@@ -306,6 +380,27 @@ func writeChosenRejected(b *strings.Builder, files []FileOutcome) {
 			writeFenced(b, m.Found)
 		}
 	}
+}
+
+// endings names the line endings of text: "LF", "CRLF", "CR", "mixed",
+// or "" when it has no line break.
+func endings(text string) string {
+	crlf := strings.Count(text, "\r\n")
+	cr := strings.Count(text, "\r") - crlf
+	lf := strings.Count(text, "\n") - crlf
+	kinds, name := 0, ""
+	for _, k := range []struct {
+		n    int
+		name string
+	}{{lf, "LF"}, {crlf, "CRLF"}, {cr, "CR"}} {
+		if k.n > 0 {
+			kinds, name = kinds+1, k.name
+		}
+	}
+	if kinds > 1 {
+		return "mixed"
+	}
+	return name
 }
 
 // eolOf is the line ending of text's first line break ("" if none).

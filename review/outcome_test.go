@@ -73,7 +73,7 @@ func TestOutcomeGoldens(t *testing.T) {
 			Files: []FileOutcome{file(proposed, approved, final)}}},
 		{"partial", Outcome{ID: "p3", DecidedBy: DecidedByPerson, Status: journal.Partial, Checkpoint: 9, Files: []FileOutcome{partial}}},
 		{"formatter-failed", Outcome{ID: "p4", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 10, Files: []FileOutcome{unformatted}}},
-		{"agent-writes", Outcome{ID: "p5", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 11, Files: []FileOutcome{agentWrites}}},
+		{"agent-writes", Outcome{ID: "p5", DecidedBy: DecidedByPerson, Status: journal.Approved, AgentWrites: true, Files: []FileOutcome{agentWrites}}},
 		{"stale-merged", Outcome{ID: "p9", DecidedBy: DecidedByPerson, Status: journal.ApprovedEdited, Checkpoint: 12, Files: []FileOutcome{staleMerged}}},
 		{"stale-merged-edited", Outcome{ID: "p10", DecidedBy: DecidedByPerson, Status: journal.ApprovedEdited, Checkpoint: 13, Files: []FileOutcome{staleEdited}}},
 		{"rejected", Outcome{ID: "p6", DecidedBy: DecidedByPerson, Status: journal.Rejected, Feedback: "use the existing helper in util.go", Files: []FileOutcome{}}},

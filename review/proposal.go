@@ -76,8 +76,13 @@ type File struct {
 	// EditEOL is the line ending the edit's text used where the file's
 	// differs, which the proposal keeps (engine.Result.EditEOL); "" if none.
 	EditEOL string
-	Added   int // lines added by the proposal
-	Removed int // lines removed by the proposal
+	// BOMChange says the proposed content's UTF-8 byte order mark is not
+	// the one the agent's whole content had: "kept" (the file's, which the
+	// content lacked) or "dropped" (the content's, which the file lacks);
+	// "" when they agree or the edit is not a whole content (bomChange).
+	BOMChange string
+	Added     int // lines added by the proposal
+	Removed   int // lines removed by the proposal
 	// AgentRead is the hex SHA-256 of the content the agent said it read
 	// (Request.ReadSHA256); "" if it did not say.
 	AgentRead string

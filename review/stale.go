@@ -132,7 +132,7 @@ func (d *Desk) recheckEntry(e *entry) {
 	files := append([]File(nil), e.p.Files...)
 	d.mu.Unlock()
 	for _, f := range files {
-		now, err := atomicfile.ReadSnapshot(f.Path)
+		now, err := d.readDisk(f.Path, f.Root)
 		if err != nil {
 			continue
 		}
@@ -201,7 +201,7 @@ func (d *Desk) Merge(id, path string) (engine.MergeResult, error) {
 		if f.Stale() {
 			return f.Merge(), nil
 		}
-		now, err := atomicfile.ReadSnapshot(path)
+		now, err := d.readDisk(path, f.Root)
 		if err != nil {
 			return engine.MergeResult{}, err
 		}

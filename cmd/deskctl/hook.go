@@ -32,14 +32,22 @@ var hookCmd = &command{
 	short: "an agent hook (Claude Code, Gemini CLI) that shows each edit at the desk",
 	long: `An agent hook — Claude Code's PreToolUse or PermissionRequest, Gemini CLI's BeforeTool — reading
 the hook's JSON on stdin: it shows the edit at the desk and answers allow, deny with the reason,
-or allow with the person's text. Without a desk it leaves the decision to the agent's own
-prompt, never allowing silently; input it cannot read blocks the tool (exit 2). The desk's
-report (the person's and the formatter's changes, the final content) reaches the model through
-PreToolUse itself; after PermissionRequest and BeforeTool it needs the same command as the
-PostToolUse or AfterTool hook.`,
+or allow with the person's text. Without a desk it blocks the edit (exit 2, the agents' way to
+block, with the reason), unless --without-desk ask leaves it to the agent's own prompt; input
+it cannot read blocks the tool too. deskctl setup writes it into the agent's settings. The
+desk's report (the person's and the formatter's changes, the final content) reaches the model
+through PreToolUse itself; after PermissionRequest and BeforeTool it needs the same command as
+the PostToolUse or AfterTool hook.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		socket := socketFlag(fl)
-		return func(ctx context.Context, x *invocation) int { return runHook(ctx, x, *socket) }
+		without := fl.String("without-desk", "block", "with no desk running: `block|ask` — block the edit, or leave it to the agent's own prompt")
+		return func(ctx context.Context, x *invocation) int {
+			if *without != "block" && *without != "ask" {
+				// Exit 2 blocks the tool: a typo here must not let edits through.
+				return x.usageError("--without-desk must be block or ask, not %q", *without)
+			}
+			return runHook(ctx, x, *socket, *without == "ask")
+		}
 	},
 }
 
@@ -47,8 +55,10 @@ PostToolUse or AfterTool hook.`,
 // shows the edit at the desk at socket, waits for the person and prints
 // the agent's answer. Without a desk it says so and leaves the decision to
 // the agent's own prompt (ask), never allowing silently. Run after the
-// tool (PostToolUse, AfterTool), it passes on the desk's report.
-func runHook(ctx context.Context, x *invocation, socket string) int {
+// tool (PostToolUse, AfterTool), it passes on the desk's report. Without
+// a desk it blocks the edit (exit 2), or with askWithoutDesk leaves it to
+// the agent's own prompt.
+func runHook(ctx context.Context, x *invocation, socket string, askWithoutDesk bool) int {
 	if len(x.args) == 0 || (x.args[0] != "claude" && x.args[0] != "gemini") {
 		return x.usageError("say which agent: claude or gemini")
 	}
@@ -69,6 +79,14 @@ func runHook(ctx context.Context, x *invocation, socket string) int {
 		out = hookReport(socket, e, in.Event)
 	} else {
 		out = hookReview(ctx, socket, agent, in.Event, e, stderr)
+		if out == noDeskAnswer && !askWithoutDesk {
+			fmt.Fprintf(stderr, "DiffDesk is not running (no desk at %s), so this edit was blocked rather than written unreviewed: start the desk (diffdesk, or deskctl serve) and try again; deskctl doctor says what is wrong.\n", socket)
+			return 2
+		}
+		if out == noDeskAnswer {
+			out = hookAsk(agent, in.Event, noDeskMsg)
+			fmt.Fprintln(stderr, noDeskMsg)
+		}
 	}
 	if out == nil {
 		return 0 // no opinion: the agent carries on as usual
@@ -108,11 +126,10 @@ func hookReview(ctx context.Context, socket, agent, event string, e toolEdit, st
 		}
 	}
 	switch {
+	case errors.Is(err, deskrpc.ErrNoDesk):
+		return noDeskAnswer
 	case err != nil:
 		msg := fmt.Sprintf("DiffDesk could not review this edit (%v); answer the agent's own prompt instead.", err)
-		if errors.Is(err, deskrpc.ErrNoDesk) {
-			msg = "DiffDesk is not running, so this edit was not reviewed there; answer the agent's own prompt (start it with `diffdesk` or `deskctl serve`)."
-		}
 		fmt.Fprintln(stderr, msg)
 		return hookAsk(agent, event, msg)
 	case agent == "gemini":
@@ -122,6 +139,13 @@ func hookReview(ctx context.Context, socket, agent, event string, e toolEdit, st
 	}
 	return claudePreToolUseAnswer(v)
 }
+
+// noDeskAnswer is hookReview's answer when no desk is running: the
+// caller blocks the edit, or asks.
+var noDeskAnswer = &struct{ noDesk bool }{true}
+
+// noDeskMsg is what the person reads when the hook asks for want of a desk.
+const noDeskMsg = "DiffDesk is not running, so this edit was not reviewed there; answer the agent's own prompt (start it with `diffdesk` or `deskctl serve`)."
 
 // hookAsk leaves the decision to the agent's own prompt, telling the
 // person why.

@@ -288,6 +288,27 @@ func TestHookReportEscapesForGemini(t *testing.T) {
 	}
 }
 
+// TestHookWithoutDeskBlocks: with no desk running the hook blocks the edit
+// (exit 2, which both agents take as "blocked", with the reason), so an
+// edit is never written unreviewed because the desk was not started.
+func TestHookWithoutDeskBlocks(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "none.sock")
+	for _, tc := range []struct{ agent, event, tool string }{
+		{"claude", "PreToolUse", "Edit"},
+		{"claude", "PermissionRequest", "Write"},
+		{"gemini", "BeforeTool", "replace"},
+	} {
+		in := hookJSON(t, tc.event, tc.tool, "/tmp", map[string]any{"file_path": "/tmp/x", "old_string": "a", "new_string": "b", "content": "c"})
+		out, errOut, code := deskctl(t, in, "hook", tc.agent, "--socket", sock)
+		if code != 2 || out != "" || !strings.Contains(errOut, "not running") || !strings.Contains(errOut, "blocked") {
+			t.Errorf("hook %s %s without a desk = exit %d, stdout %q, stderr %q; want exit 2 and why on stderr", tc.agent, tc.event, code, out, errOut)
+		}
+	}
+	if _, errOut, code := deskctl(t, "{}", "hook", "claude", "--without-desk", "allow"); code != 2 || !strings.Contains(errOut, "block or ask") {
+		t.Errorf("--without-desk allow = exit %d, %q; want a usage error (exit 2, which blocks)", code, errOut)
+	}
+}
+
 func TestHookWithoutDeskAsks(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "none.sock")
 	for _, tc := range []struct{ agent, event, tool, want string }{
@@ -297,7 +318,7 @@ func TestHookWithoutDeskAsks(t *testing.T) {
 	} {
 		t.Run(tc.agent+" "+tc.event, func(t *testing.T) {
 			in := hookJSON(t, tc.event, tc.tool, "/tmp", map[string]any{"file_path": "/tmp/x", "old_string": "a", "new_string": "b"})
-			out, errOut, code := deskctl(t, in, "hook", tc.agent, "--socket", sock)
+			out, errOut, code := deskctl(t, in, "hook", tc.agent, "--socket", sock, "--without-desk", "ask")
 			if code != 0 || !strings.Contains(out, tc.want) || strings.Contains(out, "allow") || !strings.Contains(errOut, "not running") {
 				t.Errorf("hook without a desk = exit %d, %s, stderr %q; want %s and a message", code, out, errOut, tc.want)
 			}

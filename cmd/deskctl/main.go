@@ -21,7 +21,7 @@ running (the diffdesk window or deskctl serve), proposes edits and watches the q
 
 The desk's socket is $DIFFDESK_SOCKET, else $XDG_RUNTIME_DIR/diffdesk/desk.sock; --socket
 overrides it. A usage error exits 2.`,
-	subs: []*command{applyCmd, diffCmd, serveCmd, proposeCmd, statusCmd, decideCmd, demoCmd, mcpCmd, hookCmd, historyCmd, trustCmd, bridgeCmd},
+	subs: []*command{applyCmd, diffCmd, serveCmd, proposeCmd, statusCmd, decideCmd, demoCmd, setupCmd, doctorCmd, mcpCmd, hookCmd, historyCmd, trustCmd, bridgeCmd, hubCmd},
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }

@@ -24,18 +24,21 @@ window starts it: for CI and remote machines. It serves until interrupted, then 
 in-flight writes and removes its socket. With --decide approve every proposal a rule may approve
 is approved unchanged; protected paths (.git, the agents' settings such as .claude/ and .mcp.json,
 editor tasks, CI workflows, .env*, keys, lockfiles, …) are rejected with the reason a person is
-needed.`,
+needed. With --hub the queue is also put on a team hub (deskctl hub), whose reviewers decide;
+this desk still writes every file and judges staleness.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		var c startup.Options
 		c.AddFlags(fl)
 		decide := fl.String("decide", "", "decide without a person: `approve|reject` — approve what rules may approve (the rest is rejected), or reject all")
-		return func(ctx context.Context, x *invocation) int { return runServe(ctx, x, c, *decide) }
+		var h hubClientFlags
+		h.add(fl, "this desk")
+		return func(ctx context.Context, x *invocation) int { return runServe(ctx, x, c, *decide, h) }
 	},
 }
 
 // runServe implements `deskctl serve`: c is the desk's start-up, decide
 // who decides ("" = a person).
-func runServe(ctx context.Context, x *invocation, c startup.Options, decide string) int {
+func runServe(ctx context.Context, x *invocation, c startup.Options, decide string, h hubClientFlags) int {
 	if decide != "" {
 		v, err := journal.ParseVerdict(decide)
 		if err != nil || (v != journal.Approved && v != journal.Rejected) {
@@ -45,7 +48,7 @@ func runServe(ctx context.Context, x *invocation, c startup.Options, decide stri
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := serve(ctx, c, x.stdout); err != nil {
+	if err := serveLinked(ctx, c, x.stdout, h); err != nil {
 		return x.fail(err)
 	}
 	return 0
@@ -54,6 +57,12 @@ func runServe(ctx context.Context, x *invocation, c startup.Options, decide stri
 // serve runs a desk until ctx ends, then finishes in-flight writes and
 // removes its socket.
 func serve(ctx context.Context, c startup.Options, stdout io.Writer) error {
+	return serveLinked(ctx, c, stdout, hubClientFlags{})
+}
+
+// serveLinked is serve, with the queue on the hub h names (none if its
+// URL is "").
+func serveLinked(ctx context.Context, c startup.Options, stdout io.Writer, h hubClientFlags) error {
 	b, err := startup.Start(c)
 	if errors.Is(err, deskrpc.ErrDeskRunning) {
 		return fmt.Errorf("%w; see deskctl status, stop that desk, or start this one with --socket", err)
@@ -67,6 +76,11 @@ func serve(ctx context.Context, c startup.Options, stdout io.Writer) error {
 		b.Stop()
 		return serveErr
 	}
+	unlink, err := linkHub(b.Desk, h, stdout)
+	if err != nil {
+		b.Stop()
+		return err
+	}
 	stopWatch, err := b.WatchConfig(func(r startup.Reloaded, err error) {
 		fmt.Fprint(stdout, b.ReloadText(r, err))
 	})
@@ -76,5 +90,7 @@ func serve(ctx context.Context, c startup.Options, stdout io.Writer) error {
 	}
 	<-ctx.Done()
 	stopWatch()
-	return b.Stop()
+	err = b.Stop()
+	unlink() // after the agents' calls ended: their outcomes reach the hub
+	return err
 }

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -368,12 +369,39 @@ type Snapshot struct {
 	Mode    fs.FileMode // permission bits (Perm only)
 }
 
-// ReadSnapshot reads the file at path as it is now. A missing file is not
-// an error: it gives a Snapshot with Exists false. A directory or other
-// non-regular file is an error naming the path.
+// ReadSnapshot reads the file at path as it is now, whatever its size (the
+// journal's restores; the desk reads through ReadSnapshotMax). A missing
+// file is not an error: it gives a Snapshot with Exists false. A directory
+// or other non-regular file is an error naming the path.
 func ReadSnapshot(path string) (Snapshot, error) {
+	return ReadSnapshotMax(path, 0)
+}
+
+// TooLargeError is a file over the size limit ReadSnapshotMax was given:
+// refused from its size on disk before anything is read, or, for a file
+// that grew while it was read (or whose size the file system does not
+// report), once limit+1 bytes were read.
+type TooLargeError struct {
+	Path  string
+	Size  int64 // the size stat reported; -1 when the file was read past the limit
+	Limit int64
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Size < 0 {
+		return fmt.Sprintf("%s: more than %d bytes (it grew while it was read), over the %d-byte limit", e.Path, e.Limit, e.Limit)
+	}
+	return fmt.Sprintf("%s: %d bytes, over the %d-byte limit", e.Path, e.Size, e.Limit)
+}
+
+// ReadSnapshotMax is ReadSnapshot for a file of at most limit bytes
+// (limit <= 0: no limit). The size is checked from stat before anything
+// is read, and at most limit+1 bytes are read, so a huge or sparse file
+// costs nothing: it is a *TooLargeError. The file is opened without
+// blocking, so a FIFO swapped in for a file is refused, not waited on.
+func ReadSnapshotMax(path string, limit int64) (Snapshot, error) {
 	s := Snapshot{Path: path}
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
 	}
@@ -388,10 +416,21 @@ func ReadSnapshot(path string) (Snapshot, error) {
 	if !info.Mode().IsRegular() {
 		return s, fmt.Errorf("snapshot %s: not a regular file (%s)", path, info.Mode().Type())
 	}
+	size := info.Size()
+	if limit > 0 && size > limit {
+		return s, &TooLargeError{Path: path, Size: size, Limit: limit}
+	}
+	var r io.Reader = f
+	if limit > 0 {
+		r = io.LimitReader(f, limit+1)
+	}
 	var buf bytes.Buffer
-	buf.Grow(int(info.Size()) + bytes.MinRead) // room for the read that sees EOF: no second, doubled buffer
-	if _, err := buf.ReadFrom(f); err != nil {
+	buf.Grow(int(size) + bytes.MinRead) // room for the read that sees EOF: no second, doubled buffer
+	if _, err := buf.ReadFrom(r); err != nil {
 		return s, fmt.Errorf("snapshot %s: read: %w", path, err)
+	}
+	if limit > 0 && int64(buf.Len()) > limit {
+		return s, &TooLargeError{Path: path, Size: -1, Limit: limit}
 	}
 	s.Exists = true
 	s.Content = buf.Bytes()

@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -301,5 +303,43 @@ func TestRemoveSaveTemps(t *testing.T) {
 		if gone != errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("RemoveTemps: %s gone = %v; want %v", name, !gone, gone)
 		}
+	}
+}
+
+// A file is refused from its size on disk, before it is read: a sparse
+// file of 1 GiB costs nothing. A file whose size stat does not tell (one
+// that grows while it is read; /proc's files say 0) is read no further
+// than the limit and one byte. A FIFO is refused at once, not waited on.
+func TestReadSnapshotMaxRefusesBigFilesUnread(t *testing.T) {
+	dir := t.TempDir()
+	sparse := filepath.Join(dir, "sparse.log")
+	f, err := os.Create(sparse)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(1 << 30); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err = ReadSnapshotMax(sparse, 1000)
+	runtime.ReadMemStats(&after)
+	var big *TooLargeError
+	if !errors.As(err, &big) || big.Size != 1<<30 || big.Limit != 1000 || !strings.Contains(err.Error(), "1000-byte limit") {
+		t.Errorf("ReadSnapshotMax(1 GiB sparse, 1000) = %v; want a TooLargeError naming the 1000-byte limit", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("refusing a 1 GiB file allocated %d bytes; want it refused from stat, unread", got)
+	}
+	if _, err := ReadSnapshotMax("/proc/self/maps", 10); !errors.As(err, &big) || big.Size != -1 {
+		t.Errorf("ReadSnapshotMax(/proc/self/maps, 10) = %v; want too large once 11 bytes were read", err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadSnapshotMax(fifo, 1000); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("ReadSnapshotMax(FIFO) = %v; want refused as not a regular file, without waiting for a writer", err)
 	}
 }

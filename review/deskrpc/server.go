@@ -148,6 +148,7 @@ type conn struct {
 	wmu      sync.Mutex
 	mu       sync.Mutex
 	owned    map[string]bool // proposals made on this connection, withdrawn if it drops
+	made     map[string]bool // every proposal made on this connection the desk may still hold: only it may chunk, finish, wait on or cancel them
 	client   string          // agent name from hello
 	sess     string
 	reviewer bool        // hello said role "reviewer": may decide, may not propose
@@ -159,7 +160,7 @@ type conn struct {
 
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	ctx, cancel := context.WithCancel(ctx)
-	cc := &conn{s: s, c: c, owned: map[string]bool{}}
+	cc := &conn{s: s, c: c, owned: map[string]bool{}, made: map[string]bool{}}
 	var reqs sync.WaitGroup
 	defer func() {
 		cancel()
@@ -546,16 +547,23 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		if err != nil {
 			return nil, err
 		}
+		cc.madeHere(prop.ID)
 		return cc.result(ctx, prop, p.Wait)
 	case "chunk":
 		var p idParams
 		if err := params(&p); err != nil {
 			return nil, err
 		}
+		if err := cc.mayUse(req.Method, p.ID); err != nil {
+			return nil, err
+		}
 		return nil, d.Feed(p.ID, p.Data)
 	case "finish":
 		var p idParams
 		if err := params(&p); err != nil {
+			return nil, err
+		}
+		if err := cc.mayUse(req.Method, p.ID); err != nil {
 			return nil, err
 		}
 		prop, err := d.Finish(ctx, p.ID)
@@ -568,6 +576,9 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		if err := params(&p); err != nil {
 			return nil, err
 		}
+		if err := cc.mayUse(req.Method, p.ID); err != nil {
+			return nil, err
+		}
 		o, err := d.Wait(ctx, p.ID)
 		if err != nil {
 			return nil, err
@@ -577,6 +588,9 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 	case "cancel":
 		var p idParams
 		if err := params(&p); err != nil {
+			return nil, err
+		}
+		if err := cc.mayUse(req.Method, p.ID); err != nil {
 			return nil, err
 		}
 		reason := p.Reason
@@ -668,7 +682,9 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 	case "status":
 		st := statusResult{Protocol: ProtocolVersion, Roots: d.Roots(), Proposals: []Summary{}}
 		for _, p := range d.List() {
-			st.Proposals = append(st.Proposals, entryOf(p))
+			e := entryOf(p)
+			e.Own = cc.isMine(p.ID)
+			st.Proposals = append(st.Proposals, e)
 		}
 		st.Waiting = len(st.Proposals)
 		st.Doors = []review.DoorStatus{}
@@ -712,6 +728,51 @@ func (cc *conn) setRole(role string) error {
 		return &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf(`hello: unknown role %q; say "agent" or "reviewer"`, role)}
 	}
 	return nil
+}
+
+// madeHere records that the proposal id was made on this connection. Ids
+// the desk no longer holds are forgotten as the set grows, so a connection
+// that proposes for weeks does not grow it without bound.
+func (cc *conn) madeHere(id string) {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if len(cc.made) >= madePrune {
+		for old := range cc.made {
+			if _, ok := cc.s.desk.Get(old); !ok {
+				delete(cc.made, old)
+			}
+		}
+	}
+	cc.made[id] = true
+}
+
+// madePrune is how many ids a connection's made set holds before the ones
+// the desk forgot are dropped.
+const madePrune = 1024
+
+func (cc *conn) isMine(id string) bool {
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	return cc.made[id]
+}
+
+// mayUse refuses method (chunk, finish, wait, cancel) on a proposal made
+// on another connection: a proposal belongs to the connection that made
+// it (another agent could otherwise feed, finish or cancel it, and its
+// agent be told "saved as proposed" over a line it never sent). A
+// reviewer may wait on any proposal; it decides them anyway. An id the
+// desk does not hold is left to the desk to answer as unknown.
+func (cc *conn) mayUse(method, id string) error {
+	cc.mu.Lock()
+	mine, reviewer := cc.made[id], cc.reviewer
+	cc.mu.Unlock()
+	if mine || reviewer && method == "wait" {
+		return nil
+	}
+	if _, ok := cc.s.desk.Get(id); !ok {
+		return nil
+	}
+	return &rpcError{Code: codeForbidden, Message: fmt.Sprintf("%s: proposal %s was made on another connection, and a proposal belongs to the connection that made it; %s only your own proposals (status marks them \"own\")", method, id, method)}
 }
 
 // whoDecides is the person deciding on this connection, as hello named

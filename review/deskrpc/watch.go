@@ -32,6 +32,10 @@ type Summary struct {
 	// candidates: what a reviewer places (place) or dismisses.
 	Failure  string             `json:"failure,omitempty"`
 	Mismatch *engine.MatchError `json:"mismatch,omitempty"`
+	// Own (status only) says the proposal was made on the asking
+	// connection: the only proposals it may chunk, finish, wait on or
+	// cancel.
+	Own bool `json:"own,omitempty"`
 }
 
 type (
@@ -271,6 +275,10 @@ func (cc *conn) get(p getParams) (*Detail, error) {
 	prop, ok := cc.s.desk.Get(p.ID)
 	if !ok {
 		return nil, fmt.Errorf("get %s: %w", p.ID, review.ErrUnknownProposal)
+	}
+	if pv, ok := cc.s.desk.Preview(p.ID); ok && prop.State == review.StateStreaming {
+		// Mid-stream: the text as far as it has come, as the window shows.
+		prop.Files[0].Proposed = pv.Text()
 	}
 	res := &Detail{Summary: entryOf(prop), Format: prop.Format, Failure: prop.Failure, AutoRule: prop.AutoRule,
 		Instruction: prop.Instruction, AgentWrites: prop.AgentWrites, VerdictOnly: prop.VerdictOnly, Files: []DetailFile{}}

@@ -157,3 +157,74 @@ func TestGetOneFile(t *testing.T) {
 		}
 	}
 }
+
+// TestGetMidStreamIsTheLiveText: a reviewer reading a proposal while it
+// streams gets the text as far as it has come and its real hunks, not an
+// empty proposal deleting the whole file.
+func TestGetMidStreamIsTheLiveText(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "one\ntwo\nthree\n")
+	p, err := d.Propose(reviewtest.Context(t), review.Request{Agent: "test", Format: engine.FormatSearchReplace, Path: "a.txt", Stream: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Feed(p.ID, reviewtest.SR("two\n", "TWO\n")); err != nil {
+		t.Fatal(err)
+	}
+	rev := dialReviewer(t, d.Desk)
+	det, err := rev.Get(reviewtest.Context(t), p.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Finish(reviewtest.Context(t), p.ID); err != nil {
+		t.Fatal(err)
+	}
+	done, err := rev.Get(reviewtest.Context(t), p.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := det.Files[0]
+	if f.Proposed == nil || *f.Proposed != "one\nTWO\nthree\n" || len(f.Hunks) != 1 || f.Hunks[0] != done.Files[0].Hunks[0] {
+		t.Errorf("get mid-stream: proposed %q, hunks %+v; want the live text and its hunk, as once finished (%+v)", deref(f.Proposed), f.Hunks, done.Files[0].Hunks)
+	}
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
+}
+
+// TestDecideStaleOverTheProtocol: a reviewer's approve with the disk hash
+// it saw writes the merge; overwrite writes the proposal over the disk and
+// says so.
+func TestDecideStaleOverTheProtocol(t *testing.T) {
+	for _, tt := range []struct{ decision, want, status string }{
+		{"approve", "ONE\ntwo\nTHREE\n", "approved"},
+		{"overwrite", "ONE\ntwo\nthree\n", "approved-overwrite"},
+	} {
+		t.Run(tt.decision, func(t *testing.T) {
+			d := reviewtest.NewDesk(t, "", "")
+			path := filepath.Join(d.Root, "a.txt")
+			reviewtest.WriteFile(t, path, "one\ntwo\nthree\n")
+			p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("one\n", "ONE\n"))
+			reviewtest.WriteFile(t, path, "one\ntwo\nTHREE\n")
+			q := reviewtest.WaitFile(t, d.Desk, p.ID, path, "stale", review.File.Stale)
+			var res struct {
+				Text    string `json:"text"`
+				Outcome struct {
+					Status string `json:"status"`
+				} `json:"outcome"`
+			}
+			err := dialReviewer(t, d.Desk).Call(reviewtest.Context(t), "decide", map[string]any{"id": p.ID, "decision": tt.decision,
+				"overwrite": map[string]string{path: q.Disk.SHA256}}, &res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := reviewtest.ReadFile(t, path); got != tt.want || res.Outcome.Status != tt.status || strings.Contains(res.Text, "changes made by the person") {
+				t.Errorf("file %q, status %s, text:\n%s\nwant %q, %s", got, res.Outcome.Status, res.Text, tt.want, tt.status)
+			}
+		})
+	}
+}

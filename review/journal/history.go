@@ -98,8 +98,10 @@ type Page struct {
 	Next    string // the Cursor for the next (older) page; "" at the end
 }
 
-// silentDecisionsSQL lists the decisions that write nothing, for SQL.
-const silentDecisionsSQL = `('rejected','withdrawn','failed','stale')`
+// silentDecisionsSQL selects the decisions that wrote nothing, for SQL:
+// those whose verdict writes nothing, and approvals the desk made no write
+// for (the agent writes the file itself: Request.AgentWrites in review).
+const silentDecisionsSQL = `(d.decision IN ('rejected','withdrawn','failed','stale') OR NOT EXISTS (SELECT 1 FROM checkpoints c WHERE c.decision_id = d.id))`
 
 // History returns a page of the history timeline: checkpoints (writes and
 // restores) and decisions that wrote nothing, newest first. Checkpoints
@@ -116,7 +118,7 @@ func (j *Journal) History(ctx context.Context, f Filter) (Page, error) {
 		return Page{}, err
 	}
 	if f.Decision != "" && f.Decision != EntryRestore && !Verdict(f.Decision).Valid() {
-		return Page{}, fmt.Errorf("history: unknown decision %q; want approved, approved-edited, partial, rejected, withdrawn, failed, stale or restore", f.Decision)
+		return Page{}, fmt.Errorf("history: unknown decision %q; want approved, approved-edited, partial, approved-overwrite, rejected, withdrawn, failed, stale or restore", f.Decision)
 	}
 	glob := historyGlob(f.File)
 	var cps, decs []Entry
@@ -145,7 +147,7 @@ func (j *Journal) History(ctx context.Context, f Filter) (Page, error) {
 			window = next
 		}
 	}
-	if f.Decision == "" || !Verdict(f.Decision).Wrote() && f.Decision != EntryRestore {
+	if f.Decision != EntryRestore {
 		// Decisions older than the oldest checkpoint fetched cannot make
 		// this page; the bound spares scanning all of them.
 		var after int64
@@ -275,7 +277,7 @@ func checkpointEntriesSQL(f Filter, glob string, cur historyCursor, window int64
 // with ids below before (0: any) and above after (0: any), newest first,
 // at most limit of them.
 func decisionEntriesSQL(f Filter, glob string, before, after int64, limit int) (string, []any) {
-	where := []string{"d.decision IN " + silentDecisionsSQL}
+	where := []string{silentDecisionsSQL}
 	var args []any
 	add := func(cond string, a ...any) { where, args = append(where, cond), append(args, a...) }
 	if f.Agent != "" {

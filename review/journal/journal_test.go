@@ -162,6 +162,11 @@ func TestJournalMigratesFromFirstVersion(t *testing.T) {
 	if err != nil || len(cps) != 1 || cps[0].Files[0].Final != hash || cps[0].Agent != "claude" {
 		t.Errorf("Checkpoints(after migration) = %+v, %v; want the v1 checkpoint", cps, err)
 	}
+	// The decisions table, rebuilt by migration 7, keeps its rows and
+	// takes the verdict it added.
+	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p1", Decision: Overwritten}); err != nil {
+		t.Errorf("RecordDecision(approved-overwrite) after migration = %v", err)
+	}
 	// New records use the new columns.
 	edited := append(bigText(8<<10, 1), "// edit\n"...)
 	if _, err := j.PutBlobDelta(ctx, edited, mustPut(t, j, bigText(8<<10, 1))); err != nil {

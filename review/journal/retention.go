@@ -136,13 +136,13 @@ func checkForeignKeys(tx *sql.Tx) error {
 func nextPruneCutoff(tx *sql.Tx) (time.Time, bool, error) {
 	var n int64
 	err := tx.QueryRow(`SELECT (SELECT count(*) FROM checkpoints WHERE state != 'intended') +
-		(SELECT count(*) FROM decisions WHERE decision IN ` + silentDecisionsSQL + `)`).Scan(&n)
+		(SELECT count(*) FROM decisions d WHERE ` + silentDecisionsSQL + `)`).Scan(&n)
 	if err != nil || n == 0 {
 		return time.Time{}, false, err
 	}
 	var t int64
 	err = tx.QueryRow(`SELECT t FROM (SELECT created AS t FROM checkpoints WHERE state != 'intended'
-		UNION ALL SELECT time FROM decisions WHERE decision IN `+silentDecisionsSQL+`)
+		UNION ALL SELECT d.time FROM decisions d WHERE `+silentDecisionsSQL+`)
 		ORDER BY t LIMIT 1 OFFSET ?`, min(n-1, n/pruneBatchDiv)).Scan(&t)
 	if err != nil {
 		return time.Time{}, false, err

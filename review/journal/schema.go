@@ -132,14 +132,51 @@ ALTER TABLE decisions ADD COLUMN seen TEXT; -- NULL: not tracked; else JSON arra
 	`
 ALTER TABLE decisions ADD COLUMN decided_by TEXT NOT NULL DEFAULT ''; -- '' for a journal older than this, a failure or a withdrawal
 `,
+	// 7: the verdict approved-overwrite (a stale proposal written as
+	// proposed over someone else's change, because a person asked), which
+	// the decision column's CHECK must allow: the table is rebuilt (SQLite
+	// cannot alter a CHECK), with foreign keys off (migrateJournal); and
+	// the checkpoints of a decision found by index (an approval whose
+	// agent writes the file has none: history lists it as a decision).
+	`
+CREATE TABLE decisions_v7 (
+	id          INTEGER PRIMARY KEY AUTOINCREMENT,
+	proposal_id TEXT NOT NULL REFERENCES proposals(id),
+	decision    TEXT NOT NULL CHECK (decision IN ('approved','approved-edited','partial','approved-overwrite','rejected','withdrawn','failed','stale')),
+	time        INTEGER NOT NULL,
+	feedback    TEXT NOT NULL DEFAULT '',
+	hunks       TEXT NOT NULL DEFAULT '[]',
+	comments    TEXT NOT NULL DEFAULT '[]',
+	seen        TEXT,
+	decided_by  TEXT NOT NULL DEFAULT ''
+);
+INSERT INTO decisions_v7 (id, proposal_id, decision, time, feedback, hunks, comments, seen, decided_by)
+	SELECT id, proposal_id, decision, time, feedback, hunks, comments, seen, decided_by FROM decisions;
+DROP TABLE decisions;
+ALTER TABLE decisions_v7 RENAME TO decisions;
+CREATE INDEX decisions_proposal ON decisions(proposal_id, id DESC);
+CREATE INDEX checkpoints_decision ON checkpoints(decision_id);
+`,
 }
 
 // migrateJournal brings db up to schema version target (at most
 // len(journalMigrations)) in one IMMEDIATE transaction, so two processes
 // opening the same journal at once cannot both migrate it. A database
 // newer than this build is refused rather than guessed at.
+//
+// The migrations run on one connection with foreign keys off, as SQLite's
+// way of rebuilding a table asks (migration 7), and checked before commit.
 func migrateJournal(ctx context.Context, db *sql.DB, path string, target int) error {
-	tx, err := db.BeginTx(ctx, nil)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("journal %s: migrate: %w", path, err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return fmt.Errorf("journal %s: migrate: %w", path, err)
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`)
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("journal %s: migrate: %w", path, err)
 	}
@@ -157,6 +194,9 @@ func migrateJournal(ctx context.Context, db *sql.DB, path string, target int) er
 		}
 	}
 	if target > version {
+		if err := foreignKeysHold(ctx, tx); err != nil {
+			return fmt.Errorf("journal %s: migrate: %w", path, err)
+		}
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA user_version = %d`, target)); err != nil {
 			return fmt.Errorf("journal %s: set schema version %d: %w", path, target, err)
 		}
@@ -165,4 +205,24 @@ func migrateJournal(ctx context.Context, db *sql.DB, path string, target int) er
 		return fmt.Errorf("journal %s: migrate: commit: %w", path, err)
 	}
 	return nil
+}
+
+// foreignKeysHold checks what the migrations did with foreign keys off.
+func foreignKeysHold(ctx context.Context, tx *sql.Tx) error {
+	rows, err := tx.QueryContext(ctx, `PRAGMA foreign_key_check`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if rows.Next() {
+		var table string
+		var rowid sql.NullInt64
+		var parent string
+		var fk int
+		if err := rows.Scan(&table, &rowid, &parent, &fk); err != nil {
+			return err
+		}
+		return fmt.Errorf("a row of %s (rowid %d) refers to a missing row of %s", table, rowid.Int64, parent)
+	}
+	return rows.Err()
 }

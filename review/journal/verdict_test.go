@@ -5,7 +5,7 @@ import "testing"
 func TestParseVerdict(t *testing.T) {
 	for in, want := range map[string]Verdict{
 		"approve": Approved, "approved": Approved, "approve-edited": ApprovedEdited, "approved-edited": ApprovedEdited,
-		"partial": Partial, "reject": Rejected, "rejected": Rejected,
+		"partial": Partial, "reject": Rejected, "rejected": Rejected, "overwrite": Overwritten, "approved-overwrite": Overwritten,
 	} {
 		if got, err := ParseVerdict(in); err != nil || got != want {
 			t.Errorf("ParseVerdict(%q) = %q, %v; want %q", in, got, err, want)
@@ -21,7 +21,7 @@ func TestParseVerdict(t *testing.T) {
 		if !v.Valid() {
 			t.Errorf("%q.Valid() = false", v)
 		}
-		if v.Wrote() != (v == Approved || v == ApprovedEdited || v == Partial) {
+		if v.Wrote() != (v == Approved || v == ApprovedEdited || v == Partial || v == Overwritten) {
 			t.Errorf("%q.Wrote() = %v", v, v.Wrote())
 		}
 	}

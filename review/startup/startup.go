@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -152,7 +153,15 @@ func Start(c Options) (*Backend, error) {
 	if b.Interrupted, err = b.Journal.Recover(ctx); err != nil {
 		return fail(err)
 	}
-	b.Desk, err = review.NewDesk(review.Options{Roots: c.Roots, Config: b.cfg, Journal: b.Journal, Unattended: c.Unattended})
+	// The desk's own files are protected whatever the workspace: a home
+	// directory as workspace holds the user config, and --config may
+	// point into one (an approved edit adding a formatter ran its command
+	// on the next approval).
+	own := []string{c.Config, config.TrustPath(c.Config), c.Socket, filepath.Join(filepath.Dir(c.Socket), "hook-reports")}
+	if def, err := config.DefaultPath(); err == nil {
+		own = append(own, def, config.TrustPath(def))
+	}
+	b.Desk, err = review.NewDesk(review.Options{Roots: c.Roots, Config: b.cfg, Journal: b.Journal, Unattended: c.Unattended, Own: own})
 	if err != nil {
 		return fail(err)
 	}

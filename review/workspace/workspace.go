@@ -23,6 +23,7 @@ type Workspace struct {
 	roots   []string                      // absolute, symlink-resolved, in the order given
 	cfg     atomic.Pointer[config.Config] // protected paths and limits; SetConfig replaces it
 	ignores ignoreCache
+	own     []string // the desk's own files and directories (Guard)
 }
 
 // Target is a path the workspace accepts for an edit.
@@ -153,6 +154,11 @@ func (w *Workspace) Resolve(p string) (Target, error) {
 				Detail: fmt.Sprintf("ignored by %s line %d (%q); edit another file, or ask the person to change that ignore file", v.file, v.line, v.pattern)}
 		}
 	}
+	// The desk's own files come first: no pattern, and so no unprotect,
+	// decides about them.
+	if t.Protected = w.ownProtection(real, filepath.Clean(abs)); !t.Protected.IsZero() {
+		return t, nil
+	}
 	// Protected patterns apply relative to every root holding the path,
 	// not only the deepest: a root nested in .git/ does not unprotect the
 	// hooks beside it.
@@ -209,6 +215,46 @@ func (w *Workspace) Recheck(abs string) error {
 	}
 	return &RefusalError{Path: abs, Rule: RuleMoved,
 		Detail: why + "; a symlink was put in its way after the edit was proposed, so nothing was written; look at what changed there, then propose the edit again"}
+}
+
+// OwnReason is why an edit to one of the desk's own files needs a person.
+const OwnReason = "DiffDesk's own config, trust store or journal: an approved edit could put commands in force, trust a repository for the person, or rewrite the record of what was decided"
+
+// Guard protects the desk's own files and directories (the user config,
+// --config FILE, the trust store, the journal's directory), by their real
+// paths, wherever the workspace roots are: an edit to one needs a person
+// (Target.Protected says so with OwnReason), and no unprotect lifts it.
+// A path that does not exist yet is guarded too. Call it before paths
+// are resolved.
+func (w *Workspace) Guard(paths ...string) {
+	for _, p := range paths {
+		if p == "" {
+			continue
+		}
+		if abs, err := filepath.Abs(p); err == nil {
+			w.own = append(w.own, filepath.Clean(abs))
+		}
+	}
+}
+
+// ownProtection is the protection of paths (real, then as named) when
+// one is, or is inside, a guarded path; zero otherwise. Guarded paths are
+// resolved each time, so a directory made or linked since is followed.
+func (w *Workspace) ownProtection(paths ...string) config.Protection {
+	for _, o := range w.own {
+		forms := []string{o}
+		if real, _, err := resolveExisting(o); err == nil && real != o {
+			forms = append(forms, real)
+		}
+		for _, f := range forms {
+			for _, p := range paths {
+				if _, under := relUnder(f, p); under {
+					return config.Protection{Pattern: o, Origin: "built-in", Reason: OwnReason}
+				}
+			}
+		}
+	}
+	return config.Protection{}
 }
 
 // protection is the first protected pattern matching rel, in any case;

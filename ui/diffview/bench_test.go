@@ -78,6 +78,7 @@ func BenchmarkFirstScreen10k(b *testing.B) {
 		b.Fatal("no rows bound")
 	}
 	b.ReportMetric(float64(bound)/float64(b.N), "rows-bound/op")
+	b.ReportMetric(float64(v.hl.lines)/float64(b.N), "lines-tokenised/op")
 }
 
 // BenchmarkOpen100k measures opening a 100k-line proposal (budget 300 ms).

@@ -3,6 +3,7 @@ package diffview
 import (
 	"context"
 	"image/color"
+	"slices"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -138,13 +139,19 @@ type DiffView struct {
 	banner    *widget.Label
 	editNote  *fyne.Container // over the rows while editable
 	hl        *highlighter
+	hlAhead   struct {
+		m   *rowModel
+		gen [2]uint64
+		r   [2]int // rows asked for ahead
+	}
 
 	opening  *opening     // the diff SetTexts left computing; nil when none
 	syncOpen bool         // SetTexts diffs on the caller's goroutine whatever the size: SetSynchronous
 	post     func(func()) // runs a function on the UI goroutine: fyne.Do, or a test's queue
 
-	created int           // row widgets created (tests: only visible rows exist)
-	onBind  func(row int) // tests: called for every row bound to a widget
+	created    int           // row widgets created (tests: only visible rows exist)
+	rowWidgets []*diffRow    // every row widget the list made (shown or pooled)
+	onBind     func(row int) // tests: called for every row bound to a widget
 }
 
 // streamState is what SetStream keeps between updates of one stream.
@@ -181,11 +188,16 @@ func NewDiffView() *DiffView {
 	v := &DiffView{post: defaultPost, following: true, rejected: map[string]bool{}, seen: map[string]map[string]bool{}, edgeRow: -1, curRow: -1, wentTo: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
-	v.hl = newHighlighter(v.refreshRows)
+	v.hl = newHighlighter(v.refreshTokens)
 	v.dark = darkBackground()
 	v.list = widget.NewList(
 		func() int { return v.model.Len() },
-		func() fyne.CanvasObject { v.created++; return newDiffRow(v) },
+		func() fyne.CanvasObject {
+			v.created++
+			r := newDiffRow(v)
+			v.rowWidgets = append(v.rowWidgets, r)
+			return r
+		},
 		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*diffRow).bind(id) },
 	)
 	v.list.HideSeparators = true
@@ -349,19 +361,87 @@ func (v *DiffView) tokenLine(side, i int) (int, int) {
 	return side, i
 }
 
-// wantTokens asks for the syntax colours of the lines around line of side
-// (the visible window and a margin).
+// rowTokenLine returns where the tokens of row rw's line on side live: an
+// unchanged line's right side is the same text as its left, so it uses
+// the left's (one tokenising for both), and a stream's tail the
+// original's (tokenLine).
+func (v *DiffView) rowTokenLine(rw row, side int) (int, int) {
+	if side == 1 && rw.kind == rowEqual && rw.a >= 0 && v.ed == nil {
+		return 0, rw.a
+	}
+	if side == 0 {
+		return 0, rw.a
+	}
+	return v.tokenLine(1, rw.b)
+}
+
+// wantTokens asks for the syntax colours of line of side (a row drawn
+// without them), with the other lines of that side on screen and a margin
+// of hlMargin rows.
 func (v *DiffView) wantTokens(side, line int) {
-	set := &v.model.a
+	get, _ := v.lineGetter(side)
+	v.hl.want(side, line, func() []int {
+		top := v.topRow()
+		return v.tokenLinesIn(top-hlMargin, top+v.visibleRows()+hlMargin)[side]
+	}, get)
+}
+
+// lineGetter returns line i of side as the highlighter reads it, and the
+// number of lines.
+func (v *DiffView) lineGetter(side int) (func(int) string, int) {
 	if side == 1 {
-		set = &v.model.b
 		if v.ed != nil {
 			lines := v.ed.buf.Lines()
-			v.hl.want(1, line, v.visibleRows(), len(lines), func(i int) string { return lines[i] })
-			return
+			return func(i int) string { return lines[i] }, len(lines)
+		}
+		return v.model.b.Line, v.model.b.Len()
+	}
+	return v.model.a.Line, v.model.a.Len()
+}
+
+// tokenLinesIn returns, per side, the lines (ascending, as tokenLine maps
+// them) of rows r0:r1.
+func (v *DiffView) tokenLinesIn(r0, r1 int) [2][]int {
+	var out [2][]int
+	m := v.model
+	r0, r1 = max(r0, 0), min(r1, m.Len())
+	_, nb := v.lineGetter(1)
+	for i := r0; i < r1; i++ {
+		rw := m.Row(i)
+		if rw.a >= 0 && rw.a < m.a.Len() {
+			out[0] = append(out[0], rw.a)
+		}
+		if rw.b >= 0 && rw.b < nb {
+			s, l := v.rowTokenLine(rw, 1)
+			out[s] = append(out[s], l)
 		}
 	}
-	v.hl.want(side, line, v.visibleRows(), set.Len(), set.Line)
+	for s := range out {
+		slices.Sort(out[s])
+		out[s] = slices.Compact(out[s])
+	}
+	return out
+}
+
+// tokensAhead asks the highlighter for the lines of the page above and the
+// page below the rows on screen, off the UI goroutine, so that a page
+// scroll finds its colours ready; only when the view has moved out of what
+// it asked for last.
+func (v *DiffView) tokensAhead() {
+	if v.hl.inline {
+		return
+	}
+	top, vis := v.topRow(), v.visibleRows()
+	lo, hi := top-vis-hlMargin, top+2*vis+hlMargin
+	if v.hlAhead.m == v.model && v.hlAhead.gen == v.hl.generation() && top-hlMargin >= v.hlAhead.r[0] && top+vis+hlMargin <= v.hlAhead.r[1] {
+		return
+	}
+	v.hlAhead.m, v.hlAhead.gen, v.hlAhead.r = v.model, v.hl.generation(), [2]int{lo, hi}
+	lines := v.tokenLinesIn(lo, hi)
+	for s := range 2 {
+		get, _ := v.lineGetter(s)
+		v.hl.ahead(s, lines[s], get)
+	}
 }
 
 // visibleRows returns how many rows fit in the view.
@@ -372,9 +452,29 @@ func (v *DiffView) visibleRows() int {
 	return int(v.list.Size().Height/v.metric.line) + 1
 }
 
-// refreshRows redraws the visible rows (new tokens, a toggled hunk).
+// refreshRows redraws the visible rows (a toggled hunk, a new offset).
 func (v *DiffView) refreshRows() {
 	v.list.Refresh()
+}
+
+// refreshTokens redraws the rows drawn without the syntax colours that
+// have since arrived, only those.
+func (v *DiffView) refreshTokens() {
+	for _, r := range v.rowWidgets {
+		if r.waitTok && r.tokensReady() {
+			r.Refresh()
+		}
+	}
+}
+
+// refreshRowsOf redraws the rows on screen for which redraw(row) is true
+// (the rows of the change j left and of the one it went to), not every row.
+func (v *DiffView) refreshRowsOf(redraw func(row int) bool) {
+	for _, r := range v.rowWidgets {
+		if r.id >= 0 && r.Visible() && redraw(r.id) {
+			r.Refresh()
+		}
+	}
 }
 
 // show makes m the model on display.
@@ -739,10 +839,20 @@ func (v *DiffView) leadY(r int) float32 {
 // scrollToRow puts row r hunkLead lines below the top of the view, and
 // the change starting there into view horizontally.
 func (v *DiffView) scrollToRow(r int) {
+	was := v.curRow
 	v.curRow = r
 	v.list.ScrollToOffset(v.leadY(r))
 	v.revealChange(r)
-	v.refreshRows()
+	// Rows the scroll bound are drawn; of those on screen before, only the
+	// rows of the change left and of the one gone to show the mark.
+	m := v.model
+	v.refreshRowsOf(func(i int) bool {
+		if i >= m.Len() {
+			return false
+		}
+		s := m.segs[m.segAt(i)].row0
+		return s == r || s == was
+	})
 	if v.stream != nil && v.following {
 		v.setFollowing(false)
 	}

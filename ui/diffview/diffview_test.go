@@ -352,8 +352,15 @@ func TestHighlightArrivesInOneRefresh(t *testing.T) {
 	h.reset("main.go")
 	lines := strings.Split(strings.TrimSuffix(sampleNew, "\n"), "\n")
 	get := func(i int) string { return lines[i] }
-	h.want(0, 0, len(lines), len(lines), get)
-	h.want(1, 0, len(lines), len(lines), get)
+	all := func() []int {
+		out := make([]int, len(lines))
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	h.want(0, 0, all, get)
+	h.want(1, 0, all, get)
 	h.wait()
 	if _, ok := h.tokens(0, 0); !ok {
 		t.Fatal("no tokens for line 0 after the worker finished")

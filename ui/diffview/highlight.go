@@ -3,6 +3,7 @@ package diffview
 import (
 	"image/color"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -19,8 +20,8 @@ type token struct {
 	typ        chroma.TokenType
 }
 
-// hlMargin is how many lines above and below the visible window are
-// tokenised with it, so small scrolls find their colours ready.
+// hlMargin is how many rows above and below the visible ones have their
+// lines tokenised with them, so small scrolls find their colours ready.
 const hlMargin = 20
 
 // hlContext is how many cached lines before the first missing one a job
@@ -93,19 +94,39 @@ func tokenise(lx chroma.Lexer, lines []string) [][]token {
 	return out
 }
 
-// hlJob asks for lines first:first+len(lines) of one side.
-type hlJob struct {
-	side  int
-	gen   uint64
+// hlSeg is a run of lines of one side to tokenise together, from first.
+type hlSeg struct {
 	first int
 	lines []string
 }
 
-// highlighter colours the visible windows of both sides of a view in a
-// background goroutine, caching tokens per line. The UI asks with want;
-// results arrive in the cache and one coalesced fyne.Do calls refresh.
-// Each side has a generation: new text bumps it and drops results
-// computed for the old one.
+// hlJob asks for runs of lines of one side: each run is tokenised on its
+// own, from a few lines of context before it (folds put the lines on
+// screen in runs far apart; the lines between them are not asked for).
+type hlJob struct {
+	side int
+	gen  uint64
+	segs []hlSeg
+}
+
+func (j hlJob) covers(side int, gen uint64, line int) bool {
+	if j.segs == nil || j.side != side || j.gen != gen {
+		return false
+	}
+	for _, s := range j.segs {
+		if s.first <= line && line < s.first+len(s.lines) {
+			return true
+		}
+	}
+	return false
+}
+
+// highlighter colours the lines on screen of both sides of a view in a
+// background goroutine, caching tokens per line. The UI asks with want
+// (lines on screen) and ahead (the pages above and below, tokenised once
+// nothing on screen waits); results arrive in the cache and one coalesced
+// fyne.Do calls refresh. Each side has a generation: new text bumps it and
+// drops results computed for the old one.
 type highlighter struct {
 	refresh func() // called on the UI goroutine after tokens arrive
 
@@ -114,14 +135,18 @@ type highlighter struct {
 	gen     [2]uint64
 	cache   [2]map[int][]token
 	queue   []hlJob  // pending, newest last; at most one per side
+	later   []hlJob  // ahead of the scroll: run when queue is empty; at most one per side
 	running bool     // a worker goroutine is draining queue
 	busy    [2]hlJob // the job of each side being tokenised
+	waited  bool     // a want found its line in a job of later or busy: refresh when it is stored
 	top     [2]int   // no line after it is cached
 	// inline makes want tokenise at once on the calling goroutine (tests
 	// and benchmarks: the test driver runs fyne.Do inline, so a worker
-	// would race with the test).
+	// would race with the test); ahead does nothing then.
 	inline bool
 	idle   *sync.Cond
+	// lines counts the lines tokenised (benchmarks: what a screen costs).
+	lines int
 }
 
 func newHighlighter(refresh func()) *highlighter {
@@ -142,7 +167,7 @@ func (h *highlighter) reset(p string) {
 		h.cache[s] = map[int][]token{}
 		h.top[s] = -1
 	}
-	h.queue = nil
+	h.queue, h.later = nil, nil
 }
 
 // invalidateFrom drops the cached tokens of side's lines from line on
@@ -192,6 +217,13 @@ func (h *highlighter) edited(side, line, removed, added int) {
 	h.top[side] += max(added-removed, 0)
 }
 
+// generation returns both sides' generations (new text, an edit).
+func (h *highlighter) generation() [2]uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.gen
+}
+
 // tokens returns the cached tokens of a line and whether it has been
 // tokenised.
 func (h *highlighter) tokens(side, line int) ([]token, bool) {
@@ -201,123 +233,202 @@ func (h *highlighter) tokens(side, line int) ([]token, bool) {
 	return t, ok
 }
 
-// want asks for line of side to be coloured, with radius lines either
-// side of it (the view passes its height, so any visible row's request
-// covers the whole screen); get returns line i of total. It returns at once
-// (unless inline); a line already cached, queued or being tokenised is not
-// asked for again.
-func (h *highlighter) want(side, line, radius, total int, get func(int) string) {
-	h.mu.Lock()
-	if h.lexer == nil {
-		h.mu.Unlock()
-		return
-	}
+// pending reports, with h.mu held, whether line of side is cached or in a
+// job waiting or running (then it notes that a refresh is owed).
+func (h *highlighter) pending(side, line int) bool {
 	if _, ok := h.cache[side][line]; ok {
+		return true
+	}
+	g := h.gen[side]
+	for _, j := range h.queue {
+		if j.covers(side, g, line) {
+			return true
+		}
+	}
+	for _, j := range h.later {
+		if j.covers(side, g, line) {
+			h.waited = true
+			return true
+		}
+	}
+	if h.busy[side].covers(side, g, line) {
+		h.waited = true
+		return true
+	}
+	return false
+}
+
+// segments returns the runs of lines to tokenise for lines (ascending):
+// the lines not cached, runs less than hlContext apart joined (the lines
+// between cost less than starting the lexer again), each from hlContext
+// lines before it.
+func (h *highlighter) segments(side int, lines []int, get func(int) string) []hlSeg {
+	c := h.cache[side]
+	var runs [][2]int
+	for _, l := range lines {
+		if _, ok := c[l]; ok {
+			continue
+		}
+		if n := len(runs); n > 0 && l <= runs[n-1][1] {
+			continue // repeated
+		}
+		lo := max(l-hlContext, 0)
+		if n := len(runs); n > 0 && lo <= runs[n-1][1] {
+			runs[n-1][1] = l + 1
+			continue
+		}
+		runs = append(runs, [2]int{lo, l + 1})
+	}
+	segs := make([]hlSeg, len(runs))
+	for k, r := range runs {
+		segs[k] = hlSeg{first: r[0], lines: make([]string, r[1]-r[0])}
+		for i := range segs[k].lines {
+			segs[k].lines[i] = get(r[0] + i)
+		}
+	}
+	return segs
+}
+
+// want asks for line of side to be coloured, with the other lines of side
+// on screen: around returns them (ascending; the view's rows on screen and
+// a margin); get returns line i. It returns at once (unless inline); a line
+// already cached, queued or being tokenised is not asked for again.
+func (h *highlighter) want(side, line int, around func() []int, get func(int) string) {
+	h.mu.Lock()
+	if h.lexer == nil || h.pending(side, line) {
 		h.mu.Unlock()
 		return
 	}
-	covers := func(j hlJob) bool {
-		return j.lines != nil && j.side == side && j.gen == h.gen[side] && j.first <= line && line < j.first+len(j.lines)
+	lines := around()
+	if i, ok := slices.BinarySearch(lines, line); !ok {
+		lines = slices.Insert(slices.Clone(lines), i, line)
 	}
-	for _, j := range h.queue {
-		if covers(j) {
-			h.mu.Unlock()
-			return // already asked
-		}
-	}
-	if covers(h.busy[side]) {
-		h.mu.Unlock()
-		return // being tokenised
-	}
-	from, to := line-radius, line+radius+1
-	first, last := max(from-hlMargin, 0), min(to+hlMargin, total)
-	// Only the span of lines not cached yet, after a few lines of context
-	// (a stream's growing edge, not the whole screen again).
-	c := h.cache[side]
-	for first < last {
-		if _, ok := c[first]; !ok {
-			break
-		}
-		first++
-	}
-	for last > first {
-		if _, ok := c[last-1]; !ok {
-			break
-		}
-		last--
-	}
-	first = max(first-hlContext, 0)
-	job := hlJob{side: side, gen: h.gen[side], first: first, lines: make([]string, last-first)}
-	for i := range job.lines {
-		job.lines[i] = get(first + i)
-	}
+	job := hlJob{side: side, gen: h.gen[side], segs: h.segments(side, lines, get)}
 	if h.inline {
 		lx := h.lexer
 		h.mu.Unlock()
-		h.store(job, tokenise(lx, job.lines))
+		h.store(job, h.tokeniseJob(lx, job))
 		return
 	}
-	q := h.queue[:0]
-	for _, j := range h.queue {
-		if j.side != side {
-			q = append(q, j)
-		}
-	}
-	h.queue = append(q, job)
-	if !h.running {
-		h.running = true
-		go h.work() // ends when the queue is empty
-	}
+	h.queue = append(dropSide(h.queue, side), job)
+	h.start()
 	h.mu.Unlock()
 }
 
-func (h *highlighter) store(job hlJob, toks [][]token) bool {
+// ahead asks for lines of side (ascending) that are not on screen yet but
+// may soon be (the pages above and below): tokenised once nothing on
+// screen waits, replacing what was asked ahead for that side before. It
+// does nothing inline.
+func (h *highlighter) ahead(side int, lines []int, get func(int) string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.lexer == nil || h.inline {
+		return
+	}
+	segs := h.segments(side, lines, get)
+	h.later = dropSide(h.later, side)
+	if len(segs) == 0 {
+		return
+	}
+	h.later = append(h.later, hlJob{side: side, gen: h.gen[side], segs: segs})
+	h.start()
+}
+
+// start starts the worker unless it runs; h.mu is held.
+func (h *highlighter) start() {
+	if !h.running {
+		h.running = true
+		go h.work() // ends when both queues are empty
+	}
+}
+
+func dropSide(q []hlJob, side int) []hlJob {
+	out := q[:0]
+	for _, j := range q {
+		if j.side != side {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// tokeniseJob tokenises each run of a job.
+func (h *highlighter) tokeniseJob(lx chroma.Lexer, job hlJob) [][][]token {
+	out := make([][][]token, len(job.segs))
+	n := 0
+	for k, s := range job.segs {
+		out[k] = tokenise(lx, s.lines)
+		n += len(s.lines)
+	}
+	h.mu.Lock()
+	h.lines += n
+	h.mu.Unlock()
+	return out
+}
+
+func (h *highlighter) store(job hlJob, toks [][][]token) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if job.gen != h.gen[job.side] {
 		return false
 	}
 	c := h.cache[job.side]
-	if len(c) > hlCacheMax {
+	n := 0
+	for _, t := range toks {
+		n += len(t)
+	}
+	if len(c)+n > hlCacheMax {
 		c = map[int][]token{}
 		h.cache[job.side] = c
 		h.top[job.side] = -1
 	}
-	for i, t := range toks {
-		c[job.first+i] = t
+	for k, seg := range job.segs {
+		for i, t := range toks[k] {
+			c[seg.first+i] = t
+		}
+		h.top[job.side] = max(h.top[job.side], seg.first+len(seg.lines)-1)
 	}
-	h.top[job.side] = max(h.top[job.side], job.first+len(toks)-1)
 	return true
 }
 
-// work drains the queue, calls refresh once through fyne.Do, and ends
-// when no job is left.
+// work drains the queue, calls refresh once through fyne.Do, then works
+// through the lines asked for ahead (refreshing only when a row waited for
+// them), and ends when no job is left.
 func (h *highlighter) work() {
 	for {
 		stored := false
 		for {
 			h.mu.Lock()
+			q, early := &h.queue, true
 			if len(h.queue) == 0 {
+				if stored { // what is on screen first
+					h.mu.Unlock()
+					break
+				}
+				q, early = &h.later, false
+			}
+			if len(*q) == 0 {
 				h.mu.Unlock()
 				break
 			}
-			job := h.queue[0]
-			h.queue = h.queue[1:]
+			job := (*q)[0]
+			*q = (*q)[1:]
 			h.busy[job.side] = job
 			lx := h.lexer
 			h.mu.Unlock()
-			if h.store(job, tokenise(lx, job.lines)) {
-				stored = true
-			}
+			ok := h.store(job, h.tokeniseJob(lx, job))
 			h.mu.Lock()
 			h.busy[job.side] = hlJob{}
+			if ok && (early || h.waited) {
+				stored, h.waited = true, false
+			}
 			h.mu.Unlock()
 		}
 		if stored && h.refresh != nil {
 			fyne.Do(h.refresh)
 		}
 		h.mu.Lock()
-		if len(h.queue) > 0 {
+		if len(h.queue) > 0 || len(h.later) > 0 {
 			h.mu.Unlock()
 			continue
 		}

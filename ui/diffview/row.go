@@ -73,6 +73,7 @@ type diffRow struct {
 	segBuf  []byte          // run: the narrow runes of a text
 	wsBuf   [2][]words.Span // wsSpansOut's spans, per side
 	drag    bool
+	waitTok bool // drawn without the syntax colours of a line: refreshTokens
 	ok, no  *canvas.Image
 	dragRow int
 }
@@ -106,6 +107,26 @@ func (r *diffRow) bind(id int) {
 	r.Refresh()
 	r.v.markSeen(id)
 	r.v.overview.viewportMoved()
+	r.v.tokensAhead()
+}
+
+// tokensReady reports whether the syntax colours of every line the row
+// shows are cached.
+func (r *diffRow) tokensReady() bool {
+	v := r.v
+	if r.id < 0 || r.id >= v.model.Len() {
+		return true
+	}
+	rw := v.model.Row(r.id)
+	for side, l := range [2]int{rw.a, rw.b} {
+		if get, n := v.lineGetter(side); l < 0 || l >= n || get(l) == "" {
+			continue // an empty line asks for no colours
+		}
+		if _, ok := v.hl.tokens(v.rowTokenLine(rw, side)); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *diffRow) rect(c color.Color, x, y, w, h float32) {
@@ -183,6 +204,7 @@ func (r *diffRow) build() {
 func (r *diffRow) draw() {
 	v := r.v
 	r.objs, r.nText, r.nRect = r.objs[:0], 0, 0
+	r.waitTok = false
 	m := v.model
 	if r.id < 0 || r.id >= m.Len() {
 		return
@@ -339,7 +361,8 @@ func (r *diffRow) draw() {
 			if faded {
 				tc = dim
 			}
-			r.line(0, m.a.Line(rw.a), rw.a, xTextL, words.del, c.delWord, tc, pal)
+			ts, ti := v.rowTokenLine(rw, 0)
+			r.line(ts, ti, m.a.Line(rw.a), xTextL, words.del, c.delWord, tc, pal)
 		}
 	}
 	if rw.b >= 0 {
@@ -354,7 +377,8 @@ func (r *diffRow) draw() {
 		}
 		ms, cur := v.matchesOn(1, rw.b)
 		r.matches(m.b.Line(rw.b), ms, cur, xTextR, c)
-		r.line(1, m.b.Line(rw.b), rw.b, xTextR, words.ins, c.insWord, tc, pal)
+		ts, ti := v.rowTokenLine(rw, 1)
+		r.line(ts, ti, m.b.Line(rw.b), xTextR, words.ins, c.insWord, tc, pal)
 		if growing && rw.b == m.growing[1]-1 {
 			r.text("writing…", theme.Color(theme.ColorNamePrimary), xTextR, h-mt.line, mt.sideW-padText,
 				fyne.TextAlignTrailing, fyne.TextStyle{Italic: true})
@@ -442,7 +466,7 @@ func (r *diffRow) windows(s string, cols []int32) [][2]int {
 }
 
 // line draws one side's text: word-span backgrounds, then coloured runs.
-func (r *diffRow) line(side int, s string, idx int, x float32, spans []words.Span, spanC, fg color.Color, pal *palette) {
+func (r *diffRow) line(ts, ti int, s string, x float32, spans []words.Span, spanC, fg color.Color, pal *palette) {
 	v := r.v
 	mt := v.metric
 	r.colBuf = columns(s, r.colBuf)
@@ -464,9 +488,9 @@ func (r *diffRow) line(side int, s string, idx int, x float32, spans []words.Spa
 	if s == "" {
 		return
 	}
-	ts, ti := v.tokenLine(side, idx)
 	toks, ok := v.hl.tokens(ts, ti)
 	if !ok {
+		r.waitTok = true
 		v.wantTokens(ts, ti)
 	}
 	// Runs: tokens with their colours, plain text between them; runs of

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/diffdesk/diffdesk/review/hub/hubserver"
+	"github.com/diffdesk/diffdesk/review/startup"
+)
+
+// The desk without --hub is the desk as it always was: no goroutine of
+// NATS runs.
+func TestServeWithoutHubRunsNoNATS(t *testing.T) {
+	startServe(t, "")
+	buf := make([]byte, 1<<20)
+	stacks := string(buf[:runtime.Stack(buf, true)])
+	if strings.Contains(stacks, "nats-io") {
+		t.Fatalf("deskctl serve without --hub runs NATS code:\n%s", stacks)
+	}
+	_, errOut, code := deskctl(t, "", "serve", "--hub-creds", "x.nk", "--socket", filepath.Join(t.TempDir(), "s.sock"))
+	if code != 1 || !strings.Contains(errOut, "go with --hub URL") {
+		t.Errorf("--hub-creds without --hub: exit %d, %q", code, errOut)
+	}
+}
+
+// A hub, a desk on it, an agent proposing, and a reviewer listing and
+// deciding through deskctl: the desk writes the file, the agent hears.
+func TestHubServeReviewDecide(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "hub")
+	for _, args := range [][]string{{"hub", "init", "--dir", dir}, {"hub", "add", "--dir", dir, "--role", "desk", "d1"}, {"hub", "add", "--dir", dir, "--role", "reviewer", "r1"}} {
+		if out, errOut, code := deskctl(t, "", args...); code != 0 {
+			t.Fatalf("%v: exit %d, %q %q", args, code, out, errOut)
+		}
+	}
+	h, err := hubserver.Start(hubserver.Options{Dir: dir, Port: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Shutdown()
+	url := h.ClientURL()
+
+	root, sockDir := t.TempDir(), t.TempDir()
+	sock := filepath.Join(sockDir, "desk.sock")
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(sockDir, "claude"))
+	t.Setenv("TMPDIR", sockDir)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- serveLinked(ctx, startup.Options{Roots: []string{root}, Socket: sock, Journal: filepath.Join(sockDir, "j.db"),
+			Config: filepath.Join(sockDir, "none.toml")}, &strings.Builder{}, hubClientFlags{url: url, creds: filepath.Join(dir, "creds", "d1.nk")})
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	for i := 0; i < 300; i++ {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	proposed := make(chan int, 1)
+	go func() {
+		_, _, code := deskctl(t, "from the hub\n", "propose", "--socket", sock, "--format", "write", "--file", filepath.Join(root, "f.txt"))
+		proposed <- code
+	}()
+	review := []string{"hub", "review", "--hub", url, "--hub-creds", filepath.Join(dir, "creds", "r1.nk")}
+	var id string
+	for i := 0; i < 100 && id == ""; i++ {
+		out, errOut, code := deskctl(t, "", append(review, "list")...)
+		if code != 0 {
+			t.Fatalf("review list: exit %d, %q", code, errOut)
+		}
+		if m := regexp.MustCompile(`d1/([0-9a-f]{32})  pending  waiting`).FindStringSubmatch(out); m != nil && strings.Contains(out, "f.txt  +1 −0") {
+			id = m[1]
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if id == "" {
+		t.Fatal("the proposal never showed in deskctl hub review list")
+	}
+	out, errOut, code := deskctl(t, "", append(review, "--feedback", "fine", "decide", "d1/"+id[:8], "approve")...)
+	if code != 0 || !strings.Contains(out, "approved by r1@") || !strings.Contains(out, "(your decision)") || !strings.Contains(out, "wrote "+filepath.Join(root, "f.txt")) {
+		t.Fatalf("review decide: exit %d, %q %q", code, out, errOut)
+	}
+	if c := <-proposed; c != 0 {
+		t.Fatalf("propose: exit %d", c)
+	}
+	if b, _ := os.ReadFile(filepath.Join(root, "f.txt")); string(b) != "from the hub\n" {
+		t.Fatalf("f.txt: %q", b)
+	}
+	if _, errOut, code := deskctl(t, "", append(review, "decide", "d1/"+id, "reject")...); code != 1 || !strings.Contains(errOut, "no proposal") {
+		t.Errorf("deciding it again: exit %d, %q", code, errOut)
+	}
+}
