@@ -167,16 +167,6 @@ func (dec Decision) decider() (by Decider, rule, person string) {
 	return DecidedByPerson, "", dec.who()
 }
 
-// ticksSome reports whether hunks accepts at least one hunk of some file.
-func ticksSome(hunks map[string][]string) bool {
-	for _, ids := range hunks {
-		if len(ids) > 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // startDecision claims an open proposal for a decision.
 func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 	switch dec.Verdict {
@@ -187,9 +177,6 @@ func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 		}
 	default:
 		return nil, fmt.Errorf("review: unknown decision %q", dec.Verdict)
-	}
-	if dec.Verdict == journal.Partial && !ticksSome(dec.Hunks) {
-		return nil, fmt.Errorf("review: a partial approval of proposal %s accepts no hunk, so it would write nothing: reject it instead", id)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -122,26 +122,6 @@ func TestPartialWritesOnlyAcceptedHunks(t *testing.T) {
 	}
 }
 
-// TestPartialWithNoHunkIsRefused: a partial approval accepting no hunk
-// would write nothing; it is refused, naming the rejection to send
-// instead, and the proposal waits again (it was recorded as partial, and
-// deskctl propose exited 0, "approved").
-func TestPartialWithNoHunkIsRefused(t *testing.T) {
-	d := reviewtest.NewDesk(t, "", "")
-	path := filepath.Join(d.Root, "a.txt")
-	reviewtest.WriteFile(t, path, "a\n")
-	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "b\n")
-	for _, hunks := range []map[string][]string{nil, {path: {}}} {
-		_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Partial, Hunks: hunks})
-		if err == nil || !strings.Contains(err.Error(), "accepts no hunk") || !strings.Contains(err.Error(), "reject it instead") {
-			t.Fatalf("Decide partial with hunks %v: %v; want refused as writing nothing", hunks, err)
-		}
-	}
-	if p, _ := d.Get(p.ID); p.State != review.StatePending || reviewtest.ReadFile(t, path) != "a\n" {
-		t.Errorf("state = %s; want pending, nothing written", p.State)
-	}
-}
-
 func TestPartialRejectsUnknownHunk(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	path := filepath.Join(d.Root, "a.txt")

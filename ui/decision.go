@@ -281,7 +281,10 @@ func (d *detail) showEmpty() {
 			try += " --socket " + s
 		}
 	}
-	text := hint + ".\nTry it: " + try
+	text := hint + ".\nTry it: " + try +
+		"\n\nHooks (Claude Code, Gemini CLI, in any mode): deskctl setup claude, deskctl setup gemini" +
+		"\nMCP server (Codex, Cursor, Windsurf, any MCP client): deskctl mcp; deskctl setup codex (or cursor, windsurf) adds it" +
+		"\ndeskctl setup lists the agents and what each door carries."
 	if d.w.opts.Doors != nil {
 		for _, door := range d.w.opts.Doors() {
 			text += "\n\n" + door.Name + " door on " + door.Addr + "\n" + door.Connect
@@ -532,6 +535,8 @@ func (d *detail) updateCounter() {
 	switch {
 	case d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming:
 		d.counter.SetText("")
+	case n+faded == 0 && len(d.p.Files) > 0 && staleFromStart(d.cur()) && d.staleShow.Selected == staleDisk:
+		d.counter.SetText("not known: the agent read a version this desk never had")
 	case n+faded == 0:
 		d.counter.SetText("no changes")
 	default:
@@ -839,10 +844,19 @@ const (
 
 func staleNote(f review.File, m engine.MergeResult) string {
 	s := f.Rel + " changed on disk after the agent read it, so the proposal is stale. "
+	if staleFromStart(f) {
+		s = f.Rel + " on disk is not the version the agent read, so the proposal is stale from the start: the desk never had that version, and what changed since it cannot be shown (" + strconv.Quote(staleDisk) + " shows nothing). "
+	}
 	if len(m.Conflicts) > 0 {
 		return s + fmt.Sprintf("Merging it into the disk's content gives %d conflict(s): Edit to resolve them, or Reject.", len(m.Conflicts))
 	}
 	return s + "Approve merged writes the proposal merged into the disk's content, and only while the disk still holds what is shown."
+}
+
+// staleFromStart reports whether f was stale when proposed: the agent read
+// a version of it the desk never had, so the base is the disk.
+func staleFromStart(f review.File) bool {
+	return f.Stale() && f.Disk.SHA256 == f.Base.SHA256
 }
 
 // stateText is the short state line beside the title.

@@ -170,6 +170,17 @@ func (d diffDriver) Counter() string { return d.h.win.detail.counter.Text }
 // Editing reports whether the right side is an editor.
 func (d diffDriver) Editing() bool { return d.h.win.detail.view.Editor() != nil }
 
+// Show clicks the option of a stale file's view choice (Disk vs merged
+// proposal, What changed on disk, What the agent sent).
+func (d diffDriver) Show(option string) {
+	c := d.h.win.detail.staleShow
+	if !c.Visible() {
+		d.h.t.Fatalf("no choice of views to show %q in", option)
+	}
+	c.SetSelected(option)
+	d.h.settle()
+}
+
 // dialogDriver is the dialog on top of the window, if any.
 type dialogDriver struct{ h *harness }
 
