@@ -720,6 +720,11 @@ func (d *detail) renderProposal() {
 			return
 		}
 		m := d.merge(f)
+		// A save on disk while the person reads (this view, or the
+		// proposal's before it turned stale) keeps their place: the same
+		// line where it was on screen, its change the current one (it
+		// threw the view to hunk 1 at every save).
+		line, y, keep := d.placeKept()
 		switch d.staleShow.Selected {
 		case staleDisk:
 			d.view.SetTexts(f.Path, f.BaseText(), string(f.Disk.Content))
@@ -728,7 +733,11 @@ func (d *detail) renderProposal() {
 		default:
 			d.view.SetStale(string(f.Disk.Content), m)
 		}
-		d.view.NextHunk() // open at the first change, as every diff does
+		if keep && strings.HasSuffix(d.shownKey, ":"+d.staleShow.Selected) || keep && !strings.HasPrefix(d.shownKey, "stale:") {
+			d.view.ShowLineAt(min(line, d.view.Lines()-1), y)
+		} else {
+			d.view.NextHunk() // open at the first change, as every diff does
+		}
 		d.note.SetText(staleNote(f, m))
 		d.noteBox.Show()
 		d.shownKey = key
@@ -820,6 +829,21 @@ func (d *detail) showWrittenOverDisk(o *review.Outcome) {
 			d.shownKey = key
 		}
 	}
+}
+
+// placeKept is the line of the right side the person reads at and how far
+// below the top of the view it is, when the view shows the shown file
+// already (a refresh of it, not another file or proposal).
+func (d *detail) placeKept() (line int, y float32, ok bool) {
+	if d.shownKey == "" || d.shownKey == "stream" || strings.HasPrefix(d.shownKey, "format:") || strings.HasPrefix(d.shownKey, "written:") {
+		return 0, 0, false
+	}
+	line = d.view.PlaceLine()
+	if line < 0 {
+		return 0, 0, false
+	}
+	y, on := d.view.LineY(line)
+	return line, y, on
 }
 
 // merge returns (and caches) the 3-way merge of a stale file against the
@@ -1382,6 +1406,9 @@ func outcomeText(p review.Proposal, o review.Outcome) string {
 		b.WriteString("Your edited version was " + written)
 	case journal.Partial:
 		b.WriteString("Only the hunks left ticked were " + written)
+		if len(o.Files) > 1 {
+			b.WriteString(" (" + perFile(p, o) + ")")
+		}
 	case journal.Rejected:
 		b.WriteString("Rejected")
 		if o.Unfinished {
@@ -1426,6 +1453,30 @@ func outcomeText(p review.Proposal, o review.Outcome) string {
 		}
 	}
 	return b.String()
+}
+
+// perFile says, for each file of a partial approval, what became of it:
+// saved whole, k of n hunks, or not written (every file read "only part
+// of your edit", a file accepted whole too).
+func perFile(p review.Proposal, o review.Outcome) string {
+	var parts []string
+	for _, f := range o.Files {
+		acc := 0
+		for _, h := range f.Hunks {
+			if h.Accepted {
+				acc++
+			}
+		}
+		switch n := len(f.Hunks); {
+		case acc == 0 && n > 0:
+			parts = append(parts, relOf(p, f.Path)+": not written")
+		case acc == n:
+			parts = append(parts, relOf(p, f.Path)+": whole")
+		default:
+			parts = append(parts, fmt.Sprintf("%s: %d of %d hunks", relOf(p, f.Path), acc, n))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // relOf is path relative to its root as the proposal names it.

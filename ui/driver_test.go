@@ -170,6 +170,18 @@ func (d diffDriver) Counter() string { return d.h.win.detail.counter.Text }
 // Editing reports whether the right side is an editor.
 func (d diffDriver) Editing() bool { return d.h.win.detail.view.Editor() != nil }
 
+// Labels are the hunk labels drawn in the view, "; "-joined in hunk order.
+func (d diffDriver) Labels() string {
+	v := d.h.win.View()
+	var out []string
+	for _, hk := range v.Hunks() {
+		if n := v.Note(hk.ID); n.Text != "" {
+			out = append(out, n.Text)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
 // Show clicks the option of a stale file's view choice (Disk vs merged
 // proposal, What changed on disk, What the agent sent).
 func (d diffDriver) Show(option string) {

@@ -47,3 +47,28 @@ func TestStaleFromTheStartSaysSo(t *testing.T) {
 		t.Errorf("What changed on disk: counter %q; want it said unknown, not no changes", got)
 	}
 }
+
+// TestPartialSaysWhatBecameOfEachFile: a partial approval of several files
+// says per file: whole, k of n hunks, or not written (it said "only the
+// hunks left ticked" of every file, a file accepted whole too).
+func TestPartialSaysWhatBecameOfEachFile(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n")
+	h.write("b.txt", "b\n")
+	h.write("c.txt", "c\n")
+	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n@@\n-nine\n+NINE\n*** Update File: b.txt\n@@\n-b\n+B\n*** Update File: c.txt\n@@\n-c\n+C\n*** End Patch\n"
+	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
+	h.win.Select(p.ID)
+	h.settle()
+	h.Keys("j ") // a.txt's second hunk: unticked
+	h.Keys("jj") // on to b.txt, then c.txt
+	h.Keys("H")  // none of c.txt
+	h.Keys("a")
+	if h.Dialog().Open() {
+		h.Dialog().Click("Approve anyway")
+	}
+	h.outcome(p.ID)
+	if got, want := h.Status(), "(a.txt: 1 of 2 hunks; b.txt: whole; c.txt: not written)"; !strings.Contains(got, want) {
+		t.Errorf("status %q; want %q", got, want)
+	}
+}
