@@ -2,7 +2,16 @@
 # Sourced, not run.
 
 export PATH="$PATH:/usr/local/go/bin:$HOME/go/bin"
-export GOFLAGS="${GOFLAGS:--buildvcs=false}"
+# Builds record the git commit they come from (--version) where git can
+# read the checkout; elsewhere (a tarball, a checkout git refuses as another
+# user's) go build would fail on it, so they record none.
+if [ -z "${GOFLAGS:-}" ]; then
+	if git status --porcelain >/dev/null 2>&1; then
+		export GOFLAGS=-buildvcs=auto
+	else
+		export GOFLAGS=-buildvcs=false
+	fi
+fi
 
 # need_go stops with a clear message when no Go toolchain new enough is on PATH.
 need_go() {

@@ -287,6 +287,10 @@ func (d *detail) showEmpty() {
 		"\ndeskctl setup lists the agents and what each door carries."
 	if d.w.opts.Doors != nil {
 		for _, door := range d.w.opts.Doors() {
+			if door.Error != "" {
+				text += "\n\n" + door.Name + " door: not open: " + door.Error
+				continue
+			}
 			text += "\n\n" + door.Name + " door on " + door.Addr + "\n" + door.Connect
 		}
 	}

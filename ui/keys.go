@@ -141,6 +141,10 @@ func (w *Window) bindKeys() {
 			if !w.modal() && w.reviewShown() {
 				w.PrevProposal()
 			}
+		case fyne.KeyPageDown, fyne.KeyPageUp, fyne.KeyHome, fyne.KeyEnd:
+			if !w.modal() && w.reviewShown() && w.detail.view.Visible() {
+				pageKey(w.detail.view, ev.Name)
+			}
 		case fyne.KeyF3:
 			if !w.modal() && w.reviewShown() && w.detail.view.Searching() {
 				if d, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok && d.CurrentKeyModifiers()&fyne.KeyModifierShift != 0 {
@@ -163,6 +167,21 @@ func (w *Window) bindKeys() {
 			return
 		}
 		w.ctrlEnter()
+	}
+}
+
+// pageKey moves the diff a screen down or up (Page Down, Page Up), or to
+// its top or end (Home, End).
+func pageKey(v *diffview.DiffView, k fyne.KeyName) {
+	switch k {
+	case fyne.KeyPageDown:
+		v.PageDown()
+	case fyne.KeyPageUp:
+		v.PageUp()
+	case fyne.KeyHome:
+		v.Home()
+	case fyne.KeyEnd:
+		v.End()
 	}
 }
 
@@ -265,7 +284,8 @@ func KeysText() string {
 	b.WriteString("Ctrl+F  search both sides: Enter or F3 next, Shift+Enter or Shift+F3 previous, Esc closes\n" +
 		"Ctrl+Enter  approve (in the editor: approve edited; in the reject dialog: reject; in the comment dialog: save)\n" +
 		"Esc  leave the editor (keeps your text); again: leave edit mode; in a dialog: close it\n" +
-		"↑/↓  previous / next proposal\n")
+		"↑/↓  previous / next proposal\n" +
+		"PgDn/PgUp  next / previous screen of the diff; Home/End: its top / its end\n")
 	return b.String()
 }
 
@@ -282,11 +302,13 @@ func (w *Window) ShowKeys() {
 	}
 	note := widget.NewLabel("The keys act on the Review tab while no text box or the editor has the keyboard: the line under the buttons says which has it.")
 	note.Wrapping = fyne.TextWrapWord
+	about := widget.NewLabel(AboutText())
+	about.Wrapping = fyne.TextWrapWord
 	// The list is taller than a small window: it scrolls, the note stays.
 	form := container.New(layout.NewFormLayout(), rows...)
 	list := container.NewVScroll(form)
 	list.SetMinSize(fyne.NewSize(0, min(form.MinSize().Height, max(w.Win.Canvas().Size().Height-220, 200))))
-	d := dialog.NewCustom("Keys", "Close", container.NewBorder(nil, note, nil, nil, list), w.Win)
+	d := dialog.NewCustom("Keys · About DiffDesk", "Close", container.NewBorder(nil, container.NewVBox(note, about), nil, nil, list), w.Win)
 	d.Resize(fyne.NewSize(760, 0))
 	w.setCloser(d, func() { w.keysOverlay = nil })
 	w.keysOverlay = d

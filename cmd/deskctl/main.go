@@ -20,14 +20,17 @@ var deskctlCmd = &command{
 running (the diffdesk window or deskctl serve), proposes edits and watches the queue.
 
 The desk's socket is $DIFFDESK_SOCKET, else $XDG_RUNTIME_DIR/diffdesk/desk.sock; --socket
-overrides it. A usage error exits 2.`,
-	subs: []*command{applyCmd, diffCmd, serveCmd, proposeCmd, statusCmd, decideCmd, demoCmd, setupCmd, doctorCmd, mcpCmd, hookCmd, historyCmd, trustCmd, bridgeCmd, hubCmd},
+overrides it. A usage error exits 2. --version prints the version (deskctl version).`,
+	subs: []*command{applyCmd, diffCmd, serveCmd, proposeCmd, statusCmd, decideCmd, demoCmd, setupCmd, doctorCmd, mcpCmd, hookCmd, historyCmd, trustCmd, bridgeCmd, hubCmd, versionCmd},
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
 // run runs a deskctl command line and returns its exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 1 && (args[0] == "--version" || args[0] == "-version") {
+		args = []string{"version"}
+	}
 	x := &invocation{cmd: deskctlCmd, path: "deskctl", args: args, stdin: stdin, stdout: stdout, stderr: stderr}
 	return dispatch(context.Background(), x)
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/internal/version"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -181,10 +184,12 @@ var statusCmd = &command{
 	usage: "[flags]",
 	short: "is a desk running, where, and what waits",
 	long: `Is a desk running, where, and what waits: its workspaces, its front doors for IDE agents
-(with how to connect), and the proposals waiting. It exits 1 when no desk is running.`,
+(with how to connect), the proposals waiting, and the desk's version and this deskctl's. --json
+prints the desk's answer as the protocol gives it (docs/protocol.md, status). It exits 1 when no
+desk is running.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		socket := socketFlag(fl)
-		asJSON := fl.Bool("json", false, "print JSON")
+		asJSON := fl.Bool("json", false, "print the desk's status result as JSON, with the protocol's field names")
 		return func(ctx context.Context, x *invocation) int { return runStatus(ctx, x, *socket, *asJSON) }
 	},
 }
@@ -202,31 +207,49 @@ func runStatus(ctx context.Context, x *invocation, socket string, asJSON bool) i
 		return exitError
 	}
 	defer cl.Close()
-	var st struct {
-		Roots     []string `json:"roots"`
-		Waiting   int      `json:"waiting"`
-		Proposals []struct {
-			ID, Agent, State string
-			Files            []string
-			Added, Removed   int
-			Changeset        string `json:"changeset"` // the key deskctl decide --changeset takes
-		} `json:"proposals"`
-		Doors []review.DoorStatus `json:"doors"`
-	}
-	if err := cl.Call(ctx, "status", struct{}{}, &st); err != nil {
+	var raw json.RawMessage
+	if err := cl.Call(ctx, "status", struct{}{}, &raw); err != nil {
 		fmt.Fprintf(stderr, "deskctl status: %v\n", err)
 		return exitError
 	}
 	if asJSON {
-		writeJSON(stdout, st)
+		// The desk's answer as it is: the protocol's field names, none dropped.
+		var b bytes.Buffer
+		if err := json.Indent(&b, raw, "", "  "); err != nil {
+			fmt.Fprintf(stderr, "deskctl status: the desk's answer is not JSON: %v\n", err)
+			return exitError
+		}
+		b.WriteByte('\n')
+		stdout.Write(b.Bytes())
 		return 0
+	}
+	var st struct {
+		Roots     []string            `json:"roots"`
+		Waiting   int                 `json:"waiting"`
+		Proposals []deskrpc.Summary   `json:"proposals"`
+		Doors     []review.DoorStatus `json:"doors"`
+		Version   *version.Info       `json:"version"`
+	}
+	if err := json.Unmarshal(raw, &st); err != nil {
+		fmt.Fprintf(stderr, "deskctl status: the desk's answer: %v\n", err)
+		return exitError
 	}
 	roots := make([]string, len(st.Roots))
 	for i, r := range st.Roots {
 		roots[i] = review.Printable(r)
 	}
 	fmt.Fprintf(stdout, "desk running at %s\nworkspaces: %v\n", review.Printable(socket), roots)
+	if st.Version != nil {
+		fmt.Fprintf(stdout, "desk version: %s\n", review.Printable(st.Version.String()))
+	} else {
+		fmt.Fprintln(stdout, "desk version: not said (a desk older than this deskctl)")
+	}
+	fmt.Fprintf(stdout, "deskctl version: %s\n", version.Read())
 	for _, d := range st.Doors {
+		if d.Error != "" {
+			fmt.Fprintf(stdout, "%s door: not open: %s\n", d.Name, d.Error)
+			continue
+		}
 		fmt.Fprintf(stdout, "%s door on %s: %d agent(s) connected, %d review(s) open\n  connect: %s\n", d.Name, d.Addr, d.Ready, d.Pending, d.Connect)
 	}
 	fmt.Fprintf(stdout, "%d proposal(s) waiting\n", st.Waiting)
@@ -237,7 +260,7 @@ func runStatus(ctx context.Context, x *invocation, socket string, asJSON bool) i
 		for i, f := range p.Files {
 			files[i] = review.Printable(f)
 		}
-		fmt.Fprintf(stdout, "  %s  %-12s %-9s +%d -%d  %v  changeset %s\n", review.Printable(p.ID), review.Printable(p.Agent), review.Printable(p.State), p.Added, p.Removed, files, review.Printable(p.Changeset))
+		fmt.Fprintf(stdout, "  %s  %-12s %-9s +%d -%d  %v  changeset %s\n", review.Printable(p.ID), review.Printable(p.Agent), review.Printable(string(p.State)), p.Added, p.Removed, files, review.Printable(p.Changeset))
 	}
 	return 0
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 
 	"github.com/diffdesk/diffdesk/cmd/internal/filediff"
+	"github.com/diffdesk/diffdesk/internal/version"
 )
 
 const usage = `usage: deskdiff [-U N] OLD NEW
@@ -40,11 +41,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fl.PrintDefaults()
 	}
 	lines := filediff.ContextFlag(fl)
+	showVersion := fl.Bool("version", false, "print the version (module version, commit) and exit")
 	if err := fl.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
 		}
 		return 2
+	}
+	if *showVersion {
+		fmt.Fprintln(stdout, version.Line("deskdiff"))
+		return 0
 	}
 	var err error
 	switch files := fl.Args(); len(files) {

@@ -180,3 +180,10 @@ func TestUsageAndReadErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestVersion(t *testing.T) {
+	var out, errOut strings.Builder
+	if code := run([]string{"--version"}, &out, &errOut); code != 0 || !strings.HasPrefix(out.String(), "deskdiff ") || !strings.Contains(out.String(), "go1.") {
+		t.Errorf("deskdiff --version = exit %d, %q, %q", code, out.String(), errOut.String())
+	}
+}

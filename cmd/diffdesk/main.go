@@ -3,9 +3,17 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
+	"github.com/diffdesk/diffdesk/internal/version"
 	"github.com/diffdesk/diffdesk/ui"
 )
 
-func main() { os.Exit(ui.Main(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	if len(os.Args) == 2 && (os.Args[1] == "--version" || os.Args[1] == "-version") {
+		fmt.Println(version.Line("diffdesk"))
+		return
+	}
+	os.Exit(ui.Main(os.Args[1:], os.Stdout, os.Stderr))
+}

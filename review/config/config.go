@@ -15,6 +15,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/checker"
 	"github.com/diffdesk/diffdesk/review/glob"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/pelletier/go-toml/v2"
@@ -586,6 +587,9 @@ func (v *configValidator) formatter(n int, f rawFormatter) (FormatterRule, bool)
 	}
 	if len(f.Command) == 0 || f.Command[0] == "" {
 		v.fail(at+".command", "formatter.command", `is missing or empty; add e.g. command = ["gofmt"] (the file's text arrives on stdin, the formatted text leaves on stdout)`)
+		ok = false
+	} else if err := checker.InlinePlaceholder(f.Command, "{path}"); err != nil {
+		v.fail(at+".command", "formatter.command", err.Error())
 		ok = false
 	}
 	var timeout time.Duration

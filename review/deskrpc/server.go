@@ -10,10 +10,12 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/internal/version"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/memory"
@@ -37,7 +39,7 @@ const (
 	codeUnknown        = -32002 // unknown proposal id
 	codeState          = -32003 // the proposal is not in a state that allows this
 	codeForbidden      = -32004 // the connection's role does not allow the method
-	codeClosed         = -32005 // the desk closed before answering (its window closed, serve stopped)
+	codeClosed         = -32006 // the desk closed before answering (its window closed, serve stopped)
 )
 
 type rpcRequest struct {
@@ -69,6 +71,8 @@ type Server struct {
 	doors    func() []review.DoorStatus // the open front doors, for status; nil if none
 	wg       sync.WaitGroup             // connections being served
 	inflight *budget                    // places for large messages being read (MaxLargeMessages)
+	limits   Limits                     // limits.go
+	answers  atomic.Int64               // bytes of answers marshalled and not yet written, over all connections
 }
 
 // ShowDoors makes the status method report the front doors f returns.
@@ -77,7 +81,9 @@ func (s *Server) ShowDoors(f func() []review.DoorStatus) { s.doors = f }
 
 // NewServer returns a server for desk.
 func NewServer(desk *review.Desk) *Server {
-	return &Server{desk: desk, inflight: newBudget(MaxLargeMessages)}
+	s := &Server{desk: desk, inflight: newBudget(MaxLargeMessages)}
+	s.SetLimits(Limits{})
+	return s
 }
 
 // Serve accepts connections on l until ctx is done or l is closed, then
@@ -157,11 +163,13 @@ type conn struct {
 	events   *eventQueue // set once the reviewer subscribed
 	who      string      // hello's who: the person deciding on this connection
 	leave    func()      // hello said "attend": the reviewer is at the desk until the connection ends (review.Desk.Attend)
+	flow     *flow       // answers unread and requests in hand (limits.go)
+	chunked  int64       // bytes of chunk data received (read only on the reading goroutine)
 }
 
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	ctx, cancel := context.WithCancel(ctx)
-	cc := &conn{s: s, c: c, owned: map[string]bool{}, made: map[string]bool{}}
+	cc := &conn{s: s, c: c, owned: map[string]bool{}, made: map[string]bool{}, flow: newFlow()}
 	var reqs sync.WaitGroup
 	defer func() {
 		cancel()
@@ -187,6 +195,9 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	defer stop()
 	r := bufio.NewReaderSize(c, smallMessageBytes)
 	for {
+		if !cc.waitRoom(ctx) { // back-pressure: its answers unread, or too many requests in hand
+			return
+		}
 		l := &loan{b: s.inflight}
 		line, err := readLine(r, MaxMessageBytes, func(n int) error { return l.grown(ctx, n) })
 		if errors.Is(err, errTooLong) {
@@ -213,7 +224,13 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 			l.give()
 			continue
 		}
-		if req.Method == "chunk" { // in order, on this goroutine: chunks must not overtake each other
+		cc.flow.active.Add(1)
+		if !mayBlock[req.Method] {
+			// In order, on this goroutine: chunks must not overtake each
+			// other, and a quick answer (a read's whole file) is written
+			// before the next request is read, so a client that never
+			// reads its answers stops being read (back-pressure), and
+			// holds one answer, not one per request it sent.
 			cc.serveRequest(ctx, req, l)
 			continue
 		}
@@ -226,6 +243,13 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 		}()
 	}
 }
+
+// mayBlock are the methods that may wait on a person, a formatter or a
+// checker: each is handled on a goroutine of its own (at most
+// Limits.ConnRequests at once per connection), so a blocking wait does not
+// hold up a cancel. Every other method is answered in order.
+var mayBlock = map[string]bool{"propose": true, "finish": true, "wait": true, "decide": true,
+	"decideChangeset": true, "place": true, "dismiss": true, "checkText": true}
 
 // parseRequest decodes one line: nil for a blank line, else a request or
 // the error to answer (with the request's id, if it had one).
@@ -246,6 +270,10 @@ func parseRequest(line []byte) (*rpcRequest, *rpcError) {
 // serveRequest handles req and answers it if it has an id; the bytes it
 // took from the budget (l) go back once its params are decoded.
 func (cc *conn) serveRequest(ctx context.Context, req *rpcRequest, l *loan) {
+	defer func() {
+		cc.flow.active.Add(-1)
+		cc.flow.signal()
+	}()
 	id := req.ID
 	res, err := cc.handle(ctx, req, l.give)
 	l.give()
@@ -352,9 +380,11 @@ func (cc *conn) reply(id json.RawMessage, result any, err error) {
 	if merr != nil {
 		b, _ = json.Marshal(rpcResponse{JSONRPC: "2.0", ID: resp.ID, Error: &rpcError{Code: -32603, Message: merr.Error()}})
 	}
+	b, written := cc.queue(resp.ID, append(b, '\n'))
+	defer written()
 	cc.wmu.Lock()
 	defer cc.wmu.Unlock()
-	cc.c.Write(append(b, '\n'))
+	cc.c.Write(b)
 	memory.Release(len(b)) // a big answer: the outcome of a big file
 }
 
@@ -363,7 +393,10 @@ func toRPCError(err error) *rpcError {
 	var se *review.StaleError
 	var ce *review.CommentError
 	var seenErr *review.SeenError
+	var be *review.BudgetError
 	switch {
+	case errors.As(err, &be):
+		return &rpcError{Code: codeRefused, Message: err.Error(), Data: be}
 	case errors.As(err, &ce):
 		return &rpcError{Code: codeInvalidParams, Message: "decide: " + err.Error(), Data: ce}
 	case errors.As(err, &seenErr):
@@ -483,6 +516,8 @@ type (
 		Waiting   int                 `json:"waiting"`
 		Proposals []Summary           `json:"proposals"`
 		Doors     []review.DoorStatus `json:"doors"`
+		// Version is the desk's build: its version and commit.
+		Version version.Info `json:"version"`
 	}
 )
 
@@ -552,6 +587,9 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		if !validFormat(p.Format) {
 			return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("propose: unknown format %q", p.Format)}
 		}
+		if err := cc.underBudget(true, ""); err != nil {
+			return nil, err
+		}
 		prop, err := d.Propose(ctx, p.Request)
 		if err != nil {
 			return nil, err
@@ -566,6 +604,13 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		if err := cc.mayUse(req.Method, p.ID); err != nil {
 			return nil, err
 		}
+		if before := cc.chunked; before/(1<<20) != (before+int64(len(p.Data)))/(1<<20) {
+			if err := cc.underBudget(false, p.ID); err != nil {
+				d.Withdraw(ctx, p.ID, err.Error())
+				return nil, err
+			}
+		}
+		cc.chunked += int64(len(p.Data))
 		return nil, d.Feed(p.ID, p.Data)
 	case "finish":
 		var p idParams
@@ -689,7 +734,7 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		}
 		return readResult{Path: f.Path, Exists: f.Base.Exists, Content: f.BaseText(), SHA256: f.Base.SHA256}, nil
 	case "status":
-		st := statusResult{Protocol: ProtocolVersion, Roots: d.Roots(), Proposals: []Summary{}}
+		st := statusResult{Protocol: ProtocolVersion, Roots: d.Roots(), Proposals: []Summary{}, Version: version.Read()}
 		for _, p := range d.List() {
 			e := entryOf(p)
 			e.Own = cc.isMine(p.ID)
