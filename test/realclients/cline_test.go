@@ -249,7 +249,11 @@ func TestClineHookWithoutDeskctl(t *testing.T) {
 	api := fakeOpenAI(t, "editor", map[string]any{"path": target, "old_text": "hello", "new_text": "hello from the model"})
 	gone := filepath.Join(e.home, "bin", "deskctl")
 	os.MkdirAll(filepath.Dir(gone), 0o755)
-	if err := os.Link(deskctlBin, gone); err != nil {
+	b, err := os.ReadFile(deskctlBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gone, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	clineEnv(t, e, bin, api, "")
