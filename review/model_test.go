@@ -53,9 +53,6 @@ func TestDeskModel(t *testing.T) {
 	})
 }
 
-// modelChecks is how many generated sequences the normal test runs.
-const modelChecks = 30
-
 // setRapidFlag sets one of rapid's flags from env, else to def when the
 // command line left it at rapid's default.
 func setRapidFlag(t *testing.T, name, env, def string) {
