@@ -34,6 +34,7 @@ var (
 	deskctl   = flag.String("deskctl", "bin/deskctl", "deskctl, which proposes the new file to the window's desk")
 	openLimit = flag.Duration("open-limit", 150*time.Second, "give up on a tool's first paint after this long (Meld at 1M lines)")
 	dir       = flag.String("dir", "", "work directory (default: a temporary one)")
+	skip      = flag.String("skip", "meld@1000000", "tool@lines pairs not run (comma-separated): Meld does not open 1M lines in minutes")
 	frames    = flag.Bool("framelog", true, "DiffDesk's first paint by its $DIFFDESK_FRAMELOG line (false: by repaints settling, as the others)")
 )
 
@@ -80,7 +81,12 @@ func main() {
 		oldPath, newPath, bytes := writePair(work, n)
 		fmt.Printf("== %d lines (%.1f MB a side, 22-byte lines, a 3-line change every 200 lines)\n", n, float64(bytes)/1e6)
 		for _, t := range toolList {
-			r := x.run(t, work, oldPath, newPath)
+			var r result
+			if slices.Contains(strings.Split(*skip, ","), fmt.Sprintf("%s@%d", t, n)) {
+				r.err = "not run (-skip)"
+			} else {
+				r = x.run(t, work, oldPath, newPath)
+			}
 			if all[t] == nil {
 				all[t] = map[int]result{}
 			}
@@ -339,7 +345,9 @@ func (d *display) run(tool, work, oldPath, newPath string) result {
 	tmp, _ := os.MkdirTemp(work, tool)
 	env := append(os.Environ(), "XDG_RUNTIME_DIR="+tmp, "XDG_CONFIG_HOME="+tmp+"/config", "XDG_DATA_HOME="+tmp+"/data",
 		"XDG_CACHE_HOME="+tmp+"/cache", "HOME="+tmp)
-	os.MkdirAll(tmp+"/config", 0o700)
+	for _, sub := range []string{"config", "cache", "data"} {
+		os.MkdirAll(filepath.Join(tmp, sub), 0o700)
+	}
 	d.remember()
 	d.drain()
 	switch tool {
@@ -361,6 +369,9 @@ func (d *display) run(tool, work, oldPath, newPath string) result {
 		go func() {
 			sc := bufio.NewScanner(logR)
 			for sc.Scan() {
+				if debug {
+					fmt.Fprintln(os.Stderr, "diffdesk:", sc.Text())
+				}
 				if drawn != nil && strings.Contains(sc.Text(), "diffview: rows drawn: ") {
 					drawn <- time.Now()
 				}

@@ -632,7 +632,7 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 	if ended {
 		v.list.ScrollToOffset(keepY)
 	}
-	if frameLog {
+	if frameLog && m.Len() > 0 {
 		// The rows are drawn: the next frame shows them (test/windowbench
 		// times a first paint from this line to that frame).
 		log.Printf("diffview: rows drawn: %s, %d rows", v.path, m.Len())
