@@ -571,6 +571,13 @@ func (r *srRun) place() error {
 			}
 		}
 	}
+	if (merr != nil || loc.strategy != StrategyExact) && len(r.placed) > 0 && r.chosen == nil &&
+		!strings.Contains(r.m.text, q.text) && strings.Contains(r.output(), q.text) {
+		// Not in the file as it was, but exactly in the text the blocks
+		// before made: aider's answer (inSequence) beats a loose match here.
+		return r.fail(b, &MatchError{Kind: FailNoMatch, Search: q.text, Tried: triedUpTo(StrategyBlockAnchor),
+			Hint: "the SEARCH text is in the file only as the blocks before it leave it"})
+	}
 	skipped := false
 	if merr != nil && merr.Kind == FailNoMatch && len(b.search) > 1 && strings.TrimSpace(b.search[0]) == "" {
 		// aider drops a spurious blank first line of SEARCH.
@@ -613,9 +620,8 @@ func (p *srPlacement) replaceLine(k int, l string, strip bool) string {
 		l, _, _ = cutRooLineNumber(l)
 	}
 	l = p.loc.shift.apply(l)
-	if k == 0 && (strings.TrimSpace(l) != "" || strings.TrimSpace(p.loc.lead) != "") {
-		// The text before a mid-line match stays (Cline's bytes); a
-		// whitespace lead is not put before a blank line.
+	if k == 0 {
+		// The text before a mid-line match stays (Cline's bytes).
 		l = p.loc.lead + l
 	}
 	return l

@@ -28,6 +28,8 @@ func keyBindings() []keyBinding {
 	b := []keyBinding{
 		{'j', "", "next hunk (on to the next file)", func(w *Window) { w.detail.NextHunk() }},
 		{'k', "", "previous hunk (back to the previous file)", func(w *Window) { w.detail.PrevHunk() }},
+		{'J', "", "next change that is not trivial (no whitespace, comment or formatting label)", func(w *Window) { w.detail.NextNonTrivial() }},
+		{'u', "", "the first hunk never on screen (in any file of the proposal)", func(w *Window) { w.detail.NextUnseen() }},
 		{' ', "Space", "tick / untick the current hunk", func(w *Window) { w.detail.ToggleHunk() }},
 		{'a', "", "approve (approve edited while editing, approve merged when stale, only the ticked hunks when some are unticked)", func(w *Window) { w.Approve() }},
 		{'s', "", "approve the selected (ticked) hunks only", func(w *Window) { w.detail.ApproveSelected() }},
@@ -110,8 +112,12 @@ func (w *Window) bindKeys() {
 		case fyne.KeyReturn, fyne.KeyEnter:
 			if c := w.detail.tree.confirm; c != nil {
 				c() // the approve-all confirmation is open
+			} else if d := w.detail.protectedDialog; d != nil {
+				d.Confirm() // Approve protected (protected.go)
 			} else if d := w.detail.unseenDialog; d != nil {
 				d.Confirm() // Approve anyway (seen.go)
+			} else if d := w.detail.ownEditDialog; d != nil {
+				d.Confirm() // Write it (ownedit.go)
 			} else if d := w.detail.discardDialog; d != nil {
 				d.Confirm() // Discard the edit (discardedit.go)
 			}
