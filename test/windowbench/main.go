@@ -353,6 +353,8 @@ func (d *display) run(tool, work, oldPath, newPath string) result {
 	switch tool {
 	case "diffdesk":
 		sock := filepath.Join(tmp, "desk.sock")
+		// A 1M-line side is past the desk's default 10 MiB limit.
+		os.WriteFile(filepath.Join(tmp, "config.toml"), []byte("[limits]\nmax_file_bytes = 268435456\n"), 0o600)
 		cmd = exec.Command(*diffdesk, "--workspace", filepath.Dir(oldPath), "--socket", sock, "--journal", filepath.Join(tmp, "journal.db"),
 			"--config", filepath.Join(tmp, "config.toml"))
 		cmd.Env = append(env, "DIFFDESK_FRAMELOG=1")
@@ -412,7 +414,7 @@ func (d *display) run(tool, work, oldPath, newPath string) result {
 		}
 		defer stop(cmd)
 	}
-	win := d.windowOf(cmd.Process.Pid, 60*time.Second)
+	win := d.windowOf(cmd.Process.Pid, *openLimit)
 	if win == 0 {
 		r.err = "no window"
 		return r
