@@ -448,29 +448,15 @@ func (m *lineMatcher) findExact(q *searchLines, o matchOptions) (located, []Cand
 }
 
 // countExact counts the non-overlapping exact occurrences of q.text from
-// byte first, where one starts (next finds them one by one). A search of two
-// or more lines is counted on the trimmed line hashes, which every
-// occurrence's second to last lines share, checking the bytes where they
-// do: O(lines) rather than a byte scan of the rest of the file per block.
+// byte first, where one starts (next finds them one by one): the byte scan
+// goes on from the first occurrence's end, so the file is read once in all
+// (finding the first read it up to there). Hashing every line to count
+// instead cost 40 times Cline's whole apply on a 100k-line file.
 func (m *lineMatcher) countExact(q *searchLines, first int, next func(int) int) int {
 	n := 0
-	if len(q.lines) < 2 {
-		for at := first; at >= 0; at = next(at + len(q.text)) {
-			n++
-		}
-		return n
+	for at := first; at >= 0; at = next(at + len(q.text)) {
+		n++
 	}
-	m.prepare()
-	l0, end := m.lineOf(first), first
-	head := len(q.lines[0]) + 1 // the first line and its "\n"
-	seqOccurrences(m.tHash[l0+1:], q.tHash[1:], func(i int) bool {
-		at := m.start[l0+1+i] - head
-		if at >= end && m.exactAt(at, q.text) {
-			n++
-			end = at + len(q.text)
-		}
-		return true
-	})
 	return n
 }
 

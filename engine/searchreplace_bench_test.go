@@ -76,6 +76,21 @@ func BenchmarkSearchReplaceNoMatch(b *testing.B) {
 	}
 }
 
+// BenchmarkSearchReplaceExactHit is a 50-line block found exactly, once,
+// in the middle of a 100k-line file (Cline's constructNewFileContent: an
+// indexOf and the splice): proving it is the only place must not cost a
+// second pass over every line.
+func BenchmarkSearchReplaceExactHit(b *testing.B) {
+	file := benchGoFile(100000)
+	block := benchBlock(file, 50000, 50) // its functions' numbers are the file's only
+	diff := benchDiff(block, "x\n")
+	res, err := Apply(file, SearchReplace{Text: diff})
+	if err != nil || res.Matches[0].Strategy != StrategyExact || res.Matches[0].Loose() {
+		b.Fatalf("Apply = %+v, %v; want one exact match", res.Matches, err)
+	}
+	loopCPU(b, func() { Apply(file, SearchReplace{Text: diff}) })
+}
+
 // BenchmarkSearchReplaceReindented is a 50-line block found by line-trimmed
 // matching on a 100k-line file.
 func BenchmarkSearchReplaceReindented(b *testing.B) {

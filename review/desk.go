@@ -1,6 +1,7 @@
 package review
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -38,6 +39,10 @@ type Options struct {
 	// and to the journal's directory, need a person whatever the
 	// workspace (workspace.Guard).
 	Own []string
+	// MaxHeldBytes and MaxHeldCount bound the proposals the desk holds for
+	// agents (budget.go); 0 means DefaultMaxHeldBytes, DefaultMaxHeldCount.
+	MaxHeldBytes int64
+	MaxHeldCount int
 }
 
 // ErrUnknownProposal is returned for an id the desk does not hold.
@@ -53,6 +58,9 @@ type Desk struct {
 	unattended journal.Verdict
 	now        func() time.Time
 	watch      *staleWatcher
+
+	maxHeldBytes int64 // budget.go
+	maxHeldCount int
 
 	mu      sync.Mutex
 	entries map[string]*entry
@@ -112,7 +120,9 @@ func NewDesk(opts Options) (*Desk, error) {
 	d := &Desk{
 		ws: ws, journal: opts.Journal, unattended: opts.Unattended, now: opts.Now,
 		entries: map[string]*entry{}, subs: map[int]func(Event){},
-		kept: keptList{maxBytes: keepDecidedBytes, maxCount: keepDecidedCount},
+		kept:         keptList{maxBytes: keepDecidedBytes, maxCount: keepDecidedCount},
+		maxHeldBytes: cmp.Or(opts.MaxHeldBytes, DefaultMaxHeldBytes),
+		maxHeldCount: cmp.Or(opts.MaxHeldCount, DefaultMaxHeldCount),
 	}
 	d.cfg.store(opts.Config)
 	if d.now == nil {
@@ -167,6 +177,12 @@ func (d *Desk) Roots() []string { return d.ws.Roots() }
 func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 	if req.Agent == "" {
 		req.Agent = "agent"
+	}
+	d.mu.Lock()
+	over := d.overBudgetLocked(true)
+	d.mu.Unlock()
+	if over != nil {
+		return Proposal{}, over
 	}
 	// Names are shown to the person and printed in terminals: a control
 	// character in one is escaped here, once, for every later reader.
@@ -397,7 +413,7 @@ func (d *Desk) applyPatch(dir, payload string) ([]File, error) {
 			files = append(files, f)
 		}
 		f.Delete = del
-		if err := d.proposed(&f, engine.Result{Content: content, Matches: matches}); err != nil {
+		if err := d.proposed(&f, engine.Result{Content: content, Matches: matches, EditEOL: patchEOL(payload, f.BaseText(), del)}); err != nil {
 			return err
 		}
 		files[index[f.Path]] = f
@@ -420,6 +436,19 @@ func (d *Desk) applyPatch(dir, payload string) ([]File, error) {
 		}
 	}
 	return files, nil
+}
+
+// patchEOL is a patch's line ending where the file's differs (its lines
+// were written in the file's: File.EditEOL), "" if they agree.
+func patchEOL(payload, base string, del bool) string {
+	doc, err := engine.Decode(base)
+	if err != nil || del || doc.EOL == "" {
+		return ""
+	}
+	if eol := eolOf(payload); eol != "" && eol != doc.EOL {
+		return eol
+	}
+	return ""
 }
 
 // newID returns a new proposal id: its sequence number at this desk and
@@ -608,6 +637,15 @@ func (d *Desk) Feed(id, chunk string) error {
 		d.mu.Unlock()
 		d.finish(context.Background(), e, Outcome{ID: id, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
 		return err
+	}
+	if e.streamed/streamCheckBytes != (e.streamed+int64(len(chunk)))/streamCheckBytes {
+		if over := d.overBudgetLocked(false); over != nil {
+			over.StreamPath = e.p.Files[0].Path
+			e.p.State, e.p.Failure = StateFailed, over.Error()
+			d.mu.Unlock()
+			d.finish(context.Background(), e, Outcome{ID: id, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+			return over
+		}
 	}
 	defer d.mu.Unlock()
 	pv, err := e.stream.Feed(chunk)

@@ -11,4 +11,8 @@ type DoorStatus struct {
 	Clients int    `json:"clients"` // agent connections open now
 	Ready   int    `json:"ready"`   // of those, agents whose handshake is done (they listed the tools)
 	Pending int    `json:"pending"` // reviews the door is waiting on
+	// Error says why a door the config enables did not open (its
+	// directory unsafe, no port); the desk serves the other doors. The
+	// other fields but Name and File are empty then.
+	Error string `json:"error,omitempty"`
 }

@@ -22,6 +22,7 @@ var controlFiles = []string{
 	".claude/settings.json", "pkg/.claude/settings.local.json", ".gemini/settings.json", ".mcp.json", "sub/.MCP.json",
 	".vscode/tasks.json", ".vscode/settings.json", ".github/workflows/ci.yml", "sub/.github/workflows/x.yml",
 	".husky/pre-commit", ".npmrc", "sub/.NPMRC", ".pypirc", ".envrc", ".cursor/mcp.json", ".pre-commit-config.yaml",
+	".cline/hooks/PreToolUse",
 }
 
 // TestUnattendedDeskNeverApprovesControlFiles: the unattended policy

@@ -52,7 +52,8 @@ func (d *Desk) deliveredLocked(e *entry) {
 	}
 }
 
-// size is the bytes of text e holds: payload, file contents and outcome.
+// size is the bytes of text e holds: payload (streamed chunks too), file
+// contents and outcome.
 func (e *entry) size() int64 {
 	n := len(e.p.Payload) + len(e.p.Failure)
 	for _, f := range e.p.Files {
@@ -61,5 +62,5 @@ func (e *entry) size() int64 {
 	for _, f := range e.outcome.Files {
 		n += len(f.FinalContent) + len(f.UserEdits) + len(f.AutoFormatEdits) + len(f.DiskEdits)
 	}
-	return int64(n + len(e.outcome.Error) + len(e.outcome.Feedback))
+	return int64(n+len(e.outcome.Error)+len(e.outcome.Feedback)) + e.streamed // a stream's chunks
 }

@@ -4,7 +4,7 @@
 # Prints the directory on success. Safe to rerun: a finished install is kept.
 set -eu
 dir=${DIFFDESK_REALCLIENTS:-${XDG_CACHE_HOME:-$HOME/.cache}/diffdesk-realclients}
-pins="@google/gemini-cli-core@0.61.0 @google/gemini-cli@0.61.0 @anthropic-ai/claude-code@2.1.330 @modelcontextprotocol/inspector@2.12.0"
+pins="@google/gemini-cli-core@0.61.0 @google/gemini-cli@0.61.0 @anthropic-ai/claude-code@2.1.330 @modelcontextprotocol/inspector@2.12.0 cline@3.0.65"
 stamp="$dir/.installed"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$pins" ]; then
 	echo "$dir"

@@ -35,6 +35,7 @@ type changesetTree struct {
 	scroll *container.Scroll
 	box    *fyne.Container
 	hunks  map[string]cachedHunks // proposal id + path → its hunks (fileHunks)
+	sig    string                 // what refresh last showed (signature)
 	// confirm, while the approve-all confirmation is open, approves (Enter).
 	confirm    func()
 	confirmMsg string // the question confirm answers
@@ -66,6 +67,13 @@ func (t *changesetTree) refresh() {
 	}
 	if t.cs.Key != was {
 		clear(t.hunks) // another changeset's: it holds their texts
+	}
+	// Each streamed chunk asks again: what would show the same is left as
+	// it is (rebuilding it and laying out the pane was half a chunk's work).
+	if sig := t.signature(); sig != t.sig {
+		t.sig = sig
+	} else {
+		return
 	}
 	// The tree comes, goes and grows while the person reads: the pane is
 	// laid out again each time, or the diff stays where it was, under it.
@@ -112,6 +120,25 @@ func (t *changesetTree) refresh() {
 	t.scroll.SetMinSize(fyne.NewSize(0, h))
 	t.box.Show()
 	t.reveal(cur) // treescroll.go
+}
+
+// signature is everything the tree shows: the changeset's counts, each
+// file's name, state, lines and mark, the theme's colours.
+func (t *changesetTree) signature() string {
+	if !t.shown() {
+		return "hidden"
+	}
+	var b strings.Builder
+	cs := t.cs
+	fmt.Fprint(&b, theme.Color(theme.ColorNameForeground), cs.Open, cs.Added, cs.Removed, len(cs.Proposals), t.current())
+	for _, p := range cs.Proposals {
+		fmt.Fprint(&b, p.State)
+	}
+	for _, f := range cs.Files {
+		st, col := t.fileState(f)
+		fmt.Fprintf(&b, "\x00%s\x00%s\x00%s\x00%v", f.Rel, st, col, []any{f.State, f.Added, f.Removed, f.New, f.Delete})
+	}
+	return b.String()
 }
 
 // current is the index in the changeset's files of the file shown; -1 if
@@ -256,7 +283,7 @@ func (t *changesetTree) fileHunks(p review.Proposal) func(review.File) []engine.
 // counter is the counter's text over the changeset, from the shown file's
 // hunk k of n: "hunk K of N · file I of M"; "" when the changeset has one
 // proposal (the proposal's own counter says it all).
-func (t *changesetTree) counter(k, n int) string {
+func (t *changesetTree) counter(k, above, n int) string {
 	cur := t.current()
 	if len(t.cs.Proposals) < 2 || cur < 0 {
 		return ""
@@ -272,11 +299,7 @@ func (t *changesetTree) counter(k, n int) string {
 		}
 		total += c
 	}
-	s := fmt.Sprintf("%d %s", total, plural(total, "hunk", "hunks"))
-	if k > 0 {
-		s = fmt.Sprintf("hunk %d of %d", before+k, total)
-	}
-	return fmt.Sprintf("%s · file %d of %d in the changeset", s, cur+1, len(t.cs.Files))
+	return fmt.Sprintf("%s · file %d of %d in the changeset", hunkWhere(k, above, before, total), cur+1, len(t.cs.Files))
 }
 
 // openProposals are the changeset's proposals that wait for a decision.

@@ -28,8 +28,8 @@ type hookInput struct {
 
 var hookCmd = &command{
 	name:  "hook",
-	usage: "claude|gemini [flags]",
-	short: "an agent hook (Claude Code, Gemini CLI) that shows each edit at the desk",
+	usage: "claude|gemini|cline [flags]",
+	short: "an agent hook (Claude Code, Gemini CLI, Cline) that shows each edit at the desk",
 	long: `An agent hook — Claude Code's PreToolUse or PermissionRequest, Gemini CLI's BeforeTool — reading
 the hook's JSON on stdin: it shows the edit at the desk and answers allow, deny with the reason,
 or allow with the person's text. Without a desk it blocks the edit (exit 2, the agents' way to
@@ -37,15 +37,25 @@ block, with the reason), unless --without-desk ask leaves it to the agent's own 
 it cannot read blocks the tool too. deskctl setup writes it into the agent's settings. The
 desk's report (the person's and the formatter's changes, the final content) reaches the model
 through PreToolUse itself; after PermissionRequest and BeforeTool it needs the same command as
-the PostToolUse or AfterTool hook.`,
-	words: func() []string { return []string{"claude", "gemini"} },
+the PostToolUse or AfterTool hook.
+
+Cline's PreToolUse and PostToolUse hook files run "deskctl hook cline" (deskctl setup cline
+writes them). Cline runs a tool unreviewed when its hook prints nothing or takes 120 s, so for
+Cline it always answers: without a desk, or when the person has not decided within --wait, it
+blocks the edit and tells the model why (--without-desk does not apply: Cline has no prompt of
+its own to leave it to).`,
+	words: func() []string { return []string{"claude", "gemini", "cline"} },
 	flags: func(fl *flag.FlagSet) runFunc {
 		socket := socketFlag(fl)
 		without := fl.String("without-desk", "block", "with no desk running: `block|ask` — block the edit, or leave it to the agent's own prompt")
+		wait := fl.Duration("wait", clineWait, "cline: the `DURATION` to wait for the person before blocking the edit (Cline gives a hook 120 s)")
 		return func(ctx context.Context, x *invocation) int {
 			if *without != "block" && *without != "ask" {
 				// Exit 2 blocks the tool: a typo here must not let edits through.
 				return x.usageError("--without-desk must be block or ask, not %q", *without)
+			}
+			if len(x.args) > 0 && x.args[0] == "cline" {
+				return runClineHook(ctx, x, *socket, *wait)
 			}
 			return runHook(ctx, x, *socket, *without == "ask")
 		}
@@ -61,7 +71,7 @@ the PostToolUse or AfterTool hook.`,
 // the agent's own prompt.
 func runHook(ctx context.Context, x *invocation, socket string, askWithoutDesk bool) int {
 	if len(x.args) == 0 || (x.args[0] != "claude" && x.args[0] != "gemini") {
-		return x.usageError("say which agent: claude or gemini")
+		return x.usageError("say which agent: claude, gemini or cline")
 	}
 	agent, stdout, stderr := x.args[0], x.stdout, x.stderr
 	in, err := readHookInput(x.stdin)

@@ -70,12 +70,12 @@ func serveLinked(ctx context.Context, c startup.Options, stdout io.Writer, h hub
 	if err != nil {
 		return err
 	}
-	serveErr := b.Serve()
-	fmt.Fprint(stdout, b.Summary())
-	if serveErr != nil {
-		b.Stop()
-		return serveErr
+	if err := b.Serve(); err != nil {
+		// A door that did not open: the socket and the other doors are
+		// served; the summary says which door and why.
+		fmt.Fprintf(stdout, "deskctl: %v\n", err)
 	}
+	fmt.Fprint(stdout, b.Summary())
 	unlink, err := linkHub(b.Desk, h, stdout)
 	if err != nil {
 		b.Stop()

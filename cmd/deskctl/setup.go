@@ -31,6 +31,10 @@ type setupAgent struct {
 	// bypass, when not "", says that the agent's own edit tools still
 	// write without the desk; bypassFix how to turn them off.
 	bypass, bypassFix string
+	// ownFallback says the agent's hook files answer for a deskctl that
+	// cannot run themselves, blocking the edit, instead of "|| exit 2"
+	// (Cline: setup_cline.go).
+	ownFallback bool
 	// targets are the settings files for env, each with its edit.
 	targets func(env setupEnv) ([]setupTarget, error)
 }

@@ -144,8 +144,10 @@ func trustFile(x *invocation, store *config.TrustStore, o trustOptions, path str
 			return 1
 		}
 	}
-	store.Add(f, time.Now())
-	if err := store.Save(); err != nil {
+	if err := config.UpdateTrust(store.Path, func(s *config.TrustStore) error {
+		s.Add(f, time.Now())
+		return nil
+	}); err != nil {
 		return x.fail(err)
 	}
 	fmt.Fprintf(x.stdout, "Trusted %s (in %s). A running desk applies it when it next starts; any change to the file needs trust again.\n", f.File, store.Path)
@@ -211,10 +213,12 @@ func revokeTrust(x *invocation, store *config.TrustStore, path string) int {
 			return x.fail(err)
 		}
 	}
-	if !store.Revoke(root) {
-		return x.fail(fmt.Errorf("no trust is recorded for %s (see deskctl trust --list)", root))
-	}
-	if err := store.Save(); err != nil {
+	if err := config.UpdateTrust(store.Path, func(s *config.TrustStore) error {
+		if !s.Revoke(root) {
+			return fmt.Errorf("no trust is recorded for %s (see deskctl trust --list)", root)
+		}
+		return nil
+	}); err != nil {
 		return x.fail(err)
 	}
 	fmt.Fprintf(x.stdout, "Revoked the trust in %s; its rules are off from the desk's next start.\n", filepath.Join(root, config.FileName))

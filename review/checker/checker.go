@@ -113,6 +113,9 @@ func (c Checker) Validate() error {
 	if c.uses(placeholderFile) && c.uses(placeholderOverlay) {
 		errs = append(errs, errors.New("the command uses both {file} and {overlay}; use one"))
 	}
+	if err := InlinePlaceholder(c.Command, placeholderFile, placeholderOverlay, placeholderPath); err != nil {
+		errs = append(errs, err)
+	}
 	switch c.Format {
 	case "", FormatLines, FormatSARIF, FormatESLintJSON:
 	default:

@@ -93,6 +93,8 @@ var builtinProtected = []struct {
 		[]string{".gemini/"}},
 	{"MCP server list: starts the programs it names in the agent's next session",
 		[]string{".mcp.json"}},
+	{"Cline's hooks, plugins and settings: can switch off the hooks that send edits here, or run any program",
+		[]string{".cline/"}},
 	{"an agent's settings, hooks or MCP servers: can run programs or change what the agent may do unasked",
 		[]string{".codex/", ".cursor/", ".windsurf/", ".roo/", ".roomodes", ".clinerules/", ".continue/", ".kiro/", ".aider.conf.yml"}},
 	{"editor settings and tasks: can run programs when the folder is opened",

@@ -34,6 +34,8 @@ type Client struct {
 	calls  map[string]chan rpcResponseRaw
 	closed error
 	sub    *Subscription // the queue's events, once Subscribe was called
+	// maxReply is the largest message read (NewClientMax).
+	maxReply int
 }
 
 type rpcResponseRaw struct {
@@ -84,7 +86,14 @@ func DialConn(path string) (net.Conn, error) {
 // stream that reaches one, such as `ssh host deskctl bridge`'s stdio.
 // Close closes c.
 func NewClient(c io.ReadWriteCloser) *Client {
-	cl := &Client{c: c, calls: map[string]chan rpcResponseRaw{}}
+	return NewClientMax(c, MaxReplyBytes)
+}
+
+// NewClientMax is NewClient reading messages of at most maxReply bytes: a
+// longer one ends the connection, saying so. A window reviewing a desk on
+// another machine reads less than a local client (review/remote).
+func NewClientMax(c io.ReadWriteCloser, maxReply int) *Client {
+	cl := &Client{c: c, calls: map[string]chan rpcResponseRaw{}, maxReply: maxReply}
 	// The reader ends when the connection closes.
 	go cl.readLoop()
 	return cl
@@ -103,7 +112,10 @@ func (cl *Client) readLoop() {
 	var err error
 	for {
 		var line []byte
-		line, err = readLine(r, MaxReplyBytes, nil)
+		line, err = readLine(r, cl.maxReply, nil)
+		if errors.Is(err, errTooLong) {
+			err = fmt.Errorf("it sent a message over %d bytes, the most this client reads", cl.maxReply)
+		}
 		if err != nil {
 			break
 		}

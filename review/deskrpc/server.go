@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -38,6 +39,7 @@ const (
 	codeUnknown        = -32002 // unknown proposal id
 	codeState          = -32003 // the proposal is not in a state that allows this
 	codeForbidden      = -32004 // the connection's role does not allow the method
+	codeClosed         = -32006 // the desk closed before answering (its window closed, serve stopped)
 )
 
 type rpcRequest struct {
@@ -69,6 +71,8 @@ type Server struct {
 	doors    func() []review.DoorStatus // the open front doors, for status; nil if none
 	wg       sync.WaitGroup             // connections being served
 	inflight *budget                    // places for large messages being read (MaxLargeMessages)
+	limits   Limits                     // limits.go
+	answers  atomic.Int64               // bytes of answers marshalled and not yet written, over all connections
 }
 
 // ShowDoors makes the status method report the front doors f returns.
@@ -77,7 +81,9 @@ func (s *Server) ShowDoors(f func() []review.DoorStatus) { s.doors = f }
 
 // NewServer returns a server for desk.
 func NewServer(desk *review.Desk) *Server {
-	return &Server{desk: desk, inflight: newBudget(MaxLargeMessages)}
+	s := &Server{desk: desk, inflight: newBudget(MaxLargeMessages)}
+	s.SetLimits(Limits{})
+	return s
 }
 
 // Serve accepts connections on l until ctx is done or l is closed, then
@@ -157,11 +163,13 @@ type conn struct {
 	events   *eventQueue // set once the reviewer subscribed
 	who      string      // hello's who: the person deciding on this connection
 	leave    func()      // hello said "attend": the reviewer is at the desk until the connection ends (review.Desk.Attend)
+	flow     *flow       // answers unread and requests in hand (limits.go)
+	chunked  int64       // bytes of chunk data received (read only on the reading goroutine)
 }
 
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	ctx, cancel := context.WithCancel(ctx)
-	cc := &conn{s: s, c: c, owned: map[string]bool{}, made: map[string]bool{}}
+	cc := &conn{s: s, c: c, owned: map[string]bool{}, made: map[string]bool{}, flow: newFlow()}
 	var reqs sync.WaitGroup
 	defer func() {
 		cancel()
@@ -175,10 +183,21 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 			leave()
 		}
 	}()
-	stop := context.AfterFunc(ctx, func() { c.Close() })
+	// When the desk stops, reading stops; the requests under way (an
+	// agent waiting on its proposal) are answered before the connection
+	// closes, with what happened, not a bare EOF.
+	stop := context.AfterFunc(ctx, func() {
+		if cr, ok := c.(interface{ CloseRead() error }); ok && cr.CloseRead() == nil {
+			return
+		}
+		c.Close()
+	})
 	defer stop()
 	r := bufio.NewReaderSize(c, smallMessageBytes)
 	for {
+		if !cc.waitRoom(ctx) { // back-pressure: its answers unread, or too many requests in hand
+			return
+		}
 		l := &loan{b: s.inflight}
 		line, err := readLine(r, MaxMessageBytes, func(n int) error { return l.grown(ctx, n) })
 		if errors.Is(err, errTooLong) {
@@ -205,7 +224,13 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 			l.give()
 			continue
 		}
-		if req.Method == "chunk" { // in order, on this goroutine: chunks must not overtake each other
+		cc.flow.active.Add(1)
+		if !mayBlock[req.Method] {
+			// In order, on this goroutine: chunks must not overtake each
+			// other, and a quick answer (a read's whole file) is written
+			// before the next request is read, so a client that never
+			// reads its answers stops being read (back-pressure), and
+			// holds one answer, not one per request it sent.
 			cc.serveRequest(ctx, req, l)
 			continue
 		}
@@ -219,6 +244,13 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 	}
 }
 
+// mayBlock are the methods that may wait on a person, a formatter or a
+// checker: each is handled on a goroutine of its own (at most
+// Limits.ConnRequests at once per connection), so a blocking wait does not
+// hold up a cancel. Every other method is answered in order.
+var mayBlock = map[string]bool{"propose": true, "finish": true, "wait": true, "decide": true,
+	"decideChangeset": true, "place": true, "dismiss": true, "checkText": true}
+
 // parseRequest decodes one line: nil for a blank line, else a request or
 // the error to answer (with the request's id, if it had one).
 func parseRequest(line []byte) (*rpcRequest, *rpcError) {
@@ -227,6 +259,12 @@ func parseRequest(line []byte) (*rpcRequest, *rpcError) {
 	}
 	var req rpcRequest
 	if err := json.Unmarshal(line, &req); err != nil {
+		// A field of the wrong type ("method": 5) still leaves the id
+		// readable: answered with it, its caller is not left waiting.
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(line, &fields) == nil {
+			return &rpcRequest{ID: fields["id"]}, &rpcError{Code: codeInvalidRequest, Message: "not a valid request: " + err.Error()}
+		}
 		return &rpcRequest{}, &rpcError{Code: codeParse, Message: "not a JSON object: " + err.Error()}
 	}
 	if req.JSONRPC != "2.0" || req.Method == "" {
@@ -238,6 +276,10 @@ func parseRequest(line []byte) (*rpcRequest, *rpcError) {
 // serveRequest handles req and answers it if it has an id; the bytes it
 // took from the budget (l) go back once its params are decoded.
 func (cc *conn) serveRequest(ctx context.Context, req *rpcRequest, l *loan) {
+	defer func() {
+		cc.flow.active.Add(-1)
+		cc.flow.signal()
+	}()
 	id := req.ID
 	res, err := cc.handle(ctx, req, l.give)
 	l.give()
@@ -250,6 +292,32 @@ func (cc *conn) serveRequest(ctx context.Context, req *rpcRequest, l *loan) {
 }
 
 var errTooLong = errors.New("line too long")
+
+// answerID is the id an answer carries: the request's, if it is a string
+// or a number as JSON-RPC ids are, else null. A string id is written as
+// Go encodes it, so one holding invalid UTF-8 (or a terminal's control
+// bytes, raw) is never echoed byte for byte: invalid bytes become U+FFFD.
+func answerID(id json.RawMessage) json.RawMessage {
+	id = bytes.TrimSpace(id)
+	switch {
+	case len(id) == 0:
+		return json.RawMessage("null")
+	case id[0] == '"':
+		var s string
+		if json.Unmarshal(id, &s) != nil {
+			return json.RawMessage("null")
+		}
+		b, _ := json.Marshal(s)
+		return b
+	case id[0] == '-' || id[0] >= '0' && id[0] <= '9':
+		var n json.Number
+		if json.Unmarshal(id, &n) != nil {
+			return json.RawMessage("null")
+		}
+		return json.RawMessage(n)
+	}
+	return json.RawMessage("null")
+}
 
 // leadingID returns the "id" of the JSON-RPC request whose first bytes are
 // head, when a member before it names it (the id before the params, as
@@ -324,10 +392,7 @@ func readLine(r *bufio.Reader, limit int, grown func(n int) error) ([]byte, erro
 }
 
 func (cc *conn) reply(id json.RawMessage, result any, err error) {
-	resp := rpcResponse{JSONRPC: "2.0", ID: id}
-	if id == nil {
-		resp.ID = json.RawMessage("null")
-	}
+	resp := rpcResponse{JSONRPC: "2.0", ID: answerID(id)}
 	if err != nil {
 		var re *rpcError
 		if !errors.As(err, &re) {
@@ -344,9 +409,11 @@ func (cc *conn) reply(id json.RawMessage, result any, err error) {
 	if merr != nil {
 		b, _ = json.Marshal(rpcResponse{JSONRPC: "2.0", ID: resp.ID, Error: &rpcError{Code: -32603, Message: merr.Error()}})
 	}
+	b, written := cc.queue(resp.ID, append(b, '\n'))
+	defer written()
 	cc.wmu.Lock()
 	defer cc.wmu.Unlock()
-	cc.c.Write(append(b, '\n'))
+	cc.c.Write(b)
 	memory.Release(len(b)) // a big answer: the outcome of a big file
 }
 
@@ -355,7 +422,10 @@ func toRPCError(err error) *rpcError {
 	var se *review.StaleError
 	var ce *review.CommentError
 	var seenErr *review.SeenError
+	var be *review.BudgetError
 	switch {
+	case errors.As(err, &be):
+		return &rpcError{Code: codeRefused, Message: err.Error(), Data: be}
 	case errors.As(err, &ce):
 		return &rpcError{Code: codeInvalidParams, Message: "decide: " + err.Error(), Data: ce}
 	case errors.As(err, &seenErr):
@@ -546,6 +616,9 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		if !validFormat(p.Format) {
 			return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("propose: unknown format %q", p.Format)}
 		}
+		if err := cc.underBudget(true, ""); err != nil {
+			return nil, err
+		}
 		prop, err := d.Propose(ctx, p.Request)
 		if err != nil {
 			return nil, err
@@ -560,6 +633,13 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		if err := cc.mayUse(req.Method, p.ID); err != nil {
 			return nil, err
 		}
+		if before := cc.chunked; before/(1<<20) != (before+int64(len(p.Data)))/(1<<20) {
+			if err := cc.underBudget(false, p.ID); err != nil {
+				d.Withdraw(ctx, p.ID, err.Error())
+				return nil, err
+			}
+		}
+		cc.chunked += int64(len(p.Data))
 		return nil, d.Feed(p.ID, p.Data)
 	case "finish":
 		var p idParams
@@ -646,6 +726,12 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 			return nil, err
 		}
 		return res, nil
+	case "restore":
+		var p restoreParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		return cc.restore(ctx, p)
 	case "place":
 		var p placeParams
 		if err := params(&p); err != nil {
@@ -828,6 +914,9 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool) (any, 
 		return proposeResult{ID: p.ID, State: wireState(p), Changeset: review.ChangesetKey(p)}, nil
 	}
 	o, err := cc.s.desk.Wait(ctx, p.ID)
+	if err != nil && ctx.Err() != nil {
+		return nil, &rpcError{Code: codeClosed, Message: fmt.Sprintf("the desk closed before proposal %s was decided (its window was closed, or deskctl serve stopped): nothing was written; propose again once a desk runs", p.ID)}
+	}
 	if err != nil {
 		return nil, err
 	}

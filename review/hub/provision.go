@@ -68,10 +68,14 @@ func Provision(ctx context.Context, nc *nats.Conn, l Limits) error {
 	}
 	var last error
 	for {
-		_, err := js.CreateOrUpdateStream(ctx, stream)
+		// A request made before the cluster has a leader goes unanswered:
+		// each attempt has its own deadline.
+		actx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		_, err := js.CreateOrUpdateStream(actx, stream)
 		if err == nil {
-			_, err = js.CreateOrUpdateKeyValue(ctx, kv)
+			_, err = js.CreateOrUpdateKeyValue(actx, kv)
 		}
+		cancel()
 		if err == nil {
 			return nil
 		}

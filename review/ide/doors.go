@@ -7,11 +7,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -39,6 +41,7 @@ type Options struct {
 type Doors struct {
 	claude *claudeDoor
 	gemini *geminiDoor
+	failed []review.DoorStatus // the doors that did not open, and why
 }
 
 // maxMessageBytes is the largest MCP message a door reads, as on the
@@ -47,28 +50,33 @@ const maxMessageBytes = 64 << 20
 
 // Start opens the IDE doors opts.Doors asks for on the loopback
 // interface, each with a fresh token, and writes their lock and discovery
-// files (0600). ctx bounds the start only; the doors run until Close.
+// files (0600). ctx bounds the start only; the doors run until Close. A
+// door that cannot open (its directory shared or another user's, no port)
+// does not stop the others: Start returns the doors that opened, and an
+// error naming each that did not, which Status lists too.
 func Start(ctx context.Context, desk *review.Desk, opts Options) (*Doors, error) {
 	if opts.IDEName == "" {
 		opts.IDEName = "Diff Desk"
 	}
 	d := &Doors{}
+	var errs []error
 	if opts.Doors.Claude {
 		c, err := startClaudeDoor(ctx, desk, opts)
 		if err != nil {
-			return nil, err
+			errs = append(errs, fmt.Errorf("the Claude Code door did not open: %w", err))
+			d.failed = append(d.failed, review.DoorStatus{Name: "claude-code", Error: err.Error()})
 		}
 		d.claude = c
 	}
 	if opts.Doors.Gemini {
 		g, err := startGeminiDoor(ctx, desk, opts)
 		if err != nil {
-			d.Close()
-			return nil, err
+			errs = append(errs, fmt.Errorf("the Gemini CLI door did not open: %w", err))
+			d.failed = append(d.failed, review.DoorStatus{Name: "gemini-cli", Error: err.Error()})
 		}
 		d.gemini = g
 	}
-	return d, nil
+	return d, errors.Join(errs...)
 }
 
 // Status lists the open doors.
@@ -80,7 +88,7 @@ func (d *Doors) Status() []review.DoorStatus {
 	if d.gemini != nil {
 		out = append(out, d.gemini.status())
 	}
-	return out
+	return append(out, d.failed...)
 }
 
 // Close withdraws the reviews the doors still wait on, stops their
@@ -121,8 +129,8 @@ func writeDoorFile(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("door file %s: %w", path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("door file %s: %w", path, err)
+	if err := privateDir(filepath.Dir(path)); err != nil {
+		return err
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".door-*")
 	if err != nil {
@@ -144,6 +152,58 @@ func writeDoorFile(path string, v any) error {
 		return fmt.Errorf("door file %s: %w", path, err)
 	}
 	return nil
+}
+
+// privateDir makes dir (0700) if it is missing, and checks it as the
+// socket's directory is checked: a directory of the user's that no one
+// else can write, in a parent that no one else can rename it out of
+// (one of the user's, or a sticky one such as /tmp). Door files hold a
+// token; the Gemini CLI's place, $TMPDIR/gemini/ide, is shared by every
+// user of the machine, so another user may have made it first. Nothing
+// is chmodded: a directory the desk did not make is not the desk's to
+// change.
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("door directory %s: %w", dir, err)
+	}
+	uid := os.Getuid()
+	st, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("door directory %s: %w", dir, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("door directory %s is not a directory (%s); remove it", dir, st.Mode().Type())
+	}
+	if owner := ownerOf(st); owner != uid {
+		return fmt.Errorf("door directory %s belongs to uid %d, not to you (uid %d): its owner could read the door's token; "+
+			"the door stays closed (the others are open); remove that directory or ask its owner to", dir, owner, uid)
+	}
+	if st.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("door directory %s is writable by other users (mode %v): they could replace the door's file; "+
+			"the door stays closed (the others are open); chmod go-w %s", dir, st.Mode().Perm(), dir)
+	}
+	parent := filepath.Dir(dir)
+	pst, err := os.Stat(parent)
+	if err != nil {
+		return fmt.Errorf("door directory %s: %w", dir, err)
+	}
+	if po := ownerOf(pst); po != uid && po != 0 {
+		return fmt.Errorf("door directory %s is in %s, which belongs to uid %d, not to you (uid %d): its owner could swap the directory; "+
+			"the door stays closed (the others are open)", dir, parent, po, uid)
+	}
+	if pst.Mode().Perm()&0o022 != 0 && pst.Mode()&fs.ModeSticky == 0 {
+		return fmt.Errorf("door directory %s is in %s, which other users can write (mode %v, not sticky): they could swap the directory; "+
+			"the door stays closed (the others are open)", dir, parent, pst.Mode().Perm())
+	}
+	return nil
+}
+
+// ownerOf returns the uid owning the file st describes; -1 if unknown.
+func ownerOf(st fs.FileInfo) int {
+	if s, ok := st.Sys().(*syscall.Stat_t); ok {
+		return int(s.Uid)
+	}
+	return -1
 }
 
 // doorServer is the HTTP side of a door: its listener, server and the

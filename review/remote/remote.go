@@ -6,6 +6,7 @@
 package remote
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +40,31 @@ type Desk struct {
 
 	stop context.CancelFunc
 	done chan struct{}
+
+	limits Limits
+}
+
+// Limits bound what a window keeps of a desk on another machine, which
+// may be compromised: the proposals it holds in full (texts of base,
+// proposal and disk, outcomes' final content). Past them the decided
+// proposals go first, oldest first; if the open ones alone are over, the
+// window stops following that desk and says why (OnLost), rather than
+// grow without bound. The zero value of a field means its default.
+type Limits struct {
+	KeptBytes int64 // default 512 MiB
+	KeptCount int   // default 5,000
+	// MessageBytes is the largest message read from the desk (ssh.go's
+	// Dial; default 256 MiB): a proposal's texts together, as get sends
+	// them.
+	MessageBytes int
+}
+
+// DefaultLimits are the limits Open and Dial use.
+var DefaultLimits = Limits{KeptBytes: 512 << 20, KeptCount: 5000, MessageBytes: 256 << 20}
+
+func (l Limits) orDefault() Limits {
+	return Limits{KeptBytes: cmp.Or(l.KeptBytes, DefaultLimits.KeptBytes), KeptCount: cmp.Or(l.KeptCount, DefaultLimits.KeptCount),
+		MessageBytes: cmp.Or(l.MessageBytes, DefaultLimits.MessageBytes)}
 }
 
 // Open starts reviewing the desk at the other end of cl: hello as a
@@ -46,6 +72,11 @@ type Desk struct {
 // the queue, and every waiting proposal in full. where names the desk for
 // the person ("dev@box"). The Desk closes cl when closed.
 func Open(ctx context.Context, cl *deskrpc.Client, where, who string) (*Desk, error) {
+	return OpenLimited(ctx, cl, where, who, DefaultLimits)
+}
+
+// OpenLimited is Open keeping at most what l says.
+func OpenLimited(ctx context.Context, cl *deskrpc.Client, where, who string, l Limits) (*Desk, error) {
 	var hello struct {
 		Roots []string `json:"roots"`
 	}
@@ -59,7 +90,7 @@ func Open(ctx context.Context, cl *deskrpc.Client, where, who string) (*Desk, er
 		return nil, fmt.Errorf("following the queue of the desk at %s: %w", where, err)
 	}
 	d := &Desk{cl: cl, where: where, roots: hello.Roots, props: map[string]review.Proposal{}, outcomes: map[string]review.Outcome{}, mine: map[string]bool{},
-		subs: map[int]func(review.Event){}, done: make(chan struct{})}
+		subs: map[int]func(review.Event){}, done: make(chan struct{}), limits: l.orDefault()}
 	for _, s := range sub.Proposals {
 		if err := d.fetch(ctx, s.ID); err != nil && !errors.Is(err, errGone) {
 			return nil, err
@@ -140,11 +171,53 @@ func (d *Desk) fetch(ctx context.Context, id string) error {
 		return fmt.Errorf("proposal %s from the desk at %s: %w", id, d.where, err)
 	}
 	d.mu.Lock()
+	defer d.mu.Unlock()
 	d.props[id] = p
 	if det.Outcome != nil {
 		d.outcomes[id] = *det.Outcome
 	}
-	d.mu.Unlock()
+	return d.boundLocked()
+}
+
+// keptSize is the bytes of text the window keeps of p and its outcome.
+func keptSize(p review.Proposal, o review.Outcome) int64 {
+	n := 0
+	for _, f := range p.Files {
+		n += len(f.Base.Content) + len(f.Proposed) + len(f.Disk.Content)
+	}
+	for _, f := range o.Files {
+		n += len(f.FinalContent) + len(f.UserEdits) + len(f.AutoFormatEdits) + len(f.DiskEdits)
+	}
+	return int64(n + len(p.Failure))
+}
+
+// boundLocked keeps what the window holds within its limits: decided
+// proposals go, oldest first; an error if the open ones alone are over.
+// d.mu must be held.
+func (d *Desk) boundLocked() error {
+	var total int64
+	var closed []review.Proposal
+	for id, p := range d.props {
+		total += keptSize(p, d.outcomes[id])
+		if !p.State.Open() {
+			closed = append(closed, p)
+		}
+	}
+	slices.SortFunc(closed, func(a, b review.Proposal) int { return a.Created.Compare(b.Created) })
+	for _, p := range closed {
+		if total <= d.limits.KeptBytes && len(d.props) <= d.limits.KeptCount {
+			break
+		}
+		total -= keptSize(p, d.outcomes[p.ID])
+		delete(d.props, p.ID)
+		delete(d.outcomes, p.ID)
+		delete(d.mine, p.ID)
+	}
+	if total > d.limits.KeptBytes || len(d.props) > d.limits.KeptCount {
+		return fmt.Errorf("the desk at %s holds %d open proposals (%.1f MiB of text), more than this window keeps (%d proposals, %d MiB); "+
+			"the window stopped following it to keep its memory: decide some there (deskctl status, deskctl decide), then connect again",
+			d.where, len(d.props), float64(total)/(1<<20), d.limits.KeptCount, d.limits.KeptBytes>>20)
+	}
 	return nil
 }
 

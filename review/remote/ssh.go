@@ -148,7 +148,7 @@ func Dial(ctx context.Context, t Target, o SSHOptions) (*Desk, error) {
 		return nil, fmt.Errorf("starting %s: %w", argv[0], err)
 	}
 	p := &process{cmd: cmd, in: in, out: out}
-	d, err := Open(ctx, deskrpc.NewClient(p), t.String(), review.LocalPerson())
+	d, err := Open(ctx, deskrpc.NewClientMax(p, DefaultLimits.MessageBytes), t.String(), review.LocalPerson())
 	if err != nil {
 		p.Close()
 		if msg := tail.String(); msg != "" {

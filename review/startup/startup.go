@@ -170,7 +170,8 @@ func Start(c Options) (*Backend, error) {
 
 // Serve opens the agent doors the config enables and serves the native
 // protocol on the socket, until Stop. A door that cannot open is an
-// error; the socket is served all the same.
+// error, and DoorStatus lists it with the reason; the socket and the
+// other doors are served all the same.
 func (b *Backend) Serve() error {
 	if b.serving {
 		return nil
@@ -239,6 +240,10 @@ func (b *Backend) Summary() string {
 	s.WriteString(checkersText(cfg))
 	s.WriteString(trustText(cfg, b.userFile))
 	for _, d := range b.DoorStatus() {
+		if d.Error != "" {
+			fmt.Fprintf(&s, "door %s: not open: %s\n", d.Name, d.Error)
+			continue
+		}
 		fmt.Fprintf(&s, "door %s: %s (%s)\n  connect: %s\n", d.Name, d.Addr, d.File, d.Connect)
 	}
 	return s.String()

@@ -39,12 +39,10 @@ func (b *Backend) Trust(f config.WorkspaceFile) error {
 	if un[i].SHA256 != f.SHA256 {
 		return fmt.Errorf("%s changed since it was shown to you, so it is not trusted; look at it again", f.File)
 	}
-	store, err := config.ReadTrust(config.TrustPath(b.userFile))
-	if err != nil {
-		return err
-	}
-	store.Add(un[i], time.Now())
-	if err := store.Save(); err != nil {
+	if err := config.UpdateTrust(config.TrustPath(b.userFile), func(s *config.TrustStore) error {
+		s.Add(un[i], time.Now())
+		return nil
+	}); err != nil {
 		return err
 	}
 	b.cfg, _ = b.cfg.WithTrusted(f.Root)

@@ -1,5 +1,5 @@
 // Package realclients drives the real agent clients — Gemini CLI's
-// IdeClient and CLI, the claude CLI, MCP Inspector — against the desk's
+// IdeClient and CLI, the claude CLI, the cline CLI, MCP Inspector — against the desk's
 // doors. The clients are npm packages at pinned versions that
 // scripts/realclients-install.sh puts in a cache directory; without them
 // every test skips, saying so. scripts/realclients.sh installs and runs.

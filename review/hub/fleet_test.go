@@ -1,0 +1,501 @@
+package hub_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/hub"
+	"github.com/diffdesk/diffdesk/review/hub/hubserver"
+	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/fsnotify/fsnotify"
+)
+
+// freePort is a loopback port nothing listens on now.
+func freePort(t testing.TB) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// startCluster runs three clustered hubs sharing one users file; the
+// testHub's url names all three.
+func startCluster(t testing.TB, desks, reviewers []string) (*testHub, []*hubserver.Hub) {
+	t.Helper()
+	h := newHubDir(t, desks, reviewers)
+	var client, route [3]int
+	for i := range 3 {
+		client[i], route[i] = freePort(t), freePort(t)
+	}
+	nodes := make([]*hubserver.Hub, 3)
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i := range 3 {
+		var routes []string
+		for j := range 3 {
+			if j != i {
+				routes = append(routes, fmt.Sprintf("127.0.0.1:%d", route[j]))
+			}
+		}
+		wg.Go(func() {
+			nodes[i], errs[i] = hubserver.Start(hubserver.Options{Dir: h.dir, Port: client[i], ServerName: fmt.Sprint("n", i),
+				Log: os.Getenv("HUBLOG") != "", StoreDir: filepath.Join(t.TempDir(), "js"), Cluster: hubserver.Cluster{Name: "fleet", Port: route[i], Routes: routes}})
+		})
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("node %d: %v", i, err)
+		}
+		t.Cleanup(nodes[i].Shutdown)
+	}
+	var urls []string
+	for _, n := range nodes {
+		urls = append(urls, n.ClientURL())
+	}
+	h.url = strings.Join(urls, ",")
+	return h, nodes
+}
+
+// proxy forwards loopback connections to a hub node until cut: then it
+// drops every connection and refuses new ones until healed (a partition).
+type proxy struct {
+	l      net.Listener
+	target string
+	mu     sync.Mutex
+	conns  []net.Conn
+	down   bool
+}
+
+func newProxy(t testing.TB, target string) *proxy {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{l: l, target: target}
+	t.Cleanup(func() { l.Close(); p.cut() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			p.mu.Lock()
+			down := p.down
+			p.mu.Unlock()
+			if down {
+				c.Close()
+				continue
+			}
+			s, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, s)
+			p.mu.Unlock()
+			go func() { io.Copy(s, c); s.Close() }()
+			go func() { io.Copy(c, s); c.Close() }()
+		}
+	}()
+	return p
+}
+
+func (p *proxy) url() string { return "nats://" + p.l.Addr().String() }
+
+func (p *proxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.down = true
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+func (p *proxy) heal() {
+	p.mu.Lock()
+	p.down = false
+	p.mu.Unlock()
+}
+
+// writeCounter counts the files renamed into place under dirs: each is
+// one write of the desk (atomic save: temp file, rename).
+type writeCounter struct {
+	w  *fsnotify.Watcher
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func countWrites(t testing.TB, dirs []string) *writeCounter {
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &writeCounter{w: w, n: map[string]int{}}
+	for _, d := range dirs {
+		if err := w.Add(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	go func() {
+		for {
+			select {
+			case ev, ok := <-w.Events:
+				if !ok {
+					return
+				}
+				if ev.Has(fsnotify.Create) && strings.HasSuffix(ev.Name, ".txt") {
+					c.mu.Lock()
+					c.n[ev.Name]++
+					c.mu.Unlock()
+				}
+			case err, ok := <-w.Errors:
+				if !ok {
+					return
+				}
+				t.Errorf("counting writes: %v", err)
+			}
+		}
+	}()
+	t.Cleanup(func() { w.Close() })
+	return c
+}
+
+func (c *writeCounter) get(path string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[path]
+}
+
+// fleetDesk is one desk of the fleet: a workspace, its current run (desk
+// and link), and its agents' directories.
+type fleetDesk struct {
+	name       string
+	root       string
+	state      string // its journal
+	url        string
+	restarting atomic.Bool
+	mu         sync.Mutex
+	desk       *review.Desk
+	link       *hub.Link
+	close      func()
+}
+
+func (fd *fleetDesk) current() *review.Desk {
+	fd.mu.Lock()
+	defer fd.mu.Unlock()
+	return fd.desk
+}
+
+// start runs the desk over its workspace, linked to the hub.
+func (fd *fleetDesk) start(t testing.TB, h *testHub) {
+	// The workspace and journal are the fleet desk's own, kept across runs.
+	cfg, err := config.LoadTrusting("", []string{fd.root}, func(string, string) bool { return true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := journal.Open(context.Background(), filepath.Join(fd.state, "journal.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	desk, err := review.NewDesk(review.Options{Roots: []string{fd.root}, Journal: j, Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := hub.Dial(hub.DialOptions{URL: fd.url, Creds: hub.Credentials{Name: fd.name, Seed: h.seeds[fd.name]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := hub.Connect(ctx(t), desk, nc, hub.LinkOptions{Name: fd.name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd.mu.Lock()
+	fd.desk, fd.link = desk, l
+	fd.close = func() { l.Close(0); nc.Close(); desk.Close(); j.Close() }
+	fd.mu.Unlock()
+}
+
+// TestFleet is the bounded scale test: desks on a cluster of three hubs,
+// agents proposing, reviewers deciding at random and racing; one hub
+// node killed mid-run, one desk partitioned away and back, one desk
+// restarted with proposals pending. Every file the agents were told was
+// approved was written exactly once, every rejected one never; no round
+// had two winners; every proposal that reached the hub has its outcome
+// there, and no proposal got two outcomes.
+func TestFleet(t *testing.T) {
+	const desks, agents, files, reviewers = 4, 4, 4, 4
+	var deskNames, reviewerNames []string
+	for i := range desks {
+		deskNames = append(deskNames, fmt.Sprint("desk", i))
+	}
+	for i := range reviewers {
+		reviewerNames = append(reviewerNames, fmt.Sprint("rev", i))
+	}
+	h, nodes := startCluster(t, deskNames, reviewerNames)
+
+	// Desk 0 reaches the hub through proxies, to be partitioned.
+	var proxies []*proxy
+	var proxied []string
+	for _, n := range nodes {
+		p := newProxy(t, strings.TrimPrefix(n.ClientURL(), "nats://"))
+		proxies, proxied = append(proxies, p), append(proxied, p.url())
+	}
+	fleet := make([]*fleetDesk, desks)
+	var dirs []string
+	for i := range desks {
+		fd := &fleetDesk{name: deskNames[i], root: t.TempDir(), state: t.TempDir(), url: h.url}
+		if i == 0 {
+			fd.url = strings.Join(proxied, ",")
+		}
+		for a := range agents {
+			dir := filepath.Join(fd.root, fmt.Sprint("agent", a))
+			os.Mkdir(dir, 0o755)
+			dirs = append(dirs, dir)
+		}
+		fd.start(t, h)
+		fleet[i] = fd
+	}
+	t.Cleanup(func() {
+		for _, fd := range fleet {
+			fd.close()
+		}
+	})
+	writes := countWrites(t, dirs)
+
+	// Reviewers: follow the queue, decide open proposals at random, racing.
+	rctx, stopReviewers := context.WithCancel(context.Background())
+	defer stopReviewers()
+	type roundKey struct {
+		desk, h string
+		round   int
+	}
+	var wonMu sync.Mutex
+	wins := map[roundKey]int{}
+	outcomes := map[string][]string{} // desk/H → statuses seen on the hub
+	var held atomic.Value             // a desk whose proposals the reviewers leave waiting
+	held.Store("")
+	var rwg sync.WaitGroup
+	for i := range reviewers {
+		r := h.reviewer(t, reviewerNames[i])
+		var mu sync.Mutex
+		open := map[string]hub.Proposal{}
+		rwg.Go(func() {
+			r.Follow(rctx, func(p *hub.Proposal, o *hub.Outcome) {
+				mu.Lock()
+				defer mu.Unlock()
+				if p != nil {
+					open[p.Desk+"/"+p.Hub] = *p
+				}
+				if o != nil {
+					delete(open, o.Desk+"/"+o.Hub)
+					if i == 0 {
+						wonMu.Lock()
+						outcomes[o.Desk+"/"+o.Hub] = append(outcomes[o.Desk+"/"+o.Hub], o.Status)
+						wonMu.Unlock()
+					}
+				}
+			}, func(s string, err error) { t.Errorf("reviewer %d: %s: %v", i, s, err) })
+		})
+		rwg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(i), 29))
+			for rctx.Err() == nil {
+				mu.Lock()
+				var pick []hub.Proposal
+				for _, p := range open {
+					pick = append(pick, p)
+				}
+				mu.Unlock()
+				if len(pick) == 0 {
+					time.Sleep(5 * time.Millisecond)
+					continue
+				}
+				p := pick[rng.IntN(len(pick))]
+				if p.Desk == held.Load() {
+					time.Sleep(time.Millisecond)
+					continue
+				}
+				verdict := "approve"
+				if rng.IntN(4) == 0 {
+					verdict = "reject"
+				}
+				dctx, cancel := context.WithTimeout(rctx, 5*time.Second)
+				res, err := r.Decide(dctx, p, hub.Decision{Verdict: verdict})
+				cancel()
+				if err == nil && res.Won {
+					wonMu.Lock()
+					wins[roundKey{p.Desk, p.Hub, p.Round}]++
+					wonMu.Unlock()
+				}
+				mu.Lock()
+				if q, ok := open[p.Desk+"/"+p.Hub]; ok && q.Round == p.Round {
+					delete(open, p.Desk+"/"+p.Hub) // decided (by someone): wait for a new round or the outcome
+				}
+				mu.Unlock()
+			}
+		})
+	}
+
+	// Agents: each proposes its files one after another and waits; a
+	// proposal withdrawn by a desk's restart is proposed again.
+	total := desks * agents * files
+	var decided atomic.Int64
+	final := make(map[string]review.Outcome, total)
+	var finalMu sync.Mutex
+	var awg sync.WaitGroup
+	for _, fd := range fleet {
+		for a := range agents {
+			awg.Go(func() {
+				for f := range files {
+					path := filepath.Join(fd.root, fmt.Sprint("agent", a), fmt.Sprint("f", f, ".txt"))
+					for {
+						d := fd.current()
+						p, err := d.Propose(context.Background(), review.Request{Agent: fmt.Sprint("agent", a), Session: "s",
+							Format: engine.FormatWrite, Path: path, Payload: fmt.Sprintf("%s agent %d file %d\n", fd.name, a, f)})
+						if err != nil && (fd.restarting.Load() || fd.current() != d) {
+							time.Sleep(10 * time.Millisecond) // the desk is restarting
+							continue
+						}
+						if err != nil {
+							t.Errorf("propose %s: %v", path, err)
+							return
+						}
+						wctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+						o, err := d.Wait(wctx, p.ID)
+						cancel()
+						if err != nil {
+							t.Errorf("%s: no outcome: %v", path, err)
+							return
+						}
+						if o.Status == "withdrawn" {
+							continue // the desk restarted: the agent proposes again
+						}
+						finalMu.Lock()
+						final[path] = o
+						finalMu.Unlock()
+						decided.Add(1)
+						break
+					}
+				}
+			})
+		}
+	}
+
+	waitFor := func(n int64) {
+		for decided.Load() < n && !t.Failed() {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+	// A hub node dies a quarter of the way in.
+	waitFor(int64(total / 4))
+	nodes[2].Shutdown()
+	t.Logf("node n2 killed after %d decisions", decided.Load())
+	// Desk 0 is cut off from the hub for a while, half way.
+	waitFor(int64(total / 2))
+	for _, p := range proxies {
+		p.cut()
+	}
+	t.Logf("desk0 partitioned after %d decisions", decided.Load())
+	time.Sleep(1500 * time.Millisecond)
+	for _, p := range proxies {
+		p.heal()
+	}
+	// Desk 1 restarts with proposals pending, three quarters of the way.
+	waitFor(int64(3 * total / 4))
+	old := fleet[1]
+	oldDesk := old.current()
+	held.Store(old.name)
+	for len(oldDesk.List()) < agents/2 && !t.Failed() {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // on the hub
+	pending := len(oldDesk.List())
+	old.restarting.Store(true)
+	old.close()
+	for _, p := range oldDesk.List() { // its agents' calls end with it
+		oldDesk.Withdraw(context.Background(), p.ID, "the desk stopped")
+	}
+	old.start(t, h)
+	old.restarting.Store(false)
+	held.Store("")
+	t.Logf("desk1 restarted after %d decisions, with %d proposals pending", decided.Load(), pending)
+
+	awg.Wait()
+	if t.Failed() {
+		return
+	}
+	// The hub settles: every proposal on it has its outcome.
+	var q []hub.Item
+	r := h.reviewer(t, "rev0")
+	for i := 0; i < 200; i++ {
+		var err error
+		if q, err = r.Queue(ctx(t), nil); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(q, hub.Item.Open) {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	stopReviewers()
+	rwg.Wait()
+	for _, it := range q {
+		if it.Open() {
+			t.Errorf("lost: %s/%s (%s) has no outcome on the hub", it.Desk, it.Hub, it.Proposal.ID)
+		}
+	}
+	time.Sleep(200 * time.Millisecond) // the last renames reach the counter
+	approved := 0
+	for path, o := range final {
+		want := 0
+		if o.Status == "approved" {
+			want, approved = 1, approved+1
+		} else if o.Status != "rejected" {
+			t.Errorf("%s: %s", path, o.Status)
+		}
+		if got := writes.get(path); got != want {
+			t.Errorf("%s: written %d times, told %s", path, got, o.Status)
+		}
+	}
+	wonMu.Lock()
+	defer wonMu.Unlock()
+	for k, n := range wins {
+		if n != 1 {
+			t.Errorf("round %d of %s/%s had %d winners", k.round, k.desk, k.h, n)
+		}
+	}
+	withdrawn := 0
+	for k, st := range outcomes {
+		if len(slices.Compact(slices.Clone(st))) != 1 {
+			t.Errorf("%s: outcomes %v (decided twice)", k, st)
+		}
+		if st[0] == "withdrawn" {
+			withdrawn++
+		}
+	}
+	if withdrawn < pending {
+		t.Errorf("%d proposals were pending on the restarted desk, %d withdrawn on the hub", pending, withdrawn)
+	}
+	if len(final) != total {
+		t.Errorf("%d of %d files have a final outcome", len(final), total)
+	}
+	t.Logf("%d proposals decided (%d approved, each written once), %d rounds won, %d outcomes on the hub (%d withdrawn by the restart)", len(final), approved, len(wins), len(outcomes), withdrawn)
+}
