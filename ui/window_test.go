@@ -64,8 +64,8 @@ func TestQueueShowsProposalsGroupedWithCounts(t *testing.T) {
 	h.advance(2 * time.Minute)
 	h.win.queue.list.Refresh()
 	test.AssertObjectRendersToMarkup(t, "window/queue.xml", h.win.queue.list)
-	if got := h.win.Win.Title(); got != "DiffDesk — 3 waiting" {
-		t.Errorf("title = %q", got)
+	if got, want := h.win.Win.Title(), "DiffDesk — 3 waiting · "+h.root; got != want {
+		t.Errorf("title = %q; want %q", got, want)
 	}
 }
 
@@ -271,8 +271,8 @@ func TestApproveWritesTheFile(t *testing.T) {
 	if !strings.Contains(h.win.detail.status.Text, "Approved and written") {
 		t.Errorf("status line %q; want the outcome", h.win.detail.status.Text)
 	}
-	if h.win.Win.Title() != "DiffDesk" {
-		t.Errorf("title %q after the only proposal was decided", h.win.Win.Title())
+	if want := "DiffDesk · " + h.root; h.win.Win.Title() != want {
+		t.Errorf("title %q after the only proposal was decided; want %q", h.win.Win.Title(), want)
 	}
 }
 
