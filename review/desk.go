@@ -413,7 +413,7 @@ func (d *Desk) applyPatch(dir, payload string) ([]File, error) {
 			files = append(files, f)
 		}
 		f.Delete = del
-		if err := d.proposed(&f, engine.Result{Content: content, Matches: matches}); err != nil {
+		if err := d.proposed(&f, engine.Result{Content: content, Matches: matches, EditEOL: patchEOL(payload, f.BaseText(), del)}); err != nil {
 			return err
 		}
 		files[index[f.Path]] = f
@@ -436,6 +436,19 @@ func (d *Desk) applyPatch(dir, payload string) ([]File, error) {
 		}
 	}
 	return files, nil
+}
+
+// patchEOL is a patch's line ending where the file's differs (its lines
+// were written in the file's: File.EditEOL), "" if they agree.
+func patchEOL(payload, base string, del bool) string {
+	doc, err := engine.Decode(base)
+	if err != nil || del || doc.EOL == "" {
+		return ""
+	}
+	if eol := eolOf(payload); eol != "" && eol != doc.EOL {
+		return eol
+	}
+	return ""
 }
 
 // newID returns a new proposal id: its sequence number at this desk and

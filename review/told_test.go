@@ -127,3 +127,24 @@ func TestPersonsCRLFEditOfAnLFFileIsSaid(t *testing.T) {
 		t.Errorf("lineEndingsChanged %+v, text:\n%s", c, o.Text())
 	}
 }
+
+// TestPatchLineEndingsAreSaid: a patch's LF lines written into a CRLF file
+// in CRLF are said, as for every other format (the model-based test found
+// "exactly the content you proposed").
+func TestPatchLineEndingsAreSaid(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	path := filepath.Join(d.Root, "a.txt")
+	reviewtest.WriteFile(t, path, "one\r\ntwo\r\n")
+	p, err := d.Propose(context.Background(), review.Request{Agent: "test", Format: engine.FormatPatch,
+		Payload: "*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+TWO\n*** End Patch\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	if got := reviewtest.ReadFile(t, path); got != "one\r\nTWO\r\n" {
+		t.Fatalf("file %q", got)
+	}
+	if text := o.Text(); strings.Contains(text, "exactly the content you proposed") || !strings.Contains(text, "your edit's LF line endings were written as CRLF") {
+		t.Errorf("text:\n%s", text)
+	}
+}

@@ -283,7 +283,7 @@ func (t *changesetTree) fileHunks(p review.Proposal) func(review.File) []engine.
 // counter is the counter's text over the changeset, from the shown file's
 // hunk k of n: "hunk K of N · file I of M"; "" when the changeset has one
 // proposal (the proposal's own counter says it all).
-func (t *changesetTree) counter(k, n int) string {
+func (t *changesetTree) counter(k, above, n int) string {
 	cur := t.current()
 	if len(t.cs.Proposals) < 2 || cur < 0 {
 		return ""
@@ -299,11 +299,7 @@ func (t *changesetTree) counter(k, n int) string {
 		}
 		total += c
 	}
-	s := fmt.Sprintf("%d %s", total, plural(total, "hunk", "hunks"))
-	if k > 0 {
-		s = fmt.Sprintf("hunk %d of %d", before+k, total)
-	}
-	return fmt.Sprintf("%s · file %d of %d in the changeset", s, cur+1, len(t.cs.Files))
+	return fmt.Sprintf("%s · file %d of %d in the changeset", hunkWhere(k, above, before, total), cur+1, len(t.cs.Files))
 }
 
 // openProposals are the changeset's proposals that wait for a decision.

@@ -114,6 +114,7 @@ func (c *comments) show() {
 	c.hint = hint
 	c.text = newDialogEntry(true, func() { dlg.Hide() }, func() { c.save() })
 	c.text.SetPlaceHolder("What should the agent know about these lines?")
+	c.text.SetText(d.draft("comment"))
 	c.text.SetMinRowsVisible(3)
 	picked := func() (journal.Side, int, int, string, error) {
 		s := journal.SideNew
@@ -151,6 +152,7 @@ func (c *comments) show() {
 			return
 		}
 		c.pending[d.id] = append(c.pending[d.id], journal.Comment{Path: f.Path, Side: s, Line: l, EndLine: e, Quote: q, Text: text})
+		c.text.SetText("") // saved: no draft left
 		dlg.Hide()
 		c.refresh()
 		d.say(commentKept(d.p))
@@ -166,6 +168,7 @@ func (c *comments) show() {
 	dlg.Resize(fyne.NewSize(640, 460))
 	c.dialog = dlg
 	d.w.setCloser(dlg, func() {
+		d.keepDraft("comment", c.text.Text, "c") // Esc or Cancel: the comment stays a draft
 		d.w.stopTyping(c.text)
 		c.dialog, c.save, c.text, c.lines, c.hint = nil, nil, nil, nil, nil
 	})

@@ -87,9 +87,20 @@ type detail struct {
 	lineHint      *widget.Label // under it: what is wrong with what was typed
 	unseenDialog  *dialog.ConfirmDialog
 	unseenMsg     string                // what unseenDialog asks
-	discardDialog *dialog.ConfirmDialog // asks before an edit is thrown away (discardedit.go)
-	rejectConfirm *widget.Button
-	rejectWhole   bool // the reject dialog rejects the whole changeset (R)
+	ownEditDialog *dialog.ConfirmDialog // shows a few characters' edit before it is written (ownedit.go)
+	ownEditMsg    string                // what ownEditDialog says
+	ownEditOK     string                // the edit the person confirmed (editKey)
+	clickedAt     *[2]int               // the line and column double-clicked, where e puts the cursor
+	// A protected file's red band over the buttons, and the question
+	// before approving it (protected.go).
+	protected       *protectedBar
+	protectedDialog *dialog.ConfirmDialog
+	protectedMsg    string
+	protectedOK     string                // the proposal whose protected files the person agreed to approve
+	drafts          map[string]string     // reasons and comments typed and not yet sent (drafts.go)
+	discardDialog   *dialog.ConfirmDialog // asks before an edit is thrown away (discardedit.go)
+	rejectConfirm   *widget.Button
+	rejectWhole     bool // the reject dialog rejects the whole changeset (R)
 
 	// The proposal shown and what the person did to it so far.
 	id       string
@@ -110,7 +121,7 @@ type detail struct {
 }
 
 func newDetail(w *Window) *detail {
-	d := &detail{w: w, view: diffview.NewDiffView(), seenBefore: map[string]map[string]map[string]bool{}}
+	d := &detail{w: w, view: diffview.NewDiffView(), seenBefore: map[string]map[string]map[string]bool{}, drafts: map[string]string{}}
 	d.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	d.title.Truncation = fyne.TextTruncateEllipsis
 	d.state = widget.NewLabel("")
@@ -201,7 +212,7 @@ func newDetail(w *Window) *detail {
 			d.updateCounter() // the edit may add or join hunks
 		}
 	}
-	d.view.OnEditAt = d.startEdit     // a double click on the proposal's text (editplace.go)
+	d.view.OnEditAt = d.doubleClicked // a double click on the proposal's text never edits (ownedit.go)
 	d.view.OnJumped = d.updateCounter // a tap on a change in the overview strip
 	d.view.OnFollowChanged = func(on bool) { d.follow.SetChecked(on) }
 	d.view.OnOpened = func() { // a big diff arrived: its hunks, their labels, counter and bar
@@ -221,7 +232,8 @@ func newDetail(w *Window) *detail {
 	d.viewOptions.Hide() // a new pop-up says it is visible: Esc would close it, not cancel the edit
 	d.viewButton = widget.NewButtonWithIcon("View", theme.MenuDropDownIcon(), d.showViewOptions)
 	d.viewButton.IconPlacement = widget.ButtonIconTrailingText
-	d.bar = container.NewBorder(nil, nil,
+	d.protected = newProtectedBar()
+	d.bar = container.NewBorder(d.protected.box, nil,
 		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
 		container.NewHBox(d.follow, d.inter.button, d.viewButton))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
@@ -252,6 +264,7 @@ func (d *detail) reset() {
 	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
 	d.hunks = map[string][]engine.Hunk{}
 	d.seen, d.unseenOK, d.trivialOK = map[string]bool{}, false, map[string]map[string]bool{}
+	d.ownEditOK, d.clickedAt = "", nil
 	d.trivial.dropAll()
 	d.view.ForgetSeen()
 	d.staleShow.choose(staleMerged) // no callback: render follows
@@ -268,7 +281,10 @@ func (d *detail) showEmpty() {
 			try += " --socket " + s
 		}
 	}
-	text := hint + ".\nTry it: " + try
+	text := hint + ".\nTry it: " + try +
+		"\n\nHooks (Claude Code, Gemini CLI, in any mode): deskctl setup claude, deskctl setup gemini" +
+		"\nMCP server (Codex, Cursor, Windsurf, any MCP client): deskctl mcp; deskctl setup codex (or cursor, windsurf) adds it" +
+		"\ndeskctl setup lists the agents and what each door carries."
 	if d.w.opts.Doors != nil {
 		for _, door := range d.w.opts.Doors() {
 			if door.Error != "" {
@@ -514,6 +530,7 @@ func (d *detail) updateCounter() {
 	d.updateLoose()
 	d.updateChecks()
 	k, n, faded := d.view.HunkCount()
+	above := d.view.HunksAbove()
 	hidden := ""
 	if faded > 0 {
 		// The person must know the faded hunks are still part of the decision.
@@ -522,14 +539,14 @@ func (d *detail) updateCounter() {
 	switch {
 	case d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming:
 		d.counter.SetText("")
+	case n+faded == 0 && len(d.p.Files) > 0 && staleFromStart(d.cur()) && d.staleShow.Selected == staleDisk:
+		d.counter.SetText("not known: the agent read a version this desk never had")
 	case n+faded == 0:
 		d.counter.SetText("no changes")
-	case k == 0:
-		d.counter.SetText(fmt.Sprintf("%d %s", n, plural(n, "hunk", "hunks")) + hidden)
 	default:
-		d.counter.SetText(fmt.Sprintf("hunk %d of %d", k, n) + hidden)
+		d.counter.SetText(hunkWhere(k, above, 0, n) + hidden)
 	}
-	if s := d.tree.counter(k, n); s != "" && d.counter.Text != "" && n+faded > 0 {
+	if s := d.tree.counter(k, above, n); s != "" && d.counter.Text != "" && n+faded > 0 {
 		d.counter.SetText(s + hidden)
 	} else if nf := len(d.p.Files); nf > 1 && d.counter.Text != "" {
 		d.counter.SetText(fmt.Sprintf("%s · file %d of %d", d.counter.Text, d.file+1, nf))
@@ -537,6 +554,25 @@ func (d *detail) updateCounter() {
 	if d.counter.Text != "" {
 		d.counter.SetText(d.counter.Text + d.trivialSummary())
 	}
+}
+
+// hunkWhere says where the view is among total hunks: in hunk k (1-based
+// in the shown file, whose hunks follow offset others), or, with k 0 and
+// above (this file's hunks above the place, -1: unknown) known, between
+// two of them: after go-to-line or a search, the counter says where the
+// person is, not the hunk j last went to.
+func hunkWhere(k, above, offset, total int) string {
+	switch {
+	case k > 0:
+		return fmt.Sprintf("hunk %d of %d", offset+k, total)
+	case above < 0 || total == 0:
+		return fmt.Sprintf("%d %s", total, plural(total, "hunk", "hunks"))
+	case offset+above == 0:
+		return fmt.Sprintf("above hunk 1 of %d", total)
+	case offset+above >= total:
+		return fmt.Sprintf("below hunk %d of %d", total, total)
+	}
+	return fmt.Sprintf("between hunks %d and %d of %d", offset+above, offset+above+1, total)
 }
 
 // updateLoose shows the loose-match card for the hunk j and k went to in
@@ -600,6 +636,7 @@ func (d *detail) unseen() []string {
 func (d *detail) selectFile(rel string) {
 	for i, f := range d.p.Files {
 		if f.Rel == rel && i != d.file {
+			d.clickedAt = nil
 			d.saveFileState()
 			d.file = i
 			d.shownKey = ""
@@ -687,6 +724,11 @@ func (d *detail) renderProposal() {
 			return
 		}
 		m := d.merge(f)
+		// A save on disk while the person reads (this view, or the
+		// proposal's before it turned stale) keeps their place: the same
+		// line where it was on screen, its change the current one (it
+		// threw the view to hunk 1 at every save).
+		line, y, keep := d.placeKept()
 		switch d.staleShow.Selected {
 		case staleDisk:
 			d.view.SetTexts(f.Path, f.BaseText(), string(f.Disk.Content))
@@ -695,7 +737,11 @@ func (d *detail) renderProposal() {
 		default:
 			d.view.SetStale(string(f.Disk.Content), m)
 		}
-		d.view.NextHunk() // open at the first change, as every diff does
+		if keep && strings.HasSuffix(d.shownKey, ":"+d.staleShow.Selected) || keep && !strings.HasPrefix(d.shownKey, "stale:") {
+			d.view.ShowLineAt(min(line, d.view.Lines()-1), y)
+		} else {
+			d.view.NextHunk() // open at the first change, as every diff does
+		}
 		d.note.SetText(staleNote(f, m))
 		d.noteBox.Show()
 		d.shownKey = key
@@ -789,6 +835,21 @@ func (d *detail) showWrittenOverDisk(o *review.Outcome) {
 	}
 }
 
+// placeKept is the line of the right side the person reads at and how far
+// below the top of the view it is, when the view shows the shown file
+// already (a refresh of it, not another file or proposal).
+func (d *detail) placeKept() (line int, y float32, ok bool) {
+	if d.shownKey == "" || d.shownKey == "stream" || strings.HasPrefix(d.shownKey, "format:") || strings.HasPrefix(d.shownKey, "written:") {
+		return 0, 0, false
+	}
+	line = d.view.PlaceLine()
+	if line < 0 {
+		return 0, 0, false
+	}
+	y, on := d.view.LineY(line)
+	return line, y, on
+}
+
 // merge returns (and caches) the 3-way merge of a stale file against the
 // disk content the person is shown.
 func (d *detail) merge(f review.File) engine.MergeResult {
@@ -811,10 +872,19 @@ const (
 
 func staleNote(f review.File, m engine.MergeResult) string {
 	s := f.Rel + " changed on disk after the agent read it, so the proposal is stale. "
+	if staleFromStart(f) {
+		s = f.Rel + " on disk is not the version the agent read, so the proposal is stale from the start: the desk never had that version, and what changed since it cannot be shown (" + strconv.Quote(staleDisk) + " shows nothing). "
+	}
 	if len(m.Conflicts) > 0 {
 		return s + fmt.Sprintf("Merging it into the disk's content gives %d conflict(s): Edit to resolve them, or Reject.", len(m.Conflicts))
 	}
 	return s + "Approve merged writes the proposal merged into the disk's content, and only while the disk still holds what is shown."
+}
+
+// staleFromStart reports whether f was stale when proposed: the agent read
+// a version of it the desk never had, so the base is the disk.
+func staleFromStart(f review.File) bool {
+	return f.Stale() && f.Disk.SHA256 == f.Base.SHA256
 }
 
 // stateText is the short state line beside the title.
@@ -864,6 +934,12 @@ func (d *detail) updateBar() {
 		}
 	}
 	vis(d.approve, open && !stale && !d.editing)
+	d.protected.show(p, open)
+	if len(protectedFiles(p)) > 0 {
+		d.approve.SetText("Approve protected… (a)")
+	} else {
+		d.approve.SetText("Approve (a)")
+	}
 	vis(d.merged, open && stale && !d.editing)
 	vis(d.approveEdited, open && d.editing)
 	vis(d.cancelEdit, open && d.editing)
@@ -1064,8 +1140,17 @@ func (d *detail) ApprovePartial() {
 		return
 	}
 	dec := review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{}}
+	ticked := 0
 	for i, f := range d.p.Files {
 		dec.Hunks[f.Path] = append([]string{}, d.acceptedFor(i)...)
+		ticked += len(dec.Hunks[f.Path])
+	}
+	if ticked == 0 {
+		// Nothing ticked writes nothing: that is a rejection, and it is
+		// asked as one (it was recorded as a partial approval and the
+		// agent read "approved").
+		d.openRejectDialog(false, "No hunk is ticked, so nothing would be written. Reject "+fileNames(d.p)+"?")
+		return
 	}
 	d.decide(dec)
 }
@@ -1085,6 +1170,7 @@ func (d *detail) openRejectDialog(whole bool, question string) {
 	var dlg dialog.Dialog
 	d.rejectEntry = newDialogEntry(true, func() { dlg.Hide() }, d.confirmReject)
 	d.rejectEntry.SetPlaceHolder(rejectPlaceholder(d.p))
+	d.rejectEntry.SetText(d.draft("reject"))
 	d.rejectEntry.SetMinRowsVisible(3)
 	d.rejectConfirm = widget.NewButton("Reject (Ctrl+Enter)", d.confirmReject)
 	d.rejectConfirm.Importance = widget.DangerImportance
@@ -1093,7 +1179,17 @@ func (d *detail) openRejectDialog(whole bool, question string) {
 	dlg = dialog.NewCustomWithoutButtons("Reject proposal", body, d.w.Win)
 	dlg.Resize(fyne.NewSize(520, 260))
 	d.rejectDialog = dlg
-	d.w.setCloser(dlg, func() { d.rejectDialog = nil })
+	entry := d.rejectEntry
+	d.w.setCloser(dlg, func() {
+		if d.rejectDialog == dlg { // closed without rejecting: the reason stays a draft
+			again := "r"
+			if whole {
+				again = "R"
+			}
+			d.keepDraft("reject", entry.Text, again)
+		}
+		d.rejectDialog = nil
+	})
 	dlg.Show()
 	d.w.Win.Canvas().Focus(d.rejectEntry)
 	d.showKeyboard()
@@ -1106,6 +1202,7 @@ func (d *detail) confirmReject() {
 	}
 	dlg := d.rejectDialog
 	d.rejectDialog = nil
+	delete(d.drafts, d.draftKey("reject"))
 	dlg.Hide()
 	if d.rejectWhole {
 		d.decideChangeset(review.ChangesetDecision{Verdict: journal.Rejected, Feedback: strings.TrimSpace(d.rejectEntry.Text)})
@@ -1127,6 +1224,12 @@ func (d *detail) ToggleEdit() {
 	if d.editing {
 		d.CancelEdit()
 		return
+	}
+	if at := d.clickedAt; at != nil {
+		if _, on := d.view.LineY(at[0]); on { // the line double-clicked, still on screen
+			d.startEdit(at[0], at[1])
+			return
+		}
 	}
 	d.startEdit(d.view.PlaceLine(), 0) // editplace.go
 }
@@ -1181,7 +1284,13 @@ func (d *detail) decide(dec review.Decision) {
 		d.setStatus("This proposal has just appeared: look at it, then decide.", false)
 		return
 	}
+	if dec.Verdict.Wrote() && !d.confirmProtected(func() { d.decide(dec) }) {
+		return
+	}
 	if dec.Verdict.Wrote() && !d.confirmUnseen(dec) {
+		return
+	}
+	if dec.Verdict == journal.ApprovedEdited && !d.confirmOwnEdit(dec) {
 		return
 	}
 	id := d.id
@@ -1235,6 +1344,7 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 	}
 	d.outcome = &o
 	d.comments.sent(id)
+	d.dropDrafts(id)
 	if d.editing {
 		d.editing = false
 		d.w.Win.Canvas().Unfocus() // the keys act on the window again
@@ -1300,6 +1410,9 @@ func outcomeText(p review.Proposal, o review.Outcome) string {
 		b.WriteString("Your edited version was " + written)
 	case journal.Partial:
 		b.WriteString("Only the hunks left ticked were " + written)
+		if len(o.Files) > 1 {
+			b.WriteString(" (" + perFile(p, o) + ")")
+		}
 	case journal.Rejected:
 		b.WriteString("Rejected")
 		if o.Unfinished {
@@ -1344,6 +1457,30 @@ func outcomeText(p review.Proposal, o review.Outcome) string {
 		}
 	}
 	return b.String()
+}
+
+// perFile says, for each file of a partial approval, what became of it:
+// saved whole, k of n hunks, or not written (every file read "only part
+// of your edit", a file accepted whole too).
+func perFile(p review.Proposal, o review.Outcome) string {
+	var parts []string
+	for _, f := range o.Files {
+		acc := 0
+		for _, h := range f.Hunks {
+			if h.Accepted {
+				acc++
+			}
+		}
+		switch n := len(f.Hunks); {
+		case acc == 0 && n > 0:
+			parts = append(parts, relOf(p, f.Path)+": not written")
+		case acc == n:
+			parts = append(parts, relOf(p, f.Path)+": whole")
+		default:
+			parts = append(parts, fmt.Sprintf("%s: %d of %d hunks", relOf(p, f.Path), acc, n))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // relOf is path relative to its root as the proposal names it.

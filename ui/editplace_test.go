@@ -46,7 +46,8 @@ func TestEditStartsFromTheTickedHunksOnly(t *testing.T) {
 	}
 	ed.SetCursor(0, len("line a"))
 	h.typed(ed, "!")
-	h.ctrlEnter()
+	h.CtrlEnter()
+	h.Dialog().Click("Write it") // one character: shown before it is written
 	if o := h.outcome(p.ID); o.Status != journal.ApprovedEdited {
 		t.Fatalf("outcome %s; want approved-edited", o.Status)
 	}
@@ -79,7 +80,8 @@ func TestEditOfOneFileKeepsAnotherFilesUntickedHunksOut(t *testing.T) {
 	}
 	ed.SetCursor(0, 1)
 	h.typed(ed, "ee")
-	h.ctrlEnter()
+	h.CtrlEnter()
+	h.Dialog().Click("Write it") // two characters: shown before they are written
 	if o := h.outcome(p.ID); o.Status != journal.ApprovedEdited {
 		t.Fatalf("outcome %s; want approved-edited", o.Status)
 	}
@@ -164,36 +166,6 @@ func TestEditKeepsThePlaceAfterAnUntickedHunk(t *testing.T) {
 	line, _ := ed.Cursor()
 	if got := strings.Split(ed.Text(), "\n")[line]; got != "added at 300" {
 		t.Errorf("the editor's cursor is on %q (line %d); want the change j went to, \"added at 300\"", got, line+1)
-	}
-}
-
-// TestDoubleClickOnTheProposalEditsThere: a double click on a line of the
-// proposal starts edit mode with the cursor there (in the real window a
-// double click did nothing outside edit mode).
-func TestDoubleClickOnTheProposalEditsThere(t *testing.T) {
-	h := newHarness(t)
-	old, prop := bigPair()
-	h.write("big.txt", old)
-	p := h.propose("claude-code", "s", engine.FormatWrite, "big.txt", prop)
-	h.win.Select(p.ID)
-	v := h.win.View()
-	yBefore, on := v.LineY(102)
-	if !on {
-		t.Fatal("line 103 is not on screen")
-	}
-	v.OnEditAt(102, 3) // what a double tap on line 103, byte 3, reports (diffview's TestDoubleTapOnTheProposalAsksToEditThere)
-	ed := v.Editor()
-	if ed == nil || !h.win.detail.editing {
-		t.Fatal("a double click on the proposal did not start edit mode")
-	}
-	if line, col := ed.Cursor(); line != 102 || col != 3 {
-		t.Errorf("cursor at %d:%d; want 102:3", line, col)
-	}
-	if y, on := v.LineY(102); !on || y != yBefore {
-		t.Errorf("line 103 is at y %v (on screen %v) in edit mode; want %v, under the pointer", y, on, yBefore)
-	}
-	if c := h.win.Win.Canvas().Focused(); c != ed {
-		t.Errorf("the keyboard is with %T; want the editor", c)
 	}
 }
 

@@ -28,6 +28,8 @@ func keyBindings() []keyBinding {
 	b := []keyBinding{
 		{'j', "", "next hunk (on to the next file)", func(w *Window) { w.detail.NextHunk() }},
 		{'k', "", "previous hunk (back to the previous file)", func(w *Window) { w.detail.PrevHunk() }},
+		{'J', "", "next change that is not trivial (no whitespace, comment or formatting label)", func(w *Window) { w.detail.NextNonTrivial() }},
+		{'u', "", "the first hunk never on screen (in any file of the proposal)", func(w *Window) { w.detail.NextUnseen() }},
 		{' ', "Space", "tick / untick the current hunk", func(w *Window) { w.detail.ToggleHunk() }},
 		{'a', "", "approve (approve edited while editing, approve merged when stale, only the ticked hunks when some are unticked)", func(w *Window) { w.Approve() }},
 		{'s', "", "approve the selected (ticked) hunks only", func(w *Window) { w.detail.ApproveSelected() }},
@@ -110,8 +112,12 @@ func (w *Window) bindKeys() {
 		case fyne.KeyReturn, fyne.KeyEnter:
 			if c := w.detail.tree.confirm; c != nil {
 				c() // the approve-all confirmation is open
+			} else if d := w.detail.protectedDialog; d != nil {
+				d.Confirm() // Approve protected (protected.go)
 			} else if d := w.detail.unseenDialog; d != nil {
 				d.Confirm() // Approve anyway (seen.go)
+			} else if d := w.detail.ownEditDialog; d != nil {
+				d.Confirm() // Write it (ownedit.go)
 			} else if d := w.detail.discardDialog; d != nil {
 				d.Confirm() // Discard the edit (discardedit.go)
 			}
@@ -135,6 +141,10 @@ func (w *Window) bindKeys() {
 			if !w.modal() && w.reviewShown() {
 				w.PrevProposal()
 			}
+		case fyne.KeyPageDown, fyne.KeyPageUp, fyne.KeyHome, fyne.KeyEnd:
+			if !w.modal() && w.reviewShown() && w.detail.view.Visible() {
+				pageKey(w.detail.view, ev.Name)
+			}
 		case fyne.KeyF3:
 			if !w.modal() && w.reviewShown() && w.detail.view.Searching() {
 				if d, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok && d.CurrentKeyModifiers()&fyne.KeyModifierShift != 0 {
@@ -157,6 +167,21 @@ func (w *Window) bindKeys() {
 			return
 		}
 		w.ctrlEnter()
+	}
+}
+
+// pageKey moves the diff a screen down or up (Page Down, Page Up), or to
+// its top or end (Home, End).
+func pageKey(v *diffview.DiffView, k fyne.KeyName) {
+	switch k {
+	case fyne.KeyPageDown:
+		v.PageDown()
+	case fyne.KeyPageUp:
+		v.PageUp()
+	case fyne.KeyHome:
+		v.Home()
+	case fyne.KeyEnd:
+		v.End()
 	}
 }
 
@@ -259,7 +284,8 @@ func KeysText() string {
 	b.WriteString("Ctrl+F  search both sides: Enter or F3 next, Shift+Enter or Shift+F3 previous, Esc closes\n" +
 		"Ctrl+Enter  approve (in the editor: approve edited; in the reject dialog: reject; in the comment dialog: save)\n" +
 		"Esc  leave the editor (keeps your text); again: leave edit mode; in a dialog: close it\n" +
-		"↑/↓  previous / next proposal\n")
+		"↑/↓  previous / next proposal\n" +
+		"PgDn/PgUp  next / previous screen of the diff; Home/End: its top / its end\n")
 	return b.String()
 }
 

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"path"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -29,17 +28,19 @@ type queueRow struct {
 }
 
 // queueRows groups proposals by changeset (agent, session and turn; see
-// review.Changeset): groups ordered by their newest proposal, newest
-// first (the session at work on top), and within a group oldest first,
-// the order the agent made them in: as the changeset's tree lists them,
-// as a decision moves on to the next, and as n goes.
+// review.Changeset): groups ordered by their oldest proposal, oldest
+// first, and within a group oldest first, the order the agent made them
+// in: as the changeset's tree lists them, as a decision moves on to the
+// next, and as n goes. New work goes below what is there: a group arriving
+// never moves the rows the person is about to click (a group on top did:
+// a click meant for one proposal opened another).
 func queueRows(ps []review.Proposal) []queueRow {
 	sorted := append([]review.Proposal(nil), ps...)
 	sort.SliceStable(sorted, func(i, j int) bool {
 		if !sorted[i].Created.Equal(sorted[j].Created) {
-			return sorted[i].Created.After(sorted[j].Created)
+			return sorted[i].Created.Before(sorted[j].Created)
 		}
-		return sorted[i].ID > sorted[j].ID
+		return sorted[i].ID < sorted[j].ID
 	})
 	type group struct {
 		name string
@@ -59,7 +60,6 @@ func queueRows(ps []review.Proposal) []queueRow {
 	}
 	var rows []queueRow
 	for _, g := range groups {
-		slices.Reverse(g.ps) // oldest first
 		h := queueRow{header: g.name, count: len(g.ps)}
 		for _, p := range g.ps {
 			a, r := p.Counts()
@@ -118,6 +118,18 @@ func age(now, t time.Time) string {
 // badge is the state badge a proposal shows in the queue, and its colour;
 // "" for a plain pending proposal.
 func badge(p review.Proposal) (string, fyne.ThemeColorName) {
+	b, c := stateBadge(p)
+	if len(protectedFiles(p)) > 0 && p.State.Open() {
+		if b != "" {
+			b = " · " + b
+		}
+		return "protected" + b, theme.ColorNameError
+	}
+	return b, c
+}
+
+// stateBadge is badge for p's state alone.
+func stateBadge(p review.Proposal) (string, fyne.ThemeColorName) {
 	if p.Held {
 		return "pick lines", theme.ColorNameWarning
 	}
@@ -167,7 +179,7 @@ func newQueueView(now func() time.Time) *queueView {
 		if i >= len(q.rows) {
 			return
 		}
-		if q.rows[i].header != "" { // a header selects its newest proposal
+		if q.rows[i].header != "" { // a header selects its first proposal
 			if i+1 < len(q.rows) {
 				q.list.Select(i + 1)
 			}

@@ -46,10 +46,48 @@ func (d *detail) proposalSeen(dec review.Decision) review.ProposalSeen {
 		}
 	}
 	it := review.ProposalSeen{Proposal: d.p, Seen: seen, Hunks: d.fileHunks}
-	if dec.Verdict == journal.Partial {
+	switch dec.Verdict {
+	case journal.Partial:
 		it.Only = dec.Hunks
+	case journal.ApprovedEdited:
+		it.Only = d.agentHunksWritten(dec)
 	}
 	return it
+}
+
+// agentHunksWritten is, per file, the ids of the agent's hunks that an
+// approval of edited text dec writes as the agent wrote them: in an edited
+// file, those its text still holds (a hunk the person rewrote is theirs);
+// in the others, the ticked ones. A stale file's merge is asked about by
+// its own view (none here).
+func (d *detail) agentHunksWritten(dec review.Decision) map[string][]string {
+	out := map[string][]string{}
+	for _, f := range d.p.Files {
+		ids := []string{}
+		switch t, edited := dec.Edited[f.Path]; {
+		case f.Stale():
+		case edited:
+			mine := f
+			mine.Proposed = t
+			kept := map[string]bool{}
+			for _, h := range mine.Hunks() {
+				kept[h.ID] = true
+			}
+			for _, h := range d.fileHunks(f) {
+				if kept[h.ID] {
+					ids = append(ids, h.ID)
+				}
+			}
+		case dec.Hunks[f.Path] != nil:
+			ids = append(ids, dec.Hunks[f.Path]...)
+		default:
+			for _, h := range d.fileHunks(f) {
+				ids = append(ids, h.ID)
+			}
+		}
+		out[f.Path] = ids
+	}
+	return out
 }
 
 // askUnseen reports whether approving what was never on screen asks first.
@@ -93,15 +131,16 @@ func unseenQuestion(files []string, u review.Unseen) string {
 
 // confirmUnseen asks before approving files the person never opened or
 // hunks never on screen; it reports whether to go ahead now. An approval
-// of edited text asks only about unopened files: the person wrote what it
-// writes.
+// of edited text asks the same about the agent's hunks it writes as the
+// agent wrote them (one keystroke in edit mode does not make the other
+// hunks seen); what the person wrote they have seen.
 func (d *detail) confirmUnseen(dec review.Decision) bool {
 	if d.unseenOK || !d.askUnseen() {
 		return true
 	}
 	files := d.unseen()
 	var u review.Unseen
-	if dec.Verdict == journal.Approved || dec.Verdict == journal.Partial {
+	if dec.Verdict.Wrote() {
 		u = review.CheckSeen([]review.ProposalSeen{d.proposalSeen(dec)})
 	}
 	msg := unseenQuestion(files, u)

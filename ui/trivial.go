@@ -187,7 +187,7 @@ func (d *detail) trivialPending() bool {
 // showTrivial labels the shown file's trivial hunks in the view, when it
 // shows the proposal's own diff.
 func (d *detail) showTrivial() {
-	if len(d.p.Files) == 0 || d.file >= len(d.p.Files) || !d.viewHasProposal(d.cur()) || d.p.State == review.StateFailed {
+	if len(d.p.Files) == 0 || d.file >= len(d.p.Files) || !d.viewHasProposal(d.cur()) && !d.viewHasMerge(d.cur()) || d.p.State == review.StateFailed {
 		d.view.SetHunkNotes(nil)
 		return
 	}
@@ -198,6 +198,13 @@ func (d *detail) showTrivial() {
 		notes[id] = diffview.HunkNote{Text: string(k), Done: d.trivialOK[f.Path][id]} // approved by t: green
 	}
 	d.view.SetHunkNotes(notes)
+}
+
+// viewHasMerge reports whether the view shows stale f's merge, whose
+// changes the merge kept as the agent wrote them have the proposal's hunk
+// IDs, so their labels stay through a save on disk.
+func (d *detail) viewHasMerge(f review.File) bool {
+	return f.Stale() && !d.editing && d.outcome == nil && d.staleShow.Selected == staleMerged && strings.HasPrefix(d.shownKey, "stale:")
 }
 
 // trivialSummary is the counter line's note on the shown proposal's

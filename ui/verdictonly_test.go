@@ -69,7 +69,7 @@ func TestApprovalTheAgentWritesSaysSo(t *testing.T) {
 	p := h.doorProposal("claude-code", "a.txt", "hello there\n")
 	h.press('a')
 	h.outcome(p.ID)
-	if got := h.win.detail.status.Text; !strings.HasPrefix(got, "Approved and sent to claude-code, which writes the file itself (checkpoint ") {
+	if got := h.win.detail.status.Text; !strings.HasPrefix(got, "Approved and sent to claude-code, which writes the file itself.") {
 		t.Errorf("status %q; want it to say claude-code writes the file", got)
 	}
 	if got := h.read("a.txt"); got != "hello\n" {

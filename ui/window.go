@@ -371,7 +371,7 @@ func needsPerson(p review.Proposal) bool {
 // pickProposal is the proposal the window shows while the person has not
 // chosen one: the oldest pending proposal, else the oldest stale one, else
 // the oldest still streaming; failed and decided proposals only when
-// nothing else is there (then the newest in the queue, queueIDs[0]).
+// nothing else is there (then the first in the queue, queueIDs[0]).
 func pickProposal(ps []review.Proposal, queueIDs []string) string {
 	for _, st := range []review.State{review.StatePending, review.StateStale, review.StateStreaming} {
 		var best *review.Proposal
@@ -451,10 +451,10 @@ func (w *Window) step(dir int) {
 		w.detail.say("This is the only proposal in the queue.")
 		return
 	case next < 0:
-		w.detail.say("This is the first proposal in the queue (the newest).")
+		w.detail.say("This is the first proposal in the queue (the oldest).")
 		return
 	case next >= len(ids):
-		w.detail.say("This is the last proposal in the queue (the oldest).")
+		w.detail.say("This is the last proposal in the queue (the newest).")
 		return
 	}
 	w.Select(ids[next])

@@ -21,12 +21,13 @@ import (
 	"github.com/diffdesk/diffdesk/review/startup"
 )
 
-func TestQueueRowsGroupNewestFirstInTheAgentsOrder(t *testing.T) {
+func TestQueueRowsGroupOldestFirstInTheAgentsOrder(t *testing.T) {
 	at := func(m int) time.Time { return baseTime.Add(time.Duration(m) * time.Minute) }
 	ps := []review.Proposal{
 		{ID: "p1", Agent: "claude", Session: "s1", Created: at(1)},
 		{ID: "p2", Agent: "gemini", Session: "docs", Created: at(2)},
 		{ID: "p3", Agent: "claude", Session: "s1", Created: at(3)},
+		{ID: "p0", Agent: "codex", Session: "x", Created: at(0)},
 	}
 	var got []string
 	for _, r := range queueRows(ps) {
@@ -36,7 +37,7 @@ func TestQueueRowsGroupNewestFirstInTheAgentsOrder(t *testing.T) {
 			got = append(got, r.p.ID)
 		}
 	}
-	want := "[claude · s1] p1 p3 [gemini · docs] p2"
+	want := "[codex · x] p0 [claude · s1] p1 p3 [gemini · docs] p2"
 	if strings.Join(got, " ") != want {
 		t.Errorf("queueRows = %v; want %s", got, want)
 	}

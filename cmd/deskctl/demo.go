@@ -160,15 +160,7 @@ func demoPropose(ctx context.Context, cl *deskrpc.Client, o demoOptions, s demoS
 	if err := cl.Call(ctx, "propose", req, &res); err != nil {
 		return res, err
 	}
-	for _, c := range chunks(s.payload, s.chunks) {
-		if err := cl.Notify("chunk", map[string]string{"id": res.ID, "data": c}); err != nil {
-			return res, err
-		}
-		if err := sleepCtx(ctx, o.pause); err != nil {
-			return res, err
-		}
-	}
-	err := cl.Call(ctx, "finish", map[string]any{"id": res.ID, "wait": true}, &res)
+	res, err := stream(ctx, cl, res.ID, chunks(s.payload, s.chunks), func() error { return sleepCtx(ctx, o.pause) })
 	if err == nil && res.Outcome == nil {
 		err = fmt.Errorf("the desk answered without an outcome (state %s)", res.State)
 	}

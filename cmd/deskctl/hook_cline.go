@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -44,9 +45,19 @@ type clineEvent struct {
 
 // clineCall is a tool call as a Cline hook event names it.
 type clineCall struct {
-	ID    string         `json:"id"`
-	Name  string         `json:"name"`
-	Input map[string]any `json:"input"`
+	ID    string          `json:"id"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"` // an object; apply_patch also takes a bare string
+}
+
+// fields is the call's input as an object (empty when it is not one).
+func (c *clineCall) fields() map[string]any {
+	var m map[string]any
+	json.Unmarshal(c.Input, &m)
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m
 }
 
 // clineControl is a Cline hook's answer.
@@ -91,11 +102,8 @@ func runClineHook(ctx context.Context, x *invocation, socket string, wait time.D
 		}
 		return writeClineControl(x.stdout, x.stderr, c)
 	case ev.HookName == "tool_result" && ev.ToolResult != nil:
-		e := clineToolEdit(ev, ev.ToolResult)
-		if k, ok := newReportKey(socket, e); ok {
-			if report, ok := k.take(); ok {
-				return writeClineControl(x.stdout, x.stderr, clineControl{Context: report})
-			}
+		if report, ok := clineTakeReport(socket, ev); ok {
+			return writeClineControl(x.stdout, x.stderr, clineControl{Context: report})
 		}
 	}
 	return 0
@@ -128,10 +136,7 @@ func clineToolEdit(ev clineEvent, call *clineCall) toolEdit {
 	if dir == "" && len(ev.WorkspaceRoots) > 0 {
 		dir = ev.WorkspaceRoots[0]
 	}
-	in := map[string]any{}
-	for k, v := range call.Input {
-		in[k] = v
-	}
+	in := call.fields()
 	if p, ok := in["path"].(string); ok {
 		in["file_path"] = p // toolPath's name for it
 	}
@@ -141,7 +146,11 @@ func clineToolEdit(ev clineEvent, call *clineCall) toolEdit {
 // clineReview shows the edit of ev's tool call at the desk and returns the
 // answer; ok is false for a tool call the desk has no opinion on.
 func clineReview(ctx context.Context, socket string, ev clineEvent, wait time.Duration, stderr io.Writer) (clineControl, bool) {
-	if ev.ToolCall.Name != "editor" {
+	switch ev.ToolCall.Name {
+	case "editor":
+	case "apply_patch":
+		return clinePatchReview(ctx, socket, ev, wait, stderr)
+	default:
 		return clineControl{}, false
 	}
 	e := clineToolEdit(ev, ev.ToolCall)
@@ -167,30 +176,64 @@ func clineReview(ctx context.Context, socket string, ev clineEvent, wait time.Du
 		}
 	}
 	switch {
-	case errors.Is(err, deskrpc.ErrNoDesk):
-		msg := fmt.Sprintf("DiffDesk is not running (no desk at %s), so the edit was blocked rather than written unreviewed. Tell the person: start the desk (diffdesk, or deskctl serve) and ask again; deskctl doctor says what is wrong.", socket)
-		fmt.Fprintln(stderr, msg)
-		return clineBlock(msg), true
-	case errors.Is(err, context.DeadlineExceeded):
-		msg := fmt.Sprintf("The person did not decide within %s, and Cline runs a tool unreviewed once its hook has taken 120 s, so DiffDesk took the edit back from the desk. Propose it again if it is still wanted.", wait)
-		fmt.Fprintln(stderr, msg)
-		return clineBlock(msg), true
 	case err != nil:
-		fmt.Fprintf(stderr, "deskctl hook cline: %v\n", err)
-		return clineBlock(fmt.Sprintf("DiffDesk could not review it: %v", err)), true
+		return clineFailed(err, socket, wait, stderr), true
 	case !v.Allow:
 		return clineBlock(v.Reason), true
 	case v.Input == nil:
 		return clineControl{}, false // approved as proposed: the tool runs as asked, the report follows its result
 	}
-	in, why := clineRewrite(e.Input, current, exists, v.Input["content"].(string))
+	final := v.Input["content"].(string)
+	in, why := clineRewrite(e.Input, current, exists, final)
 	if why != "" {
 		if keyed {
 			k.settle(toolVerdict{}) // nothing will be written: no report claims it was
 		}
-		return clineBlock(why + "\n" + v.Report), true
+		return clineBlock(clineApprovedText(why, map[string]string{path: final})), true
 	}
 	return clineControl{OverrideInput: in}, true
+}
+
+// clineShownMax is the most approved text the model is shown when the
+// approval could not be written (Cline cuts a hook's context at 50,000).
+const clineShownMax = 20000
+
+// clineApprovedText is why an approved edit was not written, with the text
+// the person approved for each file, so the model can make that change
+// another way.
+func clineApprovedText(why string, final map[string]string) string {
+	var b strings.Builder
+	b.WriteString(why)
+	paths := make([]string, 0, len(final))
+	for p := range final {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		text := final[path]
+		if len(text) > clineShownMax {
+			fmt.Fprintf(&b, "\nThe text the person approved for %s (%d bytes) is in DiffDesk's history (the person can show it: deskctl history list).", path, len(text))
+			continue
+		}
+		fmt.Fprintf(&b, "\nThe text the person approved for %s:\n%s", path, text)
+	}
+	return b.String()
+}
+
+// clineFailed is the answer when the review could not happen: a block
+// saying why.
+func clineFailed(err error, socket string, wait time.Duration, stderr io.Writer) clineControl {
+	var msg string
+	switch {
+	case errors.Is(err, deskrpc.ErrNoDesk):
+		msg = fmt.Sprintf("DiffDesk is not running (no desk at %s), so the edit was blocked rather than written unreviewed. Tell the person: start the desk (diffdesk, or deskctl serve) and ask again; deskctl doctor says what is wrong.", socket)
+	case errors.Is(err, context.DeadlineExceeded):
+		msg = fmt.Sprintf("The person did not decide within %s, and Cline runs a tool unreviewed once its hook has taken 120 s, so DiffDesk took the edit back from the desk. Propose it again if it is still wanted.", wait)
+	default:
+		msg = fmt.Sprintf("DiffDesk could not review it: %v", err)
+	}
+	fmt.Fprintln(stderr, "deskctl hook cline: "+msg)
+	return clineBlock(msg)
 }
 
 // readCurrent reads path's text; exists is false for a file that is not there.
@@ -301,7 +344,7 @@ func clineRewrite(in map[string]any, current string, exists bool, final string) 
 		return nil, "The person approved the file as it is now, without this edit; nothing was written."
 	}
 	if current == "" {
-		return nil, "The person approved an edited text for a file that is empty now, which Cline's editor cannot write exactly (it has no text to replace); nothing was written. Write the approved text below with the editor's insert_line 1."
+		return nil, "The person approved an edited text for a file that is empty now, which Cline's editor cannot write exactly (it has no text to replace); nothing was written."
 	}
 	eol := clineEOL(current)
 	if strings.Join(splitEOL(final), eol) != final {

@@ -173,17 +173,14 @@ func TestClineHookGivesUpInTime(t *testing.T) {
 	if ctx, _ := c["context"].(string); !blocked(c) || !strings.Contains(ctx, "did not decide within 300ms") {
 		t.Fatalf("answer %v after %s; want the edit blocked for want of a decision", c, time.Since(start))
 	}
-	// The desk withdraws the proposal when it sees the hook's connection
-	// close, which a status asked at once may overtake.
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		st, _, _ := deskctl(t, "", "status", "--socket", sock)
-		if !strings.Contains(st, "f.txt") || !strings.Contains(st, "pending") {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the proposal still waits at the desk after the hook gave up:\n%s", st)
+	// The desk withdraws it when it sees the hook's connection close.
+	var st string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if st, _, _ = deskctl(t, "", "status", "--socket", sock); strings.Contains(st, "0 proposal(s) waiting") {
+			return
 		}
 	}
+	t.Errorf("the proposal still waits at the desk after the hook gave up:\n%s", st)
 }
 
 func TestClineHookIgnoresOtherTools(t *testing.T) {
@@ -193,6 +190,7 @@ func TestClineHookIgnoresOtherTools(t *testing.T) {
 		clineJSON(t, "tool_call", "run_commands", map[string]any{"commands": []string{"ls"}}),
 		// An editor call Cline refuses by itself writes nothing: no review.
 		clineJSON(t, "tool_call", "editor", map[string]any{"path": filepath.Join(dir, "missing.txt"), "old_text": "x", "new_text": "y", "insert_line": 2}),
+		clineJSON(t, "tool_call", "apply_patch", map[string]any{"input": " "}), // Cline refuses an empty patch itself
 		`{"hookName":"agent_start","taskId":"c"}`,
 	} {
 		out, errOut, code := deskctl(t, stdin, "hook", "cline", "--socket", filepath.Join(dir, "no.sock"))
@@ -322,5 +320,90 @@ func TestSetupClineLeavesTheirHook(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(mine); string(b) != "#!/bin/sh\necho '{}'\n" {
 		t.Errorf("the person's hook was changed: %q", b)
+	}
+}
+
+// TestClinePatchReview: an apply_patch call waits at the desk; approved,
+// Cline's tool is handed a patch that writes each file whole, exactly as
+// approved; rejected, it is blocked with the reason.
+func TestClinePatchReview(t *testing.T) {
+	patch := func(p string) string {
+		return "*** Begin Patch\n*** Update File: " + p + "\n@@\n a\n-b\n+B\n*** Add File: " + filepath.Join(filepath.Dir(p), "new.txt") + "\n+fresh\n*** End Patch"
+	}
+	for _, tc := range []struct {
+		name   string
+		person func(review.Proposal) review.Decision
+		want   func(dir string) string // the rewritten patch; "" for a block
+		reason string
+	}{
+		{"approved", approveAs(""), func(dir string) string {
+			return "*** Begin Patch\n*** Update File: " + filepath.Join(dir, "f.txt") + "\n@@\n-a\n-b\n-c\n-\n+a\n+B\n+c\n+\n" +
+				"*** Add File: " + filepath.Join(dir, "new.txt") + "\n+fresh\n+\n*** End Patch\n"
+		}, ""},
+		{"rejected", rejectWith("not now"), func(string) string { return "" }, "Their reason: not now"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, sock := deskDeciding(t, tc.person)
+			t.Chdir(root) // Cline runs its hooks in the session's directory
+			path := filepath.Join(root, "f.txt")
+			os.WriteFile(path, []byte("a\nb\nc\n"), 0o644)
+			out, errOut, _ := deskctl(t, clineJSON(t, "tool_call", "apply_patch", map[string]any{"input": patch(path)}), "hook", "cline", "--socket", sock)
+			c := clineAnswer(t, out)
+			if want := tc.want(root); want != "" {
+				over, _ := c["overrideInput"].(map[string]any)
+				if over["input"] != want {
+					t.Errorf("overrideInput = %q\nwant %q\n(stderr %q)", over["input"], want, errOut)
+				}
+				return
+			}
+			if ctx, _ := c["context"].(string); !blocked(c) || !strings.Contains(ctx, tc.reason) {
+				t.Errorf("answer %v; want the tool blocked with %q", c, tc.reason)
+			}
+		})
+	}
+}
+
+func TestClinePatchRewrite(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(text), 0o644)
+		return p
+	}
+	same, crlf, gone := write("same.txt", "x\n"), write("crlf.txt", "a\r\nb\r\n"), write("gone.txt", "bye\n")
+	// A file approved as it is needs no section; a deleted one is deleted.
+	p, first, why := clinePatchRewrite([]review.FileOutcome{{Path: same, FinalContent: "x\n"}, {Path: gone, Deleted: true}})
+	if why != "" || first != "" || p != "*** Begin Patch\n*** Delete File: "+gone+"\n*** End Patch\n" {
+		t.Errorf("= %q, %q, %q", p, first, why)
+	}
+	// Cline's apply_patch cannot write \r\n.
+	if _, _, why := clinePatchRewrite([]review.FileOutcome{{Path: crlf, FinalContent: "a\r\nB\r\n"}}); !strings.Contains(why, "line endings") {
+		t.Errorf("a CRLF file: why = %q; want it blocked for its line endings", why)
+	}
+	// No final newline: the last line is replaced without one.
+	if p, _, _ := clinePatchRewrite([]review.FileOutcome{{Path: same, FinalContent: "y"}}); !strings.Contains(p, "\n-x\n-\n+y\n*** End Patch") {
+		t.Errorf("= %q", p)
+	}
+	if _, _, why := clinePatchRewrite([]review.FileOutcome{{Path: same, FinalContent: "x\n"}}); !strings.Contains(why, "as they are now") {
+		t.Errorf("nothing to write: why = %q", why)
+	}
+}
+
+// TestClineHookApprovedButNotWritable: an approval Cline's editor cannot
+// write exactly (here: into a file that is empty now) is blocked, and the
+// model reads that nothing was written and the approved text — not the
+// report saying it was applied.
+func TestClineHookApprovedButNotWritable(t *testing.T) {
+	root, sock := deskDeciding(t, approveAs("the PERSON's line\n"))
+	path := filepath.Join(root, "empty.txt")
+	os.WriteFile(path, nil, 0o644)
+	out, _, _ := deskctl(t, clineJSON(t, "tool_call", "editor", map[string]any{"path": path, "new_text": "x\n", "insert_line": 1.0}), "hook", "cline", "--socket", sock)
+	c := clineAnswer(t, out)
+	ctx, _ := c["context"].(string)
+	if !blocked(c) || !strings.Contains(ctx, "nothing was written") || !strings.Contains(ctx, "the PERSON's line") || strings.Contains(ctx, "has been applied") {
+		t.Errorf("answer %v; want the tool blocked, saying nothing was written, with the approved text", c)
+	}
+	if out, _, _ := deskctl(t, clineJSON(t, "tool_result", "editor", map[string]any{"path": path}), "hook", "cline", "--socket", sock); clineAnswer(t, out) != nil {
+		t.Errorf("PostToolUse reported an edit that was not written: %q", out)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/hub"
 	"github.com/diffdesk/diffdesk/review/hub/hubserver"
@@ -88,6 +89,7 @@ func hubServerFlags(fl *flag.FlagSet) func() (hubserver.Options, error) {
 	fl.StringVar(&o.TLSKey, "tls-key", "", "the server's private key `FILE` (PEM)")
 	fl.StringVar(&o.TLSCA, "tls-ca", "", "the CA `FILE` verifying the other servers of a cluster off loopback")
 	fl.StringVar(&o.ServerName, "name", "", "this server's `NAME` in its cluster")
+	fl.StringVar(&o.StoreDir, "store", "", "where JetStream keeps the messages: a `DIR` of this server's own (default DIR/jetstream)")
 	fl.StringVar(&o.Cluster.Name, "cluster", "", "join the cluster `NAME` (three servers replicate every message)")
 	clusterListen := fl.String("cluster-listen", "127.0.0.1:6222", "the cluster's route `HOST:PORT`")
 	var routes stringList
@@ -200,12 +202,13 @@ func (h *hubClientFlags) options() hub.DialOptions {
 
 var hubReviewCmd = &command{
 	name:  "review",
-	usage: "--hub URL --hub-creds FILE [list | decide DESK/ID approve|reject] [flags]",
-	short: "as a reviewer: list every desk's queue on the hub, or decide a proposal",
-	long: `List the proposals waiting on the hub (every desk's), with their desk, workspace file and
-changes; or decide one: 'decide DESK/ID approve|reject [--feedback TEXT]', where ID is the
-proposal's hub id as listed (a unique prefix will do). The first decision of a round wins; the
-command says whether it was yours, and then what the desk did.`,
+	usage: "list|show DESK/ID|decide DESK/ID approve|reject --hub URL --hub-creds FILE",
+	short: "as a reviewer: list every desk's queue on the hub, show a proposal's diff, decide it",
+	long: `As a reviewer of the hub: 'list' the proposals waiting on it (every desk's), with their desk,
+files and changes; 'show DESK/ID' prints one's diff (its texts checked against their SHA-256);
+'decide DESK/ID approve|reject [--feedback TEXT]' decides it. ID is the hub id as listed (a unique
+prefix will do). The first decision of a round wins; decide says whether it was yours, and then
+what the desk did.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		var c hubClientFlags
 		c.add(fl, "the reviewer")
@@ -217,9 +220,10 @@ command says whether it was yours, and then what the desk did.`,
 			}
 			switch {
 			case x.args[0] == "list" && len(x.args) == 1:
+			case x.args[0] == "show" && len(x.args) == 2:
 			case x.args[0] == "decide" && len(x.args) == 3:
 			default:
-				return x.usageError("say list, or decide DESK/ID approve|reject")
+				return x.usageError("say list, show DESK/ID, or decide DESK/ID approve|reject")
 			}
 			o := c.options()
 			nc, err := hub.Dial(o)
@@ -237,9 +241,12 @@ command says whether it was yours, and then what the desk did.`,
 			if err != nil {
 				return x.fail(err)
 			}
-			if x.args[0] == "list" {
+			switch x.args[0] {
+			case "list":
 				printHubQueue(x, q, *all)
 				return 0
+			case "show":
+				return hubShow(ctx, x, r, q, x.args[1])
 			}
 			return hubDecide(ctx, x, r, q, x.args[1], x.args[2], *feedback)
 		}
@@ -286,10 +293,11 @@ func printHubQueue(x *invocation, q []hub.Item, all bool) {
 	}
 }
 
-func hubDecide(ctx context.Context, x *invocation, r *hub.Reviewer, q []hub.Item, which, verdict, feedback string) int {
+// findHub is the one waiting proposal which (DESK/ID, ID a prefix) names.
+func findHub(q []hub.Item, which string) (hub.Proposal, error) {
 	desk, id, ok := strings.Cut(which, "/")
 	if !ok || id == "" {
-		return x.usageError("%q: name a proposal as DESK/ID, as deskctl hub review list shows it", which)
+		return hub.Proposal{}, fmt.Errorf("%q: name a proposal as DESK/ID, as deskctl hub review list shows it", which)
 	}
 	var found []hub.Proposal
 	for _, it := range q {
@@ -299,12 +307,54 @@ func hubDecide(ctx context.Context, x *invocation, r *hub.Reviewer, q []hub.Item
 	}
 	switch len(found) {
 	case 0:
-		return x.fail(fmt.Errorf("no proposal %s waits on the hub (decided, withdrawn, or never there): see deskctl hub review list --all", which))
+		return hub.Proposal{}, fmt.Errorf("no proposal %s waits on the hub (decided, withdrawn, or never there): see deskctl hub review list --all", which)
 	case 1:
-	default:
-		return x.fail(fmt.Errorf("%s names %d proposals: give more of the id", which, len(found)))
+		return found[0], nil
 	}
-	p := found[0]
+	return hub.Proposal{}, fmt.Errorf("%s names %d proposals: give more of the id", which, len(found))
+}
+
+// hubShow prints a waiting proposal's files as unified diffs (and, for a
+// stale file, the disk's change since the base).
+func hubShow(ctx context.Context, x *invocation, r *hub.Reviewer, q []hub.Item, which string) int {
+	p, err := findHub(q, which)
+	if err != nil {
+		return x.fail(err)
+	}
+	fmt.Fprintf(x.stdout, "%s/%s  %s  round %d  agent %s\n", p.Desk, p.Hub, p.State, p.Round, review.Printable(p.Agent))
+	if p.Note != "" {
+		fmt.Fprintf(x.stdout, "note: %s\n", review.Printable(p.Note))
+	}
+	for i, f := range p.Files {
+		base, err := r.Text(ctx, p, i, hub.TextBase)
+		if err != nil {
+			return x.fail(err)
+		}
+		proposed, err := r.Text(ctx, p, i, hub.TextProposed)
+		if err != nil {
+			return x.fail(err)
+		}
+		if f.Protected != "" {
+			fmt.Fprintf(x.stdout, "protected: %s\n", review.Printable(f.Protected))
+		}
+		fmt.Fprint(x.stdout, engine.Unified("a/"+f.Rel, "b/"+f.Rel, base, proposed, 3))
+		if f.Disk != nil {
+			disk, err := r.Text(ctx, p, i, hub.TextDisk)
+			if err != nil {
+				return x.fail(err)
+			}
+			fmt.Fprintf(x.stdout, "stale: %s changed on disk since the proposal came:\n", review.Printable(f.Rel))
+			fmt.Fprint(x.stdout, engine.Unified("base/"+f.Rel, "disk/"+f.Rel, base, disk, 3))
+		}
+	}
+	return 0
+}
+
+func hubDecide(ctx context.Context, x *invocation, r *hub.Reviewer, q []hub.Item, which, verdict, feedback string) int {
+	p, err := findHub(q, which)
+	if err != nil {
+		return x.fail(err)
+	}
 	res, err := r.Decide(ctx, p, hub.Decision{Verdict: verdict, Feedback: feedback})
 	if err != nil {
 		return x.fail(err)

@@ -87,7 +87,11 @@ func TestHubServeReviewDecide(t *testing.T) {
 	if id == "" {
 		t.Fatal("the proposal never showed in deskctl hub review list")
 	}
-	out, errOut, code := deskctl(t, "", append(review, "--feedback", "fine", "decide", "d1/"+id[:8], "approve")...)
+	out, errOut, code := deskctl(t, "", append(review, "show", "d1/"+id[:8])...)
+	if code != 0 || !strings.Contains(out, "+++ b/f.txt") || !strings.Contains(out, "+from the hub") {
+		t.Fatalf("review show: exit %d, %q %q", code, out, errOut)
+	}
+	out, errOut, code = deskctl(t, "", append(review, "--feedback", "fine", "decide", "d1/"+id[:8], "approve")...)
 	if code != 0 || !strings.Contains(out, "approved by r1@") || !strings.Contains(out, "(your decision)") || !strings.Contains(out, "wrote "+filepath.Join(root, "f.txt")) {
 		t.Fatalf("review decide: exit %d, %q %q", code, out, errOut)
 	}

@@ -116,12 +116,32 @@ func propose(ctx context.Context, cl *deskrpc.Client, req review.Request, payloa
 	if err := cl.Call(ctx, "propose", req, &res); err != nil {
 		return res, err
 	}
-	for _, c := range chunks(payload, n) {
-		if err := cl.Notify("chunk", map[string]string{"id": res.ID, "data": c}); err != nil {
+	return stream(ctx, cl, res.ID, chunks(payload, n), func() error { return nil })
+}
+
+// stream sends the chunks of streaming proposal id, calling pause after
+// each, then finishes it and waits for the outcome. Each chunk is a call,
+// not a notification: when the person rejects the proposal while it
+// streams, the next chunk is answered with that, and stream stops sending
+// and returns the outcome at once (it kept sending to the last chunk, 20 s
+// later in a paced stream, before the agent heard).
+func stream(ctx context.Context, cl *deskrpc.Client, id string, parts []string, pause func() error) (proposeResult, error) {
+	var res proposeResult
+	for _, c := range parts {
+		if err := cl.Call(ctx, "chunk", map[string]string{"id": id, "data": c}, nil); err != nil {
+			// Ended while it streamed (rejected, withdrawn, refused as too
+			// large): finish answers with the outcome; any other error
+			// stands.
+			if ferr := cl.Call(ctx, "finish", map[string]any{"id": id, "wait": true}, &res); ferr == nil && res.Outcome != nil {
+				return res, nil
+			}
+			return res, err
+		}
+		if err := pause(); err != nil {
 			return res, err
 		}
 	}
-	err := cl.Call(ctx, "finish", map[string]any{"id": res.ID, "wait": true}, &res)
+	err := cl.Call(ctx, "finish", map[string]any{"id": id, "wait": true}, &res)
 	return res, err
 }
 

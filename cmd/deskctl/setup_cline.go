@@ -23,11 +23,10 @@ func init() {
 	registerSetupAgent(&setupAgent{
 		name: "cline", title: "Cline",
 		door: "the hook files PreToolUse and PostToolUse running `deskctl hook cline` in ~/.cline/hooks ($CLINE_DIR/hooks); with --project in the repository's .cline/hooks",
-		carries: "Every editor call (create, replace, insert) of the cline CLI, in its default auto-approve mode too, waits for you before it is written; the model reads a rejection's reason, your comments, your edits and the final text. " +
+		carries: "Every editor call (create, replace, insert) and apply_patch call (the edit tool Cline gives GPT and Codex models) of the cline CLI, in its default auto-approve mode too, waits for you before it is written; the model reads a rejection's reason, your comments, your edits and the final text. " +
 			"A decision must come within 110 s: Cline runs a tool unreviewed once its hook has taken 120 s, so past that the hook takes the edit back and blocks it, telling the model why. " +
-			"Without a desk, or when deskctl cannot run, the edit is blocked.",
-		bypass:      "apply_patch (the edit tool Cline gives GPT and Codex models instead of editor) and run_commands still write files without the desk: the hook lets them through.",
-		bypassFix:   "use a model that gets Cline's editor tool, or run cline --auto-approve false so that Cline asks you about them itself",
+			"Without a desk, or when deskctl cannot run, the edit is blocked. " +
+			"Shell commands that write files (run_commands) are not edits and are not shown: run cline --auto-approve false for Cline to ask about them itself.",
 		ownFallback: true,
 		targets: func(env setupEnv) ([]setupTarget, error) {
 			dir := clineHookDir(env.home, env.project)

@@ -39,6 +39,7 @@ const (
 	codeUnknown        = -32002 // unknown proposal id
 	codeState          = -32003 // the proposal is not in a state that allows this
 	codeForbidden      = -32004 // the connection's role does not allow the method
+	codeClosed         = -32006 // the desk closed before answering (its window closed, serve stopped)
 )
 
 type rpcRequest struct {
@@ -182,7 +183,15 @@ func (s *Server) serveConn(ctx context.Context, c net.Conn) {
 			leave()
 		}
 	}()
-	stop := context.AfterFunc(ctx, func() { c.Close() })
+	// When the desk stops, reading stops; the requests under way (an
+	// agent waiting on its proposal) are answered before the connection
+	// closes, with what happened, not a bare EOF.
+	stop := context.AfterFunc(ctx, func() {
+		if cr, ok := c.(interface{ CloseRead() error }); ok && cr.CloseRead() == nil {
+			return
+		}
+		c.Close()
+	})
 	defer stop()
 	r := bufio.NewReaderSize(c, smallMessageBytes)
 	for {
@@ -717,6 +726,12 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 			return nil, err
 		}
 		return res, nil
+	case "restore":
+		var p restoreParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		return cc.restore(ctx, p)
 	case "place":
 		var p placeParams
 		if err := params(&p); err != nil {
@@ -899,6 +914,9 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool) (any, 
 		return proposeResult{ID: p.ID, State: wireState(p), Changeset: review.ChangesetKey(p)}, nil
 	}
 	o, err := cc.s.desk.Wait(ctx, p.ID)
+	if err != nil && ctx.Err() != nil {
+		return nil, &rpcError{Code: codeClosed, Message: fmt.Sprintf("the desk closed before proposal %s was decided (its window was closed, or deskctl serve stopped): nothing was written; propose again once a desk runs", p.ID)}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // clineBin returns the real cline binary of the npm package for this
@@ -72,7 +74,14 @@ func fakeOpenAI(t *testing.T, tool string, input map[string]any) *fakeModel {
 // sock, puts DiffDesk's hook files into ~/.cline/hooks for the desk there.
 func clineEnv(t *testing.T, e *env, bin string, api *fakeModel, sock string) {
 	t.Helper()
-	out, errOut, err := run(t, e, e.home, 60*time.Second, bin, "auth", "-p", "openai", "-k", "sk-fake-local-stub", "-m", "fake-model", "-b", api.URL+"/v1")
+	clineEnvModel(t, e, bin, api, sock, "fake-model")
+}
+
+// clineEnvModel is clineEnv with the model id Cline is told; one holding
+// "gpt" gets apply_patch instead of editor.
+func clineEnvModel(t *testing.T, e *env, bin string, api *fakeModel, sock, model string) {
+	t.Helper()
+	out, errOut, err := run(t, e, e.home, 60*time.Second, bin, "auth", "-p", "openai", "-k", "sk-fake-local-stub", "-m", model, "-b", api.URL+"/v1")
 	if err != nil {
 		t.Fatalf("cline auth: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
 	}
@@ -153,6 +162,94 @@ func TestClineEditorHook(t *testing.T) {
 	}
 }
 
+// TestClineEditorCreatesEdited: a new file the editor would create is
+// written with the person's text instead, through the rewritten input.
+func TestClineEditorCreatesEdited(t *testing.T) {
+	bin := clineBin(t)
+	e := newEnv(t)
+	dk := startDesk(t, e, approveAs("made by a PERSON\n"))
+	target := filepath.Join(dk.root, "new.txt")
+	api := fakeOpenAI(t, "editor", map[string]any{"path": target, "new_text": "made by the model\n"})
+	clineEnv(t, e, bin, api, dk.sock)
+	out := runCline(t, e, bin, dk.root)
+	o := dk.outcome(t, 10*time.Second)
+	if got := readFile(t, target); got != "made by a PERSON\n" {
+		t.Fatalf("new.txt = %q; want the person's text\ncline said:\n%s", got, out)
+	}
+	checkToldPatch(t, api, o)
+}
+
+// TestClinePatchHook runs the real cline with a model id that gets
+// apply_patch: the person's decision reaches the file through the patch
+// the hook hands Cline (each file whole, as approved), and the reason or
+// the person's patch reaches the model.
+func TestClinePatchHook(t *testing.T) {
+	bin := clineBin(t)
+	for _, tc := range []struct {
+		name string
+		who  person
+		want string
+	}{
+		{"approved", approve(), "hello from the model\n"},
+		{"approved with the person's text", approveAs("hello from a PERSON\n"), "hello from a PERSON\n"},
+		{"rejected", reject("keep the greeting short"), "hello\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newEnv(t)
+			dk := startDesk(t, e, tc.who)
+			target := dk.writeFile(t, "a.txt", "hello\n")
+			api := fakeOpenAI(t, "apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: a.txt\n@@\n-hello\n+hello from the model\n*** End Patch"})
+			clineEnvModel(t, e, bin, api, dk.sock, "gpt-fake")
+			out := runCline(t, e, bin, dk.root)
+			o := dk.outcome(t, 10*time.Second)
+			if got := readFile(t, target); got != tc.want {
+				t.Fatalf("a.txt = %q; want %q\ncline said:\n%s", got, tc.want, out)
+			}
+			switch tc.name {
+			case "approved with the person's text":
+				checkToldPatch(t, api, o)
+			case "rejected":
+				if !api.toldAfterToolCall("keep the greeting short") {
+					t.Errorf("no model request after the tool call holds the person's reason; cline said:\n%s", out)
+				}
+			default:
+				if !api.toldAfterToolCall("Do not resend this edit") {
+					t.Errorf("no model request after the tool call holds the desk's report")
+				}
+			}
+		})
+	}
+}
+
+// TestClineHookGivesUp: a person who has not decided when the hook's wait
+// runs out (here 3 s; by default 110 s, inside Cline's 120) gets the
+// proposal taken back, and cline does not run the tool: the model reads
+// why.
+func TestClineHookGivesUp(t *testing.T) {
+	bin := clineBin(t)
+	e := newEnv(t)
+	dk := startDesk(t, e, byFile(nil)) // nobody decides
+	target := dk.writeFile(t, "a.txt", "hello\n")
+	api := fakeOpenAI(t, "editor", map[string]any{"path": target, "old_text": "hello", "new_text": "hello from the model"})
+	clineEnv(t, e, bin, api, dk.sock)
+	hook := filepath.Join(e.home, ".cline", "hooks", "PreToolUse")
+	script := readFile(t, hook)
+	if !strings.Contains(script, " hook cline ") {
+		t.Fatalf("the hook file runs no deskctl hook cline:\n%s", script)
+	}
+	os.WriteFile(hook, []byte(strings.Replace(script, " hook cline ", " hook cline --wait 3s ", 1)), 0o755)
+	out := runCline(t, e, bin, dk.root)
+	if got := readFile(t, target); got != "hello\n" {
+		t.Errorf("a.txt = %q after the hook gave up; want it untouched\ncline said:\n%s", got, out)
+	}
+	if !api.toldAfterToolCall("did not decide within 3s") {
+		t.Errorf("the model was not told the person did not decide in time; cline said:\n%s", out)
+	}
+	if o := dk.outcome(t, 10*time.Second); o.Status != journal.Withdrawn {
+		t.Errorf("the proposal ended %s; want it withdrawn", o.Status)
+	}
+}
+
 // TestClineHookWithoutDesk: with no desk running the hook blocks the edit
 // and the model reads why — Cline itself would run the tool.
 func TestClineHookWithoutDesk(t *testing.T) {
@@ -183,7 +280,11 @@ func TestClineHookWithoutDeskctl(t *testing.T) {
 	api := fakeOpenAI(t, "editor", map[string]any{"path": target, "old_text": "hello", "new_text": "hello from the model"})
 	gone := filepath.Join(e.home, "bin", "deskctl")
 	os.MkdirAll(filepath.Dir(gone), 0o755)
-	if err := os.Link(deskctlBin, gone); err != nil {
+	b, err := os.ReadFile(deskctlBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gone, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	clineEnv(t, e, bin, api, "")

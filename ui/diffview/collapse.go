@@ -175,7 +175,7 @@ func (v *DiffView) SetInline(on bool) {
 	}
 	v.inline = on
 	v.reshapeAt(true)
-	v.Refresh()
+	v.redraw()
 }
 
 // Inline reports whether the view shows the inline layout.

@@ -150,7 +150,11 @@ type DiffView struct {
 	post     func(func()) // runs a function on the UI goroutine: fyne.Do, or a test's queue
 
 	created    int           // row widgets created (tests: only visible rows exist)
+	drawn      int           // rows drawn, ever (tests: what a change costs)
 	rowWidgets []*diffRow    // every row widget the list made (shown or pooled)
+	drawGen    uint64        // bumped by every change of what rows show beyond their own rowKey
+	keepRows   bool          // show: the new model's rows are told apart by their rowKey (a stream's chunk)
+	drawTheme  themeKey      // the theme the rows were drawn with
 	onBind     func(row int) // tests: called for every row bound to a widget
 }
 
@@ -192,12 +196,7 @@ func NewDiffView() *DiffView {
 	v.dark = darkBackground()
 	v.list = widget.NewList(
 		func() int { return v.model.Len() },
-		func() fyne.CanvasObject {
-			v.created++
-			r := newDiffRow(v)
-			v.rowWidgets = append(v.rowWidgets, r)
-			return r
-		},
+		func() fyne.CanvasObject { v.created++; return newDiffRow(v) },
 		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*diffRow).bind(id) },
 	)
 	v.list.HideSeparators = true
@@ -226,6 +225,7 @@ const editNote = "Editing: the right side is yours · your own changes are purpl
 
 // CreateRenderer is part of fyne.Widget.
 func (v *DiffView) CreateRenderer() fyne.WidgetRenderer {
+	v.drawTheme = v.themeKey()
 	return &diffViewRenderer{v: v}
 }
 
@@ -255,6 +255,13 @@ func (r *diffViewRenderer) Refresh() {
 	}
 	v.measure()
 	r.Layout(v.Size())
+	// The window refreshes the pane around the view often (each streamed
+	// chunk): rows whose drawing would not change are not drawn again.
+	// The view's own changes bump drawGen (redraw); a theme's show here.
+	if th := v.themeKey(); th != v.drawTheme {
+		v.drawTheme = th
+		v.drawGen++
+	}
 	v.list.Refresh()
 	v.overview.Refresh()
 	v.banner.Refresh()
@@ -453,8 +460,63 @@ func (v *DiffView) visibleRows() int {
 }
 
 // refreshRows redraws the visible rows (a toggled hunk, a new offset).
-func (v *DiffView) refreshRows() {
+func (v *DiffView) refreshRows() { v.redrawRows() }
+
+// redrawRows draws every visible row again.
+func (v *DiffView) redrawRows() {
+	v.drawGen++
 	v.list.Refresh()
+}
+
+// redraw refreshes the whole view, every row drawn again.
+func (v *DiffView) redraw() {
+	v.drawGen++
+	v.Refresh()
+}
+
+// themeKey is what of the theme the rows are drawn with.
+type themeKey struct {
+	dark   bool
+	size   float32
+	fg, bg color.Color
+}
+
+func (v *DiffView) themeKey() themeKey {
+	return themeKey{v.dark, v.metric.size, theme.Color(theme.ColorNameForeground), theme.Color(theme.ColorNameBackground)}
+}
+
+// rowKey is what a row's drawing depends on besides the view's state as a
+// whole (drawGen): a row bound again with the same key is left as drawn.
+type rowKey struct {
+	gen            uint64
+	id             int
+	rw             row
+	a, b           string
+	growing, edge  bool
+	cur, readOnly  bool
+	width, hoff    float32
+	cols, rejected int
+}
+
+// rowKeyOf returns the key of row id as it would be drawn now.
+func (v *DiffView) rowKeyOf(id int) rowKey {
+	k := rowKey{gen: v.drawGen, id: id, width: v.width, hoff: float32(v.hoff), cols: v.metric.cols, readOnly: v.ReadOnly, rejected: len(v.rejected)}
+	m := v.model
+	if id < 0 || id >= m.Len() {
+		return k
+	}
+	rw := m.Row(id)
+	k.rw = rw
+	if rw.a >= 0 && rw.a < m.a.Len() {
+		k.a = m.a.Line(rw.a)
+	}
+	if rw.b >= 0 && rw.b < m.b.Len() {
+		k.b = m.b.Line(rw.b)
+	}
+	k.growing = m.Growing(rw)
+	k.edge = k.growing && rw.b == m.growing[1]-1
+	k.cur = m.segs[rw.seg].row0 == v.curRow
+	return k
 }
 
 // refreshTokens redraws the rows drawn without the syntax colours that
@@ -495,6 +557,9 @@ func (v *DiffView) show(m *rowModel) {
 		v.updateCount()
 	}
 	v.overview.Refresh()
+	if !v.keepRows || relined && v.search.bar.Visible() || v.ignoreWS {
+		v.drawGen++
+	}
 	v.list.Refresh()
 }
 
@@ -632,7 +697,11 @@ func (v *DiffView) SetStream(path, old string, p engine.Preview) {
 	v.hl.invalidateFrom(1, from)
 	st.head = len(p.Done)
 	v.maxW = max(v.maxW, widest(&lineSet{head: p.Done[min(from, len(p.Done)):], mid: b.mid}, 0))
+	// Rows whose lines and marks stay as they were (above the growing
+	// edge) are not drawn again for each chunk.
+	v.keepRows = from > 0
 	v.show(m)
+	v.keepRows = false
 	v.followEdge()
 }
 
@@ -669,7 +738,7 @@ func (v *DiffView) setFollowing(on bool) {
 	} else if v.stream != nil {
 		v.followBtn.Show()
 	}
-	v.Refresh()
+	v.redraw()
 	if v.OnFollowChanged != nil {
 		v.OnFollowChanged(on)
 	}
@@ -697,7 +766,7 @@ func (v *DiffView) SetStale(disk string, res engine.MergeResult) {
 	}
 	v.banner.SetText(msg)
 	v.banner.Show()
-	v.Refresh()
+	v.redraw()
 }
 
 // SetLooseLines marks lines of the left text (0-based, half-open ranges)
@@ -1030,7 +1099,7 @@ func (v *DiffView) SetWrap(on bool) {
 	} else {
 		v.clearWrap()
 	}
-	v.Refresh()
+	v.redraw()
 	if curY >= 0 {
 		v.list.ScrollToOffset(max(v.rowY(v.curRow)-curY, 0))
 		return
@@ -1047,7 +1116,7 @@ func (v *DiffView) SetDark(dark bool) {
 		return
 	}
 	v.dark = dark
-	v.Refresh()
+	v.redraw()
 }
 
 // Dark reports whether the view uses its colours for a dark theme.

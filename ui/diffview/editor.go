@@ -57,7 +57,7 @@ func (v *DiffView) SetEditable(on bool) {
 	}
 	if !on {
 		v.stopEditing()
-		v.Refresh()
+		v.redraw()
 		return
 	}
 	if v.stream != nil {
@@ -78,7 +78,7 @@ func (v *DiffView) SetEditable(on bool) {
 	ed.prop = slices.Clone(ed.buf.Lines())
 	v.ed = ed
 	ed.rediffNow()
-	v.Refresh()
+	v.redraw()
 	ed.focus()
 }
 
@@ -567,5 +567,5 @@ func (v *DiffView) cursorMoved() {
 		}
 	}
 	v.list.ScrollTo(row)
-	v.list.Refresh()
+	v.redrawRows()
 }

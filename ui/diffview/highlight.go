@@ -225,10 +225,13 @@ func (h *highlighter) generation() [2]uint64 {
 }
 
 // tokens returns the cached tokens of a line and whether it has been
-// tokenised.
+// tokenised (always, for a file without a lexer).
 func (h *highlighter) tokens(side, line int) ([]token, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.lexer == nil {
+		return nil, true // plain text: no colours to wait for
+	}
 	t, ok := h.cache[side][line]
 	return t, ok
 }

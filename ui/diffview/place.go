@@ -57,7 +57,7 @@ func (v *DiffView) ShowLineAt(i int, y float32) {
 	if k := sort.SearchInts(rows, r); k < len(rows) && rows[k] == r {
 		v.curRow = r
 	}
-	v.list.Refresh()
+	v.redrawRows()
 }
 
 // Cursor returns the editor's cursor: its line and byte column (0-based).

@@ -73,7 +73,9 @@ type diffRow struct {
 	segBuf  []byte          // run: the narrow runes of a text
 	wsBuf   [2][]words.Span // wsSpansOut's spans, per side
 	drag    bool
-	waitTok bool // drawn without the syntax colours of a line: refreshTokens
+	waitTok bool   // drawn without the syntax colours of a line: refreshTokens
+	key     rowKey // what the row was last bound to
+	bound   bool   // in v.rowWidgets
 	ok, no  *canvas.Image
 	dragRow int
 }
@@ -100,11 +102,18 @@ func (rr *diffRowRenderer) Refresh() {
 
 // bind shows row id.
 func (r *diffRow) bind(id int) {
+	if !r.bound { // the list makes rows it never binds too (to measure one)
+		r.bound = true
+		r.v.rowWidgets = append(r.v.rowWidgets, r)
+	}
 	r.id = id
 	if r.v.onBind != nil {
 		r.v.onBind(id)
 	}
-	r.Refresh()
+	if k := r.v.rowKeyOf(id); k != r.key || r.waitTok {
+		r.key = k
+		r.Refresh()
+	}
 	r.v.markSeen(id)
 	r.v.overview.viewportMoved()
 	r.v.tokensAhead()
@@ -209,6 +218,7 @@ func (r *diffRow) draw() {
 	if r.id < 0 || r.id >= m.Len() {
 		return
 	}
+	v.drawn++
 	rw := m.Row(r.id)
 	mt := v.metric
 	c := coloursFor(v.dark)

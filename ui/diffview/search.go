@@ -265,9 +265,14 @@ func (v *DiffView) showMatch(k int) {
 		// A match in a change makes it the current one, as j and k
 		// do: the counter names it, Space ticks it, j goes on from it.
 		v.curRow = v.model.changeRow(h)
-		if v.OnJumped != nil {
-			v.OnJumped()
-		}
+	} else {
+		// Outside a change the match's row is the place: the counter
+		// says which hunks it lies between (it named the last hunk j went
+		// to), and j goes on from here.
+		v.curRow = r
+	}
+	if v.OnJumped != nil {
+		v.OnJumped()
 	}
 	if v.wrap {
 		return

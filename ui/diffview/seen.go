@@ -18,12 +18,15 @@ package diffview
 // different hunk, unseen until it is shown: nothing is recorded while a
 // proposal streams (its growing text is not what will be decided; when it
 // ends, SetTexts shows the final text and the rows then on screen count),
-// nor in edit mode (the person is writing their own text), nor while
+// nor while
 // Showing says something hides the view (the window's other tab); what
 // was bound meanwhile counts when a question is asked (SeenHunks, SeenIn)
 // with the rows on screen. A stale view's
 // changes (disk against the merge) count under their own IDs, which are the
-// proposal's wherever the merge kept a change as the agent wrote it.
+// proposal's wherever the merge kept a change as the agent wrote it. In
+// edit mode the rows show the person's text against the original: an
+// agent's change they left as it was keeps its ID there, and counts when
+// it comes on screen (approving the edit asks about those never shown).
 
 // markSeen records the hunk of row i, when it is a change on screen, and
 // of the edge row, when it has come on screen since.
@@ -31,7 +34,7 @@ func (v *DiffView) markSeen(i int) {
 	if v.edgeRow != i {
 		v.lookAtEdge()
 	}
-	if v.stream != nil || v.ed != nil || v.opening != nil || !v.Visible() || v.Showing != nil && !v.Showing() || i < 0 || i >= v.model.Len() {
+	if v.stream != nil || v.opening != nil || !v.Visible() || v.Showing != nil && !v.Showing() || i < 0 || i >= v.model.Len() {
 		return
 	}
 	k := v.model.Row(i).hunk

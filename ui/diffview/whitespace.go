@@ -103,3 +103,22 @@ func (v *DiffView) HunkCount() (cur, n, faded int) {
 	}
 	return cur, n, faded
 }
+
+// HunksAbove is how many of the hunks HunkCount counts start at or above
+// the current row: where go-to-line or a search match outside a change
+// left the view, between two hunks; -1 before the view went anywhere.
+func (v *DiffView) HunksAbove() int {
+	if v.curRow < 0 || v.curRow >= v.model.Len() {
+		return -1
+	}
+	n, last := 0, -1
+	for _, r := range v.changeRows() {
+		if r > v.curRow {
+			break
+		}
+		if h := v.model.Row(r).hunk; h != last && !v.whitespaceOnly(h) {
+			n, last = n+1, h
+		}
+	}
+	return n
+}

@@ -1,0 +1,50 @@
+package diffview
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/diffdesk/diffdesk/engine"
+)
+
+// A streamed chunk that adds a line draws again only the rows whose lines
+// or marks changed (the growing edge), not every row on screen; a refresh
+// of the view from outside (the window's pane, each chunk) draws none.
+func TestStreamChunkRedrawsOnlyChangedRows(t *testing.T) {
+	v, _ := newTestView(t, 800, 600)
+	var text strings.Builder
+	for k := range 200 {
+		fmt.Fprintf(&text, "line %d of the new file\n", k)
+	}
+	s, err := engine.NewStream("", engine.FormatWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed := func(c string) {
+		p, err := s.Feed(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.SetStream("a.txt", "", p)
+	}
+	all := text.String()
+	feed(all[:len(all)/2])
+	vis := v.visibleRows()
+	for i := len(all) / 2; i < len(all)/2+3*25; i += 25 {
+		before := v.drawn
+		feed(all[i : i+25])
+		if n := v.drawn - before; n == 0 || n > 6 {
+			t.Errorf("a chunk drew %d rows (%d on screen); want only the few at the growing edge", n, vis)
+		}
+	}
+	before := v.drawn
+	v.Refresh()
+	if n := v.drawn - before; n > 2 {
+		t.Errorf("refreshing the unchanged view drew %d rows; want none but a row the refresh brought on screen", n)
+	}
+	v.SetWrap(true) // a change of the view as a whole draws every row again
+	if n := v.drawn - before; n < vis/2 {
+		t.Errorf("wrap on drew %d rows; want every row on screen (%d)", n, vis)
+	}
+}

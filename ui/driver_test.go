@@ -1,0 +1,271 @@
+package ui
+
+import (
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// The window driver: what a person at the window sees and does, in words,
+// so that tests say "the queue's rows", "the bar's Approve", "the status
+// line" and survive a reshaping of the window's structs (issue 26). Every
+// reach into the window's fields is here, in one place; new tests use
+// only these.
+
+// Keys types s into the window as the person types it: each rune to the
+// widget with the keyboard, else to the window's keys.
+func (h *harness) Keys(s string) {
+	h.t.Helper()
+	for _, r := range s {
+		h.press(r)
+		h.settle()
+	}
+}
+
+// Esc presses Escape.
+func (h *harness) Esc() { h.pressKey(fyne.KeyEscape); h.settle() }
+
+// Enter presses Return.
+func (h *harness) Enter() { h.pressKey(fyne.KeyReturn); h.settle() }
+
+// CtrlEnter presses Ctrl+Enter.
+func (h *harness) CtrlEnter() { h.ctrlEnter(); h.settle() }
+
+// Status is the status line under the decision bar.
+func (h *harness) Status() string { return h.win.detail.status.Text }
+
+// Message is the brief answer to a key under the decision bar.
+func (h *harness) Message() string { return h.win.detail.message.Text }
+
+// Header is the text above the diff: the title, state, the protected
+// files and the agent's words, and the warning note, one per line.
+func (h *harness) Header() string {
+	d := h.win.detail
+	var out []string
+	for _, l := range []*widget.Label{d.title, d.state, d.intent, d.note} {
+		if l.Visible() && l.Text != "" {
+			out = append(out, l.Text)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// Empty is the empty pane's text ("" while a proposal shows).
+func (h *harness) Empty() string {
+	if !h.win.detail.empty.Visible() {
+		return ""
+	}
+	return h.win.detail.empty.Text
+}
+
+// queueDriver is the queue on the left.
+type queueDriver struct{ h *harness }
+
+// Queue is the proposal queue.
+func (h *harness) Queue() queueDriver { return queueDriver{h} }
+
+// Rows are the queue's rows as drawn: "[agent · session · …]" for a
+// changeset's heading, else a proposal's file names and its badge.
+func (q queueDriver) Rows() []string {
+	var out []string
+	for _, r := range q.h.win.queue.rows {
+		c := newQueueCell()
+		c.set(r, q.h.clock())
+		if r.header != "" {
+			out = append(out, "["+c.header.Text+"]")
+			continue
+		}
+		s := strings.TrimSpace(c.fullName)
+		if c.badge.Text != "" {
+			s += " " + c.badge.Text
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// Click clicks the row naming files (a proposal's first file as the queue
+// shows it, badge aside) at its position now.
+func (q queueDriver) Click(files string) {
+	q.h.t.Helper()
+	for i, r := range q.Rows() {
+		if r == files || strings.HasPrefix(r, files+" ") {
+			q.ClickRow(i)
+			return
+		}
+	}
+	q.h.t.Fatalf("no queue row %q in %q", files, q.Rows())
+}
+
+// ClickRow clicks row i of the queue, as the pointer does.
+func (q queueDriver) ClickRow(i int) {
+	q.h.win.queue.list.Select(i)
+	q.h.settle()
+}
+
+// barDriver is the decision bar.
+type barDriver struct{ h *harness }
+
+// Bar is the decision bar under the diff.
+func (h *harness) Bar() barDriver { return barDriver{h} }
+
+// Buttons are the bar's visible buttons, left to right, "(off)" after a
+// disabled one.
+func (b barDriver) Buttons() []string {
+	var out []string
+	for _, o := range shownObjects(b.h.win.detail.bar) {
+		if btn, ok := o.(*widget.Button); ok && btn.Visible() && btn.Text != "" {
+			s := btn.Text
+			if btn.Disabled() {
+				s += " (off)"
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Text is every label the bar shows (a protected file's warning is one).
+func (b barDriver) Text() string {
+	var out []string
+	for _, o := range shownObjects(b.h.win.detail.bar) {
+		if l, ok := o.(*widget.Label); ok && l.Visible() && l.Text != "" {
+			out = append(out, l.Text)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// Click clicks the bar's visible, enabled button whose label starts with
+// label.
+func (b barDriver) Click(label string) {
+	b.h.t.Helper()
+	for _, o := range shownObjects(b.h.win.detail.bar) {
+		if btn, ok := o.(*widget.Button); ok && btn.Visible() && strings.HasPrefix(btn.Text, label) {
+			if btn.Disabled() {
+				b.h.t.Fatalf("button %q is disabled", btn.Text)
+			}
+			test.Tap(btn)
+			b.h.settle()
+			return
+		}
+	}
+	b.h.t.Fatalf("no button %q in the bar: %q", label, b.Buttons())
+}
+
+// Approve clicks Approve.
+func (b barDriver) Approve() { b.Click("Approve") }
+
+// diffDriver is the diff view.
+type diffDriver struct{ h *harness }
+
+// Diff is the diff view of the shown file.
+func (h *harness) Diff() diffDriver { return diffDriver{h} }
+
+// Counter is the line saying which hunk the view is at.
+func (d diffDriver) Counter() string { return d.h.win.detail.counter.Text }
+
+// Editing reports whether the right side is an editor.
+func (d diffDriver) Editing() bool { return d.h.win.detail.view.Editor() != nil }
+
+// Labels are the hunk labels drawn in the view, "; "-joined in hunk order.
+func (d diffDriver) Labels() string {
+	v := d.h.win.View()
+	var out []string
+	for _, hk := range v.Hunks() {
+		if n := v.Note(hk.ID); n.Text != "" {
+			out = append(out, n.Text)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// Show clicks the option of a stale file's view choice (Disk vs merged
+// proposal, What changed on disk, What the agent sent).
+func (d diffDriver) Show(option string) {
+	c := d.h.win.detail.staleShow
+	if !c.Visible() {
+		d.h.t.Fatalf("no choice of views to show %q in", option)
+	}
+	c.SetSelected(option)
+	d.h.settle()
+}
+
+// dialogDriver is the dialog on top of the window, if any.
+type dialogDriver struct{ h *harness }
+
+// Dialog is the dialog on top of the window.
+func (h *harness) Dialog() dialogDriver { return dialogDriver{h} }
+
+// Open reports whether a dialog covers the window.
+func (g dialogDriver) Open() bool { return g.h.win.Win.Canvas().Overlays().Top() != nil }
+
+// Text is every label, entry and button text of the dialog on top, one per
+// line ("" without one).
+func (g dialogDriver) Text() string {
+	top := g.h.win.Win.Canvas().Overlays().Top()
+	if top == nil {
+		return ""
+	}
+	var out []string
+	for _, o := range shownObjects(top) {
+		switch x := o.(type) {
+		case *widget.Label:
+			if x.Visible() && x.Text != "" {
+				out = append(out, x.Text)
+			}
+		case *widget.Entry:
+			if x.Text != "" {
+				out = append(out, x.Text)
+			}
+		case *dialogEntry:
+			if x.Text != "" {
+				out = append(out, x.Text)
+			}
+		case *widget.Button:
+			if x.Visible() && x.Text != "" {
+				out = append(out, "["+x.Text+"]")
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// Click clicks the dialog's button whose label starts with label.
+func (g dialogDriver) Click(label string) {
+	g.h.t.Helper()
+	top := g.h.win.Win.Canvas().Overlays().Top()
+	if top == nil {
+		g.h.t.Fatalf("no dialog open to click %q in", label)
+	}
+	for _, o := range shownObjects(top) {
+		if btn, ok := o.(*widget.Button); ok && btn.Visible() && strings.HasPrefix(btn.Text, label) {
+			test.Tap(btn)
+			g.h.settle()
+			return
+		}
+	}
+	g.h.t.Fatalf("no button %q in the dialog:\n%s", label, g.Text())
+}
+
+// shownObjects are o and the objects inside it that are shown: none inside
+// a hidden one.
+func shownObjects(o fyne.CanvasObject) []fyne.CanvasObject {
+	if o == nil || !o.Visible() {
+		return nil
+	}
+	out := []fyne.CanvasObject{o}
+	switch x := o.(type) {
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			out = append(out, shownObjects(c)...)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(x).Objects() {
+			out = append(out, shownObjects(c)...)
+		}
+	}
+	return out
+}

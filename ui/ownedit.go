@@ -1,0 +1,144 @@
+package ui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"fyne.io/fyne/v2/dialog"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// Edit mode is entered on purpose only: e or the Edit button. A double
+// click on the proposal's text, the gesture that selects a word everywhere
+// else, never makes it an editor (the next a typed an "a" into the file,
+// and Ctrl+Enter wrote "pacakage main"); it marks where e puts the cursor.
+// And an edit that changes a few characters only, as a stray keystroke
+// does, shows the person their own change before it is written.
+
+// strayChars is how many characters an edit may change in all and still
+// be asked about before it is written: one or two keys pressed by mistake.
+const strayChars = 3
+
+// ownChange is one change the person made to the text editing started
+// from: the lines it was and is, and how many characters differ.
+type ownChange struct {
+	rel      string
+	line     int // 1-based, in the person's text
+	was, now string
+	chars    int
+}
+
+// doubleClicked answers a double click on line, col of the proposal's
+// text (0-based) outside edit mode: it says that e edits there.
+func (d *detail) doubleClicked(line, col int) {
+	if d.editing || !d.canDecide() {
+		return
+	}
+	d.clickedAt = &[2]int{line, col}
+	d.say(fmt.Sprintf("A double click does not edit: e (or Edit) makes the right side an editor, the cursor at line %d.", line+1))
+}
+
+// ownChanges lists the changes the person made in dec's edited texts to
+// what editing started from (the proposal's ticked hunks), stale files
+// aside (their text is the merge), and the characters they change in all.
+func (d *detail) ownChanges(dec review.Decision) ([]ownChange, int) {
+	var out []ownChange
+	total := 0
+	for _, f := range d.p.Files {
+		text, ok := dec.Edited[f.Path]
+		if !ok || f.Stale() {
+			continue
+		}
+		start := d.tickedText(f)
+		if text == start {
+			continue
+		}
+		a, b := engine.SplitLines(start), engine.SplitLines(text)
+		for _, h := range engine.Hunks(a, b, engine.DiffLines(a, b), 0) {
+			c := h.Change
+			was, now := strings.Join(a[c.A0:c.A1], ""), strings.Join(b[c.B0:c.B1], "")
+			n := charsChanged(was, now)
+			total += n
+			out = append(out, ownChange{rel: f.Rel, line: c.B0 + 1, was: was, now: now, chars: n})
+		}
+	}
+	return out, total
+}
+
+// charsChanged is how many characters differ between was and now once
+// their common start and end are set aside: the longer middle.
+func charsChanged(was, now string) int {
+	for was != "" && now != "" && was[0] == now[0] {
+		was, now = was[1:], now[1:]
+	}
+	for was != "" && now != "" && was[len(was)-1] == now[len(now)-1] {
+		was, now = was[:len(was)-1], now[:len(now)-1]
+	}
+	return max(utf8.RuneCountInString(was), utf8.RuneCountInString(now))
+}
+
+// editKey names the edited texts of dec, to know the person confirmed
+// exactly these.
+func editKey(dec review.Decision) string {
+	paths := make([]string, 0, len(dec.Edited))
+	for p := range dec.Edited {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	var b strings.Builder
+	for _, p := range paths {
+		b.WriteString(p + "\x00" + dec.Edited[p] + "\x00")
+	}
+	return b.String()
+}
+
+// confirmOwnEdit shows the person's own change before an edit of a few
+// characters is written; it reports whether to go ahead now.
+func (d *detail) confirmOwnEdit(dec review.Decision) bool {
+	changes, chars := d.ownChanges(dec)
+	if chars == 0 || chars > strayChars || d.ownEditOK == editKey(dec) {
+		return true
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "You changed %d %s of the agent's text:\n", chars, plural(chars, "character", "characters"))
+	for _, c := range changes {
+		fmt.Fprintf(&b, "\n%s, line %d\n  was: %s\n  now: %s\n", c.rel, c.line, shortLine(c.was), shortLine(c.now))
+	}
+	b.WriteString("\nWrite the file with your change?")
+	d.ownEditMsg = b.String()
+	d.ownEditDialog = dialog.NewConfirm("Your own change", d.ownEditMsg, func(ok bool) {
+		d.ownEditDialog = nil
+		if ok {
+			d.ownEditOK = editKey(dec)
+			d.decide(dec)
+			return
+		}
+		if ed := d.view.Editor(); ed != nil {
+			d.w.Win.Canvas().Focus(ed) // back to the text, to undo it
+			d.showKeyboard()
+		}
+	}, d.w.Win)
+	d.ownEditDialog.SetConfirmText("Write it (Enter)")
+	d.ownEditDialog.SetDismissText("Keep editing (Esc)")
+	d.w.setCloser(d.ownEditDialog, nil)
+	d.ownEditDialog.Show()
+	return false
+}
+
+// shortLine is lines as the question quotes them: line breaks shown as ⏎,
+// cut at 100 characters.
+func shortLine(s string) string {
+	s = strings.TrimSuffix(s, "\n")
+	s = strings.ReplaceAll(s, "\n", "⏎")
+	if s == "" {
+		return "(nothing)"
+	}
+	if r := []rune(s); len(r) > 100 {
+		return string(r[:100]) + "…"
+	}
+	return s
+}
