@@ -216,6 +216,9 @@ func (h *harness) Diff() diffDriver { return diffDriver{h} }
 // Counter is the line saying which hunk the view is at.
 func (d diffDriver) Counter() string { return d.h.win.detail.counter.Text }
 
+// Height is how tall the diff is on screen.
+func (d diffDriver) Height() float32 { return d.h.win.View().Size().Height }
+
 // Editing reports whether the right side is an editor.
 func (d diffDriver) Editing() bool { return d.h.win.detail.view.Editor() != nil }
 
