@@ -35,7 +35,15 @@
 // filename (aider names the file ">>>>>>> REPLACE"); a filename line in a
 // SEARCH/REPLACE text is only stripped together with a fence around it;
 // like aider, a SEARCH that fits several places edits the first, disclosed
-// as a Loose match:
+// as a Loose match. A search-replace payload in aider's markers is applied
+// as SearchReplace applies every payload (Cline's matching), which differs
+// from aider's do_replace (the generated cases, exactness_contract_test.go):
+// a SEARCH that starts inside a line matches there, where aider matches
+// whole lines only; a SEARCH whose blank first line is the newline ending
+// the line before and a REPLACE that starts with a blank line too keep
+// that line as it was (Cline's bytes), where aider adds a blank line; a
+// spurious blank first line is dropped also from a two-line SEARCH (aider
+// only from longer ones), disclosed as skipped-blank-line:
 //   - aider-probe/file-without-final-newline: aider adds a final newline; we keep its absence.
 //   - aider-probe/crlf-search-vs-lf-file: SEARCH text is normalised to "\n", so CRLF text matches.
 //   - aider-probe/delete-entire-content-is-failure: deleting a file's whole content succeeds.
@@ -47,6 +55,16 @@
 // legacy variant uses the current re-indentation and counts every regex
 // place, where the legacy tool prefixes lines without re-basing and applies
 // the first of several regex places:
+// Against Gemini CLI's own code (TestGeminiOracle, gemini.json in
+// testdata/exactness): a BOM is kept outside the text, where Gemini reads it
+// as a character of the first line (which JavaScript's trim removes, so a
+// flexible match there drops it); unescaping old and new (our strategy)
+// comes before fuzzy matching, so an over-escaped old that Gemini fuzzily
+// matches (or fuzzily finds twice and refuses) is replaced where its
+// unescaped text is, disclosed as unescaped; where both refuse, the
+// unescaped old may make ours a count or no-change error where Gemini's
+// is no-occurrence. Fuzzy lengths and distances are counted in UTF-16 code
+// units, as Gemini counts them:
 //   - gemini/edit.test.ts/EditTool > applyReplacement > should return empty string if currentContent is null and oldString is not empty (defensive):
 //     a missing file with a non-empty old_string is FailFileMissing (as Gemini's tool reports), not an empty file.
 //
@@ -70,8 +88,10 @@
 // made, applies there as in aider (Cline fails it), disclosed as Loose with
 // Match.After; blocks that are all in the file match it as Cline matches
 // them, after the previous block's match, where aider searches each from
-// the top of the text the blocks before made (they differ only when a
-// REPLACE text holds the next block's SEARCH text again); the
+// the top of the text the blocks before made (they differ when a REPLACE
+// text holds the next block's SEARCH text again, and when Cline's cascade
+// finds a block loosely after the previous block's match while its exact
+// text is before it, disclosed as Loose); the
 // payload's CRLF is read as LF; a line-trimmed match re-indents the
 // replacement by the uniform indentation difference (as Roo; Cline inserts
 // it verbatim); Roo's fuzzyThreshold is not taken (its vectors match

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"unicode/utf16"
 )
 
 // The fuzzy strategy of SmartEdit: Gemini CLI's weighted Levenshtein
@@ -35,11 +36,28 @@ func lineStarts(s string) []int {
 	return append(starts, len(s))
 }
 
-// Fuzzy matching constants, as in Gemini CLI.
+// jsUnits returns s as JavaScript sees a string: its UTF-16 code units (one
+// per rune, two for a rune outside the BMP), each held in a rune. Gemini's
+// lengths and Levenshtein distances count these units, so ours do too.
+func jsUnits(s string) []rune {
+	out := make([]rune, 0, len(s))
+	for _, r := range s {
+		if r >= 0x10000 {
+			r1, r2 := utf16.EncodeRune(r)
+			out = append(out, r1, r2)
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// Fuzzy matching constants, as in Gemini CLI; lengths are in UTF-16 code
+// units.
 const (
 	fuzzyThreshold       = 0.1 // highest accepted weighted distance ÷ len(old)
 	fuzzyWhitespaceCost  = 0.1 // what a whitespace-only difference costs, relative to others
-	fuzzyMinRunes        = 10  // shorter old strings are never fuzzy-matched
+	fuzzyMinUnits        = 10  // shorter old strings (in UTF-16 code units) are never fuzzy-matched
 	fuzzyMaxComplexity   = 4e8 // lines × len(old)², above which fuzzy matching is skipped
 	fuzzyLengthTolerance = fuzzyThreshold / fuzzyWhitespaceCost
 )
@@ -47,17 +65,17 @@ const (
 // fuzzyPlaces scores every window of as many lines as old has (lines
 // compared without trailing whitespace) by
 // (d_nows + 0.1·(d − d_nows)) ÷ len(old), where d is the Levenshtein
-// distance in runes and d_nows the distance with all whitespace removed, and
+// distance and d_nows the distance with all whitespace removed, and
 // keeps those at or under fuzzyThreshold, best first and not overlapping.
 // Each is replaced by new re-indented to the window's first line, plus "\n"
 // when the window's last line had one.
 func fuzzyPlaces(content, old, new string) []smartPlace {
-	oldRunes := []rune(old)
+	oldUnits := jsUnits(old)
 	n := strings.Count(content, "\n")
 	if content != "" && !strings.HasSuffix(content, "\n") {
 		n++ // a last line without "\n"
 	}
-	if len(oldRunes) < fuzzyMinRunes || float64(n)*math.Pow(float64(len(oldRunes)), 2) > fuzzyMaxComplexity {
+	if len(oldUnits) < fuzzyMinUnits || float64(n)*math.Pow(float64(len(oldUnits)), 2) > fuzzyMaxComplexity {
 		return nil
 	}
 	lines := lineStarts(content)
@@ -66,7 +84,7 @@ func fuzzyPlaces(content, old, new string) []smartPlace {
 		search[i] = strings.TrimRightFunc(search[i], jsSpace)
 	}
 	k := len(search)
-	ref := newFuzzyRef([]rune(strings.Join(search, "\n")))
+	ref := newFuzzyRef(strings.Join(search, "\n"))
 	line := func(i int) string { return content[lines[i]:lines[i+1]] }
 	type cand struct {
 		i     int
@@ -78,7 +96,7 @@ func fuzzyPlaces(content, old, new string) []smartPlace {
 		for j := range window {
 			window[j] = strings.TrimRightFunc(line(i+j), jsSpace)
 		}
-		if score, ok := ref.score([]rune(strings.Join(window, "\n"))); ok {
+		if score, ok := ref.score(strings.Join(window, "\n")); ok {
 			cands = append(cands, cand{i, score})
 		}
 	}
@@ -116,12 +134,12 @@ type fuzzyRef struct {
 	maxNoWS     int      // the largest whitespace-blind distance a passing score allows, plus one
 }
 
-func newFuzzyRef(block []rune) *fuzzyRef {
-	f := &fuzzyRef{block: block, noWS: []rune(stripSpace(string(block)))}
+func newFuzzyRef(block string) *fuzzyRef {
+	f := &fuzzyRef{block: jsUnits(block), noWS: jsUnits(stripSpace(block))}
 	for _, r := range f.noWS {
 		f.hist[r&255]++
 	}
-	f.maxNoWS = int(fuzzyThreshold*float64(len(block))) + 1
+	f.maxNoWS = int(fuzzyThreshold*float64(len(f.block))) + 1
 	return f
 }
 
@@ -135,11 +153,12 @@ func newFuzzyRef(block []rune) *fuzzyRef {
 // least d_nows ÷ len(block). A window is dropped as soon as a lower bound of
 // d_nows (histogramGap), or d_nows itself, passes the threshold, and the
 // distances are computed only in bands as wide as a passing score allows.
-func (f *fuzzyRef) score(w []rune) (float64, bool) {
+func (f *fuzzyRef) score(window string) (float64, bool) {
+	w := jsUnits(window)
 	if math.Abs(float64(len(w)-len(f.block)))/float64(len(f.block)) > fuzzyLengthTolerance {
 		return 0, false
 	}
-	wNoWS := []rune(stripSpace(string(w)))
+	wNoWS := jsUnits(stripSpace(window))
 	if histogramGap(&f.hist, wNoWS) > f.maxNoWS {
 		return 0, false
 	}

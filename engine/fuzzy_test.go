@@ -30,15 +30,15 @@ func FuzzFuzzyScore(f *testing.F) {
 	f.Add("function doIt() {\n  console.log('hello');\n}", "function doIt() {\n  console.log(\"hello\");\n}")
 	f.Add("aaaaaaaaaa", "aaaa aaaaaa")
 	f.Fuzz(func(t *testing.T, block, window string) {
-		b, w := []rune(block), []rune(window)
+		b, w := jsUnits(block), jsUnits(window)
 		if len(b) == 0 {
 			return
 		}
 		raw := levenshtein(w, b)
-		nows := levenshtein([]rune(stripSpace(window)), []rune(stripSpace(block)))
+		nows := levenshtein(jsUnits(stripSpace(window)), jsUnits(stripSpace(block)))
 		want := (float64(nows) + float64(raw-nows)*fuzzyWhitespaceCost) / float64(len(b))
 		lengthOK := math.Abs(float64(len(w)-len(b)))/float64(len(b)) <= fuzzyLengthTolerance
-		got, ok := newFuzzyRef(b).score(w)
+		got, ok := newFuzzyRef(block).score(window)
 		if ok != (lengthOK && want <= fuzzyThreshold) || ok && got != want {
 			t.Fatalf("score(%q vs %q) = %v, %v; the formula gives %v (length ok %v)", window, block, got, ok, want, lengthOK)
 		}

@@ -40,7 +40,8 @@ import (
 //     strategies 1–3 again with old and new both unescaped.
 //  5. StrategyFuzzy ("fuzzy"): windows of old's line count whose weighted
 //     Levenshtein distance is at most 10% of old's length; skipped for old
-//     under 10 runes or when lines × len(old)² > 4e8.
+//     under 10 UTF-16 code units or when lines × len(old)² > 4e8 (lengths
+//     and distances in UTF-16 code units, as JavaScript counts them).
 //
 // Every strategy ends with Gemini's trailing-newline rule: the result ends
 // in "\n" exactly when the file did.

@@ -34,7 +34,7 @@ func flexiblePlaces(content, old, new string) []smartPlace {
 		}
 		first := content[start : start+lineLen(content[start:])]
 		repl := strings.Join(reindent(newLines, indentOf(first)), "\n")
-		if strings.HasSuffix(content[:end], "\n") && new != "" {
+		if strings.HasSuffix(content[:end], "\n") && new != "" && !strings.HasSuffix(repl, "\n") {
 			repl += "\n"
 		}
 		places = append(places, smartPlace{span: span{start: start, end: end, repl: repl}})

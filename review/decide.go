@@ -61,6 +61,10 @@ type Decision struct {
 	Rule string
 
 	seen []journal.HunkSeen // Seen, checked: one per hunk (seenRecord)
+	// classified maps each file's path to the proposed text a policy
+	// classified (Desk.ApproveTrivial): the decision is refused if the
+	// proposal no longer waits with exactly those texts.
+	classified map[string]string
 }
 
 // StaleError reports a decision that was not carried out because files
@@ -196,6 +200,16 @@ func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 		for _, f := range e.p.Files {
 			if !f.Protected.IsZero() {
 				return nil, fmt.Errorf("review: %s may not approve proposal %s: %s is protected (%s); a person must decide", dec.Rule, id, f.Rel, f.Protected)
+			}
+		}
+	}
+	if dec.classified != nil {
+		if e.p.State != StatePending {
+			return nil, fmt.Errorf("review: proposal %s is %s since it was classified trivial; a person decides it", id, e.p.State)
+		}
+		for _, f := range e.p.Files {
+			if t, ok := dec.classified[f.Path]; !ok || t != f.Proposed {
+				return nil, fmt.Errorf("review: %s of proposal %s changed since it was classified trivial; a person decides it", f.Rel, id)
 			}
 		}
 	}
@@ -491,10 +505,7 @@ func planFile(f File, dec Decision) (fileWrite, error) {
 	over := reviewed && f.Stale()
 	merge := over && dec.Verdict != journal.Overwritten
 	var conflicts int
-	if merge {
-		if f.Delete {
-			return w, fmt.Errorf("review: %s changed on disk since the proposal that deletes it: deleting it now would throw that change away; reject, or overwrite to delete it anyway", f.Path)
-		}
+	if merge && !f.Delete {
 		m := f.Merge()
 		w.start, conflicts = m.Text, len(m.Conflicts)
 	}
@@ -524,6 +535,9 @@ func planFile(f File, dec Decision) (fileWrite, error) {
 		}
 	default:
 		w.Approved = w.start
+	}
+	if merge && f.Delete && !w.untouched {
+		return w, fmt.Errorf("review: %s changed on disk since the proposal that deletes it: deleting it now would throw that change away; reject, or overwrite to delete it anyway", f.Path)
 	}
 	if merge && w.Verdicts != nil && !w.untouched {
 		// The hunks the person ticked, merged onto the disk.

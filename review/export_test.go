@@ -30,3 +30,18 @@ func (d *Desk) ChecksEnded() <-chan struct{} {
 	}()
 	return c
 }
+
+// AfterTrivialClassified runs f between ApproveTrivial's classifying a
+// proposal and approving it, until the test ends.
+func AfterTrivialClassified(t interface{ Cleanup(func()) }, f func(d *Desk, id string)) {
+	afterTrivialClassified = f
+	t.Cleanup(func() { afterTrivialClassified = nil })
+}
+
+// ChangeProposedText changes the proposed text of a file of proposal id,
+// as a text that changed after it was classified.
+func (d *Desk) ChangeProposedText(id, text string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.entries[id].p.Files[0].Proposed = text
+}

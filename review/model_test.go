@@ -16,6 +16,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 	"pgregory.net/rapid"
@@ -52,9 +53,6 @@ func TestDeskModel(t *testing.T) {
 	})
 }
 
-// modelChecks is how many generated sequences the normal test runs.
-const modelChecks = 30
-
 // setRapidFlag sets one of rapid's flags from env, else to def when the
 // command line left it at rapid's default.
 func setRapidFlag(t *testing.T, name, env, def string) {
@@ -86,6 +84,8 @@ type deskModel struct {
 	cfg  config.Config
 	j    *journal.Journal
 	d    *review.Desk
+	rev  *deskrpc.Client // a reviewer over the protocol, on the desk's socket
+	stop func()          // stops serving the socket
 
 	disk map[string]*string // rel → content; nil: missing
 	open map[string]*mprop  // id → an open proposal
@@ -104,6 +104,7 @@ type mprop struct {
 	rest        []string // chunks not yet sent
 	bom         string   // FileOutcome.BOM when approved as proposed
 	editEOL     bool     // the edit's line endings were not the file's
+	delete      bool     // the proposal deletes the file
 }
 
 // mcheckpoint is one file of a checkpoint as the model recorded it.
@@ -153,11 +154,36 @@ func (m *deskModel) start() {
 		m.rt.Fatal(err)
 	}
 	m.j, m.d = j, d
+	sock := filepath.Join(m.dir, "desk.sock")
+	l, err := deskrpc.Listen(sock)
+	if err != nil {
+		m.rt.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- deskrpc.NewServer(d).Serve(ctx, l) }()
+	if m.rev, err = deskrpc.Dial(sock); err != nil {
+		m.rt.Fatal(err)
+	}
+	if err := m.rev.Call(ctx, "hello", map[string]any{"protocol": 1, "agent": "diffdesk", "session": "window", "role": "reviewer"}, nil); err != nil {
+		m.rt.Fatal(err)
+	}
+	m.stop = func() {
+		m.rev.Close()
+		cancel()
+		<-served
+	}
+}
+
+// stopDesk closes the reviewer's connection, the desk and the journal.
+func (m *deskModel) stopDesk() {
+	m.stop()
+	m.d.Close()
+	m.j.Close()
 }
 
 func (m *deskModel) close() {
-	m.d.Close()
-	m.j.Close()
+	m.stopDesk()
 	os.RemoveAll(m.dir)
 }
 
@@ -167,6 +193,8 @@ func (m *deskModel) token() string {
 }
 
 func (m *deskModel) path(rel string) string { return filepath.Join(m.root, rel) }
+
+func (p *mprop) path(m *deskModel) string { return m.path(p.rel) }
 
 func (m *deskModel) writeDisk(rel string, content *string) {
 	m.disk[rel] = content
@@ -181,15 +209,16 @@ func (m *deskModel) writeDisk(rel string, content *string) {
 
 func (m *deskModel) actions() map[string]func(*rapid.T) {
 	return map[string]func(*rapid.T){
-		"propose":  m.propose,
-		"chunk":    m.chunk,
-		"finish":   m.finish,
-		"withdraw": m.withdraw,
-		"disk":     m.someoneElse,
-		"decide":   m.decide,
-		"restart":  m.restart,
-		"restore":  m.restore,
-		"":         m.check,
+		"propose":       m.propose,
+		"chunk":         m.chunk,
+		"finish":        m.finish,
+		"withdraw":      m.withdraw,
+		"reject-stream": m.rejectStream,
+		"disk":          m.someoneElse,
+		"decide":        m.decide,
+		"restart":       m.restart,
+		"restore":       m.restore,
+		"":              m.check,
 	}
 }
 
@@ -221,9 +250,16 @@ func (m *deskModel) propose(rt *rapid.T) {
 	base := m.disk[rel]
 	formats := []engine.Format{engine.FormatWrite}
 	if base != nil {
-		formats = append(formats, engine.FormatSearchReplace, engine.FormatEdit, engine.FormatMultiEdit, engine.FormatSmartEdit, engine.FormatPatch)
+		formats = append(formats, engine.FormatSearchReplace, engine.FormatEdit, engine.FormatMultiEdit, engine.FormatSmartEdit, engine.FormatPatch, formatDelete)
 	}
 	format := rapid.SampledFrom(formats).Draw(rt, "format")
+	if format == formatDelete {
+		m.proposeDelete(rt, rel, base)
+		return
+	}
+	if format == engine.FormatMultiEdit && len(decodeFile(*base).lines) < 2 {
+		format = engine.FormatEdit // two edits need two lines
+	}
 	doors := []string{"native", "agent-writes"}
 	if format == engine.FormatWrite || format == engine.FormatSearchReplace {
 		doors = append(doors, "stream")
@@ -245,6 +281,24 @@ func (m *deskModel) propose(rt *rapid.T) {
 	if !p.streaming {
 		m.checkProposed(rt, p)
 	}
+}
+
+// formatDelete stands for a patch that deletes the file.
+const formatDelete engine.Format = "patch (delete)"
+
+// proposeDelete: an agent's patch deletes the file.
+func (m *deskModel) proposeDelete(rt *rapid.T, rel string, base *string) {
+	p := &mprop{rel: rel, base: base, delete: true}
+	got, err := m.d.Propose(context.Background(), review.Request{Agent: "model", Session: "s", Format: engine.FormatPatch,
+		Payload: "*** Begin Patch\n*** Delete File: " + rel + "\n*** End Patch\n"})
+	if err != nil {
+		rt.Fatalf("propose deleting %s: %v", rel, err)
+	}
+	if len(got.Files) != 1 || !got.Files[0].Delete || got.State == review.StateFailed {
+		rt.Fatalf("the desk proposes %+v; the model a deletion of %s", got, rel)
+	}
+	p.id = got.ID
+	m.open[p.id] = p
 }
 
 // edit draws an edit of p's file in format, sets what the desk must
@@ -334,6 +388,34 @@ func (m *deskModel) chunk(rt *rapid.T) {
 		rt.Fatalf("feed %s: %v", p.id, err)
 	}
 	p.rest = p.rest[1:]
+	// A reviewer over the protocol sees the text as far as it has come,
+	// never an empty proposal deleting the file.
+	det, err := m.rev.Get(context.Background(), p.id, "")
+	if err != nil {
+		rt.Fatalf("get %s mid-stream: %v", p.id, err)
+	}
+	if pr := det.Files[0].Proposed; pr == nil || *pr == "" && deref(p.base) != "" {
+		rt.Fatalf("get %s mid-stream: proposed %s; want the text so far", p.id, show(pr))
+	}
+}
+
+// rejectStream: the person rejects a proposal while it streams; the agent
+// is told what it was rejected having seen, and nothing is written.
+func (m *deskModel) rejectStream(rt *rapid.T) {
+	ids := append(m.streamingProps(true), m.streamingProps(false)...)
+	if len(ids) == 0 {
+		rt.Skip("no stream")
+	}
+	slices.Sort(ids)
+	p := m.open[rapid.SampledFrom(ids).Draw(rt, "stream")]
+	o, err := m.d.Decide(context.Background(), p.id, review.Decision{Verdict: journal.Rejected})
+	if err != nil {
+		rt.Fatalf("reject %s mid-stream: %v", p.id, err)
+	}
+	if text := o.Text(); o.Status != journal.Rejected || !o.Unfinished || !strings.Contains(text, "while you were still sending it") || !strings.Contains(text, "nothing was written") {
+		rt.Fatalf("rejected mid-stream: status %s, unfinished %v, text %q", o.Status, o.Unfinished, text)
+	}
+	delete(m.open, p.id)
 }
 
 // finish: a streaming agent has sent everything.
@@ -426,14 +508,13 @@ func (m *deskModel) awaitDisk(rt *rapid.T, rel string) {
 // restart: the desk and its journal are closed and opened again; open
 // proposals end with the desk (their agents must propose again).
 func (m *deskModel) restart(rt *rapid.T) {
-	m.d.Close()
-	m.j.Close()
+	m.stopDesk()
 	m.open = map[string]*mprop{}
 	m.start()
 }
 
-// restore: a checkpoint's file goes back to what it recorded, before or
-// after the checkpoint; the restore is a checkpoint too.
+// restore: a checkpoint's file goes back, through the desk, to what it
+// recorded before or after the checkpoint; the restore is a checkpoint too.
 func (m *deskModel) restore(rt *rapid.T) {
 	if len(m.cps) == 0 {
 		rt.Skip("nothing journaled")
@@ -444,12 +525,7 @@ func (m *deskModel) restore(rt *rapid.T) {
 	if rapid.Bool().Draw(rt, "after") {
 		target, want = journal.RestoreAfter, c.after
 	}
-	ctx := context.Background()
-	plan, err := m.j.PlanRestore(ctx, journal.RestoreRequest{Checkpoint: c.id, Target: target, Paths: []string{m.path(c.rel)}, Force: true})
-	if err != nil {
-		rt.Fatalf("plan restore of %d: %v", c.id, err)
-	}
-	res, err := m.j.ApplyRestore(ctx, plan)
+	_, res, err := m.d.Restore(context.Background(), journal.RestoreRequest{Checkpoint: c.id, Target: target, Paths: []string{m.path(c.rel)}, Force: true}, true)
 	if err != nil {
 		rt.Fatalf("restore of %d: %v", c.id, err)
 	}
@@ -489,6 +565,23 @@ func (m *deskModel) decide(rt *rapid.T) {
 	q, _ := m.d.Get(p.id)
 	f := q.Files[0]
 	path := f.Path
+	hunks := f.Hunks()
+	diskHash := f.Disk.SHA256
+	if !window { // the reviewer reads what it decides over the protocol
+		det, err := m.rev.Get(context.Background(), p.id, "")
+		if err != nil {
+			rt.Fatalf("get %s: %v", p.id, err)
+		}
+		wf := det.Files[0]
+		diskHash = ""
+		if wf.Disk != nil {
+			diskHash = wf.Disk.SHA256
+		}
+		hunks = hunks[:0:0]
+		for _, h := range wf.Hunks {
+			hunks = append(hunks, engine.Hunk{ID: h.ID})
+		}
+	}
 	cur := m.disk[p.rel]
 	stale := !eqPtr(cur, p.base)
 	var dec review.Decision
@@ -496,7 +589,7 @@ func (m *deskModel) decide(rt *rapid.T) {
 	merge := engine.MergeResult{Text: p.proposed}
 	if stale {
 		merge = engine.Merge3(deref(p.base), deref(cur), p.proposed, engine.MergeLabels{})
-		dec.Overwrite = map[string]string{path: f.Disk.SHA256}
+		dec.Overwrite = map[string]string{path: diskHash}
 	}
 	conflicted := len(merge.Conflicts) > 0
 	if mixed(merge.Text) {
@@ -508,14 +601,14 @@ func (m *deskModel) decide(rt *rapid.T) {
 		dec.Overwrite = nil
 	case "approve":
 		dec.Verdict, exp.status, exp.approved, exp.merged = journal.Approved, journal.Approved, merge.Text, stale
-		exp.err = conflicted
+		exp.err = conflicted || stale && p.delete
 		if window && stale { // ApproveMerged: the merge as the window's edit
 			exp.skip = conflicted
 			dec.Verdict, dec.Edited = journal.ApprovedEdited, map[string]string{path: merge.Text}
 		}
 	case "approve-edited":
-		if conflicted {
-			exp.skip = true // the person would resolve the conflicts first
+		if conflicted || p.delete && window {
+			exp.skip = true // the person resolves conflicts first; a deletion has no text to edit
 			break
 		}
 		start := decodeFile(merge.Text)
@@ -529,12 +622,12 @@ func (m *deskModel) decide(rt *rapid.T) {
 		}
 		dec.Verdict, dec.Edited = journal.ApprovedEdited, map[string]string{path: text}
 		exp.status, exp.approved, exp.edited, exp.merged = journal.ApprovedEdited, edited, true, stale
+		exp.err = p.delete
 	case "partial":
 		if window && stale {
 			exp.skip = true // the window ticks hunks only of a file that did not change
 			break
 		}
-		hunks := f.Hunks()
 		var ticked []string
 		for i, h := range hunks {
 			if rapid.Bool().Draw(rt, fmt.Sprintf("tick %d", i)) {
@@ -547,7 +640,7 @@ func (m *deskModel) decide(rt *rapid.T) {
 		exp.approved, exp.merged = text, stale
 		if stale {
 			mm := engine.Merge3(deref(p.base), deref(cur), text, engine.MergeLabels{})
-			exp.approved, exp.err = mm.Text, len(mm.Conflicts) > 0
+			exp.approved, exp.err = mm.Text, len(mm.Conflicts) > 0 || p.delete
 		}
 		switch {
 		case len(ticked) == 0:
@@ -564,17 +657,23 @@ func (m *deskModel) decide(rt *rapid.T) {
 	if exp.skip {
 		rt.Skip("the window offers no such decision")
 	}
-	if !window {
-		dec.By = "reviewer@elsewhere"
-	}
 	exp.final = exp.approved
 	if strings.HasSuffix(p.rel, ".up") {
 		exp.final = strings.ToUpper(exp.approved)
 	}
-	o, err := m.d.Decide(context.Background(), p.id, dec)
+	var o review.Outcome
+	var text string
+	var err error
+	if window {
+		if o, err = m.d.Decide(context.Background(), p.id, dec); err == nil {
+			text = o.Text()
+		}
+	} else {
+		o, text, err = m.protocolDecide(p.id, verdict, dec)
+	}
 	if exp.err {
 		if err == nil {
-			rt.Fatalf("%s of %s (stale %v, conflicts %d) succeeded: status %s, wrote %s", verdict, p.rel, stale, len(merge.Conflicts), o.Status, show(readOrNil(m.path(p.rel))))
+			rt.Fatalf("%s (window %v) of %s (stale %v, conflicts %d, deletion %v) succeeded: status %s, wrote %s", verdict, window, p.rel, stale, len(merge.Conflicts), p.delete, o.Status, show(readOrNil(m.path(p.rel))))
 		}
 		return
 	}
@@ -588,40 +687,60 @@ func (m *deskModel) decide(rt *rapid.T) {
 	if exp.status != journal.Rejected {
 		m.wrote(rt, p, o, exp, cur)
 	}
-	m.checkText(rt, p, o, exp, stale)
+	m.checkText(rt, p, o, text, exp, stale)
+}
+
+// protocolDecide sends dec as a reviewer's decide over the socket, as
+// verdict ("approve", "partial", "overwrite", …).
+func (m *deskModel) protocolDecide(id, verdict string, dec review.Decision) (review.Outcome, string, error) {
+	var res struct {
+		Text    string         `json:"text"`
+		Outcome review.Outcome `json:"outcome"`
+	}
+	err := m.rev.Call(context.Background(), "decide", map[string]any{"id": id, "decision": verdict,
+		"edited": dec.Edited, "hunks": dec.Hunks, "overwrite": dec.Overwrite}, &res)
+	return res.Outcome, res.Text, err
 }
 
 // wrote checks a written decision's file, checkpoint and journal, and
 // for an agent that writes its files, writes it as that agent would.
 func (m *deskModel) wrote(rt *rapid.T, p *mprop, o review.Outcome, exp expectation, cur *string) {
 	fo := o.Files[0]
-	if fo.FinalContent != exp.final {
+	final := ptr(exp.final)
+	if p.delete {
+		final = nil
+		if !fo.Deleted {
+			rt.Fatalf("%s: not deleted", p.rel)
+		}
+	} else if fo.FinalContent != exp.final {
 		rt.Fatalf("%s: final content %q; the model says %q", p.rel, fo.FinalContent, exp.final)
 	}
 	if p.agentWrites {
 		if o.Checkpoint != 0 || fo.Written {
 			rt.Fatalf("%s: the agent writes it, but the desk says written %v, checkpoint %d", p.rel, fo.Written, o.Checkpoint)
 		}
-		m.writeDisk(p.rel, ptr(exp.final)) // the agent writes it
+		m.writeDisk(p.rel, final) // the agent writes it
 		m.awaitDisk(rt, p.rel)
 		return
 	}
-	m.disk[p.rel] = ptr(exp.final)
+	m.disk[p.rel] = final
 	cp, err := m.j.Checkpoint(context.Background(), o.Checkpoint)
 	if err != nil {
 		rt.Fatalf("checkpoint %d: %v", o.Checkpoint, err)
 	}
-	if len(cp.Files) != 1 || cp.Files[0].Before != hashOf(cur) || cp.Files[0].Final != hashOf(ptr(exp.final)) || cp.Decision != o.Status {
-		rt.Fatalf("checkpoint %d: %+v; want before %s, final %s, decision %s", o.Checkpoint, cp, hashOf(cur), hashOf(ptr(exp.final)), o.Status)
+	if len(cp.Files) != 1 || cp.Files[0].Before != hashOf(cur) || cp.Files[0].Final != hashOf(final) || cp.Decision != o.Status {
+		rt.Fatalf("checkpoint %d: %+v; want before %s, final %s, decision %s", o.Checkpoint, cp, hashOf(cur), hashOf(final), o.Status)
 	}
-	m.cps = append(m.cps, mcheckpoint{id: o.Checkpoint, rel: p.rel, before: cur, after: ptr(exp.final)})
+	m.cps = append(m.cps, mcheckpoint{id: o.Checkpoint, rel: p.rel, before: cur, after: final})
 	m.awaitDisk(rt, p.rel)
 }
 
 // checkText checks the agent's text sentence by sentence against what
 // the model says happened.
-func (m *deskModel) checkText(rt *rapid.T, p *mprop, o review.Outcome, exp expectation, stale bool) {
-	text := o.Text()
+func (m *deskModel) checkText(rt *rapid.T, p *mprop, o review.Outcome, text string, exp expectation, stale bool) {
+	if text != o.Text() {
+		rt.Fatalf("the agent reads %q; its outcome says %q", text, o.Text())
+	}
 	fail := func(why string) {
 		rt.Fatalf("%s (%s of %s): %s; the agent reads:\n%s", o.Status, p.id, p.rel, why, text)
 	}
@@ -633,6 +752,15 @@ func (m *deskModel) checkText(rt *rapid.T, p *mprop, o review.Outcome, exp expec
 		return
 	}
 	fo := o.Files[0]
+	if p.delete {
+		if !has(p.path(m)+" was deleted") && !has("the file was deleted") {
+			fail("the deletion is not said")
+		}
+		if exp.over != has("overwrite their change") {
+			fail("an overwrite must be said, and only an overwrite")
+		}
+		return
+	}
 	asProposed := !exp.merged && !exp.over && !exp.edited && exp.status == journal.Approved && exp.final == p.proposed
 	exactly := has("exactly the content you proposed")
 	switch {

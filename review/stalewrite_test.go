@@ -147,3 +147,27 @@ func TestApproveStaleDeletionIsRefusedUnlessOverwritten(t *testing.T) {
 		t.Errorf("status %s, text:\n%s", o.Status, o.Text())
 	}
 }
+
+// TestPartialOfAStaleDeletionWithNothingTicked is a rejection, as any
+// partial with nothing ticked (the model-based test found it refused as a
+// deletion over someone's change).
+func TestPartialOfAStaleDeletionWithNothingTicked(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	path := d.Root + "/gone.txt"
+	reviewtest.WriteFile(t, path, "x\n")
+	p, err := d.Propose(context.Background(), review.Request{Agent: "test", Format: engine.FormatPatch,
+		Payload: "*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reviewtest.WriteFile(t, path, "x\ntheirs\n")
+	q := reviewtest.WaitFile(t, d.Desk, p.ID, path, "stale", review.File.Stale)
+	o, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{path: {}},
+		Overwrite: map[string]string{path: q.Disk.SHA256}})
+	if err != nil || o.Status != journal.Rejected {
+		t.Fatalf("partial with nothing ticked of a stale deletion: %s, %v; want a rejection", o.Status, err)
+	}
+	if got := reviewtest.ReadFile(t, path); got != "x\ntheirs\n" {
+		t.Errorf("file = %q", got)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -182,14 +183,41 @@ func clineReview(ctx context.Context, socket string, ev clineEvent, wait time.Du
 	case v.Input == nil:
 		return clineControl{}, false // approved as proposed: the tool runs as asked, the report follows its result
 	}
-	in, why := clineRewrite(e.Input, current, exists, v.Input["content"].(string))
+	final := v.Input["content"].(string)
+	in, why := clineRewrite(e.Input, current, exists, final)
 	if why != "" {
 		if keyed {
 			k.settle(toolVerdict{}) // nothing will be written: no report claims it was
 		}
-		return clineBlock(why + "\n" + v.Report), true
+		return clineBlock(clineApprovedText(why, map[string]string{path: final})), true
 	}
 	return clineControl{OverrideInput: in}, true
+}
+
+// clineShownMax is the most approved text the model is shown when the
+// approval could not be written (Cline cuts a hook's context at 50,000).
+const clineShownMax = 20000
+
+// clineApprovedText is why an approved edit was not written, with the text
+// the person approved for each file, so the model can make that change
+// another way.
+func clineApprovedText(why string, final map[string]string) string {
+	var b strings.Builder
+	b.WriteString(why)
+	paths := make([]string, 0, len(final))
+	for p := range final {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		text := final[path]
+		if len(text) > clineShownMax {
+			fmt.Fprintf(&b, "\nThe text the person approved for %s (%d bytes) is in DiffDesk's history (the person can show it: deskctl history list).", path, len(text))
+			continue
+		}
+		fmt.Fprintf(&b, "\nThe text the person approved for %s:\n%s", path, text)
+	}
+	return b.String()
 }
 
 // clineFailed is the answer when the review could not happen: a block
@@ -316,7 +344,7 @@ func clineRewrite(in map[string]any, current string, exists bool, final string) 
 		return nil, "The person approved the file as it is now, without this edit; nothing was written."
 	}
 	if current == "" {
-		return nil, "The person approved an edited text for a file that is empty now, which Cline's editor cannot write exactly (it has no text to replace); nothing was written. Write the approved text below with the editor's insert_line 1."
+		return nil, "The person approved an edited text for a file that is empty now, which Cline's editor cannot write exactly (it has no text to replace); nothing was written."
 	}
 	eol := clineEOL(current)
 	if strings.Join(splitEOL(final), eol) != final {

@@ -60,7 +60,13 @@ func clinePatchReview(ctx context.Context, socket string, ev clineEvent, wait ti
 	}
 	rewritten, first, why := clinePatchRewrite(res.Outcome.Files)
 	if why != "" {
-		return clineBlock(why + "\n" + res.Text), true
+		final := map[string]string{}
+		for _, f := range res.Outcome.Files {
+			if !f.Deleted {
+				final[f.Path] = f.FinalContent
+			}
+		}
+		return clineBlock(clineApprovedText(why, final)), true
 	}
 	for _, f := range res.Outcome.Files {
 		if f.Path == first {

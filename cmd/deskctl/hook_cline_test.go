@@ -388,3 +388,22 @@ func TestClinePatchRewrite(t *testing.T) {
 		t.Errorf("nothing to write: why = %q", why)
 	}
 }
+
+// TestClineHookApprovedButNotWritable: an approval Cline's editor cannot
+// write exactly (here: into a file that is empty now) is blocked, and the
+// model reads that nothing was written and the approved text — not the
+// report saying it was applied.
+func TestClineHookApprovedButNotWritable(t *testing.T) {
+	root, sock := deskDeciding(t, approveAs("the PERSON's line\n"))
+	path := filepath.Join(root, "empty.txt")
+	os.WriteFile(path, nil, 0o644)
+	out, _, _ := deskctl(t, clineJSON(t, "tool_call", "editor", map[string]any{"path": path, "new_text": "x\n", "insert_line": 1.0}), "hook", "cline", "--socket", sock)
+	c := clineAnswer(t, out)
+	ctx, _ := c["context"].(string)
+	if !blocked(c) || !strings.Contains(ctx, "nothing was written") || !strings.Contains(ctx, "the PERSON's line") || strings.Contains(ctx, "has been applied") {
+		t.Errorf("answer %v; want the tool blocked, saying nothing was written, with the approved text", c)
+	}
+	if out, _, _ := deskctl(t, clineJSON(t, "tool_result", "editor", map[string]any{"path": path}), "hook", "cline", "--socket", sock); clineAnswer(t, out) != nil {
+		t.Errorf("PostToolUse reported an edit that was not written: %q", out)
+	}
+}

@@ -2,12 +2,16 @@ package deskrpc
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"net"
 	"testing"
 	"time"
+	"unicode/utf8"
 
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -24,9 +28,46 @@ func FuzzServerMessage(f *testing.F) {
 	f.Add([]byte(`not json`))
 	f.Add([]byte(`[{"jsonrpc":"2.0","id":1,"method":"status"}]`))
 	f.Add([]byte(`{"jsonrpc":"2.0","id":{"a":1},"method":"decide","params":{"id":"p1","decision":"approve"}}`))
+	// Wrong-typed fields and odd ids: answered with the id when it is
+	// readable, never echoing invalid UTF-8.
+	f.Add([]byte(`{"jsonrpc":"2.0","id":11,"method":5}`))
+	f.Add([]byte(`{"jsonrpc":2,"id":"abc","method":"status"}`))
+	f.Add([]byte("{\"jsonrpc\":\"2.0\",\"id\":\"\xff\xfe\",\"method\":\"status\",\"params\":{}}"))
 	d := reviewtest.NewDesk(f, "", "")
+	// A proposal no fuzzed connection made: none may chunk, finish, wait
+	// on or cancel it, and only a reviewer may decide it.
+	foreign := func() string {
+		p, err := d.Propose(context.Background(), review.Request{Format: engine.FormatWrite, Path: "foreign.txt", Payload: "theirs\n"})
+		if err != nil {
+			f.Fatal(err)
+		}
+		return p.ID
+	}
+	theirs := foreign()
+	for _, m := range []string{"chunk", "finish", "cancel", "wait"} {
+		f.Add([]byte(`{"jsonrpc":"2.0","id":1,"method":"` + m + `","params":{"id":"` + theirs + `","data":"x"}}`))
+	}
 	s := NewServer(d.Desk)
 	f.Fuzz(func(t *testing.T, msg []byte) {
+		defer func() {
+			if p, ok := d.Get(theirs); !ok || !p.State.Open() {
+				if !bytes.Contains(msg, []byte("reviewer")) {
+					t.Fatalf("after %q, another connection's proposal %s is %v; want it left open (only its connection, or a reviewer, ends it)", msg, theirs, p.State)
+				}
+				theirs = foreign()
+			}
+		}()
+		var fields map[string]json.RawMessage
+		wantID := json.RawMessage(nil)
+		if !bytes.ContainsAny(msg, "\n") && json.Unmarshal(msg, &fields) == nil {
+			var method string
+			json.Unmarshal(fields["method"], &method)
+			// Methods that may block are answered when done: perhaps after
+			// the status below. The others are answered in order.
+			if id := bytes.TrimSpace(fields["id"]); !mayBlock[method] && len(id) > 0 && (id[0] == '"' || id[0] == '-' || id[0] >= '0' && id[0] <= '9') {
+				wantID = id
+			}
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
 		client, server := net.Pipe()
@@ -54,6 +95,18 @@ func FuzzServerMessage(f *testing.F) {
 			}
 			if err := json.Unmarshal(line, &resp); err != nil || resp.JSONRPC != "2.0" || (resp.Result == nil) == (resp.Error == nil) {
 				t.Fatalf("after %q the server wrote %q; want a JSON-RPC 2.0 response with a result or an error", msg, line)
+			}
+			if !utf8.Valid(line) {
+				t.Fatalf("after %q the server wrote invalid UTF-8: %q", msg, line)
+			}
+			if wantID != nil {
+				var want, got any
+				json.Unmarshal(wantID, &want)
+				json.Unmarshal(resp.ID, &got)
+				if want != got {
+					t.Fatalf("the answer to %q has id %s; want its own id %s", msg, resp.ID, wantID)
+				}
+				wantID = nil
 			}
 			if string(resp.ID) == `"fuzz-end"` {
 				if resp.Error != nil {

@@ -259,6 +259,12 @@ func parseRequest(line []byte) (*rpcRequest, *rpcError) {
 	}
 	var req rpcRequest
 	if err := json.Unmarshal(line, &req); err != nil {
+		// A field of the wrong type ("method": 5) still leaves the id
+		// readable: answered with it, its caller is not left waiting.
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(line, &fields) == nil {
+			return &rpcRequest{ID: fields["id"]}, &rpcError{Code: codeInvalidRequest, Message: "not a valid request: " + err.Error()}
+		}
 		return &rpcRequest{}, &rpcError{Code: codeParse, Message: "not a JSON object: " + err.Error()}
 	}
 	if req.JSONRPC != "2.0" || req.Method == "" {
@@ -286,6 +292,32 @@ func (cc *conn) serveRequest(ctx context.Context, req *rpcRequest, l *loan) {
 }
 
 var errTooLong = errors.New("line too long")
+
+// answerID is the id an answer carries: the request's, if it is a string
+// or a number as JSON-RPC ids are, else null. A string id is written as
+// Go encodes it, so one holding invalid UTF-8 (or a terminal's control
+// bytes, raw) is never echoed byte for byte: invalid bytes become U+FFFD.
+func answerID(id json.RawMessage) json.RawMessage {
+	id = bytes.TrimSpace(id)
+	switch {
+	case len(id) == 0:
+		return json.RawMessage("null")
+	case id[0] == '"':
+		var s string
+		if json.Unmarshal(id, &s) != nil {
+			return json.RawMessage("null")
+		}
+		b, _ := json.Marshal(s)
+		return b
+	case id[0] == '-' || id[0] >= '0' && id[0] <= '9':
+		var n json.Number
+		if json.Unmarshal(id, &n) != nil {
+			return json.RawMessage("null")
+		}
+		return json.RawMessage(n)
+	}
+	return json.RawMessage("null")
+}
 
 // leadingID returns the "id" of the JSON-RPC request whose first bytes are
 // head, when a member before it names it (the id before the params, as
@@ -360,10 +392,7 @@ func readLine(r *bufio.Reader, limit int, grown func(n int) error) ([]byte, erro
 }
 
 func (cc *conn) reply(id json.RawMessage, result any, err error) {
-	resp := rpcResponse{JSONRPC: "2.0", ID: id}
-	if id == nil {
-		resp.ID = json.RawMessage("null")
-	}
+	resp := rpcResponse{JSONRPC: "2.0", ID: answerID(id)}
 	if err != nil {
 		var re *rpcError
 		if !errors.As(err, &re) {

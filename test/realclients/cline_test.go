@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // clineBin returns the real cline binary of the npm package for this
@@ -219,6 +221,35 @@ func TestClinePatchHook(t *testing.T) {
 	}
 }
 
+// TestClineHookGivesUp: a person who has not decided when the hook's wait
+// runs out (here 3 s; by default 110 s, inside Cline's 120) gets the
+// proposal taken back, and cline does not run the tool: the model reads
+// why.
+func TestClineHookGivesUp(t *testing.T) {
+	bin := clineBin(t)
+	e := newEnv(t)
+	dk := startDesk(t, e, byFile(nil)) // nobody decides
+	target := dk.writeFile(t, "a.txt", "hello\n")
+	api := fakeOpenAI(t, "editor", map[string]any{"path": target, "old_text": "hello", "new_text": "hello from the model"})
+	clineEnv(t, e, bin, api, dk.sock)
+	hook := filepath.Join(e.home, ".cline", "hooks", "PreToolUse")
+	script := readFile(t, hook)
+	if !strings.Contains(script, " hook cline ") {
+		t.Fatalf("the hook file runs no deskctl hook cline:\n%s", script)
+	}
+	os.WriteFile(hook, []byte(strings.Replace(script, " hook cline ", " hook cline --wait 3s ", 1)), 0o755)
+	out := runCline(t, e, bin, dk.root)
+	if got := readFile(t, target); got != "hello\n" {
+		t.Errorf("a.txt = %q after the hook gave up; want it untouched\ncline said:\n%s", got, out)
+	}
+	if !api.toldAfterToolCall("did not decide within 3s") {
+		t.Errorf("the model was not told the person did not decide in time; cline said:\n%s", out)
+	}
+	if o := dk.outcome(t, 10*time.Second); o.Status != journal.Withdrawn {
+		t.Errorf("the proposal ended %s; want it withdrawn", o.Status)
+	}
+}
+
 // TestClineHookWithoutDesk: with no desk running the hook blocks the edit
 // and the model reads why — Cline itself would run the tool.
 func TestClineHookWithoutDesk(t *testing.T) {
@@ -249,7 +280,11 @@ func TestClineHookWithoutDeskctl(t *testing.T) {
 	api := fakeOpenAI(t, "editor", map[string]any{"path": target, "old_text": "hello", "new_text": "hello from the model"})
 	gone := filepath.Join(e.home, "bin", "deskctl")
 	os.MkdirAll(filepath.Dir(gone), 0o755)
-	if err := os.Link(deskctlBin, gone); err != nil {
+	b, err := os.ReadFile(deskctlBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gone, b, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	clineEnv(t, e, bin, api, "")
