@@ -239,7 +239,7 @@ func newDetail(w *Window) *detail {
 		container.NewHBox(d.follow, d.inter.button, d.viewButton))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	d.tree = newChangesetTree(d)
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.tree.box, d.noteBox, d.loose.box, d.staleShow)
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.tree.box, d.noteBox, d.loose.box, d.staleShow, d.pick.againBox)
 	d.comments = newComments(d)
 	bottom := container.NewVBox(d.problems, d.comments.box, d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
@@ -692,6 +692,10 @@ func (d *detail) render() {
 	d.pick.show(p)
 	d.inter.update(p)
 	switch {
+	case d.pick.choosing: // a placed proposal's candidates listed again (pick.go)
+		d.failure.SetText("")
+		d.showCenter(d.failureScroll)
+		d.noteBox.Hide()
 	case p.State == review.StateFailed || len(p.Files) == 0:
 		d.failure.SetText(p.Failure)
 		d.showCenter(d.failureScroll)
