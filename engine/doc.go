@@ -88,8 +88,10 @@
 // made, applies there as in aider (Cline fails it), disclosed as Loose with
 // Match.After; blocks that are all in the file match it as Cline matches
 // them, after the previous block's match, where aider searches each from
-// the top of the text the blocks before made (they differ only when a
-// REPLACE text holds the next block's SEARCH text again); the
+// the top of the text the blocks before made (they differ when a REPLACE
+// text holds the next block's SEARCH text again, and when Cline's cascade
+// finds a block loosely after the previous block's match while its exact
+// text is before it, disclosed as Loose); the
 // payload's CRLF is read as LF; a line-trimmed match re-indents the
 // replacement by the uniform indentation difference (as Roo; Cline inserts
 // it verbatim); Roo's fuzzyThreshold is not taken (its vectors match

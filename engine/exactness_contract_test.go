@@ -41,6 +41,12 @@ func (c exCase) contract(got exResult) string {
 			return ""
 		}
 	}
+	// An edit's line breaks are line breaks, written in the file's ending
+	// (every format reads "\r\n" and "\r" in an edit as "\n").
+	c.Blocks = append([]exBlock(nil), c.Blocks...)
+	for i, b := range c.Blocks {
+		c.Blocks[i] = exBlock{Old: toLF(b.Old), New: toLF(b.New)}
+	}
 	var want string
 	var ok bool
 	var allowed []Strategy // loose strategies the engine may answer with instead
@@ -190,7 +196,7 @@ func keptForm(orig string, doc Doc, out string, outDoc Doc) string {
 	switch {
 	case crlf > 0 && crlf == strings.Count(orig, "\n") && strings.Count(out, "\r\n") != strings.Count(out, "\n"):
 		return fmt.Sprintf("a CRLF file got LF lines: %q", out)
-	case crlf == 0 && strings.Contains(orig, "\n") && strings.Contains(out, "\r"):
+	case !strings.Contains(orig, "\r") && strings.Contains(orig, "\n") && strings.Contains(out, "\r"):
 		return fmt.Sprintf("an LF file got CR: %q", out)
 	}
 	return ""
@@ -221,8 +227,43 @@ func countOverlapping(s, sub string) int {
 	}
 }
 
-// exCheck runs c and checks it against its contract.
-func exCheck(c exCase) string { return c.contract(c.run()) }
+// exCheck runs c and checks it against its contract, and a SEARCH/REPLACE
+// case streamed in chunks against the same case applied whole.
+func exCheck(c exCase) string {
+	got := c.run()
+	if p := c.contract(got); p != "" {
+		return p
+	}
+	return c.streamed(got)
+}
+
+// streamed checks that the payload streamed in chunks of 1 and 7 bytes
+// closes to what Apply gave (got).
+func (c exCase) streamed(got exResult) string {
+	if !strings.HasPrefix(c.Kind, "cline") && !strings.HasPrefix(c.Kind, "aider") || len(c.Blocks) == 0 {
+		return ""
+	}
+	payload := c.payload()
+	for _, n := range []int{1, 7} {
+		s, err := NewStream(c.File, FormatSearchReplace)
+		if err != nil {
+			return ""
+		}
+		for i := 0; i < len(payload); i += n {
+			s.Feed(payload[i:min(i+n, len(payload))])
+		}
+		res, err := s.Close()
+		if (err == nil) != (got.err == nil) || res.Content != got.res.Content || len(res.Matches) != len(got.res.Matches) {
+			return fmt.Sprintf("streamed in %d-byte chunks: %q, %v; applied whole: %q, %v", n, res.Content, err, got.res.Content, got.err)
+		}
+		for i, m := range res.Matches {
+			if m != got.res.Matches[i] {
+				return fmt.Sprintf("streamed in %d-byte chunks, block %d: %+v; applied whole: %+v", n, m.Block, m, got.res.Matches[i])
+			}
+		}
+	}
+	return ""
+}
 
 // TestExactnessGenerated runs -exactness.cases generated cases of each kind
 // (seeded: the same cases every run) against the contracts; a failure is

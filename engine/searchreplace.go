@@ -37,8 +37,9 @@ import (
 // equally near fail as ambiguous. Every Match says how many places fit
 // (Candidates); an exact text at several places is StrategyFirstOfSeveral.
 // Blocks whose matches overlap fail (Cline would splice them into garbled
-// text). A block not in the file as it was (no match, or one overlapping
-// an earlier block's) is looked for in the text the blocks before it made,
+// text). A block not in the file as it was (no match, one overlapping an
+// earlier block's, or only a loose one where the text the blocks before it
+// made has its exact text) is looked for in the text the blocks before it made,
 // as aider applies blocks in sequence (sequence.go); such a match carries
 // Match.After and is Loose. All blocks apply or none. Errors come in payload order, as a Stream
 // meets them: a block that does not match is reported even when a later
@@ -258,6 +259,9 @@ func isFenceLine(line string) bool {
 
 func (p *srParser) cur() *srBlock { return &p.blocks[len(p.blocks)-1] }
 
+// lastBlock is the number of the last block read, 0 before the first.
+func (p *srParser) lastBlock() int { return len(p.blocks) }
+
 // feed reads one payload line.
 func (p *srParser) feed(line string) (srEvent, error) {
 	p.line++
@@ -474,6 +478,7 @@ type srRun struct {
 	cursor int            // byte offset after the previous block's match
 	chosen map[int]Region // blocks a person placed (ApplyAt), by number
 	skip   int            // blocks 1..skip are parsed but not applied (applied to the text already)
+	upto   int            // when not 0, blocks after it are parsed but not applied (yet)
 }
 
 func newSRRun(text string) *srRun { return &srRun{m: newLineMatcher(text)} }
@@ -484,7 +489,7 @@ func (r *srRun) line(l string) (srEvent, error) {
 	if err != nil {
 		return ev, err
 	}
-	if r.skip > 0 && len(r.p.blocks) > 0 && r.p.cur().num <= r.skip {
+	if len(r.p.blocks) > 0 && !r.applies(r.p.cur().num) {
 		return ev, nil
 	}
 	switch ev {
@@ -496,9 +501,12 @@ func (r *srRun) line(l string) (srEvent, error) {
 	return ev, err
 }
 
+// applies reports whether block n is applied in this run.
+func (r *srRun) applies(n int) bool { return n > r.skip && (r.upto == 0 || n <= r.upto) }
+
 // finish ends the payload (see srParser.finish).
 func (r *srRun) finish(cut string) (*Incomplete, error) {
-	open := r.p.state == srReplace && (r.skip == 0 || r.p.cur().num > r.skip)
+	open := r.p.state == srReplace && r.applies(r.p.cur().num)
 	inc, err := r.p.finish(cut)
 	if open {
 		r.close()

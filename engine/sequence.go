@@ -20,12 +20,43 @@ import (
 
 // inSequence applies payload to text in stages, starting over after the
 // block firstErr names; it returns firstErr when that block is no better
-// off in sequence.
+// off in sequence. When a later block fails in stages (an earlier block of
+// the same stage went where aider would not take it: Cline's cascade looks
+// after the previous block's match first), every block is applied alone
+// to the text the blocks before it made, as aider applies them.
 func inSequence(text, payload string, firstErr error) (Result, error) {
 	var me *MatchError
 	if !errors.As(firstErr, &me) || !sequential(me) {
 		return Result{}, firstErr
 	}
+	res, err := inStages(text, payload, me, false)
+	if err == nil {
+		return res, nil
+	}
+	var se *MatchError
+	if errors.As(err, &se) && anyLoose(se.Applied) {
+		if one, oneErr := inStages(text, payload, me, true); oneErr == nil {
+			return one, nil
+		}
+	}
+	return res, err
+}
+
+// anyLoose reports whether a block before the failing one was placed
+// loosely: only then may one block at a time place it elsewhere.
+func anyLoose(ms []Match) bool {
+	for _, m := range ms {
+		if m.Strategy != StrategyExact && m.Strategy != StrategyWholeFile || m.Candidates > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// inStages is inSequence's stages: each as many blocks as match the text
+// the stage starts with, or, with oneByOne, one block each.
+func inStages(text, payload string, me *MatchError, oneByOne bool) (Result, error) {
+	firstErr := error(me)
 	lm := newLineMap(text)
 	var applied []Match
 	var inc *Incomplete
@@ -33,7 +64,16 @@ func inSequence(text, payload string, firstErr error) (Result, error) {
 	for {
 		r := newSRRun(text)
 		r.skip = skip
+		if oneByOne {
+			r.upto = skip + 1
+		}
 		res, err := r.run(payload)
+		if err == nil && oneByOne && r.p.lastBlock() > r.upto {
+			applied = append(applied, stageMatches(res.Matches, lm, skip)...)
+			r.mapLines(lm)
+			text, skip = res.Content, skip+1
+			continue
+		}
 		if err == nil {
 			applied = append(applied, stageMatches(res.Matches, lm, skip)...)
 			inc = res.Incomplete

@@ -53,9 +53,6 @@ func TestDeskModel(t *testing.T) {
 	})
 }
 
-// modelChecks is how many generated sequences the normal test runs.
-const modelChecks = 30
-
 // setRapidFlag sets one of rapid's flags from env, else to def when the
 // command line left it at rapid's default.
 func setRapidFlag(t *testing.T, name, env, def string) {
@@ -212,15 +209,16 @@ func (m *deskModel) writeDisk(rel string, content *string) {
 
 func (m *deskModel) actions() map[string]func(*rapid.T) {
 	return map[string]func(*rapid.T){
-		"propose":  m.propose,
-		"chunk":    m.chunk,
-		"finish":   m.finish,
-		"withdraw": m.withdraw,
-		"disk":     m.someoneElse,
-		"decide":   m.decide,
-		"restart":  m.restart,
-		"restore":  m.restore,
-		"":         m.check,
+		"propose":       m.propose,
+		"chunk":         m.chunk,
+		"finish":        m.finish,
+		"withdraw":      m.withdraw,
+		"reject-stream": m.rejectStream,
+		"disk":          m.someoneElse,
+		"decide":        m.decide,
+		"restart":       m.restart,
+		"restore":       m.restore,
+		"":              m.check,
 	}
 }
 
@@ -390,6 +388,34 @@ func (m *deskModel) chunk(rt *rapid.T) {
 		rt.Fatalf("feed %s: %v", p.id, err)
 	}
 	p.rest = p.rest[1:]
+	// A reviewer over the protocol sees the text as far as it has come,
+	// never an empty proposal deleting the file.
+	det, err := m.rev.Get(context.Background(), p.id, "")
+	if err != nil {
+		rt.Fatalf("get %s mid-stream: %v", p.id, err)
+	}
+	if pr := det.Files[0].Proposed; pr == nil || *pr == "" && deref(p.base) != "" {
+		rt.Fatalf("get %s mid-stream: proposed %s; want the text so far", p.id, show(pr))
+	}
+}
+
+// rejectStream: the person rejects a proposal while it streams; the agent
+// is told what it was rejected having seen, and nothing is written.
+func (m *deskModel) rejectStream(rt *rapid.T) {
+	ids := append(m.streamingProps(true), m.streamingProps(false)...)
+	if len(ids) == 0 {
+		rt.Skip("no stream")
+	}
+	slices.Sort(ids)
+	p := m.open[rapid.SampledFrom(ids).Draw(rt, "stream")]
+	o, err := m.d.Decide(context.Background(), p.id, review.Decision{Verdict: journal.Rejected})
+	if err != nil {
+		rt.Fatalf("reject %s mid-stream: %v", p.id, err)
+	}
+	if text := o.Text(); o.Status != journal.Rejected || !o.Unfinished || !strings.Contains(text, "while you were still sending it") || !strings.Contains(text, "nothing was written") {
+		rt.Fatalf("rejected mid-stream: status %s, unfinished %v, text %q", o.Status, o.Unfinished, text)
+	}
+	delete(m.open, p.id)
 }
 
 // finish: a streaming agent has sent everything.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -134,5 +135,28 @@ func TestDecideThroughAnIDEDoorSaysTheAgentDoesNotReadIt(t *testing.T) {
 	q := d.MustPropose(t, engine.FormatWrite, "b.txt", "b\n")
 	if _, errOut, _ := deskctl(t, "", "decide", q.ID, "reject", "--socket", sock, "--feedback", "no"); errOut != "" {
 		t.Errorf("a native proposal's decision wrote %q on stderr", errOut)
+	}
+}
+
+// TestHistoryRestoreThroughTheDesk: with a desk running and no --journal,
+// deskctl history restore asks the desk to restore, and a proposal waiting
+// on the restored file is stale: it cannot be approved over the restore.
+func TestHistoryRestoreThroughTheDesk(t *testing.T) {
+	d, sock := serveTestDesk(t)
+	path := filepath.Join(d.Root, "a.txt")
+	reviewtest.WriteFile(t, path, "one\n")
+	o := d.MustDecide(t, d.MustPropose(t, engine.FormatWrite, "a.txt", "two\n").ID, review.Decision{Verdict: journal.Approved})
+	waiting := d.MustPropose(t, engine.FormatWrite, "a.txt", "three\n")
+	out, errOut, code := deskctl(t, "", "history", "restore", fmt.Sprint(o.Checkpoint), "--apply", "--socket", sock)
+	if code != 0 || !strings.Contains(out, "restored 1 file(s) as checkpoint") {
+		t.Fatalf("restore through the desk = %q, %q (exit %d)", out, errOut, code)
+	}
+	if got := reviewtest.ReadFile(t, path); got != "one\n" {
+		t.Errorf("a.txt = %q; want one", got)
+	}
+	reviewtest.WaitFile(t, d.Desk, waiting.ID, path, "stale", review.File.Stale)
+	page, err := d.Journal.History(reviewtest.Context(t), journal.Filter{Decision: journal.EntryRestore})
+	if err != nil || len(page.Entries) != 1 {
+		t.Errorf("the desk's journal has restores %+v, %v; want the one", page.Entries, err)
 	}
 }

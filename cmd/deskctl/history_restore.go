@@ -17,10 +17,12 @@ var historyRestoreCmd = &command{
 	long: `Return the files of checkpoint ID to their content right before it (undo; the default) or
 right after it; a dry run unless --apply. Files changed since the journal last saw them are
 refused unless --force (their content is kept in the journal); a refusal exits 1. A restore is a
-checkpoint too: restore it to undo it.`,
+checkpoint too: restore it to undo it. With a desk running (--socket) and no --journal, the desk
+restores them itself, and its waiting proposals of those files turn stale at once.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		var o restoreOptions
 		journalPath := journalFlag(fl)
+		socket := socketFlag(fl)
 		fl.Var(&o.files, "file", "only this `PATH` of the checkpoint (repeatable)")
 		to := fl.String("to", "before", "restore the content right `before|after` the checkpoint (before: undo it)")
 		fl.BoolVar(&o.force, "force", false, "restore files changed since the journal last saw them (their content is kept in the journal)")
@@ -28,7 +30,7 @@ checkpoint too: restore it to undo it.`,
 		fl.BoolVar(&o.json, "json", false, "print the plan (and result) as JSON")
 		fl.BoolVar(&o.diff, "diff", false, "also print what each file would change, as unified diffs")
 		return func(ctx context.Context, x *invocation) int {
-			o.journal, o.to = *journalPath, journal.RestoreTarget(*to)
+			o.journal, o.to, o.socket = *journalPath, journal.RestoreTarget(*to), *socket
 			return historyRestore(ctx, x, o)
 		}
 	},
@@ -36,7 +38,7 @@ checkpoint too: restore it to undo it.`,
 
 // restoreOptions are the flags of deskctl history restore.
 type restoreOptions struct {
-	journal                  string
+	journal, socket          string
 	files                    stringList
 	to                       journal.RestoreTarget
 	force, apply, json, diff bool
@@ -59,21 +61,42 @@ func historyRestore(ctx context.Context, x *invocation, o restoreOptions) int {
 	if err != nil {
 		return x.fail(err)
 	}
+	req := journal.RestoreRequest{Checkpoint: ref.Checkpoint(), Target: o.to, Paths: paths,
+		Force: o.force, Agent: "person", Session: "deskctl"}
+	var plan journal.RestorePlan
+	var res journal.RestoreResult
+	if cl, derr := dialReviewer(ctx, o.socket); derr == nil && o.journal == "" {
+		// A desk runs: it restores, the one writer of its workspace.
+		defer cl.Close()
+		a, err := cl.Restore(ctx, req, o.apply)
+		if err != nil {
+			return x.fail(err)
+		}
+		plan, res = a.Plan, a.Result
+		if a.Refused != "" {
+			err = &journal.RestoreRefusedError{Checkpoint: req.Checkpoint, Files: plan.Refused()}
+		}
+		return restoreDone(x, o, plan, res, err)
+	} else if derr == nil {
+		cl.Close()
+	}
 	j, err := openHistoryJournal(ctx, o.journal)
 	if err != nil {
 		return x.fail(err)
 	}
 	defer j.Close()
-	req := journal.RestoreRequest{Checkpoint: ref.Checkpoint(), Target: o.to, Paths: paths,
-		Force: o.force, Agent: "person", Session: "deskctl"}
-	plan, err := j.PlanRestore(ctx, req)
-	if err != nil {
+	if plan, err = j.PlanRestore(ctx, req); err != nil {
 		return x.fail(err)
 	}
-	var res journal.RestoreResult
 	if o.apply {
 		res, err = j.ApplyRestore(ctx, plan)
 	}
+	return restoreDone(x, o, plan, res, err)
+}
+
+// restoreDone prints a restore's plan and result, and exits as
+// historyRestore says.
+func restoreDone(x *invocation, o restoreOptions, plan journal.RestorePlan, res journal.RestoreResult, err error) int {
 	if o.json {
 		writeJSON(x.stdout, restoreJSON(plan, res, o.apply, err))
 	} else {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -418,12 +420,12 @@ const maxConfigFileBytes = 1 << 20
 // readConfigFile reads and validates one config file; found is false if it
 // does not exist.
 func readConfigFile(file string, user bool) (fc fileConfig, found bool, err error) {
-	data, err := os.ReadFile(file)
+	data, err := readRegular(file, maxConfigFileBytes, user)
 	if errors.Is(err, os.ErrNotExist) {
 		return fileConfig{}, false, nil
 	}
 	if err != nil {
-		return fileConfig{}, false, fmt.Errorf("reading config: %w", err)
+		return fileConfig{}, false, err
 	}
 	if len(data) > maxConfigFileBytes {
 		return fileConfig{}, false, &Error{File: file, Msg: fmt.Sprintf("is %d bytes; a config file may be at most %d", len(data), maxConfigFileBytes)}
@@ -431,6 +433,38 @@ func readConfigFile(file string, user bool) (fc fileConfig, found bool, err erro
 	fc, err = parseConfig(file, data, user)
 	fc.sha256 = atomicfile.Hash(data)
 	return fc, true, err
+}
+
+// readRegular reads a config file of at most max bytes (and one more, to
+// tell a longer one), opened without blocking: a FIFO or device in its
+// place is refused, not waited on. The user's own file (user) must be
+// the user's and writable by no one else (checkUserConfigOwner).
+func readRegular(file string, max int64, user bool) ([]byte, error) {
+	f, err := os.OpenFile(file, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("reading config: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &Error{File: file, Msg: fmt.Sprintf("is not a regular file (%s); put a config file there, or remove it", fi.Mode().Type())}
+	}
+	if user {
+		if err := checkUserConfigOwner(file, fi); err != nil {
+			return nil, err
+		}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading config %s: %w", file, err)
+	}
+	return data, nil
 }
 
 // parseConfig decodes and validates data, the contents of file.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/diffdesk/diffdesk/review/atomicfile"
@@ -57,7 +58,9 @@ type trustFile struct {
 // error: its records could trust a repository's commands for you.
 func ReadTrust(path string) (*TrustStore, error) {
 	s := &TrustStore{Path: path}
-	f, err := os.Open(path)
+	// Without blocking: a FIFO in the store's place is refused below,
+	// not waited on (start-up once hung there with no message).
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
 	}
@@ -70,7 +73,7 @@ func ReadTrust(path string) (*TrustStore, error) {
 		return nil, fmt.Errorf("reading the trust store: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("trust store %s is not a regular file; remove it", path)
+		return nil, fmt.Errorf("trust store %s is not a regular file (%s); remove it, and trust your repositories again", path, fi.Mode().Type())
 	}
 	if err := checkTrustOwner(path, fi); err != nil {
 		return nil, err

@@ -20,3 +20,17 @@ func checkTrustOwner(path string, fi fs.FileInfo) error {
 	}
 	return nil
 }
+
+// checkUserConfigOwner refuses a user config file someone else controls,
+// as the trust store is refused: its formatters and checkers run and its
+// rules approve, so a file another user owns or may write could run
+// their commands as you.
+func checkUserConfigOwner(path string, fi fs.FileInfo) error {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return &Error{File: path, Msg: fmt.Sprintf("belongs to user %d, not you (%d): its commands would run as you; DiffDesk reads no user config someone else controls: take it over (cp it, then use the copy) or remove it", st.Uid, os.Getuid())}
+	}
+	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
+		return &Error{File: path, Msg: fmt.Sprintf("may be written by others (mode %04o): they could put commands in it that run as you; run chmod go-w %s", perm, path)}
+	}
+	return nil
+}

@@ -726,6 +726,12 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 			return nil, err
 		}
 		return res, nil
+	case "restore":
+		var p restoreParams
+		if err := params(&p); err != nil {
+			return nil, err
+		}
+		return cc.restore(ctx, p)
 	case "place":
 		var p placeParams
 		if err := params(&p); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -226,5 +227,23 @@ func TestDecideStaleOverTheProtocol(t *testing.T) {
 				t.Errorf("file %q, status %s, text:\n%s\nwant %q, %s", got, res.Outcome.Status, res.Text, tt.want, tt.status)
 			}
 		})
+	}
+}
+
+// TestRestoreIsAReviewers: an agent's connection cannot restore files.
+func TestRestoreIsAReviewers(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "one\n")
+	o := d.MustDecide(t, d.MustPropose(t, engine.FormatWrite, "a.txt", "two\n").ID, review.Decision{Verdict: journal.Approved})
+	agent := dialTestDesk(t, d.Desk)
+	if code, _ := callCode(t, agent, "restore", map[string]any{"checkpoint": o.Checkpoint, "apply": true}); code != codeForbidden {
+		t.Errorf("an agent's restore: code %d; want %d", code, codeForbidden)
+	}
+	if got := reviewtest.ReadFile(t, filepath.Join(d.Root, "a.txt")); got != "two\n" {
+		t.Errorf("a.txt = %q", got)
+	}
+	a, err := dialReviewer(t, d.Desk).Restore(reviewtest.Context(t), journal.RestoreRequest{Checkpoint: o.Checkpoint}, true)
+	if err != nil || a.Result.Checkpoint == 0 || reviewtest.ReadFile(t, filepath.Join(d.Root, "a.txt")) != "one\n" {
+		t.Errorf("a reviewer's restore: %+v, %v", a.Result, err)
 	}
 }
