@@ -495,6 +495,16 @@ func (d *detail) ToggleFileHunks() {
 	d.updateCounter()
 }
 
+// protected reports whether the changeset's file f is protected.
+func (t *changesetTree) protected(f review.ChangesetFile) bool {
+	for _, p := range t.cs.Proposals {
+		if p.ID == f.Proposal && f.Index < len(p.Files) {
+			return !p.Files[f.Index].Protected.IsZero()
+		}
+	}
+	return false
+}
+
 // treeRow is one file of the changeset tree: a click shows it.
 type treeRow struct {
 	widget.BaseWidget
@@ -527,6 +537,12 @@ func newTreeRow(t *changesetTree, i int, indent string, f review.ChangesetFile, 
 	if f.Delete {
 		n := canvas.NewText("deleted", theme.Color(theme.ColorNameError))
 		n.TextSize = theme.CaptionTextSize()
+		left.Add(n)
+	}
+	if t.protected(f) { // as the queue badges it (protected.go)
+		n := canvas.NewText("protected", theme.Color(theme.ColorNameError))
+		n.TextSize = theme.CaptionTextSize()
+		n.TextStyle.Bold = true
 		left.Add(n)
 	}
 	// Inset on the right: the counts stay clear of the pane's edge and of
