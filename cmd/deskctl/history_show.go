@@ -70,7 +70,7 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 	if d.RestoredFrom != 0 {
 		fmt.Fprintf(stdout, "restored: from checkpoint %d\n", d.RestoredFrom)
 	}
-	for _, kv := range [][2]string{{"decided", review.Printable(d.DecidedBy)}, {"note", d.Note}, {"reason", d.Feedback}, {"hunks", strings.Join(d.Hunks, ", ")}} {
+	for _, kv := range [][2]string{{"decided", review.Printable(d.DecidedBy)}, {"note", review.PrintableText(d.Note)}, {"reason", review.PrintableText(d.Feedback)}, {"hunks", strings.Join(d.Hunks, ", ")}} {
 		if kv[1] != "" {
 			fmt.Fprintf(stdout, "%-9s %s\n", kv[0]+":", kv[1])
 		}
