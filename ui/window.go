@@ -328,7 +328,7 @@ func (w *Window) refreshQueue() {
 		}
 	}
 	w.queue.selectID(w.detail.id)
-	w.Win.SetTitle(Title(w.waiting) + remoteTitle(w.opts.Remote))
+	w.Win.SetTitle(Title(w.waiting) + w.placeTitle())
 	w.updateTray()
 	if len(ps) == 0 && w.detail.id == "" {
 		w.detail.showEmpty()

@@ -70,7 +70,7 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 	if d.RestoredFrom != 0 {
 		fmt.Fprintf(stdout, "restored: from checkpoint %d\n", d.RestoredFrom)
 	}
-	for _, kv := range [][2]string{{"decided", review.Printable(d.DecidedBy)}, {"note", d.Note}, {"reason", d.Feedback}, {"hunks", strings.Join(d.Hunks, ", ")}} {
+	for _, kv := range [][2]string{{"decided", review.Printable(d.DecidedBy)}, {"note", review.PrintableText(d.Note)}, {"reason", review.PrintableText(d.Feedback)}, {"hunks", strings.Join(d.Hunks, ", ")}} {
 		if kv[1] != "" {
 			fmt.Fprintf(stdout, "%-9s %s\n", kv[0]+":", kv[1])
 		}
@@ -238,10 +238,14 @@ var historyDiffCmd = &command{
 	usage: "ID [ID2 | --disk] [flags]",
 	short: "what a checkpoint changed, two checkpoints, or a checkpoint against the disk",
 	long: `What checkpoint ID changed; or the files between checkpoints ID and ID2; or checkpoint ID
-against the files on disk now — as unified diffs.`,
+against the files on disk now — as unified diffs, or with --json as a list of files, each with
+"path", "old" and "new" (the two sides' labels), "oldExists", "newExists", "added", "removed",
+"binary", "unified" (the diff, "" when the same) and "oldContent"/"newContent" (absent for a
+binary file or a side with no file).`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		var o historyDiffOptions
 		journalPath := journalFlag(fl)
+		fl.BoolVar(&o.json, "json", false, "print the files' diffs as JSON")
 		fl.BoolVar(&o.disk, "disk", false, "compare with the files on disk now")
 		fl.Var(&o.files, "file", "only this `PATH` (repeatable)")
 		return func(ctx context.Context, x *invocation) int {
@@ -253,9 +257,38 @@ against the files on disk now — as unified diffs.`,
 
 // historyDiffOptions are the flags of deskctl history diff.
 type historyDiffOptions struct {
-	journal string
-	disk    bool
-	files   stringList
+	journal    string
+	disk, json bool
+	files      stringList
+}
+
+// historyFileDiffJSON is one file of history diff --json.
+type historyFileDiffJSON struct {
+	Path       string  `json:"path"`
+	Old        string  `json:"old"`
+	New        string  `json:"new"`
+	OldExists  bool    `json:"oldExists"`
+	NewExists  bool    `json:"newExists"`
+	Added      int     `json:"added"`
+	Removed    int     `json:"removed"`
+	Binary     bool    `json:"binary"`
+	Unified    string  `json:"unified"`
+	OldContent *string `json:"oldContent,omitempty"`
+	NewContent *string `json:"newContent,omitempty"`
+}
+
+func fileDiffJSON(d journal.FileDiff) historyFileDiffJSON {
+	out := historyFileDiffJSON{Path: d.Path, Old: d.OldLabel, New: d.NewLabel, OldExists: d.OldExists, NewExists: d.NewExists,
+		Added: d.Added, Removed: d.Removed, Binary: d.Binary, Unified: d.Unified}
+	if !d.Binary && d.OldExists {
+		s := string(d.Old)
+		out.OldContent = &s
+	}
+	if !d.Binary && d.NewExists {
+		s := string(d.New)
+		out.NewContent = &s
+	}
+	return out
 }
 
 // historyDiff implements `deskctl history diff ID [ID2|--disk]`.
@@ -294,6 +327,14 @@ func historyDiff(ctx context.Context, x *invocation, o historyDiffOptions) int {
 	}
 	if err != nil {
 		return x.fail(err)
+	}
+	if o.json {
+		out := []historyFileDiffJSON{}
+		for _, d := range diffs {
+			out = append(out, fileDiffJSON(d))
+		}
+		writeJSON(x.stdout, out)
+		return 0
 	}
 	same := true
 	for _, d := range diffs {
