@@ -70,7 +70,7 @@ func (t *changesetTree) refresh() {
 	}
 	// Each streamed chunk asks again: what would show the same is left as
 	// it is (rebuilding it and laying out the pane was half a chunk's work).
-	if sig := t.signature(); sig != t.sig {
+	if sig := t.signature() + fmt.Sprint(t.shownRows()); sig != t.sig {
 		t.sig = sig
 	} else {
 		return
@@ -112,7 +112,7 @@ func (t *changesetTree) refresh() {
 	t.rows.Refresh()
 	h := float32(0)
 	for i, o := range objs {
-		if i == 7 {
+		if i == t.shownRows() {
 			break
 		}
 		h += o.MinSize().Height + theme.Padding()
@@ -120,6 +120,20 @@ func (t *changesetTree) refresh() {
 	t.scroll.SetMinSize(fyne.NewSize(0, h))
 	t.box.Show()
 	t.reveal(cur) // treescroll.go
+}
+
+// shownRows is how many of the tree's rows show before it scrolls: 7, and
+// fewer in a short window (700 px at FYNE_SCALE=1.5 left the diff about 4
+// rows under the header), so the diff keeps most of the height.
+func (t *changesetTree) shownRows() int {
+	h := t.d.w.Win.Canvas().Size().Height
+	switch {
+	case h <= 0 || h >= 800:
+		return 7
+	case h >= 600:
+		return 4
+	}
+	return 2
 }
 
 // signature is everything the tree shows: the changeset's counts, each

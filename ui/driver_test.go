@@ -52,6 +52,55 @@ func (h *harness) Header() string {
 	return strings.Join(out, "\n")
 }
 
+// PaneButtons are the visible buttons of the right pane (above, below and
+// in the diff's place), "(off)" after a disabled one.
+func (h *harness) PaneButtons() []string {
+	var out []string
+	for _, o := range shownObjects(h.win.detail.content) {
+		if btn, ok := o.(*widget.Button); ok && btn.Text != "" {
+			s := btn.Text
+			if btn.Disabled() {
+				s += " (off)"
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ClickPane clicks the right pane's visible button whose label starts
+// with label.
+func (h *harness) ClickPane(label string) {
+	h.t.Helper()
+	for _, o := range shownObjects(h.win.detail.content) {
+		if btn, ok := o.(*widget.Button); ok && strings.HasPrefix(btn.Text, label) && !btn.Disabled() {
+			test.Tap(btn)
+			h.settle()
+			return
+		}
+	}
+	h.t.Fatalf("no button %q in the pane: %q", label, h.PaneButtons())
+}
+
+// Center is what shows in the diff's place when it is not the diff (a
+// failed edit, its candidates): its labels and [buttons], one per line.
+func (h *harness) Center() string {
+	var out []string
+	for _, o := range shownObjects(h.win.detail.center) {
+		switch x := o.(type) {
+		case *widget.Label:
+			if x.Text != "" {
+				out = append(out, x.Text)
+			}
+		case *widget.Button:
+			if x.Text != "" {
+				out = append(out, "["+x.Text+"]")
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
 // Empty is the empty pane's text ("" while a proposal shows).
 func (h *harness) Empty() string {
 	if !h.win.detail.empty.Visible() {
@@ -166,6 +215,9 @@ func (h *harness) Diff() diffDriver { return diffDriver{h} }
 
 // Counter is the line saying which hunk the view is at.
 func (d diffDriver) Counter() string { return d.h.win.detail.counter.Text }
+
+// Height is how tall the diff is on screen.
+func (d diffDriver) Height() float32 { return d.h.win.View().Size().Height }
 
 // Editing reports whether the right side is an editor.
 func (d diffDriver) Editing() bool { return d.h.win.detail.view.Editor() != nil }

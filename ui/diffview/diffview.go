@@ -3,6 +3,8 @@ package diffview
 import (
 	"context"
 	"image/color"
+	"log"
+	"os"
 	"slices"
 
 	"fyne.io/fyne/v2"
@@ -88,12 +90,15 @@ type DiffView struct {
 	hunks    []engine.Hunk // of model, computed on demand
 	hunksOK  bool
 	rejected map[string]bool            // hunk IDs the person rejected
-	seen     map[string]map[string]bool // path → IDs of hunks that had a changed row on screen (seen.go)
-	edgeRow  int                        // a change's row bound just under the bottom edge, -1 for none (seen.go)
-	notes    map[string]HunkNote        // hunk ID → note at its first row: SetHunkNotes
-	loose    [][2]int                   // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
-	problems map[int]LineProblem        // lines of the right text (0-based) with a checker's problem: SetProblems
-	maxW     int                        // widest line in cells, both sides
+	seen     map[string]map[string]bool // path → IDs of hunks that had every changed line on screen (seen.go)
+	// seenLines are, per path and hunk ID, the lines of hunks partly on
+	// screen so far (seen.go).
+	seenLines map[string]map[string]*lineSeen
+	edgeRow   int                 // a change's row bound just under the bottom edge, -1 for none (seen.go)
+	notes     map[string]HunkNote // hunk ID → note at its first row: SetHunkNotes
+	loose     [][2]int            // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
+	problems  map[int]LineProblem // lines of the right text (0-based) with a checker's problem: SetProblems
+	maxW      int                 // widest line in cells, both sides
 
 	stream    *streamState
 	following bool
@@ -189,7 +194,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{post: defaultPost, following: true, rejected: map[string]bool{}, seen: map[string]map[string]bool{}, edgeRow: -1, curRow: -1, wentTo: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
+	v := &DiffView{post: defaultPost, following: true, rejected: map[string]bool{}, seen: map[string]map[string]bool{}, seenLines: map[string]map[string]*lineSeen{}, edgeRow: -1, curRow: -1, wentTo: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshTokens)
@@ -630,7 +635,15 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 	if ended {
 		v.list.ScrollToOffset(keepY)
 	}
+	if frameLog && m.Len() > 0 {
+		// The rows are drawn: the next frame shows them (test/windowbench
+		// times a first paint from this line to that frame).
+		log.Printf("diffview: rows drawn: %s, %d rows", v.path, m.Len())
+	}
 }
+
+// frameLog ($DIFFDESK_FRAMELOG set) logs when a new diff's rows are drawn.
+var frameLog = os.Getenv("DIFFDESK_FRAMELOG") != ""
 
 // SetStream shows a proposal that is still streaming in. Successive calls
 // for the same path and old update the view incrementally (engine.LiveDiff
