@@ -28,8 +28,8 @@ type Detail struct {
 	DecidedBy string
 	// DecidedByRule says DecidedBy names a rule, not a person.
 	DecidedByRule bool
-	Outcome   json.RawMessage // the outcome the agent was told; nil if none was recorded
-	Files     []DetailFile
+	Outcome       json.RawMessage // the outcome the agent was told; nil if none was recorded
+	Files         []DetailFile
 }
 
 // DetailFile is one file of a history entry at each stage. Every field
