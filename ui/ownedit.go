@@ -125,6 +125,7 @@ func (d *detail) confirmOwnEdit(dec review.Decision) bool {
 	d.ownEditDialog.SetConfirmText("Write it (Enter)")
 	d.ownEditDialog.SetDismissText("Keep editing (Esc)")
 	d.w.setCloser(d.ownEditDialog, nil)
+	d.bindDialog()
 	d.ownEditDialog.Show()
 	return false
 }
