@@ -141,8 +141,9 @@ func TestEndToEndApprove(t *testing.T) {
 	e := newE2E(t)
 	e.write("app.go", "package app\n\nconst version = 1\n")
 	_, ch := e.proposeOverSocket(engine.FormatSearchReplace, "app.go", srBlock("const version = 1\n", "const version = 2\n"))
-	if e.win.Win.Title() != "DiffDesk — 1 waiting" {
-		t.Errorf("title %q", e.win.Win.Title())
+	// The title says what waits, and which workspace the desk serves.
+	if want := "DiffDesk — 1 waiting · " + e.root; e.win.Win.Title() != want {
+		t.Errorf("title %q; want %q", e.win.Win.Title(), want)
 	}
 	test.Tap(e.win.detail.approve)
 	r := e.answer(ch)
@@ -265,6 +266,9 @@ func TestEndToEndStreamGrowsThenApproves(t *testing.T) {
 	}()
 	e.until("the stream ends", func() bool { return e.win.detail.p.State == review.StatePending })
 	test.Tap(e.win.detail.approve)
+	if d := e.win.detail.unseenDialog; d != nil {
+		d.Confirm() // 200 new lines, one screen of them shown: approve anyway
+	}
 	r := e.answer(ch)
 	if r.res.Outcome.Status != journal.Approved || strings.Count(e.read("new.go"), "\n") != 200 {
 		t.Errorf("streamed proposal: agent told %s, file has %d lines", r.res.Outcome.Status, strings.Count(e.read("new.go"), "\n"))

@@ -110,6 +110,7 @@ type detail struct {
 	shownKey string
 	editing  bool
 	edited   map[string]string             // path → text the person approved in the editor or an external editor
+	editedOn map[string]string             // path → the left side the edit was made against (editrebase.go)
 	accepted map[string][]string           // path → accepted hunk ids, for files whose hunks were toggled
 	kept     map[string]keptChoices        // per proposal left undecided: its ticks and edit (keepchoices.go)
 	merges   map[string]engine.MergeResult // path → merge of a stale file (base, disk as reviewed, proposal)
@@ -238,7 +239,7 @@ func newDetail(w *Window) *detail {
 		container.NewHBox(d.follow, d.inter.button, d.viewButton))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	d.tree = newChangesetTree(d)
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.tree.box, d.noteBox, d.loose.box, d.staleShow)
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.tree.box, d.noteBox, d.loose.box, d.staleShow, d.pick.againBox)
 	d.comments = newComments(d)
 	bottom := container.NewVBox(d.problems, d.comments.box, d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
@@ -262,6 +263,7 @@ func (d *detail) reset() {
 	d.keepSeen()
 	d.file, d.editing, d.deciding, d.outcome, d.shownKey = 0, false, false, nil, ""
 	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
+	d.editedOn = nil
 	d.hunks = map[string][]engine.Hunk{}
 	d.seen, d.unseenOK, d.trivialOK = map[string]bool{}, false, map[string]map[string]bool{}
 	d.ownEditOK, d.clickedAt = "", nil
@@ -331,7 +333,8 @@ func (d *detail) show(p review.Proposal) {
 		if d.outcome != nil && d.id != "" {
 			before = fileNames(d.p) + ": " + outcomeText(d.p, *d.outcome)
 		}
-		d.stash() // keepchoices.go: the ticks and edit of the one left
+		d.closeBoundDialog() // dialogbind.go: a question about the one left decides nothing now
+		d.stash()            // keepchoices.go: the ticks and edit of the one left
 		d.reset()
 		d.id = p.ID
 		d.shownAt = d.w.now()
@@ -690,6 +693,10 @@ func (d *detail) render() {
 	d.pick.show(p)
 	d.inter.update(p)
 	switch {
+	case d.pick.choosing: // a placed proposal's candidates listed again (pick.go)
+		d.failure.SetText("")
+		d.showCenter(d.failureScroll)
+		d.noteBox.Hide()
 	case p.State == review.StateFailed || len(p.Files) == 0:
 		d.failure.SetText(p.Failure)
 		d.showCenter(d.failureScroll)
@@ -747,6 +754,9 @@ func (d *detail) renderProposal() {
 		d.shownKey = key
 		return
 	}
+	if d.editing || len(d.edited) > 0 {
+		d.rebaseEdits() // a save on disk while the person edits (editrebase.go)
+	}
 	key := fmt.Sprintf("texts:%d:%v:%s", d.file, d.editing, f.Disk.SHA256)
 	if d.shownKey == key {
 		return
@@ -755,6 +765,9 @@ func (d *detail) renderProposal() {
 	old, proposed := f.BaseText(), f.Proposed
 	if f.Stale() { // editing a stale file: the disk against the merge
 		old, proposed = string(f.Disk.Content), d.merge(f).Text
+	}
+	if d.editing {
+		d.noteEditBase(f)
 	}
 	if d.editing && !f.Stale() {
 		proposed = d.editStart(f) // the person's edit, or the ticked hunks only (editplace.go)
@@ -1091,6 +1104,10 @@ func (d *detail) ApproveEdited() {
 		return
 	}
 	d.saveFileState()
+	if len(d.rebaseEdits()) > 0 { // a save on disk meanwhile: the person sees the merge first
+		d.render()
+		return
+	}
 	dec := review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{}}
 	for path, t := range d.edited {
 		dec.Edited[path] = t
@@ -1190,6 +1207,7 @@ func (d *detail) openRejectDialog(whole bool, question string) {
 		}
 		d.rejectDialog = nil
 	})
+	d.bindDialog()
 	dlg.Show()
 	d.w.Win.Canvas().Focus(d.rejectEntry)
 	d.showKeyboard()
@@ -1242,7 +1260,7 @@ func (d *detail) discardEdit() {
 	}
 	a, y, placed := d.origPlace() // editplace.go: where the person was, not the top of the file
 	d.editing = false
-	d.edited = map[string]string{}
+	d.edited, d.editedOn = map[string]string{}, nil
 	d.closeExternal()
 	d.shownKey = ""
 	d.render()
@@ -1271,6 +1289,7 @@ func (d *detail) Dismiss() {
 	}
 	d.w.dismissed[id] = true
 	delete(d.w.items, id)
+	d.closeBoundDialog()
 	d.id = ""
 	d.reset()
 	d.w.refreshQueue()

@@ -149,6 +149,8 @@ func TestDoubleClickOnDismissApprovesNothingUnseen(t *testing.T) {
 	}
 	h.advance(time.Second) // the person looked at it
 	test.Tap(d.approve)
+	h.settle()
+	h.Dialog().Click("Approve anyway") // one screen of its 20,000 new lines was on screen
 	if o := h.outcome(big.ID); o.Status != journal.Approved {
 		t.Errorf("after a look, Approve: %s; want approved", o.Status)
 	}

@@ -90,12 +90,15 @@ type DiffView struct {
 	hunks    []engine.Hunk // of model, computed on demand
 	hunksOK  bool
 	rejected map[string]bool            // hunk IDs the person rejected
-	seen     map[string]map[string]bool // path → IDs of hunks that had a changed row on screen (seen.go)
-	edgeRow  int                        // a change's row bound just under the bottom edge, -1 for none (seen.go)
-	notes    map[string]HunkNote        // hunk ID → note at its first row: SetHunkNotes
-	loose    [][2]int                   // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
-	problems map[int]LineProblem        // lines of the right text (0-based) with a checker's problem: SetProblems
-	maxW     int                        // widest line in cells, both sides
+	seen     map[string]map[string]bool // path → IDs of hunks that had every changed line on screen (seen.go)
+	// seenLines are, per path and hunk ID, the lines of hunks partly on
+	// screen so far (seen.go).
+	seenLines map[string]map[string]*lineSeen
+	edgeRow   int                 // a change's row bound just under the bottom edge, -1 for none (seen.go)
+	notes     map[string]HunkNote // hunk ID → note at its first row: SetHunkNotes
+	loose     [][2]int            // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
+	problems  map[int]LineProblem // lines of the right text (0-based) with a checker's problem: SetProblems
+	maxW      int                 // widest line in cells, both sides
 
 	stream    *streamState
 	following bool
@@ -191,7 +194,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{post: defaultPost, following: true, rejected: map[string]bool{}, seen: map[string]map[string]bool{}, edgeRow: -1, curRow: -1, wentTo: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
+	v := &DiffView{post: defaultPost, following: true, rejected: map[string]bool{}, seen: map[string]map[string]bool{}, seenLines: map[string]map[string]*lineSeen{}, edgeRow: -1, curRow: -1, wentTo: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshTokens)
