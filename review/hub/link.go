@@ -235,7 +235,14 @@ func catchUp(ctx context.Context, cons jetstream.Consumer, fn func(jetstream.Msg
 		}
 		batch, err := cons.Fetch(256, jetstream.FetchMaxWait(500*time.Millisecond))
 		if err != nil {
-			return err
+			// A node just gone, leaders moving: the ordered consumer is
+			// made again on the next fetch, until ctx ends.
+			select {
+			case <-ctx.Done():
+				return err
+			case <-time.After(200 * time.Millisecond):
+			}
+			continue
 		}
 		n := 0
 		last := uint64(1)
@@ -247,7 +254,11 @@ func catchUp(ctx context.Context, cons jetstream.Consumer, fn func(jetstream.Msg
 			}
 		}
 		if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
-			return err
+			if n > 0 || ctx.Err() != nil {
+				return err
+			}
+			time.Sleep(200 * time.Millisecond) // as above: tried again
+			continue
 		}
 		if n == 0 || last == 0 {
 			return nil
