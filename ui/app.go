@@ -157,7 +157,7 @@ func fyneDo(f func()) { fyne.Do(f) }
 // window is started again.
 func (w *Window) lostDesk(err error) {
 	w.opts.Remote += " (disconnected)"
-	w.Win.SetTitle(Title(w.waiting) + remoteTitle(w.opts.Remote))
+	w.Win.SetTitle(Title(w.waiting) + w.placeTitle())
 	d := dialog.NewError(fmt.Errorf("%w\n\nNothing more can be decided here. Start diffdesk --connect again to reconnect.", err), w.Win)
 	w.setCloser(d, nil)
 	d.Show()

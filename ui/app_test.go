@@ -141,8 +141,9 @@ func TestEndToEndApprove(t *testing.T) {
 	e := newE2E(t)
 	e.write("app.go", "package app\n\nconst version = 1\n")
 	_, ch := e.proposeOverSocket(engine.FormatSearchReplace, "app.go", srBlock("const version = 1\n", "const version = 2\n"))
-	if e.win.Win.Title() != "DiffDesk — 1 waiting" {
-		t.Errorf("title %q", e.win.Win.Title())
+	// The title says what waits, and which workspace the desk serves.
+	if want := "DiffDesk — 1 waiting · " + e.root; e.win.Win.Title() != want {
+		t.Errorf("title %q; want %q", e.win.Win.Title(), want)
 	}
 	test.Tap(e.win.detail.approve)
 	r := e.answer(ch)

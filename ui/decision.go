@@ -333,7 +333,8 @@ func (d *detail) show(p review.Proposal) {
 		if d.outcome != nil && d.id != "" {
 			before = fileNames(d.p) + ": " + outcomeText(d.p, *d.outcome)
 		}
-		d.stash() // keepchoices.go: the ticks and edit of the one left
+		d.closeBoundDialog() // dialogbind.go: a question about the one left decides nothing now
+		d.stash()            // keepchoices.go: the ticks and edit of the one left
 		d.reset()
 		d.id = p.ID
 		d.shownAt = d.w.now()
@@ -1206,6 +1207,7 @@ func (d *detail) openRejectDialog(whole bool, question string) {
 		}
 		d.rejectDialog = nil
 	})
+	d.bindDialog()
 	dlg.Show()
 	d.w.Win.Canvas().Focus(d.rejectEntry)
 	d.showKeyboard()
@@ -1287,6 +1289,7 @@ func (d *detail) Dismiss() {
 	}
 	d.w.dismissed[id] = true
 	delete(d.w.items, id)
+	d.closeBoundDialog()
 	d.id = ""
 	d.reset()
 	d.w.refreshQueue()

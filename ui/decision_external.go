@@ -84,7 +84,8 @@ func (d *detail) EditExternal() {
 		d.setStatus("External editor: "+err.Error(), true)
 		return
 	}
-	cmd := exec.Command(argv[0], append(argv[1:], tmp)...)
+	args := editorArgs(argv, tmp, d.editorLine()) // at the current hunk, where the editor takes a line
+	cmd := exec.Command(args[0], args[1:]...)
 	if err := cmd.Start(); err != nil {
 		watcher.Close()
 		os.RemoveAll(dir)

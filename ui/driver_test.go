@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -96,6 +97,23 @@ func (h *harness) Center() string {
 			if x.Text != "" {
 				out = append(out, "["+x.Text+"]")
 			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// Tree is the changeset tree's text as drawn, one file a line.
+func (h *harness) Tree() string {
+	var out []string
+	for _, o := range shownObjects(h.win.detail.tree.box) {
+		if r, ok := o.(*treeRow); ok {
+			var words []string
+			for _, x := range shownObjects(r.content) {
+				if t, ok := x.(*canvas.Text); ok && strings.TrimSpace(t.Text) != "" {
+					words = append(words, strings.TrimSpace(t.Text))
+				}
+			}
+			out = append(out, strings.Join(words, " "))
 		}
 	}
 	return strings.Join(out, "\n")

@@ -130,6 +130,7 @@ func (d *detail) confirmOwnEdit(dec review.Decision) bool {
 		}
 	}, d.w.Win)
 	d.w.setCloser(d.ownEditDialog, nil)
+	d.bindDialog()
 	d.ownEditDialog.Show()
 	return false
 }

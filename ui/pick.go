@@ -331,6 +331,7 @@ func (k *picker) showMark(block int) {
 	dlg = dialog.NewCustomWithoutButtons("Mark lines", form, d.w.Win)
 	dlg.Resize(fyne.NewSize(640, 0))
 	d.w.setCloser(dlg, func() { k.from, k.to, k.markUse, k.markProblem = nil, nil, nil, nil })
+	d.bindDialog()
 	dlg.Show()
 	d.w.Win.Canvas().Focus(k.from)
 	d.showKeyboard()

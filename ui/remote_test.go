@@ -63,7 +63,7 @@ func TestWindowOverARemoteDesk(t *testing.T) {
 	w.TypeKey('a')
 	until("far.txt is written on the desk's side", func() bool { return reviewtest.ReadFile(t, path) == "ONE\n" })
 	until("the window shows nothing waiting", func() bool { return w.Waiting() == 0 })
-	if got := w.Win.Title(); got != "DiffDesk · dev@box" {
-		t.Errorf("title after the decision %q; want DiffDesk · dev@box", got)
+	if got, want := w.Win.Title(), "DiffDesk · "+local.Root+" · dev@box"; got != want {
+		t.Errorf("title after the decision %q; want %q (the far desk's workspace, the machine)", got, want)
 	}
 }

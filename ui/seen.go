@@ -164,6 +164,7 @@ func (d *detail) confirmUnseen(dec review.Decision) bool {
 	d.unseenDialog.SetConfirmText("Approve anyway (Enter)")
 	d.unseenDialog.SetDismissText("Show the first (Esc)")
 	d.w.setCloser(d.unseenDialog, nil)
+	d.bindDialog()
 	d.unseenDialog.Show()
 	return false
 }

@@ -109,6 +109,7 @@ type Window struct {
 	keysOverlay dialog.Dialog
 	typing      *typingMode   // the open text box the keys type into (ui/typing.go); nil if none
 	closer      dialog.Dialog // the open dialog Esc closes; nil if none
+	closerFor   string        // the proposal closer asks about (dialogbind.go); "" if none
 	interrupted dialog.Dialog // tells of writes Recover settled; nil if none
 }
 
@@ -328,7 +329,7 @@ func (w *Window) refreshQueue() {
 		}
 	}
 	w.queue.selectID(w.detail.id)
-	w.Win.SetTitle(Title(w.waiting) + remoteTitle(w.opts.Remote))
+	w.Win.SetTitle(Title(w.waiting) + w.placeTitle())
 	w.updateTray()
 	if len(ps) == 0 && w.detail.id == "" {
 		w.detail.showEmpty()

@@ -49,6 +49,10 @@ type applyOptions struct {
 // runApply implements `deskctl apply`: it applies an edit in memory and
 // prints the resulting content byte for byte. It never writes the target.
 func runApply(x *invocation, o applyOptions) int {
+	if msg := formatError(o.format); msg != "" {
+		x.usageError("%s", msg)
+		return 1 // as every edit that cannot be applied
+	}
 	f := engine.Format(o.format)
 	switch {
 	case f == engine.FormatPatch && o.root == "":
@@ -56,7 +60,7 @@ func runApply(x *invocation, o applyOptions) int {
 	case f != engine.FormatPatch && (o.file == "" || o.format == ""):
 		return x.usageError("--format and --file are required")
 	}
-	payload, err := readPayload(o.editFile, x.stdin)
+	payload, err := readPayload(o.editFile, x.stdin, x.stderr)
 	if err != nil {
 		return x.fail(err)
 	}
@@ -164,13 +168,19 @@ func readTarget(path string) (content string, exists bool, err error) {
 	return string(b), true, nil
 }
 
-func readPayload(editFile string, stdin io.Reader) (string, error) {
+func readPayload(editFile string, stdin io.Reader, stderr io.Writer) (string, error) {
 	if editFile != "" {
 		b, err := os.ReadFile(editFile)
 		if err != nil {
 			return "", fmt.Errorf("cannot read the edit payload: %w", err)
 		}
 		return string(b), nil
+	}
+	if f, ok := stdin.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			// A terminal: without this, the command seems to hang.
+			fmt.Fprintln(stderr, "deskctl: reading the edit from standard input, a terminal: type or paste it and end with Ctrl+D (or give it with --edit FILE, or pipe it in)")
+		}
 	}
 	b, err := io.ReadAll(stdin)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -86,5 +87,36 @@ func TestApplyNotesLooseMatches(t *testing.T) {
 		if code != 0 || out != tt.want || errOut != tt.note {
 			t.Errorf("apply %q to %q = %q (exit %d), stderr %q; want %q, stderr %q", tt.payload, tt.file, out, code, errOut, tt.want, tt.note)
 		}
+	}
+}
+
+func TestApplyUnknownFormat(t *testing.T) {
+	_, errOut, code := deskctl(t, "x", "apply", "--format", "wrte", "--file", "f.txt")
+	if code != 1 || !strings.Contains(errOut, `unknown --format "wrte"`) || !strings.Contains(errOut, "did you mean write?") || !strings.Contains(errOut, "usage:") {
+		t.Errorf("apply --format wrte = exit %d, %q; want a usage error naming write", code, errOut)
+	}
+	if _, errOut, code := deskctl(t, "x", "propose", "--format", "serch-replace", "--file", "f.txt"); code != 1 || !strings.Contains(errOut, "did you mean search-replace?") {
+		t.Errorf("propose --format serch-replace = exit %d, %q", code, errOut)
+	}
+}
+
+// TestApplySaysItReadsATerminal: with a terminal (a character device) as
+// standard input, apply says it is reading it rather than seeming to hang.
+func TestApplySaysItReadsATerminal(t *testing.T) {
+	tty, err := os.Open(os.DevNull) // a character device, as a terminal is
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tty.Close()
+	var out, errOut strings.Builder
+	run([]string{"apply", "--format", "write", "--file", filepath.Join(t.TempDir(), "f")}, tty, &out, &errOut)
+	if !strings.Contains(errOut.String(), "reading the edit from standard input, a terminal") {
+		t.Errorf("apply with a terminal as stdin said %q; want it to say it reads standard input", errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	run([]string{"apply", "--format", "write", "--file", filepath.Join(t.TempDir(), "f")}, strings.NewReader("x\n"), &out, &errOut)
+	if strings.Contains(errOut.String(), "terminal") {
+		t.Errorf("apply with piped stdin said %q", errOut.String())
 	}
 }

@@ -13,7 +13,7 @@ import (
 var bridgeCmd = &command{
 	name:  "bridge",
 	usage: "[--socket PATH]",
-	short: "carry the native protocol between standard input/output and the desk's socket (for ssh)",
+	short: "carry the native protocol between stdin/stdout and the desk's socket (for ssh)",
 	long: `Connects to the running desk's socket, after the checks every client makes (the socket and its
 directory are the user's and writable by no one else, the desk runs as the user), and copies
 standard input to it and its answers to standard output, until either side ends. It is what a

@@ -21,6 +21,9 @@ type command struct {
 	// run, bound to their values.
 	flags func(fl *flag.FlagSet) runFunc
 	subs  []*command // a group's commands
+	// words, if not nil, are the words a leaf's arguments may be, for
+	// shell completion (deskctl completion).
+	words func() []string
 }
 
 // runFunc runs a leaf command once its flags are parsed and returns its

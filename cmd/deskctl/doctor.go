@@ -19,7 +19,7 @@ import (
 var doctorCmd = &command{
 	name:  "doctor",
 	usage: "[flags]",
-	short: "is a desk running, which agents are set up, does each hook run: each problem with its fix",
+	short: "is a desk running, are the agents set up, do the hooks run; each problem, its fix",
 	long: `Check the set-up: is a desk running and where, which doors it has open, which agents are set up
 (the user's settings, and the repository's around the current directory), whether each hook
 command resolves and runs as the agent runs it (through sh, with a tool the desk does not

@@ -3,7 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 
+	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 )
 
@@ -52,3 +54,48 @@ type stringList []string
 
 func (l *stringList) String() string     { return fmt.Sprint(*l) }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// formatError is the usage error for a --format that is no format, with
+// the one it was probably meant to be; "" for a known format (or none).
+func formatError(format string) string {
+	if format == "" {
+		return ""
+	}
+	names := make([]string, len(engine.Formats))
+	best, bestD := "", 3
+	for i, f := range engine.Formats {
+		if string(f) == format {
+			return ""
+		}
+		names[i] = string(f)
+		if d := editDistance(format, string(f)); d < bestD {
+			best, bestD = string(f), d
+		}
+	}
+	msg := fmt.Sprintf("unknown --format %q: it is one of %s", format, strings.Join(names, ", "))
+	if best != "" {
+		msg += fmt.Sprintf(" (did you mean %s?)", best)
+	}
+	return msg
+}
+
+// editDistance is the Levenshtein distance of a and b (short words).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

@@ -70,7 +70,7 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 	if d.RestoredFrom != 0 {
 		fmt.Fprintf(stdout, "restored: from checkpoint %d\n", d.RestoredFrom)
 	}
-	for _, kv := range [][2]string{{"decided", review.Printable(d.DecidedBy)}, {"note", review.PrintableText(d.Note)}, {"reason", review.PrintableText(d.Feedback)}, {"hunks", strings.Join(d.Hunks, ", ")}} {
+	for _, kv := range [][2]string{{"decided", decidedBy(d)}, {"note", review.PrintableText(d.Note)}, {"reason", review.PrintableText(d.Feedback)}, {"hunks", strings.Join(d.Hunks, ", ")}} {
 		if kv[1] != "" {
 			fmt.Fprintf(stdout, "%-9s %s\n", kv[0]+":", kv[1])
 		}
@@ -227,10 +227,11 @@ func detailJSON(d journal.Detail, sections []detailSection) any {
 		Comments []journal.Comment  `json:"comments,omitempty"`
 		Seen     []journal.HunkSeen `json:"seen,omitempty"` // absent: not tracked
 		Decided  string             `json:"decidedBy,omitempty"`
+		ByRule   bool               `json:"decidedByRule,omitempty"` // decidedBy names a rule, not a person
 		Outcome  json.RawMessage    `json:"outcome,omitempty"`
 		Files    []detailFileJSON   `json:"files"`
 		Diffs    []diffJSON         `json:"diffs"`
-	}{historyEntryJSON(d.Entry), d.Format, string(d.Payload), d.Hunks, d.Comments, d.Seen, d.DecidedBy, d.Outcome, files, diffs}
+	}{historyEntryJSON(d.Entry), d.Format, string(d.Payload), d.Hunks, d.Comments, d.Seen, d.DecidedBy, d.DecidedByRule, d.Outcome, files, diffs}
 }
 
 var historyDiffCmd = &command{
@@ -238,10 +239,14 @@ var historyDiffCmd = &command{
 	usage: "ID [ID2 | --disk] [flags]",
 	short: "what a checkpoint changed, two checkpoints, or a checkpoint against the disk",
 	long: `What checkpoint ID changed; or the files between checkpoints ID and ID2; or checkpoint ID
-against the files on disk now — as unified diffs.`,
+against the files on disk now — as unified diffs, or with --json as a list of files, each with
+"path", "old" and "new" (the two sides' labels), "oldExists", "newExists", "added", "removed",
+"binary", "unified" (the diff, "" when the same) and "oldContent"/"newContent" (absent for a
+binary file or a side with no file).`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		var o historyDiffOptions
 		journalPath := journalFlag(fl)
+		fl.BoolVar(&o.json, "json", false, "print the files' diffs as JSON")
 		fl.BoolVar(&o.disk, "disk", false, "compare with the files on disk now")
 		fl.Var(&o.files, "file", "only this `PATH` (repeatable)")
 		return func(ctx context.Context, x *invocation) int {
@@ -253,9 +258,38 @@ against the files on disk now — as unified diffs.`,
 
 // historyDiffOptions are the flags of deskctl history diff.
 type historyDiffOptions struct {
-	journal string
-	disk    bool
-	files   stringList
+	journal    string
+	disk, json bool
+	files      stringList
+}
+
+// historyFileDiffJSON is one file of history diff --json.
+type historyFileDiffJSON struct {
+	Path       string  `json:"path"`
+	Old        string  `json:"old"`
+	New        string  `json:"new"`
+	OldExists  bool    `json:"oldExists"`
+	NewExists  bool    `json:"newExists"`
+	Added      int     `json:"added"`
+	Removed    int     `json:"removed"`
+	Binary     bool    `json:"binary"`
+	Unified    string  `json:"unified"`
+	OldContent *string `json:"oldContent,omitempty"`
+	NewContent *string `json:"newContent,omitempty"`
+}
+
+func fileDiffJSON(d journal.FileDiff) historyFileDiffJSON {
+	out := historyFileDiffJSON{Path: d.Path, Old: d.OldLabel, New: d.NewLabel, OldExists: d.OldExists, NewExists: d.NewExists,
+		Added: d.Added, Removed: d.Removed, Binary: d.Binary, Unified: d.Unified}
+	if !d.Binary && d.OldExists {
+		s := string(d.Old)
+		out.OldContent = &s
+	}
+	if !d.Binary && d.NewExists {
+		s := string(d.New)
+		out.NewContent = &s
+	}
+	return out
 }
 
 // historyDiff implements `deskctl history diff ID [ID2|--disk]`.
@@ -295,6 +329,14 @@ func historyDiff(ctx context.Context, x *invocation, o historyDiffOptions) int {
 	if err != nil {
 		return x.fail(err)
 	}
+	if o.json {
+		out := []historyFileDiffJSON{}
+		for _, d := range diffs {
+			out = append(out, fileDiffJSON(d))
+		}
+		writeJSON(x.stdout, out)
+		return 0
+	}
 	same := true
 	for _, d := range diffs {
 		io.WriteString(x.stdout, d.Unified)
@@ -315,4 +357,17 @@ func describeDiff(refs []journal.Ref, disk bool) string {
 		return "checkpoints " + string(refs[0]) + " and " + string(refs[1])
 	}
 	return "entry " + strconv.Quote(string(refs[0])) + " changed nothing"
+}
+
+// decidedBy says who decided an entry, a rule or a person, from the
+// journal's own record of which (a person's name saying "rule: …" reads
+// as the person's).
+func decidedBy(d journal.Detail) string {
+	switch {
+	case d.DecidedBy == "":
+		return ""
+	case d.DecidedByRule:
+		return "a rule, no person: " + review.Printable(d.DecidedBy)
+	}
+	return "the person " + review.Printable(d.DecidedBy)
 }

@@ -94,6 +94,7 @@ func TestHistoryListAndShow(t *testing.T) {
 		{"diff", []string{"diff", fmt.Sprint(cps[0])}, []string{"--- ", "before checkpoint", "+two"}, nil},
 		{"diff two", []string{"diff", fmt.Sprint(cps[0]), fmt.Sprint(cps[2])}, []string{"+three", "+bee"}, nil},
 		{"diff two one file", []string{"diff", fmt.Sprint(cps[0]), fmt.Sprint(cps[2]), "--file", "a.txt"}, []string{"+three"}, []string{"bee"}},
+		{"diff json", []string{"diff", fmt.Sprint(cps[0]), fmt.Sprint(cps[2]), "--json"}, []string{`"path":`, `"old":"after checkpoint`, `"oldExists":true`, `"added":1`, `"unified":"---`, `"newContent":"`, "three"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -44,6 +44,7 @@ writes them). Cline runs a tool unreviewed when its hook prints nothing or takes
 Cline it always answers: without a desk, or when the person has not decided within --wait, it
 blocks the edit and tells the model why (--without-desk does not apply: Cline has no prompt of
 its own to leave it to).`,
+	words: func() []string { return []string{"claude", "gemini", "cline"} },
 	flags: func(fl *flag.FlagSet) runFunc {
 		socket := socketFlag(fl)
 		without := fl.String("without-desk", "block", "with no desk running: `block|ask` — block the edit, or leave it to the agent's own prompt")

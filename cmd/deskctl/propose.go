@@ -75,10 +75,14 @@ type proposeOptions struct {
 // runPropose implements `deskctl propose`: send an edit to the running
 // desk, wait for the person's decision, print the outcome.
 func runPropose(ctx context.Context, x *invocation, o proposeOptions) int {
+	if msg := formatError(string(o.req.Format)); msg != "" {
+		x.usageError("%s", msg)
+		return 1 // as every edit that cannot be applied
+	}
 	if o.req.Format == "" || (o.req.Path == "" && o.req.Format != engine.FormatPatch) {
 		return x.usageError("--format and --file are required")
 	}
-	payload, err := readPayload(o.editFile, x.stdin)
+	payload, err := readPayload(o.editFile, x.stdin, x.stderr)
 	if err != nil {
 		return x.fail(err)
 	}

@@ -95,6 +95,13 @@ asking); it keeps the file's other settings, comments and layout; run again, it 
 DiffDesk's entries. --project writes the repository's settings (its root: the git work tree
 around the current directory) instead of the user's. Run with no AGENT, it lists the agents and
 what each door carries.`,
+	words: func() []string {
+		var names []string
+		for _, a := range setupAgents {
+			names = append(names, a.name)
+		}
+		return names
+	},
 	flags: func(fl *flag.FlagSet) runFunc {
 		var o setupOptions
 		fl.BoolVar(&o.project, "project", false, "write the settings of the repository around the current directory, not the user's")

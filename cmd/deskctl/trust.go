@@ -18,7 +18,7 @@ import (
 
 var trustCmd = &command{
 	name:  "trust",
-	usage: "[PATH] [flags] | --list | --revoke PATH",
+	usage: "[PATH] [flags] | --list [--json] | --revoke PATH",
 	short: "trust a repository's .diffdesk.toml, so its formatters and rules apply",
 	long: `Show the commands and rules a workspace's .diffdesk.toml holds and trust them. A repository's
 config may run programs (formatters) and approve edits without you (auto_approve rules); the desk
@@ -31,10 +31,11 @@ the user config (0600). A running desk applies it at its next start; the window 
 	flags: func(fl *flag.FlagSet) runFunc {
 		userConfig := fl.String("config", "", "the user config `FILE`; the trust store is trusted.json beside it (default $XDG_CONFIG_HOME/diffdesk/config.toml)")
 		list := fl.Bool("list", false, "list the trusted files, and whether each still has the trusted content")
+		asJSON := fl.Bool("json", false, "with --list: print the list as JSON")
 		revoke := fl.Bool("revoke", false, "forget the trust in PATH's file: its rules are off from the next start")
 		yes := fl.Bool("yes", false, "trust without asking (for scripts)")
 		return func(ctx context.Context, x *invocation) int {
-			return runTrust(x, trustOptions{config: *userConfig, list: *list, revoke: *revoke, yes: *yes})
+			return runTrust(x, trustOptions{config: *userConfig, list: *list, revoke: *revoke, yes: *yes, json: *asJSON})
 		}
 	},
 }
@@ -43,6 +44,7 @@ the user config (0600). A running desk applies it at its next start; the window 
 type trustOptions struct {
 	config            string
 	list, revoke, yes bool
+	json              bool
 }
 
 // isTerminal reports whether r is a terminal a person answers at.
@@ -60,6 +62,8 @@ func runTrust(x *invocation, o trustOptions) int {
 	switch {
 	case o.list && (o.revoke || o.yes || len(x.args) > 0):
 		return x.usageError("--list takes no PATH, --revoke or --yes")
+	case o.json && !o.list:
+		return x.usageError("--json goes with --list")
 	case o.revoke && len(x.args) != 1:
 		return x.usageError("--revoke wants the PATH of one workspace")
 	case len(x.args) > 1:
@@ -80,6 +84,9 @@ func runTrust(x *invocation, o trustOptions) int {
 		path = x.args[0]
 	}
 	switch {
+	case o.list && o.json:
+		listTrustJSON(x.stdout, store)
+		return 0
 	case o.list:
 		listTrust(x.stdout, store)
 		return 0
@@ -162,18 +169,39 @@ func listTrust(w io.Writer, store *config.TrustStore) {
 		return
 	}
 	for _, r := range store.Records {
-		state := "the file has this content"
-		switch data, err := os.ReadFile(r.File); {
-		case errors.Is(err, os.ErrNotExist):
-			state = "the file is gone"
-		case err != nil:
-			state = "the file cannot be read: " + err.Error()
-		case atomicfile.Hash(data) != r.SHA256:
-			state = "the file has changed since: untrusted until trusted again"
-		}
+		_, state := trustState(r)
 		fmt.Fprintf(w, "%s (sha256 %s), trusted %s; %s\n", r.File, r.SHA256, r.Trusted.Local().Format(time.DateTime), state)
 		writeRules(w, r.Rules)
 	}
+}
+
+// trustState says whether r's file still has the trusted content: a word
+// ("matches", "changed", "gone", "unreadable") and a sentence.
+func trustState(r config.TrustRecord) (string, string) {
+	switch data, err := os.ReadFile(r.File); {
+	case errors.Is(err, os.ErrNotExist):
+		return "gone", "the file is gone"
+	case err != nil:
+		return "unreadable", "the file cannot be read: " + err.Error()
+	case atomicfile.Hash(data) != r.SHA256:
+		return "changed", "the file has changed since: untrusted until trusted again"
+	}
+	return "matches", "the file has this content"
+}
+
+// listTrustJSON writes the records as JSON: the trust store's own fields
+// and "state", whether the file still has the trusted content.
+func listTrustJSON(w io.Writer, store *config.TrustStore) {
+	type record struct {
+		config.TrustRecord
+		State string `json:"state"` // matches, changed, gone, unreadable
+	}
+	out := []record{}
+	for _, r := range store.Records {
+		state, _ := trustState(r)
+		out = append(out, record{r, state})
+	}
+	writeJSON(w, out)
 }
 
 // revokeTrust forgets the trust in PATH's file.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -98,6 +99,11 @@ func TestTrustCommand(t *testing.T) {
 	out, _, _ = deskctl(t, "", "trust", "--list", "--config", userConfig)
 	if !strings.Contains(out, "the file has changed since: untrusted") {
 		t.Errorf("trust --list after a change = %q", out)
+	}
+	out, _, code = deskctl(t, "", "trust", "--list", "--json", "--config", userConfig)
+	var list []struct{ Root, File, SHA256, State string }
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list) != 1 || list[0].File != file || list[0].State != "changed" || len(list[0].SHA256) != 64 {
+		t.Errorf("trust --list --json after a change = exit %d, %s", code, out)
 	}
 
 	out, errOut, code = deskctl(t, "", "trust", "--revoke", "--config", userConfig, root)

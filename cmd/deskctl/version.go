@@ -27,3 +27,6 @@ running desk's is in deskctl status.`,
 		}
 	},
 }
+
+// buildTime is the time of the commit this deskctl was built from, or "".
+func buildTime() string { return version.Read().Time }

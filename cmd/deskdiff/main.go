@@ -23,7 +23,7 @@ The unified diff of two text files, as git diff --no-index --histogram prints it
 "diff --git" and "index" lines (deskctl diff --json gives the hunks with word-level spans).
 Lines are compared and printed as the files have them, so a change of line endings shows. Given git's
 external-diff arguments (PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE [NEW-PATH
-MESSAGE], or PATH alone for an unmerged path), it prints one path's diff with git's own
+MESSAGE], or PATH alone for an unmerged path, with git's GIT_DIFF_PATH_COUNTER set), it prints one path's diff with git's own
 headers. Flags come before the files. It exits 0 whether or not the files differ, 1 if a file
 cannot be read (or, given two files, is not text), 2 on a usage error.
 
@@ -56,7 +56,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch files := fl.Args(); len(files) {
 	case 2:
 		err = filediff.Files(stdout, files[0], files[1], *lines)
-	case 1, 7, 9:
+	case 1:
+		// git names an unmerged path with one argument; from a person,
+		// one file is a mistake (git sets GIT_DIFF_PATH_COUNTER).
+		if os.Getenv("GIT_DIFF_PATH_COUNTER") == "" {
+			fmt.Fprintf(stderr, "deskdiff: want two files, OLD and NEW; got one, %s\nRun 'deskdiff --help' for details.\n", files[0])
+			return 2
+		}
+		err = filediff.Git(stdout, files, *lines)
+	case 7, 9:
 		err = filediff.Git(stdout, files, *lines)
 	default:
 		fmt.Fprintf(stderr, "deskdiff: want two files, OLD and NEW, or git's external-diff arguments; got %d arguments\nRun 'deskdiff --help' for details.\n", len(files))

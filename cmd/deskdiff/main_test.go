@@ -187,3 +187,12 @@ func TestVersion(t *testing.T) {
 		t.Errorf("deskdiff --version = exit %d, %q, %q", code, out.String(), errOut.String())
 	}
 }
+
+// One file from a person is a usage error, not git's unmerged path.
+func TestOneFileIsAMistake(t *testing.T) {
+	t.Setenv("GIT_DIFF_PATH_COUNTER", "")
+	var out, errOut strings.Builder
+	if code := run([]string{"notes.txt"}, &out, &errOut); code != 2 || out.Len() != 0 || !strings.Contains(errOut.String(), "want two files") {
+		t.Errorf("deskdiff notes.txt = exit %d, %q, %q; want exit 2 and a usage error", code, out.String(), errOut.String())
+	}
+}
