@@ -33,10 +33,24 @@ func inSequence(text, payload string, firstErr error) (Result, error) {
 	if err == nil {
 		return res, nil
 	}
-	if one, oneErr := inStages(text, payload, me, true); oneErr == nil {
-		return one, nil
+	var se *MatchError
+	if errors.As(err, &se) && anyLoose(se.Applied) {
+		if one, oneErr := inStages(text, payload, me, true); oneErr == nil {
+			return one, nil
+		}
 	}
 	return res, err
+}
+
+// anyLoose reports whether a block before the failing one was placed
+// loosely: only then may one block at a time place it elsewhere.
+func anyLoose(ms []Match) bool {
+	for _, m := range ms {
+		if m.Strategy != StrategyExact && m.Strategy != StrategyWholeFile || m.Candidates > 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // inStages is inSequence's stages: each as many blocks as match the text

@@ -15,5 +15,6 @@ func main() {
 		fmt.Println(version.Line("diffdesk"))
 		return
 	}
+	profileFromEnv()
 	os.Exit(ui.Main(os.Args[1:], os.Stdout, os.Stderr))
 }

@@ -103,9 +103,18 @@ func Connect(ctx context.Context, desk *review.Desk, nc *nats.Conn, o LinkOption
 	// Decisions are followed from now on, before anything is published,
 	// so none made on what this run publishes is missed; the consumer
 	// resumes where it was after the connection drops.
+	// From the bucket's next sequence, not "new": an ordered consumer
+	// made again (after a dropped connection) before its first message
+	// would take "new" afresh and skip what came meanwhile.
+	kvs, err := js.Stream(ctx, "KV_"+Bucket)
+	if err != nil {
+		l.cancel()
+		return nil, fmt.Errorf("hub: the decisions bucket: %w (is the hub provisioned, and are these desk %s's credentials?)", err, o.Name)
+	}
 	dec, err := js.OrderedConsumer(ctx, "KV_"+Bucket, jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{"$KV." + Bucket + "." + o.Name + ".>"},
-		DeliverPolicy:  jetstream.DeliverNewPolicy,
+		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq:    kvs.CachedInfo().State.LastSeq + 1,
 	})
 	if err != nil {
 		l.cancel()
@@ -121,7 +130,7 @@ func Connect(ctx context.Context, desk *review.Desk, nc *nats.Conn, o LinkOption
 	for _, p := range desk.List() {
 		l.markDirty(p.ID)
 	}
-	msgs, err := dec.Messages(jetstream.PullMaxBytes(decisionBuffer))
+	msgs, err := dec.Messages(pullOpts()...)
 	if err != nil {
 		l.unsub()
 		l.cancel()
@@ -142,6 +151,14 @@ func Connect(ctx context.Context, desk *review.Desk, nc *nats.Conn, o LinkOption
 	}
 	l.kick()
 	return l, nil
+}
+
+// pullOpts bound what a pull consumer buffers, and make a consumer lost
+// with a dropped connection noticed within seconds (missed heartbeats):
+// the ordered consumer is then made again where it stopped.
+func pullOpts() []jetstream.PullMessagesOpt {
+	return []jetstream.PullMessagesOpt{jetstream.PullMaxBytes(decisionBuffer),
+		jetstream.PullExpiry(5 * time.Second), jetstream.PullHeartbeat(time.Second)}
 }
 
 // leftOpen reads this desk's proposals and outcomes on the hub: the

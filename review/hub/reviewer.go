@@ -143,7 +143,7 @@ func (r *Reviewer) follow(ctx context.Context, once bool, fn func(p *Proposal, o
 	if once {
 		return catchUp(ctx, cons, handle)
 	}
-	msgs, err := cons.Messages(jetstream.PullMaxBytes(decisionBuffer))
+	msgs, err := cons.Messages(pullOpts()...)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/review/hub"
 	"github.com/diffdesk/diffdesk/review/hub/hubserver"
+	"github.com/diffdesk/diffdesk/review/reviewtest"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -255,5 +256,56 @@ func TestBigTextsInChunks(t *testing.T) {
 	edited := map[string]string{p.Files[0].Path: strings.Repeat("x", 2<<20)}
 	if _, err := r.Decide(ctx(t), p, hub.Decision{Verdict: "approve-edited", Edited: edited}); err == nil || !strings.Contains(err.Error(), "decide it at the desk") {
 		t.Fatalf("an oversized decision: %v", err)
+	}
+}
+
+// A compromised reviewer that overwrites the winning decision (a put, not
+// a create) while the desk is cut off from the hub displaces it: the desk
+// carries out exactly one decision, the one it reads, and its outcome
+// names that decision, so the honest reviewer learns it was not theirs.
+// Nothing is written twice.
+func TestOverwrittenDecisionIsOneDecision(t *testing.T) {
+	h := startHub(t, []string{"d1"}, []string{"r1", "evil"})
+	p := newProxy(t, strings.TrimPrefix(h.url, "nats://"))
+	d := reviewtest.NewDesk(t, "", "")
+	nc, err := hub.Dial(hub.DialOptions{URL: p.url(), Creds: hub.Credentials{Name: "d1", Seed: h.seeds["d1"]}, OnState: func(s string, err error) { t.Logf("desk: %s %v", s, err) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	l, err := hub.Connect(ctx(t), d.Desk, nc, hub.LinkOptions{Name: "d1", Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close(time.Second)
+	r := h.reviewer(t, "r1")
+	kv := evilKV(t, h)
+	writes := countWrites(t, []string{d.Root})
+
+	id, agent := propose(t, d.Desk, "x.txt", "honest\n")
+	prop := waitOpen(t, r, "d1", id, 1)
+	p.cut()
+	res, err := r.Decide(ctx(t), prop, hub.Decision{Verdict: "approve"})
+	if err != nil || !res.Won {
+		t.Fatalf("decide: %+v %v", res, err)
+	}
+	evil := res.Winner
+	evil.Verdict, evil.Nonce, evil.By, evil.Feedback = "reject", strings.Repeat("e", 32), "evil", "overwritten"
+	b, _ := json.Marshal(evil)
+	if _, err := kv.Put(ctx(t), prop.Key(), b); err != nil {
+		t.Fatal(err)
+	}
+	p.heal()
+	o := <-agent
+	if o.Status != "rejected" || o.Feedback != "overwritten" {
+		t.Fatalf("the agent's outcome: %+v", o)
+	}
+	out, _, err := r.Await(ctx(t), prop)
+	if err != nil || out == nil || out.Nonce != evil.Nonce {
+		t.Fatalf("the outcome on the hub: %+v %v; want it to name the decision carried out (%s)", out, err, evil.Nonce)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if n := writes.get(filepath.Join(d.Root, "x.txt")); n != 0 {
+		t.Fatalf("x.txt written %d times", n)
 	}
 }

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
 	"os"
@@ -33,7 +34,11 @@ var (
 	deskctl   = flag.String("deskctl", "bin/deskctl", "deskctl, which proposes the new file to the window's desk")
 	openLimit = flag.Duration("open-limit", 150*time.Second, "give up on a tool's first paint after this long (Meld at 1M lines)")
 	dir       = flag.String("dir", "", "work directory (default: a temporary one)")
+	skip      = flag.String("skip", "meld@1000000", "tool@lines pairs not run (comma-separated): Meld does not open 1M lines in minutes")
+	frames    = flag.Bool("framelog", true, "DiffDesk's first paint by its $DIFFDESK_FRAMELOG line (false: by repaints settling, as the others)")
 )
+
+var debug = os.Getenv("WINDOWBENCH_DEBUG") != ""
 
 // quiet is how long no repaint must follow an event for its frame to count
 // as done; settle the same for the first paint (progress bars repaint).
@@ -76,7 +81,12 @@ func main() {
 		oldPath, newPath, bytes := writePair(work, n)
 		fmt.Printf("== %d lines (%.1f MB a side, 22-byte lines, a 3-line change every 200 lines)\n", n, float64(bytes)/1e6)
 		for _, t := range toolList {
-			r := x.run(t, work, oldPath, newPath)
+			var r result
+			if slices.Contains(strings.Split(*skip, ","), fmt.Sprintf("%s@%d", t, n)) {
+				r.err = "not run (-skip)"
+			} else {
+				r = x.run(t, work, oldPath, newPath)
+			}
 			if all[t] == nil {
 				all[t] = map[int]result{}
 			}
@@ -176,6 +186,17 @@ type display struct {
 	root   xproto.Window
 	codes  map[xproto.Keysym]xproto.Keycode
 	events chan time.Time // each damage event's arrival
+	before map[xproto.Window]bool
+}
+
+// remember notes the top-level windows there are before a tool starts.
+func (d *display) remember() {
+	d.before = map[xproto.Window]bool{}
+	if tree, err := xproto.QueryTree(d.c, d.root).Reply(); err == nil {
+		for _, w := range tree.Children {
+			d.before[w] = true
+		}
+	}
 }
 
 func newDisplay() (*display, error) {
@@ -222,7 +243,13 @@ func newDisplay() (*display, error) {
 			if ev == nil && err == nil {
 				return
 			}
-			if _, ok := ev.(damage.NotifyEvent); ok {
+			if n, ok := ev.(damage.NotifyEvent); ok {
+				if n.Area.Width <= 4 || n.Area.Height <= 4 {
+					continue // a blinking text cursor
+				}
+				if debug {
+					fmt.Fprintf(os.Stderr, "%s damage %v\n", time.Now().Format("15:04:05.000"), n.Area)
+				}
 				select {
 				case d.events <- time.Now():
 				default:
@@ -257,6 +284,22 @@ func (d *display) lastRepaint(q, limit time.Duration) time.Time {
 			return last
 		case <-end:
 			return last
+		}
+	}
+}
+
+// firstAfter returns the time of the first repaint at or after t (zero if
+// none came within limit).
+func (d *display) firstAfter(t time.Time, limit time.Duration) time.Time {
+	end := time.After(limit)
+	for {
+		select {
+		case e := <-d.events:
+			if !e.Before(t) {
+				return e
+			}
+		case <-end:
+			return time.Time{}
 		}
 	}
 }
@@ -298,21 +341,44 @@ func (d *display) run(tool, work, oldPath, newPath string) result {
 	var cmd *exec.Cmd
 	var next func()
 	var t0 time.Time
+	var drawn chan time.Time // DiffDesk: its rows of the diff are drawn
 	tmp, _ := os.MkdirTemp(work, tool)
 	env := append(os.Environ(), "XDG_RUNTIME_DIR="+tmp, "XDG_CONFIG_HOME="+tmp+"/config", "XDG_DATA_HOME="+tmp+"/data",
 		"XDG_CACHE_HOME="+tmp+"/cache", "HOME="+tmp)
-	os.MkdirAll(tmp+"/config", 0o700)
+	for _, sub := range []string{"config", "cache", "data"} {
+		os.MkdirAll(filepath.Join(tmp, sub), 0o700)
+	}
+	d.remember()
 	d.drain()
 	switch tool {
 	case "diffdesk":
 		sock := filepath.Join(tmp, "desk.sock")
+		// A 1M-line side is past the desk's default 10 MiB limit.
+		os.WriteFile(filepath.Join(tmp, "config.toml"), []byte("[limits]\nmax_file_bytes = 268435456\n"), 0o600)
 		cmd = exec.Command(*diffdesk, "--workspace", filepath.Dir(oldPath), "--socket", sock, "--journal", filepath.Join(tmp, "journal.db"),
 			"--config", filepath.Join(tmp, "config.toml"))
-		cmd.Env = env
+		cmd.Env = append(env, "DIFFDESK_FRAMELOG=1")
+		logR, logW, _ := os.Pipe()
+		cmd.Stderr = logW
 		if err := cmd.Start(); err != nil {
 			r.err = err.Error()
 			return r
 		}
+		logW.Close()
+		if *frames {
+			drawn = make(chan time.Time, 16)
+		}
+		go func() {
+			sc := bufio.NewScanner(logR)
+			for sc.Scan() {
+				if debug {
+					fmt.Fprintln(os.Stderr, "diffdesk:", sc.Text())
+				}
+				if drawn != nil && strings.Contains(sc.Text(), "diffview: rows drawn: ") {
+					drawn <- time.Now()
+				}
+			}
+		}()
 		defer stop(cmd)
 		for i := 0; exec.Command(*deskctl, "status", "--socket", sock).Run() != nil; i++ {
 			if i > 300 {
@@ -348,12 +414,24 @@ func (d *display) run(tool, work, oldPath, newPath string) result {
 		}
 		defer stop(cmd)
 	}
-	win := d.windowOf(cmd.Process.Pid, 60*time.Second)
+	win := d.windowOf(cmd.Process.Pid, *openLimit)
 	if win == 0 {
 		r.err = "no window"
 		return r
 	}
-	last := d.lastRepaint(settle, *openLimit)
+	var last time.Time
+	if drawn != nil {
+		// DiffDesk's own line says when the diff's rows are drawn; the
+		// first repaint after it shows them (its window repaints for other
+		// reasons too: the proposal's age, checkers).
+		select {
+		case tl := <-drawn:
+			last = d.firstAfter(tl, 10*time.Second)
+		case <-time.After(*openLimit):
+		}
+	} else {
+		last = d.lastRepaint(settle, *openLimit)
+	}
 	if last.IsZero() || time.Since(t0) >= *openLimit {
 		r.err = fmt.Sprintf("not open after %s", *openLimit)
 		r.peakKB = peakKB(cmd.Process.Pid)
@@ -364,7 +442,11 @@ func (d *display) run(tool, work, oldPath, newPath string) result {
 	// a click there gives kdiff3's and Meld's text pane the keyboard.
 	g, err := xproto.GetGeometry(d.c, xproto.Drawable(win)).Reply()
 	if err == nil {
-		tr, _ := xproto.TranslateCoordinates(d.c, win, d.root, int16(g.Width/4), int16(g.Height/2)).Reply()
+		x := int16(g.Width / 4)
+		if tool == "diffdesk" {
+			x = int16(g.Width * 6 / 10) // the queue is on the left
+		}
+		tr, _ := xproto.TranslateCoordinates(d.c, win, d.root, x, int16(g.Height*6/10)).Reply()
 		if tr != nil {
 			d.pointer(tr.DstX, tr.DstY)
 		}
@@ -413,6 +495,11 @@ func (d *display) windowOf(pid int, limit time.Duration) xproto.Window {
 			}
 			p, err := xproto.GetProperty(d.c, false, w, atom.Atom, xproto.AtomCardinal, 0, 1).Reply()
 			if err == nil && p.ValueLen == 1 && int(xgb.Get32(p.Value)) == pid {
+				return w
+			}
+			// Meld's window names no pid: a big window that was not there
+			// before the tool started is its.
+			if g, err := xproto.GetGeometry(d.c, xproto.Drawable(w)).Reply(); err == nil && !d.before[w] && g.Width > 300 && g.Height > 300 {
 				return w
 			}
 		}

@@ -3,6 +3,8 @@ package diffview
 import (
 	"context"
 	"image/color"
+	"log"
+	"os"
 	"slices"
 
 	"fyne.io/fyne/v2"
@@ -630,7 +632,15 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 	if ended {
 		v.list.ScrollToOffset(keepY)
 	}
+	if frameLog && m.Len() > 0 {
+		// The rows are drawn: the next frame shows them (test/windowbench
+		// times a first paint from this line to that frame).
+		log.Printf("diffview: rows drawn: %s, %d rows", v.path, m.Len())
+	}
 }
+
+// frameLog ($DIFFDESK_FRAMELOG set) logs when a new diff's rows are drawn.
+var frameLog = os.Getenv("DIFFDESK_FRAMELOG") != ""
 
 // SetStream shows a proposal that is still streaming in. Successive calls
 // for the same path and old update the view incrementally (engine.LiveDiff
