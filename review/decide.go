@@ -502,8 +502,10 @@ func planFiles(p Proposal, dec Decision) ([]fileWrite, error) {
 // journal.Overwritten writes the proposal as sent over the disk.
 func planFile(f File, dec Decision) (fileWrite, error) {
 	w := fileWrite{File: f, Approved: f.Proposed, start: f.Proposed}
-	_, reviewed := dec.Overwrite[f.Path]
-	over := reviewed && f.Stale()
+	// The disk the person reviewed; checkDisk plans again over the disk
+	// as it is when the desk's record lags behind it.
+	want, reviewed := dec.Overwrite[f.Path]
+	over := reviewed && f.Stale() && want == f.Disk.SHA256
 	merge := over && dec.Verdict != journal.Overwritten
 	var conflicts int
 	if merge && !f.Delete {

@@ -1427,6 +1427,8 @@ func outcomeText(p review.Proposal, o review.Outcome) string {
 		}
 	case journal.ApprovedEdited:
 		b.WriteString("Your edited version was " + written)
+	case journal.Overwritten: // a reviewer's explicit overwrite (the protocol's decide overwrite)
+		b.WriteString("Approved over the change made on disk, as the reviewer chose, and " + written + "; what it replaced can be restored")
 	case journal.Partial:
 		b.WriteString("Only the hunks left ticked were " + written)
 		if len(o.Files) > 1 {

@@ -64,7 +64,7 @@ func TestQueueShowsProposalsGroupedWithCounts(t *testing.T) {
 	h.advance(2 * time.Minute)
 	h.win.queue.list.Refresh()
 	test.AssertObjectRendersToMarkup(t, "window/queue.xml", h.win.queue.list)
-	if got := h.win.Win.Title(); got != "DiffDesk — 3 waiting" {
+	if got := h.win.Win.Title(); got != "DiffDesk — 3 waiting · "+h.root { // the workspace the desk serves follows the count
 		t.Errorf("title = %q", got)
 	}
 }
@@ -273,7 +273,7 @@ func TestApproveWritesTheFile(t *testing.T) {
 	if !strings.Contains(h.win.detail.status.Text, "Approved and written") {
 		t.Errorf("status line %q; want the outcome", h.win.detail.status.Text)
 	}
-	if h.win.Win.Title() != "DiffDesk" {
+	if h.win.Win.Title() != "DiffDesk · "+h.root {
 		t.Errorf("title %q after the only proposal was decided", h.win.Win.Title())
 	}
 }
