@@ -39,7 +39,8 @@
 // as SearchReplace applies every payload (Cline's matching), which differs
 // from aider's do_replace (the generated cases, exactness_contract_test.go):
 // a SEARCH that starts inside a line matches there, where aider matches
-// whole lines only; a SEARCH whose blank first line is the newline ending
+// whole lines only (disclosed: partial-line, or leading-whitespace when
+// only indentation comes before it); a SEARCH whose blank first line is the newline ending
 // the line before and a REPLACE that starts with a blank line too keep
 // that line as it was (Cline's bytes), where aider adds a blank line; a
 // spurious blank first line is dropped also from a two-line SEARCH (aider

@@ -42,6 +42,7 @@ const (
 	StrategyLineNumbers       Strategy = "line-numbers"       // Roo: matched once the "N | " prefixes its read_file shows were removed
 	StrategyPersonChosen      Strategy = "person-chosen"      // a person chose the lines (ApplyAt); always Loose, so the agent is told
 	StrategySkippedBlank      Strategy = "skipped-blank-line" // the SEARCH's blank first line is not in the file: matched without it, as aider drops it
+	StrategyPartialLine       Strategy = "partial-line"       // a "<<<<<<< SEARCH" block's text starts inside a line: found there byte for byte (Cline's indexOf), where aider and Roo match whole lines
 )
 
 // Edit is one agent edit to one file. Apply applies it.

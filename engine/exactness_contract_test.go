@@ -56,6 +56,13 @@ func (c exCase) contract(got exResult) string {
 			return ""
 		}
 		want, ok, allowed = c.srContract(doc.Text)
+		if !ok && c.partialLine(doc.Text) && got.err == nil {
+			for _, m := range got.res.Matches {
+				if !m.Loose() {
+					return fmt.Sprintf("block %d: aider matches whole lines, and this SEARCH starts inside a line: not exact (%s)", m.Block, m.How())
+				}
+			}
+		}
 	case "edit":
 		// Occurrences are counted as Claude Code counts them (split: not
 		// overlapping).
@@ -184,6 +191,21 @@ func (c exCase) srContract(t string) (want string, ok bool, allowed []Strategy) 
 	}
 	b.WriteString(t[prev:])
 	return b.String(), true, allowed
+}
+
+// partialLine reports whether c is an aider case whose single block's
+// SEARCH is found once in t, starting inside a line (not at the newline
+// ending it).
+func (c exCase) partialLine(t string) bool {
+	if c.Kind != "aider" || len(c.Blocks) != 1 {
+		return false
+	}
+	s := srSection(c.Blocks[0].Old)
+	if s == "" || countOverlapping(t, s) != 1 {
+		return false
+	}
+	at := strings.Index(t, s)
+	return at > 0 && t[at-1] != '\n' && s[0] != '\n'
 }
 
 // keptForm checks that the result kept the file's BOM and, for a file with

@@ -151,3 +151,22 @@ func TestSearchReplaceBlocksInSequenceLaterFailure(t *testing.T) {
 		t.Errorf("applied %+v; block 2 applied after block 1", me.Applied)
 	}
 }
+
+// aider and Roo match whole lines: in their markers, text found inside a
+// line is Cline's bytes but not exact.
+func TestAngleMarkersMidLineNotExact(t *testing.T) {
+	tests := []struct {
+		file, diff, want string
+		strategy         Strategy
+	}{
+		{"x = 1; y = 2\nz\n", aiderSR("y = 2\n", "y = 3\n"), "x = 1; y = 3\nz\n", StrategyPartialLine},
+		{"f {\n\treturn a\n}\n", aiderSR("return a\n", "return b\n"), "f {\n\treturn b\n}\n", StrategyLeadingWhitespace},
+		{"x = 1; y = 2\nz\n", sr("y = 2\n", "y = 3\n"), "x = 1; y = 3\nz\n", StrategyExact},
+	}
+	for _, tt := range tests {
+		res, err := Apply(tt.file, SearchReplace{Text: tt.diff})
+		if err != nil || res.Content != tt.want || len(res.Matches) != 1 || res.Matches[0].Strategy != tt.strategy {
+			t.Errorf("Apply(%q, %q) = %q %+v, %v; want %q by %s", tt.file, tt.diff, res.Content, res.Matches, err, tt.want, tt.strategy)
+		}
+	}
+}

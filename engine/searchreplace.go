@@ -61,7 +61,10 @@ import (
 // REPLACE's first line; aider drops such a spurious blank line). A SEARCH
 // not found at all is looked for once more without a blank first line
 // (aider). A match inside a line whose REPLACE is re-indented or deletes
-// the line is StrategyLeadingWhitespace.
+// the line is StrategyLeadingWhitespace. In a block opened with "<" (aider,
+// Roo, legacy Cline) a match inside a line is Cline's bytes but not exact
+// for aider and Roo, which match whole lines: StrategyPartialLine, or
+// StrategyLeadingWhitespace when only indentation comes before it.
 //
 // Roo's fuzzyThreshold (a Levenshtein similarity over the whole block) is not
 // implemented: it costs O(block²) per window. Its vectors pass through the
@@ -668,11 +671,20 @@ func (r *srRun) close() {
 	if p.loc.virtualEOL {
 		p.repl = strings.TrimSuffix(p.repl, "\n")
 	}
-	if p.loc.strategy == StrategyExact && !p.stripped && !r.clineBytes(b, p) {
+	switch {
+	case p.loc.strategy != StrategyExact || p.stripped:
+	case !r.clineBytes(b, p):
 		// Not the SEARCH text replaced byte for byte: say how it differs.
 		p.loc.strategy = StrategyLeadingWhitespace
 		if p.loc.blankLead {
 			p.loc.strategy = StrategySkippedBlank
+		}
+	case b.angle && p.loc.at > p.loc.start:
+		// Cline's bytes, but aider's and Roo's markers: they match whole
+		// lines, so text found inside a line is not exact for them.
+		p.loc.strategy = StrategyPartialLine
+		if strings.TrimSpace(r.m.text[p.loc.start:p.loc.at]) == "" {
+			p.loc.strategy = StrategyLeadingWhitespace
 		}
 	}
 }

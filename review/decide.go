@@ -137,11 +137,12 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 }
 
 // who names who decided, as the journal and the outcome keep it: the
-// rule, the person By names, or this desk's own user on this host.
+// rule (the journal's ByRule says which it is), the person By names, or
+// this desk's own user on this host.
 func (dec Decision) who() string {
 	switch {
 	case dec.Rule != "":
-		return "rule: " + dec.Rule
+		return dec.Rule
 	case dec.By != "":
 		return dec.By
 	}
@@ -294,7 +295,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 
 // decisionRecord is the journal's form of a decision.
 func decisionRecord(p Proposal, dec Decision, plan []fileWrite) journal.DecisionRecord {
-	r := journal.DecisionRecord{ProposalID: p.ID, Decision: reached(dec.Verdict, plan), Feedback: dec.Feedback, Comments: dec.Comments, Seen: dec.seen, By: dec.who()}
+	r := journal.DecisionRecord{ProposalID: p.ID, Decision: reached(dec.Verdict, plan), Feedback: dec.Feedback, Comments: dec.Comments, Seen: dec.seen, By: dec.who(), ByRule: dec.Rule != ""}
 	for _, w := range plan {
 		r.Files = append(r.Files, journal.DecisionFile{Path: w.Path, Delete: w.Delete, Approved: []byte(w.Approved)})
 		for _, v := range w.Verdicts {
@@ -501,8 +502,10 @@ func planFiles(p Proposal, dec Decision) ([]fileWrite, error) {
 // journal.Overwritten writes the proposal as sent over the disk.
 func planFile(f File, dec Decision) (fileWrite, error) {
 	w := fileWrite{File: f, Approved: f.Proposed, start: f.Proposed}
-	_, reviewed := dec.Overwrite[f.Path]
-	over := reviewed && f.Stale()
+	// The disk the person reviewed; checkDisk plans again over the disk
+	// as it is when the desk's record lags behind it.
+	want, reviewed := dec.Overwrite[f.Path]
+	over := reviewed && f.Stale() && want == f.Disk.SHA256
 	merge := over && dec.Verdict != journal.Overwritten
 	var conflicts int
 	if merge && !f.Delete {

@@ -45,7 +45,15 @@ func TestJournalKeepsWhoDecided(t *testing.T) {
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
 	page, _ := d.Journal.History(context.Background(), journal.Filter{})
 	det, err := d.Journal.Detail(context.Background(), page.Entries[0].Ref)
-	if err != nil || o.By != "" || det.DecidedBy != "rule: "+o.Rule {
-		t.Errorf("unattended: outcome by %q, journal %q (%v); want none, and the rule %q", o.By, det.DecidedBy, err, o.Rule)
+	if err != nil || o.By != "" || det.DecidedBy != o.Rule || !det.DecidedByRule {
+		t.Errorf("unattended: outcome by %q, journal %q (rule %v, %v); want none, and the rule %q marked as a rule", o.By, det.DecidedBy, det.DecidedByRule, err, o.Rule)
+	}
+	// A person whose name says "rule: " is a person.
+	d = reviewtest.NewDesk(t, "", "")
+	p = d.MustPropose(t, engine.FormatWrite, "h.txt", "z\n")
+	d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected, Feedback: "no", By: "rule: auto_approve rule at x line 1"})
+	page, _ = d.Journal.History(context.Background(), journal.Filter{})
+	if det, err := d.Journal.Detail(context.Background(), page.Entries[0].Ref); err != nil || det.DecidedByRule || det.DecidedBy != "rule: auto_approve rule at x line 1" {
+		t.Errorf("a person named \"rule: …\": journal %q (rule %v, %v); want the person", det.DecidedBy, det.DecidedByRule, err)
 	}
 }

@@ -266,6 +266,9 @@ func TestEndToEndStreamGrowsThenApproves(t *testing.T) {
 	}()
 	e.until("the stream ends", func() bool { return e.win.detail.p.State == review.StatePending })
 	test.Tap(e.win.detail.approve)
+	if d := e.win.detail.unseenDialog; d != nil {
+		d.Confirm() // 200 new lines, one screen of them shown: approve anyway
+	}
 	r := e.answer(ch)
 	if r.res.Outcome.Status != journal.Approved || strings.Count(e.read("new.go"), "\n") != 200 {
 		t.Errorf("streamed proposal: agent told %s, file has %d lines", r.res.Outcome.Status, strings.Count(e.read("new.go"), "\n"))

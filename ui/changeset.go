@@ -70,7 +70,7 @@ func (t *changesetTree) refresh() {
 	}
 	// Each streamed chunk asks again: what would show the same is left as
 	// it is (rebuilding it and laying out the pane was half a chunk's work).
-	if sig := t.signature(); sig != t.sig {
+	if sig := t.signature() + fmt.Sprint(t.shownRows()); sig != t.sig {
 		t.sig = sig
 	} else {
 		return
@@ -112,7 +112,7 @@ func (t *changesetTree) refresh() {
 	t.rows.Refresh()
 	h := float32(0)
 	for i, o := range objs {
-		if i == 7 {
+		if i == t.shownRows() {
 			break
 		}
 		h += o.MinSize().Height + theme.Padding()
@@ -120,6 +120,20 @@ func (t *changesetTree) refresh() {
 	t.scroll.SetMinSize(fyne.NewSize(0, h))
 	t.box.Show()
 	t.reveal(cur) // treescroll.go
+}
+
+// shownRows is how many of the tree's rows show before it scrolls: 7, and
+// fewer in a short window (700 px at FYNE_SCALE=1.5 left the diff about 4
+// rows under the header), so the diff keeps most of the height.
+func (t *changesetTree) shownRows() int {
+	h := t.d.w.Win.Canvas().Size().Height
+	switch {
+	case h <= 0 || h >= 800:
+		return 7
+	case h >= 600:
+		return 4
+	}
+	return 2
 }
 
 // signature is everything the tree shows: the changeset's counts, each
@@ -346,6 +360,16 @@ func (d *detail) ApproveChangeset() {
 	if u, _ := d.changesetSeen(open); u.Unseen > 0 && d.askUnseen() {
 		msg += fmt.Sprintf("\n%d of %d %s %s never on screen (%s).", u.Unseen, u.Total, plural(u.Total, "hunk", "hunks"), plural(u.Unseen, "was", "were"), strings.Join(u.Files, "; "))
 	}
+	title := "Approve the whole changeset?"
+	var prot []string
+	for _, p := range open {
+		prot = append(prot, protectedFiles(p)...) // protected.go
+	}
+	if len(prot) > 0 { // as a asks of one: named, and why (QA: A wrote an .envrc running curl | sh unsaid)
+		title = "Approve the whole changeset, protected files included?"
+		msg += fmt.Sprintf("\n\n%s protected; once written it can run code or change what happens without you:\n%s",
+			plural(len(prot), "This file is", "These files are"), strings.Join(prot, "\n"))
+	}
 	t.confirmMsg = msg
 	var dlg *dialog.ConfirmDialog
 	t.confirm = func() {
@@ -353,7 +377,7 @@ func (d *detail) ApproveChangeset() {
 		dlg.Hide()
 		d.decideChangeset(review.ChangesetDecision{Verdict: journal.Approved})
 	}
-	dlg = dialog.NewConfirm("Approve the whole changeset?", msg, func(ok bool) {
+	dlg = dialog.NewConfirm(title, msg, func(ok bool) {
 		if ok && t.confirm != nil {
 			t.confirm()
 		}
@@ -361,6 +385,7 @@ func (d *detail) ApproveChangeset() {
 	dlg.SetConfirmText("Approve all (Enter)")
 	dlg.SetDismissText("Cancel (Esc)")
 	d.w.setCloser(dlg, func() { t.confirm = nil })
+	d.bindDialog()
 	dlg.Show()
 }
 
@@ -481,6 +506,16 @@ func (d *detail) ToggleFileHunks() {
 	d.updateCounter()
 }
 
+// protected reports whether the changeset's file f is protected.
+func (t *changesetTree) protected(f review.ChangesetFile) bool {
+	for _, p := range t.cs.Proposals {
+		if p.ID == f.Proposal && f.Index < len(p.Files) {
+			return !p.Files[f.Index].Protected.IsZero()
+		}
+	}
+	return false
+}
+
 // treeRow is one file of the changeset tree: a click shows it.
 type treeRow struct {
 	widget.BaseWidget
@@ -513,6 +548,12 @@ func newTreeRow(t *changesetTree, i int, indent string, f review.ChangesetFile, 
 	if f.Delete {
 		n := canvas.NewText("deleted", theme.Color(theme.ColorNameError))
 		n.TextSize = theme.CaptionTextSize()
+		left.Add(n)
+	}
+	if t.protected(f) { // as the queue badges it (protected.go)
+		n := canvas.NewText("protected", theme.Color(theme.ColorNameError))
+		n.TextSize = theme.CaptionTextSize()
+		n.TextStyle.Bold = true
 		left.Add(n)
 	}
 	// Inset on the right: the counts stay clear of the pane's edge and of

@@ -172,6 +172,7 @@ func (c *comments) show() {
 		d.w.stopTyping(c.text)
 		c.dialog, c.save, c.text, c.lines, c.hint = nil, nil, nil, nil, nil
 	})
+	d.bindDialog()
 	dlg.Show()
 	text := c.text
 	d.w.startTyping(text, "the comment box", true, func() bool { return c.text == text })

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -110,6 +108,7 @@ type detail struct {
 	shownKey string
 	editing  bool
 	edited   map[string]string             // path → text the person approved in the editor or an external editor
+	editedOn map[string]string             // path → the left side the edit was made against (editrebase.go)
 	accepted map[string][]string           // path → accepted hunk ids, for files whose hunks were toggled
 	kept     map[string]keptChoices        // per proposal left undecided: its ticks and edit (keepchoices.go)
 	merges   map[string]engine.MergeResult // path → merge of a stale file (base, disk as reviewed, proposal)
@@ -238,7 +237,7 @@ func newDetail(w *Window) *detail {
 		container.NewHBox(d.follow, d.inter.button, d.viewButton))
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	d.tree = newChangesetTree(d)
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.tree.box, d.noteBox, d.loose.box, d.staleShow)
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.tree.box, d.noteBox, d.loose.box, d.staleShow, d.pick.againBox)
 	d.comments = newComments(d)
 	bottom := container.NewVBox(d.problems, d.comments.box, d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
@@ -262,6 +261,7 @@ func (d *detail) reset() {
 	d.keepSeen()
 	d.file, d.editing, d.deciding, d.outcome, d.shownKey = 0, false, false, nil, ""
 	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
+	d.editedOn = nil
 	d.hunks = map[string][]engine.Hunk{}
 	d.seen, d.unseenOK, d.trivialOK = map[string]bool{}, false, map[string]map[string]bool{}
 	d.ownEditOK, d.clickedAt = "", nil
@@ -331,7 +331,8 @@ func (d *detail) show(p review.Proposal) {
 		if d.outcome != nil && d.id != "" {
 			before = fileNames(d.p) + ": " + outcomeText(d.p, *d.outcome)
 		}
-		d.stash() // keepchoices.go: the ticks and edit of the one left
+		d.closeBoundDialog() // dialogbind.go: a question about the one left decides nothing now
+		d.stash()            // keepchoices.go: the ticks and edit of the one left
 		d.reset()
 		d.id = p.ID
 		d.shownAt = d.w.now()
@@ -690,6 +691,10 @@ func (d *detail) render() {
 	d.pick.show(p)
 	d.inter.update(p)
 	switch {
+	case d.pick.choosing: // a placed proposal's candidates listed again (pick.go)
+		d.failure.SetText("")
+		d.showCenter(d.failureScroll)
+		d.noteBox.Hide()
 	case p.State == review.StateFailed || len(p.Files) == 0:
 		d.failure.SetText(p.Failure)
 		d.showCenter(d.failureScroll)
@@ -747,6 +752,9 @@ func (d *detail) renderProposal() {
 		d.shownKey = key
 		return
 	}
+	if d.editing || len(d.edited) > 0 {
+		d.rebaseEdits() // a save on disk while the person edits (editrebase.go)
+	}
 	key := fmt.Sprintf("texts:%d:%v:%s", d.file, d.editing, f.Disk.SHA256)
 	if d.shownKey == key {
 		return
@@ -755,6 +763,9 @@ func (d *detail) renderProposal() {
 	old, proposed := f.BaseText(), f.Proposed
 	if f.Stale() { // editing a stale file: the disk against the merge
 		old, proposed = string(f.Disk.Content), d.merge(f).Text
+	}
+	if d.editing {
+		d.noteEditBase(f)
 	}
 	if d.editing && !f.Stale() {
 		proposed = d.editStart(f) // the person's edit, or the ticked hunks only (editplace.go)
@@ -1049,467 +1060,4 @@ func (d *detail) fileHunks(f review.File) []engine.Hunk {
 	}
 	d.hunks[f.Path] = hs
 	return hs
-}
-
-// setStatus shows a line under the decision bar (an error in red).
-func (d *detail) setStatus(s string, isErr bool) {
-	d.status.SetText(strings.TrimRight(s, "\n"))
-	if isErr {
-		d.status.Importance = widget.DangerImportance
-	} else {
-		d.status.Importance = widget.MediumImportance
-	}
-	d.status.Refresh()
-}
-
-// Approve writes the proposal as the screen shows it (a): as it is; with
-// hunks unticked in the gutter, only the ticked ones; on a stale proposal,
-// the merge; while editing, the edited text.
-func (d *detail) Approve() {
-	switch {
-	case !d.canDecide():
-		d.whyNoApprove() // approvehint.go
-	case d.editing:
-		d.ApproveEdited()
-	case anyStale(d.p):
-		d.ApproveMerged()
-	case d.someRejected():
-		d.ApprovePartial()
-	default:
-		d.decide(review.Decision{Verdict: journal.Approved})
-	}
-}
-
-// canDecide reports whether the shown proposal takes a decision now.
-func (d *detail) canDecide() bool {
-	return d.id != "" && d.p.State.Open() && d.p.State != review.StateStreaming && !d.deciding && d.outcome == nil
-}
-
-// ApproveEdited writes the person's text (e, then a).
-func (d *detail) ApproveEdited() {
-	if !d.canDecide() || !d.editing && len(d.edited) == 0 {
-		return
-	}
-	d.saveFileState()
-	dec := review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{}}
-	for path, t := range d.edited {
-		dec.Edited[path] = t
-	}
-	d.addMerges(&dec)
-	d.untickedOf(&dec)
-	d.decide(dec)
-}
-
-// ApproveMerged writes each stale file's clean merge of the proposal into
-// the disk content the person saw; the write goes ahead only while the disk
-// still holds exactly that content.
-func (d *detail) ApproveMerged() {
-	if !d.canDecide() || d.conflicted() {
-		if d.conflicted() {
-			d.setStatus("The merge has conflicts: Edit to resolve them, or Reject.", true)
-		}
-		return
-	}
-	d.saveFileState()
-	dec := review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{}}
-	d.addMerges(&dec)
-	d.untickedOf(&dec) // the other files' unticked hunks stay unwritten (they were written)
-	d.decide(dec)
-}
-
-// addMerges sets, for every stale file, the text to write (the person's
-// edit, else the merge) and the disk hash the person reviewed.
-func (d *detail) addMerges(dec *review.Decision) {
-	for _, f := range d.p.Files {
-		if !f.Stale() {
-			continue
-		}
-		if dec.Overwrite == nil {
-			dec.Overwrite = map[string]string{}
-		}
-		dec.Overwrite[f.Path] = f.Disk.SHA256
-		if _, ok := dec.Edited[f.Path]; !ok {
-			dec.Edited[f.Path] = d.merge(f).Text
-		}
-	}
-}
-
-// ApprovePartial writes only the hunks left accepted in the gutter.
-func (d *detail) ApprovePartial() {
-	if !d.canDecide() || anyStale(d.p) {
-		return
-	}
-	dec := review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{}}
-	ticked := 0
-	for i, f := range d.p.Files {
-		dec.Hunks[f.Path] = append([]string{}, d.acceptedFor(i)...)
-		ticked += len(dec.Hunks[f.Path])
-	}
-	if ticked == 0 {
-		// Nothing ticked writes nothing: that is a rejection, and it is
-		// asked as one (it was recorded as a partial approval and the
-		// agent read "approved").
-		d.openRejectDialog(false, "No hunk is ticked, so nothing would be written. Reject "+fileNames(d.p)+"?")
-		return
-	}
-	d.decide(dec)
-}
-
-// ShowReject opens the reject dialog; its reason goes to the agent (r).
-func (d *detail) ShowReject() {
-	if d.id == "" || !d.p.State.Open() || d.deciding || d.outcome != nil {
-		return
-	}
-	d.openRejectDialog(false, "Reject "+fileNames(d.p)+"?")
-}
-
-// openRejectDialog opens the reject dialog asking question; whole rejects
-// every open proposal of the changeset (R) instead of the shown one.
-func (d *detail) openRejectDialog(whole bool, question string) {
-	d.rejectWhole = whole
-	var dlg dialog.Dialog
-	d.rejectEntry = newDialogEntry(true, func() { dlg.Hide() }, d.confirmReject)
-	d.rejectEntry.SetPlaceHolder(rejectPlaceholder(d.p))
-	d.rejectEntry.SetText(d.draft("reject"))
-	d.rejectEntry.SetMinRowsVisible(3)
-	d.rejectConfirm = widget.NewButton("Reject (Ctrl+Enter)", d.confirmReject)
-	d.rejectConfirm.Importance = widget.DangerImportance
-	cancel := widget.NewButton("Cancel (Esc)", func() { dlg.Hide() })
-	body := container.NewBorder(widget.NewLabel(question), container.NewHBox(cancel, d.rejectConfirm), nil, nil, d.rejectEntry)
-	dlg = dialog.NewCustomWithoutButtons("Reject proposal", body, d.w.Win)
-	dlg.Resize(fyne.NewSize(520, 260))
-	d.rejectDialog = dlg
-	entry := d.rejectEntry
-	d.w.setCloser(dlg, func() {
-		if d.rejectDialog == dlg { // closed without rejecting: the reason stays a draft
-			again := "r"
-			if whole {
-				again = "R"
-			}
-			d.keepDraft("reject", entry.Text, again)
-		}
-		d.rejectDialog = nil
-	})
-	dlg.Show()
-	d.w.Win.Canvas().Focus(d.rejectEntry)
-	d.showKeyboard()
-}
-
-// confirmReject closes the reject dialog and rejects with its reason.
-func (d *detail) confirmReject() {
-	if d.rejectDialog == nil {
-		return
-	}
-	dlg := d.rejectDialog
-	d.rejectDialog = nil
-	delete(d.drafts, d.draftKey("reject"))
-	dlg.Hide()
-	if d.rejectWhole {
-		d.decideChangeset(review.ChangesetDecision{Verdict: journal.Rejected, Feedback: strings.TrimSpace(d.rejectEntry.Text)})
-		return
-	}
-	d.Reject(d.rejectEntry.Text)
-}
-
-// Reject rejects the shown proposal with reason (may be "").
-func (d *detail) Reject(reason string) {
-	if d.id == "" || !d.p.State.Open() || d.deciding || d.outcome != nil {
-		return
-	}
-	d.decide(review.Decision{Verdict: journal.Rejected, Feedback: strings.TrimSpace(reason)})
-}
-
-// ToggleEdit makes the right side editable (e), or leaves edit mode.
-func (d *detail) ToggleEdit() {
-	if d.editing {
-		d.CancelEdit()
-		return
-	}
-	if at := d.clickedAt; at != nil {
-		if _, on := d.view.LineY(at[0]); on { // the line double-clicked, still on screen
-			d.startEdit(at[0], at[1])
-			return
-		}
-	}
-	d.startEdit(d.view.PlaceLine(), 0) // editplace.go
-}
-
-// discardEdit leaves edit mode and forgets the edits (CancelEdit, once
-// the person agreed).
-func (d *detail) discardEdit() {
-	if !d.editing || d.deciding {
-		return
-	}
-	a, y, placed := d.origPlace() // editplace.go: where the person was, not the top of the file
-	d.editing = false
-	d.edited = map[string]string{}
-	d.closeExternal()
-	d.shownKey = ""
-	d.render()
-	if placed {
-		d.showOrigPlace(a, y)
-		d.updateCounter() // the change at the place is the current one again
-	}
-	d.w.Win.Canvas().Unfocus() // the keys act on the window again
-}
-
-// Dismiss removes a failed or decided proposal from the queue.
-func (d *detail) Dismiss() {
-	if d.id == "" || d.p.State.Open() && d.outcome == nil {
-		return
-	}
-	id := d.id
-	if d.p.Held {
-		if d.shownAt.Add(d.w.opts.ArmDelay).After(d.w.now()) {
-			d.setStatus("This proposal has just appeared: look at it, then decide.", false)
-			return // a click meant for the proposal shown before
-		}
-		d.pick.dismiss(id) // the agent gets its failure (pick.go); the desk forgets it once delivered
-		d.setStatus(fileNames(d.p)+": dismissed; the agent is told its edit did not apply. Nothing was written.", false)
-	} else {
-		d.w.desk.Forget(id)
-	}
-	d.w.dismissed[id] = true
-	delete(d.w.items, id)
-	d.id = ""
-	d.reset()
-	d.w.refreshQueue()
-}
-
-// decide carries out dec off the UI goroutine and shows the outcome.
-func (d *detail) decide(dec review.Decision) {
-	if wait := d.shownAt.Add(d.w.opts.ArmDelay).Sub(d.w.now()); wait > 0 {
-		// A click or key meant for the proposal shown before (the second
-		// click of a double-click on Dismiss, a repeated a) lands here.
-		d.setStatus("This proposal has just appeared: look at it, then decide.", false)
-		return
-	}
-	if dec.Verdict.Wrote() && !d.confirmProtected(func() { d.decide(dec) }) {
-		return
-	}
-	if dec.Verdict.Wrote() && !d.confirmUnseen(dec) {
-		return
-	}
-	if dec.Verdict == journal.ApprovedEdited && !d.confirmOwnEdit(dec) {
-		return
-	}
-	id := d.id
-	dec.Comments = d.comments.of(id)
-	dec.Seen = d.seenForDecision()
-	d.deciding = true
-	d.w.autoPicked = false // the person acted on it: keep it shown
-	// What each file is written as before formatting, to show the
-	// formatter's change beside it; a plan the desk refuses is refused
-	// again, and said, by Decide.
-	d.approved, _ = d.w.desk.Plan(id, dec)
-	d.setStatus("Writing…", false)
-	if dec.Verdict == journal.Rejected {
-		d.setStatus("Rejecting…", false)
-	}
-	d.updateBar()
-	d.w.decisions.Add(1)
-	// The goroutine ends when the desk has carried out the decision.
-	go func() {
-		defer d.w.decisions.Done()
-		o, err := d.w.desk.Decide(context.Background(), id, dec)
-		d.w.do(func() { d.decided(id, o, err) })
-	}()
-}
-
-// decided shows the result of a decision.
-func (d *detail) decided(id string, o review.Outcome, err error) {
-	n := 0
-	for _, f := range o.Files {
-		n += len(f.FinalContent)
-	}
-	memory.Release(2 * n) // the journal's and the write's work on a big file
-	if id != d.id {
-		return // the person moved on; the queue shows the rest
-	}
-	d.deciding = false
-	if err != nil {
-		var se *review.StaleError
-		if errors.As(err, &se) {
-			d.setStatus("Not written: the file changed on disk. Review base / disk / proposal and decide again.", true)
-		} else {
-			d.setStatus("Not written: "+err.Error(), true)
-		}
-		if p, ok := d.w.desk.Get(id); ok {
-			d.p = p
-		}
-		d.editing = false
-		d.shownKey = ""
-		d.render()
-		return
-	}
-	d.outcome = &o
-	d.comments.sent(id)
-	d.dropDrafts(id)
-	if d.editing {
-		d.editing = false
-		d.w.Win.Canvas().Unfocus() // the keys act on the window again
-	}
-	d.closeExternal()
-	if p, ok := d.w.desk.Get(id); ok {
-		d.p = p
-	}
-	d.setStatus(outcomeText(d.p, o), false)
-	d.shownKey = ""
-	d.render()
-	d.w.refreshQueue() // on to the next proposal waiting, if there is one
-}
-
-// done reports whether the shown proposal was decided (or withdrawn) and
-// its outcome has nothing more to show than its status line: the window
-// may then move on to the next proposal.
-func (d *detail) done() bool {
-	if d.outcome == nil || d.deciding {
-		return false
-	}
-	for _, f := range d.outcome.Files {
-		if f.FormatterError != "" || f.AutoFormatEdits != "" {
-			return false // the formatter's change or failure is on show
-		}
-	}
-	return true
-}
-
-// reasonLine is a reason as the status line quotes it: its first line,
-// "…" when there is more, ending as a sentence does (the count of comments
-// that follows ran on from it: "wrong func 2 comment(s) sent with it").
-func reasonLine(r string) string {
-	r = strings.TrimSpace(r)
-	if i := strings.IndexByte(r, '\n'); i >= 0 {
-		return strings.TrimSpace(r[:i]) + " …"
-	}
-	if !strings.HasSuffix(r, ".") && !strings.HasSuffix(r, "!") && !strings.HasSuffix(r, "?") {
-		r += "."
-	}
-	return r
-}
-
-// outcomeText is the status line for the outcome o of proposal p: what
-// was written, who decided when a rule did, and what reached the agent.
-func outcomeText(p review.Proposal, o review.Outcome) string {
-	var b strings.Builder
-	written := writtenBy(p, o)
-	switch o.Status {
-	case journal.Approved:
-		if o.DecidedBy == review.DecidedByRule { // no person decided (real window: it read as the person's approval)
-			b.WriteString("Approved without you by the " + o.Rule + ", and " + written)
-		} else {
-			b.WriteString("Approved and " + written)
-		}
-		for _, f := range o.Files {
-			if f.DiskEdits != "" {
-				b.WriteString(", merged into the change made on disk")
-				break
-			}
-		}
-	case journal.ApprovedEdited:
-		b.WriteString("Your edited version was " + written)
-	case journal.Partial:
-		b.WriteString("Only the hunks left ticked were " + written)
-		if len(o.Files) > 1 {
-			b.WriteString(" (" + perFile(p, o) + ")")
-		}
-	case journal.Rejected:
-		b.WriteString("Rejected")
-		if o.Unfinished {
-			b.WriteString(" while it streamed (shown as far as it had come)")
-		}
-		b.WriteString("; nothing was written")
-	case journal.Withdrawn:
-		b.WriteString("The agent withdrew this proposal")
-		if o.Unfinished {
-			b.WriteString(" before it had finished sending it (shown as far as it had come)")
-		}
-	case journal.Failed:
-		b.WriteString("The edit did not apply")
-	default:
-		b.WriteString(string(o.Status))
-	}
-	if o.Checkpoint != 0 {
-		fmt.Fprintf(&b, " (checkpoint %d)", o.Checkpoint)
-	}
-	b.WriteString(".")
-	switch {
-	case o.Feedback == "":
-	case o.Status == journal.Withdrawn: // the desk's reason, sent to no one
-		b.WriteString(" Why: " + reasonLine(o.Feedback))
-	case p.VerdictOnly:
-		b.WriteString(" " + p.Agent + " was told only the verdict (its IDE door carries no reason); your reason is kept in the history: " + reasonLine(o.Feedback))
-	default:
-		b.WriteString(" Reason sent to the agent: " + reasonLine(o.Feedback))
-	}
-	if n := len(o.Comments); n > 0 && p.VerdictOnly {
-		fmt.Fprintf(&b, " %d comment(s) kept in the history, not sent: the IDE door carries none.", n)
-	} else if n > 0 {
-		fmt.Fprintf(&b, " %d comment(s) sent with it.", n)
-	}
-	b.WriteString(problemsNote(p, o)) // problemsnote.go
-	for _, f := range o.Files {
-		switch {
-		case f.FormatterError != "":
-			b.WriteString("\nThe formatter failed on " + f.Path + "; it was written unformatted: " + f.FormatterError)
-		case f.AutoFormatEdits != "":
-			b.WriteString("\nThe formatter changed " + f.Path + " (shown above).")
-		}
-	}
-	return b.String()
-}
-
-// perFile says, for each file of a partial approval, what became of it:
-// saved whole, k of n hunks, or not written (every file read "only part
-// of your edit", a file accepted whole too).
-func perFile(p review.Proposal, o review.Outcome) string {
-	var parts []string
-	for _, f := range o.Files {
-		acc := 0
-		for _, h := range f.Hunks {
-			if h.Accepted {
-				acc++
-			}
-		}
-		switch n := len(f.Hunks); {
-		case acc == 0 && n > 0:
-			parts = append(parts, relOf(p, f.Path)+": not written")
-		case acc == n:
-			parts = append(parts, relOf(p, f.Path)+": whole")
-		default:
-			parts = append(parts, fmt.Sprintf("%s: %d of %d hunks", relOf(p, f.Path), acc, n))
-		}
-	}
-	return strings.Join(parts, "; ")
-}
-
-// relOf is path relative to its root as the proposal names it.
-func relOf(p review.Proposal, path string) string {
-	for _, f := range p.Files {
-		if f.Path == path {
-			return f.Rel
-		}
-	}
-	return path
-}
-
-// unsureNote warns that a file's edit was cut short or did not match the
-// file exactly, saying where it went and what the agent expected there;
-// "" for an exact, complete edit.
-func unsureNote(f review.File) string {
-	var b strings.Builder
-	if in := f.Incomplete; in != nil {
-		fmt.Fprintf(&b, "CUT SHORT: the agent's edit ends inside block %d (%s); it was applied as far as it went. Check the result before approving.", in.Block, in.Reason)
-	}
-	for _, m := range f.Loose() {
-		if b.Len() > 0 {
-			b.WriteString("\n")
-		}
-		fmt.Fprintf(&b, "Matched loosely: block %d was found by %s", m.Block, m.How())
-		if first, _, _ := strings.Cut(strings.TrimSpace(m.Searched), "\n"); first != "" {
-			fmt.Fprintf(&b, "; the agent expected: %s", first)
-		}
-		b.WriteString(".")
-	}
-	return b.String()
 }

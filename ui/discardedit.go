@@ -40,6 +40,7 @@ func (d *detail) CancelEdit() {
 	d.discardDialog.SetConfirmText("Discard (Enter)")
 	d.discardDialog.SetDismissText("Keep editing (Esc)")
 	d.w.setCloser(d.discardDialog, nil) // Esc hides it: the callback keeps the edit
+	d.bindDialog()
 	d.discardDialog.Show()
 }
 

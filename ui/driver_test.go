@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -47,6 +48,72 @@ func (h *harness) Header() string {
 	for _, l := range []*widget.Label{d.title, d.state, d.intent, d.note} {
 		if l.Visible() && l.Text != "" {
 			out = append(out, l.Text)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// PaneButtons are the visible buttons of the right pane (above, below and
+// in the diff's place), "(off)" after a disabled one.
+func (h *harness) PaneButtons() []string {
+	var out []string
+	for _, o := range shownObjects(h.win.detail.content) {
+		if btn, ok := o.(*widget.Button); ok && btn.Text != "" {
+			s := btn.Text
+			if btn.Disabled() {
+				s += " (off)"
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// ClickPane clicks the right pane's visible button whose label starts
+// with label.
+func (h *harness) ClickPane(label string) {
+	h.t.Helper()
+	for _, o := range shownObjects(h.win.detail.content) {
+		if btn, ok := o.(*widget.Button); ok && strings.HasPrefix(btn.Text, label) && !btn.Disabled() {
+			test.Tap(btn)
+			h.settle()
+			return
+		}
+	}
+	h.t.Fatalf("no button %q in the pane: %q", label, h.PaneButtons())
+}
+
+// Center is what shows in the diff's place when it is not the diff (a
+// failed edit, its candidates): its labels and [buttons], one per line.
+func (h *harness) Center() string {
+	var out []string
+	for _, o := range shownObjects(h.win.detail.center) {
+		switch x := o.(type) {
+		case *widget.Label:
+			if x.Text != "" {
+				out = append(out, x.Text)
+			}
+		case *widget.Button:
+			if x.Text != "" {
+				out = append(out, "["+x.Text+"]")
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// Tree is the changeset tree's text as drawn, one file a line.
+func (h *harness) Tree() string {
+	var out []string
+	for _, o := range shownObjects(h.win.detail.tree.box) {
+		if r, ok := o.(*treeRow); ok {
+			var words []string
+			for _, x := range shownObjects(r.content) {
+				if t, ok := x.(*canvas.Text); ok && strings.TrimSpace(t.Text) != "" {
+					words = append(words, strings.TrimSpace(t.Text))
+				}
+			}
+			out = append(out, strings.Join(words, " "))
 		}
 	}
 	return strings.Join(out, "\n")
@@ -166,6 +233,9 @@ func (h *harness) Diff() diffDriver { return diffDriver{h} }
 
 // Counter is the line saying which hunk the view is at.
 func (d diffDriver) Counter() string { return d.h.win.detail.counter.Text }
+
+// Height is how tall the diff is on screen.
+func (d diffDriver) Height() float32 { return d.h.win.View().Size().Height }
 
 // Editing reports whether the right side is an editor.
 func (d diffDriver) Editing() bool { return d.h.win.detail.view.Editor() != nil }

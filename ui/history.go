@@ -43,7 +43,7 @@ var historySince = []struct {
 
 // historyDecisions are the decision select's choices after "All decisions".
 var historyDecisions = []string{
-	string(journal.Approved), string(journal.Partial), string(journal.Rejected),
+	string(journal.Approved), string(journal.Overwritten), string(journal.Partial), string(journal.Rejected),
 	string(journal.Withdrawn), string(journal.Failed), string(journal.Stale), journal.EntryRestore,
 }
 

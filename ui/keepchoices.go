@@ -16,6 +16,7 @@ import (
 type keptChoices struct {
 	accepted map[string][]string
 	edited   map[string]string
+	editedOn map[string]string // the left side each edit was made against (editrebase.go)
 	editing  bool
 	file     int
 	// trivialOK: the hunks t approved (their labels green, not asked
@@ -45,7 +46,7 @@ func (d *detail) stash() {
 		delete(d.kept, d.id)
 		return
 	}
-	d.kept[d.id] = keptChoices{accepted: maps.Clone(d.accepted), edited: maps.Clone(d.edited), editing: d.editing, file: d.file, trivialOK: d.trivialOK}
+	d.kept[d.id] = keptChoices{accepted: maps.Clone(d.accepted), edited: maps.Clone(d.edited), editedOn: maps.Clone(d.editedOn), editing: d.editing, file: d.file, trivialOK: d.trivialOK}
 }
 
 // unstash restores what stash kept of p, just shown again; it reports
@@ -74,7 +75,7 @@ func (d *detail) unstash(p review.Proposal) bool {
 		}
 		return false
 	}
-	d.edited, d.editing = k.edited, k.editing
+	d.edited, d.editedOn, d.editing = k.edited, k.editedOn, k.editing
 	return d.editing
 }
 

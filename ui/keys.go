@@ -255,10 +255,10 @@ func thenKeysBack[T any](w *Window, f func(T)) func(T) {
 // setCloser makes d the dialog Esc closes; when d closes, closed runs
 // (if not nil) and the keyboard goes back to the window.
 func (w *Window) setCloser(d dialog.Dialog, closed func()) {
-	w.closer = d
+	w.closer, w.closerFor = d, ""
 	d.SetOnClosed(func() {
 		if w.closer == d {
-			w.closer = nil
+			w.closer, w.closerFor = nil, ""
 		}
 		if closed != nil {
 			closed()

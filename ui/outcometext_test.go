@@ -29,6 +29,10 @@ func TestOutcomeTextEndsTheReason(t *testing.T) {
 		// "Reason sent to the agent: the agent disconnected").
 		{review.Outcome{Status: journal.Withdrawn, Feedback: "the agent disconnected"},
 			"The agent withdrew this proposal. Why: the agent disconnected."},
+		// A reviewer's overwrite over the protocol is said as what it was,
+		// not as the raw status.
+		{review.Outcome{Status: journal.Overwritten, Checkpoint: 4},
+			"Approved over the change made on disk, as the reviewer chose, and written; what it replaced can be restored (checkpoint 4)."},
 	} {
 		if got := outcomeText(review.Proposal{}, c.o); got != c.want {
 			t.Errorf("outcomeText = %q; want %q", got, c.want)

@@ -6,7 +6,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -104,13 +107,17 @@ func (d *detail) confirmOwnEdit(dec review.Decision) bool {
 		return true
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "You changed %d %s of the agent's text:\n", chars, plural(chars, "character", "characters"))
-	for _, c := range changes {
-		fmt.Fprintf(&b, "\n%s, line %d\n  was: %s\n  now: %s\n", c.rel, c.line, shortLine(c.was), shortLine(c.now))
+	for i, c := range changes {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		fmt.Fprintf(&b, "%s, line %d\nwas: %s\nnow: %s", c.rel, c.line, shortLine(c.was), shortLine(c.now))
 	}
-	b.WriteString("\nWrite the file with your change?")
-	d.ownEditMsg = b.String()
-	d.ownEditDialog = dialog.NewConfirm("Your own change", d.ownEditMsg, func(ok bool) {
+	intro := fmt.Sprintf("You changed %d %s of the agent's text:", chars, plural(chars, "character", "characters"))
+	d.ownEditMsg = intro + "\n" + b.String()
+	diff := widget.NewLabelWithStyle(b.String(), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true}) // was and now one under the other, as in the file
+	body := container.NewVBox(widget.NewLabel(intro), diff, widget.NewLabel("Write the file with your change?"))
+	d.ownEditDialog = dialog.NewCustomConfirm("Your own change", "Write it (Enter)", "Keep editing (Esc)", body, func(ok bool) {
 		d.ownEditDialog = nil
 		if ok {
 			d.ownEditOK = editKey(dec)
@@ -122,9 +129,8 @@ func (d *detail) confirmOwnEdit(dec review.Decision) bool {
 			d.showKeyboard()
 		}
 	}, d.w.Win)
-	d.ownEditDialog.SetConfirmText("Write it (Enter)")
-	d.ownEditDialog.SetDismissText("Keep editing (Esc)")
 	d.w.setCloser(d.ownEditDialog, nil)
+	d.bindDialog()
 	d.ownEditDialog.Show()
 	return false
 }

@@ -42,6 +42,23 @@ type picker struct {
 	from, to    *dialogEntry
 	markUse     *widget.Button
 	markProblem *widget.Label
+	// kept are, per proposal placed, the candidates it was placed from:
+	// after the pick the person may go back to them (again) and pick
+	// others (choosing, with back to leave the list for the diff); the
+	// list and Dismiss were gone once a candidate was used.
+	kept     map[string]keptPick
+	again    *widget.Button
+	againBox *fyne.Container // again, at its own width above the diff
+	back     *widget.Button
+	choosing bool
+}
+
+// keptPick is a placed proposal's choice: its block, the candidates and
+// what the picker said of them.
+type keptPick struct {
+	block int
+	cands []engine.Candidate
+	what  string
 }
 
 func newPicker(d *detail) *picker {
@@ -50,9 +67,38 @@ func newPicker(d *detail) *picker {
 	k.title.Importance = widget.WarningImportance
 	k.mark = widget.NewButton("Mark lines…", func() { k.showMark(k.block) })
 	k.looseMark = widget.NewButton("Mark other lines…", func() { k.showMark(d.loose.m.Block) })
-	k.box = container.NewVBox(k.title, k.rows, container.NewHBox(k.mark))
+	k.kept = map[string]keptPick{}
+	k.again = widget.NewButton("Back to the candidates…", k.reopen)
+	k.againBox = container.NewHBox(k.again)
+	k.againBox.Hide()
+	k.back = widget.NewButton("Back to the diff", k.close)
+	k.back.Hide()
+	k.box = container.NewVBox(k.title, k.rows, container.NewHBox(k.mark, k.back))
 	k.box.Hide()
 	return k
+}
+
+// reopen lists again the candidates the shown proposal was placed from:
+// 1–9 (or Use these lines) places the block there instead.
+func (k *picker) reopen() {
+	d := k.d
+	kp, ok := k.kept[d.id]
+	if !ok || !d.canDecide() {
+		return
+	}
+	k.choosing = true
+	k.block, k.cands = kp.block, kp.cands
+	k.list("You placed block " + strconv.Itoa(kp.block) + ". " + kp.what + " (Reject sends the agent a rejection; Back to the diff keeps your pick.)")
+	d.render()
+	d.w.keysBack()
+}
+
+// close leaves the candidates listed again for the diff as placed.
+func (k *picker) close() {
+	k.choosing = false
+	k.d.shownKey = ""
+	k.d.render()
+	k.d.w.keysBack()
 }
 
 // failedNote heads a failed proposal: the agent was told, or (a held
@@ -81,6 +127,15 @@ func (k *picker) show(p review.Proposal) {
 	} else {
 		k.looseMark.Hide()
 	}
+	_, kept := k.kept[p.ID]
+	vis(k.againBox, kept && !k.choosing && p.State.Open() && p.State != review.StateFailed && k.d.outcome == nil)
+	if k.choosing && kept && p.State.Open() && k.d.outcome == nil {
+		k.back.Show()
+		k.box.Show()
+		return
+	}
+	k.choosing = false
+	k.back.Hide()
 	me := p.Mismatch
 	if p.State != review.StateFailed || !p.Held || me == nil || !placeable(p) {
 		k.cands = nil
@@ -99,6 +154,11 @@ func (k *picker) show(p review.Proposal) {
 	if len(k.cands) == 0 {
 		what = fmt.Sprintf("Block %d did not match %s, and nothing in it came close. Mark the lines it was meant for:", me.Block, p.Files[0].Rel)
 	}
+	k.list(what)
+}
+
+// list shows what and a row per candidate.
+func (k *picker) list(what string) {
 	k.title.SetText(what)
 	k.rows.Objects = nil
 	for i, c := range k.cands {
@@ -149,6 +209,9 @@ func (k *picker) use(i int) {
 		return
 	}
 	c := k.cands[i]
+	if !k.choosing { // listed again, the first list's words are kept
+		k.kept[k.d.id] = keptPick{block: k.block, cands: k.cands, what: k.title.Text}
+	}
 	k.place(k.block, engine.Region{StartLine: c.StartLine, EndLine: c.EndLine})
 }
 
@@ -196,6 +259,7 @@ func (k *picker) placed(id string, block int, r engine.Region, p review.Proposal
 		return
 	}
 	d.outcome, d.shownKey, d.p = nil, "", p
+	k.choosing = false
 	d.w.items[id] = p
 	d.setStatus("", false)
 	if p.State == review.StateFailed {
@@ -267,6 +331,7 @@ func (k *picker) showMark(block int) {
 	dlg = dialog.NewCustomWithoutButtons("Mark lines", form, d.w.Win)
 	dlg.Resize(fyne.NewSize(640, 0))
 	d.w.setCloser(dlg, func() { k.from, k.to, k.markUse, k.markProblem = nil, nil, nil, nil })
+	d.bindDialog()
 	dlg.Show()
 	d.w.Win.Canvas().Focus(k.from)
 	d.showKeyboard()

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -282,5 +283,41 @@ func TestMarkLinesNotInTheFileKeepTheDialog(t *testing.T) {
 	h.until("the placed diff shows", func() bool { return d.p.State == review.StatePending })
 	if got := d.p.Files[0].Proposed; got != "x\nX\nx\n" {
 		t.Errorf("proposed = %q; want line 2 replaced", got)
+	}
+}
+
+// TestBackToTheCandidatesAfterAPick: after using candidate 1 the person
+// can go back to the list (the candidates and Dismiss were gone) and pick
+// another; the file written has the block where the second pick put it.
+func TestBackToTheCandidatesAfterAPick(t *testing.T) {
+	h := newHarness(t)
+	base := "package a\n\nfunc A() {\n\tx := 1\n\ty := 2\n}\n\nfunc B() {\n\tx := 1\n\ty := 2\n}\n"
+	h.write("a.go", base)
+	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n\ty := 20\n"))
+	h.win.Select(p.ID)
+	h.settle()
+	h.Keys("1")
+	h.until("the placed diff shows", func() bool {
+		q, _ := h.desk.Get(p.ID)
+		return q.State == review.StatePending && h.win.detail.p.State == review.StatePending
+	})
+	h.settle()
+	if !slices.Contains(h.PaneButtons(), "Back to the candidates…") {
+		t.Fatalf("after the pick, no way back to the candidates: %q", h.PaneButtons())
+	}
+	h.ClickPane("Back to the candidates…")
+	if got := h.Center(); !strings.Contains(got, "Use these lines (2)") {
+		t.Fatalf("back to the candidates shows:\n%s\nwant the candidates listed again", got)
+	}
+	h.Keys("2")
+	h.until("the second pick shows", func() bool { return strings.Contains(h.Message(), "review the diff") && !h.win.detail.pick.choosing })
+	h.settle()
+	h.Keys("a")
+	if h.Dialog().Open() {
+		h.Enter()
+	}
+	h.outcome(p.ID)
+	if got, want := h.read("a.go"), strings.Replace(base, "func B() {\n\tx := 1\n\ty := 2\n", "func B() {\n\tx := 10\n\ty := 20\n", 1); got != want {
+		t.Errorf("a.go = %q; want the block where the second pick put it", got)
 	}
 }

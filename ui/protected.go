@@ -89,6 +89,7 @@ func (d *detail) confirmProtected(approve func()) bool {
 	d.protectedDialog.SetConfirmText("Approve protected (Enter)")
 	d.protectedDialog.SetDismissText("Cancel (Esc)")
 	d.w.setCloser(d.protectedDialog, nil)
+	d.bindDialog()
 	d.protectedDialog.Show()
 	return false
 }

@@ -23,6 +23,9 @@ func TestProtectedFileIsUnmistakable(t *testing.T) {
 		t.Errorf("queue rows %q; want .envrc badged protected and main.go plain", rows)
 	}
 	h.Queue().Click(".envrc")
+	if tree := h.Tree(); !containsLine(tree, "▸ .envrc protected waiting +1 −0") {
+		t.Errorf("the changeset tree reads:\n%s\nwant .envrc marked protected", tree)
+	}
 	if bar := h.Bar().Text(); !strings.Contains(bar, "PROTECTED") || !strings.Contains(bar, ".envrc") || !strings.Contains(bar, "direnv") {
 		t.Errorf("the decision bar says %q; want the protected file named with why", bar)
 	}

@@ -147,6 +147,10 @@ func (d *detail) confirmUnseen(dec review.Decision) bool {
 	if msg == "" {
 		return true
 	}
+	if u.Unseen > 0 {
+		unseenN, total := d.linesUnseen(d.proposalSeen(dec))
+		msg = strings.Replace(msg, "\nApprove anyway?", fmt.Sprintf("\n%d of %d changed lines were never on screen.\nApprove anyway?", unseenN, total), 1)
+	}
 	d.unseenMsg = msg
 	d.unseenDialog = dialog.NewConfirm("Approve what you have not seen?", msg, func(ok bool) {
 		d.unseenDialog = nil
@@ -160,8 +164,40 @@ func (d *detail) confirmUnseen(dec review.Decision) bool {
 	d.unseenDialog.SetConfirmText("Approve anyway (Enter)")
 	d.unseenDialog.SetDismissText("Show the first (Esc)")
 	d.w.setCloser(d.unseenDialog, nil)
+	d.bindDialog()
 	d.unseenDialog.Show()
 	return false
+}
+
+// linesUnseen counts the changed lines of the hunks it asks about
+// (total) and those never on screen (a hunk is seen once all its lines
+// were: one partly shown counts the lines that were not).
+func (d *detail) linesUnseen(it review.ProposalSeen) (unseen, total int) {
+	for _, f := range it.Proposal.Files {
+		var only map[string]bool
+		if it.Only != nil {
+			only = map[string]bool{}
+			for _, id := range it.Only[f.Path] {
+				only[id] = true
+			}
+		}
+		part := d.view.LinesSeen(f.Path)
+		for _, h := range d.fileHunks(f) {
+			if only != nil && !only[h.ID] {
+				continue
+			}
+			n := max((h.Change.A1-h.Change.A0)+(h.Change.B1-h.Change.B0), 1)
+			total += n
+			switch {
+			case it.Seen[f.Path][h.ID]:
+			case part[h.ID][1] > 0:
+				unseen += max(n-part[h.ID][0], 0)
+			default:
+				unseen += n
+			}
+		}
+	}
+	return unseen, total
 }
 
 // showFirstUnseen shows the first hunk never on screen, else the first

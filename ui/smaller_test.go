@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
+
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 )
@@ -70,5 +72,22 @@ func TestPartialSaysWhatBecameOfEachFile(t *testing.T) {
 	h.outcome(p.ID)
 	if got, want := h.Status(), "(a.txt: 1 of 2 hunks; b.txt: whole; c.txt: not written)"; !strings.Contains(got, want) {
 		t.Errorf("status %q; want %q", got, want)
+	}
+}
+
+// TestShortWindowKeepsTheDiffTall: in a window 467 px high (700 px at
+// FYNE_SCALE=1.5) the changeset tree of six files shows two rows and
+// scrolls, so the diff keeps most of the height (it got about 4 rows).
+func TestShortWindowKeepsTheDiffTall(t *testing.T) {
+	h := newHarness(t)
+	for _, f := range []string{"a", "b", "c", "d", "e", "f"} {
+		h.write(f+".txt", "one\ntwo\n")
+		h.propose("claude", "s1", engine.FormatWrite, f+".txt", "one\nTWO\n")
+	}
+	h.win.Win.Resize(fyne.NewSize(1200, 467))
+	h.Keys("]") // the tree is drawn again for the window's height
+	h.Keys("[")
+	if got, want := h.Diff().Height(), float32(467)*0.4; got < want {
+		t.Errorf("the diff is %v px of a 467 px window; want at least %v", got, want)
 	}
 }

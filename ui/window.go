@@ -109,6 +109,7 @@ type Window struct {
 	keysOverlay dialog.Dialog
 	typing      *typingMode   // the open text box the keys type into (ui/typing.go); nil if none
 	closer      dialog.Dialog // the open dialog Esc closes; nil if none
+	closerFor   string        // the proposal closer asks about (dialogbind.go); "" if none
 	interrupted dialog.Dialog // tells of writes Recover settled; nil if none
 }
 

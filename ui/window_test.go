@@ -64,8 +64,8 @@ func TestQueueShowsProposalsGroupedWithCounts(t *testing.T) {
 	h.advance(2 * time.Minute)
 	h.win.queue.list.Refresh()
 	test.AssertObjectRendersToMarkup(t, "window/queue.xml", h.win.queue.list)
-	if got, want := h.win.Win.Title(), "DiffDesk — 3 waiting · "+h.root; got != want {
-		t.Errorf("title = %q; want %q", got, want)
+	if got := h.win.Win.Title(); got != "DiffDesk — 3 waiting · "+h.root { // the workspace the desk serves follows the count
+		t.Errorf("title = %q", got)
 	}
 }
 
@@ -149,6 +149,8 @@ func TestDoubleClickOnDismissApprovesNothingUnseen(t *testing.T) {
 	}
 	h.advance(time.Second) // the person looked at it
 	test.Tap(d.approve)
+	h.settle()
+	h.Dialog().Click("Approve anyway") // one screen of its 20,000 new lines was on screen
 	if o := h.outcome(big.ID); o.Status != journal.Approved {
 		t.Errorf("after a look, Approve: %s; want approved", o.Status)
 	}
@@ -271,8 +273,8 @@ func TestApproveWritesTheFile(t *testing.T) {
 	if !strings.Contains(h.win.detail.status.Text, "Approved and written") {
 		t.Errorf("status line %q; want the outcome", h.win.detail.status.Text)
 	}
-	if want := "DiffDesk · " + h.root; h.win.Win.Title() != want {
-		t.Errorf("title %q after the only proposal was decided; want %q", h.win.Win.Title(), want)
+	if h.win.Win.Title() != "DiffDesk · "+h.root {
+		t.Errorf("title %q after the only proposal was decided", h.win.Win.Title())
 	}
 }
 

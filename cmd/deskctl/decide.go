@@ -87,7 +87,7 @@ func runDecide(ctx context.Context, x *invocation, o decideOptions) int {
 	if o.json {
 		writeJSON(x.stdout, res.Outcome)
 	} else {
-		io.WriteString(x.stdout, res.Text)
+		io.WriteString(x.stdout, review.PrintableText(res.Text)) // feedback and failures quote others' text
 	}
 	if door.VerdictOnly {
 		fmt.Fprintf(x.stderr, "deskctl: %s proposed this through its IDE door, which tells it only the verdict and the final text: it does not read the text above; the reason and comments are kept in the history\n", door.Agent)
@@ -159,7 +159,7 @@ func runDecideChangeset(ctx context.Context, x *invocation, o decideOptions) int
 		fmt.Fprintf(x.stdout, "%s  %s\n", oc.ID, oc.Status)
 	}
 	for _, s := range res.Skipped {
-		fmt.Fprintf(x.stdout, "%s  left waiting: %s\n", s.ID, s.Reason)
+		fmt.Fprintf(x.stdout, "%s  left waiting: %s\n", s.ID, review.PrintableText(s.Reason))
 	}
 	if len(res.Decided)+len(res.Skipped) == 0 {
 		fmt.Fprintf(x.stdout, "Nothing in changeset %s waits for a decision.\n", o.changeset)

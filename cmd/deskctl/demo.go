@@ -18,6 +18,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // demoOptions configures `deskctl demo`.
@@ -172,7 +173,17 @@ func demoPropose(ctx context.Context, cl *deskrpc.Client, o demoOptions, s demoS
 func demoSummary(o *review.Outcome) string {
 	var parts []string
 	for _, f := range o.Files {
-		if f.UserEdits != "" {
+		switch {
+		case o.Status == journal.Partial && len(f.Hunks) > 0:
+			// Hunks left unticked are not an edit of the person's.
+			kept := 0
+			for _, h := range f.Hunks {
+				if h.Accepted {
+					kept++
+				}
+			}
+			parts = append(parts, fmt.Sprintf("%d of %d hunks", kept, len(f.Hunks)))
+		case f.UserEdits != "":
 			parts = append(parts, "edited by the person")
 		}
 		if f.AutoFormatEdits != "" {

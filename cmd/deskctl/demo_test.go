@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -49,5 +50,24 @@ func TestDemoNeedsADesk(t *testing.T) {
 	_, errOut, code := deskctl(t, "", "demo", "--socket", filepath.Join(t.TempDir(), "none.sock"), "--fast")
 	if code != 1 || !strings.Contains(errOut, "no desk is running") {
 		t.Errorf("demo with no desk: exit %d, %q", code, errOut)
+	}
+}
+
+// TestDemoSummaryOfAPartial: a partial approval is summed up as the hunks
+// the person kept, not "edited by the person" (QA finding 12: the demo
+// said a person who unticked two hunks had edited the file).
+func TestDemoSummaryOfAPartial(t *testing.T) {
+	o := &review.Outcome{Status: journal.Partial, Files: []review.FileOutcome{{
+		Path:      "/w/store.go",
+		UserEdits: "--- proposal\n+++ approved\n@@ -1 +1 @@\n-a\n+b\n",
+		Hunks:     []review.HunkVerdict{{ID: "1", Accepted: true}, {ID: "2"}, {ID: "3", Accepted: true}, {ID: "4"}},
+	}}}
+	if got, want := demoSummary(o), " — 2 of 4 hunks"; got != want {
+		t.Errorf("demoSummary(partial) = %q; want %q", got, want)
+	}
+	o.Status = journal.ApprovedEdited
+	o.Files[0].Hunks = nil
+	if got, want := demoSummary(o), " — edited by the person"; got != want {
+		t.Errorf("demoSummary(approved-edited) = %q; want %q", got, want)
 	}
 }

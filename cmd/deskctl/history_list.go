@@ -122,7 +122,7 @@ func historyLine(e journal.Entry) string {
 	line := fmt.Sprintf("%-7s %s  %-24s %-18s %s", e.Ref, e.Time.Local().Format("2006-01-02 15:04:05"),
 		who, what, strings.Join(files, ", "))
 	if e.Feedback != "" {
-		line += "  — " + oneLine(e.Feedback)
+		line += "  — " + review.PrintableText(oneLine(e.Feedback))
 	}
 	return line
 }

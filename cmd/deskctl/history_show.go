@@ -70,7 +70,7 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 	if d.RestoredFrom != 0 {
 		fmt.Fprintf(stdout, "restored: from checkpoint %d\n", d.RestoredFrom)
 	}
-	for _, kv := range [][2]string{{"decided", review.Printable(d.DecidedBy)}, {"note", d.Note}, {"reason", d.Feedback}, {"hunks", strings.Join(d.Hunks, ", ")}} {
+	for _, kv := range [][2]string{{"decided", decidedBy(d)}, {"note", review.PrintableText(d.Note)}, {"reason", review.PrintableText(d.Feedback)}, {"hunks", strings.Join(d.Hunks, ", ")}} {
 		if kv[1] != "" {
 			fmt.Fprintf(stdout, "%-9s %s\n", kv[0]+":", kv[1])
 		}
@@ -227,10 +227,11 @@ func detailJSON(d journal.Detail, sections []detailSection) any {
 		Comments []journal.Comment  `json:"comments,omitempty"`
 		Seen     []journal.HunkSeen `json:"seen,omitempty"` // absent: not tracked
 		Decided  string             `json:"decidedBy,omitempty"`
+		ByRule   bool               `json:"decidedByRule,omitempty"` // decidedBy names a rule, not a person
 		Outcome  json.RawMessage    `json:"outcome,omitempty"`
 		Files    []detailFileJSON   `json:"files"`
 		Diffs    []diffJSON         `json:"diffs"`
-	}{historyEntryJSON(d.Entry), d.Format, string(d.Payload), d.Hunks, d.Comments, d.Seen, d.DecidedBy, d.Outcome, files, diffs}
+	}{historyEntryJSON(d.Entry), d.Format, string(d.Payload), d.Hunks, d.Comments, d.Seen, d.DecidedBy, d.DecidedByRule, d.Outcome, files, diffs}
 }
 
 var historyDiffCmd = &command{
@@ -356,4 +357,17 @@ func describeDiff(refs []journal.Ref, disk bool) string {
 		return "checkpoints " + string(refs[0]) + " and " + string(refs[1])
 	}
 	return "entry " + strconv.Quote(string(refs[0])) + " changed nothing"
+}
+
+// decidedBy says who decided an entry, a rule or a person, from the
+// journal's own record of which (a person's name saying "rule: …" reads
+// as the person's).
+func decidedBy(d journal.Detail) string {
+	switch {
+	case d.DecidedBy == "":
+		return ""
+	case d.DecidedByRule:
+		return "a rule, no person: " + review.Printable(d.DecidedBy)
+	}
+	return "the person " + review.Printable(d.DecidedBy)
 }

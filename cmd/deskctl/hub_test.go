@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -29,8 +31,9 @@ func TestServeWithoutHubRunsNoNATS(t *testing.T) {
 	}
 }
 
-// A hub, a desk on it, an agent proposing, and a reviewer listing and
-// deciding through deskctl: the desk writes the file, the agent hears.
+// A hub, a desk on it (started before the hub, linking once it is up), an
+// agent proposing, and a reviewer listing, showing and deciding through
+// deskctl: the desk writes the file, the agent hears.
 func TestHubServeReviewDecide(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "hub")
 	for _, args := range [][]string{{"hub", "init", "--dir", dir}, {"hub", "add", "--dir", dir, "--role", "desk", "d1"}, {"hub", "add", "--dir", dir, "--role", "reviewer", "r1"}} {
@@ -38,12 +41,13 @@ func TestHubServeReviewDecide(t *testing.T) {
 			t.Fatalf("%v: exit %d, %q %q", args, code, out, errOut)
 		}
 	}
-	h, err := hubserver.Start(hubserver.Options{Dir: dir, Port: -1})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer h.Shutdown()
-	url := h.ClientURL()
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
 
 	root, sockDir := t.TempDir(), t.TempDir()
 	sock := filepath.Join(sockDir, "desk.sock")
@@ -67,6 +71,12 @@ func TestHubServeReviewDecide(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	// The desk serves before its hub is up, and links once it is.
+	h, err := hubserver.Start(hubserver.Options{Dir: dir, Port: port})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Shutdown()
 	proposed := make(chan int, 1)
 	go func() {
 		_, _, code := deskctl(t, "from the hub\n", "propose", "--socket", sock, "--format", "write", "--file", filepath.Join(root, "f.txt"))

@@ -172,7 +172,7 @@ func printOutcome(res proposeResult, asJSON bool, stdout, stderr io.Writer) int 
 	if asJSON {
 		writeJSON(stdout, res.Outcome)
 	} else {
-		io.WriteString(stdout, res.Text)
+		io.WriteString(stdout, review.PrintableText(res.Text))
 	}
 	switch {
 	case res.Outcome.Status.Wrote():

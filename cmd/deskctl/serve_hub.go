@@ -30,18 +30,40 @@ func linkHub(desk *review.Desk, c hubClientFlags, stdout io.Writer) (unlink func
 	}
 	nc, err := hub.Dial(o)
 	if err != nil {
-		return nil, err
+		return nil, err // bad flags or credentials: said at once
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	l, err := hub.Connect(ctx, desk, nc, hub.LinkOptions{Name: o.Creds.Name, Logf: func(f string, a ...any) { fmt.Fprintf(stdout, f+"\n", a...) }})
-	if err != nil {
-		nc.Close()
-		return nil, err
-	}
-	fmt.Fprintf(stdout, "hub: the queue is on %s as desk %s; decisions are taken from it\n", c.url, o.Creds.Name)
+	logf := func(f string, a ...any) { fmt.Fprintf(stdout, f+"\n", a...) }
+	ctx, cancel := context.WithCancel(context.Background())
+	linked := make(chan *hub.Link, 1)
+	// The desk serves its agents whether or not the hub answers: it links
+	// as soon as it can, and says so.
+	go func() {
+		defer close(linked)
+		for wait := time.Second; ; wait = min(2*wait, 30*time.Second) {
+			cctx, ccancel := context.WithTimeout(ctx, 15*time.Second)
+			l, err := hub.Connect(cctx, desk, nc, hub.LinkOptions{Name: o.Creds.Name, Logf: logf})
+			ccancel()
+			if err == nil {
+				fmt.Fprintf(stdout, "hub: the queue is on %s as desk %s; decisions are taken from it\n", c.url, o.Creds.Name)
+				linked <- l
+				return
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			fmt.Fprintf(stdout, "hub: not linked yet (%v); agents are served here meanwhile; trying again in %v\n", err, wait)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+		}
+	}()
 	return func() {
-		l.Close(2 * time.Second)
+		cancel()
+		if l := <-linked; l != nil {
+			l.Close(2 * time.Second)
+		}
 		nc.Close()
 	}, nil
 }

@@ -486,7 +486,11 @@ type (
 	}
 	proposeParams struct {
 		review.Request
-		Wait bool `json:"wait,omitempty"`
+		// Payload shadows Request.Payload so that a payload missing or
+		// null is told apart from an empty one: for write, "" empties the
+		// file, and a client that forgot the field must not do that.
+		Payload *string `json:"payload"`
+		Wait    bool    `json:"wait,omitempty"`
 	}
 	proposeResult struct {
 		ID    string       `json:"id"`
@@ -615,6 +619,12 @@ func (cc *conn) handle(ctx context.Context, req *rpcRequest, decoded func()) (an
 		cc.mu.Unlock()
 		if !validFormat(p.Format) {
 			return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("propose: unknown format %q", p.Format)}
+		}
+		switch {
+		case p.Payload != nil:
+			p.Request.Payload = *p.Payload
+		case !p.Stream:
+			return nil, &rpcError{Code: codeInvalidParams, Message: `propose: "payload" is missing or null; it must be a string (for write, the whole file: "" empties it). To send it in chunks, say "stream": true and use chunk and finish`}
 		}
 		if err := cc.underBudget(true, ""); err != nil {
 			return nil, err

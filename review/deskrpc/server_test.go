@@ -445,3 +445,34 @@ func TestDecideTakesVerbOrVerdict(t *testing.T) {
 		t.Errorf("decide withdrawn: %v; want invalid params naming the decisions", err)
 	}
 }
+
+// TestProposeWithoutAPayloadIsAnError: a write proposal whose payload is
+// missing or null decoded to "", a proposal to empty the file, which a rule
+// could approve; a payload of the wrong type was an error naming Go types.
+// Each is an error naming the field, and the file is untouched; "" is
+// still an empty file, said explicitly.
+func TestProposeWithoutAPayloadIsAnError(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "keep me\n")
+	cl := dialTestDesk(t, d.Desk)
+	for _, params := range []map[string]any{
+		{"format": "write", "path": "a.txt"},
+		{"format": "write", "path": "a.txt", "payload": nil},
+		{"format": "write", "path": "a.txt", "payload": 42},
+	} {
+		err := cl.Call(reviewtest.Context(t), "propose", params, nil)
+		if err == nil || !strings.Contains(err.Error(), "payload") {
+			t.Errorf("propose %v: %v; want an error naming payload", params, err)
+		}
+	}
+	if got := reviewtest.ReadFile(t, filepath.Join(d.Root, "a.txt")); got != "keep me\n" {
+		t.Errorf("a.txt = %q after refused proposals", got)
+	}
+	var res wireResult
+	if err := cl.Call(reviewtest.Context(t), "propose", map[string]any{"format": "write", "path": "a.txt", "payload": ""}, &res); err != nil {
+		t.Errorf("an explicit empty payload: %v; want a proposal to empty the file", err)
+	}
+	if err := cl.Call(reviewtest.Context(t), "propose", map[string]any{"format": "write", "path": "b.txt", "stream": true}, &res); err != nil {
+		t.Errorf("a stream without a payload: %v", err)
+	}
+}

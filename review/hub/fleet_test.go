@@ -410,6 +410,7 @@ func TestFleet(t *testing.T) {
 	t.Logf("node n2 killed after %d decisions", decided.Load())
 	// Desk 0 is cut off from the hub for a while, half way.
 	waitFor(int64(total / 2))
+	held.Store(fleet[1].name)
 	for _, p := range proxies {
 		p.cut()
 	}
@@ -418,12 +419,14 @@ func TestFleet(t *testing.T) {
 	for _, p := range proxies {
 		p.heal()
 	}
-	// Desk 1 restarts with proposals pending, three quarters of the way.
-	waitFor(int64(3 * total / 4))
+	// Desk 1 restarts with proposals pending: from the partition on, the
+	// reviewers leave its proposals waiting.
 	old := fleet[1]
 	oldDesk := old.current()
-	held.Store(old.name)
-	for len(oldDesk.List()) < agents/2 && !t.Failed() {
+	for deadline := time.Now().Add(20 * time.Second); len(oldDesk.List()) < agents/2; {
+		if time.Now().After(deadline) || t.Failed() {
+			t.Fatalf("desk1 never had %d proposals waiting (its agents done?)", agents/2)
+		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	time.Sleep(300 * time.Millisecond) // on the hub

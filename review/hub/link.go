@@ -106,15 +106,20 @@ func Connect(ctx context.Context, desk *review.Desk, nc *nats.Conn, o LinkOption
 	// From the bucket's next sequence, not "new": an ordered consumer
 	// made again (after a dropped connection) before its first message
 	// would take "new" afresh and skip what came meanwhile.
-	kvs, err := js.Stream(ctx, "KV_"+Bucket)
+	var kvs jetstream.Stream
+	err = retry(ctx, func(ctx context.Context) (err error) { kvs, err = js.Stream(ctx, "KV_"+Bucket); return err })
 	if err != nil {
 		l.cancel()
 		return nil, fmt.Errorf("hub: the decisions bucket: %w (is the hub provisioned, and are these desk %s's credentials?)", err, o.Name)
 	}
-	dec, err := js.OrderedConsumer(ctx, "KV_"+Bucket, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{"$KV." + Bucket + "." + o.Name + ".>"},
-		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
-		OptStartSeq:    kvs.CachedInfo().State.LastSeq + 1,
+	var dec jetstream.Consumer
+	err = retry(ctx, func(ctx context.Context) (err error) {
+		dec, err = js.OrderedConsumer(ctx, "KV_"+Bucket, jetstream.OrderedConsumerConfig{
+			FilterSubjects: []string{"$KV." + Bucket + "." + o.Name + ".>"},
+			DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
+			OptStartSeq:    kvs.CachedInfo().State.LastSeq + 1,
+		})
+		return err
 	})
 	if err != nil {
 		l.cancel()
@@ -165,9 +170,13 @@ func pullOpts() []jetstream.PullMessagesOpt {
 // proposals without an outcome were left open by a previous run (their
 // agents' calls ended with it).
 func (l *Link) leftOpen(ctx context.Context) ([]string, error) {
-	cons, err := l.js.OrderedConsumer(ctx, Stream, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{"dd." + l.name + ".*.*"},
-		DeliverPolicy:  jetstream.DeliverLastPerSubjectPolicy,
+	var cons jetstream.Consumer
+	err := retry(ctx, func(ctx context.Context) (err error) {
+		cons, err = l.js.OrderedConsumer(ctx, Stream, jetstream.OrderedConsumerConfig{
+			FilterSubjects: []string{"dd." + l.name + ".*.*"},
+			DeliverPolicy:  jetstream.DeliverLastPerSubjectPolicy,
+		})
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("hub: reading what desk %s left on the hub: %w", l.name, err)
@@ -198,6 +207,25 @@ func (l *Link) leftOpen(ctx context.Context) ([]string, error) {
 	return left, nil
 }
 
+// retry calls f until it succeeds or ctx ends, each call with a deadline
+// of its own: a cluster that has just formed, or a server just restarted,
+// answers JetStream requests only once its leaders are elected.
+func retry(ctx context.Context, f func(context.Context) error) error {
+	for {
+		actx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		err := f(actx)
+		cancel()
+		if err == nil || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
 // catchUp hands fn every message the consumer has now, and returns once
 // it has seen the last.
 func catchUp(ctx context.Context, cons jetstream.Consumer, fn func(jetstream.Msg)) error {
@@ -207,7 +235,14 @@ func catchUp(ctx context.Context, cons jetstream.Consumer, fn func(jetstream.Msg
 		}
 		batch, err := cons.Fetch(256, jetstream.FetchMaxWait(500*time.Millisecond))
 		if err != nil {
-			return err
+			// A node just gone, leaders moving: the ordered consumer is
+			// made again on the next fetch, until ctx ends.
+			select {
+			case <-ctx.Done():
+				return err
+			case <-time.After(200 * time.Millisecond):
+			}
+			continue
 		}
 		n := 0
 		last := uint64(1)
@@ -219,7 +254,11 @@ func catchUp(ctx context.Context, cons jetstream.Consumer, fn func(jetstream.Msg
 			}
 		}
 		if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
-			return err
+			if n > 0 || ctx.Err() != nil {
+				return err
+			}
+			time.Sleep(200 * time.Millisecond) // as above: tried again
+			continue
 		}
 		if n == 0 || last == 0 {
 			return nil

@@ -36,11 +36,13 @@ func NewReviewer(ctx context.Context, nc *nats.Conn, by string) (*Reviewer, erro
 	if err != nil {
 		return nil, err
 	}
-	st, err := js.Stream(ctx, Stream)
+	var st jetstream.Stream
+	err = retry(ctx, func(ctx context.Context) (err error) { st, err = js.Stream(ctx, Stream); return err })
 	if err != nil {
 		return nil, fmt.Errorf("hub: the stream %s: %w (is this a DiffDesk hub, and are these a reviewer's credentials?)", Stream, err)
 	}
-	kv, err := js.KeyValue(ctx, Bucket)
+	var kv jetstream.KeyValue
+	err = retry(ctx, func(ctx context.Context) (err error) { kv, err = js.KeyValue(ctx, Bucket); return err })
 	if err != nil {
 		return nil, fmt.Errorf("hub: the decisions bucket: %w", err)
 	}
@@ -104,9 +106,13 @@ func (r *Reviewer) follow(ctx context.Context, once bool, fn func(p *Proposal, o
 	if bad == nil {
 		bad = func(string, error) {}
 	}
-	cons, err := r.js.OrderedConsumer(ctx, Stream, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{"dd.*.*.*"},
-		DeliverPolicy:  jetstream.DeliverLastPerSubjectPolicy,
+	var cons jetstream.Consumer
+	err := retry(ctx, func(ctx context.Context) (err error) {
+		cons, err = r.js.OrderedConsumer(ctx, Stream, jetstream.OrderedConsumerConfig{
+			FilterSubjects: []string{"dd.*.*.*"},
+			DeliverPolicy:  jetstream.DeliverLastPerSubjectPolicy,
+		})
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("hub: reading the queue: %w", err)

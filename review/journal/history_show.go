@@ -23,11 +23,13 @@ type Detail struct {
 	// Seen says per hunk whether the person had it on screen before
 	// deciding; nil when not tracked (or a journal older than that).
 	Seen []HunkSeen
-	// DecidedBy is who decided ("user@host", or the rule); "" when no one
-	// did or the journal is older than that.
+	// DecidedBy is who decided ("user@host", or the rule: DecidedByRule);
+	// "" when no one did or the journal is older than that.
 	DecidedBy string
-	Outcome   json.RawMessage // the outcome the agent was told; nil if none was recorded
-	Files     []DetailFile
+	// DecidedByRule says DecidedBy names a rule, not a person.
+	DecidedByRule bool
+	Outcome       json.RawMessage // the outcome the agent was told; nil if none was recorded
+	Files         []DetailFile
 }
 
 // DetailFile is one file of a history entry at each stage. Every field
@@ -113,8 +115,8 @@ func (j *Journal) proposalDetail(ctx context.Context, d *Detail, decisionID sql.
 	if decisionID.Valid {
 		var hunks, comments string
 		var seen sql.NullString
-		if err := j.db.QueryRowContext(ctx, `SELECT decision, feedback, hunks, comments, seen, decided_by FROM decisions WHERE id = ?`, decisionID.Int64).
-			Scan(&d.Decision, &d.Feedback, &hunks, &comments, &seen, &d.DecidedBy); err != nil {
+		if err := j.db.QueryRowContext(ctx, `SELECT decision, feedback, hunks, comments, seen, decided_by, decided_by_rule FROM decisions WHERE id = ?`, decisionID.Int64).
+			Scan(&d.Decision, &d.Feedback, &hunks, &comments, &seen, &d.DecidedBy, &d.DecidedByRule); err != nil {
 			return fail(err)
 		}
 		if err := json.Unmarshal([]byte(hunks), &d.Hunks); err != nil {

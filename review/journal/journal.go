@@ -306,10 +306,13 @@ type DecisionRecord struct {
 	// it on screen; nil: not tracked (stored as NULL, unlike an empty
 	// list: tracked, no hunks).
 	Seen []HunkSeen
-	// By is who decided: "user@host" of the person, or the rule; "" when
-	// no one did (a failure, a withdrawal).
-	By    string
-	Files []DecisionFile
+	// By is who decided: "user@host" of the person, or the rule (ByRule);
+	// "" when no one did (a failure, a withdrawal).
+	By string
+	// ByRule says By names a rule, not a person: kept apart, in a column
+	// of its own, so no name a person gives reads as a rule.
+	ByRule bool
+	Files  []DecisionFile
 }
 
 // DecisionFile is the approved content of one file.
@@ -365,8 +368,8 @@ func (j *Journal) RecordDecision(ctx context.Context, d DecisionRecord) (int64, 
 		if err := setProposalStatus(tx, d.ProposalID, string(d.Decision), d.Feedback); err != nil {
 			return err
 		}
-		res, err := tx.Exec(`INSERT INTO decisions(proposal_id, decision, time, feedback, hunks, comments, seen, decided_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			d.ProposalID, d.Decision, unixNano(d.Time), d.Feedback, string(hunks), string(comments), seen, d.By)
+		res, err := tx.Exec(`INSERT INTO decisions(proposal_id, decision, time, feedback, hunks, comments, seen, decided_by, decided_by_rule) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			d.ProposalID, d.Decision, unixNano(d.Time), d.Feedback, string(hunks), string(comments), seen, d.By, d.ByRule)
 		if err != nil {
 			return err
 		}

@@ -154,10 +154,6 @@ func (j *Journal) planRestoreFile(ctx context.Context, req RestoreRequest, cf Ch
 	} else {
 		f.RemoveDirs = cf.CreatedDirs
 	}
-	if insideGit(cf.Path) {
-		f.Action, f.Reason = RestoreRefused, "inside a .git directory, which history never touches; use git to restore it"
-		return f, nil
-	}
 	if why := moved(cf.Root, cf.Path); why != "" {
 		f.Action, f.Reason = RestoreRefused, why
 		return f, nil
@@ -171,6 +167,14 @@ func (j *Journal) planRestoreFile(ctx context.Context, req RestoreRequest, cf Ch
 		if f.Target, err = j.Blob(ctx, target); err != nil {
 			return f, err
 		}
+	}
+	if insideGit(cf.Path) {
+		// Read, never written: the plan still shows what the file holds
+		// and what it held, for the person to restore by hand.
+		fd := newFileDiff(f.Path, "", "", f.Disk.Content, f.Target, f.Disk.Exists, f.TargetExists)
+		f.Added, f.Removed = fd.Added, fd.Removed
+		f.Action, f.Reason = RestoreRefused, gitRefusal(req, f, fd.Same())
+		return f, nil
 	}
 	last, err := j.lastWrite(ctx, cf.Path)
 	if err != nil {
@@ -242,6 +246,22 @@ func moved(root, path string) string {
 		where = "outside the workspace root " + root
 	}
 	return fmt.Sprintf("a symlink now sends it to %s, %s, since the journal recorded it; restore never follows it: look at what changed there, and restore by hand if it is right", real, where)
+}
+
+// gitRefusal says why a file inside .git is refused and how to restore it
+// by hand: git does not version its own directory, so "use git" would not
+// bring back a hook or a config.
+func gitRefusal(req RestoreRequest, f RestoreFile, same bool) string {
+	const why = "inside a .git directory, which history never writes (and git does not version .git itself)"
+	when := fmt.Sprintf("%s checkpoint %d", req.Target, req.Checkpoint)
+	switch {
+	case same:
+		return why + "; it already holds its content " + when
+	case !f.TargetExists:
+		return why + "; it did not exist " + when + ": remove it by hand if it should go"
+	default:
+		return why + "; restore it by hand: the diff shows its content " + when
+	}
 }
 
 // insideGit reports whether path has a ".git" component.

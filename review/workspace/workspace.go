@@ -112,6 +112,10 @@ func (w *Workspace) Resolve(p string) (Target, error) {
 		return Target{}, &RefusalError{Path: strconv.QuoteToGraphic(p), Rule: RuleInvalidPath,
 			Detail: fmt.Sprintf("the path holds the control character %U; DiffDesk does not edit files whose names hold control characters (they can forge or hide what a terminal shows); rename the file or choose another", r)}
 	}
+	if r, ok := invisible(p); ok {
+		return Target{}, &RefusalError{Path: strconv.QuoteToGraphic(p), Rule: RuleInvalidPath,
+			Detail: fmt.Sprintf("the path holds the invisible character %U, which draws nothing: the window would show another file's name; DiffDesk does not edit such files; rename the file or choose another", r)}
+	}
 	abs := p
 	if !filepath.IsAbs(abs) {
 		abs = filepath.Join(w.roots[0], abs)
@@ -320,6 +324,21 @@ func relUnder(root, path string) (string, bool) {
 func unprintable(s string) (rune, bool) {
 	for _, r := range s {
 		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// invisible returns the first character of s that draws nothing — a
+// format character (zero-width space and joiners, soft hyphen, word
+// joiner, byte order mark), another default-ignorable one (the Hangul
+// fillers) or a variation selector — so that "main\u200b.go" is not shown
+// as "main.go" beside the real one. (Zero-width joiners are also part of
+// Persian spelling and emoji sequences; such names are refused too.)
+func invisible(s string) (rune, bool) {
+	for _, r := range s {
+		if unicode.Is(unicode.Cf, r) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r) {
 			return r, true
 		}
 	}

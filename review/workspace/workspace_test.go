@@ -494,3 +494,25 @@ func BenchmarkResolve(b *testing.B) {
 		}
 	}
 }
+
+// TestResolveRefusesInvisibleCharacters: a name with a character that
+// draws nothing (a zero-width space, a soft hyphen, a word joiner, the
+// Hangul filler, a variation selector) is refused like a control
+// character: "src/main\u200b.go" was queued and shown as "src/main.go",
+// a second file the reviewer took for the one on disk (QA finding 16).
+// Names in any script stay usable.
+func TestResolveRefusesInvisibleCharacters(t *testing.T) {
+	ws, a, _ := newTestWorkspace(t, map[string]string{"a/main.go": "package main\n"})
+	for _, p := range []string{"main\u200b.go", "ma\u00adin.go", "x\u2060y.go", "\u3164.go", "sub/\u200dmain.go", "e\ufe0f.txt", "\ufeffmain.go"} {
+		_, err := ws.Resolve(p)
+		var re *RefusalError
+		if !errors.As(err, &re) || re.Rule != RuleInvalidPath || !strings.Contains(err.Error(), "invisible") {
+			t.Errorf("Resolve(%+q) = %v; want refused as invalid_path, naming the invisible character", p, err)
+		}
+	}
+	for _, p := range []string{"café.go", "日本語/説明.md", "naïve.txt", "ملف.txt"} {
+		if got, err := ws.Resolve(p); err != nil || got.Abs != filepath.Join(a, p) {
+			t.Errorf("Resolve(%q) = %+v, %v; want it usable", p, got, err)
+		}
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jezek/xgb"
@@ -355,7 +356,7 @@ func (d *display) run(tool, work, oldPath, newPath string) result {
 		sock := filepath.Join(tmp, "desk.sock")
 		// A 1M-line side is past the desk's default 10 MiB limit.
 		os.WriteFile(filepath.Join(tmp, "config.toml"), []byte("[limits]\nmax_file_bytes = 268435456\n"), 0o600)
-		cmd = exec.Command(*diffdesk, "--workspace", filepath.Dir(oldPath), "--socket", sock, "--journal", filepath.Join(tmp, "journal.db"),
+		cmd = command(*diffdesk, "--workspace", filepath.Dir(oldPath), "--socket", sock, "--journal", filepath.Join(tmp, "journal.db"),
 			"--config", filepath.Join(tmp, "config.toml"))
 		cmd.Env = append(env, "DIFFDESK_FRAMELOG=1")
 		logR, logW, _ := os.Pipe()
@@ -390,16 +391,16 @@ func (d *display) run(tool, work, oldPath, newPath string) result {
 		d.lastRepaint(settle, 20*time.Second) // the empty window
 		d.drain()
 		t0 = time.Now()
-		p := exec.Command(*deskctl, "propose", "--socket", sock, "--agent", "bench", "--format", "write", "--file", oldPath, "--edit", newPath)
+		p := command(*deskctl, "propose", "--socket", sock, "--agent", "bench", "--format", "write", "--file", oldPath, "--edit", newPath)
 		p.Env = env
 		p.Start()
 		defer stop(p)
 		next = func() { d.key(nil, symJ) }
 	case "kdiff3":
-		cmd = exec.Command("kdiff3", oldPath, newPath)
+		cmd = command("kdiff3", oldPath, newPath)
 		next = func() { d.key([]xproto.Keysym{symControl}, symDown) }
 	case "meld":
-		cmd = exec.Command("meld", oldPath, newPath)
+		cmd = command("meld", oldPath, newPath)
 		next = func() { d.key([]xproto.Keysym{symAlt}, symDown) }
 	default:
 		r.err = "unknown tool " + tool
@@ -522,9 +523,20 @@ func peakKB(pid int) int {
 	return 0
 }
 
+// stop ends a tool and whatever it started (its process group: Meld's
+// instance left running would take the next Meld's files and open no
+// window of its own).
 func stop(c *exec.Cmd) {
 	if c.Process != nil {
+		syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
 		c.Process.Kill()
 		c.Wait()
 	}
+}
+
+// command is exec.Command in a process group of its own.
+func command(name string, args ...string) *exec.Cmd {
+	c := exec.Command(name, args...)
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	return c
 }

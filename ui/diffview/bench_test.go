@@ -106,8 +106,14 @@ func BenchmarkOpen100k(b *testing.B) {
 
 // BenchmarkScrollStep100k measures one page scroll of a 100k-line diff and
 // reports the rows bound per step that lie off screen (must be 0).
-func BenchmarkScrollStep100k(b *testing.B) {
-	old, new := goSource(100000, nil), goSource(100000, every20th)
+func BenchmarkScrollStep100k(b *testing.B) { benchScrollStep(b, 100000) }
+
+// BenchmarkScrollStep1M is the same at 1,000,000 lines: a virtualised
+// view's page costs what it does at 100k.
+func BenchmarkScrollStep1M(b *testing.B) { benchScrollStep(b, 1_000_000) }
+
+func benchScrollStep(b *testing.B, n int) {
+	old, new := goSource(n, nil), goSource(n, every20th)
 	v, _ := benchView(b, 1400, 900, true)
 	v.SetTexts("big.go", old, new)
 	var bound []int
@@ -115,6 +121,8 @@ func BenchmarkScrollStep100k(b *testing.B) {
 	page := v.list.Size().Height
 	off, offscreen, total := 0, 0, 0
 	b.ResetTimer()
+	cpu := cpuTime()
+	defer func() { b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op") }()
 	for i := range b.N {
 		bound = bound[:0]
 		y := float32((i*int(page))%(v.model.Len()*int(v.metric.line)-2*int(page)) + 0)

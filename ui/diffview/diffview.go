@@ -90,12 +90,15 @@ type DiffView struct {
 	hunks    []engine.Hunk // of model, computed on demand
 	hunksOK  bool
 	rejected map[string]bool            // hunk IDs the person rejected
-	seen     map[string]map[string]bool // path → IDs of hunks that had a changed row on screen (seen.go)
-	edgeRow  int                        // a change's row bound just under the bottom edge, -1 for none (seen.go)
-	notes    map[string]HunkNote        // hunk ID → note at its first row: SetHunkNotes
-	loose    [][2]int                   // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
-	problems map[int]LineProblem        // lines of the right text (0-based) with a checker's problem: SetProblems
-	maxW     int                        // widest line in cells, both sides
+	seen     map[string]map[string]bool // path → IDs of hunks that had every changed line on screen (seen.go)
+	// seenLines are, per path and hunk ID, the lines of hunks partly on
+	// screen so far (seen.go).
+	seenLines map[string]map[string]*lineSeen
+	edgeRow   int                 // a change's row bound just under the bottom edge, -1 for none (seen.go)
+	notes     map[string]HunkNote // hunk ID → note at its first row: SetHunkNotes
+	loose     [][2]int            // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
+	problems  map[int]LineProblem // lines of the right text (0-based) with a checker's problem: SetProblems
+	maxW      int                 // widest line in cells, both sides
 
 	stream    *streamState
 	following bool
@@ -116,6 +119,7 @@ type DiffView struct {
 	moves    []engine.Move  // blocks moved (complete texts only)
 	search   *search        // the search bar and its matches
 	wrapped  map[int]int    // wrap mode: rows taller than one line → lines
+	wrapIdx  wrapIndex      // wrapped, for offsets by binary search (wrapindex.go)
 	dark     bool
 	hoff     int       // horizontal offset in cells (no wrap)
 	hacc     float32   // wheel movement not yet a whole cell
@@ -191,17 +195,12 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{post: defaultPost, following: true, rejected: map[string]bool{}, seen: map[string]map[string]bool{}, edgeRow: -1, curRow: -1, wentTo: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
+	v := &DiffView{post: defaultPost, following: true, rejected: map[string]bool{}, seen: map[string]map[string]bool{}, seenLines: map[string]map[string]*lineSeen{}, edgeRow: -1, curRow: -1, wentTo: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshTokens)
 	v.dark = darkBackground()
-	v.list = widget.NewList(
-		func() int { return v.model.Len() },
-		func() fyne.CanvasObject { v.created++; return newDiffRow(v) },
-		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*diffRow).bind(id) },
-	)
-	v.list.HideSeparators = true
+	v.list = v.newList() // wrapindex.go
 	v.listBox = container.NewThemeOverride(v.list, tightTheme{})
 	v.overview = newOverview(v)
 	v.search = newSearch(v)
@@ -824,15 +823,7 @@ func (v *DiffView) rowAtY(y float32) int {
 	if !v.wrap || len(v.wrapped) == 0 {
 		return min(max(int(y/v.metric.line), 0), max(v.model.Len()-1, 0))
 	}
-	acc := float32(0)
-	for i := 0; i < v.model.Len(); i++ {
-		h := v.rowHeight(i)
-		if acc+h > y {
-			return i
-		}
-		acc += h
-	}
-	return max(v.model.Len()-1, 0)
+	return v.wrapIdx.at(y, v.model.Len(), v.metric.line)
 }
 
 // rowY returns the offset of row i in the list's content.
@@ -840,11 +831,7 @@ func (v *DiffView) rowY(i int) float32 {
 	if !v.wrap || len(v.wrapped) == 0 {
 		return float32(i) * v.metric.line
 	}
-	acc := float32(0)
-	for k := 0; k < i; k++ {
-		acc += v.rowHeight(k)
-	}
-	return acc
+	return v.wrapIdx.y(i, v.metric.line)
 }
 
 // hunkLead is how many rows above a hunk NextHunk and PrevHunk leave.
@@ -1212,6 +1199,22 @@ func (v *DiffView) wrapRows(w map[int]int, k0, k1 int) {
 func (v *DiffView) setWrapped(w map[int]int) {
 	old := v.wrapped
 	v.wrapped = w
+	v.wrapIdx.build(w)
+	changed := 0
+	for i := range old {
+		if _, ok := w[i]; !ok {
+			changed++
+		}
+	}
+	for i, n := range w {
+		if old[i] != n {
+			changed++
+		}
+	}
+	if changed > manyHeights {
+		v.replaceList(w)
+		return
+	}
 	for i := range old {
 		if _, ok := w[i]; !ok {
 			v.list.SetItemHeight(i, v.metric.line)
@@ -1257,10 +1260,16 @@ func (v *DiffView) applyWrap() {
 }
 
 func (v *DiffView) clearWrap() {
-	for i := range v.wrapped {
+	old := v.wrapped
+	v.wrapped = nil
+	v.wrapIdx.build(nil)
+	if len(old) > manyHeights {
+		v.replaceList(nil)
+		return
+	}
+	for i := range old {
 		v.list.SetItemHeight(i, v.metric.line)
 	}
-	v.wrapped = nil
 }
 
 // SetOpenPoster makes SetTexts diff big texts off the caller's goroutine

@@ -59,13 +59,21 @@ func (o *overview) build() {
 	used := 0
 	if n > 0 && size.Height > 0 {
 		scale := o.scale()
-		lastY, lastC := float32(-10), color.Color(nil)
+		lastEnd, lastC := float32(-10), color.Color(nil)
+		var last *canvas.Rectangle
 		tick := func(y0, y1 float32, col color.Color) {
 			h := max(y1-y0, 2)
-			if y0-lastY < 1 && col == lastC {
+			if last != nil && col == lastC && y0 <= lastEnd+1 {
+				// Touching the tick before in its colour: one longer tick.
+				// A million-line file's thousands of changes are a few
+				// rectangles, not one per pixel, each drawn every frame.
+				if end := y0 + h; end > lastEnd {
+					lastEnd = end
+					last.Resize(fyne.NewSize(last.Size().Width, lastEnd-last.Position().Y))
+				}
 				return
 			}
-			lastY, lastC = y0, col
+			lastEnd, lastC = y0+h, col
 			if used == len(o.ticks) {
 				o.ticks = append(o.ticks, canvas.NewRectangle(nil))
 			}
@@ -75,6 +83,7 @@ func (o *overview) build() {
 			t.Move(fyne.NewPos(2, y0))
 			t.Resize(fyne.NewSize(size.Width-4, h))
 			o.objs = append(o.objs, t)
+			last = t
 		}
 		for _, s := range m.segs {
 			if s.hunk < 0 || v.whitespaceOnly(s.hunk) {
@@ -91,7 +100,7 @@ func (o *overview) build() {
 		}
 		if g := m.growing; g[1] > g[0] {
 			r0, r1 := m.RowOfB(g[0]), m.RowOfB(g[1]-1)+1
-			lastY = -10
+			last = nil
 			tick(float32(r0)*scale, float32(r1)*scale, theme.Color(theme.ColorNamePrimary))
 		}
 	}

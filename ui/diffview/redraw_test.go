@@ -48,3 +48,20 @@ func TestStreamChunkRedrawsOnlyChangedRows(t *testing.T) {
 		t.Errorf("wrap on drew %d rows; want every row on screen (%d)", n, vis)
 	}
 }
+
+// The overview strip of a file with a change on every pixel's worth of
+// rows draws a few long ticks, not one rectangle per pixel: every object
+// of the window is drawn again each frame.
+func TestOverviewMergesTouchingTicks(t *testing.T) {
+	v, _ := newTestView(t, 800, 300)
+	v.SetTexts("a.txt", numbered(20000, nil), numbered(20000, func(k int) string {
+		if k%20 == 5 {
+			return "changed\n"
+		}
+		return ""
+	}))
+	v.overview.Refresh()
+	if n := len(v.overview.objs); n > 10 {
+		t.Errorf("the strip has %d objects for 1,000 changes that touch on its %v pixels; want a few merged ticks", n, v.overview.Size().Height)
+	}
+}

@@ -510,14 +510,17 @@ func (r *diffRow) line(ts, ti int, s string, x float32, spans []words.Span, span
 		c      color.Color
 	}
 	var runs []run
+	// Blanks draw nothing: a run of them is no text of its own, and runs of
+	// one colour with only blanks between them are one text. Every text is
+	// drawn again each frame (about a third fewer on a line of code).
 	add := func(b0, b1 int, c color.Color) {
-		if b0 >= b1 {
+		if b0 >= b1 || blank(s[b0:b1]) {
 			return
 		}
 		if c == nil {
 			c = fg
 		}
-		if n := len(runs); n > 0 && runs[n-1].c == c && runs[n-1].b1 == b0 {
+		if n := len(runs); n > 0 && runs[n-1].c == c && blank(s[runs[n-1].b1:b0]) {
 			runs[n-1].b1 = b1
 			return
 		}
@@ -625,6 +628,16 @@ func (r *diffRow) run(s string, cols []int32, b0, b1 int, c color.Color, w [2]in
 	}
 	flush(min(int(cols[b1]), w[1]))
 	r.segBuf = seg
+}
+
+// blank reports whether s is only spaces and tabs.
+func blank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' && s[i] != '\t' {
+			return false
+		}
+	}
+	return true
 }
 
 // plain reports whether s is ASCII without tabs.

@@ -1,6 +1,6 @@
 package diffview
 
-// Seen coverage: which hunks had a changed row on screen.
+// Seen coverage: which hunks had every changed line on screen.
 //
 // A row is on screen when the view is visible and the row lies, at least
 // in part, inside the rows' viewport: the list binds exactly those rows
@@ -54,12 +54,70 @@ func (v *DiffView) markSeen(i int) {
 		set = map[string]bool{}
 		v.seen[v.path] = set
 	}
-	if !set[id] {
-		set[id] = true
-		if v.OnHunkSeen != nil {
-			v.OnHunkSeen(id)
+	if set[id] {
+		return
+	}
+	// A hunk is seen once every line it changes has been on screen: a
+	// 5,000-line new file of which 42 lines were shown was "seen".
+	rw := v.model.Row(i)
+	lines := v.seenLines[v.path][id]
+	if lines == nil {
+		if v.seenLines[v.path] == nil {
+			v.seenLines[v.path] = map[string]*lineSeen{}
+		}
+		lines = &lineSeen{on: map[int]bool{}, total: v.changedLines(k)}
+		v.seenLines[v.path][id] = lines
+	}
+	if rw.a >= 0 {
+		lines.on[-1-rw.a] = true // the left side's lines, apart from the right's
+	}
+	if rw.b >= 0 {
+		lines.on[rw.b] = true
+	}
+	if len(lines.on) < lines.total {
+		return
+	}
+	set[id] = true
+	if v.OnHunkSeen != nil {
+		v.OnHunkSeen(id)
+	}
+}
+
+// lineSeen is which lines of a hunk have been on screen (the right
+// side's by their index, the left's by -1-index) and how many it changes.
+type lineSeen struct {
+	on    map[int]bool
+	total int
+}
+
+// changedLines is how many lines change k removes and adds: its rows'
+// lines, whatever the layout.
+func (v *DiffView) changedLines(k int) int {
+	n, last := 0, -1
+	for _, sg := range v.model.segs {
+		if sg.hunk != k || sg.src == last {
+			continue
+		}
+		last = sg.src
+		n += (sg.op.A1 - sg.op.A0) + (sg.op.B1 - sg.op.B0)
+	}
+	return max(n, 1)
+}
+
+// LinesSeen returns, for each hunk of the file at path that has had some
+// but not all of its changed lines on screen, how many of them were on
+// screen and how many it changes.
+func (v *DiffView) LinesSeen(path string) map[string][2]int {
+	if path == v.path {
+		v.lookAtViewport()
+	}
+	out := map[string][2]int{}
+	for id, l := range v.seenLines[path] {
+		if !v.seen[path][id] {
+			out[id] = [2]int{len(l.on), l.total}
 		}
 	}
+	return out
 }
 
 // onScreen reports whether row i lies at least in part inside the rows'
@@ -137,6 +195,7 @@ func (v *DiffView) lookAtViewport() {
 // ForgetSeen forgets every hunk seen, of every path (a new proposal).
 func (v *DiffView) ForgetSeen() {
 	v.seen = map[string]map[string]bool{}
+	v.seenLines = map[string]map[string]*lineSeen{}
 }
 
 // ShowHunk scrolls to the hunk with the given ID, as j does to the next
