@@ -56,3 +56,80 @@ apt_install() {
 	$sudo apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
+
+# The checkers scripts/test runs, pinned, installed once into bin/tools/
+# (go_tool NAME): staticcheck, and govulncheck against the Go vulnerability
+# database as the Go module golang.org/x/vulndb publishes it (its OSV
+# files; vulndb_dir builds the database's index beside them, once).
+staticcheck_version=v0.8.2
+govulncheck_version=v1.9.0
+vulndb_version=v0.0.0-20261105234957-e22db6528018
+
+# go_tool staticcheck|govulncheck prints the path of the pinned tool,
+# installing it the first time.
+go_tool() {
+	local pkg version
+	case "$1" in
+	staticcheck) pkg=honnef.co/go/tools/cmd/staticcheck version=$staticcheck_version ;;
+	govulncheck) pkg=golang.org/x/vuln/cmd/govulncheck version=$govulncheck_version ;;
+	*) echo "go_tool: unknown tool $1" >&2; return 1 ;;
+	esac
+	local dir=$PWD/bin/tools/$1-$version
+	if [ ! -x "$dir/$1" ]; then
+		echo "installing $pkg@$version into $dir" >&2
+		GOFLAGS= GOBIN=$dir go install "$pkg@$version" >&2
+	fi
+	echo "$dir/$1"
+}
+
+# vulndb_dir prints a directory holding the Go vulnerability database
+# (the layout govulncheck -db file:// reads) built from golang.org/x/vulndb
+# at vulndb_version: its OSV entries, and the index of modules made from
+# them with jq. Built once into bin/tools/.
+vulndb_dir() {
+	local out=$PWD/bin/tools/vulndb-$vulndb_version
+	if [ ! -f "$out/index/modules.json" ]; then
+		command -v jq >/dev/null || apt_install jq
+		local src
+		src=$(GOFLAGS= go mod download -json "golang.org/x/vulndb@$vulndb_version" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')/data/osv
+		[ -d "$src" ] || { echo "vulndb_dir: no data/osv in golang.org/x/vulndb@$vulndb_version" >&2; return 1; }
+		echo "building the vulnerability database's index from $src" >&2
+		rm -rf "$out.tmp"
+		mkdir -p "$out.tmp/ID" "$out.tmp/index"
+		cp "$src"/*.json "$out.tmp/ID/"
+		jq -s '{modified: (map(.modified) | max)}' "$src"/*.json >"$out.tmp/index/db.json"
+		jq -s '[.[] as $v | ($v.affected // [])[] | {path: .package.name, id: $v.id, modified: $v.modified}]
+			| group_by(.path) | map({path: .[0].path, vulns: (map({id, modified}) | unique_by(.id))})' "$src"/*.json >"$out.tmp/index/modules.json"
+		rm -rf "$out"
+		mv "$out.tmp" "$out"
+	fi
+	echo "$out"
+}
+
+# vulncheck [govulncheck flags…]: govulncheck on the module with the pinned
+# database. It fails on a vulnerability the code reaches in a module it
+# requires (bump that module); one the code reaches in the standard library
+# is fixed by a newer Go, not by the module: it is printed, with the Go
+# release that fixes it, and does not fail the run.
+vulncheck() {
+	local out
+	out=$(mktemp)
+	# govulncheck exits 3 when it finds anything: the findings decide.
+	CGO_ENABLED=0 "$(go_tool govulncheck)" -db "file://$(vulndb_dir)" -format json "$@" ./... >"$out" || [ $? -eq 3 ] || { cat "$out" >&2; rm -f "$out"; return 1; }
+	command -v jq >/dev/null || apt_install jq
+	local reached='select(.finding != null) | .finding | select(.trace[0].function != null)'
+	local mods std
+	mods=$(jq -r "$reached"' | select(.trace[0].module != "stdlib") | "\(.osv) in \(.trace[0].module)@\(.trace[0].version), fixed in \(.fixed_version // "no release yet")"' "$out" | sort -u)
+	std=$(jq -r "$reached"' | select(.trace[0].module == "stdlib") | "\(.osv) in \(.trace[0].package), fixed in go\(.fixed_version // "?" | ltrimstr("v"))"' "$out" | sort -u)
+	rm -f "$out"
+	if [ -n "$std" ]; then
+		echo "govulncheck: the code reaches these vulnerabilities of Go $(go env GOVERSION)'s standard library; a newer Go fixes them (not a module bump):" >&2
+		echo "$std" >&2
+	fi
+	if [ -n "$mods" ]; then
+		echo "govulncheck: the code reaches these vulnerabilities in modules it requires; bump them (go get MODULE@FIXED):" >&2
+		echo "$mods" >&2
+		return 1
+	fi
+	echo "govulncheck: no vulnerability reached in a required module"
+}

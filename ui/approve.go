@@ -1,0 +1,348 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/memory"
+)
+
+// The decisions of the shown proposal: approve (as proposed, edited, the
+// merge, the ticked hunks), reject, dismiss, and what follows them.
+
+// setStatus shows a line under the decision bar (an error in red).
+func (d *detail) setStatus(s string, isErr bool) {
+	d.status.SetText(strings.TrimRight(s, "\n"))
+	if isErr {
+		d.status.Importance = widget.DangerImportance
+	} else {
+		d.status.Importance = widget.MediumImportance
+	}
+	d.status.Refresh()
+}
+
+// Approve writes the proposal as the screen shows it (a): as it is; with
+// hunks unticked in the gutter, only the ticked ones; on a stale proposal,
+// the merge; while editing, the edited text.
+func (d *detail) Approve() {
+	switch {
+	case !d.canDecide():
+		d.whyNoApprove() // approvehint.go
+	case d.editing:
+		d.ApproveEdited()
+	case anyStale(d.p):
+		d.ApproveMerged()
+	case d.someRejected():
+		d.ApprovePartial()
+	default:
+		d.decide(review.Decision{Verdict: journal.Approved})
+	}
+}
+
+// canDecide reports whether the shown proposal takes a decision now.
+func (d *detail) canDecide() bool {
+	return d.id != "" && d.p.State.Open() && d.p.State != review.StateStreaming && !d.deciding && d.outcome == nil
+}
+
+// ApproveEdited writes the person's text (e, then a).
+func (d *detail) ApproveEdited() {
+	if !d.canDecide() || !d.editing && len(d.edited) == 0 {
+		return
+	}
+	d.saveFileState()
+	if len(d.rebaseEdits()) > 0 { // a save on disk meanwhile: the person sees the merge first
+		d.render()
+		return
+	}
+	dec := review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{}}
+	for path, t := range d.edited {
+		dec.Edited[path] = t
+	}
+	d.addMerges(&dec)
+	d.untickedOf(&dec)
+	d.decide(dec)
+}
+
+// ApproveMerged writes each stale file's clean merge of the proposal into
+// the disk content the person saw; the write goes ahead only while the disk
+// still holds exactly that content.
+func (d *detail) ApproveMerged() {
+	if !d.canDecide() || d.conflicted() {
+		if d.conflicted() {
+			d.setStatus("The merge has conflicts: Edit to resolve them, or Reject.", true)
+		}
+		return
+	}
+	d.saveFileState()
+	dec := review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{}}
+	d.addMerges(&dec)
+	d.untickedOf(&dec) // the other files' unticked hunks stay unwritten (they were written)
+	d.decide(dec)
+}
+
+// addMerges sets, for every stale file, the text to write (the person's
+// edit, else the merge) and the disk hash the person reviewed.
+func (d *detail) addMerges(dec *review.Decision) {
+	for _, f := range d.p.Files {
+		if !f.Stale() {
+			continue
+		}
+		if dec.Overwrite == nil {
+			dec.Overwrite = map[string]string{}
+		}
+		dec.Overwrite[f.Path] = f.Disk.SHA256
+		if _, ok := dec.Edited[f.Path]; !ok {
+			dec.Edited[f.Path] = d.merge(f).Text
+		}
+	}
+}
+
+// ApprovePartial writes only the hunks left accepted in the gutter.
+func (d *detail) ApprovePartial() {
+	if !d.canDecide() || anyStale(d.p) {
+		return
+	}
+	dec := review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{}}
+	ticked := 0
+	for i, f := range d.p.Files {
+		dec.Hunks[f.Path] = append([]string{}, d.acceptedFor(i)...)
+		ticked += len(dec.Hunks[f.Path])
+	}
+	if ticked == 0 {
+		// Nothing ticked writes nothing: that is a rejection, and it is
+		// asked as one (it was recorded as a partial approval and the
+		// agent read "approved").
+		d.openRejectDialog(false, "No hunk is ticked, so nothing would be written. Reject "+fileNames(d.p)+"?")
+		return
+	}
+	d.decide(dec)
+}
+
+// ShowReject opens the reject dialog; its reason goes to the agent (r).
+func (d *detail) ShowReject() {
+	if d.id == "" || !d.p.State.Open() || d.deciding || d.outcome != nil {
+		return
+	}
+	d.openRejectDialog(false, "Reject "+fileNames(d.p)+"?")
+}
+
+// openRejectDialog opens the reject dialog asking question; whole rejects
+// every open proposal of the changeset (R) instead of the shown one.
+func (d *detail) openRejectDialog(whole bool, question string) {
+	d.rejectWhole = whole
+	var dlg dialog.Dialog
+	d.rejectEntry = newDialogEntry(true, func() { dlg.Hide() }, d.confirmReject)
+	d.rejectEntry.SetPlaceHolder(rejectPlaceholder(d.p))
+	d.rejectEntry.setDraft(d.draft("reject"))
+	d.rejectEntry.SetMinRowsVisible(3)
+	d.rejectConfirm = widget.NewButton("Reject (Ctrl+Enter)", d.confirmReject)
+	d.rejectConfirm.Importance = widget.DangerImportance
+	cancel := widget.NewButton("Cancel (Esc)", func() { dlg.Hide() })
+	body := container.NewBorder(widget.NewLabel(question), container.NewHBox(cancel, d.rejectConfirm), nil, nil, d.rejectEntry)
+	dlg = dialog.NewCustomWithoutButtons("Reject proposal", body, d.w.Win)
+	dlg.Resize(fyne.NewSize(520, 260))
+	d.rejectDialog = dlg
+	entry := d.rejectEntry
+	d.w.setCloser(dlg, func() {
+		if d.rejectDialog == dlg { // closed without rejecting: the reason stays a draft
+			again := "r"
+			if whole {
+				again = "R"
+			}
+			d.keepDraft("reject", entry.Text, again)
+		}
+		d.rejectDialog = nil
+	})
+	d.bindDialog()
+	dlg.Show()
+	d.w.Win.Canvas().Focus(d.rejectEntry)
+	d.showKeyboard()
+}
+
+// confirmReject closes the reject dialog and rejects with its reason.
+func (d *detail) confirmReject() {
+	if d.rejectDialog == nil {
+		return
+	}
+	dlg := d.rejectDialog
+	d.rejectDialog = nil
+	delete(d.drafts, d.draftKey("reject"))
+	dlg.Hide()
+	if d.rejectWhole {
+		d.decideChangeset(review.ChangesetDecision{Verdict: journal.Rejected, Feedback: strings.TrimSpace(d.rejectEntry.Text)})
+		return
+	}
+	d.Reject(d.rejectEntry.Text)
+}
+
+// Reject rejects the shown proposal with reason (may be "").
+func (d *detail) Reject(reason string) {
+	if d.id == "" || !d.p.State.Open() || d.deciding || d.outcome != nil {
+		return
+	}
+	d.decide(review.Decision{Verdict: journal.Rejected, Feedback: strings.TrimSpace(reason)})
+}
+
+// ToggleEdit makes the right side editable (e), or leaves edit mode.
+func (d *detail) ToggleEdit() {
+	if d.editing {
+		d.CancelEdit()
+		return
+	}
+	if at := d.clickedAt; at != nil {
+		if _, on := d.view.LineY(at[0]); on { // the line double-clicked, still on screen
+			d.startEdit(at[0], at[1])
+			return
+		}
+	}
+	d.startEdit(d.view.PlaceLine(), 0) // editplace.go
+}
+
+// discardEdit leaves edit mode and forgets the edits (CancelEdit, once
+// the person agreed).
+func (d *detail) discardEdit() {
+	if !d.editing || d.deciding {
+		return
+	}
+	a, y, placed := d.origPlace() // editplace.go: where the person was, not the top of the file
+	d.editing = false
+	d.edited, d.editedOn = map[string]string{}, nil
+	d.closeExternal()
+	d.shownKey = ""
+	d.render()
+	if placed {
+		d.showOrigPlace(a, y)
+		d.updateCounter() // the change at the place is the current one again
+	}
+	d.w.Win.Canvas().Unfocus() // the keys act on the window again
+}
+
+// Dismiss removes a failed or decided proposal from the queue.
+func (d *detail) Dismiss() {
+	if d.id == "" || d.p.State.Open() && d.outcome == nil {
+		return
+	}
+	id := d.id
+	if d.p.Held {
+		if d.shownAt.Add(d.w.opts.ArmDelay).After(d.w.now()) {
+			d.setStatus("This proposal has just appeared: look at it, then decide.", false)
+			return // a click meant for the proposal shown before
+		}
+		d.pick.dismiss(id) // the agent gets its failure (pick.go); the desk forgets it once delivered
+		d.setStatus(fileNames(d.p)+": dismissed; the agent is told its edit did not apply. Nothing was written.", false)
+	} else {
+		d.w.desk.Forget(id)
+	}
+	d.w.dismissed[id] = true
+	delete(d.w.items, id)
+	d.closeBoundDialog()
+	d.id = ""
+	d.reset()
+	d.w.refreshQueue()
+}
+
+// decide carries out dec off the UI goroutine and shows the outcome.
+func (d *detail) decide(dec review.Decision) {
+	if wait := d.shownAt.Add(d.w.opts.ArmDelay).Sub(d.w.now()); wait > 0 {
+		// A click or key meant for the proposal shown before (the second
+		// click of a double-click on Dismiss, a repeated a) lands here.
+		d.setStatus("This proposal has just appeared: look at it, then decide.", false)
+		return
+	}
+	if dec.Verdict.Wrote() && !d.confirmProtected(func() { d.decide(dec) }) {
+		return
+	}
+	if dec.Verdict.Wrote() && !d.confirmUnseen(dec) {
+		return
+	}
+	if dec.Verdict == journal.ApprovedEdited && !d.confirmOwnEdit(dec) {
+		return
+	}
+	id := d.id
+	dec.Comments = d.comments.of(id)
+	dec.Seen = d.seenForDecision()
+	d.deciding = true
+	d.w.autoPicked = false // the person acted on it: keep it shown
+	// What each file is written as before formatting, to show the
+	// formatter's change beside it; a plan the desk refuses is refused
+	// again, and said, by Decide.
+	d.approved, _ = d.w.desk.Plan(id, dec)
+	d.setStatus("Writing…", false)
+	if dec.Verdict == journal.Rejected {
+		d.setStatus("Rejecting…", false)
+	}
+	d.updateBar()
+	d.w.decisions.Add(1)
+	// The goroutine ends when the desk has carried out the decision.
+	go func() {
+		defer d.w.decisions.Done()
+		o, err := d.w.desk.Decide(context.Background(), id, dec)
+		d.w.do(func() { d.decided(id, o, err) })
+	}()
+}
+
+// decided shows the result of a decision.
+func (d *detail) decided(id string, o review.Outcome, err error) {
+	n := 0
+	for _, f := range o.Files {
+		n += len(f.FinalContent)
+	}
+	memory.Release(2 * n) // the journal's and the write's work on a big file
+	if id != d.id {
+		return // the person moved on; the queue shows the rest
+	}
+	d.deciding = false
+	if err != nil {
+		var se *review.StaleError
+		if errors.As(err, &se) {
+			d.setStatus("Not written: the file changed on disk. Review base / disk / proposal and decide again.", true)
+		} else {
+			d.setStatus("Not written: "+err.Error(), true)
+		}
+		if p, ok := d.w.desk.Get(id); ok {
+			d.p = p
+		}
+		d.editing = false
+		d.shownKey = ""
+		d.render()
+		return
+	}
+	d.outcome = &o
+	d.comments.sent(id)
+	d.dropDrafts(id)
+	if d.editing {
+		d.editing = false
+		d.w.Win.Canvas().Unfocus() // the keys act on the window again
+	}
+	d.closeExternal()
+	if p, ok := d.w.desk.Get(id); ok {
+		d.p = p
+	}
+	d.setStatus(outcomeText(d.p, o), false)
+	d.shownKey = ""
+	d.render()
+	d.w.refreshQueue() // on to the next proposal waiting, if there is one
+}
+
+// done reports whether the shown proposal was decided (or withdrawn) and
+// its outcome has nothing more to show than its status line: the window
+// may then move on to the next proposal.
+func (d *detail) done() bool {
+	if d.outcome == nil || d.deciding {
+		return false
+	}
+	for _, f := range d.outcome.Files {
+		if f.FormatterError != "" || f.AutoFormatEdits != "" {
+			return false // the formatter's change or failure is on show
+		}
+	}
+	return true
+}

@@ -1,0 +1,151 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+// reasonLine is a reason as the status line quotes it: its first line,
+// "…" when there is more, ending as a sentence does (the count of comments
+// that follows ran on from it: "wrong func 2 comment(s) sent with it").
+func reasonLine(r string) string {
+	r = strings.TrimSpace(r)
+	if i := strings.IndexByte(r, '\n'); i >= 0 {
+		return strings.TrimSpace(r[:i]) + " …"
+	}
+	if !strings.HasSuffix(r, ".") && !strings.HasSuffix(r, "!") && !strings.HasSuffix(r, "?") {
+		r += "."
+	}
+	return r
+}
+
+// outcomeText is the status line for the outcome o of proposal p: what
+// was written, who decided when a rule did, and what reached the agent.
+func outcomeText(p review.Proposal, o review.Outcome) string {
+	var b strings.Builder
+	written := writtenBy(p, o)
+	switch o.Status {
+	case journal.Approved:
+		if o.DecidedBy == review.DecidedByRule { // no person decided (real window: it read as the person's approval)
+			b.WriteString("Approved without you by the " + o.Rule + ", and " + written)
+		} else {
+			b.WriteString("Approved and " + written)
+		}
+		for _, f := range o.Files {
+			if f.DiskEdits != "" {
+				b.WriteString(", merged into the change made on disk")
+				break
+			}
+		}
+	case journal.ApprovedEdited:
+		b.WriteString("Your edited version was " + written)
+	case journal.Overwritten: // a reviewer's explicit overwrite (the protocol's decide overwrite)
+		b.WriteString("Approved over the change made on disk, as the reviewer chose, and " + written + "; what it replaced can be restored")
+	case journal.Partial:
+		b.WriteString("Only the hunks left ticked were " + written)
+		if len(o.Files) > 1 {
+			b.WriteString(" (" + perFile(p, o) + ")")
+		}
+	case journal.Rejected:
+		b.WriteString("Rejected")
+		if o.Unfinished {
+			b.WriteString(" while it streamed (shown as far as it had come)")
+		}
+		b.WriteString("; nothing was written")
+	case journal.Withdrawn:
+		b.WriteString("The agent withdrew this proposal")
+		if o.Unfinished {
+			b.WriteString(" before it had finished sending it (shown as far as it had come)")
+		}
+	case journal.Failed:
+		b.WriteString("The edit did not apply")
+	default:
+		b.WriteString(string(o.Status))
+	}
+	if o.Checkpoint != 0 {
+		fmt.Fprintf(&b, " (checkpoint %d)", o.Checkpoint)
+	}
+	b.WriteString(".")
+	switch {
+	case o.Feedback == "":
+	case o.Status == journal.Withdrawn: // the desk's reason, sent to no one
+		b.WriteString(" Why: " + reasonLine(o.Feedback))
+	case p.VerdictOnly:
+		b.WriteString(" " + p.Agent + " was told only the verdict (its IDE door carries no reason); your reason is kept in the history: " + reasonLine(o.Feedback))
+	default:
+		b.WriteString(" Reason sent to the agent: " + reasonLine(o.Feedback))
+	}
+	if n := len(o.Comments); n > 0 && p.VerdictOnly {
+		fmt.Fprintf(&b, " %d comment(s) kept in the history, not sent: the IDE door carries none.", n)
+	} else if n > 0 {
+		fmt.Fprintf(&b, " %d comment(s) sent with it.", n)
+	}
+	b.WriteString(problemsNote(p, o)) // problemsnote.go
+	for _, f := range o.Files {
+		switch {
+		case f.FormatterError != "":
+			b.WriteString("\nThe formatter failed on " + f.Path + "; it was written unformatted: " + f.FormatterError)
+		case f.AutoFormatEdits != "":
+			b.WriteString("\nThe formatter changed " + f.Path + " (shown above).")
+		}
+	}
+	return b.String()
+}
+
+// perFile says, for each file of a partial approval, what became of it:
+// saved whole, k of n hunks, or not written (every file read "only part
+// of your edit", a file accepted whole too).
+func perFile(p review.Proposal, o review.Outcome) string {
+	var parts []string
+	for _, f := range o.Files {
+		acc := 0
+		for _, h := range f.Hunks {
+			if h.Accepted {
+				acc++
+			}
+		}
+		switch n := len(f.Hunks); {
+		case acc == 0 && n > 0:
+			parts = append(parts, relOf(p, f.Path)+": not written")
+		case acc == n:
+			parts = append(parts, relOf(p, f.Path)+": whole")
+		default:
+			parts = append(parts, fmt.Sprintf("%s: %d of %d hunks", relOf(p, f.Path), acc, n))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// relOf is path relative to its root as the proposal names it.
+func relOf(p review.Proposal, path string) string {
+	for _, f := range p.Files {
+		if f.Path == path {
+			return f.Rel
+		}
+	}
+	return path
+}
+
+// unsureNote warns that a file's edit was cut short or did not match the
+// file exactly, saying where it went and what the agent expected there;
+// "" for an exact, complete edit.
+func unsureNote(f review.File) string {
+	var b strings.Builder
+	if in := f.Incomplete; in != nil {
+		fmt.Fprintf(&b, "CUT SHORT: the agent's edit ends inside block %d (%s); it was applied as far as it went. Check the result before approving.", in.Block, in.Reason)
+	}
+	for _, m := range f.Loose() {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "Matched loosely: block %d was found by %s", m.Block, m.How())
+		if first, _, _ := strings.Cut(strings.TrimSpace(m.Searched), "\n"); first != "" {
+			fmt.Fprintf(&b, "; the agent expected: %s", first)
+		}
+		b.WriteString(".")
+	}
+	return b.String()
+}
