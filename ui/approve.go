@@ -141,7 +141,7 @@ func (d *detail) openRejectDialog(whole bool, question string) {
 	var dlg dialog.Dialog
 	d.rejectEntry = newDialogEntry(true, func() { dlg.Hide() }, d.confirmReject)
 	d.rejectEntry.SetPlaceHolder(rejectPlaceholder(d.p))
-	d.rejectEntry.SetText(d.draft("reject"))
+	d.rejectEntry.setDraft(d.draft("reject"))
 	d.rejectEntry.SetMinRowsVisible(3)
 	d.rejectConfirm = widget.NewButton("Reject (Ctrl+Enter)", d.confirmReject)
 	d.rejectConfirm.Importance = widget.DangerImportance

@@ -114,7 +114,7 @@ func (c *comments) show() {
 	c.hint = hint
 	c.text = newDialogEntry(true, func() { dlg.Hide() }, func() { c.save() })
 	c.text.SetPlaceHolder("What should the agent know about these lines?")
-	c.text.SetText(d.draft("comment"))
+	c.text.setDraft(d.draft("comment"))
 	c.text.SetMinRowsVisible(3)
 	picked := func() (journal.Side, int, int, string, error) {
 		s := journal.SideNew

@@ -64,3 +64,27 @@ func TestAViewSettingInForceAtACrashIsNotRestored(t *testing.T) {
 		}
 	}
 }
+
+// TestAQuitIsNotACrash: the app's last write of the preferences comes
+// after its stopped hook, before the window's Close; the window marks
+// itself closed (and keeps its layout) in that hook, or every quit read
+// as a crash at the next start and wrap and inline were never kept.
+func TestAQuitIsNotACrash(t *testing.T) {
+	h := newHarness(t)
+	stopper, ok := h.win.app.Lifecycle().(interface{ OnStopped() func() })
+	if !ok || stopper.OnStopped() == nil {
+		t.Fatal("the app's lifecycle has no stopped hook: the window does not keep its preferences when the app stops")
+	}
+	p := h.win.app.Preferences()
+	if p.Int(prefOpenBy) == 0 {
+		t.Fatal("an open window is not marked open")
+	}
+	h.win.split.Offset = 0.31
+	stopper.OnStopped()() // as the driver runs it when the app stops, before its last write of the preferences
+	if got := p.Int(prefOpenBy); got != 0 {
+		t.Errorf("after the app stopped the window is still marked open (pid %d): the next start reads a crash", got)
+	}
+	if got := p.Float(prefQueueWidth); got != 0.31 {
+		t.Errorf("the queue's width kept at the stop: %v; want 0.31", got)
+	}
+}

@@ -29,7 +29,8 @@ func TestEscKeepsTheReasonAndTheComment(t *testing.T) {
 	if got := h.Dialog().Text(); !strings.Contains(got, "no panics here") {
 		t.Fatalf("c again opens:\n%s\nwant the comment typed before", got)
 	}
-	h.CtrlEnter() // save the comment
+	h.Keys(", please") // goes on after the draft, not before it
+	h.CtrlEnter()      // save the comment
 
 	h.Keys("r")
 	h.Keys("wrong func")
@@ -42,9 +43,10 @@ func TestEscKeepsTheReasonAndTheComment(t *testing.T) {
 	if got := h.Dialog().Text(); !strings.Contains(got, "wrong func") {
 		t.Fatalf("r again opens:\n%s\nwant the reason typed before", got)
 	}
+	h.Keys(" name") // QA in the real window: typed before the draft, the cursor at its start
 	h.CtrlEnter()
 	o := h.outcome(p.ID)
-	if o.Status != journal.Rejected || o.Feedback != "wrong func" || len(o.Comments) != 1 || o.Comments[0].Text != "no panics here" {
+	if o.Status != journal.Rejected || o.Feedback != "wrong func name" || len(o.Comments) != 1 || o.Comments[0].Text != "no panics here, please" {
 		t.Fatalf("outcome %s, feedback %q, comments %+v; want the draft reason and comment sent", o.Status, o.Feedback, o.Comments)
 	}
 }

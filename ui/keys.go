@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -337,6 +338,19 @@ func newDialogEntry(multiLine bool, cancel, submit func()) *dialogEntry {
 
 // AcceptsTab is part of fyne.Tabbable: Tab moves the focus.
 func (e *dialogEntry) AcceptsTab() bool { return false }
+
+// setDraft fills the entry with a kept draft, the cursor after its last
+// character: what the person types next goes on from where they stopped
+// (QA in the real window: the cursor stood at the start, and " please"
+// typed after "use a timeout constant" reached the agent as
+// " pleaseuse a timeout constant").
+func (e *dialogEntry) setDraft(text string) {
+	e.SetText(text)
+	lines := strings.Split(text, "\n")
+	e.CursorRow = len(lines) - 1
+	e.CursorColumn = utf8.RuneCountInString(lines[len(lines)-1])
+	e.Refresh()
+}
 
 // TypedKey closes the dialog on Esc; other keys edit.
 func (e *dialogEntry) TypedKey(k *fyne.KeyEvent) {

@@ -208,8 +208,7 @@ func (w *Window) Close() {
 			w.history.close()
 		}
 		w.detail.closeExternal()
-		w.savePrefs()
-		w.app.Preferences().SetInt(prefOpenBy, 0)
+		w.keepPrefs()
 	})
 }
 
@@ -227,6 +226,18 @@ func (w *Window) restoreViewPrefs() {
 	p.SetInt(prefOpenBy, os.Getpid())
 	w.detail.wrap.SetChecked(p.Bool(prefWrap))
 	w.detail.inline.SetChecked(p.Bool(prefInline))
+	// Fyne writes the preferences one last time after the app's stopped
+	// hook; what Close sets after the loop has ended is never written (QA
+	// in the real window: every quit read as a crash next time, and the
+	// queue's width was never kept).
+	w.app.Lifecycle().SetOnStopped(w.keepPrefs)
+}
+
+// keepPrefs saves the layout and marks the window closed, for the next
+// start (Close does too, for a window closed without the app stopping).
+func (w *Window) keepPrefs() {
+	w.savePrefs()
+	w.app.Preferences().SetInt(prefOpenBy, 0)
 }
 
 // processAlive reports whether process pid still runs (false where that

@@ -406,11 +406,13 @@ func TestFleet(t *testing.T) {
 	}
 	// A hub node dies a quarter of the way in.
 	waitFor(int64(total / 4))
+	// From here on the reviewers leave desk 1's proposals waiting, for
+	// its restart below.
+	held.Store(fleet[1].name)
 	nodes[2].Shutdown()
 	t.Logf("node n2 killed after %d decisions", decided.Load())
 	// Desk 0 is cut off from the hub for a while, half way.
 	waitFor(int64(total / 2))
-	held.Store(fleet[1].name)
 	for _, p := range proxies {
 		p.cut()
 	}
@@ -419,18 +421,30 @@ func TestFleet(t *testing.T) {
 	for _, p := range proxies {
 		p.heal()
 	}
-	// Desk 1 restarts with proposals pending: from the partition on, the
-	// reviewers leave its proposals waiting.
+	// Desk 1 restarts with proposals pending.
 	old := fleet[1]
 	oldDesk := old.current()
-	for deadline := time.Now().Add(20 * time.Second); len(oldDesk.List()) < agents/2; {
-		if time.Now().After(deadline) || t.Failed() {
-			t.Fatalf("desk1 never had %d proposals waiting (its agents done?)", agents/2)
+	watcher := h.reviewer(t, "rev0")
+	onHub := func() int { // desk 1's proposals waiting on the hub
+		q, err := watcher.Queue(ctx(t), nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(5 * time.Millisecond)
+		n := 0
+		for _, it := range q {
+			if it.Open() && it.Desk == old.name {
+				n++
+			}
+		}
+		return n
 	}
-	time.Sleep(300 * time.Millisecond) // on the hub
-	pending := len(oldDesk.List())
+	pending := 0
+	for deadline := time.Now().Add(20 * time.Second); pending < agents/2; pending = onHub() {
+		if time.Now().After(deadline) || t.Failed() {
+			t.Fatalf("desk1 never had %d proposals waiting on the hub (%d)", agents/2, pending)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	old.restarting.Store(true)
 	old.close()
 	for _, p := range oldDesk.List() { // its agents' calls end with it
