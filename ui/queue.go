@@ -437,4 +437,3 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 	c.right.Refresh()
 	c.item.Refresh()
 }
-
