@@ -123,7 +123,7 @@ vulncheck() {
 	std=$(jq -r "$reached"' | select(.trace[0].module == "stdlib") | "\(.osv) in \(.trace[0].package), fixed in go\(.fixed_version // "?" | ltrimstr("v"))"' "$out" | sort -u)
 	rm -f "$out"
 	if [ -n "$std" ]; then
-		echo "govulncheck: the code reaches these vulnerabilities of Go $(go env GOVERSION)'s standard library; a newer Go fixes them (not a module bump):" >&2
+		echo "govulncheck: the code reaches these vulnerabilities of the standard library of $(go env GOVERSION); a newer Go fixes them (not a module bump):" >&2
 		echo "$std" >&2
 	fi
 	if [ -n "$mods" ]; then
