@@ -66,7 +66,6 @@ func newLineMatcher(text string) *lineMatcher {
 		m.start = append(m.start, i)
 		j := strings.IndexByte(text[i:], '\n')
 		if j < 0 {
-			i = len(text)
 			break
 		}
 		i += j + 1
@@ -458,16 +457,6 @@ func (m *lineMatcher) countExact(q *searchLines, first int, next func(int) int) 
 		n++
 	}
 	return n
-}
-
-// exactAt reports whether text occurs at byte at, its final "\n" standing
-// for the end of a file that has none.
-func (m *lineMatcher) exactAt(at int, text string) bool {
-	if at < 0 {
-		return false
-	}
-	rest := m.text[at:]
-	return strings.HasPrefix(rest, text) || !strings.HasSuffix(m.text, "\n") && rest == text[:len(text)-1]
 }
 
 // exactNearHint returns the last occurrence of text starting before the

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 	"time"
@@ -438,6 +437,3 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 	c.right.Refresh()
 	c.item.Refresh()
 }
-
-// baseName is the last element of a slash path.
-func baseName(rel string) string { return path.Base(rel) }

@@ -93,7 +93,7 @@ func init() {
 		bypassFix: "tell Cascade in a rule (.windsurf/rules) to edit files with the diffdesk tools only, and leave its auto-execution off so you see what it writes itself",
 		targets: func(env setupEnv) ([]setupTarget, error) {
 			if env.project != "" {
-				return nil, errors.New("Windsurf reads MCP servers only from the user's settings: run setup without --project")
+				return nil, errors.New("run setup without --project: Windsurf reads MCP servers only from the user's settings")
 			}
 			return []setupTarget{mcpJSONTarget(filepath.Join(env.home, ".codeium", "windsurf", "mcp_config.json"), mcpArgs(env))}, nil
 		},

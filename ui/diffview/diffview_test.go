@@ -79,6 +79,7 @@ func numbered(n int, change func(k int) string) string {
 
 func TestDiffViewRendersChanges(t *testing.T) {
 	v, w := newTestView(t, 900, 330)
+	//lint:ignore SA1019 the golden is drawn in one fixed variant, whatever the desktop prefers
 	fyne.CurrentApp().Settings().SetTheme(theme.LightTheme())
 	v.SetTexts("main.go", sampleOld, sampleNew)
 	test.AssertRendersToMarkup(t, "diffview/changes.xml", w.Canvas())
@@ -94,6 +95,7 @@ func TestDiffViewRendersRejectedHunk(t *testing.T) {
 
 func TestDiffViewRendersDark(t *testing.T) {
 	v, w := newTestView(t, 900, 330)
+	//lint:ignore SA1019 the golden is drawn in one fixed variant, whatever the desktop prefers
 	fyne.CurrentApp().Settings().SetTheme(theme.DarkTheme())
 	v.SetDark(true)
 	v.SetTexts("main.go", sampleOld, sampleNew)

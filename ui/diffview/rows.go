@@ -366,11 +366,8 @@ func (m *rowModel) Row(i int) row {
 	return r
 }
 
-// each calls fn with every row's index and its left and right lines (-1
-// for filler), in order, without searching segments.
-func (m *rowModel) each(fn func(i, a, b int)) { m.eachIn(0, len(m.segs), fn) }
-
-// eachIn is each for the rows of segments k0:k1.
+// eachIn calls fn with every row of segments k0:k1: its index and its
+// left and right lines (-1 for filler), in order.
 func (m *rowModel) eachIn(k0, k1 int, fn func(i, a, b int)) {
 	for _, s := range m.segs[k0:k1] {
 		if s.fold {
