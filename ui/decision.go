@@ -196,7 +196,8 @@ func newDetail(w *Window) *detail {
 	}
 	d.view.Showing = w.reviewShown // seen coverage: not while the History tab shows
 
-	d.view.OnHunkToggled = func(string, bool) {
+	d.view.OnHunkToggled = func(id string, ok bool) {
+		d.tickMovePartners(id, ok) // moves.go: both ends of a moved block together
 		if len(d.p.Files) > 0 {
 			d.accepted[d.curPath()] = d.view.AcceptedHunks()
 		}

@@ -1,6 +1,7 @@
 package diffview
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -109,4 +110,43 @@ func (v *DiffView) jumpFromSide(r row, k, side int) bool {
 		v.scrollToRow(v.revealLine(0, mv.A0+r.b-mv.B0))
 	}
 	return true
+}
+
+// MovePartners returns the IDs of the hunks holding the other end of a
+// block moved out of or into hunk id. Ticking one end of a move without
+// the other turns the move into a deletion, or a copy (QA in the real
+// window: five functions gone on a bare a, told as "1 of 2 hunks").
+func (v *DiffView) MovePartners(id string) []string {
+	hs := v.Hunks()
+	var h *engine.Hunk
+	for i := range hs {
+		if hs[i].ID == id {
+			h = &hs[i]
+		}
+	}
+	if h == nil {
+		return nil
+	}
+	overlaps := func(a0, a1, b0, b1 int) bool { return a0 < b1 && b0 < a1 }
+	var out []string
+	add := func(side int, m0, m1 int) {
+		for _, o := range hs {
+			lo, hi := o.Change.A0, o.Change.A1
+			if side == 1 {
+				lo, hi = o.Change.B0, o.Change.B1
+			}
+			if o.ID != id && overlaps(lo, hi, m0, m1) && !slices.Contains(out, o.ID) {
+				out = append(out, o.ID)
+			}
+		}
+	}
+	for _, m := range v.moves {
+		if overlaps(h.Change.A0, h.Change.A1, m.A0, m.A1) {
+			add(1, m.B0, m.B1) // moved out of h: the hunk it moved into
+		}
+		if overlaps(h.Change.B0, h.Change.B1, m.B0, m.B1) {
+			add(0, m.A0, m.A1) // moved into h: the hunk it moved out of
+		}
+	}
+	return out
 }

@@ -17,18 +17,39 @@ func (v *DiffView) page(dir int) bool {
 		return false
 	}
 	step := max(h-v.metric.line, v.metric.line)
-	return v.scrollTo(v.list.GetScrollOffset() + float32(dir)*step)
+	return v.paged(v.scrollTo(v.list.GetScrollOffset() + float32(dir)*step))
 }
 
 // Home scrolls to the first row; false when it is at the top already.
-func (v *DiffView) Home() bool { return v.scrollTo(0) }
+func (v *DiffView) Home() bool { return v.paged(v.scrollTo(0)) }
 
 // End scrolls to the last row; false when it is at the end already.
 func (v *DiffView) End() bool {
 	if v.model.Len() == 0 {
 		return false
 	}
-	return v.scrollTo(v.rowY(v.model.Len()-1) + v.rowHeight(v.model.Len()-1))
+	return v.paged(v.scrollTo(v.rowY(v.model.Len()-1) + v.rowHeight(v.model.Len()-1)))
+}
+
+// paged makes the place the counter names, and j goes on from, follow a
+// page key that moved the view (QA in the real window: after End the
+// counter still said "hunk 1 of 33"): the change j went to while it is
+// still on screen, else the row hunkLead below the top — the change
+// there, if there is one. It returns moved.
+func (v *DiffView) paged(moved bool) bool {
+	top := v.topRow()
+	if !moved || v.curRow >= top && v.curRow < top+v.visibleRows() {
+		return moved
+	}
+	v.curRow = min(top+hunkLead, v.model.Len()-1)
+	if h := v.model.Row(v.curRow).hunk; h >= 0 && !v.whitespaceOnly(h) {
+		v.curRow = v.model.changeRow(h)
+	}
+	v.redrawRows()
+	if v.OnJumped != nil {
+		v.OnJumped()
+	}
+	return moved
 }
 
 // scrollTo scrolls the rows to offset y, kept within the content; it
