@@ -761,9 +761,9 @@ func (d *detail) renderProposal() {
 		return
 	}
 	d.shownKey = key
-	old, proposed := f.BaseText(), f.Proposed
-	if f.Stale() { // editing a stale file: the disk against the merge
-		old, proposed = string(f.Disk.Content), d.merge(f).Text
+	old, proposed := leftText(f), f.Proposed // editrebase.go: the disk of a stale file, else its base
+	if f.Stale() { // a stale file: the disk against the merge
+		proposed = d.merge(f).Text
 	}
 	if d.editing {
 		d.noteEditBase(f)
