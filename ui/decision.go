@@ -762,7 +762,7 @@ func (d *detail) renderProposal() {
 	}
 	d.shownKey = key
 	old, proposed := leftText(f), f.Proposed // editrebase.go: the disk of a stale file, else its base
-	if f.Stale() { // a stale file: the disk against the merge
+	if f.Stale() {                           // a stale file: the disk against the merge
 		proposed = d.merge(f).Text
 	}
 	if d.editing {
