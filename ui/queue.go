@@ -78,12 +78,17 @@ func queueRows(ps []review.Proposal) []queueRow {
 	return rows
 }
 
-// groupName is how the queue names a proposal's agent and session.
+// groupName is how the queue names a proposal's agent and session, and
+// in a window over several desks the desk that holds it.
 func groupName(p review.Proposal) string {
-	if p.Session == "" {
-		return p.Agent
+	name := p.Agent
+	if p.Session != "" {
+		name += " · " + p.Session
 	}
-	return p.Agent + " · " + p.Session
+	if p.Where != "" {
+		name += " @ " + p.Where
+	}
+	return name
 }
 
 // fileNames names a proposal's files for the queue: the first file's path
@@ -129,6 +134,9 @@ func badge(p review.Proposal) (string, fyne.ThemeColorName) {
 
 // stateBadge is badge for p's state alone.
 func stateBadge(p review.Proposal) (string, fyne.ThemeColorName) {
+	if p.Unreachable { // its desk dropped: kept, decided by nothing until it is back
+		return "unreachable", theme.ColorNameError
+	}
 	if p.Held {
 		return "pick lines", theme.ColorNameWarning
 	}
