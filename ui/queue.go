@@ -24,6 +24,7 @@ type queueRow struct {
 	// waiting for a decision.
 	files, added, removed, open, streaming int
 	p                                      review.Proposal
+	where                                  string // header: its workspaces, when the desk serves several (labelWorkspaces)
 }
 
 // queueRows groups proposals by changeset (agent, session and turn; see
@@ -169,6 +170,8 @@ type queueView struct {
 	// keyboard), a click on the selected row included.
 	onTapped func()
 	quiet    bool // selecting programmatically: do not call onSelected
+	// workspaces names the desk's roots in the headings (workspaceLabels).
+	workspaces map[string]string
 }
 
 func newQueueView(now func() time.Time) *queueView {
@@ -218,6 +221,7 @@ func (q *queueView) tapped() {
 // setProposals replaces the queue's content, keeping the selection.
 func (q *queueView) setProposals(ps []review.Proposal) {
 	q.rows = queueRows(ps)
+	labelWorkspaces(q.rows, q.workspaces)
 	q.list.Refresh()
 	q.syncSelection()
 }
@@ -415,6 +419,9 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 	fg := theme.Color(theme.ColorNameForeground)
 	if r.header != "" {
 		c.headerName = r.header
+		if r.where != "" {
+			c.headerName = r.where + " — " + r.header
+		}
 		c.headerRest = fmt.Sprintf("  · %d %s %s · %d open", r.files, plural(r.files, "file", "files"), lineCounts(r.added, r.removed, r.streaming, r.count), r.open)
 		c.header.Text = c.headerName + c.headerRest
 		c.header.Color = theme.Color(theme.ColorNamePlaceHolder)
