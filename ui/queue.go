@@ -27,7 +27,8 @@ type queueRow struct {
 	// waiting for a decision.
 	files, added, removed, open, streaming int
 	p                                      review.Proposal
-	gone                                   bool // the proposal left the queue while the pointer held it still
+	gone                                   bool   // the proposal left the queue while the pointer held it still
+	where                                  string // header: its workspaces, when the desk serves several (labelWorkspaces)
 }
 
 // queueRows lays the changesets of ps out as the queue shows them
@@ -79,6 +80,7 @@ func heldRows(rows []queueRow, ps []review.Proposal) (out []queueRow, added int)
 	for i, r := range rows {
 		switch {
 		case r.header != "":
+			r.where = "" // labelWorkspaces says it again
 			if cs, ok := byKey[r.key]; ok {
 				r = headerRow(cs)
 			}
@@ -100,12 +102,17 @@ func heldRows(rows []queueRow, ps []review.Proposal) (out []queueRow, added int)
 	return out, added
 }
 
-// groupName is how the queue names a proposal's agent and session.
+// groupName is how the queue names a proposal's agent and session, and
+// in a window over several desks the desk that holds it.
 func groupName(p review.Proposal) string {
-	if p.Session == "" {
-		return p.Agent
+	name := p.Agent
+	if p.Session != "" {
+		name += " · " + p.Session
 	}
-	return p.Agent + " · " + p.Session
+	if p.Where != "" {
+		name += " @ " + p.Where
+	}
+	return name
 }
 
 // fileNames names a proposal's files for the queue: the first file's path
@@ -151,6 +158,9 @@ func badge(p review.Proposal) (string, fyne.ThemeColorName) {
 
 // stateBadge is badge for p's state alone.
 func stateBadge(p review.Proposal) (string, fyne.ThemeColorName) {
+	if p.Unreachable { // its desk dropped: kept, decided by nothing until it is back
+		return "unreachable", theme.ColorNameError
+	}
 	if p.Held {
 		return "pick lines", theme.ColorNameWarning
 	}
@@ -186,6 +196,8 @@ type queueView struct {
 	onTapped func()
 	quiet    bool // selecting programmatically: do not call onSelected
 	hold     *queueHold
+	// workspaces names the desk's roots in the headings (workspaceLabels).
+	workspaces map[string]string
 }
 
 // queueHold holds the queue still while the pointer is over it (issue 25
@@ -259,6 +271,7 @@ func (q *queueView) tapped() {
 // the pointer is over the queue, the rows hold still (queueHold).
 func (q *queueView) setProposals(ps []review.Proposal) {
 	rows := queueRows(ps)
+	labelWorkspaces(rows, q.workspaces)
 	q.order = q.order[:0]
 	for _, r := range rows {
 		if r.header == "" {
@@ -269,6 +282,7 @@ func (q *queueView) setProposals(ps []review.Proposal) {
 		var added int
 		q.hold.latest = ps
 		q.rows, added = heldRows(q.rows, ps)
+		labelWorkspaces(q.rows, q.workspaces)
 		q.hold.say(added)
 	} else {
 		q.hold.latest = nil
@@ -559,6 +573,9 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 	fg := theme.Color(theme.ColorNameForeground)
 	if r.header != "" {
 		c.headerName = r.header
+		if r.where != "" {
+			c.headerName = r.where + " — " + r.header
+		}
 		c.headerRest = fmt.Sprintf("  · %d %s %s · %d open", r.files, plural(r.files, "file", "files"), lineCounts(r.added, r.removed, r.streaming, r.count), r.open)
 		c.header.Text = c.headerName + c.headerRest
 		c.header.Color = theme.Color(theme.ColorNamePlaceHolder)
