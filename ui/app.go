@@ -70,7 +70,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	a := app.NewWithID(AppID)
 	a.SetIcon(AppIcon)
-	w := NewWindow(a, b.Desk, WindowOptions{Interrupted: b.Interrupted, Socket: b.Socket, Doors: b.DoorStatus, Journal: b.Journal, Log: stderr})
+	w := NewWindow(a, b.Desk, WindowOptions{Interrupted: b.Interrupted, Socket: b.Socket, Doors: b.DoorStatus, History: true, Log: stderr})
 	if err := b.Serve(); err != nil {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
 	}
@@ -116,7 +116,7 @@ func mainRemote(target string, stdout, stderr io.Writer) int {
 	defer d.Close()
 	a := app.NewWithID(AppID)
 	a.SetIcon(AppIcon)
-	w := NewWindow(a, d, WindowOptions{Remote: t.String()})
+	w := NewWindow(a, d, WindowOptions{Remote: t.String(), History: true})
 	fmt.Fprintf(stdout, "diffdesk: reviewing the desk at %s (workspace %s)\n", t, strings.Join(d.Roots(), ", "))
 	d.OnLost(func(err error) {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
