@@ -73,6 +73,9 @@ type SSHOptions struct {
 	// the PATH a non-interactive ssh command gets, then in ~/.local/bin
 	// (make install) and ~/go/bin (go install).
 	Deskctl string
+	// Limits bound what the window keeps of the desk (zero: DefaultLimits;
+	// a window over several desks gives each its ShareOf them).
+	Limits Limits
 	// Stderr gets ssh's own messages (host keys, passwords, errors) as they
 	// come; nil discards them. The last of them are also in Dial's error.
 	Stderr io.Writer
@@ -148,7 +151,8 @@ func Dial(ctx context.Context, t Target, o SSHOptions) (*Desk, error) {
 		return nil, fmt.Errorf("starting %s: %w", argv[0], err)
 	}
 	p := &process{cmd: cmd, in: in, out: out}
-	d, err := Open(ctx, deskrpc.NewClientMax(p, DefaultLimits.MessageBytes), t.String(), review.LocalPerson())
+	l := o.Limits.orDefault()
+	d, err := OpenLimited(ctx, deskrpc.NewClientMax(p, l.MessageBytes), t.String(), review.LocalPerson(), l)
 	if err != nil {
 		p.Close()
 		if msg := tail.String(); msg != "" {
