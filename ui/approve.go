@@ -13,6 +13,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/memory"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // The decisions of the shown proposal: approve (as proposed, edited, the
@@ -140,7 +141,7 @@ func (d *detail) openRejectDialog(whole bool, question string) {
 	d.rejectWhole = whole
 	var dlg dialog.Dialog
 	d.rejectEntry = newDialogEntry(true, func() { dlg.Hide() }, d.confirmReject)
-	d.rejectEntry.SetPlaceHolder(rejectPlaceholder(d.p))
+	d.rejectEntry.SetPlaceHolder(present.RejectPlaceholder(d.p))
 	d.rejectEntry.setDraft(d.draft("reject"))
 	d.rejectEntry.SetMinRowsVisible(3)
 	d.rejectConfirm = widget.NewButton("Reject (Ctrl+Enter)", d.confirmReject)
@@ -326,7 +327,7 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 	if p, ok := d.w.desk.Get(id); ok {
 		d.p = p
 	}
-	d.setStatus(outcomeText(d.p, o), false)
+	d.setStatus(present.Outcome(d.p, o), false)
 	d.shownKey = ""
 	d.render()
 	d.w.refreshQueue() // on to the next proposal waiting, if there is one
