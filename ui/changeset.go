@@ -170,12 +170,19 @@ func (t *changesetTree) current() int {
 // fileState names a changeset file's state for the tree, and its colour
 // (present.FileState).
 func (t *changesetTree) fileState(f review.ChangesetFile) (string, fyne.ThemeColorName) {
-	tf := present.TreeFile{File: f, Ticks: t.ticksNote(f)} // treeticks.go
-	if p, ok := t.d.w.desk.Get(f.Proposal); ok {
-		tf.Proposal = &p
-	}
-	if o, ok := t.d.w.desk.Outcome(f.Proposal); ok {
-		tf.Outcome = &o
+	tf := present.TreeFile{File: f}
+	switch f.State {
+	case review.StatePending:
+		tf.Ticks = t.ticksNote(f) // treeticks.go
+	case review.StateFailed, review.StateStale:
+		if p, ok := t.d.w.desk.Get(f.Proposal); ok {
+			tf.Proposal = &p
+		}
+	case review.StateStreaming, review.StateDecided, review.StateWithdrawn:
+	default:
+		if o, ok := t.d.w.desk.Outcome(f.Proposal); ok {
+			tf.Outcome = &o
+		}
 	}
 	s, tone := present.FileState(tf)
 	return s, toneColor(tone)

@@ -28,10 +28,9 @@ type detail struct {
 	shownAt time.Time // when the shown proposal was first shown (ArmDelay)
 	// seen are the files of the proposal the person has had on screen;
 	// unseenOK says they chose to approve the others unopened.
-	seen      map[string]bool
-	unseenOK  bool
-	trivialOK map[string]map[string]bool // path → hunks approved by their trivial label (t)
-	trivial   trivialJobs                // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
+	seen     map[string]bool
+	unseenOK bool
+	trivial  trivialJobs // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
 	// seenBefore keeps, per proposal shown before, the hunks that were on
 	// screen (path → ids), for a whole-changeset approval (seen.go).
 	seenBefore map[string]map[string]map[string]bool
@@ -104,19 +103,13 @@ type detail struct {
 	// The proposal shown and what the person did to it so far.
 	id       string
 	p        review.Proposal
-	file     int // index in p.Files
-	queuePos int // where it was in the queue when selected
-	shownKey string
-	editing  bool
-	edited   map[string]string             // path → text the person approved in the editor or an external editor
-	editedOn map[string]string             // path → the left side the edit was made against (editrebase.go)
-	accepted map[string][]string           // path → accepted hunk ids, for files whose hunks were toggled
-	kept     map[string]keptChoices        // per proposal left undecided: its ticks and edit (keepchoices.go)
-	merges   map[string]engine.MergeResult // path → merge of a stale file (base, disk as reviewed, proposal)
+	choices                     // what the person did to it: ticks, edits, file shown (choices.go)
+	queuePos int                // where it was in the queue when selected
+	shownKey string             // what the view shows, so that render rebuilds it only when that changes
+	kept     map[string]choices // per proposal left undecided (keepchoices.go)
 	deciding bool
 	outcome  *review.Outcome
-	approved map[string]string        // path → the text sent for writing, to show what the formatter changed
-	hunks    map[string][]engine.Hunk // path → the proposal's hunks (cache)
+	approved map[string]string // path → the text sent for writing, to show what the formatter changed
 	ext      *externalEdit
 }
 
@@ -261,11 +254,9 @@ func (d *detail) showViewOptions() {
 // the hunks it had on screen (keepSeen).
 func (d *detail) reset() {
 	d.keepSeen()
-	d.file, d.editing, d.deciding, d.outcome, d.shownKey = 0, false, false, nil, ""
-	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
-	d.editedOn = nil
-	d.hunks = map[string][]engine.Hunk{}
-	d.seen, d.unseenOK, d.trivialOK = map[string]bool{}, false, map[string]map[string]bool{}
+	d.choices = newChoices()
+	d.deciding, d.outcome, d.shownKey, d.approved = false, nil, "", nil
+	d.seen, d.unseenOK = map[string]bool{}, false
 	d.ownEditOK, d.clickedAt = "", nil
 	d.trivial.dropAll()
 	d.view.ForgetSeen()
@@ -844,17 +835,6 @@ func (d *detail) placeKept() (line int, y float32, ok bool) {
 	return line, y, on
 }
 
-// merge returns (and caches) the 3-way merge of a stale file against the
-// disk content the person is shown.
-func (d *detail) merge(f review.File) engine.MergeResult {
-	m, ok := d.merges[f.Path+"\x00"+f.Disk.SHA256]
-	if !ok {
-		m = f.Merge()
-		d.merges[f.Path+"\x00"+f.Disk.SHA256] = m
-	}
-	return m
-}
-
 // updateBar shows and enables the decision buttons the state allows.
 func (d *detail) updateBar() {
 	p := d.p
@@ -954,21 +934,15 @@ func (d *detail) viewHasProposal(f review.File) bool {
 	return d.shownKey != "" && !d.editing && !f.Stale() && d.outcome == nil && d.p.State != review.StateStreaming
 }
 
-// acceptedFor returns the accepted hunk ids of file i: the view's for the
-// shown file, what the person left for files shown before, else all.
-func (d *detail) acceptedFor(i int) []string {
-	f := d.p.Files[i]
-	if i == d.file && d.viewHasProposal(f) {
-		return d.view.AcceptedHunks()
+// choicesNow are the shown proposal's choices with the ticks the view
+// shows for its file.
+func (d *detail) choicesNow() choices {
+	if len(d.p.Files) > d.file {
+		if f := d.cur(); d.viewHasProposal(f) {
+			return d.choices.withTicks(f.Path, d.view.AcceptedHunks())
+		}
 	}
-	if ids, ok := d.accepted[f.Path]; ok {
-		return ids
-	}
-	var ids []string
-	for _, h := range d.fileHunks(f) {
-		ids = append(ids, h.ID)
-	}
-	return ids
+	return d.choices
 }
 
 // fileHunks are the hunks of a file's proposal (ids as the view shows
