@@ -141,7 +141,7 @@ func (q queueDriver) Rows() []string {
 		c := newQueueCell()
 		c.set(r, q.h.clock())
 		if r.header != "" {
-			out = append(out, "["+c.header.Text+"]")
+			out = append(out, "["+c.headerName+c.headerRest+"]") // in full: the cell here has no width to fit it to
 			continue
 		}
 		s := strings.TrimSpace(c.fullName)

@@ -25,6 +25,7 @@ type queueRow struct {
 	// waiting for a decision.
 	files, added, removed, open, streaming int
 	p                                      review.Proposal
+	where                                  string // header: its workspaces, when the desk serves several (labelWorkspaces)
 }
 
 // queueRows groups proposals by changeset (agent, session and turn; see
@@ -79,12 +80,17 @@ func queueRows(ps []review.Proposal) []queueRow {
 	return rows
 }
 
-// groupName is how the queue names a proposal's agent and session.
+// groupName is how the queue names a proposal's agent and session, and
+// in a window over several desks the desk that holds it.
 func groupName(p review.Proposal) string {
-	if p.Session == "" {
-		return p.Agent
+	name := p.Agent
+	if p.Session != "" {
+		name += " · " + p.Session
 	}
-	return p.Agent + " · " + p.Session
+	if p.Where != "" {
+		name += " @ " + p.Where
+	}
+	return name
 }
 
 // fileNames names a proposal's files for the queue: the first file's path
@@ -135,6 +141,8 @@ type queueView struct {
 	// keyboard), a click on the selected row included.
 	onTapped func()
 	quiet    bool // selecting programmatically: do not call onSelected
+	// workspaces names the desk's roots in the headings (workspaceLabels).
+	workspaces map[string]string
 }
 
 func newQueueView(now func() time.Time) *queueView {
@@ -184,6 +192,7 @@ func (q *queueView) tapped() {
 // setProposals replaces the queue's content, keeping the selection.
 func (q *queueView) setProposals(ps []review.Proposal) {
 	q.rows = queueRows(ps)
+	labelWorkspaces(q.rows, q.workspaces)
 	q.list.Refresh()
 	q.syncSelection()
 }
@@ -381,6 +390,9 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 	fg := theme.Color(theme.ColorNameForeground)
 	if r.header != "" {
 		c.headerName = r.header
+		if r.where != "" {
+			c.headerName = r.where + " — " + r.header
+		}
 		c.headerRest = fmt.Sprintf("  · %d %s %s · %d open", r.files, plural(r.files, "file", "files"), lineCounts(r.added, r.removed, r.streaming, r.count), r.open)
 		c.header.Text = c.headerName + c.headerRest
 		c.header.Color = theme.Color(theme.ColorNamePlaceHolder)

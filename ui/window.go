@@ -143,6 +143,7 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	w.Win = a.NewWindow("DiffDesk" + remoteTitle(o.Remote))
 	w.Win.SetMaster()
 	w.queue = newQueueView(w.now)
+	w.queue.workspaces = workspaceLabels(desk.Roots())
 	w.queue.onSelected = w.Select
 	w.queue.onTapped = w.keysBack
 	w.detail = newDetail(w)

@@ -73,6 +73,7 @@ func TestBadge(t *testing.T) {
 		{review.Proposal{State: review.StateFailed}, "failed", Danger},
 		{review.Proposal{State: review.StateFailed, Held: true}, "pick lines", Warning},
 		{review.Proposal{State: review.StateDecided}, "writing", Accent},
+		{review.Proposal{State: review.StatePending, Unreachable: true}, "unreachable", Danger},
 		{review.Proposal{State: review.StatePending, Files: prot}, "protected", Danger},
 		{review.Proposal{State: review.StateStale, Files: prot}, "protected · stale", Danger},
 		// decided: the protected badge has done its work

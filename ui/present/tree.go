@@ -26,6 +26,9 @@ func Badge(p review.Proposal) (string, Tone) {
 }
 
 func stateBadge(p review.Proposal) (string, Tone) {
+	if p.Unreachable { // its desk dropped: kept, decided by nothing until it is back
+		return "unreachable", Danger
+	}
 	if p.Held {
 		return "pick lines", Warning
 	}
