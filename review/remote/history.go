@@ -76,3 +76,78 @@ func (d *Desk) Restore(ctx context.Context, req journal.RestoreRequest, apply bo
 	}
 	return a.Plan, a.Result, nil
 }
+
+// historyDesk is a desk whose history a Fleet reads: its one member.
+type historyDesk interface {
+	History(ctx context.Context, f journal.Filter) (journal.Page, error)
+	HistoryAgents(ctx context.Context) ([]journal.Agent, error)
+	HistoryDetail(ctx context.Context, ref journal.Ref) (journal.Detail, error)
+	HistoryDiff(ctx context.Context, c review.HistoryCompare) ([]review.HistoryFile, error)
+	Restore(ctx context.Context, req journal.RestoreRequest, apply bool) (journal.RestorePlan, journal.RestoreResult, error)
+}
+
+var _ historyDesk = (*Desk)(nil)
+
+// historyOf is the fleet's one desk, for its history: a fleet of several
+// has none of its own (each desk's history is that desk's).
+func (f *Fleet) historyOf() (historyDesk, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.desks) != 1 {
+		return nil, fmt.Errorf("history is one desk's, and this window reviews %d: start diffdesk --connect with that desk alone, or deskctl history on its machine", len(f.desks))
+	}
+	s := f.desks[0]
+	if s.m == nil || s.down != nil {
+		return nil, &UnreachableError{Label: s.label, Err: s.down}
+	}
+	h, ok := s.m.(historyDesk)
+	if !ok {
+		return nil, fmt.Errorf("the desk %s does not serve its history here", s.label)
+	}
+	return h, nil
+}
+
+// History is the one desk's (historyOf).
+func (f *Fleet) History(ctx context.Context, fl journal.Filter) (journal.Page, error) {
+	h, err := f.historyOf()
+	if err != nil {
+		return journal.Page{}, err
+	}
+	return h.History(ctx, fl)
+}
+
+// HistoryAgents is the one desk's (historyOf).
+func (f *Fleet) HistoryAgents(ctx context.Context) ([]journal.Agent, error) {
+	h, err := f.historyOf()
+	if err != nil {
+		return nil, err
+	}
+	return h.HistoryAgents(ctx)
+}
+
+// HistoryDetail is the one desk's (historyOf).
+func (f *Fleet) HistoryDetail(ctx context.Context, ref journal.Ref) (journal.Detail, error) {
+	h, err := f.historyOf()
+	if err != nil {
+		return journal.Detail{}, err
+	}
+	return h.HistoryDetail(ctx, ref)
+}
+
+// HistoryDiff is the one desk's (historyOf).
+func (f *Fleet) HistoryDiff(ctx context.Context, c review.HistoryCompare) ([]review.HistoryFile, error) {
+	h, err := f.historyOf()
+	if err != nil {
+		return nil, err
+	}
+	return h.HistoryDiff(ctx, c)
+}
+
+// Restore is the one desk's (historyOf): that desk writes.
+func (f *Fleet) Restore(ctx context.Context, req journal.RestoreRequest, apply bool) (journal.RestorePlan, journal.RestoreResult, error) {
+	h, err := f.historyOf()
+	if err != nil {
+		return journal.RestorePlan{}, journal.RestoreResult{}, err
+	}
+	return h.Restore(ctx, req, apply)
+}
