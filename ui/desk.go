@@ -23,6 +23,7 @@ type Desk interface {
 	Decide(ctx context.Context, id string, dec review.Decision) (review.Outcome, error)
 	ChangesetOf(id string) (review.Changeset, bool)
 	DecideChangeset(ctx context.Context, key string, dec review.ChangesetDecision) (review.ChangesetResult, error)
+	ApproveTrivial(ctx context.Context, key string, dec review.ChangesetDecision, except ...string) (review.TrivialApproval, error)
 	CheckText(ctx context.Context, id, path, text string) ([]checker.Report, error)
 	Forget(id string)
 	Attend() (leave func())

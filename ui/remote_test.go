@@ -130,3 +130,59 @@ func TestHistoryOverARemoteDesk(t *testing.T) {
 		t.Errorf("after the restore far.txt is %q; want it as it was, one", got)
 	}
 }
+
+// TestTOverARemoteDesk: t approves the changeset's other proposals that
+// are trivial throughout on a desk on another machine too: the desk
+// classifies and approves (Desk.ApproveTrivial), the window says so.
+func TestTOverARemoteDesk(t *testing.T) {
+	a := test.NewTempApp(t)
+	local := reviewtest.NewDesk(t, "", "")
+	sock := deskrpctest.Serve(t, local.Desk)
+	cl, err := deskrpc.Dial(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := remote.Open(reviewtest.Context(t), cl, "dev@box", "me@laptop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rd.Close() })
+	sched := make(chan func(), 4096)
+	w := NewWindow(a, rd, WindowOptions{Do: func(f func()) { sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, Remote: "dev@box"})
+	t.Cleanup(w.Close)
+	w.Win.Resize(fyne.NewSize(1200, 700))
+	w.View().SetSynchronous(true)
+	until := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.After(20 * time.Second)
+		for !cond() {
+			select {
+			case f := <-sched:
+				f()
+			case <-time.After(5 * time.Millisecond):
+			case <-deadline:
+				t.Fatalf("timed out waiting until %s", what)
+			}
+		}
+	}
+	code := "package x\n\nfunc B() {\n\treturn\n}\n"
+	for _, name := range []string{"real.go", "spaces.go"} {
+		reviewtest.WriteFile(t, filepath.Join(local.Root, name), code)
+	}
+	real, err := local.Propose(reviewtest.Context(t), review.Request{Agent: "claude-code", Session: "s1", Format: engine.FormatWrite, Path: "real.go", Payload: "package x\n\nfunc B() {\n\tprintln()\n}\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spaces, err := local.Propose(reviewtest.Context(t), review.Request{Agent: "claude-code", Session: "s1", Format: engine.FormatWrite, Path: "spaces.go", Payload: "package x\n\nfunc B() {\n\treturn   \n}\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	until("the window shows both", func() bool { _, ok := rd.Get(spaces.ID); return ok && w.Selected() == real.ID })
+	until("the shown proposal's hunks are classified", func() bool { return !w.detail.trivialPending() })
+	w.TypeKey('t')
+	until("the far desk approves the whitespace-only proposal", func() bool { o, ok := local.Outcome(spaces.ID); return ok && o.Status == journal.Approved })
+	until("the window says so", func() bool { return strings.Contains(w.detail.status.Text, "Approved 1 other proposal of the changeset, trivial throughout") })
+	if p, _ := local.Get(real.ID); p.State != review.StatePending {
+		t.Errorf("the proposal with a real change after t: %s; want it left for the person", p.State)
+	}
+}

@@ -117,6 +117,8 @@ var methods = map[string]*method{
 		denied: "decide, place, dismiss: only a reviewer decides, places a block or dismisses a failure, and this connection is an agent's; " + notReviewer},
 	"decideChangeset": {role: reviewerOnly, blocks: true, run: handler((*conn).decideChangeset),
 		denied: "decideChangeset: only a reviewer decides, and this connection is an agent's; " + notReviewer},
+	"approveTrivial": {role: reviewerOnly, blocks: true, run: handler((*conn).approveTrivial),
+		denied: "approveTrivial: only a reviewer decides, and this connection is an agent's; " + notReviewer},
 	"place": {role: reviewerOnly, blocks: true, run: handler((*conn).place),
 		denied: "decide, place, dismiss: only a reviewer decides, places a block or dismisses a failure, and this connection is an agent's; " + notReviewer},
 	"dismiss": {role: reviewerOnly, blocks: true, run: handler((*conn).dismiss),
