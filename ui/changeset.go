@@ -201,7 +201,9 @@ func (t *changesetTree) fileState(f review.ChangesetFile) (string, fyne.ThemeCol
 		return "decided", theme.ColorNamePlaceHolder
 	}
 	switch o.Status {
-	case journal.Approved, journal.ApprovedEdited, journal.Partial:
+	case journal.Partial:
+		return partialFile(o, f.Path) // outcometext.go: whole, k of n, not written
+	case journal.Approved, journal.ApprovedEdited:
 		return string(o.Status), theme.ColorNameSuccess
 	case journal.Rejected, journal.Failed, journal.Stale:
 		return string(o.Status), theme.ColorNameError

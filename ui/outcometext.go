@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
@@ -117,6 +120,32 @@ func perFile(p review.Proposal, o review.Outcome) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// partialFile names, for the changeset tree, what a partial approval o
+// did to the file at path, as perFile says it: "approved" (written whole),
+// "partial k of n", or "not written"; and its colour.
+func partialFile(o review.Outcome, path string) (string, fyne.ThemeColorName) {
+	for _, f := range o.Files {
+		if f.Path != path || len(f.Hunks) == 0 {
+			continue
+		}
+		acc := 0
+		for _, h := range f.Hunks {
+			if h.Accepted {
+				acc++
+			}
+		}
+		switch n := len(f.Hunks); acc {
+		case 0:
+			return "not written", theme.ColorNamePlaceHolder
+		case n:
+			return string(journal.Approved), theme.ColorNameSuccess
+		default:
+			return fmt.Sprintf("partial %d of %d", acc, n), theme.ColorNameSuccess
+		}
+	}
+	return string(journal.Partial), theme.ColorNameSuccess
 }
 
 // relOf is path relative to its root as the proposal names it.
