@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // queueRow is one row of the queue: a changeset's header (agent ·
@@ -144,40 +145,10 @@ func age(now, t time.Time) string {
 }
 
 // badge is the state badge a proposal shows in the queue, and its colour;
-// "" for a plain pending proposal.
+// "" for a plain pending proposal (present.Badge).
 func badge(p review.Proposal) (string, fyne.ThemeColorName) {
-	b, c := stateBadge(p)
-	if len(protectedFiles(p)) > 0 && p.State.Open() {
-		if b != "" {
-			b = " · " + b
-		}
-		return "protected" + b, theme.ColorNameError
-	}
-	return b, c
-}
-
-// stateBadge is badge for p's state alone.
-func stateBadge(p review.Proposal) (string, fyne.ThemeColorName) {
-	if p.Unreachable { // its desk dropped: kept, decided by nothing until it is back
-		return "unreachable", theme.ColorNameError
-	}
-	if p.Held {
-		return "pick lines", theme.ColorNameWarning
-	}
-	switch p.State {
-	case review.StateStreaming:
-		return "streaming", theme.ColorNamePrimary
-	case review.StateStale:
-		return "stale", theme.ColorNameWarning
-	case review.StateFailed:
-		return "failed", theme.ColorNameError
-	case review.StateDecided:
-		return "writing", theme.ColorNamePrimary
-	}
-	if p.Failure != "" {
-		return "write failed", theme.ColorNameError
-	}
-	return "", theme.ColorNameForeground
+	b, tone := present.Badge(p)
+	return b, toneColor(tone)
 }
 
 // queueView is the left pane: every open proposal (and failed ones until
