@@ -7,12 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"fyne.io/fyne/v2/widget"
-
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/checker"
 	"github.com/diffdesk/diffdesk/ui/diffview"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // maxProblemLines caps the problems listed under the diff at once.
@@ -40,8 +39,9 @@ func (d *detail) updateChecks() {
 			failure = "could not check your edit: " + c.err.Error()
 		}
 	}
-	d.checks.SetText(checksSummary(f.Checks, where))
-	d.checks.Importance = checksImportance(f.Checks)
+	word, tone := present.Checks(f.Checks, where)
+	d.checks.SetText(word)
+	d.checks.Importance = importance(tone)
 	d.checks.Refresh()
 	vis(d.checks, d.checks.Text != "")
 	if marked {
@@ -165,48 +165,6 @@ func (d *detail) stopEditCheck() {
 		c.cancel()
 	}
 	d.recheck = nil
-}
-
-// checksSummary is the header's word on a file's checks, where saying
-// what was checked (" in your edit").
-func checksSummary(c review.Checks, where string) string {
-	if c.Running {
-		return "checking…"
-	}
-	if c.Reports == nil {
-		return ""
-	}
-	var parts []string
-	if n := len(c.Problems()); n == 0 {
-		parts = append(parts, "no new problems"+where)
-	} else {
-		parts = append(parts, fmt.Sprintf("%d new %s", n, plural(n, "problem", "problems"))+where)
-	}
-	for _, r := range c.Reports {
-		if r.Err != nil {
-			parts = append(parts, r.Checker+" failed")
-		}
-	}
-	return strings.Join(parts, " · ")
-}
-
-// checksImportance colours the header's word: red for errors, amber for
-// warnings or a checker that failed.
-func checksImportance(c review.Checks) widget.Importance {
-	imp := widget.MediumImportance
-	if c.Reports != nil && !c.Running {
-		imp = widget.SuccessImportance
-	}
-	if len(c.Failed()) > 0 {
-		imp = widget.WarningImportance
-	}
-	for _, p := range c.Problems() {
-		if p.Severity == checker.SeverityError {
-			return widget.DangerImportance
-		}
-		imp = widget.WarningImportance
-	}
-	return imp
 }
 
 // problemMarks are the view's markers: the file's own problems by

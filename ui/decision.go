@@ -18,6 +18,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/ui/diffview"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // detail is the right pane: the selected proposal (its files, the DiffView)
@@ -27,10 +28,9 @@ type detail struct {
 	shownAt time.Time // when the shown proposal was first shown (ArmDelay)
 	// seen are the files of the proposal the person has had on screen;
 	// unseenOK says they chose to approve the others unopened.
-	seen      map[string]bool
-	unseenOK  bool
-	trivialOK map[string]map[string]bool // path → hunks approved by their trivial label (t)
-	trivial   trivialJobs                // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
+	seen     map[string]bool
+	unseenOK bool
+	trivial  trivialJobs // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
 	// seenBefore keeps, per proposal shown before, the hunks that were on
 	// screen (path → ids), for a whole-changeset approval (seen.go).
 	seenBefore map[string]map[string]map[string]bool
@@ -103,19 +103,13 @@ type detail struct {
 	// The proposal shown and what the person did to it so far.
 	id       string
 	p        review.Proposal
-	file     int // index in p.Files
-	queuePos int // where it was in the queue when selected
-	shownKey string
-	editing  bool
-	edited   map[string]string             // path → text the person approved in the editor or an external editor
-	editedOn map[string]string             // path → the left side the edit was made against (editrebase.go)
-	accepted map[string][]string           // path → accepted hunk ids, for files whose hunks were toggled
-	kept     map[string]keptChoices        // per proposal left undecided: its ticks and edit (keepchoices.go)
-	merges   map[string]engine.MergeResult // path → merge of a stale file (base, disk as reviewed, proposal)
+	choices                     // what the person did to it: ticks, edits, file shown (choices.go)
+	queuePos int                // where it was in the queue when selected
+	shownKey string             // what the view shows, so that render rebuilds it only when that changes
+	kept     map[string]choices // per proposal left undecided (keepchoices.go)
 	deciding bool
 	outcome  *review.Outcome
-	approved map[string]string        // path → the text sent for writing, to show what the formatter changed
-	hunks    map[string][]engine.Hunk // path → the proposal's hunks (cache)
+	approved map[string]string // path → the text sent for writing, to show what the formatter changed
 	ext      *externalEdit
 }
 
@@ -135,11 +129,11 @@ func newDetail(w *Window) *detail {
 	d.problems = widget.NewLabel("")
 	d.problems.Wrapping = fyne.TextWrapWord
 	d.problems.Importance = widget.DangerImportance
-	d.staleShow = newChoice(w, []string{staleMerged, staleDisk, staleProposal}, func(string) {
+	d.staleShow = newChoice(w, []string{present.StaleMerged, present.StaleDisk, present.StaleProposal}, func(string) {
 		d.shownKey = ""
 		d.render()
 	})
-	d.staleShow.choose(staleMerged)
+	d.staleShow.choose(present.StaleMerged)
 	d.staleShow.Hide()
 	d.files = newChoice(w, nil, d.selectFile)
 	d.message = widget.NewLabel("")
@@ -260,15 +254,13 @@ func (d *detail) showViewOptions() {
 // the hunks it had on screen (keepSeen).
 func (d *detail) reset() {
 	d.keepSeen()
-	d.file, d.editing, d.deciding, d.outcome, d.shownKey = 0, false, false, nil, ""
-	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
-	d.editedOn = nil
-	d.hunks = map[string][]engine.Hunk{}
-	d.seen, d.unseenOK, d.trivialOK = map[string]bool{}, false, map[string]map[string]bool{}
+	d.choices = newChoices()
+	d.deciding, d.outcome, d.shownKey, d.approved = false, nil, "", nil
+	d.seen, d.unseenOK = map[string]bool{}, false
 	d.ownEditOK, d.clickedAt = "", nil
 	d.trivial.dropAll()
 	d.view.ForgetSeen()
-	d.staleShow.choose(staleMerged) // no callback: render follows
+	d.staleShow.choose(present.StaleMerged) // no callback: render follows
 	d.closeExternal()
 }
 
@@ -330,7 +322,7 @@ func (d *detail) show(p review.Proposal) {
 		// moving on to the next one hides nothing.
 		before := ""
 		if d.outcome != nil && d.id != "" {
-			before = fileNames(d.p) + ": " + outcomeText(d.p, *d.outcome)
+			before = fileNames(d.p) + ": " + present.Outcome(d.p, *d.outcome)
 		}
 		d.closeBoundDialog() // dialogbind.go: a question about the one left decides nothing now
 		d.stash()            // keepchoices.go: the ticks and edit of the one left
@@ -340,7 +332,7 @@ func (d *detail) show(p review.Proposal) {
 		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
 		d.setStatus(before, false)
 		if o, ok := d.w.desk.Outcome(p.ID); ok && !p.State.Open() && p.State != review.StateFailed {
-			d.setStatus(outcomeText(p, o), false) // a decided proposal of the changeset, read again
+			d.setStatus(present.Outcome(p, o), false) // a decided proposal of the changeset, read again
 		}
 		d.say("")
 		d.files.Options = nil // select the first file, whatever the last proposal had
@@ -361,7 +353,7 @@ func (d *detail) update(p review.Proposal) {
 	d.p = p
 	if o, ok := d.w.desk.Outcome(p.ID); ok && d.outcome == nil && !d.deciding {
 		d.outcome = &o // decided elsewhere (withdrawn, the decide method, a rule)
-		msg := outcomeText(p, o)
+		msg := present.Outcome(p, o)
 		if d.editing || len(d.edited) > 0 {
 			msg += " Your edit of it was not written." // it went without a word (real window)
 		}
@@ -541,12 +533,12 @@ func (d *detail) updateCounter() {
 	switch {
 	case d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming:
 		d.counter.SetText("")
-	case n+faded == 0 && len(d.p.Files) > 0 && staleFromStart(d.cur()) && d.staleShow.Selected == staleDisk:
+	case n+faded == 0 && len(d.p.Files) > 0 && present.StaleFromStart(d.cur()) && d.staleShow.Selected == present.StaleDisk:
 		d.counter.SetText("not known: the agent read a version this desk never had")
 	case n+faded == 0:
 		d.counter.SetText("no changes")
 	default:
-		d.counter.SetText(hunkWhere(k, above, 0, n) + hidden)
+		d.counter.SetText(present.HunkWhere(k, above, 0, n) + hidden)
 	}
 	if s := d.tree.counter(k, above, n); s != "" && d.counter.Text != "" && n+faded > 0 {
 		d.counter.SetText(s + hidden)
@@ -556,25 +548,6 @@ func (d *detail) updateCounter() {
 	if d.counter.Text != "" {
 		d.counter.SetText(d.counter.Text + d.trivialSummary())
 	}
-}
-
-// hunkWhere says where the view is among total hunks: in hunk k (1-based
-// in the shown file, whose hunks follow offset others), or, with k 0 and
-// above (this file's hunks above the place, -1: unknown) known, between
-// two of them: after go-to-line or a search, the counter says where the
-// person is, not the hunk j last went to.
-func hunkWhere(k, above, offset, total int) string {
-	switch {
-	case k > 0:
-		return fmt.Sprintf("hunk %d of %d", offset+k, total)
-	case above < 0 || total == 0:
-		return fmt.Sprintf("%d %s", total, plural(total, "hunk", "hunks"))
-	case offset+above == 0:
-		return fmt.Sprintf("above hunk 1 of %d", total)
-	case offset+above >= total:
-		return fmt.Sprintf("below hunk %d of %d", total, total)
-	}
-	return fmt.Sprintf("between hunks %d and %d of %d", offset+above, offset+above+1, total)
 }
 
 // updateLoose shows the loose-match card for the hunk j and k went to in
@@ -684,7 +657,7 @@ func (d *detail) render() {
 	}
 	d.intent.SetText(strings.Join(intent, "\n"))
 	vis(d.intent, len(intent) > 0)
-	d.state.SetText(stateText(p))
+	d.state.SetText(present.State(p))
 	if d.file >= len(p.Files) {
 		d.file = 0
 	}
@@ -699,7 +672,7 @@ func (d *detail) render() {
 	case p.State == review.StateFailed || len(p.Files) == 0:
 		d.failure.SetText(p.Failure)
 		d.showCenter(d.failureScroll)
-		d.note.SetText(failedNote(p))
+		d.note.SetText(present.Failed(p))
 		d.noteBox.Show()
 	case d.outcome != nil:
 		d.renderOutcome()
@@ -736,9 +709,9 @@ func (d *detail) renderProposal() {
 		// threw the view to hunk 1 at every save).
 		line, y, keep := d.placeKept()
 		switch d.staleShow.Selected {
-		case staleDisk:
+		case present.StaleDisk:
 			d.view.SetTexts(f.Path, f.BaseText(), string(f.Disk.Content))
-		case staleProposal:
+		case present.StaleProposal:
 			d.view.SetTexts(f.Path, f.BaseText(), f.Proposed)
 		default:
 			d.view.SetStale(string(f.Disk.Content), m)
@@ -748,7 +721,7 @@ func (d *detail) renderProposal() {
 		} else {
 			d.view.NextHunk() // open at the first change, as every diff does
 		}
-		d.note.SetText(staleNote(f, m))
+		d.note.SetText(present.Stale(f, m))
 		d.noteBox.Show()
 		d.shownKey = key
 		return
@@ -788,7 +761,7 @@ func (d *detail) renderProposal() {
 		}
 	}
 	d.view.SetEditable(d.editing)
-	switch note := unsureNote(f); {
+	switch note := present.Unsure(f); {
 	case d.editing:
 		d.noteBox.Hide() // the view says so in its own banner, keeping the rows still
 	case note != "":
@@ -817,7 +790,7 @@ func (d *detail) renderOutcome() {
 			d.view.SetTexts(fo.Path, before, fo.FinalContent)
 			d.shownKey = "format:" + fo.Path
 		}
-		d.note.SetText("The formatter changed " + relOf(d.p, fo.Path) + " after it was approved; this is its change.")
+		d.note.SetText("The formatter changed " + present.RelOf(d.p, fo.Path) + " after it was approved; this is its change.")
 		d.noteBox.Show()
 		return
 	}
@@ -860,75 +833,6 @@ func (d *detail) placeKept() (line int, y float32, ok bool) {
 	}
 	y, on := d.view.LineY(line)
 	return line, y, on
-}
-
-// merge returns (and caches) the 3-way merge of a stale file against the
-// disk content the person is shown.
-func (d *detail) merge(f review.File) engine.MergeResult {
-	m, ok := d.merges[f.Path+"\x00"+f.Disk.SHA256]
-	if !ok {
-		m = f.Merge()
-		d.merges[f.Path+"\x00"+f.Disk.SHA256] = m
-	}
-	return m
-}
-
-// The three views of a stale file: what Approve merged writes over the
-// disk, what changed on disk, and what the agent proposed, each against
-// the base the agent read.
-const (
-	staleMerged   = "Disk vs merged proposal"
-	staleDisk     = "What changed on disk" // base vs disk; short, so a 1024-wide window keeps the queue (narrow_test.go)
-	staleProposal = "What the agent sent"  // base vs proposal
-)
-
-func staleNote(f review.File, m engine.MergeResult) string {
-	s := f.Rel + " changed on disk after the agent read it, so the proposal is stale. "
-	if staleFromStart(f) {
-		s = f.Rel + " on disk is not the version the agent read, so the proposal is stale from the start: the desk never had that version, and what changed since it cannot be shown (" + strconv.Quote(staleDisk) + " shows nothing). "
-	}
-	if len(m.Conflicts) > 0 {
-		return s + fmt.Sprintf("Merging it into the disk's content gives %d conflict(s): Edit to resolve them, or Reject.", len(m.Conflicts))
-	}
-	return s + "Approve merged writes the proposal merged into the disk's content, and only while the disk still holds what is shown."
-}
-
-// staleFromStart reports whether f was stale when proposed: the agent read
-// a version of it the desk never had, so the base is the disk.
-func staleFromStart(f review.File) bool {
-	return f.Stale() && f.Disk.SHA256 == f.Base.SHA256
-}
-
-// stateText is the short state line beside the title.
-func stateText(p review.Proposal) string {
-	a, r := p.Counts()
-	counts := fmt.Sprintf("+%d −%d", a, r)
-	switch p.State {
-	case review.StateStreaming:
-		if len(p.Files) > 0 && p.Files[0].Growing.End > 0 {
-			return fmt.Sprintf("streaming… line %d", p.Files[0].Growing.End)
-		}
-		return "streaming…"
-	case review.StatePending:
-		if p.Failure != "" {
-			return "write failed; " + counts
-		}
-		return "waiting · " + counts
-	case review.StateStale:
-		return "stale · " + counts
-	case review.StateFailed:
-		if p.Held {
-			return "did not match · the agent waits for you"
-		}
-		return "failed"
-	case review.StateDecided:
-		return "writing…"
-	case review.StateWithdrawn:
-		return "withdrawn"
-	case review.StateReported:
-		return "decided"
-	}
-	return string(p.State)
 }
 
 // updateBar shows and enables the decision buttons the state allows.
@@ -1030,21 +934,15 @@ func (d *detail) viewHasProposal(f review.File) bool {
 	return d.shownKey != "" && !d.editing && !f.Stale() && d.outcome == nil && d.p.State != review.StateStreaming
 }
 
-// acceptedFor returns the accepted hunk ids of file i: the view's for the
-// shown file, what the person left for files shown before, else all.
-func (d *detail) acceptedFor(i int) []string {
-	f := d.p.Files[i]
-	if i == d.file && d.viewHasProposal(f) {
-		return d.view.AcceptedHunks()
+// choicesNow are the shown proposal's choices with the ticks the view
+// shows for its file.
+func (d *detail) choicesNow() choices {
+	if len(d.p.Files) > d.file {
+		if f := d.cur(); d.viewHasProposal(f) {
+			return d.choices.withTicks(f.Path, d.view.AcceptedHunks())
+		}
 	}
-	if ids, ok := d.accepted[f.Path]; ok {
-		return ids
-	}
-	var ids []string
-	for _, h := range d.fileHunks(f) {
-		ids = append(ids, h.ID)
-	}
-	return ids
+	return d.choices
 }
 
 // fileHunks are the hunks of a file's proposal (ids as the view shows

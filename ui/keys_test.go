@@ -14,6 +14,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // press types r as the desktop driver delivers it: to the widget with the
@@ -135,8 +136,8 @@ func TestReviewKeysWorkAfterClickingAnyControl(t *testing.T) {
 	// The choice clicked again is still the choice.
 	h.win.Select(stale.ID)
 	test.Tap(tappables(d.staleShow)[0])
-	if d.staleShow.Selected != staleMerged {
-		t.Errorf("the stale view chosen again is %q; want %q", d.staleShow.Selected, staleMerged)
+	if d.staleShow.Selected != present.StaleMerged {
+		t.Errorf("the stale view chosen again is %q; want %q", d.staleShow.Selected, present.StaleMerged)
 	}
 }
 

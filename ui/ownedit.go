@@ -36,13 +36,19 @@ type ownChange struct {
 }
 
 // doubleClicked answers a double click on line, col of the proposal's
-// text (0-based) outside edit mode: it says that e edits there.
+// text (0-based) outside edit mode, which selected the word there (the
+// view's read-only selection): it says Ctrl+C copies it and that e edits
+// there.
 func (d *detail) doubleClicked(line, col int) {
 	if d.editing || !d.canDecide() {
 		return
 	}
 	d.clickedAt = &[2]int{line, col}
-	d.say(fmt.Sprintf("A double click does not edit: e (or Edit) makes the right side an editor, the cursor at line %d.", line+1))
+	sel := ""
+	if s := d.view.SelectedText(); s != "" {
+		sel = fmt.Sprintf("Selected %q: Ctrl+C copies it. ", shortLine(s))
+	}
+	d.say(fmt.Sprintf("%sA double click does not edit: e (or Edit) makes the right side an editor, the cursor at line %d.", sel, line+1))
 }
 
 // ownChanges lists the changes the person made in dec's edited texts to

@@ -5,9 +5,6 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/checker"
-	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // TestApprovalWithNewProblemsSaysSo: a proposal with a checker's error is
@@ -30,18 +27,5 @@ func TestApprovalWithNewProblemsSaysSo(t *testing.T) {
 	want := " The checkers found 1 new problem(s) in what was written (line 2, badcheck: BAD line: BAD is not allowed); the agent was told."
 	if got := d.status.Text; !strings.HasSuffix(got, want) {
 		t.Errorf("status %q; want it to end %q", got, want)
-	}
-}
-
-// TestProblemsNoteThroughAnIDEDoor: through a door that tells the agent
-// only the verdict, the note says nothing of telling the agent; with no
-// new problem there is no note.
-func TestProblemsNoteThroughAnIDEDoor(t *testing.T) {
-	o := review.Outcome{Status: journal.Approved, Files: []review.FileOutcome{{NewProblems: []checker.Problem{{Line: 4, Source: "gofmt", Message: "missing condition"}, {Source: "vet", Message: "x"}}}}}
-	if got, want := problemsNote(review.Proposal{VerdictOnly: true}, o), " The checkers found 2 new problem(s) in what was written (line 4, gofmt: missing condition)."; got != want {
-		t.Errorf("problemsNote = %q; want %q", got, want)
-	}
-	if got := problemsNote(review.Proposal{}, review.Outcome{Status: journal.Approved, Files: []review.FileOutcome{{}}}); got != "" {
-		t.Errorf("problemsNote with no problem = %q; want none", got)
 	}
 }

@@ -43,21 +43,6 @@ func TestRejectThroughAnIDEDoorSaysTheReasonWasNotSent(t *testing.T) {
 	}
 }
 
-// TestOutcomeTextThroughAVerdictOnlyDoor: neither the reason nor the line
-// comments are said to be sent where the door carries none; elsewhere they
-// are.
-func TestOutcomeTextThroughAVerdictOnlyDoor(t *testing.T) {
-	cs := []journal.Comment{{Text: "x"}, {Text: "y"}}
-	o := review.Outcome{Status: journal.Rejected, Feedback: "wrong func", Comments: cs}
-	ide := review.Proposal{Agent: "gemini-cli", VerdictOnly: true}
-	if got, want := outcomeText(ide, o), "Rejected; nothing was written. gemini-cli was told only the verdict (its IDE door carries no reason); your reason is kept in the history: wrong func. 2 comment(s) kept in the history, not sent: the IDE door carries none."; got != want {
-		t.Errorf("through an IDE door:\n got %q\nwant %q", got, want)
-	}
-	if got, want := outcomeText(review.Proposal{Agent: "deskctl"}, o), "Rejected; nothing was written. Reason sent to the agent: wrong func. 2 comment(s) sent with it."; got != want {
-		t.Errorf("through the native door:\n got %q\nwant %q", got, want)
-	}
-}
-
 // TestApprovalTheAgentWritesSaysSo: approving a proposal the agent writes
 // itself (an IDE door, a hook) says the text went to the agent, not that
 // the desk wrote it (real window: "Approved and written (checkpoint 16)."

@@ -19,6 +19,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/startup"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 func TestQueueRowsGroupOldestFirstInTheAgentsOrder(t *testing.T) {
@@ -437,13 +438,13 @@ func TestStaleProposalShowsBaseDiskAndProposal(t *testing.T) {
 	for _, tt := range []struct {
 		show string
 		line int // 0-based line of the one change shown
-	}{{staleDisk, 0}, {staleProposal, 4}} {
+	}{{present.StaleDisk, 0}, {present.StaleProposal, 4}} {
 		d.staleShow.SetSelected(tt.show)
 		if got := firstChange(); got != tt.line {
 			t.Errorf("%s: the change shown is at line %d; want %d", tt.show, got, tt.line)
 		}
 	}
-	d.staleShow.SetSelected(staleMerged)
+	d.staleShow.SetSelected(present.StaleMerged)
 	if !d.view.Stale() {
 		t.Error("back on the merged view, the view is not the stale merge")
 	}
