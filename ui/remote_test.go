@@ -181,7 +181,9 @@ func TestTOverARemoteDesk(t *testing.T) {
 	until("the shown proposal's hunks are classified", func() bool { return !w.detail.trivialPending() })
 	w.TypeKey('t')
 	until("the far desk approves the whitespace-only proposal", func() bool { o, ok := local.Outcome(spaces.ID); return ok && o.Status == journal.Approved })
-	until("the window says so", func() bool { return strings.Contains(w.detail.status.Text, "Approved 1 other proposal of the changeset, trivial throughout") })
+	until("the window says so", func() bool {
+		return strings.Contains(w.detail.status.Text, "Approved 1 other proposal of the changeset, trivial throughout")
+	})
 	if p, _ := local.Get(real.ID); p.State != review.StatePending {
 		t.Errorf("the proposal with a real change after t: %s; want it left for the person", p.State)
 	}
