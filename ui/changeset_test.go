@@ -93,8 +93,8 @@ func TestChangesetTreeAndContinuousReview(t *testing.T) {
 		t.Fatalf("after k: showing %s; want b.txt's proposal back", d.id)
 	}
 	h.press('[') // the decided proposal of the changeset, read again
-	if d.id != a.ID || !strings.Contains(d.status.Text, "Approved and written") || !d.approve.Hidden {
-		t.Errorf("after [: showing %s, status %q, approve shown %v; want a.txt's decided proposal, no approve", d.id, d.status.Text, !d.approve.Hidden)
+	if d.id != a.ID || !strings.Contains(d.status.Text, "Approved and written") || !d.bar.approve.Hidden {
+		t.Errorf("after [: showing %s, status %q, approve shown %v; want a.txt's decided proposal, no approve", d.id, d.status.Text, !d.bar.approve.Hidden)
 	}
 	h.press('[')
 	if !strings.Contains(d.message.Text, "first file of the changeset") {

@@ -65,19 +65,8 @@ type detail struct {
 	failureScroll *container.Scroll
 	statusScroll  *container.Scroll
 	center        *fyne.Container
-	bar           *fyne.Container
+	bar           *decisionBar
 	content       fyne.CanvasObject
-
-	approve, reject, edit, approveEdited, cancelEdit *widget.Button
-	partial, merged, external, dismiss               *widget.Button
-	follow, wrap                                     *widget.Check
-	inline, ignoreWS, collapse                       *widget.Check // layout, whitespace, unchanged regions: with Wrap in viewOptions
-	askUnseenBox                                     *widget.Check // ask before approving what was never on screen (seen.go)
-	// viewButton opens viewOptions, a pop-up holding Fold, Ignore
-	// whitespace, Inline and Wrap: beside the buttons they would make the
-	// bar wider than the pane at 1280 px.
-	viewButton  *widget.Button
-	viewOptions *widget.PopUp
 
 	rejectEntry   *dialogEntry
 	rejectDialog  dialog.Dialog
@@ -155,35 +144,6 @@ func newDetail(w *Window) *detail {
 	d.statusScroll = container.NewVScroll(d.status)
 	d.statusScroll.SetMinSize(fyne.NewSize(0, 0))
 
-	d.approve = widget.NewButton("Approve (a)", d.Approve)
-	d.approve.Importance = widget.HighImportance
-	d.reject = widget.NewButton("Reject… (r)", d.ShowReject)
-	d.reject.Importance = widget.DangerImportance
-	d.edit = widget.NewButton("Edit (e)", d.ToggleEdit)
-	d.approveEdited = widget.NewButton("Approve edited (a)", d.ApproveEdited)
-	d.approveEdited.Importance = widget.HighImportance
-	d.cancelEdit = widget.NewButton("Cancel edit", d.CancelEdit)
-	d.partial = widget.NewButton("Approve selected hunks", d.ApprovePartial)
-	d.merged = widget.NewButton("Approve merged (a)", d.ApproveMerged)
-	d.merged.Importance = widget.HighImportance
-	d.external = widget.NewButton("External editor… (x)", d.EditExternal)
-	d.dismiss = widget.NewButton("Dismiss", d.Dismiss)
-	d.follow = widget.NewCheck("Follow (f)", thenKeysBack(w, d.view.SetFollow))
-	d.follow.SetChecked(true)
-	d.wrap = widget.NewCheck("Wrap long lines (w)", thenKeysBack(w, func(on bool) {
-		d.view.SetWrap(on)
-		w.app.Preferences().SetBool(prefWrap, on)
-	}))
-	d.inline = widget.NewCheck("Inline layout (i)", thenKeysBack(w, func(on bool) {
-		d.view.SetInline(on)
-		w.app.Preferences().SetBool(prefInline, on)
-	}))
-	d.ignoreWS = widget.NewCheck("Ignore whitespace (W)", thenKeysBack(w, func(on bool) {
-		d.view.SetIgnoreWhitespace(on)
-		d.updateCounter()
-	}))
-	d.collapse = widget.NewCheck("Fold unchanged lines (z)", thenKeysBack(w, d.view.SetCollapse))
-	d.collapse.SetChecked(true)
 	d.view.OnSearchClosed = func() {
 		w.stopTyping(d.view.SearchBox())
 		w.keysBack()
@@ -208,7 +168,7 @@ func newDetail(w *Window) *detail {
 	}
 	d.view.OnEditAt = d.doubleClicked // a double click on the proposal's text never edits (ownedit.go)
 	d.view.OnJumped = d.updateCounter // a tap on a change in the overview strip
-	d.view.OnFollowChanged = func(on bool) { d.follow.SetChecked(on) }
+	d.view.OnFollowChanged = func(on bool) { d.bar.follow.SetChecked(on) }
 	d.view.OnOpened = func() { // a big diff arrived: its hunks, their labels, counter and bar
 		d.showTrivial()
 		d.updateBar()
@@ -218,36 +178,35 @@ func newDetail(w *Window) *detail {
 		}
 	}
 
-	d.askUnseenBox = widget.NewCheck("Ask before approving unseen hunks", thenKeysBack(w, func(on bool) {
-		w.app.Preferences().SetBool(prefAskUnseen, on)
-	}))
-	d.askUnseenBox.SetChecked(w.app.Preferences().BoolWithFallback(prefAskUnseen, true))
-	d.viewOptions = widget.NewPopUp(container.NewVBox(d.askUnseenBox, d.collapse, d.ignoreWS, d.inline, d.wrap), w.Win.Canvas())
-	d.viewOptions.Hide() // a new pop-up says it is visible: Esc would close it, not cancel the edit
-	d.viewButton = widget.NewButtonWithIcon("View", theme.MenuDropDownIcon(), d.showViewOptions)
-	d.viewButton.IconPlacement = widget.ButtonIconTrailingText
-	d.protected = newProtectedBar()
-	d.bar = container.NewBorder(d.protected.box, nil,
-		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
-		container.NewHBox(d.follow, d.inter.button, d.viewButton))
+	d.bar = newDecisionBar(w.Win.Canvas(), barActions{
+		approve: d.Approve, reject: d.ShowReject, edit: d.ToggleEdit, approveEdited: d.ApproveEdited, cancelEdit: d.CancelEdit,
+		partial: d.ApprovePartial, merged: d.ApproveMerged, external: d.EditExternal, dismiss: d.Dismiss,
+		follow: d.view.SetFollow,
+		wrap: func(on bool) {
+			d.view.SetWrap(on)
+			w.app.Preferences().SetBool(prefWrap, on)
+		},
+		inline: func(on bool) {
+			d.view.SetInline(on)
+			w.app.Preferences().SetBool(prefInline, on)
+		},
+		ignoreWS: func(on bool) {
+			d.view.SetIgnoreWhitespace(on)
+			d.updateCounter()
+		},
+		collapse:  d.view.SetCollapse,
+		askUnseen: func(on bool) { w.app.Preferences().SetBool(prefAskUnseen, on) },
+		keysBack:  w.keysBack,
+	}, w.app.Preferences().BoolWithFallback(prefAskUnseen, true), d.inter.button)
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	d.tree = newChangesetTree(d)
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.tree.box, d.noteBox, d.loose.box, d.staleShow, d.pick.againBox)
 	d.comments = newComments(d)
-	bottom := container.NewVBox(d.problems, d.comments.box, d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
+	bottom := container.NewVBox(d.problems, d.comments.box, d.bar.box, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
 	d.showEmpty()
 	return d
-}
-
-// showViewOptions opens the view options above the View button, its right
-// edge on the button's; a click outside or Esc closes them.
-func (d *detail) showViewOptions() {
-	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(d.viewButton)
-	size := d.viewOptions.MinSize()
-	d.viewOptions.ShowAtPosition(at.Add(fyne.NewPos(d.viewButton.Size().Width-size.Width, -size.Height)))
-	d.w.keysBack()
 }
 
 // reset forgets what the person did to the previous proposal, but for
@@ -298,7 +257,7 @@ func (d *detail) showEmpty() {
 	d.staleShow.Hide()
 	d.files.Hide()
 	d.showCenter(d.empty)
-	d.bar.Hide()
+	d.bar.box.Hide()
 	d.content.Refresh()
 }
 
@@ -339,7 +298,7 @@ func (d *detail) show(p review.Proposal) {
 		restored = d.unstash(p)
 	}
 	d.p = p
-	d.bar.Show()
+	d.bar.box.Show()
 	d.refreshFiles()
 	d.render()
 	if restored {
@@ -838,46 +797,20 @@ func (d *detail) placeKept() (line int, y float32, ok bool) {
 // updateBar shows and enables the decision buttons the state allows.
 func (d *detail) updateBar() {
 	p := d.p
-	open := p.State.Open() && d.outcome == nil
-	streaming := p.State == review.StateStreaming
-	stale := p.State == review.StateStale || anyStale(p)
-	busy := d.deciding || streaming
-	en := func(b *widget.Button, on bool) {
-		if on {
-			b.Enable()
-		} else {
-			b.Disable()
-		}
+	s := present.BarState{
+		Open:      p.State.Open() && d.outcome == nil,
+		Streaming: p.State == review.StateStreaming,
+		Stale:     p.State == review.StateStale || anyStale(p),
+		Editing:   d.editing,
+		Deciding:  d.deciding,
+		Files:     len(p.Files) > 0,
+		Failed:    p.State == review.StateFailed,
+		Protected: len(protectedFiles(p)) > 0,
 	}
-	vis(d.approve, open && !stale && !d.editing)
-	d.protected.show(p, open)
-	if len(protectedFiles(p)) > 0 {
-		d.approve.SetText("Approve protected… (a)")
-	} else {
-		d.approve.SetText("Approve (a)")
-	}
-	vis(d.merged, open && stale && !d.editing)
-	vis(d.approveEdited, open && d.editing)
-	vis(d.cancelEdit, open && d.editing)
-	vis(d.partial, open && !stale && !d.editing && len(p.Files) > 0)
-	vis(d.edit, open && !d.editing)
-	vis(d.external, open)
-	vis(d.reject, open)
-	vis(d.dismiss, !open)
-	vis(d.follow, streaming)
-	vis(d.wrap, p.State != review.StateFailed && len(p.Files) > 0)
-	vis(d.viewButton, !d.wrap.Hidden)
-	for _, c := range []*widget.Check{d.inline, d.ignoreWS, d.collapse} {
-		vis(c, p.State != review.StateFailed && len(p.Files) > 0 && !streaming)
-	}
-	en(d.approve, !busy)
-	en(d.merged, !busy && !d.conflicted())
-	en(d.approveEdited, !busy)
-	en(d.cancelEdit, !d.deciding)
-	en(d.partial, !busy && open && !stale && !d.editing && d.someRejected())
-	en(d.edit, !busy)
-	en(d.external, !busy)
-	en(d.reject, !d.deciding) // a runaway stream can be stopped
+	busy := s.Deciding || s.Streaming
+	s.Conflicted = !busy && d.conflicted() // merges only when it matters
+	s.Unticked = !busy && s.Open && !s.Stale && !s.Editing && d.someRejected()
+	d.bar.show(present.DecisionBar(s), p, s.Open)
 }
 
 // vis shows o when on, else hides it.

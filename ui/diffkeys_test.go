@@ -87,16 +87,16 @@ func TestLayoutKeysAndTheirBoxes(t *testing.T) {
 	}))
 	h.settle()
 	d, v := h.win.detail, h.win.View()
-	if !d.collapse.Checked || v.Folds() == 0 {
-		t.Fatalf("Fold box %v, %d folds; want unchanged lines folded by default", d.collapse.Checked, v.Folds())
+	if !d.bar.collapse.Checked || v.Folds() == 0 {
+		t.Fatalf("Fold box %v, %d folds; want unchanged lines folded by default", d.bar.collapse.Checked, v.Folds())
 	}
 	h.press('z')
-	if d.collapse.Checked || v.Folds() != 0 {
-		t.Errorf("z: Fold box %v, %d folds; want every line", d.collapse.Checked, v.Folds())
+	if d.bar.collapse.Checked || v.Folds() != 0 {
+		t.Errorf("z: Fold box %v, %d folds; want every line", d.bar.collapse.Checked, v.Folds())
 	}
 	h.press('i')
-	if !d.inline.Checked || !v.Inline() || !h.win.app.Preferences().Bool(prefInline) {
-		t.Errorf("i: box %v, view %v, preference %v; want inline, remembered", d.inline.Checked, v.Inline(), h.win.app.Preferences().Bool(prefInline))
+	if !d.bar.inline.Checked || !v.Inline() || !h.win.app.Preferences().Bool(prefInline) {
+		t.Errorf("i: box %v, view %v, preference %v; want inline, remembered", d.bar.inline.Checked, v.Inline(), h.win.app.Preferences().Bool(prefInline))
 	}
 	h.press('W')
 	if !v.IgnoreWhitespace() || !strings.Contains(d.counter.Text, "1 hunk (+1 whitespace-only, faded: approved too unless unticked)") {

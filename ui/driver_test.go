@@ -182,7 +182,7 @@ func (h *harness) Bar() barDriver { return barDriver{h} }
 // disabled one.
 func (b barDriver) Buttons() []string {
 	var out []string
-	for _, o := range shownObjects(b.h.win.detail.bar) {
+	for _, o := range shownObjects(b.h.win.detail.bar.box) {
 		if btn, ok := o.(*widget.Button); ok && btn.Visible() && btn.Text != "" {
 			s := btn.Text
 			if btn.Disabled() {
@@ -197,7 +197,7 @@ func (b barDriver) Buttons() []string {
 // Text is every label the bar shows (a protected file's warning is one).
 func (b barDriver) Text() string {
 	var out []string
-	for _, o := range shownObjects(b.h.win.detail.bar) {
+	for _, o := range shownObjects(b.h.win.detail.bar.box) {
 		if l, ok := o.(*widget.Label); ok && l.Visible() && l.Text != "" {
 			out = append(out, l.Text)
 		}
@@ -209,7 +209,7 @@ func (b barDriver) Text() string {
 // label.
 func (b barDriver) Click(label string) {
 	b.h.t.Helper()
-	for _, o := range shownObjects(b.h.win.detail.bar) {
+	for _, o := range shownObjects(b.h.win.detail.bar.box) {
 		if btn, ok := o.(*widget.Button); ok && btn.Visible() && strings.HasPrefix(btn.Text, label) {
 			if btn.Disabled() {
 				b.h.t.Fatalf("button %q is disabled", btn.Text)

@@ -17,7 +17,7 @@ func TestEscEscLeavesEditMode(t *testing.T) {
 	h.write("a.txt", "one\n")
 	h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
 	d := h.win.detail
-	if d.viewOptions.Visible() {
+	if d.bar.viewOptions.Visible() {
 		t.Errorf("the View pop-up reports itself visible before it was ever opened")
 	}
 	h.press('e')

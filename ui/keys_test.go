@@ -99,14 +99,14 @@ func TestReviewKeysWorkAfterClickingAnyControl(t *testing.T) {
 		show  string // proposal shown first
 		click func() fyne.Tappable
 	}{
-		{"the Wrap box", multi.ID, func() fyne.Tappable { return d.wrap }},
+		{"the Wrap box", multi.ID, func() fyne.Tappable { return d.bar.wrap }},
 		{"a file of the proposal", multi.ID, func() fyne.Tappable { return tappables(d.files)[1] }},
 		{"the file already shown", multi.ID, func() fyne.Tappable { return tappables(d.files)[0] }},
 		{"a stale-view choice", stale.ID, func() fyne.Tappable { return tappables(d.staleShow)[1] }},
 		{"the stale view already chosen", stale.ID, func() fyne.Tappable { return tappables(d.staleShow)[0] }},
 		{"a queue row", stale.ID, func() fyne.Tappable { return row(multi.ID) }},
 		{"the selected queue row", multi.ID, func() fyne.Tappable { return row(multi.ID) }},
-		{"a button", multi.ID, func() fyne.Tappable { return d.partial }},
+		{"a button", multi.ID, func() fyne.Tappable { return d.bar.partial }},
 		{"the History tab", multi.ID, func() fyne.Tappable { return tappables(h.win.tabs)[1] }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -265,8 +265,8 @@ func TestHunkKeysToggleCountAndApproveSelected(t *testing.T) {
 		t.Errorf("counter after j %q; want %q", d.counter.Text, "hunk 2 of 2")
 	}
 	h.press(' ')
-	if got := h.win.View().AcceptedHunks(); len(got) != 1 || d.partial.Disabled() {
-		t.Fatalf("Space on hunk 2: accepted %v, Approve selected hunks disabled %v; want one accepted, enabled", got, d.partial.Disabled())
+	if got := h.win.View().AcceptedHunks(); len(got) != 1 || d.bar.partial.Disabled() {
+		t.Fatalf("Space on hunk 2: accepted %v, Approve selected hunks disabled %v; want one accepted, enabled", got, d.bar.partial.Disabled())
 	}
 	h.press('s')
 	want := strings.Replace(base, "line 20\n", "line twenty\n", 1)

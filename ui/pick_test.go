@@ -46,8 +46,8 @@ func TestPickCandidateThenApprove(t *testing.T) {
 	}
 	h.press('1')
 	h.until("the placed diff shows", func() bool { return d.p.State == review.StatePending && d.view.Visible() })
-	if d.pick.box.Visible() || d.failureScroll.Visible() || d.approve.Hidden {
-		t.Errorf("after the pick: picker %v, failure %v, approve hidden %v; want the diff with Approve", d.pick.box.Visible(), d.failureScroll.Visible(), d.approve.Hidden)
+	if d.pick.box.Visible() || d.failureScroll.Visible() || d.bar.approve.Hidden {
+		t.Errorf("after the pick: picker %v, failure %v, approve hidden %v; want the diff with Approve", d.pick.box.Visible(), d.failureScroll.Visible(), d.bar.approve.Hidden)
 	}
 	if hs := d.view.Hunks(); len(hs) != 1 {
 		t.Errorf("hunks = %d; want the one change at lines 4-5", len(hs))
@@ -126,13 +126,13 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n"))
 	h.win.Select(p.ID)
 	d := h.win.detail
-	if !p.Held || d.dismiss.Hidden || !d.approve.Hidden {
-		t.Fatalf("held %v, dismiss shown %v, approve shown %v; want a held failure with Dismiss only", p.Held, !d.dismiss.Hidden, !d.approve.Hidden)
+	if !p.Held || d.bar.dismiss.Hidden || !d.bar.approve.Hidden {
+		t.Fatalf("held %v, dismiss shown %v, approve shown %v; want a held failure with Dismiss only", p.Held, !d.bar.dismiss.Hidden, !d.bar.approve.Hidden)
 	}
 	if rows := h.win.queue.rows; len(rows) == 0 || rows[0].open != 1 {
 		t.Errorf("queue rows %+v; want the heading to count the held failure open: its agent waits", rows)
 	}
-	test.Tap(d.dismiss)
+	test.Tap(d.bar.dismiss)
 	o := h.outcome(p.ID)
 	if o.Status != journal.Failed || o.Error != p.Failure {
 		t.Errorf("outcome %s %q; want failed with %q", o.Status, o.Error, p.Failure)

@@ -137,10 +137,10 @@ func TestDoubleClickOnDismissApprovesNothingUnseen(t *testing.T) {
 	h.win.Select(failed.ID)
 	h.advance(time.Second)
 	d := h.win.detail
-	test.Tap(d.dismiss) // the first click
+	test.Tap(d.bar.dismiss) // the first click
 	big := h.propose("agent", "s", engine.FormatWrite, "big.txt", strings.Repeat("line\n", 20000))
 	h.win.Select(big.ID) // the next proposal takes the pane
-	test.Tap(d.approve)  // the second click, a moment later
+	test.Tap(d.bar.approve)  // the second click, a moment later
 	h.settle()
 	if _, err := os.Stat(filepath.Join(h.root, "big.txt")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("big.txt written by a click meant for Dismiss: %v", err)
@@ -149,7 +149,7 @@ func TestDoubleClickOnDismissApprovesNothingUnseen(t *testing.T) {
 		t.Errorf("status %q; want it to say the proposal has just appeared", d.status.Text)
 	}
 	h.advance(time.Second) // the person looked at it
-	test.Tap(d.approve)
+	test.Tap(d.bar.approve)
 	h.settle()
 	h.Dialog().Click("Approve anyway") // one screen of its 20,000 new lines was on screen
 	if o := h.outcome(big.ID); o.Status != journal.Approved {
@@ -266,7 +266,7 @@ func TestApproveWritesTheFile(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "one\ntwo\n")
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("two\n", "TWO\n"))
-	test.Tap(h.win.detail.approve)
+	test.Tap(h.win.detail.bar.approve)
 	o := h.outcome(p.ID)
 	if o.Status != journal.Approved || h.read("a.txt") != "one\nTWO\n" {
 		t.Errorf("after Approve: status %s, file %q", o.Status, h.read("a.txt"))
@@ -303,20 +303,20 @@ func TestStreamingDisablesDecisionsUntilFinished(t *testing.T) {
 	}
 	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
 	d := h.win.detail
-	if !d.approve.Disabled() || d.reject.Disabled() || !d.edit.Disabled() || d.follow.Hidden {
+	if !d.bar.approve.Disabled() || d.bar.reject.Disabled() || !d.bar.edit.Disabled() || d.bar.follow.Hidden {
 		t.Errorf("while streaming: approve disabled %v, reject disabled %v, edit disabled %v, follow shown %v; want disabled, enabled, disabled, shown",
-			d.approve.Disabled(), d.reject.Disabled(), d.edit.Disabled(), !d.follow.Hidden)
+			d.bar.approve.Disabled(), d.bar.reject.Disabled(), d.bar.edit.Disabled(), !d.bar.follow.Hidden)
 	}
-	test.AssertObjectRendersToMarkup(t, "window/bar_streaming.xml", d.bar)
+	test.AssertObjectRendersToMarkup(t, "window/bar_streaming.xml", d.bar.box)
 	h.win.Approve() // ignored while streaming
 	if _, err := h.desk.Finish(t.Context(), p.ID); err != nil {
 		t.Fatal(err)
 	}
 	h.until("the stream ends", func() bool { return h.win.detail.p.State == review.StatePending })
-	if d.approve.Disabled() || !d.follow.Hidden {
-		t.Errorf("after the stream: approve disabled %v, follow shown %v", d.approve.Disabled(), !d.follow.Hidden)
+	if d.bar.approve.Disabled() || !d.bar.follow.Hidden {
+		t.Errorf("after the stream: approve disabled %v, follow shown %v", d.bar.approve.Disabled(), !d.bar.follow.Hidden)
 	}
-	test.AssertObjectRendersToMarkup(t, "window/bar_pending.xml", d.bar)
+	test.AssertObjectRendersToMarkup(t, "window/bar_pending.xml", d.bar.box)
 }
 
 // TestStreamShownBeforeItsFirstChunk: a streaming proposal the window
@@ -394,13 +394,13 @@ func TestFailedProposalShowsTheAgentText(t *testing.T) {
 	if d.p.State != review.StateFailed || !strings.Contains(d.failure.Text, "does not match") || !d.failureScroll.Visible() {
 		t.Errorf("failed proposal: state %s, failure shown %v, text %q", d.p.State, d.failureScroll.Visible(), d.failure.Text)
 	}
-	if !d.approve.Hidden || d.dismiss.Hidden {
-		t.Errorf("failed proposal: approve shown %v, dismiss shown %v", !d.approve.Hidden, !d.dismiss.Hidden)
+	if !d.bar.approve.Hidden || d.bar.dismiss.Hidden {
+		t.Errorf("failed proposal: approve shown %v, dismiss shown %v", !d.bar.approve.Hidden, !d.bar.dismiss.Hidden)
 	}
 	if h.win.Waiting() != 0 {
 		t.Errorf("waiting = %d; a failed proposal waits for nobody", h.win.Waiting())
 	}
-	test.Tap(d.dismiss)
+	test.Tap(d.bar.dismiss)
 	if _, ok := h.win.items[p.ID]; ok || h.win.Selected() != "" {
 		t.Errorf("after Dismiss the failed proposal is still shown")
 	}
@@ -410,10 +410,10 @@ func TestStaleProposalApprovesTheMerge(t *testing.T) {
 	h := newHarness(t)
 	p := h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
 	d := h.win.detail
-	if !d.approve.Hidden || d.merged.Hidden || d.merged.Disabled() {
-		t.Fatalf("stale: approve shown %v, approve merged shown %v disabled %v", !d.approve.Hidden, !d.merged.Hidden, d.merged.Disabled())
+	if !d.bar.approve.Hidden || d.bar.merged.Hidden || d.bar.merged.Disabled() {
+		t.Fatalf("stale: approve shown %v, approve merged shown %v disabled %v", !d.bar.approve.Hidden, !d.bar.merged.Hidden, d.bar.merged.Disabled())
 	}
-	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", d.bar)
+	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", d.bar.box)
 	h.win.Approve() // a is Approve merged here
 	o := h.outcome(p.ID)
 	if o.Status != journal.Approved || h.read("c.go") != "A\nb\nc\nd\nE\nf\n" {
@@ -587,8 +587,8 @@ func TestWithdrawnProposalLeavesTheQueue(t *testing.T) {
 	}
 	h.until("the queue drops it", func() bool { _, ok := h.win.items[p.ID]; return !ok })
 	d := h.win.detail
-	if !strings.Contains(d.status.Text, "withdrew") || !d.approve.Hidden || h.win.Waiting() != 0 {
-		t.Errorf("withdrawn: status %q, approve shown %v, waiting %d", d.status.Text, !d.approve.Hidden, h.win.Waiting())
+	if !strings.Contains(d.status.Text, "withdrew") || !d.bar.approve.Hidden || h.win.Waiting() != 0 {
+		t.Errorf("withdrawn: status %q, approve shown %v, waiting %d", d.status.Text, !d.bar.approve.Hidden, h.win.Waiting())
 	}
 }
 
@@ -606,8 +606,8 @@ func TestStaleConflictNeedsAnEdit(t *testing.T) {
 	h := newHarness(t)
 	p := h.staleProposal("c.go", "a\nb\nc\n", srBlock("b\n", "B from the agent\n"), "a\nb from the person\nc\n")
 	d := h.win.detail
-	if !d.merged.Disabled() || !strings.Contains(d.note.Text, "conflict") {
-		t.Fatalf("conflicting merge: approve merged disabled %v, note %q; want disabled and the conflict named", d.merged.Disabled(), d.note.Text)
+	if !d.bar.merged.Disabled() || !strings.Contains(d.note.Text, "conflict") {
+		t.Fatalf("conflicting merge: approve merged disabled %v, note %q; want disabled and the conflict named", d.bar.merged.Disabled(), d.note.Text)
 	}
 	h.win.Approve() // must not write anything
 	h.settle()
@@ -698,11 +698,11 @@ func TestFollowToggleReachesTheView(t *testing.T) {
 	h.desk.Feed(p.ID, "one\ntwo\n")
 	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
 	h.win.TypeKey('f')
-	if h.win.detail.follow.Checked || h.win.View().Following() {
-		t.Errorf("after f: check %v, view following %v; want both off", h.win.detail.follow.Checked, h.win.View().Following())
+	if h.win.detail.bar.follow.Checked || h.win.View().Following() {
+		t.Errorf("after f: check %v, view following %v; want both off", h.win.detail.bar.follow.Checked, h.win.View().Following())
 	}
 	h.win.View().SetFollow(true) // the view's own control (OnFollowChanged)
-	if !h.win.detail.follow.Checked {
+	if !h.win.detail.bar.follow.Checked {
 		t.Error("the Follow check did not follow the view")
 	}
 }
