@@ -41,7 +41,6 @@ type detail struct {
 	state   *widget.Label
 	files   *choice
 	failure *widget.Label
-	status  *widget.Label
 	empty   *widget.Label
 	note    *widget.Label   // above the view: what it shows when not the plain proposal
 	noteBox *fyne.Container // note after a warning icon: amber text on white is hard to read
@@ -54,16 +53,15 @@ type detail struct {
 
 	// Under the decision bar: a brief answer to a key (message), which
 	// hunk j and k went to (counter), and who has the keyboard.
-	message, counter, keyboard *widget.Label
-	loose                      *looseCard     // the loose match that placed the current hunk
-	pick                       *picker        // where a failed or loose block goes, as the person picks it (pick.go)
-	comments                   *comments      // the person's line comments, sent with the decision
-	tree                       *changesetTree // the shown proposal's changeset (changeset.go)
+	line     *statusLine    // message, counter, keyboard and status under the bar (statusline.go)
+	loose    *looseCard     // the loose match that placed the current hunk
+	pick     *picker        // where a failed or loose block goes, as the person picks it (pick.go)
+	comments *comments      // the person's line comments, sent with the decision
+	tree     *changesetTree // the shown proposal's changeset (changeset.go)
 
 	inter *interdiffView // this proposal vs the session's previous one of the file (interdiff.go)
 
 	failureScroll *container.Scroll
-	statusScroll  *container.Scroll
 	center        *fyne.Container
 	bar           *decisionBar
 	content       fyne.CanvasObject
@@ -125,11 +123,8 @@ func newDetail(w *Window) *detail {
 	d.staleShow.choose(present.StaleMerged)
 	d.staleShow.Hide()
 	d.files = newChoice(w, nil, d.selectFile)
-	d.message = widget.NewLabel("")
-	d.message.Wrapping = fyne.TextWrapWord // a hint cut off at "…" could not be read (real window)
-	d.counter = widget.NewLabel("")
+	d.line = newStatusLine()
 	d.loose = newLooseCard()
-	d.keyboard = widget.NewLabel("")
 	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	d.failure.Wrapping = fyne.TextWrapWord
 	d.pick = newPicker(d)
@@ -139,10 +134,6 @@ func newDetail(w *Window) *detail {
 	d.empty = widget.NewLabel("No proposals waiting.")
 	d.empty.Alignment = fyne.TextAlignCenter
 	d.empty.Wrapping = fyne.TextWrapWord
-	d.status = widget.NewLabel("")
-	d.status.Wrapping = fyne.TextWrapWord
-	d.statusScroll = container.NewVScroll(d.status)
-	d.statusScroll.SetMinSize(fyne.NewSize(0, 0))
 
 	d.view.OnSearchClosed = func() {
 		w.stopTyping(d.view.SearchBox())
@@ -202,7 +193,7 @@ func newDetail(w *Window) *detail {
 	d.tree = newChangesetTree(d)
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.tree.box, d.noteBox, d.loose.box, d.staleShow, d.pick.againBox)
 	d.comments = newComments(d)
-	bottom := container.NewVBox(d.problems, d.comments.box, d.bar.box, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
+	bottom := container.NewVBox(d.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
 	d.showEmpty()
@@ -471,14 +462,16 @@ func lineHintFor(s string, n int) string {
 }
 
 // say shows a brief answer to a key under the decision bar ("" clears it).
-func (d *detail) say(s string) { d.message.SetText(s) }
+func (d *detail) say(s string) { d.line.say(s) }
 
 // updateCounter says which hunk of the shown file j and k went to, and
 // shows the loose match that placed it, if any.
-func (d *detail) updateCounter() {
+func (d *detail) updateCounter() { d.line.setCounter(d.counterText()) }
+
+// counterText is the counter's line for the view as it is.
+func (d *detail) counterText() string {
 	if d.view.Opening() { // a big diff is being computed: OnOpened comes back
-		d.counter.SetText("diffing…")
-		return
+		return "diffing…"
 	}
 	d.updateLoose()
 	d.updateChecks()
@@ -489,24 +482,23 @@ func (d *detail) updateCounter() {
 		// The person must know the faded hunks are still part of the decision.
 		hidden = fmt.Sprintf(" (+%d whitespace-only, faded: approved too unless unticked)", faded)
 	}
+	var s string
 	switch {
 	case d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming:
-		d.counter.SetText("")
+		return ""
 	case n+faded == 0 && len(d.p.Files) > 0 && present.StaleFromStart(d.cur()) && d.staleShow.Selected == present.StaleDisk:
-		d.counter.SetText("not known: the agent read a version this desk never had")
+		s = "not known: the agent read a version this desk never had"
 	case n+faded == 0:
-		d.counter.SetText("no changes")
+		s = "no changes"
 	default:
-		d.counter.SetText(present.HunkWhere(k, above, 0, n) + hidden)
+		s = present.HunkWhere(k, above, 0, n) + hidden
 	}
-	if s := d.tree.counter(k, above, n); s != "" && d.counter.Text != "" && n+faded > 0 {
-		d.counter.SetText(s + hidden)
-	} else if nf := len(d.p.Files); nf > 1 && d.counter.Text != "" {
-		d.counter.SetText(fmt.Sprintf("%s · file %d of %d", d.counter.Text, d.file+1, nf))
+	if t := d.tree.counter(k, above, n); t != "" && n+faded > 0 {
+		s = t + hidden
+	} else if nf := len(d.p.Files); nf > 1 {
+		s = fmt.Sprintf("%s · file %d of %d", s, d.file+1, nf)
 	}
-	if d.counter.Text != "" {
-		d.counter.SetText(d.counter.Text + d.trivialSummary())
-	}
+	return s + d.trivialSummary()
 }
 
 // updateLoose shows the loose-match card for the hunk j and k went to in
@@ -543,15 +535,15 @@ func (d *detail) showKeyboard() {
 func (d *detail) showKeyboardFor(f fyne.Focusable) {
 	switch {
 	case d.w.typing != nil && (f == nil || f == d.w.typing.box):
-		d.keyboard.SetText("Keys: typing in " + d.w.typing.what + " (Esc closes it)")
+		d.line.setKeyboard("Keys: typing in " + d.w.typing.what + " (Esc closes it)")
 	case f == nil:
-		d.keyboard.SetText("Keys: review (? lists them)")
+		d.line.setKeyboard("Keys: review (? lists them)")
 	case d.rejectDialog != nil && f == fyne.Focusable(d.rejectEntry):
-		d.keyboard.SetText("Keys: typing in the reject box (Ctrl+Enter rejects, Esc closes it)")
+		d.line.setKeyboard("Keys: typing in the reject box (Ctrl+Enter rejects, Esc closes it)")
 	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):
-		d.keyboard.SetText("Keys: typing in the editor (Esc: back to the review keys)")
+		d.line.setKeyboard("Keys: typing in the editor (Esc: back to the review keys)")
 	default:
-		d.keyboard.SetText("Keys: typing in a text box")
+		d.line.setKeyboard("Keys: typing in a text box")
 	}
 }
 

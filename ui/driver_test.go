@@ -35,10 +35,18 @@ func (h *harness) Enter() { h.pressKey(fyne.KeyReturn); h.settle() }
 func (h *harness) CtrlEnter() { h.ctrlEnter(); h.settle() }
 
 // Status is the status line under the decision bar.
-func (h *harness) Status() string { return h.win.detail.status.Text }
+func (h *harness) Status() string { return h.win.detail.line.status.Text }
 
 // Message is the brief answer to a key under the decision bar.
-func (h *harness) Message() string { return h.win.detail.message.Text }
+func (h *harness) Message() string { return h.win.detail.line.message.Text }
+
+// StatusIsError reports whether the status line is red (an error).
+func (h *harness) StatusIsError() bool {
+	return h.win.detail.line.status.Importance == widget.DangerImportance
+}
+
+// Keyboard is the line saying who has the keyboard.
+func (h *harness) Keyboard() string { return h.win.detail.line.keyboard.Text }
 
 // Header is the text above the diff: the title, state, the protected
 // files and the agent's words, and the warning note, one per line.
@@ -232,7 +240,7 @@ type diffDriver struct{ h *harness }
 func (h *harness) Diff() diffDriver { return diffDriver{h} }
 
 // Counter is the line saying which hunk the view is at.
-func (d diffDriver) Counter() string { return d.h.win.detail.counter.Text }
+func (d diffDriver) Counter() string { return d.h.win.detail.line.counter.Text }
 
 // Height is how tall the diff is on screen.
 func (d diffDriver) Height() float32 { return d.h.win.View().Size().Height }

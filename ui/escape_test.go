@@ -44,7 +44,7 @@ func TestKeyboardLineWhenTheEditorLetsGo(t *testing.T) {
 		t.Fatalf("e: focus %T; want the editor", h.win.Win.Canvas().Focused())
 	}
 	d.view.Editor().FocusLost() // as the driver does, the canvas still naming the editor
-	if !strings.HasPrefix(d.keyboard.Text, "Keys: review") {
-		t.Errorf("keyboard line %q after the editor lost the focus; want the review keys", d.keyboard.Text)
+	if !strings.HasPrefix(h.Keyboard(), "Keys: review") {
+		t.Errorf("keyboard line %q after the editor lost the focus; want the review keys", h.Keyboard())
 	}
 }

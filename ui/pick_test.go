@@ -76,8 +76,8 @@ func TestPickMarkLines(t *testing.T) {
 		t.Fatalf("candidates %+v, title %q; want both places", d.pick.cands, d.pick.title.Text)
 	}
 	h.press('7')
-	if !strings.Contains(d.message.Text, "No candidate 7") {
-		t.Errorf("7 with two candidates: message %q", d.message.Text)
+	if !strings.Contains(h.Message(), "No candidate 7") {
+		t.Errorf("7 with two candidates: message %q", h.Message())
 	}
 	test.Tap(d.pick.mark)
 	if d.pick.from == nil {
@@ -141,8 +141,8 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 		t.Errorf("a.go changed after Dismiss: %q", h.read("a.go"))
 	}
 	h.until("the dismissed failure leaves the queue", func() bool { _, ok := h.win.items[p.ID]; return !ok && h.win.Selected() == "" })
-	if !strings.Contains(d.status.Text, "a.go: dismissed; the agent is told") {
-		t.Errorf("status line %q; want it to say a.go was dismissed and the agent told", d.status.Text)
+	if !strings.Contains(h.Status(), "a.go: dismissed; the agent is told") {
+		t.Errorf("status line %q; want it to say a.go was dismissed and the agent told", h.Status())
 	}
 	// The empty queue's hint shows alone: the held failure's note (real
 	// window: "Its agent waits for you… or Dismiss") stayed above it.
@@ -187,8 +187,8 @@ func TestNoPickerForAnAnsweredFailure(t *testing.T) {
 		t.Errorf("picker shown %v, note %q; want no picker for a failure already sent to the agent, and the note saying it was told", d.pick.box.Visible(), d.note.Text)
 	}
 	h.press('1')
-	if !strings.Contains(h.win.detail.message.Text, "No candidate 1") {
-		t.Errorf("1 on an answered failure: message %q; want no candidate", h.win.detail.message.Text)
+	if !strings.Contains(h.Message(), "No candidate 1") {
+		t.Errorf("1 on an answered failure: message %q; want no candidate", h.Message())
 	}
 }
 

@@ -25,7 +25,7 @@ func TestApprovalWithNewProblemsSaysSo(t *testing.T) {
 		t.Fatalf("outcome files %+v; want one new problem", o.Files)
 	}
 	want := " The checkers found 1 new problem(s) in what was written (line 2, badcheck: BAD line: BAD is not allowed); the agent was told."
-	if got := d.status.Text; !strings.HasSuffix(got, want) {
+	if got := h.Status(); !strings.HasSuffix(got, want) {
 		t.Errorf("status %q; want it to end %q", got, want)
 	}
 }

@@ -145,8 +145,8 @@ func TestDoubleClickOnDismissApprovesNothingUnseen(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(h.root, "big.txt")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("big.txt written by a click meant for Dismiss: %v", err)
 	}
-	if !strings.Contains(d.status.Text, "just appeared") {
-		t.Errorf("status %q; want it to say the proposal has just appeared", d.status.Text)
+	if !strings.Contains(h.Status(), "just appeared") {
+		t.Errorf("status %q; want it to say the proposal has just appeared", h.Status())
 	}
 	h.advance(time.Second) // the person looked at it
 	test.Tap(d.bar.approve)
@@ -271,8 +271,8 @@ func TestApproveWritesTheFile(t *testing.T) {
 	if o.Status != journal.Approved || h.read("a.txt") != "one\nTWO\n" {
 		t.Errorf("after Approve: status %s, file %q", o.Status, h.read("a.txt"))
 	}
-	if !strings.Contains(h.win.detail.status.Text, "Approved and written") {
-		t.Errorf("status line %q; want the outcome", h.win.detail.status.Text)
+	if !strings.Contains(h.Status(), "Approved and written") {
+		t.Errorf("status line %q; want the outcome", h.Status())
 	}
 	if h.win.Win.Title() != "DiffDesk · "+h.root {
 		t.Errorf("title %q after the only proposal was decided", h.win.Win.Title())
@@ -371,7 +371,7 @@ func TestRejectStopsARunawayStream(t *testing.T) {
 	}
 	// The decided view shows what had arrived, not a proposal of nothing.
 	h.until("the decided view", func() bool { return h.win.detail.p.State == review.StateReported })
-	if got, msg := h.win.detail.view.Lines(), h.win.detail.status.Text; got != 1 || !strings.Contains(msg, "Rejected while it streamed") {
+	if got, msg := h.win.detail.view.Lines(), h.Status(); got != 1 || !strings.Contains(msg, "Rejected while it streamed") {
 		t.Errorf("after the rejection the view shows %d lines, and says %q; want the 1 that had arrived, and that it was rejected while it streamed", got, msg)
 	}
 	if err := h.desk.Feed(p.ID, "more\n"); err == nil || !strings.Contains(err.Error(), "rejected while it streamed") {
@@ -551,8 +551,8 @@ func TestMultiFileReviewCrossesFilesAndAsksBeforeUnseen(t *testing.T) {
 	if d.unseenDialog != nil || d.files.Selected != "c.txt" || h.read("a.txt") != "one\n" {
 		t.Fatalf("after Esc: dialog %v, file %q, a.txt %q; want no dialog, c.txt shown, nothing written", d.unseenDialog != nil, d.files.Selected, h.read("a.txt"))
 	}
-	if d.counter.Text != "hunk 1 of 1 · file 3 of 3" {
-		t.Errorf("counter = %q; want the hunk and the file", d.counter.Text)
+	if h.Diff().Counter() != "hunk 1 of 1 · file 3 of 3" {
+		t.Errorf("counter = %q; want the hunk and the file", h.Diff().Counter())
 	}
 	h.win.Approve() // every file seen now: no question
 	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("c.txt") != "THREE\n" {
@@ -587,8 +587,8 @@ func TestWithdrawnProposalLeavesTheQueue(t *testing.T) {
 	}
 	h.until("the queue drops it", func() bool { _, ok := h.win.items[p.ID]; return !ok })
 	d := h.win.detail
-	if !strings.Contains(d.status.Text, "withdrew") || !d.bar.approve.Hidden || h.win.Waiting() != 0 {
-		t.Errorf("withdrawn: status %q, approve shown %v, waiting %d", d.status.Text, !d.bar.approve.Hidden, h.win.Waiting())
+	if !strings.Contains(h.Status(), "withdrew") || !d.bar.approve.Hidden || h.win.Waiting() != 0 {
+		t.Errorf("withdrawn: status %q, approve shown %v, waiting %d", h.Status(), !d.bar.approve.Hidden, h.win.Waiting())
 	}
 }
 
@@ -766,8 +766,8 @@ func TestStaleViewOpensAtItsFirstChange(t *testing.T) {
 	b := base.String()
 	p := h.staleProposal("s.txt", b, srBlock("line 150\n", "line one-fifty\n"), strings.Replace(b, "line 10\n", "line ten\n", 1))
 	h.win.Select(p.ID)
-	if k := h.win.View().CurrentHunk(); k != 0 || !strings.HasPrefix(h.win.detail.counter.Text, "hunk 1 of ") {
-		t.Errorf("stale view at hunk %d, counter %q; want its first change", k, h.win.detail.counter.Text)
+	if k := h.win.View().CurrentHunk(); k != 0 || !strings.HasPrefix(h.Diff().Counter(), "hunk 1 of ") {
+		t.Errorf("stale view at hunk %d, counter %q; want its first change", k, h.Diff().Counter())
 	}
 }
 
@@ -791,9 +791,8 @@ func TestBigProposalOpensWithoutWaiting(t *testing.T) {
 	h.write("big.txt", base.String())
 	p := h.propose("a", "s", engine.FormatWrite, "big.txt", next.String())
 	h.win.Select(p.ID)
-	d := h.win.detail
-	if !h.win.View().Opening() || d.counter.Text != "diffing…" {
-		t.Fatalf("after selecting: opening %v, counter %q; want the diff still computing and the counter saying so", h.win.View().Opening(), d.counter.Text)
+	if !h.win.View().Opening() || h.Diff().Counter() != "diffing…" {
+		t.Fatalf("after selecting: opening %v, counter %q; want the diff still computing and the counter saying so", h.win.View().Opening(), h.Diff().Counter())
 	}
 	select {
 	case f := <-posted:
@@ -803,12 +802,12 @@ func TestBigProposalOpensWithoutWaiting(t *testing.T) {
 	}
 	// The hunks' classification (trivial.go), a goroutine of its own, has
 	// not reached the window yet: sched is not drained.
-	if d.counter.Text != "hunk 1 of 120 · classifying hunks…" {
-		t.Errorf("after the diff arrived the counter says %q; want hunk 1 of 120, classifying", d.counter.Text)
+	if h.Diff().Counter() != "hunk 1 of 120 · classifying hunks…" {
+		t.Errorf("after the diff arrived the counter says %q; want hunk 1 of 120, classifying", h.Diff().Counter())
 	}
 	h.settle()
-	if d.counter.Text != "hunk 1 of 120" {
-		t.Errorf("once classified the counter says %q; want hunk 1 of 120", d.counter.Text)
+	if h.Diff().Counter() != "hunk 1 of 120" {
+		t.Errorf("once classified the counter says %q; want hunk 1 of 120", h.Diff().Counter())
 	}
 }
 
