@@ -322,7 +322,7 @@ func TestEndToEndShowsTheFormattersChange(t *testing.T) {
 	}
 	e.until("the window shows the outcome", func() bool { return e.win.detail.outcome != nil })
 	d := e.win.detail
-	if !strings.HasPrefix(d.shownKey, "format:") || !strings.Contains(d.note.Text, "formatter changed") || !strings.Contains(d.line.status.Text, "formatter changed") {
-		t.Errorf("after a formatted write: view shows %q, note %q, status %q; want the formatter's change", d.shownKey, d.note.Text, d.line.status.Text)
+	if !strings.HasPrefix(d.shownKey, "format:") || !strings.Contains(d.head.note.Text, "formatter changed") || !strings.Contains(d.line.status.Text, "formatter changed") {
+		t.Errorf("after a formatted write: view shows %q, note %q, status %q; want the formatter's change", d.shownKey, d.head.note.Text, d.line.status.Text)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -35,19 +34,13 @@ type detail struct {
 	// screen (path → ids), for a whole-changeset approval (seen.go).
 	seenBefore map[string]map[string]map[string]bool
 
-	view    *diffview.DiffView
-	title   *widget.Label
-	intent  *widget.Label // the protected files and why, and the agent's own account of the edit, when it gave one
-	state   *widget.Label
-	files   *choice
-	failure *widget.Label
-	empty   *widget.Label
-	note    *widget.Label   // above the view: what it shows when not the plain proposal
-	noteBox *fyne.Container // note after a warning icon: amber text on white is hard to read
-	// checks says in the header what the checkers found ("2 new
-	// problems"); problems, under the view, the current hunk's (checks.go).
-	checks, problems *widget.Label
-	recheck          *editCheck // the check of the person's edit of the shown file (checks.go)
+	view     *diffview.DiffView
+	files    *choice
+	failure  *widget.Label
+	empty    *widget.Label
+	head     *header       // title, state, the checkers' word, intent, note (header.go)
+	problems *widget.Label // under the view: the current hunk's problems (checks.go)
+	recheck  *editCheck    // the check of the person's edit of the shown file (checks.go)
 	// staleShow picks which two of base / disk / proposal a stale file shows.
 	staleShow *choice
 
@@ -102,17 +95,7 @@ type detail struct {
 
 func newDetail(w *Window) *detail {
 	d := &detail{w: w, view: diffview.NewDiffView(), seenBefore: map[string]map[string]map[string]bool{}, drafts: map[string]string{}}
-	d.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	d.title.Truncation = fyne.TextTruncateEllipsis
-	d.state = widget.NewLabel("")
-	d.intent = widget.NewLabel("")
-	d.intent.Wrapping = fyne.TextWrapWord
-	d.intent.Hide()
-	d.note = widget.NewLabel("")
-	d.note.Wrapping = fyne.TextWrapWord
-	d.noteBox = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, d.note)
-	d.noteBox.Hide()
-	d.checks = widget.NewLabel("")
+	d.head = newHeader()
 	d.problems = widget.NewLabel("")
 	d.problems.Wrapping = fyne.TextWrapWord
 	d.problems.Importance = widget.DangerImportance
@@ -191,7 +174,7 @@ func newDetail(w *Window) *detail {
 	}, w.app.Preferences().BoolWithFallback(prefAskUnseen, true), d.inter.button)
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	d.tree = newChangesetTree(d)
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.tree.box, d.noteBox, d.loose.box, d.staleShow, d.pick.againBox)
+	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box, d.staleShow, d.pick.againBox)
 	d.comments = newComments(d)
 	bottom := container.NewVBox(d.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
@@ -238,12 +221,7 @@ func (d *detail) showEmpty() {
 		}
 	}
 	d.empty.SetText(text)
-	d.title.SetText("")
-	d.state.SetText("")
-	// The last proposal's header notes go with it (a dismissed held
-	// failure's "its agent waits for you" stayed above the hint).
-	d.noteBox.Hide()
-	d.intent.Hide()
+	d.head.clear()
 	d.loose.box.Hide()
 	d.staleShow.Hide()
 	d.files.Hide()
@@ -596,19 +574,7 @@ func (d *detail) render() {
 	defer d.content.Refresh()
 	d.staleShow.Hide() // renderProposal shows it for a stale file
 	p := d.p
-	d.title.SetText(groupName(p) + " — " + fileNames(p))
-	var intent []string
-	for _, f := range p.Files {
-		if !f.Protected.IsZero() {
-			intent = append(intent, "Protected, no rule may approve it: "+f.Rel+" — "+f.Protected.String())
-		}
-	}
-	if p.Instruction != "" {
-		intent = append(intent, "The agent says: "+p.Instruction)
-	}
-	d.intent.SetText(strings.Join(intent, "\n"))
-	vis(d.intent, len(intent) > 0)
-	d.state.SetText(present.State(p))
+	d.head.show(p)
 	if d.file >= len(p.Files) {
 		d.file = 0
 	}
@@ -619,12 +585,11 @@ func (d *detail) render() {
 	case d.pick.choosing: // a placed proposal's candidates listed again (pick.go)
 		d.failure.SetText("")
 		d.showCenter(d.failureScroll)
-		d.noteBox.Hide()
+		d.head.hideNote()
 	case p.State == review.StateFailed || len(p.Files) == 0:
 		d.failure.SetText(p.Failure)
 		d.showCenter(d.failureScroll)
-		d.note.SetText(present.Failed(p))
-		d.noteBox.Show()
+		d.head.setNote(present.Failed(p))
 	case d.outcome != nil:
 		d.renderOutcome()
 	default:
@@ -641,7 +606,7 @@ func (d *detail) renderProposal() {
 	d.showCenter(d.view)
 	switch {
 	case d.p.State == review.StateStreaming:
-		d.noteBox.Hide()
+		d.head.hideNote()
 		if pv, ok := d.w.desk.Preview(d.p.ID); ok {
 			d.view.SetStream(f.Path, f.BaseText(), pv)
 		}
@@ -672,8 +637,7 @@ func (d *detail) renderProposal() {
 		} else {
 			d.view.NextHunk() // open at the first change, as every diff does
 		}
-		d.note.SetText(present.Stale(f, m))
-		d.noteBox.Show()
+		d.head.setNote(present.Stale(f, m))
 		d.shownKey = key
 		return
 	}
@@ -714,12 +678,11 @@ func (d *detail) renderProposal() {
 	d.view.SetEditable(d.editing)
 	switch note := present.Unsure(f); {
 	case d.editing:
-		d.noteBox.Hide() // the view says so in its own banner, keeping the rows still
+		d.head.hideNote() // the view says so in its own banner, keeping the rows still
 	case note != "":
-		d.note.SetText(note)
-		d.noteBox.Show()
+		d.head.setNote(note)
 	default:
-		d.noteBox.Hide()
+		d.head.hideNote()
 	}
 }
 
@@ -741,11 +704,10 @@ func (d *detail) renderOutcome() {
 			d.view.SetTexts(fo.Path, before, fo.FinalContent)
 			d.shownKey = "format:" + fo.Path
 		}
-		d.note.SetText("The formatter changed " + present.RelOf(d.p, fo.Path) + " after it was approved; this is its change.")
-		d.noteBox.Show()
+		d.head.setNote("The formatter changed " + present.RelOf(d.p, fo.Path) + " after it was approved; this is its change.")
 		return
 	}
-	d.noteBox.Hide()
+	d.head.hideNote()
 	d.showWrittenOverDisk(o)
 }
 

@@ -45,6 +45,9 @@ func (h *harness) StatusIsError() bool {
 	return h.win.detail.line.status.Importance == widget.DangerImportance
 }
 
+// Checks is the header's word on what the checkers found.
+func (h *harness) Checks() string { return h.win.detail.head.checks.Text }
+
 // Keyboard is the line saying who has the keyboard.
 func (h *harness) Keyboard() string { return h.win.detail.line.keyboard.Text }
 
@@ -53,7 +56,7 @@ func (h *harness) Keyboard() string { return h.win.detail.line.keyboard.Text }
 func (h *harness) Header() string {
 	d := h.win.detail
 	var out []string
-	for _, l := range []*widget.Label{d.title, d.state, d.intent, d.note} {
+	for _, l := range []*widget.Label{d.head.title, d.head.state, d.head.intent, d.head.note} {
 		if l.Visible() && l.Text != "" {
 			out = append(out, l.Text)
 		}

@@ -38,8 +38,8 @@ func TestPickCandidateThenApprove(t *testing.T) {
 	if _, sent := h.desk.Outcome(p.ID); sent || !d.p.Held {
 		t.Fatalf("held %v, failure sent %v; with the window open the agent must wait for the person", d.p.Held, sent)
 	}
-	if !strings.Contains(d.note.Text, "Its agent waits for you") {
-		t.Errorf("note %q; want it to say the agent waits for the person", d.note.Text)
+	if !strings.Contains(d.head.note.Text, "Its agent waits for you") {
+		t.Errorf("note %q; want it to say the agent waits for the person", d.head.note.Text)
 	}
 	if b, _ := badge(d.p); b != "pick lines" || h.win.Waiting() != 1 {
 		t.Errorf("badge %q, waiting %d; want \"pick lines\" and the held failure counted as waiting", b, h.win.Waiting())
@@ -149,7 +149,7 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	if !d.empty.Visible() {
 		t.Fatal("the empty queue's hint is not shown")
 	}
-	for name, o := range map[string]fyne.CanvasObject{"the failure's note": d.noteBox, "the picker": d.failureScroll, "the loose-match card": d.loose.box, "the stale views": d.staleShow, "the agent's words": d.intent} {
+	for name, o := range map[string]fyne.CanvasObject{"the failure's note": d.head.noteBox, "the picker": d.failureScroll, "the loose-match card": d.loose.box, "the stale views": d.staleShow, "the agent's words": d.head.intent} {
 		if o.Visible() {
 			t.Errorf("%s still shows over the empty queue", name)
 		}
@@ -183,8 +183,8 @@ func TestNoPickerForAnAnsweredFailure(t *testing.T) {
 	if _, sent := h.desk.Outcome(p.ID); !sent || p.Held {
 		t.Fatalf("held %v, sent %v; want answered at once", p.Held, sent)
 	}
-	if d := h.win.detail; d.pick.box.Visible() || !strings.Contains(d.note.Text, "The agent was told") {
-		t.Errorf("picker shown %v, note %q; want no picker for a failure already sent to the agent, and the note saying it was told", d.pick.box.Visible(), d.note.Text)
+	if d := h.win.detail; d.pick.box.Visible() || !strings.Contains(d.head.note.Text, "The agent was told") {
+		t.Errorf("picker shown %v, note %q; want no picker for a failure already sent to the agent, and the note saying it was told", d.pick.box.Visible(), d.head.note.Text)
 	}
 	h.press('1')
 	if !strings.Contains(h.Message(), "No candidate 1") {

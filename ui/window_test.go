@@ -139,8 +139,8 @@ func TestDoubleClickOnDismissApprovesNothingUnseen(t *testing.T) {
 	d := h.win.detail
 	test.Tap(d.bar.dismiss) // the first click
 	big := h.propose("agent", "s", engine.FormatWrite, "big.txt", strings.Repeat("line\n", 20000))
-	h.win.Select(big.ID) // the next proposal takes the pane
-	test.Tap(d.bar.approve)  // the second click, a moment later
+	h.win.Select(big.ID)    // the next proposal takes the pane
+	test.Tap(d.bar.approve) // the second click, a moment later
 	h.settle()
 	if _, err := os.Stat(filepath.Join(h.root, "big.txt")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("big.txt written by a click meant for Dismiss: %v", err)
@@ -166,13 +166,13 @@ func TestSmartEditInstructionIsShown(t *testing.T) {
 		`{"old_string":"const taxRate = 0.05","new_string":"const taxRate = 0.08","instruction":"Raise the tax rate to 8% as the finance team asked."}`)
 	h.win.Select(p.ID)
 	d := h.win.detail
-	if d.intent.Hidden || !strings.Contains(d.intent.Text, "Raise the tax rate to 8%") {
-		t.Errorf("instruction shown %v: %q; want the agent's instruction beside the diff", !d.intent.Hidden, d.intent.Text)
+	if d.head.intent.Hidden || !strings.Contains(d.head.intent.Text, "Raise the tax rate to 8%") {
+		t.Errorf("instruction shown %v: %q; want the agent's instruction beside the diff", !d.head.intent.Hidden, d.head.intent.Text)
 	}
 	other := h.propose("claude-code", "s", engine.FormatWrite, "b.txt", "b\n")
 	h.win.Select(other.ID)
-	if !d.intent.Hidden {
-		t.Errorf("instruction %q still shown for a proposal without one", d.intent.Text)
+	if !d.head.intent.Hidden {
+		t.Errorf("instruction %q still shown for a proposal without one", d.head.intent.Text)
 	}
 }
 
@@ -183,8 +183,8 @@ func TestProtectedFileIsShownWithItsReason(t *testing.T) {
 	p := h.propose("claude-code", "s", engine.FormatWrite, ".claude/settings.json", "{}\n")
 	h.win.Select(p.ID)
 	d := h.win.detail
-	if d.intent.Hidden || !strings.Contains(d.intent.Text, "Protected") || !strings.Contains(d.intent.Text, "switch off the hooks") {
-		t.Errorf("shown %v: %q; want the file marked protected with its reason", !d.intent.Hidden, d.intent.Text)
+	if d.head.intent.Hidden || !strings.Contains(d.head.intent.Text, "Protected") || !strings.Contains(d.head.intent.Text, "switch off the hooks") {
+		t.Errorf("shown %v: %q; want the file marked protected with its reason", !d.head.intent.Hidden, d.head.intent.Text)
 	}
 }
 
@@ -198,8 +198,8 @@ func TestLooseMatchIsMarkedInTheWindow(t *testing.T) {
 	p := h.propose("gemini-cli", "s", engine.FormatSmartEdit, "tax.js", `{"old_string":"const taxRate = 0.05;","new_string":"const taxRate = 0.08;"}`)
 	h.win.Select(p.ID)
 	d := h.win.detail
-	if d.note.Hidden || !strings.Contains(d.note.Text, "Matched loosely") || !strings.Contains(d.note.Text, "const taxRate = 0.05;") {
-		t.Errorf("note shown %v: %q; want the loose match and what the agent expected", !d.note.Hidden, d.note.Text)
+	if d.head.note.Hidden || !strings.Contains(d.head.note.Text, "Matched loosely") || !strings.Contains(d.head.note.Text, "const taxRate = 0.05;") {
+		t.Errorf("note shown %v: %q; want the loose match and what the agent expected", !d.head.note.Hidden, d.head.note.Text)
 	}
 	if c := d.loose; c.box.Hidden || c.expected.Text != "const taxRate = 0.05;" || c.found.Text != "const taxRate = 0.075;" ||
 		!strings.Contains(c.foundHead.Text, "line 2") || !strings.Contains(c.title.Text, "block 1's loose match (fuzzy)") {
@@ -606,8 +606,8 @@ func TestStaleConflictNeedsAnEdit(t *testing.T) {
 	h := newHarness(t)
 	p := h.staleProposal("c.go", "a\nb\nc\n", srBlock("b\n", "B from the agent\n"), "a\nb from the person\nc\n")
 	d := h.win.detail
-	if !d.bar.merged.Disabled() || !strings.Contains(d.note.Text, "conflict") {
-		t.Fatalf("conflicting merge: approve merged disabled %v, note %q; want disabled and the conflict named", d.bar.merged.Disabled(), d.note.Text)
+	if !d.bar.merged.Disabled() || !strings.Contains(d.head.note.Text, "conflict") {
+		t.Fatalf("conflicting merge: approve merged disabled %v, note %q; want disabled and the conflict named", d.bar.merged.Disabled(), d.head.note.Text)
 	}
 	h.win.Approve() // must not write anything
 	h.settle()
