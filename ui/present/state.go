@@ -1,9 +1,9 @@
 package present
 
 import (
-	"strings"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
