@@ -661,6 +661,7 @@ func (d *detail) renderProposal() {
 	} else if t, ok := d.edited[f.Path]; ok {
 		proposed = t
 	}
+	kept := d.keepEditor(f) // ownedit.go: the cursor and the person's own lines
 	d.view.SetTexts(f.Path, old, proposed)
 	if !f.Stale() {
 		d.view.SetLooseLines(looseRanges(f))
@@ -676,6 +677,7 @@ func (d *detail) renderProposal() {
 		}
 	}
 	d.view.SetEditable(d.editing)
+	kept()
 	switch note := present.Unsure(f); {
 	case d.editing:
 		d.head.hideNote() // the view says so in its own banner, keeping the rows still

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -149,7 +150,7 @@ func (h *harness) Queue() queueDriver { return queueDriver{h} }
 func (q queueDriver) Rows() []string {
 	var out []string
 	for _, r := range q.h.win.queue.rows {
-		c := newQueueCell()
+		c := newQueueCell(nil)
 		c.set(r, q.h.clock())
 		if r.header != "" {
 			out = append(out, "["+c.headerName+c.headerRest+"]") // in full: the cell here has no width to fit it to
@@ -175,6 +176,46 @@ func (q queueDriver) Click(files string) {
 		}
 	}
 	q.h.t.Fatalf("no queue row %q in %q", files, q.Rows())
+}
+
+// Hover moves the pointer onto the row of the proposal naming files.
+func (q queueDriver) Hover(files string) {
+	q.h.t.Helper()
+	for _, o := range shownObjects(q.h.win.queue.list) {
+		if c, ok := o.(*queueCell); ok && c.item.Visible() && c.fullName == files {
+			at := fyne.CurrentApp().Driver().AbsolutePositionForObject(c)
+			test.MoveMouse(q.h.win.Win.Canvas(), at.Add(fyne.NewPos(c.Size().Width/2, c.Size().Height/2)))
+			q.h.settle()
+			return
+		}
+	}
+	q.h.t.Fatalf("no queue row %q on screen in %q", files, q.Rows())
+}
+
+// HoverBelow moves the pointer onto the queue's empty space below its rows.
+func (q queueDriver) HoverBelow() {
+	l := q.h.win.queue.list
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(l)
+	test.MoveMouse(q.h.win.Win.Canvas(), at.Add(fyne.NewPos(l.Size().Width/2, l.Size().Height-5)))
+	q.h.settle()
+}
+
+// Leave moves the pointer off the queue, onto the diff, and lets the time
+// pass after which the queue no longer holds still.
+func (q queueDriver) Leave() {
+	v := q.h.win.View()
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(v)
+	test.MoveMouse(q.h.win.Win.Canvas(), at.Add(fyne.NewPos(v.Size().Width/2, v.Size().Height/2)))
+	q.h.advance(time.Second)
+	q.h.settle()
+}
+
+// Note is the line under the queue ("" when none shows).
+func (q queueDriver) Note() string {
+	if n := q.h.win.queue.hold.note; n.Visible() {
+		return n.Text
+	}
+	return ""
 }
 
 // ClickRow clicks row i of the queue, as the pointer does.

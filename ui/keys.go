@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -156,6 +157,7 @@ func (w *Window) bindKeys() {
 		}
 	})
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.detail.showSearch() })
+	c.AddShortcut(&fyne.ShortcutCopy{}, w.copySelection)
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.ctrlEnter() })
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEnter, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.ctrlEnter() })
 	// The editor gains or loses the keyboard (Esc): the line says who has
@@ -167,6 +169,26 @@ func (w *Window) bindKeys() {
 			return
 		}
 		w.ctrlEnter()
+	}
+}
+
+// copySelection copies the word double-clicked in the diff on show, the
+// Review tab's or the History tab's (Ctrl+C while no text field has the
+// keyboard).
+func (w *Window) copySelection(s fyne.Shortcut) {
+	var cb fyne.Clipboard
+	if c, ok := s.(*fyne.ShortcutCopy); ok {
+		cb = c.Clipboard
+	}
+	v := w.detail.view
+	if !w.reviewShown() {
+		if w.history == nil {
+			return
+		}
+		v = w.history.view
+	}
+	if text := v.SelectedText(); v.CopySelection(cb) && w.reviewShown() {
+		w.detail.say(fmt.Sprintf("Copied %q.", shortLine(text)))
 	}
 }
 

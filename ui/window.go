@@ -142,14 +142,14 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	w.notify = w.desktop.send
 	w.Win = a.NewWindow("DiffDesk" + remoteTitle(o.Remote))
 	w.Win.SetMaster()
-	w.queue = newQueueView(w.now)
+	w.queue = newQueueView(w.now, w.opts.AfterFunc, w.do)
 	w.queue.workspaces = workspaceLabels(desk.Roots())
 	w.queue.onSelected = w.Select
 	w.queue.onTapped = w.keysBack
 	w.detail = newDetail(w)
 
 	queueTitle := widget.NewLabelWithStyle("Queue", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	left := container.NewBorder(queueTitle, nil, nil, nil, w.queue.list)
+	left := container.NewBorder(queueTitle, nil, nil, nil, w.queue.content)
 	w.split = container.NewHSplit(left, w.detail.content)
 	w.split.Offset = a.Preferences().FloatWithFallback(prefQueueWidth, 0.27)
 	if o.Journal != nil {
