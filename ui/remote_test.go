@@ -182,7 +182,7 @@ func TestTOverARemoteDesk(t *testing.T) {
 	w.TypeKey('t')
 	until("the far desk approves the whitespace-only proposal", func() bool { o, ok := local.Outcome(spaces.ID); return ok && o.Status == journal.Approved })
 	until("the window says so", func() bool {
-		return strings.Contains(w.detail.status.Text, "Approved 1 other proposal of the changeset, trivial throughout")
+		return strings.Contains(w.detail.line.status.Text, "Approved 1 other proposal of the changeset, trivial throughout")
 	})
 	if p, _ := local.Get(real.ID); p.State != review.StatePending {
 		t.Errorf("the proposal with a real change after t: %s; want it left for the person", p.State)
