@@ -92,12 +92,40 @@ func FileState(t TreeFile) (string, Tone) {
 		return "decided", Muted
 	}
 	switch o.Status {
-	case journal.Approved, journal.ApprovedEdited, journal.Partial:
+	case journal.Partial:
+		return partialFile(*o, f.Path)
+	case journal.Approved, journal.ApprovedEdited:
 		return string(o.Status), Success
 	case journal.Rejected, journal.Failed, journal.Stale:
 		return string(o.Status), Danger
 	}
 	return string(o.Status), Muted
+}
+
+// partialFile names what a partial approval o did to the file at path,
+// as the status line says it per file: "approved" (written whole),
+// "partial k of n", or "not written" (QA: "partial" beside every file).
+func partialFile(o review.Outcome, path string) (string, Tone) {
+	for _, f := range o.Files {
+		if f.Path != path || len(f.Hunks) == 0 {
+			continue
+		}
+		acc := 0
+		for _, h := range f.Hunks {
+			if h.Accepted {
+				acc++
+			}
+		}
+		switch n := len(f.Hunks); acc {
+		case 0:
+			return "not written", Muted
+		case n:
+			return string(journal.Approved), Success
+		default:
+			return fmt.Sprintf("partial %d of %d", acc, n), Success
+		}
+	}
+	return string(journal.Partial), Success
 }
 
 // TicksNote is what the tree adds to a waiting file's state when the
