@@ -43,7 +43,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "diffdesk: unexpected argument %q (workspaces are given with --workspace)\n", fl.Arg(0))
+		fmt.Fprintf(stderr, "diffdesk: unexpected argument %q (workspaces are given with --workspace; diffdesk OLD NEW compares two files)\n", fl.Arg(0))
 		return 2
 	}
 	if err := CheckDisplay(os.Getenv); err != nil {
