@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Seen coverage: which hunks of a proposal the person had on screen.
@@ -29,9 +29,9 @@ func (e *SeenError) Error() string {
 
 // seenRecord checks seen (path → ids of the hunks on screen; a path is
 // absolute, or relative to its root when that names one file of p) and
-// returns one journal.HunkSeen per hunk of each of p's files, in file
+// returns one decision.HunkSeen per hunk of each of p's files, in file
 // and hunk order; nil when seen is nil (not tracked).
-func seenRecord(p Proposal, seen map[string][]string) ([]journal.HunkSeen, error) {
+func seenRecord(p Proposal, seen map[string][]string) ([]decision.HunkSeen, error) {
 	if seen == nil {
 		return nil, nil
 	}
@@ -66,14 +66,14 @@ func seenRecord(p Proposal, seen map[string][]string) ([]journal.HunkSeen, error
 			set[id] = true
 		}
 	}
-	out := []journal.HunkSeen{}
+	out := []decision.HunkSeen{}
 	for _, f := range p.Files {
 		hs, ok := hunks[f.Path]
 		if !ok {
 			hs = f.Hunks()
 		}
 		for _, h := range hs {
-			out = append(out, journal.HunkSeen{Path: f.Path, Hunk: h.ID, Seen: byPath[f.Path][h.ID]})
+			out = append(out, decision.HunkSeen{Path: f.Path, Hunk: h.ID, Seen: byPath[f.Path][h.ID]})
 		}
 	}
 	return out, nil

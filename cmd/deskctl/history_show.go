@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -93,11 +94,11 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 // writeSeen says how many of the proposal's hunks the person had on
 // screen before deciding, and names, per file, the hunks never shown;
 // nothing when that was not tracked.
-func writeSeen(w io.Writer, hs []journal.HunkSeen) {
+func writeSeen(w io.Writer, hs []decision.HunkSeen) {
 	if hs == nil {
 		return
 	}
-	seen, total := journal.SeenCount(hs)
+	seen, total := decision.SeenCount(hs)
 	fmt.Fprintf(w, "seen:     %d of %d hunks on screen before the decision\n", seen, total)
 	var paths []string
 	never := map[string][]string{}
@@ -117,7 +118,7 @@ func writeSeen(w io.Writer, hs []journal.HunkSeen) {
 
 // writeComments lists an entry's line comments: where, the lines, the
 // text, all escaped for the terminal.
-func writeComments(w io.Writer, cs []journal.Comment) {
+func writeComments(w io.Writer, cs []decision.Comment) {
 	if len(cs) == 0 {
 		return
 	}
@@ -221,16 +222,16 @@ func detailJSON(d journal.Detail, sections []detailSection) any {
 	}
 	return struct {
 		entryJSON
-		Format   string             `json:"format,omitempty"`
-		Payload  string             `json:"payload,omitempty"`
-		Hunks    []string           `json:"hunks,omitempty"`
-		Comments []journal.Comment  `json:"comments,omitempty"`
-		Seen     []journal.HunkSeen `json:"seen,omitempty"` // absent: not tracked
-		Decided  string             `json:"decidedBy,omitempty"`
-		ByRule   bool               `json:"decidedByRule,omitempty"` // decidedBy names a rule, not a person
-		Outcome  json.RawMessage    `json:"outcome,omitempty"`
-		Files    []detailFileJSON   `json:"files"`
-		Diffs    []diffJSON         `json:"diffs"`
+		Format   string              `json:"format,omitempty"`
+		Payload  string              `json:"payload,omitempty"`
+		Hunks    []string            `json:"hunks,omitempty"`
+		Comments []decision.Comment  `json:"comments,omitempty"`
+		Seen     []decision.HunkSeen `json:"seen,omitempty"` // absent: not tracked
+		Decided  string              `json:"decidedBy,omitempty"`
+		ByRule   bool                `json:"decidedByRule,omitempty"` // decidedBy names a rule, not a person
+		Outcome  json.RawMessage     `json:"outcome,omitempty"`
+		Files    []detailFileJSON    `json:"files"`
+		Diffs    []diffJSON          `json:"diffs"`
 	}{historyEntryJSON(d.Entry), d.Format, string(d.Payload), d.Hunks, d.Comments, d.Seen, d.DecidedBy, d.DecidedByRule, d.Outcome, files, diffs}
 }
 

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestJournalKeepsHunksSeen: a decision's per-hunk seen record comes back
@@ -22,12 +24,12 @@ func TestJournalKeepsHunksSeen(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	seen := []HunkSeen{{Path: path, Hunk: "0123456789ab", Seen: true}, {Path: path, Hunk: "ba9876543210", Seen: false}}
+	seen := []decision.HunkSeen{{Path: path, Hunk: "0123456789ab", Seen: true}, {Path: path, Hunk: "ba9876543210", Seen: false}}
 	for _, c := range []struct {
 		id   string
-		seen []HunkSeen
-	}{{"p1", seen}, {"p2", nil}, {"p3", []HunkSeen{}}} {
-		did, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: c.id, Decision: Rejected, Seen: c.seen})
+		seen []decision.HunkSeen
+	}{{"p1", seen}, {"p2", nil}, {"p3", []decision.HunkSeen{}}} {
+		did, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: c.id, Decision: decision.Rejected, Seen: c.seen})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +41,7 @@ func TestJournalKeepsHunksSeen(t *testing.T) {
 			t.Errorf("%s: Detail.Seen = %#v; want %#v", c.id, d.Seen, c.seen)
 		}
 	}
-	if s, n := SeenCount(seen); s != 1 || n != 2 {
+	if s, n := decision.SeenCount(seen); s != 1 || n != 2 {
 		t.Errorf("SeenCount = %d of %d; want 1 of 2", s, n)
 	}
 }
@@ -73,8 +75,8 @@ func TestJournalFromBeforeSeenOpens(t *testing.T) {
 	if d, err := j.Detail(ctx, "d1"); err != nil || d.Seen != nil {
 		t.Fatalf("Detail(d1 of a v4 journal) = seen %#v, %v; want nil (not tracked)", d.Seen, err)
 	}
-	seen := []HunkSeen{{Path: "/w/a", Hunk: "0123456789ab", Seen: false}}
-	id, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p2", Decision: Approved, Seen: seen})
+	seen := []decision.HunkSeen{{Path: "/w/a", Hunk: "0123456789ab", Seen: false}}
+	id, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p2", Decision: decision.Approved, Seen: seen})
 	if err != nil {
 		t.Fatal(err)
 	}

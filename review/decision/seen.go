@@ -1,4 +1,4 @@
-package journal
+package decision
 
 // HunkSeen says of one hunk of a decided proposal whether the person had
 // it on screen before deciding. A decision records one per hunk of its
