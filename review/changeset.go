@@ -57,11 +57,15 @@ type ChangesetFile struct {
 
 // ChangesetKey returns the key of the changeset p belongs to: a hash of its
 // agent, session and turn ("cs-" and 12 hex digits, safe to type); for a
-// proposal without a session, of its own id.
+// proposal without a session, of its own id; in a window over several
+// desks, with the desk's label (Where) first.
 func ChangesetKey(p Proposal) string {
 	s := p.Agent + "\x00" + p.Session + "\x00" + p.Turn
 	if p.Session == "" {
 		s = "\x00proposal\x00" + p.ID
+	}
+	if p.Where != "" {
+		s = "\x00where\x00" + p.Where + "\x00" + s
 	}
 	sum := sha256.Sum256([]byte(s))
 	return "cs-" + hex.EncodeToString(sum[:6])

@@ -208,6 +208,15 @@ type Proposal struct {
 	// stood (the lines that had arrived, then the original's), and Payload
 	// what had arrived.
 	Unfinished bool
+	// Where names the desk that holds the proposal, in a window over
+	// several (remote.Fleet sets it to the desk's label: machine and
+	// workspace); "" for a window over one desk. The changeset key
+	// includes it, so two desks' proposals never form one changeset.
+	Where string
+	// Unreachable says, in a window over several desks, that the desk
+	// holding the proposal cannot be reached now: it is kept and shown,
+	// and nothing can decide it until that desk is back.
+	Unreachable bool
 }
 
 // Before reports whether p arrived before q: the desk's one order of

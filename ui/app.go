@@ -1,24 +1,19 @@
 package ui
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/app"
-	"fyne.io/fyne/v2/dialog"
 
 	"github.com/diffdesk/diffdesk/assets"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
-	"github.com/diffdesk/diffdesk/review/remote"
 	"github.com/diffdesk/diffdesk/review/startup"
 )
 
@@ -36,7 +31,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fl.SetOutput(stderr)
 	var c startup.Options
 	c.AddFlags(fl)
-	connect := fl.String("connect", "", "review the desk on another machine, `ssh://[user@]host[:port][/path/to/desk.sock]`, over your own ssh (it runs deskctl bridge there), or in a container, docker://[user@]container[/socket] or podman://…; no desk starts here")
+	var connect []string
+	fl.Func("connect", "review the desk on another machine, `ssh://[user@]host[:port][/path/to/desk.sock]`, over your own ssh (it runs deskctl bridge there), or in a container, docker://[user@]container[/socket] or podman://…, or this machine's (local, unix:///path/to/desk.sock), or a label of your config's [[connect]]; give it several times to review several desks in one queue; no desk starts here",
+		func(v string) error { connect = append(connect, v); return nil })
+	desks := fl.Bool("desks", false, "review every desk your user config lists ([[connect]]: label, address) in one queue, with any --connect")
+	hf := addHubFlags(fl)
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -51,14 +50,17 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
 		return 1
 	}
-	if *connect != "" {
+	if len(connect) > 0 || *desks || hf.url != "" {
 		deskFlags := false
-		fl.Visit(func(f *flag.Flag) { deskFlags = deskFlags || f.Name != "connect" })
+		fl.Visit(func(f *flag.Flag) { deskFlags = deskFlags || !elsewhereFlag(f.Name) })
 		if deskFlags {
 			fmt.Fprintln(stderr, "diffdesk: --connect reviews a desk that runs elsewhere; --workspace, --socket, --journal and --config belong to that desk (give its socket in the address: ssh://host/path/to/desk.sock)")
 			return 2
 		}
-		return mainRemote(*connect, stdout, stderr)
+		if hf.url != "" {
+			return mainHub(hf, len(connect) > 0 || *desks, stdout, stderr)
+		}
+		return mainDesks(connect, *desks, stdout, stderr)
 	}
 	b, err := startup.Start(c)
 	if errors.Is(err, deskrpc.ErrDeskRunning) {
@@ -99,35 +101,6 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// mainRemote runs the window over the desk at target, reached by ssh.
-func mainRemote(target string, stdout, stderr io.Writer) int {
-	t, err := remote.ParseTarget(target)
-	if err != nil {
-		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
-		return 2
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // ssh may ask for a password
-	d, err := remote.Dial(ctx, t, remote.SSHOptions{Stderr: stderr})
-	cancel()
-	if err != nil {
-		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
-		return 1
-	}
-	defer d.Close()
-	a := app.NewWithID(AppID)
-	a.SetIcon(AppIcon)
-	w := NewWindow(a, d, WindowOptions{Remote: t.String()})
-	fmt.Fprintf(stdout, "diffdesk: reviewing the desk at %s (workspace %s)\n", t, strings.Join(d.Roots(), ", "))
-	d.OnLost(func(err error) {
-		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
-		fyne.Do(func() { w.lostDesk(err) })
-	})
-	defer stopOnSignal(a)()
-	w.Win.ShowAndRun()
-	w.Close()
-	return 0
-}
-
 // stopOnSignal makes SIGINT and SIGTERM close the window as the person
 // would, so the socket is removed and writes in flight finish; call the
 // func it returns once the app has quit. The goroutine ends with the first
@@ -151,14 +124,3 @@ func stopOnSignal(a fyne.App) (stop func()) {
 
 // fyneDo is how background goroutines reach the UI in the real app.
 func fyneDo(f func()) { fyne.Do(f) }
-
-// lostDesk tells the person that the desk on another machine can no
-// longer be reached: what is shown stays, but decisions fail until the
-// window is started again.
-func (w *Window) lostDesk(err error) {
-	w.opts.Remote += " (disconnected)"
-	w.Win.SetTitle(Title(w.waiting) + w.placeTitle())
-	d := dialog.NewError(fmt.Errorf("%w\n\nNothing more can be decided here. Start diffdesk --connect again to reconnect.", err), w.Win)
-	w.setCloser(d, nil)
-	d.Show()
-}

@@ -13,21 +13,14 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/memory"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // The decisions of the shown proposal: approve (as proposed, edited, the
 // merge, the ticked hunks), reject, dismiss, and what follows them.
 
 // setStatus shows a line under the decision bar (an error in red).
-func (d *detail) setStatus(s string, isErr bool) {
-	d.status.SetText(strings.TrimRight(s, "\n"))
-	if isErr {
-		d.status.Importance = widget.DangerImportance
-	} else {
-		d.status.Importance = widget.MediumImportance
-	}
-	d.status.Refresh()
-}
+func (d *detail) setStatus(s string, isErr bool) { d.line.setStatus(s, isErr) }
 
 // Approve writes the proposal as the screen shows it (a): as it is; with
 // hunks unticked in the gutter, only the ticked ones; on a stale proposal,
@@ -62,13 +55,7 @@ func (d *detail) ApproveEdited() {
 		d.render()
 		return
 	}
-	dec := review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{}}
-	for path, t := range d.edited {
-		dec.Edited[path] = t
-	}
-	d.addMerges(&dec)
-	d.untickedOf(&dec)
-	d.decide(dec)
+	d.decide(d.choices.approveEdited(d.p))
 }
 
 // ApproveMerged writes each stale file's clean merge of the proposal into
@@ -82,27 +69,7 @@ func (d *detail) ApproveMerged() {
 		return
 	}
 	d.saveFileState()
-	dec := review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{}}
-	d.addMerges(&dec)
-	d.untickedOf(&dec) // the other files' unticked hunks stay unwritten (they were written)
-	d.decide(dec)
-}
-
-// addMerges sets, for every stale file, the text to write (the person's
-// edit, else the merge) and the disk hash the person reviewed.
-func (d *detail) addMerges(dec *review.Decision) {
-	for _, f := range d.p.Files {
-		if !f.Stale() {
-			continue
-		}
-		if dec.Overwrite == nil {
-			dec.Overwrite = map[string]string{}
-		}
-		dec.Overwrite[f.Path] = f.Disk.SHA256
-		if _, ok := dec.Edited[f.Path]; !ok {
-			dec.Edited[f.Path] = d.merge(f).Text
-		}
-	}
+	d.decide(d.choices.approveMerged(d.p))
 }
 
 // ApprovePartial writes only the hunks left accepted in the gutter.
@@ -110,12 +77,7 @@ func (d *detail) ApprovePartial() {
 	if !d.canDecide() || anyStale(d.p) {
 		return
 	}
-	dec := review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{}}
-	ticked := 0
-	for i, f := range d.p.Files {
-		dec.Hunks[f.Path] = append([]string{}, d.acceptedFor(i)...)
-		ticked += len(dec.Hunks[f.Path])
-	}
+	dec, ticked := d.choicesNow().approvePartial(d.p)
 	if ticked == 0 {
 		// Nothing ticked writes nothing: that is a rejection, and it is
 		// asked as one (it was recorded as a partial approval and the
@@ -140,7 +102,7 @@ func (d *detail) openRejectDialog(whole bool, question string) {
 	d.rejectWhole = whole
 	var dlg dialog.Dialog
 	d.rejectEntry = newDialogEntry(true, func() { dlg.Hide() }, d.confirmReject)
-	d.rejectEntry.SetPlaceHolder(rejectPlaceholder(d.p))
+	d.rejectEntry.SetPlaceHolder(present.RejectPlaceholder(d.p))
 	d.rejectEntry.setDraft(d.draft("reject"))
 	d.rejectEntry.SetMinRowsVisible(3)
 	d.rejectConfirm = widget.NewButton("Reject (Ctrl+Enter)", d.confirmReject)
@@ -326,7 +288,7 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 	if p, ok := d.w.desk.Get(id); ok {
 		d.p = p
 	}
-	d.setStatus(outcomeText(d.p, o), false)
+	d.setStatus(present.Outcome(d.p, o), false)
 	d.shownKey = ""
 	d.render()
 	d.w.refreshQueue() // on to the next proposal waiting, if there is one

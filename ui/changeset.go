@@ -17,6 +17,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // The changeset of the shown proposal (review.Changeset): every file of
@@ -166,47 +167,25 @@ func (t *changesetTree) current() int {
 	return -1
 }
 
-// fileState names a changeset file's state for the tree, and its colour:
-// a decided proposal's verdict, else its state.
+// fileState names a changeset file's state for the tree, and its colour
+// (present.FileState).
 func (t *changesetTree) fileState(f review.ChangesetFile) (string, fyne.ThemeColorName) {
-	if f.State == review.StateFailed {
-		if p, ok := t.d.w.desk.Get(f.Proposal); ok && p.Held {
-			return badge(p) // waits for the person to pick its lines, as the queue says
-		}
-	}
+	tf := present.TreeFile{File: f}
 	switch f.State {
 	case review.StatePending:
-		if n := t.ticksNote(f); n != "" { // treeticks.go
-			return "waiting · " + n, theme.ColorNamePrimary
+		tf.Ticks = t.ticksNote(f) // treeticks.go
+	case review.StateFailed, review.StateStale:
+		if p, ok := t.d.w.desk.Get(f.Proposal); ok {
+			tf.Proposal = &p
 		}
-		return "waiting", theme.ColorNamePrimary
-	case review.StateStale:
-		// Only the files that changed on disk are stale; the others of
-		// the proposal wait with it.
-		if p, ok := t.d.w.desk.Get(f.Proposal); ok && f.Index < len(p.Files) && !p.Files[f.Index].Stale() {
-			return "waiting · unchanged on disk", theme.ColorNamePrimary
+	case review.StateStreaming, review.StateDecided, review.StateWithdrawn:
+	default:
+		if o, ok := t.d.w.desk.Outcome(f.Proposal); ok {
+			tf.Outcome = &o
 		}
-		return "stale", theme.ColorNameWarning
-	case review.StateStreaming:
-		return "streaming", theme.ColorNamePrimary
-	case review.StateDecided:
-		return "writing", theme.ColorNamePrimary
-	case review.StateFailed:
-		return "failed", theme.ColorNameError
-	case review.StateWithdrawn:
-		return "withdrawn", theme.ColorNamePlaceHolder
 	}
-	o, ok := t.d.w.desk.Outcome(f.Proposal)
-	if !ok {
-		return "decided", theme.ColorNamePlaceHolder
-	}
-	switch o.Status {
-	case journal.Approved, journal.ApprovedEdited, journal.Partial:
-		return string(o.Status), theme.ColorNameSuccess
-	case journal.Rejected, journal.Failed, journal.Stale:
-		return string(o.Status), theme.ColorNameError
-	}
-	return string(o.Status), theme.ColorNamePlaceHolder
+	s, tone := present.FileState(tf)
+	return s, toneColor(tone)
 }
 
 // goTo shows file i of the changeset, at its first change (or its last,
@@ -313,7 +292,7 @@ func (t *changesetTree) counter(k, above, n int) string {
 		}
 		total += c
 	}
-	return fmt.Sprintf("%s · file %d of %d in the changeset", hunkWhere(k, above, before, total), cur+1, len(t.cs.Files))
+	return fmt.Sprintf("%s · file %d of %d in the changeset", present.HunkWhere(k, above, before, total), cur+1, len(t.cs.Files))
 }
 
 // openProposals are the changeset's proposals that wait for a decision.

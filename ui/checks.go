@@ -7,12 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"fyne.io/fyne/v2/widget"
-
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/checker"
 	"github.com/diffdesk/diffdesk/ui/diffview"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // maxProblemLines caps the problems listed under the diff at once.
@@ -26,7 +25,7 @@ const maxProblemLines = 4
 func (d *detail) updateChecks() {
 	if d.id == "" || d.outcome != nil || len(d.p.Files) == 0 || !d.p.State.Open() || d.p.State == review.StateStreaming {
 		d.stopEditCheck()
-		d.checks.Hide()
+		d.head.checks.Hide()
 		d.problems.Hide()
 		d.view.SetProblems(nil)
 		return
@@ -40,10 +39,8 @@ func (d *detail) updateChecks() {
 			failure = "could not check your edit: " + c.err.Error()
 		}
 	}
-	d.checks.SetText(checksSummary(f.Checks, where))
-	d.checks.Importance = checksImportance(f.Checks)
-	d.checks.Refresh()
-	vis(d.checks, d.checks.Text != "")
+	word, tone := present.Checks(f.Checks, where)
+	d.head.setChecks(word, tone)
 	if marked {
 		d.view.SetProblems(problemMarks(f.Checks))
 	} else {
@@ -165,48 +162,6 @@ func (d *detail) stopEditCheck() {
 		c.cancel()
 	}
 	d.recheck = nil
-}
-
-// checksSummary is the header's word on a file's checks, where saying
-// what was checked (" in your edit").
-func checksSummary(c review.Checks, where string) string {
-	if c.Running {
-		return "checking…"
-	}
-	if c.Reports == nil {
-		return ""
-	}
-	var parts []string
-	if n := len(c.Problems()); n == 0 {
-		parts = append(parts, "no new problems"+where)
-	} else {
-		parts = append(parts, fmt.Sprintf("%d new %s", n, plural(n, "problem", "problems"))+where)
-	}
-	for _, r := range c.Reports {
-		if r.Err != nil {
-			parts = append(parts, r.Checker+" failed")
-		}
-	}
-	return strings.Join(parts, " · ")
-}
-
-// checksImportance colours the header's word: red for errors, amber for
-// warnings or a checker that failed.
-func checksImportance(c review.Checks) widget.Importance {
-	imp := widget.MediumImportance
-	if c.Reports != nil && !c.Running {
-		imp = widget.SuccessImportance
-	}
-	if len(c.Failed()) > 0 {
-		imp = widget.WarningImportance
-	}
-	for _, p := range c.Problems() {
-		if p.Severity == checker.SeverityError {
-			return widget.DangerImportance
-		}
-		imp = widget.WarningImportance
-	}
-	return imp
 }
 
 // problemMarks are the view's markers: the file's own problems by

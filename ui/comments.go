@@ -12,6 +12,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // comments are the person's line comments on the proposals waiting: made
@@ -63,13 +64,13 @@ func (c *comments) refresh() {
 		c.box.Hide()
 		return
 	}
-	c.box.Add(widget.NewLabelWithStyle(commentsHeading(d.p, len(cs)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	c.box.Add(widget.NewLabelWithStyle(present.CommentsHeading(d.p, len(cs)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	for i, cm := range cs {
 		first, _, more := strings.Cut(cm.Text, "\n")
 		if more {
 			first += " …"
 		}
-		l := widget.NewLabel(fmt.Sprintf("%s · %s %s: %s", relOf(d.p, cm.Path), cm.Side, cm.Lines(), first))
+		l := widget.NewLabel(fmt.Sprintf("%s · %s %s: %s", present.RelOf(d.p, cm.Path), cm.Side, cm.Lines(), first))
 		l.Truncation = fyne.TextTruncateEllipsis
 		del := widget.NewButton("Delete", func() {
 			c.pending[d.id] = append(cs[:i:i], cs[i+1:]...)
@@ -155,14 +156,14 @@ func (c *comments) show() {
 		c.text.SetText("") // saved: no draft left
 		dlg.Hide()
 		c.refresh()
-		d.say(commentKept(d.p))
+		d.say(present.CommentKept(d.p))
 	}
 	preview()
 	save := widget.NewButton("Save comment (Ctrl+Enter)", func() { c.save() })
 	save.Importance = widget.HighImportance
 	cancel := widget.NewButton("Cancel (Esc)", func() { dlg.Hide() })
 	form := container.NewBorder(nil, nil, widget.NewLabel("Lines (12 or 12-14):"), nil, lines)
-	top := container.NewVBox(widget.NewLabel(commentIntro(d.p, f.Rel)), sides, form, quoteScroll, hint)
+	top := container.NewVBox(widget.NewLabel(present.CommentIntro(d.p, f.Rel)), sides, form, quoteScroll, hint)
 	body := container.NewBorder(top, container.NewHBox(cancel, save), nil, nil, c.text)
 	dlg = dialog.NewCustomWithoutButtons("Comment for the agent", body, d.w.Win)
 	dlg.Resize(fyne.NewSize(640, 460))
@@ -188,7 +189,7 @@ func (c *comments) current(f review.File) (journal.Side, int, int) {
 	if f.Delete {
 		side = journal.SideOld
 	}
-	plain := !d.editing && (!f.Stale() || d.staleShow.Selected == staleProposal)
+	plain := !d.editing && (!f.Stale() || d.staleShow.Selected == present.StaleProposal)
 	hs, k := d.view.Hunks(), d.view.CurrentHunk()
 	if !plain || k < 0 || k >= len(hs) {
 		return side, 1, 1

@@ -9,6 +9,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // TestDecidedStaleShowsWhatWasWritten: a stale proposal approved merged
@@ -28,8 +29,8 @@ func TestDecidedStaleShowsWhatWasWritten(t *testing.T) {
 	h.until("the proposal turns stale", func() bool { pp, _ := h.desk.Get(p.ID); return pp.State == review.StateStale })
 	h.settle()
 	test.Tap(tappables(d.staleShow)[1])
-	if d.staleShow.Selected != staleDisk {
-		t.Fatalf("stale view %q; want %q", d.staleShow.Selected, staleDisk)
+	if d.staleShow.Selected != present.StaleDisk {
+		t.Fatalf("stale view %q; want %q", d.staleShow.Selected, present.StaleDisk)
 	}
 	h.press('a')
 	o := h.outcome(p.ID)

@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -18,6 +17,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/ui/diffview"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // detail is the right pane: the selected proposal (its files, the DiffView)
@@ -27,57 +27,37 @@ type detail struct {
 	shownAt time.Time // when the shown proposal was first shown (ArmDelay)
 	// seen are the files of the proposal the person has had on screen;
 	// unseenOK says they chose to approve the others unopened.
-	seen      map[string]bool
-	unseenOK  bool
-	trivialOK map[string]map[string]bool // path → hunks approved by their trivial label (t)
-	trivial   trivialJobs                // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
+	seen     map[string]bool
+	unseenOK bool
+	trivial  trivialJobs // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
 	// seenBefore keeps, per proposal shown before, the hunks that were on
 	// screen (path → ids), for a whole-changeset approval (seen.go).
 	seenBefore map[string]map[string]map[string]bool
 
-	view    *diffview.DiffView
-	title   *widget.Label
-	intent  *widget.Label // the protected files and why, and the agent's own account of the edit, when it gave one
-	state   *widget.Label
-	files   *choice
-	failure *widget.Label
-	status  *widget.Label
-	empty   *widget.Label
-	note    *widget.Label   // above the view: what it shows when not the plain proposal
-	noteBox *fyne.Container // note after a warning icon: amber text on white is hard to read
-	// checks says in the header what the checkers found ("2 new
-	// problems"); problems, under the view, the current hunk's (checks.go).
-	checks, problems *widget.Label
-	recheck          *editCheck // the check of the person's edit of the shown file (checks.go)
+	view     *diffview.DiffView
+	files    *choice
+	failure  *widget.Label
+	empty    *widget.Label
+	head     *header       // title, state, the checkers' word, intent, note (header.go)
+	problems *widget.Label // under the view: the current hunk's problems (checks.go)
+	recheck  *editCheck    // the check of the person's edit of the shown file (checks.go)
 	// staleShow picks which two of base / disk / proposal a stale file shows.
 	staleShow *choice
 
 	// Under the decision bar: a brief answer to a key (message), which
 	// hunk j and k went to (counter), and who has the keyboard.
-	message, counter, keyboard *widget.Label
-	loose                      *looseCard     // the loose match that placed the current hunk
-	pick                       *picker        // where a failed or loose block goes, as the person picks it (pick.go)
-	comments                   *comments      // the person's line comments, sent with the decision
-	tree                       *changesetTree // the shown proposal's changeset (changeset.go)
+	line     *statusLine    // message, counter, keyboard and status under the bar (statusline.go)
+	loose    *looseCard     // the loose match that placed the current hunk
+	pick     *picker        // where a failed or loose block goes, as the person picks it (pick.go)
+	comments *comments      // the person's line comments, sent with the decision
+	tree     *changesetTree // the shown proposal's changeset (changeset.go)
 
 	inter *interdiffView // this proposal vs the session's previous one of the file (interdiff.go)
 
 	failureScroll *container.Scroll
-	statusScroll  *container.Scroll
 	center        *fyne.Container
-	bar           *fyne.Container
+	bar           *decisionBar
 	content       fyne.CanvasObject
-
-	approve, reject, edit, approveEdited, cancelEdit *widget.Button
-	partial, merged, external, dismiss               *widget.Button
-	follow, wrap                                     *widget.Check
-	inline, ignoreWS, collapse                       *widget.Check // layout, whitespace, unchanged regions: with Wrap in viewOptions
-	askUnseenBox                                     *widget.Check // ask before approving what was never on screen (seen.go)
-	// viewButton opens viewOptions, a pop-up holding Fold, Ignore
-	// whitespace, Inline and Wrap: beside the buttons they would make the
-	// bar wider than the pane at 1280 px.
-	viewButton  *widget.Button
-	viewOptions *widget.PopUp
 
 	rejectEntry   *dialogEntry
 	rejectDialog  dialog.Dialog
@@ -103,50 +83,31 @@ type detail struct {
 	// The proposal shown and what the person did to it so far.
 	id       string
 	p        review.Proposal
-	file     int // index in p.Files
-	queuePos int // where it was in the queue when selected
-	shownKey string
-	editing  bool
-	edited   map[string]string             // path → text the person approved in the editor or an external editor
-	editedOn map[string]string             // path → the left side the edit was made against (editrebase.go)
-	accepted map[string][]string           // path → accepted hunk ids, for files whose hunks were toggled
-	kept     map[string]keptChoices        // per proposal left undecided: its ticks and edit (keepchoices.go)
-	merges   map[string]engine.MergeResult // path → merge of a stale file (base, disk as reviewed, proposal)
+	choices                     // what the person did to it: ticks, edits, file shown (choices.go)
+	queuePos int                // where it was in the queue when selected
+	shownKey string             // what the view shows, so that render rebuilds it only when that changes
+	kept     map[string]choices // per proposal left undecided (keepchoices.go)
 	deciding bool
 	outcome  *review.Outcome
-	approved map[string]string        // path → the text sent for writing, to show what the formatter changed
-	hunks    map[string][]engine.Hunk // path → the proposal's hunks (cache)
+	approved map[string]string // path → the text sent for writing, to show what the formatter changed
 	ext      *externalEdit
 }
 
 func newDetail(w *Window) *detail {
 	d := &detail{w: w, view: diffview.NewDiffView(), seenBefore: map[string]map[string]map[string]bool{}, drafts: map[string]string{}}
-	d.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	d.title.Truncation = fyne.TextTruncateEllipsis
-	d.state = widget.NewLabel("")
-	d.intent = widget.NewLabel("")
-	d.intent.Wrapping = fyne.TextWrapWord
-	d.intent.Hide()
-	d.note = widget.NewLabel("")
-	d.note.Wrapping = fyne.TextWrapWord
-	d.noteBox = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, d.note)
-	d.noteBox.Hide()
-	d.checks = widget.NewLabel("")
+	d.head = newHeader()
 	d.problems = widget.NewLabel("")
 	d.problems.Wrapping = fyne.TextWrapWord
 	d.problems.Importance = widget.DangerImportance
-	d.staleShow = newChoice(w, []string{staleMerged, staleDisk, staleProposal}, func(string) {
+	d.staleShow = newChoice(w, []string{present.StaleMerged, present.StaleDisk, present.StaleProposal}, func(string) {
 		d.shownKey = ""
 		d.render()
 	})
-	d.staleShow.choose(staleMerged)
+	d.staleShow.choose(present.StaleMerged)
 	d.staleShow.Hide()
 	d.files = newChoice(w, nil, d.selectFile)
-	d.message = widget.NewLabel("")
-	d.message.Wrapping = fyne.TextWrapWord // a hint cut off at "…" could not be read (real window)
-	d.counter = widget.NewLabel("")
+	d.line = newStatusLine()
 	d.loose = newLooseCard()
-	d.keyboard = widget.NewLabel("")
 	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	d.failure.Wrapping = fyne.TextWrapWord
 	d.pick = newPicker(d)
@@ -156,40 +117,7 @@ func newDetail(w *Window) *detail {
 	d.empty = widget.NewLabel("No proposals waiting.")
 	d.empty.Alignment = fyne.TextAlignCenter
 	d.empty.Wrapping = fyne.TextWrapWord
-	d.status = widget.NewLabel("")
-	d.status.Wrapping = fyne.TextWrapWord
-	d.statusScroll = container.NewVScroll(d.status)
-	d.statusScroll.SetMinSize(fyne.NewSize(0, 0))
 
-	d.approve = widget.NewButton("Approve (a)", d.Approve)
-	d.approve.Importance = widget.HighImportance
-	d.reject = widget.NewButton("Reject… (r)", d.ShowReject)
-	d.reject.Importance = widget.DangerImportance
-	d.edit = widget.NewButton("Edit (e)", d.ToggleEdit)
-	d.approveEdited = widget.NewButton("Approve edited (a)", d.ApproveEdited)
-	d.approveEdited.Importance = widget.HighImportance
-	d.cancelEdit = widget.NewButton("Cancel edit", d.CancelEdit)
-	d.partial = widget.NewButton("Approve selected hunks", d.ApprovePartial)
-	d.merged = widget.NewButton("Approve merged (a)", d.ApproveMerged)
-	d.merged.Importance = widget.HighImportance
-	d.external = widget.NewButton("External editor… (x)", d.EditExternal)
-	d.dismiss = widget.NewButton("Dismiss", d.Dismiss)
-	d.follow = widget.NewCheck("Follow (f)", thenKeysBack(w, d.view.SetFollow))
-	d.follow.SetChecked(true)
-	d.wrap = widget.NewCheck("Wrap long lines (w)", thenKeysBack(w, func(on bool) {
-		d.view.SetWrap(on)
-		w.app.Preferences().SetBool(prefWrap, on)
-	}))
-	d.inline = widget.NewCheck("Inline layout (i)", thenKeysBack(w, func(on bool) {
-		d.view.SetInline(on)
-		w.app.Preferences().SetBool(prefInline, on)
-	}))
-	d.ignoreWS = widget.NewCheck("Ignore whitespace (W)", thenKeysBack(w, func(on bool) {
-		d.view.SetIgnoreWhitespace(on)
-		d.updateCounter()
-	}))
-	d.collapse = widget.NewCheck("Fold unchanged lines (z)", thenKeysBack(w, d.view.SetCollapse))
-	d.collapse.SetChecked(true)
 	d.view.OnSearchClosed = func() {
 		w.stopTyping(d.view.SearchBox())
 		w.keysBack()
@@ -214,7 +142,7 @@ func newDetail(w *Window) *detail {
 	}
 	d.view.OnEditAt = d.doubleClicked // a double click on the proposal's text never edits (ownedit.go)
 	d.view.OnJumped = d.updateCounter // a tap on a change in the overview strip
-	d.view.OnFollowChanged = func(on bool) { d.follow.SetChecked(on) }
+	d.view.OnFollowChanged = func(on bool) { d.bar.follow.SetChecked(on) }
 	d.view.OnOpened = func() { // a big diff arrived: its hunks, their labels, counter and bar
 		d.showTrivial()
 		d.updateBar()
@@ -224,51 +152,48 @@ func newDetail(w *Window) *detail {
 		}
 	}
 
-	d.askUnseenBox = widget.NewCheck("Ask before approving unseen hunks", thenKeysBack(w, func(on bool) {
-		w.app.Preferences().SetBool(prefAskUnseen, on)
-	}))
-	d.askUnseenBox.SetChecked(w.app.Preferences().BoolWithFallback(prefAskUnseen, true))
-	d.viewOptions = widget.NewPopUp(container.NewVBox(d.askUnseenBox, d.collapse, d.ignoreWS, d.inline, d.wrap), w.Win.Canvas())
-	d.viewOptions.Hide() // a new pop-up says it is visible: Esc would close it, not cancel the edit
-	d.viewButton = widget.NewButtonWithIcon("View", theme.MenuDropDownIcon(), d.showViewOptions)
-	d.viewButton.IconPlacement = widget.ButtonIconTrailingText
-	d.protected = newProtectedBar()
-	d.bar = container.NewBorder(d.protected.box, nil,
-		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
-		container.NewHBox(d.follow, d.inter.button, d.viewButton))
+	d.bar = newDecisionBar(w.Win.Canvas(), barActions{
+		approve: d.Approve, reject: d.ShowReject, edit: d.ToggleEdit, approveEdited: d.ApproveEdited, cancelEdit: d.CancelEdit,
+		partial: d.ApprovePartial, merged: d.ApproveMerged, external: d.EditExternal, dismiss: d.Dismiss,
+		follow: d.view.SetFollow,
+		wrap: func(on bool) {
+			d.view.SetWrap(on)
+			w.app.Preferences().SetBool(prefWrap, on)
+		},
+		inline: func(on bool) {
+			d.view.SetInline(on)
+			w.app.Preferences().SetBool(prefInline, on)
+		},
+		ignoreWS: func(on bool) {
+			d.view.SetIgnoreWhitespace(on)
+			d.updateCounter()
+		},
+		collapse:  d.view.SetCollapse,
+		askUnseen: func(on bool) { w.app.Preferences().SetBool(prefAskUnseen, on) },
+		keysBack:  w.keysBack,
+	}, w.app.Preferences().BoolWithFallback(prefAskUnseen, true), d.inter.button)
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	d.tree = newChangesetTree(d)
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.tree.box, d.noteBox, d.loose.box, d.staleShow, d.pick.againBox)
+	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box, d.staleShow, d.pick.againBox)
 	d.comments = newComments(d)
-	bottom := container.NewVBox(d.problems, d.comments.box, d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
+	bottom := container.NewVBox(d.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
 	d.showEmpty()
 	return d
 }
 
-// showViewOptions opens the view options above the View button, its right
-// edge on the button's; a click outside or Esc closes them.
-func (d *detail) showViewOptions() {
-	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(d.viewButton)
-	size := d.viewOptions.MinSize()
-	d.viewOptions.ShowAtPosition(at.Add(fyne.NewPos(d.viewButton.Size().Width-size.Width, -size.Height)))
-	d.w.keysBack()
-}
-
 // reset forgets what the person did to the previous proposal, but for
 // the hunks it had on screen (keepSeen).
 func (d *detail) reset() {
 	d.keepSeen()
-	d.file, d.editing, d.deciding, d.outcome, d.shownKey = 0, false, false, nil, ""
-	d.edited, d.accepted, d.merges, d.approved = map[string]string{}, map[string][]string{}, map[string]engine.MergeResult{}, nil
-	d.editedOn = nil
-	d.hunks = map[string][]engine.Hunk{}
-	d.seen, d.unseenOK, d.trivialOK = map[string]bool{}, false, map[string]map[string]bool{}
+	d.choices = newChoices()
+	d.deciding, d.outcome, d.shownKey, d.approved = false, nil, "", nil
+	d.seen, d.unseenOK = map[string]bool{}, false
 	d.ownEditOK, d.clickedAt = "", nil
 	d.trivial.dropAll()
 	d.view.ForgetSeen()
-	d.staleShow.choose(staleMerged) // no callback: render follows
+	d.staleShow.choose(present.StaleMerged) // no callback: render follows
 	d.closeExternal()
 }
 
@@ -296,17 +221,12 @@ func (d *detail) showEmpty() {
 		}
 	}
 	d.empty.SetText(text)
-	d.title.SetText("")
-	d.state.SetText("")
-	// The last proposal's header notes go with it (a dismissed held
-	// failure's "its agent waits for you" stayed above the hint).
-	d.noteBox.Hide()
-	d.intent.Hide()
+	d.head.clear()
 	d.loose.box.Hide()
 	d.staleShow.Hide()
 	d.files.Hide()
 	d.showCenter(d.empty)
-	d.bar.Hide()
+	d.bar.box.Hide()
 	d.content.Refresh()
 }
 
@@ -330,7 +250,7 @@ func (d *detail) show(p review.Proposal) {
 		// moving on to the next one hides nothing.
 		before := ""
 		if d.outcome != nil && d.id != "" {
-			before = fileNames(d.p) + ": " + outcomeText(d.p, *d.outcome)
+			before = fileNames(d.p) + ": " + present.Outcome(d.p, *d.outcome)
 		}
 		d.closeBoundDialog() // dialogbind.go: a question about the one left decides nothing now
 		d.stash()            // keepchoices.go: the ticks and edit of the one left
@@ -340,14 +260,14 @@ func (d *detail) show(p review.Proposal) {
 		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
 		d.setStatus(before, false)
 		if o, ok := d.w.desk.Outcome(p.ID); ok && !p.State.Open() && p.State != review.StateFailed {
-			d.setStatus(outcomeText(p, o), false) // a decided proposal of the changeset, read again
+			d.setStatus(present.Outcome(p, o), false) // a decided proposal of the changeset, read again
 		}
 		d.say("")
 		d.files.Options = nil // select the first file, whatever the last proposal had
 		restored = d.unstash(p)
 	}
 	d.p = p
-	d.bar.Show()
+	d.bar.box.Show()
 	d.refreshFiles()
 	d.render()
 	if restored {
@@ -361,7 +281,7 @@ func (d *detail) update(p review.Proposal) {
 	d.p = p
 	if o, ok := d.w.desk.Outcome(p.ID); ok && d.outcome == nil && !d.deciding {
 		d.outcome = &o // decided elsewhere (withdrawn, the decide method, a rule)
-		msg := outcomeText(p, o)
+		msg := present.Outcome(p, o)
 		if d.editing || len(d.edited) > 0 {
 			msg += " Your edit of it was not written." // it went without a word (real window)
 		}
@@ -520,14 +440,16 @@ func lineHintFor(s string, n int) string {
 }
 
 // say shows a brief answer to a key under the decision bar ("" clears it).
-func (d *detail) say(s string) { d.message.SetText(s) }
+func (d *detail) say(s string) { d.line.say(s) }
 
 // updateCounter says which hunk of the shown file j and k went to, and
 // shows the loose match that placed it, if any.
-func (d *detail) updateCounter() {
+func (d *detail) updateCounter() { d.line.setCounter(d.counterText()) }
+
+// counterText is the counter's line for the view as it is.
+func (d *detail) counterText() string {
 	if d.view.Opening() { // a big diff is being computed: OnOpened comes back
-		d.counter.SetText("diffing…")
-		return
+		return "diffing…"
 	}
 	d.updateLoose()
 	d.updateChecks()
@@ -538,43 +460,23 @@ func (d *detail) updateCounter() {
 		// The person must know the faded hunks are still part of the decision.
 		hidden = fmt.Sprintf(" (+%d whitespace-only, faded: approved too unless unticked)", faded)
 	}
+	var s string
 	switch {
 	case d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming:
-		d.counter.SetText("")
-	case n+faded == 0 && len(d.p.Files) > 0 && staleFromStart(d.cur()) && d.staleShow.Selected == staleDisk:
-		d.counter.SetText("not known: the agent read a version this desk never had")
+		return ""
+	case n+faded == 0 && len(d.p.Files) > 0 && present.StaleFromStart(d.cur()) && d.staleShow.Selected == present.StaleDisk:
+		s = "not known: the agent read a version this desk never had"
 	case n+faded == 0:
-		d.counter.SetText("no changes")
+		s = "no changes"
 	default:
-		d.counter.SetText(hunkWhere(k, above, 0, n) + hidden)
+		s = present.HunkWhere(k, above, 0, n) + hidden
 	}
-	if s := d.tree.counter(k, above, n); s != "" && d.counter.Text != "" && n+faded > 0 {
-		d.counter.SetText(s + hidden)
-	} else if nf := len(d.p.Files); nf > 1 && d.counter.Text != "" {
-		d.counter.SetText(fmt.Sprintf("%s · file %d of %d", d.counter.Text, d.file+1, nf))
+	if t := d.tree.counter(k, above, n); t != "" && n+faded > 0 {
+		s = t + hidden
+	} else if nf := len(d.p.Files); nf > 1 {
+		s = fmt.Sprintf("%s · file %d of %d", s, d.file+1, nf)
 	}
-	if d.counter.Text != "" {
-		d.counter.SetText(d.counter.Text + d.trivialSummary())
-	}
-}
-
-// hunkWhere says where the view is among total hunks: in hunk k (1-based
-// in the shown file, whose hunks follow offset others), or, with k 0 and
-// above (this file's hunks above the place, -1: unknown) known, between
-// two of them: after go-to-line or a search, the counter says where the
-// person is, not the hunk j last went to.
-func hunkWhere(k, above, offset, total int) string {
-	switch {
-	case k > 0:
-		return fmt.Sprintf("hunk %d of %d", offset+k, total)
-	case above < 0 || total == 0:
-		return fmt.Sprintf("%d %s", total, plural(total, "hunk", "hunks"))
-	case offset+above == 0:
-		return fmt.Sprintf("above hunk 1 of %d", total)
-	case offset+above >= total:
-		return fmt.Sprintf("below hunk %d of %d", total, total)
-	}
-	return fmt.Sprintf("between hunks %d and %d of %d", offset+above, offset+above+1, total)
+	return s + d.trivialSummary()
 }
 
 // updateLoose shows the loose-match card for the hunk j and k went to in
@@ -611,15 +513,15 @@ func (d *detail) showKeyboard() {
 func (d *detail) showKeyboardFor(f fyne.Focusable) {
 	switch {
 	case d.w.typing != nil && (f == nil || f == d.w.typing.box):
-		d.keyboard.SetText("Keys: typing in " + d.w.typing.what + " (Esc closes it)")
+		d.line.setKeyboard("Keys: typing in " + d.w.typing.what + " (Esc closes it)")
 	case f == nil:
-		d.keyboard.SetText("Keys: review (? lists them)")
+		d.line.setKeyboard("Keys: review (? lists them)")
 	case d.rejectDialog != nil && f == fyne.Focusable(d.rejectEntry):
-		d.keyboard.SetText("Keys: typing in the reject box (Ctrl+Enter rejects, Esc closes it)")
+		d.line.setKeyboard("Keys: typing in the reject box (Ctrl+Enter rejects, Esc closes it)")
 	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):
-		d.keyboard.SetText("Keys: typing in the editor (Esc: back to the review keys)")
+		d.line.setKeyboard("Keys: typing in the editor (Esc: back to the review keys)")
 	default:
-		d.keyboard.SetText("Keys: typing in a text box")
+		d.line.setKeyboard("Keys: typing in a text box")
 	}
 }
 
@@ -672,19 +574,7 @@ func (d *detail) render() {
 	defer d.content.Refresh()
 	d.staleShow.Hide() // renderProposal shows it for a stale file
 	p := d.p
-	d.title.SetText(groupName(p) + " — " + fileNames(p))
-	var intent []string
-	for _, f := range p.Files {
-		if !f.Protected.IsZero() {
-			intent = append(intent, "Protected, no rule may approve it: "+f.Rel+" — "+f.Protected.String())
-		}
-	}
-	if p.Instruction != "" {
-		intent = append(intent, "The agent says: "+p.Instruction)
-	}
-	d.intent.SetText(strings.Join(intent, "\n"))
-	vis(d.intent, len(intent) > 0)
-	d.state.SetText(stateText(p))
+	d.head.show(p)
 	if d.file >= len(p.Files) {
 		d.file = 0
 	}
@@ -695,12 +585,11 @@ func (d *detail) render() {
 	case d.pick.choosing: // a placed proposal's candidates listed again (pick.go)
 		d.failure.SetText("")
 		d.showCenter(d.failureScroll)
-		d.noteBox.Hide()
+		d.head.hideNote()
 	case p.State == review.StateFailed || len(p.Files) == 0:
 		d.failure.SetText(p.Failure)
 		d.showCenter(d.failureScroll)
-		d.note.SetText(failedNote(p))
-		d.noteBox.Show()
+		d.head.setNote(present.Failed(p))
 	case d.outcome != nil:
 		d.renderOutcome()
 	default:
@@ -717,7 +606,7 @@ func (d *detail) renderProposal() {
 	d.showCenter(d.view)
 	switch {
 	case d.p.State == review.StateStreaming:
-		d.noteBox.Hide()
+		d.head.hideNote()
 		if pv, ok := d.w.desk.Preview(d.p.ID); ok {
 			d.view.SetStream(f.Path, f.BaseText(), pv)
 		}
@@ -736,9 +625,9 @@ func (d *detail) renderProposal() {
 		// threw the view to hunk 1 at every save).
 		line, y, keep := d.placeKept()
 		switch d.staleShow.Selected {
-		case staleDisk:
+		case present.StaleDisk:
 			d.view.SetTexts(f.Path, f.BaseText(), string(f.Disk.Content))
-		case staleProposal:
+		case present.StaleProposal:
 			d.view.SetTexts(f.Path, f.BaseText(), f.Proposed)
 		default:
 			d.view.SetStale(string(f.Disk.Content), m)
@@ -748,8 +637,7 @@ func (d *detail) renderProposal() {
 		} else {
 			d.view.NextHunk() // open at the first change, as every diff does
 		}
-		d.note.SetText(staleNote(f, m))
-		d.noteBox.Show()
+		d.head.setNote(present.Stale(f, m))
 		d.shownKey = key
 		return
 	}
@@ -773,6 +661,7 @@ func (d *detail) renderProposal() {
 	} else if t, ok := d.edited[f.Path]; ok {
 		proposed = t
 	}
+	kept := d.keepEditor(f) // ownedit.go: the cursor and the person's own lines
 	d.view.SetTexts(f.Path, old, proposed)
 	if !f.Stale() {
 		d.view.SetLooseLines(looseRanges(f))
@@ -788,14 +677,14 @@ func (d *detail) renderProposal() {
 		}
 	}
 	d.view.SetEditable(d.editing)
-	switch note := unsureNote(f); {
+	kept()
+	switch note := present.Unsure(f); {
 	case d.editing:
-		d.noteBox.Hide() // the view says so in its own banner, keeping the rows still
+		d.head.hideNote() // the view says so in its own banner, keeping the rows still
 	case note != "":
-		d.note.SetText(note)
-		d.noteBox.Show()
+		d.head.setNote(note)
 	default:
-		d.noteBox.Hide()
+		d.head.hideNote()
 	}
 }
 
@@ -817,11 +706,10 @@ func (d *detail) renderOutcome() {
 			d.view.SetTexts(fo.Path, before, fo.FinalContent)
 			d.shownKey = "format:" + fo.Path
 		}
-		d.note.SetText("The formatter changed " + relOf(d.p, fo.Path) + " after it was approved; this is its change.")
-		d.noteBox.Show()
+		d.head.setNote("The formatter changed " + present.RelOf(d.p, fo.Path) + " after it was approved; this is its change.")
 		return
 	}
-	d.noteBox.Hide()
+	d.head.hideNote()
 	d.showWrittenOverDisk(o)
 }
 
@@ -862,118 +750,23 @@ func (d *detail) placeKept() (line int, y float32, ok bool) {
 	return line, y, on
 }
 
-// merge returns (and caches) the 3-way merge of a stale file against the
-// disk content the person is shown.
-func (d *detail) merge(f review.File) engine.MergeResult {
-	m, ok := d.merges[f.Path+"\x00"+f.Disk.SHA256]
-	if !ok {
-		m = f.Merge()
-		d.merges[f.Path+"\x00"+f.Disk.SHA256] = m
-	}
-	return m
-}
-
-// The three views of a stale file: what Approve merged writes over the
-// disk, what changed on disk, and what the agent proposed, each against
-// the base the agent read.
-const (
-	staleMerged   = "Disk vs merged proposal"
-	staleDisk     = "What changed on disk" // base vs disk; short, so a 1024-wide window keeps the queue (narrow_test.go)
-	staleProposal = "What the agent sent"  // base vs proposal
-)
-
-func staleNote(f review.File, m engine.MergeResult) string {
-	s := f.Rel + " changed on disk after the agent read it, so the proposal is stale. "
-	if staleFromStart(f) {
-		s = f.Rel + " on disk is not the version the agent read, so the proposal is stale from the start: the desk never had that version, and what changed since it cannot be shown (" + strconv.Quote(staleDisk) + " shows nothing). "
-	}
-	if len(m.Conflicts) > 0 {
-		return s + fmt.Sprintf("Merging it into the disk's content gives %d conflict(s): Edit to resolve them, or Reject.", len(m.Conflicts))
-	}
-	return s + "Approve merged writes the proposal merged into the disk's content, and only while the disk still holds what is shown."
-}
-
-// staleFromStart reports whether f was stale when proposed: the agent read
-// a version of it the desk never had, so the base is the disk.
-func staleFromStart(f review.File) bool {
-	return f.Stale() && f.Disk.SHA256 == f.Base.SHA256
-}
-
-// stateText is the short state line beside the title.
-func stateText(p review.Proposal) string {
-	a, r := p.Counts()
-	counts := fmt.Sprintf("+%d −%d", a, r)
-	switch p.State {
-	case review.StateStreaming:
-		if len(p.Files) > 0 && p.Files[0].Growing.End > 0 {
-			return fmt.Sprintf("streaming… line %d", p.Files[0].Growing.End)
-		}
-		return "streaming…"
-	case review.StatePending:
-		if p.Failure != "" {
-			return "write failed; " + counts
-		}
-		return "waiting · " + counts
-	case review.StateStale:
-		return "stale · " + counts
-	case review.StateFailed:
-		if p.Held {
-			return "did not match · the agent waits for you"
-		}
-		return "failed"
-	case review.StateDecided:
-		return "writing…"
-	case review.StateWithdrawn:
-		return "withdrawn"
-	case review.StateReported:
-		return "decided"
-	}
-	return string(p.State)
-}
-
 // updateBar shows and enables the decision buttons the state allows.
 func (d *detail) updateBar() {
 	p := d.p
-	open := p.State.Open() && d.outcome == nil
-	streaming := p.State == review.StateStreaming
-	stale := p.State == review.StateStale || anyStale(p)
-	busy := d.deciding || streaming
-	en := func(b *widget.Button, on bool) {
-		if on {
-			b.Enable()
-		} else {
-			b.Disable()
-		}
+	s := present.BarState{
+		Open:      p.State.Open() && d.outcome == nil,
+		Streaming: p.State == review.StateStreaming,
+		Stale:     p.State == review.StateStale || anyStale(p),
+		Editing:   d.editing,
+		Deciding:  d.deciding,
+		Files:     len(p.Files) > 0,
+		Failed:    p.State == review.StateFailed,
+		Protected: len(protectedFiles(p)) > 0,
 	}
-	vis(d.approve, open && !stale && !d.editing)
-	d.protected.show(p, open)
-	if len(protectedFiles(p)) > 0 {
-		d.approve.SetText("Approve protected… (a)")
-	} else {
-		d.approve.SetText("Approve (a)")
-	}
-	vis(d.merged, open && stale && !d.editing)
-	vis(d.approveEdited, open && d.editing)
-	vis(d.cancelEdit, open && d.editing)
-	vis(d.partial, open && !stale && !d.editing && len(p.Files) > 0)
-	vis(d.edit, open && !d.editing)
-	vis(d.external, open)
-	vis(d.reject, open)
-	vis(d.dismiss, !open)
-	vis(d.follow, streaming)
-	vis(d.wrap, p.State != review.StateFailed && len(p.Files) > 0)
-	vis(d.viewButton, !d.wrap.Hidden)
-	for _, c := range []*widget.Check{d.inline, d.ignoreWS, d.collapse} {
-		vis(c, p.State != review.StateFailed && len(p.Files) > 0 && !streaming)
-	}
-	en(d.approve, !busy)
-	en(d.merged, !busy && !d.conflicted())
-	en(d.approveEdited, !busy)
-	en(d.cancelEdit, !d.deciding)
-	en(d.partial, !busy && open && !stale && !d.editing && d.someRejected())
-	en(d.edit, !busy)
-	en(d.external, !busy)
-	en(d.reject, !d.deciding) // a runaway stream can be stopped
+	busy := s.Deciding || s.Streaming
+	s.Conflicted = !busy && d.conflicted() // merges only when it matters
+	s.Unticked = !busy && s.Open && !s.Stale && !s.Editing && d.someRejected()
+	d.bar.show(present.DecisionBar(s), p, s.Open)
 }
 
 // vis shows o when on, else hides it.
@@ -1030,21 +823,15 @@ func (d *detail) viewHasProposal(f review.File) bool {
 	return d.shownKey != "" && !d.editing && !f.Stale() && d.outcome == nil && d.p.State != review.StateStreaming
 }
 
-// acceptedFor returns the accepted hunk ids of file i: the view's for the
-// shown file, what the person left for files shown before, else all.
-func (d *detail) acceptedFor(i int) []string {
-	f := d.p.Files[i]
-	if i == d.file && d.viewHasProposal(f) {
-		return d.view.AcceptedHunks()
+// choicesNow are the shown proposal's choices with the ticks the view
+// shows for its file.
+func (d *detail) choicesNow() choices {
+	if len(d.p.Files) > d.file {
+		if f := d.cur(); d.viewHasProposal(f) {
+			return d.choices.withTicks(f.Path, d.view.AcceptedHunks())
+		}
 	}
-	if ids, ok := d.accepted[f.Path]; ok {
-		return ids
-	}
-	var ids []string
-	for _, h := range d.fileHunks(f) {
-		ids = append(ids, h.ID)
-	}
-	return ids
+	return d.choices
 }
 
 // fileHunks are the hunks of a file's proposal (ids as the view shows

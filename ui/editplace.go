@@ -55,21 +55,6 @@ func (d *detail) tickedText(f review.File) string {
 	return f.Proposed
 }
 
-// tickedOnly returns the ids of f's ticked hunks and whether some of its
-// hunks are unticked (saved by saveFileState; a file never shown has all
-// ticked).
-func (d *detail) tickedOnly(f review.File) (map[string]bool, bool) {
-	ids, ok := d.accepted[f.Path]
-	if !ok || f.Stale() || len(ids) >= len(d.fileHunks(f)) {
-		return nil, false
-	}
-	acc := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		acc[id] = true
-	}
-	return acc, true
-}
-
 // tickedLine maps line b of f's proposal to its line in editStart's text
 // (the proposal without its unticked hunks); moved reports a line inside
 // an unticked hunk's added lines, which maps to where that hunk was.
@@ -93,24 +78,6 @@ func (d *detail) tickedLine(f review.File, b int) (line int, moved bool) {
 		delta += (c.A1 - c.A0) - (c.B1 - c.B0)
 	}
 	return b + delta, false
-}
-
-// untickedOf adds to dec.Hunks the ticked hunks of every file not edited
-// that has some unticked: an approved edit writes those files with only
-// their ticked hunks (review.Decision.Hunks).
-func (d *detail) untickedOf(dec *review.Decision) {
-	for i, f := range d.p.Files {
-		if _, ok := dec.Edited[f.Path]; ok {
-			continue
-		}
-		if _, some := d.tickedOnly(f); !some {
-			continue
-		}
-		if dec.Hunks == nil {
-			dec.Hunks = map[string][]string{}
-		}
-		dec.Hunks[f.Path] = append([]string{}, d.acceptedFor(i)...)
-	}
 }
 
 // origPlace returns the line of the original the person reads at (the

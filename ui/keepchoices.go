@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"maps"
-
 	"github.com/diffdesk/diffdesk/review"
 )
 
@@ -12,25 +10,13 @@ import (
 // shown and the trivial hunks t approved. They were dropped, and a on the
 // proposal again wrote the hunks the person had unticked.
 
-// keptChoices is what stash keeps of a proposal left undecided.
-type keptChoices struct {
-	accepted map[string][]string
-	edited   map[string]string
-	editedOn map[string]string // the left side each edit was made against (editrebase.go)
-	editing  bool
-	file     int
-	// trivialOK: the hunks t approved (their labels green, not asked
-	// about as unseen); they were forgotten, t offered again (real window).
-	trivialOK map[string]map[string]bool
-}
-
 // stash keeps the shown proposal's choices while another is shown.
 func (d *detail) stash() {
 	if d.id == "" {
 		return
 	}
 	if d.kept == nil {
-		d.kept = map[string]keptChoices{}
+		d.kept = map[string]choices{}
 	}
 	for id := range d.kept { // forget proposals decided or gone meanwhile
 		if p, ok := d.w.desk.Get(id); !ok || !p.State.Open() {
@@ -42,11 +28,11 @@ func (d *detail) stash() {
 		return
 	}
 	d.saveFileState()
-	if len(d.accepted) == 0 && len(d.edited) == 0 && !d.editing && d.file == 0 && len(d.trivialOK) == 0 {
+	if !d.choices.any() {
 		delete(d.kept, d.id)
 		return
 	}
-	d.kept[d.id] = keptChoices{accepted: maps.Clone(d.accepted), edited: maps.Clone(d.edited), editedOn: maps.Clone(d.editedOn), editing: d.editing, file: d.file, trivialOK: d.trivialOK}
+	d.kept[d.id] = d.choices.keep()
 }
 
 // unstash restores what stash kept of p, just shown again; it reports

@@ -36,13 +36,62 @@ type ownChange struct {
 }
 
 // doubleClicked answers a double click on line, col of the proposal's
-// text (0-based) outside edit mode: it says that e edits there.
+// text (0-based) outside edit mode, which selected the word there (the
+// view's read-only selection): it says Ctrl+C copies it and that e edits
+// there.
 func (d *detail) doubleClicked(line, col int) {
 	if d.editing || !d.canDecide() {
 		return
 	}
 	d.clickedAt = &[2]int{line, col}
-	d.say(fmt.Sprintf("A double click does not edit: e (or Edit) makes the right side an editor, the cursor at line %d.", line+1))
+	sel := ""
+	if s := d.view.SelectedText(); s != "" {
+		sel = fmt.Sprintf("Selected %q: Ctrl+C copies it. ", shortLine(s))
+	}
+	d.say(fmt.Sprintf("%sA double click does not edit: e (or Edit) makes the right side an editor, the cursor at line %d.", sel, line+1))
+}
+
+// keepEditor is called before the view is given new texts for file f:
+// when the editor shows f now (its text about to be replaced by an
+// external editor's save, or by the person's edit merged onto a save on
+// disk), the returned func puts the cursor back on its line, at the same
+// height, after the editor is made again; either way it tells the new
+// editor which lines are the person's own (markOwn).
+func (d *detail) keepEditor(f review.File) func() {
+	ed := d.view.Editor()
+	if ed == nil || d.view.Path() != f.Path {
+		return func() { d.markOwn(f) }
+	}
+	line, col := ed.Cursor()
+	y, on := d.view.LineY(line)
+	return func() {
+		d.markOwn(f)
+		ed := d.view.Editor()
+		if ed == nil {
+			return
+		}
+		line = min(line, d.view.Lines()-1)
+		ed.SetCursor(line, col)
+		if on {
+			d.view.ShowLineAt(line, y)
+		}
+	}
+}
+
+// markOwn tells the editor showing f the text editing it started from (the
+// proposal's ticked hunks, or a stale file's merge), so the person's own
+// lines are purple however the editor was made: an editor made again for
+// text they already changed took it all for the agent's (QA finding 14).
+func (d *detail) markOwn(f review.File) {
+	ed := d.view.Editor()
+	if ed == nil || !d.editing {
+		return
+	}
+	if f.Stale() {
+		ed.SetOwnBase(d.merge(f).Text)
+		return
+	}
+	ed.SetOwnBase(d.tickedText(f))
 }
 
 // ownChanges lists the changes the person made in dec's edited texts to

@@ -1,10 +1,11 @@
 package ui
 
 import (
-	"fyne.io/fyne/v2"
-	"github.com/diffdesk/diffdesk/engine"
 	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2"
+	"github.com/diffdesk/diffdesk/engine"
 )
 
 // TestCounterFollowsPageKeys (QA in the real window): after End the counter says

@@ -101,15 +101,6 @@ func (k *picker) close() {
 	k.d.w.keysBack()
 }
 
-// failedNote heads a failed proposal: the agent was told, or (a held
-// failure) it waits for the person.
-func failedNote(p review.Proposal) string {
-	if p.Held {
-		return "This edit did not apply, and nothing was written. Its agent waits for you: use the lines it was meant for and review the diff, or Dismiss to send it the explanation below."
-	}
-	return "This edit did not apply, and nothing was written. The agent was told:"
-}
-
 // placeable reports whether the person can place blocks of p.
 func placeable(p review.Proposal) bool {
 	switch p.Format {

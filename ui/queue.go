@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"image/color"
 	"sort"
 	"strings"
 	"time"
@@ -9,81 +10,110 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // queueRow is one row of the queue: a changeset's header (agent ·
 // session) or a proposal.
 type queueRow struct {
 	header string // "agent · session" for a header row; "" for a proposal
+	key    string // header: the changeset's key
 	count  int    // header: proposals in the group
 	// header: the group's files, lines added and removed, and proposals
 	// waiting for a decision.
 	files, added, removed, open, streaming int
 	p                                      review.Proposal
+	gone                                   bool   // the proposal left the queue while the pointer held it still
+	where                                  string // header: its workspaces, when the desk serves several (labelWorkspaces)
 }
 
-// queueRows groups proposals by changeset (agent, session and turn; see
-// review.Changeset): groups ordered by their oldest proposal, oldest
-// first, and within a group oldest first, the order the agent made them
-// in: as the changeset's tree lists them, as a decision moves on to the
-// next, and as n goes. New work goes below what is there: a group arriving
-// never moves the rows the person is about to click (a group on top did:
-// a click meant for one proposal opened another).
+// queueRows lays the changesets of ps out as the queue shows them
+// (review.Changesets: groups in the order of their oldest proposal, and
+// within a group oldest first, the order the agent made them in: as the
+// changeset's tree lists them, as a decision moves on to the next, and as
+// n goes). New work goes below what is there: a group arriving never moves
+// the rows the person is about to click (a group on top did: a click meant
+// for one proposal opened another).
 func queueRows(ps []review.Proposal) []queueRow {
-	sorted := append([]review.Proposal(nil), ps...)
-	sort.SliceStable(sorted, func(i, j int) bool {
-		if !sorted[i].Created.Equal(sorted[j].Created) {
-			return sorted[i].Created.Before(sorted[j].Created)
-		}
-		return sorted[i].ID < sorted[j].ID
-	})
-	type group struct {
-		name string
-		ps   []review.Proposal
-	}
-	var groups []*group
-	byName := map[string]*group{}
-	for _, p := range sorted {
-		key := review.ChangesetKey(p)
-		g := byName[key]
-		if g == nil {
-			g = &group{name: groupName(p)}
-			byName[key] = g
-			groups = append(groups, g)
-		}
-		g.ps = append(g.ps, p)
-	}
 	var rows []queueRow
-	for _, g := range groups {
-		h := queueRow{header: g.name, count: len(g.ps)}
-		for _, p := range g.ps {
-			a, r := p.Counts()
-			h.files, h.added, h.removed = h.files+len(p.Files), h.added+a, h.removed+r
-			if p.State.Open() || p.Held { // a held failure waits for the person too
-				h.open++
-			}
-			if p.State == review.StateStreaming {
-				h.streaming++
-			}
-		}
+	for _, cs := range review.Changesets(ps) {
+		h := headerRow(cs)
 		rows = append(rows, h)
-		for _, p := range g.ps {
+		for _, p := range cs.Proposals {
 			rows = append(rows, queueRow{p: p})
 		}
 	}
 	return rows
 }
 
-// groupName is how the queue names a proposal's agent and session.
-func groupName(p review.Proposal) string {
-	if p.Session == "" {
-		return p.Agent
+// headerRow is the heading row of changeset cs.
+func headerRow(cs review.Changeset) queueRow {
+	h := queueRow{header: groupName(cs.Proposals[0]), key: cs.Key, count: len(cs.Proposals), files: len(cs.Files),
+		added: cs.Added, removed: cs.Removed, open: cs.Open}
+	for _, p := range cs.Proposals {
+		if p.State == review.StateStreaming {
+			h.streaming++
+		}
 	}
-	return p.Agent + " · " + p.Session
+	return h
+}
+
+// heldRows is rows, the queue as shown, brought up to date with ps without
+// moving a row: a proposal still there shows as it is now, one gone stays
+// (marked gone), a heading keeps its place with its changeset's counts;
+// added counts the proposals of ps not shown.
+func heldRows(rows []queueRow, ps []review.Proposal) (out []queueRow, added int) {
+	byID := make(map[string]review.Proposal, len(ps))
+	for _, p := range ps {
+		byID[p.ID] = p
+	}
+	byKey := map[string]review.Changeset{}
+	for _, cs := range review.Changesets(ps) {
+		byKey[cs.Key] = cs
+	}
+	out = make([]queueRow, len(rows))
+	shown := map[string]bool{}
+	for i, r := range rows {
+		switch {
+		case r.header != "":
+			r.where = "" // labelWorkspaces says it again
+			if cs, ok := byKey[r.key]; ok {
+				r = headerRow(cs)
+			}
+		default:
+			shown[r.p.ID] = true
+			if p, ok := byID[r.p.ID]; ok {
+				r.p, r.gone = p, false
+			} else {
+				r.gone = true
+			}
+		}
+		out[i] = r
+	}
+	for _, p := range ps {
+		if !shown[p.ID] {
+			added++
+		}
+	}
+	return out, added
+}
+
+// groupName is how the queue names a proposal's agent and session, and
+// in a window over several desks the desk that holds it.
+func groupName(p review.Proposal) string {
+	name := p.Agent
+	if p.Session != "" {
+		name += " · " + p.Session
+	}
+	if p.Where != "" {
+		name += " @ " + p.Where
+	}
+	return name
 }
 
 // fileNames names a proposal's files for the queue: the first file's path
@@ -115,44 +145,19 @@ func age(now, t time.Time) string {
 }
 
 // badge is the state badge a proposal shows in the queue, and its colour;
-// "" for a plain pending proposal.
+// "" for a plain pending proposal (present.Badge).
 func badge(p review.Proposal) (string, fyne.ThemeColorName) {
-	b, c := stateBadge(p)
-	if len(protectedFiles(p)) > 0 && p.State.Open() {
-		if b != "" {
-			b = " · " + b
-		}
-		return "protected" + b, theme.ColorNameError
-	}
-	return b, c
-}
-
-// stateBadge is badge for p's state alone.
-func stateBadge(p review.Proposal) (string, fyne.ThemeColorName) {
-	if p.Held {
-		return "pick lines", theme.ColorNameWarning
-	}
-	switch p.State {
-	case review.StateStreaming:
-		return "streaming", theme.ColorNamePrimary
-	case review.StateStale:
-		return "stale", theme.ColorNameWarning
-	case review.StateFailed:
-		return "failed", theme.ColorNameError
-	case review.StateDecided:
-		return "writing", theme.ColorNamePrimary
-	}
-	if p.Failure != "" {
-		return "write failed", theme.ColorNameError
-	}
-	return "", theme.ColorNameForeground
+	b, tone := present.Badge(p)
+	return b, toneColor(tone)
 }
 
 // queueView is the left pane: every open proposal (and failed ones until
 // dismissed), grouped by agent and session.
 type queueView struct {
 	list     *widget.List
+	content  fyne.CanvasObject // the list, over the hover area, and the held note
 	rows     []queueRow
+	order    []string // every proposal in the queue's order, held rows or not
 	now      func() time.Time
 	selected string
 	// onSelected is called when the person selects a proposal.
@@ -161,13 +166,37 @@ type queueView struct {
 	// keyboard), a click on the selected row included.
 	onTapped func()
 	quiet    bool // selecting programmatically: do not call onSelected
+	hold     *queueHold
+	// workspaces names the desk's roots in the headings (workspaceLabels).
+	workspaces map[string]string
 }
 
-func newQueueView(now func() time.Time) *queueView {
-	q := &queueView{now: now}
+// queueHold holds the queue still while the pointer is over it (issue 25
+// point 9): what the person is about to click never moves. New proposals
+// wait below a note that counts them, and rows of proposals that left stay
+// (marked done), until the pointer has left the queue for leaveDelay.
+type queueHold struct {
+	over   bool              // the pointer is over the queue
+	latest []review.Proposal // the proposals to show once it leaves; nil when nothing is held
+	note   *widget.Label     // "2 new proposals below once the pointer leaves the queue"
+	after  func(time.Duration, func()) (stop func() bool)
+	do     func(func())
+	stop   func() bool // the pending release; nil if none
+	area   *queueHoverArea
+}
+
+// queueLeaveDelay is how long the pointer stays off the queue before held
+// rows move: passing from one row to the next is not leaving.
+const queueLeaveDelay = 300 * time.Millisecond
+
+func newQueueView(now func() time.Time, after func(time.Duration, func()) func() bool, do func(func())) *queueView {
+	q := &queueView{now: now, hold: &queueHold{after: after, do: do, note: widget.NewLabel("")}}
+	q.hold.note.Wrapping = fyne.TextWrapWord
+	q.hold.note.Importance = widget.WarningImportance
+	q.hold.note.Hide()
 	q.list = widget.NewList(
 		func() int { return len(q.rows) },
-		func() fyne.CanvasObject { return newQueueCell() },
+		func() fyne.CanvasObject { return newQueueCell(q) },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i < len(q.rows) {
 				o.(*queueCell).set(q.rows[i], q.now())
@@ -197,6 +226,8 @@ func newQueueView(now func() time.Time) *queueView {
 	// A click on a row focuses the list before selecting it; a click on the
 	// selected row selects nothing, and only this tells of it.
 	q.list.OnHighlighted = func(widget.ListItemID) { q.tapped() }
+	q.hold.area = newQueueHoverArea(q)
+	q.content = container.NewBorder(nil, q.hold.note, nil, nil, container.NewStack(q.hold.area, q.list))
 	return q
 }
 
@@ -207,12 +238,97 @@ func (q *queueView) tapped() {
 	}
 }
 
-// setProposals replaces the queue's content, keeping the selection.
+// setProposals replaces the queue's content, keeping the selection; while
+// the pointer is over the queue, the rows hold still (queueHold).
 func (q *queueView) setProposals(ps []review.Proposal) {
-	q.rows = queueRows(ps)
+	rows := queueRows(ps)
+	labelWorkspaces(rows, q.workspaces)
+	q.order = q.order[:0]
+	for _, r := range rows {
+		if r.header == "" {
+			q.order = append(q.order, r.p.ID)
+		}
+	}
+	if q.hold.over && q.rows != nil {
+		var added int
+		q.hold.latest = ps
+		q.rows, added = heldRows(q.rows, ps)
+		labelWorkspaces(q.rows, q.workspaces)
+		q.hold.say(added)
+	} else {
+		q.hold.latest = nil
+		q.rows = rows
+		q.hold.say(0)
+	}
 	q.list.Refresh()
 	q.syncSelection()
 }
+
+// say shows how many new proposals wait for the pointer to leave.
+func (h *queueHold) say(added int) {
+	if added == 0 {
+		h.note.Hide()
+		return
+	}
+	h.note.SetText(fmt.Sprintf("%d new %s below once the pointer leaves the queue.", added, plural(added, "proposal", "proposals")))
+	h.note.Show()
+}
+
+// pointerIn is the pointer entering the queue (a row, or the space below).
+func (q *queueView) pointerIn() {
+	q.hold.over = true
+	if q.hold.stop != nil {
+		q.hold.stop()
+		q.hold.stop = nil
+	}
+}
+
+// pointerOut is the pointer leaving a part of the queue: unless it enters
+// another part meanwhile, the held rows move after queueLeaveDelay.
+func (q *queueView) pointerOut() {
+	q.hold.over = false
+	if q.hold.stop != nil {
+		q.hold.stop()
+	}
+	q.hold.stop = q.hold.after(queueLeaveDelay, func() { q.hold.do(q.release) })
+}
+
+// release shows what was held, once the pointer has stayed off the queue.
+func (q *queueView) release() {
+	q.hold.stop = nil
+	if q.hold.over || q.hold.latest == nil {
+		return
+	}
+	q.setProposals(q.hold.latest)
+}
+
+// queueHoverArea lies under the list: the pointer over the queue's space
+// below the rows is over the queue too (a row arriving there would move
+// under it).
+type queueHoverArea struct {
+	widget.BaseWidget
+	q *queueView
+}
+
+func newQueueHoverArea(q *queueView) *queueHoverArea {
+	a := &queueHoverArea{q: q}
+	a.ExtendBaseWidget(a)
+	return a
+}
+
+// CreateRenderer is part of fyne.Widget.
+func (a *queueHoverArea) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
+}
+
+// MouseIn is part of desktop.Hoverable.
+func (a *queueHoverArea) MouseIn(*desktop.MouseEvent) { a.q.pointerIn() }
+
+// MouseMoved is part of desktop.Hoverable.
+func (a *queueHoverArea) MouseMoved(*desktop.MouseEvent) {}
+
+// MouseOut is part of desktop.Hoverable.
+func (a *queueHoverArea) MouseOut() { a.q.pointerOut() }
 
 // selectID selects the proposal's row without calling onSelected ("" clears).
 func (q *queueView) selectID(id string) {
@@ -245,20 +361,15 @@ func (q *queueView) index(id string) int {
 	return -1
 }
 
-// ids lists the proposals in the order the queue shows them.
-func (q *queueView) ids() []string {
-	var out []string
-	for _, r := range q.rows {
-		if r.header == "" {
-			out = append(out, r.p.ID)
-		}
-	}
-	return out
-}
+// ids lists the proposals in the queue's order (those held back while the
+// pointer is over the queue too: n and p reach them).
+func (q *queueView) ids() []string { return append([]string(nil), q.order...) }
 
 // queueCell draws one queue row.
 type queueCell struct {
 	widget.BaseWidget
+	q         *queueView // told when the pointer comes and goes; nil in tests of a cell alone
+	hover     *canvas.Rectangle
 	header    *canvas.Text
 	badge     *canvas.Text
 	name      *canvas.Text
@@ -273,8 +384,10 @@ type queueCell struct {
 	fullName, headerName, headerRest string
 }
 
-func newQueueCell() *queueCell {
+func newQueueCell(q *queueView) *queueCell {
 	c := &queueCell{
+		q:       q,
+		hover:   canvas.NewRectangle(theme.Color(theme.ColorNameHover)),
 		header:  canvas.NewText("", theme.Color(theme.ColorNameForeground)),
 		badge:   canvas.NewText("", theme.Color(theme.ColorNamePrimary)),
 		name:    canvas.NewText("", theme.Color(theme.ColorNameForeground)),
@@ -293,13 +406,37 @@ func newQueueCell() *queueCell {
 	c.left = container.NewHBox(c.name, c.badge)
 	c.item = container.New(rowLayout{c}, c.left, c.right)
 	c.headerBox = container.New(headerLayout{c}, c.header)
+	c.hover.Hide()
 	c.ExtendBaseWidget(c)
 	return c
 }
 
 // CreateRenderer is part of fyne.Widget.
 func (c *queueCell) CreateRenderer() fyne.WidgetRenderer {
-	return widget.NewSimpleRenderer(container.NewStack(container.NewPadded(c.headerBox), container.NewPadded(c.item)))
+	return widget.NewSimpleRenderer(container.NewStack(c.hover, container.NewPadded(c.headerBox), container.NewPadded(c.item)))
+}
+
+// MouseIn is part of desktop.Hoverable: the row lights up (as the list's
+// own rows do, which a hoverable cell takes the pointer from) and the
+// queue holds still.
+func (c *queueCell) MouseIn(*desktop.MouseEvent) {
+	c.hover.FillColor = theme.Color(theme.ColorNameHover)
+	c.hover.Show()
+	c.hover.Refresh()
+	if c.q != nil {
+		c.q.pointerIn()
+	}
+}
+
+// MouseMoved is part of desktop.Hoverable.
+func (c *queueCell) MouseMoved(*desktop.MouseEvent) {}
+
+// MouseOut is part of desktop.Hoverable.
+func (c *queueCell) MouseOut() {
+	c.hover.Hide()
+	if c.q != nil {
+		c.q.pointerOut()
+	}
 }
 
 // rowLayout lays a proposal's row out: the counts and age at the right at
@@ -407,6 +544,9 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 	fg := theme.Color(theme.ColorNameForeground)
 	if r.header != "" {
 		c.headerName = r.header
+		if r.where != "" {
+			c.headerName = r.where + " — " + r.header
+		}
 		c.headerRest = fmt.Sprintf("  · %d %s %s · %d open", r.files, plural(r.files, "file", "files"), lineCounts(r.added, r.removed, r.streaming, r.count), r.open)
 		c.header.Text = c.headerName + c.headerRest
 		c.header.Color = theme.Color(theme.ColorNamePlaceHolder)
@@ -420,6 +560,10 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 	c.fullName = fileNames(r.p)
 	c.name.Text, c.name.Color = "  "+c.fullName, fg
 	b, col := badge(r.p)
+	if r.gone {
+		b, col = "done", theme.ColorNamePlaceHolder
+		c.name.Color = theme.Color(theme.ColorNamePlaceHolder)
+	}
 	c.badge.Text, c.badge.Color = b, theme.Color(col)
 	a, d := r.p.Counts()
 	if r.p.State == review.StateFailed || r.p.State == review.StateStreaming {

@@ -1,9 +1,8 @@
 package ui
 
 import (
-	"fmt"
-
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // ticksNote is what the changeset tree adds to a waiting file's state when
@@ -22,14 +21,7 @@ func (t *changesetTree) ticksNote(f review.ChangesetFile) string {
 	if !ok {
 		return "" // never ticked or unticked: every hunk is
 	}
-	n := t.hunkCount(f)
-	switch {
-	case n == 0 || len(ids) >= n:
-		return ""
-	case len(ids) == 0:
-		return "none ticked"
-	}
-	return fmt.Sprintf("%d of %d ticked", len(ids), n)
+	return present.TicksNote(len(ids), t.hunkCount(f))
 }
 
 // ticksChanged redraws the tree's states after the person ticked or

@@ -142,13 +142,14 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	w.notify = w.desktop.send
 	w.Win = a.NewWindow("DiffDesk" + remoteTitle(o.Remote))
 	w.Win.SetMaster()
-	w.queue = newQueueView(w.now)
+	w.queue = newQueueView(w.now, w.opts.AfterFunc, w.do)
+	w.queue.workspaces = workspaceLabels(desk.Roots())
 	w.queue.onSelected = w.Select
 	w.queue.onTapped = w.keysBack
 	w.detail = newDetail(w)
 
 	queueTitle := widget.NewLabelWithStyle("Queue", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	left := container.NewBorder(queueTitle, nil, nil, nil, w.queue.list)
+	left := container.NewBorder(queueTitle, nil, nil, nil, w.queue.content)
 	w.split = container.NewHSplit(left, w.detail.content)
 	w.split.Offset = a.Preferences().FloatWithFallback(prefQueueWidth, 0.27)
 	if o.Journal != nil {
@@ -224,8 +225,8 @@ func (w *Window) restoreViewPrefs() {
 		p.SetBool(prefInline, false)
 	}
 	p.SetInt(prefOpenBy, os.Getpid())
-	w.detail.wrap.SetChecked(p.Bool(prefWrap))
-	w.detail.inline.SetChecked(p.Bool(prefInline))
+	w.detail.bar.wrap.SetChecked(p.Bool(prefWrap))
+	w.detail.bar.inline.SetChecked(p.Bool(prefInline))
 	// Fyne writes the preferences one last time after the app's stopped
 	// hook; what Close sets after the loop has ended is never written (QA
 	// in the real window: every quit read as a crash next time, and the

@@ -43,3 +43,57 @@ func homeShort(path, home string) string {
 	}
 	return path
 }
+
+// workspaceLabels names each root for the queue, when the desk serves more
+// than one (nil for one or none: the title names it): its base name, or
+// the path (home as ~) where two roots share a base name.
+func workspaceLabels(roots []string) map[string]string {
+	if len(roots) < 2 {
+		return nil
+	}
+	home, _ := os.UserHomeDir()
+	count := map[string]int{}
+	for _, r := range roots {
+		count[filepath.Base(r)]++
+	}
+	out := make(map[string]string, len(roots))
+	for _, r := range roots {
+		name := filepath.Base(r)
+		if count[name] > 1 || name == string(filepath.Separator) || name == "." {
+			name = homeShort(r, home)
+		}
+		out[r] = name
+	}
+	return out
+}
+
+// labelWorkspaces sets each changeset heading's workspace: the labels of
+// the roots its proposals' files lie in, in the order they first appear
+// ("app", "app + lib"). Nothing when labels is nil.
+func labelWorkspaces(rows []queueRow, labels map[string]string) {
+	if labels == nil {
+		return
+	}
+	head := -1
+	var seen map[string]bool
+	for i, r := range rows {
+		if r.header != "" {
+			head, seen = i, map[string]bool{}
+			continue
+		}
+		if head < 0 {
+			continue
+		}
+		for _, f := range r.p.Files {
+			l, ok := labels[f.Root]
+			if !ok || seen[l] {
+				continue
+			}
+			seen[l] = true
+			if rows[head].where != "" {
+				rows[head].where += " + "
+			}
+			rows[head].where += l
+		}
+	}
+}

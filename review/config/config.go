@@ -37,7 +37,11 @@ type Config struct {
 	Doors            Doors                   // which front doors are on
 	Retention        journal.RetentionPolicy // how much history the journal keeps ([history], user file only); zero keeps all
 	HoldFailed       bool                    // a failed edit a person could place waits for the person at the desk ([review] hold_failed, user file only; default on)
-	Files            []string                // the config files that were read, in order
+	// Connect lists the desks a window reviews with diffdesk --desks
+	// ([[connect]], user file only): each an address as --connect takes
+	// it, with a label. review/remote checks the addresses.
+	Connect []ConnectEntry
+	Files   []string // the config files that were read, in order
 	// Workspaces holds, by absolute root, the limits and settle window in
 	// force there: its .diffdesk.toml's as far as trust allows, else the
 	// user's.
@@ -49,6 +53,14 @@ type Config struct {
 	userFormatters []FormatterRule   // the user file's, after every trusted workspace's
 	userAuto       []AutoApproveRule // the same for auto_approve rules
 	userCheckers   []CheckerRule     // the same for checkers
+}
+
+// ConnectEntry is one [[connect]] of the user config: a desk the window
+// reviews, named by Label.
+type ConnectEntry struct {
+	Label   string
+	Address string
+	Origin  string // "FILE line N", for messages
 }
 
 // Limits bounds what the desk reviews.
@@ -286,6 +298,7 @@ func (c *Config) mergeUser(fc fileConfig) error {
 	if fc.holdFailed != nil {
 		c.HoldFailed = *fc.holdFailed
 	}
+	c.Connect = fc.connect
 	d := fc.doors
 	for _, door := range []struct {
 		set *bool
@@ -312,6 +325,7 @@ type fileConfig struct {
 	doors        rawDoors
 	retention    *journal.RetentionPolicy
 	holdFailed   *bool
+	connect      []ConnectEntry
 }
 
 type unprotectEntry struct {
@@ -340,6 +354,12 @@ type rawConfig struct {
 	Review struct {
 		HoldFailed *bool `toml:"hold_failed"`
 	} `toml:"review"`
+	Connect []rawConnect `toml:"connect"`
+}
+
+type rawConnect struct {
+	Label   string `toml:"label"`
+	Address string `toml:"address"`
 }
 
 type rawFormatter struct {
@@ -366,7 +386,8 @@ type rawDoors struct {
 // configKeys lists the valid keys of each table, and configKeyTypes what
 // each key holds, for error messages.
 var configKeys = map[string][]string{
-	"":             {"formatter", "auto_approve", "checker", "protected", "unprotect", "limits", "desk", "doors", "history", "review"},
+	"":             {"formatter", "auto_approve", "checker", "protected", "unprotect", "limits", "desk", "doors", "history", "review", "connect"},
+	"connect":      {"label", "address"},
 	"formatter":    {"glob", "command", "timeout"},
 	"checker":      {"preset", "name", "glob", "command", "timeout", "format", "severity"},
 	"auto_approve": {"agent", "path", "kind", "max_lines", "new_file", "loose"},
@@ -398,6 +419,9 @@ var configKeyTypes = map[string]string{
 	"history.max_size":       `a size string, e.g. max_size = "2GB"`,
 	"review":                 `a table: [review]`,
 	"review.hold_failed":     `a boolean, e.g. hold_failed = false`,
+	"connect":                `an array of tables: [[connect]]`,
+	"connect.label":          `a string, e.g. label = "devbox"`,
+	"connect.address":        `a string, e.g. address = "ssh://me@devbox"`,
 	"formatter.glob":         `a string, e.g. glob = "*.go"`,
 	"formatter.command":      `an array of strings, e.g. command = ["gofmt"]`,
 	"formatter.timeout":      `a duration string, e.g. timeout = "5s"`,
@@ -540,6 +564,24 @@ func parseConfig(file string, data []byte, user bool) (fileConfig, error) {
 			v.fail("review.hold_failed", "review.hold_failed", "holding failed edits for the person is set in the user config only; move [review] there")
 		} else {
 			fc.holdFailed = h
+		}
+	}
+	labels := map[string]bool{}
+	for i, c := range raw.Connect {
+		key := "connect." + strconv.Itoa(i+1)
+		switch {
+		case !user:
+			v.fail(key, "connect", "the desks a window reviews are listed in the user config only; move [[connect]] there")
+		case strings.TrimSpace(c.Label) == "" || strings.TrimSpace(c.Address) == "":
+			v.fail(key, "connect", `needs both a label and an address, e.g. label = "devbox" and address = "ssh://me@devbox"`)
+		case labels[c.Label]:
+			v.fail(key, "connect.label", fmt.Sprintf("the label %q is given twice; each desk needs its own", c.Label))
+		default:
+			labels[c.Label] = true
+			fc.connect = append(fc.connect, ConnectEntry{Label: c.Label, Address: c.Address, Origin: v.origin(key)})
+		}
+		if !user {
+			break
 		}
 	}
 	return fc, errors.Join(v.errs...)

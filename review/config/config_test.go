@@ -175,7 +175,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"unknown key", true, "[[formatter]]\nglob = \"*.go\"\ncommand = [\"gofmt\"]\ntimout = \"5s\"\n",
 			` line 4: key formatter.timout: unknown key; valid keys in formatter are glob, command, timeout (did you mean "timeout"?)`},
 		{"unknown top-level key", true, "protect = [\"x\"]\n",
-			` line 1: key protect: unknown key; valid top-level keys are formatter, auto_approve, checker, protected, unprotect, limits, desk, doors, history, review (did you mean "protected"?)`},
+			` line 1: key protect: unknown key; valid top-level keys are formatter, auto_approve, checker, protected, unprotect, limits, desk, doors, history, review, connect (did you mean "protected"?)`},
 		{"wrong type", true, "[[formatter]]\nglob = \"*.go\"\ncommand = \"gofmt\"\n",
 			` line 3: key formatter.command: has the wrong type (a TOML string); it must be an array of strings, e.g. command = ["gofmt"]`},
 		{"wrong type in table", true, "[limits]\nmax_file_bytes = \"10MB\"\n",

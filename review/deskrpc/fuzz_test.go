@@ -64,7 +64,7 @@ func FuzzServerMessage(f *testing.F) {
 			json.Unmarshal(fields["method"], &method)
 			// Methods that may block are answered when done: perhaps after
 			// the status below. The others are answered in order.
-			if id := bytes.TrimSpace(fields["id"]); !mayBlock[method] && len(id) > 0 && (id[0] == '"' || id[0] == '-' || id[0] >= '0' && id[0] <= '9') {
+			if id := bytes.TrimSpace(fields["id"]); !blocks(method) && len(id) > 0 && (id[0] == '"' || id[0] == '-' || id[0] >= '0' && id[0] <= '9') {
 				wantID = id
 			}
 		}

@@ -160,17 +160,14 @@ func entryOf(p review.Proposal) Summary {
 // are kept, one per proposal (the latest kind wins, and the proposal is
 // read when the event is sent), and sent in the order they first came,
 // once the answer with the queue as it is has been written.
-func (cc *conn) subscribe(ctx context.Context) (*subscribeResult, error) {
+func (cc *conn) subscribe(ctx context.Context, _ noParams) (any, error) {
 	cc.mu.Lock()
-	reviewer, already := cc.reviewer, cc.events != nil
-	if reviewer && !already {
+	already := cc.events != nil
+	if !already {
 		cc.events = newEventQueue()
 	}
 	q := cc.events
 	cc.mu.Unlock()
-	if !reviewer {
-		return nil, &rpcError{Code: codeForbidden, Message: `subscribe: only a reviewer follows the queue; say hello with "role":"reviewer" on a connection that proposes nothing`}
-	}
 	if already {
 		return nil, &rpcError{Code: codeState, Message: "subscribe: this connection is subscribed already"}
 	}
@@ -265,13 +262,7 @@ func (q *eventQueue) next(ctx context.Context) (review.Event, bool) {
 
 // get answers get: proposal p.ID in full, with only the texts of file
 // p.Path when that is given.
-func (cc *conn) get(p getParams) (*Detail, error) {
-	cc.mu.Lock()
-	reviewer := cc.reviewer
-	cc.mu.Unlock()
-	if !reviewer {
-		return nil, &rpcError{Code: codeForbidden, Message: `get: only a reviewer reads a proposal in full; say hello with "role":"reviewer" on a connection that proposes nothing`}
-	}
+func (cc *conn) get(_ context.Context, p getParams) (any, error) {
 	prop, ok := cc.s.desk.Get(p.ID)
 	if !ok {
 		return nil, fmt.Errorf("get %s: %w", p.ID, review.ErrUnknownProposal)
@@ -334,13 +325,7 @@ func wireFile(f review.File, texts bool) DetailFile {
 
 // checkText answers checkText: the project's checkers on a reviewer's edit
 // of a file of a waiting proposal (review.Desk.CheckText).
-func (cc *conn) checkText(ctx context.Context, p checkTextParams) (*checkTextResult, error) {
-	cc.mu.Lock()
-	reviewer := cc.reviewer
-	cc.mu.Unlock()
-	if !reviewer {
-		return nil, &rpcError{Code: codeForbidden, Message: `checkText: only a reviewer checks an edit of a proposal; say hello with "role":"reviewer"`}
-	}
+func (cc *conn) checkText(ctx context.Context, p checkTextParams) (any, error) {
 	reports, err := cc.s.desk.CheckText(ctx, p.ID, p.Path, p.Text)
 	if err != nil {
 		return nil, err

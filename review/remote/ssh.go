@@ -16,18 +16,28 @@ import (
 
 // Target is where a desk on another machine is:
 // ssh://[user@]host[:port][/socket], or a container on this one,
-// docker://[user@]container[/socket] or podman://….
+// docker://[user@]container[/socket] or podman://…, or a desk of this
+// user's on this machine: local (the default socket) or unix:///path.
 type Target struct {
-	Scheme           string // "ssh", "docker" or "podman"
+	Scheme           string // "ssh", "docker", "podman" or "unix"
 	User, Host, Port string // Host is the container's name for docker and podman
 	Socket           string // the desk's socket there; "" for deskctl's default
 }
 
 // ParseTarget reads an address as diffdesk --connect takes it.
 func ParseTarget(s string) (Target, error) {
+	if s == "local" {
+		return Target{Scheme: "unix"}, nil
+	}
+	if rest, ok := strings.CutPrefix(s, "unix://"); ok {
+		if !strings.HasPrefix(rest, "/") || strings.ContainsAny(rest, "?#") {
+			return Target{}, fmt.Errorf("%q: give this machine's desk as unix:///absolute/path/to/desk.sock, or local for the default socket", s)
+		}
+		return Target{Scheme: "unix", Socket: rest}, nil
+	}
 	u, err := url.Parse(s)
 	if err != nil || (u.Scheme != "ssh" && u.Scheme != "docker" && u.Scheme != "podman") || u.Host == "" || u.Opaque != "" {
-		return Target{}, fmt.Errorf("%q is not a desk's address; give ssh://[user@]host[:port][/path/to/desk.sock] (or docker:// or podman:// and a container's name)", s)
+		return Target{}, fmt.Errorf("%q is not a desk's address; give ssh://[user@]host[:port][/path/to/desk.sock] (or docker:// or podman:// and a container's name; local, or unix:///path/to/desk.sock, for a desk on this machine)", s)
 	}
 	if u.Scheme != "ssh" && u.Port() != "" {
 		return Target{}, fmt.Errorf("%q: a container has no port; give %s://[user@]container[/path/to/desk.sock]", s, u.Scheme)
@@ -51,6 +61,12 @@ func ParseTarget(s string) (Target, error) {
 // String is the address as the person gave it, for titles and messages
 // (an ssh address without its scheme).
 func (t Target) String() string {
+	if t.Scheme == "unix" {
+		if t.Socket == "" {
+			return "local"
+		}
+		return "local:" + t.Socket
+	}
 	s := t.Host
 	if t.User != "" {
 		s = t.User + "@" + s
@@ -73,6 +89,9 @@ type SSHOptions struct {
 	// the PATH a non-interactive ssh command gets, then in ~/.local/bin
 	// (make install) and ~/go/bin (go install).
 	Deskctl string
+	// Limits bound what the window keeps of the desk (zero: DefaultLimits;
+	// a window over several desks gives each its ShareOf them).
+	Limits Limits
 	// Stderr gets ssh's own messages (host keys, passwords, errors) as they
 	// come; nil discards them. The last of them are also in Dial's error.
 	Stderr io.Writer
@@ -129,6 +148,22 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // Dial runs `deskctl bridge` where t is and opens its desk
 // as a reviewer named after this user and machine.
 func Dial(ctx context.Context, t Target, o SSHOptions) (*Desk, error) {
+	l := o.Limits.orDefault()
+	if t.Scheme == "unix" { // this user's desk here: the socket's own checks, no command
+		sock := t.Socket
+		if sock == "" {
+			sock = deskrpc.DefaultSocketPath()
+		}
+		conn, err := deskrpc.DialConn(sock)
+		if err != nil {
+			return nil, err
+		}
+		d, err := OpenLimited(ctx, deskrpc.NewClientMax(conn, l.MessageBytes), t.String(), review.LocalPerson(), l)
+		if err != nil {
+			conn.Close()
+		}
+		return d, err
+	}
 	argv := o.Command(t)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	in, err := cmd.StdinPipe()
@@ -148,7 +183,7 @@ func Dial(ctx context.Context, t Target, o SSHOptions) (*Desk, error) {
 		return nil, fmt.Errorf("starting %s: %w", argv[0], err)
 	}
 	p := &process{cmd: cmd, in: in, out: out}
-	d, err := Open(ctx, deskrpc.NewClientMax(p, DefaultLimits.MessageBytes), t.String(), review.LocalPerson())
+	d, err := OpenLimited(ctx, deskrpc.NewClientMax(p, l.MessageBytes), t.String(), review.LocalPerson(), l)
 	if err != nil {
 		p.Close()
 		if msg := tail.String(); msg != "" {

@@ -88,6 +88,7 @@ type DiffView struct {
 
 	path     string
 	model    *rowModel
+	rsel     *readSel      // a word selected outside edit mode (textsel.go)
 	hunks    []engine.Hunk // of model, computed on demand
 	hunksOK  bool
 	rejected map[string]bool            // hunk IDs the person rejected
@@ -596,6 +597,7 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	v.followBtn.Hide()
 	if path != v.path || old != v.texts[0] || new != v.texts[1] {
 		v.open = map[int][2]int{} // what the person opened was of other texts
+		v.rsel = nil
 	}
 	v.path, v.texts = path, [2]string{old, new}
 	v.clearSearch()

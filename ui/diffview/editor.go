@@ -378,6 +378,24 @@ func (e *Editor) rediffAsync() {
 	}()
 }
 
+// SetOwnBase sets the text the person's own edits are told apart from
+// (drawn purple beside the agent's green): by default the text editing
+// started from, which is the person's edit so far when the editor is made
+// again for text they already changed (an external editor's save, their
+// edit merged onto a new save on disk).
+func (e *Editor) SetOwnBase(text string) {
+	e.prop = slices.Clone(textbuf.New(text).Lines())
+	e.mine = engine.DiffLines(e.prop, e.buf.Lines())
+	e.v.redrawRows()
+}
+
+// Own reports whether line (0-based) of the text is the person's own: a
+// line they added or changed, against SetOwnBase's text.
+func (e *Editor) Own(line int) bool {
+	changed, _ := e.edit(line)
+	return changed
+}
+
 // rediffNow re-diffs on the calling goroutine (SetEditable, tests).
 func (e *Editor) rediffNow() {
 	e.mine = engine.DiffLines(e.prop, e.buf.Lines())

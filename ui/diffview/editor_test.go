@@ -407,3 +407,27 @@ func TestEditModeKeepsRowsStillOnScreen(t *testing.T) {
 		}
 	}
 }
+
+// TestEditorOwnBase: an editor made for text the person already changed
+// (an external editor's save) draws their lines purple once told the text
+// editing started from (SetOwnBase), not green as the agent's.
+func TestEditorOwnBase(t *testing.T) {
+	const proposal = "func f() {\n\treturn 2\n}\n"
+	const edited = proposal + "// mine\n"
+	v, ed, _ := newTestEditor(t, edited)
+	c := coloursFor(v.dark)
+	mine := v.model.RowOfB(3)
+	if ed.Own(3) {
+		t.Fatal("before SetOwnBase the editor takes its whole text as the agent's, line 4 the person's")
+	}
+	ed.SetOwnBase(proposal)
+	if !ed.Own(3) || ed.Own(1) {
+		t.Errorf("Own(3) %v, Own(1) %v; want the added line the person's, the agent's change not", ed.Own(3), ed.Own(1))
+	}
+	if got := rightBackground(v, mine); got != c.mine {
+		t.Errorf("the person's line has background %v; want %v", got, c.mine)
+	}
+	if got := rightBackground(v, v.model.RowOfB(1)); got != c.ins {
+		t.Errorf("the agent's line has background %v; want %v", got, c.ins)
+	}
+}

@@ -360,6 +360,7 @@ func (r *diffRow) draw() {
 	if v.ed != nil && rw.b >= 0 {
 		r.selection(rw.b, xTextR, c.sel)
 	}
+	r.readSelection(rw, xTextL, xTextR, inline, c.sel) // a word double-clicked outside edit mode (textsel.go)
 
 	fg := theme.Color(theme.ColorNameForeground)
 	dim := theme.Color(theme.ColorNamePlaceHolder)
@@ -743,6 +744,7 @@ func (r *diffRow) Tapped(ev *fyne.PointEvent) {
 	if r.id < 0 || r.id >= v.model.Len() {
 		return
 	}
+	v.ClearSelection() // a click elsewhere ends a word's selection (textsel.go)
 	mt := v.metric
 	xGut := mt.leftW
 	rw := v.model.Row(r.id)
@@ -856,9 +858,8 @@ func (r *diffRow) posAt(id int, p fyne.Position) textbuf.Pos {
 	return textbuf.Pos{Line: line, Col: col}
 }
 
-// DoubleTapped selects the word under the pointer in the editor; outside
-// edit mode, a double tap on the proposal's text (the right side, or an
-// added or unchanged line inline) asks to edit there (OnEditAt).
+// DoubleTapped selects the word under the pointer: in the editor, or
+// read-only outside edit mode (textsel.go), which never edits.
 func (r *diffRow) DoubleTapped(ev *fyne.PointEvent) {
 	v := r.v
 	if r.id < 0 || r.id >= v.model.Len() {
@@ -868,20 +869,7 @@ func (r *diffRow) DoubleTapped(ev *fyne.PointEvent) {
 		v.ed.selectWord(r.posAt(r.id, ev.Position))
 		return
 	}
-	if v.OnEditAt == nil || v.stream != nil || v.ReadOnly {
-		return
-	}
-	rw := v.model.Row(r.id)
-	mt := v.metric
-	xText := mt.leftW + mt.gutW + mt.numW // the right side's text
-	if v.model.shape.inline {
-		xText = mt.leftW + mt.gutW
-	}
-	if rw.kind == rowFold || rw.b < 0 || ev.Position.X < xText {
-		return // a fold, a removed line, the left side, a number or the gutter
-	}
-	p := r.posAt(r.id, ev.Position)
-	v.OnEditAt(p.Line, p.Col)
+	r.doubleTapText(ev.Position)
 }
 
 // Dragged selects text in the editor.

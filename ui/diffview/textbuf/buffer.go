@@ -92,12 +92,21 @@ func (b *Buffer) SelectAll() {
 }
 
 // SelectWord selects the word (letters, digits, '_') at p, or the single
-// character there when it is not part of a word; the cursor goes to its
-// end.
+// character there when it is not part of a word (WordAt); the cursor goes
+// to its end.
 func (b *Buffer) SelectWord(p Pos) {
 	p = b.clamp(p)
-	l := b.lines[p.Line]
-	from, to := p.Col, p.Col
+	from, to := WordAt(b.lines[p.Line], p.Col)
+	b.anchor = Pos{p.Line, from}
+	b.MoveTo(Pos{p.Line, to}, true)
+}
+
+// WordAt returns the byte range of the word (letters, digits, '_') of
+// line l around byte col, or of the single character at col when it is
+// not part of a word; col past the end gives the last word.
+func WordAt(l string, col int) (from, to int) {
+	col = min(max(col, 0), len(l))
+	from, to = col, col
 	for from > 0 {
 		r, n := utf8.DecodeLastRuneInString(l[:from])
 		if !isWord(r) {
@@ -115,8 +124,7 @@ func (b *Buffer) SelectWord(p Pos) {
 		}
 		to += n
 	}
-	b.anchor = Pos{p.Line, from}
-	b.MoveTo(Pos{p.Line, to}, true)
+	return from, to
 }
 
 func (b *Buffer) clamp(p Pos) Pos {

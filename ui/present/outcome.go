@@ -1,4 +1,4 @@
-package ui
+package present
 
 import (
 	"fmt"
@@ -8,10 +8,10 @@ import (
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
-// reasonLine is a reason as the status line quotes it: its first line,
+// ReasonLine is a reason as the status line quotes it: its first line,
 // "…" when there is more, ending as a sentence does (the count of comments
 // that follows ran on from it: "wrong func 2 comment(s) sent with it").
-func reasonLine(r string) string {
+func ReasonLine(r string) string {
 	r = strings.TrimSpace(r)
 	if i := strings.IndexByte(r, '\n'); i >= 0 {
 		return strings.TrimSpace(r[:i]) + " …"
@@ -22,11 +22,11 @@ func reasonLine(r string) string {
 	return r
 }
 
-// outcomeText is the status line for the outcome o of proposal p: what
+// Outcome is the status line for the outcome o of proposal p: what
 // was written, who decided when a rule did, and what reached the agent.
-func outcomeText(p review.Proposal, o review.Outcome) string {
+func Outcome(p review.Proposal, o review.Outcome) string {
 	var b strings.Builder
-	written := writtenBy(p, o)
+	written := WrittenBy(p, o)
 	switch o.Status {
 	case journal.Approved:
 		if o.DecidedBy == review.DecidedByRule { // no person decided (real window: it read as the person's approval)
@@ -72,18 +72,18 @@ func outcomeText(p review.Proposal, o review.Outcome) string {
 	switch {
 	case o.Feedback == "":
 	case o.Status == journal.Withdrawn: // the desk's reason, sent to no one
-		b.WriteString(" Why: " + reasonLine(o.Feedback))
+		b.WriteString(" Why: " + ReasonLine(o.Feedback))
 	case p.VerdictOnly:
-		b.WriteString(" " + p.Agent + " was told only the verdict (its IDE door carries no reason); your reason is kept in the history: " + reasonLine(o.Feedback))
+		b.WriteString(" " + p.Agent + " was told only the verdict (its IDE door carries no reason); your reason is kept in the history: " + ReasonLine(o.Feedback))
 	default:
-		b.WriteString(" Reason sent to the agent: " + reasonLine(o.Feedback))
+		b.WriteString(" Reason sent to the agent: " + ReasonLine(o.Feedback))
 	}
 	if n := len(o.Comments); n > 0 && p.VerdictOnly {
 		fmt.Fprintf(&b, " %d comment(s) kept in the history, not sent: the IDE door carries none.", n)
 	} else if n > 0 {
 		fmt.Fprintf(&b, " %d comment(s) sent with it.", n)
 	}
-	b.WriteString(problemsNote(p, o)) // problemsnote.go
+	b.WriteString(Problems(p, o)) // problemsnote.go
 	for _, f := range o.Files {
 		switch {
 		case f.FormatterError != "":
@@ -109,18 +109,18 @@ func perFile(p review.Proposal, o review.Outcome) string {
 		}
 		switch n := len(f.Hunks); {
 		case acc == 0 && n > 0:
-			parts = append(parts, relOf(p, f.Path)+": not written")
+			parts = append(parts, RelOf(p, f.Path)+": not written")
 		case acc == n:
-			parts = append(parts, relOf(p, f.Path)+": whole")
+			parts = append(parts, RelOf(p, f.Path)+": whole")
 		default:
-			parts = append(parts, fmt.Sprintf("%s: %d of %d hunks", relOf(p, f.Path), acc, n))
+			parts = append(parts, fmt.Sprintf("%s: %d of %d hunks", RelOf(p, f.Path), acc, n))
 		}
 	}
 	return strings.Join(parts, "; ")
 }
 
-// relOf is path relative to its root as the proposal names it.
-func relOf(p review.Proposal, path string) string {
+// RelOf is path relative to its root as the proposal names it.
+func RelOf(p review.Proposal, path string) string {
 	for _, f := range p.Files {
 		if f.Path == path {
 			return f.Rel
@@ -129,10 +129,10 @@ func relOf(p review.Proposal, path string) string {
 	return path
 }
 
-// unsureNote warns that a file's edit was cut short or did not match the
+// Unsure warns that a file's edit was cut short or did not match the
 // file exactly, saying where it went and what the agent expected there;
 // "" for an exact, complete edit.
-func unsureNote(f review.File) string {
+func Unsure(f review.File) string {
 	var b strings.Builder
 	if in := f.Incomplete; in != nil {
 		fmt.Fprintf(&b, "CUT SHORT: the agent's edit ends inside block %d (%s); it was applied as far as it went. Check the result before approving.", in.Block, in.Reason)

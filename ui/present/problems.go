@@ -1,4 +1,4 @@
-package ui
+package present
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 )
 
-// problemsNote is what the status line adds when the checkers found new
+// Problems is what the status line adds when the checkers found new
 // problems in what an approval wrote: how many, the first, and that the
 // agent was told of them ("New problems detected", with the outcome).
 // Without it the status line said only "Approved and written" while the
@@ -15,13 +15,13 @@ import (
 // line 2, approved; the agent was told, the person was not reminded).
 // Through an IDE door (Proposal.VerdictOnly) the outcome's text does not
 // reach the agent, so nothing is said about telling it. "" when none.
-func problemsNote(p review.Proposal, o review.Outcome) string {
+func Problems(p review.Proposal, o review.Outcome) string {
 	n := 0
 	var first string
 	for _, f := range o.Files {
 		for _, pr := range f.NewProblems {
 			if n == 0 {
-				first = reasonLine(fmt.Sprintf("%s: %s", pr.Source, pr.Message))
+				first = ReasonLine(fmt.Sprintf("%s: %s", pr.Source, pr.Message))
 				if pr.Line > 0 {
 					first = fmt.Sprintf("line %d, %s", pr.Line, first)
 				}

@@ -1,0 +1,171 @@
+package ui
+
+import (
+	"maps"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+// choices are what the person did to one proposal so far: the file shown,
+// edit mode, the hunks left ticked, the edits, the trivial hunks t
+// approved; and, as caches, the merges of its stale files and its files'
+// hunks. They build the review.Decision each approval sends, and stay
+// while another proposal is shown (keepchoices.go). The detail pane holds
+// the shown proposal's.
+type choices struct {
+	file     int                 // index in the proposal's Files of the file shown
+	editing  bool                // the right side is an editor
+	accepted map[string][]string // path → ticked hunk ids, for files whose hunks were toggled
+	edited   map[string]string   // path → the person's text (the editor, an external editor)
+	editedOn map[string]string   // path → the left side the edit was made against (editrebase.go)
+	// trivialOK: the hunks t approved (their labels green, not asked
+	// about as unseen).
+	trivialOK map[string]map[string]bool
+	merges    map[string]engine.MergeResult // path and disk hash → merge of a stale file (base, disk as reviewed, proposal)
+	hunks     map[string][]engine.Hunk      // path → the proposal's hunks
+}
+
+func newChoices() choices {
+	return choices{accepted: map[string][]string{}, edited: map[string]string{}, trivialOK: map[string]map[string]bool{},
+		merges: map[string]engine.MergeResult{}, hunks: map[string][]engine.Hunk{}}
+}
+
+// any reports whether c holds a choice worth keeping: a tick, an edit,
+// edit mode, another file than the first, a trivial approval.
+func (c choices) any() bool {
+	return len(c.accepted) > 0 || len(c.edited) > 0 || c.editing || c.file != 0 || len(c.trivialOK) > 0
+}
+
+// keep is a copy of c to keep while another proposal is shown; the caches
+// stay behind.
+func (c choices) keep() choices {
+	return choices{file: c.file, editing: c.editing, accepted: maps.Clone(c.accepted), edited: maps.Clone(c.edited),
+		editedOn: maps.Clone(c.editedOn), trivialOK: c.trivialOK}
+}
+
+// merge returns (and caches) the 3-way merge of a stale file against the
+// disk content the person is shown.
+func (c choices) merge(f review.File) engine.MergeResult {
+	key := f.Path + "\x00" + f.Disk.SHA256
+	m, ok := c.merges[key]
+	if !ok {
+		m = f.Merge()
+		c.merges[key] = m
+	}
+	return m
+}
+
+// hunksOf are the hunks of f's proposal, computed once.
+func (c choices) hunksOf(f review.File) []engine.Hunk {
+	hs, ok := c.hunks[f.Path]
+	if !ok {
+		hs = f.Hunks()
+		c.hunks[f.Path] = hs
+	}
+	return hs
+}
+
+// ticked are the ids of f's ticked hunks: what the person left, or all.
+func (c choices) ticked(f review.File) []string {
+	if ids, ok := c.accepted[f.Path]; ok {
+		return ids
+	}
+	var ids []string
+	for _, h := range c.hunksOf(f) {
+		ids = append(ids, h.ID)
+	}
+	return ids
+}
+
+// tickedOnly returns the ids of f's ticked hunks and whether some of its
+// hunks are unticked (a file never ticked has all ticked; a stale file's
+// hunks are the merge's, not ticked).
+func (c choices) tickedOnly(f review.File) (map[string]bool, bool) {
+	ids, ok := c.accepted[f.Path]
+	if !ok || f.Stale() || len(ids) >= len(c.hunksOf(f)) {
+		return nil, false
+	}
+	acc := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		acc[id] = true
+	}
+	return acc, true
+}
+
+// withTicks is c with path's ticks set to ids (the view's, for the file
+// it shows); c itself is unchanged.
+func (c choices) withTicks(path string, ids []string) choices {
+	c.accepted = maps.Clone(c.accepted)
+	c.accepted[path] = ids
+	return c
+}
+
+// approveEdited is the decision writing the person's edits, each stale
+// file's merge where not edited, and the other files with only their
+// ticked hunks.
+func (c choices) approveEdited(p review.Proposal) review.Decision {
+	dec := review.Decision{Verdict: journal.ApprovedEdited, Edited: maps.Clone(c.edited)}
+	if dec.Edited == nil {
+		dec.Edited = map[string]string{}
+	}
+	c.addMerges(p, &dec)
+	c.untickedOf(p, &dec)
+	return dec
+}
+
+// approveMerged is the decision writing each stale file's merge and the
+// other files with only their ticked hunks (the unticked ones stay
+// unwritten; they were written).
+func (c choices) approveMerged(p review.Proposal) review.Decision {
+	c.edited = nil
+	return c.approveEdited(p)
+}
+
+// addMerges sets, for every stale file, the text to write (the person's
+// edit, else the merge) and the disk hash the person reviewed.
+func (c choices) addMerges(p review.Proposal, dec *review.Decision) {
+	for _, f := range p.Files {
+		if !f.Stale() {
+			continue
+		}
+		if dec.Overwrite == nil {
+			dec.Overwrite = map[string]string{}
+		}
+		dec.Overwrite[f.Path] = f.Disk.SHA256
+		if _, ok := dec.Edited[f.Path]; !ok {
+			dec.Edited[f.Path] = c.merge(f).Text
+		}
+	}
+}
+
+// untickedOf adds to dec.Hunks the ticked hunks of every file not edited
+// that has some unticked: an approved edit writes those files with only
+// their ticked hunks (review.Decision.Hunks).
+func (c choices) untickedOf(p review.Proposal, dec *review.Decision) {
+	for _, f := range p.Files {
+		if _, ok := dec.Edited[f.Path]; ok {
+			continue
+		}
+		if _, some := c.tickedOnly(f); !some {
+			continue
+		}
+		if dec.Hunks == nil {
+			dec.Hunks = map[string][]string{}
+		}
+		dec.Hunks[f.Path] = append([]string{}, c.accepted[f.Path]...)
+	}
+}
+
+// approvePartial is the decision writing only the ticked hunks of every
+// file, and how many hunks that is (none: nothing would be written).
+func (c choices) approvePartial(p review.Proposal) (review.Decision, int) {
+	dec := review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{}}
+	n := 0
+	for _, f := range p.Files {
+		dec.Hunks[f.Path] = append([]string{}, c.ticked(f)...)
+		n += len(dec.Hunks[f.Path])
+	}
+	return dec, n
+}

@@ -1,0 +1,107 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+
+	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/remote"
+)
+
+// mainDesks runs the window over the desks --connect and --desks name,
+// as one queue (remote.Fleet): each proposal labelled with its desk, each
+// decision sent to the desk that holds it; a desk that drops is shown
+// unreachable and reached again by itself.
+func mainDesks(values []string, all bool, stdout, stderr io.Writer) int {
+	var list []config.ConnectEntry
+	if all || slices.ContainsFunc(values, func(v string) bool { return v != "local" && !strings.Contains(v, "://") }) {
+		file, err := config.DefaultPath()
+		if err == nil {
+			var c config.Config
+			c, err = config.Load(file, nil)
+			list = c.Connect
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "diffdesk: the desks your config lists: %v\n", err)
+			return 2
+		}
+	}
+	addrs, err := remote.Addresses(values, all, list)
+	if err != nil {
+		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
+		return 2
+	}
+	var w *Window
+	var fleet *remote.Fleet
+	started := make(chan struct{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // ssh may ask for a password
+	f, err := remote.NewFleet(ctx, remote.Specs(addrs, remote.SSHOptions{Stderr: stderr}), remote.FleetOptions{
+		OnState: func(label string, err error) {
+			if err != nil {
+				fmt.Fprintf(stderr, "diffdesk: %s: %v (trying again)\n", label, err)
+			} else {
+				fmt.Fprintf(stderr, "diffdesk: reached the desk %s\n", label)
+			}
+			go func() { // the window exists once NewFleet has returned
+				<-started
+				fyne.Do(func() { w.desksChanged(fleet) })
+			}()
+		},
+	})
+	cancel()
+	if err != nil {
+		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
+		return 1
+	}
+	defer f.Close()
+	a := app.NewWithID(AppID)
+	a.SetIcon(AppIcon)
+	w, fleet = NewWindow(a, f, WindowOptions{Remote: fleetTitle(f.Labels(), f.Reachable())}), f
+	close(started)
+	for _, l := range f.Labels() {
+		if err := f.Reachable()[l]; err == nil {
+			fmt.Fprintf(stdout, "diffdesk: reviewing the desk at %s\n", l)
+		}
+	}
+	fmt.Fprintf(stdout, "diffdesk: workspaces %s\n", strings.Join(f.Roots(), ", "))
+	defer stopOnSignal(a)()
+	w.Win.ShowAndRun()
+	w.Close()
+	return 0
+}
+
+// desksChanged shows in the title which desks the window reaches now.
+func (w *Window) desksChanged(f *remote.Fleet) {
+	w.opts.Remote = fleetTitle(f.Labels(), f.Reachable())
+	w.Win.SetTitle(Title(w.waiting) + w.placeTitle())
+}
+
+// fleetTitle is the title's note of the desks: one desk's label, or how
+// many, and how many cannot be reached now.
+func fleetTitle(labels []string, down map[string]error) string {
+	n := 0
+	for _, l := range labels {
+		if down[l] != nil {
+			n++
+		}
+	}
+	s := strings.Join(labels, ", ")
+	if len(labels) > 2 {
+		s = strconv.Itoa(len(labels)) + " desks"
+	}
+	switch {
+	case n == 0:
+		return s
+	case len(labels) == 1:
+		return s + " (unreachable, reconnecting)"
+	}
+	return s + " (" + strconv.Itoa(n) + " unreachable, reconnecting)"
+}

@@ -1,0 +1,113 @@
+package ui
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/deskrpc/deskrpctest"
+	"github.com/diffdesk/diffdesk/review/remote"
+	"github.com/diffdesk/diffdesk/review/reviewtest"
+)
+
+// TestWindowOverSeveralDesks: one window over two desks, as diffdesk
+// --connect A --connect B runs it: both desks' proposals in one queue,
+// each changeset headed by its desk, and the a key on one desk's proposal
+// writes on that desk alone.
+func TestWindowOverSeveralDesks(t *testing.T) {
+	a := test.NewTempApp(t)
+	one, two := reviewtest.NewDesk(t, "", ""), reviewtest.NewDesk(t, "", "")
+	addrs, err := remote.Addresses([]string{"unix://" + deskrpctest.Serve(t, one.Desk), "unix://" + deskrpctest.Serve(t, two.Desk)}, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := remote.NewFleet(reviewtest.Context(t), remote.Specs(addrs, remote.SSHOptions{}), remote.FleetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	sched := make(chan func(), 4096)
+	w := NewWindow(a, f, WindowOptions{Do: func(f func()) { sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, Remote: fleetTitle(f.Labels(), f.Reachable())})
+	t.Cleanup(w.Close)
+	w.Win.Resize(fyne.NewSize(1200, 700))
+	w.View().SetSynchronous(true)
+	until := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.After(20 * time.Second)
+		for !cond() {
+			select {
+			case f := <-sched:
+				f()
+			case <-time.After(5 * time.Millisecond):
+			case <-deadline:
+				t.Fatalf("timed out waiting until %s", what)
+			}
+		}
+	}
+	for _, d := range []*reviewtest.Desk{one, two} {
+		if _, err := d.Propose(reviewtest.Context(t), review.Request{Agent: "claude", Session: "s1", Format: engine.FormatWrite,
+			Path: filepath.Join(d.Root, "same.txt"), Payload: "from " + filepath.Base(d.Root) + "\n"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	until("both desks' proposals are in the queue", func() bool { return w.Waiting() == 2 })
+	var heads []string
+	for _, r := range w.queue.rows {
+		if r.header != "" {
+			heads = append(heads, r.header)
+		}
+	}
+	if len(heads) != 2 || !strings.HasSuffix(heads[0], " @ "+addrs[0].Target.String()) || !strings.HasSuffix(heads[1], " @ "+addrs[1].Target.String()) {
+		t.Fatalf("queue headings %q; want one per desk, naming it", heads)
+	}
+	var second string
+	for _, p := range f.List() {
+		if p.Where == addrs[1].Target.String() {
+			second = p.ID
+		}
+	}
+	w.Select(second)
+	until("desk two's proposal is shown", func() bool { return w.Selected() == second })
+	w.TypeKey('a')
+	path := filepath.Join(two.Root, "same.txt")
+	until("desk two's file is written", func() bool {
+		b, err := readIfThere(path)
+		return err == nil && b == "from "+filepath.Base(two.Root)+"\n"
+	})
+	until("one proposal waits", func() bool { return w.Waiting() == 1 })
+	if _, err := readIfThere(filepath.Join(one.Root, "same.txt")); err == nil {
+		t.Error("desk one's file was written by a decision on desk two's proposal")
+	}
+}
+
+// TestFleetTitle: the title names one or two desks, counts more, and says
+// how many cannot be reached.
+func TestFleetTitle(t *testing.T) {
+	down := map[string]error{"b": errors.New("gone")}
+	for _, tt := range []struct {
+		labels []string
+		want   string
+	}{
+		{[]string{"a"}, "a"},
+		{[]string{"b"}, "b (unreachable, reconnecting)"},
+		{[]string{"a", "b"}, "a, b (1 unreachable, reconnecting)"},
+		{[]string{"a", "b", "c"}, "3 desks (1 unreachable, reconnecting)"},
+	} {
+		if got := fleetTitle(tt.labels, down); got != tt.want {
+			t.Errorf("fleetTitle(%q) = %q; want %q", tt.labels, got, tt.want)
+		}
+	}
+}
+
+func readIfThere(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	return string(b), err
+}

@@ -1,0 +1,121 @@
+package present
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+)
+
+// State is the short state line beside the title.
+func State(p review.Proposal) string {
+	a, r := p.Counts()
+	counts := fmt.Sprintf("+%d −%d", a, r)
+	switch p.State {
+	case review.StateStreaming:
+		if len(p.Files) > 0 && p.Files[0].Growing.End > 0 {
+			return fmt.Sprintf("streaming… line %d", p.Files[0].Growing.End)
+		}
+		return "streaming…"
+	case review.StatePending:
+		if p.Failure != "" {
+			return "write failed; " + counts
+		}
+		return "waiting · " + counts
+	case review.StateStale:
+		return "stale · " + counts
+	case review.StateFailed:
+		if p.Held {
+			return "did not match · the agent waits for you"
+		}
+		return "failed"
+	case review.StateDecided:
+		return "writing…"
+	case review.StateWithdrawn:
+		return "withdrawn"
+	case review.StateReported:
+		return "decided"
+	}
+	return string(p.State)
+}
+
+// Intent is what heads p's diff beside its title: each protected file and
+// why no rule may approve it, then the agent's own account of the edit,
+// one a line; "" when neither.
+func Intent(p review.Proposal) string {
+	var lines []string
+	for _, f := range p.Files {
+		if !f.Protected.IsZero() {
+			lines = append(lines, "Protected, no rule may approve it: "+f.Rel+" — "+f.Protected.String())
+		}
+	}
+	if p.Instruction != "" {
+		lines = append(lines, "The agent says: "+p.Instruction)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Failed heads a failed proposal: the agent was told, or (a held failure)
+// it waits for the person.
+func Failed(p review.Proposal) string {
+	if p.Held {
+		return "This edit did not apply, and nothing was written. Its agent waits for you: use the lines it was meant for and review the diff, or Dismiss to send it the explanation below."
+	}
+	return "This edit did not apply, and nothing was written. The agent was told:"
+}
+
+// The three views of a stale file: what Approve merged writes over the
+// disk, what changed on disk, and what the agent proposed, each against
+// the base the agent read.
+const (
+	StaleMerged   = "Disk vs merged proposal"
+	StaleDisk     = "What changed on disk" // base vs disk; short, so a 1024-wide window keeps the queue (narrow_test.go)
+	StaleProposal = "What the agent sent"  // base vs proposal
+)
+
+// Stale is the note over a stale file's view, given its merge m.
+func Stale(f review.File, m engine.MergeResult) string {
+	s := f.Rel + " changed on disk after the agent read it, so the proposal is stale. "
+	if StaleFromStart(f) {
+		s = f.Rel + " on disk is not the version the agent read, so the proposal is stale from the start: the desk never had that version, and what changed since it cannot be shown (" + strconv.Quote(StaleDisk) + " shows nothing). "
+	}
+	if len(m.Conflicts) > 0 {
+		return s + fmt.Sprintf("Merging it into the disk's content gives %d conflict(s): Edit to resolve them, or Reject.", len(m.Conflicts))
+	}
+	return s + "Approve merged writes the proposal merged into the disk's content, and only while the disk still holds what is shown."
+}
+
+// StaleFromStart reports whether f was stale when proposed: the agent read
+// a version of it the desk never had, so the base is the disk.
+func StaleFromStart(f review.File) bool {
+	return f.Stale() && f.Disk.SHA256 == f.Base.SHA256
+}
+
+// HunkWhere says where the view is among total hunks: in hunk k (1-based
+// in the shown file, whose hunks follow offset others), or, with k 0 and
+// above (this file's hunks above the place, -1: unknown) known, between
+// two of them: after go-to-line or a search, the counter says where the
+// person is, not the hunk j last went to.
+func HunkWhere(k, above, offset, total int) string {
+	switch {
+	case k > 0:
+		return fmt.Sprintf("hunk %d of %d", offset+k, total)
+	case above < 0 || total == 0:
+		return fmt.Sprintf("%d %s", total, Plural(total, "hunk", "hunks"))
+	case offset+above == 0:
+		return fmt.Sprintf("above hunk 1 of %d", total)
+	case offset+above >= total:
+		return fmt.Sprintf("below hunk %d of %d", total, total)
+	}
+	return fmt.Sprintf("between hunks %d and %d of %d", offset+above, offset+above+1, total)
+}
+
+// Plural is one when n is 1, else many.
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
