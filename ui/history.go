@@ -462,6 +462,7 @@ func (h *historyView) selectIndex(i int) {
 	e := h.entries[i]
 	h.title.SetText(h.entryTitle(e))
 	h.info.SetText(entryInfo(e))
+	h.showSeen(e) // historyseen.go
 	h.setActions()
 	shown := string(e.Ref)
 	if h.mark != nil {

@@ -392,12 +392,13 @@ func (d *detail) othersClassified(id string, alone bool, all, mixed []review.Pro
 		return
 	}
 	_, seen := d.changesetSeen(all)
+	seenLines := d.changesetSeenLines(all)
 	d.w.decisions.Add(1)
 	go func() {
 		defer d.w.decisions.Done()
 		var failed []string
 		for _, p := range all {
-			if _, err := d.w.desk.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved, Seen: seen[p.ID]}); err != nil {
+			if _, err := d.w.desk.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved, Seen: seen[p.ID], SeenLines: seenLines[p.ID]}); err != nil {
 				failed = append(failed, fileNames(p)+": "+err.Error())
 			}
 		}
