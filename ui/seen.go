@@ -15,7 +15,8 @@ import (
 // never shown, or files never opened, the window asks once
 // (confirmUnseen), unless the person turned that off in the View options
 // (prefAskUnseen). Every decision the person makes carries the hunks seen
-// (Decision.Seen), and the journal keeps them per hunk.
+// (Decision.Seen) and the lines on screen of the others
+// (Decision.SeenLines); the journal keeps them per hunk, by lines.
 
 // prefAskUnseen is the window preference: ask before approving hunks
 // never on screen (default on).
