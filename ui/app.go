@@ -35,6 +35,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	fl.Func("connect", "review the desk on another machine, `ssh://[user@]host[:port][/path/to/desk.sock]`, over your own ssh (it runs deskctl bridge there), or in a container, docker://[user@]container[/socket] or podman://…, or this machine's (local, unix:///path/to/desk.sock), or a label of your config's [[connect]]; give it several times to review several desks in one queue; no desk starts here",
 		func(v string) error { connect = append(connect, v); return nil })
 	desks := fl.Bool("desks", false, "review every desk your user config lists ([[connect]]: label, address) in one queue, with any --connect")
+	hf := addHubFlags(fl)
 	if err := fl.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -49,12 +50,15 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
 		return 1
 	}
-	if len(connect) > 0 || *desks {
+	if len(connect) > 0 || *desks || hf.url != "" {
 		deskFlags := false
-		fl.Visit(func(f *flag.Flag) { deskFlags = deskFlags || f.Name != "connect" && f.Name != "desks" })
+		fl.Visit(func(f *flag.Flag) { deskFlags = deskFlags || !elsewhereFlag(f.Name) })
 		if deskFlags {
 			fmt.Fprintln(stderr, "diffdesk: --connect reviews a desk that runs elsewhere; --workspace, --socket, --journal and --config belong to that desk (give its socket in the address: ssh://host/path/to/desk.sock)")
 			return 2
+		}
+		if hf.url != "" {
+			return mainHub(hf, len(connect) > 0 || *desks, stdout, stderr)
 		}
 		return mainDesks(connect, *desks, stdout, stderr)
 	}

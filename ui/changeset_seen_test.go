@@ -71,6 +71,6 @@ func TestTApprovesTrivialProposalsOfTheChangeset(t *testing.T) {
 		}
 	}
 	h.until("the status tells of the changeset", func() bool {
-		return strings.Contains(h.win.detail.status.Text, "Approved 1 other proposal of the changeset, trivial throughout")
+		return strings.Contains(h.Status(), "Approved 1 other proposal of the changeset, trivial throughout")
 	})
 }

@@ -404,8 +404,8 @@ func TestHistoryLabelsAnApprovedMergeAsTheAgentWasTold(t *testing.T) {
 	if badge, _ := historyBadge(hv.entries[0]); badge != string(o.Status) || badge != string(journal.Approved) {
 		t.Errorf("history says %q, the agent was told %q; want both approved", badge, o.Status)
 	}
-	if !strings.Contains(h.win.detail.status.Text, "merged into the change made on disk") {
-		t.Errorf("status %q; want it to say the approval was merged into the disk's change", h.win.detail.status.Text)
+	if !strings.Contains(h.Status(), "merged into the change made on disk") {
+		t.Errorf("status %q; want it to say the approval was merged into the disk's change", h.Status())
 	}
 }
 

@@ -225,8 +225,8 @@ func (w *Window) restoreViewPrefs() {
 		p.SetBool(prefInline, false)
 	}
 	p.SetInt(prefOpenBy, os.Getpid())
-	w.detail.wrap.SetChecked(p.Bool(prefWrap))
-	w.detail.inline.SetChecked(p.Bool(prefInline))
+	w.detail.bar.wrap.SetChecked(p.Bool(prefWrap))
+	w.detail.bar.inline.SetChecked(p.Bool(prefInline))
 	// Fyne writes the preferences one last time after the app's stopped
 	// hook; what Close sets after the loop has ended is never written (QA
 	// in the real window: every quit read as a crash next time, and the

@@ -111,6 +111,8 @@ var methods = map[string]*method{
 	"finish": {blocks: true, run: handler((*conn).finish)},
 	"wait":   {blocks: true, run: handler((*conn).wait)},
 	"cancel": {run: handler((*conn).cancel)},
+	"agentWrote": {role: agentOnly, run: handler((*conn).agentWrote),
+		denied: "agentWrote: an agent reports what its own tool did with an approval it writes itself, and this connection is a reviewer's"},
 	"read":   {run: handler((*conn).read)},
 	"status": {run: handler((*conn).status)},
 	"decide": {role: reviewerOnly, blocks: true, run: handler((*conn).decide),
@@ -253,6 +255,29 @@ func (cc *conn) cancel(ctx context.Context, p idParams) (any, error) {
 		reason = "the agent cancelled the proposal"
 	}
 	return nil, cc.s.desk.Withdraw(ctx, p.ID, reason)
+}
+
+// agentWrote: after an approval the agent writes itself, its tool ran, or
+// was kept from running; the desk checks the files (review.AgentWrote).
+// Any agent connection may ask: the hook that reports is often another
+// process than the one that proposed, and the desk believes only the disk.
+func (cc *conn) agentWrote(ctx context.Context, p idParams) (any, error) {
+	o, err := cc.s.desk.AgentWrote(ctx, p.ID, p.Reason)
+	if errors.Is(err, review.ErrNotAgentWrite) {
+		return nil, &rpcError{Code: codeInvalidParams, Message: "agentWrote: " + err.Error()}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return agentWroteResult{ID: p.ID, Status: o.Status, Error: o.Error}, nil
+}
+
+// agentWroteResult answers agentWrote: the proposal's verdict now —
+// the approval's, or failed with why.
+type agentWroteResult struct {
+	ID     string          `json:"id"`
+	Status journal.Verdict `json:"status"`
+	Error  string          `json:"error,omitempty"`
 }
 
 func (cc *conn) decide(ctx context.Context, p decideParams) (any, error) {
@@ -405,7 +430,7 @@ type (
 	idParams struct {
 		ID     string `json:"id"`
 		Data   string `json:"data,omitempty"`   // chunk
-		Reason string `json:"reason,omitempty"` // cancel
+		Reason string `json:"reason,omitempty"` // cancel; agentWrote: what the tool said
 		Wait   bool   `json:"wait,omitempty"`   // finish
 	}
 	readParams struct {

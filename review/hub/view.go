@@ -1,0 +1,477 @@
+package hub
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/checker"
+	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/journal"
+)
+
+// View is every desk's queue on a hub as the window's desk (diffdesk
+// --hub): the proposals with their texts (each checked against the
+// SHA-256 its desk published), decided through the Reviewer — the first
+// decision of a round wins, and the desk's outcome is what the window
+// shows. A proposal's id is DESK.H: its desk's name, which the hub lets
+// only that desk publish under, and its hub id; its Where is its desk.
+//
+// Over the hub a window decides and reads; it does not place held
+// failures (the hub carries only pending and stale proposals), run the
+// desk's checkers, or show the history. Comments reach the agent inside
+// the feedback; which hunks were on screen is not recorded.
+type View struct {
+	r      *Reviewer
+	limits ViewLimits
+	stop   context.CancelFunc
+	done   chan struct{}
+
+	mu       sync.Mutex
+	items    map[string]*viewItem
+	subs     map[int]func(review.Event)
+	subSeq   int
+	skipped  int // proposals not held: over the limits
+	onNotice func(string)
+}
+
+type viewItem struct {
+	hp  Proposal
+	p   review.Proposal
+	o   *review.Outcome
+	at  time.Time // when it was last read
+	big int64     // bytes of text kept
+}
+
+// ViewLimits bound what a window keeps of a hub's queue, which any desk
+// on it fills: past them decided proposals go first, and then new ones
+// are not held (counted and said, OnNotice), never grown without bound.
+type ViewLimits struct {
+	KeptBytes int64 // default 512 MiB
+	KeptCount int   // default 5,000
+}
+
+// OpenView reads every open proposal on the hub (with its texts) and
+// follows the hub from there until Close.
+func OpenView(ctx context.Context, r *Reviewer, l ViewLimits) (*View, error) {
+	l.KeptBytes = cmp.Or(l.KeptBytes, 512<<20)
+	l.KeptCount = cmp.Or(l.KeptCount, 5000)
+	v := &View{r: r, limits: l, items: map[string]*viewItem{}, subs: map[int]func(review.Event){}, done: make(chan struct{})}
+	q, err := r.Queue(ctx, v.bad)
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range q {
+		if it.Open() {
+			v.take(ctx, it.Proposal, nil)
+		}
+	}
+	loop, stop := context.WithCancel(context.Background())
+	v.stop = stop
+	go func() {
+		defer close(v.done)
+		r.Follow(loop, func(p *Proposal, o *Outcome) { v.take(loop, p, o) }, v.bad)
+	}()
+	return v, nil
+}
+
+// OnNotice sets f, told (on another goroutine) what the window should
+// know: a message skipped as malformed, proposals not held.
+func (v *View) OnNotice(f func(string)) {
+	v.mu.Lock()
+	v.onNotice = f
+	v.mu.Unlock()
+}
+
+func (v *View) notice(s string) {
+	v.mu.Lock()
+	f := v.onNotice
+	v.mu.Unlock()
+	if f != nil {
+		f(s)
+	}
+}
+
+func (v *View) bad(subject string, err error) {
+	v.notice(fmt.Sprintf("skipped %s on the hub: %v", subject, err))
+}
+
+// Close stops following the hub.
+func (v *View) Close() error {
+	if v.stop != nil {
+		v.stop()
+		<-v.done
+	}
+	return nil
+}
+
+// id is the window's id of a proposal on the hub.
+func id(desk, h string) string { return desk + "." + h }
+
+// take keeps p (read with its texts) or o, and tells the subscribers.
+func (v *View) take(ctx context.Context, p *Proposal, o *Outcome) {
+	if o != nil {
+		k := id(o.Desk, o.Hub)
+		v.mu.Lock()
+		it, ok := v.items[k]
+		if ok {
+			out := outcomeOf(k, *o)
+			it.o = &out
+			it.p.State = review.StateReported
+			if o.Status == string(journal.Withdrawn) {
+				it.p.State = review.StateWithdrawn
+			}
+		}
+		v.mu.Unlock()
+		if ok {
+			v.emit(review.Event{Kind: review.EventDecided, ID: k})
+		}
+		return
+	}
+	k := id(p.Desk, p.Hub)
+	v.mu.Lock()
+	old, had := v.items[k]
+	same := had && old.hp.Version == p.Version && old.hp.Round == p.Round
+	decided := had && old.o != nil
+	v.mu.Unlock()
+	if same || decided {
+		return
+	}
+	rp, size, err := v.read(ctx, *p)
+	if err != nil {
+		v.notice(fmt.Sprintf("proposal %s on the hub: %v", k, err))
+		return
+	}
+	v.mu.Lock()
+	if !v.roomLocked(size, had) {
+		v.skipped++
+		n := v.skipped
+		v.mu.Unlock()
+		v.notice(fmt.Sprintf("%d proposals on the hub are not shown: the window keeps at most %d (%d MiB of text); decide some", n, v.limits.KeptCount, v.limits.KeptBytes>>20))
+		return
+	}
+	v.items[k] = &viewItem{hp: *p, p: rp, at: time.Now(), big: size}
+	v.mu.Unlock()
+	kind := review.EventPending
+	switch {
+	case rp.State == review.StateStale:
+		kind = review.EventStale
+	case had:
+		kind = review.EventUpdated
+	}
+	v.emit(review.Event{Kind: kind, ID: k})
+}
+
+// roomLocked makes room for size more bytes (one more proposal unless
+// replacing): decided proposals go, oldest first. v.mu is held.
+func (v *View) roomLocked(size int64, replacing bool) bool {
+	var total int64
+	var closed []string
+	for k, it := range v.items {
+		total += it.big
+		if it.o != nil {
+			closed = append(closed, k)
+		}
+	}
+	sort.Slice(closed, func(i, j int) bool { return v.items[closed[i]].at.Before(v.items[closed[j]].at) })
+	count := len(v.items)
+	if !replacing {
+		count++
+	}
+	for _, k := range closed {
+		if total+size <= v.limits.KeptBytes && count <= v.limits.KeptCount {
+			break
+		}
+		total -= v.items[k].big
+		delete(v.items, k)
+		count--
+	}
+	return total+size <= v.limits.KeptBytes && count <= v.limits.KeptCount
+}
+
+// read turns a proposal on the hub into the desk's, its texts read.
+func (v *View) read(ctx context.Context, p Proposal) (review.Proposal, int64, error) {
+	rp := review.Proposal{ID: id(p.Desk, p.Hub), Agent: p.Agent, Session: p.Session, Created: p.Created, Format: engine.Format(p.Format),
+		State: review.StatePending, Instruction: p.Instruction, Where: p.Desk}
+	if p.State == string(review.StateStale) {
+		rp.State = review.StateStale
+	}
+	var size int64
+	for i, f := range p.Files {
+		base, err := v.text(ctx, p, i, TextBase, f.Exists)
+		if err != nil {
+			return rp, 0, err
+		}
+		proposed, err := v.r.Text(ctx, p, i, TextProposed)
+		if err != nil {
+			return rp, 0, err
+		}
+		rf := review.File{Path: f.Path, Rel: f.Rel, Root: f.Root, Proposed: proposed, Delete: f.Delete, Added: f.Added, Removed: f.Removed,
+			Base: snapshot(f.Path, f.Exists, f.Base.SHA256, base)}
+		if f.Protected != "" {
+			// The desk's account of the rule, as it published it: the
+			// window shows it and asks before an approval, as at the desk.
+			rf.Protected = config.Protection{Pattern: "as desk " + p.Desk + " said", Origin: "on the hub", Reason: f.Protected}
+		}
+		if f.Disk != nil {
+			disk, err := v.r.Text(ctx, p, i, TextDisk)
+			if err != nil {
+				return rp, 0, err
+			}
+			rf.Disk = snapshot(f.Path, !f.DiskGone, f.Disk.SHA256, disk)
+		}
+		size += int64(len(base) + len(proposed) + len(rf.Disk.Content))
+		rp.Files = append(rp.Files, rf)
+	}
+	return rp, size, nil
+}
+
+func (v *View) text(ctx context.Context, p Proposal, file int, kind string, exists bool) (string, error) {
+	if !exists {
+		return "", nil
+	}
+	return v.r.Text(ctx, p, file, kind)
+}
+
+func snapshot(path string, exists bool, sha, content string) atomicfile.Snapshot {
+	if !exists {
+		return atomicfile.Snapshot{Path: path}
+	}
+	return atomicfile.Snapshot{Path: path, Exists: true, Content: []byte(content), SHA256: sha, Size: int64(len(content))}
+}
+
+// outcomeOf is the desk's outcome on the hub as the window reads one.
+func outcomeOf(k string, o Outcome) review.Outcome {
+	ro := review.Outcome{ID: k, Status: journal.Verdict(o.Status), By: o.By, Rule: o.Rule, Feedback: o.Feedback, Error: o.Error}
+	switch {
+	case o.Rule != "":
+		ro.DecidedBy = review.DecidedByRule
+	case o.By != "":
+		ro.DecidedBy = review.DecidedByPerson
+	}
+	for _, f := range o.Files {
+		ro.Files = append(ro.Files, review.FileOutcome{Path: f.Path, Written: f.Written, Deleted: f.Deleted, FinalSHA256: f.FinalSHA256})
+	}
+	return ro
+}
+
+func (v *View) emit(ev review.Event) {
+	v.mu.Lock()
+	fns := make([]func(review.Event), 0, len(v.subs))
+	for _, fn := range v.subs {
+		fns = append(fns, fn)
+	}
+	v.mu.Unlock()
+	for _, fn := range fns {
+		fn(ev)
+	}
+}
+
+// Subscribe is review.Desk.Subscribe, over every desk on the hub.
+func (v *View) Subscribe(fn func(review.Event)) (cancel func()) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.subSeq++
+	n := v.subSeq
+	v.subs[n] = fn
+	return func() {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		delete(v.subs, n)
+	}
+}
+
+// List returns the open proposals, oldest first.
+func (v *View) List() []review.Proposal {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	var out []review.Proposal
+	for _, it := range v.items {
+		if it.p.State.Open() {
+			out = append(out, it.p)
+		}
+	}
+	slices.SortFunc(out, func(p, q review.Proposal) int {
+		if p.Before(q) {
+			return -1
+		}
+		return 1
+	})
+	return out
+}
+
+// Get returns the proposal as last read.
+func (v *View) Get(id string) (review.Proposal, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if it, ok := v.items[id]; ok {
+		return it.p, true
+	}
+	return review.Proposal{}, false
+}
+
+// Outcome returns the outcome the proposal's desk published.
+func (v *View) Outcome(id string) (review.Outcome, bool) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if it, ok := v.items[id]; ok && it.o != nil {
+		return *it.o, true
+	}
+	return review.Outcome{}, false
+}
+
+// Preview: nothing streams over the hub.
+func (v *View) Preview(string) (engine.Preview, bool) { return engine.Preview{}, false }
+
+// Plan is review.PlanOf, from the proposal in hand.
+func (v *View) Plan(id string, dec review.Decision) (map[string]string, error) {
+	p, ok := v.Get(id)
+	if !ok {
+		return nil, review.ErrUnknownProposal
+	}
+	return review.PlanOf(p, dec)
+}
+
+// Decide creates dec as the decision of the proposal's current round and
+// waits for what its desk did: the outcome, or — when another reviewer's
+// decision came first, or the desk could not carry it out — an error
+// saying so (a stale file as review.StaleError, the proposal shown again
+// with the disk's text).
+func (v *View) Decide(ctx context.Context, id string, dec review.Decision) (review.Outcome, error) {
+	if dec.Rule != "" {
+		return review.Outcome{}, errors.New("hub: a rule decides only on the desk's own machine")
+	}
+	v.mu.Lock()
+	it, ok := v.items[id]
+	var hp Proposal
+	open := ok && it.o == nil && it.p.State.Open()
+	if ok {
+		hp = it.hp
+	}
+	v.mu.Unlock()
+	if !ok {
+		return review.Outcome{}, fmt.Errorf("%s: %w", id, review.ErrUnknownProposal)
+	}
+	if !open {
+		return review.Outcome{}, fmt.Errorf("%s: %w", id, ErrNotOpen)
+	}
+	feedback := dec.Feedback
+	for _, c := range dec.Comments { // the hub's decision has no comments of its own: they travel in the feedback
+		feedback += fmt.Sprintf("\n%s line %d: %s", c.Path, c.Line, c.Text)
+	}
+	res, err := v.r.Decide(ctx, hp, Decision{Verdict: string(dec.Verdict), Feedback: strings.TrimSpace(feedback), Edited: dec.Edited, Hunks: dec.Hunks, Overwrite: dec.Overwrite})
+	if err != nil {
+		return review.Outcome{}, err
+	}
+	if !res.Won {
+		return review.Outcome{}, fmt.Errorf("%s was decided first by %s (%s); yours was not taken", id, res.Winner.By, res.Winner.Verdict)
+	}
+	o, next, err := v.r.Await(ctx, hp)
+	if err != nil {
+		return review.Outcome{}, fmt.Errorf("decided %s; waiting for its desk %s to carry it out: %w", id, hp.Desk, err)
+	}
+	if next != nil {
+		v.take(ctx, next, nil)
+		if next.State == string(review.StateStale) {
+			st := &review.StaleError{ID: id}
+			for _, f := range next.Files {
+				if f.Disk != nil {
+					st.Paths = append(st.Paths, f.Path)
+				}
+			}
+			return review.Outcome{}, st
+		}
+		return review.Outcome{}, fmt.Errorf("the desk %s did not carry out the decision on %s: %s", hp.Desk, id, next.Note)
+	}
+	out := outcomeOf(id, *o)
+	v.take(ctx, nil, o)
+	return out, nil
+}
+
+// ChangesetOf returns the changeset of id among the proposals held here.
+func (v *View) ChangesetOf(id string) (review.Changeset, bool) {
+	v.mu.Lock()
+	all := make([]review.Proposal, 0, len(v.items))
+	for _, it := range v.items {
+		all = append(all, it.p)
+	}
+	it, ok := v.items[id]
+	v.mu.Unlock()
+	if !ok {
+		return review.Changeset{}, false
+	}
+	key := review.ChangesetKey(it.p)
+	for _, cs := range review.Changesets(all) {
+		if cs.Key == key {
+			return cs, true
+		}
+	}
+	return review.Changeset{}, false
+}
+
+// DecideChangeset decides each open proposal of changeset key, one
+// decision each; one that cannot be taken is left open, with why.
+func (v *View) DecideChangeset(ctx context.Context, key string, dec review.ChangesetDecision) (review.ChangesetResult, error) {
+	var ids []string
+	for _, p := range v.List() {
+		if review.ChangesetKey(p) == key {
+			ids = append(ids, p.ID)
+		}
+	}
+	if len(ids) == 0 {
+		return review.ChangesetResult{}, fmt.Errorf("%s: %w", key, review.ErrUnknownChangeset)
+	}
+	res := review.ChangesetResult{Key: key}
+	for _, id := range ids {
+		o, err := v.Decide(ctx, id, review.Decision{Verdict: dec.Verdict, Feedback: dec.Feedback, Comments: dec.Comments[id]})
+		if err != nil {
+			res.Skipped = append(res.Skipped, review.ChangesetSkip{ID: id, Reason: err.Error()})
+			continue
+		}
+		res.Decided = append(res.Decided, o)
+	}
+	return res, nil
+}
+
+// CheckText: the checkers run on the desk's machine, which the hub does
+// not reach.
+func (v *View) CheckText(context.Context, string, string, string) ([]checker.Report, error) {
+	return nil, errors.New("over the hub the desk's checkers do not run on an edit; they check what is written")
+}
+
+// Forget drops a decided proposal the window no longer shows.
+func (v *View) Forget(id string) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if it, ok := v.items[id]; ok && it.o != nil {
+		delete(v.items, id)
+	}
+}
+
+// Attend: held failures are never on the hub.
+func (v *View) Attend() (leave func()) { return func() {} }
+
+// Dismiss: held failures are never on the hub.
+func (v *View) Dismiss(context.Context, string) error {
+	return errors.New("hub: held failures stay at their desk; dismiss them there")
+}
+
+// Place: held failures are never on the hub.
+func (v *View) Place(context.Context, string, string, int, engine.Region) (review.Proposal, error) {
+	return review.Proposal{}, errors.New("hub: placing a block is done at its desk")
+}
+
+// Interdiff: the hub keeps no previous proposals' texts.
+func (v *View) Interdiff(string, string) (review.Interdiff, bool) { return review.Interdiff{}, false }
+
+// Roots: the desks' workspaces are named per proposal (each file's Root).
+func (v *View) Roots() []string { return nil }
