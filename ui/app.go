@@ -62,16 +62,40 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		}
 		return mainDesks(connect, *desks, stdout, stderr)
 	}
+	home, _ := os.UserHomeDir()
+	wd, _ := os.Getwd()
+	if askForWorkspace(c.Roots, wd, home) {
+		return mainChoosing(c, wd, home, stdout, stderr)
+	}
+	a := app.NewWithID(AppID)
+	a.SetIcon(AppIcon)
+	d, err := openDesk(a, c, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
+		return 1
+	}
+	defer stopOnSignal(a)()
+	d.w.Win.ShowAndRun()
+	return d.stop(stderr)
+}
+
+// openedDesk is a desk started here and its window.
+type openedDesk struct {
+	b         *startup.Backend
+	w         *Window
+	stopWatch func()
+}
+
+// openDesk starts the desk c asks for and its window in a (not yet
+// shown).
+func openDesk(a fyne.App, c startup.Options, stdout, stderr io.Writer) (*openedDesk, error) {
 	b, err := startup.Start(c)
 	if errors.Is(err, deskrpc.ErrDeskRunning) {
 		err = fmt.Errorf("%w; see deskctl status, close that desk, or start this one with --socket", err)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
-		return 1
+		return nil, err
 	}
-	a := app.NewWithID(AppID)
-	a.SetIcon(AppIcon)
 	w := NewWindow(a, b.Desk, WindowOptions{Interrupted: b.Interrupted, Socket: b.Socket, Doors: b.DoorStatus, Journal: b.Journal, Log: stderr})
 	if err := b.Serve(); err != nil {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
@@ -90,15 +114,45 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if w.Selected() == "" {
 		w.detail.showEmpty() // now with the doors' connect lines
 	}
-	defer stopOnSignal(a)()
-	w.Win.ShowAndRun()
-	stopWatch()
-	w.Close()
-	if err := b.Stop(); err != nil {
+	return &openedDesk{b: b, w: w, stopWatch: stopWatch}, nil
+}
+
+// stop ends the desk once its window has closed; it returns the exit code.
+func (d *openedDesk) stop(stderr io.Writer) int {
+	d.stopWatch()
+	d.w.Close()
+	if err := d.b.Stop(); err != nil {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// mainChoosing asks which folder to serve (workspaceChooser: a start from
+// the applications menu, in the home directory or /), then runs the desk
+// on it as Main does; closed without a choice, nothing is served.
+func mainChoosing(c startup.Options, wd, home string, stdout, stderr io.Writer) int {
+	a := app.NewWithID(AppID)
+	a.SetIcon(AppIcon)
+	var d *openedDesk
+	ch := newWorkspaceChooser(a, home, func(dir string) error {
+		c.Roots = []string{dir}
+		var err error
+		if d, err = openDesk(a, c, stdout, stderr); err != nil {
+			return err
+		}
+		d.w.Win.Show()
+		return nil
+	})
+	fmt.Fprintln(stdout, "diffdesk: started in "+homeShort(wd, home)+" with no --workspace: asking which folder to serve")
+	ch.win.Show()
+	defer stopOnSignal(a)()
+	a.Run()
+	if d == nil {
+		fmt.Fprintln(stderr, "diffdesk: no workspace chosen; nothing was served")
+		return 0
+	}
+	return d.stop(stderr)
 }
 
 // stopOnSignal makes SIGINT and SIGTERM close the window as the person

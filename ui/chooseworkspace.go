@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -50,16 +52,29 @@ func tooWide(dir, home string) bool {
 // checkWorkspace says why dir cannot be the workspace; nil if it can.
 func checkWorkspace(dir, home string) error {
 	if tooWide(dir, home) {
-		return fmt.Errorf("%s holds every file of yours (or of the machine): agents could propose edits to any of them, and the desk would watch them all. Choose the project folder the agent works in", dir)
+		what := "your home folder"
+		if !sameDir(dir, home) {
+			what = "the whole machine"
+		}
+		return fmt.Errorf("%s is %s: agents could propose edits to every file in it, and the desk would watch them all. Choose the project folder the agent works in", homeShort(dir, home), what)
 	}
 	info, err := os.Stat(dir)
-	if err != nil {
-		return fmt.Errorf("%s: %w", dir, err)
-	}
-	if !info.IsDir() {
-		return fmt.Errorf("%s is not a folder", dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s is no longer there (moved or deleted)", homeShort(dir, home))
+	case err != nil:
+		return fmt.Errorf("%s cannot be read: %w", homeShort(dir, home), err)
+	case !info.IsDir():
+		return fmt.Errorf("%s is not a folder", homeShort(dir, home))
 	}
 	return nil
+}
+
+// sameDir reports whether a and b name the same directory.
+func sameDir(a, b string) bool {
+	x, errA := os.Stat(a)
+	y, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(x, y)
 }
 
 // workspaceChooser is the window that asks for the workspace folder when
@@ -112,7 +127,7 @@ func (c *workspaceChooser) offerLast() {
 	case last == "":
 		c.info.SetText("")
 	case checkWorkspace(last, c.home) != nil:
-		c.info.SetText(fmt.Sprintf("The folder you chose last time, %s, is gone or cannot be served (%v): choose another.", homeShort(last, c.home), checkWorkspace(last, c.home)))
+		c.info.SetText(fmt.Sprintf("The folder you chose last time cannot be served: %v. Choose another.", checkWorkspace(last, c.home)))
 		c.last.Hide()
 		return
 	default:
@@ -142,15 +157,15 @@ func (c *workspaceChooser) showDialog() {
 	if l, err := storage.ListerForURI(storage.NewFileURI(start)); err == nil {
 		d.SetLocation(l)
 	}
-	d.Resize(fyne.NewSize(780, 560))
 	d.Show()
+	d.Resize(fyne.NewSize(780, 560)) // after Show: before it, fyne 2.8.1 dereferences the dialog's nil window
 }
 
 // choose serves dir if it can be: remembered, and the desk opened; else
 // the chooser says why and stays.
 func (c *workspaceChooser) choose(dir string) {
 	if err := checkWorkspace(dir, c.home); err != nil {
-		c.info.SetText(err.Error())
+		c.info.SetText(err.Error() + ".")
 		return
 	}
 	if err := c.open(dir); err != nil {
