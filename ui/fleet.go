@@ -64,7 +64,7 @@ func mainDesks(values []string, all bool, stdout, stderr io.Writer) int {
 	defer f.Close()
 	a := app.NewWithID(AppID)
 	a.SetIcon(AppIcon)
-	w, fleet = NewWindow(a, f, WindowOptions{Remote: fleetTitle(f.Labels(), f.Reachable())}), f
+	w, fleet = NewWindow(a, f, WindowOptions{Remote: fleetTitle(f.Labels(), f.Reachable()), History: len(f.Labels()) == 1}), f
 	close(started)
 	for _, l := range f.Labels() {
 		if err := f.Reachable()[l]; err == nil {
