@@ -18,13 +18,13 @@ import (
 // one it offers next time.
 const prefWorkspace = "workspace.chosen"
 
-// askForWorkspace reports whether the desk should ask which folder to
+// AskForWorkspace reports whether the desk should ask which folder to
 // serve: no --workspace was given and the directory it was started in is
 // the home directory or / — what a start from the applications menu
 // gives, where serving it would put every file of the person's (or the
 // machine's) under review. A start in a project folder serves that folder,
 // as before.
-func askForWorkspace(roots []string, wd, home string) bool {
+func AskForWorkspace(roots []string, wd, home string) bool {
 	if len(roots) > 0 {
 		return false
 	}
@@ -78,7 +78,7 @@ func sameDir(a, b string) bool {
 }
 
 // workspaceChooser is the window that asks for the workspace folder when
-// the desk was started with none (askForWorkspace): the folder chosen
+// the desk was started with none (AskForWorkspace): the folder chosen
 // last, if it is still there, and a folder dialog. open starts the desk on
 // the folder; it returns an error when it could not, which is shown, and
 // the person chooses again.
@@ -91,7 +91,15 @@ type workspaceChooser struct {
 	last *widget.Button
 }
 
-// newWorkspaceChooser shows the chooser in a window of a.
+// ShowWorkspaceChooser shows the chooser in a window of a (run a then):
+// open starts the desk on the folder chosen and shows its window, or says
+// why it could not; the chooser then closes. Closed without a choice, it
+// quits a.
+func ShowWorkspaceChooser(a fyne.App, home string, open func(dir string) error) {
+	newWorkspaceChooser(a, home, open).win.Show()
+}
+
+// newWorkspaceChooser makes the chooser in a window of a.
 func newWorkspaceChooser(a fyne.App, home string, open func(dir string) error) *workspaceChooser {
 	c := &workspaceChooser{a: a, home: home, open: open}
 	c.win = a.NewWindow("DiffDesk — choose a workspace")

@@ -32,8 +32,8 @@ func TestAskForWorkspace(t *testing.T) {
 		{nil, proj, false},
 		{[]string{home}, home, false}, // the person said so
 	} {
-		if got := askForWorkspace(tc.roots, tc.wd, home); got != tc.want {
-			t.Errorf("askForWorkspace(%q, %q) = %v; want %v", tc.roots, tc.wd, got, tc.want)
+		if got := AskForWorkspace(tc.roots, tc.wd, home); got != tc.want {
+			t.Errorf("AskForWorkspace(%q, %q) = %v; want %v", tc.roots, tc.wd, got, tc.want)
 		}
 	}
 }
