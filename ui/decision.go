@@ -95,7 +95,10 @@ type detail struct {
 
 func newDetail(w *Window) *detail {
 	d := &detail{w: w, view: diffview.NewDiffView(), seenBefore: map[string]map[string]map[string]bool{}, drafts: map[string]string{}}
-	d.head = newHeader()
+	// In a short window the note over the view scrolls past one line,
+	// leaving the rows to the diff (FYNE_SCALE=1.5: 700 px high gave the
+	// diff about 4 rows); a tall one shows it whole.
+	d.head = newHeader(func() float32 { return max(36, (w.Win.Canvas().Size().Height-400)/2) })
 	d.problems = widget.NewLabel("")
 	d.problems.Wrapping = fyne.TextWrapWord
 	d.problems.Importance = widget.DangerImportance
@@ -174,7 +177,8 @@ func newDetail(w *Window) *detail {
 	}, w.app.Preferences().BoolWithFallback(prefAskUnseen, true), d.inter.button)
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	d.tree = newChangesetTree(d)
-	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box, d.staleShow, d.pick.againBox)
+	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box,
+		container.New(narrowLayout{d.staleShow}, container.NewHScroll(d.staleShow)), d.pick.againBox)
 	d.comments = newComments(d)
 	bottom := container.NewVBox(d.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
