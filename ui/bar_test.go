@@ -138,3 +138,15 @@ func TestNarrowShortWindowAtScale15(t *testing.T) {
 	h.until("b.txt shows stale", func() bool { return strings.Contains(h.Header(), "stale") })
 	check("stale", 0.25) // its note (one line, scrolling) and the choice of views too
 }
+
+// TestHistoryTabFitsANarrowWindow: the History tab, there with a journal,
+// does not hold the window wider than 900 px at FYNE_SCALE=1.5 either (its
+// buttons in one row held it at 1,170 px in the real window).
+func TestHistoryTabFitsANarrowWindow(t *testing.T) {
+	hh := newHistoryHarness(t)
+	hh.win.Win.Resize(fyne.NewSize(600, 467))
+	hh.settle()
+	if min := hh.win.Win.Content().MinSize().Width; min > 600 {
+		t.Errorf("the window with its History tab needs %v wide; want it to fit 600 (900 px at scale 1.5)", min)
+	}
+}

@@ -64,19 +64,20 @@ func keyboardWidth(kb *widget.Label) float32 {
 }
 
 func (statusRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
-	var w, h float32
+	var h float32
 	for _, o := range objects {
-		s := o.MinSize()
-		w += s.Width
-		h = max(h, s.Height)
+		h = max(h, o.MinSize().Height)
 	}
-	return fyne.NewSize(w, h)
+	return fyne.NewSize(objects[0].MinSize().Width+objects[1].MinSize().Width, h)
 }
 
 func (statusRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 	msg, counter, kb := objects[0], objects[1], objects[2].(*widget.Label)
 	cw := counter.MinSize().Width
-	kw := min(keyboardWidth(kb), max(kb.MinSize().Width, size.Width-cw-size.Width/3))
+	kw := min(keyboardWidth(kb), max(0, size.Width-cw-size.Width/3))
+	if kw < 120 && kw < keyboardWidth(kb) {
+		kw = 0 // a few letters and "…" say nothing: the line goes until there is room
+	}
 	kb.Move(fyne.NewPos(size.Width-kw, 0))
 	kb.Resize(fyne.NewSize(kw, size.Height))
 	counter.Move(fyne.NewPos(size.Width-kw-cw, 0))
