@@ -10,17 +10,16 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/app"
 
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/remote"
 )
 
-// mainDesks runs the window over the desks --connect and --desks name,
+// RunDesks runs the window over the desks --connect and --desks name,
 // as one queue (remote.Fleet): each proposal labelled with its desk, each
 // decision sent to the desk that holds it; a desk that drops is shown
 // unreachable and reached again by itself.
-func mainDesks(values []string, all bool, stdout, stderr io.Writer) int {
+func RunDesks(values []string, all bool, stdout, stderr io.Writer) int {
 	var list []config.ConnectEntry
 	if all || slices.ContainsFunc(values, func(v string) bool { return v != "local" && !strings.Contains(v, "://") }) {
 		file, err := config.DefaultPath()
@@ -62,9 +61,8 @@ func mainDesks(values []string, all bool, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer f.Close()
-	a := app.NewWithID(AppID)
-	a.SetIcon(AppIcon)
-	w, fleet = NewWindow(a, f, WindowOptions{Remote: fleetTitle(f.Labels(), f.Reachable())}), f
+	a := NewApp()
+	w, fleet = NewWindow(a, f, WindowOptions{Remote: fleetTitle(f.Labels(), f.Reachable()), History: len(f.Labels()) == 1}), f
 	close(started)
 	for _, l := range f.Labels() {
 		if err := f.Reachable()[l]; err == nil {
@@ -72,7 +70,7 @@ func mainDesks(values []string, all bool, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "diffdesk: workspaces %s\n", strings.Join(f.Roots(), ", "))
-	defer stopOnSignal(a)()
+	defer QuitOnSignal(a)()
 	w.Win.ShowAndRun()
 	w.Close()
 	return 0

@@ -44,7 +44,7 @@ func newHistoryHarness(t *testing.T) *historyHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, Now: h.clock, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, Journal: j})
+	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, Now: h.clock, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, History: true})
 	h.win.Win.Resize(fyne.NewSize(1200, 700))
 	h.win.View().SetSynchronous(true)
 	h.win.history.view.SetSynchronous(true)

@@ -18,6 +18,7 @@ import (
 type statusLine struct {
 	message, counter, keyboard, status *widget.Label
 	row                                *fyne.Container // message, counter and keyboard
+	counterW                           steadyWidth     // the counter's slot, as wide as it has been
 }
 
 func newStatusLine() *statusLine {
@@ -26,7 +27,7 @@ func newStatusLine() *statusLine {
 	l.status.Wrapping = fyne.TextWrapWord
 	l.status.Hide()
 	l.keyboard.Truncation = fyne.TextTruncateEllipsis // whole where there is room (statusRowLayout)
-	l.row = container.New(&statusRowLayout{}, l.message, l.counter, l.keyboard)
+	l.row = container.New(&statusRowLayout{}, l.message, container.New(&l.counterW, l.counter), l.keyboard)
 	return l
 }
 
@@ -42,7 +43,14 @@ func (l *statusLine) setStatus(s string, isErr bool) {
 func (l *statusLine) say(s string) { l.message.SetText(s) }
 
 // setCounter says where the view is among the hunks ("" says nothing).
-func (l *statusLine) setCounter(s string) { l.counter.SetText(s) }
+func (l *statusLine) setCounter(s string) {
+	if s == "" {
+		l.counterW.reset()
+	}
+	if s != l.counter.Text {
+		l.counter.SetText(s)
+	}
+}
 
 // setKeyboard says who has the keyboard.
 func (l *statusLine) setKeyboard(s string) { l.keyboard.SetText(s) }

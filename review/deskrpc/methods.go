@@ -119,12 +119,22 @@ var methods = map[string]*method{
 		denied: "decide, place, dismiss: only a reviewer decides, places a block or dismisses a failure, and this connection is an agent's; " + notReviewer},
 	"decideChangeset": {role: reviewerOnly, blocks: true, run: handler((*conn).decideChangeset),
 		denied: "decideChangeset: only a reviewer decides, and this connection is an agent's; " + notReviewer},
+	"approveTrivial": {role: reviewerOnly, blocks: true, run: handler((*conn).approveTrivial),
+		denied: "approveTrivial: only a reviewer decides, and this connection is an agent's; " + notReviewer},
 	"place": {role: reviewerOnly, blocks: true, run: handler((*conn).place),
 		denied: "decide, place, dismiss: only a reviewer decides, places a block or dismisses a failure, and this connection is an agent's; " + notReviewer},
 	"dismiss": {role: reviewerOnly, blocks: true, run: handler((*conn).dismiss),
 		denied: "decide, place, dismiss: only a reviewer decides, places a block or dismisses a failure, and this connection is an agent's; " + notReviewer},
 	"restore": {role: reviewerOnly, run: handler((*conn).restore),
 		denied: `restore: only a reviewer restores files, and this connection is an agent's; a reviewer's connection says hello with "role":"reviewer" and proposes nothing`},
+	"history": {role: reviewerOnly, run: handler((*conn).history),
+		denied: `history: only a reviewer reads the desk's history; say hello with "role":"reviewer" on a connection that proposes nothing`},
+	"historyAgents": {role: reviewerOnly, run: handler((*conn).historyAgents),
+		denied: `historyAgents: only a reviewer reads the desk's history; say hello with "role":"reviewer" on a connection that proposes nothing`},
+	"historyShow": {role: reviewerOnly, run: handler((*conn).historyShow),
+		denied: `historyShow: only a reviewer reads the desk's history; say hello with "role":"reviewer" on a connection that proposes nothing`},
+	"historyDiff": {role: reviewerOnly, run: handler((*conn).historyDiff),
+		denied: `historyDiff: only a reviewer reads the desk's history; say hello with "role":"reviewer" on a connection that proposes nothing`},
 	"subscribe": {role: reviewerOnly, run: handler((*conn).subscribe),
 		denied: `subscribe: only a reviewer follows the queue; say hello with "role":"reviewer" on a connection that proposes nothing`},
 	"get": {role: reviewerOnly, run: handler((*conn).get),
@@ -291,7 +301,7 @@ func (cc *conn) decide(ctx context.Context, p decideParams) (any, error) {
 	for i := range p.Comments {
 		p.Comments[i].Quote = "" // the desk quotes the lines itself
 	}
-	o, err := cc.s.desk.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite, Comments: p.Comments, Seen: p.Seen, By: cc.whoDecides()})
+	o, err := cc.s.desk.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite, Comments: p.Comments, Seen: p.Seen, SeenLines: p.SeenLines, By: cc.whoDecides()})
 	if err != nil {
 		return nil, err
 	}
@@ -311,7 +321,7 @@ func (cc *conn) decideChangeset(ctx context.Context, p decideChangesetParams) (a
 			cs[i].Quote = "" // the desk quotes the lines itself
 		}
 	}
-	res, err := cc.s.desk.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback, Seen: p.Seen, Comments: p.Comments, By: cc.whoDecides()})
+	res, err := cc.s.desk.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback, Seen: p.Seen, SeenLines: p.SeenLines, Comments: p.Comments, By: cc.whoDecides()})
 	if errors.Is(err, review.ErrUnknownChangeset) {
 		return nil, &rpcError{Code: codeInvalidParams, Message: "decideChangeset: " + err.Error() + "; status lists each proposal's changeset"}
 	}
@@ -443,14 +453,15 @@ type (
 		SHA256  string `json:"sha256"`
 	}
 	decideParams struct {
-		ID        string              `json:"id"`
-		Decision  string              `json:"decision"` // a verdict or its imperative: approve, approve-edited, partial, reject
-		Feedback  string              `json:"feedback,omitempty"`
-		Edited    map[string]string   `json:"edited,omitempty"`
-		Hunks     map[string][]string `json:"hunks,omitempty"`
-		Overwrite map[string]string   `json:"overwrite,omitempty"`
-		Comments  []journal.Comment   `json:"comments,omitempty"` // path, side, line, endLine, text; a quote sent is ignored
-		Seen      map[string][]string `json:"seen,omitempty"`     // path → ids of the hunks on screen; absent: not tracked
+		ID        string                    `json:"id"`
+		Decision  string                    `json:"decision"` // a verdict or its imperative: approve, approve-edited, partial, reject
+		Feedback  string                    `json:"feedback,omitempty"`
+		Edited    map[string]string         `json:"edited,omitempty"`
+		Hunks     map[string][]string       `json:"hunks,omitempty"`
+		Overwrite map[string]string         `json:"overwrite,omitempty"`
+		Comments  []journal.Comment         `json:"comments,omitempty"`  // path, side, line, endLine, text; a quote sent is ignored
+		Seen      map[string][]string       `json:"seen,omitempty"`      // path → ids of the hunks on screen; absent: not tracked
+		SeenLines map[string]map[string]int `json:"seenLines,omitempty"` // path → id of a hunk shown in part → its changed lines on screen
 	}
 	decideChangesetParams struct {
 		Changeset string `json:"changeset"` // the key, as status and propose give it
@@ -458,6 +469,8 @@ type (
 		Feedback  string `json:"feedback,omitempty"`
 		// Seen maps a proposal's id to the hunks on screen, as decide's seen.
 		Seen map[string]map[string][]string `json:"seen,omitempty"`
+		// SeenLines maps a proposal's id to decide's seenLines.
+		SeenLines map[string]map[string]map[string]int `json:"seenLines,omitempty"`
 		// Comments maps a proposal's id to its comments, as decide's
 		// comments: each goes with that proposal's outcome only.
 		Comments map[string][]journal.Comment `json:"comments,omitempty"`
