@@ -4,6 +4,7 @@ import (
 	"context"
 	"image/color"
 	"log"
+	"math"
 	"os"
 	"slices"
 
@@ -130,7 +131,8 @@ type DiffView struct {
 	width    float32
 	metric   metrics
 
-	ed         *Editor // non-nil while editable
+	picture    rowPicture // what rows paint into (rowpaint.go)
+	ed         *Editor    // non-nil while editable
 	colBufEd   []int32
 	colBufWrap []int32  // visualLines
 	winBufWrap [][2]int // visualLines
@@ -329,7 +331,9 @@ func (v *DiffView) measure() {
 		return
 	}
 	m := fyne.MeasureText("M", size, monospace)
-	v.metric.size, v.metric.cell, v.metric.line = size, m.Width, m.Height
+	// Whole pixels a line (rowpaint.go: a row's picture spans its row
+	// exactly, no seam or blur between rows).
+	v.metric.size, v.metric.cell, v.metric.line = size, m.Width, float32(math.Ceil(float64(m.Height)))
 	v.setWidth(v.width)
 }
 

@@ -307,7 +307,12 @@ func (h *highlighter) want(side, line int, around func() []int, get func(int) st
 		lines = slices.Insert(slices.Clone(lines), i, line)
 	}
 	job := hlJob{side: side, gen: h.gen[side], segs: h.segments(side, lines, get)}
-	if h.inline {
+	if h.inline || job.small() {
+		// A screen's worth of ordinary lines costs a few milliseconds:
+		// tokenised here, the row is drawn in its colours in this frame,
+		// not drawn plain and again a frame later (a page down drew two
+		// frames, each the window's whole cost under the software
+		// renderer).
 		lx := h.lexer
 		h.mu.Unlock()
 		h.store(job, h.tokeniseJob(lx, job))
@@ -316,6 +321,26 @@ func (h *highlighter) want(side, line int, around func() []int, get func(int) st
 	h.queue = append(dropSide(h.queue, side), job)
 	h.start()
 	h.mu.Unlock()
+}
+
+// Limits of a job want tokenises on the caller's goroutine: about a
+// screen and its margins of ordinary lines. More, or a very long line,
+// goes to the worker.
+const (
+	hlSyncLines = 160
+	hlSyncBytes = 32 << 10
+)
+
+// small reports whether the job is within hlSyncLines and hlSyncBytes.
+func (j hlJob) small() bool {
+	n, b := 0, 0
+	for _, s := range j.segs {
+		n += len(s.lines)
+		for _, l := range s.lines {
+			b += len(l)
+		}
+	}
+	return n <= hlSyncLines && b <= hlSyncBytes
 }
 
 // ahead asks for lines of side (ascending) that are not on screen yet but
