@@ -387,11 +387,11 @@ func (v *DiffView) rowTokenLine(rw row, side int) (int, int) {
 // without them), with the other lines of that side on screen and a margin
 // of hlMargin rows.
 func (v *DiffView) wantTokens(side, line int) {
-	get, _ := v.lineGetter(side)
+	get, n := v.lineGetter(side)
 	v.hl.want(side, line, func() []int {
 		top := v.topRow()
 		return v.tokenLinesIn(top-hlMargin, top+v.visibleRows()+hlMargin)[side]
-	}, get)
+	}, get, n)
 }
 
 // lineGetter returns line i of side as the highlighter reads it, and the
@@ -447,8 +447,8 @@ func (v *DiffView) tokensAhead() {
 	v.hlAhead.m, v.hlAhead.gen, v.hlAhead.r = v.model, v.hl.generation(), [2]int{lo, hi}
 	lines := v.tokenLinesIn(lo, hi)
 	for s := range 2 {
-		get, _ := v.lineGetter(s)
-		v.hl.ahead(s, lines[s], get)
+		get, n := v.lineGetter(s)
+		v.hl.ahead(s, lines[s], get, n)
 	}
 }
 

@@ -362,8 +362,8 @@ func TestHighlightArrivesInOneRefresh(t *testing.T) {
 		}
 		return out
 	}
-	h.want(0, 0, all, get)
-	h.want(1, 0, all, get)
+	h.want(0, 0, all, get, len(lines))
+	h.want(1, 0, all, get, len(lines))
 	h.wait()
 	if _, ok := h.tokens(0, 0); !ok {
 		t.Fatal("no tokens for line 0 after the worker finished")
@@ -393,7 +393,7 @@ func TestHighlightOfAScreenIsThereAtOnce(t *testing.T) {
 		}
 		return out
 	}
-	h.want(1, 0, all, get)
+	h.want(1, 0, all, get, len(lines))
 	if toks, ok := h.tokens(1, 0); !ok || len(toks) == 0 || !toks[0].typ.InCategory(chroma.Keyword) {
 		t.Errorf("right after want: tokens of %q = %v (cached %v); want a keyword first", lines[0], toks, ok)
 	}
