@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/deskrpc/deskrpctest"
 	"github.com/diffdesk/diffdesk/review/remote"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -110,4 +112,30 @@ func TestFleetTitle(t *testing.T) {
 func readIfThere(path string) (string, error) {
 	b, err := os.ReadFile(path)
 	return string(b), err
+}
+
+// TestFleetTrustItems: each desk's untrusted config is asked about under
+// its desk's label, a far desk's text is shown escaped, and Trust calls
+// that desk only.
+func TestFleetTrustItems(t *testing.T) {
+	called := make(chan string, 2)
+	desks := []remote.DeskTrust{
+		{Label: "api", Files: []deskrpc.TrustFile{{Root: "/w", File: "/w/.diffdesk.toml", Rules: []string{"formatter \x1b[2Jruns x"}}},
+			Trust: func(_ context.Context, f deskrpc.TrustFile) error { called <- "api " + f.File; return nil }},
+		{Label: "runner", Files: []deskrpc.TrustFile{{Root: "/v", File: "/v/.diffdesk.toml"}},
+			Trust: func(_ context.Context, f deskrpc.TrustFile) error { called <- "runner " + f.File; return nil }},
+	}
+	items := fleetTrustItems(desks, func(err error) { t.Error(err) })
+	if len(items) != 2 || items[0].file != "/w/.diffdesk.toml on the desk api" || items[1].command != "deskctl trust /v (on runner)" {
+		t.Fatalf("items: %+v", items)
+	}
+	if strings.Contains(items[0].rules[0], "\x1b") {
+		t.Errorf("a far desk's rule shown raw: %q", items[0].rules[0])
+	}
+	if err := items[1].trust(); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-called; got != "runner /v/.diffdesk.toml" {
+		t.Errorf("trusting the runner's file called %q", got)
+	}
 }

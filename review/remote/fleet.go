@@ -15,6 +15,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/checker"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
 )
 
 // Member is one desk of a Fleet: the methods the window uses (as *Desk
@@ -745,4 +746,40 @@ func ShareOf(l Limits, n int) Limits {
 	l = l.orDefault()
 	n = max(n, 1)
 	return Limits{KeptBytes: max(l.KeptBytes/int64(n), 64<<20), KeptCount: max(l.KeptCount/n, 256), MessageBytes: max(l.MessageBytes/n, 64<<20)}
+}
+
+// DeskTrust is one desk's repository configs that wait for trust, and how
+// to trust one there.
+type DeskTrust struct {
+	Label string
+	Files []deskrpc.TrustFile
+	Trust func(ctx context.Context, f deskrpc.TrustFile) error
+}
+
+// truster is a member whose trust store the window can reach (*Desk).
+type truster interface {
+	Untrusted(ctx context.Context) ([]deskrpc.TrustFile, error)
+	Trust(ctx context.Context, f deskrpc.TrustFile) error
+}
+
+// Untrusted asks every desk reached now for its untrusted repository
+// configs; each answer trusts on that desk only. A desk that cannot say
+// is left out (errs names it).
+func (f *Fleet) Untrusted(ctx context.Context) (out []DeskTrust, errs []error) {
+	for _, s := range f.desks {
+		m, down := f.member(s)
+		t, ok := m.(truster)
+		if !ok || down != nil {
+			continue
+		}
+		files, err := t.Untrusted(ctx)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if len(files) > 0 {
+			out = append(out, DeskTrust{Label: s.label, Files: files, Trust: t.Trust})
+		}
+	}
+	return out, errs
 }
