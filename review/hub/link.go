@@ -23,9 +23,9 @@ const (
 	decisionBuffer   = 4 << 20
 	decidingAtOnce   = 4
 	// resetAttempts bounds how often an ordered consumer remakes itself
-	// before its iterator gives up (1 s doubling to 10 s between tries);
+	// before its iterator gives up (1 s, then 2 s, between tries);
 	// the link or reviewer then makes a new consumer.
-	resetAttempts = 5
+	resetAttempts = 3
 	publishTimeout   = 10 * time.Second
 	publishersAtOnce = 4
 )
@@ -557,7 +557,7 @@ func (l *Link) followDecisions(ctx context.Context, from uint64) (jetstream.Mess
 			FilterSubjects: []string{"$KV." + Bucket + "." + l.name + ".>"},
 			DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
 			OptStartSeq:    from,
-			// Its own remaking gives up after a few tries (about 30 s):
+			// Its own remaking gives up after a few tries (about 7 s):
 			// takeDecisions then makes a new one, saying why.
 			MaxResetAttempts: resetAttempts,
 		})
