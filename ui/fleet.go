@@ -69,9 +69,9 @@ func mainDesks(values []string, all bool, stdout, stderr io.Writer) int {
 	w, fleet = NewWindow(a, f, WindowOptions{Remote: fleetTitle(f.Labels(), f.Reachable())}), f
 	close(started)
 	w.askFleetTrust(f, stderr)
-	for _, l := range f.Labels() {
-		if err := f.Reachable()[l]; err == nil {
-			fmt.Fprintf(stdout, "diffdesk: reviewing the desk at %s\n", l)
+	for _, d := range f.Desks() {
+		if d.Err == nil {
+			fmt.Fprintf(stdout, "diffdesk: reviewing the desk at %s (%s)\n", d.Where, d.Label)
 		}
 	}
 	fmt.Fprintf(stdout, "diffdesk: workspaces %s\n", strings.Join(f.Roots(), ", "))

@@ -67,12 +67,16 @@ func TestWindowOverSeveralDesks(t *testing.T) {
 			heads = append(heads, r.header)
 		}
 	}
-	if len(heads) != 2 || !strings.HasSuffix(heads[0], " @ "+addrs[0].Target.String()) || !strings.HasSuffix(heads[1], " @ "+addrs[1].Target.String()) {
+	labels := f.Labels()
+	if labels[0] != filepath.Base(one.Root)+" on local" || labels[1] != filepath.Base(two.Root)+" on local" {
+		t.Errorf("labels %q; want each desk's workspace and machine", labels)
+	}
+	if len(heads) != 2 || !strings.HasSuffix(heads[0], " @ "+labels[0]) || !strings.HasSuffix(heads[1], " @ "+labels[1]) {
 		t.Fatalf("queue headings %q; want one per desk, naming it", heads)
 	}
 	var second string
 	for _, p := range f.List() {
-		if p.Where == addrs[1].Target.String() {
+		if p.Where == labels[1] {
 			second = p.ID
 		}
 	}

@@ -83,7 +83,7 @@ func TestFleetTrustPerDesk(t *testing.T) {
 	}
 	defer f.Close()
 	desks, errs := f.Untrusted(reviewtest.Context(t))
-	if len(errs) != 0 || len(desks) != 1 || desks[0].Label != "local:"+sockB || len(desks[0].Files) != 1 || !strings.Contains(desks[0].Files[0].Rules[0], "id > pwned") {
+	if len(errs) != 0 || len(desks) != 1 || desks[0].Label != f.Labels()[1] || len(desks[0].Files) != 1 || !strings.Contains(desks[0].Files[0].Rules[0], "id > pwned") {
 		t.Fatalf("Untrusted: %+v, %v; want desk B's one file, with its command", desks, errs)
 	}
 	if err := desks[0].Trust(reviewtest.Context(t), desks[0].Files[0]); err != nil {
