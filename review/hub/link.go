@@ -20,12 +20,12 @@ import (
 // hub (each at most MaxMessage), and decisions carried out at once. Every
 // other decision waits on the hub, not in the desk.
 const (
-	decisionBuffer   = 4 << 20
-	decidingAtOnce   = 4
+	decisionBuffer = 4 << 20
+	decidingAtOnce = 4
 	// resetAttempts bounds how often an ordered consumer remakes itself
 	// before its iterator gives up (1 s, then 2 s, between tries);
 	// the link or reviewer then makes a new consumer.
-	resetAttempts = 3
+	resetAttempts    = 3
 	publishTimeout   = 10 * time.Second
 	publishersAtOnce = 4
 )
