@@ -43,7 +43,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "diffdesk: unexpected argument %q (workspaces are given with --workspace)\n", fl.Arg(0))
+		fmt.Fprintf(stderr, "diffdesk: unexpected argument %q (workspaces are given with --workspace; diffdesk OLD NEW compares two files)\n", fl.Arg(0))
 		return 2
 	}
 	if err := CheckDisplay(os.Getenv); err != nil {
@@ -72,7 +72,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	}
 	a := app.NewWithID(AppID)
 	a.SetIcon(AppIcon)
-	w := NewWindow(a, b.Desk, WindowOptions{Interrupted: b.Interrupted, Socket: b.Socket, Doors: b.DoorStatus, Journal: b.Journal, Log: stderr})
+	w := NewWindow(a, b.Desk, WindowOptions{Interrupted: b.Interrupted, Socket: b.Socket, Doors: b.DoorStatus, History: true, Log: stderr})
 	if err := b.Serve(); err != nil {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
 	}

@@ -145,7 +145,7 @@ func TestEndToEndApprove(t *testing.T) {
 	if want := "DiffDesk — 1 waiting · " + e.root; e.win.Win.Title() != want {
 		t.Errorf("title %q; want %q", e.win.Win.Title(), want)
 	}
-	test.Tap(e.win.detail.approve)
+	test.Tap(e.win.detail.bar.approve)
 	r := e.answer(ch)
 	if r.res.Outcome.Status != journal.Approved || e.read("app.go") != "package app\n\nconst version = 2\n" {
 		t.Errorf("approve: agent told %s, file %q", r.res.Outcome.Status, e.read("app.go"))
@@ -156,17 +156,17 @@ func TestEndToEndEditThenApprove(t *testing.T) {
 	e := newE2E(t)
 	e.write("app.go", "package app\n\nconst version = 1\n")
 	_, ch := e.proposeOverSocket(engine.FormatSearchReplace, "app.go", srBlock("const version = 1\n", "const version = 2\n"))
-	test.Tap(e.win.detail.edit)
+	test.Tap(e.win.detail.bar.edit)
 	ed := e.win.View().Editor()
 	if ed == nil {
 		t.Fatal("Edit did not make the right side editable")
 	}
-	if e.win.detail.approveEdited.Hidden {
+	if e.win.detail.bar.approveEdited.Hidden {
 		t.Fatal("no Approve edited button in edit mode")
 	}
 	ed.SetCursor(2, len("const version = 2"))
 	test.Type(ed, " // bumped by hand")
-	test.Tap(e.win.detail.approveEdited)
+	test.Tap(e.win.detail.bar.approveEdited)
 	r := e.answer(ch)
 	want := "package app\n\nconst version = 2 // bumped by hand\n"
 	if e.read("app.go") != want {
@@ -182,7 +182,7 @@ func TestEndToEndRejectWithReason(t *testing.T) {
 	e := newE2E(t)
 	e.write("app.go", "package app\n")
 	_, ch := e.proposeOverSocket(engine.FormatWrite, "app.go", "package application\n")
-	test.Tap(e.win.detail.reject)
+	test.Tap(e.win.detail.bar.reject)
 	test.Type(e.win.detail.rejectEntry, "keep the package name")
 	test.Tap(e.win.detail.rejectConfirm)
 	r := e.answer(ch)
@@ -216,17 +216,17 @@ func testApproveSomeHunks(t *testing.T, byKey bool) {
 	if len(hs) != 2 {
 		t.Fatalf("the view shows %d hunks; want 2", len(hs))
 	}
-	if !e.win.detail.partial.Disabled() {
+	if !e.win.detail.bar.partial.Disabled() {
 		t.Error("Approve selected hunks is enabled before any hunk was rejected")
 	}
 	v.ToggleHunk(1) // a tap in the gutter: keep b→B, drop x→X
-	if e.win.detail.partial.Disabled() {
+	if e.win.detail.bar.partial.Disabled() {
 		t.Fatal("Approve selected hunks stays disabled after a hunk was rejected")
 	}
 	if byKey {
 		e.win.Approve()
 	} else {
-		test.Tap(e.win.detail.partial)
+		test.Tap(e.win.detail.bar.partial)
 	}
 	r := e.answer(ch)
 	want := strings.Replace(b, "line b\n", "line B\n", 1)
@@ -255,7 +255,7 @@ func TestEndToEndStreamGrowsThenApproves(t *testing.T) {
 		p, ok := e.win.items[res.ID]
 		return ok && p.State == review.StateStreaming && p.Files[0].Growing.End >= 199
 	})
-	if !e.win.detail.approve.Disabled() {
+	if !e.win.detail.bar.approve.Disabled() {
 		t.Error("Approve is enabled while the proposal streams")
 	}
 	ch := make(chan agentResult, 1)
@@ -265,7 +265,7 @@ func TestEndToEndStreamGrowsThenApproves(t *testing.T) {
 		ch <- r
 	}()
 	e.until("the stream ends", func() bool { return e.win.detail.p.State == review.StatePending })
-	test.Tap(e.win.detail.approve)
+	test.Tap(e.win.detail.bar.approve)
 	if d := e.win.detail.unseenDialog; d != nil {
 		d.Confirm() // 200 new lines, one screen of them shown: approve anyway
 	}
@@ -281,7 +281,7 @@ func TestEndToEndExternalEditor(t *testing.T) {
 	_, ch := e.proposeOverSocket(engine.FormatWrite, "notes.md", "# Notes\n")
 	// An "editor" that saves twice and exits, as a person would.
 	e.win.detail.w.opts.Editor = []string{"sh", "-c", `printf '# Notes\n\ndraft\n' > "$1"; printf '# Notes\n\nfinal\n' > "$1"`, "editor"}
-	test.Tap(e.win.detail.external)
+	test.Tap(e.win.detail.bar.external)
 	e.until("the editor's text is taken", func() bool {
 		return e.win.detail.ext == nil && e.win.detail.edited[e.win.detail.curPath()] == "# Notes\n\nfinal\n"
 	})
@@ -315,14 +315,14 @@ func TestEndToEndShowsTheFormattersChange(t *testing.T) {
 	e := newE2EWithConfig(t, "[[formatter]]\nglob = \"*.txt\"\ncommand = [\"tr\", \"a-z\", \"A-Z\"]\n")
 	e.write("shout.txt", "hello\n")
 	_, ch := e.proposeOverSocket(engine.FormatWrite, "shout.txt", "hello world\n")
-	test.Tap(e.win.detail.approve)
+	test.Tap(e.win.detail.bar.approve)
 	r := e.answer(ch)
 	if e.read("shout.txt") != "HELLO WORLD\n" || r.res.Outcome.Files[0].AutoFormatEdits == "" {
 		t.Fatalf("formatter: file %q, outcome %+v", e.read("shout.txt"), r.res.Outcome.Files)
 	}
 	e.until("the window shows the outcome", func() bool { return e.win.detail.outcome != nil })
 	d := e.win.detail
-	if !strings.HasPrefix(d.shownKey, "format:") || !strings.Contains(d.note.Text, "formatter changed") || !strings.Contains(d.status.Text, "formatter changed") {
-		t.Errorf("after a formatted write: view shows %q, note %q, status %q; want the formatter's change", d.shownKey, d.note.Text, d.status.Text)
+	if !strings.HasPrefix(d.shownKey, "format:") || !strings.Contains(d.head.note.Text, "formatter changed") || !strings.Contains(d.line.status.Text, "formatter changed") {
+		t.Errorf("after a formatted write: view shows %q, note %q, status %q; want the formatter's change", d.shownKey, d.head.note.Text, d.line.status.Text)
 	}
 }

@@ -20,15 +20,7 @@ import (
 // merge, the ticked hunks), reject, dismiss, and what follows them.
 
 // setStatus shows a line under the decision bar (an error in red).
-func (d *detail) setStatus(s string, isErr bool) {
-	d.status.SetText(strings.TrimRight(s, "\n"))
-	if isErr {
-		d.status.Importance = widget.DangerImportance
-	} else {
-		d.status.Importance = widget.MediumImportance
-	}
-	d.status.Refresh()
-}
+func (d *detail) setStatus(s string, isErr bool) { d.line.setStatus(s, isErr) }
 
 // Approve writes the proposal as the screen shows it (a): as it is; with
 // hunks unticked in the gutter, only the ticked ones; on a stale proposal,

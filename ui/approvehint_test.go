@@ -22,10 +22,9 @@ func TestANeverDoesNothingSilently(t *testing.T) {
 	}
 	h.desk.Feed(p.ID, "x\n")
 	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
-	d := h.win.detail
 	h.press('a')
-	if !strings.Contains(d.message.Text, "Still streaming") {
-		t.Errorf("a while streaming: message %q; want it to say the proposal still streams", d.message.Text)
+	if !strings.Contains(h.Message(), "Still streaming") {
+		t.Errorf("a while streaming: message %q; want it to say the proposal still streams", h.Message())
 	}
 	if _, ok := h.desk.Outcome(p.ID); ok {
 		t.Fatal("a while streaming decided the proposal")
@@ -35,8 +34,8 @@ func TestANeverDoesNothingSilently(t *testing.T) {
 	q := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n"))
 	h.win.Select(q.ID)
 	h.press('a')
-	if !strings.Contains(d.message.Text, "did not apply") {
-		t.Errorf("a on a held failure: message %q; want it to say the edit did not apply and what to do", d.message.Text)
+	if !strings.Contains(h.Message(), "did not apply") {
+		t.Errorf("a on a held failure: message %q; want it to say the edit did not apply and what to do", h.Message())
 	}
 	if _, ok := h.desk.Outcome(q.ID); ok {
 		t.Fatal("a on a held failure sent it")
@@ -51,10 +50,9 @@ func TestGoButtonWithALineNotInTheFileSaysSo(t *testing.T) {
 	base, proposed := twoHunks()
 	h.write("long.txt", base)
 	h.propose("a", "s", engine.FormatWrite, "long.txt", proposed)
-	d := h.win.detail
 	h.press('g')
-	if !strings.Contains(d.keyboard.Text, "typing") {
-		t.Errorf("keyboard line %q with the line box focused; want it to say a text box has the keys", d.keyboard.Text)
+	if !strings.Contains(h.Keyboard(), "typing") {
+		t.Errorf("keyboard line %q with the line box focused; want it to say a text box has the keys", h.Keyboard())
 	}
 	h.typeWord("400")
 	var goButton *widget.Button
@@ -72,7 +70,7 @@ func TestGoButtonWithALineNotInTheFileSaysSo(t *testing.T) {
 	if h.win.modal() {
 		return // kept open: its hint shows
 	}
-	if !strings.Contains(d.message.Text, `No line "400"`) {
-		t.Errorf("Go with line 400 of 300 closed the dialog; message %q; want it to say there is no line 400", d.message.Text)
+	if !strings.Contains(h.Message(), `No line "400"`) {
+		t.Errorf("Go with line 400 of 300 closed the dialog; message %q; want it to say there is no line 400", h.Message())
 	}
 }

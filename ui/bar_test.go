@@ -32,7 +32,7 @@ func TestDecisionBarFitsAt1280(t *testing.T) {
 	if want := float32(1280) * float32(1-h.win.split.Offset); pane < want-10 {
 		t.Errorf("detail pane %v px wide; want about %v (the bar pushed the split)", pane, want)
 	}
-	for _, o := range []fyne.CanvasObject{d.approve, d.partial, d.edit, d.external, d.reject, d.viewButton} {
+	for _, o := range []fyne.CanvasObject{d.bar.approve, d.bar.partial, d.bar.edit, d.bar.external, d.bar.reject, d.bar.viewButton} {
 		at := fyne.CurrentApp().Driver().AbsolutePositionForObject(o)
 		if end := at.X + o.Size().Width; !o.Visible() || end > 1280 || o.Size().Width < o.MinSize().Width {
 			t.Errorf("%T at x %v, %v px wide (needs %v), shown %v: want shown whole inside 1280 px", o, at.X, o.Size().Width, o.MinSize().Width, o.Visible())
@@ -55,30 +55,30 @@ func TestViewOptionsByMouseAndKey(t *testing.T) {
 	}))
 	h.settle()
 	d, v := h.win.detail, h.win.View()
-	test.Tap(d.viewButton)
-	if !d.viewOptions.Visible() {
+	test.Tap(d.bar.viewButton)
+	if !d.bar.viewOptions.Visible() {
 		t.Fatal("View did not open the view options")
 	}
-	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(d.viewOptions.Content)
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(d.bar.viewOptions.Content)
 	win := h.win.Win.Canvas().Size()
-	if at.X < 0 || at.Y < 0 || at.X+d.viewOptions.Content.Size().Width > win.Width || at.Y+d.viewOptions.Content.Size().Height > win.Height {
-		t.Errorf("view options at %v, %v; want inside the %v window", at, d.viewOptions.Content.Size(), win)
+	if at.X < 0 || at.Y < 0 || at.X+d.bar.viewOptions.Content.Size().Width > win.Width || at.Y+d.bar.viewOptions.Content.Size().Height > win.Height {
+		t.Errorf("view options at %v, %v; want inside the %v window", at, d.bar.viewOptions.Content.Size(), win)
 	}
-	for _, c := range []*widget.Check{d.collapse, d.ignoreWS, d.inline, d.wrap} {
+	for _, c := range []*widget.Check{d.bar.collapse, d.bar.ignoreWS, d.bar.inline, d.bar.wrap} {
 		if !c.Visible() {
 			t.Errorf("%q not among the view options", c.Text)
 		}
 	}
-	test.Tap(d.inline)
-	if !v.Inline() || !d.viewOptions.Visible() || h.win.Win.Canvas().Focused() != nil {
-		t.Errorf("click on Inline: view inline %v, options open %v, focus %v; want inline, open, none", v.Inline(), d.viewOptions.Visible(), h.win.Win.Canvas().Focused())
+	test.Tap(d.bar.inline)
+	if !v.Inline() || !d.bar.viewOptions.Visible() || h.win.Win.Canvas().Focused() != nil {
+		t.Errorf("click on Inline: view inline %v, options open %v, focus %v; want inline, open, none", v.Inline(), d.bar.viewOptions.Visible(), h.win.Win.Canvas().Focused())
 	}
 	h.pressKey(fyne.KeyEscape)
-	if d.viewOptions.Visible() {
+	if d.bar.viewOptions.Visible() {
 		t.Error("Esc left the view options open")
 	}
 	h.press('w')
-	if !d.wrap.Checked || !h.win.app.Preferences().Bool(prefWrap) {
-		t.Errorf("w with the options closed: box %v, preference %v; want wrapping", d.wrap.Checked, h.win.app.Preferences().Bool(prefWrap))
+	if !d.bar.wrap.Checked || !h.win.app.Preferences().Bool(prefWrap) {
+		t.Errorf("w with the options closed: box %v, preference %v; want wrapping", d.bar.wrap.Checked, h.win.app.Preferences().Bool(prefWrap))
 	}
 }

@@ -59,9 +59,8 @@ func TestTApprovesTrivialProposalsOfTheChangeset(t *testing.T) {
 	shown := h.propose("claude-code", "s1", engine.FormatWrite, "shown.go", "package x\n\nfunc A() { println() }\n")
 	spaces := h.propose("claude-code", "s1", engine.FormatWrite, "spaces.go", "package x\n\nfunc B() {\n\treturn   \n}\n")
 	real := h.propose("claude-code", "s1", engine.FormatWrite, "real.go", "package x\n\nfunc C() int { return 2 }\n")
-	h.win.Select(shown.ID)
-	h.settle()
-	h.press('t')
+	h.Queue().Click("shown.go")
+	h.Keys("t")
 	if o := h.outcome(spaces.ID); o.Status != journal.Approved || h.read("spaces.go") != "package x\n\nfunc B() {\n\treturn   \n}\n" {
 		t.Errorf("the whitespace-only proposal after t: %s; want approved and written", o.Status)
 	}
@@ -71,6 +70,6 @@ func TestTApprovesTrivialProposalsOfTheChangeset(t *testing.T) {
 		}
 	}
 	h.until("the status tells of the changeset", func() bool {
-		return strings.Contains(h.win.detail.status.Text, "Approved 1 other proposal of the changeset, trivial throughout")
+		return strings.Contains(h.Status(), "Approved 1 other proposal of the changeset, trivial throughout")
 	})
 }

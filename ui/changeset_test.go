@@ -78,12 +78,12 @@ func TestChangesetTreeAndContinuousReview(t *testing.T) {
 	if !strings.Contains(d.tree.title.Text, "3 files in 3 proposals · +3 −3 · 2 open") {
 		t.Errorf("tree title %q", d.tree.title.Text)
 	}
-	if got := d.counter.Text; got != "hunk 2 of 3 · file 2 of 3 in the changeset" {
+	if got := h.Diff().Counter(); got != "hunk 2 of 3 · file 2 of 3 in the changeset" {
 		t.Errorf("counter = %q; want hunk 2 of 3 over the changeset", got)
 	}
 	h.press('j') // past b.txt's only change: on into c.txt's proposal
-	if d.id != c.ID || d.counter.Text != "hunk 3 of 3 · file 3 of 3 in the changeset" {
-		t.Fatalf("after j: showing %s (%q); want c.txt's proposal %s, hunk 3 of 3", d.id, d.counter.Text, c.ID)
+	if d.id != c.ID || h.Diff().Counter() != "hunk 3 of 3 · file 3 of 3 in the changeset" {
+		t.Fatalf("after j: showing %s (%q); want c.txt's proposal %s, hunk 3 of 3", d.id, h.Diff().Counter(), c.ID)
 	}
 	if got := treeLines(d)[3]; got != "▸ c.txt waiting +1 −1" {
 		t.Errorf("after j the tree marks %q; want c.txt", got)
@@ -93,12 +93,12 @@ func TestChangesetTreeAndContinuousReview(t *testing.T) {
 		t.Fatalf("after k: showing %s; want b.txt's proposal back", d.id)
 	}
 	h.press('[') // the decided proposal of the changeset, read again
-	if d.id != a.ID || !strings.Contains(d.status.Text, "Approved and written") || !d.approve.Hidden {
-		t.Errorf("after [: showing %s, status %q, approve shown %v; want a.txt's decided proposal, no approve", d.id, d.status.Text, !d.approve.Hidden)
+	if d.id != a.ID || !strings.Contains(h.Status(), "Approved and written") || !d.bar.approve.Hidden {
+		t.Errorf("after [: showing %s, status %q, approve shown %v; want a.txt's decided proposal, no approve", d.id, h.Status(), !d.bar.approve.Hidden)
 	}
 	h.press('[')
-	if !strings.Contains(d.message.Text, "first file of the changeset") {
-		t.Errorf("[ on the first file says %q", d.message.Text)
+	if !strings.Contains(h.Message(), "first file of the changeset") {
+		t.Errorf("[ on the first file says %q", h.Message())
 	}
 	h.press(']')
 	h.press(']')
@@ -137,7 +137,7 @@ func TestApproveChangesetAsksThenAnswersEachCall(t *testing.T) {
 	h.press('A')
 	h.pressKey(fyne.KeyReturn)
 	ob, oc := h.outcome(b.ID), h.outcome(c.ID)
-	h.until("the status tells of the changeset", func() bool { return strings.Contains(d.status.Text, "Approved 2 proposals of the changeset") })
+	h.until("the status tells of the changeset", func() bool { return strings.Contains(h.Status(), "Approved 2 proposals of the changeset") })
 	if ob.Status != journal.Approved || oc.Status != journal.Approved || h.read("b.txt") != "B\n" || h.read("dir/c.txt") != "C\n" {
 		t.Errorf("b %s %q, c %s %q; want both approved and written", ob.Status, h.read("b.txt"), oc.Status, h.read("dir/c.txt"))
 	}
@@ -232,8 +232,8 @@ func TestChangesetTreeFollowsTheSession(t *testing.T) {
 	}
 	h.press(' ') // untick a.txt's current hunk
 	h.press('A')
-	if d.tree.confirm != nil || !strings.Contains(d.message.Text, "approve it with a first") {
-		t.Errorf("A with a hunk unticked: confirm open %v, message %q; want it refused", d.tree.confirm != nil, d.message.Text)
+	if d.tree.confirm != nil || !strings.Contains(h.Message(), "approve it with a first") {
+		t.Errorf("A with a hunk unticked: confirm open %v, message %q; want it refused", d.tree.confirm != nil, h.Message())
 	}
 }
 

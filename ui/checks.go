@@ -25,7 +25,7 @@ const maxProblemLines = 4
 func (d *detail) updateChecks() {
 	if d.id == "" || d.outcome != nil || len(d.p.Files) == 0 || !d.p.State.Open() || d.p.State == review.StateStreaming {
 		d.stopEditCheck()
-		d.checks.Hide()
+		d.head.checks.Hide()
 		d.problems.Hide()
 		d.view.SetProblems(nil)
 		return
@@ -40,10 +40,7 @@ func (d *detail) updateChecks() {
 		}
 	}
 	word, tone := present.Checks(f.Checks, where)
-	d.checks.SetText(word)
-	d.checks.Importance = importance(tone)
-	d.checks.Refresh()
-	vis(d.checks, d.checks.Text != "")
+	d.head.setChecks(word, tone)
 	if marked {
 		d.view.SetProblems(problemMarks(f.Checks))
 	} else {

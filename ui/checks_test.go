@@ -26,12 +26,12 @@ func TestWindowShowsNewProblems(t *testing.T) {
 	h.write("a.go", "package a\n\nfunc A() {}\n")
 	p := h.propose("claude-code", "s", engine.FormatWrite, "a.go", "package a\n\nfunc A() {\n\tif {\n\t}\n}\n")
 	d := h.win.detail
-	if got := d.checks.Text; got != "checking…" && got != "1 new problem" {
+	if got := h.Checks(); got != "checking…" && got != "1 new problem" {
 		t.Errorf("header while checking = %q; want checking…", got)
 	}
-	h.until("the check's result is shown", func() bool { return d.id == p.ID && d.checks.Text == "1 new problem" })
-	if !d.checks.Visible() || d.checks.Importance != widget.DangerImportance {
-		t.Errorf("the count is hidden or not red: visible %v, importance %v", d.checks.Visible(), d.checks.Importance)
+	h.until("the check's result is shown", func() bool { return d.id == p.ID && h.Checks() == "1 new problem" })
+	if !d.head.checks.Visible() || d.head.checks.Importance != widget.DangerImportance {
+		t.Errorf("the count is hidden or not red: visible %v, importance %v", d.head.checks.Visible(), d.head.checks.Importance)
 	}
 	m, ok := h.win.View().Problem(3)
 	if !ok || m.Warning || m.Message != "gofmt: missing condition in if statement" {
@@ -47,8 +47,8 @@ func TestWindowShowsNewProblems(t *testing.T) {
 	// person changes the text (TestWindowChecksTheEdit).
 	d.ToggleEdit()
 	h.settle()
-	if _, ok := h.win.View().Problem(3); !ok || d.checks.Text != "1 new problem" {
-		t.Errorf("in edit mode, before any change: marker on line 4 %v, header %q; want the proposal's", ok, d.checks.Text)
+	if _, ok := h.win.View().Problem(3); !ok || h.Checks() != "1 new problem" {
+		t.Errorf("in edit mode, before any change: marker on line 4 %v, header %q; want the proposal's", ok, h.Checks())
 	}
 }
 
@@ -64,7 +64,7 @@ func editedProposal(t *testing.T) (*harness, *diffview.Editor) {
 	h.write("a.go", "package a\n\nfunc A() {}\n")
 	p := h.propose("claude-code", "s", engine.FormatWrite, "a.go", "package a\n\nfunc A() {\n\treturn\n}\n")
 	d := h.win.detail
-	h.until("the proposal's check is shown", func() bool { return d.id == p.ID && d.checks.Text == "no new problems" })
+	h.until("the proposal's check is shown", func() bool { return d.id == p.ID && h.Checks() == "no new problems" })
 	d.ToggleEdit()
 	h.settle()
 	ed := h.win.View().Editor()
@@ -101,8 +101,8 @@ func TestWindowChecksTheEdit(t *testing.T) {
 	h.typed(ed, " 0")
 	h.advance(400 * time.Millisecond) // still typing
 	h.typed(ed, "8")
-	if d.checks.Text != "checking…" {
-		t.Errorf("header while the person types = %q; want checking…", d.checks.Text)
+	if h.Checks() != "checking…" {
+		t.Errorf("header while the person types = %q; want checking…", h.Checks())
 	}
 	h.advance(599 * time.Millisecond)
 	h.settle()
@@ -110,23 +110,23 @@ func TestWindowChecksTheEdit(t *testing.T) {
 		t.Fatal("the edit was checked before typing paused for 600 ms")
 	}
 	h.advance(time.Millisecond)
-	h.until("the edit's check is shown", func() bool { return d.checks.Text == "1 new problem in your edit" })
+	h.until("the edit's check is shown", func() bool { return h.Checks() == "1 new problem in your edit" })
 	const msg = "gofmt: invalid digit '8' in octal literal"
 	if m, ok := v.Problem(3); !ok || m.Message != msg {
 		t.Errorf("marker on line 4 = %+v, %v; want %q", m, ok, msg)
 	}
-	if d.checks.Importance != widget.DangerImportance {
-		t.Errorf("the count's importance = %v; want red", d.checks.Importance)
+	if d.head.checks.Importance != widget.DangerImportance {
+		t.Errorf("the count's importance = %v; want red", d.head.checks.Importance)
 	}
 	if got := d.problems.Text; got != "line 4 · "+msg {
 		t.Errorf("under the diff: %q; want the edit's problem", got)
 	}
 	h.backspaced(ed, 3) // the problem is gone from the text: so is its result
-	if _, ok := v.Problem(3); ok || d.checks.Text != "checking…" || d.problems.Visible() {
-		t.Errorf("after typing again: marker %v, header %q, problems %q; want the old result dropped", ok, d.checks.Text, d.problems.Text)
+	if _, ok := v.Problem(3); ok || h.Checks() != "checking…" || d.problems.Visible() {
+		t.Errorf("after typing again: marker %v, header %q, problems %q; want the old result dropped", ok, h.Checks(), d.problems.Text)
 	}
 	h.advance(600 * time.Millisecond)
-	h.until("the new text's check is shown", func() bool { return d.checks.Text == "no new problems in your edit" })
+	h.until("the new text's check is shown", func() bool { return h.Checks() == "no new problems in your edit" })
 	if _, ok := v.Problem(3); ok {
 		t.Error("the clean edit has a marker")
 	}
@@ -146,11 +146,11 @@ func TestWindowDropsACheckOfOldText(t *testing.T) {
 	}
 	test.Type(ed, "9") // not yet re-diffed: the window is not told
 	h.until("the first check ends", func() bool { return d.recheck != first })
-	if _, ok := v.Problem(3); ok || d.checks.Text != "checking…" {
-		t.Errorf("a check of text since changed was shown: marker %v, header %q", ok, d.checks.Text)
+	if _, ok := v.Problem(3); ok || h.Checks() != "checking…" {
+		t.Errorf("a check of text since changed was shown: marker %v, header %q", ok, h.Checks())
 	}
 	h.advance(600 * time.Millisecond)
-	h.until("the text's check is shown", func() bool { return d.checks.Text == "1 new problem in your edit" })
+	h.until("the text's check is shown", func() bool { return h.Checks() == "1 new problem in your edit" })
 	if d.recheck.text != ed.Text() {
 		t.Errorf("the check shown is of %q; want the editor's %q", d.recheck.text, ed.Text())
 	}
@@ -171,13 +171,13 @@ func TestLeavingEditModeStopsTheEditsCheck(t *testing.T) {
 	d.CancelEdit()
 	d.discardDialog.Confirm() // the person changed the text: Cancel edit asks first
 	h.settle()
-	if d.recheck != nil || d.checks.Text != "no new problems" {
-		t.Errorf("after Cancel edit: check %v, header %q; want none, the proposal's", d.recheck, d.checks.Text)
+	if d.recheck != nil || h.Checks() != "no new problems" {
+		t.Errorf("after Cancel edit: check %v, header %q; want none, the proposal's", d.recheck, h.Checks())
 	}
 	h.advance(time.Hour)
 	h.settle()
-	if _, ok := v.Problem(3); ok || d.checks.Text != "no new problems" {
-		t.Errorf("the stopped check was shown: marker %v, header %q", ok, d.checks.Text)
+	if _, ok := v.Problem(3); ok || h.Checks() != "no new problems" {
+		t.Errorf("the stopped check was shown: marker %v, header %q", ok, h.Checks())
 	}
 }
 
@@ -187,9 +187,9 @@ func TestWindowShowsAFailedChecker(t *testing.T) {
 	h := newHarnessWithConfig(t, "[[checker]]\nname = \"vet\"\nglob = \"*.go\"\ncommand = [\"/nonexistent/vet\"]\n")
 	p := h.propose("claude-code", "s", engine.FormatWrite, "a.go", "package a\n")
 	d := h.win.detail
-	h.until("the failure is shown", func() bool { return d.id == p.ID && d.checks.Text == "no new problems · vet failed" })
-	if d.checks.Importance != widget.WarningImportance {
-		t.Errorf("importance %v; want a warning", d.checks.Importance)
+	h.until("the failure is shown", func() bool { return d.id == p.ID && h.Checks() == "no new problems · vet failed" })
+	if d.head.checks.Importance != widget.WarningImportance {
+		t.Errorf("importance %v; want a warning", d.head.checks.Importance)
 	}
 	if got := d.problems.Text; !strings.HasPrefix(got, `could not check: checker "vet" failed on `) {
 		t.Errorf("under the diff: %q; want the checker's error", got)

@@ -52,8 +52,8 @@ func TestAViewSettingInForceAtACrashIsNotRestored(t *testing.T) {
 		opts := h.win.opts
 		opts.Log = &log
 		w := NewWindow(h.win.app, h.desk, opts)
-		if w.detail.inline.Checked != tt.restore || w.detail.wrap.Checked != tt.restore {
-			t.Errorf("last window pid %d: inline %v, wrap %v; want %v", tt.pid, w.detail.inline.Checked, w.detail.wrap.Checked, tt.restore)
+		if w.detail.bar.inline.Checked != tt.restore || w.detail.bar.wrap.Checked != tt.restore {
+			t.Errorf("last window pid %d: inline %v, wrap %v; want %v", tt.pid, w.detail.bar.inline.Checked, w.detail.bar.wrap.Checked, tt.restore)
 		}
 		if said := strings.Contains(log.String(), "ended without closing"); said == tt.restore {
 			t.Errorf("last window pid %d: log %q", tt.pid, log.String())

@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -35,49 +34,30 @@ type detail struct {
 	// screen (path → ids), for a whole-changeset approval (seen.go).
 	seenBefore map[string]map[string]map[string]bool
 
-	view    *diffview.DiffView
-	title   *widget.Label
-	intent  *widget.Label // the protected files and why, and the agent's own account of the edit, when it gave one
-	state   *widget.Label
-	files   *choice
-	failure *widget.Label
-	status  *widget.Label
-	empty   *widget.Label
-	note    *widget.Label   // above the view: what it shows when not the plain proposal
-	noteBox *fyne.Container // note after a warning icon: amber text on white is hard to read
-	// checks says in the header what the checkers found ("2 new
-	// problems"); problems, under the view, the current hunk's (checks.go).
-	checks, problems *widget.Label
-	recheck          *editCheck // the check of the person's edit of the shown file (checks.go)
+	view     *diffview.DiffView
+	files    *choice
+	failure  *widget.Label
+	empty    *widget.Label
+	head     *header       // title, state, the checkers' word, intent, note (header.go)
+	problems *widget.Label // under the view: the current hunk's problems (checks.go)
+	recheck  *editCheck    // the check of the person's edit of the shown file (checks.go)
 	// staleShow picks which two of base / disk / proposal a stale file shows.
 	staleShow *choice
 
 	// Under the decision bar: a brief answer to a key (message), which
 	// hunk j and k went to (counter), and who has the keyboard.
-	message, counter, keyboard *widget.Label
-	loose                      *looseCard     // the loose match that placed the current hunk
-	pick                       *picker        // where a failed or loose block goes, as the person picks it (pick.go)
-	comments                   *comments      // the person's line comments, sent with the decision
-	tree                       *changesetTree // the shown proposal's changeset (changeset.go)
+	line     *statusLine    // message, counter, keyboard and status under the bar (statusline.go)
+	loose    *looseCard     // the loose match that placed the current hunk
+	pick     *picker        // where a failed or loose block goes, as the person picks it (pick.go)
+	comments *comments      // the person's line comments, sent with the decision
+	tree     *changesetTree // the shown proposal's changeset (changeset.go)
 
 	inter *interdiffView // this proposal vs the session's previous one of the file (interdiff.go)
 
 	failureScroll *container.Scroll
-	statusScroll  *container.Scroll
 	center        *fyne.Container
-	bar           *fyne.Container
+	bar           *decisionBar
 	content       fyne.CanvasObject
-
-	approve, reject, edit, approveEdited, cancelEdit *widget.Button
-	partial, merged, external, dismiss               *widget.Button
-	follow, wrap                                     *widget.Check
-	inline, ignoreWS, collapse                       *widget.Check // layout, whitespace, unchanged regions: with Wrap in viewOptions
-	askUnseenBox                                     *widget.Check // ask before approving what was never on screen (seen.go)
-	// viewButton opens viewOptions, a pop-up holding Fold, Ignore
-	// whitespace, Inline and Wrap: beside the buttons they would make the
-	// bar wider than the pane at 1280 px.
-	viewButton  *widget.Button
-	viewOptions *widget.PopUp
 
 	rejectEntry   *dialogEntry
 	rejectDialog  dialog.Dialog
@@ -115,17 +95,7 @@ type detail struct {
 
 func newDetail(w *Window) *detail {
 	d := &detail{w: w, view: diffview.NewDiffView(), seenBefore: map[string]map[string]map[string]bool{}, drafts: map[string]string{}}
-	d.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
-	d.title.Truncation = fyne.TextTruncateEllipsis
-	d.state = widget.NewLabel("")
-	d.intent = widget.NewLabel("")
-	d.intent.Wrapping = fyne.TextWrapWord
-	d.intent.Hide()
-	d.note = widget.NewLabel("")
-	d.note.Wrapping = fyne.TextWrapWord
-	d.noteBox = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, d.note)
-	d.noteBox.Hide()
-	d.checks = widget.NewLabel("")
+	d.head = newHeader()
 	d.problems = widget.NewLabel("")
 	d.problems.Wrapping = fyne.TextWrapWord
 	d.problems.Importance = widget.DangerImportance
@@ -136,11 +106,8 @@ func newDetail(w *Window) *detail {
 	d.staleShow.choose(present.StaleMerged)
 	d.staleShow.Hide()
 	d.files = newChoice(w, nil, d.selectFile)
-	d.message = widget.NewLabel("")
-	d.message.Wrapping = fyne.TextWrapWord // a hint cut off at "…" could not be read (real window)
-	d.counter = widget.NewLabel("")
+	d.line = newStatusLine()
 	d.loose = newLooseCard()
-	d.keyboard = widget.NewLabel("")
 	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	d.failure.Wrapping = fyne.TextWrapWord
 	d.pick = newPicker(d)
@@ -150,40 +117,7 @@ func newDetail(w *Window) *detail {
 	d.empty = widget.NewLabel("No proposals waiting.")
 	d.empty.Alignment = fyne.TextAlignCenter
 	d.empty.Wrapping = fyne.TextWrapWord
-	d.status = widget.NewLabel("")
-	d.status.Wrapping = fyne.TextWrapWord
-	d.statusScroll = container.NewVScroll(d.status)
-	d.statusScroll.SetMinSize(fyne.NewSize(0, 0))
 
-	d.approve = widget.NewButton("Approve (a)", d.Approve)
-	d.approve.Importance = widget.HighImportance
-	d.reject = widget.NewButton("Reject… (r)", d.ShowReject)
-	d.reject.Importance = widget.DangerImportance
-	d.edit = widget.NewButton("Edit (e)", d.ToggleEdit)
-	d.approveEdited = widget.NewButton("Approve edited (a)", d.ApproveEdited)
-	d.approveEdited.Importance = widget.HighImportance
-	d.cancelEdit = widget.NewButton("Cancel edit", d.CancelEdit)
-	d.partial = widget.NewButton("Approve selected hunks", d.ApprovePartial)
-	d.merged = widget.NewButton("Approve merged (a)", d.ApproveMerged)
-	d.merged.Importance = widget.HighImportance
-	d.external = widget.NewButton("External editor… (x)", d.EditExternal)
-	d.dismiss = widget.NewButton("Dismiss", d.Dismiss)
-	d.follow = widget.NewCheck("Follow (f)", thenKeysBack(w, d.view.SetFollow))
-	d.follow.SetChecked(true)
-	d.wrap = widget.NewCheck("Wrap long lines (w)", thenKeysBack(w, func(on bool) {
-		d.view.SetWrap(on)
-		w.app.Preferences().SetBool(prefWrap, on)
-	}))
-	d.inline = widget.NewCheck("Inline layout (i)", thenKeysBack(w, func(on bool) {
-		d.view.SetInline(on)
-		w.app.Preferences().SetBool(prefInline, on)
-	}))
-	d.ignoreWS = widget.NewCheck("Ignore whitespace (W)", thenKeysBack(w, func(on bool) {
-		d.view.SetIgnoreWhitespace(on)
-		d.updateCounter()
-	}))
-	d.collapse = widget.NewCheck("Fold unchanged lines (z)", thenKeysBack(w, d.view.SetCollapse))
-	d.collapse.SetChecked(true)
 	d.view.OnSearchClosed = func() {
 		w.stopTyping(d.view.SearchBox())
 		w.keysBack()
@@ -208,7 +142,7 @@ func newDetail(w *Window) *detail {
 	}
 	d.view.OnEditAt = d.doubleClicked // a double click on the proposal's text never edits (ownedit.go)
 	d.view.OnJumped = d.updateCounter // a tap on a change in the overview strip
-	d.view.OnFollowChanged = func(on bool) { d.follow.SetChecked(on) }
+	d.view.OnFollowChanged = func(on bool) { d.bar.follow.SetChecked(on) }
 	d.view.OnOpened = func() { // a big diff arrived: its hunks, their labels, counter and bar
 		d.showTrivial()
 		d.updateBar()
@@ -218,36 +152,35 @@ func newDetail(w *Window) *detail {
 		}
 	}
 
-	d.askUnseenBox = widget.NewCheck("Ask before approving unseen hunks", thenKeysBack(w, func(on bool) {
-		w.app.Preferences().SetBool(prefAskUnseen, on)
-	}))
-	d.askUnseenBox.SetChecked(w.app.Preferences().BoolWithFallback(prefAskUnseen, true))
-	d.viewOptions = widget.NewPopUp(container.NewVBox(d.askUnseenBox, d.collapse, d.ignoreWS, d.inline, d.wrap), w.Win.Canvas())
-	d.viewOptions.Hide() // a new pop-up says it is visible: Esc would close it, not cancel the edit
-	d.viewButton = widget.NewButtonWithIcon("View", theme.MenuDropDownIcon(), d.showViewOptions)
-	d.viewButton.IconPlacement = widget.ButtonIconTrailingText
-	d.protected = newProtectedBar()
-	d.bar = container.NewBorder(d.protected.box, nil,
-		container.NewHBox(d.approve, d.merged, d.approveEdited, d.partial, d.edit, d.cancelEdit, d.external, d.reject, d.dismiss),
-		container.NewHBox(d.follow, d.inter.button, d.viewButton))
+	d.bar = newDecisionBar(w.Win.Canvas(), barActions{
+		approve: d.Approve, reject: d.ShowReject, edit: d.ToggleEdit, approveEdited: d.ApproveEdited, cancelEdit: d.CancelEdit,
+		partial: d.ApprovePartial, merged: d.ApproveMerged, external: d.EditExternal, dismiss: d.Dismiss,
+		follow: d.view.SetFollow,
+		wrap: func(on bool) {
+			d.view.SetWrap(on)
+			w.app.Preferences().SetBool(prefWrap, on)
+		},
+		inline: func(on bool) {
+			d.view.SetInline(on)
+			w.app.Preferences().SetBool(prefInline, on)
+		},
+		ignoreWS: func(on bool) {
+			d.view.SetIgnoreWhitespace(on)
+			d.updateCounter()
+		},
+		collapse:  d.view.SetCollapse,
+		askUnseen: func(on bool) { w.app.Preferences().SetBool(prefAskUnseen, on) },
+		keysBack:  w.keysBack,
+	}, w.app.Preferences().BoolWithFallback(prefAskUnseen, true), d.inter.button)
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	d.tree = newChangesetTree(d)
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(d.checks, d.state), d.title), d.intent, d.files, d.tree.box, d.noteBox, d.loose.box, d.staleShow, d.pick.againBox)
+	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box, d.staleShow, d.pick.againBox)
 	d.comments = newComments(d)
-	bottom := container.NewVBox(d.problems, d.comments.box, d.bar, container.NewBorder(nil, nil, nil, container.NewHBox(d.counter, d.keyboard), d.message), d.status)
+	bottom := container.NewVBox(d.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
 	d.showEmpty()
 	return d
-}
-
-// showViewOptions opens the view options above the View button, its right
-// edge on the button's; a click outside or Esc closes them.
-func (d *detail) showViewOptions() {
-	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(d.viewButton)
-	size := d.viewOptions.MinSize()
-	d.viewOptions.ShowAtPosition(at.Add(fyne.NewPos(d.viewButton.Size().Width-size.Width, -size.Height)))
-	d.w.keysBack()
 }
 
 // reset forgets what the person did to the previous proposal, but for
@@ -288,17 +221,12 @@ func (d *detail) showEmpty() {
 		}
 	}
 	d.empty.SetText(text)
-	d.title.SetText("")
-	d.state.SetText("")
-	// The last proposal's header notes go with it (a dismissed held
-	// failure's "its agent waits for you" stayed above the hint).
-	d.noteBox.Hide()
-	d.intent.Hide()
+	d.head.clear()
 	d.loose.box.Hide()
 	d.staleShow.Hide()
 	d.files.Hide()
 	d.showCenter(d.empty)
-	d.bar.Hide()
+	d.bar.box.Hide()
 	d.content.Refresh()
 }
 
@@ -339,7 +267,7 @@ func (d *detail) show(p review.Proposal) {
 		restored = d.unstash(p)
 	}
 	d.p = p
-	d.bar.Show()
+	d.bar.box.Show()
 	d.refreshFiles()
 	d.render()
 	if restored {
@@ -512,14 +440,16 @@ func lineHintFor(s string, n int) string {
 }
 
 // say shows a brief answer to a key under the decision bar ("" clears it).
-func (d *detail) say(s string) { d.message.SetText(s) }
+func (d *detail) say(s string) { d.line.say(s) }
 
 // updateCounter says which hunk of the shown file j and k went to, and
 // shows the loose match that placed it, if any.
-func (d *detail) updateCounter() {
+func (d *detail) updateCounter() { d.line.setCounter(d.counterText()) }
+
+// counterText is the counter's line for the view as it is.
+func (d *detail) counterText() string {
 	if d.view.Opening() { // a big diff is being computed: OnOpened comes back
-		d.counter.SetText("diffing…")
-		return
+		return "diffing…"
 	}
 	d.updateLoose()
 	d.updateChecks()
@@ -530,24 +460,23 @@ func (d *detail) updateCounter() {
 		// The person must know the faded hunks are still part of the decision.
 		hidden = fmt.Sprintf(" (+%d whitespace-only, faded: approved too unless unticked)", faded)
 	}
+	var s string
 	switch {
 	case d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming:
-		d.counter.SetText("")
+		return ""
 	case n+faded == 0 && len(d.p.Files) > 0 && present.StaleFromStart(d.cur()) && d.staleShow.Selected == present.StaleDisk:
-		d.counter.SetText("not known: the agent read a version this desk never had")
+		s = "not known: the agent read a version this desk never had"
 	case n+faded == 0:
-		d.counter.SetText("no changes")
+		s = "no changes"
 	default:
-		d.counter.SetText(present.HunkWhere(k, above, 0, n) + hidden)
+		s = present.HunkWhere(k, above, 0, n) + hidden
 	}
-	if s := d.tree.counter(k, above, n); s != "" && d.counter.Text != "" && n+faded > 0 {
-		d.counter.SetText(s + hidden)
-	} else if nf := len(d.p.Files); nf > 1 && d.counter.Text != "" {
-		d.counter.SetText(fmt.Sprintf("%s · file %d of %d", d.counter.Text, d.file+1, nf))
+	if t := d.tree.counter(k, above, n); t != "" && n+faded > 0 {
+		s = t + hidden
+	} else if nf := len(d.p.Files); nf > 1 {
+		s = fmt.Sprintf("%s · file %d of %d", s, d.file+1, nf)
 	}
-	if d.counter.Text != "" {
-		d.counter.SetText(d.counter.Text + d.trivialSummary())
-	}
+	return s + d.trivialSummary()
 }
 
 // updateLoose shows the loose-match card for the hunk j and k went to in
@@ -584,15 +513,15 @@ func (d *detail) showKeyboard() {
 func (d *detail) showKeyboardFor(f fyne.Focusable) {
 	switch {
 	case d.w.typing != nil && (f == nil || f == d.w.typing.box):
-		d.keyboard.SetText("Keys: typing in " + d.w.typing.what + " (Esc closes it)")
+		d.line.setKeyboard("Keys: typing in " + d.w.typing.what + " (Esc closes it)")
 	case f == nil:
-		d.keyboard.SetText("Keys: review (? lists them)")
+		d.line.setKeyboard("Keys: review (? lists them)")
 	case d.rejectDialog != nil && f == fyne.Focusable(d.rejectEntry):
-		d.keyboard.SetText("Keys: typing in the reject box (Ctrl+Enter rejects, Esc closes it)")
+		d.line.setKeyboard("Keys: typing in the reject box (Ctrl+Enter rejects, Esc closes it)")
 	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):
-		d.keyboard.SetText("Keys: typing in the editor (Esc: back to the review keys)")
+		d.line.setKeyboard("Keys: typing in the editor (Esc: back to the review keys)")
 	default:
-		d.keyboard.SetText("Keys: typing in a text box")
+		d.line.setKeyboard("Keys: typing in a text box")
 	}
 }
 
@@ -645,19 +574,7 @@ func (d *detail) render() {
 	defer d.content.Refresh()
 	d.staleShow.Hide() // renderProposal shows it for a stale file
 	p := d.p
-	d.title.SetText(groupName(p) + " — " + fileNames(p))
-	var intent []string
-	for _, f := range p.Files {
-		if !f.Protected.IsZero() {
-			intent = append(intent, "Protected, no rule may approve it: "+f.Rel+" — "+f.Protected.String())
-		}
-	}
-	if p.Instruction != "" {
-		intent = append(intent, "The agent says: "+p.Instruction)
-	}
-	d.intent.SetText(strings.Join(intent, "\n"))
-	vis(d.intent, len(intent) > 0)
-	d.state.SetText(present.State(p))
+	d.head.show(p)
 	if d.file >= len(p.Files) {
 		d.file = 0
 	}
@@ -668,12 +585,11 @@ func (d *detail) render() {
 	case d.pick.choosing: // a placed proposal's candidates listed again (pick.go)
 		d.failure.SetText("")
 		d.showCenter(d.failureScroll)
-		d.noteBox.Hide()
+		d.head.hideNote()
 	case p.State == review.StateFailed || len(p.Files) == 0:
 		d.failure.SetText(p.Failure)
 		d.showCenter(d.failureScroll)
-		d.note.SetText(present.Failed(p))
-		d.noteBox.Show()
+		d.head.setNote(present.Failed(p))
 	case d.outcome != nil:
 		d.renderOutcome()
 	default:
@@ -690,7 +606,7 @@ func (d *detail) renderProposal() {
 	d.showCenter(d.view)
 	switch {
 	case d.p.State == review.StateStreaming:
-		d.noteBox.Hide()
+		d.head.hideNote()
 		if pv, ok := d.w.desk.Preview(d.p.ID); ok {
 			d.view.SetStream(f.Path, f.BaseText(), pv)
 		}
@@ -721,8 +637,7 @@ func (d *detail) renderProposal() {
 		} else {
 			d.view.NextHunk() // open at the first change, as every diff does
 		}
-		d.note.SetText(present.Stale(f, m))
-		d.noteBox.Show()
+		d.head.setNote(present.Stale(f, m))
 		d.shownKey = key
 		return
 	}
@@ -765,12 +680,11 @@ func (d *detail) renderProposal() {
 	kept()
 	switch note := present.Unsure(f); {
 	case d.editing:
-		d.noteBox.Hide() // the view says so in its own banner, keeping the rows still
+		d.head.hideNote() // the view says so in its own banner, keeping the rows still
 	case note != "":
-		d.note.SetText(note)
-		d.noteBox.Show()
+		d.head.setNote(note)
 	default:
-		d.noteBox.Hide()
+		d.head.hideNote()
 	}
 }
 
@@ -792,11 +706,10 @@ func (d *detail) renderOutcome() {
 			d.view.SetTexts(fo.Path, before, fo.FinalContent)
 			d.shownKey = "format:" + fo.Path
 		}
-		d.note.SetText("The formatter changed " + present.RelOf(d.p, fo.Path) + " after it was approved; this is its change.")
-		d.noteBox.Show()
+		d.head.setNote("The formatter changed " + present.RelOf(d.p, fo.Path) + " after it was approved; this is its change.")
 		return
 	}
-	d.noteBox.Hide()
+	d.head.hideNote()
 	d.showWrittenOverDisk(o)
 }
 
@@ -840,46 +753,20 @@ func (d *detail) placeKept() (line int, y float32, ok bool) {
 // updateBar shows and enables the decision buttons the state allows.
 func (d *detail) updateBar() {
 	p := d.p
-	open := p.State.Open() && d.outcome == nil
-	streaming := p.State == review.StateStreaming
-	stale := p.State == review.StateStale || anyStale(p)
-	busy := d.deciding || streaming
-	en := func(b *widget.Button, on bool) {
-		if on {
-			b.Enable()
-		} else {
-			b.Disable()
-		}
+	s := present.BarState{
+		Open:      p.State.Open() && d.outcome == nil,
+		Streaming: p.State == review.StateStreaming,
+		Stale:     p.State == review.StateStale || anyStale(p),
+		Editing:   d.editing,
+		Deciding:  d.deciding,
+		Files:     len(p.Files) > 0,
+		Failed:    p.State == review.StateFailed,
+		Protected: len(protectedFiles(p)) > 0,
 	}
-	vis(d.approve, open && !stale && !d.editing)
-	d.protected.show(p, open)
-	if len(protectedFiles(p)) > 0 {
-		d.approve.SetText("Approve protected… (a)")
-	} else {
-		d.approve.SetText("Approve (a)")
-	}
-	vis(d.merged, open && stale && !d.editing)
-	vis(d.approveEdited, open && d.editing)
-	vis(d.cancelEdit, open && d.editing)
-	vis(d.partial, open && !stale && !d.editing && len(p.Files) > 0)
-	vis(d.edit, open && !d.editing)
-	vis(d.external, open)
-	vis(d.reject, open)
-	vis(d.dismiss, !open)
-	vis(d.follow, streaming)
-	vis(d.wrap, p.State != review.StateFailed && len(p.Files) > 0)
-	vis(d.viewButton, !d.wrap.Hidden)
-	for _, c := range []*widget.Check{d.inline, d.ignoreWS, d.collapse} {
-		vis(c, p.State != review.StateFailed && len(p.Files) > 0 && !streaming)
-	}
-	en(d.approve, !busy)
-	en(d.merged, !busy && !d.conflicted())
-	en(d.approveEdited, !busy)
-	en(d.cancelEdit, !d.deciding)
-	en(d.partial, !busy && open && !stale && !d.editing && d.someRejected())
-	en(d.edit, !busy)
-	en(d.external, !busy)
-	en(d.reject, !d.deciding) // a runaway stream can be stopped
+	busy := s.Deciding || s.Streaming
+	s.Conflicted = !busy && d.conflicted() // merges only when it matters
+	s.Unticked = !busy && s.Open && !s.Stale && !s.Editing && d.someRejected()
+	d.bar.show(present.DecisionBar(s), p, s.Open)
 }
 
 // vis shows o when on, else hides it.

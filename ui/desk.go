@@ -6,6 +6,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/checker"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // Desk is what the window needs of a desk: the one this process runs
@@ -22,6 +23,7 @@ type Desk interface {
 	Decide(ctx context.Context, id string, dec review.Decision) (review.Outcome, error)
 	ChangesetOf(id string) (review.Changeset, bool)
 	DecideChangeset(ctx context.Context, key string, dec review.ChangesetDecision) (review.ChangesetResult, error)
+	ApproveTrivial(ctx context.Context, key string, dec review.ChangesetDecision, except ...string) (review.TrivialApproval, error)
 	CheckText(ctx context.Context, id, path, text string) ([]checker.Report, error)
 	Forget(id string)
 	Attend() (leave func())
@@ -29,4 +31,12 @@ type Desk interface {
 	Place(ctx context.Context, id, path string, block int, lines engine.Region) (review.Proposal, error)
 	Interdiff(id, path string) (review.Interdiff, bool)
 	Roots() []string
+
+	// The history (the History tab): read through the desk, and written
+	// only by it (Restore), so that History works over --connect too.
+	History(ctx context.Context, f journal.Filter) (journal.Page, error)
+	HistoryAgents(ctx context.Context) ([]journal.Agent, error)
+	HistoryDetail(ctx context.Context, ref journal.Ref) (journal.Detail, error)
+	HistoryDiff(ctx context.Context, c review.HistoryCompare) ([]review.HistoryFile, error)
+	Restore(ctx context.Context, req journal.RestoreRequest, apply bool) (journal.RestorePlan, journal.RestoreResult, error)
 }

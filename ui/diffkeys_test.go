@@ -61,8 +61,8 @@ func TestSearchKeysAndEscGiveTheKeyboardBack(t *testing.T) {
 	if v.Searching() || c.Focused() != nil {
 		t.Fatalf("Esc: searching %v, focus %v", v.Searching(), c.Focused())
 	}
-	if !strings.HasPrefix(h.win.detail.keyboard.Text, "Keys: review") {
-		t.Errorf("keyboard line %q; want the review keys", h.win.detail.keyboard.Text)
+	if !strings.HasPrefix(h.Keyboard(), "Keys: review") {
+		t.Errorf("keyboard line %q; want the review keys", h.Keyboard())
 	}
 	h.press('/')
 	if !v.Searching() {
@@ -87,23 +87,23 @@ func TestLayoutKeysAndTheirBoxes(t *testing.T) {
 	}))
 	h.settle()
 	d, v := h.win.detail, h.win.View()
-	if !d.collapse.Checked || v.Folds() == 0 {
-		t.Fatalf("Fold box %v, %d folds; want unchanged lines folded by default", d.collapse.Checked, v.Folds())
+	if !d.bar.collapse.Checked || v.Folds() == 0 {
+		t.Fatalf("Fold box %v, %d folds; want unchanged lines folded by default", d.bar.collapse.Checked, v.Folds())
 	}
 	h.press('z')
-	if d.collapse.Checked || v.Folds() != 0 {
-		t.Errorf("z: Fold box %v, %d folds; want every line", d.collapse.Checked, v.Folds())
+	if d.bar.collapse.Checked || v.Folds() != 0 {
+		t.Errorf("z: Fold box %v, %d folds; want every line", d.bar.collapse.Checked, v.Folds())
 	}
 	h.press('i')
-	if !d.inline.Checked || !v.Inline() || !h.win.app.Preferences().Bool(prefInline) {
-		t.Errorf("i: box %v, view %v, preference %v; want inline, remembered", d.inline.Checked, v.Inline(), h.win.app.Preferences().Bool(prefInline))
+	if !d.bar.inline.Checked || !v.Inline() || !h.win.app.Preferences().Bool(prefInline) {
+		t.Errorf("i: box %v, view %v, preference %v; want inline, remembered", d.bar.inline.Checked, v.Inline(), h.win.app.Preferences().Bool(prefInline))
 	}
 	h.press('W')
-	if !v.IgnoreWhitespace() || !strings.Contains(d.counter.Text, "1 hunk (+1 whitespace-only, faded: approved too unless unticked)") {
-		t.Errorf("W: ignoring %v, counter %q", v.IgnoreWhitespace(), d.counter.Text)
+	if !v.IgnoreWhitespace() || !strings.Contains(h.Diff().Counter(), "1 hunk (+1 whitespace-only, faded: approved too unless unticked)") {
+		t.Errorf("W: ignoring %v, counter %q", v.IgnoreWhitespace(), h.Diff().Counter())
 	}
 	h.press('j')
-	if d.counter.Text != "hunk 1 of 1 (+1 whitespace-only, faded: approved too unless unticked) · 1 trivial (t approves)" {
-		t.Errorf("j with whitespace ignored: counter %q", d.counter.Text)
+	if h.Diff().Counter() != "hunk 1 of 1 (+1 whitespace-only, faded: approved too unless unticked) · 1 trivial (t approves)" {
+		t.Errorf("j with whitespace ignored: counter %q", h.Diff().Counter())
 	}
 }

@@ -36,17 +36,28 @@ func (h *harness) Enter() { h.pressKey(fyne.KeyReturn); h.settle() }
 func (h *harness) CtrlEnter() { h.ctrlEnter(); h.settle() }
 
 // Status is the status line under the decision bar.
-func (h *harness) Status() string { return h.win.detail.status.Text }
+func (h *harness) Status() string { return h.win.detail.line.status.Text }
 
 // Message is the brief answer to a key under the decision bar.
-func (h *harness) Message() string { return h.win.detail.message.Text }
+func (h *harness) Message() string { return h.win.detail.line.message.Text }
+
+// StatusIsError reports whether the status line is red (an error).
+func (h *harness) StatusIsError() bool {
+	return h.win.detail.line.status.Importance == widget.DangerImportance
+}
+
+// Checks is the header's word on what the checkers found.
+func (h *harness) Checks() string { return h.win.detail.head.checks.Text }
+
+// Keyboard is the line saying who has the keyboard.
+func (h *harness) Keyboard() string { return h.win.detail.line.keyboard.Text }
 
 // Header is the text above the diff: the title, state, the protected
 // files and the agent's words, and the warning note, one per line.
 func (h *harness) Header() string {
 	d := h.win.detail
 	var out []string
-	for _, l := range []*widget.Label{d.title, d.state, d.intent, d.note} {
+	for _, l := range []*widget.Label{d.head.title, d.head.state, d.head.intent, d.head.note} {
 		if l.Visible() && l.Text != "" {
 			out = append(out, l.Text)
 		}
@@ -223,7 +234,7 @@ func (h *harness) Bar() barDriver { return barDriver{h} }
 // disabled one.
 func (b barDriver) Buttons() []string {
 	var out []string
-	for _, o := range shownObjects(b.h.win.detail.bar) {
+	for _, o := range shownObjects(b.h.win.detail.bar.box) {
 		if btn, ok := o.(*widget.Button); ok && btn.Visible() && btn.Text != "" {
 			s := btn.Text
 			if btn.Disabled() {
@@ -238,7 +249,7 @@ func (b barDriver) Buttons() []string {
 // Text is every label the bar shows (a protected file's warning is one).
 func (b barDriver) Text() string {
 	var out []string
-	for _, o := range shownObjects(b.h.win.detail.bar) {
+	for _, o := range shownObjects(b.h.win.detail.bar.box) {
 		if l, ok := o.(*widget.Label); ok && l.Visible() && l.Text != "" {
 			out = append(out, l.Text)
 		}
@@ -250,7 +261,7 @@ func (b barDriver) Text() string {
 // label.
 func (b barDriver) Click(label string) {
 	b.h.t.Helper()
-	for _, o := range shownObjects(b.h.win.detail.bar) {
+	for _, o := range shownObjects(b.h.win.detail.bar.box) {
 		if btn, ok := o.(*widget.Button); ok && btn.Visible() && strings.HasPrefix(btn.Text, label) {
 			if btn.Disabled() {
 				b.h.t.Fatalf("button %q is disabled", btn.Text)
@@ -273,7 +284,7 @@ type diffDriver struct{ h *harness }
 func (h *harness) Diff() diffDriver { return diffDriver{h} }
 
 // Counter is the line saying which hunk the view is at.
-func (d diffDriver) Counter() string { return d.h.win.detail.counter.Text }
+func (d diffDriver) Counter() string { return d.h.win.detail.line.counter.Text }
 
 // Height is how tall the diff is on screen.
 func (d diffDriver) Height() float32 { return d.h.win.View().Size().Height }

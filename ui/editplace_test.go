@@ -184,16 +184,16 @@ func TestEditCountsTheHunksAsTyped(t *testing.T) {
 	if ed == nil {
 		t.Fatal("e did not start the editor")
 	}
-	if !strings.HasPrefix(d.counter.Text, "1 hunk") && !strings.Contains(d.counter.Text, "of 1") {
-		t.Fatalf("counter %q at the start of the edit; want one hunk", d.counter.Text)
+	if !strings.HasPrefix(h.Diff().Counter(), "1 hunk") && !strings.Contains(h.Diff().Counter(), "of 1") {
+		t.Fatalf("counter %q at the start of the edit; want one hunk", h.Diff().Counter())
 	}
 	ed.SetCursor(30, len("line e"))
 	h.typed(ed, "!")
 	if _, n, _ := d.view.HunkCount(); n != 2 {
 		t.Fatalf("the view counts %d hunks after the edit; want 2", n)
 	}
-	if !strings.Contains(d.counter.Text, "2 hunks") && !strings.Contains(d.counter.Text, "of 2") {
-		t.Errorf("counter %q after typing a second change; want two hunks", d.counter.Text)
+	if !strings.Contains(h.Diff().Counter(), "2 hunks") && !strings.Contains(h.Diff().Counter(), "of 2") {
+		t.Errorf("counter %q after typing a second change; want two hunks", h.Diff().Counter())
 	}
 }
 
@@ -297,8 +297,8 @@ func TestCancelEditKeepsTheCurrentHunk(t *testing.T) {
 	for range 40 {
 		h.press('j')
 	}
-	if !strings.HasPrefix(d.counter.Text, "hunk 41 of 60") {
-		t.Fatalf("counter %q after 40 j; want hunk 41 of 60", d.counter.Text)
+	if !strings.HasPrefix(h.Diff().Counter(), "hunk 41 of 60") {
+		t.Fatalf("counter %q after 40 j; want hunk 41 of 60", h.Diff().Counter())
 	}
 	h.press('e')
 	h.pressKey(fyne.KeyEscape)
@@ -309,8 +309,8 @@ func TestCancelEditKeepsTheCurrentHunk(t *testing.T) {
 	if k := v.CurrentHunk(); k != 40 {
 		t.Errorf("current hunk %d after leaving edit mode; want 40, the one the person was at", k)
 	}
-	if !strings.HasPrefix(d.counter.Text, "hunk 41 of 60") {
-		t.Errorf("counter %q after leaving edit mode; want hunk 41 of 60", d.counter.Text)
+	if !strings.HasPrefix(h.Diff().Counter(), "hunk 41 of 60") {
+		t.Errorf("counter %q after leaving edit mode; want hunk 41 of 60", h.Diff().Counter())
 	}
 	h.press('j')
 	if _, on := v.LineY(41*50 + 25); !on || v.CurrentHunk() != 41 {

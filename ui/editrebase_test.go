@@ -41,7 +41,7 @@ func TestASaveWhileEditingIsNotReverted(t *testing.T) {
 			return pp.State == review.StateStale && strings.Contains(string(pp.Files[0].Disk.Content), "THREE by hand")
 		})
 		h.settle()
-		if st := h.win.detail.status.Text; !strings.Contains(st, "Saved on disk while you edited") {
+		if st := h.Status(); !strings.Contains(st, "Saved on disk while you edited") {
 			t.Errorf("stale first %v: status %q; want it to say the save was merged onto and nothing written", staleFirst, st)
 		}
 		if txt := h.win.View().EditedText(); !strings.Contains(txt, "THREE by hand") || !strings.Contains(txt, "xFIVE") {

@@ -17,7 +17,7 @@ func TestEscEscLeavesEditMode(t *testing.T) {
 	h.write("a.txt", "one\n")
 	h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
 	d := h.win.detail
-	if d.viewOptions.Visible() {
+	if d.bar.viewOptions.Visible() {
 		t.Errorf("the View pop-up reports itself visible before it was ever opened")
 	}
 	h.press('e')
@@ -44,7 +44,7 @@ func TestKeyboardLineWhenTheEditorLetsGo(t *testing.T) {
 		t.Fatalf("e: focus %T; want the editor", h.win.Win.Canvas().Focused())
 	}
 	d.view.Editor().FocusLost() // as the driver does, the canvas still naming the editor
-	if !strings.HasPrefix(d.keyboard.Text, "Keys: review") {
-		t.Errorf("keyboard line %q after the editor lost the focus; want the review keys", d.keyboard.Text)
+	if !strings.HasPrefix(h.Keyboard(), "Keys: review") {
+		t.Errorf("keyboard line %q after the editor lost the focus; want the review keys", h.Keyboard())
 	}
 }

@@ -66,7 +66,7 @@ func mainDesks(values []string, all bool, stdout, stderr io.Writer) int {
 	defer f.Close()
 	a := app.NewWithID(AppID)
 	a.SetIcon(AppIcon)
-	w, fleet = NewWindow(a, f, WindowOptions{Remote: fleetTitle(f.Labels(), f.Reachable())}), f
+	w, fleet = NewWindow(a, f, WindowOptions{Remote: fleetTitle(f.Labels(), f.Reachable()), History: true}), f
 	close(started)
 	w.askFleetTrust(f, stderr)
 	for _, d := range f.Desks() {

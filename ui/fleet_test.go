@@ -15,6 +15,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/deskrpc/deskrpctest"
 	"github.com/diffdesk/diffdesk/review/remote"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -141,5 +142,68 @@ func TestFleetTrustItems(t *testing.T) {
 	}
 	if got := <-called; got != "runner /v/.diffdesk.toml" {
 		t.Errorf("trusting the runner's file called %q", got)
+	}
+}
+
+// TestHistoryPerDesk: over several desks the History tab shows one desk's
+// history at a time, chosen by its label; a restore writes on that desk
+// alone.
+func TestHistoryPerDesk(t *testing.T) {
+	a := test.NewTempApp(t)
+	one, two := reviewtest.NewDesk(t, "", ""), reviewtest.NewDesk(t, "", "")
+	for _, d := range []*reviewtest.Desk{one, two} {
+		reviewtest.WriteFile(t, filepath.Join(d.Root, "f.txt"), "old\n")
+		p := d.MustPropose(t, engine.FormatWrite, "f.txt", "new "+filepath.Base(d.Root)+"\n")
+		d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved, By: "ann@box"})
+	}
+	addrs, err := remote.Addresses([]string{"unix://" + deskrpctest.Serve(t, one.Desk), "unix://" + deskrpctest.Serve(t, two.Desk)}, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := remote.NewFleet(reviewtest.Context(t), remote.Specs(addrs, remote.SSHOptions{}), remote.FleetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	sched := make(chan func(), 4096)
+	w := NewWindow(a, f, WindowOptions{Do: func(f func()) { sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, History: true})
+	t.Cleanup(w.Close)
+	w.Win.Resize(fyne.NewSize(1200, 700))
+	hv := w.history
+	hv.view.SetSynchronous(true)
+	hv.synchronous = true
+	until := func(what string, cond func() bool) {
+		t.Helper()
+		deadline := time.After(20 * time.Second)
+		for !cond() {
+			select {
+			case f := <-sched:
+				f()
+			case <-time.After(5 * time.Millisecond):
+			case <-deadline:
+				t.Fatalf("timed out waiting until %s", what)
+			}
+		}
+	}
+	if hv.deskSel == nil || len(hv.deskSel.Options) != 2 || hv.deskSel.Selected != f.Labels()[0] {
+		t.Fatalf("the History tab's desk choice: %+v; want both desks, the first shown", hv.deskSel)
+	}
+	w.ShowHistory()
+	until("desk one's decision with its diff", func() bool {
+		return len(hv.entries) == 1 && len(hv.diffs) == 1 && string(hv.diffs[0].New) == "new "+filepath.Base(one.Root)+"\n"
+	})
+	hv.deskSel.SetSelected(f.Labels()[1])
+	until("desk two's decision with its diff", func() bool {
+		return len(hv.entries) == 1 && len(hv.diffs) == 1 && string(hv.diffs[0].New) == "new "+filepath.Base(two.Root)+"\n"
+	})
+	hv.ShowRestore()
+	until("the dry-run dialog", func() bool { return hv.restoreDlg != nil })
+	test.Tap(hv.restoreConfirm)
+	until("the restore is listed", func() bool { return len(hv.entries) == 2 })
+	if got := reviewtest.ReadFile(t, filepath.Join(two.Root, "f.txt")); got != "old\n" {
+		t.Errorf("desk two's f.txt after the restore: %q; want old", got)
+	}
+	if got := reviewtest.ReadFile(t, filepath.Join(one.Root, "f.txt")); got != "new "+filepath.Base(one.Root)+"\n" {
+		t.Errorf("desk one's f.txt changed by a restore of desk two's history: %q", got)
 	}
 }

@@ -52,17 +52,30 @@ const historyPageSize = 100
 
 // historyView is the History tab: the journal's timeline with filters on
 // the left, the selected entry's diff on the right, and the compare and
-// restore actions. Every journal call runs on its own goroutine; results
-// reach the widgets through the window's do scheduler.
+// restore actions. It reads the history through the desk (Desk.History
+// and the rest), and restores through it (Desk.Restore): the desk is the
+// one writer of its workspace, and History works over --connect. Every
+// desk call runs on its own goroutine; results reach the widgets through
+// the window's do scheduler. Its parts are the pieces embedded.
 type historyView struct {
+	*historyTimeline
+	*historyEntryPane
+	*restoreDialog
+
 	w       *Window
-	j       *journal.Journal
 	ctx     context.Context
 	cancel  context.CancelFunc
 	calls   sync.WaitGroup
 	content fyne.CanvasObject
 	split   *container.Split
+	unsub   func()      // from the desk's events
+	pending atomic.Bool // a desk decision is waiting to reach the timeline
+}
 
+// historyTimeline is the left of the History tab: the filters and the
+// entries, a page at a time.
+type historyTimeline struct {
+	deskSel               *widget.Select // over several desks: whose history (historydesk.go); nil over one
 	agentSel, sessionSel  *widget.Select
 	decisionSel, sinceSel *widget.Select
 	agents                []journal.Agent
@@ -78,13 +91,19 @@ type historyView struct {
 	loaded  bool
 	sel     int // index of the selected entry; -1 if none
 	want    journal.Ref
+	notice  string // said in the status line after the next page, e.g. what a restore did
+}
 
+// historyEntryPane is the right of the History tab: the selected entry,
+// its files' diffs, and the compare and restore buttons.
+type historyEntryPane struct {
 	title    *widget.Label
 	info     *widget.Label
 	fileSel  *widget.Select
 	view     *diffview.DiffView
-	diffs    []journal.FileDiff
+	diffs    []review.HistoryFile
 	diffGen  int
+	whoGen   int            // bumped per entry selected: who decided an older one arriving late is dropped
 	mark     *journal.Entry // the entry marked by "Compare with…"
 	compare  *widget.Button
 	vsDisk   *widget.Button
@@ -92,8 +111,12 @@ type historyView struct {
 	restore1 *widget.Button // restores only the file shown
 	unmark   *widget.Button
 	diffNote *widget.Label
+	shown    string // what the diff pane shows: the entry's ref and the mark's
+}
 
-	// The restore dialog, while shown; its buttons are fields so tests tap them.
+// restoreDialog is the restore's dry run, while shown: its buttons are
+// fields so tests tap them.
+type restoreDialog struct {
 	restoreDlg     dialog.Dialog
 	restorePlan    journal.RestorePlan
 	restoreText    *widget.Label
@@ -107,15 +130,10 @@ type historyView struct {
 	synchronous    bool          // tests: diff views made later work synchronously (DiffView.SetSynchronous)
 	lastRestore    journal.RestoreResult
 	lastErr        error
-
-	shown   string      // what the diff pane shows: the entry's ref and the mark's
-	notice  string      // said in the status line after the next page, e.g. what a restore did
-	unsub   func()      // from the desk's events
-	pending atomic.Bool // a desk decision is waiting to reach the timeline
 }
 
-func newHistoryView(w *Window, j *journal.Journal) *historyView {
-	h := &historyView{w: w, j: j, sel: -1, page: historyPageSize}
+func newHistoryView(w *Window) *historyView {
+	h := &historyView{w: w, historyTimeline: &historyTimeline{sel: -1, page: historyPageSize}, historyEntryPane: &historyEntryPane{}, restoreDialog: &restoreDialog{}}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 
 	reload := thenKeysBack(w, func(string) { h.reload() })
@@ -155,6 +173,9 @@ func newHistoryView(w *Window, j *journal.Journal) *historyView {
 		container.NewGridWithColumns(2, h.agentSel, h.sessionSel, h.decisionSel, h.sinceSel),
 		h.fileEntry,
 	)
+	if sel := historyDeskSelect(w, h); sel != nil { // a window over several desks: one desk's history at a time
+		filters.Objects = append([]fyne.CanvasObject{sel}, filters.Objects...)
+	}
 	left := container.NewBorder(filters, container.NewVBox(h.more, h.status), nil, nil, h.list)
 
 	h.title = widget.NewLabelWithStyle("Select an entry of the history", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -257,8 +278,8 @@ func (h *historyView) reload() {
 	}
 	h.status.SetText("Loading…")
 	h.run(func(ctx context.Context) func() {
-		page, err := h.j.History(ctx, f)
-		agents, aerr := h.j.Agents(ctx)
+		page, err := h.w.desk.History(ctx, f)
+		agents, aerr := h.w.desk.HistoryAgents(ctx)
 		return func() {
 			if gen != h.gen {
 				return
@@ -289,7 +310,7 @@ func (h *historyView) loadMore() {
 	f.Cursor = h.next
 	h.more.Disable()
 	h.run(func(ctx context.Context) func() {
-		page, err := h.j.History(ctx, f)
+		page, err := h.w.desk.History(ctx, f)
 		return func() {
 			h.more.Enable()
 			if gen != h.gen {
@@ -460,7 +481,10 @@ func (h *historyView) selectIndex(i int) {
 	}
 	h.sel = i
 	e := h.entries[i]
-	h.title.SetText(h.entryTitle(e))
+	h.title.SetText(entryTitle(e, journal.Detail{}))
+	if e.Kind != journal.EntryRestore {
+		h.loadDecider(e)
+	}
 	h.info.SetText(entryInfo(e))
 	h.setActions()
 	shown := string(e.Ref)
@@ -480,8 +504,8 @@ func (h *historyView) selectIndex(i int) {
 	if ref.Checkpoint() == 0 {
 		what = fmt.Sprintf("What was proposed (%s: nothing was written)", e.Decision)
 	}
-	h.loadDiffs(what, func(ctx context.Context) ([]journal.FileDiff, error) {
-		return h.j.DiffEntry(ctx, ref, nil)
+	h.loadDiffs(what, func(ctx context.Context) ([]review.HistoryFile, error) {
+		return h.w.desk.HistoryDiff(ctx, review.HistoryCompare{Entry: ref})
 	})
 }
 
@@ -492,9 +516,38 @@ func describeRef(r journal.Ref) string {
 	return fmt.Sprintf("decision %d", r.Decision())
 }
 
-func (h *historyView) entryTitle(e journal.Entry) string {
+// entryTitle is the heading of entry e: what was decided and by whom (the
+// person or a rule, as det says, once read: "" before), and which agent
+// proposed it; a restore is the person's, by the name it was made under.
+func entryTitle(e journal.Entry, det journal.Detail) string {
 	badge, _ := historyBadge(e)
-	return fmt.Sprintf("%s — %s by %s, %s", describeRef(e.Ref), badge, agentSession(e.Agent, e.Session), e.Time.Local().Format("2006-01-02 15:04:05"))
+	when := e.Time.Local().Format("2006-01-02 15:04:05")
+	if e.Kind == journal.EntryRestore {
+		return fmt.Sprintf("%s — %s by %s, %s", describeRef(e.Ref), badge, agentSession(e.Agent, e.Session), when)
+	}
+	switch {
+	case det.DecidedBy == "":
+	case det.DecidedByRule:
+		badge += " by the rule " + review.Printable(det.DecidedBy)
+	default:
+		badge += " by the person (" + review.Printable(det.DecidedBy) + ")"
+	}
+	return fmt.Sprintf("%s — %s — proposed by %s, %s", describeRef(e.Ref), badge, agentSession(e.Agent, e.Session), when)
+}
+
+// loadDecider reads who decided entry e (Desk.HistoryDetail) and says it
+// in the heading while e is still the one shown.
+func (h *historyView) loadDecider(e journal.Entry) {
+	h.whoGen++
+	gen := h.whoGen
+	h.run(func(ctx context.Context) func() {
+		det, err := h.w.desk.HistoryDetail(ctx, e.Ref)
+		return func() {
+			if err == nil && gen == h.whoGen {
+				h.title.SetText(entryTitle(e, det))
+			}
+		}
+	})
 }
 
 // agentSession names who made an entry: "agent/session", or the agent
@@ -588,8 +641,8 @@ func (h *historyView) showComparison(from, to journal.Entry) {
 	if a > b {
 		a, b = b, a
 	}
-	h.loadDiffs(fmt.Sprintf("After checkpoint %d vs after checkpoint %d", a, b), func(ctx context.Context) ([]journal.FileDiff, error) {
-		return h.j.DiffPoints(ctx, a, b, nil)
+	h.loadDiffs(fmt.Sprintf("After checkpoint %d vs after checkpoint %d", a, b), func(ctx context.Context) ([]review.HistoryFile, error) {
+		return h.w.desk.HistoryDiff(ctx, review.HistoryCompare{From: a, To: b})
 	})
 }
 
@@ -602,13 +655,13 @@ func (h *historyView) CompareDisk() {
 	}
 	id := e.Ref.Checkpoint()
 	h.shown = "disk"
-	h.loadDiffs(fmt.Sprintf("After checkpoint %d vs the disk now", id), func(ctx context.Context) ([]journal.FileDiff, error) {
-		return h.j.DiffDisk(ctx, id, nil)
+	h.loadDiffs(fmt.Sprintf("After checkpoint %d vs the disk now", id), func(ctx context.Context) ([]review.HistoryFile, error) {
+		return h.w.desk.HistoryDiff(ctx, review.HistoryCompare{Disk: id})
 	})
 }
 
 // loadDiffs runs get off the UI goroutine and shows its files.
-func (h *historyView) loadDiffs(what string, get func(ctx context.Context) ([]journal.FileDiff, error)) {
+func (h *historyView) loadDiffs(what string, get func(ctx context.Context) ([]review.HistoryFile, error)) {
 	h.diffGen++
 	gen := h.diffGen
 	h.diffNote.SetText(what + ": loading…")
@@ -633,7 +686,7 @@ func (h *historyView) loadDiffs(what string, get func(ctx context.Context) ([]jo
 	})
 }
 
-func (h *historyView) setDiffs(diffs []journal.FileDiff) {
+func (h *historyView) setDiffs(diffs []review.HistoryFile) {
 	h.diffs = diffs
 	var opts []string
 	for _, d := range diffs {
@@ -656,6 +709,11 @@ func (h *historyView) showFile() {
 		return
 	}
 	d := h.diffs[i]
+	if d.Omitted {
+		note := "(too large to send over the connection: not shown; deskctl history on the desk's machine shows it)\n"
+		h.view.SetTexts(d.Path, note, note)
+		return
+	}
 	if d.Binary {
 		h.view.SetTexts(d.Path, "(binary: not shown)\n", "(binary: not shown)\n")
 		return
@@ -690,7 +748,7 @@ func (h *historyView) planRestore(req journal.RestoreRequest) {
 	h.restore.Disable()
 	h.restore1.Disable()
 	h.run(func(ctx context.Context) func() {
-		plan, err := h.j.PlanRestore(ctx, req)
+		plan, _, err := h.w.desk.Restore(ctx, req, false)
 		return func() {
 			h.setActions()
 			if err != nil {
@@ -850,7 +908,7 @@ func (h *historyView) hidePlan() {
 func (h *historyView) applyRestore(plan journal.RestorePlan) {
 	h.restoreConfirm.Disable()
 	h.run(func(ctx context.Context) func() {
-		res, err := h.j.ApplyRestore(ctx, plan)
+		_, res, err := h.w.desk.Restore(ctx, plan.Request, true)
 		return func() {
 			h.hidePlan()
 			h.lastErr = err
@@ -879,7 +937,7 @@ func (h *historyView) applyRestore(plan journal.RestorePlan) {
 }
 
 // ShowHistory switches the window to its History tab (which loads the
-// timeline afresh). It does nothing without a journal.
+// timeline afresh). It does nothing without one (WindowOptions.History).
 func (w *Window) ShowHistory() {
 	if w.tabs == nil {
 		return
@@ -896,7 +954,7 @@ func (w *Window) ShowReview() {
 
 // historyTabs puts the review split and the History tab under a tab bar.
 func (w *Window) historyTabs(review fyne.CanvasObject) fyne.CanvasObject {
-	w.history = newHistoryView(w, w.opts.Journal)
+	w.history = newHistoryView(w)
 	w.tabs = container.NewAppTabs(
 		container.NewTabItem("Review", review),
 		container.NewTabItem("History", w.history.content),

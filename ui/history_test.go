@@ -44,7 +44,7 @@ func newHistoryHarness(t *testing.T) *historyHarness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, Now: h.clock, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, Journal: j})
+	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, Now: h.clock, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, History: true})
 	h.win.Win.Resize(fyne.NewSize(1200, 700))
 	h.win.View().SetSynchronous(true)
 	h.win.history.view.SetSynchronous(true)
@@ -404,8 +404,8 @@ func TestHistoryLabelsAnApprovedMergeAsTheAgentWasTold(t *testing.T) {
 	if badge, _ := historyBadge(hv.entries[0]); badge != string(o.Status) || badge != string(journal.Approved) {
 		t.Errorf("history says %q, the agent was told %q; want both approved", badge, o.Status)
 	}
-	if !strings.Contains(h.win.detail.status.Text, "merged into the change made on disk") {
-		t.Errorf("status %q; want it to say the approval was merged into the disk's change", h.win.detail.status.Text)
+	if !strings.Contains(h.Status(), "merged into the change made on disk") {
+		t.Errorf("status %q; want it to say the approval was merged into the disk's change", h.Status())
 	}
 }
 

@@ -88,7 +88,7 @@ func mainHub(h *hubFlags, withConnect bool, stdout, stderr io.Writer) int {
 	v.OnNotice(func(s string) { fmt.Fprintf(stderr, "diffdesk: %s\n", review.Printable(s)) })
 	a := app.NewWithID(AppID)
 	a.SetIcon(AppIcon)
-	w := NewWindow(a, v, WindowOptions{Remote: "hub " + h.url})
+	w := NewWindow(a, hubDesk{v}, WindowOptions{Remote: "hub " + h.url})
 	fmt.Fprintf(stdout, "diffdesk: reviewing every desk on the hub %s as %s\n", h.url, o.Creds.Name)
 	defer stopOnSignal(a)()
 	w.Win.ShowAndRun()

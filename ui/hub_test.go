@@ -67,7 +67,7 @@ func TestWindowOverAHub(t *testing.T) {
 	t.Cleanup(func() { v.Close() })
 
 	sched := make(chan func(), 4096)
-	w := NewWindow(a, v, WindowOptions{Do: func(f func()) { sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, Remote: "hub " + srv.ClientURL()})
+	w := NewWindow(a, hubDesk{v}, WindowOptions{Do: func(f func()) { sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, Remote: "hub " + srv.ClientURL()})
 	t.Cleanup(w.Close)
 	w.Win.Resize(fyne.NewSize(1200, 700))
 	w.View().SetSynchronous(true)

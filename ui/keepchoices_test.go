@@ -82,8 +82,8 @@ func TestApproveChangesetHonoursTicksOfAnotherProposal(t *testing.T) {
 	if d.tree.confirm != nil {
 		t.Fatal("A asks to approve the changeset as proposed while a.txt has a hunk unticked")
 	}
-	if !strings.Contains(d.message.Text, "a.txt") {
-		t.Errorf("message %q; want it to name a.txt", d.message.Text)
+	if !strings.Contains(h.Message(), "a.txt") {
+		t.Errorf("message %q; want it to name a.txt", h.Message())
 	}
 	h.settle()
 	if h.read("a.txt") != "a\n" || h.read("b.txt") != "b\n" {
@@ -116,8 +116,8 @@ func TestEditDroppedWhenTheFileChangedMeanwhile(t *testing.T) {
 	if d.editing || len(d.edited) > 0 {
 		t.Errorf("back on the stale proposal: editing %v, %d edited files; want the edit dropped", d.editing, len(d.edited))
 	}
-	if !strings.Contains(d.message.Text, "dropped") {
-		t.Errorf("message %q; want it to say the edit was dropped", d.message.Text)
+	if !strings.Contains(h.Message(), "dropped") {
+		t.Errorf("message %q; want it to say the edit was dropped", h.Message())
 	}
 }
 
@@ -138,8 +138,8 @@ func TestTrivialApprovalSurvivesAVisitToAnotherProposal(t *testing.T) {
 	d := h.win.detail
 	h.press('t')
 	h.settle()
-	if strings.Contains(d.counter.Text, "trivial") {
-		t.Fatalf("after t the counter still offers t: %q", d.counter.Text)
+	if strings.Contains(h.Diff().Counter(), "trivial") {
+		t.Fatalf("after t the counter still offers t: %q", h.Diff().Counter())
 	}
 	h.win.Select(q.ID)
 	h.settle()
@@ -152,7 +152,7 @@ func TestTrivialApprovalSurvivesAVisitToAnotherProposal(t *testing.T) {
 	if n := d.view.Note(hs[0].ID); n.Text != "whitespace only" || !n.Done {
 		t.Errorf("back on the proposal: label %+v; want whitespace only, approved", n)
 	}
-	if strings.Contains(d.counter.Text, "trivial") {
-		t.Errorf("back on the proposal the counter offers t again: %q", d.counter.Text)
+	if strings.Contains(h.Diff().Counter(), "trivial") {
+		t.Errorf("back on the proposal the counter offers t again: %q", h.Diff().Counter())
 	}
 }

@@ -48,13 +48,13 @@ func keyBindings() []keyBinding {
 		{'H', "", "tick / untick every hunk of the current file (a file with none ticked is not written)", func(w *Window) { w.detail.ToggleFileHunks() }},
 		{'n', "", "next proposal", func(w *Window) { w.NextProposal() }},
 		{'p', "", "previous proposal", func(w *Window) { w.PrevProposal() }},
-		{'f', "", "follow the growing edge of a stream", func(w *Window) { w.detail.follow.SetChecked(!w.detail.follow.Checked) }},
-		{'w', "", "wrap long lines", func(w *Window) { w.detail.wrap.SetChecked(!w.detail.wrap.Checked) }},
-		{'i', "", "inline layout (one column) or side by side", func(w *Window) { w.detail.inline.SetChecked(!w.detail.inline.Checked) }},
+		{'f', "", "follow the growing edge of a stream", func(w *Window) { toggle(w.detail.bar.follow) }},
+		{'w', "", "wrap long lines", func(w *Window) { toggle(w.detail.bar.wrap) }},
+		{'i', "", "inline layout (one column) or side by side", func(w *Window) { toggle(w.detail.bar.inline) }},
 		{'W', "", "ignore whitespace: fade whitespace-only hunks (still approved unless unticked)", func(w *Window) {
-			w.detail.ignoreWS.SetChecked(!w.detail.ignoreWS.Checked)
+			toggle(w.detail.bar.ignoreWS)
 		}},
-		{'z', "", "fold unchanged lines (3 either side of a change), or show them all", func(w *Window) { w.detail.collapse.SetChecked(!w.detail.collapse.Checked) }},
+		{'z', "", "fold unchanged lines (3 either side of a change), or show them all", func(w *Window) { toggle(w.detail.bar.collapse) }},
 		{'{', "", "20 more unchanged lines above the current hunk", func(w *Window) { w.detail.expand(w.detail.view.ExpandAbove) }},
 		{'}', "", "20 more unchanged lines below the current hunk", func(w *Window) { w.detail.expand(w.detail.view.ExpandBelow) }},
 		{'m', "", "jump to the other end of a moved block", func(w *Window) { w.detail.jumpMoved() }},
@@ -81,8 +81,8 @@ func (w *Window) TypeKey(r rune) bool {
 		if k.r != r {
 			continue
 		}
-		if d := w.detail; d != nil && d.viewOptions.Visible() {
-			d.viewOptions.Hide() // the View pop-up is no dialog: the key closes it and acts
+		if d := w.detail; d != nil {
+			d.bar.closeViewOptions() // the View pop-up is no dialog: the key closes it and acts
 		}
 		if r != '?' && (w.modal() || !w.reviewShown()) {
 			return true
@@ -128,8 +128,7 @@ func (w *Window) bindKeys() {
 				w.closer.Hide()
 				return
 			}
-			if w.detail.viewOptions.Visible() {
-				w.detail.viewOptions.Hide()
+			if w.detail.bar.closeViewOptions() {
 				return
 			}
 			if !w.modal() {

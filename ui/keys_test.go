@@ -99,14 +99,14 @@ func TestReviewKeysWorkAfterClickingAnyControl(t *testing.T) {
 		show  string // proposal shown first
 		click func() fyne.Tappable
 	}{
-		{"the Wrap box", multi.ID, func() fyne.Tappable { return d.wrap }},
+		{"the Wrap box", multi.ID, func() fyne.Tappable { return d.bar.wrap }},
 		{"a file of the proposal", multi.ID, func() fyne.Tappable { return tappables(d.files)[1] }},
 		{"the file already shown", multi.ID, func() fyne.Tappable { return tappables(d.files)[0] }},
 		{"a stale-view choice", stale.ID, func() fyne.Tappable { return tappables(d.staleShow)[1] }},
 		{"the stale view already chosen", stale.ID, func() fyne.Tappable { return tappables(d.staleShow)[0] }},
 		{"a queue row", stale.ID, func() fyne.Tappable { return row(multi.ID) }},
 		{"the selected queue row", multi.ID, func() fyne.Tappable { return row(multi.ID) }},
-		{"a button", multi.ID, func() fyne.Tappable { return d.partial }},
+		{"a button", multi.ID, func() fyne.Tappable { return d.bar.partial }},
 		{"the History tab", multi.ID, func() fyne.Tappable { return tappables(h.win.tabs)[1] }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -149,18 +149,18 @@ func TestKeyboardIndicatorSaysWhoHasTheKeys(t *testing.T) {
 	h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
 	d := h.win.detail
 	h.win.keysBack()
-	if !strings.Contains(d.keyboard.Text, "review") {
-		t.Errorf("keyboard line %q; want the review keys", d.keyboard.Text)
+	if !strings.Contains(h.Keyboard(), "review") {
+		t.Errorf("keyboard line %q; want the review keys", h.Keyboard())
 	}
 	h.press('e')
-	if !strings.Contains(d.keyboard.Text, "editor") {
-		t.Errorf("in edit mode the keyboard line says %q; want the editor", d.keyboard.Text)
+	if !strings.Contains(h.Keyboard(), "editor") {
+		t.Errorf("in edit mode the keyboard line says %q; want the editor", h.Keyboard())
 	}
 	h.pressKey(fyne.KeyEscape) // leaves the editor, keeps edit mode
 	// (The editor's line, "typing in the editor (Esc: back to the review
 	// keys)", holds "review" too: the line must start with the review keys.)
-	if !d.editing || !strings.HasPrefix(d.keyboard.Text, "Keys: review") {
-		t.Errorf("after Esc: editing %v, keyboard line %q; want edit mode kept and the review keys", d.editing, d.keyboard.Text)
+	if !d.editing || !strings.HasPrefix(h.Keyboard(), "Keys: review") {
+		t.Errorf("after Esc: editing %v, keyboard line %q; want edit mode kept and the review keys", d.editing, h.Keyboard())
 	}
 }
 
@@ -253,20 +253,20 @@ func TestHunkKeysToggleCountAndApproveSelected(t *testing.T) {
 	h.write("long.txt", base)
 	p := h.propose("a", "s", engine.FormatWrite, "long.txt", proposed)
 	d := h.win.detail
-	if d.counter.Text != "hunk 1 of 2" {
-		t.Errorf("counter on opening %q; want %q", d.counter.Text, "hunk 1 of 2")
+	if h.Diff().Counter() != "hunk 1 of 2" {
+		t.Errorf("counter on opening %q; want %q", h.Diff().Counter(), "hunk 1 of 2")
 	}
 	h.press('s')
-	if h.read("long.txt") != base || !strings.Contains(d.message.Text, "Every hunk is ticked") {
-		t.Fatalf("s with every hunk ticked: message %q; want it to say so and nothing written", d.message.Text)
+	if h.read("long.txt") != base || !strings.Contains(h.Message(), "Every hunk is ticked") {
+		t.Fatalf("s with every hunk ticked: message %q; want it to say so and nothing written", h.Message())
 	}
 	h.press('j')
-	if d.counter.Text != "hunk 2 of 2" {
-		t.Errorf("counter after j %q; want %q", d.counter.Text, "hunk 2 of 2")
+	if h.Diff().Counter() != "hunk 2 of 2" {
+		t.Errorf("counter after j %q; want %q", h.Diff().Counter(), "hunk 2 of 2")
 	}
 	h.press(' ')
-	if got := h.win.View().AcceptedHunks(); len(got) != 1 || d.partial.Disabled() {
-		t.Fatalf("Space on hunk 2: accepted %v, Approve selected hunks disabled %v; want one accepted, enabled", got, d.partial.Disabled())
+	if got := h.win.View().AcceptedHunks(); len(got) != 1 || d.bar.partial.Disabled() {
+		t.Fatalf("Space on hunk 2: accepted %v, Approve selected hunks disabled %v; want one accepted, enabled", got, d.bar.partial.Disabled())
 	}
 	h.press('s')
 	want := strings.Replace(base, "line 20\n", "line twenty\n", 1)
@@ -310,8 +310,8 @@ func TestGoToLine(t *testing.T) {
 		t.Fatal("Enter on line 200 left the dialog open")
 	}
 	h.press('j')
-	if d.counter.Text != "hunk 2 of 2" {
-		t.Errorf("j after going to line 200: %q; want the change at line 251, hunk 2 of 2", d.counter.Text)
+	if h.Diff().Counter() != "hunk 2 of 2" {
+		t.Errorf("j after going to line 200: %q; want the change at line 251, hunk 2 of 2", h.Diff().Counter())
 	}
 }
 
@@ -325,16 +325,16 @@ func TestFileKeysStepThroughAMultiFileProposal(t *testing.T) {
 	h.propose("codex", "s", engine.FormatPatch, "", patch)
 	d := h.win.detail
 	h.press('[')
-	if d.file != 0 || !strings.Contains(d.message.Text, "first file") {
-		t.Errorf("[ on the first file: file %d, message %q", d.file, d.message.Text)
+	if d.file != 0 || !strings.Contains(h.Message(), "first file") {
+		t.Errorf("[ on the first file: file %d, message %q", d.file, h.Message())
 	}
 	h.press(']')
-	if d.file != 1 || d.files.Selected != "b.txt" || d.message.Text != "" {
-		t.Errorf("]: file %d (%q), message %q; want b.txt", d.file, d.files.Selected, d.message.Text)
+	if d.file != 1 || d.files.Selected != "b.txt" || h.Message() != "" {
+		t.Errorf("]: file %d (%q), message %q; want b.txt", d.file, d.files.Selected, h.Message())
 	}
 	h.press(']')
-	if d.file != 1 || !strings.Contains(d.message.Text, "last file") {
-		t.Errorf("] on the last file: file %d, message %q", d.file, d.message.Text)
+	if d.file != 1 || !strings.Contains(h.Message(), "last file") {
+		t.Errorf("] on the last file: file %d, message %q", d.file, h.Message())
 	}
 }
 
@@ -344,19 +344,18 @@ func TestProposalKeysSayWhenTheyReachAnEnd(t *testing.T) {
 	h := newHarness(t)
 	older := h.propose("a", "s", engine.FormatWrite, "1.txt", "1\n")
 	newer := h.propose("a", "s", engine.FormatWrite, "2.txt", "2\n")
-	d := h.win.detail
 	h.win.Select(newer.ID) // the queue lists a session in the agent's order: newer is last
 	h.press('n')
-	if h.win.Selected() != newer.ID || !strings.Contains(d.message.Text, "last proposal") {
-		t.Errorf("n on the last proposal: selected %q, message %q", h.win.Selected(), d.message.Text)
+	if h.win.Selected() != newer.ID || !strings.Contains(h.Message(), "last proposal") {
+		t.Errorf("n on the last proposal: selected %q, message %q", h.win.Selected(), h.Message())
 	}
 	h.press('p')
-	if h.win.Selected() != older.ID || d.message.Text != "" {
-		t.Errorf("p: selected %q, message %q; want %q and the message cleared", h.win.Selected(), d.message.Text, older.ID)
+	if h.win.Selected() != older.ID || h.Message() != "" {
+		t.Errorf("p: selected %q, message %q; want %q and the message cleared", h.win.Selected(), h.Message(), older.ID)
 	}
 	h.press('p')
-	if !strings.Contains(d.message.Text, "first proposal") {
-		t.Errorf("p on the first proposal: message %q", d.message.Text)
+	if !strings.Contains(h.Message(), "first proposal") {
+		t.Errorf("p on the first proposal: message %q", h.Message())
 	}
 }
 

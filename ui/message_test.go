@@ -18,10 +18,10 @@ func TestLongHintWrapsInsteadOfBeingCut(t *testing.T) {
 	d := h.win.detail
 	d.say("")
 	h.win.Win.Content().Refresh()
-	one := d.message.MinSize().Height
+	one := d.line.message.MinSize().Height
 	d.say(strings.Repeat("a hint that goes on ", 20))
 	h.win.Win.Content().Refresh()
-	if got := d.message.Size().Height; got < 1.5*one {
+	if got := d.line.message.Size().Height; got < 1.5*one {
 		t.Errorf("a 400-character hint is %v high (one line %v); want it wrapped onto more lines", got, one)
 	}
 }

@@ -27,8 +27,8 @@ func TestWithdrawnWhileEditingSaysTheEditWasNotWritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.until("the window has the outcome", func() bool { return d.outcome != nil })
-	if !strings.Contains(d.status.Text, "withdrew") || !strings.Contains(d.status.Text, "Your edit of it was not written.") {
-		t.Errorf("status %q; want the withdrawal and that the edit was not written", d.status.Text)
+	if !strings.Contains(h.Status(), "withdrew") || !strings.Contains(h.Status(), "Your edit of it was not written.") {
+		t.Errorf("status %q; want the withdrawal and that the edit was not written", h.Status())
 	}
 	if h.read("x.txt") != "x\n" {
 		t.Errorf("x.txt = %q; want it untouched", h.read("x.txt"))

@@ -38,16 +38,16 @@ func TestPickCandidateThenApprove(t *testing.T) {
 	if _, sent := h.desk.Outcome(p.ID); sent || !d.p.Held {
 		t.Fatalf("held %v, failure sent %v; with the window open the agent must wait for the person", d.p.Held, sent)
 	}
-	if !strings.Contains(d.note.Text, "Its agent waits for you") {
-		t.Errorf("note %q; want it to say the agent waits for the person", d.note.Text)
+	if !strings.Contains(d.head.note.Text, "Its agent waits for you") {
+		t.Errorf("note %q; want it to say the agent waits for the person", d.head.note.Text)
 	}
 	if b, _ := badge(d.p); b != "pick lines" || h.win.Waiting() != 1 {
 		t.Errorf("badge %q, waiting %d; want \"pick lines\" and the held failure counted as waiting", b, h.win.Waiting())
 	}
 	h.press('1')
 	h.until("the placed diff shows", func() bool { return d.p.State == review.StatePending && d.view.Visible() })
-	if d.pick.box.Visible() || d.failureScroll.Visible() || d.approve.Hidden {
-		t.Errorf("after the pick: picker %v, failure %v, approve hidden %v; want the diff with Approve", d.pick.box.Visible(), d.failureScroll.Visible(), d.approve.Hidden)
+	if d.pick.box.Visible() || d.failureScroll.Visible() || d.bar.approve.Hidden {
+		t.Errorf("after the pick: picker %v, failure %v, approve hidden %v; want the diff with Approve", d.pick.box.Visible(), d.failureScroll.Visible(), d.bar.approve.Hidden)
 	}
 	if hs := d.view.Hunks(); len(hs) != 1 {
 		t.Errorf("hunks = %d; want the one change at lines 4-5", len(hs))
@@ -76,8 +76,8 @@ func TestPickMarkLines(t *testing.T) {
 		t.Fatalf("candidates %+v, title %q; want both places", d.pick.cands, d.pick.title.Text)
 	}
 	h.press('7')
-	if !strings.Contains(d.message.Text, "No candidate 7") {
-		t.Errorf("7 with two candidates: message %q", d.message.Text)
+	if !strings.Contains(h.Message(), "No candidate 7") {
+		t.Errorf("7 with two candidates: message %q", h.Message())
 	}
 	test.Tap(d.pick.mark)
 	if d.pick.from == nil {
@@ -126,13 +126,13 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n"))
 	h.win.Select(p.ID)
 	d := h.win.detail
-	if !p.Held || d.dismiss.Hidden || !d.approve.Hidden {
-		t.Fatalf("held %v, dismiss shown %v, approve shown %v; want a held failure with Dismiss only", p.Held, !d.dismiss.Hidden, !d.approve.Hidden)
+	if !p.Held || d.bar.dismiss.Hidden || !d.bar.approve.Hidden {
+		t.Fatalf("held %v, dismiss shown %v, approve shown %v; want a held failure with Dismiss only", p.Held, !d.bar.dismiss.Hidden, !d.bar.approve.Hidden)
 	}
 	if rows := h.win.queue.rows; len(rows) == 0 || rows[0].open != 1 {
 		t.Errorf("queue rows %+v; want the heading to count the held failure open: its agent waits", rows)
 	}
-	test.Tap(d.dismiss)
+	test.Tap(d.bar.dismiss)
 	o := h.outcome(p.ID)
 	if o.Status != journal.Failed || o.Error != p.Failure {
 		t.Errorf("outcome %s %q; want failed with %q", o.Status, o.Error, p.Failure)
@@ -141,15 +141,15 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 		t.Errorf("a.go changed after Dismiss: %q", h.read("a.go"))
 	}
 	h.until("the dismissed failure leaves the queue", func() bool { _, ok := h.win.items[p.ID]; return !ok && h.win.Selected() == "" })
-	if !strings.Contains(d.status.Text, "a.go: dismissed; the agent is told") {
-		t.Errorf("status line %q; want it to say a.go was dismissed and the agent told", d.status.Text)
+	if !strings.Contains(h.Status(), "a.go: dismissed; the agent is told") {
+		t.Errorf("status line %q; want it to say a.go was dismissed and the agent told", h.Status())
 	}
 	// The empty queue's hint shows alone: the held failure's note (real
 	// window: "Its agent waits for you… or Dismiss") stayed above it.
 	if !d.empty.Visible() {
 		t.Fatal("the empty queue's hint is not shown")
 	}
-	for name, o := range map[string]fyne.CanvasObject{"the failure's note": d.noteBox, "the picker": d.failureScroll, "the loose-match card": d.loose.box, "the stale views": d.staleShow, "the agent's words": d.intent} {
+	for name, o := range map[string]fyne.CanvasObject{"the failure's note": d.head.noteBox, "the picker": d.failureScroll, "the loose-match card": d.loose.box, "the stale views": d.staleShow, "the agent's words": d.head.intent} {
 		if o.Visible() {
 			t.Errorf("%s still shows over the empty queue", name)
 		}
@@ -183,12 +183,12 @@ func TestNoPickerForAnAnsweredFailure(t *testing.T) {
 	if _, sent := h.desk.Outcome(p.ID); !sent || p.Held {
 		t.Fatalf("held %v, sent %v; want answered at once", p.Held, sent)
 	}
-	if d := h.win.detail; d.pick.box.Visible() || !strings.Contains(d.note.Text, "The agent was told") {
-		t.Errorf("picker shown %v, note %q; want no picker for a failure already sent to the agent, and the note saying it was told", d.pick.box.Visible(), d.note.Text)
+	if d := h.win.detail; d.pick.box.Visible() || !strings.Contains(d.head.note.Text, "The agent was told") {
+		t.Errorf("picker shown %v, note %q; want no picker for a failure already sent to the agent, and the note saying it was told", d.pick.box.Visible(), d.head.note.Text)
 	}
 	h.press('1')
-	if !strings.Contains(h.win.detail.message.Text, "No candidate 1") {
-		t.Errorf("1 on an answered failure: message %q; want no candidate", h.win.detail.message.Text)
+	if !strings.Contains(h.Message(), "No candidate 1") {
+		t.Errorf("1 on an answered failure: message %q; want no candidate", h.Message())
 	}
 }
 

@@ -18,14 +18,14 @@ func TestApprovalWithNewProblemsSaysSo(t *testing.T) {
 	h.write("c.txt", "c1\nc2\n")
 	p := h.propose("deskctl", "s", engine.FormatWrite, "c.txt", "c1\nBAD line\nc2\n")
 	d := h.win.detail
-	h.until("the check's result is shown", func() bool { return d.id == p.ID && d.checks.Text == "1 new problem" })
+	h.until("the check's result is shown", func() bool { return d.id == p.ID && h.Checks() == "1 new problem" })
 	h.press('a')
 	o := h.outcome(p.ID)
 	if len(o.Files) != 1 || len(o.Files[0].NewProblems) != 1 {
 		t.Fatalf("outcome files %+v; want one new problem", o.Files)
 	}
 	want := " The checkers found 1 new problem(s) in what was written (line 2, badcheck: BAD line: BAD is not allowed); the agent was told."
-	if got := d.status.Text; !strings.HasSuffix(got, want) {
+	if got := h.Status(); !strings.HasSuffix(got, want) {
 		t.Errorf("status %q; want it to end %q", got, want)
 	}
 }

@@ -91,7 +91,7 @@ func (d *detail) agentHunksWritten(dec review.Decision) map[string][]string {
 }
 
 // askUnseen reports whether approving what was never on screen asks first.
-func (d *detail) askUnseen() bool { return d.askUnseenBox.Checked }
+func (d *detail) askUnseen() bool { return d.bar.askUnseen.Checked }
 
 // unseenQuestion is the text of the question before approving files never
 // opened (files) and hunks never on screen (u), or "" when there is

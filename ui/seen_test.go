@@ -123,7 +123,7 @@ func TestAskUnseenOffApprovesAtOnce(t *testing.T) {
 	h.settle()
 	d := h.win.detail
 	seen := len(d.view.SeenHunks())
-	d.askUnseenBox.SetChecked(false)
+	d.bar.askUnseen.SetChecked(false)
 	if fyne.CurrentApp().Preferences().BoolWithFallback(prefAskUnseen, true) {
 		t.Error("turning the option off did not keep the preference")
 	}

@@ -23,7 +23,7 @@ func TestDecisionMovesOnToTheNextProposal(t *testing.T) {
 	if h.win.Selected() != first.ID {
 		t.Fatalf("after deciding %s the pane shows %q; want the oldest waiting, %s", second.ID, h.win.Selected(), first.ID)
 	}
-	if st := h.win.detail.status.Text; st != "2.txt: Approved and written (checkpoint 1)." {
+	if st := h.Status(); st != "2.txt: Approved and written (checkpoint 1)." {
 		t.Errorf("status %q; want what happened to 2.txt", st)
 	}
 	h.win.Reject("")
@@ -69,12 +69,12 @@ func TestFirstSelectionIsTheOldestActionable(t *testing.T) {
 // kept in the app's preferences and restored by the next window.
 func TestWrapAndLayoutSurviveARestart(t *testing.T) {
 	h := newHarness(t)
-	test.Tap(h.win.detail.wrap)
+	test.Tap(h.win.detail.bar.wrap)
 	h.win.split.SetOffset(0.4)
 	h.win.Close()
 	w := NewWindow(fyne.CurrentApp(), h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1})
 	defer w.Close()
-	if !w.detail.wrap.Checked || w.split.Offset != 0.4 {
-		t.Errorf("after a restart: wrap %v, queue width %v; want wrap on and 0.4", w.detail.wrap.Checked, w.split.Offset)
+	if !w.detail.bar.wrap.Checked || w.split.Offset != 0.4 {
+		t.Errorf("after a restart: wrap %v, queue width %v; want wrap on and 0.4", w.detail.bar.wrap.Checked, w.split.Offset)
 	}
 }

@@ -18,7 +18,7 @@ func TestSpaceLeavesAnOffScreenHunkAlone(t *testing.T) {
 	h.write("big.txt", old)
 	p := h.propose("claude-code", "s", engine.FormatWrite, "big.txt", prop)
 	h.win.Select(p.ID)
-	d, v := h.win.detail, h.win.View()
+	v := h.win.View()
 	if v.CurrentHunk() != 0 || !v.CurrentOnScreen() {
 		t.Fatalf("the view opens at hunk %d (on screen %v); want 0, on screen", v.CurrentHunk(), v.CurrentOnScreen())
 	}
@@ -30,8 +30,8 @@ func TestSpaceLeavesAnOffScreenHunkAlone(t *testing.T) {
 	if n := len(v.AcceptedHunks()); n != 3 {
 		t.Errorf("Space with the current hunk off screen left %d of 3 hunks ticked; want all 3", n)
 	}
-	if !strings.Contains(d.message.Text, "off screen") {
-		t.Errorf("message %q; want it to say the current hunk is off screen", d.message.Text)
+	if !strings.Contains(h.Message(), "off screen") {
+		t.Errorf("message %q; want it to say the current hunk is off screen", h.Message())
 	}
 	h.press('j') // the next hunk, on screen now
 	h.press(' ')

@@ -84,7 +84,7 @@ func TestSecondaryTextMeetsWCAGAA(t *testing.T) {
 		h.write("a.txt", "one\n")
 		h.propose("claude-code", "s", engine.FormatWrite, "a.txt", "two\n")
 		h.settle()
-		state := h.win.detail.state
+		state := h.win.detail.head.state
 		if !strings.HasPrefix(state.Text, "waiting") {
 			t.Fatalf("state text = %q; want the waiting state", state.Text)
 		}
@@ -121,7 +121,7 @@ func TestLooseMatchWarningsReadable(t *testing.T) {
 		h.settle()
 		d := h.win.detail
 		bg := theme.Color(theme.ColorNameBackground)
-		for _, l := range []*widget.Label{d.note, d.loose.title} {
+		for _, l := range []*widget.Label{d.head.note, d.loose.title} {
 			if !strings.Contains(l.Text, "loose") {
 				t.Fatalf("%s theme: label %q; want the loose match told", names[variant], l.Text)
 			}

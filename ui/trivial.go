@@ -312,13 +312,15 @@ func (d *detail) ApproveTrivial() {
 	d.say(fmt.Sprintf("Approved %d trivial %s (%s); %d left to review, then a.", n, plural(n, "hunk", "hunks"), kindsText(kinds), total-n))
 }
 
-// approveTrivialOthers classifies, in a goroutine, the other open
-// proposals of the shown changeset, then approves, each on its own, those
-// whose hunks are all trivial, and says how many it approved and how many
-// others mix trivial hunks with real ones (those wait for the person to
-// open them and press t). It reports whether there are others to look
-// through; alone says t found nothing in the shown proposal, so the
-// result must say when the others hold nothing either.
+// approveTrivialOthers has the desk approve, each on its own, the other
+// open proposals of the shown changeset whose hunks are all trivial
+// (Desk.ApproveTrivial: the policy is the desk's, and so is the guard
+// that approves only the text it classified), off the UI goroutine, and
+// says how many it approved and how many others mix trivial hunks with
+// real ones (those wait for the person to open them and press t). It
+// reports whether there are others to look through; alone says t found
+// nothing in the shown proposal, so the result must say when the others
+// hold nothing either.
 func (d *detail) approveTrivialOthers(alone bool) bool {
 	var others []review.Proposal
 	for _, p := range d.tree.openProposals() {
@@ -330,105 +332,58 @@ func (d *detail) approveTrivialOthers(alone bool) bool {
 	if len(others) == 0 {
 		return false
 	}
-	id := d.id
-	d.trivial.work.Add(1)
+	id, key := d.id, review.ChangesetKey(d.p)
+	_, seen := d.changesetSeen(others)
+	d.w.decisions.Add(1)
 	go func() {
-		defer d.trivial.work.Done()
-		var all, mixed []review.Proposal
-		for _, p := range others {
-			trivial, hunks := 0, 0
-			for _, f := range p.Files {
-				hs := f.Hunks()
-				kinds := review.ClassifyHunks(f.Path, f.BaseText(), f.Proposed, hs)
-				for _, id := range f.Formatting {
-					kinds[id] = review.TrivialFormatting
-				}
-				for _, h := range hs {
-					hunks++
-					if _, ok := kinds[h.ID]; ok {
-						trivial++
-					}
-				}
-			}
-			switch {
-			case hunks > 0 && trivial == hunks:
-				all = append(all, p)
-			case trivial > 0:
-				mixed = append(mixed, p)
-			}
-		}
-		d.w.do(func() { d.othersClassified(id, alone, all, mixed) })
+		defer d.w.decisions.Done()
+		res, err := d.w.desk.ApproveTrivial(context.Background(), key, review.ChangesetDecision{Seen: seen}, id)
+		d.w.do(func() { d.othersApproved(id, alone, res, err) })
 	}()
 	return true
 }
 
-// othersClassified approves all, the other proposals of the changeset
-// classified trivial throughout, those that still wait as they were
-// classified (t asked for them, whichever proposal is shown now); mixed
-// are those with some trivial hunks. It answers under the decision bar
-// only while the proposal t was pressed on (id) is shown.
-func (d *detail) othersClassified(id string, alone bool, all, mixed []review.Proposal) {
+// othersApproved says what approveTrivialOthers did, under the decision
+// bar only while the proposal t was pressed on (id) is shown.
+func (d *detail) othersApproved(id string, alone bool, res review.TrivialApproval, err error) {
 	select {
 	case <-d.w.stop:
 		return // the window closed meanwhile
 	default:
 	}
 	here := d.id == id // the proposal t was pressed on is still shown: say what came of it
-	var still []review.Proposal
-	for _, p := range all {
-		if q, ok := d.w.desk.Get(p.ID); ok && q.State == review.StatePending && !anyStale(q) && sameTexts(p, q) {
-			still = append(still, q)
+	if err != nil {
+		if here {
+			d.setStatus("The changeset's other proposals were not looked through: "+err.Error(), true)
 		}
+		return
 	}
-	all = still
-	if len(all) == 0 {
+	mixed := len(res.Mixed)
+	if len(res.Approved) == 0 && len(res.Skipped) == 0 {
 		switch {
 		case !here || !alone: // t's own answer stands
-		case len(mixed) > 0:
-			d.say(fmt.Sprintf("No trivial hunks here; %d other %s of the changeset mix trivial hunks with real ones: open each and press t.", len(mixed), plural(len(mixed), "proposal", "proposals")))
+		case mixed > 0:
+			d.say(fmt.Sprintf("No trivial hunks here; %d other %s of the changeset mix trivial hunks with real ones: open each and press t.", mixed, plural(mixed, "proposal", "proposals")))
 		default:
 			d.say("No trivial hunks here or in the changeset's other proposals (whitespace only, comment only, formatting only).")
 		}
 		return
 	}
-	_, seen := d.changesetSeen(all)
-	d.w.decisions.Add(1)
-	go func() {
-		defer d.w.decisions.Done()
-		var failed []string
-		for _, p := range all {
-			if _, err := d.w.desk.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved, Seen: seen[p.ID]}); err != nil {
-				failed = append(failed, fileNames(p)+": "+err.Error())
-			}
-		}
-		d.w.do(func() {
-			msg := fmt.Sprintf("Approved %d other %s of the changeset, trivial throughout.", len(all)-len(failed), plural(len(all)-len(failed), "proposal", "proposals"))
-			if len(mixed) > 0 {
-				msg += fmt.Sprintf(" %d more mix trivial hunks with real ones: open each and press t.", len(mixed))
-			}
-			for _, f := range failed {
-				msg += "\nNot approved: " + f
-			}
-			d.setStatus(msg, len(failed) > 0)
-			d.tree.refresh()
-			d.w.refreshQueue()
-		})
-	}()
-}
-
-// sameTexts reports whether proposals p and q hold the same files with
-// the same texts: what was classified is what waits.
-func sameTexts(p, q review.Proposal) bool {
-	if len(p.Files) != len(q.Files) {
-		return false
+	n := len(res.Approved)
+	msg := fmt.Sprintf("Approved %d other %s of the changeset, trivial throughout.", n, plural(n, "proposal", "proposals"))
+	if mixed > 0 {
+		msg += fmt.Sprintf(" %d more mix trivial hunks with real ones: open each and press t.", mixed)
 	}
-	for i, f := range p.Files {
-		g := q.Files[i]
-		if f.Path != g.Path || f.Base.SHA256 != g.Base.SHA256 || f.Proposed != g.Proposed || f.Delete != g.Delete {
-			return false
+	for _, s := range res.Skipped {
+		name := s.ID
+		if p, ok := d.w.desk.Get(s.ID); ok {
+			name = fileNames(p)
 		}
+		msg += "\nNot approved: " + name + ": " + s.Reason
 	}
-	return true
+	d.setStatus(msg, len(res.Skipped) > 0)
+	d.tree.refresh()
+	d.w.refreshQueue()
 }
 
 // tick accepts the hunks ids of the file at path: in the view when it is

@@ -93,17 +93,17 @@ func TestTrivialLabelsOnABigFile(t *testing.T) {
 	if got := []string{d.view.Note(hs[0].ID).Text, d.view.Note(hs[1].ID).Text, d.view.Note(hs[2].ID).Text}; got[0] != "whitespace only" || got[1] != "comment only" || got[2] != "" {
 		t.Fatalf("labels %q; want whitespace only, comment only, none", got)
 	}
-	if !strings.HasSuffix(d.counter.Text, " · 2 trivial (t approves)") {
-		t.Errorf("counter %q; want the trivial count", d.counter.Text)
+	if !strings.HasSuffix(h.Diff().Counter(), " · 2 trivial (t approves)") {
+		t.Errorf("counter %q; want the trivial count", h.Diff().Counter())
 	}
 	d.view.ToggleHunk(0) // unticked: t ticks it again
 	h.press('t')
 	h.settle()
-	if !strings.Contains(d.message.Text, "Approved 2 trivial hunks (1 whitespace only, 1 comment only); 1 left to review") {
-		t.Errorf("message %q", d.message.Text)
+	if !strings.Contains(h.Message(), "Approved 2 trivial hunks (1 whitespace only, 1 comment only); 1 left to review") {
+		t.Errorf("message %q", h.Message())
 	}
-	if n := d.view.Note(hs[1].ID); !n.Done || len(d.view.AcceptedHunks()) != 3 || strings.Contains(d.counter.Text, "trivial") {
-		t.Errorf("after t: label %+v, accepted %v, counter %q; want approved, all ticked, none left", n, d.view.AcceptedHunks(), d.counter.Text)
+	if n := d.view.Note(hs[1].ID); !n.Done || len(d.view.AcceptedHunks()) != 3 || strings.Contains(h.Diff().Counter(), "trivial") {
+		t.Errorf("after t: label %+v, accepted %v, counter %q; want approved, all ticked, none left", n, d.view.AcceptedHunks(), h.Diff().Counter())
 	}
 	if o, ok := h.desk.Get(p.ID); !ok || !o.State.Open() {
 		t.Errorf("t with a real change left decided the proposal: %v", o.State)
@@ -127,21 +127,21 @@ func TestTWhileClassifyingSaysSo(t *testing.T) {
 	if len(hs) != 1 || d.view.Note(hs[0].ID).Text != "" {
 		t.Fatalf("%d hunks, note %+v while classifying; want one, no label yet", len(hs), d.view.Note(hs[0].ID))
 	}
-	if !strings.HasSuffix(d.counter.Text, " · classifying hunks…") {
-		t.Errorf("counter %q while classifying; want it to say so", d.counter.Text)
+	if !strings.HasSuffix(h.Diff().Counter(), " · classifying hunks…") {
+		t.Errorf("counter %q while classifying; want it to say so", h.Diff().Counter())
 	}
 	h.press('t')
 	h.drain()
-	if d.message.Text != "Still classifying hunks… t approves the trivial ones once their labels show." {
-		t.Errorf("t while classifying: message %q", d.message.Text)
+	if h.Message() != "Still classifying hunks… t approves the trivial ones once their labels show." {
+		t.Errorf("t while classifying: message %q", h.Message())
 	}
 	if o, _ := h.desk.Get(p.ID); !o.State.Open() || len(d.trivialOK) != 0 {
 		t.Fatalf("t while classifying: state %s, approved by label %v; want nothing done", o.State, d.trivialOK)
 	}
 	release(p.ID)
 	h.until("the label shows", func() bool { return d.view.Note(hs[0].ID).Text == "comment only" })
-	if strings.Contains(d.counter.Text, "classifying") || !strings.Contains(d.counter.Text, "1 trivial (t approves)") {
-		t.Errorf("counter %q once classified", d.counter.Text)
+	if strings.Contains(h.Diff().Counter(), "classifying") || !strings.Contains(h.Diff().Counter(), "1 trivial (t approves)") {
+		t.Errorf("counter %q once classified", h.Diff().Counter())
 	}
 	h.press('t') // the one hunk is trivial: t approves the proposal
 	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("big.go") != proposed {
@@ -177,8 +177,8 @@ func TestStaleTrivialResultIsDropped(t *testing.T) {
 	}
 	h.press('t')
 	h.drain()
-	if !strings.HasPrefix(d.message.Text, "Still classifying hunks") || len(d.trivialOK) != 0 {
-		t.Errorf("t after the first proposal's result: %q, approved %v; want still classifying, nothing approved", d.message.Text, d.trivialOK)
+	if !strings.HasPrefix(h.Message(), "Still classifying hunks") || len(d.trivialOK) != 0 {
+		t.Errorf("t after the first proposal's result: %q, approved %v; want still classifying, nothing approved", h.Message(), d.trivialOK)
 	}
 	release(second.ID)
 	h.settle()
@@ -186,8 +186,8 @@ func TestStaleTrivialResultIsDropped(t *testing.T) {
 		t.Errorf("once its own classification arrived: labels %q, %q; want whitespace only, none", got, d.view.Note(hs[1].ID).Text)
 	}
 	h.press('t')
-	if !strings.HasPrefix(d.message.Text, "Approved 1 trivial hunk (1 whitespace only); 1 left") {
-		t.Errorf("t once classified: %q", d.message.Text)
+	if !strings.HasPrefix(h.Message(), "Approved 1 trivial hunk (1 whitespace only); 1 left") {
+		t.Errorf("t once classified: %q", h.Message())
 	}
 }
 
@@ -212,8 +212,8 @@ func TestClassifyingWaitsForTheViewsDiff(t *testing.T) {
 		t.Fatalf("while the view diffs: classification %+v; want one waiting, not started", j)
 	}
 	h.press('t')
-	if !strings.HasPrefix(d.message.Text, "Still classifying hunks") {
-		t.Errorf("t while the view diffs: %q", d.message.Text)
+	if !strings.HasPrefix(h.Message(), "Still classifying hunks") {
+		t.Errorf("t while the view diffs: %q", h.Message())
 	}
 	select {
 	case f := <-posted:

@@ -64,14 +64,14 @@ func BenchmarkTrivial1M(b *testing.B) {
 		t0 = time.Now()
 		drain()
 		arrive += time.Since(t0)
-		if !strings.Contains(d.counter.Text, "5000 trivial") {
-			b.Fatalf("counter %q; want 5000 trivial", d.counter.Text)
+		if !strings.Contains(h.Diff().Counter(), "5000 trivial") {
+			b.Fatalf("counter %q; want 5000 trivial", h.Diff().Counter())
 		}
 		t0 = time.Now()
 		d.ApproveTrivial()
 		press += time.Since(t0)
-		if !strings.HasPrefix(d.message.Text, "Approved 5000 trivial hunks") {
-			b.Fatalf("t: %q", d.message.Text)
+		if !strings.HasPrefix(h.Message(), "Approved 5000 trivial hunks") {
+			b.Fatalf("t: %q", h.Message())
 		}
 	}
 	n := float64(b.N)

@@ -37,8 +37,8 @@ func TestTrivialHunksLabelledAndApprovedByT(t *testing.T) {
 	if got := []string{d.view.Note(hs[0].ID).Text, d.view.Note(hs[1].ID).Text, d.view.Note(hs[2].ID).Text}; got[0] != "comment only" || got[1] != "whitespace only" || got[2] != "" {
 		t.Fatalf("labels %q; want comment only, whitespace only, none", got)
 	}
-	if !strings.Contains(d.counter.Text, "· 2 trivial (t approves)") {
-		t.Errorf("counter %q; want the trivial count", d.counter.Text)
+	if !strings.Contains(h.Diff().Counter(), "· 2 trivial (t approves)") {
+		t.Errorf("counter %q; want the trivial count", h.Diff().Counter())
 	}
 	d.view.ToggleHunk(1) // untick the re-indent: t ticks it again
 	h.press('t')
@@ -49,11 +49,11 @@ func TestTrivialHunksLabelledAndApprovedByT(t *testing.T) {
 	if got := d.view.AcceptedHunks(); len(got) != 3 {
 		t.Errorf("after t: accepted %v; want all three (the re-indent ticked again)", got)
 	}
-	if n := d.view.Note(hs[0].ID); n.Text != "comment only" || !n.Done || strings.Contains(d.counter.Text, "trivial") {
-		t.Errorf("after t: label %+v, counter %q; want it done, no trivial left", n, d.counter.Text)
+	if n := d.view.Note(hs[0].ID); n.Text != "comment only" || !n.Done || strings.Contains(h.Diff().Counter(), "trivial") {
+		t.Errorf("after t: label %+v, counter %q; want it done, no trivial left", n, h.Diff().Counter())
 	}
-	if !strings.Contains(d.message.Text, "Approved 2 trivial hunks (1 whitespace only, 1 comment only); 1 left to review") {
-		t.Errorf("message %q", d.message.Text)
+	if !strings.Contains(h.Message(), "Approved 2 trivial hunks (1 whitespace only, 1 comment only); 1 left to review") {
+		t.Errorf("message %q", h.Message())
 	}
 	// Had nothing been on screen, only the real change would be unseen.
 	d.view.ForgetSeen()

@@ -164,8 +164,8 @@ func TestConfigReloadIsTold(t *testing.T) {
 	h.pressKey(fyne.KeyEscape)
 
 	h.win.configReloaded(fake, asked, startup.Reloaded{Files: []string{"/c/config.toml"}, Untrusted: true}, nil)
-	if d := h.win.detail; !strings.Contains(d.message.Text, "config read again and in force: /c/config.toml") {
-		t.Errorf("after a reload the message is %q", d.message.Text)
+	if !strings.Contains(h.Message(), "config read again and in force: /c/config.toml") {
+		t.Errorf("after a reload the message is %q", h.Message())
 	}
 	if top := h.win.Win.Canvas().Overlays().Top(); top != nil {
 		t.Fatalf("a reload with only the file asked about before asks again: %v", overlayText(top))

@@ -44,7 +44,7 @@ func TestSearchWordNeverActsAsReviewKeys(t *testing.T) {
 	if c.Focused() == box {
 		t.Fatal("the click on the queue left the search box focused; the test needs it to take the keyboard")
 	}
-	if got := h.win.detail.keyboard.Text; !strings.Contains(got, "typing in the search box") {
+	if got := h.Keyboard(); !strings.Contains(got, "typing in the search box") {
 		t.Errorf("keyboard line %q; want it to say the keys type into the search box", got)
 	}
 	h.typeWord("tal")
@@ -108,7 +108,7 @@ func TestRejectBoxSaysItHasTheKeyboard(t *testing.T) {
 	if d.rejectDialog == nil {
 		t.Fatal("r opened no reject dialog")
 	}
-	if got := d.keyboard.Text; !strings.Contains(got, "typing in the reject box") {
+	if got := h.Keyboard(); !strings.Contains(got, "typing in the reject box") {
 		t.Errorf("keyboard line %q with the reject dialog open; want it to say the keys type into the reject box", got)
 	}
 	h.typeWord("bad name")
@@ -117,7 +117,7 @@ func TestRejectBoxSaysItHasTheKeyboard(t *testing.T) {
 	if o.Status != journal.Rejected || o.Feedback != "bad name" {
 		t.Errorf("outcome %s with feedback %q; want rejected with \"bad name\"", o.Status, o.Feedback)
 	}
-	if !strings.HasPrefix(d.keyboard.Text, "Keys: review") {
-		t.Errorf("after the reject the keyboard line says %q; want the review keys", d.keyboard.Text)
+	if !strings.HasPrefix(h.Keyboard(), "Keys: review") {
+		t.Errorf("after the reject the keyboard line says %q; want the review keys", h.Keyboard())
 	}
 }

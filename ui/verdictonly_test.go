@@ -32,7 +32,7 @@ func TestRejectThroughAnIDEDoorSaysTheReasonWasNotSent(t *testing.T) {
 	if o := h.outcome(p.ID); o.Status != journal.Rejected || o.Feedback != "use the word planet instead" {
 		t.Fatalf("outcome %s %q; want rejected with the reason kept", o.Status, o.Feedback)
 	}
-	got := d.status.Text
+	got := h.Status()
 	if strings.Contains(got, "sent to the agent") {
 		t.Errorf("status %q claims the reason reached the agent", got)
 	}
@@ -54,7 +54,7 @@ func TestApprovalTheAgentWritesSaysSo(t *testing.T) {
 	p := h.doorProposal("claude-code", "a.txt", "hello there\n")
 	h.press('a')
 	h.outcome(p.ID)
-	if got := h.win.detail.status.Text; !strings.HasPrefix(got, "Approved and sent to claude-code, which writes the file itself.") {
+	if got := h.Status(); !strings.HasPrefix(got, "Approved and sent to claude-code, which writes the file itself.") {
 		t.Errorf("status %q; want it to say claude-code writes the file", got)
 	}
 	if got := h.read("a.txt"); got != "hello\n" {
@@ -64,7 +64,7 @@ func TestApprovalTheAgentWritesSaysSo(t *testing.T) {
 	h.win.Select(q.ID)
 	h.press('a')
 	h.outcome(q.ID)
-	if got := h.win.detail.status.Text; !strings.HasPrefix(got, "Approved and written (checkpoint ") {
+	if got := h.Status(); !strings.HasPrefix(got, "Approved and written (checkpoint ") {
 		t.Errorf("status %q; want written, by the desk", got)
 	}
 }
@@ -89,7 +89,7 @@ func TestCommentsThroughAnIDEDoorSayTheyStayInTheHistory(t *testing.T) {
 	if len(c.of(p.ID)) != 1 {
 		t.Fatalf("comments %+v; want one kept", c.of(p.ID))
 	}
-	got := listed(c) + h.win.detail.message.Text
+	got := listed(c) + h.Message()
 	if strings.Contains(got, "sent with your decision") || strings.Contains(got, "goes to the agent") {
 		t.Errorf("the window says the comment reaches the agent:\n%s", got)
 	}

@@ -27,13 +27,13 @@ func TestReviewKeysActWithTheViewOptionsOpen(t *testing.T) {
 	if k := v.CurrentHunk(); k != 0 {
 		t.Fatalf("the view opens at hunk %d; want 0", k)
 	}
-	test.Tap(d.viewButton)
-	test.Tap(d.ignoreWS)
-	if !d.viewOptions.Visible() {
+	test.Tap(d.bar.viewButton)
+	test.Tap(d.bar.ignoreWS)
+	if !d.bar.viewOptions.Visible() {
 		t.Fatal("the view options closed on a click on a box")
 	}
 	h.press('j')
-	if d.viewOptions.Visible() {
+	if d.bar.viewOptions.Visible() {
 		t.Error("j left the view options open")
 	}
 	if k := v.CurrentHunk(); k != 1 {

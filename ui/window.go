@@ -49,8 +49,9 @@ type WindowOptions struct {
 	// AgeTick is how often ages in the queue are refreshed; 20 s if zero,
 	// never if negative.
 	AgeTick time.Duration
-	// Journal is the desk's journal; with it the window has a History tab.
-	Journal *journal.Journal
+	// History gives the window a History tab: the desk's history, read
+	// and restored through the desk (diffdesk's own and --connect's).
+	History bool
 	// Remote names the desk on another machine the window reviews
 	// (diffdesk --connect), for the title; "" for the window's own desk.
 	Remote string
@@ -83,7 +84,7 @@ type Window struct {
 	leave  func() // the person is at the desk while the window is open (review.Desk.Attend)
 	split  *container.Split
 
-	tabs    *container.AppTabs // Review and History; nil without a journal
+	tabs    *container.AppTabs // Review and History; nil without History (WindowOptions)
 	history *historyView
 
 	items     map[string]review.Proposal // shown in the queue: open, and failed until dismissed
@@ -152,7 +153,7 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	left := container.NewBorder(queueTitle, nil, nil, nil, w.queue.content)
 	w.split = container.NewHSplit(left, w.detail.content)
 	w.split.Offset = a.Preferences().FloatWithFallback(prefQueueWidth, 0.27)
-	if o.Journal != nil {
+	if o.History {
 		w.Win.SetContent(w.historyTabs(w.split))
 	} else {
 		w.Win.SetContent(w.split)
@@ -225,8 +226,8 @@ func (w *Window) restoreViewPrefs() {
 		p.SetBool(prefInline, false)
 	}
 	p.SetInt(prefOpenBy, os.Getpid())
-	w.detail.wrap.SetChecked(p.Bool(prefWrap))
-	w.detail.inline.SetChecked(p.Bool(prefInline))
+	w.detail.bar.wrap.SetChecked(p.Bool(prefWrap))
+	w.detail.bar.inline.SetChecked(p.Bool(prefInline))
 	// Fyne writes the preferences one last time after the app's stopped
 	// hook; what Close sets after the loop has ended is never written (QA
 	// in the real window: every quit read as a crash next time, and the

@@ -137,19 +137,19 @@ func TestDoubleClickOnDismissApprovesNothingUnseen(t *testing.T) {
 	h.win.Select(failed.ID)
 	h.advance(time.Second)
 	d := h.win.detail
-	test.Tap(d.dismiss) // the first click
+	test.Tap(d.bar.dismiss) // the first click
 	big := h.propose("agent", "s", engine.FormatWrite, "big.txt", strings.Repeat("line\n", 20000))
-	h.win.Select(big.ID) // the next proposal takes the pane
-	test.Tap(d.approve)  // the second click, a moment later
+	h.win.Select(big.ID)    // the next proposal takes the pane
+	test.Tap(d.bar.approve) // the second click, a moment later
 	h.settle()
 	if _, err := os.Stat(filepath.Join(h.root, "big.txt")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("big.txt written by a click meant for Dismiss: %v", err)
 	}
-	if !strings.Contains(d.status.Text, "just appeared") {
-		t.Errorf("status %q; want it to say the proposal has just appeared", d.status.Text)
+	if !strings.Contains(h.Status(), "just appeared") {
+		t.Errorf("status %q; want it to say the proposal has just appeared", h.Status())
 	}
 	h.advance(time.Second) // the person looked at it
-	test.Tap(d.approve)
+	test.Tap(d.bar.approve)
 	h.settle()
 	h.Dialog().Click("Approve anyway") // one screen of its 20,000 new lines was on screen
 	if o := h.outcome(big.ID); o.Status != journal.Approved {
@@ -166,13 +166,13 @@ func TestSmartEditInstructionIsShown(t *testing.T) {
 		`{"old_string":"const taxRate = 0.05","new_string":"const taxRate = 0.08","instruction":"Raise the tax rate to 8% as the finance team asked."}`)
 	h.win.Select(p.ID)
 	d := h.win.detail
-	if d.intent.Hidden || !strings.Contains(d.intent.Text, "Raise the tax rate to 8%") {
-		t.Errorf("instruction shown %v: %q; want the agent's instruction beside the diff", !d.intent.Hidden, d.intent.Text)
+	if d.head.intent.Hidden || !strings.Contains(d.head.intent.Text, "Raise the tax rate to 8%") {
+		t.Errorf("instruction shown %v: %q; want the agent's instruction beside the diff", !d.head.intent.Hidden, d.head.intent.Text)
 	}
 	other := h.propose("claude-code", "s", engine.FormatWrite, "b.txt", "b\n")
 	h.win.Select(other.ID)
-	if !d.intent.Hidden {
-		t.Errorf("instruction %q still shown for a proposal without one", d.intent.Text)
+	if !d.head.intent.Hidden {
+		t.Errorf("instruction %q still shown for a proposal without one", d.head.intent.Text)
 	}
 }
 
@@ -183,8 +183,8 @@ func TestProtectedFileIsShownWithItsReason(t *testing.T) {
 	p := h.propose("claude-code", "s", engine.FormatWrite, ".claude/settings.json", "{}\n")
 	h.win.Select(p.ID)
 	d := h.win.detail
-	if d.intent.Hidden || !strings.Contains(d.intent.Text, "Protected") || !strings.Contains(d.intent.Text, "switch off the hooks") {
-		t.Errorf("shown %v: %q; want the file marked protected with its reason", !d.intent.Hidden, d.intent.Text)
+	if d.head.intent.Hidden || !strings.Contains(d.head.intent.Text, "Protected") || !strings.Contains(d.head.intent.Text, "switch off the hooks") {
+		t.Errorf("shown %v: %q; want the file marked protected with its reason", !d.head.intent.Hidden, d.head.intent.Text)
 	}
 }
 
@@ -198,8 +198,8 @@ func TestLooseMatchIsMarkedInTheWindow(t *testing.T) {
 	p := h.propose("gemini-cli", "s", engine.FormatSmartEdit, "tax.js", `{"old_string":"const taxRate = 0.05;","new_string":"const taxRate = 0.08;"}`)
 	h.win.Select(p.ID)
 	d := h.win.detail
-	if d.note.Hidden || !strings.Contains(d.note.Text, "Matched loosely") || !strings.Contains(d.note.Text, "const taxRate = 0.05;") {
-		t.Errorf("note shown %v: %q; want the loose match and what the agent expected", !d.note.Hidden, d.note.Text)
+	if d.head.note.Hidden || !strings.Contains(d.head.note.Text, "Matched loosely") || !strings.Contains(d.head.note.Text, "const taxRate = 0.05;") {
+		t.Errorf("note shown %v: %q; want the loose match and what the agent expected", !d.head.note.Hidden, d.head.note.Text)
 	}
 	if c := d.loose; c.box.Hidden || c.expected.Text != "const taxRate = 0.05;" || c.found.Text != "const taxRate = 0.075;" ||
 		!strings.Contains(c.foundHead.Text, "line 2") || !strings.Contains(c.title.Text, "block 1's loose match (fuzzy)") {
@@ -266,13 +266,13 @@ func TestApproveWritesTheFile(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "one\ntwo\n")
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("two\n", "TWO\n"))
-	test.Tap(h.win.detail.approve)
+	test.Tap(h.win.detail.bar.approve)
 	o := h.outcome(p.ID)
 	if o.Status != journal.Approved || h.read("a.txt") != "one\nTWO\n" {
 		t.Errorf("after Approve: status %s, file %q", o.Status, h.read("a.txt"))
 	}
-	if !strings.Contains(h.win.detail.status.Text, "Approved and written") {
-		t.Errorf("status line %q; want the outcome", h.win.detail.status.Text)
+	if !strings.Contains(h.Status(), "Approved and written") {
+		t.Errorf("status line %q; want the outcome", h.Status())
 	}
 	if h.win.Win.Title() != "DiffDesk · "+h.root {
 		t.Errorf("title %q after the only proposal was decided", h.win.Win.Title())
@@ -303,20 +303,20 @@ func TestStreamingDisablesDecisionsUntilFinished(t *testing.T) {
 	}
 	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
 	d := h.win.detail
-	if !d.approve.Disabled() || d.reject.Disabled() || !d.edit.Disabled() || d.follow.Hidden {
+	if !d.bar.approve.Disabled() || d.bar.reject.Disabled() || !d.bar.edit.Disabled() || d.bar.follow.Hidden {
 		t.Errorf("while streaming: approve disabled %v, reject disabled %v, edit disabled %v, follow shown %v; want disabled, enabled, disabled, shown",
-			d.approve.Disabled(), d.reject.Disabled(), d.edit.Disabled(), !d.follow.Hidden)
+			d.bar.approve.Disabled(), d.bar.reject.Disabled(), d.bar.edit.Disabled(), !d.bar.follow.Hidden)
 	}
-	test.AssertObjectRendersToMarkup(t, "window/bar_streaming.xml", d.bar)
+	test.AssertObjectRendersToMarkup(t, "window/bar_streaming.xml", d.bar.box)
 	h.win.Approve() // ignored while streaming
 	if _, err := h.desk.Finish(t.Context(), p.ID); err != nil {
 		t.Fatal(err)
 	}
 	h.until("the stream ends", func() bool { return h.win.detail.p.State == review.StatePending })
-	if d.approve.Disabled() || !d.follow.Hidden {
-		t.Errorf("after the stream: approve disabled %v, follow shown %v", d.approve.Disabled(), !d.follow.Hidden)
+	if d.bar.approve.Disabled() || !d.bar.follow.Hidden {
+		t.Errorf("after the stream: approve disabled %v, follow shown %v", d.bar.approve.Disabled(), !d.bar.follow.Hidden)
 	}
-	test.AssertObjectRendersToMarkup(t, "window/bar_pending.xml", d.bar)
+	test.AssertObjectRendersToMarkup(t, "window/bar_pending.xml", d.bar.box)
 }
 
 // TestStreamShownBeforeItsFirstChunk: a streaming proposal the window
@@ -371,7 +371,7 @@ func TestRejectStopsARunawayStream(t *testing.T) {
 	}
 	// The decided view shows what had arrived, not a proposal of nothing.
 	h.until("the decided view", func() bool { return h.win.detail.p.State == review.StateReported })
-	if got, msg := h.win.detail.view.Lines(), h.win.detail.status.Text; got != 1 || !strings.Contains(msg, "Rejected while it streamed") {
+	if got, msg := h.win.detail.view.Lines(), h.Status(); got != 1 || !strings.Contains(msg, "Rejected while it streamed") {
 		t.Errorf("after the rejection the view shows %d lines, and says %q; want the 1 that had arrived, and that it was rejected while it streamed", got, msg)
 	}
 	if err := h.desk.Feed(p.ID, "more\n"); err == nil || !strings.Contains(err.Error(), "rejected while it streamed") {
@@ -394,13 +394,13 @@ func TestFailedProposalShowsTheAgentText(t *testing.T) {
 	if d.p.State != review.StateFailed || !strings.Contains(d.failure.Text, "does not match") || !d.failureScroll.Visible() {
 		t.Errorf("failed proposal: state %s, failure shown %v, text %q", d.p.State, d.failureScroll.Visible(), d.failure.Text)
 	}
-	if !d.approve.Hidden || d.dismiss.Hidden {
-		t.Errorf("failed proposal: approve shown %v, dismiss shown %v", !d.approve.Hidden, !d.dismiss.Hidden)
+	if !d.bar.approve.Hidden || d.bar.dismiss.Hidden {
+		t.Errorf("failed proposal: approve shown %v, dismiss shown %v", !d.bar.approve.Hidden, !d.bar.dismiss.Hidden)
 	}
 	if h.win.Waiting() != 0 {
 		t.Errorf("waiting = %d; a failed proposal waits for nobody", h.win.Waiting())
 	}
-	test.Tap(d.dismiss)
+	test.Tap(d.bar.dismiss)
 	if _, ok := h.win.items[p.ID]; ok || h.win.Selected() != "" {
 		t.Errorf("after Dismiss the failed proposal is still shown")
 	}
@@ -410,10 +410,10 @@ func TestStaleProposalApprovesTheMerge(t *testing.T) {
 	h := newHarness(t)
 	p := h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
 	d := h.win.detail
-	if !d.approve.Hidden || d.merged.Hidden || d.merged.Disabled() {
-		t.Fatalf("stale: approve shown %v, approve merged shown %v disabled %v", !d.approve.Hidden, !d.merged.Hidden, d.merged.Disabled())
+	if !d.bar.approve.Hidden || d.bar.merged.Hidden || d.bar.merged.Disabled() {
+		t.Fatalf("stale: approve shown %v, approve merged shown %v disabled %v", !d.bar.approve.Hidden, !d.bar.merged.Hidden, d.bar.merged.Disabled())
 	}
-	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", d.bar)
+	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", d.bar.box)
 	h.win.Approve() // a is Approve merged here
 	o := h.outcome(p.ID)
 	if o.Status != journal.Approved || h.read("c.go") != "A\nb\nc\nd\nE\nf\n" {
@@ -551,8 +551,8 @@ func TestMultiFileReviewCrossesFilesAndAsksBeforeUnseen(t *testing.T) {
 	if d.unseenDialog != nil || d.files.Selected != "c.txt" || h.read("a.txt") != "one\n" {
 		t.Fatalf("after Esc: dialog %v, file %q, a.txt %q; want no dialog, c.txt shown, nothing written", d.unseenDialog != nil, d.files.Selected, h.read("a.txt"))
 	}
-	if d.counter.Text != "hunk 1 of 1 · file 3 of 3" {
-		t.Errorf("counter = %q; want the hunk and the file", d.counter.Text)
+	if h.Diff().Counter() != "hunk 1 of 1 · file 3 of 3" {
+		t.Errorf("counter = %q; want the hunk and the file", h.Diff().Counter())
 	}
 	h.win.Approve() // every file seen now: no question
 	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("c.txt") != "THREE\n" {
@@ -587,8 +587,8 @@ func TestWithdrawnProposalLeavesTheQueue(t *testing.T) {
 	}
 	h.until("the queue drops it", func() bool { _, ok := h.win.items[p.ID]; return !ok })
 	d := h.win.detail
-	if !strings.Contains(d.status.Text, "withdrew") || !d.approve.Hidden || h.win.Waiting() != 0 {
-		t.Errorf("withdrawn: status %q, approve shown %v, waiting %d", d.status.Text, !d.approve.Hidden, h.win.Waiting())
+	if !strings.Contains(h.Status(), "withdrew") || !d.bar.approve.Hidden || h.win.Waiting() != 0 {
+		t.Errorf("withdrawn: status %q, approve shown %v, waiting %d", h.Status(), !d.bar.approve.Hidden, h.win.Waiting())
 	}
 }
 
@@ -606,8 +606,8 @@ func TestStaleConflictNeedsAnEdit(t *testing.T) {
 	h := newHarness(t)
 	p := h.staleProposal("c.go", "a\nb\nc\n", srBlock("b\n", "B from the agent\n"), "a\nb from the person\nc\n")
 	d := h.win.detail
-	if !d.merged.Disabled() || !strings.Contains(d.note.Text, "conflict") {
-		t.Fatalf("conflicting merge: approve merged disabled %v, note %q; want disabled and the conflict named", d.merged.Disabled(), d.note.Text)
+	if !d.bar.merged.Disabled() || !strings.Contains(d.head.note.Text, "conflict") {
+		t.Fatalf("conflicting merge: approve merged disabled %v, note %q; want disabled and the conflict named", d.bar.merged.Disabled(), d.head.note.Text)
 	}
 	h.win.Approve() // must not write anything
 	h.settle()
@@ -698,11 +698,11 @@ func TestFollowToggleReachesTheView(t *testing.T) {
 	h.desk.Feed(p.ID, "one\ntwo\n")
 	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
 	h.win.TypeKey('f')
-	if h.win.detail.follow.Checked || h.win.View().Following() {
-		t.Errorf("after f: check %v, view following %v; want both off", h.win.detail.follow.Checked, h.win.View().Following())
+	if h.win.detail.bar.follow.Checked || h.win.View().Following() {
+		t.Errorf("after f: check %v, view following %v; want both off", h.win.detail.bar.follow.Checked, h.win.View().Following())
 	}
 	h.win.View().SetFollow(true) // the view's own control (OnFollowChanged)
-	if !h.win.detail.follow.Checked {
+	if !h.win.detail.bar.follow.Checked {
 		t.Error("the Follow check did not follow the view")
 	}
 }
@@ -766,8 +766,8 @@ func TestStaleViewOpensAtItsFirstChange(t *testing.T) {
 	b := base.String()
 	p := h.staleProposal("s.txt", b, srBlock("line 150\n", "line one-fifty\n"), strings.Replace(b, "line 10\n", "line ten\n", 1))
 	h.win.Select(p.ID)
-	if k := h.win.View().CurrentHunk(); k != 0 || !strings.HasPrefix(h.win.detail.counter.Text, "hunk 1 of ") {
-		t.Errorf("stale view at hunk %d, counter %q; want its first change", k, h.win.detail.counter.Text)
+	if k := h.win.View().CurrentHunk(); k != 0 || !strings.HasPrefix(h.Diff().Counter(), "hunk 1 of ") {
+		t.Errorf("stale view at hunk %d, counter %q; want its first change", k, h.Diff().Counter())
 	}
 }
 
@@ -791,9 +791,8 @@ func TestBigProposalOpensWithoutWaiting(t *testing.T) {
 	h.write("big.txt", base.String())
 	p := h.propose("a", "s", engine.FormatWrite, "big.txt", next.String())
 	h.win.Select(p.ID)
-	d := h.win.detail
-	if !h.win.View().Opening() || d.counter.Text != "diffing…" {
-		t.Fatalf("after selecting: opening %v, counter %q; want the diff still computing and the counter saying so", h.win.View().Opening(), d.counter.Text)
+	if !h.win.View().Opening() || h.Diff().Counter() != "diffing…" {
+		t.Fatalf("after selecting: opening %v, counter %q; want the diff still computing and the counter saying so", h.win.View().Opening(), h.Diff().Counter())
 	}
 	select {
 	case f := <-posted:
@@ -803,12 +802,12 @@ func TestBigProposalOpensWithoutWaiting(t *testing.T) {
 	}
 	// The hunks' classification (trivial.go), a goroutine of its own, has
 	// not reached the window yet: sched is not drained.
-	if d.counter.Text != "hunk 1 of 120 · classifying hunks…" {
-		t.Errorf("after the diff arrived the counter says %q; want hunk 1 of 120, classifying", d.counter.Text)
+	if h.Diff().Counter() != "hunk 1 of 120 · classifying hunks…" {
+		t.Errorf("after the diff arrived the counter says %q; want hunk 1 of 120, classifying", h.Diff().Counter())
 	}
 	h.settle()
-	if d.counter.Text != "hunk 1 of 120" {
-		t.Errorf("once classified the counter says %q; want hunk 1 of 120", d.counter.Text)
+	if h.Diff().Counter() != "hunk 1 of 120" {
+		t.Errorf("once classified the counter says %q; want hunk 1 of 120", h.Diff().Counter())
 	}
 }
 

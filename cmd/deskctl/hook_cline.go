@@ -48,6 +48,7 @@ type clineCall struct {
 	ID    string          `json:"id"`
 	Name  string          `json:"name"`
 	Input json.RawMessage `json:"input"` // an object; apply_patch also takes a bare string
+	Error json.RawMessage `json:"error"` // tool_result: what went wrong, if anything
 }
 
 // fields is the call's input as an object (empty when it is not one).
@@ -102,6 +103,9 @@ func runClineHook(ctx context.Context, x *invocation, socket string, wait time.D
 		}
 		return writeClineControl(x.stdout, x.stderr, c)
 	case ev.HookName == "tool_result" && ev.ToolResult != nil:
+		if id, ok := clineTakePending(socket, ev); ok {
+			clineAgentWrote(socket, id, clineToolNote(ev.ToolResult), x.stderr)
+		}
 		if report, ok := clineTakeReport(socket, ev); ok {
 			return writeClineControl(x.stdout, x.stderr, clineControl{Context: report})
 		}
@@ -181,6 +185,7 @@ func clineReview(ctx context.Context, socket string, ev clineEvent, wait time.Du
 	case !v.Allow:
 		return clineBlock(v.Reason), true
 	case v.Input == nil:
+		clineExpectWrite(socket, ev, v.ID, stderr)
 		return clineControl{}, false // approved as proposed: the tool runs as asked, the report follows its result
 	}
 	final := v.Input["content"].(string)
@@ -189,8 +194,10 @@ func clineReview(ctx context.Context, socket string, ev clineEvent, wait time.Du
 		if keyed {
 			k.settle(toolVerdict{}) // nothing will be written: no report claims it was
 		}
+		clineAgentWrote(socket, v.ID, "DiffDesk's hook kept Cline's editor from running: "+why, stderr)
 		return clineBlock(clineApprovedText(why, map[string]string{path: final})), true
 	}
+	clineExpectWrite(socket, ev, v.ID, stderr)
 	return clineControl{OverrideInput: in}, true
 }
 
@@ -266,7 +273,7 @@ func clineAsk(ctx context.Context, socket string, e toolEdit, path, proposed str
 		return toolVerdict{Reason: res.Text}, nil
 	}
 	f := res.Outcome.Files[0]
-	v := toolVerdict{Allow: true, Report: res.Text, FinalSHA256: f.FinalSHA256}
+	v := toolVerdict{Allow: true, Report: res.Text, FinalSHA256: f.FinalSHA256, ID: res.Outcome.ID}
 	if f.FinalContent != proposed {
 		v.Input = map[string]any{"content": f.FinalContent}
 	}

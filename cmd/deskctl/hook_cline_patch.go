@@ -66,6 +66,7 @@ func clinePatchReview(ctx context.Context, socket string, ev clineEvent, wait ti
 				final[f.Path] = f.FinalContent
 			}
 		}
+		clineAgentWrote(socket, res.Outcome.ID, "DiffDesk's hook kept Cline's apply_patch from running: "+why, stderr)
 		return clineBlock(clineApprovedText(why, final)), true
 	}
 	for _, f := range res.Outcome.Files {
@@ -78,6 +79,7 @@ func clinePatchReview(ctx context.Context, socket string, ev clineEvent, wait ti
 			}
 		}
 	}
+	clineExpectWrite(socket, ev, res.Outcome.ID, stderr)
 	return clineControl{OverrideInput: map[string]any{"input": rewritten}}, true
 }
 

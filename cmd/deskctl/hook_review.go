@@ -42,6 +42,9 @@ type toolVerdict struct {
 	Report string
 	// FinalSHA256 is the hex SHA-256 of the approved content, on an allow.
 	FinalSHA256 string
+	// ID is the proposal's, on an allow (the Cline door tells the desk
+	// what became of it: hook_cline_wrote.go).
+	ID string
 }
 
 // errNotAnEdit says a tool call is not one of the file edits the desk reviews.

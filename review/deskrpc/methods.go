@@ -111,18 +111,30 @@ var methods = map[string]*method{
 	"finish": {blocks: true, run: handler((*conn).finish)},
 	"wait":   {blocks: true, run: handler((*conn).wait)},
 	"cancel": {run: handler((*conn).cancel)},
+	"agentWrote": {role: agentOnly, run: handler((*conn).agentWrote),
+		denied: "agentWrote: an agent reports what its own tool did with an approval it writes itself, and this connection is a reviewer's"},
 	"read":   {run: handler((*conn).read)},
 	"status": {run: handler((*conn).status)},
 	"decide": {role: reviewerOnly, blocks: true, run: handler((*conn).decide),
 		denied: "decide, place, dismiss: only a reviewer decides, places a block or dismisses a failure, and this connection is an agent's; " + notReviewer},
 	"decideChangeset": {role: reviewerOnly, blocks: true, run: handler((*conn).decideChangeset),
 		denied: "decideChangeset: only a reviewer decides, and this connection is an agent's; " + notReviewer},
+	"approveTrivial": {role: reviewerOnly, blocks: true, run: handler((*conn).approveTrivial),
+		denied: "approveTrivial: only a reviewer decides, and this connection is an agent's; " + notReviewer},
 	"place": {role: reviewerOnly, blocks: true, run: handler((*conn).place),
 		denied: "decide, place, dismiss: only a reviewer decides, places a block or dismisses a failure, and this connection is an agent's; " + notReviewer},
 	"dismiss": {role: reviewerOnly, blocks: true, run: handler((*conn).dismiss),
 		denied: "decide, place, dismiss: only a reviewer decides, places a block or dismisses a failure, and this connection is an agent's; " + notReviewer},
 	"restore": {role: reviewerOnly, run: handler((*conn).restore),
 		denied: `restore: only a reviewer restores files, and this connection is an agent's; a reviewer's connection says hello with "role":"reviewer" and proposes nothing`},
+	"history": {role: reviewerOnly, run: handler((*conn).history),
+		denied: `history: only a reviewer reads the desk's history; say hello with "role":"reviewer" on a connection that proposes nothing`},
+	"historyAgents": {role: reviewerOnly, run: handler((*conn).historyAgents),
+		denied: `historyAgents: only a reviewer reads the desk's history; say hello with "role":"reviewer" on a connection that proposes nothing`},
+	"historyShow": {role: reviewerOnly, run: handler((*conn).historyShow),
+		denied: `historyShow: only a reviewer reads the desk's history; say hello with "role":"reviewer" on a connection that proposes nothing`},
+	"historyDiff": {role: reviewerOnly, run: handler((*conn).historyDiff),
+		denied: `historyDiff: only a reviewer reads the desk's history; say hello with "role":"reviewer" on a connection that proposes nothing`},
 	"subscribe": {role: reviewerOnly, run: handler((*conn).subscribe),
 		denied: `subscribe: only a reviewer follows the queue; say hello with "role":"reviewer" on a connection that proposes nothing`},
 	"get": {role: reviewerOnly, run: handler((*conn).get),
@@ -257,6 +269,29 @@ func (cc *conn) cancel(ctx context.Context, p idParams) (any, error) {
 		reason = "the agent cancelled the proposal"
 	}
 	return nil, cc.s.desk.Withdraw(ctx, p.ID, reason)
+}
+
+// agentWrote: after an approval the agent writes itself, its tool ran, or
+// was kept from running; the desk checks the files (review.AgentWrote).
+// Any agent connection may ask: the hook that reports is often another
+// process than the one that proposed, and the desk believes only the disk.
+func (cc *conn) agentWrote(ctx context.Context, p idParams) (any, error) {
+	o, err := cc.s.desk.AgentWrote(ctx, p.ID, p.Reason)
+	if errors.Is(err, review.ErrNotAgentWrite) {
+		return nil, &rpcError{Code: codeInvalidParams, Message: "agentWrote: " + err.Error()}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return agentWroteResult{ID: p.ID, Status: o.Status, Error: o.Error}, nil
+}
+
+// agentWroteResult answers agentWrote: the proposal's verdict now —
+// the approval's, or failed with why.
+type agentWroteResult struct {
+	ID     string          `json:"id"`
+	Status journal.Verdict `json:"status"`
+	Error  string          `json:"error,omitempty"`
 }
 
 func (cc *conn) decide(ctx context.Context, p decideParams) (any, error) {
@@ -409,7 +444,7 @@ type (
 	idParams struct {
 		ID     string `json:"id"`
 		Data   string `json:"data,omitempty"`   // chunk
-		Reason string `json:"reason,omitempty"` // cancel
+		Reason string `json:"reason,omitempty"` // cancel; agentWrote: what the tool said
 		Wait   bool   `json:"wait,omitempty"`   // finish
 	}
 	readParams struct {

@@ -117,6 +117,7 @@ type Fleet struct {
 	subs     map[int]func(review.Event)
 	subSeq   int
 	attended int
+	histDesk int // the desk whose history the window shows (history.go)
 }
 
 // slot is one desk of the fleet.

@@ -145,6 +145,7 @@ type desk struct {
 	root, sock string
 	doors      *ide.Doors
 	decided    chan review.Outcome // every outcome, in order
+	journal    *journal.Journal
 }
 
 // startDesk serves a desk over a fresh workspace; its door files go into
@@ -166,7 +167,7 @@ func startDesk(t *testing.T, e *env, who person) *desk {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dk := &desk{Desk: d, root: d.Roots()[0], sock: filepath.Join(dir, "desk.sock"), decided: make(chan review.Outcome, 64)}
+	dk := &desk{Desk: d, root: d.Roots()[0], sock: filepath.Join(dir, "desk.sock"), decided: make(chan review.Outcome, 64), journal: j}
 	events := make(chan review.Event, 256)
 	cancelSub := d.Subscribe(func(ev review.Event) {
 		if ev.Kind == review.EventPending || ev.Kind == review.EventDecided {

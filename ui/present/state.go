@@ -3,6 +3,7 @@ package present
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -38,6 +39,22 @@ func State(p review.Proposal) string {
 		return "decided"
 	}
 	return string(p.State)
+}
+
+// Intent is what heads p's diff beside its title: each protected file and
+// why no rule may approve it, then the agent's own account of the edit,
+// one a line; "" when neither.
+func Intent(p review.Proposal) string {
+	var lines []string
+	for _, f := range p.Files {
+		if !f.Protected.IsZero() {
+			lines = append(lines, "Protected, no rule may approve it: "+f.Rel+" — "+f.Protected.String())
+		}
+	}
+	if p.Instruction != "" {
+		lines = append(lines, "The agent says: "+p.Instruction)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // Failed heads a failed proposal: the agent was told, or (a held failure)

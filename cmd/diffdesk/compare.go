@@ -1,0 +1,182 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/ui"
+)
+
+// `diffdesk OLD NEW` is a read-only comparison of two files, so that the
+// window serves as git's difftool (README): no desk, nothing written.
+
+// compareArgs reports whether args ask for a comparison: two arguments
+// that are not flags, or any two after "--".
+func compareArgs(args []string) (old, new string, ok bool) {
+	if len(args) == 3 && args[0] == "--" {
+		return args[1], args[2], true
+	}
+	if len(args) == 2 && !strings.HasPrefix(args[0], "-") && !strings.HasPrefix(args[1], "-") {
+		return args[0], args[1], true
+	}
+	return "", "", false
+}
+
+// compareMax is the largest file a comparison shows: the engine's limit.
+const compareMax = engine.MaxSize
+
+// errNotText is wrapped by readSide's error for a binary file.
+var errNotText = errors.New("binary")
+
+// readSide reads one file of a comparison: /dev/null is a missing side (a
+// file git difftool shows added or deleted). A directory, a file that
+// cannot be read, one over compareMax, and a binary one (a NUL byte in its
+// first 8,000 bytes, git's test; errNotText) are errors. utf8 is false
+// when its bytes are not all UTF-8: they are shown as U+FFFD.
+func readSide(name string) (s ui.CompareSide, utf8OK bool, err error) {
+	s.Name = name
+	if name == os.DevNull {
+		s.Missing = true
+		return s, true, nil
+	}
+	info, err := os.Stat(name)
+	if err != nil {
+		return s, false, err
+	}
+	if info.IsDir() {
+		return s, false, fmt.Errorf("%s is a directory", name)
+	}
+	if info.Size() > compareMax {
+		return s, false, fmt.Errorf("%s is %d bytes, over the %d bytes diffdesk shows; deskdiff %s … prints the diff of any size", name, info.Size(), compareMax, name)
+	}
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return s, false, err
+	}
+	if strings.IndexByte(string(b[:min(len(b), 8000)]), 0) >= 0 {
+		return s, false, fmt.Errorf("%s: %w", name, errNotText)
+	}
+	s.Text = string(b)
+	if !utf8.ValidString(s.Text) {
+		s.Text = strings.ToValidUTF8(s.Text, "\uFFFD")
+		return s, false, nil
+	}
+	return s, true, nil
+}
+
+// compare runs `diffdesk OLD NEW`: the window, or, for what it cannot
+// show, a clear message. It returns the exit code: 0 shown (or binary
+// files that are the same), 1 binary files that differ (as diff), 2 bad
+// arguments.
+func compare(oldName, newName string, stdout, stderr io.Writer, show func(old, new ui.CompareSide, note string) int) int {
+	if dirA, dirB := isDir(oldName), isDir(newName); dirA || dirB {
+		if !dirA || !dirB {
+			fmt.Fprintf(stderr, "diffdesk: %s is a directory and %s is not: diffdesk OLD NEW compares two files\n", dirName(oldName, newName, dirA), dirName(oldName, newName, !dirA))
+			return 2
+		}
+		return compareDirs(oldName, newName, stderr)
+	}
+	if oldName == os.DevNull && newName == os.DevNull {
+		fmt.Fprintln(stderr, "diffdesk: both sides are /dev/null: nothing to compare")
+		return 2
+	}
+	old, okA, errA := readSide(oldName)
+	new, okB, errB := readSide(newName)
+	if errors.Is(errA, errNotText) || errors.Is(errB, errNotText) {
+		if errA != nil && !errors.Is(errA, errNotText) || errB != nil && !errors.Is(errB, errNotText) {
+			fmt.Fprintf(stderr, "diffdesk: %v\n", errors.Join(errA, errB))
+			return 2
+		}
+		if sameBytes(oldName, newName) {
+			fmt.Fprintf(stdout, "Binary files %s and %s are the same\n", oldName, newName)
+			return 0
+		}
+		fmt.Fprintf(stdout, "Binary files %s and %s differ (diffdesk shows text files)\n", oldName, newName)
+		return 1
+	}
+	if err := errors.Join(errA, errB); err != nil {
+		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
+		return 2
+	}
+	var note string
+	switch {
+	case !okA && !okB:
+		note = "Neither file is all UTF-8: the bytes that are not are shown as �."
+	case !okA:
+		note = old.Name + " is not all UTF-8: the bytes that are not are shown as �."
+	case !okB:
+		note = new.Name + " is not all UTF-8: the bytes that are not are shown as �."
+	}
+	return show(old, new, note)
+}
+
+func isDir(name string) bool {
+	info, err := os.Stat(name)
+	return err == nil && info.IsDir()
+}
+
+func dirName(a, b string, first bool) string {
+	if first {
+		return a
+	}
+	return b
+}
+
+// sameBytes reports whether two files (or /dev/null) hold the same bytes.
+func sameBytes(a, b string) bool {
+	x, errA := os.ReadFile(a)
+	y, errB := os.ReadFile(b)
+	return errA == nil && errB == nil && string(x) == string(y)
+}
+
+// compareDirs answers two directories (git difftool --dir-diff): the
+// files that differ, and how to review them one at a time.
+func compareDirs(a, b string, stderr io.Writer) int {
+	files := map[string]int{} // 1: only in a, 2: only in b, 3: both
+	for bit, root := range []string{a, b} {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			rel, _ := filepath.Rel(root, p)
+			files[rel] |= 1 << bit
+			return nil
+		})
+	}
+	var lines []string
+	for rel, in := range files {
+		switch in {
+		case 1:
+			lines = append(lines, "  deleted  "+rel)
+		case 2:
+			lines = append(lines, "  added    "+rel)
+		default:
+			if !sameBytes(filepath.Join(a, rel), filepath.Join(b, rel)) {
+				lines = append(lines, "  changed  "+rel)
+			}
+		}
+	}
+	sort.Slice(lines, func(i, j int) bool { return lines[i][11:] < lines[j][11:] })
+	fmt.Fprintf(stderr, "diffdesk: %s and %s are directories (git difftool --dir-diff): diffdesk compares two files, one window each.\n", a, b)
+	if len(lines) == 0 {
+		fmt.Fprintln(stderr, "No file differs.")
+		return 0
+	}
+	fmt.Fprintf(stderr, "%d %s differ:\n%s\nRun git difftool without -d (--dir-diff) to review them one by one.\n", len(lines), plural(len(lines), "file", "files"), strings.Join(lines, "\n"))
+	return 2
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

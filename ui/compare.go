@@ -1,0 +1,260 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/app"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/ui/diffview"
+)
+
+// CompareSide is one file of a read-only comparison (`diffdesk OLD NEW`,
+// git difftool): its name as given, its text, and whether it is missing
+// (/dev/null: the file is added, or deleted).
+type CompareSide struct {
+	Name    string
+	Text    string
+	Missing bool
+}
+
+// Compare is the window of a read-only comparison: the review window's
+// side-by-side view (highlighting, folds, search, moves, wrap, inline) of
+// two files, with no desk behind it: nothing is approved, rejected, edited
+// or written, and the keys that would say so only say that.
+type Compare struct {
+	Win     fyne.Window
+	app     fyne.App
+	view    *diffview.DiffView
+	old     CompareSide
+	new     CompareSide
+	title   *widget.Label
+	note    *widget.Label
+	counter *widget.Label
+	message *widget.Label
+}
+
+// compareReadOnly is what a key of the review window that decides or
+// edits says in a comparison.
+const compareReadOnly = "Read-only comparison: nothing here is approved, rejected, edited or written (diffdesk OLD NEW only shows the difference)."
+
+// compareBinding is a key of the comparison window.
+type compareBinding struct {
+	r    rune
+	what string
+	do   func(c *Compare)
+}
+
+// compareBindings are the comparison's keys: the review window's keys that
+// read a diff, with the same runes.
+func compareBindings() []compareBinding {
+	return []compareBinding{
+		{'j', "next change", func(c *Compare) { c.step(c.view.NextHunk, "No change below.") }},
+		{'k', "previous change", func(c *Compare) { c.step(c.view.PrevHunk, "No change above.") }},
+		{'z', "fold unchanged lines (3 either side of a change), or show them all", func(c *Compare) { c.view.SetCollapse(c.view.Folds() == 0) }},
+		{'{', "20 more unchanged lines above the current change", func(c *Compare) { c.step(c.view.ExpandAbove, "Nothing collapsed there.") }},
+		{'}', "20 more unchanged lines below the current change", func(c *Compare) { c.step(c.view.ExpandBelow, "Nothing collapsed there.") }},
+		{'w', "wrap long lines", func(c *Compare) { c.toggle(prefWrap, c.view.SetWrap) }},
+		{'i', "inline layout (one column) or side by side", func(c *Compare) { c.toggle(prefInline, c.view.SetInline) }},
+		{'W', "ignore whitespace: fade whitespace-only changes", func(c *Compare) { c.view.SetIgnoreWhitespace(!c.view.IgnoreWhitespace()) }},
+		{'m', "jump to the other end of a moved block", func(c *Compare) {
+			c.step(c.view.JumpMoved, "No moved lines here: moved blocks are the teal lines.")
+		}},
+		{'/', "search both sides (Ctrl+F too)", func(c *Compare) { c.view.ShowSearch() }},
+		{'q', "close", func(c *Compare) { c.Win.Close() }},
+		{'?', "show these keys", func(c *Compare) { c.showKeys() }},
+	}
+}
+
+// compareRefused are the review window's keys that decide, tick or edit
+// (keys.go): in a comparison they only say it is read-only.
+const compareRefused = "asStrRAeHxc uJvnp[]g123456789"
+
+// NewCompare opens the comparison of old and new in a window of a; note,
+// when not "", is said above the diff (e.g. bytes that are not UTF-8).
+func NewCompare(a fyne.App, old, new CompareSide, note string) *Compare {
+	c := &Compare{app: a, old: old, new: new, view: diffview.NewDiffView()}
+	c.view.ReadOnly = true
+	c.Win = a.NewWindow("DiffDesk — " + compareTitle(old, new) + " (read-only)")
+	c.title = widget.NewLabelWithStyle(compareTitle(old, new), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	c.title.Truncation = fyne.TextTruncateEllipsis
+	c.note = widget.NewLabel("")
+	c.note.Wrapping = fyne.TextWrapWord
+	c.counter = widget.NewLabel("")
+	c.message = widget.NewLabel("Read-only: j/k changes · / search · z fold · w wrap · i inline · m moved · q close · ? keys")
+	c.message.Wrapping = fyne.TextWrapWord
+	notes := []string{}
+	switch {
+	case old.Missing:
+		notes = append(notes, "A new file: there is no old one.")
+	case new.Missing:
+		notes = append(notes, "The file is deleted: there is no new one.")
+	case old.Text == new.Text:
+		notes = append(notes, "The files are identical.")
+	}
+	if note != "" {
+		notes = append(notes, note)
+	}
+	c.note.SetText(strings.Join(notes, " "))
+	if c.note.Text == "" {
+		c.note.Hide()
+	}
+	top := container.NewVBox(c.title, c.note, c.counter)
+	c.Win.SetContent(container.NewBorder(top, c.message, nil, nil, c.view))
+	c.Win.Resize(fyne.NewSize(1100, 750))
+	p := a.Preferences()
+	c.view.SetWrap(p.Bool(prefWrap))
+	c.view.SetInline(p.Bool(prefInline))
+	c.view.SetDark(isDark(a))
+	c.view.SetTexts(comparePath(old, new), old.Text, new.Text)
+	c.view.SetCollapse(true)
+	c.view.NextHunk() // open at the first change
+	c.view.OnSearchClosed = func() { c.Win.Canvas().Unfocus() }
+	c.bindKeys()
+	c.updateCounter()
+	return c
+}
+
+// compareTitle names the two files: "OLD  vs  NEW", a missing one as "(none)".
+func compareTitle(old, new CompareSide) string {
+	name := func(s CompareSide) string {
+		if s.Missing {
+			return "(none)"
+		}
+		return s.Name
+	}
+	return name(old) + "  vs  " + name(new)
+}
+
+// comparePath is the name the view highlights by: the new file's, or the
+// old one's when the new one is missing.
+func comparePath(old, new CompareSide) string {
+	if new.Missing {
+		return old.Name
+	}
+	return new.Name
+}
+
+// TypeKey does what typing r in the window does; it reports whether r is
+// one of the comparison's keys or one of the review's it refuses.
+func (c *Compare) TypeKey(r rune) bool {
+	if c.Win.Canvas().Overlays().Top() != nil {
+		return false
+	}
+	for _, k := range compareBindings() {
+		if k.r == r {
+			c.say("")
+			k.do(c)
+			c.updateCounter()
+			return true
+		}
+	}
+	if strings.ContainsRune(compareRefused, r) {
+		c.say(compareReadOnly)
+		return true
+	}
+	return false
+}
+
+// Message is the line under the diff: the answer to the last key.
+func (c *Compare) Message() string { return c.message.Text }
+
+// Note is what is said above the diff: a new, deleted or identical file,
+// bytes that are not UTF-8.
+func (c *Compare) Note() string { return c.note.Text }
+
+// View is the diff view.
+func (c *Compare) View() *diffview.DiffView { return c.view }
+
+func (c *Compare) say(s string) {
+	if s == "" {
+		s = "Read-only: j/k changes · / search · z fold · w wrap · i inline · m moved · q close · ? keys"
+	}
+	c.message.SetText(s)
+}
+
+// step runs a move of the view, saying why not when it cannot.
+func (c *Compare) step(move func() bool, why string) {
+	if !move() {
+		c.say(why)
+	}
+}
+
+// toggle flips a view option kept in the preferences (the review window's
+// Wrap and Inline).
+func (c *Compare) toggle(pref string, set func(bool)) {
+	on := !c.app.Preferences().Bool(pref)
+	c.app.Preferences().SetBool(pref, on)
+	set(on)
+}
+
+// updateCounter says where the view is: "change 2 of 5", or that there
+// are none.
+func (c *Compare) updateCounter() {
+	cur, n, _ := c.view.HunkCount()
+	switch {
+	case n == 0:
+		c.counter.SetText("No changes.")
+	case cur <= 0:
+		c.counter.SetText(fmt.Sprintf("%d %s", n, plural(n, "change", "changes")))
+	default:
+		c.counter.SetText(fmt.Sprintf("change %d of %d", cur, n))
+	}
+}
+
+// bindKeys routes typed runes and keys to the comparison's keys.
+func (c *Compare) bindKeys() {
+	cv := c.Win.Canvas()
+	cv.SetOnTypedRune(func(r rune) { c.TypeKey(r) })
+	cv.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+		switch ev.Name {
+		case fyne.KeyEscape:
+			c.view.CloseSearch()
+		case fyne.KeyPageDown, fyne.KeyPageUp, fyne.KeyHome, fyne.KeyEnd:
+			pageKey(c.view, ev.Name)
+		case fyne.KeyDown:
+			c.step(c.view.NextHunk, "No change below.")
+			c.updateCounter()
+		case fyne.KeyUp:
+			c.step(c.view.PrevHunk, "No change above.")
+			c.updateCounter()
+		case fyne.KeyF3:
+			if c.view.Searching() {
+				c.view.NextMatch()
+			}
+		}
+	})
+	find := &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
+	cv.AddShortcut(find, func(fyne.Shortcut) { c.view.ShowSearch() })
+	c.view.OnShortcut = func(s fyne.Shortcut) {
+		if cs, ok := s.(*desktop.CustomShortcut); ok && cs.KeyName == fyne.KeyF {
+			c.view.ShowSearch()
+		}
+	}
+}
+
+// showKeys lists the comparison's keys in a dialog.
+func (c *Compare) showKeys() {
+	var b strings.Builder
+	for _, k := range compareBindings() {
+		fmt.Fprintf(&b, "%c\t%s\n", k.r, k.what)
+	}
+	b.WriteString("Page Up/Down, Home, End\tscroll\nEsc\tclose the search\n\n" + compareReadOnly)
+	dialog.ShowInformation("Keys", b.String(), c.Win)
+}
+
+// CompareMain shows the comparison of old and new until its window is
+// closed, and returns the exit code.
+func CompareMain(old, new CompareSide, note string) int {
+	a := app.NewWithID(AppID)
+	a.SetIcon(AppIcon)
+	c := NewCompare(a, old, new, note)
+	defer stopOnSignal(a)()
+	c.Win.ShowAndRun()
+	return 0
+}
