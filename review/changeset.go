@@ -142,6 +142,9 @@ type ChangesetDecision struct {
 	// had on screen, which the journal keeps; a proposal missing from it
 	// is not tracked.
 	Seen map[string]map[string][]string
+	// SeenLines maps a proposal's id to its Decision.SeenLines: how many
+	// lines of its hunks shown in part were on screen.
+	SeenLines map[string]map[string]map[string]int
 	// Comments maps a proposal's id to its Decision.Comments: the person's
 	// comments on its lines, each sent with that proposal's outcome only.
 	Comments map[string][]journal.Comment
@@ -195,7 +198,7 @@ func (d *Desk) DecideChangeset(ctx context.Context, key string, dec ChangesetDec
 				continue
 			}
 		}
-		o, err := d.Decide(ctx, p.ID, Decision{Verdict: dec.Verdict, Feedback: dec.Feedback, Seen: dec.Seen[p.ID], Comments: dec.Comments[p.ID], By: dec.By})
+		o, err := d.Decide(ctx, p.ID, Decision{Verdict: dec.Verdict, Feedback: dec.Feedback, Seen: dec.Seen[p.ID], SeenLines: dec.SeenLines[p.ID], Comments: dec.Comments[p.ID], By: dec.By})
 		if err != nil {
 			res.Skipped = append(res.Skipped, ChangesetSkip{p.ID, err.Error()})
 			continue

@@ -47,6 +47,11 @@ type Decision struct {
 	// on screen before deciding; the journal records, per hunk, whether it
 	// was seen. nil: not tracked (a rule, a reviewer that does not say).
 	Seen map[string][]string
+	// SeenLines maps a file's path (as in Seen) and the id of one of its
+	// hunks shown only in part to how many of the lines it changes
+	// (HunkLines) were on screen; a hunk in Seen counts all of them, one in
+	// neither none. The journal says "N of M changed lines never on screen".
+	SeenLines map[string]map[string]int
 	// Overwrite maps the path of a stale file to the hex SHA-256 of the disk
 	// content the person reviewed (in the base / disk / proposal view). The
 	// write goes ahead only while the disk still holds exactly that content.
@@ -98,7 +103,7 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 			return Outcome{}, err
 		}
 		dec.Comments = cs
-		if dec.seen, err = seenRecord(p, dec.Seen); err != nil {
+		if dec.seen, err = seenRecord(p, dec.Seen, dec.SeenLines); err != nil {
 			return Outcome{}, err
 		}
 	}

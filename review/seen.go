@@ -8,11 +8,15 @@ import (
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
-// Seen coverage: which hunks of a proposal the person had on screen.
+// Seen coverage: which lines of a proposal's changes the person had on
+// screen.
 //
-// The window tracks it (ui/diffview's SeenHunks) and sends it with a
-// decision as Decision.Seen; the journal keeps, per hunk of the proposal's
-// own diff (File.Hunks: base against proposed), whether it was seen.
+// The window tracks it (ui/diffview's SeenIn, LinesSeen) and sends it with
+// a decision as Decision.Seen (the hunks seen whole) and
+// Decision.SeenLines (how many lines of the others were on screen); the
+// journal keeps, per hunk of the proposal's own diff (File.Hunks: base
+// against proposed), whether it was seen whole and how many of the lines
+// it changes were on screen (HunkLines).
 // CheckSeen is the question before approving: it takes any number of
 // proposals, so a whole changeset's approval asks it once.
 
@@ -27,25 +31,21 @@ func (e *SeenError) Error() string {
 	return fmt.Sprintf("review: seen (on %s): %s", e.Path, e.Detail)
 }
 
-// seenRecord checks seen (path → ids of the hunks on screen; a path is
-// absolute, or relative to its root when that names one file of p) and
-// returns one journal.HunkSeen per hunk of each of p's files, in file
-// and hunk order; nil when seen is nil (not tracked).
-func seenRecord(p Proposal, seen map[string][]string) ([]journal.HunkSeen, error) {
+// seenRecord checks seen (path → ids of the hunks every line of which was
+// on screen; a path is absolute, or relative to its root when that names
+// one file of p) and lines (path → hunk id → how many of its changed lines
+// were on screen, for hunks partly shown), and returns one
+// journal.HunkSeen per hunk of each of p's files, in file and hunk order,
+// each with its lines; nil when seen is nil (not tracked).
+func seenRecord(p Proposal, seen map[string][]string, lines map[string]map[string]int) ([]journal.HunkSeen, error) {
 	if seen == nil {
 		return nil, nil
 	}
-	byPath := map[string]map[string]bool{}
-	paths := make([]string, 0, len(seen))
-	for path := range seen {
-		paths = append(paths, path)
-	}
-	sort.Strings(paths) // the first bad one, the same every time
 	hunks := map[string][]engine.Hunk{}
-	for _, path := range paths {
+	file := func(path string) (File, map[string]bool, error) {
 		f, err := commentFile(p, path)
 		if err != nil {
-			return nil, &SeenError{Path: Printable(path), Detail: err.Error()}
+			return File{}, nil, &SeenError{Path: Printable(path), Detail: err.Error()}
 		}
 		if hunks[f.Path] == nil {
 			hunks[f.Path] = f.Hunks()
@@ -54,6 +54,17 @@ func seenRecord(p Proposal, seen map[string][]string) ([]journal.HunkSeen, error
 		for _, h := range hunks[f.Path] {
 			ids[h.ID] = true
 		}
+		return f, ids, nil
+	}
+	notHunk := func(path, id string, n int) error {
+		return &SeenError{Path: Printable(path), Detail: fmt.Sprintf("%q is not a hunk of this file's proposal (its hunks: %d)", id, n)}
+	}
+	byPath := map[string]map[string]bool{}
+	for _, path := range sortedKeys(seen) { // the first bad one, the same every time
+		f, ids, err := file(path)
+		if err != nil {
+			return nil, err
+		}
 		set := byPath[f.Path]
 		if set == nil {
 			set = map[string]bool{}
@@ -61,9 +72,29 @@ func seenRecord(p Proposal, seen map[string][]string) ([]journal.HunkSeen, error
 		}
 		for _, id := range seen[path] {
 			if !ids[id] {
-				return nil, &SeenError{Path: Printable(path), Detail: fmt.Sprintf("%q is not a hunk of this file's proposal (its hunks: %d)", id, len(ids))}
+				return nil, notHunk(path, id, len(ids))
 			}
 			set[id] = true
+		}
+	}
+	partly := map[string]map[string]int{}
+	for _, path := range sortedKeys(lines) {
+		f, ids, err := file(path)
+		if err != nil {
+			return nil, err
+		}
+		if partly[f.Path] == nil {
+			partly[f.Path] = map[string]int{}
+		}
+		for _, id := range sortedKeys(lines[path]) {
+			n := lines[path][id]
+			switch {
+			case !ids[id]:
+				return nil, notHunk(path, id, len(ids))
+			case n < 0:
+				return nil, &SeenError{Path: Printable(path), Detail: fmt.Sprintf("hunk %q: %d lines on screen; want 0 or more", id, n)}
+			}
+			partly[f.Path][id] = n
 		}
 	}
 	out := []journal.HunkSeen{}
@@ -73,10 +104,30 @@ func seenRecord(p Proposal, seen map[string][]string) ([]journal.HunkSeen, error
 			hs = f.Hunks()
 		}
 		for _, h := range hs {
-			out = append(out, journal.HunkSeen{Path: f.Path, Hunk: h.ID, Seen: byPath[f.Path][h.ID]})
+			n := HunkLines(h)
+			r := journal.HunkSeen{Path: f.Path, Hunk: h.ID, Seen: byPath[f.Path][h.ID], Lines: n, LinesSeen: min(partly[f.Path][h.ID], n)}
+			if r.Seen {
+				r.LinesSeen = n
+			}
+			out = append(out, r)
 		}
 	}
 	return out, nil
+}
+
+// HunkLines is how many lines hunk h changes, removed and added (at least
+// 1): the unit "seen" is counted in.
+func HunkLines(h engine.Hunk) int {
+	return max((h.Change.A1-h.Change.A0)+(h.Change.B1-h.Change.B0), 1)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // ProposalSeen is one proposal about to be approved and what of it the

@@ -36,7 +36,7 @@ func TestDecideRecordsHunksSeen(t *testing.T) {
 		var want []journal.HunkSeen
 		if tracked {
 			dec.Seen = map[string][]string{"app.go": {hs[1].ID}}
-			want = []journal.HunkSeen{{Path: path, Hunk: hs[0].ID, Seen: false}, {Path: path, Hunk: hs[1].ID, Seen: true}}
+			want = []journal.HunkSeen{{Path: path, Hunk: hs[0].ID, Seen: false, Lines: 2}, {Path: path, Hunk: hs[1].ID, Seen: true, Lines: 2, LinesSeen: 2}}
 		}
 		d.MustDecide(t, p.ID, dec)
 		page, err := d.Journal.History(context.Background(), journal.Filter{})

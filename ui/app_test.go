@@ -304,13 +304,6 @@ func TestSecondDeskOnTheSocketIsAClearError(t *testing.T) {
 	}
 }
 
-func TestMainRejectsStrayArguments(t *testing.T) {
-	var out, errb strings.Builder
-	if code := Main([]string{"somewhere"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--workspace") {
-		t.Errorf("Main(somewhere) = %d, %q", code, errb.String())
-	}
-}
-
 func TestEndToEndShowsTheFormattersChange(t *testing.T) {
 	e := newE2EWithConfig(t, "[[formatter]]\nglob = \"*.txt\"\ncommand = [\"tr\", \"a-z\", \"A-Z\"]\n")
 	e.write("shout.txt", "hello\n")

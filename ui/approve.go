@@ -230,7 +230,7 @@ func (d *detail) decide(dec review.Decision) {
 	}
 	id := d.id
 	dec.Comments = d.comments.of(id)
-	dec.Seen = d.seenForDecision()
+	dec.Seen, dec.SeenLines = d.seenForDecision(), d.seenLinesForDecision()
 	d.deciding = true
 	d.w.autoPicked = false // the person acted on it: keep it shown
 	// What each file is written as before formatting, to show the

@@ -393,6 +393,7 @@ func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 	shownOpen := d.canDecide()
 	open := d.tree.openProposals()
 	_, dec.Seen = d.changesetSeen(open) // the journal keeps what was on screen
+	dec.SeenLines = d.changesetSeenLines(open)
 	// Each proposal's comments go with its own outcome.
 	for _, p := range open {
 		if cs := d.comments.of(p.ID); len(cs) > 0 {

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
@@ -251,10 +250,9 @@ func (c *Compare) showKeys() {
 // CompareMain shows the comparison of old and new until its window is
 // closed, and returns the exit code.
 func CompareMain(old, new CompareSide, note string) int {
-	a := app.NewWithID(AppID)
-	a.SetIcon(AppIcon)
+	a := NewApp()
 	c := NewCompare(a, old, new, note)
-	defer stopOnSignal(a)()
+	defer QuitOnSignal(a)()
 	c.Win.ShowAndRun()
 	return 0
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/app"
 	"fyne.io/fyne/v2/dialog"
 
 	"github.com/diffdesk/diffdesk/review"
@@ -18,11 +17,11 @@ import (
 	"github.com/diffdesk/diffdesk/review/remote"
 )
 
-// mainDesks runs the window over the desks --connect and --desks name,
+// RunDesks runs the window over the desks --connect and --desks name,
 // as one queue (remote.Fleet): each proposal labelled with its desk, each
 // decision sent to the desk that holds it; a desk that drops is shown
 // unreachable and reached again by itself.
-func mainDesks(values []string, all bool, stdout, stderr io.Writer) int {
+func RunDesks(values []string, all bool, stdout, stderr io.Writer) int {
 	var list []config.ConnectEntry
 	if all || slices.ContainsFunc(values, func(v string) bool { return v != "local" && !strings.Contains(v, "://") }) {
 		file, err := config.DefaultPath()
@@ -64,8 +63,7 @@ func mainDesks(values []string, all bool, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer f.Close()
-	a := app.NewWithID(AppID)
-	a.SetIcon(AppIcon)
+	a := NewApp()
 	w, fleet = NewWindow(a, f, WindowOptions{Remote: fleetTitle(f.Labels(), f.Reachable()), History: true}), f
 	close(started)
 	w.askFleetTrust(f, stderr)
@@ -75,7 +73,7 @@ func mainDesks(values []string, all bool, stdout, stderr io.Writer) int {
 		}
 	}
 	fmt.Fprintf(stdout, "diffdesk: workspaces %s\n", strings.Join(f.Roots(), ", "))
-	defer stopOnSignal(a)()
+	defer QuitOnSignal(a)()
 	w.Win.ShowAndRun()
 	w.Close()
 	return 0

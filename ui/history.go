@@ -545,6 +545,7 @@ func (h *historyView) loadDecider(e journal.Entry) {
 		return func() {
 			if err == nil && gen == h.whoGen {
 				h.title.SetText(entryTitle(e, det))
+				h.showSeen(e, det) // historyseen.go
 			}
 		}
 	})

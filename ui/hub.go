@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -10,52 +9,33 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/app"
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/hub"
 )
 
-// hubFlags are how the window reaches a hub: --hub, --hub-creds,
-// --hub-name, --hub-ca (as deskctl hub review takes them).
-type hubFlags struct{ url, creds, name, ca string }
-
-func addHubFlags(fl *flag.FlagSet) *hubFlags {
-	h := &hubFlags{}
-	fl.StringVar(&h.url, "hub", "", "review every desk on a team hub: its `URL`s, nats://127.0.0.1:4222 on this machine, tls://HOST:PORT off it (comma-separated for a cluster); with --hub-creds; no desk starts here")
-	fl.StringVar(&h.creds, "hub-creds", "", "the `FILE` with your reviewer's NKey seed, from deskctl hub add --role reviewer")
-	fl.StringVar(&h.name, "hub-name", "", "the `NAME` the credentials were issued for (default: the seed file's name without .nk)")
-	fl.StringVar(&h.ca, "hub-ca", "", "the CA `FILE` that signed the hub's certificate (default: the system's roots)")
-	return h
+// HubOptions are how the window reaches a team hub (diffdesk --hub,
+// --hub-creds, --hub-name, --hub-ca, as deskctl hub review takes them).
+type HubOptions struct {
+	URL   string // the hub's URLs, comma-separated for a cluster
+	Creds string // the reviewer's NKey seed file
+	Name  string // the name the credentials were issued for; "" for the seed file's name without .nk
+	CA    string // the CA file that signed the hub's certificate; "" for the system's roots
 }
 
-// elsewhereFlag reports whether a flag is one of a window over desks that
-// run elsewhere (the others belong to a desk of the window's own).
-func elsewhereFlag(name string) bool {
-	switch name {
-	case "connect", "desks", "hub", "hub-creds", "hub-name", "hub-ca":
-		return true
-	}
-	return false
-}
-
-func (h *hubFlags) options() hub.DialOptions {
-	name := h.name
+func (h HubOptions) options() hub.DialOptions {
+	name := h.Name
 	if name == "" {
-		name = strings.TrimSuffix(h.creds[strings.LastIndex(h.creds, "/")+1:], ".nk")
+		name = strings.TrimSuffix(h.Creds[strings.LastIndex(h.Creds, "/")+1:], ".nk")
 	}
-	return hub.DialOptions{URL: h.url, Creds: hub.Credentials{Name: name, Seed: h.creds}, CA: h.ca}
+	return hub.DialOptions{URL: h.URL, Creds: hub.Credentials{Name: name, Seed: h.Creds}, CA: h.CA}
 }
 
-// mainHub runs the window over every desk on the hub (hub.View): each
+// RunHub runs the window over every desk on the hub (hub.View): each
 // proposal under its desk's name, each decision a create of its round's
-// key, the first of which the desk carries out.
-func mainHub(h *hubFlags, withConnect bool, stdout, stderr io.Writer) int {
-	if withConnect {
-		fmt.Fprintln(stderr, "diffdesk: give --hub or --connect/--desks, not both: a hub already carries every desk linked to it")
-		return 2
-	}
-	if h.creds == "" {
+// key, the first of which the desk carries out. It returns the exit code.
+func RunHub(h HubOptions, stdout, stderr io.Writer) int {
+	if h.Creds == "" {
 		fmt.Fprintln(stderr, "diffdesk: --hub needs --hub-creds FILE, a reviewer's seed file from deskctl hub add --role reviewer")
 		return 2
 	}
@@ -73,7 +53,7 @@ func mainHub(h *hubFlags, withConnect bool, stdout, stderr io.Writer) int {
 		}
 		go func() { // the window exists once the hub is open
 			<-started
-			fyne.Do(func() { w.hubState(h.url, state == "disconnected") })
+			fyne.Do(func() { w.hubState(h.URL, state == "disconnected") })
 		}()
 	}
 	nc, err := hub.Dial(o)
@@ -96,12 +76,11 @@ func mainHub(h *hubFlags, withConnect bool, stdout, stderr io.Writer) int {
 	}
 	defer v.Close()
 	v.OnNotice(func(s string) { fmt.Fprintf(stderr, "diffdesk: %s\n", review.Printable(s)) })
-	a := app.NewWithID(AppID)
-	a.SetIcon(AppIcon)
-	w = NewWindow(a, hubDesk{v}, WindowOptions{Remote: "hub " + h.url})
+	a := NewApp()
+	w = NewWindow(a, hubDesk{v}, WindowOptions{Remote: "hub " + h.URL})
 	close(started)
-	fmt.Fprintf(stdout, "diffdesk: reviewing every desk on the hub %s as %s\n", h.url, o.Creds.Name)
-	defer stopOnSignal(a)()
+	fmt.Fprintf(stdout, "diffdesk: reviewing every desk on the hub %s as %s\n", h.URL, o.Creds.Name)
+	defer QuitOnSignal(a)()
 	w.Win.ShowAndRun()
 	w.Close()
 	return 0

@@ -15,7 +15,8 @@ import (
 // never shown, or files never opened, the window asks once
 // (confirmUnseen), unless the person turned that off in the View options
 // (prefAskUnseen). Every decision the person makes carries the hunks seen
-// (Decision.Seen), and the journal keeps them per hunk.
+// (Decision.Seen) and the lines on screen of the others
+// (Decision.SeenLines); the journal keeps them per hunk, by lines.
 
 // prefAskUnseen is the window preference: ask before approving hunks
 // never on screen (default on).
@@ -221,6 +222,43 @@ func (d *detail) seenForDecision() map[string][]string {
 		return nil // a stream's text grows under the view: not tracked
 	}
 	return review.SeenIDs(d.p, d.seenSets(), d.fileHunks)
+}
+
+// seenLinesForDecision is, per file of the shown proposal, its hunks shown
+// only in part and how many of the lines each changes were on screen
+// (Decision.SeenLines: the journal counts seen by lines). Only the
+// proposal's own hunks: a stale or edited view's other changes are not
+// the proposal's.
+func (d *detail) seenLinesForDecision() map[string]map[string]int {
+	if len(d.p.Files) == 0 || d.p.State == review.StateStreaming {
+		return nil
+	}
+	out := map[string]map[string]int{}
+	for _, f := range d.p.Files {
+		part := d.view.LinesSeen(f.Path)
+		for _, h := range d.fileHunks(f) {
+			if n := part[h.ID][0]; n > 0 {
+				if out[f.Path] == nil {
+					out[f.Path] = map[string]int{}
+				}
+				out[f.Path][h.ID] = n
+			}
+		}
+	}
+	return out
+}
+
+// changesetSeenLines is, for deciding the proposals ps together, each
+// one's Decision.SeenLines: the shown proposal's lines partly seen; the
+// others' partly seen hunks are not kept once another proposal is shown
+// (their lines count as never on screen).
+func (d *detail) changesetSeenLines(ps []review.Proposal) map[string]map[string]map[string]int {
+	for _, p := range ps {
+		if p.ID == d.id {
+			return map[string]map[string]map[string]int{p.ID: d.seenLinesForDecision()}
+		}
+	}
+	return nil
 }
 
 // keepSeen remembers the hunks of the shown proposal that were on screen,

@@ -105,7 +105,11 @@ func TestApproveAnywayRecordsHunksUnseen(t *testing.T) {
 	det := journalDetail(t, h, p.ID)
 	var want []journal.HunkSeen
 	for _, hk := range hs {
-		want = append(want, journal.HunkSeen{Path: p.Files[0].Path, Hunk: hk.ID, Seen: !slices.Contains(unseen, hk.ID)})
+		r := journal.HunkSeen{Path: p.Files[0].Path, Hunk: hk.ID, Seen: !slices.Contains(unseen, hk.ID), Lines: 2} // one line each way
+		if r.Seen {
+			r.LinesSeen = 2
+		}
+		want = append(want, r)
 	}
 	if !reflect.DeepEqual(det.Seen, want) {
 		t.Errorf("journal seen = %+v; want %+v", det.Seen, want)

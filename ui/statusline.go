@@ -17,13 +17,14 @@ import (
 type statusLine struct {
 	message, counter, keyboard, status *widget.Label
 	row                                *fyne.Container // message, counter and keyboard
+	counterW                           steadyWidth     // the counter's slot, as wide as it has been
 }
 
 func newStatusLine() *statusLine {
 	l := &statusLine{message: widget.NewLabel(""), counter: widget.NewLabel(""), keyboard: widget.NewLabel(""), status: widget.NewLabel("")}
 	l.message.Wrapping = fyne.TextWrapWord // a hint cut off at "…" could not be read (real window)
 	l.status.Wrapping = fyne.TextWrapWord
-	l.row = container.NewBorder(nil, nil, nil, container.NewHBox(l.counter, l.keyboard), l.message)
+	l.row = container.NewBorder(nil, nil, nil, container.NewHBox(container.New(&l.counterW, l.counter), l.keyboard), l.message)
 	return l
 }
 
@@ -38,7 +39,14 @@ func (l *statusLine) setStatus(s string, isErr bool) {
 func (l *statusLine) say(s string) { l.message.SetText(s) }
 
 // setCounter says where the view is among the hunks ("" says nothing).
-func (l *statusLine) setCounter(s string) { l.counter.SetText(s) }
+func (l *statusLine) setCounter(s string) {
+	if s == "" {
+		l.counterW.reset()
+	}
+	if s != l.counter.Text {
+		l.counter.SetText(s)
+	}
+}
 
 // setKeyboard says who has the keyboard.
 func (l *statusLine) setKeyboard(s string) { l.keyboard.SetText(s) }

@@ -90,15 +90,15 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 	return 0
 }
 
-// writeSeen says how many of the proposal's hunks the person had on
-// screen before deciding, and names, per file, the hunks never shown;
-// nothing when that was not tracked.
+// writeSeen says how many of the lines the proposal changes were never on
+// screen before the decision (journal.SeenSummary), and names, per file,
+// the hunks not seen whole, with how many of their lines were; nothing
+// when that was not tracked.
 func writeSeen(w io.Writer, hs []journal.HunkSeen) {
 	if hs == nil {
 		return
 	}
-	seen, total := journal.SeenCount(hs)
-	fmt.Fprintf(w, "seen:     %d of %d hunks on screen before the decision\n", seen, total)
+	fmt.Fprintf(w, "seen:     %s before the decision\n", journal.SeenSummary(hs))
 	var paths []string
 	never := map[string][]string{}
 	for _, h := range hs {
@@ -108,10 +108,14 @@ func writeSeen(w io.Writer, hs []journal.HunkSeen) {
 		if never[h.Path] == nil {
 			paths = append(paths, h.Path)
 		}
-		never[h.Path] = append(never[h.Path], review.Printable(h.Hunk))
+		id := review.Printable(h.Hunk)
+		if h.Lines > 0 {
+			id += fmt.Sprintf(" (%d of %d lines shown)", min(max(h.LinesSeen, 0), h.Lines), h.Lines)
+		}
+		never[h.Path] = append(never[h.Path], id)
 	}
 	for _, p := range paths {
-		fmt.Fprintf(w, "  never on screen in %s: %s\n", shownPath(p), strings.Join(never[p], ", "))
+		fmt.Fprintf(w, "  not seen whole in %s: %s\n", shownPath(p), strings.Join(never[p], ", "))
 	}
 }
 

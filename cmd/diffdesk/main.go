@@ -25,5 +25,5 @@ func main() {
 		}))
 	}
 	profileFromEnv()
-	os.Exit(ui.Main(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }

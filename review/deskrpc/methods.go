@@ -305,7 +305,7 @@ func (cc *conn) decide(ctx context.Context, p decideParams) (any, error) {
 	for i := range p.Comments {
 		p.Comments[i].Quote = "" // the desk quotes the lines itself
 	}
-	o, err := cc.s.desk.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite, Comments: p.Comments, Seen: p.Seen, By: cc.whoDecides()})
+	o, err := cc.s.desk.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite, Comments: p.Comments, Seen: p.Seen, SeenLines: p.SeenLines, By: cc.whoDecides()})
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +325,7 @@ func (cc *conn) decideChangeset(ctx context.Context, p decideChangesetParams) (a
 			cs[i].Quote = "" // the desk quotes the lines itself
 		}
 	}
-	res, err := cc.s.desk.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback, Seen: p.Seen, Comments: p.Comments, By: cc.whoDecides()})
+	res, err := cc.s.desk.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback, Seen: p.Seen, SeenLines: p.SeenLines, Comments: p.Comments, By: cc.whoDecides()})
 	if errors.Is(err, review.ErrUnknownChangeset) {
 		return nil, &rpcError{Code: codeInvalidParams, Message: "decideChangeset: " + err.Error() + "; status lists each proposal's changeset"}
 	}
@@ -457,14 +457,15 @@ type (
 		SHA256  string `json:"sha256"`
 	}
 	decideParams struct {
-		ID        string              `json:"id"`
-		Decision  string              `json:"decision"` // a verdict or its imperative: approve, approve-edited, partial, reject
-		Feedback  string              `json:"feedback,omitempty"`
-		Edited    map[string]string   `json:"edited,omitempty"`
-		Hunks     map[string][]string `json:"hunks,omitempty"`
-		Overwrite map[string]string   `json:"overwrite,omitempty"`
-		Comments  []journal.Comment   `json:"comments,omitempty"` // path, side, line, endLine, text; a quote sent is ignored
-		Seen      map[string][]string `json:"seen,omitempty"`     // path → ids of the hunks on screen; absent: not tracked
+		ID        string                    `json:"id"`
+		Decision  string                    `json:"decision"` // a verdict or its imperative: approve, approve-edited, partial, reject
+		Feedback  string                    `json:"feedback,omitempty"`
+		Edited    map[string]string         `json:"edited,omitempty"`
+		Hunks     map[string][]string       `json:"hunks,omitempty"`
+		Overwrite map[string]string         `json:"overwrite,omitempty"`
+		Comments  []journal.Comment         `json:"comments,omitempty"`  // path, side, line, endLine, text; a quote sent is ignored
+		Seen      map[string][]string       `json:"seen,omitempty"`      // path → ids of the hunks on screen; absent: not tracked
+		SeenLines map[string]map[string]int `json:"seenLines,omitempty"` // path → id of a hunk shown in part → its changed lines on screen
 	}
 	decideChangesetParams struct {
 		Changeset string `json:"changeset"` // the key, as status and propose give it
@@ -472,6 +473,8 @@ type (
 		Feedback  string `json:"feedback,omitempty"`
 		// Seen maps a proposal's id to the hunks on screen, as decide's seen.
 		Seen map[string]map[string][]string `json:"seen,omitempty"`
+		// SeenLines maps a proposal's id to decide's seenLines.
+		SeenLines map[string]map[string]map[string]int `json:"seenLines,omitempty"`
 		// Comments maps a proposal's id to its comments, as decide's
 		// comments: each goes with that proposal's outcome only.
 		Comments map[string][]journal.Comment `json:"comments,omitempty"`

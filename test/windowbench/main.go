@@ -51,6 +51,7 @@ const (
 type result struct {
 	open              time.Duration
 	page, wheel, next []time.Duration
+	cpu               [3]time.Duration // the process's CPU (all its threads) per event: Page Down, wheel, next change
 	peakKB            int
 	err               string
 }
@@ -97,14 +98,15 @@ func main() {
 	}
 	fmt.Println()
 	fmt.Println("Medians; ratio = DiffDesk / kdiff3 (below 1: DiffDesk is faster or smaller), Meld / kdiff3 beside it.")
-	fmt.Println("| lines | tool | first paint | Page Down | wheel step | next change | peak RSS |")
-	fmt.Println("|---|---|---:|---:|---:|---:|---:|")
+	fmt.Println("CPU: the process's own CPU time per event (all threads; the X server's is not counted), Page Down / wheel / next change.")
+	fmt.Println("| lines | tool | first paint | Page Down | wheel step | next change | CPU per event | peak RSS |")
+	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|")
 	for _, n := range ns {
 		k := all["kdiff3"][n]
 		for _, t := range toolList {
 			r := all[t][n]
 			if r.err != "" {
-				fmt.Printf("| %d | %s | %s | | | | |\n", n, t, r.err)
+				fmt.Printf("| %d | %s | %s | | | | | |\n", n, t, r.err)
 				continue
 			}
 			cell := func(d time.Duration, base time.Duration) string {
@@ -118,8 +120,8 @@ func main() {
 			if t != "kdiff3" && k.peakKB > 0 {
 				mem += fmt.Sprintf(" (%.2f×)", float64(r.peakKB)/float64(k.peakKB))
 			}
-			fmt.Printf("| %d | %s | %s | %s | %s | %s | %s |\n", n, t, cell(r.open, k.open), cell(median(r.page), median(k.page)),
-				cell(median(r.wheel), median(k.wheel)), cell(median(r.next), median(k.next)), mem)
+			fmt.Printf("| %d | %s | %s | %s | %s | %s | %s / %s / %s | %s |\n", n, t, cell(r.open, k.open), cell(median(r.page), median(k.page)),
+				cell(median(r.wheel), median(k.wheel)), cell(median(r.next), median(k.next)), ms(r.cpu[0]), ms(r.cpu[1]), ms(r.cpu[2]), mem)
 		}
 	}
 }
@@ -128,8 +130,8 @@ func (r result) line() string {
 	if r.err != "" {
 		return r.err
 	}
-	return fmt.Sprintf("first paint %s · Page Down %s · wheel %s · next change %s · peak %d MB", ms(r.open), ms(median(r.page)),
-		ms(median(r.wheel)), ms(median(r.next)), r.peakKB/1024)
+	return fmt.Sprintf("first paint %s · Page Down %s · wheel %s · next change %s · CPU per event %s / %s / %s · peak %d MB", ms(r.open), ms(median(r.page)),
+		ms(median(r.wheel)), ms(median(r.next)), ms(r.cpu[0]), ms(r.cpu[1]), ms(r.cpu[2]), r.peakKB/1024)
 }
 
 func ms(d time.Duration) string {
@@ -457,22 +459,30 @@ func (d *display) run(tool, work, oldPath, newPath string) result {
 		d.button(1)
 	}
 	d.lastRepaint(quiet, 5*time.Second)
-	measure := func(act func()) []time.Duration {
+	pid := cmd.Process.Pid
+	measure := func(act func(), cpu *time.Duration) []time.Duration {
 		var out []time.Duration
+		var used time.Duration
 		for range *runs {
 			d.lastRepaint(quiet, 5*time.Second)
 			d.drain()
 			t := time.Now()
+			if debug {
+				fmt.Fprintf(os.Stderr, "%s event\n", t.Format("15:04:05.000"))
+			}
+			c0 := cpuTime(pid)
 			act()
 			if l := d.lastRepaint(quiet, 10*time.Second); !l.IsZero() {
 				out = append(out, l.Sub(t))
 			}
+			used += cpuTime(pid) - c0
 		}
+		*cpu = used / time.Duration(max(*runs, 1))
 		return out
 	}
-	r.page = measure(func() { d.key(nil, symPageDown) })
-	r.wheel = measure(func() { d.button(5) })
-	r.next = measure(next)
+	r.page = measure(func() { d.key(nil, symPageDown) }, &r.cpu[0])
+	r.wheel = measure(func() { d.button(5) }, &r.cpu[1])
+	r.next = measure(next, &r.cpu[2])
 	r.peakKB = peakKB(cmd.Process.Pid)
 	return r
 }
@@ -506,6 +516,27 @@ func (d *display) windowOf(pid int, limit time.Duration) xproto.Window {
 		}
 	}
 	return 0
+}
+
+// cpuTime is the CPU time pid has used so far, all its threads (user and
+// system; the kernel counts it in ticks of 10 ms: a mean over several
+// events says more than one).
+func cpuTime(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 {
+		s = s[i+1:]
+	}
+	f := strings.Fields(s)
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.Atoi(f[11])
+	k, _ := strconv.Atoi(f[12])
+	return time.Duration(u+k) * 10 * time.Millisecond
 }
 
 // peakKB is the peak resident memory of pid (VmHWM).

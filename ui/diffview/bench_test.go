@@ -112,6 +112,35 @@ func BenchmarkScrollStep100k(b *testing.B) { benchScrollStep(b, 100000) }
 // view's page costs what it does at 100k.
 func BenchmarkScrollStep1M(b *testing.B) { benchScrollStep(b, 1_000_000) }
 
+// BenchmarkPagePainted100k is a page scrolled at 100k lines as the window
+// pays for it on the UI goroutine: the rows bound and drawn, their colours,
+// and each row on screen painted into its raster (rowpaint.go), which the
+// GL driver then uploads as one texture a row.
+func BenchmarkPagePainted100k(b *testing.B) {
+	old, new := goSource(100000, nil), goSource(100000, every20th)
+	v, _ := benchView(b, 1400, 900, false)
+	v.SetTexts("big.go", old, new)
+	page := v.list.Size().Height
+	painted := 0
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := range b.N {
+		y := float32((i*int(page))%(v.model.Len()*int(v.metric.line)-2*int(page)) + 0)
+		v.list.ScrollToOffset(y)
+		for _, r := range v.rowWidgets {
+			if r.id < 0 || !r.Visible() {
+				continue
+			}
+			rr := test.WidgetRenderer(r).(*diffRowRenderer)
+			s := r.Size()
+			rr.raster.Generator(int(s.Width), int(s.Height))
+			painted++
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(painted)/float64(b.N), "rows-painted/op")
+}
+
 func benchScrollStep(b *testing.B, n int) {
 	old, new := goSource(n, nil), goSource(n, every20th)
 	v, _ := benchView(b, 1400, 900, true)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"image/color"
 	"log"
+	"math"
 	"os"
 	"slices"
 
@@ -130,7 +131,8 @@ type DiffView struct {
 	width    float32
 	metric   metrics
 
-	ed         *Editor // non-nil while editable
+	picture    rowPicture // what rows paint into (rowpaint.go)
+	ed         *Editor    // non-nil while editable
 	colBufEd   []int32
 	colBufWrap []int32  // visualLines
 	winBufWrap [][2]int // visualLines
@@ -329,7 +331,9 @@ func (v *DiffView) measure() {
 		return
 	}
 	m := fyne.MeasureText("M", size, monospace)
-	v.metric.size, v.metric.cell, v.metric.line = size, m.Width, m.Height
+	// Whole pixels a line (rowpaint.go: a row's picture spans its row
+	// exactly, no seam or blur between rows).
+	v.metric.size, v.metric.cell, v.metric.line = size, m.Width, float32(math.Ceil(float64(m.Height)))
 	v.setWidth(v.width)
 }
 
@@ -388,11 +392,11 @@ func (v *DiffView) rowTokenLine(rw row, side int) (int, int) {
 // without them), with the other lines of that side on screen and a margin
 // of hlMargin rows.
 func (v *DiffView) wantTokens(side, line int) {
-	get, _ := v.lineGetter(side)
+	get, n := v.lineGetter(side)
 	v.hl.want(side, line, func() []int {
 		top := v.topRow()
 		return v.tokenLinesIn(top-hlMargin, top+v.visibleRows()+hlMargin)[side]
-	}, get)
+	}, get, n)
 }
 
 // lineGetter returns line i of side as the highlighter reads it, and the
@@ -448,8 +452,8 @@ func (v *DiffView) tokensAhead() {
 	v.hlAhead.m, v.hlAhead.gen, v.hlAhead.r = v.model, v.hl.generation(), [2]int{lo, hi}
 	lines := v.tokenLinesIn(lo, hi)
 	for s := range 2 {
-		get, _ := v.lineGetter(s)
-		v.hl.ahead(s, lines[s], get)
+		get, n := v.lineGetter(s)
+		v.hl.ahead(s, lines[s], get, n)
 	}
 }
 

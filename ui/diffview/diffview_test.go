@@ -90,7 +90,7 @@ func TestDiffViewRendersRejectedHunk(t *testing.T) {
 	v, w := newTestView(t, 900, 330)
 	v.SetTexts("main.go", sampleOld, sampleNew)
 	v.SetHunkAccepted(v.Hunks()[1].ID, false)
-	test.AssertRendersToMarkup(t, "diffview/rejected.xml", w.Canvas())
+	test.AssertImageMatches(t, "diffview/rejected.png", w.Canvas().Capture())
 }
 
 func TestDiffViewRendersDark(t *testing.T) {
@@ -352,7 +352,8 @@ func TestHighlightArrivesInOneRefresh(t *testing.T) {
 	refreshes := 0
 	h := newHighlighter(func() { refreshes++ })
 	h.reset("main.go")
-	lines := strings.Split(strings.TrimSuffix(sampleNew, "\n"), "\n")
+	// More lines than want tokenises at once (hlSyncLines): the worker's.
+	lines := strings.Split(strings.Repeat(sampleNew, hlSyncLines/10), "\n")
 	get := func(i int) string { return lines[i] }
 	all := func() []int {
 		out := make([]int, len(lines))
@@ -361,8 +362,8 @@ func TestHighlightArrivesInOneRefresh(t *testing.T) {
 		}
 		return out
 	}
-	h.want(0, 0, all, get)
-	h.want(1, 0, all, get)
+	h.want(0, 0, all, get, len(lines))
+	h.want(1, 0, all, get, len(lines))
 	h.wait()
 	if _, ok := h.tokens(0, 0); !ok {
 		t.Fatal("no tokens for line 0 after the worker finished")
@@ -372,6 +373,33 @@ func TestHighlightArrivesInOneRefresh(t *testing.T) {
 	}
 	if refreshes < 1 || refreshes > 2 {
 		t.Errorf("refreshes = %d; want one per burst (1, or 2 if the worker finished between the asks)", refreshes)
+	}
+}
+
+// A screen's lines are tokenised when a row asks for them, on its
+// goroutine: the row is drawn in its colours in the same frame, not drawn
+// plain and again when the worker is done (a second frame in the window).
+func TestHighlightOfAScreenIsThereAtOnce(t *testing.T) {
+	test.NewTempApp(t)
+	refreshes := 0
+	h := newHighlighter(func() { refreshes++ })
+	h.reset("main.go")
+	lines := strings.Split(strings.TrimSuffix(sampleNew, "\n"), "\n")
+	get := func(i int) string { return lines[i] }
+	all := func() []int {
+		out := make([]int, len(lines))
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	}
+	h.want(1, 0, all, get, len(lines))
+	if toks, ok := h.tokens(1, 0); !ok || len(toks) == 0 || !toks[0].typ.InCategory(chroma.Keyword) {
+		t.Errorf("right after want: tokens of %q = %v (cached %v); want a keyword first", lines[0], toks, ok)
+	}
+	h.wait()
+	if refreshes != 0 {
+		t.Errorf("refreshes = %d; want none (nothing was drawn without its colours)", refreshes)
 	}
 }
 

@@ -94,10 +94,14 @@ func tokenise(lx chroma.Lexer, lines []string) [][]token {
 	return out
 }
 
-// hlSeg is a run of lines of one side to tokenise together, from first.
+// hlSeg is a run of lines of one side to tokenise together, from first:
+// its tokens are kept for all of lines; get and n read the side's lines
+// after them, for a run that ends inside a construct (hlAfter).
 type hlSeg struct {
 	first int
 	lines []string
+	get   func(int) string
+	n     int
 }
 
 // hlJob asks for runs of lines of one side: each run is tokenised on its
@@ -265,7 +269,7 @@ func (h *highlighter) pending(side, line int) bool {
 // the lines not cached, runs less than hlContext apart joined (the lines
 // between cost less than starting the lexer again), each from hlContext
 // lines before it.
-func (h *highlighter) segments(side int, lines []int, get func(int) string) []hlSeg {
+func (h *highlighter) segments(side int, lines []int, get func(int) string, n int) []hlSeg {
 	c := h.cache[side]
 	var runs [][2]int
 	for _, l := range lines {
@@ -284,7 +288,7 @@ func (h *highlighter) segments(side int, lines []int, get func(int) string) []hl
 	}
 	segs := make([]hlSeg, len(runs))
 	for k, r := range runs {
-		segs[k] = hlSeg{first: r[0], lines: make([]string, r[1]-r[0])}
+		segs[k] = hlSeg{first: r[0], lines: make([]string, r[1]-r[0]), get: get, n: n}
 		for i := range segs[k].lines {
 			segs[k].lines[i] = get(r[0] + i)
 		}
@@ -296,7 +300,7 @@ func (h *highlighter) segments(side int, lines []int, get func(int) string) []hl
 // on screen: around returns them (ascending; the view's rows on screen and
 // a margin); get returns line i. It returns at once (unless inline); a line
 // already cached, queued or being tokenised is not asked for again.
-func (h *highlighter) want(side, line int, around func() []int, get func(int) string) {
+func (h *highlighter) want(side, line int, around func() []int, get func(int) string, n int) {
 	h.mu.Lock()
 	if h.lexer == nil || h.pending(side, line) {
 		h.mu.Unlock()
@@ -306,8 +310,13 @@ func (h *highlighter) want(side, line int, around func() []int, get func(int) st
 	if i, ok := slices.BinarySearch(lines, line); !ok {
 		lines = slices.Insert(slices.Clone(lines), i, line)
 	}
-	job := hlJob{side: side, gen: h.gen[side], segs: h.segments(side, lines, get)}
-	if h.inline {
+	job := hlJob{side: side, gen: h.gen[side], segs: h.segments(side, lines, get, n)}
+	if h.inline || job.small() {
+		// A screen's worth of ordinary lines costs a few milliseconds:
+		// tokenised here, the row is drawn in its colours in this frame,
+		// not drawn plain and again a frame later (a page down drew two
+		// frames, each the window's whole cost under the software
+		// renderer).
 		lx := h.lexer
 		h.mu.Unlock()
 		h.store(job, h.tokeniseJob(lx, job))
@@ -318,17 +327,37 @@ func (h *highlighter) want(side, line int, around func() []int, get func(int) st
 	h.mu.Unlock()
 }
 
+// Limits of a job want tokenises on the caller's goroutine: about a
+// screen and its margins of ordinary lines. More, or a very long line,
+// goes to the worker.
+const (
+	hlSyncLines = 160
+	hlSyncBytes = 32 << 10
+)
+
+// small reports whether the job is within hlSyncLines and hlSyncBytes.
+func (j hlJob) small() bool {
+	n, b := 0, 0
+	for _, s := range j.segs {
+		n += len(s.lines)
+		for _, l := range s.lines {
+			b += len(l)
+		}
+	}
+	return n <= hlSyncLines && b <= hlSyncBytes
+}
+
 // ahead asks for lines of side (ascending) that are not on screen yet but
 // may soon be (the pages above and below): tokenised once nothing on
 // screen waits, replacing what was asked ahead for that side before. It
 // does nothing inline.
-func (h *highlighter) ahead(side int, lines []int, get func(int) string) {
+func (h *highlighter) ahead(side int, lines []int, get func(int) string, n int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.lexer == nil || h.inline {
 		return
 	}
-	segs := h.segments(side, lines, get)
+	segs := h.segments(side, lines, get, n)
 	h.later = dropSide(h.later, side)
 	if len(segs) == 0 {
 		return
@@ -355,6 +384,25 @@ func dropSide(q []hlJob, side int) []hlJob {
 	return out
 }
 
+// How many lines after a run a lexer error retries it with: hlAfter,
+// then four times as many, up to hlAfterMax.
+const (
+	hlAfter    = 16
+	hlAfterMax = 1024
+)
+
+// lexError reports whether the lexer marked an error in toks.
+func lexError(toks [][]token) bool {
+	for _, l := range toks {
+		for _, t := range l {
+			if t.typ == chroma.Error {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // tokeniseJob tokenises each run of a job.
 func (h *highlighter) tokeniseJob(lx chroma.Lexer, job hlJob) [][][]token {
 	out := make([][][]token, len(job.segs))
@@ -362,6 +410,20 @@ func (h *highlighter) tokeniseJob(lx chroma.Lexer, job hlJob) [][][]token {
 	for k, s := range job.segs {
 		out[k] = tokenise(lx, s.lines)
 		n += len(s.lines)
+		// A run that ends inside a construct closed on a later line (a Go
+		// raw string: its rule needs the closing backtick) lexes as an
+		// error and what follows as something else (a changed line of a
+		// shell script in a raw string drawn as a comment: QA): again
+		// with more of the lines after it, its own lines' tokens kept.
+		for more := hlAfter; lexError(out[k]) && s.first+len(s.lines) < s.n && more <= hlAfterMax; more *= 4 {
+			end := min(s.first+len(s.lines)+more, s.n)
+			lines := slices.Grow(slices.Clone(s.lines), end-s.first-len(s.lines))
+			for i := s.first + len(s.lines); i < end; i++ {
+				lines = append(lines, s.get(i))
+			}
+			out[k] = tokenise(lx, lines)[:len(s.lines)]
+			n += len(lines)
+		}
 	}
 	h.mu.Lock()
 	h.lines += n

@@ -45,7 +45,7 @@ func (v *DiffView) paged(moved bool) bool {
 	if h := v.model.Row(v.curRow).hunk; h >= 0 && !v.whitespaceOnly(h) {
 		v.curRow = v.model.changeRow(h)
 	}
-	v.redrawRows()
+	v.refreshChangedRows() // the rows of the change now current: the scroll drew the rest
 	if v.OnJumped != nil {
 		v.OnJumped()
 	}
@@ -67,4 +67,18 @@ func (v *DiffView) scrollTo(y float32) bool {
 	v.list.ScrollToOffset(y)
 	v.userScrolled(was - y) // up (dy > 0) from a stream's edge stops following
 	return true
+}
+
+// refreshChangedRows draws again the rows on screen whose key changed
+// since they were drawn (the current change's mark moved), only those.
+func (v *DiffView) refreshChangedRows() {
+	for _, r := range v.rowWidgets {
+		if r.id < 0 || !r.Visible() {
+			continue
+		}
+		if k := v.rowKeyOf(r.id); k != r.key {
+			r.key = k
+			r.Refresh()
+		}
+	}
 }

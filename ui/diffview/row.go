@@ -89,14 +89,30 @@ func newDiffRow(v *DiffView) *diffRow {
 // CreateRenderer is part of fyne.Widget.
 func (r *diffRow) CreateRenderer() fyne.WidgetRenderer { return &diffRowRenderer{r: r} }
 
-type diffRowRenderer struct{ r *diffRow }
+// diffRowRenderer shows a row as one raster of its display list and the
+// objects the raster does not draw above it (rowpaint.go).
+type diffRowRenderer struct {
+	r      *diffRow
+	raster *canvas.Raster
+	objs   []fyne.CanvasObject // the raster, then the objects above it
+}
 
-func (rr *diffRowRenderer) Destroy()                     {}
-func (rr *diffRowRenderer) Layout(fyne.Size)             {}
-func (rr *diffRowRenderer) MinSize() fyne.Size           { return fyne.NewSize(0, rr.r.v.metric.line) }
-func (rr *diffRowRenderer) Objects() []fyne.CanvasObject { return rr.r.objs }
+func (rr *diffRowRenderer) Destroy() {}
+func (rr *diffRowRenderer) Layout(s fyne.Size) {
+	if rr.raster != nil {
+		rr.raster.Resize(s)
+	}
+}
+func (rr *diffRowRenderer) MinSize() fyne.Size { return fyne.NewSize(0, rr.r.v.metric.line) }
+func (rr *diffRowRenderer) Objects() []fyne.CanvasObject {
+	if rr.raster == nil {
+		rr.layer()
+	}
+	return rr.objs
+}
 func (rr *diffRowRenderer) Refresh() {
 	rr.r.build()
+	rr.layer()
 	canvas.Refresh(rr.r)
 }
 
@@ -183,10 +199,7 @@ func (r *diffRow) unavailable(p any) {
 
 // icon draws the hunk toggle: a tick when accepted, a cross when not.
 func (r *diffRow) icon(ok bool, x, y, s float32) {
-	if r.ok == nil {
-		r.ok = canvas.NewImageFromResource(theme.NewSuccessThemedResource(theme.ConfirmIcon()))
-		r.no = canvas.NewImageFromResource(theme.NewErrorThemedResource(theme.CancelIcon()))
-	}
+	r.icons()
 	o := r.ok
 	if !ok {
 		o = r.no
@@ -194,6 +207,14 @@ func (r *diffRow) icon(ok bool, x, y, s float32) {
 	o.Move(fyne.NewPos(x, y))
 	o.Resize(fyne.NewSize(s, s))
 	r.objs = append(r.objs, o)
+}
+
+// icons makes the hunk toggle's two images once per row.
+func (r *diffRow) icons() {
+	if r.ok == nil {
+		r.ok = canvas.NewImageFromResource(theme.NewSuccessThemedResource(theme.ConfirmIcon()))
+		r.no = canvas.NewImageFromResource(theme.NewErrorThemedResource(theme.CancelIcon()))
+	}
 }
 
 // build lays out the row's objects for the view's current state. A panic
@@ -501,8 +522,10 @@ func (r *diffRow) line(ts, ti int, s string, x float32, spans []words.Span, span
 	}
 	toks, ok := v.hl.tokens(ts, ti)
 	if !ok {
-		r.waitTok = true
 		v.wantTokens(ts, ti)
+		if toks, ok = v.hl.tokens(ts, ti); !ok { // not tokenised at once (highlight.go: small)
+			r.waitTok = true
+		}
 	}
 	// Runs: tokens with their colours, plain text between them; runs of
 	// the same colour are merged.

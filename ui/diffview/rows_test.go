@@ -199,3 +199,27 @@ func TestVeryLongLineIsCutForShow(t *testing.T) {
 		t.Errorf("the right side's raw line has %d bytes; want the whole %d", n, len(long)+1)
 	}
 }
+
+// A few characters changed inside a long token are emphasised, not the
+// token (issue 25: a 7-character change inside a 2,000-character string
+// lit the whole line), and j scrolls sideways to them.
+func TestLongTokenEmphasisesTheChangedCharacters(t *testing.T) {
+	long := strings.Repeat("abcdefghij", 100)
+	oldL := `s := "` + long + "OLDPART" + long + `"`
+	newL := `s := "` + long + "newpart" + long + `"`
+	m := modelOf("a\n"+oldL+"\n", "a\n"+newL+"\n")
+	w := m.Words(m.Row(1))
+	at := strings.Index(oldL, "OLDPART")
+	want := words.Span{Start: at, End: at + 7}
+	if len(w.del) != 1 || len(w.ins) != 1 || w.del[0] != want || w.ins[0] != want {
+		t.Errorf("Words = %+v; want %+v on each side", w, want)
+	}
+
+	v, _ := newTestView(t, 700, 200)
+	v.SetTexts("s.go", "a\n"+oldL+"\n", "a\n"+newL+"\n")
+	v.NextHunk()
+	col := at // ASCII: one cell a byte
+	if v.hoff > col || v.hoff+v.metric.cols < col+7 {
+		t.Errorf("after j the columns shown are %d–%d; want the change at %d–%d among them", v.hoff, v.hoff+v.metric.cols, col, col+7)
+	}
+}
