@@ -203,7 +203,7 @@ func newHistoryView(w *Window) *historyView {
 		}
 	})
 
-	bar := container.NewHBox(h.compare, h.unmark, h.vsDisk, h.restore, h.restore1)
+	bar := newFlow(false, h.compare, h.unmark, h.vsDisk, h.restore, h.restore1) // wraps in a narrow window (flow.go)
 	top := container.NewVBox(h.title, h.info, container.NewBorder(nil, nil, widget.NewLabel("File"), nil, h.fileSel), h.diffNote)
 	right := container.NewBorder(top, bar, nil, nil, h.view)
 
