@@ -40,7 +40,7 @@ func newInterdiffView(d *detail) *interdiffView {
 // proposal to compare with.
 func (x *interdiffView) update(p review.Proposal) {
 	d := x.d
-	if d.id == "" || len(p.Files) == 0 || p.State == review.StateStreaming || p.State == review.StateFailed {
+	if d.id == "" || len(p.Files) == 0 || p.State == review.StateStreaming || p.State.DidNotApply() {
 		x.ok = false
 		x.button.Hide()
 		return
