@@ -35,8 +35,14 @@ func (h *harness) Enter() { h.pressKey(fyne.KeyReturn); h.settle() }
 // CtrlEnter presses Ctrl+Enter.
 func (h *harness) CtrlEnter() { h.ctrlEnter(); h.settle() }
 
-// Status is the status line under the decision bar.
-func (h *harness) Status() string { return h.win.detail.line.status.Text }
+// Status is the status line under the decision bar as the person sees it
+// ("" while it is hidden).
+func (h *harness) Status() string {
+	if l := h.win.detail.line.status; l.Visible() {
+		return l.Text
+	}
+	return ""
+}
 
 // Message is the brief answer to a key under the decision bar.
 func (h *harness) Message() string { return h.win.detail.line.message.Text }
