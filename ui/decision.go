@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -118,7 +119,12 @@ func newDetail(w *Window) *detail {
 	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	d.failure.Wrapping = fyne.TextWrapWord
 	d.pick = newPicker(d)
-	d.inter = newInterdiffView(d)
+	d.inter = newInterdiffView(interdiffDeps{interdiff: w.desk.Interdiff, say: d.say, open: func(title string, body fyne.CanvasObject) {
+		dlg := dialog.NewCustom(title, "Close (Esc)", body, w.Win)
+		dlg.Resize(w.Win.Canvas().Size().Subtract(fyne.NewSize(80, 80)))
+		w.setCloser(dlg, nil)
+		dlg.Show()
+	}})
 	d.loose.box.Add(d.pick.looseMark)
 	d.failureScroll = container.NewVScroll(container.NewVBox(d.pick.box, d.failure))
 	d.empty = widget.NewLabel("No proposals waiting.")

@@ -26,7 +26,7 @@ func (d *detail) render() {
 	}
 	defer d.updateCounter()
 	d.pick.show(p)
-	d.inter.update(p)
+	d.inter.update(p, d.file)
 	switch {
 	case d.pick.choosing: // a placed proposal's candidates listed again (pick.go)
 		d.failure.SetText("")
