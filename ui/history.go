@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/ui/diffview"
 )
@@ -43,8 +44,8 @@ var historySince = []struct {
 
 // historyDecisions are the decision select's choices after "All decisions".
 var historyDecisions = []string{
-	string(journal.Approved), string(journal.Overwritten), string(journal.Partial), string(journal.Rejected),
-	string(journal.Withdrawn), string(journal.Failed), string(journal.Stale), journal.EntryRestore,
+	string(decision.Approved), string(decision.Overwritten), string(decision.Partial), string(decision.Rejected),
+	string(decision.Withdrawn), string(decision.Failed), string(decision.Stale), journal.EntryRestore,
 }
 
 // historyPageSize is how many entries one page of the timeline loads.
@@ -75,6 +76,7 @@ type historyView struct {
 // historyTimeline is the left of the History tab: the filters and the
 // entries, a page at a time.
 type historyTimeline struct {
+	deskSel               *widget.Select // over several desks: whose history (historydesk.go); nil over one
 	agentSel, sessionSel  *widget.Select
 	decisionSel, sinceSel *widget.Select
 	agents                []journal.Agent
@@ -172,6 +174,9 @@ func newHistoryView(w *Window) *historyView {
 		container.NewGridWithColumns(2, h.agentSel, h.sessionSel, h.decisionSel, h.sinceSel),
 		h.fileEntry,
 	)
+	if sel := historyDeskSelect(w, h); sel != nil { // a window over several desks: one desk's history at a time
+		filters.Objects = append([]fyne.CanvasObject{sel}, filters.Objects...)
+	}
 	left := container.NewBorder(filters, container.NewVBox(h.more, h.status), nil, nil, h.list)
 
 	h.title = widget.NewLabelWithStyle("Select an entry of the history", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -430,11 +435,11 @@ func historyBadge(e journal.Entry) (string, widget.Importance) {
 		return "restore", widget.HighImportance
 	}
 	switch e.Decision {
-	case journal.Approved, journal.Partial:
+	case decision.Approved, decision.Partial:
 		return string(e.Decision), widget.SuccessImportance
-	case journal.Rejected, journal.Failed:
+	case decision.Rejected, decision.Failed:
 		return string(e.Decision), widget.DangerImportance
-	case journal.Stale, journal.Withdrawn:
+	case decision.Stale, decision.Withdrawn:
 		return string(e.Decision), widget.WarningImportance
 	}
 	if e.Decision == "" {

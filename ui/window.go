@@ -87,6 +87,17 @@ type Window struct {
 	tabs    *container.AppTabs // Review and History; nil without History (WindowOptions)
 	history *historyView
 
+	queued    // what the queue holds
+	announced // the tray and the desktop notifications
+	overlays  // the dialogs and text boxes over the window
+
+	decisions sync.WaitGroup // deciding goroutines
+	stop      chan struct{}
+	closeOnce sync.Once
+}
+
+// queued is what the window's queue holds, and which proposal shows.
+type queued struct {
 	items     map[string]review.Proposal // shown in the queue: open, and failed until dismissed
 	dismissed map[string]bool
 	waiting   int
@@ -94,7 +105,11 @@ type Window struct {
 	// (pickProposal), not the person's: it may give way to one that needs
 	// the person more, until the person selects or decides.
 	autoPicked bool
+}
 
+// announced is how the window tells of work outside itself: the tray's
+// count and the desktop notifications gathered per burst.
+type announced struct {
 	tray      *fyne.Menu
 	trayCount *fyne.MenuItem
 
@@ -102,11 +117,10 @@ type Window struct {
 	notifyTimer *time.Timer
 	notify      func(Notice) // desktop.send; tests record instead
 	desktop     *desktopNotifier
+}
 
-	decisions sync.WaitGroup // deciding goroutines
-	stop      chan struct{}
-	closeOnce sync.Once
-
+// overlays are what lies over the window and takes the keys first.
+type overlays struct {
 	keysOverlay dialog.Dialog
 	typing      *typingMode   // the open text box the keys type into (ui/typing.go); nil if none
 	closer      dialog.Dialog // the open dialog Esc closes; nil if none
@@ -119,7 +133,7 @@ type Window struct {
 func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	w := &Window{
 		app: a, desk: desk, opts: o, do: o.Do, now: o.Now,
-		items: map[string]review.Proposal{}, dismissed: map[string]bool{}, stop: make(chan struct{}),
+		queued: queued{items: map[string]review.Proposal{}, dismissed: map[string]bool{}}, stop: make(chan struct{}),
 	}
 	if w.do == nil {
 		w.do = fyneDo

@@ -20,7 +20,7 @@ func (v *DiffView) shape() shape {
 	if v.ed != nil || v.stream != nil {
 		return shape{}
 	}
-	return shape{inline: v.inline, fold: v.collapse, open: v.open}
+	return shape{inline: v.inline, fold: v.folds.on, open: v.folds.open}
 }
 
 // reshape rebuilds the rows in the view's shape, keeping the line on top
@@ -65,11 +65,11 @@ func (v *DiffView) reshapeAt(atCurrent bool) {
 // side of each change (on; the default) or shows every line (off). It also
 // closes what the person opened.
 func (v *DiffView) SetCollapse(on bool) {
-	if v.collapse == on && len(v.open) == 0 {
+	if v.folds.on == on && len(v.folds.open) == 0 {
 		return
 	}
-	v.collapse = on
-	v.open = map[int][2]int{}
+	v.folds.on = on
+	v.folds.open = map[int][2]int{}
 	v.reshapeAt(true)
 }
 
@@ -92,7 +92,7 @@ func (v *DiffView) openFold(k int, dir int) {
 		return
 	}
 	s := m.segs[k]
-	o := v.open[s.src]
+	o := v.folds.open[s.src]
 	switch dir {
 	case foldDown:
 		o[0] += foldStep
@@ -101,7 +101,7 @@ func (v *DiffView) openFold(k int, dir int) {
 	default:
 		o[0] += s.op.A1 - s.op.A0
 	}
-	v.open[s.src] = o
+	v.folds.open[s.src] = o
 	v.reshape()
 }
 
@@ -203,3 +203,10 @@ func (v *DiffView) foldLabels(s segment) [4]string {
 
 // foldGap is the space between fold labels, in cells.
 const foldGap = 3
+
+// folds are the unchanged regions the view folds to a few lines of
+// context (SetCollapse), and the lines the person opened in them.
+type folds struct {
+	on   bool
+	open map[int][2]int // lines the person opened per equal op: shape.open
+}

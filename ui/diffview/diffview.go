@@ -91,16 +91,12 @@ type DiffView struct {
 	rsel     *readSel      // a word selected outside edit mode (textsel.go)
 	hunks    []engine.Hunk // of model, computed on demand
 	hunksOK  bool
-	rejected map[string]bool            // hunk IDs the person rejected
-	seen     map[string]map[string]bool // path → IDs of hunks that had every changed line on screen (seen.go)
-	// seenLines are, per path and hunk ID, the lines of hunks partly on
-	// screen so far (seen.go).
-	seenLines map[string]map[string]*lineSeen
-	edgeRow   int                 // a change's row bound just under the bottom edge, -1 for none (seen.go)
-	notes     map[string]HunkNote // hunk ID → note at its first row: SetHunkNotes
-	loose     [][2]int            // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
-	problems  map[int]LineProblem // lines of the right text (0-based) with a checker's problem: SetProblems
-	maxW      int                 // widest line in cells, both sides
+	rejected map[string]bool     // hunk IDs the person rejected
+	sight    sight               // which hunks were on screen (seen.go)
+	notes    map[string]HunkNote // hunk ID → note at its first row: SetHunkNotes
+	loose    [][2]int            // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
+	problems map[int]LineProblem // lines of the right text (0-based) with a checker's problem: SetProblems
+	maxW     int                 // widest line in cells, both sides
 
 	stream    *streamState
 	following bool
@@ -112,16 +108,15 @@ type DiffView struct {
 	darkSet bool // SetDark was called: no following the theme
 	wrap    bool
 
-	collapse bool           // unchanged regions collapse: SetCollapse
-	open     map[int][2]int // lines the person opened per equal op: shape.open
-	inline   bool           // SetInline
-	ignoreWS bool           // SetIgnoreWhitespace
-	wsOnly   []bool         // per change of wsFor: only whitespace differs
-	wsFor    *rowModel      // the model wsOnly describes
-	moves    []engine.Move  // blocks moved (complete texts only)
-	search   *search        // the search bar and its matches
-	wrapped  map[int]int    // wrap mode: rows taller than one line → lines
-	wrapIdx  wrapIndex      // wrapped, for offsets by binary search (wrapindex.go)
+	folds    folds         // unchanged regions folded, and those opened (collapse.go)
+	inline   bool          // SetInline
+	ignoreWS bool          // SetIgnoreWhitespace
+	wsOnly   []bool        // per change of wsFor: only whitespace differs
+	wsFor    *rowModel     // the model wsOnly describes
+	moves    []engine.Move // blocks moved (complete texts only)
+	search   *search       // the search bar and its matches
+	wrapped  map[int]int   // wrap mode: rows taller than one line → lines
+	wrapIdx  wrapIndex     // wrapped, for offsets by binary search (wrapindex.go)
 	dark     bool
 	hoff     int       // horizontal offset in cells (no wrap)
 	hacc     float32   // wheel movement not yet a whole cell
@@ -198,7 +193,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{post: defaultPost, following: true, rejected: map[string]bool{}, seen: map[string]map[string]bool{}, seenLines: map[string]map[string]*lineSeen{}, edgeRow: -1, curRow: -1, wentTo: -1, FontCovers: fontCovers, collapse: true, open: map[int][2]int{}}
+	v := &DiffView{post: defaultPost, following: true, rejected: map[string]bool{}, sight: sight{seen: map[string]map[string]bool{}, lines: map[string]map[string]*lineSeen{}, edgeRow: -1}, curRow: -1, wentTo: -1, FontCovers: fontCovers, folds: folds{on: true, open: map[int][2]int{}}}
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshTokens)
@@ -552,7 +547,7 @@ func (v *DiffView) show(m *rowModel) {
 	}
 	relined := v.model != m
 	v.model = m
-	v.hunks, v.hunksOK, v.edgeRow = nil, false, -1
+	v.hunks, v.hunksOK, v.sight.edgeRow = nil, false, -1
 	v.setWidth(v.width)
 	if v.wrap {
 		v.applyWrap()
@@ -596,7 +591,7 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	v.banner.Hide()
 	v.followBtn.Hide()
 	if path != v.path || old != v.texts[0] || new != v.texts[1] {
-		v.open = map[int][2]int{} // what the person opened was of other texts
+		v.folds.open = map[int][2]int{} // what the person opened was of other texts
 		v.rsel = nil
 	}
 	v.path, v.texts = path, [2]string{old, new}
@@ -621,7 +616,7 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 	// The model first: anything that binds rows from here on (scrolling
 	// to the top) must see the new lines, or their tokens would be cached
 	// under the new generation.
-	v.model, v.hunks, v.hunksOK, v.curRow, v.edgeRow, v.wentTo = m, nil, false, -1, -1, -1
+	v.model, v.hunks, v.hunksOK, v.curRow, v.sight.edgeRow, v.wentTo = m, nil, false, -1, -1, -1
 	v.hl.reset(v.path)
 	v.maxW = r.maxW
 	if !ended {

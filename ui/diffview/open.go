@@ -60,7 +60,7 @@ func (v *DiffView) openAsync(old, new string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	op := &opening{cancel: cancel, done: make(chan opened, 1)}
 	v.opening = op
-	sh := shape{inline: v.inline, fold: v.collapse} // show reshapes with the lines opened meanwhile
+	sh := shape{inline: v.inline, fold: v.folds.on} // show reshapes with the lines opened meanwhile
 	post := v.post
 	go func() {
 		r, ok := openTexts(ctx, old, new, sh)

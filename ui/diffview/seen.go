@@ -31,7 +31,7 @@ package diffview
 // markSeen records the hunk of row i, when it is a change on screen, and
 // of the edge row, when it has come on screen since.
 func (v *DiffView) markSeen(i int) {
-	if v.edgeRow != i {
+	if v.sight.edgeRow != i {
 		v.lookAtEdge()
 	}
 	if v.stream != nil || v.opening != nil || !v.Visible() || v.Showing != nil && !v.Showing() || i < 0 || i >= v.model.Len() {
@@ -42,17 +42,17 @@ func (v *DiffView) markSeen(i int) {
 		return
 	}
 	if !v.onScreen(i) {
-		v.edgeRow = i // bound, but not yet on screen
+		v.sight.edgeRow = i // bound, but not yet on screen
 		return
 	}
 	id := v.hunkID(k)
 	if id == "" {
 		return
 	}
-	set := v.seen[v.path]
+	set := v.sight.seen[v.path]
 	if set == nil {
 		set = map[string]bool{}
-		v.seen[v.path] = set
+		v.sight.seen[v.path] = set
 	}
 	if set[id] {
 		return
@@ -60,13 +60,13 @@ func (v *DiffView) markSeen(i int) {
 	// A hunk is seen once every line it changes has been on screen: a
 	// 5,000-line new file of which 42 lines were shown was "seen".
 	rw := v.model.Row(i)
-	lines := v.seenLines[v.path][id]
+	lines := v.sight.lines[v.path][id]
 	if lines == nil {
-		if v.seenLines[v.path] == nil {
-			v.seenLines[v.path] = map[string]*lineSeen{}
+		if v.sight.lines[v.path] == nil {
+			v.sight.lines[v.path] = map[string]*lineSeen{}
 		}
 		lines = &lineSeen{on: map[int]bool{}, total: v.changedLines(k)}
-		v.seenLines[v.path][id] = lines
+		v.sight.lines[v.path][id] = lines
 	}
 	if rw.a >= 0 {
 		lines.on[-1-rw.a] = true // the left side's lines, apart from the right's
@@ -112,8 +112,8 @@ func (v *DiffView) LinesSeen(path string) map[string][2]int {
 		v.lookAtViewport()
 	}
 	out := map[string][2]int{}
-	for id, l := range v.seenLines[path] {
-		if !v.seen[path][id] {
+	for id, l := range v.sight.lines[path] {
+		if !v.sight.seen[path][id] {
 			out[id] = [2]int{len(l.on), l.total}
 		}
 	}
@@ -146,7 +146,7 @@ func (v *DiffView) UnseenHunks() []string { return v.hunksSeen(false) }
 
 func (v *DiffView) hunksSeen(want bool) []string {
 	v.lookAtViewport()
-	set := v.seen[v.path]
+	set := v.sight.seen[v.path]
 	var out []string
 	for _, h := range v.Hunks() {
 		if set[h.ID] == want {
@@ -162,8 +162,8 @@ func (v *DiffView) SeenIn(path string) map[string]bool {
 	if path == v.path {
 		v.lookAtViewport()
 	}
-	out := make(map[string]bool, len(v.seen[path]))
-	for id := range v.seen[path] {
+	out := make(map[string]bool, len(v.sight.seen[path]))
+	for id := range v.sight.seen[path] {
 		out[id] = true
 	}
 	return out
@@ -172,8 +172,8 @@ func (v *DiffView) SeenIn(path string) map[string]bool {
 // lookAtEdge records the edge row's hunk if a scroll has since brought it
 // on screen.
 func (v *DiffView) lookAtEdge() {
-	if e := v.edgeRow; e >= 0 {
-		v.edgeRow = -1
+	if e := v.sight.edgeRow; e >= 0 {
+		v.sight.edgeRow = -1
 		v.markSeen(e)
 	}
 }
@@ -194,8 +194,8 @@ func (v *DiffView) lookAtViewport() {
 
 // ForgetSeen forgets every hunk seen, of every path (a new proposal).
 func (v *DiffView) ForgetSeen() {
-	v.seen = map[string]map[string]bool{}
-	v.seenLines = map[string]map[string]*lineSeen{}
+	v.sight.seen = map[string]map[string]bool{}
+	v.sight.lines = map[string]map[string]*lineSeen{}
 }
 
 // ShowHunk scrolls to the hunk with the given ID, as j does to the next
@@ -213,4 +213,14 @@ func (v *DiffView) ShowHunk(id string) bool {
 		}
 	}
 	return false
+}
+
+// sight is which hunks of the files shown had their changed lines on
+// screen: the view's seen coverage, kept per path across SetTexts.
+type sight struct {
+	seen map[string]map[string]bool // path → IDs of hunks that had every changed line on screen
+	// lines are, per path and hunk ID, the lines of hunks partly on
+	// screen so far.
+	lines   map[string]map[string]*lineSeen
+	edgeRow int // a change's row bound just under the bottom edge, -1 for none
 }

@@ -155,7 +155,7 @@ func TestSeenStreamCountsOnlyTheFinalText(t *testing.T) {
 		t.Fatal(err)
 	}
 	v.SetStream("a.txt", old, p)
-	if got := len(v.seen["a.txt"]); got != 0 {
+	if got := len(v.sight.seen["a.txt"]); got != 0 {
 		t.Fatalf("while streaming: %d hunks recorded seen; want none", got)
 	}
 	v.SetTexts("a.txt", old, "a\nB\nc\n")
