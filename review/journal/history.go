@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Ref names one history entry: "42" is checkpoint 42 (a write or a
@@ -65,14 +67,14 @@ type Entry struct {
 	Time         time.Time
 	Agent        string
 	Session      string
-	ProposalID   string     // "" for a restore
-	Decision     Verdict    // "" for a restore
-	DecisionID   int64      // the decision's id; 0 for a restore
-	Feedback     string     // the person's reason or note; "" if none
-	RestoredFrom int64      // for a restore, the checkpoint it went back to
-	Note         string     // e.g. what a restore did
-	State        WriteState // the write's state; "" for a decision
-	Paths        []string   // the files, absolute, in journal order
+	ProposalID   string           // "" for a restore
+	Decision     decision.Verdict // "" for a restore
+	DecisionID   int64            // the decision's id; 0 for a restore
+	Feedback     string           // the person's reason or note; "" if none
+	RestoredFrom int64            // for a restore, the checkpoint it went back to
+	Note         string           // e.g. what a restore did
+	State        WriteState       // the write's state; "" for a decision
+	Paths        []string         // the files, absolute, in journal order
 }
 
 // Filter selects history entries; zero fields do not filter.
@@ -117,12 +119,12 @@ func (j *Journal) History(ctx context.Context, f Filter) (Page, error) {
 	if err != nil {
 		return Page{}, err
 	}
-	if f.Decision != "" && f.Decision != EntryRestore && !Verdict(f.Decision).Valid() {
+	if f.Decision != "" && f.Decision != EntryRestore && !decision.Verdict(f.Decision).Valid() {
 		return Page{}, fmt.Errorf("history: unknown decision %q; want approved, approved-edited, partial, approved-overwrite, rejected, withdrawn, failed, stale or restore", f.Decision)
 	}
 	glob := historyGlob(f.File)
 	var cps, decs []Entry
-	if f.Decision == "" || f.Decision == EntryRestore || Verdict(f.Decision).Wrote() {
+	if f.Decision == "" || f.Decision == EntryRestore || decision.Verdict(f.Decision).Wrote() {
 		// A pattern that starts with a wildcard cannot use the path index:
 		// probe the newest checkpoints first (a wider window if the first
 		// found some but too few), and make one pass over the index only if
@@ -246,6 +248,8 @@ func checkpointEntriesSQL(f Filter, glob string, cur historyCursor, window int64
 	switch {
 	case f.File != "" && glob == "":
 		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE path = ?)", f.File)
+	case f.File != "" && window > 0 && globBase(glob) != "":
+		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE "+pathBaseSQL+" = ? AND path GLOB ?)", globBase(glob), glob)
 	case f.File != "" && window > 0:
 		add("EXISTS (SELECT 1 FROM checkpoint_files cf WHERE cf.checkpoint_id = c.id AND cf.path GLOB ?)", glob)
 		windowStart := `(SELECT c.created FROM checkpoints c WHERE ` + after + ` ORDER BY c.created DESC, c.id DESC LIMIT 1 OFFSET ?)`
@@ -254,6 +258,8 @@ func checkpointEntriesSQL(f Filter, glob string, cur historyCursor, window int64
 			windowArgs = []any{cur.checkpointTime, cur.checkpointTime, cur.checkpoint, window}
 		}
 		add("c.created >= coalesce("+windowStart+", 0)", windowArgs...)
+	case f.File != "" && globBase(glob) != "":
+		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE "+pathBaseSQL+" = ? AND path GLOB ?)", globBase(glob), glob)
 	case f.File != "":
 		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE path GLOB ?)", glob)
 	}
@@ -292,6 +298,8 @@ func decisionEntriesSQL(f Filter, glob string, before, after int64, limit int) (
 	switch {
 	case f.File != "" && glob == "":
 		add("d.proposal_id IN (SELECT proposal_id FROM proposal_files WHERE path = ?)", f.File)
+	case f.File != "" && globBase(glob) != "":
+		add("d.proposal_id IN (SELECT proposal_id FROM proposal_files WHERE "+pathBaseSQL+" = ? AND path GLOB ?)", globBase(glob), glob)
 	case f.File != "":
 		add("EXISTS (SELECT 1 FROM proposal_files pf WHERE pf.proposal_id = d.proposal_id AND pf.path GLOB ?)", glob)
 	}
@@ -322,6 +330,21 @@ func historyNanos(t time.Time) int64 {
 		return math.MaxInt64
 	}
 	return t.UnixNano()
+}
+
+// pathBaseSQL is a file row's base name (the text after its last '/'),
+// as migration 9 indexes it: the same expression, or SQLite cannot use
+// the index.
+const pathBaseSQL = "substr(path, length(rtrim(path, replace(path, '/', ''))) + 1)"
+
+// globBase returns the base name a GLOB pattern's files must have when
+// its last element is plain text (*/dir/name.go: name.go), else "".
+func globBase(glob string) string {
+	base := glob[strings.LastIndexByte(glob, '/')+1:]
+	if base == "" || strings.ContainsAny(base, "*?[") {
+		return ""
+	}
+	return base
 }
 
 // historyGlob turns a Filter.File into an SQLite GLOB pattern, or
