@@ -9,7 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
@@ -303,7 +303,7 @@ func (d *detail) ApproveTrivial() {
 	}
 	d.tree.ticksChanged()
 	if n == total && !d.someRejected() {
-		d.decide(review.Decision{Verdict: journal.Approved})
+		d.decide(review.Decision{Verdict: decision.Approved})
 		return
 	}
 	d.showTrivial()
@@ -334,10 +334,11 @@ func (d *detail) approveTrivialOthers(alone bool) bool {
 	}
 	id, key := d.id, review.ChangesetKey(d.p)
 	_, seen := d.changesetSeen(others)
+	seenLines := d.changesetSeenLines(others)
 	d.w.decisions.Add(1)
 	go func() {
 		defer d.w.decisions.Done()
-		res, err := d.w.desk.ApproveTrivial(context.Background(), key, review.ChangesetDecision{Seen: seen}, id)
+		res, err := d.w.desk.ApproveTrivial(context.Background(), key, review.ChangesetDecision{Seen: seen, SeenLines: seenLines}, id)
 		d.w.do(func() { d.othersApproved(id, alone, res, err) })
 	}()
 	return true

@@ -8,11 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // historyOf is the history's one decision: its verdict and feedback.
-func (dk *desk) historyOf(t *testing.T) (journal.Verdict, string) {
+func (dk *desk) historyOf(t *testing.T) (decision.Verdict, string) {
 	t.Helper()
 	page, err := dk.journal.History(context.Background(), journal.Filter{})
 	if err != nil {
@@ -63,11 +64,11 @@ func TestClineApprovalNotWritten(t *testing.T) {
 			}
 			deadline := time.Now().Add(10 * time.Second)
 			v, fb := dk.historyOf(t)
-			for v != journal.Failed && time.Now().Before(deadline) {
+			for v != decision.Failed && time.Now().Before(deadline) {
 				time.Sleep(100 * time.Millisecond)
 				v, fb = dk.historyOf(t)
 			}
-			if v != journal.Failed || !strings.Contains(fb, "but not written") || !strings.Contains(fb, tc.why) {
+			if v != decision.Failed || !strings.Contains(fb, "but not written") || !strings.Contains(fb, tc.why) {
 				t.Errorf("history: %s %q; want failed, approved but not written, saying %q\ncline said:\n%s", v, fb, tc.why, out)
 			}
 		})
