@@ -73,9 +73,11 @@ func newDecisionBar(c fyne.Canvas, a barActions, askUnseen bool, extra fyne.Canv
 	b.viewButton = widget.NewButtonWithIcon("View", theme.MenuDropDownIcon(), b.showViewOptions)
 	b.viewButton.IconPlacement = widget.ButtonIconTrailingText
 	b.protected = newProtectedBar()
-	b.box = container.NewBorder(b.protected.box, nil,
-		container.NewHBox(b.approve, b.merged, b.approveEdited, b.partial, b.edit, b.cancelEdit, b.external, b.reject, b.dismiss),
-		container.NewHBox(b.follow, extra, b.viewButton))
+	// The buttons wrap onto a second row in a narrow window, Follow and
+	// View at the right end of the last (flow.go).
+	b.box = container.NewBorder(b.protected.box, nil, nil, nil,
+		newFlow(true, b.approve, b.merged, b.approveEdited, b.partial, b.edit, b.cancelEdit, b.external, b.reject, b.dismiss,
+			container.NewHBox(b.follow, extra, b.viewButton)))
 	return b
 }
 

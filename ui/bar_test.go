@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -80,5 +81,72 @@ func TestViewOptionsByMouseAndKey(t *testing.T) {
 	h.press('w')
 	if !d.bar.wrap.Checked || !h.win.app.Preferences().Bool(prefWrap) {
 		t.Errorf("w with the options closed: box %v, preference %v; want wrapping", d.bar.wrap.Checked, h.win.app.Preferences().Bool(prefWrap))
+	}
+}
+
+// TestNarrowShortWindowAtScale15: a window 900×700 px at FYNE_SCALE=1.5
+// (600×467 in Fyne's units, which the scale multiplies) holds the pane: the
+// window may be that narrow (it would not shrink below 1,289 px: the
+// decision bar's buttons, the counter and the keyboard line in one row),
+// the decision bar's buttons wrap onto a second row inside it, and the diff
+// keeps a good part of the height (it got about 4 rows): 40 % of it while
+// waiting or editing, a quarter for a stale file, whose note scrolls in a
+// line and whose views are chosen above the diff.
+func TestNarrowShortWindowAtScale15(t *testing.T) {
+	h := newHarness(t)
+	const w, ht = 600, 467
+	h.win.Win.Resize(fyne.NewSize(w, ht))
+	for _, f := range []string{"a", "b", "c", "d", "e", "f"} {
+		h.write(f+".txt", lines(40, func(int) string { return "" }))
+		h.propose("claude", "s1", engine.FormatWrite, f+".txt", lines(40, func(k int) string {
+			if k == 20 || k == 30 {
+				return "changed\n"
+			}
+			return ""
+		}))
+	}
+	h.settle()
+	check := func(when string, share float32) {
+		t.Helper()
+		h.win.Win.Content().Refresh()
+		if min := h.win.Win.Content().MinSize().Width; min > w {
+			t.Errorf("%s: the window needs %v wide; want it to fit %v (900 px at scale 1.5)", when, min, w)
+		}
+		for _, o := range shownObjects(h.win.detail.bar.box) {
+			btn, ok := o.(*widget.Button)
+			if !ok || btn.Text == "" {
+				continue
+			}
+			at := fyne.CurrentApp().Driver().AbsolutePositionForObject(btn)
+			if at.X < 0 || at.X+btn.Size().Width > w || btn.Size().Width < btn.MinSize().Width || at.Y+btn.Size().Height > ht {
+				t.Errorf("%s: %q at %v, %v (needs %v): want it whole inside the %v×%v window", when, btn.Text, at, btn.Size(), btn.MinSize(), w, ht)
+			}
+		}
+		if got, want := h.Diff().Height(), float32(ht)*share; got < want {
+			t.Errorf("%s: the diff is %v high of %v; want at least %v", when, got, ht, want)
+		}
+	}
+	check("waiting", 0.4)
+	h.Keys("e")
+	if !h.Diff().Editing() {
+		t.Fatal("e opened no editor")
+	}
+	check("editing", 0.4)
+	h.Esc()
+	h.Keys("n")
+	h.write("b.txt", "on disk\n"+lines(40, func(int) string { return "" }))
+	h.until("b.txt shows stale", func() bool { return strings.Contains(h.Header(), "stale") })
+	check("stale", 0.25) // its note (one line, scrolling) and the choice of views too
+}
+
+// TestHistoryTabFitsANarrowWindow: the History tab, there with a journal,
+// does not hold the window wider than 900 px at FYNE_SCALE=1.5 either (its
+// buttons in one row held it at 1,170 px in the real window).
+func TestHistoryTabFitsANarrowWindow(t *testing.T) {
+	hh := newHistoryHarness(t)
+	hh.win.Win.Resize(fyne.NewSize(600, 467))
+	hh.settle()
+	if min := hh.win.Win.Content().MinSize().Width; min > 600 {
+		t.Errorf("the window with its History tab needs %v wide; want it to fit 600 (900 px at scale 1.5)", min)
 	}
 }

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -16,13 +18,13 @@ import (
 // one it offers next time.
 const prefWorkspace = "workspace.chosen"
 
-// askForWorkspace reports whether the desk should ask which folder to
+// AskForWorkspace reports whether the desk should ask which folder to
 // serve: no --workspace was given and the directory it was started in is
 // the home directory or / — what a start from the applications menu
 // gives, where serving it would put every file of the person's (or the
 // machine's) under review. A start in a project folder serves that folder,
 // as before.
-func askForWorkspace(roots []string, wd, home string) bool {
+func AskForWorkspace(roots []string, wd, home string) bool {
 	if len(roots) > 0 {
 		return false
 	}
@@ -50,20 +52,33 @@ func tooWide(dir, home string) bool {
 // checkWorkspace says why dir cannot be the workspace; nil if it can.
 func checkWorkspace(dir, home string) error {
 	if tooWide(dir, home) {
-		return fmt.Errorf("%s holds every file of yours (or of the machine): agents could propose edits to any of them, and the desk would watch them all. Choose the project folder the agent works in", dir)
+		what := "your home folder"
+		if !sameDir(dir, home) {
+			what = "the whole machine"
+		}
+		return fmt.Errorf("%s is %s: agents could propose edits to every file in it, and the desk would watch them all. Choose the project folder the agent works in", homeShort(dir, home), what)
 	}
 	info, err := os.Stat(dir)
-	if err != nil {
-		return fmt.Errorf("%s: %w", dir, err)
-	}
-	if !info.IsDir() {
-		return fmt.Errorf("%s is not a folder", dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s is no longer there (moved or deleted)", homeShort(dir, home))
+	case err != nil:
+		return fmt.Errorf("%s cannot be read: %w", homeShort(dir, home), err)
+	case !info.IsDir():
+		return fmt.Errorf("%s is not a folder", homeShort(dir, home))
 	}
 	return nil
 }
 
+// sameDir reports whether a and b name the same directory.
+func sameDir(a, b string) bool {
+	x, errA := os.Stat(a)
+	y, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(x, y)
+}
+
 // workspaceChooser is the window that asks for the workspace folder when
-// the desk was started with none (askForWorkspace): the folder chosen
+// the desk was started with none (AskForWorkspace): the folder chosen
 // last, if it is still there, and a folder dialog. open starts the desk on
 // the folder; it returns an error when it could not, which is shown, and
 // the person chooses again.
@@ -76,7 +91,15 @@ type workspaceChooser struct {
 	last *widget.Button
 }
 
-// newWorkspaceChooser shows the chooser in a window of a.
+// ShowWorkspaceChooser shows the chooser in a window of a (run a then):
+// open starts the desk on the folder chosen and shows its window, or says
+// why it could not; the chooser then closes. Closed without a choice, it
+// quits a.
+func ShowWorkspaceChooser(a fyne.App, home string, open func(dir string) error) {
+	newWorkspaceChooser(a, home, open).win.Show()
+}
+
+// newWorkspaceChooser makes the chooser in a window of a.
 func newWorkspaceChooser(a fyne.App, home string, open func(dir string) error) *workspaceChooser {
 	c := &workspaceChooser{a: a, home: home, open: open}
 	c.win = a.NewWindow("DiffDesk — choose a workspace")
@@ -112,7 +135,7 @@ func (c *workspaceChooser) offerLast() {
 	case last == "":
 		c.info.SetText("")
 	case checkWorkspace(last, c.home) != nil:
-		c.info.SetText(fmt.Sprintf("The folder you chose last time, %s, is gone or cannot be served (%v): choose another.", homeShort(last, c.home), checkWorkspace(last, c.home)))
+		c.info.SetText(fmt.Sprintf("The folder you chose last time cannot be served: %v. Choose another.", checkWorkspace(last, c.home)))
 		c.last.Hide()
 		return
 	default:
@@ -142,15 +165,15 @@ func (c *workspaceChooser) showDialog() {
 	if l, err := storage.ListerForURI(storage.NewFileURI(start)); err == nil {
 		d.SetLocation(l)
 	}
-	d.Resize(fyne.NewSize(780, 560))
 	d.Show()
+	d.Resize(fyne.NewSize(780, 560)) // after Show: before it, fyne 2.8.1 dereferences the dialog's nil window
 }
 
 // choose serves dir if it can be: remembered, and the desk opened; else
 // the chooser says why and stays.
 func (c *workspaceChooser) choose(dir string) {
 	if err := checkWorkspace(dir, c.home); err != nil {
-		c.info.SetText(err.Error())
+		c.info.SetText(err.Error() + ".")
 		return
 	}
 	if err := c.open(dir); err != nil {

@@ -23,79 +23,89 @@ import (
 // detail is the right pane: the selected proposal (its files, the DiffView)
 // and the decision bar.
 type detail struct {
-	w       *Window
-	shownAt time.Time // when the shown proposal was first shown (ArmDelay)
-	// seen are the files of the proposal the person has had on screen;
-	// unseenOK says they chose to approve the others unopened.
-	seen     map[string]bool
-	unseenOK bool
-	trivial  trivialJobs // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
-	// seenBefore keeps, per proposal shown before, the hunks that were on
-	// screen (path → ids), for a whole-changeset approval (seen.go).
-	seenBefore map[string]map[string]map[string]bool
+	w *Window
 
-	view     *diffview.DiffView
-	files    *choice
-	failure  *widget.Label
-	empty    *widget.Label
-	head     *header       // title, state, the checkers' word, intent, note (header.go)
-	problems *widget.Label // under the view: the current hunk's problems (checks.go)
-	recheck  *editCheck    // the check of the person's edit of the shown file (checks.go)
-	// staleShow picks which two of base / disk / proposal a stale file shows.
-	staleShow *choice
+	// The proposal shown, what the person did to it, and what they left on
+	// the proposals shown before.
+	shown                   // which proposal, what the view shows of it, its outcome
+	choices                 // ticks, edits, file shown (choices.go)
+	seenState               // what was on screen (seen.go)
+	leftBehind              // choices and drafts of the proposals left undecided
+	trivial     trivialJobs // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
+	editSession             // the edit under way: its check, an external editor, a double click
 
-	// Under the decision bar: a brief answer to a key (message), which
-	// hunk j and k went to (counter), and who has the keyboard.
-	line     *statusLine    // message, counter, keyboard and status under the bar (statusline.go)
-	loose    *looseCard     // the loose match that placed the current hunk
-	pick     *picker        // where a failed or loose block goes, as the person picks it (pick.go)
-	comments *comments      // the person's line comments, sent with the decision
-	tree     *changesetTree // the shown proposal's changeset (changeset.go)
+	// The pane's parts, each owning its widgets.
+	head       *header        // title, state, the checkers' word, intent, note (header.go)
+	files      *choice        // the files of a multi-file proposal outside a changeset
+	tree       *changesetTree // the shown proposal's changeset (changeset.go)
+	loose      *looseCard     // the loose match that placed the current hunk (loose.go)
+	staleShow  *choice        // which two of base / disk / proposal a stale file shows
+	view       *diffview.DiffView
+	centerPane                // the view, a failed edit's text, or the empty queue's hint
+	pick       *picker        // where a failed or loose block goes, as the person picks it (pick.go)
+	problems   *widget.Label  // under the view: the current hunk's problems (checks.go)
+	comments   *comments      // the person's line comments, sent with the decision (comments.go)
+	inter      *interdiffView // this proposal vs the session's previous one of the file (interdiff.go)
+	bar        *decisionBar   // the decisions (bar.go)
+	line       *statusLine    // message, counter, keyboard and status under the bar (statusline.go)
+	content    fyne.CanvasObject
 
-	inter *interdiffView // this proposal vs the session's previous one of the file (interdiff.go)
+	asks // the questions open about the shown proposal (dialogbind.go)
+}
 
-	failureScroll *container.Scroll
-	center        *fyne.Container
-	bar           *decisionBar
-	content       fyne.CanvasObject
-
-	rejectEntry   *dialogEntry
-	rejectDialog  dialog.Dialog
-	lineEntry     *dialogEntry  // go to line (g)
-	lineHint      *widget.Label // under it: what is wrong with what was typed
-	unseenDialog  *dialog.ConfirmDialog
-	unseenMsg     string                // what unseenDialog asks
-	ownEditDialog *dialog.ConfirmDialog // shows a few characters' edit before it is written (ownedit.go)
-	ownEditMsg    string                // what ownEditDialog says
-	ownEditOK     string                // the edit the person confirmed (editKey)
-	clickedAt     *[2]int               // the line and column double-clicked, where e puts the cursor
-	// A protected file's red band over the buttons, and the question
-	// before approving it (protected.go).
-	protected       *protectedBar
-	protectedDialog *dialog.ConfirmDialog
-	protectedMsg    string
-	protectedOK     string                // the proposal whose protected files the person agreed to approve
-	drafts          map[string]string     // reasons and comments typed and not yet sent (drafts.go)
-	discardDialog   *dialog.ConfirmDialog // asks before an edit is thrown away (discardedit.go)
-	rejectConfirm   *widget.Button
-	rejectWhole     bool // the reject dialog rejects the whole changeset (R)
-
-	// The proposal shown and what the person did to it so far.
+// shown is the proposal the pane shows and what became of it.
+type shown struct {
 	id       string
 	p        review.Proposal
-	choices                     // what the person did to it: ticks, edits, file shown (choices.go)
-	queuePos int                // where it was in the queue when selected
-	shownKey string             // what the view shows, so that render rebuilds it only when that changes
-	kept     map[string]choices // per proposal left undecided (keepchoices.go)
+	shownAt  time.Time // when it was first shown (ArmDelay)
+	queuePos int       // where it was in the queue when selected
+	shownKey string    // what the view shows, so that render rebuilds it only when that changes
 	deciding bool
 	outcome  *review.Outcome
 	approved map[string]string // path → the text sent for writing, to show what the formatter changed
-	ext      *externalEdit
+}
+
+// seenState is what the person had on screen: the shown proposal's files
+// (seen; unseenOK: they chose to approve the others unopened) and, per
+// proposal shown before, its hunks (path → ids), for a whole-changeset
+// approval (seen.go).
+type seenState struct {
+	seen       map[string]bool
+	unseenOK   bool
+	seenBefore map[string]map[string]map[string]bool
+}
+
+// leftBehind is what stays of the proposals left undecided while another
+// shows.
+type leftBehind struct {
+	kept   map[string]choices // their ticks and edits (keepchoices.go)
+	drafts map[string]string  // reasons and comments typed and not yet sent (drafts.go)
+}
+
+// editSession is the edit under way and what leads to one.
+type editSession struct {
+	recheck   *editCheck    // the check of the person's edit of the shown file (checks.go)
+	ext       *externalEdit // an external editor's file, reloaded live (decision_external.go)
+	ownEditOK string        // the few characters' edit the person confirmed (ownedit.go: editKey)
+	clickedAt *[2]int       // the line and column double-clicked, where e puts the cursor
+}
+
+// centerPane is what shows in the diff's place: the view, a failed edit's
+// text (under the picker), or the empty queue's hint.
+type centerPane struct {
+	failure       *widget.Label
+	failureScroll *container.Scroll
+	empty         *widget.Label
+	center        *fyne.Container
 }
 
 func newDetail(w *Window) *detail {
-	d := &detail{w: w, view: diffview.NewDiffView(), seenBefore: map[string]map[string]map[string]bool{}, drafts: map[string]string{}}
-	d.head = newHeader()
+	d := &detail{w: w, view: diffview.NewDiffView(), seenState: seenState{seenBefore: map[string]map[string]map[string]bool{}}, leftBehind: leftBehind{drafts: map[string]string{}}}
+	// In a short window the note over the view scrolls past one line,
+	// leaving the rows to the diff (FYNE_SCALE=1.5: 700 px high gave the
+	// diff about 4 rows); a tall one shows it whole.
+	oneLine := widget.NewLabel("").MinSize().Height
+	d.head = newHeader(func() float32 { return max(oneLine, (w.Win.Canvas().Size().Height-400)/2) })
 	d.problems = widget.NewLabel("")
 	d.problems.Wrapping = fyne.TextWrapWord
 	d.problems.Importance = widget.DangerImportance
@@ -174,7 +184,8 @@ func newDetail(w *Window) *detail {
 	}, w.app.Preferences().BoolWithFallback(prefAskUnseen, true), d.inter.button)
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	d.tree = newChangesetTree(d)
-	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box, d.staleShow, d.pick.againBox)
+	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box,
+		container.New(narrowLayout{d.staleShow}, container.NewHScroll(d.staleShow)), d.pick.againBox)
 	d.comments = newComments(d)
 	bottom := container.NewVBox(d.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)

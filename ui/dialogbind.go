@@ -1,6 +1,9 @@
 package ui
 
-import "fyne.io/fyne/v2/dialog"
+import (
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+)
 
 // A question asked about one proposal must never decide another. When its
 // proposal was withdrawn (or decided elsewhere) the pane moved on to the
@@ -35,4 +38,24 @@ func (d *detail) closeBoundDialog() {
 			"Nothing was decided by that question; a reason or comment you typed is kept as its draft.\n\nEsc closes this.", w.Win)
 	w.setCloser(note, nil)
 	note.Show()
+}
+
+// asks are the questions the pane may have open about the shown proposal,
+// each closed when another proposal takes the pane (closeBoundDialog), and
+// the answers that stand for it.
+type asks struct {
+	rejectDialog    dialog.Dialog
+	rejectEntry     *dialogEntry
+	rejectConfirm   *widget.Button
+	rejectWhole     bool          // the reject dialog rejects the whole changeset (R)
+	lineEntry       *dialogEntry  // go to line (g)
+	lineHint        *widget.Label // under it: what is wrong with what was typed
+	unseenDialog    *dialog.ConfirmDialog
+	unseenMsg       string                // what unseenDialog asks
+	ownEditDialog   *dialog.ConfirmDialog // shows a few characters' edit before it is written (ownedit.go)
+	ownEditMsg      string
+	protectedDialog *dialog.ConfirmDialog // before approving a protected file (protected.go)
+	protectedMsg    string
+	protectedOK     string                // the proposal whose protected files the person agreed to approve
+	discardDialog   *dialog.ConfirmDialog // before an edit is thrown away (discardedit.go)
 }

@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 
+	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/remote"
 )
@@ -62,11 +64,12 @@ func RunDesks(values []string, all bool, stdout, stderr io.Writer) int {
 	}
 	defer f.Close()
 	a := NewApp()
-	w, fleet = NewWindow(a, f, WindowOptions{Remote: fleetTitle(f.Labels(), f.Reachable()), History: len(f.Labels()) == 1}), f
+	w, fleet = NewWindow(a, f, WindowOptions{Remote: fleetTitle(f.Labels(), f.Reachable()), History: true}), f
 	close(started)
-	for _, l := range f.Labels() {
-		if err := f.Reachable()[l]; err == nil {
-			fmt.Fprintf(stdout, "diffdesk: reviewing the desk at %s\n", l)
+	w.askFleetTrust(f, stderr)
+	for _, d := range f.Desks() {
+		if d.Err == nil {
+			fmt.Fprintf(stdout, "diffdesk: reviewing the desk at %s (%s)\n", d.Where, d.Label)
 		}
 	}
 	fmt.Fprintf(stdout, "diffdesk: workspaces %s\n", strings.Join(f.Roots(), ", "))
@@ -102,4 +105,53 @@ func fleetTitle(labels []string, down map[string]error) string {
 		return s + " (unreachable, reconnecting)"
 	}
 	return s + " (" + strconv.Itoa(n) + " unreachable, reconnecting)"
+}
+
+// askFleetTrust asks, desk by desk, about each repository config waiting
+// for trust on the desks the window reaches at start (untrusted, over the
+// protocol); Trust trusts it on that desk alone, exactly the content shown.
+// What a far desk sends is shown escaped.
+func (w *Window) askFleetTrust(f *remote.Fleet, stderr io.Writer) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		desks, errs := f.Untrusted(ctx)
+		for _, err := range errs {
+			fmt.Fprintf(stderr, "diffdesk: not asking about repository rules: %v\n", err)
+		}
+		items := fleetTrustItems(desks, func(err error) {
+			fyne.Do(func() { dialog.ShowError(err, w.Win) })
+		})
+		if len(items) > 0 {
+			fyne.Do(func() { askTrustItems(w.Win, items, w.setCloser) })
+		}
+	}()
+}
+
+// fleetTrustItems are the trust questions of each desk's untrusted
+// configs; trusting one calls that desk (off the UI goroutine), and a
+// failure is told to fail.
+func fleetTrustItems(desks []remote.DeskTrust, fail func(error)) []trustItem {
+	var items []trustItem
+	for _, dt := range desks {
+		for _, tf := range dt.Files {
+			var rules []string
+			for _, r := range tf.Rules {
+				rules = append(rules, review.Printable(r))
+			}
+			items = append(items, trustItem{file: review.Printable(tf.File) + " on the desk " + dt.Label, rules: rules,
+				command: "deskctl trust " + review.Printable(tf.Root) + " (on " + dt.Label + ")",
+				trust: func() error {
+					go func() {
+						ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+						defer cancel()
+						if err := dt.Trust(ctx, tf); err != nil {
+							fail(err)
+						}
+					}()
+					return nil
+				}})
+		}
+	}
+	return items
 }

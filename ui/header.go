@@ -21,14 +21,17 @@ type header struct {
 	row                  *fyne.Container // title, checks, state
 }
 
-func newHeader() *header {
+// newHeader builds the header; noteMax is how tall the note may be before
+// it scrolls.
+func newHeader(noteMax func() float32) *header {
 	h := &header{title: widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true}),
 		state: widget.NewLabel(""), checks: widget.NewLabel(""), intent: widget.NewLabel(""), note: widget.NewLabel("")}
 	h.title.Truncation = fyne.TextTruncateEllipsis
 	h.intent.Wrapping = fyne.TextWrapWord
 	h.intent.Hide()
 	h.note.Wrapping = fyne.TextWrapWord
-	h.noteBox = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, h.note)
+	note := container.New(cappedLayout{content: h.note, maxHeight: noteMax}, container.NewVScroll(h.note))
+	h.noteBox = container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, note)
 	h.noteBox.Hide()
 	h.row = container.NewBorder(nil, nil, nil, container.NewHBox(h.checks, h.state), h.title)
 	return h

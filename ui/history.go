@@ -71,6 +71,7 @@ type historyView struct {
 // historyTimeline is the left of the History tab: the filters and the
 // entries, a page at a time.
 type historyTimeline struct {
+	deskSel               *widget.Select // over several desks: whose history (historydesk.go); nil over one
 	agentSel, sessionSel  *widget.Select
 	decisionSel, sinceSel *widget.Select
 	agents                []journal.Agent
@@ -130,6 +131,9 @@ func newHistoryView(w *Window) *historyView {
 		container.NewGridWithColumns(2, h.agentSel, h.sessionSel, h.decisionSel, h.sinceSel),
 		h.fileEntry,
 	)
+	if sel := historyDeskSelect(w, h); sel != nil { // a window over several desks: one desk's history at a time
+		filters.Objects = append([]fyne.CanvasObject{sel}, filters.Objects...)
+	}
 	left := container.NewBorder(filters, container.NewVBox(h.more, h.status), nil, nil, h.list)
 
 	h.title = widget.NewLabelWithStyle("Select an entry of the history", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -157,7 +161,7 @@ func newHistoryView(w *Window) *historyView {
 		}
 	})
 
-	bar := container.NewHBox(h.compare, h.unmark, h.vsDisk, h.restore, h.restore1)
+	bar := newFlow(false, h.compare, h.unmark, h.vsDisk, h.restore, h.restore1) // wraps in a narrow window (flow.go)
 	top := container.NewVBox(h.title, h.info, container.NewBorder(nil, nil, widget.NewLabel("File"), nil, h.fileSel), h.diffNote)
 	right := container.NewBorder(top, bar, nil, nil, h.view)
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2"
+
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/hub"
 )
@@ -38,12 +40,21 @@ func RunHub(h HubOptions, stdout, stderr io.Writer) int {
 		return 2
 	}
 	o := h.options()
+	var w *Window
+	started := make(chan struct{})
 	o.OnState = func(state string, err error) {
 		if err != nil {
 			fmt.Fprintf(stderr, "diffdesk: hub %s: %v\n", state, err)
 		} else {
 			fmt.Fprintf(stderr, "diffdesk: hub %s\n", state)
 		}
+		if state != "disconnected" && state != "reconnected" {
+			return
+		}
+		go func() { // the window exists once the hub is open
+			<-started
+			fyne.Do(func() { w.hubState(h.URL, state == "disconnected") })
+		}()
 	}
 	nc, err := hub.Dial(o)
 	if err != nil {
@@ -66,10 +77,22 @@ func RunHub(h HubOptions, stdout, stderr io.Writer) int {
 	defer v.Close()
 	v.OnNotice(func(s string) { fmt.Fprintf(stderr, "diffdesk: %s\n", review.Printable(s)) })
 	a := NewApp()
-	w := NewWindow(a, hubDesk{v}, WindowOptions{Remote: "hub " + h.URL})
+	w = NewWindow(a, hubDesk{v}, WindowOptions{Remote: "hub " + h.URL})
+	close(started)
 	fmt.Fprintf(stdout, "diffdesk: reviewing every desk on the hub %s as %s\n", h.URL, o.Creds.Name)
 	defer QuitOnSignal(a)()
 	w.Win.ShowAndRun()
 	w.Close()
 	return 0
+}
+
+// hubState shows in the title whether the hub is reached now: while it is
+// not, nothing can be decided (decisions fail, saying so) and the queue is
+// as last read; the connection comes back by itself.
+func (w *Window) hubState(url string, down bool) {
+	w.opts.Remote = "hub " + url
+	if down {
+		w.opts.Remote += " (unreachable, reconnecting)"
+	}
+	w.Win.SetTitle(Title(w.waiting) + w.placeTitle())
 }

@@ -94,4 +94,12 @@ func TestWindowOverAHub(t *testing.T) {
 	w.TypeKey('a')
 	until("far.txt is written by its desk", func() bool { return reviewtest.ReadFile(t, path) == "ONE\n" })
 	until("the window shows nothing waiting", func() bool { return w.Waiting() == 0 })
+	w.hubState(srv.ClientURL(), true)
+	if got := w.Win.Title(); !strings.HasSuffix(got, "hub "+srv.ClientURL()+" (unreachable, reconnecting)") {
+		t.Errorf("title while the hub is away: %q", got)
+	}
+	w.hubState(srv.ClientURL(), false)
+	if got := w.Win.Title(); !strings.HasSuffix(got, "hub "+srv.ClientURL()) {
+		t.Errorf("title once the hub is back: %q", got)
+	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/ui/present"
@@ -24,13 +25,16 @@ func newStatusLine() *statusLine {
 	l := &statusLine{message: widget.NewLabel(""), counter: widget.NewLabel(""), keyboard: widget.NewLabel(""), status: widget.NewLabel("")}
 	l.message.Wrapping = fyne.TextWrapWord // a hint cut off at "…" could not be read (real window)
 	l.status.Wrapping = fyne.TextWrapWord
-	l.row = container.NewBorder(nil, nil, nil, container.NewHBox(container.New(&l.counterW, l.counter), l.keyboard), l.message)
+	l.status.Hide()
+	l.keyboard.Truncation = fyne.TextTruncateEllipsis // whole where there is room (statusRowLayout)
+	l.row = container.New(&statusRowLayout{}, l.message, container.New(&l.counterW, l.counter), l.keyboard)
 	return l
 }
 
 // setStatus shows s on the status line, red when isErr.
 func (l *statusLine) setStatus(s string, isErr bool) {
 	l.status.SetText(strings.TrimRight(s, "\n"))
+	vis(l.status, l.status.Text != "") // an empty line leaves its height to the diff
 	l.status.Importance = importance(present.StatusTone(isErr))
 	l.status.Refresh()
 }
@@ -50,3 +54,42 @@ func (l *statusLine) setCounter(s string) {
 
 // setKeyboard says who has the keyboard.
 func (l *statusLine) setKeyboard(s string) { l.keyboard.SetText(s) }
+
+// statusRowLayout puts the message, the counter and the keyboard line on
+// one row: the counter whole, the keyboard line as wide as its text when
+// there is room, else cut short with "…" (its Truncation), the message
+// (wrapping) in the rest; so the row never makes the window wider
+// (FYNE_SCALE=1.5: it held the window 1,289 px wide) nor taller.
+type statusRowLayout struct{}
+
+// keyboardWidth is the width the keyboard line's text needs whole.
+func keyboardWidth(kb *widget.Label) float32 {
+	if kb.Text == "" || !kb.Visible() {
+		return 0
+	}
+	t := fyne.MeasureText(kb.Text, theme.TextSize(), kb.TextStyle)
+	return t.Width + 2*theme.InnerPadding()
+}
+
+func (statusRowLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	var h float32
+	for _, o := range objects {
+		h = max(h, o.MinSize().Height)
+	}
+	return fyne.NewSize(objects[0].MinSize().Width+objects[1].MinSize().Width, h)
+}
+
+func (statusRowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	msg, counter, kb := objects[0], objects[1], objects[2].(*widget.Label)
+	cw := counter.MinSize().Width
+	kw := min(keyboardWidth(kb), max(0, size.Width-cw-size.Width/3))
+	if kw < 120 && kw < keyboardWidth(kb) {
+		kw = 0 // a few letters and "…" say nothing: the line goes until there is room
+	}
+	kb.Move(fyne.NewPos(size.Width-kw, 0))
+	kb.Resize(fyne.NewSize(kw, size.Height))
+	counter.Move(fyne.NewPos(size.Width-kw-cw, 0))
+	counter.Resize(fyne.NewSize(cw, size.Height))
+	msg.Move(fyne.NewPos(0, 0))
+	msg.Resize(fyne.NewSize(max(0, size.Width-kw-cw), size.Height))
+}

@@ -19,8 +19,7 @@ import (
 // in the running desk.
 type trustQuestion struct {
 	win   fyne.Window
-	files []config.WorkspaceFile
-	desk  trustDesk
+	files []trustItem
 	// closer, when set, is the window's: Esc closes the dialog it is
 	// given, which answers Keep off (Window.setCloser).
 	closer func(d dialog.Dialog, closed func())
@@ -30,6 +29,15 @@ type trustQuestion struct {
 	rules    *fyne.Container      // the shown file's text, one label a line
 	trustBtn *widget.Button
 	keepOff  *widget.Button
+}
+
+// trustItem is one file the question asks about: the path shown, the rules
+// it would turn on, the deskctl command that trusts it without the window,
+// and trusting it (exactly the content shown).
+type trustItem struct {
+	file, command string
+	rules         []string
+	trust         func() error
 }
 
 // trustDesk is what the question needs of the desk (startup.Backend).
@@ -88,7 +96,16 @@ func (n newUntrusted) Untrusted() []config.WorkspaceFile {
 // shown); closer, if not nil, lets the window close the question with
 // Esc, as Keep off.
 func askTrust(win fyne.Window, desk trustDesk, closer func(dialog.Dialog, func())) *trustQuestion {
-	q := &trustQuestion{win: win, files: desk.Untrusted(), desk: desk, closer: closer}
+	var items []trustItem
+	for _, f := range desk.Untrusted() {
+		items = append(items, trustItem{file: f.File, command: desk.TrustCommand(f.Root), rules: f.Rules(), trust: func() error { return desk.Trust(f) }})
+	}
+	return askTrustItems(win, items, closer)
+}
+
+// askTrustItems asks about each of items in turn (none: nothing is shown).
+func askTrustItems(win fyne.Window, items []trustItem, closer func(dialog.Dialog, func())) *trustQuestion {
+	q := &trustQuestion{win: win, files: items, closer: closer}
 	q.show()
 	return q
 }
@@ -102,11 +119,11 @@ func (q *trustQuestion) show() {
 	f := q.files[q.at]
 	q.rules = container.NewVBox(wrapped(fmt.Sprintf(
 		"%s is not trusted. A repository's config may run programs and approve edits without you, "+
-			"so what it holds stays off until you trust this exact content:", f.File), fyne.TextStyle{}))
-	for _, r := range f.Rules() {
+			"so what it holds stays off until you trust this exact content:", f.file), fyne.TextStyle{}))
+	for _, r := range f.rules {
 		q.rules.Add(wrapped("• "+r, fyne.TextStyle{Monospace: true}))
 	}
-	q.rules.Add(wrapped("Any change to the file makes it untrusted again. Without the window: "+q.desk.TrustCommand(f.Root), fyne.TextStyle{Italic: true}))
+	q.rules.Add(wrapped("Any change to the file makes it untrusted again. Without the window: "+f.command, fyne.TextStyle{Italic: true}))
 	scroll := container.NewVScroll(q.rules)
 	scroll.SetMinSize(fyne.NewSize(720, 420))
 	q.keepOff = widget.NewButton("Keep off", func() { q.answer(false) })
@@ -136,7 +153,7 @@ func (q *trustQuestion) answer(trust bool) {
 	q.dlg = nil // answered: closing it is not a Keep off of the next one
 	dlg.Hide()
 	if trust {
-		if err := q.desk.Trust(q.files[q.at]); err != nil {
+		if err := q.files[q.at].trust(); err != nil {
 			dialog.ShowError(err, q.win)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 
+	"fyne.io/fyne/v2"
+
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/startup"
 	"github.com/diffdesk/diffdesk/ui"
@@ -75,30 +77,83 @@ func elsewhereFlag(name string) bool {
 }
 
 // runDesk starts the desk c says, and runs the window over it until the
-// person closes it; then the desk stops.
+// person closes it; then the desk stops. Started with no --workspace in
+// the home directory or / (from the applications menu), it asks which
+// folder to serve first (runChoosing).
 func runDesk(c startup.Options, stdout, stderr io.Writer) int {
+	home, _ := os.UserHomeDir()
+	wd, _ := os.Getwd()
+	if ui.AskForWorkspace(c.Roots, wd, home) {
+		return runChoosing(c, wd, home, stdout, stderr)
+	}
+	a := ui.NewApp()
+	d, err := openDesk(a, c, stdout, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
+		return 1
+	}
+	defer ui.QuitOnSignal(a)()
+	d.w.Win.ShowAndRun()
+	return d.stop(stderr)
+}
+
+// openedDesk is a desk started here and its window.
+type openedDesk struct {
+	b             *startup.Backend
+	w             *ui.Window
+	stopFollowing func()
+}
+
+// openDesk starts the desk c says and its window in a (not yet shown).
+func openDesk(a fyne.App, c startup.Options, stdout, stderr io.Writer) (*openedDesk, error) {
 	b, err := startup.Start(c)
 	if errors.Is(err, deskrpc.ErrDeskRunning) {
 		err = fmt.Errorf("%w; see deskctl status, close that desk, or start this one with --socket", err)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
-		return 1
+		return nil, err
 	}
-	a := ui.NewApp()
 	w := ui.NewWindow(a, b.Desk, ui.WindowOptions{Interrupted: b.Interrupted, Socket: b.Socket, Doors: b.DoorStatus, History: true, Log: stderr})
 	if err := b.Serve(); err != nil {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
 	}
 	fmt.Fprint(stdout, b.Summary())
-	stopFollowing := w.Follow(b)
-	defer ui.QuitOnSignal(a)()
-	w.Win.ShowAndRun()
-	stopFollowing()
-	w.Close()
-	if err := b.Stop(); err != nil {
+	return &openedDesk{b: b, w: w, stopFollowing: w.Follow(b)}, nil
+}
+
+// stop stops the desk once its window has closed; it returns the exit
+// code.
+func (d *openedDesk) stop(stderr io.Writer) int {
+	d.stopFollowing()
+	d.w.Close()
+	if err := d.b.Stop(); err != nil {
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// runChoosing asks which folder to serve (ui.ShowWorkspaceChooser), then
+// runs the desk on it as runDesk does; closed without a choice, nothing
+// is served.
+func runChoosing(c startup.Options, wd, home string, stdout, stderr io.Writer) int {
+	a := ui.NewApp()
+	var d *openedDesk
+	ui.ShowWorkspaceChooser(a, home, func(dir string) error {
+		c.Roots = []string{dir}
+		var err error
+		if d, err = openDesk(a, c, stdout, stderr); err != nil {
+			return err
+		}
+		d.w.Win.Show()
+		return nil
+	})
+	fmt.Fprintf(stdout, "diffdesk: started in %s with no --workspace: asking which folder to serve\n", wd)
+	defer ui.QuitOnSignal(a)()
+	a.Run()
+	if d == nil {
+		fmt.Fprintln(stderr, "diffdesk: no workspace chosen; nothing was served")
+		return 0
+	}
+	return d.stop(stderr)
 }

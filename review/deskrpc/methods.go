@@ -141,6 +141,10 @@ var methods = map[string]*method{
 		denied: `get: only a reviewer reads a proposal in full; say hello with "role":"reviewer" on a connection that proposes nothing`},
 	"checkText": {role: reviewerOnly, blocks: true, run: handler((*conn).checkText),
 		denied: `checkText: only a reviewer checks an edit of a proposal; say hello with "role":"reviewer"`},
+	"untrusted": {role: reviewerOnly, run: handler((*conn).untrusted),
+		denied: `untrusted: only a reviewer sees the repository configs waiting for trust; say hello with "role":"reviewer"`},
+	"trust": {role: reviewerOnly, run: handler((*conn).trustFile),
+		denied: `trust: only a reviewer trusts a repository's config, and an agent never does; say hello with "role":"reviewer" on a connection that proposes nothing`},
 }
 
 // blocks reports whether the method named may wait (method.blocks); an

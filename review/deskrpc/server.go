@@ -67,6 +67,7 @@ func (e *rpcError) Error() string { return e.Message }
 type Server struct {
 	desk     *review.Desk
 	doors    func() []review.DoorStatus // the open front doors, for status; nil if none
+	trust    Trust                      // the trust store reviewers see (ShowTrust); nil if none
 	wg       sync.WaitGroup             // connections being served
 	inflight *budget                    // places for large messages being read (MaxLargeMessages)
 	limits   Limits                     // limits.go

@@ -20,8 +20,12 @@ import (
 // hub (each at most MaxMessage), and decisions carried out at once. Every
 // other decision waits on the hub, not in the desk.
 const (
-	decisionBuffer   = 4 << 20
-	decidingAtOnce   = 4
+	decisionBuffer = 4 << 20
+	decidingAtOnce = 4
+	// resetAttempts bounds how often an ordered consumer remakes itself
+	// before its iterator gives up (1 s, then 2 s, between tries);
+	// the link or reviewer then makes a new consumer.
+	resetAttempts    = 3
 	publishTimeout   = 10 * time.Second
 	publishersAtOnce = 4
 )
@@ -112,18 +116,11 @@ func Connect(ctx context.Context, desk *review.Desk, nc *nats.Conn, o LinkOption
 		l.cancel()
 		return nil, fmt.Errorf("hub: the decisions bucket: %w (is the hub provisioned, and are these desk %s's credentials?)", err, o.Name)
 	}
-	var dec jetstream.Consumer
-	err = retry(ctx, func(ctx context.Context) (err error) {
-		dec, err = js.OrderedConsumer(ctx, "KV_"+Bucket, jetstream.OrderedConsumerConfig{
-			FilterSubjects: []string{"$KV." + Bucket + "." + o.Name + ".>"},
-			DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
-			OptStartSeq:    kvs.CachedInfo().State.LastSeq + 1,
-		})
-		return err
-	})
+	from := kvs.CachedInfo().State.LastSeq + 1
+	msgs, err := l.followDecisions(ctx, from)
 	if err != nil {
 		l.cancel()
-		return nil, fmt.Errorf("hub: following the decisions on desk %s: %w", o.Name, err)
+		return nil, err
 	}
 	left, err := l.leftOpen(ctx)
 	if err != nil {
@@ -135,18 +132,11 @@ func Connect(ctx context.Context, desk *review.Desk, nc *nats.Conn, o LinkOption
 	for _, p := range desk.List() {
 		l.markDirty(p.ID)
 	}
-	msgs, err := dec.Messages(pullOpts()...)
-	if err != nil {
-		l.unsub()
-		l.cancel()
-		return nil, err
-	}
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
-		l.takeDecisions(msgs)
+		l.takeDecisions(msgs, from)
 	}()
-	context.AfterFunc(l.ctx, msgs.Stop)
 	for range publishersAtOnce {
 		l.wg.Add(1)
 		go func() {
@@ -558,17 +548,69 @@ func (l *Link) outcomeOf(t *tracked, o review.Outcome) Outcome {
 	return w
 }
 
-// takeDecisions reads the decisions created on this desk's proposals and
-// carries out the first valid one of each round.
-func (l *Link) takeDecisions(msgs jetstream.MessagesContext) {
+// followDecisions follows the decisions created on this desk's proposals
+// from the bucket's stream sequence from on, until the link closes.
+func (l *Link) followDecisions(ctx context.Context, from uint64) (jetstream.MessagesContext, error) {
+	var msgs jetstream.MessagesContext
+	err := retry(ctx, func(ctx context.Context) error {
+		dec, err := l.js.OrderedConsumer(ctx, "KV_"+Bucket, jetstream.OrderedConsumerConfig{
+			FilterSubjects: []string{"$KV." + Bucket + "." + l.name + ".>"},
+			DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
+			OptStartSeq:    from,
+			// Its own remaking gives up after a few tries (about 7 s):
+			// takeDecisions then makes a new one, saying why.
+			MaxResetAttempts: resetAttempts,
+		})
+		if err != nil {
+			return err
+		}
+		msgs, err = dec.Messages(pullOpts()...)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("hub: following the decisions on desk %s: %w", l.name, err)
+	}
+	context.AfterFunc(l.ctx, msgs.Stop)
+	return msgs, nil
+}
+
+// takeDecisions reads the decisions created on this desk's proposals, from
+// stream sequence next on, and carries out the first valid one of each
+// round. When the consumer gives up (its server went, and making it again
+// failed), the decisions are followed again, by a new consumer, from the
+// first not read: none is missed, and a desk never stops taking them while
+// it is linked (a hub node killed under a fleet left desks whose consumer
+// retried its remaking for good, deciding nothing).
+func (l *Link) takeDecisions(msgs jetstream.MessagesContext, next uint64) {
+	backoff := 50 * time.Millisecond
 	for {
 		m, err := msgs.Next()
 		if err != nil {
-			if l.ctx.Err() != nil || errors.Is(err, jetstream.ErrMsgIteratorClosed) {
+			if l.ctx.Err() != nil {
 				return
 			}
-			l.logf("hub: reading decisions: %v", err)
-			continue
+			if errors.Is(err, jetstream.ErrMsgIteratorClosed) || !errors.Is(err, nats.ErrTimeout) {
+				msgs.Stop()
+				l.logf("hub: following the decisions again from #%d (%v)", next, err)
+				for {
+					if !l.sleep(&backoff) {
+						return
+					}
+					ctx, cancel := context.WithTimeout(l.ctx, 15*time.Second)
+					msgs, err = l.followDecisions(ctx, next)
+					cancel()
+					if err == nil {
+						break
+					}
+					l.logf("hub: %v (retrying)", err)
+				}
+				continue
+			}
+			continue // a timeout: wait on
+		}
+		backoff = 50 * time.Millisecond
+		if md, err := m.Metadata(); err == nil {
+			next = md.Sequence.Stream + 1
 		}
 		t, dec, ok := l.claim(m)
 		if !ok {

@@ -106,18 +106,33 @@ func (r *Reviewer) follow(ctx context.Context, once bool, fn func(p *Proposal, o
 	if bad == nil {
 		bad = func(string, error) {}
 	}
-	var cons jetstream.Consumer
-	err := retry(ctx, func(ctx context.Context) (err error) {
-		cons, err = r.js.OrderedConsumer(ctx, Stream, jetstream.OrderedConsumerConfig{
-			FilterSubjects: []string{"dd.*.*.*"},
-			DeliverPolicy:  jetstream.DeliverLastPerSubjectPolicy,
+	// from is the stream sequence to go on from when the consumer is made
+	// again (0: the latest of each subject, the start).
+	var from uint64
+	consumer := func() (jetstream.Consumer, error) {
+		var cons jetstream.Consumer
+		cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{"dd.*.*.*"}, DeliverPolicy: jetstream.DeliverLastPerSubjectPolicy,
+			MaxResetAttempts: resetAttempts}
+		if from > 0 {
+			cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, from
+		}
+		err := retry(ctx, func(ctx context.Context) (err error) {
+			cons, err = r.js.OrderedConsumer(ctx, Stream, cfg)
+			return err
 		})
-		return err
-	})
+		if err != nil {
+			return nil, fmt.Errorf("hub: reading the queue: %w", err)
+		}
+		return cons, nil
+	}
+	cons, err := consumer()
 	if err != nil {
-		return fmt.Errorf("hub: reading the queue: %w", err)
+		return err
 	}
 	handle := func(m jetstream.Msg) {
+		if md, err := m.Metadata(); err == nil {
+			from = md.Sequence.Stream + 1
+		}
 		desk, kind, h, ok := parseSubject(m.Subject())
 		if !ok {
 			return
@@ -153,19 +168,40 @@ func (r *Reviewer) follow(ctx context.Context, once bool, fn func(p *Proposal, o
 	if err != nil {
 		return err
 	}
-	context.AfterFunc(ctx, msgs.Stop)
+	stop := context.AfterFunc(ctx, msgs.Stop)
+	backoff := 50 * time.Millisecond
 	for {
 		m, err := msgs.Next()
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if errors.Is(err, jetstream.ErrMsgIteratorClosed) {
-				return err
-			}
+		if err == nil {
+			backoff = 50 * time.Millisecond
+			handle(m)
 			continue
 		}
-		handle(m)
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if errors.Is(err, nats.ErrTimeout) {
+			continue
+		}
+		// The consumer gave up remaking itself (a hub node went): a new
+		// one goes on from the first message not read.
+		stop()
+		msgs.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(backoff):
+			}
+			backoff = min(2*backoff, 2*time.Second)
+			if cons, err = consumer(); err != nil {
+				return err
+			}
+			if msgs, err = cons.Messages(pullOpts()...); err == nil {
+				stop = context.AfterFunc(ctx, msgs.Stop)
+				break
+			}
+		}
 	}
 }
 

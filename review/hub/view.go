@@ -405,11 +405,15 @@ func (v *View) ChangesetOf(id string) (review.Changeset, bool) {
 		all = append(all, it.p)
 	}
 	it, ok := v.items[id]
+	var p review.Proposal
+	if ok {
+		p = it.p
+	}
 	v.mu.Unlock()
 	if !ok {
 		return review.Changeset{}, false
 	}
-	key := review.ChangesetKey(it.p)
+	key := review.ChangesetKey(p)
 	for _, cs := range review.Changesets(all) {
 		if cs.Key == key {
 			return cs, true

@@ -246,6 +246,8 @@ func checkpointEntriesSQL(f Filter, glob string, cur historyCursor, window int64
 	switch {
 	case f.File != "" && glob == "":
 		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE path = ?)", f.File)
+	case f.File != "" && window > 0 && globBase(glob) != "":
+		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE "+pathBaseSQL+" = ? AND path GLOB ?)", globBase(glob), glob)
 	case f.File != "" && window > 0:
 		add("EXISTS (SELECT 1 FROM checkpoint_files cf WHERE cf.checkpoint_id = c.id AND cf.path GLOB ?)", glob)
 		windowStart := `(SELECT c.created FROM checkpoints c WHERE ` + after + ` ORDER BY c.created DESC, c.id DESC LIMIT 1 OFFSET ?)`
@@ -254,6 +256,8 @@ func checkpointEntriesSQL(f Filter, glob string, cur historyCursor, window int64
 			windowArgs = []any{cur.checkpointTime, cur.checkpointTime, cur.checkpoint, window}
 		}
 		add("c.created >= coalesce("+windowStart+", 0)", windowArgs...)
+	case f.File != "" && globBase(glob) != "":
+		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE "+pathBaseSQL+" = ? AND path GLOB ?)", globBase(glob), glob)
 	case f.File != "":
 		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE path GLOB ?)", glob)
 	}
@@ -292,6 +296,8 @@ func decisionEntriesSQL(f Filter, glob string, before, after int64, limit int) (
 	switch {
 	case f.File != "" && glob == "":
 		add("d.proposal_id IN (SELECT proposal_id FROM proposal_files WHERE path = ?)", f.File)
+	case f.File != "" && globBase(glob) != "":
+		add("d.proposal_id IN (SELECT proposal_id FROM proposal_files WHERE "+pathBaseSQL+" = ? AND path GLOB ?)", globBase(glob), glob)
 	case f.File != "":
 		add("EXISTS (SELECT 1 FROM proposal_files pf WHERE pf.proposal_id = d.proposal_id AND pf.path GLOB ?)", glob)
 	}
@@ -322,6 +328,21 @@ func historyNanos(t time.Time) int64 {
 		return math.MaxInt64
 	}
 	return t.UnixNano()
+}
+
+// pathBaseSQL is a file row's base name (the text after its last '/'),
+// as migration 9 indexes it: the same expression, or SQLite cannot use
+// the index.
+const pathBaseSQL = "substr(path, length(rtrim(path, replace(path, '/', ''))) + 1)"
+
+// globBase returns the base name a GLOB pattern's files must have when
+// its last element is plain text (*/dir/name.go: name.go), else "".
+func globBase(glob string) string {
+	base := glob[strings.LastIndexByte(glob, '/')+1:]
+	if base == "" || strings.ContainsAny(base, "*?[") {
+		return ""
+	}
+	return base
 }
 
 // historyGlob turns a Filter.File into an SQLite GLOB pattern, or

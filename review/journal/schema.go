@@ -164,6 +164,13 @@ CREATE INDEX checkpoints_decision ON checkpoints(decision_id);
 ALTER TABLE decisions ADD COLUMN decided_by_rule INTEGER NOT NULL DEFAULT 0; -- 1: decided_by names a rule; 0: a person, or no one
 UPDATE decisions SET decided_by_rule = 1, decided_by = substr(decided_by, 7) WHERE decided_by LIKE 'rule: %';
 `,
+	// 9: the files' base names indexed (the expression is pathBaseSQL's):
+	// history list --file dir/name.go, a pattern matched at any depth,
+	// read every file row the journal ever held.
+	`
+CREATE INDEX checkpoint_files_base ON checkpoint_files(substr(path, length(rtrim(path, replace(path, '/', ''))) + 1));
+CREATE INDEX proposal_files_base ON proposal_files(substr(path, length(rtrim(path, replace(path, '/', ''))) + 1));
+`,
 }
 
 // migrateJournal brings db up to schema version target (at most

@@ -75,16 +75,14 @@ func Addresses(values []string, all bool, list []config.ConnectEntry) ([]Address
 
 // Specs makes a Fleet's specs of addrs: each desk reached by Dial with o,
 // keeping its ShareOf the window's limits; a desk without a label is
-// named by its address.
+// named by its workspace and machine once reached ("api on dev@box").
 func Specs(addrs []Address, o SSHOptions) []Spec {
 	var out []Spec
 	o.Limits = ShareOf(o.Limits, len(addrs))
 	for _, a := range addrs {
-		label := a.Label
-		if label == "" {
-			label = a.Target.String()
-		}
-		out = append(out, Spec{Label: label, Dial: func(ctx context.Context) (Member, error) {
+		machine := a.Target
+		machine.Socket = ""
+		out = append(out, Spec{Label: a.Label, Machine: machine.String(), Where: a.Target.String(), Dial: func(ctx context.Context) (Member, error) {
 			d, err := Dial(ctx, a.Target, o)
 			if err != nil {
 				return nil, err // not a nil *Desk in a Member

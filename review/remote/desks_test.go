@@ -74,8 +74,11 @@ func TestLocalAddress(t *testing.T) {
 	}
 	defer f.Close()
 	ps := f.List()
-	if len(ps) != 1 || ps[0].Where != "local:"+sock || filepath.Base(ps[0].Files[0].Path) != "x.txt" {
+	if len(ps) != 1 || ps[0].Where != filepath.Base(a.Root)+" on local" || filepath.Base(ps[0].Files[0].Path) != "x.txt" {
 		t.Fatalf("List: %+v", ps)
+	}
+	if d := f.Desks(); len(d) != 1 || d[0].Where != "local:"+sock || d[0].Label != filepath.Base(a.Root)+" on local" || d[0].Err != nil {
+		t.Errorf("Desks: %+v; want the address and a label of the workspace and machine", d)
 	}
 	if _, err := Dial(context.Background(), Target{Scheme: "unix", Socket: filepath.Join(t.TempDir(), "none.sock")}, SSHOptions{}); err == nil {
 		t.Error("dialling a socket that is not there succeeded")

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/checker"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
 )
 
 // Member is one desk of a Fleet: the methods the window uses (as *Desk
@@ -46,9 +48,13 @@ var _ Member = (*Desk)(nil)
 
 // A Spec is one desk a Fleet reviews: its label and how to reach it.
 type Spec struct {
-	// Label names the desk to the person: machine and workspace
-	// ("dev@box:~/api"). A label given twice gets " #2" added.
+	// Label names the desk to the person ("api"). Empty, the desk is
+	// named by its workspace and Machine once reached ("api on
+	// dev@box"). A label given twice gets " #2" added.
 	Label string
+	// Machine is where the desk runs ("dev@box", "local"); Where is its
+	// address as given, for messages.
+	Machine, Where string
 	// Dial reaches the desk; the Fleet calls it again, with backoff,
 	// whenever the desk is lost.
 	Dial func(ctx context.Context) (Member, error)
@@ -111,13 +117,16 @@ type Fleet struct {
 	subs     map[int]func(review.Event)
 	subSeq   int
 	attended int
+	histDesk int // the desk whose history the window shows (history.go)
 }
 
 // slot is one desk of the fleet.
 type slot struct {
-	n     int
-	label string
-	dial  func(context.Context) (Member, error)
+	n              int
+	label          string // f.mu guards it: a label of its own is set once, when first reached
+	auto           bool   // the label is to be made of the workspace and machine
+	machine, where string
+	dial           func(context.Context) (Member, error)
 
 	m       Member // the desk, or what was last known of it while down
 	unsub   func()
@@ -149,13 +158,9 @@ func NewFleet(ctx context.Context, specs []Spec, o FleetOptions) (*Fleet, error)
 	}
 	run, stop := context.WithCancel(context.Background())
 	f := &Fleet{opts: o, ctx: run, close: stop, subs: map[int]func(review.Event){}}
-	seen := map[string]int{}
 	for i, s := range specs {
-		label := cmp.Or(s.Label, "desk "+strconv.Itoa(i+1))
-		if seen[label]++; seen[label] > 1 {
-			label += " #" + strconv.Itoa(seen[label])
-		}
-		f.desks = append(f.desks, &slot{n: i, label: label, dial: s.Dial})
+		label := cmp.Or(s.Label, s.Where, s.Machine, "desk "+strconv.Itoa(i+1))
+		f.desks = append(f.desks, &slot{n: i, label: f.unique(label), auto: s.Label == "" && s.Machine != "", machine: s.Machine, where: s.Where, dial: s.Dial})
 	}
 	errs := make([]error, len(f.desks))
 	var wg sync.WaitGroup
@@ -163,7 +168,7 @@ func NewFleet(ctx context.Context, specs []Spec, o FleetOptions) (*Fleet, error)
 		wg.Go(func() {
 			m, err := s.dial(ctx)
 			if err != nil {
-				errs[i] = fmt.Errorf("%s: %w", s.label, err)
+				errs[i] = fmt.Errorf("%s: %w", f.labelOf(s), err)
 				return
 			}
 			f.attach(s, m)
@@ -179,7 +184,7 @@ func NewFleet(ctx context.Context, specs []Spec, o FleetOptions) (*Fleet, error)
 			f.mu.Lock()
 			s.down, s.since = errs[i], o.Now()
 			f.mu.Unlock()
-			f.state(s.label, errs[i])
+			f.state(f.labelOf(s), errs[i])
 			f.reconnect(s, nil)
 		}
 	}
@@ -193,6 +198,39 @@ func countNil(errs []error) (n int) {
 		}
 	}
 	return n
+}
+
+// unique is label, or label and " #N" if another desk has it. f.mu is held
+// or the fleet is being made.
+func (f *Fleet) unique(label string) string {
+	taken := func(l string) bool {
+		return slices.ContainsFunc(f.desks, func(s *slot) bool { return s.label == l })
+	}
+	out := label
+	for n := 2; taken(out); n++ {
+		out = label + " #" + strconv.Itoa(n)
+	}
+	return out
+}
+
+// labelOf is s's label now.
+func (f *Fleet) labelOf(s *slot) string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return s.label
+}
+
+// ownLabel names a desk by its workspace and machine: "api on dev@box",
+// "api +1 on dev@box" for two roots.
+func ownLabel(roots []string, machine string) string {
+	if len(roots) == 0 {
+		return machine
+	}
+	name := filepath.Base(roots[0])
+	if len(roots) > 1 {
+		name += " +" + strconv.Itoa(len(roots)-1)
+	}
+	return review.Printable(name) + " on " + machine
 }
 
 func (f *Fleet) state(label string, err error) {
@@ -230,11 +268,18 @@ func (f *Fleet) attach(s *slot, m Member) {
 	if attend {
 		leave = m.Attend()
 	}
+	roots := m.Roots()
 	f.mu.Lock()
 	s.m, s.down, s.since, s.unsub, s.leave = m, nil, f.opts.Now(), unsub, leave
+	if s.auto { // named once, before any of its proposals is shown
+		s.auto = false
+		s.label = ""
+		s.label = f.unique(ownLabel(roots, s.machine))
+	}
+	label := s.label
 	f.mu.Unlock()
 	m.OnLost(func(err error) { f.lost(s, m, err) })
-	f.state(s.label, nil)
+	f.state(label, nil)
 	known := map[string]bool{}
 	for _, id := range before {
 		known[id] = true
@@ -265,7 +310,7 @@ func (f *Fleet) lost(s *slot, m Member, err error) {
 		s.attempt = 0 // it stayed up a while: start again from Min
 	}
 	s.since = f.opts.Now()
-	unsub, leave := s.unsub, s.leave
+	unsub, leave, label := s.unsub, s.leave, s.label
 	s.unsub, s.leave = nil, nil
 	f.mu.Unlock()
 	if unsub != nil {
@@ -274,7 +319,7 @@ func (f *Fleet) lost(s *slot, m Member, err error) {
 	if leave != nil {
 		leave()
 	}
-	f.state(s.label, err)
+	f.state(label, err)
 	for _, p := range m.List() {
 		f.emit(review.Event{Kind: review.EventUpdated, ID: f.outer(s, p.ID)})
 	}
@@ -313,8 +358,9 @@ func (f *Fleet) reconnect(s *slot, old Member) {
 			}
 			f.mu.Lock()
 			s.down = err
+			label := s.label
 			f.mu.Unlock()
-			f.state(s.label, err)
+			f.state(label, err)
 		}
 	})
 }
@@ -340,9 +386,29 @@ func (f *Fleet) Close() error {
 
 // Labels names the desks, in the order given.
 func (f *Fleet) Labels() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	var out []string
 	for _, s := range f.desks {
 		out = append(out, s.label)
+	}
+	return out
+}
+
+// DeskState is one desk of the fleet now.
+type DeskState struct {
+	Label, Where string
+	Err          error // why it cannot be reached; nil while it can
+}
+
+// Desks says where each desk is and whether it is reached, in the order
+// given.
+func (f *Fleet) Desks() []DeskState {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []DeskState
+	for _, s := range f.desks {
+		out = append(out, DeskState{Label: s.label, Where: s.where, Err: s.down})
 	}
 	return out
 }
@@ -389,7 +455,7 @@ func (f *Fleet) live(id string) (*slot, Member, string, error) {
 	}
 	m, down := f.member(s)
 	if m == nil || down != nil {
-		return nil, nil, "", &UnreachableError{Label: s.label, Err: down}
+		return nil, nil, "", &UnreachableError{Label: f.labelOf(s), Err: down}
 	}
 	return s, m, inner, nil
 }
@@ -411,7 +477,7 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 // and whether that desk can be reached.
 func (f *Fleet) proposal(s *slot, p review.Proposal, down bool) review.Proposal {
 	p.ID = f.outer(s, p.ID)
-	p.Where, p.Unreachable = s.label, down
+	p.Where, p.Unreachable = f.labelOf(s), down
 	return p
 }
 
@@ -602,7 +668,7 @@ func (f *Fleet) DecideChangeset(ctx context.Context, key string, dec review.Chan
 			continue
 		}
 		if down != nil {
-			return review.ChangesetResult{}, &UnreachableError{Label: s.label, Err: down}
+			return review.ChangesetResult{}, &UnreachableError{Label: f.labelOf(s), Err: down}
 		}
 		res, err := m.DecideChangeset(ctx, inner, dec)
 		res.Key = key
@@ -745,4 +811,40 @@ func ShareOf(l Limits, n int) Limits {
 	l = l.orDefault()
 	n = max(n, 1)
 	return Limits{KeptBytes: max(l.KeptBytes/int64(n), 64<<20), KeptCount: max(l.KeptCount/n, 256), MessageBytes: max(l.MessageBytes/n, 64<<20)}
+}
+
+// DeskTrust is one desk's repository configs that wait for trust, and how
+// to trust one there.
+type DeskTrust struct {
+	Label string
+	Files []deskrpc.TrustFile
+	Trust func(ctx context.Context, f deskrpc.TrustFile) error
+}
+
+// truster is a member whose trust store the window can reach (*Desk).
+type truster interface {
+	Untrusted(ctx context.Context) ([]deskrpc.TrustFile, error)
+	Trust(ctx context.Context, f deskrpc.TrustFile) error
+}
+
+// Untrusted asks every desk reached now for its untrusted repository
+// configs; each answer trusts on that desk only. A desk that cannot say
+// is left out (errs names it).
+func (f *Fleet) Untrusted(ctx context.Context) (out []DeskTrust, errs []error) {
+	for _, s := range f.desks {
+		m, down := f.member(s)
+		t, ok := m.(truster)
+		if !ok || down != nil {
+			continue
+		}
+		files, err := t.Untrusted(ctx)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if len(files) > 0 {
+			out = append(out, DeskTrust{Label: f.labelOf(s), Files: files, Trust: t.Trust})
+		}
+	}
+	return out, errs
 }

@@ -88,15 +88,13 @@ type historyDesk interface {
 
 var _ historyDesk = (*Desk)(nil)
 
-// historyOf is the fleet's one desk, for its history: a fleet of several
-// has none of its own (each desk's history is that desk's).
+// historyOf is the desk whose history the window shows: the fleet's one
+// desk, or the one chosen with SetHistoryDesk (each desk's history is that
+// desk's own: its entries, and a restore, go to it alone).
 func (f *Fleet) historyOf() (historyDesk, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if len(f.desks) != 1 {
-		return nil, fmt.Errorf("history is one desk's, and this window reviews %d: start diffdesk --connect with that desk alone, or deskctl history on its machine", len(f.desks))
-	}
-	s := f.desks[0]
+	s := f.desks[f.histDesk]
 	if s.m == nil || s.down != nil {
 		return nil, &UnreachableError{Label: s.label, Err: s.down}
 	}
@@ -107,7 +105,30 @@ func (f *Fleet) historyOf() (historyDesk, error) {
 	return h, nil
 }
 
-// History is the one desk's (historyOf).
+// HistoryDesks names the desks whose history the window can show, and
+// which it shows now (SetHistoryDesk).
+func (f *Fleet) HistoryDesks() (labels []string, shown int) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, s := range f.desks {
+		labels = append(labels, s.label)
+	}
+	return labels, f.histDesk
+}
+
+// SetHistoryDesk makes desk i (in HistoryDesks' order) the one whose
+// history the History methods read and whose files Restore writes.
+func (f *Fleet) SetHistoryDesk(i int) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if i < 0 || i >= len(f.desks) {
+		return fmt.Errorf("no desk %d in this window (it reviews %d)", i, len(f.desks))
+	}
+	f.histDesk = i
+	return nil
+}
+
+// History is the shown desk's (historyOf).
 func (f *Fleet) History(ctx context.Context, fl journal.Filter) (journal.Page, error) {
 	h, err := f.historyOf()
 	if err != nil {
@@ -116,7 +137,7 @@ func (f *Fleet) History(ctx context.Context, fl journal.Filter) (journal.Page, e
 	return h.History(ctx, fl)
 }
 
-// HistoryAgents is the one desk's (historyOf).
+// HistoryAgents is the shown desk's (historyOf).
 func (f *Fleet) HistoryAgents(ctx context.Context) ([]journal.Agent, error) {
 	h, err := f.historyOf()
 	if err != nil {
@@ -125,7 +146,7 @@ func (f *Fleet) HistoryAgents(ctx context.Context) ([]journal.Agent, error) {
 	return h.HistoryAgents(ctx)
 }
 
-// HistoryDetail is the one desk's (historyOf).
+// HistoryDetail is the shown desk's (historyOf).
 func (f *Fleet) HistoryDetail(ctx context.Context, ref journal.Ref) (journal.Detail, error) {
 	h, err := f.historyOf()
 	if err != nil {
@@ -134,7 +155,7 @@ func (f *Fleet) HistoryDetail(ctx context.Context, ref journal.Ref) (journal.Det
 	return h.HistoryDetail(ctx, ref)
 }
 
-// HistoryDiff is the one desk's (historyOf).
+// HistoryDiff is the shown desk's (historyOf).
 func (f *Fleet) HistoryDiff(ctx context.Context, c review.HistoryCompare) ([]review.HistoryFile, error) {
 	h, err := f.historyOf()
 	if err != nil {
@@ -143,7 +164,7 @@ func (f *Fleet) HistoryDiff(ctx context.Context, c review.HistoryCompare) ([]rev
 	return h.HistoryDiff(ctx, c)
 }
 
-// Restore is the one desk's (historyOf): that desk writes.
+// Restore is the shown desk's (historyOf): that desk writes.
 func (f *Fleet) Restore(ctx context.Context, req journal.RestoreRequest, apply bool) (journal.RestorePlan, journal.RestoreResult, error) {
 	h, err := f.historyOf()
 	if err != nil {

@@ -603,3 +603,22 @@ func snapshot(path string, exists bool, sha, content string) atomicfile.Snapshot
 	}
 	return atomicfile.Snapshot{Path: path, Exists: true, Content: []byte(content), SHA256: sha, Size: int64(len(content))}
 }
+
+// Untrusted lists the far desk's repository configs whose rules wait for
+// the person's trust, with the rules each would turn on.
+func (d *Desk) Untrusted(ctx context.Context) ([]deskrpc.TrustFile, error) {
+	files, err := d.cl.Untrusted(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("the desk at %s: %w", d.where, err)
+	}
+	return files, nil
+}
+
+// Trust trusts f on the far desk: exactly the content shown (its hash);
+// if the file changed since, nothing is trusted.
+func (d *Desk) Trust(ctx context.Context, f deskrpc.TrustFile) error {
+	if err := d.cl.Trust(ctx, f.Root, f.SHA256); err != nil {
+		return fmt.Errorf("the desk at %s: %w", d.where, err)
+	}
+	return nil
+}

@@ -181,6 +181,7 @@ func (b *Backend) Serve() error {
 	b.doors, err = ide.Start(b.ctx, b.Desk, b.doorOpts)
 	srv := deskrpc.NewServer(b.Desk)
 	srv.ShowDoors(b.DoorStatus)
+	srv.ShowTrust(b)
 	// The server's goroutine ends when Stop cancels ctx and the requests
 	// in flight are answered.
 	go func() { b.served <- srv.Serve(b.ctx, b.listener) }()

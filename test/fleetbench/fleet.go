@@ -281,6 +281,12 @@ func (d *desk) stop() {
 	}
 }
 
+// noDoors writes a desk's config: the socket only, no IDE doors (their
+// lock files would land in the user's own ~/.claude and $TMPDIR/gemini).
+func noDoors(state string) error {
+	return os.WriteFile(filepath.Join(state, "config.toml"), []byte("[doors]\nclaude = false\ngemini = false\n"), 0o600)
+}
+
 func processAlive(pid int) bool { return syscall.Kill(pid, 0) == nil }
 
 func (f *fleet) close() {
@@ -346,6 +352,9 @@ func Run(c Config) (rep Report, err error) {
 			dirs = append(dirs, dir)
 		}
 		if err := os.MkdirAll(d.state, 0o700); err != nil {
+			return rep, err
+		}
+		if err := noDoors(d.state); err != nil {
 			return rep, err
 		}
 		if err := os.MkdirAll(filepath.Dir(filepath.Dir(d.sock)), 0o700); err != nil {

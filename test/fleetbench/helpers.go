@@ -29,6 +29,9 @@ func (f *fleet) memory(rep *Report, hubURL string) error {
 			return err
 		}
 	}
+	if err := noDoors(d.state); err != nil {
+		return err
+	}
 	if err := f.run(d); err != nil {
 		return err
 	}
