@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/diffdesk/diffdesk/review/atomicfile"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // agentNoteMax is the most of an agent's account of its write the desk
@@ -66,7 +66,7 @@ func (d *Desk) AgentWrote(ctx context.Context, id, note string) (Outcome, error)
 	}
 	d.mu.Lock()
 	if e.outcome.Status.Wrote() {
-		e.outcome.Status, e.outcome.Error = journal.Failed, why
+		e.outcome.Status, e.outcome.Error = decision.Failed, why
 	}
 	o = e.outcome
 	d.mu.Unlock()

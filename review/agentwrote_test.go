@@ -9,12 +9,13 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
 // historyVerdict is the history's verdict and feedback for proposal id.
-func historyVerdict(t *testing.T, d *reviewtest.Desk, id string) (journal.Verdict, string) {
+func historyVerdict(t *testing.T, d *reviewtest.Desk, id string) (decision.Verdict, string) {
 	t.Helper()
 	page, err := d.Journal.History(context.Background(), journal.Filter{})
 	if err != nil {
@@ -47,12 +48,12 @@ func TestAgentWroteRecordsTheTrueVerdict(t *testing.T) {
 
 	t.Run("not written", func(t *testing.T) {
 		p := propose()
-		d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: "ONE!\n"}, Feedback: "louder"})
+		d.MustDecide(t, p.ID, review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{path: "ONE!\n"}, Feedback: "louder"})
 		o, err := d.AgentWrote(context.Background(), p.ID, "✖ Invalid input: expected string")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Status != journal.Failed || !strings.Contains(o.Error, "not written") {
+		if o.Status != decision.Failed || !strings.Contains(o.Error, "not written") {
 			t.Errorf("outcome %s %q; want failed, not written", o.Status, o.Error)
 		}
 		v, fb := historyVerdict(t, d, p.ID)
@@ -61,10 +62,10 @@ func TestAgentWroteRecordsTheTrueVerdict(t *testing.T) {
 				t.Errorf("history feedback %q lacks %q", fb, want)
 			}
 		}
-		if v != journal.Failed {
+		if v != decision.Failed {
 			t.Errorf("history says %s; want failed", v)
 		}
-		if got, _ := d.Outcome(p.ID); got.Status != journal.Failed {
+		if got, _ := d.Outcome(p.ID); got.Status != decision.Failed {
 			t.Errorf("the desk's outcome is %s; want failed", got.Status)
 		}
 		if _, err := d.AgentWrote(context.Background(), p.ID, ""); !errors.Is(err, review.ErrNotAgentWrite) {
@@ -74,33 +75,33 @@ func TestAgentWroteRecordsTheTrueVerdict(t *testing.T) {
 
 	t.Run("written", func(t *testing.T) {
 		p := propose()
-		d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+		d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 		reviewtest.WriteFile(t, path, "ONE\n") // the agent's tool writes it
 		o, err := d.AgentWrote(context.Background(), p.ID, "the tool said it failed")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Status != journal.Approved {
+		if o.Status != decision.Approved {
 			t.Errorf("outcome %s; want the approval to stand: the file holds it", o.Status)
 		}
-		if v, _ := historyVerdict(t, d, p.ID); v != journal.Approved {
+		if v, _ := historyVerdict(t, d, p.ID); v != decision.Approved {
 			t.Errorf("history says %s; want approved", v)
 		}
 	})
 
 	t.Run("rejected or desk-written", func(t *testing.T) {
 		p := propose()
-		d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected, Feedback: "no"})
+		d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Rejected, Feedback: "no"})
 		if _, err := d.AgentWrote(context.Background(), p.ID, ""); !errors.Is(err, review.ErrNotAgentWrite) {
 			t.Errorf("a rejected proposal: %v; want ErrNotAgentWrite", err)
 		}
 		q := d.MustPropose(t, engine.FormatWrite, "a.txt", "two\n")
-		d.MustDecide(t, q.ID, review.Decision{Verdict: journal.Approved})
+		d.MustDecide(t, q.ID, review.Decision{Verdict: decision.Approved})
 		reviewtest.WriteFile(t, path, "someone else\n")
 		if _, err := d.AgentWrote(context.Background(), q.ID, ""); !errors.Is(err, review.ErrNotAgentWrite) {
 			t.Errorf("an approval the desk wrote: %v; want ErrNotAgentWrite", err)
 		}
-		if v, _ := historyVerdict(t, d, q.ID); v != journal.Approved {
+		if v, _ := historyVerdict(t, d, q.ID); v != decision.Approved {
 			t.Errorf("history says %s for the desk's write; want approved", v)
 		}
 	})

@@ -10,6 +10,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -87,7 +88,7 @@ func TestAStreamStopsAtTheBudget(t *testing.T) {
 	if !errors.As(err, &be) || fed > 8 || !strings.Contains(err.Error(), "the stream to") {
 		t.Fatalf("after %d chunks of 512 KiB under a 3 MiB budget: %v; want the stream stopped by the budget", fed, err)
 	}
-	if o, ok := d.Outcome(p.ID); !ok || o.Status != journal.Failed || !strings.Contains(o.Error, "budget") {
+	if o, ok := d.Outcome(p.ID); !ok || o.Status != decision.Failed || !strings.Contains(o.Error, "budget") {
 		t.Errorf("outcome %+v; want failed, naming the budget", o)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // A changeset is what one agent session proposed — in one turn, where the
@@ -136,8 +136,8 @@ func (d *Desk) ChangesetOf(id string) (Changeset, bool) {
 // ChangesetDecision is a decision on a whole changeset: approve every open
 // proposal as proposed, or reject every one with one reason.
 type ChangesetDecision struct {
-	Verdict  journal.Verdict // journal.Approved or journal.Rejected
-	Feedback string          // the reason (or note) every agent call is told
+	Verdict  decision.Verdict // decision.Approved or decision.Rejected
+	Feedback string           // the reason (or note) every agent call is told
 	// Seen maps a proposal's id to its Decision.Seen: the hunks the person
 	// had on screen, which the journal keeps; a proposal missing from it
 	// is not tracked.
@@ -147,7 +147,7 @@ type ChangesetDecision struct {
 	SeenLines map[string]map[string]map[string]int
 	// Comments maps a proposal's id to its Decision.Comments: the person's
 	// comments on its lines, each sent with that proposal's outcome only.
-	Comments map[string][]journal.Comment
+	Comments map[string][]decision.Comment
 	By       string // who decides (Decision.By)
 }
 
@@ -176,7 +176,7 @@ var ErrUnknownChangeset = errors.New("review: unknown changeset key")
 // fails to write. A rejection rejects every open proposal. Proposals
 // already decided are left as they are.
 func (d *Desk) DecideChangeset(ctx context.Context, key string, dec ChangesetDecision) (ChangesetResult, error) {
-	if dec.Verdict != journal.Approved && dec.Verdict != journal.Rejected {
+	if dec.Verdict != decision.Approved && dec.Verdict != decision.Rejected {
 		return ChangesetResult{}, fmt.Errorf("review: a changeset is approved or rejected whole, not %q; decide its proposals one by one for anything else", dec.Verdict)
 	}
 	cs, ok := d.Changeset(key)
@@ -188,7 +188,7 @@ func (d *Desk) DecideChangeset(ctx context.Context, key string, dec ChangesetDec
 		if !p.State.Open() {
 			continue
 		}
-		if dec.Verdict == journal.Approved {
+		if dec.Verdict == decision.Approved {
 			switch {
 			case p.State == StateStreaming:
 				res.Skipped = append(res.Skipped, ChangesetSkip{p.ID, "still streaming; approve it once it is complete"})

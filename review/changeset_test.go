@@ -11,7 +11,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -81,7 +81,7 @@ func TestDecideChangesetAnswersEachWaitingCall(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "a\n")
 	first := proposeAs(t, d, "s1", "a.txt", "A\n")
-	d.MustDecide(t, first.ID, review.Decision{Verdict: journal.Rejected, Feedback: "no"})
+	d.MustDecide(t, first.ID, review.Decision{Verdict: decision.Rejected, Feedback: "no"})
 	reviewtest.WaitOutcome(t, d.Desk, first.ID) // delivered: kept only as recently decided
 	other := proposeAs(t, d, "s2", "other.txt", "other\n")
 	files := map[string]string{"b.txt": "bee\n", "dir/c.txt": "sea\n", "d.txt": "dee\n"}
@@ -109,7 +109,7 @@ func TestDecideChangesetAnswersEachWaitingCall(t *testing.T) {
 	if !ok || len(cs.Proposals) != 4 || cs.Open != 3 || cs.Proposals[0].ID != first.ID {
 		t.Fatalf("changeset of b.txt = %v, %d proposals, %d open; want the decided a.txt first, then 3 open", ok, len(cs.Proposals), cs.Open)
 	}
-	res, err := d.DecideChangeset(context.Background(), cs.Key, review.ChangesetDecision{Verdict: journal.Approved})
+	res, err := d.DecideChangeset(context.Background(), cs.Key, review.ChangesetDecision{Verdict: decision.Approved})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,14 +118,14 @@ func TestDecideChangesetAnswersEachWaitingCall(t *testing.T) {
 		t.Errorf("result: %d decided, skipped %v; want 3, none", len(res.Decided), res.Skipped)
 	}
 	for rel, o := range outcomes {
-		if o.ID != ids[rel] || o.Status != journal.Approved || len(o.Files) != 1 || o.Files[0].FinalContent != files[rel] {
+		if o.ID != ids[rel] || o.Status != decision.Approved || len(o.Files) != 1 || o.Files[0].FinalContent != files[rel] {
 			t.Errorf("%s's call got %+v; want its own approval with %q", rel, o, files[rel])
 		}
 		if _, err := os.Stat(filepath.Join(d.Root, rel)); !os.IsNotExist(err) {
 			t.Errorf("%s written by the desk; the agent writes it (AgentWrites)", rel)
 		}
 	}
-	if o, _ := d.Outcome(first.ID); o.Status != journal.Rejected {
+	if o, _ := d.Outcome(first.ID); o.Status != decision.Rejected {
 		t.Errorf("the proposal decided before is now %s; want it left rejected", o.Status)
 	}
 	if p, _ := d.Get(other.ID); p.State != review.StatePending {
@@ -150,7 +150,7 @@ func TestDecideChangesetRejectsAllWithOneReasonAndSkipsStale(t *testing.T) {
 	// changeset must not write over the change.
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "b.txt"), "changed on disk\n")
 	key := review.ChangesetKey(a)
-	res, err := d.DecideChangeset(context.Background(), key, review.ChangesetDecision{Verdict: journal.Approved})
+	res, err := d.DecideChangeset(context.Background(), key, review.ChangesetDecision{Verdict: decision.Approved})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,20 +166,20 @@ func TestDecideChangesetRejectsAllWithOneReasonAndSkipsStale(t *testing.T) {
 	if p, _ := d.Get(b.ID); !p.State.Open() {
 		t.Fatalf("b is %s; want still open", p.State)
 	}
-	res, err = d.DecideChangeset(context.Background(), key, review.ChangesetDecision{Verdict: journal.Rejected, Feedback: "one reason"})
+	res, err = d.DecideChangeset(context.Background(), key, review.ChangesetDecision{Verdict: decision.Rejected, Feedback: "one reason"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Decided) != 1 || res.Decided[0].ID != b.ID || res.Decided[0].Status != journal.Rejected || res.Decided[0].Feedback != "one reason" {
+	if len(res.Decided) != 1 || res.Decided[0].ID != b.ID || res.Decided[0].Status != decision.Rejected || res.Decided[0].Feedback != "one reason" {
 		t.Errorf("reject: %+v; want b rejected with the reason (a and c already decided)", res.Decided)
 	}
-	if o, _ := d.Outcome(c.ID); o.Status != journal.Approved {
+	if o, _ := d.Outcome(c.ID); o.Status != decision.Approved {
 		t.Errorf("c is now %s; a decided proposal must stay as it was", o.Status)
 	}
-	if _, err := d.DecideChangeset(context.Background(), "cs-nope", review.ChangesetDecision{Verdict: journal.Approved}); err == nil || !strings.Contains(err.Error(), "unknown changeset") {
+	if _, err := d.DecideChangeset(context.Background(), "cs-nope", review.ChangesetDecision{Verdict: decision.Approved}); err == nil || !strings.Contains(err.Error(), "unknown changeset") {
 		t.Errorf("unknown key: err = %v", err)
 	}
-	if _, err := d.DecideChangeset(context.Background(), key, review.ChangesetDecision{Verdict: journal.Partial}); err == nil || !strings.Contains(err.Error(), "approved or rejected whole") {
+	if _, err := d.DecideChangeset(context.Background(), key, review.ChangesetDecision{Verdict: decision.Partial}); err == nil || !strings.Contains(err.Error(), "approved or rejected whole") {
 		t.Errorf("partial: err = %v", err)
 	}
 }
@@ -196,7 +196,7 @@ func TestPartialWithNoHunksOfAFileLeavesItUnwritten(t *testing.T) {
 		t.Fatalf("propose: %v, %d files", err, len(p.Files))
 	}
 	a, nf := p.Files[0], p.Files[1]
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{a.Path: {a.Hunks()[0].ID}, nf.Path: {}}})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{a.Path: {a.Hunks()[0].ID}, nf.Path: {}}})
 	if got := reviewtest.ReadFile(t, a.Path); got != "A\n" {
 		t.Errorf("a.txt = %q; want its ticked hunk written", got)
 	}
@@ -221,18 +221,18 @@ func TestDecideChangesetLeavesAStreamForApprovalButRejectsIt(t *testing.T) {
 		return p
 	}
 	a, s := req("a.txt", false), req("s.txt", true)
-	res, err := d.DecideChangeset(context.Background(), review.ChangesetKey(a), review.ChangesetDecision{Verdict: journal.Approved})
+	res, err := d.DecideChangeset(context.Background(), review.ChangesetKey(a), review.ChangesetDecision{Verdict: decision.Approved})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Decided) != 1 || res.Decided[0].ID != a.ID || len(res.Skipped) != 1 || res.Skipped[0].ID != s.ID || !strings.Contains(res.Skipped[0].Reason, "streaming") {
 		t.Fatalf("approve: decided %+v, skipped %+v; want a approved, the stream left", res.Decided, res.Skipped)
 	}
-	res, err = d.DecideChangeset(context.Background(), review.ChangesetKey(a), review.ChangesetDecision{Verdict: journal.Rejected, Feedback: "stop"})
+	res, err = d.DecideChangeset(context.Background(), review.ChangesetKey(a), review.ChangesetDecision{Verdict: decision.Rejected, Feedback: "stop"})
 	if err != nil || len(res.Decided) != 1 || res.Decided[0].ID != s.ID {
 		t.Fatalf("reject: %+v, %v; want the stream rejected", res, err)
 	}
-	if o := reviewtest.WaitOutcome(t, d.Desk, s.ID); o.Status != journal.Rejected || o.Feedback != "stop" {
+	if o := reviewtest.WaitOutcome(t, d.Desk, s.ID); o.Status != decision.Rejected || o.Feedback != "stop" {
 		t.Errorf("the stream's outcome %s %q; want rejected, stop", o.Status, o.Feedback)
 	}
 }

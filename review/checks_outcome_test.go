@@ -8,7 +8,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/checker"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestNewProblemsGoldens: what the agent reads, and the JSON, when the
@@ -35,11 +35,11 @@ func TestNewProblemsGoldens(t *testing.T) {
 		name string
 		o    Outcome
 	}{
-		{"new-problems", Outcome{ID: "p20", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 20,
+		{"new-problems", Outcome{ID: "p20", DecidedBy: DecidedByPerson, Status: decision.Approved, Checkpoint: 20,
 			Files: []FileOutcome{file(proposed, style, caller, vet, syntax)}}},
-		{"new-problems-edited", Outcome{ID: "p21", DecidedBy: DecidedByPerson, Status: journal.ApprovedEdited, Checkpoint: 21,
+		{"new-problems-edited", Outcome{ID: "p21", DecidedBy: DecidedByPerson, Status: decision.ApprovedEdited, Checkpoint: 21,
 			Files: []FileOutcome{editedFile}}},
-		{"new-problems-checker-failed", Outcome{ID: "p22", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 22,
+		{"new-problems-checker-failed", Outcome{ID: "p22", DecidedBy: DecidedByPerson, Status: decision.Approved, Checkpoint: 22,
 			Files: []FileOutcome{failed}}},
 	}
 	for _, tt := range tests {

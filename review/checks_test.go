@@ -10,7 +10,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/checker"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -35,7 +35,7 @@ func TestChecksFindProposalsProblem(t *testing.T) {
 	if got := f.Checks.Problems(); !reflect.DeepEqual(got, want) {
 		t.Fatalf("Checks.Problems() = %+v; want %+v", got, want)
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	if got := o.Files[0].NewProblems; !reflect.DeepEqual(got, want) {
 		t.Errorf("outcome newProblems = %+v; want %+v", got, want)
 	}
@@ -55,7 +55,7 @@ func TestChecksOfTheWrittenText(t *testing.T) {
 	reviewtest.WriteFile(t, path, "package a\n")
 	p := d.MustPropose(t, engine.FormatWrite, "a.go", "package a\n\nfunc A() {\n\tif {\n\t}\n}\n")
 	edited := "package a\n\nfunc A() {\n\tif true {\n\t}\n}\n\nvar x = 08\n"
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: edited}})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{path: edited}})
 	got := o.Files[0].NewProblems
 	if len(got) != 1 || got[0].Line != 8 || !strings.Contains(got[0].Message, "invalid digit") {
 		t.Errorf("newProblems of the edited text = %+v; want the one at line 8", got)
@@ -73,7 +73,7 @@ func TestChecksCleanProposal(t *testing.T) {
 	if len(f.Checks.Reports) != 1 || f.Checks.Reports[0].Checker != "gofmt" || f.Checks.Problems() != nil || f.Checks.Failed() != nil {
 		t.Errorf("Checks = %+v; want gofmt's report, with no problem", f.Checks)
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	if o.Files[0].NewProblems != nil || strings.Contains(o.Text(), "New problems") {
 		t.Errorf("outcome of a clean proposal: %+v\n%s", o.Files[0].NewProblems, o.Text())
 	}
@@ -90,7 +90,7 @@ func TestChecksFailureIsNotAProblem(t *testing.T) {
 	if f.Checks.Problems() != nil || len(errs) != 1 || !strings.Contains(errs[0].Error(), `checker "missing" failed on `+path) {
 		t.Fatalf("Checks = %+v; want one failure naming the checker and file", f.Checks)
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	if fo := o.Files[0]; fo.NewProblems != nil || len(fo.CheckErrors) != 1 {
 		t.Errorf("outcome newProblems %+v checkErrors %q; want no problem and the checker's error", fo.NewProblems, fo.CheckErrors)
 	}
@@ -156,7 +156,7 @@ func TestCheckTextOfAStaleFile(t *testing.T) {
 	reviewtest.WriteFile(t, path, "package a\n\nvar x = 1\n")
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.go", reviewtest.SR("var x = 1\n", "var x = 2\n"))
 	reviewtest.WriteFile(t, path, "package a\n\nvar x = 1\n\nvar y = 08\n")
-	if _, err := d.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: journal.Approved}); err == nil {
+	if _, err := d.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: decision.Approved}); err == nil {
 		t.Fatal("Decide over a file changed on disk wrote it; want it refused as stale")
 	}
 	if got, _ := d.Get(p.ID); !got.Files[0].Stale() {
@@ -177,7 +177,7 @@ func TestCheckTextRefuses(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "[[checker]]\npreset = \"gofmt\"\n")
 	p := d.MustPropose(t, engine.FormatWrite, "a.go", "package a\n")
 	decided := d.MustPropose(t, engine.FormatWrite, "b.go", "package b\n")
-	d.MustDecide(t, decided.ID, review.Decision{Verdict: journal.Rejected})
+	d.MustDecide(t, decided.ID, review.Decision{Verdict: decision.Rejected})
 	for _, tc := range []struct{ id, path, want string }{
 		{"nope", "a.go", "proposal nope: review: unknown proposal id"},
 		{p.ID, "c.go", "it has no file c.go"},

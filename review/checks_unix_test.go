@@ -16,7 +16,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -86,7 +86,7 @@ func TestDecidingCancelsChecks(t *testing.T) {
 		t.Run(end, func(t *testing.T) {
 			d, p := startedDesk(t)
 			if end == "reject" {
-				d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected})
+				d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Rejected})
 			} else if err := d.Withdraw(context.Background(), p.ID, "gone"); err != nil {
 				t.Fatal(err)
 			}
@@ -165,7 +165,7 @@ func TestCheckTextIsCancelled(t *testing.T) {
 			case "cancel":
 				cancel()
 			case "reject":
-				d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected})
+				d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Rejected})
 			case "close":
 				go d.Close() // ends once the checks have ended
 			}

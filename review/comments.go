@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Limits on the line comments one decision carries (Decision.Comments).
@@ -32,22 +32,22 @@ func (e *CommentError) Error() string {
 }
 
 // Quote returns lines line to end (1-based, inclusive) of one side of f:
-// journal.SideOld is the file when the proposal arrived, journal.SideNew
+// decision.SideOld is the file when the proposal arrived, decision.SideNew
 // the proposal as the agent sent it. The lines keep their own endings. An
 // error says why the side has no such lines.
-func (f File) Quote(side journal.Side, line, end int) (string, error) {
+func (f File) Quote(side decision.Side, line, end int) (string, error) {
 	var text string
 	switch side {
-	case journal.SideOld:
+	case decision.SideOld:
 		text = f.BaseText()
-	case journal.SideNew:
+	case decision.SideNew:
 		text = f.Proposed
 	default:
 		return "", fmt.Errorf(`side %q is neither "old" (the file before the proposal) nor "new" (the proposal)`, side)
 	}
 	lines := engine.SplitLines(text)
 	switch {
-	case len(lines) == 0 && side == journal.SideOld:
+	case len(lines) == 0 && side == decision.SideOld:
 		return "", fmt.Errorf("the old side is empty: %s did not exist, or was empty, before the proposal; comment on the new side", f.Rel)
 	case len(lines) == 0 && f.Delete:
 		return "", fmt.Errorf("the new side is empty: the proposal deletes %s; comment on the old side", f.Rel)
@@ -74,14 +74,14 @@ func (f File) Quote(side journal.Side, line, end int) (string, error) {
 // absolute path (a comment may name a file by its path relative to its
 // root), EndLine filled in, the text trimmed, the quoted lines added;
 // sorted by the proposal's file order, then line.
-func quoteComments(p Proposal, cs []journal.Comment) ([]journal.Comment, error) {
+func quoteComments(p Proposal, cs []decision.Comment) ([]decision.Comment, error) {
 	if len(cs) == 0 {
 		return nil, nil
 	}
 	if len(cs) > MaxComments {
 		return nil, &CommentError{Detail: fmt.Sprintf("%d comments on proposal %s; a decision carries at most %d", len(cs), p.ID, MaxComments)}
 	}
-	out := make([]journal.Comment, len(cs))
+	out := make([]decision.Comment, len(cs))
 	order := map[string]int{} // a file's place in the proposal
 	for k, f := range p.Files {
 		order[f.Path] = k
@@ -109,7 +109,7 @@ func quoteComments(p Proposal, cs []journal.Comment) ([]journal.Comment, error) 
 		c.Path = f.Path
 		out[i] = c
 	}
-	slices.SortStableFunc(out, func(a, b journal.Comment) int {
+	slices.SortStableFunc(out, func(a, b decision.Comment) int {
 		return cmp.Or(cmp.Compare(order[a.Path], order[b.Path]), cmp.Compare(a.Line, b.Line), cmp.Compare(a.EndLine, b.EndLine))
 	})
 	return out, nil
@@ -143,7 +143,7 @@ func commentFile(p Proposal, path string) (File, error) {
 // writeComments lists the person's line comments for the agent, grouped
 // by file (the desk keeps them in file order), each with the lines it is
 // on: the agent reads where and what before the comment itself.
-func writeComments(b *strings.Builder, cs []journal.Comment) {
+func writeComments(b *strings.Builder, cs []decision.Comment) {
 	if len(cs) == 0 {
 		return
 	}
@@ -163,7 +163,7 @@ func writeComments(b *strings.Builder, cs []journal.Comment) {
 			lines = "Lines " + c.Lines()
 		}
 		where := "of your proposed text"
-		if c.Side == journal.SideOld {
+		if c.Side == decision.SideOld {
 			where = "of the file before your edit"
 		}
 		fmt.Fprintf(b, "\n%s %s:\n", lines, where)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -25,20 +26,20 @@ func TestDecideWithCommentsQuotesTheLines(t *testing.T) {
 	tests := []struct {
 		name string
 		dec  func(d *reviewtest.Desk, p review.Proposal) review.Decision
-		want journal.Verdict
+		want decision.Verdict
 	}{
 		{"approved", func(*reviewtest.Desk, review.Proposal) review.Decision {
-			return review.Decision{Verdict: journal.Approved}
-		}, journal.Approved},
+			return review.Decision{Verdict: decision.Approved}
+		}, decision.Approved},
 		{"rejected", func(*reviewtest.Desk, review.Proposal) review.Decision {
-			return review.Decision{Verdict: journal.Rejected}
-		}, journal.Rejected},
+			return review.Decision{Verdict: decision.Rejected}
+		}, decision.Rejected},
 		{"edited", func(_ *reviewtest.Desk, p review.Proposal) review.Decision {
-			return review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{p.Files[0].Path: "// edited away\n" + proposed}}
-		}, journal.ApprovedEdited},
+			return review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{p.Files[0].Path: "// edited away\n" + proposed}}
+		}, decision.ApprovedEdited},
 		{"partial", func(_ *reviewtest.Desk, p review.Proposal) review.Decision {
-			return review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{p.Files[0].Path: {p.Files[0].Hunks()[1].ID}}}
-		}, journal.Partial},
+			return review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{p.Files[0].Path: {p.Files[0].Hunks()[1].ID}}}
+		}, decision.Partial},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,14 +48,14 @@ func TestDecideWithCommentsQuotesTheLines(t *testing.T) {
 			reviewtest.WriteFile(t, path, base)
 			p := d.MustPropose(t, engine.FormatWrite, "app.go", proposed)
 			dec := tt.dec(d, p)
-			dec.Comments = []journal.Comment{
-				{Path: path, Side: journal.SideNew, Line: 11, Text: "  C2 needs a doc comment\n"},
-				{Path: "app.go", Side: journal.SideOld, Line: 3, EndLine: 5, Text: "why rename A?"},
+			dec.Comments = []decision.Comment{
+				{Path: path, Side: decision.SideNew, Line: 11, Text: "  C2 needs a doc comment\n"},
+				{Path: "app.go", Side: decision.SideOld, Line: 3, EndLine: 5, Text: "why rename A?"},
 			}
 			o := d.MustDecide(t, p.ID, dec)
-			want := []journal.Comment{
-				{Path: path, Side: journal.SideOld, Line: 3, EndLine: 5, Quote: "func A() {}\n\nfunc B() {}\n", Text: "why rename A?"},
-				{Path: path, Side: journal.SideNew, Line: 11, EndLine: 11, Quote: "func C2() {}\n", Text: "C2 needs a doc comment"},
+			want := []decision.Comment{
+				{Path: path, Side: decision.SideOld, Line: 3, EndLine: 5, Quote: "func A() {}\n\nfunc B() {}\n", Text: "why rename A?"},
+				{Path: path, Side: decision.SideNew, Line: 11, EndLine: 11, Quote: "func C2() {}\n", Text: "C2 needs a doc comment"},
 			}
 			if o.Status != tt.want || !reflect.DeepEqual(o.Comments, want) {
 				t.Fatalf("outcome %s, comments %+v; want %s, %+v", o.Status, o.Comments, tt.want, want)
@@ -84,29 +85,29 @@ func TestDecideRefusesBadComments(t *testing.T) {
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "one\ntwo\n")
 	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "one\ntwo\nthree\n")
 	created := d.MustPropose(t, engine.FormatWrite, "new.txt", "x\n")
-	ok := journal.Comment{Path: "a.txt", Side: journal.SideNew, Line: 1, Text: "fine"}
+	ok := decision.Comment{Path: "a.txt", Side: decision.SideNew, Line: 1, Text: "fine"}
 	tests := []struct {
 		name string
 		id   string
-		c    journal.Comment
+		c    decision.Comment
 		want string
 	}{
-		{"not a file of the proposal", p.ID, journal.Comment{Path: "b.txt", Side: "new", Line: 1, Text: "t"}, "comment 2 (on b.txt): not a file of proposal"},
-		{"no side", p.ID, journal.Comment{Path: "a.txt", Side: "left", Line: 1, Text: "t"}, `side "left" is neither "old"`},
-		{"line 0", p.ID, journal.Comment{Path: "a.txt", Side: "new", Line: 0, Text: "t"}, "line 0: lines count from 1"},
-		{"past the end", p.ID, journal.Comment{Path: "a.txt", Side: "old", Line: 2, EndLine: 3, Text: "t"}, "line 3 is past the end of the old side, which has 2 lines"},
-		{"end before line", p.ID, journal.Comment{Path: "a.txt", Side: "new", Line: 3, EndLine: 2, Text: "t"}, "endLine 2 is before line 3"},
-		{"empty text", p.ID, journal.Comment{Path: "a.txt", Side: "new", Line: 1, Text: " \n"}, "the text is empty"},
-		{"long text", p.ID, journal.Comment{Path: "a.txt", Side: "new", Line: 1, Text: strings.Repeat("x", review.MaxCommentBytes+1)}, "a comment holds at most"},
-		{"old side of a new file", created.ID, journal.Comment{Path: "new.txt", Side: "old", Line: 1, Text: "t"}, "the old side is empty"},
+		{"not a file of the proposal", p.ID, decision.Comment{Path: "b.txt", Side: "new", Line: 1, Text: "t"}, "comment 2 (on b.txt): not a file of proposal"},
+		{"no side", p.ID, decision.Comment{Path: "a.txt", Side: "left", Line: 1, Text: "t"}, `side "left" is neither "old"`},
+		{"line 0", p.ID, decision.Comment{Path: "a.txt", Side: "new", Line: 0, Text: "t"}, "line 0: lines count from 1"},
+		{"past the end", p.ID, decision.Comment{Path: "a.txt", Side: "old", Line: 2, EndLine: 3, Text: "t"}, "line 3 is past the end of the old side, which has 2 lines"},
+		{"end before line", p.ID, decision.Comment{Path: "a.txt", Side: "new", Line: 3, EndLine: 2, Text: "t"}, "endLine 2 is before line 3"},
+		{"empty text", p.ID, decision.Comment{Path: "a.txt", Side: "new", Line: 1, Text: " \n"}, "the text is empty"},
+		{"long text", p.ID, decision.Comment{Path: "a.txt", Side: "new", Line: 1, Text: strings.Repeat("x", review.MaxCommentBytes+1)}, "a comment holds at most"},
+		{"old side of a new file", created.ID, decision.Comment{Path: "new.txt", Side: "old", Line: 1, Text: "t"}, "the old side is empty"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			first := ok
 			if tt.id == created.ID {
-				first = journal.Comment{Path: "new.txt", Side: journal.SideNew, Line: 1, Text: "fine"}
+				first = decision.Comment{Path: "new.txt", Side: decision.SideNew, Line: 1, Text: "fine"}
 			}
-			_, err := d.Decide(context.Background(), tt.id, review.Decision{Verdict: journal.Rejected, Comments: []journal.Comment{first, tt.c}})
+			_, err := d.Decide(context.Background(), tt.id, review.Decision{Verdict: decision.Rejected, Comments: []decision.Comment{first, tt.c}})
 			var ce *review.CommentError
 			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("Decide = %v; want a *CommentError saying %q", err, tt.want)
@@ -116,11 +117,11 @@ func TestDecideRefusesBadComments(t *testing.T) {
 			}
 		})
 	}
-	many := make([]journal.Comment, review.MaxComments+1)
+	many := make([]decision.Comment, review.MaxComments+1)
 	for i := range many {
 		many[i] = ok
 	}
-	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Rejected, Comments: many}); err == nil || !strings.Contains(err.Error(), "at most 100") {
+	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Rejected, Comments: many}); err == nil || !strings.Contains(err.Error(), "at most 100") {
 		t.Errorf("Decide(%d comments) = %v; want an error naming the limit", len(many), err)
 	}
 }

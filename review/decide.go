@@ -11,6 +11,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/formatter"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/workspace"
@@ -18,20 +19,20 @@ import (
 
 // Decision is a person's (or a rule's) decision on a proposal.
 type Decision struct {
-	// Verdict is what to reach: journal.Approved (write the proposal as it
-	// is), journal.ApprovedEdited (write the person's full text instead),
-	// journal.Partial (write only the accepted hunks) or journal.Rejected
+	// Verdict is what to reach: decision.Approved (write the proposal as it
+	// is), decision.ApprovedEdited (write the person's full text instead),
+	// decision.Partial (write only the accepted hunks) or decision.Rejected
 	// (write nothing; Feedback says why).
-	Verdict journal.Verdict
+	Verdict decision.Verdict
 	// Edited maps a file's absolute path to the full text the person
-	// approved (journal.ApprovedEdited). Files not in it are written as
+	// approved (decision.ApprovedEdited). Files not in it are written as
 	// proposed. Text with "\n" line endings and no BOM, as the window's
 	// editor gives it, is written with the file's line endings and BOM (see
 	// fileText); text holding "\r\n" is taken as the file's bytes.
 	Edited map[string]string
 	// Hunks maps a file's absolute path to the ids of the hunks the person
-	// accepted (journal.Partial). Files not in it keep none of their hunks.
-	// With journal.ApprovedEdited, a file in Hunks but not in Edited (one
+	// accepted (decision.Partial). Files not in it keep none of their hunks.
+	// With decision.ApprovedEdited, a file in Hunks but not in Edited (one
 	// the person unticked hunks of but did not edit) is written with only
 	// those hunks; files in neither are written as proposed.
 	Hunks map[string][]string
@@ -41,7 +42,7 @@ type Decision struct {
 	// with any verdict: Path (absolute, or relative to its root), Side,
 	// Line, EndLine (0: Line) and Text; Decide checks them, quotes the
 	// lines and passes them to the outcome and the journal.
-	Comments []journal.Comment
+	Comments []decision.Comment
 	// Seen maps a file's path (absolute, or relative to its root when that
 	// names one file) to the ids of its hunks (File.Hunks) the person had
 	// on screen before deciding; the journal records, per hunk, whether it
@@ -65,7 +66,7 @@ type Decision struct {
 	// rule, the unattended policy; see Proposal.AutoRule); "" for a person.
 	Rule string
 
-	seen []journal.HunkSeen // Seen, checked: one per hunk (seenRecord)
+	seen []decision.HunkSeen // Seen, checked: one per hunk (seenRecord)
 	// classified maps each file's path to the proposed text a policy
 	// classified (Desk.ApproveTrivial): the decision is refused if the
 	// proposal no longer waits with exactly those texts.
@@ -115,7 +116,7 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 	if err != nil && pathRefused(err) {
 		// The file's path no longer leads where it did: retrying cannot
 		// help, so the proposal ends and the agent is told.
-		d.finish(ctx, e, Outcome{ID: id, Status: journal.Failed, Files: []FileOutcome{},
+		d.finish(ctx, e, Outcome{ID: id, Status: decision.Failed, Files: []FileOutcome{},
 			Error: "The desk refused to write your edit: " + err.Error() + ". Nothing was written. Read the file again and propose the edit again if it is still wanted.\n"})
 		return Outcome{}, err
 	}
@@ -180,8 +181,8 @@ func (dec Decision) decider() (by Decider, rule, person string) {
 // startDecision claims an open proposal for a decision.
 func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 	switch dec.Verdict {
-	case journal.Approved, journal.ApprovedEdited, journal.Partial, journal.Rejected:
-	case journal.Overwritten:
+	case decision.Approved, decision.ApprovedEdited, decision.Partial, decision.Rejected:
+	case decision.Overwritten:
 		if dec.Rule != "" {
 			return nil, fmt.Errorf("review: %s may not overwrite a change made on disk; only a person may", dec.Rule)
 		}
@@ -196,12 +197,12 @@ func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 		return nil, ErrUnknownProposal
 	case e.p.Held:
 		return nil, fmt.Errorf("review: proposal %s did not apply and waits for the person: place its block at the lines it was meant for, or dismiss it", id)
-	case e.p.State == StateStreaming && dec.Verdict != journal.Rejected:
+	case e.p.State == StateStreaming && dec.Verdict != decision.Rejected:
 		return nil, fmt.Errorf("review: proposal %s is still streaming; wait for it to finish before approving", id)
 	case !e.p.State.Open() || e.deciding:
 		return nil, fmt.Errorf("review: proposal %s is already %s", id, e.p.State)
 	}
-	if dec.Rule != "" && dec.Verdict != journal.Rejected {
+	if dec.Rule != "" && dec.Verdict != decision.Rejected {
 		// Whatever the rule, a protected file needs a person.
 		for _, f := range e.p.Files {
 			if !f.Protected.IsZero() {
@@ -221,7 +222,7 @@ func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 	}
 	e.deciding = true
 	e.cutStream() // rejected while it streams: what the person saw
-	if dec.Verdict != journal.Rejected {
+	if dec.Verdict != decision.Rejected {
 		e.p.State = StateDecided
 	}
 	e.p.Failure = ""
@@ -234,7 +235,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	p := copyProposal(e.p)
 	d.mu.Unlock()
 	var plan []fileWrite
-	if dec.Verdict != journal.Rejected {
+	if dec.Verdict != decision.Rejected {
 		var err error
 		if plan, err = d.plan(p, dec); err != nil {
 			return Outcome{}, err
@@ -242,10 +243,10 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		if nothingTicked(dec, plan) {
 			// A partial approval with no hunk ticked keeps nothing: it
 			// is a rejection, and said as one.
-			dec.Verdict = journal.Rejected
+			dec.Verdict = decision.Rejected
 		}
 	}
-	if dec.Verdict == journal.Rejected {
+	if dec.Verdict == decision.Rejected {
 		if p.Unfinished { // the proposal journaled at the start had no text yet
 			if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
 				return Outcome{}, err
@@ -254,7 +255,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, nil)); err != nil {
 			return Outcome{}, err
 		}
-		o := Outcome{ID: p.ID, Status: journal.Rejected, Feedback: dec.Feedback, Comments: dec.Comments, Files: chosenUnwritten(p), Unfinished: p.Unfinished}
+		o := Outcome{ID: p.ID, Status: decision.Rejected, Feedback: dec.Feedback, Comments: dec.Comments, Files: chosenUnwritten(p), Unfinished: p.Unfinished}
 		o.DecidedBy, o.Rule, o.By = dec.decider()
 		return o, nil
 	}
@@ -343,16 +344,16 @@ func finals(plan []fileWrite, rolledBack bool) []journal.FileFinal {
 // onto the disk (start) is the proposal, not the person's edit: approving
 // it unchanged is a plain approval too, as the agent's text says. A
 // partial approval with every hunk ticked is a plain approval.
-func reached(v journal.Verdict, plan []fileWrite) journal.Verdict {
+func reached(v decision.Verdict, plan []fileWrite) decision.Verdict {
 	switch v {
-	case journal.ApprovedEdited:
+	case decision.ApprovedEdited:
 		for _, w := range plan {
 			if w.Approved != w.start {
 				return v
 			}
 		}
-		return journal.Approved
-	case journal.Partial:
+		return decision.Approved
+	case decision.Partial:
 		for _, w := range plan {
 			for _, h := range w.Verdicts {
 				if !h.Accepted {
@@ -360,7 +361,7 @@ func reached(v journal.Verdict, plan []fileWrite) journal.Verdict {
 				}
 			}
 		}
-		return journal.Approved
+		return decision.Approved
 	}
 	return v
 }
@@ -368,7 +369,7 @@ func reached(v journal.Verdict, plan []fileWrite) journal.Verdict {
 // nothingTicked reports whether dec is a partial approval that keeps none
 // of any file's hunks.
 func nothingTicked(dec Decision, plan []fileWrite) bool {
-	if dec.Verdict != journal.Partial {
+	if dec.Verdict != decision.Partial {
 		return false
 	}
 	for _, w := range plan {
@@ -384,7 +385,7 @@ type fileWrite struct {
 	File
 	Approved       string        // what the person approved
 	Final          string        // what ends up on disk (after the formatter)
-	Verdicts       []HunkVerdict // journal.Partial
+	Verdicts       []HunkVerdict // decision.Partial
 	FormatterError string
 	Settled        bool                // Final was changed by an external writer within the settle window
 	start          string              // the text the decision started from (see start)
@@ -504,14 +505,14 @@ func planFiles(p Proposal, dec Decision) ([]fileWrite, error) {
 // as the merge: the proposal, or the hunks ticked of it, merged onto the
 // disk, or the person's own text written from that merge; a merge with
 // conflicts, or a deletion of a file someone changed, is refused. Only
-// journal.Overwritten writes the proposal as sent over the disk.
+// decision.Overwritten writes the proposal as sent over the disk.
 func planFile(f File, dec Decision) (fileWrite, error) {
 	w := fileWrite{File: f, Approved: f.Proposed, start: f.Proposed}
 	// The disk the person reviewed; checkDisk plans again over the disk
 	// as it is when the desk's record lags behind it.
 	want, reviewed := dec.Overwrite[f.Path]
 	over := reviewed && f.Stale() && want == f.Disk.SHA256
-	merge := over && dec.Verdict != journal.Overwritten
+	merge := over && dec.Verdict != decision.Overwritten
 	var conflicts int
 	if merge && !f.Delete {
 		m := f.Merge()
@@ -519,7 +520,7 @@ func planFile(f File, dec Decision) (fileWrite, error) {
 	}
 	edited := false
 	switch dec.Verdict {
-	case journal.ApprovedEdited:
+	case decision.ApprovedEdited:
 		if text, ok := dec.Edited[f.Path]; ok {
 			if f.Delete {
 				return w, fmt.Errorf("review: %s is deleted by the proposal; it cannot be edited", f.Path)
@@ -533,11 +534,11 @@ func planFile(f File, dec Decision) (fileWrite, error) {
 		} else {
 			w.Approved = w.start
 		}
-	case journal.Partial:
+	case decision.Partial:
 		if err := applyTicked(&w, f, dec.Hunks[f.Path]); err != nil {
 			return w, err
 		}
-	case journal.Overwritten:
+	case decision.Overwritten:
 		if len(dec.Edited) > 0 || len(dec.Hunks) > 0 {
 			return w, errors.New("review: an overwrite writes the proposal as the agent sent it; it takes no edited text or hunks (approve-edited takes the person's text)")
 		}
@@ -561,7 +562,7 @@ func planFile(f File, dec Decision) (fileWrite, error) {
 }
 
 // applyTicked makes w write only the hunks of f whose ids the person left
-// ticked (journal.Partial, and the files of an approved edit the person
+// ticked (decision.Partial, and the files of an approved edit the person
 // did not edit but unticked hunks of).
 func applyTicked(w *fileWrite, f File, ids []string) error {
 	accepted := map[string]bool{}
@@ -624,7 +625,7 @@ const bom = "\uFEFF"
 // writable, re-reads it, and refuses to go on if one changed since the
 // base snapshot, unless the person reviewed exactly that disk content
 // (Decision.Overwrite): such a file is planned again against what the
-// disk holds now (planFile), the merge or, for journal.Overwritten, the
+// disk holds now (planFile), the merge or, for decision.Overwritten, the
 // proposal over it. A file the person reviewed over a disk content it no
 // longer holds is stale again. It keeps what it read in the plan, as the
 // journal's "before".
@@ -665,7 +666,7 @@ func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
 	if len(stale) > 0 {
 		return &StaleError{ID: p.ID, Paths: stale}
 	}
-	if dec.Verdict == journal.Overwritten && !over {
+	if dec.Verdict == decision.Overwritten && !over {
 		return fmt.Errorf("review: proposal %s is not stale: no file of it changed on disk, so there is no one's change to overwrite; approve it instead", p.ID)
 	}
 	return nil

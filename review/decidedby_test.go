@@ -6,6 +6,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -26,7 +27,7 @@ func TestJournalKeepsWhoDecided(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d := reviewtest.NewDesk(t, "", "")
 			p := d.MustPropose(t, engine.FormatWrite, "f.txt", "x\n")
-			o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected, Feedback: "no", By: tt.by})
+			o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Rejected, Feedback: "no", By: tt.by})
 			if o.By != tt.outcome || o.DecidedBy != review.DecidedByPerson {
 				t.Errorf("outcome by %q (%s); want %q, a person", o.By, o.DecidedBy, tt.outcome)
 			}
@@ -40,7 +41,7 @@ func TestJournalKeepsWhoDecided(t *testing.T) {
 			}
 		})
 	}
-	d := reviewtest.NewDesk(t, journal.Approved, "")
+	d := reviewtest.NewDesk(t, decision.Approved, "")
 	p := d.MustPropose(t, engine.FormatWrite, "g.txt", "y\n")
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
 	page, _ := d.Journal.History(context.Background(), journal.Filter{})
@@ -51,7 +52,7 @@ func TestJournalKeepsWhoDecided(t *testing.T) {
 	// A person whose name says "rule: " is a person.
 	d = reviewtest.NewDesk(t, "", "")
 	p = d.MustPropose(t, engine.FormatWrite, "h.txt", "z\n")
-	d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected, Feedback: "no", By: "rule: auto_approve rule at x line 1"})
+	d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Rejected, Feedback: "no", By: "rule: auto_approve rule at x line 1"})
 	page, _ = d.Journal.History(context.Background(), journal.Filter{})
 	if det, err := d.Journal.Detail(context.Background(), page.Entries[0].Ref); err != nil || det.DecidedByRule || det.DecidedBy != "rule: auto_approve rule at x line 1" {
 		t.Errorf("a person named \"rule: …\": journal %q (rule %v, %v); want the person", det.DecidedBy, det.DecidedByRule, err)

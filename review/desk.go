@@ -18,6 +18,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/review/workspace"
@@ -29,10 +30,10 @@ type Options struct {
 	Config  config.Config
 	Journal *journal.Journal // where every proposal, decision and write is recorded
 	// Unattended, when not empty, decides every proposal without a person:
-	// journal.Approved approves what a rule may approve and rejects, saying
-	// a person is needed, what may not (protected paths); journal.Rejected
+	// decision.Approved approves what a rule may approve and rejects, saying
+	// a person is needed, what may not (protected paths); decision.Rejected
 	// rejects everything.
-	Unattended journal.Verdict
+	Unattended decision.Verdict
 	Now        func() time.Time // clock; time.Now if nil
 	// Own are the desk's own files and directories: the user config and
 	// trust store, --config FILE, the socket's directory. Edits to them,
@@ -55,7 +56,7 @@ type Desk struct {
 	ws         *workspace.Workspace
 	cfg        liveConfig // SetConfig replaces it
 	journal    *journal.Journal
-	unattended journal.Verdict
+	unattended decision.Verdict
 	now        func() time.Time
 	watch      *staleWatcher
 
@@ -102,7 +103,7 @@ type entry struct {
 // NewDesk starts a desk over the workspace roots. Close stops it.
 func NewDesk(opts Options) (*Desk, error) {
 	switch opts.Unattended {
-	case "", journal.Approved, journal.Rejected:
+	case "", decision.Approved, decision.Rejected:
 	default:
 		return nil, fmt.Errorf("review: a desk without a person can approve or reject every proposal, not reach %q", opts.Unattended)
 	}
@@ -250,7 +251,7 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 		// Held, it is someone else's to end (Dismiss, Place, the last
 		// reviewer leaving, a withdrawal), perhaps already: not here.
 		if !held {
-			d.finish(ctx, e, Outcome{ID: e.p.ID, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+			d.finish(ctx, e, Outcome{ID: e.p.ID, Status: decision.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
 		}
 	case StatePending:
 		d.queued(ctx, e)
@@ -532,7 +533,7 @@ func (d *Desk) giveUpStale(ctx context.Context, e *entry, paths []string) {
 		names = []string{"the file"}
 	}
 	reason := andList(names) + " changed on disk after you read it, and this desk runs without a person to review your edit against that change"
-	d.finish(ctx, e, Outcome{ID: e.p.ID, Status: journal.Stale, DecidedBy: DecidedByRule, Rule: d.unattendedRule(),
+	d.finish(ctx, e, Outcome{ID: e.p.ID, Status: decision.Stale, DecidedBy: DecidedByRule, Rule: d.unattendedRule(),
 		Feedback: reason, Files: []FileOutcome{}})
 }
 
@@ -568,22 +569,22 @@ func (d *Desk) autoDecision(e *entry) (Decision, bool) {
 	}
 	if protected == "" && p.State == StatePending {
 		if rule, ok := d.autoRule(p); ok {
-			return Decision{Verdict: journal.Approved, Rule: rule}, true
+			return Decision{Verdict: decision.Approved, Rule: rule}, true
 		}
 	}
 	if protected == "" {
 		protected = unsure
 	}
 	switch d.unattended {
-	case journal.Approved:
+	case decision.Approved:
 		if protected != "" {
-			return Decision{Verdict: journal.Rejected, Rule: unattendedApprove, Feedback: "a person must review " + protected +
+			return Decision{Verdict: decision.Rejected, Rule: unattendedApprove, Feedback: "a person must review " + protected +
 				"; this desk runs without a person and approves only what a rule may approve"}, true
 		}
 		// A stale proposal is given up when the write-time check finds it so.
-		return Decision{Verdict: journal.Approved, Rule: unattendedApprove}, true
-	case journal.Rejected:
-		return Decision{Verdict: journal.Rejected, Rule: unattendedReject, Feedback: "this desk runs without a person and rejects every edit"}, true
+		return Decision{Verdict: decision.Approved, Rule: unattendedApprove}, true
+	case decision.Rejected:
+		return Decision{Verdict: decision.Rejected, Rule: unattendedReject, Feedback: "this desk runs without a person and rejects every edit"}, true
 	}
 	return Decision{}, false
 }
@@ -591,9 +592,9 @@ func (d *Desk) autoDecision(e *entry) (Decision, bool) {
 // unattendedRule names the desk's unattended policy; "" if a person decides.
 func (d *Desk) unattendedRule() string {
 	switch d.unattended {
-	case journal.Approved:
+	case decision.Approved:
 		return unattendedApprove
-	case journal.Rejected:
+	case decision.Rejected:
 		return unattendedReject
 	}
 	return ""
@@ -635,7 +636,7 @@ func (d *Desk) Feed(id, chunk string) error {
 	if err := d.checkStreamed(e, int64(len(chunk))); err != nil {
 		e.p.State, e.p.Failure = StateFailed, err.Error()
 		d.mu.Unlock()
-		d.finish(context.Background(), e, Outcome{ID: id, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+		d.finish(context.Background(), e, Outcome{ID: id, Status: decision.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
 		return err
 	}
 	if e.streamed/streamCheckBytes != (e.streamed+int64(len(chunk)))/streamCheckBytes {
@@ -643,7 +644,7 @@ func (d *Desk) Feed(id, chunk string) error {
 			over.StreamPath = e.p.Files[0].Path
 			e.p.State, e.p.Failure = StateFailed, over.Error()
 			d.mu.Unlock()
-			d.finish(context.Background(), e, Outcome{ID: id, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+			d.finish(context.Background(), e, Outcome{ID: id, Status: decision.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
 			return over
 		}
 	}
@@ -719,7 +720,7 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	if held {
 		d.emit(Event{Kind: EventUpdated, ID: id})
 	} else if failed {
-		d.finish(ctx, e, Outcome{ID: id, Status: journal.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+		d.finish(ctx, e, Outcome{ID: id, Status: decision.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
 	} else {
 		d.queued(ctx, e)
 	}
@@ -800,7 +801,7 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 	e.p.State, e.p.Held, e.stream = StateWithdrawn, false, nil
 	p := copyProposal(e.p)
 	d.mu.Unlock()
-	o := Outcome{ID: id, Status: journal.Withdrawn, Feedback: reason, Files: []FileOutcome{}, Unfinished: cut}
+	o := Outcome{ID: id, Status: decision.Withdrawn, Feedback: reason, Files: []FileOutcome{}, Unfinished: cut}
 	if cut {
 		if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
 			o.Feedback = joinNonEmpty(o.Feedback, "(the journal could not record what had arrived: "+err.Error()+")")
@@ -825,7 +826,7 @@ func (d *Desk) finish(ctx context.Context, e *entry, o Outcome) {
 	}
 	e.stream, e.preview, e.chunks = nil, engine.Preview{}, nil
 	close(e.done)
-	if o.Status == journal.Withdrawn {
+	if o.Status == decision.Withdrawn {
 		d.deliveredLocked(e) // no agent waits for it
 	}
 	watched := e.watched
@@ -846,7 +847,7 @@ func (d *Desk) finish(ctx context.Context, e *entry, o Outcome) {
 func (d *Desk) record(ctx context.Context, id string, o Outcome) error {
 	if !o.Status.Decidable() {
 		reason := o.Feedback
-		if o.Status == journal.Failed {
+		if o.Status == decision.Failed {
 			reason = o.Error
 		}
 		if _, err := d.journal.RecordDecision(ctx, journal.DecisionRecord{ProposalID: id, Decision: o.Status, Feedback: reason}); err != nil {

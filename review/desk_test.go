@@ -11,7 +11,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 	"github.com/diffdesk/diffdesk/review/workspace"
 )
@@ -30,7 +30,7 @@ func TestApproveWritesProposalKeepingModeAndEndings(t *testing.T) {
 	if got := reviewtest.ReadFile(t, path); got != "one\r\ntwo\r\nthree\r\n" {
 		t.Fatalf("file written before approval: %q", got)
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	want := "one\r\nTWO\r\nthree\r\n"
 	if got := reviewtest.ReadFile(t, path); got != want {
 		t.Errorf("file = %q; want %q", got, want)
@@ -38,7 +38,7 @@ func TestApproveWritesProposalKeepingModeAndEndings(t *testing.T) {
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o600 {
 		t.Errorf("mode = %v; want 0600 kept", st.Mode().Perm())
 	}
-	if o.Status != journal.Approved || len(o.Files) != 1 {
+	if o.Status != decision.Approved || len(o.Files) != 1 {
 		t.Fatalf("outcome = %+v; want approved with one file", o)
 	}
 	f := o.Files[0]
@@ -51,7 +51,7 @@ func TestApproveWritesProposalKeepingModeAndEndings(t *testing.T) {
 	if o.Checkpoint == 0 {
 		t.Error("no checkpoint recorded")
 	}
-	if got, _ := d.Outcome(p.ID); got.Status != journal.Approved {
+	if got, _ := d.Outcome(p.ID); got.Status != decision.Approved {
 		t.Errorf("Outcome(%s) = %v; want the delivered outcome", p.ID, got.Status)
 	}
 }
@@ -61,8 +61,8 @@ func TestApproveEditedReportsUserEdits(t *testing.T) {
 	path := filepath.Join(d.Root, "a.go")
 	reviewtest.WriteFile(t, path, "a\nb\nc\n")
 	p := d.MustPropose(t, engine.FormatWrite, "a.go", "a\nB\nc\n")
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: "a\nBee\nc\n"}, Feedback: "renamed"})
-	if o.Status != journal.ApprovedEdited {
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{path: "a\nBee\nc\n"}, Feedback: "renamed"})
+	if o.Status != decision.ApprovedEdited {
 		t.Errorf("status = %s; want approved-edited", o.Status)
 	}
 	if got := reviewtest.ReadFile(t, path); got != "a\nBee\nc\n" {
@@ -80,8 +80,8 @@ func TestApproveEditedWithoutChangesIsPlainApproval(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	path := filepath.Join(d.Root, "a.go")
 	p := d.MustPropose(t, engine.FormatWrite, "a.go", "x\n")
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: "x\n"}})
-	if o.Status != journal.Approved || o.Files[0].UserEdits != "" {
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{path: "x\n"}})
+	if o.Status != decision.Approved || o.Files[0].UserEdits != "" {
 		t.Errorf("outcome = %+v; want approved with no user edits", o)
 	}
 }
@@ -109,15 +109,15 @@ func TestPartialWritesOnlyAcceptedHunks(t *testing.T) {
 	if len(hunks) != 2 {
 		t.Fatalf("%d hunks; want 2", len(hunks))
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{path: {hunks[1].ID}}})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{path: {hunks[1].ID}}})
 	got := reviewtest.ReadFile(t, path)
 	if strings.Contains(got, "FIRST") || !strings.Contains(got, "SECOND") {
 		t.Errorf("file = %q; want only the second hunk applied", got)
 	}
-	if o.Status != journal.Partial || len(o.Files[0].Hunks) != 2 || o.Files[0].Hunks[0].Accepted || !o.Files[0].Hunks[1].Accepted {
+	if o.Status != decision.Partial || len(o.Files[0].Hunks) != 2 || o.Files[0].Hunks[0].Accepted || !o.Files[0].Hunks[1].Accepted {
 		t.Errorf("outcome = %+v; want partial with verdicts [false true]", o)
 	}
-	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved}); err == nil {
+	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved}); err == nil {
 		t.Error("deciding twice succeeded")
 	}
 }
@@ -127,7 +127,7 @@ func TestPartialRejectsUnknownHunk(t *testing.T) {
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "a\n")
 	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "b\n")
-	_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{path: {"nope"}}})
+	_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{path: {"nope"}}})
 	if err == nil || !strings.Contains(err.Error(), "nope") {
 		t.Fatalf("Decide with unknown hunk: %v; want an error naming it", err)
 	}
@@ -142,8 +142,8 @@ func TestPartialRejectsUnknownHunk(t *testing.T) {
 func TestRejectedNewFileLeavesNothing(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	p := d.MustPropose(t, engine.FormatWrite, "new/dir/f.txt", "hello\n")
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected, Feedback: "not now"})
-	if o.Status != journal.Rejected || o.Feedback != "not now" {
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Rejected, Feedback: "not now"})
+	if o.Status != decision.Rejected || o.Feedback != "not now" {
 		t.Errorf("outcome = %+v", o)
 	}
 	if _, err := os.Stat(filepath.Join(d.Root, "new")); !errors.Is(err, os.ErrNotExist) {
@@ -157,7 +157,7 @@ func TestRejectedNewFileLeavesNothing(t *testing.T) {
 func TestApprovedNewFileCreatesDirectories(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	p := d.MustPropose(t, engine.FormatWrite, "new/dir/f.txt", "hello\n")
-	d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	if got := reviewtest.ReadFile(t, filepath.Join(d.Root, "new/dir/f.txt")); got != "hello\n" {
 		t.Errorf("file = %q", got)
 	}
@@ -171,7 +171,7 @@ func TestFailedEditIsReportedAtOnce(t *testing.T) {
 		t.Fatalf("state = %s; want failed", p.State)
 	}
 	o, ok := d.Outcome(p.ID)
-	if !ok || o.Status != journal.Failed || !strings.Contains(o.Error, "does not match") || !strings.Contains(o.Text(), "gamma") {
+	if !ok || o.Status != decision.Failed || !strings.Contains(o.Error, "does not match") || !strings.Contains(o.Text(), "gamma") {
 		t.Errorf("outcome = %+v; want failed naming the search text", o)
 	}
 }
@@ -182,7 +182,7 @@ func TestStaleFileStopsTheWrite(t *testing.T) {
 	reviewtest.WriteFile(t, path, "one\ntwo\n")
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("one\n", "ONE\n"))
 	reviewtest.WriteFile(t, path, "one\ntwo\nthree (added by the person's editor)\n")
-	_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved})
+	_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved})
 	var se *review.StaleError
 	if !errors.As(err, &se) || len(se.Paths) != 1 {
 		t.Fatalf("Decide on a changed file: %v; want *StaleError", err)
@@ -201,7 +201,7 @@ func TestStaleFileStopsTheWrite(t *testing.T) {
 	if fm := got.Files[0].Merge(); fm.Text != m.Text {
 		t.Errorf("File.Merge = %q; want the desk's merge %q (against the disk the person was shown)", fm.Text, m.Text)
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: m.Text},
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{path: m.Text},
 		Overwrite: map[string]string{path: got.Files[0].Disk.SHA256}})
 	if reviewtest.ReadFile(t, path) != m.Text || !o.Status.Wrote() {
 		t.Errorf("after approving the merge: file %q, outcome %s", reviewtest.ReadFile(t, path), o.Status)
@@ -214,9 +214,9 @@ func TestStaleFileStopsTheWrite(t *testing.T) {
 func TestStaleMergeReportsTheDiskChangeApart(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	path, stale := staleProposal(t, d, "one\ntwo\n", reviewtest.SR("one\n", "ONE\n"), "one\ntwo\nthree\n")
-	o := d.MustDecide(t, stale.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: stale.Files[0].Merge().Text},
+	o := d.MustDecide(t, stale.ID, review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{path: stale.Files[0].Merge().Text},
 		Overwrite: map[string]string{path: stale.Files[0].Disk.SHA256}})
-	if o.Status != journal.Approved {
+	if o.Status != decision.Approved {
 		t.Errorf("status %s; want approved: the person edited nothing, the merge is the proposal onto the disk", o.Status)
 	}
 	f := o.Files[0]
@@ -247,7 +247,7 @@ func TestFormatterChangeIsReportedSeparately(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "[[formatter]]\nglob = \"*.txt\"\ncommand = [\"tr\", \"a-z\", \"A-Z\"]\n")
 	path := filepath.Join(d.Root, "a.txt")
 	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "hello\n")
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	f := o.Files[0]
 	if reviewtest.ReadFile(t, path) != "HELLO\n" || f.FinalContent != "HELLO\n" {
 		t.Errorf("file %q, final %q; want the formatted text", reviewtest.ReadFile(t, path), f.FinalContent)
@@ -261,7 +261,7 @@ func TestFailingFormatterKeepsApprovedText(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "[[formatter]]\nglob = \"*.txt\"\ncommand = [\"sh\", \"-c\", \"echo broken >&2; exit 3\"]\n")
 	path := filepath.Join(d.Root, "a.txt")
 	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "hello\n")
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	if reviewtest.ReadFile(t, path) != "hello\n" || o.Files[0].FormatterError == "" || !strings.Contains(o.Text(), "formatter failed") {
 		t.Errorf("file %q, outcome %+v; want the approved text and the formatter's failure", reviewtest.ReadFile(t, path), o.Files[0])
 	}
@@ -274,10 +274,10 @@ func TestWithdrawnProposalWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	o, _ := d.Outcome(p.ID)
-	if o.Status != journal.Withdrawn {
+	if o.Status != decision.Withdrawn {
 		t.Errorf("status = %s; want withdrawn", o.Status)
 	}
-	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved}); err == nil {
+	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved}); err == nil {
 		t.Error("approving a withdrawn proposal succeeded")
 	}
 	if _, err := os.Stat(filepath.Join(d.Root, "a.txt")); !errors.Is(err, os.ErrNotExist) {
@@ -332,14 +332,14 @@ func TestBinaryProposalIsRefused(t *testing.T) {
 }
 
 func TestHeadlessApproveNeedsPersonForProtectedPaths(t *testing.T) {
-	d := reviewtest.NewDesk(t, journal.Approved, "")
+	d := reviewtest.NewDesk(t, decision.Approved, "")
 	p := d.MustPropose(t, engine.FormatWrite, ".env", "SECRET=1\n")
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-	if o.Status != journal.Rejected || !strings.Contains(o.Feedback, "person") || !strings.Contains(o.Feedback, ".env") {
+	if o.Status != decision.Rejected || !strings.Contains(o.Feedback, "person") || !strings.Contains(o.Feedback, ".env") {
 		t.Errorf("outcome = %+v; want rejected saying a person must review .env", o)
 	}
 	q := d.MustPropose(t, engine.FormatWrite, "ok.txt", "fine\n")
-	if o := reviewtest.WaitOutcome(t, d.Desk, q.ID); o.Status != journal.Approved {
+	if o := reviewtest.WaitOutcome(t, d.Desk, q.ID); o.Status != decision.Approved {
 		t.Errorf("ordinary file: status %s; want approved", o.Status)
 	}
 }
@@ -347,7 +347,7 @@ func TestHeadlessApproveNeedsPersonForProtectedPaths(t *testing.T) {
 // TestUnattendedDecisionsSayARuleDecided: a desk without a person does not
 // tell the agent a person decided.
 func TestUnattendedDecisionsSayARuleDecided(t *testing.T) {
-	for _, v := range []journal.Verdict{journal.Approved, journal.Rejected} {
+	for _, v := range []decision.Verdict{decision.Approved, decision.Rejected} {
 		t.Run(string(v), func(t *testing.T) {
 			d := reviewtest.NewDesk(t, v, "")
 			p := d.MustPropose(t, engine.FormatWrite, "a.txt", "x\n")
@@ -367,7 +367,7 @@ func TestUnattendedDecisionsSayARuleDecided(t *testing.T) {
 func TestPersonDecisionSaysSo(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "x\n")
-	if o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected}); o.DecidedBy != review.DecidedByPerson || o.Rule != "" {
+	if o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Rejected}); o.DecidedBy != review.DecidedByPerson || o.Rule != "" {
 		t.Errorf("decided by %q, rule %q; want the person", o.DecidedBy, o.Rule)
 	}
 }
@@ -376,7 +376,7 @@ func TestAutoApproveRule(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "[[auto_approve]]\npath = \"docs/**\"\nkind = [\"write\"]\n")
 	p := d.MustPropose(t, engine.FormatWrite, "docs/a.md", "# A\n")
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-	if o.Status != journal.Approved {
+	if o.Status != decision.Approved {
 		t.Errorf("docs/a.md: %s; want auto-approved", o.Status)
 	}
 	if o.DecidedBy != review.DecidedByRule || !strings.Contains(o.Rule, ".diffdesk.toml line 1") || !strings.Contains(o.Text(), "No person reviewed this edit: auto_approve rule at ") {
@@ -396,7 +396,7 @@ func TestStreamingProposal(t *testing.T) {
 	if err != nil || p.State != review.StateStreaming {
 		t.Fatalf("Propose(stream) = %v, %v", p.State, err)
 	}
-	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved}); err == nil {
+	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved}); err == nil {
 		t.Error("approving a streaming proposal succeeded")
 	}
 	for _, c := range []string{"one\n", "two\nth", "ree\n"} {
@@ -412,7 +412,7 @@ func TestStreamingProposal(t *testing.T) {
 	if err != nil || p.State != review.StatePending || p.Files[0].Proposed != "one\ntwo\nthree\n" {
 		t.Fatalf("Finish = %+v, %v", p, err)
 	}
-	d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	if reviewtest.ReadFile(t, path) != "one\ntwo\nthree\n" {
 		t.Errorf("file = %q", reviewtest.ReadFile(t, path))
 	}
@@ -427,7 +427,7 @@ func TestPatchProposalWritesEveryFile(t *testing.T) {
 	if p.State != review.StatePending || len(p.Files) != 3 {
 		t.Fatalf("proposal = %s with %d files (%s)", p.State, len(p.Files), p.Failure)
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	if reviewtest.ReadFile(t, filepath.Join(d.Root, "a.txt")) != "a\nB\n" || reviewtest.ReadFile(t, filepath.Join(d.Root, "n/new.txt")) != "new\n" {
 		t.Error("patch not written")
 	}

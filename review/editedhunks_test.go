@@ -8,7 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -32,7 +32,7 @@ func TestApprovedEditKeepsAnotherFilesUntickedHunksOut(t *testing.T) {
 		t.Fatalf("a.txt has %d hunks; want 2", len(a.Hunks()))
 	}
 	o := d.MustDecide(t, p.ID, review.Decision{
-		Verdict: journal.ApprovedEdited,
+		Verdict: decision.ApprovedEdited,
 		Edited:  map[string]string{b.Path: "B, as the person wrote it\n"},
 		Hunks:   map[string][]string{a.Path: {a.Hunks()[0].ID}, nf.Path: {}},
 	})
@@ -45,7 +45,7 @@ func TestApprovedEditKeepsAnotherFilesUntickedHunksOut(t *testing.T) {
 	if _, err := os.Stat(nf.Path); !os.IsNotExist(err) {
 		t.Errorf("new.txt exists (%v); with none of its hunks ticked it must not be created", err)
 	}
-	if o.Status != journal.ApprovedEdited {
+	if o.Status != decision.ApprovedEdited {
 		t.Errorf("outcome status %s; want approved-edited", o.Status)
 	}
 }
@@ -61,7 +61,7 @@ func TestApprovedEditWithoutHunksWritesOtherFilesAsProposed(t *testing.T) {
 	if err != nil || len(p.Files) != 2 {
 		t.Fatalf("propose: %v, %d files", err, len(p.Files))
 	}
-	d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{p.Files[1].Path: "bee\n"}})
+	d.MustDecide(t, p.ID, review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{p.Files[1].Path: "bee\n"}})
 	if got := reviewtest.ReadFile(t, p.Files[0].Path); got != "A\n" {
 		t.Errorf("a.txt = %q; want it as proposed", got)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -40,7 +40,7 @@ func TestApproveEditedKeepsLineEndings(t *testing.T) {
 			path := filepath.Join(d.Root, "a.txt")
 			reviewtest.WriteFile(t, path, tt.file)
 			p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR(tt.search, tt.replace))
-			o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: tt.edited}})
+			o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{path: tt.edited}})
 			if got := reviewtest.ReadFile(t, path); got != tt.want {
 				t.Errorf("approving %q on %q wrote %q; want %q", tt.edited, tt.file, got, tt.want)
 			}
@@ -58,8 +58,8 @@ func TestApproveEditedUnchangedCRLFIsPlainApproval(t *testing.T) {
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "one\r\ntwo\r\n")
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("two\n", "TWO\n"))
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: "one\nTWO\n"}})
-	if o.Status != journal.Approved || o.Files[0].UserEdits != "" || reviewtest.ReadFile(t, path) != "one\r\nTWO\r\n" {
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{path: "one\nTWO\n"}})
+	if o.Status != decision.Approved || o.Files[0].UserEdits != "" || reviewtest.ReadFile(t, path) != "one\r\nTWO\r\n" {
 		t.Errorf("outcome %s, userEdits %q, file %q; want a plain approval of one\\r\\nTWO\\r\\n", o.Status, o.Files[0].UserEdits, reviewtest.ReadFile(t, path))
 	}
 }
@@ -72,7 +72,7 @@ func TestApproveEditedStaleMergeKeepsLineEndings(t *testing.T) {
 	if m := stale.Files[0].Merge(); m.Text != "ONE\r\ntwo\r\nthree\r\n" {
 		t.Fatalf("merge = %q", m.Text)
 	}
-	o := d.MustDecide(t, stale.ID, review.Decision{Verdict: journal.ApprovedEdited,
+	o := d.MustDecide(t, stale.ID, review.Decision{Verdict: decision.ApprovedEdited,
 		Edited:    map[string]string{path: "ONE\ntwo\nthree\nfour\n"},
 		Overwrite: map[string]string{path: stale.Files[0].Disk.SHA256}})
 	if got, want := reviewtest.ReadFile(t, path), "ONE\r\ntwo\r\nthree\r\nfour\r\n"; got != want {
@@ -95,7 +95,7 @@ func staleProposal(t *testing.T, d *reviewtest.Desk, base, sr, disk string) (str
 	reviewtest.WriteFile(t, path, base)
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", sr)
 	reviewtest.WriteFile(t, path, disk)
-	if _, err := d.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: journal.Approved}); err == nil {
+	if _, err := d.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: decision.Approved}); err == nil {
 		t.Fatal("approving over a changed file succeeded")
 	}
 	p, _ = d.Get(p.ID)
@@ -125,7 +125,7 @@ func TestOutcomeSaysTheFilesLineEndingsWereKept(t *testing.T) {
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "one\ntwo\n")
 	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "one\r\nTWO\r\n")
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	if got := reviewtest.ReadFile(t, path); got != "one\nTWO\n" {
 		t.Fatalf("file %q; want the file's LF endings kept", got)
 	}
@@ -135,7 +135,7 @@ func TestOutcomeSaysTheFilesLineEndingsWereKept(t *testing.T) {
 		t.Errorf("editLineEndings %q, text %q; want CRLF, and the text to say the file's LF endings were kept", o.Files[0].EditLineEndings, text)
 	}
 	q := d.MustPropose(t, engine.FormatWrite, "a.txt", "one\nTHREE\n")
-	if o := d.MustDecide(t, q.ID, review.Decision{Verdict: journal.Approved}); o.Files[0].EditLineEndings != "" || !strings.Contains(o.Text(), "exactly the content you proposed") {
+	if o := d.MustDecide(t, q.ID, review.Decision{Verdict: decision.Approved}); o.Files[0].EditLineEndings != "" || !strings.Contains(o.Text(), "exactly the content you proposed") {
 		t.Errorf("same endings: editLineEndings %q, text %q", o.Files[0].EditLineEndings, o.Text())
 	}
 }

@@ -13,7 +13,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -30,7 +30,7 @@ func TestFormattingCheckStopsOnDecision(t *testing.T) {
 		pid, _ = strconv.Atoi(strings.TrimSpace(string(b)))
 		return pid > 0
 	})
-	d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected})
+	d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Rejected})
 	until(t, "the formatter is killed", func() bool {
 		return syscall.Kill(pid, 0) != nil
 	})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -25,7 +26,7 @@ func TestFileChangedWhileTheFormatterRunsIsNotOverwritten(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "[[formatter]]\nglob = \"*.txt\"\ncommand = [\"sh\", \"-c\", \"printf 'saved by someone else\\\\n' > \\\"$1\\\"; cat\", \"sh\", \"{path}\"]\n")
 	path := filepath.Join(d.Root, "a.txt")
 	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "from the agent\n")
-	_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved})
+	_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved})
 	var se *review.StaleError
 	if !errors.As(err, &se) {
 		t.Fatalf("Decide: %v; want a StaleError: the file changed while the formatter ran", err)

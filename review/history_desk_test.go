@@ -10,6 +10,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -24,9 +25,9 @@ func TestHistoryOfDeskDecisions(t *testing.T) {
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "START\n")
 	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "proposed\n")
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: "edited\n"}, Feedback: "my words"})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{path: "edited\n"}, Feedback: "my words"})
 	r := d.MustPropose(t, engine.FormatWrite, "a.txt", "rejected\n")
-	d.MustDecide(t, r.ID, review.Decision{Verdict: journal.Rejected, Feedback: "no thanks"})
+	d.MustDecide(t, r.ID, review.Decision{Verdict: decision.Rejected, Feedback: "no thanks"})
 
 	page, err := d.Journal.History(ctx, journal.Filter{File: path})
 	if err != nil {
@@ -40,14 +41,14 @@ func TestHistoryOfDeskDecisions(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("History(a.txt) = %v; want the rejection then checkpoint %d", got, o.Checkpoint)
 	}
-	if e := page.Entries[0]; e.Decision != journal.Rejected || e.Feedback != "no thanks" || e.Agent != "test" {
+	if e := page.Entries[0]; e.Decision != decision.Rejected || e.Feedback != "no thanks" || e.Agent != "test" {
 		t.Errorf("rejection entry = %+v", e)
 	}
 	detail, err := d.Journal.Detail(ctx, page.Entries[1].Ref)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if detail.Decision != journal.ApprovedEdited || detail.Feedback != "my words" || len(detail.Outcome) == 0 {
+	if detail.Decision != decision.ApprovedEdited || detail.Feedback != "my words" || len(detail.Outcome) == 0 {
 		t.Errorf("Detail = %+v; want approved-edited with the note and the outcome", detail.Entry)
 	}
 	f := detail.Files[0]
@@ -100,12 +101,12 @@ func TestHistoryRecordsProposalsThatWroteNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct {
-		decision journal.Verdict
+		decision decision.Verdict
 		ids      []string
 		feedback string
 	}{
-		{journal.Failed, []string{streamed.ID, failed.ID}, "was not applied"},
-		{journal.Withdrawn, []string{withdrawn.ID}, "answered in the terminal"},
+		{decision.Failed, []string{streamed.ID, failed.ID}, "was not applied"},
+		{decision.Withdrawn, []string{withdrawn.ID}, "answered in the terminal"},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.decision), func(t *testing.T) {
@@ -132,7 +133,7 @@ func TestHistoryRecordsProposalsThatWroteNothing(t *testing.T) {
 // proposal up as stale, tells the agent, and records it.
 func TestUnattendedDeskGivesUpStaleProposals(t *testing.T) {
 	ctx := context.Background()
-	d := reviewtest.NewDesk(t, journal.Approved, "")
+	d := reviewtest.NewDesk(t, decision.Approved, "")
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "now\n")
 	p, err := d.Propose(ctx, review.Request{Agent: "test", Format: engine.FormatWrite, Path: "a.txt", Payload: "x\n",
@@ -141,13 +142,13 @@ func TestUnattendedDeskGivesUpStaleProposals(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-	if o.Status != journal.Stale || !strings.Contains(o.Text(), "a.txt changed on disk") || strings.Contains(o.Text(), "has been applied") {
+	if o.Status != decision.Stale || !strings.Contains(o.Text(), "a.txt changed on disk") || strings.Contains(o.Text(), "has been applied") {
 		t.Errorf("outcome %s, text:\n%s\nwant stale, saying a.txt changed and nothing was written", o.Status, o.Text())
 	}
 	if got := reviewtest.ReadFile(t, path); got != "now\n" {
 		t.Errorf("file = %q; want untouched", got)
 	}
-	page, err := d.Journal.History(ctx, journal.Filter{Decision: string(journal.Stale)})
+	page, err := d.Journal.History(ctx, journal.Filter{Decision: string(decision.Stale)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Holding a failed edit for the person.
@@ -136,5 +136,5 @@ func (d *Desk) sendFailure(ctx context.Context, e *entry) {
 	}
 	failure := e.p.Failure
 	d.mu.Unlock()
-	d.finish(ctx, e, Outcome{ID: e.p.ID, Status: journal.Failed, Error: failure, Files: []FileOutcome{}})
+	d.finish(ctx, e, Outcome{ID: e.p.ID, Status: decision.Failed, Error: failure, Files: []FileOutcome{}})
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -41,14 +41,14 @@ func TestHeldFailureDismiss(t *testing.T) {
 	if _, ok := d.Get(p.ID); !ok {
 		t.Fatal("Forget dropped a held failure its agent still waits on")
 	}
-	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved}); err == nil || !strings.Contains(err.Error(), "place its block") {
+	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved}); err == nil || !strings.Contains(err.Error(), "place its block") {
 		t.Errorf("Decide on a held failure: %v; want a refusal saying to place or dismiss it", err)
 	}
 	if err := d.Dismiss(context.Background(), p.ID); err != nil {
 		t.Fatal(err)
 	}
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-	if o.Status != journal.Failed || o.Error != p.Failure || !strings.Contains(o.Error, "tow") {
+	if o.Status != decision.Failed || o.Error != p.Failure || !strings.Contains(o.Error, "tow") {
 		t.Errorf("outcome %s %q; want failed with the failure text %q", o.Status, o.Error, p.Failure)
 	}
 	if q, _ := d.Get(p.ID); q.Held {
@@ -80,9 +80,9 @@ func TestHeldFailurePlaced(t *testing.T) {
 	if err := d.Dismiss(context.Background(), p.ID); err == nil {
 		t.Error("Dismiss on a pending proposal: no error; want one saying to decide it")
 	}
-	d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-	if o.Status != journal.Approved || !strings.Contains(o.Text(), "the person chose line 2 of") {
+	if o.Status != decision.Approved || !strings.Contains(o.Text(), "the person chose line 2 of") {
 		t.Errorf("outcome %s:\n%s\nwant approved, saying the person chose line 2", o.Status, o.Text())
 	}
 	if got := reviewtest.ReadFile(t, filepath.Join(d.Root, "a.txt")); got != "one\n2\nthree\n" {
@@ -97,7 +97,7 @@ func TestHeldFailureWithdrawn(t *testing.T) {
 	if err := d.Withdraw(context.Background(), p.ID, "the agent disconnected"); err != nil {
 		t.Fatal(err)
 	}
-	if o := reviewtest.WaitOutcome(t, d.Desk, p.ID); o.Status != journal.Withdrawn {
+	if o := reviewtest.WaitOutcome(t, d.Desk, p.ID); o.Status != decision.Withdrawn {
 		t.Errorf("outcome %s; want withdrawn", o.Status)
 	}
 	if q, _ := d.Get(p.ID); q.Held || q.State != review.StateWithdrawn {
@@ -118,7 +118,7 @@ func TestHeldFailureSentWhenNobodyAttends(t *testing.T) {
 		t.Fatalf("outcome sent %v, attended %v while a reviewer still attends; want held", ok, d.Attended())
 	}
 	second()
-	if o := reviewtest.WaitOutcome(t, d.Desk, p.ID); o.Status != journal.Failed || o.Error != p.Failure {
+	if o := reviewtest.WaitOutcome(t, d.Desk, p.ID); o.Status != decision.Failed || o.Error != p.Failure {
 		t.Errorf("outcome %s %q; want the failure", o.Status, o.Error)
 	}
 }
@@ -129,12 +129,12 @@ func TestHeldFailureSentWhenNobodyAttends(t *testing.T) {
 func TestFailureAnsweredAtOnce(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
-		unattended journal.Verdict
+		unattended decision.Verdict
 		attend     bool
 		user       string
 	}{
 		{"nobody at the desk", "", false, ""},
-		{"unattended policy", journal.Approved, true, ""},
+		{"unattended policy", decision.Approved, true, ""},
 		{"hold_failed off", "", true, "[review]\nhold_failed = false\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -151,7 +151,7 @@ func TestFailureAnsweredAtOnce(t *testing.T) {
 			if p.Held {
 				t.Fatal("held; want the failure answered at once")
 			}
-			if o, ok := d.Outcome(p.ID); !ok || o.Status != journal.Failed {
+			if o, ok := d.Outcome(p.ID); !ok || o.Status != decision.Failed {
 				t.Fatalf("outcome %+v, %v; want failed at once", o, ok)
 			}
 			if _, err := d.Place(context.Background(), p.ID, "", 1, engine.Region{StartLine: 2, EndLine: 2}); err == nil || !strings.Contains(err.Error(), "believes the file untouched") {

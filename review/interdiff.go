@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Interdiff is a file of a proposal beside the previous proposal of the
@@ -12,18 +12,18 @@ import (
 // person last answered it, and which of that answer's comments the new
 // version touched.
 type Interdiff struct {
-	PreviousID string          // the previous proposal
-	Status     journal.Verdict // how it ended: rejected, approved, partial, …
-	Path       string          // the file, absolute
-	Previous   string          // the previous proposal's text of the file
-	Current    string          // this proposal's text of the file
+	PreviousID string           // the previous proposal
+	Status     decision.Verdict // how it ended: rejected, approved, partial, …
+	Path       string           // the file, absolute
+	Previous   string           // the previous proposal's text of the file
+	Current    string           // this proposal's text of the file
 	Comments   []TouchedComment
 }
 
 // TouchedComment is a comment of the previous proposal's decision on the
 // file, and whether the new proposal touched it.
 type TouchedComment struct {
-	journal.Comment
+	decision.Comment
 	// Touched says the new proposal changed what the comment was about:
 	// for a comment on the proposed ("new") side, a line it covers (or a
 	// line added right beside them) differs between the previous proposal
@@ -96,7 +96,7 @@ func InterdiffOf(p Proposal, path string, ended []Ended) (Interdiff, bool) {
 			continue
 		}
 		t := TouchedComment{Comment: c}
-		if c.Side == journal.SideOld {
+		if c.Side == decision.SideOld {
 			t.Touched = strings.Contains(in.Previous, c.Quote) != strings.Contains(in.Current, c.Quote)
 		} else {
 			t.Touched = opsTouch(ops, c.Line, max(c.EndLine, c.Line))

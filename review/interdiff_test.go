@@ -7,7 +7,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -29,11 +29,11 @@ func TestInterdiff(t *testing.T) {
 	if _, ok := d.Interdiff(first.ID, ""); ok {
 		t.Error("an interdiff for the session's first proposal; want none")
 	}
-	d.MustDecide(t, first.ID, review.Decision{Verdict: journal.Rejected, Comments: []journal.Comment{
-		{Path: path, Side: journal.SideNew, Line: 2, Text: "lower case"},  // TWO: changed next
-		{Path: path, Side: journal.SideNew, Line: 1, Text: "fine"},        // one: kept
-		{Path: path, Side: journal.SideOld, Line: 4, Text: "keep four"},   // removed, then kept
-		{Path: path, Side: journal.SideOld, Line: 1, Text: "still there"}, // kept both times
+	d.MustDecide(t, first.ID, review.Decision{Verdict: decision.Rejected, Comments: []decision.Comment{
+		{Path: path, Side: decision.SideNew, Line: 2, Text: "lower case"},  // TWO: changed next
+		{Path: path, Side: decision.SideNew, Line: 1, Text: "fine"},        // one: kept
+		{Path: path, Side: decision.SideOld, Line: 4, Text: "keep four"},   // removed, then kept
+		{Path: path, Side: decision.SideOld, Line: 1, Text: "still there"}, // kept both times
 	}})
 	other := propose("other", "x\n") // another session's proposal is not the previous one
 	second := propose("s", "one\ntwo\nTHREE\nfour\n")
@@ -41,7 +41,7 @@ func TestInterdiff(t *testing.T) {
 	if !ok {
 		t.Fatal("no interdiff for a re-proposal in the same session")
 	}
-	if in.PreviousID != first.ID || in.Status != journal.Rejected || in.Previous != "one\nTWO\nTHREE\n" || in.Current != "one\ntwo\nTHREE\nfour\n" {
+	if in.PreviousID != first.ID || in.Status != decision.Rejected || in.Previous != "one\nTWO\nTHREE\n" || in.Current != "one\ntwo\nTHREE\nfour\n" {
 		t.Errorf("interdiff = %+v; want %s (rejected) against this one", in, first.ID)
 	}
 	want := map[string]bool{"lower case": true, "fine": false, "keep four": true, "still there": false}

@@ -10,7 +10,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -32,7 +32,7 @@ func TestSetConfigWhileDeciding(t *testing.T) {
 					return
 				}
 				if p.AutoRule == "" {
-					d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved})
+					d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved})
 				}
 			}
 		}()
@@ -49,7 +49,7 @@ func TestSetConfigWhileDeciding(t *testing.T) {
 	if p.AutoRule != "auto_approve rule at test line 1" {
 		t.Fatalf("after SetConfig: rule %q; want the new rule to approve", p.AutoRule)
 	}
-	if o := reviewtest.WaitOutcome(t, d.Desk, p.ID); o.Status != journal.Approved {
+	if o := reviewtest.WaitOutcome(t, d.Desk, p.ID); o.Status != decision.Approved {
 		t.Errorf("outcome %+v; want approved by the rule", o)
 	}
 }

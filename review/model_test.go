@@ -16,6 +16,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -408,11 +409,11 @@ func (m *deskModel) rejectStream(rt *rapid.T) {
 	}
 	slices.Sort(ids)
 	p := m.open[rapid.SampledFrom(ids).Draw(rt, "stream")]
-	o, err := m.d.Decide(context.Background(), p.id, review.Decision{Verdict: journal.Rejected})
+	o, err := m.d.Decide(context.Background(), p.id, review.Decision{Verdict: decision.Rejected})
 	if err != nil {
 		rt.Fatalf("reject %s mid-stream: %v", p.id, err)
 	}
-	if text := o.Text(); o.Status != journal.Rejected || !o.Unfinished || !strings.Contains(text, "while you were still sending it") || !strings.Contains(text, "nothing was written") {
+	if text := o.Text(); o.Status != decision.Rejected || !o.Unfinished || !strings.Contains(text, "while you were still sending it") || !strings.Contains(text, "nothing was written") {
 		rt.Fatalf("rejected mid-stream: status %s, unfinished %v, text %q", o.Status, o.Unfinished, text)
 	}
 	delete(m.open, p.id)
@@ -454,7 +455,7 @@ func (m *deskModel) withdraw(rt *rapid.T) {
 		rt.Fatalf("withdraw %s: %v", p.id, err)
 	}
 	o := reviewtest.WaitOutcome(m.t, m.d, p.id)
-	if o.Status != journal.Withdrawn || strings.Contains(o.Text(), "applied") {
+	if o.Status != decision.Withdrawn || strings.Contains(o.Text(), "applied") {
 		rt.Fatalf("withdrawn: status %s, text %q", o.Status, o.Text())
 	}
 	delete(m.open, p.id)
@@ -542,7 +543,7 @@ func (m *deskModel) restore(rt *rapid.T) {
 type expectation struct {
 	err      bool // the desk must refuse
 	skip     bool // the window offers no such decision here
-	status   journal.Verdict
+	status   decision.Verdict
 	approved string // the approved text (before the formatter)
 	final    string // what the file ends up holding
 	merged   bool   // a stale file's merge
@@ -597,14 +598,14 @@ func (m *deskModel) decide(rt *rapid.T) {
 	}
 	switch verdict {
 	case "reject":
-		dec.Verdict, exp.status = journal.Rejected, journal.Rejected
+		dec.Verdict, exp.status = decision.Rejected, decision.Rejected
 		dec.Overwrite = nil
 	case "approve":
-		dec.Verdict, exp.status, exp.approved, exp.merged = journal.Approved, journal.Approved, merge.Text, stale
+		dec.Verdict, exp.status, exp.approved, exp.merged = decision.Approved, decision.Approved, merge.Text, stale
 		exp.err = conflicted || stale && p.delete
 		if window && stale { // ApproveMerged: the merge as the window's edit
 			exp.skip = conflicted
-			dec.Verdict, dec.Edited = journal.ApprovedEdited, map[string]string{path: merge.Text}
+			dec.Verdict, dec.Edited = decision.ApprovedEdited, map[string]string{path: merge.Text}
 		}
 	case "approve-edited":
 		if conflicted || p.delete && window {
@@ -620,8 +621,8 @@ func (m *deskModel) decide(rt *rapid.T) {
 			ed.eol = "\r\n"
 			edited, text, exp.crlf = ed.String(), ed.String(), true
 		}
-		dec.Verdict, dec.Edited = journal.ApprovedEdited, map[string]string{path: text}
-		exp.status, exp.approved, exp.edited, exp.merged = journal.ApprovedEdited, edited, true, stale
+		dec.Verdict, dec.Edited = decision.ApprovedEdited, map[string]string{path: text}
+		exp.status, exp.approved, exp.edited, exp.merged = decision.ApprovedEdited, edited, true, stale
 		exp.err = p.delete
 	case "partial":
 		if window && stale {
@@ -634,7 +635,7 @@ func (m *deskModel) decide(rt *rapid.T) {
 				ticked = append(ticked, h.ID)
 			}
 		}
-		dec.Verdict, dec.Hunks = journal.Partial, map[string][]string{path: ticked}
+		dec.Verdict, dec.Hunks = decision.Partial, map[string][]string{path: ticked}
 		exp.acc, exp.all = len(ticked), len(hunks)
 		text := engine.ApplyHunks(deref(p.base), p.proposed, func(id string) bool { return slices.Contains(ticked, id) })
 		exp.approved, exp.merged = text, stale
@@ -644,14 +645,14 @@ func (m *deskModel) decide(rt *rapid.T) {
 		}
 		switch {
 		case len(ticked) == 0:
-			exp = expectation{status: journal.Rejected}
+			exp = expectation{status: decision.Rejected}
 		case len(ticked) == len(hunks):
-			exp.status = journal.Approved
+			exp.status = decision.Approved
 		default:
-			exp.status = journal.Partial
+			exp.status = decision.Partial
 		}
 	case "overwrite":
-		dec.Verdict, exp.status, exp.approved, exp.over = journal.Overwritten, journal.Overwritten, p.proposed, true
+		dec.Verdict, exp.status, exp.approved, exp.over = decision.Overwritten, decision.Overwritten, p.proposed, true
 		exp.err = !stale
 	}
 	if exp.skip {
@@ -684,7 +685,7 @@ func (m *deskModel) decide(rt *rapid.T) {
 	if o.Status != exp.status {
 		rt.Fatalf("%s (window %v) of %s: status %s; the model says %s", verdict, window, p.rel, o.Status, exp.status)
 	}
-	if exp.status != journal.Rejected {
+	if exp.status != decision.Rejected {
 		m.wrote(rt, p, o, exp, cur)
 	}
 	m.checkText(rt, p, o, text, exp, stale)
@@ -745,7 +746,7 @@ func (m *deskModel) checkText(rt *rapid.T, p *mprop, o review.Outcome, text stri
 		rt.Fatalf("%s (%s of %s): %s; the agent reads:\n%s", o.Status, p.id, p.rel, why, text)
 	}
 	has := func(s string) bool { return strings.Contains(text, s) }
-	if exp.status == journal.Rejected {
+	if exp.status == decision.Rejected {
 		if !has("nothing was written") || has("applied") || has("saved") {
 			fail("a rejection must say nothing was written")
 		}
@@ -761,7 +762,7 @@ func (m *deskModel) checkText(rt *rapid.T, p *mprop, o review.Outcome, text stri
 		}
 		return
 	}
-	asProposed := !exp.merged && !exp.over && !exp.edited && exp.status == journal.Approved && exp.final == p.proposed
+	asProposed := !exp.merged && !exp.over && !exp.edited && exp.status == decision.Approved && exp.final == p.proposed
 	exactly := has("exactly the content you proposed")
 	switch {
 	case p.agentWrites:
@@ -797,10 +798,10 @@ func (m *deskModel) checkText(rt *rapid.T, p *mprop, o review.Outcome, text stri
 	if exp.crlf && (fo.LineEndings == nil || !has("changed the line endings")) {
 		fail("the person's change of line endings is not said")
 	}
-	if exp.status == journal.Partial && !has(fmt.Sprintf("accepted %d of %d hunks", exp.acc, exp.all)) {
+	if exp.status == decision.Partial && !has(fmt.Sprintf("accepted %d of %d hunks", exp.acc, exp.all)) {
 		fail("the hunks kept are not counted")
 	}
-	if exp.status != journal.Partial && has("Only part") {
+	if exp.status != decision.Partial && has("Only part") {
 		fail("the whole edit was kept")
 	}
 	if strings.HasSuffix(p.rel, ".up") && exp.final != exp.approved && !has("reformatted automatically") {

@@ -6,23 +6,23 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/checker"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Outcome is what the desk tells an agent about its proposal.
 type Outcome struct {
-	ID        string          `json:"id"`
-	Status    journal.Verdict `json:"status"`
-	Files     []FileOutcome   `json:"files"`
-	DecidedBy Decider         `json:"decidedBy,omitempty"` // who decided; "" when no one did (failed, withdrawn)
-	By        string          `json:"by,omitempty"`        // DecidedByPerson: who, as "user@host"
-	Rule      string          `json:"rule,omitempty"`      // DecidedByRule: which rule, e.g. "auto_approve rule at FILE line N"
-	Feedback  string          `json:"feedback,omitempty"`  // the reason or note the person typed (or the rule gave)
+	ID        string           `json:"id"`
+	Status    decision.Verdict `json:"status"`
+	Files     []FileOutcome    `json:"files"`
+	DecidedBy Decider          `json:"decidedBy,omitempty"` // who decided; "" when no one did (failed, withdrawn)
+	By        string           `json:"by,omitempty"`        // DecidedByPerson: who, as "user@host"
+	Rule      string           `json:"rule,omitempty"`      // DecidedByRule: which rule, e.g. "auto_approve rule at FILE line N"
+	Feedback  string           `json:"feedback,omitempty"`  // the reason or note the person typed (or the rule gave)
 	// Comments are the person's comments on lines of the proposal, with
-	// the lines they are on (journal.Comment), in the proposal's file order.
-	Comments   []journal.Comment `json:"comments,omitempty"`
-	Checkpoint int64             `json:"checkpoint,omitempty"` // journal checkpoint of the write
-	Error      string            `json:"error,omitempty"`      // journal.Failed: the agent-facing failure text
+	// the lines they are on (decision.Comment), in the proposal's file order.
+	Comments   []decision.Comment `json:"comments,omitempty"`
+	Checkpoint int64              `json:"checkpoint,omitempty"` // journal checkpoint of the write
+	Error      string             `json:"error,omitempty"`      // decision.Failed: the agent-facing failure text
 	// Unfinished says the proposal was rejected or withdrawn before the
 	// agent had finished sending it (a stream).
 	Unfinished bool `json:"unfinished,omitempty"`
@@ -50,7 +50,7 @@ type FileOutcome struct {
 	AutoFormatEdits string        `json:"autoFormatEdits,omitempty"` // unified patch approved → final text (formatter, or an editor's format-on-save)
 	FinalContent    string        `json:"finalContent"`              // the file's content now
 	FinalSHA256     string        `json:"finalSha256"`               // hex SHA-256 of FinalContent
-	Hunks           []HunkVerdict `json:"hunks,omitempty"`           // per-hunk decisions (journal.Partial)
+	Hunks           []HunkVerdict `json:"hunks,omitempty"`           // per-hunk decisions (decision.Partial)
 	FormatterError  string        `json:"formatterError,omitempty"`  // the formatter failed; the approved text was written unformatted
 	// Matches are the places the edit was applied to loosely (not the
 	// exact text, or the first of several): what was searched for, what
@@ -107,10 +107,10 @@ type HunkVerdict struct {
 func (o Outcome) Text() string {
 	var b strings.Builder
 	switch o.Status {
-	case journal.Failed:
+	case decision.Failed:
 		b.WriteString(o.Error)
 		return b.String()
-	case journal.Rejected:
+	case decision.Rejected:
 		if o.DecidedBy == DecidedByRule {
 			fmt.Fprintf(&b, "No person reviewed this edit: %s rejected it; nothing was written.\n", o.Rule)
 			if o.Feedback != "" {
@@ -137,10 +137,10 @@ func (o Outcome) Text() string {
 			b.WriteString("Take the reason into account before proposing another edit to these files.\n")
 		}
 		return b.String()
-	case journal.Withdrawn:
+	case decision.Withdrawn:
 		b.WriteString("The edit was withdrawn before a decision; nothing was written.\n")
 		return b.String()
-	case journal.Stale:
+	case decision.Stale:
 		reason := o.Feedback
 		if reason == "" {
 			reason = "the file changed on disk after you read it"
@@ -167,13 +167,13 @@ func (o Outcome) Text() string {
 	}
 	shown := false
 	for _, f := range o.Files {
-		shown = shown || !f.AsProposed() || o.Status == journal.Partial || f.BOM != "" || f.LineEndings != nil
+		shown = shown || !f.AsProposed() || o.Status == decision.Partial || f.BOM != "" || f.LineEndings != nil
 	}
 	applied := "it has been applied"
 	if o.AgentWrites {
 		applied = "it was approved"
 	}
-	if o.Status == journal.Partial {
+	if o.Status == decision.Partial {
 		b.WriteString("\nThe hunks the person did not accept were not applied; do not send them again unless asked.")
 		fmt.Fprintf(&b, "\nDo not resend the rest: %s. Base any further edit on ", applied)
 	} else {
@@ -196,11 +196,11 @@ func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 	if o.AgentWrites {
 		verb = "approved"
 	}
-	overwrote := o.Status == journal.Overwritten && f.DiskEdits != ""
+	overwrote := o.Status == decision.Overwritten && f.DiskEdits != ""
 	acc, all := accepted(f)
-	partial := o.Status == journal.Partial && acc < all
+	partial := o.Status == decision.Partial && acc < all
 	switch {
-	case o.Status == journal.Partial && acc == 0:
+	case o.Status == decision.Partial && acc == 0:
 		fmt.Fprintf(b, "Your edit to %s was not applied: the person accepted none of its %d hunks, a rejection of this file; it was left as it was.\n", f.Path, all)
 		return
 	case f.Deleted && overwrote:
@@ -223,7 +223,7 @@ func (o Outcome) writeFile(b *strings.Builder, f FileOutcome) {
 			by = " with changes made by the person reviewing it"
 		}
 		fmt.Fprintf(b, "Someone else changed %s on disk while your edit waited for review; your edit was merged into their change and %s%s.\n", f.Path, verb, by)
-	case f.UserEdits != "" && o.Status != journal.Partial:
+	case f.UserEdits != "" && o.Status != decision.Partial:
 		fmt.Fprintf(b, "Your edit to %s was %s with changes made by the person reviewing it.\n", f.Path, verb)
 	case len(f.Matches) > 0 || f.Incomplete != nil:
 		fmt.Fprintf(b, "Your edit to %s was %s, but not exactly as you sent it: read below what was applied where.\n", f.Path, verb)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 func TestOutcomeGoldens(t *testing.T) {
@@ -53,42 +53,42 @@ func TestOutcomeGoldens(t *testing.T) {
 		Searched: "\treturn nill\n", Found: "\treturn err\n"}}
 	cut := file(proposed, proposed, proposed)
 	cut.Incomplete = &engine.Incomplete{Block: 2, Line: 9, Reason: "has no end marker (+++++++ REPLACE): the payload stops in its REPLACE part"}
-	comments := []journal.Comment{
-		{Path: path, Side: journal.SideOld, Line: 3, EndLine: 3, Quote: "func Run() error {\n", Text: "Keep the name Run: main.go calls it."},
-		{Path: path, Side: journal.SideNew, Line: 3, EndLine: 4, Quote: "// Run runs the app.\nfunc Run() error {\n", Text: "Say what the error means.\nAnd mention the config file."},
-		{Path: "/home/me/project/src/app_test.go", Side: journal.SideNew, Line: 1, EndLine: 1, Quote: "package app\n", Text: "Use package app_test."},
+	comments := []decision.Comment{
+		{Path: path, Side: decision.SideOld, Line: 3, EndLine: 3, Quote: "func Run() error {\n", Text: "Keep the name Run: main.go calls it."},
+		{Path: path, Side: decision.SideNew, Line: 3, EndLine: 4, Quote: "// Run runs the app.\nfunc Run() error {\n", Text: "Say what the error means.\nAnd mention the config file."},
+		{Path: "/home/me/project/src/app_test.go", Side: decision.SideNew, Line: 1, EndLine: 1, Quote: "package app\n", Text: "Use package app_test."},
 	}
 	tests := []struct {
 		name string
 		o    Outcome
 	}{
-		{"approved-with-comments", Outcome{ID: "p16", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 17, Comments: comments[1:2],
+		{"approved-with-comments", Outcome{ID: "p16", DecidedBy: DecidedByPerson, Status: decision.Approved, Checkpoint: 17, Comments: comments[1:2],
 			Files: []FileOutcome{file(proposed, proposed, proposed)}}},
-		{"partial-with-comments", Outcome{ID: "p17", DecidedBy: DecidedByPerson, Status: journal.Partial, Checkpoint: 18, Feedback: "the rest later", Comments: comments[:2],
+		{"partial-with-comments", Outcome{ID: "p17", DecidedBy: DecidedByPerson, Status: decision.Partial, Checkpoint: 18, Feedback: "the rest later", Comments: comments[:2],
 			Files: []FileOutcome{partial}}},
-		{"rejected-with-comments", Outcome{ID: "p18", DecidedBy: DecidedByPerson, Status: journal.Rejected, Feedback: "not like this", Comments: comments, Files: []FileOutcome{}}},
-		{"rejected-with-only-comments", Outcome{ID: "p19", DecidedBy: DecidedByPerson, Status: journal.Rejected, Comments: comments[2:], Files: []FileOutcome{}}},
-		{"approved", Outcome{ID: "p1", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 7, Files: []FileOutcome{file(proposed, proposed, proposed)}}},
-		{"approved-edited-formatted", Outcome{ID: "p2", DecidedBy: DecidedByPerson, Status: journal.ApprovedEdited, Checkpoint: 8, Feedback: "document it",
+		{"rejected-with-comments", Outcome{ID: "p18", DecidedBy: DecidedByPerson, Status: decision.Rejected, Feedback: "not like this", Comments: comments, Files: []FileOutcome{}}},
+		{"rejected-with-only-comments", Outcome{ID: "p19", DecidedBy: DecidedByPerson, Status: decision.Rejected, Comments: comments[2:], Files: []FileOutcome{}}},
+		{"approved", Outcome{ID: "p1", DecidedBy: DecidedByPerson, Status: decision.Approved, Checkpoint: 7, Files: []FileOutcome{file(proposed, proposed, proposed)}}},
+		{"approved-edited-formatted", Outcome{ID: "p2", DecidedBy: DecidedByPerson, Status: decision.ApprovedEdited, Checkpoint: 8, Feedback: "document it",
 			Files: []FileOutcome{file(proposed, approved, final)}}},
-		{"partial", Outcome{ID: "p3", DecidedBy: DecidedByPerson, Status: journal.Partial, Checkpoint: 9, Files: []FileOutcome{partial}}},
-		{"formatter-failed", Outcome{ID: "p4", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 10, Files: []FileOutcome{unformatted}}},
-		{"agent-writes", Outcome{ID: "p5", DecidedBy: DecidedByPerson, Status: journal.Approved, AgentWrites: true, Files: []FileOutcome{agentWrites}}},
-		{"stale-merged", Outcome{ID: "p9", DecidedBy: DecidedByPerson, Status: journal.ApprovedEdited, Checkpoint: 12, Files: []FileOutcome{staleMerged}}},
-		{"stale-merged-edited", Outcome{ID: "p10", DecidedBy: DecidedByPerson, Status: journal.ApprovedEdited, Checkpoint: 13, Files: []FileOutcome{staleEdited}}},
-		{"rejected", Outcome{ID: "p6", DecidedBy: DecidedByPerson, Status: journal.Rejected, Feedback: "use the existing helper in util.go", Files: []FileOutcome{}}},
-		{"rejected-without-reason", Outcome{ID: "p6", DecidedBy: DecidedByPerson, Status: journal.Rejected, Files: []FileOutcome{}}},
+		{"partial", Outcome{ID: "p3", DecidedBy: DecidedByPerson, Status: decision.Partial, Checkpoint: 9, Files: []FileOutcome{partial}}},
+		{"formatter-failed", Outcome{ID: "p4", DecidedBy: DecidedByPerson, Status: decision.Approved, Checkpoint: 10, Files: []FileOutcome{unformatted}}},
+		{"agent-writes", Outcome{ID: "p5", DecidedBy: DecidedByPerson, Status: decision.Approved, AgentWrites: true, Files: []FileOutcome{agentWrites}}},
+		{"stale-merged", Outcome{ID: "p9", DecidedBy: DecidedByPerson, Status: decision.ApprovedEdited, Checkpoint: 12, Files: []FileOutcome{staleMerged}}},
+		{"stale-merged-edited", Outcome{ID: "p10", DecidedBy: DecidedByPerson, Status: decision.ApprovedEdited, Checkpoint: 13, Files: []FileOutcome{staleEdited}}},
+		{"rejected", Outcome{ID: "p6", DecidedBy: DecidedByPerson, Status: decision.Rejected, Feedback: "use the existing helper in util.go", Files: []FileOutcome{}}},
+		{"rejected-without-reason", Outcome{ID: "p6", DecidedBy: DecidedByPerson, Status: decision.Rejected, Files: []FileOutcome{}}},
 		{"approved-by-rule", Outcome{ID: "p11", DecidedBy: DecidedByRule, Rule: "auto_approve rule at /home/me/project/.diffdesk.toml line 4",
-			Status: journal.Approved, Checkpoint: 14, Files: []FileOutcome{file(proposed, proposed, proposed)}}},
+			Status: decision.Approved, Checkpoint: 14, Files: []FileOutcome{file(proposed, proposed, proposed)}}},
 		{"rejected-by-rule", Outcome{ID: "p12", DecidedBy: DecidedByRule, Rule: unattendedReject,
-			Status: journal.Rejected, Feedback: "this desk runs without a person and rejects every edit", Files: []FileOutcome{}}},
-		{"stale", Outcome{ID: "p13", Status: journal.Stale, DecidedBy: DecidedByRule, Rule: unattendedApprove, Files: []FileOutcome{},
+			Status: decision.Rejected, Feedback: "this desk runs without a person and rejects every edit", Files: []FileOutcome{}}},
+		{"stale", Outcome{ID: "p13", Status: decision.Stale, DecidedBy: DecidedByRule, Rule: unattendedApprove, Files: []FileOutcome{},
 			Feedback: "src/app.go changed on disk after you read it, and this desk runs without a person to review your edit against that change"}},
-		{"loose-match", Outcome{ID: "p14", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 15, Files: []FileOutcome{loose}}},
-		{"person-chosen", Outcome{ID: "p20", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 19, Files: []FileOutcome{chosen}}},
-		{"cut-short", Outcome{ID: "p15", DecidedBy: DecidedByPerson, Status: journal.Approved, Checkpoint: 16, Files: []FileOutcome{cut}}},
-		{"withdrawn", Outcome{ID: "p7", Status: journal.Withdrawn, Feedback: "the agent disconnected", Files: []FileOutcome{}}},
-		{"failed", Outcome{ID: "p8", Status: journal.Failed, Files: []FileOutcome{},
+		{"loose-match", Outcome{ID: "p14", DecidedBy: DecidedByPerson, Status: decision.Approved, Checkpoint: 15, Files: []FileOutcome{loose}}},
+		{"person-chosen", Outcome{ID: "p20", DecidedBy: DecidedByPerson, Status: decision.Approved, Checkpoint: 19, Files: []FileOutcome{chosen}}},
+		{"cut-short", Outcome{ID: "p15", DecidedBy: DecidedByPerson, Status: decision.Approved, Checkpoint: 16, Files: []FileOutcome{cut}}},
+		{"withdrawn", Outcome{ID: "p7", Status: decision.Withdrawn, Feedback: "the agent disconnected", Files: []FileOutcome{}}},
+		{"failed", Outcome{ID: "p8", Status: decision.Failed, Files: []FileOutcome{},
 			Error: FailureText("src/app.go", &engine.MatchError{Format: engine.FormatEdit, Block: 1, Kind: engine.FailNoMatch, Search: "return nil\n"})}},
 	}
 	for _, tt := range tests {

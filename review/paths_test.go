@@ -10,7 +10,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 	"github.com/diffdesk/diffdesk/review/workspace"
 )
@@ -31,13 +31,13 @@ var controlFiles = []string{
 func TestUnattendedDeskNeverApprovesControlFiles(t *testing.T) {
 	for _, rel := range controlFiles {
 		t.Run(rel, func(t *testing.T) {
-			d := reviewtest.NewDesk(t, journal.Approved, "")
+			d := reviewtest.NewDesk(t, decision.Approved, "")
 			if err := os.MkdirAll(filepath.Join(d.Root, "sub"), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			p := d.MustPropose(t, engine.FormatWrite, rel, "x\n")
 			o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-			if o.Status != journal.Rejected || !strings.Contains(o.Feedback, "a person must review") || !strings.Contains(o.Feedback, p.Files[0].Protected.Reason) {
+			if o.Status != decision.Rejected || !strings.Contains(o.Feedback, "a person must review") || !strings.Contains(o.Feedback, p.Files[0].Protected.Reason) {
 				t.Errorf("outcome %s %q; want rejected, a person needed, with the reason %q", o.Status, o.Feedback, p.Files[0].Protected.Reason)
 			}
 			if _, err := os.Lstat(filepath.Join(d.Root, rel)); err == nil {
@@ -56,7 +56,7 @@ func TestAutoApproveRuleNeverApprovesControlFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	ok := d.MustPropose(t, engine.FormatWrite, "docs/a.md", "# A\n")
-	if o := reviewtest.WaitOutcome(t, d.Desk, ok.ID); o.Status != journal.Approved {
+	if o := reviewtest.WaitOutcome(t, d.Desk, ok.ID); o.Status != decision.Approved {
 		t.Fatalf("docs/a.md: %s; want the rule to approve it", o.Status)
 	}
 	for _, rel := range controlFiles {
@@ -76,14 +76,14 @@ func TestAutoApproveRuleNeverApprovesControlFiles(t *testing.T) {
 func TestRuleDecisionCannotApproveProtectedFile(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	p := d.MustPropose(t, engine.FormatWrite, ".claude/settings.json", "{}\n")
-	_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved, Rule: "auto_approve rule at x line 1"})
+	_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved, Rule: "auto_approve rule at x line 1"})
 	if err == nil || !strings.Contains(err.Error(), "protected") || !strings.Contains(err.Error(), "Claude Code's settings") {
 		t.Fatalf("Decide(by a rule) = %v; want a refusal naming the protection", err)
 	}
 	if _, err := os.Stat(filepath.Join(d.Root, ".claude")); err == nil {
 		t.Fatal("a rule wrote .claude/settings.json")
 	}
-	if o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved}); o.Status != journal.Approved {
+	if o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved}); o.Status != decision.Approved {
 		t.Errorf("the person's approval: %s; want approved", o.Status)
 	}
 }
@@ -128,7 +128,7 @@ func TestSymlinkSwappedInBeforeApprovalIsRefused(t *testing.T) {
 			d, outside := swapDesk(t)
 			p := d.MustPropose(t, engine.FormatWrite, tt.file, "evil\n")
 			tt.swap(t, d.Root, outside)
-			_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved})
+			_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved})
 			var re *workspace.RefusalError
 			if !errors.As(err, &re) || re.Rule != workspace.RuleMoved || !strings.Contains(err.Error(), "symlink") || !strings.Contains(err.Error(), outside) {
 				t.Fatalf("Decide after the swap = %v; want a path_changed refusal naming the symlink and where it leads", err)
@@ -140,7 +140,7 @@ func TestSymlinkSwappedInBeforeApprovalIsRefused(t *testing.T) {
 				t.Error("new.txt was created outside the workspace")
 			}
 			o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-			if o.Status != journal.Failed || !strings.Contains(o.Text(), "refused to write") || !strings.Contains(o.Text(), outside) || !strings.Contains(o.Text(), "Nothing was written") {
+			if o.Status != decision.Failed || !strings.Contains(o.Text(), "refused to write") || !strings.Contains(o.Text(), outside) || !strings.Contains(o.Text(), "Nothing was written") {
 				t.Errorf("the agent is told %s:\n%s\nwant a failure saying the write was refused", o.Status, o.Text())
 			}
 		})
@@ -167,7 +167,7 @@ func TestReadOnlyFileIsRefused(t *testing.T) {
 	must(t, os.Chmod(path, 0o644))
 	p := d.MustPropose(t, engine.FormatWrite, "ro.txt", "two\n")
 	must(t, os.Chmod(path, 0o444))
-	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved}); !errors.As(err, &re) || re.Rule != workspace.RuleReadOnly {
+	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved}); !errors.As(err, &re) || re.Rule != workspace.RuleReadOnly {
 		t.Fatalf("Decide after chmod 0444 = %v; want a read_only refusal", err)
 	}
 	if got := reviewtest.ReadFile(t, path); got != "one\n" {

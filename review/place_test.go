@@ -8,7 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -43,12 +43,12 @@ func TestPlaceFailedThenApprove(t *testing.T) {
 	if _, ok := d.Outcome(p.ID); ok {
 		t.Errorf("Outcome(%s) still set after Place; want none until decided", p.ID)
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	want := "package a\n\nfunc A() {\n\tx := 10\n\ty := 20\n"
 	if got := reviewtest.ReadFile(t, path); got != want {
 		t.Errorf("file = %q; want %q", got, want)
 	}
-	if w := reviewtest.WaitOutcome(t, d.Desk, p.ID); w.Status != journal.Approved {
+	if w := reviewtest.WaitOutcome(t, d.Desk, p.ID); w.Status != decision.Approved {
 		t.Errorf("Wait after the decision = %s; want approved", w.Status)
 	}
 	text := o.Text()
@@ -126,7 +126,7 @@ func TestPlaceRefusals(t *testing.T) {
 	failed := d.MustPropose(t, engine.FormatEdit, "a.txt", `{"old_string":"zz","new_string":"Z"}`)
 	write := d.MustPropose(t, engine.FormatWrite, "a.txt", "new\n")
 	decided := d.MustPropose(t, engine.FormatEdit, "a.txt", `{"old_string":"a","new_string":"A"}`)
-	d.MustDecide(t, decided.ID, review.Decision{Verdict: journal.Rejected})
+	d.MustDecide(t, decided.ID, review.Decision{Verdict: decision.Rejected})
 	tests := []struct {
 		name, id, path string
 		block          int
@@ -193,7 +193,7 @@ func TestPlaceThenRejectTellsTheAgent(t *testing.T) {
 	if _, err := d.Place(context.Background(), p.ID, "a.go", 1, engine.Region{StartLine: 4, EndLine: 6}); err != nil {
 		t.Fatalf("Place: %v", err)
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected, Feedback: "wrong lines"})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Rejected, Feedback: "wrong lines"})
 	if got := reviewtest.ReadFile(t, path); got != placeFile {
 		t.Errorf("file = %q after the reject; want it untouched", got)
 	}
@@ -214,7 +214,7 @@ func TestPlaceThenRejectTellsTheAgent(t *testing.T) {
 	}
 	// A plain reject names no files.
 	q := d.MustPropose(t, engine.FormatWrite, "b.txt", "b\n")
-	if o := d.MustDecide(t, q.ID, review.Decision{Verdict: journal.Rejected}); len(o.Files) != 0 {
+	if o := d.MustDecide(t, q.ID, review.Decision{Verdict: decision.Rejected}); len(o.Files) != 0 {
 		t.Errorf("a plain reject lists files %+v; want none", o.Files)
 	}
 }

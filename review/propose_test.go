@@ -9,7 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -31,7 +31,7 @@ func TestProposalIsJournaledBeforeItIsAnnounced(t *testing.T) {
 	if err := <-journaled; err != nil {
 		t.Fatalf("the journal when the proposal was announced: %v; want it recorded first", err)
 	}
-	if o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved}); o.Status != journal.Approved {
+	if o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved}); o.Status != decision.Approved {
 		t.Errorf("outcome %s; want approved", o.Status)
 	}
 }
@@ -107,7 +107,7 @@ func TestLooseMatchIsDisclosedAndNeverAutoApproved(t *testing.T) {
 			if p.AutoRule != "" {
 				t.Fatalf("auto-approved by %q; a loose match must wait for a person", p.AutoRule)
 			}
-			o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+			o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 			f := o.Files[0]
 			if len(f.Matches) != 1 || f.Matches[0].Found != tt.found || f.Matches[0].StartLine != tt.line {
 				t.Fatalf("outcome matches = %+v; want the loose match at line %d with the lines it replaced", f.Matches, tt.line)
@@ -129,12 +129,12 @@ func TestLooseMatchIsDisclosedAndNeverAutoApproved(t *testing.T) {
 // block cut off after ======= is flagged in the outcome, and a desk without
 // a person rejects it rather than approving it.
 func TestIncompleteEditIsFlaggedAndNotApprovedUnattended(t *testing.T) {
-	d := reviewtest.NewDesk(t, journal.Approved, "")
+	d := reviewtest.NewDesk(t, decision.Approved, "")
 	path := filepath.Join(d.Root, "f.txt")
 	reviewtest.WriteFile(t, path, "a\nb\nc\n")
 	p := d.MustPropose(t, engine.FormatSearchReplace, "f.txt", "------- SEARCH\nb\n=======\nB\n")
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-	if o.Status != journal.Rejected || !strings.Contains(o.Feedback, "cut short") {
+	if o.Status != decision.Rejected || !strings.Contains(o.Feedback, "cut short") {
 		t.Fatalf("outcome %s %q; want rejected, saying the edit was cut short", o.Status, o.Feedback)
 	}
 	if got := reviewtest.ReadFile(t, path); got != "a\nb\nc\n" {
@@ -154,7 +154,7 @@ func TestAutoApproveRuleMayOptInToLooseMatches(t *testing.T) {
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "tax.js"), "const a = 1;\nconst taxRate = 0.075;\nconst b = 2;\n")
 	p := d.MustPropose(t, engine.FormatSmartEdit, "tax.js", `{"old_string":"const taxRate = 0.05;","new_string":"const taxRate = 0.08;"}`)
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-	if o.Status != journal.Approved || o.DecidedBy != review.DecidedByRule || len(o.Files[0].Matches) != 1 {
+	if o.Status != decision.Approved || o.DecidedBy != review.DecidedByRule || len(o.Files[0].Matches) != 1 {
 		t.Errorf("outcome %s by %s with %d loose matches; want approved by the rule, the loose match disclosed", o.Status, o.DecidedBy, len(o.Files[0].Matches))
 	}
 }

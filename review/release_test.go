@@ -9,7 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 	"github.com/diffdesk/diffdesk/review/workspace"
 )
@@ -23,11 +23,11 @@ func TestDeskReleasesDeliveredProposals(t *testing.T) {
 	d.KeepDelivered(keep, 100)
 	body := strings.Repeat("x", size-1) + "\n"
 	uncollected := d.MustPropose(t, engine.FormatWrite, "uncollected.txt", body)
-	d.MustDecide(t, uncollected.ID, review.Decision{Verdict: journal.Rejected, Feedback: "no"})
+	d.MustDecide(t, uncollected.ID, review.Decision{Verdict: decision.Rejected, Feedback: "no"})
 	var last review.Proposal
 	for i := 0; i < n; i++ {
 		last = d.MustPropose(t, engine.FormatWrite, fmt.Sprintf("f%02d.txt", i), body)
-		d.MustDecide(t, last.ID, review.Decision{Verdict: journal.Approved})
+		d.MustDecide(t, last.ID, review.Decision{Verdict: decision.Approved})
 		reviewtest.WaitOutcome(t, d.Desk, last.ID) // the agent collects it
 	}
 	// Each proposal holds its payload, proposed text and final content.
@@ -37,7 +37,7 @@ func TestDeskReleasesDeliveredProposals(t *testing.T) {
 	if _, ok := d.Get(last.ID); !ok {
 		t.Errorf("the newest decided proposal %s was dropped; want it kept for the window", last.ID)
 	}
-	if o, ok := d.Outcome(uncollected.ID); !ok || o.Status != journal.Rejected {
+	if o, ok := d.Outcome(uncollected.ID); !ok || o.Status != decision.Rejected {
 		t.Errorf("Outcome of the uncollected proposal = %v, %v; want its rejection, kept until delivered", o.Status, ok)
 	}
 }
@@ -70,7 +70,7 @@ func TestStreamLimitIsEnforcedAsBytesArrive(t *testing.T) {
 		t.Fatalf("Finish after the refusal: %v; want the proposal with its outcome", err)
 	}
 	o := reviewtest.WaitOutcome(t, d.Desk, fin.ID)
-	if o.Status != journal.Failed || !strings.Contains(o.Error, "1000-byte") {
+	if o.Status != decision.Failed || !strings.Contains(o.Error, "1000-byte") {
 		t.Errorf("outcome %s %q; want failed, naming the 1000-byte limit", o.Status, o.Error)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -20,7 +21,7 @@ func TestRestoreThroughTheDesk(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "one\n")
-	o := d.MustDecide(t, d.MustPropose(t, engine.FormatWrite, "a.txt", "two\n").ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, d.MustPropose(t, engine.FormatWrite, "a.txt", "two\n").ID, review.Decision{Verdict: decision.Approved})
 	waiting := d.MustPropose(t, engine.FormatWrite, "a.txt", "three\n")
 	ctx := context.Background()
 	plan, _, err := d.Restore(ctx, journal.RestoreRequest{Checkpoint: o.Checkpoint}, false)
@@ -35,7 +36,7 @@ func TestRestoreThroughTheDesk(t *testing.T) {
 		t.Errorf("restored file %q; want one", got)
 	}
 	reviewtest.WaitFile(t, d.Desk, waiting.ID, path, "stale", review.File.Stale)
-	if _, err := d.Decide(ctx, waiting.ID, review.Decision{Verdict: journal.Approved}); err == nil {
+	if _, err := d.Decide(ctx, waiting.ID, review.Decision{Verdict: decision.Approved}); err == nil {
 		t.Error("approved over the restore")
 	}
 }
@@ -46,7 +47,7 @@ func TestRestoreRefusesAnotherWorkspace(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "one\n")
-	o := d.MustDecide(t, d.MustPropose(t, engine.FormatWrite, "a.txt", "two\n").ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, d.MustPropose(t, engine.FormatWrite, "a.txt", "two\n").ID, review.Decision{Verdict: decision.Approved})
 	other := t.TempDir()
 	cfg, err := config.LoadTrusting("", []string{other}, func(string, string) bool { return true })
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"sort"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Seen coverage: which lines of a proposal's changes the person had on
@@ -35,9 +35,9 @@ func (e *SeenError) Error() string {
 // on screen; a path is absolute, or relative to its root when that names
 // one file of p) and lines (path → hunk id → how many of its changed lines
 // were on screen, for hunks partly shown), and returns one
-// journal.HunkSeen per hunk of each of p's files, in file and hunk order,
+// decision.HunkSeen per hunk of each of p's files, in file and hunk order,
 // each with its lines; nil when seen is nil (not tracked).
-func seenRecord(p Proposal, seen map[string][]string, lines map[string]map[string]int) ([]journal.HunkSeen, error) {
+func seenRecord(p Proposal, seen map[string][]string, lines map[string]map[string]int) ([]decision.HunkSeen, error) {
 	if seen == nil {
 		return nil, nil
 	}
@@ -97,7 +97,7 @@ func seenRecord(p Proposal, seen map[string][]string, lines map[string]map[strin
 			partly[f.Path][id] = n
 		}
 	}
-	out := []journal.HunkSeen{}
+	out := []decision.HunkSeen{}
 	for _, f := range p.Files {
 		hs, ok := hunks[f.Path]
 		if !ok {
@@ -105,7 +105,7 @@ func seenRecord(p Proposal, seen map[string][]string, lines map[string]map[strin
 		}
 		for _, h := range hs {
 			n := HunkLines(h)
-			r := journal.HunkSeen{Path: f.Path, Hunk: h.ID, Seen: byPath[f.Path][h.ID], Lines: n, LinesSeen: min(partly[f.Path][h.ID], n)}
+			r := decision.HunkSeen{Path: f.Path, Hunk: h.ID, Seen: byPath[f.Path][h.ID], Lines: n, LinesSeen: min(partly[f.Path][h.ID], n)}
 			if r.Seen {
 				r.LinesSeen = n
 			}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -32,11 +33,11 @@ func TestDecideRecordsHunksSeen(t *testing.T) {
 		if len(hs) != 2 {
 			t.Fatalf("%d hunks; want 2", len(hs))
 		}
-		dec := review.Decision{Verdict: journal.Approved}
-		var want []journal.HunkSeen
+		dec := review.Decision{Verdict: decision.Approved}
+		var want []decision.HunkSeen
 		if tracked {
 			dec.Seen = map[string][]string{"app.go": {hs[1].ID}}
-			want = []journal.HunkSeen{{Path: path, Hunk: hs[0].ID, Seen: false, Lines: 2}, {Path: path, Hunk: hs[1].ID, Seen: true, Lines: 2, LinesSeen: 2}}
+			want = []decision.HunkSeen{{Path: path, Hunk: hs[0].ID, Seen: false, Lines: 2}, {Path: path, Hunk: hs[1].ID, Seen: true, Lines: 2, LinesSeen: 2}}
 		}
 		d.MustDecide(t, p.ID, dec)
 		page, err := d.Journal.History(context.Background(), journal.Filter{})
@@ -63,7 +64,7 @@ func TestDecideRefusesBadSeen(t *testing.T) {
 		{map[string][]string{"b.go": {}}, "seen (on b.go): not a file of proposal"},
 		{map[string][]string{"app.go": {"0123456789ab"}}, `"0123456789ab" is not a hunk of this file's proposal (its hunks: 2)`},
 	} {
-		_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved, Seen: c.seen})
+		_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved, Seen: c.seen})
 		var se *review.SeenError
 		if !errors.As(err, &se) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Decide(seen %v) = %v; want a *SeenError saying %q", c.seen, err, c.want)

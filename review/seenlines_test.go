@@ -11,6 +11,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -31,25 +32,25 @@ func TestDecideRecordsLinesSeen(t *testing.T) {
 	q := d.MustPropose(t, engine.FormatWrite, "app.go", seenProposed)
 	path := filepath.Join(d.Root, "big.txt")
 	id := p.Files[0].Hunks()[0].ID
-	d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved, Seen: map[string][]string{"big.txt": {}},
+	d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved, Seen: map[string][]string{"big.txt": {}},
 		SeenLines: map[string]map[string]int{"big.txt": {id: 42}}})
 	hs := q.Files[0].Hunks()
-	d.MustDecide(t, q.ID, review.Decision{Verdict: journal.Approved, Seen: map[string][]string{"app.go": {hs[1].ID}},
+	d.MustDecide(t, q.ID, review.Decision{Verdict: decision.Approved, Seen: map[string][]string{"app.go": {hs[1].ID}},
 		SeenLines: map[string]map[string]int{"app.go": {hs[0].ID: 1, hs[1].ID: 1}}})
 	page, err := d.Journal.History(context.Background(), journal.Filter{})
 	if err != nil || len(page.Entries) != 2 {
 		t.Fatalf("History = %+v, %v", page, err)
 	}
 	det, err := d.Journal.Detail(context.Background(), page.Entries[1].Ref) // newest first
-	want := []journal.HunkSeen{{Path: path, Hunk: id, Lines: 5000, LinesSeen: 42}}
+	want := []decision.HunkSeen{{Path: path, Hunk: id, Lines: 5000, LinesSeen: 42}}
 	if err != nil || !reflect.DeepEqual(det.Seen, want) {
 		t.Fatalf("journal seen = %+v, %v; want %+v", det.Seen, err, want)
 	}
-	if got, want := journal.SeenSummary(det.Seen), "4958 of 5000 changed lines never on screen (0 of 1 hunks seen whole)"; got != want {
+	if got, want := decision.SeenSummary(det.Seen), "4958 of 5000 changed lines never on screen (0 of 1 hunks seen whole)"; got != want {
 		t.Errorf("SeenSummary = %q; want %q", got, want)
 	}
 	det, _ = d.Journal.Detail(context.Background(), page.Entries[0].Ref)
-	if got, want := journal.SeenSummary(det.Seen), "1 of 4 changed lines never on screen (1 of 2 hunks seen whole)"; got != want {
+	if got, want := decision.SeenSummary(det.Seen), "1 of 4 changed lines never on screen (1 of 2 hunks seen whole)"; got != want {
 		t.Errorf("two hunks, one seen whole, one line of the other: SeenSummary = %q; want %q (a hunk seen whole counts all its lines)", got, want)
 	}
 }
@@ -69,7 +70,7 @@ func TestDecideRefusesBadSeenLines(t *testing.T) {
 		{map[string]map[string]int{"app.go": {id: -1}}, "-1 lines on screen; want 0 or more"},
 		{map[string]map[string]int{"b.go": {id: 1}}, "seen (on b.go): not a file of proposal"},
 	} {
-		_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved, Seen: map[string][]string{}, SeenLines: c.lines})
+		_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved, Seen: map[string][]string{}, SeenLines: c.lines})
 		var se *review.SeenError
 		if !errors.As(err, &se) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Decide(seenLines %v) = %v; want a *SeenError saying %q", c.lines, err, c.want)

@@ -12,6 +12,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 	"github.com/fsnotify/fsnotify"
@@ -37,7 +38,7 @@ func TestSettleWindowReportsAnExternalWriter(t *testing.T) {
 	}
 	outcome := make(chan review.Outcome, 1)
 	go func() {
-		o, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved})
+		o, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved})
 		if err != nil {
 			t.Error(err)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -26,11 +27,11 @@ var twoHunks = reviewtest.SR("a\n", "A\n") + reviewtest.SR("e\n", "E\n")
 func TestApproveStaleOverTheProtocolWritesTheMerge(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	path, p := staleProposal(t, d, staleBase, twoHunks, staleDisk)
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved, Overwrite: map[string]string{path: p.Files[0].Disk.SHA256}})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved, Overwrite: map[string]string{path: p.Files[0].Disk.SHA256}})
 	if got, want := reviewtest.ReadFile(t, path), "A\nb\nc\nd\nE\nf\ng\nh\nI (theirs)\n"; got != want {
 		t.Fatalf("approving a stale proposal wrote %q; want the merge %q", got, want)
 	}
-	if o.Status != journal.Approved || o.Files[0].UserEdits != "" || o.Files[0].DiskEdits == "" {
+	if o.Status != decision.Approved || o.Files[0].UserEdits != "" || o.Files[0].DiskEdits == "" {
 		t.Errorf("status %s, userEdits %q, diskEdits %q; want approved, no edits by the person, the disk's change", o.Status, o.Files[0].UserEdits, o.Files[0].DiskEdits)
 	}
 	if text := o.Text(); strings.Contains(text, "changes made by the person") || !strings.Contains(text, "merged into their change") {
@@ -45,12 +46,12 @@ func TestPartialStaleWritesTheTickedHunksMerged(t *testing.T) {
 	if len(hunks) != 2 {
 		t.Fatalf("%d hunks; want 2", len(hunks))
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{path: {hunks[1].ID}},
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{path: {hunks[1].ID}},
 		Overwrite: map[string]string{path: p.Files[0].Disk.SHA256}})
 	if got, want := reviewtest.ReadFile(t, path), "a\nb\nc\nd\nE\nf\ng\nh\nI (theirs)\n"; got != want {
 		t.Fatalf("a partial approval of a stale proposal wrote %q; want the ticked hunk merged onto the disk %q", got, want)
 	}
-	if o.Status != journal.Partial || !strings.Contains(o.Text(), "1 of 2 hunks") || !strings.Contains(o.Text(), "merged into their change") {
+	if o.Status != decision.Partial || !strings.Contains(o.Text(), "1 of 2 hunks") || !strings.Contains(o.Text(), "merged into their change") {
 		t.Errorf("status %s, text:\n%s", o.Status, o.Text())
 	}
 }
@@ -58,7 +59,7 @@ func TestPartialStaleWritesTheTickedHunksMerged(t *testing.T) {
 func TestApproveStaleConflictIsRefused(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	path, p := staleProposal(t, d, staleBase, twoHunks, "a (theirs)\nb\nc\nd\ne\nf\ng\nh\ni\n")
-	_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved, Overwrite: map[string]string{path: p.Files[0].Disk.SHA256}})
+	_, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved, Overwrite: map[string]string{path: p.Files[0].Disk.SHA256}})
 	if err == nil || !strings.Contains(err.Error(), "conflict") {
 		t.Fatalf("approving a conflicted merge: %v; want a refusal naming the conflict", err)
 	}
@@ -77,12 +78,12 @@ func TestApproveStaleConflictIsRefused(t *testing.T) {
 func TestOverwriteIsExplicitJournaledAndSaid(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	path, p := staleProposal(t, d, staleBase, twoHunks, staleDisk)
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Overwritten, Overwrite: map[string]string{path: p.Files[0].Disk.SHA256}})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Overwritten, Overwrite: map[string]string{path: p.Files[0].Disk.SHA256}})
 	if got, want := reviewtest.ReadFile(t, path), "A\nb\nc\nd\nE\nf\ng\nh\ni\n"; got != want {
 		t.Fatalf("overwrite wrote %q; want the proposal %q", got, want)
 	}
 	text := o.Text()
-	if o.Status != journal.Overwritten || !strings.Contains(text, "overwrite") || strings.Contains(text, "merged") {
+	if o.Status != decision.Overwritten || !strings.Contains(text, "overwrite") || strings.Contains(text, "merged") {
 		t.Errorf("status %s, text:\n%s\nwant the overwrite named, and no merge", o.Status, text)
 	}
 	plan, err := d.Journal.PlanRestore(context.Background(), journal.RestoreRequest{Checkpoint: o.Checkpoint})
@@ -99,7 +100,7 @@ func TestOverwriteIsExplicitJournaledAndSaid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(es.Entries) != 2 || es.Entries[1].Decision != journal.Overwritten {
+	if len(es.Entries) != 2 || es.Entries[1].Decision != decision.Overwritten {
 		t.Errorf("history %+v; want the overwrite recorded as such", es)
 	}
 }
@@ -108,12 +109,12 @@ func TestOverwriteNeedsAStaleFileAndAPerson(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	reviewtest.WriteFile(t, d.Root+"/a.txt", staleBase)
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", twoHunks)
-	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Overwritten}); err == nil || !strings.Contains(err.Error(), "not stale") {
+	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Overwritten}); err == nil || !strings.Contains(err.Error(), "not stale") {
 		t.Errorf("overwrite of a proposal nothing changed under: %v; want a refusal", err)
 	}
 	d2 := reviewtest.NewDesk(t, "", "")
 	path, s := staleProposal(t, d2, staleBase, twoHunks, staleDisk)
-	if _, err := d2.Decide(context.Background(), s.ID, review.Decision{Verdict: journal.Overwritten, Rule: "some rule", Overwrite: map[string]string{path: s.Files[0].Disk.SHA256}}); err == nil {
+	if _, err := d2.Decide(context.Background(), s.ID, review.Decision{Verdict: decision.Overwritten, Rule: "some rule", Overwrite: map[string]string{path: s.Files[0].Disk.SHA256}}); err == nil {
 		t.Errorf("a rule overwrote someone's change")
 	}
 	if got := reviewtest.ReadFile(t, path); got != staleDisk {
@@ -131,19 +132,19 @@ func TestApproveStaleDeletionIsRefusedUnlessOverwritten(t *testing.T) {
 		t.Fatal(err)
 	}
 	reviewtest.WriteFile(t, path, "x\ntheirs\n")
-	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved}); err == nil {
+	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved}); err == nil {
 		t.Fatal("approving over a changed file succeeded")
 	}
 	p, _ = d.Get(p.ID)
 	hash := map[string]string{path: p.Files[0].Disk.SHA256}
-	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved, Overwrite: hash}); err == nil {
+	if _, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved, Overwrite: hash}); err == nil {
 		t.Fatal("approving the deletion of a file someone changed succeeded as a merge")
 	}
 	if got := reviewtest.ReadFile(t, path); got != "x\ntheirs\n" {
 		t.Fatalf("file = %q", got)
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Overwritten, Overwrite: hash})
-	if o.Status != journal.Overwritten || !o.Files[0].Deleted || !strings.Contains(o.Text(), "overwrite") {
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Overwritten, Overwrite: hash})
+	if o.Status != decision.Overwritten || !o.Files[0].Deleted || !strings.Contains(o.Text(), "overwrite") {
 		t.Errorf("status %s, text:\n%s", o.Status, o.Text())
 	}
 }
@@ -162,9 +163,9 @@ func TestPartialOfAStaleDeletionWithNothingTicked(t *testing.T) {
 	}
 	reviewtest.WriteFile(t, path, "x\ntheirs\n")
 	q := reviewtest.WaitFile(t, d.Desk, p.ID, path, "stale", review.File.Stale)
-	o, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{path: {}},
+	o, err := d.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{path: {}},
 		Overwrite: map[string]string{path: q.Disk.SHA256}})
-	if err != nil || o.Status != journal.Rejected {
+	if err != nil || o.Status != decision.Rejected {
 		t.Fatalf("partial with nothing ticked of a stale deletion: %s, %v; want a rejection", o.Status, err)
 	}
 	if got := reviewtest.ReadFile(t, path); got != "x\ntheirs\n" {

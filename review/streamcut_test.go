@@ -8,6 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -56,9 +57,9 @@ func TestStreamRejectedMidwayKeepsWhatArrived(t *testing.T) {
 	pv, _ := d.Preview(p.ID)
 	shownFile := review.File{Path: p.Files[0].Path, Base: p.Files[0].Base, Proposed: pv.Text()}
 	hs := shownFile.Hunks()
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected, Feedback: "not this way",
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Rejected, Feedback: "not this way",
 		Seen:     map[string][]string{"a.txt": {hs[0].ID}},
-		Comments: []journal.Comment{{Path: "a.txt", Side: journal.SideNew, Line: 2, Text: "why two?"}}})
+		Comments: []decision.Comment{{Path: "a.txt", Side: decision.SideNew, Line: 2, Text: "why two?"}}})
 	if !o.Unfinished || !strings.Contains(o.Text(), "rejected it while you were still sending it") {
 		t.Errorf("outcome unfinished %v, text %q; want it to say the edit was rejected while still being sent", o.Unfinished, o.Text())
 	}
@@ -71,7 +72,7 @@ func TestStreamRejectedMidwayKeepsWhatArrived(t *testing.T) {
 		t.Errorf("history: proposed %q, payload %q; want %q and what had arrived", proposed, det.Payload, shown)
 	}
 	// The hunks seen and the comments are of the text as it was shown.
-	if seen, total := journal.SeenCount(det.Seen); seen != 1 || total != 1 {
+	if seen, total := decision.SeenCount(det.Seen); seen != 1 || total != 1 {
 		t.Errorf("history: %d of %d hunks seen; want the one hunk shown, seen", seen, total)
 	}
 	if len(o.Comments) != 1 || o.Comments[0].Quote != "two\n" {
@@ -87,7 +88,7 @@ func TestStreamWithdrawnMidwayKeepsWhatArrived(t *testing.T) {
 		t.Fatal(err)
 	}
 	o, err := d.Wait(context.Background(), p.ID)
-	if err != nil || o.Status != journal.Withdrawn || !o.Unfinished {
+	if err != nil || o.Status != decision.Withdrawn || !o.Unfinished {
 		t.Errorf("outcome %s unfinished %v, %v; want withdrawn, unfinished", o.Status, o.Unfinished, err)
 	}
 	if _, proposed := streamedDetail(t, d); proposed != "one\ntwo\n3\n4\n" {
@@ -106,7 +107,7 @@ func TestFinishedStreamIsJournaledWithItsText(t *testing.T) {
 	if _, err := d.Finish(context.Background(), p.ID); err != nil {
 		t.Fatal(err)
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Rejected})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Rejected})
 	if o.Unfinished || strings.Contains(o.Text(), "still sending") {
 		t.Errorf("a finished stream's rejection: unfinished %v, text %q", o.Unfinished, o.Text())
 	}
@@ -124,7 +125,7 @@ func TestJournaledOutcomeLeavesTheFinalContentToTheCheckpoint(t *testing.T) {
 	big := strings.Repeat("a line of a big file\n", 50_000)
 	reviewtest.WriteFile(t, d.Root+"/big.txt", big)
 	p := d.MustPropose(t, engine.FormatWrite, "big.txt", "one new line\n"+big)
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	if len(o.Files[0].FinalContent) != len(big)+13 {
 		t.Fatalf("the agent's outcome has %d bytes of final content; want the whole file", len(o.Files[0].FinalContent))
 	}

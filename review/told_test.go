@@ -8,6 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -20,9 +21,9 @@ func TestPartialWithNothingTickedIsARejection(t *testing.T) {
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "one\ntwo\n")
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("two\n", "TWO\n"))
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{path: {}}})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{path: {}}})
 	text := o.Text()
-	if o.Status != journal.Rejected || strings.Contains(text, "applied") || !strings.Contains(text, "nothing was written") {
+	if o.Status != decision.Rejected || strings.Contains(text, "applied") || !strings.Contains(text, "nothing was written") {
 		t.Errorf("status %s, text:\n%s\nwant a rejection, nothing said applied", o.Status, text)
 	}
 	if got := reviewtest.ReadFile(t, path); got != "one\ntwo\n" {
@@ -35,8 +36,8 @@ func TestPartialWithEveryHunkTickedIsTheWholeEdit(t *testing.T) {
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "one\ntwo\n")
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("two\n", "TWO\n"))
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{path: {p.Files[0].Hunks()[0].ID}}})
-	if text := o.Text(); o.Status != journal.Approved || strings.Contains(text, "part") || !strings.Contains(text, "exactly the content you proposed") {
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{path: {p.Files[0].Hunks()[0].ID}}})
+	if text := o.Text(); o.Status != decision.Approved || strings.Contains(text, "part") || !strings.Contains(text, "exactly the content you proposed") {
 		t.Errorf("status %s, text:\n%s\nwant the whole edit approved, as proposed", o.Status, text)
 	}
 }
@@ -53,7 +54,7 @@ func TestPartialUntickedFileOfSeveral(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{a: {p.Files[0].Hunks()[0].ID}, b: {}}})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{a: {p.Files[0].Hunks()[0].ID}, b: {}}})
 	text := o.Text()
 	if reviewtest.ReadFile(t, a) != "A\n" || reviewtest.ReadFile(t, b) != "b\n" {
 		t.Fatalf("files %q %q", reviewtest.ReadFile(t, a), reviewtest.ReadFile(t, b))
@@ -73,7 +74,7 @@ func TestOutcomeSaysTheByteOrderMark(t *testing.T) {
 			path := filepath.Join(d.Root, "a.txt")
 			reviewtest.WriteFile(t, path, tt.file)
 			p := d.MustPropose(t, engine.FormatWrite, "a.txt", tt.content)
-			o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+			o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 			if got := reviewtest.ReadFile(t, path); got != tt.want {
 				t.Fatalf("file %q; want %q", got, tt.want)
 			}
@@ -96,7 +97,7 @@ func TestAgentWritesIsNotSaidWrittenNorJournaledAsAWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	text := o.Text()
 	if got := reviewtest.ReadFile(t, path); got != "one\n" {
 		t.Errorf("the desk wrote %q", got)
@@ -108,7 +109,7 @@ func TestAgentWritesIsNotSaidWrittenNorJournaledAsAWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(page.Entries) != 1 || page.Entries[0].Kind != journal.EntryDecision || page.Entries[0].Decision != journal.Approved {
+	if len(page.Entries) != 1 || page.Entries[0].Kind != journal.EntryDecision || page.Entries[0].Decision != decision.Approved {
 		t.Errorf("history %+v; want one approval that wrote nothing", page.Entries)
 	}
 }
@@ -118,7 +119,7 @@ func TestPersonsCRLFEditOfAnLFFileIsSaid(t *testing.T) {
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "one\ntwo\n")
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("two\n", "TWO\n"))
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: "one\r\nTWO\r\n"}})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{path: "one\r\nTWO\r\n"}})
 	if got := reviewtest.ReadFile(t, path); got != "one\r\nTWO\r\n" {
 		t.Fatalf("file %q", got)
 	}
@@ -140,7 +141,7 @@ func TestPatchLineEndingsAreSaid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	if got := reviewtest.ReadFile(t, path); got != "one\r\nTWO\r\n" {
 		t.Fatalf("file %q", got)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TrivialApproval is what Desk.ApproveTrivial did.
@@ -59,7 +59,7 @@ func (d *Desk) ApproveTrivial(ctx context.Context, key string, dec ChangesetDeci
 		for _, f := range p.Files {
 			classified[f.Path] = f.Proposed
 		}
-		o, err := d.Decide(ctx, p.ID, Decision{Verdict: journal.Approved, Seen: dec.Seen[p.ID], SeenLines: dec.SeenLines[p.ID], By: dec.By, classified: classified})
+		o, err := d.Decide(ctx, p.ID, Decision{Verdict: decision.Approved, Seen: dec.Seen[p.ID], SeenLines: dec.SeenLines[p.ID], By: dec.By, classified: classified})
 		if err != nil {
 			res.Skipped = append(res.Skipped, ChangesetSkip{p.ID, err.Error()})
 			continue

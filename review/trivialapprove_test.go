@@ -8,7 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -43,7 +43,7 @@ func TestApproveTrivialApprovesWhatIsTrivialThroughout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Approved) != 1 || res.Approved[0].ID != ids["ws.go"] || res.Approved[0].Status != journal.Approved {
+	if len(res.Approved) != 1 || res.Approved[0].ID != ids["ws.go"] || res.Approved[0].Status != decision.Approved {
 		t.Errorf("approved %+v; want ws.go alone (cm.go is the one the person has open)", res.Approved)
 	}
 	if len(res.Mixed) != 1 || res.Mixed[0] != ids["mix.go"] || len(res.Skipped) != 0 {

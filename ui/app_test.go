@@ -14,8 +14,8 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
-	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/startup"
 )
 
@@ -147,7 +147,7 @@ func TestEndToEndApprove(t *testing.T) {
 	}
 	test.Tap(e.win.detail.bar.approve)
 	r := e.answer(ch)
-	if r.res.Outcome.Status != journal.Approved || e.read("app.go") != "package app\n\nconst version = 2\n" {
+	if r.res.Outcome.Status != decision.Approved || e.read("app.go") != "package app\n\nconst version = 2\n" {
 		t.Errorf("approve: agent told %s, file %q", r.res.Outcome.Status, e.read("app.go"))
 	}
 }
@@ -173,7 +173,7 @@ func TestEndToEndEditThenApprove(t *testing.T) {
 		t.Errorf("file = %q; want the typed text %q", e.read("app.go"), want)
 	}
 	o := r.res.Outcome
-	if o.Status != journal.ApprovedEdited || len(o.Files) != 1 || !strings.Contains(o.Files[0].UserEdits, "bumped by hand") {
+	if o.Status != decision.ApprovedEdited || len(o.Files) != 1 || !strings.Contains(o.Files[0].UserEdits, "bumped by hand") {
 		t.Errorf("agent told %s with files %+v; want approved-edited with the person's change", o.Status, o.Files)
 	}
 }
@@ -186,7 +186,7 @@ func TestEndToEndRejectWithReason(t *testing.T) {
 	test.Type(e.win.detail.rejectEntry, "keep the package name")
 	test.Tap(e.win.detail.rejectConfirm)
 	r := e.answer(ch)
-	if r.res.Outcome.Status != journal.Rejected || r.res.Outcome.Feedback != "keep the package name" {
+	if r.res.Outcome.Status != decision.Rejected || r.res.Outcome.Feedback != "keep the package name" {
 		t.Errorf("agent told %s, feedback %q", r.res.Outcome.Status, r.res.Outcome.Feedback)
 	}
 	if e.read("app.go") != "package app\n" {
@@ -230,7 +230,7 @@ func testApproveSomeHunks(t *testing.T, byKey bool) {
 	}
 	r := e.answer(ch)
 	want := strings.Replace(b, "line b\n", "line B\n", 1)
-	if r.res.Outcome.Status != journal.Partial || e.read("list.txt") != want {
+	if r.res.Outcome.Status != decision.Partial || e.read("list.txt") != want {
 		t.Errorf("partial: agent told %s, file %q", r.res.Outcome.Status, e.read("list.txt"))
 	}
 	var verdicts []string
@@ -270,7 +270,7 @@ func TestEndToEndStreamGrowsThenApproves(t *testing.T) {
 		d.Confirm() // 200 new lines, one screen of them shown: approve anyway
 	}
 	r := e.answer(ch)
-	if r.res.Outcome.Status != journal.Approved || strings.Count(e.read("new.go"), "\n") != 200 {
+	if r.res.Outcome.Status != decision.Approved || strings.Count(e.read("new.go"), "\n") != 200 {
 		t.Errorf("streamed proposal: agent told %s, file has %d lines", r.res.Outcome.Status, strings.Count(e.read("new.go"), "\n"))
 	}
 }
@@ -290,7 +290,7 @@ func TestEndToEndExternalEditor(t *testing.T) {
 	}
 	e.win.Approve()
 	r := e.answer(ch)
-	if r.res.Outcome.Status != journal.ApprovedEdited || e.read("notes.md") != "# Notes\n\nfinal\n" {
+	if r.res.Outcome.Status != decision.ApprovedEdited || e.read("notes.md") != "# Notes\n\nfinal\n" {
 		t.Errorf("external edit: agent told %s, file %q", r.res.Outcome.Status, e.read("notes.md"))
 	}
 }

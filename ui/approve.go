@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
@@ -36,7 +36,7 @@ func (d *detail) Approve() {
 	case d.someRejected():
 		d.ApprovePartial()
 	default:
-		d.decide(review.Decision{Verdict: journal.Approved})
+		d.decide(review.Decision{Verdict: decision.Approved})
 	}
 }
 
@@ -139,7 +139,7 @@ func (d *detail) confirmReject() {
 	delete(d.drafts, d.draftKey("reject"))
 	dlg.Hide()
 	if d.rejectWhole {
-		d.decideChangeset(review.ChangesetDecision{Verdict: journal.Rejected, Feedback: strings.TrimSpace(d.rejectEntry.Text)})
+		d.decideChangeset(review.ChangesetDecision{Verdict: decision.Rejected, Feedback: strings.TrimSpace(d.rejectEntry.Text)})
 		return
 	}
 	d.Reject(d.rejectEntry.Text)
@@ -150,7 +150,7 @@ func (d *detail) Reject(reason string) {
 	if d.id == "" || !d.p.State.Open() || d.deciding || d.outcome != nil {
 		return
 	}
-	d.decide(review.Decision{Verdict: journal.Rejected, Feedback: strings.TrimSpace(reason)})
+	d.decide(review.Decision{Verdict: decision.Rejected, Feedback: strings.TrimSpace(reason)})
 }
 
 // ToggleEdit makes the right side editable (e), or leaves edit mode.
@@ -225,7 +225,7 @@ func (d *detail) decide(dec review.Decision) {
 	if dec.Verdict.Wrote() && !d.confirmUnseen(dec) {
 		return
 	}
-	if dec.Verdict == journal.ApprovedEdited && !d.confirmOwnEdit(dec) {
+	if dec.Verdict == decision.ApprovedEdited && !d.confirmOwnEdit(dec) {
 		return
 	}
 	id := d.id
@@ -238,7 +238,7 @@ func (d *detail) decide(dec review.Decision) {
 	// again, and said, by Decide.
 	d.approved, _ = d.w.desk.Plan(id, dec)
 	d.setStatus("Writing…", false)
-	if dec.Verdict == journal.Rejected {
+	if dec.Verdict == decision.Rejected {
 		d.setStatus("Rejecting…", false)
 	}
 	d.updateBar()

@@ -16,7 +16,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
 
@@ -354,7 +354,7 @@ func (d *detail) ApproveChangeset() {
 	t.confirm = func() {
 		t.confirm = nil
 		dlg.Hide()
-		d.decideChangeset(review.ChangesetDecision{Verdict: journal.Approved})
+		d.decideChangeset(review.ChangesetDecision{Verdict: decision.Approved})
 	}
 	dlg = dialog.NewConfirm(title, msg, func(ok bool) {
 		if ok && t.confirm != nil {
@@ -398,7 +398,7 @@ func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 	for _, p := range open {
 		if cs := d.comments.of(p.ID); len(cs) > 0 {
 			if dec.Comments == nil {
-				dec.Comments = map[string][]journal.Comment{}
+				dec.Comments = map[string][]decision.Comment{}
 			}
 			dec.Comments[p.ID] = cs
 		}
@@ -447,7 +447,7 @@ func (d *detail) changesetDecided(id string, shownOpen bool, res review.Changese
 	}
 	var b strings.Builder
 	verb := "Approved"
-	if len(res.Decided) > 0 && res.Decided[0].Status == journal.Rejected {
+	if len(res.Decided) > 0 && res.Decided[0].Status == decision.Rejected {
 		verb = "Rejected"
 	}
 	fmt.Fprintf(&b, "%s %d %s of the changeset.", verb, len(res.Decided), plural(len(res.Decided), "proposal", "proposals"))

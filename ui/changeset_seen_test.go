@@ -8,7 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestApproveChangesetAsksAboutHunksNeverOnScreen: approving a changeset
@@ -61,7 +61,7 @@ func TestTApprovesTrivialProposalsOfTheChangeset(t *testing.T) {
 	real := h.propose("claude-code", "s1", engine.FormatWrite, "real.go", "package x\n\nfunc C() int { return 2 }\n")
 	h.Queue().Click("shown.go")
 	h.Keys("t")
-	if o := h.outcome(spaces.ID); o.Status != journal.Approved || h.read("spaces.go") != "package x\n\nfunc B() {\n\treturn   \n}\n" {
+	if o := h.outcome(spaces.ID); o.Status != decision.Approved || h.read("spaces.go") != "package x\n\nfunc B() {\n\treturn   \n}\n" {
 		t.Errorf("the whitespace-only proposal after t: %s; want approved and written", o.Status)
 	}
 	for _, p := range []review.Proposal{shown, real} {

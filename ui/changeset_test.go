@@ -11,7 +11,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // treeLines are the rows of the changeset tree as text: a directory, or a
@@ -138,7 +138,7 @@ func TestApproveChangesetAsksThenAnswersEachCall(t *testing.T) {
 	h.pressKey(fyne.KeyReturn)
 	ob, oc := h.outcome(b.ID), h.outcome(c.ID)
 	h.until("the status tells of the changeset", func() bool { return strings.Contains(h.Status(), "Approved 2 proposals of the changeset") })
-	if ob.Status != journal.Approved || oc.Status != journal.Approved || h.read("b.txt") != "B\n" || h.read("dir/c.txt") != "C\n" {
+	if ob.Status != decision.Approved || oc.Status != decision.Approved || h.read("b.txt") != "B\n" || h.read("dir/c.txt") != "C\n" {
 		t.Errorf("b %s %q, c %s %q; want both approved and written", ob.Status, h.read("b.txt"), oc.Status, h.read("dir/c.txt"))
 	}
 	if ob.ID != b.ID || oc.ID != c.ID {
@@ -164,11 +164,11 @@ func TestRejectChangesetWithOneReason(t *testing.T) {
 	d.confirmReject()
 	ob, oc := h.outcome(b.ID), h.outcome(c.ID)
 	for _, o := range []review.Outcome{ob, oc} {
-		if o.Status != journal.Rejected || o.Feedback != "wrong approach" {
+		if o.Status != decision.Rejected || o.Feedback != "wrong approach" {
 			t.Errorf("%s: %s %q; want rejected with the one reason", o.ID, o.Status, o.Feedback)
 		}
 	}
-	if o, _ := h.desk.Outcome(a.ID); o.Status != journal.Approved {
+	if o, _ := h.desk.Outcome(a.ID); o.Status != decision.Approved {
 		t.Errorf("the proposal decided before is %s; want it left approved", o.Status)
 	}
 	if h.read("b.txt") != "b.txt\n" || h.read("dir/c.txt") != "dir/c.txt\n" {
@@ -201,7 +201,7 @@ func TestToggleFileHunksLeavesTheFileUnwritten(t *testing.T) {
 		t.Fatalf("after H H on a.txt: %d hunks ticked; want 2", len(d.view.AcceptedHunks()))
 	}
 	h.press('a')
-	if o := h.outcome(p.ID); o.Status != journal.Partial {
+	if o := h.outcome(p.ID); o.Status != decision.Partial {
 		t.Fatalf("approve: %s; want partial", o.Status)
 	}
 	if got := h.read("a.txt"); !strings.HasPrefix(got, "ONE\n") || !strings.HasSuffix(got, "NINE\n") {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // choices are what the person did to one proposal so far: the file shown,
@@ -106,7 +106,7 @@ func (c choices) withTicks(path string, ids []string) choices {
 // file's merge where not edited, and the other files with only their
 // ticked hunks.
 func (c choices) approveEdited(p review.Proposal) review.Decision {
-	dec := review.Decision{Verdict: journal.ApprovedEdited, Edited: maps.Clone(c.edited)}
+	dec := review.Decision{Verdict: decision.ApprovedEdited, Edited: maps.Clone(c.edited)}
 	if dec.Edited == nil {
 		dec.Edited = map[string]string{}
 	}
@@ -161,7 +161,7 @@ func (c choices) untickedOf(p review.Proposal, dec *review.Decision) {
 // approvePartial is the decision writing only the ticked hunks of every
 // file, and how many hunks that is (none: nothing would be written).
 func (c choices) approvePartial(p review.Proposal) (review.Decision, int) {
-	dec := review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{}}
+	dec := review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{}}
 	n := 0
 	for _, f := range p.Files {
 		dec.Hunks[f.Path] = append([]string{}, c.ticked(f)...)

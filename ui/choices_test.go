@@ -6,7 +6,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // The person's choices on a proposal build the decision each approval
@@ -47,7 +47,7 @@ func TestChoicesBuildTheDecision(t *testing.T) {
 	t.Run("nothing chosen: the merge of the stale file alone", func(t *testing.T) {
 		ch := newChoices()
 		got := ch.approveMerged(p)
-		want := review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{c.Path: merged}, Overwrite: map[string]string{c.Path: c.Disk.SHA256}}
+		want := review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{c.Path: merged}, Overwrite: map[string]string{c.Path: c.Disk.SHA256}}
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("approveMerged = %+v; want %+v", got, want)
 		}
@@ -80,7 +80,7 @@ func TestChoicesBuildTheDecision(t *testing.T) {
 	t.Run("partial: the ticks of every file", func(t *testing.T) {
 		ch := newChoices().withTicks(a.Path, firstOfA).withTicks(b.Path, nil)
 		got, n := ch.approvePartial(p)
-		if got.Verdict != journal.Partial || n != 1+len(ids(c)) || !reflect.DeepEqual(got.Hunks[a.Path], firstOfA) || len(got.Hunks[b.Path]) != 0 {
+		if got.Verdict != decision.Partial || n != 1+len(ids(c)) || !reflect.DeepEqual(got.Hunks[a.Path], firstOfA) || len(got.Hunks[b.Path]) != 0 {
 			t.Errorf("approvePartial = %+v, %d", got, n)
 		}
 		none, n := newChoices().withTicks(a.Path, nil).withTicks(b.Path, nil).withTicks(c.Path, nil).approvePartial(p)

@@ -11,7 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
 
@@ -22,8 +22,8 @@ import (
 // (review.File.Quote), whatever the view shows.
 type comments struct {
 	d       *detail
-	pending map[string][]journal.Comment // proposal id → its comments, in the order made
-	box     *fyne.Container              // the shown proposal's comments
+	pending map[string][]decision.Comment // proposal id → its comments, in the order made
+	box     *fyne.Container               // the shown proposal's comments
 
 	// The comment dialog's parts, while it is open.
 	dialog dialog.Dialog
@@ -40,13 +40,13 @@ const (
 )
 
 func newComments(d *detail) *comments {
-	c := &comments{d: d, pending: map[string][]journal.Comment{}, box: container.NewVBox()}
+	c := &comments{d: d, pending: map[string][]decision.Comment{}, box: container.NewVBox()}
 	c.box.Hide()
 	return c
 }
 
 // of returns proposal id's comments, to send with its decision.
-func (c *comments) of(id string) []journal.Comment { return c.pending[id] }
+func (c *comments) of(id string) []decision.Comment { return c.pending[id] }
 
 // sent forgets proposal id's comments once a decision carried them.
 func (c *comments) sent(id string) {
@@ -117,10 +117,10 @@ func (c *comments) show() {
 	c.text.SetPlaceHolder("What should the agent know about these lines?")
 	c.text.setDraft(d.draft("comment"))
 	c.text.SetMinRowsVisible(3)
-	picked := func() (journal.Side, int, int, string, error) {
-		s := journal.SideNew
+	picked := func() (decision.Side, int, int, string, error) {
+		s := decision.SideNew
 		if sides.Selected == sideOldLabel {
-			s = journal.SideOld
+			s = decision.SideOld
 		}
 		l, e, err := parseLines(lines.Text)
 		if err != nil {
@@ -139,7 +139,7 @@ func (c *comments) show() {
 		quote.SetText(strings.TrimSuffix(q, "\n"))
 		hint.SetText("")
 	}
-	sides.choose(map[journal.Side]string{journal.SideNew: sideNewLabel, journal.SideOld: sideOldLabel}[side])
+	sides.choose(map[decision.Side]string{decision.SideNew: sideNewLabel, decision.SideOld: sideOldLabel}[side])
 	lines.OnChanged = func(string) { preview() }
 	c.save = func() {
 		s, l, e, q, err := picked()
@@ -152,7 +152,7 @@ func (c *comments) show() {
 			hint.SetText("Type the comment: what the agent should know about these lines.")
 			return
 		}
-		c.pending[d.id] = append(c.pending[d.id], journal.Comment{Path: f.Path, Side: s, Line: l, EndLine: e, Quote: q, Text: text})
+		c.pending[d.id] = append(c.pending[d.id], decision.Comment{Path: f.Path, Side: s, Line: l, EndLine: e, Quote: q, Text: text})
 		c.text.SetText("") // saved: no draft left
 		dlg.Hide()
 		c.refresh()
@@ -183,11 +183,11 @@ func (c *comments) show() {
 // (its old lines for a deletion) while the view shows the base against
 // the proposal as sent; else line 1 of the proposal (of the base, for a
 // file the proposal deletes).
-func (c *comments) current(f review.File) (journal.Side, int, int) {
+func (c *comments) current(f review.File) (decision.Side, int, int) {
 	d := c.d
-	side := journal.SideNew
+	side := decision.SideNew
 	if f.Delete {
-		side = journal.SideOld
+		side = decision.SideOld
 	}
 	plain := !d.editing && (!f.Stale() || d.staleShow.Selected == present.StaleProposal)
 	hs, k := d.view.Hunks(), d.view.CurrentHunk()
@@ -196,9 +196,9 @@ func (c *comments) current(f review.File) (journal.Side, int, int) {
 	}
 	ch := hs[k].Change
 	if ch.B1 > ch.B0 {
-		return journal.SideNew, ch.B0 + 1, min(ch.B1, ch.B0+review.MaxCommentLines)
+		return decision.SideNew, ch.B0 + 1, min(ch.B1, ch.B0+review.MaxCommentLines)
 	}
-	return journal.SideOld, ch.A0 + 1, min(ch.A1, ch.A0+review.MaxCommentLines)
+	return decision.SideOld, ch.A0 + 1, min(ch.A1, ch.A0+review.MaxCommentLines)
 }
 
 // parseLines reads "12" or "12-14" (an en dash too) as 1-based lines.

@@ -10,7 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // listed is what the list of comments under the diff says.
@@ -54,8 +54,8 @@ func TestCommentTravelsWithTheRejection(t *testing.T) {
 	}
 	h.ctrlEnter()
 	o := h.outcome(p.ID)
-	want := journal.Comment{Path: filepath.Join(h.desk.Roots()[0], "a.go"), Side: journal.SideNew, Line: 3, EndLine: 4, Quote: "const N = 2\nconst M = 3\n", Text: "name these"}
-	if o.Status != journal.Rejected || len(o.Comments) != 1 || o.Comments[0] != want {
+	want := decision.Comment{Path: filepath.Join(h.desk.Roots()[0], "a.go"), Side: decision.SideNew, Line: 3, EndLine: 4, Quote: "const N = 2\nconst M = 3\n", Text: "name these"}
+	if o.Status != decision.Rejected || len(o.Comments) != 1 || o.Comments[0] != want {
 		t.Fatalf("outcome %s with comments %+v; want rejected with %+v", o.Status, o.Comments, want)
 	}
 	if !strings.Contains(o.Text(), "Lines 3–4 of your proposed text:\n```\nconst N = 2\nconst M = 3\n```\nComment: name these") {
@@ -87,7 +87,7 @@ func TestCommentDialogChecksItsLines(t *testing.T) {
 	}
 	c.lines.SetText("1")
 	h.ctrlEnter()
-	if got := c.of(p.ID); len(got) != 1 || got[0].Quote != "ONE\n" || got[0].Side != journal.SideNew {
+	if got := c.of(p.ID); len(got) != 1 || got[0].Quote != "ONE\n" || got[0].Side != decision.SideNew {
 		t.Fatalf("comments %+v; want one on the new ONE", got)
 	}
 	h.press('c')

@@ -8,7 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
 
@@ -34,7 +34,7 @@ func TestDecidedStaleShowsWhatWasWritten(t *testing.T) {
 	}
 	h.press('a')
 	o := h.outcome(p.ID)
-	if o.Status != journal.Approved || !strings.Contains(h.read("list.txt"), "line B\n") {
+	if o.Status != decision.Approved || !strings.Contains(h.read("list.txt"), "line B\n") {
 		t.Fatalf("a: %s, list.txt %q; want the merge approved and written", o.Status, h.read("list.txt"))
 	}
 	h.settle()

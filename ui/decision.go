@@ -13,8 +13,8 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
-	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
@@ -296,7 +296,7 @@ func (d *detail) update(p review.Proposal) {
 		if d.editing || len(d.edited) > 0 {
 			msg += " Your edit of it was not written." // it went without a word (real window)
 		}
-		d.setStatus(msg, o.Status == journal.Failed)
+		d.setStatus(msg, o.Status == decision.Failed)
 	}
 	d.refreshFiles()
 	d.render()

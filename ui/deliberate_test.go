@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // The window writes only what the person meant (issue 25, points 2–4).
@@ -81,7 +81,7 @@ func TestAStrayKeystrokeIsShownBeforeItIsWritten(t *testing.T) {
 	}
 	h.CtrlEnter()
 	h.Enter()
-	if o := h.outcome(p.ID); o.Status != journal.ApprovedEdited || h.read("main.go") != "packaage main\n\nfunc main() { println() }\n" {
+	if o := h.outcome(p.ID); o.Status != decision.ApprovedEdited || h.read("main.go") != "packaage main\n\nfunc main() { println() }\n" {
 		t.Fatalf("after Write it: %s, main.go %q", o.Status, h.read("main.go"))
 	}
 }
@@ -112,11 +112,11 @@ func TestApproveEditedAsksAboutTheAgentsHunksNeverOnScreen(t *testing.T) {
 	}
 	h.Dialog().Click("Approve anyway")
 	h.Enter() // the person's own three characters, shown: write them
-	if o := h.outcome(p.ID); o.Status != journal.ApprovedEdited {
+	if o := h.outcome(p.ID); o.Status != decision.ApprovedEdited {
 		t.Fatalf("outcome %s; want approved-edited", o.Status)
 	}
 	det := h.historyDetail(p.ID)
-	if s, n := journal.SeenCount(det.Seen); n == 0 || s == n {
+	if s, n := decision.SeenCount(det.Seen); n == 0 || s == n {
 		t.Errorf("journal: %d of %d hunks seen; want some never on screen", s, n)
 	}
 }
@@ -140,7 +140,7 @@ func TestApproveWithNothingTickedIsARejection(t *testing.T) {
 	}
 	h.CtrlEnter() // reject
 	o := h.outcome(p.ID)
-	if o.Status != journal.Rejected || h.read("list.txt") != base {
+	if o.Status != decision.Rejected || h.read("list.txt") != base {
 		t.Fatalf("outcome %s; want rejected, nothing written", o.Status)
 	}
 	if s := h.Status(); strings.Contains(s, "ticked were") || !strings.HasPrefix(s, "Rejected") {

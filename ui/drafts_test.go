@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestEscKeepsTheReasonAndTheComment: Esc in the reject box or the
@@ -46,7 +46,7 @@ func TestEscKeepsTheReasonAndTheComment(t *testing.T) {
 	h.Keys(" name") // QA in the real window: typed before the draft, the cursor at its start
 	h.CtrlEnter()
 	o := h.outcome(p.ID)
-	if o.Status != journal.Rejected || o.Feedback != "wrong func name" || len(o.Comments) != 1 || o.Comments[0].Text != "no panics here, please" {
+	if o.Status != decision.Rejected || o.Feedback != "wrong func name" || len(o.Comments) != 1 || o.Comments[0].Text != "no panics here, please" {
 		t.Fatalf("outcome %s, feedback %q, comments %+v; want the draft reason and comment sent", o.Status, o.Feedback, o.Comments)
 	}
 }

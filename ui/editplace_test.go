@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // letters40 is 40 lines "line a" … "line n" (a–z, then a–n again).
@@ -48,7 +48,7 @@ func TestEditStartsFromTheTickedHunksOnly(t *testing.T) {
 	h.typed(ed, "!")
 	h.CtrlEnter()
 	h.Dialog().Click("Write it") // one character: shown before it is written
-	if o := h.outcome(p.ID); o.Status != journal.ApprovedEdited {
+	if o := h.outcome(p.ID); o.Status != decision.ApprovedEdited {
 		t.Fatalf("outcome %s; want approved-edited", o.Status)
 	}
 	want := strings.Replace(strings.Replace(base, "line b\n", "line B\n", 1), "line a\n", "line a!\n", 1)
@@ -82,7 +82,7 @@ func TestEditOfOneFileKeepsAnotherFilesUntickedHunksOut(t *testing.T) {
 	h.typed(ed, "ee")
 	h.CtrlEnter()
 	h.Dialog().Click("Write it") // two characters: shown before they are written
-	if o := h.outcome(p.ID); o.Status != journal.ApprovedEdited {
+	if o := h.outcome(p.ID); o.Status != decision.ApprovedEdited {
 		t.Fatalf("outcome %s; want approved-edited", o.Status)
 	}
 	if got := h.read("a.txt"); got != "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\n" {
@@ -269,7 +269,7 @@ func TestLeavingEditModeAsksBeforeDiscarding(t *testing.T) {
 		t.Errorf("Enter on the question: editing %v, edits %v; want the edit gone", d.editing, d.edited)
 	}
 	h.press('a')
-	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("a.txt") != "one\nTWO\n" {
+	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("a.txt") != "one\nTWO\n" {
 		t.Errorf("after discarding, a: %s, file %q; want the proposal as sent", o.Status, h.read("a.txt"))
 	}
 }

@@ -14,9 +14,9 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/deskrpc/deskrpctest"
-	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/remote"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -154,7 +154,7 @@ func TestHistoryPerDesk(t *testing.T) {
 	for _, d := range []*reviewtest.Desk{one, two} {
 		reviewtest.WriteFile(t, filepath.Join(d.Root, "f.txt"), "old\n")
 		p := d.MustPropose(t, engine.FormatWrite, "f.txt", "new "+filepath.Base(d.Root)+"\n")
-		d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved, By: "ann@box"})
+		d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved, By: "ann@box"})
 	}
 	addrs, err := remote.Addresses([]string{"unix://" + deskrpctest.Serve(t, one.Desk), "unix://" + deskrpctest.Serve(t, two.Desk)}, false, nil)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/ui/diffview"
 )
@@ -39,8 +40,8 @@ var historySince = []struct {
 
 // historyDecisions are the decision select's choices after "All decisions".
 var historyDecisions = []string{
-	string(journal.Approved), string(journal.Overwritten), string(journal.Partial), string(journal.Rejected),
-	string(journal.Withdrawn), string(journal.Failed), string(journal.Stale), journal.EntryRestore,
+	string(decision.Approved), string(decision.Overwritten), string(decision.Partial), string(decision.Rejected),
+	string(decision.Withdrawn), string(decision.Failed), string(decision.Stale), journal.EntryRestore,
 }
 
 // historyPageSize is how many entries one page of the timeline loads.
@@ -392,11 +393,11 @@ func historyBadge(e journal.Entry) (string, widget.Importance) {
 		return "restore", widget.HighImportance
 	}
 	switch e.Decision {
-	case journal.Approved, journal.Partial:
+	case decision.Approved, decision.Partial:
 		return string(e.Decision), widget.SuccessImportance
-	case journal.Rejected, journal.Failed:
+	case decision.Rejected, decision.Failed:
 		return string(e.Decision), widget.DangerImportance
-	case journal.Stale, journal.Withdrawn:
+	case decision.Stale, decision.Withdrawn:
 		return string(e.Decision), widget.WarningImportance
 	}
 	if e.Decision == "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -66,7 +67,7 @@ func (h *historyHarness) approve(rel, search, replace string) {
 	if q := h.win.detail.unseenDialog; q != nil {
 		q.Confirm() // the History tab hides the diff: nothing of it was on screen
 	}
-	if o := h.outcome(p.ID); o.Status != journal.Approved {
+	if o := h.outcome(p.ID); o.Status != decision.Approved {
 		h.t.Fatalf("approve %s: %s", rel, o.Status)
 	}
 }
@@ -244,7 +245,7 @@ func TestHistoryRestoreLeavesRefusedFilesOut(t *testing.T) {
 	if q := h.win.detail.unseenDialog; q != nil {
 		q.Confirm()
 	}
-	if o := h.outcome(p.ID); o.Status != journal.Approved {
+	if o := h.outcome(p.ID); o.Status != decision.Approved {
 		t.Fatalf("approve: %s", o.Status)
 	}
 	hv := h.openHistory(1)
@@ -270,7 +271,7 @@ func TestHistoryFilters(t *testing.T) {
 	h := newHistoryHarness(t)
 	threeDecisions(h)
 	hv := h.openHistory(4)
-	hv.decisionSel.SetSelected(string(journal.Rejected))
+	hv.decisionSel.SetSelected(string(decision.Rejected))
 	h.until("filtered by decision", func() bool { return len(hv.entries) == 1 })
 	hv.decisionSel.SetSelected(historyAllDecisions)
 	h.until("unfiltered", func() bool { return len(hv.entries) == 4 })
@@ -401,7 +402,7 @@ func TestHistoryLabelsAnApprovedMergeAsTheAgentWasTold(t *testing.T) {
 	h.win.Approve() // approve merged
 	o := h.outcome(p.ID)
 	hv := h.openHistory(1)
-	if badge, _ := historyBadge(hv.entries[0]); badge != string(o.Status) || badge != string(journal.Approved) {
+	if badge, _ := historyBadge(hv.entries[0]); badge != string(o.Status) || badge != string(decision.Approved) {
 		t.Errorf("history says %q, the agent was told %q; want both approved", badge, o.Status)
 	}
 	if !strings.Contains(h.Status(), "merged into the change made on disk") {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -11,5 +12,5 @@ func (h *historyView) showSeen(e journal.Entry, det journal.Detail) {
 	if det.Seen == nil {
 		return
 	}
-	h.info.SetText(entryInfo(e) + "\nSeen: " + journal.SeenSummary(det.Seen) + " before the decision.")
+	h.info.SetText(entryInfo(e) + "\nSeen: " + decision.SeenSummary(det.Seen) + " before the decision.")
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestSeenIsRecordedByLines: a 500-line new file approved with one screen
@@ -32,12 +32,12 @@ func TestSeenIsRecordedByLines(t *testing.T) {
 	}
 	n, _ := strconv.Atoi(m[1])
 	h.Dialog().Click("Approve anyway")
-	if o := h.outcome(p.ID); o.Status != journal.Approved {
+	if o := h.outcome(p.ID); o.Status != decision.Approved {
 		t.Fatalf("outcome %s", o.Status)
 	}
 	want := fmt.Sprintf("%d of 500 changed lines never on screen (0 of 1 hunks seen whole)", n)
 	h.harness.j = h.j
-	if got := journal.SeenSummary(h.historyDetail(p.ID).Seen); got != want {
+	if got := decision.SeenSummary(h.historyDetail(p.ID).Seen); got != want {
 		t.Errorf("journal: %q; want %q", got, want)
 	}
 	hv := h.openHistory(1)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -26,7 +27,7 @@ func TestHistoryHeadingNamesWhoDecided(t *testing.T) {
 // a restore is by whoever made it; before who decided is read, the
 // heading names only the proposer.
 func TestHistoryHeadingOfARuleAndARestore(t *testing.T) {
-	e := journal.Entry{Ref: "7", Kind: journal.EntryWrite, Agent: "claude-code", Session: "vv", Decision: journal.Approved, Time: baseTime}
+	e := journal.Entry{Ref: "7", Kind: journal.EntryWrite, Agent: "claude-code", Session: "vv", Decision: decision.Approved, Time: baseTime}
 	for _, c := range []struct {
 		e    journal.Entry
 		det  journal.Detail

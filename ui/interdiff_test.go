@@ -7,7 +7,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestInterdiffFlow: a proposal rejected with comments, then re-proposed
@@ -24,9 +24,9 @@ func TestInterdiffFlow(t *testing.T) {
 		t.Error("vs previous shows for a session's first proposal")
 	}
 	path := filepath.Join(h.root, "a.txt")
-	if _, err := h.desk.Decide(t.Context(), first.ID, review.Decision{Verdict: journal.Rejected, Comments: []journal.Comment{
-		{Path: path, Side: journal.SideNew, Line: 2, Text: "lower case"},
-		{Path: path, Side: journal.SideNew, Line: 3, Text: "this one is fine"},
+	if _, err := h.desk.Decide(t.Context(), first.ID, review.Decision{Verdict: decision.Rejected, Comments: []decision.Comment{
+		{Path: path, Side: decision.SideNew, Line: 2, Text: "lower case"},
+		{Path: path, Side: decision.SideNew, Line: 3, Text: "this one is fine"},
 	}}); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func TestInterdiffFlow(t *testing.T) {
 	}
 	h.win.closer.Hide()
 	h.press('a')
-	if o := h.outcome(second.ID); o.Status != journal.Approved || h.read("a.txt") != "one\ntwo\nTHREE\n" {
+	if o := h.outcome(second.ID); o.Status != decision.Approved || h.read("a.txt") != "one\ntwo\nTHREE\n" {
 		t.Errorf("approve after the interdiff: %s, file %q; want the proposal approved as usual", o.Status, h.read("a.txt"))
 	}
 }

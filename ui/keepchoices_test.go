@@ -6,7 +6,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestTicksSurviveAVisitToAnotherProposal: hunks unticked on one proposal
@@ -32,7 +32,7 @@ func TestTicksSurviveAVisitToAnotherProposal(t *testing.T) {
 	if q := h.win.detail.unseenDialog; q != nil {
 		q.Confirm()
 	}
-	if o := h.outcome(p.ID); o.Status != journal.Partial {
+	if o := h.outcome(p.ID); o.Status != decision.Partial {
 		t.Fatalf("a: %s; want partial", o.Status)
 	}
 	if got := h.read("list.txt"); strings.Contains(got, "line X") || !strings.Contains(got, "line B") {

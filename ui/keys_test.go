@@ -13,7 +13,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
 
@@ -198,7 +198,7 @@ func TestRejectDialogFromTheKeyboard(t *testing.T) {
 		t.Fatalf("a under the reject dialog approved: %q", h.read("a.txt"))
 	}
 	h.ctrlEnter()
-	if o := h.outcome(p.ID); o.Status != journal.Rejected || o.Feedback != "too broad" {
+	if o := h.outcome(p.ID); o.Status != decision.Rejected || o.Feedback != "too broad" {
 		t.Errorf("Ctrl+Enter in the reject dialog: %s %q; want rejected with the reason", o.Status, o.Feedback)
 	}
 }
@@ -216,7 +216,7 @@ func TestCtrlEnterInTheReasonBoxRejects(t *testing.T) {
 	h.pressKey(fyne.KeyReturn)
 	h.press('!')
 	h.ctrlEnter()
-	if o := h.outcome(p.ID); o.Status != journal.Rejected || o.Feedback != "no\n!" {
+	if o := h.outcome(p.ID); o.Status != decision.Rejected || o.Feedback != "no\n!" {
 		t.Errorf("Ctrl+Enter in the reason box: %s %q; want rejected with %q", o.Status, o.Feedback, "no\n!")
 	}
 }
@@ -237,7 +237,7 @@ func TestCtrlEnterInTheEditorApprovesEdited(t *testing.T) {
 		h.press(r)
 	}
 	h.ctrlEnter()
-	if o := h.outcome(p.ID); o.Status != journal.ApprovedEdited || h.read("a.txt") != "mine\n" {
+	if o := h.outcome(p.ID); o.Status != decision.ApprovedEdited || h.read("a.txt") != "mine\n" {
 		t.Errorf("Ctrl+Enter in the editor: %s, a.txt %q; want approved-edited, %q", o.Status, h.read("a.txt"), "mine\n")
 	}
 	if !strings.Contains(KeysText(), "Ctrl+Enter  approve (in the editor: approve edited") {
@@ -270,7 +270,7 @@ func TestHunkKeysToggleCountAndApproveSelected(t *testing.T) {
 	}
 	h.press('s')
 	want := strings.Replace(base, "line 20\n", "line twenty\n", 1)
-	if o := h.outcome(p.ID); o.Status != journal.Partial || h.read("long.txt") != want {
+	if o := h.outcome(p.ID); o.Status != decision.Partial || h.read("long.txt") != want {
 		t.Errorf("s: %s; want partial with only the first hunk written", o.Status)
 	}
 }

@@ -3,7 +3,7 @@ package ui
 import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Two keys for reading what matters: u goes to the first hunk of the
@@ -18,7 +18,7 @@ func (d *detail) NextUnseen() {
 		d.say("u goes to a hunk never on screen: choose a proposal waiting for a decision, outside edit mode.")
 		return
 	}
-	u := review.CheckSeen([]review.ProposalSeen{d.proposalSeen(review.Decision{Verdict: journal.Approved})})
+	u := review.CheckSeen([]review.ProposalSeen{d.proposalSeen(review.Decision{Verdict: decision.Approved})})
 	if u.Unseen == 0 {
 		d.say("Every hunk of this proposal has been on screen.")
 		return

@@ -11,7 +11,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 const pickBase = "package a\n\nfunc A() {\n\tx := 1\n\ty := 2\n}\n"
@@ -54,7 +54,7 @@ func TestPickCandidateThenApprove(t *testing.T) {
 	}
 	h.press('a')
 	o := h.outcome(p.ID)
-	if o.Status != journal.Approved {
+	if o.Status != decision.Approved {
 		t.Fatalf("outcome %s; want approved", o.Status)
 	}
 	if got, want := h.read("a.go"), "package a\n\nfunc A() {\n\tx := 10\n\ty := 20\n}\n"; got != want {
@@ -134,7 +134,7 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	}
 	test.Tap(d.bar.dismiss)
 	o := h.outcome(p.ID)
-	if o.Status != journal.Failed || o.Error != p.Failure {
+	if o.Status != decision.Failed || o.Error != p.Failure {
 		t.Errorf("outcome %s %q; want failed with %q", o.Status, o.Error, p.Failure)
 	}
 	if h.read("a.go") != pickBase {
@@ -165,7 +165,7 @@ func TestClosingTheWindowSendsHeldFailures(t *testing.T) {
 		t.Fatal("not held with the window open")
 	}
 	h.win.Close()
-	if o, ok := h.desk.Outcome(p.ID); !ok || o.Status != journal.Failed {
+	if o, ok := h.desk.Outcome(p.ID); !ok || o.Status != decision.Failed {
 		t.Errorf("after the window closed: outcome %+v, %v; want the failure sent", o, ok)
 	}
 	if h.desk.Attended() {

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestProtectedFileIsUnmistakable: a .envrc edit is badged "protected" in
@@ -45,7 +45,7 @@ func TestProtectedFileIsUnmistakable(t *testing.T) {
 		t.Fatal("the Approve button on a protected file did not ask")
 	}
 	h.Enter()
-	if o := h.outcome(p.ID); o.Status != journal.Approved || !strings.Contains(h.read(".envrc"), "curl") {
+	if o := h.outcome(p.ID); o.Status != decision.Approved || !strings.Contains(h.read(".envrc"), "curl") {
 		t.Fatalf("after Approve protected: %s", o.Status)
 	}
 	h.Queue().Click("main.go")

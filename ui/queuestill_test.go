@@ -9,7 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestNewWorkNeverMovesTheRowsAbove: a new agent session's proposals go
@@ -73,7 +73,7 @@ func TestQueueHoldsStillUnderThePointer(t *testing.T) {
 	if got := h.Queue().Note(); !strings.Contains(got, "1 new proposal below") {
 		t.Errorf("note under the held queue %q; want it to count the new proposal", got)
 	}
-	if _, err := h.desk.Decide(context.Background(), a.ID, review.Decision{Verdict: journal.Rejected}); err != nil {
+	if _, err := h.desk.Decide(context.Background(), a.ID, review.Decision{Verdict: decision.Rejected}); err != nil {
 		t.Fatal(err)
 	}
 	h.until("the rejection reaches the window", func() bool { _, ok := h.win.items[a.ID]; return !ok })

@@ -11,6 +11,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/deskrpc/deskrpctest"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -90,7 +91,7 @@ func TestHistoryOverARemoteDesk(t *testing.T) {
 	path := filepath.Join(local.Root, "far.txt")
 	reviewtest.WriteFile(t, path, "one\n")
 	p := local.MustPropose(t, engine.FormatWrite, "far.txt", "ONE\n")
-	local.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved, By: "ann@box"})
+	local.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved, By: "ann@box"})
 
 	sched := make(chan func(), 4096)
 	w := NewWindow(a, rd, WindowOptions{Do: func(f func()) { sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, Remote: "dev@box", History: true})
@@ -180,7 +181,7 @@ func TestTOverARemoteDesk(t *testing.T) {
 	until("the window shows both", func() bool { _, ok := rd.Get(spaces.ID); return ok && w.Selected() == real.ID })
 	until("the shown proposal's hunks are classified", func() bool { return !w.detail.trivialPending() })
 	w.TypeKey('t')
-	until("the far desk approves the whitespace-only proposal", func() bool { o, ok := local.Outcome(spaces.ID); return ok && o.Status == journal.Approved })
+	until("the far desk approves the whitespace-only proposal", func() bool { o, ok := local.Outcome(spaces.ID); return ok && o.Status == decision.Approved })
 	until("the window says so", func() bool {
 		return strings.Contains(w.detail.line.status.Text, "Approved 1 other proposal of the changeset, trivial throughout")
 	})

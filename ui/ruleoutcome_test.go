@@ -6,7 +6,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
 
@@ -28,7 +28,7 @@ func TestRuleApprovalSaysNoPersonDecided(t *testing.T) {
 	if !strings.HasPrefix(got, "Approved without you by the auto_approve rule at ") || !strings.Contains(got, "line 1, and written") {
 		t.Errorf("status %q; want it to say the rule, not the person, approved", got)
 	}
-	person := present.Outcome(p, review.Outcome{Status: journal.Approved, DecidedBy: review.DecidedByPerson})
+	person := present.Outcome(p, review.Outcome{Status: decision.Approved, DecidedBy: review.DecidedByPerson})
 	if person != "Approved and written." {
 		t.Errorf("a person's approval reads %q; want %q", person, "Approved and written.")
 	}

@@ -7,7 +7,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Seen coverage in the window: the view records which hunks had a changed
@@ -48,9 +48,9 @@ func (d *detail) proposalSeen(dec review.Decision) review.ProposalSeen {
 	}
 	it := review.ProposalSeen{Proposal: d.p, Seen: seen, Hunks: d.fileHunks}
 	switch dec.Verdict {
-	case journal.Partial:
+	case decision.Partial:
 		it.Only = dec.Hunks
-	case journal.ApprovedEdited:
+	case decision.ApprovedEdited:
 		it.Only = d.agentHunksWritten(dec)
 	}
 	return it

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -73,11 +74,11 @@ func TestApproveAsksAboutHunksNeverOnScreen(t *testing.T) {
 		h.pressKey(fyne.KeyEscape)
 	}
 	o := h.outcome(p.ID)
-	if o.Status != journal.Approved || h.read("long.txt") != new {
+	if o.Status != decision.Approved || h.read("long.txt") != new {
 		t.Fatalf("after seeing every hunk, a: %s; want approved and written", o.Status)
 	}
 	det := journalDetail(t, h, p.ID)
-	if s, n := journal.SeenCount(det.Seen); s != 20 || n != 20 {
+	if s, n := decision.SeenCount(det.Seen); s != 20 || n != 20 {
 		t.Errorf("journal: %d of %d hunks seen (%+v); want 20 of 20", s, n, det.Seen)
 	}
 }
@@ -99,13 +100,13 @@ func TestApproveAnywayRecordsHunksUnseen(t *testing.T) {
 		t.Fatal("no question")
 	}
 	h.pressKey(fyne.KeyReturn) // Approve anyway
-	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("long.txt") != new {
+	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("long.txt") != new {
 		t.Fatalf("Approve anyway: %s", o.Status)
 	}
 	det := journalDetail(t, h, p.ID)
-	var want []journal.HunkSeen
+	var want []decision.HunkSeen
 	for _, hk := range hs {
-		r := journal.HunkSeen{Path: p.Files[0].Path, Hunk: hk.ID, Seen: !slices.Contains(unseen, hk.ID), Lines: 2} // one line each way
+		r := decision.HunkSeen{Path: p.Files[0].Path, Hunk: hk.ID, Seen: !slices.Contains(unseen, hk.ID), Lines: 2} // one line each way
 		if r.Seen {
 			r.LinesSeen = 2
 		}
@@ -132,10 +133,10 @@ func TestAskUnseenOffApprovesAtOnce(t *testing.T) {
 		t.Error("turning the option off did not keep the preference")
 	}
 	h.press('a')
-	if o := h.outcome(p.ID); o.Status != journal.Approved || d.unseenDialog != nil {
+	if o := h.outcome(p.ID); o.Status != decision.Approved || d.unseenDialog != nil {
 		t.Fatalf("a with the question off: %s, dialog %v; want approved at once", o.Status, d.unseenDialog != nil)
 	}
-	if s, n := journal.SeenCount(journalDetail(t, h, p.ID).Seen); s != seen || n != 20 || s == n {
+	if s, n := decision.SeenCount(journalDetail(t, h, p.ID).Seen); s != seen || n != 20 || s == n {
 		t.Errorf("journal: %d of %d seen; want %d of 20", s, n, seen)
 	}
 }
@@ -186,7 +187,7 @@ func TestNothingSeenWhileTheHistoryTabShows(t *testing.T) {
 	h.pressKey(fyne.KeyEscape)
 	h.win.ShowReview()
 	h.win.Approve()
-	if o := h.outcome(p.ID); o.Status != journal.Approved || d.unseenDialog != nil {
+	if o := h.outcome(p.ID); o.Status != decision.Approved || d.unseenDialog != nil {
 		t.Errorf("on the Review tab: %s, question %v; want approved at once", o.Status, d.unseenDialog != nil)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestSeenMeansTheLinesWereOnScreen: a 500-line new file of which one
@@ -37,10 +37,10 @@ func TestSeenMeansTheLinesWereOnScreen(t *testing.T) {
 		t.Errorf("%d of 500 lines never on screen; want all but the screen shown", n)
 	}
 	h.Dialog().Click("Approve anyway")
-	if o := h.outcome(p.ID); o.Status != journal.Approved {
+	if o := h.outcome(p.ID); o.Status != decision.Approved {
 		t.Fatalf("outcome %s", o.Status)
 	}
-	if s, n := journal.SeenCount(h.historyDetail(p.ID).Seen); s != 0 || n != 1 {
+	if s, n := decision.SeenCount(h.historyDetail(p.ID).Seen); s != 0 || n != 1 {
 		t.Errorf("journal: %d of %d hunks on screen; want 0 of 1", s, n)
 	}
 }

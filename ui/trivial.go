@@ -9,7 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
@@ -303,7 +303,7 @@ func (d *detail) ApproveTrivial() {
 	}
 	d.tree.ticksChanged()
 	if n == total && !d.someRejected() {
-		d.decide(review.Decision{Verdict: journal.Approved})
+		d.decide(review.Decision{Verdict: decision.Approved})
 		return
 	}
 	d.showTrivial()

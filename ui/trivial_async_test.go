@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // bigGoFile is a Go file of n lines in functions of 10, each line saying
@@ -144,7 +144,7 @@ func TestTWhileClassifyingSaysSo(t *testing.T) {
 		t.Errorf("counter %q once classified", h.Diff().Counter())
 	}
 	h.press('t') // the one hunk is trivial: t approves the proposal
-	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("big.go") != proposed {
+	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("big.go") != proposed {
 		t.Errorf("t once classified: %s", o.Status)
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // trivialBase is a Go file with code far apart, so folded hunks stay
@@ -58,7 +58,7 @@ func TestTrivialHunksLabelledAndApprovedByT(t *testing.T) {
 	// Had nothing been on screen, only the real change would be unseen.
 	d.view.ForgetSeen()
 	d.view.Showing = func() bool { return false }
-	u := review.CheckSeen([]review.ProposalSeen{d.proposalSeen(review.Decision{Verdict: journal.Approved})})
+	u := review.CheckSeen([]review.ProposalSeen{d.proposalSeen(review.Decision{Verdict: decision.Approved})})
 	if u.Unseen != 1 || u.Total != 3 || u.First.Hunk.ID != hs[2].ID {
 		t.Errorf("nothing seen, trivial approved: %d of %d unseen, first %s; want 1 of 3, the real change", u.Unseen, u.Total, u.First.Hunk.ID)
 	}
@@ -68,7 +68,7 @@ func TestTrivialHunksLabelledAndApprovedByT(t *testing.T) {
 		t.Fatalf("a: question %q; want one hunk unseen", d.unseenMsg)
 	}
 	d.unseenDialog.Confirm()
-	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("app.go") != proposed {
+	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("app.go") != proposed {
 		t.Errorf("after Approve anyway: %s", o.Status)
 	}
 }
@@ -83,7 +83,7 @@ func TestTApprovesAProposalOfTrivialHunksOnly(t *testing.T) {
 	h.win.Select(p.ID)
 	h.settle()
 	h.press('t')
-	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("app.go") != proposed {
+	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("app.go") != proposed {
 		t.Errorf("t on a comment-only proposal: %s", o.Status)
 	}
 }

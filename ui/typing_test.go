@@ -8,7 +8,7 @@ import (
 	"fyne.io/fyne/v2/test"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // typeWord types s as the window gets it from the keyboard: each rune to
@@ -66,7 +66,7 @@ func TestSearchWordNeverActsAsReviewKeys(t *testing.T) {
 		t.Fatal("Esc left the search bar open")
 	}
 	h.press('a')
-	if o := h.outcome(p.ID); o.Status != journal.Approved {
+	if o := h.outcome(p.ID); o.Status != decision.Approved {
 		t.Errorf("a after the search closed: %s; want approved", o.Status)
 	}
 }
@@ -114,7 +114,7 @@ func TestRejectBoxSaysItHasTheKeyboard(t *testing.T) {
 	h.typeWord("bad name")
 	h.win.ctrlEnter()
 	o := h.outcome(p.ID)
-	if o.Status != journal.Rejected || o.Feedback != "bad name" {
+	if o.Status != decision.Rejected || o.Feedback != "bad name" {
 		t.Errorf("outcome %s with feedback %q; want rejected with \"bad name\"", o.Status, o.Feedback)
 	}
 	if !strings.HasPrefix(h.Keyboard(), "Keys: review") {

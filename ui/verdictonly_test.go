@@ -6,7 +6,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestRejectThroughAnIDEDoorSaysTheReasonWasNotSent: a proposal from a door
@@ -29,7 +29,7 @@ func TestRejectThroughAnIDEDoorSaysTheReasonWasNotSent(t *testing.T) {
 	}
 	d.rejectEntry.SetText("use the word planet instead")
 	d.confirmReject()
-	if o := h.outcome(p.ID); o.Status != journal.Rejected || o.Feedback != "use the word planet instead" {
+	if o := h.outcome(p.ID); o.Status != decision.Rejected || o.Feedback != "use the word planet instead" {
 		t.Fatalf("outcome %s %q; want rejected with the reason kept", o.Status, o.Feedback)
 	}
 	got := h.Status()

@@ -17,6 +17,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/startup"
 	"github.com/diffdesk/diffdesk/ui/present"
@@ -152,7 +153,7 @@ func TestDoubleClickOnDismissApprovesNothingUnseen(t *testing.T) {
 	test.Tap(d.bar.approve)
 	h.settle()
 	h.Dialog().Click("Approve anyway") // one screen of its 20,000 new lines was on screen
-	if o := h.outcome(big.ID); o.Status != journal.Approved {
+	if o := h.outcome(big.ID); o.Status != decision.Approved {
 		t.Errorf("after a look, Approve: %s; want approved", o.Status)
 	}
 }
@@ -257,7 +258,7 @@ func TestClickingAQueueRowKeepsTheReviewKeys(t *testing.T) {
 		t.Fatalf("after a click on a queue row the keyboard is with %T; want the window", f)
 	}
 	h.win.TypeKey('a')
-	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("a.txt") != "ONE\n" {
+	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("a.txt") != "ONE\n" {
 		t.Errorf("a after the click: %s, a.txt %q; want approved", o.Status, h.read("a.txt"))
 	}
 }
@@ -268,7 +269,7 @@ func TestApproveWritesTheFile(t *testing.T) {
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("two\n", "TWO\n"))
 	test.Tap(h.win.detail.bar.approve)
 	o := h.outcome(p.ID)
-	if o.Status != journal.Approved || h.read("a.txt") != "one\nTWO\n" {
+	if o.Status != decision.Approved || h.read("a.txt") != "one\nTWO\n" {
 		t.Errorf("after Approve: status %s, file %q", o.Status, h.read("a.txt"))
 	}
 	if !strings.Contains(h.Status(), "Approved and written") {
@@ -287,7 +288,7 @@ func TestRejectDialogSendsTheReason(t *testing.T) {
 	test.Type(h.win.detail.rejectEntry, "use the constant instead")
 	test.Tap(h.win.detail.rejectConfirm)
 	o := h.outcome(p.ID)
-	if o.Status != journal.Rejected || o.Feedback != "use the constant instead" || h.read("a.txt") != "one\n" {
+	if o.Status != decision.Rejected || o.Feedback != "use the constant instead" || h.read("a.txt") != "one\n" {
 		t.Errorf("after Reject: status %s, feedback %q, file %q", o.Status, o.Feedback, h.read("a.txt"))
 	}
 }
@@ -360,7 +361,7 @@ func TestRejectStopsARunawayStream(t *testing.T) {
 	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
 	h.win.detail.Reject("this is going nowhere")
 	o := h.outcome(p.ID)
-	if o.Status != journal.Rejected || o.Feedback != "this is going nowhere" {
+	if o.Status != decision.Rejected || o.Feedback != "this is going nowhere" {
 		t.Fatalf("outcome = %s %q; want rejected with the reason", o.Status, o.Feedback)
 	}
 	// What was on screen of a growing text is not tracked: the history
@@ -416,7 +417,7 @@ func TestStaleProposalApprovesTheMerge(t *testing.T) {
 	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", d.bar.box)
 	h.win.Approve() // a is Approve merged here
 	o := h.outcome(p.ID)
-	if o.Status != journal.Approved || h.read("c.go") != "A\nb\nc\nd\nE\nf\n" {
+	if o.Status != decision.Approved || h.read("c.go") != "A\nb\nc\nd\nE\nf\n" {
 		t.Errorf("approve merged: status %s, file %q; want the proposal merged into the disk", o.Status, h.read("c.go"))
 	}
 }
@@ -516,7 +517,7 @@ func TestMultiFileProposalSwitchesFiles(t *testing.T) {
 		t.Errorf("after selecting b.txt: file %d, %d hunks", d.file, len(d.view.Hunks()))
 	}
 	h.win.Approve()
-	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("a.txt") != "ONE\n" || h.read("b.txt") != "TWO\n" {
+	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("a.txt") != "ONE\n" || h.read("b.txt") != "TWO\n" {
 		t.Errorf("approve: %s, a %q, b %q", o.Status, h.read("a.txt"), h.read("b.txt"))
 	}
 }
@@ -555,7 +556,7 @@ func TestMultiFileReviewCrossesFilesAndAsksBeforeUnseen(t *testing.T) {
 		t.Errorf("counter = %q; want the hunk and the file", h.Diff().Counter())
 	}
 	h.win.Approve() // every file seen now: no question
-	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("c.txt") != "THREE\n" {
+	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("c.txt") != "THREE\n" {
 		t.Errorf("after Approve with every file seen: %s, c.txt %q", o.Status, h.read("c.txt"))
 	}
 }
@@ -574,7 +575,7 @@ func TestUnseenQuestionApprovesAll(t *testing.T) {
 		t.Fatal("no question before approving b.txt, never shown")
 	}
 	h.win.detail.unseenDialog.Confirm()
-	if o := h.outcome(p.ID); o.Status != journal.Approved || h.read("b.txt") != "TWO\n" {
+	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("b.txt") != "TWO\n" {
 		t.Errorf("after Approve all: %s, b.txt %q", o.Status, h.read("b.txt"))
 	}
 }
@@ -625,7 +626,7 @@ func TestStaleConflictNeedsAnEdit(t *testing.T) {
 	ed.SelectAll()
 	test.Type(ed, "a\nb from both\nc\n")
 	h.win.Approve() // a is Approve edited while editing
-	if o := h.outcome(p.ID); o.Status != journal.ApprovedEdited || h.read("c.go") != "a\nb from both\nc\n" {
+	if o := h.outcome(p.ID); o.Status != decision.ApprovedEdited || h.read("c.go") != "a\nb from both\nc\n" {
 		t.Errorf("approve edited over a stale file: status %s, file %q", o.Status, h.read("c.go"))
 	}
 }

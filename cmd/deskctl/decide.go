@@ -11,8 +11,8 @@ import (
 	"strconv"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
-	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 var decideCmd = &command{
@@ -101,8 +101,8 @@ var commentFlag = regexp.MustCompile(`(?s)^(.+?):(old|new):([0-9]+)(?:-([0-9]+))
 
 // readComments gathers the comments of --comment flags and of the
 // --comments JSON file ("-": stdin).
-func readComments(flags []string, file string, stdin io.Reader) ([]journal.Comment, error) {
-	var out []journal.Comment
+func readComments(flags []string, file string, stdin io.Reader) ([]decision.Comment, error) {
+	var out []decision.Comment
 	if file != "" {
 		var b []byte
 		var err error
@@ -123,7 +123,7 @@ func readComments(flags []string, file string, stdin io.Reader) ([]journal.Comme
 		if m == nil {
 			return nil, fmt.Errorf("--comment %q: want PATH:SIDE:LINE[-END]:TEXT, SIDE old or new, e.g. src/app.go:new:12-14:use the helper", f)
 		}
-		c := journal.Comment{Path: m[1], Side: journal.Side(m[2]), Text: m[5]}
+		c := decision.Comment{Path: m[1], Side: decision.Side(m[2]), Text: m[5]}
 		c.Line, _ = strconv.Atoi(m[3])
 		if m[4] != "" {
 			c.EndLine, _ = strconv.Atoi(m[4])

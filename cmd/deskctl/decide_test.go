@@ -10,6 +10,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc/deskrpctest"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -51,7 +52,7 @@ func TestDecideWithComments(t *testing.T) {
 		t.Errorf("history show d1 = exit %d:\n%s\nwant %q in it", code, out, want)
 	}
 	out, _, _ = deskctl(t, "", "history", "show", "d1", "--json", "--journal", d.Journal.Path())
-	var js struct{ Comments []journal.Comment }
+	var js struct{ Comments []decision.Comment }
 	if json.Unmarshal([]byte(out), &js) != nil || len(js.Comments) != 2 || js.Comments[1].Quote != "func Start() {}\n" {
 		t.Errorf("history show --json comments = %+v; want both, quoted", js.Comments)
 	}
@@ -102,7 +103,7 @@ func TestDecideChangesetRejectsEveryWaitingProposal(t *testing.T) {
 		t.Fatalf("decide --changeset = exit %d, %q, stderr %q", code, out, errOut)
 	}
 	for _, id := range ids[:2] {
-		if o, _ := d.Outcome(id); o.Status != journal.Rejected || o.Feedback != "one reason" {
+		if o, _ := d.Outcome(id); o.Status != decision.Rejected || o.Feedback != "one reason" {
 			t.Errorf("%s: %s %q; want rejected with the reason", id, o.Status, o.Feedback)
 		}
 	}
@@ -145,7 +146,7 @@ func TestHistoryRestoreThroughTheDesk(t *testing.T) {
 	d, sock := serveTestDesk(t)
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "one\n")
-	o := d.MustDecide(t, d.MustPropose(t, engine.FormatWrite, "a.txt", "two\n").ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, d.MustPropose(t, engine.FormatWrite, "a.txt", "two\n").ID, review.Decision{Verdict: decision.Approved})
 	waiting := d.MustPropose(t, engine.FormatWrite, "a.txt", "three\n")
 	out, errOut, code := deskctl(t, "", "history", "restore", fmt.Sprint(o.Checkpoint), "--apply", "--socket", sock)
 	if code != 0 || !strings.Contains(out, "restored 1 file(s) as checkpoint") {

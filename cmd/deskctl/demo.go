@@ -17,8 +17,8 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
-	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // demoOptions configures `deskctl demo`.
@@ -174,7 +174,7 @@ func demoSummary(o *review.Outcome) string {
 	var parts []string
 	for _, f := range o.Files {
 		switch {
-		case o.Status == journal.Partial && len(f.Hunks) > 0:
+		case o.Status == decision.Partial && len(f.Hunks) > 0:
 			// Hunks left unticked are not an edit of the person's.
 			kept := 0
 			for _, h := range f.Hunks {

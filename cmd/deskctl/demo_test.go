@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 func TestDemoAgainstHeadlessDesk(t *testing.T) {
-	root, sock := startServe(t, journal.Approved)
+	root, sock := startServe(t, decision.Approved)
 	out, errOut, code := deskctl(t, "", "demo", "--socket", sock, "--fast")
 	if code != 0 {
 		t.Fatalf("demo = exit %d, stdout %q, stderr %q", code, out, errOut)
@@ -57,7 +57,7 @@ func TestDemoNeedsADesk(t *testing.T) {
 // the person kept, not "edited by the person" (QA finding 12: the demo
 // said a person who unticked two hunks had edited the file).
 func TestDemoSummaryOfAPartial(t *testing.T) {
-	o := &review.Outcome{Status: journal.Partial, Files: []review.FileOutcome{{
+	o := &review.Outcome{Status: decision.Partial, Files: []review.FileOutcome{{
 		Path:      "/w/store.go",
 		UserEdits: "--- proposal\n+++ approved\n@@ -1 +1 @@\n-a\n+b\n",
 		Hunks:     []review.HunkVerdict{{ID: "1", Accepted: true}, {ID: "2"}, {ID: "3", Accepted: true}, {ID: "4"}},
@@ -65,7 +65,7 @@ func TestDemoSummaryOfAPartial(t *testing.T) {
 	if got, want := demoSummary(o), " — 2 of 4 hunks"; got != want {
 		t.Errorf("demoSummary(partial) = %q; want %q", got, want)
 	}
-	o.Status = journal.ApprovedEdited
+	o.Status = decision.ApprovedEdited
 	o.Files[0].Hunks = nil
 	if got, want := demoSummary(o), " — edited by the person"; got != want {
 		t.Errorf("demoSummary(approved-edited) = %q; want %q", got, want)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -141,18 +142,18 @@ func oneLine(s string) string {
 
 // entryJSON is a history entry as --json prints it.
 type entryJSON struct {
-	ID           string          `json:"id"`
-	Kind         string          `json:"kind"`
-	Time         time.Time       `json:"time"`
-	Agent        string          `json:"agent"`
-	Session      string          `json:"session"`
-	ProposalID   string          `json:"proposalId,omitempty"`
-	Decision     journal.Verdict `json:"decision,omitempty"`
-	Feedback     string          `json:"feedback,omitempty"`
-	RestoredFrom int64           `json:"restoredFrom,omitempty"`
-	Note         string          `json:"note,omitempty"`
-	State        string          `json:"state,omitempty"`
-	Files        []string        `json:"files"`
+	ID           string           `json:"id"`
+	Kind         string           `json:"kind"`
+	Time         time.Time        `json:"time"`
+	Agent        string           `json:"agent"`
+	Session      string           `json:"session"`
+	ProposalID   string           `json:"proposalId,omitempty"`
+	Decision     decision.Verdict `json:"decision,omitempty"`
+	Feedback     string           `json:"feedback,omitempty"`
+	RestoredFrom int64            `json:"restoredFrom,omitempty"`
+	Note         string           `json:"note,omitempty"`
+	State        string           `json:"state,omitempty"`
+	Files        []string         `json:"files"`
 }
 
 func historyEntryJSON(e journal.Entry) entryJSON {

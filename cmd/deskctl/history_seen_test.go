@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
-	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -47,7 +47,7 @@ func TestHistoryShowsHunksSeen(t *testing.T) {
 		t.Errorf("history show d1 = exit %d:\n%s\nwant %q in it", code, out, want)
 	}
 	out, _, _ = deskctl(t, "", "history", "show", "d1", "--json", "--journal", d.Journal.Path())
-	var js struct{ Seen []journal.HunkSeen }
+	var js struct{ Seen []decision.HunkSeen }
 	if json.Unmarshal([]byte(out), &js) != nil || len(js.Seen) != 2 || !js.Seen[0].Seen || js.Seen[1].Seen || js.Seen[1].LinesSeen != 1 || js.Seen[1].Lines != 2 {
 		t.Errorf("history show --json seen = %+v; want the first seen, the second not", js.Seen)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -91,14 +92,14 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 }
 
 // writeSeen says how many of the lines the proposal changes were never on
-// screen before the decision (journal.SeenSummary), and names, per file,
+// screen before the decision (decision.SeenSummary), and names, per file,
 // the hunks not seen whole, with how many of their lines were; nothing
 // when that was not tracked.
-func writeSeen(w io.Writer, hs []journal.HunkSeen) {
+func writeSeen(w io.Writer, hs []decision.HunkSeen) {
 	if hs == nil {
 		return
 	}
-	fmt.Fprintf(w, "seen:     %s before the decision\n", journal.SeenSummary(hs))
+	fmt.Fprintf(w, "seen:     %s before the decision\n", decision.SeenSummary(hs))
 	var paths []string
 	never := map[string][]string{}
 	for _, h := range hs {
@@ -121,7 +122,7 @@ func writeSeen(w io.Writer, hs []journal.HunkSeen) {
 
 // writeComments lists an entry's line comments: where, the lines, the
 // text, all escaped for the terminal.
-func writeComments(w io.Writer, cs []journal.Comment) {
+func writeComments(w io.Writer, cs []decision.Comment) {
 	if len(cs) == 0 {
 		return
 	}
@@ -225,16 +226,16 @@ func detailJSON(d journal.Detail, sections []detailSection) any {
 	}
 	return struct {
 		entryJSON
-		Format   string             `json:"format,omitempty"`
-		Payload  string             `json:"payload,omitempty"`
-		Hunks    []string           `json:"hunks,omitempty"`
-		Comments []journal.Comment  `json:"comments,omitempty"`
-		Seen     []journal.HunkSeen `json:"seen,omitempty"` // absent: not tracked
-		Decided  string             `json:"decidedBy,omitempty"`
-		ByRule   bool               `json:"decidedByRule,omitempty"` // decidedBy names a rule, not a person
-		Outcome  json.RawMessage    `json:"outcome,omitempty"`
-		Files    []detailFileJSON   `json:"files"`
-		Diffs    []diffJSON         `json:"diffs"`
+		Format   string              `json:"format,omitempty"`
+		Payload  string              `json:"payload,omitempty"`
+		Hunks    []string            `json:"hunks,omitempty"`
+		Comments []decision.Comment  `json:"comments,omitempty"`
+		Seen     []decision.HunkSeen `json:"seen,omitempty"` // absent: not tracked
+		Decided  string              `json:"decidedBy,omitempty"`
+		ByRule   bool                `json:"decidedByRule,omitempty"` // decidedBy names a rule, not a person
+		Outcome  json.RawMessage     `json:"outcome,omitempty"`
+		Files    []detailFileJSON    `json:"files"`
+		Diffs    []diffJSON          `json:"diffs"`
 	}{historyEntryJSON(d.Entry), d.Format, string(d.Payload), d.Hunks, d.Comments, d.Seen, d.DecidedBy, d.DecidedByRule, d.Outcome, files, diffs}
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -27,7 +28,7 @@ func journalWrite(t *testing.T, j *journal.Journal, id, agent, path, content str
 		Status: "pending", Files: []journal.ProposalFileRecord{{Path: path, Root: root, BaseExists: disk.Exists, Base: disk.Content, Proposed: []byte(content)}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := j.RecordDecision(ctx, journal.DecisionRecord{ProposalID: id, Decision: journal.Approved,
+	if _, err := j.RecordDecision(ctx, journal.DecisionRecord{ProposalID: id, Decision: decision.Approved,
 		Files: []journal.DecisionFile{{Path: path, Approved: []byte(content)}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +68,7 @@ func historyFixture(t *testing.T) (journalPath, dir string, cps []int64) {
 		Files: []journal.ProposalFileRecord{{Path: a, Root: dir, BaseExists: true, Base: []byte("one\ntwo\nthree\n"), Proposed: []byte("nope\n")}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := j.RecordDecision(ctx, journal.DecisionRecord{ProposalID: "p4", Decision: journal.Rejected, Feedback: "keep the lines"}); err != nil {
+	if _, err := j.RecordDecision(ctx, journal.DecisionRecord{ProposalID: "p4", Decision: decision.Rejected, Feedback: "keep the lines"}); err != nil {
 		t.Fatal(err)
 	}
 	return journalPath, dir, cps

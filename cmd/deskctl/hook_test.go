@@ -10,6 +10,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
@@ -100,16 +101,16 @@ func deskServing(t *testing.T, person func(p review.Proposal) review.Decision, h
 func approveAs(text string) func(review.Proposal) review.Decision {
 	return func(p review.Proposal) review.Decision {
 		if text == "" {
-			return review.Decision{Verdict: journal.Approved}
+			return review.Decision{Verdict: decision.Approved}
 		}
-		return review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{p.Files[0].Path: text}}
+		return review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{p.Files[0].Path: text}}
 	}
 }
 
 // rejectWith returns a person who rejects, saying why.
 func rejectWith(why string) func(review.Proposal) review.Decision {
 	return func(review.Proposal) review.Decision {
-		return review.Decision{Verdict: journal.Rejected, Feedback: why}
+		return review.Decision{Verdict: decision.Rejected, Feedback: why}
 	}
 }
 
@@ -118,7 +119,7 @@ func rejectWith(why string) func(review.Proposal) review.Decision {
 func commenting(person func(review.Proposal) review.Decision, line int, text string) func(review.Proposal) review.Decision {
 	return func(p review.Proposal) review.Decision {
 		dec := person(p)
-		dec.Comments = []journal.Comment{{Path: p.Files[0].Path, Side: journal.SideNew, Line: line, Text: text}}
+		dec.Comments = []decision.Comment{{Path: p.Files[0].Path, Side: decision.SideNew, Line: line, Text: text}}
 		return dec
 	}
 }
@@ -391,7 +392,7 @@ func TestHookNamesTheTurn(t *testing.T) {
 	got := make(chan review.Proposal, 1)
 	root, sock := deskDeciding(t, func(p review.Proposal) review.Decision {
 		got <- p
-		return review.Decision{Verdict: journal.Rejected}
+		return review.Decision{Verdict: decision.Rejected}
 	})
 	path := filepath.Join(root, "f.txt")
 	b, _ := json.Marshal(map[string]any{"session_id": "s1", "prompt_id": "prompt-7", "cwd": root, "hook_event_name": "PreToolUse",

@@ -12,8 +12,8 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
-	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/startup"
 )
 
@@ -129,7 +129,7 @@ func TestProposeWithoutDesk(t *testing.T) {
 }
 
 // startServe runs `deskctl serve` in-process until the test ends.
-func startServe(t *testing.T, decide journal.Verdict) (root, sock string) {
+func startServe(t *testing.T, decide decision.Verdict) (root, sock string) {
 	t.Helper()
 	root = t.TempDir()
 	dir, err := os.MkdirTemp("", "dd")
@@ -180,7 +180,7 @@ func startServe(t *testing.T, decide journal.Verdict) (root, sock string) {
 }
 
 func TestServeAndPropose(t *testing.T) {
-	root, sock := startServe(t, journal.Approved)
+	root, sock := startServe(t, decision.Approved)
 	path := filepath.Join(root, "f.txt")
 	os.WriteFile(path, []byte("a\nb\n"), 0o644)
 	out, errOut, code := deskctl(t, "------- SEARCH\nb\n=======\nB\n+++++++ REPLACE\n",
@@ -203,7 +203,7 @@ func TestServeAndPropose(t *testing.T) {
 }
 
 func TestServeRejectExitCode(t *testing.T) {
-	root, sock := startServe(t, journal.Rejected)
+	root, sock := startServe(t, decision.Rejected)
 	_, _, code := deskctl(t, "x\n", "propose", "--socket", sock, "--format", "write", "--file", filepath.Join(root, "f.txt"))
 	if code != 3 {
 		t.Errorf("rejected propose: exit %d; want 3", code)

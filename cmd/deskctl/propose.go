@@ -16,8 +16,8 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/internal/version"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
-	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // Exit codes of deskctl propose.
@@ -177,7 +177,7 @@ func printOutcome(res proposeResult, asJSON bool, stdout, stderr io.Writer) int 
 	switch {
 	case res.Outcome.Status.Wrote():
 		return exitApproved
-	case res.Outcome.Status == journal.Rejected, res.Outcome.Status == journal.Withdrawn, res.Outcome.Status == journal.Stale:
+	case res.Outcome.Status == decision.Rejected, res.Outcome.Status == decision.Withdrawn, res.Outcome.Status == decision.Stale:
 		return exitRejected
 	}
 	return exitError

@@ -10,8 +10,8 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
-	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/startup"
 )
 
@@ -40,8 +40,8 @@ this desk still writes every file and judges staleness.`,
 // who decides ("" = a person).
 func runServe(ctx context.Context, x *invocation, c startup.Options, decide string, h hubClientFlags) int {
 	if decide != "" {
-		v, err := journal.ParseVerdict(decide)
-		if err != nil || (v != journal.Approved && v != journal.Rejected) {
+		v, err := decision.ParseVerdict(decide)
+		if err != nil || (v != decision.Approved && v != decision.Rejected) {
 			return x.usageError("--decide must be approve or reject, not %q", decide)
 		}
 		c.Unattended = v

@@ -7,9 +7,9 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/deskrpc/deskrpctest"
-	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -34,7 +34,7 @@ func TestRejectedMidStreamIsAnsweredAtTheNextChunk(t *testing.T) {
 	res, err = stream(ctx, cl, res.ID, parts, func() error {
 		sent++
 		if sent == 3 {
-			if _, err := d.Decide(ctx, res.ID, review.Decision{Verdict: journal.Rejected, Feedback: "not this"}); err != nil {
+			if _, err := d.Decide(ctx, res.ID, review.Decision{Verdict: decision.Rejected, Feedback: "not this"}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -43,7 +43,7 @@ func TestRejectedMidStreamIsAnsweredAtTheNextChunk(t *testing.T) {
 	if err != nil {
 		t.Fatalf("stream: %v", err)
 	}
-	if res.Outcome == nil || res.Outcome.Status != journal.Rejected || res.Outcome.Feedback != "not this" {
+	if res.Outcome == nil || res.Outcome.Status != decision.Rejected || res.Outcome.Feedback != "not this" {
 		t.Fatalf("outcome %+v; want the rejection", res.Outcome)
 	}
 	if sent != 3 {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -82,7 +82,7 @@ func TestDecideChangeset(t *testing.T) {
 		t.Errorf("decideChangeset: %+v; want a and b decided", res)
 	}
 	for _, id := range []string{ra.ID, rb.ID} {
-		if o := reviewtest.WaitOutcome(t, d.Desk, id); o.Status != journal.Rejected || o.Feedback != "one reason" {
+		if o := reviewtest.WaitOutcome(t, d.Desk, id); o.Status != decision.Rejected || o.Feedback != "one reason" {
 			t.Errorf("%s: %s %q; want rejected with the one reason", id, o.Status, o.Feedback)
 		}
 	}

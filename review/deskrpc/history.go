@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -48,9 +49,9 @@ type (
 	// tracked).
 	HistoryEntry struct {
 		journal.Entry
-		DecidedBy     string             `json:"decidedBy,omitempty"`
-		DecidedByRule bool               `json:"decidedByRule,omitempty"` // decidedBy names a rule, not a person
-		Seen          []journal.HunkSeen `json:"seen,omitempty"`
+		DecidedBy     string              `json:"decidedBy,omitempty"`
+		DecidedByRule bool                `json:"decidedByRule,omitempty"` // decidedBy names a rule, not a person
+		Seen          []decision.HunkSeen `json:"seen,omitempty"`
 	}
 	// HistoryDiffAnswer is historyDiff's answer.
 	HistoryDiffAnswer struct {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -21,16 +22,16 @@ func TestHistoryForAReviewer(t *testing.T) {
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "one\n")
 	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "two\n")
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: journal.Approved, By: "ann@laptop", Seen: map[string][]string{path: {p.Files[0].Hunks()[0].ID}}})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved, By: "ann@laptop", Seen: map[string][]string{path: {p.Files[0].Hunks()[0].ID}}})
 	q := d.MustPropose(t, engine.FormatWrite, "a.txt", "three\n")
-	d.MustDecide(t, q.ID, review.Decision{Verdict: journal.Rejected, Feedback: "no"})
+	d.MustDecide(t, q.ID, review.Decision{Verdict: decision.Rejected, Feedback: "no"})
 	cl := dialReviewer(t, d.Desk)
 
 	page, err := cl.History(ctx, journal.Filter{Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(page.Entries) != 1 || page.Entries[0].Decision != journal.Rejected || page.Next == "" {
+	if len(page.Entries) != 1 || page.Entries[0].Decision != decision.Rejected || page.Next == "" {
 		t.Fatalf("history, a page of 1: %+v; want the rejection and a next page", page)
 	}
 	page, err = cl.History(ctx, journal.Filter{Limit: 1, Cursor: page.Next})

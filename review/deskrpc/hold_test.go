@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -82,7 +82,7 @@ func TestNativeHeldDismissed(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := <-answer
-	if got.Outcome == nil || got.Outcome.Status != journal.Failed || !strings.Contains(got.Text, "tow") {
+	if got.Outcome == nil || got.Outcome.Status != decision.Failed || !strings.Contains(got.Text, "tow") {
 		t.Errorf("agent's answer %+v; want the failure", got)
 	}
 	if p, _ := d.Get(id); got.Outcome != nil && got.Outcome.Error != p.Failure {
@@ -105,7 +105,7 @@ func TestNativeHeldPlaced(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := <-answer
-	if got.Outcome == nil || got.Outcome.Status != journal.Approved || !strings.Contains(got.Text, "the person chose line 2 of") {
+	if got.Outcome == nil || got.Outcome.Status != decision.Approved || !strings.Contains(got.Text, "the person chose line 2 of") {
 		t.Errorf("agent's answer %+v; want approved at the person's line 2", got)
 	}
 	if s := reviewtest.ReadFile(t, filepath.Join(d.Root, "a.txt")); s != "one\n2\nthree\n" {
@@ -118,7 +118,7 @@ func TestNativeHeldPlaced(t *testing.T) {
 func TestNativeHeldReviewerLeaves(t *testing.T) {
 	d, rev, _, answer := heldOnSocket(t)
 	rev.Close()
-	if got := <-answer; got.Outcome == nil || got.Outcome.Status != journal.Failed {
+	if got := <-answer; got.Outcome == nil || got.Outcome.Status != decision.Failed {
 		t.Errorf("agent's answer %+v; want the failure once the reviewer left", got)
 	}
 	if d.Attended() {
@@ -145,7 +145,7 @@ func TestNativeHeldAgentDisconnects(t *testing.T) {
 		t.Fatalf("propose without wait = %+v; want state held, no outcome yet", res)
 	}
 	agent.Close()
-	if o := reviewtest.WaitOutcome(t, d.Desk, res.ID); o.Status != journal.Withdrawn {
+	if o := reviewtest.WaitOutcome(t, d.Desk, res.ID); o.Status != decision.Withdrawn {
 		t.Errorf("outcome %s; want withdrawn when the agent disconnected", o.Status)
 	}
 }
@@ -159,7 +159,7 @@ func TestNativeFailureAtOnceUnattended(t *testing.T) {
 	if err := agent.Call(reviewtest.Context(t), "propose", map[string]any{"format": "edit", "path": "a.txt", "payload": `{"old_string":"tow","new_string":"2"}`}, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome == nil || res.Outcome.Status != journal.Failed {
+	if res.Outcome == nil || res.Outcome.Status != decision.Failed {
 		t.Errorf("propose = %+v; want the failure at once", res)
 	}
 	if code, err := callCode(t, agent, "hello", map[string]any{"protocol": 1, "attend": true}); code != codeInvalidParams {

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -157,7 +157,7 @@ func TestAClientThatNeverReadsIsHeldBack(t *testing.T) {
 // connection that has not read its last one is replaced by error -32005;
 // every request is still answered.
 func TestUnreadAnswersOverAllConnectionsAreBounded(t *testing.T) {
-	d := reviewtest.NewDesk(t, journal.Approved, "")
+	d := reviewtest.NewDesk(t, decision.Approved, "")
 	content := strings.Repeat("x", 600<<10) + "\n"
 	sock, _ := serveWithLimits(t, d.Desk, Limits{AnswerBytes: 1 << 20})
 	ctx := reviewtest.Context(t)

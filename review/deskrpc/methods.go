@@ -9,7 +9,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/internal/version"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // role is who may call a method: any connection, an agent's only or a
@@ -289,16 +289,16 @@ func (cc *conn) agentWrote(ctx context.Context, p idParams) (any, error) {
 // agentWroteResult answers agentWrote: the proposal's verdict now —
 // the approval's, or failed with why.
 type agentWroteResult struct {
-	ID     string          `json:"id"`
-	Status journal.Verdict `json:"status"`
-	Error  string          `json:"error,omitempty"`
+	ID     string           `json:"id"`
+	Status decision.Verdict `json:"status"`
+	Error  string           `json:"error,omitempty"`
 }
 
 func (cc *conn) decide(ctx context.Context, p decideParams) (any, error) {
 	if err := cc.notOwnProposal(p.ID); err != nil {
 		return nil, err
 	}
-	v, err := journal.ParseVerdict(p.Decision)
+	v, err := decision.ParseVerdict(p.Decision)
 	if err != nil {
 		return nil, &rpcError{Code: codeInvalidParams, Message: "decide: " + err.Error()}
 	}
@@ -316,8 +316,8 @@ func (cc *conn) decideChangeset(ctx context.Context, p decideChangesetParams) (a
 	if err := cc.notOwnChangeset(p.Changeset); err != nil {
 		return nil, err
 	}
-	v, err := journal.ParseVerdict(p.Decision)
-	if err != nil || v != journal.Approved && v != journal.Rejected {
+	v, err := decision.ParseVerdict(p.Decision)
+	if err != nil || v != decision.Approved && v != decision.Rejected {
 		return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("decideChangeset: decision %q: a changeset is approved or rejected whole; say approve or reject", p.Decision)}
 	}
 	for _, cs := range p.Comments {
@@ -463,7 +463,7 @@ type (
 		Edited    map[string]string         `json:"edited,omitempty"`
 		Hunks     map[string][]string       `json:"hunks,omitempty"`
 		Overwrite map[string]string         `json:"overwrite,omitempty"`
-		Comments  []journal.Comment         `json:"comments,omitempty"`  // path, side, line, endLine, text; a quote sent is ignored
+		Comments  []decision.Comment        `json:"comments,omitempty"`  // path, side, line, endLine, text; a quote sent is ignored
 		Seen      map[string][]string       `json:"seen,omitempty"`      // path → ids of the hunks on screen; absent: not tracked
 		SeenLines map[string]map[string]int `json:"seenLines,omitempty"` // path → id of a hunk shown in part → its changed lines on screen
 	}
@@ -477,7 +477,7 @@ type (
 		SeenLines map[string]map[string]map[string]int `json:"seenLines,omitempty"`
 		// Comments maps a proposal's id to its comments, as decide's
 		// comments: each goes with that proposal's outcome only.
-		Comments map[string][]journal.Comment `json:"comments,omitempty"`
+		Comments map[string][]decision.Comment `json:"comments,omitempty"`
 	}
 	placeParams struct {
 		ID        string `json:"id"`

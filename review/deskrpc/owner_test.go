@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -14,7 +14,7 @@ import (
 // status), and the proposing agent's stream holds only its own text.
 // status marks the asker's own proposals.
 func TestAProposalBelongsToItsConnection(t *testing.T) {
-	d := reviewtest.NewDesk(t, journal.Approved, "")
+	d := reviewtest.NewDesk(t, decision.Approved, "")
 	sock := serveTestDesk(t, d.Desk)
 	ctx := reviewtest.Context(t)
 	owner, err := Dial(sock)
@@ -58,7 +58,7 @@ func TestAProposalBelongsToItsConnection(t *testing.T) {
 	if err := owner.Call(ctx, "finish", map[string]any{"id": res.ID, "wait": true}, &res); err != nil {
 		t.Fatal(err)
 	}
-	if got := reviewtest.ReadFile(t, filepath.Join(d.Root, "s.txt")); res.Outcome == nil || res.Outcome.Status != journal.Approved || got != "mine\n" {
+	if got := reviewtest.ReadFile(t, filepath.Join(d.Root, "s.txt")); res.Outcome == nil || res.Outcome.Status != decision.Approved || got != "mine\n" {
 		t.Errorf("the owner's outcome %+v, file %q; want approved, exactly its own text", res.Outcome, got)
 	}
 	// The owner may ask again; a reviewer may wait on any proposal.

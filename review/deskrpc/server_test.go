@@ -18,7 +18,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -109,7 +109,7 @@ type wireResult struct {
 }
 
 func TestManyAgentsConcurrently(t *testing.T) {
-	d := reviewtest.NewDesk(t, journal.Approved, "")
+	d := reviewtest.NewDesk(t, decision.Approved, "")
 	path := serveTestDesk(t, d.Desk)
 	// Correctness does not depend on speed: a generous deadline, and less
 	// volume under the race detector (which slows every write tenfold).
@@ -143,7 +143,7 @@ func TestManyAgentsConcurrently(t *testing.T) {
 				switch {
 				case err != nil:
 					errs <- fmt.Errorf("%s: %w", rel, err)
-				case res.Outcome == nil || res.Outcome.Status != journal.Approved:
+				case res.Outcome == nil || res.Outcome.Status != decision.Approved:
 					errs <- fmt.Errorf("%s: outcome %+v", rel, res.Outcome)
 				case res.Outcome.Files[0].FinalContent != content || !strings.HasSuffix(res.Outcome.Files[0].Path, rel):
 					errs <- fmt.Errorf("%s: crossed outcome: got %s = %q", rel, res.Outcome.Files[0].Path, res.Outcome.Files[0].FinalContent)
@@ -206,7 +206,7 @@ func TestDisconnectMidStreamWithdraws(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("proposal not withdrawn after the agent disconnected")
 	}
-	if o, _ := d.Outcome(res.ID); o.Status != journal.Withdrawn {
+	if o, _ := d.Outcome(res.ID); o.Status != decision.Withdrawn {
 		t.Errorf("status = %s; want withdrawn", o.Status)
 	}
 	if _, err := os.Stat(filepath.Join(d.Root, "s.txt")); !errors.Is(err, os.ErrNotExist) {
@@ -215,7 +215,7 @@ func TestDisconnectMidStreamWithdraws(t *testing.T) {
 }
 
 func TestStreamOverSocket(t *testing.T) {
-	d := reviewtest.NewDesk(t, journal.Approved, "")
+	d := reviewtest.NewDesk(t, decision.Approved, "")
 	cl := dialTestDesk(t, d.Desk)
 	ctx := reviewtest.Context(t)
 	var res wireResult
@@ -230,7 +230,7 @@ func TestStreamOverSocket(t *testing.T) {
 	if err := cl.Call(ctx, "finish", map[string]any{"id": res.ID, "wait": true}, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome == nil || res.Outcome.Status != journal.Approved || reviewtest.ReadFile(t, filepath.Join(d.Root, "s.txt")) != "one\ntwo\nthree\n" {
+	if res.Outcome == nil || res.Outcome.Status != decision.Approved || reviewtest.ReadFile(t, filepath.Join(d.Root, "s.txt")) != "one\ntwo\nthree\n" {
 		t.Errorf("outcome %+v; file %q", res.Outcome, reviewtest.ReadFile(t, filepath.Join(d.Root, "s.txt")))
 	}
 }
@@ -342,7 +342,7 @@ func TestCancelWhileWaiting(t *testing.T) {
 	}
 	select {
 	case w := <-waited:
-		if w.Outcome == nil || w.Outcome.Status != journal.Withdrawn {
+		if w.Outcome == nil || w.Outcome.Status != decision.Withdrawn {
 			t.Errorf("wait answered %+v; want withdrawn", w.Outcome)
 		}
 	case <-ctx.Done():
@@ -364,7 +364,7 @@ func TestReadReturnsContentAndHash(t *testing.T) {
 }
 
 func BenchmarkRoundTripApprove(b *testing.B) {
-	d := reviewtest.NewDesk(b, journal.Approved, "")
+	d := reviewtest.NewDesk(b, decision.Approved, "")
 	root := d.Root
 	dir, _ := os.MkdirTemp("", "dd")
 	defer os.RemoveAll(dir)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -40,7 +40,7 @@ func TestApproveTrivialForAReviewer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Approved) != 1 || res.Approved[0].ID != ids["ws.go"] || res.Approved[0].Status != journal.Approved || !slices.Equal(res.Mixed, []string{ids["mix.go"]}) {
+	if len(res.Approved) != 1 || res.Approved[0].ID != ids["ws.go"] || res.Approved[0].Status != decision.Approved || !slices.Equal(res.Mixed, []string{ids["mix.go"]}) {
 		t.Errorf("approveTrivial = %+v; want ws.go approved, mix.go mixed", res)
 	}
 	for _, name := range []string{"open.go", "real.go"} {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -238,7 +239,7 @@ func TestDecideStaleOverTheProtocol(t *testing.T) {
 func TestRestoreIsAReviewers(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "one\n")
-	o := d.MustDecide(t, d.MustPropose(t, engine.FormatWrite, "a.txt", "two\n").ID, review.Decision{Verdict: journal.Approved})
+	o := d.MustDecide(t, d.MustPropose(t, engine.FormatWrite, "a.txt", "two\n").ID, review.Decision{Verdict: decision.Approved})
 	agent := dialTestDesk(t, d.Desk)
 	if code, _ := callCode(t, agent, "restore", map[string]any{"checkpoint": o.Checkpoint, "apply": true}); code != codeForbidden {
 		t.Errorf("an agent's restore: code %d; want %d", code, codeForbidden)

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -374,7 +374,7 @@ func (l *Link) take() (string, bool) {
 }
 
 func (l *Link) withdrawLeft(h string) error {
-	o := Outcome{Desk: l.name, Hub: h, Status: string(journal.Withdrawn), At: time.Now().UTC(),
+	o := Outcome{Desk: l.name, Hub: h, Status: string(decision.Withdrawn), At: time.Now().UTC(),
 		Feedback: "the desk restarted: its agent's call ended with it, and the agent will propose again if the edit is still wanted"}
 	return l.put(outcomeSubject(l.name, h), o, "")
 }
@@ -675,7 +675,7 @@ func (d Decision) check(h string, round int, version string) error {
 	case !hubIDRE.MatchString(d.Nonce):
 		return errors.New("it has no nonce")
 	}
-	if _, err := journal.ParseVerdict(d.Verdict); err != nil {
+	if _, err := decision.ParseVerdict(d.Verdict); err != nil {
 		return err
 	}
 	return nil
@@ -694,7 +694,7 @@ func hubBy(d Decision) string {
 // carryOut has the desk decide. A decision the desk does not carry out
 // (stale, a hunk it does not have) starts a new round saying why.
 func (l *Link) carryOut(t *tracked, d Decision) {
-	v, _ := journal.ParseVerdict(d.Verdict)
+	v, _ := decision.ParseVerdict(d.Verdict)
 	dec := review.Decision{Verdict: v, Feedback: d.Feedback, Edited: d.Edited, Hunks: d.Hunks, Overwrite: d.Overwrite, By: hubBy(d)}
 	_, err := l.desk.Decide(l.ctx, t.id, dec)
 	if err == nil {

@@ -11,9 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // MaxText is the largest text a reviewer reads from the hub; a proposal
@@ -260,7 +261,7 @@ var ErrNotOpen = errors.New("hub: the proposal is no longer waiting for this dec
 // every other is told who did. A decision over MaxMessage (edited text
 // that big) is refused: decide at the desk's own window.
 func (r *Reviewer) Decide(ctx context.Context, p Proposal, d Decision) (Result, error) {
-	if _, err := journal.ParseVerdict(d.Verdict); err != nil {
+	if _, err := decision.ParseVerdict(d.Verdict); err != nil {
 		return Result{}, err
 	}
 	d.Hub, d.Round, d.Version, d.Nonce, d.By, d.At = p.Hub, p.Round, p.Version, newNonce(), r.by, time.Now().UTC()

@@ -16,7 +16,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/checker"
 	"github.com/diffdesk/diffdesk/review/config"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // View is every desk's queue on a hub as the window's desk (diffdesk
@@ -127,7 +127,7 @@ func (v *View) take(ctx context.Context, p *Proposal, o *Outcome) {
 			out := outcomeOf(k, *o)
 			it.o = &out
 			it.p.State = review.StateReported
-			if o.Status == string(journal.Withdrawn) {
+			if o.Status == string(decision.Withdrawn) {
 				it.p.State = review.StateWithdrawn
 			}
 		}
@@ -251,7 +251,7 @@ func snapshot(path string, exists bool, sha, content string) atomicfile.Snapshot
 
 // outcomeOf is the desk's outcome on the hub as the window reads one.
 func outcomeOf(k string, o Outcome) review.Outcome {
-	ro := review.Outcome{ID: k, Status: journal.Verdict(o.Status), By: o.By, Rule: o.Rule, Feedback: o.Feedback, Error: o.Error}
+	ro := review.Outcome{ID: k, Status: decision.Verdict(o.Status), By: o.By, Rule: o.Rule, Feedback: o.Feedback, Error: o.Error}
 	switch {
 	case o.Rule != "":
 		ro.DecidedBy = review.DecidedByRule

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -30,7 +30,7 @@ func TestClaudeDoorTurnsMakeChangesets(t *testing.T) {
 			done <- resultTexts(res)
 		}()
 		id := next(t, pending, "the proposal of "+rel)
-		d.MustDecide(t, id, review.Decision{Verdict: journal.Approved})
+		d.MustDecide(t, id, review.Decision{Verdict: decision.Approved})
 		if got := next(t, done, "openDiff's answer"); strings.Join(got, "|") != "FILE_SAVED|"+content {
 			t.Errorf("openDiff(%s) = %q; want its own text", rel, got)
 		}

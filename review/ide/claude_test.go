@@ -11,7 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -101,31 +101,31 @@ func TestClaudeOpenDiffOutcomes(t *testing.T) {
 		name     string
 		decide   func(t *testing.T, d *reviewtest.Desk, cs *mcp.ClientSession, id, path string)
 		want     []string
-		wantStat journal.Verdict
+		wantStat decision.Verdict
 	}{
 		{"accept", func(t *testing.T, d *reviewtest.Desk, _ *mcp.ClientSession, id, _ string) {
-			d.MustDecide(t, id, review.Decision{Verdict: journal.Approved})
-		}, []string{"FILE_SAVED", "new\n"}, journal.Approved},
+			d.MustDecide(t, id, review.Decision{Verdict: decision.Approved})
+		}, []string{"FILE_SAVED", "new\n"}, decision.Approved},
 		{"accept edited", func(t *testing.T, d *reviewtest.Desk, _ *mcp.ClientSession, id, path string) {
-			d.MustDecide(t, id, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: "edited by a person\n"}})
-		}, []string{"FILE_SAVED", "edited by a person\n"}, journal.ApprovedEdited},
+			d.MustDecide(t, id, review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{path: "edited by a person\n"}})
+		}, []string{"FILE_SAVED", "edited by a person\n"}, decision.ApprovedEdited},
 		// The IDE protocol has no place for comments: the answer is the
 		// file's text alone, or the rejection (protocol.md, the outcome).
 		{"accept with comments", func(t *testing.T, d *reviewtest.Desk, _ *mcp.ClientSession, id, path string) {
-			d.MustDecide(t, id, review.Decision{Verdict: journal.Approved, Comments: []journal.Comment{{Path: path, Side: journal.SideNew, Line: 1, Text: "ok"}}})
-		}, []string{"FILE_SAVED", "new\n"}, journal.Approved},
+			d.MustDecide(t, id, review.Decision{Verdict: decision.Approved, Comments: []decision.Comment{{Path: path, Side: decision.SideNew, Line: 1, Text: "ok"}}})
+		}, []string{"FILE_SAVED", "new\n"}, decision.Approved},
 		{"reject with comments", func(t *testing.T, d *reviewtest.Desk, _ *mcp.ClientSession, id, path string) {
-			d.MustDecide(t, id, review.Decision{Verdict: journal.Rejected, Comments: []journal.Comment{{Path: path, Side: journal.SideOld, Line: 1, Text: "keep"}}})
-		}, []string{"DIFF_REJECTED", "tab 1"}, journal.Rejected},
+			d.MustDecide(t, id, review.Decision{Verdict: decision.Rejected, Comments: []decision.Comment{{Path: path, Side: decision.SideOld, Line: 1, Text: "keep"}}})
+		}, []string{"DIFF_REJECTED", "tab 1"}, decision.Rejected},
 		{"reject", func(t *testing.T, d *reviewtest.Desk, _ *mcp.ClientSession, id, _ string) {
-			d.MustDecide(t, id, review.Decision{Verdict: journal.Rejected, Feedback: "no"})
-		}, []string{"DIFF_REJECTED", "tab 1"}, journal.Rejected},
+			d.MustDecide(t, id, review.Decision{Verdict: decision.Rejected, Feedback: "no"})
+		}, []string{"DIFF_REJECTED", "tab 1"}, decision.Rejected},
 		{"answered in the terminal", func(t *testing.T, _ *reviewtest.Desk, cs *mcp.ClientSession, _, _ string) {
 			res, err := callTool(reviewtest.Context(t), cs, "close_tab", claudeTabArgs{TabName: "tab 1"})
 			if err != nil || strings.Join(resultTexts(res), "|") != "TAB_CLOSED" {
 				t.Errorf("close_tab = %v, %v; want TAB_CLOSED", res, err)
 			}
-		}, []string{"DIFF_REJECTED", "tab 1"}, journal.Withdrawn},
+		}, []string{"DIFF_REJECTED", "tab 1"}, decision.Withdrawn},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := reviewtest.NewDesk(t, "", "")
@@ -227,7 +227,7 @@ func TestClaudeDisconnectWithdraws(t *testing.T) {
 	go callTool(context.Background(), cs, "openDiff", claudeOpenDiffArgs{OldFilePath: path, NewFilePath: path, NewFileContents: "x\n", TabName: "t"})
 	id := next(t, pending, "the proposal")
 	ws.CloseNow()
-	if o := reviewtest.WaitOutcome(t, d.Desk, id); o.Status != journal.Withdrawn {
+	if o := reviewtest.WaitOutcome(t, d.Desk, id); o.Status != decision.Withdrawn {
 		t.Errorf("outcome after disconnect %s; want withdrawn", o.Status)
 	}
 }

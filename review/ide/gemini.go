@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -282,7 +282,7 @@ func (g *geminiDoor) closeDiff(ctx context.Context, session string, in geminiClo
 			content = &p.Files[0].Proposed
 		}
 		if !in.SuppressNotification {
-			g.send(session, in.FilePath, review.Outcome{Status: journal.Withdrawn})
+			g.send(session, in.FilePath, review.Outcome{Status: decision.Withdrawn})
 		}
 	}
 	b, _ := json.Marshal(struct {

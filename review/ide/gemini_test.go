@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -162,13 +162,13 @@ func TestGeminiOpenDiffOutcomes(t *testing.T) {
 		content string
 	}{
 		{"accept", func(t *testing.T, d *reviewtest.Desk, id, _ string) {
-			d.MustDecide(t, id, review.Decision{Verdict: journal.Approved})
+			d.MustDecide(t, id, review.Decision{Verdict: decision.Approved})
 		}, "ide/diffAccepted", "new\n"},
 		{"accept edited", func(t *testing.T, d *reviewtest.Desk, id, path string) {
-			d.MustDecide(t, id, review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{path: "edited by a person\n"}})
+			d.MustDecide(t, id, review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{path: "edited by a person\n"}})
 		}, "ide/diffAccepted", "edited by a person\n"},
 		{"reject", func(t *testing.T, d *reviewtest.Desk, id, _ string) {
-			d.MustDecide(t, id, review.Decision{Verdict: journal.Rejected, Feedback: "no"})
+			d.MustDecide(t, id, review.Decision{Verdict: decision.Rejected, Feedback: "no"})
 		}, "ide/diffRejected", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -221,7 +221,7 @@ func TestGeminiCloseDiff(t *testing.T) {
 	if text := closeDiff(a, true); text != `{"content":"proposed\n"}` {
 		t.Errorf("closeDiff(a) = %s; want the proposed text as JSON", text)
 	}
-	if o := reviewtest.WaitOutcome(t, d.Desk, idA); o.Status != journal.Withdrawn {
+	if o := reviewtest.WaitOutcome(t, d.Desk, idA); o.Status != decision.Withdrawn {
 		t.Errorf("a's outcome %s; want withdrawn", o.Status)
 	}
 	if text := closeDiff(a, false); text != `{"content":null}` {

@@ -8,15 +8,17 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Checkpoint is one journaled write or restore, as history shows it.
 type Checkpoint struct {
 	ID           int64
-	Kind         string  // CheckpointWrite or CheckpointRestore
-	ProposalID   string  // "" for a restore
-	Decision     Verdict // the proposal's decision when it was written; "" for a restore
-	RestoredFrom int64   // for a restore, the checkpoint returned to; 0 otherwise
+	Kind         string           // CheckpointWrite or CheckpointRestore
+	ProposalID   string           // "" for a restore
+	Decision     decision.Verdict // the proposal's decision when it was written; "" for a restore
+	RestoredFrom int64            // for a restore, the checkpoint returned to; 0 otherwise
 	Agent        string
 	Session      string
 	Note         string
@@ -44,7 +46,7 @@ type CheckpointFilter struct {
 	Agent    string
 	Session  string
 	Path     string // only checkpoints that touched this absolute path
-	Decision Verdict
+	Decision decision.Verdict
 	State    WriteState // e.g. WriteConflicted
 	Since    time.Time  // created at or after
 	Until    time.Time  // created before

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestJournalKeepsComments: a decision's line comments come back, quotes
@@ -19,11 +21,11 @@ func TestJournalKeepsComments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	comments := []Comment{
-		{Path: path, Side: SideNew, Line: 1, EndLine: 1, Quote: "b\n", Text: "call it c"},
-		{Path: path, Side: SideOld, Line: 1, EndLine: 1, Quote: "a\n", Text: "why remove a?\nIt is used."},
+	comments := []decision.Comment{
+		{Path: path, Side: decision.SideNew, Line: 1, EndLine: 1, Quote: "b\n", Text: "call it c"},
+		{Path: path, Side: decision.SideOld, Line: 1, EndLine: 1, Quote: "a\n", Text: "why remove a?\nIt is used."},
 	}
-	id, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p1", Decision: Rejected, Feedback: "see comments", Comments: comments})
+	id, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p1", Decision: decision.Rejected, Feedback: "see comments", Comments: comments})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,11 +67,11 @@ func TestJournalFromBeforeCommentsOpens(t *testing.T) {
 	if err != nil || d.Feedback != "no" || len(d.Comments) != 0 {
 		t.Fatalf("Detail(d1 of a v3 journal) = feedback %q, comments %+v, %v; want \"no\" and none", d.Feedback, d.Comments, err)
 	}
-	c := []Comment{{Path: "/w/a", Side: SideNew, Line: 2, EndLine: 3, Quote: "x\ny\n", Text: "t"}}
+	c := []decision.Comment{{Path: "/w/a", Side: decision.SideNew, Line: 2, EndLine: 3, Quote: "x\ny\n", Text: "t"}}
 	if _, err := j.db.ExecContext(ctx, `INSERT INTO proposals(id, agent, session, created, format, status, updated) VALUES ('p2', 'claude', 's1', 3, 'write', 'pending', 3)`); err != nil {
 		t.Fatal(err)
 	}
-	id, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p2", Decision: Rejected, Comments: c})
+	id, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p2", Decision: decision.Rejected, Comments: c})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // The crash test kills a real desk-like process with SIGKILL at each point
@@ -108,7 +109,7 @@ func TestCrashDuringWrite(t *testing.T) {
 				t.Errorf("checkpoint after Recover: state %s, final %s; want %s, the disk's %s",
 					cp.State, cp.Files[0].Final, tt.wantState, atomicfile.Hash(tt.wantFile))
 			}
-			if status, _, err := j.ProposalStatus(ctx, "crash"); err != nil || status != string(Approved) {
+			if status, _, err := j.ProposalStatus(ctx, "crash"); err != nil || status != string(decision.Approved) {
 				t.Errorf("ProposalStatus(crash) = %q, %v; want the approval journaled before the kill", status, err)
 			}
 			if info, err := os.Stat(target); err != nil || info.Mode().Perm() != 0o640 {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // A rule's decision and a person's are told apart by a column of their
@@ -44,7 +46,7 @@ func TestRuleAndPersonAreKeptApart(t *testing.T) {
 		if _, err := j.db.ExecContext(ctx, `INSERT INTO proposals(id, agent, session, created, format, status, updated) VALUES (?, 'claude', 's1', 3, 'write', 'pending', 3)`, id); err != nil {
 			t.Fatal(err)
 		}
-		rec.ProposalID, rec.Decision = id, Rejected
+		rec.ProposalID, rec.Decision = id, decision.Rejected
 		n, err := j.RecordDecision(ctx, rec)
 		if err != nil {
 			t.Fatal(err)

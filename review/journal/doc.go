@@ -7,6 +7,7 @@
 // disk), restore (dry run, atomic apply, itself a checkpoint) and retention
 // (pruning without breaking shared content).
 //
-// Verdict is the one decision vocabulary of the desk, from the request that
-// decides to the outcome the agent reads and the record kept here.
+// What it records a decision with (Verdict, Comment, HunkSeen) is the
+// package decision's: the one vocabulary from the request that decides to
+// the outcome the agent reads and the record kept here.
 package journal

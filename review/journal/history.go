@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Ref names one history entry: "42" is checkpoint 42 (a write or a
@@ -65,14 +67,14 @@ type Entry struct {
 	Time         time.Time
 	Agent        string
 	Session      string
-	ProposalID   string     // "" for a restore
-	Decision     Verdict    // "" for a restore
-	DecisionID   int64      // the decision's id; 0 for a restore
-	Feedback     string     // the person's reason or note; "" if none
-	RestoredFrom int64      // for a restore, the checkpoint it went back to
-	Note         string     // e.g. what a restore did
-	State        WriteState // the write's state; "" for a decision
-	Paths        []string   // the files, absolute, in journal order
+	ProposalID   string           // "" for a restore
+	Decision     decision.Verdict // "" for a restore
+	DecisionID   int64            // the decision's id; 0 for a restore
+	Feedback     string           // the person's reason or note; "" if none
+	RestoredFrom int64            // for a restore, the checkpoint it went back to
+	Note         string           // e.g. what a restore did
+	State        WriteState       // the write's state; "" for a decision
+	Paths        []string         // the files, absolute, in journal order
 }
 
 // Filter selects history entries; zero fields do not filter.
@@ -117,12 +119,12 @@ func (j *Journal) History(ctx context.Context, f Filter) (Page, error) {
 	if err != nil {
 		return Page{}, err
 	}
-	if f.Decision != "" && f.Decision != EntryRestore && !Verdict(f.Decision).Valid() {
+	if f.Decision != "" && f.Decision != EntryRestore && !decision.Verdict(f.Decision).Valid() {
 		return Page{}, fmt.Errorf("history: unknown decision %q; want approved, approved-edited, partial, approved-overwrite, rejected, withdrawn, failed, stale or restore", f.Decision)
 	}
 	glob := historyGlob(f.File)
 	var cps, decs []Entry
-	if f.Decision == "" || f.Decision == EntryRestore || Verdict(f.Decision).Wrote() {
+	if f.Decision == "" || f.Decision == EntryRestore || decision.Verdict(f.Decision).Wrote() {
 		// A pattern that starts with a wildcard cannot use the path index:
 		// probe the newest checkpoints first (a wider window if the first
 		// found some but too few), and make one pass over the index only if

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Scale of the history benchmark: checkpoints over files, plus rejected
@@ -44,7 +45,7 @@ func fillHistory(b *testing.B, j *Journal) {
 	session := prep(`INSERT OR IGNORE INTO sessions VALUES (?, ?, ?, ?)`)
 	proposal := prep(`INSERT INTO proposals(id, agent, session, created, format, payload, status, updated) VALUES (?, ?, ?, ?, 'edit', ?, ?, ?)`)
 	propFile := prep(`INSERT INTO proposal_files(proposal_id, path, root, base, proposed) VALUES (?, ?, '/w', ?, ?)`)
-	decision := prep(`INSERT INTO decisions(proposal_id, decision, time) VALUES (?, ?, ?)`)
+	decisionStmt := prep(`INSERT INTO decisions(proposal_id, decision, time) VALUES (?, ?, ?)`)
 	decFile := prep(`INSERT INTO decision_files(decision_id, path, approved) VALUES (?, ?, ?)`)
 	checkpoint := prep(`INSERT INTO checkpoints(kind, proposal_id, decision_id, agent, session, state, created, finished) VALUES ('write', ?, ?, ?, ?, 'written', ?, ?)`)
 	cpFile := prep(`INSERT INTO checkpoint_files(checkpoint_id, path, root, before, after, final, state) VALUES (?, ?, '/w', ?, ?, ?, 'written')`)
@@ -70,12 +71,12 @@ func fillHistory(b *testing.B, j *Journal) {
 		path := benchPath(f)
 		agent := fmt.Sprint("agent", i%5)
 		sess := fmt.Sprint("s", i%50)
-		dec := Approved
+		dec := decision.Approved
 		switch i % 100 {
 		case 7, 17, 27, 37, 47:
-			dec = ApprovedEdited
+			dec = decision.ApprovedEdited
 		case 9, 59, 99:
-			dec = Partial
+			dec = decision.Partial
 		}
 		if version[f] == "" {
 			version[f] = put(path + " v0\n")
@@ -86,7 +87,7 @@ func fillHistory(b *testing.B, j *Journal) {
 		exec(session, agent, sess, t, t)
 		exec(proposal, id, agent, sess, t, after, "reported", t)
 		exec(propFile, id, path, version[f], after)
-		did, _ := exec(decision, id, dec, t).LastInsertId()
+		did, _ := exec(decisionStmt, id, dec, t).LastInsertId()
 		exec(decFile, did, path, after)
 		cid, _ := exec(checkpoint, id, did, agent, sess, t, t).LastInsertId()
 		exec(cpFile, cid, path, version[f], after, after)
@@ -96,7 +97,7 @@ func fillHistory(b *testing.B, j *Journal) {
 			t += int64(time.Second)
 			exec(proposal, rid, agent, sess, t, after, "reported", t)
 			exec(propFile, rid, path, version[f], after)
-			exec(decision, rid, Rejected, t)
+			exec(decisionStmt, rid, decision.Rejected, t)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -147,20 +148,20 @@ func BenchmarkHistory100k(b *testing.B) {
 	}{
 		{"all", Filter{}},
 		{"agent", Filter{Agent: "agent3"}},
-		{"approved", Filter{Decision: string(Approved)}},
-		{"partial-3pct", Filter{Decision: string(Partial)}},
-		{"rejected", Filter{Decision: string(Rejected)}},
+		{"approved", Filter{Decision: string(decision.Approved)}},
+		{"partial-3pct", Filter{Decision: string(decision.Partial)}},
+		{"rejected", Filter{Decision: string(decision.Rejected)}},
 		{"file-exact", Filter{File: benchPath(4242)}},
 		{"file-glob-half", Filter{File: "*.go"}},
 		{"file-glob-under-dir", Filter{File: "/w/dir42/*"}},
 		{"file-glob-1pct", Filter{File: "dir42/*"}},
 		{"file-glob-rare", Filter{File: "dir42/file4242.go"}},
 		{"since-2h", Filter{Since: time.Now().Add(-2 * time.Hour)}},
-		{"agent+decision+glob", Filter{Agent: "agent2", Decision: string(ApprovedEdited), File: "*.ts"}},
+		{"agent+decision+glob", Filter{Agent: "agent2", Decision: string(decision.ApprovedEdited), File: "*.ts"}},
 		{"page-after-1000", Filter{Cursor: page.Next}},
 		{"page-after-1000-agent", Filter{Cursor: deep.Next, Agent: "agent2"}},
 		// The worst case: agent3 rejected nothing, so every decision is read.
-		{"rejected-none-by-agent", Filter{Agent: "agent3", Decision: string(Rejected)}},
+		{"rejected-none-by-agent", Filter{Agent: "agent3", Decision: string(decision.Rejected)}},
 	}
 	for _, tt := range filters {
 		b.Run("newest100/"+tt.name, func(b *testing.B) {

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Detail is everything the journal holds about one history entry:
@@ -19,10 +21,10 @@ type Detail struct {
 	Hunks   []string // accepted hunk ids of a partial approval
 	// Comments are the person's line comments on the proposal, kept with
 	// the decision; none in a journal older than comments.
-	Comments []Comment
+	Comments []decision.Comment
 	// Seen says per hunk whether the person had it on screen before
 	// deciding; nil when not tracked (or a journal older than that).
-	Seen []HunkSeen
+	Seen []decision.HunkSeen
 	// DecidedBy is who decided ("user@host", or the rule: DecidedByRule);
 	// "" when no one did or the journal is older than that.
 	DecidedBy string
@@ -130,7 +132,7 @@ func (j *Journal) proposalDetail(ctx context.Context, d *Detail, decisionID sql.
 				return fail(fmt.Errorf("seen: %w", err))
 			}
 			if d.Seen == nil {
-				d.Seen = []HunkSeen{}
+				d.Seen = []decision.HunkSeen{}
 			}
 		}
 	}

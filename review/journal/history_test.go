@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // historyWrite does what the desk does for an approved one-file proposal
@@ -40,7 +41,7 @@ func historyWriteIn(t testing.TB, j *Journal, root, id, agent, path string, cont
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: id, Decision: Approved,
+	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: id, Decision: decision.Approved,
 		Files: []DecisionFile{{Path: path, Delete: del, Approved: content}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func historyReject(t testing.TB, j *Journal, id, agent, path string, proposed []
 			BaseExists: disk.Exists, Base: disk.Content, Proposed: proposed}}}); err != nil {
 		t.Fatal(err)
 	}
-	did, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: id, Decision: Rejected, Feedback: reason})
+	did, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: id, Decision: decision.Rejected, Feedback: reason})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +111,8 @@ func TestHistoryListsCheckpointsAndSilentDecisions(t *testing.T) {
 	}{
 		{"all", Filter{}, []Ref{ref(c4), d3, ref(c2), ref(c1)}},
 		{"agent", Filter{Agent: "claude"}, []Ref{ref(c4), d3, ref(c1)}},
-		{"rejected", Filter{Decision: string(Rejected)}, []Ref{d3}},
-		{"approved", Filter{Decision: string(Approved)}, []Ref{ref(c4), ref(c2), ref(c1)}},
+		{"rejected", Filter{Decision: string(decision.Rejected)}, []Ref{d3}},
+		{"approved", Filter{Decision: string(decision.Approved)}, []Ref{ref(c4), ref(c2), ref(c1)}},
 		{"exact file", Filter{File: b}, []Ref{ref(c2)}},
 		{"glob", Filter{File: "*.go"}, []Ref{ref(c4), d3, ref(c1)}},
 		{"relative path", Filter{File: "sub/b.txt"}, []Ref{ref(c2)}},
@@ -130,7 +131,7 @@ func TestHistoryListsCheckpointsAndSilentDecisions(t *testing.T) {
 			}
 		})
 	}
-	page, err := j.History(ctx, Filter{Agent: "claude", Decision: string(Rejected)})
+	page, err := j.History(ctx, Filter{Agent: "claude", Decision: string(decision.Rejected)})
 	if err != nil || len(page.Entries) != 1 {
 		t.Fatalf("History(rejected by claude) = %+v, %v", page, err)
 	}
@@ -209,7 +210,7 @@ func TestHistoryDetailStages(t *testing.T) {
 		Status: "pending", Files: []ProposalFileRecord{{Path: path, Root: filepath.Dir(path), BaseExists: true, Base: base, Proposed: proposed}}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p", Decision: ApprovedEdited, Feedback: "renamed",
+	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p", Decision: decision.ApprovedEdited, Feedback: "renamed",
 		Files: []DecisionFile{{Path: path, Approved: approved}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -230,7 +231,7 @@ func TestHistoryDetailStages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Decision != ApprovedEdited || d.Feedback != "renamed" || d.Format != "edit" || string(d.Payload) != `{"old_string":"x"}` || string(d.Outcome) != `{"status":"approved-edited"}` {
+	if d.Decision != decision.ApprovedEdited || d.Feedback != "renamed" || d.Format != "edit" || string(d.Payload) != `{"old_string":"x"}` || string(d.Outcome) != `{"status":"approved-edited"}` {
 		t.Errorf("Detail = %+v; want the decision, reason, format, payload and outcome", d.Entry)
 	}
 	if len(d.Files) != 1 {

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // pure-Go SQLite: deskctl builds with CGO_ENABLED=0
+
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // journalBusyTimeout is how long (milliseconds) a journal statement waits
@@ -297,15 +299,15 @@ var ErrNotJournaled = errors.New("not in the journal")
 // DecisionRecord is what was decided about a proposal.
 type DecisionRecord struct {
 	ProposalID string
-	Decision   Verdict
-	Time       time.Time // zero: now
-	Feedback   string    // the reason or note the person typed
-	Hunks      []string  // accepted hunk ids (Decision partial)
-	Comments   []Comment // the person's line comments, quotes filled in
+	Decision   decision.Verdict
+	Time       time.Time          // zero: now
+	Feedback   string             // the reason or note the person typed
+	Hunks      []string           // accepted hunk ids (Decision partial)
+	Comments   []decision.Comment // the person's line comments, quotes filled in
 	// Seen says per hunk of the proposal's files whether the person had
 	// it on screen; nil: not tracked (stored as NULL, unlike an empty
 	// list: tracked, no hunks).
-	Seen []HunkSeen
+	Seen []decision.HunkSeen
 	// By is who decided: "user@host" of the person, or the rule (ByRule);
 	// "" when no one did (a failure, a withdrawal).
 	By string
@@ -328,7 +330,7 @@ type DecisionFile struct {
 func (j *Journal) RecordDecision(ctx context.Context, d DecisionRecord) (int64, error) {
 	if !d.Decision.Valid() {
 		return 0, fmt.Errorf("journal %s: record decision on %s: unknown verdict %q (want one of %v)",
-			j.path, d.ProposalID, d.Decision, verdicts)
+			j.path, d.ProposalID, d.Decision, decision.Verdicts())
 	}
 	hunks, err := json.Marshal(nonNil(d.Hunks))
 	if err != nil {

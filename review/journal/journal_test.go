@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 func openTestJournal(t *testing.T) *Journal {
@@ -158,13 +159,13 @@ func TestJournalMigratesFromFirstVersion(t *testing.T) {
 	if err != nil || !bytes.Equal(got, content) {
 		t.Errorf("Blob(v1 blob) = %q, %v; want %q", got, err, content)
 	}
-	cps, err := j.Checkpoints(ctx, CheckpointFilter{Path: "/w/main.go", Decision: Approved})
+	cps, err := j.Checkpoints(ctx, CheckpointFilter{Path: "/w/main.go", Decision: decision.Approved})
 	if err != nil || len(cps) != 1 || cps[0].Files[0].Final != hash || cps[0].Agent != "claude" {
 		t.Errorf("Checkpoints(after migration) = %+v, %v; want the v1 checkpoint", cps, err)
 	}
 	// The decisions table, rebuilt by migration 7, keeps its rows and
 	// takes the verdict it added.
-	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p1", Decision: Overwritten}); err != nil {
+	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p1", Decision: decision.Overwritten}); err != nil {
 		t.Errorf("RecordDecision(approved-overwrite) after migration = %v", err)
 	}
 	// New records use the new columns.
@@ -320,7 +321,7 @@ func recordApproved(t testing.TB, j *Journal, id, agent, path string, base, prop
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: id, Decision: Approved,
+	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: id, Decision: decision.Approved,
 		Files: []DecisionFile{{Path: path, Approved: proposed}}}); err != nil {
 		t.Fatal(err)
 	}
@@ -348,7 +349,7 @@ func TestJournalLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cp.State != WriteIntended || cp.Agent != "claude" || cp.Decision != Approved || cp.Kind != CheckpointWrite {
+	if cp.State != WriteIntended || cp.Agent != "claude" || cp.Decision != decision.Approved || cp.Kind != CheckpointWrite {
 		t.Errorf("Checkpoint(%d) after BeginWrite = %+v; want intended, claude, approved, write", id, cp)
 	}
 	for _, content := range [][]byte{proposed, formatted} {
@@ -385,7 +386,7 @@ func TestJournalLifecycle(t *testing.T) {
 	if err := j.RecordOutcome(ctx, "nope", []byte(`{}`), time.Time{}); !errors.Is(err, ErrNotJournaled) {
 		t.Errorf("RecordOutcome(unknown proposal) = %v; want ErrNotJournaled", err)
 	}
-	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "nope", Decision: Rejected}); !errors.Is(err, ErrNotJournaled) {
+	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "nope", Decision: decision.Rejected}); !errors.Is(err, ErrNotJournaled) {
 		t.Errorf("RecordDecision(unknown proposal) = %v; want ErrNotJournaled", err)
 	}
 	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p1", Decision: "maybe"}); err == nil {
@@ -474,8 +475,8 @@ func TestJournalCheckpointsFilter(t *testing.T) {
 		{"all newest first", CheckpointFilter{}, []int64{ids[2], ids[1], ids[0]}},
 		{"agent", CheckpointFilter{Agent: "claude"}, []int64{ids[2], ids[0]}},
 		{"path", CheckpointFilter{Path: a}, []int64{ids[1], ids[0]}},
-		{"decision", CheckpointFilter{Decision: Approved, Limit: 1}, []int64{ids[2]}},
-		{"rejected", CheckpointFilter{Decision: Rejected}, nil},
+		{"decision", CheckpointFilter{Decision: decision.Approved, Limit: 1}, []int64{ids[2]}},
+		{"rejected", CheckpointFilter{Decision: decision.Rejected}, nil},
 		{"state", CheckpointFilter{State: WriteWritten}, []int64{ids[0]}},
 		{"page", CheckpointFilter{BeforeID: ids[2], Limit: 1}, []int64{ids[1]}},
 		{"until", CheckpointFilter{Until: time.Unix(0, 1)}, nil},
@@ -658,7 +659,7 @@ func journalCycle(ctx context.Context, j *Journal, w int, dir string) error {
 		Files: []ProposalFileRecord{{Path: path, Root: dir, BaseExists: true, Base: base, Proposed: proposed}}}); err != nil {
 		return err
 	}
-	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: id, Decision: Approved,
+	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: id, Decision: decision.Approved,
 		Files: []DecisionFile{{Path: path, Approved: proposed}}}); err != nil {
 		return err
 	}

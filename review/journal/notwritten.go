@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // ErrNoAgentApproval is wrapped by NotWritten's refusal: the proposal's
@@ -29,7 +31,7 @@ func (j *Journal) NotWritten(ctx context.Context, id, why string) error {
 		if err != nil {
 			return err
 		}
-		if !Verdict(verdict).Wrote() {
+		if !decision.Verdict(verdict).Wrote() {
 			return fmt.Errorf("proposal %s ended %s: %w", id, verdict, ErrNoAgentApproval)
 		}
 		var written bool
@@ -42,9 +44,9 @@ func (j *Journal) NotWritten(ctx context.Context, id, why string) error {
 		if note != "" {
 			why += "\nThe person's note: " + note
 		}
-		if _, err := tx.Exec(`UPDATE decisions SET decision = ?, feedback = ? WHERE id = ?`, Failed, why, dec); err != nil {
+		if _, err := tx.Exec(`UPDATE decisions SET decision = ?, feedback = ? WHERE id = ?`, decision.Failed, why, dec); err != nil {
 			return err
 		}
-		return setProposalStatus(tx, id, string(Failed), why)
+		return setProposalStatus(tx, id, string(decision.Failed), why)
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Environment of TestHelperRestoreChild.
@@ -43,7 +44,7 @@ func writeTwoFiles(t *testing.T, j *Journal, a, b string, newA, newB []byte) int
 	if err := j.RecordProposal(ctx, ProposalRecord{ID: "two", Agent: "codex", Session: "s", Format: "patch", Status: "pending", Files: files}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "two", Decision: Approved, Files: approved}); err != nil {
+	if _, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "two", Decision: decision.Approved, Files: approved}); err != nil {
 		t.Fatal(err)
 	}
 	cp, err := j.BeginWrite(ctx, WriteIntent{ProposalID: "two", Files: writes})

@@ -2,11 +2,12 @@ package journal
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestJournalKeepsHunksSeen: a decision's per-hunk seen record comes back
@@ -23,12 +24,12 @@ func TestJournalKeepsHunksSeen(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	seen := []HunkSeen{{Path: path, Hunk: "0123456789ab", Seen: true}, {Path: path, Hunk: "ba9876543210", Seen: false}}
+	seen := []decision.HunkSeen{{Path: path, Hunk: "0123456789ab", Seen: true}, {Path: path, Hunk: "ba9876543210", Seen: false}}
 	for _, c := range []struct {
 		id   string
-		seen []HunkSeen
-	}{{"p1", seen}, {"p2", nil}, {"p3", []HunkSeen{}}} {
-		did, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: c.id, Decision: Rejected, Seen: c.seen})
+		seen []decision.HunkSeen
+	}{{"p1", seen}, {"p2", nil}, {"p3", []decision.HunkSeen{}}} {
+		did, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: c.id, Decision: decision.Rejected, Seen: c.seen})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +41,7 @@ func TestJournalKeepsHunksSeen(t *testing.T) {
 			t.Errorf("%s: Detail.Seen = %#v; want %#v", c.id, d.Seen, c.seen)
 		}
 	}
-	if s, n := SeenCount(seen); s != 1 || n != 2 {
+	if s, n := decision.SeenCount(seen); s != 1 || n != 2 {
 		t.Errorf("SeenCount = %d of %d; want 1 of 2", s, n)
 	}
 }
@@ -74,27 +75,12 @@ func TestJournalFromBeforeSeenOpens(t *testing.T) {
 	if d, err := j.Detail(ctx, "d1"); err != nil || d.Seen != nil {
 		t.Fatalf("Detail(d1 of a v4 journal) = seen %#v, %v; want nil (not tracked)", d.Seen, err)
 	}
-	seen := []HunkSeen{{Path: "/w/a", Hunk: "0123456789ab", Seen: false}}
-	id, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p2", Decision: Approved, Seen: seen})
+	seen := []decision.HunkSeen{{Path: "/w/a", Hunk: "0123456789ab", Seen: false}}
+	id, err := j.RecordDecision(ctx, DecisionRecord{ProposalID: "p2", Decision: decision.Approved, Seen: seen})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d, err := j.Detail(ctx, Ref(fmt.Sprintf("d%d", id))); err != nil || !reflect.DeepEqual(d.Seen, seen) {
 		t.Errorf("Detail(new decision after migration).Seen = %#v, %v; want %#v", d.Seen, err, seen)
-	}
-}
-
-// TestSeenSummaryOfARecordFromBeforeLines: a record made before lines
-// were counted (no lines in its JSON) still reads, by hunks.
-func TestSeenSummaryOfARecordFromBeforeLines(t *testing.T) {
-	var hs []HunkSeen
-	if err := json.Unmarshal([]byte(`[{"path":"/a","hunk":"0123456789ab","seen":true},{"path":"/a","hunk":"ba9876543210","seen":false}]`), &hs); err != nil {
-		t.Fatal(err)
-	}
-	if got, want := SeenSummary(hs), "1 of 2 hunks on screen (lines not recorded)"; got != want {
-		t.Errorf("SeenSummary = %q; want %q", got, want)
-	}
-	if _, _, ok := SeenLines(hs); ok {
-		t.Error("SeenLines of an old record says it counted lines")
 	}
 }

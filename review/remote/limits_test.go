@@ -8,8 +8,8 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
-	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -42,7 +42,7 @@ func TestAFarDeskCannotPinTheWindowsMemory(t *testing.T) {
 	rd.OnLost(func(err error) { lost <- err })
 	events := make(chan review.Event, 100)
 	rd.Subscribe(func(ev review.Event) { events <- ev })
-	if _, err := rd.Decide(ctx, first.ID, review.Decision{Verdict: journal.Rejected, Feedback: "no"}); err != nil {
+	if _, err := rd.Decide(ctx, first.ID, review.Decision{Verdict: decision.Rejected, Feedback: "no"}); err != nil {
 		t.Fatal(err)
 	}
 	for i := 1; i <= 3; i++ {

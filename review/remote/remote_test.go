@@ -11,6 +11,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/deskrpc/deskrpctest"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -85,20 +86,20 @@ func TestRemoteDeskMirrorsTheQueue(t *testing.T) {
 	if wantHunks := want.Files[0].Hunks(); len(hunks) != 2 || hunks[1].ID != wantHunks[1].ID {
 		t.Fatalf("hunks here %+v; want the desk's %+v", hunks, wantHunks)
 	}
-	dec := review.Decision{Verdict: journal.Partial, Hunks: map[string][]string{path: {hunks[1].ID}}}
+	dec := review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{path: {hunks[1].ID}}}
 	plan, err := rd.Plan(second.ID, dec)
 	if err != nil || plan[path] != strings.Replace(base, "i\n", "I\n", 1) {
 		t.Errorf("Plan: %q, %v; want only the second hunk applied", plan[path], err)
 	}
 	o, err := rd.Decide(reviewtest.Context(t), second.ID, dec)
-	if err != nil || o.Status != journal.Partial {
+	if err != nil || o.Status != decision.Partial {
 		t.Fatalf("Decide: %+v, %v; want partial", o, err)
 	}
 	if got := reviewtest.ReadFile(t, path); got != plan[path] {
 		t.Errorf("c.txt on the desk's machine: %q; want %q", got, plan[path])
 	}
 	await(t, events, second.ID, review.EventDecided)
-	if got, ok := rd.Outcome(second.ID); !ok || got.Status != journal.Partial {
+	if got, ok := rd.Outcome(second.ID); !ok || got.Status != decision.Partial {
 		t.Errorf("Outcome after deciding: %+v, %v", got, ok)
 	}
 	if got := rd.List(); len(got) != 1 || got[0].ID != first.ID {
@@ -120,10 +121,10 @@ func TestTwoReviewersOneDesk(t *testing.T) {
 	await(t, oneEvents, p.ID, review.EventPending)
 	await(t, twoEvents, p.ID, review.EventPending)
 
-	if _, err := one.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: journal.Rejected, Feedback: "no"}); err != nil {
+	if _, err := one.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: decision.Rejected, Feedback: "no"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := two.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: journal.Approved})
+	_, err := two.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: decision.Approved})
 	if err == nil {
 		t.Fatal("the second reviewer's decision of a decided proposal: no error")
 	}
@@ -135,7 +136,7 @@ func TestTwoReviewersOneDesk(t *testing.T) {
 	if !ok || got.State.Open() {
 		t.Errorf("the other window's proposal after the decision: %+v; want it decided", got.State)
 	}
-	if o, ok := two.Outcome(p.ID); !ok || o.Status != journal.Rejected {
+	if o, ok := two.Outcome(p.ID); !ok || o.Status != decision.Rejected {
 		t.Errorf("the other window's outcome: %+v, %v; want rejected", o, ok)
 	}
 	if len(two.List()) != 0 {
@@ -163,7 +164,7 @@ func TestRemoteStaleDecision(t *testing.T) {
 	p := local.MustPropose(t, engine.FormatWrite, "s.txt", "S\n")
 	await(t, events, p.ID, review.EventPending)
 	reviewtest.WriteFile(t, path, "someone else\n")
-	_, err := rd.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: journal.Approved})
+	_, err := rd.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: decision.Approved})
 	var se *review.StaleError
 	if !errors.As(err, &se) || len(se.Paths) != 1 || se.Paths[0] != path {
 		t.Errorf("Decide over a changed file: %v; want a StaleError naming %s", err, path)
@@ -243,14 +244,14 @@ func TestDecisionIsOneRoundTrip(t *testing.T) {
 	p := local.MustPropose(t, engine.FormatWrite, "r.txt", "R\n")
 	await(t, events, p.ID, review.EventPending)
 	before := len(cc.sent())
-	if _, err := rd.Plan(p.ID, review.Decision{Verdict: journal.Approved}); err != nil {
+	if _, err := rd.Plan(p.ID, review.Decision{Verdict: decision.Approved}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := rd.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: journal.Approved}); err != nil {
+	if _, err := rd.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: decision.Approved}); err != nil {
 		t.Fatal(err)
 	}
 	await(t, events, p.ID, review.EventDecided)
-	if o, ok := rd.Outcome(p.ID); !ok || o.Status != journal.Approved {
+	if o, ok := rd.Outcome(p.ID); !ok || o.Status != decision.Approved {
 		t.Errorf("Outcome after Decide: %+v, %v", o, ok)
 	}
 	if got, _ := rd.Get(p.ID); got.State.Open() {
@@ -282,7 +283,7 @@ func TestRemoteChangeset(t *testing.T) {
 	if !ok || cs.Key != want.Key || len(cs.Proposals) != 2 || cs.Open != 2 {
 		t.Fatalf("ChangesetOf: %+v; want the desk's %s with both proposals open", cs, want.Key)
 	}
-	res, err := rd.DecideChangeset(reviewtest.Context(t), cs.Key, review.ChangesetDecision{Verdict: journal.Approved})
+	res, err := rd.DecideChangeset(reviewtest.Context(t), cs.Key, review.ChangesetDecision{Verdict: decision.Approved})
 	if err != nil || len(res.Decided) != 2 || len(res.Skipped) != 0 {
 		t.Fatalf("DecideChangeset: %+v, %v; want both decided", res, err)
 	}
@@ -290,7 +291,7 @@ func TestRemoteChangeset(t *testing.T) {
 		if got := reviewtest.ReadFile(t, filepath.Join(local.Root, name)); got != "new\n" {
 			t.Errorf("%s after approving the changeset: %q", name, got)
 		}
-		if o, ok := rd.Outcome(ids[i]); !ok || o.Status != journal.Approved {
+		if o, ok := rd.Outcome(ids[i]); !ok || o.Status != decision.Approved {
 			t.Errorf("outcome of %s here: %+v, %v", ids[i], o, ok)
 		}
 	}
@@ -321,7 +322,7 @@ func TestRemoteHeldFailure(t *testing.T) {
 	if err := rd.Dismiss(reviewtest.Context(t), p.ID); err != nil {
 		t.Fatal(err)
 	}
-	if o := reviewtest.WaitOutcome(t, local.Desk, p.ID); o.Status != journal.Failed {
+	if o := reviewtest.WaitOutcome(t, local.Desk, p.ID); o.Status != decision.Failed {
 		t.Errorf("the agent's outcome after Dismiss: %s; want failed", o.Status)
 	}
 }

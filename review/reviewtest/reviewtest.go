@@ -13,6 +13,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -28,7 +29,7 @@ type Desk struct {
 // Options.Unattended ("" for a person). toml, if not empty, is written to
 // the workspace's .diffdesk.toml first, and trusted, so its rules apply.
 // The desk and journal close when the test ends.
-func NewDesk(t testing.TB, unattended journal.Verdict, toml string) *Desk {
+func NewDesk(t testing.TB, unattended decision.Verdict, toml string) *Desk {
 	t.Helper()
 	root := t.TempDir()
 	if toml != "" {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/ide"
-	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 	"github.com/diffdesk/diffdesk/review/workspace"
 )
@@ -48,7 +48,7 @@ func TestTheDesksOwnFilesNeedAPerson(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { os.RemoveAll(sock) })
-			c.Socket, c.Unattended = filepath.Join(sock, "desk.sock"), journal.Approved
+			c.Socket, c.Unattended = filepath.Join(sock, "desk.sock"), decision.Approved
 			c.Doors = ide.Options{ClaudeLockDir: t.TempDir(), GeminiDir: t.TempDir()}
 			b, err := Start(c)
 			if err != nil {
@@ -57,7 +57,7 @@ func TestTheDesksOwnFilesNeedAPerson(t *testing.T) {
 			defer b.Stop()
 			ctx := reviewtest.Context(t)
 			reviewtest.WriteFile(t, filepath.Join(b.Desk.Roots()[0], "plain.txt"), "a\n")
-			if p, err := b.Desk.Propose(ctx, review.Request{Format: engine.FormatWrite, Path: "plain.txt", Payload: "b\n"}); err != nil || reviewtest.WaitOutcome(t, b.Desk, p.ID).Status != journal.Approved {
+			if p, err := b.Desk.Propose(ctx, review.Request{Format: engine.FormatWrite, Path: "plain.txt", Payload: "b\n"}); err != nil || reviewtest.WaitOutcome(t, b.Desk, p.ID).Status != decision.Approved {
 				t.Fatalf("an ordinary file was not approved by the rule: %v", err)
 			}
 			for _, rel := range paths {
@@ -69,7 +69,7 @@ func TestTheDesksOwnFilesNeedAPerson(t *testing.T) {
 					t.Errorf("%s: protection %+v; want the desk's own file", rel, p.Files[0].Protected)
 				}
 				o := reviewtest.WaitOutcome(t, b.Desk, p.ID)
-				if o.Status != journal.Rejected {
+				if o.Status != decision.Rejected {
 					t.Errorf("%s under --decide approve and a rule for every path: %s; want rejected (a person is needed)", rel, o.Status)
 				}
 			}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/ide"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -38,7 +39,7 @@ type Options struct {
 	Config  string   // the user config file; config.DefaultPath() if ""
 	// Unattended, when not empty, decides without a person
 	// (review.Options.Unattended).
-	Unattended journal.Verdict
+	Unattended decision.Verdict
 	// Doors overrides where the IDE doors write their lock and discovery
 	// files (tests); the config says which doors open.
 	Doors ide.Options
@@ -66,7 +67,7 @@ type Backend struct {
 	Journal *journal.Journal
 	Socket  string // the socket's path
 	// Unattended is who decides (Options.Unattended).
-	Unattended journal.Verdict
+	Unattended decision.Verdict
 	// Interrupted lists the writes a previous desk left unfinished, as
 	// Recover settled them.
 	Interrupted []journal.Interrupted
@@ -231,9 +232,9 @@ func (b *Backend) Summary() string {
 		decides += ", except on edits these auto_approve rules approve: " + ruleOrigins(cfg.AutoApproveRules)
 	}
 	switch b.Unattended {
-	case journal.Approved:
+	case decision.Approved:
 		decides = "no person: edits a rule may approve are approved, the rest rejected"
-	case journal.Rejected:
+	case decision.Rejected:
 		decides = "no person: every edit is rejected"
 	}
 	fmt.Fprintf(&s, "diffdesk: listening on %s\nworkspaces: %v\njournal: %s\ndecisions: %s\n",

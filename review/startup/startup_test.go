@@ -11,6 +11,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/ide"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -85,7 +86,7 @@ func TestSecondDeskTouchesNothing(t *testing.T) {
 	// desk waits out the settle window before finishing it.
 	decided := make(chan error, 1)
 	go func() {
-		_, err := a.Desk.Decide(context.Background(), id, review.Decision{Verdict: journal.Approved})
+		_, err := a.Desk.Decide(context.Background(), id, review.Decision{Verdict: decision.Approved})
 		decided <- err
 	}()
 	cp := waitFor(t, func() int64 {
@@ -125,7 +126,7 @@ func TestSecondDeskTouchesNothing(t *testing.T) {
 		t.Fatalf("Decide: %v", err)
 	}
 	r := <-answered
-	if r.Outcome == nil || r.Outcome.Status != journal.Approved || r.Outcome.Checkpoint != cp {
+	if r.Outcome == nil || r.Outcome.Status != decision.Approved || r.Outcome.Checkpoint != cp {
 		t.Fatalf("the agent's answer = %+v; want approved with checkpoint %d", r.Outcome, cp)
 	}
 	if got, err := a.Journal.Checkpoint(ctx, cp); err != nil || got.State != journal.WriteWritten {
@@ -140,7 +141,7 @@ func TestSecondDeskTouchesNothing(t *testing.T) {
 // socket behind, so the next desk starts cleanly.
 func TestStartStopRemovesSocket(t *testing.T) {
 	c := testConfig(t, "0s")
-	c.Unattended = journal.Rejected
+	c.Unattended = decision.Rejected
 	b, err := Start(c)
 	if err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
@@ -78,7 +78,7 @@ func TestUntrustedRepositoryRulesStayOff(t *testing.T) {
 	if p.State != review.StatePending || p.AutoRule != "" {
 		t.Fatalf("proposal under the untrusted repo: state %s, rule %q; want pending for a person", p.State, p.AutoRule)
 	}
-	if _, err := b.Desk.Decide(context.Background(), p.ID, review.Decision{Verdict: journal.Approved}); err != nil {
+	if _, err := b.Desk.Decide(context.Background(), p.ID, review.Decision{Verdict: decision.Approved}); err != nil {
 		t.Fatal(err)
 	}
 	if got := reviewtest.ReadFile(t, filepath.Join(root, "a.txt")); got != "new\n" {
@@ -99,7 +99,7 @@ func TestUntrustedRepositoryRulesStayOff(t *testing.T) {
 	if want := "auto_approve rule at " + file + " line 5"; p.AutoRule != want {
 		t.Fatalf("after Trust: rule %q; want %q", p.AutoRule, want)
 	}
-	if o := reviewtest.WaitOutcome(t, b.Desk, p.ID); o.Status != journal.Approved {
+	if o := reviewtest.WaitOutcome(t, b.Desk, p.ID); o.Status != decision.Approved {
 		t.Fatalf("after Trust: outcome %+v; want approved", o)
 	}
 	if _, err := os.Stat(pwned); err != nil {
@@ -158,11 +158,11 @@ func TestUnsafeTrustStoreStopsStart(t *testing.T) {
 // repository's formatter still never runs.
 func TestUntrustedFormatterNeverRunsUnattended(t *testing.T) {
 	c := testConfig(t, "0s")
-	c.Unattended = journal.Approved
+	c.Unattended = decision.Approved
 	reviewtest.WriteFile(t, filepath.Join(c.Roots[0], config.FileName), hostileRepo)
 	b, root := startRepo(t, c)
 	p := proposeWrite(t, b.Desk, "a.txt", "new\n")
-	if o := reviewtest.WaitOutcome(t, b.Desk, p.ID); o.Status != journal.Approved {
+	if o := reviewtest.WaitOutcome(t, b.Desk, p.ID); o.Status != decision.Approved {
 		t.Fatalf("outcome %+v; want approved by the unattended policy", o)
 	}
 	if got := reviewtest.ReadFile(t, filepath.Join(root, "a.txt")); got != "new\n" {

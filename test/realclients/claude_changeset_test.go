@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // toolCall is one tool call a fake model asks for.
@@ -128,7 +128,7 @@ func TestClaudeIDEChangeset(t *testing.T) {
 	o2 := dk.outcome(t, 90*time.Second)
 	var ps []review.Proposal
 	for _, o := range []review.Outcome{o1, o2} {
-		if o.Status != journal.Approved {
+		if o.Status != decision.Approved {
 			t.Errorf("outcome of %s: %s; want approved", o.ID, o.Status)
 		}
 		p, ok := dk.Get(o.ID)

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 const fakeAnthropicKey = "sk-ant-fake-local-stub-0000000000000000"
@@ -41,12 +41,12 @@ func TestClaudeIDE(t *testing.T) {
 		who      person
 		terminal string // keys typed at claude's own prompt; "" = none
 		want     string // a.txt afterwards
-		status   journal.Verdict
+		status   decision.Verdict
 	}{
-		{"accept", approve(), "", "hello from the model\n", journal.Approved},
-		{"accept edited", approveAs("hello from a PERSON\n"), "", "hello from a PERSON\n", journal.ApprovedEdited},
-		{"reject", reject("no"), "", "hello\n", journal.Rejected},
-		{"answered in the terminal first", byFile(nil), "Enter", "hello from the model\n", journal.Withdrawn},
+		{"accept", approve(), "", "hello from the model\n", decision.Approved},
+		{"accept edited", approveAs("hello from a PERSON\n"), "", "hello from a PERSON\n", decision.ApprovedEdited},
+		{"reject", reject("no"), "", "hello\n", decision.Rejected},
+		{"answered in the terminal first", byFile(nil), "Enter", "hello from the model\n", decision.Withdrawn},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // clineBin returns the real cline binary of the npm package for this
@@ -245,7 +245,7 @@ func TestClineHookGivesUp(t *testing.T) {
 	if !api.toldAfterToolCall("did not decide within 3s") {
 		t.Errorf("the model was not told the person did not decide in time; cline said:\n%s", out)
 	}
-	if o := dk.outcome(t, 10*time.Second); o.Status != journal.Withdrawn {
+	if o := dk.outcome(t, 10*time.Second); o.Status != decision.Withdrawn {
 		t.Errorf("the proposal ended %s; want it withdrawn", o.Status)
 	}
 }

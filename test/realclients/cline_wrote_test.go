@@ -8,11 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // historyOf is the history's one decision: its verdict and feedback.
-func (dk *desk) historyOf(t *testing.T) (journal.Verdict, string) {
+func (dk *desk) historyOf(t *testing.T) (decision.Verdict, string) {
 	t.Helper()
 	page, err := dk.journal.History(context.Background(), journal.Filter{})
 	if err != nil {
@@ -36,11 +37,12 @@ func TestClineApprovalNotWritten(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		who       person
-		theirHook bool
+		theirHook string
 		why       string
 	}{
-		{"DiffDesk's hook blocks it", approveAs(long), false, "longer than the 6000 characters"},
-		{"their own hook blocks it after DiffDesk's", approve(), true, "Cline's tool failed"},
+		{"DiffDesk's hook blocks it", approveAs(long), "", "longer than the 6000 characters"},
+		{"their own hook blocks it after DiffDesk's", approve(), `{"overrideInput":{}}`, "Cline's tool failed"},
+		{"their own hook cancels the run after DiffDesk's", approve(), `{"cancel":true,"errorMessage":"stop"}`, "before the tool's PostToolUse hook"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
@@ -48,10 +50,10 @@ func TestClineApprovalNotWritten(t *testing.T) {
 			target := dk.writeFile(t, "a.txt", "hello\n")
 			api := fakeOpenAI(t, "editor", map[string]any{"path": target, "old_text": "hello", "new_text": "hello from the model"})
 			clineEnv(t, e, bin, api, dk.sock)
-			if tc.theirHook {
+			if tc.theirHook != "" {
 				hooks := filepath.Join(dk.root, ".cline", "hooks")
 				os.MkdirAll(hooks, 0o755)
-				os.WriteFile(filepath.Join(hooks, "PreToolUse"), []byte("#!/bin/sh\ncat >/dev/null\nprintf 'HOOK_CONTROL\\t{\"overrideInput\":{}}\\n'\n"), 0o755)
+				os.WriteFile(filepath.Join(hooks, "PreToolUse"), []byte("#!/bin/sh\ncat >/dev/null\nprintf 'HOOK_CONTROL\\t%s\\n' '"+tc.theirHook+"'\n"), 0o755)
 			}
 			out := runCline(t, e, bin, dk.root)
 			if got := readFile(t, target); got != "hello\n" {
@@ -62,11 +64,11 @@ func TestClineApprovalNotWritten(t *testing.T) {
 			}
 			deadline := time.Now().Add(10 * time.Second)
 			v, fb := dk.historyOf(t)
-			for v != journal.Failed && time.Now().Before(deadline) {
+			for v != decision.Failed && time.Now().Before(deadline) {
 				time.Sleep(100 * time.Millisecond)
 				v, fb = dk.historyOf(t)
 			}
-			if v != journal.Failed || !strings.Contains(fb, "but not written") || !strings.Contains(fb, tc.why) {
+			if v != decision.Failed || !strings.Contains(fb, "but not written") || !strings.Contains(fb, tc.why) {
 				t.Errorf("history: %s %q; want failed, approved but not written, saying %q\ncline said:\n%s", v, fb, tc.why, out)
 			}
 		})

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestGeminiIdeClient connects Gemini CLI's own IdeClient through the
@@ -58,11 +58,11 @@ func TestGeminiIdeClient(t *testing.T) {
 			t.Errorf("%s = %q; the desk must not write it (the agent does)", f, got)
 		}
 	}
-	statuses := map[journal.Verdict]int{}
+	statuses := map[decision.Verdict]int{}
 	for range 3 {
 		statuses[dk.outcome(t, 10*time.Second).Status]++
 	}
-	if statuses[journal.Approved] != 1 || statuses[journal.ApprovedEdited] != 1 || statuses[journal.Rejected] != 1 {
+	if statuses[decision.Approved] != 1 || statuses[decision.ApprovedEdited] != 1 || statuses[decision.Rejected] != 1 {
 		t.Errorf("outcomes %v; want one approved, one approved-edited, one rejected", statuses)
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/ide"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -89,18 +90,18 @@ func clients(t *testing.T, pkg string) string {
 type person func(p review.Proposal) review.Decision
 
 func approve() person {
-	return func(review.Proposal) review.Decision { return review.Decision{Verdict: journal.Approved} }
+	return func(review.Proposal) review.Decision { return review.Decision{Verdict: decision.Approved} }
 }
 
 func approveAs(text string) person {
 	return func(p review.Proposal) review.Decision {
-		return review.Decision{Verdict: journal.ApprovedEdited, Edited: map[string]string{p.Files[0].Path: text}}
+		return review.Decision{Verdict: decision.ApprovedEdited, Edited: map[string]string{p.Files[0].Path: text}}
 	}
 }
 
 func reject(why string) person {
 	return func(review.Proposal) review.Decision {
-		return review.Decision{Verdict: journal.Rejected, Feedback: why}
+		return review.Decision{Verdict: decision.Rejected, Feedback: why}
 	}
 }
 

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // ReasonLine is a reason as the status line quotes it: its first line,
@@ -28,7 +28,7 @@ func Outcome(p review.Proposal, o review.Outcome) string {
 	var b strings.Builder
 	written := WrittenBy(p, o)
 	switch o.Status {
-	case journal.Approved:
+	case decision.Approved:
 		if o.DecidedBy == review.DecidedByRule { // no person decided (real window: it read as the person's approval)
 			b.WriteString("Approved without you by the " + o.Rule + ", and " + written)
 		} else {
@@ -40,27 +40,27 @@ func Outcome(p review.Proposal, o review.Outcome) string {
 				break
 			}
 		}
-	case journal.ApprovedEdited:
+	case decision.ApprovedEdited:
 		b.WriteString("Your edited version was " + written)
-	case journal.Overwritten: // a reviewer's explicit overwrite (the protocol's decide overwrite)
+	case decision.Overwritten: // a reviewer's explicit overwrite (the protocol's decide overwrite)
 		b.WriteString("Approved over the change made on disk, as the reviewer chose, and " + written + "; what it replaced can be restored")
-	case journal.Partial:
+	case decision.Partial:
 		b.WriteString("Only the hunks left ticked were " + written)
 		if len(o.Files) > 1 {
 			b.WriteString(" (" + perFile(p, o) + ")")
 		}
-	case journal.Rejected:
+	case decision.Rejected:
 		b.WriteString("Rejected")
 		if o.Unfinished {
 			b.WriteString(" while it streamed (shown as far as it had come)")
 		}
 		b.WriteString("; nothing was written")
-	case journal.Withdrawn:
+	case decision.Withdrawn:
 		b.WriteString("The agent withdrew this proposal")
 		if o.Unfinished {
 			b.WriteString(" before it had finished sending it (shown as far as it had come)")
 		}
-	case journal.Failed:
+	case decision.Failed:
 		b.WriteString("The edit did not apply")
 	default:
 		b.WriteString(string(o.Status))
@@ -71,7 +71,7 @@ func Outcome(p review.Proposal, o review.Outcome) string {
 	b.WriteString(".")
 	switch {
 	case o.Feedback == "":
-	case o.Status == journal.Withdrawn: // the desk's reason, sent to no one
+	case o.Status == decision.Withdrawn: // the desk's reason, sent to no one
 		b.WriteString(" Why: " + ReasonLine(o.Feedback))
 	case p.VerdictOnly:
 		b.WriteString(" " + p.Agent + " was told only the verdict (its IDE door carries no reason); your reason is kept in the history: " + ReasonLine(o.Feedback))

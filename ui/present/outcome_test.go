@@ -5,7 +5,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/checker"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // TestOutcomeTextEndsTheReason: the reason on the status line ends as a
@@ -13,24 +13,24 @@ import (
 // agent: wrong func 2 comment(s) sent with it."), and a reason of several
 // lines shows its first, not a status line lines high.
 func TestOutcomeTextEndsTheReason(t *testing.T) {
-	cs := []journal.Comment{{Text: "x"}, {Text: "y"}}
+	cs := []decision.Comment{{Text: "x"}, {Text: "y"}}
 	for _, c := range []struct {
 		o    review.Outcome
 		want string
 	}{
-		{review.Outcome{Status: journal.Rejected, Feedback: "wrong func", Comments: cs},
+		{review.Outcome{Status: decision.Rejected, Feedback: "wrong func", Comments: cs},
 			"Rejected; nothing was written. Reason sent to the agent: wrong func. 2 comment(s) sent with it."},
-		{review.Outcome{Status: journal.Rejected, Feedback: "Why this?"},
+		{review.Outcome{Status: decision.Rejected, Feedback: "Why this?"},
 			"Rejected; nothing was written. Reason sent to the agent: Why this?"},
-		{review.Outcome{Status: journal.Rejected, Feedback: "too broad\nsplit it into two steps"},
+		{review.Outcome{Status: decision.Rejected, Feedback: "too broad\nsplit it into two steps"},
 			"Rejected; nothing was written. Reason sent to the agent: too broad …"},
 		// A withdrawal's reason is the desk's, sent to no one (real window:
 		// "Reason sent to the agent: the agent disconnected").
-		{review.Outcome{Status: journal.Withdrawn, Feedback: "the agent disconnected"},
+		{review.Outcome{Status: decision.Withdrawn, Feedback: "the agent disconnected"},
 			"The agent withdrew this proposal. Why: the agent disconnected."},
 		// A reviewer's overwrite over the protocol is said as what it was,
 		// not as the raw status.
-		{review.Outcome{Status: journal.Overwritten, Checkpoint: 4},
+		{review.Outcome{Status: decision.Overwritten, Checkpoint: 4},
 			"Approved over the change made on disk, as the reviewer chose, and written; what it replaced can be restored (checkpoint 4)."},
 	} {
 		if got := Outcome(review.Proposal{}, c.o); got != c.want {
@@ -43,11 +43,11 @@ func TestOutcomeTextEndsTheReason(t *testing.T) {
 // only the verdict, the note says nothing of telling the agent; with no
 // new problem there is no note.
 func TestProblemsNoteThroughAnIDEDoor(t *testing.T) {
-	o := review.Outcome{Status: journal.Approved, Files: []review.FileOutcome{{NewProblems: []checker.Problem{{Line: 4, Source: "gofmt", Message: "missing condition"}, {Source: "vet", Message: "x"}}}}}
+	o := review.Outcome{Status: decision.Approved, Files: []review.FileOutcome{{NewProblems: []checker.Problem{{Line: 4, Source: "gofmt", Message: "missing condition"}, {Source: "vet", Message: "x"}}}}}
 	if got, want := Problems(review.Proposal{VerdictOnly: true}, o), " The checkers found 2 new problem(s) in what was written (line 4, gofmt: missing condition)."; got != want {
 		t.Errorf("Problems = %q; want %q", got, want)
 	}
-	if got := Problems(review.Proposal{}, review.Outcome{Status: journal.Approved, Files: []review.FileOutcome{{}}}); got != "" {
+	if got := Problems(review.Proposal{}, review.Outcome{Status: decision.Approved, Files: []review.FileOutcome{{}}}); got != "" {
 		t.Errorf("Problems with no problem = %q; want none", got)
 	}
 }
@@ -56,8 +56,8 @@ func TestProblemsNoteThroughAnIDEDoor(t *testing.T) {
 // comments are said to be sent where the door carries none; elsewhere they
 // are.
 func TestOutcomeTextThroughAVerdictOnlyDoor(t *testing.T) {
-	cs := []journal.Comment{{Text: "x"}, {Text: "y"}}
-	o := review.Outcome{Status: journal.Rejected, Feedback: "wrong func", Comments: cs}
+	cs := []decision.Comment{{Text: "x"}, {Text: "y"}}
+	o := review.Outcome{Status: decision.Rejected, Feedback: "wrong func", Comments: cs}
 	ide := review.Proposal{Agent: "gemini-cli", VerdictOnly: true}
 	if got, want := Outcome(ide, o), "Rejected; nothing was written. gemini-cli was told only the verdict (its IDE door carries no reason); your reason is kept in the history: wrong func. 2 comment(s) kept in the history, not sent: the IDE door carries none."; got != want {
 		t.Errorf("through an IDE door:\n got %q\nwant %q", got, want)

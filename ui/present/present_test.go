@@ -10,7 +10,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/checker"
 	"github.com/diffdesk/diffdesk/review/config"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 var protection = config.Protection{Pattern: ".envrc", Origin: "built-in", Reason: "runs when you enter the directory"}
@@ -88,7 +88,7 @@ func TestBadge(t *testing.T) {
 func TestFileState(t *testing.T) {
 	stale := review.Proposal{Files: []review.File{{}, {Disk: atomicfile.Snapshot{Path: "/w/b"}}}}
 	held := review.Proposal{State: review.StateFailed, Held: true}
-	o := func(s journal.Verdict) *review.Outcome { return &review.Outcome{Status: s} }
+	o := func(s decision.Verdict) *review.Outcome { return &review.Outcome{Status: s} }
 	for _, c := range []struct {
 		name string
 		tf   TreeFile
@@ -106,10 +106,10 @@ func TestFileState(t *testing.T) {
 		{"held", TreeFile{File: review.ChangesetFile{State: review.StateFailed}, Proposal: &held}, "pick lines", Warning},
 		{"withdrawn", TreeFile{File: review.ChangesetFile{State: review.StateWithdrawn}}, "withdrawn", Muted},
 		{"reported, no outcome", TreeFile{File: review.ChangesetFile{State: review.StateReported}}, "decided", Muted},
-		{"approved", TreeFile{File: review.ChangesetFile{State: review.StateReported}, Outcome: o(journal.Approved)}, "approved", Success},
-		{"partial", TreeFile{File: review.ChangesetFile{State: review.StateReported}, Outcome: o(journal.Partial)}, string(journal.Partial), Success},
-		{"rejected", TreeFile{File: review.ChangesetFile{State: review.StateReported}, Outcome: o(journal.Rejected)}, "rejected", Danger},
-		{"withdrawn outcome", TreeFile{File: review.ChangesetFile{State: review.StateReported}, Outcome: o(journal.Withdrawn)}, string(journal.Withdrawn), Muted},
+		{"approved", TreeFile{File: review.ChangesetFile{State: review.StateReported}, Outcome: o(decision.Approved)}, "approved", Success},
+		{"partial", TreeFile{File: review.ChangesetFile{State: review.StateReported}, Outcome: o(decision.Partial)}, string(decision.Partial), Success},
+		{"rejected", TreeFile{File: review.ChangesetFile{State: review.StateReported}, Outcome: o(decision.Rejected)}, "rejected", Danger},
+		{"withdrawn outcome", TreeFile{File: review.ChangesetFile{State: review.StateReported}, Outcome: o(decision.Withdrawn)}, string(decision.Withdrawn), Muted},
 	} {
 		if got, tone := FileState(c.tf); got != c.want || tone != c.tone {
 			t.Errorf("%s: FileState = %q, %s; want %q, %s", c.name, got, tone, c.want, c.tone)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // Badge is the state badge a proposal shows in the queue, and its colour;
@@ -92,11 +92,11 @@ func FileState(t TreeFile) (string, Tone) {
 		return "decided", Muted
 	}
 	switch o.Status {
-	case journal.Partial:
+	case decision.Partial:
 		return partialFile(*o, f.Path)
-	case journal.Approved, journal.ApprovedEdited:
+	case decision.Approved, decision.ApprovedEdited:
 		return string(o.Status), Success
-	case journal.Rejected, journal.Failed, journal.Stale:
+	case decision.Rejected, decision.Failed, decision.Stale:
 		return string(o.Status), Danger
 	}
 	return string(o.Status), Muted
@@ -120,12 +120,12 @@ func partialFile(o review.Outcome, path string) (string, Tone) {
 		case 0:
 			return "not written", Muted
 		case n:
-			return string(journal.Approved), Success
+			return string(decision.Approved), Success
 		default:
 			return fmt.Sprintf("partial %d of %d", acc, n), Success
 		}
 	}
-	return string(journal.Partial), Success
+	return string(decision.Partial), Success
 }
 
 // TicksNote is what the tree adds to a waiting file's state when the

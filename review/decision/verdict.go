@@ -1,6 +1,9 @@
-package journal
+package decision
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Verdict is how a proposal ended: what the person (or a rule) decided, or
 // what happened instead. It is the one decision vocabulary, from the
@@ -36,14 +39,12 @@ func (v Verdict) Wrote() bool {
 // deciding (the others happen to a proposal).
 func (v Verdict) Decidable() bool { return v.Wrote() || v == Rejected }
 
+// Verdicts lists every verdict, in the order errors name them.
+func Verdicts() []Verdict { return slices.Clone(verdicts) }
+
 // Valid reports whether v is one of the verdicts.
 func (v Verdict) Valid() bool {
-	for _, w := range verdicts {
-		if v == w {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(verdicts, v)
 }
 
 // ParseVerdict reads a decision as people and protocols spell it: a verdict
