@@ -95,7 +95,7 @@ type entry struct {
 	check     *checkRun // the check of the proposed text under way or last finished; nil if none
 	format    *checkRun // the search for formatting-only hunks under way (formatcheck.go); nil if none
 	watched   bool      // its files are watched for changes on disk (staleWatcher)
-	// heldFailure is the failure as it was held (Proposal.Held): what
+	// heldFailure is the failure as it was held (StateHeld): what
 	// Dismiss sends, whatever placing blocks changed since.
 	heldFailure string
 }
