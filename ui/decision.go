@@ -71,6 +71,9 @@ type seenState struct {
 	seen       map[string]bool
 	unseenOK   bool
 	seenBefore map[string]map[string]map[string]bool
+	// linesBefore keeps, per proposal shown before, the hunks shown only
+	// in part: path → id → changed lines on screen (seen.go).
+	linesBefore map[string]map[string]map[string]int
 }
 
 // leftBehind is what stays of the proposals left undecided while another

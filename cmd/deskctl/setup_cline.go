@@ -36,7 +36,7 @@ func init() {
 			"Without a desk, or when deskctl cannot run, the edit is blocked. " +
 			"An approval Cline then does not write (blocked, failed, the run cancelled) is recorded as failed in the history, not approved. " +
 			"Shell commands that write files (run_commands) are not edits and are not shown: run cline --auto-approve false for Cline to ask about them itself.",
-		ownFallback: true,
+		ownFallback: true, whole: true,
 		targets: func(env setupEnv) ([]setupTarget, error) {
 			dir := clineHookDir(env.home, env.project)
 			var targets []setupTarget
