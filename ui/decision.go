@@ -342,18 +342,18 @@ func (d *detail) showKeyboard() {
 
 // showKeyboardFor is showKeyboard with f focused.
 func (d *detail) showKeyboardFor(f fyne.Focusable) {
+	k, what := present.TextBox, ""
 	switch {
 	case d.w.typing != nil && (f == nil || f == d.w.typing.box):
-		d.line.setKeyboard("Keys: typing in " + d.w.typing.what + " (Esc closes it)")
+		k, what = present.Typing, d.w.typing.what
 	case f == nil:
-		d.line.setKeyboard("Keys: review (? lists them)")
+		k = present.ReviewKeys
 	case d.rejectDialog != nil && f == fyne.Focusable(d.rejectEntry):
-		d.line.setKeyboard("Keys: typing in the reject box (Ctrl+Enter rejects, Esc closes it)")
+		k = present.RejectBox
 	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):
-		d.line.setKeyboard("Keys: typing in the editor (Esc: back to the review keys)")
-	default:
-		d.line.setKeyboard("Keys: typing in a text box")
+		k = present.Editor
 	}
+	d.line.setKeyboard(present.Keyboard(k, what))
 }
 
 // unseen lists the files of the shown proposal never on screen.

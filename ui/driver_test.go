@@ -287,6 +287,17 @@ func (b barDriver) Click(label string) {
 	b.h.t.Fatalf("no button %q in the bar: %q", label, b.Buttons())
 }
 
+// Button is the label of the bar's visible button starting with prefix
+// ("" when none shows).
+func (b barDriver) Button(prefix string) string {
+	for _, s := range b.Buttons() {
+		if strings.HasPrefix(s, prefix) {
+			return s
+		}
+	}
+	return ""
+}
+
 // ViewOptionsOpen reports whether the View button's pop-up is open.
 func (b barDriver) ViewOptionsOpen() bool { return b.h.win.detail.bar.viewOptions.Visible() }
 
