@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 
-	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/decision"
 )
 
@@ -45,9 +43,13 @@ func (d *Desk) AgentWrote(ctx context.Context, id, note string) (Outcome, error)
 	if !o.AgentWrites || !o.Status.Wrote() {
 		return Outcome{}, fmt.Errorf("proposal %s (%s): %w", id, o.Status, ErrNotAgentWrite)
 	}
+	roots := map[string]string{}
+	for _, f := range e.p.Files {
+		roots[f.Path] = f.Root
+	}
 	var missing []string
 	for _, f := range o.Files {
-		if !holdsFinal(f) {
+		if !d.holdsFinal(f, roots[f.Path]) {
 			missing = append(missing, Printable(f.Path))
 		}
 	}
@@ -74,14 +76,16 @@ func (d *Desk) AgentWrote(ctx context.Context, id, note string) (Outcome, error)
 	return o, nil
 }
 
-// holdsFinal reports whether f's file is as the outcome says it ends:
-// gone for a deletion, else holding FinalSHA256.
-func holdsFinal(f FileOutcome) bool {
-	b, err := os.ReadFile(f.Path)
+// holdsFinal reports whether f's file (under root) is as the outcome says
+// it ends: gone for a deletion, else holding FinalSHA256. It is read as
+// every file is (readDisk): the agent chose what is there by now, and a
+// FIFO or a link to /dev/zero is not a file that holds the approved text.
+func (d *Desk) holdsFinal(f FileOutcome, root string) bool {
+	s, err := d.readDisk(f.Path, root)
 	if f.Deleted {
-		return errors.Is(err, os.ErrNotExist)
+		return err == nil && !s.Exists
 	}
-	return err == nil && atomicfile.Hash(b) == f.FinalSHA256
+	return err == nil && s.Exists && s.SHA256 == f.FinalSHA256
 }
 
 // joinPaths names paths in a sentence: "a", "a and b", "a, b and c".

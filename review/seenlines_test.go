@@ -80,3 +80,33 @@ func TestDecideRefusesBadSeenLines(t *testing.T) {
 		}
 	}
 }
+
+// TestSeenLinesCountAtMostTheHunk: a window (or any reviewer's connection)
+// claiming more lines on screen than a hunk changes is recorded as the
+// hunk's own count, so no sum over the record says more was seen than was
+// there, nor overflows.
+func TestSeenLinesCountAtMostTheHunk(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	reviewtest.WriteFile(t, filepath.Join(d.Root, "app.go"), seenBase)
+	p := d.MustPropose(t, engine.FormatWrite, "app.go", seenProposed)
+	hs := p.Files[0].Hunks()
+	const huge = int(^uint(0) >> 1)
+	d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved, Seen: map[string][]string{},
+		SeenLines: map[string]map[string]int{"app.go": {hs[0].ID: huge, hs[1].ID: huge}}})
+	page, err := d.Journal.History(context.Background(), journal.Filter{})
+	if err != nil || len(page.Entries) != 1 {
+		t.Fatalf("History = %+v, %v", page, err)
+	}
+	det, err := d.Journal.Detail(context.Background(), page.Entries[0].Ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range det.Seen {
+		if h.LinesSeen != h.Lines || h.Seen {
+			t.Errorf("hunk %s recorded %d of %d lines seen (whole: %v); want %d, not whole", h.Hunk, h.LinesSeen, h.Lines, h.Seen, h.Lines)
+		}
+	}
+	if never, total, ok := decision.SeenLines(det.Seen); !ok || never != 0 || total != review.HunkLines(hs[0])+review.HunkLines(hs[1]) {
+		t.Errorf("SeenLines = %d never of %d (%v); want 0 of the hunks' lines", never, total, ok)
+	}
+}

@@ -21,7 +21,7 @@ func TestANeverDoesNothingSilently(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.desk.Feed(p.ID, "x\n")
-	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
+	h.until("the stream shows", func() bool { return h.Shown() == p.ID && strings.Contains(h.Header(), "streaming") })
 	h.press('a')
 	if !strings.Contains(h.Message(), "Still streaming") {
 		t.Errorf("a while streaming: message %q; want it to say the proposal still streams", h.Message())

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -65,6 +66,7 @@ func compareBindings() []compareBinding {
 			c.step(c.view.JumpMoved, "No moved lines here: moved blocks are the teal lines.")
 		}},
 		{'/', "search both sides (Ctrl+F too)", func(c *Compare) { c.view.ShowSearch() }},
+		{'g', "go to line (of the new file)", func(c *Compare) { c.showGoToLine() }},
 		{'q', "close", func(c *Compare) { c.Win.Close() }},
 		{'?', "show these keys", func(c *Compare) { c.showKeys() }},
 	}
@@ -72,7 +74,12 @@ func compareBindings() []compareBinding {
 
 // compareRefused are the review window's keys that decide, tick or edit
 // (keys.go): in a comparison they only say it is read-only.
-const compareRefused = "asStrRAeHxc uJvnp[]g123456789"
+const compareRefused = "asStrRAeHxc 123456789"
+
+// compareElsewhere are the review window's keys that go to other files or
+// proposals, or read the review's record (keys.go): a comparison has one
+// pair of files.
+const compareElsewhere = "uJvnp[]"
 
 // NewCompare opens the comparison of old and new in a window of a; note,
 // when not "", is said above the diff (e.g. bytes that are not UTF-8).
@@ -157,6 +164,10 @@ func (c *Compare) TypeKey(r rune) bool {
 		c.say(compareReadOnly)
 		return true
 	}
+	if strings.ContainsRune(compareElsewhere, r) {
+		c.say(fmt.Sprintf("%c works in the review: a comparison shows one pair of files and has no proposals.", r))
+		return true
+	}
 	return false
 }
 
@@ -235,6 +246,35 @@ func (c *Compare) bindKeys() {
 			c.view.ShowSearch()
 		}
 	}
+}
+
+// showGoToLine asks for a line of the new file and goes to it (g).
+func (c *Compare) showGoToLine() {
+	n := c.view.Lines()
+	if n == 0 {
+		c.say("The new file has no lines to go to.")
+		return
+	}
+	entry := widget.NewEntry()
+	entry.SetPlaceHolder(fmt.Sprintf("1–%d", n))
+	var d dialog.Dialog
+	goTo := func() {
+		d.Hide()
+		line, err := strconv.Atoi(strings.TrimSpace(entry.Text))
+		if err != nil || !c.view.GoToLine(line) {
+			c.say(fmt.Sprintf("No line %q to go to: g, then a line number from 1 to %d.", strings.TrimSpace(entry.Text), n))
+		}
+		c.updateCounter()
+		c.Win.Canvas().Unfocus()
+	}
+	entry.OnSubmitted = func(string) { goTo() }
+	d = dialog.NewCustomConfirm("Go to line", "Go", "Cancel", container.NewVBox(widget.NewLabel(fmt.Sprintf("Line of the new file (1–%d):", n)), entry), func(ok bool) {
+		if ok {
+			goTo()
+		}
+	}, c.Win)
+	d.Show()
+	c.Win.Canvas().Focus(entry)
 }
 
 // showKeys lists the comparison's keys in a dialog.

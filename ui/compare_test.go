@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 // newCompareHarness opens the comparison window of old and new on Fyne's
@@ -42,11 +43,17 @@ func TestCompareIsReadOnly(t *testing.T) {
 	if len(hunks) != 2 || !v.ReadOnly {
 		t.Fatalf("hunks %v, read-only %v; want two, read-only", hunks, v.ReadOnly)
 	}
-	for _, r := range "asStrReHxcuJvnp[]g1 A" {
+	for _, r := range "asStrReHxc1 A" {
 		c.message.SetText("")
 		typeInto(c, string(r))
 		if c.Message() != compareReadOnly {
 			t.Errorf("key %q: message %q; want the read-only note", r, c.Message())
+		}
+	}
+	for _, r := range "uJvnp[]" {
+		typeInto(c, string(r))
+		if !strings.Contains(c.Message(), "one pair of files") {
+			t.Errorf("key %q: message %q; want it to say a comparison has one pair of files", r, c.Message())
 		}
 	}
 	if v.Editor() != nil {
@@ -93,6 +100,16 @@ func TestCompareKeys(t *testing.T) {
 	typeInto(c, "z")
 	if (folds == 0) == (c.View().Folds() == 0) {
 		t.Errorf("z left the folds at %d (from %d)", c.View().Folds(), folds)
+	}
+	typeInto(c, "g")
+	entry, ok := c.Win.Canvas().Focused().(*widget.Entry)
+	if !ok {
+		t.Fatal("g opened no line box")
+	}
+	test.Type(entry, "51")
+	entry.OnSubmitted(entry.Text)
+	if got := c.counter.Text; !strings.Contains(got, "2 of 2") {
+		t.Errorf("counter %q after g 51; want it at change 2 of 2", got)
 	}
 	typeInto(c, "/")
 	if !c.View().Searching() {

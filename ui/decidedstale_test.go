@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"fyne.io/fyne/v2/test"
-
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
@@ -24,13 +22,12 @@ func TestDecidedStaleShowsWhatWasWritten(t *testing.T) {
 	h.write("list.txt", base)
 	p := h.propose("claude-code", "s1", engine.FormatSearchReplace, "list.txt", srBlock("line b\n", "line B\n"))
 	h.win.Select(p.ID)
-	d := h.win.detail
 	h.write("list.txt", strings.Replace(base, "line z\n", "line Z by hand\n", 1))
 	h.until("the proposal turns stale", func() bool { pp, _ := h.desk.Get(p.ID); return pp.State == review.StateStale })
 	h.settle()
-	test.Tap(tappables(d.staleShow)[1])
-	if d.staleShow.Selected != present.StaleDisk {
-		t.Fatalf("stale view %q; want %q", d.staleShow.Selected, present.StaleDisk)
+	h.Diff().Show(present.StaleDisk)
+	if got := h.Diff().Showing(); got != present.StaleDisk {
+		t.Fatalf("stale view %q; want %q", got, present.StaleDisk)
 	}
 	h.press('a')
 	o := h.outcome(p.ID)
@@ -38,11 +35,11 @@ func TestDecidedStaleShowsWhatWasWritten(t *testing.T) {
 		t.Fatalf("a: %s, list.txt %q; want the merge approved and written", o.Status, h.read("list.txt"))
 	}
 	h.settle()
-	hs := d.view.Hunks()
+	hs := h.win.View().Hunks()
 	if len(hs) != 1 || hs[0].Change.A0 != 1 || hs[0].Change.B0 != 1 {
 		t.Errorf("decided view's hunks %+v; want the one change the write made, line b → line B (line 2)", hs)
 	}
-	if d.staleShow.Visible() {
+	if h.Diff().Showing() != "" {
 		t.Error("the stale views' choice still shows on the decided proposal")
 	}
 }

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -73,6 +71,9 @@ type seenState struct {
 	seen       map[string]bool
 	unseenOK   bool
 	seenBefore map[string]map[string]map[string]bool
+	// linesBefore keeps, per proposal shown before, the hunks shown only
+	// in part: path → id → changed lines on screen (seen.go).
+	linesBefore map[string]map[string]map[string]int
 }
 
 // leftBehind is what stays of the proposals left undecided while another
@@ -121,7 +122,12 @@ func newDetail(w *Window) *detail {
 	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	d.failure.Wrapping = fyne.TextWrapWord
 	d.pick = newPicker(d)
-	d.inter = newInterdiffView(d)
+	d.inter = newInterdiffView(interdiffDeps{interdiff: w.desk.Interdiff, say: d.say, open: func(title string, body fyne.CanvasObject) {
+		dlg := dialog.NewCustom(title, "Close (Esc)", body, w.Win)
+		dlg.Resize(w.Win.Canvas().Size().Subtract(fyne.NewSize(80, 80)))
+		w.setCloser(dlg, nil)
+		dlg.Show()
+	}})
 	d.loose.box.Add(d.pick.looseMark)
 	d.failureScroll = container.NewVScroll(container.NewVBox(d.pick.box, d.failure))
 	d.empty = widget.NewLabel("No proposals waiting.")
@@ -321,194 +327,8 @@ func (d *detail) refreshFiles() {
 	vis(d.files, !d.tree.shown())
 }
 
-// NextHunk goes to the next change, on into the next file (j).
-func (d *detail) NextHunk() {
-	defer d.updateCounter()
-	if d.view.NextHunk() {
-		return
-	}
-	if d.file+1 >= len(d.p.Files) || d.outcome != nil {
-		d.tree.step(1, false) // on into the changeset's next proposal
-		return
-	}
-	d.files.SetSelected(d.p.Files[d.file+1].Rel) // selectFile: opens at its first change
-}
-
-// PrevHunk goes to the previous change, back into the previous file (k).
-func (d *detail) PrevHunk() {
-	defer d.updateCounter()
-	if d.view.PrevHunk() {
-		return
-	}
-	if d.file == 0 || d.outcome != nil {
-		d.tree.step(-1, true) // back into the changeset's previous proposal
-		return
-	}
-	d.files.SetSelected(d.p.Files[d.file-1].Rel) // selectFile
-	d.view.LastHunk()
-}
-
-// NextFile shows the next file of a multi-file proposal (]).
-func (d *detail) NextFile() { d.stepFile(1) }
-
-// PrevFile shows the previous file of a multi-file proposal ([).
-func (d *detail) PrevFile() { d.stepFile(-1) }
-
-func (d *detail) stepFile(dir int) {
-	if d.tree.step(dir, false) {
-		return
-	}
-	switch i := d.file + dir; {
-	case d.id == "" || len(d.p.Files) < 2:
-		d.say("This proposal has one file.")
-	case i < 0:
-		d.say("This is the first file of the proposal.")
-	case i >= len(d.p.Files):
-		d.say("This is the last file of the proposal.")
-	default:
-		d.files.SetSelected(d.p.Files[i].Rel) // selectFile: opens at its first change
-	}
-}
-
-// ToggleHunk ticks or unticks the hunk j and k went to (Space), as a click
-// on its toggle in the gutter does.
-func (d *detail) ToggleHunk() {
-	k := d.view.CurrentHunk()
-	switch {
-	case !d.canDecide() || d.editing || anyStale(d.p) || len(d.view.Hunks()) == 0:
-		d.say("No hunks to tick here.")
-	case k < 0:
-		d.say("No current hunk: j goes to the next one.")
-	case !d.view.CurrentOnScreen(): // scrolled away: never tick what the person does not see
-		d.say(fmt.Sprintf("Hunk %d, the current one, is off screen: j or k goes to one on screen, then Space ticks or unticks it.", k+1))
-	default:
-		d.view.ToggleHunk(k) // OnHunkToggled keeps the choice and updates the bar
-	}
-}
-
-// ApproveSelected writes only the ticked hunks (s); with every hunk ticked
-// it says that a approves them all.
-func (d *detail) ApproveSelected() {
-	switch {
-	case !d.canDecide() || d.editing || anyStale(d.p):
-		d.say("Approving selected hunks needs a waiting proposal, outside edit mode and not stale.")
-	case !d.someRejected():
-		d.say("Every hunk is ticked: Space unticks the current one; a approves them all.")
-	default:
-		d.ApprovePartial()
-	}
-}
-
-// ShowGoToLine asks for a line of the right side and scrolls to it (g).
-func (d *detail) ShowGoToLine() {
-	if d.id == "" || !d.view.Visible() || d.editing {
-		return
-	}
-	n := d.view.Lines()
-	var dlg dialog.Dialog
-	hint := widget.NewLabel("")
-	d.lineHint = hint
-	submit := func() bool {
-		line, err := strconv.Atoi(strings.TrimSpace(d.lineEntry.Text))
-		if err != nil || !d.view.GoToLine(line) {
-			hint.SetText(fmt.Sprintf("Type a line number from 1 to %d.", n))
-			return false
-		}
-		dlg.Hide()
-		d.updateCounter()
-		return true
-	}
-	d.lineEntry = newDialogEntry(false, func() { dlg.Hide() }, func() { submit() })
-	d.lineEntry.SetPlaceHolder(fmt.Sprintf("1–%d", n))
-	d.lineEntry.OnChanged = func(s string) { hint.SetText(lineHintFor(strings.TrimSpace(s), n)) }
-	body := container.NewVBox(widget.NewLabel(fmt.Sprintf("Line of %s (right side, 1–%d):", d.cur().Rel, n)), d.lineEntry, hint)
-	dlg = dialog.NewCustomConfirm("Go to line", "Go", "Cancel", body, func(ok bool) {
-		// Go has closed the dialog: a line not in the file is said on the
-		// message line (in the closed dialog's hint, nothing was seen).
-		if ok && !submit() {
-			d.say(fmt.Sprintf("No line %q to go to: g, then a line number from 1 to %d.", strings.TrimSpace(d.lineEntry.Text), n))
-		}
-	}, d.w.Win)
-	d.w.setCloser(dlg, nil)
-	dlg.Show()
-	d.w.Win.Canvas().Focus(d.lineEntry)
-	d.showKeyboard()
-}
-
-// lineHintFor says, as it is typed, what is wrong with s as a line of a
-// text of n lines; "" when nothing is.
-func lineHintFor(s string, n int) string {
-	line, err := strconv.Atoi(s)
-	switch {
-	case s == "":
-		return ""
-	case strings.Trim(s, "0123456789") != "" || err != nil:
-		return fmt.Sprintf("Only digits: a line number from 1 to %d.", n)
-	case line < 1 || line > n:
-		return fmt.Sprintf("No line %d: the file has lines 1 to %d.", line, n)
-	}
-	return ""
-}
-
 // say shows a brief answer to a key under the decision bar ("" clears it).
 func (d *detail) say(s string) { d.line.say(s) }
-
-// updateCounter says which hunk of the shown file j and k went to, and
-// shows the loose match that placed it, if any.
-func (d *detail) updateCounter() { d.line.setCounter(d.counterText()) }
-
-// counterText is the counter's line for the view as it is.
-func (d *detail) counterText() string {
-	if d.view.Opening() { // a big diff is being computed: OnOpened comes back
-		return "diffing…"
-	}
-	d.updateLoose()
-	d.updateChecks()
-	k, n, faded := d.view.HunkCount()
-	above := d.view.HunksAbove()
-	hidden := ""
-	if faded > 0 {
-		// The person must know the faded hunks are still part of the decision.
-		hidden = fmt.Sprintf(" (+%d whitespace-only, faded: approved too unless unticked)", faded)
-	}
-	var s string
-	switch {
-	case d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming:
-		return ""
-	case n+faded == 0 && len(d.p.Files) > 0 && present.StaleFromStart(d.cur()) && d.staleShow.Selected == present.StaleDisk:
-		s = "not known: the agent read a version this desk never had"
-	case n+faded == 0:
-		s = "no changes"
-	default:
-		s = present.HunkWhere(k, above, 0, n) + hidden
-	}
-	if t := d.tree.counter(k, above, n); t != "" && n+faded > 0 {
-		s = t + hidden
-	} else if nf := len(d.p.Files); nf > 1 {
-		s = fmt.Sprintf("%s · file %d of %d", s, d.file+1, nf)
-	}
-	return s + d.trivialSummary()
-}
-
-// updateLoose shows the loose-match card for the hunk j and k went to in
-// the proposal's own diff (base against proposal, or the person's edit of
-// it); a stale view diffs other texts, and a decided proposal's view
-// shows what happened.
-func (d *detail) updateLoose() {
-	was := d.loose.box.Visible()
-	defer func() {
-		if d.loose.box.Visible() != was {
-			d.content.Refresh() // the card comes or goes above the diff
-		}
-	}()
-	k, hs := d.view.CurrentHunk(), d.view.Hunks()
-	if d.id == "" || d.outcome != nil || d.p.State != review.StatePending || len(d.p.Files) == 0 ||
-		d.cur().Stale() || !d.view.Visible() || k < 0 || k >= len(hs) {
-		d.loose.show(engine.Match{}, false)
-		return
-	}
-	d.loose.show(looseMatchAt(d.cur(), hs[k]))
-}
 
 // showKeyboard says who has the keyboard: the editor, a text box, or the
 // window's keys.
@@ -522,18 +342,18 @@ func (d *detail) showKeyboard() {
 
 // showKeyboardFor is showKeyboard with f focused.
 func (d *detail) showKeyboardFor(f fyne.Focusable) {
+	k, what := present.TextBox, ""
 	switch {
 	case d.w.typing != nil && (f == nil || f == d.w.typing.box):
-		d.line.setKeyboard("Keys: typing in " + d.w.typing.what + " (Esc closes it)")
+		k, what = present.Typing, d.w.typing.what
 	case f == nil:
-		d.line.setKeyboard("Keys: review (? lists them)")
+		k = present.ReviewKeys
 	case d.rejectDialog != nil && f == fyne.Focusable(d.rejectEntry):
-		d.line.setKeyboard("Keys: typing in the reject box (Ctrl+Enter rejects, Esc closes it)")
+		k = present.RejectBox
 	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):
-		d.line.setKeyboard("Keys: typing in the editor (Esc: back to the review keys)")
-	default:
-		d.line.setKeyboard("Keys: typing in a text box")
+		k = present.Editor
 	}
+	d.line.setKeyboard(present.Keyboard(k, what))
 }
 
 // unseen lists the files of the shown proposal never on screen.
@@ -545,20 +365,6 @@ func (d *detail) unseen() []string {
 		}
 	}
 	return out
-}
-
-// selectFile switches the view to another file of the proposal.
-func (d *detail) selectFile(rel string) {
-	for i, f := range d.p.Files {
-		if f.Rel == rel && i != d.file {
-			d.clickedAt = nil
-			d.saveFileState()
-			d.file = i
-			d.shownKey = ""
-			d.render()
-			d.tree.refresh()
-		}
-	}
 }
 
 // saveFileState keeps the shown file's edits and hunk choices.
@@ -575,195 +381,6 @@ func (d *detail) saveFileState() {
 
 func (d *detail) cur() review.File { return d.p.Files[d.file] }
 func (d *detail) curPath() string  { return d.p.Files[d.file].Path }
-
-// render draws the shown file as the proposal's state requires; it rebuilds
-// the view only when what it shows changed (a recheck that changes nothing
-// keeps the person's hunk choices and scroll position).
-func (d *detail) render() {
-	// The header's notes come and go: lay the pane out again, or the diff
-	// keeps the place the last proposal's header took. Not for each chunk
-	// of a stream already on show (no note while it streams): refreshing
-	// the whole pane was most of a chunk's UI work (issue 28).
-	if !(d.p.State == review.StateStreaming && d.shownKey == "stream") {
-		defer d.content.Refresh()
-	}
-	d.staleShow.Hide() // renderProposal shows it for a stale file
-	p := d.p
-	d.head.show(p)
-	if d.file >= len(p.Files) {
-		d.file = 0
-	}
-	defer d.updateCounter()
-	d.pick.show(p)
-	d.inter.update(p)
-	switch {
-	case d.pick.choosing: // a placed proposal's candidates listed again (pick.go)
-		d.failure.SetText("")
-		d.showCenter(d.failureScroll)
-		d.head.hideNote()
-	case p.State == review.StateFailed || len(p.Files) == 0:
-		d.failure.SetText(p.Failure)
-		d.showCenter(d.failureScroll)
-		d.head.setNote(present.Failed(p))
-	case d.outcome != nil:
-		d.renderOutcome()
-	default:
-		d.renderProposal()
-	}
-	d.comments.refresh()
-	d.showTrivial()
-	d.updateBar()
-}
-
-func (d *detail) renderProposal() {
-	f := d.cur()
-	d.seen[f.Path] = true
-	d.showCenter(d.view)
-	switch {
-	case d.p.State == review.StateStreaming:
-		d.head.hideNote()
-		if pv, ok := d.w.desk.Preview(d.p.ID); ok {
-			d.view.SetStream(f.Path, f.BaseText(), pv)
-		}
-		d.shownKey = "stream"
-		return
-	case f.Stale() && !d.editing:
-		key := "stale:" + f.Disk.SHA256 + ":" + d.staleShow.Selected
-		d.staleShow.Show()
-		if d.shownKey == key {
-			return
-		}
-		m := d.merge(f)
-		// A save on disk while the person reads (this view, or the
-		// proposal's before it turned stale) keeps their place: the same
-		// line where it was on screen, its change the current one (it
-		// threw the view to hunk 1 at every save).
-		line, y, keep := d.placeKept()
-		switch d.staleShow.Selected {
-		case present.StaleDisk:
-			d.view.SetTexts(f.Path, f.BaseText(), string(f.Disk.Content))
-		case present.StaleProposal:
-			d.view.SetTexts(f.Path, f.BaseText(), f.Proposed)
-		default:
-			d.view.SetStale(string(f.Disk.Content), m)
-		}
-		if keep && strings.HasSuffix(d.shownKey, ":"+d.staleShow.Selected) || keep && !strings.HasPrefix(d.shownKey, "stale:") {
-			d.view.ShowLineAt(min(line, d.view.Lines()-1), y)
-		} else {
-			d.view.NextHunk() // open at the first change, as every diff does
-		}
-		d.head.setNote(present.Stale(f, m))
-		d.shownKey = key
-		return
-	}
-	if d.editing || len(d.edited) > 0 {
-		d.rebaseEdits() // a save on disk while the person edits (editrebase.go)
-	}
-	key := fmt.Sprintf("texts:%d:%v:%s", d.file, d.editing, f.Disk.SHA256)
-	if d.shownKey == key {
-		return
-	}
-	d.shownKey = key
-	old, proposed := leftText(f), f.Proposed // editrebase.go: the disk of a stale file, else its base
-	if f.Stale() {                           // a stale file: the disk against the merge
-		proposed = d.merge(f).Text
-	}
-	if d.editing {
-		d.noteEditBase(f)
-	}
-	if d.editing && !f.Stale() {
-		proposed = d.editStart(f) // the person's edit, or the ticked hunks only (editplace.go)
-	} else if t, ok := d.edited[f.Path]; ok {
-		proposed = t
-	}
-	kept := d.keepEditor(f) // ownedit.go: the cursor and the person's own lines
-	d.view.SetTexts(f.Path, old, proposed)
-	if !f.Stale() {
-		d.view.SetLooseLines(looseRanges(f))
-	}
-	d.view.NextHunk() // open at the first change
-	if ids, ok := d.accepted[f.Path]; ok && !d.editing {
-		keep := map[string]bool{}
-		for _, id := range ids {
-			keep[id] = true
-		}
-		for _, h := range d.view.Hunks() {
-			d.view.SetHunkAccepted(h.ID, keep[h.ID])
-		}
-	}
-	d.view.SetEditable(d.editing)
-	kept()
-	switch note := present.Unsure(f); {
-	case d.editing:
-		d.head.hideNote() // the view says so in its own banner, keeping the rows still
-	case note != "":
-		d.head.setNote(note)
-	default:
-		d.head.hideNote()
-	}
-}
-
-// renderOutcome shows what happened to a decided proposal and, when a
-// formatter changed the approved text, that change.
-func (d *detail) renderOutcome() {
-	o := d.outcome
-	d.showCenter(d.view)
-	d.view.SetEditable(false)
-	for _, fo := range o.Files {
-		if fo.AutoFormatEdits == "" {
-			continue
-		}
-		before, ok := d.approved[fo.Path]
-		if !ok {
-			continue
-		}
-		if d.shownKey != "format:"+fo.Path {
-			d.view.SetTexts(fo.Path, before, fo.FinalContent)
-			d.shownKey = "format:" + fo.Path
-		}
-		d.head.setNote("The formatter changed " + present.RelOf(d.p, fo.Path) + " after it was approved; this is its change.")
-		return
-	}
-	d.head.hideNote()
-	d.showWrittenOverDisk(o)
-}
-
-// showWrittenOverDisk shows, for the shown file written over a change on
-// disk (a stale proposal approved merged or edited), what the write did:
-// the disk the person reviewed → the final content. The stale view chosen
-// before (what changed on disk, what the agent sent) is not what was
-// written.
-func (d *detail) showWrittenOverDisk(o *review.Outcome) {
-	if len(d.p.Files) == 0 {
-		return
-	}
-	f := d.cur()
-	for _, fo := range o.Files {
-		if fo.Path != f.Path || fo.DiskEdits == "" || !fo.Written || fo.Deleted {
-			continue
-		}
-		if key := "written:" + fo.Path; d.shownKey != key {
-			d.view.SetTexts(fo.Path, string(f.Disk.Content), fo.FinalContent)
-			d.view.NextHunk()
-			d.shownKey = key
-		}
-	}
-}
-
-// placeKept is the line of the right side the person reads at and how far
-// below the top of the view it is, when the view shows the shown file
-// already (a refresh of it, not another file or proposal).
-func (d *detail) placeKept() (line int, y float32, ok bool) {
-	if d.shownKey == "" || d.shownKey == "stream" || strings.HasPrefix(d.shownKey, "format:") || strings.HasPrefix(d.shownKey, "written:") {
-		return 0, 0, false
-	}
-	line = d.view.PlaceLine()
-	if line < 0 {
-		return 0, 0, false
-	}
-	y, on := d.view.LineY(line)
-	return line, y, on
-}
 
 // updateBar shows and enables the decision buttons the state allows.
 func (d *detail) updateBar() {

@@ -28,7 +28,7 @@ func TestRejectBoxOfWithdrawnProposalDecidesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.settle()
-	t.Logf("after withdraw: shown %s (A %s, B %s), dialog open %v: %q", h.win.detail.id, a.ID, b.ID, h.Dialog().Open(), h.Dialog().Text())
+	t.Logf("after withdraw: shown %s (A %s, B %s), dialog open %v: %q", h.Shown(), a.ID, b.ID, h.Dialog().Open(), h.Dialog().Text())
 	h.Keys(" more words, and a") // typing on into the question that went away
 	h.CtrlEnter()
 	decisionsLand(h)
@@ -59,7 +59,7 @@ func TestUnseenQuestionOfWithdrawnProposalWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.settle()
-	t.Logf("after withdraw: shown %s (A %s, B %s), dialog open %v: %q", h.win.detail.id, a.ID, b.ID, h.Dialog().Open(), h.Dialog().Text())
+	t.Logf("after withdraw: shown %s (A %s, B %s), dialog open %v: %q", h.Shown(), a.ID, b.ID, h.Dialog().Open(), h.Dialog().Text())
 	h.Enter()
 	decisionsLand(h)
 	if o, ok := h.desk.Outcome(b.ID); ok || h.read("B.go") != "" {

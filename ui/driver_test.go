@@ -35,8 +35,14 @@ func (h *harness) Enter() { h.pressKey(fyne.KeyReturn); h.settle() }
 // CtrlEnter presses Ctrl+Enter.
 func (h *harness) CtrlEnter() { h.ctrlEnter(); h.settle() }
 
-// Status is the status line under the decision bar.
-func (h *harness) Status() string { return h.win.detail.line.status.Text }
+// Status is the status line under the decision bar as the person sees it
+// ("" while it is hidden).
+func (h *harness) Status() string {
+	if l := h.win.detail.line.status; l.Visible() {
+		return l.Text
+	}
+	return ""
+}
 
 // Message is the brief answer to a key under the decision bar.
 func (h *harness) Message() string { return h.win.detail.line.message.Text }
@@ -48,6 +54,13 @@ func (h *harness) StatusIsError() bool {
 
 // Checks is the header's word on what the checkers found.
 func (h *harness) Checks() string { return h.win.detail.head.checks.Text }
+
+// Shown is the id of the proposal the pane shows ("" for none).
+func (h *harness) Shown() string { return h.win.detail.id }
+
+// Decided reports whether the pane shows what became of its proposal (an
+// outcome, decided here or elsewhere).
+func (h *harness) Decided() bool { return h.win.detail.outcome != nil }
 
 // Keyboard is the line saying who has the keyboard.
 func (h *harness) Keyboard() string { return h.win.detail.line.keyboard.Text }
@@ -274,6 +287,20 @@ func (b barDriver) Click(label string) {
 	b.h.t.Fatalf("no button %q in the bar: %q", label, b.Buttons())
 }
 
+// Button is the label of the bar's visible button starting with prefix
+// ("" when none shows).
+func (b barDriver) Button(prefix string) string {
+	for _, s := range b.Buttons() {
+		if strings.HasPrefix(s, prefix) {
+			return s
+		}
+	}
+	return ""
+}
+
+// ViewOptionsOpen reports whether the View button's pop-up is open.
+func (b barDriver) ViewOptionsOpen() bool { return b.h.win.detail.bar.viewOptions.Visible() }
+
 // Approve clicks Approve.
 func (b barDriver) Approve() { b.Click("Approve") }
 
@@ -313,6 +340,14 @@ func (d diffDriver) Show(option string) {
 	}
 	c.SetSelected(option)
 	d.h.settle()
+}
+
+// Showing is the stale file's view chosen ("" when there is no choice).
+func (d diffDriver) Showing() string {
+	if c := d.h.win.detail.staleShow; c.Visible() {
+		return c.Selected
+	}
+	return ""
 }
 
 // dialogDriver is the dialog on top of the window, if any.

@@ -16,17 +16,16 @@ func TestEscEscLeavesEditMode(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "one\n")
 	h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
-	d := h.win.detail
-	if d.bar.viewOptions.Visible() {
+	if h.Bar().ViewOptionsOpen() {
 		t.Errorf("the View pop-up reports itself visible before it was ever opened")
 	}
 	h.press('e')
-	if !d.editing {
+	if !h.Diff().Editing() {
 		t.Fatalf("e: not in edit mode")
 	}
 	h.pressKey(fyne.KeyEscape) // out of the editor
 	h.pressKey(fyne.KeyEscape) // out of edit mode
-	if d.editing {
+	if h.Diff().Editing() {
 		t.Errorf("Esc Esc: still in edit mode; want it cancelled")
 	}
 }

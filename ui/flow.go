@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 )
 
@@ -19,7 +20,7 @@ type flowLayout struct {
 }
 
 func newFlow(lastRight bool, objects ...fyne.CanvasObject) *fyne.Container {
-	return fyne.NewContainerWithLayout(&flowLayout{lastRight: lastRight}, objects...)
+	return container.New(&flowLayout{lastRight: lastRight}, objects...)
 }
 
 // rows places the visible objects in width w: each one's position, and

@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review"
@@ -17,38 +16,48 @@ import (
 // bar, shown when there is one, opens the previous → this diff in a
 // dialog of its own, with the previous decision's comments on the file,
 // each marked touched or not. The main view, its hunks and the decision
-// are left as they are.
+// are left as they are. It knows the pane only through interdiffDeps.
 type interdiffView struct {
-	d      *detail
+	deps   interdiffDeps
 	button *widget.Button
 	view   *diffview.DiffView // the dialog's diff; kept for the next time
 	key    string             // the proposal and file the button was last checked for
 	in     review.Interdiff   // what the button shows, when shown
 	ok     bool
+	rel    string        // the file's name as the proposal gives it
 	list   *widget.Label // the comments, in the dialog
 }
 
-func newInterdiffView(d *detail) *interdiffView {
-	x := &interdiffView{d: d, view: diffview.NewDiffView(), list: widget.NewLabel("")}
+// interdiffDeps are what the interdiff needs of the pane: the desk's
+// interdiff, the message line, and a dialog over the window.
+type interdiffDeps struct {
+	interdiff func(id, path string) (review.Interdiff, bool)
+	say       func(string)
+	open      func(title string, body fyne.CanvasObject) // Esc or its Close button closes it
+}
+
+func newInterdiffView(deps interdiffDeps) *interdiffView {
+	x := &interdiffView{deps: deps, view: diffview.NewDiffView(), list: widget.NewLabel("")}
 	x.list.Wrapping = fyne.TextWrapWord
 	x.button = widget.NewButton("vs previous (v)", x.show)
 	x.button.Hide()
 	return x
 }
 
-// update shows the button when the shown proposal's file has a previous
-// proposal to compare with.
-func (x *interdiffView) update(p review.Proposal) {
-	d := x.d
-	if d.id == "" || len(p.Files) == 0 || p.State == review.StateStreaming || p.State == review.StateFailed {
+// update shows the button when file i of the shown proposal p has a
+// previous proposal to compare with.
+func (x *interdiffView) update(p review.Proposal, i int) {
+	if p.ID == "" || i >= len(p.Files) || p.State == review.StateStreaming || p.State == review.StateFailed {
 		x.ok = false
 		x.button.Hide()
 		return
 	}
-	key := p.ID + "\x00" + d.curPath()
+	f := p.Files[i]
+	x.rel = f.Rel
+	key := p.ID + "\x00" + f.Path
 	if key != x.key || !x.ok { // a previous proposal decided since counts too
 		x.key = key
-		x.in, x.ok = d.w.desk.Interdiff(p.ID, d.curPath())
+		x.in, x.ok = x.deps.interdiff(p.ID, f.Path)
 	}
 	if !x.ok {
 		x.button.Hide()
@@ -75,25 +84,21 @@ func touchedCount(in review.Interdiff) string {
 
 // show opens the previous → this diff: the key v and the button.
 func (x *interdiffView) show() {
-	d := x.d
 	if !x.ok || x.button.Hidden {
-		d.say("No previous proposal of this file from this agent session to compare with.")
+		x.deps.say("No previous proposal of this file from this agent session to compare with.")
 		return
 	}
 	in := x.in
 	x.view.SetTexts(in.Path, in.Previous, in.Current)
 	x.list.SetText(commentsText(in))
-	head := widget.NewLabel(fmt.Sprintf("Left: the previous proposal %s of %s (%s). Right: this one.", in.PreviousID, d.cur().Rel, in.Status))
+	head := widget.NewLabel(fmt.Sprintf("Left: the previous proposal %s of %s (%s). Right: this one.", in.PreviousID, x.rel, in.Status))
 	head.Wrapping = fyne.TextWrapWord
 	var body fyne.CanvasObject = x.view
 	if len(in.Comments) > 0 {
 		body = container.NewVSplit(x.view, container.NewVScroll(x.list))
 		body.(*container.Split).Offset = 0.7
 	}
-	dlg := dialog.NewCustom("This proposal vs the previous one", "Close (Esc)", container.NewBorder(head, nil, nil, nil, body), d.w.Win)
-	dlg.Resize(d.w.Win.Canvas().Size().Subtract(fyne.NewSize(80, 80)))
-	d.w.setCloser(dlg, nil)
-	dlg.Show()
+	x.deps.open("This proposal vs the previous one", container.NewBorder(head, nil, nil, nil, body))
 	x.view.NextHunk() // at the first change, once the view has its size (before, it would scroll sideways)
 }
 

@@ -19,8 +19,7 @@ func TestInterdiffFlow(t *testing.T) {
 	h.write("a.txt", "one\ntwo\nthree\n")
 	first := h.propose("agent", "s", engine.FormatWrite, "a.txt", "one\nTWO\nTHREE\n")
 	h.win.Select(first.ID)
-	d := h.win.detail
-	if !d.inter.button.Hidden {
+	if h.Bar().Button("vs previous") != "" {
 		t.Error("vs previous shows for a session's first proposal")
 	}
 	path := filepath.Join(h.root, "a.txt")
@@ -32,18 +31,19 @@ func TestInterdiffFlow(t *testing.T) {
 	}
 	second := h.propose("agent", "s", engine.FormatWrite, "a.txt", "one\ntwo\nTHREE\n")
 	h.win.Select(second.ID)
-	if d.inter.button.Hidden || !strings.Contains(d.inter.button.Text, "1 of 2 comments touched") {
-		t.Fatalf("vs previous shown %v, %q; want it, with 1 of 2 comments touched", !d.inter.button.Hidden, d.inter.button.Text)
+	if b := h.Bar().Button("vs previous"); !strings.Contains(b, "1 of 2 comments touched") {
+		t.Fatalf("vs previous: %q; want it, with 1 of 2 comments touched", b)
 	}
-	d.inter.view.SetSynchronous(true)
-	h.press('v')
-	if h.win.closer == nil {
+	inter := h.win.detail.inter.view // the dialog's own diff view
+	inter.SetSynchronous(true)
+	h.Keys("v")
+	if !h.Dialog().Open() {
 		t.Fatal("v opened no dialog")
 	}
-	if hs := d.inter.view.Hunks(); len(hs) != 1 {
+	if hs := inter.Hunks(); len(hs) != 1 {
 		t.Errorf("the previous → this diff has %d hunks; want the one line the agent changed", len(hs))
 	}
-	if got := d.inter.list.Text; !strings.Contains(got, "[TOUCHED] proposed text, line 2: lower case") || !strings.Contains(got, "[not touched] proposed text, line 3: this one is fine") {
+	if got := h.Dialog().Text(); !strings.Contains(got, "[TOUCHED] proposed text, line 2: lower case") || !strings.Contains(got, "[not touched] proposed text, line 3: this one is fine") {
 		t.Errorf("comments listed:\n%s", got)
 	}
 	h.press('a') // the dialog is open: the decision keys wait

@@ -50,15 +50,14 @@ func TestEditSurvivesAVisitToAnotherProposal(t *testing.T) {
 	p := h.propose("claude-code", "s1", engine.FormatWrite, "list.txt", strings.Replace(base, "line b\n", "line B\n", 1))
 	q := h.propose("gemini", "s2", engine.FormatWrite, "other.txt", "ONE\n")
 	h.win.Select(p.ID)
-	d := h.win.detail
 	h.press('e')
-	ed := d.view.Editor()
+	ed := h.win.View().Editor()
 	ed.SetCursor(0, len("line a"))
 	h.typed(ed, " mine")
 	h.win.Select(q.ID)
 	h.win.Select(p.ID)
-	if !d.editing || d.view.Editor() == nil || !strings.HasPrefix(d.view.Editor().Text(), "line a mine\n") {
-		t.Fatalf("back on the proposal: editing %v; want edit mode with the person's text kept", d.editing)
+	if !h.Diff().Editing() || h.win.View().Editor() == nil || !strings.HasPrefix(h.win.View().Editor().Text(), "line a mine\n") {
+		t.Fatalf("back on the proposal: editing %v; want edit mode with the person's text kept", h.Diff().Editing())
 	}
 	if f := h.win.Win.Canvas().Focused(); f != nil {
 		t.Errorf("the keyboard is with %T after coming back; want the window's keys (n and p go on)", f)
@@ -76,7 +75,7 @@ func TestApproveChangesetHonoursTicksOfAnotherProposal(t *testing.T) {
 	q := h.propose("claude-code", "s", engine.FormatWrite, "b.txt", "B\n")
 	h.win.Select(p.ID)
 	d := h.win.detail
-	d.view.ToggleHunk(0) // a.txt: its one hunk unticked
+	h.win.View().ToggleHunk(0) // a.txt: its one hunk unticked
 	h.win.Select(q.ID)
 	h.press('A')
 	if d.tree.confirm != nil {
@@ -105,7 +104,7 @@ func TestEditDroppedWhenTheFileChangedMeanwhile(t *testing.T) {
 	h.win.Select(p.ID)
 	d := h.win.detail
 	h.press('e')
-	ed := d.view.Editor()
+	ed := h.win.View().Editor()
 	ed.SetCursor(0, len("line a"))
 	h.typed(ed, " mine")
 	h.win.Select(q.ID)
@@ -113,8 +112,8 @@ func TestEditDroppedWhenTheFileChangedMeanwhile(t *testing.T) {
 	h.until("the proposal turns stale", func() bool { pp, _ := h.desk.Get(p.ID); return pp.State == review.StateStale })
 	h.settle()
 	h.win.Select(p.ID)
-	if d.editing || len(d.edited) > 0 {
-		t.Errorf("back on the stale proposal: editing %v, %d edited files; want the edit dropped", d.editing, len(d.edited))
+	if h.Diff().Editing() || len(d.edited) > 0 {
+		t.Errorf("back on the stale proposal: editing %v, %d edited files; want the edit dropped", h.Diff().Editing(), len(d.edited))
 	}
 	if !strings.Contains(h.Message(), "dropped") {
 		t.Errorf("message %q; want it to say the edit was dropped", h.Message())
@@ -135,7 +134,6 @@ func TestTrivialApprovalSurvivesAVisitToAnotherProposal(t *testing.T) {
 	q := h.propose("gemini", "s2", engine.FormatWrite, "other.txt", "ONE\n")
 	h.win.Select(p.ID)
 	h.settle()
-	d := h.win.detail
 	h.press('t')
 	h.settle()
 	if strings.Contains(h.Diff().Counter(), "trivial") {
@@ -145,11 +143,11 @@ func TestTrivialApprovalSurvivesAVisitToAnotherProposal(t *testing.T) {
 	h.settle()
 	h.win.Select(p.ID)
 	h.settle()
-	hs := d.view.Hunks()
+	hs := h.win.View().Hunks()
 	if len(hs) != 2 {
 		t.Fatalf("%d hunks; want 2", len(hs))
 	}
-	if n := d.view.Note(hs[0].ID); n.Text != "whitespace only" || !n.Done {
+	if n := h.win.View().Note(hs[0].ID); n.Text != "whitespace only" || !n.Done {
 		t.Errorf("back on the proposal: label %+v; want whitespace only, approved", n)
 	}
 	if strings.Contains(h.Diff().Counter(), "trivial") {

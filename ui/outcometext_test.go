@@ -15,9 +15,8 @@ func TestWithdrawnWhileEditingSaysTheEditWasNotWritten(t *testing.T) {
 	h.write("x.txt", "x\n")
 	p := h.propose("a", "s", engine.FormatWrite, "x.txt", "X\n")
 	h.win.Select(p.ID)
-	d := h.win.detail
 	h.press('e')
-	ed := d.view.Editor()
+	ed := h.win.View().Editor()
 	if ed == nil {
 		t.Fatal("e opened no editor")
 	}
@@ -26,7 +25,7 @@ func TestWithdrawnWhileEditingSaysTheEditWasNotWritten(t *testing.T) {
 	if err := h.desk.Withdraw(t.Context(), p.ID, "the agent disconnected"); err != nil {
 		t.Fatal(err)
 	}
-	h.until("the window has the outcome", func() bool { return d.outcome != nil })
+	h.until("the window has the outcome", func() bool { return h.Decided() })
 	if !strings.Contains(h.Status(), "withdrew") || !strings.Contains(h.Status(), "Your edit of it was not written.") {
 		t.Errorf("status %q; want the withdrawal and that the edit was not written", h.Status())
 	}

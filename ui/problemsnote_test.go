@@ -17,8 +17,7 @@ func TestApprovalWithNewProblemsSaysSo(t *testing.T) {
 		"command = [\"sh\", \"-c\", \"grep -n BAD \\\"$0\\\" | sed 's|^|'\\\"$0\\\"':|; s|$|: BAD is not allowed|'; exit 0\", \"{file}\"]\n")
 	h.write("c.txt", "c1\nc2\n")
 	p := h.propose("deskctl", "s", engine.FormatWrite, "c.txt", "c1\nBAD line\nc2\n")
-	d := h.win.detail
-	h.until("the check's result is shown", func() bool { return d.id == p.ID && h.Checks() == "1 new problem" })
+	h.until("the check's result is shown", func() bool { return h.Shown() == p.ID && h.Checks() == "1 new problem" })
 	h.press('a')
 	o := h.outcome(p.ID)
 	if len(o.Files) != 1 || len(o.Files[0].NewProblems) != 1 {

@@ -249,16 +249,38 @@ func (d *detail) seenLinesForDecision() map[string]map[string]int {
 }
 
 // changesetSeenLines is, for deciding the proposals ps together, each
-// one's Decision.SeenLines: the shown proposal's lines partly seen; the
-// others' partly seen hunks are not kept once another proposal is shown
-// (their lines count as never on screen).
+// one's Decision.SeenLines: the lines on screen of the hunks shown only
+// in part, kept for the proposals shown before (keepSeen) and the shown
+// one's now.
 func (d *detail) changesetSeenLines(ps []review.Proposal) map[string]map[string]map[string]int {
+	out := map[string]map[string]map[string]int{}
 	for _, p := range ps {
+		lines := maxLines(nil, d.linesBefore[p.ID])
 		if p.ID == d.id {
-			return map[string]map[string]map[string]int{p.ID: d.seenLinesForDecision()}
+			lines = maxLines(lines, d.seenLinesForDecision())
+		}
+		if len(lines) > 0 {
+			out[p.ID] = lines
 		}
 	}
-	return nil
+	return out
+}
+
+// maxLines returns a with b's counts merged in, the greater of each (a
+// new map when a is nil).
+func maxLines(a, b map[string]map[string]int) map[string]map[string]int {
+	if a == nil {
+		a = map[string]map[string]int{}
+	}
+	for path, ids := range b {
+		if a[path] == nil {
+			a[path] = map[string]int{}
+		}
+		for id, n := range ids {
+			a[path][id] = max(a[path][id], n)
+		}
+	}
+	return a
 }
 
 // keepSeen remembers the hunks of the shown proposal that were on screen,
@@ -272,8 +294,13 @@ func (d *detail) keepSeen() {
 	for id := range d.seenBefore {
 		if p, ok := d.w.desk.Get(id); !ok || !p.State.Open() {
 			delete(d.seenBefore, id)
+			delete(d.linesBefore, id)
 		}
 	}
+	if d.linesBefore == nil {
+		d.linesBefore = map[string]map[string]map[string]int{}
+	}
+	d.linesBefore[d.id] = maxLines(d.linesBefore[d.id], d.seenLinesForDecision())
 	old := d.seenBefore[d.id]
 	if old == nil {
 		old = map[string]map[string]bool{}

@@ -334,10 +334,11 @@ func (d *detail) approveTrivialOthers(alone bool) bool {
 	}
 	id, key := d.id, review.ChangesetKey(d.p)
 	_, seen := d.changesetSeen(others)
+	seenLines := d.changesetSeenLines(others)
 	d.w.decisions.Add(1)
 	go func() {
 		defer d.w.decisions.Done()
-		res, err := d.w.desk.ApproveTrivial(context.Background(), key, review.ChangesetDecision{Seen: seen}, id)
+		res, err := d.w.desk.ApproveTrivial(context.Background(), key, review.ChangesetDecision{Seen: seen, SeenLines: seenLines}, id)
 		d.w.do(func() { d.othersApproved(id, alone, res, err) })
 	}()
 	return true

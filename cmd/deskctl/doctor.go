@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -139,16 +140,21 @@ func doctorAgent(r *doctorReport, a *setupAgent, scopes []setupEnv) {
 		if err != nil {
 			continue // the agent has no settings of this scope
 		}
+		var missing []string
+		inScope := false
 		for _, t := range targets {
 			data, err := os.ReadFile(t.path)
 			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					missing = append(missing, review.Printable(t.path))
+				}
 				continue
 			}
 			cmds := t.commands(data)
 			if len(cmds) == 0 {
 				continue
 			}
-			found = true
+			found, inScope = true, true
 			flag := ""
 			if env.project != "" {
 				flag = " --project"
@@ -163,6 +169,13 @@ func doctorAgent(r *doctorReport, a *setupAgent, scopes []setupEnv) {
 						"deskctl setup "+a.name+flag)
 				}
 			}
+		}
+		if a.whole && inScope && len(missing) > 0 {
+			flag := ""
+			if env.project != "" {
+				flag = " --project"
+			}
+			r.problem(fmt.Sprintf("%s: not there, though the rest of the setup is (an older deskctl set it up)", strings.Join(missing, ", ")), "deskctl setup "+a.name+flag)
 		}
 	}
 	if !found {

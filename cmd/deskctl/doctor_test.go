@@ -54,3 +54,25 @@ func TestDoctor(t *testing.T) {
 		t.Errorf("doctor with the hook's deskctl gone said:\n%s", out)
 	}
 }
+
+// TestDoctorClinePartlySetUp: a Cline setup from an older deskctl (the
+// review's hook files without the task's end) is named, with its fix; a
+// TaskCancel hook of the person's own is no problem.
+func TestDoctorClinePartlySetUp(t *testing.T) {
+	home, exe := setupHome(t)
+	t.Setenv("DESKCTL_AS_MAIN", "1")
+	t.Setenv("CLINE_DIR", "")
+	t.Chdir(home)
+	sock := filepath.Join(home, "none.sock")
+	hooks := filepath.Join(home, ".cline", "hooks")
+	writeTestFile(t, filepath.Join(hooks, "TaskCancel"), "#!/bin/sh\necho mine\n")
+	deskctl(t, "", "setup", "cline", "--yes", "--deskctl", exe)
+	if out, _, _ := deskctl(t, "", "doctor", "--socket", sock); strings.Contains(out, "not there, though") {
+		t.Errorf("a whole setup (their own TaskCancel kept) is said to be partial:\n%s", out)
+	}
+	os.Remove(filepath.Join(hooks, "SessionShutdown"))
+	out, _, _ := deskctl(t, "", "doctor", "--socket", sock)
+	if !strings.Contains(out, filepath.Join(hooks, "SessionShutdown")+": not there,") || !strings.Contains(out, "fix: deskctl setup cline") {
+		t.Errorf("doctor with SessionShutdown missing said:\n%s", out)
+	}
+}

@@ -41,6 +41,9 @@ type clineEvent struct {
 	WorkspaceRoots []string   `json:"workspaceRoots"`
 	ToolCall       *clineCall `json:"tool_call"`
 	ToolResult     *clineCall `json:"tool_result"`
+	// A task's end (agent_abort, agent_error): why.
+	Reason string          `json:"reason"`
+	Error  json.RawMessage `json:"error"`
 }
 
 // clineCall is a tool call as a Cline hook event names it.
@@ -102,6 +105,8 @@ func runClineHook(ctx context.Context, x *invocation, socket string, wait time.D
 			return 0 // not an edit, or one Cline refuses itself: no opinion
 		}
 		return writeClineControl(x.stdout, x.stderr, c)
+	case clineTaskEnds[ev.HookName] != "":
+		clineTaskEnded(socket, ev, x.stderr)
 	case ev.HookName == "tool_result" && ev.ToolResult != nil:
 		if id, ok := clineTakePending(socket, ev); ok {
 			clineAgentWrote(socket, id, clineToolNote(ev.ToolResult), x.stderr)

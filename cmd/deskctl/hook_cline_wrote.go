@@ -25,7 +25,10 @@ import (
 // hook at once when it blocks, by the PostToolUse hook when the tool has
 // run — and checks the disk itself (the protocol's agentWrote): an
 // approval not written is recorded as failed, never left "approved".
-// A run cancelled before its PostToolUse hook runs tells the desk nothing.
+// A run that ends before a tool's PostToolUse hook (cancelled, failed,
+// stopped by another hook's "cancel") tells the desk at its TaskCancel,
+// TaskError or SessionShutdown hook, for every approval of the task no
+// PostToolUse took (clineTaskEnded).
 
 // clinePending is what the PreToolUse hook leaves for PostToolUse when it
 // lets an approved edit run: the proposal the tool is to carry out.
@@ -34,12 +37,22 @@ type clinePending struct {
 }
 
 // clinePendingFile is where the PreToolUse hook leaves ev's clinePending:
-// beside the report hand-offs, by the task and the tool call's id (the
-// same in the tool_call and tool_result events; not the path, which an
-// input another hook overrode no longer names).
+// beside the report hand-offs, named by the task and the tool call's id
+// (the same in the tool_call and tool_result events; not the path, which
+// an input another hook overrode no longer names), the task's first, so
+// that the hook at the task's end finds what no PostToolUse took.
 func clinePendingFile(socket, task, call string) string {
-	sum := sha256.Sum256([]byte("cline\x00pending\x00" + task + "\x00" + call))
-	return filepath.Join(filepath.Dir(socket), "hook-reports", hex.EncodeToString(sum[:16])+".pending.json")
+	return clinePendingPrefix(socket, task) + clineHash(call) + ".pending.json"
+}
+
+// clinePendingPrefix starts the names of a task's pending files.
+func clinePendingPrefix(socket, task string) string {
+	return filepath.Join(filepath.Dir(socket), "hook-reports", "cline-"+clineHash(task)+"-")
+}
+
+func clineHash(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:12])
 }
 
 // clineExpectWrite leaves the proposal id for the PostToolUse hook of ev's
@@ -96,16 +109,53 @@ func clineAgentWrote(socket, id, note string, stderr io.Writer) {
 	}
 }
 
+// clineTaskEnds are the hook events of a task's end (Cline's hook files
+// TaskCancel, TaskError, SessionShutdown; cline 3.0.65 runs only the last
+// when another hook's "cancel" stops the run).
+var clineTaskEnds = map[string]string{"agent_abort": "was cancelled", "agent_error": "failed", "session_shutdown": "ended"}
+
+// clineTaskEnded tells the desk what became of each approval of ev's task
+// that no PostToolUse hook took: the run ended before the tool did.
+func clineTaskEnded(socket string, ev clineEvent, stderr io.Writer) {
+	files, _ := filepath.Glob(clinePendingPrefix(socket, ev.TaskID) + "*.pending.json")
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		os.Remove(f)
+		var p clinePending
+		if err != nil || json.Unmarshal(b, &p) != nil || p.ProposalID == "" {
+			continue
+		}
+		note := "Cline's run " + clineTaskEnds[ev.HookName] + " before the tool's PostToolUse hook"
+		if why := strings.TrimSpace(ev.Reason + " " + clineErrorText(ev.Error)); why != "" {
+			note += ": " + why
+		}
+		clineAgentWrote(socket, p.ProposalID, note, stderr)
+	}
+}
+
 // clineToolNote is what Cline's tool result says went wrong: its error,
 // as text; "" when it has none.
 func clineToolNote(r *clineCall) string {
-	raw := strings.TrimSpace(string(r.Error))
-	if raw == "" || raw == "null" || raw == "false" {
+	if e := clineErrorText(r.Error); e != "" {
+		return "Cline's tool failed: " + e
+	}
+	return ""
+}
+
+// clineErrorText is an event's error as text: a string, or the JSON of
+// anything else; "" for none.
+func clineErrorText(raw json.RawMessage) string {
+	t := strings.TrimSpace(string(raw))
+	if t == "" || t == "null" || t == "false" {
 		return ""
 	}
 	var s string
-	if json.Unmarshal(r.Error, &s) == nil {
-		return "Cline's tool failed: " + s
+	if json.Unmarshal(raw, &s) == nil {
+		return s
 	}
-	return "Cline's tool failed: " + raw
+	var m struct{ Message string }
+	if json.Unmarshal(raw, &m) == nil && m.Message != "" {
+		return m.Message
+	}
+	return t
 }

@@ -78,3 +78,54 @@ func TestClineApprovalBlockedAfterTheHook(t *testing.T) {
 		})
 	}
 }
+
+// TestClineTaskEndRecordsUnwritten: the run ends (cancelled, failed: the
+// TaskCancel, TaskError and SessionShutdown hooks) after an approval but before the tool's
+// PostToolUse hook; the hook at the task's end tells the desk, and the
+// history says failed with why. An approval the tool wrote, and another
+// task's, are left as they are.
+func TestClineTaskEndRecordsUnwritten(t *testing.T) {
+	root, sock := deskDeciding(t, approveAs(""))
+	path := filepath.Join(root, "f.txt")
+	os.WriteFile(path, []byte("a\nb\nc\n"), 0o644)
+	in := map[string]any{"path": path, "old_text": "b", "new_text": "B"}
+	deskctl(t, clineJSON(t, "tool_call", "editor", in), "hook", "cline", "--socket", sock)
+	other, _ := json.Marshal(map[string]any{"hookName": "agent_error", "taskId": "conv_other", "error": map[string]any{"message": "x"}})
+	deskctl(t, string(other), "hook", "cline", "--socket", sock)
+	if es := historyDecisions(t, sock); len(es) != 1 || es[0].Decision != "approved" {
+		t.Fatalf("another task's end changed the history: %+v", es)
+	}
+	end, _ := json.Marshal(map[string]any{"hookName": "session_shutdown", "taskId": "conv_1", "reason": "aborted by another client"})
+	out, _, code := deskctl(t, string(end), "hook", "cline", "--socket", sock)
+	if code != 0 || clineAnswer(t, out) != nil {
+		t.Errorf("the task's end hook: exit %d, answered %q; want nothing", code, out)
+	}
+	es := historyDecisions(t, sock)
+	if len(es) != 1 || es[0].Decision != "failed" || !strings.Contains(es[0].Feedback, "Cline's run ended before the tool's PostToolUse hook: aborted by another client") {
+		t.Errorf("history %+v; want failed, saying the run ended first", es)
+	}
+}
+
+// TestSetupClineKeepsTheirTaskHook: a TaskCancel hook of the person's own
+// stays, and setup writes the others (the review does not depend on it).
+func TestSetupClineKeepsTheirTaskHook(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("CLINE_DIR", "")
+	dir := filepath.Join(home, ".cline", "hooks")
+	mine := filepath.Join(dir, "TaskCancel")
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(mine, []byte("#!/bin/sh\necho bye\n"), 0o755)
+	exe, _ := os.Executable()
+	if _, errOut, code := deskctl(t, "", "setup", "--yes", "--deskctl", exe, "cline"); code != 0 {
+		t.Fatalf("setup: exit %d, %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(mine); string(b) != "#!/bin/sh\necho bye\n" {
+		t.Errorf("the person's TaskCancel hook was changed: %q", b)
+	}
+	for _, name := range []string{"PreToolUse", "PostToolUse", "TaskError", "SessionShutdown"} {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || !isClineHook(b) {
+			t.Errorf("%s: %v %q; want DiffDesk's hook", name, err, b)
+		}
+	}
+}

@@ -35,6 +35,9 @@ type setupAgent struct {
 	// cannot run themselves, blocking the edit, instead of "|| exit 2"
 	// (Cline: setup_cline.go).
 	ownFallback bool
+	// whole says every target is part of one setup (Cline's hook files):
+	// doctor names one missing where another of the same scope is there.
+	whole bool
 	// targets are the settings files for env, each with its edit.
 	targets func(env setupEnv) ([]setupTarget, error)
 }

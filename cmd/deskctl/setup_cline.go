@@ -14,28 +14,43 @@ import (
 // .sh) in $CLINE_DIR/hooks (default ~/.cline/hooks), ~/Documents/Cline/Hooks
 // and a repository's .cline/hooks and .clinerules/hooks, by the interpreter
 // its first line names. deskctl setup cline writes one file for each event,
-// both the same small script.
+// the same small script (PreToolUse's also answers when deskctl cannot).
 
-// clineHookEvents are the hook files setup writes for Cline.
-var clineHookEvents = []string{"PreToolUse", "PostToolUse"}
+// clineHookEvents are the hook files setup writes for Cline: the review
+// and its report, and the task's and the session's end, where the desk
+// learns of approvals a cancelled or failed run never wrote
+// (hook_cline_wrote.go).
+var clineHookEvents = []string{"PreToolUse", "PostToolUse", "TaskCancel", "TaskError", "SessionShutdown"}
+
+// clineHookOptional are the hook files a file of the person's own of the
+// same name is kept in place of: without them only the history's record
+// of a cancelled run's approval is missing, so setup goes on.
+var clineHookOptional = map[string]bool{"TaskCancel": true, "TaskError": true, "SessionShutdown": true}
 
 func init() {
 	registerSetupAgent(&setupAgent{
 		name: "cline", title: "Cline",
-		door: "the hook files PreToolUse and PostToolUse running `deskctl hook cline` in ~/.cline/hooks ($CLINE_DIR/hooks); with --project in the repository's .cline/hooks",
+		door: "the hook files PreToolUse, PostToolUse, TaskCancel, TaskError and SessionShutdown running `deskctl hook cline` in ~/.cline/hooks ($CLINE_DIR/hooks); with --project in the repository's .cline/hooks",
 		carries: "Every editor call (create, replace, insert) and apply_patch call (the edit tool Cline gives GPT and Codex models) of the cline CLI, in its default auto-approve mode too, waits for you before it is written; the model reads a rejection's reason, your comments, your edits and the final text. " +
 			"A decision must come within 110 s: Cline runs a tool unreviewed once its hook has taken 120 s, so past that the hook takes the edit back and blocks it, telling the model why. " +
 			"Without a desk, or when deskctl cannot run, the edit is blocked. " +
+			"An approval Cline then does not write (blocked, failed, the run cancelled) is recorded as failed in the history, not approved. " +
 			"Shell commands that write files (run_commands) are not edits and are not shown: run cline --auto-approve false for Cline to ask about them itself.",
-		ownFallback: true,
+		ownFallback: true, whole: true,
 		targets: func(env setupEnv) ([]setupTarget, error) {
 			dir := clineHookDir(env.home, env.project)
 			var targets []setupTarget
 			for _, name := range clineHookEvents {
 				path, script := filepath.Join(dir, name), clineHookScript(name, env.deskctl, env.socket)
+				optional := clineHookOptional[name]
 				targets = append(targets, setupTarget{
 					path: path, mode: 0o755,
-					add:      func(old []byte) ([]byte, error) { return clineHookAdd(path, old, script) },
+					add: func(old []byte) ([]byte, error) {
+						if optional && old != nil && !isClineHook(old) {
+							return old, nil // theirs stays: see clineHookOptional
+						}
+						return clineHookAdd(path, old, script)
+					},
 					remove:   func(old []byte) ([]byte, error) { return clineHookRemove(old), nil },
 					commands: clineHookCommands,
 				})

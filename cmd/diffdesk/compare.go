@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -57,12 +58,19 @@ func readSide(name string) (s ui.CompareSide, utf8OK bool, err error) {
 	if info.Size() > compareMax {
 		return s, false, fmt.Errorf("%s is %d bytes, over the %d bytes diffdesk shows; deskdiff %s … prints the diff of any size", name, info.Size(), compareMax, name)
 	}
-	b, err := os.ReadFile(name)
+	// Read at most one byte past the limit: a pipe (diffdesk <(…) <(…)) or
+	// a device has no size to check first, and /dev/zero never ends.
+	f, err := os.Open(name)
 	if err != nil {
 		return s, false, err
 	}
-	if strings.IndexByte(string(b[:min(len(b), 8000)]), 0) >= 0 {
-		return s, false, fmt.Errorf("%s: %w", name, errNotText)
+	defer f.Close()
+	b, err := readMax(f)
+	if errors.Is(err, errNotText) || errors.Is(err, errTooLarge) {
+		return s, false, fmt.Errorf("%s: %w", name, err)
+	}
+	if err != nil {
+		return s, false, fmt.Errorf("%s: %w", name, err)
 	}
 	s.Text = string(b)
 	if !utf8.ValidString(s.Text) {
@@ -130,11 +138,64 @@ func dirName(a, b string, first bool) string {
 	return b
 }
 
-// sameBytes reports whether two files (or /dev/null) hold the same bytes.
+// errTooLarge is readMax's error for more than compareMax bytes.
+var errTooLarge = fmt.Errorf("more than the %d bytes diffdesk shows", compareMax)
+
+// readMax reads r to its end, but no more than compareMax bytes
+// (errTooLarge) and only while its first 8,000 bytes hold no NUL
+// (errNotText: binary, by git's test).
+func readMax(r io.Reader) ([]byte, error) {
+	head := make([]byte, 8000)
+	n, err := io.ReadFull(r, head)
+	head = head[:n]
+	if bytes.IndexByte(head, 0) >= 0 {
+		return nil, errNotText
+	}
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return head, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	rest, err := io.ReadAll(io.LimitReader(r, compareMax+1-int64(n)))
+	if err != nil {
+		return nil, err
+	}
+	if n+len(rest) > compareMax {
+		return nil, errTooLarge
+	}
+	return append(head, rest...), nil
+}
+
+// sameBytes reports whether two files (or /dev/null) hold the same bytes,
+// reading both side by side up to the first difference, and no more than
+// compareMax of either (more is not the same: /dev/zero never ends).
 func sameBytes(a, b string) bool {
-	x, errA := os.ReadFile(a)
-	y, errB := os.ReadFile(b)
-	return errA == nil && errB == nil && string(x) == string(y)
+	fa, err := os.Open(a)
+	if err != nil {
+		return false
+	}
+	defer fa.Close()
+	fb, err := os.Open(b)
+	if err != nil {
+		return false
+	}
+	defer fb.Close()
+	ra, rb := io.LimitReader(fa, compareMax+1), io.LimitReader(fb, compareMax+1)
+	x, y := make([]byte, 64<<10), make([]byte, 64<<10)
+	for read := int64(0); read <= compareMax; {
+		n, errA := io.ReadFull(ra, x)
+		m, errB := io.ReadFull(rb, y)
+		if n != m || !bytes.Equal(x[:n], y[:m]) {
+			return false
+		}
+		read += int64(n)
+		endA, endB := errA != nil, errB != nil
+		if endA || endB {
+			return endA && endB && (errA == io.EOF || errA == io.ErrUnexpectedEOF) && (errB == io.EOF || errB == io.ErrUnexpectedEOF) && read <= compareMax
+		}
+	}
+	return false
 }
 
 // compareDirs answers two directories (git difftool --dir-diff): the

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/diffdesk/diffdesk/ui"
@@ -106,6 +107,23 @@ func TestCompareArguments(t *testing.T) {
 		_, _, _, s := runCompare(t, a, latin)
 		if !s.opened || s.new.Text != "caf\uFFFD\n" || !strings.Contains(s.note, "latin.txt is not all UTF-8") {
 			t.Errorf("shown %+v", s)
+		}
+	})
+	t.Run("a pipe, and a device that never ends", func(t *testing.T) {
+		fifo := filepath.Join(dir, "fifo")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip(err)
+		}
+		go func() { os.WriteFile(fifo, []byte("package p\n"), 0o600) }()
+		if _, _, _, s := runCompare(t, a, fifo); !s.opened || s.new.Text != "package p\n" {
+			t.Errorf("a pipe (diffdesk <(…) <(…)): shown %+v", s)
+		}
+		if _, err := os.Stat("/dev/zero"); err != nil {
+			return
+		}
+		code, out, _, s := runCompare(t, a, "/dev/zero")
+		if code != 2 && code != 1 || s.opened || !strings.Contains(out, "Binary files") {
+			t.Errorf("/dev/zero: code %d, %q, opened %v; want it said binary, at once", code, out, s.opened)
 		}
 	})
 	t.Run("missing file", func(t *testing.T) {

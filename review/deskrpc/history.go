@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -43,11 +44,14 @@ type (
 	historyShowParams struct {
 		Ref journal.Ref `json:"ref"`
 	}
-	// HistoryEntry is historyShow's answer: the entry and who decided it.
+	// HistoryEntry is historyShow's answer: the entry, who decided it,
+	// and per hunk whether the person had it on screen (absent: not
+	// tracked).
 	HistoryEntry struct {
 		journal.Entry
-		DecidedBy     string `json:"decidedBy,omitempty"`
-		DecidedByRule bool   `json:"decidedByRule,omitempty"` // decidedBy names a rule, not a person
+		DecidedBy     string              `json:"decidedBy,omitempty"`
+		DecidedByRule bool                `json:"decidedByRule,omitempty"` // decidedBy names a rule, not a person
+		Seen          []decision.HunkSeen `json:"seen,omitempty"`
 	}
 	// HistoryDiffAnswer is historyDiff's answer.
 	HistoryDiffAnswer struct {
@@ -83,7 +87,7 @@ func (cc *conn) historyShow(ctx context.Context, p historyShowParams) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	return HistoryEntry{Entry: d.Entry, DecidedBy: d.DecidedBy, DecidedByRule: d.DecidedByRule}, nil
+	return HistoryEntry{Entry: d.Entry, DecidedBy: d.DecidedBy, DecidedByRule: d.DecidedByRule, Seen: d.Seen}, nil
 }
 
 func (cc *conn) historyDiff(ctx context.Context, p review.HistoryCompare) (any, error) {

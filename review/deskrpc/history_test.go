@@ -22,7 +22,7 @@ func TestHistoryForAReviewer(t *testing.T) {
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "one\n")
 	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "two\n")
-	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved, By: "ann@laptop"})
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved, By: "ann@laptop", Seen: map[string][]string{path: {p.Files[0].Hunks()[0].ID}}})
 	q := d.MustPropose(t, engine.FormatWrite, "a.txt", "three\n")
 	d.MustDecide(t, q.ID, review.Decision{Verdict: decision.Rejected, Feedback: "no"})
 	cl := dialReviewer(t, d.Desk)
@@ -46,8 +46,8 @@ func TestHistoryForAReviewer(t *testing.T) {
 		t.Errorf("historyAgents = %+v, %v; want the test agent", agents, err)
 	}
 	e, err := cl.HistoryShow(ctx, page.Entries[0].Ref)
-	if err != nil || e.DecidedBy != "ann@laptop" || e.DecidedByRule || e.ProposalID != p.ID {
-		t.Errorf("historyShow = %+v, %v; want %s decided by ann@laptop", e, err, p.ID)
+	if err != nil || e.DecidedBy != "ann@laptop" || e.DecidedByRule || e.ProposalID != p.ID || len(e.Seen) != 1 || !e.Seen[0].Seen {
+		t.Errorf("historyShow = %+v, %v; want %s decided by ann@laptop, its one hunk seen", e, err, p.ID)
 	}
 	files, err := cl.HistoryDiff(ctx, review.HistoryCompare{Entry: page.Entries[0].Ref})
 	if err != nil || len(files) != 1 || string(files[0].Old) != "one\n" || string(files[0].New) != "two\n" || files[0].Added != 1 || files[0].Omitted {

@@ -35,14 +35,14 @@ func (d *Desk) HistoryAgents(ctx context.Context) ([]journal.Agent, error) {
 }
 
 // HistoryDetail is review.Desk.HistoryDetail on the desk's machine, as
-// far as the protocol carries it: the entry and who decided it (the
-// payload and each file's stages stay there).
+// far as the protocol carries it: the entry, who decided it and what was
+// on screen (the payload and each file's stages stay there).
 func (d *Desk) HistoryDetail(ctx context.Context, ref journal.Ref) (journal.Detail, error) {
 	e, err := d.cl.HistoryShow(ctx, ref)
 	if err != nil {
 		return journal.Detail{}, err
 	}
-	return journal.Detail{Entry: e.Entry, DecidedBy: e.DecidedBy, DecidedByRule: e.DecidedByRule}, nil
+	return journal.Detail{Entry: e.Entry, DecidedBy: e.DecidedBy, DecidedByRule: e.DecidedByRule, Seen: e.Seen}, nil
 }
 
 // HistoryDiff is review.Desk.HistoryDiff on the desk's machine: the texts

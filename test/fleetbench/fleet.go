@@ -62,6 +62,7 @@ type Report struct {
 	PerSecond                     float64
 	P50, P99                      time.Duration // a winning decision → the desk's write
 	Latencies                     int
+	Slow                          []string // desks with writes over 5 s after their decision, and how many
 	Rounds                        int
 	Faults                        []string
 	// Memory per 1,000 pending proposals of 1 KiB: the desk process's
@@ -108,6 +109,9 @@ func (r Report) Text() string {
 	fmt.Fprintf(&b, "decided: %d (%d approved, %d rejected; %d withdrawn by the restart and proposed again) in %v: %.1f proposals/s\n",
 		r.Proposals, r.Approved, r.Rejected, r.Withdrawn, r.Elapsed.Round(time.Millisecond), r.PerSecond)
 	fmt.Fprintf(&b, "winning decision → write: p50 %v, p99 %v (%d writes timed); %d rounds won, each by one reviewer\n", r.P50.Round(time.Millisecond), r.P99.Round(time.Millisecond), r.Latencies, r.Rounds)
+	if len(r.Slow) > 0 {
+		fmt.Fprintf(&b, "writes over 5 s after their decision, per desk: %s\n", strings.Join(r.Slow, ", "))
+	}
 	for _, f := range r.Faults {
 		fmt.Fprintf(&b, "fault: %s\n", f)
 	}
@@ -143,7 +147,14 @@ type desk struct {
 	name, root, state, sock, url string
 	mu                           sync.Mutex
 	cmd                          *exec.Cmd
+	started                      time.Time // when its process last started
 	restarting                   atomic.Bool
+}
+
+func (d *desk) restarted() time.Time {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.started
 }
 
 func freePort() (int, error) {
@@ -253,7 +264,7 @@ func (f *fleet) run(d *desk) error {
 		return err
 	}
 	d.mu.Lock()
-	d.cmd = cmd
+	d.cmd, d.started = cmd, time.Now()
 	d.mu.Unlock()
 	for {
 		if c, err := deskrpc.Dial(d.sock); err == nil {
@@ -316,7 +327,13 @@ func Run(c Config) (rep Report, err error) {
 		if f.dir, err = os.MkdirTemp("", "fleetbench-"); err != nil {
 			return rep, err
 		}
-		defer os.RemoveAll(f.dir)
+		defer func() { // kept when something went wrong: its logs say what
+			if err == nil && len(rep.Problems) == 0 {
+				os.RemoveAll(f.dir)
+			} else {
+				f.logf("the run's files and logs are in %s", f.dir)
+			}
+		}()
 	}
 	defer f.close()
 	var deskNames, revNames []string
@@ -569,6 +586,7 @@ func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error
 	}
 	time.Sleep(300 * time.Millisecond) // the last renames reach the counter
 	var lat []time.Duration
+	slowAt := map[string]int{} // desk → writes over 5 s
 	for path, res := range final {
 		want := 0
 		switch res.status {
@@ -588,6 +606,9 @@ func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error
 		mu.Unlock()
 		if w, wok := writes.first(path); ok && wok && res.status == "approved" {
 			lat = append(lat, w.Sub(at))
+			if w.Sub(at) > 5*time.Second {
+				slowAt[filepath.Base(filepath.Dir(filepath.Dir(path)))]++
+			}
 		}
 	}
 	rep.Proposals, rep.Withdrawn = len(final), int(withdrawn.Load())
@@ -609,6 +630,10 @@ func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error
 	mu.Unlock()
 	rep.PerSecond = float64(rep.Proposals) / rep.Elapsed.Seconds()
 	slices.Sort(lat)
+	for d, n := range slowAt {
+		rep.Slow = append(rep.Slow, fmt.Sprintf("%s: %d", d, n))
+	}
+	slices.Sort(rep.Slow)
 	if n := len(lat); n > 0 {
 		rep.P50, rep.P99, rep.Latencies = lat[n/2], lat[min(n*99/100, n-1)], n
 	}
@@ -627,14 +652,16 @@ func (f *fleet) agent(d *desk, a int, decided, withdrawn *atomic.Int64, done fun
 	}()
 	for i := range f.c.Per {
 		path := filepath.Join(d.root, fmt.Sprint("agent", a), fmt.Sprint("f", i, ".txt"))
-		for attempt := 0; ; attempt++ {
+		for {
 			if f.ctx.Err() != nil {
 				return f.ctx.Err()
 			}
 			if cl == nil {
 				var err error
 				if cl, err = deskrpc.Dial(d.sock); err != nil {
-					if d.restarting.Load() || attempt < 600 {
+					// The desk is restarting (or its socket is not there
+					// yet): try for a minute after the restart.
+					if d.restarting.Load() || time.Since(d.restarted()) < time.Minute {
 						time.Sleep(50 * time.Millisecond)
 						continue
 					}

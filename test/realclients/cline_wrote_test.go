@@ -37,11 +37,12 @@ func TestClineApprovalNotWritten(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		who       person
-		theirHook bool
+		theirHook string
 		why       string
 	}{
-		{"DiffDesk's hook blocks it", approveAs(long), false, "longer than the 6000 characters"},
-		{"their own hook blocks it after DiffDesk's", approve(), true, "Cline's tool failed"},
+		{"DiffDesk's hook blocks it", approveAs(long), "", "longer than the 6000 characters"},
+		{"their own hook blocks it after DiffDesk's", approve(), `{"overrideInput":{}}`, "Cline's tool failed"},
+		{"their own hook cancels the run after DiffDesk's", approve(), `{"cancel":true,"errorMessage":"stop"}`, "before the tool's PostToolUse hook"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := newEnv(t)
@@ -49,10 +50,10 @@ func TestClineApprovalNotWritten(t *testing.T) {
 			target := dk.writeFile(t, "a.txt", "hello\n")
 			api := fakeOpenAI(t, "editor", map[string]any{"path": target, "old_text": "hello", "new_text": "hello from the model"})
 			clineEnv(t, e, bin, api, dk.sock)
-			if tc.theirHook {
+			if tc.theirHook != "" {
 				hooks := filepath.Join(dk.root, ".cline", "hooks")
 				os.MkdirAll(hooks, 0o755)
-				os.WriteFile(filepath.Join(hooks, "PreToolUse"), []byte("#!/bin/sh\ncat >/dev/null\nprintf 'HOOK_CONTROL\\t{\"overrideInput\":{}}\\n'\n"), 0o755)
+				os.WriteFile(filepath.Join(hooks, "PreToolUse"), []byte("#!/bin/sh\ncat >/dev/null\nprintf 'HOOK_CONTROL\\t%s\\n' '"+tc.theirHook+"'\n"), 0o755)
 			}
 			out := runCline(t, e, bin, dk.root)
 			if got := readFile(t, target); got != "hello\n" {
