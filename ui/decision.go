@@ -37,7 +37,7 @@ type detail struct {
 	files      *choice        // the files of a multi-file proposal outside a changeset
 	tree       *changesetTree // the shown proposal's changeset (changeset.go)
 	loose      *looseCard     // the loose match that placed the current hunk (loose.go)
-	staleShow  *choice        // which two of base / disk / proposal a stale file shows
+	stale      *staleView     // which two of base / disk / proposal a stale file shows (staleview.go)
 	view       *diffview.DiffView
 	centerPane                // the view, a failed edit's text, or the empty queue's hint
 	pick       *picker        // where a failed or loose block goes, as the person picks it (pick.go)
@@ -110,12 +110,10 @@ func newDetail(w *Window) *detail {
 	d.problems = widget.NewLabel("")
 	d.problems.Wrapping = fyne.TextWrapWord
 	d.problems.Importance = widget.DangerImportance
-	d.staleShow = newChoice(w, []string{present.StaleMerged, present.StaleDisk, present.StaleProposal}, func(string) {
+	d.stale = newStaleView(func(opts []string, changed func(string)) *choice { return newChoice(w, opts, changed) }, func() {
 		d.shownKey = ""
 		d.render()
 	})
-	d.staleShow.choose(present.StaleMerged)
-	d.staleShow.Hide()
 	d.files = newChoice(w, nil, d.selectFile)
 	d.line = newStatusLine()
 	d.loose = newLooseCard()
@@ -232,7 +230,7 @@ func newDetail(w *Window) *detail {
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	d.tree = newChangesetTree(d)
 	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box,
-		container.New(narrowLayout{d.staleShow}, container.NewHScroll(d.staleShow)), d.pick.againBox)
+		d.stale.box, d.pick.againBox)
 	d.comments = newComments(commentDeps{
 		shown:     func() (review.Proposal, bool) { return d.p, d.outcome == nil && d.p.State.Open() },
 		canDecide: d.canDecide,
@@ -270,7 +268,7 @@ func (d *detail) reset() {
 	d.ownEditOK, d.clickedAt = "", nil
 	d.trivial.dropAll()
 	d.view.ForgetSeen()
-	d.staleShow.choose(present.StaleMerged) // no callback: render follows
+	d.stale.reset() // no callback: render follows
 	d.closeExternal()
 }
 
@@ -284,7 +282,7 @@ func (d *detail) commentStart() (review.File, decision.Side, int, int) {
 	if f.Delete {
 		side = decision.SideOld
 	}
-	plain := !d.editing && (!f.Stale() || d.staleShow.Selected == present.StaleProposal)
+	plain := !d.editing && (!f.Stale() || d.stale.shows() == present.StaleProposal)
 	hs, k := d.view.Hunks(), d.view.CurrentHunk()
 	if !plain || k < 0 || k >= len(hs) {
 		return f, side, 1, 1
@@ -322,7 +320,7 @@ func (d *detail) showEmpty() {
 	d.empty.SetText(text)
 	d.head.clear()
 	d.loose.box.Hide()
-	d.staleShow.Hide()
+	d.stale.hide()
 	d.files.Hide()
 	d.showCenter(d.empty)
 	d.bar.box.Hide()

@@ -334,7 +334,7 @@ func (d diffDriver) Labels() string {
 // Show clicks the option of a stale file's view choice (Disk vs merged
 // proposal, What changed on disk, What the agent sent).
 func (d diffDriver) Show(option string) {
-	c := d.h.win.detail.staleShow
+	c := d.h.win.detail.stale.choice
 	if !c.Visible() {
 		d.h.t.Fatalf("no choice of views to show %q in", option)
 	}
@@ -344,7 +344,7 @@ func (d diffDriver) Show(option string) {
 
 // Showing is the stale file's view chosen ("" when there is no choice).
 func (d diffDriver) Showing() string {
-	if c := d.h.win.detail.staleShow; c.Visible() {
+	if c := d.h.win.detail.stale.choice; c.Visible() {
 		return c.Selected
 	}
 	return ""

@@ -149,7 +149,7 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	if !d.empty.Visible() {
 		t.Fatal("the empty queue's hint is not shown")
 	}
-	for name, o := range map[string]fyne.CanvasObject{"the failure's note": d.head.noteBox, "the picker": d.failureScroll, "the loose-match card": d.loose.box, "the stale views": d.staleShow, "the agent's words": d.head.intent} {
+	for name, o := range map[string]fyne.CanvasObject{"the failure's note": d.head.noteBox, "the picker": d.failureScroll, "the loose-match card": d.loose.box, "the stale views": d.stale.choice, "the agent's words": d.head.intent} {
 		if o.Visible() {
 			t.Errorf("%s still shows over the empty queue", name)
 		}
