@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -425,4 +426,61 @@ func shownObjects(o fyne.CanvasObject) []fyne.CanvasObject {
 		}
 	}
 	return out
+}
+
+// pickerDriver is the picker of a failed or ambiguous block: its
+// candidates in the diff's place and the Mark lines… dialog.
+type pickerDriver struct{ h *harness }
+
+// Picker is the shown proposal's picker.
+func (h *harness) Picker() pickerDriver { return pickerDriver{h} }
+
+// Open reports whether the candidates (or Mark lines…) show in the diff's
+// place.
+func (k pickerDriver) Open() bool { return k.h.win.detail.pick.box.Visible() }
+
+// Title is what the picker says above the candidates.
+func (k pickerDriver) Title() string { return k.h.win.detail.pick.title.Text }
+
+// Candidates are the candidates listed, each as its heading says it
+// ("1.  lines 4–5 · 80% similar").
+func (k pickerDriver) Candidates() []string {
+	var out []string
+	for _, row := range k.h.win.detail.pick.rows.Objects {
+		for _, o := range shownObjects(row) {
+			if l, ok := o.(*widget.Label); ok && l.TextStyle.Bold {
+				out = append(out, l.Text)
+			}
+		}
+	}
+	return out
+}
+
+// Choose picks candidate n (1–9) with its key.
+func (k pickerDriver) Choose(n int) { k.h.Keys(strconv.Itoa(n)) }
+
+// Mark opens the Mark lines… dialog.
+func (k pickerDriver) Mark() { k.h.ClickPane("Mark lines…") }
+
+// MarkLines types the first and last line into the open Mark lines…
+// dialog.
+func (k pickerDriver) MarkLines(from, to string) {
+	k.h.t.Helper()
+	p := k.h.win.detail.pick
+	if p.from == nil {
+		k.h.t.Fatal("no Mark lines… dialog open")
+	}
+	p.from.SetText(from)
+	p.to.SetText(to)
+}
+
+// MarkProblem is what the Mark lines… dialog says is wrong with the lines
+// typed ("" when nothing is, or no dialog is open), and whether it wraps
+// by word (unwrapped, it widened the dialog past the window).
+func (k pickerDriver) MarkProblem() (string, bool) {
+	l := k.h.win.detail.pick.markProblem
+	if l == nil || !l.Visible() {
+		return "", true
+	}
+	return l.Text, l.Wrapping == fyne.TextWrapWord
 }
