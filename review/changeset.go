@@ -88,7 +88,7 @@ func Changesets(ps []Proposal) []Changeset {
 		}
 		cs := &out[i]
 		cs.Proposals = append(cs.Proposals, p)
-		if p.State.Open() || p.Held {
+		if p.State.Waiting() {
 			cs.Open++
 		}
 		for j, f := range p.Files {

@@ -195,7 +195,7 @@ func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 	switch {
 	case !ok:
 		return nil, ErrUnknownProposal
-	case e.p.Held:
+	case e.p.State == StateHeld:
 		return nil, fmt.Errorf("review: proposal %s did not apply and waits for the person: place its block at the lines it was meant for, or dismiss it", id)
 	case e.p.State == StateStreaming && dec.Verdict != decision.Rejected:
 		return nil, fmt.Errorf("review: proposal %s is still streaming; wait for it to finish before approving", id)

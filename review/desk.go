@@ -95,7 +95,7 @@ type entry struct {
 	check     *checkRun // the check of the proposed text under way or last finished; nil if none
 	format    *checkRun // the search for formatting-only hunks under way (formatcheck.go); nil if none
 	watched   bool      // its files are watched for changes on disk (staleWatcher)
-	// heldFailure is the failure as it was held (Proposal.Held): what
+	// heldFailure is the failure as it was held (StateHeld): what
 	// Dismiss sends, whatever placing blocks changed since.
 	heldFailure string
 }
@@ -708,7 +708,7 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	}
 	p := copyProposal(e.p)
 	d.mu.Unlock()
-	failed := p.State == StateFailed
+	failed := p.State.DidNotApply()
 	// The proposal journaled when the stream opened had no text yet.
 	if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil && !failed {
 		d.mu.Lock()
@@ -790,7 +790,7 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 		d.mu.Unlock()
 		return ErrUnknownProposal
 	}
-	if !e.p.State.Open() && !e.p.Held || e.deciding {
+	if !e.p.State.Waiting() || e.deciding {
 		if e.hasOutcome() {
 			d.deliveredLocked(e) // its agent no longer waits for it
 		}
@@ -798,7 +798,7 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 		return nil // already decided: the outcome stands
 	}
 	cut := e.cutStream()
-	e.p.State, e.p.Held, e.stream = StateWithdrawn, false, nil
+	e.p.State, e.stream = StateWithdrawn, nil
 	p := copyProposal(e.p)
 	d.mu.Unlock()
 	o := Outcome{ID: id, Status: decision.Withdrawn, Feedback: reason, Files: []FileOutcome{}, Unfinished: cut}
@@ -932,7 +932,7 @@ func (d *Desk) List() []Proposal {
 	defer d.mu.Unlock()
 	var out []Proposal
 	for _, e := range d.entries {
-		if e.p.State.Open() || e.p.Held {
+		if e.p.State.Waiting() {
 			out = append(out, copyProposal(e.p))
 		}
 	}
@@ -945,7 +945,7 @@ func (d *Desk) List() []Proposal {
 func (d *Desk) Forget(id string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if e, ok := d.entries[id]; ok && !e.p.State.Open() && e.p.State != StateDecided && !e.p.Held {
+	if e, ok := d.entries[id]; ok && !e.p.State.Waiting() && e.p.State != StateDecided {
 		delete(d.entries, id)
 	}
 }
@@ -966,6 +966,9 @@ func copyProposal(p Proposal) Proposal {
 func proposalRecord(p Proposal) journal.ProposalRecord {
 	r := journal.ProposalRecord{ID: p.ID, Agent: p.Agent, Session: p.Session, Created: p.Created,
 		Format: string(p.Format), Payload: []byte(p.Payload), Status: string(p.State), Reason: p.Failure}
+	if p.State == StateHeld {
+		r.Status = string(StateFailed) // the journal records the edit as it applied: held is the desk's, not the record's
+	}
 	for _, f := range p.Files {
 		r.Files = append(r.Files, journal.ProposalFileRecord{Path: f.Path, Root: f.Root, BaseExists: f.Base.Exists,
 			Base: f.Base.Content, Delete: f.Delete, Proposed: []byte(f.Proposed)})

@@ -13,7 +13,7 @@ import (
 //
 // An edit whose block matched nowhere, or several places, fails. With
 // nobody at the desk the agent is told at once, as it always was. With a
-// person at the desk the failure is held instead (Proposal.Held): the
+// person at the desk the failure is held instead (StateHeld): the
 // agent's call stays open, the window shows the candidate lines, and the
 // person either places the block (Place: the proposal becomes pending and
 // is decided as any other, its outcome saying which lines the person
@@ -47,8 +47,8 @@ func (d *Desk) Attend() (leave func()) {
 			var held []*entry
 			if d.attending == 0 {
 				for _, e := range d.entries {
-					if e.p.Held && !e.deciding {
-						e.p.Held, e.deciding = false, true
+					if e.p.State == StateHeld && !e.deciding {
+						e.p.State, e.deciding = StateFailed, true
 						held = append(held, e)
 					}
 				}
@@ -81,7 +81,7 @@ func (d *Desk) holdLocked(e *entry) bool {
 	if e.p.State != StateFailed || !holdable(e.p) || !d.holdsLocked() {
 		return false
 	}
-	e.p.Held, e.heldFailure = true, e.p.Failure
+	e.p.State, e.heldFailure = StateHeld, e.p.Failure
 	return true
 }
 
@@ -113,7 +113,7 @@ func (d *Desk) Dismiss(ctx context.Context, id string) error {
 		d.mu.Unlock()
 		return ErrUnknownProposal
 	}
-	if !e.p.Held || e.deciding {
+	if e.p.State != StateHeld || e.deciding {
 		state := e.p.State
 		d.mu.Unlock()
 		if state.Open() {
@@ -121,7 +121,7 @@ func (d *Desk) Dismiss(ctx context.Context, id string) error {
 		}
 		return nil
 	}
-	e.p.Held, e.deciding = false, true
+	e.p.State, e.deciding = StateFailed, true
 	d.mu.Unlock()
 	d.sendFailure(ctx, e)
 	return nil

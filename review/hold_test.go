@@ -21,8 +21,8 @@ func heldDesk(t *testing.T) (*reviewtest.Desk, review.Proposal) {
 	d.PersonAtDesk(t)
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "one\ntwo\nthree\n")
 	p := d.MustPropose(t, engine.FormatEdit, "a.txt", `{"old_string":"tow","new_string":"2"}`)
-	if p.State != review.StateFailed || !p.Held || p.Mismatch == nil {
-		t.Fatalf("proposal %s held %v mismatch %+v; want a held failure", p.State, p.Held, p.Mismatch)
+	if p.State != review.StateHeld || p.Mismatch == nil {
+		t.Fatalf("proposal %s mismatch %+v; want a held failure", p.State, p.Mismatch)
 	}
 	if o, ok := d.Outcome(p.ID); ok {
 		t.Fatalf("a held failure's outcome was sent at once: %+v", o)
@@ -51,7 +51,7 @@ func TestHeldFailureDismiss(t *testing.T) {
 	if o.Status != decision.Failed || o.Error != p.Failure || !strings.Contains(o.Error, "tow") {
 		t.Errorf("outcome %s %q; want failed with the failure text %q", o.Status, o.Error, p.Failure)
 	}
-	if q, _ := d.Get(p.ID); q.Held {
+	if q, _ := d.Get(p.ID); q.State == review.StateHeld {
 		t.Error("still held after Dismiss")
 	}
 	if got := reviewtest.ReadFile(t, filepath.Join(d.Root, "a.txt")); got != "one\ntwo\nthree\n" {
@@ -74,8 +74,8 @@ func TestHeldFailurePlaced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.State != review.StatePending || q.Held {
-		t.Fatalf("placed: %s held %v; want pending, no longer held", q.State, q.Held)
+	if q.State != review.StatePending {
+		t.Fatalf("placed: %s; want pending, no longer held", q.State)
 	}
 	if err := d.Dismiss(context.Background(), p.ID); err == nil {
 		t.Error("Dismiss on a pending proposal: no error; want one saying to decide it")
@@ -100,8 +100,8 @@ func TestHeldFailureWithdrawn(t *testing.T) {
 	if o := reviewtest.WaitOutcome(t, d.Desk, p.ID); o.Status != decision.Withdrawn {
 		t.Errorf("outcome %s; want withdrawn", o.Status)
 	}
-	if q, _ := d.Get(p.ID); q.Held || q.State != review.StateWithdrawn {
-		t.Errorf("after Withdraw: %s held %v; want withdrawn", q.State, q.Held)
+	if q, _ := d.Get(p.ID); q.State != review.StateWithdrawn {
+		t.Errorf("after Withdraw: %s; want withdrawn", q.State)
 	}
 }
 
@@ -148,7 +148,7 @@ func TestFailureAnsweredAtOnce(t *testing.T) {
 			}
 			reviewtest.WriteFile(t, filepath.Join(d.Root, "a.txt"), "one\ntwo\n")
 			p := d.MustPropose(t, engine.FormatEdit, "a.txt", `{"old_string":"tow","new_string":"2"}`)
-			if p.Held {
+			if p.State == review.StateHeld {
 				t.Fatal("held; want the failure answered at once")
 			}
 			if o, ok := d.Outcome(p.ID); !ok || o.Status != decision.Failed {
@@ -182,8 +182,8 @@ func TestOnlyPlaceableFailuresHeld(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.State != review.StateFailed || p.Held {
-				t.Fatalf("%s held %v; want failed, not held", p.State, p.Held)
+			if p.State != review.StateFailed {
+				t.Fatalf("%s; want failed, not held", p.State)
 			}
 			if _, ok := d.Outcome(p.ID); !ok {
 				t.Error("no outcome; want the failure answered at once")
@@ -207,8 +207,8 @@ func TestStreamedFailureHeld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.State != review.StateFailed || !q.Held {
-		t.Fatalf("finished: %s held %v; want a held failure", q.State, q.Held)
+	if q.State != review.StateHeld {
+		t.Fatalf("finished: %s; want a held failure", q.State)
 	}
 	if _, ok := d.Outcome(p.ID); ok {
 		t.Error("outcome sent; want the failure held")

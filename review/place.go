@@ -14,7 +14,7 @@ import (
 // Place applies proposal id again with block (1-based) of its edit placed
 // at lines a person chose in its file, keeping the blocks placed before
 // (engine.ApplyAt). path names the file, absolute or relative to its root;
-// "" means the proposal's one file. A held failure (Proposal.Held, hold.go)
+// "" means the proposal's one file. A held failure (StateHeld, hold.go)
 // becomes pending with the new text, and a pending or stale proposal gets
 // it (its checks run again); either then waits for a person's decision,
 // which no rule makes for it, and its outcome tells the agent which lines
@@ -40,7 +40,7 @@ func (d *Desk) Place(ctx context.Context, id, path string, block int, lines engi
 	res, err := placeEdit(p, f, placed)
 	var me *engine.MatchError
 	switch {
-	case errors.As(err, &me) && p.Held:
+	case errors.As(err, &me) && p.State == StateHeld:
 		p.Placed, p.Failure, p.Mismatch = placed, FailureText(f.Rel, err), me
 	case err != nil:
 		d.unclaim(e)
@@ -61,7 +61,7 @@ func (d *Desk) Place(ctx context.Context, id, path string, block int, lines engi
 	if watch := d.replacePlaced(e, p); watch {
 		d.watch.add(f.Path)
 	}
-	if p.State == StateFailed {
+	if p.State == StateHeld {
 		d.emit(Event{Kind: EventUpdated, ID: id})
 		return d.snapshot(e), nil
 	}
@@ -84,13 +84,13 @@ func (d *Desk) claimPlace(id, path string) (*entry, Proposal, error) {
 	switch {
 	case !placeableFormat(p.Format) || len(p.Files) != 1:
 		return nil, p, fmt.Errorf("review: proposal %s is a %s; only search-replace, edit, multi-edit and smart-edit blocks can be placed at chosen lines", id, p.Format)
-	case p.State == StateFailed && !p.Held:
+	case p.State == StateFailed:
 		return nil, p, fmt.Errorf("review: proposal %s failed and the agent was told so, and believes the file untouched; only a failure held for the person at the desk can be placed (the window holds them while it is open; [review] hold_failed)", id)
-	case p.State == StateFailed && p.Mismatch == nil:
+	case p.State == StateHeld && p.Mismatch == nil:
 		return nil, p, fmt.Errorf("review: proposal %s failed for a reason other than a block that did not match (%s); there is no block to place", id, firstLine(p.Failure))
 	case p.State == StateStreaming:
 		return nil, p, fmt.Errorf("review: proposal %s is still streaming; place its blocks once it is complete", id)
-	case p.State != StateFailed && p.State != StatePending && p.State != StateStale:
+	case p.State != StateHeld && p.State != StatePending && p.State != StateStale:
 		return nil, p, fmt.Errorf("review: proposal %s is %s; only a failed or waiting proposal can be placed", id, p.State)
 	case e.deciding:
 		return nil, p, fmt.Errorf("review: proposal %s is being decided; it can no longer be placed", id)
@@ -108,9 +108,9 @@ func (d *Desk) claimPlace(id, path string) (*entry, Proposal, error) {
 // any more (Attend's leave skipped it while it was claimed).
 func (d *Desk) sendIfNobody(e *entry) {
 	d.mu.Lock()
-	send := e.p.Held && !e.deciding && d.attending == 0
+	send := e.p.State == StateHeld && !e.deciding && d.attending == 0
 	if send {
-		e.p.Held, e.deciding = false, true
+		e.p.State, e.deciding = StateFailed, true
 	}
 	d.mu.Unlock()
 	if send {
@@ -141,11 +141,8 @@ func placeEdit(p Proposal, f File, placed map[int]engine.Region) (engine.Result,
 func (d *Desk) replacePlaced(e *entry, p Proposal) bool {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if p.State == StatePending {
-		p.Held = false
-	}
 	d.stopChecksLocked(e)
-	e.p.Files, e.p.State, e.p.Failure, e.p.Mismatch, e.p.Placed, e.p.Held = p.Files, p.State, p.Failure, p.Mismatch, p.Placed, p.Held
+	e.p.Files, e.p.State, e.p.Failure, e.p.Mismatch, e.p.Placed = p.Files, p.State, p.Failure, p.Mismatch, p.Placed
 	e.deciding = false
 	watch := p.State.Open() && !e.watched
 	e.watched = e.watched || watch

@@ -23,18 +23,18 @@ func TestPlaceFailedThenApprove(t *testing.T) {
 	path := filepath.Join(d.Root, "a.go")
 	reviewtest.WriteFile(t, path, placeFile)
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.go", reviewtest.SR("\tx := 1\n\ty := 3\n\tz := 4\n", "\tx := 10\n\ty := 20\n"))
-	if p.State != review.StateFailed || p.Mismatch == nil || len(p.Mismatch.Closest) == 0 {
-		t.Fatalf("proposal = %s, mismatch %+v; want failed with closest lines", p.State, p.Mismatch)
+	if p.State != review.StateHeld || p.Mismatch == nil || len(p.Mismatch.Closest) == 0 {
+		t.Fatalf("proposal = %s, mismatch %+v; want held with closest lines", p.State, p.Mismatch)
 	}
-	if _, ok := d.Outcome(p.ID); ok || !p.Held {
-		t.Fatalf("held %v, outcome sent %v; want the failure held for the person, not sent", p.Held, ok)
+	if _, ok := d.Outcome(p.ID); ok || p.State != review.StateHeld {
+		t.Fatalf("state %s, outcome sent %v; want the failure held for the person, not sent", p.State, ok)
 	}
 	c := p.Mismatch.Closest[0]
 	q, err := d.Place(context.Background(), p.ID, "a.go", p.Mismatch.Block, engine.Region{StartLine: c.StartLine, EndLine: c.EndLine})
 	if err != nil {
 		t.Fatalf("Place: %v", err)
 	}
-	if q.State != review.StatePending || q.Held || q.Failure != "" || q.Mismatch != nil || q.Placed[1] != (engine.Region{StartLine: 4, EndLine: 6}) {
+	if q.State != review.StatePending || q.Failure != "" || q.Mismatch != nil || q.Placed[1] != (engine.Region{StartLine: 4, EndLine: 6}) {
 		t.Fatalf("placed proposal = %s %q %+v placed %v; want pending at lines 4-6", q.State, q.Failure, q.Mismatch, q.Placed)
 	}
 	if status, _, err := d.Journal.ProposalStatus(context.Background(), p.ID); err != nil || status != string(review.StatePending) {
@@ -104,8 +104,8 @@ func TestPlaceNoRule(t *testing.T) {
 	d.PersonAtDesk(t)
 	reviewtest.WriteFile(t, filepath.Join(d.Root, "docs/a.md"), "# A\n\nintro\n\n# B\n\nintro\n")
 	p := d.MustPropose(t, engine.FormatEdit, "docs/a.md", `{"old_string":"intro","new_string":"Intro."}`)
-	if p.State != review.StateFailed {
-		t.Fatalf("state %s; want failed (ambiguous)", p.State)
+	if p.State != review.StateHeld {
+		t.Fatalf("state %s; want held (ambiguous)", p.State)
 	}
 	q, err := d.Place(context.Background(), p.ID, "docs/a.md", 1, engine.Region{StartLine: 7, EndLine: 7})
 	if err != nil {
@@ -148,8 +148,8 @@ func TestPlaceRefusals(t *testing.T) {
 			}
 		})
 	}
-	if p, _ := d.Get(failed.ID); p.State != review.StateFailed || p.Placed != nil {
-		t.Errorf("after refused placements: %s placed %v; want failed, unchanged", p.State, p.Placed)
+	if p, _ := d.Get(failed.ID); p.State != review.StateHeld || p.Placed != nil {
+		t.Errorf("after refused placements: %s placed %v; want held, unchanged", p.State, p.Placed)
 	}
 }
 
@@ -164,8 +164,8 @@ func TestPlaceTwoBlocks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.State != review.StateFailed || q.Mismatch == nil || q.Mismatch.Block != 2 || q.Placed[1] != (engine.Region{StartLine: 3, EndLine: 3}) {
-		t.Fatalf("after block 1: %s, mismatch %+v, placed %v; want failed on block 2 with block 1 placed", q.State, q.Mismatch, q.Placed)
+	if q.State != review.StateHeld || q.Mismatch == nil || q.Mismatch.Block != 2 || q.Placed[1] != (engine.Region{StartLine: 3, EndLine: 3}) {
+		t.Fatalf("after block 1: %s, mismatch %+v, placed %v; want held on block 2 with block 1 placed", q.State, q.Mismatch, q.Placed)
 	}
 	q, err = d.Place(context.Background(), p.ID, "", 2, engine.Region{StartLine: 5, EndLine: 5})
 	if err != nil {
@@ -187,8 +187,8 @@ func TestPlaceThenRejectTellsTheAgent(t *testing.T) {
 	path := filepath.Join(d.Root, "a.go")
 	reviewtest.WriteFile(t, path, placeFile)
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.go", reviewtest.SR("\tx := 1\n\ty := 3\n\tz := 4\n", "\tx := 10\n\ty := 20\n"))
-	if p.State != review.StateFailed || !p.Held {
-		t.Fatalf("proposal = %s held %v; want a held failure", p.State, p.Held)
+	if p.State != review.StateHeld {
+		t.Fatalf("proposal = %s; want a held failure", p.State)
 	}
 	if _, err := d.Place(context.Background(), p.ID, "a.go", 1, engine.Region{StartLine: 4, EndLine: 6}); err != nil {
 		t.Fatalf("Place: %v", err)

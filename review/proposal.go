@@ -12,6 +12,10 @@ import (
 // State is where a proposal is in its lifecycle:
 // streaming → pending → decided → (written) → reported, or failed,
 // withdrawn, or stale (a file changed on disk while the proposal waited).
+// A failure a person at the desk could place is held (hold.go):
+// failed → held, then held → pending (Place), held → held (Place, and
+// another block does not match), held → failed → reported (Dismiss, or
+// the last reviewer leaving) or held → withdrawn.
 type State string
 
 // The proposal states.
@@ -23,10 +27,25 @@ const (
 	StateReported  State = "reported"  // the outcome was recorded and sent
 	StateFailed    State = "failed"    // the edit did not apply
 	StateWithdrawn State = "withdrawn" // the agent cancelled or disconnected
+	// StateHeld: the edit did not apply (a block matched nowhere, or
+	// several places), and the failure waits for the person at the desk
+	// instead of reaching the agent at once (hold.go): the agent's call
+	// stays open until the person places the block (Place: pending) or
+	// dismisses the failure (Dismiss: the agent gets it); cancel and
+	// disconnect withdraw it. The journal records it as failed.
+	StateHeld State = "held"
 )
 
 // Open reports whether a proposal in this state still waits for a decision.
 func (s State) Open() bool { return s == StateStreaming || s == StatePending || s == StateStale }
+
+// Waiting reports whether the proposal's agent still waits on the desk: it
+// is open, or a failure held for the person.
+func (s State) Waiting() bool { return s.Open() || s == StateHeld }
+
+// DidNotApply reports whether the edit did not apply: a failure the agent
+// was told of, or one held for the person.
+func (s State) DidNotApply() bool { return s == StateFailed || s == StateHeld }
 
 // Request is a proposal as an agent sends it, before the desk applies it.
 type Request struct {
@@ -180,22 +199,16 @@ type Proposal struct {
 	AgentWrites bool
 	VerdictOnly bool // Request.VerdictOnly: the agent hears no reason, comments or patches
 	// Failure is the agent-facing text of why the edit did not apply
-	// (StateFailed), or why the last write attempt failed.
+	// (StateFailed, StateHeld), or why the last write attempt failed.
 	Failure string
 	// Mismatch is, for a single-file edit that failed because a block
-	// did not match (StateFailed), the engine's account of it: the block,
+	// did not match (StateFailed, StateHeld), the engine's account of it: the block,
 	// the closest lines or every place it fit. A person may place the
 	// block (Desk.Place). Nil otherwise.
 	Mismatch *engine.MatchError
 	// Placed holds the blocks a person placed at lines they chose
 	// (Desk.Place), by block number; nil if none.
 	Placed map[int]engine.Region
-	// Held says the failure (StateFailed, with a Mismatch) waits for the
-	// person at the desk instead of reaching the agent at once (hold.go):
-	// the agent's call stays open until the person places the block
-	// (Place: the proposal becomes pending) or dismisses the failure
-	// (Dismiss: the agent gets it); cancel and disconnect withdraw it.
-	Held bool
 	// AutoRule names the rule that decided the proposal without a person
 	// (an auto-approve rule, or the desk's unattended policy); "" while it
 	// waits for a person.

@@ -193,7 +193,7 @@ func (d *detail) Dismiss() {
 		return
 	}
 	id := d.id
-	if d.p.Held {
+	if d.p.State == review.StateHeld {
 		if d.shownAt.Add(d.w.opts.ArmDelay).After(d.w.now()) {
 			d.setStatus("This proposal has just appeared: look at it, then decide.", false)
 			return // a click meant for the proposal shown before

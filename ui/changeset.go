@@ -174,7 +174,7 @@ func (t *changesetTree) fileState(f review.ChangesetFile) (string, fyne.ThemeCol
 	switch f.State {
 	case review.StatePending:
 		tf.Ticks = t.ticksNote(f) // treeticks.go
-	case review.StateFailed, review.StateStale:
+	case review.StateFailed, review.StateHeld, review.StateStale:
 		if p, ok := t.d.w.desk.Get(f.Proposal); ok {
 			tf.Proposal = &p
 		}

@@ -356,7 +356,7 @@ func (d *detail) show(p review.Proposal) {
 		d.shownAt = d.w.now()
 		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
 		d.setStatus(before, false)
-		if o, ok := d.w.desk.Outcome(p.ID); ok && !p.State.Open() && p.State != review.StateFailed {
+		if o, ok := d.w.desk.Outcome(p.ID); ok && !p.State.Open() && !p.State.DidNotApply() {
 			d.setStatus(present.Outcome(p, o), false) // a decided proposal of the changeset, read again
 		}
 		d.say("")
@@ -472,7 +472,7 @@ func (d *detail) updateBar() {
 		Editing:   d.editing,
 		Deciding:  d.deciding,
 		Files:     len(p.Files) > 0,
-		Failed:    p.State == review.StateFailed,
+		Failed:    p.State.DidNotApply(),
 		Protected: len(protectedFiles(p)) > 0,
 	}
 	busy := s.Deciding || s.Streaming

@@ -47,7 +47,7 @@ func newInterdiffView(deps interdiffDeps) *interdiffView {
 // update shows the button when file i of the shown proposal p has a
 // previous proposal to compare with.
 func (x *interdiffView) update(p review.Proposal, i int) {
-	if p.ID == "" || i >= len(p.Files) || p.State == review.StateStreaming || p.State == review.StateFailed {
+	if p.ID == "" || i >= len(p.Files) || p.State == review.StateStreaming || p.State.DidNotApply() {
 		x.ok = false
 		x.button.Hide()
 		return

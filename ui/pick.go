@@ -25,7 +25,7 @@ const pickLimit = 9
 // on the loose-match card): the desk applies the edit there
 // (review.Desk.Place) and the window shows the resulting diff, decided as
 // any other. A failed block is placed only while the desk holds the
-// failure for the person (review.Proposal.Held): its agent still waits.
+// failure for the person (review.StateHeld): its agent still waits.
 // Dismiss sends the failure instead (dismiss).
 type picker struct {
 	deps      pickDeps
@@ -152,7 +152,7 @@ func (k *picker) show(p review.Proposal) {
 	k.choosing = false
 	k.back.Hide()
 	me := p.Mismatch
-	if p.State != review.StateFailed || !p.Held || me == nil || !placeable(p) {
+	if p.State != review.StateHeld || me == nil || !placeable(p) {
 		k.cands = nil
 		k.box.Hide()
 		return
@@ -269,7 +269,7 @@ func (k *picker) placed(id string, block int, r engine.Region, p review.Proposal
 	}
 	k.choosing = false
 	said := fmt.Sprintf("Block %d placed at %s: review the diff, then decide.", block, r)
-	if p.State == review.StateFailed {
+	if p.State.DidNotApply() {
 		said = fmt.Sprintf("Block %d placed at %s; block %d still does not match.", block, r, p.Mismatch.Block)
 	}
 	k.deps.placed(p, said)

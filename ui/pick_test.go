@@ -36,8 +36,8 @@ func TestPickCandidateThenApprove(t *testing.T) {
 		t.Errorf("picker title %q", k.Title())
 	}
 	held, _ := h.desk.Get(p.ID)
-	if _, sent := h.desk.Outcome(p.ID); sent || !held.Held {
-		t.Fatalf("held %v, failure sent %v; with the window open the agent must wait for the person", held.Held, sent)
+	if _, sent := h.desk.Outcome(p.ID); sent || held.State != review.StateHeld {
+		t.Fatalf("state %s, failure sent %v; with the window open the agent must wait for the person", held.State, sent)
 	}
 	if !strings.Contains(h.Header(), "Its agent waits for you") {
 		t.Errorf("header %q; want its note to say the agent waits for the person", h.Header())
@@ -123,8 +123,8 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n"))
 	h.win.Select(p.ID)
 	d := h.win.detail
-	if !p.Held || d.bar.dismiss.Hidden || !d.bar.approve.Hidden {
-		t.Fatalf("held %v, dismiss shown %v, approve shown %v; want a held failure with Dismiss only", p.Held, !d.bar.dismiss.Hidden, !d.bar.approve.Hidden)
+	if p.State != review.StateHeld || d.bar.dismiss.Hidden || !d.bar.approve.Hidden {
+		t.Fatalf("state %s, dismiss shown %v, approve shown %v; want a held failure with Dismiss only", p.State, !d.bar.dismiss.Hidden, !d.bar.approve.Hidden)
 	}
 	if rows := h.win.queue.rows; len(rows) == 0 || rows[0].open != 1 {
 		t.Errorf("queue rows %+v; want the heading to count the held failure open: its agent waits", rows)
@@ -158,7 +158,7 @@ func TestClosingTheWindowSendsHeldFailures(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.go", pickBase)
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n"))
-	if !p.Held {
+	if p.State != review.StateHeld {
 		t.Fatal("not held with the window open")
 	}
 	h.win.Close()
@@ -177,8 +177,8 @@ func TestNoPickerForAnAnsweredFailure(t *testing.T) {
 	h.write("a.go", pickBase)
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n"))
 	h.win.Select(p.ID)
-	if _, sent := h.desk.Outcome(p.ID); !sent || p.Held {
-		t.Fatalf("held %v, sent %v; want answered at once", p.Held, sent)
+	if _, sent := h.desk.Outcome(p.ID); !sent || p.State == review.StateHeld {
+		t.Fatalf("state %s, sent %v; want answered at once", p.State, sent)
 	}
 	if d := h.win.detail; d.pick.box.Visible() || !strings.Contains(d.head.note.Text, "The agent was told") {
 		t.Errorf("picker shown %v, note %q; want no picker for a failure already sent to the agent, and the note saying it was told", d.pick.box.Visible(), d.head.note.Text)
@@ -196,7 +196,7 @@ func TestPickProposalTakesHeldFailures(t *testing.T) {
 		return review.Proposal{Created: baseTime.Add(time.Duration(s) * time.Second)}
 	}
 	held, pending, answered := at(1), at(2), at(0)
-	held.ID, held.State, held.Held = "held", review.StateFailed, true
+	held.ID, held.State = "held", review.StateHeld
 	pending.ID, pending.State = "pending", review.StatePending
 	answered.ID, answered.State = "answered", review.StateFailed
 	if got := pickProposal([]review.Proposal{answered, pending, held}, nil); got != "held" {
@@ -266,8 +266,8 @@ func TestMarkLinesNotInTheFileKeepTheDialog(t *testing.T) {
 	if !wraps {
 		t.Error("the problem does not wrap by word (unwrapped it widened the dialog)")
 	}
-	if got, _ := h.desk.Get(p.ID); got.State != review.StateFailed || !got.Held {
-		t.Fatalf("state %s held %v after lines not in the file; want the failure still held", got.State, got.Held)
+	if got, _ := h.desk.Get(p.ID); got.State != review.StateHeld {
+		t.Fatalf("state %s after lines not in the file; want the failure still held", got.State)
 	}
 	k.MarkLines("2", "2")
 	if problem, _ := k.MarkProblem(); problem != "" {

@@ -566,7 +566,7 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 	}
 	c.badge.Text, c.badge.Color = b, theme.Color(col)
 	a, d := r.p.Counts()
-	if r.p.State == review.StateFailed || r.p.State == review.StateStreaming {
+	if r.p.State.DidNotApply() || r.p.State == review.StateStreaming {
 		c.added.Hide()
 		c.removed.Hide()
 	} else {

@@ -61,7 +61,7 @@ func TestQueueHeadingCountsAHeldFailureOpen(t *testing.T) {
 	w.SetContent(c)
 	w.Resize(fyne.NewSize(900, 60))
 	ps := []review.Proposal{
-		{ID: "p1", Agent: "claude", Session: "s", State: review.StateFailed, Held: true, Created: baseTime},
+		{ID: "p1", Agent: "claude", Session: "s", State: review.StateHeld, Created: baseTime},
 		{ID: "p2", Agent: "claude", Session: "s", State: review.StateFailed, Created: baseTime},
 	}
 	c.set(queueRows(ps)[0], baseTime)

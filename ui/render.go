@@ -17,7 +17,12 @@ import (
 func (d *detail) render() {
 	// The header's notes come and go: lay the pane out again, or the diff
 	// keeps the place the last proposal's header took.
-	defer d.content.Refresh()
+	// Not for each chunk of a stream already on show (no note while it
+	// streams): refreshing the whole pane was most of a chunk's UI work
+	// (issue 28).
+	if !(d.p.State == review.StateStreaming && d.shownKey == "stream") {
+		defer d.content.Refresh()
+	}
 	d.stale.hide() // renderProposal shows it for a stale file
 	p := d.p
 	d.head.show(p)
@@ -32,7 +37,7 @@ func (d *detail) render() {
 		d.failure.SetText("")
 		d.showCenter(d.failureScroll)
 		d.head.hideNote()
-	case p.State == review.StateFailed || len(p.Files) == 0:
+	case p.State.DidNotApply() || len(p.Files) == 0:
 		d.failure.SetText(p.Failure)
 		d.showCenter(d.failureScroll)
 		d.head.setNote(present.Failed(p))

@@ -188,7 +188,7 @@ func (d *detail) trivialPending() bool {
 // showTrivial labels the shown file's trivial hunks in the view, when it
 // shows the proposal's own diff.
 func (d *detail) showTrivial() {
-	if len(d.p.Files) == 0 || d.file >= len(d.p.Files) || !d.viewHasProposal(d.cur()) && !d.viewHasMerge(d.cur()) || d.p.State == review.StateFailed {
+	if len(d.p.Files) == 0 || d.file >= len(d.p.Files) || !d.viewHasProposal(d.cur()) && !d.viewHasMerge(d.cur()) || d.p.State.DidNotApply() {
 		d.view.SetHunkNotes(nil)
 		return
 	}

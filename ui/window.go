@@ -282,12 +282,12 @@ func (w *Window) apply(batch map[string]review.EventKind) {
 		switch {
 		case !ok:
 			delete(w.items, id)
-		case p.State.Open() || p.State == review.StateDecided || p.State == review.StateFailed && !w.dismissed[id]:
+		case p.State.Open() || p.State == review.StateDecided || p.State.DidNotApply() && !w.dismissed[id]:
 			w.items[id] = p
 		default:
 			delete(w.items, id)
 		}
-		if ok && (kind == review.EventPending && p.AutoRule == "" && p.State.Open() || kind == review.EventAdded && p.Held) {
+		if ok && (kind == review.EventPending && p.AutoRule == "" && p.State.Open() || kind == review.EventAdded && p.State == review.StateHeld) {
 			needPerson = append(needPerson, id)
 		}
 		if ok && id == w.detail.id {
@@ -310,7 +310,7 @@ func (w *Window) refreshQueue() {
 	w.waiting = 0
 	for _, p := range w.items {
 		ps = append(ps, p)
-		if p.State.Open() || p.Held {
+		if p.State.Waiting() {
 			w.waiting++
 		}
 	}
@@ -333,10 +333,10 @@ func (w *Window) refreshQueue() {
 		// the next of its changeset while one waits, so that a session's
 		// edits are read together, then the oldest.
 		id := pickProposal(sameChangeset(ps, w.detail.p), nil)
-		if id == "" || !(w.items[id].State.Open() || w.items[id].Held) {
+		if id == "" || !w.items[id].State.Waiting() {
 			id = pickProposal(ps, nil)
 		}
-		if id != "" && id != w.detail.id && (w.items[id].State.Open() || w.items[id].Held) {
+		if id != "" && id != w.detail.id && w.items[id].State.Waiting() {
 			w.show(id)
 			w.autoPicked = true
 		}
@@ -379,7 +379,7 @@ func (w *Window) Waiting() int { return w.waiting }
 
 // needsPerson reports whether p waits for the person's decision now.
 func needsPerson(p review.Proposal) bool {
-	return p.State == review.StatePending || p.State == review.StateStale || p.Held
+	return p.State == review.StatePending || p.State == review.StateStale || p.State == review.StateHeld
 }
 
 // pickProposal is the proposal the window shows while the person has not
@@ -390,7 +390,7 @@ func pickProposal(ps []review.Proposal, queueIDs []string) string {
 	for _, st := range []review.State{review.StatePending, review.StateStale, review.StateStreaming} {
 		var best *review.Proposal
 		for i := range ps {
-			if (ps[i].State == st || st == review.StatePending && ps[i].Held) && (best == nil || ps[i].Before(*best)) {
+			if (ps[i].State == st || st == review.StatePending && ps[i].State == review.StateHeld) && (best == nil || ps[i].Before(*best)) {
 				best = &ps[i]
 			}
 		}

@@ -76,7 +76,7 @@ func deskServing(t *testing.T, person func(p review.Proposal) review.Decision, h
 			p, ok := desk.Get(ev.ID)
 			switch {
 			case !ok:
-			case p.Held:
+			case p.State == review.StateHeld:
 				held(desk, p)
 			case ev.Kind == review.EventPending:
 				desk.Decide(ctx, ev.ID, person(p))

@@ -126,6 +126,13 @@ func compare(oldName, newName string, stdout, stderr io.Writer, show func(old, n
 	return show(old, new, note)
 }
 
+// isFile reports whether name is, or links to, a regular file: one
+// compareDirs may read (a FIFO without a writer is waited on for good).
+func isFile(name string) bool {
+	info, err := os.Stat(name)
+	return err == nil && info.Mode().IsRegular()
+}
+
 func isDir(name string) bool {
 	info, err := os.Stat(name)
 	return err == nil && info.IsDir()
@@ -220,7 +227,9 @@ func compareDirs(a, b string, stderr io.Writer) int {
 		case 2:
 			lines = append(lines, "  added    "+rel)
 		default:
-			if !sameBytes(filepath.Join(a, rel), filepath.Join(b, rel)) {
+			if !isFile(filepath.Join(a, rel)) || !isFile(filepath.Join(b, rel)) {
+				lines = append(lines, "  skipped  "+rel+" (not a file on both sides: a pipe, a device or a link to none)")
+			} else if !sameBytes(filepath.Join(a, rel), filepath.Join(b, rel)) {
 				lines = append(lines, "  changed  "+rel)
 			}
 		}

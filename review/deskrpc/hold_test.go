@@ -60,14 +60,14 @@ func heldOnSocket(t *testing.T) (d *reviewtest.Desk, rev *Client, id string, ans
 		out <- res
 	}()
 	id = <-added
-	if p, _ := d.Get(id); !p.Held {
-		t.Fatalf("proposal %s: %s, held %v; want a held failure", id, p.State, p.Held)
+	if p, _ := d.Get(id); p.State != review.StateHeld {
+		t.Fatalf("proposal %s: %s; want a held failure", id, p.State)
 	}
 	var st statusResult
 	if err := rev.Call(reviewtest.Context(t), "status", nil, &st); err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Proposals) != 1 || st.Proposals[0].State != StateHeld || st.Proposals[0].Mismatch == nil || st.Proposals[0].Mismatch.Block != 1 || st.Proposals[0].Failure == "" {
+	if len(st.Proposals) != 1 || st.Proposals[0].State != review.StateHeld || st.Proposals[0].Mismatch == nil || st.Proposals[0].Mismatch.Block != 1 || st.Proposals[0].Failure == "" {
 		t.Errorf("status = %+v; want the one proposal, held, with its failure and mismatch", st.Proposals)
 	}
 	return d, rev, id, out
@@ -141,7 +141,7 @@ func TestNativeHeldAgentDisconnects(t *testing.T) {
 	if err := agent.Call(reviewtest.Context(t), "propose", map[string]any{"format": "edit", "path": "a.txt", "payload": `{"old_string":"tow","new_string":"2"}`}, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.State != StateHeld || res.Outcome != nil {
+	if res.State != review.StateHeld || res.Outcome != nil {
 		t.Fatalf("propose without wait = %+v; want state held, no outcome yet", res)
 	}
 	agent.Close()

@@ -18,8 +18,8 @@ func TestPlaceMethod(t *testing.T) {
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, "one\ntwo\nthree\n")
 	p, err := d.Propose(reviewtest.Context(t), review.Request{Agent: "a", Session: "s", Format: engine.FormatEdit, Path: "a.txt", Payload: `{"old_string":"tow","new_string":"2"}`})
-	if err != nil || p.State != review.StateFailed {
-		t.Fatalf("propose: %s, %v; want failed", p.State, err)
+	if err != nil || p.State != review.StateHeld {
+		t.Fatalf("propose: %s, %v; want held", p.State, err)
 	}
 	agent := dialTestDesk(t, d.Desk)
 	place := map[string]any{"id": p.ID, "block": 1, "startLine": 2, "endLine": 2}

@@ -535,7 +535,7 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool) (any, 
 	}
 	cc.own(p.ID, true)
 	if !wait {
-		return proposeResult{ID: p.ID, State: wireState(p), Changeset: review.ChangesetKey(p)}, nil
+		return proposeResult{ID: p.ID, State: p.State, Changeset: review.ChangesetKey(p)}, nil
 	}
 	o, err := cc.s.desk.Wait(ctx, p.ID)
 	if err != nil && ctx.Err() != nil {
@@ -546,18 +546,6 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool) (any, 
 	}
 	cc.own(p.ID, false)
 	return proposeResult{ID: p.ID, State: review.StateReported, Changeset: review.ChangesetKey(p), Outcome: &o, Text: o.Text()}, nil
-}
-
-// StateHeld is how the protocol names a failure held for the person at the
-// desk (review.Proposal.Held): not final, like pending.
-const StateHeld review.State = "held"
-
-// wireState is p's state as the protocol names it.
-func wireState(p review.Proposal) review.State {
-	if p.Held {
-		return StateHeld
-	}
-	return p.State
 }
 
 func validFormat(f engine.Format) bool {
@@ -583,7 +571,7 @@ type placeAnswer struct {
 }
 
 func placeResult(p review.Proposal) placeAnswer {
-	a := placeAnswer{ID: p.ID, State: wireState(p), Failure: p.Failure, Mismatch: p.Mismatch}
+	a := placeAnswer{ID: p.ID, State: p.State, Failure: p.Failure, Mismatch: p.Mismatch}
 	a.Added, a.Removed = p.Counts()
 	if len(p.Files) == 1 {
 		a.Matches = p.Files[0].Matches

@@ -145,9 +145,9 @@ type (
 
 // entryOf is a proposal as status lists it.
 func entryOf(p review.Proposal) Summary {
-	e := Summary{ID: p.ID, Agent: p.Agent, Session: p.Session, Turn: p.Turn, Changeset: review.ChangesetKey(p), State: wireState(p), Created: p.Created.UTC().Format("2006-01-02T15:04:05Z"), Files: []string{}}
+	e := Summary{ID: p.ID, Agent: p.Agent, Session: p.Session, Turn: p.Turn, Changeset: review.ChangesetKey(p), State: p.State, Created: p.Created.UTC().Format("2006-01-02T15:04:05Z"), Files: []string{}}
 	e.Added, e.Removed = p.Counts()
-	if p.Held {
+	if p.State == review.StateHeld {
 		e.Failure, e.Mismatch = p.Failure, p.Mismatch
 	}
 	for _, f := range p.Files {

@@ -392,9 +392,9 @@ func (l *Link) sync(id string) error {
 		}
 		return nil
 	}
-	waiting := (p.State == review.StatePending || p.State == review.StateStale) && !p.Held
+	waiting := p.State == review.StatePending || p.State == review.StateStale
 	if !waiting {
-		if t == nil || p.State.Open() || p.Held {
+		if t == nil || p.State.Waiting() {
 			return nil // never on the hub, or still streaming
 		}
 		o, ok := l.desk.Outcome(id)
@@ -706,7 +706,7 @@ func (l *Link) carryOut(t *tracked, d Decision) {
 	// Never call into the desk with l.mu held: the desk calls markDirty
 	// with its own lock held.
 	p, ok := l.desk.Get(t.id)
-	open := ok && (p.State.Open() || p.Held)
+	open := ok && p.State.Waiting()
 	l.mu.Lock()
 	if l.byHub[t.h] == t && t.round == t.round0 && open {
 		t.round++

@@ -221,17 +221,26 @@ func (f *Fleet) labelOf(s *slot) string {
 }
 
 // ownLabel names a desk by its workspace and machine: "api on dev@box",
-// "api +1 on dev@box" for two roots.
+// "api +1 on dev@box" for two roots. The workspace's name is the far
+// desk's to choose: its spaces run together and it is cut at
+// ownLabelMax characters, so the machine (the window's) stays in sight —
+// "api on prod@box" and a row of spaces cannot push it out of a heading.
 func ownLabel(roots []string, machine string) string {
 	if len(roots) == 0 {
 		return machine
 	}
-	name := filepath.Base(roots[0])
+	name := strings.Join(strings.Fields(filepath.Base(roots[0])), " ")
+	if r := []rune(name); len(r) > ownLabelMax {
+		name = string(r[:ownLabelMax]) + "…"
+	}
 	if len(roots) > 1 {
 		name += " +" + strconv.Itoa(len(roots)-1)
 	}
 	return review.Printable(name) + " on " + machine
 }
+
+// ownLabelMax is the most of a far desk's workspace name its label shows.
+const ownLabelMax = 32
 
 func (f *Fleet) state(label string, err error) {
 	if f.opts.OnState != nil {

@@ -559,9 +559,6 @@ func proposal(det deskrpc.Detail) (review.Proposal, error) {
 	}
 	p := review.Proposal{ID: det.ID, Agent: det.Agent, Session: det.Session, Turn: det.Turn, Created: created, Format: det.Format, State: det.State,
 		AgentWrites: det.AgentWrites, VerdictOnly: det.VerdictOnly, Failure: det.Failure, AutoRule: det.AutoRule, Instruction: det.Instruction, Mismatch: det.Mismatch}
-	if det.State == deskrpc.StateHeld { // a failure that waits for the person (review.Proposal.Held)
-		p.State, p.Held = review.StateFailed, true
-	}
 	for _, wf := range det.Files {
 		if wf.Base == nil || wf.Proposed == nil {
 			return review.Proposal{}, fmt.Errorf("file %s came without its texts", wf.Path)

@@ -309,15 +309,15 @@ func TestRemoteHeldFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, ok := rd.Get(p.ID)
-	for ctx := reviewtest.Context(t); !ok || !got.Held; got, ok = rd.Get(p.ID) {
+	for ctx := reviewtest.Context(t); !ok || got.State != review.StateHeld; got, ok = rd.Get(p.ID) {
 		select {
 		case <-events:
 		case <-ctx.Done():
 			t.Fatalf("the failed edit never showed here held: %+v", got)
 		}
 	}
-	if !ok || got.State != review.StateFailed || got.Mismatch == nil {
-		t.Fatalf("the failed edit here: %+v; want failed, held, with its mismatch", got)
+	if !ok || got.State != review.StateHeld || got.Mismatch == nil {
+		t.Fatalf("the failed edit here: %+v; want held, with its mismatch", got)
 	}
 	if err := rd.Dismiss(reviewtest.Context(t), p.ID); err != nil {
 		t.Fatal(err)

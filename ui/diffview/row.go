@@ -522,6 +522,9 @@ func (r *diffRow) line(ts, ti int, s string, x float32, spans []words.Span, span
 	}
 	toks, ok := v.hl.tokens(ts, ti)
 	if !ok {
+		// A stream's edge is tokenised again at every chunk: there the
+		// worker does it, off the UI goroutine.
+		v.hl.noSync = v.stream != nil
 		v.wantTokens(ts, ti)
 		if toks, ok = v.hl.tokens(ts, ti); !ok { // not tokenised at once (highlight.go: small)
 			r.waitTok = true

@@ -27,13 +27,13 @@ func TestState(t *testing.T) {
 		{review.Proposal{State: review.StateStreaming}, "streaming…"},
 		{review.Proposal{State: review.StateStreaming, Files: []review.File{{Growing: engine.LineRange{End: 40}}}}, "streaming… line 40"},
 		{review.Proposal{State: review.StateFailed}, "failed"},
-		{review.Proposal{State: review.StateFailed, Held: true}, "did not match · the agent waits for you"},
+		{review.Proposal{State: review.StateHeld}, "did not match · the agent waits for you"},
 		{review.Proposal{State: review.StateDecided}, "writing…"},
 		{review.Proposal{State: review.StateWithdrawn}, "withdrawn"},
 		{review.Proposal{State: review.StateReported}, "decided"},
 	} {
 		if got := State(c.p); got != c.want {
-			t.Errorf("State(%s held=%v) = %q; want %q", c.p.State, c.p.Held, got, c.want)
+			t.Errorf("State(%s) = %q; want %q", c.p.State, got, c.want)
 		}
 	}
 }
@@ -71,7 +71,7 @@ func TestBadge(t *testing.T) {
 		{review.Proposal{State: review.StateStreaming}, "streaming", Accent},
 		{review.Proposal{State: review.StateStale}, "stale", Warning},
 		{review.Proposal{State: review.StateFailed}, "failed", Danger},
-		{review.Proposal{State: review.StateFailed, Held: true}, "pick lines", Warning},
+		{review.Proposal{State: review.StateHeld}, "pick lines", Warning},
 		{review.Proposal{State: review.StateDecided}, "writing", Accent},
 		{review.Proposal{State: review.StatePending, Unreachable: true}, "unreachable", Danger},
 		{review.Proposal{State: review.StatePending, Files: prot}, "protected", Danger},
@@ -87,7 +87,7 @@ func TestBadge(t *testing.T) {
 
 func TestFileState(t *testing.T) {
 	stale := review.Proposal{Files: []review.File{{}, {Disk: atomicfile.Snapshot{Path: "/w/b"}}}}
-	held := review.Proposal{State: review.StateFailed, Held: true}
+	held := review.Proposal{State: review.StateHeld}
 	o := func(s decision.Verdict) *review.Outcome { return &review.Outcome{Status: s} }
 	for _, c := range []struct {
 		name string

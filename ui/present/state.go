@@ -26,10 +26,9 @@ func State(p review.Proposal) string {
 		return "waiting · " + counts
 	case review.StateStale:
 		return "stale · " + counts
+	case review.StateHeld:
+		return "did not match · the agent waits for you"
 	case review.StateFailed:
-		if p.Held {
-			return "did not match · the agent waits for you"
-		}
 		return "failed"
 	case review.StateDecided:
 		return "writing…"
@@ -60,7 +59,7 @@ func Intent(p review.Proposal) string {
 // Failed heads a failed proposal: the agent was told, or (a held failure)
 // it waits for the person.
 func Failed(p review.Proposal) string {
-	if p.Held {
+	if p.State == review.StateHeld {
 		return "This edit did not apply, and nothing was written. Its agent waits for you: use the lines it was meant for and review the diff, or Dismiss to send it the explanation below."
 	}
 	return "This edit did not apply, and nothing was written. The agent was told:"

@@ -29,7 +29,7 @@ func stateBadge(p review.Proposal) (string, Tone) {
 	if p.Unreachable { // its desk dropped: kept, decided by nothing until it is back
 		return "unreachable", Danger
 	}
-	if p.Held {
+	if p.State == review.StateHeld {
 		return "pick lines", Warning
 	}
 	switch p.State {
@@ -63,8 +63,8 @@ type TreeFile struct {
 func FileState(t TreeFile) (string, Tone) {
 	f, p := t.File, t.Proposal
 	switch f.State {
-	case review.StateFailed:
-		if p != nil && p.Held {
+	case review.StateFailed, review.StateHeld:
+		if p != nil && p.State == review.StateHeld {
 			return Badge(*p) // waits for the person to pick its lines, as the queue says
 		}
 		return "failed", Danger
