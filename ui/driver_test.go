@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // The window driver: what a person at the window sees and does, in words,
@@ -483,4 +485,79 @@ func (k pickerDriver) MarkProblem() (string, bool) {
 		return "", true
 	}
 	return l.Text, l.Wrapping == fyne.TextWrapWord
+}
+
+// commentsDriver is the person's line comments: the dialog c opens and the
+// list under the diff.
+type commentsDriver struct{ h *harness }
+
+// Comments are the shown proposal's line comments.
+func (h *harness) Comments() commentsDriver { return commentsDriver{h} }
+
+// Open reports whether the comment dialog is open.
+func (c commentsDriver) Open() bool { return c.h.win.detail.comments.dialog != nil }
+
+// Lines is the dialog's lines box ("12" or "12-14"; "" when closed).
+func (c commentsDriver) Lines() string {
+	if l := c.h.win.detail.comments.lines; l != nil {
+		return l.Text
+	}
+	return ""
+}
+
+// SetLines types lines into the dialog's lines box.
+func (c commentsDriver) SetLines(s string) {
+	c.h.t.Helper()
+	l := c.h.win.detail.comments.lines
+	if l == nil {
+		c.h.t.Fatal("no comment dialog open to type lines into")
+	}
+	l.SetText(s)
+}
+
+// Text is the comment typed so far ("" when closed).
+func (c commentsDriver) Text() string {
+	if t := c.h.win.detail.comments.text; t != nil {
+		return t.Text
+	}
+	return ""
+}
+
+// TextFocused reports whether the comment's text box has the keyboard.
+func (c commentsDriver) TextFocused() bool {
+	t := c.h.win.detail.comments.text
+	return t != nil && c.h.win.Win.Canvas().Focused() == fyne.Focusable(t)
+}
+
+// Hint is what the dialog says is wrong ("" when closed or nothing is).
+func (c commentsDriver) Hint() string {
+	if l := c.h.win.detail.comments.hint; l != nil {
+		return l.Text
+	}
+	return ""
+}
+
+// Kept are proposal id's comments, to be sent with its decision.
+func (c commentsDriver) Kept(id string) []decision.Comment { return c.h.win.detail.comments.of(id) }
+
+// Listed is what the list under the diff says, a line per label ("" while
+// it is hidden).
+func (c commentsDriver) Listed() string {
+	box := c.h.win.detail.comments.box
+	var b strings.Builder
+	for _, o := range test.LaidOutObjects(box) {
+		if l, ok := o.(*widget.Label); ok && box.Visible() {
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return b.String()
+}
+
+// DeleteAll clicks the list's Delete of every comment listed.
+func (c commentsDriver) DeleteAll() {
+	for _, b := range tappables(c.h.win.detail.comments.box) {
+		if btn, ok := b.(*widget.Button); ok && btn.Text == "Delete" {
+			test.Tap(btn)
+		}
+	}
 }
