@@ -17,6 +17,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/checker"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // Member is one desk of a Fleet: the methods the window uses (as *Desk
@@ -118,6 +119,10 @@ type Fleet struct {
 	subSeq   int
 	attended int
 	histDesk int // the desk whose history the window shows (history.go)
+	// planned is the restore last planned (a dry run), on desk planDesk:
+	// carried out, it goes to that desk (Restore).
+	planned  *journal.RestoreRequest
+	planDesk int
 }
 
 // slot is one desk of the fleet.
