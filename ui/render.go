@@ -23,7 +23,7 @@ func (d *detail) render() {
 	if !(d.p.State == review.StateStreaming && d.shownKey == "stream") {
 		defer d.content.Refresh()
 	}
-	d.staleShow.Hide() // renderProposal shows it for a stale file
+	d.stale.hide() // renderProposal shows it for a stale file
 	p := d.p
 	d.head.show(p)
 	if d.file >= len(p.Files) {
@@ -64,8 +64,8 @@ func (d *detail) renderProposal() {
 		d.shownKey = "stream"
 		return
 	case f.Stale() && !d.editing:
-		key := "stale:" + f.Disk.SHA256 + ":" + d.staleShow.Selected
-		d.staleShow.Show()
+		key := d.stale.key(f)
+		d.stale.show()
 		if d.shownKey == key {
 			return
 		}
@@ -75,15 +75,8 @@ func (d *detail) renderProposal() {
 		// line where it was on screen, its change the current one (it
 		// threw the view to hunk 1 at every save).
 		line, y, keep := d.placeKept()
-		switch d.staleShow.Selected {
-		case present.StaleDisk:
-			d.view.SetTexts(f.Path, f.BaseText(), string(f.Disk.Content))
-		case present.StaleProposal:
-			d.view.SetTexts(f.Path, f.BaseText(), f.Proposed)
-		default:
-			d.view.SetStale(string(f.Disk.Content), m)
-		}
-		if keep && strings.HasSuffix(d.shownKey, ":"+d.staleShow.Selected) || keep && !strings.HasPrefix(d.shownKey, "stale:") {
+		d.stale.draw(d.view, f, m)
+		if keep && strings.HasSuffix(d.shownKey, ":"+d.stale.shows()) || keep && !strings.HasPrefix(d.shownKey, "stale:") {
 			d.view.ShowLineAt(min(line, d.view.Lines()-1), y)
 		} else {
 			d.view.NextHunk() // open at the first change, as every diff does
