@@ -21,7 +21,7 @@ import (
 // sent it ("new") or the file's before it ("old"), as the desk quotes them
 // (review.File.Quote), whatever the view shows.
 type comments struct {
-	d       *detail
+	deps    commentDeps
 	pending map[string][]decision.Comment // proposal id → its comments, in the order made
 	box     *fyne.Container               // the shown proposal's comments
 
@@ -39,8 +39,25 @@ const (
 	sideOldLabel = "old: the file before it"
 )
 
-func newComments(d *detail) *comments {
-	c := &comments{d: d, pending: map[string][]decision.Comment{}, box: container.NewVBox()}
+// commentDeps is what the comments need of the pane: the shown proposal,
+// where a comment starts, its drafts and its dialogs.
+type commentDeps struct {
+	shown     func() (p review.Proposal, waiting bool)      // the shown proposal; waiting: no outcome, still open
+	canDecide func() bool                                   // whether the shown proposal takes a decision now
+	start     func() (review.File, decision.Side, int, int) // the file shown and where a new comment starts (side, line, end)
+	say       func(string)                                  // the message line
+	draft     func() string                                 // the comment box's draft
+	keepDraft func(text string)                             // the box closed unsent: text stays the draft
+	newChoice func(opts []string, changed func(string)) *choice
+	// open shows dlg bound to the shown proposal, typing into box while
+	// open() holds; closed runs when it closes.
+	open     func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func())
+	win      fyne.Window
+	keysBack func()
+}
+
+func newComments(deps commentDeps) *comments {
+	c := &comments{deps: deps, pending: map[string][]decision.Comment{}, box: container.NewVBox()}
 	c.box.Hide()
 	return c
 }
@@ -57,25 +74,25 @@ func (c *comments) sent(id string) {
 // refresh lists the shown proposal's comments under the diff, each with
 // Delete, while it waits for a decision.
 func (c *comments) refresh() {
-	d := c.d
-	cs := c.pending[d.id]
+	p, waiting := c.deps.shown()
+	cs := c.pending[p.ID]
 	c.box.Objects = nil
-	if len(cs) == 0 || d.outcome != nil || !d.p.State.Open() {
+	if len(cs) == 0 || !waiting {
 		c.box.Hide()
 		return
 	}
-	c.box.Add(widget.NewLabelWithStyle(present.CommentsHeading(d.p, len(cs)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
+	c.box.Add(widget.NewLabelWithStyle(present.CommentsHeading(p, len(cs)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true}))
 	for i, cm := range cs {
 		first, _, more := strings.Cut(cm.Text, "\n")
 		if more {
 			first += " …"
 		}
-		l := widget.NewLabel(fmt.Sprintf("%s · %s %s: %s", present.RelOf(d.p, cm.Path), cm.Side, cm.Lines(), first))
+		l := widget.NewLabel(fmt.Sprintf("%s · %s %s: %s", present.RelOf(p, cm.Path), cm.Side, cm.Lines(), first))
 		l.Truncation = fyne.TextTruncateEllipsis
 		del := widget.NewButton("Delete", func() {
-			c.pending[d.id] = append(cs[:i:i], cs[i+1:]...)
+			c.pending[p.ID] = append(cs[:i:i], cs[i+1:]...)
 			c.refresh()
-			d.w.keysBack()
+			c.deps.keysBack()
 		})
 		c.box.Add(container.NewBorder(nil, nil, nil, del, l))
 	}
@@ -88,19 +105,18 @@ func (c *comments) refresh() {
 // may change the side and the lines; the dialog quotes them as the agent
 // will read them. Ctrl+Enter saves, Esc cancels.
 func (c *comments) show() {
-	d := c.d
+	p, _ := c.deps.shown()
 	switch {
-	case !d.canDecide() || len(d.p.Files) == 0:
-		d.say("Comments go with a decision: choose a proposal waiting for one.")
+	case !c.deps.canDecide() || len(p.Files) == 0:
+		c.deps.say("Comments go with a decision: choose a proposal waiting for one.")
 		return
 	case c.dialog != nil:
 		return
 	}
-	f := d.cur()
-	side, line, end := c.current(f)
+	f, side, line, end := c.deps.start()
 	var dlg dialog.Dialog
 	var preview func()
-	sides := newChoice(d.w, []string{sideNewLabel, sideOldLabel}, func(string) { preview() })
+	sides := c.deps.newChoice([]string{sideNewLabel, sideOldLabel}, func(string) { preview() })
 	lines := newDialogEntry(false, func() { dlg.Hide() }, func() { c.save() })
 	c.lines = lines
 	lines.SetText(strconv.Itoa(line))
@@ -115,7 +131,7 @@ func (c *comments) show() {
 	c.hint = hint
 	c.text = newDialogEntry(true, func() { dlg.Hide() }, func() { c.save() })
 	c.text.SetPlaceHolder("What should the agent know about these lines?")
-	c.text.setDraft(d.draft("comment"))
+	c.text.setDraft(c.deps.draft())
 	c.text.SetMinRowsVisible(3)
 	picked := func() (decision.Side, int, int, string, error) {
 		s := decision.SideNew
@@ -152,53 +168,27 @@ func (c *comments) show() {
 			hint.SetText("Type the comment: what the agent should know about these lines.")
 			return
 		}
-		c.pending[d.id] = append(c.pending[d.id], decision.Comment{Path: f.Path, Side: s, Line: l, EndLine: e, Quote: q, Text: text})
+		c.pending[p.ID] = append(c.pending[p.ID], decision.Comment{Path: f.Path, Side: s, Line: l, EndLine: e, Quote: q, Text: text})
 		c.text.SetText("") // saved: no draft left
 		dlg.Hide()
 		c.refresh()
-		d.say(present.CommentKept(d.p))
+		c.deps.say(present.CommentKept(p))
 	}
 	preview()
 	save := widget.NewButton("Save comment (Ctrl+Enter)", func() { c.save() })
 	save.Importance = widget.HighImportance
 	cancel := widget.NewButton("Cancel (Esc)", func() { dlg.Hide() })
 	form := container.NewBorder(nil, nil, widget.NewLabel("Lines (12 or 12-14):"), nil, lines)
-	top := container.NewVBox(widget.NewLabel(present.CommentIntro(d.p, f.Rel)), sides, form, quoteScroll, hint)
+	top := container.NewVBox(widget.NewLabel(present.CommentIntro(p, f.Rel)), sides, form, quoteScroll, hint)
 	body := container.NewBorder(top, container.NewHBox(cancel, save), nil, nil, c.text)
-	dlg = dialog.NewCustomWithoutButtons("Comment for the agent", body, d.w.Win)
+	dlg = dialog.NewCustomWithoutButtons("Comment for the agent", body, c.deps.win)
 	dlg.Resize(fyne.NewSize(640, 460))
 	c.dialog = dlg
-	d.w.setCloser(dlg, func() {
-		d.keepDraft("comment", c.text.Text, "c") // Esc or Cancel: the comment stays a draft
-		d.w.stopTyping(c.text)
+	text := c.text
+	c.deps.open(dlg, text, func() bool { return c.text == text }, func() {
+		c.deps.keepDraft(text.Text) // Esc or Cancel: the comment stays a draft
 		c.dialog, c.save, c.text, c.lines, c.hint = nil, nil, nil, nil, nil
 	})
-	d.bindDialog()
-	dlg.Show()
-	text := c.text
-	d.w.startTyping(text, "the comment box", true, func() bool { return c.text == text })
-}
-
-// current is where a new comment starts: the current hunk's new lines
-// (its old lines for a deletion) while the view shows the base against
-// the proposal as sent; else line 1 of the proposal (of the base, for a
-// file the proposal deletes).
-func (c *comments) current(f review.File) (decision.Side, int, int) {
-	d := c.d
-	side := decision.SideNew
-	if f.Delete {
-		side = decision.SideOld
-	}
-	plain := !d.editing && (!f.Stale() || d.staleShow.Selected == present.StaleProposal)
-	hs, k := d.view.Hunks(), d.view.CurrentHunk()
-	if !plain || k < 0 || k >= len(hs) {
-		return side, 1, 1
-	}
-	ch := hs[k].Change
-	if ch.B1 > ch.B0 {
-		return decision.SideNew, ch.B0 + 1, min(ch.B1, ch.B0+review.MaxCommentLines)
-	}
-	return decision.SideOld, ch.A0 + 1, min(ch.A1, ch.A0+review.MaxCommentLines)
 }
 
 // parseLines reads "12" or "12-14" (an en dash too) as 1-based lines.

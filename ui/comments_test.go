@@ -6,23 +6,10 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/decision"
 )
-
-// listed is what the list of comments under the diff says.
-func listed(c *comments) string {
-	var b strings.Builder
-	for _, o := range test.LaidOutObjects(c.box) {
-		if l, ok := o.(*widget.Label); ok && c.box.Visible() {
-			b.WriteString(l.Text + "\n")
-		}
-	}
-	return b.String()
-}
 
 // TestCommentTravelsWithTheRejection: c opens a comment on the current
 // hunk's new lines, Ctrl+Enter keeps it (listed under the diff), and the
@@ -32,20 +19,20 @@ func TestCommentTravelsWithTheRejection(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.go", "package a\n\nconst N = 1\n")
 	p := h.propose("agent", "s", engine.FormatWrite, "a.go", "package a\n\nconst N = 2\nconst M = 3\n")
-	c := h.win.detail.comments
+	c := h.Comments()
 	h.press('c')
-	if c.dialog == nil || h.win.Win.Canvas().Focused() != c.text || c.lines.Text != "3-4" {
-		t.Fatalf("c: dialog %v, focus %T, lines %q; want the comment dialog on lines 3-4, its text box focused",
-			c.dialog != nil, h.win.Win.Canvas().Focused(), c.lines.Text)
+	if !c.Open() || !c.TextFocused() || c.Lines() != "3-4" {
+		t.Fatalf("c: dialog %v, text focused %v, lines %q; want the comment dialog on lines 3-4, its text box focused",
+			c.Open(), c.TextFocused(), c.Lines())
 	}
 	for _, r := range "name these" {
 		h.press(r)
 	}
 	h.ctrlEnter()
-	if c.dialog != nil || len(c.of(p.ID)) != 1 {
-		t.Fatalf("Ctrl+Enter: dialog open %v, comments %+v; want it closed and one comment kept", c.dialog != nil, c.of(p.ID))
+	if c.Open() || len(c.Kept(p.ID)) != 1 {
+		t.Fatalf("Ctrl+Enter: dialog open %v, comments %+v; want it closed and one comment kept", c.Open(), c.Kept(p.ID))
 	}
-	if got := listed(c); !strings.Contains(got, "a.go · new 3–4: name these") {
+	if got := c.Listed(); !strings.Contains(got, "a.go · new 3–4: name these") {
 		t.Errorf("under the diff: %q; want the comment listed", got)
 	}
 	h.press('r')
@@ -61,8 +48,8 @@ func TestCommentTravelsWithTheRejection(t *testing.T) {
 	if !strings.Contains(o.Text(), "Lines 3–4 of your proposed text:\n```\nconst N = 2\nconst M = 3\n```\nComment: name these") {
 		t.Errorf("the agent's text lacks the quoted comment:\n%s", o.Text())
 	}
-	if listed(c) != "" || len(c.of(p.ID)) != 0 {
-		t.Errorf("after the decision comments are still pending: %+v, listed %q", c.of(p.ID), listed(c))
+	if c.Listed() != "" || len(c.Kept(p.ID)) != 0 {
+		t.Errorf("after the decision comments are still pending: %+v, listed %q", c.Kept(p.ID), c.Listed())
 	}
 }
 
@@ -73,34 +60,30 @@ func TestCommentDialogChecksItsLines(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "one\n")
 	p := h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
-	c := h.win.detail.comments
+	c := h.Comments()
 	h.press('c')
 	h.ctrlEnter()
-	if c.dialog == nil || !strings.Contains(c.hint.Text, "Type the comment") {
-		t.Fatalf("Ctrl+Enter with no text: dialog open %v, hint %q; want it open, asking for the text", c.dialog != nil, c.hint.Text)
+	if !c.Open() || !strings.Contains(c.Hint(), "Type the comment") {
+		t.Fatalf("Ctrl+Enter with no text: dialog open %v, hint %q; want it open, asking for the text", c.Open(), c.Hint())
 	}
 	h.press('x')
-	c.lines.SetText("2")
+	c.SetLines("2")
 	h.ctrlEnter()
-	if c.dialog == nil || !strings.Contains(c.hint.Text, "line 2 is past the end of the new side, which has 1 line") {
-		t.Fatalf("line 2 of 1: dialog open %v, hint %q; want it open, saying why", c.dialog != nil, c.hint.Text)
+	if !c.Open() || !strings.Contains(c.Hint(), "line 2 is past the end of the new side, which has 1 line") {
+		t.Fatalf("line 2 of 1: dialog open %v, hint %q; want it open, saying why", c.Open(), c.Hint())
 	}
-	c.lines.SetText("1")
+	c.SetLines("1")
 	h.ctrlEnter()
-	if got := c.of(p.ID); len(got) != 1 || got[0].Quote != "ONE\n" || got[0].Side != decision.SideNew {
+	if got := c.Kept(p.ID); len(got) != 1 || got[0].Quote != "ONE\n" || got[0].Side != decision.SideNew {
 		t.Fatalf("comments %+v; want one on the new ONE", got)
 	}
 	h.press('c')
 	h.pressKey(fyne.KeyEscape)
-	if c.dialog != nil || h.win.modal() || len(c.of(p.ID)) != 1 {
-		t.Fatalf("Esc: dialog open %v, comments %d; want it closed, nothing added", c.dialog != nil, len(c.of(p.ID)))
+	if c.Open() || h.Dialog().Open() || len(c.Kept(p.ID)) != 1 {
+		t.Fatalf("Esc: dialog open %v, comments %d; want it closed, nothing added", c.Open(), len(c.Kept(p.ID)))
 	}
-	for _, b := range tappables(c.box) {
-		if btn, ok := b.(*widget.Button); ok && btn.Text == "Delete" {
-			test.Tap(btn)
-		}
-	}
-	if len(c.of(p.ID)) != 0 || listed(c) != "" {
-		t.Errorf("Delete left %+v", c.of(p.ID))
+	c.DeleteAll()
+	if len(c.Kept(p.ID)) != 0 || c.Listed() != "" {
+		t.Errorf("Delete left %+v", c.Kept(p.ID))
 	}
 }

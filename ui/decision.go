@@ -37,7 +37,7 @@ type detail struct {
 	files      *choice        // the files of a multi-file proposal outside a changeset
 	tree       *changesetTree // the shown proposal's changeset (changeset.go)
 	loose      *looseCard     // the loose match that placed the current hunk (loose.go)
-	staleShow  *choice        // which two of base / disk / proposal a stale file shows
+	stale      *staleView     // which two of base / disk / proposal a stale file shows (staleview.go)
 	view       *diffview.DiffView
 	centerPane                // the view, a failed edit's text, or the empty queue's hint
 	pick       *picker        // where a failed or loose block goes, as the person picks it (pick.go)
@@ -110,18 +110,57 @@ func newDetail(w *Window) *detail {
 	d.problems = widget.NewLabel("")
 	d.problems.Wrapping = fyne.TextWrapWord
 	d.problems.Importance = widget.DangerImportance
-	d.staleShow = newChoice(w, []string{present.StaleMerged, present.StaleDisk, present.StaleProposal}, func(string) {
+	d.stale = newStaleView(func(opts []string, changed func(string)) *choice { return newChoice(w, opts, changed) }, func() {
 		d.shownKey = ""
 		d.render()
 	})
-	d.staleShow.choose(present.StaleMerged)
-	d.staleShow.Hide()
 	d.files = newChoice(w, nil, d.selectFile)
 	d.line = newStatusLine()
 	d.loose = newLooseCard()
 	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	d.failure.Wrapping = fyne.TextWrapWord
-	d.pick = newPicker(d)
+	d.pick = newPicker(pickDeps{
+		shown:      func() (string, review.Proposal, bool) { return d.id, d.p, d.outcome != nil },
+		canDecide:  d.canDecide,
+		looseBlock: func() int { return d.loose.m.Block },
+		say:        d.say,
+		setStatus:  d.setStatus,
+		render: func(again bool) {
+			if again {
+				d.shownKey = ""
+			}
+			d.render()
+		},
+		placed: func(p review.Proposal, said string) {
+			d.outcome, d.shownKey, d.p = nil, "", p
+			w.items[d.id] = p
+			d.setStatus("", false)
+			d.say(said)
+			d.refreshFiles()
+			d.render()
+			w.refreshQueue()
+		},
+		desk: w.desk,
+		run: func(work func() func()) {
+			w.decisions.Add(1)
+			// The goroutine ends when the desk has answered.
+			go func() {
+				defer w.decisions.Done()
+				if then := work(); then != nil {
+					w.do(then)
+				}
+			}()
+		},
+		open: func(dlg dialog.Dialog, focus fyne.Focusable, closed func()) {
+			w.setCloser(dlg, closed)
+			d.bindDialog()
+			dlg.Show()
+			w.Win.Canvas().Focus(focus)
+			d.showKeyboard()
+		},
+		win:      w.Win,
+		keysBack: w.keysBack,
+	})
 	d.inter = newInterdiffView(interdiffDeps{interdiff: w.desk.Interdiff, say: d.say, open: func(title string, body fyne.CanvasObject) {
 		dlg := dialog.NewCustom(title, "Close (Esc)", body, w.Win)
 		dlg.Resize(w.Win.Canvas().Size().Subtract(fyne.NewSize(80, 80)))
@@ -191,8 +230,27 @@ func newDetail(w *Window) *detail {
 	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	d.tree = newChangesetTree(d)
 	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box,
-		container.New(narrowLayout{d.staleShow}, container.NewHScroll(d.staleShow)), d.pick.againBox)
-	d.comments = newComments(d)
+		d.stale.box, d.pick.againBox)
+	d.comments = newComments(commentDeps{
+		shown:     func() (review.Proposal, bool) { return d.p, d.outcome == nil && d.p.State.Open() },
+		canDecide: d.canDecide,
+		start:     d.commentStart,
+		say:       d.say,
+		draft:     func() string { return d.draft("comment") },
+		keepDraft: func(text string) { d.keepDraft("comment", text, "c") },
+		newChoice: func(opts []string, changed func(string)) *choice { return newChoice(w, opts, changed) },
+		open: func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func()) {
+			w.setCloser(dlg, func() {
+				closed()
+				w.stopTyping(box)
+			})
+			d.bindDialog()
+			dlg.Show()
+			w.startTyping(box, "the comment box", true, open)
+		},
+		win:      w.Win,
+		keysBack: w.keysBack,
+	})
 	bottom := container.NewVBox(d.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
@@ -210,8 +268,30 @@ func (d *detail) reset() {
 	d.ownEditOK, d.clickedAt = "", nil
 	d.trivial.dropAll()
 	d.view.ForgetSeen()
-	d.staleShow.choose(present.StaleMerged) // no callback: render follows
+	d.stale.reset() // no callback: render follows
 	d.closeExternal()
+}
+
+// commentStart is the file shown and where a new comment on it starts:
+// the current hunk's new lines (its old lines for a deletion) while the
+// view shows the base against the proposal as sent; else line 1 of the
+// proposal (of the base, for a file the proposal deletes).
+func (d *detail) commentStart() (review.File, decision.Side, int, int) {
+	f := d.cur()
+	side := decision.SideNew
+	if f.Delete {
+		side = decision.SideOld
+	}
+	plain := !d.editing && (!f.Stale() || d.stale.shows() == present.StaleProposal)
+	hs, k := d.view.Hunks(), d.view.CurrentHunk()
+	if !plain || k < 0 || k >= len(hs) {
+		return f, side, 1, 1
+	}
+	ch := hs[k].Change
+	if ch.B1 > ch.B0 {
+		return f, decision.SideNew, ch.B0 + 1, min(ch.B1, ch.B0+review.MaxCommentLines)
+	}
+	return f, decision.SideOld, ch.A0 + 1, min(ch.A1, ch.A0+review.MaxCommentLines)
 }
 
 // showEmpty shows the empty queue's hint.
@@ -240,7 +320,7 @@ func (d *detail) showEmpty() {
 	d.empty.SetText(text)
 	d.head.clear()
 	d.loose.box.Hide()
-	d.staleShow.Hide()
+	d.stale.hide()
 	d.files.Hide()
 	d.showCenter(d.empty)
 	d.bar.box.Hide()

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -8,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // The window driver: what a person at the window sees and does, in words,
@@ -334,7 +337,7 @@ func (d diffDriver) Labels() string {
 // Show clicks the option of a stale file's view choice (Disk vs merged
 // proposal, What changed on disk, What the agent sent).
 func (d diffDriver) Show(option string) {
-	c := d.h.win.detail.staleShow
+	c := d.h.win.detail.stale.choice
 	if !c.Visible() {
 		d.h.t.Fatalf("no choice of views to show %q in", option)
 	}
@@ -344,7 +347,7 @@ func (d diffDriver) Show(option string) {
 
 // Showing is the stale file's view chosen ("" when there is no choice).
 func (d diffDriver) Showing() string {
-	if c := d.h.win.detail.staleShow; c.Visible() {
+	if c := d.h.win.detail.stale.choice; c.Visible() {
 		return c.Selected
 	}
 	return ""
@@ -425,4 +428,136 @@ func shownObjects(o fyne.CanvasObject) []fyne.CanvasObject {
 		}
 	}
 	return out
+}
+
+// pickerDriver is the picker of a failed or ambiguous block: its
+// candidates in the diff's place and the Mark lines… dialog.
+type pickerDriver struct{ h *harness }
+
+// Picker is the shown proposal's picker.
+func (h *harness) Picker() pickerDriver { return pickerDriver{h} }
+
+// Open reports whether the candidates (or Mark lines…) show in the diff's
+// place.
+func (k pickerDriver) Open() bool { return k.h.win.detail.pick.box.Visible() }
+
+// Title is what the picker says above the candidates.
+func (k pickerDriver) Title() string { return k.h.win.detail.pick.title.Text }
+
+// Candidates are the candidates listed, each as its heading says it
+// ("1.  lines 4–5 · 80% similar").
+func (k pickerDriver) Candidates() []string {
+	var out []string
+	for _, row := range k.h.win.detail.pick.rows.Objects {
+		for _, o := range shownObjects(row) {
+			if l, ok := o.(*widget.Label); ok && l.TextStyle.Bold {
+				out = append(out, l.Text)
+			}
+		}
+	}
+	return out
+}
+
+// Choose picks candidate n (1–9) with its key.
+func (k pickerDriver) Choose(n int) { k.h.Keys(strconv.Itoa(n)) }
+
+// Mark opens the Mark lines… dialog.
+func (k pickerDriver) Mark() { k.h.ClickPane("Mark lines…") }
+
+// MarkLines types the first and last line into the open Mark lines…
+// dialog.
+func (k pickerDriver) MarkLines(from, to string) {
+	k.h.t.Helper()
+	p := k.h.win.detail.pick
+	if p.from == nil {
+		k.h.t.Fatal("no Mark lines… dialog open")
+	}
+	p.from.SetText(from)
+	p.to.SetText(to)
+}
+
+// MarkProblem is what the Mark lines… dialog says is wrong with the lines
+// typed ("" when nothing is, or no dialog is open), and whether it wraps
+// by word (unwrapped, it widened the dialog past the window).
+func (k pickerDriver) MarkProblem() (string, bool) {
+	l := k.h.win.detail.pick.markProblem
+	if l == nil || !l.Visible() {
+		return "", true
+	}
+	return l.Text, l.Wrapping == fyne.TextWrapWord
+}
+
+// commentsDriver is the person's line comments: the dialog c opens and the
+// list under the diff.
+type commentsDriver struct{ h *harness }
+
+// Comments are the shown proposal's line comments.
+func (h *harness) Comments() commentsDriver { return commentsDriver{h} }
+
+// Open reports whether the comment dialog is open.
+func (c commentsDriver) Open() bool { return c.h.win.detail.comments.dialog != nil }
+
+// Lines is the dialog's lines box ("12" or "12-14"; "" when closed).
+func (c commentsDriver) Lines() string {
+	if l := c.h.win.detail.comments.lines; l != nil {
+		return l.Text
+	}
+	return ""
+}
+
+// SetLines types lines into the dialog's lines box.
+func (c commentsDriver) SetLines(s string) {
+	c.h.t.Helper()
+	l := c.h.win.detail.comments.lines
+	if l == nil {
+		c.h.t.Fatal("no comment dialog open to type lines into")
+	}
+	l.SetText(s)
+}
+
+// Text is the comment typed so far ("" when closed).
+func (c commentsDriver) Text() string {
+	if t := c.h.win.detail.comments.text; t != nil {
+		return t.Text
+	}
+	return ""
+}
+
+// TextFocused reports whether the comment's text box has the keyboard.
+func (c commentsDriver) TextFocused() bool {
+	t := c.h.win.detail.comments.text
+	return t != nil && c.h.win.Win.Canvas().Focused() == fyne.Focusable(t)
+}
+
+// Hint is what the dialog says is wrong ("" when closed or nothing is).
+func (c commentsDriver) Hint() string {
+	if l := c.h.win.detail.comments.hint; l != nil {
+		return l.Text
+	}
+	return ""
+}
+
+// Kept are proposal id's comments, to be sent with its decision.
+func (c commentsDriver) Kept(id string) []decision.Comment { return c.h.win.detail.comments.of(id) }
+
+// Listed is what the list under the diff says, a line per label ("" while
+// it is hidden).
+func (c commentsDriver) Listed() string {
+	box := c.h.win.detail.comments.box
+	var b strings.Builder
+	for _, o := range test.LaidOutObjects(box) {
+		if l, ok := o.(*widget.Label); ok && box.Visible() {
+			b.WriteString(l.Text + "\n")
+		}
+	}
+	return b.String()
+}
+
+// DeleteAll clicks the list's Delete of every comment listed.
+func (c commentsDriver) DeleteAll() {
+	for _, b := range tappables(c.h.win.detail.comments.box) {
+		if btn, ok := b.(*widget.Button); ok && btn.Text == "Delete" {
+			test.Tap(btn)
+		}
+	}
 }

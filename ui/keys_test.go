@@ -102,8 +102,8 @@ func TestReviewKeysWorkAfterClickingAnyControl(t *testing.T) {
 		{"the Wrap box", multi.ID, func() fyne.Tappable { return d.bar.wrap }},
 		{"a file of the proposal", multi.ID, func() fyne.Tappable { return tappables(d.files)[1] }},
 		{"the file already shown", multi.ID, func() fyne.Tappable { return tappables(d.files)[0] }},
-		{"a stale-view choice", stale.ID, func() fyne.Tappable { return tappables(d.staleShow)[1] }},
-		{"the stale view already chosen", stale.ID, func() fyne.Tappable { return tappables(d.staleShow)[0] }},
+		{"a stale-view choice", stale.ID, func() fyne.Tappable { return tappables(d.stale.choice)[1] }},
+		{"the stale view already chosen", stale.ID, func() fyne.Tappable { return tappables(d.stale.choice)[0] }},
 		{"a queue row", stale.ID, func() fyne.Tappable { return row(multi.ID) }},
 		{"the selected queue row", multi.ID, func() fyne.Tappable { return row(multi.ID) }},
 		{"a button", multi.ID, func() fyne.Tappable { return d.bar.partial }},
@@ -135,9 +135,9 @@ func TestReviewKeysWorkAfterClickingAnyControl(t *testing.T) {
 	}
 	// The choice clicked again is still the choice.
 	h.win.Select(stale.ID)
-	test.Tap(tappables(d.staleShow)[0])
-	if d.staleShow.Selected != present.StaleMerged {
-		t.Errorf("the stale view chosen again is %q; want %q", d.staleShow.Selected, present.StaleMerged)
+	test.Tap(tappables(d.stale.choice)[0])
+	if d.stale.choice.Selected != present.StaleMerged {
+		t.Errorf("the stale view chosen again is %q; want %q", d.stale.choice.Selected, present.StaleMerged)
 	}
 }
 

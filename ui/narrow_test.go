@@ -16,7 +16,7 @@ func TestStaleProposalFitsBesideTheQueue(t *testing.T) {
 	h.win.Win.Resize(fyne.NewSize(1008, 652))
 	h.staleProposal("a.txt", "one\ntwo\n", srBlock("one\n", "ONE\n"), "one\ntwo\nthree\n")
 	d := h.win.detail
-	if !d.staleShow.Visible() {
+	if !d.stale.choice.Visible() {
 		t.Fatal("the stale views' choice is not on show")
 	}
 	room := float32(1008) * (1 - 0.27) // the queue's share by default

@@ -181,7 +181,7 @@ func (d *detail) counterText() string {
 	switch {
 	case d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming:
 		return ""
-	case n+faded == 0 && len(d.p.Files) > 0 && present.StaleFromStart(d.cur()) && d.staleShow.Selected == present.StaleDisk:
+	case n+faded == 0 && len(d.p.Files) > 0 && present.StaleFromStart(d.cur()) && d.stale.shows() == present.StaleDisk:
 		s = "not known: the agent read a version this desk never had"
 	case n+faded == 0:
 		s = "no changes"

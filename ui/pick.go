@@ -28,7 +28,7 @@ const pickLimit = 9
 // failure for the person (review.StateHeld): its agent still waits.
 // Dismiss sends the failure instead (dismiss).
 type picker struct {
-	d         *detail
+	deps      pickDeps
 	box       *fyne.Container // above the failed edit's agent text
 	title     *widget.Label
 	rows      *fyne.Container
@@ -61,12 +61,36 @@ type keptPick struct {
 	what  string
 }
 
-func newPicker(d *detail) *picker {
-	k := &picker{d: d, title: widget.NewLabel(""), rows: container.NewVBox()}
+// pickDeps is what the picker needs of the pane and the desk.
+type pickDeps struct {
+	shown      func() (id string, p review.Proposal, decided bool) // the shown proposal ("" for none); decided: its outcome is known
+	canDecide  func() bool                                         // whether the shown proposal takes a decision now
+	looseBlock func() int                                          // the block the loose-match card shows
+	say        func(string)                                        // the message line
+	setStatus  func(s string, isErr bool)                          // the status line
+	render     func(again bool)                                    // shows the proposal again; again: rebuilt even if unchanged
+	placed     func(p review.Proposal, said string)                // the desk placed a block: show p, saying said
+	desk       placeDesk
+	run        func(work func() (then func())) // work off the UI goroutine, counted as a decision; then (if any) back on it
+	// open shows dlg bound to the shown proposal with focus focused;
+	// closed runs when it closes.
+	open     func(dlg dialog.Dialog, focus fyne.Focusable, closed func())
+	win      fyne.Window
+	keysBack func()
+}
+
+// placeDesk is what the picker asks of the desk.
+type placeDesk interface {
+	Place(ctx context.Context, id, path string, block int, r engine.Region) (review.Proposal, error)
+	Dismiss(ctx context.Context, id string) error
+}
+
+func newPicker(deps pickDeps) *picker {
+	k := &picker{deps: deps, title: widget.NewLabel(""), rows: container.NewVBox()}
 	k.title.Wrapping = fyne.TextWrapWord
 	k.title.Importance = widget.WarningImportance
 	k.mark = widget.NewButton("Mark lines…", func() { k.showMark(k.block) })
-	k.looseMark = widget.NewButton("Mark other lines…", func() { k.showMark(d.loose.m.Block) })
+	k.looseMark = widget.NewButton("Mark other lines…", func() { k.showMark(deps.looseBlock()) })
 	k.kept = map[string]keptPick{}
 	k.again = widget.NewButton("Back to the candidates…", k.reopen)
 	k.againBox = container.NewHBox(k.again)
@@ -81,24 +105,23 @@ func newPicker(d *detail) *picker {
 // reopen lists again the candidates the shown proposal was placed from:
 // 1–9 (or Use these lines) places the block there instead.
 func (k *picker) reopen() {
-	d := k.d
-	kp, ok := k.kept[d.id]
-	if !ok || !d.canDecide() {
+	id, _, _ := k.deps.shown()
+	kp, ok := k.kept[id]
+	if !ok || !k.deps.canDecide() {
 		return
 	}
 	k.choosing = true
 	k.block, k.cands = kp.block, kp.cands
 	k.list("You placed block " + strconv.Itoa(kp.block) + ". " + kp.what + " (Reject sends the agent a rejection; Back to the diff keeps your pick.)")
-	d.render()
-	d.w.keysBack()
+	k.deps.render(false)
+	k.deps.keysBack()
 }
 
 // close leaves the candidates listed again for the diff as placed.
 func (k *picker) close() {
 	k.choosing = false
-	k.d.shownKey = ""
-	k.d.render()
-	k.d.w.keysBack()
+	k.deps.render(true)
+	k.deps.keysBack()
 }
 
 // placeable reports whether the person can place blocks of p.
@@ -119,8 +142,9 @@ func (k *picker) show(p review.Proposal) {
 		k.looseMark.Hide()
 	}
 	_, kept := k.kept[p.ID]
-	vis(k.againBox, kept && !k.choosing && p.State.Open() && p.State != review.StateFailed && k.d.outcome == nil)
-	if k.choosing && kept && p.State.Open() && k.d.outcome == nil {
+	_, _, decided := k.deps.shown()
+	vis(k.againBox, kept && !k.choosing && p.State.Open() && p.State != review.StateFailed && !decided)
+	if k.choosing && kept && p.State.Open() && !decided {
 		k.back.Show()
 		k.box.Show()
 		return
@@ -196,12 +220,13 @@ func candidateText(c engine.Candidate) string {
 // the buttons. It says so when there is no such candidate.
 func (k *picker) use(i int) {
 	if i >= len(k.cands) || !k.box.Visible() {
-		k.d.say(fmt.Sprintf("No candidate %d to pick here: the keys 1–9 pick the lines listed for an edit that did not match.", i+1))
+		k.deps.say(fmt.Sprintf("No candidate %d to pick here: the keys 1–9 pick the lines listed for an edit that did not match.", i+1))
 		return
 	}
 	c := k.cands[i]
 	if !k.choosing { // listed again, the first list's words are kept
-		k.kept[k.d.id] = keptPick{block: k.block, cands: k.cands, what: k.title.Text}
+		id, _, _ := k.deps.shown()
+		k.kept[id] = keptPick{block: k.block, cands: k.cands, what: k.title.Text}
 	}
 	k.place(k.block, engine.Region{StartLine: c.StartLine, EndLine: c.EndLine})
 }
@@ -210,68 +235,55 @@ func (k *picker) use(i int) {
 // Dismiss on a failure the window holds. The queue drops it at once; the
 // desk's event follows.
 func (k *picker) dismiss(id string) {
-	d := k.d
-	d.w.decisions.Add(1)
-	// The goroutine ends when the desk has sent the failure.
-	go func() {
-		defer d.w.decisions.Done()
-		if err := d.w.desk.Dismiss(context.Background(), id); err != nil {
-			d.w.do(func() { d.setStatus("Not dismissed: "+err.Error(), true) })
+	k.deps.run(func() func() {
+		if err := k.deps.desk.Dismiss(context.Background(), id); err != nil {
+			return func() { k.deps.setStatus("Not dismissed: "+err.Error(), true) }
 		}
-	}()
+		return nil
+	})
 }
 
 // place asks the desk, off the UI goroutine, to apply the shown proposal
 // with block at lines r, and shows the resulting diff.
 func (k *picker) place(block int, r engine.Region) {
-	d := k.d
-	id, path := d.id, ""
-	if len(d.p.Files) == 1 {
-		path = d.p.Files[0].Path
+	id, shown, _ := k.deps.shown()
+	path := ""
+	if len(shown.Files) == 1 {
+		path = shown.Files[0].Path
 	}
-	d.say(fmt.Sprintf("Placing block %d at %s…", block, r))
-	d.w.decisions.Add(1)
-	// The goroutine ends when the desk has applied the edit again.
-	go func() {
-		defer d.w.decisions.Done()
-		p, err := d.w.desk.Place(context.Background(), id, path, block, r)
-		d.w.do(func() { k.placed(id, block, r, p, err) })
-	}()
+	k.deps.say(fmt.Sprintf("Placing block %d at %s…", block, r))
+	k.deps.run(func() func() {
+		p, err := k.deps.desk.Place(context.Background(), id, path, block, r)
+		return func() { k.placed(id, block, r, p, err) }
+	})
 }
 
 // placed shows the proposal the desk placed, or why it could not.
 func (k *picker) placed(id string, block int, r engine.Region, p review.Proposal, err error) {
-	d := k.d
-	if id != d.id {
+	if shownID, _, _ := k.deps.shown(); id != shownID {
 		return
 	}
 	if err != nil {
-		d.setStatus("Not placed: "+err.Error(), true)
+		k.deps.setStatus("Not placed: "+err.Error(), true)
 		return
 	}
-	d.outcome, d.shownKey, d.p = nil, "", p
 	k.choosing = false
-	d.w.items[id] = p
-	d.setStatus("", false)
+	said := fmt.Sprintf("Block %d placed at %s: review the diff, then decide.", block, r)
 	if p.State.DidNotApply() {
-		d.say(fmt.Sprintf("Block %d placed at %s; block %d still does not match.", block, r, p.Mismatch.Block))
-	} else {
-		d.say(fmt.Sprintf("Block %d placed at %s: review the diff, then decide.", block, r))
+		said = fmt.Sprintf("Block %d placed at %s; block %d still does not match.", block, r, p.Mismatch.Block)
 	}
-	d.refreshFiles()
-	d.render()
-	d.w.refreshQueue()
+	k.deps.placed(p, said)
 }
 
 // showMark opens the Mark lines… dialog for block: a first and last line
 // of the file, the lines they take shown as they are typed.
 func (k *picker) showMark(block int) {
-	d := k.d
-	if d.id == "" || !placeable(d.p) || block < 1 {
-		d.say("Nothing to mark lines for: only an edit with blocks, of a file that exists, can be placed.")
+	id, p, _ := k.deps.shown()
+	if id == "" || !placeable(p) || block < 1 {
+		k.deps.say("Nothing to mark lines for: only an edit with blocks, of a file that exists, can be placed.")
 		return
 	}
-	lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(d.p.Files[0].BaseText(), "\r\n", "\n"), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(p.Files[0].BaseText(), "\r\n", "\n"), "\n"), "\n")
 	preview := widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	// The problem wraps in a label of its own: in the monospaced preview
 	// it widened the dialog past the window's edge. The dialog keeps its
@@ -315,17 +327,13 @@ func (k *picker) showMark(block int) {
 	k.markUse = widget.NewButtonWithIcon("Use these lines", theme.ConfirmIcon(), submit)
 	k.markUse.Importance = widget.HighImportance
 	form := container.NewVBox(
-		widget.NewLabel(fmt.Sprintf("The lines of %s that block %d replaces (1–%d):", d.p.Files[0].Rel, block, len(lines))),
+		widget.NewLabel(fmt.Sprintf("The lines of %s that block %d replaces (1–%d):", p.Files[0].Rel, block, len(lines))),
 		container.NewGridWithColumns(4, widget.NewLabel("From line"), k.from, widget.NewLabel("to line"), k.to),
 		preview, problem,
 		container.NewHBox(layout.NewSpacer(), widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), cancel), k.markUse, layout.NewSpacer()))
-	dlg = dialog.NewCustomWithoutButtons("Mark lines", form, d.w.Win)
+	dlg = dialog.NewCustomWithoutButtons("Mark lines", form, k.deps.win)
 	dlg.Resize(fyne.NewSize(640, 0))
-	d.w.setCloser(dlg, func() { k.from, k.to, k.markUse, k.markProblem = nil, nil, nil, nil })
-	d.bindDialog()
-	dlg.Show()
-	d.w.Win.Canvas().Focus(k.from)
-	d.showKeyboard()
+	k.deps.open(dlg, k.from, func() { k.from, k.to, k.markUse, k.markProblem = nil, nil, nil, nil })
 }
 
 // firstCandidate is the first listed candidate, if any.

@@ -28,28 +28,29 @@ func TestPickCandidateThenApprove(t *testing.T) {
 	h.write("a.go", pickBase)
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n\ty := 20\n"))
 	h.win.Select(p.ID)
-	d := h.win.detail
-	if !d.pick.box.Visible() || len(d.pick.cands) == 0 || d.pick.cands[0].StartLine != 4 {
-		t.Fatalf("picker shown %v, candidates %+v; want the closest lines 4-5 first", d.pick.box.Visible(), d.pick.cands)
+	k := h.Picker()
+	if cs := k.Candidates(); !k.Open() || len(cs) == 0 || !strings.HasPrefix(cs[0], "1.  lines 4–5") {
+		t.Fatalf("picker shown %v, candidates %q; want the closest lines 4-5 first", k.Open(), cs)
 	}
-	if !strings.Contains(d.pick.title.Text, "Block 1 did not match a.go") {
-		t.Errorf("picker title %q", d.pick.title.Text)
+	if !strings.Contains(k.Title(), "Block 1 did not match a.go") {
+		t.Errorf("picker title %q", k.Title())
 	}
-	if _, sent := h.desk.Outcome(p.ID); sent || d.p.State != review.StateHeld {
-		t.Fatalf("state %s, failure sent %v; with the window open the agent must wait for the person", d.p.State, sent)
+	held, _ := h.desk.Get(p.ID)
+	if _, sent := h.desk.Outcome(p.ID); sent || held.State != review.StateHeld {
+		t.Fatalf("state %s, failure sent %v; with the window open the agent must wait for the person", held.State, sent)
 	}
-	if !strings.Contains(d.head.note.Text, "Its agent waits for you") {
-		t.Errorf("note %q; want it to say the agent waits for the person", d.head.note.Text)
+	if !strings.Contains(h.Header(), "Its agent waits for you") {
+		t.Errorf("header %q; want its note to say the agent waits for the person", h.Header())
 	}
-	if b, _ := badge(d.p); b != "pick lines" || h.win.Waiting() != 1 {
+	if b, _ := badge(held); b != "pick lines" || h.win.Waiting() != 1 {
 		t.Errorf("badge %q, waiting %d; want \"pick lines\" and the held failure counted as waiting", b, h.win.Waiting())
 	}
-	h.press('1')
-	h.until("the placed diff shows", func() bool { return d.p.State == review.StatePending && d.view.Visible() })
-	if d.pick.box.Visible() || d.failureScroll.Visible() || d.bar.approve.Hidden {
-		t.Errorf("after the pick: picker %v, failure %v, approve hidden %v; want the diff with Approve", d.pick.box.Visible(), d.failureScroll.Visible(), d.bar.approve.Hidden)
+	k.Choose(1)
+	h.until("the placed diff shows", func() bool { return strings.Contains(h.Message(), "review the diff") && h.win.View().Visible() })
+	if k.Open() || !slices.Contains(h.Bar().Buttons(), "Approve (a)") {
+		t.Errorf("after the pick: picker %v, bar %q; want the diff with Approve", k.Open(), h.Bar().Buttons())
 	}
-	if hs := d.view.Hunks(); len(hs) != 1 {
+	if hs := h.win.View().Hunks(); len(hs) != 1 {
 		t.Errorf("hunks = %d; want the one change at lines 4-5", len(hs))
 	}
 	h.press('a')
@@ -71,24 +72,20 @@ func TestPickMarkLines(t *testing.T) {
 	h.write("a.txt", "x\ny\nx\n")
 	p := h.propose("agent", "s", engine.FormatEdit, "a.txt", `{"old_string":"x","new_string":"X"}`)
 	h.win.Select(p.ID)
-	d := h.win.detail
-	if len(d.pick.cands) != 2 || !strings.Contains(d.pick.title.Text, "fits 2 places") {
-		t.Fatalf("candidates %+v, title %q; want both places", d.pick.cands, d.pick.title.Text)
+	k := h.Picker()
+	if cs := k.Candidates(); len(cs) != 2 || !strings.Contains(k.Title(), "fits 2 places") {
+		t.Fatalf("candidates %q, title %q; want both places", cs, k.Title())
 	}
-	h.press('7')
+	k.Choose(7)
 	if !strings.Contains(h.Message(), "No candidate 7") {
 		t.Errorf("7 with two candidates: message %q", h.Message())
 	}
-	test.Tap(d.pick.mark)
-	if d.pick.from == nil {
-		t.Fatal("Mark lines… opened no dialog")
-	}
-	d.pick.from.SetText("3")
-	d.pick.to.SetText("3")
-	d.pick.from.onSubmit()
-	h.until("the placed diff shows", func() bool { return d.p.State == review.StatePending })
-	if got := d.p.Files[0].Proposed; got != "x\ny\nX\n" {
-		t.Errorf("proposed = %q; want line 3 replaced", got)
+	k.Mark()
+	k.MarkLines("3", "3")
+	h.Enter()
+	h.until("the placed diff shows", func() bool { q, _ := h.desk.Get(p.ID); return q.State == review.StatePending })
+	if got, _ := h.desk.Get(p.ID); got.Files[0].Proposed != "x\ny\nX\n" {
+		t.Errorf("proposed = %q; want line 3 replaced", got.Files[0].Proposed)
 	}
 }
 
@@ -149,7 +146,7 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	if !d.empty.Visible() {
 		t.Fatal("the empty queue's hint is not shown")
 	}
-	for name, o := range map[string]fyne.CanvasObject{"the failure's note": d.head.noteBox, "the picker": d.failureScroll, "the loose-match card": d.loose.box, "the stale views": d.staleShow, "the agent's words": d.head.intent} {
+	for name, o := range map[string]fyne.CanvasObject{"the failure's note": d.head.noteBox, "the picker": d.failureScroll, "the loose-match card": d.loose.box, "the stale views": d.stale.choice, "the agent's words": d.head.intent} {
 		if o.Visible() {
 			t.Errorf("%s still shows over the empty queue", name)
 		}
@@ -255,34 +252,31 @@ func TestMarkLinesNotInTheFileKeepTheDialog(t *testing.T) {
 	h.write("a.txt", "x\ny\nx\n")
 	p := h.propose("agent", "s", engine.FormatEdit, "a.txt", `{"old_string":"x","new_string":"X"}`)
 	h.win.Select(p.ID)
-	d := h.win.detail
-	test.Tap(d.pick.mark)
-	if d.pick.from == nil {
-		t.Fatal("Mark lines… opened no dialog")
-	}
-	d.pick.from.SetText("2")
-	d.pick.to.SetText("9")
-	test.Tap(d.pick.markUse)
-	if d.pick.from == nil || !h.win.modal() {
+	k := h.Picker()
+	k.Mark()
+	k.MarkLines("2", "9")
+	h.Dialog().Click("Use these lines")
+	if !h.Dialog().Open() || !strings.Contains(h.Dialog().Text(), "From line") {
 		t.Fatal("Use these lines with lines 2–9 of a 3-line file closed the dialog")
 	}
-	if !d.pick.markProblem.Visible() || !strings.Contains(d.pick.markProblem.Text, "not in the file") {
-		t.Errorf("problem shown %v %q; want it to say the lines are not in the file", d.pick.markProblem.Visible(), d.pick.markProblem.Text)
+	problem, wraps := k.MarkProblem()
+	if !strings.Contains(problem, "not in the file") {
+		t.Errorf("problem %q; want it to say the lines are not in the file", problem)
 	}
-	if d.pick.markProblem.Wrapping != fyne.TextWrapWord {
-		t.Errorf("the problem wraps %v; want by word (unwrapped it widened the dialog)", d.pick.markProblem.Wrapping)
+	if !wraps {
+		t.Error("the problem does not wrap by word (unwrapped it widened the dialog)")
 	}
 	if got, _ := h.desk.Get(p.ID); got.State != review.StateHeld {
 		t.Fatalf("state %s after lines not in the file; want the failure still held", got.State)
 	}
-	d.pick.to.SetText("2")
-	if d.pick.markProblem.Visible() {
-		t.Errorf("the problem %q still shows for lines 2–2", d.pick.markProblem.Text)
+	k.MarkLines("2", "2")
+	if problem, _ := k.MarkProblem(); problem != "" {
+		t.Errorf("the problem %q still shows for lines 2–2", problem)
 	}
-	test.Tap(d.pick.markUse)
-	h.until("the placed diff shows", func() bool { return d.p.State == review.StatePending })
-	if got := d.p.Files[0].Proposed; got != "x\nX\nx\n" {
-		t.Errorf("proposed = %q; want line 2 replaced", got)
+	h.Dialog().Click("Use these lines")
+	h.until("the placed diff shows", func() bool { q, _ := h.desk.Get(p.ID); return q.State == review.StatePending })
+	if got, _ := h.desk.Get(p.ID); got.Files[0].Proposed != "x\nX\nx\n" {
+		t.Errorf("proposed = %q; want line 2 replaced", got.Files[0].Proposed)
 	}
 }
 
@@ -310,7 +304,7 @@ func TestBackToTheCandidatesAfterAPick(t *testing.T) {
 		t.Fatalf("back to the candidates shows:\n%s\nwant the candidates listed again", got)
 	}
 	h.Keys("2")
-	h.until("the second pick shows", func() bool { return strings.Contains(h.Message(), "review the diff") && !h.win.detail.pick.choosing })
+	h.until("the second pick shows", func() bool { return strings.Contains(h.Message(), "review the diff") && !h.Picker().Open() })
 	h.settle()
 	h.Keys("a")
 	if h.Dialog().Open() {

@@ -17,8 +17,13 @@ import (
 func (d *detail) render() {
 	// The header's notes come and go: lay the pane out again, or the diff
 	// keeps the place the last proposal's header took.
-	defer d.content.Refresh()
-	d.staleShow.Hide() // renderProposal shows it for a stale file
+	// Not for each chunk of a stream already on show (no note while it
+	// streams): refreshing the whole pane was most of a chunk's UI work
+	// (issue 28).
+	if !(d.p.State == review.StateStreaming && d.shownKey == "stream") {
+		defer d.content.Refresh()
+	}
+	d.stale.hide() // renderProposal shows it for a stale file
 	p := d.p
 	d.head.show(p)
 	if d.file >= len(p.Files) {
@@ -59,8 +64,8 @@ func (d *detail) renderProposal() {
 		d.shownKey = "stream"
 		return
 	case f.Stale() && !d.editing:
-		key := "stale:" + f.Disk.SHA256 + ":" + d.staleShow.Selected
-		d.staleShow.Show()
+		key := d.stale.key(f)
+		d.stale.show()
 		if d.shownKey == key {
 			return
 		}
@@ -70,15 +75,8 @@ func (d *detail) renderProposal() {
 		// line where it was on screen, its change the current one (it
 		// threw the view to hunk 1 at every save).
 		line, y, keep := d.placeKept()
-		switch d.staleShow.Selected {
-		case present.StaleDisk:
-			d.view.SetTexts(f.Path, f.BaseText(), string(f.Disk.Content))
-		case present.StaleProposal:
-			d.view.SetTexts(f.Path, f.BaseText(), f.Proposed)
-		default:
-			d.view.SetStale(string(f.Disk.Content), m)
-		}
-		if keep && strings.HasSuffix(d.shownKey, ":"+d.staleShow.Selected) || keep && !strings.HasPrefix(d.shownKey, "stale:") {
+		d.stale.draw(d.view, f, m)
+		if keep && strings.HasSuffix(d.shownKey, ":"+d.stale.shows()) || keep && !strings.HasPrefix(d.shownKey, "stale:") {
 			d.view.ShowLineAt(min(line, d.view.Lines()-1), y)
 		} else {
 			d.view.NextHunk() // open at the first change, as every diff does

@@ -206,7 +206,7 @@ func (d *detail) showTrivial() {
 // changes the merge kept as the agent wrote them have the proposal's hunk
 // IDs, so their labels stay through a save on disk.
 func (d *detail) viewHasMerge(f review.File) bool {
-	return f.Stale() && !d.editing && d.outcome == nil && d.staleShow.Selected == present.StaleMerged && strings.HasPrefix(d.shownKey, "stale:")
+	return f.Stale() && !d.editing && d.outcome == nil && d.stale.shows() == present.StaleMerged && strings.HasPrefix(d.shownKey, "stale:")
 }
 
 // trivialSummary is the counter line's note on the shown proposal's

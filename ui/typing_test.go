@@ -78,20 +78,20 @@ func TestCommentLettersGoToTheCommentBox(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.go", "package a\n\nconst N = 1\n")
 	h.propose("agent", "s", engine.FormatWrite, "a.go", "package a\n\nconst N = 2\n")
-	cm := h.win.detail.comments
+	cm := h.Comments()
 	h.press('c')
 	h.typeWord("rename")
 	h.win.Win.Canvas().Unfocus()
 	h.typeWord(" it")
-	if cm.text == nil {
+	if !cm.Open() {
 		t.Fatal("the comment dialog closed while typing")
 	}
-	if cm.text.Text != "rename it" {
-		t.Fatalf("comment box holds %q; want \"rename it\"", cm.text.Text)
+	if cm.Text() != "rename it" {
+		t.Fatalf("comment box holds %q; want \"rename it\"", cm.Text())
 	}
 	h.pressKey(fyne.KeyEscape)
-	if cm.dialog != nil || h.win.typing != nil {
-		t.Errorf("Esc: dialog open %v, typing %v; want both ended", cm.dialog != nil, h.win.typing)
+	if cm.Open() || h.win.typing != nil {
+		t.Errorf("Esc: dialog open %v, typing %v; want both ended", cm.Open(), h.win.typing)
 	}
 }
 

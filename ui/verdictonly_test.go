@@ -77,19 +77,19 @@ func TestCommentsThroughAnIDEDoorSayTheyStayInTheHistory(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.go", "package a\n\nconst N = 1\n")
 	p := h.doorProposal("gemini-cli", "a.go", "package a\n\nconst N = 2\n")
-	c := h.win.detail.comments
+	c := h.Comments()
 	h.press('c')
-	if c.dialog == nil {
+	if !c.Open() {
 		t.Fatal("c opened no comment dialog")
 	}
 	for _, r := range "why 2" {
 		h.press(r)
 	}
 	h.ctrlEnter()
-	if len(c.of(p.ID)) != 1 {
-		t.Fatalf("comments %+v; want one kept", c.of(p.ID))
+	if len(c.Kept(p.ID)) != 1 {
+		t.Fatalf("comments %+v; want one kept", c.Kept(p.ID))
 	}
-	got := listed(c) + h.Message()
+	got := c.Listed() + h.Message()
 	if strings.Contains(got, "sent with your decision") || strings.Contains(got, "goes to the agent") {
 		t.Errorf("the window says the comment reaches the agent:\n%s", got)
 	}

@@ -426,7 +426,7 @@ func TestStaleProposalShowsBaseDiskAndProposal(t *testing.T) {
 	h := newHarness(t)
 	h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
 	d := h.win.detail
-	if d.staleShow.Hidden {
+	if d.stale.choice.Hidden {
 		t.Fatal("a stale proposal offers no choice of base / disk / proposal")
 	}
 	firstChange := func() int {
@@ -440,12 +440,12 @@ func TestStaleProposalShowsBaseDiskAndProposal(t *testing.T) {
 		show string
 		line int // 0-based line of the one change shown
 	}{{present.StaleDisk, 0}, {present.StaleProposal, 4}} {
-		d.staleShow.SetSelected(tt.show)
+		d.stale.choice.SetSelected(tt.show)
 		if got := firstChange(); got != tt.line {
 			t.Errorf("%s: the change shown is at line %d; want %d", tt.show, got, tt.line)
 		}
 	}
-	d.staleShow.SetSelected(present.StaleMerged)
+	d.stale.choice.SetSelected(present.StaleMerged)
 	if !d.view.Stale() {
 		t.Error("back on the merged view, the view is not the stale merge")
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/checker"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/review/journal"
 )
 
 // Member is one desk of a Fleet: the methods the window uses (as *Desk
@@ -118,6 +119,10 @@ type Fleet struct {
 	subSeq   int
 	attended int
 	histDesk int // the desk whose history the window shows (history.go)
+	// planned is the restore last planned (a dry run), on desk planDesk:
+	// carried out, it goes to that desk (Restore).
+	planned  *journal.RestoreRequest
+	planDesk int
 }
 
 // slot is one desk of the fleet.
@@ -221,17 +226,26 @@ func (f *Fleet) labelOf(s *slot) string {
 }
 
 // ownLabel names a desk by its workspace and machine: "api on dev@box",
-// "api +1 on dev@box" for two roots.
+// "api +1 on dev@box" for two roots. The workspace's name is the far
+// desk's to choose: its spaces run together and it is cut at
+// ownLabelMax characters, so the machine (the window's) stays in sight —
+// "api on prod@box" and a row of spaces cannot push it out of a heading.
 func ownLabel(roots []string, machine string) string {
 	if len(roots) == 0 {
 		return machine
 	}
-	name := filepath.Base(roots[0])
+	name := strings.Join(strings.Fields(filepath.Base(roots[0])), " ")
+	if r := []rune(name); len(r) > ownLabelMax {
+		name = string(r[:ownLabelMax]) + "…"
+	}
 	if len(roots) > 1 {
 		name += " +" + strconv.Itoa(len(roots)-1)
 	}
 	return review.Printable(name) + " on " + machine
 }
+
+// ownLabelMax is the most of a far desk's workspace name its label shows.
+const ownLabelMax = 32
 
 func (f *Fleet) state(label string, err error) {
 	if f.opts.OnState != nil {
@@ -650,6 +664,32 @@ func (f *Fleet) changeset(s *slot, cs review.Changeset, down bool) review.Change
 	return cs
 }
 
+// innerDecision is dec for desk s: its per-proposal maps (seen, lines
+// seen, comments), keyed by the window's ids, keyed by s's own and only
+// for s's proposals.
+func (f *Fleet) innerDecision(s *slot, dec review.ChangesetDecision) review.ChangesetDecision {
+	in := dec
+	in.Seen = innerKeys(f, s, dec.Seen)
+	in.SeenLines = innerKeys(f, s, dec.SeenLines)
+	in.Comments = innerKeys(f, s, dec.Comments)
+	return in
+}
+
+// innerKeys is m with the window's ids of s's proposals as s's own ids,
+// the other desks' left out; nil for nil.
+func innerKeys[V any](f *Fleet, s *slot, m map[string]V) map[string]V {
+	if m == nil {
+		return nil
+	}
+	out := map[string]V{}
+	for id, v := range m {
+		if es, eid, ok := f.route(id); ok && es == s {
+			out[eid] = v
+		}
+	}
+	return out
+}
+
 // DecideChangeset decides changeset key on the one desk that holds it.
 func (f *Fleet) DecideChangeset(ctx context.Context, key string, dec review.ChangesetDecision) (review.ChangesetResult, error) {
 	for _, s := range f.desks {
@@ -670,7 +710,7 @@ func (f *Fleet) DecideChangeset(ctx context.Context, key string, dec review.Chan
 		if down != nil {
 			return review.ChangesetResult{}, &UnreachableError{Label: f.labelOf(s), Err: down}
 		}
-		res, err := m.DecideChangeset(ctx, inner, dec)
+		res, err := m.DecideChangeset(ctx, inner, f.innerDecision(s, dec))
 		res.Key = key
 		for i := range res.Decided {
 			res.Decided[i] = f.outcome(s, res.Decided[i])

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"reflect"
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
@@ -94,7 +95,12 @@ var _ historyDesk = (*Desk)(nil)
 func (f *Fleet) historyOf() (historyDesk, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	s := f.desks[f.histDesk]
+	return f.historyAtLocked(f.histDesk)
+}
+
+// historyAtLocked is desk i's history. f.mu is held.
+func (f *Fleet) historyAtLocked(i int) (historyDesk, error) {
+	s := f.desks[i]
 	if s.m == nil || s.down != nil {
 		return nil, &UnreachableError{Label: s.label, Err: s.down}
 	}
@@ -164,11 +170,27 @@ func (f *Fleet) HistoryDiff(ctx context.Context, c review.HistoryCompare) ([]rev
 	return h.HistoryDiff(ctx, c)
 }
 
-// Restore is the shown desk's (historyOf): that desk writes.
+// Restore is the shown desk's (historyOf): that desk writes. A restore
+// carried out (apply) as last planned goes to the desk that planned it,
+// whichever desk is shown by then: the person confirmed that desk's files
+// (a plan that arrives after another desk was chosen is still the first
+// desk's, and its checkpoint's number means another on the second).
 func (f *Fleet) Restore(ctx context.Context, req journal.RestoreRequest, apply bool) (journal.RestorePlan, journal.RestoreResult, error) {
-	h, err := f.historyOf()
+	f.mu.Lock()
+	i := f.histDesk
+	if apply && f.planned != nil && reflect.DeepEqual(*f.planned, req) {
+		i = f.planDesk
+	}
+	h, err := f.historyAtLocked(i)
+	f.mu.Unlock()
 	if err != nil {
 		return journal.RestorePlan{}, journal.RestoreResult{}, err
 	}
-	return h.Restore(ctx, req, apply)
+	plan, res, err := h.Restore(ctx, req, apply)
+	if !apply && err == nil {
+		f.mu.Lock()
+		f.planned, f.planDesk = &plan.Request, i
+		f.mu.Unlock()
+	}
+	return plan, res, err
 }

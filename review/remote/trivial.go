@@ -9,7 +9,7 @@ import (
 )
 
 // ApproveTrivial is review.Desk.ApproveTrivial on the desk's machine: the
-// desk classifies and approves; dec's Seen goes with it (who decides is
+// desk classifies and approves; dec's Seen and SeenLines go with it (who decides is
 // this window's hello).
 func (d *Desk) ApproveTrivial(ctx context.Context, key string, dec review.ChangesetDecision, except ...string) (review.TrivialApproval, error) {
 	d.mu.Lock()
@@ -21,7 +21,7 @@ func (d *Desk) ApproveTrivial(ctx context.Context, key string, dec review.Change
 		}
 	}
 	d.mu.Unlock()
-	res, err := d.cl.ApproveTrivial(ctx, key, dec.Seen, except...)
+	res, err := d.cl.ApproveTrivial(ctx, key, dec, except...)
 	d.mu.Lock()
 	approved := map[string]bool{}
 	for _, o := range res.Approved {
@@ -73,14 +73,7 @@ func (f *Fleet) ApproveTrivial(ctx context.Context, key string, dec review.Chang
 				in = append(in, eid)
 			}
 		}
-		inDec := dec
-		inDec.Seen = map[string]map[string][]string{}
-		for id, seen := range dec.Seen {
-			if es, eid, ok := f.route(id); ok && es == s {
-				inDec.Seen[eid] = seen
-			}
-		}
-		res, err := t.ApproveTrivial(ctx, inner, inDec, in...)
+		res, err := t.ApproveTrivial(ctx, inner, f.innerDecision(s, dec), in...)
 		res.Key = key
 		for i := range res.Approved {
 			res.Approved[i] = f.outcome(s, res.Approved[i])

@@ -151,6 +151,8 @@ type highlighter struct {
 	idle   *sync.Cond
 	// lines counts the lines tokenised (benchmarks: what a screen costs).
 	lines int
+	// noSync sends every job to the worker, small ones too (a stream).
+	noSync bool
 }
 
 func newHighlighter(refresh func()) *highlighter {
@@ -311,7 +313,7 @@ func (h *highlighter) want(side, line int, around func() []int, get func(int) st
 		lines = slices.Insert(slices.Clone(lines), i, line)
 	}
 	job := hlJob{side: side, gen: h.gen[side], segs: h.segments(side, lines, get, n)}
-	if h.inline || job.small() {
+	if h.inline || job.small() && !h.noSync {
 		// A screen's worth of ordinary lines costs a few milliseconds:
 		// tokenised here, the row is drawn in its colours in this frame,
 		// not drawn plain and again a frame later (a page down drew two

@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"image/color"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 
@@ -92,6 +93,9 @@ func (r *diffRow) byteAt(s string, x0 float32, p fyne.Position) int {
 	cell += wins[k][0]
 	for i := len(s) - 1; i >= 0; i-- {
 		if int(r.colBuf[i]) <= cell {
+			for i > 0 && !utf8.RuneStart(s[i]) { // a letter's bytes share its column: its first
+				i--
+			}
 			return i
 		}
 	}

@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
+)
+
+// BenchmarkWindowSessionMemory replays a long review session in one window
+// and desk: proposals of 500 to 20,000 lines over 40 files, each opened,
+// paged through (Page Down ×4), stepped (j ×4) and decided (approved or
+// rejected in turn), and reports the live heap after a GC once the first
+// 50 are done and at the end, their ratio, and the process's resident
+// memory at the end (issue 28: a real session grew 237 → 484 MB; what the
+// window keeps must not grow with the proposals reviewed). Proposals per op:
+// $SESSION_PROPOSALS (default 300, about an hour of reviewing).
+func BenchmarkWindowSessionMemory(b *testing.B) {
+	n := 300
+	if s := os.Getenv("SESSION_PROPOSALS"); s != "" {
+		fmt.Sscan(s, &n)
+	}
+	var first, last, rss float64
+	for b.Loop() {
+		h := benchWindow(b)
+		heap := func() float64 {
+			runtime.GC()
+			debug.FreeOSMemory()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			return float64(ms.HeapAlloc) / (1 << 20)
+		}
+		for i := range n {
+			lines := []int{500, 2000, 5000, 20000}[i%4]
+			var old, prop strings.Builder
+			for k := range lines {
+				fmt.Fprintf(&old, "\tx%d := compute(%d, %d) // file %d\n", k, k, i, i%40)
+				if k%50 == i%50 {
+					fmt.Fprintf(&prop, "\ty%d := compute(%d, %d) // changed in round %d\n", k, k, i, i)
+				} else {
+					fmt.Fprintf(&prop, "\tx%d := compute(%d, %d) // file %d\n", k, k, i, i%40)
+				}
+			}
+			rel := fmt.Sprintf("pkg%d/f%d.go", i%7, i%40)
+			os.MkdirAll(filepath.Join(h.root, filepath.Dir(rel)), 0o755)
+			if err := os.WriteFile(filepath.Join(h.root, rel), []byte(old.String()), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			p, err := h.desk.Propose(context.Background(), review.Request{Agent: fmt.Sprintf("agent%d", i%5), Format: engine.FormatWrite, Path: rel, Payload: prop.String()})
+			if err != nil {
+				b.Fatal(err)
+			}
+			h.settle()
+			h.win.Select(p.ID)
+			h.settle()
+			for range 4 {
+				h.pressKey(fyne.KeyPageDown)
+				h.settle()
+			}
+			for range 4 {
+				h.press('j')
+				h.settle()
+			}
+			v := decision.Approved
+			if i%2 == 1 {
+				v = decision.Rejected
+			}
+			if _, err := h.desk.Decide(context.Background(), p.ID, review.Decision{Verdict: v, Feedback: "bench"}); err != nil {
+				b.Fatal(err)
+			}
+			h.settle()
+			if i == 49 {
+				first = heap()
+			}
+		}
+		last = heap()
+		if st, err := os.ReadFile("/proc/self/status"); err == nil {
+			for _, l := range strings.Split(string(st), "\n") {
+				if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+					var kb float64
+					fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), &kb)
+					rss = kb / 1024
+				}
+			}
+		}
+	}
+	b.ReportMetric(first, "heap-MB-after-50")
+	b.ReportMetric(last, "heap-MB-at-end")
+	b.ReportMetric(last/first, "growth")
+	b.ReportMetric(rss, "rss-MB-at-end")
+	b.ReportMetric(float64(n), "proposals")
+}
