@@ -561,3 +561,27 @@ func (c commentsDriver) DeleteAll() {
 		}
 	}
 }
+
+// ChecksColour is the colour of the header's word on the checkers: "red"
+// (new problems), "amber" (a checker failed), "" for plain or hidden.
+func (h *harness) ChecksColour() string {
+	l := h.win.detail.head.checks
+	switch {
+	case !l.Visible():
+		return ""
+	case l.Importance == widget.DangerImportance:
+		return "red"
+	case l.Importance == widget.WarningImportance:
+		return "amber"
+	}
+	return ""
+}
+
+// Problems is what shows under the diff about the current hunk's problems
+// and the checkers' errors ("" while hidden).
+func (h *harness) Problems() string {
+	if l := h.win.detail.problems; l.Visible() {
+		return l.Text
+	}
+	return ""
+}
