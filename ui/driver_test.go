@@ -585,3 +585,16 @@ func (h *harness) Problems() string {
 	}
 	return ""
 }
+
+// EditMode reports whether the shown proposal is in edit mode (e), the
+// editor focused or not.
+func (h *harness) EditMode() bool { return h.win.detail.editing }
+
+// ShownFile is the shown file's path as the pane names it ("" for none).
+func (h *harness) ShownFile() string {
+	d := h.win.detail
+	if d.file >= len(d.p.Files) {
+		return ""
+	}
+	return d.cur().Rel
+}
