@@ -664,6 +664,32 @@ func (f *Fleet) changeset(s *slot, cs review.Changeset, down bool) review.Change
 	return cs
 }
 
+// innerDecision is dec for desk s: its per-proposal maps (seen, lines
+// seen, comments), keyed by the window's ids, keyed by s's own and only
+// for s's proposals.
+func (f *Fleet) innerDecision(s *slot, dec review.ChangesetDecision) review.ChangesetDecision {
+	in := dec
+	in.Seen = innerKeys(f, s, dec.Seen)
+	in.SeenLines = innerKeys(f, s, dec.SeenLines)
+	in.Comments = innerKeys(f, s, dec.Comments)
+	return in
+}
+
+// innerKeys is m with the window's ids of s's proposals as s's own ids,
+// the other desks' left out; nil for nil.
+func innerKeys[V any](f *Fleet, s *slot, m map[string]V) map[string]V {
+	if m == nil {
+		return nil
+	}
+	out := map[string]V{}
+	for id, v := range m {
+		if es, eid, ok := f.route(id); ok && es == s {
+			out[eid] = v
+		}
+	}
+	return out
+}
+
 // DecideChangeset decides changeset key on the one desk that holds it.
 func (f *Fleet) DecideChangeset(ctx context.Context, key string, dec review.ChangesetDecision) (review.ChangesetResult, error) {
 	for _, s := range f.desks {
@@ -684,7 +710,7 @@ func (f *Fleet) DecideChangeset(ctx context.Context, key string, dec review.Chan
 		if down != nil {
 			return review.ChangesetResult{}, &UnreachableError{Label: f.labelOf(s), Err: down}
 		}
-		res, err := m.DecideChangeset(ctx, inner, dec)
+		res, err := m.DecideChangeset(ctx, inner, f.innerDecision(s, dec))
 		res.Key = key
 		for i := range res.Decided {
 			res.Decided[i] = f.outcome(s, res.Decided[i])

@@ -73,14 +73,7 @@ func (f *Fleet) ApproveTrivial(ctx context.Context, key string, dec review.Chang
 				in = append(in, eid)
 			}
 		}
-		inDec := dec
-		inDec.Seen = map[string]map[string][]string{}
-		for id, seen := range dec.Seen {
-			if es, eid, ok := f.route(id); ok && es == s {
-				inDec.Seen[eid] = seen
-			}
-		}
-		res, err := t.ApproveTrivial(ctx, inner, inDec, in...)
+		res, err := t.ApproveTrivial(ctx, inner, f.innerDecision(s, dec), in...)
 		res.Key = key
 		for i := range res.Approved {
 			res.Approved[i] = f.outcome(s, res.Approved[i])
