@@ -598,3 +598,20 @@ func (h *harness) ShownFile() string {
 	}
 	return d.cur().Rel
 }
+
+// State is how the bar shows the button labelled label: "on" (shown and
+// enabled), "off" (shown, disabled), "" (not shown).
+func (b barDriver) State(label string) string {
+	for _, s := range b.Buttons() {
+		switch s {
+		case label:
+			return "on"
+		case label + " (off)":
+			return "off"
+		}
+	}
+	return ""
+}
+
+// FollowShown reports whether the bar shows Follow (a stream's).
+func (b barDriver) FollowShown() bool { return b.h.win.detail.bar.follow.Visible() }

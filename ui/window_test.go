@@ -166,14 +166,13 @@ func TestSmartEditInstructionIsShown(t *testing.T) {
 	p := h.propose("gemini-cli", "s", engine.FormatSmartEdit, "tax.go",
 		`{"old_string":"const taxRate = 0.05","new_string":"const taxRate = 0.08","instruction":"Raise the tax rate to 8% as the finance team asked."}`)
 	h.win.Select(p.ID)
-	d := h.win.detail
-	if d.head.intent.Hidden || !strings.Contains(d.head.intent.Text, "Raise the tax rate to 8%") {
-		t.Errorf("instruction shown %v: %q; want the agent's instruction beside the diff", !d.head.intent.Hidden, d.head.intent.Text)
+	if !strings.Contains(h.Header(), "Raise the tax rate to 8%") {
+		t.Errorf("header %q; want the agent's instruction beside the diff", h.Header())
 	}
 	other := h.propose("claude-code", "s", engine.FormatWrite, "b.txt", "b\n")
 	h.win.Select(other.ID)
-	if !d.head.intent.Hidden {
-		t.Errorf("instruction %q still shown for a proposal without one", d.head.intent.Text)
+	if strings.Contains(h.Header(), "Raise the tax rate") {
+		t.Errorf("header %q: the instruction still shows for a proposal without one", h.Header())
 	}
 }
 
@@ -183,9 +182,8 @@ func TestProtectedFileIsShownWithItsReason(t *testing.T) {
 	h := newHarness(t)
 	p := h.propose("claude-code", "s", engine.FormatWrite, ".claude/settings.json", "{}\n")
 	h.win.Select(p.ID)
-	d := h.win.detail
-	if d.head.intent.Hidden || !strings.Contains(d.head.intent.Text, "Protected") || !strings.Contains(d.head.intent.Text, "switch off the hooks") {
-		t.Errorf("shown %v: %q; want the file marked protected with its reason", !d.head.intent.Hidden, d.head.intent.Text)
+	if got := h.Header(); !strings.Contains(got, "Protected") || !strings.Contains(got, "switch off the hooks") {
+		t.Errorf("header %q; want the file marked protected with its reason", got)
 	}
 }
 
@@ -199,8 +197,8 @@ func TestLooseMatchIsMarkedInTheWindow(t *testing.T) {
 	p := h.propose("gemini-cli", "s", engine.FormatSmartEdit, "tax.js", `{"old_string":"const taxRate = 0.05;","new_string":"const taxRate = 0.08;"}`)
 	h.win.Select(p.ID)
 	d := h.win.detail
-	if d.head.note.Hidden || !strings.Contains(d.head.note.Text, "Matched loosely") || !strings.Contains(d.head.note.Text, "const taxRate = 0.05;") {
-		t.Errorf("note shown %v: %q; want the loose match and what the agent expected", !d.head.note.Hidden, d.head.note.Text)
+	if got := h.Header(); !strings.Contains(got, "Matched loosely") || !strings.Contains(got, "const taxRate = 0.05;") {
+		t.Errorf("header %q; want its note on the loose match and what the agent expected", got)
 	}
 	if c := d.loose; c.box.Hidden || c.expected.Text != "const taxRate = 0.05;" || c.found.Text != "const taxRate = 0.075;" ||
 		!strings.Contains(c.foundHead.Text, "line 2") || !strings.Contains(c.title.Text, "block 1's loose match (fuzzy)") {
@@ -304,9 +302,8 @@ func TestStreamingDisablesDecisionsUntilFinished(t *testing.T) {
 	}
 	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
 	d := h.win.detail
-	if !d.bar.approve.Disabled() || d.bar.reject.Disabled() || !d.bar.edit.Disabled() || d.bar.follow.Hidden {
-		t.Errorf("while streaming: approve disabled %v, reject disabled %v, edit disabled %v, follow shown %v; want disabled, enabled, disabled, shown",
-			d.bar.approve.Disabled(), d.bar.reject.Disabled(), d.bar.edit.Disabled(), !d.bar.follow.Hidden)
+	if b := h.Bar(); b.State("Approve (a)") != "off" || b.State("Reject… (r)") != "on" || b.State("Edit (e)") != "off" || !b.FollowShown() {
+		t.Errorf("while streaming: bar %q, follow shown %v; want Approve and Edit off, Reject on, Follow shown", b.Buttons(), b.FollowShown())
 	}
 	test.AssertObjectRendersToMarkup(t, "window/bar_streaming.xml", d.bar.box)
 	h.win.Approve() // ignored while streaming
@@ -314,8 +311,8 @@ func TestStreamingDisablesDecisionsUntilFinished(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.until("the stream ends", func() bool { return h.win.detail.p.State == review.StatePending })
-	if d.bar.approve.Disabled() || !d.bar.follow.Hidden {
-		t.Errorf("after the stream: approve disabled %v, follow shown %v", d.bar.approve.Disabled(), !d.bar.follow.Hidden)
+	if b := h.Bar(); b.State("Approve (a)") != "on" || b.FollowShown() {
+		t.Errorf("after the stream: bar %q, follow shown %v; want Approve on, no Follow", b.Buttons(), b.FollowShown())
 	}
 	test.AssertObjectRendersToMarkup(t, "window/bar_pending.xml", d.bar.box)
 }
@@ -395,8 +392,8 @@ func TestFailedProposalShowsTheAgentText(t *testing.T) {
 	if d.p.State != review.StateFailed || !strings.Contains(d.failure.Text, "does not match") || !d.failureScroll.Visible() {
 		t.Errorf("failed proposal: state %s, failure shown %v, text %q", d.p.State, d.failureScroll.Visible(), d.failure.Text)
 	}
-	if !d.bar.approve.Hidden || d.bar.dismiss.Hidden {
-		t.Errorf("failed proposal: approve shown %v, dismiss shown %v", !d.bar.approve.Hidden, !d.bar.dismiss.Hidden)
+	if b := h.Bar(); b.State("Approve (a)") != "" || b.State("Dismiss") == "" {
+		t.Errorf("failed proposal: bar %q; want Dismiss, no Approve", b.Buttons())
 	}
 	if h.win.Waiting() != 0 {
 		t.Errorf("waiting = %d; a failed proposal waits for nobody", h.win.Waiting())
@@ -410,11 +407,10 @@ func TestFailedProposalShowsTheAgentText(t *testing.T) {
 func TestStaleProposalApprovesTheMerge(t *testing.T) {
 	h := newHarness(t)
 	p := h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
-	d := h.win.detail
-	if !d.bar.approve.Hidden || d.bar.merged.Hidden || d.bar.merged.Disabled() {
-		t.Fatalf("stale: approve shown %v, approve merged shown %v disabled %v", !d.bar.approve.Hidden, !d.bar.merged.Hidden, d.bar.merged.Disabled())
+	if b := h.Bar(); b.State("Approve (a)") != "" || b.State("Approve merged (a)") != "on" {
+		t.Fatalf("stale: bar %q; want Approve merged, no Approve", b.Buttons())
 	}
-	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", d.bar.box)
+	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", h.win.detail.bar.box)
 	h.win.Approve() // a is Approve merged here
 	o := h.outcome(p.ID)
 	if o.Status != decision.Approved || h.read("c.go") != "A\nb\nc\nd\nE\nf\n" {
@@ -587,9 +583,8 @@ func TestWithdrawnProposalLeavesTheQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.until("the queue drops it", func() bool { _, ok := h.win.items[p.ID]; return !ok })
-	d := h.win.detail
-	if !strings.Contains(h.Status(), "withdrew") || !d.bar.approve.Hidden || h.win.Waiting() != 0 {
-		t.Errorf("withdrawn: status %q, approve shown %v, waiting %d", h.Status(), !d.bar.approve.Hidden, h.win.Waiting())
+	if !strings.Contains(h.Status(), "withdrew") || h.Bar().State("Approve (a)") != "" || h.win.Waiting() != 0 {
+		t.Errorf("withdrawn: status %q, bar %q, waiting %d; want no Approve", h.Status(), h.Bar().Buttons(), h.win.Waiting())
 	}
 }
 
@@ -607,8 +602,8 @@ func TestStaleConflictNeedsAnEdit(t *testing.T) {
 	h := newHarness(t)
 	p := h.staleProposal("c.go", "a\nb\nc\n", srBlock("b\n", "B from the agent\n"), "a\nb from the person\nc\n")
 	d := h.win.detail
-	if !d.bar.merged.Disabled() || !strings.Contains(d.head.note.Text, "conflict") {
-		t.Fatalf("conflicting merge: approve merged disabled %v, note %q; want disabled and the conflict named", d.bar.merged.Disabled(), d.head.note.Text)
+	if h.Bar().State("Approve merged (a)") != "off" || !strings.Contains(h.Header(), "conflict") {
+		t.Fatalf("conflicting merge: bar %q, header %q; want Approve merged off and the conflict named", h.Bar().Buttons(), h.Header())
 	}
 	h.win.Approve() // must not write anything
 	h.settle()
