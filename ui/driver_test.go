@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
 )
 
@@ -615,3 +616,7 @@ func (b barDriver) State(label string) string {
 
 // FollowShown reports whether the bar shows Follow (a stream's).
 func (b barDriver) FollowShown() bool { return b.h.win.detail.bar.follow.Visible() }
+
+// ShownState is the state of the proposal the pane shows, as the pane has
+// it (the desk's may be ahead of it until its event arrives).
+func (h *harness) ShownState() review.State { return h.win.detail.p.State }

@@ -300,7 +300,7 @@ func TestStreamingDisablesDecisionsUntilFinished(t *testing.T) {
 	for i := range 50 {
 		h.desk.Feed(p.ID, strings.Repeat("x", i)+"\n")
 	}
-	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
+	h.until("the stream shows", func() bool { return h.Shown() == p.ID && h.ShownState() == review.StateStreaming })
 	d := h.win.detail
 	if b := h.Bar(); b.State("Approve (a)") != "off" || b.State("Reject… (r)") != "on" || b.State("Edit (e)") != "off" || !b.FollowShown() {
 		t.Errorf("while streaming: bar %q, follow shown %v; want Approve and Edit off, Reject on, Follow shown", b.Buttons(), b.FollowShown())
@@ -310,7 +310,7 @@ func TestStreamingDisablesDecisionsUntilFinished(t *testing.T) {
 	if _, err := h.desk.Finish(t.Context(), p.ID); err != nil {
 		t.Fatal(err)
 	}
-	h.until("the stream ends", func() bool { return h.win.detail.p.State == review.StatePending })
+	h.until("the stream ends", func() bool { return h.ShownState() == review.StatePending })
 	if b := h.Bar(); b.State("Approve (a)") != "on" || b.FollowShown() {
 		t.Errorf("after the stream: bar %q, follow shown %v; want Approve on, no Follow", b.Buttons(), b.FollowShown())
 	}
@@ -328,7 +328,7 @@ func TestStreamShownBeforeItsFirstChunk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
+	h.until("the stream shows", func() bool { return h.Shown() == p.ID && h.ShownState() == review.StateStreaming })
 	if got := h.win.detail.view.Lines(); got != 300 {
 		t.Errorf("before the first chunk the proposal shows %d lines; want the file's 300", got)
 	}
@@ -355,7 +355,7 @@ func TestRejectStopsARunawayStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.desk.Feed(p.ID, "line\n")
-	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
+	h.until("the stream shows", func() bool { return h.Shown() == p.ID && h.ShownState() == review.StateStreaming })
 	h.win.detail.Reject("this is going nowhere")
 	o := h.outcome(p.ID)
 	if o.Status != decision.Rejected || o.Feedback != "this is going nowhere" {
@@ -368,7 +368,7 @@ func TestRejectStopsARunawayStream(t *testing.T) {
 		t.Errorf("the journal keeps %v seen of a stream rejected midway; want not tracked (nil)", det.Seen)
 	}
 	// The decided view shows what had arrived, not a proposal of nothing.
-	h.until("the decided view", func() bool { return h.win.detail.p.State == review.StateReported })
+	h.until("the decided view", func() bool { return h.ShownState() == review.StateReported })
 	if got, msg := h.win.detail.view.Lines(), h.Status(); got != 1 || !strings.Contains(msg, "Rejected while it streamed") {
 		t.Errorf("after the rejection the view shows %d lines, and says %q; want the 1 that had arrived, and that it was rejected while it streamed", got, msg)
 	}
@@ -529,24 +529,23 @@ func TestMultiFileReviewCrossesFilesAndAsksBeforeUnseen(t *testing.T) {
 		"*** Update File: c.txt\n@@\n-three\n+THREE\n*** End Patch\n"
 	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
 	h.win.Select(p.ID)
-	d := h.win.detail
 	// a.txt opens at its only change: j goes past it, on to b.txt
-	d.NextHunk()
-	if d.file != 1 || d.files.Selected != "b.txt" {
-		t.Fatalf("after j past a.txt's last change: file %d (%q); want b.txt", d.file, d.files.Selected)
+	h.Keys("j")
+	if f := h.ShownFile(); f != "b.txt" {
+		t.Fatalf("after j past a.txt's last change: file %q; want b.txt", f)
 	}
-	d.PrevHunk()
-	if d.file != 0 || d.files.Selected != "a.txt" {
-		t.Fatalf("after k before b.txt's first change: file %d (%q); want a.txt", d.file, d.files.Selected)
+	h.Keys("k")
+	if f := h.ShownFile(); f != "a.txt" {
+		t.Fatalf("after k before b.txt's first change: file %q; want a.txt", f)
 	}
 	h.win.Approve() // c.txt was never on screen
 	h.settle()
-	if d.unseenDialog == nil || h.read("a.txt") != "one\n" {
-		t.Fatalf("Approve with c.txt unseen: dialog %v, a.txt %q; want a question and nothing written", d.unseenDialog != nil, h.read("a.txt"))
+	if !strings.Contains(h.Dialog().Text(), "never") || h.read("a.txt") != "one\n" {
+		t.Fatalf("Approve with c.txt unseen: dialog %q, a.txt %q; want the question and nothing written", h.Dialog().Text(), h.read("a.txt"))
 	}
 	h.pressKey(fyne.KeyEscape) // Esc: show the unseen file instead
-	if d.unseenDialog != nil || d.files.Selected != "c.txt" || h.read("a.txt") != "one\n" {
-		t.Fatalf("after Esc: dialog %v, file %q, a.txt %q; want no dialog, c.txt shown, nothing written", d.unseenDialog != nil, d.files.Selected, h.read("a.txt"))
+	if h.Dialog().Open() || h.ShownFile() != "c.txt" || h.read("a.txt") != "one\n" {
+		t.Fatalf("after Esc: dialog %v, file %q, a.txt %q; want no dialog, c.txt shown, nothing written", h.Dialog().Open(), h.ShownFile(), h.read("a.txt"))
 	}
 	if h.Diff().Counter() != "hunk 1 of 1 · file 3 of 3" {
 		t.Errorf("counter = %q; want the hunk and the file", h.Diff().Counter())
@@ -692,7 +691,7 @@ func TestFollowToggleReachesTheView(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.desk.Feed(p.ID, "one\ntwo\n")
-	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
+	h.until("the stream shows", func() bool { return h.Shown() == p.ID && h.ShownState() == review.StateStreaming })
 	h.win.TypeKey('f')
 	if h.win.detail.bar.follow.Checked || h.win.View().Following() {
 		t.Errorf("after f: check %v, view following %v; want both off", h.win.detail.bar.follow.Checked, h.win.View().Following())
