@@ -59,14 +59,32 @@ func (d *detail) proposalSeen(dec review.Decision) review.ProposalSeen {
 // agentHunksWritten is, per file, the ids of the agent's hunks that an
 // approval of edited text dec writes as the agent wrote them: in an edited
 // file, those its text still holds (a hunk the person rewrote is theirs);
-// in the others, the ticked ones. A stale file's merge is asked about by
-// its own view (none here).
+// in the others, the ticked ones; in a stale file, those the merge onto
+// the disk (or the person's edit of it) keeps as the agent wrote them.
 func (d *detail) agentHunksWritten(dec review.Decision) map[string][]string {
 	out := map[string][]string{}
 	for _, f := range d.p.Files {
 		ids := []string{}
 		switch t, edited := dec.Edited[f.Path]; {
 		case f.Stale():
+			// The merge onto the disk (or the person's edit of it) writes
+			// the agent's hunks it keeps as written: those are asked about
+			// too (approve merged asked nothing: QA, a 33-hunk file with
+			// 28 never shown written at once).
+			if !edited {
+				t = d.merge(f).Text
+			}
+			mine := f
+			mine.Base, mine.Proposed = f.Disk, t
+			kept := map[string]bool{}
+			for _, h := range mine.Hunks() {
+				kept[h.ID] = true
+			}
+			for _, h := range d.fileHunks(f) {
+				if kept[h.ID] {
+					ids = append(ids, h.ID)
+				}
+			}
 		case edited:
 			mine := f
 			mine.Proposed = t
