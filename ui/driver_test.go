@@ -620,3 +620,19 @@ func (b barDriver) FollowShown() bool { return b.h.win.detail.bar.follow.Visible
 // ShownState is the state of the proposal the pane shows, as the pane has
 // it (the desk's may be ahead of it until its event arrives).
 func (h *harness) ShownState() review.State { return h.win.detail.p.State }
+
+// looseCardText is the loose-match card as shown: its title, the agent's
+// text, the heading over the file's lines and those lines.
+type looseCardText struct {
+	Shown                             bool
+	Title, Expected, FoundHead, Found string
+}
+
+// LooseCard is the loose-match card over the diff.
+func (h *harness) LooseCard() looseCardText {
+	c := h.win.detail.loose
+	if !c.box.Visible() {
+		return looseCardText{}
+	}
+	return looseCardText{Shown: true, Title: c.title.Text, Expected: c.expected.Text, FoundHead: c.foundHead.Text, Found: c.found.Text}
+}

@@ -196,14 +196,12 @@ func TestLooseMatchIsMarkedInTheWindow(t *testing.T) {
 	h.write("tax.js", "const a = 1;\nconst taxRate = 0.075;\n")
 	p := h.propose("gemini-cli", "s", engine.FormatSmartEdit, "tax.js", `{"old_string":"const taxRate = 0.05;","new_string":"const taxRate = 0.08;"}`)
 	h.win.Select(p.ID)
-	d := h.win.detail
 	if got := h.Header(); !strings.Contains(got, "Matched loosely") || !strings.Contains(got, "const taxRate = 0.05;") {
 		t.Errorf("header %q; want its note on the loose match and what the agent expected", got)
 	}
-	if c := d.loose; c.box.Hidden || c.expected.Text != "const taxRate = 0.05;" || c.found.Text != "const taxRate = 0.075;" ||
-		!strings.Contains(c.foundHead.Text, "line 2") || !strings.Contains(c.title.Text, "block 1's loose match (fuzzy)") {
-		t.Errorf("loose card shown %v: %q / %q / %q / %q; want the agent's text beside line 2 as the file had it",
-			!c.box.Hidden, c.title.Text, c.expected.Text, c.foundHead.Text, c.found.Text)
+	if c := h.LooseCard(); !c.Shown || c.Expected != "const taxRate = 0.05;" || c.Found != "const taxRate = 0.075;" ||
+		!strings.Contains(c.FoundHead, "line 2") || !strings.Contains(c.Title, "block 1's loose match (fuzzy)") {
+		t.Errorf("loose card %+v; want the agent's text beside line 2 as the file had it", c)
 	}
 	if !h.win.View().LooseLine(1) || h.win.View().LooseLine(0) {
 		t.Errorf("the view marks line 2 loose: %v, line 1: %v; want only line 2", h.win.View().LooseLine(1), h.win.View().LooseLine(0))
@@ -223,22 +221,21 @@ func TestLooseCardFollowsTheHunk(t *testing.T) {
 	payload := "------- SEARCH\nline 5\n=======\nline five\n+++++++ REPLACE\n------- SEARCH\nline 30   \n=======\nline thirty\n+++++++ REPLACE\n"
 	p := h.propose("cline", "s", engine.FormatSearchReplace, "f.txt", payload)
 	h.win.Select(p.ID)
-	d := h.win.detail
 	viewY := func() float32 { return fyne.CurrentApp().Driver().AbsolutePositionForObject(h.win.View()).Y }
 	before := viewY()
-	if !d.loose.box.Hidden {
-		t.Errorf("at the exact first hunk the loose card shows %q; want it hidden", d.loose.title.Text)
+	if c := h.LooseCard(); c.Shown {
+		t.Errorf("at the exact first hunk the loose card shows %q; want it hidden", c.Title)
 	}
 	h.win.TypeKey('j')
-	if d.loose.box.Hidden || !strings.Contains(d.loose.title.Text, "block 2") || d.loose.found.Text != "line 30" || d.loose.expected.Text != "line 30···" {
-		t.Errorf("at the second hunk the loose card shown %v: %q, found %q; want block 2, the agent's line with its trailing spaces beside the file's", !d.loose.box.Hidden, d.loose.title.Text, d.loose.found.Text)
+	if c := h.LooseCard(); !c.Shown || !strings.Contains(c.Title, "block 2") || c.Found != "line 30" || c.Expected != "line 30···" {
+		t.Errorf("at the second hunk the loose card %+v; want block 2, the agent's line with its trailing spaces beside the file's", c)
 	}
 	if viewY() <= before {
 		t.Errorf("with the card shown the diff starts at y=%v; want below %v", viewY(), before)
 	}
 	h.win.TypeKey('k')
-	if !d.loose.box.Hidden || viewY() != before {
-		t.Errorf("back at the first hunk: card shown %v, diff at y=%v; want it gone and the diff at %v", !d.loose.box.Hidden, viewY(), before)
+	if h.LooseCard().Shown || viewY() != before {
+		t.Errorf("back at the first hunk: card shown %v, diff at y=%v; want it gone and the diff at %v", h.LooseCard().Shown, viewY(), before)
 	}
 }
 
@@ -389,8 +386,8 @@ func TestFailedProposalShowsTheAgentText(t *testing.T) {
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("missing\n", "x\n"))
 	h.win.Select(p.ID)
 	d := h.win.detail
-	if d.p.State != review.StateFailed || !strings.Contains(d.failure.Text, "does not match") || !d.failureScroll.Visible() {
-		t.Errorf("failed proposal: state %s, failure shown %v, text %q", d.p.State, d.failureScroll.Visible(), d.failure.Text)
+	if h.ShownState() != review.StateFailed || !strings.Contains(h.Center(), "does not match") {
+		t.Errorf("failed proposal: state %s, in the diff's place %q; want the agent's text that does not match", h.ShownState(), h.Center())
 	}
 	if b := h.Bar(); b.State("Approve (a)") != "" || b.State("Dismiss") == "" {
 		t.Errorf("failed proposal: bar %q; want Dismiss, no Approve", b.Buttons())
