@@ -199,7 +199,9 @@ func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 		return nil, fmt.Errorf("review: proposal %s did not apply and waits for the person: place its block at the lines it was meant for, or dismiss it", id)
 	case e.p.State == StateStreaming && dec.Verdict != decision.Rejected:
 		return nil, fmt.Errorf("review: proposal %s is still streaming; wait for it to finish before approving", id)
-	case !e.p.State.Open() || e.deciding:
+	case e.deciding:
+		return nil, fmt.Errorf("review: proposal %s is being decided already (another decision on it is under way); this one was not carried out and nothing was written for it", id)
+	case !e.p.State.Open():
 		return nil, fmt.Errorf("review: proposal %s is already %s", id, e.p.State)
 	}
 	if dec.Rule != "" && dec.Verdict != decision.Rejected {
