@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -77,7 +78,12 @@ func TestOneDecisionPerProposal(t *testing.T) {
 			}()
 			<-ctx.reached // the first decision is being carried out
 
-			o2, err2 := d.Decide(context.Background(), p.ID, second)
+			// Without the guard the second would wait on the journal the
+			// paused first holds: its deadline turns that into an error
+			// this test reports, instead of a hang.
+			ctx2, cancel2 := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel2()
+			o2, err2 := d.Decide(ctx2, p.ID, second)
 			if err2 == nil {
 				// Let the first end without an outcome of its own (its
 				// journal query fails), so the test reports rather than
