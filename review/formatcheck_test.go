@@ -9,6 +9,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
+	"github.com/diffdesk/diffdesk/review/trivial"
 )
 
 // waitFormatting waits (at most a minute) until the formatting-only hunks
@@ -38,7 +39,7 @@ func TestFormattingOnlyHunksWithGofmt(t *testing.T) {
 	if !slices.Equal(f.Formatting, []string{hs[0].ID, hs[1].ID}) {
 		t.Errorf("formatting-only hunks %v; want the import sort's two (%s, %s) only", f.Formatting, hs[0].ID, hs[1].ID)
 	}
-	if got := review.ClassifyHunks(path, base, proposed, hs); len(got) != 0 {
+	if got := trivial.Classify(path, base, proposed, hs); len(got) != 0 {
 		t.Errorf("the import sort is neither whitespace nor comment only, yet ClassifyHunks says %v", got)
 	}
 }

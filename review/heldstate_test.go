@@ -61,6 +61,19 @@ func TestHeldTransitions(t *testing.T) {
 			t.Fatalf("Place: %s, %v; want pending", q.State, err)
 		}
 	})
+	t.Run("place one block, another still held", func(t *testing.T) {
+		d := reviewtest.NewDesk(t, "", "")
+		d.PersonAtDesk(t)
+		reviewtest.WriteFile(t, filepath.Join(d.Root, "a.go"), placeFile)
+		p := d.MustPropose(t, engine.FormatSearchReplace, "a.go", reviewtest.SR("func AA() {\n", "func B() {\n")+reviewtest.SR("\ty := 22\n", "\ty := 3\n"))
+		q, err := d.Place(ctx, p.ID, "", 1, engine.Region{StartLine: 3, EndLine: 3})
+		if err != nil || q.State != review.StateHeld {
+			t.Fatalf("Place of block 1 of 2: %s, %v; want held on block 2", q.State, err)
+		}
+		if status, _, err := d.Journal.ProposalStatus(ctx, q.ID); err != nil || status != string(review.StateFailed) {
+			t.Errorf("the journal records the placed, still held failure as %q (%v); want failed", status, err)
+		}
+	})
 	t.Run("withdraw", func(t *testing.T) {
 		d, p, _ := held(t)
 		if err := d.Withdraw(ctx, p.ID, "gone"); err != nil {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/review/trivial"
 )
 
 // TrivialApproval is what Desk.ApproveTrivial did.
@@ -29,7 +30,7 @@ var afterTrivialClassified func(d *Desk, id string)
 // ApproveTrivial classifies the waiting proposals of changeset key (all
 // but those in except: the one the person has open) and approves, each on
 // its own, those whose every hunk is trivial: whitespace only, comment
-// only (ClassifyHunks) or formatting only (File.Formatting). A proposal
+// only (trivial.Classify) or formatting only (File.Formatting). A proposal
 // whose text changed after it was classified, or that is stale or
 // streaming by then, is not approved (Skipped): what is approved is what
 // was classified. Proposals with some trivial hunks are listed in Mixed.
@@ -70,19 +71,19 @@ func (d *Desk) ApproveTrivial(ctx context.Context, key string, dec ChangesetDeci
 }
 
 // classifyProposal counts the trivial hunks of p's files, and all of them.
-func classifyProposal(p Proposal) (trivial, hunks int) {
+func classifyProposal(p Proposal) (trivials, hunks int) {
 	for _, f := range p.Files {
 		hs := f.Hunks()
-		kinds := ClassifyHunks(f.Path, f.BaseText(), f.Proposed, hs)
+		kinds := trivial.Classify(f.Path, f.BaseText(), f.Proposed, hs)
 		for _, id := range f.Formatting {
-			kinds[id] = TrivialFormatting
+			kinds[id] = trivial.Formatting
 		}
 		for _, h := range hs {
 			hunks++
 			if _, ok := kinds[h.ID]; ok {
-				trivial++
+				trivials++
 			}
 		}
 	}
-	return trivial, hunks
+	return trivials, hunks
 }

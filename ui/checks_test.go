@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/ui/diffview"
@@ -29,9 +28,9 @@ func TestWindowShowsNewProblems(t *testing.T) {
 	if got := h.Checks(); got != "checking…" && got != "1 new problem" {
 		t.Errorf("header while checking = %q; want checking…", got)
 	}
-	h.until("the check's result is shown", func() bool { return d.id == p.ID && h.Checks() == "1 new problem" })
-	if !d.head.checks.Visible() || d.head.checks.Importance != widget.DangerImportance {
-		t.Errorf("the count is hidden or not red: visible %v, importance %v", d.head.checks.Visible(), d.head.checks.Importance)
+	h.until("the check's result is shown", func() bool { return h.Shown() == p.ID && h.Checks() == "1 new problem" })
+	if c := h.ChecksColour(); c != "red" {
+		t.Errorf("the count is %q; want it shown in red", c)
 	}
 	m, ok := h.win.View().Problem(3)
 	if !ok || m.Warning || m.Message != "gofmt: missing condition in if statement" {
@@ -40,8 +39,8 @@ func TestWindowShowsNewProblems(t *testing.T) {
 	if _, ok := h.win.View().Problem(2); ok {
 		t.Error("line 3 has a marker; the problem is on line 4")
 	}
-	if got := d.problems.Text; !d.problems.Visible() || got != "line 4 · gofmt: missing condition in if statement" {
-		t.Errorf("under the diff: %q (visible %v); want the current hunk's problem", got, d.problems.Visible())
+	if got := h.Problems(); got != "line 4 · gofmt: missing condition in if statement" {
+		t.Errorf("under the diff: %q; want the current hunk's problem", got)
 	}
 	// Editing starts from the text checked: its marker stays until the
 	// person changes the text (TestWindowChecksTheEdit).
@@ -64,7 +63,7 @@ func editedProposal(t *testing.T) (*harness, *diffview.Editor) {
 	h.write("a.go", "package a\n\nfunc A() {}\n")
 	p := h.propose("claude-code", "s", engine.FormatWrite, "a.go", "package a\n\nfunc A() {\n\treturn\n}\n")
 	d := h.win.detail
-	h.until("the proposal's check is shown", func() bool { return d.id == p.ID && h.Checks() == "no new problems" })
+	h.until("the proposal's check is shown", func() bool { return h.Shown() == p.ID && h.Checks() == "no new problems" })
 	d.ToggleEdit()
 	h.settle()
 	ed := h.win.View().Editor()
@@ -115,15 +114,15 @@ func TestWindowChecksTheEdit(t *testing.T) {
 	if m, ok := v.Problem(3); !ok || m.Message != msg {
 		t.Errorf("marker on line 4 = %+v, %v; want %q", m, ok, msg)
 	}
-	if d.head.checks.Importance != widget.DangerImportance {
-		t.Errorf("the count's importance = %v; want red", d.head.checks.Importance)
+	if c := h.ChecksColour(); c != "red" {
+		t.Errorf("the count is %q; want red", c)
 	}
-	if got := d.problems.Text; got != "line 4 · "+msg {
+	if got := h.Problems(); got != "line 4 · "+msg {
 		t.Errorf("under the diff: %q; want the edit's problem", got)
 	}
 	h.backspaced(ed, 3) // the problem is gone from the text: so is its result
-	if _, ok := v.Problem(3); ok || h.Checks() != "checking…" || d.problems.Visible() {
-		t.Errorf("after typing again: marker %v, header %q, problems %q; want the old result dropped", ok, h.Checks(), d.problems.Text)
+	if _, ok := v.Problem(3); ok || h.Checks() != "checking…" || h.Problems() != "" {
+		t.Errorf("after typing again: marker %v, header %q, problems %q; want the old result dropped", ok, h.Checks(), h.Problems())
 	}
 	h.advance(600 * time.Millisecond)
 	h.until("the new text's check is shown", func() bool { return h.Checks() == "no new problems in your edit" })
@@ -186,12 +185,11 @@ func TestLeavingEditModeStopsTheEditsCheck(t *testing.T) {
 func TestWindowShowsAFailedChecker(t *testing.T) {
 	h := newHarnessWithConfig(t, "[[checker]]\nname = \"vet\"\nglob = \"*.go\"\ncommand = [\"/nonexistent/vet\"]\n")
 	p := h.propose("claude-code", "s", engine.FormatWrite, "a.go", "package a\n")
-	d := h.win.detail
-	h.until("the failure is shown", func() bool { return d.id == p.ID && h.Checks() == "no new problems · vet failed" })
-	if d.head.checks.Importance != widget.WarningImportance {
-		t.Errorf("importance %v; want a warning", d.head.checks.Importance)
+	h.until("the failure is shown", func() bool { return h.Shown() == p.ID && h.Checks() == "no new problems · vet failed" })
+	if c := h.ChecksColour(); c != "amber" {
+		t.Errorf("the word is %q; want a warning's amber", c)
 	}
-	if got := d.problems.Text; !strings.HasPrefix(got, `could not check: checker "vet" failed on `) {
+	if got := h.Problems(); !strings.HasPrefix(got, `could not check: checker "vet" failed on `) {
 		t.Errorf("under the diff: %q; want the checker's error", got)
 	}
 	if _, ok := h.win.View().Problem(0); ok {

@@ -38,8 +38,7 @@ type detail struct {
 	tree       *changesetTree // the shown proposal's changeset (changeset.go)
 	loose      *looseCard     // the loose match that placed the current hunk (loose.go)
 	stale      *staleView     // which two of base / disk / proposal a stale file shows (staleview.go)
-	view       *diffview.DiffView
-	centerPane                // the view, a failed edit's text, or the empty queue's hint
+	centerPane                // the view (view), a failed edit's text, or the empty queue's hint
 	pick       *picker        // where a failed or loose block goes, as the person picks it (pick.go)
 	problems   *widget.Label  // under the view: the current hunk's problems (checks.go)
 	comments   *comments      // the person's line comments, sent with the decision (comments.go)
@@ -94,6 +93,7 @@ type editSession struct {
 // centerPane is what shows in the diff's place: the view, a failed edit's
 // text (under the picker), or the empty queue's hint.
 type centerPane struct {
+	view          *diffview.DiffView
 	failure       *widget.Label
 	failureScroll *container.Scroll
 	empty         *widget.Label
@@ -101,7 +101,7 @@ type centerPane struct {
 }
 
 func newDetail(w *Window) *detail {
-	d := &detail{w: w, view: diffview.NewDiffView(), seenState: seenState{seenBefore: map[string]map[string]map[string]bool{}}, leftBehind: leftBehind{drafts: map[string]string{}}}
+	d := &detail{w: w, centerPane: centerPane{view: diffview.NewDiffView()}, seenState: seenState{seenBefore: map[string]map[string]map[string]bool{}}, leftBehind: leftBehind{drafts: map[string]string{}}}
 	// In a short window the note over the view scrolls past one line,
 	// leaving the rows to the diff (FYNE_SCALE=1.5: 700 px high gave the
 	// diff about 4 rows); a tall one shows it whole.
@@ -327,15 +327,16 @@ func (d *detail) showEmpty() {
 	d.content.Refresh()
 }
 
-func (d *detail) showCenter(o fyne.CanvasObject) {
-	d.view.Hide()
-	d.failureScroll.Hide()
-	d.empty.Hide()
+// showCenter shows o (the view, the failure or the empty hint) alone.
+func (c *centerPane) showCenter(o fyne.CanvasObject) {
+	c.view.Hide()
+	c.failureScroll.Hide()
+	c.empty.Hide()
 	o.Show()
-	if o == d.empty {
-		d.center.Objects[2].Show()
+	if o == c.empty {
+		c.center.Objects[2].Show()
 	} else {
-		d.center.Objects[2].Hide()
+		c.center.Objects[2].Hide()
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
 )
 
@@ -560,4 +561,78 @@ func (c commentsDriver) DeleteAll() {
 			test.Tap(btn)
 		}
 	}
+}
+
+// ChecksColour is the colour of the header's word on the checkers: "red"
+// (new problems), "amber" (a checker failed), "" for plain or hidden.
+func (h *harness) ChecksColour() string {
+	l := h.win.detail.head.checks
+	switch {
+	case !l.Visible():
+		return ""
+	case l.Importance == widget.DangerImportance:
+		return "red"
+	case l.Importance == widget.WarningImportance:
+		return "amber"
+	}
+	return ""
+}
+
+// Problems is what shows under the diff about the current hunk's problems
+// and the checkers' errors ("" while hidden).
+func (h *harness) Problems() string {
+	if l := h.win.detail.problems; l.Visible() {
+		return l.Text
+	}
+	return ""
+}
+
+// EditMode reports whether the shown proposal is in edit mode (e), the
+// editor focused or not.
+func (h *harness) EditMode() bool { return h.win.detail.editing }
+
+// ShownFile is the shown file's path as the pane names it ("" for none).
+func (h *harness) ShownFile() string {
+	d := h.win.detail
+	if d.file >= len(d.p.Files) {
+		return ""
+	}
+	return d.cur().Rel
+}
+
+// State is how the bar shows the button labelled label: "on" (shown and
+// enabled), "off" (shown, disabled), "" (not shown).
+func (b barDriver) State(label string) string {
+	for _, s := range b.Buttons() {
+		switch s {
+		case label:
+			return "on"
+		case label + " (off)":
+			return "off"
+		}
+	}
+	return ""
+}
+
+// FollowShown reports whether the bar shows Follow (a stream's).
+func (b barDriver) FollowShown() bool { return b.h.win.detail.bar.follow.Visible() }
+
+// ShownState is the state of the proposal the pane shows, as the pane has
+// it (the desk's may be ahead of it until its event arrives).
+func (h *harness) ShownState() review.State { return h.win.detail.p.State }
+
+// looseCardText is the loose-match card as shown: its title, the agent's
+// text, the heading over the file's lines and those lines.
+type looseCardText struct {
+	Shown                             bool
+	Title, Expected, FoundHead, Found string
+}
+
+// LooseCard is the loose-match card over the diff.
+func (h *harness) LooseCard() looseCardText {
+	c := h.win.detail.loose
+	if !c.box.Visible() {
+		return looseCardText{}
+	}
+	return looseCardText{Shown: true, Title: c.title.Text, Expected: c.expected.Text, FoundHead: c.foundHead.Text, Found: c.found.Text}
 }

@@ -67,14 +67,13 @@ func TestEditOfOneFileKeepsAnotherFilesUntickedHunksOut(t *testing.T) {
 	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n@@\n-nine\n+NINE\n*** Update File: b.txt\n@@\n-b\n+B\n*** End Patch\n"
 	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
 	h.win.Select(p.ID)
-	d := h.win.detail
-	d.view.ToggleHunk(1) // a.txt: untick nine → NINE
+	h.win.View().ToggleHunk(1) // a.txt: untick nine → NINE
 	h.press(']')
-	if d.file != 1 {
-		t.Fatalf("] showed file %d; want b.txt", d.file)
+	if f := h.ShownFile(); f != "b.txt" {
+		t.Fatalf("] showed %q; want b.txt", f)
 	}
 	h.press('e')
-	ed := d.view.Editor()
+	ed := h.win.View().Editor()
 	if ed == nil {
 		t.Fatal("e did not start the editor")
 	}
@@ -178,9 +177,8 @@ func TestEditCountsTheHunksAsTyped(t *testing.T) {
 	h.write("list.txt", base)
 	p := h.propose("claude-code", "s", engine.FormatWrite, "list.txt", strings.Replace(base, "line b\n", "line B\n", 1))
 	h.win.Select(p.ID)
-	d := h.win.detail
 	h.press('e')
-	ed := d.view.Editor()
+	ed := h.win.View().Editor()
 	if ed == nil {
 		t.Fatal("e did not start the editor")
 	}
@@ -189,7 +187,7 @@ func TestEditCountsTheHunksAsTyped(t *testing.T) {
 	}
 	ed.SetCursor(30, len("line e"))
 	h.typed(ed, "!")
-	if _, n, _ := d.view.HunkCount(); n != 2 {
+	if _, n, _ := h.win.View().HunkCount(); n != 2 {
 		t.Fatalf("the view counts %d hunks after the edit; want 2", n)
 	}
 	if !strings.Contains(h.Diff().Counter(), "2 hunks") && !strings.Contains(h.Diff().Counter(), "of 2") {
@@ -225,7 +223,7 @@ func TestCancelEditKeepsThePlace(t *testing.T) {
 	}
 	h.pressKey(fyne.KeyEscape) // leave the editor
 	h.pressKey(fyne.KeyEscape) // leave edit mode
-	if v.Editor() != nil || h.win.detail.editing {
+	if v.Editor() != nil || h.EditMode() {
 		t.Fatal("Esc Esc did not leave edit mode")
 	}
 	if y, on := v.LineY(at); !on || y != yEdit {
@@ -241,32 +239,32 @@ func TestLeavingEditModeAsksBeforeDiscarding(t *testing.T) {
 	h.write("a.txt", "one\ntwo\n")
 	p := h.propose("claude-code", "s", engine.FormatWrite, "a.txt", "one\nTWO\n")
 	h.win.Select(p.ID)
-	d, v := h.win.detail, h.win.View()
+	v := h.win.View()
 	h.press('e')
 	h.pressKey(fyne.KeyEscape)
 	h.pressKey(fyne.KeyEscape)
-	if d.editing || d.discardDialog != nil {
-		t.Fatalf("nothing changed: Esc Esc left editing %v, asked %v; want it to leave at once", d.editing, d.discardDialog != nil)
+	if h.EditMode() || h.Dialog().Open() {
+		t.Fatalf("nothing changed: Esc Esc left editing %v, asked %q; want it to leave at once", h.EditMode(), h.Dialog().Text())
 	}
 	h.press('e')
 	h.typed(v.Editor(), "my ")
 	h.pressKey(fyne.KeyEscape) // leave the editor
 	h.pressKey(fyne.KeyEscape) // leave edit mode: asks
-	if !d.editing || d.discardDialog == nil {
-		t.Fatalf("after typing, Esc Esc: editing %v, asked %v; want the question, the edit kept", d.editing, d.discardDialog != nil)
+	if !h.EditMode() || !h.Dialog().Open() {
+		t.Fatalf("after typing, Esc Esc: editing %v, asked %v; want the question, the edit kept", h.EditMode(), h.Dialog().Open())
 	}
 	h.pressKey(fyne.KeyEscape) // keep editing
-	if !d.editing || d.discardDialog != nil || !strings.Contains(v.EditedText(), "my ") || h.win.Win.Canvas().Focused() != v.Editor() {
-		t.Fatalf("Esc on the question: editing %v, text %q, editor focused %v; want the edit kept, the keyboard in it", d.editing, v.EditedText(), h.win.Win.Canvas().Focused() == v.Editor())
+	if !h.EditMode() || h.Dialog().Open() || !strings.Contains(v.EditedText(), "my ") || h.win.Win.Canvas().Focused() != v.Editor() {
+		t.Fatalf("Esc on the question: editing %v, text %q, editor focused %v; want the edit kept, the keyboard in it", h.EditMode(), v.EditedText(), h.win.Win.Canvas().Focused() == v.Editor())
 	}
 	h.pressKey(fyne.KeyEscape)
 	h.press('e') // e leaves edit mode too: asks as well
-	if d.discardDialog == nil {
+	if !h.Dialog().Open() {
 		t.Fatal("e after typing left edit mode without asking")
 	}
 	h.pressKey(fyne.KeyReturn) // discard
-	if d.editing || d.discardDialog != nil || len(d.edited) != 0 {
-		t.Errorf("Enter on the question: editing %v, edits %v; want the edit gone", d.editing, d.edited)
+	if h.EditMode() || h.Dialog().Open() {
+		t.Errorf("Enter on the question: editing %v, asked %v; want the edit gone", h.EditMode(), h.Dialog().Open())
 	}
 	h.press('a')
 	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("a.txt") != "one\nTWO\n" {
@@ -293,7 +291,6 @@ func TestCancelEditKeepsTheCurrentHunk(t *testing.T) {
 	p := h.propose("claude-code", "s", engine.FormatWrite, "big.txt", prop.String())
 	h.win.Select(p.ID)
 	v := h.win.View()
-	d := h.win.detail
 	for range 40 {
 		h.press('j')
 	}
@@ -303,7 +300,7 @@ func TestCancelEditKeepsTheCurrentHunk(t *testing.T) {
 	h.press('e')
 	h.pressKey(fyne.KeyEscape)
 	h.pressKey(fyne.KeyEscape)
-	if v.Editor() != nil || d.editing {
+	if v.Editor() != nil || h.EditMode() {
 		t.Fatal("Esc Esc did not leave edit mode")
 	}
 	if k := v.CurrentHunk(); k != 40 {
@@ -347,7 +344,7 @@ func TestLeavingEditModeKeepsOpenedFolds(t *testing.T) {
 	h.press('e')
 	h.pressKey(fyne.KeyEscape)
 	h.pressKey(fyne.KeyEscape)
-	if h.win.detail.editing {
+	if h.EditMode() {
 		t.Fatal("Esc Esc did not leave edit mode")
 	}
 	if got := v.Folds(); got != opened {

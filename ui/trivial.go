@@ -11,11 +11,12 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/memory"
+	"github.com/diffdesk/diffdesk/review/trivial"
 	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
 
-// Trivial hunks: whitespace only, comment only (review.ClassifyHunks) or
+// Trivial hunks: whitespace only, comment only (trivial.Classify) or
 // formatting only (the desk's formatter run, File.Formatting). The view
 // labels each at its first row; the counter line says how many the shown
 // proposal has; t approves them all (ApproveTrivial).
@@ -46,9 +47,9 @@ type trivialJob struct {
 	base     string // the SHA-256 of the base classified
 	proposed string // the proposed text classified
 	dropped  atomic.Bool
-	started  bool                      // its goroutine runs or ran (UI goroutine)
-	done     bool                      // the result arrived (UI goroutine)
-	kinds    map[string]review.Trivial // hunk id → kind, once done
+	started  bool                    // its goroutine runs or ran (UI goroutine)
+	done     bool                    // the result arrived (UI goroutine)
+	kinds    map[string]trivial.Kind // hunk id → kind, once done
 }
 
 // of reports whether j classifies the text file f of proposal id holds
@@ -110,13 +111,13 @@ func (d *detail) trivialJob(f review.File) *trivialJob {
 		if hold != nil {
 			hold(j.id)
 		}
-		var kinds map[string]review.Trivial
+		var kinds map[string]trivial.Kind
 		if !j.dropped.Load() {
 			if !have {
 				hs = f.Hunks()
 			}
 			if !j.dropped.Load() {
-				kinds = review.ClassifyHunks(f.Path, f.BaseText(), f.Proposed, hs)
+				kinds = trivial.Classify(f.Path, f.BaseText(), f.Proposed, hs)
 				memory.Release(f.TextBytes())
 			}
 		}
@@ -127,7 +128,7 @@ func (d *detail) trivialJob(f review.File) *trivialJob {
 
 // trivialArrived takes the result of job j, unless it was dropped (another
 // proposal shown, the file changed), and shows it.
-func (d *detail) trivialArrived(j *trivialJob, kinds map[string]review.Trivial, hs []engine.Hunk) {
+func (d *detail) trivialArrived(j *trivialJob, kinds map[string]trivial.Kind, hs []engine.Hunk) {
 	if j.dropped.Load() || d.trivial.jobs[j.path] != j {
 		return
 	}
@@ -142,14 +143,14 @@ func (d *detail) trivialArrived(j *trivialJob, kinds map[string]review.Trivial, 
 // trivialOf returns the trivial hunks of f, by id: the classification of
 // its own diff and the formatter's findings; pending says the
 // classification is still under way (the formatter's alone so far).
-func (d *detail) trivialOf(f review.File) (kinds map[string]review.Trivial, pending bool) {
+func (d *detail) trivialOf(f review.File) (kinds map[string]trivial.Kind, pending bool) {
 	j := d.trivialJob(f)
 	if len(f.Formatting) == 0 && j.done {
 		return j.kinds, false
 	}
-	out := make(map[string]review.Trivial, len(j.kinds)+len(f.Formatting))
+	out := make(map[string]trivial.Kind, len(j.kinds)+len(f.Formatting))
 	for _, id := range f.Formatting {
-		out[id] = review.TrivialFormatting
+		out[id] = trivial.Formatting
 	}
 	for id, k := range j.kinds {
 		out[id] = k // whitespace or comment: the plainer reason
@@ -236,9 +237,9 @@ func (d *detail) trivialSummary() string {
 // trivialHunks returns the trivial hunks of each proposal, by path, in
 // hunk order, and how many of each kind: what t approves. It takes a list
 // so that a whole changeset's approval can use it.
-func trivialHunks(ps []review.Proposal, trivialOf func(review.File) map[string]review.Trivial, hunks func(review.File) []string) (map[string][]string, map[review.Trivial]int, int) {
+func trivialHunks(ps []review.Proposal, trivialOf func(review.File) map[string]trivial.Kind, hunks func(review.File) []string) (map[string][]string, map[trivial.Kind]int, int) {
 	out := map[string][]string{}
-	kinds := map[review.Trivial]int{}
+	kinds := map[trivial.Kind]int{}
 	total := 0
 	for _, p := range ps {
 		for _, f := range p.Files {
@@ -277,7 +278,7 @@ func (d *detail) ApproveTrivial() {
 		}
 		return out
 	}
-	classified := func(f review.File) map[string]review.Trivial { k, _ := d.trivialOf(f); return k }
+	classified := func(f review.File) map[string]trivial.Kind { k, _ := d.trivialOf(f); return k }
 	byPath, kinds, total := trivialHunks([]review.Proposal{d.p}, classified, ids)
 	n := 0
 	for _, v := range kinds {
@@ -420,9 +421,9 @@ func (d *detail) tick(path string, ids []string) {
 }
 
 // kindsText is "2 whitespace only, 1 comment only".
-func kindsText(kinds map[review.Trivial]int) string {
+func kindsText(kinds map[trivial.Kind]int) string {
 	var parts []string
-	for _, k := range []review.Trivial{review.TrivialWhitespace, review.TrivialComment, review.TrivialFormatting, review.TrivialEOFNewline} {
+	for _, k := range []trivial.Kind{trivial.Whitespace, trivial.Comment, trivial.Formatting, trivial.EOFNewline} {
 		if kinds[k] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", kinds[k], k))
 		}

@@ -166,14 +166,13 @@ func TestSmartEditInstructionIsShown(t *testing.T) {
 	p := h.propose("gemini-cli", "s", engine.FormatSmartEdit, "tax.go",
 		`{"old_string":"const taxRate = 0.05","new_string":"const taxRate = 0.08","instruction":"Raise the tax rate to 8% as the finance team asked."}`)
 	h.win.Select(p.ID)
-	d := h.win.detail
-	if d.head.intent.Hidden || !strings.Contains(d.head.intent.Text, "Raise the tax rate to 8%") {
-		t.Errorf("instruction shown %v: %q; want the agent's instruction beside the diff", !d.head.intent.Hidden, d.head.intent.Text)
+	if !strings.Contains(h.Header(), "Raise the tax rate to 8%") {
+		t.Errorf("header %q; want the agent's instruction beside the diff", h.Header())
 	}
 	other := h.propose("claude-code", "s", engine.FormatWrite, "b.txt", "b\n")
 	h.win.Select(other.ID)
-	if !d.head.intent.Hidden {
-		t.Errorf("instruction %q still shown for a proposal without one", d.head.intent.Text)
+	if strings.Contains(h.Header(), "Raise the tax rate") {
+		t.Errorf("header %q: the instruction still shows for a proposal without one", h.Header())
 	}
 }
 
@@ -183,9 +182,8 @@ func TestProtectedFileIsShownWithItsReason(t *testing.T) {
 	h := newHarness(t)
 	p := h.propose("claude-code", "s", engine.FormatWrite, ".claude/settings.json", "{}\n")
 	h.win.Select(p.ID)
-	d := h.win.detail
-	if d.head.intent.Hidden || !strings.Contains(d.head.intent.Text, "Protected") || !strings.Contains(d.head.intent.Text, "switch off the hooks") {
-		t.Errorf("shown %v: %q; want the file marked protected with its reason", !d.head.intent.Hidden, d.head.intent.Text)
+	if got := h.Header(); !strings.Contains(got, "Protected") || !strings.Contains(got, "switch off the hooks") {
+		t.Errorf("header %q; want the file marked protected with its reason", got)
 	}
 }
 
@@ -198,14 +196,12 @@ func TestLooseMatchIsMarkedInTheWindow(t *testing.T) {
 	h.write("tax.js", "const a = 1;\nconst taxRate = 0.075;\n")
 	p := h.propose("gemini-cli", "s", engine.FormatSmartEdit, "tax.js", `{"old_string":"const taxRate = 0.05;","new_string":"const taxRate = 0.08;"}`)
 	h.win.Select(p.ID)
-	d := h.win.detail
-	if d.head.note.Hidden || !strings.Contains(d.head.note.Text, "Matched loosely") || !strings.Contains(d.head.note.Text, "const taxRate = 0.05;") {
-		t.Errorf("note shown %v: %q; want the loose match and what the agent expected", !d.head.note.Hidden, d.head.note.Text)
+	if got := h.Header(); !strings.Contains(got, "Matched loosely") || !strings.Contains(got, "const taxRate = 0.05;") {
+		t.Errorf("header %q; want its note on the loose match and what the agent expected", got)
 	}
-	if c := d.loose; c.box.Hidden || c.expected.Text != "const taxRate = 0.05;" || c.found.Text != "const taxRate = 0.075;" ||
-		!strings.Contains(c.foundHead.Text, "line 2") || !strings.Contains(c.title.Text, "block 1's loose match (fuzzy)") {
-		t.Errorf("loose card shown %v: %q / %q / %q / %q; want the agent's text beside line 2 as the file had it",
-			!c.box.Hidden, c.title.Text, c.expected.Text, c.foundHead.Text, c.found.Text)
+	if c := h.LooseCard(); !c.Shown || c.Expected != "const taxRate = 0.05;" || c.Found != "const taxRate = 0.075;" ||
+		!strings.Contains(c.FoundHead, "line 2") || !strings.Contains(c.Title, "block 1's loose match (fuzzy)") {
+		t.Errorf("loose card %+v; want the agent's text beside line 2 as the file had it", c)
 	}
 	if !h.win.View().LooseLine(1) || h.win.View().LooseLine(0) {
 		t.Errorf("the view marks line 2 loose: %v, line 1: %v; want only line 2", h.win.View().LooseLine(1), h.win.View().LooseLine(0))
@@ -225,22 +221,21 @@ func TestLooseCardFollowsTheHunk(t *testing.T) {
 	payload := "------- SEARCH\nline 5\n=======\nline five\n+++++++ REPLACE\n------- SEARCH\nline 30   \n=======\nline thirty\n+++++++ REPLACE\n"
 	p := h.propose("cline", "s", engine.FormatSearchReplace, "f.txt", payload)
 	h.win.Select(p.ID)
-	d := h.win.detail
 	viewY := func() float32 { return fyne.CurrentApp().Driver().AbsolutePositionForObject(h.win.View()).Y }
 	before := viewY()
-	if !d.loose.box.Hidden {
-		t.Errorf("at the exact first hunk the loose card shows %q; want it hidden", d.loose.title.Text)
+	if c := h.LooseCard(); c.Shown {
+		t.Errorf("at the exact first hunk the loose card shows %q; want it hidden", c.Title)
 	}
 	h.win.TypeKey('j')
-	if d.loose.box.Hidden || !strings.Contains(d.loose.title.Text, "block 2") || d.loose.found.Text != "line 30" || d.loose.expected.Text != "line 30···" {
-		t.Errorf("at the second hunk the loose card shown %v: %q, found %q; want block 2, the agent's line with its trailing spaces beside the file's", !d.loose.box.Hidden, d.loose.title.Text, d.loose.found.Text)
+	if c := h.LooseCard(); !c.Shown || !strings.Contains(c.Title, "block 2") || c.Found != "line 30" || c.Expected != "line 30···" {
+		t.Errorf("at the second hunk the loose card %+v; want block 2, the agent's line with its trailing spaces beside the file's", c)
 	}
 	if viewY() <= before {
 		t.Errorf("with the card shown the diff starts at y=%v; want below %v", viewY(), before)
 	}
 	h.win.TypeKey('k')
-	if !d.loose.box.Hidden || viewY() != before {
-		t.Errorf("back at the first hunk: card shown %v, diff at y=%v; want it gone and the diff at %v", !d.loose.box.Hidden, viewY(), before)
+	if h.LooseCard().Shown || viewY() != before {
+		t.Errorf("back at the first hunk: card shown %v, diff at y=%v; want it gone and the diff at %v", h.LooseCard().Shown, viewY(), before)
 	}
 }
 
@@ -302,20 +297,19 @@ func TestStreamingDisablesDecisionsUntilFinished(t *testing.T) {
 	for i := range 50 {
 		h.desk.Feed(p.ID, strings.Repeat("x", i)+"\n")
 	}
-	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
+	h.until("the stream shows", func() bool { return h.Shown() == p.ID && h.ShownState() == review.StateStreaming })
 	d := h.win.detail
-	if !d.bar.approve.Disabled() || d.bar.reject.Disabled() || !d.bar.edit.Disabled() || d.bar.follow.Hidden {
-		t.Errorf("while streaming: approve disabled %v, reject disabled %v, edit disabled %v, follow shown %v; want disabled, enabled, disabled, shown",
-			d.bar.approve.Disabled(), d.bar.reject.Disabled(), d.bar.edit.Disabled(), !d.bar.follow.Hidden)
+	if b := h.Bar(); b.State("Approve (a)") != "off" || b.State("Reject… (r)") != "on" || b.State("Edit (e)") != "off" || !b.FollowShown() {
+		t.Errorf("while streaming: bar %q, follow shown %v; want Approve and Edit off, Reject on, Follow shown", b.Buttons(), b.FollowShown())
 	}
 	test.AssertObjectRendersToMarkup(t, "window/bar_streaming.xml", d.bar.box)
 	h.win.Approve() // ignored while streaming
 	if _, err := h.desk.Finish(t.Context(), p.ID); err != nil {
 		t.Fatal(err)
 	}
-	h.until("the stream ends", func() bool { return h.win.detail.p.State == review.StatePending })
-	if d.bar.approve.Disabled() || !d.bar.follow.Hidden {
-		t.Errorf("after the stream: approve disabled %v, follow shown %v", d.bar.approve.Disabled(), !d.bar.follow.Hidden)
+	h.until("the stream ends", func() bool { return h.ShownState() == review.StatePending })
+	if b := h.Bar(); b.State("Approve (a)") != "on" || b.FollowShown() {
+		t.Errorf("after the stream: bar %q, follow shown %v; want Approve on, no Follow", b.Buttons(), b.FollowShown())
 	}
 	test.AssertObjectRendersToMarkup(t, "window/bar_pending.xml", d.bar.box)
 }
@@ -331,7 +325,7 @@ func TestStreamShownBeforeItsFirstChunk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
+	h.until("the stream shows", func() bool { return h.Shown() == p.ID && h.ShownState() == review.StateStreaming })
 	if got := h.win.detail.view.Lines(); got != 300 {
 		t.Errorf("before the first chunk the proposal shows %d lines; want the file's 300", got)
 	}
@@ -358,7 +352,7 @@ func TestRejectStopsARunawayStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.desk.Feed(p.ID, "line\n")
-	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
+	h.until("the stream shows", func() bool { return h.Shown() == p.ID && h.ShownState() == review.StateStreaming })
 	h.win.detail.Reject("this is going nowhere")
 	o := h.outcome(p.ID)
 	if o.Status != decision.Rejected || o.Feedback != "this is going nowhere" {
@@ -371,7 +365,7 @@ func TestRejectStopsARunawayStream(t *testing.T) {
 		t.Errorf("the journal keeps %v seen of a stream rejected midway; want not tracked (nil)", det.Seen)
 	}
 	// The decided view shows what had arrived, not a proposal of nothing.
-	h.until("the decided view", func() bool { return h.win.detail.p.State == review.StateReported })
+	h.until("the decided view", func() bool { return h.ShownState() == review.StateReported })
 	if got, msg := h.win.detail.view.Lines(), h.Status(); got != 1 || !strings.Contains(msg, "Rejected while it streamed") {
 		t.Errorf("after the rejection the view shows %d lines, and says %q; want the 1 that had arrived, and that it was rejected while it streamed", got, msg)
 	}
@@ -392,11 +386,11 @@ func TestFailedProposalShowsTheAgentText(t *testing.T) {
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("missing\n", "x\n"))
 	h.win.Select(p.ID)
 	d := h.win.detail
-	if d.p.State != review.StateFailed || !strings.Contains(d.failure.Text, "does not match") || !d.failureScroll.Visible() {
-		t.Errorf("failed proposal: state %s, failure shown %v, text %q", d.p.State, d.failureScroll.Visible(), d.failure.Text)
+	if h.ShownState() != review.StateFailed || !strings.Contains(h.Center(), "does not match") {
+		t.Errorf("failed proposal: state %s, in the diff's place %q; want the agent's text that does not match", h.ShownState(), h.Center())
 	}
-	if !d.bar.approve.Hidden || d.bar.dismiss.Hidden {
-		t.Errorf("failed proposal: approve shown %v, dismiss shown %v", !d.bar.approve.Hidden, !d.bar.dismiss.Hidden)
+	if b := h.Bar(); b.State("Approve (a)") != "" || b.State("Dismiss") == "" {
+		t.Errorf("failed proposal: bar %q; want Dismiss, no Approve", b.Buttons())
 	}
 	if h.win.Waiting() != 0 {
 		t.Errorf("waiting = %d; a failed proposal waits for nobody", h.win.Waiting())
@@ -410,11 +404,10 @@ func TestFailedProposalShowsTheAgentText(t *testing.T) {
 func TestStaleProposalApprovesTheMerge(t *testing.T) {
 	h := newHarness(t)
 	p := h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
-	d := h.win.detail
-	if !d.bar.approve.Hidden || d.bar.merged.Hidden || d.bar.merged.Disabled() {
-		t.Fatalf("stale: approve shown %v, approve merged shown %v disabled %v", !d.bar.approve.Hidden, !d.bar.merged.Hidden, d.bar.merged.Disabled())
+	if b := h.Bar(); b.State("Approve (a)") != "" || b.State("Approve merged (a)") != "on" {
+		t.Fatalf("stale: bar %q; want Approve merged, no Approve", b.Buttons())
 	}
-	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", d.bar.box)
+	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", h.win.detail.bar.box)
 	h.win.Approve() // a is Approve merged here
 	o := h.outcome(p.ID)
 	if o.Status != decision.Approved || h.read("c.go") != "A\nb\nc\nd\nE\nf\n" {
@@ -425,12 +418,11 @@ func TestStaleProposalApprovesTheMerge(t *testing.T) {
 func TestStaleProposalShowsBaseDiskAndProposal(t *testing.T) {
 	h := newHarness(t)
 	h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
-	d := h.win.detail
-	if d.stale.choice.Hidden {
-		t.Fatal("a stale proposal offers no choice of base / disk / proposal")
+	if h.Diff().Showing() != present.StaleMerged {
+		t.Fatalf("a stale proposal shows %q; want the choice of base / disk / proposal, on the merge", h.Diff().Showing())
 	}
 	firstChange := func() int {
-		hs := d.view.Hunks()
+		hs := h.win.View().Hunks()
 		if len(hs) != 1 {
 			t.Fatalf("%d hunks shown; want 1", len(hs))
 		}
@@ -440,13 +432,13 @@ func TestStaleProposalShowsBaseDiskAndProposal(t *testing.T) {
 		show string
 		line int // 0-based line of the one change shown
 	}{{present.StaleDisk, 0}, {present.StaleProposal, 4}} {
-		d.stale.choice.SetSelected(tt.show)
+		h.Diff().Show(tt.show)
 		if got := firstChange(); got != tt.line {
 			t.Errorf("%s: the change shown is at line %d; want %d", tt.show, got, tt.line)
 		}
 	}
-	d.stale.choice.SetSelected(present.StaleMerged)
-	if !d.view.Stale() {
+	h.Diff().Show(present.StaleMerged)
+	if !h.win.View().Stale() {
 		t.Error("back on the merged view, the view is not the stale merge")
 	}
 }
@@ -533,24 +525,23 @@ func TestMultiFileReviewCrossesFilesAndAsksBeforeUnseen(t *testing.T) {
 		"*** Update File: c.txt\n@@\n-three\n+THREE\n*** End Patch\n"
 	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
 	h.win.Select(p.ID)
-	d := h.win.detail
 	// a.txt opens at its only change: j goes past it, on to b.txt
-	d.NextHunk()
-	if d.file != 1 || d.files.Selected != "b.txt" {
-		t.Fatalf("after j past a.txt's last change: file %d (%q); want b.txt", d.file, d.files.Selected)
+	h.Keys("j")
+	if f := h.ShownFile(); f != "b.txt" {
+		t.Fatalf("after j past a.txt's last change: file %q; want b.txt", f)
 	}
-	d.PrevHunk()
-	if d.file != 0 || d.files.Selected != "a.txt" {
-		t.Fatalf("after k before b.txt's first change: file %d (%q); want a.txt", d.file, d.files.Selected)
+	h.Keys("k")
+	if f := h.ShownFile(); f != "a.txt" {
+		t.Fatalf("after k before b.txt's first change: file %q; want a.txt", f)
 	}
 	h.win.Approve() // c.txt was never on screen
 	h.settle()
-	if d.unseenDialog == nil || h.read("a.txt") != "one\n" {
-		t.Fatalf("Approve with c.txt unseen: dialog %v, a.txt %q; want a question and nothing written", d.unseenDialog != nil, h.read("a.txt"))
+	if !strings.Contains(h.Dialog().Text(), "never") || h.read("a.txt") != "one\n" {
+		t.Fatalf("Approve with c.txt unseen: dialog %q, a.txt %q; want the question and nothing written", h.Dialog().Text(), h.read("a.txt"))
 	}
 	h.pressKey(fyne.KeyEscape) // Esc: show the unseen file instead
-	if d.unseenDialog != nil || d.files.Selected != "c.txt" || h.read("a.txt") != "one\n" {
-		t.Fatalf("after Esc: dialog %v, file %q, a.txt %q; want no dialog, c.txt shown, nothing written", d.unseenDialog != nil, d.files.Selected, h.read("a.txt"))
+	if h.Dialog().Open() || h.ShownFile() != "c.txt" || h.read("a.txt") != "one\n" {
+		t.Fatalf("after Esc: dialog %v, file %q, a.txt %q; want no dialog, c.txt shown, nothing written", h.Dialog().Open(), h.ShownFile(), h.read("a.txt"))
 	}
 	if h.Diff().Counter() != "hunk 1 of 1 · file 3 of 3" {
 		t.Errorf("counter = %q; want the hunk and the file", h.Diff().Counter())
@@ -571,10 +562,10 @@ func TestUnseenQuestionApprovesAll(t *testing.T) {
 	h.win.Select(p.ID)
 	h.win.Approve()
 	h.settle()
-	if h.win.detail.unseenDialog == nil {
+	if !h.Dialog().Open() {
 		t.Fatal("no question before approving b.txt, never shown")
 	}
-	h.win.detail.unseenDialog.Confirm()
+	h.Dialog().Click("Approve anyway")
 	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("b.txt") != "TWO\n" {
 		t.Errorf("after Approve all: %s, b.txt %q", o.Status, h.read("b.txt"))
 	}
@@ -587,9 +578,8 @@ func TestWithdrawnProposalLeavesTheQueue(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.until("the queue drops it", func() bool { _, ok := h.win.items[p.ID]; return !ok })
-	d := h.win.detail
-	if !strings.Contains(h.Status(), "withdrew") || !d.bar.approve.Hidden || h.win.Waiting() != 0 {
-		t.Errorf("withdrawn: status %q, approve shown %v, waiting %d", h.Status(), !d.bar.approve.Hidden, h.win.Waiting())
+	if !strings.Contains(h.Status(), "withdrew") || h.Bar().State("Approve (a)") != "" || h.win.Waiting() != 0 {
+		t.Errorf("withdrawn: status %q, bar %q, waiting %d; want no Approve", h.Status(), h.Bar().Buttons(), h.win.Waiting())
 	}
 }
 
@@ -607,8 +597,8 @@ func TestStaleConflictNeedsAnEdit(t *testing.T) {
 	h := newHarness(t)
 	p := h.staleProposal("c.go", "a\nb\nc\n", srBlock("b\n", "B from the agent\n"), "a\nb from the person\nc\n")
 	d := h.win.detail
-	if !d.bar.merged.Disabled() || !strings.Contains(d.head.note.Text, "conflict") {
-		t.Fatalf("conflicting merge: approve merged disabled %v, note %q; want disabled and the conflict named", d.bar.merged.Disabled(), d.head.note.Text)
+	if h.Bar().State("Approve merged (a)") != "off" || !strings.Contains(h.Header(), "conflict") {
+		t.Fatalf("conflicting merge: bar %q, header %q; want Approve merged off and the conflict named", h.Bar().Buttons(), h.Header())
 	}
 	h.win.Approve() // must not write anything
 	h.settle()
@@ -697,7 +687,7 @@ func TestFollowToggleReachesTheView(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.desk.Feed(p.ID, "one\ntwo\n")
-	h.until("the stream shows", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStreaming })
+	h.until("the stream shows", func() bool { return h.Shown() == p.ID && h.ShownState() == review.StateStreaming })
 	h.win.TypeKey('f')
 	if h.win.detail.bar.follow.Checked || h.win.View().Following() {
 		t.Errorf("after f: check %v, view following %v; want both off", h.win.detail.bar.follow.Checked, h.win.View().Following())

@@ -48,3 +48,28 @@ func TestCompareDirsReadsOnlyFiles(t *testing.T) {
 		t.Fatal("compareDirs is still reading a FIFO without a writer")
 	}
 }
+
+// TestCompareRefusesALinkLoopAndABigFileUnread: a side that is a link
+// loop is an error naming it, and one over the limit is refused from its
+// size (a sparse file: nothing read); no window opens.
+func TestCompareRefusesALinkLoopAndABigFileUnread(t *testing.T) {
+	dir := t.TempDir()
+	a := write(t, dir, "a.go", "package a\n")
+	loop := filepath.Join(dir, "loop")
+	if err := os.Symlink("loop", loop); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big.txt")
+	if err := os.WriteFile(big, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, 2<<30); err != nil {
+		t.Skip(err)
+	}
+	for _, side := range []string{loop, big} {
+		code, _, errOut, s := runCompare(t, a, side)
+		if code != 2 || s.opened || !strings.Contains(errOut, side) {
+			t.Errorf("diffdesk a.go %s: code %d, %q, opened %v; want 2 and a message naming it", filepath.Base(side), code, errOut, s.opened)
+		}
+	}
+}

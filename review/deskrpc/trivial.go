@@ -13,6 +13,8 @@ type approveTrivialParams struct {
 	Changeset string `json:"changeset"`
 	// Seen maps a proposal's id to the hunks on screen, as decide's seen.
 	Seen map[string]map[string][]string `json:"seen,omitempty"`
+	// SeenLines maps a proposal's id to decide's seenLines.
+	SeenLines map[string]map[string]map[string]int `json:"seenLines,omitempty"`
 	// Except are proposals to leave alone (the one the reviewer has open).
 	Except []string `json:"except,omitempty"`
 }
@@ -24,7 +26,7 @@ func (cc *conn) approveTrivial(ctx context.Context, p approveTrivialParams) (any
 	if err := cc.notOwnChangeset(p.Changeset); err != nil {
 		return nil, err
 	}
-	res, err := cc.s.desk.ApproveTrivial(ctx, p.Changeset, review.ChangesetDecision{Seen: p.Seen, By: cc.whoDecides()}, p.Except...)
+	res, err := cc.s.desk.ApproveTrivial(ctx, p.Changeset, review.ChangesetDecision{Seen: p.Seen, SeenLines: p.SeenLines, By: cc.whoDecides()}, p.Except...)
 	if errors.Is(err, review.ErrUnknownChangeset) {
 		return nil, &rpcError{Code: codeInvalidParams, Message: "approveTrivial: " + err.Error() + "; status lists each proposal's changeset"}
 	}
@@ -35,9 +37,10 @@ func (cc *conn) approveTrivial(ctx context.Context, p approveTrivialParams) (any
 }
 
 // ApproveTrivial asks the desk to approve the proposals of changeset key
-// trivial throughout (all but except), as a reviewer.
-func (cl *Client) ApproveTrivial(ctx context.Context, key string, seen map[string]map[string][]string, except ...string) (review.TrivialApproval, error) {
+// trivial throughout (all but except), as a reviewer; dec's Seen and
+// SeenLines go with it.
+func (cl *Client) ApproveTrivial(ctx context.Context, key string, dec review.ChangesetDecision, except ...string) (review.TrivialApproval, error) {
 	var res review.TrivialApproval
-	err := cl.Call(ctx, "approveTrivial", approveTrivialParams{Changeset: key, Seen: seen, Except: except}, &res)
+	err := cl.Call(ctx, "approveTrivial", approveTrivialParams{Changeset: key, Seen: dec.Seen, SeenLines: dec.SeenLines, Except: except}, &res)
 	return res, err
 }

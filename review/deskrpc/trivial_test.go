@@ -36,7 +36,7 @@ func TestApproveTrivialForAReviewer(t *testing.T) {
 		ids[f.name], key = p.ID, review.ChangesetKey(p)
 	}
 	cl := dialReviewer(t, d.Desk)
-	res, err := cl.ApproveTrivial(reviewtest.Context(t), key, nil, ids["open.go"])
+	res, err := cl.ApproveTrivial(reviewtest.Context(t), key, review.ChangesetDecision{}, ids["open.go"])
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // ApproveTrivial is review.Desk.ApproveTrivial on the desk's machine: the
-// desk classifies and approves; dec's Seen goes with it (who decides is
+// desk classifies and approves; dec's Seen and SeenLines go with it (who decides is
 // this window's hello).
 func (d *Desk) ApproveTrivial(ctx context.Context, key string, dec review.ChangesetDecision, except ...string) (review.TrivialApproval, error) {
 	d.mu.Lock()
@@ -21,7 +21,7 @@ func (d *Desk) ApproveTrivial(ctx context.Context, key string, dec review.Change
 		}
 	}
 	d.mu.Unlock()
-	res, err := d.cl.ApproveTrivial(ctx, key, dec.Seen, except...)
+	res, err := d.cl.ApproveTrivial(ctx, key, dec, except...)
 	d.mu.Lock()
 	approved := map[string]bool{}
 	for _, o := range res.Approved {

@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -63,5 +64,30 @@ func TestOverviewMergesTouchingTicks(t *testing.T) {
 	v.overview.Refresh()
 	if n := len(v.overview.objs); n > 10 {
 		t.Errorf("the strip has %d objects for 1,000 changes that touch on its %v pixels; want a few merged ticks", n, v.overview.Size().Height)
+	}
+}
+
+// The view keeps no row widget the list has let go: Fyne's list pools the
+// rows it hides in a sync.Pool, which a GC empties, and makes new ones; a
+// long session kept every row ever made (issue 28: memory after an hour).
+func TestRowWidgetsStayBoundedWhileScrolling(t *testing.T) {
+	v, _ := newTestView(t, 900, 400)
+	var old, new strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&old, "line %d\n", i)
+		if i%50 == 0 {
+			fmt.Fprintf(&new, "changed %d\n", i)
+		} else {
+			fmt.Fprintf(&new, "line %d\n", i)
+		}
+	}
+	v.SetCollapse(false)
+	v.SetTexts("big.txt", old.String(), new.String())
+	for range 200 {
+		v.PageDown()
+		runtime.GC() // empties the list's pool of hidden rows now and then
+	}
+	if n, most := len(v.rowWidgets), 4*v.visibleRows()+16; n > most {
+		t.Errorf("the view holds %d row widgets after 200 pages (%d made); want at most %d", n, v.created, most)
 	}
 }

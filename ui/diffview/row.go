@@ -121,6 +121,9 @@ func (r *diffRow) bind(id int) {
 	if !r.bound { // the list makes rows it never binds too (to measure one)
 		r.bound = true
 		r.v.rowWidgets = append(r.v.rowWidgets, r)
+		if len(r.v.rowWidgets) > 4*r.v.visibleRows()+16 {
+			r.v.pruneRows()
+		}
 	}
 	r.id = id
 	if r.v.onBind != nil {
@@ -133,6 +136,25 @@ func (r *diffRow) bind(id int) {
 	r.v.markSeen(id)
 	r.v.overview.viewportMoved()
 	r.v.tokensAhead()
+}
+
+// pruneRows forgets the row widgets far from the screen. Fyne's list
+// pools the rows it hides in a sync.Pool, which a GC empties, and makes
+// new ones: kept here, every row ever made stayed alive with its pooled
+// texts, and a session's memory grew with the proposals reviewed. A row
+// forgotten and then taken from the pool again is bound again, and kept.
+func (v *DiffView) pruneRows() {
+	top, vis := v.topRow(), v.visibleRows()
+	keep := v.rowWidgets[:0]
+	for _, r := range v.rowWidgets {
+		if r.id >= top-vis && r.id <= top+2*vis {
+			keep = append(keep, r)
+		} else {
+			r.bound = false
+		}
+	}
+	clear(v.rowWidgets[len(keep):])
+	v.rowWidgets = keep
 }
 
 // tokensReady reports whether the syntax colours of every line the row

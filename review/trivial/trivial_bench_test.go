@@ -1,4 +1,4 @@
-package review
+package trivial
 
 import (
 	"fmt"
@@ -47,7 +47,7 @@ func mixedEdits(k int) int {
 	return 1 + (k/40)%3
 }
 
-// BenchmarkClassifyHunks measures ClassifyHunks alone (the diff made
+// BenchmarkClassifyHunks measures Classify alone (the diff made
 // beforehand) on a 20,000-line and a 1,000,000-line Go file with a hunk
 // every 40 lines, a third of them whitespace only and a third comment
 // only. It must grow linearly with the file: ns/line stays about the same
@@ -56,13 +56,11 @@ func BenchmarkClassifyHunks(b *testing.B) {
 	for _, n := range []int{20_000, 1_000_000} {
 		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
 			base, proposed := trivialSource(n, nil), trivialSource(n, mixedEdits)
-			f := File{Path: "big.go", Proposed: proposed}
-			f.Base.Content = []byte(base)
-			hs := f.Hunks()
-			var got map[string]Trivial
+			hs := hunksOf(base, proposed)
+			var got map[string]Kind
 			b.ResetTimer()
 			for b.Loop() {
-				got = ClassifyHunks("big.go", base, proposed, hs)
+				got = Classify("big.go", base, proposed, hs)
 			}
 			b.StopTimer()
 			if len(got) == 0 || len(got) >= len(hs) {
@@ -75,16 +73,14 @@ func BenchmarkClassifyHunks(b *testing.B) {
 }
 
 // BenchmarkClassifyFile measures what the window's background
-// classification of a file does: the diff (File.Hunks) and ClassifyHunks.
+// classification of a file does: the diff (review.File.Hunks) and Classify.
 func BenchmarkClassifyFile(b *testing.B) {
 	for _, n := range []int{20_000, 1_000_000} {
 		b.Run(fmt.Sprintf("lines=%d", n), func(b *testing.B) {
 			base, proposed := trivialSource(n, nil), trivialSource(n, mixedEdits)
-			f := File{Path: "big.go", Proposed: proposed}
-			f.Base.Content = []byte(base)
 			b.ResetTimer()
 			for b.Loop() {
-				ClassifyHunks(f.Path, f.BaseText(), f.Proposed, f.Hunks())
+				Classify("big.go", base, proposed, hunksOf(base, proposed))
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/line")
 		})

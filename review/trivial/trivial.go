@@ -1,4 +1,4 @@
-package review
+package trivial
 
 import (
 	"strings"
@@ -7,25 +7,25 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 )
 
-// Trivial says why a hunk needs no close reading: it changes only
+// Kind says why a hunk needs no close reading: it changes only
 // whitespace, only comments, or only what the project's formatter would
 // change anyway. The window labels such hunks, and one key approves them
 // all.
-type Trivial string
+type Kind string
 
 // The trivial kinds, as the window labels them.
 const (
-	TrivialWhitespace Trivial = "whitespace only"
-	TrivialComment    Trivial = "comment only"
-	TrivialFormatting Trivial = "formatting only"
-	// TrivialEOFNewline: only the newline at the end of the file comes or
+	Whitespace Kind = "whitespace only"
+	Comment    Kind = "comment only"
+	Formatting Kind = "formatting only"
+	// EOFNewline: only the newline at the end of the file comes or
 	// goes; the two sides' lines read the same, and without the label the
 	// change could not be told.
-	TrivialEOFNewline Trivial = "newline at end of file only"
+	EOFNewline Kind = "newline at end of file only"
 )
 
-// ClassifyHunks returns the hunks of a file's diff (hunks, of base against
-// proposed; as File.Hunks gives them) that change only whitespace or only
+// Classify returns the hunks of a file's diff (hunks, of base against
+// proposed; as review.File.Hunks gives them) that change only whitespace or only
 // comments, by id. Whitespace-only: engine.WhitespaceOnly, and, in a
 // language the syntax table knows, no whitespace inside a string literal
 // changed. Comment-only: the changed lines are the same code once comments
@@ -33,8 +33,8 @@ const (
 // alone on its lines or after code), in a language the table knows. In
 // Python, YAML and Makefiles indentation counts as code. Formatting-only
 // hunks need the formatter: File.Formatting.
-func ClassifyHunks(path, base, proposed string, hunks []engine.Hunk) map[string]Trivial {
-	out := map[string]Trivial{}
+func Classify(path, base, proposed string, hunks []engine.Hunk) map[string]Kind {
+	out := map[string]Kind{}
 	if len(hunks) == 0 {
 		return out
 	}
@@ -66,12 +66,12 @@ func ClassifyHunks(path, base, proposed string, hunks []engine.Hunk) map[string]
 		}
 		del, ins := a[c.A0:c.A1], b[c.B0:c.B1]
 		if c.A1 == len(a) && c.B1 == len(b) && eofNewlineOnly(del, ins) {
-			out[h.ID] = TrivialEOFNewline
+			out[h.ID] = EOFNewline
 			continue
 		}
 		if syn == nil {
 			if engine.WhitespaceOnly(del, ins, false) {
-				out[h.ID] = TrivialWhitespace
+				out[h.ID] = Whitespace
 			}
 			continue
 		}
@@ -79,9 +79,9 @@ func ClassifyHunks(path, base, proposed string, hunks []engine.Hunk) map[string]
 		switch {
 		case !indentOK:
 		case engine.WhitespaceOnly(del, ins, syn.indent) && norm(sa.alls(c.A0, c.A1)) == norm(sb.alls(c.B0, c.B1)):
-			out[h.ID] = TrivialWhitespace
+			out[h.ID] = Whitespace
 		case norm(sa.codes(c.A0, c.A1)) == norm(sb.codes(c.B0, c.B1)):
-			out[h.ID] = TrivialComment
+			out[h.ID] = Comment
 		}
 	}
 	return out

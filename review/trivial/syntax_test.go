@@ -1,4 +1,4 @@
-package review
+package trivial
 
 import (
 	"math/rand/v2"
