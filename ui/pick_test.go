@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -123,13 +122,13 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n"))
 	h.win.Select(p.ID)
 	d := h.win.detail
-	if p.State != review.StateHeld || d.bar.dismiss.Hidden || !d.bar.approve.Hidden {
-		t.Fatalf("state %s, dismiss shown %v, approve shown %v; want a held failure with Dismiss only", p.State, !d.bar.dismiss.Hidden, !d.bar.approve.Hidden)
+	if b := h.Bar(); p.State != review.StateHeld || b.State("Dismiss") != "on" || b.State("Approve (a)") != "" {
+		t.Fatalf("state %s, bar %q; want a held failure with Dismiss, no Approve", p.State, b.Buttons())
 	}
 	if rows := h.win.queue.rows; len(rows) == 0 || rows[0].open != 1 {
 		t.Errorf("queue rows %+v; want the heading to count the held failure open: its agent waits", rows)
 	}
-	test.Tap(d.bar.dismiss)
+	h.Bar().Click("Dismiss")
 	o := h.outcome(p.ID)
 	if o.Status != decision.Failed || o.Error != p.Failure {
 		t.Errorf("outcome %s %q; want failed with %q", o.Status, o.Error, p.Failure)
@@ -143,7 +142,7 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	}
 	// The empty queue's hint shows alone: the held failure's note (real
 	// window: "Its agent waits for you… or Dismiss") stayed above it.
-	if !d.empty.Visible() {
+	if h.Empty() == "" {
 		t.Fatal("the empty queue's hint is not shown")
 	}
 	for name, o := range map[string]fyne.CanvasObject{"the failure's note": d.head.noteBox, "the picker": d.failureScroll, "the loose-match card": d.loose.box, "the stale views": d.stale.choice, "the agent's words": d.head.intent} {
@@ -180,8 +179,8 @@ func TestNoPickerForAnAnsweredFailure(t *testing.T) {
 	if _, sent := h.desk.Outcome(p.ID); !sent || p.State == review.StateHeld {
 		t.Fatalf("state %s, sent %v; want answered at once", p.State, sent)
 	}
-	if d := h.win.detail; d.pick.box.Visible() || !strings.Contains(d.head.note.Text, "The agent was told") {
-		t.Errorf("picker shown %v, note %q; want no picker for a failure already sent to the agent, and the note saying it was told", d.pick.box.Visible(), d.head.note.Text)
+	if h.Picker().Open() || !strings.Contains(h.Header(), "The agent was told") {
+		t.Errorf("picker shown %v, header %q; want no picker for a failure already sent to the agent, and the note saying it was told", h.Picker().Open(), h.Header())
 	}
 	h.press('1')
 	if !strings.Contains(h.Message(), "No candidate 1") {
@@ -293,7 +292,7 @@ func TestBackToTheCandidatesAfterAPick(t *testing.T) {
 	h.Keys("1")
 	h.until("the placed diff shows", func() bool {
 		q, _ := h.desk.Get(p.ID)
-		return q.State == review.StatePending && h.win.detail.p.State == review.StatePending
+		return q.State == review.StatePending && h.ShownState() == review.StatePending
 	})
 	h.settle()
 	if !slices.Contains(h.PaneButtons(), "Back to the candidates…") {

@@ -418,12 +418,11 @@ func TestStaleProposalApprovesTheMerge(t *testing.T) {
 func TestStaleProposalShowsBaseDiskAndProposal(t *testing.T) {
 	h := newHarness(t)
 	h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
-	d := h.win.detail
-	if d.stale.choice.Hidden {
-		t.Fatal("a stale proposal offers no choice of base / disk / proposal")
+	if h.Diff().Showing() != present.StaleMerged {
+		t.Fatalf("a stale proposal shows %q; want the choice of base / disk / proposal, on the merge", h.Diff().Showing())
 	}
 	firstChange := func() int {
-		hs := d.view.Hunks()
+		hs := h.win.View().Hunks()
 		if len(hs) != 1 {
 			t.Fatalf("%d hunks shown; want 1", len(hs))
 		}
@@ -433,13 +432,13 @@ func TestStaleProposalShowsBaseDiskAndProposal(t *testing.T) {
 		show string
 		line int // 0-based line of the one change shown
 	}{{present.StaleDisk, 0}, {present.StaleProposal, 4}} {
-		d.stale.choice.SetSelected(tt.show)
+		h.Diff().Show(tt.show)
 		if got := firstChange(); got != tt.line {
 			t.Errorf("%s: the change shown is at line %d; want %d", tt.show, got, tt.line)
 		}
 	}
-	d.stale.choice.SetSelected(present.StaleMerged)
-	if !d.view.Stale() {
+	h.Diff().Show(present.StaleMerged)
+	if !h.win.View().Stale() {
 		t.Error("back on the merged view, the view is not the stale merge")
 	}
 }
@@ -563,10 +562,10 @@ func TestUnseenQuestionApprovesAll(t *testing.T) {
 	h.win.Select(p.ID)
 	h.win.Approve()
 	h.settle()
-	if h.win.detail.unseenDialog == nil {
+	if !h.Dialog().Open() {
 		t.Fatal("no question before approving b.txt, never shown")
 	}
-	h.win.detail.unseenDialog.Confirm()
+	h.Dialog().Click("Approve anyway")
 	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("b.txt") != "TWO\n" {
 		t.Errorf("after Approve all: %s, b.txt %q", o.Status, h.read("b.txt"))
 	}
