@@ -84,7 +84,15 @@ const compareElsewhere = "uJvnp[]"
 // NewCompare opens the comparison of old and new in a window of a; note,
 // when not "", is said above the diff (e.g. bytes that are not UTF-8).
 func NewCompare(a fyne.App, old, new CompareSide, note string) *Compare {
+	return newCompare(a, old, new, note, false)
+}
+
+// newCompare is NewCompare with the view's work on the calling goroutine
+// from the start when synchronous (tests: the highlighter would otherwise
+// call fyne.Do inline off the test's goroutine while the view opens).
+func newCompare(a fyne.App, old, new CompareSide, note string, synchronous bool) *Compare {
 	c := &Compare{app: a, old: old, new: new, view: diffview.NewDiffView()}
+	c.view.SetSynchronous(synchronous)
 	c.view.ReadOnly = true
 	c.Win = a.NewWindow("DiffDesk — " + compareTitle(old, new) + " (read-only)")
 	c.title = widget.NewLabelWithStyle(compareTitle(old, new), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})

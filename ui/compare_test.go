@@ -17,8 +17,7 @@ func newCompareHarness(t *testing.T, old, new CompareSide) *Compare {
 	t.Helper()
 	a := test.NewTempApp(t)
 	a.Settings().SetTheme(NewVariantTheme(theme.VariantLight))
-	c := NewCompare(a, old, new, "")
-	c.View().SetSynchronous(true)
+	c := newCompare(a, old, new, "", true)
 	c.Win.Resize(fyne.NewSize(1100, 700))
 	t.Cleanup(c.Win.Close)
 	return c
