@@ -168,6 +168,13 @@ func (d Doc) encodeMixed(text, eol string) string {
 			ends[p[1]] = d.eols[p[0]]
 		}
 	}
+	// A lone "\r" followed by an empty line ending in "\n" would be read
+	// back as one "\r\n": that empty line ends in "\r" too.
+	for i := 1; i < len(lines); i++ {
+		if ends[i-1] == "\r" && lines[i] == "\n" && ends[i] == "\n" {
+			ends[i] = "\r"
+		}
+	}
 	var b strings.Builder
 	b.Grow(len(text) + len(lines))
 	for i, l := range lines {
