@@ -64,7 +64,7 @@ func (h *historyHarness) approve(rel, search, replace string) {
 	p := h.propose("claude-code", "s1", engine.FormatSearchReplace, rel, srBlock(search, replace))
 	h.win.Select(p.ID)
 	h.win.Approve()
-	if q := h.win.detail.unseenDialog; q != nil {
+	if q := h.win.detail.onScreen.dialog; q != nil {
 		q.Confirm() // the History tab hides the diff: nothing of it was on screen
 	}
 	if o := h.outcome(p.ID); o.Status != decision.Approved {
@@ -242,7 +242,7 @@ func TestHistoryRestoreLeavesRefusedFilesOut(t *testing.T) {
 	p := h.propose("codex", "s", engine.FormatPatch, "", "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** End Patch\n")
 	h.win.Select(p.ID)
 	h.win.Approve()
-	if q := h.win.detail.unseenDialog; q != nil {
+	if q := h.win.detail.onScreen.dialog; q != nil {
 		q.Confirm()
 	}
 	if o := h.outcome(p.ID); o.Status != decision.Approved {
