@@ -707,3 +707,17 @@ func (h *harness) Classified() bool { return !h.win.detail.trivialPending() }
 // HubAway tells the window its hub at url went away (away) or came back,
 // as the hub's link reports it.
 func (h *harness) HubAway(url string, away bool) { h.win.hubState(url, away) }
+
+// FirstLineOnScreen is the first line (1-based) of the right side whose
+// row is on screen, the larger part of it at least (0 for none).
+func (d diffDriver) FirstLineOnScreen() int {
+	v := d.h.win.View()
+	for i := 0; i < v.Lines(); i++ {
+		y, _ := v.LineY(i)
+		next, _ := v.LineY(i + 1)
+		if i+1 == v.Lines() || y+(next-y)/2 > 0 {
+			return i + 1
+		}
+	}
+	return 0
+}
