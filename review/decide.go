@@ -262,7 +262,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 				return Outcome{}, err
 			}
 		}
-		if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, nil)); err != nil {
+		if err := d.recordDecision(ctx, p, dec, nil); err != nil {
 			return Outcome{}, err
 		}
 		o := Outcome{ID: p.ID, Status: decision.Rejected, Feedback: dec.Feedback, Comments: dec.Comments, Files: chosenUnwritten(p), Unfinished: p.Unfinished}
@@ -280,7 +280,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 			return Outcome{}, err
 		}
 	}
-	if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, plan)); err != nil {
+	if err := d.recordDecision(ctx, p, dec, plan); err != nil {
 		return Outcome{}, err
 	}
 	var cp int64
@@ -307,6 +307,19 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	}
 	d.addProblems(ctx, e, plan, o.Files)
 	return o, nil
+}
+
+// beforeDecisionRecorded, when set (tests), runs as a decision is about to
+// be journaled, with no lock of the desk or the journal held.
+var beforeDecisionRecorded func(id string)
+
+// recordDecision journals the decision on p.
+func (d *Desk) recordDecision(ctx context.Context, p Proposal, dec Decision, plan []fileWrite) error {
+	if beforeDecisionRecorded != nil {
+		beforeDecisionRecorded(p.ID)
+	}
+	_, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, plan))
+	return err
 }
 
 // decisionRecord is the journal's form of a decision.

@@ -272,26 +272,21 @@ func (d *detail) reset() {
 	d.closeExternal()
 }
 
-// commentStart is the file shown and where a new comment on it starts:
-// the current hunk's new lines (its old lines for a deletion) while the
-// view shows the base against the proposal as sent; else line 1 of the
-// proposal (of the base, for a file the proposal deletes).
+// commentStart is the file shown and where a new comment on it starts
+// (commentPlace) while the view shows the base against the proposal as
+// sent; else line 1 of the proposal (of the base, for a file the
+// proposal deletes).
 func (d *detail) commentStart() (review.File, decision.Side, int, int) {
 	f := d.cur()
-	side := decision.SideNew
+	if !d.editing && (!f.Stale() || d.stale.shows() == present.StaleProposal) && !f.Delete {
+		if side, line, end, ok := commentPlace(d.view); ok {
+			return f, side, line, end
+		}
+	}
 	if f.Delete {
-		side = decision.SideOld
+		return f, decision.SideOld, 1, 1
 	}
-	plain := !d.editing && (!f.Stale() || d.stale.shows() == present.StaleProposal)
-	hs, k := d.view.Hunks(), d.view.CurrentHunk()
-	if !plain || k < 0 || k >= len(hs) {
-		return f, side, 1, 1
-	}
-	ch := hs[k].Change
-	if ch.B1 > ch.B0 {
-		return f, decision.SideNew, ch.B0 + 1, min(ch.B1, ch.B0+review.MaxCommentLines)
-	}
-	return f, decision.SideOld, ch.A0 + 1, min(ch.A1, ch.A0+review.MaxCommentLines)
+	return f, decision.SideNew, 1, 1
 }
 
 // showEmpty shows the empty queue's hint.

@@ -636,3 +636,17 @@ func (h *harness) LooseCard() looseCardText {
 	}
 	return looseCardText{Shown: true, Title: c.title.Text, Expected: c.expected.Text, FoundHead: c.foundHead.Text, Found: c.found.Text}
 }
+
+// FirstLineOnScreen is the first line (1-based) of the right side whose
+// row is on screen, the larger part of it at least (0 for none).
+func (d diffDriver) FirstLineOnScreen() int {
+	v := d.h.win.View()
+	for i := 0; i < v.Lines(); i++ {
+		y, _ := v.LineY(i)
+		next, _ := v.LineY(i + 1)
+		if i+1 == v.Lines() || y+(next-y)/2 > 0 {
+			return i + 1
+		}
+	}
+	return 0
+}

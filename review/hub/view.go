@@ -39,8 +39,7 @@ type View struct {
 
 	mu       sync.Mutex
 	items    map[string]*viewItem
-	subs     map[int]func(review.Event)
-	subSeq   int
+	subs     review.Subscribers
 	skipped  int // proposals not held: over the limits
 	onNotice func(string)
 }
@@ -66,7 +65,7 @@ type ViewLimits struct {
 func OpenView(ctx context.Context, r *Reviewer, l ViewLimits) (*View, error) {
 	l.KeptBytes = cmp.Or(l.KeptBytes, 512<<20)
 	l.KeptCount = cmp.Or(l.KeptCount, 5000)
-	v := &View{r: r, limits: l, items: map[string]*viewItem{}, subs: map[int]func(review.Event){}, done: make(chan struct{})}
+	v := &View{r: r, limits: l, items: map[string]*viewItem{}, done: make(chan struct{})}
 	q, err := r.Queue(ctx, v.bad)
 	if err != nil {
 		return nil, err
@@ -134,7 +133,7 @@ func (v *View) take(ctx context.Context, p *Proposal, o *Outcome) {
 		}
 		v.mu.Unlock()
 		if ok {
-			v.emit(review.Event{Kind: review.EventDecided, ID: k})
+			v.subs.Emit(review.Event{Kind: review.EventDecided, ID: k})
 		}
 		return
 	}
@@ -169,7 +168,7 @@ func (v *View) take(ctx context.Context, p *Proposal, o *Outcome) {
 	case had:
 		kind = review.EventUpdated
 	}
-	v.emit(review.Event{Kind: kind, ID: k})
+	v.subs.Emit(review.Event{Kind: kind, ID: k})
 }
 
 // roomLocked makes room for size more bytes (one more proposal unless
@@ -265,31 +264,8 @@ func outcomeOf(k string, o Outcome) review.Outcome {
 	return ro
 }
 
-func (v *View) emit(ev review.Event) {
-	v.mu.Lock()
-	fns := make([]func(review.Event), 0, len(v.subs))
-	for _, fn := range v.subs {
-		fns = append(fns, fn)
-	}
-	v.mu.Unlock()
-	for _, fn := range fns {
-		fn(ev)
-	}
-}
-
 // Subscribe is review.Desk.Subscribe, over every desk on the hub.
-func (v *View) Subscribe(fn func(review.Event)) (cancel func()) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.subSeq++
-	n := v.subSeq
-	v.subs[n] = fn
-	return func() {
-		v.mu.Lock()
-		defer v.mu.Unlock()
-		delete(v.subs, n)
-	}
-}
+func (v *View) Subscribe(fn func(review.Event)) (cancel func()) { return v.subs.Subscribe(fn) }
 
 // List returns the open proposals, oldest first.
 func (v *View) List() []review.Proposal {
