@@ -36,7 +36,7 @@ func TestViewDecidesTheVersionShown(t *testing.T) {
 	reviewtest.WriteFile(t, path, "disk\n")
 	until(t, "the view to hold the stale version", func() bool {
 		p, ok := v.Get(shown.ID)
-		return ok && p.State == review.StateStale
+		return ok && p.State == review.StateStale && string(p.Files[0].Disk.Content) == "disk\n" // not a write half done
 	})
 	sum := sha256.Sum256([]byte("disk\n"))
 	over := map[string]string{path: hex.EncodeToString(sum[:])}

@@ -373,7 +373,10 @@ func TestFleetCarriesTheVersionShown(t *testing.T) {
 	}
 	reviewtest.WriteFile(t, path, "disk\n")
 	a.Decide(reviewtest.Context(t), pa.ID, review.Decision{Verdict: "approved"}) // refused: the desk marks it stale
-	waitFor(t, events, "the proposal stale in the window", func() bool { p, _ := f.Get(shown.ID); return p.State == review.StateStale })
+	waitFor(t, events, "the proposal stale in the window, with the disk's text", func() bool {
+		p, _ := f.Get(shown.ID)
+		return p.State == review.StateStale && string(p.Files[0].Disk.Content) == "disk\n"
+	})
 	sum := sha256.Sum256([]byte("disk\n"))
 	over := map[string]string{path: hex.EncodeToString(sum[:])}
 	_, err := f.Decide(reviewtest.Context(t), shown.ID, review.Decision{Verdict: decision.Overwritten, Overwrite: over, Shown: review.ShownVersion(shown)})
