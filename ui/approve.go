@@ -5,11 +5,6 @@ import (
 	"errors"
 	"strings"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
-
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/memory"
@@ -82,7 +77,7 @@ func (d *detail) ApprovePartial() {
 		// Nothing ticked writes nothing: that is a rejection, and it is
 		// asked as one (it was recorded as a partial approval and the
 		// agent read "approved").
-		d.openRejectDialog(false, "No hunk is ticked, so nothing would be written. Reject "+fileNames(d.p)+"?")
+		d.rejectBox.show(false, "No hunk is ticked, so nothing would be written. Reject "+fileNames(d.p)+"?")
 		return
 	}
 	d.decide(dec)
@@ -93,56 +88,7 @@ func (d *detail) ShowReject() {
 	if d.id == "" || !d.p.State.Open() || d.deciding || d.outcome != nil {
 		return
 	}
-	d.openRejectDialog(false, "Reject "+fileNames(d.p)+"?")
-}
-
-// openRejectDialog opens the reject dialog asking question; whole rejects
-// every open proposal of the changeset (R) instead of the shown one.
-func (d *detail) openRejectDialog(whole bool, question string) {
-	d.rejectWhole = whole
-	var dlg dialog.Dialog
-	d.rejectEntry = newDialogEntry(true, func() { dlg.Hide() }, d.confirmReject)
-	d.rejectEntry.SetPlaceHolder(present.RejectPlaceholder(d.p))
-	d.rejectEntry.setDraft(d.draft("reject"))
-	d.rejectEntry.SetMinRowsVisible(3)
-	d.rejectConfirm = widget.NewButton("Reject (Ctrl+Enter)", d.confirmReject)
-	d.rejectConfirm.Importance = widget.DangerImportance
-	cancel := widget.NewButton("Cancel (Esc)", func() { dlg.Hide() })
-	body := container.NewBorder(widget.NewLabel(question), container.NewHBox(cancel, d.rejectConfirm), nil, nil, d.rejectEntry)
-	dlg = dialog.NewCustomWithoutButtons("Reject proposal", body, d.w.Win)
-	dlg.Resize(fyne.NewSize(520, 260))
-	d.rejectDialog = dlg
-	entry := d.rejectEntry
-	d.w.setCloser(dlg, func() {
-		if d.rejectDialog == dlg { // closed without rejecting: the reason stays a draft
-			again := "r"
-			if whole {
-				again = "R"
-			}
-			d.keepDraft("reject", entry.Text, again)
-		}
-		d.rejectDialog = nil
-	})
-	d.bindDialog()
-	dlg.Show()
-	d.w.Win.Canvas().Focus(d.rejectEntry)
-	d.showKeyboard()
-}
-
-// confirmReject closes the reject dialog and rejects with its reason.
-func (d *detail) confirmReject() {
-	if d.rejectDialog == nil {
-		return
-	}
-	dlg := d.rejectDialog
-	d.rejectDialog = nil
-	delete(d.drafts, d.draftKey("reject"))
-	dlg.Hide()
-	if d.rejectWhole {
-		d.decideChangeset(review.ChangesetDecision{Verdict: decision.Rejected, Feedback: strings.TrimSpace(d.rejectEntry.Text)})
-		return
-	}
-	d.Reject(d.rejectEntry.Text)
+	d.rejectBox.show(false, "Reject "+fileNames(d.p)+"?")
 }
 
 // Reject rejects the shown proposal with reason (may be "").
@@ -222,7 +168,7 @@ func (d *detail) decide(dec review.Decision) {
 	if dec.Verdict.Wrote() && !d.confirmProtected(func() { d.decide(dec) }) {
 		return
 	}
-	if dec.Verdict.Wrote() && !d.confirmUnseen(dec) {
+	if dec.Verdict.Wrote() && !d.onScreen.confirm(dec) {
 		return
 	}
 	if dec.Verdict == decision.ApprovedEdited && !d.confirmOwnEdit(dec) {
@@ -230,7 +176,7 @@ func (d *detail) decide(dec review.Decision) {
 	}
 	id := d.id
 	dec.Comments = d.comments.of(id)
-	dec.Seen, dec.SeenLines = d.seenForDecision(), d.seenLinesForDecision()
+	dec.Seen, dec.SeenLines = d.onScreen.forDecision(), d.onScreen.linesForDecision()
 	dec.Shown = review.ShownVersion(d.p) // the texts on screen: refused if the proposal has others by now
 	d.deciding = true
 	d.w.autoPicked = false // the person acted on it: keep it shown
@@ -280,7 +226,7 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 	}
 	d.outcome = &o
 	d.comments.sent(id)
-	d.dropDrafts(id)
+	d.drafts.dropProposal(id)
 	if d.editing {
 		d.editing = false
 		d.w.Win.Canvas().Unfocus() // the keys act on the window again

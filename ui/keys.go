@@ -116,7 +116,7 @@ func (w *Window) bindKeys() {
 				c() // the approve-all confirmation is open
 			} else if d := w.detail.protectedDialog; d != nil {
 				d.Confirm() // Approve protected (protected.go)
-			} else if d := w.detail.unseenDialog; d != nil {
+			} else if d := w.detail.onScreen.dialog; d != nil {
 				d.Confirm() // Approve anyway (seen.go)
 			} else if d := w.detail.ownEditDialog; d != nil {
 				d.Confirm() // Write it (ownedit.go)
@@ -239,8 +239,8 @@ func (d *detail) jumpMoved() {
 func (w *Window) ctrlEnter() {
 	d := w.detail
 	switch {
-	case d.rejectDialog != nil:
-		d.confirmReject()
+	case d.rejectBox.dialog != nil:
+		d.rejectBox.confirm()
 	case d.comments.save != nil:
 		d.comments.save()
 	case !w.modal() && w.reviewShown():

@@ -53,7 +53,7 @@ func (d *detail) render() {
 
 func (d *detail) renderProposal() {
 	f := d.cur()
-	d.seen[f.Path] = true
+	d.onScreen.opened(f.Path)
 	d.showCenter(d.view)
 	switch {
 	case d.p.State == review.StateStreaming:
