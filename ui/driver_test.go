@@ -641,7 +641,7 @@ func (h *harness) ChecksColour() string {
 // Problems is what shows under the diff about the current hunk's problems
 // and the checkers' errors ("" while hidden).
 func (h *harness) Problems() string {
-	if l := h.win.detail.problems; l.Visible() {
+	if l := h.win.detail.checks.problems; l.Visible() {
 		return l.Text
 	}
 	return ""
