@@ -57,6 +57,11 @@ type Decision struct {
 	// content the person reviewed (in the base / disk / proposal view). The
 	// write goes ahead only while the disk still holds exactly that content.
 	Overwrite map[string]string
+	// Shown is the version (ShownVersion) of the proposal the person had
+	// on screen: a decision that writes is refused (ChangedError, nothing
+	// written) if the proposal holds other texts by now. "": not checked
+	// (a script deciding by id).
+	Shown string
 	// By names the person who decides, as "user@host": a reviewer on
 	// another machine names its own; "" is the user this desk runs as, on
 	// this host (the window beside it). The journal keeps it, and the
@@ -212,6 +217,9 @@ func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 			}
 		}
 	}
+	if err := checkShown(e.p, dec); err != nil {
+		return nil, err
+	}
 	if dec.classified != nil {
 		if e.p.State != StatePending {
 			return nil, fmt.Errorf("review: proposal %s is %s since it was classified trivial; a person decides it", id, e.p.State)
@@ -254,7 +262,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 				return Outcome{}, err
 			}
 		}
-		if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, nil)); err != nil {
+		if err := d.recordDecision(ctx, p, dec, nil); err != nil {
 			return Outcome{}, err
 		}
 		o := Outcome{ID: p.ID, Status: decision.Rejected, Feedback: dec.Feedback, Comments: dec.Comments, Files: chosenUnwritten(p), Unfinished: p.Unfinished}
@@ -272,7 +280,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 			return Outcome{}, err
 		}
 	}
-	if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, plan)); err != nil {
+	if err := d.recordDecision(ctx, p, dec, plan); err != nil {
 		return Outcome{}, err
 	}
 	var cp int64
@@ -299,6 +307,19 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	}
 	d.addProblems(ctx, e, plan, o.Files)
 	return o, nil
+}
+
+// beforeDecisionRecorded, when set (tests), runs as a decision is about to
+// be journaled, with no lock of the desk or the journal held.
+var beforeDecisionRecorded func(id string)
+
+// recordDecision journals the decision on p.
+func (d *Desk) recordDecision(ctx context.Context, p Proposal, dec Decision, plan []fileWrite) error {
+	if beforeDecisionRecorded != nil {
+		beforeDecisionRecorded(p.ID)
+	}
+	_, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, plan))
+	return err
 }
 
 // decisionRecord is the journal's form of a decision.

@@ -66,8 +66,7 @@ type Desk struct {
 	mu      sync.Mutex
 	entries map[string]*entry
 	seq     int
-	subs    map[int]func(Event)
-	subSeq  int
+	subs    Subscribers
 	kept    keptList // decided proposals whose outcome was delivered, oldest first
 	closed  bool     // Close was called: no check starts
 	// attending counts the reviewers at the desk (Attend): while there is
@@ -120,7 +119,7 @@ func NewDesk(opts Options) (*Desk, error) {
 	}
 	d := &Desk{
 		ws: ws, journal: opts.Journal, unattended: opts.Unattended, now: opts.Now,
-		entries: map[string]*entry{}, subs: map[int]func(Event){},
+		entries:      map[string]*entry{},
 		kept:         keptList{maxBytes: keepDecidedBytes, maxCount: keepDecidedCount},
 		maxHeldBytes: cmp.Or(opts.MaxHeldBytes, DefaultMaxHeldBytes),
 		maxHeldCount: cmp.Or(opts.MaxHeldCount, DefaultMaxHeldCount),
@@ -657,7 +656,7 @@ func (d *Desk) Feed(id, chunk string) error {
 	e.p.Files[0].Growing = pv.Growing
 	e.chunks = append(e.chunks, chunk)
 	e.streamed += int64(len(chunk))
-	d.emitLocked(Event{Kind: EventUpdated, ID: id})
+	d.subs.Emit(Event{Kind: EventUpdated, ID: id})
 	return nil
 }
 

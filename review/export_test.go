@@ -38,6 +38,13 @@ func AfterTrivialClassified(t interface{ Cleanup(func()) }, f func(d *Desk, id s
 	t.Cleanup(func() { afterTrivialClassified = nil })
 }
 
+// BeforeDecisionRecorded runs f as each decision is about to be journaled
+// (on the deciding goroutine, no lock held), until the test ends.
+func BeforeDecisionRecorded(t interface{ Cleanup(func()) }, f func(id string)) {
+	beforeDecisionRecorded = f
+	t.Cleanup(func() { beforeDecisionRecorded = nil })
+}
+
 // ChangeProposedText changes the proposed text of a file of proposal id,
 // as a text that changed after it was classified.
 func (d *Desk) ChangeProposedText(id, text string) {

@@ -125,7 +125,7 @@ func (d *Desk) storeFormatting(e *entry, run *checkRun, ctx context.Context, i i
 		return
 	}
 	e.p.Files[i].Formatting = ids
-	d.emitLocked(Event{Kind: EventUpdated, ID: e.p.ID})
+	d.subs.Emit(Event{Kind: EventUpdated, ID: e.p.ID})
 }
 
 // stopFormatCheckLocked cancels e's formatter run under way, if any.
