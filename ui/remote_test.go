@@ -179,7 +179,7 @@ func TestTOverARemoteDesk(t *testing.T) {
 		t.Fatal(err)
 	}
 	until("the window shows both", func() bool { _, ok := rd.Get(spaces.ID); return ok && w.Selected() == real.ID })
-	until("the shown proposal's hunks are classified", func() bool { return !w.detail.trivialPending() })
+	until("the shown proposal's hunks are classified", func() bool { return !w.detail.trivial.pending() })
 	w.TypeKey('t')
 	until("the far desk approves the whitespace-only proposal", func() bool { o, ok := local.Outcome(spaces.ID); return ok && o.Status == decision.Approved })
 	until("the window says so", func() bool {
