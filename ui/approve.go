@@ -143,6 +143,7 @@ func (d *detail) decide(dec review.Decision) {
 	id := d.id
 	dec.Comments = d.comments.of(id)
 	dec.Seen, dec.SeenLines = d.onScreen.forDecision(), d.onScreen.linesForDecision()
+	dec.Shown = review.ShownVersion(d.p) // the texts on screen: refused if the proposal has others by now
 	d.deciding = true
 	d.w.autoPicked = false // the person acted on it: keep it shown
 	// What each file is written as before formatting, to show the

@@ -305,7 +305,7 @@ func (cc *conn) decide(ctx context.Context, p decideParams) (any, error) {
 	for i := range p.Comments {
 		p.Comments[i].Quote = "" // the desk quotes the lines itself
 	}
-	o, err := cc.s.desk.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite, Comments: p.Comments, Seen: p.Seen, SeenLines: p.SeenLines, By: cc.whoDecides()})
+	o, err := cc.s.desk.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite, Comments: p.Comments, Seen: p.Seen, SeenLines: p.SeenLines, Shown: p.Shown, By: cc.whoDecides()})
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +325,7 @@ func (cc *conn) decideChangeset(ctx context.Context, p decideChangesetParams) (a
 			cs[i].Quote = "" // the desk quotes the lines itself
 		}
 	}
-	res, err := cc.s.desk.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback, Seen: p.Seen, SeenLines: p.SeenLines, Comments: p.Comments, By: cc.whoDecides()})
+	res, err := cc.s.desk.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback, Seen: p.Seen, SeenLines: p.SeenLines, Comments: p.Comments, Shown: p.Shown, By: cc.whoDecides()})
 	if errors.Is(err, review.ErrUnknownChangeset) {
 		return nil, &rpcError{Code: codeInvalidParams, Message: "decideChangeset: " + err.Error() + "; status lists each proposal's changeset"}
 	}
@@ -466,6 +466,7 @@ type (
 		Comments  []decision.Comment        `json:"comments,omitempty"`  // path, side, line, endLine, text; a quote sent is ignored
 		Seen      map[string][]string       `json:"seen,omitempty"`      // path → ids of the hunks on screen; absent: not tracked
 		SeenLines map[string]map[string]int `json:"seenLines,omitempty"` // path → id of a hunk shown in part → its changed lines on screen
+		Shown     string                    `json:"shown,omitempty"`     // the version of the proposal on screen (review.ShownVersion); absent: not checked
 	}
 	decideChangesetParams struct {
 		Changeset string `json:"changeset"` // the key, as status and propose give it
@@ -478,6 +479,10 @@ type (
 		// Comments maps a proposal's id to its comments, as decide's
 		// comments: each goes with that proposal's outcome only.
 		Comments map[string][]decision.Comment `json:"comments,omitempty"`
+		// Shown maps a proposal's id to the version of it on screen, as
+		// decide's shown; given, an approval leaves out every proposal
+		// missing from it.
+		Shown map[string]string `json:"shown,omitempty"`
 	}
 	placeParams struct {
 		ID        string `json:"id"`
