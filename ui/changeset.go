@@ -354,7 +354,7 @@ func (d *detail) ApproveChangeset() {
 	t.confirm = func() {
 		t.confirm = nil
 		dlg.Hide()
-		d.decideChangeset(review.ChangesetDecision{Verdict: decision.Approved})
+		d.decideChangeset(review.ChangesetDecision{Verdict: decision.Approved, Shown: shownVersions(open)})
 	}
 	dlg = dialog.NewConfirm(title, msg, func(ok bool) {
 		if ok && t.confirm != nil {
@@ -392,6 +392,9 @@ func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 	key, id := d.tree.cs.Key, d.id
 	shownOpen := d.canDecide()
 	open := d.tree.openProposals()
+	if dec.Shown == nil {
+		dec.Shown = shownVersions(open)
+	}
 	_, dec.Seen = d.onScreen.changeset(open) // the journal keeps what was on screen
 	dec.SeenLines = d.onScreen.changesetLines(open)
 	// Each proposal's comments go with its own outcome.
@@ -409,12 +412,10 @@ func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 	}
 	d.w.autoPicked = false
 	d.setStatus("Deciding the changeset…", false)
-	d.w.decisions.Add(1)
-	go func() {
-		defer d.w.decisions.Done()
+	d.w.background(func() func() {
 		res, err := d.w.desk.DecideChangeset(context.Background(), key, dec)
-		d.w.do(func() { d.changesetDecided(id, shownOpen, res, err) })
-	}()
+		return func() { d.changesetDecided(id, shownOpen, res, err) }
+	})
 }
 
 // changesetDecided shows what a whole-changeset decision did.
@@ -555,4 +556,15 @@ func (r *treeRow) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimple
 func (r *treeRow) Tapped(*fyne.PointEvent) {
 	r.t.goTo(r.i, false)
 	r.t.d.w.keysBack()
+}
+
+// shownVersions maps each of the proposals the window shows to the
+// version of it shown (ChangesetDecision.Shown): one that joins the
+// changeset later, or changes, is not approved with the rest.
+func shownVersions(ps []review.Proposal) map[string]string {
+	m := make(map[string]string, len(ps))
+	for _, p := range ps {
+		m[p.ID] = review.ShownVersion(p)
+	}
+	return m
 }

@@ -65,7 +65,7 @@ func (h *harness) KeysBack() { h.win.keysBack() }
 // in it.
 func (h *harness) CancelEdit() {
 	if h.win.detail.editing {
-		h.win.detail.CancelEdit()
+		h.win.detail.edit.cancel()
 		h.settle()
 	}
 }
