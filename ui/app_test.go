@@ -283,7 +283,7 @@ func TestEndToEndExternalEditor(t *testing.T) {
 	e.win.detail.w.opts.Editor = []string{"sh", "-c", `printf '# Notes\n\ndraft\n' > "$1"; printf '# Notes\n\nfinal\n' > "$1"`, "editor"}
 	test.Tap(e.win.detail.bar.external)
 	e.until("the editor's text is taken", func() bool {
-		return e.win.detail.ext == nil && e.win.detail.edited[e.win.detail.curPath()] == "# Notes\n\nfinal\n"
+		return e.win.detail.edit.ext == nil && e.win.detail.edited[e.win.detail.curPath()] == "# Notes\n\nfinal\n"
 	})
 	if filepath.Ext(e.win.detail.curPath()) != ".md" {
 		t.Errorf("edited file %s", e.win.detail.curPath())

@@ -46,7 +46,7 @@ func (d *detail) ApproveEdited() {
 		return
 	}
 	d.saveFileState()
-	if len(d.rebaseEdits()) > 0 { // a save on disk meanwhile: the person sees the merge first
+	if len(d.edit.rebase()) > 0 { // a save on disk meanwhile: the person sees the merge first
 		d.render()
 		return
 	}
@@ -99,40 +99,6 @@ func (d *detail) Reject(reason string) {
 	d.decide(review.Decision{Verdict: decision.Rejected, Feedback: strings.TrimSpace(reason)})
 }
 
-// ToggleEdit makes the right side editable (e), or leaves edit mode.
-func (d *detail) ToggleEdit() {
-	if d.editing {
-		d.CancelEdit()
-		return
-	}
-	if at := d.clickedAt; at != nil {
-		if _, on := d.view.LineY(at[0]); on { // the line double-clicked, still on screen
-			d.startEdit(at[0], at[1])
-			return
-		}
-	}
-	d.startEdit(d.view.PlaceLine(), 0) // editplace.go
-}
-
-// discardEdit leaves edit mode and forgets the edits (CancelEdit, once
-// the person agreed).
-func (d *detail) discardEdit() {
-	if !d.editing || d.deciding {
-		return
-	}
-	a, y, placed := d.origPlace() // editplace.go: where the person was, not the top of the file
-	d.editing = false
-	d.edited, d.editedOn = map[string]string{}, nil
-	d.closeExternal()
-	d.shownKey = ""
-	d.render()
-	if placed {
-		d.showOrigPlace(a, y)
-		d.updateCounter() // the change at the place is the current one again
-	}
-	d.w.Win.Canvas().Unfocus() // the keys act on the window again
-}
-
 // Dismiss removes a failed or decided proposal from the queue.
 func (d *detail) Dismiss() {
 	if d.id == "" || d.p.State.Open() && d.outcome == nil {
@@ -171,7 +137,7 @@ func (d *detail) decide(dec review.Decision) {
 	if dec.Verdict.Wrote() && !d.onScreen.confirm(dec) {
 		return
 	}
-	if dec.Verdict == decision.ApprovedEdited && !d.confirmOwnEdit(dec) {
+	if dec.Verdict == decision.ApprovedEdited && !d.edit.confirmOwnEdit(dec) {
 		return
 	}
 	id := d.id
@@ -189,13 +155,10 @@ func (d *detail) decide(dec review.Decision) {
 		d.setStatus("Rejecting…", false)
 	}
 	d.updateBar()
-	d.w.decisions.Add(1)
-	// The goroutine ends when the desk has carried out the decision.
-	go func() {
-		defer d.w.decisions.Done()
+	d.w.background(func() func() {
 		o, err := d.w.desk.Decide(context.Background(), id, dec)
-		d.w.do(func() { d.decided(id, o, err) })
-	}()
+		return func() { d.decided(id, o, err) }
+	})
 }
 
 // decided shows the result of a decision.
@@ -231,7 +194,7 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 		d.editing = false
 		d.w.Win.Canvas().Unfocus() // the keys act on the window again
 	}
-	d.closeExternal()
+	d.edit.closeExternal()
 	if p, ok := d.w.desk.Get(id); ok {
 		d.p = p
 	}

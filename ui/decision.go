@@ -25,11 +25,10 @@ type detail struct {
 
 	// The proposal shown, what the person did to it, and what they left on
 	// the proposals shown before.
-	shown                          // which proposal, what the view shows of it, its outcome
-	choices                        // ticks, edits, file shown (choices.go)
-	kept        map[string]choices // the choices of the proposals left undecided (keepchoices.go)
-	trivial     trivialJobs        // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
-	editSession                    // the edit under way: its check, an external editor, a double click
+	shown                      // which proposal, what the view shows of it, its outcome
+	choices                    // ticks, edits, file shown (choices.go)
+	kept    map[string]choices // the choices of the proposals left undecided (keepchoices.go)
+	trivial *trivialJobs       // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
 
 	// The pane's parts, each owning its widgets.
 	head       *header        // title, state, the checkers' word, intent, note (header.go)
@@ -39,7 +38,8 @@ type detail struct {
 	stale      *staleView     // which two of base / disk / proposal a stale file shows (staleview.go)
 	centerPane                // the view (view), a failed edit's text, or the empty queue's hint
 	pick       *picker        // where a failed or loose block goes, as the person picks it (pick.go)
-	problems   *widget.Label  // under the view: the current hunk's problems (checks.go)
+	checks     *checksView    // what the checkers found, and the check of the person's edit (checks.go)
+	edit       *editSession   // the edit under way: entering and leaving it, an external editor, a double click (editplace.go)
 	comments   *comments      // the person's line comments, sent with the decision (comments.go)
 	drafts     *drafts        // reasons and comments typed and not yet sent (drafts.go)
 	rejectBox  *rejectBox     // the reason for a rejection (reject.go)
@@ -64,14 +64,6 @@ type shown struct {
 	approved map[string]string // path → the text sent for writing, to show what the formatter changed
 }
 
-// editSession is the edit under way and what leads to one.
-type editSession struct {
-	recheck   *editCheck    // the check of the person's edit of the shown file (checks.go)
-	ext       *externalEdit // an external editor's file, reloaded live (decision_external.go)
-	ownEditOK string        // the few characters' edit the person confirmed (ownedit.go: editKey)
-	clickedAt *[2]int       // the line and column double-clicked, where e puts the cursor
-}
-
 // centerPane is what shows in the diff's place: the view, a failed edit's
 // text (under the picker), or the empty queue's hint.
 type centerPane struct {
@@ -91,9 +83,6 @@ func newDetail(w *Window) *detail {
 	// diff about 4 rows); a tall one shows it whole.
 	oneLine := widget.NewLabel("").MinSize().Height
 	d.head = newHeader(func() float32 { return max(oneLine, (w.Win.Canvas().Size().Height-400)/2) })
-	d.problems = widget.NewLabel("")
-	d.problems.Wrapping = fyne.TextWrapWord
-	d.problems.Importance = widget.DangerImportance
 	d.stale = newStaleView(func(opts []string, changed func(string)) *choice { return newChoice(w, opts, changed) }, func() {
 		d.shownKey = ""
 		d.render()
@@ -123,17 +112,8 @@ func newDetail(w *Window) *detail {
 			d.render()
 			w.refreshQueue()
 		},
-		desk: w.desk,
-		run: func(work func() func()) {
-			w.decisions.Add(1)
-			// The goroutine ends when the desk has answered.
-			go func() {
-				defer w.decisions.Done()
-				if then := work(); then != nil {
-					w.do(then)
-				}
-			}()
-		},
+		desk:     w.desk,
+		run:      w.background,
 		open:     d.openBound,
 		win:      w.Win,
 		keysBack: w.keysBack,
@@ -168,15 +148,15 @@ func newDetail(w *Window) *detail {
 	d.view.OnEdited = func() {
 		if d.editing && len(d.p.Files) > 0 {
 			d.edited[d.curPath()] = d.view.EditedText()
-			d.editChanged()
+			d.checks.changed()
 			d.updateCounter() // the edit may add or join hunks
 		}
 	}
-	d.view.OnEditAt = d.doubleClicked // a double click on the proposal's text never edits (ownedit.go)
-	d.view.OnJumped = d.updateCounter // a tap on a change in the overview strip
+	d.view.OnEditAt = func(line, col int) { d.edit.doubleClicked(line, col) } // a double click on the proposal's text never edits (ownedit.go)
+	d.view.OnJumped = d.updateCounter                                         // a tap on a change in the overview strip
 	d.view.OnFollowChanged = func(on bool) { d.bar.follow.SetChecked(on) }
 	d.view.OnOpened = func() { // a big diff arrived: its hunks, their labels, counter and bar
-		d.showTrivial()
+		d.trivial.show()
 		d.updateBar()
 		d.updateCounter()
 		if d.file < len(d.p.Files) {
@@ -185,8 +165,8 @@ func newDetail(w *Window) *detail {
 	}
 
 	d.bar = newDecisionBar(w.Win.Canvas(), barActions{
-		approve: d.Approve, reject: d.ShowReject, edit: d.ToggleEdit, approveEdited: d.ApproveEdited, cancelEdit: d.CancelEdit,
-		partial: d.ApprovePartial, merged: d.ApproveMerged, external: d.EditExternal, dismiss: d.Dismiss,
+		approve: d.Approve, reject: d.ShowReject, edit: func() { d.edit.toggle() }, approveEdited: d.ApproveEdited, cancelEdit: func() { d.edit.cancel() },
+		partial: d.ApprovePartial, merged: d.ApproveMerged, external: func() { d.edit.external() }, dismiss: d.Dismiss,
 		follow: d.view.SetFollow,
 		wrap: func(on bool) {
 			d.view.SetWrap(on)
@@ -253,7 +233,88 @@ func newDetail(w *Window) *detail {
 		open:           func(dlg dialog.Dialog) { d.openBound(dlg, nil, nil) },
 		win:            w.Win,
 	})
-	bottom := container.NewVBox(d.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
+	d.checks = newChecksView(checksDeps{
+		view: d.view,
+		head: d.head,
+		shown: func() (string, review.File, bool) {
+			if d.id == "" || d.outcome != nil || len(d.p.Files) == 0 || !d.p.State.Open() || d.p.State == review.StateStreaming {
+				return "", review.File{}, false
+			}
+			return d.id, d.cur(), true
+		},
+		edit: func() (bool, string, bool) {
+			t, ok := d.edited[d.curPath()]
+			return d.editing, t, ok
+		},
+		after: func(t time.Duration, f func()) func() bool { return w.opts.AfterFunc(t, f) },
+		post:  w.do,
+		check: w.desk.CheckText,
+	})
+	d.edit = &editSession{view: d.view, c: &d.choices, deps: editDeps{
+		id:            func() string { return d.id },
+		shown:         func() review.Proposal { return d.p },
+		file:          d.cur,
+		hunks:         d.fileHunks,
+		canDecide:     d.canDecide,
+		deciding:      func() bool { return d.deciding },
+		saveFileState: d.saveFileState,
+		forgetShown:   func() { d.shownKey = "" },
+		render:        d.render,
+		counter:       d.updateCounter,
+		setStatus:     d.setStatus,
+		say:           d.say,
+		focus: func(f fyne.Focusable) {
+			if f == nil {
+				w.Win.Canvas().Unfocus()
+				return
+			}
+			w.Win.Canvas().Focus(f)
+			d.showKeyboard()
+		},
+		open:   func(dlg dialog.Dialog) { d.openBound(dlg, nil, nil) },
+		decide: d.decide,
+		post:   w.do,
+		editor: func() []string { return w.opts.Editor },
+		win:    w.Win,
+	}}
+	d.trivial = &trivialJobs{deps: trivialDeps{
+		view:  d.view,
+		shown: func() (string, review.Proposal, int) { return d.id, d.p, d.file },
+		c:     &d.choices,
+		// The view shows f's hunks with the proposal's ids: its own
+		// diff, or a stale file's merge, whose changes kept as the agent
+		// wrote them have the proposal's ids (their labels stay through a
+		// save on disk).
+		labelled: func(f review.File) bool {
+			return d.viewHasProposal(f) || f.Stale() && !d.editing && d.outcome == nil && d.stale.shows() == present.StaleMerged && strings.HasPrefix(d.shownKey, "stale:")
+		},
+		ownDiff:   d.viewHasProposal,
+		hunks:     d.fileHunks,
+		post:      w.do,
+		arrived:   d.updateCounter,
+		changeset: d.tree.openProposals,
+		seen: func(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int) {
+			_, seen := d.onScreen.changeset(ps)
+			return seen, d.onScreen.changesetLines(ps)
+		},
+		desk:      w.desk,
+		run:       w.background,
+		say:       d.say,
+		setStatus: d.setStatus,
+		refresh: func() {
+			d.tree.refresh()
+			w.refreshQueue()
+		},
+		stopped: func() bool {
+			select {
+			case <-w.stop:
+				return true
+			default:
+				return false
+			}
+		},
+	}}
+	bottom := container.NewVBox(d.checks.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
 	d.showEmpty()
@@ -266,10 +327,9 @@ func (d *detail) reset() {
 	d.onScreen.reset()
 	d.choices = newChoices()
 	d.deciding, d.outcome, d.shownKey, d.approved = false, nil, "", nil
-	d.ownEditOK, d.clickedAt = "", nil
 	d.trivial.dropAll()
 	d.stale.reset() // no callback: render follows
-	d.closeExternal()
+	d.edit.reset()
 }
 
 // commentStart is the file shown and where a new comment on it starts

@@ -46,10 +46,7 @@ func (d *detail) closeBoundDialog() {
 type asks struct {
 	lineEntry       *dialogEntry          // go to line (g)
 	lineHint        *widget.Label         // under it: what is wrong with what was typed
-	ownEditDialog   *dialog.ConfirmDialog // shows a few characters' edit before it is written (ownedit.go)
-	ownEditMsg      string
 	protectedDialog *dialog.ConfirmDialog // before approving a protected file (protected.go)
 	protectedMsg    string
-	protectedOK     string                // the proposal whose protected files the person agreed to approve
-	discardDialog   *dialog.ConfirmDialog // before an edit is thrown away (discardedit.go)
+	protectedOK     string // the proposal whose protected files the person agreed to approve
 }

@@ -113,7 +113,7 @@ func TestReviewKeysWorkAfterClickingAnyControl(t *testing.T) {
 			h.win.Select(tt.show)
 			h.win.ShowReview()
 			if d.editing {
-				d.CancelEdit()
+				d.edit.cancel()
 			}
 			test.Tap(tt.click())
 			h.settle()
@@ -121,7 +121,7 @@ func TestReviewKeysWorkAfterClickingAnyControl(t *testing.T) {
 				t.Errorf("after a click on %s the keyboard is with %T; want the window", tt.name, f)
 			}
 			if d.editing {
-				d.CancelEdit()
+				d.edit.cancel()
 			}
 			h.press('?')
 			if h.win.keysOverlay == nil {
