@@ -59,7 +59,6 @@ type shown struct {
 	shownKey string    // what the view shows, so that render rebuilds it only when that changes
 	deciding bool
 	outcome  *review.Outcome
-	approved map[string]string // path → the text sent for writing, to show what the formatter changed
 }
 
 // seenState is what the person had on screen: the shown proposal's files
@@ -263,7 +262,7 @@ func newDetail(w *Window) *detail {
 func (d *detail) reset() {
 	d.keepSeen()
 	d.choices = newChoices()
-	d.deciding, d.outcome, d.shownKey, d.approved = false, nil, "", nil
+	d.deciding, d.outcome, d.shownKey = false, nil, ""
 	d.seen, d.unseenOK = map[string]bool{}, false
 	d.ownEditOK, d.clickedAt = "", nil
 	d.trivial.dropAll()

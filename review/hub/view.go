@@ -308,15 +308,6 @@ func (v *View) Outcome(id string) (review.Outcome, bool) {
 // Preview: nothing streams over the hub.
 func (v *View) Preview(string) (engine.Preview, bool) { return engine.Preview{}, false }
 
-// Plan is review.PlanOf, from the proposal in hand.
-func (v *View) Plan(id string, dec review.Decision) (map[string]string, error) {
-	p, ok := v.Get(id)
-	if !ok {
-		return nil, review.ErrUnknownProposal
-	}
-	return review.PlanOf(p, dec)
-}
-
 // Decide creates dec as the decision of the proposal's current round and
 // waits for what its desk did: the outcome, or — when another reviewer's
 // decision came first, or the desk could not carry it out — an error
