@@ -57,6 +57,11 @@ type Decision struct {
 	// content the person reviewed (in the base / disk / proposal view). The
 	// write goes ahead only while the disk still holds exactly that content.
 	Overwrite map[string]string
+	// Shown is the version (ShownVersion) of the proposal the person had
+	// on screen: a decision that writes is refused (ChangedError, nothing
+	// written) if the proposal holds other texts by now. "": not checked
+	// (a script deciding by id).
+	Shown string
 	// By names the person who decides, as "user@host": a reviewer on
 	// another machine names its own; "" is the user this desk runs as, on
 	// this host (the window beside it). The journal keeps it, and the
@@ -212,6 +217,9 @@ func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 				return nil, fmt.Errorf("review: %s may not approve proposal %s: %s is protected (%s); a person must decide", dec.Rule, id, f.Rel, f.Protected)
 			}
 		}
+	}
+	if err := checkShown(e.p, dec); err != nil {
+		return nil, err
 	}
 	if dec.classified != nil {
 		if e.p.State != StatePending {

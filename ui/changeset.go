@@ -336,7 +336,7 @@ func (d *detail) ApproveChangeset() {
 	}
 	msg := fmt.Sprintf("Approve all %d open proposals of this changeset (%d %s) as proposed?\nStale or streaming ones are left for you to decide.",
 		len(open), files, plural(files, "file", "files"))
-	if u, _ := d.changesetSeen(open); u.Unseen > 0 && d.askUnseen() {
+	if u, _ := d.onScreen.changeset(open); u.Unseen > 0 && d.bar.askUnseen.Checked {
 		msg += fmt.Sprintf("\n%d of %d %s %s never on screen (%s).", u.Unseen, u.Total, plural(u.Total, "hunk", "hunks"), plural(u.Unseen, "was", "were"), strings.Join(u.Files, "; "))
 	}
 	title := "Approve the whole changeset?"
@@ -354,7 +354,7 @@ func (d *detail) ApproveChangeset() {
 	t.confirm = func() {
 		t.confirm = nil
 		dlg.Hide()
-		d.decideChangeset(review.ChangesetDecision{Verdict: decision.Approved})
+		d.decideChangeset(review.ChangesetDecision{Verdict: decision.Approved, Shown: shownVersions(open)})
 	}
 	dlg = dialog.NewConfirm(title, msg, func(ok bool) {
 		if ok && t.confirm != nil {
@@ -378,7 +378,7 @@ func (d *detail) ShowRejectChangeset() {
 	case len(open) == 0:
 		d.say("Nothing in this changeset waits for a decision.")
 	default:
-		d.openRejectDialog(true, fmt.Sprintf("Reject all %d open %s of this changeset?", len(open), plural(len(open), "proposal", "proposals")))
+		d.rejectBox.show(true, fmt.Sprintf("Reject all %d open %s of this changeset?", len(open), plural(len(open), "proposal", "proposals")))
 	}
 }
 
@@ -392,8 +392,11 @@ func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 	key, id := d.tree.cs.Key, d.id
 	shownOpen := d.canDecide()
 	open := d.tree.openProposals()
-	_, dec.Seen = d.changesetSeen(open) // the journal keeps what was on screen
-	dec.SeenLines = d.changesetSeenLines(open)
+	if dec.Shown == nil {
+		dec.Shown = shownVersions(open)
+	}
+	_, dec.Seen = d.onScreen.changeset(open) // the journal keeps what was on screen
+	dec.SeenLines = d.onScreen.changesetLines(open)
 	// Each proposal's comments go with its own outcome.
 	for _, p := range open {
 		if cs := d.comments.of(p.ID); len(cs) > 0 {
@@ -555,4 +558,15 @@ func (r *treeRow) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimple
 func (r *treeRow) Tapped(*fyne.PointEvent) {
 	r.t.goTo(r.i, false)
 	r.t.d.w.keysBack()
+}
+
+// shownVersions maps each of the proposals the window shows to the
+// version of it shown (ChangesetDecision.Shown): one that joins the
+// changeset later, or changes, is not approved with the rest.
+func shownVersions(ps []review.Proposal) map[string]string {
+	m := make(map[string]string, len(ps))
+	for _, p := range ps {
+		m[p.ID] = review.ShownVersion(p)
+	}
+	return m
 }

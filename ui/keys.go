@@ -38,7 +38,7 @@ func keyBindings() []keyBinding {
 		{'t', "", "approve the trivial hunks (whitespace, comment, formatting only); all trivial: approve the proposal", func(w *Window) { w.detail.ApproveTrivial() }},
 		{'r', "", "reject, with a reason for the agent", func(w *Window) { w.ShowReject() }},
 		{'e', "", "edit the proposal (again: cancel the edit)", func(w *Window) { w.Edit() }},
-		{'x', "", "edit in the external editor ($VISUAL / $EDITOR)", func(w *Window) { w.detail.EditExternal() }},
+		{'x', "", "edit in the external editor ($VISUAL / $EDITOR)", func(w *Window) { w.detail.edit.external() }},
 		{'c', "", "comment on the current hunk's lines, either side; sent to the agent with your decision", func(w *Window) { w.detail.comments.show() }},
 		{'g', "", "go to line", func(w *Window) { w.detail.ShowGoToLine() }},
 		{']', "", "next file of the changeset (the agent session's proposals, read as one)", func(w *Window) { w.detail.NextFile() }},
@@ -116,11 +116,11 @@ func (w *Window) bindKeys() {
 				c() // the approve-all confirmation is open
 			} else if d := w.detail.protectedDialog; d != nil {
 				d.Confirm() // Approve protected (protected.go)
-			} else if d := w.detail.unseenDialog; d != nil {
+			} else if d := w.detail.onScreen.dialog; d != nil {
 				d.Confirm() // Approve anyway (seen.go)
-			} else if d := w.detail.ownEditDialog; d != nil {
+			} else if d := w.detail.edit.ownEditDialog; d != nil {
 				d.Confirm() // Write it (ownedit.go)
-			} else if d := w.detail.discardDialog; d != nil {
+			} else if d := w.detail.edit.discardDialog; d != nil {
 				d.Confirm() // Discard the edit (discardedit.go)
 			}
 		case fyne.KeyEscape:
@@ -132,7 +132,7 @@ func (w *Window) bindKeys() {
 				return
 			}
 			if !w.modal() {
-				w.detail.CancelEdit()
+				w.detail.edit.cancel()
 			}
 		case fyne.KeyDown:
 			if !w.modal() && w.reviewShown() {
@@ -239,8 +239,8 @@ func (d *detail) jumpMoved() {
 func (w *Window) ctrlEnter() {
 	d := w.detail
 	switch {
-	case d.rejectDialog != nil:
-		d.confirmReject()
+	case d.rejectBox.dialog != nil:
+		d.rejectBox.confirm()
 	case d.comments.save != nil:
 		d.comments.save()
 	case !w.modal() && w.reviewShown():
@@ -411,7 +411,7 @@ func (w *Window) ShowReject() { w.detail.ShowReject() }
 func (w *Window) Reject(reason string) { w.detail.Reject(reason) }
 
 // Edit toggles edit mode (e).
-func (w *Window) Edit() { w.detail.ToggleEdit() }
+func (w *Window) Edit() { w.detail.edit.toggle() }
 
 // View is the diff view of the selected proposal.
 func (w *Window) View() *diffview.DiffView { return w.detail.view }

@@ -113,7 +113,7 @@ func TestReviewKeysWorkAfterClickingAnyControl(t *testing.T) {
 			h.win.Select(tt.show)
 			h.win.ShowReview()
 			if d.editing {
-				d.CancelEdit()
+				d.edit.cancel()
 			}
 			test.Tap(tt.click())
 			h.settle()
@@ -121,7 +121,7 @@ func TestReviewKeysWorkAfterClickingAnyControl(t *testing.T) {
 				t.Errorf("after a click on %s the keyboard is with %T; want the window", tt.name, f)
 			}
 			if d.editing {
-				d.CancelEdit()
+				d.edit.cancel()
 			}
 			h.press('?')
 			if h.win.keysOverlay == nil {
@@ -173,14 +173,14 @@ func TestRejectDialogFromTheKeyboard(t *testing.T) {
 	p := h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
 	d := h.win.detail
 	h.press('r')
-	if d.rejectDialog == nil || h.win.Win.Canvas().Focused() != d.rejectEntry {
-		t.Fatalf("r: dialog %v, focus %T; want the dialog with the reason box focused", d.rejectDialog != nil, h.win.Win.Canvas().Focused())
+	if d.rejectBox.dialog == nil || h.win.Win.Canvas().Focused() != d.rejectBox.entry {
+		t.Fatalf("r: dialog %v, focus %T; want the dialog with the reason box focused", d.rejectBox.dialog != nil, h.win.Win.Canvas().Focused())
 	}
-	if d.rejectEntry.Wrapping != fyne.TextWrapWord {
-		t.Errorf("the reason box wraps %v; want by word", d.rejectEntry.Wrapping)
+	if d.rejectBox.entry.Wrapping != fyne.TextWrapWord {
+		t.Errorf("the reason box wraps %v; want by word", d.rejectBox.entry.Wrapping)
 	}
 	h.pressKey(fyne.KeyEscape)
-	if d.rejectDialog != nil || h.win.modal() {
+	if d.rejectBox.dialog != nil || h.win.modal() {
 		t.Fatal("Esc left the reject dialog open")
 	}
 	h.press('r')
@@ -188,8 +188,8 @@ func TestRejectDialogFromTheKeyboard(t *testing.T) {
 		h.press(r)
 	}
 	h.pressKey(fyne.KeyTab)
-	if d.rejectEntry.Text != "too broad" || h.win.Win.Canvas().Focused() == d.rejectEntry {
-		t.Errorf("Tab: reason %q, focus still in the reason box %v; want the focus moved and no tab typed", d.rejectEntry.Text, h.win.Win.Canvas().Focused() == d.rejectEntry)
+	if d.rejectBox.entry.Text != "too broad" || h.win.Win.Canvas().Focused() == d.rejectBox.entry {
+		t.Errorf("Tab: reason %q, focus still in the reason box %v; want the focus moved and no tab typed", d.rejectBox.entry.Text, h.win.Win.Canvas().Focused() == d.rejectBox.entry)
 	}
 	h.win.Win.Canvas().Unfocus() // nothing in the dialog has the keyboard: keys reach the window
 	h.press('a')

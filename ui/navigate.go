@@ -149,7 +149,7 @@ func lineHintFor(s string, n int) string {
 func (d *detail) selectFile(rel string) {
 	for i, f := range d.p.Files {
 		if f.Rel == rel && i != d.file {
-			d.clickedAt = nil
+			d.edit.clickedAt = nil
 			d.saveFileState()
 			d.file = i
 			d.shownKey = ""
@@ -169,7 +169,7 @@ func (d *detail) counterText() string {
 		return "diffing…"
 	}
 	d.updateLoose()
-	d.updateChecks()
+	d.checks.update()
 	k, n, faded := d.view.HunkCount()
 	above := d.view.HunksAbove()
 	hidden := ""

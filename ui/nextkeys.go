@@ -18,12 +18,12 @@ func (d *detail) NextUnseen() {
 		d.say("u goes to a hunk never on screen: choose a proposal waiting for a decision, outside edit mode.")
 		return
 	}
-	u := review.CheckSeen([]review.ProposalSeen{d.proposalSeen(review.Decision{Verdict: decision.Approved})})
+	u := review.CheckSeen([]review.ProposalSeen{d.onScreen.proposalSeen(review.Decision{Verdict: decision.Approved})})
 	if u.Unseen == 0 {
 		d.say("Every hunk of this proposal has been on screen.")
 		return
 	}
-	d.showFirstUnseen(nil, u)
+	d.onScreen.showFirst(nil, u)
 	d.say("")
 }
 

@@ -334,8 +334,8 @@ func (d *detail) approveTrivialOthers(alone bool) bool {
 		return false
 	}
 	id, key := d.id, review.ChangesetKey(d.p)
-	_, seen := d.changesetSeen(others)
-	seenLines := d.changesetSeenLines(others)
+	_, seen := d.onScreen.changeset(others)
+	seenLines := d.onScreen.changesetLines(others)
 	d.w.decisions.Add(1)
 	go func() {
 		defer d.w.decisions.Done()

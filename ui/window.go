@@ -209,7 +209,7 @@ func (w *Window) Close() {
 		if w.history != nil {
 			w.history.close()
 		}
-		w.detail.closeExternal()
+		w.detail.edit.closeExternal()
 		w.keepPrefs()
 	})
 }

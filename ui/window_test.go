@@ -280,8 +280,8 @@ func TestRejectDialogSendsTheReason(t *testing.T) {
 	h.write("a.txt", "one\n")
 	p := h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
 	h.win.ShowReject()
-	test.Type(h.win.detail.rejectEntry, "use the constant instead")
-	test.Tap(h.win.detail.rejectConfirm)
+	test.Type(h.win.detail.rejectBox.entry, "use the constant instead")
+	test.Tap(h.win.detail.rejectBox.button)
 	o := h.outcome(p.ID)
 	if o.Status != decision.Rejected || o.Feedback != "use the constant instead" || h.read("a.txt") != "one\n" {
 		t.Errorf("after Reject: status %s, feedback %q, file %q", o.Status, o.Feedback, h.read("a.txt"))

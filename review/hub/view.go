@@ -29,7 +29,8 @@ import (
 // Over the hub a window decides and reads; it does not place held
 // failures (the hub carries only pending and stale proposals), run the
 // desk's checkers, or show the history. Comments reach the agent inside
-// the feedback; which hunks were on screen is not recorded.
+// the feedback; what was on screen (Decision.Seen, SeenLines) goes with
+// the decision, and the desk checks and journals it.
 type View struct {
 	r      *Reviewer
 	limits ViewLimits
@@ -308,8 +309,10 @@ func (v *View) Outcome(id string) (review.Outcome, bool) {
 // Preview: nothing streams over the hub.
 func (v *View) Preview(string) (engine.Preview, bool) { return engine.Preview{}, false }
 
-// Decide creates dec as the decision of the proposal's current round and
-// waits for what its desk did: the outcome, or — when another reviewer's
+// Decide creates dec as the decision of the round whose texts the window
+// showed (dec.Shown, which a decision that writes must name: when the view
+// holds newer texts it is refused as review.ChangedError and nothing is
+// sent) and waits for what its desk did: the outcome, or — when another reviewer's
 // decision came first, or the desk could not carry it out — an error
 // saying so (a stale file as review.StaleError, the proposal shown again
 // with the disk's text).
@@ -317,12 +320,18 @@ func (v *View) Decide(ctx context.Context, id string, dec review.Decision) (revi
 	if dec.Rule != "" {
 		return review.Outcome{}, errors.New("hub: a rule decides only on the desk's own machine")
 	}
+	if dec.Shown == "" && dec.Verdict.Wrote() {
+		return review.Outcome{}, fmt.Errorf("hub: the decision on %s does not say which version of it was shown; nothing was sent (a window names it: review.ShownVersion)", id)
+	}
 	v.mu.Lock()
 	it, ok := v.items[id]
 	var hp Proposal
+	var now string
 	open := ok && it.o == nil && it.p.State.Open()
 	if ok {
-		hp = it.hp
+		// The round taken is the one whose texts the person saw: the
+		// view may hold a newer version than the window has drawn.
+		hp, now = it.hp, review.ShownVersion(it.p)
 	}
 	v.mu.Unlock()
 	if !ok {
@@ -331,11 +340,15 @@ func (v *View) Decide(ctx context.Context, id string, dec review.Decision) (revi
 	if !open {
 		return review.Outcome{}, fmt.Errorf("%s: %w", id, ErrNotOpen)
 	}
+	if dec.Verdict.Wrote() && dec.Shown != now {
+		return review.Outcome{}, &review.ChangedError{ID: id, Shown: dec.Shown, Want: now}
+	}
 	feedback := dec.Feedback
 	for _, c := range dec.Comments { // the hub's decision has no comments of its own: they travel in the feedback
 		feedback += fmt.Sprintf("\n%s line %d: %s", c.Path, c.Line, c.Text)
 	}
-	res, err := v.r.Decide(ctx, hp, Decision{Verdict: string(dec.Verdict), Feedback: strings.TrimSpace(feedback), Edited: dec.Edited, Hunks: dec.Hunks, Overwrite: dec.Overwrite})
+	res, err := v.r.Decide(ctx, hp, Decision{Verdict: string(dec.Verdict), Feedback: strings.TrimSpace(feedback), Edited: dec.Edited, Hunks: dec.Hunks, Overwrite: dec.Overwrite,
+		Seen: dec.Seen, SeenLines: dec.SeenLines})
 	if err != nil {
 		return review.Outcome{}, err
 	}
@@ -403,7 +416,13 @@ func (v *View) DecideChangeset(ctx context.Context, key string, dec review.Chang
 	}
 	res := review.ChangesetResult{Key: key}
 	for _, id := range ids {
-		o, err := v.Decide(ctx, id, review.Decision{Verdict: dec.Verdict, Feedback: dec.Feedback, Comments: dec.Comments[id]})
+		shown, ok := dec.Shown[id]
+		if !ok && dec.Verdict.Wrote() {
+			res.Skipped = append(res.Skipped, review.ChangesetSkip{ID: id, Reason: "it joined the changeset after the changeset was shown; review it and decide it"})
+			continue
+		}
+		o, err := v.Decide(ctx, id, review.Decision{Verdict: dec.Verdict, Feedback: dec.Feedback, Comments: dec.Comments[id], Shown: shown,
+			Seen: dec.Seen[id], SeenLines: dec.SeenLines[id]})
 		if err != nil {
 			res.Skipped = append(res.Skipped, review.ChangesetSkip{ID: id, Reason: err.Error()})
 			continue

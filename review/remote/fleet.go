@@ -650,13 +650,14 @@ func (f *Fleet) changeset(s *slot, cs review.Changeset, down bool) review.Change
 }
 
 // innerDecision is dec for desk s: its per-proposal maps (seen, lines
-// seen, comments), keyed by the window's ids, keyed by s's own and only
+// seen, comments, versions shown), keyed by the window's ids, keyed by s's own and only
 // for s's proposals.
 func (f *Fleet) innerDecision(s *slot, dec review.ChangesetDecision) review.ChangesetDecision {
 	in := dec
 	in.Seen = innerKeys(f, s, dec.Seen)
 	in.SeenLines = innerKeys(f, s, dec.SeenLines)
 	in.Comments = innerKeys(f, s, dec.Comments)
+	in.Shown = innerKeys(f, s, dec.Shown)
 	return in
 }
 
