@@ -151,13 +151,10 @@ func (d *detail) decide(dec review.Decision) {
 		d.setStatus("Rejecting…", false)
 	}
 	d.updateBar()
-	d.w.decisions.Add(1)
-	// The goroutine ends when the desk has carried out the decision.
-	go func() {
-		defer d.w.decisions.Done()
+	d.w.background(func() func() {
 		o, err := d.w.desk.Decide(context.Background(), id, dec)
-		d.w.do(func() { d.decided(id, o, err) })
-	}()
+		return func() { d.decided(id, o, err) }
+	})
 }
 
 // decided shows the result of a decision.

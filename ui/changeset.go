@@ -412,12 +412,10 @@ func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 	}
 	d.w.autoPicked = false
 	d.setStatus("Deciding the changeset…", false)
-	d.w.decisions.Add(1)
-	go func() {
-		defer d.w.decisions.Done()
+	d.w.background(func() func() {
 		res, err := d.w.desk.DecideChangeset(context.Background(), key, dec)
-		d.w.do(func() { d.changesetDecided(id, shownOpen, res, err) })
-	}()
+		return func() { d.changesetDecided(id, shownOpen, res, err) }
+	})
 }
 
 // changesetDecided shows what a whole-changeset decision did.

@@ -28,7 +28,7 @@ type detail struct {
 	shown                      // which proposal, what the view shows of it, its outcome
 	choices                    // ticks, edits, file shown (choices.go)
 	kept    map[string]choices // the choices of the proposals left undecided (keepchoices.go)
-	trivial trivialJobs        // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
+	trivial *trivialJobs       // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
 
 	// The pane's parts, each owning its widgets.
 	head       *header        // title, state, the checkers' word, intent, note (header.go)
@@ -111,17 +111,8 @@ func newDetail(w *Window) *detail {
 			d.render()
 			w.refreshQueue()
 		},
-		desk: w.desk,
-		run: func(work func() func()) {
-			w.decisions.Add(1)
-			// The goroutine ends when the desk has answered.
-			go func() {
-				defer w.decisions.Done()
-				if then := work(); then != nil {
-					w.do(then)
-				}
-			}()
-		},
+		desk:     w.desk,
+		run:      w.background,
 		open:     d.openBound,
 		win:      w.Win,
 		keysBack: w.keysBack,
@@ -164,7 +155,7 @@ func newDetail(w *Window) *detail {
 	d.view.OnJumped = d.updateCounter                                         // a tap on a change in the overview strip
 	d.view.OnFollowChanged = func(on bool) { d.bar.follow.SetChecked(on) }
 	d.view.OnOpened = func() { // a big diff arrived: its hunks, their labels, counter and bar
-		d.showTrivial()
+		d.trivial.show()
 		d.updateBar()
 		d.updateCounter()
 		if d.file < len(d.p.Files) {
@@ -284,6 +275,43 @@ func newDetail(w *Window) *detail {
 		post:   w.do,
 		editor: func() []string { return w.opts.Editor },
 		win:    w.Win,
+	}}
+	d.trivial = &trivialJobs{deps: trivialDeps{
+		view:  d.view,
+		shown: func() (string, review.Proposal, int) { return d.id, d.p, d.file },
+		c:     &d.choices,
+		// The view shows f's hunks with the proposal's ids: its own
+		// diff, or a stale file's merge, whose changes kept as the agent
+		// wrote them have the proposal's ids (their labels stay through a
+		// save on disk).
+		labelled: func(f review.File) bool {
+			return d.viewHasProposal(f) || f.Stale() && !d.editing && d.outcome == nil && d.stale.shows() == present.StaleMerged && strings.HasPrefix(d.shownKey, "stale:")
+		},
+		ownDiff:   d.viewHasProposal,
+		hunks:     d.fileHunks,
+		post:      w.do,
+		arrived:   d.updateCounter,
+		changeset: d.tree.openProposals,
+		seen: func(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int) {
+			_, seen := d.onScreen.changeset(ps)
+			return seen, d.onScreen.changesetLines(ps)
+		},
+		desk:      w.desk,
+		run:       w.background,
+		say:       d.say,
+		setStatus: d.setStatus,
+		refresh: func() {
+			d.tree.refresh()
+			w.refreshQueue()
+		},
+		stopped: func() bool {
+			select {
+			case <-w.stop:
+				return true
+			default:
+				return false
+			}
+		},
 	}}
 	bottom := container.NewVBox(d.checks.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)

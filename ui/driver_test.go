@@ -702,7 +702,7 @@ func (h *harness) Title() string { return h.win.Win.Title() }
 
 // Classified reports whether the shown proposal's hunks are classified
 // (trivial or not: what t and the labels wait for).
-func (h *harness) Classified() bool { return !h.win.detail.trivialPending() }
+func (h *harness) Classified() bool { return !h.win.detail.trivial.pending() }
 
 // HubAway tells the window its hub at url went away (away) or came back,
 // as the hub's link reports it.

@@ -193,7 +193,10 @@ func (d *detail) counterText() string {
 	} else if nf := len(d.p.Files); nf > 1 {
 		s = fmt.Sprintf("%s · file %d of %d", s, d.file+1, nf)
 	}
-	return s + d.trivialSummary()
+	if d.canDecide() && !d.editing && !anyStale(d.p) {
+		s += d.trivial.summary()
+	}
+	return s
 }
 
 // updateLoose shows the loose-match card for the hunk j and k went to in

@@ -47,7 +47,7 @@ func (d *detail) render() {
 		d.renderProposal()
 	}
 	d.comments.refresh()
-	d.showTrivial()
+	d.trivial.show()
 	d.updateBar()
 }
 
