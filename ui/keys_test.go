@@ -283,25 +283,25 @@ func TestGoToLine(t *testing.T) {
 	h.propose("a", "s", engine.FormatWrite, "long.txt", proposed)
 	d := h.win.detail
 	h.press('g')
-	if d.lineEntry == nil || h.win.Win.Canvas().Focused() != d.lineEntry {
+	if d.nav.lineEntry == nil || h.win.Win.Canvas().Focused() != d.nav.lineEntry {
 		t.Fatal("g opened no line box with the keyboard")
 	}
 	h.press('x')
-	if d.lineHint.Text != "Only digits: a line number from 1 to 300." {
-		t.Errorf("x typed in the line box: hint %q; want it to say only digits go there", d.lineHint.Text)
+	if d.nav.lineHint.Text != "Only digits: a line number from 1 to 300." {
+		t.Errorf("x typed in the line box: hint %q; want it to say only digits go there", d.nav.lineHint.Text)
 	}
-	d.lineEntry.SetText("")
+	d.nav.lineEntry.SetText("")
 	for _, r := range "400" {
 		h.press(r)
 	}
-	if d.lineHint.Text != "No line 400: the file has lines 1 to 300." {
-		t.Errorf("400 typed: hint %q; want it to say the file has 300 lines", d.lineHint.Text)
+	if d.nav.lineHint.Text != "No line 400: the file has lines 1 to 300." {
+		t.Errorf("400 typed: hint %q; want it to say the file has 300 lines", d.nav.lineHint.Text)
 	}
 	h.pressKey(fyne.KeyReturn)
 	if !h.win.modal() {
 		t.Fatal("line 400 of 300 closed the dialog; want it to ask again")
 	}
-	d.lineEntry.SetText("")
+	d.nav.lineEntry.SetText("")
 	for _, r := range "200" {
 		h.press(r)
 	}
