@@ -343,7 +343,8 @@ func (d *Desk) Decide(ctx context.Context, id string, dec review.Decision) (revi
 	d.mine[id] = true
 	d.mu.Unlock()
 	err := d.cl.Call(ctx, "decide", map[string]any{"id": id, "decision": string(dec.Verdict), "feedback": dec.Feedback,
-		"edited": dec.Edited, "hunks": dec.Hunks, "overwrite": dec.Overwrite, "comments": dec.Comments, "seen": dec.Seen, "seenLines": dec.SeenLines, "shown": dec.Shown}, &res)
+		"edited": dec.Edited, "hunks": dec.Hunks, "overwrite": dec.Overwrite, "comments": dec.Comments, "seen": dec.Seen, "seenLines": dec.SeenLines, "shown": dec.Shown,
+		"finalContent": "all"}, &res) // the window shows the final text
 	if err != nil {
 		// Not decided here. Another window's decision, when it comes, is
 		// read in full; if its event came while this call was out (and
