@@ -62,7 +62,6 @@ type shown struct {
 	shownKey string    // what the view shows, so that render rebuilds it only when that changes
 	deciding bool
 	outcome  *review.Outcome
-	approved map[string]string // path → the text sent for writing, to show what the formatter changed
 }
 
 // centerPane is what shows in the diff's place: the view, a failed edit's
@@ -345,7 +344,7 @@ func newDetail(w *Window) *detail {
 func (d *detail) reset() {
 	d.onScreen.reset()
 	d.choices = newChoices()
-	d.deciding, d.outcome, d.shownKey, d.approved = false, nil, "", nil
+	d.deciding, d.outcome, d.shownKey = false, nil, ""
 	d.trivial.dropAll()
 	d.stale.reset() // no callback: render follows
 	d.edit.reset()
