@@ -157,11 +157,11 @@ func TestRejectChangesetWithOneReason(t *testing.T) {
 	h.win.Select(c.ID)
 	d := h.win.detail
 	h.press('R')
-	if d.rejectDialog == nil || !d.rejectWhole {
+	if d.rejectBox.dialog == nil || !d.rejectBox.whole {
 		t.Fatal("R did not open the reject dialog for the changeset")
 	}
-	d.rejectEntry.SetText("wrong approach")
-	d.confirmReject()
+	d.rejectBox.entry.SetText("wrong approach")
+	d.rejectBox.confirm()
 	ob, oc := h.outcome(b.ID), h.outcome(c.ID)
 	for _, o := range []review.Outcome{ob, oc} {
 		if o.Status != decision.Rejected || o.Feedback != "wrong approach" {
@@ -261,8 +261,8 @@ func TestChangesetDecisionsCarryEachProposalsComments(t *testing.T) {
 			h.win.ctrlEnter()
 			h.press(key)
 			if key == 'R' {
-				d.rejectEntry.SetText("wrong approach")
-				d.confirmReject()
+				d.rejectBox.entry.SetText("wrong approach")
+				d.rejectBox.confirm()
 			} else {
 				h.pressKey(fyne.KeyReturn)
 			}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
 )
 
 // A question asked about one proposal must never decide another. When its
@@ -44,18 +43,7 @@ func (d *detail) closeBoundDialog() {
 // each closed when another proposal takes the pane (closeBoundDialog), and
 // the answers that stand for it.
 type asks struct {
-	rejectDialog    dialog.Dialog
-	rejectEntry     *dialogEntry
-	rejectConfirm   *widget.Button
-	rejectWhole     bool          // the reject dialog rejects the whole changeset (R)
-	lineEntry       *dialogEntry  // go to line (g)
-	lineHint        *widget.Label // under it: what is wrong with what was typed
-	unseenDialog    *dialog.ConfirmDialog
-	unseenMsg       string                // what unseenDialog asks
-	ownEditDialog   *dialog.ConfirmDialog // shows a few characters' edit before it is written (ownedit.go)
-	ownEditMsg      string
 	protectedDialog *dialog.ConfirmDialog // before approving a protected file (protected.go)
 	protectedMsg    string
-	protectedOK     string                // the proposal whose protected files the person agreed to approve
-	discardDialog   *dialog.ConfirmDialog // before an edit is thrown away (discardedit.go)
+	protectedOK     string // the proposal whose protected files the person agreed to approve
 }

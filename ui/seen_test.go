@@ -50,16 +50,16 @@ func TestApproveAsksAboutHunksNeverOnScreen(t *testing.T) {
 	}
 	h.press('a')
 	h.settle()
-	if d.unseenDialog == nil || h.read("long.txt") == new {
-		t.Fatalf("a with hunks never shown: dialog %v; want a question and nothing written", d.unseenDialog != nil)
+	if d.onScreen.dialog == nil || h.read("long.txt") == new {
+		t.Fatalf("a with hunks never shown: dialog %v; want a question and nothing written", d.onScreen.dialog != nil)
 	}
 	if got, want := dialogText(d), fmt.Sprintf("%d of 20 hunks were never on screen (long.txt).", len(unseen)); !strings.Contains(got, want) {
 		t.Errorf("the question says %q; want %q", got, want)
 	}
 	first := slices.IndexFunc(hs, func(h engine.Hunk) bool { return h.ID == unseen[0] })
 	h.pressKey(fyne.KeyEscape) // show the first unseen
-	if d.unseenDialog != nil || d.view.CurrentHunk() != first || h.read("long.txt") == new {
-		t.Fatalf("after Esc: dialog %v, current hunk %d; want hunk %d shown, nothing written", d.unseenDialog != nil, d.view.CurrentHunk(), first)
+	if d.onScreen.dialog != nil || d.view.CurrentHunk() != first || h.read("long.txt") == new {
+		t.Fatalf("after Esc: dialog %v, current hunk %d; want hunk %d shown, nothing written", d.onScreen.dialog != nil, d.view.CurrentHunk(), first)
 	}
 	if left := len(d.view.UnseenHunks()); left >= len(unseen) {
 		t.Fatalf("after Esc %d hunks never on screen; want fewer than %d", left, len(unseen))
@@ -68,7 +68,7 @@ func TestApproveAsksAboutHunksNeverOnScreen(t *testing.T) {
 	for range len(hs) {
 		h.press('a')
 		h.settle()
-		if d.unseenDialog == nil {
+		if d.onScreen.dialog == nil {
 			break
 		}
 		h.pressKey(fyne.KeyEscape)
@@ -96,7 +96,7 @@ func TestApproveAnywayRecordsHunksUnseen(t *testing.T) {
 	unseen := d.view.UnseenHunks()
 	h.press('a')
 	h.settle()
-	if d.unseenDialog == nil {
+	if d.onScreen.dialog == nil {
 		t.Fatal("no question")
 	}
 	h.pressKey(fyne.KeyReturn) // Approve anyway
@@ -133,8 +133,8 @@ func TestAskUnseenOffApprovesAtOnce(t *testing.T) {
 		t.Error("turning the option off did not keep the preference")
 	}
 	h.press('a')
-	if o := h.outcome(p.ID); o.Status != decision.Approved || d.unseenDialog != nil {
-		t.Fatalf("a with the question off: %s, dialog %v; want approved at once", o.Status, d.unseenDialog != nil)
+	if o := h.outcome(p.ID); o.Status != decision.Approved || d.onScreen.dialog != nil {
+		t.Fatalf("a with the question off: %s, dialog %v; want approved at once", o.Status, d.onScreen.dialog != nil)
 	}
 	if s, n := decision.SeenCount(journalDetail(t, h, p.ID).Seen); s != seen || n != 20 || s == n {
 		t.Errorf("journal: %d of %d seen; want %d of 20", s, n, seen)
@@ -143,10 +143,10 @@ func TestAskUnseenOffApprovesAtOnce(t *testing.T) {
 
 // dialogText is the message of the open unseen question.
 func dialogText(d *detail) string {
-	if d.unseenDialog == nil {
+	if d.onScreen.dialog == nil {
 		return ""
 	}
-	return d.unseenMsg
+	return d.onScreen.msg
 }
 
 // journalDetail is the journal's record of the decision on proposal id.
@@ -181,13 +181,13 @@ func TestNothingSeenWhileTheHistoryTabShows(t *testing.T) {
 	h.settle()
 	d := h.win.detail
 	h.win.Approve()
-	if d.unseenDialog == nil || !strings.Contains(d.unseenMsg, "1 of 1 hunk was never on screen") {
-		t.Fatalf("approving with the History tab over the diff: question %q; want one", d.unseenMsg)
+	if d.onScreen.dialog == nil || !strings.Contains(d.onScreen.msg, "1 of 1 hunk was never on screen") {
+		t.Fatalf("approving with the History tab over the diff: question %q; want one", d.onScreen.msg)
 	}
 	h.pressKey(fyne.KeyEscape)
 	h.win.ShowReview()
 	h.win.Approve()
-	if o := h.outcome(p.ID); o.Status != decision.Approved || d.unseenDialog != nil {
-		t.Errorf("on the Review tab: %s, question %v; want approved at once", o.Status, d.unseenDialog != nil)
+	if o := h.outcome(p.ID); o.Status != decision.Approved || d.onScreen.dialog != nil {
+		t.Errorf("on the Review tab: %s, question %v; want approved at once", o.Status, d.onScreen.dialog != nil)
 	}
 }

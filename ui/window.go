@@ -209,7 +209,7 @@ func (w *Window) Close() {
 		if w.history != nil {
 			w.history.close()
 		}
-		w.detail.closeExternal()
+		w.detail.edit.closeExternal()
 		w.keepPrefs()
 	})
 }
@@ -511,6 +511,18 @@ func (w *Window) startAgeTicker() {
 			case <-w.stop:
 				return
 			}
+		}
+	}()
+}
+
+// background runs work off the UI goroutine (Close waits for it), then
+// the func it returns, if any, back on the UI goroutine.
+func (w *Window) background(work func() func()) {
+	w.decisions.Add(1)
+	go func() {
+		defer w.decisions.Done()
+		if then := work(); then != nil {
+			w.do(then)
 		}
 	}()
 }

@@ -529,9 +529,9 @@ func (cc *conn) whoDecides() string {
 }
 
 // result answers propose and finish: at once, or after the decision.
-func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool) (any, error) {
+func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool, final finalParam) (any, error) {
 	if o, ok := cc.s.desk.Outcome(p.ID); ok {
-		return proposeResult{ID: p.ID, State: review.StateReported, Changeset: review.ChangesetKey(p), Outcome: &o, Text: o.Text()}, nil
+		return cc.answer(p.ID, o, review.ChangesetKey(p), final), nil
 	}
 	cc.own(p.ID, true)
 	if !wait {
@@ -545,7 +545,7 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool) (any, 
 		return nil, err
 	}
 	cc.own(p.ID, false)
-	return proposeResult{ID: p.ID, State: review.StateReported, Changeset: review.ChangesetKey(p), Outcome: &o, Text: o.Text()}, nil
+	return cc.answer(p.ID, o, review.ChangesetKey(p), final), nil
 }
 
 func validFormat(f engine.Format) bool {

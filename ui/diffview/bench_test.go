@@ -59,7 +59,7 @@ func benchView(b *testing.B, w, h float32, async bool) (*DiffView, fyne.Window) 
 	a := test.NewApp()
 	b.Cleanup(a.Quit)
 	v := NewDiffView()
-	v.syncOpen = true // the benchmarks measure the work; BenchmarkOpen1MOffUI what the UI goroutine waits
+	v.open.sync = true // the benchmarks measure the work; BenchmarkOpen1MOffUI what the UI goroutine waits
 	v.hl.inline = !async
 	if async {
 		v.hl.refresh = nil
@@ -78,7 +78,7 @@ func BenchmarkFirstScreen10k(b *testing.B) {
 	old, new := goSource(10000, nil), goSource(10000, every20th)
 	v, _ := benchView(b, 1400, 900, false)
 	bound := 0
-	v.onBind = func(int) { bound++ }
+	v.rows.onBind = func(int) { bound++ }
 	lexerFor("x.go")
 	b.ResetTimer()
 	cpu := cpuTime()
@@ -127,7 +127,7 @@ func BenchmarkPagePainted100k(b *testing.B) {
 	for i := range b.N {
 		y := float32((i*int(page))%(v.model.Len()*int(v.metric.line)-2*int(page)) + 0)
 		v.list.ScrollToOffset(y)
-		for _, r := range v.rowWidgets {
+		for _, r := range v.rows.widgets {
 			if r.id < 0 || !r.Visible() {
 				continue
 			}
@@ -146,7 +146,7 @@ func benchScrollStep(b *testing.B, n int) {
 	v, _ := benchView(b, 1400, 900, true)
 	v.SetTexts("big.go", old, new)
 	var bound []int
-	v.onBind = func(r int) { bound = append(bound, r) }
+	v.rows.onBind = func(r int) { bound = append(bound, r) }
 	page := v.list.Size().Height
 	off, offscreen, total := 0, 0, 0
 	b.ResetTimer()
@@ -248,7 +248,7 @@ func BenchmarkEditorKeystroke100k(b *testing.B) {
 			v.SetWrap(tc.wrap)
 			v.SetEditable(true)
 			ed := v.Editor()
-			v.manualRediff = true
+			v.edit.manual = true
 			ed.SetCursor(50000, 5)
 			b.ResetTimer()
 			for range b.N {
@@ -266,7 +266,7 @@ func BenchmarkEditorRediff100k(b *testing.B) {
 	v.SetTexts("big.go", old, new)
 	v.SetEditable(true)
 	ed := v.Editor()
-	v.manualRediff = true
+	v.edit.manual = true
 	ed.SetCursor(50000, 5)
 	b.ResetTimer()
 	for range b.N {
@@ -295,17 +295,17 @@ func BenchmarkOpen1M(b *testing.B) {
 func BenchmarkOpen1MOffUI(b *testing.B) {
 	old, new := goSource(1_000_000, nil), goSource(1_000_000, every20th)
 	v, _ := benchView(b, 1400, 900, true)
-	v.syncOpen = false
-	v.post = func(func()) {} // settle shows the result on this goroutine
+	v.open.sync = false
+	v.open.post = func(func()) {} // settle shows the result on this goroutine
 	var ui time.Duration
 	b.ResetTimer()
 	for range b.N {
 		t0 := time.Now()
 		v.SetTexts("big.go", old, new)
 		ui += time.Since(t0)
-		r := <-v.opening.done
+		r := <-v.open.job.done
 		t0 = time.Now()
-		v.finishOpening(v.opening, r)
+		v.finishOpening(v.open.job, r)
 		ui += time.Since(t0)
 	}
 	b.ReportMetric(float64(ui.Milliseconds())/float64(b.N), "ui-ms/op")

@@ -49,7 +49,7 @@ func TestCJKEmphasisLinesUpWithGlyphs(t *testing.T) {
 	// The emphasis on the right side.
 	var spans [][2]float32
 	for _, o := range r.rects[:r.nRect] {
-		if o.FillColor == coloursFor(v.dark).insWord && o.Position().X >= xR {
+		if o.FillColor == coloursFor(v.look.dark).insWord && o.Position().X >= xR {
 			spans = append(spans, [2]float32{o.Position().X, o.Position().X + o.Size().Width})
 		}
 	}
@@ -86,7 +86,7 @@ func TestCJKEmphasisLinesUpWithGlyphs(t *testing.T) {
 	// Every ideograph sits inside its own two cells, so nothing overlaps.
 	line := v.model.b.Line(0)
 	cols := columns(line, nil)
-	x0 := xR + padText - float32(v.hoff)*mt.cell
+	x0 := xR + padText - float32(v.hbar.off)*mt.cell
 	for i, ch := range line {
 		gl, ok := at[ch]
 		if !ok || ch < 0x2e80 || strings.Count(line, string(ch)) > 1 {

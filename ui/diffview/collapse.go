@@ -17,10 +17,10 @@ const (
 // shape returns how the rows should present the diff: a stream and the
 // editor show every line side by side.
 func (v *DiffView) shape() shape {
-	if v.ed != nil || v.stream != nil {
+	if v.ed != nil || v.feed.st != nil {
 		return shape{}
 	}
-	return shape{inline: v.inline, fold: v.folds.on, open: v.folds.open}
+	return shape{inline: v.folds.inline, fold: v.folds.on, open: v.folds.open}
 }
 
 // reshape rebuilds the rows in the view's shape, keeping the line on top
@@ -34,7 +34,7 @@ func (v *DiffView) reshapeAt(atCurrent bool) {
 	m := v.model
 	curY := float32(-1)
 	if atCurrent && v.CurrentOnScreen() {
-		curY = v.rowY(v.curRow) - v.list.GetScrollOffset()
+		curY = v.rowY(v.nav.cur) - v.list.GetScrollOffset()
 	}
 	top := v.topRow()
 	anchorA, anchorB := -1, -1
@@ -48,12 +48,12 @@ func (v *DiffView) reshapeAt(atCurrent bool) {
 	cur := v.CurrentHunk()
 	m.reshape(v.shape())
 	if cur >= 0 {
-		v.curRow = m.changeRow(cur)
+		v.nav.cur = m.changeRow(cur)
 	}
 	v.show(m)
 	switch {
-	case curY >= 0 && v.curRow >= 0:
-		v.list.ScrollToOffset(max(v.rowY(v.curRow)-curY, 0))
+	case curY >= 0 && v.nav.cur >= 0:
+		v.list.ScrollToOffset(max(v.rowY(v.nav.cur)-curY, 0))
 	case anchorB >= 0:
 		v.list.ScrollToOffset(v.rowY(m.RowOfB(anchorB)))
 	case anchorA >= 0:
@@ -110,8 +110,8 @@ func (v *DiffView) openFold(k int, dir int) {
 // no current change the first fold on screen; -1 for none.
 func (v *DiffView) foldNear(dir int) int {
 	m := v.model
-	if v.curRow >= 0 && v.curRow < m.Len() {
-		k := m.segAt(v.curRow)
+	if v.nav.cur >= 0 && v.nav.cur < m.Len() {
+		k := m.segAt(v.nav.cur)
 		if dir == foldUp {
 			for k--; k >= 0 && m.segs[k].hunk < 0; k-- {
 				if m.segs[k].fold {
@@ -170,16 +170,16 @@ func (v *DiffView) revealLine(side, i int) int {
 // above its added lines (on), or side by side (off). The editor and a
 // stream always show side by side.
 func (v *DiffView) SetInline(on bool) {
-	if v.inline == on {
+	if v.folds.inline == on {
 		return
 	}
-	v.inline = on
+	v.folds.inline = on
 	v.reshapeAt(true)
 	v.redraw()
 }
 
 // Inline reports whether the view shows the inline layout.
-func (v *DiffView) Inline() bool { return v.inline }
+func (v *DiffView) Inline() bool { return v.folds.inline }
 
 // foldLabels are the parts of a fold row's text, in order: what is
 // hidden, then the three ways to open it, "" for a way that would do
@@ -207,6 +207,7 @@ const foldGap = 3
 // folds are the unchanged regions the view folds to a few lines of
 // context (SetCollapse), and the lines the person opened in them.
 type folds struct {
-	on   bool
-	open map[int][2]int // lines the person opened per equal op: shape.open
+	on     bool
+	inline bool           // SetInline
+	open   map[int][2]int // lines the person opened per equal op: shape.open
 }

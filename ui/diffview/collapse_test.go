@@ -65,7 +65,7 @@ func TestJKCrossFolds(t *testing.T) {
 		if !v.NextHunk() {
 			t.Fatalf("NextHunk to line %d: false", want)
 		}
-		if r := v.model.Row(v.curRow); r.a != want {
+		if r := v.model.Row(v.nav.cur); r.a != want {
 			t.Errorf("NextHunk went to %+v; want line %d", r, want)
 		}
 	}
@@ -87,11 +87,11 @@ func TestExpandFoldByKeyKeepsTheCurrentHunk(t *testing.T) {
 	if got := v.model.Len(); got != rows+foldStep {
 		t.Errorf("rows after ExpandAbove = %d; want %d", got, rows+foldStep)
 	}
-	if r := v.model.Row(v.curRow); r.a != 300 || v.CurrentHunk() != 1 {
+	if r := v.model.Row(v.nav.cur); r.a != 300 || v.CurrentHunk() != 1 {
 		t.Errorf("current row after expanding = %+v (hunk %d); want line 300, hunk 1", r, v.CurrentHunk())
 	}
 	// The 20 lines shown are the ones right above the change's context.
-	if r := v.model.Row(v.curRow - foldContext - foldStep); r.a != 300-foldContext-foldStep {
+	if r := v.model.Row(v.nav.cur - foldContext - foldStep); r.a != 300-foldContext-foldStep {
 		t.Errorf("first line opened above = %+v; want line %d", r, 300-foldContext-foldStep)
 	}
 	v.ExpandBelow()
@@ -150,12 +150,12 @@ func TestGoToLineOpensItsFold(t *testing.T) {
 	if !v.GoToLine(201) {
 		t.Fatal("GoToLine(201): false")
 	}
-	r := v.model.Row(v.curRow)
+	r := v.model.Row(v.nav.cur)
 	if r.b != 200 {
 		t.Errorf("GoToLine(201) went to %+v; want line 200 shown", r)
 	}
-	if top := v.topRow(); v.curRow < top || v.curRow >= top+v.visibleRows() {
-		t.Errorf("row %d not on screen (top %d)", v.curRow, top)
+	if top := v.topRow(); v.nav.cur < top || v.nav.cur >= top+v.visibleRows() {
+		t.Errorf("row %d not on screen (top %d)", v.nav.cur, top)
 	}
 }
 
@@ -218,7 +218,7 @@ func TestFoldToggleKeepsTheCurrentChangeOnScreen(t *testing.T) {
 	v.SetTexts("a.txt", old, new)
 	v.NextHunk()
 	v.NextHunk() // line 150
-	curY := func() float32 { return v.rowY(v.curRow) - v.list.GetScrollOffset() }
+	curY := func() float32 { return v.rowY(v.nav.cur) - v.list.GetScrollOffset() }
 	yBefore, on := curY(), v.CurrentOnScreen()
 	if !on || v.CurrentHunk() != 1 {
 		t.Fatalf("line 151 on screen %v, hunk %d after two NextHunk", on, v.CurrentHunk())
@@ -249,7 +249,7 @@ func TestWrapKeepsTheCurrentChangeOnScreen(t *testing.T) {
 	old := "a\n" + long + "\n" + long + "\nx\n" + long + "\n"
 	v.SetTexts("a.txt", old, strings.Replace(old, "\nx\n", "\ny\n", 1))
 	v.NextHunk()
-	curY := func() float32 { return v.rowY(v.curRow) - v.list.GetScrollOffset() }
+	curY := func() float32 { return v.rowY(v.nav.cur) - v.list.GetScrollOffset() }
 	yBefore := curY()
 	if !v.CurrentOnScreen() {
 		t.Fatal("the change is not on screen after NextHunk")

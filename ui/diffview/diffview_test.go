@@ -146,8 +146,8 @@ func TestDiffViewScrollsLongLinesTogether(t *testing.T) {
 		t.Fatal("horizontal scrollbar hidden with lines wider than the view")
 	}
 	v.setHOffset(10)
-	if v.hoff != 10 || v.hbar.value != 10 {
-		t.Errorf("hoff = %d, bar = %v; want 10, 10", v.hoff, v.hbar.value)
+	if v.hbar.off != 10 || v.hbar.value != 10 {
+		t.Errorf("hoff = %d, bar = %v; want 10, 10", v.hbar.off, v.hbar.value)
 	}
 }
 
@@ -310,14 +310,14 @@ func TestListCreatesRowsOnlyForVisibleLines(t *testing.T) {
 		return ""
 	}))
 	visible := int(600/v.metric.line) + 1
-	if v.created > visible+5 {
-		t.Errorf("created %d row widgets for %d rows; want about %d (the visible ones)", v.created, v.model.Len(), visible)
+	if v.rows.created > visible+5 {
+		t.Errorf("created %d row widgets for %d rows; want about %d (the visible ones)", v.rows.created, v.model.Len(), visible)
 	}
-	if v.created > 3*visible {
-		t.Errorf("created %d row widgets; want at most a few screens' worth (%d rows visible)", v.created, visible)
+	if v.rows.created > 3*visible {
+		t.Errorf("created %d row widgets; want at most a few screens' worth (%d rows visible)", v.rows.created, visible)
 	}
 	var bound []int
-	v.onBind = func(row int) { bound = append(bound, row) }
+	v.rows.onBind = func(row int) { bound = append(bound, row) }
 	for range 20 {
 		bound = bound[:0]
 		v.NextHunk()
@@ -419,8 +419,8 @@ func TestHorizontalBarDragScrollsBothSides(t *testing.T) {
 	v.SetTexts("a.go", "a\n"+long, "a\n"+strings.Replace(long, "x", "y", 1))
 	v.hbar.Dragged(&fyne.DragEvent{Dragged: fyne.NewDelta(v.hbar.Size().Width, 0)})
 	v.hbar.DragEnd()
-	if v.hoff != v.hbar.max || v.hoff == 0 {
-		t.Errorf("after dragging the thumb to the end hoff = %d; want %d", v.hoff, v.hbar.max)
+	if v.hbar.off != v.hbar.max || v.hbar.off == 0 {
+		t.Errorf("after dragging the thumb to the end hoff = %d; want %d", v.hbar.off, v.hbar.max)
 	}
 	test.AssertImageMatches(t, "diffview/hscrolled.png", w.Canvas().Capture())
 }
@@ -450,12 +450,12 @@ func TestNextHunkFromTopGoesToFirstChange(t *testing.T) {
 		return ""
 	}))
 	v.NextHunk()
-	if v.curRow != 1 {
-		t.Fatalf("NextHunk from the top went to row %d; want 1, the first change", v.curRow)
+	if v.nav.cur != 1 {
+		t.Fatalf("NextHunk from the top went to row %d; want 1, the first change", v.nav.cur)
 	}
 	v.NextHunk()
-	if v.curRow != 300 {
-		t.Errorf("second NextHunk went to row %d; want 300", v.curRow)
+	if v.nav.cur != 300 {
+		t.Errorf("second NextHunk went to row %d; want 300", v.nav.cur)
 	}
 }
 
@@ -592,15 +592,15 @@ func TestNextHunkScrollsChangeIntoViewHorizontally(t *testing.T) {
 	if !v.NextHunk() {
 		t.Fatal("NextHunk found no change")
 	}
-	r := v.model.Row(v.curRow)
+	r := v.model.Row(v.nav.cur)
 	ins := v.model.Words(r).ins
 	if len(ins) == 0 {
 		t.Fatal("no word spans on the changed row")
 	}
 	line := v.model.b.Line(r.b)
 	c0, c1 := textbuf.Width(line[:ins[0].Start]), textbuf.Width(line[:ins[len(ins)-1].End])
-	if c0 < v.hoff || c1 > v.hoff+v.metric.cols {
-		t.Errorf("after NextHunk the view shows cells %d..%d; the change is at %d..%d", v.hoff, v.hoff+v.metric.cols, c0, c1)
+	if c0 < v.hbar.off || c1 > v.hbar.off+v.metric.cols {
+		t.Errorf("after NextHunk the view shows cells %d..%d; the change is at %d..%d", v.hbar.off, v.hbar.off+v.metric.cols, c0, c1)
 	}
 	v.PrevHunk() // nothing before: stays
 	v.SetTexts("a.txt", numbered(200, nil), numbered(200, func(k int) string {
@@ -611,8 +611,8 @@ func TestNextHunkScrollsChangeIntoViewHorizontally(t *testing.T) {
 	}))
 	v.setHOffset(5)
 	v.NextHunk()
-	if v.hoff != 0 {
-		t.Errorf("a change at the line start left the view scrolled to cell %d; want 0", v.hoff)
+	if v.hbar.off != 0 {
+		t.Errorf("a change at the line start left the view scrolled to cell %d; want 0", v.hbar.off)
 	}
 	// A change that starts near the line's start but runs past the pane's
 	// edge (a long line replaced) shows from the start too, even when the
@@ -631,8 +631,8 @@ func TestNextHunkScrollsChangeIntoViewHorizontally(t *testing.T) {
 	}))
 	v.setHOffset(50)
 	v.NextHunk()
-	if v.hoff != 0 {
-		t.Errorf("a change starting at cell 13 of a long line left the view at cell %d; want 0", v.hoff)
+	if v.hbar.off != 0 {
+		t.Errorf("a change starting at cell 13 of a long line left the view at cell %d; want 0", v.hbar.off)
 	}
 }
 

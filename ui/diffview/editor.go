@@ -60,7 +60,7 @@ func (v *DiffView) SetEditable(on bool) {
 		v.redraw()
 		return
 	}
-	if v.stream != nil {
+	if v.feed.st != nil {
 		return // a streaming proposal cannot be edited until it ends
 	}
 	v.settle()
@@ -343,7 +343,7 @@ func (e *Editor) page() int {
 
 // scheduleRediff re-diffs after a pause in typing.
 func (e *Editor) scheduleRediff() {
-	if e.v.manualRediff {
+	if e.v.edit.manual {
 		return
 	}
 	e.mu.Lock()
@@ -387,6 +387,7 @@ func (e *Editor) SetOwnBase(text string) {
 	e.prop = slices.Clone(textbuf.New(text).Lines())
 	e.mine = engine.DiffLines(e.prop, e.buf.Lines())
 	e.v.redrawRows()
+	e.v.overview.Refresh()
 }
 
 // Own reports whether line (0-based) of the text is the person's own: a
@@ -421,6 +422,33 @@ func (e *Editor) edit(b int) (changed, deletedBefore bool) {
 		}
 	}
 	return changed, deletedBefore
+}
+
+// ownRow reports whether row rw of the diff on show (in the change op)
+// is the person's own edit: a line they added or changed, or a line of the
+// original deleted where they deleted lines of the proposal.
+func (e *Editor) ownRow(rw row, op engine.Op) bool {
+	if rw.b >= 0 {
+		changed, _ := e.edit(rw.b)
+		return changed
+	}
+	_, deleted := e.edit(op.B0)
+	return rw.a >= 0 && deleted
+}
+
+// ownRows calls fn with the rows of m (from, to: half-open) that hold the
+// person's own edits, one range per edit of theirs.
+func (e *Editor) ownRows(m *rowModel, fn func(from, to int)) {
+	for _, op := range e.mine {
+		switch {
+		case op.Kind == engine.OpEqual:
+		case op.B0 == op.B1: // lines of the proposal deleted: where they were
+			r := m.RowOfB(op.B0)
+			fn(r, r)
+		default:
+			fn(m.RowOfB(op.B0), m.RowOfB(op.B1-1)+1)
+		}
+	}
 }
 
 // flush recomputes the diff at once instead of after the typing pause
@@ -463,13 +491,13 @@ func (v *DiffView) editedLines(line, removed, added int) {
 	lines := v.ed.buf.Lines()
 	nm := newRowModel(m.a, lineSet{head: lines}, ops, [2]int{}, pairs)
 	v.model = nm
-	v.hunks, v.hunksOK = nil, false
+	v.dec.hunks, v.dec.ok = nil, false
 	v.hl.edited(1, line, removed, added)
-	if w := textbuf.Width(lines[min(line, len(lines)-1)]); w > v.maxW {
-		v.maxW = w
+	if w := textbuf.Width(lines[min(line, len(lines)-1)]); w > v.hbar.maxW {
+		v.hbar.maxW = w
 		v.updateHBar()
 	}
-	if v.wrap {
+	if v.wr.on {
 		// Only the change holding the edit has new rows; patchOps merged
 		// everything the edit touched into it.
 		k := max(nm.segAt(nm.RowOfB(line))-1, 0)
@@ -486,6 +514,7 @@ func (v *DiffView) editedLines(line, removed, added int) {
 			v.applyWrap()
 		}
 	}
+	v.overview.Refresh() // the person's own edits show on the strip at once
 	v.ed.scheduleRediff()
 }
 
@@ -575,15 +604,23 @@ func (v *DiffView) cursorMoved() {
 	}
 	cur := ed.buf.Cursor()
 	row := v.model.RowOfB(cur.Line)
-	if !v.wrap {
-		v.colBufEd = columns(ed.buf.Lines()[cur.Line], v.colBufEd)
-		c := int(v.colBufEd[cur.Col])
-		if c < v.hoff {
+	if !v.wr.on {
+		v.hbar.colBuf = columns(ed.buf.Lines()[cur.Line], v.hbar.colBuf)
+		c := int(v.hbar.colBuf[cur.Col])
+		if c < v.hbar.off {
 			v.setHOffset(c)
-		} else if c > v.hoff+v.metric.cols-1 {
+		} else if c > v.hbar.off+v.metric.cols-1 {
 			v.setHOffset(c - v.metric.cols + 1)
 		}
 	}
 	v.list.ScrollTo(row)
 	v.redrawRows()
+}
+
+// editGlue is what the view keeps for editing beside the Editor.
+type editGlue struct {
+	note *fyne.Container // over the rows while editable
+	// manual stops the editor's re-diff timer: only flush re-diffs
+	// (SetSynchronous, tests, benchmarks).
+	manual bool
 }

@@ -298,9 +298,9 @@ func TestEditorKeepsWrappedRowsAfterEdits(t *testing.T) {
 	key(ed, fyne.KeyReturn)
 	ed.SetCursor(4, 0)
 	key(ed, fyne.KeyBackspace)
-	got := fmt.Sprint(v.wrapped)
+	got := fmt.Sprint(v.wr.rows)
 	v.applyWrap()
-	if want := fmt.Sprint(v.wrapped); got != want || len(v.wrapped) != 2 {
+	if want := fmt.Sprint(v.wr.rows); got != want || len(v.wr.rows) != 2 {
 		t.Errorf("wrapped rows after edits = %s; want %s (2 rows)", got, want)
 	}
 	_ = w
@@ -365,7 +365,7 @@ func rightBackground(v *DiffView, id int) color.Color {
 func TestEditorShowsThePersonsEditsApart(t *testing.T) {
 	const proposal = "func f() {\n\treturn 2\n}\nfunc g() {}\n"
 	v, ed, _ := newTestEditor(t, proposal)
-	c := coloursFor(v.dark)
+	c := coloursFor(v.look.dark)
 	agent := v.model.RowOfB(1) // the agent's change: 1 → 2
 	if got := rightBackground(v, agent); got != c.ins {
 		t.Fatalf("the agent's changed line has background %v; want %v (added)", got, c.ins)
@@ -415,7 +415,7 @@ func TestEditorOwnBase(t *testing.T) {
 	const proposal = "func f() {\n\treturn 2\n}\n"
 	const edited = proposal + "// mine\n"
 	v, ed, _ := newTestEditor(t, edited)
-	c := coloursFor(v.dark)
+	c := coloursFor(v.look.dark)
 	mine := v.model.RowOfB(3)
 	if ed.Own(3) {
 		t.Fatal("before SetOwnBase the editor takes its whole text as the agent's, line 4 the person's")
@@ -429,5 +429,70 @@ func TestEditorOwnBase(t *testing.T) {
 	}
 	if got := rightBackground(v, v.model.RowOfB(1)); got != c.ins {
 		t.Errorf("the agent's line has background %v; want %v", got, c.ins)
+	}
+}
+
+// TestOwnEditsMarkedOnStripAndGutter: the person's own lines are purple in
+// the overview strip and in the hunk gutter, as in the text, not green as
+// the agent's (issue 25 d). Read off the rendered window.
+func TestOwnEditsMarkedOnStripAndGutter(t *testing.T) {
+	v, w := newTestView(t, 900, 600)
+	w.SetPadded(false)
+	v.SetTexts("a.txt", numbered(60, nil), numbered(60, func(k int) string {
+		if k == 10 {
+			return "the agent's line\n"
+		}
+		return ""
+	}))
+	v.SetEditable(true)
+	ed := v.Editor()
+	ed.SetCursor(20, 0)
+	for _, r := range "mine" {
+		ed.TypedRune(r)
+	}
+	ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	purple := func(c color.NRGBA) bool { return int(c.B) > int(c.G)+60 && c.R > c.G }
+	agents := func(c color.NRGBA) bool { return int(c.R)+int(c.G) > 2*int(c.B)+100 } // green, orange
+	for _, check := range []string{"patched", "re-diffed"} {
+		img := w.Canvas().Capture()
+		at := func(x, y int) color.NRGBA { return color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA) }
+		scale := float32(img.Bounds().Dx()) / w.Canvas().Size().Width
+		rowY := func(line int) int {
+			y, ok := v.LineY(line)
+			if !ok {
+				t.Fatalf("%s: line %d is not on screen", check, line+1)
+			}
+			return int((y + 3) * scale)
+		}
+		// The strip: the rightmost pixels of the view.
+		stripX := img.Bounds().Dx() - int(7*scale)
+		var strip [2]int // purple, green
+		for y := range img.Bounds().Dy() {
+			if c := at(stripX, y); purple(c) {
+				strip[0]++
+			} else if agents(c) {
+				strip[1]++
+			}
+		}
+		if strip[0] == 0 || strip[1] == 0 {
+			t.Errorf("%s: the strip has %d purple and %d green or orange pixels; want the person's line purple beside the agent's change", check, strip[0], strip[1])
+		}
+		// The gutter: where the agent's row has its green bar, the
+		// person's row has a purple one.
+		agent, mine := rowY(10), rowY(20)
+		bars := 0
+		for x := range img.Bounds().Dx() - int(20*scale) {
+			if c := at(x, agent); c.A == 0xff && c.R == 0x2e && c.G == 0xa0 && c.B == 0x43 {
+				bars++
+				if got := at(x, mine); !purple(got) {
+					t.Errorf("%s: the gutter of the person's line at x %d is %v; want purple, as the strip and the text", check, x, got)
+					break
+				}
+			}
+		}
+		if bars == 0 {
+			t.Fatalf("%s: no green gutter bar on the agent's row", check)
+		}
+		ed.flush() // the full re-diff after the typing pause
 	}
 }

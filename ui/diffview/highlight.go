@@ -153,6 +153,12 @@ type highlighter struct {
 	lines int
 	// noSync sends every job to the worker, small ones too (a stream).
 	noSync bool
+	// asked is what the view last asked for ahead of the scroll (tokensAhead).
+	asked struct {
+		m   *rowModel
+		gen [2]uint64
+		r   [2]int
+	}
 }
 
 func newHighlighter(refresh func()) *highlighter {

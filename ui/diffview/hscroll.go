@@ -5,6 +5,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/diffdesk/diffdesk/engine/words"
 )
 
 // hscroll is the horizontal scrollbar under a DiffView's rows: both sides
@@ -12,12 +13,16 @@ import (
 // page.
 type hscroll struct {
 	widget.BaseWidget
-	v     *DiffView
-	max   int     // largest offset, in cells
-	value int     // offset, in cells
-	drag  float32 // cells dragged but not yet scrolled
-	track *canvas.Rectangle
-	thumb *canvas.Rectangle
+	v      *DiffView
+	max    int     // largest offset, in cells
+	value  int     // offset, in cells
+	drag   float32 // cells dragged but not yet scrolled
+	off    int     // the rows' offset in cells (no wrap)
+	acc    float32 // wheel movement not yet a whole cell
+	maxW   int     // widest line in cells, both sides
+	colBuf []int32
+	track  *canvas.Rectangle
+	thumb  *canvas.Rectangle
 }
 
 func newHScroll(v *DiffView) *hscroll {
@@ -95,5 +100,79 @@ func (h *hscroll) Tapped(ev *fyne.PointEvent) {
 		h.v.setHOffset(h.value - page)
 	case ev.Position.X > x+w:
 		h.v.setHOffset(h.value + page)
+	}
+}
+
+// revealChange scrolls horizontally (without wrap) so that the word spans
+// of the change starting at row r are in view: from the lines' start when
+// the spans begin in the first three quarters of the pane, else where they
+// begin, with a little context before them, unless they are in view
+// already. A change
+// without word spans (whole lines added or removed) shows from the lines'
+// start. Only the rows on screen are looked at.
+func (v *DiffView) revealChange(r int) {
+	if v.wr.on {
+		return
+	}
+	m := v.model
+	seg := m.segs[m.segAt(r)]
+	c0, c1 := -1, -1
+	for i := r; i < min(seg.row0+seg.rows, r+v.visibleRows()); i++ {
+		rw := m.Row(i)
+		w := m.Words(rw)
+		span := func(s string, sps []words.Span) {
+			if len(sps) == 0 {
+				return
+			}
+			v.hbar.colBuf = columns(s, v.hbar.colBuf)
+			lo, hi := int(v.hbar.colBuf[sps[0].Start]), int(v.hbar.colBuf[sps[len(sps)-1].End])
+			if c0 < 0 || lo < c0 {
+				c0 = lo
+			}
+			c1 = max(c1, hi)
+		}
+		if rw.a >= 0 {
+			span(m.a.Line(rw.a), w.del)
+		}
+		if rw.b >= 0 {
+			span(m.b.Line(rw.b), w.ins)
+		}
+	}
+	cols := v.metric.cols
+	switch {
+	case c0 < 0 || c1 <= cols || c0 < cols*3/4:
+		// Nothing to show, or its start fits with the lines' start: a
+		// reader keeps the left margin rather than the change's end.
+		v.setHOffset(0)
+	case c0 >= v.hbar.off && min(c1, c0+cols) <= v.hbar.off+cols:
+		// in view already
+	default:
+		v.setHOffset(c0 - min(8, cols/4))
+	}
+}
+
+// setHOffset scrolls both sides horizontally to cell c.
+func (v *DiffView) setHOffset(c int) {
+	c = min(max(c, 0), max(v.hbar.maxW-v.metric.cols+1, 0))
+	if c == v.hbar.off {
+		return
+	}
+	v.hbar.off = c
+	v.hbar.set(c, v.hbar.max)
+	v.refreshRows()
+}
+
+// updateHBar shows the horizontal scrollbar when lines overflow.
+func (v *DiffView) updateHBar() {
+	over := v.hbar.maxW - v.metric.cols + 1
+	if v.wr.on || over <= 0 {
+		if v.hbar.Visible() {
+			v.hbar.Hide()
+		}
+		return
+	}
+	v.hbar.set(min(v.hbar.off, over), over)
+	if !v.hbar.Visible() {
+		v.hbar.Show()
 	}
 }

@@ -7,13 +7,13 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 )
 
-// movedAt returns the index in v.moves of the moved block holding line i
+// movedAt returns the index in v.marks.moves of the moved block holding line i
 // of side (0 a, 1 b), or -1. The editor shows its own diff: no moves.
 func (v *DiffView) movedAt(side, i int) int {
 	if v.ed != nil || i < 0 {
 		return -1
 	}
-	ms := v.moves
+	ms := v.marks.moves
 	k := sort.Search(len(ms), func(k int) bool { return end(ms[k], side) > i })
 	if side == 1 {
 		// Moves are in order of A0, their B ends in any order.
@@ -64,7 +64,7 @@ func (v *DiffView) movedOn(r row, side int) int {
 }
 
 // Moves returns the blocks of the diff shown that moved (engine.Moves).
-func (v *DiffView) Moves() []engine.Move { return v.moves }
+func (v *DiffView) Moves() []engine.Move { return v.marks.moves }
 
 // JumpMoved scrolls from a moved line to the same line at the block's
 // other end: from the row j and k went to or, with none, the first moved
@@ -72,8 +72,8 @@ func (v *DiffView) Moves() []engine.Move { return v.moves }
 func (v *DiffView) JumpMoved() bool {
 	m := v.model
 	from := []int{}
-	if v.curRow >= 0 && v.curRow < m.Len() {
-		s := m.segs[m.segAt(v.curRow)]
+	if v.nav.cur >= 0 && v.nav.cur < m.Len() {
+		s := m.segs[m.segAt(v.nav.cur)]
 		for r := s.row0; r < s.row0+s.rows; r++ {
 			from = append(from, r)
 		}
@@ -103,7 +103,7 @@ func (v *DiffView) jumpFrom(r row) bool {
 // jumpFromSide scrolls from row r's line on side, in move k, to the same
 // line at the block's other end.
 func (v *DiffView) jumpFromSide(r row, k, side int) bool {
-	mv := v.moves[k]
+	mv := v.marks.moves[k]
 	if side == 0 {
 		v.scrollToRow(v.revealLine(1, mv.B0+r.a-mv.A0))
 	} else {
@@ -140,7 +140,7 @@ func (v *DiffView) MovePartners(id string) []string {
 			}
 		}
 	}
-	for _, m := range v.moves {
+	for _, m := range v.marks.moves {
 		if overlaps(h.Change.A0, h.Change.A1, m.A0, m.A1) {
 			add(1, m.B0, m.B1) // moved out of h: the hunk it moved into
 		}

@@ -26,19 +26,19 @@ func TestMovedBlockJumpsToItsOtherEnd(t *testing.T) {
 	if !v.JumpMoved() {
 		t.Fatal("JumpMoved from the removed block: false")
 	}
-	if r := v.model.Row(v.curRow); r.b != mv.B0 {
+	if r := v.model.Row(v.nav.cur); r.b != mv.B0 {
 		t.Errorf("JumpMoved went to %+v; want line %d of the right side", r, mv.B0)
 	}
 	if !v.JumpMoved() {
 		t.Fatal("JumpMoved back: false")
 	}
-	if r := v.model.Row(v.curRow); r.a != mv.A0 {
+	if r := v.model.Row(v.nav.cur); r.a != mv.A0 {
 		t.Errorf("JumpMoved back went to %+v; want line %d of the left side", r, mv.A0)
 	}
 	// A tap on the number of a moved line jumps too.
 	row := v.model.RowOfA(mv.A0 + 1)
 	test.TapCanvas(w.Canvas(), fyne.NewPos(v.metric.numW/2, v.rowY(row)-v.list.GetScrollOffset()+v.metric.line/2))
-	if r := v.model.Row(v.curRow); r.b != mv.B0+1 {
+	if r := v.model.Row(v.nav.cur); r.b != mv.B0+1 {
 		t.Errorf("tap on moved line %d's number went to %+v; want line %d", mv.A0+1, r, mv.B0+1)
 	}
 }
@@ -67,7 +67,7 @@ func TestTwoMovedBlocksSideBySide(t *testing.T) {
 	r.id = row
 	r.build()
 	mt := v.metric
-	c := coloursFor(v.dark)
+	c := coloursFor(v.look.dark)
 	xNumR := mt.leftW + mt.gutW
 	var movedL, movedR, marksL, marksR, words int
 	for _, o := range r.rects[:r.nRect] {
@@ -99,7 +99,7 @@ func TestTwoMovedBlocksSideBySide(t *testing.T) {
 	// line 3 on the left (line 33 of the file).
 	test.TapCanvas(w.Canvas(), fyne.NewPos(xNumR+mt.numW/2, v.rowY(row)-v.list.GetScrollOffset()+mt.line/2))
 	mvY := v.Moves()[v.movedAt(1, 2)]
-	if got := v.model.Row(v.curRow); got.a != mvY.A0+1 {
+	if got := v.model.Row(v.nav.cur); got.a != mvY.A0+1 {
 		t.Errorf("tap on the right number went to %+v; want line %d of the left side", got, mvY.A0+2)
 	}
 }

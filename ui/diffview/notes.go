@@ -24,15 +24,15 @@ type HunkNote struct {
 // ID → note), at the right edge of a side; nil shows none. SetTexts clears
 // them.
 func (v *DiffView) SetHunkNotes(notes map[string]HunkNote) {
-	if maps.Equal(notes, v.notes) {
+	if maps.Equal(notes, v.marks.notes) {
 		return // nothing to redraw
 	}
-	v.notes = notes
+	v.marks.notes = notes
 	v.refreshRows()
 }
 
 // Note returns the note shown at the hunk with the given ID.
-func (v *DiffView) Note(id string) HunkNote { return v.notes[id] }
+func (v *DiffView) Note(id string) HunkNote { return v.marks.notes[id] }
 
 // hunkNote draws the note of the hunk row rw heads, if it has one, over a
 // patch of the view's background: at the right edge of the right side,
@@ -42,10 +42,10 @@ func (v *DiffView) Note(id string) HunkNote { return v.notes[id] }
 // wrap, beside the line's last visual line.
 func (r *diffRow) hunkNote(rw row, xTextL, xTextR float32, inline bool) {
 	v := r.v
-	if !rw.head || len(v.notes) == 0 || v.stream != nil || v.ed != nil {
+	if !rw.head || len(v.marks.notes) == 0 || v.feed.st != nil || v.ed != nil {
 		return
 	}
-	n := v.notes[v.hunkID(rw.hunk)]
+	n := v.marks.notes[v.hunkID(rw.hunk)]
 	if n.Text == "" {
 		return
 	}
@@ -70,7 +70,7 @@ func (r *diffRow) eolNote(rw row, xTextL, xTextR float32, inline bool) {
 	if a < 0 || b < 0 || rw.kind != rowChanged && rw.kind != rowInserted || inline && rw.kind == rowChanged {
 		return
 	}
-	if v.stream != nil || v.ed != nil || rw.head && v.notes[v.hunkID(rw.hunk)].Text != "" {
+	if v.feed.st != nil || v.ed != nil || rw.head && v.marks.notes[v.hunkID(rw.hunk)].Text != "" {
 		return
 	}
 	if note := eolChange(v.model.a.rawLine(a), v.model.b.rawLine(b)); note != "" {
@@ -121,8 +121,8 @@ func (r *diffRow) note(rw row, note string, colour color.Color, xTextL, xTextR f
 			s := set.Line(line)
 			r.colBuf = columns(s, r.colBuf)
 			end := int(r.colBuf[len(r.colBuf)-1])
-			used = end - v.hoff
-			if v.wrap {
+			used = end - v.hbar.off
+			if v.wr.on {
 				wins := r.windows(s, r.colBuf)
 				used, y = end-wins[len(wins)-1][0], float32(len(wins)-1)*mt.line
 			}
@@ -132,13 +132,13 @@ func (r *diffRow) note(rw row, note string, colour color.Color, xTextL, xTextR f
 	// hides reports whether the note, at the right edge of a side that
 	// scrolls sideways, would lie over a word span of the line there.
 	hides := func(line int, set *lineSet, spans []words.Span) bool {
-		if line < 0 || v.wrap {
+		if line < 0 || v.wr.on {
 			return false
 		}
 		r.colBuf = columns(set.Line(line), r.colBuf)
-		c0 := v.hoff + int((mt.sideW-w-2*padText)/mt.cell)
+		c0 := v.hbar.off + int((mt.sideW-w-2*padText)/mt.cell)
 		for _, sp := range spans {
-			if int(r.colBuf[sp.End]) > c0 && int(r.colBuf[sp.Start]) < v.hoff+mt.cols {
+			if int(r.colBuf[sp.End]) > c0 && int(r.colBuf[sp.Start]) < v.hbar.off+mt.cols {
 				return true
 			}
 		}

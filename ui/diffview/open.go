@@ -59,9 +59,9 @@ func (v *DiffView) openAsync(old, new string) {
 	v.layout(v.Size())
 	ctx, cancel := context.WithCancel(context.Background())
 	op := &opening{cancel: cancel, done: make(chan opened, 1)}
-	v.opening = op
-	sh := shape{inline: v.inline, fold: v.folds.on} // show reshapes with the lines opened meanwhile
-	post := v.post
+	v.open.job = op
+	sh := shape{inline: v.folds.inline, fold: v.folds.on} // show reshapes with the lines opened meanwhile
+	post := v.open.post
 	go func() {
 		r, ok := openTexts(ctx, old, new, sh)
 		if ok {
@@ -73,7 +73,7 @@ func (v *DiffView) openAsync(old, new string) {
 
 // arrived shows the result of op if it is still the diff the view waits for.
 func (v *DiffView) arrived(op *opening) {
-	if v.opening != op {
+	if v.open.job != op {
 		return
 	}
 	select {
@@ -87,14 +87,14 @@ func (v *DiffView) arrived(op *opening) {
 // what needs the hunks (Hunks, AcceptedHunks, SetEditable) must not see the
 // placeholder's none.
 func (v *DiffView) settle() {
-	if op := v.opening; op != nil {
+	if op := v.open.job; op != nil {
 		v.finishOpening(op, <-op.done)
 	}
 }
 
 // finishOpening shows r, the result of op.
 func (v *DiffView) finishOpening(op *opening, r opened) {
-	v.opening = nil
+	v.open.job = nil
 	op.cancel()
 	v.banner.Hide()
 	v.install(r, false, 0)
@@ -108,16 +108,16 @@ func (v *DiffView) finishOpening(op *opening, r opened) {
 
 // cancelOpening stops the diff SetTexts left computing, if any.
 func (v *DiffView) cancelOpening() {
-	if v.opening != nil {
-		v.opening.cancel()
-		v.opening = nil
+	if v.open.job != nil {
+		v.open.job.cancel()
+		v.open.job = nil
 		v.banner.Hide()
 	}
 }
 
 // Opening reports whether the view is still diffing the texts SetTexts
 // gave it (it shows "Diffing N lines…" meanwhile).
-func (v *DiffView) Opening() bool { return v.opening != nil }
+func (v *DiffView) Opening() bool { return v.open.job != nil }
 
 // defaultPost runs f on the UI goroutine.
 func defaultPost(f func()) { fyne.Do(f) }
@@ -129,4 +129,33 @@ func (v *DiffView) missingScriptIn(r opened) string {
 		return ""
 	}
 	return v.missingScript(&r.m.a, &r.m.b)
+}
+
+// SetOpenPoster makes SetTexts diff big texts off the caller's goroutine
+// and hand the result back through post (fyne.Do by default, for a view
+// made SetSynchronous): a host running its own loop, or a test, passes
+// its own.
+func (v *DiffView) SetOpenPoster(post func(func())) {
+	v.open.sync = false
+	v.open.post = post
+}
+
+// SetSynchronous keeps the view's work on the calling goroutine: SetTexts
+// diffs texts of any size before it returns, syntax
+// colours are computed as soon as rows ask for them, and the editor's full
+// re-diff after a typing pause is left out (the diff is still patched
+// around each edit at once). For tests on Fyne's test driver, whose
+// fyne.Do runs on the caller's goroutine, so the view's own goroutines
+// would race the test.
+func (v *DiffView) SetSynchronous(on bool) {
+	v.hl.inline = on
+	v.edit.manual = on
+	v.open.sync = on
+}
+
+// opener is how SetTexts diffs: on the caller's goroutine or off it.
+type opener struct {
+	job  *opening     // the diff SetTexts left computing; nil when none
+	sync bool         // SetTexts diffs on the caller's goroutine whatever the size: SetSynchronous
+	post func(func()) // runs a function on the UI goroutine: fyne.Do, or a test's queue
 }

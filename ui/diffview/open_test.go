@@ -12,9 +12,9 @@ import (
 func asyncTestView(t *testing.T) (*DiffView, chan func()) {
 	t.Helper()
 	v, _ := newTestView(t, 1000, 600)
-	v.syncOpen = false
+	v.open.sync = false
 	posted := make(chan func(), 4)
-	v.post = func(f func()) { posted <- f }
+	v.open.post = func(f func()) { posted <- f }
 	return v, posted
 }
 

@@ -13,7 +13,7 @@ import (
 
 // overview is the strip beside a DiffView that shows the whole file's
 // changes as coloured ticks (red removed, green added, orange replaced,
-// blue still being written) and the visible part as a frame; tapping it
+// blue still being written, purple the person's own edits) and the visible part as a frame; tapping it
 // jumps there.
 type overview struct {
 	widget.BaseWidget
@@ -50,7 +50,7 @@ func (r *overviewRenderer) Refresh() {
 func (o *overview) build() {
 	v := o.v
 	size := o.Size()
-	c := coloursFor(v.dark)
+	c := coloursFor(v.look.dark)
 	o.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
 	o.bg.Resize(size)
 	o.objs = append(o.objs[:0], o.bg)
@@ -97,6 +97,11 @@ func (o *overview) build() {
 				col = color.NRGBA{R: 0xe0, G: 0x90, B: 0x20, A: 0xd0}
 			}
 			tick(float32(s.row0)*scale, float32(s.row0+s.rows)*scale, col)
+		}
+		if v.ed != nil {
+			// The person's own edits over the agent's, purple as in the text.
+			last = nil
+			v.ed.ownRows(m, func(r0, r1 int) { tick(float32(r0)*scale, float32(r1)*scale, c.mineMark) })
 		}
 		if g := m.growing; g[1] > g[0] {
 			r0, r1 := m.RowOfB(g[0]), m.RowOfB(g[1]-1)+1
@@ -191,7 +196,7 @@ func (o *overview) Tapped(ev *fyne.PointEvent) {
 	row := min(int(ev.Position.Y/o.scale()), n-1)
 	half := v.list.Size().Height / 2
 	v.list.ScrollToOffset(max(v.rowY(row)-half, 0))
-	if v.stream != nil && v.following {
+	if v.feed.st != nil && v.feed.on {
 		v.setFollowing(false)
 	}
 	o.viewportMoved()

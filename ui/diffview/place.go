@@ -21,8 +21,8 @@ func (v *DiffView) PlaceLine() int {
 	}
 	top := v.topRow()
 	from := top
-	if v.curRow >= top && v.curRow < top+v.visibleRows() {
-		from = v.curRow
+	if v.nav.cur >= top && v.nav.cur < top+v.visibleRows() {
+		from = v.nav.cur
 	}
 	for r := from; r < m.Len() && r < from+10000; r++ {
 		if b := m.Row(r).b; b >= 0 {
@@ -55,7 +55,7 @@ func (v *DiffView) ShowLineAt(i int, y float32) {
 	v.list.ScrollToOffset(max(v.rowY(r)-y, 0))
 	rows := v.changeRows()
 	if k := sort.SearchInts(rows, r); k < len(rows) && rows[k] == r {
-		v.curRow = r
+		v.nav.cur = r
 	}
 	v.redrawRows()
 }
@@ -79,13 +79,13 @@ func (e *Editor) HasKeyboard() bool { return e.focused }
 // tall and the rows on screen far fewer than visibleRows.
 func (v *DiffView) CurrentOnScreen() bool {
 	m := v.model
-	if v.curRow < 0 || v.curRow >= m.Len() {
+	if v.nav.cur < 0 || v.nav.cur >= m.Len() {
 		return false
 	}
 	off, h := v.list.GetScrollOffset(), v.list.Size().Height
-	k := m.Row(v.curRow).hunk
-	y := v.rowY(v.curRow)
-	for r := v.curRow; r < m.Len() && m.Row(r).hunk == k && y < off+h; r++ {
+	k := m.Row(v.nav.cur).hunk
+	y := v.rowY(v.nav.cur)
+	for r := v.nav.cur; r < m.Len() && m.Row(r).hunk == k && y < off+h; r++ {
 		if y+v.rowHeight(r) > off {
 			return true
 		}

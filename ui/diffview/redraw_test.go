@@ -33,19 +33,19 @@ func TestStreamChunkRedrawsOnlyChangedRows(t *testing.T) {
 	feed(all[:len(all)/2])
 	vis := v.visibleRows()
 	for i := len(all) / 2; i < len(all)/2+3*25; i += 25 {
-		before := v.drawn
+		before := v.rows.drawn
 		feed(all[i : i+25])
-		if n := v.drawn - before; n == 0 || n > 6 {
+		if n := v.rows.drawn - before; n == 0 || n > 6 {
 			t.Errorf("a chunk drew %d rows (%d on screen); want only the few at the growing edge", n, vis)
 		}
 	}
-	before := v.drawn
+	before := v.rows.drawn
 	v.Refresh()
-	if n := v.drawn - before; n > 2 {
+	if n := v.rows.drawn - before; n > 2 {
 		t.Errorf("refreshing the unchanged view drew %d rows; want none but a row the refresh brought on screen", n)
 	}
 	v.SetWrap(true) // a change of the view as a whole draws every row again
-	if n := v.drawn - before; n < vis/2 {
+	if n := v.rows.drawn - before; n < vis/2 {
 		t.Errorf("wrap on drew %d rows; want every row on screen (%d)", n, vis)
 	}
 }
@@ -87,7 +87,7 @@ func TestRowWidgetsStayBoundedWhileScrolling(t *testing.T) {
 		v.PageDown()
 		runtime.GC() // empties the list's pool of hidden rows now and then
 	}
-	if n, most := len(v.rowWidgets), 4*v.visibleRows()+16; n > most {
-		t.Errorf("the view holds %d row widgets after 200 pages (%d made); want at most %d", n, v.created, most)
+	if n, most := len(v.rows.widgets), 4*v.visibleRows()+16; n > most {
+		t.Errorf("the view holds %d row widgets after 200 pages (%d made); want at most %d", n, v.rows.created, most)
 	}
 }

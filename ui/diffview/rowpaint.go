@@ -222,7 +222,7 @@ func (rr *diffRowRenderer) faceAt(scale float32) *glyphFace {
 func (rr *diffRowRenderer) paint(w, h int) image.Image {
 	r := rr.r
 	v := r.v
-	img := v.picture.sized(w, h)
+	img := v.rows.picture.sized(w, h)
 	sz := r.Size()
 	if sz.Width <= 0 || w <= 0 {
 		return img

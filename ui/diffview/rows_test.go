@@ -219,7 +219,7 @@ func TestLongTokenEmphasisesTheChangedCharacters(t *testing.T) {
 	v.SetTexts("s.go", "a\n"+oldL+"\n", "a\n"+newL+"\n")
 	v.NextHunk()
 	col := at // ASCII: one cell a byte
-	if v.hoff > col || v.hoff+v.metric.cols < col+7 {
-		t.Errorf("after j the columns shown are %d–%d; want the change at %d–%d among them", v.hoff, v.hoff+v.metric.cols, col, col+7)
+	if v.hbar.off > col || v.hbar.off+v.metric.cols < col+7 {
+		t.Errorf("after j the columns shown are %d–%d; want the change at %d–%d among them", v.hbar.off, v.hbar.off+v.metric.cols, col, col+7)
 	}
 }

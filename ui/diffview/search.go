@@ -264,26 +264,26 @@ func (v *DiffView) showMatch(k int) {
 	if h := v.model.Row(r).hunk; h >= 0 && !v.whitespaceOnly(h) {
 		// A match in a change makes it the current one, as j and k
 		// do: the counter names it, Space ticks it, j goes on from it.
-		v.curRow = v.model.changeRow(h)
+		v.nav.cur = v.model.changeRow(h)
 	} else {
 		// Outside a change the match's row is the place: the counter
 		// says which hunks it lies between (it named the last hunk j went
 		// to), and j goes on from here.
-		v.curRow = r
+		v.nav.cur = r
 	}
 	if v.OnJumped != nil {
 		v.OnJumped()
 	}
-	if v.wrap {
+	if v.wr.on {
 		return
 	}
 	set := &v.model.a
 	if mt.side == 1 {
 		set = &v.model.b
 	}
-	v.colBufEd = columns(set.Line(int(mt.line)), v.colBufEd)
-	c0, c1 := int(v.colBufEd[mt.start]), int(v.colBufEd[mt.end])
-	if c0 < v.hoff || c1 > v.hoff+v.metric.cols {
+	v.hbar.colBuf = columns(set.Line(int(mt.line)), v.hbar.colBuf)
+	c0, c1 := int(v.hbar.colBuf[mt.start]), int(v.hbar.colBuf[mt.end])
+	if c0 < v.hbar.off || c1 > v.hbar.off+v.metric.cols {
 		v.setHOffset(c0 - min(8, v.metric.cols/4))
 	}
 }

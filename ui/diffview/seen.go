@@ -34,7 +34,7 @@ func (v *DiffView) markSeen(i int) {
 	if v.sight.edgeRow != i {
 		v.lookAtEdge()
 	}
-	if v.stream != nil || v.opening != nil || !v.Visible() || v.Showing != nil && !v.Showing() || i < 0 || i >= v.model.Len() {
+	if v.feed.st != nil || v.open.job != nil || !v.Visible() || v.Showing != nil && !v.Showing() || i < 0 || i >= v.model.Len() {
 		return
 	}
 	k := v.model.Row(i).hunk
@@ -128,7 +128,7 @@ func (v *DiffView) onScreen(i int) bool {
 	if h <= 0 || v.metric.line <= 0 {
 		return false
 	}
-	if v.wrap && len(v.wrapped) > 0 {
+	if v.wr.on && len(v.wr.rows) > 0 {
 		return true
 	}
 	off := v.list.GetScrollOffset()

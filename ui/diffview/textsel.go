@@ -49,7 +49,7 @@ func (r *diffRow) doubleTapText(p fyne.Position) {
 	from, to := textbuf.WordAt(s, r.byteAt(s, x, p))
 	v.rsel = &readSel{side: side, line: line, from: from, to: to, text: s}
 	v.redrawRows()
-	if side == 1 && v.OnEditAt != nil && v.stream == nil && !v.ReadOnly {
+	if side == 1 && v.OnEditAt != nil && v.feed.st == nil && !v.ReadOnly {
 		at := r.posAt(r.id, p)
 		v.OnEditAt(at.Line, at.Col)
 	}

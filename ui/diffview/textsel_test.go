@@ -15,7 +15,7 @@ func selRects(t *testing.T, v *DiffView, id int) [][2]float32 {
 	r.build()
 	var out [][2]float32
 	for _, o := range r.rects[:r.nRect] {
-		if o.FillColor == coloursFor(v.dark).sel {
+		if o.FillColor == coloursFor(v.look.dark).sel {
 			out = append(out, [2]float32{o.Position().X, o.Size().Width})
 		}
 	}

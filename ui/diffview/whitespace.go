@@ -12,38 +12,38 @@ import (
 // and AcceptedHunks still list them, so a faded change is approved with the
 // rest unless the person unticks it.
 func (v *DiffView) SetIgnoreWhitespace(on bool) {
-	if v.ignoreWS == on {
+	if v.ws.ignore == on {
 		return
 	}
-	v.ignoreWS = on
+	v.ws.ignore = on
 	if k := v.CurrentHunk(); k >= 0 && v.whitespaceOnly(k) {
-		v.curRow = -1
+		v.nav.cur = -1
 	}
 	v.overview.Refresh()
 	v.refreshRows()
 }
 
 // IgnoreWhitespace reports whether whitespace-only changes are faded.
-func (v *DiffView) IgnoreWhitespace() bool { return v.ignoreWS }
+func (v *DiffView) IgnoreWhitespace() bool { return v.ws.ignore }
 
 // whitespaceOnly reports whether change k (its index in Hunks) is faded:
 // whitespace is ignored and the change's removed and added lines are the
 // same once all whitespace is taken out (blank lines added or removed,
 // re-indented lines, a space before a brace).
 func (v *DiffView) whitespaceOnly(k int) bool {
-	if !v.ignoreWS || k < 0 {
+	if !v.ws.ignore || k < 0 {
 		return false
 	}
 	m := v.model
-	if v.wsFor != m {
-		v.wsOnly, v.wsFor = v.wsOnly[:0], m
+	if v.ws.of != m {
+		v.ws.only, v.ws.of = v.ws.only[:0], m
 		for _, op := range m.ops {
 			if op.Kind != engine.OpEqual {
-				v.wsOnly = append(v.wsOnly, sameIgnoringSpace(&m.a, op.A0, op.A1, &m.b, op.B0, op.B1))
+				v.ws.only = append(v.ws.only, sameIgnoringSpace(&m.a, op.A0, op.A1, &m.b, op.B0, op.B1))
 			}
 		}
 	}
-	return k < len(v.wsOnly) && v.wsOnly[k]
+	return k < len(v.ws.only) && v.ws.only[k]
 }
 
 // sameIgnoringSpace reports whether lines a0:a1 of a and b0:b1 of b are
@@ -73,7 +73,7 @@ func stripSpace(s string) string {
 // them, or those not faded by SetIgnoreWhitespace.
 func (v *DiffView) changeRows() []int {
 	rows := v.model.ChangeRows()
-	if !v.ignoreWS {
+	if !v.ws.ignore {
 		return rows
 	}
 	out := rows[:0]
@@ -108,12 +108,12 @@ func (v *DiffView) HunkCount() (cur, n, faded int) {
 // the current row: where go-to-line or a search match outside a change
 // left the view, between two hunks; -1 before the view went anywhere.
 func (v *DiffView) HunksAbove() int {
-	if v.curRow < 0 || v.curRow >= v.model.Len() {
+	if v.nav.cur < 0 || v.nav.cur >= v.model.Len() {
 		return -1
 	}
 	n, last := 0, -1
 	for _, r := range v.changeRows() {
-		if r > v.curRow {
+		if r > v.nav.cur {
 			break
 		}
 		if h := v.model.Row(r).hunk; h != last && !v.whitespaceOnly(h) {
@@ -121,4 +121,11 @@ func (v *DiffView) HunksAbove() int {
 		}
 	}
 	return n
+}
+
+// wsState is whitespace ignored: which changes differ in it alone.
+type wsState struct {
+	ignore bool      // SetIgnoreWhitespace
+	only   []bool    // per change of of: only whitespace differs
+	of     *rowModel // the model only describes
 }

@@ -21,8 +21,8 @@ func TestIgnoreWhitespaceFadesAndSkips(t *testing.T) {
 	})
 	v.SetTexts("a.txt", old, new)
 	v.SetIgnoreWhitespace(true)
-	if !v.NextHunk() || v.model.Row(v.curRow).a != 150 {
-		t.Fatalf("NextHunk with whitespace ignored went to %+v; want line 150", v.model.Row(max(v.curRow, 0)))
+	if !v.NextHunk() || v.model.Row(v.nav.cur).a != 150 {
+		t.Fatalf("NextHunk with whitespace ignored went to %+v; want line 150", v.model.Row(max(v.nav.cur, 0)))
 	}
 	if cur, n, faded := v.HunkCount(); cur != 1 || n != 1 || faded != 1 {
 		t.Errorf("HunkCount = %d, %d, %d; want 1, 1, 1", cur, n, faded)
@@ -53,7 +53,7 @@ func TestIgnoreWhitespaceEmphasisesWordsNotIndentation(t *testing.T) {
 		r := newDiffRow(v)
 		r.id = v.model.RowOfB(b)
 		r.build()
-		c := coloursFor(v.dark)
+		c := coloursFor(v.look.dark)
 		for _, o := range r.rects[:r.nRect] {
 			if o.FillColor == c.insWord || o.FillColor == c.delWord {
 				n++

@@ -57,9 +57,9 @@ func TestWrapOnABigFileRefreshesTheListOnce(t *testing.T) {
 		return "line " + itoa(k) + ": " + long + "\n"
 	})
 	v.SetTexts("big.txt", old, new)
-	before := v.created
+	before := v.rows.created
 	v.SetWrap(true)
-	if made := v.created - before; made > 200 {
+	if made := v.rows.created - before; made > 200 {
 		t.Errorf("w on 20,000 wrapping rows made %d rows (a list refresh each); want the list refreshed a bounded number of times", made)
 	}
 	if v.rowHeight(5) <= v.metric.line {
@@ -69,9 +69,9 @@ func TestWrapOnABigFileRefreshesTheListOnce(t *testing.T) {
 	if top := v.topRow(); top < 14990 || top > 15010 {
 		t.Errorf("scrolled to row 15000's offset: top row %d", top)
 	}
-	before = v.created
+	before = v.rows.created
 	v.SetWrap(false)
-	if made := v.created - before; made > 200 {
+	if made := v.rows.created - before; made > 200 {
 		t.Errorf("w off made %d rows", made)
 	}
 	if v.rowHeight(5) != v.metric.line {
