@@ -146,10 +146,6 @@ func (d *detail) decide(dec review.Decision) {
 	dec.Shown = review.ShownVersion(d.p) // the texts on screen: refused if the proposal has others by now
 	d.deciding = true
 	d.w.autoPicked = false // the person acted on it: keep it shown
-	// What each file is written as before formatting, to show the
-	// formatter's change beside it; a plan the desk refuses is refused
-	// again, and said, by Decide.
-	d.approved, _ = d.w.desk.Plan(id, dec)
 	d.setStatus("Writing…", false)
 	if dec.Verdict == decision.Rejected {
 		d.setStatus("Rejecting…", false)
