@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/internal/fence"
 )
 
 // maxEchoLines caps how many lines of a failing search text are echoed back
@@ -48,7 +49,7 @@ func writeMatchFailure(b *strings.Builder, path string, e *engine.MatchError) {
 	fmt.Fprintf(b, "The edit to %s was not applied: %s %s.\n", path, what, failureSummary(e))
 	if e.Search != "" {
 		b.WriteString("\nSearched for:\n")
-		writeFenced(b, echo(e.Search))
+		fence.Write(b, echo(e.Search))
 	}
 	if len(e.Tried) > 0 {
 		names := make([]string, len(e.Tried))
@@ -76,7 +77,7 @@ func writeMatchFailure(b *strings.Builder, path string, e *engine.MatchError) {
 			for i, l := range c.Lines {
 				fmt.Fprintf(&nb, "%d\t%s\n", c.StartLine+i, l)
 			}
-			writeFenced(b, nb.String())
+			fence.Write(b, nb.String())
 		}
 	}
 	if len(e.Applied) > 0 {
@@ -205,21 +206,6 @@ func echo(s string) string {
 		return s
 	}
 	return strings.Join(lines[:maxEchoLines], "") + fmt.Sprintf("… (%d more lines)\n", len(lines)-maxEchoLines)
-}
-
-// writeFenced writes s in a code fence long enough not to clash with any
-// backtick run inside s.
-func writeFenced(b *strings.Builder, s string) {
-	fence := "```"
-	for strings.Contains(s, fence) {
-		fence += "`"
-	}
-	b.WriteString(fence + "\n")
-	b.WriteString(s)
-	if !strings.HasSuffix(s, "\n") {
-		b.WriteString("\n")
-	}
-	b.WriteString(fence + "\n")
 }
 
 // ErrorJSON returns the structured form of an edit error for JSON output:

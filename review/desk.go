@@ -446,7 +446,7 @@ func patchEOL(payload, base string, del bool) string {
 	if err != nil || del || doc.EOL == "" {
 		return ""
 	}
-	if eol := eolOf(payload); eol != "" && eol != doc.EOL {
+	if eol := engine.FirstEOL(payload); eol != "" && eol != doc.EOL {
 		return eol
 	}
 	return ""
