@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/internal/fence"
 )
 
@@ -35,6 +36,29 @@ func FailureText(path string, err error) string {
 		fmt.Fprintf(&b, "The edit to %s was not applied: %v\n", path, err)
 	}
 	return b.String()
+}
+
+// refusedWriteText tells the agent its approved edit was not written: the
+// file's path no longer leads where it did (err says how).
+func refusedWriteText(err error) string {
+	return "The desk refused to write your edit: " + err.Error() + ". Nothing was written. Read the file again and propose the edit again if it is still wanted.\n"
+}
+
+// notRecordedText tells the agent its edit failed because the journal
+// could not record it.
+func notRecordedText(err error) string {
+	return "The desk could not record your edit, so it was not shown for review: " + err.Error()
+}
+
+// notWrittenText says an approval whose agent writes its files (status)
+// was not written: the files missing did not hold the approved text after
+// the agent's tool; note is what the agent said (capped, "" if nothing).
+func notWrittenText(status decision.Verdict, missing []string, note string) string {
+	why := fmt.Sprintf("Approved (%s), but not written: after the agent's tool, %s did not hold the approved text.", status, andList(missing))
+	if note != "" {
+		why += "\nThe agent said: " + PrintableText(note)
+	}
+	return why
 }
 
 func writeMatchFailure(b *strings.Builder, path string, e *engine.MatchError) {
