@@ -111,20 +111,20 @@ func (h *harness) LineBox() lineDriver { return lineDriver{h} }
 
 // Focused reports whether the line box is open with the keyboard.
 func (l lineDriver) Focused() bool {
-	e := l.h.win.detail.lineEntry
+	e := l.h.win.detail.nav.lineEntry
 	return e != nil && l.h.Focused() == fyne.Focusable(e)
 }
 
 // Hint is what the dialog says is wrong with what was typed.
 func (l lineDriver) Hint() string {
-	if x := l.h.win.detail.lineHint; x != nil {
+	if x := l.h.win.detail.nav.lineHint; x != nil {
 		return x.Text
 	}
 	return ""
 }
 
 // Clear empties the line box.
-func (l lineDriver) Clear() { l.h.win.detail.lineEntry.SetText("") }
+func (l lineDriver) Clear() { l.h.win.detail.nav.lineEntry.SetText("") }
 
 // controls: what a test clicks to see where the keyboard goes next.
 
