@@ -464,29 +464,6 @@ func (d *detail) changesetDecided(id string, shownOpen bool, res review.Changese
 	d.w.refreshQueue()
 }
 
-// ToggleFileHunks ticks every hunk of the shown file, or unticks them all
-// when all are ticked (H): a file left with none is not written.
-func (d *detail) ToggleFileHunks() {
-	hs := d.view.Hunks()
-	if !d.canDecide() || d.editing || anyStale(d.p) || len(hs) == 0 {
-		d.say("No hunks to tick here.")
-		return
-	}
-	all := len(d.view.AcceptedHunks()) == len(hs)
-	for _, h := range hs {
-		d.view.SetHunkAccepted(h.ID, !all)
-	}
-	d.accepted[d.curPath()] = d.view.AcceptedHunks()
-	d.tree.ticksChanged()
-	if all {
-		d.say(d.cur().Rel + ": every hunk unticked; approving leaves this file as it is.")
-	} else {
-		d.say(d.cur().Rel + ": every hunk ticked.")
-	}
-	d.updateBar()
-	d.updateCounter()
-}
-
 // protected reports whether the changeset's file f is protected.
 func (t *changesetTree) protected(f review.ChangesetFile) bool {
 	for _, p := range t.cs.Proposals {

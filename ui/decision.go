@@ -33,6 +33,7 @@ type detail struct {
 	// The pane's parts, each owning its widgets.
 	head       *header        // title, state, the checkers' word, intent, note (header.go)
 	files      *choice        // the files of a multi-file proposal outside a changeset
+	nav        *navigator     // j/k and the other keys that move through it or tick its hunks (navigate.go)
 	tree       *changesetTree // the shown proposal's changeset (changeset.go)
 	loose      *looseCard     // the loose match that placed the current hunk (loose.go)
 	stale      *staleView     // which two of base / disk / proposal a stale file shows (staleview.go)
@@ -136,13 +137,8 @@ func newDetail(w *Window) *detail {
 	d.view.Showing = w.reviewShown // seen coverage: not while the History tab shows
 
 	d.view.OnHunkToggled = func(id string, ok bool) {
-		d.tickMovePartners(id, ok) // moves.go: both ends of a moved block together
-		if len(d.p.Files) > 0 {
-			d.accepted[d.curPath()] = d.view.AcceptedHunks()
-		}
-		d.updateBar()
-		d.updateCounter()
-		d.tree.ticksChanged() // treeticks.go
+		d.nav.tickMovePartners(id, ok) // both ends of a moved block together
+		d.ticked()
 	}
 	d.view.OnEdited = func() {
 		if d.editing && len(d.p.Files) > 0 {
@@ -312,6 +308,29 @@ func newDetail(w *Window) *detail {
 				return false
 			}
 		},
+	}}
+	d.nav = &navigator{deps: navDeps{
+		view:           d.view,
+		shown:          func() (string, review.Proposal, int) { return d.id, d.p, d.file },
+		decided:        func() bool { return d.outcome != nil },
+		canTick:        d.canTick,
+		editing:        func() bool { return d.editing },
+		step:           d.tree.step,
+		selectFile:     d.files.SetSelected, // selectFile
+		ticked:         d.ticked,
+		someRejected:   d.someRejected,
+		approvePartial: d.ApprovePartial,
+		onScreen:       d.onScreen,
+		counter:        d.updateCounter,
+		say:            d.say,
+		search:         func() { w.startTyping(d.view.SearchBox(), "the search box", false, d.view.Searching) },
+		open: func(dlg dialog.Dialog, focus fyne.Focusable) {
+			w.setCloser(dlg, nil)
+			dlg.Show()
+			w.Win.Canvas().Focus(focus)
+			d.showKeyboard()
+		},
+		win: w.Win,
 	}}
 	bottom := container.NewVBox(d.checks.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
@@ -514,6 +533,21 @@ func (d *detail) saveFileState() {
 		d.accepted[d.curPath()] = d.view.AcceptedHunks()
 	}
 }
+
+// ticked keeps the view's ticks of the shown file after they changed,
+// and tells the tree, the bar and the counter.
+func (d *detail) ticked() {
+	if len(d.p.Files) > 0 {
+		d.accepted[d.curPath()] = d.view.AcceptedHunks()
+	}
+	d.updateBar()
+	d.updateCounter()
+	d.tree.ticksChanged() // treeticks.go
+}
+
+// canTick reports whether the shown proposal's hunks take ticks now (and
+// t, s): it waits for a decision, outside edit mode, not stale.
+func (d *detail) canTick() bool { return d.canDecide() && !d.editing && !anyStale(d.p) }
 
 func (d *detail) cur() review.File { return d.p.Files[d.file] }
 func (d *detail) curPath() string  { return d.p.Files[d.file].Path }

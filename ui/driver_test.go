@@ -276,8 +276,10 @@ func (q queueDriver) Note() string {
 	return ""
 }
 
-// ClickRow clicks row i of the queue, as the pointer does.
+// ClickRow clicks row i of the queue, as the pointer does: Fyne gives the
+// list the keyboard, then selects the row.
 func (q queueDriver) ClickRow(i int) {
+	q.h.win.Win.Canvas().Focus(q.h.win.queue.list)
 	q.h.win.queue.list.Select(i)
 	q.h.settle()
 }

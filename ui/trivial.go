@@ -279,7 +279,7 @@ func trivialHunks(ps []review.Proposal, trivialOf func(review.File) map[string]t
 // screen. When every hunk is trivial, that approves the proposal;
 // otherwise the rest wait for the person.
 func (d *detail) ApproveTrivial() {
-	if !d.canDecide() || d.editing || anyStale(d.p) {
+	if !d.canTick() {
 		d.say("t approves trivial hunks of a waiting proposal, outside edit mode and not stale.")
 		return
 	}
