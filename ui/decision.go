@@ -25,10 +25,10 @@ type detail struct {
 
 	// The proposal shown, what the person did to it, and what they left on
 	// the proposals shown before.
-	shown                      // which proposal, what the view shows of it, its outcome
-	choices                    // ticks, edits, file shown (choices.go)
-	kept    map[string]choices // the choices of the proposals left undecided (keepchoices.go)
-	trivial *trivialJobs       // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
+	shown                // which proposal, what the view shows of it, its outcome
+	choices              // ticks, edits, file shown (choices.go)
+	kept    keptChoices  // the choices of the proposals left undecided (keepchoices.go)
+	trivial *trivialJobs // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
 
 	// The pane's parts, each owning its widgets.
 	head       *header        // title, state, the checkers' word, intent, note (header.go)
@@ -75,9 +75,9 @@ type centerPane struct {
 }
 
 func newDetail(w *Window) *detail {
-	d := &detail{w: w, centerPane: centerPane{view: diffview.NewDiffView()}}
+	d := &detail{w: w, centerPane: centerPane{view: diffview.NewDiffView()}, kept: keptChoices{}}
 	d.line = newStatusLine()
-	d.drafts = newDrafts(d.say)
+	d.drafts = newDrafts(d.line.say)
 	// In a short window the note over the view scrolls past one line,
 	// leaving the rows to the diff (FYNE_SCALE=1.5: 700 px high gave the
 	// diff about 4 rows); a tall one shows it whole.
@@ -95,8 +95,8 @@ func newDetail(w *Window) *detail {
 		shown:      func() (string, review.Proposal, bool) { return d.id, d.p, d.outcome != nil },
 		canDecide:  d.canDecide,
 		looseBlock: func() int { return d.loose.m.Block },
-		say:        d.say,
-		setStatus:  d.setStatus,
+		say:        d.line.say,
+		setStatus:  d.line.setStatus,
 		render: func(again bool) {
 			if again {
 				d.shownKey = ""
@@ -106,8 +106,8 @@ func newDetail(w *Window) *detail {
 		placed: func(p review.Proposal, said string) {
 			d.outcome, d.shownKey, d.p = nil, "", p
 			w.items[d.id] = p
-			d.setStatus("", false)
-			d.say(said)
+			d.line.setStatus("", false)
+			d.line.say(said)
 			d.refreshFiles()
 			d.render()
 			w.refreshQueue()
@@ -118,7 +118,7 @@ func newDetail(w *Window) *detail {
 		win:      w.Win,
 		keysBack: w.keysBack,
 	})
-	d.inter = newInterdiffView(interdiffDeps{interdiff: w.desk.Interdiff, say: d.say, open: func(title string, body fyne.CanvasObject) {
+	d.inter = newInterdiffView(interdiffDeps{interdiff: w.desk.Interdiff, say: d.line.say, open: func(title string, body fyne.CanvasObject) {
 		dlg := dialog.NewCustom(title, "Close (Esc)", body, w.Win)
 		dlg.Resize(w.Win.Canvas().Size().Subtract(fyne.NewSize(80, 80)))
 		w.setCloser(dlg, nil)
@@ -187,7 +187,7 @@ func newDetail(w *Window) *detail {
 		shown:     func() (review.Proposal, bool) { return d.p, d.outcome == nil && d.p.State.Open() },
 		canDecide: d.canDecide,
 		start:     d.commentStart,
-		say:       d.say,
+		say:       d.line.say,
 		draft:     func() string { return d.drafts.get("comment", d.id) },
 		keepDraft: func(text string) { d.drafts.keep("comment", d.id, text, "c") },
 		newChoice: func(opts []string, changed func(string)) *choice { return newChoice(w, opts, changed) },
@@ -256,8 +256,8 @@ func newDetail(w *Window) *detail {
 		forgetShown:   func() { d.shownKey = "" },
 		render:        d.render,
 		counter:       d.updateCounter,
-		setStatus:     d.setStatus,
-		say:           d.say,
+		setStatus:     d.line.setStatus,
+		say:           d.line.say,
 		focus: func(f fyne.Focusable) {
 			if f == nil {
 				w.Win.Canvas().Unfocus()
@@ -294,8 +294,8 @@ func newDetail(w *Window) *detail {
 		},
 		desk:      w.desk,
 		run:       w.background,
-		say:       d.say,
-		setStatus: d.setStatus,
+		say:       d.line.say,
+		setStatus: d.line.setStatus,
 		refresh: func() {
 			d.tree.refresh()
 			w.refreshQueue()
@@ -322,7 +322,7 @@ func newDetail(w *Window) *detail {
 		approvePartial: d.ApprovePartial,
 		onScreen:       d.onScreen,
 		counter:        d.updateCounter,
-		say:            d.say,
+		say:            d.line.say,
 		search:         func() { w.startTyping(d.view.SearchBox(), "the search box", false, d.view.Searching) },
 		open: func(dlg dialog.Dialog, focus fyne.Focusable) {
 			w.setCloser(dlg, nil)
@@ -424,18 +424,28 @@ func (d *detail) show(p review.Proposal) {
 			before = fileNames(d.p) + ": " + present.Outcome(d.p, *d.outcome)
 		}
 		d.closeBoundDialog() // dialogbind.go: a question about the one left decides nothing now
-		d.stash()            // keepchoices.go: the ticks and edit of the one left
+		if d.id != "" {      // the ticks and edit of the one left (keepchoices.go)
+			open := d.outcome == nil && d.p.State.Open() && !d.deciding
+			if open {
+				d.saveFileState()
+			}
+			d.kept.stash(d.id, d.choices, open, d.w.desk.Get)
+		}
 		d.reset()
 		d.id = p.ID
 		d.shownAt = d.w.now()
 		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
-		d.setStatus(before, false)
+		d.line.setStatus(before, false)
 		if o, ok := d.w.desk.Outcome(p.ID); ok && !p.State.Open() && !p.State.DidNotApply() {
-			d.setStatus(present.Outcome(p, o), false) // a decided proposal of the changeset, read again
+			d.line.setStatus(present.Outcome(p, o), false) // a decided proposal of the changeset, read again
 		}
-		d.say("")
+		d.line.say("")
 		d.files.Options = nil // select the first file, whatever the last proposal had
-		restored = d.unstash(p)
+		var dropped bool
+		restored, dropped = d.kept.restore(p, &d.choices)
+		if dropped {
+			d.line.say("The file changed on disk while another proposal was shown: your edit of this one was dropped.")
+		}
 	}
 	d.p = p
 	d.bar.box.Show()
@@ -456,7 +466,7 @@ func (d *detail) update(p review.Proposal) {
 		if d.editing || len(d.edited) > 0 {
 			msg += " Your edit of it was not written." // it went without a word (real window)
 		}
-		d.setStatus(msg, o.Status == decision.Failed)
+		d.line.setStatus(msg, o.Status == decision.Failed)
 	}
 	d.refreshFiles()
 	d.render()
@@ -492,9 +502,6 @@ func (d *detail) openBound(dlg dialog.Dialog, focus fyne.Focusable, closed func(
 		d.showKeyboard()
 	}
 }
-
-// say shows a brief answer to a key under the decision bar ("" clears it).
-func (d *detail) say(s string) { d.line.say(s) }
 
 // showKeyboard says who has the keyboard: the editor, a text box, or the
 // window's keys.
@@ -566,7 +573,7 @@ func (d *detail) updateBar() {
 		Protected: len(protectedFiles(p)) > 0,
 	}
 	busy := s.Deciding || s.Streaming
-	s.Conflicted = !busy && d.conflicted() // merges only when it matters
+	s.Conflicted = !busy && d.choices.conflicted(d.p) // merges only when it matters
 	s.Unticked = !busy && s.Open && !s.Stale && !s.Editing && d.someRejected()
 	d.bar.show(present.DecisionBar(s), p, s.Open)
 }
@@ -583,16 +590,6 @@ func vis(o fyne.CanvasObject, on bool) {
 func anyStale(p review.Proposal) bool {
 	for _, f := range p.Files {
 		if f.Stale() {
-			return true
-		}
-	}
-	return false
-}
-
-// conflicted reports whether a stale file's merge has conflicts.
-func (d *detail) conflicted() bool {
-	for _, f := range d.p.Files {
-		if f.Stale() && len(d.merge(f).Conflicts) > 0 {
 			return true
 		}
 	}

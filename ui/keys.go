@@ -87,7 +87,7 @@ func (w *Window) TypeKey(r rune) bool {
 		if r != '?' && (w.modal() || !w.reviewShown()) {
 			return true
 		}
-		w.detail.say("")
+		w.detail.line.say("")
 		k.do(w)
 		return true
 	}
@@ -188,7 +188,7 @@ func (w *Window) copySelection(s fyne.Shortcut) {
 		v = w.history.view
 	}
 	if text := v.SelectedText(); v.CopySelection(cb) && w.reviewShown() {
-		w.detail.say(fmt.Sprintf("Copied %q.", shortLine(text)))
+		w.detail.line.say(fmt.Sprintf("Copied %q.", shortLine(text)))
 	}
 }
 
