@@ -130,7 +130,7 @@ func (d *detail) decide(dec review.Decision) {
 		d.line.setStatus("This proposal has just appeared: look at it, then decide.", false)
 		return
 	}
-	if dec.Verdict.Wrote() && !d.confirmProtected(func() { d.decide(dec) }) {
+	if dec.Verdict.Wrote() && !d.protect.confirm(func() { d.decide(dec) }) {
 		return
 	}
 	if dec.Verdict.Wrote() && !d.onScreen.confirm(dec) {

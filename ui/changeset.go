@@ -363,9 +363,7 @@ func (d *detail) ApproveChangeset() {
 	}, d.w.Win)
 	dlg.SetConfirmText("Approve all (Enter)")
 	dlg.SetDismissText("Cancel (Esc)")
-	d.w.setCloser(dlg, func() { t.confirm = nil })
-	d.bindDialog()
-	dlg.Show()
+	d.openBound(dlg, nil, func() { t.confirm = nil })
 }
 
 // ShowRejectChangeset opens the reject dialog for every open proposal of

@@ -44,13 +44,12 @@ type detail struct {
 	comments   *comments      // the person's line comments, sent with the decision (comments.go)
 	drafts     *drafts        // reasons and comments typed and not yet sent (drafts.go)
 	rejectBox  *rejectBox     // the reason for a rejection (reject.go)
+	protect    *protectedAsk  // the question before approving a protected file (protected.go)
 	onScreen   *onScreen      // what was on screen, and the question before approving the rest (seen.go)
 	inter      *interdiffView // this proposal vs the session's previous one of the file (interdiff.go)
 	bar        *decisionBar   // the decisions (bar.go)
 	line       *statusLine    // message, counter, keyboard and status under the bar (statusline.go)
 	content    fyne.CanvasObject
-
-	asks // the questions open about the shown proposal (dialogbind.go)
 }
 
 // shown is the proposal the pane shows and what became of it.
@@ -192,17 +191,16 @@ func newDetail(w *Window) *detail {
 		keepDraft: func(text string) { d.drafts.keep("comment", d.id, text, "c") },
 		newChoice: func(opts []string, changed func(string)) *choice { return newChoice(w, opts, changed) },
 		open: func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func()) {
-			w.setCloser(dlg, func() {
+			d.openBound(dlg, nil, func() {
 				closed()
 				w.stopTyping(box)
 			})
-			d.bindDialog()
-			dlg.Show()
 			w.startTyping(box, "the comment box", true, open)
 		},
 		win:      w.Win,
 		keysBack: w.keysBack,
 	})
+	d.protect = &protectedAsk{shown: func() review.Proposal { return d.p }, open: func(dlg dialog.Dialog) { d.openBound(dlg, nil, nil) }, win: w.Win}
 	d.rejectBox = &rejectBox{deps: rejectDeps{
 		shown:  func() (review.Proposal, string) { return d.p, d.tree.cs.Key },
 		drafts: d.drafts,
@@ -495,7 +493,7 @@ func (d *detail) refreshFiles() {
 // keyboard in focus (nil: the window's keys); closed runs when it closes.
 func (d *detail) openBound(dlg dialog.Dialog, focus fyne.Focusable, closed func()) {
 	d.w.setCloser(dlg, closed)
-	d.bindDialog()
+	d.w.closerFor = d.id // closed when another proposal takes the pane (dialogbind.go)
 	dlg.Show()
 	if focus != nil {
 		d.w.Win.Canvas().Focus(focus)

@@ -114,7 +114,7 @@ func (w *Window) bindKeys() {
 		case fyne.KeyReturn, fyne.KeyEnter:
 			if c := w.detail.tree.confirm; c != nil {
 				c() // the approve-all confirmation is open
-			} else if d := w.detail.protectedDialog; d != nil {
+			} else if d := w.detail.protect.dialog; d != nil {
 				d.Confirm() // Approve protected (protected.go)
 			} else if d := w.detail.onScreen.dialog; d != nil {
 				d.Confirm() // Approve anyway (seen.go)
