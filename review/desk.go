@@ -377,7 +377,8 @@ func (d *Desk) proposed(f *File, res engine.Result) error {
 		}
 	}
 	f.Proposed, f.Matches, f.Incomplete, f.EditEOL = res.Content, res.Matches, res.Incomplete, res.EditEOL
-	f.Added, f.Removed = engine.CountLines(engine.Diff(f.BaseText(), res.Content))
+	f.keepDiff() // the file's one diff while its texts stay (File.Hunks)
+	f.Added, f.Removed = engine.CountLines(f.diff.ops)
 	return nil
 }
 

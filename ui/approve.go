@@ -146,22 +146,15 @@ func (d *detail) decide(dec review.Decision) {
 	dec.Shown = review.ShownVersion(d.p) // the texts on screen: refused if the proposal has others by now
 	d.deciding = true
 	d.w.autoPicked = false // the person acted on it: keep it shown
-	// What each file is written as before formatting, to show the
-	// formatter's change beside it; a plan the desk refuses is refused
-	// again, and said, by Decide.
-	d.approved, _ = d.w.desk.Plan(id, dec)
 	d.setStatus("Writing…", false)
 	if dec.Verdict == decision.Rejected {
 		d.setStatus("Rejecting…", false)
 	}
 	d.updateBar()
-	d.w.decisions.Add(1)
-	// The goroutine ends when the desk has carried out the decision.
-	go func() {
-		defer d.w.decisions.Done()
+	d.w.background(func() func() {
 		o, err := d.w.desk.Decide(context.Background(), id, dec)
-		d.w.do(func() { d.decided(id, o, err) })
-	}()
+		return func() { d.decided(id, o, err) }
+	})
 }
 
 // decided shows the result of a decision.

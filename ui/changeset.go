@@ -412,12 +412,10 @@ func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 	}
 	d.w.autoPicked = false
 	d.setStatus("Deciding the changeset…", false)
-	d.w.decisions.Add(1)
-	go func() {
-		defer d.w.decisions.Done()
+	d.w.background(func() func() {
 		res, err := d.w.desk.DecideChangeset(context.Background(), key, dec)
-		d.w.do(func() { d.changesetDecided(id, shownOpen, res, err) })
-	}()
+		return func() { d.changesetDecided(id, shownOpen, res, err) }
+	})
 }
 
 // changesetDecided shows what a whole-changeset decision did.
@@ -464,29 +462,6 @@ func (d *detail) changesetDecided(id string, shownOpen bool, res review.Changese
 	d.setStatus(b.String(), len(res.Skipped) > 0)
 	d.tree.refresh()
 	d.w.refreshQueue()
-}
-
-// ToggleFileHunks ticks every hunk of the shown file, or unticks them all
-// when all are ticked (H): a file left with none is not written.
-func (d *detail) ToggleFileHunks() {
-	hs := d.view.Hunks()
-	if !d.canDecide() || d.editing || anyStale(d.p) || len(hs) == 0 {
-		d.say("No hunks to tick here.")
-		return
-	}
-	all := len(d.view.AcceptedHunks()) == len(hs)
-	for _, h := range hs {
-		d.view.SetHunkAccepted(h.ID, !all)
-	}
-	d.accepted[d.curPath()] = d.view.AcceptedHunks()
-	d.tree.ticksChanged()
-	if all {
-		d.say(d.cur().Rel + ": every hunk unticked; approving leaves this file as it is.")
-	} else {
-		d.say(d.cur().Rel + ": every hunk ticked.")
-	}
-	d.updateBar()
-	d.updateCounter()
 }
 
 // protected reports whether the changeset's file f is protected.

@@ -28,11 +28,12 @@ type detail struct {
 	shown                      // which proposal, what the view shows of it, its outcome
 	choices                    // ticks, edits, file shown (choices.go)
 	kept    map[string]choices // the choices of the proposals left undecided (keepchoices.go)
-	trivial trivialJobs        // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
+	trivial *trivialJobs       // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
 
 	// The pane's parts, each owning its widgets.
 	head       *header        // title, state, the checkers' word, intent, note (header.go)
 	files      *choice        // the files of a multi-file proposal outside a changeset
+	nav        *navigator     // j/k and the other keys that move through it or tick its hunks (navigate.go)
 	tree       *changesetTree // the shown proposal's changeset (changeset.go)
 	loose      *looseCard     // the loose match that placed the current hunk (loose.go)
 	stale      *staleView     // which two of base / disk / proposal a stale file shows (staleview.go)
@@ -61,7 +62,6 @@ type shown struct {
 	shownKey string    // what the view shows, so that render rebuilds it only when that changes
 	deciding bool
 	outcome  *review.Outcome
-	approved map[string]string // path → the text sent for writing, to show what the formatter changed
 }
 
 // centerPane is what shows in the diff's place: the view, a failed edit's
@@ -112,17 +112,8 @@ func newDetail(w *Window) *detail {
 			d.render()
 			w.refreshQueue()
 		},
-		desk: w.desk,
-		run: func(work func() func()) {
-			w.decisions.Add(1)
-			// The goroutine ends when the desk has answered.
-			go func() {
-				defer w.decisions.Done()
-				if then := work(); then != nil {
-					w.do(then)
-				}
-			}()
-		},
+		desk:     w.desk,
+		run:      w.background,
 		open:     d.openBound,
 		win:      w.Win,
 		keysBack: w.keysBack,
@@ -146,13 +137,8 @@ func newDetail(w *Window) *detail {
 	d.view.Showing = w.reviewShown // seen coverage: not while the History tab shows
 
 	d.view.OnHunkToggled = func(id string, ok bool) {
-		d.tickMovePartners(id, ok) // moves.go: both ends of a moved block together
-		if len(d.p.Files) > 0 {
-			d.accepted[d.curPath()] = d.view.AcceptedHunks()
-		}
-		d.updateBar()
-		d.updateCounter()
-		d.tree.ticksChanged() // treeticks.go
+		d.nav.tickMovePartners(id, ok) // both ends of a moved block together
+		d.ticked()
 	}
 	d.view.OnEdited = func() {
 		if d.editing && len(d.p.Files) > 0 {
@@ -165,7 +151,7 @@ func newDetail(w *Window) *detail {
 	d.view.OnJumped = d.updateCounter                                         // a tap on a change in the overview strip
 	d.view.OnFollowChanged = func(on bool) { d.bar.follow.SetChecked(on) }
 	d.view.OnOpened = func() { // a big diff arrived: its hunks, their labels, counter and bar
-		d.showTrivial()
+		d.trivial.show()
 		d.updateBar()
 		d.updateCounter()
 		if d.file < len(d.p.Files) {
@@ -286,6 +272,66 @@ func newDetail(w *Window) *detail {
 		editor: func() []string { return w.opts.Editor },
 		win:    w.Win,
 	}}
+	d.trivial = &trivialJobs{deps: trivialDeps{
+		view:  d.view,
+		shown: func() (string, review.Proposal, int) { return d.id, d.p, d.file },
+		c:     &d.choices,
+		// The view shows f's hunks with the proposal's ids: its own
+		// diff, or a stale file's merge, whose changes kept as the agent
+		// wrote them have the proposal's ids (their labels stay through a
+		// save on disk).
+		labelled: func(f review.File) bool {
+			return d.viewHasProposal(f) || f.Stale() && !d.editing && d.outcome == nil && d.stale.shows() == present.StaleMerged && strings.HasPrefix(d.shownKey, "stale:")
+		},
+		ownDiff:   d.viewHasProposal,
+		hunks:     d.fileHunks,
+		post:      w.do,
+		arrived:   d.updateCounter,
+		changeset: d.tree.openProposals,
+		seen: func(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int) {
+			_, seen := d.onScreen.changeset(ps)
+			return seen, d.onScreen.changesetLines(ps)
+		},
+		desk:      w.desk,
+		run:       w.background,
+		say:       d.say,
+		setStatus: d.setStatus,
+		refresh: func() {
+			d.tree.refresh()
+			w.refreshQueue()
+		},
+		stopped: func() bool {
+			select {
+			case <-w.stop:
+				return true
+			default:
+				return false
+			}
+		},
+	}}
+	d.nav = &navigator{deps: navDeps{
+		view:           d.view,
+		shown:          func() (string, review.Proposal, int) { return d.id, d.p, d.file },
+		decided:        func() bool { return d.outcome != nil },
+		canTick:        d.canTick,
+		editing:        func() bool { return d.editing },
+		step:           d.tree.step,
+		selectFile:     d.files.SetSelected, // selectFile
+		ticked:         d.ticked,
+		someRejected:   d.someRejected,
+		approvePartial: d.ApprovePartial,
+		onScreen:       d.onScreen,
+		counter:        d.updateCounter,
+		say:            d.say,
+		search:         func() { w.startTyping(d.view.SearchBox(), "the search box", false, d.view.Searching) },
+		open: func(dlg dialog.Dialog, focus fyne.Focusable) {
+			w.setCloser(dlg, nil)
+			dlg.Show()
+			w.Win.Canvas().Focus(focus)
+			d.showKeyboard()
+		},
+		win: w.Win,
+	}}
 	bottom := container.NewVBox(d.checks.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
@@ -298,7 +344,7 @@ func newDetail(w *Window) *detail {
 func (d *detail) reset() {
 	d.onScreen.reset()
 	d.choices = newChoices()
-	d.deciding, d.outcome, d.shownKey, d.approved = false, nil, "", nil
+	d.deciding, d.outcome, d.shownKey = false, nil, ""
 	d.trivial.dropAll()
 	d.stale.reset() // no callback: render follows
 	d.edit.reset()
@@ -487,6 +533,21 @@ func (d *detail) saveFileState() {
 		d.accepted[d.curPath()] = d.view.AcceptedHunks()
 	}
 }
+
+// ticked keeps the view's ticks of the shown file after they changed,
+// and tells the tree, the bar and the counter.
+func (d *detail) ticked() {
+	if len(d.p.Files) > 0 {
+		d.accepted[d.curPath()] = d.view.AcceptedHunks()
+	}
+	d.updateBar()
+	d.updateCounter()
+	d.tree.ticksChanged() // treeticks.go
+}
+
+// canTick reports whether the shown proposal's hunks take ticks now (and
+// t, s): it waits for a decision, outside edit mode, not stale.
+func (d *detail) canTick() bool { return d.canDecide() && !d.editing && !anyStale(d.p) }
 
 func (d *detail) cur() review.File { return d.p.Files[d.file] }
 func (d *detail) curPath() string  { return d.p.Files[d.file].Path }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
 )
 
 // A question asked about one proposal must never decide another. When its
@@ -44,8 +43,6 @@ func (d *detail) closeBoundDialog() {
 // each closed when another proposal takes the pane (closeBoundDialog), and
 // the answers that stand for it.
 type asks struct {
-	lineEntry       *dialogEntry          // go to line (g)
-	lineHint        *widget.Label         // under it: what is wrong with what was typed
 	protectedDialog *dialog.ConfirmDialog // before approving a protected file (protected.go)
 	protectedMsg    string
 	protectedOK     string // the proposal whose protected files the person agreed to approve

@@ -276,8 +276,10 @@ func (q queueDriver) Note() string {
 	return ""
 }
 
-// ClickRow clicks row i of the queue, as the pointer does.
+// ClickRow clicks row i of the queue, as the pointer does: Fyne gives the
+// list the keyboard, then selects the row.
 func (q queueDriver) ClickRow(i int) {
+	q.h.win.Win.Canvas().Focus(q.h.win.queue.list)
 	q.h.win.queue.list.Select(i)
 	q.h.settle()
 }
@@ -702,7 +704,7 @@ func (h *harness) Title() string { return h.win.Win.Title() }
 
 // Classified reports whether the shown proposal's hunks are classified
 // (trivial or not: what t and the labels wait for).
-func (h *harness) Classified() bool { return !h.win.detail.trivialPending() }
+func (h *harness) Classified() bool { return !h.win.detail.trivial.pending() }
 
 // HubAway tells the window its hub at url went away (away) or came back,
 // as the hub's link reports it.

@@ -47,7 +47,7 @@ func (d *detail) render() {
 		d.renderProposal()
 	}
 	d.comments.refresh()
-	d.showTrivial()
+	d.trivial.show()
 	d.updateBar()
 }
 
@@ -139,10 +139,7 @@ func (d *detail) renderOutcome() {
 	d.showCenter(d.view)
 	d.view.SetEditable(false)
 	for _, fo := range o.Files {
-		if fo.AutoFormatEdits == "" {
-			continue
-		}
-		before, ok := d.approved[fo.Path]
+		before, ok := fo.ApprovedText() // what was approved, before the formatter
 		if !ok {
 			continue
 		}

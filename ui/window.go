@@ -515,6 +515,18 @@ func (w *Window) startAgeTicker() {
 	}()
 }
 
+// background runs work off the UI goroutine (Close waits for it), then
+// the func it returns, if any, back on the UI goroutine.
+func (w *Window) background(work func() func()) {
+	w.decisions.Add(1)
+	go func() {
+		defer w.decisions.Done()
+		if then := work(); then != nil {
+			w.do(then)
+		}
+	}()
+}
+
 // plural is one when n is 1, else many.
 func plural(n int, one, many string) string {
 	if n == 1 {

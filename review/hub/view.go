@@ -309,15 +309,6 @@ func (v *View) Outcome(id string) (review.Outcome, bool) {
 // Preview: nothing streams over the hub.
 func (v *View) Preview(string) (engine.Preview, bool) { return engine.Preview{}, false }
 
-// Plan is review.PlanOf, from the proposal in hand.
-func (v *View) Plan(id string, dec review.Decision) (map[string]string, error) {
-	p, ok := v.Get(id)
-	if !ok {
-		return nil, review.ErrUnknownProposal
-	}
-	return review.PlanOf(p, dec)
-}
-
 // Decide creates dec as the decision of the round whose texts the window
 // showed (dec.Shown, which a decision that writes must name: when the view
 // holds newer texts it is refused as review.ChangedError and nothing is

@@ -28,7 +28,6 @@ type Member interface {
 	Get(id string) (review.Proposal, bool)
 	Preview(id string) (engine.Preview, bool)
 	Outcome(id string) (review.Outcome, bool)
-	Plan(id string, dec review.Decision) (map[string]string, error)
 	Decide(ctx context.Context, id string, dec review.Decision) (review.Outcome, error)
 	ChangesetOf(id string) (review.Changeset, bool)
 	DecideChangeset(ctx context.Context, key string, dec review.ChangesetDecision) (review.ChangesetResult, error)
@@ -603,20 +602,6 @@ func (f *Fleet) Outcome(id string) (review.Outcome, bool) {
 	}
 	o, ok := m.Outcome(inner)
 	return f.outcome(s, o), ok
-}
-
-// Plan is the desk's Plan (worked out here, from the proposal in hand).
-func (f *Fleet) Plan(id string, dec review.Decision) (map[string]string, error) {
-	s, inner, ok := f.route(id)
-	if !ok {
-		return nil, review.ErrUnknownProposal
-	}
-	m, _ := f.member(s)
-	if m == nil {
-		return nil, review.ErrUnknownProposal
-	}
-	plan, err := m.Plan(inner, dec)
-	return plan, f.fix(s, err)
 }
 
 // Decide carries out dec on the desk that holds id, and nowhere else; a

@@ -322,15 +322,6 @@ func (d *Desk) Preview(id string) (engine.Preview, bool) {
 
 func endsLine(l string) bool { return len(l) > 0 && l[len(l)-1] == '\n' }
 
-// Plan is review.Desk.Plan, worked out here from the proposal in hand.
-func (d *Desk) Plan(id string, dec review.Decision) (map[string]string, error) {
-	p, ok := d.Get(id)
-	if !ok {
-		return nil, review.ErrUnknownProposal
-	}
-	return review.PlanOf(p, dec)
-}
-
 // Decide carries out dec on the desk: one call, answered with the outcome.
 func (d *Desk) Decide(ctx context.Context, id string, dec review.Decision) (review.Outcome, error) {
 	if dec.Rule != "" {
