@@ -36,9 +36,9 @@ func init() {
 				// the desk learns whether the approved text was written
 				// (hook_wrote.go).
 				{name: "PostToolUse", matcher: "Edit|MultiEdit|Write"},
-				{name: "PostToolUseFailure", matcher: "Edit|MultiEdit|Write"},
-				{name: "Stop"},
-				{name: "SessionEnd"},
+				{name: "PostToolUseFailure", matcher: "Edit|MultiEdit|Write", neverBlocks: true},
+				{name: "Stop", neverBlocks: true},
+				{name: "SessionEnd", neverBlocks: true},
 			})}, nil
 		},
 	})
@@ -57,8 +57,8 @@ func init() {
 			return []setupTarget{hookTarget(path, "gemini", cmd, []hookEvent{
 				{name: "BeforeTool", matcher: "replace|write_file", timeout: 600000},
 				{name: "AfterTool", matcher: "replace|write_file"},
-				{name: "AfterAgent"},
-				{name: "SessionEnd"},
+				{name: "AfterAgent", neverBlocks: true},
+				{name: "SessionEnd", neverBlocks: true},
 			})}, nil
 		},
 	})
@@ -146,6 +146,11 @@ var deskHookRE = regexp.MustCompile(`(^|[/\s'"])[^\s'"/]*deskctl[^\s'"/]*['"]?\s
 type hookEvent struct {
 	name, matcher string
 	timeout       int // in the agent's unit; 0 for none
+	// neverBlocks: an event whose hook reviews nothing (a tool's failure,
+	// a turn's or session's end), run without hookCommand's "|| exit 2":
+	// exit 2 at Stop or AfterAgent would make the agent carry on, again
+	// and again, where deskctl cannot run.
+	neverBlocks bool
 }
 
 // hookTarget is a JSON settings file with DiffDesk's command as the hook
@@ -157,6 +162,9 @@ func hookTarget(path, agent, command string, events []hookEvent) setupTarget {
 	want := map[string]any{}
 	for _, ev := range events {
 		h := map[string]any{"type": "command", "command": command}
+		if ev.neverBlocks {
+			h["command"] = strings.TrimSuffix(command, " || exit 2")
+		}
 		if ev.timeout > 0 {
 			h["timeout"] = ev.timeout
 		}
