@@ -76,22 +76,34 @@ func changeHash(del, ins []string) string {
 // none gives a. IDs are those of Hunks (they do not depend on context).
 func ApplyHunks(a, b string, accept func(id string) bool) string {
 	la, lb := splitLines(a), splitLines(b)
-	ops := DiffLines(la, lb)
-	hunks := Hunks(la, lb, ops, 0)
+	return ApplyChanges(la, lb, Hunks(la, lb, DiffLines(la, lb), 0), accept)
+}
+
+// ApplyChanges is ApplyHunks with the diff made already: hunks are those
+// of Hunks on lines a and b (any context).
+func ApplyChanges(a, b []string, hunks []Hunk, accept func(id string) bool) string {
 	var sb strings.Builder
-	sb.Grow(max(len(a), len(b)))
-	h := 0
-	for _, op := range ops {
-		lines := la[op.A0:op.A1]
-		if op.Kind != OpEqual {
-			if accept(hunks[h].ID) {
-				lines = lb[op.B0:op.B1]
-			}
-			h++
-		}
+	n := 0
+	for _, l := range a {
+		n += len(l)
+	}
+	sb.Grow(n)
+	at := 0
+	write := func(lines []string) {
 		for _, l := range lines {
 			sb.WriteString(l)
 		}
 	}
+	for _, h := range hunks {
+		c := h.Change
+		write(a[at:c.A0])
+		if accept(h.ID) {
+			write(b[c.B0:c.B1])
+		} else {
+			write(a[c.A0:c.A1])
+		}
+		at = c.A1
+	}
+	write(a[at:])
 	return sb.String()
 }

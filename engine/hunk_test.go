@@ -109,5 +109,17 @@ func FuzzApplyHunks(f *testing.F) {
 		if got := ApplyHunks(a, b, func(string) bool { return false }); got != a {
 			t.Fatalf("ApplyHunks(%q, %q, none) = %q", a, b, got)
 		}
+		// Every other hunk: the diff made already, with context, gives
+		// what ApplyHunks makes of the texts.
+		la, lb := SplitLines(a), SplitLines(b)
+		hs := Hunks(la, lb, DiffLines(la, lb), 3)
+		odd := map[string]bool{}
+		for k, h := range hs {
+			odd[h.ID] = k%2 == 1
+		}
+		accept := func(id string) bool { return odd[id] }
+		if got, want := ApplyChanges(la, lb, hs, accept), ApplyHunks(a, b, accept); got != want {
+			t.Fatalf("ApplyChanges(%q, %q, every other hunk) = %q; ApplyHunks gives %q", a, b, got, want)
+		}
 	})
 }

@@ -148,7 +148,12 @@ type ChangesetDecision struct {
 	// Comments maps a proposal's id to its Decision.Comments: the person's
 	// comments on its lines, each sent with that proposal's outcome only.
 	Comments map[string][]decision.Comment
-	By       string // who decides (Decision.By)
+	// Shown maps a proposal's id to the version of it the person had on
+	// screen (Decision.Shown). When Shown is given, an approval leaves out
+	// any proposal missing from it (it joined the changeset after it was
+	// shown) or changed since; nil: not checked.
+	Shown map[string]string
+	By    string // who decides (Decision.By)
 }
 
 // ChangesetResult is what a whole-changeset decision did: the outcome of
@@ -189,6 +194,10 @@ func (d *Desk) DecideChangeset(ctx context.Context, key string, dec ChangesetDec
 			continue
 		}
 		if dec.Verdict == decision.Approved {
+			if _, shown := dec.Shown[p.ID]; dec.Shown != nil && !shown {
+				res.Skipped = append(res.Skipped, ChangesetSkip{p.ID, "it joined the changeset after the changeset was shown; review it and decide it"})
+				continue
+			}
 			switch {
 			case p.State == StateStreaming:
 				res.Skipped = append(res.Skipped, ChangesetSkip{p.ID, "still streaming; approve it once it is complete"})
@@ -198,7 +207,7 @@ func (d *Desk) DecideChangeset(ctx context.Context, key string, dec ChangesetDec
 				continue
 			}
 		}
-		o, err := d.Decide(ctx, p.ID, Decision{Verdict: dec.Verdict, Feedback: dec.Feedback, Seen: dec.Seen[p.ID], SeenLines: dec.SeenLines[p.ID], Comments: dec.Comments[p.ID], By: dec.By})
+		o, err := d.Decide(ctx, p.ID, Decision{Verdict: dec.Verdict, Feedback: dec.Feedback, Seen: dec.Seen[p.ID], SeenLines: dec.SeenLines[p.ID], Comments: dec.Comments[p.ID], Shown: dec.Shown[p.ID], By: dec.By})
 		if err != nil {
 			res.Skipped = append(res.Skipped, ChangesetSkip{p.ID, err.Error()})
 			continue

@@ -132,7 +132,7 @@ func (d *Desk) storeChecks(e *entry, run *checkRun, ctx context.Context, i int, 
 		}
 	}
 	e.p.Files[i].Checks = Checks{Reports: reports}
-	d.emitLocked(Event{Kind: EventUpdated, ID: e.p.ID})
+	d.subs.Emit(Event{Kind: EventUpdated, ID: e.p.ID})
 }
 
 // stopChecksLocked cancels e's check under way, if any; the files it was

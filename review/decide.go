@@ -57,6 +57,11 @@ type Decision struct {
 	// content the person reviewed (in the base / disk / proposal view). The
 	// write goes ahead only while the disk still holds exactly that content.
 	Overwrite map[string]string
+	// Shown is the version (ShownVersion) of the proposal the person had
+	// on screen: a decision that writes is refused (ChangedError, nothing
+	// written) if the proposal holds other texts by now. "": not checked
+	// (a script deciding by id).
+	Shown string
 	// By names the person who decides, as "user@host": a reviewer on
 	// another machine names its own; "" is the user this desk runs as, on
 	// this host (the window beside it). The journal keeps it, and the
@@ -98,6 +103,7 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 			// as far as it had come (cutStream), whose lines the comments
 			// and the hunks seen are of.
 			p.Files[0].Proposed = pv.Text()
+			p.Files[0].keepDiff() // one diff for the comments and the hunks seen
 		}
 		cs, err := quoteComments(p, dec.Comments)
 		if err != nil {
@@ -212,6 +218,9 @@ func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 			}
 		}
 	}
+	if err := checkShown(e.p, dec); err != nil {
+		return nil, err
+	}
 	if dec.classified != nil {
 		if e.p.State != StatePending {
 			return nil, fmt.Errorf("review: proposal %s is %s since it was classified trivial; a person decides it", id, e.p.State)
@@ -254,7 +263,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 				return Outcome{}, err
 			}
 		}
-		if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, nil)); err != nil {
+		if err := d.recordDecision(ctx, p, dec, nil); err != nil {
 			return Outcome{}, err
 		}
 		o := Outcome{ID: p.ID, Status: decision.Rejected, Feedback: dec.Feedback, Comments: dec.Comments, Files: chosenUnwritten(p), Unfinished: p.Unfinished}
@@ -272,7 +281,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 			return Outcome{}, err
 		}
 	}
-	if _, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, plan)); err != nil {
+	if err := d.recordDecision(ctx, p, dec, plan); err != nil {
 		return Outcome{}, err
 	}
 	var cp int64
@@ -299,6 +308,19 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	}
 	d.addProblems(ctx, e, plan, o.Files)
 	return o, nil
+}
+
+// beforeDecisionRecorded, when set (tests), runs as a decision is about to
+// be journaled, with no lock of the desk or the journal held.
+var beforeDecisionRecorded func(id string)
+
+// recordDecision journals the decision on p.
+func (d *Desk) recordDecision(ctx context.Context, p Proposal, dec Decision, plan []fileWrite) error {
+	if beforeDecisionRecorded != nil {
+		beforeDecisionRecorded(p.ID)
+	}
+	_, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, plan))
+	return err
 }
 
 // decisionRecord is the journal's form of a decision.
@@ -438,36 +460,6 @@ func (w fileWrite) outcome(written bool) FileOutcome {
 	return fo
 }
 
-// Plan returns what each file of proposal id would be written as under
-// dec, before any formatter runs, by absolute path; a file the decision
-// deletes is absent. It decides nothing: the window shows it beside the
-// formatter's change once the decision is carried out.
-func (d *Desk) Plan(id string, dec Decision) (map[string]string, error) {
-	p, ok := d.Get(id)
-	if !ok {
-		return nil, ErrUnknownProposal
-	}
-	return PlanOf(p, dec)
-}
-
-// PlanOf is Desk.Plan for a proposal in hand (a window reviewing a desk on
-// another machine has the proposal, not the desk): what each file would be
-// written as under dec, by absolute path; a deleted file is absent. The
-// desk's size limit is checked when the decision is carried out.
-func PlanOf(p Proposal, dec Decision) (map[string]string, error) {
-	plan, err := planFiles(p, dec)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]string{}
-	for _, w := range plan {
-		if !w.Delete {
-			out[w.Path] = w.Approved
-		}
-	}
-	return out, nil
-}
-
 // plan works out the approved text of every file, within the size limit.
 func (d *Desk) plan(p Proposal, dec Decision) ([]fileWrite, error) {
 	plan, err := planFiles(p, dec)
@@ -588,7 +580,7 @@ func applyTicked(w *fileWrite, f File, ids []string) error {
 		}
 		return nil
 	}
-	w.Approved = engine.ApplyHunks(f.BaseText(), f.Proposed, func(id string) bool { return accepted[id] })
+	w.Approved = f.withHunks(func(id string) bool { return accepted[id] })
 	return nil
 }
 
@@ -658,12 +650,15 @@ func (d *Desk) checkDisk(p Proposal, dec Decision, plan []fileWrite) error {
 		if changed {
 			f.Disk, over = now, true
 		}
-		w, err := planFile(f, dec)
-		if err != nil {
-			return err
+		if planned := p.Files[i].Disk; f.Disk.Path != planned.Path || f.Disk.SHA256 != planned.SHA256 {
+			// Planned over another disk than the one there now.
+			w, err := planFile(f, dec)
+			if err != nil {
+				return err
+			}
+			plan[i] = w
 		}
-		w.now = now
-		plan[i] = w
+		plan[i].now = now
 	}
 	if len(stale) > 0 {
 		return &StaleError{ID: p.ID, Paths: stale}

@@ -4,9 +4,8 @@ import (
 	"context"
 	"path/filepath"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -14,30 +13,21 @@ import (
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
-// pausingContext stops the decision it is given the first time the desk
-// asks whether it is done (the journal's first query, inside carrying the
-// decision out), until the test releases it: a second decision can be
-// attempted while the first one is under way, every time.
-type pausingContext struct {
-	context.Context
-	once    sync.Once
-	reached chan struct{} // closed when the decision is paused
-	release chan struct{} // closed by the test to let it go on
-}
-
-func newPausingContext(ctx context.Context) *pausingContext {
-	return &pausingContext{Context: ctx, reached: make(chan struct{}), release: make(chan struct{})}
-}
-
-func (c *pausingContext) pause() {
-	c.once.Do(func() {
-		close(c.reached)
-		<-c.release
+// pauseFirstRecord stops the first decision on id as it is about to be
+// journaled, until the test closes release; decisions after it go on:
+// a second decision can be attempted while the first one is under way,
+// every time, with no lock of the desk or the journal held.
+func pauseFirstRecord(t *testing.T, id string) (reached, release chan struct{}) {
+	reached, release = make(chan struct{}), make(chan struct{})
+	var first atomic.Bool
+	review.BeforeDecisionRecorded(t, func(got string) {
+		if got == id && first.CompareAndSwap(false, true) {
+			close(reached)
+			<-release
+		}
 	})
+	return reached, release
 }
-
-func (c *pausingContext) Done() <-chan struct{} { c.pause(); return c.Context.Done() }
-func (c *pausingContext) Err() error            { c.pause(); return c.Context.Err() }
 
 // TestOneDecisionPerProposal: a second decision on a proposal whose first
 // is being carried out is refused, saying so; the first one's outcome is
@@ -66,30 +56,25 @@ func TestOneDecisionPerProposal(t *testing.T) {
 
 			base, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			ctx := newPausingContext(base)
+			reached, release := pauseFirstRecord(t, p.ID)
 			type result struct {
 				o   review.Outcome
 				err error
 			}
 			firstDone := make(chan result, 1)
 			go func() {
-				o, err := d.Decide(ctx, p.ID, tc.first)
+				o, err := d.Decide(base, p.ID, tc.first)
 				firstDone <- result{o, err}
 			}()
-			<-ctx.reached // the first decision is being carried out
+			<-reached // the first decision is being carried out
 
-			// Without the guard the second would wait on the journal the
-			// paused first holds: its deadline turns that into an error
-			// this test reports, instead of a hang.
-			ctx2, cancel2 := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel2()
-			o2, err2 := d.Decide(ctx2, p.ID, second)
+			o2, err2 := d.Decide(context.Background(), p.ID, second)
 			if err2 == nil {
 				// Let the first end without an outcome of its own (its
-				// journal query fails), so the test reports rather than
+				// journal write fails), so the test reports rather than
 				// the desk closing the outcome twice.
 				cancel()
-				close(ctx.release)
+				close(release)
 				<-firstDone
 				t.Fatalf("second decision (%s) while the first (%s) was under way succeeded: %+v; file = %q; want it refused",
 					second.Verdict, tc.first.Verdict, o2, reviewtest.ReadFile(t, path))
@@ -101,7 +86,7 @@ func TestOneDecisionPerProposal(t *testing.T) {
 				t.Errorf("file = %q while the first decision is paused before writing; want it untouched", got)
 			}
 
-			close(ctx.release)
+			close(release)
 			r := <-firstDone
 			if r.err != nil {
 				t.Fatalf("first decision (%s): %v", tc.first.Verdict, r.err)

@@ -66,8 +66,7 @@ type Desk struct {
 	mu      sync.Mutex
 	entries map[string]*entry
 	seq     int
-	subs    map[int]func(Event)
-	subSeq  int
+	subs    Subscribers
 	kept    keptList // decided proposals whose outcome was delivered, oldest first
 	closed  bool     // Close was called: no check starts
 	// attending counts the reviewers at the desk (Attend): while there is
@@ -120,7 +119,7 @@ func NewDesk(opts Options) (*Desk, error) {
 	}
 	d := &Desk{
 		ws: ws, journal: opts.Journal, unattended: opts.Unattended, now: opts.Now,
-		entries: map[string]*entry{}, subs: map[int]func(Event){},
+		entries:      map[string]*entry{},
 		kept:         keptList{maxBytes: keepDecidedBytes, maxCount: keepDecidedCount},
 		maxHeldBytes: cmp.Or(opts.MaxHeldBytes, DefaultMaxHeldBytes),
 		maxHeldCount: cmp.Or(opts.MaxHeldCount, DefaultMaxHeldCount),
@@ -378,7 +377,8 @@ func (d *Desk) proposed(f *File, res engine.Result) error {
 		}
 	}
 	f.Proposed, f.Matches, f.Incomplete, f.EditEOL = res.Content, res.Matches, res.Incomplete, res.EditEOL
-	f.Added, f.Removed = engine.CountLines(engine.Diff(f.BaseText(), res.Content))
+	f.keepDiff() // the file's one diff while its texts stay (File.Hunks)
+	f.Added, f.Removed = engine.CountLines(f.diff.ops)
 	return nil
 }
 
@@ -657,7 +657,7 @@ func (d *Desk) Feed(id, chunk string) error {
 	e.p.Files[0].Growing = pv.Growing
 	e.chunks = append(e.chunks, chunk)
 	e.streamed += int64(len(chunk))
-	d.emitLocked(Event{Kind: EventUpdated, ID: id})
+	d.subs.Emit(Event{Kind: EventUpdated, ID: id})
 	return nil
 }
 

@@ -1,5 +1,7 @@
 package review
 
+import "sync/atomic"
+
 // HeldBytes returns the bytes of text (payloads, file contents, outcomes)
 // the desk holds for all its proposals.
 func (d *Desk) HeldBytes() int64 {
@@ -36,6 +38,22 @@ func (d *Desk) ChecksEnded() <-chan struct{} {
 func AfterTrivialClassified(t interface{ Cleanup(func()) }, f func(d *Desk, id string)) {
 	afterTrivialClassified = f
 	t.Cleanup(func() { afterTrivialClassified = nil })
+}
+
+// BeforeDecisionRecorded runs f as each decision is about to be journaled
+// (on the deciding goroutine, no lock held), until the test ends.
+func BeforeDecisionRecorded(t interface{ Cleanup(func()) }, f func(id string)) {
+	beforeDecisionRecorded = f
+	t.Cleanup(func() { beforeDecisionRecorded = nil })
+}
+
+// CountDiffs returns a count of the diffs of a file's base and proposed
+// texts made from now until the test ends.
+func CountDiffs(t interface{ Cleanup(func()) }) *atomic.Int64 {
+	n := new(atomic.Int64)
+	diffCounted = func() { n.Add(1) }
+	t.Cleanup(func() { diffCounted = nil })
+	return n
 }
 
 // ChangeProposedText changes the proposed text of a file of proposal id,

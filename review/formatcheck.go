@@ -64,7 +64,7 @@ func (d *Desk) startFormatCheckLocked(e *entry) {
 		defer close(run.done)
 		defer cancel()
 		for _, j := range jobs {
-			hs := j.f.Hunks() // a diff: never under d.mu
+			hs := j.f.Hunks() // the file's diff (made again if its text changed): never under d.mu
 			if len(hs) == 0 || len(hs) > maxFormatHunks {
 				continue
 			}
@@ -88,7 +88,7 @@ func formattingOnly(ctx context.Context, rule config.FormatterRule, f File, hunk
 		return nil, false
 	}
 	undone := func(accept ...string) bool {
-		text := engine.ApplyHunks(base, f.Proposed, func(id string) bool { return slices.Contains(accept, id) })
+		text := f.withHunks(func(id string) bool { return slices.Contains(accept, id) })
 		got, err := formatter.Run(ctx, rule, f.Path, text)
 		return err == nil && got == want
 	}
@@ -125,7 +125,7 @@ func (d *Desk) storeFormatting(e *entry, run *checkRun, ctx context.Context, i i
 		return
 	}
 	e.p.Files[i].Formatting = ids
-	d.emitLocked(Event{Kind: EventUpdated, ID: e.p.ID})
+	d.subs.Emit(Event{Kind: EventUpdated, ID: e.p.ID})
 }
 
 // stopFormatCheckLocked cancels e's formatter run under way, if any.

@@ -699,7 +699,8 @@ func (m *deskModel) protocolDecide(id, verdict string, dec review.Decision) (rev
 		Outcome review.Outcome `json:"outcome"`
 	}
 	err := m.rev.Call(context.Background(), "decide", map[string]any{"id": id, "decision": verdict,
-		"edited": dec.Edited, "hunks": dec.Hunks, "overwrite": dec.Overwrite}, &res)
+		"edited": dec.Edited, "hunks": dec.Hunks, "overwrite": dec.Overwrite,
+		"finalContent": "all"}, &res) // the model checks every final text (deskrpc's TestOutcomeCarriesFinalTextOnlyWhereItDiffers: which are sent by default)
 	return res.Outcome, res.Text, err
 }
 

@@ -48,7 +48,8 @@ type FileOutcome struct {
 	DiskEdits       string        `json:"diskEdits,omitempty"`       // unified patch base → disk: a change someone else made to the file while the proposal waited, which the approval was made over; "" if none
 	UserEdits       string        `json:"userEdits,omitempty"`       // unified patch proposal (or, with DiskEdits, the proposal merged onto the disk) → approved text; "" if the person changed nothing
 	AutoFormatEdits string        `json:"autoFormatEdits,omitempty"` // unified patch approved → final text (formatter, or an editor's format-on-save)
-	FinalContent    string        `json:"finalContent"`              // the file's content now
+	FinalContent    string        `json:"finalContent,omitempty"`    // the file's content now; absent on the wire with FinalAsProposed, else absent only when ""
+	FinalAsProposed bool          `json:"finalAsProposed,omitempty"` // FinalContent was left out: it is exactly what the agent proposed (WithoutProposedFinal)
 	FinalSHA256     string        `json:"finalSha256"`               // hex SHA-256 of FinalContent
 	Hunks           []HunkVerdict `json:"hunks,omitempty"`           // per-hunk decisions (decision.Partial)
 	FormatterError  string        `json:"formatterError,omitempty"`  // the formatter failed; the approved text was written unformatted
@@ -84,6 +85,42 @@ type FileOutcome struct {
 // formatter touched it.
 func (f FileOutcome) AsProposed() bool {
 	return f.DiskEdits == "" && f.UserEdits == "" && f.AutoFormatEdits == ""
+}
+
+// FinalChanged reports whether f's final text is not simply what the
+// agent proposed, so that the agent needs the text itself: someone else's
+// change on disk, the person's edit, the formatter, hunks the person left
+// out, a loose match or an edit cut short, a byte order mark or line
+// endings other than the agent's. A file not written as an approval (a
+// rejection, a failure) has no final text to speak of: false.
+func (o Outcome) FinalChanged(f FileOutcome) bool {
+	if !o.Status.Wrote() || f.Deleted {
+		return false
+	}
+	acc, all := accepted(f)
+	return !f.AsProposed() || o.Status == decision.Partial && acc < all || len(f.Matches) > 0 ||
+		f.Incomplete != nil || f.BOM != "" || f.LineEndings != nil || f.EditLineEndings != ""
+}
+
+// WithoutProposedFinal returns o with the final text left out of each
+// file that holds exactly what the agent proposed (FinalChanged false, and
+// same reports true for the text): FinalAsProposed set, FinalContent "".
+// same is the caller's own check of the text against the proposal (nil:
+// none). A protocol answer sends only the final texts the agent lacks
+// (docs/protocol.md, "finalContent"); o itself is not changed.
+func (o Outcome) WithoutProposedFinal(same func(f FileOutcome) bool) Outcome {
+	if !o.Status.Wrote() {
+		return o
+	}
+	files := make([]FileOutcome, len(o.Files))
+	for i, f := range o.Files {
+		if !f.Deleted && f.FinalContent != "" && !o.FinalChanged(f) && (same == nil || same(f)) {
+			f.FinalContent, f.FinalAsProposed = "", true
+		}
+		files[i] = f
+	}
+	o.Files = files
+	return o
 }
 
 // EndingsChange is a change of a file's line endings by the decision:

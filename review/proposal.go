@@ -1,6 +1,7 @@
 package review
 
 import (
+	"slices"
 	"time"
 	"unsafe"
 
@@ -120,6 +121,8 @@ type File struct {
 	// proposal waits (formatcheck.go); nil until then, or with no
 	// formatter.
 	Formatting []string
+
+	diff *lineDiff // the diff of Base and Proposed, kept (keepDiff)
 }
 
 // Stale reports whether the file was found changed on disk while the
@@ -149,10 +152,49 @@ func (f File) Loose() []engine.Match {
 func (f File) Unsure() bool { return f.Incomplete != nil || len(f.Loose()) > 0 }
 
 // Hunks are the file's proposed changes as a partial decision names them
-// (Decision.Hunks holds their ids).
-func (f File) Hunks() []engine.Hunk {
-	a, b := engine.SplitLines(f.BaseText()), engine.SplitLines(f.Proposed)
-	return engine.Hunks(a, b, engine.DiffLines(a, b), hunkContext)
+// (Decision.Hunks holds their ids). The diff is the one the desk made when
+// the text was proposed, while the file holds the texts it was made of.
+func (f File) Hunks() []engine.Hunk { return slices.Clone(f.lineDiff().hunks) }
+
+// lineDiff is the file's diff, base to proposed: the one kept on the file
+// while its texts are those it was made of, else made now.
+func (f File) lineDiff() *lineDiff {
+	if d := f.diff; d != nil && d.base == f.BaseText() && d.proposed == f.Proposed {
+		return d
+	}
+	return diffFile(f.BaseText(), f.Proposed)
+}
+
+// keepDiff makes f's diff and keeps it on f (and every copy made after).
+func (f *File) keepDiff() { f.diff = diffFile(f.BaseText(), f.Proposed) }
+
+// lineDiff is a file's line diff, base to proposed, and the texts it was
+// made of: a file's copies share it, and one whose texts have changed
+// since (a text cut short, a new stream version, a place chosen) does not
+// use it.
+type lineDiff struct {
+	base, proposed string
+	ops            []engine.Op
+	hunks          []engine.Hunk
+}
+
+// diffCounted, when set (tests), is called for each diff of a file's base
+// and proposed texts.
+var diffCounted func()
+
+func diffFile(base, proposed string) *lineDiff {
+	if diffCounted != nil {
+		diffCounted()
+	}
+	a, b := engine.SplitLines(base), engine.SplitLines(proposed)
+	ops := engine.DiffLines(a, b)
+	return &lineDiff{base: base, proposed: proposed, ops: ops, hunks: engine.Hunks(a, b, ops, hunkContext)}
+}
+
+// withHunks is the base with only the hunks accept approves applied
+// (engine.ApplyHunks, from the file's diff).
+func (f File) withHunks(accept func(id string) bool) string {
+	return engine.ApplyChanges(engine.SplitLines(f.BaseText()), engine.SplitLines(f.Proposed), f.lineDiff().hunks, accept)
 }
 
 // hunkContext is how many unchanged lines join two changes into one hunk.

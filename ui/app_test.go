@@ -183,8 +183,8 @@ func TestEndToEndRejectWithReason(t *testing.T) {
 	e.write("app.go", "package app\n")
 	_, ch := e.proposeOverSocket(engine.FormatWrite, "app.go", "package application\n")
 	test.Tap(e.win.detail.bar.reject)
-	test.Type(e.win.detail.rejectEntry, "keep the package name")
-	test.Tap(e.win.detail.rejectConfirm)
+	test.Type(e.win.detail.rejectBox.entry, "keep the package name")
+	test.Tap(e.win.detail.rejectBox.button)
 	r := e.answer(ch)
 	if r.res.Outcome.Status != decision.Rejected || r.res.Outcome.Feedback != "keep the package name" {
 		t.Errorf("agent told %s, feedback %q", r.res.Outcome.Status, r.res.Outcome.Feedback)
@@ -266,7 +266,7 @@ func TestEndToEndStreamGrowsThenApproves(t *testing.T) {
 	}()
 	e.until("the stream ends", func() bool { return e.win.detail.p.State == review.StatePending })
 	test.Tap(e.win.detail.bar.approve)
-	if d := e.win.detail.unseenDialog; d != nil {
+	if d := e.win.detail.onScreen.dialog; d != nil {
 		d.Confirm() // 200 new lines, one screen of them shown: approve anyway
 	}
 	r := e.answer(ch)
@@ -283,7 +283,7 @@ func TestEndToEndExternalEditor(t *testing.T) {
 	e.win.detail.w.opts.Editor = []string{"sh", "-c", `printf '# Notes\n\ndraft\n' > "$1"; printf '# Notes\n\nfinal\n' > "$1"`, "editor"}
 	test.Tap(e.win.detail.bar.external)
 	e.until("the editor's text is taken", func() bool {
-		return e.win.detail.ext == nil && e.win.detail.edited[e.win.detail.curPath()] == "# Notes\n\nfinal\n"
+		return e.win.detail.edit.ext == nil && e.win.detail.edited[e.win.detail.curPath()] == "# Notes\n\nfinal\n"
 	})
 	if filepath.Ext(e.win.detail.curPath()) != ".md" {
 		t.Errorf("edited file %s", e.win.detail.curPath())

@@ -5,11 +5,6 @@ import (
 	"errors"
 	"strings"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
-
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/memory"
@@ -19,16 +14,15 @@ import (
 // The decisions of the shown proposal: approve (as proposed, edited, the
 // merge, the ticked hunks), reject, dismiss, and what follows them.
 
-// setStatus shows a line under the decision bar (an error in red).
-func (d *detail) setStatus(s string, isErr bool) { d.line.setStatus(s, isErr) }
-
 // Approve writes the proposal as the screen shows it (a): as it is; with
 // hunks unticked in the gutter, only the ticked ones; on a stale proposal,
 // the merge; while editing, the edited text.
 func (d *detail) Approve() {
 	switch {
 	case !d.canDecide():
-		d.whyNoApprove() // approvehint.go
+		if why := present.WhyNoApprove(d.p, d.outcome != nil); d.id != "" && !d.deciding && why != "" {
+			d.line.say(why) // a key that did nothing without a word looked like one the window had not got
+		}
 	case d.editing:
 		d.ApproveEdited()
 	case anyStale(d.p):
@@ -51,7 +45,7 @@ func (d *detail) ApproveEdited() {
 		return
 	}
 	d.saveFileState()
-	if len(d.rebaseEdits()) > 0 { // a save on disk meanwhile: the person sees the merge first
+	if len(d.edit.rebase()) > 0 { // a save on disk meanwhile: the person sees the merge first
 		d.render()
 		return
 	}
@@ -62,9 +56,9 @@ func (d *detail) ApproveEdited() {
 // the disk content the person saw; the write goes ahead only while the disk
 // still holds exactly that content.
 func (d *detail) ApproveMerged() {
-	if !d.canDecide() || d.conflicted() {
-		if d.conflicted() {
-			d.setStatus("The merge has conflicts: Edit to resolve them, or Reject.", true)
+	if !d.canDecide() || d.choices.conflicted(d.p) {
+		if d.choices.conflicted(d.p) {
+			d.line.setStatus("The merge has conflicts: Edit to resolve them, or Reject.", true)
 		}
 		return
 	}
@@ -82,7 +76,7 @@ func (d *detail) ApprovePartial() {
 		// Nothing ticked writes nothing: that is a rejection, and it is
 		// asked as one (it was recorded as a partial approval and the
 		// agent read "approved").
-		d.openRejectDialog(false, "No hunk is ticked, so nothing would be written. Reject "+fileNames(d.p)+"?")
+		d.rejectBox.show(false, "No hunk is ticked, so nothing would be written. Reject "+fileNames(d.p)+"?")
 		return
 	}
 	d.decide(dec)
@@ -93,56 +87,7 @@ func (d *detail) ShowReject() {
 	if d.id == "" || !d.p.State.Open() || d.deciding || d.outcome != nil {
 		return
 	}
-	d.openRejectDialog(false, "Reject "+fileNames(d.p)+"?")
-}
-
-// openRejectDialog opens the reject dialog asking question; whole rejects
-// every open proposal of the changeset (R) instead of the shown one.
-func (d *detail) openRejectDialog(whole bool, question string) {
-	d.rejectWhole = whole
-	var dlg dialog.Dialog
-	d.rejectEntry = newDialogEntry(true, func() { dlg.Hide() }, d.confirmReject)
-	d.rejectEntry.SetPlaceHolder(present.RejectPlaceholder(d.p))
-	d.rejectEntry.setDraft(d.draft("reject"))
-	d.rejectEntry.SetMinRowsVisible(3)
-	d.rejectConfirm = widget.NewButton("Reject (Ctrl+Enter)", d.confirmReject)
-	d.rejectConfirm.Importance = widget.DangerImportance
-	cancel := widget.NewButton("Cancel (Esc)", func() { dlg.Hide() })
-	body := container.NewBorder(widget.NewLabel(question), container.NewHBox(cancel, d.rejectConfirm), nil, nil, d.rejectEntry)
-	dlg = dialog.NewCustomWithoutButtons("Reject proposal", body, d.w.Win)
-	dlg.Resize(fyne.NewSize(520, 260))
-	d.rejectDialog = dlg
-	entry := d.rejectEntry
-	d.w.setCloser(dlg, func() {
-		if d.rejectDialog == dlg { // closed without rejecting: the reason stays a draft
-			again := "r"
-			if whole {
-				again = "R"
-			}
-			d.keepDraft("reject", entry.Text, again)
-		}
-		d.rejectDialog = nil
-	})
-	d.bindDialog()
-	dlg.Show()
-	d.w.Win.Canvas().Focus(d.rejectEntry)
-	d.showKeyboard()
-}
-
-// confirmReject closes the reject dialog and rejects with its reason.
-func (d *detail) confirmReject() {
-	if d.rejectDialog == nil {
-		return
-	}
-	dlg := d.rejectDialog
-	d.rejectDialog = nil
-	delete(d.drafts, d.draftKey("reject"))
-	dlg.Hide()
-	if d.rejectWhole {
-		d.decideChangeset(review.ChangesetDecision{Verdict: decision.Rejected, Feedback: strings.TrimSpace(d.rejectEntry.Text)})
-		return
-	}
-	d.Reject(d.rejectEntry.Text)
+	d.rejectBox.show(false, "Reject "+fileNames(d.p)+"?")
 }
 
 // Reject rejects the shown proposal with reason (may be "").
@@ -153,40 +98,6 @@ func (d *detail) Reject(reason string) {
 	d.decide(review.Decision{Verdict: decision.Rejected, Feedback: strings.TrimSpace(reason)})
 }
 
-// ToggleEdit makes the right side editable (e), or leaves edit mode.
-func (d *detail) ToggleEdit() {
-	if d.editing {
-		d.CancelEdit()
-		return
-	}
-	if at := d.clickedAt; at != nil {
-		if _, on := d.view.LineY(at[0]); on { // the line double-clicked, still on screen
-			d.startEdit(at[0], at[1])
-			return
-		}
-	}
-	d.startEdit(d.view.PlaceLine(), 0) // editplace.go
-}
-
-// discardEdit leaves edit mode and forgets the edits (CancelEdit, once
-// the person agreed).
-func (d *detail) discardEdit() {
-	if !d.editing || d.deciding {
-		return
-	}
-	a, y, placed := d.origPlace() // editplace.go: where the person was, not the top of the file
-	d.editing = false
-	d.edited, d.editedOn = map[string]string{}, nil
-	d.closeExternal()
-	d.shownKey = ""
-	d.render()
-	if placed {
-		d.showOrigPlace(a, y)
-		d.updateCounter() // the change at the place is the current one again
-	}
-	d.w.Win.Canvas().Unfocus() // the keys act on the window again
-}
-
 // Dismiss removes a failed or decided proposal from the queue.
 func (d *detail) Dismiss() {
 	if d.id == "" || d.p.State.Open() && d.outcome == nil {
@@ -195,11 +106,11 @@ func (d *detail) Dismiss() {
 	id := d.id
 	if d.p.State == review.StateHeld {
 		if d.shownAt.Add(d.w.opts.ArmDelay).After(d.w.now()) {
-			d.setStatus("This proposal has just appeared: look at it, then decide.", false)
+			d.line.setStatus("This proposal has just appeared: look at it, then decide.", false)
 			return // a click meant for the proposal shown before
 		}
 		d.pick.dismiss(id) // the agent gets its failure (pick.go); the desk forgets it once delivered
-		d.setStatus(fileNames(d.p)+": dismissed; the agent is told its edit did not apply. Nothing was written.", false)
+		d.line.setStatus(fileNames(d.p)+": dismissed; the agent is told its edit did not apply. Nothing was written.", false)
 	} else {
 		d.w.desk.Forget(id)
 	}
@@ -216,39 +127,33 @@ func (d *detail) decide(dec review.Decision) {
 	if wait := d.shownAt.Add(d.w.opts.ArmDelay).Sub(d.w.now()); wait > 0 {
 		// A click or key meant for the proposal shown before (the second
 		// click of a double-click on Dismiss, a repeated a) lands here.
-		d.setStatus("This proposal has just appeared: look at it, then decide.", false)
+		d.line.setStatus("This proposal has just appeared: look at it, then decide.", false)
 		return
 	}
-	if dec.Verdict.Wrote() && !d.confirmProtected(func() { d.decide(dec) }) {
+	if dec.Verdict.Wrote() && !d.protect.confirm(func() { d.decide(dec) }) {
 		return
 	}
-	if dec.Verdict.Wrote() && !d.confirmUnseen(dec) {
+	if dec.Verdict.Wrote() && !d.onScreen.confirm(dec) {
 		return
 	}
-	if dec.Verdict == decision.ApprovedEdited && !d.confirmOwnEdit(dec) {
+	if dec.Verdict == decision.ApprovedEdited && !d.edit.confirmOwnEdit(dec) {
 		return
 	}
 	id := d.id
 	dec.Comments = d.comments.of(id)
-	dec.Seen, dec.SeenLines = d.seenForDecision(), d.seenLinesForDecision()
+	dec.Seen, dec.SeenLines = d.onScreen.forDecision(), d.onScreen.linesForDecision()
+	dec.Shown = review.ShownVersion(d.p) // the texts on screen: refused if the proposal has others by now
 	d.deciding = true
 	d.w.autoPicked = false // the person acted on it: keep it shown
-	// What each file is written as before formatting, to show the
-	// formatter's change beside it; a plan the desk refuses is refused
-	// again, and said, by Decide.
-	d.approved, _ = d.w.desk.Plan(id, dec)
-	d.setStatus("Writing…", false)
+	d.line.setStatus("Writing…", false)
 	if dec.Verdict == decision.Rejected {
-		d.setStatus("Rejecting…", false)
+		d.line.setStatus("Rejecting…", false)
 	}
 	d.updateBar()
-	d.w.decisions.Add(1)
-	// The goroutine ends when the desk has carried out the decision.
-	go func() {
-		defer d.w.decisions.Done()
+	d.w.background(func() func() {
 		o, err := d.w.desk.Decide(context.Background(), id, dec)
-		d.w.do(func() { d.decided(id, o, err) })
-	}()
+		return func() { d.decided(id, o, err) }
+	})
 }
 
 // decided shows the result of a decision.
@@ -265,9 +170,9 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 	if err != nil {
 		var se *review.StaleError
 		if errors.As(err, &se) {
-			d.setStatus("Not written: the file changed on disk. Review base / disk / proposal and decide again.", true)
+			d.line.setStatus("Not written: the file changed on disk. Review base / disk / proposal and decide again.", true)
 		} else {
-			d.setStatus("Not written: "+err.Error(), true)
+			d.line.setStatus("Not written: "+err.Error(), true)
 		}
 		if p, ok := d.w.desk.Get(id); ok {
 			d.p = p
@@ -279,16 +184,16 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 	}
 	d.outcome = &o
 	d.comments.sent(id)
-	d.dropDrafts(id)
+	d.drafts.dropProposal(id)
 	if d.editing {
 		d.editing = false
 		d.w.Win.Canvas().Unfocus() // the keys act on the window again
 	}
-	d.closeExternal()
+	d.edit.closeExternal()
 	if p, ok := d.w.desk.Get(id); ok {
 		d.p = p
 	}
-	d.setStatus(present.Outcome(d.p, o), false)
+	d.line.setStatus(present.Outcome(d.p, o), false)
 	d.shownKey = ""
 	d.render()
 	d.w.refreshQueue() // on to the next proposal waiting, if there is one

@@ -199,7 +199,7 @@ func (t *changesetTree) goTo(i int, last bool) {
 	if f.Proposal != d.id {
 		d.w.Select(f.Proposal)
 		if d.id != f.Proposal {
-			d.say("That proposal is no longer at the desk.")
+			d.line.say("That proposal is no longer at the desk.")
 			return
 		}
 	}
@@ -226,9 +226,9 @@ func (t *changesetTree) step(dir int, last bool) bool {
 	i := t.current() + dir
 	switch {
 	case i < 0:
-		t.d.say("This is the first file of the changeset.")
+		t.d.line.say("This is the first file of the changeset.")
 	case i >= len(t.cs.Files):
-		t.d.say("This is the last file of the changeset.")
+		t.d.line.say("This is the last file of the changeset.")
 	default:
 		t.goTo(i, last)
 	}
@@ -317,17 +317,17 @@ func (d *detail) ApproveChangeset() {
 	case d.id == "" || d.deciding:
 		return
 	case len(open) == 0:
-		d.say("Nothing in this changeset waits for a decision.")
+		d.line.say("Nothing in this changeset waits for a decision.")
 		return
 	case len(open) == 1 && open[0].ID == d.id:
 		d.Approve() // just the shown one: as a does, ticks and edits included
 		return
 	case d.canDecide() && (d.editing || len(d.edited) > 0 || d.someRejected()):
 		// Approving all as proposed would drop what the person did here.
-		d.say("You edited this proposal or unticked hunks: approve it with a first, then A approves the rest as proposed.")
+		d.line.say("You edited this proposal or unticked hunks: approve it with a first, then A approves the rest as proposed.")
 		return
-	case d.keptChoiceIn(open) != "": // keepchoices.go
-		d.say("You edited or unticked hunks of " + d.keptChoiceIn(open) + ": approve it with a first, then A approves the rest as proposed.")
+	case d.kept.choiceIn(open, d.id, t.fileHunks) != "": // keepchoices.go
+		d.line.say("You edited or unticked hunks of " + d.kept.choiceIn(open, d.id, t.fileHunks) + ": approve it with a first, then A approves the rest as proposed.")
 		return
 	}
 	files := 0
@@ -336,7 +336,7 @@ func (d *detail) ApproveChangeset() {
 	}
 	msg := fmt.Sprintf("Approve all %d open proposals of this changeset (%d %s) as proposed?\nStale or streaming ones are left for you to decide.",
 		len(open), files, plural(files, "file", "files"))
-	if u, _ := d.changesetSeen(open); u.Unseen > 0 && d.askUnseen() {
+	if u, _ := d.onScreen.changeset(open); u.Unseen > 0 && d.bar.askUnseen.Checked {
 		msg += fmt.Sprintf("\n%d of %d %s %s never on screen (%s).", u.Unseen, u.Total, plural(u.Total, "hunk", "hunks"), plural(u.Unseen, "was", "were"), strings.Join(u.Files, "; "))
 	}
 	title := "Approve the whole changeset?"
@@ -354,7 +354,7 @@ func (d *detail) ApproveChangeset() {
 	t.confirm = func() {
 		t.confirm = nil
 		dlg.Hide()
-		d.decideChangeset(review.ChangesetDecision{Verdict: decision.Approved})
+		d.decideChangeset(review.ChangesetDecision{Verdict: decision.Approved, Shown: shownVersions(open)})
 	}
 	dlg = dialog.NewConfirm(title, msg, func(ok bool) {
 		if ok && t.confirm != nil {
@@ -363,9 +363,7 @@ func (d *detail) ApproveChangeset() {
 	}, d.w.Win)
 	dlg.SetConfirmText("Approve all (Enter)")
 	dlg.SetDismissText("Cancel (Esc)")
-	d.w.setCloser(dlg, func() { t.confirm = nil })
-	d.bindDialog()
-	dlg.Show()
+	d.openBound(dlg, nil, func() { t.confirm = nil })
 }
 
 // ShowRejectChangeset opens the reject dialog for every open proposal of
@@ -376,9 +374,9 @@ func (d *detail) ShowRejectChangeset() {
 	switch {
 	case d.id == "" || d.deciding:
 	case len(open) == 0:
-		d.say("Nothing in this changeset waits for a decision.")
+		d.line.say("Nothing in this changeset waits for a decision.")
 	default:
-		d.openRejectDialog(true, fmt.Sprintf("Reject all %d open %s of this changeset?", len(open), plural(len(open), "proposal", "proposals")))
+		d.rejectBox.show(true, fmt.Sprintf("Reject all %d open %s of this changeset?", len(open), plural(len(open), "proposal", "proposals")))
 	}
 }
 
@@ -386,14 +384,17 @@ func (d *detail) ShowRejectChangeset() {
 // goroutine; each proposal is decided on its own and its agent told.
 func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 	if wait := d.shownAt.Add(d.w.opts.ArmDelay).Sub(d.w.now()); wait > 0 {
-		d.setStatus("This proposal has just appeared: look at it, then decide.", false)
+		d.line.setStatus("This proposal has just appeared: look at it, then decide.", false)
 		return
 	}
 	key, id := d.tree.cs.Key, d.id
 	shownOpen := d.canDecide()
 	open := d.tree.openProposals()
-	_, dec.Seen = d.changesetSeen(open) // the journal keeps what was on screen
-	dec.SeenLines = d.changesetSeenLines(open)
+	if dec.Shown == nil {
+		dec.Shown = shownVersions(open)
+	}
+	_, dec.Seen = d.onScreen.changeset(open) // the journal keeps what was on screen
+	dec.SeenLines = d.onScreen.changesetLines(open)
 	// Each proposal's comments go with its own outcome.
 	for _, p := range open {
 		if cs := d.comments.of(p.ID); len(cs) > 0 {
@@ -408,13 +409,11 @@ func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 		d.updateBar()
 	}
 	d.w.autoPicked = false
-	d.setStatus("Deciding the changeset…", false)
-	d.w.decisions.Add(1)
-	go func() {
-		defer d.w.decisions.Done()
+	d.line.setStatus("Deciding the changeset…", false)
+	d.w.background(func() func() {
 		res, err := d.w.desk.DecideChangeset(context.Background(), key, dec)
-		d.w.do(func() { d.changesetDecided(id, shownOpen, res, err) })
-	}()
+		return func() { d.changesetDecided(id, shownOpen, res, err) }
+	})
 }
 
 // changesetDecided shows what a whole-changeset decision did.
@@ -442,7 +441,7 @@ func (d *detail) changesetDecided(id string, shownOpen bool, res review.Changese
 		}
 	}
 	if err != nil {
-		d.setStatus("The changeset was not decided: "+err.Error(), true)
+		d.line.setStatus("The changeset was not decided: "+err.Error(), true)
 		return
 	}
 	var b strings.Builder
@@ -458,32 +457,9 @@ func (d *detail) changesetDecided(id string, shownOpen bool, res review.Changese
 		}
 		b.WriteString("\nLeft open: " + name + " — " + s.Reason)
 	}
-	d.setStatus(b.String(), len(res.Skipped) > 0)
+	d.line.setStatus(b.String(), len(res.Skipped) > 0)
 	d.tree.refresh()
 	d.w.refreshQueue()
-}
-
-// ToggleFileHunks ticks every hunk of the shown file, or unticks them all
-// when all are ticked (H): a file left with none is not written.
-func (d *detail) ToggleFileHunks() {
-	hs := d.view.Hunks()
-	if !d.canDecide() || d.editing || anyStale(d.p) || len(hs) == 0 {
-		d.say("No hunks to tick here.")
-		return
-	}
-	all := len(d.view.AcceptedHunks()) == len(hs)
-	for _, h := range hs {
-		d.view.SetHunkAccepted(h.ID, !all)
-	}
-	d.accepted[d.curPath()] = d.view.AcceptedHunks()
-	d.tree.ticksChanged()
-	if all {
-		d.say(d.cur().Rel + ": every hunk unticked; approving leaves this file as it is.")
-	} else {
-		d.say(d.cur().Rel + ": every hunk ticked.")
-	}
-	d.updateBar()
-	d.updateCounter()
 }
 
 // protected reports whether the changeset's file f is protected.
@@ -555,4 +531,15 @@ func (r *treeRow) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimple
 func (r *treeRow) Tapped(*fyne.PointEvent) {
 	r.t.goTo(r.i, false)
 	r.t.d.w.keysBack()
+}
+
+// shownVersions maps each of the proposals the window shows to the
+// version of it shown (ChangesetDecision.Shown): one that joins the
+// changeset later, or changes, is not approved with the rest.
+func shownVersions(ps []review.Proposal) map[string]string {
+	m := make(map[string]string, len(ps))
+	for _, p := range ps {
+		m[p.ID] = review.ShownVersion(p)
+	}
+	return m
 }

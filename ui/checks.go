@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/checker"
@@ -17,45 +19,75 @@ import (
 // maxProblemLines caps the problems listed under the diff at once.
 const maxProblemLines = 4
 
-// updateChecks shows what the project's checkers found in the shown file
+// checksView is what the project's checkers found in the shown file,
+// drawn: the header's word, the view's line markers, the problems under
+// the diff; and the check of the person's edit in edit mode (recheck).
+type checksView struct {
+	deps     checksDeps
+	problems *widget.Label // under the view: the current hunk's problems
+	recheck  *editCheck    // the check of the person's edit of the shown file
+}
+
+// checksDeps is what the checks need of the pane.
+type checksDeps struct {
+	view *diffview.DiffView
+	head *header
+	// shown is the shown proposal and file while it waits for a decision
+	// (ok false otherwise: nothing to check).
+	shown func() (id string, f review.File, ok bool)
+	// edit is the shown file's edit: edit mode, and the person's text.
+	edit  func() (editing bool, text string, edited bool)
+	after func(time.Duration, func()) func() bool // a timer (WindowOptions.AfterFunc)
+	post  func(func())                            // back to the UI goroutine
+	check func(ctx context.Context, id, path, text string) ([]checker.Report, error)
+}
+
+func newChecksView(deps checksDeps) *checksView {
+	c := &checksView{deps: deps, problems: widget.NewLabel("")}
+	c.problems.Wrapping = fyne.TextWrapWord
+	c.problems.Importance = widget.DangerImportance
+	return c
+}
+
+// update shows what the project's checkers found in the shown file
 // while it waits: "checking…" or the count of new problems in the header,
 // a marker on each line that carries one, and under the diff the
 // problems of the hunk j and k went to and any checker that failed. In
 // edit mode they are the person's edit's, once checked (recheck).
-func (d *detail) updateChecks() {
-	if d.id == "" || d.outcome != nil || len(d.p.Files) == 0 || !d.p.State.Open() || d.p.State == review.StateStreaming {
-		d.stopEditCheck()
-		d.head.checks.Hide()
-		d.problems.Hide()
-		d.view.SetProblems(nil)
+func (c *checksView) update() {
+	id, f, ok := c.deps.shown()
+	if !ok {
+		c.stop()
+		c.deps.head.checks.Hide()
+		c.problems.Hide()
+		c.deps.view.SetProblems(nil)
 		return
 	}
-	f := d.cur()
-	_, edited := d.edited[f.Path]
+	_, _, edited := c.deps.edit()
 	where, marked, failure := "", !edited && !f.Stale(), "" // the right side is the proposal checked
-	if c := d.editCheckOf(f); c != nil {
-		f.Checks, where, marked = c.checks, " in your edit", true
-		if c.err != nil {
-			failure = "could not check your edit: " + c.err.Error()
+	if ec := c.of(id, f); ec != nil {
+		f.Checks, where, marked = ec.checks, " in your edit", true
+		if ec.err != nil {
+			failure = "could not check your edit: " + ec.err.Error()
 		}
 	}
 	word, tone := present.Checks(f.Checks, where)
-	d.head.setChecks(word, tone)
+	c.deps.head.setChecks(word, tone)
 	if marked {
-		d.view.SetProblems(problemMarks(f.Checks))
+		c.deps.view.SetProblems(problemMarks(f.Checks))
 	} else {
-		d.view.SetProblems(nil)
+		c.deps.view.SetProblems(nil)
 	}
 	var hunk *engine.Hunk
-	if k, hs := d.view.CurrentHunk(), d.view.Hunks(); marked && k >= 0 && k < len(hs) {
+	if k, hs := c.deps.view.CurrentHunk(), c.deps.view.Hunks(); marked && k >= 0 && k < len(hs) {
 		hunk = &hs[k]
 	}
 	text := problemLines(f, hunk)
 	if failure != "" {
 		text = strings.TrimPrefix(text+"\n"+failure, "\n")
 	}
-	d.problems.SetText(text)
-	vis(d.problems, text != "")
+	c.problems.SetText(text)
+	vis(c.problems, text != "")
 }
 
 // editCheckDelay is the pause in the person's typing after which their
@@ -73,95 +105,95 @@ type editCheck struct {
 	err      error              // why the desk could not check the text
 }
 
-// editCheckOf returns the check of the person's edit of f, the shown
+// of returns the check of the person's edit of f, the shown
 // file, starting one when the editor shows other text than the proposal
 // the desk checked (an edit kept from before, a stale file's merge); nil
 // outside edit mode, for a file no checker checks, and while the editor
 // still shows the proposal as it was checked.
-func (d *detail) editCheckOf(f review.File) *editCheck {
-	c := d.recheck
-	if c != nil && (!d.editing || c.id != d.id || c.path != f.Path) {
-		d.stopEditCheck()
-		c = nil
+func (c *checksView) of(id string, f review.File) *editCheck {
+	ec := c.recheck
+	editing, _, edited := c.deps.edit()
+	if ec != nil && (!editing || ec.id != id || ec.path != f.Path) {
+		c.stop()
+		ec = nil
 	}
-	_, edited := d.edited[f.Path]
-	if c == nil && d.editing && (edited || f.Stale()) && hasCheckers(f) {
-		c = d.waitEditCheck()
+	if ec == nil && editing && (edited || f.Stale()) && hasCheckers(f) {
+		ec = c.wait(id, f.Path)
 	}
-	return c
+	return ec
 }
 
 // hasCheckers reports whether the project's checkers check f: the desk
 // checks its proposal, or did.
 func hasCheckers(f review.File) bool { return f.Checks.Running || f.Checks.Reports != nil }
 
-// editChanged runs when the person changed the shown file in the editor:
+// changed runs when the person changed the shown file in the editor:
 // a check of the text before, under way or finished, no longer holds;
 // the new text is checked once typing pauses for editCheckDelay.
-func (d *detail) editChanged() {
-	d.stopEditCheck()
-	if hasCheckers(d.cur()) {
-		d.waitEditCheck()
+func (c *checksView) changed() {
+	c.stop()
+	if id, f, ok := c.deps.shown(); ok && hasCheckers(f) {
+		c.wait(id, f.Path)
 	}
-	d.updateChecks()
+	c.update()
 }
 
-// waitEditCheck starts the wait for a pause in typing, after which the
-// shown file's edit is checked; it says "checking…" meanwhile.
-func (d *detail) waitEditCheck() *editCheck {
-	c := &editCheck{id: d.id, path: d.curPath(), checks: review.Checks{Running: true}}
-	c.stop = d.w.opts.AfterFunc(editCheckDelay, func() { d.w.do(func() { d.runEditCheck(c) }) })
-	d.recheck = c
-	return c
+// wait starts the wait for a pause in typing, after which the edit of
+// file path of proposal id is checked; it says "checking…" meanwhile.
+func (c *checksView) wait(id, path string) *editCheck {
+	ec := &editCheck{id: id, path: path, checks: review.Checks{Running: true}}
+	ec.stop = c.deps.after(editCheckDelay, func() { c.deps.post(func() { c.run(ec) }) })
+	c.recheck = ec
+	return ec
 }
 
-// runEditCheck checks the editor's text off the UI goroutine, unless c
-// was stopped meanwhile.
-func (d *detail) runEditCheck(c *editCheck) {
-	if d.recheck != c || c.stop == nil {
+// run checks the editor's text off the UI goroutine, unless ec was
+// stopped meanwhile.
+func (c *checksView) run(ec *editCheck) {
+	if c.recheck != ec || ec.stop == nil {
 		return
 	}
-	c.stop = nil
-	c.text = d.view.EditedText()
+	ec.stop = nil
+	ec.text = c.deps.view.EditedText()
 	ctx, cancel := context.WithCancel(context.Background())
-	c.cancel = cancel
-	// Ends when CheckText returns: at once when stopEditCheck cancels it.
+	ec.cancel = cancel
+	// Ends when the check returns: at once when stop cancels it.
 	go func() {
-		reports, err := d.w.desk.CheckText(ctx, c.id, c.path, c.text)
-		d.w.do(func() { d.editChecked(c, reports, err) })
+		reports, err := c.deps.check(ctx, ec.id, ec.path, ec.text)
+		c.deps.post(func() { c.checked(ec, reports, err) })
 	}()
 }
 
-// editChecked shows the finished check c, unless a newer edit replaced
-// it; when the text changed since it started, without the view telling
-// yet, the check starts over.
-func (d *detail) editChecked(c *editCheck, reports []checker.Report, err error) {
-	if d.recheck != c {
+// checked shows the finished check ec, unless a newer edit replaced it;
+// when the text changed since it started, without the view telling yet,
+// the check starts over.
+func (c *checksView) checked(ec *editCheck, reports []checker.Report, err error) {
+	if c.recheck != ec {
 		return
 	}
-	c.cancel()
-	if d.view.EditedText() != c.text {
-		d.editChanged()
+	ec.cancel()
+	if c.deps.view.EditedText() != ec.text {
+		c.changed()
 		return
 	}
-	c.checks, c.err = review.Checks{Reports: reports}, err
-	d.updateChecks()
+	ec.checks, ec.err = review.Checks{Reports: reports}, err
+	c.update()
 }
 
-// stopEditCheck stops the check of the person's edit, waiting or under
-// way, and forgets its result.
-func (d *detail) stopEditCheck() {
-	c := d.recheck
-	if c == nil {
+// stop stops the check of the person's edit, waiting or under way, and
+// forgets its result.
+func (c *checksView) stop() {
+	ec := c.recheck
+	if ec == nil {
 		return
 	}
-	if c.stop != nil {
-		c.stop()
+	if ec.stop != nil {
+		ec.stop()
 	}
-	if c.cancel != nil {
-		c.cancel()
+	if ec.cancel != nil {
+		ec.cancel()
 	}
-	d.recheck = nil
+	c.recheck = nil
 }
 
 // problemMarks are the view's markers: the file's own problems by

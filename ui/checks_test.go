@@ -44,7 +44,7 @@ func TestWindowShowsNewProblems(t *testing.T) {
 	}
 	// Editing starts from the text checked: its marker stays until the
 	// person changes the text (TestWindowChecksTheEdit).
-	d.ToggleEdit()
+	d.edit.toggle()
 	h.settle()
 	if _, ok := h.win.View().Problem(3); !ok || h.Checks() != "1 new problem" {
 		t.Errorf("in edit mode, before any change: marker on line 4 %v, header %q; want the proposal's", ok, h.Checks())
@@ -64,7 +64,7 @@ func editedProposal(t *testing.T) (*harness, *diffview.Editor) {
 	p := h.propose("claude-code", "s", engine.FormatWrite, "a.go", "package a\n\nfunc A() {\n\treturn\n}\n")
 	d := h.win.detail
 	h.until("the proposal's check is shown", func() bool { return h.Shown() == p.ID && h.Checks() == "no new problems" })
-	d.ToggleEdit()
+	d.edit.toggle()
 	h.settle()
 	ed := h.win.View().Editor()
 	if ed == nil {
@@ -105,7 +105,7 @@ func TestWindowChecksTheEdit(t *testing.T) {
 	}
 	h.advance(599 * time.Millisecond)
 	h.settle()
-	if d.recheck == nil || d.recheck.cancel != nil {
+	if d.checks.recheck == nil || d.checks.recheck.cancel != nil {
 		t.Fatal("the edit was checked before typing paused for 600 ms")
 	}
 	h.advance(time.Millisecond)
@@ -139,19 +139,19 @@ func TestWindowDropsACheckOfOldText(t *testing.T) {
 	h.typed(ed, " 08")
 	h.advance(600 * time.Millisecond)
 	h.settle() // the check starts
-	first := d.recheck
+	first := d.checks.recheck
 	if first == nil || first.cancel == nil {
 		t.Fatal("the edit's check did not start after the pause")
 	}
 	test.Type(ed, "9") // not yet re-diffed: the window is not told
-	h.until("the first check ends", func() bool { return d.recheck != first })
+	h.until("the first check ends", func() bool { return d.checks.recheck != first })
 	if _, ok := v.Problem(3); ok || h.Checks() != "checking…" {
 		t.Errorf("a check of text since changed was shown: marker %v, header %q", ok, h.Checks())
 	}
 	h.advance(600 * time.Millisecond)
 	h.until("the text's check is shown", func() bool { return h.Checks() == "1 new problem in your edit" })
-	if d.recheck.text != ed.Text() {
-		t.Errorf("the check shown is of %q; want the editor's %q", d.recheck.text, ed.Text())
+	if d.checks.recheck.text != ed.Text() {
+		t.Errorf("the check shown is of %q; want the editor's %q", d.checks.recheck.text, ed.Text())
 	}
 }
 
@@ -163,15 +163,15 @@ func TestLeavingEditModeStopsTheEditsCheck(t *testing.T) {
 	h.typed(ed, " 08")
 	h.advance(600 * time.Millisecond)
 	h.settle()
-	c := d.recheck
+	c := d.checks.recheck
 	if c == nil || c.cancel == nil {
 		t.Fatal("the edit's check did not start after the pause")
 	}
-	d.CancelEdit()
-	d.discardDialog.Confirm() // the person changed the text: Cancel edit asks first
+	d.edit.cancel()
+	d.edit.discardDialog.Confirm() // the person changed the text: Cancel edit asks first
 	h.settle()
-	if d.recheck != nil || h.Checks() != "no new problems" {
-		t.Errorf("after Cancel edit: check %v, header %q; want none, the proposal's", d.recheck, h.Checks())
+	if d.checks.recheck != nil || h.Checks() != "no new problems" {
+		t.Errorf("after Cancel edit: check %v, header %q; want none, the proposal's", d.checks.recheck, h.Checks())
 	}
 	h.advance(time.Hour)
 	h.settle()

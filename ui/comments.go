@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
 
@@ -189,6 +191,28 @@ func (c *comments) show() {
 		c.deps.keepDraft(text.Text) // Esc or Cancel: the comment stays a draft
 		c.dialog, c.save, c.text, c.lines, c.hint = nil, nil, nil, nil, nil
 	})
+}
+
+// commentPlace is where a new comment starts in v, showing the base
+// against the proposal: the lines of the change j/k went to (its old lines
+// for a deletion) while it is on screen, from the first of them on screen;
+// else the first line of the proposal on screen alone (c on a long file
+// scrolled down quoted line 1). ok is false when v shows no line.
+func commentPlace(v *diffview.DiffView) (side decision.Side, line, end int, ok bool) {
+	// The first line on screen: a row cut off by less than a pixel counts.
+	top := sort.Search(v.Lines(), func(i int) bool { y, _ := v.LineY(i); return y >= -1 })
+	if hs, k := v.Hunks(), v.CurrentHunk(); k >= 0 && k < len(hs) && v.CurrentOnScreen() {
+		ch := hs[k].Change
+		if ch.B1 == ch.B0 {
+			return decision.SideOld, ch.A0 + 1, min(ch.A1, ch.A0+review.MaxCommentLines), true
+		}
+		from := max(ch.B0, min(top, ch.B1-1)) // its start may have scrolled off the top
+		return decision.SideNew, from + 1, min(ch.B1, from+review.MaxCommentLines), true
+	}
+	if top >= v.Lines() {
+		return decision.SideNew, 0, 0, false
+	}
+	return decision.SideNew, top + 1, top + 1, true
 }
 
 // parseLines reads "12" or "12-14" (an en dash too) as 1-based lines.

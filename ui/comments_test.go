@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,5 +86,51 @@ func TestCommentDialogChecksItsLines(t *testing.T) {
 	c.DeleteAll()
 	if len(c.Kept(p.ID)) != 0 || c.Listed() != "" {
 		t.Errorf("Delete left %+v", c.Kept(p.ID))
+	}
+}
+
+// TestCommentStartsAtTheFirstLineOnScreen: c on a long file scrolled down
+// (Page Down) comments on the first line on screen, not line 1 (issue
+// 25 b): within a change shown from its start, the change as before; past
+// every change, the one line.
+func TestCommentStartsAtTheFirstLineOnScreen(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 400; i++ {
+		fmt.Fprintf(&b, "line %d\n", i)
+	}
+	long := b.String()
+	for _, tc := range []struct {
+		name, base, proposal string
+		spans                bool // the comment spans the rest of the change
+	}{
+		{"a new file", "", long, true},
+		{"changes at both ends", long, strings.Replace(strings.Replace(long, "line 2\n", "LINE 2\n", 1), "line 399\n", "LINE 399\n", 1), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			if tc.base != "" {
+				h.write("long.txt", tc.base)
+			}
+			h.propose("agent", "s", engine.FormatWrite, "long.txt", tc.proposal)
+			c := h.Comments()
+			h.press('z') // unfolded: the unchanged lines scroll by
+			h.pressKey(fyne.KeyPageDown)
+			h.pressKey(fyne.KeyPageDown)
+			h.settle()
+			h.press('c')
+			if !c.Open() {
+				t.Fatal("c opened no comment dialog")
+			}
+			from, to, err := parseLines(c.Lines())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if top := h.Diff().FirstLineOnScreen(); top <= 1 || from != top {
+				t.Fatalf("scrolled down, c comments on lines %q; want them to start at line %d, the first on screen", c.Lines(), top)
+			}
+			if spans := to > from; spans != tc.spans {
+				t.Errorf("lines %q: spanning the change %v, want %v", c.Lines(), spans, tc.spans)
+			}
+		})
 	}
 }

@@ -25,29 +25,31 @@ type detail struct {
 
 	// The proposal shown, what the person did to it, and what they left on
 	// the proposals shown before.
-	shown                   // which proposal, what the view shows of it, its outcome
-	choices                 // ticks, edits, file shown (choices.go)
-	seenState               // what was on screen (seen.go)
-	leftBehind              // choices and drafts of the proposals left undecided
-	trivial     trivialJobs // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
-	editSession             // the edit under way: its check, an external editor, a double click
+	shown                // which proposal, what the view shows of it, its outcome
+	choices              // ticks, edits, file shown (choices.go)
+	kept    keptChoices  // the choices of the proposals left undecided (keepchoices.go)
+	trivial *trivialJobs // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
 
 	// The pane's parts, each owning its widgets.
 	head       *header        // title, state, the checkers' word, intent, note (header.go)
 	files      *choice        // the files of a multi-file proposal outside a changeset
+	nav        *navigator     // j/k and the other keys that move through it or tick its hunks (navigate.go)
 	tree       *changesetTree // the shown proposal's changeset (changeset.go)
 	loose      *looseCard     // the loose match that placed the current hunk (loose.go)
 	stale      *staleView     // which two of base / disk / proposal a stale file shows (staleview.go)
 	centerPane                // the view (view), a failed edit's text, or the empty queue's hint
 	pick       *picker        // where a failed or loose block goes, as the person picks it (pick.go)
-	problems   *widget.Label  // under the view: the current hunk's problems (checks.go)
+	checks     *checksView    // what the checkers found, and the check of the person's edit (checks.go)
+	edit       *editSession   // the edit under way: entering and leaving it, an external editor, a double click (editplace.go)
 	comments   *comments      // the person's line comments, sent with the decision (comments.go)
+	drafts     *drafts        // reasons and comments typed and not yet sent (drafts.go)
+	rejectBox  *rejectBox     // the reason for a rejection (reject.go)
+	protect    *protectedAsk  // the question before approving a protected file (protected.go)
+	onScreen   *onScreen      // what was on screen, and the question before approving the rest (seen.go)
 	inter      *interdiffView // this proposal vs the session's previous one of the file (interdiff.go)
 	bar        *decisionBar   // the decisions (bar.go)
 	line       *statusLine    // message, counter, keyboard and status under the bar (statusline.go)
 	content    fyne.CanvasObject
-
-	asks // the questions open about the shown proposal (dialogbind.go)
 }
 
 // shown is the proposal the pane shows and what became of it.
@@ -59,35 +61,6 @@ type shown struct {
 	shownKey string    // what the view shows, so that render rebuilds it only when that changes
 	deciding bool
 	outcome  *review.Outcome
-	approved map[string]string // path → the text sent for writing, to show what the formatter changed
-}
-
-// seenState is what the person had on screen: the shown proposal's files
-// (seen; unseenOK: they chose to approve the others unopened) and, per
-// proposal shown before, its hunks (path → ids), for a whole-changeset
-// approval (seen.go).
-type seenState struct {
-	seen       map[string]bool
-	unseenOK   bool
-	seenBefore map[string]map[string]map[string]bool
-	// linesBefore keeps, per proposal shown before, the hunks shown only
-	// in part: path → id → changed lines on screen (seen.go).
-	linesBefore map[string]map[string]map[string]int
-}
-
-// leftBehind is what stays of the proposals left undecided while another
-// shows.
-type leftBehind struct {
-	kept   map[string]choices // their ticks and edits (keepchoices.go)
-	drafts map[string]string  // reasons and comments typed and not yet sent (drafts.go)
-}
-
-// editSession is the edit under way and what leads to one.
-type editSession struct {
-	recheck   *editCheck    // the check of the person's edit of the shown file (checks.go)
-	ext       *externalEdit // an external editor's file, reloaded live (decision_external.go)
-	ownEditOK string        // the few characters' edit the person confirmed (ownedit.go: editKey)
-	clickedAt *[2]int       // the line and column double-clicked, where e puts the cursor
 }
 
 // centerPane is what shows in the diff's place: the view, a failed edit's
@@ -101,21 +74,19 @@ type centerPane struct {
 }
 
 func newDetail(w *Window) *detail {
-	d := &detail{w: w, centerPane: centerPane{view: diffview.NewDiffView()}, seenState: seenState{seenBefore: map[string]map[string]map[string]bool{}}, leftBehind: leftBehind{drafts: map[string]string{}}}
+	d := &detail{w: w, centerPane: centerPane{view: diffview.NewDiffView()}, kept: keptChoices{}}
+	d.line = newStatusLine()
+	d.drafts = newDrafts(d.line.say)
 	// In a short window the note over the view scrolls past one line,
 	// leaving the rows to the diff (FYNE_SCALE=1.5: 700 px high gave the
 	// diff about 4 rows); a tall one shows it whole.
 	oneLine := widget.NewLabel("").MinSize().Height
 	d.head = newHeader(func() float32 { return max(oneLine, (w.Win.Canvas().Size().Height-400)/2) })
-	d.problems = widget.NewLabel("")
-	d.problems.Wrapping = fyne.TextWrapWord
-	d.problems.Importance = widget.DangerImportance
 	d.stale = newStaleView(func(opts []string, changed func(string)) *choice { return newChoice(w, opts, changed) }, func() {
 		d.shownKey = ""
 		d.render()
 	})
 	d.files = newChoice(w, nil, d.selectFile)
-	d.line = newStatusLine()
 	d.loose = newLooseCard()
 	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	d.failure.Wrapping = fyne.TextWrapWord
@@ -123,8 +94,8 @@ func newDetail(w *Window) *detail {
 		shown:      func() (string, review.Proposal, bool) { return d.id, d.p, d.outcome != nil },
 		canDecide:  d.canDecide,
 		looseBlock: func() int { return d.loose.m.Block },
-		say:        d.say,
-		setStatus:  d.setStatus,
+		say:        d.line.say,
+		setStatus:  d.line.setStatus,
 		render: func(again bool) {
 			if again {
 				d.shownKey = ""
@@ -134,34 +105,19 @@ func newDetail(w *Window) *detail {
 		placed: func(p review.Proposal, said string) {
 			d.outcome, d.shownKey, d.p = nil, "", p
 			w.items[d.id] = p
-			d.setStatus("", false)
-			d.say(said)
+			d.line.setStatus("", false)
+			d.line.say(said)
 			d.refreshFiles()
 			d.render()
 			w.refreshQueue()
 		},
-		desk: w.desk,
-		run: func(work func() func()) {
-			w.decisions.Add(1)
-			// The goroutine ends when the desk has answered.
-			go func() {
-				defer w.decisions.Done()
-				if then := work(); then != nil {
-					w.do(then)
-				}
-			}()
-		},
-		open: func(dlg dialog.Dialog, focus fyne.Focusable, closed func()) {
-			w.setCloser(dlg, closed)
-			d.bindDialog()
-			dlg.Show()
-			w.Win.Canvas().Focus(focus)
-			d.showKeyboard()
-		},
+		desk:     w.desk,
+		run:      w.background,
+		open:     d.openBound,
 		win:      w.Win,
 		keysBack: w.keysBack,
 	})
-	d.inter = newInterdiffView(interdiffDeps{interdiff: w.desk.Interdiff, say: d.say, open: func(title string, body fyne.CanvasObject) {
+	d.inter = newInterdiffView(interdiffDeps{interdiff: w.desk.Interdiff, say: d.line.say, open: func(title string, body fyne.CanvasObject) {
 		dlg := dialog.NewCustom(title, "Close (Esc)", body, w.Win)
 		dlg.Resize(w.Win.Canvas().Size().Subtract(fyne.NewSize(80, 80)))
 		w.setCloser(dlg, nil)
@@ -180,26 +136,21 @@ func newDetail(w *Window) *detail {
 	d.view.Showing = w.reviewShown // seen coverage: not while the History tab shows
 
 	d.view.OnHunkToggled = func(id string, ok bool) {
-		d.tickMovePartners(id, ok) // moves.go: both ends of a moved block together
-		if len(d.p.Files) > 0 {
-			d.accepted[d.curPath()] = d.view.AcceptedHunks()
-		}
-		d.updateBar()
-		d.updateCounter()
-		d.tree.ticksChanged() // treeticks.go
+		d.nav.tickMovePartners(id, ok) // both ends of a moved block together
+		d.ticked()
 	}
 	d.view.OnEdited = func() {
 		if d.editing && len(d.p.Files) > 0 {
 			d.edited[d.curPath()] = d.view.EditedText()
-			d.editChanged()
+			d.checks.changed()
 			d.updateCounter() // the edit may add or join hunks
 		}
 	}
-	d.view.OnEditAt = d.doubleClicked // a double click on the proposal's text never edits (ownedit.go)
-	d.view.OnJumped = d.updateCounter // a tap on a change in the overview strip
+	d.view.OnEditAt = func(line, col int) { d.edit.doubleClicked(line, col) } // a double click on the proposal's text never edits (ownedit.go)
+	d.view.OnJumped = d.updateCounter                                         // a tap on a change in the overview strip
 	d.view.OnFollowChanged = func(on bool) { d.bar.follow.SetChecked(on) }
 	d.view.OnOpened = func() { // a big diff arrived: its hunks, their labels, counter and bar
-		d.showTrivial()
+		d.trivial.show()
 		d.updateBar()
 		d.updateCounter()
 		if d.file < len(d.p.Files) {
@@ -208,8 +159,8 @@ func newDetail(w *Window) *detail {
 	}
 
 	d.bar = newDecisionBar(w.Win.Canvas(), barActions{
-		approve: d.Approve, reject: d.ShowReject, edit: d.ToggleEdit, approveEdited: d.ApproveEdited, cancelEdit: d.CancelEdit,
-		partial: d.ApprovePartial, merged: d.ApproveMerged, external: d.EditExternal, dismiss: d.Dismiss,
+		approve: d.Approve, reject: d.ShowReject, edit: func() { d.edit.toggle() }, approveEdited: d.ApproveEdited, cancelEdit: func() { d.edit.cancel() },
+		partial: d.ApprovePartial, merged: d.ApproveMerged, external: func() { d.edit.external() }, dismiss: d.Dismiss,
 		follow: d.view.SetFollow,
 		wrap: func(on bool) {
 			d.view.SetWrap(on)
@@ -235,23 +186,151 @@ func newDetail(w *Window) *detail {
 		shown:     func() (review.Proposal, bool) { return d.p, d.outcome == nil && d.p.State.Open() },
 		canDecide: d.canDecide,
 		start:     d.commentStart,
-		say:       d.say,
-		draft:     func() string { return d.draft("comment") },
-		keepDraft: func(text string) { d.keepDraft("comment", text, "c") },
+		say:       d.line.say,
+		draft:     func() string { return d.drafts.get("comment", d.id) },
+		keepDraft: func(text string) { d.drafts.keep("comment", d.id, text, "c") },
 		newChoice: func(opts []string, changed func(string)) *choice { return newChoice(w, opts, changed) },
 		open: func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func()) {
-			w.setCloser(dlg, func() {
+			d.openBound(dlg, nil, func() {
 				closed()
 				w.stopTyping(box)
 			})
-			d.bindDialog()
-			dlg.Show()
 			w.startTyping(box, "the comment box", true, open)
 		},
 		win:      w.Win,
 		keysBack: w.keysBack,
 	})
-	bottom := container.NewVBox(d.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
+	d.protect = &protectedAsk{shown: func() review.Proposal { return d.p }, open: func(dlg dialog.Dialog) { d.openBound(dlg, nil, nil) }, win: w.Win}
+	d.rejectBox = &rejectBox{deps: rejectDeps{
+		shown:  func() (review.Proposal, string) { return d.p, d.tree.cs.Key },
+		drafts: d.drafts,
+		reject: d.Reject,
+		rejectAll: func(reason string) {
+			d.decideChangeset(review.ChangesetDecision{Verdict: decision.Rejected, Feedback: reason})
+		},
+		open: d.openBound,
+		win:  w.Win,
+	}}
+	d.onScreen = newOnScreen(onScreenDeps{
+		view:           d.view,
+		shown:          func() (string, review.Proposal) { return d.id, d.p },
+		hunks:          d.fileHunks,
+		merge:          d.merge,
+		trivialOK:      func() map[string]map[string]bool { return d.trivialOK },
+		changesetHunks: d.tree.fileHunks,
+		get:            w.desk.Get,
+		ask:            func() bool { return d.bar.askUnseen.Checked },
+		decide:         d.decide,
+		selectFile:     d.files.SetSelected, // selectFile
+		hunkShown:      d.updateCounter,
+		open:           func(dlg dialog.Dialog) { d.openBound(dlg, nil, nil) },
+		win:            w.Win,
+	})
+	d.checks = newChecksView(checksDeps{
+		view: d.view,
+		head: d.head,
+		shown: func() (string, review.File, bool) {
+			if d.id == "" || d.outcome != nil || len(d.p.Files) == 0 || !d.p.State.Open() || d.p.State == review.StateStreaming {
+				return "", review.File{}, false
+			}
+			return d.id, d.cur(), true
+		},
+		edit: func() (bool, string, bool) {
+			t, ok := d.edited[d.curPath()]
+			return d.editing, t, ok
+		},
+		after: func(t time.Duration, f func()) func() bool { return w.opts.AfterFunc(t, f) },
+		post:  w.do,
+		check: w.desk.CheckText,
+	})
+	d.edit = &editSession{view: d.view, c: &d.choices, deps: editDeps{
+		id:            func() string { return d.id },
+		shown:         func() review.Proposal { return d.p },
+		file:          d.cur,
+		hunks:         d.fileHunks,
+		canDecide:     d.canDecide,
+		deciding:      func() bool { return d.deciding },
+		saveFileState: d.saveFileState,
+		forgetShown:   func() { d.shownKey = "" },
+		render:        d.render,
+		counter:       d.updateCounter,
+		setStatus:     d.line.setStatus,
+		say:           d.line.say,
+		focus: func(f fyne.Focusable) {
+			if f == nil {
+				w.Win.Canvas().Unfocus()
+				return
+			}
+			w.Win.Canvas().Focus(f)
+			d.showKeyboard()
+		},
+		open:   func(dlg dialog.Dialog) { d.openBound(dlg, nil, nil) },
+		decide: d.decide,
+		post:   w.do,
+		editor: func() []string { return w.opts.Editor },
+		win:    w.Win,
+	}}
+	d.trivial = &trivialJobs{deps: trivialDeps{
+		view:  d.view,
+		shown: func() (string, review.Proposal, int) { return d.id, d.p, d.file },
+		c:     &d.choices,
+		// The view shows f's hunks with the proposal's ids: its own
+		// diff, or a stale file's merge, whose changes kept as the agent
+		// wrote them have the proposal's ids (their labels stay through a
+		// save on disk).
+		labelled: func(f review.File) bool {
+			return d.viewHasProposal(f) || f.Stale() && !d.editing && d.outcome == nil && d.stale.shows() == present.StaleMerged && strings.HasPrefix(d.shownKey, "stale:")
+		},
+		ownDiff:   d.viewHasProposal,
+		hunks:     d.fileHunks,
+		post:      w.do,
+		arrived:   d.updateCounter,
+		changeset: d.tree.openProposals,
+		seen: func(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int) {
+			_, seen := d.onScreen.changeset(ps)
+			return seen, d.onScreen.changesetLines(ps)
+		},
+		desk:      w.desk,
+		run:       w.background,
+		say:       d.line.say,
+		setStatus: d.line.setStatus,
+		refresh: func() {
+			d.tree.refresh()
+			w.refreshQueue()
+		},
+		stopped: func() bool {
+			select {
+			case <-w.stop:
+				return true
+			default:
+				return false
+			}
+		},
+	}}
+	d.nav = &navigator{deps: navDeps{
+		view:           d.view,
+		shown:          func() (string, review.Proposal, int) { return d.id, d.p, d.file },
+		decided:        func() bool { return d.outcome != nil },
+		canTick:        d.canTick,
+		editing:        func() bool { return d.editing },
+		step:           d.tree.step,
+		selectFile:     d.files.SetSelected, // selectFile
+		ticked:         d.ticked,
+		someRejected:   d.someRejected,
+		approvePartial: d.ApprovePartial,
+		onScreen:       d.onScreen,
+		counter:        d.updateCounter,
+		say:            d.line.say,
+		search:         func() { w.startTyping(d.view.SearchBox(), "the search box", false, d.view.Searching) },
+		open: func(dlg dialog.Dialog, focus fyne.Focusable) {
+			w.setCloser(dlg, nil)
+			dlg.Show()
+			w.Win.Canvas().Focus(focus)
+			d.showKeyboard()
+		},
+		win: w.Win,
+	}}
+	bottom := container.NewVBox(d.checks.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
 	d.reset()
 	d.showEmpty()
@@ -261,37 +340,29 @@ func newDetail(w *Window) *detail {
 // reset forgets what the person did to the previous proposal, but for
 // the hunks it had on screen (keepSeen).
 func (d *detail) reset() {
-	d.keepSeen()
+	d.onScreen.reset()
 	d.choices = newChoices()
-	d.deciding, d.outcome, d.shownKey, d.approved = false, nil, "", nil
-	d.seen, d.unseenOK = map[string]bool{}, false
-	d.ownEditOK, d.clickedAt = "", nil
+	d.deciding, d.outcome, d.shownKey = false, nil, ""
 	d.trivial.dropAll()
-	d.view.ForgetSeen()
 	d.stale.reset() // no callback: render follows
-	d.closeExternal()
+	d.edit.reset()
 }
 
-// commentStart is the file shown and where a new comment on it starts:
-// the current hunk's new lines (its old lines for a deletion) while the
-// view shows the base against the proposal as sent; else line 1 of the
-// proposal (of the base, for a file the proposal deletes).
+// commentStart is the file shown and where a new comment on it starts
+// (commentPlace) while the view shows the base against the proposal as
+// sent; else line 1 of the proposal (of the base, for a file the
+// proposal deletes).
 func (d *detail) commentStart() (review.File, decision.Side, int, int) {
 	f := d.cur()
-	side := decision.SideNew
+	if !d.editing && (!f.Stale() || d.stale.shows() == present.StaleProposal) && !f.Delete {
+		if side, line, end, ok := commentPlace(d.view); ok {
+			return f, side, line, end
+		}
+	}
 	if f.Delete {
-		side = decision.SideOld
+		return f, decision.SideOld, 1, 1
 	}
-	plain := !d.editing && (!f.Stale() || d.stale.shows() == present.StaleProposal)
-	hs, k := d.view.Hunks(), d.view.CurrentHunk()
-	if !plain || k < 0 || k >= len(hs) {
-		return f, side, 1, 1
-	}
-	ch := hs[k].Change
-	if ch.B1 > ch.B0 {
-		return f, decision.SideNew, ch.B0 + 1, min(ch.B1, ch.B0+review.MaxCommentLines)
-	}
-	return f, decision.SideOld, ch.A0 + 1, min(ch.A1, ch.A0+review.MaxCommentLines)
+	return f, decision.SideNew, 1, 1
 }
 
 // showEmpty shows the empty queue's hint.
@@ -351,18 +422,28 @@ func (d *detail) show(p review.Proposal) {
 			before = fileNames(d.p) + ": " + present.Outcome(d.p, *d.outcome)
 		}
 		d.closeBoundDialog() // dialogbind.go: a question about the one left decides nothing now
-		d.stash()            // keepchoices.go: the ticks and edit of the one left
+		if d.id != "" {      // the ticks and edit of the one left (keepchoices.go)
+			open := d.outcome == nil && d.p.State.Open() && !d.deciding
+			if open {
+				d.saveFileState()
+			}
+			d.kept.stash(d.id, d.choices, open, d.w.desk.Get)
+		}
 		d.reset()
 		d.id = p.ID
 		d.shownAt = d.w.now()
 		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
-		d.setStatus(before, false)
+		d.line.setStatus(before, false)
 		if o, ok := d.w.desk.Outcome(p.ID); ok && !p.State.Open() && !p.State.DidNotApply() {
-			d.setStatus(present.Outcome(p, o), false) // a decided proposal of the changeset, read again
+			d.line.setStatus(present.Outcome(p, o), false) // a decided proposal of the changeset, read again
 		}
-		d.say("")
+		d.line.say("")
 		d.files.Options = nil // select the first file, whatever the last proposal had
-		restored = d.unstash(p)
+		var dropped bool
+		restored, dropped = d.kept.restore(p, &d.choices)
+		if dropped {
+			d.line.say("The file changed on disk while another proposal was shown: your edit of this one was dropped.")
+		}
 	}
 	d.p = p
 	d.bar.box.Show()
@@ -383,7 +464,7 @@ func (d *detail) update(p review.Proposal) {
 		if d.editing || len(d.edited) > 0 {
 			msg += " Your edit of it was not written." // it went without a word (real window)
 		}
-		d.setStatus(msg, o.Status == decision.Failed)
+		d.line.setStatus(msg, o.Status == decision.Failed)
 	}
 	d.refreshFiles()
 	d.render()
@@ -408,8 +489,17 @@ func (d *detail) refreshFiles() {
 	vis(d.files, !d.tree.shown())
 }
 
-// say shows a brief answer to a key under the decision bar ("" clears it).
-func (d *detail) say(s string) { d.line.say(s) }
+// openBound shows dlg bound to the shown proposal (dialogbind.go), the
+// keyboard in focus (nil: the window's keys); closed runs when it closes.
+func (d *detail) openBound(dlg dialog.Dialog, focus fyne.Focusable, closed func()) {
+	d.w.setCloser(dlg, closed)
+	d.w.closerFor = d.id // closed when another proposal takes the pane (dialogbind.go)
+	dlg.Show()
+	if focus != nil {
+		d.w.Win.Canvas().Focus(focus)
+		d.showKeyboard()
+	}
+}
 
 // showKeyboard says who has the keyboard: the editor, a text box, or the
 // window's keys.
@@ -429,23 +519,12 @@ func (d *detail) showKeyboardFor(f fyne.Focusable) {
 		k, what = present.Typing, d.w.typing.what
 	case f == nil:
 		k = present.ReviewKeys
-	case d.rejectDialog != nil && f == fyne.Focusable(d.rejectEntry):
+	case d.rejectBox.typing(f):
 		k = present.RejectBox
 	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):
 		k = present.Editor
 	}
 	d.line.setKeyboard(present.Keyboard(k, what))
-}
-
-// unseen lists the files of the shown proposal never on screen.
-func (d *detail) unseen() []string {
-	var out []string
-	for _, f := range d.p.Files {
-		if !d.seen[f.Path] {
-			out = append(out, f.Rel)
-		}
-	}
-	return out
 }
 
 // saveFileState keeps the shown file's edits and hunk choices.
@@ -459,6 +538,21 @@ func (d *detail) saveFileState() {
 		d.accepted[d.curPath()] = d.view.AcceptedHunks()
 	}
 }
+
+// ticked keeps the view's ticks of the shown file after they changed,
+// and tells the tree, the bar and the counter.
+func (d *detail) ticked() {
+	if len(d.p.Files) > 0 {
+		d.accepted[d.curPath()] = d.view.AcceptedHunks()
+	}
+	d.updateBar()
+	d.updateCounter()
+	d.tree.ticksChanged() // treeticks.go
+}
+
+// canTick reports whether the shown proposal's hunks take ticks now (and
+// t, s): it waits for a decision, outside edit mode, not stale.
+func (d *detail) canTick() bool { return d.canDecide() && !d.editing && !anyStale(d.p) }
 
 func (d *detail) cur() review.File { return d.p.Files[d.file] }
 func (d *detail) curPath() string  { return d.p.Files[d.file].Path }
@@ -477,7 +571,7 @@ func (d *detail) updateBar() {
 		Protected: len(protectedFiles(p)) > 0,
 	}
 	busy := s.Deciding || s.Streaming
-	s.Conflicted = !busy && d.conflicted() // merges only when it matters
+	s.Conflicted = !busy && d.choices.conflicted(d.p) // merges only when it matters
 	s.Unticked = !busy && s.Open && !s.Stale && !s.Editing && d.someRejected()
 	d.bar.show(present.DecisionBar(s), p, s.Open)
 }
@@ -494,16 +588,6 @@ func vis(o fyne.CanvasObject, on bool) {
 func anyStale(p review.Proposal) bool {
 	for _, f := range p.Files {
 		if f.Stale() {
-			return true
-		}
-	}
-	return false
-}
-
-// conflicted reports whether a stale file's merge has conflicts.
-func (d *detail) conflicted() bool {
-	for _, f := range d.p.Files {
-		if f.Stale() && len(d.merge(f).Conflicts) > 0 {
 			return true
 		}
 	}

@@ -33,43 +33,43 @@ func EditorCommand() []string {
 	return nil
 }
 
-// EditExternal opens the shown file's proposed (or edited) text in the
+// external opens the shown file's proposed (or edited) text in the
 // person's editor (x). The diff reloads whenever the editor saves; when the
 // editor exits, its text is what Approve edited writes. The UI never waits
 // for the editor.
-func (d *detail) EditExternal() {
-	if !d.canDecide() || len(d.p.Files) == 0 {
+func (e *editSession) external() {
+	if !e.deps.canDecide() || len(e.deps.shown().Files) == 0 {
 		return
 	}
-	argv := d.w.opts.Editor
+	argv := e.deps.editor()
 	if argv == nil {
 		argv = EditorCommand()
 	}
 	if len(argv) == 0 {
-		d.setStatus("No external editor: set $VISUAL or $EDITOR (a GUI editor that waits, e.g. \"code --wait\" or \"gvim -f\").", true)
+		e.deps.setStatus("No external editor: set $VISUAL or $EDITOR (a GUI editor that waits, e.g. \"code --wait\" or \"gvim -f\").", true)
 		return
 	}
-	d.closeExternal()
-	f := d.cur()
+	e.closeExternal()
+	f := e.deps.file()
 	text := f.Proposed
 	switch {
-	case d.editing:
-		text = d.view.EditedText()
+	case e.c.editing:
+		text = e.view.EditedText()
 	case f.Stale():
-		text = d.merge(f).Text
+		text = e.c.merge(f).Text
 	}
-	if t, ok := d.edited[f.Path]; ok && !d.editing {
+	if t, ok := e.c.edited[f.Path]; ok && !e.c.editing {
 		text = t
 	}
 	dir, err := os.MkdirTemp("", "diffdesk-edit-")
 	if err != nil {
-		d.setStatus("External editor: "+err.Error(), true)
+		e.deps.setStatus("External editor: "+err.Error(), true)
 		return
 	}
 	tmp := filepath.Join(dir, filepath.Base(f.Path)) // same name, so the editor picks the same syntax
 	if err := os.WriteFile(tmp, []byte(text), 0o600); err != nil {
 		os.RemoveAll(dir)
-		d.setStatus("External editor: "+err.Error(), true)
+		e.deps.setStatus("External editor: "+err.Error(), true)
 		return
 	}
 	watcher, err := fsnotify.NewWatcher()
@@ -81,26 +81,26 @@ func (d *detail) EditExternal() {
 			watcher.Close()
 		}
 		os.RemoveAll(dir)
-		d.setStatus("External editor: "+err.Error(), true)
+		e.deps.setStatus("External editor: "+err.Error(), true)
 		return
 	}
-	args := editorArgs(argv, tmp, d.editorLine()) // at the current hunk, where the editor takes a line
+	args := editorArgs(argv, tmp, e.editorLine()) // at the current hunk, where the editor takes a line
 	cmd := exec.Command(args[0], args[1:]...)
 	if err := cmd.Start(); err != nil {
 		watcher.Close()
 		os.RemoveAll(dir)
-		d.setStatus("External editor "+argv[0]+": "+err.Error(), true)
+		e.deps.setStatus("External editor "+argv[0]+": "+err.Error(), true)
 		return
 	}
-	x := &externalEdit{id: d.id, path: f.Path, dir: dir, cmd: cmd, watcher: watcher}
-	d.ext = x
-	d.edited[f.Path] = text
-	if !d.editing {
-		d.editing = true
-		d.shownKey = ""
-		d.render()
+	x := &externalEdit{id: e.deps.id(), path: f.Path, dir: dir, cmd: cmd, watcher: watcher}
+	e.ext = x
+	e.c.edited[f.Path] = text
+	if !e.c.editing {
+		e.c.editing = true
+		e.deps.forgetShown()
+		e.deps.render()
 	}
-	d.setStatus("Editing in "+argv[0]+"; the diff reloads when you save there, and Approve edited writes your text.", false)
+	e.deps.setStatus("Editing in "+argv[0]+"; the diff reloads when you save there, and Approve edited writes your text.", false)
 	// The watching goroutine ends when the watcher is closed (the editor
 	// exited, or the person moved on).
 	go func() {
@@ -114,7 +114,7 @@ func (d *detail) EditExternal() {
 					continue
 				}
 				if b, err := os.ReadFile(tmp); err == nil {
-					d.w.do(func() { d.externalSaved(x, string(b)) })
+					e.deps.post(func() { e.externalSaved(x, string(b)) })
 				}
 			case _, ok := <-watcher.Errors:
 				if !ok {
@@ -130,52 +130,52 @@ func (d *detail) EditExternal() {
 		b, rerr := os.ReadFile(tmp)
 		watcher.Close()
 		os.RemoveAll(dir)
-		d.w.do(func() { d.externalExited(x, string(b), errors.Join(err, rerr)) })
+		e.deps.post(func() { e.externalExited(x, string(b), errors.Join(err, rerr)) })
 	}()
 }
 
 // externalSaved shows the text the external editor saved.
-func (d *detail) externalSaved(x *externalEdit, text string) {
-	if d.ext != x {
+func (e *editSession) externalSaved(x *externalEdit, text string) {
+	if e.ext != x {
 		return // a later run, or the person moved on
 	}
-	d.takeExternal(x, text)
+	e.takeExternal(x, text)
 }
 
 // takeExternal makes text the edit of x's file and shows it.
-func (d *detail) takeExternal(x *externalEdit, text string) {
-	if d.id != x.id || d.edited[x.path] == text {
+func (e *editSession) takeExternal(x *externalEdit, text string) {
+	if e.deps.id() != x.id || e.c.edited[x.path] == text {
 		return
 	}
-	d.edited[x.path] = text
-	if len(d.p.Files) > 0 && d.curPath() == x.path {
-		d.shownKey = ""
-		d.render()
+	e.c.edited[x.path] = text
+	if len(e.deps.shown().Files) > 0 && e.deps.file().Path == x.path {
+		e.deps.forgetShown()
+		e.deps.render()
 	}
 }
 
 // externalExited takes the editor's final text as the edit to approve.
-func (d *detail) externalExited(x *externalEdit, text string, err error) {
-	if d.ext != x {
+func (e *editSession) externalExited(x *externalEdit, text string, err error) {
+	if e.ext != x {
 		return
 	}
-	d.ext = nil
-	if d.id != x.id {
+	e.ext = nil
+	if e.deps.id() != x.id {
 		return
 	}
 	if err != nil {
-		d.setStatus("The external editor ended with an error ("+err.Error()+"); the last saved text is kept.", true)
+		e.deps.setStatus("The external editor ended with an error ("+err.Error()+"); the last saved text is kept.", true)
 		return
 	}
-	d.takeExternal(x, text)
-	d.setStatus("The external editor closed: Approve edited writes its text.", false)
+	e.takeExternal(x, text)
+	e.deps.setStatus("The external editor closed: Approve edited writes its text.", false)
 }
 
 // closeExternal stops following an external editor (the editor itself keeps
 // running; its later saves are ignored).
-func (d *detail) closeExternal() {
-	if d.ext != nil {
-		d.ext.watcher.Close()
-		d.ext = nil
+func (e *editSession) closeExternal() {
+	if e.ext != nil {
+		e.ext.watcher.Close()
+		e.ext = nil
 	}
 }

@@ -19,7 +19,6 @@ type Desk interface {
 	Get(id string) (review.Proposal, bool)
 	Preview(id string) (engine.Preview, bool)
 	Outcome(id string) (review.Outcome, bool)
-	Plan(id string, dec review.Decision) (map[string]string, error)
 	Decide(ctx context.Context, id string, dec review.Decision) (review.Outcome, error)
 	ChangesetOf(id string) (review.Changeset, bool)
 	DecideChangeset(ctx context.Context, key string, dec review.ChangesetDecision) (review.ChangesetResult, error)

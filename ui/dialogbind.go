@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
 )
 
 // A question asked about one proposal must never decide another. When its
@@ -13,10 +12,6 @@ import (
 // about big.txt wrote B.go, which the person had never opened (QA in the
 // real window). A dialog about the shown proposal is bound to it, and
 // closes when another proposal is shown.
-
-// bindDialog binds the dialog just opened with setCloser to the shown
-// proposal.
-func (d *detail) bindDialog() { d.w.closerFor = d.id }
 
 // closeBoundDialog closes a dialog bound to the proposal the pane is
 // leaving. Its Cancel runs (a typed reason stays a draft of that
@@ -38,24 +33,4 @@ func (d *detail) closeBoundDialog() {
 			"Nothing was decided by that question; a reason or comment you typed is kept as its draft.\n\nEsc closes this.", w.Win)
 	w.setCloser(note, nil)
 	note.Show()
-}
-
-// asks are the questions the pane may have open about the shown proposal,
-// each closed when another proposal takes the pane (closeBoundDialog), and
-// the answers that stand for it.
-type asks struct {
-	rejectDialog    dialog.Dialog
-	rejectEntry     *dialogEntry
-	rejectConfirm   *widget.Button
-	rejectWhole     bool          // the reject dialog rejects the whole changeset (R)
-	lineEntry       *dialogEntry  // go to line (g)
-	lineHint        *widget.Label // under it: what is wrong with what was typed
-	unseenDialog    *dialog.ConfirmDialog
-	unseenMsg       string                // what unseenDialog asks
-	ownEditDialog   *dialog.ConfirmDialog // shows a few characters' edit before it is written (ownedit.go)
-	ownEditMsg      string
-	protectedDialog *dialog.ConfirmDialog // before approving a protected file (protected.go)
-	protectedMsg    string
-	protectedOK     string                // the proposal whose protected files the person agreed to approve
-	discardDialog   *dialog.ConfirmDialog // before an edit is thrown away (discardedit.go)
 }

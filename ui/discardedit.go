@@ -7,53 +7,50 @@ import (
 	"fyne.io/fyne/v2/dialog"
 )
 
-// CancelEdit leaves edit mode and forgets the edits (Cancel edit, e, and
+// cancel leaves edit mode and forgets the edits (Cancel edit, e, and
 // Esc once the editor has let the keyboard go). When the person changed
 // something it asks first: Enter discards, Esc keeps editing. A second Esc
 // pressed to leave the editor must never throw their work away.
-func (d *detail) CancelEdit() {
-	if !d.editing || d.deciding || d.discardDialog != nil {
+func (e *editSession) cancel() {
+	if !e.c.editing || e.deps.deciding() || e.discardDialog != nil {
 		return
 	}
-	changed := d.changedFiles()
+	changed := e.changedFiles()
 	if len(changed) == 0 {
-		d.discardEdit()
+		e.discard()
 		return
 	}
 	keep := func() {
-		d.discardDialog = nil
-		if ed := d.view.Editor(); ed != nil {
-			d.w.Win.Canvas().Focus(ed) // back to the text, to go on
-			d.showKeyboard()
+		e.discardDialog = nil
+		if ed := e.view.Editor(); ed != nil {
+			e.deps.focus(ed) // back to the text, to go on
 		}
 	}
-	d.discardDialog = dialog.NewConfirm("Discard your edit?",
+	e.discardDialog = dialog.NewConfirm("Discard your edit?",
 		fmt.Sprintf("You changed %s. Discard your changes and go back to the proposal?", strings.Join(changed, ", ")),
 		func(ok bool) {
 			if !ok {
 				keep()
 				return
 			}
-			d.discardDialog = nil
-			d.discardEdit()
-		}, d.w.Win)
-	d.discardDialog.SetConfirmText("Discard (Enter)")
-	d.discardDialog.SetDismissText("Keep editing (Esc)")
-	d.w.setCloser(d.discardDialog, nil) // Esc hides it: the callback keeps the edit
-	d.bindDialog()
-	d.discardDialog.Show()
+			e.discardDialog = nil
+			e.discard()
+		}, e.deps.win)
+	e.discardDialog.SetConfirmText("Discard (Enter)")
+	e.discardDialog.SetDismissText("Keep editing (Esc)")
+	e.deps.open(e.discardDialog) // Esc hides it: the callback keeps the edit
 }
 
 // changedFiles names the files of the shown proposal whose edit differs
 // from the text editing started from (the proposal's ticked hunks).
-func (d *detail) changedFiles() []string {
+func (e *editSession) changedFiles() []string {
 	var out []string
-	for _, f := range d.p.Files {
-		text, ok := d.edited[f.Path]
-		if f.Path == d.curPath() && d.view.Editor() != nil {
-			text, ok = d.view.EditedText(), true
+	for _, f := range e.deps.shown().Files {
+		text, ok := e.c.edited[f.Path]
+		if f.Path == e.deps.file().Path && e.view.Editor() != nil {
+			text, ok = e.view.EditedText(), true
 		}
-		if ok && text != d.tickedText(f) {
+		if ok && text != e.tickedText(f) {
 			out = append(out, f.Rel)
 		}
 	}

@@ -8,34 +8,38 @@ import "strings"
 // the proposal's draft, says so, and the box opens with it again, until
 // the proposal is decided.
 
-// draftKey names the draft of a box: the reject box of the shown proposal
-// (or of its whole changeset, R), or its comment box.
-func (d *detail) draftKey(box string) string {
-	if box == "reject" && d.rejectWhole {
-		return "reject-all\x00" + d.tree.cs.Key
-	}
-	return box + "\x00" + d.id
+// drafts are the texts typed and not yet sent, by box and owner: the
+// reject box ("reject") or the comment box ("comment") of a proposal (its
+// id), or the reject box of a whole changeset ("reject-all", its key).
+type drafts struct {
+	texts map[string]string
+	say   func(string) // the message line
 }
 
-// keepDraft keeps text as the draft of box, saying so when there is text.
-func (d *detail) keepDraft(box, text, again string) {
-	key := d.draftKey(box)
+func newDrafts(say func(string)) *drafts { return &drafts{texts: map[string]string{}, say: say} }
+
+// keep keeps text as the draft of box of owner, saying so (again: the key
+// that opens it again) when there is text.
+func (ds *drafts) keep(box, owner, text, again string) {
 	if strings.TrimSpace(text) == "" {
-		delete(d.drafts, key)
+		ds.drop(box, owner)
 		return
 	}
-	d.drafts[key] = text
-	d.say("What you typed is kept: " + again + " opens it again with your text.")
+	ds.texts[box+"\x00"+owner] = text
+	ds.say("What you typed is kept: " + again + " opens it again with your text.")
 }
 
-// draft is box's draft ("" for none).
-func (d *detail) draft(box string) string { return d.drafts[d.draftKey(box)] }
+// get is the draft of box of owner ("" for none).
+func (ds *drafts) get(box, owner string) string { return ds.texts[box+"\x00"+owner] }
 
-// dropDrafts forgets the drafts of proposal id, once decided.
-func (d *detail) dropDrafts(id string) {
-	for k := range d.drafts {
+// drop forgets the draft of box of owner (it was sent).
+func (ds *drafts) drop(box, owner string) { delete(ds.texts, box+"\x00"+owner) }
+
+// dropProposal forgets the drafts of proposal id, once decided.
+func (ds *drafts) dropProposal(id string) {
+	for k := range ds.texts {
 		if strings.HasSuffix(k, "\x00"+id) {
-			delete(d.drafts, k)
+			delete(ds.texts, k)
 		}
 	}
 }

@@ -3,11 +3,13 @@ package ui
 import (
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review"
@@ -19,6 +21,45 @@ import (
 // line" and survive a reshaping of the window's structs (issue 26). Every
 // reach into the window's fields is here, in one place; new tests use
 // only these.
+
+// windowOver is the harness over desk, any Desk the window is opened on:
+// a local desk, a far one reached through the protocol, a fleet of them, a
+// hub's view. The tests that built a window over one each (remote, fleet,
+// hub) build it here. o's Do, Now, AfterFunc and delays are the harness's;
+// the rest (Remote, History) is the test's. h.desk, h.root and h.j are
+// left empty: the test has the desk behind desk itself.
+func windowOver(t *testing.T, desk Desk, o WindowOptions) *harness {
+	t.Helper()
+	h := newBareHarness(t)
+	h.openWindow(desk, o)
+	return h
+}
+
+// newBareHarness is the harness before its window: the test app in the
+// light theme, the scheduler the test goroutine drains and the clock.
+func newBareHarness(t *testing.T) *harness {
+	t.Helper()
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(NewVariantTheme(theme.VariantLight))
+	return &harness{t: t, sched: make(chan func(), 4096), now: baseTime}
+}
+
+// openWindow opens the window over desk on the harness's scheduler and
+// clock, its diff views synchronous (their workers would call fyne.Do
+// inline off the test goroutine), and closes it when the test ends.
+func (h *harness) openWindow(desk Desk, o WindowOptions) {
+	o.Do = func(f func()) { h.sched <- f }
+	o.Now, o.AfterFunc = h.clock, h.afterFunc
+	o.NotifyDelay, o.AgeTick, o.ArmDelay = -1, -1, -1
+	h.win = NewWindow(fyne.CurrentApp(), desk, o)
+	h.win.Win.Resize(fyne.NewSize(1200, 700))
+	h.win.View().SetSynchronous(true)
+	if hv := h.win.history; hv != nil {
+		hv.view.SetSynchronous(true)
+		hv.synchronous = true
+	}
+	h.t.Cleanup(h.win.Close)
+}
 
 // Keys types s into the window as the person types it: each rune to the
 // widget with the keyboard, else to the window's keys.
@@ -235,8 +276,10 @@ func (q queueDriver) Note() string {
 	return ""
 }
 
-// ClickRow clicks row i of the queue, as the pointer does.
+// ClickRow clicks row i of the queue, as the pointer does: Fyne gives the
+// list the keyboard, then selects the row.
 func (q queueDriver) ClickRow(i int) {
+	q.h.win.Win.Canvas().Focus(q.h.win.queue.list)
 	q.h.win.queue.list.Select(i)
 	q.h.settle()
 }
@@ -403,12 +446,31 @@ func (g dialogDriver) Click(label string) {
 	}
 	for _, o := range shownObjects(top) {
 		if btn, ok := o.(*widget.Button); ok && btn.Visible() && strings.HasPrefix(btn.Text, label) {
+			if btn.Disabled() {
+				g.h.t.Fatalf("button %q of the dialog is disabled", btn.Text)
+			}
 			test.Tap(btn)
 			g.h.settle()
 			return
 		}
 	}
 	g.h.t.Fatalf("no button %q in the dialog:\n%s", label, g.Text())
+}
+
+// Buttons are the visible buttons of the dialog on top, "(off)" after a
+// disabled one.
+func (g dialogDriver) Buttons() []string {
+	var out []string
+	for _, o := range shownObjects(g.h.win.Win.Canvas().Overlays().Top()) {
+		if btn, ok := o.(*widget.Button); ok && btn.Visible() && btn.Text != "" {
+			s := btn.Text
+			if btn.Disabled() {
+				s += " (off)"
+			}
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // shownObjects are o and the objects inside it that are shown: none inside
@@ -581,7 +643,7 @@ func (h *harness) ChecksColour() string {
 // Problems is what shows under the diff about the current hunk's problems
 // and the checkers' errors ("" while hidden).
 func (h *harness) Problems() string {
-	if l := h.win.detail.problems; l.Visible() {
+	if l := h.win.detail.checks.problems; l.Visible() {
 		return l.Text
 	}
 	return ""
@@ -635,4 +697,29 @@ func (h *harness) LooseCard() looseCardText {
 		return looseCardText{}
 	}
 	return looseCardText{Shown: true, Title: c.title.Text, Expected: c.expected.Text, FoundHead: c.foundHead.Text, Found: c.found.Text}
+}
+
+// Title is the window's title.
+func (h *harness) Title() string { return h.win.Win.Title() }
+
+// Classified reports whether the shown proposal's hunks are classified
+// (trivial or not: what t and the labels wait for).
+func (h *harness) Classified() bool { return !h.win.detail.trivial.pending() }
+
+// HubAway tells the window its hub at url went away (away) or came back,
+// as the hub's link reports it.
+func (h *harness) HubAway(url string, away bool) { h.win.hubState(url, away) }
+
+// FirstLineOnScreen is the first line (1-based) of the right side whose
+// row is on screen, the larger part of it at least (0 for none).
+func (d diffDriver) FirstLineOnScreen() int {
+	v := d.h.win.View()
+	for i := 0; i < v.Lines(); i++ {
+		y, _ := v.LineY(i)
+		next, _ := v.LineY(i + 1)
+		if i+1 == v.Lines() || y+(next-y)/2 > 0 {
+			return i + 1
+		}
+	}
+	return 0
 }

@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
 // Entering edit mode (e, or a double click on the proposal's text) keeps
@@ -12,44 +15,123 @@ import (
 // change j/k went to, or the line double-clicked) and that line where it
 // was on screen, not at the top of the file.
 
-// startEdit enters edit mode with the editor's cursor at line and col of
-// the proposal as the view shows it (0-based).
-func (d *detail) startEdit(line, col int) {
-	if d.editing || !d.canDecide() {
+// editSession is the edit under way and what leads to one: edit mode
+// entered and left (toggle, cancel), where it starts, the person's own
+// change shown before it is written, a save on disk merged into it, an
+// external editor. Edit mode and the edited texts are the shown
+// proposal's choices (c).
+type editSession struct {
+	deps          editDeps
+	view          *diffview.DiffView
+	c             *choices              // the shown proposal's (detail.choices)
+	ext           *externalEdit         // an external editor's file, reloaded live (decision_external.go)
+	ownEditOK     string                // the few characters' edit the person confirmed (ownedit.go: editKey)
+	clickedAt     *[2]int               // the line and column double-clicked, where e puts the cursor
+	ownEditDialog *dialog.ConfirmDialog // shows a few characters' edit before it is written (ownedit.go)
+	ownEditMsg    string
+	discardDialog *dialog.ConfirmDialog // before an edit is thrown away (discardedit.go)
+}
+
+// editDeps is what the edit session needs of the pane.
+type editDeps struct {
+	id            func() string // the shown proposal's id ("" for none)
+	shown         func() review.Proposal
+	file          func() review.File // the file shown
+	hunks         func(review.File) []engine.Hunk
+	canDecide     func() bool
+	deciding      func() bool
+	saveFileState func() // the view's ticks or edit into the choices
+	forgetShown   func() // the view is rebuilt at the next render
+	render        func() // draws the shown file again
+	counter       func() // the counter, after the place moved
+	setStatus     func(string, bool)
+	say           func(string)
+	focus         func(fyne.Focusable) // the keyboard to it (nil: the window's keys), said
+	open          func(dialog.Dialog)  // a question bound to the shown proposal
+	decide        func(review.Decision)
+	post          func(func())    // back to the UI goroutine
+	editor        func() []string // the external editor's command (nil: EditorCommand)
+	win           fyne.Window
+}
+
+// reset forgets the session of the proposal left.
+func (e *editSession) reset() {
+	e.ownEditOK, e.clickedAt = "", nil
+	e.closeExternal()
+}
+
+// toggle makes the right side editable (e), or leaves edit mode.
+func (e *editSession) toggle() {
+	if e.c.editing {
+		e.cancel()
 		return
 	}
-	y, on := d.view.LineY(line)
-	if !on {
-		y = d.view.Size().Height / 3
+	if at := e.clickedAt; at != nil {
+		if _, on := e.view.LineY(at[0]); on { // the line double-clicked, still on screen
+			e.start(at[0], at[1])
+			return
+		}
 	}
-	d.saveFileState() // the ticks of the file shown, which the edit starts from
-	f := d.cur()
-	l, moved := d.tickedLine(f, line)
+	e.start(e.view.PlaceLine(), 0) // editplace.go
+}
+
+// discard leaves edit mode and forgets the edits (cancel, once
+// the person agreed).
+func (e *editSession) discard() {
+	if !e.c.editing || e.deps.deciding() {
+		return
+	}
+	a, y, placed := e.origPlace() // editplace.go: where the person was, not the top of the file
+	e.c.editing = false
+	e.c.edited, e.c.editedOn = map[string]string{}, nil
+	e.closeExternal()
+	e.deps.forgetShown()
+	e.deps.render()
+	if placed {
+		e.showOrigPlace(a, y)
+		e.deps.counter() // the change at the place is the current one again
+	}
+	e.deps.focus(nil) // the keys act on the window again
+}
+
+// start enters edit mode with the editor's cursor at line and col of
+// the proposal as the view shows it (0-based).
+func (e *editSession) start(line, col int) {
+	if e.c.editing || !e.deps.canDecide() {
+		return
+	}
+	y, on := e.view.LineY(line)
+	if !on {
+		y = e.view.Size().Height / 3
+	}
+	e.deps.saveFileState() // the ticks of the file shown, which the edit starts from
+	f := e.deps.file()
+	l, moved := e.tickedLine(f, line)
 	if moved {
 		col = 0
 	}
 	line = l
-	d.editing = true
-	d.shownKey = ""
-	d.render()
-	if ed := d.view.Editor(); ed != nil && line >= 0 {
+	e.c.editing = true
+	e.deps.forgetShown()
+	e.deps.render()
+	if ed := e.view.Editor(); ed != nil && line >= 0 {
 		ed.SetCursor(line, col)
-		d.view.ShowLineAt(line, y)
+		e.view.ShowLineAt(line, y)
 	}
 }
 
 // editStart is the text editing f starts from: the person's edit of it so
 // far, else its proposal with only the hunks left ticked.
-func (d *detail) editStart(f review.File) string {
-	if t, ok := d.edited[f.Path]; ok {
+func (e *editSession) editStart(f review.File) string {
+	if t, ok := e.c.edited[f.Path]; ok {
 		return t
 	}
-	return d.tickedText(f)
+	return e.tickedText(f)
 }
 
 // tickedText is f's proposal with only the hunks left ticked.
-func (d *detail) tickedText(f review.File) string {
-	if acc, some := d.tickedOnly(f); some {
+func (e *editSession) tickedText(f review.File) string {
+	if acc, some := e.c.tickedOnly(f); some {
 		return engine.ApplyHunks(f.BaseText(), f.Proposed, func(id string) bool { return acc[id] })
 	}
 	return f.Proposed
@@ -58,16 +140,16 @@ func (d *detail) tickedText(f review.File) string {
 // tickedLine maps line b of f's proposal to its line in editStart's text
 // (the proposal without its unticked hunks); moved reports a line inside
 // an unticked hunk's added lines, which maps to where that hunk was.
-func (d *detail) tickedLine(f review.File, b int) (line int, moved bool) {
-	if _, ok := d.edited[f.Path]; ok {
+func (e *editSession) tickedLine(f review.File, b int) (line int, moved bool) {
+	if _, ok := e.c.edited[f.Path]; ok {
 		return b, false
 	}
-	acc, some := d.tickedOnly(f)
+	acc, some := e.c.tickedOnly(f)
 	if !some {
 		return b, false
 	}
 	delta := 0
-	for _, h := range d.fileHunks(f) {
+	for _, h := range e.deps.hunks(f) {
 		c := h.Change
 		if acc[h.ID] || c.B0 > b {
 			continue
@@ -83,25 +165,25 @@ func (d *detail) tickedLine(f review.File, b int) (line int, moved bool) {
 // origPlace returns the line of the original the person reads at (the
 // editor's cursor while on screen, else the view's PlaceLine, mapped
 // across) and how far below the top of the view it is.
-func (d *detail) origPlace() (a int, y float32, ok bool) {
-	b := d.view.PlaceLine()
-	if ed := d.view.Editor(); ed != nil {
-		if l, _ := ed.Cursor(); func() bool { _, on := d.view.LineY(l); return on }() {
+func (e *editSession) origPlace() (a int, y float32, ok bool) {
+	b := e.view.PlaceLine()
+	if ed := e.view.Editor(); ed != nil {
+		if l, _ := ed.Cursor(); func() bool { _, on := e.view.LineY(l); return on }() {
 			b = l
 		}
 	}
 	if b < 0 {
 		return 0, 0, false
 	}
-	y, on := d.view.LineY(b)
+	y, on := e.view.LineY(b)
 	if !on {
-		y = d.view.Size().Height / 3
+		y = e.view.Size().Height / 3
 	}
-	return d.view.LineAcross(1, b), y, true
+	return e.view.LineAcross(1, b), y, true
 }
 
 // showOrigPlace scrolls the view so the right side's line facing line a of
 // the original is y below its top.
-func (d *detail) showOrigPlace(a int, y float32) {
-	d.view.ShowLineAt(d.view.LineAcross(0, a), y)
+func (e *editSession) showOrigPlace(a int, y float32) {
+	e.view.ShowLineAt(e.view.LineAcross(0, a), y)
 }

@@ -24,32 +24,32 @@ func leftText(f review.File) string {
 	return f.BaseText()
 }
 
-// noteEditBase records, for the file shown in edit mode, the left side the
+// noteBase records, for the file shown in edit mode, the left side the
 // person edits against (once: the first time it is shown in edit mode).
-func (d *detail) noteEditBase(f review.File) {
-	if d.editedOn == nil {
-		d.editedOn = map[string]string{}
+func (e *editSession) noteBase(f review.File) {
+	if e.c.editedOn == nil {
+		e.c.editedOn = map[string]string{}
 	}
-	if _, ok := d.editedOn[f.Path]; !ok {
-		d.editedOn[f.Path] = leftText(f)
+	if _, ok := e.c.editedOn[f.Path]; !ok {
+		e.c.editedOn[f.Path] = leftText(f)
 	}
 }
 
-// rebaseEdits merges each of the person's edits (d.edited: the editor
+// rebase merges each of the person's edits (e.c.edited: the editor
 // keeps it current through OnEdited) made against a left side the disk no
 // longer holds onto the disk as it is now, and says so. It returns the
 // names of the files it moved.
-func (d *detail) rebaseEdits() []string {
+func (e *editSession) rebase() []string {
 	var moved, conflicted []string
-	for _, f := range d.p.Files {
-		text, edited := d.edited[f.Path]
-		on, known := d.editedOn[f.Path]
+	for _, f := range e.deps.shown().Files {
+		text, edited := e.c.edited[f.Path]
+		on, known := e.c.editedOn[f.Path]
 		now := leftText(f)
 		if !edited || !known || on == now {
 			continue
 		}
 		m := engine.Merge3(on, now, text, engine.MergeLabels{Ours: "the disk now", Base: "the disk you began editing", Theirs: "your edit"})
-		d.edited[f.Path], d.editedOn[f.Path] = m.Text, now
+		e.c.edited[f.Path], e.c.editedOn[f.Path] = m.Text, now
 		moved = append(moved, f.Rel)
 		if len(m.Conflicts) > 0 {
 			conflicted = append(conflicted, fmt.Sprintf("%s (%d conflicts)", f.Rel, len(m.Conflicts)))
@@ -62,7 +62,7 @@ func (d *detail) rebaseEdits() []string {
 	if len(conflicted) > 0 {
 		msg = "Saved on disk while you edited: " + strings.Join(moved, ", ") + ". Your edit and the save conflict in " + strings.Join(conflicted, ", ") + ": resolve the marked lines, then approve. Nothing was written."
 	}
-	d.shownKey = ""
-	d.setStatus(msg, true)
+	e.deps.forgetShown()
+	e.deps.setStatus(msg, true)
 	return moved
 }

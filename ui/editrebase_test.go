@@ -48,7 +48,7 @@ func TestASaveWhileEditingIsNotReverted(t *testing.T) {
 			t.Errorf("stale first %v: the editor holds %q; want the person's edit merged onto the save", staleFirst, txt)
 		}
 		h.ctrlEnter()
-		if q := h.win.detail.unseenDialog; q != nil {
+		if q := h.win.detail.onScreen.dialog; q != nil {
 			q.Confirm()
 		}
 		o := h.outcome(p.ID)

@@ -7,10 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
-
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -21,14 +17,15 @@ import (
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
-// TestWindowOverSeveralDesks: one window over two desks, as diffdesk
-// --connect A --connect B runs it: both desks' proposals in one queue,
-// each changeset headed by its desk, and the a key on one desk's proposal
-// writes on that desk alone.
-func TestWindowOverSeveralDesks(t *testing.T) {
-	a := test.NewTempApp(t)
-	one, two := reviewtest.NewDesk(t, "", ""), reviewtest.NewDesk(t, "", "")
-	addrs, err := remote.Addresses([]string{"unix://" + deskrpctest.Serve(t, one.Desk), "unix://" + deskrpctest.Serve(t, two.Desk)}, false, nil)
+// fleetOf is desks served on sockets and reached through the protocol
+// as one, as diffdesk --connect A --connect B reaches them.
+func fleetOf(t *testing.T, desks ...*reviewtest.Desk) *remote.Fleet {
+	t.Helper()
+	var socks []string
+	for _, d := range desks {
+		socks = append(socks, "unix://"+deskrpctest.Serve(t, d.Desk))
+	}
+	addrs, err := remote.Addresses(socks, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,42 +34,35 @@ func TestWindowOverSeveralDesks(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	sched := make(chan func(), 4096)
-	w := NewWindow(a, f, WindowOptions{Do: func(f func()) { sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, Remote: fleetTitle(f.Labels(), f.Reachable())})
-	t.Cleanup(w.Close)
-	w.Win.Resize(fyne.NewSize(1200, 700))
-	w.View().SetSynchronous(true)
-	until := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.After(20 * time.Second)
-		for !cond() {
-			select {
-			case f := <-sched:
-				f()
-			case <-time.After(5 * time.Millisecond):
-			case <-deadline:
-				t.Fatalf("timed out waiting until %s", what)
-			}
-		}
-	}
+	return f
+}
+
+// TestWindowOverSeveralDesks: one window over two desks, as diffdesk
+// --connect A --connect B runs it: both desks' proposals in one queue,
+// each changeset headed by its desk, and the a key on one desk's proposal
+// writes on that desk alone.
+func TestWindowOverSeveralDesks(t *testing.T) {
+	one, two := reviewtest.NewDesk(t, "", ""), reviewtest.NewDesk(t, "", "")
+	f := fleetOf(t, one, two)
+	h := windowOver(t, f, WindowOptions{Remote: fleetTitle(f.Labels(), f.Reachable())})
 	for _, d := range []*reviewtest.Desk{one, two} {
 		if _, err := d.Propose(reviewtest.Context(t), review.Request{Agent: "claude", Session: "s1", Format: engine.FormatWrite,
 			Path: filepath.Join(d.Root, "same.txt"), Payload: "from " + filepath.Base(d.Root) + "\n"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	until("both desks' proposals are in the queue", func() bool { return w.Waiting() == 2 })
+	h.until("both desks' proposals are in the queue", func() bool { return h.win.Waiting() == 2 })
 	var heads []string
-	for _, r := range w.queue.rows {
-		if r.header != "" {
-			heads = append(heads, r.header)
+	for _, r := range h.Queue().Rows() {
+		if strings.HasPrefix(r, "[") {
+			heads = append(heads, r)
 		}
 	}
 	labels := f.Labels()
 	if labels[0] != filepath.Base(one.Root)+" on local" || labels[1] != filepath.Base(two.Root)+" on local" {
 		t.Errorf("labels %q; want each desk's workspace and machine", labels)
 	}
-	if len(heads) != 2 || !strings.HasSuffix(heads[0], " @ "+labels[0]) || !strings.HasSuffix(heads[1], " @ "+labels[1]) {
+	if len(heads) != 2 || !strings.Contains(heads[0], " @ "+labels[0]+"  · ") || !strings.Contains(heads[1], " @ "+labels[1]+"  · ") {
 		t.Fatalf("queue headings %q; want one per desk, naming it", heads)
 	}
 	var second string
@@ -81,15 +71,15 @@ func TestWindowOverSeveralDesks(t *testing.T) {
 			second = p.ID
 		}
 	}
-	w.Select(second)
-	until("desk two's proposal is shown", func() bool { return w.Selected() == second })
-	w.TypeKey('a')
+	h.win.Select(second)
+	h.until("desk two's proposal is shown", func() bool { return h.Shown() == second })
+	h.Keys("a")
 	path := filepath.Join(two.Root, "same.txt")
-	until("desk two's file is written", func() bool {
+	h.until("desk two's file is written", func() bool {
 		b, err := readIfThere(path)
 		return err == nil && b == "from "+filepath.Base(two.Root)+"\n"
 	})
-	until("one proposal waits", func() bool { return w.Waiting() == 1 })
+	h.until("one proposal waits", func() bool { return h.win.Waiting() == 1 })
 	if _, err := readIfThere(filepath.Join(one.Root, "same.txt")); err == nil {
 		t.Error("desk one's file was written by a decision on desk two's proposal")
 	}
@@ -149,57 +139,31 @@ func TestFleetTrustItems(t *testing.T) {
 // history at a time, chosen by its label; a restore writes on that desk
 // alone.
 func TestHistoryPerDesk(t *testing.T) {
-	a := test.NewTempApp(t)
 	one, two := reviewtest.NewDesk(t, "", ""), reviewtest.NewDesk(t, "", "")
 	for _, d := range []*reviewtest.Desk{one, two} {
 		reviewtest.WriteFile(t, filepath.Join(d.Root, "f.txt"), "old\n")
 		p := d.MustPropose(t, engine.FormatWrite, "f.txt", "new "+filepath.Base(d.Root)+"\n")
 		d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved, By: "ann@box"})
 	}
-	addrs, err := remote.Addresses([]string{"unix://" + deskrpctest.Serve(t, one.Desk), "unix://" + deskrpctest.Serve(t, two.Desk)}, false, nil)
-	if err != nil {
-		t.Fatal(err)
+	f := fleetOf(t, one, two)
+	h := windowOver(t, f, WindowOptions{History: true})
+	hist := h.History()
+	if desks, shown := hist.FilterOptions("desk"); len(desks) != 2 || shown != f.Labels()[0] {
+		t.Fatalf("the History tab's desk choice: %q, %q shown; want both desks, the first shown", desks, shown)
 	}
-	f, err := remote.NewFleet(reviewtest.Context(t), remote.Specs(addrs, remote.SSHOptions{}), remote.FleetOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	sched := make(chan func(), 4096)
-	w := NewWindow(a, f, WindowOptions{Do: func(f func()) { sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, History: true})
-	t.Cleanup(w.Close)
-	w.Win.Resize(fyne.NewSize(1200, 700))
-	hv := w.history
-	hv.view.SetSynchronous(true)
-	hv.synchronous = true
-	until := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.After(20 * time.Second)
-		for !cond() {
-			select {
-			case f := <-sched:
-				f()
-			case <-time.After(5 * time.Millisecond):
-			case <-deadline:
-				t.Fatalf("timed out waiting until %s", what)
-			}
+	shows := func(d *reviewtest.Desk) func() bool {
+		return func() bool {
+			diffs := hist.Diffs()
+			return len(hist.Entries()) == 1 && len(diffs) == 1 && string(diffs[0].New) == "new "+filepath.Base(d.Root)+"\n"
 		}
 	}
-	if hv.deskSel == nil || len(hv.deskSel.Options) != 2 || hv.deskSel.Selected != f.Labels()[0] {
-		t.Fatalf("the History tab's desk choice: %+v; want both desks, the first shown", hv.deskSel)
-	}
-	w.ShowHistory()
-	until("desk one's decision with its diff", func() bool {
-		return len(hv.entries) == 1 && len(hv.diffs) == 1 && string(hv.diffs[0].New) == "new "+filepath.Base(one.Root)+"\n"
-	})
-	hv.deskSel.SetSelected(f.Labels()[1])
-	until("desk two's decision with its diff", func() bool {
-		return len(hv.entries) == 1 && len(hv.diffs) == 1 && string(hv.diffs[0].New) == "new "+filepath.Base(two.Root)+"\n"
-	})
-	hv.ShowRestore()
-	until("the dry-run dialog", func() bool { return hv.restoreDlg != nil })
-	test.Tap(hv.restoreConfirm)
-	until("the restore is listed", func() bool { return len(hv.entries) == 2 })
+	h.win.ShowHistory()
+	h.until("desk one's decision with its diff", shows(one))
+	hist.Filter("desk", f.Labels()[1])
+	h.until("desk two's decision with its diff", shows(two))
+	hist.Restore("Restore…")
+	h.Dialog().Click("Restore")
+	hist.WaitEntries("the restore is listed", 2)
 	if got := reviewtest.ReadFile(t, filepath.Join(two.Root, "f.txt")); got != "old\n" {
 		t.Errorf("desk two's f.txt after the restore: %q; want old", got)
 	}

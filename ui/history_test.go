@@ -1,92 +1,44 @@
 package ui
 
 import (
-	"context"
-	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
-
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
-// historyHarness is the window harness with the journal passed to the
-// window, so it has its History tab.
-type historyHarness struct {
-	*harness
-	j *journal.Journal
-}
+// historyHarness is the window harness with its History tab.
+type historyHarness struct{ *harness }
 
 func newHistoryHarness(t *testing.T) *historyHarness {
 	t.Helper()
-	a := test.NewTempApp(t)
-	a.Settings().SetTheme(NewVariantTheme(theme.VariantLight))
-	h := &harness{t: t, root: t.TempDir(), sched: make(chan func(), 4096), now: baseTime}
-	j, err := journal.Open(context.Background(), filepath.Join(t.TempDir(), "journal.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfgFile := filepath.Join(t.TempDir(), "config.toml")
-	os.WriteFile(cfgFile, nil, 0o644)
-	cfg, err := config.Load(cfgFile, []string{h.root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.desk, err = review.NewDesk(review.Options{Roots: []string{h.root}, Config: cfg, Journal: j, Now: h.clock})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, Now: h.clock, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, History: true})
-	h.win.Win.Resize(fyne.NewSize(1200, 700))
-	h.win.View().SetSynchronous(true)
-	h.win.history.view.SetSynchronous(true)
-	h.win.history.synchronous = true
-	t.Cleanup(func() {
-		h.win.Close()
-		h.desk.Close()
-		j.Close()
-	})
-	return &historyHarness{harness: h, j: j}
+	return &historyHarness{newLocalHarness(t, "", WindowOptions{History: true})}
 }
 
 // approve proposes a SEARCH/REPLACE edit of rel and approves it.
 func (h *historyHarness) approve(rel, search, replace string) {
 	h.t.Helper()
 	p := h.propose("claude-code", "s1", engine.FormatSearchReplace, rel, srBlock(search, replace))
-	h.win.Select(p.ID)
+	h.approveShown(p.ID)
+}
+
+// approveShown selects proposal id and approves it, approving anyway if
+// asked about what was not on screen (the History tab hides the diff).
+func (h *historyHarness) approveShown(id string) {
+	h.t.Helper()
+	h.win.Select(id)
 	h.win.Approve()
-	if q := h.win.detail.unseenDialog; q != nil {
-		q.Confirm() // the History tab hides the diff: nothing of it was on screen
+	h.settle()
+	if h.Dialog().Open() {
+		h.Dialog().Click("Approve anyway")
 	}
-	if o := h.outcome(p.ID); o.Status != decision.Approved {
-		h.t.Fatalf("approve %s: %s", rel, o.Status)
+	if o := h.outcome(id); o.Status != decision.Approved {
+		h.t.Fatalf("approve %s: %s", id, o.Status)
 	}
-}
-
-// openHistory switches to the History tab and waits for n entries.
-func (h *historyHarness) openHistory(n int) *historyView {
-	h.t.Helper()
-	h.win.ShowHistory()
-	hv := h.win.history
-	h.until("the timeline lists the entries", func() bool { return len(hv.entries) == n && hv.sel == 0 && hv.diffs != nil })
-	return hv
-}
-
-// selectEntry selects entry i and waits for its diff.
-func (h *historyHarness) selectEntry(hv *historyView, i int) {
-	h.t.Helper()
-	gen := hv.diffGen
-	hv.list.Select(i)
-	h.until("the entry's diff is shown", func() bool { return hv.diffGen > gen && !strings.HasSuffix(hv.diffNote.Text, "loading…") })
 }
 
 // threeDecisions makes the history: a.txt approved twice around a rejected
@@ -103,108 +55,112 @@ func threeDecisions(h *historyHarness) {
 	h.approve("a.txt", "2\n", "II\n")
 }
 
+// diffsAre reports whether diffs are one file's, old → new.
+func diffsAre(diffs []review.HistoryFile, old, new string) bool {
+	return len(diffs) == 1 && string(diffs[0].Old) == old && string(diffs[0].New) == new
+}
+
 func TestHistoryTimelineListsDecisionsNewestFirst(t *testing.T) {
 	h := newHistoryHarness(t)
 	threeDecisions(h)
-	hv := h.openHistory(4)
+	hist := h.History()
+	hist.Open(4)
 	var got []string
-	for _, e := range hv.entries {
-		badge, _ := historyBadge(e)
-		got = append(got, badge+" "+hv.fileList(e.Paths))
+	for _, e := range hist.Entries() {
+		got = append(got, e.Badge+" "+e.Files+" "+e.Who)
 	}
-	want := []string{"approved a.txt", "approved a.txt", "rejected b.txt", "approved a.txt"}
+	want := []string{"approved a.txt claude-code/s1", "approved a.txt claude-code/s1", "rejected b.txt gemini/s2", "approved a.txt claude-code/s1"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("timeline %q; want %q", got, want)
-	}
-	if hv.entries[2].Feedback != "keep it lower case" {
-		t.Errorf("rejected entry's feedback %q", hv.entries[2].Feedback)
-	}
-	row := newHistoryRow()
-	hv.fillRow(row, hv.entries[2])
-	files := row.(*fyne.Container).Objects[0].(*widget.Label)
-	if files.Text != "b.txt" {
-		t.Errorf("row files %q", files.Text)
 	}
 }
 
 func TestHistoryEntryShowsItsDiffAndFeedback(t *testing.T) {
 	h := newHistoryHarness(t)
 	threeDecisions(h)
-	hv := h.openHistory(4)
-	if len(hv.diffs) != 1 || string(hv.diffs[0].Old) != "one\n2\n" || string(hv.diffs[0].New) != "one\nII\n" {
-		t.Fatalf("newest entry's diff %+v", hv.diffs)
+	hist := h.History()
+	hist.Open(4)
+	if d := hist.Diffs(); !diffsAre(d, "one\n2\n", "one\nII\n") {
+		t.Fatalf("newest entry's diff %+v", d)
 	}
-	h.selectEntry(hv, 2)
-	if len(hv.diffs) != 1 || string(hv.diffs[0].Old) != "bee\n" || string(hv.diffs[0].New) != "BEE\n" {
-		t.Errorf("rejected entry's diff %+v", hv.diffs)
+	hist.Select(2)
+	if d := hist.Diffs(); !diffsAre(d, "bee\n", "BEE\n") {
+		t.Errorf("rejected entry's diff %+v", d)
 	}
-	if !strings.Contains(hv.info.Text, "Feedback: keep it lower case") {
-		t.Errorf("info %q; want the feedback", hv.info.Text)
+	if !strings.Contains(hist.Info(), "keep it lower case") {
+		t.Errorf("info %q; want the feedback", hist.Info())
 	}
-	if hv.restore.Disabled() == false {
-		t.Errorf("Restore enabled for a decision that wrote nothing")
+	if !slices.Contains(hist.Buttons(), "Restore… (off)") {
+		t.Errorf("buttons %q; want Restore… disabled for a decision that wrote nothing", hist.Buttons())
 	}
 }
 
 func TestHistoryCompareTwoPoints(t *testing.T) {
 	h := newHistoryHarness(t)
 	threeDecisions(h)
-	hv := h.openHistory(4)
-	h.selectEntry(hv, 3) // the first approval: two → TWO
-	hv.MarkCompare()
-	h.selectEntry(hv, 0) // the last: 2 → II
-	if len(hv.diffs) != 1 || string(hv.diffs[0].Old) != "one\nTWO\n" || string(hv.diffs[0].New) != "one\nII\n" {
-		t.Errorf("comparison %+v; want after the first against after the last", hv.diffs)
+	hist := h.History()
+	hist.Open(4)
+	hist.Select(3) // the first approval: two → TWO
+	hist.Click("Compare with…")
+	hist.Select(0) // the last: 2 → II
+	if d := hist.Diffs(); !diffsAre(d, "one\nTWO\n", "one\nII\n") {
+		t.Errorf("comparison %+v; want after the first against after the last", d)
 	}
-	if !strings.Contains(hv.diffNote.Text, "After checkpoint") {
-		t.Errorf("note %q", hv.diffNote.Text)
+	if !strings.Contains(hist.Note(), "checkpoint 1 vs after checkpoint 3") {
+		t.Errorf("note %q; want it to name the two checkpoints", hist.Note())
+	}
+	hist.Click("Stop comparing")
+	h.until("the entry's own diff", func() bool { return !hist.Loading() })
+	if d := hist.Diffs(); !diffsAre(d, "one\n2\n", "one\nII\n") {
+		t.Errorf("after Stop comparing %+v; want the last entry's own diff", d)
 	}
 }
 
 func TestHistoryCompareWithDisk(t *testing.T) {
 	h := newHistoryHarness(t)
 	threeDecisions(h)
-	hv := h.openHistory(4)
+	hist := h.History()
+	hist.Open(4)
 	h.write("a.txt", "one\nhand edit\n")
-	hv.CompareDisk()
-	h.until("the disk comparison", func() bool { return strings.Contains(hv.diffNote.Text, "disk now.") })
-	if len(hv.diffs) != 1 || string(hv.diffs[0].New) != "one\nhand edit\n" {
-		t.Errorf("vs disk %+v", hv.diffs)
+	hist.Click("vs disk")
+	h.until("the disk comparison", func() bool { return !hist.Loading() })
+	if d := hist.Diffs(); !diffsAre(d, "one\nII\n", "one\nhand edit\n") {
+		t.Errorf("vs disk %+v", d)
 	}
 }
 
 func TestHistoryRestoreThroughTheDialog(t *testing.T) {
 	h := newHistoryHarness(t)
 	threeDecisions(h)
-	hv := h.openHistory(4)
-	hv.ShowRestore()
-	h.until("the dry-run dialog", func() bool { return hv.restoreDlg != nil })
+	hist := h.History()
+	hist.Open(4)
+	hist.Restore("Restore…")
 	if h.read("a.txt") != "one\nII\n" {
 		t.Fatalf("the dry run wrote the file")
 	}
-	if txt := hv.restoreText.Text; !strings.Contains(txt, "write") || !strings.Contains(txt, "a.txt  +1 −1") {
+	if txt := h.Dialog().Text(); !strings.Contains(txt, "a.txt  +1 −1") {
 		t.Errorf("dry run lists %q", txt)
 	}
 	// The dialog shows what the restore does, disk now → restored, and says so.
-	if hs := hv.restoreView.Hunks(); len(hs) != 1 || hv.restoreView.CurrentHunk() != 0 {
-		t.Errorf("the restore dialog shows %d hunks, current %d; want the one change, shown", len(hs), hv.restoreView.CurrentHunk())
+	if v := hist.RestoreView(); len(v.Hunks()) != 1 || v.CurrentHunk() != 0 {
+		t.Errorf("the restore dialog shows %d hunks, current %d; want the one change, shown", len(v.Hunks()), v.CurrentHunk())
 	}
-	if w := hv.restoreWhat.Text; !strings.Contains(w, "Left: a.txt on disk now") || !strings.Contains(w, "Right: after the restore, a.txt as it was before checkpoint") {
-		t.Errorf("the restore dialog's direction %q", w)
+	if txt := h.Dialog().Text(); !strings.Contains(txt, "Left: a.txt on disk now") || !strings.Contains(txt, "Right: after the restore, a.txt as it was before checkpoint") {
+		t.Errorf("the restore dialog's direction:\n%s", txt)
 	}
-	test.Tap(hv.restoreConfirm)
+	h.Dialog().Click("Restore")
 	h.until("the restore entry is listed and selected", func() bool {
-		return len(hv.entries) == 5 && hv.entries[0].Kind == journal.EntryRestore && hv.sel == 0
+		e := hist.Entries()
+		return len(e) == 5 && e[0].Badge == "restore" && hist.Selected() == 0
 	})
 	if got := h.read("a.txt"); got != "one\n2\n" {
 		t.Errorf("after the restore a.txt is %q", got)
 	}
 	// Restoring the restore undoes it.
-	h.until("the restore's diff", func() bool { return len(hv.diffs) == 1 })
-	hv.ShowRestore()
-	h.until("the dry-run dialog", func() bool { return hv.restoreDlg != nil })
-	test.Tap(hv.restoreConfirm)
-	h.until("the undo", func() bool { return len(hv.entries) == 6 })
+	h.until("the restore's diff", func() bool { return len(hist.Diffs()) == 1 })
+	hist.Restore("Restore…")
+	h.Dialog().Click("Restore")
+	hist.WaitEntries("the undo", 6)
 	if got := h.read("a.txt"); got != "one\nII\n" {
 		t.Errorf("after undoing the restore a.txt is %q", got)
 	}
@@ -213,20 +169,20 @@ func TestHistoryRestoreThroughTheDialog(t *testing.T) {
 func TestHistoryRestoreRefusedThenForced(t *testing.T) {
 	h := newHistoryHarness(t)
 	threeDecisions(h)
-	hv := h.openHistory(4)
+	hist := h.History()
+	hist.Open(4)
 	h.write("a.txt", "one\nhand edit\n")
-	hv.ShowRestore()
-	h.until("the dry-run dialog", func() bool { return hv.restoreDlg != nil })
-	if !hv.restoreConfirm.Disabled() || !strings.Contains(hv.restoreText.Text, "Refused: a.txt") {
-		t.Fatalf("refused plan: confirm disabled %v, text %q", hv.restoreConfirm.Disabled(), hv.restoreText.Text)
+	hist.Restore("Restore…")
+	if b := h.Dialog().Buttons(); !slices.Contains(b, "Restore (off)") || !strings.Contains(h.Dialog().Text(), "Refused: a.txt") {
+		t.Fatalf("refused plan: buttons %q, text:\n%s", b, h.Dialog().Text())
 	}
-	test.Tap(hv.restoreForce)
-	h.until("the forced dry run", func() bool { return hv.restoreDlg != nil && hv.restorePlan.Request.Force })
+	h.Dialog().Click("Force…")
+	h.until("the forced dry run", func() bool { return slices.Contains(h.Dialog().Buttons(), "Restore") })
 	if h.read("a.txt") != "one\nhand edit\n" {
 		t.Fatalf("Force wrote before the second confirmation")
 	}
-	test.Tap(hv.restoreConfirm)
-	h.until("the restore entry", func() bool { return len(hv.entries) == 5 && hv.entries[0].Kind == journal.EntryRestore })
+	h.Dialog().Click("Restore")
+	h.until("the restore entry", func() bool { e := hist.Entries(); return len(e) == 5 && e[0].Badge == "restore" })
 	if got := h.read("a.txt"); got != "one\n2\n" {
 		t.Errorf("after the forced restore a.txt is %q", got)
 	}
@@ -240,28 +196,21 @@ func TestHistoryRestoreLeavesRefusedFilesOut(t *testing.T) {
 	h.write("a.txt", "a\n")
 	h.write("b.txt", "b\n")
 	p := h.propose("codex", "s", engine.FormatPatch, "", "*** Begin Patch\n*** Update File: a.txt\n@@\n-a\n+A\n*** Update File: b.txt\n@@\n-b\n+B\n*** End Patch\n")
-	h.win.Select(p.ID)
-	h.win.Approve()
-	if q := h.win.detail.unseenDialog; q != nil {
-		q.Confirm()
-	}
-	if o := h.outcome(p.ID); o.Status != decision.Approved {
-		t.Fatalf("approve: %s", o.Status)
-	}
-	hv := h.openHistory(1)
+	h.approveShown(p.ID)
+	hist := h.History()
+	hist.Open(1)
 	h.write("b.txt", "hand edit\n")
-	hv.ShowRestore()
-	h.until("the dry-run dialog", func() bool { return hv.restoreDlg != nil })
-	if hv.restoreOthers.Hidden || !hv.restoreConfirm.Disabled() || !strings.Contains(hv.restoreText.Text, "leave them out") {
-		t.Fatalf("one file refused: leave-out shown %v, confirm disabled %v, text %q", !hv.restoreOthers.Hidden, hv.restoreConfirm.Disabled(), hv.restoreText.Text)
+	hist.Restore("Restore…")
+	if b := h.Dialog().Buttons(); !slices.Contains(b, "Leave refused out (restore 1 file)") || !slices.Contains(b, "Restore (off)") {
+		t.Fatalf("one file refused: buttons %q; want Leave refused out, Restore disabled", b)
 	}
-	test.Tap(hv.restoreOthers)
-	h.until("the dry run of a.txt alone", func() bool { return hv.restoreDlg != nil && len(hv.restorePlan.Files) == 1 })
-	if !hv.restoreOthers.Hidden || hv.restoreConfirm.Disabled() {
-		t.Fatalf("a.txt alone: leave-out shown %v, confirm disabled %v", !hv.restoreOthers.Hidden, hv.restoreConfirm.Disabled())
+	h.Dialog().Click("Leave refused out")
+	h.until("the dry run of a.txt alone", func() bool { return slices.Contains(h.Dialog().Buttons(), "Restore") })
+	if b := h.Dialog().Buttons(); slices.Contains(b, "Leave refused out (restore 1 file)") {
+		t.Fatalf("a.txt alone: buttons %q; want no Leave refused out", b)
 	}
-	test.Tap(hv.restoreConfirm)
-	h.until("the restore entry", func() bool { return len(hv.entries) == 2 && hv.entries[0].Kind == journal.EntryRestore })
+	h.Dialog().Click("Restore")
+	h.until("the restore entry", func() bool { e := hist.Entries(); return len(e) == 2 && e[0].Badge == "restore" })
 	if a, b := h.read("a.txt"), h.read("b.txt"); a != "a\n" || b != "hand edit\n" {
 		t.Errorf("after restoring the others: a.txt %q, b.txt %q; want a.txt restored, b.txt as the person left it", a, b)
 	}
@@ -270,33 +219,34 @@ func TestHistoryRestoreLeavesRefusedFilesOut(t *testing.T) {
 func TestHistoryFilters(t *testing.T) {
 	h := newHistoryHarness(t)
 	threeDecisions(h)
-	hv := h.openHistory(4)
-	hv.decisionSel.SetSelected(string(decision.Rejected))
-	h.until("filtered by decision", func() bool { return len(hv.entries) == 1 })
-	hv.decisionSel.SetSelected(historyAllDecisions)
-	h.until("unfiltered", func() bool { return len(hv.entries) == 4 })
-	if len(hv.agentSel.Options) != 3 {
-		t.Errorf("agent options %q", hv.agentSel.Options)
+	hist := h.History()
+	hist.Open(4)
+	hist.Filter("decision", string(decision.Rejected))
+	hist.WaitEntries("filtered by decision", 1)
+	hist.Filter("decision", historyAllDecisions)
+	hist.WaitEntries("unfiltered", 4)
+	if agents, _ := hist.FilterOptions("agent"); len(agents) != 3 {
+		t.Errorf("agent options %q", agents)
 	}
-	hv.agentSel.SetSelected("gemini")
-	h.until("filtered by agent", func() bool { return len(hv.entries) == 1 })
-	hv.agentSel.SetSelected(historyAllAgents)
-	hv.fileEntry.SetText("a.txt")
-	hv.reload()
-	h.until("filtered by file", func() bool { return len(hv.entries) == 3 })
+	hist.Filter("agent", "gemini")
+	hist.WaitEntries("filtered by agent", 1)
+	hist.Filter("agent", historyAllAgents)
+	hist.Filter("file", "a.txt")
+	hist.WaitEntries("filtered by file", 3)
 }
 
 func TestHistoryLoadMore(t *testing.T) {
 	h := newHistoryHarness(t)
 	threeDecisions(h)
-	h.win.history.page = 3
-	hv := h.openHistory(3)
-	if !hv.more.Visible() {
+	hist := h.History()
+	hist.SetPageSize(3)
+	hist.Open(3)
+	if !hist.MoreShown() {
 		t.Fatalf("Load more hidden with an older page left")
 	}
-	test.Tap(hv.more)
-	h.until("the older page", func() bool { return len(hv.entries) == 4 })
-	if hv.more.Visible() {
+	hist.LoadMore()
+	hist.WaitEntries("the older page", 4)
+	if hist.MoreShown() {
 		t.Errorf("Load more shown at the end of the history")
 	}
 }
@@ -304,9 +254,10 @@ func TestHistoryLoadMore(t *testing.T) {
 func TestHistoryShowsNewDecisionsWhileOpen(t *testing.T) {
 	h := newHistoryHarness(t)
 	threeDecisions(h)
-	hv := h.openHistory(4)
+	hist := h.History()
+	hist.Open(4)
 	h.approve("a.txt", "II\n", "two\n")
-	h.until("the new decision is listed", func() bool { return len(hv.entries) == 5 })
+	hist.WaitEntries("the new decision is listed", 5)
 }
 
 func TestHistoryMultiFileEntryRestoresOneFile(t *testing.T) {
@@ -315,22 +266,19 @@ func TestHistoryMultiFileEntryRestoresOneFile(t *testing.T) {
 	h.write("b.txt", "two\n")
 	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n*** End Patch\n"
 	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
-	h.win.Select(p.ID)
-	h.win.detail.files.SetSelected("b.txt") // both files seen: no question
-	h.win.Approve()
-	h.outcome(p.ID)
-	hv := h.openHistory(1)
-	if len(hv.fileSel.Options) != 2 || !strings.HasPrefix(hv.fileSel.Options[1], "b.txt") {
-		t.Fatalf("file select offers %q", hv.fileSel.Options)
+	h.approveShown(p.ID)
+	hist := h.History()
+	hist.Open(1)
+	if files := hist.Files(); len(files) != 2 || !strings.HasPrefix(files[1], "b.txt") {
+		t.Fatalf("file select offers %q", files)
 	}
-	hv.fileSel.SetSelectedIndex(1)
-	hv.ShowRestoreFile()
-	h.until("the dry-run dialog", func() bool { return hv.restoreDlg != nil })
-	if txt := hv.restoreText.Text; strings.Contains(txt, "a.txt") || !strings.Contains(txt, "b.txt") {
-		t.Errorf("the one-file dry run lists %q", txt)
+	hist.ShowFile(1)
+	hist.Restore("Restore this file…")
+	if txt := h.Dialog().Text(); strings.Contains(txt, "a.txt") || !strings.Contains(txt, "b.txt") {
+		t.Errorf("the one-file dry run lists:\n%s", txt)
 	}
-	test.Tap(hv.restoreConfirm)
-	h.until("the restore entry", func() bool { return len(hv.entries) == 2 })
+	h.Dialog().Click("Restore")
+	hist.WaitEntries("the restore entry", 2)
 	if h.read("a.txt") != "ONE\n" || h.read("b.txt") != "two\n" {
 		t.Errorf("after restoring b.txt: a.txt %q, b.txt %q", h.read("a.txt"), h.read("b.txt"))
 	}
@@ -339,16 +287,17 @@ func TestHistoryMultiFileEntryRestoresOneFile(t *testing.T) {
 func TestHistorySessionFilter(t *testing.T) {
 	h := newHistoryHarness(t)
 	threeDecisions(h)
-	hv := h.openHistory(4)
-	hv.agentSel.SetSelected("claude-code")
-	h.until("filtered by agent", func() bool { return len(hv.entries) == 3 })
-	if strings.Join(hv.sessionSel.Options, ",") != historyAllSessions+",s1" {
-		t.Errorf("session options %q", hv.sessionSel.Options)
+	hist := h.History()
+	hist.Open(4)
+	hist.Filter("agent", "claude-code")
+	hist.WaitEntries("filtered by agent", 3)
+	if sessions, _ := hist.FilterOptions("session"); strings.Join(sessions, ",") != historyAllSessions+",s1" {
+		t.Errorf("session options %q", sessions)
 	}
-	hv.agentSel.SetSelected(historyAllAgents)
-	h.until("unfiltered", func() bool { return len(hv.entries) == 4 })
-	hv.sessionSel.SetSelected("s2")
-	h.until("filtered by session", func() bool { return len(hv.entries) == 1 && hv.entries[0].Agent == "gemini" })
+	hist.Filter("agent", historyAllAgents)
+	hist.WaitEntries("unfiltered", 4)
+	hist.Filter("session", "s2")
+	h.until("filtered by session", func() bool { e := hist.Entries(); return len(e) == 1 && e[0].Who == "gemini/s2" })
 }
 
 // TestHistoryNamesAnAgentWithoutSession: an agent that gave no session is
@@ -357,15 +306,11 @@ func TestHistoryNamesAnAgentWithoutSession(t *testing.T) {
 	h := newHistoryHarness(t)
 	h.write("a.txt", "one\n")
 	p := h.propose("claude-code", "", engine.FormatWrite, "a.txt", "ONE\n")
-	h.win.Select(p.ID)
-	h.win.Approve()
-	h.outcome(p.ID)
-	hv := h.openHistory(1)
-	row := newHistoryRow()
-	hv.fillRow(row, hv.entries[0])
-	who := row.(*fyne.Container).Objects[1].(*fyne.Container).Objects[2].(*widget.Label)
-	if who.Text != "claude-code" || strings.Contains(hv.title.Text, "claude-code/") {
-		t.Errorf("row names %q, title %q; want claude-code without a slash", who.Text, hv.title.Text)
+	h.approveShown(p.ID)
+	hist := h.History()
+	hist.Open(1)
+	if who := hist.Entries()[0].Who; who != "claude-code" || strings.Contains(hist.Title(), "claude-code/") {
+		t.Errorf("row names %q, title %q; want claude-code without a slash", who, hist.Title())
 	}
 }
 
@@ -377,18 +322,18 @@ func TestHistoryDiffOpensAtItsFirstChangeWithoutToggles(t *testing.T) {
 	base, proposed := twoHunks()
 	h.write("long.txt", base)
 	p := h.propose("a", "s", engine.FormatWrite, "long.txt", proposed)
-	h.win.Select(p.ID)
-	h.win.Approve()
-	h.outcome(p.ID)
-	hv := h.openHistory(1)
-	if hv.view.CurrentHunk() != 0 {
-		t.Errorf("the history diff opens at hunk %d; want the first change (0)", hv.view.CurrentHunk())
+	h.approveShown(p.ID)
+	hist := h.History()
+	hist.Open(1)
+	v := hist.View()
+	if v.CurrentHunk() != 0 {
+		t.Errorf("the history diff opens at hunk %d; want the first change (0)", v.CurrentHunk())
 	}
-	if !hv.view.ReadOnly {
+	if !v.ReadOnly {
 		t.Error("the history diff is not read-only: its hunk toggles look clickable")
 	}
-	hv.view.ToggleHunk(0)
-	if got := hv.view.AcceptedHunks(); len(got) != 2 {
+	v.ToggleHunk(0)
+	if got := v.AcceptedHunks(); len(got) != 2 {
 		t.Errorf("ToggleHunk in the history diff changed the accepted hunks to %v", got)
 	}
 }
@@ -401,8 +346,9 @@ func TestHistoryLabelsAnApprovedMergeAsTheAgentWasTold(t *testing.T) {
 	p := h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
 	h.win.Approve() // approve merged
 	o := h.outcome(p.ID)
-	hv := h.openHistory(1)
-	if badge, _ := historyBadge(hv.entries[0]); badge != string(o.Status) || badge != string(decision.Approved) {
+	hist := h.History()
+	hist.Open(1)
+	if badge := hist.Entries()[0].Badge; badge != string(o.Status) || badge != string(decision.Approved) {
 		t.Errorf("history says %q, the agent was told %q; want both approved", badge, o.Status)
 	}
 	if !strings.Contains(h.Status(), "merged into the change made on disk") {

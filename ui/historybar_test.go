@@ -14,11 +14,12 @@ import (
 func TestHistoryCompareKeepsTheWindowNarrow(t *testing.T) {
 	h := newHistoryHarness(t)
 	threeDecisions(h)
-	hv := h.openHistory(4)
+	hist := h.History()
+	hist.Open(4)
 	h.win.Win.Resize(fyne.NewSize(1008, 652))
 	before := h.win.Win.Content().MinSize().Width
-	h.selectEntry(hv, 3)
-	hv.MarkCompare()
+	hist.Select(3)
+	hist.Click("Compare with…")
 	after := h.win.Win.Content().MinSize().Width
 	t.Logf("min width %v → %v", before, after)
 	if after > 1008 {

@@ -15,9 +15,10 @@ func TestHistoryHeadingNamesWhoDecided(t *testing.T) {
 	h := newHistoryHarness(t)
 	h.write("a.txt", "one\ntwo\n")
 	h.approve("a.txt", "two\n", "TWO\n")
-	hv := h.openHistory(1)
-	h.until("the heading says who decided", func() bool { return strings.Contains(hv.title.Text, "by the person (") })
-	got := hv.title.Text
+	hist := h.History()
+	hist.Open(1)
+	h.until("the heading says who decided", func() bool { return strings.Contains(hist.Title(), "by the person (") })
+	got := hist.Title()
 	if !strings.Contains(got, "approved by the person (") || !strings.Contains(got, "— proposed by claude-code/s1,") || strings.Contains(got, "approved by claude-code") {
 		t.Errorf("heading %q; want it approved by the person, proposed by claude-code/s1", got)
 	}

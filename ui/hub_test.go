@@ -6,9 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
-
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/hub"
 	"github.com/diffdesk/diffdesk/review/hub/hubserver"
@@ -19,7 +16,6 @@ import (
 // --hub runs it: the desk's proposal shows under the desk's name, and the
 // a key's decision is carried out by that desk, which writes the file.
 func TestWindowOverAHub(t *testing.T) {
-	a := test.NewTempApp(t)
 	dir := filepath.Join(t.TempDir(), "hub")
 	if err := hubserver.Init(dir); err != nil {
 		t.Fatal(err)
@@ -66,40 +62,23 @@ func TestWindowOverAHub(t *testing.T) {
 	}
 	t.Cleanup(func() { v.Close() })
 
-	sched := make(chan func(), 4096)
-	w := NewWindow(a, hubDesk{v}, WindowOptions{Do: func(f func()) { sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, Remote: "hub " + srv.ClientURL()})
-	t.Cleanup(w.Close)
-	w.Win.Resize(fyne.NewSize(1200, 700))
-	w.View().SetSynchronous(true)
-	until := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.After(20 * time.Second)
-		for !cond() {
-			select {
-			case f := <-sched:
-				f()
-			case <-time.After(5 * time.Millisecond):
-			case <-deadline:
-				t.Fatalf("timed out waiting until %s", what)
-			}
-		}
-	}
+	h := windowOver(t, hubDesk{v}, WindowOptions{Remote: "hub " + srv.ClientURL()})
 	path := filepath.Join(desk.Root, "far.txt")
 	reviewtest.WriteFile(t, path, "one\n")
 	desk.MustPropose(t, engine.FormatWrite, "far.txt", "ONE\n")
-	until("the window shows the desk's proposal", func() bool { return w.Waiting() == 1 && w.Selected() != "" })
-	if got := w.queue.rows[0].header; !strings.HasSuffix(got, " @ devbox") {
-		t.Errorf("queue heading %q; want it to name the desk devbox", got)
+	h.until("the window shows the desk's proposal", func() bool { return h.win.Waiting() == 1 && h.Shown() != "" })
+	if rows := h.Queue().Rows(); len(rows) == 0 || !strings.Contains(rows[0], " @ devbox  · ") {
+		t.Errorf("queue %q; want its heading to name the desk devbox", rows)
 	}
-	w.TypeKey('a')
-	until("far.txt is written by its desk", func() bool { return reviewtest.ReadFile(t, path) == "ONE\n" })
-	until("the window shows nothing waiting", func() bool { return w.Waiting() == 0 })
-	w.hubState(srv.ClientURL(), true)
-	if got := w.Win.Title(); !strings.HasSuffix(got, "hub "+srv.ClientURL()+" (unreachable, reconnecting)") {
+	h.Keys("a")
+	h.until("far.txt is written by its desk", func() bool { return reviewtest.ReadFile(t, path) == "ONE\n" })
+	h.until("the window shows nothing waiting", func() bool { return h.win.Waiting() == 0 })
+	h.HubAway(srv.ClientURL(), true)
+	if got := h.Title(); !strings.HasSuffix(got, "hub "+srv.ClientURL()+" (unreachable, reconnecting)") {
 		t.Errorf("title while the hub is away: %q", got)
 	}
-	w.hubState(srv.ClientURL(), false)
-	if got := w.Win.Title(); !strings.HasSuffix(got, "hub "+srv.ClientURL()) {
+	h.HubAway(srv.ClientURL(), false)
+	if got := h.Title(); !strings.HasSuffix(got, "hub "+srv.ClientURL()) {
 		t.Errorf("title once the hub is back: %q", got)
 	}
 }

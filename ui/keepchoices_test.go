@@ -29,7 +29,7 @@ func TestTicksSurviveAVisitToAnotherProposal(t *testing.T) {
 		t.Fatalf("back on the proposal: %d of 2 hunks ticked; want the 1 left ticked", n)
 	}
 	h.press('a')
-	if q := h.win.detail.unseenDialog; q != nil {
+	if q := h.win.detail.onScreen.dialog; q != nil {
 		q.Confirm()
 	}
 	if o := h.outcome(p.ID); o.Status != decision.Partial {

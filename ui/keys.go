@@ -28,24 +28,24 @@ type keyBinding struct {
 // dialog is open.
 func keyBindings() []keyBinding {
 	b := []keyBinding{
-		{'j', "", "next hunk (on to the next file)", func(w *Window) { w.detail.NextHunk() }},
-		{'k', "", "previous hunk (back to the previous file)", func(w *Window) { w.detail.PrevHunk() }},
-		{'J', "", "next change that is not trivial (no whitespace, comment or formatting label)", func(w *Window) { w.detail.NextNonTrivial() }},
-		{'u', "", "the first hunk never on screen (in any file of the proposal)", func(w *Window) { w.detail.NextUnseen() }},
-		{' ', "Space", "tick / untick the current hunk", func(w *Window) { w.detail.ToggleHunk() }},
+		{'j', "", "next hunk (on to the next file)", func(w *Window) { w.detail.nav.nextHunk() }},
+		{'k', "", "previous hunk (back to the previous file)", func(w *Window) { w.detail.nav.prevHunk() }},
+		{'J', "", "next change that is not trivial (no whitespace, comment or formatting label)", func(w *Window) { w.detail.nav.nextNonTrivial() }},
+		{'u', "", "the first hunk never on screen (in any file of the proposal)", func(w *Window) { w.detail.nav.nextUnseen() }},
+		{' ', "Space", "tick / untick the current hunk", func(w *Window) { w.detail.nav.toggleHunk() }},
 		{'a', "", "approve (approve edited while editing, approve merged when stale, only the ticked hunks when some are unticked)", func(w *Window) { w.Approve() }},
-		{'s', "", "approve the selected (ticked) hunks only", func(w *Window) { w.detail.ApproveSelected() }},
+		{'s', "", "approve the selected (ticked) hunks only", func(w *Window) { w.detail.nav.approveSelected() }},
 		{'t', "", "approve the trivial hunks (whitespace, comment, formatting only); all trivial: approve the proposal", func(w *Window) { w.detail.ApproveTrivial() }},
 		{'r', "", "reject, with a reason for the agent", func(w *Window) { w.ShowReject() }},
 		{'e', "", "edit the proposal (again: cancel the edit)", func(w *Window) { w.Edit() }},
-		{'x', "", "edit in the external editor ($VISUAL / $EDITOR)", func(w *Window) { w.detail.EditExternal() }},
+		{'x', "", "edit in the external editor ($VISUAL / $EDITOR)", func(w *Window) { w.detail.edit.external() }},
 		{'c', "", "comment on the current hunk's lines, either side; sent to the agent with your decision", func(w *Window) { w.detail.comments.show() }},
-		{'g', "", "go to line", func(w *Window) { w.detail.ShowGoToLine() }},
-		{']', "", "next file of the changeset (the agent session's proposals, read as one)", func(w *Window) { w.detail.NextFile() }},
-		{'[', "", "previous file of the changeset", func(w *Window) { w.detail.PrevFile() }},
+		{'g', "", "go to line", func(w *Window) { w.detail.nav.showGoToLine() }},
+		{']', "", "next file of the changeset (the agent session's proposals, read as one)", func(w *Window) { w.detail.nav.stepFile(1) }},
+		{'[', "", "previous file of the changeset", func(w *Window) { w.detail.nav.stepFile(-1) }},
 		{'A', "", "approve every open proposal of the changeset as proposed (asks first when that is more than this one)", func(w *Window) { w.detail.ApproveChangeset() }},
 		{'R', "", "reject every open proposal of the changeset, with one reason", func(w *Window) { w.detail.ShowRejectChangeset() }},
-		{'H', "", "tick / untick every hunk of the current file (a file with none ticked is not written)", func(w *Window) { w.detail.ToggleFileHunks() }},
+		{'H', "", "tick / untick every hunk of the current file (a file with none ticked is not written)", func(w *Window) { w.detail.nav.toggleFileHunks() }},
 		{'n', "", "next proposal", func(w *Window) { w.NextProposal() }},
 		{'p', "", "previous proposal", func(w *Window) { w.PrevProposal() }},
 		{'f', "", "follow the growing edge of a stream", func(w *Window) { toggle(w.detail.bar.follow) }},
@@ -55,10 +55,10 @@ func keyBindings() []keyBinding {
 			toggle(w.detail.bar.ignoreWS)
 		}},
 		{'z', "", "fold unchanged lines (3 either side of a change), or show them all", func(w *Window) { toggle(w.detail.bar.collapse) }},
-		{'{', "", "20 more unchanged lines above the current hunk", func(w *Window) { w.detail.expand(w.detail.view.ExpandAbove) }},
-		{'}', "", "20 more unchanged lines below the current hunk", func(w *Window) { w.detail.expand(w.detail.view.ExpandBelow) }},
-		{'m', "", "jump to the other end of a moved block", func(w *Window) { w.detail.jumpMoved() }},
-		{'/', "", "search both sides (Ctrl+F too)", func(w *Window) { w.detail.showSearch() }},
+		{'{', "", "20 more unchanged lines above the current hunk", func(w *Window) { w.detail.nav.expand(w.detail.view.ExpandAbove) }},
+		{'}', "", "20 more unchanged lines below the current hunk", func(w *Window) { w.detail.nav.expand(w.detail.view.ExpandBelow) }},
+		{'m', "", "jump to the other end of a moved block", func(w *Window) { w.detail.nav.jumpMoved() }},
+		{'/', "", "search both sides (Ctrl+F too)", func(w *Window) { w.detail.nav.showSearch() }},
 		{'v', "", "a re-proposed file: this proposal vs the previous one, and which comments it touched", func(w *Window) { w.detail.inter.show() }},
 		{'?', "", "show these keys", func(w *Window) { w.ShowKeys() }},
 	}
@@ -87,7 +87,7 @@ func (w *Window) TypeKey(r rune) bool {
 		if r != '?' && (w.modal() || !w.reviewShown()) {
 			return true
 		}
-		w.detail.say("")
+		w.detail.line.say("")
 		k.do(w)
 		return true
 	}
@@ -114,13 +114,13 @@ func (w *Window) bindKeys() {
 		case fyne.KeyReturn, fyne.KeyEnter:
 			if c := w.detail.tree.confirm; c != nil {
 				c() // the approve-all confirmation is open
-			} else if d := w.detail.protectedDialog; d != nil {
+			} else if d := w.detail.protect.dialog; d != nil {
 				d.Confirm() // Approve protected (protected.go)
-			} else if d := w.detail.unseenDialog; d != nil {
+			} else if d := w.detail.onScreen.dialog; d != nil {
 				d.Confirm() // Approve anyway (seen.go)
-			} else if d := w.detail.ownEditDialog; d != nil {
+			} else if d := w.detail.edit.ownEditDialog; d != nil {
 				d.Confirm() // Write it (ownedit.go)
-			} else if d := w.detail.discardDialog; d != nil {
+			} else if d := w.detail.edit.discardDialog; d != nil {
 				d.Confirm() // Discard the edit (discardedit.go)
 			}
 		case fyne.KeyEscape:
@@ -132,7 +132,7 @@ func (w *Window) bindKeys() {
 				return
 			}
 			if !w.modal() {
-				w.detail.CancelEdit()
+				w.detail.edit.cancel()
 			}
 		case fyne.KeyDown:
 			if !w.modal() && w.reviewShown() {
@@ -156,7 +156,7 @@ func (w *Window) bindKeys() {
 			}
 		}
 	})
-	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.detail.showSearch() })
+	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.detail.nav.showSearch() })
 	c.AddShortcut(&fyne.ShortcutCopy{}, w.copySelection)
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.ctrlEnter() })
 	c.AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyEnter, Modifier: fyne.KeyModifierShortcutDefault}, func(fyne.Shortcut) { w.ctrlEnter() })
@@ -165,7 +165,7 @@ func (w *Window) bindKeys() {
 	w.detail.view.OnEditorFocus = func(bool) { w.detail.showKeyboard() }
 	w.detail.view.OnShortcut = func(s fyne.Shortcut) { // Ctrl+Enter and Ctrl+F: those it passes on
 		if cs, ok := s.(*desktop.CustomShortcut); ok && cs.KeyName == fyne.KeyF {
-			w.detail.showSearch()
+			w.detail.nav.showSearch()
 			return
 		}
 		w.ctrlEnter()
@@ -188,7 +188,7 @@ func (w *Window) copySelection(s fyne.Shortcut) {
 		v = w.history.view
 	}
 	if text := v.SelectedText(); v.CopySelection(cb) && w.reviewShown() {
-		w.detail.say(fmt.Sprintf("Copied %q.", shortLine(text)))
+		w.detail.line.say(fmt.Sprintf("Copied %q.", shortLine(text)))
 	}
 }
 
@@ -207,40 +207,13 @@ func pageKey(v *diffview.DiffView, k fyne.KeyName) {
 	}
 }
 
-// showSearch opens the view's search bar (Ctrl+F, /), which takes the
-// keyboard until Esc.
-func (d *detail) showSearch() {
-	if d.id == "" || !d.view.Visible() {
-		d.say("No diff to search.")
-		return
-	}
-	d.view.ShowSearch()
-	d.w.startTyping(d.view.SearchBox(), "the search box", false, d.view.Searching)
-}
-
-// expand shows more unchanged lines beside the current hunk ({, }).
-func (d *detail) expand(more func() bool) {
-	if !more() {
-		d.say("Nothing collapsed there.")
-	}
-}
-
-// jumpMoved goes to the other end of the moved block at the current hunk
-// or on screen (m).
-func (d *detail) jumpMoved() {
-	if !d.view.JumpMoved() {
-		d.say("No moved lines here: moved blocks are the teal lines.")
-	}
-	d.updateCounter()
-}
-
 // ctrlEnter submits the reject dialog while it is open, and otherwise
 // approves (approve edited while editing: the editor passes Ctrl+Enter on).
 func (w *Window) ctrlEnter() {
 	d := w.detail
 	switch {
-	case d.rejectDialog != nil:
-		d.confirmReject()
+	case d.rejectBox.dialog != nil:
+		d.rejectBox.confirm()
 	case d.comments.save != nil:
 		d.comments.save()
 	case !w.modal() && w.reviewShown():
@@ -411,7 +384,7 @@ func (w *Window) ShowReject() { w.detail.ShowReject() }
 func (w *Window) Reject(reason string) { w.detail.Reject(reason) }
 
 // Edit toggles edit mode (e).
-func (w *Window) Edit() { w.detail.ToggleEdit() }
+func (w *Window) Edit() { w.detail.edit.toggle() }
 
 // View is the diff view of the selected proposal.
 func (w *Window) View() *diffview.DiffView { return w.detail.view }

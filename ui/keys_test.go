@@ -90,54 +90,45 @@ func TestReviewKeysWorkAfterClickingAnyControl(t *testing.T) {
 	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n*** End Patch\n"
 	stale := h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
 	multi := h.propose("codex", "s", engine.FormatPatch, "", patch)
-	d := h.win.detail
-	row := func(id string) fyne.Tappable { // the queue row of proposal id
-		return tappables(h.win.queue.list)[h.win.queue.index(id)]
-	}
 	for _, tt := range []struct {
 		name  string
 		show  string // proposal shown first
 		click func() fyne.Tappable
 	}{
-		{"the Wrap box", multi.ID, func() fyne.Tappable { return d.bar.wrap }},
-		{"a file of the proposal", multi.ID, func() fyne.Tappable { return tappables(d.files)[1] }},
-		{"the file already shown", multi.ID, func() fyne.Tappable { return tappables(d.files)[0] }},
-		{"a stale-view choice", stale.ID, func() fyne.Tappable { return tappables(d.stale.choice)[1] }},
-		{"the stale view already chosen", stale.ID, func() fyne.Tappable { return tappables(d.stale.choice)[0] }},
-		{"a queue row", stale.ID, func() fyne.Tappable { return row(multi.ID) }},
-		{"the selected queue row", multi.ID, func() fyne.Tappable { return row(multi.ID) }},
-		{"a button", multi.ID, func() fyne.Tappable { return d.bar.partial }},
-		{"the History tab", multi.ID, func() fyne.Tappable { return tappables(h.win.tabs)[1] }},
+		{"the Wrap box", multi.ID, h.Bar().WrapBox},
+		{"a file of the proposal", multi.ID, func() fyne.Tappable { return h.FileControl(1) }},
+		{"the file already shown", multi.ID, func() fyne.Tappable { return h.FileControl(0) }},
+		{"a stale-view choice", stale.ID, func() fyne.Tappable { return h.Diff().ViewControl(1) }},
+		{"the stale view already chosen", stale.ID, func() fyne.Tappable { return h.Diff().ViewControl(0) }},
+		{"a queue row", stale.ID, func() fyne.Tappable { return h.Queue().RowControl(multi.ID) }},
+		{"the selected queue row", multi.ID, func() fyne.Tappable { return h.Queue().RowControl(multi.ID) }},
+		{"a button", multi.ID, h.Bar().PartialButton},
+		{"the History tab", multi.ID, func() fyne.Tappable { return h.TabControl(1) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			h.win.Select(tt.show)
 			h.win.ShowReview()
-			if d.editing {
-				d.CancelEdit()
-			}
-			test.Tap(tt.click())
-			h.settle()
-			if f := h.win.Win.Canvas().Focused(); f != nil {
+			h.CancelEdit()
+			h.Tap(tt.click())
+			if f := h.Focused(); f != nil {
 				t.Errorf("after a click on %s the keyboard is with %T; want the window", tt.name, f)
 			}
-			if d.editing {
-				d.CancelEdit()
-			}
+			h.CancelEdit()
 			h.press('?')
-			if h.win.keysOverlay == nil {
+			if !h.KeysShown() {
 				t.Fatalf("? after a click on %s opened no keys overlay", tt.name)
 			}
 			h.pressKey(fyne.KeyEscape)
-			if h.win.keysOverlay != nil || h.win.modal() {
+			if h.KeysShown() || h.Modal() {
 				t.Errorf("Esc left the keys overlay open")
 			}
 		})
 	}
 	// The choice clicked again is still the choice.
 	h.win.Select(stale.ID)
-	test.Tap(tappables(d.stale.choice)[0])
-	if d.stale.choice.Selected != present.StaleMerged {
-		t.Errorf("the stale view chosen again is %q; want %q", d.stale.choice.Selected, present.StaleMerged)
+	h.Tap(h.Diff().ViewControl(0))
+	if got := h.Diff().Showing(); got != present.StaleMerged {
+		t.Errorf("the stale view chosen again is %q; want %q", got, present.StaleMerged)
 	}
 }
 
@@ -147,8 +138,7 @@ func TestKeyboardIndicatorSaysWhoHasTheKeys(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "one\n")
 	h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
-	d := h.win.detail
-	h.win.keysBack()
+	h.KeysBack()
 	if !strings.Contains(h.Keyboard(), "review") {
 		t.Errorf("keyboard line %q; want the review keys", h.Keyboard())
 	}
@@ -159,8 +149,8 @@ func TestKeyboardIndicatorSaysWhoHasTheKeys(t *testing.T) {
 	h.pressKey(fyne.KeyEscape) // leaves the editor, keeps edit mode
 	// (The editor's line, "typing in the editor (Esc: back to the review
 	// keys)", holds "review" too: the line must start with the review keys.)
-	if !d.editing || !strings.HasPrefix(h.Keyboard(), "Keys: review") {
-		t.Errorf("after Esc: editing %v, keyboard line %q; want edit mode kept and the review keys", d.editing, h.Keyboard())
+	if !h.EditMode() || !strings.HasPrefix(h.Keyboard(), "Keys: review") {
+		t.Errorf("after Esc: editing %v, keyboard line %q; want edit mode kept and the review keys", h.EditMode(), h.Keyboard())
 	}
 }
 
@@ -171,16 +161,16 @@ func TestRejectDialogFromTheKeyboard(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "one\n")
 	p := h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
-	d := h.win.detail
+	reject := h.RejectBox()
 	h.press('r')
-	if d.rejectDialog == nil || h.win.Win.Canvas().Focused() != d.rejectEntry {
-		t.Fatalf("r: dialog %v, focus %T; want the dialog with the reason box focused", d.rejectDialog != nil, h.win.Win.Canvas().Focused())
+	if !reject.Open() || !reject.Focused() {
+		t.Fatalf("r: dialog %v, focus %T; want the dialog with the reason box focused", reject.Open(), h.Focused())
 	}
-	if d.rejectEntry.Wrapping != fyne.TextWrapWord {
-		t.Errorf("the reason box wraps %v; want by word", d.rejectEntry.Wrapping)
+	if !reject.Wraps() {
+		t.Error("the reason box does not wrap; want it to wrap by word")
 	}
 	h.pressKey(fyne.KeyEscape)
-	if d.rejectDialog != nil || h.win.modal() {
+	if reject.Open() || h.Modal() {
 		t.Fatal("Esc left the reject dialog open")
 	}
 	h.press('r')
@@ -188,13 +178,13 @@ func TestRejectDialogFromTheKeyboard(t *testing.T) {
 		h.press(r)
 	}
 	h.pressKey(fyne.KeyTab)
-	if d.rejectEntry.Text != "too broad" || h.win.Win.Canvas().Focused() == d.rejectEntry {
-		t.Errorf("Tab: reason %q, focus still in the reason box %v; want the focus moved and no tab typed", d.rejectEntry.Text, h.win.Win.Canvas().Focused() == d.rejectEntry)
+	if reject.Reason() != "too broad" || reject.Focused() {
+		t.Errorf("Tab: reason %q, focus still in the reason box %v; want the focus moved and no tab typed", reject.Reason(), reject.Focused())
 	}
 	h.win.Win.Canvas().Unfocus() // nothing in the dialog has the keyboard: keys reach the window
 	h.press('a')
 	h.settle()
-	if d.deciding || h.read("a.txt") != "one\n" {
+	if h.Deciding() || h.read("a.txt") != "one\n" {
 		t.Fatalf("a under the reject dialog approved: %q", h.read("a.txt"))
 	}
 	h.ctrlEnter()
@@ -252,7 +242,6 @@ func TestHunkKeysToggleCountAndApproveSelected(t *testing.T) {
 	base, proposed := twoHunks()
 	h.write("long.txt", base)
 	p := h.propose("a", "s", engine.FormatWrite, "long.txt", proposed)
-	d := h.win.detail
 	if h.Diff().Counter() != "hunk 1 of 2" {
 		t.Errorf("counter on opening %q; want %q", h.Diff().Counter(), "hunk 1 of 2")
 	}
@@ -265,8 +254,8 @@ func TestHunkKeysToggleCountAndApproveSelected(t *testing.T) {
 		t.Errorf("counter after j %q; want %q", h.Diff().Counter(), "hunk 2 of 2")
 	}
 	h.press(' ')
-	if got := h.win.View().AcceptedHunks(); len(got) != 1 || d.bar.partial.Disabled() {
-		t.Fatalf("Space on hunk 2: accepted %v, Approve selected hunks disabled %v; want one accepted, enabled", got, d.bar.partial.Disabled())
+	if got := h.win.View().AcceptedHunks(); len(got) != 1 || h.Bar().State("Approve selected hunks") != "on" {
+		t.Fatalf("Space on hunk 2: accepted %v, bar %q; want one accepted, Approve selected hunks enabled", got, h.Bar().Buttons())
 	}
 	h.press('s')
 	want := strings.Replace(base, "line 20\n", "line twenty\n", 1)
@@ -281,32 +270,32 @@ func TestGoToLine(t *testing.T) {
 	base, proposed := twoHunks()
 	h.write("long.txt", base)
 	h.propose("a", "s", engine.FormatWrite, "long.txt", proposed)
-	d := h.win.detail
+	box := h.LineBox()
 	h.press('g')
-	if d.lineEntry == nil || h.win.Win.Canvas().Focused() != d.lineEntry {
+	if !box.Focused() {
 		t.Fatal("g opened no line box with the keyboard")
 	}
 	h.press('x')
-	if d.lineHint.Text != "Only digits: a line number from 1 to 300." {
-		t.Errorf("x typed in the line box: hint %q; want it to say only digits go there", d.lineHint.Text)
+	if !strings.Contains(box.Hint(), "1 to 300") {
+		t.Errorf("x typed in the line box: hint %q; want it to say a line from 1 to 300 goes there", box.Hint())
 	}
-	d.lineEntry.SetText("")
+	box.Clear()
 	for _, r := range "400" {
 		h.press(r)
 	}
-	if d.lineHint.Text != "No line 400: the file has lines 1 to 300." {
-		t.Errorf("400 typed: hint %q; want it to say the file has 300 lines", d.lineHint.Text)
+	if !strings.Contains(box.Hint(), "No line 400") {
+		t.Errorf("400 typed: hint %q; want it to say the file has no line 400", box.Hint())
 	}
 	h.pressKey(fyne.KeyReturn)
-	if !h.win.modal() {
+	if !h.Modal() {
 		t.Fatal("line 400 of 300 closed the dialog; want it to ask again")
 	}
-	d.lineEntry.SetText("")
+	box.Clear()
 	for _, r := range "200" {
 		h.press(r)
 	}
 	h.pressKey(fyne.KeyReturn)
-	if h.win.modal() {
+	if h.Modal() {
 		t.Fatal("Enter on line 200 left the dialog open")
 	}
 	h.press('j')
@@ -323,18 +312,17 @@ func TestFileKeysStepThroughAMultiFileProposal(t *testing.T) {
 	h.write("b.txt", "two\n")
 	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n*** End Patch\n"
 	h.propose("codex", "s", engine.FormatPatch, "", patch)
-	d := h.win.detail
 	h.press('[')
-	if d.file != 0 || !strings.Contains(h.Message(), "first file") {
-		t.Errorf("[ on the first file: file %d, message %q", d.file, h.Message())
+	if h.ShownFile() != "a.txt" || !strings.Contains(h.Message(), "first file") {
+		t.Errorf("[ on the first file: file %q, message %q; want a.txt and a word that it is the first", h.ShownFile(), h.Message())
 	}
 	h.press(']')
-	if d.file != 1 || d.files.Selected != "b.txt" || h.Message() != "" {
-		t.Errorf("]: file %d (%q), message %q; want b.txt", d.file, d.files.Selected, h.Message())
+	if h.ShownFile() != "b.txt" || h.FileChoice() != "b.txt" || h.Message() != "" {
+		t.Errorf("]: file %q (%q chosen), message %q; want b.txt", h.ShownFile(), h.FileChoice(), h.Message())
 	}
 	h.press(']')
-	if d.file != 1 || !strings.Contains(h.Message(), "last file") {
-		t.Errorf("] on the last file: file %d, message %q", d.file, h.Message())
+	if h.ShownFile() != "b.txt" || !strings.Contains(h.Message(), "last file") {
+		t.Errorf("] on the last file: file %q, message %q; want b.txt and a word that it is the last", h.ShownFile(), h.Message())
 	}
 }
 
@@ -389,7 +377,7 @@ func TestReviewKeysWaitOnTheHistoryTab(t *testing.T) {
 	h.win.ShowHistory()
 	h.press('a')
 	h.settle()
-	if h.win.detail.deciding || h.read("a.txt") != "one\n" {
+	if h.Deciding() || h.read("a.txt") != "one\n" {
 		t.Errorf("a on the History tab approved the proposal behind it: %q", h.read("a.txt"))
 	}
 }

@@ -5,129 +5,282 @@ import (
 	"strconv"
 	"strings"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
+
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
 
-// Moving through the shown proposal: j/k across hunks and files, ] and [,
-// Space, s, go to line; and the counter saying where the view is.
-
-// NextHunk goes to the next change, on into the next file (j).
-func (d *detail) NextHunk() {
-	defer d.updateCounter()
-	if d.view.NextHunk() {
-		return
-	}
-	if d.file+1 >= len(d.p.Files) || d.outcome != nil {
-		d.tree.step(1, false) // on into the changeset's next proposal
-		return
-	}
-	d.files.SetSelected(d.p.Files[d.file+1].Rel) // selectFile: opens at its first change
+// navigator moves through the shown proposal and ticks its hunks: j/k
+// across hunks, files and the changeset's proposals, ] and [, Space and
+// H, s, u, J, m, { and }, / and go to line (g).
+type navigator struct {
+	deps      navDeps
+	lineEntry *dialogEntry  // go to line (g), while open
+	lineHint  *widget.Label // under it: what is wrong with what was typed
 }
 
-// PrevHunk goes to the previous change, back into the previous file (k).
-func (d *detail) PrevHunk() {
-	defer d.updateCounter()
-	if d.view.PrevHunk() {
-		return
-	}
-	if d.file == 0 || d.outcome != nil {
-		d.tree.step(-1, true) // back into the changeset's previous proposal
-		return
-	}
-	d.files.SetSelected(d.p.Files[d.file-1].Rel) // selectFile
-	d.view.LastHunk()
+// navDeps is what the navigator needs of the pane.
+type navDeps struct {
+	view           *diffview.DiffView
+	shown          func() (id string, p review.Proposal, file int)
+	decided        func() bool // the shown proposal has an outcome
+	canTick        func() bool // its hunks take ticks now: waiting, outside edit mode, not stale
+	editing        func() bool
+	step           func(dir int, last bool) bool // on into the changeset's next or previous proposal (the tree)
+	selectFile     func(rel string)
+	ticked         func() // the view's ticks changed: kept, and the tree, bar and counter told
+	someRejected   func() bool
+	approvePartial func()
+	onScreen       *onScreen
+	counter        func()
+	say            func(string)
+	search         func() // the view's search box takes the keyboard
+	open           func(dlg dialog.Dialog, focus fyne.Focusable)
+	win            fyne.Window
 }
 
-// NextFile shows the next file of a multi-file proposal (]).
-func (d *detail) NextFile() { d.stepFile(1) }
-
-// PrevFile shows the previous file of a multi-file proposal ([).
-func (d *detail) PrevFile() { d.stepFile(-1) }
-
-func (d *detail) stepFile(dir int) {
-	if d.tree.step(dir, false) {
+// nextHunk goes to the next change, on into the next file (j).
+func (n *navigator) nextHunk() {
+	defer n.deps.counter()
+	if n.deps.view.NextHunk() {
 		return
 	}
-	switch i := d.file + dir; {
-	case d.id == "" || len(d.p.Files) < 2:
-		d.say("This proposal has one file.")
+	if _, p, file := n.deps.shown(); file+1 < len(p.Files) && !n.deps.decided() {
+		n.deps.selectFile(p.Files[file+1].Rel) // opens at its first change
+		return
+	}
+	n.deps.step(1, false) // on into the changeset's next proposal
+}
+
+// prevHunk goes to the previous change, back into the previous file (k).
+func (n *navigator) prevHunk() {
+	defer n.deps.counter()
+	if n.deps.view.PrevHunk() {
+		return
+	}
+	if _, p, file := n.deps.shown(); file > 0 && !n.deps.decided() {
+		n.deps.selectFile(p.Files[file-1].Rel)
+		n.deps.view.LastHunk()
+		return
+	}
+	n.deps.step(-1, true) // back into the changeset's previous proposal
+}
+
+// stepFile shows the next (dir 1, ]) or previous (-1, [) file of the
+// changeset, else of the proposal.
+func (n *navigator) stepFile(dir int) {
+	if n.deps.step(dir, false) {
+		return
+	}
+	id, p, file := n.deps.shown()
+	switch i := file + dir; {
+	case id == "" || len(p.Files) < 2:
+		n.deps.say("This proposal has one file.")
 	case i < 0:
-		d.say("This is the first file of the proposal.")
-	case i >= len(d.p.Files):
-		d.say("This is the last file of the proposal.")
+		n.deps.say("This is the first file of the proposal.")
+	case i >= len(p.Files):
+		n.deps.say("This is the last file of the proposal.")
 	default:
-		d.files.SetSelected(d.p.Files[i].Rel) // selectFile: opens at its first change
+		n.deps.selectFile(p.Files[i].Rel) // opens at its first change
 	}
 }
 
-// ToggleHunk ticks or unticks the hunk j and k went to (Space), as a click
+// toggleHunk ticks or unticks the hunk j and k went to (Space), as a click
 // on its toggle in the gutter does.
-func (d *detail) ToggleHunk() {
-	k := d.view.CurrentHunk()
+func (n *navigator) toggleHunk() {
+	v := n.deps.view
+	k := v.CurrentHunk()
 	switch {
-	case !d.canDecide() || d.editing || anyStale(d.p) || len(d.view.Hunks()) == 0:
-		d.say("No hunks to tick here.")
+	case !n.deps.canTick() || len(v.Hunks()) == 0:
+		n.deps.say("No hunks to tick here.")
 	case k < 0:
-		d.say("No current hunk: j goes to the next one.")
-	case !d.view.CurrentOnScreen(): // scrolled away: never tick what the person does not see
-		d.say(fmt.Sprintf("Hunk %d, the current one, is off screen: j or k goes to one on screen, then Space ticks or unticks it.", k+1))
+		n.deps.say("No current hunk: j goes to the next one.")
+	case !v.CurrentOnScreen(): // scrolled away: never tick what the person does not see
+		n.deps.say(fmt.Sprintf("Hunk %d, the current one, is off screen: j or k goes to one on screen, then Space ticks or unticks it.", k+1))
 	default:
-		d.view.ToggleHunk(k) // OnHunkToggled keeps the choice and updates the bar
+		v.ToggleHunk(k) // OnHunkToggled keeps the choice and updates the bar
 	}
 }
 
-// ApproveSelected writes only the ticked hunks (s); with every hunk ticked
-// it says that a approves them all.
-func (d *detail) ApproveSelected() {
-	switch {
-	case !d.canDecide() || d.editing || anyStale(d.p):
-		d.say("Approving selected hunks needs a waiting proposal, outside edit mode and not stale.")
-	case !d.someRejected():
-		d.say("Every hunk is ticked: Space unticks the current one; a approves them all.")
-	default:
-		d.ApprovePartial()
-	}
-}
-
-// ShowGoToLine asks for a line of the right side and scrolls to it (g).
-func (d *detail) ShowGoToLine() {
-	if d.id == "" || !d.view.Visible() || d.editing {
+// toggleFileHunks ticks every hunk of the shown file, or unticks them all
+// when all are ticked (H): a file left with none is not written.
+func (n *navigator) toggleFileHunks() {
+	v := n.deps.view
+	hs := v.Hunks()
+	if !n.deps.canTick() || len(hs) == 0 {
+		n.deps.say("No hunks to tick here.")
 		return
 	}
-	n := d.view.Lines()
+	all := len(v.AcceptedHunks()) == len(hs)
+	for _, h := range hs {
+		v.SetHunkAccepted(h.ID, !all)
+	}
+	_, p, file := n.deps.shown()
+	if all {
+		n.deps.say(p.Files[file].Rel + ": every hunk unticked; approving leaves this file as it is.")
+	} else {
+		n.deps.say(p.Files[file].Rel + ": every hunk ticked.")
+	}
+	n.deps.ticked()
+}
+
+// tickMovePartners ticks or unticks, with hunk id, the hunks holding the
+// other end of a block moved out of or into it, and says so: one end of a
+// move alone deletes the block, or copies it, and the person meant neither
+// (QA in the real window: unticking where five functions arrived deleted
+// them on a bare a, told to the agent as "1 of 2 hunks").
+func (n *navigator) tickMovePartners(id string, ok bool) {
+	v := n.deps.view
+	var moved []string
+	for _, p := range v.MovePartners(id) {
+		v.SetHunkAccepted(p, ok)
+		moved = append(moved, "hunk "+hunkNumber(v, p))
+	}
+	if len(moved) == 0 {
+		return
+	}
+	verb := "unticked"
+	if ok {
+		verb = "ticked"
+	}
+	n.deps.say("A block moved between this hunk and " + strings.Join(moved, ", ") + ": " + verb + " together, as one end alone would delete the block or copy it.")
+}
+
+// hunkNumber is hunk id's 1-based number in v.
+func hunkNumber(v *diffview.DiffView, id string) string {
+	for i, h := range v.Hunks() {
+		if h.ID == id {
+			return strconv.Itoa(i + 1)
+		}
+	}
+	return "?"
+}
+
+// approveSelected writes only the ticked hunks (s); with every hunk ticked
+// it says that a approves them all.
+func (n *navigator) approveSelected() {
+	switch {
+	case !n.deps.canTick():
+		n.deps.say("Approving selected hunks needs a waiting proposal, outside edit mode and not stale.")
+	case !n.deps.someRejected():
+		n.deps.say("Every hunk is ticked: Space unticks the current one; a approves them all.")
+	default:
+		n.deps.approvePartial()
+	}
+}
+
+// Two keys for reading what matters: u goes to the first hunk of the
+// shown proposal never on screen (in any of its files), so the
+// never-on-screen question need not be the way to find them; J goes to
+// the next change that is not trivial (no whitespace-, comment- or
+// formatting-only label), past the ones t approves.
+
+// nextUnseen shows the first hunk of the proposal never on screen (u).
+func (n *navigator) nextUnseen() {
+	if id, p, _ := n.deps.shown(); id == "" || len(p.Files) == 0 || p.State == review.StateStreaming || n.deps.editing() {
+		n.deps.say("u goes to a hunk never on screen: choose a proposal waiting for a decision, outside edit mode.")
+		return
+	}
+	u := review.CheckSeen([]review.ProposalSeen{n.deps.onScreen.proposalSeen(review.Decision{Verdict: decision.Approved})})
+	if u.Unseen == 0 {
+		n.deps.say("Every hunk of this proposal has been on screen.")
+		return
+	}
+	n.deps.onScreen.showFirst(nil, u)
+	n.deps.say("")
+}
+
+// nextNonTrivial goes to the next change of the shown file without a
+// trivial label (J).
+func (n *navigator) nextNonTrivial() {
+	v := n.deps.view
+	hs := v.Hunks()
+	from := v.CurrentHunk()
+	if !v.CurrentOnScreen() {
+		from = -1
+	}
+	for k := from + 1; k < len(hs); k++ {
+		if v.Note(hs[k].ID).Text == "" {
+			n.showHunk(hs[k])
+			return
+		}
+	}
+	n.deps.say("No change below that is not trivial in this file: ] goes to the next file.")
+}
+
+// showHunk makes h the current change, on screen.
+func (n *navigator) showHunk(h engine.Hunk) {
+	n.deps.view.ShowHunk(h.ID)
+	n.deps.counter()
+}
+
+// showSearch opens the view's search bar (Ctrl+F, /), which takes the
+// keyboard until Esc.
+func (n *navigator) showSearch() {
+	if id, _, _ := n.deps.shown(); id == "" || !n.deps.view.Visible() {
+		n.deps.say("No diff to search.")
+		return
+	}
+	n.deps.view.ShowSearch()
+	n.deps.search()
+}
+
+// expand shows more unchanged lines beside the current hunk ({, }).
+func (n *navigator) expand(more func() bool) {
+	if !more() {
+		n.deps.say("Nothing collapsed there.")
+	}
+}
+
+// jumpMoved goes to the other end of the moved block at the current hunk
+// or on screen (m).
+func (n *navigator) jumpMoved() {
+	if !n.deps.view.JumpMoved() {
+		n.deps.say("No moved lines here: moved blocks are the teal lines.")
+	}
+	n.deps.counter()
+}
+
+// showGoToLine asks for a line of the right side and scrolls to it (g).
+func (n *navigator) showGoToLine() {
+	v := n.deps.view
+	id, p, file := n.deps.shown()
+	if id == "" || !v.Visible() || n.deps.editing() {
+		return
+	}
+	lines := v.Lines()
 	var dlg dialog.Dialog
 	hint := widget.NewLabel("")
-	d.lineHint = hint
+	n.lineHint = hint
 	submit := func() bool {
-		line, err := strconv.Atoi(strings.TrimSpace(d.lineEntry.Text))
-		if err != nil || !d.view.GoToLine(line) {
-			hint.SetText(fmt.Sprintf("Type a line number from 1 to %d.", n))
+		line, err := strconv.Atoi(strings.TrimSpace(n.lineEntry.Text))
+		if err != nil || !v.GoToLine(line) {
+			hint.SetText(fmt.Sprintf("Type a line number from 1 to %d.", lines))
 			return false
 		}
 		dlg.Hide()
-		d.updateCounter()
+		n.deps.counter()
 		return true
 	}
-	d.lineEntry = newDialogEntry(false, func() { dlg.Hide() }, func() { submit() })
-	d.lineEntry.SetPlaceHolder(fmt.Sprintf("1–%d", n))
-	d.lineEntry.OnChanged = func(s string) { hint.SetText(lineHintFor(strings.TrimSpace(s), n)) }
-	body := container.NewVBox(widget.NewLabel(fmt.Sprintf("Line of %s (right side, 1–%d):", d.cur().Rel, n)), d.lineEntry, hint)
+	n.lineEntry = newDialogEntry(false, func() { dlg.Hide() }, func() { submit() })
+	n.lineEntry.SetPlaceHolder(fmt.Sprintf("1–%d", lines))
+	n.lineEntry.OnChanged = func(s string) { hint.SetText(lineHintFor(strings.TrimSpace(s), lines)) }
+	body := container.NewVBox(widget.NewLabel(fmt.Sprintf("Line of %s (right side, 1–%d):", p.Files[file].Rel, lines)), n.lineEntry, hint)
 	dlg = dialog.NewCustomConfirm("Go to line", "Go", "Cancel", body, func(ok bool) {
 		// Go has closed the dialog: a line not in the file is said on the
 		// message line (in the closed dialog's hint, nothing was seen).
 		if ok && !submit() {
-			d.say(fmt.Sprintf("No line %q to go to: g, then a line number from 1 to %d.", strings.TrimSpace(d.lineEntry.Text), n))
+			n.deps.say(fmt.Sprintf("No line %q to go to: g, then a line number from 1 to %d.", strings.TrimSpace(n.lineEntry.Text), lines))
 		}
-	}, d.w.Win)
-	d.w.setCloser(dlg, nil)
-	dlg.Show()
-	d.w.Win.Canvas().Focus(d.lineEntry)
-	d.showKeyboard()
+	}, n.deps.win)
+	n.deps.open(dlg, n.lineEntry)
 }
 
 // lineHintFor says, as it is typed, what is wrong with s as a line of a
@@ -145,11 +298,13 @@ func lineHintFor(s string, n int) string {
 	return ""
 }
 
+// The counter and the file shown, the pane's own.
+
 // selectFile switches the view to another file of the proposal.
 func (d *detail) selectFile(rel string) {
 	for i, f := range d.p.Files {
 		if f.Rel == rel && i != d.file {
-			d.clickedAt = nil
+			d.edit.clickedAt = nil
 			d.saveFileState()
 			d.file = i
 			d.shownKey = ""
@@ -169,7 +324,7 @@ func (d *detail) counterText() string {
 		return "diffing…"
 	}
 	d.updateLoose()
-	d.updateChecks()
+	d.checks.update()
 	k, n, faded := d.view.HunkCount()
 	above := d.view.HunksAbove()
 	hidden := ""
@@ -193,7 +348,10 @@ func (d *detail) counterText() string {
 	} else if nf := len(d.p.Files); nf > 1 {
 		s = fmt.Sprintf("%s · file %d of %d", s, d.file+1, nf)
 	}
-	return s + d.trivialSummary()
+	if d.canTick() {
+		s += d.trivial.summary()
+	}
+	return s
 }
 
 // updateLoose shows the loose-match card for the hunk j and k went to in

@@ -39,16 +39,16 @@ type ownChange struct {
 // text (0-based) outside edit mode, which selected the word there (the
 // view's read-only selection): it says Ctrl+C copies it and that e edits
 // there.
-func (d *detail) doubleClicked(line, col int) {
-	if d.editing || !d.canDecide() {
+func (e *editSession) doubleClicked(line, col int) {
+	if e.c.editing || !e.deps.canDecide() {
 		return
 	}
-	d.clickedAt = &[2]int{line, col}
+	e.clickedAt = &[2]int{line, col}
 	sel := ""
-	if s := d.view.SelectedText(); s != "" {
+	if s := e.view.SelectedText(); s != "" {
 		sel = fmt.Sprintf("Selected %q: Ctrl+C copies it. ", shortLine(s))
 	}
-	d.say(fmt.Sprintf("%sA double click does not edit: e (or Edit) makes the right side an editor, the cursor at line %d.", sel, line+1))
+	e.deps.say(fmt.Sprintf("%sA double click does not edit: e (or Edit) makes the right side an editor, the cursor at line %d.", sel, line+1))
 }
 
 // keepEditor is called before the view is given new texts for file f:
@@ -57,23 +57,23 @@ func (d *detail) doubleClicked(line, col int) {
 // disk), the returned func puts the cursor back on its line, at the same
 // height, after the editor is made again; either way it tells the new
 // editor which lines are the person's own (markOwn).
-func (d *detail) keepEditor(f review.File) func() {
-	ed := d.view.Editor()
-	if ed == nil || d.view.Path() != f.Path {
-		return func() { d.markOwn(f) }
+func (e *editSession) keepEditor(f review.File) func() {
+	ed := e.view.Editor()
+	if ed == nil || e.view.Path() != f.Path {
+		return func() { e.markOwn(f) }
 	}
 	line, col := ed.Cursor()
-	y, on := d.view.LineY(line)
+	y, on := e.view.LineY(line)
 	return func() {
-		d.markOwn(f)
-		ed := d.view.Editor()
+		e.markOwn(f)
+		ed := e.view.Editor()
 		if ed == nil {
 			return
 		}
-		line = min(line, d.view.Lines()-1)
+		line = min(line, e.view.Lines()-1)
 		ed.SetCursor(line, col)
 		if on {
-			d.view.ShowLineAt(line, y)
+			e.view.ShowLineAt(line, y)
 		}
 	}
 }
@@ -82,30 +82,30 @@ func (d *detail) keepEditor(f review.File) func() {
 // proposal's ticked hunks, or a stale file's merge), so the person's own
 // lines are purple however the editor was made: an editor made again for
 // text they already changed took it all for the agent's (QA finding 14).
-func (d *detail) markOwn(f review.File) {
-	ed := d.view.Editor()
-	if ed == nil || !d.editing {
+func (e *editSession) markOwn(f review.File) {
+	ed := e.view.Editor()
+	if ed == nil || !e.c.editing {
 		return
 	}
 	if f.Stale() {
-		ed.SetOwnBase(d.merge(f).Text)
+		ed.SetOwnBase(e.c.merge(f).Text)
 		return
 	}
-	ed.SetOwnBase(d.tickedText(f))
+	ed.SetOwnBase(e.tickedText(f))
 }
 
 // ownChanges lists the changes the person made in dec's edited texts to
 // what editing started from (the proposal's ticked hunks), stale files
 // aside (their text is the merge), and the characters they change in all.
-func (d *detail) ownChanges(dec review.Decision) ([]ownChange, int) {
+func (e *editSession) ownChanges(dec review.Decision) ([]ownChange, int) {
 	var out []ownChange
 	total := 0
-	for _, f := range d.p.Files {
+	for _, f := range e.deps.shown().Files {
 		text, ok := dec.Edited[f.Path]
 		if !ok || f.Stale() {
 			continue
 		}
-		start := d.tickedText(f)
+		start := e.tickedText(f)
 		if text == start {
 			continue
 		}
@@ -150,9 +150,9 @@ func editKey(dec review.Decision) string {
 
 // confirmOwnEdit shows the person's own change before an edit of a few
 // characters is written; it reports whether to go ahead now.
-func (d *detail) confirmOwnEdit(dec review.Decision) bool {
-	changes, chars := d.ownChanges(dec)
-	if chars == 0 || chars > strayChars || d.ownEditOK == editKey(dec) {
+func (e *editSession) confirmOwnEdit(dec review.Decision) bool {
+	changes, chars := e.ownChanges(dec)
+	if chars == 0 || chars > strayChars || e.ownEditOK == editKey(dec) {
 		return true
 	}
 	var b strings.Builder
@@ -163,24 +163,21 @@ func (d *detail) confirmOwnEdit(dec review.Decision) bool {
 		fmt.Fprintf(&b, "%s, line %d\nwas: %s\nnow: %s", c.rel, c.line, shortLine(c.was), shortLine(c.now))
 	}
 	intro := fmt.Sprintf("You changed %d %s of the agent's text:", chars, plural(chars, "character", "characters"))
-	d.ownEditMsg = intro + "\n" + b.String()
+	e.ownEditMsg = intro + "\n" + b.String()
 	diff := widget.NewLabelWithStyle(b.String(), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true}) // was and now one under the other, as in the file
 	body := container.NewVBox(widget.NewLabel(intro), diff, widget.NewLabel("Write the file with your change?"))
-	d.ownEditDialog = dialog.NewCustomConfirm("Your own change", "Write it (Enter)", "Keep editing (Esc)", body, func(ok bool) {
-		d.ownEditDialog = nil
+	e.ownEditDialog = dialog.NewCustomConfirm("Your own change", "Write it (Enter)", "Keep editing (Esc)", body, func(ok bool) {
+		e.ownEditDialog = nil
 		if ok {
-			d.ownEditOK = editKey(dec)
-			d.decide(dec)
+			e.ownEditOK = editKey(dec)
+			e.deps.decide(dec)
 			return
 		}
-		if ed := d.view.Editor(); ed != nil {
-			d.w.Win.Canvas().Focus(ed) // back to the text, to undo it
-			d.showKeyboard()
+		if ed := e.view.Editor(); ed != nil {
+			e.deps.focus(ed) // back to the text, to undo it
 		}
-	}, d.w.Win)
-	d.w.setCloser(d.ownEditDialog, nil)
-	d.bindDialog()
-	d.ownEditDialog.Show()
+	}, e.deps.win)
+	e.deps.open(e.ownEditDialog)
 	return false
 }
 

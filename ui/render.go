@@ -47,13 +47,13 @@ func (d *detail) render() {
 		d.renderProposal()
 	}
 	d.comments.refresh()
-	d.showTrivial()
+	d.trivial.show()
 	d.updateBar()
 }
 
 func (d *detail) renderProposal() {
 	f := d.cur()
-	d.seen[f.Path] = true
+	d.onScreen.opened(f.Path)
 	d.showCenter(d.view)
 	switch {
 	case d.p.State == review.StateStreaming:
@@ -86,7 +86,7 @@ func (d *detail) renderProposal() {
 		return
 	}
 	if d.editing || len(d.edited) > 0 {
-		d.rebaseEdits() // a save on disk while the person edits (editrebase.go)
+		d.edit.rebase() // a save on disk while the person edits (editrebase.go)
 	}
 	key := fmt.Sprintf("texts:%d:%v:%s", d.file, d.editing, f.Disk.SHA256)
 	if d.shownKey == key {
@@ -98,14 +98,14 @@ func (d *detail) renderProposal() {
 		proposed = d.merge(f).Text
 	}
 	if d.editing {
-		d.noteEditBase(f)
+		d.edit.noteBase(f)
 	}
 	if d.editing && !f.Stale() {
-		proposed = d.editStart(f) // the person's edit, or the ticked hunks only (editplace.go)
+		proposed = d.edit.editStart(f) // the person's edit, or the ticked hunks only (editplace.go)
 	} else if t, ok := d.edited[f.Path]; ok {
 		proposed = t
 	}
-	kept := d.keepEditor(f) // ownedit.go: the cursor and the person's own lines
+	kept := d.edit.keepEditor(f) // ownedit.go: the cursor and the person's own lines
 	d.view.SetTexts(f.Path, old, proposed)
 	if !f.Stale() {
 		d.view.SetLooseLines(looseRanges(f))
@@ -139,10 +139,7 @@ func (d *detail) renderOutcome() {
 	d.showCenter(d.view)
 	d.view.SetEditable(false)
 	for _, fo := range o.Files {
-		if fo.AutoFormatEdits == "" {
-			continue
-		}
-		before, ok := d.approved[fo.Path]
+		before, ok := fo.ApprovedText() // what was approved, before the formatter
 		if !ok {
 			continue
 		}

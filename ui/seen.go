@@ -4,16 +4,19 @@ import (
 	"fmt"
 	"strings"
 
+	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 
+	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
 // Seen coverage in the window: the view records which hunks had a changed
 // row on screen (diffview's seen.go); before an approval writes hunks
 // never shown, or files never opened, the window asks once
-// (confirmUnseen), unless the person turned that off in the View options
+// (onScreen.confirm), unless the person turned that off in the View options
 // (prefAskUnseen). Every decision the person makes carries the hunks seen
 // (Decision.Seen) and the lines on screen of the others
 // (Decision.SeenLines); the journal keeps them per hunk, by lines.
@@ -22,12 +25,72 @@ import (
 // never on screen (default on).
 const prefAskUnseen = "askUnseen"
 
+// onScreen is what the person had on screen: of the shown proposal, its
+// files opened (seen) and, through the view, its hunks and lines; of the
+// proposals shown before, their hunks (path → ids) and the lines of those
+// shown only in part, for a whole-changeset approval. It asks the
+// never-on-screen question.
+type onScreen struct {
+	deps        onScreenDeps
+	seen        map[string]bool // the shown proposal's files opened
+	unseenOK    bool            // the person chose to approve what they had not seen
+	seenBefore  map[string]map[string]map[string]bool
+	linesBefore map[string]map[string]map[string]int
+	dialog      *dialog.ConfirmDialog // the question, while open
+	msg         string                // what it asks
+}
+
+// onScreenDeps is what onScreen needs of the pane.
+type onScreenDeps struct {
+	view           *diffview.DiffView
+	shown          func() (id string, p review.Proposal)
+	hunks          func(review.File) []engine.Hunk                       // the shown proposal's file's hunks
+	merge          func(review.File) engine.MergeResult                  // a stale file's merge
+	trivialOK      func() map[string]map[string]bool                     // the hunks t approved
+	changesetHunks func(review.Proposal) func(review.File) []engine.Hunk // another proposal's hunks
+	get            func(id string) (review.Proposal, bool)               // a proposal as the desk has it
+	ask            func() bool                                           // whether to ask (the View options' box)
+	decide         func(review.Decision)                                 // the approval asked about, once agreed
+	selectFile     func(rel string)
+	hunkShown      func()              // the counter, once the first unseen hunk shows
+	open           func(dialog.Dialog) // shows the question, bound to the shown proposal
+	win            fyne.Window
+}
+
+func newOnScreen(deps onScreenDeps) *onScreen {
+	return &onScreen{deps: deps, seen: map[string]bool{}, seenBefore: map[string]map[string]map[string]bool{}}
+}
+
+// reset keeps what the person saw of the proposal left (keep) and starts
+// afresh for the next.
+func (o *onScreen) reset() {
+	o.keep()
+	o.seen, o.unseenOK = map[string]bool{}, false
+	o.deps.view.ForgetSeen()
+}
+
+// opened records that the person opened file path.
+func (o *onScreen) opened(path string) { o.seen[path] = true }
+
+// unopened lists the files of the shown proposal never on screen.
+func (o *onScreen) unopened() []string {
+	_, p := o.deps.shown()
+	var out []string
+	for _, f := range p.Files {
+		if !o.seen[f.Path] {
+			out = append(out, f.Rel)
+		}
+	}
+	return out
+}
+
 // seenSets returns, per file of the shown proposal, the ids of the hunks
 // that have been on screen.
-func (d *detail) seenSets() map[string]map[string]bool {
+func (o *onScreen) seenSets() map[string]map[string]bool {
+	_, p := o.deps.shown()
 	out := map[string]map[string]bool{}
-	for _, f := range d.p.Files {
-		out[f.Path] = d.view.SeenIn(f.Path)
+	for _, f := range p.Files {
+		out[f.Path] = o.deps.view.SeenIn(f.Path)
 	}
 	return out
 }
@@ -36,9 +99,10 @@ func (d *detail) seenSets() map[string]map[string]bool {
 // hunks seen, and those the person approved by their trivial label (t),
 // which need no question; a partial approval asks only about the hunks it
 // writes.
-func (d *detail) proposalSeen(dec review.Decision) review.ProposalSeen {
-	seen := d.seenSets()
-	for path, ids := range d.trivialOK {
+func (o *onScreen) proposalSeen(dec review.Decision) review.ProposalSeen {
+	_, p := o.deps.shown()
+	seen := o.seenSets()
+	for path, ids := range o.deps.trivialOK() {
 		for id := range ids {
 			if seen[path] == nil {
 				seen[path] = map[string]bool{}
@@ -46,12 +110,12 @@ func (d *detail) proposalSeen(dec review.Decision) review.ProposalSeen {
 			seen[path][id] = true
 		}
 	}
-	it := review.ProposalSeen{Proposal: d.p, Seen: seen, Hunks: d.fileHunks}
+	it := review.ProposalSeen{Proposal: p, Seen: seen, Hunks: o.deps.hunks}
 	switch dec.Verdict {
 	case decision.Partial:
 		it.Only = dec.Hunks
 	case decision.ApprovedEdited:
-		it.Only = d.agentHunksWritten(dec)
+		it.Only = o.agentHunksWritten(dec)
 	}
 	return it
 }
@@ -61,9 +125,10 @@ func (d *detail) proposalSeen(dec review.Decision) review.ProposalSeen {
 // file, those its text still holds (a hunk the person rewrote is theirs);
 // in the others, the ticked ones; in a stale file, those the merge onto
 // the disk (or the person's edit of it) keeps as the agent wrote them.
-func (d *detail) agentHunksWritten(dec review.Decision) map[string][]string {
+func (o *onScreen) agentHunksWritten(dec review.Decision) map[string][]string {
+	_, p := o.deps.shown()
 	out := map[string][]string{}
-	for _, f := range d.p.Files {
+	for _, f := range p.Files {
 		ids := []string{}
 		switch t, edited := dec.Edited[f.Path]; {
 		case f.Stale():
@@ -72,7 +137,7 @@ func (d *detail) agentHunksWritten(dec review.Decision) map[string][]string {
 			// too (approve merged asked nothing: QA, a 33-hunk file with
 			// 28 never shown written at once).
 			if !edited {
-				t = d.merge(f).Text
+				t = o.deps.merge(f).Text
 			}
 			mine := f
 			mine.Base, mine.Proposed = f.Disk, t
@@ -80,7 +145,7 @@ func (d *detail) agentHunksWritten(dec review.Decision) map[string][]string {
 			for _, h := range mine.Hunks() {
 				kept[h.ID] = true
 			}
-			for _, h := range d.fileHunks(f) {
+			for _, h := range o.deps.hunks(f) {
 				if kept[h.ID] {
 					ids = append(ids, h.ID)
 				}
@@ -92,7 +157,7 @@ func (d *detail) agentHunksWritten(dec review.Decision) map[string][]string {
 			for _, h := range mine.Hunks() {
 				kept[h.ID] = true
 			}
-			for _, h := range d.fileHunks(f) {
+			for _, h := range o.deps.hunks(f) {
 				if kept[h.ID] {
 					ids = append(ids, h.ID)
 				}
@@ -100,7 +165,7 @@ func (d *detail) agentHunksWritten(dec review.Decision) map[string][]string {
 		case dec.Hunks[f.Path] != nil:
 			ids = append(ids, dec.Hunks[f.Path]...)
 		default:
-			for _, h := range d.fileHunks(f) {
+			for _, h := range o.deps.hunks(f) {
 				ids = append(ids, h.ID)
 			}
 		}
@@ -108,9 +173,6 @@ func (d *detail) agentHunksWritten(dec review.Decision) map[string][]string {
 	}
 	return out
 }
-
-// askUnseen reports whether approving what was never on screen asks first.
-func (d *detail) askUnseen() bool { return d.bar.askUnseen.Checked }
 
 // unseenQuestion is the text of the question before approving files never
 // opened (files) and hunks never on screen (u), or "" when there is
@@ -148,50 +210,48 @@ func unseenQuestion(files []string, u review.Unseen) string {
 	return strings.Join(parts, "\n") + "\nApprove anyway?"
 }
 
-// confirmUnseen asks before approving files the person never opened or
+// confirm asks before approving files the person never opened or
 // hunks never on screen; it reports whether to go ahead now. An approval
 // of edited text asks the same about the agent's hunks it writes as the
 // agent wrote them (one keystroke in edit mode does not make the other
 // hunks seen); what the person wrote they have seen.
-func (d *detail) confirmUnseen(dec review.Decision) bool {
-	if d.unseenOK || !d.askUnseen() {
+func (o *onScreen) confirm(dec review.Decision) bool {
+	if o.unseenOK || !o.deps.ask() {
 		return true
 	}
-	files := d.unseen()
+	files := o.unopened()
 	var u review.Unseen
 	if dec.Verdict.Wrote() {
-		u = review.CheckSeen([]review.ProposalSeen{d.proposalSeen(dec)})
+		u = review.CheckSeen([]review.ProposalSeen{o.proposalSeen(dec)})
 	}
 	msg := unseenQuestion(files, u)
 	if msg == "" {
 		return true
 	}
 	if u.Unseen > 0 {
-		unseenN, total := d.linesUnseen(d.proposalSeen(dec))
+		unseenN, total := o.linesUnseen(o.proposalSeen(dec))
 		msg = strings.Replace(msg, "\nApprove anyway?", fmt.Sprintf("\n%d of %d changed lines were never on screen.\nApprove anyway?", unseenN, total), 1)
 	}
-	d.unseenMsg = msg
-	d.unseenDialog = dialog.NewConfirm("Approve what you have not seen?", msg, func(ok bool) {
-		d.unseenDialog = nil
+	o.msg = msg
+	o.dialog = dialog.NewConfirm("Approve what you have not seen?", msg, func(ok bool) {
+		o.dialog = nil
 		if ok {
-			d.unseenOK = true
-			d.decide(dec)
+			o.unseenOK = true
+			o.deps.decide(dec)
 			return
 		}
-		d.showFirstUnseen(files, u)
-	}, d.w.Win)
-	d.unseenDialog.SetConfirmText("Approve anyway (Enter)")
-	d.unseenDialog.SetDismissText("Show the first (Esc)")
-	d.w.setCloser(d.unseenDialog, nil)
-	d.bindDialog()
-	d.unseenDialog.Show()
+		o.showFirst(files, u)
+	}, o.deps.win)
+	o.dialog.SetConfirmText("Approve anyway (Enter)")
+	o.dialog.SetDismissText("Show the first (Esc)")
+	o.deps.open(o.dialog)
 	return false
 }
 
 // linesUnseen counts the changed lines of the hunks it asks about
 // (total) and those never on screen (a hunk is seen once all its lines
 // were: one partly shown counts the lines that were not).
-func (d *detail) linesUnseen(it review.ProposalSeen) (unseen, total int) {
+func (o *onScreen) linesUnseen(it review.ProposalSeen) (unseen, total int) {
 	for _, f := range it.Proposal.Files {
 		var only map[string]bool
 		if it.Only != nil {
@@ -200,8 +260,8 @@ func (d *detail) linesUnseen(it review.ProposalSeen) (unseen, total int) {
 				only[id] = true
 			}
 		}
-		part := d.view.LinesSeen(f.Path)
-		for _, h := range d.fileHunks(f) {
+		part := o.deps.view.LinesSeen(f.Path)
+		for _, h := range o.deps.hunks(f) {
 			if only != nil && !only[h.ID] {
 				continue
 			}
@@ -219,42 +279,44 @@ func (d *detail) linesUnseen(it review.ProposalSeen) (unseen, total int) {
 	return unseen, total
 }
 
-// showFirstUnseen shows the first hunk never on screen, else the first
+// showFirst shows the first hunk never on screen, else the first
 // file never opened.
-func (d *detail) showFirstUnseen(files []string, u review.Unseen) {
+func (o *onScreen) showFirst(files []string, u review.Unseen) {
 	if u.Unseen == 0 {
-		d.files.SetSelected(files[0]) // selectFile
+		o.deps.selectFile(files[0])
 		return
 	}
-	if u.First.Path != d.curPath() {
-		d.files.SetSelected(u.First.Rel) // selectFile
+	if u.First.Path != o.deps.view.Path() {
+		o.deps.selectFile(u.First.Rel)
 	}
-	d.view.ShowHunk(u.First.Hunk.ID)
-	d.updateCounter()
+	o.deps.view.ShowHunk(u.First.Hunk.ID)
+	o.deps.hunkShown()
 }
 
-// seenForDecision is what a decision on the shown proposal says was on
+// forDecision is what a decision on the shown proposal says was on
 // screen: per file, the ids of its hunks seen.
-func (d *detail) seenForDecision() map[string][]string {
-	if len(d.p.Files) == 0 || d.p.State == review.StateStreaming {
+func (o *onScreen) forDecision() map[string][]string {
+	_, p := o.deps.shown()
+	if len(p.Files) == 0 || p.State == review.StateStreaming {
 		return nil // a stream's text grows under the view: not tracked
 	}
-	return review.SeenIDs(d.p, d.seenSets(), d.fileHunks)
+	return review.SeenIDs(p, o.seenSets(), o.deps.hunks)
 }
 
-// seenLinesForDecision is, per file of the shown proposal, its hunks shown
+// linesForDecision is, per file of the shown proposal, its hunks shown
 // only in part and how many of the lines each changes were on screen
 // (Decision.SeenLines: the journal counts seen by lines). Only the
 // proposal's own hunks: a stale or edited view's other changes are not
 // the proposal's.
-func (d *detail) seenLinesForDecision() map[string]map[string]int {
-	if len(d.p.Files) == 0 || d.p.State == review.StateStreaming {
+func (o *onScreen) linesForDecision() map[string]map[string]int {
+	_, p := o.deps.shown()
+	if len(p.Files) == 0 || p.State == review.StateStreaming {
 		return nil
 	}
 	out := map[string]map[string]int{}
-	for _, f := range d.p.Files {
-		part := d.view.LinesSeen(f.Path)
-		for _, h := range d.fileHunks(f) {
+	for _, f := range p.Files {
+		part := o.deps.view.LinesSeen(f.Path)
+		for _, h := range o.deps.hunks(f) {
 			if n := part[h.ID][0]; n > 0 {
 				if out[f.Path] == nil {
 					out[f.Path] = map[string]int{}
@@ -266,16 +328,17 @@ func (d *detail) seenLinesForDecision() map[string]map[string]int {
 	return out
 }
 
-// changesetSeenLines is, for deciding the proposals ps together, each
+// changesetLines is, for deciding the proposals ps together, each
 // one's Decision.SeenLines: the lines on screen of the hunks shown only
-// in part, kept for the proposals shown before (keepSeen) and the shown
+// in part, kept for the proposals shown before (keep) and the shown
 // one's now.
-func (d *detail) changesetSeenLines(ps []review.Proposal) map[string]map[string]map[string]int {
+func (o *onScreen) changesetLines(ps []review.Proposal) map[string]map[string]map[string]int {
+	shown, _ := o.deps.shown()
 	out := map[string]map[string]map[string]int{}
 	for _, p := range ps {
-		lines := maxLines(nil, d.linesBefore[p.ID])
-		if p.ID == d.id {
-			lines = maxLines(lines, d.seenLinesForDecision())
+		lines := maxLines(nil, o.linesBefore[p.ID])
+		if p.ID == shown {
+			lines = maxLines(lines, o.linesForDecision())
 		}
 		if len(lines) > 0 {
 			out[p.ID] = lines
@@ -301,30 +364,31 @@ func maxLines(a, b map[string]map[string]int) map[string]map[string]int {
 	return a
 }
 
-// keepSeen remembers the hunks of the shown proposal that were on screen,
+// keep remembers the hunks of the shown proposal that were on screen,
 // before the view forgets them for another proposal, so approving its
-// changeset whole knows what the person saw of it (changesetSeen). It
+// changeset whole knows what the person saw of it (changeset). It
 // keeps only open proposals.
-func (d *detail) keepSeen() {
-	if d.id == "" || len(d.p.Files) == 0 {
+func (o *onScreen) keep() {
+	shown, p := o.deps.shown()
+	if shown == "" || len(p.Files) == 0 {
 		return
 	}
-	for id := range d.seenBefore {
-		if p, ok := d.w.desk.Get(id); !ok || !p.State.Open() {
-			delete(d.seenBefore, id)
-			delete(d.linesBefore, id)
+	for id := range o.seenBefore {
+		if p, ok := o.deps.get(id); !ok || !p.State.Open() {
+			delete(o.seenBefore, id)
+			delete(o.linesBefore, id)
 		}
 	}
-	if d.linesBefore == nil {
-		d.linesBefore = map[string]map[string]map[string]int{}
+	if o.linesBefore == nil {
+		o.linesBefore = map[string]map[string]map[string]int{}
 	}
-	d.linesBefore[d.id] = maxLines(d.linesBefore[d.id], d.seenLinesForDecision())
-	old := d.seenBefore[d.id]
+	o.linesBefore[shown] = maxLines(o.linesBefore[shown], o.linesForDecision())
+	old := o.seenBefore[shown]
 	if old == nil {
 		old = map[string]map[string]bool{}
-		d.seenBefore[d.id] = old
+		o.seenBefore[shown] = old
 	}
-	for path, ids := range d.seenSets() {
+	for path, ids := range o.seenSets() {
 		if old[path] == nil {
 			old[path] = map[string]bool{}
 		}
@@ -334,18 +398,19 @@ func (d *detail) keepSeen() {
 	}
 }
 
-// seenOf is what of proposal p has been on screen: the view's record for
+// of is what of proposal p has been on screen: the view's record for
 // the shown one, what was kept for the others.
-func (d *detail) seenOf(p review.Proposal) map[string]map[string]bool {
+func (o *onScreen) of(p review.Proposal) map[string]map[string]bool {
+	shown, _ := o.deps.shown()
 	out := map[string]map[string]bool{}
-	for path, ids := range d.seenBefore[p.ID] {
+	for path, ids := range o.seenBefore[p.ID] {
 		out[path] = map[string]bool{}
 		for id := range ids {
 			out[path][id] = true
 		}
 	}
-	if p.ID == d.id {
-		for path, ids := range d.proposalSeen(review.Decision{}).Seen {
+	if p.ID == shown {
+		for path, ids := range o.proposalSeen(review.Decision{}).Seen {
 			if out[path] == nil {
 				out[path] = map[string]bool{}
 			}
@@ -357,13 +422,13 @@ func (d *detail) seenOf(p review.Proposal) map[string]map[string]bool {
 	return out
 }
 
-// changesetSeen is, for approving the open proposals ps whole, what of
+// changeset is, for approving the open proposals ps whole, what of
 // them was never on screen, and the seen record each decision carries.
-func (d *detail) changesetSeen(ps []review.Proposal) (review.Unseen, map[string]map[string][]string) {
+func (o *onScreen) changeset(ps []review.Proposal) (review.Unseen, map[string]map[string][]string) {
 	var items []review.ProposalSeen
 	record := map[string]map[string][]string{}
 	for _, p := range ps {
-		seen, hunks := d.seenOf(p), d.tree.fileHunks(p)
+		seen, hunks := o.of(p), o.deps.changesetHunks(p)
 		items = append(items, review.ProposalSeen{Proposal: p, Seen: seen, Hunks: hunks})
 		record[p.ID] = review.SeenIDs(p, seen, hunks)
 	}

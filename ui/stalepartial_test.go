@@ -30,7 +30,7 @@ func TestApproveMergedKeepsUntickedHunksOfOtherFiles(t *testing.T) {
 	h.until("b.txt turns stale", func() bool { pp, _ := h.desk.Get(p.ID); return pp.State == review.StateStale })
 	h.settle()
 	h.press('a')
-	if q := d.unseenDialog; q != nil {
+	if q := d.onScreen.dialog; q != nil {
 		q.Confirm()
 	}
 	o := h.outcome(p.ID)

@@ -8,36 +8,29 @@ import (
 	"github.com/diffdesk/diffdesk/ui/present"
 )
 
-// importance is a label's colour for a presentation tone.
-func importance(t present.Tone) widget.Importance {
-	switch t {
-	case present.Accent:
-		return widget.HighImportance
-	case present.Success:
-		return widget.SuccessImportance
-	case present.Warning:
-		return widget.WarningImportance
-	case present.Danger:
-		return widget.DangerImportance
-	case present.Muted:
-		return widget.LowImportance
-	}
-	return widget.MediumImportance
+// tones maps a presentation tone to the theme: a label's importance and a
+// drawn text's colour; a tone not listed is present.Normal's.
+var tones = [...]struct {
+	importance widget.Importance
+	color      fyne.ThemeColorName
+}{
+	present.Normal:  {widget.MediumImportance, theme.ColorNameForeground},
+	present.Accent:  {widget.HighImportance, theme.ColorNamePrimary},
+	present.Success: {widget.SuccessImportance, theme.ColorNameSuccess},
+	present.Warning: {widget.WarningImportance, theme.ColorNameWarning},
+	present.Danger:  {widget.DangerImportance, theme.ColorNameError},
+	present.Muted:   {widget.LowImportance, theme.ColorNamePlaceHolder},
 }
 
+// importance is a label's colour for a presentation tone.
+func importance(t present.Tone) widget.Importance { return tones[toneIndex(t)].importance }
+
 // toneColor is a drawn text's theme colour for a presentation tone.
-func toneColor(t present.Tone) fyne.ThemeColorName {
-	switch t {
-	case present.Accent:
-		return theme.ColorNamePrimary
-	case present.Success:
-		return theme.ColorNameSuccess
-	case present.Warning:
-		return theme.ColorNameWarning
-	case present.Danger:
-		return theme.ColorNameError
-	case present.Muted:
-		return theme.ColorNamePlaceHolder
+func toneColor(t present.Tone) fyne.ThemeColorName { return tones[toneIndex(t)].color }
+
+func toneIndex(t present.Tone) present.Tone {
+	if t < 0 || int(t) >= len(tones) {
+		return present.Normal
 	}
-	return theme.ColorNameForeground
+	return t
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/review/trivial"
 	"github.com/diffdesk/diffdesk/ui/diffview"
-	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // Trivial hunks: whitespace only, comment only (trivial.Classify) or
@@ -29,8 +28,10 @@ import (
 // arriving for a proposal no longer shown, or for text of the file since
 // changed, is dropped.
 
-// trivialJobs are the classifications of the shown proposal's files.
+// trivialJobs are the classifications of the shown proposal's files, its
+// hunk labels, and t's approval of the other proposals of its changeset.
 type trivialJobs struct {
+	deps trivialDeps
 	jobs map[string]*trivialJob // path → its file's classification, under way or done
 	// work counts the goroutines that have yet to post their result
 	// (tests wait on it: the harness's settle).
@@ -39,6 +40,28 @@ type trivialJobs struct {
 	// shown proposal's files before it starts: a test holds the
 	// classification of proposal id pending with it.
 	hold func(id string)
+}
+
+// trivialDeps is what the classifications need of the pane.
+type trivialDeps struct {
+	view  *diffview.DiffView
+	shown func() (id string, p review.Proposal, file int)
+	c     *choices // the shown proposal's: its hunks (a cache) and the hunks t approved
+	// labelled reports whether the view shows f's hunks with the
+	// proposal's ids: its own diff, or a stale file's merge.
+	labelled  func(f review.File) bool
+	ownDiff   func(f review.File) bool // the view shows f's proposal, whose hunks it diffed
+	hunks     func(review.File) []engine.Hunk
+	post      func(func()) // back to the UI goroutine
+	arrived   func()       // a classification arrived: the counter
+	changeset func() []review.Proposal
+	seen      func(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int)
+	desk      Desk
+	run       func(work func() func()) // work off the UI goroutine, then its result on it
+	say       func(string)
+	setStatus func(string, bool)
+	refresh   func()      // the tree and the queue, after other proposals were decided
+	stopped   func() bool // the window closed
 }
 
 // trivialJob classifies one file of one proposal, in a goroutine.
@@ -73,41 +96,42 @@ func (t *trivialJobs) dropAll() {
 	t.jobs = map[string]*trivialJob{}
 }
 
-// trivialJob returns the classification of f, a file of the shown
+// job returns the classification of f, a file of the shown
 // proposal, starting it when there is none for its text. For the shown
 // file while the view still diffs it off the UI goroutine, it waits for
 // that diff's hunks (the view's OnOpened comes back here through
-// showTrivial) rather than diff the file a second time meanwhile.
-func (d *detail) trivialJob(f review.File) *trivialJob {
-	j := d.trivial.jobs[f.Path]
-	if j == nil || !j.of(d.id, f) {
+// show) rather than diff the file a second time meanwhile.
+func (t *trivialJobs) job(f review.File) *trivialJob {
+	id, p, file := t.deps.shown()
+	j := t.jobs[f.Path]
+	if j == nil || !j.of(id, f) {
 		if j != nil {
 			j.dropped.Store(true) // the file changed since (streamed on, placed)
-			delete(d.hunks, f.Path)
+			delete(t.deps.c.hunks, f.Path)
 		}
-		j = &trivialJob{id: d.id, path: f.Path, base: f.Base.SHA256, proposed: f.Proposed}
-		if d.trivial.jobs == nil {
-			d.trivial.jobs = map[string]*trivialJob{}
+		j = &trivialJob{id: id, path: f.Path, base: f.Base.SHA256, proposed: f.Proposed}
+		if t.jobs == nil {
+			t.jobs = map[string]*trivialJob{}
 		}
-		d.trivial.jobs[f.Path] = j
+		t.jobs[f.Path] = j
 	}
 	if j.started {
 		return j
 	}
-	shown := len(d.p.Files) > d.file && d.curPath() == f.Path && d.viewHasProposal(f)
-	hs, have := d.hunks[f.Path]
+	shown := len(p.Files) > file && p.Files[file].Path == f.Path && t.deps.ownDiff(f)
+	hs, have := t.deps.c.hunks[f.Path]
 	switch {
 	case have:
-	case shown && d.view.Opening():
+	case shown && t.deps.view.Opening():
 		return j // pending until the view's diff arrives
 	case shown:
-		hs, have = d.fileHunks(f), true // diffed already by the view
+		hs, have = t.deps.hunks(f), true // diffed already by the view
 	}
 	j.started = true
-	hold := d.trivial.hold
-	d.trivial.work.Add(1)
+	hold := t.hold
+	t.work.Add(1)
 	go func() {
-		defer d.trivial.work.Done() // after the post: settle finds the result scheduled
+		defer t.work.Done() // after the post: settle finds the result scheduled
 		if hold != nil {
 			hold(j.id)
 		}
@@ -121,30 +145,30 @@ func (d *detail) trivialJob(f review.File) *trivialJob {
 				memory.Release(f.TextBytes())
 			}
 		}
-		d.w.do(func() { d.trivialArrived(j, kinds, hs) })
+		t.deps.post(func() { t.arrived(j, kinds, hs) })
 	}()
 	return j
 }
 
-// trivialArrived takes the result of job j, unless it was dropped (another
+// arrived takes the result of job j, unless it was dropped (another
 // proposal shown, the file changed), and shows it.
-func (d *detail) trivialArrived(j *trivialJob, kinds map[string]trivial.Kind, hs []engine.Hunk) {
-	if j.dropped.Load() || d.trivial.jobs[j.path] != j {
+func (t *trivialJobs) arrived(j *trivialJob, kinds map[string]trivial.Kind, hs []engine.Hunk) {
+	if j.dropped.Load() || t.jobs[j.path] != j {
 		return
 	}
 	j.done, j.kinds = true, kinds
-	if _, ok := d.hunks[j.path]; !ok {
-		d.hunks[j.path] = hs // the same ids the view gives: t needs no diff of its own
+	if _, ok := t.deps.c.hunks[j.path]; !ok {
+		t.deps.c.hunks[j.path] = hs // the same ids the view gives: t needs no diff of its own
 	}
-	d.showTrivial()
-	d.updateCounter()
+	t.show()
+	t.deps.arrived()
 }
 
-// trivialOf returns the trivial hunks of f, by id: the classification of
+// of returns the trivial hunks of f, by id: the classification of
 // its own diff and the formatter's findings; pending says the
 // classification is still under way (the formatter's alone so far).
-func (d *detail) trivialOf(f review.File) (kinds map[string]trivial.Kind, pending bool) {
-	j := d.trivialJob(f)
+func (t *trivialJobs) of(f review.File) (kinds map[string]trivial.Kind, pending bool) {
+	j := t.job(f)
 	if len(f.Formatting) == 0 && j.done {
 		return j.kinds, false
 	}
@@ -163,67 +187,61 @@ func (d *detail) trivialOf(f review.File) (kinds map[string]trivial.Kind, pendin
 // follow within a frame or two, and a word there and gone would flicker.
 const quietClassifyBytes = 1 << 20
 
-// trivialPendingBytes is the size of the shown proposal's files whose
+// pendingBytes is the size of the shown proposal's files whose
 // classification is under way, base and proposal.
-func (d *detail) trivialPendingBytes() int {
+func (t *trivialJobs) pendingBytes() int {
+	_, p, _ := t.deps.shown()
 	n := 0
-	for _, f := range d.p.Files {
-		if _, pending := d.trivialOf(f); pending {
+	for _, f := range p.Files {
+		if _, pending := t.of(f); pending {
 			n += f.TextBytes()
 		}
 	}
 	return n
 }
 
-// trivialPending reports whether the classification of a file of the
+// pending reports whether the classification of a file of the
 // shown proposal is still under way.
-func (d *detail) trivialPending() bool {
-	for _, f := range d.p.Files {
-		if _, pending := d.trivialOf(f); pending {
+func (t *trivialJobs) pending() bool {
+	_, p, _ := t.deps.shown()
+	for _, f := range p.Files {
+		if _, pending := t.of(f); pending {
 			return true
 		}
 	}
 	return false
 }
 
-// showTrivial labels the shown file's trivial hunks in the view, when it
+// show labels the shown file's trivial hunks in the view, when it
 // shows the proposal's own diff.
-func (d *detail) showTrivial() {
-	if len(d.p.Files) == 0 || d.file >= len(d.p.Files) || !d.viewHasProposal(d.cur()) && !d.viewHasMerge(d.cur()) || d.p.State.DidNotApply() {
-		d.view.SetHunkNotes(nil)
+func (t *trivialJobs) show() {
+	_, p, file := t.deps.shown()
+	if len(p.Files) == 0 || file >= len(p.Files) || !t.deps.labelled(p.Files[file]) || p.State.DidNotApply() {
+		t.deps.view.SetHunkNotes(nil)
 		return
 	}
-	f := d.cur()
+	f := p.Files[file]
 	notes := map[string]diffview.HunkNote{}
-	kinds, _ := d.trivialOf(f) // the rest label themselves once classified (trivialArrived)
+	kinds, _ := t.of(f) // the rest label themselves once classified (arrived)
 	for id, k := range kinds {
-		notes[id] = diffview.HunkNote{Text: string(k), Done: d.trivialOK[f.Path][id]} // approved by t: green
+		notes[id] = diffview.HunkNote{Text: string(k), Done: t.deps.c.trivialOK[f.Path][id]} // approved by t: green
 	}
-	d.view.SetHunkNotes(notes)
+	t.deps.view.SetHunkNotes(notes)
 }
 
-// viewHasMerge reports whether the view shows stale f's merge, whose
-// changes the merge kept as the agent wrote them have the proposal's hunk
-// IDs, so their labels stay through a save on disk.
-func (d *detail) viewHasMerge(f review.File) bool {
-	return f.Stale() && !d.editing && d.outcome == nil && d.stale.shows() == present.StaleMerged && strings.HasPrefix(d.shownKey, "stale:")
-}
-
-// trivialSummary is the counter line's note on the shown proposal's
-// trivial hunks, "" when it has none or they are all approved (t); while
-// they are being classified it says so.
-func (d *detail) trivialSummary() string {
-	if !d.canDecide() || d.editing || anyStale(d.p) {
-		return ""
-	}
-	if d.trivialPendingBytes() > quietClassifyBytes {
+// summary is the counter line's note on the shown proposal's trivial
+// hunks, "" when it has none or they are all approved (t); while they are
+// being classified it says so.
+func (t *trivialJobs) summary() string {
+	_, p, _ := t.deps.shown()
+	if t.pendingBytes() > quietClassifyBytes {
 		return " · classifying hunks…"
 	}
 	n := 0
-	for _, f := range d.p.Files {
-		kinds, _ := d.trivialOf(f)
+	for _, f := range p.Files {
+		kinds, _ := t.of(f)
 		for id := range kinds {
-			if !d.trivialOK[f.Path][id] {
+			if !t.deps.c.trivialOK[f.Path][id] {
 				n++
 			}
 		}
@@ -261,14 +279,14 @@ func trivialHunks(ps []review.Proposal, trivialOf func(review.File) map[string]t
 // screen. When every hunk is trivial, that approves the proposal;
 // otherwise the rest wait for the person.
 func (d *detail) ApproveTrivial() {
-	if !d.canDecide() || d.editing || anyStale(d.p) {
-		d.say("t approves trivial hunks of a waiting proposal, outside edit mode and not stale.")
+	if !d.canTick() {
+		d.line.say("t approves trivial hunks of a waiting proposal, outside edit mode and not stale.")
 		return
 	}
-	if d.trivialPending() || d.view.Opening() {
+	if d.trivial.pending() || d.view.Opening() {
 		// Acting on the hunks classified so far would approve some and
 		// leave others the person believes approved.
-		d.say("Still classifying hunks… t approves the trivial ones once their labels show.")
+		d.line.say("Still classifying hunks… t approves the trivial ones once their labels show.")
 		return
 	}
 	ids := func(f review.File) []string {
@@ -278,18 +296,18 @@ func (d *detail) ApproveTrivial() {
 		}
 		return out
 	}
-	classified := func(f review.File) map[string]trivial.Kind { k, _ := d.trivialOf(f); return k }
+	classified := func(f review.File) map[string]trivial.Kind { k, _ := d.trivial.of(f); return k }
 	byPath, kinds, total := trivialHunks([]review.Proposal{d.p}, classified, ids)
 	n := 0
 	for _, v := range kinds {
 		n += v
 	}
-	others := d.approveTrivialOthers(n == 0)
+	others := d.trivial.approveOthers(n == 0)
 	if n == 0 {
 		if others {
-			d.say("No trivial hunks here; looking through the changeset's other proposals…")
+			d.line.say("No trivial hunks here; looking through the changeset's other proposals…")
 		} else {
-			d.say("No trivial hunks here (whitespace only, comment only, formatting only).")
+			d.line.say("No trivial hunks here (whitespace only, comment only, formatting only).")
 		}
 		return
 	}
@@ -307,13 +325,13 @@ func (d *detail) ApproveTrivial() {
 		d.decide(review.Decision{Verdict: decision.Approved})
 		return
 	}
-	d.showTrivial()
+	d.trivial.show()
 	d.updateBar()
 	d.updateCounter()
-	d.say(fmt.Sprintf("Approved %d trivial %s (%s); %d left to review, then a.", n, plural(n, "hunk", "hunks"), kindsText(kinds), total-n))
+	d.line.say(fmt.Sprintf("Approved %d trivial %s (%s); %d left to review, then a.", n, plural(n, "hunk", "hunks"), kindsText(kinds), total-n))
 }
 
-// approveTrivialOthers has the desk approve, each on its own, the other
+// approveOthers has the desk approve, each on its own, the other
 // open proposals of the shown changeset whose hunks are all trivial
 // (Desk.ApproveTrivial: the policy is the desk's, and so is the guard
 // that approves only the text it classified), off the UI goroutine, and
@@ -322,10 +340,11 @@ func (d *detail) ApproveTrivial() {
 // reports whether there are others to look through; alone says t found
 // nothing in the shown proposal, so the result must say when the others
 // hold nothing either.
-func (d *detail) approveTrivialOthers(alone bool) bool {
+func (t *trivialJobs) approveOthers(alone bool) bool {
+	id, shown, _ := t.deps.shown()
 	var others []review.Proposal
-	for _, p := range d.tree.openProposals() {
-		if p.ID == d.id || p.State != review.StatePending || anyStale(p) {
+	for _, p := range t.deps.changeset() {
+		if p.ID == id || p.State != review.StatePending || anyStale(p) {
 			continue
 		}
 		others = append(others, p)
@@ -333,30 +352,26 @@ func (d *detail) approveTrivialOthers(alone bool) bool {
 	if len(others) == 0 {
 		return false
 	}
-	id, key := d.id, review.ChangesetKey(d.p)
-	_, seen := d.changesetSeen(others)
-	seenLines := d.changesetSeenLines(others)
-	d.w.decisions.Add(1)
-	go func() {
-		defer d.w.decisions.Done()
-		res, err := d.w.desk.ApproveTrivial(context.Background(), key, review.ChangesetDecision{Seen: seen, SeenLines: seenLines}, id)
-		d.w.do(func() { d.othersApproved(id, alone, res, err) })
-	}()
+	key := review.ChangesetKey(shown)
+	seen, seenLines := t.deps.seen(others)
+	t.deps.run(func() func() {
+		res, err := t.deps.desk.ApproveTrivial(context.Background(), key, review.ChangesetDecision{Seen: seen, SeenLines: seenLines}, id)
+		return func() { t.othersApproved(id, alone, res, err) }
+	})
 	return true
 }
 
-// othersApproved says what approveTrivialOthers did, under the decision
+// othersApproved says what approveOthers did, under the decision
 // bar only while the proposal t was pressed on (id) is shown.
-func (d *detail) othersApproved(id string, alone bool, res review.TrivialApproval, err error) {
-	select {
-	case <-d.w.stop:
+func (t *trivialJobs) othersApproved(id string, alone bool, res review.TrivialApproval, err error) {
+	if t.deps.stopped() {
 		return // the window closed meanwhile
-	default:
 	}
-	here := d.id == id // the proposal t was pressed on is still shown: say what came of it
+	shown, _, _ := t.deps.shown()
+	here := shown == id // the proposal t was pressed on is still shown: say what came of it
 	if err != nil {
 		if here {
-			d.setStatus("The changeset's other proposals were not looked through: "+err.Error(), true)
+			t.deps.setStatus("The changeset's other proposals were not looked through: "+err.Error(), true)
 		}
 		return
 	}
@@ -365,9 +380,9 @@ func (d *detail) othersApproved(id string, alone bool, res review.TrivialApprova
 		switch {
 		case !here || !alone: // t's own answer stands
 		case mixed > 0:
-			d.say(fmt.Sprintf("No trivial hunks here; %d other %s of the changeset mix trivial hunks with real ones: open each and press t.", mixed, plural(mixed, "proposal", "proposals")))
+			t.deps.say(fmt.Sprintf("No trivial hunks here; %d other %s of the changeset mix trivial hunks with real ones: open each and press t.", mixed, plural(mixed, "proposal", "proposals")))
 		default:
-			d.say("No trivial hunks here or in the changeset's other proposals (whitespace only, comment only, formatting only).")
+			t.deps.say("No trivial hunks here or in the changeset's other proposals (whitespace only, comment only, formatting only).")
 		}
 		return
 	}
@@ -378,14 +393,13 @@ func (d *detail) othersApproved(id string, alone bool, res review.TrivialApprova
 	}
 	for _, s := range res.Skipped {
 		name := s.ID
-		if p, ok := d.w.desk.Get(s.ID); ok {
+		if p, ok := t.deps.desk.Get(s.ID); ok {
 			name = fileNames(p)
 		}
 		msg += "\nNot approved: " + name + ": " + s.Reason
 	}
-	d.setStatus(msg, len(res.Skipped) > 0)
-	d.tree.refresh()
-	d.w.refreshQueue()
+	t.deps.setStatus(msg, len(res.Skipped) > 0)
+	t.deps.refresh()
 }
 
 // tick accepts the hunks ids of the file at path: in the view when it is

@@ -58,7 +58,7 @@ func BenchmarkTrivial1M(b *testing.B) {
 		d.trivial.dropAll()
 		d.trivialOK = map[string]map[string]bool{}
 		t0 := time.Now()
-		d.showTrivial() // starts the classification
+		d.trivial.show() // starts the classification
 		start += time.Since(t0)
 		d.trivial.work.Wait()
 		t0 = time.Now()

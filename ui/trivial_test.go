@@ -58,16 +58,16 @@ func TestTrivialHunksLabelledAndApprovedByT(t *testing.T) {
 	// Had nothing been on screen, only the real change would be unseen.
 	d.view.ForgetSeen()
 	d.view.Showing = func() bool { return false }
-	u := review.CheckSeen([]review.ProposalSeen{d.proposalSeen(review.Decision{Verdict: decision.Approved})})
+	u := review.CheckSeen([]review.ProposalSeen{d.onScreen.proposalSeen(review.Decision{Verdict: decision.Approved})})
 	if u.Unseen != 1 || u.Total != 3 || u.First.Hunk.ID != hs[2].ID {
 		t.Errorf("nothing seen, trivial approved: %d of %d unseen, first %s; want 1 of 3, the real change", u.Unseen, u.Total, u.First.Hunk.ID)
 	}
 	h.press('a')
 	h.settle()
-	if d.unseenDialog == nil || !strings.Contains(d.unseenMsg, "1 of 3 hunks was never on screen") {
-		t.Fatalf("a: question %q; want one hunk unseen", d.unseenMsg)
+	if d.onScreen.dialog == nil || !strings.Contains(d.onScreen.msg, "1 of 3 hunks was never on screen") {
+		t.Fatalf("a: question %q; want one hunk unseen", d.onScreen.msg)
 	}
-	d.unseenDialog.Confirm()
+	d.onScreen.dialog.Confirm()
 	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("app.go") != proposed {
 		t.Errorf("after Approve anyway: %s", o.Status)
 	}

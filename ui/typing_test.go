@@ -105,7 +105,7 @@ func TestRejectBoxSaysItHasTheKeyboard(t *testing.T) {
 	p := h.propose("agent", "s", engine.FormatWrite, "a.go", "package a\n\nconst N = 2\n")
 	d := h.win.detail
 	h.press('r')
-	if d.rejectDialog == nil {
+	if d.rejectBox.dialog == nil {
 		t.Fatal("r opened no reject dialog")
 	}
 	if got := h.Keyboard(); !strings.Contains(got, "typing in the reject box") {

@@ -21,14 +21,14 @@ func TestRejectThroughAnIDEDoorSaysTheReasonWasNotSent(t *testing.T) {
 	p := h.doorProposal("claude-code", "a.txt", "hello there\n")
 	d := h.win.detail
 	h.press('r')
-	if d.rejectDialog == nil {
+	if d.rejectBox.dialog == nil {
 		t.Fatal("r opened no reject dialog")
 	}
-	if ph := d.rejectEntry.PlaceHolder; strings.Contains(ph, "The agent reads this") || !strings.Contains(ph, "claude-code's IDE door tells the agent no reason") {
+	if ph := d.rejectBox.entry.PlaceHolder; strings.Contains(ph, "The agent reads this") || !strings.Contains(ph, "claude-code's IDE door tells the agent no reason") {
 		t.Errorf("reject box hint %q; want it to say the IDE door carries no reason", ph)
 	}
-	d.rejectEntry.SetText("use the word planet instead")
-	d.confirmReject()
+	d.rejectBox.entry.SetText("use the word planet instead")
+	d.rejectBox.confirm()
 	if o := h.outcome(p.ID); o.Status != decision.Rejected || o.Feedback != "use the word planet instead" {
 		t.Fatalf("outcome %s %q; want rejected with the reason kept", o.Status, o.Feedback)
 	}

@@ -8,10 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/theme"
-
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
@@ -55,9 +51,16 @@ func newHarness(t *testing.T) *harness {
 // configTOML.
 func newHarnessWithConfig(t *testing.T, configTOML string) *harness {
 	t.Helper()
-	a := test.NewTempApp(t)
-	a.Settings().SetTheme(NewVariantTheme(theme.VariantLight))
-	h := &harness{t: t, root: t.TempDir(), sched: make(chan func(), 4096), now: baseTime}
+	return newLocalHarness(t, configTOML, WindowOptions{})
+}
+
+// newLocalHarness is a desk over a temp workspace, its journal and a user
+// config file holding configTOML, and the window over it with o (its
+// Remote, History; windowOver sets the rest).
+func newLocalHarness(t *testing.T, configTOML string, o WindowOptions) *harness {
+	t.Helper()
+	h := newBareHarness(t)
+	h.root = t.TempDir()
 	j, err := journal.Open(context.Background(), filepath.Join(t.TempDir(), "journal.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -73,14 +76,11 @@ func newHarnessWithConfig(t *testing.T, configTOML string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, Now: h.clock, AfterFunc: h.afterFunc, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1})
-	h.win.Win.Resize(fyne.NewSize(1200, 700))
-	h.win.View().SetSynchronous(true) // the view's own workers would call fyne.Do inline off the test goroutine
-	t.Cleanup(func() {
-		h.win.Close()
+	t.Cleanup(func() { // after the window's (cleanups run last first)
 		h.desk.Close()
 		j.Close()
 	})
+	h.openWindow(h.desk, o)
 	return h
 }
 

@@ -64,8 +64,8 @@ func TestQueueShowsProposalsGroupedWithCounts(t *testing.T) {
 	h.propose("gemini-cli", "docs", engine.FormatSearchReplace, "README.md", srBlock("# demo\n", "# demo\n\nA demo.\n"))
 	h.propose("claude-code", "add-logging", engine.FormatSearchReplace, "main.go", srBlock("func main() {}\n", "func main() {\n\tlog.Println(\"hi\")\n}\n"))
 	h.advance(2 * time.Minute)
-	h.win.queue.list.Refresh()
-	test.AssertObjectRendersToMarkup(t, "window/queue.xml", h.win.queue.list)
+	h.Queue().Object().Refresh()
+	test.AssertObjectRendersToMarkup(t, "window/queue.xml", h.Queue().Object())
 	if got := h.win.Win.Title(); got != "DiffDesk — 3 waiting · "+h.root { // the workspace the desk serves follows the count
 		t.Errorf("title = %q", got)
 	}
@@ -132,17 +132,15 @@ func TestPickProposalOrder(t *testing.T) {
 // proposal's Approve and must write nothing until it has been seen.
 func TestDoubleClickOnDismissApprovesNothingUnseen(t *testing.T) {
 	h := newHarness(t)
-	h.win.opts.ArmDelay = 600 * time.Millisecond
+	h.SetArmDelay(600 * time.Millisecond)
 	h.write("a.txt", "one\n")
 	failed := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("missing\n", "x\n"))
 	h.win.Select(failed.ID)
 	h.advance(time.Second)
-	d := h.win.detail
-	test.Tap(d.bar.dismiss) // the first click
+	h.Bar().Tap("Dismiss") // the first click
 	big := h.propose("agent", "s", engine.FormatWrite, "big.txt", strings.Repeat("line\n", 20000))
-	h.win.Select(big.ID)    // the next proposal takes the pane
-	test.Tap(d.bar.approve) // the second click, a moment later
-	h.settle()
+	h.win.Select(big.ID)   // the next proposal takes the pane
+	h.Bar().Tap("Approve") // the second click, a moment later
 	if _, err := os.Stat(filepath.Join(h.root, "big.txt")); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("big.txt written by a click meant for Dismiss: %v", err)
 	}
@@ -150,8 +148,7 @@ func TestDoubleClickOnDismissApprovesNothingUnseen(t *testing.T) {
 		t.Errorf("status %q; want it to say the proposal has just appeared", h.Status())
 	}
 	h.advance(time.Second) // the person looked at it
-	test.Tap(d.bar.approve)
-	h.settle()
+	h.Bar().Tap("Approve")
 	h.Dialog().Click("Approve anyway") // one screen of its 20,000 new lines was on screen
 	if o := h.outcome(big.ID); o.Status != decision.Approved {
 		t.Errorf("after a look, Approve: %s; want approved", o.Status)
@@ -246,10 +243,8 @@ func TestClickingAQueueRowKeepsTheReviewKeys(t *testing.T) {
 	h.write("a.txt", "one\n")
 	h.propose("agent", "s", engine.FormatWrite, "b.txt", "b\n")
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("one\n", "ONE\n"))
-	c := h.win.Win.Canvas()
-	c.Focus(h.win.queue.list) // what Fyne does on a tap, before selecting
-	h.win.queue.list.Select(h.win.queue.index(p.ID))
-	if f := c.Focused(); f != nil {
+	h.Queue().Click("a.txt")
+	if f := h.Focused(); f != nil {
 		t.Fatalf("after a click on a queue row the keyboard is with %T; want the window", f)
 	}
 	h.win.TypeKey('a')
@@ -262,7 +257,7 @@ func TestApproveWritesTheFile(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "one\ntwo\n")
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("two\n", "TWO\n"))
-	test.Tap(h.win.detail.bar.approve)
+	h.Bar().Approve()
 	o := h.outcome(p.ID)
 	if o.Status != decision.Approved || h.read("a.txt") != "one\nTWO\n" {
 		t.Errorf("after Approve: status %s, file %q", o.Status, h.read("a.txt"))
@@ -280,8 +275,8 @@ func TestRejectDialogSendsTheReason(t *testing.T) {
 	h.write("a.txt", "one\n")
 	p := h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
 	h.win.ShowReject()
-	test.Type(h.win.detail.rejectEntry, "use the constant instead")
-	test.Tap(h.win.detail.rejectConfirm)
+	h.RejectBox().Type("use the constant instead")
+	h.RejectBox().Send()
 	o := h.outcome(p.ID)
 	if o.Status != decision.Rejected || o.Feedback != "use the constant instead" || h.read("a.txt") != "one\n" {
 		t.Errorf("after Reject: status %s, feedback %q, file %q", o.Status, o.Feedback, h.read("a.txt"))
@@ -298,11 +293,10 @@ func TestStreamingDisablesDecisionsUntilFinished(t *testing.T) {
 		h.desk.Feed(p.ID, strings.Repeat("x", i)+"\n")
 	}
 	h.until("the stream shows", func() bool { return h.Shown() == p.ID && h.ShownState() == review.StateStreaming })
-	d := h.win.detail
 	if b := h.Bar(); b.State("Approve (a)") != "off" || b.State("Reject… (r)") != "on" || b.State("Edit (e)") != "off" || !b.FollowShown() {
 		t.Errorf("while streaming: bar %q, follow shown %v; want Approve and Edit off, Reject on, Follow shown", b.Buttons(), b.FollowShown())
 	}
-	test.AssertObjectRendersToMarkup(t, "window/bar_streaming.xml", d.bar.box)
+	test.AssertObjectRendersToMarkup(t, "window/bar_streaming.xml", h.Bar().Object())
 	h.win.Approve() // ignored while streaming
 	if _, err := h.desk.Finish(t.Context(), p.ID); err != nil {
 		t.Fatal(err)
@@ -311,7 +305,7 @@ func TestStreamingDisablesDecisionsUntilFinished(t *testing.T) {
 	if b := h.Bar(); b.State("Approve (a)") != "on" || b.FollowShown() {
 		t.Errorf("after the stream: bar %q, follow shown %v; want Approve on, no Follow", b.Buttons(), b.FollowShown())
 	}
-	test.AssertObjectRendersToMarkup(t, "window/bar_pending.xml", d.bar.box)
+	test.AssertObjectRendersToMarkup(t, "window/bar_pending.xml", h.Bar().Object())
 }
 
 // TestStreamShownBeforeItsFirstChunk: a streaming proposal the window
@@ -326,11 +320,11 @@ func TestStreamShownBeforeItsFirstChunk(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.until("the stream shows", func() bool { return h.Shown() == p.ID && h.ShownState() == review.StateStreaming })
-	if got := h.win.detail.view.Lines(); got != 300 {
+	if got := h.win.View().Lines(); got != 300 {
 		t.Errorf("before the first chunk the proposal shows %d lines; want the file's 300", got)
 	}
 	h.desk.Feed(p.ID, "NEW 1\nNEW 2\n")
-	h.until("the first chunk shows", func() bool { _, n, _ := h.win.detail.view.HunkCount(); return n == 1 })
+	h.until("the first chunk shows", func() bool { _, n, _ := h.win.View().HunkCount(); return n == 1 })
 }
 
 // numberedLines is "line 1\n" to "line n\n".
@@ -353,7 +347,7 @@ func TestRejectStopsARunawayStream(t *testing.T) {
 	}
 	h.desk.Feed(p.ID, "line\n")
 	h.until("the stream shows", func() bool { return h.Shown() == p.ID && h.ShownState() == review.StateStreaming })
-	h.win.detail.Reject("this is going nowhere")
+	h.win.Reject("this is going nowhere")
 	o := h.outcome(p.ID)
 	if o.Status != decision.Rejected || o.Feedback != "this is going nowhere" {
 		t.Fatalf("outcome = %s %q; want rejected with the reason", o.Status, o.Feedback)
@@ -366,7 +360,7 @@ func TestRejectStopsARunawayStream(t *testing.T) {
 	}
 	// The decided view shows what had arrived, not a proposal of nothing.
 	h.until("the decided view", func() bool { return h.ShownState() == review.StateReported })
-	if got, msg := h.win.detail.view.Lines(), h.Status(); got != 1 || !strings.Contains(msg, "Rejected while it streamed") {
+	if got, msg := h.win.View().Lines(), h.Status(); got != 1 || !strings.Contains(msg, "Rejected while it streamed") {
 		t.Errorf("after the rejection the view shows %d lines, and says %q; want the 1 that had arrived, and that it was rejected while it streamed", got, msg)
 	}
 	if err := h.desk.Feed(p.ID, "more\n"); err == nil || !strings.Contains(err.Error(), "rejected while it streamed") {
@@ -385,7 +379,6 @@ func TestFailedProposalShowsTheAgentText(t *testing.T) {
 	h.write("a.txt", "one\n")
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.txt", srBlock("missing\n", "x\n"))
 	h.win.Select(p.ID)
-	d := h.win.detail
 	if h.ShownState() != review.StateFailed || !strings.Contains(h.Center(), "does not match") {
 		t.Errorf("failed proposal: state %s, in the diff's place %q; want the agent's text that does not match", h.ShownState(), h.Center())
 	}
@@ -395,8 +388,8 @@ func TestFailedProposalShowsTheAgentText(t *testing.T) {
 	if h.win.Waiting() != 0 {
 		t.Errorf("waiting = %d; a failed proposal waits for nobody", h.win.Waiting())
 	}
-	test.Tap(d.bar.dismiss)
-	if _, ok := h.win.items[p.ID]; ok || h.win.Selected() != "" {
+	h.Bar().Click("Dismiss")
+	if h.InQueue(p.ID) || h.Shown() != "" {
 		t.Errorf("after Dismiss the failed proposal is still shown")
 	}
 }
@@ -407,7 +400,7 @@ func TestStaleProposalApprovesTheMerge(t *testing.T) {
 	if b := h.Bar(); b.State("Approve (a)") != "" || b.State("Approve merged (a)") != "on" {
 		t.Fatalf("stale: bar %q; want Approve merged, no Approve", b.Buttons())
 	}
-	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", h.win.detail.bar.box)
+	test.AssertObjectRendersToMarkup(t, "window/bar_stale.xml", h.Bar().Object())
 	h.win.Approve() // a is Approve merged here
 	o := h.outcome(p.ID)
 	if o.Status != decision.Approved || h.read("c.go") != "A\nb\nc\nd\nE\nf\n" {
@@ -449,7 +442,7 @@ func TestStaleMergeRefusesAChangedDisk(t *testing.T) {
 	d := h.win.detail
 	d.p.Files[0].Disk.SHA256 = atomicfile.Hash([]byte("what the person saw\n")) // the disk moved on since
 	h.win.ApproveMerged()
-	h.until("the decision ends", func() bool { return !d.deciding })
+	h.until("the decision ends", func() bool { return !h.Deciding() })
 	if _, ok := h.desk.Outcome(p.ID); ok || h.read("c.go") != "A\nb\nc\nd\ne\nf\n" {
 		t.Errorf("a merge approved against another disk content was written: %q", h.read("c.go"))
 	}
@@ -469,25 +462,23 @@ func TestKeysNavigateProposals(t *testing.T) {
 		t.Errorf("p selected %q; want %q", h.win.Selected(), p1.ID)
 	}
 	h.win.TypeKey('?')
-	if h.win.keysOverlay == nil {
+	if !h.KeysShown() {
 		t.Error("? showed no keys overlay")
 	}
 }
 
 func TestNotificationCoalescesABurst(t *testing.T) {
 	h := newHarness(t)
-	var sent []string
-	h.win.notify = func(n Notice) { sent = append(sent, n.Summary) }
-	h.win.opts.NotifyDelay = time.Millisecond
+	sent := h.Notices(time.Millisecond)
 	for _, f := range []string{"1.txt", "2.txt", "3.txt"} {
 		if _, err := h.desk.Propose(t.Context(), review.Request{Agent: "a", Format: engine.FormatWrite, Path: f, Payload: "x\n"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	h.until("a notification is sent", func() bool { return len(sent) > 0 })
+	h.until("a notification is sent", func() bool { return len(*sent) > 0 })
 	h.settle()
-	if len(sent) != 1 || sent[0] != "DiffDesk: 3 proposals need you" {
-		t.Errorf("notifications %q; want one for the burst of 3", sent)
+	if len(*sent) != 1 || !strings.Contains((*sent)[0].Summary, "3 proposals") {
+		t.Errorf("notifications %+v; want one for the burst of 3", *sent)
 	}
 }
 
@@ -498,15 +489,15 @@ func TestMultiFileProposalSwitchesFiles(t *testing.T) {
 	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** Update File: b.txt\n@@\n-two\n+TWO\n*** End Patch\n"
 	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
 	h.win.Select(p.ID)
-	d := h.win.detail
 	// The changeset's file tree lists the files (and stands in for the
 	// proposal's own file selector).
-	if !d.tree.box.Visible() || len(d.tree.cs.Files) != 2 || len(d.files.Options) != 2 || d.files.Visible() {
-		t.Fatalf("file tree shown %v with %d files, selector %v; want the tree with a.txt and b.txt", d.tree.box.Visible(), len(d.tree.cs.Files), d.files.Options)
+	opts, choiceShown := h.FileOptions()
+	if tree := h.Tree(); !h.TreeShown() || strings.Count(tree, "\n") != 1 || len(opts) != 2 || choiceShown {
+		t.Fatalf("file tree shown %v:\n%s\nchoice %q shown %v; want the tree with a.txt and b.txt, no choice", h.TreeShown(), tree, opts, choiceShown)
 	}
-	d.files.SetSelected("b.txt")
-	if d.file != 1 || len(d.view.Hunks()) != 1 {
-		t.Errorf("after selecting b.txt: file %d, %d hunks", d.file, len(d.view.Hunks()))
+	h.ChooseFile("b.txt")
+	if h.ShownFile() != "b.txt" || len(h.win.View().Hunks()) != 1 {
+		t.Errorf("after choosing b.txt: file %q, %d hunks", h.ShownFile(), len(h.win.View().Hunks()))
 	}
 	h.win.Approve()
 	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("a.txt") != "ONE\n" || h.read("b.txt") != "TWO\n" {
@@ -577,7 +568,7 @@ func TestWithdrawnProposalLeavesTheQueue(t *testing.T) {
 	if err := h.desk.Withdraw(t.Context(), p.ID, "the user answered in the terminal"); err != nil {
 		t.Fatal(err)
 	}
-	h.until("the queue drops it", func() bool { _, ok := h.win.items[p.ID]; return !ok })
+	h.until("the queue drops it", func() bool { return !h.InQueue(p.ID) })
 	if !strings.Contains(h.Status(), "withdrew") || h.Bar().State("Approve (a)") != "" || h.win.Waiting() != 0 {
 		t.Errorf("withdrawn: status %q, bar %q, waiting %d; want no Approve", h.Status(), h.Bar().Buttons(), h.win.Waiting())
 	}
@@ -596,14 +587,13 @@ func TestInterruptedWritesAreTold(t *testing.T) {
 func TestStaleConflictNeedsAnEdit(t *testing.T) {
 	h := newHarness(t)
 	p := h.staleProposal("c.go", "a\nb\nc\n", srBlock("b\n", "B from the agent\n"), "a\nb from the person\nc\n")
-	d := h.win.detail
 	if h.Bar().State("Approve merged (a)") != "off" || !strings.Contains(h.Header(), "conflict") {
 		t.Fatalf("conflicting merge: bar %q, header %q; want Approve merged off and the conflict named", h.Bar().Buttons(), h.Header())
 	}
 	h.win.Approve() // must not write anything
 	h.settle()
-	if d.deciding || h.read("c.go") != "a\nb from the person\nc\n" {
-		t.Fatalf("a with conflicts: deciding %v, file %q", d.deciding, h.read("c.go"))
+	if h.Deciding() || h.read("c.go") != "a\nb from the person\nc\n" {
+		t.Fatalf("a with conflicts: deciding %v, file %q", h.Deciding(), h.read("c.go"))
 	}
 	h.win.Edit()
 	ed := h.win.View().Editor()
@@ -623,9 +613,7 @@ func TestStaleConflictNeedsAnEdit(t *testing.T) {
 
 func TestNoNotificationForAutoApproved(t *testing.T) {
 	h := newHarnessWithConfig(t, "[[auto_approve]]\npath = \"docs/**\"\n")
-	var sent []string
-	h.win.notify = func(n Notice) { sent = append(sent, n.Body) }
-	h.win.opts.NotifyDelay = time.Millisecond
+	sent := h.Notices(time.Millisecond)
 	auto, err := h.desk.Propose(t.Context(), review.Request{Agent: "a", Format: engine.FormatWrite, Path: "docs/guide.md", Payload: "x\n"})
 	if err != nil {
 		t.Fatal(err)
@@ -634,10 +622,10 @@ func TestNoNotificationForAutoApproved(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.until("the auto-approved proposal is written", func() bool { _, ok := h.desk.Outcome(auto.ID); return ok })
-	h.until("a notification is sent", func() bool { return len(sent) > 0 })
+	h.until("a notification is sent", func() bool { return len(*sent) > 0 })
 	h.settle()
-	if len(sent) != 1 || sent[0] != "main.go  +1 −0" {
-		t.Errorf("notifications %q; want one, for main.go only", sent)
+	if len(*sent) != 1 || !strings.HasPrefix((*sent)[0].Body, "main.go ") {
+		t.Errorf("notifications %+v; want one, for main.go only", *sent)
 	}
 }
 
@@ -689,11 +677,11 @@ func TestFollowToggleReachesTheView(t *testing.T) {
 	h.desk.Feed(p.ID, "one\ntwo\n")
 	h.until("the stream shows", func() bool { return h.Shown() == p.ID && h.ShownState() == review.StateStreaming })
 	h.win.TypeKey('f')
-	if h.win.detail.bar.follow.Checked || h.win.View().Following() {
-		t.Errorf("after f: check %v, view following %v; want both off", h.win.detail.bar.follow.Checked, h.win.View().Following())
+	if h.Bar().Following() || h.win.View().Following() {
+		t.Errorf("after f: check %v, view following %v; want both off", h.Bar().Following(), h.win.View().Following())
 	}
 	h.win.View().SetFollow(true) // the view's own control (OnFollowChanged)
-	if !h.win.detail.bar.follow.Checked {
+	if !h.Bar().Following() {
 		t.Error("the Follow check did not follow the view")
 	}
 }

@@ -42,7 +42,8 @@ decided, 1 error (a bad comment names itself, and nothing is decided), 2 usage.`
 		fl.StringVar(&o.feedback, "feedback", "", "the reason or note `TEXT` the agent reads")
 		fl.Var(&o.comments, "comment", "a comment on lines: `PATH:SIDE:LINE[-END]:TEXT` (repeatable)")
 		fl.StringVar(&o.commentsFile, "comments", "", "read comments as a JSON array from `FILE` (- for standard input)")
-		fl.BoolVar(&o.json, "json", false, "print the outcome as JSON")
+		fl.BoolVar(&o.json, "json", false, "print the outcome as JSON (a file's finalContent only where it is not what the agent proposed)")
+		fl.BoolVar(&o.finalContent, "final-content", false, "with --json: every file's finalContent, also where it is exactly what the agent proposed")
 		fl.StringVar(&o.changeset, "changeset", "", "decide every waiting proposal of changeset `KEY` (approve or reject only)")
 		return func(ctx context.Context, x *invocation) int { return runDecide(ctx, x, o) }
 	},
@@ -55,7 +56,16 @@ type decideOptions struct {
 	comments     stringList
 	commentsFile string
 	json         bool
+	finalContent bool
 	changeset    string
+}
+
+// final is the finalContent param --final-content asks for.
+func (o decideOptions) final() string {
+	if o.finalContent {
+		return finalAll
+	}
+	return finalChanged
 }
 
 // runDecide implements `deskctl decide ID approve|reject`.
@@ -77,7 +87,7 @@ func runDecide(ctx context.Context, x *invocation, o decideOptions) int {
 	defer cl.Close()
 	door, _ := cl.Get(ctx, x.args[0], "") // an unknown id is decide's to report
 	var res proposeResult
-	params := map[string]any{"id": x.args[0], "decision": x.args[1], "feedback": o.feedback, "comments": comments}
+	params := map[string]any{"id": x.args[0], "decision": x.args[1], "feedback": o.feedback, "comments": comments, "finalContent": o.final()}
 	if err := cl.Call(ctx, "decide", params, &res); err != nil {
 		return x.fail(err)
 	}
@@ -147,7 +157,7 @@ func runDecideChangeset(ctx context.Context, x *invocation, o decideOptions) int
 	}
 	defer cl.Close()
 	var res review.ChangesetResult
-	params := map[string]any{"changeset": o.changeset, "decision": x.args[0], "feedback": o.feedback}
+	params := map[string]any{"changeset": o.changeset, "decision": x.args[0], "feedback": o.feedback, "finalContent": o.final()}
 	if err := cl.Call(ctx, "decideChangeset", params, &res); err != nil {
 		return x.fail(err)
 	}

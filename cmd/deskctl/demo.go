@@ -161,7 +161,7 @@ func demoPropose(ctx context.Context, cl *deskrpc.Client, o demoOptions, s demoS
 	if err := cl.Call(ctx, "propose", req, &res); err != nil {
 		return res, err
 	}
-	res, err := stream(ctx, cl, res.ID, chunks(s.payload, s.chunks), func() error { return sleepCtx(ctx, o.pause) })
+	res, err := stream(ctx, cl, res.ID, chunks(s.payload, s.chunks), func() error { return sleepCtx(ctx, o.pause) }, finalChanged)
 	if err == nil && res.Outcome == nil {
 		err = fmt.Errorf("the desk answered without an outcome (state %s)", res.State)
 	}

@@ -267,7 +267,7 @@ func clineAsk(ctx context.Context, socket string, e toolEdit, path, proposed str
 	}
 	defer cl.Close() // withdraws the proposal if the wait was given up
 	req := review.Request{Agent: "cline", Session: e.Session, Format: engine.FormatWrite, Path: path, Dir: e.Dir, AgentWrites: true}
-	res, err := propose(ctx, cl, req, proposed, 0)
+	res, err := propose(ctx, cl, req, proposed, 0, finalAll) // Cline may be handed the text to write
 	if err != nil {
 		if ctx.Err() != nil {
 			return toolVerdict{}, ctx.Err()

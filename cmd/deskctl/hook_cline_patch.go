@@ -152,7 +152,7 @@ func clinePropose(ctx context.Context, socket string, e toolEdit, patch string) 
 	}
 	defer cl.Close() // withdraws the proposal if the wait was given up
 	req := review.Request{Agent: "cline", Session: e.Session, Format: engine.FormatPatch, Dir: e.Dir, AgentWrites: true}
-	res, err := propose(ctx, cl, req, patch, 0)
+	res, err := propose(ctx, cl, req, patch, 0, finalAll) // the patch is rewritten from the final texts
 	if err != nil {
 		if ctx.Err() != nil {
 			return res, ctx.Err()

@@ -86,7 +86,7 @@ func reviewToolEdit(ctx context.Context, socket string, e toolEdit) (toolVerdict
 	}
 	defer cl.Close()
 	req := review.Request{Agent: e.Agent, Session: e.Session, Turn: e.Turn, Format: tf.format, Path: path, Dir: e.Dir, AgentWrites: true}
-	res, err := propose(ctx, cl, req, payload, 0)
+	res, err := propose(ctx, cl, req, payload, 0, finalAll) // the tool may be handed the text to write
 	if err != nil {
 		return toolVerdict{}, fmt.Errorf("deskctl hook: the desk refused %s: %w", path, err)
 	}

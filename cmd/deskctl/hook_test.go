@@ -186,6 +186,18 @@ func TestHookAnswers(t *testing.T) {
 			func(p string) []string {
 				return []string{`{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedInput":{"content":"newer\n","file_path":"` + p + `"}},"hookEventName":"PermissionRequest"}}`}
 			}},
+		// The hooks ask the desk for every final text: an outcome without
+		// it (an approval as proposed) must not become an empty file.
+		{"claude permission request approved as proposed", "claude", "PermissionRequest", "Write",
+			func(p string) map[string]any { return map[string]any{"file_path": p, "content": "new\n"} },
+			approveAs(""),
+			func(p string) []string {
+				return []string{`"updatedInput":{"content":"new\n","file_path":"` + p + `"}`}
+			}},
+		{"gemini write approved as proposed", "gemini", "BeforeTool", "write_file",
+			func(p string) map[string]any { return map[string]any{"file_path": p, "content": "new\n"} },
+			approveAs(""),
+			func(string) []string { return []string{`{"decision":"allow"}`} }},
 		{"gemini replace edited: complete tool_input", "gemini", "BeforeTool", "replace",
 			func(p string) map[string]any {
 				return map[string]any{"file_path": p, "old_string": "b", "new_string": "B", "instruction": "capitalize b"}

@@ -167,7 +167,7 @@ func (b mcpBridge) proposeIn(ctx context.Context, req *mcp.CallToolRequest, r re
 		return nil, nil, fmt.Errorf("%w (nothing was written)", err)
 	}
 	defer cl.Close()
-	res, err := propose(ctx, cl, r, payload, 0)
+	res, err := propose(ctx, cl, r, payload, 0, finalChanged) // the tool result is the text
 	if err != nil {
 		return nil, nil, fmt.Errorf("the desk refused the edit: %w", err)
 	}

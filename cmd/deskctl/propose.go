@@ -56,7 +56,8 @@ Exit status: 0 approved (any kind), 3 rejected, withdrawn or given up as stale, 
 		fl.StringVar(&o.req.Session, "session", "", "the agent's session `ID`")
 		socket := socketFlag(fl)
 		fl.IntVar(&o.stream, "stream", 0, "send the edit in N chunks, as a streaming agent would")
-		fl.BoolVar(&o.json, "json", false, "print the outcome as JSON")
+		fl.BoolVar(&o.json, "json", false, "print the outcome as JSON (a file's finalContent only where it is not what was proposed)")
+		fl.BoolVar(&o.finalContent, "final-content", false, "with --json: every file's finalContent, also where it is exactly what was proposed")
 		return func(ctx context.Context, x *invocation) int {
 			o.req.Format, o.editFile, o.socket = engine.Format(*format), *editFile, *socket
 			return runPropose(ctx, x, o)
@@ -70,6 +71,7 @@ type proposeOptions struct {
 	editFile, socket string
 	stream           int
 	json             bool
+	finalContent     bool // --final-content: every file's final text in --json
 }
 
 // runPropose implements `deskctl propose`: send an edit to the running
@@ -98,29 +100,44 @@ func runPropose(ctx context.Context, x *invocation, o proposeOptions) int {
 	if req.Path != "" && !filepath.IsAbs(req.Path) {
 		req.Path = filepath.Join(req.Dir, req.Path)
 	}
-	res, err := propose(ctx, cl, req, payload, o.stream)
+	final := finalChanged
+	if o.finalContent {
+		final = finalAll
+	}
+	res, err := propose(ctx, cl, req, payload, o.stream, final)
 	if err != nil {
 		return x.fail(err)
 	}
 	return printOutcome(res, o.json, x.stdout, x.stderr)
 }
 
-// propose sends req with payload, whole or in n chunks, and waits for the outcome.
-func propose(ctx context.Context, cl *deskrpc.Client, req review.Request, payload string, n int) (proposeResult, error) {
+// The finalContent params of the protocol (docs/protocol.md, "The
+// outcome"): a file's final text only where it is not what the agent
+// proposed, or every file's. A door that hands the agent's tool the text
+// to write (the hooks) asks for all.
+const (
+	finalChanged = "changed"
+	finalAll     = "all"
+)
+
+// propose sends req with payload, whole or in n chunks, and waits for the
+// outcome, whose files carry their final text as final says.
+func propose(ctx context.Context, cl *deskrpc.Client, req review.Request, payload string, n int, final string) (proposeResult, error) {
 	var res proposeResult
 	if n <= 1 {
 		req.Payload = payload
 		err := cl.Call(ctx, "propose", struct {
 			review.Request
-			Wait bool `json:"wait"`
-		}{req, true}, &res)
+			Wait         bool   `json:"wait"`
+			FinalContent string `json:"finalContent,omitempty"`
+		}{req, true, final}, &res)
 		return res, err
 	}
 	req.Stream = true
 	if err := cl.Call(ctx, "propose", req, &res); err != nil {
 		return res, err
 	}
-	return stream(ctx, cl, res.ID, chunks(payload, n), func() error { return nil })
+	return stream(ctx, cl, res.ID, chunks(payload, n), func() error { return nil }, final)
 }
 
 // stream sends the chunks of streaming proposal id, calling pause after
@@ -129,14 +146,14 @@ func propose(ctx context.Context, cl *deskrpc.Client, req review.Request, payloa
 // streams, the next chunk is answered with that, and stream stops sending
 // and returns the outcome at once (it kept sending to the last chunk, 20 s
 // later in a paced stream, before the agent heard).
-func stream(ctx context.Context, cl *deskrpc.Client, id string, parts []string, pause func() error) (proposeResult, error) {
+func stream(ctx context.Context, cl *deskrpc.Client, id string, parts []string, pause func() error, final string) (proposeResult, error) {
 	var res proposeResult
 	for _, c := range parts {
 		if err := cl.Call(ctx, "chunk", map[string]string{"id": id, "data": c}, nil); err != nil {
 			// Ended while it streamed (rejected, withdrawn, refused as too
 			// large): finish answers with the outcome; any other error
 			// stands.
-			if ferr := cl.Call(ctx, "finish", map[string]any{"id": id, "wait": true}, &res); ferr == nil && res.Outcome != nil {
+			if ferr := cl.Call(ctx, "finish", map[string]any{"id": id, "wait": true, "finalContent": final}, &res); ferr == nil && res.Outcome != nil {
 				return res, nil
 			}
 			return res, err
@@ -145,7 +162,7 @@ func stream(ctx context.Context, cl *deskrpc.Client, id string, parts []string, 
 			return res, err
 		}
 	}
-	err := cl.Call(ctx, "finish", map[string]any{"id": id, "wait": true}, &res)
+	err := cl.Call(ctx, "finish", map[string]any{"id": id, "wait": true, "finalContent": final}, &res)
 	return res, err
 }
 

@@ -39,7 +39,7 @@ func TestRejectedMidStreamIsAnsweredAtTheNextChunk(t *testing.T) {
 			}
 		}
 		return nil
-	})
+	}, finalChanged)
 	if err != nil {
 		t.Fatalf("stream: %v", err)
 	}

@@ -300,10 +300,11 @@ func (cl *Client) notified(n rpcResponseRaw) {
 }
 
 // Get reads proposal id in full: every file's texts, or with path only
-// that file's (the others' hunks and counts still come).
+// that file's (the others' hunks and counts still come); a decided one's
+// outcome with every file's final text (a window shows it).
 func (cl *Client) Get(ctx context.Context, id, path string) (Detail, error) {
 	var d Detail
-	err := cl.Call(ctx, "get", getParams{ID: id, Path: path}, &d)
+	err := cl.Call(ctx, "get", getParams{ID: id, Path: path, FinalContent: finalAll}, &d)
 	return d, err
 }
 

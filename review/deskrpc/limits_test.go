@@ -176,7 +176,7 @@ func TestUnreadAnswersOverAllConnectionsAreBounded(t *testing.T) {
 	defer c.Close()
 	const n = 6
 	for i := range n {
-		fmt.Fprintf(c, `{"jsonrpc":"2.0","id":%d,"method":"propose","params":{"format":"write","path":"g%d.txt","payload":%q,"wait":true}}`+"\n", i, i, content)
+		fmt.Fprintf(c, `{"jsonrpc":"2.0","id":%d,"method":"propose","params":{"format":"write","path":"g%d.txt","payload":%q,"wait":true,"finalContent":"all"}}`+"\n", i, i, content)
 	}
 	for range n {
 		select {

@@ -206,6 +206,9 @@ func (cc *conn) propose(ctx context.Context, p proposeParams) (any, error) {
 	if !validFormat(p.Format) {
 		return nil, &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf("propose: unknown format %q", p.Format)}
 	}
+	if err := p.FinalContent.check("propose"); err != nil {
+		return nil, err
+	}
 	switch {
 	case p.Payload != nil:
 		p.Request.Payload = *p.Payload
@@ -220,7 +223,7 @@ func (cc *conn) propose(ctx context.Context, p proposeParams) (any, error) {
 		return nil, err
 	}
 	cc.madeHere(prop.ID)
-	return cc.result(ctx, prop, p.Wait)
+	return cc.result(ctx, prop, p.Wait, p.FinalContent)
 }
 
 func (cc *conn) chunk(ctx context.Context, p idParams) (any, error) {
@@ -241,15 +244,21 @@ func (cc *conn) finish(ctx context.Context, p idParams) (any, error) {
 	if err := cc.mayUse("finish", p.ID); err != nil {
 		return nil, err
 	}
+	if err := p.FinalContent.check("finish"); err != nil {
+		return nil, err
+	}
 	prop, err := cc.s.desk.Finish(ctx, p.ID)
 	if err != nil {
 		return nil, err
 	}
-	return cc.result(ctx, prop, p.Wait)
+	return cc.result(ctx, prop, p.Wait, p.FinalContent)
 }
 
 func (cc *conn) wait(ctx context.Context, p idParams) (any, error) {
 	if err := cc.mayUse("wait", p.ID); err != nil {
+		return nil, err
+	}
+	if err := p.FinalContent.check("wait"); err != nil {
 		return nil, err
 	}
 	o, err := cc.s.desk.Wait(ctx, p.ID)
@@ -257,7 +266,7 @@ func (cc *conn) wait(ctx context.Context, p idParams) (any, error) {
 		return nil, err
 	}
 	cc.own(p.ID, false)
-	return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+	return cc.answer(p.ID, o, "", p.FinalContent), nil
 }
 
 func (cc *conn) cancel(ctx context.Context, p idParams) (any, error) {
@@ -305,11 +314,14 @@ func (cc *conn) decide(ctx context.Context, p decideParams) (any, error) {
 	for i := range p.Comments {
 		p.Comments[i].Quote = "" // the desk quotes the lines itself
 	}
-	o, err := cc.s.desk.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite, Comments: p.Comments, Seen: p.Seen, SeenLines: p.SeenLines, By: cc.whoDecides()})
+	if err := p.FinalContent.check("decide"); err != nil {
+		return nil, err
+	}
+	o, err := cc.s.desk.Decide(ctx, p.ID, review.Decision{Verdict: v, Feedback: p.Feedback, Edited: p.Edited, Hunks: p.Hunks, Overwrite: p.Overwrite, Comments: p.Comments, Seen: p.Seen, SeenLines: p.SeenLines, Shown: p.Shown, By: cc.whoDecides()})
 	if err != nil {
 		return nil, err
 	}
-	return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+	return cc.answer(p.ID, o, "", p.FinalContent), nil
 }
 
 func (cc *conn) decideChangeset(ctx context.Context, p decideChangesetParams) (any, error) {
@@ -325,12 +337,18 @@ func (cc *conn) decideChangeset(ctx context.Context, p decideChangesetParams) (a
 			cs[i].Quote = "" // the desk quotes the lines itself
 		}
 	}
-	res, err := cc.s.desk.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback, Seen: p.Seen, SeenLines: p.SeenLines, Comments: p.Comments, By: cc.whoDecides()})
+	if err := p.FinalContent.check("decideChangeset"); err != nil {
+		return nil, err
+	}
+	res, err := cc.s.desk.DecideChangeset(ctx, p.Changeset, review.ChangesetDecision{Verdict: v, Feedback: p.Feedback, Seen: p.Seen, SeenLines: p.SeenLines, Comments: p.Comments, Shown: p.Shown, By: cc.whoDecides()})
 	if errors.Is(err, review.ErrUnknownChangeset) {
 		return nil, &rpcError{Code: codeInvalidParams, Message: "decideChangeset: " + err.Error() + "; status lists each proposal's changeset"}
 	}
 	if err != nil {
 		return nil, err
+	}
+	for i, o := range res.Decided {
+		res.Decided[i] = *cc.outcome(o, p.FinalContent)
 	}
 	return res, nil
 }
@@ -350,11 +368,14 @@ func (cc *conn) dismiss(ctx context.Context, p idParams) (any, error) {
 	if err := cc.notOwnProposal(p.ID); err != nil {
 		return nil, err
 	}
+	if err := p.FinalContent.check("dismiss"); err != nil {
+		return nil, err
+	}
 	if err := cc.s.desk.Dismiss(ctx, p.ID); err != nil {
 		return nil, err
 	}
 	o, _ := cc.s.desk.Outcome(p.ID)
-	return proposeResult{ID: p.ID, State: review.StateReported, Outcome: &o, Text: o.Text()}, nil
+	return cc.answer(p.ID, o, "", p.FinalContent), nil
 }
 
 func (cc *conn) read(_ context.Context, p readParams) (any, error) {
@@ -431,6 +452,8 @@ type (
 		// file, and a client that forgot the field must not do that.
 		Payload *string `json:"payload"`
 		Wait    bool    `json:"wait,omitempty"`
+		// FinalContent: which files' final text the outcome carries (final.go).
+		FinalContent finalParam `json:"finalContent,omitempty"`
 	}
 	proposeResult struct {
 		ID    string       `json:"id"`
@@ -446,6 +469,9 @@ type (
 		Data   string `json:"data,omitempty"`   // chunk
 		Reason string `json:"reason,omitempty"` // cancel; agentWrote: what the tool said
 		Wait   bool   `json:"wait,omitempty"`   // finish
+		// FinalContent (finish, wait, dismiss): which files' final text
+		// the outcome carries (final.go).
+		FinalContent finalParam `json:"finalContent,omitempty"`
 	}
 	readParams struct {
 		Path string `json:"path"`
@@ -466,6 +492,9 @@ type (
 		Comments  []decision.Comment        `json:"comments,omitempty"`  // path, side, line, endLine, text; a quote sent is ignored
 		Seen      map[string][]string       `json:"seen,omitempty"`      // path → ids of the hunks on screen; absent: not tracked
 		SeenLines map[string]map[string]int `json:"seenLines,omitempty"` // path → id of a hunk shown in part → its changed lines on screen
+		Shown     string                    `json:"shown,omitempty"`     // the version of the proposal on screen (review.ShownVersion); absent: not checked
+		// FinalContent: which files' final text the outcome carries (final.go).
+		FinalContent finalParam `json:"finalContent,omitempty"`
 	}
 	decideChangesetParams struct {
 		Changeset string `json:"changeset"` // the key, as status and propose give it
@@ -478,6 +507,12 @@ type (
 		// Comments maps a proposal's id to its comments, as decide's
 		// comments: each goes with that proposal's outcome only.
 		Comments map[string][]decision.Comment `json:"comments,omitempty"`
+		// Shown maps a proposal's id to the version of it on screen, as
+		// decide's shown; given, an approval leaves out every proposal
+		// missing from it.
+		Shown map[string]string `json:"shown,omitempty"`
+		// FinalContent: which files' final text each outcome carries (final.go).
+		FinalContent finalParam `json:"finalContent,omitempty"`
 	}
 	placeParams struct {
 		ID        string `json:"id"`

@@ -139,7 +139,7 @@ func TestManyAgentsConcurrently(t *testing.T) {
 				rel := fmt.Sprintf("a%02d/f%02d.txt", a, i)
 				content := fmt.Sprintf("agent %d proposal %d\n", a, i)
 				var res wireResult
-				err := cl.Call(ctx, "propose", map[string]any{"format": "write", "path": rel, "payload": content, "wait": true}, &res)
+				err := cl.Call(ctx, "propose", map[string]any{"format": "write", "path": rel, "payload": content, "wait": true, "finalContent": "all"}, &res)
 				switch {
 				case err != nil:
 					errs <- fmt.Errorf("%s: %w", rel, err)

@@ -64,6 +64,8 @@ type (
 	getParams struct {
 		ID   string `json:"id"`
 		Path string `json:"path,omitempty"` // only this file's texts (absolute, or relative to its root)
+		// FinalContent: which files' final text the outcome carries (final.go).
+		FinalContent finalParam `json:"finalContent,omitempty"`
 	}
 	// Detail is a proposal in full, as a reviewer shows it.
 	Detail struct {
@@ -263,6 +265,9 @@ func (q *eventQueue) next(ctx context.Context) (review.Event, bool) {
 // get answers get: proposal p.ID in full, with only the texts of file
 // p.Path when that is given.
 func (cc *conn) get(_ context.Context, p getParams) (any, error) {
+	if err := p.FinalContent.check("get"); err != nil {
+		return nil, err
+	}
 	prop, ok := cc.s.desk.Get(p.ID)
 	if !ok {
 		return nil, fmt.Errorf("get %s: %w", p.ID, review.ErrUnknownProposal)
@@ -275,7 +280,7 @@ func (cc *conn) get(_ context.Context, p getParams) (any, error) {
 		Instruction: prop.Instruction, AgentWrites: prop.AgentWrites, VerdictOnly: prop.VerdictOnly, Files: []DetailFile{}}
 	if prop.State == review.StateReported {
 		if o, ok := cc.s.desk.Outcome(prop.ID); ok {
-			res.Outcome = &o
+			res.Outcome = cc.outcome(o, p.FinalContent)
 		}
 	}
 	found := p.Path == ""

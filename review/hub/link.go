@@ -62,6 +62,7 @@ type tracked struct {
 	id, h   string
 	round   int
 	version string
+	shown   string // review.ShownVersion of the texts version names
 	note    string
 	sent    string // round/version/note of the proposal message last published
 	texts   string // the version whose texts are on the hub
@@ -459,7 +460,7 @@ func (l *Link) wireProposal(p review.Proposal, t *tracked) Proposal {
 		t.round++
 		t.note = "the proposal changed (a file changed on disk): decide it again"
 	}
-	t.version = w.Version
+	t.version, t.shown = w.Version, review.ShownVersion(p)
 	w.Round, w.Note = t.round, t.note
 	l.mu.Unlock()
 	return w
@@ -612,7 +613,7 @@ func (l *Link) takeDecisions(msgs jetstream.MessagesContext, next uint64) {
 		if md, err := m.Metadata(); err == nil {
 			next = md.Sequence.Stream + 1
 		}
-		t, dec, ok := l.claim(m)
+		t, dec, shown, ok := l.claim(m)
 		if !ok {
 			continue
 		}
@@ -625,28 +626,30 @@ func (l *Link) takeDecisions(msgs jetstream.MessagesContext, next uint64) {
 		go func() {
 			defer l.wg.Done()
 			defer func() { <-l.sem }()
-			l.carryOut(t, dec)
+			l.carryOut(t, dec, shown)
 		}()
 	}
 }
 
 // claim checks a decision message: on a proposal this link has on the hub,
-// for its current round, the first of that round, well formed. A decision
+// for its current round, the first of that round, well formed, made on
+// the round's texts (its version); shown is what those texts are at the
+// desk (review.ShownVersion), which the desk checks again as it decides. A decision
 // that names a round it does not match starts a new round (so the round is
 // not left taken by it); the rest are ignored.
-func (l *Link) claim(m jetstream.Msg) (*tracked, Decision, bool) {
+func (l *Link) claim(m jetstream.Msg) (t *tracked, d Decision, shown string, ok bool) {
 	if op := m.Headers().Get("KV-Operation"); op != "" {
-		return nil, Decision{}, false // a delete or purge marker: not a decision
+		return nil, Decision{}, "", false // a delete or purge marker: not a decision
 	}
 	desk, h, round, ok := parseKey(m.Subject())
 	if !ok || desk != l.name {
-		return nil, Decision{}, false
+		return nil, Decision{}, "", false
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	t := l.byHub[h]
+	t = l.byHub[h]
 	if t == nil || round != t.round || t.taken >= round {
-		return nil, Decision{}, false // unknown (decided, withdrawn, an earlier run's), or a round already taken
+		return nil, Decision{}, "", false // unknown (decided, withdrawn, an earlier run's), or a round already taken
 	}
 	t.taken = round
 	var dec Decision
@@ -660,10 +663,10 @@ func (l *Link) claim(m jetstream.Msg) (*tracked, Decision, bool) {
 		t.note = "a decision was refused (" + err.Error() + "): decide it again"
 		l.dirty[t.id] = true
 		l.kick()
-		return nil, Decision{}, false
+		return nil, Decision{}, "", false
 	}
 	t.by, t.nonce, t.round0 = hubBy(dec), dec.Nonce, round
-	return t, dec, true
+	return t, dec, t.shown, true
 }
 
 func (d Decision) check(h string, round int, version string) error {
@@ -674,6 +677,8 @@ func (d Decision) check(h string, round int, version string) error {
 		return fmt.Errorf("it was made on texts %s, and the proposal's are %s", d.Version, version)
 	case !hubIDRE.MatchString(d.Nonce):
 		return errors.New("it has no nonce")
+	case len(d.Seen) > MaxFiles || len(d.SeenLines) > MaxFiles:
+		return fmt.Errorf("its record of what was on screen names %d and %d files, over the %d a proposal may have", len(d.Seen), len(d.SeenLines), MaxFiles)
 	}
 	if _, err := decision.ParseVerdict(d.Verdict); err != nil {
 		return err
@@ -693,9 +698,10 @@ func hubBy(d Decision) string {
 
 // carryOut has the desk decide. A decision the desk does not carry out
 // (stale, a hunk it does not have) starts a new round saying why.
-func (l *Link) carryOut(t *tracked, d Decision) {
+func (l *Link) carryOut(t *tracked, d Decision, shown string) {
 	v, _ := decision.ParseVerdict(d.Verdict)
-	dec := review.Decision{Verdict: v, Feedback: d.Feedback, Edited: d.Edited, Hunks: d.Hunks, Overwrite: d.Overwrite, By: hubBy(d)}
+	dec := review.Decision{Verdict: v, Feedback: d.Feedback, Edited: d.Edited, Hunks: d.Hunks, Overwrite: d.Overwrite, By: hubBy(d),
+		Seen: d.Seen, SeenLines: d.SeenLines, Shown: shown}
 	_, err := l.desk.Decide(l.ctx, t.id, dec)
 	if err == nil {
 		return // the decided event publishes the outcome

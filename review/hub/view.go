@@ -29,7 +29,8 @@ import (
 // Over the hub a window decides and reads; it does not place held
 // failures (the hub carries only pending and stale proposals), run the
 // desk's checkers, or show the history. Comments reach the agent inside
-// the feedback; which hunks were on screen is not recorded.
+// the feedback; what was on screen (Decision.Seen, SeenLines) goes with
+// the decision, and the desk checks and journals it.
 type View struct {
 	r      *Reviewer
 	limits ViewLimits
@@ -38,8 +39,7 @@ type View struct {
 
 	mu       sync.Mutex
 	items    map[string]*viewItem
-	subs     map[int]func(review.Event)
-	subSeq   int
+	subs     review.Subscribers
 	skipped  int // proposals not held: over the limits
 	onNotice func(string)
 }
@@ -65,7 +65,7 @@ type ViewLimits struct {
 func OpenView(ctx context.Context, r *Reviewer, l ViewLimits) (*View, error) {
 	l.KeptBytes = cmp.Or(l.KeptBytes, 512<<20)
 	l.KeptCount = cmp.Or(l.KeptCount, 5000)
-	v := &View{r: r, limits: l, items: map[string]*viewItem{}, subs: map[int]func(review.Event){}, done: make(chan struct{})}
+	v := &View{r: r, limits: l, items: map[string]*viewItem{}, done: make(chan struct{})}
 	q, err := r.Queue(ctx, v.bad)
 	if err != nil {
 		return nil, err
@@ -133,7 +133,7 @@ func (v *View) take(ctx context.Context, p *Proposal, o *Outcome) {
 		}
 		v.mu.Unlock()
 		if ok {
-			v.emit(review.Event{Kind: review.EventDecided, ID: k})
+			v.subs.Emit(review.Event{Kind: review.EventDecided, ID: k})
 		}
 		return
 	}
@@ -168,7 +168,7 @@ func (v *View) take(ctx context.Context, p *Proposal, o *Outcome) {
 	case had:
 		kind = review.EventUpdated
 	}
-	v.emit(review.Event{Kind: kind, ID: k})
+	v.subs.Emit(review.Event{Kind: kind, ID: k})
 }
 
 // roomLocked makes room for size more bytes (one more proposal unless
@@ -264,31 +264,8 @@ func outcomeOf(k string, o Outcome) review.Outcome {
 	return ro
 }
 
-func (v *View) emit(ev review.Event) {
-	v.mu.Lock()
-	fns := make([]func(review.Event), 0, len(v.subs))
-	for _, fn := range v.subs {
-		fns = append(fns, fn)
-	}
-	v.mu.Unlock()
-	for _, fn := range fns {
-		fn(ev)
-	}
-}
-
 // Subscribe is review.Desk.Subscribe, over every desk on the hub.
-func (v *View) Subscribe(fn func(review.Event)) (cancel func()) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.subSeq++
-	n := v.subSeq
-	v.subs[n] = fn
-	return func() {
-		v.mu.Lock()
-		defer v.mu.Unlock()
-		delete(v.subs, n)
-	}
-}
+func (v *View) Subscribe(fn func(review.Event)) (cancel func()) { return v.subs.Subscribe(fn) }
 
 // List returns the open proposals, oldest first.
 func (v *View) List() []review.Proposal {
@@ -332,17 +309,10 @@ func (v *View) Outcome(id string) (review.Outcome, bool) {
 // Preview: nothing streams over the hub.
 func (v *View) Preview(string) (engine.Preview, bool) { return engine.Preview{}, false }
 
-// Plan is review.PlanOf, from the proposal in hand.
-func (v *View) Plan(id string, dec review.Decision) (map[string]string, error) {
-	p, ok := v.Get(id)
-	if !ok {
-		return nil, review.ErrUnknownProposal
-	}
-	return review.PlanOf(p, dec)
-}
-
-// Decide creates dec as the decision of the proposal's current round and
-// waits for what its desk did: the outcome, or — when another reviewer's
+// Decide creates dec as the decision of the round whose texts the window
+// showed (dec.Shown, which a decision that writes must name: when the view
+// holds newer texts it is refused as review.ChangedError and nothing is
+// sent) and waits for what its desk did: the outcome, or — when another reviewer's
 // decision came first, or the desk could not carry it out — an error
 // saying so (a stale file as review.StaleError, the proposal shown again
 // with the disk's text).
@@ -350,12 +320,18 @@ func (v *View) Decide(ctx context.Context, id string, dec review.Decision) (revi
 	if dec.Rule != "" {
 		return review.Outcome{}, errors.New("hub: a rule decides only on the desk's own machine")
 	}
+	if dec.Shown == "" && dec.Verdict.Wrote() {
+		return review.Outcome{}, fmt.Errorf("hub: the decision on %s does not say which version of it was shown; nothing was sent (a window names it: review.ShownVersion)", id)
+	}
 	v.mu.Lock()
 	it, ok := v.items[id]
 	var hp Proposal
+	var now string
 	open := ok && it.o == nil && it.p.State.Open()
 	if ok {
-		hp = it.hp
+		// The round taken is the one whose texts the person saw: the
+		// view may hold a newer version than the window has drawn.
+		hp, now = it.hp, review.ShownVersion(it.p)
 	}
 	v.mu.Unlock()
 	if !ok {
@@ -364,11 +340,15 @@ func (v *View) Decide(ctx context.Context, id string, dec review.Decision) (revi
 	if !open {
 		return review.Outcome{}, fmt.Errorf("%s: %w", id, ErrNotOpen)
 	}
+	if dec.Verdict.Wrote() && dec.Shown != now {
+		return review.Outcome{}, &review.ChangedError{ID: id, Shown: dec.Shown, Want: now}
+	}
 	feedback := dec.Feedback
 	for _, c := range dec.Comments { // the hub's decision has no comments of its own: they travel in the feedback
 		feedback += fmt.Sprintf("\n%s line %d: %s", c.Path, c.Line, c.Text)
 	}
-	res, err := v.r.Decide(ctx, hp, Decision{Verdict: string(dec.Verdict), Feedback: strings.TrimSpace(feedback), Edited: dec.Edited, Hunks: dec.Hunks, Overwrite: dec.Overwrite})
+	res, err := v.r.Decide(ctx, hp, Decision{Verdict: string(dec.Verdict), Feedback: strings.TrimSpace(feedback), Edited: dec.Edited, Hunks: dec.Hunks, Overwrite: dec.Overwrite,
+		Seen: dec.Seen, SeenLines: dec.SeenLines})
 	if err != nil {
 		return review.Outcome{}, err
 	}
@@ -436,7 +416,13 @@ func (v *View) DecideChangeset(ctx context.Context, key string, dec review.Chang
 	}
 	res := review.ChangesetResult{Key: key}
 	for _, id := range ids {
-		o, err := v.Decide(ctx, id, review.Decision{Verdict: dec.Verdict, Feedback: dec.Feedback, Comments: dec.Comments[id]})
+		shown, ok := dec.Shown[id]
+		if !ok && dec.Verdict.Wrote() {
+			res.Skipped = append(res.Skipped, review.ChangesetSkip{ID: id, Reason: "it joined the changeset after the changeset was shown; review it and decide it"})
+			continue
+		}
+		o, err := v.Decide(ctx, id, review.Decision{Verdict: dec.Verdict, Feedback: dec.Feedback, Comments: dec.Comments[id], Shown: shown,
+			Seen: dec.Seen[id], SeenLines: dec.SeenLines[id]})
 		if err != nil {
 			res.Skipped = append(res.Skipped, review.ChangesetSkip{ID: id, Reason: err.Error()})
 			continue

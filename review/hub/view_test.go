@@ -68,7 +68,7 @@ func TestViewReviewsEveryDesk(t *testing.T) {
 	if review.ChangesetKey(p1) == review.ChangesetKey(p2) {
 		t.Error("two desks' proposals share a changeset")
 	}
-	o, err := v.Decide(ctx(t), p2.ID, review.Decision{Verdict: "approved"})
+	o, err := v.Decide(ctx(t), p2.ID, review.Decision{Verdict: "approved", Shown: review.ShownVersion(p2)})
 	if err != nil || o.Status != "approved" || o.ID != p2.ID || len(o.Files) != 1 || !o.Files[0].Written {
 		t.Fatalf("Decide: %+v, %v", o, err)
 	}
@@ -103,11 +103,11 @@ func TestViewRacingWindowsWriteOnce(t *testing.T) {
 	a, _, _ := openView(t, h, "r1", hub.ViewLimits{})
 	b, _, _ := openView(t, h, "r2", hub.ViewLimits{})
 	until(t, "the proposal in both views", func() bool { return len(a.List()) == 1 && len(b.List()) == 1 })
-	id := a.List()[0].ID
+	id, shown := a.List()[0].ID, review.ShownVersion(a.List()[0])
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
 	for i, v := range []*hub.View{a, b} {
-		wg.Go(func() { _, errs[i] = v.Decide(ctx(t), id, review.Decision{Verdict: "approved"}) })
+		wg.Go(func() { _, errs[i] = v.Decide(ctx(t), id, review.Decision{Verdict: "approved", Shown: shown}) })
 	}
 	wg.Wait()
 	if (errs[0] == nil) == (errs[1] == nil) {

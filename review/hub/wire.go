@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/diffdesk/diffdesk/review"
 )
 
 // Names on the hub. Every desk's messages live under dd.DESK. in one
@@ -46,6 +48,9 @@ func CheckName(name string) error {
 // hubIDRE is a proposal's id on the hub: 32 hex digits, fresh for every
 // proposal a desk publishes (a replayed decision never names a new one).
 var hubIDRE = regexp.MustCompile(`^[0-9a-f]{32}$`)
+
+// versionRE is a proposal's version: a subject token of its texts.
+var versionRE = regexp.MustCompile(`^[0-9a-f]{16}$`)
 
 func newHubID() string {
 	var b [16]byte
@@ -150,7 +155,9 @@ type Proposal struct {
 	// changes (a file changed on disk) or a decision could not be carried
 	// out; Note then says why.
 	Round int `json:"round"`
-	// Version names the texts the round is about; a decision carries it.
+	// Version names the texts the round is about (16 hex digits); a
+	// decision carries the version its reviewer was shown, and the desk
+	// carries out only one naming the round's.
 	Version     string `json:"version"`
 	Note        string `json:"note,omitempty"`
 	Instruction string `json:"instruction,omitempty"`
@@ -166,6 +173,8 @@ func (p Proposal) check(desk, h string) error {
 		return fmt.Errorf("hub: proposal published on dd.%s.p.%s names desk %q and id %q", desk, h, p.Desk, p.Hub)
 	case p.Round < 1:
 		return fmt.Errorf("hub: proposal %s/%s has round %d", desk, h, p.Round)
+	case !versionRE.MatchString(p.Version):
+		return fmt.Errorf("hub: proposal %s/%s has version %q, not 16 hex digits", desk, h, review.Printable(p.Version))
 	case len(p.Files) == 0 || len(p.Files) > MaxFiles:
 		return fmt.Errorf("hub: proposal %s/%s has %d files (1 to %d)", desk, h, len(p.Files), MaxFiles)
 	}
@@ -190,6 +199,12 @@ type Decision struct {
 	Edited    map[string]string   `json:"edited,omitempty"`    // absolute path → full text
 	Hunks     map[string][]string `json:"hunks,omitempty"`     // absolute path → accepted hunk ids
 	Overwrite map[string]string   `json:"overwrite,omitempty"` // stale path → SHA-256 of the disk reviewed
+	// Seen and SeenLines are review.Decision's: the hunks the person had
+	// on screen (path → hunk ids) and the lines of hunks shown in part;
+	// nil: not tracked. The desk checks them against its proposal (at
+	// most MaxFiles paths each) and the journal keeps them.
+	Seen      map[string][]string       `json:"seen,omitempty"`
+	SeenLines map[string]map[string]int `json:"seenLines,omitempty"`
 }
 
 // Outcome is what became of a proposal, published by its desk on

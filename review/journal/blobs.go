@@ -31,14 +31,23 @@ const minDeltaBase = 4 << 10
 var ErrBlobNotFound = errors.New("blob not found")
 
 // blobCodec holds the zstd encoder and decoder a Journal shares between
-// goroutines; EncodeAll and DecodeAll are safe for concurrent use.
+// goroutines; EncodeAll and DecodeAll are safe for concurrent use. The
+// shared encoder is for blobs up to sharedWindow: it keeps a history
+// buffer of its window for the journal's life (zstd's default window kept
+// 16 MB in every window and desk: issue 28), so a bigger blob gets an
+// encoder of its own, sized to it and dropped once it is encoded.
 type blobCodec struct {
 	enc *zstd.Encoder
 	dec *zstd.Decoder
 }
 
+// sharedWindow is the largest blob the shared encoder compresses, and its
+// window.
+const sharedWindow = 1 << 20
+
 func newBlobCodec() (*blobCodec, error) {
-	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1))
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1),
+		zstd.WithWindowSize(sharedWindow), zstd.WithLowerEncoderMem(true))
 	if err != nil {
 		return nil, fmt.Errorf("journal: zstd encoder: %w", err)
 	}
@@ -54,6 +63,24 @@ func (c *blobCodec) close() {
 	c.enc.Close()
 }
 
+// decode decompresses a plain frame of size bytes. A big one gets a
+// decoder of its own: the shared decoder keeps a reference to what it
+// decoded last, which would pin the blob's content in memory.
+func (c *blobCodec) decode(data []byte, size int64) ([]byte, error) {
+	if size <= sharedWindow {
+		return c.dec.DecodeAll(data, make([]byte, 0, size))
+	}
+	return decodeDelta(data, nil, size)
+}
+
+// encode compresses content as one plain zstd frame.
+func (c *blobCodec) encode(content []byte) ([]byte, error) {
+	if len(content) <= sharedWindow {
+		return c.enc.EncodeAll(content, nil), nil
+	}
+	return encodeDelta(content, nil)
+}
+
 // deltaWindow is the zstd window that lets a frame reach back over its
 // whole dictionary (base) and its own content: the next power of two.
 func deltaWindow(base, content int) int {
@@ -62,12 +89,19 @@ func deltaWindow(base, content int) int {
 }
 
 // encodeDelta compresses content with base as zstd's raw dictionary, so
-// what content shares with base costs a few bytes per match.
+// what content shares with base costs a few bytes per match (base nil: no
+// dictionary). Its encoder lives for this call only, its history the size
+// of its window and no more (WithLowerEncoderMem: not twice that).
 func encodeDelta(content, base []byte) ([]byte, error) {
-	enc, err := zstd.NewWriter(nil,
+	opts := []zstd.EOption{
 		zstd.WithEncoderConcurrency(1),
 		zstd.WithWindowSize(deltaWindow(len(base), len(content))),
-		zstd.WithEncoderDictRaw(1, base))
+		zstd.WithLowerEncoderMem(true),
+	}
+	if base != nil {
+		opts = append(opts, zstd.WithEncoderDictRaw(1, base))
+	}
+	enc, err := zstd.NewWriter(nil, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -75,11 +109,16 @@ func encodeDelta(content, base []byte) ([]byte, error) {
 	return enc.EncodeAll(content, nil), nil
 }
 
+// decodeDelta decodes a frame encodeDelta made against base (nil: none).
 func decodeDelta(data, base []byte, size int64) ([]byte, error) {
-	dec, err := zstd.NewReader(nil,
+	opts := []zstd.DOption{
 		zstd.WithDecoderConcurrency(1),
 		zstd.WithDecoderMaxWindow(uint64(deltaWindow(len(base), int(size)))),
-		zstd.WithDecoderDictRaw(1, base))
+	}
+	if base != nil {
+		opts = append(opts, zstd.WithDecoderDictRaw(1, base))
+	}
+	dec, err := zstd.NewReader(nil, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +196,11 @@ func (b *blobBatch) addOnto(ctx context.Context, j *Journal, content []byte, bas
 
 // encode adds content, not yet stored, to the batch.
 func (b *blobBatch) encode(ctx context.Context, j *Journal, hash string, content, baseContent []byte) error {
-	p := pendingBlob{hash: hash, content: content, codec: codecZstd, data: j.codec.enc.EncodeAll(content, nil)}
+	data, err := j.codec.encode(content)
+	if err != nil {
+		return fmt.Errorf("journal %s: compress blob %s: %w", j.path, hash, err)
+	}
+	p := pendingBlob{hash: hash, content: content, codec: codecZstd, data: data}
 	if baseContent != nil && len(content) >= minDeltaBase && len(baseContent) >= minDeltaBase {
 		base := atomicfile.Hash(baseContent)
 		depth, next, err := b.link(ctx, j, base)
@@ -257,7 +300,7 @@ func (j *Journal) blob(ctx context.Context, hash string, hops int) ([]byte, erro
 	var content []byte
 	switch codec {
 	case codecZstd:
-		content, err = j.codec.dec.DecodeAll(data, make([]byte, 0, size))
+		content, err = j.codec.decode(data, size)
 	case codecZstdDelta:
 		if !base.Valid || hops > 2*maxDeltaDepth {
 			return nil, fmt.Errorf("journal %s: blob %s is corrupt: delta without a usable base", j.path, hash)

@@ -28,7 +28,6 @@ type Member interface {
 	Get(id string) (review.Proposal, bool)
 	Preview(id string) (engine.Preview, bool)
 	Outcome(id string) (review.Outcome, bool)
-	Plan(id string, dec review.Decision) (map[string]string, error)
 	Decide(ctx context.Context, id string, dec review.Decision) (review.Outcome, error)
 	ChangesetOf(id string) (review.Changeset, bool)
 	DecideChangeset(ctx context.Context, key string, dec review.ChangesetDecision) (review.ChangesetResult, error)
@@ -605,20 +604,6 @@ func (f *Fleet) Outcome(id string) (review.Outcome, bool) {
 	return f.outcome(s, o), ok
 }
 
-// Plan is the desk's Plan (worked out here, from the proposal in hand).
-func (f *Fleet) Plan(id string, dec review.Decision) (map[string]string, error) {
-	s, inner, ok := f.route(id)
-	if !ok {
-		return nil, review.ErrUnknownProposal
-	}
-	m, _ := f.member(s)
-	if m == nil {
-		return nil, review.ErrUnknownProposal
-	}
-	plan, err := m.Plan(inner, dec)
-	return plan, f.fix(s, err)
-}
-
 // Decide carries out dec on the desk that holds id, and nowhere else; a
 // desk that cannot be reached now decides nothing (UnreachableError).
 func (f *Fleet) Decide(ctx context.Context, id string, dec review.Decision) (review.Outcome, error) {
@@ -665,13 +650,14 @@ func (f *Fleet) changeset(s *slot, cs review.Changeset, down bool) review.Change
 }
 
 // innerDecision is dec for desk s: its per-proposal maps (seen, lines
-// seen, comments), keyed by the window's ids, keyed by s's own and only
+// seen, comments, versions shown), keyed by the window's ids, keyed by s's own and only
 // for s's proposals.
 func (f *Fleet) innerDecision(s *slot, dec review.ChangesetDecision) review.ChangesetDecision {
 	in := dec
 	in.Seen = innerKeys(f, s, dec.Seen)
 	in.SeenLines = innerKeys(f, s, dec.SeenLines)
 	in.Comments = innerKeys(f, s, dec.Comments)
+	in.Shown = innerKeys(f, s, dec.Shown)
 	return in
 }
 

@@ -2,6 +2,8 @@ package remote
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"net"
 	"path/filepath"
@@ -12,6 +14,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -348,5 +351,60 @@ func TestShareOf(t *testing.T) {
 	}
 	if many := ShareOf(Limits{}, 100); many.KeptBytes != 64<<20 || many.KeptCount != 256 {
 		t.Errorf("ShareOf 100 desks: %+v; want the floor", many)
+	}
+}
+
+// TestFleetCarriesTheVersionShown: over --connect a decision names the
+// version of the proposal on screen (Decision.Shown, the protocol's
+// "shown"): the version the window computes of a far desk's proposal is
+// the desk's own, so a decision on it is carried out; once the file
+// changed on disk, a decision on the version shown before is refused at
+// the desk with nothing written; and a changeset approved as shown leaves
+// out a proposal that joined it since.
+func TestFleetCarriesTheVersionShown(t *testing.T) {
+	a := newFarDesk(t)
+	path := filepath.Join(a.Root, "x.txt")
+	reviewtest.WriteFile(t, path, "one\n")
+	pa, _ := a.propose(t, "x.txt", "two\n")
+	f, events := newTestFleet(t, newFakeClock(), a.spec("dev@a"))
+	shown := f.List()[0]
+	if review.ShownVersion(shown) != review.ShownVersion(pa) {
+		t.Fatal("the window's version of a far desk's proposal is not the desk's")
+	}
+	reviewtest.WriteFile(t, path, "disk\n")
+	a.Decide(reviewtest.Context(t), pa.ID, review.Decision{Verdict: "approved"}) // refused: the desk marks it stale
+	waitFor(t, events, "the proposal stale in the window, with the disk's text", func() bool {
+		p, _ := f.Get(shown.ID)
+		return p.State == review.StateStale && string(p.Files[0].Disk.Content) == "disk\n"
+	})
+	sum := sha256.Sum256([]byte("disk\n"))
+	over := map[string]string{path: hex.EncodeToString(sum[:])}
+	_, err := f.Decide(reviewtest.Context(t), shown.ID, review.Decision{Verdict: decision.Overwritten, Overwrite: over, Shown: review.ShownVersion(shown)})
+	if err == nil || !strings.Contains(err.Error(), "changed after it was shown") {
+		t.Fatalf("a decision on the version shown before the disk changed: %v; want it refused as changed", err)
+	}
+	if got := reviewtest.ReadFile(t, path); got != "disk\n" {
+		t.Fatalf("x.txt is %q after a refused decision", got)
+	}
+	now, _ := f.Get(shown.ID)
+	if _, err := f.Decide(reviewtest.Context(t), shown.ID, review.Decision{Verdict: decision.Overwritten, Overwrite: over, Shown: review.ShownVersion(now)}); err != nil {
+		t.Fatalf("the decision on the version shown: %v", err)
+	}
+
+	pb, _ := a.propose(t, "b.txt", "b\n")
+	waitFor(t, events, "b.txt in the window", func() bool { return len(f.List()) == 1 })
+	gb := f.List()[0]
+	cs, _ := f.ChangesetOf(gb.ID)
+	late, _ := a.propose(t, "c.txt", "c\n")
+	waitFor(t, events, "c.txt in the window", func() bool { return len(f.List()) == 2 })
+	res, err := f.DecideChangeset(reviewtest.Context(t), cs.Key, review.ChangesetDecision{Verdict: "approved", Shown: map[string]string{gb.ID: review.ShownVersion(gb)}})
+	if err != nil || len(res.Decided) != 1 || len(res.Skipped) != 1 {
+		t.Fatalf("the changeset approved as shown: %+v, %v; want b.txt decided, c.txt left", res, err)
+	}
+	if p, _ := a.Get(pb.ID); p.State.Open() {
+		t.Error("b.txt, shown, was not approved")
+	}
+	if p, _ := a.Get(late.ID); !p.State.Open() {
+		t.Errorf("c.txt, proposed after the changeset was shown, is %s", p.State)
 	}
 }

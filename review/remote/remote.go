@@ -33,8 +33,7 @@ type Desk struct {
 	props    map[string]review.Proposal // every proposal the desk announced and still holds
 	outcomes map[string]review.Outcome
 	mine     map[string]bool // proposals this window decides: their outcome comes with the decision
-	subs     map[int]func(review.Event)
-	subSeq   int
+	subs     review.Subscribers
 	lost     error // why the desk can no longer be reached; nil while it can
 	onLost   func(error)
 
@@ -89,8 +88,7 @@ func OpenLimited(ctx context.Context, cl *deskrpc.Client, where, who string, l L
 	if err != nil {
 		return nil, fmt.Errorf("following the queue of the desk at %s: %w", where, err)
 	}
-	d := &Desk{cl: cl, where: where, roots: hello.Roots, props: map[string]review.Proposal{}, outcomes: map[string]review.Outcome{}, mine: map[string]bool{},
-		subs: map[int]func(review.Event){}, done: make(chan struct{}), limits: l.orDefault()}
+	d := &Desk{cl: cl, where: where, roots: hello.Roots, props: map[string]review.Proposal{}, outcomes: map[string]review.Outcome{}, mine: map[string]bool{}, done: make(chan struct{}), limits: l.orDefault()}
 	for _, s := range sub.Proposals {
 		if err := d.fetch(ctx, s.ID); err != nil && !errors.Is(err, errGone) {
 			return nil, err
@@ -118,7 +116,7 @@ func (d *Desk) follow(ctx context.Context, sub *deskrpc.Subscription) {
 			return
 		}
 		if d.decidedHere(ev) {
-			d.emit(review.Event{Kind: ev.Kind, ID: ev.ID})
+			d.subs.Emit(review.Event{Kind: ev.Kind, ID: ev.ID})
 			continue
 		}
 		if err := d.fetch(ctx, ev.ID); errors.Is(err, errGone) {
@@ -134,7 +132,7 @@ func (d *Desk) follow(ctx context.Context, sub *deskrpc.Subscription) {
 			}
 			return
 		}
-		d.emit(review.Event{Kind: ev.Kind, ID: ev.ID})
+		d.subs.Emit(review.Event{Kind: ev.Kind, ID: ev.ID})
 	}
 }
 
@@ -254,32 +252,9 @@ func (d *Desk) Close() error {
 	return err
 }
 
-func (d *Desk) emit(ev review.Event) {
-	d.mu.Lock()
-	fns := make([]func(review.Event), 0, len(d.subs))
-	for _, fn := range d.subs {
-		fns = append(fns, fn)
-	}
-	d.mu.Unlock()
-	for _, fn := range fns {
-		fn(ev)
-	}
-}
-
 // Subscribe is review.Desk.Subscribe: fn is called for every event, once
 // the proposal it names has been read.
-func (d *Desk) Subscribe(fn func(review.Event)) (cancel func()) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	d.subSeq++
-	id := d.subSeq
-	d.subs[id] = fn
-	return func() {
-		d.mu.Lock()
-		defer d.mu.Unlock()
-		delete(d.subs, id)
-	}
-}
+func (d *Desk) Subscribe(fn func(review.Event)) (cancel func()) { return d.subs.Subscribe(fn) }
 
 // List returns the proposals waiting for a decision, oldest first.
 func (d *Desk) List() []review.Proposal {
@@ -347,15 +322,6 @@ func (d *Desk) Preview(id string) (engine.Preview, bool) {
 
 func endsLine(l string) bool { return len(l) > 0 && l[len(l)-1] == '\n' }
 
-// Plan is review.Desk.Plan, worked out here from the proposal in hand.
-func (d *Desk) Plan(id string, dec review.Decision) (map[string]string, error) {
-	p, ok := d.Get(id)
-	if !ok {
-		return nil, review.ErrUnknownProposal
-	}
-	return review.PlanOf(p, dec)
-}
-
 // Decide carries out dec on the desk: one call, answered with the outcome.
 func (d *Desk) Decide(ctx context.Context, id string, dec review.Decision) (review.Outcome, error) {
 	if dec.Rule != "" {
@@ -368,7 +334,8 @@ func (d *Desk) Decide(ctx context.Context, id string, dec review.Decision) (revi
 	d.mine[id] = true
 	d.mu.Unlock()
 	err := d.cl.Call(ctx, "decide", map[string]any{"id": id, "decision": string(dec.Verdict), "feedback": dec.Feedback,
-		"edited": dec.Edited, "hunks": dec.Hunks, "overwrite": dec.Overwrite, "comments": dec.Comments, "seen": dec.Seen, "seenLines": dec.SeenLines}, &res)
+		"edited": dec.Edited, "hunks": dec.Hunks, "overwrite": dec.Overwrite, "comments": dec.Comments, "seen": dec.Seen, "seenLines": dec.SeenLines, "shown": dec.Shown,
+		"finalContent": "all"}, &res) // the window shows the final text
 	if err != nil {
 		// Not decided here. Another window's decision, when it comes, is
 		// read in full; if its event came while this call was out (and
@@ -420,7 +387,7 @@ func (d *Desk) DecideChangeset(ctx context.Context, key string, dec review.Chang
 	}
 	d.mu.Unlock()
 	var res review.ChangesetResult
-	err := d.cl.Call(ctx, "decideChangeset", map[string]any{"changeset": key, "decision": string(dec.Verdict), "feedback": dec.Feedback, "seen": dec.Seen, "seenLines": dec.SeenLines, "comments": dec.Comments}, &res)
+	err := d.cl.Call(ctx, "decideChangeset", map[string]any{"changeset": key, "decision": string(dec.Verdict), "feedback": dec.Feedback, "seen": dec.Seen, "seenLines": dec.SeenLines, "comments": dec.Comments, "shown": dec.Shown}, &res)
 	d.mu.Lock()
 	decided := map[string]bool{}
 	for _, o := range res.Decided {
@@ -450,7 +417,7 @@ func (d *Desk) notMine(ctx context.Context, id string) {
 	_, have := d.outcomes[id]
 	d.mu.Unlock()
 	if ok && !p.State.Open() && !have && d.fetch(ctx, id) == nil {
-		d.emit(review.Event{Kind: review.EventDecided, ID: id})
+		d.subs.Emit(review.Event{Kind: review.EventDecided, ID: id})
 	}
 }
 

@@ -87,16 +87,13 @@ func TestRemoteDeskMirrorsTheQueue(t *testing.T) {
 		t.Fatalf("hunks here %+v; want the desk's %+v", hunks, wantHunks)
 	}
 	dec := review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{path: {hunks[1].ID}}}
-	plan, err := rd.Plan(second.ID, dec)
-	if err != nil || plan[path] != strings.Replace(base, "i\n", "I\n", 1) {
-		t.Errorf("Plan: %q, %v; want only the second hunk applied", plan[path], err)
-	}
+	wrote := strings.Replace(base, "i\n", "I\n", 1) // only the second hunk applied
 	o, err := rd.Decide(reviewtest.Context(t), second.ID, dec)
 	if err != nil || o.Status != decision.Partial {
 		t.Fatalf("Decide: %+v, %v; want partial", o, err)
 	}
-	if got := reviewtest.ReadFile(t, path); got != plan[path] {
-		t.Errorf("c.txt on the desk's machine: %q; want %q", got, plan[path])
+	if got := reviewtest.ReadFile(t, path); got != wrote {
+		t.Errorf("c.txt on the desk's machine: %q; wrote %q", got, wrote)
 	}
 	await(t, events, second.ID, review.EventDecided)
 	if got, ok := rd.Outcome(second.ID); !ok || got.Status != decision.Partial {
@@ -244,9 +241,6 @@ func TestDecisionIsOneRoundTrip(t *testing.T) {
 	p := local.MustPropose(t, engine.FormatWrite, "r.txt", "R\n")
 	await(t, events, p.ID, review.EventPending)
 	before := len(cc.sent())
-	if _, err := rd.Plan(p.ID, review.Decision{Verdict: decision.Approved}); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := rd.Decide(reviewtest.Context(t), p.ID, review.Decision{Verdict: decision.Approved}); err != nil {
 		t.Fatal(err)
 	}
@@ -259,7 +253,7 @@ func TestDecisionIsOneRoundTrip(t *testing.T) {
 	}
 	sent := cc.sent()[before:]
 	if len(sent) != 1 || !strings.Contains(sent[0], `"method":"decide"`) {
-		t.Errorf("requests for Plan, Decide and Outcome: %q; want the one decide", sent)
+		t.Errorf("requests for Decide and Outcome: %q; want the one decide", sent)
 	}
 }
 

@@ -4,12 +4,14 @@
 // cluster, agents proposing over each desk's socket one file after
 // another, reviewers deciding at random and racing over their own hub
 // connections. Midway a hub node is killed, a desk is cut off from the hub
-// and let back, and a desk is restarted with proposals pending. It counts
+// and let back, and every desk is restarted at once with proposals pending
+// (each at least one: agent0's wait until then). It counts
 // every write (inotify renames into the workspaces) and checks each
 // approved file was written exactly once, each rejected one never, no
 // round had two winners and no proposal two outcomes; it reports
 // proposals decided per second, the time from a reviewer's winning
-// decision to the desk's write (p50, p99), and the memory 1,000 pending
+// decision to the desk's write (p50, p99; and split by phase: steady, and
+// each fault until 20 s after it, phases.go), and the memory 1,000 pending
 // proposals take in a desk process and in the window (over the hub and
 // over --connect). scripts/fleet-bench builds deskctl and runs it.
 package main
@@ -48,7 +50,7 @@ type Config struct {
 	Agents    int // per desk
 	Per       int // proposals per agent, one after another
 	Reviewers int
-	Faults    bool // kill a hub node, partition a desk, restart a desk
+	Faults    bool // kill a hub node, partition a desk, restart every desk
 	Memory    int  // pending proposals for the memory figures (0: none)
 	Log       io.Writer
 }
@@ -62,9 +64,12 @@ type Report struct {
 	PerSecond                     float64
 	P50, P99                      time.Duration // a winning decision → the desk's write
 	Latencies                     int
-	Slow                          []string // desks with writes over 5 s after their decision, and how many
-	Rounds                        int
-	Faults                        []string
+	// Phases splits the latency by phase: steady, and each fault from its
+	// start until 20 s after it (phases.go).
+	Phases []PhaseLatency
+	Slow   []string // desks with writes over 5 s after their decision, and how many
+	Rounds int
+	Faults []string
 	// Memory per 1,000 pending proposals of 1 KiB: the desk process's
 	// resident memory, and the window's heap over the hub (hub.View) and
 	// over the desk's socket (remote.Desk, as --connect).
@@ -82,7 +87,7 @@ func main() {
 	flag.IntVar(&c.Agents, "agents", 20, "agents per desk")
 	flag.IntVar(&c.Per, "per", 3, "proposals per agent, one after another")
 	flag.IntVar(&c.Reviewers, "reviewers", 10, "reviewers deciding at random, racing")
-	flag.BoolVar(&c.Faults, "faults", true, "kill a hub node, partition a desk, restart a desk with proposals pending")
+	flag.BoolVar(&c.Faults, "faults", true, "kill a hub node, partition a desk, restart every desk with proposals pending")
 	flag.IntVar(&c.Memory, "memory", 1000, "pending proposals for the memory figures (0: skip)")
 	asJSON := flag.Bool("json", false, "print the report as JSON")
 	flag.Parse()
@@ -109,6 +114,9 @@ func (r Report) Text() string {
 	fmt.Fprintf(&b, "decided: %d (%d approved, %d rejected; %d withdrawn by the restart and proposed again) in %v: %.1f proposals/s\n",
 		r.Proposals, r.Approved, r.Rejected, r.Withdrawn, r.Elapsed.Round(time.Millisecond), r.PerSecond)
 	fmt.Fprintf(&b, "winning decision → write: p50 %v, p99 %v (%d writes timed); %d rounds won, each by one reviewer\n", r.P50.Round(time.Millisecond), r.P99.Round(time.Millisecond), r.Latencies, r.Rounds)
+	for _, p := range r.Phases {
+		fmt.Fprintf(&b, "  %s\n", p)
+	}
 	if len(r.Slow) > 0 {
 		fmt.Fprintf(&b, "writes over 5 s after their decision, per desk: %s\n", strings.Join(r.Slow, ", "))
 	}
@@ -415,11 +423,17 @@ func Run(c Config) (rep Report, err error) {
 	return rep, nil
 }
 
-// agentResult is what one agent was told of one file.
+// agentResult is what one agent was told of one file, and how often it
+// had to propose it again (the desk restarted).
 type agentResult struct {
-	status string
-	nonce  string
+	status    string
+	nonce     string
+	withdrawn int
 }
+
+// heldAgent is the agent whose proposals wait on every desk until all
+// desks are restarted.
+const heldAgent = "agent0"
 
 // load runs the agents and reviewers, with the faults, and checks.
 func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error {
@@ -435,8 +449,9 @@ func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error
 	wonAt := map[string]time.Time{}   // nonce (12 hex) → when its reviewer won
 	wonPath := map[string]string{}    // nonce → the file it approves
 	outcomes := map[string][]string{} // desk/H → statuses seen on the hub
-	var held atomic.Value
-	held.Store("")
+	// While holding, the reviewers leave agent0's proposals waiting on
+	// every desk: each desk then has one pending when all are restarted.
+	var holding atomic.Bool
 	var rwg sync.WaitGroup
 	for i, name := range revNames {
 		nc, err := hub.Dial(hub.DialOptions{URL: strings.Join(f.urls, ","), Creds: hub.Credentials{Name: name, Seed: f.creds(name)}})
@@ -473,7 +488,7 @@ func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error
 				omu.Lock()
 				var pick []hub.Proposal
 				for _, p := range open {
-					if p.Desk != held.Load() {
+					if !holding.Load() || p.Agent != heldAgent {
 						pick = append(pick, p)
 					}
 				}
@@ -515,17 +530,30 @@ func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error
 	var finalMu sync.Mutex
 	var awg sync.WaitGroup
 	var agentErr atomic.Value
-	if c.Faults && c.Desks >= 2 {
-		// desk1's proposals wait from the start, for the restart below: held
-		// only once some decisions are counted, a loaded machine's reviewers
-		// could decide all of them before the agents counted any outcome.
-		held.Store(f.desks[1].name)
+	var withdrawnMu sync.Mutex
+	withdrawnAt := map[string]int{} // desk → proposals its agents had to make again
+	faults := c.Faults && c.Desks >= 2 && c.Agents >= 2
+	if c.Faults && !faults {
+		return errors.New("the faults need at least 2 desks and 2 agents per desk")
+	}
+	if faults {
+		// agent0's first proposal waits on every desk from the start, for
+		// the restart of every desk below: held only once some decisions
+		// are counted, a loaded machine's reviewers could decide a desk's
+		// every proposal before the agents counted any outcome.
+		holding.Store(true)
 	}
 	start := time.Now()
+	phases := &phaseLog{start: start}
 	for _, d := range f.desks {
 		for a := range c.Agents {
 			awg.Go(func() {
 				if err := f.agent(d, a, &decided, &withdrawn, func(path string, r agentResult) {
+					if r.withdrawn > 0 {
+						withdrawnMu.Lock()
+						withdrawnAt[d.name] += r.withdrawn
+						withdrawnMu.Unlock()
+					}
 					finalMu.Lock()
 					final[path] = r
 					finalMu.Unlock()
@@ -540,31 +568,34 @@ func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	if c.Faults && c.Desks >= 2 {
+	var leftOpen []string // desk/H of the proposals pending on the hub when every desk restarted
+	if faults {
 		waitFor(int64(total / 4))
 		f.nodes[2].Process.Kill()
+		phases.add(phaseKill, time.Now(), time.Now(), "")
 		rep.Faults = append(rep.Faults, fmt.Sprintf("hub node n2 killed (SIGKILL) after %d decisions", decided.Load()))
 		f.logf("%s", rep.Faults[len(rep.Faults)-1])
 		waitFor(int64(total / 2))
 		f.proxy.cut()
-		cutAt := decided.Load()
+		cutAt, cutTime := decided.Load(), time.Now()
 		time.Sleep(3 * time.Second)
 		f.proxy.heal()
+		phases.add(phasePartition, cutTime, time.Now(), f.desks[0].name)
 		rep.Faults = append(rep.Faults, fmt.Sprintf("desk0 cut off from the hub for 3 s after %d decisions (its connections dropped, new ones refused)", cutAt))
 		f.logf("%s", rep.Faults[len(rep.Faults)-1])
-		d := f.desks[1]
-		pending, err := f.waitPending(d.name, max(c.Agents/2, 1))
+		open, err := f.waitEveryDeskPending()
 		if err != nil {
 			return err
 		}
-		d.restarting.Store(true)
-		d.stop()
-		if err := f.run(d); err != nil {
+		leftOpen = open
+		restartAt := time.Now()
+		if err := f.restartAll(); err != nil {
 			return err
 		}
-		d.restarting.Store(false)
-		held.Store("")
-		rep.Faults = append(rep.Faults, fmt.Sprintf("desk1 restarted (SIGTERM, then deskctl serve again) after %d decisions with %d proposals pending on the hub", decided.Load(), pending))
+		phases.add(phaseRestart, restartAt, time.Now(), "")
+		holding.Store(false)
+		rep.Faults = append(rep.Faults, fmt.Sprintf("every desk (%d) restarted at once (SIGTERM, then deskctl serve again) after %d decisions, with %d proposals pending on the hub, at least one on each",
+			len(f.desks), decided.Load(), len(open)))
 		f.logf("%s", rep.Faults[len(rep.Faults)-1])
 	}
 	awg.Wait()
@@ -600,7 +631,22 @@ func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error
 		}
 	}
 	time.Sleep(300 * time.Millisecond) // the last renames reach the counter
+	if faults {
+		for _, d := range f.desks {
+			if withdrawnAt[d.name] == 0 {
+				rep.problem("%s: no agent had to propose again after every desk restarted: its pending proposals were not withdrawn", d.name)
+			}
+		}
+		mu.Lock()
+		for _, k := range leftOpen {
+			if len(outcomes[k]) == 0 {
+				rep.problem("%s, pending when every desk restarted, has no outcome on the hub", k)
+			}
+		}
+		mu.Unlock()
+	}
 	var lat []time.Duration
+	var samples []sample
 	slowAt := map[string]int{} // desk → writes over 5 s
 	for path, res := range final {
 		want := 0
@@ -621,6 +667,7 @@ func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error
 		mu.Unlock()
 		if w, wok := writes.first(path); ok && wok && res.status == "approved" {
 			lat = append(lat, w.Sub(at))
+			samples = append(samples, sample{won: at, wrote: w, desk: filepath.Base(filepath.Dir(filepath.Dir(path)))})
 			if w.Sub(at) > 5*time.Second {
 				slowAt[filepath.Base(filepath.Dir(filepath.Dir(path)))]++
 			}
@@ -652,7 +699,34 @@ func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error
 	if n := len(lat); n > 0 {
 		rep.P50, rep.P99, rep.Latencies = lat[n/2], lat[min(n*99/100, n-1)], n
 	}
+	rep.Phases = phases.split(samples)
+	f.logf("faults: %s", phases.faultsAt())
+	for _, s := range phases.timeline(samples, 2*time.Second) {
+		f.logf("timeline: %s", s)
+	}
+	for _, s := range phases.slowest(samples, 10) {
+		f.logf("slow: %s", s)
+	}
 	return nil
+}
+
+// restartAll stops every desk at once (SIGTERM) and starts each again.
+func (f *fleet) restartAll() error {
+	var wg sync.WaitGroup
+	for _, d := range f.desks {
+		d.restarting.Store(true)
+		wg.Go(d.stop)
+	}
+	wg.Wait()
+	errs := make([]error, len(f.desks))
+	for i, d := range f.desks {
+		wg.Go(func() { errs[i] = f.run(d) })
+	}
+	wg.Wait()
+	for _, d := range f.desks {
+		d.restarting.Store(false)
+	}
+	return errors.Join(errs...)
 }
 
 // agent proposes its files over its own connection to d, one after
@@ -667,6 +741,7 @@ func (f *fleet) agent(d *desk, a int, decided, withdrawn *atomic.Int64, done fun
 	}()
 	for i := range f.c.Per {
 		path := filepath.Join(d.root, fmt.Sprint("agent", a), fmt.Sprint("f", i, ".txt"))
+		again := 0
 		for {
 			if f.ctx.Err() != nil {
 				return f.ctx.Err()
@@ -703,22 +778,66 @@ func (f *fleet) agent(d *desk, a int, decided, withdrawn *atomic.Int64, done fun
 				cl.Close()
 				cl = nil
 				withdrawn.Add(1)
+				again++
 				continue
 			}
 			if res.Outcome.Status == "withdrawn" {
 				withdrawn.Add(1)
+				again++
 				continue
 			}
 			nonce := ""
 			if m := strings.LastIndex(res.Outcome.By, "(hub decision "); m >= 0 && len(res.Outcome.By) >= m+14+12 {
 				nonce = res.Outcome.By[m+14 : m+14+12]
 			}
-			done(path, agentResult{status: string(res.Outcome.Status), nonce: nonce})
+			done(path, agentResult{status: string(res.Outcome.Status), nonce: nonce, withdrawn: again})
 			decided.Add(1)
 			break
 		}
 	}
 	return nil
+}
+
+// waitEveryDeskPending waits until every desk has a proposal open on the
+// hub, and returns the open ones (desk/H).
+func (f *fleet) waitEveryDeskPending() ([]string, error) {
+	nc, err := hub.Dial(hub.DialOptions{URL: strings.Join(f.urls[:2], ","), Creds: hub.Credentials{Name: "rev0", Seed: f.creds("rev0")}})
+	if err != nil {
+		return nil, err
+	}
+	defer nc.Close()
+	r, err := hub.NewReviewer(f.ctx, nc, "watch")
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		q, err := r.Queue(f.ctx, nil)
+		if err != nil {
+			return nil, err
+		}
+		per := map[string]int{}
+		var open []string
+		for _, it := range q {
+			if it.Open() {
+				per[it.Desk]++
+				open = append(open, it.Desk+"/"+it.Hub)
+			}
+		}
+		var none []string
+		for _, d := range f.desks {
+			if per[d.name] == 0 {
+				none = append(none, d.name)
+			}
+		}
+		if len(none) == 0 {
+			return open, nil
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("before restarting every desk: %s never had a proposal pending on the hub", strings.Join(none, ", "))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // waitPending waits until desk has n proposals open on the hub.

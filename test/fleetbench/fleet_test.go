@@ -11,10 +11,12 @@ import (
 // TestFleetProcesses is the small version of scripts/fleet-bench: desks
 // as deskctl serve processes on a hub of three deskctl hub serve
 // processes, agents over the desks' sockets and racing reviewers; a hub
-// node killed, a desk partitioned, a desk restarted with proposals
-// pending. Every approved file is written exactly once, every rejected
-// one never, one winner per round, one outcome per proposal, nothing left
-// open on the hub; and the memory figures are taken.
+// node killed, a desk partitioned, every desk restarted at once with
+// proposals pending (each desk's agents proposed again what it withdrew,
+// and each proposal pending then has its outcome on the hub). Every
+// approved file is written exactly once, every rejected one never, one
+// winner per round, one outcome per proposal, nothing left open on the
+// hub; and the memory figures are taken.
 func TestFleetProcesses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs processes for about half a minute")
@@ -37,8 +39,11 @@ func TestFleetProcesses(t *testing.T) {
 	if r.Proposals != 18 || r.Approved+r.Rejected != 18 || len(r.Faults) != 3 || r.Rounds < 18 {
 		t.Errorf("report: %+v; want 18 proposals decided through 3 faults", r)
 	}
-	if r.Withdrawn == 0 {
-		t.Error("the restarted desk withdrew nothing: the restart did not happen with proposals pending")
+	if r.Withdrawn < 3 {
+		t.Errorf("the restarted desks withdrew %d proposals; want at least one each of 3", r.Withdrawn)
+	}
+	if len(r.Phases) == 0 || r.Phases[0].Phase != "steady" {
+		t.Errorf("latency not split by phase: %+v", r.Phases)
 	}
 	if r.DeskMBPer1000 <= 0 || r.HubWindowMBPer1000 <= 0 || r.ConnectWindowMBPer1000 <= 0 {
 		t.Errorf("memory figures not taken: %+v", r)

@@ -1,0 +1,309 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// The window driver's dialogs and controls (driver_test.go): the
+// never-on-screen question, the reject box, the go-to-line box, the keys
+// overlay, and the controls a test clicks to see where the keyboard goes.
+// Every reach into the window for them is here.
+
+// Unseen is what the never-on-screen question asks ("" while it is not
+// asked).
+func (h *harness) Unseen() string {
+	if o := h.win.detail.onScreen; o.dialog != nil {
+		return o.msg
+	}
+	return ""
+}
+
+// ApproveAnyway answers the never-on-screen question Approve anyway, as
+// its button does; it fails the test when no question is asked.
+func (h *harness) ApproveAnyway() {
+	h.t.Helper()
+	q := h.win.detail.onScreen.dialog
+	if q == nil {
+		h.t.Fatal("no never-on-screen question to approve anyway")
+	}
+	q.Confirm()
+	h.settle()
+}
+
+// ApproveAnywayIfAsked is ApproveAnyway when the question is asked (what
+// was on screen does not matter to the test), else nothing.
+func (h *harness) ApproveAnywayIfAsked() {
+	if h.win.detail.onScreen.dialog != nil {
+		h.ApproveAnyway()
+	}
+}
+
+// Modal reports whether something covers the window (a dialog, the keys
+// overlay): the review keys wait under it.
+func (h *harness) Modal() bool { return h.win.modal() }
+
+// KeysShown reports whether the keys overlay (?) is open.
+func (h *harness) KeysShown() bool { return h.win.keysOverlay != nil }
+
+// Deciding reports whether a decision of the shown proposal is on its way
+// to the desk.
+func (h *harness) Deciding() bool { return h.win.detail.deciding }
+
+// Focused is what has the keyboard (nil: the window's review keys).
+func (h *harness) Focused() fyne.Focusable { return h.win.Win.Canvas().Focused() }
+
+// KeysBack gives the keyboard back to the window, as a click outside an
+// entry does.
+func (h *harness) KeysBack() { h.win.keysBack() }
+
+// CancelEdit leaves edit mode, dropping the edit, if the shown proposal is
+// in it.
+func (h *harness) CancelEdit() {
+	if h.win.detail.editing {
+		h.win.detail.edit.cancel()
+		h.settle()
+	}
+}
+
+// FileChoice is the file chosen among a multi-file proposal's files above
+// the diff ("" when there is no choice).
+func (h *harness) FileChoice() string { return h.win.detail.files.Selected }
+
+// rejectDriver is the reject dialog (r, R).
+type rejectDriver struct{ h *harness }
+
+// RejectBox is the reject dialog.
+func (h *harness) RejectBox() rejectDriver { return rejectDriver{h} }
+
+// Open reports whether the reject dialog is open.
+func (r rejectDriver) Open() bool { return r.h.win.detail.rejectBox.dialog != nil }
+
+// Reason is the reason typed ("" when closed).
+func (r rejectDriver) Reason() string {
+	if e := r.h.win.detail.rejectBox.entry; e != nil && r.Open() {
+		return e.Text
+	}
+	return ""
+}
+
+// Focused reports whether the reason box has the keyboard.
+func (r rejectDriver) Focused() bool {
+	e := r.h.win.detail.rejectBox.entry
+	return e != nil && r.h.Focused() == fyne.Focusable(e)
+}
+
+// Wraps reports whether the reason box wraps by word.
+func (r rejectDriver) Wraps() bool {
+	e := r.h.win.detail.rejectBox.entry
+	return e != nil && e.Wrapping == fyne.TextWrapWord
+}
+
+// lineDriver is the go-to-line dialog (g).
+type lineDriver struct{ h *harness }
+
+// LineBox is the go-to-line dialog.
+func (h *harness) LineBox() lineDriver { return lineDriver{h} }
+
+// Focused reports whether the line box is open with the keyboard.
+func (l lineDriver) Focused() bool {
+	e := l.h.win.detail.nav.lineEntry
+	return e != nil && l.h.Focused() == fyne.Focusable(e)
+}
+
+// Hint is what the dialog says is wrong with what was typed.
+func (l lineDriver) Hint() string {
+	if x := l.h.win.detail.nav.lineHint; x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+// Clear empties the line box.
+func (l lineDriver) Clear() { l.h.win.detail.nav.lineEntry.SetText("") }
+
+// controls: what a test clicks to see where the keyboard goes next.
+
+// WrapBox is the bar's Wrap box.
+func (b barDriver) WrapBox() fyne.Tappable { return b.h.win.detail.bar.wrap }
+
+// PartialButton is the bar's Approve selected hunks button.
+func (b barDriver) PartialButton() fyne.Tappable { return b.h.win.detail.bar.partial }
+
+// FileControl is option i of the choice of a multi-file proposal's files.
+func (h *harness) FileControl(i int) fyne.Tappable { return tappables(h.win.detail.files)[i] }
+
+// ViewControl is option i of a stale file's choice of views.
+func (d diffDriver) ViewControl(i int) fyne.Tappable {
+	return tappables(d.h.win.detail.stale.choice)[i]
+}
+
+// RowControl is the queue row of proposal id.
+func (q queueDriver) RowControl(id string) fyne.Tappable {
+	return tappables(q.h.win.queue.list)[q.h.win.queue.index(id)]
+}
+
+// TabControl is the window's tab i (0 Review, 1 History).
+func (h *harness) TabControl(i int) fyne.Tappable { return tappables(h.win.tabs)[i] }
+
+// Tap clicks c and lets the window act on it.
+func (h *harness) Tap(c fyne.Tappable) { test.Tap(c); h.settle() }
+
+// InQueue reports whether the window lists proposal id.
+func (h *harness) InQueue(id string) bool { _, ok := h.win.items[id]; return ok }
+
+// Notices records the desktop notices the window sends from now on, after
+// delay (instead of sending them to the desktop).
+func (h *harness) Notices(delay time.Duration) *[]Notice {
+	var sent []Notice
+	h.win.notify = func(n Notice) { sent = append(sent, n) }
+	h.win.opts.NotifyDelay = delay
+	return &sent
+}
+
+// SetArmDelay sets how long a proposal must have been on screen before a
+// click on Approve counts (the harness's is none).
+func (h *harness) SetArmDelay(d time.Duration) { h.win.opts.ArmDelay = d }
+
+// Object is the queue's list, for a golden image or markup.
+func (q queueDriver) Object() fyne.CanvasObject { return q.h.win.queue.list }
+
+// Object is the bar, for a golden image or markup.
+func (b barDriver) Object() fyne.CanvasObject { return b.h.win.detail.bar.box }
+
+// Tap clicks the bar's visible button whose label starts with label, as
+// the pointer does: on a disabled button it does nothing.
+func (b barDriver) Tap(label string) {
+	b.h.t.Helper()
+	for _, o := range shownObjects(b.h.win.detail.bar.box) {
+		if btn, ok := o.(*widget.Button); ok && strings.HasPrefix(btn.Text, label) {
+			test.Tap(btn)
+			b.h.settle()
+			return
+		}
+	}
+	b.h.t.Fatalf("no button %q in the bar: %q", label, b.Buttons())
+}
+
+// Following reports whether the bar's Follow box is ticked.
+func (b barDriver) Following() bool { return b.h.win.detail.bar.follow.Checked }
+
+// TreeShown reports whether the changeset's file tree shows.
+func (h *harness) TreeShown() bool { return h.win.detail.tree.box.Visible() }
+
+// FileOptions are the options of the choice of a multi-file proposal's
+// files, and whether the choice shows (the tree stands in for it).
+func (h *harness) FileOptions() ([]string, bool) {
+	return h.win.detail.files.Options, h.win.detail.files.Visible()
+}
+
+// ChooseFile chooses file rel in the choice of a multi-file proposal's
+// files, as a click on it does.
+func (h *harness) ChooseFile(rel string) { h.win.detail.files.SetSelected(rel); h.settle() }
+
+// Send clicks the reject dialog's Reject.
+func (r rejectDriver) Send() {
+	r.h.t.Helper()
+	b := r.h.win.detail.rejectBox.button
+	if !r.Open() || b == nil {
+		r.h.t.Fatal("no reject dialog open to send")
+	}
+	test.Tap(b)
+	r.h.settle()
+}
+
+// Type types s into the reason box.
+func (r rejectDriver) Type(s string) {
+	r.h.t.Helper()
+	if !r.Open() {
+		r.h.t.Fatal("no reject dialog open to type into")
+	}
+	test.Type(r.h.win.detail.rejectBox.entry, s)
+}
+
+// Whole reports whether the reject dialog rejects the whole changeset (R).
+func (r rejectDriver) Whole() bool { return r.Open() && r.h.win.detail.rejectBox.whole }
+
+// SetReason puts s in the reason box in place of what it holds.
+func (r rejectDriver) SetReason(s string) {
+	r.h.t.Helper()
+	if !r.Open() {
+		r.h.t.Fatal("no reject dialog open to type a reason into")
+	}
+	r.h.win.detail.rejectBox.entry.SetText(s)
+}
+
+// TreeRows are the changeset tree's rows as drawn: a directory ("dir/"),
+// or a file with its state and counts ("▸ b.txt waiting +1 −1", the ▸ on
+// the file shown).
+func (h *harness) TreeRows() []string {
+	var out []string
+	var texts func(o fyne.CanvasObject, into *[]string)
+	texts = func(o fyne.CanvasObject, into *[]string) {
+		switch o := o.(type) {
+		case *canvas.Text:
+			*into = append(*into, strings.TrimSpace(o.Text))
+		case *fyne.Container:
+			for _, c := range o.Objects {
+				texts(c, into)
+			}
+		case *treeRow:
+			texts(o.content, into)
+		}
+	}
+	for _, o := range h.win.detail.tree.rows.Objects {
+		var parts []string
+		texts(o, &parts)
+		out = append(out, strings.Join(parts, " "))
+	}
+	return out
+}
+
+// TreeTitle is the line over the changeset tree.
+func (h *harness) TreeTitle() string { return h.win.detail.tree.title.Text }
+
+// ClickTreeFile clicks the tree's row of the changeset's file i (0 the
+// first file, directories aside).
+func (h *harness) ClickTreeFile(i int) {
+	h.t.Helper()
+	for _, o := range h.win.detail.tree.rows.Objects {
+		if r, ok := o.(*treeRow); ok && r.i == i {
+			test.Tap(r)
+			h.settle()
+			return
+		}
+	}
+	h.t.Fatalf("no file %d in the tree: %q", i, h.TreeRows())
+}
+
+// ChangesetQuestion is what the question before approving the changeset
+// (A) asks ("" while it is not asked).
+func (h *harness) ChangesetQuestion() string {
+	if h.win.detail.tree.confirm == nil {
+		return ""
+	}
+	return h.win.detail.tree.confirmMsg
+}
+
+// SetAskUnseen ticks or unticks the View options' box asking before
+// approving what was never on screen.
+func (b barDriver) SetAskUnseen(on bool) { b.h.win.detail.bar.askUnseen.SetChecked(on); b.h.settle() }
+
+// HoldClassification makes each file's hunk classification wait in hold
+// (given the proposal's id) before it starts.
+func (h *harness) HoldClassification(hold func(id string)) { h.win.detail.trivial.hold = hold }
+
+// ClassificationStarted reports whether the shown file's hunk
+// classification was asked for (queued) and whether it started.
+func (h *harness) ClassificationStarted() (queued, started bool) {
+	j := h.win.detail.trivial.jobs[h.win.detail.curPath()]
+	return j != nil, j != nil && j.started
+}
+
+// TrivialTicked is how many files have hunks t ticked as trivial.
+func (h *harness) TrivialTicked() int { return len(h.win.detail.trivialOK) }
