@@ -57,6 +57,17 @@ func (c choices) merge(f review.File) engine.MergeResult {
 	return m
 }
 
+// conflicted reports whether a stale file of p has a merge with
+// conflicts.
+func (c choices) conflicted(p review.Proposal) bool {
+	for _, f := range p.Files {
+		if f.Stale() && len(c.merge(f).Conflicts) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // hunksOf are the hunks of f's proposal, computed once.
 func (c choices) hunksOf(f review.File) []engine.Hunk {
 	hs, ok := c.hunks[f.Path]

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 )
@@ -224,3 +225,85 @@ func (r rejectDriver) Type(s string) {
 	}
 	test.Type(r.h.win.detail.rejectBox.entry, s)
 }
+
+// Whole reports whether the reject dialog rejects the whole changeset (R).
+func (r rejectDriver) Whole() bool { return r.Open() && r.h.win.detail.rejectBox.whole }
+
+// SetReason puts s in the reason box in place of what it holds.
+func (r rejectDriver) SetReason(s string) {
+	r.h.t.Helper()
+	if !r.Open() {
+		r.h.t.Fatal("no reject dialog open to type a reason into")
+	}
+	r.h.win.detail.rejectBox.entry.SetText(s)
+}
+
+// TreeRows are the changeset tree's rows as drawn: a directory ("dir/"),
+// or a file with its state and counts ("▸ b.txt waiting +1 −1", the ▸ on
+// the file shown).
+func (h *harness) TreeRows() []string {
+	var out []string
+	var texts func(o fyne.CanvasObject, into *[]string)
+	texts = func(o fyne.CanvasObject, into *[]string) {
+		switch o := o.(type) {
+		case *canvas.Text:
+			*into = append(*into, strings.TrimSpace(o.Text))
+		case *fyne.Container:
+			for _, c := range o.Objects {
+				texts(c, into)
+			}
+		case *treeRow:
+			texts(o.content, into)
+		}
+	}
+	for _, o := range h.win.detail.tree.rows.Objects {
+		var parts []string
+		texts(o, &parts)
+		out = append(out, strings.Join(parts, " "))
+	}
+	return out
+}
+
+// TreeTitle is the line over the changeset tree.
+func (h *harness) TreeTitle() string { return h.win.detail.tree.title.Text }
+
+// ClickTreeFile clicks the tree's row of the changeset's file i (0 the
+// first file, directories aside).
+func (h *harness) ClickTreeFile(i int) {
+	h.t.Helper()
+	for _, o := range h.win.detail.tree.rows.Objects {
+		if r, ok := o.(*treeRow); ok && r.i == i {
+			test.Tap(r)
+			h.settle()
+			return
+		}
+	}
+	h.t.Fatalf("no file %d in the tree: %q", i, h.TreeRows())
+}
+
+// ChangesetQuestion is what the question before approving the changeset
+// (A) asks ("" while it is not asked).
+func (h *harness) ChangesetQuestion() string {
+	if h.win.detail.tree.confirm == nil {
+		return ""
+	}
+	return h.win.detail.tree.confirmMsg
+}
+
+// SetAskUnseen ticks or unticks the View options' box asking before
+// approving what was never on screen.
+func (b barDriver) SetAskUnseen(on bool) { b.h.win.detail.bar.askUnseen.SetChecked(on); b.h.settle() }
+
+// HoldClassification makes each file's hunk classification wait in hold
+// (given the proposal's id) before it starts.
+func (h *harness) HoldClassification(hold func(id string)) { h.win.detail.trivial.hold = hold }
+
+// ClassificationStarted reports whether the shown file's hunk
+// classification was asked for (queued) and whether it started.
+func (h *harness) ClassificationStarted() (queued, started bool) {
+	j := h.win.detail.trivial.jobs[h.win.detail.curPath()]
+	return j != nil, j != nil && j.started
+}
+
+// TrivialTicked is how many files have hunks t ticked as trivial.
+func (h *harness) TrivialTicked() int { return len(h.win.detail.trivialOK) }

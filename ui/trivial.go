@@ -280,13 +280,13 @@ func trivialHunks(ps []review.Proposal, trivialOf func(review.File) map[string]t
 // otherwise the rest wait for the person.
 func (d *detail) ApproveTrivial() {
 	if !d.canTick() {
-		d.say("t approves trivial hunks of a waiting proposal, outside edit mode and not stale.")
+		d.line.say("t approves trivial hunks of a waiting proposal, outside edit mode and not stale.")
 		return
 	}
 	if d.trivial.pending() || d.view.Opening() {
 		// Acting on the hunks classified so far would approve some and
 		// leave others the person believes approved.
-		d.say("Still classifying hunks… t approves the trivial ones once their labels show.")
+		d.line.say("Still classifying hunks… t approves the trivial ones once their labels show.")
 		return
 	}
 	ids := func(f review.File) []string {
@@ -305,9 +305,9 @@ func (d *detail) ApproveTrivial() {
 	others := d.trivial.approveOthers(n == 0)
 	if n == 0 {
 		if others {
-			d.say("No trivial hunks here; looking through the changeset's other proposals…")
+			d.line.say("No trivial hunks here; looking through the changeset's other proposals…")
 		} else {
-			d.say("No trivial hunks here (whitespace only, comment only, formatting only).")
+			d.line.say("No trivial hunks here (whitespace only, comment only, formatting only).")
 		}
 		return
 	}
@@ -328,7 +328,7 @@ func (d *detail) ApproveTrivial() {
 	d.trivial.show()
 	d.updateBar()
 	d.updateCounter()
-	d.say(fmt.Sprintf("Approved %d trivial %s (%s); %d left to review, then a.", n, plural(n, "hunk", "hunks"), kindsText(kinds), total-n))
+	d.line.say(fmt.Sprintf("Approved %d trivial %s (%s); %d left to review, then a.", n, plural(n, "hunk", "hunks"), kindsText(kinds), total-n))
 }
 
 // approveOthers has the desk approve, each on its own, the other
