@@ -123,7 +123,7 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 		// The file's path no longer leads where it did: retrying cannot
 		// help, so the proposal ends and the agent is told.
 		d.finish(ctx, e, Outcome{ID: id, Status: decision.Failed, Files: []FileOutcome{},
-			Error: "The desk refused to write your edit: " + err.Error() + ". Nothing was written. Read the file again and propose the edit again if it is still wanted.\n"})
+			Error: refusedWriteText(err)})
 		return Outcome{}, err
 	}
 	if err != nil {

@@ -14,16 +14,15 @@ import (
 // The decisions of the shown proposal: approve (as proposed, edited, the
 // merge, the ticked hunks), reject, dismiss, and what follows them.
 
-// setStatus shows a line under the decision bar (an error in red).
-func (d *detail) setStatus(s string, isErr bool) { d.line.setStatus(s, isErr) }
-
 // Approve writes the proposal as the screen shows it (a): as it is; with
 // hunks unticked in the gutter, only the ticked ones; on a stale proposal,
 // the merge; while editing, the edited text.
 func (d *detail) Approve() {
 	switch {
 	case !d.canDecide():
-		d.whyNoApprove() // approvehint.go
+		if why := present.WhyNoApprove(d.p, d.outcome != nil); d.id != "" && !d.deciding && why != "" {
+			d.line.say(why) // a key that did nothing without a word looked like one the window had not got
+		}
 	case d.editing:
 		d.ApproveEdited()
 	case anyStale(d.p):
@@ -57,9 +56,9 @@ func (d *detail) ApproveEdited() {
 // the disk content the person saw; the write goes ahead only while the disk
 // still holds exactly that content.
 func (d *detail) ApproveMerged() {
-	if !d.canDecide() || d.conflicted() {
-		if d.conflicted() {
-			d.setStatus("The merge has conflicts: Edit to resolve them, or Reject.", true)
+	if !d.canDecide() || d.choices.conflicted(d.p) {
+		if d.choices.conflicted(d.p) {
+			d.line.setStatus("The merge has conflicts: Edit to resolve them, or Reject.", true)
 		}
 		return
 	}
@@ -72,7 +71,11 @@ func (d *detail) ApprovePartial() {
 	if !d.canDecide() || anyStale(d.p) {
 		return
 	}
-	dec, ticked := d.choicesNow().approvePartial(d.p)
+	now := d.choices // with the ticks the view shows for its file
+	if len(d.p.Files) > d.file && d.viewHasProposal(d.cur()) {
+		now = now.withTicks(d.curPath(), d.view.AcceptedHunks())
+	}
+	dec, ticked := now.approvePartial(d.p)
 	if ticked == 0 {
 		// Nothing ticked writes nothing: that is a rejection, and it is
 		// asked as one (it was recorded as a partial approval and the
@@ -107,11 +110,11 @@ func (d *detail) Dismiss() {
 	id := d.id
 	if d.p.State == review.StateHeld {
 		if d.shownAt.Add(d.w.opts.ArmDelay).After(d.w.now()) {
-			d.setStatus("This proposal has just appeared: look at it, then decide.", false)
+			d.line.setStatus("This proposal has just appeared: look at it, then decide.", false)
 			return // a click meant for the proposal shown before
 		}
 		d.pick.dismiss(id) // the agent gets its failure (pick.go); the desk forgets it once delivered
-		d.setStatus(fileNames(d.p)+": dismissed; the agent is told its edit did not apply. Nothing was written.", false)
+		d.line.setStatus(fileNames(d.p)+": dismissed; the agent is told its edit did not apply. Nothing was written.", false)
 	} else {
 		d.w.desk.Forget(id)
 	}
@@ -128,10 +131,10 @@ func (d *detail) decide(dec review.Decision) {
 	if wait := d.shownAt.Add(d.w.opts.ArmDelay).Sub(d.w.now()); wait > 0 {
 		// A click or key meant for the proposal shown before (the second
 		// click of a double-click on Dismiss, a repeated a) lands here.
-		d.setStatus("This proposal has just appeared: look at it, then decide.", false)
+		d.line.setStatus("This proposal has just appeared: look at it, then decide.", false)
 		return
 	}
-	if dec.Verdict.Wrote() && !d.confirmProtected(func() { d.decide(dec) }) {
+	if dec.Verdict.Wrote() && !d.protect.confirm(func() { d.decide(dec) }) {
 		return
 	}
 	if dec.Verdict.Wrote() && !d.onScreen.confirm(dec) {
@@ -146,9 +149,9 @@ func (d *detail) decide(dec review.Decision) {
 	dec.Shown = review.ShownVersion(d.p) // the texts on screen: refused if the proposal has others by now
 	d.deciding = true
 	d.w.autoPicked = false // the person acted on it: keep it shown
-	d.setStatus("Writing…", false)
+	d.line.setStatus("Writing…", false)
 	if dec.Verdict == decision.Rejected {
-		d.setStatus("Rejecting…", false)
+		d.line.setStatus("Rejecting…", false)
 	}
 	d.updateBar()
 	d.w.background(func() func() {
@@ -171,9 +174,9 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 	if err != nil {
 		var se *review.StaleError
 		if errors.As(err, &se) {
-			d.setStatus("Not written: the file changed on disk. Review base / disk / proposal and decide again.", true)
+			d.line.setStatus("Not written: the file changed on disk. Review base / disk / proposal and decide again.", true)
 		} else {
-			d.setStatus("Not written: "+err.Error(), true)
+			d.line.setStatus("Not written: "+err.Error(), true)
 		}
 		if p, ok := d.w.desk.Get(id); ok {
 			d.p = p
@@ -194,7 +197,7 @@ func (d *detail) decided(id string, o review.Outcome, err error) {
 	if p, ok := d.w.desk.Get(id); ok {
 		d.p = p
 	}
-	d.setStatus(present.Outcome(d.p, o), false)
+	d.line.setStatus(present.Outcome(d.p, o), false)
 	d.shownKey = ""
 	d.render()
 	d.w.refreshQueue() // on to the next proposal waiting, if there is one

@@ -199,7 +199,7 @@ func (t *changesetTree) goTo(i int, last bool) {
 	if f.Proposal != d.id {
 		d.w.Select(f.Proposal)
 		if d.id != f.Proposal {
-			d.say("That proposal is no longer at the desk.")
+			d.line.say("That proposal is no longer at the desk.")
 			return
 		}
 	}
@@ -226,9 +226,9 @@ func (t *changesetTree) step(dir int, last bool) bool {
 	i := t.current() + dir
 	switch {
 	case i < 0:
-		t.d.say("This is the first file of the changeset.")
+		t.d.line.say("This is the first file of the changeset.")
 	case i >= len(t.cs.Files):
-		t.d.say("This is the last file of the changeset.")
+		t.d.line.say("This is the last file of the changeset.")
 	default:
 		t.goTo(i, last)
 	}
@@ -317,17 +317,17 @@ func (d *detail) ApproveChangeset() {
 	case d.id == "" || d.deciding:
 		return
 	case len(open) == 0:
-		d.say("Nothing in this changeset waits for a decision.")
+		d.line.say("Nothing in this changeset waits for a decision.")
 		return
 	case len(open) == 1 && open[0].ID == d.id:
 		d.Approve() // just the shown one: as a does, ticks and edits included
 		return
 	case d.canDecide() && (d.editing || len(d.edited) > 0 || d.someRejected()):
 		// Approving all as proposed would drop what the person did here.
-		d.say("You edited this proposal or unticked hunks: approve it with a first, then A approves the rest as proposed.")
+		d.line.say("You edited this proposal or unticked hunks: approve it with a first, then A approves the rest as proposed.")
 		return
-	case d.keptChoiceIn(open) != "": // keepchoices.go
-		d.say("You edited or unticked hunks of " + d.keptChoiceIn(open) + ": approve it with a first, then A approves the rest as proposed.")
+	case d.kept.choiceIn(open, d.id, t.fileHunks) != "": // keepchoices.go
+		d.line.say("You edited or unticked hunks of " + d.kept.choiceIn(open, d.id, t.fileHunks) + ": approve it with a first, then A approves the rest as proposed.")
 		return
 	}
 	files := 0
@@ -363,9 +363,7 @@ func (d *detail) ApproveChangeset() {
 	}, d.w.Win)
 	dlg.SetConfirmText("Approve all (Enter)")
 	dlg.SetDismissText("Cancel (Esc)")
-	d.w.setCloser(dlg, func() { t.confirm = nil })
-	d.bindDialog()
-	dlg.Show()
+	d.openBound(dlg, nil, func() { t.confirm = nil })
 }
 
 // ShowRejectChangeset opens the reject dialog for every open proposal of
@@ -376,7 +374,7 @@ func (d *detail) ShowRejectChangeset() {
 	switch {
 	case d.id == "" || d.deciding:
 	case len(open) == 0:
-		d.say("Nothing in this changeset waits for a decision.")
+		d.line.say("Nothing in this changeset waits for a decision.")
 	default:
 		d.rejectBox.show(true, fmt.Sprintf("Reject all %d open %s of this changeset?", len(open), plural(len(open), "proposal", "proposals")))
 	}
@@ -386,7 +384,7 @@ func (d *detail) ShowRejectChangeset() {
 // goroutine; each proposal is decided on its own and its agent told.
 func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 	if wait := d.shownAt.Add(d.w.opts.ArmDelay).Sub(d.w.now()); wait > 0 {
-		d.setStatus("This proposal has just appeared: look at it, then decide.", false)
+		d.line.setStatus("This proposal has just appeared: look at it, then decide.", false)
 		return
 	}
 	key, id := d.tree.cs.Key, d.id
@@ -411,7 +409,7 @@ func (d *detail) decideChangeset(dec review.ChangesetDecision) {
 		d.updateBar()
 	}
 	d.w.autoPicked = false
-	d.setStatus("Deciding the changeset…", false)
+	d.line.setStatus("Deciding the changeset…", false)
 	d.w.background(func() func() {
 		res, err := d.w.desk.DecideChangeset(context.Background(), key, dec)
 		return func() { d.changesetDecided(id, shownOpen, res, err) }
@@ -443,7 +441,7 @@ func (d *detail) changesetDecided(id string, shownOpen bool, res review.Changese
 		}
 	}
 	if err != nil {
-		d.setStatus("The changeset was not decided: "+err.Error(), true)
+		d.line.setStatus("The changeset was not decided: "+err.Error(), true)
 		return
 	}
 	var b strings.Builder
@@ -459,7 +457,7 @@ func (d *detail) changesetDecided(id string, shownOpen bool, res review.Changese
 		}
 		b.WriteString("\nLeft open: " + name + " — " + s.Reason)
 	}
-	d.setStatus(b.String(), len(res.Skipped) > 0)
+	d.line.setStatus(b.String(), len(res.Skipped) > 0)
 	d.tree.refresh()
 	d.w.refreshQueue()
 }

@@ -14,31 +14,6 @@ import (
 	"github.com/diffdesk/diffdesk/review/decision"
 )
 
-// treeLines are the rows of the changeset tree as text: a directory, or a
-// file with its state and counts.
-func treeLines(d *detail) []string {
-	var out []string
-	var texts func(o fyne.CanvasObject, into *[]string)
-	texts = func(o fyne.CanvasObject, into *[]string) {
-		switch o := o.(type) {
-		case *canvas.Text:
-			*into = append(*into, strings.TrimSpace(o.Text))
-		case *fyne.Container:
-			for _, c := range o.Objects {
-				texts(c, into)
-			}
-		case *treeRow:
-			texts(o.content, into)
-		}
-	}
-	for _, o := range d.tree.rows.Objects {
-		var parts []string
-		texts(o, &parts)
-		out = append(out, strings.Join(parts, " "))
-	}
-	return out
-}
-
 // changesetOfThree proposes a.txt, b.txt and dir/c.txt one call each in
 // session s1 (as the IDE doors do), and x.txt in another session; a.txt's
 // proposal is approved before the review starts. It returns the proposals
@@ -67,34 +42,33 @@ func TestChangesetTreeAndContinuousReview(t *testing.T) {
 	h := newHarness(t)
 	a, b, c, _ := changesetOfThree(h)
 	h.win.Select(b.ID)
-	d := h.win.detail
-	if !d.tree.box.Visible() {
+	if !h.TreeShown() {
 		t.Fatal("the changeset tree is hidden")
 	}
 	want := []string{"a.txt approved +1 −1", "▸ b.txt waiting +1 −1", "dir/", "c.txt waiting +1 −1"}
-	if got := treeLines(d); strings.Join(got, "|") != strings.Join(want, "|") {
+	if got := h.TreeRows(); strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("tree = %q; want %q", got, want)
 	}
-	if !strings.Contains(d.tree.title.Text, "3 files in 3 proposals · +3 −3 · 2 open") {
-		t.Errorf("tree title %q", d.tree.title.Text)
+	if title := h.TreeTitle(); !strings.Contains(title, "3 files in 3 proposals") || !strings.Contains(title, "+3 −3") || !strings.Contains(title, "2 open") {
+		t.Errorf("tree title %q; want 3 files in 3 proposals, +3 −3, 2 open", title)
 	}
 	if got := h.Diff().Counter(); got != "hunk 2 of 3 · file 2 of 3 in the changeset" {
 		t.Errorf("counter = %q; want hunk 2 of 3 over the changeset", got)
 	}
 	h.press('j') // past b.txt's only change: on into c.txt's proposal
-	if d.id != c.ID || h.Diff().Counter() != "hunk 3 of 3 · file 3 of 3 in the changeset" {
-		t.Fatalf("after j: showing %s (%q); want c.txt's proposal %s, hunk 3 of 3", d.id, h.Diff().Counter(), c.ID)
+	if h.Shown() != c.ID || h.Diff().Counter() != "hunk 3 of 3 · file 3 of 3 in the changeset" {
+		t.Fatalf("after j: showing %s (%q); want c.txt's proposal %s, hunk 3 of 3", h.Shown(), h.Diff().Counter(), c.ID)
 	}
-	if got := treeLines(d)[3]; got != "▸ c.txt waiting +1 −1" {
+	if got := h.TreeRows()[3]; got != "▸ c.txt waiting +1 −1" {
 		t.Errorf("after j the tree marks %q; want c.txt", got)
 	}
 	h.press('k')
-	if d.id != b.ID {
-		t.Fatalf("after k: showing %s; want b.txt's proposal back", d.id)
+	if h.Shown() != b.ID {
+		t.Fatalf("after k: showing %s; want b.txt's proposal back", h.Shown())
 	}
 	h.press('[') // the decided proposal of the changeset, read again
-	if d.id != a.ID || !strings.Contains(h.Status(), "Approved and written") || !d.bar.approve.Hidden {
-		t.Errorf("after [: showing %s, status %q, approve shown %v; want a.txt's decided proposal, no approve", d.id, h.Status(), !d.bar.approve.Hidden)
+	if h.Shown() != a.ID || !strings.HasPrefix(h.Status(), "Approved") || h.Bar().Button("Approve") != "" {
+		t.Errorf("after [: showing %s, status %q, bar %q; want a.txt's decided proposal, approved, no approve", h.Shown(), h.Status(), h.Bar().Buttons())
 	}
 	h.press('[')
 	if !strings.Contains(h.Message(), "first file of the changeset") {
@@ -102,17 +76,12 @@ func TestChangesetTreeAndContinuousReview(t *testing.T) {
 	}
 	h.press(']')
 	h.press(']')
-	if d.id != c.ID {
-		t.Errorf("after ] ]: showing %s; want c.txt's proposal", d.id)
+	if h.Shown() != c.ID {
+		t.Errorf("after ] ]: showing %s; want c.txt's proposal", h.Shown())
 	}
-	// A click on a row shows its file.
-	for _, o := range d.tree.rows.Objects {
-		if r, ok := o.(*treeRow); ok && r.i == 1 {
-			test.Tap(r)
-		}
-	}
-	if d.id != b.ID {
-		t.Errorf("after clicking b.txt: showing %s; want b.txt's proposal", d.id)
+	h.ClickTreeFile(1) // a click on a row shows its file
+	if h.Shown() != b.ID {
+		t.Errorf("after clicking b.txt: showing %s; want b.txt's proposal", h.Shown())
 	}
 }
 
@@ -124,20 +93,19 @@ func TestApproveChangesetAsksThenAnswersEachCall(t *testing.T) {
 	h := newHarness(t)
 	_, b, c, x := changesetOfThree(h)
 	h.win.Select(b.ID)
-	d := h.win.detail
 	h.press('A')
-	if d.tree.confirm == nil || !h.win.modal() {
+	if h.ChangesetQuestion() == "" || !h.Modal() {
 		t.Fatal("A did not ask before approving two proposals")
 	}
 	h.pressKey(fyne.KeyEscape)
 	h.settle()
-	if d.tree.confirm != nil || h.win.modal() || h.read("b.txt") != "b.txt\n" {
-		t.Fatalf("Esc: confirmation still open %v, b.txt %q; want cancelled, nothing written", d.tree.confirm != nil, h.read("b.txt"))
+	if h.ChangesetQuestion() != "" || h.Modal() || h.read("b.txt") != "b.txt\n" {
+		t.Fatalf("Esc: question still asked %q, b.txt %q; want cancelled, nothing written", h.ChangesetQuestion(), h.read("b.txt"))
 	}
 	h.press('A')
 	h.pressKey(fyne.KeyReturn)
 	ob, oc := h.outcome(b.ID), h.outcome(c.ID)
-	h.until("the status tells of the changeset", func() bool { return strings.Contains(h.Status(), "Approved 2 proposals of the changeset") })
+	h.until("the status tells of the changeset", func() bool { return strings.Contains(h.Status(), "2 proposals") })
 	if ob.Status != decision.Approved || oc.Status != decision.Approved || h.read("b.txt") != "B\n" || h.read("dir/c.txt") != "C\n" {
 		t.Errorf("b %s %q, c %s %q; want both approved and written", ob.Status, h.read("b.txt"), oc.Status, h.read("dir/c.txt"))
 	}
@@ -155,13 +123,12 @@ func TestRejectChangesetWithOneReason(t *testing.T) {
 	h := newHarness(t)
 	a, b, c, _ := changesetOfThree(h)
 	h.win.Select(c.ID)
-	d := h.win.detail
 	h.press('R')
-	if d.rejectBox.dialog == nil || !d.rejectBox.whole {
+	if !h.RejectBox().Whole() {
 		t.Fatal("R did not open the reject dialog for the changeset")
 	}
-	d.rejectBox.entry.SetText("wrong approach")
-	d.rejectBox.confirm()
+	h.RejectBox().SetReason("wrong approach")
+	h.RejectBox().Send()
 	ob, oc := h.outcome(b.ID), h.outcome(c.ID)
 	for _, o := range []review.Outcome{ob, oc} {
 		if o.Status != decision.Rejected || o.Feedback != "wrong approach" {
@@ -185,20 +152,19 @@ func TestToggleFileHunksLeavesTheFileUnwritten(t *testing.T) {
 	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n@@\n-nine\n+NINE\n*** Add File: new.txt\n+new\n*** End Patch\n"
 	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
 	h.win.Select(p.ID)
-	d := h.win.detail
 	h.press(']')
-	if d.file != 1 {
-		t.Fatalf("] showed file %d; want new.txt", d.file)
+	if h.ShownFile() != "new.txt" {
+		t.Fatalf("] showed %q; want new.txt", h.ShownFile())
 	}
 	h.press('H')
-	if len(d.view.AcceptedHunks()) != 0 {
-		t.Fatalf("after H: %d hunks ticked; want none", len(d.view.AcceptedHunks()))
+	if len(h.win.View().AcceptedHunks()) != 0 {
+		t.Fatalf("after H: %d hunks ticked; want none", len(h.win.View().AcceptedHunks()))
 	}
 	h.press('[')
 	h.press('H') // all ticked: H unticks both of a.txt's
 	h.press('H') // and ticks them again
-	if len(d.view.AcceptedHunks()) != 2 {
-		t.Fatalf("after H H on a.txt: %d hunks ticked; want 2", len(d.view.AcceptedHunks()))
+	if len(h.win.View().AcceptedHunks()) != 2 {
+		t.Fatalf("after H H on a.txt: %d hunks ticked; want 2", len(h.win.View().AcceptedHunks()))
 	}
 	h.press('a')
 	if o := h.outcome(p.ID); o.Status != decision.Partial {
@@ -221,19 +187,18 @@ func TestChangesetTreeFollowsTheSession(t *testing.T) {
 	h.write("b.txt", "b\n")
 	a := h.propose("claude-code", "s1", engine.FormatWrite, "a.txt", "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nNINE\n")
 	h.win.Select(a.ID)
-	d := h.win.detail
-	if d.tree.box.Visible() {
+	if h.TreeShown() {
 		t.Fatal("the tree shows for a changeset of one file")
 	}
 	h.propose("claude-code", "s1", engine.FormatWrite, "b.txt", "B\n")
 	h.settle()
-	if !d.tree.box.Visible() || len(d.tree.cs.Files) != 2 || d.id != a.ID {
-		t.Fatalf("after b.txt arrived: tree shown %v with %d files, showing %s; want both files, a.txt still shown", d.tree.box.Visible(), len(d.tree.cs.Files), d.id)
+	if rows := h.TreeRows(); !h.TreeShown() || len(rows) != 2 || h.Shown() != a.ID {
+		t.Fatalf("after b.txt arrived: tree shown %v with %q, showing %s; want both files, a.txt still shown", h.TreeShown(), rows, h.Shown())
 	}
 	h.press(' ') // untick a.txt's current hunk
 	h.press('A')
-	if d.tree.confirm != nil || !strings.Contains(h.Message(), "approve it with a first") {
-		t.Errorf("A with a hunk unticked: confirm open %v, message %q; want it refused", d.tree.confirm != nil, h.Message())
+	if h.ChangesetQuestion() != "" || !strings.Contains(h.Message(), "approve it with a first") {
+		t.Errorf("A with a hunk unticked: question %q, message %q; want it refused", h.ChangesetQuestion(), h.Message())
 	}
 }
 
@@ -246,23 +211,22 @@ func TestChangesetDecisionsCarryEachProposalsComments(t *testing.T) {
 		t.Run(string(key), func(t *testing.T) {
 			h := newHarness(t)
 			_, b, c, x := changesetOfThree(h)
-			d := h.win.detail
 			h.win.Select(b.ID)
 			h.press('c')
 			h.typeWord("on b")
-			h.win.ctrlEnter()
+			h.CtrlEnter()
 			h.win.Select(x.ID) // another session's: not in the changeset
 			h.press('c')
 			h.typeWord("on x")
-			h.win.ctrlEnter()
+			h.CtrlEnter()
 			h.win.Select(c.ID)
 			h.press('c')
 			h.typeWord("on c")
-			h.win.ctrlEnter()
+			h.CtrlEnter()
 			h.press(key)
 			if key == 'R' {
-				d.rejectBox.entry.SetText("wrong approach")
-				d.rejectBox.confirm()
+				h.RejectBox().SetReason("wrong approach")
+				h.RejectBox().Send()
 			} else {
 				h.pressKey(fyne.KeyReturn)
 			}
@@ -275,10 +239,10 @@ func TestChangesetDecisionsCarryEachProposalsComments(t *testing.T) {
 					t.Errorf("%s: comments %+v; want its own, %q on line 1", it.p.Files[0].Rel, o.Comments, it.want)
 				}
 			}
-			if got := d.comments.of(x.ID); len(got) != 1 {
+			if got := h.Comments().Kept(x.ID); len(got) != 1 {
 				t.Errorf("the other session's proposal keeps %d comments; want its 1, unsent", len(got))
 			}
-			if got := d.comments.of(b.ID); len(got) != 0 {
+			if got := h.Comments().Kept(b.ID); len(got) != 0 {
 				t.Errorf("b's comments still pending after they were sent: %+v", got)
 			}
 		})

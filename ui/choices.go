@@ -57,6 +57,17 @@ func (c choices) merge(f review.File) engine.MergeResult {
 	return m
 }
 
+// conflicted reports whether a stale file of p has a merge with
+// conflicts.
+func (c choices) conflicted(p review.Proposal) bool {
+	for _, f := range p.Files {
+		if f.Stale() && len(c.merge(f).Conflicts) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // hunksOf are the hunks of f's proposal, computed once.
 func (c choices) hunksOf(f review.File) []engine.Hunk {
 	hs, ok := c.hunks[f.Path]
@@ -100,6 +111,25 @@ func (c choices) withTicks(path string, ids []string) choices {
 	c.accepted = maps.Clone(c.accepted)
 	c.accepted[path] = ids
 	return c
+}
+
+// tick adds ids to the ticked hunks of the file at path, when some of
+// its hunks were unticked (a file never ticked has every hunk ticked).
+func (c choices) tick(path string, ids []string) {
+	kept, ok := c.accepted[path]
+	if !ok {
+		return
+	}
+	have := map[string]bool{}
+	for _, id := range kept {
+		have[id] = true
+	}
+	for _, id := range ids {
+		if !have[id] {
+			kept = append(kept, id)
+		}
+	}
+	c.accepted[path] = kept
 }
 
 // approveEdited is the decision writing the person's edits, each stale

@@ -25,10 +25,10 @@ type detail struct {
 
 	// The proposal shown, what the person did to it, and what they left on
 	// the proposals shown before.
-	shown                      // which proposal, what the view shows of it, its outcome
-	choices                    // ticks, edits, file shown (choices.go)
-	kept    map[string]choices // the choices of the proposals left undecided (keepchoices.go)
-	trivial *trivialJobs       // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
+	shown                // which proposal, what the view shows of it, its outcome
+	choices              // ticks, edits, file shown (choices.go)
+	kept    keptChoices  // the choices of the proposals left undecided (keepchoices.go)
+	trivial *trivialJobs // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
 
 	// The pane's parts, each owning its widgets.
 	head       *header        // title, state, the checkers' word, intent, note (header.go)
@@ -44,13 +44,12 @@ type detail struct {
 	comments   *comments      // the person's line comments, sent with the decision (comments.go)
 	drafts     *drafts        // reasons and comments typed and not yet sent (drafts.go)
 	rejectBox  *rejectBox     // the reason for a rejection (reject.go)
+	protect    *protectedAsk  // the question before approving a protected file (protected.go)
 	onScreen   *onScreen      // what was on screen, and the question before approving the rest (seen.go)
 	inter      *interdiffView // this proposal vs the session's previous one of the file (interdiff.go)
 	bar        *decisionBar   // the decisions (bar.go)
 	line       *statusLine    // message, counter, keyboard and status under the bar (statusline.go)
 	content    fyne.CanvasObject
-
-	asks // the questions open about the shown proposal (dialogbind.go)
 }
 
 // shown is the proposal the pane shows and what became of it.
@@ -75,9 +74,9 @@ type centerPane struct {
 }
 
 func newDetail(w *Window) *detail {
-	d := &detail{w: w, centerPane: centerPane{view: diffview.NewDiffView()}}
+	d := &detail{w: w, centerPane: centerPane{view: diffview.NewDiffView()}, kept: keptChoices{}}
 	d.line = newStatusLine()
-	d.drafts = newDrafts(d.say)
+	d.drafts = newDrafts(d.line.say)
 	// In a short window the note over the view scrolls past one line,
 	// leaving the rows to the diff (FYNE_SCALE=1.5: 700 px high gave the
 	// diff about 4 rows); a tall one shows it whole.
@@ -95,8 +94,8 @@ func newDetail(w *Window) *detail {
 		shown:      func() (string, review.Proposal, bool) { return d.id, d.p, d.outcome != nil },
 		canDecide:  d.canDecide,
 		looseBlock: func() int { return d.loose.m.Block },
-		say:        d.say,
-		setStatus:  d.setStatus,
+		say:        d.line.say,
+		setStatus:  d.line.setStatus,
 		render: func(again bool) {
 			if again {
 				d.shownKey = ""
@@ -106,8 +105,8 @@ func newDetail(w *Window) *detail {
 		placed: func(p review.Proposal, said string) {
 			d.outcome, d.shownKey, d.p = nil, "", p
 			w.items[d.id] = p
-			d.setStatus("", false)
-			d.say(said)
+			d.line.setStatus("", false)
+			d.line.say(said)
 			d.refreshFiles()
 			d.render()
 			w.refreshQueue()
@@ -118,7 +117,7 @@ func newDetail(w *Window) *detail {
 		win:      w.Win,
 		keysBack: w.keysBack,
 	})
-	d.inter = newInterdiffView(interdiffDeps{interdiff: w.desk.Interdiff, say: d.say, open: func(title string, body fyne.CanvasObject) {
+	d.inter = newInterdiffView(interdiffDeps{interdiff: w.desk.Interdiff, say: d.line.say, open: func(title string, body fyne.CanvasObject) {
 		dlg := dialog.NewCustom(title, "Close (Esc)", body, w.Win)
 		dlg.Resize(w.Win.Canvas().Size().Subtract(fyne.NewSize(80, 80)))
 		w.setCloser(dlg, nil)
@@ -186,23 +185,24 @@ func newDetail(w *Window) *detail {
 	d.comments = newComments(commentDeps{
 		shown:     func() (review.Proposal, bool) { return d.p, d.outcome == nil && d.p.State.Open() },
 		canDecide: d.canDecide,
-		start:     d.commentStart,
-		say:       d.say,
+		view:      d.view,
+		file:      d.cur,
+		plain:     func() bool { return !d.editing && (!d.cur().Stale() || d.stale.shows() == present.StaleProposal) },
+		say:       d.line.say,
 		draft:     func() string { return d.drafts.get("comment", d.id) },
 		keepDraft: func(text string) { d.drafts.keep("comment", d.id, text, "c") },
 		newChoice: func(opts []string, changed func(string)) *choice { return newChoice(w, opts, changed) },
 		open: func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func()) {
-			w.setCloser(dlg, func() {
+			d.openBound(dlg, nil, func() {
 				closed()
 				w.stopTyping(box)
 			})
-			d.bindDialog()
-			dlg.Show()
 			w.startTyping(box, "the comment box", true, open)
 		},
 		win:      w.Win,
 		keysBack: w.keysBack,
 	})
+	d.protect = &protectedAsk{shown: func() review.Proposal { return d.p }, open: func(dlg dialog.Dialog) { d.openBound(dlg, nil, nil) }, win: w.Win}
 	d.rejectBox = &rejectBox{deps: rejectDeps{
 		shown:  func() (review.Proposal, string) { return d.p, d.tree.cs.Key },
 		drafts: d.drafts,
@@ -256,8 +256,8 @@ func newDetail(w *Window) *detail {
 		forgetShown:   func() { d.shownKey = "" },
 		render:        d.render,
 		counter:       d.updateCounter,
-		setStatus:     d.setStatus,
-		say:           d.say,
+		setStatus:     d.line.setStatus,
+		say:           d.line.say,
 		focus: func(f fyne.Focusable) {
 			if f == nil {
 				w.Win.Canvas().Unfocus()
@@ -294,8 +294,8 @@ func newDetail(w *Window) *detail {
 		},
 		desk:      w.desk,
 		run:       w.background,
-		say:       d.say,
-		setStatus: d.setStatus,
+		say:       d.line.say,
+		setStatus: d.line.setStatus,
 		refresh: func() {
 			d.tree.refresh()
 			w.refreshQueue()
@@ -322,7 +322,7 @@ func newDetail(w *Window) *detail {
 		approvePartial: d.ApprovePartial,
 		onScreen:       d.onScreen,
 		counter:        d.updateCounter,
-		say:            d.say,
+		say:            d.line.say,
 		search:         func() { w.startTyping(d.view.SearchBox(), "the search box", false, d.view.Searching) },
 		open: func(dlg dialog.Dialog, focus fyne.Focusable) {
 			w.setCloser(dlg, nil)
@@ -348,23 +348,6 @@ func (d *detail) reset() {
 	d.trivial.dropAll()
 	d.stale.reset() // no callback: render follows
 	d.edit.reset()
-}
-
-// commentStart is the file shown and where a new comment on it starts
-// (commentPlace) while the view shows the base against the proposal as
-// sent; else line 1 of the proposal (of the base, for a file the
-// proposal deletes).
-func (d *detail) commentStart() (review.File, decision.Side, int, int) {
-	f := d.cur()
-	if !d.editing && (!f.Stale() || d.stale.shows() == present.StaleProposal) && !f.Delete {
-		if side, line, end, ok := commentPlace(d.view); ok {
-			return f, side, line, end
-		}
-	}
-	if f.Delete {
-		return f, decision.SideOld, 1, 1
-	}
-	return f, decision.SideNew, 1, 1
 }
 
 // showEmpty shows the empty queue's hint.
@@ -424,18 +407,28 @@ func (d *detail) show(p review.Proposal) {
 			before = fileNames(d.p) + ": " + present.Outcome(d.p, *d.outcome)
 		}
 		d.closeBoundDialog() // dialogbind.go: a question about the one left decides nothing now
-		d.stash()            // keepchoices.go: the ticks and edit of the one left
+		if d.id != "" {      // the ticks and edit of the one left (keepchoices.go)
+			open := d.outcome == nil && d.p.State.Open() && !d.deciding
+			if open {
+				d.saveFileState()
+			}
+			d.kept.stash(d.id, d.choices, open, d.w.desk.Get)
+		}
 		d.reset()
 		d.id = p.ID
 		d.shownAt = d.w.now()
 		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
-		d.setStatus(before, false)
+		d.line.setStatus(before, false)
 		if o, ok := d.w.desk.Outcome(p.ID); ok && !p.State.Open() && !p.State.DidNotApply() {
-			d.setStatus(present.Outcome(p, o), false) // a decided proposal of the changeset, read again
+			d.line.setStatus(present.Outcome(p, o), false) // a decided proposal of the changeset, read again
 		}
-		d.say("")
+		d.line.say("")
 		d.files.Options = nil // select the first file, whatever the last proposal had
-		restored = d.unstash(p)
+		var dropped bool
+		restored, dropped = d.kept.restore(p, &d.choices)
+		if dropped {
+			d.line.say("The file changed on disk while another proposal was shown: your edit of this one was dropped.")
+		}
 	}
 	d.p = p
 	d.bar.box.Show()
@@ -456,7 +449,7 @@ func (d *detail) update(p review.Proposal) {
 		if d.editing || len(d.edited) > 0 {
 			msg += " Your edit of it was not written." // it went without a word (real window)
 		}
-		d.setStatus(msg, o.Status == decision.Failed)
+		d.line.setStatus(msg, o.Status == decision.Failed)
 	}
 	d.refreshFiles()
 	d.render()
@@ -485,16 +478,13 @@ func (d *detail) refreshFiles() {
 // keyboard in focus (nil: the window's keys); closed runs when it closes.
 func (d *detail) openBound(dlg dialog.Dialog, focus fyne.Focusable, closed func()) {
 	d.w.setCloser(dlg, closed)
-	d.bindDialog()
+	d.w.closerFor = d.id // closed when another proposal takes the pane (dialogbind.go)
 	dlg.Show()
 	if focus != nil {
 		d.w.Win.Canvas().Focus(focus)
 		d.showKeyboard()
 	}
 }
-
-// say shows a brief answer to a key under the decision bar ("" clears it).
-func (d *detail) say(s string) { d.line.say(s) }
 
 // showKeyboard says who has the keyboard: the editor, a text box, or the
 // window's keys.
@@ -503,11 +493,6 @@ func (d *detail) showKeyboard() {
 	if ed := d.view.Editor(); ed != nil && f == fyne.Focusable(ed) && !ed.HasKeyboard() {
 		f = nil // the editor is losing the keyboard (Esc): the canvas still names it
 	}
-	d.showKeyboardFor(f)
-}
-
-// showKeyboardFor is showKeyboard with f focused.
-func (d *detail) showKeyboardFor(f fyne.Focusable) {
 	k, what := present.TextBox, ""
 	switch {
 	case d.w.typing != nil && (f == nil || f == d.w.typing.box):
@@ -566,7 +551,7 @@ func (d *detail) updateBar() {
 		Protected: len(protectedFiles(p)) > 0,
 	}
 	busy := s.Deciding || s.Streaming
-	s.Conflicted = !busy && d.conflicted() // merges only when it matters
+	s.Conflicted = !busy && d.choices.conflicted(d.p) // merges only when it matters
 	s.Unticked = !busy && s.Open && !s.Stale && !s.Editing && d.someRejected()
 	d.bar.show(present.DecisionBar(s), p, s.Open)
 }
@@ -583,16 +568,6 @@ func vis(o fyne.CanvasObject, on bool) {
 func anyStale(p review.Proposal) bool {
 	for _, f := range p.Files {
 		if f.Stale() {
-			return true
-		}
-	}
-	return false
-}
-
-// conflicted reports whether a stale file's merge has conflicts.
-func (d *detail) conflicted() bool {
-	for _, f := range d.p.Files {
-		if f.Stale() && len(d.merge(f).Conflicts) > 0 {
 			return true
 		}
 	}
@@ -623,17 +598,6 @@ func (d *detail) someRejected() bool {
 // the person ticks (not an edit, a stale view, an outcome or a stream).
 func (d *detail) viewHasProposal(f review.File) bool {
 	return d.shownKey != "" && !d.editing && !f.Stale() && d.outcome == nil && d.p.State != review.StateStreaming
-}
-
-// choicesNow are the shown proposal's choices with the ticks the view
-// shows for its file.
-func (d *detail) choicesNow() choices {
-	if len(d.p.Files) > d.file {
-		if f := d.cur(); d.viewHasProposal(f) {
-			return d.choices.withTicks(f.Path, d.view.AcceptedHunks())
-		}
-	}
-	return d.choices
 }
 
 // fileHunks are the hunks of a file's proposal (ids as the view shows

@@ -13,10 +13,6 @@ import (
 // real window). A dialog about the shown proposal is bound to it, and
 // closes when another proposal is shown.
 
-// bindDialog binds the dialog just opened with setCloser to the shown
-// proposal.
-func (d *detail) bindDialog() { d.w.closerFor = d.id }
-
 // closeBoundDialog closes a dialog bound to the proposal the pane is
 // leaving. Its Cancel runs (a typed reason stays a draft of that
 // proposal); nothing it would confirm happens. A notice takes its place
@@ -37,13 +33,4 @@ func (d *detail) closeBoundDialog() {
 			"Nothing was decided by that question; a reason or comment you typed is kept as its draft.\n\nEsc closes this.", w.Win)
 	w.setCloser(note, nil)
 	note.Show()
-}
-
-// asks are the questions the pane may have open about the shown proposal,
-// each closed when another proposal takes the pane (closeBoundDialog), and
-// the answers that stand for it.
-type asks struct {
-	protectedDialog *dialog.ConfirmDialog // before approving a protected file (protected.go)
-	protectedMsg    string
-	protectedOK     string // the proposal whose protected files the person agreed to approve
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 )
 
@@ -10,75 +11,67 @@ import (
 // shown and the trivial hunks t approved. They were dropped, and a on the
 // proposal again wrote the hunks the person had unticked.
 
-// stash keeps the shown proposal's choices while another is shown.
-func (d *detail) stash() {
-	if d.id == "" {
-		return
-	}
-	if d.kept == nil {
-		d.kept = map[string]choices{}
-	}
-	for id := range d.kept { // forget proposals decided or gone meanwhile
-		if p, ok := d.w.desk.Get(id); !ok || !p.State.Open() {
-			delete(d.kept, id)
+// keptChoices are the choices of the proposals left undecided while
+// another shows, by proposal id.
+type keptChoices map[string]choices
+
+// stash keeps c, the choices on proposal id as it is left, while another
+// shows; open says it still takes a decision (a decided one keeps
+// nothing). Proposals decided or gone meanwhile (get) are forgotten.
+func (k keptChoices) stash(id string, c choices, open bool, get func(string) (review.Proposal, bool)) {
+	for kid := range k {
+		if p, ok := get(kid); !ok || !p.State.Open() {
+			delete(k, kid)
 		}
 	}
-	if d.outcome != nil || !d.p.State.Open() || d.deciding {
-		delete(d.kept, d.id)
+	if !open || !c.any() {
+		delete(k, id)
 		return
 	}
-	d.saveFileState()
-	if !d.choices.any() {
-		delete(d.kept, d.id)
-		return
-	}
-	d.kept[d.id] = d.choices.keep()
+	k[id] = c.keep()
 }
 
-// unstash restores what stash kept of p, just shown again; it reports
-// whether it restored edit mode.
-func (d *detail) unstash(p review.Proposal) bool {
-	k, ok := d.kept[p.ID]
+// restore puts back into c what stash kept of p, just shown again; it
+// reports whether it restored edit mode, and whether an edit was dropped
+// (p turned stale meanwhile: the edit was made on what the disk no longer
+// holds; the person starts again from the merge).
+func (k keptChoices) restore(p review.Proposal, c *choices) (editing, dropped bool) {
+	kc, ok := k[p.ID]
 	if !ok {
-		return false
+		return false, false
 	}
-	delete(d.kept, p.ID)
+	delete(k, p.ID)
 	if !p.State.Open() {
-		return false
+		return false, false
 	}
-	d.accepted = k.accepted
-	if p.State == review.StatePending && k.trivialOK != nil {
-		d.trivialOK = k.trivialOK // hunk ids: stale, the merge's hunks differ
+	c.accepted = kc.accepted
+	if p.State == review.StatePending && kc.trivialOK != nil {
+		c.trivialOK = kc.trivialOK // hunk ids: stale, the merge's hunks differ
 	}
-	if k.file < len(p.Files) {
-		d.file = k.file
+	if kc.file < len(p.Files) {
+		c.file = kc.file
 	}
 	if p.State != review.StatePending {
-		// Stale meanwhile: the edit was made on what the disk no longer
-		// holds; the person starts again from the merge.
-		if k.editing || len(k.edited) > 0 {
-			d.say("The file changed on disk while another proposal was shown: your edit of this one was dropped.")
-		}
-		return false
+		return false, kc.editing || len(kc.edited) > 0
 	}
-	d.edited, d.editedOn, d.editing = k.edited, k.editedOn, k.editing
-	return d.editing
+	c.edited, c.editedOn, c.editing = kc.edited, kc.editedOn, kc.editing
+	return c.editing, false
 }
 
-// keptChoiceIn returns the files of the first proposal of open, other than
-// the shown one, with an edit or unticked hunks kept by stash ("" if none):
-// approving the changeset as proposed would drop them.
-func (d *detail) keptChoiceIn(open []review.Proposal) string {
+// choiceIn returns the files of the first proposal of open, other than
+// shown, with an edit or unticked hunks kept ("" if none): approving the
+// changeset as proposed would drop them.
+func (k keptChoices) choiceIn(open []review.Proposal, shown string, hunks func(review.Proposal) func(review.File) []engine.Hunk) string {
 	for _, p := range open {
-		k, ok := d.kept[p.ID]
-		if !ok || p.ID == d.id {
+		kc, ok := k[p.ID]
+		if !ok || p.ID == shown {
 			continue
 		}
-		if k.editing || len(k.edited) > 0 {
+		if kc.editing || len(kc.edited) > 0 {
 			return fileNames(p)
 		}
 		for _, f := range p.Files {
-			if ids, ok := k.accepted[f.Path]; ok && len(ids) < len(d.tree.fileHunks(p)(f)) {
+			if ids, ok := kc.accepted[f.Path]; ok && len(ids) < len(hunks(p)(f)) {
 				return fileNames(p)
 			}
 		}

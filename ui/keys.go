@@ -87,7 +87,7 @@ func (w *Window) TypeKey(r rune) bool {
 		if r != '?' && (w.modal() || !w.reviewShown()) {
 			return true
 		}
-		w.detail.say("")
+		w.detail.line.say("")
 		k.do(w)
 		return true
 	}
@@ -114,7 +114,7 @@ func (w *Window) bindKeys() {
 		case fyne.KeyReturn, fyne.KeyEnter:
 			if c := w.detail.tree.confirm; c != nil {
 				c() // the approve-all confirmation is open
-			} else if d := w.detail.protectedDialog; d != nil {
+			} else if d := w.detail.protect.dialog; d != nil {
 				d.Confirm() // Approve protected (protected.go)
 			} else if d := w.detail.onScreen.dialog; d != nil {
 				d.Confirm() // Approve anyway (seen.go)
@@ -188,7 +188,7 @@ func (w *Window) copySelection(s fyne.Shortcut) {
 		v = w.history.view
 	}
 	if text := v.SelectedText(); v.CopySelection(cb) && w.reviewShown() {
-		w.detail.say(fmt.Sprintf("Copied %q.", shortLine(text)))
+		w.detail.line.say(fmt.Sprintf("Copied %q.", shortLine(text)))
 	}
 }
 

@@ -16,10 +16,10 @@ func TestLongHintWrapsInsteadOfBeingCut(t *testing.T) {
 	h.propose("agent", "s", engine.FormatWrite, "a.txt", "A\n")
 	h.settle()
 	d := h.win.detail
-	d.say("")
+	d.line.say("")
 	h.win.Win.Content().Refresh()
 	one := d.line.message.MinSize().Height
-	d.say(strings.Repeat("a hint that goes on ", 20))
+	d.line.say(strings.Repeat("a hint that goes on ", 20))
 	h.win.Win.Content().Refresh()
 	if got := d.line.message.Size().Height; got < 1.5*one {
 		t.Errorf("a 400-character hint is %v high (one line %v); want it wrapped onto more lines", got, one)

@@ -65,11 +65,23 @@ func (b *protectedBar) show(p review.Proposal, open bool) {
 	b.box.Show()
 }
 
-// confirmProtected asks before an approval writes a protected file,
-// naming why it is protected; it reports whether to go ahead now.
-func (d *detail) confirmProtected(approve func()) bool {
-	files := protectedFiles(d.p)
-	if len(files) == 0 || d.protectedOK == d.id {
+// protectedAsk asks before an approval writes a protected file, naming
+// why it is protected, once per proposal.
+type protectedAsk struct {
+	shown  func() review.Proposal
+	open   func(dialog.Dialog) // shows the question, bound to the shown proposal
+	win    fyne.Window
+	dialog *dialog.ConfirmDialog // the question, while open
+	msg    string                // what it asks
+	ok     string                // the proposal whose protected files the person agreed to approve
+}
+
+// confirm asks before approve writes the shown proposal's protected files;
+// it reports whether to go ahead now.
+func (a *protectedAsk) confirm(approve func()) bool {
+	p := a.shown()
+	files := protectedFiles(p)
+	if len(files) == 0 || a.ok == p.ID {
 		return true
 	}
 	var b strings.Builder
@@ -78,19 +90,17 @@ func (d *detail) confirmProtected(approve func()) bool {
 		b.WriteString("\n" + f + "\n")
 	}
 	b.WriteString("\nOnce written it can run code or change what happens without you. Approve it?")
-	d.protectedMsg = b.String()
-	d.protectedDialog = dialog.NewConfirm("Approve a protected file?", d.protectedMsg, func(ok bool) {
-		d.protectedDialog = nil
+	a.msg = b.String()
+	a.dialog = dialog.NewConfirm("Approve a protected file?", a.msg, func(ok bool) {
+		a.dialog = nil
 		if ok {
-			d.protectedOK = d.id
+			a.ok = p.ID
 			approve()
 		}
-	}, d.w.Win)
-	d.protectedDialog.SetConfirmText("Approve protected (Enter)")
-	d.protectedDialog.SetDismissText("Cancel (Esc)")
-	d.w.setCloser(d.protectedDialog, nil)
-	d.bindDialog()
-	d.protectedDialog.Show()
+	}, a.win)
+	a.dialog.SetConfirmText("Approve protected (Enter)")
+	a.dialog.SetDismissText("Cancel (Esc)")
+	a.open(a.dialog)
 	return false
 }
 

@@ -42,33 +42,32 @@ func TestApproveAsksAboutHunksNeverOnScreen(t *testing.T) {
 	p := h.propose("claude", "s", engine.FormatWrite, "long.txt", new)
 	h.win.Select(p.ID)
 	h.settle()
-	d := h.win.detail
-	hs := d.view.Hunks()
-	unseen := d.view.UnseenHunks()
+	hs := h.win.View().Hunks()
+	unseen := h.win.View().UnseenHunks()
 	if len(hs) != 20 || len(unseen) == 0 || len(unseen) == len(hs) {
 		t.Fatalf("%d hunks, %d never on screen; want 20, some on screen and some not", len(hs), len(unseen))
 	}
 	h.press('a')
 	h.settle()
-	if d.onScreen.dialog == nil || h.read("long.txt") == new {
-		t.Fatalf("a with hunks never shown: dialog %v; want a question and nothing written", d.onScreen.dialog != nil)
+	if h.Unseen() == "" || h.read("long.txt") == new {
+		t.Fatalf("a with hunks never shown: dialog %v; want a question and nothing written", h.Unseen() != "")
 	}
-	if got, want := dialogText(d), fmt.Sprintf("%d of 20 hunks were never on screen (long.txt).", len(unseen)); !strings.Contains(got, want) {
+	if got, want := h.Unseen(), fmt.Sprintf("%d of 20 hunks were never on screen (long.txt).", len(unseen)); !strings.Contains(got, want) {
 		t.Errorf("the question says %q; want %q", got, want)
 	}
 	first := slices.IndexFunc(hs, func(h engine.Hunk) bool { return h.ID == unseen[0] })
 	h.pressKey(fyne.KeyEscape) // show the first unseen
-	if d.onScreen.dialog != nil || d.view.CurrentHunk() != first || h.read("long.txt") == new {
-		t.Fatalf("after Esc: dialog %v, current hunk %d; want hunk %d shown, nothing written", d.onScreen.dialog != nil, d.view.CurrentHunk(), first)
+	if h.Unseen() != "" || h.win.View().CurrentHunk() != first || h.read("long.txt") == new {
+		t.Fatalf("after Esc: dialog %v, current hunk %d; want hunk %d shown, nothing written", h.Unseen() != "", h.win.View().CurrentHunk(), first)
 	}
-	if left := len(d.view.UnseenHunks()); left >= len(unseen) {
+	if left := len(h.win.View().UnseenHunks()); left >= len(unseen) {
 		t.Fatalf("after Esc %d hunks never on screen; want fewer than %d", left, len(unseen))
 	}
 	// a, Esc, a, Esc… walks through the rest; then a approves at once.
 	for range len(hs) {
 		h.press('a')
 		h.settle()
-		if d.onScreen.dialog == nil {
+		if h.Unseen() == "" {
 			break
 		}
 		h.pressKey(fyne.KeyEscape)
@@ -91,12 +90,11 @@ func TestApproveAnywayRecordsHunksUnseen(t *testing.T) {
 	p := h.propose("claude", "s", engine.FormatWrite, "long.txt", new)
 	h.win.Select(p.ID)
 	h.settle()
-	d := h.win.detail
-	hs := d.view.Hunks()
-	unseen := d.view.UnseenHunks()
+	hs := h.win.View().Hunks()
+	unseen := h.win.View().UnseenHunks()
 	h.press('a')
 	h.settle()
-	if d.onScreen.dialog == nil {
+	if h.Unseen() == "" {
 		t.Fatal("no question")
 	}
 	h.pressKey(fyne.KeyReturn) // Approve anyway
@@ -126,27 +124,18 @@ func TestAskUnseenOffApprovesAtOnce(t *testing.T) {
 	p := h.propose("claude", "s", engine.FormatWrite, "long.txt", new)
 	h.win.Select(p.ID)
 	h.settle()
-	d := h.win.detail
-	seen := len(d.view.SeenHunks())
-	d.bar.askUnseen.SetChecked(false)
+	seen := len(h.win.View().SeenHunks())
+	h.Bar().SetAskUnseen(false)
 	if fyne.CurrentApp().Preferences().BoolWithFallback(prefAskUnseen, true) {
 		t.Error("turning the option off did not keep the preference")
 	}
 	h.press('a')
-	if o := h.outcome(p.ID); o.Status != decision.Approved || d.onScreen.dialog != nil {
-		t.Fatalf("a with the question off: %s, dialog %v; want approved at once", o.Status, d.onScreen.dialog != nil)
+	if o := h.outcome(p.ID); o.Status != decision.Approved || h.Unseen() != "" {
+		t.Fatalf("a with the question off: %s, dialog %v; want approved at once", o.Status, h.Unseen() != "")
 	}
 	if s, n := decision.SeenCount(journalDetail(t, h, p.ID).Seen); s != seen || n != 20 || s == n {
 		t.Errorf("journal: %d of %d seen; want %d of 20", s, n, seen)
 	}
-}
-
-// dialogText is the message of the open unseen question.
-func dialogText(d *detail) string {
-	if d.onScreen.dialog == nil {
-		return ""
-	}
-	return d.onScreen.msg
 }
 
 // journalDetail is the journal's record of the decision on proposal id.
@@ -179,15 +168,14 @@ func TestNothingSeenWhileTheHistoryTabShows(t *testing.T) {
 	p := h.propose("claude", "s", engine.FormatWrite, "a.txt", "ONE\n")
 	h.win.Select(p.ID)
 	h.settle()
-	d := h.win.detail
 	h.win.Approve()
-	if d.onScreen.dialog == nil || !strings.Contains(d.onScreen.msg, "1 of 1 hunk was never on screen") {
-		t.Fatalf("approving with the History tab over the diff: question %q; want one", d.onScreen.msg)
+	if h.Unseen() == "" || !strings.Contains(h.Unseen(), "1 of 1 hunk was never on screen") {
+		t.Fatalf("approving with the History tab over the diff: question %q; want one", h.Unseen())
 	}
 	h.pressKey(fyne.KeyEscape)
 	h.win.ShowReview()
 	h.win.Approve()
-	if o := h.outcome(p.ID); o.Status != decision.Approved || d.onScreen.dialog != nil {
-		t.Errorf("on the Review tab: %s, question %v; want approved at once", o.Status, d.onScreen.dialog != nil)
+	if o := h.outcome(p.ID); o.Status != decision.Approved || h.Unseen() != "" {
+		t.Errorf("on the Review tab: %s, question %v; want approved at once", o.Status, h.Unseen() != "")
 	}
 }

@@ -26,14 +26,13 @@ func TestTreeSaysWhichFilesAreTickedInPart(t *testing.T) {
 	p := h.propose("codex", "s", engine.FormatPatch, "", "*** Begin Patch\n"+patch.String()+"*** End Patch\n")
 	h.win.Select(p.ID)
 	h.settle()
-	d := h.win.detail
 	row := func(name string) string {
-		for _, l := range treeLines(d) {
+		for _, l := range h.TreeRows() {
 			if strings.Contains(l, name) {
 				return l
 			}
 		}
-		t.Fatalf("no tree row for %s in %q", name, treeLines(d))
+		t.Fatalf("no tree row for %s in %q", name, h.TreeRows())
 		return ""
 	}
 	h.press(' ') // untick f1's first hunk

@@ -280,13 +280,13 @@ func trivialHunks(ps []review.Proposal, trivialOf func(review.File) map[string]t
 // otherwise the rest wait for the person.
 func (d *detail) ApproveTrivial() {
 	if !d.canTick() {
-		d.say("t approves trivial hunks of a waiting proposal, outside edit mode and not stale.")
+		d.line.say("t approves trivial hunks of a waiting proposal, outside edit mode and not stale.")
 		return
 	}
 	if d.trivial.pending() || d.view.Opening() {
 		// Acting on the hunks classified so far would approve some and
 		// leave others the person believes approved.
-		d.say("Still classifying hunks… t approves the trivial ones once their labels show.")
+		d.line.say("Still classifying hunks… t approves the trivial ones once their labels show.")
 		return
 	}
 	ids := func(f review.File) []string {
@@ -305,9 +305,9 @@ func (d *detail) ApproveTrivial() {
 	others := d.trivial.approveOthers(n == 0)
 	if n == 0 {
 		if others {
-			d.say("No trivial hunks here; looking through the changeset's other proposals…")
+			d.line.say("No trivial hunks here; looking through the changeset's other proposals…")
 		} else {
-			d.say("No trivial hunks here (whitespace only, comment only, formatting only).")
+			d.line.say("No trivial hunks here (whitespace only, comment only, formatting only).")
 		}
 		return
 	}
@@ -318,7 +318,18 @@ func (d *detail) ApproveTrivial() {
 		for _, id := range list {
 			d.trivialOK[path][id] = true
 		}
-		d.tick(path, list)
+		shown := path == d.curPath() && d.viewHasProposal(d.cur()) // its ticks are the view's
+		if shown {
+			d.accepted[path] = d.view.AcceptedHunks()
+		}
+		was := len(d.accepted[path])
+		d.choices.tick(path, list)
+		if shown {
+			for _, id := range d.accepted[path][was:] { // only those unticked: each redraws the view
+				d.view.SetHunkAccepted(id, true)
+			}
+			d.accepted[path] = d.view.AcceptedHunks()
+		}
 	}
 	d.tree.ticksChanged()
 	if n == total && !d.someRejected() {
@@ -328,7 +339,7 @@ func (d *detail) ApproveTrivial() {
 	d.trivial.show()
 	d.updateBar()
 	d.updateCounter()
-	d.say(fmt.Sprintf("Approved %d trivial %s (%s); %d left to review, then a.", n, plural(n, "hunk", "hunks"), kindsText(kinds), total-n))
+	d.line.say(fmt.Sprintf("Approved %d trivial %s (%s); %d left to review, then a.", n, plural(n, "hunk", "hunks"), kindsText(kinds), total-n))
 }
 
 // approveOthers has the desk approve, each on its own, the other
@@ -400,38 +411,6 @@ func (t *trivialJobs) othersApproved(id string, alone bool, res review.TrivialAp
 	}
 	t.deps.setStatus(msg, len(res.Skipped) > 0)
 	t.deps.refresh()
-}
-
-// tick accepts the hunks ids of the file at path: in the view when it is
-// shown, else in the choices kept for it.
-func (d *detail) tick(path string, ids []string) {
-	if path == d.curPath() && d.viewHasProposal(d.cur()) {
-		ticked := map[string]bool{}
-		for _, id := range d.view.AcceptedHunks() {
-			ticked[id] = true
-		}
-		for _, id := range ids {
-			if !ticked[id] { // each redraws the view: only those the person unticked
-				d.view.SetHunkAccepted(id, true)
-			}
-		}
-		d.accepted[path] = d.view.AcceptedHunks()
-		return
-	}
-	kept, ok := d.accepted[path]
-	if !ok {
-		return // never ticked: every hunk is accepted
-	}
-	have := map[string]bool{}
-	for _, id := range kept {
-		have[id] = true
-	}
-	for _, id := range ids {
-		if !have[id] {
-			kept = append(kept, id)
-		}
-	}
-	d.accepted[path] = kept
 }
 
 // kindsText is "2 whitespace only, 1 comment only".

@@ -43,7 +43,7 @@ func holdTrivial(h *harness) (release func(id string)) {
 		}
 		return gates[id]
 	}
-	h.win.detail.trivial.hold = func(id string) { <-gate(id) }
+	h.HoldClassification(func(id string) { <-gate(id) })
 	return func(id string) { close(gate(id)) }
 }
 
@@ -85,25 +85,24 @@ func TestTrivialLabelsOnABigFile(t *testing.T) {
 	p := h.propose("claude", "s", engine.FormatWrite, "big.go", proposed)
 	h.win.Select(p.ID)
 	h.settle()
-	d := h.win.detail
-	hs := d.view.Hunks()
+	hs := h.win.View().Hunks()
 	if len(hs) != 3 {
 		t.Fatalf("%d hunks; want 3", len(hs))
 	}
-	if got := []string{d.view.Note(hs[0].ID).Text, d.view.Note(hs[1].ID).Text, d.view.Note(hs[2].ID).Text}; got[0] != "whitespace only" || got[1] != "comment only" || got[2] != "" {
+	if got := []string{h.win.View().Note(hs[0].ID).Text, h.win.View().Note(hs[1].ID).Text, h.win.View().Note(hs[2].ID).Text}; got[0] != "whitespace only" || got[1] != "comment only" || got[2] != "" {
 		t.Fatalf("labels %q; want whitespace only, comment only, none", got)
 	}
 	if !strings.HasSuffix(h.Diff().Counter(), " · 2 trivial (t approves)") {
 		t.Errorf("counter %q; want the trivial count", h.Diff().Counter())
 	}
-	d.view.ToggleHunk(0) // unticked: t ticks it again
+	h.win.View().ToggleHunk(0) // unticked: t ticks it again
 	h.press('t')
 	h.settle()
 	if !strings.Contains(h.Message(), "Approved 2 trivial hunks (1 whitespace only, 1 comment only); 1 left to review") {
 		t.Errorf("message %q", h.Message())
 	}
-	if n := d.view.Note(hs[1].ID); !n.Done || len(d.view.AcceptedHunks()) != 3 || strings.Contains(h.Diff().Counter(), "trivial") {
-		t.Errorf("after t: label %+v, accepted %v, counter %q; want approved, all ticked, none left", n, d.view.AcceptedHunks(), h.Diff().Counter())
+	if n := h.win.View().Note(hs[1].ID); !n.Done || len(h.win.View().AcceptedHunks()) != 3 || strings.Contains(h.Diff().Counter(), "trivial") {
+		t.Errorf("after t: label %+v, accepted %v, counter %q; want approved, all ticked, none left", n, h.win.View().AcceptedHunks(), h.Diff().Counter())
 	}
 	if o, ok := h.desk.Get(p.ID); !ok || !o.State.Open() {
 		t.Errorf("t with a real change left decided the proposal: %v", o.State)
@@ -122,10 +121,9 @@ func TestTWhileClassifyingSaysSo(t *testing.T) {
 	p := h.propose("claude", "s", engine.FormatWrite, "big.go", proposed)
 	h.win.Select(p.ID)
 	h.drain()
-	d := h.win.detail
-	hs := d.view.Hunks()
-	if len(hs) != 1 || d.view.Note(hs[0].ID).Text != "" {
-		t.Fatalf("%d hunks, note %+v while classifying; want one, no label yet", len(hs), d.view.Note(hs[0].ID))
+	hs := h.win.View().Hunks()
+	if len(hs) != 1 || h.win.View().Note(hs[0].ID).Text != "" {
+		t.Fatalf("%d hunks, note %+v while classifying; want one, no label yet", len(hs), h.win.View().Note(hs[0].ID))
 	}
 	if !strings.HasSuffix(h.Diff().Counter(), " · classifying hunks…") {
 		t.Errorf("counter %q while classifying; want it to say so", h.Diff().Counter())
@@ -135,11 +133,11 @@ func TestTWhileClassifyingSaysSo(t *testing.T) {
 	if h.Message() != "Still classifying hunks… t approves the trivial ones once their labels show." {
 		t.Errorf("t while classifying: message %q", h.Message())
 	}
-	if o, _ := h.desk.Get(p.ID); !o.State.Open() || len(d.trivialOK) != 0 {
-		t.Fatalf("t while classifying: state %s, approved by label %v; want nothing done", o.State, d.trivialOK)
+	if o, _ := h.desk.Get(p.ID); !o.State.Open() || h.TrivialTicked() != 0 {
+		t.Fatalf("t while classifying: state %s, approved by label in %d files; want nothing done", o.State, h.TrivialTicked())
 	}
 	release(p.ID)
-	h.until("the label shows", func() bool { return d.view.Note(hs[0].ID).Text == "comment only" })
+	h.until("the label shows", func() bool { return h.win.View().Note(hs[0].ID).Text == "comment only" })
 	if strings.Contains(h.Diff().Counter(), "classifying") || !strings.Contains(h.Diff().Counter(), "1 trivial (t approves)") {
 		t.Errorf("counter %q once classified", h.Diff().Counter())
 	}
@@ -160,30 +158,29 @@ func TestStaleTrivialResultIsDropped(t *testing.T) {
 	reindent := strings.Replace(trivialBase, "\ty := 2", "        y := 2", 1)
 	first := h.propose("claude", "s1", engine.FormatWrite, "app.go", reindent)
 	second := h.propose("codex", "s2", engine.FormatWrite, "app.go", strings.Replace(reindent, "z := 3", "z := 4", 1))
-	d := h.win.detail
 	h.win.Select(first.ID)
 	h.drain()
 	h.win.Select(second.ID) // first's classification is still held
 	h.drain()
-	hs := d.view.Hunks()
-	if d.id != second.ID || len(hs) != 2 {
-		t.Fatalf("showing %s with %d hunks; want the second proposal's 2", d.id, len(hs))
+	hs := h.win.View().Hunks()
+	if h.Shown() != second.ID || len(hs) != 2 {
+		t.Fatalf("showing %s with %d hunks; want the second proposal's 2", h.Shown(), len(hs))
 	}
 	release(first.ID)
 	h.scheduled("the first proposal's classification reports")
 	h.drain()
-	if n := d.view.Note(hs[0].ID); n.Text != "" {
+	if n := h.win.View().Note(hs[0].ID); n.Text != "" {
 		t.Errorf("the first proposal's result labelled the second's re-indent %q", n.Text)
 	}
 	h.press('t')
 	h.drain()
-	if !strings.HasPrefix(h.Message(), "Still classifying hunks") || len(d.trivialOK) != 0 {
-		t.Errorf("t after the first proposal's result: %q, approved %v; want still classifying, nothing approved", h.Message(), d.trivialOK)
+	if !strings.HasPrefix(h.Message(), "Still classifying hunks") || h.TrivialTicked() != 0 {
+		t.Errorf("t after the first proposal's result: %q, approved in %d files; want still classifying, nothing approved", h.Message(), h.TrivialTicked())
 	}
 	release(second.ID)
 	h.settle()
-	if got := d.view.Note(hs[0].ID).Text; got != "whitespace only" || d.view.Note(hs[1].ID).Text != "" {
-		t.Errorf("once its own classification arrived: labels %q, %q; want whitespace only, none", got, d.view.Note(hs[1].ID).Text)
+	if got := h.win.View().Note(hs[0].ID).Text; got != "whitespace only" || h.win.View().Note(hs[1].ID).Text != "" {
+		t.Errorf("once its own classification arrived: labels %q, %q; want whitespace only, none", got, h.win.View().Note(hs[1].ID).Text)
 	}
 	h.press('t')
 	if !strings.HasPrefix(h.Message(), "Approved 1 trivial hunk (1 whitespace only); 1 left") {
@@ -204,12 +201,11 @@ func TestClassifyingWaitsForTheViewsDiff(t *testing.T) {
 	h.write("big.go", base)
 	p := h.propose("claude", "s", engine.FormatWrite, "big.go", proposed)
 	h.win.Select(p.ID)
-	d := h.win.detail
 	if !h.win.View().Opening() {
 		t.Fatal("the view diffed the file on the UI goroutine")
 	}
-	if j := d.trivial.jobs[d.curPath()]; j == nil || j.started {
-		t.Fatalf("while the view diffs: classification %+v; want one waiting, not started", j)
+	if queued, started := h.ClassificationStarted(); !queued || started {
+		t.Fatalf("while the view diffs: classification queued %v, started %v; want one waiting, not started", queued, started)
 	}
 	h.press('t')
 	if !strings.HasPrefix(h.Message(), "Still classifying hunks") {
@@ -221,11 +217,11 @@ func TestClassifyingWaitsForTheViewsDiff(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the diff's goroutine posted nothing in 2 minutes")
 	}
-	if j := d.trivial.jobs[d.curPath()]; j == nil || !j.started {
-		t.Fatalf("once the view's diff arrived: classification %+v; want it started", j)
+	if queued, started := h.ClassificationStarted(); !queued || !started {
+		t.Fatalf("once the view's diff arrived: classification queued %v, started %v; want it started", queued, started)
 	}
 	h.settle()
-	if hs := d.view.Hunks(); len(hs) != 1 || d.view.Note(hs[0].ID).Text != "comment only" {
-		t.Errorf("once classified: %d hunks, label %q; want the comment only one", len(hs), d.view.Note(hs[0].ID).Text)
+	if hs := h.win.View().Hunks(); len(hs) != 1 || h.win.View().Note(hs[0].ID).Text != "comment only" {
+		t.Errorf("once classified: %d hunks, label %q; want the comment only one", len(hs), h.win.View().Note(hs[0].ID).Text)
 	}
 }

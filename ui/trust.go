@@ -59,7 +59,7 @@ func (w *Window) configReloaded(desk trustDesk, asked map[string]bool, r startup
 		d.Show()
 		return
 	}
-	w.detail.say(r.String())
+	w.detail.line.say(r.String())
 	if r.Untrusted {
 		askTrust(w.Win, newUntrusted{desk, asked}, w.setCloser)
 	}

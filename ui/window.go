@@ -447,7 +447,7 @@ func (w *Window) PrevProposal() { w.step(-1) }
 func (w *Window) step(dir int) {
 	ids := w.queue.ids()
 	if len(ids) == 0 {
-		w.detail.say("The queue is empty.")
+		w.detail.line.say("The queue is empty.")
 		return
 	}
 	if indexOf(ids, w.detail.id) < 0 { // the shown proposal left the queue: go from where it was
@@ -462,13 +462,13 @@ func (w *Window) step(dir int) {
 	next := indexOf(ids, w.detail.id) + dir
 	switch {
 	case len(ids) == 1:
-		w.detail.say("This is the only proposal in the queue.")
+		w.detail.line.say("This is the only proposal in the queue.")
 		return
 	case next < 0:
-		w.detail.say("This is the first proposal in the queue (the oldest).")
+		w.detail.line.say("This is the first proposal in the queue (the oldest).")
 		return
 	case next >= len(ids):
-		w.detail.say("This is the last proposal in the queue (the newest).")
+		w.detail.line.say("This is the last proposal in the queue (the newest).")
 		return
 	}
 	w.Select(ids[next])
@@ -484,7 +484,7 @@ func (w *Window) OpenFromNotification(id string) {
 		w.Select(id)
 		fmt.Fprintf(w.opts.Log, "diffdesk: notification clicked: showing proposal %s\n", id)
 	} else {
-		w.detail.say("The proposal that notification named is no longer waiting.")
+		w.detail.line.say("The proposal that notification named is no longer waiting.")
 		fmt.Fprintf(w.opts.Log, "diffdesk: notification clicked: proposal %s no longer waits\n", id)
 	}
 	w.Win.Show()

@@ -462,7 +462,7 @@ type (
 		// agent, session and turn), in the answer to propose and finish.
 		Changeset string          `json:"changeset,omitempty"`
 		Outcome   *review.Outcome `json:"outcome,omitempty"`
-		Text      string          `json:"text,omitempty"` // Outcome.Text(), when there is an outcome
+		Text      string          `json:"text,omitempty"` // agenttext.Outcome, when there is an outcome
 	}
 	idParams struct {
 		ID     string `json:"id"`

@@ -16,6 +16,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/review/workspace"
 )
@@ -539,6 +540,10 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool, final 
 	}
 	o, err := cc.s.desk.Wait(ctx, p.ID)
 	if err != nil && ctx.Err() != nil {
+		if o, ok := cc.s.closing(p.ID); ok { // a decision was under way: it is the answer
+			cc.own(p.ID, false)
+			return cc.answer(p.ID, o, review.ChangesetKey(p), final), nil
+		}
 		return nil, &rpcError{Code: codeClosed, Message: fmt.Sprintf("the desk closed before proposal %s was decided (its window was closed, or deskctl serve stopped): nothing was written; propose again once a desk runs", p.ID)}
 	}
 	if err != nil {
@@ -547,6 +552,23 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool, final 
 	cc.own(p.ID, false)
 	return cc.answer(p.ID, o, review.ChangesetKey(p), final), nil
 }
+
+// closing settles proposal id as the desk closes with its agent waiting:
+// it is withdrawn, so that nothing decides it after its agent is told
+// nothing was written (a hub still linked, a reviewer's call in flight) —
+// unless a decision is already being carried out, whose outcome it waits
+// for (at most closingGrace) and returns.
+func (s *Server) closing(id string) (review.Outcome, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), closingGrace)
+	defer cancel()
+	s.desk.Withdraw(ctx, id, "the desk closed before it was decided: nothing was written")
+	o, err := s.desk.Wait(ctx, id)
+	return o, err == nil && o.Status != decision.Withdrawn
+}
+
+// closingGrace bounds how long a closing desk waits for a decision under
+// way on a proposal whose agent waits (its write, formatter, journal).
+const closingGrace = 30 * time.Second
 
 func validFormat(f engine.Format) bool {
 	for _, g := range engine.Formats {

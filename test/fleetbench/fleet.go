@@ -701,6 +701,9 @@ func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error
 	}
 	rep.Phases = phases.split(samples)
 	f.logf("faults: %s", phases.faultsAt())
+	for _, s := range phases.timeline(samples, 2*time.Second) {
+		f.logf("timeline: %s", s)
+	}
 	for _, s := range phases.slowest(samples, 10) {
 		f.logf("slow: %s", s)
 	}

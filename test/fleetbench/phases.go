@@ -62,21 +62,22 @@ func (l *phaseLog) add(kind string, from, to time.Time, desk string) {
 	l.faults = append(l.faults, fault{kind, from, to, desk})
 }
 
-// of is the phase of s: the first fault whose time (from its start until
-// settle after its end) s's decision → write overlaps, on s's desk for a
-// fault of one desk.
+// of is the phase of s: of the faults whose time (from its start until
+// settle after its end) s's decision → write overlaps — on s's desk, for
+// a fault of one desk — the one begun last; steady when none.
 func (l *phaseLog) of(s sample) string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	kind, at := phaseSteady, time.Time{}
 	for _, f := range l.faults {
 		if f.desk != "" && f.desk != s.desk {
 			continue
 		}
-		if !s.wrote.Before(f.from) && !s.won.After(f.to.Add(settle)) {
-			return f.kind
+		if !s.wrote.Before(f.from) && !s.won.After(f.to.Add(settle)) && !f.from.Before(at) {
+			kind, at = f.kind, f.from
 		}
 	}
-	return phaseSteady
+	return kind
 }
 
 // split is the latency of the samples per phase, steady first, then the
@@ -126,4 +127,38 @@ func (l *phaseLog) faultsAt() string {
 		b = append(b, fmt.Sprintf("%s +%.1fs–+%.1fs", f.kind, f.from.Sub(l.start).Seconds(), f.to.Sub(l.start).Seconds()))
 	}
 	return strings.Join(b, ", ")
+}
+
+// timeline is the latency of the samples by when their decision won, in
+// buckets of width from the start of the load: count, p50 and max each,
+// and the faults that began in it.
+func (l *phaseLog) timeline(samples []sample, width time.Duration) []string {
+	buckets := map[int][]time.Duration{}
+	last := 0
+	for _, s := range samples {
+		i := int(s.won.Sub(l.start) / width)
+		buckets[i] = append(buckets[i], s.d())
+		last = max(last, i)
+	}
+	l.mu.Lock()
+	began := map[int][]string{}
+	for _, f := range l.faults {
+		i := int(f.from.Sub(l.start) / width)
+		began[i] = append(began[i], f.kind)
+	}
+	l.mu.Unlock()
+	var out []string
+	for i := 0; i <= last; i++ {
+		ds := buckets[i]
+		line := fmt.Sprintf("+%3.0fs: %4d", (time.Duration(i) * width).Seconds(), len(ds))
+		if len(ds) > 0 {
+			slices.Sort(ds)
+			line += fmt.Sprintf("  p50 %6v  max %6v", ds[len(ds)/2].Round(time.Millisecond), ds[len(ds)-1].Round(time.Millisecond))
+		}
+		if b := began[i]; len(b) > 0 {
+			line += "  ← " + strings.Join(b, ", ")
+		}
+		out = append(out, line)
+	}
+	return out
 }

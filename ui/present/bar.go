@@ -1,5 +1,7 @@
 package present
 
+import "github.com/diffdesk/diffdesk/review"
+
 // BarState is what the decision bar's buttons depend on.
 type BarState struct {
 	Open       bool // the proposal takes a decision: open, no outcome yet
@@ -51,4 +53,20 @@ func DecisionBar(s BarState) Bar {
 		b.ApproveLabel = "Approve protected… (a)"
 	}
 	return b
+}
+
+// WhyNoApprove says why a did nothing on proposal p (decided: it has an
+// outcome), "" when there is nothing to say: a key that did nothing
+// without a word looked like a key the window had not got (real window: a
+// during a stream).
+func WhyNoApprove(p review.Proposal, decided bool) string {
+	switch {
+	case decided || !p.State.Waiting():
+		return "This proposal is decided already."
+	case p.State == review.StateStreaming:
+		return "Still streaming: a approves once the agent has sent all of it; r rejects it now."
+	case p.State == review.StateHeld:
+		return "This edit did not apply: pick the lines it was meant for (1–9, Mark lines…), or Dismiss to send the agent the failure."
+	}
+	return ""
 }

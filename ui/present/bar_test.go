@@ -1,6 +1,10 @@
 package present
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/diffdesk/diffdesk/review"
+)
 
 func TestDecisionBar(t *testing.T) {
 	type shown = map[string]string // button → "on", "off" (shown, disabled); absent: hidden
@@ -64,5 +68,23 @@ func TestDecisionBar(t *testing.T) {
 	}
 	if b := DecisionBar(BarState{Failed: true}); b.Wrap || b.Layout {
 		t.Errorf("failed: %+v; want no view options", b)
+	}
+}
+
+func TestWhyNoApprove(t *testing.T) {
+	for _, c := range []struct {
+		state   review.State
+		decided bool
+		want    string
+	}{
+		{review.StatePending, true, "This proposal is decided already."},
+		{review.StateReported, false, "This proposal is decided already."},
+		{review.StateStreaming, false, "Still streaming: a approves once the agent has sent all of it; r rejects it now."},
+		{review.StateHeld, false, "This edit did not apply: pick the lines it was meant for (1–9, Mark lines…), or Dismiss to send the agent the failure."},
+		{review.StatePending, false, ""},
+	} {
+		if got := WhyNoApprove(review.Proposal{State: c.state}, c.decided); got != c.want {
+			t.Errorf("%s (decided %v): %q; want %q", c.state, c.decided, got, c.want)
+		}
 	}
 }
