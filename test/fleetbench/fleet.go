@@ -3,7 +3,8 @@
 // journal and socket), the hub three `deskctl hub serve` processes in a
 // cluster, agents proposing over each desk's socket one file after
 // another, reviewers deciding at random and racing over their own hub
-// connections. Midway a hub node is killed, a desk is cut off from the hub
+// connections. Midway a hub node is killed (by default the one leading the
+// decisions bucket's stream, the worst case), a desk is cut off from the hub
 // and let back, and every desk is restarted at once with proposals pending
 // (each at least one: agent0's wait until then). It counts
 // every write (inotify renames into the workspaces) and checks each
@@ -93,7 +94,7 @@ func main() {
 	flag.IntVar(&c.Reviewers, "reviewers", 10, "reviewers deciding at random, racing")
 	flag.BoolVar(&c.Faults, "faults", true, "kill a hub node, partition a desk, restart every desk with proposals pending")
 	flag.IntVar(&c.Memory, "memory", 1000, "pending proposals for the memory figures (0: skip)")
-	flag.BoolVar(&c.KillLeader, "kill-leader", false, "kill the node leading the decisions bucket's stream, not n2")
+	flag.BoolVar(&c.KillLeader, "kill-leader", true, "kill the node leading the decisions bucket's stream (false: n2, whatever it leads)")
 	asJSON := flag.Bool("json", false, "print the report as JSON")
 	flag.Parse()
 	c.Log = os.Stderr
