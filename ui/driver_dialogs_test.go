@@ -416,3 +416,15 @@ func (h *harness) SaysOutcome(id string) bool {
 	o, decided := h.desk.Outcome(id)
 	return ok && decided && strings.Contains(h.Status(), present.Outcome(p, o))
 }
+
+// Placeholder is what the empty reason box says goes there.
+func (r rejectDriver) Placeholder() string {
+	if e := r.h.win.detail.rejectBox.entry; e != nil && r.Open() {
+		return e.PlaceHolder
+	}
+	return ""
+}
+
+// EditedFiles is how many files of the shown proposal hold an edit of the
+// person's.
+func (h *harness) EditedFiles() int { return len(h.win.detail.edited) }
