@@ -219,6 +219,11 @@ func (cc *conn) propose(ctx context.Context, p proposeParams) (any, error) {
 		return nil, err
 	}
 	prop, err := cc.s.desk.Propose(ctx, p.Request)
+	if err != nil && ctx.Err() != nil {
+		// The desk closed while it recorded the proposal (the journal's
+		// work was cancelled): none was made.
+		return nil, &rpcError{Code: codeClosed, Message: fmt.Sprintf("the desk closed before your proposal was recorded (its window was closed, or deskctl serve stopped): nothing was written; propose again once a desk runs (%v)", err)}
+	}
 	if err != nil {
 		return nil, err
 	}
