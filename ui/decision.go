@@ -431,6 +431,12 @@ func (d *detail) show(p review.Proposal) {
 
 // update applies a change of the shown proposal from the desk.
 func (d *detail) update(p review.Proposal) {
+	if p.State != review.StateStreaming && p.State.Open() && review.ShownVersion(p) != review.ShownVersion(d.p) {
+		// New texts (the stream ended, a file changed on disk, a new
+		// round on the hub): a key meant for the ones before decides
+		// nothing until they have been on screen (ArmDelay).
+		d.shownAt = d.w.now()
+	}
 	d.p = p
 	if o, ok := d.w.desk.Outcome(p.ID); ok && d.outcome == nil && !d.deciding {
 		d.outcome = &o // decided elsewhere (withdrawn, the decide method, a rule)

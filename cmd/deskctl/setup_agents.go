@@ -147,9 +147,11 @@ type hookEvent struct {
 	name, matcher string
 	timeout       int // in the agent's unit; 0 for none
 	// neverBlocks: an event whose hook reviews nothing (a tool's failure,
-	// a turn's or session's end), run without hookCommand's "|| exit 2":
-	// exit 2 at Stop or AfterAgent would make the agent carry on, again
-	// and again, where deskctl cannot run.
+	// a turn's or session's end), run with "|| exit 0" for hookCommand's
+	// "|| exit 2": a block at Stop or AfterAgent makes the agent carry on,
+	// again and again, where deskctl cannot run — and Gemini CLI 0.61
+	// takes every exit but 0 and 1 that prints something as a block,
+	// the shell's 127 included.
 	neverBlocks bool
 }
 
@@ -163,7 +165,7 @@ func hookTarget(path, agent, command string, events []hookEvent) setupTarget {
 	for _, ev := range events {
 		h := map[string]any{"type": "command", "command": command}
 		if ev.neverBlocks {
-			h["command"] = strings.TrimSuffix(command, " || exit 2")
+			h["command"] = strings.TrimSuffix(command, " || exit 2") + " || exit 0"
 		}
 		if ev.timeout > 0 {
 			h["timeout"] = ev.timeout

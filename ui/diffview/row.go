@@ -48,23 +48,24 @@ func newDiffRow(v *DiffView) *diffRow {
 // CreateRenderer is part of fyne.Widget.
 func (r *diffRow) CreateRenderer() fyne.WidgetRenderer { return &diffRowRenderer{r: r} }
 
-// diffRowRenderer shows a row as one raster of its display list and the
-// objects the raster does not draw above it (rowpaint.go).
+// diffRowRenderer shows a row as two rasters of its display list, one
+// per side, and the objects the rasters do not draw above them
+// (rowpaint.go).
 type diffRowRenderer struct {
-	r      *diffRow
-	raster *canvas.Raster
-	objs   []fyne.CanvasObject // the raster, then the objects above it
+	r     *diffRow
+	sides [2]rowRaster
+	objs  []fyne.CanvasObject // the rasters, then the objects above them
 }
 
 func (rr *diffRowRenderer) Destroy() {}
 func (rr *diffRowRenderer) Layout(s fyne.Size) {
-	if rr.raster != nil {
-		rr.raster.Resize(s)
+	for k := range rr.sides {
+		rr.sides[k].place(s.Height)
 	}
 }
 func (rr *diffRowRenderer) MinSize() fyne.Size { return fyne.NewSize(0, rr.r.v.metric.line) }
 func (rr *diffRowRenderer) Objects() []fyne.CanvasObject {
-	if rr.raster == nil {
+	if rr.sides[0].raster == nil {
 		rr.layer()
 	}
 	return rr.objs
@@ -431,19 +432,24 @@ func (v *DiffView) redraw() {
 // rowKey is what a row's drawing depends on besides the view's state as a
 // whole (rows.gen): a row bound again with the same key is left as drawn.
 type rowKey struct {
-	gen            uint64
-	id             int
-	rw             row
-	a, b           string
-	growing, edge  bool
-	cur, readOnly  bool
-	width, hoff    float32
-	cols, rejected int
+	gen           uint64
+	id            int
+	rw            row
+	a, b          string
+	growing, edge bool
+	cur, readOnly bool
+	rejected      bool // its hunk's
+	width, hoff   float32
+	cols          int
+	caret         int     // the editor's cursor on the row's line: its byte column, else -1
+	focused       bool    // the editor has the keyboard (the caret's colour)
+	sel           [2]int  // the editor's selection on the row's line, bytes
+	rsel          readSel // the word selected outside edit mode, on the row's line
 }
 
 // rowKeyOf returns the key of row id as it would be drawn now.
 func (v *DiffView) rowKeyOf(id int) rowKey {
-	k := rowKey{gen: v.rows.gen, id: id, width: v.metric.width, hoff: float32(v.hbar.off), cols: v.metric.cols, readOnly: v.ReadOnly, rejected: len(v.dec.rejected)}
+	k := rowKey{gen: v.rows.gen, id: id, width: v.metric.width, hoff: float32(v.hbar.off), cols: v.metric.cols, readOnly: v.ReadOnly, caret: -1}
 	m := v.model
 	if id < 0 || id >= m.Len() {
 		return k
@@ -459,6 +465,24 @@ func (v *DiffView) rowKeyOf(id int) rowKey {
 	k.growing = m.Growing(rw)
 	k.edge = k.growing && rw.b == m.growing[1]-1
 	k.cur = m.segs[rw.seg].row0 == v.nav.cur
+	k.rejected = rw.hunk >= 0 && len(v.dec.rejected) > 0 && v.dec.rejected[v.hunkID(rw.hunk)]
+	if s := v.rsel; s != nil && (s.side == 0 && rw.a == s.line || s.side == 1 && rw.b == s.line) {
+		k.rsel = *s
+	}
+	if ed := v.ed; ed != nil && rw.b >= 0 {
+		if c := ed.buf.Cursor(); c.Line == rw.b {
+			k.caret, k.focused = c.Col, ed.focused
+		}
+		if from, to, ok := ed.buf.Selection(); ok && rw.b >= from.Line && rw.b <= to.Line {
+			k.sel = [2]int{-1, -1}
+			if rw.b == from.Line {
+				k.sel[0] = from.Col
+			}
+			if rw.b == to.Line {
+				k.sel[1] = to.Col
+			}
+		}
+	}
 	return k
 }
 
