@@ -300,14 +300,7 @@ func newDetail(w *Window) *detail {
 			d.tree.refresh()
 			w.refreshQueue()
 		},
-		stopped: func() bool {
-			select {
-			case <-w.stop:
-				return true
-			default:
-				return false
-			}
-		},
+		stop: w.stop,
 	}}
 	d.nav = &navigator{deps: navDeps{
 		view:           d.view,
@@ -389,11 +382,7 @@ func (c *centerPane) showCenter(o fyne.CanvasObject) {
 	c.failureScroll.Hide()
 	c.empty.Hide()
 	o.Show()
-	if o == c.empty {
-		c.center.Objects[2].Show()
-	} else {
-		c.center.Objects[2].Hide()
-	}
+	vis(c.center.Objects[2], o == c.empty)
 }
 
 // show displays proposal p (a new selection).
