@@ -39,6 +39,14 @@ type Compare struct {
 	message *widget.Label
 }
 
+// A comparison's own wrap and inline settings, remembered from one
+// comparison to the next (git difftool opens one per file): a comparison
+// never writes the review window's (prefWrap, prefInline).
+const (
+	prefCompareWrap   = "compare.wrap"
+	prefCompareInline = "compare.inline"
+)
+
 // compareReadOnly is what a key of the review window that decides or
 // edits says in a comparison.
 const compareReadOnly = "Read-only comparison: nothing here is approved, rejected, edited or written (diffdesk OLD NEW only shows the difference)."
@@ -59,8 +67,8 @@ func compareBindings() []compareBinding {
 		{'z', "fold unchanged lines (3 either side of a change), or show them all", func(c *Compare) { c.view.SetCollapse(c.view.Folds() == 0) }},
 		{'{', "20 more unchanged lines above the current change", func(c *Compare) { c.step(c.view.ExpandAbove, "Nothing collapsed there.") }},
 		{'}', "20 more unchanged lines below the current change", func(c *Compare) { c.step(c.view.ExpandBelow, "Nothing collapsed there.") }},
-		{'w', "wrap long lines", func(c *Compare) { c.toggle(prefWrap, c.view.SetWrap) }},
-		{'i', "inline layout (one column) or side by side", func(c *Compare) { c.toggle(prefInline, c.view.SetInline) }},
+		{'w', "wrap long lines", func(c *Compare) { c.toggle(prefCompareWrap, c.view.SetWrap) }},
+		{'i', "inline layout (one column) or side by side", func(c *Compare) { c.toggle(prefCompareInline, c.view.SetInline) }},
 		{'W', "ignore whitespace: fade whitespace-only changes", func(c *Compare) { c.view.SetIgnoreWhitespace(!c.view.IgnoreWhitespace()) }},
 		{'m', "jump to the other end of a moved block", func(c *Compare) {
 			c.step(c.view.JumpMoved, "No moved lines here: moved blocks are the teal lines.")
@@ -122,8 +130,8 @@ func newCompare(a fyne.App, old, new CompareSide, note string, synchronous bool)
 	c.Win.SetContent(container.NewBorder(top, c.message, nil, nil, c.view))
 	c.Win.Resize(fyne.NewSize(1100, 750))
 	p := a.Preferences()
-	c.view.SetWrap(p.Bool(prefWrap))
-	c.view.SetInline(p.Bool(prefInline))
+	c.view.SetWrap(p.Bool(prefCompareWrap))
+	c.view.SetInline(p.Bool(prefCompareInline))
 	c.view.SetDark(isDark(a))
 	c.view.SetTexts(comparePath(old, new), old.Text, new.Text)
 	c.view.SetCollapse(true)

@@ -146,3 +146,33 @@ func TestCompareNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareKeepsItsOwnViewSettings: w and i in a comparison changed the
+// review window's remembered wrap and inline settings. A comparison keeps
+// its own: the review's are left as they were, and the next comparison
+// opens as the last one was left.
+func TestCompareKeepsItsOwnViewSettings(t *testing.T) {
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(NewVariantTheme(theme.VariantLight))
+	p := a.Preferences()
+	p.SetBool(prefWrap, true) // the review window's: wrap on, side by side
+	p.SetBool(prefInline, false)
+	c := newCompare(a, CompareSide{Name: "a.go", Text: "a\n"}, CompareSide{Name: "b.go", Text: "b\n"}, "", true)
+	if c.View().Inline() {
+		t.Fatal("a first comparison opened inline")
+	}
+	typeInto(c, "w")
+	typeInto(c, "i")
+	if !c.View().Inline() {
+		t.Fatal("i did not make the comparison inline")
+	}
+	c.Win.Close()
+	if !p.Bool(prefWrap) || p.Bool(prefInline) {
+		t.Errorf("after w and i in a comparison the review window's wrap is %v, inline %v; want true, false as it left them", p.Bool(prefWrap), p.Bool(prefInline))
+	}
+	next := newCompare(a, CompareSide{Name: "a.go", Text: "a\n"}, CompareSide{Name: "b.go", Text: "c\n"}, "", true)
+	defer next.Win.Close()
+	if !next.View().Inline() {
+		t.Error("the next comparison did not open inline, as the last one was left")
+	}
+}

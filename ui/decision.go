@@ -185,7 +185,9 @@ func newDetail(w *Window) *detail {
 	d.comments = newComments(commentDeps{
 		shown:     func() (review.Proposal, bool) { return d.p, d.outcome == nil && d.p.State.Open() },
 		canDecide: d.canDecide,
-		start:     d.commentStart,
+		view:      d.view,
+		file:      d.cur,
+		plain:     func() bool { return !d.editing && (!d.cur().Stale() || d.stale.shows() == present.StaleProposal) },
 		say:       d.line.say,
 		draft:     func() string { return d.drafts.get("comment", d.id) },
 		keepDraft: func(text string) { d.drafts.keep("comment", d.id, text, "c") },
@@ -348,23 +350,6 @@ func (d *detail) reset() {
 	d.edit.reset()
 }
 
-// commentStart is the file shown and where a new comment on it starts
-// (commentPlace) while the view shows the base against the proposal as
-// sent; else line 1 of the proposal (of the base, for a file the
-// proposal deletes).
-func (d *detail) commentStart() (review.File, decision.Side, int, int) {
-	f := d.cur()
-	if !d.editing && (!f.Stale() || d.stale.shows() == present.StaleProposal) && !f.Delete {
-		if side, line, end, ok := commentPlace(d.view); ok {
-			return f, side, line, end
-		}
-	}
-	if f.Delete {
-		return f, decision.SideOld, 1, 1
-	}
-	return f, decision.SideNew, 1, 1
-}
-
 // showEmpty shows the empty queue's hint.
 func (d *detail) showEmpty() {
 	hint := "No proposals waiting.\n\nAgents send edits to this desk's socket"
@@ -457,6 +442,12 @@ func (d *detail) show(p review.Proposal) {
 
 // update applies a change of the shown proposal from the desk.
 func (d *detail) update(p review.Proposal) {
+	if p.State != review.StateStreaming && p.State.Open() && review.ShownVersion(p) != review.ShownVersion(d.p) {
+		// New texts (the stream ended, a file changed on disk, a new
+		// round on the hub): a key meant for the ones before decides
+		// nothing until they have been on screen (ArmDelay).
+		d.shownAt = d.w.now()
+	}
 	d.p = p
 	if o, ok := d.w.desk.Outcome(p.ID); ok && d.outcome == nil && !d.deciding {
 		d.outcome = &o // decided elsewhere (withdrawn, the decide method, a rule)
@@ -508,11 +499,6 @@ func (d *detail) showKeyboard() {
 	if ed := d.view.Editor(); ed != nil && f == fyne.Focusable(ed) && !ed.HasKeyboard() {
 		f = nil // the editor is losing the keyboard (Esc): the canvas still names it
 	}
-	d.showKeyboardFor(f)
-}
-
-// showKeyboardFor is showKeyboard with f focused.
-func (d *detail) showKeyboardFor(f fyne.Focusable) {
 	k, what := present.TextBox, ""
 	switch {
 	case d.w.typing != nil && (f == nil || f == d.w.typing.box):
@@ -618,17 +604,6 @@ func (d *detail) someRejected() bool {
 // the person ticks (not an edit, a stale view, an outcome or a stream).
 func (d *detail) viewHasProposal(f review.File) bool {
 	return d.shownKey != "" && !d.editing && !f.Stale() && d.outcome == nil && d.p.State != review.StateStreaming
-}
-
-// choicesNow are the shown proposal's choices with the ticks the view
-// shows for its file.
-func (d *detail) choicesNow() choices {
-	if len(d.p.Files) > d.file {
-		if f := d.cur(); d.viewHasProposal(f) {
-			return d.choices.withTicks(f.Path, d.view.AcceptedHunks())
-		}
-	}
-	return d.choices
 }
 
 // fileHunks are the hunks of a file's proposal (ids as the view shows

@@ -40,11 +40,20 @@ func newHeader(noteMax func() float32) *header {
 // show heads proposal p: its title, state, protected files and the agent's
 // words.
 func (h *header) show(p review.Proposal) {
-	h.title.SetText(groupName(p) + " — " + fileNames(p))
+	setText(h.title, groupName(p)+" — "+fileNames(p))
 	intent := present.Intent(p)
-	h.intent.SetText(intent)
+	setText(h.intent, intent)
 	vis(h.intent, intent != "")
-	h.state.SetText(present.State(p))
+	setText(h.state, present.State(p))
+}
+
+// setText is l.SetText when the text changes: a label lays its text out
+// again at each SetText, which each streamed chunk paid for three labels
+// whose text had not changed (issue 28).
+func setText(l *widget.Label, s string) {
+	if l.Text != s {
+		l.SetText(s)
+	}
 }
 
 // clear empties the header for the empty pane: the last proposal's notes

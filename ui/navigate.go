@@ -323,7 +323,17 @@ func (d *detail) counterText() string {
 	if d.view.Opening() { // a big diff is being computed: OnOpened comes back
 		return "diffing…"
 	}
-	d.updateLoose()
+	// The loose match that placed the change j and k went to, in the
+	// proposal's own diff (a stale view diffs other texts; a decided
+	// proposal's view shows what happened).
+	var own *review.File
+	if d.id != "" && d.outcome == nil && d.p.State == review.StatePending && len(d.p.Files) > 0 && !d.cur().Stale() && d.view.Visible() {
+		f := d.cur()
+		own = &f
+	}
+	if d.loose.follow(own, d.view) {
+		d.content.Refresh() // the card came or went above the diff
+	}
 	d.checks.update()
 	k, n, faded := d.view.HunkCount()
 	above := d.view.HunksAbove()
@@ -352,24 +362,4 @@ func (d *detail) counterText() string {
 		s += d.trivial.summary()
 	}
 	return s
-}
-
-// updateLoose shows the loose-match card for the hunk j and k went to in
-// the proposal's own diff (base against proposal, or the person's edit of
-// it); a stale view diffs other texts, and a decided proposal's view
-// shows what happened.
-func (d *detail) updateLoose() {
-	was := d.loose.box.Visible()
-	defer func() {
-		if d.loose.box.Visible() != was {
-			d.content.Refresh() // the card comes or goes above the diff
-		}
-	}()
-	k, hs := d.view.CurrentHunk(), d.view.Hunks()
-	if d.id == "" || d.outcome != nil || d.p.State != review.StatePending || len(d.p.Files) == 0 ||
-		d.cur().Stale() || !d.view.Visible() || k < 0 || k >= len(hs) {
-		d.loose.show(engine.Match{}, false)
-		return
-	}
-	d.loose.show(looseMatchAt(d.cur(), hs[k]))
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 )
 
@@ -60,8 +61,8 @@ func TestPickCandidateThenApprove(t *testing.T) {
 	if got, want := h.read("a.go"), "package a\n\nfunc A() {\n\tx := 10\n\ty := 20\n}\n"; got != want {
 		t.Errorf("file = %q; want %q", got, want)
 	}
-	if !strings.Contains(o.Text(), "Block 1: the person chose lines 4–5 of ") || !strings.Contains(o.Text(), "the edit was applied there") {
-		t.Errorf("agent text does not say the person chose the lines:\n%s", o.Text())
+	if !strings.Contains(agenttext.Outcome(o), "Block 1: the person chose lines 4–5 of ") || !strings.Contains(agenttext.Outcome(o), "the edit was applied there") {
+		t.Errorf("agent text does not say the person chose the lines:\n%s", agenttext.Outcome(o))
 	}
 }
 

@@ -160,6 +160,10 @@ type queueView struct {
 	order    []string // every proposal in the queue's order, held rows or not
 	now      func() time.Time
 	selected string
+	// synced is the row syncSelection last scrolled to (-1: none), and same
+	// whether setProposals has left the rows as they were since.
+	synced int
+	same   bool
 	// onSelected is called when the person selects a proposal.
 	onSelected func(id string)
 	// onTapped is called after a click on the list (which gives it the
@@ -190,7 +194,7 @@ type queueHold struct {
 const queueLeaveDelay = 300 * time.Millisecond
 
 func newQueueView(now func() time.Time, after func(time.Duration, func()) func() bool, do func(func())) *queueView {
-	q := &queueView{now: now, hold: &queueHold{after: after, do: do, note: widget.NewLabel("")}}
+	q := &queueView{now: now, synced: -1, hold: &queueHold{after: after, do: do, note: widget.NewLabel("")}}
 	q.hold.note.Wrapping = fyne.TextWrapWord
 	q.hold.note.Importance = widget.WarningImportance
 	q.hold.note.Hide()
@@ -241,6 +245,7 @@ func (q *queueView) tapped() {
 // setProposals replaces the queue's content, keeping the selection; while
 // the pointer is over the queue, the rows hold still (queueHold).
 func (q *queueView) setProposals(ps []review.Proposal) {
+	old := q.rows
 	rows := queueRows(ps)
 	labelWorkspaces(rows, q.workspaces)
 	q.order = q.order[:0]
@@ -260,8 +265,43 @@ func (q *queueView) setProposals(ps []review.Proposal) {
 		q.rows = rows
 		q.hold.say(0)
 	}
-	q.list.Refresh()
+	if q.same = q.refreshChanged(old); !q.same {
+		q.list.Refresh()
+	}
 	q.syncSelection()
+}
+
+// refreshChanged redraws only the rows whose look changed from old, the
+// rows shown before, when the queue still lists the same rows in the same
+// order (a streamed chunk changes one proposal's line count; refreshing
+// every row was a third of a chunk's UI work: issue 28); it reports false
+// when the rows themselves changed, for a full refresh.
+func (q *queueView) refreshChanged(old []queueRow) bool {
+	if len(old) != len(q.rows) {
+		return false
+	}
+	for i := range old {
+		if old[i].key != q.rows[i].key || old[i].p.ID != q.rows[i].p.ID {
+			return false
+		}
+	}
+	for i := range old {
+		if old[i].look() != q.rows[i].look() {
+			q.list.RefreshItem(i)
+		}
+	}
+	return true
+}
+
+// look is what a row shows, as queueCell.set draws it, but its age (the
+// age ticker refreshes the list).
+func (r queueRow) look() string {
+	if r.header != "" {
+		return fmt.Sprint(r.header, r.where, r.files, r.added, r.removed, r.streaming, r.count, r.open)
+	}
+	b, col := badge(r.p)
+	a, d := r.p.Counts()
+	return fmt.Sprint(fileNames(r.p), b, col, a, d, r.p.State, r.p.Created.UnixNano(), r.gone)
 }
 
 // say shows how many new proposals wait for the pointer to leave.
@@ -342,10 +382,14 @@ func (q *queueView) syncSelection() {
 	defer func() { q.quiet = false }()
 	if i < 0 {
 		q.list.UnselectAll()
+		q.synced = -1
 		return
 	}
 	q.list.Select(i)
-	q.list.ScrollTo(i)
+	if i != q.synced || !q.same {
+		q.list.ScrollTo(i) // it refreshes every row: not while the same rows and selection stay
+	}
+	q.synced = i
 }
 
 // index is the row of proposal id, or -1.

@@ -24,6 +24,12 @@ type hookInput struct {
 	ToolName  string         `json:"tool_name"`
 	ToolInput map[string]any `json:"tool_input"`
 	ToolUseID string         `json:"tool_use_id"` // Claude Code's id of the tool call; it links the review to the PostToolUse hook
+	// The after hooks': what the tool answered (Claude Code's PostToolUse,
+	// Gemini CLI's AfterTool, whose error is in it), Claude Code's
+	// PostToolUseFailure error and whether the person interrupted it.
+	ToolResponse json.RawMessage `json:"tool_response"`
+	Error        json.RawMessage `json:"error"`
+	IsInterrupt  bool            `json:"is_interrupt"`
 }
 
 var hookCmd = &command{
@@ -37,7 +43,11 @@ block, with the reason), unless --without-desk ask leaves it to the agent's own 
 it cannot read blocks the tool too. deskctl setup writes it into the agent's settings. The
 desk's report (the person's and the formatter's changes, the final content) reaches the model
 through PreToolUse itself; after PermissionRequest and BeforeTool it needs the same command as
-the PostToolUse or AfterTool hook.
+the PostToolUse or AfterTool hook. The agent writes an approved file itself: the same command as
+the PostToolUse, PostToolUseFailure or AfterTool hook tells the desk whether it did (the desk
+checks the file, and records an approval not written as failed), and as the Stop, AfterAgent or
+SessionEnd hook it tells the desk of every approval whose tool never ran; those answer nothing
+and never block.
 
 Cline's PreToolUse and PostToolUse hook files run "deskctl hook cline" (deskctl setup cline
 writes them). Cline runs a tool unreviewed when its hook prints nothing or takes 120 s, so for
@@ -86,9 +96,21 @@ func runHook(ctx context.Context, x *invocation, socket string, askWithoutDesk b
 	name := map[string]string{"claude": "claude-code", "gemini": "gemini-cli"}[agent]
 	e := toolEdit{Agent: name, Session: in.SessionID, Turn: in.PromptID, ToolUseID: in.ToolUseID, Dir: in.Cwd, Tool: in.ToolName, Input: in.ToolInput}
 	var out any
-	if afterEvents[in.Event] {
+	switch {
+	case endEvents[in.Event]:
+		// Never a block: exit 2 here would keep the agent going.
+		hookSessionEnded(socket, name, in.SessionID, in.Event, stderr)
+		return 0
+	case failedEvents[in.Event]:
+		if k, ok := newReportKey(socket, e); ok {
+			k.take() // no report for a tool that failed
+		}
+		hookWrote(socket, e, hookToolError(in), stderr)
+		return 0
+	case afterEvents[in.Event]:
 		out = hookReport(socket, e, in.Event)
-	} else {
+		hookWrote(socket, e, hookToolError(in), stderr)
+	default:
 		out = hookReview(ctx, socket, agent, in.Event, e, stderr)
 		if out == noDeskAnswer && !askWithoutDesk {
 			fmt.Fprintf(stderr, "DiffDesk is not running (no desk at %s), so this edit was blocked rather than written unreviewed: start the desk (diffdesk, or deskctl serve) and try again; deskctl doctor says what is wrong.\n", socket)
@@ -116,7 +138,7 @@ func readHookInput(r io.Reader) (hookInput, error) {
 	if err := json.NewDecoder(r).Decode(&in); err != nil {
 		return hookInput{}, fmt.Errorf("standard input is not the agent's hook JSON (%v)", err)
 	}
-	if in.Event == "" || in.ToolName == "" {
+	if in.Event == "" || in.ToolName == "" && !endEvents[in.Event] {
 		return hookInput{}, errors.New(`standard input is not the agent's hook JSON: it names no "hook_event_name" and "tool_name"`)
 	}
 	return in, nil
@@ -134,6 +156,11 @@ func hookReview(ctx context.Context, socket, agent, event string, e toolEdit, st
 	if k, ok := newReportKey(socket, e); ok && handsOff(agent, event) {
 		if err := k.settle(v); err != nil {
 			fmt.Fprintf(stderr, "deskctl hook %s: the report for the agent is lost: %v\n", agent, err)
+		}
+	}
+	if k, ok := newReportKey(socket, e); ok && err == nil {
+		if err := k.expectWrite(v.ID); err != nil {
+			fmt.Fprintf(stderr, "deskctl hook %s: the desk will not learn whether the agent wrote the file: %v\n", agent, err)
 		}
 	}
 	switch {

@@ -92,6 +92,13 @@ func clineTakePending(socket string, ev clineEvent) (string, bool) {
 // id (note: why it was not written, or what the tool said); the desk checks
 // the files and records the approval as failed where they do not hold it.
 func clineAgentWrote(socket, id, note string, stderr io.Writer) {
+	agentWrote(socket, id, note, "deskctl hook cline", stderr)
+}
+
+// agentWrote tells the desk at socket what became of the approval of
+// proposal id that its agent writes itself (the protocol's agentWrote);
+// who names the hook in what it prints.
+func agentWrote(socket, id, note, who string, stderr io.Writer) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cl, err := deskrpc.Dial(socket)
@@ -101,11 +108,11 @@ func clineAgentWrote(socket, id, note string, stderr io.Writer) {
 			Status string `json:"status"`
 		}
 		if err = cl.Call(ctx, "agentWrote", map[string]any{"id": id, "reason": note}, &res); err == nil && res.Status == "failed" {
-			fmt.Fprintf(stderr, "deskctl hook cline: %s was approved but not written; the history says so\n", id)
+			fmt.Fprintf(stderr, "%s: %s was approved but not written; the history says so\n", who, id)
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "deskctl hook cline: could not tell the desk what became of the approval of %s: %v\n", id, err)
+		fmt.Fprintf(stderr, "%s: could not tell the desk what became of the approval of %s: %v\n", who, id, err)
 	}
 }
 

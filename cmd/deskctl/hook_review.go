@@ -102,7 +102,7 @@ func reviewToolEdit(ctx context.Context, socket string, e toolEdit) (toolVerdict
 		content, _ := e.Input["content"].(string)
 		unchanged = content == f.FinalContent
 	}
-	v := toolVerdict{Allow: true, Report: res.Text, FinalSHA256: f.FinalSHA256}
+	v := toolVerdict{Allow: true, Report: res.Text, FinalSHA256: f.FinalSHA256, ID: res.Outcome.ID}
 	if !unchanged {
 		v.Input = rewrittenInput(e.Tool, e.Input, path, f.FinalContent)
 	}

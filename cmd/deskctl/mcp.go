@@ -187,6 +187,9 @@ func (b mcpBridge) approve(ctx context.Context, in mcpApproveArgs) (*mcp.CallToo
 		if err := k.settle(v); err != nil {
 			fmt.Fprintf(os.Stderr, "deskctl mcp: the report for the agent is lost: %v\n", err)
 		}
+		if err := k.expectWrite(v.ID); err != nil {
+			fmt.Fprintf(os.Stderr, "deskctl mcp: the desk will not learn whether Claude Code wrote the file: %v\n", err)
+		}
 	}
 	switch {
 	case errors.Is(err, errNotAnEdit):

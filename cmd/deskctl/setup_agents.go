@@ -18,7 +18,7 @@ import (
 func init() {
 	registerSetupAgent(&setupAgent{
 		name: "claude", title: "Claude Code",
-		door: "the PreToolUse hook `deskctl hook claude` in ~/.claude/settings.json ($CLAUDE_CONFIG_DIR); with --project in .claude/settings.local.json, the repository's settings for this machine (the hook names this machine's deskctl)",
+		door: "the PreToolUse hook `deskctl hook claude` (and PostToolUse, PostToolUseFailure, Stop and SessionEnd, which tell the desk whether Claude Code wrote what was approved) in ~/.claude/settings.json ($CLAUDE_CONFIG_DIR); with --project in .claude/settings.local.json, the repository's settings for this machine (the hook names this machine's deskctl)",
 		carries: "Every Edit, MultiEdit and Write, in every permission mode and in claude -p, waits for you before it is written; the model reads a rejection's reason, your comments, your edits and the final text. " +
 			"Shell commands that write files (Bash) are not edits and are not shown: Claude Code asks about them itself. " +
 			"The IDE diff door needs no settings: start claude with CLAUDE_CODE_SSE_PORT (deskctl status prints it) or type /ide.",
@@ -32,12 +32,19 @@ func init() {
 			}
 			return []setupTarget{hookTarget(path, "claude", hookCommand(env, "claude"), []hookEvent{
 				{name: "PreToolUse", matcher: "Edit|MultiEdit|Write", timeout: 600},
+				// After the tool, or at the end of the turn if it never ran:
+				// the desk learns whether the approved text was written
+				// (hook_wrote.go).
+				{name: "PostToolUse", matcher: "Edit|MultiEdit|Write"},
+				{name: "PostToolUseFailure", matcher: "Edit|MultiEdit|Write", neverBlocks: true},
+				{name: "Stop", neverBlocks: true},
+				{name: "SessionEnd", neverBlocks: true},
 			})}, nil
 		},
 	})
 	registerSetupAgent(&setupAgent{
 		name: "gemini", title: "Gemini CLI",
-		door: "the BeforeTool and AfterTool hooks `deskctl hook gemini` in ~/.gemini/settings.json; with --project in .gemini/settings.json",
+		door: "the BeforeTool and AfterTool hooks `deskctl hook gemini` (and AfterAgent and SessionEnd, which with AfterTool tell the desk whether Gemini CLI wrote what was approved) in ~/.gemini/settings.json; with --project in .gemini/settings.json",
 		carries: "Every replace and write_file, YOLO and gemini -p included, waits for you before it is written; the model reads a rejection's reason and, through AfterTool, your comments, your edits and the final text. " +
 			"Shell commands that write files are not edits and are not shown. " +
 			`The IDE diff door needs {"ide":{"enabled":true}} (or /ide enable) instead; it cannot carry a reason.`,
@@ -50,6 +57,8 @@ func init() {
 			return []setupTarget{hookTarget(path, "gemini", cmd, []hookEvent{
 				{name: "BeforeTool", matcher: "replace|write_file", timeout: 600000},
 				{name: "AfterTool", matcher: "replace|write_file"},
+				{name: "AfterAgent", neverBlocks: true},
+				{name: "SessionEnd", neverBlocks: true},
 			})}, nil
 		},
 	})
@@ -137,6 +146,13 @@ var deskHookRE = regexp.MustCompile(`(^|[/\s'"])[^\s'"/]*deskctl[^\s'"/]*['"]?\s
 type hookEvent struct {
 	name, matcher string
 	timeout       int // in the agent's unit; 0 for none
+	// neverBlocks: an event whose hook reviews nothing (a tool's failure,
+	// a turn's or session's end), run with "|| exit 0" for hookCommand's
+	// "|| exit 2": a block at Stop or AfterAgent makes the agent carry on,
+	// again and again, where deskctl cannot run — and Gemini CLI 0.61
+	// takes every exit but 0 and 1 that prints something as a block,
+	// the shell's 127 included.
+	neverBlocks bool
 }
 
 // hookTarget is a JSON settings file with DiffDesk's command as the hook
@@ -148,6 +164,9 @@ func hookTarget(path, agent, command string, events []hookEvent) setupTarget {
 	want := map[string]any{}
 	for _, ev := range events {
 		h := map[string]any{"type": "command", "command": command}
+		if ev.neverBlocks {
+			h["command"] = strings.TrimSuffix(command, " || exit 2") + " || exit 0"
+		}
 		if ev.timeout > 0 {
 			h["timeout"] = ev.timeout
 		}

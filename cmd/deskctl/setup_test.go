@@ -350,3 +350,56 @@ func TestDeskHookRE(t *testing.T) {
 		}
 	}
 }
+
+// TestSetupEndHooksNeverBlock: the hooks setup adds at a turn's or
+// session's end (and after a tool's failure) exit 0 with no desk and with
+// deskctl gone: a block at Gemini CLI's AfterAgent or Claude Code's Stop
+// makes the agent carry on — a real gemini -p went round for 700 s with
+// deskctl deleted (exit 2, and then the shell's 127, which Gemini CLI
+// takes as a block too).
+func TestSetupEndHooksNeverBlock(t *testing.T) {
+	for _, tc := range []struct{ agent, file string }{{"claude", ".claude/settings.json"}, {"gemini", ".gemini/settings.json"}} {
+		t.Run(tc.agent, func(t *testing.T) {
+			home, exe := setupHome(t)
+			t.Setenv("DESKCTL_AS_MAIN", "1")
+			t.Setenv("DIFFDESK_SOCKET", filepath.Join(home, "none.sock"))
+			if _, errOut, code := deskctl(t, "", "setup", tc.agent, "--yes", "--deskctl", exe); code != 0 {
+				t.Fatalf("setup = exit %d: %s", code, errOut)
+			}
+			var s struct {
+				Hooks map[string][]struct{ Hooks []struct{ Command string } }
+			}
+			json.Unmarshal([]byte(readTestFile(t, filepath.Join(home, tc.file))), &s)
+			ends := map[string]bool{"Stop": true, "SessionEnd": true, "AfterAgent": true, "PostToolUseFailure": true}
+			run := func(command, event string) int {
+				cmd := exec.Command("sh", "-c", command)
+				cmd.Env = append(os.Environ(), "PATH=/usr/bin:/bin")
+				cmd.Stdin = strings.NewReader(`{"session_id":"s","hook_event_name":"` + event + `","tool_name":"Edit","tool_input":{"file_path":"/tmp/x"}}`)
+				err := cmd.Run()
+				if ee, ok := err.(*exec.ExitError); ok {
+					return ee.ExitCode()
+				}
+				return 0
+			}
+			n := 0
+			for event, groups := range s.Hooks {
+				if !ends[event] {
+					continue
+				}
+				n++
+				command := groups[0].Hooks[0].Command
+				if code := run(command, event); code != 0 {
+					t.Errorf("%s with no desk = exit %d; want 0", event, code)
+				}
+				os.Rename(exe, exe+".gone")
+				if code := run(command, event); code != 0 {
+					t.Errorf("%s with deskctl gone = exit %d; want 0 (Gemini CLI blocks on any other code that prints)", event, code)
+				}
+				os.Rename(exe+".gone", exe)
+			}
+			if want := map[string]int{"claude": 3, "gemini": 2}[tc.agent]; n != want {
+				t.Errorf("%d end hooks set up; want %d", n, want)
+			}
+		})
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/ui"
 )
 
@@ -20,15 +21,75 @@ import (
 // window serves as git's difftool (README): no desk, nothing written.
 
 // compareArgs reports whether args ask for a comparison: two arguments
-// that are not flags, or any two after "--".
-func compareArgs(args []string) (old, new string, ok bool) {
+// that are not flags, or any two after "--", after an optional
+// --path PATH (or --path=PATH): the file's real path, which git difftool
+// passes as "$MERGED" while OLD and NEW are temporary copies.
+func compareArgs(args []string) (old, new, path string, ok bool) {
+	switch {
+	case len(args) > 0 && strings.HasPrefix(args[0], "--path="):
+		path, args = strings.TrimPrefix(args[0], "--path="), args[1:]
+		if path == "" {
+			return "", "", "", false
+		}
+	case len(args) > 1 && (args[0] == "--path" || args[0] == "-path"):
+		path, args = args[1], args[2:]
+	}
 	if len(args) == 3 && args[0] == "--" {
-		return args[1], args[2], true
+		return args[1], args[2], path, true
 	}
 	if len(args) == 2 && !strings.HasPrefix(args[0], "-") && !strings.HasPrefix(args[1], "-") {
-		return args[0], args[1], true
+		return args[0], args[1], path, true
 	}
-	return "", "", false
+	return "", "", "", false
+}
+
+// gitLabel is what the window says of a comparison git difftool started:
+// the file's real path (--path, else $BASE, which git exports to a
+// difftool run with -x/--extcmd; OLD and NEW are temporary copies such as
+// /tmp/git-blob-Xy12/f.go), and which file of how many it is.
+type gitLabel struct {
+	path      string // "" if not known
+	count, of string // GIT_DIFF_PATH_COUNTER, GIT_DIFF_PATH_TOTAL
+}
+
+// labelOf is the label of a comparison with --path path (or "") in the
+// environment getenv: git's variables count only under git difftool
+// (GIT_EXTERNAL_DIFF is its helper), so a $BASE of the person's own is
+// never taken for a file name.
+func labelOf(path string, getenv func(string) string) gitLabel {
+	l := gitLabel{path: path}
+	if getenv("GIT_EXTERNAL_DIFF") != "git-difftool--helper" {
+		return l
+	}
+	if l.path == "" {
+		l.path = getenv("BASE")
+	}
+	l.count, l.of = getenv("GIT_DIFF_PATH_COUNTER"), getenv("GIT_DIFF_PATH_TOTAL")
+	return l
+}
+
+// name applies the label to the sides: the real path with git's a/ and b/
+// (the view highlights by b/'s extension), escaped as a terminal would
+// show it (a name is not to draw lines or colours); the temporary names
+// are not shown.
+func (l gitLabel) name(old, new *ui.CompareSide) {
+	if l.path == "" {
+		return
+	}
+	if filepath.IsAbs(l.path) {
+		old.Name = review.Printable(l.path)
+		new.Name = old.Name
+		return
+	}
+	old.Name, new.Name = review.Printable("a/"+l.path), review.Printable("b/"+l.path)
+}
+
+// note is what the label says above the diff: which file of how many.
+func (l gitLabel) note() string {
+	if l.count == "" || l.of == "" || l.of == "1" {
+		return ""
+	}
+	return fmt.Sprintf("git difftool: file %s of %s.", review.Printable(l.count), review.Printable(l.of))
 }
 
 // compareMax is the largest file a comparison shows: the engine's limit.
@@ -84,7 +145,7 @@ func readSide(name string) (s ui.CompareSide, utf8OK bool, err error) {
 // show, a clear message. It returns the exit code: 0 shown (or binary
 // files that are the same), 1 binary files that differ (as diff), 2 bad
 // arguments.
-func compare(oldName, newName string, stdout, stderr io.Writer, show func(old, new ui.CompareSide, note string) int) int {
+func compare(oldName, newName string, label gitLabel, stdout, stderr io.Writer, show func(old, new ui.CompareSide, note string) int) int {
 	if dirA, dirB := isDir(oldName), isDir(newName); dirA || dirB {
 		if !dirA || !dirB {
 			fmt.Fprintf(stderr, "diffdesk: %s is a directory and %s is not: diffdesk OLD NEW compares two files\n", dirName(oldName, newName, dirA), dirName(oldName, newName, !dirA))
@@ -114,6 +175,7 @@ func compare(oldName, newName string, stdout, stderr io.Writer, show func(old, n
 		fmt.Fprintf(stderr, "diffdesk: %v\n", err)
 		return 2
 	}
+	label.name(&old, &new)
 	var note string
 	switch {
 	case !okA && !okB:
@@ -122,6 +184,9 @@ func compare(oldName, newName string, stdout, stderr io.Writer, show func(old, n
 		note = old.Name + " is not all UTF-8: the bytes that are not are shown as �."
 	case !okB:
 		note = new.Name + " is not all UTF-8: the bytes that are not are shown as �."
+	}
+	if n := label.note(); n != "" {
+		note = strings.TrimSpace(n + " " + note)
 	}
 	return show(old, new, note)
 }

@@ -19,12 +19,16 @@ func TestCompareArgs(t *testing.T) {
 	}{
 		{[]string{"a.go", "b.go"}, "a.go", "b.go", true},
 		{[]string{"--", "-a", "b"}, "-a", "b", true},
+		{[]string{"--path", "sub/a.go", "/tmp/x/a.go", "sub/a.go"}, "/tmp/x/a.go", "sub/a.go", true},
+		{[]string{"--path=sub/a.go", "--", "-x", "y"}, "-x", "y", true},
+		{[]string{"--path", "p", "a"}, "", "", false},
+		{[]string{"--path="}, "", "", false},
 		{[]string{"--workspace", "dir"}, "", "", false}, // a flag and its value: the desk
 		{[]string{"a.go"}, "", "", false},
 		{[]string{"a", "b", "c"}, "", "", false},
 		{nil, "", "", false},
 	} {
-		old, new, ok := compareArgs(tc.args)
+		old, new, _, ok := compareArgs(tc.args)
 		if old != tc.old || new != tc.new || ok != tc.ok {
 			t.Errorf("compareArgs(%q) = %q, %q, %v; want %q, %q, %v", tc.args, old, new, ok, tc.old, tc.new, tc.ok)
 		}
@@ -41,7 +45,7 @@ type shown struct {
 func runCompare(t *testing.T, a, b string) (code int, out, errOut string, s shown) {
 	t.Helper()
 	var o, e bytes.Buffer
-	code = compare(a, b, &o, &e, func(x, y ui.CompareSide, note string) int {
+	code = compare(a, b, gitLabel{}, &o, &e, func(x, y ui.CompareSide, note string) int {
 		s = shown{x, y, note, true}
 		return 0
 	})

@@ -15,8 +15,8 @@ func main() {
 		fmt.Println(version.Line("diffdesk"))
 		return
 	}
-	if old, new, ok := compareArgs(os.Args[1:]); ok {
-		os.Exit(compare(old, new, os.Stdout, os.Stderr, func(a, b ui.CompareSide, note string) int {
+	if old, new, path, ok := compareArgs(os.Args[1:]); ok {
+		os.Exit(compare(old, new, labelOf(path, os.Getenv), os.Stdout, os.Stderr, func(a, b ui.CompareSide, note string) int {
 			if err := ui.CheckDisplay(os.Getenv); err != nil {
 				fmt.Fprintf(os.Stderr, "diffdesk: %v\n", err)
 				return 1

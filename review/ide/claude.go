@@ -37,6 +37,7 @@ type claudeDoor struct {
 	seq       atomic.Int64
 	mu        sync.Mutex
 	sessions  map[*mcp.ServerSession]bool // open connections, closed by close
+	writes    *writeWatch                 // the approvals Claude Code is to write
 }
 
 // claudeLock is the lock file's content, the fields 2.1.330 reads
@@ -73,7 +74,8 @@ func startClaudeDoor(ctx context.Context, desk *review.Desk, opts Options) (*cla
 	if err != nil {
 		return nil, err
 	}
-	c := &claudeDoor{desk: desk, token: doorToken(), ideName: opts.IDEName, sessions: map[*mcp.ServerSession]bool{}}
+	c := &claudeDoor{desk: desk, token: doorToken(), ideName: opts.IDEName, sessions: map[*mcp.ServerSession]bool{},
+		writes: newWriteWatch(desk, opts.AgentWriteWait)}
 	port := l.Addr().(*net.TCPAddr).Port
 	c.lock = filepath.Join(dir, strconv.Itoa(port)+".lock")
 	if err := writeDoorFile(c.lock, claudeLock{
@@ -99,6 +101,7 @@ func (c *claudeDoor) close() error {
 	for _, r := range c.reviews.takeSession("") {
 		c.desk.Withdraw(context.Background(), r.id, "the desk closed")
 	}
+	c.writes.close()
 	c.mu.Lock()
 	for ss := range c.sessions {
 		ss.Close()
@@ -241,6 +244,7 @@ func (c *claudeDoor) openDiff(ctx context.Context, session, turn string, in clau
 		return nil, nil, fmt.Errorf("diffdesk: review of %s ended: %w", path, err)
 	}
 	if text, ok := finalText(o); ok {
+		c.writes.watch(o, "Claude Code", "FILE_SAVED")
 		return textResult("FILE_SAVED", text), nil, nil
 	}
 	return textResult("DIFF_REJECTED", in.TabName), nil, nil

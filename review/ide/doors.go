@@ -34,6 +34,10 @@ type Options struct {
 	// IDEName is the name the agents show, e.g. "Opened changes in Diff Desk";
 	// "" means "Diff Desk".
 	IDEName string
+	// AgentWriteWait is how long after answering an approval a door waits
+	// for its agent to write the approved text before the desk records it
+	// as not written (wrote.go); 0 means 30 s.
+	AgentWriteWait time.Duration
 }
 
 // Doors are the agent front doors a desk has open: the Claude Code IDE

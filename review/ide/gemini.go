@@ -38,6 +38,7 @@ type geminiDoor struct {
 	hosts   []string // the Host values allowed
 	// keepAlive is how often each session is pinged (geminiKeepAlive).
 	keepAlive time.Duration
+	writes    *writeWatch // the approvals Gemini CLI is to write
 }
 
 // geminiSession is one MCP session of a Gemini CLI.
@@ -69,8 +70,9 @@ func startGeminiDoor(ctx context.Context, desk *review.Desk, opts Options) (*gem
 	port := l.Addr().(*net.TCPAddr).Port
 	g := &geminiDoor{
 		desk: desk, token: doorToken(), sess: map[string]*geminiSession{}, keepAlive: geminiKeepAlive,
-		file:  filepath.Join(dir, fmt.Sprintf("gemini-ide-server-%d-%d.json", os.Getpid(), port)),
-		hosts: []string{"127.0.0.1:" + strconv.Itoa(port), "localhost:" + strconv.Itoa(port)},
+		file:   filepath.Join(dir, fmt.Sprintf("gemini-ide-server-%d-%d.json", os.Getpid(), port)),
+		hosts:  []string{"127.0.0.1:" + strconv.Itoa(port), "localhost:" + strconv.Itoa(port)},
+		writes: newWriteWatch(desk, opts.AgentWriteWait),
 	}
 	g.server = g.newServer(opts.IDEName)
 	var disc geminiDiscovery
@@ -99,6 +101,7 @@ func (g *geminiDoor) close() error {
 		g.desk.Withdraw(context.Background(), r.id, "the desk closed")
 	}
 	g.waiters.Wait()
+	g.writes.close()
 	g.mu.Lock()
 	for _, s := range g.sess {
 		s.ss.Close()
@@ -260,6 +263,7 @@ func (g *geminiDoor) send(session, filePath string, o review.Outcome) {
 	}
 	if text, ok := finalText(o); ok {
 		s.transport.notify(context.Background(), "ide/diffAccepted", geminiAccepted{FilePath: filePath, Content: text})
+		g.writes.watch(o, "Gemini CLI", "ide/diffAccepted")
 		return
 	}
 	s.transport.notify(context.Background(), "ide/diffRejected", geminiRejected{FilePath: filePath})
