@@ -162,7 +162,9 @@ type hookEvent struct {
 // (deskctl by name), or one for another event, would review twice.
 func hookTarget(path, agent, command string, events []hookEvent) setupTarget {
 	want := map[string]any{}
+	quiet := map[string]bool{} // the events whose hook never blocks
 	for _, ev := range events {
+		quiet[ev.name] = ev.neverBlocks
 		h := map[string]any{"type": "command", "command": command}
 		if ev.neverBlocks {
 			h["command"] = strings.TrimSuffix(command, " || exit 2") + " || exit 0"
@@ -220,7 +222,10 @@ func hookTarget(path, agent, command string, events []hookEvent) setupTarget {
 			}
 			s.value("/hooks", &hooks)
 			var cmds []string
-			for _, groups := range hooks {
+			for event, groups := range hooks {
+				if quiet[event] {
+					continue // "|| exit 0", never a block: doctor checks the reviewing hooks
+				}
 				for _, g := range groups {
 					for _, h := range g.Hooks {
 						if deskHookRE.MatchString(h.Command) {
