@@ -481,6 +481,9 @@ func (d *Desk) checkLimits(plan []fileWrite) error {
 	return nil
 }
 
+// planCounted, when set (tests), is called for each file planned.
+var planCounted func()
+
 // planFiles works out the approved text of every file.
 func planFiles(p Proposal, dec Decision) ([]fileWrite, error) {
 	plan := make([]fileWrite, len(p.Files))
@@ -501,6 +504,9 @@ func planFiles(p Proposal, dec Decision) ([]fileWrite, error) {
 // conflicts, or a deletion of a file someone changed, is refused. Only
 // decision.Overwritten writes the proposal as sent over the disk.
 func planFile(f File, dec Decision) (fileWrite, error) {
+	if planCounted != nil {
+		planCounted()
+	}
 	w := fileWrite{File: f, Approved: f.Proposed, start: f.Proposed}
 	// The disk the person reviewed; checkDisk plans again over the disk
 	// as it is when the desk's record lags behind it.

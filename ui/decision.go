@@ -300,14 +300,7 @@ func newDetail(w *Window) *detail {
 			d.tree.refresh()
 			w.refreshQueue()
 		},
-		stopped: func() bool {
-			select {
-			case <-w.stop:
-				return true
-			default:
-				return false
-			}
-		},
+		stop: w.stop,
 	}}
 	d.nav = &navigator{deps: navDeps{
 		view:           d.view,
@@ -389,11 +382,7 @@ func (c *centerPane) showCenter(o fyne.CanvasObject) {
 	c.failureScroll.Hide()
 	c.empty.Hide()
 	o.Show()
-	if o == c.empty {
-		c.center.Objects[2].Show()
-	} else {
-		c.center.Objects[2].Hide()
-	}
+	vis(c.center.Objects[2], o == c.empty)
 }
 
 // show displays proposal p (a new selection).
@@ -442,6 +431,12 @@ func (d *detail) show(p review.Proposal) {
 
 // update applies a change of the shown proposal from the desk.
 func (d *detail) update(p review.Proposal) {
+	if p.State != review.StateStreaming && p.State.Open() && review.ShownVersion(p) != review.ShownVersion(d.p) {
+		// New texts (the stream ended, a file changed on disk, a new
+		// round on the hub): a key meant for the ones before decides
+		// nothing until they have been on screen (ArmDelay).
+		d.shownAt = d.w.now()
+	}
 	d.p = p
 	if o, ok := d.w.desk.Outcome(p.ID); ok && d.outcome == nil && !d.deciding {
 		d.outcome = &o // decided elsewhere (withdrawn, the decide method, a rule)

@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // The window driver's dialogs and controls (driver_test.go): the
@@ -406,3 +407,24 @@ func (b barDriver) optionBoxes() []*widget.Check {
 	}
 	return out
 }
+
+// SaysOutcome reports whether the status line says what became of
+// proposal id on the desk in present.Outcome's words (the wording is
+// present's, table-tested there; this checks the window says it).
+func (h *harness) SaysOutcome(id string) bool {
+	p, ok := h.desk.Get(id)
+	o, decided := h.desk.Outcome(id)
+	return ok && decided && strings.Contains(h.Status(), present.Outcome(p, o))
+}
+
+// Placeholder is what the empty reason box says goes there.
+func (r rejectDriver) Placeholder() string {
+	if e := r.h.win.detail.rejectBox.entry; e != nil && r.Open() {
+		return e.PlaceHolder
+	}
+	return ""
+}
+
+// EditedFiles is how many files of the shown proposal hold an edit of the
+// person's.
+func (h *harness) EditedFiles() int { return len(h.win.detail.edited) }

@@ -60,8 +60,8 @@ type trivialDeps struct {
 	run       func(work func() func()) // work off the UI goroutine, then its result on it
 	say       func(string)
 	setStatus func(string, bool)
-	refresh   func()      // the tree and the queue, after other proposals were decided
-	stopped   func() bool // the window closed
+	refresh   func()          // the tree and the queue, after other proposals were decided
+	stop      <-chan struct{} // closed with the window
 }
 
 // trivialJob classifies one file of one proposal, in a goroutine.
@@ -375,8 +375,10 @@ func (t *trivialJobs) approveOthers(alone bool) bool {
 // othersApproved says what approveOthers did, under the decision
 // bar only while the proposal t was pressed on (id) is shown.
 func (t *trivialJobs) othersApproved(id string, alone bool, res review.TrivialApproval, err error) {
-	if t.deps.stopped() {
+	select {
+	case <-t.deps.stop:
 		return // the window closed meanwhile
+	default:
 	}
 	shown, _, _ := t.deps.shown()
 	here := shown == id // the proposal t was pressed on is still shown: say what came of it
