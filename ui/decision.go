@@ -12,7 +12,6 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
-	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
@@ -63,16 +62,6 @@ type shown struct {
 	outcome  *review.Outcome
 }
 
-// centerPane is what shows in the diff's place: the view, a failed edit's
-// text (under the picker), or the empty queue's hint.
-type centerPane struct {
-	view          *diffview.DiffView
-	failure       *widget.Label
-	failureScroll *container.Scroll
-	empty         *widget.Label
-	center        *fyne.Container
-}
-
 func newDetail(w *Window) *detail {
 	d := &detail{w: w, centerPane: centerPane{view: diffview.NewDiffView()}, kept: keptChoices{}}
 	d.line = newStatusLine()
@@ -88,8 +77,6 @@ func newDetail(w *Window) *detail {
 	})
 	d.files = newChoice(w, nil, d.selectFile)
 	d.loose = newLooseCard()
-	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-	d.failure.Wrapping = fyne.TextWrapWord
 	d.pick = newPicker(pickDeps{
 		shown:      func() (string, review.Proposal, bool) { return d.id, d.p, d.outcome != nil },
 		canDecide:  d.canDecide,
@@ -124,10 +111,7 @@ func newDetail(w *Window) *detail {
 		dlg.Show()
 	}})
 	d.loose.box.Add(d.pick.looseMark)
-	d.failureScroll = container.NewVScroll(container.NewVBox(d.pick.box, d.failure))
-	d.empty = widget.NewLabel("No proposals waiting.")
-	d.empty.Alignment = fyne.TextAlignCenter
-	d.empty.Wrapping = fyne.TextWrapWord
+	d.centerPane.build(d.pick.box)
 
 	d.view.OnSearchClosed = func() {
 		w.stopTyping(d.view.SearchBox())
@@ -178,7 +162,6 @@ func newDetail(w *Window) *detail {
 		askUnseen: func(on bool) { w.app.Preferences().SetBool(prefAskUnseen, on) },
 		keysBack:  w.keysBack,
 	}, w.app.Preferences().BoolWithFallback(prefAskUnseen, true), d.inter.button)
-	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	d.tree = newChangesetTree(d)
 	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box,
 		d.stale.box, d.pick.againBox)
@@ -345,28 +328,11 @@ func (d *detail) reset() {
 
 // showEmpty shows the empty queue's hint.
 func (d *detail) showEmpty() {
-	hint := "No proposals waiting.\n\nAgents send edits to this desk's socket"
-	try := "deskctl demo"
-	if s := d.w.opts.Socket; s != "" {
-		hint += " (" + s + ")"
-		if s != deskrpc.DefaultSocketPath() {
-			try += " --socket " + s
-		}
-	}
-	text := hint + ".\nTry it: " + try +
-		"\n\nHooks (Claude Code, Gemini CLI, in any mode): deskctl setup claude, deskctl setup gemini" +
-		"\nMCP server (Codex, Cursor, Windsurf, any MCP client): deskctl mcp; deskctl setup codex (or cursor, windsurf) adds it" +
-		"\ndeskctl setup lists the agents and what each door carries."
+	var doors []review.DoorStatus
 	if d.w.opts.Doors != nil {
-		for _, door := range d.w.opts.Doors() {
-			if door.Error != "" {
-				text += "\n\n" + door.Name + " door: not open: " + door.Error
-				continue
-			}
-			text += "\n\n" + door.Name + " door on " + door.Addr + "\n" + door.Connect
-		}
+		doors = d.w.opts.Doors()
 	}
-	d.empty.SetText(text)
+	d.empty.SetText(emptyHint(d.w.opts.Socket, doors))
 	d.head.clear()
 	d.loose.box.Hide()
 	d.stale.hide()
@@ -374,15 +340,6 @@ func (d *detail) showEmpty() {
 	d.showCenter(d.empty)
 	d.bar.box.Hide()
 	d.content.Refresh()
-}
-
-// showCenter shows o (the view, the failure or the empty hint) alone.
-func (c *centerPane) showCenter(o fyne.CanvasObject) {
-	c.view.Hide()
-	c.failureScroll.Hide()
-	c.empty.Hide()
-	o.Show()
-	vis(c.center.Objects[2], o == c.empty)
 }
 
 // show displays proposal p (a new selection).
