@@ -7,6 +7,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/ui/present"
@@ -415,4 +416,48 @@ func (h *harness) SaysOutcome(id string) bool {
 	p, ok := h.desk.Get(id)
 	o, decided := h.desk.Outcome(id)
 	return ok && decided && strings.Contains(h.Status(), present.Outcome(p, o))
+}
+
+// Placeholder is what the empty reason box says goes there.
+func (r rejectDriver) Placeholder() string {
+	if e := r.h.win.detail.rejectBox.entry; e != nil && r.Open() {
+		return e.PlaceHolder
+	}
+	return ""
+}
+
+// EditedFiles is how many files of the shown proposal hold an edit of the
+// person's.
+func (h *harness) EditedFiles() int { return len(h.win.detail.edited) }
+
+// editCheckSeen is the check of the person's edit as a test sees it.
+type editCheckSeen struct {
+	Handle  any    // tells one check from the next (nil: none)
+	Running bool   // its checkers run now
+	Text    string // the text it checks
+}
+
+// EditCheck is the check of the person's edit of the shown file.
+func (h *harness) EditCheck() editCheckSeen {
+	c := h.win.detail.checks.recheck
+	if c == nil {
+		return editCheckSeen{}
+	}
+	return editCheckSeen{Handle: c, Running: c.cancel != nil, Text: c.text}
+}
+
+// TreeRowInSight reports whether the tree's row of the file shown is
+// inside the tree's scrolled view, and where that view starts.
+func (h *harness) TreeRowInSight() (bool, float32) {
+	tr := h.win.detail.tree
+	h.win.Win.Content().Refresh()
+	y := float32(0)
+	top, bottom := tr.scroll.Offset.Y, tr.scroll.Offset.Y+tr.scroll.Size().Height
+	for _, o := range tr.rows.Objects {
+		if r, ok := o.(*treeRow); ok && r.i == tr.current() {
+			return y >= top && y+o.MinSize().Height <= bottom+1, top
+		}
+		y += o.MinSize().Height + theme.Padding()
+	}
+	return false, top
 }

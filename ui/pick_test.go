@@ -137,7 +137,7 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	if h.read("a.go") != pickBase {
 		t.Errorf("a.go changed after Dismiss: %q", h.read("a.go"))
 	}
-	h.until("the dismissed failure leaves the queue", func() bool { _, ok := h.win.items[p.ID]; return !ok && h.win.Selected() == "" })
+	h.until("the dismissed failure leaves the queue", func() bool { return !h.InQueue(p.ID) && h.Shown() == "" })
 	if !strings.Contains(h.Status(), "a.go: dismissed; the agent is told") {
 		t.Errorf("status line %q; want it to say a.go was dismissed and the agent told", h.Status())
 	}

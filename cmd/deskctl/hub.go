@@ -340,14 +340,16 @@ func hubShow(ctx context.Context, x *invocation, r *hub.Reviewer, q []hub.Item, 
 		if f.Protected != "" {
 			fmt.Fprintf(x.stdout, "protected: %s\n", review.Printable(f.Protected))
 		}
-		fmt.Fprint(x.stdout, engine.Unified("a/"+f.Rel, "b/"+f.Rel, base, proposed, 3))
+		// The agent's text, escaped: a terminal control in it could hide
+		// lines of the version decide --version approves.
+		fmt.Fprint(x.stdout, review.PrintableText(engine.Unified("a/"+f.Rel, "b/"+f.Rel, base, proposed, 3)))
 		if f.Disk != nil {
 			disk, err := r.Text(ctx, p, i, hub.TextDisk)
 			if err != nil {
 				return x.fail(err)
 			}
 			fmt.Fprintf(x.stdout, "stale: %s changed on disk since the proposal came:\n", review.Printable(f.Rel))
-			fmt.Fprint(x.stdout, engine.Unified("base/"+f.Rel, "disk/"+f.Rel, base, disk, 3))
+			fmt.Fprint(x.stdout, review.PrintableText(engine.Unified("base/"+f.Rel, "disk/"+f.Rel, base, disk, 3)))
 		}
 	}
 	return 0

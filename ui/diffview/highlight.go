@@ -142,11 +142,8 @@ type highlighter struct {
 	later   []hlJob  // ahead of the scroll: run when queue is empty; at most one per side
 	running bool     // a worker goroutine is draining queue
 	busy    [2]hlJob // the job of each side being tokenised
-	// busyAhead: busy's job was asked for ahead (a row that wants its
-	// line does not wait for it)
-	busyAhead [2]bool
-	waited    bool   // a want found its line in the job busy: refresh when it is stored
-	top       [2]int // no line after it is cached
+	waited  bool     // a want found its line in a job of later or busy: refresh when it is stored
+	top     [2]int   // no line after it is cached
 	// inline makes want tokenise at once on the calling goroutine (tests
 	// and benchmarks: the test driver runs fyne.Do inline, so a worker
 	// would race with the test); ahead does nothing then.
@@ -251,12 +248,8 @@ func (h *highlighter) tokens(side, line int) ([]token, bool) {
 	return t, ok
 }
 
-// pending reports, with h.mu held, whether line of side is cached, or
-// waits in the queue or in the job being tokenised for the screen. A line
-// asked for only ahead of the scroll is not: the row that wants it takes
-// it at once when that is small (want), rather than drawn plain and again
-// when the worker gets to it (a page down drew two frames). Otherwise the
-// worker's job for it notes that a refresh is owed.
+// pending reports, with h.mu held, whether line of side is cached or in a
+// job waiting or running (then it notes that a refresh is owed).
 func (h *highlighter) pending(side, line int) bool {
 	if _, ok := h.cache[side][line]; ok {
 		return true
@@ -267,7 +260,13 @@ func (h *highlighter) pending(side, line int) bool {
 			return true
 		}
 	}
-	if h.busy[side].covers(side, g, line) && !h.busyAhead[side] {
+	for _, j := range h.later {
+		if j.covers(side, g, line) {
+			h.waited = true
+			return true
+		}
+	}
+	if h.busy[side].covers(side, g, line) {
 		h.waited = true
 		return true
 	}
@@ -487,7 +486,7 @@ func (h *highlighter) work() {
 			}
 			job := (*q)[0]
 			*q = (*q)[1:]
-			h.busy[job.side], h.busyAhead[job.side] = job, !early
+			h.busy[job.side] = job
 			lx := h.lexer
 			h.mu.Unlock()
 			ok := h.store(job, h.tokeniseJob(lx, job))

@@ -47,30 +47,6 @@ func TestFoldedScreenTokenisesOnlyItsLines(t *testing.T) {
 	}
 }
 
-// A line asked for ahead of the scroll, not yet tokenised, is tokenised
-// at once when a row on screen wants it (a screen's worth): the row is
-// drawn in its colours in this frame, not plain and again when the worker
-// gets to it (a page down drew two frames).
-func TestWantTakesALineAskedForAheadAtOnce(t *testing.T) {
-	test.NewTempApp(t)
-	h := newHighlighter(nil)
-	h.reset("main.go")
-	lines := strings.Split(sampleNew, "\n")
-	get := func(i int) string { return lines[i] }
-	all := make([]int, len(lines))
-	for i := range all {
-		all[i] = i
-	}
-	h.mu.Lock()
-	h.running = true // the worker is busy elsewhere: the job ahead waits in later
-	h.mu.Unlock()
-	h.ahead(0, all, get, len(lines))
-	h.want(0, 3, func() []int { return all[:10] }, get, len(lines))
-	if _, ok := h.tokens(0, 3); !ok {
-		t.Error("a line on screen asked for ahead before is not tokenised when its row wants it; want it at once, in this frame")
-	}
-}
-
 func TestHighlightArrivesInOneRefresh(t *testing.T) {
 	test.NewTempApp(t)
 	refreshes := 0
