@@ -90,8 +90,8 @@ func (t *changesetTree) refresh() {
 			streaming++
 		}
 	}
-	t.title.SetText(fmt.Sprintf("Changeset · %d %s in %d %s · %s · %d open", len(cs.Files), plural(len(cs.Files), "file", "files"),
-		len(cs.Proposals), plural(len(cs.Proposals), "proposal", "proposals"), lineCounts(cs.Added, cs.Removed, streaming, len(cs.Proposals)), cs.Open))
+	t.title.SetText(fmt.Sprintf("Changeset · %d %s in %d %s · %s · %d open", len(cs.Files), present.Plural(len(cs.Files), "file", "files"),
+		len(cs.Proposals), present.Plural(len(cs.Proposals), "proposal", "proposals"), lineCounts(cs.Added, cs.Removed, streaming, len(cs.Proposals)), cs.Open))
 	var objs []fyne.CanvasObject
 	dir := ""
 	cur := t.current()
@@ -335,9 +335,9 @@ func (d *detail) ApproveChangeset() {
 		files += len(p.Files)
 	}
 	msg := fmt.Sprintf("Approve all %d open proposals of this changeset (%d %s) as proposed?\nStale or streaming ones are left for you to decide.",
-		len(open), files, plural(files, "file", "files"))
+		len(open), files, present.Plural(files, "file", "files"))
 	if u, _ := d.onScreen.changeset(open); u.Unseen > 0 && d.bar.askUnseen.Checked {
-		msg += fmt.Sprintf("\n%d of %d %s %s never on screen (%s).", u.Unseen, u.Total, plural(u.Total, "hunk", "hunks"), plural(u.Unseen, "was", "were"), strings.Join(u.Files, "; "))
+		msg += fmt.Sprintf("\n%d of %d %s %s never on screen (%s).", u.Unseen, u.Total, present.Plural(u.Total, "hunk", "hunks"), present.Plural(u.Unseen, "was", "were"), strings.Join(u.Files, "; "))
 	}
 	title := "Approve the whole changeset?"
 	var prot []string
@@ -347,7 +347,7 @@ func (d *detail) ApproveChangeset() {
 	if len(prot) > 0 { // as a asks of one: named, and why (QA: A wrote an .envrc running curl | sh unsaid)
 		title = "Approve the whole changeset, protected files included?"
 		msg += fmt.Sprintf("\n\n%s protected; once written it can run code or change what happens without you:\n%s",
-			plural(len(prot), "This file is", "These files are"), strings.Join(prot, "\n"))
+			present.Plural(len(prot), "This file is", "These files are"), strings.Join(prot, "\n"))
 	}
 	t.confirmMsg = msg
 	var dlg *dialog.ConfirmDialog
@@ -376,7 +376,7 @@ func (d *detail) ShowRejectChangeset() {
 	case len(open) == 0:
 		d.line.say("Nothing in this changeset waits for a decision.")
 	default:
-		d.rejectBox.show(true, fmt.Sprintf("Reject all %d open %s of this changeset?", len(open), plural(len(open), "proposal", "proposals")))
+		d.rejectBox.show(true, fmt.Sprintf("Reject all %d open %s of this changeset?", len(open), present.Plural(len(open), "proposal", "proposals")))
 	}
 }
 
@@ -449,7 +449,7 @@ func (d *detail) changesetDecided(id string, shownOpen bool, res review.Changese
 	if len(res.Decided) > 0 && res.Decided[0].Status == decision.Rejected {
 		verb = "Rejected"
 	}
-	fmt.Fprintf(&b, "%s %d %s of the changeset.", verb, len(res.Decided), plural(len(res.Decided), "proposal", "proposals"))
+	fmt.Fprintf(&b, "%s %d %s of the changeset.", verb, len(res.Decided), present.Plural(len(res.Decided), "proposal", "proposals"))
 	for _, s := range res.Skipped {
 		name := s.ID
 		if p, ok := d.w.desk.Get(s.ID); ok {

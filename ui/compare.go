@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/ui/diffview"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // CompareSide is one file of a read-only comparison (`diffdesk OLD NEW`,
@@ -226,7 +227,7 @@ func (c *Compare) updateCounter() {
 	case n == 0:
 		c.counter.SetText("No changes.")
 	case cur <= 0:
-		c.counter.SetText(fmt.Sprintf("%d %s", n, plural(n, "change", "changes")))
+		c.counter.SetText(fmt.Sprintf("%d %s", n, present.Plural(n, "change", "changes")))
 	default:
 		c.counter.SetText(fmt.Sprintf("change %d of %d", cur, n))
 	}

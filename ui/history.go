@@ -17,6 +17,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/ui/diffview"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // History filter choices shown in the selects.
@@ -297,7 +298,7 @@ func (h *historyView) afterPage() {
 	case h.next != "":
 		h.status.SetText(fmt.Sprintf("%d entries shown; older ones with Load more.", n))
 	default:
-		h.status.SetText(fmt.Sprintf("%d %s.", n, plural(n, "entry", "entries")))
+		h.status.SetText(fmt.Sprintf("%d %s.", n, present.Plural(n, "entry", "entries")))
 	}
 	if h.notice != "" {
 		h.status.SetText(h.notice + " " + h.status.Text)

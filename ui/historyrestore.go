@@ -15,6 +15,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/ui/diffview"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // restoreDialog is the restore's dry run, while shown: its buttons are
@@ -127,7 +128,7 @@ func (h *historyView) showPlan(plan journal.RestorePlan) {
 			others = append(others, f.Path)
 		}
 	}
-	h.restoreOthers = widget.NewButton(fmt.Sprintf("Leave refused out (restore %d %s)", len(others), plural(len(others), "file", "files")), func() {
+	h.restoreOthers = widget.NewButton(fmt.Sprintf("Leave refused out (restore %d %s)", len(others), present.Plural(len(others), "file", "files")), func() {
 		req := h.restorePlan.Request
 		req.Paths = others
 		h.hidePlan()
@@ -238,7 +239,7 @@ func (h *historyView) applyRestore(plan journal.RestorePlan) {
 			h.lastRestore = res
 			if res.Checkpoint > 0 {
 				h.want = journal.Ref(strconv.FormatInt(res.Checkpoint, 10))
-				h.notice = fmt.Sprintf("Restored %d %s: checkpoint %d (restore it to undo).", len(res.Files), plural(len(res.Files), "file", "files"), res.Checkpoint)
+				h.notice = fmt.Sprintf("Restored %d %s: checkpoint %d (restore it to undo).", len(res.Files), present.Plural(len(res.Files), "file", "files"), res.Checkpoint)
 			} else {
 				h.notice = "Every file already had that content: nothing was written."
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // Notice is one desktop notification: a burst of proposals that wait for
@@ -43,7 +44,7 @@ func NoticeFor(ps []review.Proposal) Notice {
 	n.Open = ps[0].ID
 	if len(ps) == 1 {
 		p := ps[0]
-		n.Summary = fmt.Sprintf("DiffDesk: %s proposes %s", p.Agent, plural(len(p.Files), "a change", fmt.Sprintf("changes to %d files", len(p.Files))))
+		n.Summary = fmt.Sprintf("DiffDesk: %s proposes %s", p.Agent, present.Plural(len(p.Files), "a change", fmt.Sprintf("changes to %d files", len(p.Files))))
 		var lines []string
 		for _, f := range p.Files[:min(len(p.Files), noticeLines)] {
 			lines = append(lines, fmt.Sprintf("%s  +%d −%d", f.Rel, f.Added, f.Removed))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // Edit mode is entered on purpose only: e or the Edit button. A double
@@ -162,7 +163,7 @@ func (e *editSession) confirmOwnEdit(dec review.Decision) bool {
 		}
 		fmt.Fprintf(&b, "%s, line %d\nwas: %s\nnow: %s", c.rel, c.line, shortLine(c.was), shortLine(c.now))
 	}
-	intro := fmt.Sprintf("You changed %d %s of the agent's text:", chars, plural(chars, "character", "characters"))
+	intro := fmt.Sprintf("You changed %d %s of the agent's text:", chars, present.Plural(chars, "character", "characters"))
 	e.ownEditMsg = intro + "\n" + b.String()
 	diff := widget.NewLabelWithStyle(b.String(), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true}) // was and now one under the other, as in the file
 	body := container.NewVBox(widget.NewLabel(intro), diff, widget.NewLabel("Write the file with your change?"))

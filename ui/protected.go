@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // A protected file (one that runs code or decides without the person once
@@ -85,7 +86,7 @@ func (a *protectedAsk) confirm(approve func()) bool {
 		return true
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s protected:\n", plural(len(files), "This file is", "These files are"))
+	fmt.Fprintf(&b, "%s protected:\n", present.Plural(len(files), "This file is", "These files are"))
 	for _, f := range files {
 		b.WriteString("\n" + f + "\n")
 	}

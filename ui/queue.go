@@ -310,7 +310,7 @@ func (h *queueHold) say(added int) {
 		h.note.Hide()
 		return
 	}
-	h.note.SetText(fmt.Sprintf("%d new %s below once the pointer leaves the queue.", added, plural(added, "proposal", "proposals")))
+	h.note.SetText(fmt.Sprintf("%d new %s below once the pointer leaves the queue.", added, present.Plural(added, "proposal", "proposals")))
 	h.note.Show()
 }
 
@@ -591,7 +591,7 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 		if r.where != "" {
 			c.headerName = r.where + " — " + r.header
 		}
-		c.headerRest = fmt.Sprintf("  · %d %s %s · %d open", r.files, plural(r.files, "file", "files"), lineCounts(r.added, r.removed, r.streaming, r.count), r.open)
+		c.headerRest = fmt.Sprintf("  · %d %s %s · %d open", r.files, present.Plural(r.files, "file", "files"), lineCounts(r.added, r.removed, r.streaming, r.count), r.open)
 		c.header.Text = c.headerName + c.headerRest
 		c.header.Color = theme.Color(theme.ColorNamePlaceHolder)
 		c.header.Show()

@@ -11,6 +11,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/ui/diffview"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // Seen coverage in the window: the view records which hunks had a changed
@@ -185,7 +186,7 @@ func unseenQuestion(files []string, u review.Unseen) string {
 			in = append(in, f)
 		}
 		parts = append(parts, fmt.Sprintf("%d of %d %s %s never on screen (%s).", u.Unseen, u.Total,
-			plural(u.Total, "hunk", "hunks"), plural(u.Unseen, "was", "were"), strings.Join(in, "; ")))
+			present.Plural(u.Total, "hunk", "hunks"), present.Plural(u.Unseen, "was", "were"), strings.Join(in, "; ")))
 	}
 	var rest []string
 	for _, f := range files {

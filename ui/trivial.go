@@ -13,6 +13,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/review/trivial"
 	"github.com/diffdesk/diffdesk/ui/diffview"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // Trivial hunks: whitespace only, comment only (trivial.Classify) or
@@ -339,7 +340,7 @@ func (d *detail) ApproveTrivial() {
 	d.trivial.show()
 	d.updateBar()
 	d.updateCounter()
-	d.line.say(fmt.Sprintf("Approved %d trivial %s (%s); %d left to review, then a.", n, plural(n, "hunk", "hunks"), kindsText(kinds), total-n))
+	d.line.say(fmt.Sprintf("Approved %d trivial %s (%s); %d left to review, then a.", n, present.Plural(n, "hunk", "hunks"), kindsText(kinds), total-n))
 }
 
 // approveOthers has the desk approve, each on its own, the other
@@ -393,14 +394,14 @@ func (t *trivialJobs) othersApproved(id string, alone bool, res review.TrivialAp
 		switch {
 		case !here || !alone: // t's own answer stands
 		case mixed > 0:
-			t.deps.say(fmt.Sprintf("No trivial hunks here; %d other %s of the changeset mix trivial hunks with real ones: open each and press t.", mixed, plural(mixed, "proposal", "proposals")))
+			t.deps.say(fmt.Sprintf("No trivial hunks here; %d other %s of the changeset mix trivial hunks with real ones: open each and press t.", mixed, present.Plural(mixed, "proposal", "proposals")))
 		default:
 			t.deps.say("No trivial hunks here or in the changeset's other proposals (whitespace only, comment only, formatting only).")
 		}
 		return
 	}
 	n := len(res.Approved)
-	msg := fmt.Sprintf("Approved %d other %s of the changeset, trivial throughout.", n, plural(n, "proposal", "proposals"))
+	msg := fmt.Sprintf("Approved %d other %s of the changeset, trivial throughout.", n, present.Plural(n, "proposal", "proposals"))
 	if mixed > 0 {
 		msg += fmt.Sprintf(" %d more mix trivial hunks with real ones: open each and press t.", mixed)
 	}

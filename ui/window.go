@@ -526,11 +526,3 @@ func (w *Window) background(work func() func()) {
 		}
 	}()
 }
-
-// plural is one when n is 1, else many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
