@@ -22,9 +22,9 @@ import (
 const (
 	decisionBuffer = 4 << 20
 	decidingAtOnce = 4
-	// resetAttempts bounds how often a reviewer's ordered consumer remakes
-	// itself before its iterator gives up (1 s, then 2 s, between tries);
-	// the reviewer then makes a new consumer.
+	// resetAttempts bounds how often an ordered consumer remakes itself
+	// before its iterator gives up (1 s, then 2 s, between tries);
+	// the link or reviewer then makes a new consumer.
 	resetAttempts    = 3
 	publishTimeout   = 10 * time.Second
 	publishersAtOnce = 4
@@ -106,11 +106,11 @@ func Connect(ctx context.Context, desk *review.Desk, nc *nats.Conn, o LinkOption
 	}
 	l.ctx, l.cancel = context.WithCancel(context.Background())
 	// Decisions are followed from now on, before anything is published,
-	// so none made on what this run publishes is missed; a consumer made
-	// again (a dropped connection, a node gone) resumes where the last
-	// stopped. From the bucket's next sequence, not "new": one made again
-	// before its first message would take "new" afresh and skip what came
-	// meanwhile.
+	// so none made on what this run publishes is missed; the consumer
+	// resumes where it was after the connection drops.
+	// From the bucket's next sequence, not "new": an ordered consumer
+	// made again (after a dropped connection) before its first message
+	// would take "new" afresh and skip what came meanwhile.
 	var kvs jetstream.Stream
 	err = retry(ctx, func(ctx context.Context) (err error) { kvs, err = js.Stream(ctx, "KV_"+Bucket); return err })
 	if err != nil {
@@ -118,7 +118,7 @@ func Connect(ctx context.Context, desk *review.Desk, nc *nats.Conn, o LinkOption
 		return nil, fmt.Errorf("hub: the decisions bucket: %w (is the hub provisioned, and are these desk %s's credentials?)", err, o.Name)
 	}
 	from := kvs.CachedInfo().State.LastSeq + 1
-	msgs, name, err := l.followDecisions(ctx, from)
+	msgs, err := l.followDecisions(ctx, from)
 	if err != nil {
 		l.cancel()
 		return nil, err
@@ -136,7 +136,7 @@ func Connect(ctx context.Context, desk *review.Desk, nc *nats.Conn, o LinkOption
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
-		l.takeDecisions(msgs, name, from)
+		l.takeDecisions(msgs, from)
 	}()
 	for range publishersAtOnce {
 		l.wg.Add(1)
@@ -151,7 +151,7 @@ func Connect(ctx context.Context, desk *review.Desk, nc *nats.Conn, o LinkOption
 
 // pullOpts bound what a pull consumer buffers, and make a consumer lost
 // with a dropped connection noticed within seconds (missed heartbeats):
-// the consumer is then made again where it stopped.
+// the ordered consumer is then made again where it stopped.
 func pullOpts() []jetstream.PullMessagesOpt {
 	return []jetstream.PullMessagesOpt{jetstream.PullMaxBytes(decisionBuffer),
 		jetstream.PullExpiry(5 * time.Second), jetstream.PullHeartbeat(time.Second)}
@@ -550,100 +550,68 @@ func (l *Link) outcomeOf(t *tracked, o review.Outcome) Outcome {
 }
 
 // followDecisions follows the decisions created on this desk's proposals
-// from the bucket's stream sequence from on, until the link closes: a
-// consumer of its own (as an ordered consumer's, without acks, in memory,
-// on one node), which takeDecisions makes again whenever it fails. Not an
-// ordered consumer: that one remakes itself, each try allowed 10 s, and a
-// try sent while the bucket's stream had no leader (its node killed)
-// held every decision on such a desk that long after a new leader was
-// there (the full fleet run's p99 of 10–15 s); here each try has 3 s.
-func (l *Link) followDecisions(ctx context.Context, from uint64) (jetstream.MessagesContext, string, error) {
+// from the bucket's stream sequence from on, until the link closes.
+func (l *Link) followDecisions(ctx context.Context, from uint64) (jetstream.MessagesContext, error) {
 	var msgs jetstream.MessagesContext
-	var name string
 	err := retry(ctx, func(ctx context.Context) error {
-		name = newHubID()
-		cons, err := l.js.CreateOrUpdateConsumer(ctx, "KV_"+Bucket, jetstream.ConsumerConfig{
-			Name:              name,
-			FilterSubject:     "$KV." + Bucket + "." + l.name + ".>",
-			DeliverPolicy:     jetstream.DeliverByStartSequencePolicy,
-			OptStartSeq:       from,
-			AckPolicy:         jetstream.AckNonePolicy,
-			InactiveThreshold: time.Minute, // one abandoned on a node gone away goes by itself
-			Replicas:          1,
-			MemoryStorage:     true,
+		dec, err := l.js.OrderedConsumer(ctx, "KV_"+Bucket, jetstream.OrderedConsumerConfig{
+			FilterSubjects: []string{"$KV." + Bucket + "." + l.name + ".>"},
+			DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
+			OptStartSeq:    from,
+			// Its own remaking gives up after a few tries (about 7 s):
+			// takeDecisions then makes a new one, saying why.
+			MaxResetAttempts: resetAttempts,
 		})
 		if err != nil {
 			return err
 		}
-		msgs, err = cons.Messages(pullOpts()...)
+		msgs, err = dec.Messages(pullOpts()...)
 		return err
 	})
 	if err != nil {
-		return nil, "", fmt.Errorf("hub: following the decisions on desk %s: %w", l.name, err)
+		return nil, fmt.Errorf("hub: following the decisions on desk %s: %w", l.name, err)
 	}
 	context.AfterFunc(l.ctx, msgs.Stop)
-	return msgs, name, nil
+	return msgs, nil
 }
 
 // takeDecisions reads the decisions created on this desk's proposals, from
 // stream sequence next on, and carries out the first valid one of each
-// round. When its consumer fails — heartbeats missed (its node went), the
-// consumer gone, a message missing from its sequence — the decisions are
-// followed again, by a new consumer, from the first not read: none is
-// missed (one read twice is ignored: its round is taken), and a desk
-// never stops taking them while it is linked (a hub node killed under a
-// fleet left desks whose consumer retried its remaking for good, deciding
-// nothing).
-func (l *Link) takeDecisions(msgs jetstream.MessagesContext, name string, next uint64) {
+// round. When the consumer gives up (its server went, and making it again
+// failed), the decisions are followed again, by a new consumer, from the
+// first not read: none is missed, and a desk never stops taking them while
+// it is linked (a hub node killed under a fleet left desks whose consumer
+// retried its remaking for good, deciding nothing).
+func (l *Link) takeDecisions(msgs jetstream.MessagesContext, next uint64) {
 	backoff := 50 * time.Millisecond
-	var seq uint64 // the consumer's sequence of the last message read
-	again := func(why error) bool {
-		msgs.Stop()
-		old := name
-		go func() { // best effort: an abandoned consumer also goes by itself
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-			defer cancel()
-			l.js.DeleteConsumer(ctx, "KV_"+Bucket, old)
-		}()
-		l.logf("hub: following the decisions again from #%d (%v)", next, why)
-		for {
-			if !l.sleep(&backoff) {
-				return false
-			}
-			ctx, cancel := context.WithTimeout(l.ctx, 15*time.Second)
-			var err error
-			msgs, name, err = l.followDecisions(ctx, next)
-			cancel()
-			if err == nil {
-				seq = 0
-				return true
-			}
-			l.logf("hub: %v (retrying)", err)
-		}
-	}
 	for {
 		m, err := msgs.Next()
 		if err != nil {
 			if l.ctx.Err() != nil {
 				return
 			}
-			if errors.Is(err, nats.ErrTimeout) {
-				continue // a timeout: wait on
-			}
-			if !again(err) {
-				return
-			}
-			continue
-		}
-		backoff = 50 * time.Millisecond
-		if md, err := m.Metadata(); err == nil {
-			if md.Sequence.Consumer != seq+1 {
-				if !again(fmt.Errorf("decision #%d came as the consumer's %d after its %d", md.Sequence.Stream, md.Sequence.Consumer, seq)) {
-					return
+			if errors.Is(err, jetstream.ErrMsgIteratorClosed) || !errors.Is(err, nats.ErrTimeout) {
+				msgs.Stop()
+				l.logf("hub: following the decisions again from #%d (%v)", next, err)
+				for {
+					if !l.sleep(&backoff) {
+						return
+					}
+					ctx, cancel := context.WithTimeout(l.ctx, 15*time.Second)
+					msgs, err = l.followDecisions(ctx, next)
+					cancel()
+					if err == nil {
+						break
+					}
+					l.logf("hub: %v (retrying)", err)
 				}
 				continue
 			}
-			seq, next = md.Sequence.Consumer, md.Sequence.Stream+1
+			continue // a timeout: wait on
+		}
+		backoff = 50 * time.Millisecond
+		if md, err := m.Metadata(); err == nil {
+			next = md.Sequence.Stream + 1
 		}
 		t, dec, shown, ok := l.claim(m)
 		if !ok {

@@ -65,7 +65,7 @@ func (r *overviewRenderer) Refresh() {
 func (o *overview) build() {
 	v := o.v
 	size := o.Size()
-	c := coloursFor(v.look.dark)
+	c := coloursFor(v.rows.dark)
 	o.raster.Resize(size)
 	o.ticks = o.ticks[:0]
 	m := v.model

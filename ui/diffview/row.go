@@ -224,7 +224,7 @@ func (r *diffRow) draw() {
 	v.rows.drawn++
 	rw := m.Row(r.id)
 	mt := v.metric
-	c := coloursFor(v.look.dark)
+	c := coloursFor(v.rows.dark)
 	h := v.rowHeight(r.id)
 	if rw.kind == rowFold {
 		r.fold(m.segs[rw.seg], c, h)
@@ -365,7 +365,7 @@ func (r *diffRow) draw() {
 		words.del = r.wsSpansOut(words.del, m.a.Line(rw.wa), 0)
 		words.ins = r.wsSpansOut(words.ins, m.b.Line(rw.wb), 1)
 	}
-	pal := paletteFor(v.look.dark)
+	pal := paletteFor(v.rows.dark)
 	if rw.a >= 0 {
 		num(rw.a, 0)
 		if !inline || rw.b < 0 {
@@ -512,6 +512,8 @@ type rowSet struct {
 	gen         uint64          // bumped by every change of what rows show beyond their own rowKey
 	keep        bool            // show: the new model's rows are told apart by their rowKey (a stream's chunk)
 	theme       themeKey        // the theme the rows were drawn with
+	dark        bool            // the rows' colours are for a dark theme
+	darkSet     bool            // SetDark was called: no following the theme
 	picture     rowPicture      // what rows paint into (rowpaint.go)
 	failures    map[string]bool // panics in drawing a row, logged once each (diffRow.unavailable)
 	unavailable int             // rows drawn as unavailable (a panic caught), ever
