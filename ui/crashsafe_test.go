@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
 	"github.com/diffdesk/diffdesk/engine"
 )
 
@@ -37,7 +38,7 @@ func TestAViewSettingInForceAtACrashIsNotRestored(t *testing.T) {
 	if err := dead.Run(); err != nil {
 		t.Skip("no true(1) to get a dead pid from:", err)
 	}
-	p := h.win.app.Preferences()
+	p := fyne.CurrentApp().Preferences()
 	for _, tt := range []struct {
 		pid     int
 		restore bool
@@ -51,7 +52,7 @@ func TestAViewSettingInForceAtACrashIsNotRestored(t *testing.T) {
 		var log bytes.Buffer
 		opts := h.win.opts
 		opts.Log = &log
-		w := NewWindow(h.win.app, h.desk, opts)
+		w := NewWindow(fyne.CurrentApp(), h.desk, opts)
 		if w.detail.bar.inline.Checked != tt.restore || w.detail.bar.wrap.Checked != tt.restore {
 			t.Errorf("last window pid %d: inline %v, wrap %v; want %v", tt.pid, w.detail.bar.inline.Checked, w.detail.bar.wrap.Checked, tt.restore)
 		}
@@ -71,11 +72,11 @@ func TestAViewSettingInForceAtACrashIsNotRestored(t *testing.T) {
 // as a crash at the next start and wrap and inline were never kept.
 func TestAQuitIsNotACrash(t *testing.T) {
 	h := newHarness(t)
-	stopper, ok := h.win.app.Lifecycle().(interface{ OnStopped() func() })
+	stopper, ok := fyne.CurrentApp().Lifecycle().(interface{ OnStopped() func() })
 	if !ok || stopper.OnStopped() == nil {
 		t.Fatal("the app's lifecycle has no stopped hook: the window does not keep its preferences when the app stops")
 	}
-	p := h.win.app.Preferences()
+	p := fyne.CurrentApp().Preferences()
 	if p.Int(prefOpenBy) == 0 {
 		t.Fatal("an open window is not marked open")
 	}

@@ -3,8 +3,6 @@ package ui
 import (
 	"testing"
 
-	"fyne.io/fyne/v2/test"
-
 	"github.com/diffdesk/diffdesk/engine"
 )
 
@@ -23,17 +21,17 @@ func TestReviewKeysActWithTheViewOptionsOpen(t *testing.T) {
 		return ""
 	}))
 	h.settle()
-	d, v := h.win.detail, h.win.View()
+	b, v := h.Bar(), h.win.View()
 	if k := v.CurrentHunk(); k != 0 {
 		t.Fatalf("the view opens at hunk %d; want 0", k)
 	}
-	test.Tap(d.bar.viewButton)
-	test.Tap(d.bar.ignoreWS)
-	if !d.bar.viewOptions.Visible() {
+	b.OpenViewOptions()
+	b.TapOption("Ignore whitespace")
+	if !b.ViewOptionsOpen() {
 		t.Fatal("the view options closed on a click on a box")
 	}
 	h.press('j')
-	if d.bar.viewOptions.Visible() {
+	if b.ViewOptionsOpen() {
 		t.Error("j left the view options open")
 	}
 	if k := v.CurrentHunk(); k != 1 {
