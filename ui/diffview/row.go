@@ -109,11 +109,25 @@ func (v *DiffView) pruneRows() {
 		if r.id >= top-vis && r.id <= top+2*vis {
 			keep = append(keep, r)
 		} else {
-			r.bound = false
+			r.forget()
 		}
 	}
 	clear(v.rows.widgets[len(keep):])
 	v.rows.widgets = keep
+}
+
+// forget drops what a row no longer bound holds of the texts: its key's
+// lines and its texts' strings, each cut from a whole file. Fyne never
+// frees some rows (its theme-override cache keeps each row's raster for
+// good), and each pinned the file it last showed: a session of 300
+// proposals kept most of their texts alive (issue 28). Bound again, the
+// row is drawn anew (its key no longer matches).
+func (r *diffRow) forget() {
+	r.bound = false
+	r.key = rowKey{}
+	for _, t := range r.texts {
+		t.Text = ""
+	}
 }
 
 // tokensReady reports whether the syntax colours of every line the row
