@@ -115,7 +115,7 @@ func BenchmarkWindowSessionMemory(b *testing.B) {
 
 // heapProfile writes the live heap to $SESSION_HEAPPROFILE with suffix
 // added, when that is set.
-func heapProfile(b *testing.B, suffix string) {
+func heapProfile(b testing.TB, suffix string) {
 	name := os.Getenv("SESSION_HEAPPROFILE")
 	if name == "" {
 		return
