@@ -234,3 +234,16 @@ func equalLinePairs(a, b []string) [][2]int {
 	}
 	return pairs
 }
+
+// FirstEOL is the line ending of text's first line break: "\n", "\r\n"
+// or "\r"; "" if it has none.
+func FirstEOL(text string) string {
+	i := strings.IndexAny(text, "\r\n")
+	switch {
+	case i < 0:
+		return ""
+	case strings.HasPrefix(text[i:], "\r\n"):
+		return "\r\n"
+	}
+	return text[i : i+1]
+}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/review/internal/fence"
 )
 
 // maxEchoLines caps how many lines of a failing search text are echoed back
@@ -36,6 +38,29 @@ func FailureText(path string, err error) string {
 	return b.String()
 }
 
+// refusedWriteText tells the agent its approved edit was not written: the
+// file's path no longer leads where it did (err says how).
+func refusedWriteText(err error) string {
+	return "The desk refused to write your edit: " + err.Error() + ". Nothing was written. Read the file again and propose the edit again if it is still wanted.\n"
+}
+
+// notRecordedText tells the agent its edit failed because the journal
+// could not record it.
+func notRecordedText(err error) string {
+	return "The desk could not record your edit, so it was not shown for review: " + err.Error()
+}
+
+// notWrittenText says an approval whose agent writes its files (status)
+// was not written: the files missing did not hold the approved text after
+// the agent's tool; note is what the agent said (capped, "" if nothing).
+func notWrittenText(status decision.Verdict, missing []string, note string) string {
+	why := fmt.Sprintf("Approved (%s), but not written: after the agent's tool, %s did not hold the approved text.", status, andList(missing))
+	if note != "" {
+		why += "\nThe agent said: " + PrintableText(note)
+	}
+	return why
+}
+
 func writeMatchFailure(b *strings.Builder, path string, e *engine.MatchError) {
 	if e.Path != "" {
 		path = e.Path
@@ -48,7 +73,7 @@ func writeMatchFailure(b *strings.Builder, path string, e *engine.MatchError) {
 	fmt.Fprintf(b, "The edit to %s was not applied: %s %s.\n", path, what, failureSummary(e))
 	if e.Search != "" {
 		b.WriteString("\nSearched for:\n")
-		writeFenced(b, echo(e.Search))
+		fence.Write(b, echo(e.Search))
 	}
 	if len(e.Tried) > 0 {
 		names := make([]string, len(e.Tried))
@@ -76,7 +101,7 @@ func writeMatchFailure(b *strings.Builder, path string, e *engine.MatchError) {
 			for i, l := range c.Lines {
 				fmt.Fprintf(&nb, "%d\t%s\n", c.StartLine+i, l)
 			}
-			writeFenced(b, nb.String())
+			fence.Write(b, nb.String())
 		}
 	}
 	if len(e.Applied) > 0 {
@@ -205,21 +230,6 @@ func echo(s string) string {
 		return s
 	}
 	return strings.Join(lines[:maxEchoLines], "") + fmt.Sprintf("… (%d more lines)\n", len(lines)-maxEchoLines)
-}
-
-// writeFenced writes s in a code fence long enough not to clash with any
-// backtick run inside s.
-func writeFenced(b *strings.Builder, s string) {
-	fence := "```"
-	for strings.Contains(s, fence) {
-		fence += "`"
-	}
-	b.WriteString(fence + "\n")
-	b.WriteString(s)
-	if !strings.HasSuffix(s, "\n") {
-		b.WriteString("\n")
-	}
-	b.WriteString(fence + "\n")
 }
 
 // ErrorJSON returns the structured form of an edit error for JSON output:

@@ -59,10 +59,7 @@ func (d *Desk) AgentWrote(ctx context.Context, id, note string) (Outcome, error)
 	if len(note) > agentNoteMax {
 		note = note[:agentNoteMax] + "…"
 	}
-	why := fmt.Sprintf("Approved (%s), but not written: after the agent's tool, %s did not hold the approved text.", o.Status, joinPaths(missing))
-	if note != "" {
-		why += "\nThe agent said: " + PrintableText(note)
-	}
+	why := notWrittenText(o.Status, missing, note)
 	if err := d.journal.NotWritten(ctx, id, why); err != nil {
 		return Outcome{}, err
 	}
@@ -86,22 +83,4 @@ func (d *Desk) holdsFinal(f FileOutcome, root string) bool {
 		return err == nil && !s.Exists
 	}
 	return err == nil && s.Exists && s.SHA256 == f.FinalSHA256
-}
-
-// joinPaths names paths in a sentence: "a", "a and b", "a, b and c".
-func joinPaths(ps []string) string {
-	switch len(ps) {
-	case 1:
-		return ps[0]
-	case 2:
-		return ps[0] + " and " + ps[1]
-	}
-	s := ""
-	for i, p := range ps[:len(ps)-1] {
-		if i > 0 {
-			s += ", "
-		}
-		s += p
-	}
-	return s + " and " + ps[len(ps)-1]
 }

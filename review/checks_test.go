@@ -9,6 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/checker"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -40,8 +41,8 @@ func TestChecksFindProposalsProblem(t *testing.T) {
 		t.Errorf("outcome newProblems = %+v; want %+v", got, want)
 	}
 	text := "New problems detected after saving the file:\n" + path + "\n- [gofmt Error] Line 4: missing condition in if statement\n"
-	if !strings.Contains(o.Text(), text) {
-		t.Errorf("agent text lacks\n%s\nin\n%s", text, o.Text())
+	if !strings.Contains(agenttext.Outcome(o), text) {
+		t.Errorf("agent text lacks\n%s\nin\n%s", text, agenttext.Outcome(o))
 	}
 }
 
@@ -74,8 +75,8 @@ func TestChecksCleanProposal(t *testing.T) {
 		t.Errorf("Checks = %+v; want gofmt's report, with no problem", f.Checks)
 	}
 	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
-	if o.Files[0].NewProblems != nil || strings.Contains(o.Text(), "New problems") {
-		t.Errorf("outcome of a clean proposal: %+v\n%s", o.Files[0].NewProblems, o.Text())
+	if o.Files[0].NewProblems != nil || strings.Contains(agenttext.Outcome(o), "New problems") {
+		t.Errorf("outcome of a clean proposal: %+v\n%s", o.Files[0].NewProblems, agenttext.Outcome(o))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -61,8 +62,8 @@ func TestDecideWithCommentsQuotesTheLines(t *testing.T) {
 				t.Fatalf("outcome %s, comments %+v; want %s, %+v", o.Status, o.Comments, tt.want, want)
 			}
 			for _, s := range []string{"why rename A?", "```\nfunc C2() {}\n```\nComment: C2 needs a doc comment", "Lines 3–5 of the file before your edit"} {
-				if !strings.Contains(o.Text(), s) {
-					t.Errorf("agent text lacks %q:\n%s", s, o.Text())
+				if !strings.Contains(agenttext.Outcome(o), s) {
+					t.Errorf("agent text lacks %q:\n%s", s, agenttext.Outcome(o))
 				}
 			}
 			page, err := d.Journal.History(context.Background(), journal.Filter{})

@@ -123,7 +123,7 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 		// The file's path no longer leads where it did: retrying cannot
 		// help, so the proposal ends and the agent is told.
 		d.finish(ctx, e, Outcome{ID: id, Status: decision.Failed, Files: []FileOutcome{},
-			Error: "The desk refused to write your edit: " + err.Error() + ". Nothing was written. Read the file again and propose the edit again if it is still wanted.\n"})
+			Error: refusedWriteText(err)})
 		return Outcome{}, err
 	}
 	if err != nil {
@@ -481,6 +481,9 @@ func (d *Desk) checkLimits(plan []fileWrite) error {
 	return nil
 }
 
+// planCounted, when set (tests), is called for each file planned.
+var planCounted func()
+
 // planFiles works out the approved text of every file.
 func planFiles(p Proposal, dec Decision) ([]fileWrite, error) {
 	plan := make([]fileWrite, len(p.Files))
@@ -501,6 +504,9 @@ func planFiles(p Proposal, dec Decision) ([]fileWrite, error) {
 // conflicts, or a deletion of a file someone changed, is refused. Only
 // decision.Overwritten writes the proposal as sent over the disk.
 func planFile(f File, dec Decision) (fileWrite, error) {
+	if planCounted != nil {
+		planCounted()
+	}
 	w := fileWrite{File: f, Approved: f.Proposed, start: f.Proposed}
 	// The disk the person reviewed; checkDisk plans again over the disk
 	// as it is when the desk's record lags behind it.

@@ -446,7 +446,7 @@ func patchEOL(payload, base string, del bool) string {
 	if err != nil || del || doc.EOL == "" {
 		return ""
 	}
-	if eol := eolOf(payload); eol != "" && eol != doc.EOL {
+	if eol := engine.FirstEOL(payload); eol != "" && eol != doc.EOL {
 		return eol
 	}
 	return ""
@@ -713,7 +713,7 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil && !failed {
 		d.mu.Lock()
 		if failed = e.p.State == StatePending && !e.deciding; failed {
-			e.p.State, e.p.Failure = StateFailed, "The desk could not record your edit, so it was not shown for review: "+err.Error()
+			e.p.State, e.p.Failure = StateFailed, notRecordedText(err)
 		}
 		d.mu.Unlock()
 	}

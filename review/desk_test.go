@@ -10,6 +10,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -71,8 +72,8 @@ func TestApproveEditedReportsUserEdits(t *testing.T) {
 	if ue := o.Files[0].UserEdits; !strings.Contains(ue, "-B\n") || !strings.Contains(ue, "+Bee\n") {
 		t.Errorf("userEdits = %q; want the patch B → Bee", ue)
 	}
-	if !strings.Contains(o.Text(), "renamed") || !strings.Contains(o.Text(), "a\nBee\nc\n") {
-		t.Errorf("agent text lacks the note or the final content:\n%s", o.Text())
+	if !strings.Contains(agenttext.Outcome(o), "renamed") || !strings.Contains(agenttext.Outcome(o), "a\nBee\nc\n") {
+		t.Errorf("agent text lacks the note or the final content:\n%s", agenttext.Outcome(o))
 	}
 }
 
@@ -149,8 +150,8 @@ func TestRejectedNewFileLeavesNothing(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(d.Root, "new")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("rejected new file left %v behind", filepath.Join(d.Root, "new"))
 	}
-	if !strings.Contains(o.Text(), "not now") {
-		t.Errorf("agent text lacks the reason:\n%s", o.Text())
+	if !strings.Contains(agenttext.Outcome(o), "not now") {
+		t.Errorf("agent text lacks the reason:\n%s", agenttext.Outcome(o))
 	}
 }
 
@@ -171,7 +172,7 @@ func TestFailedEditIsReportedAtOnce(t *testing.T) {
 		t.Fatalf("state = %s; want failed", p.State)
 	}
 	o, ok := d.Outcome(p.ID)
-	if !ok || o.Status != decision.Failed || !strings.Contains(o.Error, "does not match") || !strings.Contains(o.Text(), "gamma") {
+	if !ok || o.Status != decision.Failed || !strings.Contains(o.Error, "does not match") || !strings.Contains(agenttext.Outcome(o), "gamma") {
 		t.Errorf("outcome = %+v; want failed naming the search text", o)
 	}
 }
@@ -223,7 +224,7 @@ func TestStaleMergeReportsTheDiskChangeApart(t *testing.T) {
 	if f.UserEdits != "" || changedLines(f.DiskEdits) != "+three\n" || f.FinalContent != "ONE\ntwo\nthree\n" {
 		t.Errorf("userEdits %q, diskEdits %q, final %q; want no user edits and the disk's +three", f.UserEdits, f.DiskEdits, f.FinalContent)
 	}
-	text := o.Text()
+	text := agenttext.Outcome(o)
 	if strings.Contains(text, "person reviewing it") || !strings.Contains(text, "Someone else changed") || !strings.Contains(text, "+three") {
 		t.Errorf("agent text does not tell the disk change apart from the person's:\n%s", text)
 	}
@@ -262,7 +263,7 @@ func TestFailingFormatterKeepsApprovedText(t *testing.T) {
 	path := filepath.Join(d.Root, "a.txt")
 	p := d.MustPropose(t, engine.FormatWrite, "a.txt", "hello\n")
 	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
-	if reviewtest.ReadFile(t, path) != "hello\n" || o.Files[0].FormatterError == "" || !strings.Contains(o.Text(), "formatter failed") {
+	if reviewtest.ReadFile(t, path) != "hello\n" || o.Files[0].FormatterError == "" || !strings.Contains(agenttext.Outcome(o), "formatter failed") {
 		t.Errorf("file %q, outcome %+v; want the approved text and the formatter's failure", reviewtest.ReadFile(t, path), o.Files[0])
 	}
 }
@@ -352,7 +353,7 @@ func TestUnattendedDecisionsSayARuleDecided(t *testing.T) {
 			d := reviewtest.NewDesk(t, v, "")
 			p := d.MustPropose(t, engine.FormatWrite, "a.txt", "x\n")
 			o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-			text := o.Text()
+			text := agenttext.Outcome(o)
 			if o.Status != v || o.DecidedBy != review.DecidedByRule || !strings.Contains(o.Rule, "unattended policy") {
 				t.Errorf("outcome status %s, decided by %q, rule %q; want %s by the unattended policy", o.Status, o.DecidedBy, o.Rule, v)
 			}
@@ -379,8 +380,8 @@ func TestAutoApproveRule(t *testing.T) {
 	if o.Status != decision.Approved {
 		t.Errorf("docs/a.md: %s; want auto-approved", o.Status)
 	}
-	if o.DecidedBy != review.DecidedByRule || !strings.Contains(o.Rule, ".diffdesk.toml line 1") || !strings.Contains(o.Text(), "No person reviewed this edit: auto_approve rule at ") {
-		t.Errorf("decided by %q, rule %q, text:\n%s\nwant the auto-approve rule named", o.DecidedBy, o.Rule, o.Text())
+	if o.DecidedBy != review.DecidedByRule || !strings.Contains(o.Rule, ".diffdesk.toml line 1") || !strings.Contains(agenttext.Outcome(o), "No person reviewed this edit: auto_approve rule at ") {
+		t.Errorf("decided by %q, rule %q, text:\n%s\nwant the auto-approve rule named", o.DecidedBy, o.Rule, agenttext.Outcome(o))
 	}
 	q := d.MustPropose(t, engine.FormatWrite, "src/a.go", "package a\n")
 	if got, _ := d.Get(q.ID); got.State != review.StatePending {

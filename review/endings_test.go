@@ -7,6 +7,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -129,13 +130,13 @@ func TestOutcomeSaysTheFilesLineEndingsWereKept(t *testing.T) {
 	if got := reviewtest.ReadFile(t, path); got != "one\nTWO\n" {
 		t.Fatalf("file %q; want the file's LF endings kept", got)
 	}
-	text := o.Text()
+	text := agenttext.Outcome(o)
 	if o.Files[0].EditLineEndings != "CRLF" || strings.Contains(text, "exactly the content you proposed") ||
 		!strings.Contains(text, "your edit's CRLF line endings were written as LF") {
 		t.Errorf("editLineEndings %q, text %q; want CRLF, and the text to say the file's LF endings were kept", o.Files[0].EditLineEndings, text)
 	}
 	q := d.MustPropose(t, engine.FormatWrite, "a.txt", "one\nTHREE\n")
-	if o := d.MustDecide(t, q.ID, review.Decision{Verdict: decision.Approved}); o.Files[0].EditLineEndings != "" || !strings.Contains(o.Text(), "exactly the content you proposed") {
-		t.Errorf("same endings: editLineEndings %q, text %q", o.Files[0].EditLineEndings, o.Text())
+	if o := d.MustDecide(t, q.ID, review.Decision{Verdict: decision.Approved}); o.Files[0].EditLineEndings != "" || !strings.Contains(agenttext.Outcome(o), "exactly the content you proposed") {
+		t.Errorf("same endings: editLineEndings %q, text %q", o.Files[0].EditLineEndings, agenttext.Outcome(o))
 	}
 }

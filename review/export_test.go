@@ -56,6 +56,15 @@ func CountDiffs(t interface{ Cleanup(func()) }) *atomic.Int64 {
 	return n
 }
 
+// CountPlans returns a count of the files a decision plans, from now until
+// the test ends.
+func CountPlans(t interface{ Cleanup(func()) }) *atomic.Int64 {
+	n := new(atomic.Int64)
+	planCounted = func() { n.Add(1) }
+	t.Cleanup(func() { planCounted = nil })
+	return n
+}
+
 // ChangeProposedText changes the proposed text of a file of proposal id,
 // as a text that changed after it was classified.
 func (d *Desk) ChangeProposedText(id, text string) {

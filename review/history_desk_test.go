@@ -9,6 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -142,8 +143,8 @@ func TestUnattendedDeskGivesUpStaleProposals(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-	if o.Status != decision.Stale || !strings.Contains(o.Text(), "a.txt changed on disk") || strings.Contains(o.Text(), "has been applied") {
-		t.Errorf("outcome %s, text:\n%s\nwant stale, saying a.txt changed and nothing was written", o.Status, o.Text())
+	if o.Status != decision.Stale || !strings.Contains(agenttext.Outcome(o), "a.txt changed on disk") || strings.Contains(agenttext.Outcome(o), "has been applied") {
+		t.Errorf("outcome %s, text:\n%s\nwant stale, saying a.txt changed and nothing was written", o.Status, agenttext.Outcome(o))
 	}
 	if got := reviewtest.ReadFile(t, path); got != "now\n" {
 		t.Errorf("file = %q; want untouched", got)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -82,8 +83,8 @@ func TestHeldFailurePlaced(t *testing.T) {
 	}
 	d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-	if o.Status != decision.Approved || !strings.Contains(o.Text(), "the person chose line 2 of") {
-		t.Errorf("outcome %s:\n%s\nwant approved, saying the person chose line 2", o.Status, o.Text())
+	if o.Status != decision.Approved || !strings.Contains(agenttext.Outcome(o), "the person chose line 2 of") {
+		t.Errorf("outcome %s:\n%s\nwant approved, saying the person chose line 2", o.Status, agenttext.Outcome(o))
 	}
 	if got := reviewtest.ReadFile(t, filepath.Join(d.Root, "a.txt")); got != "one\n2\nthree\n" {
 		t.Errorf("file = %q; want line 2 replaced", got)

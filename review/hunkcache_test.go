@@ -28,14 +28,14 @@ func threeChanges() (base, proposed string) {
 
 // TestPartialApprovalDiffsOnce: a partial approval as the window makes it
 // (the proposal read, its hunks shown, the hunks seen and a comment
-// checked, the decision carried out) diffs the file's two texts once: when
-// the text is proposed.
+// checked, the decision carried out) diffs the file's two texts once, when
+// the text is proposed, and plans the file once.
 func TestPartialApprovalDiffsOnce(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
 	base, proposed := threeChanges()
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, base)
-	diffs := review.CountDiffs(t)
+	diffs, plans := review.CountDiffs(t), review.CountPlans(t)
 
 	p := d.MustPropose(t, engine.FormatWrite, "a.txt", proposed)
 	got, _ := d.Get(p.ID)
@@ -62,6 +62,9 @@ func TestPartialApprovalDiffsOnce(t *testing.T) {
 	}
 	if n := diffs.Load(); n != 1 {
 		t.Errorf("a partial approval diffed the file's texts %d times; want once (when proposed)", n)
+	}
+	if n := plans.Load(); n != 1 {
+		t.Errorf("a partial approval planned the file %d times; want once", n)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/decision"
@@ -413,7 +414,7 @@ func (m *deskModel) rejectStream(rt *rapid.T) {
 	if err != nil {
 		rt.Fatalf("reject %s mid-stream: %v", p.id, err)
 	}
-	if text := o.Text(); o.Status != decision.Rejected || !o.Unfinished || !strings.Contains(text, "while you were still sending it") || !strings.Contains(text, "nothing was written") {
+	if text := agenttext.Outcome(o); o.Status != decision.Rejected || !o.Unfinished || !strings.Contains(text, "while you were still sending it") || !strings.Contains(text, "nothing was written") {
 		rt.Fatalf("rejected mid-stream: status %s, unfinished %v, text %q", o.Status, o.Unfinished, text)
 	}
 	delete(m.open, p.id)
@@ -455,8 +456,8 @@ func (m *deskModel) withdraw(rt *rapid.T) {
 		rt.Fatalf("withdraw %s: %v", p.id, err)
 	}
 	o := reviewtest.WaitOutcome(m.t, m.d, p.id)
-	if o.Status != decision.Withdrawn || strings.Contains(o.Text(), "applied") {
-		rt.Fatalf("withdrawn: status %s, text %q", o.Status, o.Text())
+	if o.Status != decision.Withdrawn || strings.Contains(agenttext.Outcome(o), "applied") {
+		rt.Fatalf("withdrawn: status %s, text %q", o.Status, agenttext.Outcome(o))
 	}
 	delete(m.open, p.id)
 }
@@ -667,7 +668,7 @@ func (m *deskModel) decide(rt *rapid.T) {
 	var err error
 	if window {
 		if o, err = m.d.Decide(context.Background(), p.id, dec); err == nil {
-			text = o.Text()
+			text = agenttext.Outcome(o)
 		}
 	} else {
 		o, text, err = m.protocolDecide(p.id, verdict, dec)
@@ -740,8 +741,8 @@ func (m *deskModel) wrote(rt *rapid.T, p *mprop, o review.Outcome, exp expectati
 // checkText checks the agent's text sentence by sentence against what
 // the model says happened.
 func (m *deskModel) checkText(rt *rapid.T, p *mprop, o review.Outcome, text string, exp expectation, stale bool) {
-	if text != o.Text() {
-		rt.Fatalf("the agent reads %q; its outcome says %q", text, o.Text())
+	if text != agenttext.Outcome(o) {
+		rt.Fatalf("the agent reads %q; its outcome says %q", text, agenttext.Outcome(o))
 	}
 	fail := func(why string) {
 		rt.Fatalf("%s (%s of %s): %s; the agent reads:\n%s", o.Status, p.id, p.rel, why, text)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 	"github.com/diffdesk/diffdesk/review/workspace"
@@ -140,8 +141,8 @@ func TestSymlinkSwappedInBeforeApprovalIsRefused(t *testing.T) {
 				t.Error("new.txt was created outside the workspace")
 			}
 			o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-			if o.Status != decision.Failed || !strings.Contains(o.Text(), "refused to write") || !strings.Contains(o.Text(), outside) || !strings.Contains(o.Text(), "Nothing was written") {
-				t.Errorf("the agent is told %s:\n%s\nwant a failure saying the write was refused", o.Status, o.Text())
+			if o.Status != decision.Failed || !strings.Contains(agenttext.Outcome(o), "refused to write") || !strings.Contains(agenttext.Outcome(o), outside) || !strings.Contains(agenttext.Outcome(o), "Nothing was written") {
+				t.Errorf("the agent is told %s:\n%s\nwant a failure saying the write was refused", o.Status, agenttext.Outcome(o))
 			}
 		})
 	}

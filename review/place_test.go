@@ -8,6 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -51,7 +52,7 @@ func TestPlaceFailedThenApprove(t *testing.T) {
 	if w := reviewtest.WaitOutcome(t, d.Desk, p.ID); w.Status != decision.Approved {
 		t.Errorf("Wait after the decision = %s; want approved", w.Status)
 	}
-	text := o.Text()
+	text := agenttext.Outcome(o)
 	if !strings.Contains(text, "Block 1: the person chose lines 4–6 of "+path+"; the edit was applied there.") {
 		t.Errorf("agent text does not say which lines the person chose:\n%s", text)
 	}
@@ -201,7 +202,7 @@ func TestPlaceThenRejectTellsTheAgent(t *testing.T) {
 		o.Files[0].Matches[0].Strategy != engine.StrategyPersonChosen || o.Files[0].FinalContent != "" {
 		t.Fatalf("files = %+v; want a.go unwritten, with its person-chosen block", o.Files)
 	}
-	text := o.Text()
+	text := agenttext.Outcome(o)
 	for _, want := range []string{
 		"rejected it; nothing was written.",
 		"Their reason: wrong lines",

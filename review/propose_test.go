@@ -9,6 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -112,7 +113,7 @@ func TestLooseMatchIsDisclosedAndNeverAutoApproved(t *testing.T) {
 			if len(f.Matches) != 1 || f.Matches[0].Found != tt.found || f.Matches[0].StartLine != tt.line {
 				t.Fatalf("outcome matches = %+v; want the loose match at line %d with the lines it replaced", f.Matches, tt.line)
 			}
-			text := o.Text()
+			text := agenttext.Outcome(o)
 			for _, want := range []string{"did not match the file exactly", tt.at, tt.how, strings.TrimSuffix(tt.found, "\n"), "The final content of"} {
 				if !strings.Contains(text, want) {
 					t.Errorf("agent text lacks %q:\n%s", want, text)

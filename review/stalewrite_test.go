@@ -7,6 +7,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -34,7 +35,7 @@ func TestApproveStaleOverTheProtocolWritesTheMerge(t *testing.T) {
 	if o.Status != decision.Approved || o.Files[0].UserEdits != "" || o.Files[0].DiskEdits == "" {
 		t.Errorf("status %s, userEdits %q, diskEdits %q; want approved, no edits by the person, the disk's change", o.Status, o.Files[0].UserEdits, o.Files[0].DiskEdits)
 	}
-	if text := o.Text(); strings.Contains(text, "changes made by the person") || !strings.Contains(text, "merged into their change") {
+	if text := agenttext.Outcome(o); strings.Contains(text, "changes made by the person") || !strings.Contains(text, "merged into their change") {
 		t.Errorf("the agent reads:\n%s\nwant the merge, and no person's changes", text)
 	}
 }
@@ -51,8 +52,8 @@ func TestPartialStaleWritesTheTickedHunksMerged(t *testing.T) {
 	if got, want := reviewtest.ReadFile(t, path), "a\nb\nc\nd\nE\nf\ng\nh\nI (theirs)\n"; got != want {
 		t.Fatalf("a partial approval of a stale proposal wrote %q; want the ticked hunk merged onto the disk %q", got, want)
 	}
-	if o.Status != decision.Partial || !strings.Contains(o.Text(), "1 of 2 hunks") || !strings.Contains(o.Text(), "merged into their change") {
-		t.Errorf("status %s, text:\n%s", o.Status, o.Text())
+	if o.Status != decision.Partial || !strings.Contains(agenttext.Outcome(o), "1 of 2 hunks") || !strings.Contains(agenttext.Outcome(o), "merged into their change") {
+		t.Errorf("status %s, text:\n%s", o.Status, agenttext.Outcome(o))
 	}
 }
 
@@ -82,7 +83,7 @@ func TestOverwriteIsExplicitJournaledAndSaid(t *testing.T) {
 	if got, want := reviewtest.ReadFile(t, path), "A\nb\nc\nd\nE\nf\ng\nh\ni\n"; got != want {
 		t.Fatalf("overwrite wrote %q; want the proposal %q", got, want)
 	}
-	text := o.Text()
+	text := agenttext.Outcome(o)
 	if o.Status != decision.Overwritten || !strings.Contains(text, "overwrite") || strings.Contains(text, "merged") {
 		t.Errorf("status %s, text:\n%s\nwant the overwrite named, and no merge", o.Status, text)
 	}
@@ -144,8 +145,8 @@ func TestApproveStaleDeletionIsRefusedUnlessOverwritten(t *testing.T) {
 		t.Fatalf("file = %q", got)
 	}
 	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Overwritten, Overwrite: hash})
-	if o.Status != decision.Overwritten || !o.Files[0].Deleted || !strings.Contains(o.Text(), "overwrite") {
-		t.Errorf("status %s, text:\n%s", o.Status, o.Text())
+	if o.Status != decision.Overwritten || !o.Files[0].Deleted || !strings.Contains(agenttext.Outcome(o), "overwrite") {
+		t.Errorf("status %s, text:\n%s", o.Status, agenttext.Outcome(o))
 	}
 }
 

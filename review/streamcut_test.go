@@ -8,6 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -60,8 +61,8 @@ func TestStreamRejectedMidwayKeepsWhatArrived(t *testing.T) {
 	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Rejected, Feedback: "not this way",
 		Seen:     map[string][]string{"a.txt": {hs[0].ID}},
 		Comments: []decision.Comment{{Path: "a.txt", Side: decision.SideNew, Line: 2, Text: "why two?"}}})
-	if !o.Unfinished || !strings.Contains(o.Text(), "rejected it while you were still sending it") {
-		t.Errorf("outcome unfinished %v, text %q; want it to say the edit was rejected while still being sent", o.Unfinished, o.Text())
+	if !o.Unfinished || !strings.Contains(agenttext.Outcome(o), "rejected it while you were still sending it") {
+		t.Errorf("outcome unfinished %v, text %q; want it to say the edit was rejected while still being sent", o.Unfinished, agenttext.Outcome(o))
 	}
 	const shown = "one\ntwo\n3\n4\n"
 	if got, _ := d.Get(p.ID); !got.Unfinished || got.Files[0].Proposed != shown {
@@ -108,8 +109,8 @@ func TestFinishedStreamIsJournaledWithItsText(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Rejected})
-	if o.Unfinished || strings.Contains(o.Text(), "still sending") {
-		t.Errorf("a finished stream's rejection: unfinished %v, text %q", o.Unfinished, o.Text())
+	if o.Unfinished || strings.Contains(agenttext.Outcome(o), "still sending") {
+		t.Errorf("a finished stream's rejection: unfinished %v, text %q", o.Unfinished, agenttext.Outcome(o))
 	}
 	if det, proposed := streamedDetail(t, d); proposed != "one\ntwo\nthree\n" || string(det.Payload) != "one\ntwo\nthree\n" {
 		t.Errorf("history: proposed %q, payload %q; want the streamed text", proposed, det.Payload)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -22,7 +23,7 @@ func TestPartialWithNothingTickedIsARejection(t *testing.T) {
 	reviewtest.WriteFile(t, path, "one\ntwo\n")
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("two\n", "TWO\n"))
 	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{path: {}}})
-	text := o.Text()
+	text := agenttext.Outcome(o)
 	if o.Status != decision.Rejected || strings.Contains(text, "applied") || !strings.Contains(text, "nothing was written") {
 		t.Errorf("status %s, text:\n%s\nwant a rejection, nothing said applied", o.Status, text)
 	}
@@ -37,7 +38,7 @@ func TestPartialWithEveryHunkTickedIsTheWholeEdit(t *testing.T) {
 	reviewtest.WriteFile(t, path, "one\ntwo\n")
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("two\n", "TWO\n"))
 	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{path: {p.Files[0].Hunks()[0].ID}}})
-	if text := o.Text(); o.Status != decision.Approved || strings.Contains(text, "part") || !strings.Contains(text, "exactly the content you proposed") {
+	if text := agenttext.Outcome(o); o.Status != decision.Approved || strings.Contains(text, "part") || !strings.Contains(text, "exactly the content you proposed") {
 		t.Errorf("status %s, text:\n%s\nwant the whole edit approved, as proposed", o.Status, text)
 	}
 }
@@ -55,7 +56,7 @@ func TestPartialUntickedFileOfSeveral(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Partial, Hunks: map[string][]string{a: {p.Files[0].Hunks()[0].ID}, b: {}}})
-	text := o.Text()
+	text := agenttext.Outcome(o)
 	if reviewtest.ReadFile(t, a) != "A\n" || reviewtest.ReadFile(t, b) != "b\n" {
 		t.Fatalf("files %q %q", reviewtest.ReadFile(t, a), reviewtest.ReadFile(t, b))
 	}
@@ -78,7 +79,7 @@ func TestOutcomeSaysTheByteOrderMark(t *testing.T) {
 			if got := reviewtest.ReadFile(t, path); got != tt.want {
 				t.Fatalf("file %q; want %q", got, tt.want)
 			}
-			text := o.Text()
+			text := agenttext.Outcome(o)
 			if o.Files[0].BOM != tt.name || !strings.Contains(text, "byte order mark") || !strings.Contains(text, tt.say) || strings.Contains(text, "exactly the content you proposed") {
 				t.Errorf("bom %q, text:\n%s\nwant the byte order mark %s said", o.Files[0].BOM, text, tt.name)
 			}
@@ -98,7 +99,7 @@ func TestAgentWritesIsNotSaidWrittenNorJournaledAsAWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
-	text := o.Text()
+	text := agenttext.Outcome(o)
 	if got := reviewtest.ReadFile(t, path); got != "one\n" {
 		t.Errorf("the desk wrote %q", got)
 	}
@@ -124,8 +125,8 @@ func TestPersonsCRLFEditOfAnLFFileIsSaid(t *testing.T) {
 		t.Fatalf("file %q", got)
 	}
 	c := o.Files[0].LineEndings
-	if c == nil || c.From != "LF" || c.To != "CRLF" || c.By != "person" || !strings.Contains(o.Text(), "changed the line endings of "+path+" from LF to CRLF") {
-		t.Errorf("lineEndingsChanged %+v, text:\n%s", c, o.Text())
+	if c == nil || c.From != "LF" || c.To != "CRLF" || c.By != "person" || !strings.Contains(agenttext.Outcome(o), "changed the line endings of "+path+" from LF to CRLF") {
+		t.Errorf("lineEndingsChanged %+v, text:\n%s", c, agenttext.Outcome(o))
 	}
 }
 
@@ -145,7 +146,7 @@ func TestPatchLineEndingsAreSaid(t *testing.T) {
 	if got := reviewtest.ReadFile(t, path); got != "one\r\nTWO\r\n" {
 		t.Fatalf("file %q", got)
 	}
-	if text := o.Text(); strings.Contains(text, "exactly the content you proposed") || !strings.Contains(text, "your edit's LF line endings were written as CRLF") {
+	if text := agenttext.Outcome(o); strings.Contains(text, "exactly the content you proposed") || !strings.Contains(text, "your edit's LF line endings were written as CRLF") {
 		t.Errorf("text:\n%s", text)
 	}
 }

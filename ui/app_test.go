@@ -8,9 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/theme"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -33,8 +31,6 @@ func newE2E(t *testing.T) *e2e { t.Helper(); return newE2EWithConfig(t, "") }
 // newE2EWithConfig is newE2E with a user config file holding configTOML.
 func newE2EWithConfig(t *testing.T, configTOML string) *e2e {
 	t.Helper()
-	a := test.NewTempApp(t)
-	a.Settings().SetTheme(NewVariantTheme(theme.VariantLight))
 	dir, err := os.MkdirTemp("", "dde2e") // short: a socket path has a length limit
 	if err != nil {
 		t.Fatal(err)
@@ -53,20 +49,11 @@ func newE2EWithConfig(t *testing.T, configTOML string) *e2e {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, root: b.Desk.Roots()[0], desk: b.Desk, sched: make(chan func(), 4096), now: baseTime}
-	h.win = NewWindow(a, b.Desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1, Socket: b.Socket})
-	h.win.Win.Resize(fyne.NewSize(1200, 700))
-	h.win.View().SetSynchronous(true)
-	if err := b.Serve(); err != nil {
-		t.Fatal(err)
-	}
-	cl, err := deskrpc.Dial(b.Socket)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cl.Close()
-		h.win.Close()
+	var cl *deskrpc.Client
+	t.Cleanup(func() { // after the window's (cleanups run last first)
+		if cl != nil {
+			cl.Close()
+		}
 		if err := b.Stop(); err != nil {
 			t.Errorf("Stop: %v", err)
 		}
@@ -74,6 +61,15 @@ func newE2EWithConfig(t *testing.T, configTOML string) *e2e {
 			t.Errorf("the socket is left behind after Stop")
 		}
 	})
+	h := newBareHarness(t)
+	h.root, h.desk = b.Desk.Roots()[0], b.Desk
+	h.openWindow(b.Desk, WindowOptions{Socket: b.Socket})
+	if err := b.Serve(); err != nil {
+		t.Fatal(err)
+	}
+	if cl, err = deskrpc.Dial(b.Socket); err != nil {
+		t.Fatal(err)
+	}
 	return &e2e{harness: h, backend: b, agent: cl}
 }
 
@@ -108,8 +104,7 @@ func (e *e2e) proposeOverSocket(format engine.Format, rel, payload string) (stri
 			return false
 		}
 		id = ps[len(ps)-1].ID
-		_, ok := e.win.items[id]
-		return ok
+		return e.InQueue(id)
 	})
 	e.win.Select(id)
 	return id, ch
@@ -142,10 +137,10 @@ func TestEndToEndApprove(t *testing.T) {
 	e.write("app.go", "package app\n\nconst version = 1\n")
 	_, ch := e.proposeOverSocket(engine.FormatSearchReplace, "app.go", srBlock("const version = 1\n", "const version = 2\n"))
 	// The title says what waits, and which workspace the desk serves.
-	if want := "DiffDesk — 1 waiting · " + e.root; e.win.Win.Title() != want {
-		t.Errorf("title %q; want %q", e.win.Win.Title(), want)
+	if want := "DiffDesk — 1 waiting · " + e.root; e.Title() != want {
+		t.Errorf("title %q; want %q", e.Title(), want)
 	}
-	test.Tap(e.win.detail.bar.approve)
+	e.Bar().Approve()
 	r := e.answer(ch)
 	if r.res.Outcome.Status != decision.Approved || e.read("app.go") != "package app\n\nconst version = 2\n" {
 		t.Errorf("approve: agent told %s, file %q", r.res.Outcome.Status, e.read("app.go"))
@@ -156,17 +151,17 @@ func TestEndToEndEditThenApprove(t *testing.T) {
 	e := newE2E(t)
 	e.write("app.go", "package app\n\nconst version = 1\n")
 	_, ch := e.proposeOverSocket(engine.FormatSearchReplace, "app.go", srBlock("const version = 1\n", "const version = 2\n"))
-	test.Tap(e.win.detail.bar.edit)
+	e.Bar().Click("Edit")
 	ed := e.win.View().Editor()
 	if ed == nil {
 		t.Fatal("Edit did not make the right side editable")
 	}
-	if e.win.detail.bar.approveEdited.Hidden {
-		t.Fatal("no Approve edited button in edit mode")
+	if e.Bar().State("Approve edited (a)") != "on" {
+		t.Fatalf("bar in edit mode %q; want Approve edited", e.Bar().Buttons())
 	}
 	ed.SetCursor(2, len("const version = 2"))
 	test.Type(ed, " // bumped by hand")
-	test.Tap(e.win.detail.bar.approveEdited)
+	e.Bar().Click("Approve edited")
 	r := e.answer(ch)
 	want := "package app\n\nconst version = 2 // bumped by hand\n"
 	if e.read("app.go") != want {
@@ -182,9 +177,9 @@ func TestEndToEndRejectWithReason(t *testing.T) {
 	e := newE2E(t)
 	e.write("app.go", "package app\n")
 	_, ch := e.proposeOverSocket(engine.FormatWrite, "app.go", "package application\n")
-	test.Tap(e.win.detail.bar.reject)
-	test.Type(e.win.detail.rejectBox.entry, "keep the package name")
-	test.Tap(e.win.detail.rejectBox.button)
+	e.Bar().Click("Reject")
+	e.RejectBox().Type("keep the package name")
+	e.RejectBox().Send()
 	r := e.answer(ch)
 	if r.res.Outcome.Status != decision.Rejected || r.res.Outcome.Feedback != "keep the package name" {
 		t.Errorf("agent told %s, feedback %q", r.res.Outcome.Status, r.res.Outcome.Feedback)
@@ -216,17 +211,17 @@ func testApproveSomeHunks(t *testing.T, byKey bool) {
 	if len(hs) != 2 {
 		t.Fatalf("the view shows %d hunks; want 2", len(hs))
 	}
-	if !e.win.detail.bar.partial.Disabled() {
+	if e.Bar().State("Approve selected hunks") != "off" {
 		t.Error("Approve selected hunks is enabled before any hunk was rejected")
 	}
 	v.ToggleHunk(1) // a tap in the gutter: keep b→B, drop x→X
-	if e.win.detail.bar.partial.Disabled() {
+	if e.Bar().State("Approve selected hunks") != "on" {
 		t.Fatal("Approve selected hunks stays disabled after a hunk was rejected")
 	}
 	if byKey {
 		e.win.Approve()
 	} else {
-		test.Tap(e.win.detail.bar.partial)
+		e.Bar().Click("Approve selected hunks")
 	}
 	r := e.answer(ch)
 	want := strings.Replace(b, "line b\n", "line B\n", 1)
@@ -252,10 +247,10 @@ func TestEndToEndStreamGrowsThenApproves(t *testing.T) {
 		e.agent.Notify("chunk", map[string]string{"id": res.ID, "data": "// line " + strings.Repeat("x", i%30) + "\n"})
 	}
 	e.until("the stream reaches the window", func() bool {
-		p, ok := e.win.items[res.ID]
+		p, ok := e.Queued(res.ID)
 		return ok && p.State == review.StateStreaming && p.Files[0].Growing.End >= 199
 	})
-	if !e.win.detail.bar.approve.Disabled() {
+	if e.Bar().State("Approve (a)") != "off" {
 		t.Error("Approve is enabled while the proposal streams")
 	}
 	ch := make(chan agentResult, 1)
@@ -264,11 +259,9 @@ func TestEndToEndStreamGrowsThenApproves(t *testing.T) {
 		r.err = e.agent.Call(context.Background(), "finish", map[string]any{"id": res.ID, "wait": true}, &r.res)
 		ch <- r
 	}()
-	e.until("the stream ends", func() bool { return e.win.detail.p.State == review.StatePending })
-	test.Tap(e.win.detail.bar.approve)
-	if d := e.win.detail.onScreen.dialog; d != nil {
-		d.Confirm() // 200 new lines, one screen of them shown: approve anyway
-	}
+	e.until("the stream ends", func() bool { return e.ShownState() == review.StatePending })
+	e.Bar().Approve()
+	e.ApproveAnywayIfAsked() // 200 new lines, one screen of them shown
 	r := e.answer(ch)
 	if r.res.Outcome.Status != decision.Approved || strings.Count(e.read("new.go"), "\n") != 200 {
 		t.Errorf("streamed proposal: agent told %s, file has %d lines", r.res.Outcome.Status, strings.Count(e.read("new.go"), "\n"))
@@ -280,13 +273,14 @@ func TestEndToEndExternalEditor(t *testing.T) {
 	e.write("notes.md", "# notes\n")
 	_, ch := e.proposeOverSocket(engine.FormatWrite, "notes.md", "# Notes\n")
 	// An "editor" that saves twice and exits, as a person would.
-	e.win.detail.w.opts.Editor = []string{"sh", "-c", `printf '# Notes\n\ndraft\n' > "$1"; printf '# Notes\n\nfinal\n' > "$1"`, "editor"}
-	test.Tap(e.win.detail.bar.external)
+	e.SetEditor([]string{"sh", "-c", `printf '# Notes\n\ndraft\n' > "$1"; printf '# Notes\n\nfinal\n' > "$1"`, "editor"})
+	e.Bar().Click("External editor")
 	e.until("the editor's text is taken", func() bool {
-		return e.win.detail.edit.ext == nil && e.win.detail.edited[e.win.detail.curPath()] == "# Notes\n\nfinal\n"
+		s, ok := e.Edited()
+		return !e.ExternalEditorOpen() && ok && s == "# Notes\n\nfinal\n"
 	})
-	if filepath.Ext(e.win.detail.curPath()) != ".md" {
-		t.Errorf("edited file %s", e.win.detail.curPath())
+	if filepath.Ext(e.ShownFile()) != ".md" {
+		t.Errorf("edited file %s", e.ShownFile())
 	}
 	e.win.Approve()
 	r := e.answer(ch)
@@ -308,14 +302,13 @@ func TestEndToEndShowsTheFormattersChange(t *testing.T) {
 	e := newE2EWithConfig(t, "[[formatter]]\nglob = \"*.txt\"\ncommand = [\"tr\", \"a-z\", \"A-Z\"]\n")
 	e.write("shout.txt", "hello\n")
 	_, ch := e.proposeOverSocket(engine.FormatWrite, "shout.txt", "hello world\n")
-	test.Tap(e.win.detail.bar.approve)
+	e.Bar().Approve()
 	r := e.answer(ch)
 	if e.read("shout.txt") != "HELLO WORLD\n" || r.res.Outcome.Files[0].AutoFormatEdits == "" {
 		t.Fatalf("formatter: file %q, outcome %+v", e.read("shout.txt"), r.res.Outcome.Files)
 	}
-	e.until("the window shows the outcome", func() bool { return e.win.detail.outcome != nil })
-	d := e.win.detail
-	if !strings.HasPrefix(d.shownKey, "format:") || !strings.Contains(d.head.note.Text, "formatter changed") || !strings.Contains(d.line.status.Text, "formatter changed") {
-		t.Errorf("after a formatted write: view shows %q, note %q, status %q; want the formatter's change", d.shownKey, d.head.note.Text, d.line.status.Text)
+	e.until("the window shows the outcome", e.Decided)
+	if !strings.HasPrefix(e.Diff().Shows(), "format:") || !strings.Contains(e.Header(), "formatter changed") || !strings.Contains(e.Status(), "formatter changed") {
+		t.Errorf("after a formatted write: view shows %q, header %q, status %q; want the formatter's change", e.Diff().Shows(), e.Header(), e.Status())
 	}
 }

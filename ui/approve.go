@@ -71,7 +71,11 @@ func (d *detail) ApprovePartial() {
 	if !d.canDecide() || anyStale(d.p) {
 		return
 	}
-	dec, ticked := d.choicesNow().approvePartial(d.p)
+	now := d.choices // with the ticks the view shows for its file
+	if len(d.p.Files) > d.file && d.viewHasProposal(d.cur()) {
+		now = now.withTicks(d.curPath(), d.view.AcceptedHunks())
+	}
+	dec, ticked := now.approvePartial(d.p)
 	if ticked == 0 {
 		// Nothing ticked writes nothing: that is a rejection, and it is
 		// asked as one (it was recorded as a partial approval and the

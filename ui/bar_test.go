@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -25,18 +24,22 @@ func TestDecisionBarFitsAt1280(t *testing.T) {
 		return ""
 	}))
 	h.settle()
-	d := h.win.detail
-	pane := d.content.Size().Width
-	if min := d.content.MinSize().Width; min > pane {
+	pane := h.Pane().Size().Width
+	if min := h.Pane().MinSize().Width; min > pane {
 		t.Errorf("detail pane needs %v px; the split gives it %v", min, pane)
 	}
-	if want := float32(1280) * float32(1-h.win.split.Offset); pane < want-10 {
+	if want := float32(1280) * float32(1-h.SplitOffset()); pane < want-10 {
 		t.Errorf("detail pane %v px wide; want about %v (the bar pushed the split)", pane, want)
 	}
-	for _, o := range []fyne.CanvasObject{d.bar.approve, d.bar.partial, d.bar.edit, d.bar.external, d.bar.reject, d.bar.viewButton} {
+	for _, label := range []string{"Approve (a)", "Approve selected hunks", "Edit (e)", "External editor", "Reject", "View"} {
+		o := h.Bar().Widget(label)
+		if o == nil {
+			t.Errorf("%q not shown in the bar %q", label, h.Bar().Buttons())
+			continue
+		}
 		at := fyne.CurrentApp().Driver().AbsolutePositionForObject(o)
-		if end := at.X + o.Size().Width; !o.Visible() || end > 1280 || o.Size().Width < o.MinSize().Width {
-			t.Errorf("%T at x %v, %v px wide (needs %v), shown %v: want shown whole inside 1280 px", o, at.X, o.Size().Width, o.MinSize().Width, o.Visible())
+		if end := at.X + o.Size().Width; end > 1280 || o.Size().Width < o.MinSize().Width {
+			t.Errorf("%q at x %v, %v px wide (needs %v): want it whole inside 1280 px", label, at.X, o.Size().Width, o.MinSize().Width)
 		}
 	}
 }
@@ -55,32 +58,34 @@ func TestViewOptionsByMouseAndKey(t *testing.T) {
 		return ""
 	}))
 	h.settle()
-	d, v := h.win.detail, h.win.View()
-	test.Tap(d.bar.viewButton)
-	if !d.bar.viewOptions.Visible() {
+	b, v := h.Bar(), h.win.View()
+	b.OpenViewOptions()
+	if !b.ViewOptionsOpen() {
 		t.Fatal("View did not open the view options")
 	}
-	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(d.bar.viewOptions.Content)
+	opts := b.ViewOptions()
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(opts)
 	win := h.win.Win.Canvas().Size()
-	if at.X < 0 || at.Y < 0 || at.X+d.bar.viewOptions.Content.Size().Width > win.Width || at.Y+d.bar.viewOptions.Content.Size().Height > win.Height {
-		t.Errorf("view options at %v, %v; want inside the %v window", at, d.bar.viewOptions.Content.Size(), win)
+	if at.X < 0 || at.Y < 0 || at.X+opts.Size().Width > win.Width || at.Y+opts.Size().Height > win.Height {
+		t.Errorf("view options at %v, %v; want inside the %v window", at, opts.Size(), win)
 	}
-	for _, c := range []*widget.Check{d.bar.collapse, d.bar.ignoreWS, d.bar.inline, d.bar.wrap} {
-		if !c.Visible() {
-			t.Errorf("%q not among the view options", c.Text)
+	shown := strings.Join(b.Options(), "|")
+	for _, o := range []string{"Fold unchanged lines", "Ignore whitespace", "Inline layout", "Wrap long lines"} {
+		if !strings.Contains(shown, o) {
+			t.Errorf("%q not among the view options %q", o, b.Options())
 		}
 	}
-	test.Tap(d.bar.inline)
-	if !v.Inline() || !d.bar.viewOptions.Visible() || h.win.Win.Canvas().Focused() != nil {
-		t.Errorf("click on Inline: view inline %v, options open %v, focus %v; want inline, open, none", v.Inline(), d.bar.viewOptions.Visible(), h.win.Win.Canvas().Focused())
+	b.TapOption("Inline layout")
+	if !v.Inline() || !b.ViewOptionsOpen() || h.Focused() != nil {
+		t.Errorf("click on Inline: view inline %v, options open %v, focus %v; want inline, open, none", v.Inline(), b.ViewOptionsOpen(), h.Focused())
 	}
 	h.pressKey(fyne.KeyEscape)
-	if d.bar.viewOptions.Visible() {
+	if b.ViewOptionsOpen() {
 		t.Error("Esc left the view options open")
 	}
 	h.press('w')
-	if !d.bar.wrap.Checked || !h.win.app.Preferences().Bool(prefWrap) {
-		t.Errorf("w with the options closed: box %v, preference %v; want wrapping", d.bar.wrap.Checked, h.win.app.Preferences().Bool(prefWrap))
+	if !b.Option("Wrap long lines") || !fyne.CurrentApp().Preferences().Bool(prefWrap) {
+		t.Errorf("w with the options closed: box %v, preference %v; want wrapping", b.Option("Wrap long lines"), fyne.CurrentApp().Preferences().Bool(prefWrap))
 	}
 }
 
@@ -112,7 +117,7 @@ func TestNarrowShortWindowAtScale15(t *testing.T) {
 		if min := h.win.Win.Content().MinSize().Width; min > w {
 			t.Errorf("%s: the window needs %v wide; want it to fit %v (900 px at scale 1.5)", when, min, w)
 		}
-		for _, o := range shownObjects(h.win.detail.bar.box) {
+		for _, o := range shownObjects(h.Bar().Object()) {
 			btn, ok := o.(*widget.Button)
 			if !ok || btn.Text == "" {
 				continue

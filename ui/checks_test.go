@@ -24,7 +24,6 @@ func TestWindowShowsNewProblems(t *testing.T) {
 	h := newHarnessWithConfig(t, "[[checker]]\npreset = \"gofmt\"\n")
 	h.write("a.go", "package a\n\nfunc A() {}\n")
 	p := h.propose("claude-code", "s", engine.FormatWrite, "a.go", "package a\n\nfunc A() {\n\tif {\n\t}\n}\n")
-	d := h.win.detail
 	if got := h.Checks(); got != "checking…" && got != "1 new problem" {
 		t.Errorf("header while checking = %q; want checking…", got)
 	}
@@ -44,7 +43,7 @@ func TestWindowShowsNewProblems(t *testing.T) {
 	}
 	// Editing starts from the text checked: its marker stays until the
 	// person changes the text (TestWindowChecksTheEdit).
-	d.edit.toggle()
+	h.win.Edit()
 	h.settle()
 	if _, ok := h.win.View().Problem(3); !ok || h.Checks() != "1 new problem" {
 		t.Errorf("in edit mode, before any change: marker on line 4 %v, header %q; want the proposal's", ok, h.Checks())
@@ -62,9 +61,8 @@ func editedProposal(t *testing.T) (*harness, *diffview.Editor) {
 	h := newHarnessWithConfig(t, "[[checker]]\npreset = \"gofmt\"\n")
 	h.write("a.go", "package a\n\nfunc A() {}\n")
 	p := h.propose("claude-code", "s", engine.FormatWrite, "a.go", "package a\n\nfunc A() {\n\treturn\n}\n")
-	d := h.win.detail
 	h.until("the proposal's check is shown", func() bool { return h.Shown() == p.ID && h.Checks() == "no new problems" })
-	d.edit.toggle()
+	h.win.Edit()
 	h.settle()
 	ed := h.win.View().Editor()
 	if ed == nil {
@@ -96,7 +94,7 @@ func (h *harness) backspaced(ed *diffview.Editor, n int) {
 // once, and the new text's check follows.
 func TestWindowChecksTheEdit(t *testing.T) {
 	h, ed := editedProposal(t)
-	d, v := h.win.detail, h.win.View()
+	v := h.win.View()
 	h.typed(ed, " 0")
 	h.advance(400 * time.Millisecond) // still typing
 	h.typed(ed, "8")
@@ -105,7 +103,7 @@ func TestWindowChecksTheEdit(t *testing.T) {
 	}
 	h.advance(599 * time.Millisecond)
 	h.settle()
-	if d.checks.recheck == nil || d.checks.recheck.cancel != nil {
+	if c := h.EditCheck(); c.Handle == nil || c.Running {
 		t.Fatal("the edit was checked before typing paused for 600 ms")
 	}
 	h.advance(time.Millisecond)
@@ -135,23 +133,23 @@ func TestWindowChecksTheEdit(t *testing.T) {
 // changed, before the view said so, is not shown; the check starts over.
 func TestWindowDropsACheckOfOldText(t *testing.T) {
 	h, ed := editedProposal(t)
-	d, v := h.win.detail, h.win.View()
+	v := h.win.View()
 	h.typed(ed, " 08")
 	h.advance(600 * time.Millisecond)
 	h.settle() // the check starts
-	first := d.checks.recheck
-	if first == nil || first.cancel == nil {
+	first := h.EditCheck()
+	if !first.Running {
 		t.Fatal("the edit's check did not start after the pause")
 	}
 	test.Type(ed, "9") // not yet re-diffed: the window is not told
-	h.until("the first check ends", func() bool { return d.checks.recheck != first })
+	h.until("the first check ends", func() bool { return h.EditCheck().Handle != first.Handle })
 	if _, ok := v.Problem(3); ok || h.Checks() != "checking…" {
 		t.Errorf("a check of text since changed was shown: marker %v, header %q", ok, h.Checks())
 	}
 	h.advance(600 * time.Millisecond)
 	h.until("the text's check is shown", func() bool { return h.Checks() == "1 new problem in your edit" })
-	if d.checks.recheck.text != ed.Text() {
-		t.Errorf("the check shown is of %q; want the editor's %q", d.checks.recheck.text, ed.Text())
+	if got := h.EditCheck().Text; got != ed.Text() {
+		t.Errorf("the check shown is of %q; want the editor's %q", got, ed.Text())
 	}
 }
 
@@ -159,19 +157,17 @@ func TestWindowDropsACheckOfOldText(t *testing.T) {
 // under way; the proposal's own result is shown again.
 func TestLeavingEditModeStopsTheEditsCheck(t *testing.T) {
 	h, ed := editedProposal(t)
-	d, v := h.win.detail, h.win.View()
+	v := h.win.View()
 	h.typed(ed, " 08")
 	h.advance(600 * time.Millisecond)
 	h.settle()
-	c := d.checks.recheck
-	if c == nil || c.cancel == nil {
+	if !h.EditCheck().Running {
 		t.Fatal("the edit's check did not start after the pause")
 	}
-	d.edit.cancel()
-	d.edit.discardDialog.Confirm() // the person changed the text: Cancel edit asks first
-	h.settle()
-	if d.checks.recheck != nil || h.Checks() != "no new problems" {
-		t.Errorf("after Cancel edit: check %v, header %q; want none, the proposal's", d.checks.recheck, h.Checks())
+	h.CancelEdit()
+	h.Dialog().Click("Discard") // the person changed the text: Cancel edit asks first
+	if c := h.EditCheck(); c.Handle != nil || h.Checks() != "no new problems" {
+		t.Errorf("after Cancel edit: check %+v, header %q; want none, the proposal's", c, h.Checks())
 	}
 	h.advance(time.Hour)
 	h.settle()

@@ -113,6 +113,25 @@ func (c choices) withTicks(path string, ids []string) choices {
 	return c
 }
 
+// tick adds ids to the ticked hunks of the file at path, when some of
+// its hunks were unticked (a file never ticked has every hunk ticked).
+func (c choices) tick(path string, ids []string) {
+	kept, ok := c.accepted[path]
+	if !ok {
+		return
+	}
+	have := map[string]bool{}
+	for _, id := range kept {
+		have[id] = true
+	}
+	for _, id := range ids {
+		if !have[id] {
+			kept = append(kept, id)
+		}
+	}
+	c.accepted[path] = kept
+}
+
 // approveEdited is the decision writing the person's edits, each stale
 // file's merge where not edited, and the other files with only their
 // ticked hunks.

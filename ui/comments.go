@@ -44,12 +44,14 @@ const (
 // commentDeps is what the comments need of the pane: the shown proposal,
 // where a comment starts, its drafts and its dialogs.
 type commentDeps struct {
-	shown     func() (p review.Proposal, waiting bool)      // the shown proposal; waiting: no outcome, still open
-	canDecide func() bool                                   // whether the shown proposal takes a decision now
-	start     func() (review.File, decision.Side, int, int) // the file shown and where a new comment starts (side, line, end)
-	say       func(string)                                  // the message line
-	draft     func() string                                 // the comment box's draft
-	keepDraft func(text string)                             // the box closed unsent: text stays the draft
+	shown     func() (p review.Proposal, waiting bool) // the shown proposal; waiting: no outcome, still open
+	canDecide func() bool                              // whether the shown proposal takes a decision now
+	view      *diffview.DiffView
+	file      func() review.File // the file shown
+	plain     func() bool        // the view shows its base against the proposal as sent
+	say       func(string)       // the message line
+	draft     func() string      // the comment box's draft
+	keepDraft func(text string)  // the box closed unsent: text stays the draft
 	newChoice func(opts []string, changed func(string)) *choice
 	// open shows dlg bound to the shown proposal, typing into box while
 	// open() holds; closed runs when it closes.
@@ -115,7 +117,7 @@ func (c *comments) show() {
 	case c.dialog != nil:
 		return
 	}
-	f, side, line, end := c.deps.start()
+	f, side, line, end := c.start()
 	var dlg dialog.Dialog
 	var preview func()
 	sides := c.deps.newChoice([]string{sideNewLabel, sideOldLabel}, func(string) { preview() })
@@ -191,6 +193,23 @@ func (c *comments) show() {
 		c.deps.keepDraft(text.Text) // Esc or Cancel: the comment stays a draft
 		c.dialog, c.save, c.text, c.lines, c.hint = nil, nil, nil, nil, nil
 	})
+}
+
+// start is the file shown and where a new comment on it starts
+// (commentPlace) while the view shows the base against the proposal as
+// sent; else line 1 of the proposal (of the base, for a file the
+// proposal deletes).
+func (c *comments) start() (review.File, decision.Side, int, int) {
+	f := c.deps.file()
+	if f.Delete {
+		return f, decision.SideOld, 1, 1
+	}
+	if c.deps.plain() {
+		if side, line, end, ok := commentPlace(c.deps.view); ok {
+			return f, side, line, end
+		}
+	}
+	return f, decision.SideNew, 1, 1
 }
 
 // commentPlace is where a new comment starts in v, showing the base

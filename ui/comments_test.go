@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 )
 
@@ -46,8 +47,8 @@ func TestCommentTravelsWithTheRejection(t *testing.T) {
 	if o.Status != decision.Rejected || len(o.Comments) != 1 || o.Comments[0] != want {
 		t.Fatalf("outcome %s with comments %+v; want rejected with %+v", o.Status, o.Comments, want)
 	}
-	if !strings.Contains(o.Text(), "Lines 3–4 of your proposed text:\n```\nconst N = 2\nconst M = 3\n```\nComment: name these") {
-		t.Errorf("the agent's text lacks the quoted comment:\n%s", o.Text())
+	if !strings.Contains(agenttext.Outcome(o), "Lines 3–4 of your proposed text:\n```\nconst N = 2\nconst M = 3\n```\nComment: name these") {
+		t.Errorf("the agent's text lacks the quoted comment:\n%s", agenttext.Outcome(o))
 	}
 	if c.Listed() != "" || len(c.Kept(p.ID)) != 0 {
 		t.Errorf("after the decision comments are still pending: %+v, listed %q", c.Kept(p.ID), c.Listed())

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -264,32 +263,19 @@ func (c *Compare) bindKeys() {
 	}
 }
 
-// showGoToLine asks for a line of the new file and goes to it (g).
+// showGoToLine asks for a line of the new file and goes to it (g), as the
+// review's g does (goToLine).
 func (c *Compare) showGoToLine() {
 	n := c.view.Lines()
 	if n == 0 {
 		c.say("The new file has no lines to go to.")
 		return
 	}
-	entry := widget.NewEntry()
-	entry.SetPlaceHolder(fmt.Sprintf("1–%d", n))
-	var d dialog.Dialog
-	goTo := func() {
-		d.Hide()
-		line, err := strconv.Atoi(strings.TrimSpace(entry.Text))
-		if err != nil || !c.view.GoToLine(line) {
-			c.say(fmt.Sprintf("No line %q to go to: g, then a line number from 1 to %d.", strings.TrimSpace(entry.Text), n))
-		}
+	dlg, entry, _ := goToLine(c.view, fmt.Sprintf("Line of the new file (1–%d):", n), c.Win, c.say, func() {
 		c.updateCounter()
 		c.Win.Canvas().Unfocus()
-	}
-	entry.OnSubmitted = func(string) { goTo() }
-	d = dialog.NewCustomConfirm("Go to line", "Go", "Cancel", container.NewVBox(widget.NewLabel(fmt.Sprintf("Line of the new file (1–%d):", n)), entry), func(ok bool) {
-		if ok {
-			goTo()
-		}
-	}, c.Win)
-	d.Show()
+	})
+	dlg.Show()
 	c.Win.Canvas().Focus(entry)
 }
 

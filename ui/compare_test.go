@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 )
 
 // newCompareHarness opens the comparison window of old and new on Fyne's
@@ -101,12 +100,12 @@ func TestCompareKeys(t *testing.T) {
 		t.Errorf("z left the folds at %d (from %d)", c.View().Folds(), folds)
 	}
 	typeInto(c, "g")
-	entry, ok := c.Win.Canvas().Focused().(*widget.Entry)
+	entry, ok := c.Win.Canvas().Focused().(*dialogEntry)
 	if !ok {
 		t.Fatal("g opened no line box")
 	}
 	test.Type(entry, "51")
-	entry.OnSubmitted(entry.Text)
+	entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if got := c.counter.Text; !strings.Contains(got, "2 of 2") {
 		t.Errorf("counter %q after g 51; want it at change 2 of 2", got)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
-	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
@@ -63,16 +62,6 @@ type shown struct {
 	outcome  *review.Outcome
 }
 
-// centerPane is what shows in the diff's place: the view, a failed edit's
-// text (under the picker), or the empty queue's hint.
-type centerPane struct {
-	view          *diffview.DiffView
-	failure       *widget.Label
-	failureScroll *container.Scroll
-	empty         *widget.Label
-	center        *fyne.Container
-}
-
 func newDetail(w *Window) *detail {
 	d := &detail{w: w, centerPane: centerPane{view: diffview.NewDiffView()}, kept: keptChoices{}}
 	d.line = newStatusLine()
@@ -88,8 +77,6 @@ func newDetail(w *Window) *detail {
 	})
 	d.files = newChoice(w, nil, d.selectFile)
 	d.loose = newLooseCard()
-	d.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
-	d.failure.Wrapping = fyne.TextWrapWord
 	d.pick = newPicker(pickDeps{
 		shown:      func() (string, review.Proposal, bool) { return d.id, d.p, d.outcome != nil },
 		canDecide:  d.canDecide,
@@ -124,10 +111,7 @@ func newDetail(w *Window) *detail {
 		dlg.Show()
 	}})
 	d.loose.box.Add(d.pick.looseMark)
-	d.failureScroll = container.NewVScroll(container.NewVBox(d.pick.box, d.failure))
-	d.empty = widget.NewLabel("No proposals waiting.")
-	d.empty.Alignment = fyne.TextAlignCenter
-	d.empty.Wrapping = fyne.TextWrapWord
+	d.centerPane.build(d.pick.box)
 
 	d.view.OnSearchClosed = func() {
 		w.stopTyping(d.view.SearchBox())
@@ -178,14 +162,15 @@ func newDetail(w *Window) *detail {
 		askUnseen: func(on bool) { w.app.Preferences().SetBool(prefAskUnseen, on) },
 		keysBack:  w.keysBack,
 	}, w.app.Preferences().BoolWithFallback(prefAskUnseen, true), d.inter.button)
-	d.center = container.NewStack(d.view, d.failureScroll, container.NewCenter(d.empty))
 	d.tree = newChangesetTree(d)
 	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box,
 		d.stale.box, d.pick.againBox)
 	d.comments = newComments(commentDeps{
 		shown:     func() (review.Proposal, bool) { return d.p, d.outcome == nil && d.p.State.Open() },
 		canDecide: d.canDecide,
-		start:     d.commentStart,
+		view:      d.view,
+		file:      d.cur,
+		plain:     func() bool { return !d.editing && (!d.cur().Stale() || d.stale.shows() == present.StaleProposal) },
 		say:       d.line.say,
 		draft:     func() string { return d.drafts.get("comment", d.id) },
 		keepDraft: func(text string) { d.drafts.keep("comment", d.id, text, "c") },
@@ -298,14 +283,7 @@ func newDetail(w *Window) *detail {
 			d.tree.refresh()
 			w.refreshQueue()
 		},
-		stopped: func() bool {
-			select {
-			case <-w.stop:
-				return true
-			default:
-				return false
-			}
-		},
+		stop: w.stop,
 	}}
 	d.nav = &navigator{deps: navDeps{
 		view:           d.view,
@@ -348,47 +326,13 @@ func (d *detail) reset() {
 	d.edit.reset()
 }
 
-// commentStart is the file shown and where a new comment on it starts
-// (commentPlace) while the view shows the base against the proposal as
-// sent; else line 1 of the proposal (of the base, for a file the
-// proposal deletes).
-func (d *detail) commentStart() (review.File, decision.Side, int, int) {
-	f := d.cur()
-	if !d.editing && (!f.Stale() || d.stale.shows() == present.StaleProposal) && !f.Delete {
-		if side, line, end, ok := commentPlace(d.view); ok {
-			return f, side, line, end
-		}
-	}
-	if f.Delete {
-		return f, decision.SideOld, 1, 1
-	}
-	return f, decision.SideNew, 1, 1
-}
-
 // showEmpty shows the empty queue's hint.
 func (d *detail) showEmpty() {
-	hint := "No proposals waiting.\n\nAgents send edits to this desk's socket"
-	try := "deskctl demo"
-	if s := d.w.opts.Socket; s != "" {
-		hint += " (" + s + ")"
-		if s != deskrpc.DefaultSocketPath() {
-			try += " --socket " + s
-		}
-	}
-	text := hint + ".\nTry it: " + try +
-		"\n\nHooks (Claude Code, Gemini CLI, in any mode): deskctl setup claude, deskctl setup gemini" +
-		"\nMCP server (Codex, Cursor, Windsurf, any MCP client): deskctl mcp; deskctl setup codex (or cursor, windsurf) adds it" +
-		"\ndeskctl setup lists the agents and what each door carries."
+	var doors []review.DoorStatus
 	if d.w.opts.Doors != nil {
-		for _, door := range d.w.opts.Doors() {
-			if door.Error != "" {
-				text += "\n\n" + door.Name + " door: not open: " + door.Error
-				continue
-			}
-			text += "\n\n" + door.Name + " door on " + door.Addr + "\n" + door.Connect
-		}
+		doors = d.w.opts.Doors()
 	}
-	d.empty.SetText(text)
+	d.empty.SetText(emptyHint(d.w.opts.Socket, doors))
 	d.head.clear()
 	d.loose.box.Hide()
 	d.stale.hide()
@@ -396,19 +340,6 @@ func (d *detail) showEmpty() {
 	d.showCenter(d.empty)
 	d.bar.box.Hide()
 	d.content.Refresh()
-}
-
-// showCenter shows o (the view, the failure or the empty hint) alone.
-func (c *centerPane) showCenter(o fyne.CanvasObject) {
-	c.view.Hide()
-	c.failureScroll.Hide()
-	c.empty.Hide()
-	o.Show()
-	if o == c.empty {
-		c.center.Objects[2].Show()
-	} else {
-		c.center.Objects[2].Hide()
-	}
 }
 
 // show displays proposal p (a new selection).
@@ -457,6 +388,12 @@ func (d *detail) show(p review.Proposal) {
 
 // update applies a change of the shown proposal from the desk.
 func (d *detail) update(p review.Proposal) {
+	if p.State != review.StateStreaming && p.State.Open() && review.ShownVersion(p) != review.ShownVersion(d.p) {
+		// New texts (the stream ended, a file changed on disk, a new
+		// round on the hub): a key meant for the ones before decides
+		// nothing until they have been on screen (ArmDelay).
+		d.shownAt = d.w.now()
+	}
 	d.p = p
 	if o, ok := d.w.desk.Outcome(p.ID); ok && d.outcome == nil && !d.deciding {
 		d.outcome = &o // decided elsewhere (withdrawn, the decide method, a rule)
@@ -508,11 +445,6 @@ func (d *detail) showKeyboard() {
 	if ed := d.view.Editor(); ed != nil && f == fyne.Focusable(ed) && !ed.HasKeyboard() {
 		f = nil // the editor is losing the keyboard (Esc): the canvas still names it
 	}
-	d.showKeyboardFor(f)
-}
-
-// showKeyboardFor is showKeyboard with f focused.
-func (d *detail) showKeyboardFor(f fyne.Focusable) {
 	k, what := present.TextBox, ""
 	switch {
 	case d.w.typing != nil && (f == nil || f == d.w.typing.box):
@@ -618,17 +550,6 @@ func (d *detail) someRejected() bool {
 // the person ticks (not an edit, a stale view, an outcome or a stream).
 func (d *detail) viewHasProposal(f review.File) bool {
 	return d.shownKey != "" && !d.editing && !f.Stale() && d.outcome == nil && d.p.State != review.StateStreaming
-}
-
-// choicesNow are the shown proposal's choices with the ticks the view
-// shows for its file.
-func (d *detail) choicesNow() choices {
-	if len(d.p.Files) > d.file {
-		if f := d.cur(); d.viewHasProposal(f) {
-			return d.choices.withTicks(f.Path, d.view.AcceptedHunks())
-		}
-	}
-	return d.choices
 }
 
 // fileHunks are the hunks of a file's proposal (ids as the view shows

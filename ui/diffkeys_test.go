@@ -86,17 +86,17 @@ func TestLayoutKeysAndTheirBoxes(t *testing.T) {
 		return ""
 	}))
 	h.settle()
-	d, v := h.win.detail, h.win.View()
-	if !d.bar.collapse.Checked || v.Folds() == 0 {
-		t.Fatalf("Fold box %v, %d folds; want unchanged lines folded by default", d.bar.collapse.Checked, v.Folds())
+	b, v := h.Bar(), h.win.View()
+	if !b.Option("Fold unchanged lines") || v.Folds() == 0 {
+		t.Fatalf("Fold box %v, %d folds; want unchanged lines folded by default", b.Option("Fold unchanged lines"), v.Folds())
 	}
 	h.press('z')
-	if d.bar.collapse.Checked || v.Folds() != 0 {
-		t.Errorf("z: Fold box %v, %d folds; want every line", d.bar.collapse.Checked, v.Folds())
+	if b.Option("Fold unchanged lines") || v.Folds() != 0 {
+		t.Errorf("z: Fold box %v, %d folds; want every line", b.Option("Fold unchanged lines"), v.Folds())
 	}
 	h.press('i')
-	if !d.bar.inline.Checked || !v.Inline() || !h.win.app.Preferences().Bool(prefInline) {
-		t.Errorf("i: box %v, view %v, preference %v; want inline, remembered", d.bar.inline.Checked, v.Inline(), h.win.app.Preferences().Bool(prefInline))
+	if !b.Option("Inline layout") || !v.Inline() || !fyne.CurrentApp().Preferences().Bool(prefInline) {
+		t.Errorf("i: box %v, view %v, preference %v; want inline, remembered", b.Option("Inline layout"), v.Inline(), fyne.CurrentApp().Preferences().Bool(prefInline))
 	}
 	h.press('W')
 	if !v.IgnoreWhitespace() || !strings.Contains(h.Diff().Counter(), "1 hunk (+1 whitespace-only, faded: approved too unless unticked)") {

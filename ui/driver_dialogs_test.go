@@ -7,7 +7,10 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // The window driver's dialogs and controls (driver_test.go): the
@@ -307,3 +310,154 @@ func (h *harness) ClassificationStarted() (queued, started bool) {
 
 // TrivialTicked is how many files have hunks t ticked as trivial.
 func (h *harness) TrivialTicked() int { return len(h.win.detail.trivialOK) }
+
+// Queued is proposal id as the queue has it (false while it is not
+// listed).
+func (h *harness) Queued(id string) (review.Proposal, bool) { p, ok := h.win.items[id]; return p, ok }
+
+// SetEditor makes argv (the file's path appended) the external editor x
+// opens.
+func (h *harness) SetEditor(argv []string) { h.win.opts.Editor = argv }
+
+// Edited is the person's edit of the shown file ("", false for none).
+func (h *harness) Edited() (string, bool) {
+	d := h.win.detail
+	s, ok := d.edited[d.curPath()]
+	return s, ok
+}
+
+// ExternalEditorOpen reports whether the external editor (x) is open on
+// the shown file.
+func (h *harness) ExternalEditorOpen() bool { return h.win.detail.edit.ext != nil }
+
+// Shows is the key of what the diff view shows: the file's path, or a
+// prefixed one for another view of it ("format:…" the formatter's change).
+func (d diffDriver) Shows() string { return d.h.win.detail.shownKey }
+
+// Pane is the right pane (the proposal), for its size.
+func (h *harness) Pane() fyne.CanvasObject { return h.win.detail.content }
+
+// SplitOffset is where the queue ends and the pane starts, 0–1 of the
+// window's width.
+func (h *harness) SplitOffset() float64 { return h.win.split.Offset }
+
+// Widget is the bar's visible button whose label starts with label (nil
+// when none shows), for its place and size.
+func (b barDriver) Widget(label string) fyne.CanvasObject {
+	for _, o := range shownObjects(b.h.win.detail.bar.box) {
+		if btn, ok := o.(*widget.Button); ok && btn.Visible() && strings.HasPrefix(btn.Text, label) {
+			return btn
+		}
+	}
+	return nil
+}
+
+// OpenViewOptions clicks View, which opens the view options above it.
+func (b barDriver) OpenViewOptions() { test.Tap(b.h.win.detail.bar.viewButton); b.h.settle() }
+
+// ViewOptions is the View button's pop-up, for its place and size.
+func (b barDriver) ViewOptions() fyne.CanvasObject { return b.h.win.detail.bar.viewOptions.Content }
+
+// Options are the view options' boxes shown, "[x] " before a ticked one.
+func (b barDriver) Options() []string {
+	var out []string
+	for _, o := range shownObjects(b.h.win.detail.bar.viewOptions.Content) {
+		if c, ok := o.(*widget.Check); ok {
+			s := c.Text
+			if c.Checked {
+				s = "[x] " + s
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Option reports whether the view option whose label starts with label is
+// ticked.
+func (b barDriver) Option(label string) bool {
+	b.h.t.Helper()
+	for _, c := range b.optionBoxes() {
+		if strings.HasPrefix(c.Text, label) {
+			return c.Checked
+		}
+	}
+	b.h.t.Fatalf("no view option %q", label)
+	return false
+}
+
+// TapOption clicks the view option whose label starts with label.
+func (b barDriver) TapOption(label string) {
+	b.h.t.Helper()
+	for _, c := range b.optionBoxes() {
+		if strings.HasPrefix(c.Text, label) {
+			test.Tap(c)
+			b.h.settle()
+			return
+		}
+	}
+	b.h.t.Fatalf("no view option %q", label)
+}
+
+func (b barDriver) optionBoxes() []*widget.Check {
+	var out []*widget.Check
+	for _, o := range b.h.win.detail.bar.viewOptions.Content.(*fyne.Container).Objects {
+		if c, ok := o.(*widget.Check); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// SaysOutcome reports whether the status line says what became of
+// proposal id on the desk in present.Outcome's words (the wording is
+// present's, table-tested there; this checks the window says it).
+func (h *harness) SaysOutcome(id string) bool {
+	p, ok := h.desk.Get(id)
+	o, decided := h.desk.Outcome(id)
+	return ok && decided && strings.Contains(h.Status(), present.Outcome(p, o))
+}
+
+// Placeholder is what the empty reason box says goes there.
+func (r rejectDriver) Placeholder() string {
+	if e := r.h.win.detail.rejectBox.entry; e != nil && r.Open() {
+		return e.PlaceHolder
+	}
+	return ""
+}
+
+// EditedFiles is how many files of the shown proposal hold an edit of the
+// person's.
+func (h *harness) EditedFiles() int { return len(h.win.detail.edited) }
+
+// editCheckSeen is the check of the person's edit as a test sees it.
+type editCheckSeen struct {
+	Handle  any    // tells one check from the next (nil: none)
+	Running bool   // its checkers run now
+	Text    string // the text it checks
+}
+
+// EditCheck is the check of the person's edit of the shown file.
+func (h *harness) EditCheck() editCheckSeen {
+	c := h.win.detail.checks.recheck
+	if c == nil {
+		return editCheckSeen{}
+	}
+	return editCheckSeen{Handle: c, Running: c.cancel != nil, Text: c.text}
+}
+
+// TreeRowInSight reports whether the tree's row of the file shown is
+// inside the tree's scrolled view, and where that view starts.
+func (h *harness) TreeRowInSight() (bool, float32) {
+	tr := h.win.detail.tree
+	h.win.Win.Content().Refresh()
+	y := float32(0)
+	top, bottom := tr.scroll.Offset.Y, tr.scroll.Offset.Y+tr.scroll.Size().Height
+	for _, o := range tr.rows.Objects {
+		if r, ok := o.(*treeRow); ok && r.i == tr.current() {
+			return y >= top && y+o.MinSize().Height <= bottom+1, top
+		}
+		y += o.MinSize().Height + theme.Padding()
+	}
+	return false, top
+}

@@ -290,11 +290,7 @@ func (h *historyView) loadMore() {
 // selects the entry that should be selected.
 func (h *historyView) afterPage() {
 	h.list.Refresh()
-	if h.next != "" {
-		h.more.Show()
-	} else {
-		h.more.Hide()
-	}
+	vis(h.more, h.next != "")
 	switch n := len(h.entries); {
 	case n == 0:
 		h.status.SetText("No history matches these filters.")

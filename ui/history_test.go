@@ -351,8 +351,8 @@ func TestHistoryLabelsAnApprovedMergeAsTheAgentWasTold(t *testing.T) {
 	if badge := hist.Entries()[0].Badge; badge != string(o.Status) || badge != string(decision.Approved) {
 		t.Errorf("history says %q, the agent was told %q; want both approved", badge, o.Status)
 	}
-	if !strings.Contains(h.Status(), "merged into the change made on disk") {
-		t.Errorf("status %q; want it to say the approval was merged into the disk's change", h.Status())
+	if !h.SaysOutcome(p.ID) || o.Status != decision.Approved {
+		t.Errorf("status %q, outcome %s; want the approval merged into the disk's change said", h.Status(), o.Status)
 	}
 }
 

@@ -29,9 +29,7 @@ func TestTicksSurviveAVisitToAnotherProposal(t *testing.T) {
 		t.Fatalf("back on the proposal: %d of 2 hunks ticked; want the 1 left ticked", n)
 	}
 	h.press('a')
-	if q := h.win.detail.onScreen.dialog; q != nil {
-		q.Confirm()
-	}
+	h.ApproveAnywayIfAsked()
 	if o := h.outcome(p.ID); o.Status != decision.Partial {
 		t.Fatalf("a: %s; want partial", o.Status)
 	}
@@ -74,11 +72,10 @@ func TestApproveChangesetHonoursTicksOfAnotherProposal(t *testing.T) {
 	p := h.propose("claude-code", "s", engine.FormatWrite, "a.txt", "A\n")
 	q := h.propose("claude-code", "s", engine.FormatWrite, "b.txt", "B\n")
 	h.win.Select(p.ID)
-	d := h.win.detail
 	h.win.View().ToggleHunk(0) // a.txt: its one hunk unticked
 	h.win.Select(q.ID)
 	h.press('A')
-	if d.tree.confirm != nil {
+	if h.ChangesetQuestion() != "" {
 		t.Fatal("A asks to approve the changeset as proposed while a.txt has a hunk unticked")
 	}
 	if !strings.Contains(h.Message(), "a.txt") {
@@ -102,7 +99,6 @@ func TestEditDroppedWhenTheFileChangedMeanwhile(t *testing.T) {
 	p := h.propose("claude-code", "s1", engine.FormatSearchReplace, "list.txt", srBlock("line b\n", "line B\n"))
 	q := h.propose("gemini", "s2", engine.FormatWrite, "other.txt", "ONE\n")
 	h.win.Select(p.ID)
-	d := h.win.detail
 	h.press('e')
 	ed := h.win.View().Editor()
 	ed.SetCursor(0, len("line a"))
@@ -112,8 +108,8 @@ func TestEditDroppedWhenTheFileChangedMeanwhile(t *testing.T) {
 	h.until("the proposal turns stale", func() bool { pp, _ := h.desk.Get(p.ID); return pp.State == review.StateStale })
 	h.settle()
 	h.win.Select(p.ID)
-	if h.Diff().Editing() || len(d.edited) > 0 {
-		t.Errorf("back on the stale proposal: editing %v, %d edited files; want the edit dropped", h.Diff().Editing(), len(d.edited))
+	if h.Diff().Editing() || h.EditedFiles() > 0 {
+		t.Errorf("back on the stale proposal: editing %v, %d edited files; want the edit dropped", h.Diff().Editing(), h.EditedFiles())
 	}
 	if !strings.Contains(h.Message(), "dropped") {
 		t.Errorf("message %q; want it to say the edit was dropped", h.Message())

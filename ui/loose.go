@@ -11,6 +11,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
 // looseCardLines is the most lines of each text the loose-match card shows.
@@ -58,6 +59,20 @@ func (c *looseCard) show(m engine.Match, ok bool) {
 	c.foundHead.SetText(fmt.Sprintf("The file had (%s):", lineSpan(m.StartLine, m.EndLine)))
 	c.found.SetText(cardText(m.Found))
 	c.box.Show()
+}
+
+// follow shows the card for the change j and k went to in v, the diff of
+// f's proposal (nil: v shows no such diff), or hides it; it reports
+// whether the card came or went.
+func (c *looseCard) follow(f *review.File, v *diffview.DiffView) bool {
+	was := c.box.Visible()
+	k, hs := v.CurrentHunk(), v.Hunks()
+	if f == nil || k < 0 || k >= len(hs) {
+		c.show(engine.Match{}, false)
+	} else {
+		c.show(looseMatchAt(*f, hs[k]))
+	}
+	return c.box.Visible() != was
 }
 
 // cardText is the first looseCardLines lines of s, tabs shown as spaces

@@ -255,32 +255,43 @@ func (n *navigator) showGoToLine() {
 	if id == "" || !v.Visible() || n.deps.editing() {
 		return
 	}
+	label := fmt.Sprintf("Line of %s (right side, 1–%d):", p.Files[file].Rel, v.Lines())
+	var dlg dialog.Dialog
+	dlg, n.lineEntry, n.lineHint = goToLine(v, label, n.deps.win, n.deps.say, n.deps.counter)
+	n.deps.open(dlg, n.lineEntry)
+}
+
+// goToLine is the dialog asking for a line of v's right side (label says
+// which) and scrolling there, then done: what is wrong with a line typed
+// is said under it as it is typed; one not there keeps it open, or, once
+// Go closed it, is said by say. It returns the dialog, its box and the
+// hint under it.
+func goToLine(v *diffview.DiffView, label string, win fyne.Window, say func(string), done func()) (dialog.Dialog, *dialogEntry, *widget.Label) {
 	lines := v.Lines()
 	var dlg dialog.Dialog
 	hint := widget.NewLabel("")
-	n.lineHint = hint
+	var entry *dialogEntry
 	submit := func() bool {
-		line, err := strconv.Atoi(strings.TrimSpace(n.lineEntry.Text))
+		line, err := strconv.Atoi(strings.TrimSpace(entry.Text))
 		if err != nil || !v.GoToLine(line) {
 			hint.SetText(fmt.Sprintf("Type a line number from 1 to %d.", lines))
 			return false
 		}
 		dlg.Hide()
-		n.deps.counter()
+		done()
 		return true
 	}
-	n.lineEntry = newDialogEntry(false, func() { dlg.Hide() }, func() { submit() })
-	n.lineEntry.SetPlaceHolder(fmt.Sprintf("1–%d", lines))
-	n.lineEntry.OnChanged = func(s string) { hint.SetText(lineHintFor(strings.TrimSpace(s), lines)) }
-	body := container.NewVBox(widget.NewLabel(fmt.Sprintf("Line of %s (right side, 1–%d):", p.Files[file].Rel, lines)), n.lineEntry, hint)
-	dlg = dialog.NewCustomConfirm("Go to line", "Go", "Cancel", body, func(ok bool) {
+	entry = newDialogEntry(false, func() { dlg.Hide() }, func() { submit() })
+	entry.SetPlaceHolder(fmt.Sprintf("1–%d", lines))
+	entry.OnChanged = func(s string) { hint.SetText(lineHintFor(strings.TrimSpace(s), lines)) }
+	dlg = dialog.NewCustomConfirm("Go to line", "Go", "Cancel", container.NewVBox(widget.NewLabel(label), entry, hint), func(ok bool) {
 		// Go has closed the dialog: a line not in the file is said on the
 		// message line (in the closed dialog's hint, nothing was seen).
 		if ok && !submit() {
-			n.deps.say(fmt.Sprintf("No line %q to go to: g, then a line number from 1 to %d.", strings.TrimSpace(n.lineEntry.Text), lines))
+			say(fmt.Sprintf("No line %q to go to: g, then a line number from 1 to %d.", strings.TrimSpace(entry.Text), lines))
 		}
-	}, n.deps.win)
-	n.deps.open(dlg, n.lineEntry)
+	}, win)
+	return dlg, entry, hint
 }
 
 // lineHintFor says, as it is typed, what is wrong with s as a line of a
@@ -323,7 +334,17 @@ func (d *detail) counterText() string {
 	if d.view.Opening() { // a big diff is being computed: OnOpened comes back
 		return "diffing…"
 	}
-	d.updateLoose()
+	// The loose match that placed the change j and k went to, in the
+	// proposal's own diff (a stale view diffs other texts; a decided
+	// proposal's view shows what happened).
+	var own *review.File
+	if d.id != "" && d.outcome == nil && d.p.State == review.StatePending && len(d.p.Files) > 0 && !d.cur().Stale() && d.view.Visible() {
+		f := d.cur()
+		own = &f
+	}
+	if d.loose.follow(own, d.view) {
+		d.content.Refresh() // the card came or went above the diff
+	}
 	d.checks.update()
 	k, n, faded := d.view.HunkCount()
 	above := d.view.HunksAbove()
@@ -352,24 +373,4 @@ func (d *detail) counterText() string {
 		s += d.trivial.summary()
 	}
 	return s
-}
-
-// updateLoose shows the loose-match card for the hunk j and k went to in
-// the proposal's own diff (base against proposal, or the person's edit of
-// it); a stale view diffs other texts, and a decided proposal's view
-// shows what happened.
-func (d *detail) updateLoose() {
-	was := d.loose.box.Visible()
-	defer func() {
-		if d.loose.box.Visible() != was {
-			d.content.Refresh() // the card comes or goes above the diff
-		}
-	}()
-	k, hs := d.view.CurrentHunk(), d.view.Hunks()
-	if d.id == "" || d.outcome != nil || d.p.State != review.StatePending || len(d.p.Files) == 0 ||
-		d.cur().Stale() || !d.view.Visible() || k < 0 || k >= len(hs) {
-		d.loose.show(engine.Match{}, false)
-		return
-	}
-	d.loose.show(looseMatchAt(d.cur(), hs[k]))
 }

@@ -136,11 +136,7 @@ func placeable(p review.Proposal) bool {
 // show lists the candidates of p's failed block, or hides the picker when
 // p has none to place; the loose card's Mark button shows for a waiting p.
 func (k *picker) show(p review.Proposal) {
-	if placeable(p) && p.State.Open() && p.State != review.StateStreaming {
-		k.looseMark.Show()
-	} else {
-		k.looseMark.Hide()
-	}
+	vis(k.looseMark, placeable(p) && p.State.Open() && p.State != review.StateStreaming)
 	_, kept := k.kept[p.ID]
 	_, _, decided := k.deps.shown()
 	vis(k.againBox, kept && !k.choosing && p.State.Open() && p.State != review.StateFailed && !decided)

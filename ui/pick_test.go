@@ -10,6 +10,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 )
 
@@ -60,8 +61,8 @@ func TestPickCandidateThenApprove(t *testing.T) {
 	if got, want := h.read("a.go"), "package a\n\nfunc A() {\n\tx := 10\n\ty := 20\n}\n"; got != want {
 		t.Errorf("file = %q; want %q", got, want)
 	}
-	if !strings.Contains(o.Text(), "Block 1: the person chose lines 4–5 of ") || !strings.Contains(o.Text(), "the edit was applied there") {
-		t.Errorf("agent text does not say the person chose the lines:\n%s", o.Text())
+	if !strings.Contains(agenttext.Outcome(o), "Block 1: the person chose lines 4–5 of ") || !strings.Contains(agenttext.Outcome(o), "the edit was applied there") {
+		t.Errorf("agent text does not say the person chose the lines:\n%s", agenttext.Outcome(o))
 	}
 }
 
@@ -136,7 +137,7 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	if h.read("a.go") != pickBase {
 		t.Errorf("a.go changed after Dismiss: %q", h.read("a.go"))
 	}
-	h.until("the dismissed failure leaves the queue", func() bool { _, ok := h.win.items[p.ID]; return !ok && h.win.Selected() == "" })
+	h.until("the dismissed failure leaves the queue", func() bool { return !h.InQueue(p.ID) && h.Shown() == "" })
 	if !strings.Contains(h.Status(), "a.go: dismissed; the agent is told") {
 		t.Errorf("status line %q; want it to say a.go was dismissed and the agent told", h.Status())
 	}

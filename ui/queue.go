@@ -610,13 +610,9 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 	}
 	c.badge.Text, c.badge.Color = b, theme.Color(col)
 	a, d := r.p.Counts()
-	if r.p.State.DidNotApply() || r.p.State == review.StateStreaming {
-		c.added.Hide()
-		c.removed.Hide()
-	} else {
-		c.added.Show()
-		c.removed.Show()
-	}
+	counted := !r.p.State.DidNotApply() && r.p.State != review.StateStreaming
+	vis(c.added, counted)
+	vis(c.removed, counted)
 	c.added.Text, c.added.Color = fmt.Sprintf("+%d", a), theme.Color(theme.ColorNameSuccess)
 	c.removed.Text, c.removed.Color = fmt.Sprintf("−%d", d), theme.Color(theme.ColorNameError)
 	c.age.Text, c.age.Color = age(now, r.p.Created), theme.Color(theme.ColorNamePlaceHolder)

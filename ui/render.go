@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
 
@@ -74,7 +75,7 @@ func (d *detail) renderProposal() {
 		// proposal's before it turned stale) keeps their place: the same
 		// line where it was on screen, its change the current one (it
 		// threw the view to hunk 1 at every save).
-		line, y, keep := d.placeKept()
+		line, y, keep := placeKept(d.view, d.shownKey)
 		d.stale.draw(d.view, f, m)
 		if keep && strings.HasSuffix(d.shownKey, ":"+d.stale.shows()) || keep && !strings.HasPrefix(d.shownKey, "stale:") {
 			d.view.ShowLineAt(min(line, d.view.Lines()-1), y)
@@ -151,15 +152,10 @@ func (d *detail) renderOutcome() {
 		return
 	}
 	d.head.hideNote()
-	d.showWrittenOverDisk(o)
-}
-
-// showWrittenOverDisk shows, for the shown file written over a change on
-// disk (a stale proposal approved merged or edited), what the write did:
-// the disk the person reviewed → the final content. The stale view chosen
-// before (what changed on disk, what the agent sent) is not what was
-// written.
-func (d *detail) showWrittenOverDisk(o *review.Outcome) {
+	// The shown file written over a change on disk (a stale proposal
+	// approved merged or edited): what the write did, the disk the person
+	// reviewed → the final content. The stale view chosen before (what
+	// changed on disk, what the agent sent) is not what was written.
 	if len(d.p.Files) == 0 {
 		return
 	}
@@ -176,17 +172,17 @@ func (d *detail) showWrittenOverDisk(o *review.Outcome) {
 	}
 }
 
-// placeKept is the line of the right side the person reads at and how far
-// below the top of the view it is, when the view shows the shown file
-// already (a refresh of it, not another file or proposal).
-func (d *detail) placeKept() (line int, y float32, ok bool) {
-	if d.shownKey == "" || d.shownKey == "stream" || strings.HasPrefix(d.shownKey, "format:") || strings.HasPrefix(d.shownKey, "written:") {
+// placeKept is the line of the right side the person reads at in v and
+// how far below the top of the view it is, when v shows the shown file
+// already (shownKey: a refresh of it, not another file or proposal).
+func placeKept(v *diffview.DiffView, shownKey string) (line int, y float32, ok bool) {
+	if shownKey == "" || shownKey == "stream" || strings.HasPrefix(shownKey, "format:") || strings.HasPrefix(shownKey, "written:") {
 		return 0, 0, false
 	}
-	line = d.view.PlaceLine()
+	line = v.PlaceLine()
 	if line < 0 {
 		return 0, 0, false
 	}
-	y, on := d.view.LineY(line)
+	y, on := v.LineY(line)
 	return line, y, on
 }

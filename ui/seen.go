@@ -130,28 +130,20 @@ func (o *onScreen) agentHunksWritten(dec review.Decision) map[string][]string {
 	out := map[string][]string{}
 	for _, f := range p.Files {
 		ids := []string{}
-		switch t, edited := dec.Edited[f.Path]; {
-		case f.Stale():
+		t, edited := dec.Edited[f.Path]
+		switch {
+		case f.Stale() || edited:
 			// The merge onto the disk (or the person's edit of it) writes
 			// the agent's hunks it keeps as written: those are asked about
 			// too (approve merged asked nothing: QA, a 33-hunk file with
 			// 28 never shown written at once).
-			if !edited {
-				t = o.deps.merge(f).Text
-			}
 			mine := f
-			mine.Base, mine.Proposed = f.Disk, t
-			kept := map[string]bool{}
-			for _, h := range mine.Hunks() {
-				kept[h.ID] = true
-			}
-			for _, h := range o.deps.hunks(f) {
-				if kept[h.ID] {
-					ids = append(ids, h.ID)
+			if f.Stale() {
+				if !edited {
+					t = o.deps.merge(f).Text
 				}
+				mine.Base = f.Disk
 			}
-		case edited:
-			mine := f
 			mine.Proposed = t
 			kept := map[string]bool{}
 			for _, h := range mine.Hunks() {

@@ -21,18 +21,15 @@ func TestApproveMergedKeepsUntickedHunksOfOtherFiles(t *testing.T) {
 	p := h.propose("codex", "s", engine.FormatPatch, "", patch)
 	h.win.Select(p.ID)
 	h.settle()
-	d := h.win.detail
-	if d.cur().Rel != "a.txt" || len(d.view.Hunks()) != 2 {
-		t.Fatalf("shown %s with %d hunks; want a.txt with 2", d.cur().Rel, len(d.view.Hunks()))
+	if h.ShownFile() != "a.txt" || len(h.win.View().Hunks()) != 2 {
+		t.Fatalf("shown %s with %d hunks; want a.txt with 2", h.ShownFile(), len(h.win.View().Hunks()))
 	}
-	d.view.ToggleHunk(1) // untick x → X
+	h.win.View().ToggleHunk(1) // untick x → X
 	h.write("b.txt", "one\ntwo\nthree\nfour by hand\n")
 	h.until("b.txt turns stale", func() bool { pp, _ := h.desk.Get(p.ID); return pp.State == review.StateStale })
 	h.settle()
 	h.press('a')
-	if q := d.onScreen.dialog; q != nil {
-		q.Confirm()
-	}
+	h.ApproveAnywayIfAsked()
 	o := h.outcome(p.ID)
 	if !o.Status.Wrote() {
 		t.Fatalf("a: %s; want the merge written", o.Status)

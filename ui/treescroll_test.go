@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"fyne.io/fyne/v2/theme"
-
 	"github.com/diffdesk/diffdesk/engine"
 )
 
@@ -26,36 +24,25 @@ func TestChangesetTreeFollowsTheFileShown(t *testing.T) {
 	patch.WriteString("*** End Patch\n")
 	p := h.propose("codex", "s", engine.FormatPatch, "", patch.String())
 	h.win.Select(p.ID)
-	d := h.win.detail
-	tr := d.tree
-	inSight := func() bool {
-		h.win.Win.Content().Refresh()
-		y := float32(0)
-		for _, o := range tr.rows.Objects {
-			if r, ok := o.(*treeRow); ok && r.i == tr.current() {
-				top, bottom := tr.scroll.Offset.Y, tr.scroll.Offset.Y+tr.scroll.Size().Height
-				return y >= top && y+o.MinSize().Height <= bottom+1
-			}
-			y += o.MinSize().Height + theme.Padding()
-		}
-		return false
-	}
+	inSight := func() bool { ok, _ := h.TreeRowInSight(); return ok }
 	if !inSight() {
 		t.Fatal("the first file's row is not in sight")
 	}
 	for range 12 {
 		h.press(']')
 	}
-	if d.file != 12 {
-		t.Fatalf("12 × ] showed file %d; want 12", d.file)
+	if h.ShownFile() != "f12.txt" {
+		t.Fatalf("12 × ] showed %q; want f12.txt", h.ShownFile())
 	}
 	if !inSight() {
-		t.Errorf("after ] to file 13 of 14 its tree row is out of sight (tree offset %v, height %v)", tr.scroll.Offset.Y, tr.scroll.Size().Height)
+		_, top := h.TreeRowInSight()
+		t.Errorf("after ] to file 13 of 14 its tree row is out of sight (tree offset %v)", top)
 	}
 	for range 12 {
 		h.press('[')
 	}
 	if !inSight() {
-		t.Errorf("after [ back to the first file its tree row is out of sight (tree offset %v)", tr.scroll.Offset.Y)
+		_, top := h.TreeRowInSight()
+		t.Errorf("after [ back to the first file its tree row is out of sight (tree offset %v)", top)
 	}
 }

@@ -60,8 +60,8 @@ type trivialDeps struct {
 	run       func(work func() func()) // work off the UI goroutine, then its result on it
 	say       func(string)
 	setStatus func(string, bool)
-	refresh   func()      // the tree and the queue, after other proposals were decided
-	stopped   func() bool // the window closed
+	refresh   func()          // the tree and the queue, after other proposals were decided
+	stop      <-chan struct{} // closed with the window
 }
 
 // trivialJob classifies one file of one proposal, in a goroutine.
@@ -318,7 +318,18 @@ func (d *detail) ApproveTrivial() {
 		for _, id := range list {
 			d.trivialOK[path][id] = true
 		}
-		d.tick(path, list)
+		shown := path == d.curPath() && d.viewHasProposal(d.cur()) // its ticks are the view's
+		if shown {
+			d.accepted[path] = d.view.AcceptedHunks()
+		}
+		was := len(d.accepted[path])
+		d.choices.tick(path, list)
+		if shown {
+			for _, id := range d.accepted[path][was:] { // only those unticked: each redraws the view
+				d.view.SetHunkAccepted(id, true)
+			}
+			d.accepted[path] = d.view.AcceptedHunks()
+		}
 	}
 	d.tree.ticksChanged()
 	if n == total && !d.someRejected() {
@@ -364,8 +375,10 @@ func (t *trivialJobs) approveOthers(alone bool) bool {
 // othersApproved says what approveOthers did, under the decision
 // bar only while the proposal t was pressed on (id) is shown.
 func (t *trivialJobs) othersApproved(id string, alone bool, res review.TrivialApproval, err error) {
-	if t.deps.stopped() {
+	select {
+	case <-t.deps.stop:
 		return // the window closed meanwhile
+	default:
 	}
 	shown, _, _ := t.deps.shown()
 	here := shown == id // the proposal t was pressed on is still shown: say what came of it
@@ -400,38 +413,6 @@ func (t *trivialJobs) othersApproved(id string, alone bool, res review.TrivialAp
 	}
 	t.deps.setStatus(msg, len(res.Skipped) > 0)
 	t.deps.refresh()
-}
-
-// tick accepts the hunks ids of the file at path: in the view when it is
-// shown, else in the choices kept for it.
-func (d *detail) tick(path string, ids []string) {
-	if path == d.curPath() && d.viewHasProposal(d.cur()) {
-		ticked := map[string]bool{}
-		for _, id := range d.view.AcceptedHunks() {
-			ticked[id] = true
-		}
-		for _, id := range ids {
-			if !ticked[id] { // each redraws the view: only those the person unticked
-				d.view.SetHunkAccepted(id, true)
-			}
-		}
-		d.accepted[path] = d.view.AcceptedHunks()
-		return
-	}
-	kept, ok := d.accepted[path]
-	if !ok {
-		return // never ticked: every hunk is accepted
-	}
-	have := map[string]bool{}
-	for _, id := range kept {
-		have[id] = true
-	}
-	for _, id := range ids {
-		if !have[id] {
-			kept = append(kept, id)
-		}
-	}
-	d.accepted[path] = kept
 }
 
 // kindsText is "2 whitespace only, 1 comment only".

@@ -30,44 +30,44 @@ func TestTrivialHunksLabelledAndApprovedByT(t *testing.T) {
 	h.win.Select(p.ID)
 	h.settle()
 	d := h.win.detail
-	hs := d.view.Hunks()
+	hs := h.win.View().Hunks()
 	if len(hs) != 3 {
 		t.Fatalf("%d hunks; want 3", len(hs))
 	}
-	if got := []string{d.view.Note(hs[0].ID).Text, d.view.Note(hs[1].ID).Text, d.view.Note(hs[2].ID).Text}; got[0] != "comment only" || got[1] != "whitespace only" || got[2] != "" {
+	if got := []string{h.win.View().Note(hs[0].ID).Text, h.win.View().Note(hs[1].ID).Text, h.win.View().Note(hs[2].ID).Text}; got[0] != "comment only" || got[1] != "whitespace only" || got[2] != "" {
 		t.Fatalf("labels %q; want comment only, whitespace only, none", got)
 	}
 	if !strings.Contains(h.Diff().Counter(), "· 2 trivial (t approves)") {
 		t.Errorf("counter %q; want the trivial count", h.Diff().Counter())
 	}
-	d.view.ToggleHunk(1) // untick the re-indent: t ticks it again
+	h.win.View().ToggleHunk(1) // untick the re-indent: t ticks it again
 	h.press('t')
 	h.settle()
 	if o, ok := h.desk.Get(p.ID); !ok || !o.State.Open() {
 		t.Fatalf("t with a real change left decided the proposal: %v", o.State)
 	}
-	if got := d.view.AcceptedHunks(); len(got) != 3 {
+	if got := h.win.View().AcceptedHunks(); len(got) != 3 {
 		t.Errorf("after t: accepted %v; want all three (the re-indent ticked again)", got)
 	}
-	if n := d.view.Note(hs[0].ID); n.Text != "comment only" || !n.Done || strings.Contains(h.Diff().Counter(), "trivial") {
+	if n := h.win.View().Note(hs[0].ID); n.Text != "comment only" || !n.Done || strings.Contains(h.Diff().Counter(), "trivial") {
 		t.Errorf("after t: label %+v, counter %q; want it done, no trivial left", n, h.Diff().Counter())
 	}
 	if !strings.Contains(h.Message(), "Approved 2 trivial hunks (1 whitespace only, 1 comment only); 1 left to review") {
 		t.Errorf("message %q", h.Message())
 	}
 	// Had nothing been on screen, only the real change would be unseen.
-	d.view.ForgetSeen()
-	d.view.Showing = func() bool { return false }
+	h.win.View().ForgetSeen()
+	h.win.View().Showing = func() bool { return false }
 	u := review.CheckSeen([]review.ProposalSeen{d.onScreen.proposalSeen(review.Decision{Verdict: decision.Approved})})
 	if u.Unseen != 1 || u.Total != 3 || u.First.Hunk.ID != hs[2].ID {
 		t.Errorf("nothing seen, trivial approved: %d of %d unseen, first %s; want 1 of 3, the real change", u.Unseen, u.Total, u.First.Hunk.ID)
 	}
 	h.press('a')
 	h.settle()
-	if d.onScreen.dialog == nil || !strings.Contains(d.onScreen.msg, "1 of 3 hunks was never on screen") {
-		t.Fatalf("a: question %q; want one hunk unseen", d.onScreen.msg)
+	if q := h.Unseen(); !strings.Contains(q, "1 of 3 hunks was never on screen") {
+		t.Fatalf("a: question %q; want one hunk unseen", q)
 	}
-	d.onScreen.dialog.Confirm()
+	h.ApproveAnyway()
 	if o := h.outcome(p.ID); o.Status != decision.Approved || h.read("app.go") != proposed {
 		t.Errorf("after Approve anyway: %s", o.Status)
 	}

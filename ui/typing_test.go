@@ -49,7 +49,7 @@ func TestSearchWordNeverActsAsReviewKeys(t *testing.T) {
 	}
 	h.typeWord("tal")
 	h.settle()
-	if _, ok := h.desk.Outcome(p.ID); ok || h.win.detail.deciding || h.Decided() {
+	if _, ok := h.desk.Outcome(p.ID); ok || h.Deciding() || h.Decided() {
 		t.Fatal("a letter of the search word decided the proposal")
 	}
 	if got := h.win.View().SearchQuery(); got != "total" {
@@ -103,9 +103,8 @@ func TestRejectBoxSaysItHasTheKeyboard(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.go", "package a\n\nconst N = 1\n")
 	p := h.propose("agent", "s", engine.FormatWrite, "a.go", "package a\n\nconst N = 2\n")
-	d := h.win.detail
 	h.press('r')
-	if d.rejectBox.dialog == nil {
+	if !h.RejectBox().Open() {
 		t.Fatal("r opened no reject dialog")
 	}
 	if got := h.Keyboard(); !strings.Contains(got, "typing in the reject box") {

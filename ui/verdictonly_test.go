@@ -19,16 +19,15 @@ func TestRejectThroughAnIDEDoorSaysTheReasonWasNotSent(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "hello\n")
 	p := h.doorProposal("claude-code", "a.txt", "hello there\n")
-	d := h.win.detail
 	h.press('r')
-	if d.rejectBox.dialog == nil {
+	if !h.RejectBox().Open() {
 		t.Fatal("r opened no reject dialog")
 	}
-	if ph := d.rejectBox.entry.PlaceHolder; strings.Contains(ph, "The agent reads this") || !strings.Contains(ph, "claude-code's IDE door tells the agent no reason") {
+	if ph := h.RejectBox().Placeholder(); strings.Contains(ph, "The agent reads this") || !strings.Contains(ph, "claude-code's IDE door tells the agent no reason") {
 		t.Errorf("reject box hint %q; want it to say the IDE door carries no reason", ph)
 	}
-	d.rejectBox.entry.SetText("use the word planet instead")
-	d.rejectBox.confirm()
+	h.RejectBox().SetReason("use the word planet instead")
+	h.RejectBox().Send()
 	if o := h.outcome(p.ID); o.Status != decision.Rejected || o.Feedback != "use the word planet instead" {
 		t.Fatalf("outcome %s %q; want rejected with the reason kept", o.Status, o.Feedback)
 	}
@@ -107,7 +106,7 @@ func (h *harness) doorProposal(agent, rel, payload string) review.Proposal {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	h.until("the window shows the proposal", func() bool { _, ok := h.win.items[p.ID]; return ok })
+	h.until("the window shows the proposal", func() bool { return h.InQueue(p.ID) })
 	h.win.Select(p.ID)
 	return p
 }

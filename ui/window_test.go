@@ -262,7 +262,7 @@ func TestApproveWritesTheFile(t *testing.T) {
 	if o.Status != decision.Approved || h.read("a.txt") != "one\nTWO\n" {
 		t.Errorf("after Approve: status %s, file %q", o.Status, h.read("a.txt"))
 	}
-	if !strings.Contains(h.Status(), "Approved and written") {
+	if !h.SaysOutcome(p.ID) {
 		t.Errorf("status line %q; want the outcome", h.Status())
 	}
 	if h.win.Win.Title() != "DiffDesk · "+h.root {
@@ -360,7 +360,7 @@ func TestRejectStopsARunawayStream(t *testing.T) {
 	}
 	// The decided view shows what had arrived, not a proposal of nothing.
 	h.until("the decided view", func() bool { return h.ShownState() == review.StateReported })
-	if got, msg := h.win.View().Lines(), h.Status(); got != 1 || !strings.Contains(msg, "Rejected while it streamed") {
+	if got, msg := h.win.View().Lines(), h.Status(); got != 1 || !h.SaysOutcome(p.ID) || !o.Unfinished {
 		t.Errorf("after the rejection the view shows %d lines, and says %q; want the 1 that had arrived, and that it was rejected while it streamed", got, msg)
 	}
 	if err := h.desk.Feed(p.ID, "more\n"); err == nil || !strings.Contains(err.Error(), "rejected while it streamed") {

@@ -86,7 +86,7 @@ func historyShow(ctx context.Context, x *invocation, journalPath string, asJSON 
 		if s.diff.Unified == "" {
 			continue
 		}
-		fmt.Fprintf(stdout, "\n=== %s: %s (+%d −%d)\n%s", s.title, shownPath(s.diff.Path), s.diff.Added, s.diff.Removed, s.diff.Unified)
+		fmt.Fprintf(stdout, "\n=== %s: %s (+%d −%d)\n%s", s.title, shownPath(s.diff.Path), s.diff.Added, s.diff.Removed, review.PrintableText(s.diff.Unified)) // an agent's text: no terminal control of it runs
 	}
 	return 0
 }

@@ -43,7 +43,11 @@ block, with the reason), unless --without-desk ask leaves it to the agent's own 
 it cannot read blocks the tool too. deskctl setup writes it into the agent's settings. The
 desk's report (the person's and the formatter's changes, the final content) reaches the model
 through PreToolUse itself; after PermissionRequest and BeforeTool it needs the same command as
-the PostToolUse or AfterTool hook.
+the PostToolUse or AfterTool hook. The agent writes an approved file itself: the same command as
+the PostToolUse, PostToolUseFailure or AfterTool hook tells the desk whether it did (the desk
+checks the file, and records an approval not written as failed), and as the Stop, AfterAgent or
+SessionEnd hook it tells the desk of every approval whose tool never ran; those answer nothing
+and never block.
 
 Cline's PreToolUse and PostToolUse hook files run "deskctl hook cline" (deskctl setup cline
 writes them). Cline runs a tool unreviewed when its hook prints nothing or takes 120 s, so for

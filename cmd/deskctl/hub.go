@@ -206,13 +206,16 @@ var hubReviewCmd = &command{
 	short: "as a reviewer: list every desk's queue on the hub, show a proposal's diff, decide it",
 	long: `As a reviewer of the hub: 'list' the proposals waiting on it (every desk's), with their desk,
 files and changes; 'show DESK/ID' prints one's diff (its texts checked against their SHA-256);
-'decide DESK/ID approve|reject [--feedback TEXT]' decides it. ID is the hub id as listed (a unique
-prefix will do). The first decision of a round wins; decide says whether it was yours, and then
+'decide DESK/ID approve|reject [--feedback TEXT] [--version V]' decides it. ID is the hub id as
+listed (a unique prefix will do). show prints the version of the texts it shows: decide --version V
+decides only that version, and sends nothing if the proposal's texts have changed since (a file
+changed on disk). The first decision of a round wins; decide says whether it was yours, and then
 what the desk did.`,
 	flags: func(fl *flag.FlagSet) runFunc {
 		var c hubClientFlags
 		c.add(fl, "the reviewer")
 		feedback := fl.String("feedback", "", "the reason or note the agent reads")
+		version := fl.String("version", "", "decide only this version of the proposal's texts (as show prints it)")
 		all := fl.Bool("all", false, "list decided proposals too")
 		return func(ctx context.Context, x *invocation) int {
 			if len(x.args) == 0 {
@@ -248,7 +251,7 @@ what the desk did.`,
 			case "show":
 				return hubShow(ctx, x, r, q, x.args[1])
 			}
-			return hubDecide(ctx, x, r, q, x.args[1], x.args[2], *feedback)
+			return hubDecide(ctx, x, r, q, x.args[1], x.args[2], *feedback, *version)
 		}
 	},
 }
@@ -321,7 +324,7 @@ func hubShow(ctx context.Context, x *invocation, r *hub.Reviewer, q []hub.Item, 
 	if err != nil {
 		return x.fail(err)
 	}
-	fmt.Fprintf(x.stdout, "%s/%s  %s  round %d  agent %s\n", p.Desk, p.Hub, p.State, p.Round, review.Printable(p.Agent))
+	fmt.Fprintf(x.stdout, "%s/%s  %s  round %d  version %s  agent %s\n", p.Desk, p.Hub, p.State, p.Round, p.Version, review.Printable(p.Agent))
 	if p.Note != "" {
 		fmt.Fprintf(x.stdout, "note: %s\n", review.Printable(p.Note))
 	}
@@ -337,23 +340,28 @@ func hubShow(ctx context.Context, x *invocation, r *hub.Reviewer, q []hub.Item, 
 		if f.Protected != "" {
 			fmt.Fprintf(x.stdout, "protected: %s\n", review.Printable(f.Protected))
 		}
-		fmt.Fprint(x.stdout, engine.Unified("a/"+f.Rel, "b/"+f.Rel, base, proposed, 3))
+		// The agent's text, escaped: a terminal control in it could hide
+		// lines of the version decide --version approves.
+		fmt.Fprint(x.stdout, review.PrintableText(engine.Unified("a/"+f.Rel, "b/"+f.Rel, base, proposed, 3)))
 		if f.Disk != nil {
 			disk, err := r.Text(ctx, p, i, hub.TextDisk)
 			if err != nil {
 				return x.fail(err)
 			}
 			fmt.Fprintf(x.stdout, "stale: %s changed on disk since the proposal came:\n", review.Printable(f.Rel))
-			fmt.Fprint(x.stdout, engine.Unified("base/"+f.Rel, "disk/"+f.Rel, base, disk, 3))
+			fmt.Fprint(x.stdout, review.PrintableText(engine.Unified("base/"+f.Rel, "disk/"+f.Rel, base, disk, 3)))
 		}
 	}
 	return 0
 }
 
-func hubDecide(ctx context.Context, x *invocation, r *hub.Reviewer, q []hub.Item, which, verdict, feedback string) int {
+func hubDecide(ctx context.Context, x *invocation, r *hub.Reviewer, q []hub.Item, which, verdict, feedback, version string) int {
 	p, err := findHub(q, which)
 	if err != nil {
 		return x.fail(err)
+	}
+	if version != "" && version != p.Version {
+		return x.fail(fmt.Errorf("%s/%s changed since you saw version %s (a file changed on disk): it is version %s now; nothing was sent — show it again and decide", p.Desk, p.Hub, review.Printable(version), p.Version))
 	}
 	res, err := r.Decide(ctx, p, hub.Decision{Verdict: verdict, Feedback: feedback})
 	if err != nil {

@@ -101,7 +101,14 @@ func TestHubServeReviewDecide(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "+++ b/f.txt") || !strings.Contains(out, "+from the hub") {
 		t.Fatalf("review show: exit %d, %q %q", code, out, errOut)
 	}
-	out, errOut, code = deskctl(t, "", append(review, "--feedback", "fine", "decide", "d1/"+id[:8], "approve")...)
+	m := regexp.MustCompile(`round 1  version ([0-9a-f]{16})`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("review show names no version: %q", out)
+	}
+	if out, errOut, code := deskctl(t, "", append(review, "--version", "0123456789abcdef", "decide", "d1/"+id[:8], "approve")...); code != 1 || !strings.Contains(errOut, "changed since you saw version 0123456789abcdef") || strings.Contains(out, "approved") {
+		t.Fatalf("review decide on another version: exit %d, %q %q; want refused, nothing sent", code, out, errOut)
+	}
+	out, errOut, code = deskctl(t, "", append(review, "--feedback", "fine", "--version", m[1], "decide", "d1/"+id[:8], "approve")...)
 	if code != 0 || !strings.Contains(out, "approved by r1@") || !strings.Contains(out, "(your decision)") || !strings.Contains(out, "wrote "+filepath.Join(root, "f.txt")) {
 		t.Fatalf("review decide: exit %d, %q %q", code, out, errOut)
 	}

@@ -147,9 +147,11 @@ type hookEvent struct {
 	name, matcher string
 	timeout       int // in the agent's unit; 0 for none
 	// neverBlocks: an event whose hook reviews nothing (a tool's failure,
-	// a turn's or session's end), run without hookCommand's "|| exit 2":
-	// exit 2 at Stop or AfterAgent would make the agent carry on, again
-	// and again, where deskctl cannot run.
+	// a turn's or session's end), run with "|| exit 0" for hookCommand's
+	// "|| exit 2": a block at Stop or AfterAgent makes the agent carry on,
+	// again and again, where deskctl cannot run — and Gemini CLI 0.61
+	// takes every exit but 0 and 1 that prints something as a block,
+	// the shell's 127 included.
 	neverBlocks bool
 }
 
@@ -160,10 +162,12 @@ type hookEvent struct {
 // (deskctl by name), or one for another event, would review twice.
 func hookTarget(path, agent, command string, events []hookEvent) setupTarget {
 	want := map[string]any{}
+	quiet := map[string]bool{} // the events whose hook never blocks
 	for _, ev := range events {
+		quiet[ev.name] = ev.neverBlocks
 		h := map[string]any{"type": "command", "command": command}
 		if ev.neverBlocks {
-			h["command"] = strings.TrimSuffix(command, " || exit 2")
+			h["command"] = strings.TrimSuffix(command, " || exit 2") + " || exit 0"
 		}
 		if ev.timeout > 0 {
 			h["timeout"] = ev.timeout
@@ -218,7 +222,10 @@ func hookTarget(path, agent, command string, events []hookEvent) setupTarget {
 			}
 			s.value("/hooks", &hooks)
 			var cmds []string
-			for _, groups := range hooks {
+			for event, groups := range hooks {
+				if quiet[event] {
+					continue // "|| exit 0", never a block: doctor checks the reviewing hooks
+				}
 				for _, g := range groups {
 					for _, h := range g.Hooks {
 						if deskHookRE.MatchString(h.Command) {

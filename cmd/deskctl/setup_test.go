@@ -352,10 +352,11 @@ func TestDeskHookRE(t *testing.T) {
 }
 
 // TestSetupEndHooksNeverBlock: the hooks setup adds at a turn's or
-// session's end (and after a tool's failure) exit 0 with no desk, and not
-// 2 when deskctl is gone: exit 2 at Gemini CLI's AfterAgent or Claude
-// Code's Stop makes the agent carry on — a real gemini -p went round for
-// 700 s with deskctl deleted.
+// session's end (and after a tool's failure) exit 0 with no desk and with
+// deskctl gone: a block at Gemini CLI's AfterAgent or Claude Code's Stop
+// makes the agent carry on — a real gemini -p went round for 700 s with
+// deskctl deleted (exit 2, and then the shell's 127, which Gemini CLI
+// takes as a block too).
 func TestSetupEndHooksNeverBlock(t *testing.T) {
 	for _, tc := range []struct{ agent, file string }{{"claude", ".claude/settings.json"}, {"gemini", ".gemini/settings.json"}} {
 		t.Run(tc.agent, func(t *testing.T) {
@@ -391,8 +392,8 @@ func TestSetupEndHooksNeverBlock(t *testing.T) {
 					t.Errorf("%s with no desk = exit %d; want 0", event, code)
 				}
 				os.Rename(exe, exe+".gone")
-				if code := run(command, event); code == 2 {
-					t.Errorf("%s with deskctl gone = exit 2; want anything but a block", event)
+				if code := run(command, event); code != 0 {
+					t.Errorf("%s with deskctl gone = exit %d; want 0 (Gemini CLI blocks on any other code that prints)", event, code)
 				}
 				os.Rename(exe+".gone", exe)
 			}

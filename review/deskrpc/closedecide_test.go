@@ -66,3 +66,23 @@ func TestDeskClosingMeansNothingIsWritten(t *testing.T) {
 		t.Errorf("Serve: %v", err)
 	}
 }
+
+// TestProposeCutByTheDeskClosing: a propose the desk was recording when it
+// closed (its journal's work cancelled) is answered as the desk closing,
+// -32006, nothing written — not as the journal's own error, which an
+// agent would take for a fault of its edit. No proposal is left behind.
+func TestProposeCutByTheDeskClosing(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "")
+	cc := &conn{s: NewServer(d.Desk), owned: map[string]bool{}, made: map[string]bool{}, flow: newFlow()}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // closed as the journal records it
+	payload := "x\n"
+	_, err := cc.propose(ctx, proposeParams{Request: review.Request{Agent: "a", Format: engine.FormatWrite, Path: filepath.Join(d.Root, "a.txt")}, Payload: &payload, Wait: true})
+	re, ok := err.(*rpcError)
+	if !ok || re.Code != codeClosed || !strings.Contains(re.Message, "nothing was written") {
+		t.Fatalf("propose as the desk closes: %v; want code %d, nothing written", err, codeClosed)
+	}
+	if n := len(d.List()); n != 0 {
+		t.Errorf("%d proposals left behind", n)
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 )
 
 // finalParam is the finalContent param of every method that answers with
@@ -45,7 +46,7 @@ func (cc *conn) outcome(o review.Outcome, f finalParam) *review.Outcome {
 // answer is the proposeResult of decided proposal o, its outcome as
 // finalContent f carries it; the text is rendered from the whole outcome.
 func (cc *conn) answer(id string, o review.Outcome, changeset string, f finalParam) proposeResult {
-	return proposeResult{ID: id, State: review.StateReported, Changeset: changeset, Outcome: cc.outcome(o, f), Text: o.Text()}
+	return proposeResult{ID: id, State: review.StateReported, Changeset: changeset, Outcome: cc.outcome(o, f), Text: agenttext.Outcome(o)}
 }
 
 // sameAsProposed checks, against the proposal the desk still holds, that

@@ -219,6 +219,11 @@ func (cc *conn) propose(ctx context.Context, p proposeParams) (any, error) {
 		return nil, err
 	}
 	prop, err := cc.s.desk.Propose(ctx, p.Request)
+	if err != nil && ctx.Err() != nil {
+		// The desk closed while it recorded the proposal (the journal's
+		// work was cancelled): none was made.
+		return nil, &rpcError{Code: codeClosed, Message: fmt.Sprintf("the desk closed before your proposal was recorded (its window was closed, or deskctl serve stopped): nothing was written; propose again once a desk runs (%v)", err)}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -462,7 +467,7 @@ type (
 		// agent, session and turn), in the answer to propose and finish.
 		Changeset string          `json:"changeset,omitempty"`
 		Outcome   *review.Outcome `json:"outcome,omitempty"`
-		Text      string          `json:"text,omitempty"` // Outcome.Text(), when there is an outcome
+		Text      string          `json:"text,omitempty"` // agenttext.Outcome, when there is an outcome
 	}
 	idParams struct {
 		ID     string `json:"id"`

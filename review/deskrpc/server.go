@@ -540,9 +540,13 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool, final 
 	}
 	o, err := cc.s.desk.Wait(ctx, p.ID)
 	if err != nil && ctx.Err() != nil {
-		if o, ok := cc.s.closing(p.ID); ok { // a decision was under way: it is the answer
+		o, ok, writing := cc.s.closing(p.ID)
+		if ok { // a decision was under way: it is the answer
 			cc.own(p.ID, false)
 			return cc.answer(p.ID, o, review.ChangesetKey(p), final), nil
+		}
+		if writing {
+			return nil, &rpcError{Code: codeClosed, Message: fmt.Sprintf("the desk closed while an approval of proposal %s was still being carried out (its formatters or write took over %s): it may yet be written; read deskctl history before proposing it again", p.ID, closingGrace)}
 		}
 		return nil, &rpcError{Code: codeClosed, Message: fmt.Sprintf("the desk closed before proposal %s was decided (its window was closed, or deskctl serve stopped): nothing was written; propose again once a desk runs", p.ID)}
 	}
@@ -557,18 +561,28 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool, final 
 // it is withdrawn, so that nothing decides it after its agent is told
 // nothing was written (a hub still linked, a reviewer's call in flight) —
 // unless a decision is already being carried out, whose outcome it waits
-// for (at most closingGrace) and returns.
-func (s *Server) closing(id string) (review.Outcome, bool) {
+// for (at most closingGrace) and returns. writing reports an approval
+// still under way after that: nothing can be said of its files yet.
+func (s *Server) closing(id string) (o review.Outcome, ok, writing bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), closingGrace)
 	defer cancel()
 	s.desk.Withdraw(ctx, id, "the desk closed before it was decided: nothing was written")
 	o, err := s.desk.Wait(ctx, id)
-	return o, err == nil && o.Status != decision.Withdrawn
+	if err != nil {
+		if p, held := s.desk.Get(id); held && p.State == review.StateDecided {
+			return o, false, true
+		}
+		if o, done := s.desk.Outcome(id); done { // carried out just now
+			return o, o.Status != decision.Withdrawn, false
+		}
+		return o, false, false
+	}
+	return o, o.Status != decision.Withdrawn, false
 }
 
 // closingGrace bounds how long a closing desk waits for a decision under
 // way on a proposal whose agent waits (its write, formatter, journal).
-const closingGrace = 30 * time.Second
+var closingGrace = 30 * time.Second
 
 func validFormat(f engine.Format) bool {
 	for _, g := range engine.Formats {

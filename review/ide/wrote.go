@@ -62,7 +62,8 @@ func (w *writeWatch) watch(o review.Outcome, agent, answer string) {
 		defer deadline.Stop()
 		tick := time.NewTicker(writePoll)
 		defer tick.Stop()
-		for !holds(o) {
+		seen := map[string]fileStamp{}
+		for !holds(o, seen) {
 			select {
 			case <-w.stop:
 				return // the desk closes: the agent may still write; nobody can tell
@@ -82,13 +83,37 @@ func (w *writeWatch) close() {
 	w.wg.Wait()
 }
 
-// holds reports whether every file of o holds its final text now.
-func holds(o review.Outcome) bool {
+// holds reports whether every file of o holds its final text now. The
+// agent chose what is there by now: a file is read as the desk reads
+// files (atomicfile.ReadSnapshotMax), never more than the final text and a
+// byte, and a FIFO or a link to /dev/zero is not a file that holds it —
+// never waited on or read whole. A file is read only when its size is the
+// text's and it changed since the last look (seen): not a big file 20
+// times a second.
+func holds(o review.Outcome, seen map[string]fileStamp) bool {
 	for _, f := range o.Files {
-		b, err := os.ReadFile(f.Path)
-		if err != nil || atomicfile.Hash(b) != f.FinalSHA256 {
+		info, err := os.Stat(f.Path)
+		if err != nil || info.Size() != int64(len(f.FinalContent)) {
+			return false
+		}
+		now := fileStamp{size: info.Size(), mod: info.ModTime()}
+		if last, ok := seen[f.Path]; ok && last.size == now.size && last.mod.Equal(now.mod) && !last.holds {
+			return false
+		}
+		s, err := atomicfile.ReadSnapshotMax(f.Path, int64(len(f.FinalContent))+1)
+		now.holds = err == nil && s.Exists && s.SHA256 == f.FinalSHA256
+		seen[f.Path] = now
+		if !now.holds {
 			return false
 		}
 	}
 	return true
+}
+
+// fileStamp is what the watch saw of a file: its size and time, and
+// whether it held the text then.
+type fileStamp struct {
+	size  int64
+	mod   time.Time
+	holds bool
 }

@@ -3,7 +3,8 @@
 // journal and socket), the hub three `deskctl hub serve` processes in a
 // cluster, agents proposing over each desk's socket one file after
 // another, reviewers deciding at random and racing over their own hub
-// connections. Midway a hub node is killed, a desk is cut off from the hub
+// connections. Midway a hub node is killed (by default the one leading the
+// decisions bucket's stream, the worst case), a desk is cut off from the hub
 // and let back, and every desk is restarted at once with proposals pending
 // (each at least one: agent0's wait until then). It counts
 // every write (inotify renames into the workspaces) and checks each
@@ -40,6 +41,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/hub"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // Config sizes a run.
@@ -52,7 +54,10 @@ type Config struct {
 	Reviewers int
 	Faults    bool // kill a hub node, partition a desk, restart every desk
 	Memory    int  // pending proposals for the memory figures (0: none)
-	Log       io.Writer
+	// KillLeader kills the node leading the decisions bucket's stream
+	// (where every desk's decision consumer reads) instead of n2.
+	KillLeader bool
+	Log        io.Writer
 }
 
 // Report is what a run measured and checked.
@@ -89,6 +94,7 @@ func main() {
 	flag.IntVar(&c.Reviewers, "reviewers", 10, "reviewers deciding at random, racing")
 	flag.BoolVar(&c.Faults, "faults", true, "kill a hub node, partition a desk, restart every desk with proposals pending")
 	flag.IntVar(&c.Memory, "memory", 1000, "pending proposals for the memory figures (0: skip)")
+	flag.BoolVar(&c.KillLeader, "kill-leader", true, "kill the node leading the decisions bucket's stream (false: n2, whatever it leads)")
 	asJSON := flag.Bool("json", false, "print the report as JSON")
 	flag.Parse()
 	c.Log = os.Stderr
@@ -571,9 +577,14 @@ func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error
 	var leftOpen []string // desk/H of the proposals pending on the hub when every desk restarted
 	if faults {
 		waitFor(int64(total / 4))
-		f.nodes[2].Process.Kill()
+		leaders := f.leaders()
+		victim := 2
+		if c.KillLeader {
+			fmt.Sscanf(leaders["KV_"+hub.Bucket], "n%d", &victim)
+		}
+		f.nodes[victim].Process.Kill()
 		phases.add(phaseKill, time.Now(), time.Now(), "")
-		rep.Faults = append(rep.Faults, fmt.Sprintf("hub node n2 killed (SIGKILL) after %d decisions", decided.Load()))
+		rep.Faults = append(rep.Faults, fmt.Sprintf("hub node n%d killed (SIGKILL) after %d decisions; it led %s", victim, decided.Load(), ledBy(leaders, fmt.Sprint("n", victim))))
 		f.logf("%s", rep.Faults[len(rep.Faults)-1])
 		waitFor(int64(total / 2))
 		f.proxy.cut()
@@ -868,6 +879,43 @@ func (f *fleet) waitPending(deskName string, n int) (int, error) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// leaders names the node leading each of the hub's streams (server
+// names n0…n2), as a reviewer's connection sees them.
+func (f *fleet) leaders() map[string]string {
+	out := map[string]string{}
+	nc, err := hub.Dial(hub.DialOptions{URL: strings.Join(f.urls, ","), Creds: hub.Credentials{Name: "rev0", Seed: f.creds("rev0")}})
+	if err != nil {
+		return out
+	}
+	defer nc.Close()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return out
+	}
+	for _, name := range []string{hub.Stream, "KV_" + hub.Bucket} {
+		ctx, cancel := context.WithTimeout(f.ctx, 5*time.Second)
+		if st, err := js.Stream(ctx, name); err == nil && st.CachedInfo().Cluster != nil {
+			out[name] = st.CachedInfo().Cluster.Leader
+		}
+		cancel()
+	}
+	return out
+}
+
+// ledBy says which of the streams node led.
+func ledBy(leaders map[string]string, node string) string {
+	var led []string
+	for _, name := range []string{hub.Stream, "KV_" + hub.Bucket} {
+		if leaders[name] == node {
+			led = append(led, name)
+		}
+	}
+	if len(led) == 0 {
+		return "no stream"
+	}
+	return strings.Join(led, " and ")
 }
 
 func heap() uint64 {

@@ -28,7 +28,7 @@ func TestFleetProcesses(t *testing.T) {
 		t.Fatalf("building deskctl: %v\n%s", err, out)
 	}
 	var log strings.Builder
-	r, err := Run(Config{Deskctl: deskctl, Dir: t.TempDir(), Desks: 3, Agents: 3, Per: 2, Reviewers: 3, Faults: true, Memory: 100, Log: &log})
+	r, err := Run(Config{Deskctl: deskctl, Dir: t.TempDir(), Desks: 3, Agents: 3, Per: 2, Reviewers: 3, Faults: true, KillLeader: true, Memory: 100, Log: &log})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, log.String())
 	}

@@ -110,6 +110,11 @@ func TestGeminiSetUpByDeskctl(t *testing.T) {
 			if err != nil {
 				t.Logf("gemini -p: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
 			}
+			// A hook that blocks at AfterAgent makes Gemini CLI go on:
+			// deskctl gone, it went round until killed (TestSetupEndHooksNeverBlock).
+			if n := len(api.afterToolCall()); n > 3 {
+				t.Errorf("%d model requests after the tool call; want the one that ends the turn (an end hook blocking keeps the agent going)\ngemini said: %s", n, out)
+			}
 			if dk != nil && !tc.remove {
 				dk.outcome(t, 10e9)
 			}

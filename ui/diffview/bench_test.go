@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 
 	"github.com/diffdesk/diffdesk/engine"
@@ -132,13 +133,50 @@ func BenchmarkPagePainted100k(b *testing.B) {
 				continue
 			}
 			rr := test.WidgetRenderer(r).(*diffRowRenderer)
-			s := r.Size()
-			rr.raster.Generator(int(s.Width), int(s.Height))
+			for _, side := range rr.sides {
+				if s := side.raster.Size(); side.raster.Visible() {
+					side.raster.Generator(int(s.Width), int(s.Height))
+				}
+			}
 			painted++
 		}
 	}
 	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(painted)/float64(b.N), "rows-painted/op")
+}
+
+// BenchmarkRowsPainted measures what a page of rows costs to paint into
+// their rasters once drawn (colours cached, the rows bound): the pictures
+// the window makes textures of on a page down (rowpaint.go).
+func BenchmarkRowsPainted(b *testing.B) {
+	old, new := goSource(20000, nil), goSource(20000, every20th)
+	v, _ := benchView(b, 1400, 900, false)
+	v.SetTexts("big.go", old, new)
+	v.PageDown()
+	var rasters []*canvas.Raster
+	for _, r := range v.rows.widgets {
+		if r.id < 0 || !r.Visible() {
+			continue
+		}
+		for _, o := range test.WidgetRenderer(r).Objects() {
+			if ra, ok := o.(*canvas.Raster); ok && ra.Visible() {
+				rasters = append(rasters, ra)
+			}
+		}
+	}
+	px := 0
+	b.ResetTimer()
+	cpu := cpuTime()
+	for range b.N {
+		for _, ra := range rasters {
+			s := ra.Size()
+			ra.Generator(int(s.Width), int(s.Height))
+			px += int(s.Width * s.Height)
+		}
+	}
+	b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1e3/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(px)/float64(b.N), "pixels/op")
+	b.ReportMetric(float64(len(rasters)), "rasters")
 }
 
 func benchScrollStep(b *testing.B, n int) {

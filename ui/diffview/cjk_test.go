@@ -49,7 +49,7 @@ func TestCJKEmphasisLinesUpWithGlyphs(t *testing.T) {
 	// The emphasis on the right side.
 	var spans [][2]float32
 	for _, o := range r.rects[:r.nRect] {
-		if o.FillColor == coloursFor(v.look.dark).insWord && o.Position().X >= xR {
+		if o.FillColor == coloursFor(v.rows.dark).insWord && o.Position().X >= xR {
 			spans = append(spans, [2]float32{o.Position().X, o.Position().X + o.Size().Width})
 		}
 	}

@@ -53,23 +53,23 @@ type themeKey struct {
 }
 
 func (v *DiffView) themeKey() themeKey {
-	return themeKey{v.look.dark, v.metric.size, theme.Color(theme.ColorNameForeground), theme.Color(theme.ColorNameBackground)}
+	return themeKey{v.rows.dark, v.metric.size, theme.Color(theme.ColorNameForeground), theme.Color(theme.ColorNameBackground)}
 }
 
 // SetDark chooses the syntax and diff colours for a dark (or light) theme.
 // Until it is called, the view follows the luminance of the theme's
 // background colour.
 func (v *DiffView) SetDark(dark bool) {
-	v.look.set = true
-	if v.look.dark == dark {
+	v.rows.darkSet = true
+	if v.rows.dark == dark {
 		return
 	}
-	v.look.dark = dark
+	v.rows.dark = dark
 	v.redraw()
 }
 
 // Dark reports whether the view uses its colours for a dark theme.
-func (v *DiffView) Dark() bool { return v.look.dark }
+func (v *DiffView) Dark() bool { return v.rows.dark }
 
 // darkBackground reports whether the current theme's background is dark.
 func darkBackground() bool {
@@ -78,10 +78,4 @@ func darkBackground() bool {
 	}
 	r, g, b, _ := theme.Color(theme.ColorNameBackground).RGBA()
 	return 299*r+587*g+114*b < 500*0xffff
-}
-
-// look is which colours the view uses.
-type look struct {
-	dark bool
-	set  bool // SetDark was called: no following the theme
 }

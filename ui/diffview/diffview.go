@@ -40,11 +40,9 @@ type DiffView struct {
 	// toggles in the gutter, and ToggleHunk does nothing.
 	ReadOnly bool
 
-	path   string
-	texts  [2]string // the texts SetTexts last showed: shown again (out of edit mode), their opened folds stay open
+	doc    doc // the file on show
 	model  *rowModel
 	metric metrics
-	look   look // colours for a dark or a light theme (colours.go)
 
 	dec    decisions // the hunks and which the person rejected (hunks.go)
 	nav    nav       // the change j/k went to, the line go-to-line marked (nav.go)
@@ -115,6 +113,13 @@ type Hooks struct {
 	Showing func() bool
 }
 
+// doc is the file on show and the texts SetTexts last showed: shown
+// again (out of edit mode), their opened folds stay open.
+type doc struct {
+	path  string
+	texts [2]string
+}
+
 // metrics are the monospace cell sizes rows are laid out on.
 type metrics struct {
 	size  float32 // text size
@@ -142,7 +147,7 @@ func NewDiffView() *DiffView {
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshTokens)
-	v.look.dark = darkBackground()
+	v.rows.dark = darkBackground()
 	v.list = v.newList() // wrapindex.go
 	v.listBox = container.NewThemeOverride(v.list, tightTheme{})
 	v.overview = newOverview(v)
@@ -194,8 +199,8 @@ func (r *diffViewRenderer) Objects() []fyne.CanvasObject {
 
 func (r *diffViewRenderer) Refresh() {
 	v := r.v
-	if !v.look.set {
-		v.look.dark = darkBackground()
+	if !v.rows.darkSet {
+		v.rows.dark = darkBackground()
 	}
 	v.measure()
 	r.Layout(v.Size())
@@ -353,11 +358,11 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	v.feed.st, v.marks.stale, v.marks.conflicts = nil, false, nil
 	v.banner.Hide()
 	v.feed.btn.Hide()
-	if path != v.path || old != v.texts[0] || new != v.texts[1] {
+	if path != v.doc.path || old != v.doc.texts[0] || new != v.doc.texts[1] {
 		v.folds.open = map[int][2]int{} // what the person opened was of other texts
 		v.rsel = nil
 	}
-	v.path, v.texts = path, [2]string{old, new}
+	v.doc.path, v.doc.texts = path, [2]string{old, new}
 	v.clearSearch()
 	v.dec.rejected = map[string]bool{}
 	v.marks.loose, v.marks.problems, v.marks.notes = nil, nil, nil
@@ -380,7 +385,7 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 	// to the top) must see the new lines, or their tokens would be cached
 	// under the new generation.
 	v.model, v.dec.hunks, v.dec.ok, v.nav.cur, v.sight.edgeRow, v.nav.wentTo = m, nil, false, -1, -1, -1
-	v.hl.reset(v.path)
+	v.hl.reset(v.doc.path)
 	v.hbar.maxW = r.maxW
 	if !ended {
 		v.list.ScrollToTop()
@@ -398,7 +403,7 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 	if frameLog && m.Len() > 0 {
 		// The rows are drawn: the next frame shows them (test/windowbench
 		// times a first paint from this line to that frame).
-		log.Printf("diffview: rows drawn: %s, %d rows", v.path, m.Len())
+		log.Printf("diffview: rows drawn: %s, %d rows", v.doc.path, m.Len())
 	}
 }
 

@@ -3,7 +3,6 @@ package diffview
 import (
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -48,65 +47,6 @@ type Editor struct {
 	rediffed int // version the shown diff was computed for
 }
 
-// SetEditable makes the right side a code editor (on) or read-only (off).
-// Turning it on starts from the text shown; the diff then compares the
-// original with the edited text.
-func (v *DiffView) SetEditable(on bool) {
-	if on == (v.ed != nil) {
-		return
-	}
-	if !on {
-		v.stopEditing()
-		v.redraw()
-		return
-	}
-	if v.feed.st != nil {
-		return // a streaming proposal cannot be edited until it ends
-	}
-	v.settle()
-	m := v.model
-	ed := &Editor{v: v, buf: textbuf.New(strings.Join(m.b.raw(), ""))}
-	ed.ExtendBaseWidget(ed)
-	origRaw := m.a.raw()
-	ed.orig = make([]string, len(origRaw))
-	for i, l := range origRaw {
-		ed.orig[i] = trimEOL(l)
-	}
-	if n := len(origRaw); n == 0 || strings.HasSuffix(origRaw[n-1], "\n") {
-		ed.orig = append(ed.orig, "") // as the editor's lines: the empty line after a final newline
-	}
-	ed.prop = slices.Clone(ed.buf.Lines())
-	v.ed = ed
-	ed.rediffNow()
-	v.redraw()
-	ed.focus()
-}
-
-// stopEditing leaves edit mode, keeping the diff on show.
-func (v *DiffView) stopEditing() {
-	if v.ed == nil {
-		return
-	}
-	v.ed.mu.Lock()
-	if v.ed.timer != nil {
-		v.ed.timer.Stop()
-	}
-	v.ed.mu.Unlock()
-	v.ed.blur() // the keyboard goes back to the window, not to a detached editor
-	v.ed = nil
-}
-
-// EditedText returns the right side's text while editable ("" otherwise).
-func (v *DiffView) EditedText() string {
-	if v.ed == nil {
-		return ""
-	}
-	return v.ed.Text()
-}
-
-// Editor returns the code editor while the view is editable, else nil.
-func (v *DiffView) Editor() *Editor { return v.ed }
-
 // Text returns the edited text.
 func (e *Editor) Text() string { return e.buf.Text() }
 
@@ -124,20 +64,14 @@ func (e *Editor) focus() {
 }
 
 // FocusGained is part of fyne.Focusable.
-func (e *Editor) FocusGained() { e.focused = true; e.v.refreshRows(); e.v.editorFocus(true) }
+func (e *Editor) FocusGained() { e.focused = true; e.v.refreshChangedRows(); e.v.editorFocus(true) }
 
 // FocusLost is part of fyne.Focusable.
 func (e *Editor) FocusLost() {
 	e.focused = false
 	e.shift = false
-	e.v.refreshRows()
+	e.v.refreshChangedRows()
 	e.v.editorFocus(false)
-}
-
-func (v *DiffView) editorFocus(on bool) {
-	if v.OnEditorFocus != nil {
-		v.OnEditorFocus(on)
-	}
 }
 
 // AcceptsTab makes Tab insert a tab instead of moving the focus.
@@ -476,48 +410,6 @@ func (e *Editor) showDiff(ops []engine.Op) {
 	}
 }
 
-// editedLines patches the diff on show after lines line:line+removed of
-// the right side became added lines, and schedules the full re-diff.
-func (v *DiffView) editedLines(line, removed, added int) {
-	m := v.model
-	ops := patchOps(m.ops, line, line+removed, added-removed)
-	pairs := m.pairs
-	for _, op := range ops {
-		if op.Kind == engine.OpReplace && op.B0 <= line+added && op.B1 >= line {
-			delete(pairs, op)
-		}
-	}
-	v.ed.mine = patchOps(v.ed.mine, line, line+removed, added-removed)
-	lines := v.ed.buf.Lines()
-	nm := newRowModel(m.a, lineSet{head: lines}, ops, [2]int{}, pairs)
-	v.model = nm
-	v.dec.hunks, v.dec.ok = nil, false
-	v.hl.edited(1, line, removed, added)
-	if w := textbuf.Width(lines[min(line, len(lines)-1)]); w > v.hbar.maxW {
-		v.hbar.maxW = w
-		v.updateHBar()
-	}
-	if v.wr.on {
-		// Only the change holding the edit has new rows; patchOps merged
-		// everything the edit touched into it.
-		k := max(nm.segAt(nm.RowOfB(line))-1, 0)
-		kc := -1
-		for end := min(k+4, len(nm.segs)); k < end; k++ {
-			if op := nm.segs[k].op; op.Kind != engine.OpEqual && op.B1 >= line && op.B0 <= line+added {
-				kc = k
-				break
-			}
-		}
-		if kc >= 0 {
-			v.rewrapEdit(kc, kc+1, nm.n-m.n)
-		} else {
-			v.applyWrap()
-		}
-	}
-	v.overview.Refresh() // the person's own edits show on the strip at once
-	v.ed.scheduleRediff()
-}
-
 // patchOps returns ops (a diff from a to b) after lines b0:b1 of b were
 // replaced by b1-b0+delta lines: the ops those lines touch merge into one
 // change, later ops shift by delta. The result is a valid diff, though not
@@ -594,33 +486,4 @@ func patchOps(ops []engine.Op, b0, b1, delta int) []engine.Op {
 		out = append(out, op)
 	}
 	return out
-}
-
-// cursorMoved redraws the rows and keeps the editor's cursor visible.
-func (v *DiffView) cursorMoved() {
-	ed := v.ed
-	if ed == nil {
-		return
-	}
-	cur := ed.buf.Cursor()
-	row := v.model.RowOfB(cur.Line)
-	if !v.wr.on {
-		v.hbar.colBuf = columns(ed.buf.Lines()[cur.Line], v.hbar.colBuf)
-		c := int(v.hbar.colBuf[cur.Col])
-		if c < v.hbar.off {
-			v.setHOffset(c)
-		} else if c > v.hbar.off+v.metric.cols-1 {
-			v.setHOffset(c - v.metric.cols + 1)
-		}
-	}
-	v.list.ScrollTo(row)
-	v.redrawRows()
-}
-
-// editGlue is what the view keeps for editing beside the Editor.
-type editGlue struct {
-	note *fyne.Container // over the rows while editable
-	// manual stops the editor's re-diff timer: only flush re-diffs
-	// (SetSynchronous, tests, benchmarks).
-	manual bool
 }

@@ -365,7 +365,7 @@ func rightBackground(v *DiffView, id int) color.Color {
 func TestEditorShowsThePersonsEditsApart(t *testing.T) {
 	const proposal = "func f() {\n\treturn 2\n}\nfunc g() {}\n"
 	v, ed, _ := newTestEditor(t, proposal)
-	c := coloursFor(v.look.dark)
+	c := coloursFor(v.rows.dark)
 	agent := v.model.RowOfB(1) // the agent's change: 1 → 2
 	if got := rightBackground(v, agent); got != c.ins {
 		t.Fatalf("the agent's changed line has background %v; want %v (added)", got, c.ins)
@@ -415,7 +415,7 @@ func TestEditorOwnBase(t *testing.T) {
 	const proposal = "func f() {\n\treturn 2\n}\n"
 	const edited = proposal + "// mine\n"
 	v, ed, _ := newTestEditor(t, edited)
-	c := coloursFor(v.look.dark)
+	c := coloursFor(v.rows.dark)
 	mine := v.model.RowOfB(3)
 	if ed.Own(3) {
 		t.Fatal("before SetOwnBase the editor takes its whole text as the agent's, line 4 the person's")

@@ -23,7 +23,7 @@ func (v *DiffView) SetHunkAccepted(id string, ok bool) {
 	} else {
 		v.dec.rejected[id] = true
 	}
-	v.refreshRows()
+	v.refreshChangedRows() // the hunk's own rows
 	v.overview.Refresh()
 }
 

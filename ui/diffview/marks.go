@@ -56,7 +56,7 @@ func (r *diffRow) problemMark(b int, xText, h float32) {
 // the disk; the right side the merge, with conflict regions marked; a
 // banner says so.
 func (v *DiffView) SetStale(disk string, res engine.MergeResult) {
-	v.SetTexts(v.path, disk, res.Text)
+	v.SetTexts(v.doc.path, disk, res.Text)
 	v.settle() // the conflicts are rows of the diff
 	v.marks.stale = true
 	for _, c := range res.Conflicts {

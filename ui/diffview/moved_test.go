@@ -67,7 +67,7 @@ func TestTwoMovedBlocksSideBySide(t *testing.T) {
 	r.id = row
 	r.build()
 	mt := v.metric
-	c := coloursFor(v.look.dark)
+	c := coloursFor(v.rows.dark)
 	xNumR := mt.leftW + mt.gutW
 	var movedL, movedR, marksL, marksR, words int
 	for _, o := range r.rects[:r.nRect] {

@@ -1,7 +1,10 @@
 package diffview
 
 import (
+	"image"
 	"image/color"
+	"image/draw"
+	"math"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -13,20 +16,31 @@ import (
 
 // overview is the strip beside a DiffView that shows the whole file's
 // changes as coloured ticks (red removed, green added, orange replaced,
-// blue still being written, purple the person's own edits) and the visible part as a frame; tapping it
-// jumps there.
+// blue still being written, purple the person's own edits) and the
+// visible part as a frame; tapping it jumps there. The ticks are one
+// raster, painted again only when the changes do (build): a scroll moves
+// the frame alone, and a frame of the window draws the strip as two
+// objects, not one per change.
 type overview struct {
 	widget.BaseWidget
-	v     *DiffView
-	bg    *canvas.Rectangle
-	frame *canvas.Rectangle
-	ticks []*canvas.Rectangle
-	objs  []fyne.CanvasObject
+	v      *DiffView
+	ticks  []stripTick
+	raster *canvas.Raster
+	frame  *canvas.Rectangle
+	objs   []fyne.CanvasObject
+}
+
+// stripTick is one tick on the strip: y0 to y1 (the strip's units) in col.
+type stripTick struct {
+	y0, y1 float32
+	col    color.Color
 }
 
 func newOverview(v *DiffView) *overview {
-	o := &overview{v: v, bg: canvas.NewRectangle(nil), frame: canvas.NewRectangle(color.Transparent)}
+	o := &overview{v: v, frame: canvas.NewRectangle(color.Transparent)}
+	o.raster = canvas.NewRaster(o.paint)
 	o.frame.StrokeWidth = 1
+	o.objs = []fyne.CanvasObject{o.raster, o.frame}
 	o.ExtendBaseWidget(o)
 	return o
 }
@@ -42,48 +56,31 @@ func (r *overviewRenderer) Objects() []fyne.CanvasObject { return r.o.objs }
 func (r *overviewRenderer) Layout(fyne.Size)             { r.o.build() }
 func (r *overviewRenderer) Refresh() {
 	r.o.build()
-	canvas.Refresh(r.o)
+	r.o.raster.Refresh()
+	canvas.Refresh(r.o.frame)
 }
 
-// build places one tick per change (changes that fall on the same pixel
-// and colour share it), so its cost follows the number of changes.
+// build lists one tick per change (touching changes of one colour share
+// it, so its cost follows the number of changes) and places the frame.
 func (o *overview) build() {
 	v := o.v
 	size := o.Size()
-	c := coloursFor(v.look.dark)
-	o.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
-	o.bg.Resize(size)
-	o.objs = append(o.objs[:0], o.bg)
+	c := coloursFor(v.rows.dark)
+	o.raster.Resize(size)
+	o.ticks = o.ticks[:0]
 	m := v.model
-	n := m.Len()
-	used := 0
-	if n > 0 && size.Height > 0 {
+	if n := m.Len(); n > 0 && size.Height > 0 {
 		scale := o.scale()
-		lastEnd, lastC := float32(-10), color.Color(nil)
-		var last *canvas.Rectangle
+		merge := true
 		tick := func(y0, y1 float32, col color.Color) {
-			h := max(y1-y0, 2)
-			if last != nil && col == lastC && y0 <= lastEnd+1 {
+			y1 = max(y1, y0+2)
+			if k := len(o.ticks) - 1; merge && k >= 0 && o.ticks[k].col == col && y0 <= o.ticks[k].y1+1 {
 				// Touching the tick before in its colour: one longer tick.
-				// A million-line file's thousands of changes are a few
-				// rectangles, not one per pixel, each drawn every frame.
-				if end := y0 + h; end > lastEnd {
-					lastEnd = end
-					last.Resize(fyne.NewSize(last.Size().Width, lastEnd-last.Position().Y))
-				}
+				o.ticks[k].y1 = max(o.ticks[k].y1, y1)
 				return
 			}
-			lastEnd, lastC = y0+h, col
-			if used == len(o.ticks) {
-				o.ticks = append(o.ticks, canvas.NewRectangle(nil))
-			}
-			t := o.ticks[used]
-			used++
-			t.FillColor = col
-			t.Move(fyne.NewPos(2, y0))
-			t.Resize(fyne.NewSize(size.Width-4, h))
-			o.objs = append(o.objs, t)
-			last = t
+			merge = true
+			o.ticks = append(o.ticks, stripTick{y0, y1, col})
 		}
 		for _, s := range m.segs {
 			if s.hunk < 0 || v.whitespaceOnly(s.hunk) {
@@ -100,17 +97,35 @@ func (o *overview) build() {
 		}
 		if v.ed != nil {
 			// The person's own edits over the agent's, purple as in the text.
-			last = nil
+			merge = false
 			v.ed.ownRows(m, func(r0, r1 int) { tick(float32(r0)*scale, float32(r1)*scale, c.mineMark) })
 		}
 		if g := m.growing; g[1] > g[0] {
 			r0, r1 := m.RowOfB(g[0]), m.RowOfB(g[1]-1)+1
-			last = nil
+			merge = false
 			tick(float32(r0)*scale, float32(r1)*scale, theme.Color(theme.ColorNamePrimary))
 		}
 	}
-	o.objs = append(o.objs, o.frame)
 	o.placeFrame()
+}
+
+// paint draws the strip's background and ticks at w×h pixels.
+func (o *overview) paint(w, h int) image.Image {
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	size := o.Size()
+	if size.Width <= 0 || w <= 0 {
+		return img
+	}
+	scale := float32(w) / size.Width
+	px := func(x float32) int { return int(math.Round(float64(x * scale))) }
+	draw.Draw(img, img.Rect, image.NewUniform(theme.Color(theme.ColorNameInputBackground)), image.Point{}, draw.Src)
+	src := image.NewUniform(color.Transparent)
+	for _, t := range o.ticks {
+		src.C = t.col
+		y0, y1 := int(math.Floor(float64(t.y0*scale))), int(math.Ceil(float64(t.y1*scale)))
+		draw.Draw(img, image.Rect(px(2), y0, px(size.Width-2), y1), src, image.Point{}, draw.Over)
+	}
+	return img
 }
 
 // placeFrame moves the frame that marks the visible rows.

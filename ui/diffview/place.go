@@ -61,7 +61,7 @@ func (v *DiffView) ShowLineAt(i int, y float32) {
 }
 
 // Path returns the path of the file whose diff is on show.
-func (v *DiffView) Path() string { return v.path }
+func (v *DiffView) Path() string { return v.doc.path }
 
 // Cursor returns the editor's cursor: its line and byte column (0-based).
 func (e *Editor) Cursor() (line, col int) {

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+
 	"github.com/diffdesk/diffdesk/engine"
 )
 
@@ -62,8 +65,11 @@ func TestOverviewMergesTouchingTicks(t *testing.T) {
 		return ""
 	}))
 	v.overview.Refresh()
-	if n := len(v.overview.objs); n > 10 {
-		t.Errorf("the strip has %d objects for 1,000 changes that touch on its %v pixels; want a few merged ticks", n, v.overview.Size().Height)
+	if n := len(v.overview.ticks); n > 10 {
+		t.Errorf("the strip has %d ticks for 1,000 changes that touch on its %v pixels; want a few merged ticks", n, v.overview.Size().Height)
+	}
+	if n := len(test.WidgetRenderer(v.overview).Objects()); n > 2 {
+		t.Errorf("the strip is %d objects; want its picture and the frame: every object of the window is drawn each frame", n)
 	}
 }
 
@@ -89,5 +95,36 @@ func TestRowWidgetsStayBoundedWhileScrolling(t *testing.T) {
 	}
 	if n, most := len(v.rows.widgets), 4*v.visibleRows()+16; n > most {
 		t.Errorf("the view holds %d row widgets after 200 pages (%d made); want at most %d", n, v.rows.created, most)
+	}
+}
+
+// A one-row change draws that row, not the view: ticking a hunk draws
+// its rows, moving the editor's cursor the rows it left and reached.
+func TestOneRowChangeDrawsOnlyItsRows(t *testing.T) {
+	v, _ := newTestView(t, 900, 400)
+	v.SetTexts("a.txt", numbered(200, nil), numbered(200, func(k int) string {
+		if k == 5 || k == 6 || k == 20 {
+			return fmt.Sprintf("changed %d\n", k)
+		}
+		return ""
+	}))
+	vis := v.visibleRows()
+	before := v.rows.drawn
+	v.ToggleHunk(0)
+	if n := v.rows.drawn - before; n == 0 || n > 2 {
+		t.Errorf("ticking a 2-line hunk drew %d rows (%d on screen); want its 2", n, vis)
+	}
+	v.SetEditable(true)
+	ed := v.Editor()
+	ed.SetCursor(10, 0)
+	before = v.rows.drawn
+	ed.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	if n := v.rows.drawn - before; n == 0 || n > 2 {
+		t.Errorf("the cursor one line down drew %d rows (%d on screen); want the 2 it left and reached", n, vis)
+	}
+	before = v.rows.drawn
+	ed.TypedRune('x') // an edit: the rows after it may move
+	if n := v.rows.drawn - before; n < vis/2 {
+		t.Errorf("typing drew %d rows; want the rows on screen (%d) drawn again", n, vis)
 	}
 }

@@ -51,23 +51,24 @@ func newDiffRow(v *DiffView) *diffRow {
 // CreateRenderer is part of fyne.Widget.
 func (r *diffRow) CreateRenderer() fyne.WidgetRenderer { return &diffRowRenderer{r: r} }
 
-// diffRowRenderer shows a row as one raster of its display list and the
-// objects the raster does not draw above it (rowpaint.go).
+// diffRowRenderer shows a row as two rasters of its display list, one
+// per side, and the objects the rasters do not draw above them
+// (rowpaint.go).
 type diffRowRenderer struct {
-	r      *diffRow
-	raster *canvas.Raster
-	objs   []fyne.CanvasObject // the raster, then the objects above it
+	r     *diffRow
+	sides [2]rowRaster
+	objs  []fyne.CanvasObject // the rasters, then the objects above them
 }
 
 func (rr *diffRowRenderer) Destroy() {}
 func (rr *diffRowRenderer) Layout(s fyne.Size) {
-	if rr.raster != nil {
-		rr.raster.Resize(s)
+	for k := range rr.sides {
+		rr.sides[k].place(s.Height)
 	}
 }
 func (rr *diffRowRenderer) MinSize() fyne.Size { return fyne.NewSize(0, rr.r.v.metric.line) }
 func (rr *diffRowRenderer) Objects() []fyne.CanvasObject {
-	if rr.raster == nil {
+	if rr.sides[0].raster == nil {
 		rr.layer()
 	}
 	return rr.objs
@@ -246,7 +247,7 @@ func (r *diffRow) draw() {
 	v.rows.drawn++
 	rw := m.Row(r.id)
 	mt := v.metric
-	c := coloursFor(v.look.dark)
+	c := coloursFor(v.rows.dark)
 	h := v.rowHeight(r.id)
 	if rw.kind == rowFold {
 		r.fold(m.segs[rw.seg], c, h)
@@ -387,7 +388,7 @@ func (r *diffRow) draw() {
 		words.del = r.wsSpansOut(words.del, m.a.Line(rw.wa), 0)
 		words.ins = r.wsSpansOut(words.ins, m.b.Line(rw.wb), 1)
 	}
-	pal := paletteFor(v.look.dark)
+	pal := paletteFor(v.rows.dark)
 	if rw.a >= 0 {
 		num(rw.a, 0)
 		if !inline || rw.b < 0 {
@@ -454,19 +455,24 @@ func (v *DiffView) redraw() {
 // rowKey is what a row's drawing depends on besides the view's state as a
 // whole (rows.gen): a row bound again with the same key is left as drawn.
 type rowKey struct {
-	gen            uint64
-	id             int
-	rw             row
-	a, b           string
-	growing, edge  bool
-	cur, readOnly  bool
-	width, hoff    float32
-	cols, rejected int
+	gen           uint64
+	id            int
+	rw            row
+	a, b          string
+	growing, edge bool
+	cur, readOnly bool
+	rejected      bool // its hunk's
+	width, hoff   float32
+	cols          int
+	caret         int     // the editor's cursor on the row's line: its byte column, else -1
+	focused       bool    // the editor has the keyboard (the caret's colour)
+	sel           [2]int  // the editor's selection on the row's line, bytes
+	rsel          readSel // the word selected outside edit mode, on the row's line
 }
 
 // rowKeyOf returns the key of row id as it would be drawn now.
 func (v *DiffView) rowKeyOf(id int) rowKey {
-	k := rowKey{gen: v.rows.gen, id: id, width: v.metric.width, hoff: float32(v.hbar.off), cols: v.metric.cols, readOnly: v.ReadOnly, rejected: len(v.dec.rejected)}
+	k := rowKey{gen: v.rows.gen, id: id, width: v.metric.width, hoff: float32(v.hbar.off), cols: v.metric.cols, readOnly: v.ReadOnly, caret: -1}
 	m := v.model
 	if id < 0 || id >= m.Len() {
 		return k
@@ -482,6 +488,24 @@ func (v *DiffView) rowKeyOf(id int) rowKey {
 	k.growing = m.Growing(rw)
 	k.edge = k.growing && rw.b == m.growing[1]-1
 	k.cur = m.segs[rw.seg].row0 == v.nav.cur
+	k.rejected = rw.hunk >= 0 && len(v.dec.rejected) > 0 && v.dec.rejected[v.hunkID(rw.hunk)]
+	if s := v.rsel; s != nil && (s.side == 0 && rw.a == s.line || s.side == 1 && rw.b == s.line) {
+		k.rsel = *s
+	}
+	if ed := v.ed; ed != nil && rw.b >= 0 {
+		if c := ed.buf.Cursor(); c.Line == rw.b {
+			k.caret, k.focused = c.Col, ed.focused
+		}
+		if from, to, ok := ed.buf.Selection(); ok && rw.b >= from.Line && rw.b <= to.Line {
+			k.sel = [2]int{-1, -1}
+			if rw.b == from.Line {
+				k.sel[0] = from.Col
+			}
+			if rw.b == to.Line {
+				k.sel[1] = to.Col
+			}
+		}
+	}
 	return k
 }
 
@@ -512,6 +536,8 @@ type rowSet struct {
 	gen         uint64          // bumped by every change of what rows show beyond their own rowKey
 	keep        bool            // show: the new model's rows are told apart by their rowKey (a stream's chunk)
 	theme       themeKey        // the theme the rows were drawn with
+	dark        bool            // the rows' colours are for a dark theme
+	darkSet     bool            // SetDark was called: no following the theme
 	picture     rowPicture      // what rows paint into (rowpaint.go)
 	failures    map[string]bool // panics in drawing a row, logged once each (diffRow.unavailable)
 	unavailable int             // rows drawn as unavailable (a panic caught), ever

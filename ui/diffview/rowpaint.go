@@ -20,19 +20,21 @@ import (
 	"github.com/diffdesk/diffdesk/ui/diffview/textbuf"
 )
 
-// A row is drawn as one picture. Fyne's GL painter draws every canvas
-// object of the window on every frame, one draw call and one texture each
-// (a text's texture is made again whenever its string is new): under the
-// software renderer a page of rows as rectangles and coloured runs was
-// several hundred draws a frame and a page down several hundred new
-// textures. A row paints its display list (r.objs: backgrounds, word
-// spans, bars, its monospace texts) into one raster itself, from glyphs
-// rasterised once per font size; the raster is drawn again only when the
-// row is (a new binding, a change of what it shows), and a frame draws one
-// object per row. What the raster does not draw stays a Fyne object above
-// it: icons, italic and bold texts (notes, labels), and runes the
-// monospace font has no glyph for or that take other than one cell (CJK,
-// combining marks: Fyne's fallback fonts and shaping draw those).
+// A row is drawn as two pictures, one a side. Fyne's GL painter draws
+// every canvas object of the window on every frame, one draw call and one
+// texture each (a text's texture is made again whenever its string is
+// new): under the software renderer a page of rows as rectangles and
+// coloured runs was several hundred draws a frame and a page down several
+// hundred new textures. A row paints its display list (r.objs:
+// backgrounds, word spans, bars, its monospace texts) into its rasters
+// itself, from glyphs rasterised once per font size; a raster is drawn
+// again only when the row is (a new binding, a change of what it shows),
+// and spans only what its side draws (rowRaster), so a frame draws two
+// objects per row and blends a fraction of the pixels a row is wide. What
+// the rasters do not draw stays a Fyne object above them: icons, italic
+// and bold texts (notes, labels), and runes the monospace font has no
+// glyph for or that take other than one cell (CJK, combining marks: Fyne's
+// fallback fonts and shaping draw those).
 
 // glyphPhases is how many horizontal sub-pixel positions a glyph is
 // rasterised at: a cell is rarely a whole number of pixels, and text
@@ -161,8 +163,8 @@ func (p *rowPicture) sized(w, h int) *image.RGBA {
 	return p.img
 }
 
-// painted reports whether the row's raster draws o (else o is a Fyne
-// object of its own above the raster).
+// painted reports whether the row's rasters draw o (else o is a Fyne
+// object of its own above them).
 func (r *diffRow) painted(o fyne.CanvasObject, f *glyphFace) bool {
 	switch o := o.(type) {
 	case *canvas.Rectangle:
@@ -186,30 +188,88 @@ func (r *diffRow) painted(o fyne.CanvasObject, f *glyphFace) bool {
 	return false
 }
 
-// layer sorts the display list into the raster and the objects above it
-// (rr.objs: the raster first).
-func (rr *diffRowRenderer) layer() {
-	r := rr.r
-	if rr.raster == nil {
-		rr.raster = canvas.NewRaster(rr.paint)
+// rowRaster is the picture of one side of a row: only as wide as what it
+// draws there. Fyne makes a texture of a raster each time its row is
+// drawn, and under the software renderer blends every pixel of it on
+// every frame: a line of code is a fraction of its side's width.
+type rowRaster struct {
+	raster *canvas.Raster
+	x0, x1 float32             // the part of the row it covers
+	objs   []fyne.CanvasObject // what it draws, in order
+}
+
+// place sizes the raster to its part of a row h high; an empty part hides it.
+func (s *rowRaster) place(h float32) {
+	if s.raster == nil {
+		return // laid out before its objects were asked for
 	}
-	rr.raster.Resize(r.Size())
-	f := rr.face()
-	rr.objs = append(rr.objs[:0], rr.raster)
-	for _, o := range r.objs {
-		if !r.painted(o, f) {
-			rr.objs = append(rr.objs, o)
+	if s.x1 <= s.x0 {
+		if s.raster.Visible() {
+			s.raster.Hide() // (a raster's Hide repaints the window, hidden or not)
 		}
+		return
+	}
+	s.raster.Move(fyne.NewPos(s.x0, 0))
+	s.raster.Resize(fyne.NewSize(s.x1-s.x0, h))
+	if !s.raster.Visible() {
+		s.raster.Show()
 	}
 }
 
-// face returns the glyphs for the view's text size at the canvas's scale.
-func (rr *diffRowRenderer) face() *glyphFace {
+// glyphSlop is how far, in pixels, a glyph may reach past its cells (a
+// negative bearing, a wide letter): a raster spans that much more.
+const glyphSlop = 2
+
+// layer sorts the display list into the two sides' rasters (at the gutter)
+// and the objects above them (rr.objs: the rasters first).
+func (rr *diffRowRenderer) layer() {
+	r := rr.r
+	for k := range rr.sides {
+		if s := &rr.sides[k]; s.raster == nil {
+			s.raster = canvas.NewRaster(rr.paint(s))
+		}
+	}
+	f, scale := rr.face()
+	split := r.v.metric.leftW
+	rr.objs = append(rr.objs[:0], rr.sides[0].raster, rr.sides[1].raster)
+	lo, hi := [2]float32{math.MaxFloat32, math.MaxFloat32}, [2]float32{-1, -1}
+	for k := range rr.sides {
+		rr.sides[k].objs = rr.sides[k].objs[:0]
+	}
+	for _, o := range r.objs {
+		if !r.painted(o, f) {
+			rr.objs = append(rr.objs, o)
+			continue
+		}
+		x, w := o.Position().X, o.Size().Width
+		k := 0
+		if x >= split {
+			k = 1
+		}
+		rr.sides[k].objs = append(rr.sides[k].objs, o)
+		lo[k], hi[k] = min(lo[k], x), max(hi[k], x+w)
+	}
+	// Whole pixels, so the rasters' glyphs sit where one raster's did.
+	width := r.Size().Width
+	for k := range rr.sides {
+		s := &rr.sides[k]
+		s.x0, s.x1 = 0, 0
+		if len(s.objs) > 0 {
+			s.x0 = max(float32(math.Floor(float64(lo[k]*scale)))-glyphSlop, 0) / scale
+			s.x1 = min(float32(math.Ceil(float64(hi[k]*scale)))+glyphSlop, float32(math.Ceil(float64(width*scale)))) / scale
+		}
+		s.place(r.Size().Height)
+	}
+}
+
+// face returns the glyphs for the view's text size at the canvas's scale,
+// and the scale.
+func (rr *diffRowRenderer) face() (*glyphFace, float32) {
 	scale := float32(1)
 	if c := fyne.CurrentApp().Driver().CanvasForObject(rr.r); c != nil {
 		scale = c.Scale()
 	}
-	return rr.faceAt(scale)
+	return rr.faceAt(scale), scale
 }
 
 func (rr *diffRowRenderer) faceAt(scale float32) *glyphFace {
@@ -218,83 +278,95 @@ func (rr *diffRowRenderer) faceAt(scale float32) *glyphFace {
 	return faceFor(rr.r.v.metric.size * scale)
 }
 
-// paint draws the row's display list at w×h pixels.
-func (rr *diffRowRenderer) paint(w, h int) image.Image {
-	r := rr.r
-	v := r.v
-	img := v.rows.picture.sized(w, h)
-	sz := r.Size()
-	if sz.Width <= 0 || w <= 0 {
+// paint returns what draws s's part of the display list at w×h pixels.
+func (rr *diffRowRenderer) paint(s *rowRaster) func(w, h int) image.Image {
+	return func(w, h int) image.Image {
+		r := rr.r
+		v := r.v
+		img := v.rows.picture.sized(w, h)
+		sz := s.raster.Size()
+		if sz.Width <= 0 || w <= 0 {
+			return img
+		}
+		scale := float32(w) / sz.Width
+		f := rr.faceAt(scale)
+		px := func(x float32) int { return int(math.Round(float64(x * scale))) }
+		var base float32 // the baseline below a text's top, in pixels
+		if f != nil {
+			_, b := fyne.CurrentApp().Driver().RenderedTextSize("M", v.metric.size, monospace, nil)
+			base = float32(math.Ceil(float64(b * scale)))
+		}
+		src := image.NewUniform(color.Transparent)
+		var drawn image.Rectangle // what the objects so far covered
+		glyphFaces.mu.Lock()
+		defer glyphFaces.mu.Unlock()
+		for _, o := range s.objs {
+			if !r.painted(o, f) {
+				continue
+			}
+			switch o := o.(type) {
+			case *canvas.Rectangle:
+				if o.FillColor == nil {
+					continue
+				}
+				p, sz := o.Position(), o.Size()
+				src.C = o.FillColor
+				rect := image.Rect(px(p.X-s.x0), px(p.Y), px(p.X-s.x0+sz.Width), px(p.Y+sz.Height))
+				op := draw.Over
+				if !rect.Overlaps(drawn) {
+					op = draw.Src // on clear pixels the same, and a copy instead of a blend
+				}
+				draw.Draw(img, rect, src, image.Point{}, op)
+				drawn = drawn.Union(rect)
+			case *canvas.Image:
+				p, sz := o.Position(), o.Size()
+				at := image.Pt(px(p.X-s.x0), px(p.Y))
+				if icon := iconAt(o.Resource, px(p.X-s.x0+sz.Width)-at.X, px(p.Y+sz.Height)-at.Y); icon != nil {
+					draw.Draw(img, icon.Rect.Add(at), icon, image.Point{}, draw.Over)
+					drawn = drawn.Union(icon.Rect.Add(at))
+				}
+			case *canvas.Text:
+				if o.Color == nil || o.Text == "" {
+					continue
+				}
+				src.C = o.Color
+				p, sz := o.Position(), o.Size()
+				n := 0
+				for range o.Text {
+					n++
+				}
+				tw := float32(n) * f.adv // pixels
+				x := (p.X - s.x0) * scale
+				switch o.Alignment {
+				case fyne.TextAlignTrailing:
+					x += sz.Width*scale - tw
+				case fyne.TextAlignCenter:
+					x += (sz.Width*scale - tw) / 2
+				}
+				y := px(p.Y) + int(base)
+				if lh := v.metric.line; sz.Height > lh {
+					y += px((sz.Height - lh) / 2)
+				}
+				for _, ch := range o.Text {
+					if ch != ' ' {
+						ix := math.Floor(float64(x))
+						ph := int(math.Round((float64(x) - ix) * glyphPhases))
+						if ph == glyphPhases {
+							ix, ph = ix+1, 0
+						}
+						if g := f.glyph(ch, uint8(ph)); g.mask != nil {
+							at := image.Pt(int(ix)+g.off.X, y+g.off.Y)
+							gr := image.Rectangle{Min: at, Max: at.Add(g.mask.Rect.Size())}
+							draw.DrawMask(img, gr, src, image.Point{}, g.mask, image.Point{}, draw.Over)
+							drawn = drawn.Union(gr)
+						}
+					}
+					x += f.adv
+				}
+			}
+		}
 		return img
 	}
-	scale := float32(w) / sz.Width
-	f := rr.faceAt(scale)
-	px := func(x float32) int { return int(math.Round(float64(x * scale))) }
-	var base float32 // the baseline below a text's top, in pixels
-	if f != nil {
-		_, b := fyne.CurrentApp().Driver().RenderedTextSize("M", v.metric.size, monospace, nil)
-		base = float32(math.Ceil(float64(b * scale)))
-	}
-	src := image.NewUniform(color.Transparent)
-	glyphFaces.mu.Lock()
-	defer glyphFaces.mu.Unlock()
-	for _, o := range r.objs {
-		if !r.painted(o, f) {
-			continue
-		}
-		switch o := o.(type) {
-		case *canvas.Rectangle:
-			if o.FillColor == nil {
-				continue
-			}
-			p, s := o.Position(), o.Size()
-			src.C = o.FillColor
-			draw.Draw(img, image.Rect(px(p.X), px(p.Y), px(p.X+s.Width), px(p.Y+s.Height)), src, image.Point{}, draw.Over)
-		case *canvas.Image:
-			p, s := o.Position(), o.Size()
-			at := image.Pt(px(p.X), px(p.Y))
-			if icon := iconAt(o.Resource, px(p.X+s.Width)-at.X, px(p.Y+s.Height)-at.Y); icon != nil {
-				draw.Draw(img, icon.Rect.Add(at), icon, image.Point{}, draw.Over)
-			}
-		case *canvas.Text:
-			if o.Color == nil || o.Text == "" {
-				continue
-			}
-			src.C = o.Color
-			p, s := o.Position(), o.Size()
-			n := 0
-			for range o.Text {
-				n++
-			}
-			tw := float32(n) * f.adv // pixels
-			x := p.X * scale
-			switch o.Alignment {
-			case fyne.TextAlignTrailing:
-				x += s.Width*scale - tw
-			case fyne.TextAlignCenter:
-				x += (s.Width*scale - tw) / 2
-			}
-			y := px(p.Y) + int(base)
-			if lh := v.metric.line; s.Height > lh {
-				y += px((s.Height - lh) / 2)
-			}
-			for _, ch := range o.Text {
-				if ch != ' ' {
-					ix := math.Floor(float64(x))
-					ph := int(math.Round((float64(x) - ix) * glyphPhases))
-					if ph == glyphPhases {
-						ix, ph = ix+1, 0
-					}
-					if g := f.glyph(ch, uint8(ph)); g.mask != nil {
-						at := image.Pt(int(ix)+g.off.X, y+g.off.Y)
-						draw.DrawMask(img, image.Rectangle{Min: at, Max: at.Add(g.mask.Rect.Size())}, src, image.Point{}, g.mask, image.Point{}, draw.Over)
-					}
-				}
-				x += f.adv
-			}
-		}
-	}
-	return img
 }
 
 type iconKey struct {

@@ -49,10 +49,10 @@ func (v *DiffView) markSeen(i int) {
 	if id == "" {
 		return
 	}
-	set := v.sight.seen[v.path]
+	set := v.sight.seen[v.doc.path]
 	if set == nil {
 		set = map[string]bool{}
-		v.sight.seen[v.path] = set
+		v.sight.seen[v.doc.path] = set
 	}
 	if set[id] {
 		return
@@ -60,13 +60,13 @@ func (v *DiffView) markSeen(i int) {
 	// A hunk is seen once every line it changes has been on screen: a
 	// 5,000-line new file of which 42 lines were shown was "seen".
 	rw := v.model.Row(i)
-	lines := v.sight.lines[v.path][id]
+	lines := v.sight.lines[v.doc.path][id]
 	if lines == nil {
-		if v.sight.lines[v.path] == nil {
-			v.sight.lines[v.path] = map[string]*lineSeen{}
+		if v.sight.lines[v.doc.path] == nil {
+			v.sight.lines[v.doc.path] = map[string]*lineSeen{}
 		}
 		lines = &lineSeen{on: map[int]bool{}, total: v.changedLines(k)}
-		v.sight.lines[v.path][id] = lines
+		v.sight.lines[v.doc.path][id] = lines
 	}
 	if rw.a >= 0 {
 		lines.on[-1-rw.a] = true // the left side's lines, apart from the right's
@@ -108,7 +108,7 @@ func (v *DiffView) changedLines(k int) int {
 // but not all of its changed lines on screen, how many of them were on
 // screen and how many it changes.
 func (v *DiffView) LinesSeen(path string) map[string][2]int {
-	if path == v.path {
+	if path == v.doc.path {
 		v.lookAtViewport()
 	}
 	out := map[string][2]int{}
@@ -146,7 +146,7 @@ func (v *DiffView) UnseenHunks() []string { return v.hunksSeen(false) }
 
 func (v *DiffView) hunksSeen(want bool) []string {
 	v.lookAtViewport()
-	set := v.sight.seen[v.path]
+	set := v.sight.seen[v.doc.path]
 	var out []string
 	for _, h := range v.Hunks() {
 		if set[h.ID] == want {
@@ -159,7 +159,7 @@ func (v *DiffView) hunksSeen(want bool) []string {
 // SeenIn returns the IDs of the hunks of the file at path that have been
 // on screen since ForgetSeen, whichever diff of it showed them (a copy).
 func (v *DiffView) SeenIn(path string) map[string]bool {
-	if path == v.path {
+	if path == v.doc.path {
 		v.lookAtViewport()
 	}
 	out := make(map[string]bool, len(v.sight.seen[path]))

@@ -34,7 +34,7 @@ func (v *DiffView) SetStream(path, old string, p engine.Preview) {
 		v.feed.st = st
 		v.marks.moves = nil
 		v.clearSearch()
-		v.path = path
+		v.doc.path = path
 		v.nav.cur, v.nav.wentTo = -1, -1
 		v.dec.rejected = map[string]bool{}
 		v.hbar.off = 0

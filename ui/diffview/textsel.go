@@ -48,7 +48,7 @@ func (r *diffRow) doubleTapText(p fyne.Position) {
 	s := get(line)
 	from, to := textbuf.WordAt(s, r.byteAt(s, x, p))
 	v.rsel = &readSel{side: side, line: line, from: from, to: to, text: s}
-	v.redrawRows()
+	v.refreshChangedRows()
 	if side == 1 && v.OnEditAt != nil && v.feed.st == nil && !v.ReadOnly {
 		at := r.posAt(r.id, p)
 		v.OnEditAt(at.Line, at.Col)
@@ -169,6 +169,6 @@ func (v *DiffView) CopySelection(cb fyne.Clipboard) bool {
 func (v *DiffView) ClearSelection() {
 	if v.rsel != nil {
 		v.rsel = nil
-		v.redrawRows()
+		v.refreshChangedRows()
 	}
 }

@@ -15,7 +15,7 @@ func selRects(t *testing.T, v *DiffView, id int) [][2]float32 {
 	r.build()
 	var out [][2]float32
 	for _, o := range r.rects[:r.nRect] {
-		if o.FillColor == coloursFor(v.look.dark).sel {
+		if o.FillColor == coloursFor(v.rows.dark).sel {
 			out = append(out, [2]float32{o.Position().X, o.Size().Width})
 		}
 	}
@@ -59,8 +59,8 @@ func TestDoubleClickSelectsAWordReadOnly(t *testing.T) {
 	if !v.CopySelection(nil) || cb.Content() != "return" {
 		t.Errorf("clipboard %q after Ctrl+C; want \"return\"", cb.Content())
 	}
-	if v.texts[1] != prop || v.model.b.Line(1) != "\treturn 2" {
-		t.Errorf("the proposal changed: %q", v.texts[1])
+	if v.doc.texts[1] != prop || v.model.b.Line(1) != "\treturn 2" {
+		t.Errorf("the proposal changed: %q", v.doc.texts[1])
 	}
 
 	// The left side: its word, drawn on the left.

@@ -53,7 +53,7 @@ func TestIgnoreWhitespaceEmphasisesWordsNotIndentation(t *testing.T) {
 		r := newDiffRow(v)
 		r.id = v.model.RowOfB(b)
 		r.build()
-		c := coloursFor(v.look.dark)
+		c := coloursFor(v.rows.dark)
 		for _, o := range r.rects[:r.nRect] {
 			if o.FillColor == c.insWord || o.FillColor == c.delWord {
 				n++

@@ -28,6 +28,12 @@ func TestOutcomeTextEndsTheReason(t *testing.T) {
 		// "Reason sent to the agent: the agent disconnected").
 		{review.Outcome{Status: decision.Withdrawn, Feedback: "the agent disconnected"},
 			"The agent withdrew this proposal. Why: the agent disconnected."},
+		// An approval merged into a change made on disk since says so.
+		{review.Outcome{Status: decision.Approved, Checkpoint: 2, Files: []review.FileOutcome{{Written: true, DiskEdits: "@@ -1 +1 @@\n-a\n+A\n"}}},
+			"Approved and written, merged into the change made on disk (checkpoint 2)."},
+		// A stream rejected before it ended is said to be, as far as it came.
+		{review.Outcome{Status: decision.Rejected, Unfinished: true},
+			"Rejected while it streamed (shown as far as it had come); nothing was written."},
 		// A reviewer's overwrite over the protocol is said as what it was,
 		// not as the raw status.
 		{review.Outcome{Status: decision.Overwritten, Checkpoint: 4},

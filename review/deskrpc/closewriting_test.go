@@ -1,0 +1,81 @@
+package deskrpc
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/review/reviewtest"
+)
+
+// TestDeskClosingNeverSaysNothingWrittenOfAnApprovalUnderWay: a desk that
+// closes while an approval is being carried out waits for it at most
+// closingGrace. One that takes longer (its formatters, each with its own
+// timeout, one file after another) was answered "nothing was written" —
+// and then written: the agent, told to propose again, applied its edit
+// twice. Past the grace the agent is told it may yet be written.
+func TestDeskClosingNeverSaysNothingWrittenOfAnApprovalUnderWay(t *testing.T) {
+	old := closingGrace
+	closingGrace = 50 * time.Millisecond
+	defer func() { closingGrace = old }()
+	d := reviewtest.NewDesk(t, "", "[[formatter]]\nglob = \"*.txt\"\ncommand = [\"sh\", \"-c\", \"sleep 1; cat\"]\n")
+	dir, err := os.MkdirTemp("", "dd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	l, err := Listen(filepath.Join(dir, "desk.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- NewServer(d.Desk).Serve(ctx, l) }()
+	cl, err := Dial(filepath.Join(dir, "desk.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	path := filepath.Join(d.Root, "a.txt")
+	answer := make(chan error, 1)
+	go func() {
+		req := review.Request{Agent: "a", Format: engine.FormatWrite, Path: path, Payload: "x\n"}
+		answer <- cl.Call(context.Background(), "propose", struct {
+			review.Request
+			Wait bool `json:"wait"`
+		}{req, true}, nil)
+	}()
+	for len(d.List()) == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	id := d.List()[0].ID
+	decided := make(chan error, 1)
+	go func() {
+		_, err := d.Decide(context.Background(), id, review.Decision{Verdict: decision.Approved})
+		decided <- err
+	}()
+	for p, _ := d.Get(id); p.State != review.StateDecided; p, _ = d.Get(id) {
+		time.Sleep(5 * time.Millisecond) // the approval is under way: its formatter runs
+	}
+	cancel()
+	told := <-answer
+	if err := <-decided; err != nil {
+		t.Fatalf("the approval: %v", err)
+	}
+	_, statErr := os.Stat(path)
+	if told != nil && strings.Contains(told.Error(), "nothing was written") && statErr == nil {
+		t.Errorf("the agent was told %q, and a.txt was written", told)
+	}
+	if told == nil || !strings.Contains(told.Error(), "may yet be written") {
+		t.Errorf("the agent was told %v; want that its approval was under way and may yet be written", told)
+	}
+	if err := <-done; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}

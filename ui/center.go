@@ -1,0 +1,67 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
+	"github.com/diffdesk/diffdesk/ui/diffview"
+)
+
+// centerPane is what shows in the diff's place: the view, a failed edit's
+// text (under the picker), or the empty queue's hint.
+type centerPane struct {
+	view          *diffview.DiffView
+	failure       *widget.Label
+	failureScroll *container.Scroll
+	empty         *widget.Label
+	center        *fyne.Container
+}
+
+// build makes the pane's parts around the view; picker goes over the
+// failed edit's text.
+func (c *centerPane) build(picker fyne.CanvasObject) {
+	c.failure = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	c.failure.Wrapping = fyne.TextWrapWord
+	c.failureScroll = container.NewVScroll(container.NewVBox(picker, c.failure))
+	c.empty = widget.NewLabel("No proposals waiting.")
+	c.empty.Alignment = fyne.TextAlignCenter
+	c.empty.Wrapping = fyne.TextWrapWord
+	c.center = container.NewStack(c.view, c.failureScroll, container.NewCenter(c.empty))
+}
+
+// showCenter shows o (the view, the failure or the empty hint) alone.
+func (c *centerPane) showCenter(o fyne.CanvasObject) {
+	c.view.Hide()
+	c.failureScroll.Hide()
+	c.empty.Hide()
+	o.Show()
+	vis(c.center.Objects[2], o == c.empty)
+}
+
+// emptyHint is the empty queue's hint: how agents reach the desk on socket
+// ("" when not known) and through its doors.
+func emptyHint(socket string, doors []review.DoorStatus) string {
+	hint := "No proposals waiting.\n\nAgents send edits to this desk's socket"
+	try := "deskctl demo"
+	if socket != "" {
+		hint += " (" + socket + ")"
+		if socket != deskrpc.DefaultSocketPath() {
+			try += " --socket " + socket
+		}
+	}
+	text := hint + ".\nTry it: " + try +
+		"\n\nHooks (Claude Code, Gemini CLI, in any mode): deskctl setup claude, deskctl setup gemini" +
+		"\nMCP server (Codex, Cursor, Windsurf, any MCP client): deskctl mcp; deskctl setup codex (or cursor, windsurf) adds it" +
+		"\ndeskctl setup lists the agents and what each door carries."
+	for _, door := range doors {
+		if door.Error != "" {
+			text += "\n\n" + door.Name + " door: not open: " + door.Error
+			continue
+		}
+		text += "\n\n" + door.Name + " door on " + door.Addr + "\n" + door.Connect
+	}
+	return text
+}
