@@ -328,6 +328,7 @@ func (v *DiffView) show(m *rowModel) {
 	if !v.rows.keep || relined && v.search.bar.Visible() || v.ws.ignore {
 		v.rows.gen++
 	}
+	v.rows.shown++ // the list binds every row it shows again: those it does not are off screen
 	v.list.Refresh()
 }
 

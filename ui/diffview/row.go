@@ -21,6 +21,9 @@ type diffRow struct {
 	widget.BaseWidget
 	v  *DiffView
 	id int
+	// shown is rows.shown when the row was last bound: older, the list no
+	// longer shows it
+	shown uint64
 
 	objs    []fyne.CanvasObject
 	texts   []*canvas.Text
@@ -86,6 +89,7 @@ func (r *diffRow) bind(id int) {
 		}
 	}
 	r.id = id
+	r.shown = r.v.rows.shown
 	if r.v.rows.onBind != nil {
 		r.v.rows.onBind(id)
 	}
@@ -98,7 +102,10 @@ func (r *diffRow) bind(id int) {
 	r.v.tokensAhead()
 }
 
-// pruneRows forgets the row widgets far from the screen. Fyne's list
+// pruneRows forgets the row widgets far from the screen, and those the list
+// did not bind again when the view last showed new rows (show): a row of an
+// earlier proposal kept an id near the top, and was never forgotten, so a
+// session of small files kept every row it ever made. Fyne's list
 // pools the rows it hides in a sync.Pool, which a GC empties, and makes
 // new ones: kept here, every row ever made stayed alive with its pooled
 // texts, and a session's memory grew with the proposals reviewed. A row
@@ -107,14 +114,30 @@ func (v *DiffView) pruneRows() {
 	top, vis := v.topRow(), v.visibleRows()
 	keep := v.rows.widgets[:0]
 	for _, r := range v.rows.widgets {
-		if r.id >= top-vis && r.id <= top+2*vis {
+		if r.id >= top-vis && r.id <= top+2*vis && r.shown == v.rows.shown {
 			keep = append(keep, r)
 		} else {
-			r.bound = false
+			r.forget()
 		}
 	}
 	clear(v.rows.widgets[len(keep):])
 	v.rows.widgets = keep
+}
+
+// SetDeviceIsMobile does nothing: with it Fyne takes the row for a theme
+// override of its own and leaves it out of its theme-override cache, which
+// stores every object under the list's tightTheme (the rows' own colours
+// and sizes do not come from it) and never lets go of a primitive such as
+// the row's raster: every row the list ever made stayed alive, with its
+// texts and rectangles, about 200 KiB for each proposal shown (issue 28).
+func (r *diffRow) SetDeviceIsMobile(bool) {}
+
+// forget drops a row no longer bound from the view's rows, and its key's
+// lines, cut from a whole file. Bound again, the row is drawn anew (its key
+// no longer matches).
+func (r *diffRow) forget() {
+	r.bound = false
+	r.key = rowKey{}
 }
 
 // tokensReady reports whether the syntax colours of every line the row
@@ -509,6 +532,7 @@ func (v *DiffView) refreshRowsOf(redraw func(row int) bool) {
 // rowSet is the row widgets the list made and what they were drawn from.
 type rowSet struct {
 	widgets     []*diffRow      // every row widget the list made (shown or pooled)
+	shown       uint64          // bumped each time the list binds every row it shows again (show)
 	gen         uint64          // bumped by every change of what rows show beyond their own rowKey
 	keep        bool            // show: the new model's rows are told apart by their rowKey (a stream's chunk)
 	theme       themeKey        // the theme the rows were drawn with
