@@ -273,17 +273,17 @@ func printHubQueue(x *invocation, q []hub.Item, all bool) {
 		n++
 		state := "waiting"
 		if it.Outcome != nil {
-			state = it.Outcome.Status
+			state = review.Printable(it.Outcome.Status)
 			if it.Outcome.By != "" {
 				state += " by " + review.Printable(it.Outcome.By)
 			}
 		}
 		if it.Proposal == nil {
-			fmt.Fprintf(x.stdout, "%s/%s  %s\n", it.Desk, it.Hub, state)
+			fmt.Fprintf(x.stdout, "%s/%s  %s\n", review.Printable(it.Desk), review.Printable(it.Hub), state)
 			continue
 		}
 		p := it.Proposal
-		fmt.Fprintf(x.stdout, "%s/%s  %s  %s  round %d  agent %s\n", p.Desk, p.Hub, p.State, state, p.Round, review.Printable(p.Agent))
+		fmt.Fprintf(x.stdout, "%s/%s  %s  %s  round %d  agent %s\n", review.Printable(p.Desk), review.Printable(p.Hub), review.Printable(p.State), state, p.Round, review.Printable(p.Agent))
 		for _, f := range p.Files {
 			fmt.Fprintf(x.stdout, "    %s  +%d −%d  (%s)\n", review.Printable(f.Rel), f.Added, f.Removed, review.Printable(f.Root))
 		}
@@ -324,7 +324,7 @@ func hubShow(ctx context.Context, x *invocation, r *hub.Reviewer, q []hub.Item, 
 	if err != nil {
 		return x.fail(err)
 	}
-	fmt.Fprintf(x.stdout, "%s/%s  %s  round %d  version %s  agent %s\n", p.Desk, p.Hub, p.State, p.Round, p.Version, review.Printable(p.Agent))
+	fmt.Fprintf(x.stdout, "%s/%s  %s  round %d  version %s  agent %s\n", review.Printable(p.Desk), review.Printable(p.Hub), review.Printable(p.State), p.Round, p.Version, review.Printable(p.Agent))
 	if p.Note != "" {
 		fmt.Fprintf(x.stdout, "note: %s\n", review.Printable(p.Note))
 	}
@@ -361,25 +361,25 @@ func hubDecide(ctx context.Context, x *invocation, r *hub.Reviewer, q []hub.Item
 		return x.fail(err)
 	}
 	if version != "" && version != p.Version {
-		return x.fail(fmt.Errorf("%s/%s changed since you saw version %s (a file changed on disk): it is version %s now; nothing was sent — show it again and decide", p.Desk, p.Hub, review.Printable(version), p.Version))
+		return x.fail(fmt.Errorf("%s/%s changed since you saw version %s (a file changed on disk): it is version %s now; nothing was sent — show it again and decide", review.Printable(p.Desk), review.Printable(p.Hub), review.Printable(version), p.Version))
 	}
 	res, err := r.Decide(ctx, p, hub.Decision{Verdict: verdict, Feedback: feedback})
 	if err != nil {
 		return x.fail(err)
 	}
 	if !res.Won {
-		fmt.Fprintf(x.stdout, "%s/%s was decided first by %s (%s); yours was not taken\n", p.Desk, p.Hub, review.Printable(res.Winner.By), res.Winner.Verdict)
+		fmt.Fprintf(x.stdout, "%s/%s was decided first by %s (%s); yours was not taken\n", review.Printable(p.Desk), review.Printable(p.Hub), review.Printable(res.Winner.By), review.Printable(res.Winner.Verdict))
 	}
 	o, next, err := r.Await(ctx, p)
 	if err != nil {
-		return x.fail(fmt.Errorf("waiting for desk %s to carry out the decision: %w", p.Desk, err))
+		return x.fail(fmt.Errorf("waiting for desk %s to carry out the decision: %w", review.Printable(p.Desk), err))
 	}
 	if next != nil {
-		fmt.Fprintf(x.stdout, "desk %s did not carry out the decision: %s; see it again with deskctl hub review list\n", p.Desk, review.Printable(next.Note))
+		fmt.Fprintf(x.stdout, "desk %s did not carry out the decision: %s; see it again with deskctl hub review list\n", review.Printable(p.Desk), review.Printable(next.Note))
 		return 1
 	}
 	mine := o.Nonce != "" && o.Nonce == res.Winner.Nonce && res.Won
-	fmt.Fprintf(x.stdout, "desk %s: %s", p.Desk, o.Status)
+	fmt.Fprintf(x.stdout, "desk %s: %s", review.Printable(p.Desk), review.Printable(o.Status))
 	if o.By != "" {
 		fmt.Fprintf(x.stdout, " by %s", review.Printable(o.By))
 	}

