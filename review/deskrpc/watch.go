@@ -166,7 +166,11 @@ func (cc *conn) subscribe(ctx context.Context, _ noParams) (any, error) {
 	cc.mu.Lock()
 	already := cc.events != nil
 	if !already {
-		cc.events = newEventQueue()
+		// A reviewer that stops reading is dropped, as a slow consumer,
+		// once its unsent events name maxQueuedEvents proposals: it holds
+		// no more of the desk's memory, and on reconnecting it is sent
+		// the queue as it is.
+		cc.events = newEventQueue(func() { go cc.c.Close() })
 	}
 	q := cc.events
 	cc.mu.Unlock()
@@ -214,23 +218,36 @@ func (cc *conn) notify(method string, params any) {
 	cc.c.Write(append(b, '\n'))
 }
 
+// maxQueuedEvents bounds the proposals a subscriber's unsent events name.
+var maxQueuedEvents = 10000
+
 // eventQueue keeps a subscriber's events until they are sent: one per
 // proposal, so a burst of streaming updates costs one notification, and
-// add never blocks the desk (it runs with the desk's lock held).
+// add never blocks the desk (it runs with the desk's lock held). Past
+// maxQueuedEvents proposals it calls full once and keeps nothing more.
 type eventQueue struct {
 	mu     sync.Mutex
 	order  []string                    // ids, in the order their first unsent event came
 	kinds  map[string]review.EventKind // the latest unsent event of each
 	signal chan struct{}               // one token while something waits
+	full   func()                      // nil once called
 }
 
-func newEventQueue() *eventQueue {
-	return &eventQueue{kinds: map[string]review.EventKind{}, signal: make(chan struct{}, 1)}
+func newEventQueue(full func()) *eventQueue {
+	return &eventQueue{kinds: map[string]review.EventKind{}, signal: make(chan struct{}, 1), full: full}
 }
 
 func (q *eventQueue) add(ev review.Event) {
 	q.mu.Lock()
 	if _, ok := q.kinds[ev.ID]; !ok {
+		if len(q.order) >= maxQueuedEvents {
+			if q.full != nil {
+				q.full()
+				q.full = nil
+			}
+			q.mu.Unlock()
+			return
+		}
 		q.order = append(q.order, ev.ID)
 	}
 	q.kinds[ev.ID] = ev.Kind

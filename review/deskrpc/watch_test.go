@@ -1,6 +1,8 @@
 package deskrpc
 
 import (
+	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -250,5 +252,41 @@ func TestRestoreIsAReviewers(t *testing.T) {
 	a, err := dialReviewer(t, d.Desk).Restore(reviewtest.Context(t), journal.RestoreRequest{Checkpoint: o.Checkpoint}, true)
 	if err != nil || a.Result.Checkpoint == 0 || reviewtest.ReadFile(t, filepath.Join(d.Root, "a.txt")) != "one\n" {
 		t.Errorf("a reviewer's restore: %+v, %v", a.Result, err)
+	}
+}
+
+// TestASubscriberThatStopsReadingIsDropped: a reviewer that subscribes
+// and stops reading held one queued event per proposal the desk made,
+// without bound. Past maxQueuedEvents proposals it is told once (the
+// server closes its connection) and nothing more is kept; updates to
+// proposals already queued still coalesce.
+func TestASubscriberThatStopsReadingIsDropped(t *testing.T) {
+	old := maxQueuedEvents
+	maxQueuedEvents = 3
+	defer func() { maxQueuedEvents = old }()
+	full := 0
+	q := newEventQueue(func() { full++ })
+	for i := 0; i < 10; i++ {
+		q.add(review.Event{Kind: review.EventAdded, ID: fmt.Sprint("p", i)})
+	}
+	q.add(review.Event{Kind: review.EventDecided, ID: "p1"})
+	if full != 1 {
+		t.Fatalf("the full queue was told %d times; want once", full)
+	}
+	var got []string
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for {
+		q.mu.Lock()
+		n := len(q.order)
+		q.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		ev, _ := q.next(ctx)
+		got = append(got, ev.ID+":"+string(ev.Kind))
+	}
+	if want := []string{"p0:" + string(review.EventAdded), "p1:" + string(review.EventDecided), "p2:" + string(review.EventAdded)}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("kept %v; want %v", got, want)
 	}
 }
