@@ -133,11 +133,17 @@ func (v *DiffView) pruneRows() {
 func (r *diffRow) SetDeviceIsMobile(bool) {}
 
 // forget drops a row no longer bound from the view's rows, and its key's
-// lines, cut from a whole file. Bound again, the row is drawn anew (its key
-// no longer matches).
+// lines and its texts' strings, each cut from a whole file: Fyne keeps a
+// row it no longer shows for a minute (its renderer cache), and each kept
+// the file it last showed alive (a session benchmark of 300 proposals
+// reviewed in 50 s: 331 MB of heap). Bound again, the row is drawn anew
+// (its key no longer matches).
 func (r *diffRow) forget() {
 	r.bound = false
 	r.key = rowKey{}
+	for _, t := range r.texts {
+		t.Text = "" // not on screen (pruneRows): bound again, it is drawn anew
+	}
 }
 
 // tokensReady reports whether the syntax colours of every line the row
