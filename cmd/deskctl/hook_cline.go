@@ -17,6 +17,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 )
 
@@ -250,11 +251,11 @@ func clineFailed(err error, socket string, wait time.Duration, stderr io.Writer)
 
 // readCurrent reads path's text; exists is false for a file that is not there.
 func readCurrent(path string) (text string, exists bool, err error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return "", false, nil
+	s, err := atomicfile.ReadSnapshotMax(path, engine.MaxSize)
+	if err != nil {
+		return "", false, err
 	}
-	return string(b), err == nil, err
+	return string(s.Content), s.Exists, nil
 }
 
 // clineAsk proposes the whole new text of path at the desk and waits for the

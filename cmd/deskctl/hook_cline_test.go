@@ -6,10 +6,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // clineJSON is the event Cline writes on a hook's stdin (cline 3.0.65).
@@ -405,5 +407,36 @@ func TestClineHookApprovedButNotWritable(t *testing.T) {
 	}
 	if out, _, _ := deskctl(t, clineJSON(t, "tool_result", "editor", map[string]any{"path": path}), "hook", "cline", "--socket", sock); clineAnswer(t, out) != nil {
 		t.Errorf("PostToolUse reported an edit that was not written: %q", out)
+	}
+}
+
+// TestClineHookRefusesAFIFO: the hook reads the file Cline's editor is
+// about to change, to show the edit. A FIFO there (a cloned repository
+// can hold one) made the hook wait forever — and a hook that never
+// answers is one Cline gives up on. It is read as the desk reads: bounded,
+// and a FIFO refused at once, the edit blocked saying why.
+func TestClineHookRefusesAFIFO(t *testing.T) {
+	root, sock := deskDeciding(t, func(review.Proposal) review.Decision { return review.Decision{Verdict: decision.Approved} })
+	path := filepath.Join(root, "f.txt")
+	if err := syscall.Mkfifo(path, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	type answer struct {
+		out  string
+		code int
+	}
+	done := make(chan answer, 1)
+	go func() {
+		out, _, code := deskctl(t, clineJSON(t, "tool_call", "editor", map[string]any{"path": path, "old_text": "b", "new_text": "B"}), "hook", "cline", "--socket", sock, "--wait", "5s")
+		done <- answer{out, code}
+	}()
+	select {
+	case a := <-done:
+		c := clineAnswer(t, a.out)
+		if ctx, _ := c["context"].(string); a.code != 0 || !blocked(c) || !strings.Contains(ctx, "could not read") {
+			t.Errorf("exit %d, answer %v; want the edit blocked, saying the file could not be read", a.code, c)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the hook still waits on the FIFO after 20 s")
 	}
 }

@@ -132,7 +132,7 @@ func (k reportKey) take() (string, bool) {
 	if json.Unmarshal(b, &h) != nil {
 		return "", false
 	}
-	content, err := os.ReadFile(k.path)
+	content, err := readWorkspaceFile(k.path)
 	if err != nil || atomicfile.Hash(content) != h.FinalSHA256 {
 		return "", false
 	}

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
 )
 
@@ -104,7 +104,9 @@ func reviewToolEdit(ctx context.Context, socket string, e toolEdit) (toolVerdict
 	}
 	v := toolVerdict{Allow: true, Report: res.Text, FinalSHA256: f.FinalSHA256, ID: res.Outcome.ID}
 	if !unchanged {
-		v.Input = rewrittenInput(e.Tool, e.Input, path, f.FinalContent)
+		if v.Input, err = rewrittenInput(e.Tool, e.Input, path, f.FinalContent); err != nil {
+			return toolVerdict{}, err
+		}
 	}
 	return v, nil
 }
@@ -153,25 +155,40 @@ func toolPayload(format engine.Format, in map[string]any) (string, error) {
 // as it is on disk now into final: the whole file as old_string (what
 // Claude Code itself does after an IDE accept), or the content for a write.
 // Gemini replaces rather than merges the input, so every field is kept.
-func rewrittenInput(tool string, in map[string]any, path, final string) map[string]any {
+func rewrittenInput(tool string, in map[string]any, path, final string) (map[string]any, error) {
 	out := map[string]any{}
 	for k, v := range in {
 		out[k] = v
 	}
 	if toolFormats[tool].whole {
 		out["content"] = final
-		return out
+		return out, nil
 	}
-	current, _ := os.ReadFile(path)
+	current, err := readWorkspaceFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("deskctl hook: reading %s to hand the tool the approved text: %w", review.Printable(path), err)
+	}
 	delete(out, "expected_replacements")
 	delete(out, "allow_multiple")
 	if tool == "MultiEdit" {
 		out["edits"] = []map[string]any{{"old_string": string(current), "new_string": final}}
-		return out
+		return out, nil
 	}
 	out["old_string"], out["new_string"] = string(current), final
 	if _, ok := in["replace_all"]; ok {
 		out["replace_all"] = false
 	}
-	return out
+	return out, nil
+}
+
+// readWorkspaceFile reads a file of the workspace as the desk does: at most
+// engine.MaxSize bytes, the size checked before reading, and a FIFO or
+// device swapped in refused rather than waited on (a hook that hangs is
+// one its agent gives up on). A missing file is empty.
+func readWorkspaceFile(path string) ([]byte, error) {
+	s, err := atomicfile.ReadSnapshotMax(path, engine.MaxSize)
+	if err != nil {
+		return nil, err
+	}
+	return s.Content, nil
 }
