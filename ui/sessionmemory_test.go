@@ -102,7 +102,7 @@ func TestSessionMemoryIsBounded(t *testing.T) {
 	}
 	h := newHarness(t)
 	h.win.View().SetSynchronous(true)
-	n, warm, budgetMB := 900, 300, 16.0 // before the fix: 178 KiB a proposal, 104 MiB over these 600
+	n, warm, budgetMB := 900, 300, 16.0               // before the fix: 178 KiB a proposal, 104 MiB over these 600
 	if s := os.Getenv("SESSION_PROPOSALS"); s != "" { // a shorter run: how fast it grows
 		fmt.Sscan(s, &n)
 		warm = n / 4
