@@ -169,6 +169,14 @@ func (h *harness) Notices(delay time.Duration) *[]Notice {
 	return &sent
 }
 
+// Settled records the proposals the window tells its desktop notifier no
+// longer wait (so their notifications are withdrawn), from now on.
+func (h *harness) Settled() *[]string {
+	var ids []string
+	h.win.settled = func(id string) { ids = append(ids, id) }
+	return &ids
+}
+
 // SetArmDelay sets how long a proposal must have been on screen before a
 // click on Approve counts (the harness's is none).
 func (h *harness) SetArmDelay(d time.Duration) { h.win.opts.ArmDelay = d }

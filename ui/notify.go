@@ -23,8 +23,9 @@ import (
 // the person. Its default action opens Open, the oldest of them.
 type Notice struct {
 	Summary string
-	Body    string // one line per proposal: "agent: files +added −removed"
-	Open    string // the proposal the notification's action shows
+	Body    string   // one line per proposal: "agent: files +added −removed"
+	Open    string   // the proposal the notification's action shows
+	Names   []string // every proposal it names: it is withdrawn once none waits
 }
 
 // noticeLines is how many proposals a notification names before "… and N
@@ -42,6 +43,9 @@ func NoticeFor(ps []review.Proposal) Notice {
 		return n
 	}
 	n.Open = ps[0].ID
+	for _, p := range ps {
+		n.Names = append(n.Names, p.ID)
+	}
 	if len(ps) == 1 {
 		p := ps[0]
 		n.Summary = fmt.Sprintf("DiffDesk: %s proposes %s", p.Agent, present.Plural(len(p.Files), "a change", fmt.Sprintf("changes to %d files", len(p.Files))))
@@ -92,10 +96,59 @@ type desktopNotifier struct {
 	open    map[uint32]string // notification id → proposal id, until closed
 	failed  bool              // said once that notifications are off
 	sending sync.WaitGroup
+
+	// wmu guards waiting alone, and is never held across a D-Bus call:
+	// settled takes it on the UI goroutine.
+	wmu     sync.Mutex
+	waiting map[uint32]map[string]bool // notification id → the proposals it names that still wait
 }
 
 func newDesktopNotifier(log io.Writer, onAction func(string)) *desktopNotifier {
-	return &desktopNotifier{log: log, onAction: onAction, open: map[uint32]string{}}
+	return &desktopNotifier{log: log, onAction: onAction, open: map[uint32]string{}, waiting: map[uint32]map[string]bool{}}
+}
+
+// settled withdraws the notifications whose proposals no longer wait for
+// the person (decided here or elsewhere, withdrawn): one that still stood
+// on the desktop would ask for work that is done. Like send, it never
+// blocks the caller.
+func (d *desktopNotifier) settled(proposalID string) {
+	d.wmu.Lock()
+	done := d.take(proposalID)
+	d.wmu.Unlock()
+	if len(done) == 0 {
+		return
+	}
+	d.sending.Add(1)
+	go func() {
+		defer d.sending.Done()
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if d.conn == nil {
+			return
+		}
+		for _, id := range done {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			d.conn.Object(notifyName, notifyPath).CallWithContext(ctx, notifyIface+".CloseNotification", 0, id)
+			cancel()
+		}
+	}()
+}
+
+// take drops proposalID from the notifications naming it and returns those
+// that name no waiting proposal any more. d.wmu is held.
+func (d *desktopNotifier) take(proposalID string) []uint32 {
+	var done []uint32
+	for id, names := range d.waiting {
+		if !names[proposalID] {
+			continue
+		}
+		delete(names, proposalID)
+		if len(names) == 0 {
+			delete(d.waiting, id)
+			done = append(done, id)
+		}
+	}
+	return done
 }
 
 // send posts n without blocking the caller (the UI goroutine): the D-Bus
@@ -143,6 +196,13 @@ func (d *desktopNotifier) post(n Notice) error {
 		d.failed = false
 	}
 	d.open[id] = n.Open
+	names := map[string]bool{}
+	for _, p := range n.Names {
+		names[p] = true
+	}
+	d.wmu.Lock()
+	d.waiting[id] = names
+	d.wmu.Unlock()
 	return nil
 }
 
@@ -220,6 +280,9 @@ func (d *desktopNotifier) listen(signals <-chan *dbus.Signal) {
 			d.mu.Lock()
 			delete(d.open, id)
 			d.mu.Unlock()
+			d.wmu.Lock()
+			delete(d.waiting, id)
+			d.wmu.Unlock()
 		}
 	}
 }

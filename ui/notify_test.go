@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 func TestNoticeNamesAgentFilesAndCounts(t *testing.T) {
@@ -166,5 +169,60 @@ func TestSessionBusAddressNeverStartsABus(t *testing.T) {
 	defer l.Close()
 	if a, err := sessionBusAddress(env(map[string]string{"XDG_RUNTIME_DIR": dir})); err != nil || a != "unix:path="+filepath.Join(dir, "bus") {
 		t.Errorf("with $XDG_RUNTIME_DIR/bus: %q, %v", a, err)
+	}
+}
+
+// A notification asks for work: once the proposals it names no longer wait
+// (decided in the window, by deskctl, or withdrawn by their agent) it is
+// withdrawn from the desktop, not left standing over work that is done (a
+// real session under dunst: "claude proposes a change" stayed after the
+// approval). The window tells the notifier; the notifier closes a
+// notification when none of its proposals waits.
+func TestNotificationsWithdrawnOnceDecided(t *testing.T) {
+	h := newHarness(t)
+	sent := h.Notices(time.Millisecond)
+	settled := h.Settled()
+	a := h.propose("a", "s1", engine.FormatWrite, "1.txt", "1\n")
+	b := h.propose("a", "s1", engine.FormatWrite, "2.txt", "2\n")
+	names := map[string]bool{}
+	h.until("notifications name both proposals", func() bool {
+		for _, n := range *sent {
+			for _, id := range n.Names {
+				names[id] = true
+			}
+		}
+		return names[a.ID] && names[b.ID]
+	})
+	has := func(id string) bool {
+		for _, s := range *settled {
+			if s == id {
+				return true
+			}
+		}
+		return false
+	}
+	if has(a.ID) || has(b.ID) {
+		t.Fatalf("proposals still waiting were told settled: %v", *settled)
+	}
+	if _, err := h.desk.Decide(t.Context(), a.ID, review.Decision{Verdict: decision.Rejected, Feedback: "no"}); err != nil {
+		t.Fatal(err)
+	}
+	h.until("the decided proposal is told settled", func() bool { return has(a.ID) })
+	if has(b.ID) {
+		t.Errorf("the proposal still waiting was told settled: %v", *settled)
+	}
+
+	// The notifier closes a notification only once none it names waits.
+	d := newDesktopNotifier(io.Discard, nil)
+	d.waiting[1] = map[string]bool{"p1": true, "p2": true}
+	d.waiting[2] = map[string]bool{"p2": true}
+	if got := d.take("p2"); fmt.Sprint(got) != "[2]" {
+		t.Errorf("p2 settled closes %v; want [2] (1 still names p1)", got)
+	}
+	if got := d.take("p1"); fmt.Sprint(got) != "[1]" {
+		t.Errorf("p1 settled closes %v; want [1]", got)
+	}
+	if got := d.take("p1"); len(got) != 0 {
+		t.Errorf("settled twice closes %v again", got)
 	}
 }

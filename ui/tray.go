@@ -20,6 +20,7 @@ type announced struct {
 	notifyIDs   []string
 	notifyTimer *time.Timer
 	notify      func(Notice) // desktop.send; tests record instead
+	settled     func(string) // desktop.settled: a proposal no longer waits; tests record instead
 	desktop     *desktopNotifier
 }
 

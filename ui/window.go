@@ -141,6 +141,7 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	}
 	w.desktop = newDesktopNotifier(w.opts.Log, func(id string) { w.do(func() { w.OpenFromNotification(id) }) })
 	w.notify = w.desktop.send
+	w.settled = w.desktop.settled
 	w.Win = a.NewWindow("DiffDesk" + remoteTitle(o.Remote))
 	w.Win.SetMaster()
 	w.queue = newQueueView(w.now, w.opts.AfterFunc, w.do)
@@ -289,6 +290,9 @@ func (w *Window) apply(batch map[string]review.EventKind) {
 		}
 		if ok && (kind == review.EventPending && p.AutoRule == "" && p.State.Open() || kind == review.EventAdded && p.State == review.StateHeld) {
 			needPerson = append(needPerson, id)
+		}
+		if !ok || !p.State.Waiting() {
+			w.settled(id)
 		}
 		if ok && id == w.detail.id {
 			w.detail.update(p)
