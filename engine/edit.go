@@ -38,6 +38,7 @@ const (
 	StrategyNormalized        Strategy = "normalized"         // trimmed lines equal after folding Unicode dashes, quotes and spaces (Codex; search-replace also collapses runs of whitespace, as Roo)
 	StrategyFuzzy             Strategy = "fuzzy"              // similarity above a threshold
 	StrategyWholeFile         Strategy = "whole-file"         // the edit replaced or created the whole file
+	StrategyFenceRemoved      Strategy = "fence-removed"      // a write whose whole content a Markdown code fence wrapped, written without the fence lines (as Cline's write_to_file): Loose, so the person and the agent are told
 	StrategyElision           Strategy = "elision"            // aider: pieces between "..." lines, each found exactly once
 	StrategyLineNumbers       Strategy = "line-numbers"       // Roo: matched once the "N | " prefixes its read_file shows were removed
 	StrategyPersonChosen      Strategy = "person-chosen"      // a person chose the lines (ApplyAt); always Loose, so the agent is told
@@ -105,6 +106,9 @@ func (m Match) Loose() bool {
 // agents alike: "fuzzy (87% similar) at lines 12–14, the first of 3 places
 // that fit, 3 lines below where its hunk header put it".
 func (m Match) How() string {
+	if m.Strategy == StrategyFenceRemoved {
+		return "removing the Markdown code fence that wrapped the whole content"
+	}
 	var b strings.Builder
 	b.WriteString(string(m.Strategy))
 	if m.Similarity > 0 && m.Similarity < 1 {

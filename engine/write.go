@@ -13,11 +13,15 @@ func (e Write) payload() []string { return []string{e.Content} }
 // apply replaces the whole text with the content, after removing a leading
 // BOM (Encode restores the original's) and a code fence the model wrapped
 // around the whole content (see stripWrappingFence). It reports one Match
-// covering every original line.
+// covering every original line: StrategyFenceRemoved when a fence was
+// removed (the file does not hold what the agent sent), else whole-file.
 func (e Write) apply(text string) (Result, error) {
 	content := strings.TrimPrefix(toLF(e.Content), bom)
-	content = stripWrappingFence(content, e.Path)
-	return Result{Content: content, Matches: []Match{newMatch(1, StrategyWholeFile, 1, len(splitLines(text)))}}, nil
+	strategy := StrategyWholeFile
+	if unfenced := stripWrappingFence(content, e.Path); unfenced != content {
+		content, strategy = unfenced, StrategyFenceRemoved
+	}
+	return Result{Content: content, Matches: []Match{newMatch(1, strategy, 1, len(splitLines(text)))}}, nil
 }
 
 // stripWrappingFence removes a Markdown code fence that wraps the whole of

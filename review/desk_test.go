@@ -439,3 +439,33 @@ func TestPatchProposalWritesEveryFile(t *testing.T) {
 		t.Errorf("%d file outcomes; want 3", len(o.Files))
 	}
 }
+
+// TestAFencedWriteIsSaidSo: a write whose whole content a Markdown code
+// fence wraps is written without the fence lines, as Cline writes it —
+// and the file then does not hold what the agent sent. The agent was told
+// "saved as proposed … exactly the content you proposed"; an auto_approve
+// rule approved it silently. The match is loose (fence-removed): the agent
+// reads that the fence was removed and gets the final text, a rule that
+// does not say it approves loose matches leaves it to the person.
+func TestAFencedWriteIsSaidSo(t *testing.T) {
+	d := reviewtest.NewDesk(t, "", "[[auto_approve]]\npath = \"docs/**\"\nkind = [\"write\"]\n")
+	fenced := "```go\npackage y\n```\n"
+	p := d.MustPropose(t, engine.FormatWrite, "src/y.go", fenced)
+	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
+	text := agenttext.Outcome(o)
+	if strings.Contains(text, "exactly the content you proposed") || strings.Contains(text, "as proposed") ||
+		!strings.Contains(text, "Markdown code fence") || !strings.Contains(text, "package y\n") {
+		t.Errorf("the agent reads:\n%s\nwant the fence's removal said and the final text, never \"as proposed\"", text)
+	}
+	if len(o.Files) != 1 || !o.FinalChanged(o.Files[0]) {
+		t.Errorf("the outcome does not count the final text as changed: %+v", o.Files)
+	}
+	if b, _ := os.ReadFile(filepath.Join(d.Root, "src/y.go")); string(b) != "package y\n" {
+		t.Errorf("the file holds %q; want the content without the fence", b)
+	}
+
+	q := d.MustPropose(t, engine.FormatWrite, "docs/a.md", "```\n# A\n```\n")
+	if got, _ := d.Get(q.ID); got.State != review.StatePending {
+		t.Errorf("a fenced write to docs/a.md: %s (rule %q); want pending for a person: the rule does not approve loose matches", got.State, got.AutoRule)
+	}
+}

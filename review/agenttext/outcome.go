@@ -209,6 +209,10 @@ func writeLoose(b *strings.Builder, f review.FileOutcome) {
 			writeChosen(b, f.Path, m)
 			continue
 		}
+		if m.Strategy == engine.StrategyFenceRemoved {
+			b.WriteString("\nYour content was wrapped in a Markdown code fence (``` lines): it was written without the fence lines, which are not part of the file. Send a file's content without a fence.\n")
+			continue
+		}
 		fmt.Fprintf(b, "\nBlock %d did not match the file exactly: it was applied by %s.", m.Block, m.How())
 		if m.Found != "" {
 			b.WriteString(" Those lines held:\n")
