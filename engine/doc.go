@@ -52,7 +52,9 @@
 // Old/new replacement (Replace, MultiEdit, SmartEdit; edit and gemini-*
 // vectors) — a mixed-ending file keeps each line's ending, where Gemini
 // turns every line CRLF once one is; an empty old_string on an existing
-// empty file fills it, where Gemini reports the file exists; SmartEdit's
+// empty file fills it, where Gemini reports the file exists (Claude Code
+// fills it too, and also a file of whitespace only, which the engine
+// refuses as existing and not empty); SmartEdit's
 // legacy variant uses the current re-indentation and counts every regex
 // place, where the legacy tool prefixes lines without re-basing and applies
 // the first of several regex places:

@@ -71,6 +71,13 @@ func (c exCase) contract(got exResult) string {
 		if b.Old != "" {
 			n = strings.Count(doc.Text, b.Old)
 		}
+		if b.Old == "" && doc.Text == "" && b.New != "" {
+			// Claude Code creates with an empty old_string where the file
+			// holds nothing (its check: content.trim() === ""; the engine
+			// takes only an empty file, refusing whitespace: engine/doc.go).
+			want, ok = b.New, true
+			break
+		}
 		if b.Old == b.New || b.Old == "" || n == 0 || n > 1 && !c.All {
 			if got.err == nil {
 				return fmt.Sprintf("Edit must fail (old_string found %d times, replace_all %v, old == new %v), got %q", n, c.All, b.Old == b.New, got.res.Content)
