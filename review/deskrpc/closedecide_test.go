@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -22,47 +21,19 @@ import (
 // nothing was, proposed again and were told "rejected".
 func TestDeskClosingMeansNothingIsWritten(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
-	dir, err := os.MkdirTemp("", "dd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	l, err := Listen(filepath.Join(dir, "desk.sock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- NewServer(d.Desk).Serve(ctx, l) }()
-	cl, err := Dial(filepath.Join(dir, "desk.sock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	path := filepath.Join(d.Root, "a.txt")
-	answer := make(chan error, 1)
-	go func() {
-		req := review.Request{Agent: "a", Format: engine.FormatWrite, Path: path, Payload: "x\n"}
-		answer <- cl.Call(context.Background(), "propose", struct {
-			review.Request
-			Wait bool `json:"wait"`
-		}{req, true}, nil)
-	}()
-	for len(d.List()) == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
-	id := d.List()[0].ID
-	cancel()
-	if err := <-answer; err == nil || !strings.Contains(err.Error(), "nothing was written") {
+	c := serveAndWait(t, d)
+	id := c.id
+	c.close()
+	if err := <-c.answer; err == nil || !strings.Contains(err.Error(), "nothing was written") {
 		t.Fatalf("the waiting agent got %v; want told nothing was written", err)
 	}
 	if _, err := d.Decide(context.Background(), id, review.Decision{Verdict: decision.Approved}); err == nil {
 		t.Error("a decision after the agent was told nothing was written was carried out")
 	}
-	if _, err := os.Stat(path); err == nil {
+	if _, err := os.Stat(filepath.Join(d.Root, "a.txt")); err == nil {
 		t.Errorf("a.txt was written after its agent was told nothing was")
 	}
-	if err := <-done; err != nil {
+	if err := <-c.done; err != nil {
 		t.Errorf("Serve: %v", err)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -25,36 +24,8 @@ func TestDeskClosingNeverSaysNothingWrittenOfAnApprovalUnderWay(t *testing.T) {
 	closingGrace = 50 * time.Millisecond
 	defer func() { closingGrace = old }()
 	d := reviewtest.NewDesk(t, "", "[[formatter]]\nglob = \"*.txt\"\ncommand = [\"sh\", \"-c\", \"sleep 1; cat\"]\n")
-	dir, err := os.MkdirTemp("", "dd")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
-	l, err := Listen(filepath.Join(dir, "desk.sock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- NewServer(d.Desk).Serve(ctx, l) }()
-	cl, err := Dial(filepath.Join(dir, "desk.sock"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cl.Close()
-	path := filepath.Join(d.Root, "a.txt")
-	answer := make(chan error, 1)
-	go func() {
-		req := review.Request{Agent: "a", Format: engine.FormatWrite, Path: path, Payload: "x\n"}
-		answer <- cl.Call(context.Background(), "propose", struct {
-			review.Request
-			Wait bool `json:"wait"`
-		}{req, true}, nil)
-	}()
-	for len(d.List()) == 0 {
-		time.Sleep(5 * time.Millisecond)
-	}
-	id := d.List()[0].ID
+	c := serveAndWait(t, d)
+	id := c.id
 	decided := make(chan error, 1)
 	go func() {
 		_, err := d.Decide(context.Background(), id, review.Decision{Verdict: decision.Approved})
@@ -63,19 +34,19 @@ func TestDeskClosingNeverSaysNothingWrittenOfAnApprovalUnderWay(t *testing.T) {
 	for p, _ := d.Get(id); p.State != review.StateDecided; p, _ = d.Get(id) {
 		time.Sleep(5 * time.Millisecond) // the approval is under way: its formatter runs
 	}
-	cancel()
-	told := <-answer
+	c.close()
+	told := <-c.answer
 	if err := <-decided; err != nil {
 		t.Fatalf("the approval: %v", err)
 	}
-	_, statErr := os.Stat(path)
+	_, statErr := os.Stat(filepath.Join(d.Root, "a.txt"))
 	if told != nil && strings.Contains(told.Error(), "nothing was written") && statErr == nil {
 		t.Errorf("the agent was told %q, and a.txt was written", told)
 	}
 	if told == nil || !strings.Contains(told.Error(), "may yet be written") {
 		t.Errorf("the agent was told %v; want that its approval was under way and may yet be written", told)
 	}
-	if err := <-done; err != nil {
+	if err := <-c.done; err != nil {
 		t.Errorf("Serve: %v", err)
 	}
 }
