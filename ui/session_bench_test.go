@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -13,7 +12,6 @@ import (
 
 	"fyne.io/fyne/v2"
 
-	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
 )
@@ -48,24 +46,7 @@ func BenchmarkWindowSessionMemory(b *testing.B) {
 		}
 		for i := range n {
 			lines := []int{500, 2000, 5000, 20000}[i%4]
-			var old, prop strings.Builder
-			for k := range lines {
-				fmt.Fprintf(&old, "\tx%d := compute(%d, %d) // file %d\n", k, k, i, i%40)
-				if k%50 == i%50 {
-					fmt.Fprintf(&prop, "\ty%d := compute(%d, %d) // changed in round %d\n", k, k, i, i)
-				} else {
-					fmt.Fprintf(&prop, "\tx%d := compute(%d, %d) // file %d\n", k, k, i, i%40)
-				}
-			}
-			rel := fmt.Sprintf("pkg%d/f%d.go", i%7, i%40)
-			os.MkdirAll(filepath.Join(h.root, filepath.Dir(rel)), 0o755)
-			if err := os.WriteFile(filepath.Join(h.root, rel), []byte(old.String()), 0o644); err != nil {
-				b.Fatal(err)
-			}
-			p, err := h.desk.Propose(context.Background(), review.Request{Agent: fmt.Sprintf("agent%d", i%5), Format: engine.FormatWrite, Path: rel, Payload: prop.String()})
-			if err != nil {
-				b.Fatal(err)
-			}
+			p := proposeRound(b, h, i, lines)
 			h.settle()
 			h.win.Select(p.ID)
 			h.settle()

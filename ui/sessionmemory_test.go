@@ -33,10 +33,9 @@ func liveHeapMB() float64 {
 	return float64(ms.HeapAlloc) / (1 << 20)
 }
 
-// reviewOne proposes round i's edit of one of 40 files (lines long), shows
-// it, pages and steps (Page Down, j), and decides it (approved and
-// rejected in turn).
-func reviewOne(tb testing.TB, h *harness, i, lines int) {
+// proposeRound proposes round i's edit of one of 40 files (lines long):
+// one line in 50 changed.
+func proposeRound(tb testing.TB, h *harness, i, lines int) review.Proposal {
 	var old, prop strings.Builder
 	for k := range lines {
 		fmt.Fprintf(&old, "\tx%d := compute(%d, %d) // file %d\n", k, k, i, i%40)
@@ -55,6 +54,14 @@ func reviewOne(tb testing.TB, h *harness, i, lines int) {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return p
+}
+
+// reviewOne proposes round i's edit of one of 40 files (lines long), shows
+// it, pages and steps (Page Down, j), and decides it (approved and
+// rejected in turn).
+func reviewOne(tb testing.TB, h *harness, i, lines int) {
+	p := proposeRound(tb, h, i, lines)
 	h.settle()
 	h.win.Select(p.ID)
 	h.settle()
