@@ -73,7 +73,7 @@ func compareBindings() []compareBinding {
 		{'m', "jump to the other end of a moved block", func(c *Compare) {
 			c.step(c.view.JumpMoved, "No moved lines here: moved blocks are the teal lines.")
 		}},
-		{'/', "search both sides (Ctrl+F too)", func(c *Compare) { c.view.ShowSearch() }},
+		{'/', "search both sides (Ctrl+F too)", func(c *Compare) { c.view.Search().Show() }},
 		{'g', "go to line (of the new file)", func(c *Compare) { c.showGoToLine() }},
 		{'q', "close", func(c *Compare) { c.Win.Close() }},
 		{'?', "show these keys", func(c *Compare) { c.showKeys() }},
@@ -240,7 +240,7 @@ func (c *Compare) bindKeys() {
 	cv.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
 		case fyne.KeyEscape:
-			c.view.CloseSearch()
+			c.view.Search().Close()
 		case fyne.KeyPageDown, fyne.KeyPageUp, fyne.KeyHome, fyne.KeyEnd:
 			pageKey(c.view, ev.Name)
 		case fyne.KeyDown:
@@ -250,16 +250,16 @@ func (c *Compare) bindKeys() {
 			c.step(c.view.PrevHunk, "No change above.")
 			c.updateCounter()
 		case fyne.KeyF3:
-			if c.view.Searching() {
-				c.view.NextMatch()
+			if c.view.Search().Open() {
+				c.view.Search().Next()
 			}
 		}
 	})
 	find := &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
-	cv.AddShortcut(find, func(fyne.Shortcut) { c.view.ShowSearch() })
+	cv.AddShortcut(find, func(fyne.Shortcut) { c.view.Search().Show() })
 	c.view.OnShortcut = func(s fyne.Shortcut) {
 		if cs, ok := s.(*desktop.CustomShortcut); ok && cs.KeyName == fyne.KeyF {
-			c.view.ShowSearch()
+			c.view.Search().Show()
 		}
 	}
 }

@@ -114,7 +114,7 @@ func newDetail(w *Window) *detail {
 	d.centerPane.build(d.pick.box)
 
 	d.view.OnSearchClosed = func() {
-		w.stopTyping(d.view.SearchBox())
+		w.stopTyping(d.view.Search().Box())
 		w.keysBack()
 	}
 	d.view.Showing = w.reviewShown // seen coverage: not while the History tab shows
@@ -299,7 +299,7 @@ func newDetail(w *Window) *detail {
 		onScreen:       d.onScreen,
 		counter:        d.updateCounter,
 		say:            d.line.say,
-		search:         func() { w.startTyping(d.view.SearchBox(), "the search box", false, d.view.Searching) },
+		search:         func() { w.startTyping(d.view.Search().Box(), "the search box", false, d.view.Search().Open) },
 		open: func(dlg dialog.Dialog, focus fyne.Focusable) {
 			w.setCloser(dlg, nil)
 			dlg.Show()

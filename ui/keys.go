@@ -147,11 +147,11 @@ func (w *Window) bindKeys() {
 				pageKey(w.detail.view, ev.Name)
 			}
 		case fyne.KeyF3:
-			if !w.modal() && w.reviewShown() && w.detail.view.Searching() {
+			if !w.modal() && w.reviewShown() && w.detail.view.Search().Open() {
 				if d, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok && d.CurrentKeyModifiers()&fyne.KeyModifierShift != 0 {
-					w.detail.view.PrevMatch()
+					w.detail.view.Search().Prev()
 				} else {
-					w.detail.view.NextMatch()
+					w.detail.view.Search().Next()
 				}
 			}
 		}

@@ -228,7 +228,7 @@ func (n *navigator) showSearch() {
 		n.deps.say("No diff to search.")
 		return
 	}
-	n.deps.view.ShowSearch()
+	n.deps.view.Search().Show()
 	n.deps.search()
 }
 

@@ -52,7 +52,7 @@ type DiffView struct {
 	ws     wsState   // whitespace ignored (whitespace.go)
 	wr     wrapping  // wrapped rows (wrap.go)
 	sight  sight     // which hunks were on screen (seen.go)
-	search *search   // the search bar and its matches (search.go)
+	search *Search   // the search bar and its matches (search.go)
 	rsel   *readSel  // a word selected outside edit mode (textsel.go)
 	ed     *Editor   // non-nil while editable (editor.go)
 	edit   editGlue  // what the view keeps for editing beside the Editor (editor.go)
@@ -151,7 +151,11 @@ func NewDiffView() *DiffView {
 	v.list = v.newList() // wrapindex.go
 	v.listBox = container.NewThemeOverride(v.list, tightTheme{})
 	v.overview = newOverview(v)
-	v.search = newSearch(v)
+	v.search = newSearch(v, func() {
+		if v.OnSearchClosed != nil {
+			v.OnSearchClosed()
+		}
+	})
 	v.hbar = newHScroll(v)
 	v.hbar.Hide()
 	v.feed.btn = widget.NewButtonWithIcon("Follow", theme.MoveDownIcon(), func() { v.SetFollow(true) })
@@ -320,12 +324,11 @@ func (v *DiffView) show(m *rowModel) {
 		v.applyWrap()
 	}
 	v.updateHBar()
-	if relined && v.search.bar.Visible() && v.search.query != "" { // the editor's new lines: new matches
-		v.findAll(v.search.query)
-		v.updateCount()
+	if relined { // the editor's new lines: new matches
+		v.search.relined()
 	}
 	v.overview.Refresh()
-	if !v.rows.keep || relined && v.search.bar.Visible() || v.ws.ignore {
+	if !v.rows.keep || relined && v.search.Open() || v.ws.ignore {
 		v.rows.gen++
 	}
 	v.rows.shown++ // the list binds every row it shows again: those it does not are off screen
@@ -363,7 +366,7 @@ func (v *DiffView) SetTexts(path, old, new string) {
 		v.rsel = nil
 	}
 	v.doc.path, v.doc.texts = path, [2]string{old, new}
-	v.clearSearch()
+	v.search.clear()
 	v.dec.rejected = map[string]bool{}
 	v.marks.loose, v.marks.problems, v.marks.notes = nil, nil, nil
 	v.hbar.off = 0
@@ -396,7 +399,7 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 		v.banner.Show()
 	}
 	v.show(m)
-	v.layout(v.Size())
+	v.relayout()
 	if ended {
 		v.list.ScrollToOffset(keepY)
 	}
@@ -406,6 +409,18 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 		log.Printf("diffview: rows drawn: %s, %d rows", v.doc.path, m.Len())
 	}
 }
+
+// Search is the view's search bar.
+func (v *DiffView) Search() *Search { return v.search }
+
+// shown is the model on display.
+func (v *DiffView) shown() *rowModel { return v.model }
+
+// relayout lays the view's parts out again (a bar shown or hidden).
+func (v *DiffView) relayout() { v.layout(v.Size()) }
+
+// canvas is the canvas the view is on, nil before it is on one.
+func (v *DiffView) canvas() fyne.Canvas { return fyne.CurrentApp().Driver().CanvasForObject(v) }
 
 // frameLog ($DIFFDESK_FRAMELOG set) logs when a new diff's rows are drawn.
 var frameLog = os.Getenv("DIFFDESK_FRAMELOG") != ""

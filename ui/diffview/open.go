@@ -56,7 +56,7 @@ func (v *DiffView) openAsync(old, new string) {
 	lines := max(strings.Count(old, "\n"), strings.Count(new, "\n"))
 	v.banner.SetText("Diffing " + strconv.Itoa(lines) + " lines…")
 	v.banner.Show()
-	v.layout(v.Size())
+	v.relayout()
 	ctx, cancel := context.WithCancel(context.Background())
 	op := &opening{cancel: cancel, done: make(chan opened, 1)}
 	v.open.job = op

@@ -398,9 +398,9 @@ func (r *diffRow) draw() {
 	if rw.a >= 0 {
 		num(rw.a, 0)
 		if !inline || rw.b < 0 {
-			ms, cur := v.matchesOn(0, rw.a)
+			ms, cur := v.search.matchesOn(0, rw.a)
 			if rw.kind == rowEqual {
-				ms, cur = v.matchesOn(1, rw.b) // counted once, on the right
+				ms, cur = v.search.matchesOn(1, rw.b) // counted once, on the right
 			}
 			r.matches(m.a.Line(rw.a), ms, cur, xTextL, c)
 			tc := fg
@@ -421,7 +421,7 @@ func (r *diffRow) draw() {
 		if rejected || faded {
 			tc = dim
 		}
-		ms, cur := v.matchesOn(1, rw.b)
+		ms, cur := v.search.matchesOn(1, rw.b)
 		r.matches(m.b.Line(rw.b), ms, cur, xTextR, c)
 		ts, ti := v.rowTokenLine(rw, 1)
 		r.line(ts, ti, m.b.Line(rw.b), xTextR, words.ins, c.insWord, tc, pal)
