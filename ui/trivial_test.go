@@ -56,7 +56,7 @@ func TestTrivialHunksLabelledAndApprovedByT(t *testing.T) {
 		t.Errorf("message %q", h.Message())
 	}
 	// Had nothing been on screen, only the real change would be unseen.
-	h.win.View().ForgetSeen()
+	h.win.View().Seen().Forget()
 	h.win.View().Showing = func() bool { return false }
 	u := review.CheckSeen([]review.ProposalSeen{d.onScreen.proposalSeen(review.Decision{Verdict: decision.Approved})})
 	if u.Unseen != 1 || u.Total != 3 || u.First.Hunk.ID != hs[2].ID {

@@ -51,7 +51,7 @@ type DiffView struct {
 	folds  folds     // unchanged regions folded, those opened, the inline layout (collapse.go)
 	ws     wsState   // whitespace ignored (whitespace.go)
 	wr     wrapping  // wrapped rows (wrap.go)
-	sight  sight     // which hunks were on screen (seen.go)
+	seen   *Seen     // which hunks were on screen (seen.go)
 	search *Search   // the search bar and its matches (search.go)
 	rsel   *readSel  // a word selected outside edit mode (textsel.go)
 	ed     *Editor   // non-nil while editable (editor.go)
@@ -142,7 +142,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{open: opener{post: defaultPost}, feed: feed{on: true}, dec: decisions{rejected: map[string]bool{}}, sight: sight{seen: map[string]map[string]bool{}, lines: map[string]map[string]*lineSeen{}, edgeRow: -1}, nav: nav{cur: -1, wentTo: -1}, folds: folds{on: true, open: map[int][2]int{}}}
+	v := &DiffView{open: opener{post: defaultPost}, feed: feed{on: true}, dec: decisions{rejected: map[string]bool{}}, nav: nav{cur: -1, wentTo: -1}, folds: folds{on: true, open: map[int][2]int{}}}
 	v.FontCovers = fontCovers
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
@@ -151,6 +151,11 @@ func NewDiffView() *DiffView {
 	v.list = v.newList() // wrapindex.go
 	v.listBox = container.NewThemeOverride(v.list, tightTheme{})
 	v.overview = newOverview(v)
+	v.seen = newSeen(v, func(id string) {
+		if v.OnHunkSeen != nil {
+			v.OnHunkSeen(id)
+		}
+	})
 	v.search = newSearch(v, func() {
 		if v.OnSearchClosed != nil {
 			v.OnSearchClosed()
@@ -318,7 +323,8 @@ func (v *DiffView) show(m *rowModel) {
 	}
 	relined := v.model != m
 	v.model = m
-	v.dec.hunks, v.dec.ok, v.sight.edgeRow = nil, false, -1
+	v.dec.hunks, v.dec.ok = nil, false
+	v.seen.rowsChanged()
 	v.setWidth(v.metric.width)
 	if v.wr.on {
 		v.applyWrap()
@@ -387,7 +393,8 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 	// The model first: anything that binds rows from here on (scrolling
 	// to the top) must see the new lines, or their tokens would be cached
 	// under the new generation.
-	v.model, v.dec.hunks, v.dec.ok, v.nav.cur, v.sight.edgeRow, v.nav.wentTo = m, nil, false, -1, -1, -1
+	v.model, v.dec.hunks, v.dec.ok, v.nav.cur, v.nav.wentTo = m, nil, false, -1, -1
+	v.seen.rowsChanged()
 	v.hl.reset(v.doc.path)
 	v.hbar.maxW = r.maxW
 	if !ended {
@@ -412,6 +419,9 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 
 // Search is the view's search bar.
 func (v *DiffView) Search() *Search { return v.search }
+
+// Seen is the view's seen coverage.
+func (v *DiffView) Seen() *Seen { return v.seen }
 
 // shown is the model on display.
 func (v *DiffView) shown() *rowModel { return v.model }

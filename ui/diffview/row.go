@@ -97,7 +97,7 @@ func (r *diffRow) bind(id int) {
 		r.key = k
 		r.Refresh()
 	}
-	r.v.markSeen(id)
+	r.v.seen.mark(id)
 	r.v.overview.viewportMoved()
 	r.v.tokensAhead()
 }
