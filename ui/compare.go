@@ -64,9 +64,9 @@ func compareBindings() []compareBinding {
 	return []compareBinding{
 		{'j', "next change", func(c *Compare) { c.step(c.view.NextHunk, "No change below.") }},
 		{'k', "previous change", func(c *Compare) { c.step(c.view.PrevHunk, "No change above.") }},
-		{'z', "fold unchanged lines (3 either side of a change), or show them all", func(c *Compare) { c.view.SetCollapse(c.view.Folds() == 0) }},
-		{'{', "20 more unchanged lines above the current change", func(c *Compare) { c.step(c.view.ExpandAbove, "Nothing collapsed there.") }},
-		{'}', "20 more unchanged lines below the current change", func(c *Compare) { c.step(c.view.ExpandBelow, "Nothing collapsed there.") }},
+		{'z', "fold unchanged lines (3 either side of a change), or show them all", func(c *Compare) { c.view.Folds().Collapse(c.view.Folds().Count() == 0) }},
+		{'{', "20 more unchanged lines above the current change", func(c *Compare) { c.step(c.view.Folds().ExpandAbove, "Nothing collapsed there.") }},
+		{'}', "20 more unchanged lines below the current change", func(c *Compare) { c.step(c.view.Folds().ExpandBelow, "Nothing collapsed there.") }},
 		{'w', "wrap long lines", func(c *Compare) { c.toggle(prefCompareWrap, c.view.SetWrap) }},
 		{'i', "inline layout (one column) or side by side", func(c *Compare) { c.toggle(prefCompareInline, c.view.SetInline) }},
 		{'W', "ignore whitespace: fade whitespace-only changes", func(c *Compare) { c.view.SetIgnoreWhitespace(!c.view.IgnoreWhitespace()) }},
@@ -134,7 +134,7 @@ func newCompare(a fyne.App, old, new CompareSide, note string, synchronous bool)
 	c.view.SetInline(p.Bool(prefCompareInline))
 	c.view.SetDark(isDark(a))
 	c.view.SetTexts(comparePath(old, new), old.Text, new.Text)
-	c.view.SetCollapse(true)
+	c.view.Folds().Collapse(true)
 	c.view.NextHunk() // open at the first change
 	c.view.OnSearchClosed = func() { c.Win.Canvas().Unfocus() }
 	c.bindKeys()

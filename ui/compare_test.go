@@ -94,10 +94,10 @@ func TestCompareKeys(t *testing.T) {
 	if got := c.counter.Text; got != "change 1 of 2" {
 		t.Errorf("counter %q after k; want change 1 of 2", got)
 	}
-	folds := c.View().Folds()
+	folds := c.View().Folds().Count()
 	typeInto(c, "z")
-	if (folds == 0) == (c.View().Folds() == 0) {
-		t.Errorf("z left the folds at %d (from %d)", c.View().Folds(), folds)
+	if (folds == 0) == (c.View().Folds().Count() == 0) {
+		t.Errorf("z left the folds at %d (from %d)", c.View().Folds().Count(), folds)
 	}
 	typeInto(c, "g")
 	entry, ok := c.Win.Canvas().Focused().(*dialogEntry)

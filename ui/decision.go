@@ -158,7 +158,7 @@ func newDetail(w *Window) *detail {
 			d.view.SetIgnoreWhitespace(on)
 			d.updateCounter()
 		},
-		collapse:  d.view.SetCollapse,
+		collapse:  d.view.Folds().Collapse,
 		askUnseen: func(on bool) { w.app.Preferences().SetBool(prefAskUnseen, on) },
 		keysBack:  w.keysBack,
 	}, w.app.Preferences().BoolWithFallback(prefAskUnseen, true), d.inter.button)

@@ -55,8 +55,8 @@ func keyBindings() []keyBinding {
 			toggle(w.detail.bar.ignoreWS)
 		}},
 		{'z', "", "fold unchanged lines (3 either side of a change), or show them all", func(w *Window) { toggle(w.detail.bar.collapse) }},
-		{'{', "", "20 more unchanged lines above the current hunk", func(w *Window) { w.detail.nav.expand(w.detail.view.ExpandAbove) }},
-		{'}', "", "20 more unchanged lines below the current hunk", func(w *Window) { w.detail.nav.expand(w.detail.view.ExpandBelow) }},
+		{'{', "", "20 more unchanged lines above the current hunk", func(w *Window) { w.detail.nav.expand(w.detail.view.Folds().ExpandAbove) }},
+		{'}', "", "20 more unchanged lines below the current hunk", func(w *Window) { w.detail.nav.expand(w.detail.view.Folds().ExpandBelow) }},
 		{'m', "", "jump to the other end of a moved block", func(w *Window) { w.detail.nav.jumpMoved() }},
 		{'/', "", "search both sides (Ctrl+F too)", func(w *Window) { w.detail.nav.showSearch() }},
 		{'v', "", "a re-proposed file: this proposal vs the previous one, and which comments it touched", func(w *Window) { w.detail.inter.show() }},

@@ -48,7 +48,7 @@ type DiffView struct {
 	nav    nav       // the change j/k went to, the line go-to-line marked (nav.go)
 	feed   feed      // a stream and following its growing edge (stream.go)
 	marks  marks     // stale conflicts, loose lines, checkers' problems, notes, moved blocks (marks.go)
-	folds  folds     // unchanged regions folded, those opened, the inline layout (collapse.go)
+	folds  Folds     // unchanged regions folded, those opened, the inline layout (collapse.go)
 	ws     wsState   // whitespace ignored (whitespace.go)
 	wr     wrapping  // wrapped rows (wrap.go)
 	seen   *Seen     // which hunks were on screen (seen.go)
@@ -142,7 +142,8 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{open: opener{post: defaultPost}, feed: feed{on: true}, dec: decisions{rejected: map[string]bool{}}, nav: nav{cur: -1, wentTo: -1}, folds: folds{on: true, open: map[int][2]int{}}}
+	v := &DiffView{open: opener{post: defaultPost}, feed: feed{on: true}, dec: decisions{rejected: map[string]bool{}}, nav: nav{cur: -1, wentTo: -1}, folds: Folds{on: true, open: map[int][2]int{}}}
+	v.folds.host = v
 	v.FontCovers = fontCovers
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
@@ -368,7 +369,7 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	v.banner.Hide()
 	v.feed.btn.Hide()
 	if path != v.doc.path || old != v.doc.texts[0] || new != v.doc.texts[1] {
-		v.folds.open = map[int][2]int{} // what the person opened was of other texts
+		v.folds.closeAll() // what the person opened was of other texts
 		v.rsel = nil
 	}
 	v.doc.path, v.doc.texts = path, [2]string{old, new}

@@ -206,7 +206,7 @@ func (v *DiffView) GoToLine(n int) bool {
 		return false
 	}
 	v.nav.wentTo = n - 1 // its number stands out: the eye finds the line
-	v.scrollToRow(v.revealLine(1, n-1))
+	v.scrollToRow(v.folds.reveal(1, n-1))
 	v.refreshRows()
 	return true
 }

@@ -23,7 +23,7 @@ func (r *diffRow) Tapped(ev *fyne.PointEvent) {
 	rw := v.model.Row(r.id)
 	if rw.kind == rowFold {
 		if k := r.foldLabelAt(v.model.segs[rw.seg], ev.Position.X); k > 0 {
-			v.openFold(rw.seg, k-1)
+			v.folds.openAt(rw.seg, k-1)
 		}
 		return
 	}

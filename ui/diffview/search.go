@@ -271,7 +271,7 @@ func (s *Search) show(k int) {
 // view, its columns scrolled into view; a match in a change makes that
 // change the current one (OnJumped).
 func (v *DiffView) goToMatch(mt match) {
-	r := v.revealLine(int(mt.side), int(mt.line))
+	r := v.folds.reveal(int(mt.side), int(mt.line))
 	top := v.topRow()
 	if r < top || r >= top+v.visibleRows()-1 {
 		v.list.ScrollToOffset(v.leadY(r))

@@ -10,7 +10,7 @@ import (
 
 func TestSearchCountsBothSidesAndOpensFolds(t *testing.T) {
 	v, w := newTestView(t, 800, 300)
-	v.SetCollapse(true)
+	v.Folds().Collapse(true)
 	old := numbered(400, func(k int) string {
 		if k == 100 {
 			return "needle old\n"
@@ -120,7 +120,7 @@ func TestSearchReopensWithTheLastQuerySelected(t *testing.T) {
 // "hunk 100 of 100").
 func TestSearchMatchInAChangeMakesItCurrent(t *testing.T) {
 	v, _ := newTestView(t, 800, 300)
-	v.SetCollapse(true)
+	v.Folds().Collapse(true)
 	old := numbered(400, nil)
 	new := numbered(400, func(k int) string {
 		switch k {

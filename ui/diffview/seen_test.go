@@ -108,7 +108,7 @@ func TestSeenByScrollingNotPastTheEdge(t *testing.T) {
 // folded, a jump to the end shows the last change only.
 func TestSeenInlineAndFolded(t *testing.T) {
 	v, _ := newTestView(t, 900, 200)
-	v.SetCollapse(true)
+	v.Folds().Collapse(true)
 	v.SetInline(true)
 	old, new := seenDiff()
 	v.SetTexts("a.txt", old, new)
