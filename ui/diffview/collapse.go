@@ -1,5 +1,7 @@
 package diffview
 
+import "strconv"
+
 // Collapsed unchanged regions and the inline layout: both change only how
 // the model's rows present its ops (rowModel.reshape), never the ops, the
 // hunks or their IDs.
@@ -220,7 +222,7 @@ func (v *DiffView) currentRow() int { return v.nav.cur }
 // one opens the fold that way.
 func (f *Folds) labels(s segment) [4]string {
 	hidden := s.op.A1 - s.op.A0
-	l := [4]string{"⋯ " + itoa(hidden) + " unchanged lines", "↓ " + itoa(foldStep) + " more", "↑ " + itoa(foldStep) + " more", "show all"}
+	l := [4]string{"⋯ " + strconv.Itoa(hidden) + " unchanged lines", "↓ " + strconv.Itoa(foldStep) + " more", "↑ " + strconv.Itoa(foldStep) + " more", "show all"}
 	switch {
 	case hidden <= foldStep:
 		l[1], l[2] = "", ""

@@ -6,6 +6,7 @@ import (
 	"log"
 	"math"
 	"os"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -295,7 +296,7 @@ func (v *DiffView) measure() {
 // setWidth recomputes the column widths for a list of width w.
 func (v *DiffView) setWidth(w float32) {
 	m := &v.metric
-	digits := len(itoa(max(v.model.a.Len(), v.model.b.Len(), 999)))
+	digits := len(strconv.Itoa(max(v.model.a.Len(), v.model.b.Len(), 999)))
 	m.numW = float32(digits)*m.cell + 2*padText
 	m.gutW = 2*m.cell + 2*padText
 	m.sideW = max((w-2*m.numW-m.gutW)/2, m.cell)
@@ -456,26 +457,4 @@ func (tightTheme) Size(n fyne.ThemeSizeName) float32 {
 		return 0
 	}
 	return fyne.CurrentApp().Settings().Theme().Size(n)
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }

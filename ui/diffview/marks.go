@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"image/color"
+	"strconv"
 
 	"github.com/diffdesk/diffdesk/engine"
 )
@@ -21,7 +22,7 @@ func (v *DiffView) SetProblems(lines map[int]LineProblem) {
 		return
 	}
 	v.marks.problems = lines
-	v.refreshRows()
+	v.redrawRows()
 }
 
 // Problem returns the problem marked on line b (0-based) of the right
@@ -69,7 +70,7 @@ func (v *DiffView) SetStale(disk string, res engine.MergeResult) {
 	case 1:
 		msg += "; 1 conflict (orange)."
 	default:
-		msg += "; " + itoa(n) + " conflicts (orange)."
+		msg += "; " + strconv.Itoa(n) + " conflicts (orange)."
 	}
 	v.banner.SetText(msg)
 	v.banner.Show()
@@ -81,7 +82,7 @@ func (v *DiffView) SetStale(disk string, res engine.MergeResult) {
 // a bar at the left edge. SetTexts clears the marks.
 func (v *DiffView) SetLooseLines(ranges [][2]int) {
 	v.marks.loose = ranges
-	v.refreshRows()
+	v.redrawRows()
 }
 
 // LooseLine reports whether line a (0-based) of the left text is marked

@@ -207,7 +207,7 @@ func (v *DiffView) GoToLine(n int) bool {
 	}
 	v.nav.wentTo = n - 1 // its number stands out: the eye finds the line
 	v.scrollToRow(v.folds.reveal(1, n-1))
-	v.refreshRows()
+	v.redrawRows()
 	return true
 }
 

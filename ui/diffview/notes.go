@@ -28,7 +28,7 @@ func (v *DiffView) SetHunkNotes(notes map[string]HunkNote) {
 		return // nothing to redraw
 	}
 	v.marks.notes = notes
-	v.refreshRows()
+	v.redrawRows()
 }
 
 // Note returns the note shown at the hunk with the given ID.

@@ -1,6 +1,7 @@
 package diffview
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -175,7 +176,7 @@ func TestGoToLineMarksTheLine(t *testing.T) {
 		r.id = v.model.RowOfB(line)
 		r.build()
 		for _, txt := range r.texts[:r.nText] {
-			if txt.Text == itoa(line+1) && txt.TextStyle.Bold {
+			if txt.Text == strconv.Itoa(line+1) && txt.TextStyle.Bold {
 				return true
 			}
 		}

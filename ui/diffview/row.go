@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"log"
 	"runtime/debug"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -379,7 +380,7 @@ func (r *diffRow) draw() {
 	fg := theme.Color(theme.ColorNameForeground)
 	dim := theme.Color(theme.ColorNamePlaceHolder)
 	num := func(n int, x float32) {
-		r.text(itoa(n+1), dim, x, 0, mt.numW-padText, fyne.TextAlignTrailing, monospace)
+		r.text(strconv.Itoa(n+1), dim, x, 0, mt.numW-padText, fyne.TextAlignTrailing, monospace)
 	}
 	words := m.Words(rw)
 	if faded || movedL >= 0 || movedR >= 0 {
@@ -413,7 +414,7 @@ func (r *diffRow) draw() {
 	}
 	if rw.b >= 0 {
 		if rw.b == v.nav.wentTo && v.ed == nil {
-			r.text(itoa(rw.b+1), theme.Color(theme.ColorNamePrimary), xNumR, 0, mt.numW-padText, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true, Bold: true})
+			r.text(strconv.Itoa(rw.b+1), theme.Color(theme.ColorNamePrimary), xNumR, 0, mt.numW-padText, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true, Bold: true})
 		} else {
 			num(rw.b, xNumR)
 		}
@@ -443,10 +444,7 @@ func (r *diffRow) draw() {
 // row was shown as unavailable instead.
 func (v *DiffView) UnavailableRows() int { return v.rows.unavailable }
 
-// refreshRows redraws the visible rows (a toggled hunk, a new offset).
-func (v *DiffView) refreshRows() { v.redrawRows() }
-
-// redrawRows draws every visible row again.
+// redrawRows draws every visible row again (a new offset, new marks).
 func (v *DiffView) redrawRows() {
 	v.rows.gen++
 	v.list.Refresh()

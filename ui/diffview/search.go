@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -322,9 +323,9 @@ func (s *Search) updateCount() {
 	case n == 0:
 		s.count.SetText("no matches")
 	case cur == 0:
-		s.count.SetText(itoa(n) + more + " matches")
+		s.count.SetText(strconv.Itoa(n) + more + " matches")
 	default:
-		s.count.SetText(itoa(cur) + " of " + itoa(n) + more)
+		s.count.SetText(strconv.Itoa(cur) + " of " + strconv.Itoa(n) + more)
 	}
 }
 
