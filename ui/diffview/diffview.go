@@ -48,7 +48,7 @@ type DiffView struct {
 	dec    decisions // the hunks and which the person rejected (hunks.go)
 	nav    nav       // the change j/k went to, the line go-to-line marked (nav.go)
 	feed   feed      // a stream and following its growing edge (stream.go)
-	marks  marks     // stale conflicts, loose lines, checkers' problems, notes, moved blocks (marks.go)
+	marks  Marks     // stale conflicts, loose lines, checkers' problems, notes, moved blocks (marks.go)
 	folds  Folds     // unchanged regions folded, those opened, the inline layout (collapse.go)
 	ws     wsState   // whitespace ignored (whitespace.go)
 	wr     wrapping  // wrapped rows (wrap.go)
@@ -144,7 +144,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
 	v := &DiffView{open: opener{post: defaultPost}, feed: feed{on: true}, dec: decisions{rejected: map[string]bool{}}, nav: nav{cur: -1, wentTo: -1}, folds: Folds{on: true, open: map[int][2]int{}}}
-	v.folds.host = v
+	v.folds.host, v.marks.host = v, v
 	v.FontCovers = fontCovers
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)

@@ -271,7 +271,7 @@ func (r *diffRow) draw() {
 	}
 	rejected := rw.hunk >= 0 && v.feed.st == nil && v.ed == nil && len(v.dec.rejected) > 0 && v.dec.rejected[v.hunkID(rw.hunk)]
 	faded := v.whitespaceOnly(rw.hunk)
-	movedL, movedR := v.movedOn(rw, 0), v.movedOn(rw, 1)
+	movedL, movedR := v.marks.movedOn(rw, 0), v.marks.movedOn(rw, 1)
 
 	// Backgrounds.
 	var bgL, bgR color.Color
@@ -295,7 +295,7 @@ func (r *diffRow) draw() {
 	if faded {
 		bgL, bgR = c.filler, c.filler
 	}
-	if v.marks.stale && rw.b >= 0 && v.inConflict(rw.b) {
+	if v.marks.stale && rw.b >= 0 && v.marks.inConflict(rw.b) {
 		bgR = c.conflict
 	}
 	growing := m.Growing(rw)
@@ -334,7 +334,7 @@ func (r *diffRow) draw() {
 	if growing {
 		r.rect(theme.Color(theme.ColorNamePrimary), xNumR, 0, 3, h)
 	}
-	if rw.a >= 0 && v.LooseLine(rw.a) { // a loose match replaced this line: a bar at the left edge
+	if rw.a >= 0 && v.marks.LooseLine(rw.a) { // a loose match replaced this line: a bar at the left edge
 		r.rect(c.loose, 0, 0, 4, h)
 	}
 	if mine { // the person's line: a bar beside its number

@@ -49,7 +49,7 @@ func (r *diffRow) onNumber(rw row, x float32) (int, int) {
 	v := r.v
 	mt := v.metric
 	for side := range 2 {
-		k := v.movedOn(rw, side)
+		k := v.marks.movedOn(rw, side)
 		if k < 0 {
 			continue
 		}
