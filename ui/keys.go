@@ -187,7 +187,7 @@ func (w *Window) copySelection(s fyne.Shortcut) {
 		}
 		v = w.history.view
 	}
-	if text := v.SelectedText(); v.CopySelection(cb) && w.reviewShown() {
+	if text := v.Selection().Text(); v.Selection().Copy(cb) && w.reviewShown() {
 		w.detail.line.say(fmt.Sprintf("Copied %q.", shortLine(text)))
 	}
 }

@@ -54,7 +54,7 @@ type DiffView struct {
 	wr     wrapping  // wrapped rows (wrap.go)
 	seen   *Seen     // which hunks were on screen (seen.go)
 	search *Search   // the search bar and its matches (search.go)
-	rsel   *readSel  // a word selected outside edit mode (textsel.go)
+	sel    Selection // a word selected outside edit mode (textsel.go)
 	ed     *Editor   // non-nil while editable (editor.go)
 	edit   editGlue  // what the view keeps for editing beside the Editor (editor.go)
 	open   opener    // the diff SetTexts left computing (open.go)
@@ -144,7 +144,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
 	v := &DiffView{open: opener{post: defaultPost}, feed: feed{on: true}, dec: decisions{rejected: map[string]bool{}}, nav: nav{cur: -1, wentTo: -1}, folds: Folds{on: true, open: map[int][2]int{}}}
-	v.folds.host, v.marks.host = v, v
+	v.folds.host, v.marks.host, v.sel.host = v, v, v
 	v.FontCovers = fontCovers
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
@@ -371,7 +371,7 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	v.feed.btn.Hide()
 	if path != v.doc.path || old != v.doc.texts[0] || new != v.doc.texts[1] {
 		v.folds.closeAll() // what the person opened was of other texts
-		v.rsel = nil
+		v.sel.word = nil
 	}
 	v.doc.path, v.doc.texts = path, [2]string{old, new}
 	v.search.clear()

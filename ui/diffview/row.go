@@ -493,7 +493,7 @@ func (v *DiffView) rowKeyOf(id int) rowKey {
 	k.edge = k.growing && rw.b == m.growing[1]-1
 	k.cur = m.segs[rw.seg].row0 == v.nav.cur
 	k.rejected = rw.hunk >= 0 && len(v.dec.rejected) > 0 && v.dec.rejected[v.hunkID(rw.hunk)]
-	if s := v.rsel; s != nil && (s.side == 0 && rw.a == s.line || s.side == 1 && rw.b == s.line) {
+	if s := v.sel.word; s != nil && (s.side == 0 && rw.a == s.line || s.side == 1 && rw.b == s.line) {
 		k.rsel = *s
 	}
 	if ed := v.ed; ed != nil && rw.b >= 0 {

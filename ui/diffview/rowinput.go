@@ -17,7 +17,7 @@ func (r *diffRow) Tapped(ev *fyne.PointEvent) {
 	if r.id < 0 || r.id >= v.model.Len() {
 		return
 	}
-	v.ClearSelection() // a click elsewhere ends a word's selection (textsel.go)
+	v.sel.Clear() // a click elsewhere ends a word's selection (textsel.go)
 	mt := v.metric
 	xGut := mt.leftW
 	rw := v.model.Row(r.id)
