@@ -136,7 +136,7 @@ func newCompare(a fyne.App, old, new CompareSide, note string, synchronous bool)
 	c.view.SetTexts(comparePath(old, new), old.Text, new.Text)
 	c.view.Folds().Collapse(true)
 	c.view.NextHunk() // open at the first change
-	c.view.OnSearchClosed = func() { c.Win.Canvas().Unfocus() }
+	c.view.Search().OnClosed = func() { c.Win.Canvas().Unfocus() }
 	c.bindKeys()
 	c.updateCounter()
 	return c

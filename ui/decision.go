@@ -113,7 +113,7 @@ func newDetail(w *Window) *detail {
 	d.loose.box.Add(d.pick.looseMark)
 	d.centerPane.build(d.pick.box)
 
-	d.view.OnSearchClosed = func() {
+	d.view.Search().OnClosed = func() {
 		w.stopTyping(d.view.Search().Box())
 		w.keysBack()
 	}

@@ -94,12 +94,6 @@ type Hooks struct {
 	// OnShortcut is called with a shortcut typed in the editor that the
 	// editor does not use (Ctrl+Enter), so the window's own work there.
 	OnShortcut func(fyne.Shortcut)
-	// OnSearchClosed is called after the search bar closed (Esc, its
-	// close button), so the window can take the keyboard back.
-	OnSearchClosed func()
-	// OnHunkSeen is called when a hunk's changed row is first on screen
-	// (seen.go).
-	OnHunkSeen func(id string)
 	// OnJumped is called after a tap on the overview strip or a search
 	// match went to a change, making it the current one (CurrentHunk), as
 	// j and k do.
@@ -153,16 +147,8 @@ func NewDiffView() *DiffView {
 	v.list = v.newList() // wrapindex.go
 	v.listBox = container.NewThemeOverride(v.list, tightTheme{})
 	v.overview = newOverview(v)
-	v.seen = newSeen(v, func(id string) {
-		if v.OnHunkSeen != nil {
-			v.OnHunkSeen(id)
-		}
-	})
-	v.search = newSearch(v, func() {
-		if v.OnSearchClosed != nil {
-			v.OnSearchClosed()
-		}
-	})
+	v.seen = newSeen(v)
+	v.search = newSearch(v)
 	v.hbar = newHScroll(v)
 	v.hbar.Hide()
 	v.feed.btn = widget.NewButtonWithIcon("Follow", theme.MoveDownIcon(), func() { v.SetFollow(true) })

@@ -17,16 +17,18 @@ import (
 // Search is the view's search bar (Show) and the matches of its query in
 // the diff shown. It reaches the view only through searchHost.
 type Search struct {
-	host    searchHost
-	closed  func() // after the bar closed: the view's OnSearchClosed
-	bar     *fyne.Container
-	entry   *searchEntry
-	count   *widget.Label
-	query   string
-	matches []match
-	bySide  [2][]int32 // indexes into matches, per side, in order of line
-	cur     int        // the match on show, -1 for none
-	capped  bool       // more than maxMatches matched
+	host searchHost
+	// OnClosed is called after the bar closed (Esc, its close button), so
+	// the window can take the keyboard back.
+	OnClosed func()
+	bar      *fyne.Container
+	entry    *searchEntry
+	count    *widget.Label
+	query    string
+	matches  []match
+	bySide   [2][]int32 // indexes into matches, per side, in order of line
+	cur      int        // the match on show, -1 for none
+	capped   bool       // more than maxMatches matched
 }
 
 // searchHost is what the search bar needs of its view: the rows it
@@ -51,10 +53,9 @@ type match struct {
 // maxMatches bounds the matches a query keeps (and counts).
 const maxMatches = 100_000
 
-// newSearch builds a hidden search bar over host; closed is called
-// after it closes.
-func newSearch(host searchHost, closed func()) *Search {
-	s := &Search{host: host, closed: closed, cur: -1}
+// newSearch builds a hidden search bar over host.
+func newSearch(host searchHost) *Search {
+	s := &Search{host: host, cur: -1}
 	s.entry = &searchEntry{s: s}
 	s.entry.ExtendBaseWidget(s.entry)
 	s.entry.SetPlaceHolder("Search both sides (Enter: next, Shift+Enter: previous, Esc: close)")
@@ -131,8 +132,7 @@ func (s *Search) Query() string { return s.query }
 // Open reports whether the search bar shows.
 func (s *Search) Open() bool { return s.bar.Visible() }
 
-// Close hides the search bar and its highlights and calls the view's
-// OnSearchClosed, so the window takes the keyboard back (Esc).
+// Close hides the search bar and its highlights and calls OnClosed (Esc).
 func (s *Search) Close() {
 	if !s.bar.Visible() {
 		return
@@ -143,8 +143,8 @@ func (s *Search) Close() {
 	}
 	s.host.relayout()
 	s.host.redrawRows()
-	if s.closed != nil {
-		s.closed()
+	if s.OnClosed != nil {
+		s.OnClosed()
 	}
 }
 

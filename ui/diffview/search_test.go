@@ -28,7 +28,7 @@ func TestSearchCountsBothSidesAndOpensFolds(t *testing.T) {
 	})
 	v.SetTexts("a.txt", strings.Replace(old, "line 200\n", "needle 200\n", 1), strings.Replace(new, "line 200\n", "needle 200\n", 1))
 	closed := false
-	v.OnSearchClosed = func() { closed = true }
+	v.Search().OnClosed = func() { closed = true }
 	v.Search().Show()
 	if w.Canvas().Focused() != v.search.entry {
 		t.Fatal("ShowSearch: the search box has not the keyboard")
@@ -67,7 +67,7 @@ func TestSearchCountsBothSidesAndOpensFolds(t *testing.T) {
 	}
 	v.search.entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
 	if v.Search().Open() || !closed || w.Canvas().Focused() != nil {
-		t.Errorf("Esc: searching %v, OnSearchClosed called %v, focus %v; want closed, called, none", v.Search().Open(), closed, w.Canvas().Focused())
+		t.Errorf("Esc: searching %v, OnClosed called %v, focus %v; want closed, called, none", v.Search().Open(), closed, w.Canvas().Focused())
 	}
 	if ms, _ := v.search.matchesOn(1, 200); ms != nil {
 		t.Errorf("highlights after closing: %v", ms)

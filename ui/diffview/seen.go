@@ -35,7 +35,6 @@ import "github.com/diffdesk/diffdesk/engine"
 // the view only through seenHost.
 type Seen struct {
 	host   seenHost
-	onSeen func(id string)            // after a hunk was first seen whole: the view's OnHunkSeen
 	byPath map[string]map[string]bool // path → IDs of hunks that had every changed line on screen
 	// lines are, per path and hunk ID, the lines of hunks partly on
 	// screen so far.
@@ -56,8 +55,8 @@ type seenHost interface {
 	rowsOnScreen() (first, last int)
 }
 
-func newSeen(host seenHost, onSeen func(id string)) *Seen {
-	return &Seen{host: host, onSeen: onSeen, byPath: map[string]map[string]bool{}, lines: map[string]map[string]*lineSeen{}, edgeRow: -1}
+func newSeen(host seenHost) *Seen {
+	return &Seen{host: host, byPath: map[string]map[string]bool{}, lines: map[string]map[string]*lineSeen{}, edgeRow: -1}
 }
 
 // rowsChanged forgets the edge row: the rows are new.
@@ -115,9 +114,6 @@ func (s *Seen) mark(i int) {
 		return
 	}
 	set[id] = true
-	if s.onSeen != nil {
-		s.onSeen(id)
-	}
 }
 
 // lineSeen is which lines of a hunk have been on screen (the right
