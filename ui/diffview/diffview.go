@@ -137,7 +137,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{open: opener{post: defaultPost}, feed: feed{on: true}, dec: decisions{rejected: map[string]bool{}}, nav: nav{cur: -1, wentTo: -1}, folds: Folds{on: true, open: map[int][2]int{}}}
+	v := &DiffView{open: opener{post: fyne.Do}, feed: feed{on: true}, dec: decisions{rejected: map[string]bool{}}, nav: nav{cur: -1, wentTo: -1}, folds: Folds{on: true, open: map[int][2]int{}}}
 	v.folds.host, v.marks.host, v.sel.host = v, v, v
 	v.FontCovers = fontCovers
 	v.ExtendBaseWidget(v)
@@ -388,7 +388,7 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 	if !ended {
 		v.list.ScrollToTop()
 	}
-	if script := v.missingScriptIn(r); script != "" {
+	if script := missingScript(v.FontCovers, r); script != "" {
 		v.banner.SetText("No installed font draws " + script + " text: it shows as boxes. Install a font that covers it " +
 			"and restart DiffDesk (on Debian " + fontFallbackPackage + " covers Chinese and Japanese, fonts-noto-cjk Korean too).")
 		v.banner.Show()
