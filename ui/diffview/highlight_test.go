@@ -14,7 +14,7 @@ import (
 // tokenised, never the folded lines between them.
 func TestFoldedScreenTokenisesOnlyItsLines(t *testing.T) {
 	v, _ := newTestView(t, 1400, 900)
-	v.SetCollapse(true)
+	v.Folds().Collapse(true)
 	v.SetTexts("big.go", goSource(10000, nil), goSource(10000, every20th))
 	top, vis := v.topRow(), v.visibleRows()
 	near := v.tokenLinesIn(top-hlMargin, top+vis+hlMargin)
