@@ -110,7 +110,7 @@ func (d *detail) renderProposal() {
 	kept := d.edit.keepEditor(f) // ownedit.go: the cursor and the person's own lines
 	d.view.SetTexts(f.Path, old, proposed)
 	if !f.Stale() {
-		d.view.SetLooseLines(looseRanges(f))
+		d.view.Marks().SetLooseLines(looseRanges(f))
 	}
 	d.view.NextHunk() // open at the first change
 	if ids, ok := d.accepted[f.Path]; ok && !d.editing {
