@@ -211,8 +211,6 @@ func (o *overview) Tapped(ev *fyne.PointEvent) {
 	row := min(int(ev.Position.Y/o.scale()), n-1)
 	half := v.list.Size().Height / 2
 	v.list.ScrollToOffset(max(v.rowY(row)-half, 0))
-	if v.feed.st != nil && v.feed.on {
-		v.setFollowing(false)
-	}
+	v.userScrolled(1) // away from a stream's edge
 	o.viewportMoved()
 }
