@@ -126,9 +126,9 @@ func (j *Journal) History(ctx context.Context, f Filter) (Page, error) {
 	var cps, decs []Entry
 	if f.Decision == "" || f.Decision == EntryRestore || decision.Verdict(f.Decision).Wrote() {
 		// A pattern that starts with a wildcard cannot use the path index:
-		// probe the newest checkpoints first (a wider window if the first
-		// found some but too few), and make one pass over the index only if
-		// the pattern matches rarely.
+		// probe the newest checkpoints first, and if they hold too few
+		// matches, match the pattern against the distinct paths instead
+		// and read their rows by the path index.
 		var window int64
 		if glob != "" && strings.ContainsAny(glob[:1], "*?[") {
 			window = globProbeWindow
@@ -141,14 +141,14 @@ func (j *Journal) History(ctx context.Context, f Filter) (Page, error) {
 			if window == 0 || len(cps) > limit {
 				break
 			}
-			// Twice the window the density seen so far needs, if affordable.
-			next := 2 * window * int64(limit+1) / int64(max(len(cps), 1))
-			if len(cps) == 0 || window >= maxGlobProbeWindow || next > maxGlobProbeWindow {
-				next = 0
-			}
-			window = next
+			window = 0
 		}
 	}
+	// Past a page of checkpoints, the decisions to merge are as new as
+	// those: reading decisions newest first, checking each against the
+	// pattern, stops soon. Otherwise the pattern is matched once against
+	// the distinct paths.
+	dense := len(cps) > limit
 	if f.Decision != EntryRestore {
 		// Decisions older than the oldest checkpoint fetched cannot make
 		// this page; the bound spares scanning all of them.
@@ -156,7 +156,7 @@ func (j *Journal) History(ctx context.Context, f Filter) (Page, error) {
 		if len(cps) > limit {
 			after = cps[limit].DecisionID
 		}
-		q, args := decisionEntriesSQL(f, glob, cur.decision, after, limit+1)
+		q, args := decisionEntriesSQL(f, glob, cur.decision, after, limit+1, dense)
 		if decs, err = j.queryHistory(ctx, q, args...); err != nil {
 			return Page{}, err
 		}
@@ -217,10 +217,6 @@ func (j *Journal) queryHistory(ctx context.Context, q string, args ...any) ([]En
 // whole path index instead.
 const globProbeWindow = 2000
 
-// maxGlobProbeWindow is the widest such window; past it one pass over the
-// path index is cheaper.
-const maxGlobProbeWindow = 40000
-
 // checkpointEntriesSQL selects the checkpoints matching f after cur, newest
 // first, at most limit of them. With a window, a glob is checked per
 // checkpoint among the window newest (after cur) only.
@@ -261,7 +257,7 @@ func checkpointEntriesSQL(f Filter, glob string, cur historyCursor, window int64
 	case f.File != "" && globBase(glob) != "":
 		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE "+pathBaseSQL+" = ? AND path GLOB ?)", globBase(glob), glob)
 	case f.File != "":
-		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE path GLOB ?)", glob)
+		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE path IN (SELECT path FROM history_paths WHERE path GLOB ?))", glob)
 	}
 	if !f.Since.IsZero() {
 		add("c.created >= ?", historyNanos(f.Since))
@@ -281,8 +277,10 @@ func checkpointEntriesSQL(f Filter, glob string, cur historyCursor, window int64
 
 // decisionEntriesSQL selects the decisions that wrote nothing matching f
 // with ids below before (0: any) and above after (0: any), newest first,
-// at most limit of them.
-func decisionEntriesSQL(f Filter, glob string, before, after int64, limit int) (string, []any) {
+// at most limit of them. dense: a glob is checked decision by decision,
+// newest first (soon done when it matches often), not by the paths it
+// matches.
+func decisionEntriesSQL(f Filter, glob string, before, after int64, limit int, dense bool) (string, []any) {
 	where := []string{silentDecisionsSQL}
 	var args []any
 	add := func(cond string, a ...any) { where, args = append(where, cond), append(args, a...) }
@@ -300,8 +298,10 @@ func decisionEntriesSQL(f Filter, glob string, before, after int64, limit int) (
 		add("d.proposal_id IN (SELECT proposal_id FROM proposal_files WHERE path = ?)", f.File)
 	case f.File != "" && globBase(glob) != "":
 		add("d.proposal_id IN (SELECT proposal_id FROM proposal_files WHERE "+pathBaseSQL+" = ? AND path GLOB ?)", globBase(glob), glob)
-	case f.File != "":
+	case f.File != "" && dense:
 		add("EXISTS (SELECT 1 FROM proposal_files pf WHERE pf.proposal_id = d.proposal_id AND pf.path GLOB ?)", glob)
+	case f.File != "":
+		add("d.proposal_id IN (SELECT proposal_id FROM proposal_files WHERE path IN (SELECT path FROM history_paths WHERE path GLOB ?))", glob)
 	}
 	if !f.Since.IsZero() {
 		add("d.time >= ?", historyNanos(f.Since))
