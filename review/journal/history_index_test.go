@@ -16,10 +16,12 @@ func TestHistoryFileFilterUsesTheBaseNameIndex(t *testing.T) {
 	f := Filter{File: "dir42/file4242.go"}
 	glob := historyGlob(f.File)
 	for name, plan := range historyPlans(t, map[string]func() (string, []any){
-		"checkpoints":          func() (string, []any) { return checkpointEntriesSQL(f, glob, historyCursor{}, 0, 100) },
-		"checkpoints (window)": func() (string, []any) { return checkpointEntriesSQL(f, glob, historyCursor{}, globProbeWindow, 100) },
-		"decisions":            func() (string, []any) { return decisionEntriesSQL(f, glob, 0, 0, 100, false) },
-		"decisions (dense)":    func() (string, []any) { return decisionEntriesSQL(f, glob, 0, 0, 100, true) },
+		"checkpoints": func() (string, []any) { return checkpointEntriesSQL(f, glob, historyCursor{}, 0, 100, false) },
+		"checkpoints (window)": func() (string, []any) {
+			return checkpointEntriesSQL(f, glob, historyCursor{}, globProbeWindow, 100, true)
+		},
+		"decisions":         func() (string, []any) { return decisionEntriesSQL(f, glob, 0, 0, 100, false) },
+		"decisions (dense)": func() (string, []any) { return decisionEntriesSQL(f, glob, 0, 0, 100, true) },
 	}) {
 		if !strings.Contains(plan, "_files_base") {
 			t.Errorf("%s: the query plan uses no base-name index:\n%s", name, plan)
@@ -36,7 +38,7 @@ func TestHistoryWildcardFileFilterUsesThePathIndex(t *testing.T) {
 		f := Filter{File: file}
 		glob := historyGlob(f.File)
 		for name, plan := range historyPlans(t, map[string]func() (string, []any){
-			"checkpoints": func() (string, []any) { return checkpointEntriesSQL(f, glob, historyCursor{}, 0, 100) },
+			"checkpoints": func() (string, []any) { return checkpointEntriesSQL(f, glob, historyCursor{}, 0, 100, false) },
 			"decisions":   func() (string, []any) { return decisionEntriesSQL(f, glob, 0, 0, 100, false) },
 		}) {
 			if !strings.Contains(plan, "history_paths") || !strings.Contains(plan, "_files_path") ||
