@@ -103,9 +103,21 @@ func (h *harness) Checks() string { return h.win.detail.head.checks.Text }
 // Shown is the id of the proposal the pane shows ("" for none).
 func (h *harness) Shown() string { return h.win.detail.id }
 
-// Decided reports whether the pane shows what became of its proposal (an
-// outcome, decided here or elsewhere).
-func (h *harness) Decided() bool { return h.win.detail.outcome != nil }
+// Decided reports whether the pane shows what became of its proposal: an
+// outcome that came while it was shown (decided here or elsewhere), or a
+// decided proposal read again ([, ], the changeset's tree), whose status
+// line says its outcome.
+func (h *harness) Decided() bool {
+	d := h.win.detail
+	if d.outcome != nil {
+		return true
+	}
+	if d.id == "" || d.p.State.Open() {
+		return false
+	}
+	_, ok := h.win.desk.Outcome(d.id)
+	return ok
+}
 
 // Keyboard is the line saying who has the keyboard.
 func (h *harness) Keyboard() string { return h.win.detail.line.keyboard.Text }

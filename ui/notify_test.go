@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -10,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/godbus/dbus/v5"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -225,4 +228,69 @@ func TestNotificationsWithdrawnOnceDecided(t *testing.T) {
 	if got := d.take("p1"); len(got) != 0 {
 		t.Errorf("settled twice closes %v again", got)
 	}
+}
+
+// A notification posted at the instant its proposal is decided is
+// withdrawn too: the decision's settled ran while the Notify call was on
+// the bus, before the notification had an id to close (it stood on the
+// desktop over work that was done).
+func TestNotificationDecidedWhilePostedIsWithdrawn(t *testing.T) {
+	svc := &slowNotifyService{entered: make(chan struct{}), release: make(chan struct{})}
+	d := newDesktopNotifier(io.Discard, nil)
+	d.service = svc
+	d.send(Notice{Summary: "s", Body: "b", Open: "p1", Names: []string{"p1"}})
+	<-svc.entered // the Notify call is on the bus
+	d.settled("p1")
+	close(svc.release)
+	d.sending.Wait()
+	if got := svc.closedIDs(); fmt.Sprint(got) != "[7]" {
+		t.Errorf("closed %v after p1 was decided while its notification was posted; want [7]", got)
+	}
+
+	// One naming a proposal that still waits stays.
+	svc = &slowNotifyService{entered: make(chan struct{}), release: make(chan struct{})}
+	d.service = svc
+	d.send(Notice{Summary: "s", Body: "b", Open: "p2", Names: []string{"p2", "p3"}})
+	<-svc.entered
+	d.settled("p2")
+	close(svc.release)
+	d.sending.Wait()
+	if got := svc.closedIDs(); len(got) != 0 {
+		t.Errorf("closed %v while p3 still waits", got)
+	}
+	d.settled("p3")
+	d.sending.Wait()
+	if got := svc.closedIDs(); fmt.Sprint(got) != "[7]" {
+		t.Errorf("closed %v once p3 was decided too; want [7]", got)
+	}
+}
+
+// slowNotifyService is a notification service whose Notify call waits
+// for release (answering id 7) and which records the ids closed.
+type slowNotifyService struct {
+	dbus.BusObject
+	entered, release chan struct{}
+
+	mu     sync.Mutex
+	closed []uint32
+}
+
+func (s *slowNotifyService) CallWithContext(_ context.Context, method string, _ dbus.Flags, args ...any) *dbus.Call {
+	switch method {
+	case notifyIface + ".Notify":
+		close(s.entered)
+		<-s.release
+		return &dbus.Call{Body: []any{uint32(7)}}
+	case notifyIface + ".CloseNotification":
+		s.mu.Lock()
+		s.closed = append(s.closed, args[0].(uint32))
+		s.mu.Unlock()
+	}
+	return &dbus.Call{}
+}
+
+func (s *slowNotifyService) closedIDs() []uint32 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]uint32(nil), s.closed...)
 }
