@@ -61,6 +61,23 @@ func (h *harness) openWindow(desk Desk, o WindowOptions) {
 	h.t.Cleanup(h.win.Close)
 }
 
+// settle runs the UI work already scheduled, and that of the hunk
+// classifications under way once they post it (trivial.go; a test that
+// holds them pending drains sched itself).
+func (h *harness) settle() {
+	for {
+		select {
+		case f := <-h.sched:
+			f()
+		default:
+			h.win.detail.trivial.work.Wait()
+			if len(h.sched) == 0 {
+				return
+			}
+		}
+	}
+}
+
 // Keys types s into the window as the person types it: each rune to the
 // widget with the keyboard, else to the window's keys.
 func (h *harness) Keys(s string) {
@@ -128,7 +145,7 @@ func (h *harness) Header() string {
 	d := h.win.detail
 	var out []string
 	for _, l := range []*widget.Label{d.head.title, d.head.state, d.head.intent, d.head.note} {
-		if l.Visible() && l.Text != "" {
+		if l.Visible() && l.Text != "" && (l != d.head.note || d.head.noteBox.Visible()) {
 			out = append(out, l.Text)
 		}
 	}
@@ -514,7 +531,18 @@ func (h *harness) Picker() pickerDriver { return pickerDriver{h} }
 
 // Open reports whether the candidates (or Mark lines…) show in the diff's
 // place.
-func (k pickerDriver) Open() bool { return k.h.win.detail.pick.box.Visible() }
+func (k pickerDriver) Open() bool { return shownIn(k.h.win.detail.content, k.h.win.detail.pick.box) }
+
+// shownIn reports whether o shows inside root: it and everything it is in
+// visible.
+func shownIn(root, o fyne.CanvasObject) bool {
+	for _, x := range shownObjects(root) {
+		if x == o {
+			return true
+		}
+	}
+	return false
+}
 
 // Title is what the picker says above the candidates.
 func (k pickerDriver) Title() string { return k.h.win.detail.pick.title.Text }
