@@ -80,7 +80,7 @@ func (d *detail) ApprovePartial() {
 		// Nothing ticked writes nothing: that is a rejection, and it is
 		// asked as one (it was recorded as a partial approval and the
 		// agent read "approved").
-		d.rejectBox.show(false, "No hunk is ticked, so nothing would be written. Reject "+fileNames(d.p)+"?")
+		d.rejectBox.show(false, "No hunk is ticked, so nothing would be written. Reject "+present.FileNames(d.p)+"?")
 		return
 	}
 	d.decide(dec)
@@ -91,7 +91,7 @@ func (d *detail) ShowReject() {
 	if d.id == "" || !d.p.State.Open() || d.deciding || d.outcome != nil {
 		return
 	}
-	d.rejectBox.show(false, "Reject "+fileNames(d.p)+"?")
+	d.rejectBox.show(false, "Reject "+present.FileNames(d.p)+"?")
 }
 
 // Reject rejects the shown proposal with reason (may be "").
@@ -114,7 +114,7 @@ func (d *detail) Dismiss() {
 			return // a click meant for the proposal shown before
 		}
 		d.pick.dismiss(id) // the agent gets its failure (pick.go); the desk forgets it once delivered
-		d.line.setStatus(fileNames(d.p)+": dismissed; the agent is told its edit did not apply. Nothing was written.", false)
+		d.line.setStatus(present.FileNames(d.p)+": dismissed; the agent is told its edit did not apply. Nothing was written.", false)
 	} else {
 		d.w.desk.Forget(id)
 	}

@@ -5,8 +5,6 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
@@ -39,29 +37,4 @@ func (c *centerPane) showCenter(o fyne.CanvasObject) {
 	c.empty.Hide()
 	o.Show()
 	vis(c.center.Objects[2], o == c.empty)
-}
-
-// emptyHint is the empty queue's hint: how agents reach the desk on socket
-// ("" when not known) and through its doors.
-func emptyHint(socket string, doors []review.DoorStatus) string {
-	hint := "No proposals waiting.\n\nAgents send edits to this desk's socket"
-	try := "deskctl demo"
-	if socket != "" {
-		hint += " (" + socket + ")"
-		if socket != deskrpc.DefaultSocketPath() {
-			try += " --socket " + socket
-		}
-	}
-	text := hint + ".\nTry it: " + try +
-		"\n\nHooks (Claude Code, Gemini CLI, in any mode): deskctl setup claude, deskctl setup gemini" +
-		"\nMCP server (Codex, Cursor, Windsurf, any MCP client): deskctl mcp; deskctl setup codex (or cursor, windsurf) adds it" +
-		"\ndeskctl setup lists the agents and what each door carries."
-	for _, door := range doors {
-		if door.Error != "" {
-			text += "\n\n" + door.Name + " door: not open: " + door.Error
-			continue
-		}
-		text += "\n\n" + door.Name + " door on " + door.Addr + "\n" + door.Connect
-	}
-	return text
 }

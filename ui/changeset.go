@@ -91,7 +91,7 @@ func (t *changesetTree) refresh() {
 		}
 	}
 	t.title.SetText(fmt.Sprintf("Changeset · %d %s in %d %s · %s · %d open", len(cs.Files), present.Plural(len(cs.Files), "file", "files"),
-		len(cs.Proposals), present.Plural(len(cs.Proposals), "proposal", "proposals"), lineCounts(cs.Added, cs.Removed, streaming, len(cs.Proposals)), cs.Open))
+		len(cs.Proposals), present.Plural(len(cs.Proposals), "proposal", "proposals"), present.LineCounts(cs.Added, cs.Removed, streaming, len(cs.Proposals)), cs.Open))
 	var objs []fyne.CanvasObject
 	dir := ""
 	cur := t.current()
@@ -342,7 +342,7 @@ func (d *detail) ApproveChangeset() {
 	title := "Approve the whole changeset?"
 	var prot []string
 	for _, p := range open {
-		prot = append(prot, protectedFiles(p)...) // protected.go
+		prot = append(prot, present.ProtectedFiles(p)...) // protected.go
 	}
 	if len(prot) > 0 { // as a asks of one: named, and why (QA: A wrote an .envrc running curl | sh unsaid)
 		title = "Approve the whole changeset, protected files included?"
@@ -453,7 +453,7 @@ func (d *detail) changesetDecided(id string, shownOpen bool, res review.Changese
 	for _, s := range res.Skipped {
 		name := s.ID
 		if p, ok := d.w.desk.Get(s.ID); ok {
-			name = fileNames(p)
+			name = present.FileNames(p)
 		}
 		b.WriteString("\nLeft open: " + name + " — " + s.Reason)
 	}

@@ -2,8 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -15,9 +13,6 @@ import (
 	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
-
-// maxProblemLines caps the problems listed under the diff at once.
-const maxProblemLines = 4
 
 // checksView is what the project's checkers found in the shown file,
 // drawn: the header's word, the view's line markers, the problems under
@@ -82,7 +77,7 @@ func (c *checksView) update() {
 	if k, hs := c.deps.view.CurrentHunk(), c.deps.view.Hunks(); marked && k >= 0 && k < len(hs) {
 		hunk = &hs[k]
 	}
-	text := problemLines(f, hunk)
+	text := present.ProblemLines(f, hunk)
 	if failure != "" {
 		text = strings.TrimPrefix(text+"\n"+failure, "\n")
 	}
@@ -212,34 +207,4 @@ func problemMarks(c review.Checks) map[int]diffview.LineProblem {
 		marks[p.Line-1] = diffview.LineProblem{Message: m.Message + p.Source + ": " + p.Message, Warning: warning && (!had || m.Warning)}
 	}
 	return marks
-}
-
-// problemLines lists, one a line, the problems of f in hunk (nil: the
-// first few of the file), those in other files, and the checkers that
-// failed with their errors.
-func problemLines(f review.File, hunk *engine.Hunk) string {
-	var lines []string
-	more := 0
-	add := func(s string) {
-		if len(lines) < maxProblemLines {
-			lines = append(lines, s)
-		} else {
-			more++
-		}
-	}
-	for _, p := range f.Checks.Problems() {
-		switch {
-		case p.Path != "":
-			add(fmt.Sprintf("%s line %d · %s: %s", filepath.Base(p.Path), p.Line, p.Source, p.Message))
-		case hunk == nil || p.Line > hunk.B0 && p.Line <= hunk.B1:
-			add(fmt.Sprintf("line %d · %s: %s", p.Line, p.Source, p.Message))
-		}
-	}
-	if more > 0 {
-		lines = append(lines, fmt.Sprintf("… and %d more", more))
-	}
-	for _, err := range f.Checks.Failed() {
-		lines = append(lines, "could not check: "+err.Error())
-	}
-	return strings.Join(lines, "\n")
 }

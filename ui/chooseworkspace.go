@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/widget"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // prefWorkspace is the workspace folder last chosen in the chooser: the
@@ -56,16 +57,16 @@ func checkWorkspace(dir, home string) error {
 		if !sameDir(dir, home) {
 			what = "the whole machine"
 		}
-		return fmt.Errorf("%s is %s: agents could propose edits to every file in it, and the desk would watch them all. Choose the project folder the agent works in", homeShort(dir, home), what)
+		return fmt.Errorf("%s is %s: agents could propose edits to every file in it, and the desk would watch them all. Choose the project folder the agent works in", present.HomeShort(dir, home), what)
 	}
 	info, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s is no longer there (moved or deleted)", homeShort(dir, home))
+		return fmt.Errorf("%s is no longer there (moved or deleted)", present.HomeShort(dir, home))
 	case err != nil:
-		return fmt.Errorf("%s cannot be read: %w", homeShort(dir, home), err)
+		return fmt.Errorf("%s cannot be read: %w", present.HomeShort(dir, home), err)
 	case !info.IsDir():
-		return fmt.Errorf("%s is not a folder", homeShort(dir, home))
+		return fmt.Errorf("%s is not a folder", present.HomeShort(dir, home))
 	}
 	return nil
 }
@@ -140,7 +141,7 @@ func (c *workspaceChooser) offerLast() {
 		return
 	default:
 		c.info.SetText("")
-		c.last.SetText("Open " + homeShort(last, c.home) + " (chosen last time; Enter)")
+		c.last.SetText("Open " + present.HomeShort(last, c.home) + " (chosen last time; Enter)")
 		c.last.Show()
 		return
 	}
@@ -177,7 +178,7 @@ func (c *workspaceChooser) choose(dir string) {
 		return
 	}
 	if err := c.open(dir); err != nil {
-		c.info.SetText(fmt.Sprintf("DiffDesk could not serve %s: %v", homeShort(dir, c.home), err))
+		c.info.SetText(fmt.Sprintf("DiffDesk could not serve %s: %v", present.HomeShort(dir, c.home), err))
 		return
 	}
 	c.a.Preferences().SetString(prefWorkspace, dir)

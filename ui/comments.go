@@ -142,7 +142,7 @@ func (c *comments) show() {
 		if sides.Selected == sideOldLabel {
 			s = decision.SideOld
 		}
-		l, e, err := parseLines(lines.Text)
+		l, e, err := present.ParseLines(lines.Text)
 		if err != nil {
 			return s, 0, 0, "", err
 		}
@@ -232,21 +232,4 @@ func commentPlace(v *diffview.DiffView) (side decision.Side, line, end int, ok b
 		return decision.SideNew, 0, 0, false
 	}
 	return decision.SideNew, top + 1, top + 1, true
-}
-
-// parseLines reads "12" or "12-14" (an en dash too) as 1-based lines.
-func parseLines(s string) (line, end int, err error) {
-	s = strings.ReplaceAll(strings.TrimSpace(s), "–", "-")
-	a, b, isRange := strings.Cut(s, "-")
-	line, err = strconv.Atoi(strings.TrimSpace(a))
-	if err != nil {
-		return 0, 0, fmt.Errorf("lines %q: type a line number, or two with a dash (12-14)", s)
-	}
-	end = line
-	if isRange {
-		if end, err = strconv.Atoi(strings.TrimSpace(b)); err != nil {
-			return 0, 0, fmt.Errorf("lines %q: type a line number, or two with a dash (12-14)", s)
-		}
-	}
-	return line, end, nil
 }

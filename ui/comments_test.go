@@ -11,6 +11,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // TestCommentTravelsWithTheRejection: c opens a comment on the current
@@ -122,7 +123,7 @@ func TestCommentStartsAtTheFirstLineOnScreen(t *testing.T) {
 			if !c.Open() {
 				t.Fatal("c opened no comment dialog")
 			}
-			from, to, err := parseLines(c.Lines())
+			from, to, err := present.ParseLines(c.Lines())
 			if err != nil {
 				t.Fatal(err)
 			}

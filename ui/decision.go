@@ -12,6 +12,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/review/deskrpc"
 	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
@@ -332,7 +333,7 @@ func (d *detail) showEmpty() {
 	if d.w.opts.Doors != nil {
 		doors = d.w.opts.Doors()
 	}
-	d.empty.SetText(emptyHint(d.w.opts.Socket, doors))
+	d.empty.SetText(present.EmptyHint(d.w.opts.Socket, deskrpc.DefaultSocketPath(), doors))
 	d.head.clear()
 	d.loose.box.Hide()
 	d.stale.hide()
@@ -350,7 +351,7 @@ func (d *detail) show(p review.Proposal) {
 		// moving on to the next one hides nothing.
 		before := ""
 		if d.outcome != nil && d.id != "" {
-			before = fileNames(d.p) + ": " + present.Outcome(d.p, *d.outcome)
+			before = present.FileNames(d.p) + ": " + present.Outcome(d.p, *d.outcome)
 		}
 		d.closeBoundDialog() // dialogbind.go: a question about the one left decides nothing now
 		if d.id != "" {      // the ticks and edit of the one left (keepchoices.go)
@@ -500,7 +501,7 @@ func (d *detail) updateBar() {
 		Deciding:  d.deciding,
 		Files:     len(p.Files) > 0,
 		Failed:    p.State.DidNotApply(),
-		Protected: len(protectedFiles(p)) > 0,
+		Protected: len(present.ProtectedFiles(p)) > 0,
 	}
 	busy := s.Deciding || s.Streaming
 	s.Conflicted = !busy && d.choices.conflicted(d.p) // merges only when it matters

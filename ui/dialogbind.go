@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fyne.io/fyne/v2/dialog"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // A question asked about one proposal must never decide another. When its
@@ -24,7 +25,7 @@ func (d *detail) closeBoundDialog() {
 	if w.closer == nil || w.closerFor == "" || w.closerFor != d.id {
 		return
 	}
-	name := fileNames(d.p)
+	name := present.FileNames(d.p)
 	dlg := w.closer
 	w.closer, w.closerFor = nil, ""
 	dlg.Hide()

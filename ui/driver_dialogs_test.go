@@ -162,9 +162,9 @@ func (h *harness) InQueue(id string) bool { _, ok := h.win.items[id]; return ok 
 
 // Notices records the desktop notices the window sends from now on, after
 // delay (instead of sending them to the desktop).
-func (h *harness) Notices(delay time.Duration) *[]Notice {
-	var sent []Notice
-	h.win.notify = func(n Notice) { sent = append(sent, n) }
+func (h *harness) Notices(delay time.Duration) *[]present.Notice {
+	var sent []present.Notice
+	h.win.notify = func(n present.Notice) { sent = append(sent, n) }
 	h.win.opts.NotifyDelay = delay
 	return &sent
 }

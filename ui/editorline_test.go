@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 func TestEditorArgs(t *testing.T) {
@@ -28,16 +30,16 @@ func TestEditorArgs(t *testing.T) {
 
 func TestWorkspaceTitle(t *testing.T) {
 	home := "/home/me"
-	if got := homeShort("/home/me/proj", home); got != "~/proj" {
+	if got := present.HomeShort("/home/me/proj", home); got != "~/proj" {
 		t.Errorf("homeShort = %q", got)
 	}
-	if got := homeShort("/home/meme", home); got != "/home/meme" {
+	if got := present.HomeShort("/home/meme", home); got != "/home/meme" {
 		t.Errorf("homeShort of a sibling = %q", got)
 	}
-	if got := workspaceTitle([]string{"/srv/a", "/srv/b", "/srv/c"}); got != " · /srv/a and 2 more" {
+	if got := present.WorkspaceTitle([]string{"/srv/a", "/srv/b", "/srv/c"}, home); got != " · /srv/a and 2 more" {
 		t.Errorf("workspaceTitle of three = %q", got)
 	}
-	if got := workspaceTitle(nil); got != "" {
+	if got := present.WorkspaceTitle(nil, home); got != "" {
 		t.Errorf("workspaceTitle of none = %q", got)
 	}
 }

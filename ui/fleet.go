@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/remote"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // RunDesks runs the window over the desks --connect and --desks name,
@@ -64,7 +64,7 @@ func RunDesks(values []string, all bool, stdout, stderr io.Writer) int {
 	}
 	defer f.Close()
 	a := NewApp()
-	w, fleet = NewWindow(a, f, WindowOptions{Remote: fleetTitle(f.Labels(), f.Reachable()), History: true}), f
+	w, fleet = NewWindow(a, f, WindowOptions{Remote: present.FleetTitle(f.Labels(), f.Reachable()), History: true}), f
 	close(started)
 	w.askFleetTrust(f, stderr)
 	for _, d := range f.Desks() {
@@ -81,30 +81,8 @@ func RunDesks(values []string, all bool, stdout, stderr io.Writer) int {
 
 // desksChanged shows in the title which desks the window reaches now.
 func (w *Window) desksChanged(f *remote.Fleet) {
-	w.opts.Remote = fleetTitle(f.Labels(), f.Reachable())
+	w.opts.Remote = present.FleetTitle(f.Labels(), f.Reachable())
 	w.Win.SetTitle(Title(w.waiting) + w.placeTitle())
-}
-
-// fleetTitle is the title's note of the desks: one desk's label, or how
-// many, and how many cannot be reached now.
-func fleetTitle(labels []string, down map[string]error) string {
-	n := 0
-	for _, l := range labels {
-		if down[l] != nil {
-			n++
-		}
-	}
-	s := strings.Join(labels, ", ")
-	if len(labels) > 2 {
-		s = strconv.Itoa(len(labels)) + " desks"
-	}
-	switch {
-	case n == 0:
-		return s
-	case len(labels) == 1:
-		return s + " (unreachable, reconnecting)"
-	}
-	return s + " (" + strconv.Itoa(n) + " unreachable, reconnecting)"
 }
 
 // askFleetTrust asks, desk by desk, about each repository config waiting

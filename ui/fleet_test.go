@@ -15,6 +15,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/deskrpc/deskrpctest"
 	"github.com/diffdesk/diffdesk/review/remote"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // fleetOf is desks served on sockets and reached through the protocol
@@ -44,7 +45,7 @@ func fleetOf(t *testing.T, desks ...*reviewtest.Desk) *remote.Fleet {
 func TestWindowOverSeveralDesks(t *testing.T) {
 	one, two := reviewtest.NewDesk(t, "", ""), reviewtest.NewDesk(t, "", "")
 	f := fleetOf(t, one, two)
-	h := windowOver(t, f, WindowOptions{Remote: fleetTitle(f.Labels(), f.Reachable())})
+	h := windowOver(t, f, WindowOptions{Remote: present.FleetTitle(f.Labels(), f.Reachable())})
 	for _, d := range []*reviewtest.Desk{one, two} {
 		if _, err := d.Propose(reviewtest.Context(t), review.Request{Agent: "claude", Session: "s1", Format: engine.FormatWrite,
 			Path: filepath.Join(d.Root, "same.txt"), Payload: "from " + filepath.Base(d.Root) + "\n"}); err != nil {
@@ -98,8 +99,8 @@ func TestFleetTitle(t *testing.T) {
 		{[]string{"a", "b"}, "a, b (1 unreachable, reconnecting)"},
 		{[]string{"a", "b", "c"}, "3 desks (1 unreachable, reconnecting)"},
 	} {
-		if got := fleetTitle(tt.labels, down); got != tt.want {
-			t.Errorf("fleetTitle(%q) = %q; want %q", tt.labels, got, tt.want)
+		if got := present.FleetTitle(tt.labels, down); got != tt.want {
+			t.Errorf("FleetTitle(%q) = %q; want %q", tt.labels, got, tt.want)
 		}
 	}
 }

@@ -40,7 +40,7 @@ func newHeader(noteMax func() float32) *header {
 // show heads proposal p: its title, state, protected files and the agent's
 // words.
 func (h *header) show(p review.Proposal) {
-	setText(h.title, groupName(p)+" — "+fileNames(p))
+	setText(h.title, present.GroupName(p)+" — "+present.FileNames(p))
 	intent := present.Intent(p)
 	setText(h.intent, intent)
 	vis(h.intent, intent != "")

@@ -367,40 +367,12 @@ func (h *historyView) fillRow(o fyne.CanvasObject, e journal.Entry) {
 	files := c.Objects[0].(*widget.Label)
 	left := c.Objects[1].(*fyne.Container)
 	when, badge, who := left.Objects[0].(*widget.Label), left.Objects[1].(*widget.Label), left.Objects[2].(*widget.Label)
-	when.SetText(historyTime(e.Time, h.w.now()))
-	who.SetText(agentSession(e.Agent, e.Session))
-	text, imp := historyBadge(e)
-	badge.Importance = imp
+	when.SetText(present.HistoryTime(e.Time, h.w.now()))
+	who.SetText(present.AgentSession(e.Agent, e.Session))
+	text, tone := present.HistoryBadge(e)
+	badge.Importance = importance(tone)
 	badge.SetText(text)
 	files.SetText(h.fileList(e.Paths))
-}
-
-// historyTime shows t as a clock time today, or with its date otherwise.
-func historyTime(t, now time.Time) string {
-	t = t.Local()
-	if y, m, d := t.Date(); func() bool { y2, m2, d2 := now.Local().Date(); return y == y2 && m == m2 && d == d2 }() {
-		return t.Format("15:04:05")
-	}
-	return t.Format("2006-01-02 15:04")
-}
-
-// historyBadge is the decision badge of an entry and its colour.
-func historyBadge(e journal.Entry) (string, widget.Importance) {
-	if e.Kind == journal.EntryRestore {
-		return "restore", widget.HighImportance
-	}
-	switch e.Decision {
-	case decision.Approved, decision.Partial:
-		return string(e.Decision), widget.SuccessImportance
-	case decision.Rejected, decision.Failed:
-		return string(e.Decision), widget.DangerImportance
-	case decision.Stale, decision.Withdrawn:
-		return string(e.Decision), widget.WarningImportance
-	}
-	if e.Decision == "" {
-		return e.Kind, widget.MediumImportance
-	}
-	return string(e.Decision), widget.MediumImportance
 }
 
 // rel shows path relative to the workspace root holding it.

@@ -9,6 +9,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // historyHarness is the window harness with its History tab.
@@ -360,11 +361,11 @@ func TestHistoryLabelsAnApprovedMergeAsTheAgentWasTold(t *testing.T) {
 // ("written to disk", not "write written").
 func TestEntryInfoSaysHowTheWriteEnded(t *testing.T) {
 	for _, st := range []journal.WriteState{journal.WriteIntended, journal.WriteWritten, journal.WriteInterrupted, journal.WriteConflicted} {
-		if got := entryInfo(journal.Entry{ProposalID: "p1", State: st}); !strings.HasPrefix(got, "Proposal p1 · ") || len(got) < len("Proposal p1 · ")+10 {
+		if got := present.EntryInfo(journal.Entry{ProposalID: "p1", State: st}, nil); !strings.HasPrefix(got, "Proposal p1 · ") || len(got) < len("Proposal p1 · ")+10 {
 			t.Errorf("state %s: %q; want a phrase saying how the write ended", st, got)
 		}
 	}
-	if got := entryInfo(journal.Entry{ProposalID: "p1", State: journal.WriteWritten}); got != "Proposal p1 · written to disk" {
+	if got := present.EntryInfo(journal.Entry{ProposalID: "p1", State: journal.WriteWritten}, nil); got != "Proposal p1 · written to disk" {
 		t.Errorf("written: %q", got)
 	}
 }

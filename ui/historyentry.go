@@ -3,13 +3,13 @@ package ui
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/ui/diffview"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // historyEntryPane is the right of the History tab: the selected entry,
@@ -40,11 +40,11 @@ func (h *historyView) selectIndex(i int) {
 	}
 	h.sel = i
 	e := h.entries[i]
-	h.title.SetText(entryTitle(e, journal.Detail{}))
+	h.title.SetText(present.EntryTitle(e, journal.Detail{}))
 	if e.Kind != journal.EntryRestore {
 		h.loadDecider(e)
 	}
-	h.info.SetText(entryInfo(e))
+	h.info.SetText(present.EntryInfo(e, nil))
 	h.setActions()
 	shown := string(e.Ref)
 	if h.mark != nil {
@@ -59,39 +59,13 @@ func (h *historyView) selectIndex(i int) {
 		return
 	}
 	ref := e.Ref
-	what := fmt.Sprintf("What %s changed", describeRef(ref))
+	what := "What " + present.Ref(ref) + " changed"
 	if ref.Checkpoint() == 0 {
 		what = fmt.Sprintf("What was proposed (%s: nothing was written)", e.Decision)
 	}
 	h.loadDiffs(what, func(ctx context.Context) ([]review.HistoryFile, error) {
 		return h.w.desk.HistoryDiff(ctx, review.HistoryCompare{Entry: ref})
 	})
-}
-
-func describeRef(r journal.Ref) string {
-	if c := r.Checkpoint(); c > 0 {
-		return fmt.Sprintf("checkpoint %d", c)
-	}
-	return fmt.Sprintf("decision %d", r.Decision())
-}
-
-// entryTitle is the heading of entry e: what was decided and by whom (the
-// person or a rule, as det says, once read: "" before), and which agent
-// proposed it; a restore is the person's, by the name it was made under.
-func entryTitle(e journal.Entry, det journal.Detail) string {
-	badge, _ := historyBadge(e)
-	when := e.Time.Local().Format("2006-01-02 15:04:05")
-	if e.Kind == journal.EntryRestore {
-		return fmt.Sprintf("%s — %s by %s, %s", describeRef(e.Ref), badge, agentSession(e.Agent, e.Session), when)
-	}
-	switch {
-	case det.DecidedBy == "":
-	case det.DecidedByRule:
-		badge += " by the rule " + review.Printable(det.DecidedBy)
-	default:
-		badge += " by the person (" + review.Printable(det.DecidedBy) + ")"
-	}
-	return fmt.Sprintf("%s — %s — proposed by %s, %s", describeRef(e.Ref), badge, agentSession(e.Agent, e.Session), when)
 }
 
 // loadDecider reads who decided entry e (Desk.HistoryDetail) and says it
@@ -103,51 +77,11 @@ func (h *historyView) loadDecider(e journal.Entry) {
 		det, err := h.w.desk.HistoryDetail(ctx, e.Ref)
 		return func() {
 			if err == nil && gen == h.whoGen {
-				h.title.SetText(entryTitle(e, det))
-				h.showSeen(e, det) // historyseen.go
+				h.title.SetText(present.EntryTitle(e, det))
+				h.info.SetText(present.EntryInfo(e, det.Seen)) // what was on screen before the decision
 			}
 		}
 	})
-}
-
-// agentSession names who made an entry: "agent/session", or the agent
-// alone when it gave no session.
-func agentSession(agent, session string) string {
-	if session == "" {
-		return agent
-	}
-	return agent + "/" + session
-}
-
-// writeStateText says how a checkpoint's write ended.
-var writeStateText = map[journal.WriteState]string{
-	journal.WriteIntended:    "write begun, not known to have finished",
-	journal.WriteWritten:     "written to disk",
-	journal.WriteInterrupted: "write interrupted: the files kept their old content",
-	journal.WriteConflicted:  "write conflicted: the files hold neither the old nor the new content",
-}
-
-// entryInfo is the decision's text: feedback, what a restore did, the
-// proposal and the write's state.
-func entryInfo(e journal.Entry) string {
-	var parts []string
-	if e.ProposalID != "" {
-		parts = append(parts, "Proposal "+e.ProposalID)
-	}
-	if e.RestoredFrom > 0 {
-		parts = append(parts, fmt.Sprintf("Restored to before checkpoint %d", e.RestoredFrom))
-	}
-	if e.State != "" {
-		parts = append(parts, writeStateText[e.State])
-	}
-	s := strings.Join(parts, " · ")
-	if e.Feedback != "" {
-		s += "\nFeedback: " + e.Feedback
-	}
-	if e.Note != "" {
-		s += "\n" + e.Note
-	}
-	return strings.TrimSpace(s)
 }
 
 // setActions enables the buttons the selected entry allows.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
@@ -75,42 +74,10 @@ func (h *historyView) planRestore(req journal.RestoreRequest) {
 	})
 }
 
-// RestorePlanText is the dry run as the dialog lists it: one line per file
-// with its action, lines added and removed, and the reason.
-func RestorePlanText(plan journal.RestorePlan, rel func(string) string) string {
-	var b strings.Builder
-	what := "before"
-	if plan.Request.Target != "" {
-		what = string(plan.Request.Target)
-	}
-	fmt.Fprintf(&b, "Restore these files to their content %s checkpoint %d:\n\n", what, plan.Request.Checkpoint)
-	for _, f := range plan.Files {
-		fmt.Fprintf(&b, "%-8s %s  +%d −%d", f.Action, rel(f.Path), f.Added, f.Removed)
-		if f.Reason != "" {
-			fmt.Fprintf(&b, "\n         %s", f.Reason)
-		}
-		b.WriteString("\n")
-	}
-	if refused := plan.Refused(); len(refused) > 0 {
-		var names []string
-		for _, f := range refused {
-			names = append(names, rel(f.Path))
-		}
-		fmt.Fprintf(&b, "\nRefused: %s. Nothing is written while a file is refused; Force… restores them anyway (their current content is kept in the journal)", strings.Join(names, ", "))
-		if len(refused) < len(plan.Files) {
-			b.WriteString(", or leave them out and restore the others")
-		}
-		b.WriteString(".")
-	} else if plan.Request.Force {
-		b.WriteString("\nForced: files changed since the journal saw them are replaced; their current content is kept in the journal.")
-	}
-	return b.String()
-}
-
 func (h *historyView) showPlan(plan journal.RestorePlan) {
 	h.hidePlan()
 	h.restorePlan = plan
-	h.restoreText = widget.NewLabel(RestorePlanText(plan, h.rel))
+	h.restoreText = widget.NewLabel(present.RestorePlan(plan, h.rel))
 	h.restoreText.TextStyle.Monospace = true
 	h.restoreText.Wrapping = fyne.TextWrapWord
 	h.restoreCancel = widget.NewButton("Cancel", h.hidePlan)
@@ -181,33 +148,12 @@ func (h *historyView) showRestoreFile() {
 	}
 	f := h.restorePlan.Files[i]
 	now, then := string(f.Disk.Content), string(f.Target)
-	h.restoreWhat.SetText(RestoreDirection(f, h.restorePlan.Request, h.rel))
+	h.restoreWhat.SetText(present.RestoreDirection(f, h.restorePlan.Request, h.rel))
 	if !utf8.Valid(f.Disk.Content) || !utf8.Valid(f.Target) {
 		now, then = "(binary: not shown)\n", "(binary: not shown)\n"
 	}
 	h.restoreView.SetTexts(f.Path, now, then)
 	h.restoreView.NextHunk() // open at the first change
-}
-
-// RestoreDirection says which way the restore dialog's diff of f reads:
-// the disk now on the left, what the restore leaves on the right.
-func RestoreDirection(f journal.RestoreFile, req journal.RestoreRequest, rel func(string) string) string {
-	what := "before"
-	if req.Target != "" {
-		what = string(req.Target)
-	}
-	to := fmt.Sprintf("%s as it was %s checkpoint %d", rel(f.Path), what, req.Checkpoint)
-	switch f.Action {
-	case journal.RestoreDelete:
-		to = fmt.Sprintf("nothing: %s did not exist %s checkpoint %d, and is removed", rel(f.Path), what, req.Checkpoint)
-	case journal.RestoreUnchanged:
-		return fmt.Sprintf("%s already holds its content %s checkpoint %d: the restore leaves it as it is.", rel(f.Path), what, req.Checkpoint)
-	}
-	from := rel(f.Path) + " on disk now"
-	if !f.Disk.Exists {
-		from = rel(f.Path) + ": missing on disk now"
-	}
-	return "Left: " + from + ". Right: after the restore, " + to + "."
 }
 
 func (h *historyView) hidePlan() {

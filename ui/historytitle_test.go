@@ -6,6 +6,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // TestHistoryHeadingNamesWhoDecided (QA finding 18): the heading of a
@@ -39,8 +40,8 @@ func TestHistoryHeadingOfARuleAndARestore(t *testing.T) {
 		{e, journal.Detail{}, "checkpoint 7 — approved — proposed by claude-code/vv,"},
 		{journal.Entry{Ref: "8", Kind: journal.EntryRestore, Agent: "person", Session: "history", Time: baseTime}, journal.Detail{}, "checkpoint 8 — restore by person/history,"},
 	} {
-		if got := entryTitle(c.e, c.det); !strings.HasPrefix(got, c.want) {
-			t.Errorf("entryTitle(%s, %+v) = %q; want it to start %q", c.e.Ref, c.det, got, c.want)
+		if got := present.EntryTitle(c.e, c.det); !strings.HasPrefix(got, c.want) {
+			t.Errorf("EntryTitle(%s, %+v) = %q; want it to start %q", c.e.Ref, c.det, got, c.want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/ui/diffview"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // interdiffView shows a re-proposed file against the same agent session's
@@ -63,23 +64,8 @@ func (x *interdiffView) update(p review.Proposal, i int) {
 		x.button.Hide()
 		return
 	}
-	x.button.SetText(fmt.Sprintf("vs previous (v) · %s", touchedCount(x.in)))
+	x.button.SetText(fmt.Sprintf("vs previous (v) · %s", present.Touched(x.in)))
 	x.button.Show()
-}
-
-// touchedCount says how many of the previous decision's comments the new
-// version touched, or what the previous proposal's fate was.
-func touchedCount(in review.Interdiff) string {
-	if len(in.Comments) == 0 {
-		return string(in.Status)
-	}
-	n := 0
-	for _, c := range in.Comments {
-		if c.Touched {
-			n++
-		}
-	}
-	return fmt.Sprintf("%d of %d comments touched", n, len(in.Comments))
 }
 
 // show opens the previous → this diff: the key v and the button.
@@ -90,7 +76,7 @@ func (x *interdiffView) show() {
 	}
 	in := x.in
 	x.view.SetTexts(in.Path, in.Previous, in.Current)
-	x.list.SetText(commentsText(in))
+	x.list.SetText(present.InterdiffComments(in))
 	head := widget.NewLabel(fmt.Sprintf("Left: the previous proposal %s of %s (%s). Right: this one.", in.PreviousID, x.rel, in.Status))
 	head.Wrapping = fyne.TextWrapWord
 	var body fyne.CanvasObject = x.view
@@ -100,22 +86,4 @@ func (x *interdiffView) show() {
 	}
 	x.deps.open("This proposal vs the previous one", container.NewBorder(head, nil, nil, nil, body))
 	x.view.NextHunk() // at the first change, once the view has its size (before, it would scroll sideways)
-}
-
-// commentsText lists the previous decision's comments on the file, each
-// with whether the new version touched it.
-func commentsText(in review.Interdiff) string {
-	s := ""
-	for _, c := range in.Comments {
-		mark := "not touched"
-		if c.Touched {
-			mark = "TOUCHED"
-		}
-		side := "proposed"
-		if c.Side == "old" {
-			side = "original"
-		}
-		s += fmt.Sprintf("[%s] %s text, %s: %s\n", mark, side, lineSpan(c.Line, max(c.EndLine, c.Line)), c.Text)
-	}
-	return s
 }

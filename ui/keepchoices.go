@@ -3,6 +3,7 @@ package ui
 import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // What the person chose on a proposal stays when they look at another and
@@ -68,11 +69,11 @@ func (k keptChoices) choiceIn(open []review.Proposal, shown string, hunks func(r
 			continue
 		}
 		if kc.editing || len(kc.edited) > 0 {
-			return fileNames(p)
+			return present.FileNames(p)
 		}
 		for _, f := range p.Files {
 			if ids, ok := kc.accepted[f.Path]; ok && len(ids) < len(hunks(p)(f)) {
-				return fileNames(p)
+				return present.FileNames(p)
 			}
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/ui/diffview"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // keyBinding is one keyboard action of the main window.
@@ -188,7 +189,7 @@ func (w *Window) copySelection(s fyne.Shortcut) {
 		v = w.history.view
 	}
 	if text := v.SelectedText(); v.CopySelection(cb) && w.reviewShown() {
-		w.detail.line.say(fmt.Sprintf("Copied %q.", shortLine(text)))
+		w.detail.line.say(fmt.Sprintf("Copied %q.", present.ShortLine(text)))
 	}
 }
 

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -12,10 +11,8 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/ui/diffview"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
-
-// looseCardLines is the most lines of each text the loose-match card shows.
-const looseCardLines = 8
 
 // looseCard shows, above the diff, the loose match that placed the hunk j
 // and k went to: how it was reached and where it went, with the text the
@@ -55,9 +52,9 @@ func (c *looseCard) show(m engine.Match, ok bool) {
 	}
 	c.m = m
 	c.title.SetText(fmt.Sprintf("This change is block %d's loose match (%s). Check that these are the lines the agent meant:", m.Block, m.Strategy))
-	c.expected.SetText(cardText(m.Searched))
-	c.foundHead.SetText(fmt.Sprintf("The file had (%s):", lineSpan(m.StartLine, m.EndLine)))
-	c.found.SetText(cardText(m.Found))
+	c.expected.SetText(present.CardText(m.Searched))
+	c.foundHead.SetText(fmt.Sprintf("The file had (%s):", present.LineSpan(m.StartLine, m.EndLine)))
+	c.found.SetText(present.CardText(m.Found))
 	c.box.Show()
 }
 
@@ -73,32 +70,6 @@ func (c *looseCard) follow(f *review.File, v *diffview.DiffView) bool {
 		c.show(looseMatchAt(*f, hs[k]))
 	}
 	return c.box.Visible() != was
-}
-
-// cardText is the first looseCardLines lines of s, tabs shown as spaces
-// and trailing spaces as "·" (a difference the strategy may have forgiven),
-// saying how many more there are.
-func cardText(s string) string {
-	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-	for i, l := range lines {
-		t := strings.TrimRight(l, " \t")
-		lines[i] = t + strings.Repeat("·", len(l)-len(t))
-	}
-	more := len(lines) - looseCardLines
-	if more > 0 {
-		lines = append(lines[:looseCardLines], fmt.Sprintf("… %d more lines", more))
-	}
-	return strings.ReplaceAll(strings.Join(lines, "\n"), "\t", "    ")
-}
-
-func lineSpan(start, end int) string {
-	switch {
-	case end < start:
-		return fmt.Sprintf("an insertion before line %d", start)
-	case end == start:
-		return fmt.Sprintf("line %d", start)
-	}
-	return fmt.Sprintf("lines %d–%d", start, end)
 }
 
 // looseRanges are the original's lines (0-based, half-open) f's loose

@@ -283,7 +283,7 @@ func goToLine(v *diffview.DiffView, label string, win fyne.Window, say func(stri
 	}
 	entry = newDialogEntry(false, func() { dlg.Hide() }, func() { submit() })
 	entry.SetPlaceHolder(fmt.Sprintf("1–%d", lines))
-	entry.OnChanged = func(s string) { hint.SetText(lineHintFor(strings.TrimSpace(s), lines)) }
+	entry.OnChanged = func(s string) { hint.SetText(present.LineHint(strings.TrimSpace(s), lines)) }
 	dlg = dialog.NewCustomConfirm("Go to line", "Go", "Cancel", container.NewVBox(widget.NewLabel(label), entry, hint), func(ok bool) {
 		// Go has closed the dialog: a line not in the file is said on the
 		// message line (in the closed dialog's hint, nothing was seen).
@@ -292,21 +292,6 @@ func goToLine(v *diffview.DiffView, label string, win fyne.Window, say func(stri
 		}
 	}, win)
 	return dlg, entry, hint
-}
-
-// lineHintFor says, as it is typed, what is wrong with s as a line of a
-// text of n lines; "" when nothing is.
-func lineHintFor(s string, n int) string {
-	line, err := strconv.Atoi(s)
-	switch {
-	case s == "":
-		return ""
-	case strings.Trim(s, "0123456789") != "" || err != nil:
-		return fmt.Sprintf("Only digits: a line number from 1 to %d.", n)
-	case line < 1 || line > n:
-		return fmt.Sprintf("No line %d: the file has lines 1 to %d.", line, n)
-	}
-	return ""
 }
 
 // The counter and the file shown, the pane's own.

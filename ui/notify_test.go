@@ -17,12 +17,13 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 func TestNoticeNamesAgentFilesAndCounts(t *testing.T) {
 	at := baseTime
 	one := review.Proposal{ID: "p1", Agent: "claude", Created: at, Files: []review.File{{Rel: "main.go", Added: 3, Removed: 1}}}
-	n := NoticeFor([]review.Proposal{one})
+	n := present.NoticeFor([]review.Proposal{one})
 	if n.Summary != "DiffDesk: claude proposes a change" || n.Body != "main.go  +3 −1" || n.Open != "p1" {
 		t.Errorf("one proposal: %+v", n)
 	}
@@ -34,7 +35,7 @@ func TestNoticeNamesAgentFilesAndCounts(t *testing.T) {
 		files = append(files, review.File{Rel: string(rune('a'+i)) + ".go", Added: 2, Removed: 1})
 	}
 	patch := review.Proposal{ID: "p2", Agent: "codex", Created: at, Files: files}
-	n = NoticeFor([]review.Proposal{patch})
+	n = present.NoticeFor([]review.Proposal{patch})
 	want := "a.go  +2 −1\nb.go  +2 −1\nc.go  +2 −1\nd.go  +2 −1\n… and 6 more (+20 −10 in all)"
 	if n.Summary != "DiffDesk: codex proposes changes to 10 files" || n.Body != want {
 		t.Errorf("ten-file patch: %q / %q; want body %q", n.Summary, n.Body, want)
@@ -42,7 +43,7 @@ func TestNoticeNamesAgentFilesAndCounts(t *testing.T) {
 
 	// A burst: oldest first, and the action opens the oldest.
 	later := review.Proposal{ID: "p3", Agent: "gemini", Created: at.Add(time.Second), Files: []review.File{{Rel: "x.txt", Added: 1}}}
-	n = NoticeFor([]review.Proposal{later, one})
+	n = present.NoticeFor([]review.Proposal{later, one})
 	if n.Summary != "DiffDesk: 2 proposals need you" || n.Body != "claude: main.go  +3 −1\ngemini: x.txt  +1 −0" || n.Open != "p1" {
 		t.Errorf("burst: %+v", n)
 	}
@@ -52,8 +53,8 @@ func TestNoticeNamesAgentFilesAndCounts(t *testing.T) {
 // the window shows the Review tab with it selected.
 func TestNotificationActionOpensItsProposal(t *testing.T) {
 	h := newHarness(t)
-	var sent []Notice
-	h.win.notify = func(n Notice) { sent = append(sent, n) }
+	var sent []present.Notice
+	h.win.notify = func(n present.Notice) { sent = append(sent, n) }
 	h.win.opts.NotifyDelay = time.Millisecond
 	first := h.propose("a", "s1", engine.FormatWrite, "1.txt", "1\n")
 	h.until("a notification is sent", func() bool { return len(sent) == 1 })
@@ -122,7 +123,7 @@ func TestNoNotificationServiceIsSaidOnce(t *testing.T) {
 	var log lockedBuffer
 	d := newDesktopNotifier(&log, nil)
 	for range 3 {
-		d.send(Notice{Summary: "s", Body: "b", Open: "p"})
+		d.send(present.Notice{Summary: "s", Body: "b", Open: "p"})
 		d.sending.Wait()
 	}
 	d.close()
@@ -238,7 +239,7 @@ func TestNotificationDecidedWhilePostedIsWithdrawn(t *testing.T) {
 	svc := &slowNotifyService{entered: make(chan struct{}), release: make(chan struct{})}
 	d := newDesktopNotifier(io.Discard, nil)
 	d.service = svc
-	d.send(Notice{Summary: "s", Body: "b", Open: "p1", Names: []string{"p1"}})
+	d.send(present.Notice{Summary: "s", Body: "b", Open: "p1", Names: []string{"p1"}})
 	<-svc.entered // the Notify call is on the bus
 	d.settled("p1")
 	close(svc.release)
@@ -250,7 +251,7 @@ func TestNotificationDecidedWhilePostedIsWithdrawn(t *testing.T) {
 	// One naming a proposal that still waits stays.
 	svc = &slowNotifyService{entered: make(chan struct{}), release: make(chan struct{})}
 	d.service = svc
-	d.send(Notice{Summary: "s", Body: "b", Open: "p2", Names: []string{"p2", "p3"}})
+	d.send(present.Notice{Summary: "s", Body: "b", Open: "p2", Names: []string{"p2", "p3"}})
 	<-svc.entered
 	d.settled("p2")
 	close(svc.release)

@@ -47,7 +47,7 @@ func (e *editSession) doubleClicked(line, col int) {
 	e.clickedAt = &[2]int{line, col}
 	sel := ""
 	if s := e.view.SelectedText(); s != "" {
-		sel = fmt.Sprintf("Selected %q: Ctrl+C copies it. ", shortLine(s))
+		sel = fmt.Sprintf("Selected %q: Ctrl+C copies it. ", present.ShortLine(s))
 	}
 	e.deps.say(fmt.Sprintf("%sA double click does not edit: e (or Edit) makes the right side an editor, the cursor at line %d.", sel, line+1))
 }
@@ -161,7 +161,7 @@ func (e *editSession) confirmOwnEdit(dec review.Decision) bool {
 		if i > 0 {
 			b.WriteString("\n\n")
 		}
-		fmt.Fprintf(&b, "%s, line %d\nwas: %s\nnow: %s", c.rel, c.line, shortLine(c.was), shortLine(c.now))
+		fmt.Fprintf(&b, "%s, line %d\nwas: %s\nnow: %s", c.rel, c.line, present.ShortLine(c.was), present.ShortLine(c.now))
 	}
 	intro := fmt.Sprintf("You changed %d %s of the agent's text:", chars, present.Plural(chars, "character", "characters"))
 	e.ownEditMsg = intro + "\n" + b.String()
@@ -180,18 +180,4 @@ func (e *editSession) confirmOwnEdit(dec review.Decision) bool {
 	}, e.deps.win)
 	e.deps.open(e.ownEditDialog)
 	return false
-}
-
-// shortLine is lines as the question quotes them: line breaks shown as ⏎,
-// cut at 100 characters.
-func shortLine(s string) string {
-	s = strings.TrimSuffix(s, "\n")
-	s = strings.ReplaceAll(s, "\n", "⏎")
-	if s == "" {
-		return "(nothing)"
-	}
-	if r := []rune(s); len(r) > 100 {
-		return string(r[:100]) + "…"
-	}
-	return s
 }

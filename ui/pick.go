@@ -15,6 +15,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // pickLimit is how many candidates the picker lists: the keys 1–9.
@@ -181,9 +182,9 @@ func (k *picker) list(what string) {
 
 // row is candidate i: its lines and similarity, the button and a preview.
 func (k *picker) row(i int, c engine.Candidate) fyne.CanvasObject {
-	head := widget.NewLabelWithStyle(fmt.Sprintf("%d.  %s", i+1, candidateText(c)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+	head := widget.NewLabelWithStyle(fmt.Sprintf("%d.  %s", i+1, present.CandidateText(c)), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	use := widget.NewButton(fmt.Sprintf("Use these lines (%d)", i+1), func() { k.use(i) })
-	preview := widget.NewLabelWithStyle(cardText(strings.Join(c.Lines, "\n")), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
+	preview := widget.NewLabelWithStyle(present.CardText(strings.Join(c.Lines, "\n")), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true})
 	preview.Truncation = fyne.TextTruncateEllipsis
 	return container.NewVBox(container.NewHBox(head, use), preview)
 }
@@ -201,15 +202,6 @@ func likely(cs []engine.Candidate) []engine.Candidate {
 		}
 	}
 	return out
-}
-
-// candidateText says where a candidate is and how like the block it is.
-func candidateText(c engine.Candidate) string {
-	s := lineSpan(c.StartLine, c.EndLine)
-	if c.Similarity > 0 && c.Similarity < 1 {
-		s += fmt.Sprintf(" · %.0f%% similar", 100*c.Similarity)
-	}
-	return s
 }
 
 // use places the failed block at candidate i (0-based): the keys 1–9 and
@@ -292,7 +284,7 @@ func (k *picker) showMark(block int) {
 	var dlg dialog.Dialog
 	cancel := func() { dlg.Hide() }
 	check := func() (engine.Region, bool) {
-		r, err := markedRegion(k.from.Text, k.to.Text, len(lines))
+		r, err := present.MarkedRegion(k.from.Text, k.to.Text, len(lines))
 		if err != nil {
 			preview.SetText("")
 			problem.SetText(err.Error())
@@ -300,7 +292,7 @@ func (k *picker) showMark(block int) {
 			return r, false
 		}
 		problem.Hide()
-		preview.SetText(cardText(strings.Join(lines[r.StartLine-1:r.EndLine], "\n")))
+		preview.SetText(present.CardText(strings.Join(lines[r.StartLine-1:r.EndLine], "\n")))
 		return r, true
 	}
 	submit := func() {
@@ -338,17 +330,4 @@ func (k *picker) firstCandidate() *engine.Candidate {
 		return nil
 	}
 	return &k.cands[0]
-}
-
-// markedRegion reads the Mark lines… boxes: whole lines 1..n, first ≤ last.
-func markedRegion(from, to string, n int) (engine.Region, error) {
-	a, err1 := strconv.Atoi(strings.TrimSpace(from))
-	b, err2 := strconv.Atoi(strings.TrimSpace(to))
-	switch {
-	case err1 != nil || err2 != nil:
-		return engine.Region{}, fmt.Errorf("type a first and a last line number, 1 to %d", n)
-	case a < 1 || b > n || a > b:
-		return engine.Region{}, fmt.Errorf("lines %d–%d are not in the file: the first must be at least 1, the last at most %d, and not before the first", a, b, n)
-	}
-	return engine.Region{StartLine: a, EndLine: b}, nil
 }

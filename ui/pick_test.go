@@ -10,6 +10,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 const pickBase = "package a\n\nfunc A() {\n\tx := 1\n\ty := 2\n}\n"
@@ -100,15 +101,15 @@ func TestMarkedRegion(t *testing.T) {
 		{"1", "6", engine.Region{}, "at most 5"},
 	}
 	for _, tt := range tests {
-		r, err := markedRegion(tt.from, tt.to, 5)
+		r, err := present.MarkedRegion(tt.from, tt.to, 5)
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("markedRegion(%q, %q) error = %v; want %q", tt.from, tt.to, err, tt.err)
+				t.Errorf("present.MarkedRegion(%q, %q) error = %v; want %q", tt.from, tt.to, err, tt.err)
 			}
 			continue
 		}
 		if err != nil || r != tt.want {
-			t.Errorf("markedRegion(%q, %q) = %v, %v; want %v", tt.from, tt.to, r, err, tt.want)
+			t.Errorf("present.MarkedRegion(%q, %q) = %v, %v; want %v", tt.from, tt.to, r, err, tt.want)
 		}
 	}
 }

@@ -23,17 +23,6 @@ import (
 // bar turns red and names it with the reason, Approve says so, and every
 // approval of it asks first, naming why it is protected.
 
-// protectedFiles lists p's protected files, each "PATH — why".
-func protectedFiles(p review.Proposal) []string {
-	var out []string
-	for _, f := range p.Files {
-		if !f.Protected.IsZero() {
-			out = append(out, f.Rel+" — "+f.Protected.String())
-		}
-	}
-	return out
-}
-
 // protectedBar is the red band over the decision buttons while the shown
 // proposal has a protected file.
 type protectedBar struct {
@@ -57,7 +46,7 @@ func newProtectedBar() *protectedBar {
 // show shows the band for p while it waits for a decision; hides it
 // otherwise.
 func (b *protectedBar) show(p review.Proposal, open bool) {
-	files := protectedFiles(p)
+	files := present.ProtectedFiles(p)
 	if len(files) == 0 || !open {
 		b.box.Hide()
 		return
@@ -81,7 +70,7 @@ type protectedAsk struct {
 // it reports whether to go ahead now.
 func (a *protectedAsk) confirm(approve func()) bool {
 	p := a.shown()
-	files := protectedFiles(p)
+	files := present.ProtectedFiles(p)
 	if len(files) == 0 || a.ok == p.ID {
 		return true
 	}

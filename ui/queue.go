@@ -50,7 +50,7 @@ func queueRows(ps []review.Proposal) []queueRow {
 
 // headerRow is the heading row of changeset cs.
 func headerRow(cs review.Changeset) queueRow {
-	h := queueRow{header: groupName(cs.Proposals[0]), key: cs.Key, count: len(cs.Proposals), files: len(cs.Files),
+	h := queueRow{header: present.GroupName(cs.Proposals[0]), key: cs.Key, count: len(cs.Proposals), files: len(cs.Files),
 		added: cs.Added, removed: cs.Removed, open: cs.Open}
 	for _, p := range cs.Proposals {
 		if p.State == review.StateStreaming {
@@ -98,47 +98,6 @@ func heldRows(rows []queueRow, ps []review.Proposal) (out []queueRow, added int)
 		}
 	}
 	return out, added
-}
-
-// groupName is how the queue names a proposal's agent and session, and
-// in a window over several desks the desk that holds it.
-func groupName(p review.Proposal) string {
-	name := p.Agent
-	if p.Session != "" {
-		name += " · " + p.Session
-	}
-	if p.Where != "" {
-		name += " @ " + p.Where
-	}
-	return name
-}
-
-// fileNames names a proposal's files for the queue: the first file's path
-// relative to its root, and how many more there are.
-func fileNames(p review.Proposal) string {
-	switch len(p.Files) {
-	case 0:
-		return "(no files)"
-	case 1:
-		return p.Files[0].Rel
-	}
-	return fmt.Sprintf("%s +%d more", p.Files[0].Rel, len(p.Files)-1)
-}
-
-// age says how long ago t was, compactly: "now", "40s", "2m", "3h", "2d".
-func age(now, t time.Time) string {
-	d := now.Sub(t)
-	switch {
-	case d < 5*time.Second:
-		return "now"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d/time.Minute))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
 }
 
 // badge is the state badge a proposal shows in the queue, and its colour;
@@ -298,7 +257,7 @@ func (r queueRow) look() string {
 	}
 	b, col := badge(r.p)
 	a, d := r.p.Counts()
-	return fmt.Sprint(fileNames(r.p), b, col, a, d, r.p.State, r.p.Created.UnixNano(), r.gone)
+	return fmt.Sprint(present.FileNames(r.p), b, col, a, d, r.p.State, r.p.Created.UnixNano(), r.gone)
 }
 
 // say shows how many new proposals wait for the pointer to leave.
@@ -405,3 +364,34 @@ func (q *queueView) index(id string) int {
 // ids lists the proposals in the queue's order (those held back while the
 // pointer is over the queue too: n and p reach them).
 func (q *queueView) ids() []string { return append([]string(nil), q.order...) }
+
+// labelWorkspaces sets each changeset heading's workspace: the labels of
+// the roots its proposals' files lie in, in the order they first appear
+// ("app", "app + lib"). Nothing when labels is nil.
+func labelWorkspaces(rows []queueRow, labels map[string]string) {
+	if labels == nil {
+		return
+	}
+	head := -1
+	var seen map[string]bool
+	for i, r := range rows {
+		if r.header != "" {
+			head, seen = i, map[string]bool{}
+			continue
+		}
+		if head < 0 {
+			continue
+		}
+		for _, f := range r.p.Files {
+			l, ok := labels[f.Root]
+			if !ok || seen[l] {
+				continue
+			}
+			seen[l] = true
+			if rows[head].where != "" {
+				rows[head].where += " + "
+			}
+			rows[head].where += l
+		}
+	}
+}

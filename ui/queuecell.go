@@ -147,18 +147,6 @@ func (l headerLayout) MinSize([]fyne.CanvasObject) fyne.Size {
 	return fyne.NewSize(0, l.c.header.MinSize().Height)
 }
 
-// lineCounts is "+added −removed" of a group of proposals, of which
-// streaming are still streaming in: their lines are not counted yet.
-func lineCounts(added, removed, streaming, proposals int) string {
-	switch {
-	case streaming == 0:
-		return fmt.Sprintf("+%d −%d", added, removed)
-	case streaming == proposals:
-		return "streaming"
-	}
-	return fmt.Sprintf("+%d −%d, %d streaming", added, removed, streaming)
-}
-
 // textWidth is s's width in t's size and style.
 func textWidth(t *canvas.Text, s string) float32 {
 	return fyne.MeasureText(s, t.TextSize, t.TextStyle).Width
@@ -199,7 +187,7 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 		if r.where != "" {
 			c.headerName = r.where + " — " + r.header
 		}
-		c.headerRest = fmt.Sprintf("  · %d %s %s · %d open", r.files, present.Plural(r.files, "file", "files"), lineCounts(r.added, r.removed, r.streaming, r.count), r.open)
+		c.headerRest = fmt.Sprintf("  · %d %s %s · %d open", r.files, present.Plural(r.files, "file", "files"), present.LineCounts(r.added, r.removed, r.streaming, r.count), r.open)
 		c.header.Text = c.headerName + c.headerRest
 		c.header.Color = theme.Color(theme.ColorNamePlaceHolder)
 		c.header.Show()
@@ -209,7 +197,7 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 	}
 	c.header.Hide()
 	c.item.Show()
-	c.fullName = fileNames(r.p)
+	c.fullName = present.FileNames(r.p)
 	c.name.Text, c.name.Color = "  "+c.fullName, fg
 	b, col := badge(r.p)
 	if r.gone {
@@ -223,7 +211,7 @@ func (c *queueCell) set(r queueRow, now time.Time) {
 	vis(c.removed, counted)
 	c.added.Text, c.added.Color = fmt.Sprintf("+%d", a), theme.Color(theme.ColorNameSuccess)
 	c.removed.Text, c.removed.Color = fmt.Sprintf("−%d", d), theme.Color(theme.ColorNameError)
-	c.age.Text, c.age.Color = age(now, r.p.Created), theme.Color(theme.ColorNamePlaceHolder)
+	c.age.Text, c.age.Color = present.Age(now, r.p.Created), theme.Color(theme.ColorNamePlaceHolder)
 	// The texts' sizes changed: lay the row out again.
 	c.left.Refresh()
 	c.right.Refresh()

@@ -167,42 +167,6 @@ func (o *onScreen) agentHunksWritten(dec review.Decision) map[string][]string {
 	return out
 }
 
-// unseenQuestion is the text of the question before approving files never
-// opened (files) and hunks never on screen (u), or "" when there is
-// nothing to ask about.
-func unseenQuestion(files []string, u review.Unseen) string {
-	unopened := map[string]bool{}
-	for _, f := range files {
-		unopened[f] = true
-	}
-	var parts []string
-	if u.Unseen > 0 {
-		var in []string
-		for _, f := range u.Files {
-			if unopened[f] {
-				f += ", never opened"
-				delete(unopened, f[:len(f)-len(", never opened")])
-			}
-			in = append(in, f)
-		}
-		parts = append(parts, fmt.Sprintf("%d of %d %s %s never on screen (%s).", u.Unseen, u.Total,
-			present.Plural(u.Total, "hunk", "hunks"), present.Plural(u.Unseen, "was", "were"), strings.Join(in, "; ")))
-	}
-	var rest []string
-	for _, f := range files {
-		if unopened[f] {
-			rest = append(rest, f)
-		}
-	}
-	if len(rest) > 0 {
-		parts = append(parts, fmt.Sprintf("You have not opened %s.", strings.Join(rest, ", ")))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return strings.Join(parts, "\n") + "\nApprove anyway?"
-}
-
 // confirm asks before approving files the person never opened or
 // hunks never on screen; it reports whether to go ahead now. An approval
 // of edited text asks the same about the agent's hunks it writes as the
@@ -217,7 +181,7 @@ func (o *onScreen) confirm(dec review.Decision) bool {
 	if dec.Verdict.Wrote() {
 		u = review.CheckSeen([]review.ProposalSeen{o.proposalSeen(dec)})
 	}
-	msg := unseenQuestion(files, u)
+	msg := present.UnseenQuestion(files, u)
 	if msg == "" {
 		return true
 	}

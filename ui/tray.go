@@ -9,6 +9,7 @@ import (
 	"fyne.io/systray"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // announced is how the window tells of work outside itself: the tray's
@@ -19,8 +20,8 @@ type announced struct {
 
 	notifyIDs   []string
 	notifyTimer *time.Timer
-	notify      func(Notice) // desktop.send; tests record instead
-	settled     func(string) // desktop.settled: a proposal no longer waits; tests record instead
+	notify      func(present.Notice) // desktop.send; tests record instead
+	settled     func(string)         // desktop.settled: a proposal no longer waits; tests record instead
 	desktop     *desktopNotifier
 }
 
@@ -93,5 +94,5 @@ func (w *Window) sendNotification() {
 	if len(ps) == 0 {
 		return
 	}
-	w.notify(NoticeFor(ps))
+	w.notify(present.NoticeFor(ps))
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -340,7 +339,7 @@ func (d *detail) ApproveTrivial() {
 	d.trivial.show()
 	d.updateBar()
 	d.updateCounter()
-	d.line.say(fmt.Sprintf("Approved %d trivial %s (%s); %d left to review, then a.", n, present.Plural(n, "hunk", "hunks"), kindsText(kinds), total-n))
+	d.line.say(fmt.Sprintf("Approved %d trivial %s (%s); %d left to review, then a.", n, present.Plural(n, "hunk", "hunks"), present.TrivialKinds(kinds), total-n))
 }
 
 // approveOthers has the desk approve, each on its own, the other
@@ -408,21 +407,10 @@ func (t *trivialJobs) othersApproved(id string, alone bool, res review.TrivialAp
 	for _, s := range res.Skipped {
 		name := s.ID
 		if p, ok := t.deps.desk.Get(s.ID); ok {
-			name = fileNames(p)
+			name = present.FileNames(p)
 		}
 		msg += "\nNot approved: " + name + ": " + s.Reason
 	}
 	t.deps.setStatus(msg, len(res.Skipped) > 0)
 	t.deps.refresh()
-}
-
-// kindsText is "2 whitespace only, 1 comment only".
-func kindsText(kinds map[trivial.Kind]int) string {
-	var parts []string
-	for _, k := range []trivial.Kind{trivial.Whitespace, trivial.Comment, trivial.Formatting, trivial.EOFNewline} {
-		if kinds[k] > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", kinds[k], k))
-		}
-	}
-	return strings.Join(parts, ", ")
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/startup"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // WindowOptions tunes a Window; the zero value is what diffdesk uses.
@@ -145,7 +146,7 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	w.Win = a.NewWindow("DiffDesk" + remoteTitle(o.Remote))
 	w.Win.SetMaster()
 	w.queue = newQueueView(w.now, w.opts.AfterFunc, w.do)
-	w.queue.workspaces = workspaceLabels(desk.Roots())
+	w.queue.workspaces = present.WorkspaceLabels(desk.Roots(), userHome())
 	w.queue.onSelected = w.Select
 	w.queue.onTapped = w.keysBack
 	w.detail = newDetail(w)
@@ -370,6 +371,12 @@ func Title(n int) string {
 	return fmt.Sprintf("DiffDesk — %d waiting", n)
 }
 
+// placeTitle is the title's note of where the desk is: the workspaces it
+// serves, and the machine of a desk elsewhere.
+func (w *Window) placeTitle() string {
+	return present.WorkspaceTitle(w.desk.Roots(), userHome()) + remoteTitle(w.opts.Remote)
+}
+
 // remoteTitle is the title's note of a desk on another machine.
 func remoteTitle(where string) string {
 	if where == "" {
@@ -529,4 +536,11 @@ func (w *Window) background(work func() func()) {
 			w.do(then)
 		}
 	}()
+}
+
+// userHome is the person's home directory ("" when not known), written ~
+// in the title and the queue.
+func userHome() string {
+	home, _ := os.UserHomeDir()
+	return home
 }

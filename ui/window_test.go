@@ -50,7 +50,7 @@ func TestAge(t *testing.T) {
 		d    time.Duration
 		want string
 	}{{time.Second, "now"}, {40 * time.Second, "40s"}, {2 * time.Minute, "2m"}, {3 * time.Hour, "3h"}, {50 * time.Hour, "2d"}} {
-		if got := age(baseTime.Add(c.d), baseTime); got != c.want {
+		if got := present.Age(baseTime.Add(c.d), baseTime); got != c.want {
 			t.Errorf("age(%v) = %q; want %q", c.d, got, c.want)
 		}
 	}

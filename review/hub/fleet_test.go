@@ -236,11 +236,13 @@ func (fd *fleetDesk) start(t testing.TB, h *testHub) {
 
 // TestFleet is the bounded scale test: desks on a cluster of three hubs,
 // agents proposing, reviewers deciding at random and racing; one hub
-// node killed mid-run, one desk partitioned away and back, one desk
-// restarted with proposals pending. Every file the agents were told was
-// approved was written exactly once, every rejected one never; no round
-// had two winners; every proposal that reached the hub has its outcome
-// there, and no proposal got two outcomes.
+// node killed mid-run, one desk partitioned away and back, then every
+// desk restarted at once with proposals pending (agent0's, left waiting
+// by the reviewers on each desk until then). Every file the agents were
+// told was approved was written exactly once, every rejected one never;
+// no round had two winners; every proposal that reached the hub has its
+// outcome there (each pending at the restart withdrawn), and no proposal
+// got two outcomes.
 func TestFleet(t *testing.T) {
 	const desks, agents, files, reviewers = 4, 4, 4, 4
 	var deskNames, reviewerNames []string
@@ -291,8 +293,12 @@ func TestFleet(t *testing.T) {
 	var wonMu sync.Mutex
 	wins := map[roundKey]int{}
 	outcomes := map[string][]string{} // desk/H → statuses seen on the hub
-	var held atomic.Value             // a desk whose proposals the reviewers leave waiting
-	held.Store("")
+	// While holding, the reviewers leave agent0's proposals waiting on
+	// every desk: each desk then has one pending when all restart. Held
+	// from the start: on a loaded machine the reviewers could otherwise
+	// decide a desk's every proposal before it is restarted.
+	var holding atomic.Bool
+	holding.Store(true)
 	var rwg sync.WaitGroup
 	for i := range reviewers {
 		r := h.reviewer(t, reviewerNames[i])
@@ -329,7 +335,7 @@ func TestFleet(t *testing.T) {
 					continue
 				}
 				p := pick[rng.IntN(len(pick))]
-				if p.Desk == held.Load() {
+				if holding.Load() && p.Agent == "agent0" {
 					time.Sleep(time.Millisecond)
 					continue
 				}
@@ -406,9 +412,6 @@ func TestFleet(t *testing.T) {
 	}
 	// A hub node dies a quarter of the way in.
 	waitFor(int64(total / 4))
-	// From here on the reviewers leave desk 1's proposals waiting, for
-	// its restart below.
-	held.Store(fleet[1].name)
 	nodes[2].Shutdown()
 	t.Logf("node n2 killed after %d decisions", decided.Load())
 	// Desk 0 is cut off from the hub for a while, half way.
@@ -421,39 +424,45 @@ func TestFleet(t *testing.T) {
 	for _, p := range proxies {
 		p.heal()
 	}
-	// Desk 1 restarts with proposals pending.
-	old := fleet[1]
-	oldDesk := old.current()
+	// Every desk restarts at once, each with proposals pending on the hub.
 	watcher := h.reviewer(t, "rev0")
-	onHub := func() int { // desk 1's proposals waiting on the hub
+	pending := 0
+	for deadline := time.Now().Add(time.Minute); ; {
 		q, err := watcher.Queue(ctx(t), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		n := 0
+		per := map[string]int{} // agent0's, held: none is decided before the restart
 		for _, it := range q {
-			if it.Open() && it.Desk == old.name {
-				n++
+			if it.Open() && it.Proposal.Agent == "agent0" {
+				per[it.Desk]++
 			}
 		}
-		return n
-	}
-	pending := 0
-	for deadline := time.Now().Add(20 * time.Second); pending < agents/2; pending = onHub() {
+		if pending = 0; len(per) == desks {
+			for _, n := range per {
+				pending += n
+			}
+			break
+		}
 		if time.Now().After(deadline) || t.Failed() {
-			t.Fatalf("desk1 never had %d proposals waiting on the hub (%d)", agents/2, pending)
+			t.Fatalf("not every desk had a proposal waiting on the hub: %v", per)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	old.restarting.Store(true)
-	old.close()
-	for _, p := range oldDesk.List() { // its agents' calls end with it
-		oldDesk.Withdraw(context.Background(), p.ID, "the desk stopped")
+	for _, fd := range fleet {
+		fd.restarting.Store(true)
+		old := fd.current()
+		fd.close()
+		for _, p := range old.List() { // its agents' calls end with it
+			old.Withdraw(context.Background(), p.ID, "the desk stopped")
+		}
 	}
-	old.start(t, h)
-	old.restarting.Store(false)
-	held.Store("")
-	t.Logf("desk1 restarted after %d decisions, with %d proposals pending", decided.Load(), pending)
+	for _, fd := range fleet {
+		fd.start(t, h)
+		fd.restarting.Store(false)
+	}
+	holding.Store(false)
+	t.Logf("every desk (%d) restarted after %d decisions, with %d proposals pending on the hub", desks, decided.Load(), pending)
 
 	awg.Wait()
 	if t.Failed() {
@@ -509,7 +518,7 @@ func TestFleet(t *testing.T) {
 		}
 	}
 	if withdrawn < pending {
-		t.Errorf("%d proposals were pending on the restarted desk, %d withdrawn on the hub", pending, withdrawn)
+		t.Errorf("%d proposals were pending on the restarted desks, %d withdrawn on the hub", pending, withdrawn)
 	}
 	if len(final) != total {
 		t.Errorf("%d of %d files have a final outcome", len(final), total)

@@ -20,12 +20,8 @@ import (
 // hub (each at most MaxMessage), and decisions carried out at once. Every
 // other decision waits on the hub, not in the desk.
 const (
-	decisionBuffer = 4 << 20
-	decidingAtOnce = 4
-	// resetAttempts bounds how often an ordered consumer remakes itself
-	// before its iterator gives up (1 s, then 2 s, between tries);
-	// the link or reviewer then makes a new consumer.
-	resetAttempts    = 3
+	decisionBuffer   = 4 << 20
+	decidingAtOnce   = 4
 	publishTimeout   = 10 * time.Second
 	publishersAtOnce = 4
 )
@@ -106,25 +102,26 @@ func Connect(ctx context.Context, desk *review.Desk, nc *nats.Conn, o LinkOption
 	}
 	l.ctx, l.cancel = context.WithCancel(context.Background())
 	// Decisions are followed from now on, before anything is published,
-	// so none made on what this run publishes is missed; the consumer
-	// resumes where it was after the connection drops.
-	// From the bucket's next sequence, not "new": an ordered consumer
-	// made again (after a dropped connection) before its first message
-	// would take "new" afresh and skip what came meanwhile.
+	// so none made on what this run publishes is missed; a consumer made
+	// again (a dropped connection, a node gone) goes on where the last
+	// stopped. From the bucket's next sequence, not "new": one made again
+	// before its first message would take "new" afresh and skip what came
+	// meanwhile.
 	var kvs jetstream.Stream
 	err = retry(ctx, func(ctx context.Context) (err error) { kvs, err = js.Stream(ctx, "KV_"+Bucket); return err })
 	if err != nil {
 		l.cancel()
 		return nil, fmt.Errorf("hub: the decisions bucket: %w (is the hub provisioned, and are these desk %s's credentials?)", err, o.Name)
 	}
-	from := kvs.CachedInfo().State.LastSeq + 1
-	msgs, err := l.followDecisions(ctx, from)
-	if err != nil {
+	decisions := newFollower(js, "KV_"+Bucket, "the decisions", []string{"$KV." + Bucket + "." + l.name + ".>"}, l.logf)
+	decisions.next = kvs.CachedInfo().State.LastSeq + 1
+	if err := decisions.open(ctx); err != nil {
 		l.cancel()
-		return nil, err
+		return nil, fmt.Errorf("%w (desk %s)", err, l.name)
 	}
 	left, err := l.leftOpen(ctx)
 	if err != nil {
+		decisions.close()
 		l.cancel()
 		return nil, err
 	}
@@ -136,7 +133,7 @@ func Connect(ctx context.Context, desk *review.Desk, nc *nats.Conn, o LinkOption
 	l.wg.Add(1)
 	go func() {
 		defer l.wg.Done()
-		l.takeDecisions(msgs, from)
+		l.takeDecisions(decisions)
 	}()
 	for range publishersAtOnce {
 		l.wg.Add(1)
@@ -149,31 +146,15 @@ func Connect(ctx context.Context, desk *review.Desk, nc *nats.Conn, o LinkOption
 	return l, nil
 }
 
-// pullOpts bound what a pull consumer buffers, and make a consumer lost
-// with a dropped connection noticed within seconds (missed heartbeats):
-// the ordered consumer is then made again where it stopped.
-func pullOpts() []jetstream.PullMessagesOpt {
-	return []jetstream.PullMessagesOpt{jetstream.PullMaxBytes(decisionBuffer),
-		jetstream.PullExpiry(5 * time.Second), jetstream.PullHeartbeat(time.Second)}
-}
-
 // leftOpen reads this desk's proposals and outcomes on the hub: the
 // proposals without an outcome were left open by a previous run (their
 // agents' calls ended with it).
 func (l *Link) leftOpen(ctx context.Context) ([]string, error) {
-	var cons jetstream.Consumer
-	err := retry(ctx, func(ctx context.Context) (err error) {
-		cons, err = l.js.OrderedConsumer(ctx, Stream, jetstream.OrderedConsumerConfig{
-			FilterSubjects: []string{"dd." + l.name + ".*.*"},
-			DeliverPolicy:  jetstream.DeliverLastPerSubjectPolicy,
-		})
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("hub: reading what desk %s left on the hub: %w", l.name, err)
-	}
+	f := newFollower(l.js, Stream, "what desk "+l.name+" left on the hub", []string{"dd." + l.name + ".*.*"}, nil)
+	f.lastPer = true
+	defer f.close()
 	open := map[string]bool{}
-	err = catchUp(ctx, cons, func(m jetstream.Msg) {
+	err := f.catchUp(ctx, func(m jetstream.Msg) {
 		desk, kind, h, ok := parseSubject(m.Subject())
 		if !ok || desk != l.name {
 			return
@@ -203,7 +184,7 @@ func (l *Link) leftOpen(ctx context.Context) ([]string, error) {
 // answers JetStream requests only once its leaders are elected.
 func retry(ctx context.Context, f func(context.Context) error) error {
 	for {
-		actx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		actx, cancel := context.WithTimeout(ctx, makeTry)
 		err := f(actx)
 		cancel()
 		if err == nil || ctx.Err() != nil {
@@ -213,46 +194,6 @@ func retry(ctx context.Context, f func(context.Context) error) error {
 		case <-ctx.Done():
 			return err
 		case <-time.After(200 * time.Millisecond):
-		}
-	}
-}
-
-// catchUp hands fn every message the consumer has now, and returns once
-// it has seen the last.
-func catchUp(ctx context.Context, cons jetstream.Consumer, fn func(jetstream.Msg)) error {
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		batch, err := cons.Fetch(256, jetstream.FetchMaxWait(500*time.Millisecond))
-		if err != nil {
-			// A node just gone, leaders moving: the ordered consumer is
-			// made again on the next fetch, until ctx ends.
-			select {
-			case <-ctx.Done():
-				return err
-			case <-time.After(200 * time.Millisecond):
-			}
-			continue
-		}
-		n := 0
-		last := uint64(1)
-		for m := range batch.Messages() {
-			n++
-			fn(m)
-			if md, err := m.Metadata(); err == nil {
-				last = md.NumPending
-			}
-		}
-		if err := batch.Error(); err != nil && !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, context.DeadlineExceeded) {
-			if n > 0 || ctx.Err() != nil {
-				return err
-			}
-			time.Sleep(200 * time.Millisecond) // as above: tried again
-			continue
-		}
-		if n == 0 || last == 0 {
-			return nil
 		}
 	}
 }
@@ -549,69 +490,18 @@ func (l *Link) outcomeOf(t *tracked, o review.Outcome) Outcome {
 	return w
 }
 
-// followDecisions follows the decisions created on this desk's proposals
-// from the bucket's stream sequence from on, until the link closes.
-func (l *Link) followDecisions(ctx context.Context, from uint64) (jetstream.MessagesContext, error) {
-	var msgs jetstream.MessagesContext
-	err := retry(ctx, func(ctx context.Context) error {
-		dec, err := l.js.OrderedConsumer(ctx, "KV_"+Bucket, jetstream.OrderedConsumerConfig{
-			FilterSubjects: []string{"$KV." + Bucket + "." + l.name + ".>"},
-			DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
-			OptStartSeq:    from,
-			// Its own remaking gives up after a few tries (about 7 s):
-			// takeDecisions then makes a new one, saying why.
-			MaxResetAttempts: resetAttempts,
-		})
-		if err != nil {
-			return err
-		}
-		msgs, err = dec.Messages(pullOpts()...)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("hub: following the decisions on desk %s: %w", l.name, err)
-	}
-	context.AfterFunc(l.ctx, msgs.Stop)
-	return msgs, nil
-}
-
-// takeDecisions reads the decisions created on this desk's proposals, from
-// stream sequence next on, and carries out the first valid one of each
-// round. When the consumer gives up (its server went, and making it again
-// failed), the decisions are followed again, by a new consumer, from the
-// first not read: none is missed, and a desk never stops taking them while
-// it is linked (a hub node killed under a fleet left desks whose consumer
-// retried its remaking for good, deciding nothing).
-func (l *Link) takeDecisions(msgs jetstream.MessagesContext, next uint64) {
-	backoff := 50 * time.Millisecond
+// takeDecisions reads the decisions created on this desk's proposals and
+// carries out the first valid one of each round, until the link closes.
+// Whatever befalls the consumer (its node killed, the hub restarted), a
+// new one goes on from the first decision not read: none is missed (one
+// read twice is ignored: its round is taken), and a desk never stops
+// taking them while it is linked.
+func (l *Link) takeDecisions(f *follower) {
+	defer f.close()
 	for {
-		m, err := msgs.Next()
+		m, err := f.read(l.ctx, 0)
 		if err != nil {
-			if l.ctx.Err() != nil {
-				return
-			}
-			if errors.Is(err, jetstream.ErrMsgIteratorClosed) || !errors.Is(err, nats.ErrTimeout) {
-				msgs.Stop()
-				l.logf("hub: following the decisions again from #%d (%v)", next, err)
-				for {
-					if !l.sleep(&backoff) {
-						return
-					}
-					ctx, cancel := context.WithTimeout(l.ctx, 15*time.Second)
-					msgs, err = l.followDecisions(ctx, next)
-					cancel()
-					if err == nil {
-						break
-					}
-					l.logf("hub: %v (retrying)", err)
-				}
-				continue
-			}
-			continue // a timeout: wait on
-		}
-		backoff = 50 * time.Millisecond
-		if md, err := m.Metadata(); err == nil {
-			next = md.Sequence.Stream + 1
+			return // the link closed
 		}
 		t, dec, shown, ok := l.claim(m)
 		if !ok {

@@ -98,9 +98,9 @@ func (c *cluster) stop() {
 // window shows a proposal made after the kill, and a decision on one made
 // before it is carried out by the desk: its file written once, its agent
 // told. Then every node dies and one comes back alone, so that the desk's
-// consumer cannot be remade where it was and the link gives it up and
-// follows the decisions again by a new one (waited for by its log line,
-// not by time); once the others are back, the same holds.
+// consumer cannot be made again until the others are back (the link's
+// log line says it tried, waited for instead of a time); once they are
+// back, the same holds.
 func TestConsumersRebuiltAfterTheirNodeDies(t *testing.T) {
 	c := newCluster(t, []string{"d1"}, []string{"r1"})
 	d := reviewtest.NewDesk(t, "", "")
@@ -145,9 +145,10 @@ func TestConsumersRebuiltAfterTheirNodeDies(t *testing.T) {
 	}
 
 	// Every node dies; one comes back alone, which cannot elect a stream
-	// leader: the desk's consumer, remade on it in vain, gives up, and
-	// the link makes a new one — it says so, and only then do the other
-	// two nodes come back.
+	// leader: the desk's consumer is gone with the hub, and making a new
+	// one fails while the node is alone — the link says so (it follows
+	// the decisions again, or its try failed), and only then do the
+	// other two nodes come back.
 	waitEvent(t, events, "f3.txt in the window", func() bool { return inView(v, "f3.txt") })
 	c.stop()
 	for len(logs) > 0 {
@@ -159,7 +160,7 @@ func TestConsumersRebuiltAfterTheirNodeDies(t *testing.T) {
 	for rebuilding := false; !rebuilding; {
 		select {
 		case s := <-logs:
-			rebuilding = strings.Contains(s, "following the decisions again")
+			rebuilding = strings.HasPrefix(s, "hub: following the decisions")
 		case <-deadline:
 			t.Fatal("the desk never gave up the consumer on the node that died")
 		}

@@ -107,33 +107,10 @@ func (r *Reviewer) follow(ctx context.Context, once bool, fn func(p *Proposal, o
 	if bad == nil {
 		bad = func(string, error) {}
 	}
-	// from is the stream sequence to go on from when the consumer is made
-	// again (0: the latest of each subject, the start).
-	var from uint64
-	consumer := func() (jetstream.Consumer, error) {
-		var cons jetstream.Consumer
-		cfg := jetstream.OrderedConsumerConfig{FilterSubjects: []string{"dd.*.*.*"}, DeliverPolicy: jetstream.DeliverLastPerSubjectPolicy,
-			MaxResetAttempts: resetAttempts}
-		if from > 0 {
-			cfg.DeliverPolicy, cfg.OptStartSeq = jetstream.DeliverByStartSequencePolicy, from
-		}
-		err := retry(ctx, func(ctx context.Context) (err error) {
-			cons, err = r.js.OrderedConsumer(ctx, Stream, cfg)
-			return err
-		})
-		if err != nil {
-			return nil, fmt.Errorf("hub: reading the queue: %w", err)
-		}
-		return cons, nil
-	}
-	cons, err := consumer()
-	if err != nil {
-		return err
-	}
+	f := newFollower(r.js, Stream, "the queue", []string{"dd.*.*.*"}, nil)
+	f.lastPer = true
+	defer f.close()
 	handle := func(m jetstream.Msg) {
-		if md, err := m.Metadata(); err == nil {
-			from = md.Sequence.Stream + 1
-		}
 		desk, kind, h, ok := parseSubject(m.Subject())
 		if !ok {
 			return
@@ -163,46 +140,14 @@ func (r *Reviewer) follow(ctx context.Context, once bool, fn func(p *Proposal, o
 		fn(nil, &o, desk, h)
 	}
 	if once {
-		return catchUp(ctx, cons, handle)
+		return f.catchUp(ctx, handle)
 	}
-	msgs, err := cons.Messages(pullOpts()...)
-	if err != nil {
-		return err
-	}
-	stop := context.AfterFunc(ctx, msgs.Stop)
-	backoff := 50 * time.Millisecond
 	for {
-		m, err := msgs.Next()
-		if err == nil {
-			backoff = 50 * time.Millisecond
-			handle(m)
-			continue
+		m, err := f.read(ctx, 0)
+		if err != nil {
+			return err
 		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		if errors.Is(err, nats.ErrTimeout) {
-			continue
-		}
-		// The consumer gave up remaking itself (a hub node went): a new
-		// one goes on from the first message not read.
-		stop()
-		msgs.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return ctx.Err()
-			case <-time.After(backoff):
-			}
-			backoff = min(2*backoff, 2*time.Second)
-			if cons, err = consumer(); err != nil {
-				return err
-			}
-			if msgs, err = cons.Messages(pullOpts()...); err == nil {
-				stop = context.AfterFunc(ctx, msgs.Stop)
-				break
-			}
-		}
+		handle(m)
 	}
 }
 
@@ -273,13 +218,21 @@ func (r *Reviewer) Decide(ctx context.Context, p Proposal, d Decision) (Result, 
 		return Result{}, fmt.Errorf("hub: this decision is %d bytes (edited text included), over the %d the hub carries: decide it at the desk", len(data), MaxMessage-4096)
 	}
 	key := p.Key()
+	start := time.Now()
 	for attempt := 0; ; attempt++ {
-		_, err := r.kv.Create(ctx, key, data)
+		cctx, cancel := context.WithTimeout(ctx, makeTry)
+		_, err := r.kv.Create(cctx, key, data)
+		cancel()
 		if err == nil {
 			return Result{Won: true, Winner: d}, nil
 		}
-		// Taken, or an answer lost (a node down): the entry says whose it is.
-		e, gerr := r.kv.Get(ctx, key)
+		// Taken, or no answer (a node down, the bucket electing a new
+		// leader): the entry says whose it is. Creating again is safe: the
+		// create is a compare-and-set, so a first one that did land makes
+		// the next fail, and the entry then names this decision.
+		gctx, cancel := context.WithTimeout(ctx, makeTry)
+		e, gerr := r.kv.Get(gctx, key)
+		cancel()
 		if gerr == nil {
 			var w Decision
 			if err := decode(e.Value(), &w, "the round's decision"); err != nil {
@@ -287,35 +240,42 @@ func (r *Reviewer) Decide(ctx context.Context, p Proposal, d Decision) (Result, 
 			}
 			return Result{Won: w.Nonce == d.Nonce, Winner: w}, nil
 		}
-		if !errors.Is(gerr, jetstream.ErrKeyNotFound) || attempt >= 5 || ctx.Err() != nil {
+		again := errors.Is(gerr, jetstream.ErrKeyNotFound) && attempt < 5 ||
+			(unanswered(err) || unanswered(gerr)) && time.Since(start) < decideFor
+		if !again || ctx.Err() != nil {
 			return Result{}, fmt.Errorf("hub: deciding %s/%s: %w", p.Desk, p.Hub, err)
 		}
 		select {
 		case <-ctx.Done():
 			return Result{}, ctx.Err()
-		case <-time.After(time.Duration(100*(attempt+1)) * time.Millisecond):
+		case <-time.After(min(time.Duration(100*(attempt+1))*time.Millisecond, time.Second)):
 		}
 	}
+}
+
+// decideFor is how long Decide tries while the hub does not answer.
+const decideFor = 30 * time.Second
+
+// unanswered reports whether err says the hub gave no answer (yet): a
+// node down, a stream electing its leader.
+func unanswered(err error) bool {
+	var api *jetstream.APIError
+	return errors.Is(err, jetstream.ErrNoStreamResponse) || errors.Is(err, nats.ErrNoResponders) ||
+		errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) ||
+		errors.As(err, &api) && api.Code == 503
 }
 
 // Await waits for what the desk did with p after round: its outcome, or
 // the proposal again at a later round (the decision was not carried out:
 // Note says why).
 func (r *Reviewer) Await(ctx context.Context, p Proposal) (*Outcome, *Proposal, error) {
-	cons, err := r.js.OrderedConsumer(ctx, Stream, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{proposalSubject(p.Desk, p.Hub), outcomeSubject(p.Desk, p.Hub)},
-		DeliverPolicy:  jetstream.DeliverLastPerSubjectPolicy,
-	})
-	if err != nil {
-		return nil, nil, err
-	}
+	f := newFollower(r.js, Stream, "proposal "+p.Desk+"/"+p.Hub, []string{proposalSubject(p.Desk, p.Hub), outcomeSubject(p.Desk, p.Hub)}, nil)
+	f.lastPer = true
+	defer f.close()
 	for {
-		m, err := cons.Next(jetstream.FetchContext(ctx))
+		m, err := f.read(ctx, 0)
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil, nil, ctx.Err()
-			}
-			continue
+			return nil, nil, err
 		}
 		_, kind, _, ok := parseSubject(m.Subject())
 		if !ok {

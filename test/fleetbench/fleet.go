@@ -648,10 +648,9 @@ func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error
 				rep.problem("%s: no agent had to propose again after every desk restarted: its pending proposals were not withdrawn", d.name)
 			}
 		}
-		// The hub's own record decides: a reviewer follows outcomes by an
-		// ordered consumer, which can lag ~10 s behind once the node that
-		// led the stream died (the p99 tail, README), and the reviewers
-		// stop as soon as the hub holds nothing open.
+		// The hub's own record decides: a reviewer's consumer made again
+		// after a node died can still be behind, and the reviewers stop as
+		// soon as the hub holds nothing open.
 		onHub := map[string]bool{}
 		for _, it := range q {
 			if it.Outcome != nil {
@@ -661,7 +660,7 @@ func (f *fleet) load(rep *Report, revNames []string, writes *writeCounter) error
 		mu.Lock()
 		for _, k := range leftOpen {
 			if len(outcomes[k]) == 0 && onHub[k] {
-				f.logf("%s: its outcome is on the hub, not yet seen by a reviewer (a consumer lagging after the leader died)", k)
+				f.logf("%s: its outcome is on the hub, not yet seen by a reviewer (its consumer behind)", k)
 			}
 			if len(outcomes[k]) == 0 && !onHub[k] {
 				rep.problem("%s, pending when every desk restarted, has no outcome on the hub", k)
