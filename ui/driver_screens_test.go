@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+	"github.com/godbus/dbus/v5"
 )
 
 // The window driver's other windows (driver_test.go): a window of the app
@@ -180,3 +181,59 @@ func (h *harness) CloseWindow() { h.win.Close() }
 // SetSplitOffset drags the divider between the queue and the pane to x
 // (0–1 of the window's width).
 func (h *harness) SetSplitOffset(x float64) { h.win.split.SetOffset(x) }
+
+// notifierOver is a desktop notifier posting to service, a stand-in for
+// the desktop's notification service (a test of the notifier alone).
+func notifierOver(service dbus.BusObject) *desktopNotifier {
+	d := newDesktopNotifier(io.Discard, nil)
+	d.service = service
+	return d
+}
+
+// waitSends waits until the notifier's calls under way have ended.
+func (d *desktopNotifier) waitSends() { d.sending.Wait() }
+
+// compareCounter is the comparison window's line saying which change it
+// is at.
+func compareCounter(c *Compare) string { return c.counter.Text }
+
+// rowHeadings are the changeset headings among rows, in full.
+func rowHeadings(rows []queueRow) []string {
+	var out []string
+	for _, r := range rows {
+		if r.header != "" {
+			out = append(out, r.header)
+		}
+	}
+	return out
+}
+
+// rowsByID are rows as "[heading]" and proposal ids.
+func rowsByID(rows []queueRow) []string {
+	var out []string
+	for _, r := range rows {
+		if r.header != "" {
+			out = append(out, "["+r.header+"]")
+		} else {
+			out = append(out, r.p.ID)
+		}
+	}
+	return out
+}
+
+// boundKey is one key of the window's table: as the keys overlay names
+// it, and what it does.
+type boundKey struct{ key, what string }
+
+// boundKeys are the window's keys.
+func boundKeys() []boundKey {
+	var out []boundKey
+	for _, k := range keyBindings() {
+		key := k.key
+		if key == "" {
+			key = string(k.r)
+		}
+		out = append(out, boundKey{key, k.what})
+	}
+	return out
+}

@@ -70,7 +70,7 @@ func (h *harness) settle() {
 		case f := <-h.sched:
 			f()
 		default:
-			h.win.detail.trivial.work.Wait()
+			h.WaitClassified()
 			if len(h.sched) == 0 {
 				return
 			}
@@ -109,6 +109,13 @@ func (h *harness) Status() string {
 // Message is the brief answer to a key under the decision bar.
 func (h *harness) Message() string { return h.win.detail.line.message.Text }
 
+// Say puts s in the message line, as a key's answer does, and lays the
+// window out again.
+func (h *harness) Say(s string) { h.win.detail.line.say(s); h.win.Win.Content().Refresh() }
+
+// MessageWidget is the message line, for its size.
+func (h *harness) MessageWidget() fyne.CanvasObject { return h.win.detail.line.message }
+
 // StatusIsError reports whether the status line is red (an error).
 func (h *harness) StatusIsError() bool {
 	return h.win.detail.line.status.Importance == widget.DangerImportance
@@ -129,7 +136,7 @@ func (h *harness) Decided() bool {
 	if d.outcome != nil {
 		return true
 	}
-	if d.id == "" || d.p.State.Open() {
+	if d.id == "" || d.deciding || d.p.State.Open() {
 		return false
 	}
 	_, ok := h.win.desk.Outcome(d.id)
@@ -722,6 +729,38 @@ func (b barDriver) FollowShown() bool { return b.h.win.detail.bar.follow.Visible
 // ShownState is the state of the proposal the pane shows, as the pane has
 // it (the desk's may be ahead of it until its event arrives).
 func (h *harness) ShownState() review.State { return h.win.detail.p.State }
+
+// ShownProposal is the proposal the pane shows, as the pane has it.
+func (h *harness) ShownProposal() review.Proposal { return h.win.detail.p }
+
+// SetShownDiskHash makes the pane's copy of the shown proposal's file i
+// say the disk held sha when the person looked: as if the disk moved on
+// since, unseen by the window.
+func (h *harness) SetShownDiskHash(i int, sha string) { h.win.detail.p.Files[i].Disk.SHA256 = sha }
+
+// PaneLabels are the right pane's shown labels whose text contains sub.
+func (h *harness) PaneLabels(sub string) []*widget.Label {
+	var out []*widget.Label
+	for _, o := range shownObjects(h.win.detail.content) {
+		if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, sub) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// PaneLabel is the right pane's first shown label starting with prefix,
+// for its look (the test fails when none shows).
+func (h *harness) PaneLabel(prefix string) *widget.Label {
+	h.t.Helper()
+	for _, o := range shownObjects(h.win.detail.content) {
+		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, prefix) {
+			return l
+		}
+	}
+	h.t.Fatalf("no label %q in the pane:\n%s", prefix, objectsText(h.win.detail.content))
+	return nil
+}
 
 // looseCardText is the loose-match card as shown: its title, the agent's
 // text, the heading over the file's lines and those lines.
