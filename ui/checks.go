@@ -55,7 +55,7 @@ func (c *checksView) update() {
 		c.stop()
 		c.deps.head.checks.Hide()
 		c.problems.Hide()
-		c.deps.view.SetProblems(nil)
+		c.deps.view.Marks().SetProblems(nil)
 		return
 	}
 	_, _, edited := c.deps.edit()
@@ -69,9 +69,9 @@ func (c *checksView) update() {
 	word, tone := present.Checks(f.Checks, where)
 	c.deps.head.setChecks(word, tone)
 	if marked {
-		c.deps.view.SetProblems(problemMarks(f.Checks))
+		c.deps.view.Marks().SetProblems(problemMarks(f.Checks))
 	} else {
-		c.deps.view.SetProblems(nil)
+		c.deps.view.Marks().SetProblems(nil)
 	}
 	var hunk *engine.Hunk
 	if k, hs := c.deps.view.CurrentHunk(), c.deps.view.Hunks(); marked && k >= 0 && k < len(hs) {
@@ -81,7 +81,9 @@ func (c *checksView) update() {
 	if failure != "" {
 		text = strings.TrimPrefix(text+"\n"+failure, "\n")
 	}
-	c.problems.SetText(text)
+	if text != c.problems.Text {
+		c.problems.SetText(text)
+	}
 	vis(c.problems, text != "")
 }
 

@@ -114,8 +114,8 @@ func newDetail(w *Window) *detail {
 	d.loose.box.Add(d.pick.looseMark)
 	d.centerPane.build(d.pick.box)
 
-	d.view.OnSearchClosed = func() {
-		w.stopTyping(d.view.SearchBox())
+	d.view.Search().OnClosed = func() {
+		w.stopTyping(d.view.Search().Box())
 		w.keysBack()
 	}
 	d.view.Showing = w.reviewShown // seen coverage: not while the History tab shows
@@ -159,7 +159,7 @@ func newDetail(w *Window) *detail {
 			d.view.SetIgnoreWhitespace(on)
 			d.updateCounter()
 		},
-		collapse:  d.view.SetCollapse,
+		collapse:  d.view.Folds().Collapse,
 		askUnseen: func(on bool) { w.app.Preferences().SetBool(prefAskUnseen, on) },
 		keysBack:  w.keysBack,
 	}, w.app.Preferences().BoolWithFallback(prefAskUnseen, true), d.inter.button)
@@ -300,7 +300,7 @@ func newDetail(w *Window) *detail {
 		onScreen:       d.onScreen,
 		counter:        d.updateCounter,
 		say:            d.line.say,
-		search:         func() { w.startTyping(d.view.SearchBox(), "the search box", false, d.view.Searching) },
+		search:         func() { w.startTyping(d.view.Search().Box(), "the search box", false, d.view.Search().Open) },
 		open: func(dlg dialog.Dialog, focus fyne.Focusable) {
 			w.setCloser(dlg, nil)
 			dlg.Show()

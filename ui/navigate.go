@@ -139,7 +139,7 @@ func (n *navigator) toggleFileHunks() {
 func (n *navigator) tickMovePartners(id string, ok bool) {
 	v := n.deps.view
 	var moved []string
-	for _, p := range v.MovePartners(id) {
+	for _, p := range v.Marks().MovePartners(id) {
 		v.SetHunkAccepted(p, ok)
 		moved = append(moved, "hunk "+hunkNumber(v, p))
 	}
@@ -207,7 +207,7 @@ func (n *navigator) nextNonTrivial() {
 		from = -1
 	}
 	for k := from + 1; k < len(hs); k++ {
-		if v.Note(hs[k].ID).Text == "" {
+		if v.Marks().Note(hs[k].ID).Text == "" {
 			n.showHunk(hs[k])
 			return
 		}
@@ -228,7 +228,7 @@ func (n *navigator) showSearch() {
 		n.deps.say("No diff to search.")
 		return
 	}
-	n.deps.view.ShowSearch()
+	n.deps.view.Search().Show()
 	n.deps.search()
 }
 

@@ -67,7 +67,7 @@ func newOnScreen(deps onScreenDeps) *onScreen {
 func (o *onScreen) reset() {
 	o.keep()
 	o.seen, o.unseenOK = map[string]bool{}, false
-	o.deps.view.ForgetSeen()
+	o.deps.view.Seen().Forget()
 }
 
 // opened records that the person opened file path.
@@ -91,7 +91,7 @@ func (o *onScreen) seenSets() map[string]map[string]bool {
 	_, p := o.deps.shown()
 	out := map[string]map[string]bool{}
 	for _, f := range p.Files {
-		out[f.Path] = o.deps.view.SeenIn(f.Path)
+		out[f.Path] = o.deps.view.Seen().In(f.Path)
 	}
 	return out
 }
@@ -217,7 +217,7 @@ func (o *onScreen) linesUnseen(it review.ProposalSeen) (unseen, total int) {
 				only[id] = true
 			}
 		}
-		part := o.deps.view.LinesSeen(f.Path)
+		part := o.deps.view.Seen().Lines(f.Path)
 		for _, h := range o.deps.hunks(f) {
 			if only != nil && !only[h.ID] {
 				continue
@@ -272,7 +272,7 @@ func (o *onScreen) linesForDecision() map[string]map[string]int {
 	}
 	out := map[string]map[string]int{}
 	for _, f := range p.Files {
-		part := o.deps.view.LinesSeen(f.Path)
+		part := o.deps.view.Seen().Lines(f.Path)
 		for _, h := range o.deps.hunks(f) {
 			if n := part[h.ID][0]; n > 0 {
 				if out[f.Path] == nil {

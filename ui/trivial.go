@@ -217,7 +217,7 @@ func (t *trivialJobs) pending() bool {
 func (t *trivialJobs) show() {
 	_, p, file := t.deps.shown()
 	if len(p.Files) == 0 || file >= len(p.Files) || !t.deps.labelled(p.Files[file]) || p.State.DidNotApply() {
-		t.deps.view.SetHunkNotes(nil)
+		t.deps.view.Marks().SetNotes(nil)
 		return
 	}
 	f := p.Files[file]
@@ -226,7 +226,7 @@ func (t *trivialJobs) show() {
 	for id, k := range kinds {
 		notes[id] = diffview.HunkNote{Text: string(k), Done: t.deps.c.trivialOK[f.Path][id]} // approved by t: green
 	}
-	t.deps.view.SetHunkNotes(notes)
+	t.deps.view.Marks().SetNotes(notes)
 }
 
 // summary is the counter line's note on the shown proposal's trivial
