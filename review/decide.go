@@ -76,6 +76,9 @@ type Decision struct {
 	// classified (Desk.ApproveTrivial): the decision is refused if the
 	// proposal no longer waits with exactly those texts.
 	classified map[string]string
+	// why is the reason of the desk's own rule (the unattended policy)
+	// for its rejection, which the agent reads rendered (Outcome.Failure).
+	why *Failure
 }
 
 // StaleError reports a decision that was not carried out because files
@@ -123,7 +126,7 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 		// The file's path no longer leads where it did: retrying cannot
 		// help, so the proposal ends and the agent is told.
 		d.finish(ctx, e, Outcome{ID: id, Status: decision.Failed, Files: []FileOutcome{},
-			Error: refusedWriteText(err)})
+			Failure: ErrFailure(FailPath, err)})
 		return Outcome{}, err
 	}
 	if err != nil {
@@ -135,7 +138,7 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 		if e.p.Unfinished && e.p.State == StateStreaming { // the stream goes on
 			e.p.Unfinished, e.p.Files[0].Proposed = false, ""
 		}
-		e.p.Failure = err.Error()
+		e.p.Failure = ErrFailure(FailWrite, err)
 		var se *StaleError
 		if errors.As(err, &se) {
 			e.p.State = StateStale
@@ -236,7 +239,7 @@ func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 	if dec.Verdict != decision.Rejected {
 		e.p.State = StateDecided
 	}
-	e.p.Failure = ""
+	e.p.Failure = nil
 	return e, nil
 }
 
@@ -259,14 +262,14 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	}
 	if dec.Verdict == decision.Rejected {
 		if p.Unfinished { // the proposal journaled at the start had no text yet
-			if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
+			if err := d.journal.RecordProposal(ctx, d.proposalRecord(p)); err != nil {
 				return Outcome{}, err
 			}
 		}
 		if err := d.recordDecision(ctx, p, dec, nil); err != nil {
 			return Outcome{}, err
 		}
-		o := Outcome{ID: p.ID, Status: decision.Rejected, Feedback: dec.Feedback, Comments: dec.Comments, Files: chosenUnwritten(p), Unfinished: p.Unfinished}
+		o := Outcome{ID: p.ID, Status: decision.Rejected, Feedback: dec.Feedback, Failure: dec.why, Comments: dec.Comments, Files: chosenUnwritten(p), Unfinished: p.Unfinished}
 		o.DecidedBy, o.Rule, o.By = dec.decider()
 		return o, nil
 	}
@@ -318,6 +321,9 @@ var beforeDecisionRecorded func(id string)
 func (d *Desk) recordDecision(ctx context.Context, p Proposal, dec Decision, plan []fileWrite) error {
 	if beforeDecisionRecorded != nil {
 		beforeDecisionRecorded(p.ID)
+	}
+	if dec.why != nil { // the history says what the agent reads
+		dec.Feedback = d.failText(dec.why)
 	}
 	_, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, plan))
 	return err

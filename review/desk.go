@@ -44,6 +44,11 @@ type Options struct {
 	// agents (budget.go); 0 means DefaultMaxHeldBytes, DefaultMaxHeldCount.
 	MaxHeldBytes int64
 	MaxHeldCount int
+	// FailureText renders a failure as its agent reads it
+	// (agenttext.Failure), for the journal, which keeps the text beside
+	// the failure so that the history shows what the agent was told.
+	// Required: the desk has no words of its own.
+	FailureText func(*Failure) string
 }
 
 // ErrUnknownProposal is returned for an id the desk does not hold.
@@ -56,6 +61,7 @@ type Desk struct {
 	ws         *workspace.Workspace
 	cfg        liveConfig // SetConfig replaces it
 	journal    *journal.Journal
+	failText   func(*Failure) string // Options.FailureText
 	unattended decision.Verdict
 	now        func() time.Time
 	watch      *staleWatcher
@@ -96,7 +102,7 @@ type entry struct {
 	watched   bool      // its files are watched for changes on disk (staleWatcher)
 	// heldFailure is the failure as it was held (StateHeld): what
 	// Dismiss sends, whatever placing blocks changed since.
-	heldFailure string
+	heldFailure *Failure
 }
 
 // NewDesk starts a desk over the workspace roots. Close stops it.
@@ -109,6 +115,9 @@ func NewDesk(opts Options) (*Desk, error) {
 	if opts.Journal == nil {
 		return nil, errors.New("review: a desk needs a journal")
 	}
+	if opts.FailureText == nil {
+		return nil, errors.New("review: a desk needs Options.FailureText (agenttext.Failure) to journal what its agents are told of a failure")
+	}
 	ws, err := workspace.New(opts.Roots, opts.Config)
 	if err != nil {
 		return nil, err
@@ -118,7 +127,7 @@ func NewDesk(opts Options) (*Desk, error) {
 		ws.Guard(journalFiles(jp, ws.Roots())...)
 	}
 	d := &Desk{
-		ws: ws, journal: opts.Journal, unattended: opts.Unattended, now: opts.Now,
+		ws: ws, journal: opts.Journal, failText: opts.FailureText, unattended: opts.Unattended, now: opts.Now,
 		entries:      map[string]*entry{},
 		kept:         keptList{maxBytes: keepDecidedBytes, maxCount: keepDecidedCount},
 		maxHeldBytes: cmp.Or(opts.MaxHeldBytes, DefaultMaxHeldBytes),
@@ -211,7 +220,7 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 			if !isEditFailure(err) {
 				return Proposal{}, err
 			}
-			p.State, p.Failure = StateFailed, FailureText(dir, err)
+			p.State, p.Failure = StateFailed, EditFailure(dir, err)
 		}
 		p.Files = files
 	default:
@@ -230,13 +239,13 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 			if !isEditFailure(err) {
 				return Proposal{}, err
 			}
-			p.State, p.Failure, p.Mismatch = StateFailed, FailureText(f.Rel, err), mismatch(err)
+			p.State, p.Failure, p.Mismatch = StateFailed, EditFailure(f.Rel, err), mismatch(err)
 		}
 		p.Files = []File{f}
 	}
 	// Journaled before anyone can see it: a decision may follow at once.
 	p.ID = d.newID(p.Created)
-	if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
+	if err := d.journal.RecordProposal(ctx, d.proposalRecord(p)); err != nil {
 		return Proposal{}, err
 	}
 	n := len(p.Payload)
@@ -250,7 +259,7 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 		// Held, it is someone else's to end (Dismiss, Place, the last
 		// reviewer leaving, a withdrawal), perhaps already: not here.
 		if !held {
-			d.finish(ctx, e, Outcome{ID: e.p.ID, Status: decision.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+			d.finish(ctx, e, Outcome{ID: e.p.ID, Status: decision.Failed, Failure: e.p.Failure, Files: []FileOutcome{}})
 		}
 	case StatePending:
 		d.queued(ctx, e)
@@ -529,12 +538,8 @@ func (d *Desk) giveUpStale(ctx context.Context, e *entry, paths []string) {
 		}
 	}
 	d.mu.Unlock()
-	if len(names) == 0 {
-		names = []string{"the file"}
-	}
-	reason := andList(names) + " changed on disk after you read it, and this desk runs without a person to review your edit against that change"
 	d.finish(ctx, e, Outcome{ID: e.p.ID, Status: decision.Stale, DecidedBy: DecidedByRule, Rule: d.unattendedRule(),
-		Feedback: reason, Files: []FileOutcome{}})
+		Failure: &Failure{Kind: FailStale, Paths: names}, Files: []FileOutcome{}})
 }
 
 // The unattended policies (Options.Unattended), as the outcome names the
@@ -553,38 +558,37 @@ func (d *Desk) autoDecision(e *entry) (Decision, bool) {
 	// protected says why no rule may approve p; unsure, why the unattended
 	// policy may not (a loose match is approved only by a rule that says
 	// loose = true).
-	protected, unsure := "", ""
+	var protected, unsure *Failure
 	for _, f := range p.Files {
 		switch {
 		case !f.Protected.IsZero():
-			protected = "edits to protected path " + f.Rel + " — " + f.Protected.String()
+			protected = &Failure{Kind: FailProtected, Path: f.Rel, Err: f.Protected.String()}
 		case f.Incomplete != nil:
-			protected = "an edit cut short (" + f.Rel + ": " + f.Incomplete.Reason + ")"
-		case len(f.Loose()) > 0 && unsure == "":
-			unsure = "an edit that did not match " + f.Rel + " exactly"
+			protected = &Failure{Kind: FailCutShort, Path: f.Rel, Err: f.Incomplete.Reason}
+		case len(f.Loose()) > 0 && unsure == nil:
+			unsure = &Failure{Kind: FailLoose, Path: f.Rel}
 		}
-		if protected != "" {
+		if protected != nil {
 			break
 		}
 	}
-	if protected == "" && p.State == StatePending {
+	if protected == nil && p.State == StatePending {
 		if rule, ok := d.autoRule(p); ok {
 			return Decision{Verdict: decision.Approved, Rule: rule}, true
 		}
 	}
-	if protected == "" {
+	if protected == nil {
 		protected = unsure
 	}
 	switch d.unattended {
 	case decision.Approved:
-		if protected != "" {
-			return Decision{Verdict: decision.Rejected, Rule: unattendedApprove, Feedback: "a person must review " + protected +
-				"; this desk runs without a person and approves only what a rule may approve"}, true
+		if protected != nil {
+			return Decision{Verdict: decision.Rejected, Rule: unattendedApprove, why: protected}, true
 		}
 		// A stale proposal is given up when the write-time check finds it so.
 		return Decision{Verdict: decision.Approved, Rule: unattendedApprove}, true
 	case decision.Rejected:
-		return Decision{Verdict: decision.Rejected, Rule: unattendedReject, Feedback: "this desk runs without a person and rejects every edit"}, true
+		return Decision{Verdict: decision.Rejected, Rule: unattendedReject, why: &Failure{Kind: FailUnattended}}, true
 	}
 	return Decision{}, false
 }
@@ -618,7 +622,7 @@ func (d *Desk) autoRule(p Proposal) (string, bool) {
 
 func (d *Desk) setFailure(e *entry, err error) {
 	d.mu.Lock()
-	e.p.Failure = err.Error()
+	e.p.Failure = ErrFailure(FailWrite, err)
 	d.mu.Unlock()
 	d.emit(Event{Kind: EventUpdated, ID: e.p.ID})
 }
@@ -634,17 +638,17 @@ func (d *Desk) Feed(id, chunk string) error {
 		return err
 	}
 	if err := d.checkStreamed(e, int64(len(chunk))); err != nil {
-		e.p.State, e.p.Failure = StateFailed, err.Error()
+		e.p.State, e.p.Failure = StateFailed, ErrFailure(FailRefused, err)
 		d.mu.Unlock()
-		d.finish(context.Background(), e, Outcome{ID: id, Status: decision.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+		d.finish(context.Background(), e, Outcome{ID: id, Status: decision.Failed, Failure: e.p.Failure, Files: []FileOutcome{}})
 		return err
 	}
 	if e.streamed/streamCheckBytes != (e.streamed+int64(len(chunk)))/streamCheckBytes {
 		if over := d.overBudgetLocked(false); over != nil {
 			over.StreamPath = e.p.Files[0].Path
-			e.p.State, e.p.Failure = StateFailed, over.Error()
+			e.p.State, e.p.Failure = StateFailed, ErrFailure(FailRefused, over)
 			d.mu.Unlock()
-			d.finish(context.Background(), e, Outcome{ID: id, Status: decision.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+			d.finish(context.Background(), e, Outcome{ID: id, Status: decision.Failed, Failure: e.p.Failure, Files: []FileOutcome{}})
 			return over
 		}
 	}
@@ -701,7 +705,7 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	}
 	held := false
 	if err != nil {
-		e.p.State, e.p.Failure, e.p.Mismatch = StateFailed, FailureText(f.Rel, err), mismatch(err)
+		e.p.State, e.p.Failure, e.p.Mismatch = StateFailed, EditFailure(f.Rel, err), mismatch(err)
 		held = d.holdLocked(e)
 	} else {
 		e.p.State = StatePending
@@ -710,17 +714,17 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	d.mu.Unlock()
 	failed := p.State.DidNotApply()
 	// The proposal journaled when the stream opened had no text yet.
-	if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil && !failed {
+	if err := d.journal.RecordProposal(ctx, d.proposalRecord(p)); err != nil && !failed {
 		d.mu.Lock()
 		if failed = e.p.State == StatePending && !e.deciding; failed {
-			e.p.State, e.p.Failure = StateFailed, notRecordedText(err)
+			e.p.State, e.p.Failure = StateFailed, ErrFailure(FailNotRecorded, err)
 		}
 		d.mu.Unlock()
 	}
 	if held {
 		d.emit(Event{Kind: EventUpdated, ID: id})
 	} else if failed {
-		d.finish(ctx, e, Outcome{ID: id, Status: decision.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+		d.finish(ctx, e, Outcome{ID: id, Status: decision.Failed, Failure: e.p.Failure, Files: []FileOutcome{}})
 	} else {
 		d.queued(ctx, e)
 	}
@@ -803,7 +807,7 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 	d.mu.Unlock()
 	o := Outcome{ID: id, Status: decision.Withdrawn, Feedback: reason, Files: []FileOutcome{}, Unfinished: cut}
 	if cut {
-		if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
+		if err := d.journal.RecordProposal(ctx, d.proposalRecord(p)); err != nil {
 			o.Feedback = joinNonEmpty(o.Feedback, "(the journal could not record what had arrived: "+err.Error()+")")
 		}
 	}
@@ -847,14 +851,14 @@ func (d *Desk) finish(ctx context.Context, e *entry, o Outcome) {
 func (d *Desk) record(ctx context.Context, id string, o Outcome) error {
 	if !o.Status.Decidable() {
 		reason := o.Feedback
-		if o.Status == decision.Failed {
-			reason = o.Error
+		if o.Failure != nil {
+			reason = d.failText(o.Failure)
 		}
 		if _, err := d.journal.RecordDecision(ctx, journal.DecisionRecord{ProposalID: id, Decision: o.Status, Feedback: reason}); err != nil {
 			return err
 		}
 	}
-	oj, _ := json.Marshal(journaledOutcome(o))
+	oj, _ := json.Marshal(journaledOutcome(o, d.failText(o.Failure)))
 	return d.journal.RecordOutcome(ctx, id, oj, d.now())
 }
 
@@ -862,10 +866,12 @@ func (d *Desk) record(ctx context.Context, id string, o Outcome) error {
 // final content, which is the checkpoint's final (finalSha256 names it).
 // Kept whole beside that compressed blob, it grew the journal by the
 // file's size at every decision, and a big file's outcome was marshalled
-// twice.
+// twice. A failure is kept both as it is (failure) and as its agent
+// read it (error), which is all an older journal has.
 type outcomeRecord struct {
 	Outcome
-	Files []fileRecord `json:"files"`
+	Files   []fileRecord `json:"files"`
+	Failure *Failure     `json:"failure,omitempty"`
 }
 
 // fileRecord is a FileOutcome without FinalContent (omitted when empty;
@@ -875,8 +881,10 @@ type fileRecord struct {
 	FinalContent string `json:"finalContent,omitempty"`
 }
 
-func journaledOutcome(o Outcome) outcomeRecord {
-	r := outcomeRecord{Outcome: o, Files: make([]fileRecord, len(o.Files))}
+// journaledOutcome is o as the journal keeps it; text is its failure's.
+func journaledOutcome(o Outcome, text string) outcomeRecord {
+	o = o.WithFailureText(text)
+	r := outcomeRecord{Outcome: o, Files: make([]fileRecord, len(o.Files)), Failure: o.Failure}
 	for i, f := range o.Files {
 		r.Files[i].FileOutcome = f
 	}
@@ -963,9 +971,12 @@ func copyProposal(p Proposal) Proposal {
 }
 
 // proposalRecord is the journal's form of p.
-func proposalRecord(p Proposal) journal.ProposalRecord {
+func (d *Desk) proposalRecord(p Proposal) journal.ProposalRecord {
 	r := journal.ProposalRecord{ID: p.ID, Agent: p.Agent, Session: p.Session, Created: p.Created,
-		Format: string(p.Format), Payload: []byte(p.Payload), Status: string(p.State), Reason: p.Failure}
+		Format: string(p.Format), Payload: []byte(p.Payload), Status: string(p.State)}
+	if p.Failure != nil {
+		r.Reason = d.failText(p.Failure)
+	}
 	if p.State == StateHeld {
 		r.Status = string(StateFailed) // the journal records the edit as it applied: held is the desk's, not the record's
 	}

@@ -103,7 +103,7 @@ func TestLooseMatchIsDisclosedAndNeverAutoApproved(t *testing.T) {
 			reviewtest.WriteFile(t, filepath.Join(d.Root, tt.file), tt.content)
 			p := d.MustPropose(t, tt.format, tt.file, tt.payload)
 			if p.State != review.StatePending || !p.Files[0].Unsure() {
-				t.Fatalf("state %s, unsure %v (%s); want a pending loose match", p.State, p.Files[0].Unsure(), p.Failure)
+				t.Fatalf("state %s, unsure %v (%s); want a pending loose match", p.State, p.Files[0].Unsure(), agenttext.Failure(p.Failure))
 			}
 			if p.AutoRule != "" {
 				t.Fatalf("auto-approved by %q; a loose match must wait for a person", p.AutoRule)
@@ -135,8 +135,8 @@ func TestIncompleteEditIsFlaggedAndNotApprovedUnattended(t *testing.T) {
 	reviewtest.WriteFile(t, path, "a\nb\nc\n")
 	p := d.MustPropose(t, engine.FormatSearchReplace, "f.txt", "------- SEARCH\nb\n=======\nB\n")
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-	if o.Status != decision.Rejected || !strings.Contains(o.Feedback, "cut short") {
-		t.Fatalf("outcome %s %q; want rejected, saying the edit was cut short", o.Status, o.Feedback)
+	if o.Status != decision.Rejected || !strings.Contains(agenttext.Reason(o), "cut short") {
+		t.Fatalf("outcome %s %q; want rejected, saying the edit was cut short", o.Status, agenttext.Reason(o))
 	}
 	if got := reviewtest.ReadFile(t, path); got != "a\nb\nc\n" {
 		t.Errorf("f.txt = %q; want it untouched", got)

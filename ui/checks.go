@@ -81,7 +81,9 @@ func (c *checksView) update() {
 	if failure != "" {
 		text = strings.TrimPrefix(text+"\n"+failure, "\n")
 	}
-	c.problems.SetText(text)
+	if text != c.problems.Text {
+		c.problems.SetText(text)
+	}
 	vis(c.problems, text != "")
 }
 

@@ -86,20 +86,20 @@ func TestOutcomeGoldens(t *testing.T) {
 		{"approved-by-rule", review.Outcome{ID: "p11", DecidedBy: review.DecidedByRule, Rule: "auto_approve rule at /home/me/project/.diffdesk.toml line 4",
 			Status: decision.Approved, Checkpoint: 14, Files: []review.FileOutcome{file(proposed, proposed, proposed)}}},
 		{"rejected-by-rule", review.Outcome{ID: "p12", DecidedBy: review.DecidedByRule, Rule: "the desk's unattended policy (reject every edit)",
-			Status: decision.Rejected, Feedback: "this desk runs without a person and rejects every edit", Files: []review.FileOutcome{}}},
+			Status: decision.Rejected, Failure: &review.Failure{Kind: review.FailUnattended}, Files: []review.FileOutcome{}}},
 		{"stale", review.Outcome{ID: "p13", Status: decision.Stale, DecidedBy: review.DecidedByRule, Rule: "the desk's unattended policy (approve every edit but those to protected paths)", Files: []review.FileOutcome{},
-			Feedback: "src/app.go changed on disk after you read it, and this desk runs without a person to review your edit against that change"}},
+			Failure: &review.Failure{Kind: review.FailStale, Paths: []string{"src/app.go"}}}},
 		{"loose-match", review.Outcome{ID: "p14", DecidedBy: review.DecidedByPerson, Status: decision.Approved, Checkpoint: 15, Files: []review.FileOutcome{loose}}},
 		{"person-chosen", review.Outcome{ID: "p20", DecidedBy: review.DecidedByPerson, Status: decision.Approved, Checkpoint: 19, Files: []review.FileOutcome{chosen}}},
 		{"cut-short", review.Outcome{ID: "p15", DecidedBy: review.DecidedByPerson, Status: decision.Approved, Checkpoint: 16, Files: []review.FileOutcome{cut}}},
 		{"withdrawn", review.Outcome{ID: "p7", Status: decision.Withdrawn, Feedback: "the agent disconnected", Files: []review.FileOutcome{}}},
 		{"failed", review.Outcome{ID: "p8", Status: decision.Failed, Files: []review.FileOutcome{},
-			Error: review.FailureText("src/app.go", &engine.MatchError{Format: engine.FormatEdit, Block: 1, Kind: engine.FailNoMatch, Search: "return nil\n"})}},
+			Failure: review.EditFailure("src/app.go", &engine.MatchError{Format: engine.FormatEdit, Block: 1, Kind: engine.FailNoMatch, Search: "return nil\n"})}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			golden(t, filepath.Join("outcome", tt.name+".txt"), agenttext.Outcome(tt.o))
-			js, err := json.MarshalIndent(tt.o, "", "  ")
+			js, err := json.MarshalIndent(agenttext.ForWire(tt.o), "", "  ") // as the protocol carries it
 			if err != nil {
 				t.Fatal(err)
 			}

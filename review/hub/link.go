@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -478,6 +479,7 @@ func (l *Link) close(t *tracked, o Outcome) error {
 // outcomeOf is the desk's outcome as the hub carries it: no texts, the
 // hub decision it carried out if it was one.
 func (l *Link) outcomeOf(t *tracked, o review.Outcome) Outcome {
+	o = agenttext.ForWire(o) // a failure's text, the desk's reason
 	w := Outcome{Status: string(o.Status), By: o.By, Rule: o.Rule, Feedback: o.Feedback, Error: o.Error}
 	l.mu.Lock()
 	if t.nonce != "" && o.By == t.by {

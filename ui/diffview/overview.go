@@ -55,6 +55,7 @@ type stripHost interface {
 func newOverview(host stripHost) *overview {
 	o := &overview{host: host, frame: canvas.NewRectangle(color.Transparent)}
 	o.raster = canvas.NewRaster(o.paint)
+	o.raster.ScaleMode = canvas.ImageScalePixels // drawn at its own size: no filtering
 	o.frame.StrokeWidth = 1
 	o.objs = []fyne.CanvasObject{o.raster, o.frame}
 	o.ExtendBaseWidget(o)
