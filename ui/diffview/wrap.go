@@ -95,7 +95,7 @@ func (v *DiffView) SetWrap(on bool) {
 	if on {
 		v.applyWrap()
 	} else {
-		v.clearWrap()
+		v.setWrapped(nil)
 	}
 	v.redraw()
 	if curY >= 0 {
@@ -208,19 +208,6 @@ func (v *DiffView) applyWrap() {
 	w := map[int]int{}
 	v.wrapRows(w, 0, len(v.model.segs))
 	v.setWrapped(w)
-}
-
-func (v *DiffView) clearWrap() {
-	old := v.wr.rows
-	v.wr.rows = nil
-	v.wr.idx.build(nil)
-	if len(old) > manyHeights {
-		v.replaceList(nil)
-		return
-	}
-	for i := range old {
-		v.list.SetItemHeight(i, v.metric.line)
-	}
 }
 
 // wrapping is wrap mode's rows taller than one line.
