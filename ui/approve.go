@@ -34,11 +34,6 @@ func (d *detail) Approve() {
 	}
 }
 
-// canDecide reports whether the shown proposal takes a decision now.
-func (d *detail) canDecide() bool {
-	return d.id != "" && d.p.State.Open() && d.p.State != review.StateStreaming && !d.deciding && d.outcome == nil
-}
-
 // ApproveEdited writes the person's text (e, then a).
 func (d *detail) ApproveEdited() {
 	if !d.canDecide() || !d.editing && len(d.edited) == 0 {

@@ -29,21 +29,35 @@ import (
 // changesetTree is the file tree of the shown proposal's changeset; it
 // shows only when the changeset has more than one file.
 type changesetTree struct {
-	d      *detail
+	paneKit
+	deps   treeDeps
 	cs     review.Changeset
 	title  *widget.Label
 	rows   *fyne.Container // VBox of treeRows and directory labels
 	scroll *container.Scroll
 	box    *fyne.Container
-	hunks  map[string]cachedHunks // proposal id + path → its hunks (fileHunks)
+	cache  map[string]cachedHunks // proposal id + path → its hunks (fileHunks)
 	sig    string                 // what refresh last showed (signature)
 	// confirm, while the approve-all confirmation is open, approves (Enter).
 	confirm    func()
 	confirmMsg string // the question confirm answers
 }
 
-func newChangesetTree(d *detail) *changesetTree {
-	t := &changesetTree{d: d, hunks: map[string]cachedHunks{}}
+// treeDeps is what the tree needs beyond its kit.
+type treeDeps struct {
+	desk interface {
+		ChangesetOf(id string) (review.Changeset, bool)
+		Get(id string) (review.Proposal, bool)
+		Outcome(id string) (review.Outcome, bool)
+	}
+	relayout     func()                          // the pane is laid out again: the tree came, went or grew
+	showProposal func(id string) bool            // shows proposal id; false when it is no longer at the desk
+	showFile     func(i int)                     // shows file i of the shown proposal
+	kept         func(id string) (choices, bool) // what the person chose on a proposal shown before (keepchoices.go)
+}
+
+func newChangesetTree(kit paneKit, deps treeDeps) *changesetTree {
+	t := &changesetTree{paneKit: kit, deps: deps, cache: map[string]cachedHunks{}}
 	t.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.rows = container.NewVBox()
 	t.scroll = container.NewVScroll(t.rows)
@@ -58,16 +72,15 @@ func (t *changesetTree) shown() bool { return len(t.cs.Files) > 1 }
 
 // refresh re-reads the shown proposal's changeset from the desk and draws it.
 func (t *changesetTree) refresh() {
-	d := t.d
 	was := t.cs.Key
 	t.cs = review.Changeset{}
-	if d.id != "" {
-		if cs, ok := d.w.desk.ChangesetOf(d.id); ok {
+	if t.sh.id != "" {
+		if cs, ok := t.deps.desk.ChangesetOf(t.sh.id); ok {
 			t.cs = cs
 		}
 	}
 	if t.cs.Key != was {
-		clear(t.hunks) // another changeset's: it holds their texts
+		clear(t.cache) // another changeset's: it holds their texts
 	}
 	// Each streamed chunk asks again: what would show the same is left as
 	// it is (rebuilding it and laying out the pane was half a chunk's work).
@@ -78,7 +91,7 @@ func (t *changesetTree) refresh() {
 	}
 	// The tree comes, goes and grows while the person reads: the pane is
 	// laid out again each time, or the diff stays where it was, under it.
-	defer t.d.content.Refresh()
+	defer t.deps.relayout()
 	if !t.shown() {
 		t.box.Hide()
 		return
@@ -127,7 +140,7 @@ func (t *changesetTree) refresh() {
 // fewer in a short window (700 px at FYNE_SCALE=1.5 left the diff about 4
 // rows under the header), so the diff keeps most of the height.
 func (t *changesetTree) shownRows() int {
-	h := t.d.w.Win.Canvas().Size().Height
+	h := t.win.Canvas().Size().Height
 	switch {
 	case h <= 0 || h >= 800:
 		return 7
@@ -160,7 +173,7 @@ func (t *changesetTree) signature() string {
 // none.
 func (t *changesetTree) current() int {
 	for i, f := range t.cs.Files {
-		if f.Proposal == t.d.id && f.Index == t.d.file {
+		if f.Proposal == t.sh.id && f.Index == t.c.file {
 			return i
 		}
 	}
@@ -175,12 +188,12 @@ func (t *changesetTree) fileState(f review.ChangesetFile) (string, fyne.ThemeCol
 	case review.StatePending:
 		tf.Ticks = t.ticksNote(f) // treeticks.go
 	case review.StateFailed, review.StateHeld, review.StateStale:
-		if p, ok := t.d.w.desk.Get(f.Proposal); ok {
+		if p, ok := t.deps.desk.Get(f.Proposal); ok {
 			tf.Proposal = &p
 		}
 	case review.StateStreaming, review.StateDecided, review.StateWithdrawn:
 	default:
-		if o, ok := t.d.w.desk.Outcome(f.Proposal); ok {
+		if o, ok := t.deps.desk.Outcome(f.Proposal); ok {
 			tf.Outcome = &o
 		}
 	}
@@ -191,30 +204,22 @@ func (t *changesetTree) fileState(f review.ChangesetFile) (string, fyne.ThemeCol
 // goTo shows file i of the changeset, at its first change (or its last,
 // with last): in the shown proposal, or by showing the proposal it is in.
 func (t *changesetTree) goTo(i int, last bool) {
-	d := t.d
 	if i < 0 || i >= len(t.cs.Files) {
 		return
 	}
 	f := t.cs.Files[i]
-	if f.Proposal != d.id {
-		d.w.Select(f.Proposal)
-		if d.id != f.Proposal {
-			d.line.say("That proposal is no longer at the desk.")
-			return
-		}
+	if f.Proposal != t.sh.id && !t.deps.showProposal(f.Proposal) {
+		t.say("That proposal is no longer at the desk.")
+		return
 	}
-	if f.Index != d.file && f.Index < len(d.p.Files) {
-		d.saveFileState()
-		d.file = f.Index
-		d.files.choose(d.p.Files[f.Index].Rel)
-		d.shownKey = ""
-		d.render()
+	if f.Index != t.c.file && f.Index < len(t.sh.p.Files) {
+		t.deps.showFile(f.Index)
 	}
 	if last {
-		d.view.LastHunk()
+		t.view.LastHunk()
 	}
 	t.refresh()
-	d.updateCounter()
+	t.counter()
 }
 
 // step goes dir files on through the changeset (] and [); it reports
@@ -226,9 +231,9 @@ func (t *changesetTree) step(dir int, last bool) bool {
 	i := t.current() + dir
 	switch {
 	case i < 0:
-		t.d.line.say("This is the first file of the changeset.")
+		t.say("This is the first file of the changeset.")
 	case i >= len(t.cs.Files):
-		t.d.line.say("This is the last file of the changeset.")
+		t.say("This is the last file of the changeset.")
 	default:
 		t.goTo(i, last)
 	}
@@ -259,24 +264,24 @@ type cachedHunks struct {
 // approving or checking a whole changeset asks for them several times.
 // The shown proposal's are the view's own (detail.fileHunks).
 func (t *changesetTree) fileHunks(p review.Proposal) func(review.File) []engine.Hunk {
-	if p.ID == t.d.id {
-		return t.d.fileHunks
+	if p.ID == t.sh.id {
+		return t.hunks
 	}
 	return func(f review.File) []engine.Hunk {
 		key := p.ID + "\x00" + f.Path
-		if c, ok := t.hunks[key]; ok && c.proposed == f.Proposed {
+		if c, ok := t.cache[key]; ok && c.proposed == f.Proposed {
 			return c.hs
 		}
 		hs := f.Hunks()
-		t.hunks[key] = cachedHunks{f.Proposed, hs}
+		t.cache[key] = cachedHunks{f.Proposed, hs}
 		return hs
 	}
 }
 
-// counter is the counter's text over the changeset, from the shown file's
+// counterText is the counter's text over the changeset, from the shown file's
 // hunk k of n: "hunk K of N · file I of M"; "" when the changeset has one
 // proposal (the proposal's own counter says it all).
-func (t *changesetTree) counter(k, above, n int) string {
+func (t *changesetTree) counterText(k, above, n int) string {
 	cur := t.current()
 	if len(t.cs.Proposals) < 2 || cur < 0 {
 		return ""
@@ -530,7 +535,7 @@ func (r *treeRow) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimple
 // Tapped shows the row's file; part of fyne.Tappable.
 func (r *treeRow) Tapped(*fyne.PointEvent) {
 	r.t.goTo(r.i, false)
-	r.t.d.w.keysBack()
+	r.t.keysBack()
 }
 
 // shownVersions maps each of the proposals the window shows to the

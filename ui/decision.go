@@ -50,6 +50,7 @@ type detail struct {
 	bar        *decisionBar   // the decisions (bar.go)
 	line       *statusLine    // message, counter, keyboard and status under the bar (statusline.go)
 	content    fyne.CanvasObject
+	kit        paneKit // what the parts share of the pane
 }
 
 // shown is the proposal the pane shows and what became of it.
@@ -63,27 +64,59 @@ type shown struct {
 	outcome  *review.Outcome
 }
 
+// canDecide reports whether the shown proposal takes a decision now.
+func (s *shown) canDecide() bool {
+	return s.id != "" && s.p.State.Open() && s.p.State != review.StateStreaming && !s.deciding && s.outcome == nil
+}
+
+// paneKit is what every part of the pane shares: the shown proposal and
+// what the person chose on it (the coordinator changes them; the edit
+// session and the trivial jobs keep the choices they make), the view, the
+// lines under the bar, dialogs bound to the shown proposal, and work off
+// the UI goroutine. A part knows the pane through its kit and its own
+// narrow callbacks, never the pane or the window themselves.
+type paneKit struct {
+	sh        *shown
+	c         *choices
+	view      *diffview.DiffView
+	hunks     func(review.File) []engine.Hunk // the shown proposal's files' hunks, ids as the view gives them
+	counter   func()                          // the counter says where the view is now
+	say       func(string)                    // the message line
+	setStatus func(s string, isErr bool)      // the status line
+	open      func(dlg dialog.Dialog, focus fyne.Focusable, closed func())
+	post      func(func())                    // back to the UI goroutine
+	run       func(work func() (then func())) // off it, waited for by Close; then back on it
+	keysBack  func()
+	win       fyne.Window
+}
+
+// cur is the shown file.
+func (k paneKit) cur() review.File { return k.sh.p.Files[k.c.file] }
+
+// canTick reports whether the shown proposal's hunks take ticks now (and
+// t, s): it waits for a decision, outside edit mode, not stale.
+func (k paneKit) canTick() bool { return k.sh.canDecide() && !k.c.editing && !anyStale(k.sh.p) }
+
 func newDetail(w *Window) *detail {
 	d := &detail{w: w, centerPane: centerPane{view: diffview.NewDiffView()}, kept: keptChoices{}}
 	d.line = newStatusLine()
+	d.kit = paneKit{sh: &d.shown, c: &d.choices, view: d.view, hunks: d.fileHunks, counter: d.updateCounter,
+		say: d.line.say, setStatus: d.line.setStatus, open: d.openBound, post: w.do, run: w.background, keysBack: w.keysBack, win: w.Win}
 	d.drafts = newDrafts(d.line.say)
 	// In a short window the note over the view scrolls past one line,
 	// leaving the rows to the diff (FYNE_SCALE=1.5: 700 px high gave the
 	// diff about 4 rows); a tall one shows it whole.
 	oneLine := widget.NewLabel("").MinSize().Height
 	d.head = newHeader(func() float32 { return max(oneLine, (w.Win.Canvas().Size().Height-400)/2) })
-	d.stale = newStaleView(func(opts []string, changed func(string)) *choice { return newChoice(w, opts, changed) }, func() {
+	d.stale = newStaleView(newChoice(w, nil, func(string) {
 		d.shownKey = ""
 		d.render()
-	})
+	}))
 	d.files = newChoice(w, nil, d.selectFile)
 	d.loose = newLooseCard()
-	d.pick = newPicker(pickDeps{
-		shown:      func() (string, review.Proposal, bool) { return d.id, d.p, d.outcome != nil },
-		canDecide:  d.canDecide,
+	d.pick = newPicker(d.kit, pickDeps{
+		desk:       w.desk,
 		looseBlock: func() int { return d.loose.m.Block },
-		say:        d.line.say,
-		setStatus:  d.line.setStatus,
 		render: func(again bool) {
 			if again {
 				d.shownKey = ""
@@ -99,18 +132,13 @@ func newDetail(w *Window) *detail {
 			d.render()
 			w.refreshQueue()
 		},
-		desk:     w.desk,
-		run:      w.background,
-		open:     d.openBound,
-		win:      w.Win,
-		keysBack: w.keysBack,
 	})
-	d.inter = newInterdiffView(interdiffDeps{interdiff: w.desk.Interdiff, say: d.line.say, open: func(title string, body fyne.CanvasObject) {
+	d.inter = newInterdiffView(w.desk.Interdiff, d.line.say, func(title string, body fyne.CanvasObject) {
 		dlg := dialog.NewCustom(title, "Close (Esc)", body, w.Win)
 		dlg.Resize(w.Win.Canvas().Size().Subtract(fyne.NewSize(80, 80)))
 		w.setCloser(dlg, nil)
 		dlg.Show()
-	}})
+	})
 	d.loose.box.Add(d.pick.looseMark)
 	d.centerPane.build(d.pick.box)
 
@@ -163,85 +191,54 @@ func newDetail(w *Window) *detail {
 		askUnseen: func(on bool) { w.app.Preferences().SetBool(prefAskUnseen, on) },
 		keysBack:  w.keysBack,
 	}, w.app.Preferences().BoolWithFallback(prefAskUnseen, true), d.inter.button)
-	d.tree = newChangesetTree(d)
+	d.tree = newChangesetTree(d.kit, treeDeps{
+		desk:     w.desk,
+		relayout: func() { d.content.Refresh() },
+		showProposal: func(id string) bool {
+			w.Select(id)
+			return d.id == id
+		},
+		showFile: d.showFile,
+		kept: func(id string) (choices, bool) {
+			c, ok := d.kept[id]
+			return c, ok
+		},
+	})
 	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box,
 		d.stale.box, d.pick.againBox)
-	d.comments = newComments(commentDeps{
-		shown:     func() (review.Proposal, bool) { return d.p, d.outcome == nil && d.p.State.Open() },
-		canDecide: d.canDecide,
-		view:      d.view,
-		file:      d.cur,
+	d.comments = newComments(d.kit, commentDeps{
 		plain:     func() bool { return !d.editing && (!d.cur().Stale() || d.stale.shows() == present.StaleProposal) },
-		say:       d.line.say,
 		draft:     func() string { return d.drafts.get("comment", d.id) },
 		keepDraft: func(text string) { d.drafts.keep("comment", d.id, text, "c") },
 		newChoice: func(opts []string, changed func(string)) *choice { return newChoice(w, opts, changed) },
-		open: func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func()) {
+		openTyping: func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func()) {
 			d.openBound(dlg, nil, func() {
 				closed()
 				w.stopTyping(box)
 			})
 			w.startTyping(box, "the comment box", true, open)
 		},
-		win:      w.Win,
-		keysBack: w.keysBack,
 	})
-	d.protect = &protectedAsk{shown: func() review.Proposal { return d.p }, open: func(dlg dialog.Dialog) { d.openBound(dlg, nil, nil) }, win: w.Win}
-	d.rejectBox = &rejectBox{deps: rejectDeps{
-		shown:  func() (review.Proposal, string) { return d.p, d.tree.cs.Key },
-		drafts: d.drafts,
-		reject: d.Reject,
+	d.protect = &protectedAsk{paneKit: d.kit}
+	d.rejectBox = &rejectBox{paneKit: d.kit, drafts: d.drafts, key: func() string { return d.tree.cs.Key }, reject: d.Reject,
 		rejectAll: func(reason string) {
 			d.decideChangeset(review.ChangesetDecision{Verdict: decision.Rejected, Feedback: reason})
-		},
-		open: d.openBound,
-		win:  w.Win,
-	}}
-	d.onScreen = newOnScreen(onScreenDeps{
-		view:           d.view,
-		shown:          func() (string, review.Proposal) { return d.id, d.p },
-		hunks:          d.fileHunks,
+		}}
+	d.onScreen = newOnScreen(d.kit, onScreenDeps{
 		merge:          d.merge,
-		trivialOK:      func() map[string]map[string]bool { return d.trivialOK },
 		changesetHunks: d.tree.fileHunks,
 		get:            w.desk.Get,
 		ask:            func() bool { return d.bar.askUnseen.Checked },
 		decide:         d.decide,
 		selectFile:     d.files.SetSelected, // selectFile
-		hunkShown:      d.updateCounter,
-		open:           func(dlg dialog.Dialog) { d.openBound(dlg, nil, nil) },
-		win:            w.Win,
 	})
-	d.checks = newChecksView(checksDeps{
-		view: d.view,
-		head: d.head,
-		shown: func() (string, review.File, bool) {
-			if d.id == "" || d.outcome != nil || len(d.p.Files) == 0 || !d.p.State.Open() || d.p.State == review.StateStreaming {
-				return "", review.File{}, false
-			}
-			return d.id, d.cur(), true
-		},
-		edit: func() (bool, string, bool) {
-			t, ok := d.edited[d.curPath()]
-			return d.editing, t, ok
-		},
-		after: func(t time.Duration, f func()) func() bool { return w.opts.AfterFunc(t, f) },
-		post:  w.do,
-		check: w.desk.CheckText,
-	})
-	d.edit = &editSession{view: d.view, c: &d.choices, deps: editDeps{
-		id:            func() string { return d.id },
-		shown:         func() review.Proposal { return d.p },
-		file:          d.cur,
-		hunks:         d.fileHunks,
-		canDecide:     d.canDecide,
-		deciding:      func() bool { return d.deciding },
+	d.checks = newChecksView(d.kit, d.head, func(t time.Duration, f func()) func() bool { return w.opts.AfterFunc(t, f) }, w.desk.CheckText)
+	d.edit = &editSession{paneKit: d.kit, deps: editDeps{
 		saveFileState: d.saveFileState,
-		forgetShown:   func() { d.shownKey = "" },
-		render:        d.render,
-		counter:       d.updateCounter,
-		setStatus:     d.line.setStatus,
-		say:           d.line.say,
+		render: func() {
+			d.shownKey = ""
+			d.render()
+		},
 		focus: func(f fyne.Focusable) {
 			if f == nil {
 				w.Win.Canvas().Unfocus()
@@ -250,16 +247,10 @@ func newDetail(w *Window) *detail {
 			w.Win.Canvas().Focus(f)
 			d.showKeyboard()
 		},
-		open:   func(dlg dialog.Dialog) { d.openBound(dlg, nil, nil) },
 		decide: d.decide,
-		post:   w.do,
 		editor: func() []string { return w.opts.Editor },
-		win:    w.Win,
 	}}
-	d.trivial = &trivialJobs{deps: trivialDeps{
-		view:  d.view,
-		shown: func() (string, review.Proposal, int) { return d.id, d.p, d.file },
-		c:     &d.choices,
+	d.trivial = &trivialJobs{paneKit: d.kit, deps: trivialDeps{
 		// The view shows f's hunks with the proposal's ids: its own
 		// diff, or a stale file's merge, whose changes kept as the agent
 		// wrote them have the proposal's ids (their labels stay through a
@@ -268,46 +259,32 @@ func newDetail(w *Window) *detail {
 			return d.viewHasProposal(f) || f.Stale() && !d.editing && d.outcome == nil && d.stale.shows() == present.StaleMerged && strings.HasPrefix(d.shownKey, "stale:")
 		},
 		ownDiff:   d.viewHasProposal,
-		hunks:     d.fileHunks,
-		post:      w.do,
-		arrived:   d.updateCounter,
 		changeset: d.tree.openProposals,
 		seen: func(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int) {
 			_, seen := d.onScreen.changeset(ps)
 			return seen, d.onScreen.changesetLines(ps)
 		},
-		desk:      w.desk,
-		run:       w.background,
-		say:       d.line.say,
-		setStatus: d.line.setStatus,
+		desk: w.desk,
 		refresh: func() {
 			d.tree.refresh()
 			w.refreshQueue()
 		},
 		stop: w.stop,
 	}}
-	d.nav = &navigator{deps: navDeps{
-		view:           d.view,
-		shown:          func() (string, review.Proposal, int) { return d.id, d.p, d.file },
-		decided:        func() bool { return d.outcome != nil },
-		canTick:        d.canTick,
-		editing:        func() bool { return d.editing },
+	d.nav = &navigator{paneKit: d.kit, deps: navDeps{
 		step:           d.tree.step,
 		selectFile:     d.files.SetSelected, // selectFile
 		ticked:         d.ticked,
 		someRejected:   d.someRejected,
 		approvePartial: d.ApprovePartial,
 		onScreen:       d.onScreen,
-		counter:        d.updateCounter,
-		say:            d.line.say,
 		search:         func() { w.startTyping(d.view.SearchBox(), "the search box", false, d.view.Searching) },
-		open: func(dlg dialog.Dialog, focus fyne.Focusable) {
+		openFree: func(dlg dialog.Dialog, focus fyne.Focusable) {
 			w.setCloser(dlg, nil)
 			dlg.Show()
 			w.Win.Canvas().Focus(focus)
 			d.showKeyboard()
 		},
-		win: w.Win,
 	}}
 	bottom := container.NewVBox(d.checks.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
@@ -483,10 +460,7 @@ func (d *detail) ticked() {
 	d.tree.ticksChanged() // treeticks.go
 }
 
-// canTick reports whether the shown proposal's hunks take ticks now (and
-// t, s): it waits for a decision, outside edit mode, not stale.
-func (d *detail) canTick() bool { return d.canDecide() && !d.editing && !anyStale(d.p) }
-
+func (d *detail) canTick() bool    { return d.kit.canTick() }
 func (d *detail) cur() review.File { return d.p.Files[d.file] }
 func (d *detail) curPath() string  { return d.p.Files[d.file].Path }
 

@@ -38,7 +38,7 @@ func EditorCommand() []string {
 // editor exits, its text is what Approve edited writes. The UI never waits
 // for the editor.
 func (e *editSession) external() {
-	if !e.deps.canDecide() || len(e.deps.shown().Files) == 0 {
+	if !e.sh.canDecide() || len(e.sh.p.Files) == 0 {
 		return
 	}
 	argv := e.deps.editor()
@@ -46,11 +46,11 @@ func (e *editSession) external() {
 		argv = EditorCommand()
 	}
 	if len(argv) == 0 {
-		e.deps.setStatus("No external editor: set $VISUAL or $EDITOR (a GUI editor that waits, e.g. \"code --wait\" or \"gvim -f\").", true)
+		e.setStatus("No external editor: set $VISUAL or $EDITOR (a GUI editor that waits, e.g. \"code --wait\" or \"gvim -f\").", true)
 		return
 	}
 	e.closeExternal()
-	f := e.deps.file()
+	f := e.cur()
 	text := f.Proposed
 	switch {
 	case e.c.editing:
@@ -63,13 +63,13 @@ func (e *editSession) external() {
 	}
 	dir, err := os.MkdirTemp("", "diffdesk-edit-")
 	if err != nil {
-		e.deps.setStatus("External editor: "+err.Error(), true)
+		e.setStatus("External editor: "+err.Error(), true)
 		return
 	}
 	tmp := filepath.Join(dir, filepath.Base(f.Path)) // same name, so the editor picks the same syntax
 	if err := os.WriteFile(tmp, []byte(text), 0o600); err != nil {
 		os.RemoveAll(dir)
-		e.deps.setStatus("External editor: "+err.Error(), true)
+		e.setStatus("External editor: "+err.Error(), true)
 		return
 	}
 	watcher, err := fsnotify.NewWatcher()
@@ -81,7 +81,7 @@ func (e *editSession) external() {
 			watcher.Close()
 		}
 		os.RemoveAll(dir)
-		e.deps.setStatus("External editor: "+err.Error(), true)
+		e.setStatus("External editor: "+err.Error(), true)
 		return
 	}
 	args := editorArgs(argv, tmp, e.editorLine()) // at the current hunk, where the editor takes a line
@@ -89,18 +89,17 @@ func (e *editSession) external() {
 	if err := cmd.Start(); err != nil {
 		watcher.Close()
 		os.RemoveAll(dir)
-		e.deps.setStatus("External editor "+argv[0]+": "+err.Error(), true)
+		e.setStatus("External editor "+argv[0]+": "+err.Error(), true)
 		return
 	}
-	x := &externalEdit{id: e.deps.id(), path: f.Path, dir: dir, cmd: cmd, watcher: watcher}
+	x := &externalEdit{id: e.sh.id, path: f.Path, dir: dir, cmd: cmd, watcher: watcher}
 	e.ext = x
 	e.c.edited[f.Path] = text
 	if !e.c.editing {
 		e.c.editing = true
-		e.deps.forgetShown()
 		e.deps.render()
 	}
-	e.deps.setStatus("Editing in "+argv[0]+"; the diff reloads when you save there, and Approve edited writes your text.", false)
+	e.setStatus("Editing in "+argv[0]+"; the diff reloads when you save there, and Approve edited writes your text.", false)
 	// The watching goroutine ends when the watcher is closed (the editor
 	// exited, or the person moved on).
 	go func() {
@@ -114,7 +113,7 @@ func (e *editSession) external() {
 					continue
 				}
 				if b, err := os.ReadFile(tmp); err == nil {
-					e.deps.post(func() { e.externalSaved(x, string(b)) })
+					e.post(func() { e.externalSaved(x, string(b)) })
 				}
 			case _, ok := <-watcher.Errors:
 				if !ok {
@@ -130,7 +129,7 @@ func (e *editSession) external() {
 		b, rerr := os.ReadFile(tmp)
 		watcher.Close()
 		os.RemoveAll(dir)
-		e.deps.post(func() { e.externalExited(x, string(b), errors.Join(err, rerr)) })
+		e.post(func() { e.externalExited(x, string(b), errors.Join(err, rerr)) })
 	}()
 }
 
@@ -144,12 +143,11 @@ func (e *editSession) externalSaved(x *externalEdit, text string) {
 
 // takeExternal makes text the edit of x's file and shows it.
 func (e *editSession) takeExternal(x *externalEdit, text string) {
-	if e.deps.id() != x.id || e.c.edited[x.path] == text {
+	if e.sh.id != x.id || e.c.edited[x.path] == text {
 		return
 	}
 	e.c.edited[x.path] = text
-	if len(e.deps.shown().Files) > 0 && e.deps.file().Path == x.path {
-		e.deps.forgetShown()
+	if len(e.sh.p.Files) > 0 && e.cur().Path == x.path {
 		e.deps.render()
 	}
 }
@@ -160,15 +158,15 @@ func (e *editSession) externalExited(x *externalEdit, text string, err error) {
 		return
 	}
 	e.ext = nil
-	if e.deps.id() != x.id {
+	if e.sh.id != x.id {
 		return
 	}
 	if err != nil {
-		e.deps.setStatus("The external editor ended with an error ("+err.Error()+"); the last saved text is kept.", true)
+		e.setStatus("The external editor ended with an error ("+err.Error()+"); the last saved text is kept.", true)
 		return
 	}
 	e.takeExternal(x, text)
-	e.deps.setStatus("The external editor closed: Approve edited writes its text.", false)
+	e.setStatus("The external editor closed: Approve edited writes its text.", false)
 }
 
 // closeExternal stops following an external editor (the editor itself keeps

@@ -12,7 +12,7 @@ import (
 // something it asks first: Enter discards, Esc keeps editing. A second Esc
 // pressed to leave the editor must never throw their work away.
 func (e *editSession) cancel() {
-	if !e.c.editing || e.deps.deciding() || e.discardDialog != nil {
+	if !e.c.editing || e.sh.deciding || e.discardDialog != nil {
 		return
 	}
 	changed := e.changedFiles()
@@ -35,19 +35,19 @@ func (e *editSession) cancel() {
 			}
 			e.discardDialog = nil
 			e.discard()
-		}, e.deps.win)
+		}, e.win)
 	e.discardDialog.SetConfirmText("Discard (Enter)")
 	e.discardDialog.SetDismissText("Keep editing (Esc)")
-	e.deps.open(e.discardDialog) // Esc hides it: the callback keeps the edit
+	e.open(e.discardDialog, nil, nil) // Esc hides it: the callback keeps the edit
 }
 
 // changedFiles names the files of the shown proposal whose edit differs
 // from the text editing started from (the proposal's ticked hunks).
 func (e *editSession) changedFiles() []string {
 	var out []string
-	for _, f := range e.deps.shown().Files {
+	for _, f := range e.sh.p.Files {
 		text, ok := e.c.edited[f.Path]
-		if f.Path == e.deps.file().Path && e.view.Editor() != nil {
+		if f.Path == e.cur().Path && e.view.Editor() != nil {
 			text, ok = e.view.EditedText(), true
 		}
 		if ok && text != e.tickedText(f) {

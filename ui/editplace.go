@@ -5,7 +5,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
 // Entering edit mode (e, or a double click on the proposal's text) keeps
@@ -21,9 +20,8 @@ import (
 // external editor. Edit mode and the edited texts are the shown
 // proposal's choices (c).
 type editSession struct {
+	paneKit
 	deps          editDeps
-	view          *diffview.DiffView
-	c             *choices              // the shown proposal's (detail.choices)
 	ext           *externalEdit         // an external editor's file, reloaded live (decision_external.go)
 	ownEditOK     string                // the few characters' edit the person confirmed (ownedit.go: editKey)
 	clickedAt     *[2]int               // the line and column double-clicked, where e puts the cursor
@@ -32,26 +30,13 @@ type editSession struct {
 	discardDialog *dialog.ConfirmDialog // before an edit is thrown away (discardedit.go)
 }
 
-// editDeps is what the edit session needs of the pane.
+// editDeps is what the edit session needs beyond its kit.
 type editDeps struct {
-	id            func() string // the shown proposal's id ("" for none)
-	shown         func() review.Proposal
-	file          func() review.File // the file shown
-	hunks         func(review.File) []engine.Hunk
-	canDecide     func() bool
-	deciding      func() bool
-	saveFileState func() // the view's ticks or edit into the choices
-	forgetShown   func() // the view is rebuilt at the next render
-	render        func() // draws the shown file again
-	counter       func() // the counter, after the place moved
-	setStatus     func(string, bool)
-	say           func(string)
-	focus         func(fyne.Focusable) // the keyboard to it (nil: the window's keys), said
-	open          func(dialog.Dialog)  // a question bound to the shown proposal
-	decide        func(review.Decision)
-	post          func(func())    // back to the UI goroutine
-	editor        func() []string // the external editor's command (nil: EditorCommand)
-	win           fyne.Window
+	saveFileState func()                // the view's ticks or edit into the choices
+	render        func()                // draws the shown file afresh
+	focus         func(fyne.Focusable)  // the keyboard to it (nil: the window's keys), said
+	decide        func(review.Decision) // the approval, once the person agreed
+	editor        func() []string       // the external editor's command (nil: EditorCommand)
 }
 
 // reset forgets the session of the proposal left.
@@ -78,18 +63,17 @@ func (e *editSession) toggle() {
 // discard leaves edit mode and forgets the edits (cancel, once
 // the person agreed).
 func (e *editSession) discard() {
-	if !e.c.editing || e.deps.deciding() {
+	if !e.c.editing || e.sh.deciding {
 		return
 	}
 	a, y, placed := e.origPlace() // editplace.go: where the person was, not the top of the file
 	e.c.editing = false
 	e.c.edited, e.c.editedOn = map[string]string{}, nil
 	e.closeExternal()
-	e.deps.forgetShown()
 	e.deps.render()
 	if placed {
 		e.showOrigPlace(a, y)
-		e.deps.counter() // the change at the place is the current one again
+		e.counter() // the change at the place is the current one again
 	}
 	e.deps.focus(nil) // the keys act on the window again
 }
@@ -97,7 +81,7 @@ func (e *editSession) discard() {
 // start enters edit mode with the editor's cursor at line and col of
 // the proposal as the view shows it (0-based).
 func (e *editSession) start(line, col int) {
-	if e.c.editing || !e.deps.canDecide() {
+	if e.c.editing || !e.sh.canDecide() {
 		return
 	}
 	y, on := e.view.LineY(line)
@@ -105,14 +89,13 @@ func (e *editSession) start(line, col int) {
 		y = e.view.Size().Height / 3
 	}
 	e.deps.saveFileState() // the ticks of the file shown, which the edit starts from
-	f := e.deps.file()
+	f := e.cur()
 	l, moved := e.tickedLine(f, line)
 	if moved {
 		col = 0
 	}
 	line = l
 	e.c.editing = true
-	e.deps.forgetShown()
 	e.deps.render()
 	if ed := e.view.Editor(); ed != nil && line >= 0 {
 		ed.SetCursor(line, col)
@@ -149,7 +132,7 @@ func (e *editSession) tickedLine(f review.File, b int) (line int, moved bool) {
 		return b, false
 	}
 	delta := 0
-	for _, h := range e.deps.hunks(f) {
+	for _, h := range e.hunks(f) {
 		c := h.Change
 		if acc[h.ID] || c.B0 > b {
 			continue

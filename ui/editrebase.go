@@ -41,7 +41,7 @@ func (e *editSession) noteBase(f review.File) {
 // names of the files it moved.
 func (e *editSession) rebase() []string {
 	var moved, conflicted []string
-	for _, f := range e.deps.shown().Files {
+	for _, f := range e.sh.p.Files {
 		text, edited := e.c.edited[f.Path]
 		on, known := e.c.editedOn[f.Path]
 		now := leftText(f)
@@ -62,7 +62,7 @@ func (e *editSession) rebase() []string {
 	if len(conflicted) > 0 {
 		msg = "Saved on disk while you edited: " + strings.Join(moved, ", ") + ". Your edit and the save conflict in " + strings.Join(conflicted, ", ") + ": resolve the marked lines, then approve. Nothing was written."
 	}
-	e.deps.forgetShown()
-	e.deps.setStatus(msg, true)
+	e.sh.shownKey = "" // rebuilt at the next render
+	e.setStatus(msg, true)
 	return moved
 }

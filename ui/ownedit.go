@@ -41,7 +41,7 @@ type ownChange struct {
 // view's read-only selection): it says Ctrl+C copies it and that e edits
 // there.
 func (e *editSession) doubleClicked(line, col int) {
-	if e.c.editing || !e.deps.canDecide() {
+	if e.c.editing || !e.sh.canDecide() {
 		return
 	}
 	e.clickedAt = &[2]int{line, col}
@@ -49,7 +49,7 @@ func (e *editSession) doubleClicked(line, col int) {
 	if s := e.view.SelectedText(); s != "" {
 		sel = fmt.Sprintf("Selected %q: Ctrl+C copies it. ", present.ShortLine(s))
 	}
-	e.deps.say(fmt.Sprintf("%sA double click does not edit: e (or Edit) makes the right side an editor, the cursor at line %d.", sel, line+1))
+	e.say(fmt.Sprintf("%sA double click does not edit: e (or Edit) makes the right side an editor, the cursor at line %d.", sel, line+1))
 }
 
 // keepEditor is called before the view is given new texts for file f:
@@ -101,7 +101,7 @@ func (e *editSession) markOwn(f review.File) {
 func (e *editSession) ownChanges(dec review.Decision) ([]ownChange, int) {
 	var out []ownChange
 	total := 0
-	for _, f := range e.deps.shown().Files {
+	for _, f := range e.sh.p.Files {
 		text, ok := dec.Edited[f.Path]
 		if !ok || f.Stale() {
 			continue
@@ -177,7 +177,7 @@ func (e *editSession) confirmOwnEdit(dec review.Decision) bool {
 		if ed := e.view.Editor(); ed != nil {
 			e.deps.focus(ed) // back to the text, to undo it
 		}
-	}, e.deps.win)
-	e.deps.open(e.ownEditDialog)
+	}, e.win)
+	e.open(e.ownEditDialog, nil, nil)
 	return false
 }

@@ -58,9 +58,7 @@ func (b *protectedBar) show(p review.Proposal, open bool) {
 // protectedAsk asks before an approval writes a protected file, naming
 // why it is protected, once per proposal.
 type protectedAsk struct {
-	shown  func() review.Proposal
-	open   func(dialog.Dialog) // shows the question, bound to the shown proposal
-	win    fyne.Window
+	paneKit
 	dialog *dialog.ConfirmDialog // the question, while open
 	msg    string                // what it asks
 	ok     string                // the proposal whose protected files the person agreed to approve
@@ -69,7 +67,7 @@ type protectedAsk struct {
 // confirm asks before approve writes the shown proposal's protected files;
 // it reports whether to go ahead now.
 func (a *protectedAsk) confirm(approve func()) bool {
-	p := a.shown()
+	p := a.sh.p
 	files := present.ProtectedFiles(p)
 	if len(files) == 0 || a.ok == p.ID {
 		return true
@@ -90,7 +88,7 @@ func (a *protectedAsk) confirm(approve func()) bool {
 	}, a.win)
 	a.dialog.SetConfirmText("Approve protected (Enter)")
 	a.dialog.SetDismissText("Cancel (Esc)")
-	a.open(a.dialog)
+	a.open(a.dialog, nil, nil)
 	return false
 }
 

@@ -10,12 +10,11 @@ import (
 // "" otherwise: across a many-file changeset, the files a would write only
 // in part could not be told from the rest (real window, a 6-file patch).
 func (t *changesetTree) ticksNote(f review.ChangesetFile) string {
-	d := t.d
 	var ids []string
 	var ok bool
-	if f.Proposal == d.id {
-		ids, ok = d.accepted[f.Path]
-	} else if k, kept := d.kept[f.Proposal]; kept {
+	if f.Proposal == t.sh.id {
+		ids, ok = t.c.accepted[f.Path]
+	} else if k, kept := t.deps.kept(f.Proposal); kept {
 		ids, ok = k.accepted[f.Path]
 	}
 	if !ok {

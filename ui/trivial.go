@@ -31,6 +31,7 @@ import (
 // trivialJobs are the classifications of the shown proposal's files, its
 // hunk labels, and t's approval of the other proposals of its changeset.
 type trivialJobs struct {
+	paneKit
 	deps trivialDeps
 	jobs map[string]*trivialJob // path → its file's classification, under way or done
 	// work counts the goroutines that have yet to post their result
@@ -42,26 +43,20 @@ type trivialJobs struct {
 	hold func(id string)
 }
 
-// trivialDeps is what the classifications need of the pane.
+// trivialDeps is what the classifications need beyond their kit.
 type trivialDeps struct {
-	view  *diffview.DiffView
-	shown func() (id string, p review.Proposal, file int)
-	c     *choices // the shown proposal's: its hunks (a cache) and the hunks t approved
 	// labelled reports whether the view shows f's hunks with the
 	// proposal's ids: its own diff, or a stale file's merge.
 	labelled  func(f review.File) bool
 	ownDiff   func(f review.File) bool // the view shows f's proposal, whose hunks it diffed
-	hunks     func(review.File) []engine.Hunk
-	post      func(func()) // back to the UI goroutine
-	arrived   func()       // a classification arrived: the counter
 	changeset func() []review.Proposal
 	seen      func(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int)
-	desk      Desk
-	run       func(work func() func()) // work off the UI goroutine, then its result on it
-	say       func(string)
-	setStatus func(string, bool)
-	refresh   func()          // the tree and the queue, after other proposals were decided
-	stop      <-chan struct{} // closed with the window
+	desk      interface {
+		ApproveTrivial(ctx context.Context, key string, dec review.ChangesetDecision, except ...string) (review.TrivialApproval, error)
+		Get(id string) (review.Proposal, bool)
+	}
+	refresh func()          // the tree and the queue, after other proposals were decided
+	stop    <-chan struct{} // closed with the window
 }
 
 // trivialJob classifies one file of one proposal, in a goroutine.
@@ -102,12 +97,12 @@ func (t *trivialJobs) dropAll() {
 // that diff's hunks (the view's OnOpened comes back here through
 // show) rather than diff the file a second time meanwhile.
 func (t *trivialJobs) job(f review.File) *trivialJob {
-	id, p, file := t.deps.shown()
+	id, p, file := t.sh.id, t.sh.p, t.c.file
 	j := t.jobs[f.Path]
 	if j == nil || !j.of(id, f) {
 		if j != nil {
 			j.dropped.Store(true) // the file changed since (streamed on, placed)
-			delete(t.deps.c.hunks, f.Path)
+			delete(t.c.hunks, f.Path)
 		}
 		j = &trivialJob{id: id, path: f.Path, base: f.Base.SHA256, proposed: f.Proposed}
 		if t.jobs == nil {
@@ -119,13 +114,13 @@ func (t *trivialJobs) job(f review.File) *trivialJob {
 		return j
 	}
 	shown := len(p.Files) > file && p.Files[file].Path == f.Path && t.deps.ownDiff(f)
-	hs, have := t.deps.c.hunks[f.Path]
+	hs, have := t.c.hunks[f.Path]
 	switch {
 	case have:
-	case shown && t.deps.view.Opening():
+	case shown && t.view.Opening():
 		return j // pending until the view's diff arrives
 	case shown:
-		hs, have = t.deps.hunks(f), true // diffed already by the view
+		hs, have = t.hunks(f), true // diffed already by the view
 	}
 	j.started = true
 	hold := t.hold
@@ -145,7 +140,7 @@ func (t *trivialJobs) job(f review.File) *trivialJob {
 				memory.Release(f.TextBytes())
 			}
 		}
-		t.deps.post(func() { t.arrived(j, kinds, hs) })
+		t.post(func() { t.arrived(j, kinds, hs) })
 	}()
 	return j
 }
@@ -157,11 +152,11 @@ func (t *trivialJobs) arrived(j *trivialJob, kinds map[string]trivial.Kind, hs [
 		return
 	}
 	j.done, j.kinds = true, kinds
-	if _, ok := t.deps.c.hunks[j.path]; !ok {
-		t.deps.c.hunks[j.path] = hs // the same ids the view gives: t needs no diff of its own
+	if _, ok := t.c.hunks[j.path]; !ok {
+		t.c.hunks[j.path] = hs // the same ids the view gives: t needs no diff of its own
 	}
 	t.show()
-	t.deps.arrived()
+	t.counter()
 }
 
 // of returns the trivial hunks of f, by id: the classification of
@@ -190,7 +185,7 @@ const quietClassifyBytes = 1 << 20
 // pendingBytes is the size of the shown proposal's files whose
 // classification is under way, base and proposal.
 func (t *trivialJobs) pendingBytes() int {
-	_, p, _ := t.deps.shown()
+	p := t.sh.p
 	n := 0
 	for _, f := range p.Files {
 		if _, pending := t.of(f); pending {
@@ -203,7 +198,7 @@ func (t *trivialJobs) pendingBytes() int {
 // pending reports whether the classification of a file of the
 // shown proposal is still under way.
 func (t *trivialJobs) pending() bool {
-	_, p, _ := t.deps.shown()
+	p := t.sh.p
 	for _, f := range p.Files {
 		if _, pending := t.of(f); pending {
 			return true
@@ -215,25 +210,25 @@ func (t *trivialJobs) pending() bool {
 // show labels the shown file's trivial hunks in the view, when it
 // shows the proposal's own diff.
 func (t *trivialJobs) show() {
-	_, p, file := t.deps.shown()
+	p, file := t.sh.p, t.c.file
 	if len(p.Files) == 0 || file >= len(p.Files) || !t.deps.labelled(p.Files[file]) || p.State.DidNotApply() {
-		t.deps.view.SetHunkNotes(nil)
+		t.view.SetHunkNotes(nil)
 		return
 	}
 	f := p.Files[file]
 	notes := map[string]diffview.HunkNote{}
 	kinds, _ := t.of(f) // the rest label themselves once classified (arrived)
 	for id, k := range kinds {
-		notes[id] = diffview.HunkNote{Text: string(k), Done: t.deps.c.trivialOK[f.Path][id]} // approved by t: green
+		notes[id] = diffview.HunkNote{Text: string(k), Done: t.c.trivialOK[f.Path][id]} // approved by t: green
 	}
-	t.deps.view.SetHunkNotes(notes)
+	t.view.SetHunkNotes(notes)
 }
 
 // summary is the counter line's note on the shown proposal's trivial
 // hunks, "" when it has none or they are all approved (t); while they are
 // being classified it says so.
 func (t *trivialJobs) summary() string {
-	_, p, _ := t.deps.shown()
+	p := t.sh.p
 	if t.pendingBytes() > quietClassifyBytes {
 		return " · classifying hunks…"
 	}
@@ -241,7 +236,7 @@ func (t *trivialJobs) summary() string {
 	for _, f := range p.Files {
 		kinds, _ := t.of(f)
 		for id := range kinds {
-			if !t.deps.c.trivialOK[f.Path][id] {
+			if !t.c.trivialOK[f.Path][id] {
 				n++
 			}
 		}
@@ -352,7 +347,7 @@ func (d *detail) ApproveTrivial() {
 // nothing in the shown proposal, so the result must say when the others
 // hold nothing either.
 func (t *trivialJobs) approveOthers(alone bool) bool {
-	id, shown, _ := t.deps.shown()
+	id, shown := t.sh.id, t.sh.p
 	var others []review.Proposal
 	for _, p := range t.deps.changeset() {
 		if p.ID == id || p.State != review.StatePending || anyStale(p) {
@@ -365,7 +360,7 @@ func (t *trivialJobs) approveOthers(alone bool) bool {
 	}
 	key := review.ChangesetKey(shown)
 	seen, seenLines := t.deps.seen(others)
-	t.deps.run(func() func() {
+	t.run(func() func() {
 		res, err := t.deps.desk.ApproveTrivial(context.Background(), key, review.ChangesetDecision{Seen: seen, SeenLines: seenLines}, id)
 		return func() { t.othersApproved(id, alone, res, err) }
 	})
@@ -380,11 +375,11 @@ func (t *trivialJobs) othersApproved(id string, alone bool, res review.TrivialAp
 		return // the window closed meanwhile
 	default:
 	}
-	shown, _, _ := t.deps.shown()
+	shown := t.sh.id
 	here := shown == id // the proposal t was pressed on is still shown: say what came of it
 	if err != nil {
 		if here {
-			t.deps.setStatus("The changeset's other proposals were not looked through: "+err.Error(), true)
+			t.setStatus("The changeset's other proposals were not looked through: "+err.Error(), true)
 		}
 		return
 	}
@@ -393,9 +388,9 @@ func (t *trivialJobs) othersApproved(id string, alone bool, res review.TrivialAp
 		switch {
 		case !here || !alone: // t's own answer stands
 		case mixed > 0:
-			t.deps.say(fmt.Sprintf("No trivial hunks here; %d other %s of the changeset mix trivial hunks with real ones: open each and press t.", mixed, present.Plural(mixed, "proposal", "proposals")))
+			t.say(fmt.Sprintf("No trivial hunks here; %d other %s of the changeset mix trivial hunks with real ones: open each and press t.", mixed, present.Plural(mixed, "proposal", "proposals")))
 		default:
-			t.deps.say("No trivial hunks here or in the changeset's other proposals (whitespace only, comment only, formatting only).")
+			t.say("No trivial hunks here or in the changeset's other proposals (whitespace only, comment only, formatting only).")
 		}
 		return
 	}
@@ -411,6 +406,6 @@ func (t *trivialJobs) othersApproved(id string, alone bool, res review.TrivialAp
 		}
 		msg += "\nNot approved: " + name + ": " + s.Reason
 	}
-	t.deps.setStatus(msg, len(res.Skipped) > 0)
+	t.setStatus(msg, len(res.Skipped) > 0)
 	t.deps.refresh()
 }
