@@ -50,10 +50,10 @@ type treeDeps struct {
 		Get(id string) (review.Proposal, bool)
 		Outcome(id string) (review.Outcome, bool)
 	}
-	relayout     func()                          // the pane is laid out again: the tree came, went or grew
-	showProposal func(id string) bool            // shows proposal id; false when it is no longer at the desk
-	showFile     func(i int)                     // shows file i of the shown proposal
-	kept         func(id string) (choices, bool) // what the person chose on a proposal shown before (keepchoices.go)
+	relayout     func()               // the pane is laid out again: the tree came, went or grew
+	showProposal func(id string) bool // shows proposal id; false when it is no longer at the desk
+	showFile     func(i int)          // shows file i of the shown proposal
+	kept         keptChoices          // what the person chose on the proposals shown before
 }
 
 func newChangesetTree(kit paneKit, deps treeDeps) *changesetTree {
@@ -97,14 +97,7 @@ func (t *changesetTree) refresh() {
 		return
 	}
 	cs := t.cs
-	streaming := 0
-	for _, p := range cs.Proposals {
-		if p.State == review.StateStreaming {
-			streaming++
-		}
-	}
-	t.title.SetText(fmt.Sprintf("Changeset · %d %s in %d %s · %s · %d open", len(cs.Files), present.Plural(len(cs.Files), "file", "files"),
-		len(cs.Proposals), present.Plural(len(cs.Proposals), "proposal", "proposals"), present.LineCounts(cs.Added, cs.Removed, streaming, len(cs.Proposals)), cs.Open))
+	t.title.SetText(present.ChangesetTitle(cs))
 	var objs []fyne.CanvasObject
 	dir := ""
 	cur := t.current()
@@ -335,25 +328,11 @@ func (d *detail) ApproveChangeset() {
 		d.line.say("You edited or unticked hunks of " + d.kept.choiceIn(open, d.id, t.fileHunks) + ": approve it with a first, then A approves the rest as proposed.")
 		return
 	}
-	files := 0
-	for _, p := range open {
-		files += len(p.Files)
+	u, _ := d.onScreen.changeset(open)
+	if !d.bar.askUnseen.Checked {
+		u = review.Unseen{}
 	}
-	msg := fmt.Sprintf("Approve all %d open proposals of this changeset (%d %s) as proposed?\nStale or streaming ones are left for you to decide.",
-		len(open), files, present.Plural(files, "file", "files"))
-	if u, _ := d.onScreen.changeset(open); u.Unseen > 0 && d.bar.askUnseen.Checked {
-		msg += fmt.Sprintf("\n%d of %d %s %s never on screen (%s).", u.Unseen, u.Total, present.Plural(u.Total, "hunk", "hunks"), present.Plural(u.Unseen, "was", "were"), strings.Join(u.Files, "; "))
-	}
-	title := "Approve the whole changeset?"
-	var prot []string
-	for _, p := range open {
-		prot = append(prot, present.ProtectedFiles(p)...) // protected.go
-	}
-	if len(prot) > 0 { // as a asks of one: named, and why (QA: A wrote an .envrc running curl | sh unsaid)
-		title = "Approve the whole changeset, protected files included?"
-		msg += fmt.Sprintf("\n\n%s protected; once written it can run code or change what happens without you:\n%s",
-			present.Plural(len(prot), "This file is", "These files are"), strings.Join(prot, "\n"))
-	}
+	title, msg := present.ApproveAll(open, u)
 	t.confirmMsg = msg
 	var dlg *dialog.ConfirmDialog
 	t.confirm = func() {
@@ -449,20 +428,7 @@ func (d *detail) changesetDecided(id string, shownOpen bool, res review.Changese
 		d.line.setStatus("The changeset was not decided: "+err.Error(), true)
 		return
 	}
-	var b strings.Builder
-	verb := "Approved"
-	if len(res.Decided) > 0 && res.Decided[0].Status == decision.Rejected {
-		verb = "Rejected"
-	}
-	fmt.Fprintf(&b, "%s %d %s of the changeset.", verb, len(res.Decided), present.Plural(len(res.Decided), "proposal", "proposals"))
-	for _, s := range res.Skipped {
-		name := s.ID
-		if p, ok := d.w.desk.Get(s.ID); ok {
-			name = present.FileNames(p)
-		}
-		b.WriteString("\nLeft open: " + name + " — " + s.Reason)
-	}
-	d.line.setStatus(b.String(), len(res.Skipped) > 0)
+	d.line.setStatus(present.ChangesetDecided(res, d.w.proposalName), len(res.Skipped) > 0)
 	d.tree.refresh()
 	d.w.refreshQueue()
 }

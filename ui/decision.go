@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -95,7 +96,9 @@ func (k paneKit) cur() review.File { return k.sh.p.Files[k.c.file] }
 
 // canTick reports whether the shown proposal's hunks take ticks now (and
 // t, s): it waits for a decision, outside edit mode, not stale.
-func (k paneKit) canTick() bool { return k.sh.canDecide() && !k.c.editing && !anyStale(k.sh.p) }
+func (k paneKit) canTick() bool {
+	return k.sh.canDecide() && !k.c.editing && !slices.ContainsFunc(k.sh.p.Files, review.File.Stale)
+}
 
 func newDetail(w *Window) *detail {
 	d := &detail{w: w, centerPane: centerPane{view: diffview.NewDiffView()}, kept: keptChoices{}}
@@ -199,10 +202,7 @@ func newDetail(w *Window) *detail {
 			return d.id == id
 		},
 		showFile: d.showFile,
-		kept: func(id string) (choices, bool) {
-			c, ok := d.kept[id]
-			return c, ok
-		},
+		kept:     d.kept,
 	})
 	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box,
 		d.stale.box, d.pick.againBox)
@@ -265,6 +265,7 @@ func newDetail(w *Window) *detail {
 			return seen, d.onScreen.changesetLines(ps)
 		},
 		desk: w.desk,
+		name: w.proposalName,
 		refresh: func() {
 			d.tree.refresh()
 			w.refreshQueue()
@@ -341,7 +342,7 @@ func (d *detail) show(p review.Proposal) {
 		d.reset()
 		d.id = p.ID
 		d.shownAt = d.w.now()
-		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
+		d.queuePos = max(slices.Index(d.w.queue.ids(), p.ID), 0)
 		d.line.setStatus(before, false)
 		if o, ok := d.w.desk.Outcome(p.ID); ok && !p.State.Open() && !p.State.DidNotApply() {
 			d.line.setStatus(present.Outcome(p, o), false) // a decided proposal of the changeset, read again
@@ -470,7 +471,7 @@ func (d *detail) updateBar() {
 	s := present.BarState{
 		Open:      p.State.Open() && d.outcome == nil,
 		Streaming: p.State == review.StateStreaming,
-		Stale:     p.State == review.StateStale || anyStale(p),
+		Stale:     p.State == review.StateStale || slices.ContainsFunc(p.Files, review.File.Stale),
 		Editing:   d.editing,
 		Deciding:  d.deciding,
 		Files:     len(p.Files) > 0,
@@ -490,15 +491,6 @@ func vis(o fyne.CanvasObject, on bool) {
 	} else {
 		o.Hide()
 	}
-}
-
-func anyStale(p review.Proposal) bool {
-	for _, f := range p.Files {
-		if f.Stale() {
-			return true
-		}
-	}
-	return false
 }
 
 // someRejected reports whether the person rejected at least one hunk.

@@ -369,14 +369,8 @@ func (e *dialogEntry) TypedShortcut(s fyne.Shortcut) {
 // Approve approves the selected proposal (a).
 func (w *Window) Approve() { w.detail.Approve() }
 
-// ApproveEdited writes the person's edited text (after Edit).
-func (w *Window) ApproveEdited() { w.detail.ApproveEdited() }
-
 // ApproveMerged writes a stale proposal merged into the disk's content.
 func (w *Window) ApproveMerged() { w.detail.ApproveMerged() }
-
-// ApprovePartial writes only the hunks accepted in the gutter.
-func (w *Window) ApprovePartial() { w.detail.ApprovePartial() }
 
 // ShowReject opens the reject dialog (r).
 func (w *Window) ShowReject() { w.detail.ShowReject() }

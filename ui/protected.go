@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"image/color"
 	"strings"
 
@@ -72,13 +71,7 @@ func (a *protectedAsk) confirm(approve func()) bool {
 	if len(files) == 0 || a.ok == p.ID {
 		return true
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s protected:\n", present.Plural(len(files), "This file is", "These files are"))
-	for _, f := range files {
-		b.WriteString("\n" + f + "\n")
-	}
-	b.WriteString("\nOnce written it can run code or change what happens without you. Approve it?")
-	a.msg = b.String()
+	a.msg = present.ProtectedQuestion(files)
 	a.dialog = dialog.NewConfirm("Approve a protected file?", a.msg, func(ok bool) {
 		a.dialog = nil
 		if ok {

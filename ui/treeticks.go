@@ -14,7 +14,7 @@ func (t *changesetTree) ticksNote(f review.ChangesetFile) string {
 	var ok bool
 	if f.Proposal == t.sh.id {
 		ids, ok = t.c.accepted[f.Path]
-	} else if k, kept := t.deps.kept(f.Proposal); kept {
+	} else if k, kept := t.deps.kept[f.Proposal]; kept {
 		ids, ok = k.accepted[f.Path]
 	}
 	if !ok {

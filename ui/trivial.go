@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -53,10 +54,10 @@ type trivialDeps struct {
 	seen      func(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int)
 	desk      interface {
 		ApproveTrivial(ctx context.Context, key string, dec review.ChangesetDecision, except ...string) (review.TrivialApproval, error)
-		Get(id string) (review.Proposal, bool)
 	}
-	refresh func()          // the tree and the queue, after other proposals were decided
-	stop    <-chan struct{} // closed with the window
+	name    func(id string) string // names a proposal (Window.proposalName)
+	refresh func()                 // the tree and the queue, after other proposals were decided
+	stop    <-chan struct{}        // closed with the window
 }
 
 // trivialJob classifies one file of one proposal, in a goroutine.
@@ -350,7 +351,7 @@ func (t *trivialJobs) approveOthers(alone bool) bool {
 	id, shown := t.sh.id, t.sh.p
 	var others []review.Proposal
 	for _, p := range t.deps.changeset() {
-		if p.ID == id || p.State != review.StatePending || anyStale(p) {
+		if p.ID == id || p.State != review.StatePending || slices.ContainsFunc(p.Files, review.File.Stale) {
 			continue
 		}
 		others = append(others, p)
@@ -394,18 +395,6 @@ func (t *trivialJobs) othersApproved(id string, alone bool, res review.TrivialAp
 		}
 		return
 	}
-	n := len(res.Approved)
-	msg := fmt.Sprintf("Approved %d other %s of the changeset, trivial throughout.", n, present.Plural(n, "proposal", "proposals"))
-	if mixed > 0 {
-		msg += fmt.Sprintf(" %d more mix trivial hunks with real ones: open each and press t.", mixed)
-	}
-	for _, s := range res.Skipped {
-		name := s.ID
-		if p, ok := t.deps.desk.Get(s.ID); ok {
-			name = present.FileNames(p)
-		}
-		msg += "\nNot approved: " + name + ": " + s.Reason
-	}
-	t.setStatus(msg, len(res.Skipped) > 0)
+	t.setStatus(present.TrivialOthers(res, t.deps.name), len(res.Skipped) > 0)
 	t.deps.refresh()
 }
