@@ -6,6 +6,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // historyDesks is a desk over several whose History tab shows one desk's
@@ -37,7 +38,7 @@ func historyDeskSelect(w *Window, h *historyView) fyne.CanvasObject {
 			return
 		}
 		h.mark, h.shown, h.want, h.sel = nil, "", "", -1
-		h.agentSel.Selected, h.sessionSel.Selected = historyAllAgents, historyAllSessions
+		h.agentSel.Selected, h.sessionSel.Selected = present.AllAgents, present.AllSessions
 		h.setActions()
 		h.reload()
 	})

@@ -27,15 +27,6 @@ import (
 // be asked about before it is written: one or two keys pressed by mistake.
 const strayChars = 3
 
-// ownChange is one change the person made to the text editing started
-// from: the lines it was and is, and how many characters differ.
-type ownChange struct {
-	rel      string
-	line     int // 1-based, in the person's text
-	was, now string
-	chars    int
-}
-
 // doubleClicked answers a double click on line, col of the proposal's
 // text (0-based) outside edit mode, which selected the word there (the
 // view's read-only selection): it says Ctrl+C copies it and that e edits
@@ -98,8 +89,8 @@ func (e *editSession) markOwn(f review.File) {
 // ownChanges lists the changes the person made in dec's edited texts to
 // what editing started from (the proposal's ticked hunks), stale files
 // aside (their text is the merge), and the characters they change in all.
-func (e *editSession) ownChanges(dec review.Decision) ([]ownChange, int) {
-	var out []ownChange
+func (e *editSession) ownChanges(dec review.Decision) ([]present.OwnChange, int) {
+	var out []present.OwnChange
 	total := 0
 	for _, f := range e.sh.p.Files {
 		text, ok := dec.Edited[f.Path]
@@ -116,7 +107,7 @@ func (e *editSession) ownChanges(dec review.Decision) ([]ownChange, int) {
 			was, now := strings.Join(a[c.A0:c.A1], ""), strings.Join(b[c.B0:c.B1], "")
 			n := charsChanged(was, now)
 			total += n
-			out = append(out, ownChange{rel: f.Rel, line: c.B0 + 1, was: was, now: now, chars: n})
+			out = append(out, present.OwnChange{Rel: f.Rel, Line: c.B0 + 1, Was: was, Now: now})
 		}
 	}
 	return out, total
@@ -156,16 +147,9 @@ func (e *editSession) confirmOwnEdit(dec review.Decision) bool {
 	if chars == 0 || chars > strayChars || e.ownEditOK == editKey(dec) {
 		return true
 	}
-	var b strings.Builder
-	for i, c := range changes {
-		if i > 0 {
-			b.WriteString("\n\n")
-		}
-		fmt.Fprintf(&b, "%s, line %d\nwas: %s\nnow: %s", c.rel, c.line, present.ShortLine(c.was), present.ShortLine(c.now))
-	}
-	intro := fmt.Sprintf("You changed %d %s of the agent's text:", chars, present.Plural(chars, "character", "characters"))
-	e.ownEditMsg = intro + "\n" + b.String()
-	diff := widget.NewLabelWithStyle(b.String(), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true}) // was and now one under the other, as in the file
+	intro, lines := present.OwnChanges(changes, chars)
+	e.ownEditMsg = intro + "\n" + lines
+	diff := widget.NewLabelWithStyle(lines, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true}) // was and now one under the other, as in the file
 	body := container.NewVBox(widget.NewLabel(intro), diff, widget.NewLabel("Write the file with your change?"))
 	e.ownEditDialog = dialog.NewCustomConfirm("Your own change", "Write it (Enter)", "Keep editing (Esc)", body, func(ok bool) {
 		e.ownEditDialog = nil

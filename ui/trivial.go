@@ -248,28 +248,6 @@ func (t *trivialJobs) summary() string {
 	return fmt.Sprintf(" · %d trivial (t approves)", n)
 }
 
-// trivialHunks returns the trivial hunks of each proposal, by path, in
-// hunk order, and how many of each kind: what t approves. It takes a list
-// so that a whole changeset's approval can use it.
-func trivialHunks(ps []review.Proposal, trivialOf func(review.File) map[string]trivial.Kind, hunks func(review.File) []string) (map[string][]string, map[trivial.Kind]int, int) {
-	out := map[string][]string{}
-	kinds := map[trivial.Kind]int{}
-	total := 0
-	for _, p := range ps {
-		for _, f := range p.Files {
-			t := trivialOf(f)
-			for _, id := range hunks(f) {
-				total++
-				if k, ok := t[id]; ok {
-					out[f.Path] = append(out[f.Path], id)
-					kinds[k]++
-				}
-			}
-		}
-	}
-	return out, kinds, total
-}
-
 // ApproveTrivial approves every trivial hunk of the shown proposal (t):
 // it ticks them, labels them approved and stops them counting as never on
 // screen. When every hunk is trivial, that approves the proposal;
@@ -285,18 +263,19 @@ func (d *detail) ApproveTrivial() {
 		d.line.say("Still classifying hunks… t approves the trivial ones once their labels show.")
 		return
 	}
-	ids := func(f review.File) []string {
-		var out []string
+	byPath := map[string][]string{} // the trivial hunks of each file, in hunk order
+	kinds := map[trivial.Kind]int{}
+	n, total := 0, 0
+	for _, f := range d.p.Files {
+		classified, _ := d.trivial.of(f)
 		for _, h := range d.fileHunks(f) {
-			out = append(out, h.ID)
+			total++
+			if k, ok := classified[h.ID]; ok {
+				byPath[f.Path] = append(byPath[f.Path], h.ID)
+				kinds[k]++
+				n++
+			}
 		}
-		return out
-	}
-	classified := func(f review.File) map[string]trivial.Kind { k, _ := d.trivial.of(f); return k }
-	byPath, kinds, total := trivialHunks([]review.Proposal{d.p}, classified, ids)
-	n := 0
-	for _, v := range kinds {
-		n += v
 	}
 	others := d.trivial.approveOthers(n == 0)
 	if n == 0 {
