@@ -271,15 +271,15 @@ func (t *changesetTree) fileHunks(p review.Proposal) func(review.File) []engine.
 	}
 }
 
-// counterText is the counter's text over the changeset, from the shown file's
-// hunk k of n: "hunk K of N · file I of M"; "" when the changeset has one
-// proposal (the proposal's own counter says it all).
-func (t *changesetTree) counterText(k, above, n int) string {
+// place is the shown file's place in the changeset, for the counter: its
+// index of the changeset's files, and the hunks before it and in all (n:
+// the shown file's, as the view counts them); all zero when the changeset
+// has one proposal (the proposal's own counter says it all).
+func (t *changesetTree) place(n int) (file, files, before, total int) {
 	cur := t.current()
 	if len(t.cs.Proposals) < 2 || cur < 0 {
-		return ""
+		return 0, 0, 0, 0
 	}
-	before, total := 0, 0
 	for i, f := range t.cs.Files {
 		c := t.hunkCount(f)
 		if i == cur {
@@ -290,7 +290,7 @@ func (t *changesetTree) counterText(k, above, n int) string {
 		}
 		total += c
 	}
-	return fmt.Sprintf("%s · file %d of %d in the changeset", present.HunkWhere(k, above, before, total), cur+1, len(t.cs.Files))
+	return cur, len(t.cs.Files), before, total
 }
 
 // openProposals are the changeset's proposals that wait for a decision.

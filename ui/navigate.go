@@ -332,31 +332,15 @@ func (d *detail) counterText() string {
 		d.content.Refresh() // the card came or went above the diff
 	}
 	d.checks.update()
-	k, n, faded := d.view.HunkCount()
-	above := d.view.HunksAbove()
-	hidden := ""
-	if faded > 0 {
-		// The person must know the faded hunks are still part of the decision.
-		hidden = fmt.Sprintf(" (+%d whitespace-only, faded: approved too unless unticked)", faded)
-	}
-	var s string
-	switch {
-	case d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming:
+	if d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming {
 		return ""
-	case n+faded == 0 && len(d.p.Files) > 0 && present.StaleFromStart(d.cur()) && d.stale.shows() == present.StaleDisk:
-		s = "not known: the agent read a version this desk never had"
-	case n+faded == 0:
-		s = "no changes"
-	default:
-		s = present.HunkWhere(k, above, 0, n) + hidden
 	}
-	if t := d.tree.counterText(k, above, n); t != "" && n+faded > 0 {
-		s = t + hidden
-	} else if nf := len(d.p.Files); nf > 1 {
-		s = fmt.Sprintf("%s · file %d of %d", s, d.file+1, nf)
-	}
+	k, n, faded := d.view.HunkCount()
+	c := present.Counter{K: k, Above: d.view.HunksAbove(), N: n, Faded: faded, File: d.file, Files: len(d.p.Files)}
+	c.NotKnown = len(d.p.Files) > 0 && present.StaleFromStart(d.cur()) && d.stale.shows() == present.StaleDisk
+	c.CsFile, c.CsFiles, c.CsBefore, c.CsTotal = d.tree.place(n)
 	if d.canTick() {
-		s += d.trivial.summary()
+		c.Trivial = d.trivial.unapproved()
 	}
-	return s
+	return c.String()
 }

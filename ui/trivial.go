@@ -225,13 +225,12 @@ func (t *trivialJobs) show() {
 	t.view.SetHunkNotes(notes)
 }
 
-// summary is the counter line's note on the shown proposal's trivial
-// hunks, "" when it has none or they are all approved (t); while they are
-// being classified it says so.
-func (t *trivialJobs) summary() string {
+// unapproved counts the shown proposal's trivial hunks t has not
+// approved, for the counter line; -1 while big files are being classified.
+func (t *trivialJobs) unapproved() int {
 	p := t.sh.p
 	if t.pendingBytes() > quietClassifyBytes {
-		return " · classifying hunks…"
+		return -1
 	}
 	n := 0
 	for _, f := range p.Files {
@@ -242,10 +241,7 @@ func (t *trivialJobs) summary() string {
 			}
 		}
 	}
-	if n == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" · %d trivial (t approves)", n)
+	return n
 }
 
 // ApproveTrivial approves every trivial hunk of the shown proposal (t):

@@ -52,3 +52,23 @@ func TestQuestionsAndCounters(t *testing.T) {
 		t.Errorf("CompareNote = %q", got)
 	}
 }
+
+func TestCounter(t *testing.T) {
+	for _, c := range []struct {
+		c    Counter
+		want string
+	}{
+		{Counter{}, "no changes"},
+		{Counter{NotKnown: true}, "not known: the agent read a version this desk never had"},
+		{Counter{K: 2, N: 3}, "hunk 2 of 3"},
+		{Counter{K: 1, N: 1, Faded: 2}, "hunk 1 of 1 (+2 whitespace-only, faded: approved too unless unticked)"},
+		{Counter{K: 1, N: 2, File: 1, Files: 3}, "hunk 1 of 2 · file 2 of 3"},
+		{Counter{K: 1, N: 2, File: 1, Files: 3, CsFile: 4, CsFiles: 6, CsBefore: 5, CsTotal: 9}, "hunk 6 of 9 · file 5 of 6 in the changeset"},
+		{Counter{K: 1, N: 2, Trivial: 1}, "hunk 1 of 2 · 1 trivial (t approves)"},
+		{Counter{K: 1, N: 2, Trivial: -1}, "hunk 1 of 2 · classifying hunks…"},
+	} {
+		if got := c.c.String(); got != c.want {
+			t.Errorf("%+v = %q; want %q", c.c, got, c.want)
+		}
+	}
+}
