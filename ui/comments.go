@@ -48,7 +48,6 @@ type commentDeps struct {
 	plain     func() bool       // the view shows its base against the proposal as sent
 	draft     func() string     // the comment box's draft
 	keepDraft func(text string) // the box closed unsent: text stays the draft
-	newChoice func(opts []string, changed func(string)) *choice
 	// openTyping shows dlg bound to the shown proposal, typing into box
 	// while open() holds; closed runs when it closes.
 	openTyping func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func())
@@ -114,7 +113,7 @@ func (c *comments) show() {
 	f, side, line, end := c.start()
 	var dlg dialog.Dialog
 	var preview func()
-	sides := c.deps.newChoice([]string{sideNewLabel, sideOldLabel}, func(string) { preview() })
+	sides := newChoice(c.keysBack, []string{sideNewLabel, sideOldLabel}, func(string) { preview() })
 	lines := newDialogEntry(false, func() { dlg.Hide() }, func() { c.save() })
 	c.lines = lines
 	lines.SetText(strconv.Itoa(line))

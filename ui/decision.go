@@ -111,11 +111,11 @@ func newDetail(w *Window) *detail {
 	// diff about 4 rows); a tall one shows it whole.
 	oneLine := widget.NewLabel("").MinSize().Height
 	d.head = newHeader(func() float32 { return max(oneLine, (w.Win.Canvas().Size().Height-400)/2) })
-	d.stale = newStaleView(newChoice(w, nil, func(string) {
+	d.stale = newStaleView(newChoice(w.keysBack, nil, func(string) {
 		d.shownKey = ""
 		d.render()
 	}))
-	d.files = newChoice(w, nil, d.selectFile)
+	d.files = newChoice(w.keysBack, nil, d.selectFile)
 	d.loose = newLooseCard()
 	d.pick = newPicker(d.kit, pickDeps{
 		desk:       w.desk,
@@ -210,7 +210,6 @@ func newDetail(w *Window) *detail {
 		plain:     func() bool { return !d.editing && (!d.cur().Stale() || d.stale.shows() == present.StaleProposal) },
 		draft:     func() string { return d.drafts.get("comment", d.id) },
 		keepDraft: func(text string) { d.drafts.keep("comment", d.id, text, "c") },
-		newChoice: func(opts []string, changed func(string)) *choice { return newChoice(w, opts, changed) },
 		openTyping: func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func()) {
 			d.openBound(dlg, nil, func() {
 				closed()

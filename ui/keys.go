@@ -394,8 +394,8 @@ type choice struct {
 }
 
 // newChoice returns a choice of opts calling changed when another option
-// is chosen, and w.keysBack after every click.
-func newChoice(w *Window, opts []string, changed func(string)) *choice {
+// is chosen, and keysBack after every click.
+func newChoice(keysBack func(), opts []string, changed func(string)) *choice {
 	c := &choice{}
 	c.Options, c.Horizontal = opts, true
 	c.OnChanged = func(s string) {
@@ -405,7 +405,7 @@ func newChoice(w *Window, opts []string, changed func(string)) *choice {
 			c.chosen = s
 			changed(s)
 		}
-		w.keysBack()
+		keysBack()
 	}
 	c.ExtendBaseWidget(c)
 	return c
