@@ -59,13 +59,13 @@ func (d *Desk) AgentWrote(ctx context.Context, id, note string) (Outcome, error)
 	if len(note) > agentNoteMax {
 		note = note[:agentNoteMax] + "…"
 	}
-	why := notWrittenText(o.Status, missing, note)
-	if err := d.journal.NotWritten(ctx, id, why); err != nil {
+	why := &Failure{Kind: FailNotWritten, Verdict: o.Status, Missing: missing, Note: note}
+	if err := d.journal.NotWritten(ctx, id, d.failText(why)); err != nil {
 		return Outcome{}, err
 	}
 	d.mu.Lock()
 	if e.outcome.Status.Wrote() {
-		e.outcome.Status, e.outcome.Error = decision.Failed, why
+		e.outcome.Status, e.outcome.Failure = decision.Failed, why
 	}
 	o = e.outcome
 	d.mu.Unlock()

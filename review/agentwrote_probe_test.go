@@ -11,6 +11,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -56,8 +57,8 @@ func TestAgentWroteReadsTheDiskBounded(t *testing.T) {
 			}()
 			select {
 			case o := <-done:
-				if o.Status != decision.Failed || !strings.Contains(o.Error, "not written") {
-					t.Errorf("outcome %s %q; want failed, not written", o.Status, o.Error)
+				if o.Status != decision.Failed || !strings.Contains(agenttext.Outcome(o), "not written") {
+					t.Errorf("outcome %s %q; want failed, not written", o.Status, agenttext.Outcome(o))
 				}
 			case <-time.After(20 * time.Second):
 				t.Fatal("AgentWrote is still reading the file the agent put in place (a FIFO waited on, /dev/zero read whole)")

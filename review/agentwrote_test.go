@@ -9,6 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -53,8 +54,8 @@ func TestAgentWroteRecordsTheTrueVerdict(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Status != decision.Failed || !strings.Contains(o.Error, "not written") {
-			t.Errorf("outcome %s %q; want failed, not written", o.Status, o.Error)
+		if o.Status != decision.Failed || !strings.Contains(agenttext.Outcome(o), "not written") {
+			t.Errorf("outcome %s %q; want failed, not written", o.Status, agenttext.Outcome(o))
 		}
 		v, fb := historyVerdict(t, d, p.ID)
 		for _, want := range []string{"Approved (approved-edited), but not written", path, "The agent said: ✖ Invalid input", "The person's note: louder"} {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -27,7 +28,7 @@ func budgetDesk(t *testing.T, maxBytes int64, maxCount int) *review.Desk {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := review.NewDesk(review.Options{Roots: []string{root}, Config: cfg, Journal: j, MaxHeldBytes: maxBytes, MaxHeldCount: maxCount})
+	d, err := review.NewDesk(review.Options{FailureText: agenttext.Failure, Roots: []string{root}, Config: cfg, Journal: j, MaxHeldBytes: maxBytes, MaxHeldCount: maxCount})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestAStreamStopsAtTheBudget(t *testing.T) {
 	if !errors.As(err, &be) || fed > 8 || !strings.Contains(err.Error(), "the stream to") {
 		t.Fatalf("after %d chunks of 512 KiB under a 3 MiB budget: %v; want the stream stopped by the budget", fed, err)
 	}
-	if o, ok := d.Outcome(p.ID); !ok || o.Status != decision.Failed || !strings.Contains(o.Error, "budget") {
+	if o, ok := d.Outcome(p.ID); !ok || o.Status != decision.Failed || !strings.Contains(agenttext.Outcome(o), "budget") {
 		t.Errorf("outcome %+v; want failed, naming the budget", o)
 	}
 }

@@ -123,7 +123,7 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 		// The file's path no longer leads where it did: retrying cannot
 		// help, so the proposal ends and the agent is told.
 		d.finish(ctx, e, Outcome{ID: id, Status: decision.Failed, Files: []FileOutcome{},
-			Error: refusedWriteText(err)})
+			Failure: ErrFailure(FailPath, err)})
 		return Outcome{}, err
 	}
 	if err != nil {
@@ -135,7 +135,7 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 		if e.p.Unfinished && e.p.State == StateStreaming { // the stream goes on
 			e.p.Unfinished, e.p.Files[0].Proposed = false, ""
 		}
-		e.p.Failure = err.Error()
+		e.p.Failure = ErrFailure(FailWrite, err)
 		var se *StaleError
 		if errors.As(err, &se) {
 			e.p.State = StateStale
@@ -236,7 +236,7 @@ func (d *Desk) startDecision(id string, dec Decision) (*entry, error) {
 	if dec.Verdict != decision.Rejected {
 		e.p.State = StateDecided
 	}
-	e.p.Failure = ""
+	e.p.Failure = nil
 	return e, nil
 }
 
@@ -259,7 +259,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	}
 	if dec.Verdict == decision.Rejected {
 		if p.Unfinished { // the proposal journaled at the start had no text yet
-			if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
+			if err := d.journal.RecordProposal(ctx, d.proposalRecord(p)); err != nil {
 				return Outcome{}, err
 			}
 		}

@@ -44,6 +44,11 @@ type Options struct {
 	// agents (budget.go); 0 means DefaultMaxHeldBytes, DefaultMaxHeldCount.
 	MaxHeldBytes int64
 	MaxHeldCount int
+	// FailureText renders a failure as its agent reads it
+	// (agenttext.Failure), for the journal, which keeps the text beside
+	// the failure so that the history shows what the agent was told.
+	// Required: the desk has no words of its own.
+	FailureText func(*Failure) string
 }
 
 // ErrUnknownProposal is returned for an id the desk does not hold.
@@ -56,6 +61,7 @@ type Desk struct {
 	ws         *workspace.Workspace
 	cfg        liveConfig // SetConfig replaces it
 	journal    *journal.Journal
+	failText   func(*Failure) string // Options.FailureText
 	unattended decision.Verdict
 	now        func() time.Time
 	watch      *staleWatcher
@@ -96,7 +102,7 @@ type entry struct {
 	watched   bool      // its files are watched for changes on disk (staleWatcher)
 	// heldFailure is the failure as it was held (StateHeld): what
 	// Dismiss sends, whatever placing blocks changed since.
-	heldFailure string
+	heldFailure *Failure
 }
 
 // NewDesk starts a desk over the workspace roots. Close stops it.
@@ -109,6 +115,9 @@ func NewDesk(opts Options) (*Desk, error) {
 	if opts.Journal == nil {
 		return nil, errors.New("review: a desk needs a journal")
 	}
+	if opts.FailureText == nil {
+		return nil, errors.New("review: a desk needs Options.FailureText (agenttext.Failure) to journal what its agents are told of a failure")
+	}
 	ws, err := workspace.New(opts.Roots, opts.Config)
 	if err != nil {
 		return nil, err
@@ -118,7 +127,7 @@ func NewDesk(opts Options) (*Desk, error) {
 		ws.Guard(journalFiles(jp, ws.Roots())...)
 	}
 	d := &Desk{
-		ws: ws, journal: opts.Journal, unattended: opts.Unattended, now: opts.Now,
+		ws: ws, journal: opts.Journal, failText: opts.FailureText, unattended: opts.Unattended, now: opts.Now,
 		entries:      map[string]*entry{},
 		kept:         keptList{maxBytes: keepDecidedBytes, maxCount: keepDecidedCount},
 		maxHeldBytes: cmp.Or(opts.MaxHeldBytes, DefaultMaxHeldBytes),
@@ -211,7 +220,7 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 			if !isEditFailure(err) {
 				return Proposal{}, err
 			}
-			p.State, p.Failure = StateFailed, FailureText(dir, err)
+			p.State, p.Failure = StateFailed, EditFailure(dir, err)
 		}
 		p.Files = files
 	default:
@@ -230,13 +239,13 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 			if !isEditFailure(err) {
 				return Proposal{}, err
 			}
-			p.State, p.Failure, p.Mismatch = StateFailed, FailureText(f.Rel, err), mismatch(err)
+			p.State, p.Failure, p.Mismatch = StateFailed, EditFailure(f.Rel, err), mismatch(err)
 		}
 		p.Files = []File{f}
 	}
 	// Journaled before anyone can see it: a decision may follow at once.
 	p.ID = d.newID(p.Created)
-	if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
+	if err := d.journal.RecordProposal(ctx, d.proposalRecord(p)); err != nil {
 		return Proposal{}, err
 	}
 	n := len(p.Payload)
@@ -250,7 +259,7 @@ func (d *Desk) Propose(ctx context.Context, req Request) (Proposal, error) {
 		// Held, it is someone else's to end (Dismiss, Place, the last
 		// reviewer leaving, a withdrawal), perhaps already: not here.
 		if !held {
-			d.finish(ctx, e, Outcome{ID: e.p.ID, Status: decision.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+			d.finish(ctx, e, Outcome{ID: e.p.ID, Status: decision.Failed, Failure: e.p.Failure, Files: []FileOutcome{}})
 		}
 	case StatePending:
 		d.queued(ctx, e)
@@ -618,7 +627,7 @@ func (d *Desk) autoRule(p Proposal) (string, bool) {
 
 func (d *Desk) setFailure(e *entry, err error) {
 	d.mu.Lock()
-	e.p.Failure = err.Error()
+	e.p.Failure = ErrFailure(FailWrite, err)
 	d.mu.Unlock()
 	d.emit(Event{Kind: EventUpdated, ID: e.p.ID})
 }
@@ -634,17 +643,17 @@ func (d *Desk) Feed(id, chunk string) error {
 		return err
 	}
 	if err := d.checkStreamed(e, int64(len(chunk))); err != nil {
-		e.p.State, e.p.Failure = StateFailed, err.Error()
+		e.p.State, e.p.Failure = StateFailed, ErrFailure(FailRefused, err)
 		d.mu.Unlock()
-		d.finish(context.Background(), e, Outcome{ID: id, Status: decision.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+		d.finish(context.Background(), e, Outcome{ID: id, Status: decision.Failed, Failure: e.p.Failure, Files: []FileOutcome{}})
 		return err
 	}
 	if e.streamed/streamCheckBytes != (e.streamed+int64(len(chunk)))/streamCheckBytes {
 		if over := d.overBudgetLocked(false); over != nil {
 			over.StreamPath = e.p.Files[0].Path
-			e.p.State, e.p.Failure = StateFailed, over.Error()
+			e.p.State, e.p.Failure = StateFailed, ErrFailure(FailRefused, over)
 			d.mu.Unlock()
-			d.finish(context.Background(), e, Outcome{ID: id, Status: decision.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+			d.finish(context.Background(), e, Outcome{ID: id, Status: decision.Failed, Failure: e.p.Failure, Files: []FileOutcome{}})
 			return over
 		}
 	}
@@ -701,7 +710,7 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	}
 	held := false
 	if err != nil {
-		e.p.State, e.p.Failure, e.p.Mismatch = StateFailed, FailureText(f.Rel, err), mismatch(err)
+		e.p.State, e.p.Failure, e.p.Mismatch = StateFailed, EditFailure(f.Rel, err), mismatch(err)
 		held = d.holdLocked(e)
 	} else {
 		e.p.State = StatePending
@@ -710,17 +719,17 @@ func (d *Desk) Finish(ctx context.Context, id string) (Proposal, error) {
 	d.mu.Unlock()
 	failed := p.State.DidNotApply()
 	// The proposal journaled when the stream opened had no text yet.
-	if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil && !failed {
+	if err := d.journal.RecordProposal(ctx, d.proposalRecord(p)); err != nil && !failed {
 		d.mu.Lock()
 		if failed = e.p.State == StatePending && !e.deciding; failed {
-			e.p.State, e.p.Failure = StateFailed, notRecordedText(err)
+			e.p.State, e.p.Failure = StateFailed, ErrFailure(FailNotRecorded, err)
 		}
 		d.mu.Unlock()
 	}
 	if held {
 		d.emit(Event{Kind: EventUpdated, ID: id})
 	} else if failed {
-		d.finish(ctx, e, Outcome{ID: id, Status: decision.Failed, Error: e.p.Failure, Files: []FileOutcome{}})
+		d.finish(ctx, e, Outcome{ID: id, Status: decision.Failed, Failure: e.p.Failure, Files: []FileOutcome{}})
 	} else {
 		d.queued(ctx, e)
 	}
@@ -803,7 +812,7 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 	d.mu.Unlock()
 	o := Outcome{ID: id, Status: decision.Withdrawn, Feedback: reason, Files: []FileOutcome{}, Unfinished: cut}
 	if cut {
-		if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
+		if err := d.journal.RecordProposal(ctx, d.proposalRecord(p)); err != nil {
 			o.Feedback = joinNonEmpty(o.Feedback, "(the journal could not record what had arrived: "+err.Error()+")")
 		}
 	}
@@ -848,13 +857,13 @@ func (d *Desk) record(ctx context.Context, id string, o Outcome) error {
 	if !o.Status.Decidable() {
 		reason := o.Feedback
 		if o.Status == decision.Failed {
-			reason = o.Error
+			reason = d.failText(o.Failure)
 		}
 		if _, err := d.journal.RecordDecision(ctx, journal.DecisionRecord{ProposalID: id, Decision: o.Status, Feedback: reason}); err != nil {
 			return err
 		}
 	}
-	oj, _ := json.Marshal(journaledOutcome(o))
+	oj, _ := json.Marshal(journaledOutcome(o, d.failText(o.Failure)))
 	return d.journal.RecordOutcome(ctx, id, oj, d.now())
 }
 
@@ -862,10 +871,12 @@ func (d *Desk) record(ctx context.Context, id string, o Outcome) error {
 // final content, which is the checkpoint's final (finalSha256 names it).
 // Kept whole beside that compressed blob, it grew the journal by the
 // file's size at every decision, and a big file's outcome was marshalled
-// twice.
+// twice. A failure is kept both as it is (failure) and as its agent
+// read it (error), which is all an older journal has.
 type outcomeRecord struct {
 	Outcome
-	Files []fileRecord `json:"files"`
+	Files   []fileRecord `json:"files"`
+	Failure *Failure     `json:"failure,omitempty"`
 }
 
 // fileRecord is a FileOutcome without FinalContent (omitted when empty;
@@ -875,8 +886,12 @@ type fileRecord struct {
 	FinalContent string `json:"finalContent,omitempty"`
 }
 
-func journaledOutcome(o Outcome) outcomeRecord {
-	r := outcomeRecord{Outcome: o, Files: make([]fileRecord, len(o.Files))}
+// journaledOutcome is o as the journal keeps it; text is its failure's.
+func journaledOutcome(o Outcome, text string) outcomeRecord {
+	if o.Failure != nil {
+		o.Error = text
+	}
+	r := outcomeRecord{Outcome: o, Files: make([]fileRecord, len(o.Files)), Failure: o.Failure}
 	for i, f := range o.Files {
 		r.Files[i].FileOutcome = f
 	}
@@ -963,9 +978,12 @@ func copyProposal(p Proposal) Proposal {
 }
 
 // proposalRecord is the journal's form of p.
-func proposalRecord(p Proposal) journal.ProposalRecord {
+func (d *Desk) proposalRecord(p Proposal) journal.ProposalRecord {
 	r := journal.ProposalRecord{ID: p.ID, Agent: p.Agent, Session: p.Session, Created: p.Created,
-		Format: string(p.Format), Payload: []byte(p.Payload), Status: string(p.State), Reason: p.Failure}
+		Format: string(p.Format), Payload: []byte(p.Payload), Status: string(p.State)}
+	if p.Failure != nil {
+		r.Reason = d.failText(p.Failure)
+	}
 	if p.State == StateHeld {
 		r.Status = string(StateFailed) // the journal records the edit as it applied: held is the desk's, not the record's
 	}
@@ -974,4 +992,12 @@ func proposalRecord(p Proposal) journal.ProposalRecord {
 			Base: f.Base.Content, Delete: f.Delete, Proposed: []byte(f.Proposed)})
 	}
 	return r
+}
+
+// andList joins items as "1", "1 and 2" or "1, 2 and 3".
+func andList(items []string) string {
+	if len(items) <= 1 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

@@ -26,7 +26,7 @@ func TestApproveWritesProposalKeepingModeAndEndings(t *testing.T) {
 	}
 	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("two\n", "TWO\n"))
 	if p.State != review.StatePending {
-		t.Fatalf("state = %s (%s); want pending", p.State, p.Failure)
+		t.Fatalf("state = %s (%s); want pending", p.State, agenttext.Failure(p.Failure))
 	}
 	if got := reviewtest.ReadFile(t, path); got != "one\r\ntwo\r\nthree\r\n" {
 		t.Fatalf("file written before approval: %q", got)
@@ -172,7 +172,7 @@ func TestFailedEditIsReportedAtOnce(t *testing.T) {
 		t.Fatalf("state = %s; want failed", p.State)
 	}
 	o, ok := d.Outcome(p.ID)
-	if !ok || o.Status != decision.Failed || !strings.Contains(o.Error, "does not match") || !strings.Contains(agenttext.Outcome(o), "gamma") {
+	if !ok || o.Status != decision.Failed || !strings.Contains(agenttext.Outcome(o), "does not match") || !strings.Contains(agenttext.Outcome(o), "gamma") {
 		t.Errorf("outcome = %+v; want failed naming the search text", o)
 	}
 }
@@ -426,7 +426,7 @@ func TestPatchProposalWritesEveryFile(t *testing.T) {
 	patch := "*** Begin Patch\n*** Update File: a.txt\n@@\n a\n-b\n+B\n*** Add File: n/new.txt\n+new\n*** Delete File: gone.txt\n*** End Patch\n"
 	p := d.MustPropose(t, engine.FormatPatch, "", patch)
 	if p.State != review.StatePending || len(p.Files) != 3 {
-		t.Fatalf("proposal = %s with %d files (%s)", p.State, len(p.Files), p.Failure)
+		t.Fatalf("proposal = %s with %d files (%s)", p.State, len(p.Files), agenttext.Failure(p.Failure))
 	}
 	o := d.MustDecide(t, p.ID, review.Decision{Verdict: decision.Approved})
 	if reviewtest.ReadFile(t, filepath.Join(d.Root, "a.txt")) != "a\nB\n" || reviewtest.ReadFile(t, filepath.Join(d.Root, "n/new.txt")) != "new\n" {

@@ -131,10 +131,10 @@ func (d *Desk) Dismiss(ctx context.Context, id string) error {
 // failure as it was when it was held.
 func (d *Desk) sendFailure(ctx context.Context, e *entry) {
 	d.mu.Lock()
-	if e.heldFailure != "" {
+	if e.heldFailure != nil {
 		e.p.Failure = e.heldFailure
 	}
 	failure := e.p.Failure
 	d.mu.Unlock()
-	d.finish(ctx, e, Outcome{ID: e.p.ID, Status: decision.Failed, Error: failure, Files: []FileOutcome{}})
+	d.finish(ctx, e, Outcome{ID: e.p.ID, Status: decision.Failed, Failure: failure, Files: []FileOutcome{}})
 }

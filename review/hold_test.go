@@ -49,8 +49,8 @@ func TestHeldFailureDismiss(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-	if o.Status != decision.Failed || o.Error != p.Failure || !strings.Contains(o.Error, "tow") {
-		t.Errorf("outcome %s %q; want failed with the failure text %q", o.Status, o.Error, p.Failure)
+	if o.Status != decision.Failed || agenttext.Outcome(o) != agenttext.Failure(p.Failure) || !strings.Contains(agenttext.Outcome(o), "tow") {
+		t.Errorf("outcome %s %q; want failed with the failure text %q", o.Status, agenttext.Outcome(o), agenttext.Failure(p.Failure))
 	}
 	if q, _ := d.Get(p.ID); q.State == review.StateHeld {
 		t.Error("still held after Dismiss")
@@ -119,8 +119,8 @@ func TestHeldFailureSentWhenNobodyAttends(t *testing.T) {
 		t.Fatalf("outcome sent %v, attended %v while a reviewer still attends; want held", ok, d.Attended())
 	}
 	second()
-	if o := reviewtest.WaitOutcome(t, d.Desk, p.ID); o.Status != decision.Failed || o.Error != p.Failure {
-		t.Errorf("outcome %s %q; want the failure", o.Status, o.Error)
+	if o := reviewtest.WaitOutcome(t, d.Desk, p.ID); o.Status != decision.Failed || agenttext.Outcome(o) != agenttext.Failure(p.Failure) {
+		t.Errorf("outcome %s %q; want the failure", o.Status, agenttext.Outcome(o))
 	}
 }
 

@@ -151,7 +151,7 @@ func (m *deskModel) start() {
 	if _, err := j.Recover(context.Background()); err != nil {
 		m.rt.Fatal(err)
 	}
-	d, err := review.NewDesk(review.Options{Roots: []string{m.root}, Config: m.cfg, Journal: j})
+	d, err := review.NewDesk(review.Options{FailureText: agenttext.Failure, Roots: []string{m.root}, Config: m.cfg, Journal: j})
 	if err != nil {
 		m.rt.Fatal(err)
 	}
@@ -361,7 +361,7 @@ func (m *deskModel) checkProposed(rt *rapid.T, p *mprop) {
 		rt.Fatalf("proposal %s: %+v", p.id, got)
 	}
 	if got.State == review.StateFailed {
-		rt.Fatalf("proposal %s of %s failed: %s", p.id, p.rel, got.Failure)
+		rt.Fatalf("proposal %s of %s failed: %s", p.id, p.rel, agenttext.Failure(got.Failure))
 	}
 	if got.Files[0].Proposed != p.proposed {
 		rt.Fatalf("the desk proposes %q for %s; the model %q", got.Files[0].Proposed, p.rel, p.proposed)

@@ -21,7 +21,14 @@ type Outcome struct {
 	// the lines they are on (decision.Comment), in the proposal's file order.
 	Comments   []decision.Comment `json:"comments,omitempty"`
 	Checkpoint int64              `json:"checkpoint,omitempty"` // journal checkpoint of the write
-	Error      string             `json:"error,omitempty"`      // decision.Failed: the agent-facing failure text
+	// Failure is why it failed (decision.Failed): its kind and facts, which
+	// review/agenttext renders. Not on the wire as it is: the protocol
+	// carries its text in Error (agenttext.ForWire); the journal keeps both.
+	Failure *Failure `json:"-"`
+	// Error is a failure's text as the protocol carries it, set at the
+	// edge (agenttext.ForWire) or read from an older desk or journal,
+	// which sent only words. The desk sets Failure, never this.
+	Error string `json:"error,omitempty"`
 	// Unfinished says the proposal was rejected or withdrawn before the
 	// agent had finished sending it (a stream).
 	Unfinished bool `json:"unfinished,omitempty"`

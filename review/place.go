@@ -41,7 +41,7 @@ func (d *Desk) Place(ctx context.Context, id, path string, block int, lines engi
 	var me *engine.MatchError
 	switch {
 	case errors.As(err, &me) && p.State == StateHeld:
-		p.Placed, p.Failure, p.Mismatch = placed, FailureText(f.Rel, err), me
+		p.Placed, p.Failure, p.Mismatch = placed, EditFailure(f.Rel, err), me
 	case err != nil:
 		d.unclaim(e)
 		return Proposal{}, fmt.Errorf("review: placing block %d of proposal %s at %s: %w", block, id, lines, err)
@@ -50,11 +50,11 @@ func (d *Desk) Place(ctx context.Context, id, path string, block int, lines engi
 			d.unclaim(e)
 			return Proposal{}, fmt.Errorf("review: placing block %d of proposal %s at %s: %w", block, id, lines, err)
 		}
-		p.Files[0], p.Placed, p.Failure, p.Mismatch = f, placed, "", nil
+		p.Files[0], p.Placed, p.Failure, p.Mismatch = f, placed, nil, nil
 		p.State = StatePending
 	}
 	// Journaled before anyone can decide it, as a new proposal is.
-	if err := d.journal.RecordProposal(ctx, proposalRecord(p)); err != nil {
+	if err := d.journal.RecordProposal(ctx, d.proposalRecord(p)); err != nil {
 		d.unclaim(e)
 		return Proposal{}, err
 	}
@@ -87,7 +87,7 @@ func (d *Desk) claimPlace(id, path string) (*entry, Proposal, error) {
 	case p.State == StateFailed:
 		return nil, p, fmt.Errorf("review: proposal %s failed and the agent was told so, and believes the file untouched; only a failure held for the person at the desk can be placed (the window holds them while it is open; [review] hold_failed)", id)
 	case p.State == StateHeld && p.Mismatch == nil:
-		return nil, p, fmt.Errorf("review: proposal %s failed for a reason other than a block that did not match (%s); there is no block to place", id, firstLine(p.Failure))
+		return nil, p, fmt.Errorf("review: proposal %s failed for a reason other than a block that did not match (%s); there is no block to place", id, firstLine(d.failText(p.Failure)))
 	case p.State == StateStreaming:
 		return nil, p, fmt.Errorf("review: proposal %s is still streaming; place its blocks once it is complete", id)
 	case p.State != StateHeld && p.State != StatePending && p.State != StateStale:

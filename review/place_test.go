@@ -35,8 +35,8 @@ func TestPlaceFailedThenApprove(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Place: %v", err)
 	}
-	if q.State != review.StatePending || q.Failure != "" || q.Mismatch != nil || q.Placed[1] != (engine.Region{StartLine: 4, EndLine: 6}) {
-		t.Fatalf("placed proposal = %s %q %+v placed %v; want pending at lines 4-6", q.State, q.Failure, q.Mismatch, q.Placed)
+	if q.State != review.StatePending || q.Failure != nil || q.Mismatch != nil || q.Placed[1] != (engine.Region{StartLine: 4, EndLine: 6}) {
+		t.Fatalf("placed proposal = %s %q %+v placed %v; want pending at lines 4-6", q.State, agenttext.Failure(q.Failure), q.Mismatch, q.Placed)
 	}
 	if status, _, err := d.Journal.ProposalStatus(context.Background(), p.ID); err != nil || status != string(review.StatePending) {
 		t.Errorf("journal status = %q, %v; want pending", status, err)

@@ -240,9 +240,10 @@ type Proposal struct {
 	Files       []File
 	AgentWrites bool
 	VerdictOnly bool // Request.VerdictOnly: the agent hears no reason, comments or patches
-	// Failure is the agent-facing text of why the edit did not apply
-	// (StateFailed, StateHeld), or why the last write attempt failed.
-	Failure string
+	// Failure is why the edit did not apply (StateFailed, StateHeld), or
+	// why the last write attempt failed (FailWrite); nil if neither. Its
+	// text is review/agenttext's.
+	Failure *Failure
 	// Mismatch is, for a single-file edit that failed because a block
 	// did not match (StateFailed, StateHeld), the engine's account of it: the block,
 	// the closest lines or every place it fit. A person may place the

@@ -103,7 +103,7 @@ func TestLooseMatchIsDisclosedAndNeverAutoApproved(t *testing.T) {
 			reviewtest.WriteFile(t, filepath.Join(d.Root, tt.file), tt.content)
 			p := d.MustPropose(t, tt.format, tt.file, tt.payload)
 			if p.State != review.StatePending || !p.Files[0].Unsure() {
-				t.Fatalf("state %s, unsure %v (%s); want a pending loose match", p.State, p.Files[0].Unsure(), p.Failure)
+				t.Fatalf("state %s, unsure %v (%s); want a pending loose match", p.State, p.Files[0].Unsure(), agenttext.Failure(p.Failure))
 			}
 			if p.AutoRule != "" {
 				t.Fatalf("auto-approved by %q; a loose match must wait for a person", p.AutoRule)

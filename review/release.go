@@ -55,12 +55,15 @@ func (d *Desk) deliveredLocked(e *entry) {
 // size is the bytes of text e holds: payload (streamed chunks too), file
 // contents and outcome.
 func (e *entry) size() int64 {
-	n := len(e.p.Payload) + len(e.p.Failure)
+	n := len(e.p.Payload) + e.p.Failure.Size()
+	if e.outcome.Failure != e.p.Failure {
+		n += e.outcome.Failure.Size()
+	}
 	for _, f := range e.p.Files {
 		n += f.TextBytes() + len(f.Disk.Content)
 	}
 	for _, f := range e.outcome.Files {
 		n += len(f.FinalContent) + len(f.UserEdits) + len(f.AutoFormatEdits) + len(f.DiskEdits)
 	}
-	return int64(n+len(e.outcome.Error)+len(e.outcome.Feedback)) + e.streamed // a stream's chunks
+	return int64(n+len(e.outcome.Feedback)) + e.streamed // a stream's chunks
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 	"github.com/diffdesk/diffdesk/review/workspace"
@@ -70,7 +71,7 @@ func TestStreamLimitIsEnforcedAsBytesArrive(t *testing.T) {
 		t.Fatalf("Finish after the refusal: %v; want the proposal with its outcome", err)
 	}
 	o := reviewtest.WaitOutcome(t, d.Desk, fin.ID)
-	if o.Status != decision.Failed || !strings.Contains(o.Error, "1000-byte") {
-		t.Errorf("outcome %s %q; want failed, naming the 1000-byte limit", o.Status, o.Error)
+	if o.Status != decision.Failed || !strings.Contains(agenttext.Outcome(o), "1000-byte") {
+		t.Errorf("outcome %s %q; want failed, naming the 1000-byte limit", o.Status, agenttext.Outcome(o))
 	}
 }

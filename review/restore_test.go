@@ -8,6 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -53,7 +54,7 @@ func TestRestoreRefusesAnotherWorkspace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := review.NewDesk(review.Options{Roots: []string{other}, Config: cfg, Journal: d.Journal})
+	e, err := review.NewDesk(review.Options{FailureText: agenttext.Failure, Roots: []string{other}, Config: cfg, Journal: d.Journal})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -79,7 +80,7 @@ func BenchmarkPendingProposalMemory(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer j.Close()
-	d, err := review.NewDesk(review.Options{Roots: []string{root}, Config: cfg, Journal: j})
+	d, err := review.NewDesk(review.Options{FailureText: agenttext.Failure, Roots: []string{root}, Config: cfg, Journal: j})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func (c *checksView) update() {
 		c.stop()
 		c.head.checks.Hide()
 		c.problems.Hide()
-		c.view.SetProblems(nil)
+		c.view.Marks().SetProblems(nil)
 		return
 	}
 	where, marked, failure := "", !c.edited() && !f.Stale(), "" // the right side is the proposal checked
@@ -73,9 +73,9 @@ func (c *checksView) update() {
 	word, tone := present.Checks(f.Checks, where)
 	c.head.setChecks(word, tone)
 	if marked {
-		c.view.SetProblems(problemMarks(f.Checks))
+		c.view.Marks().SetProblems(problemMarks(f.Checks))
 	} else {
-		c.view.SetProblems(nil)
+		c.view.Marks().SetProblems(nil)
 	}
 	var hunk *engine.Hunk
 	if k, hs := c.view.CurrentHunk(), c.view.Hunks(); marked && k >= 0 && k < len(hs) {
@@ -85,7 +85,9 @@ func (c *checksView) update() {
 	if failure != "" {
 		text = strings.TrimPrefix(text+"\n"+failure, "\n")
 	}
-	c.problems.SetText(text)
+	if text != c.problems.Text {
+		c.problems.SetText(text)
+	}
 	vis(c.problems, text != "")
 }
 

@@ -31,11 +31,11 @@ func TestWindowShowsNewProblems(t *testing.T) {
 	if c := h.ChecksColour(); c != "red" {
 		t.Errorf("the count is %q; want it shown in red", c)
 	}
-	m, ok := h.win.View().Problem(3)
+	m, ok := h.win.View().Marks().Problem(3)
 	if !ok || m.Warning || m.Message != "gofmt: missing condition in if statement" {
 		t.Errorf("marker on line 4 = %+v, %v; want gofmt's error", m, ok)
 	}
-	if _, ok := h.win.View().Problem(2); ok {
+	if _, ok := h.win.View().Marks().Problem(2); ok {
 		t.Error("line 3 has a marker; the problem is on line 4")
 	}
 	if got := h.Problems(); got != "line 4 · gofmt: missing condition in if statement" {
@@ -45,7 +45,7 @@ func TestWindowShowsNewProblems(t *testing.T) {
 	// person changes the text (TestWindowChecksTheEdit).
 	h.win.Edit()
 	h.settle()
-	if _, ok := h.win.View().Problem(3); !ok || h.Checks() != "1 new problem" {
+	if _, ok := h.win.View().Marks().Problem(3); !ok || h.Checks() != "1 new problem" {
 		t.Errorf("in edit mode, before any change: marker on line 4 %v, header %q; want the proposal's", ok, h.Checks())
 	}
 }
@@ -109,7 +109,7 @@ func TestWindowChecksTheEdit(t *testing.T) {
 	h.advance(time.Millisecond)
 	h.until("the edit's check is shown", func() bool { return h.Checks() == "1 new problem in your edit" })
 	const msg = "gofmt: invalid digit '8' in octal literal"
-	if m, ok := v.Problem(3); !ok || m.Message != msg {
+	if m, ok := v.Marks().Problem(3); !ok || m.Message != msg {
 		t.Errorf("marker on line 4 = %+v, %v; want %q", m, ok, msg)
 	}
 	if c := h.ChecksColour(); c != "red" {
@@ -119,12 +119,12 @@ func TestWindowChecksTheEdit(t *testing.T) {
 		t.Errorf("under the diff: %q; want the edit's problem", got)
 	}
 	h.backspaced(ed, 3) // the problem is gone from the text: so is its result
-	if _, ok := v.Problem(3); ok || h.Checks() != "checking…" || h.Problems() != "" {
+	if _, ok := v.Marks().Problem(3); ok || h.Checks() != "checking…" || h.Problems() != "" {
 		t.Errorf("after typing again: marker %v, header %q, problems %q; want the old result dropped", ok, h.Checks(), h.Problems())
 	}
 	h.advance(600 * time.Millisecond)
 	h.until("the new text's check is shown", func() bool { return h.Checks() == "no new problems in your edit" })
-	if _, ok := v.Problem(3); ok {
+	if _, ok := v.Marks().Problem(3); ok {
 		t.Error("the clean edit has a marker")
 	}
 }
@@ -143,7 +143,7 @@ func TestWindowDropsACheckOfOldText(t *testing.T) {
 	}
 	test.Type(ed, "9") // not yet re-diffed: the window is not told
 	h.until("the first check ends", func() bool { return h.EditCheck().Handle != first.Handle })
-	if _, ok := v.Problem(3); ok || h.Checks() != "checking…" {
+	if _, ok := v.Marks().Problem(3); ok || h.Checks() != "checking…" {
 		t.Errorf("a check of text since changed was shown: marker %v, header %q", ok, h.Checks())
 	}
 	h.advance(600 * time.Millisecond)
@@ -171,7 +171,7 @@ func TestLeavingEditModeStopsTheEditsCheck(t *testing.T) {
 	}
 	h.advance(time.Hour)
 	h.settle()
-	if _, ok := v.Problem(3); ok || h.Checks() != "no new problems" {
+	if _, ok := v.Marks().Problem(3); ok || h.Checks() != "no new problems" {
 		t.Errorf("the stopped check was shown: marker %v, header %q", ok, h.Checks())
 	}
 }
@@ -188,7 +188,7 @@ func TestWindowShowsAFailedChecker(t *testing.T) {
 	if got := h.Problems(); !strings.HasPrefix(got, `could not check: checker "vet" failed on `) {
 		t.Errorf("under the diff: %q; want the checker's error", got)
 	}
-	if _, ok := h.win.View().Problem(0); ok {
+	if _, ok := h.win.View().Marks().Problem(0); ok {
 		t.Error("a failed checker left a marker")
 	}
 }

@@ -64,16 +64,16 @@ func compareBindings() []compareBinding {
 	return []compareBinding{
 		{'j', "next change", func(c *Compare) { c.step(c.view.NextHunk, "No change below.") }},
 		{'k', "previous change", func(c *Compare) { c.step(c.view.PrevHunk, "No change above.") }},
-		{'z', "fold unchanged lines (3 either side of a change), or show them all", func(c *Compare) { c.view.SetCollapse(c.view.Folds() == 0) }},
-		{'{', "20 more unchanged lines above the current change", func(c *Compare) { c.step(c.view.ExpandAbove, "Nothing collapsed there.") }},
-		{'}', "20 more unchanged lines below the current change", func(c *Compare) { c.step(c.view.ExpandBelow, "Nothing collapsed there.") }},
+		{'z', "fold unchanged lines (3 either side of a change), or show them all", func(c *Compare) { c.view.Folds().Collapse(c.view.Folds().Count() == 0) }},
+		{'{', "20 more unchanged lines above the current change", func(c *Compare) { c.step(c.view.Folds().ExpandAbove, "Nothing collapsed there.") }},
+		{'}', "20 more unchanged lines below the current change", func(c *Compare) { c.step(c.view.Folds().ExpandBelow, "Nothing collapsed there.") }},
 		{'w', "wrap long lines", func(c *Compare) { c.toggle(prefCompareWrap, c.view.SetWrap) }},
 		{'i', "inline layout (one column) or side by side", func(c *Compare) { c.toggle(prefCompareInline, c.view.SetInline) }},
 		{'W', "ignore whitespace: fade whitespace-only changes", func(c *Compare) { c.view.SetIgnoreWhitespace(!c.view.IgnoreWhitespace()) }},
 		{'m', "jump to the other end of a moved block", func(c *Compare) {
 			c.step(c.view.JumpMoved, "No moved lines here: moved blocks are the teal lines.")
 		}},
-		{'/', "search both sides (Ctrl+F too)", func(c *Compare) { c.view.ShowSearch() }},
+		{'/', "search both sides (Ctrl+F too)", func(c *Compare) { c.view.Search().Show() }},
 		{'g', "go to line (of the new file)", func(c *Compare) { c.showGoToLine() }},
 		{'q', "close", func(c *Compare) { c.Win.Close() }},
 		{'?', "show these keys", func(c *Compare) { c.showKeys() }},
@@ -120,9 +120,9 @@ func newCompare(a fyne.App, old, new CompareSide, note string, synchronous bool)
 	c.view.SetInline(p.Bool(prefCompareInline))
 	c.view.SetDark(isDark(a))
 	c.view.SetTexts(comparePath(old, new), old.Text, new.Text)
-	c.view.SetCollapse(true)
+	c.view.Folds().Collapse(true)
 	c.view.NextHunk() // open at the first change
-	c.view.OnSearchClosed = func() { c.Win.Canvas().Unfocus() }
+	c.view.Search().OnClosed = func() { c.Win.Canvas().Unfocus() }
 	c.bindKeys()
 	c.updateCounter()
 	return c
@@ -219,7 +219,7 @@ func (c *Compare) bindKeys() {
 	cv.SetOnTypedKey(func(ev *fyne.KeyEvent) {
 		switch ev.Name {
 		case fyne.KeyEscape:
-			c.view.CloseSearch()
+			c.view.Search().Close()
 		case fyne.KeyPageDown, fyne.KeyPageUp, fyne.KeyHome, fyne.KeyEnd:
 			pageKey(c.view, ev.Name)
 		case fyne.KeyDown:
@@ -229,16 +229,16 @@ func (c *Compare) bindKeys() {
 			c.step(c.view.PrevHunk, "No change above.")
 			c.updateCounter()
 		case fyne.KeyF3:
-			if c.view.Searching() {
-				c.view.NextMatch()
+			if c.view.Search().Open() {
+				c.view.Search().Next()
 			}
 		}
 	})
 	find := &desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault}
-	cv.AddShortcut(find, func(fyne.Shortcut) { c.view.ShowSearch() })
+	cv.AddShortcut(find, func(fyne.Shortcut) { c.view.Search().Show() })
 	c.view.OnShortcut = func(s fyne.Shortcut) {
 		if cs, ok := s.(*desktop.CustomShortcut); ok && cs.KeyName == fyne.KeyF {
-			c.view.ShowSearch()
+			c.view.Search().Show()
 		}
 	}
 }

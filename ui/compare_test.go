@@ -94,10 +94,10 @@ func TestCompareKeys(t *testing.T) {
 	if got := c.counter.Text; got != "change 1 of 2" {
 		t.Errorf("counter %q after k; want change 1 of 2", got)
 	}
-	folds := c.View().Folds()
+	folds := c.View().Folds().Count()
 	typeInto(c, "z")
-	if (folds == 0) == (c.View().Folds() == 0) {
-		t.Errorf("z left the folds at %d (from %d)", c.View().Folds(), folds)
+	if (folds == 0) == (c.View().Folds().Count() == 0) {
+		t.Errorf("z left the folds at %d (from %d)", c.View().Folds().Count(), folds)
 	}
 	typeInto(c, "g")
 	entry, ok := c.Win.Canvas().Focused().(*dialogEntry)
@@ -110,11 +110,11 @@ func TestCompareKeys(t *testing.T) {
 		t.Errorf("counter %q after g 51; want it at change 2 of 2", got)
 	}
 	typeInto(c, "/")
-	if !c.View().Searching() {
+	if !c.View().Search().Open() {
 		t.Fatal("/ opened no search")
 	}
-	c.View().SetSearch("changed")
-	if _, n := c.View().SearchCount(); n != 2 {
+	c.View().Search().Set("changed")
+	if _, n := c.View().Search().Count(); n != 2 {
 		t.Errorf("search found %d; want 2", n)
 	}
 	esc := &fyne.KeyEvent{Name: fyne.KeyEscape} // as the driver delivers it: to the widget with the keyboard
@@ -123,7 +123,7 @@ func TestCompareKeys(t *testing.T) {
 	} else {
 		c.Win.Canvas().OnTypedKey()(esc)
 	}
-	if c.View().Searching() {
+	if c.View().Search().Open() {
 		t.Error("Esc left the search open")
 	}
 }

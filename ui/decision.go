@@ -145,8 +145,8 @@ func newDetail(w *Window) *detail {
 	d.loose.box.Add(d.pick.looseMark)
 	d.centerPane.build(d.pick.box)
 
-	d.view.OnSearchClosed = func() {
-		w.stopTyping(d.view.SearchBox())
+	d.view.Search().OnClosed = func() {
+		w.stopTyping(d.view.Search().Box())
 		w.keysBack()
 	}
 	d.view.Showing = w.reviewShown // seen coverage: not while the History tab shows
@@ -190,7 +190,7 @@ func newDetail(w *Window) *detail {
 			d.view.SetIgnoreWhitespace(on)
 			d.updateCounter()
 		},
-		collapse:  d.view.SetCollapse,
+		collapse:  d.view.Folds().Collapse,
 		askUnseen: func(on bool) { w.app.Preferences().SetBool(prefAskUnseen, on) },
 		keysBack:  w.keysBack,
 	}, w.app.Preferences().BoolWithFallback(prefAskUnseen, true), d.inter.button)
@@ -278,7 +278,7 @@ func newDetail(w *Window) *detail {
 		someRejected:   d.someRejected,
 		approvePartial: d.ApprovePartial,
 		onScreen:       d.onScreen,
-		search:         func() { w.startTyping(d.view.SearchBox(), "the search box", false, d.view.Searching) },
+		search:         func() { w.startTyping(d.view.Search().Box(), "the search box", false, d.view.Search().Open) },
 		openFree: func(dlg dialog.Dialog, focus fyne.Focusable) {
 			w.setCloser(dlg, nil)
 			dlg.Show()

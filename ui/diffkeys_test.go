@@ -44,28 +44,28 @@ func TestSearchKeysAndEscGiveTheKeyboardBack(t *testing.T) {
 	// window's shortcuts.
 	inner := reflect.ValueOf(c).Elem().FieldByName("WindowlessCanvas").Interface()
 	inner.(fyne.Shortcutable).TypedShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyF, Modifier: fyne.KeyModifierShortcutDefault})
-	if !v.Searching() || c.Focused() == nil {
+	if !v.Search().Open() || c.Focused() == nil {
 		t.Fatal("search: bar hidden or no keyboard in it")
 	}
 	for _, r := range "needle" {
 		h.press(r) // the search box has the keyboard: these type
 	}
-	if cur, n := v.SearchCount(); cur != 1 || n != 2 {
+	if cur, n := v.Search().Count(); cur != 1 || n != 2 {
 		t.Fatalf("SearchCount = %d, %d; want 1 of 2", cur, n)
 	}
 	h.pressKey(fyne.KeyReturn)
-	if cur, _ := v.SearchCount(); cur != 2 {
+	if cur, _ := v.Search().Count(); cur != 2 {
 		t.Errorf("Enter: match %d; want 2", cur)
 	}
 	h.pressKey(fyne.KeyEscape)
-	if v.Searching() || c.Focused() != nil {
-		t.Fatalf("Esc: searching %v, focus %v", v.Searching(), c.Focused())
+	if v.Search().Open() || c.Focused() != nil {
+		t.Fatalf("Esc: searching %v, focus %v", v.Search().Open(), c.Focused())
 	}
 	if !strings.HasPrefix(h.Keyboard(), "Keys: review") {
 		t.Errorf("keyboard line %q; want the review keys", h.Keyboard())
 	}
 	h.press('/')
-	if !v.Searching() {
+	if !v.Search().Open() {
 		t.Error("/ did not open the search")
 	}
 }
@@ -87,12 +87,12 @@ func TestLayoutKeysAndTheirBoxes(t *testing.T) {
 	}))
 	h.settle()
 	b, v := h.Bar(), h.win.View()
-	if !b.Option("Fold unchanged lines") || v.Folds() == 0 {
-		t.Fatalf("Fold box %v, %d folds; want unchanged lines folded by default", b.Option("Fold unchanged lines"), v.Folds())
+	if !b.Option("Fold unchanged lines") || v.Folds().Count() == 0 {
+		t.Fatalf("Fold box %v, %d folds; want unchanged lines folded by default", b.Option("Fold unchanged lines"), v.Folds().Count())
 	}
 	h.press('z')
-	if b.Option("Fold unchanged lines") || v.Folds() != 0 {
-		t.Errorf("z: Fold box %v, %d folds; want every line", b.Option("Fold unchanged lines"), v.Folds())
+	if b.Option("Fold unchanged lines") || v.Folds().Count() != 0 {
+		t.Errorf("z: Fold box %v, %d folds; want every line", b.Option("Fold unchanged lines"), v.Folds().Count())
 	}
 	h.press('i')
 	if !b.Option("Inline layout") || !v.Inline() || !fyne.CurrentApp().Preferences().Bool(prefInline) {

@@ -371,7 +371,7 @@ func (d diffDriver) Labels() string {
 	v := d.h.win.View()
 	var out []string
 	for _, hk := range v.Hunks() {
-		if n := v.Note(hk.ID); n.Text != "" {
+		if n := v.Marks().Note(hk.ID); n.Text != "" {
 			out = append(out, n.Text)
 		}
 	}

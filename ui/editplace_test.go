@@ -333,11 +333,11 @@ func TestLeavingEditModeKeepsOpenedFolds(t *testing.T) {
 	h.win.Select(p.ID)
 	v := h.win.View()
 	h.press('j')
-	folds := v.Folds()
+	folds := v.Folds().Count()
 	for range 10 { // 20 lines each: the 193 between the changes, all
 		h.press('}')
 	}
-	opened := v.Folds()
+	opened := v.Folds().Count()
 	if opened != folds-1 {
 		t.Fatalf("} ten times: %d folds, from %d; want the region between the changes open", opened, folds)
 	}
@@ -347,7 +347,7 @@ func TestLeavingEditModeKeepsOpenedFolds(t *testing.T) {
 	if h.EditMode() {
 		t.Fatal("Esc Esc did not leave edit mode")
 	}
-	if got := v.Folds(); got != opened {
+	if got := v.Folds().Count(); got != opened {
 		t.Errorf("after e, Esc Esc: %d folds; want %d, as the person left them", got, opened)
 	}
 }

@@ -77,8 +77,10 @@ func (h *header) hideNote() { h.noteBox.Hide() }
 
 // setChecks shows the checkers' word in its tone ("" hides it).
 func (h *header) setChecks(word string, tone present.Tone) {
-	h.checks.SetText(word)
-	h.checks.Importance = importance(tone)
-	h.checks.Refresh()
+	if word != h.checks.Text || importance(tone) != h.checks.Importance {
+		// (each j and Page Down asks again: the same word is no refresh)
+		h.checks.Text, h.checks.Importance = word, importance(tone)
+		h.checks.Refresh()
+	}
 	vis(h.checks, word != "")
 }

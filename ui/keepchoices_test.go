@@ -143,7 +143,7 @@ func TestTrivialApprovalSurvivesAVisitToAnotherProposal(t *testing.T) {
 	if len(hs) != 2 {
 		t.Fatalf("%d hunks; want 2", len(hs))
 	}
-	if n := h.win.View().Note(hs[0].ID); n.Text != "whitespace only" || !n.Done {
+	if n := h.win.View().Marks().Note(hs[0].ID); n.Text != "whitespace only" || !n.Done {
 		t.Errorf("back on the proposal: label %+v; want whitespace only, approved", n)
 	}
 	if strings.Contains(h.Diff().Counter(), "trivial") {

@@ -93,7 +93,7 @@ func TestKeysForUnseenAndNonTrivial(t *testing.T) {
 	}
 	n := len(v.Hunks())
 	for range n {
-		unseen := v.UnseenHunks()
+		unseen := v.Seen().Unseen()
 		if len(unseen) == 0 {
 			break
 		}

@@ -56,8 +56,8 @@ func keyBindings() []keyBinding {
 			toggle(w.detail.bar.ignoreWS)
 		}},
 		{'z', "", "fold unchanged lines (3 either side of a change), or show them all", func(w *Window) { toggle(w.detail.bar.collapse) }},
-		{'{', "", "20 more unchanged lines above the current hunk", func(w *Window) { w.detail.nav.expand(w.detail.view.ExpandAbove) }},
-		{'}', "", "20 more unchanged lines below the current hunk", func(w *Window) { w.detail.nav.expand(w.detail.view.ExpandBelow) }},
+		{'{', "", "20 more unchanged lines above the current hunk", func(w *Window) { w.detail.nav.expand(w.detail.view.Folds().ExpandAbove) }},
+		{'}', "", "20 more unchanged lines below the current hunk", func(w *Window) { w.detail.nav.expand(w.detail.view.Folds().ExpandBelow) }},
 		{'m', "", "jump to the other end of a moved block", func(w *Window) { w.detail.nav.jumpMoved() }},
 		{'/', "", "search both sides (Ctrl+F too)", func(w *Window) { w.detail.nav.showSearch() }},
 		{'v', "", "a re-proposed file: this proposal vs the previous one, and which comments it touched", func(w *Window) { w.detail.inter.show() }},
@@ -148,11 +148,11 @@ func (w *Window) bindKeys() {
 				pageKey(w.detail.view, ev.Name)
 			}
 		case fyne.KeyF3:
-			if !w.modal() && w.reviewShown() && w.detail.view.Searching() {
+			if !w.modal() && w.reviewShown() && w.detail.view.Search().Open() {
 				if d, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok && d.CurrentKeyModifiers()&fyne.KeyModifierShift != 0 {
-					w.detail.view.PrevMatch()
+					w.detail.view.Search().Prev()
 				} else {
-					w.detail.view.NextMatch()
+					w.detail.view.Search().Next()
 				}
 			}
 		}
@@ -188,7 +188,7 @@ func (w *Window) copySelection(s fyne.Shortcut) {
 		}
 		v = w.history.view
 	}
-	if text := v.SelectedText(); v.CopySelection(cb) && w.reviewShown() {
+	if text := v.Selection().Text(); v.Selection().Copy(cb) && w.reviewShown() {
 		w.detail.line.say(fmt.Sprintf("Copied %q.", present.ShortLine(text)))
 	}
 }

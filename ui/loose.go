@@ -17,7 +17,7 @@ import (
 // looseCard shows, above the diff, the loose match that placed the hunk j
 // and k went to: how it was reached and where it went, with the text the
 // agent expected beside the lines the file really held there. The view
-// marks those lines with a bar (DiffView.SetLooseLines).
+// marks those lines with a bar (Marks.SetLooseLines).
 type looseCard struct {
 	box             *fyne.Container
 	title           *widget.Label

@@ -132,7 +132,7 @@ func (n *navigator) toggleFileHunks() {
 func (n *navigator) tickMovePartners(id string, ok bool) {
 	v := n.view
 	var moved []string
-	for _, p := range v.MovePartners(id) {
+	for _, p := range v.Marks().MovePartners(id) {
 		v.SetHunkAccepted(p, ok)
 		moved = append(moved, "hunk "+hunkNumber(v, p))
 	}
@@ -200,7 +200,7 @@ func (n *navigator) nextNonTrivial() {
 		from = -1
 	}
 	for k := from + 1; k < len(hs); k++ {
-		if v.Note(hs[k].ID).Text == "" {
+		if v.Marks().Note(hs[k].ID).Text == "" {
 			n.showHunk(hs[k])
 			return
 		}
@@ -221,7 +221,7 @@ func (n *navigator) showSearch() {
 		n.say("No diff to search.")
 		return
 	}
-	n.view.ShowSearch()
+	n.view.Search().Show()
 	n.deps.search()
 }
 

@@ -37,7 +37,7 @@ func (e *editSession) doubleClicked(line, col int) {
 	}
 	e.clickedAt = &[2]int{line, col}
 	sel := ""
-	if s := e.view.SelectedText(); s != "" {
+	if s := e.view.Selection().Text(); s != "" {
 		sel = fmt.Sprintf("Selected %q: Ctrl+C copies it. ", present.ShortLine(s))
 	}
 	e.say(fmt.Sprintf("%sA double click does not edit: e (or Edit) makes the right side an editor, the cursor at line %d.", sel, line+1))

@@ -132,8 +132,8 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	}
 	h.Bar().Click("Dismiss")
 	o := h.outcome(p.ID)
-	if o.Status != decision.Failed || o.Error != p.Failure {
-		t.Errorf("outcome %s %q; want failed with %q", o.Status, o.Error, p.Failure)
+	if o.Status != decision.Failed || agenttext.Outcome(o) != agenttext.Failure(p.Failure) {
+		t.Errorf("outcome %s %q; want failed with %q", o.Status, agenttext.Outcome(o), agenttext.Failure(p.Failure))
 	}
 	if h.read("a.go") != pickBase {
 		t.Errorf("a.go changed after Dismiss: %q", h.read("a.go"))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
@@ -39,7 +40,7 @@ func (d *detail) render() {
 		d.showCenter(d.failureScroll)
 		d.head.hideNote()
 	case p.State.DidNotApply() || len(p.Files) == 0:
-		d.failure.SetText(p.Failure)
+		d.failure.SetText(agenttext.Failure(p.Failure))
 		d.showCenter(d.failureScroll)
 		d.head.setNote(present.Failed(p))
 	case d.outcome != nil:
@@ -109,7 +110,7 @@ func (d *detail) renderProposal() {
 	kept := d.edit.keepEditor(f) // ownedit.go: the cursor and the person's own lines
 	d.view.SetTexts(f.Path, old, proposed)
 	if !f.Stale() {
-		d.view.SetLooseLines(looseRanges(f))
+		d.view.Marks().SetLooseLines(looseRanges(f))
 	}
 	d.view.NextHunk() // open at the first change
 	if ids, ok := d.accepted[f.Path]; ok && !d.editing {

@@ -59,7 +59,7 @@ func newOnScreen(kit paneKit, deps onScreenDeps) *onScreen {
 func (o *onScreen) reset() {
 	o.keep()
 	o.seen, o.unseenOK = map[string]bool{}, false
-	o.view.ForgetSeen()
+	o.view.Seen().Forget()
 }
 
 // opened records that the person opened file path.
@@ -83,7 +83,7 @@ func (o *onScreen) seenSets() map[string]map[string]bool {
 	p := o.sh.p
 	out := map[string]map[string]bool{}
 	for _, f := range p.Files {
-		out[f.Path] = o.view.SeenIn(f.Path)
+		out[f.Path] = o.view.Seen().In(f.Path)
 	}
 	return out
 }
@@ -209,7 +209,7 @@ func (o *onScreen) linesUnseen(it review.ProposalSeen) (unseen, total int) {
 				only[id] = true
 			}
 		}
-		part := o.view.LinesSeen(f.Path)
+		part := o.view.Seen().Lines(f.Path)
 		for _, h := range o.hunks(f) {
 			if only != nil && !only[h.ID] {
 				continue
@@ -264,7 +264,7 @@ func (o *onScreen) linesForDecision() map[string]map[string]int {
 	}
 	out := map[string]map[string]int{}
 	for _, f := range p.Files {
-		part := o.view.LinesSeen(f.Path)
+		part := o.view.Seen().Lines(f.Path)
 		for _, h := range o.hunks(f) {
 			if n := part[h.ID][0]; n > 0 {
 				if out[f.Path] == nil {

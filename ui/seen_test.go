@@ -43,7 +43,7 @@ func TestApproveAsksAboutHunksNeverOnScreen(t *testing.T) {
 	h.win.Select(p.ID)
 	h.settle()
 	hs := h.win.View().Hunks()
-	unseen := h.win.View().UnseenHunks()
+	unseen := h.win.View().Seen().Unseen()
 	if len(hs) != 20 || len(unseen) == 0 || len(unseen) == len(hs) {
 		t.Fatalf("%d hunks, %d never on screen; want 20, some on screen and some not", len(hs), len(unseen))
 	}
@@ -60,7 +60,7 @@ func TestApproveAsksAboutHunksNeverOnScreen(t *testing.T) {
 	if h.Unseen() != "" || h.win.View().CurrentHunk() != first || h.read("long.txt") == new {
 		t.Fatalf("after Esc: dialog %v, current hunk %d; want hunk %d shown, nothing written", h.Unseen() != "", h.win.View().CurrentHunk(), first)
 	}
-	if left := len(h.win.View().UnseenHunks()); left >= len(unseen) {
+	if left := len(h.win.View().Seen().Unseen()); left >= len(unseen) {
 		t.Fatalf("after Esc %d hunks never on screen; want fewer than %d", left, len(unseen))
 	}
 	// a, Esc, a, Esc… walks through the rest; then a approves at once.
@@ -91,7 +91,7 @@ func TestApproveAnywayRecordsHunksUnseen(t *testing.T) {
 	h.win.Select(p.ID)
 	h.settle()
 	hs := h.win.View().Hunks()
-	unseen := h.win.View().UnseenHunks()
+	unseen := h.win.View().Seen().Unseen()
 	h.press('a')
 	h.settle()
 	if h.Unseen() == "" {
@@ -124,7 +124,7 @@ func TestAskUnseenOffApprovesAtOnce(t *testing.T) {
 	p := h.propose("claude", "s", engine.FormatWrite, "long.txt", new)
 	h.win.Select(p.ID)
 	h.settle()
-	seen := len(h.win.View().SeenHunks())
+	seen := len(h.win.View().Seen().Hunks())
 	h.Bar().SetAskUnseen(false)
 	if fyne.CurrentApp().Preferences().BoolWithFallback(prefAskUnseen, true) {
 		t.Error("turning the option off did not keep the preference")

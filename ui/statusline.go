@@ -39,17 +39,58 @@ func (l *statusLine) setStatus(s string, isErr bool) {
 	l.status.Refresh()
 }
 
-// say shows a brief answer to a key ("" clears it).
-func (l *statusLine) say(s string) { l.message.SetText(s) }
+// say shows a brief answer to a key ("" clears it); the same answer again
+// leaves the label as it is (each key clears it: a refresh for nothing).
+func (l *statusLine) say(s string) {
+	if s != l.message.Text {
+		l.message.SetText(s)
+	}
+}
 
 // setCounter says where the view is among the hunks ("" says nothing).
+// Its slot is as wide as the line with every number as wide as the
+// longest in it ("hunk 9 of 500" as "hunk 000 of 000"), so j and Page Down
+// through the hunks do not widen it: a wider slot lays the window out
+// again while the frame is drawn, which draws a second frame (issue 28).
 func (l *statusLine) setCounter(s string) {
 	if s == "" {
 		l.counterW.reset()
 	}
 	if s != l.counter.Text {
+		l.counterW.widest(widestDigits(s), l.counter.TextStyle)
 		l.counter.SetText(s)
 	}
+}
+
+// widestDigits returns s with every run of digits as long as the longest
+// run in s, all zeros (the theme's font draws its digits equally wide).
+func widestDigits(s string) string {
+	longest, run := 0, 0
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	if longest == 0 {
+		return s
+	}
+	var b strings.Builder
+	in := false
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			if !in {
+				b.WriteString(strings.Repeat("0", longest))
+			}
+			in = true
+			continue
+		}
+		in = false
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // setKeyboard says who has the keyboard.

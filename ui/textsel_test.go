@@ -77,7 +77,7 @@ func TestDoubleClickSelectsAndCtrlCCopies(t *testing.T) {
 	if h.Diff().Editing() {
 		t.Fatal("a double click made the proposal an editor")
 	}
-	got := h.win.View().SelectedText() // what the view draws selected (diffview tests where)
+	got := h.win.View().Selection().Text() // what the view draws selected (diffview tests where)
 	if got != word && got != word+"1" {
 		t.Fatalf("selected %q; want the word under the pointer", got)
 	}

@@ -213,7 +213,7 @@ func (t *trivialJobs) pending() bool {
 func (t *trivialJobs) show() {
 	p, file := t.sh.p, t.c.file
 	if len(p.Files) == 0 || file >= len(p.Files) || !t.deps.labelled(p.Files[file]) || p.State.DidNotApply() {
-		t.view.SetHunkNotes(nil)
+		t.view.Marks().SetNotes(nil)
 		return
 	}
 	f := p.Files[file]
@@ -222,7 +222,7 @@ func (t *trivialJobs) show() {
 	for id, k := range kinds {
 		notes[id] = diffview.HunkNote{Text: string(k), Done: t.c.trivialOK[f.Path][id]} // approved by t: green
 	}
-	t.view.SetHunkNotes(notes)
+	t.view.Marks().SetNotes(notes)
 }
 
 // unapproved counts the shown proposal's trivial hunks t has not

@@ -89,7 +89,7 @@ func TestTrivialLabelsOnABigFile(t *testing.T) {
 	if len(hs) != 3 {
 		t.Fatalf("%d hunks; want 3", len(hs))
 	}
-	if got := []string{h.win.View().Note(hs[0].ID).Text, h.win.View().Note(hs[1].ID).Text, h.win.View().Note(hs[2].ID).Text}; got[0] != "whitespace only" || got[1] != "comment only" || got[2] != "" {
+	if got := []string{h.win.View().Marks().Note(hs[0].ID).Text, h.win.View().Marks().Note(hs[1].ID).Text, h.win.View().Marks().Note(hs[2].ID).Text}; got[0] != "whitespace only" || got[1] != "comment only" || got[2] != "" {
 		t.Fatalf("labels %q; want whitespace only, comment only, none", got)
 	}
 	if !strings.HasSuffix(h.Diff().Counter(), " · 2 trivial (t approves)") {
@@ -101,7 +101,7 @@ func TestTrivialLabelsOnABigFile(t *testing.T) {
 	if !strings.Contains(h.Message(), "Approved 2 trivial hunks (1 whitespace only, 1 comment only); 1 left to review") {
 		t.Errorf("message %q", h.Message())
 	}
-	if n := h.win.View().Note(hs[1].ID); !n.Done || len(h.win.View().AcceptedHunks()) != 3 || strings.Contains(h.Diff().Counter(), "trivial") {
+	if n := h.win.View().Marks().Note(hs[1].ID); !n.Done || len(h.win.View().AcceptedHunks()) != 3 || strings.Contains(h.Diff().Counter(), "trivial") {
 		t.Errorf("after t: label %+v, accepted %v, counter %q; want approved, all ticked, none left", n, h.win.View().AcceptedHunks(), h.Diff().Counter())
 	}
 	if o, ok := h.desk.Get(p.ID); !ok || !o.State.Open() {
@@ -122,8 +122,8 @@ func TestTWhileClassifyingSaysSo(t *testing.T) {
 	h.win.Select(p.ID)
 	h.drain()
 	hs := h.win.View().Hunks()
-	if len(hs) != 1 || h.win.View().Note(hs[0].ID).Text != "" {
-		t.Fatalf("%d hunks, note %+v while classifying; want one, no label yet", len(hs), h.win.View().Note(hs[0].ID))
+	if len(hs) != 1 || h.win.View().Marks().Note(hs[0].ID).Text != "" {
+		t.Fatalf("%d hunks, note %+v while classifying; want one, no label yet", len(hs), h.win.View().Marks().Note(hs[0].ID))
 	}
 	if !strings.HasSuffix(h.Diff().Counter(), " · classifying hunks…") {
 		t.Errorf("counter %q while classifying; want it to say so", h.Diff().Counter())
@@ -137,7 +137,7 @@ func TestTWhileClassifyingSaysSo(t *testing.T) {
 		t.Fatalf("t while classifying: state %s, approved by label in %d files; want nothing done", o.State, h.TrivialTicked())
 	}
 	release(p.ID)
-	h.until("the label shows", func() bool { return h.win.View().Note(hs[0].ID).Text == "comment only" })
+	h.until("the label shows", func() bool { return h.win.View().Marks().Note(hs[0].ID).Text == "comment only" })
 	if strings.Contains(h.Diff().Counter(), "classifying") || !strings.Contains(h.Diff().Counter(), "1 trivial (t approves)") {
 		t.Errorf("counter %q once classified", h.Diff().Counter())
 	}
@@ -169,7 +169,7 @@ func TestStaleTrivialResultIsDropped(t *testing.T) {
 	release(first.ID)
 	h.scheduled("the first proposal's classification reports")
 	h.drain()
-	if n := h.win.View().Note(hs[0].ID); n.Text != "" {
+	if n := h.win.View().Marks().Note(hs[0].ID); n.Text != "" {
 		t.Errorf("the first proposal's result labelled the second's re-indent %q", n.Text)
 	}
 	h.press('t')
@@ -179,8 +179,8 @@ func TestStaleTrivialResultIsDropped(t *testing.T) {
 	}
 	release(second.ID)
 	h.settle()
-	if got := h.win.View().Note(hs[0].ID).Text; got != "whitespace only" || h.win.View().Note(hs[1].ID).Text != "" {
-		t.Errorf("once its own classification arrived: labels %q, %q; want whitespace only, none", got, h.win.View().Note(hs[1].ID).Text)
+	if got := h.win.View().Marks().Note(hs[0].ID).Text; got != "whitespace only" || h.win.View().Marks().Note(hs[1].ID).Text != "" {
+		t.Errorf("once its own classification arrived: labels %q, %q; want whitespace only, none", got, h.win.View().Marks().Note(hs[1].ID).Text)
 	}
 	h.press('t')
 	if !strings.HasPrefix(h.Message(), "Approved 1 trivial hunk (1 whitespace only); 1 left") {
@@ -221,7 +221,7 @@ func TestClassifyingWaitsForTheViewsDiff(t *testing.T) {
 		t.Fatalf("once the view's diff arrived: classification queued %v, started %v; want it started", queued, started)
 	}
 	h.settle()
-	if hs := h.win.View().Hunks(); len(hs) != 1 || h.win.View().Note(hs[0].ID).Text != "comment only" {
-		t.Errorf("once classified: %d hunks, label %q; want the comment only one", len(hs), h.win.View().Note(hs[0].ID).Text)
+	if hs := h.win.View().Hunks(); len(hs) != 1 || h.win.View().Marks().Note(hs[0].ID).Text != "comment only" {
+		t.Errorf("once classified: %d hunks, label %q; want the comment only one", len(hs), h.win.View().Marks().Note(hs[0].ID).Text)
 	}
 }

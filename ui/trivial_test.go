@@ -34,7 +34,7 @@ func TestTrivialHunksLabelledAndApprovedByT(t *testing.T) {
 	if len(hs) != 3 {
 		t.Fatalf("%d hunks; want 3", len(hs))
 	}
-	if got := []string{h.win.View().Note(hs[0].ID).Text, h.win.View().Note(hs[1].ID).Text, h.win.View().Note(hs[2].ID).Text}; got[0] != "comment only" || got[1] != "whitespace only" || got[2] != "" {
+	if got := []string{h.win.View().Marks().Note(hs[0].ID).Text, h.win.View().Marks().Note(hs[1].ID).Text, h.win.View().Marks().Note(hs[2].ID).Text}; got[0] != "comment only" || got[1] != "whitespace only" || got[2] != "" {
 		t.Fatalf("labels %q; want comment only, whitespace only, none", got)
 	}
 	if !strings.Contains(h.Diff().Counter(), "· 2 trivial (t approves)") {
@@ -49,14 +49,14 @@ func TestTrivialHunksLabelledAndApprovedByT(t *testing.T) {
 	if got := h.win.View().AcceptedHunks(); len(got) != 3 {
 		t.Errorf("after t: accepted %v; want all three (the re-indent ticked again)", got)
 	}
-	if n := h.win.View().Note(hs[0].ID); n.Text != "comment only" || !n.Done || strings.Contains(h.Diff().Counter(), "trivial") {
+	if n := h.win.View().Marks().Note(hs[0].ID); n.Text != "comment only" || !n.Done || strings.Contains(h.Diff().Counter(), "trivial") {
 		t.Errorf("after t: label %+v, counter %q; want it done, no trivial left", n, h.Diff().Counter())
 	}
 	if !strings.Contains(h.Message(), "Approved 2 trivial hunks (1 whitespace only, 1 comment only); 1 left to review") {
 		t.Errorf("message %q", h.Message())
 	}
 	// Had nothing been on screen, only the real change would be unseen.
-	h.win.View().ForgetSeen()
+	h.win.View().Seen().Forget()
 	h.win.View().Showing = func() bool { return false }
 	u := review.CheckSeen([]review.ProposalSeen{d.onScreen.proposalSeen(review.Decision{Verdict: decision.Approved})})
 	if u.Unseen != 1 || u.Total != 3 || u.First.Hunk.ID != hs[2].ID {

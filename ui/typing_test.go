@@ -31,7 +31,7 @@ func TestSearchWordNeverActsAsReviewKeys(t *testing.T) {
 	p := h.propose("a", "s", engine.FormatWrite, "ledger.go", "package l\n\nvar total = 2\n")
 	h.press('/')
 	c := h.win.Win.Canvas()
-	box := h.win.View().SearchBox()
+	box := h.win.View().Search().Box()
 	if c.Focused() != box {
 		t.Fatalf("/ focused %T; want the search box", c.Focused())
 	}
@@ -52,7 +52,7 @@ func TestSearchWordNeverActsAsReviewKeys(t *testing.T) {
 	if _, ok := h.desk.Outcome(p.ID); ok || h.Deciding() || h.Decided() {
 		t.Fatal("a letter of the search word decided the proposal")
 	}
-	if got := h.win.View().SearchQuery(); got != "total" {
+	if got := h.win.View().Search().Query(); got != "total" {
 		t.Errorf("search box holds %q; want total", got)
 	}
 	if c.Focused() != box {
@@ -62,7 +62,7 @@ func TestSearchWordNeverActsAsReviewKeys(t *testing.T) {
 	// the keys are review keys again.
 	c.Unfocus()
 	h.pressKey(fyne.KeyEscape)
-	if h.win.View().Searching() {
+	if h.win.View().Search().Open() {
 		t.Fatal("Esc left the search bar open")
 	}
 	h.press('a')

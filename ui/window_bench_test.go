@@ -17,6 +17,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -30,7 +31,7 @@ func benchWindow(b *testing.B) *harness {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if h.desk, err = review.NewDesk(review.Options{Roots: []string{h.root}, Journal: j}); err != nil {
+	if h.desk, err = review.NewDesk(review.Options{FailureText: agenttext.Failure, Roots: []string{h.root}, Journal: j}); err != nil {
 		b.Fatal(err)
 	}
 	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1})

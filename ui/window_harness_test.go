@@ -10,6 +10,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
@@ -72,7 +73,7 @@ func newLocalHarness(t *testing.T, configTOML string, o WindowOptions) *harness 
 		t.Fatal(err)
 	}
 	h.j = j
-	h.desk, err = review.NewDesk(review.Options{Roots: []string{h.root}, Config: cfg, Journal: j, Now: h.clock})
+	h.desk, err = review.NewDesk(review.Options{FailureText: agenttext.Failure, Roots: []string{h.root}, Config: cfg, Journal: j, Now: h.clock})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -200,8 +200,8 @@ func TestLooseMatchIsMarkedInTheWindow(t *testing.T) {
 		!strings.Contains(c.FoundHead, "line 2") || !strings.Contains(c.Title, "block 1's loose match (fuzzy)") {
 		t.Errorf("loose card %+v; want the agent's text beside line 2 as the file had it", c)
 	}
-	if !h.win.View().LooseLine(1) || h.win.View().LooseLine(0) {
-		t.Errorf("the view marks line 2 loose: %v, line 1: %v; want only line 2", h.win.View().LooseLine(1), h.win.View().LooseLine(0))
+	if !h.win.View().Marks().LooseLine(1) || h.win.View().Marks().LooseLine(0) {
+		t.Errorf("the view marks line 2 loose: %v, line 1: %v; want only line 2", h.win.View().Marks().LooseLine(1), h.win.View().Marks().LooseLine(0))
 	}
 }
 

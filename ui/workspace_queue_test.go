@@ -13,6 +13,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
@@ -43,7 +44,7 @@ func newHarnessRoots(t *testing.T, names ...string) (*harness, []string) {
 		t.Fatal(err)
 	}
 	h.j = j
-	if h.desk, err = review.NewDesk(review.Options{Roots: roots, Config: cfg, Journal: j, Now: h.clock}); err != nil {
+	if h.desk, err = review.NewDesk(review.Options{FailureText: agenttext.Failure, Roots: roots, Config: cfg, Journal: j, Now: h.clock}); err != nil {
 		t.Fatal(err)
 	}
 	h.win = NewWindow(a, h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, Now: h.clock, AfterFunc: h.afterFunc, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1})

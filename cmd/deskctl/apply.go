@@ -13,6 +13,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 )
 
 var applyCmd = &command{
@@ -84,7 +85,7 @@ func runApply(x *invocation, o applyOptions) int {
 		if o.json {
 			writeJSON(x.stdout, map[string]any{"error": review.ErrorJSON(err)})
 		}
-		fmt.Fprint(x.stderr, review.FailureText(o.file, err))
+		fmt.Fprint(x.stderr, agenttext.Failure(review.EditFailure(o.file, err)))
 		return 1
 	}
 	if o.json {
@@ -133,7 +134,7 @@ func applyPatch(root, payload string, stdout, stderr io.Writer) int {
 	}
 	changes, err := engine.ApplyPatch(payload, read)
 	if err != nil {
-		fmt.Fprint(stderr, review.FailureText(root, err))
+		fmt.Fprint(stderr, agenttext.Failure(review.EditFailure(root, err)))
 		return 1
 	}
 	files := map[string]*string{}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
@@ -45,7 +46,7 @@ func deskServing(t *testing.T, person func(p review.Proposal) review.Decision, h
 	if err != nil {
 		t.Fatal(err)
 	}
-	desk, err := review.NewDesk(review.Options{Roots: []string{root}, Config: config.Default(), Journal: j})
+	desk, err := review.NewDesk(review.Options{FailureText: agenttext.Failure, Roots: []string{root}, Config: config.Default(), Journal: j})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,8 +17,7 @@ func Outcome(o review.Outcome) string {
 	var b strings.Builder
 	switch o.Status {
 	case decision.Failed:
-		b.WriteString(o.Error)
-		return b.String()
+		return failureOf(o)
 	case decision.Rejected:
 		if o.DecidedBy == review.DecidedByRule {
 			fmt.Fprintf(&b, "No person reviewed this edit: %s rejected it; nothing was written.\n", o.Rule)

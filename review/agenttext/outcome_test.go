@@ -94,12 +94,12 @@ func TestOutcomeGoldens(t *testing.T) {
 		{"cut-short", review.Outcome{ID: "p15", DecidedBy: review.DecidedByPerson, Status: decision.Approved, Checkpoint: 16, Files: []review.FileOutcome{cut}}},
 		{"withdrawn", review.Outcome{ID: "p7", Status: decision.Withdrawn, Feedback: "the agent disconnected", Files: []review.FileOutcome{}}},
 		{"failed", review.Outcome{ID: "p8", Status: decision.Failed, Files: []review.FileOutcome{},
-			Error: review.FailureText("src/app.go", &engine.MatchError{Format: engine.FormatEdit, Block: 1, Kind: engine.FailNoMatch, Search: "return nil\n"})}},
+			Failure: review.EditFailure("src/app.go", &engine.MatchError{Format: engine.FormatEdit, Block: 1, Kind: engine.FailNoMatch, Search: "return nil\n"})}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			golden(t, filepath.Join("outcome", tt.name+".txt"), agenttext.Outcome(tt.o))
-			js, err := json.MarshalIndent(tt.o, "", "  ")
+			js, err := json.MarshalIndent(agenttext.ForWire(tt.o), "", "  ") // as the protocol carries it
 			if err != nil {
 				t.Fatal(err)
 			}

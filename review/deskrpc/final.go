@@ -31,8 +31,10 @@ func (f finalParam) check(method string) error {
 	return &rpcError{Code: codeInvalidParams, Message: fmt.Sprintf(`%s: "finalContent" is %q; say "changed" (the default: a file's final text only where it is not what the agent proposed) or "all" (every file's)`, method, string(f))}
 }
 
-// outcome is o as an answer with finalContent f carries it.
+// outcome is o as an answer with finalContent f carries it, a failure's
+// text in its error (agenttext.ForWire).
 func (cc *conn) outcome(o review.Outcome, f finalParam) *review.Outcome {
+	o = agenttext.ForWire(o)
 	if f == finalAll {
 		return &o
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
@@ -85,8 +86,8 @@ func TestNativeHeldDismissed(t *testing.T) {
 	if got.Outcome == nil || got.Outcome.Status != decision.Failed || !strings.Contains(got.Text, "tow") {
 		t.Errorf("agent's answer %+v; want the failure", got)
 	}
-	if p, _ := d.Get(id); got.Outcome != nil && got.Outcome.Error != p.Failure {
-		t.Errorf("agent read %q; want the failure text %q", got.Outcome.Error, p.Failure)
+	if p, _ := d.Get(id); got.Outcome != nil && got.Outcome.Error != agenttext.Failure(p.Failure) {
+		t.Errorf("agent read %q; want the failure text %q", got.Outcome.Error, agenttext.Failure(p.Failure))
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/internal/version"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 )
 
@@ -297,7 +298,7 @@ func (cc *conn) agentWrote(ctx context.Context, p idParams) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return agentWroteResult{ID: p.ID, Status: o.Status, Error: o.Error}, nil
+	return agentWroteResult{ID: p.ID, Status: o.Status, Error: agenttext.ForWire(o).Error}, nil
 }
 
 // agentWroteResult answers agentWrote: the proposal's verdict now —

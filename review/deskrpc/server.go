@@ -16,6 +16,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/memory"
 	"github.com/diffdesk/diffdesk/review/workspace"
@@ -607,7 +608,7 @@ type placeAnswer struct {
 }
 
 func placeResult(p review.Proposal) placeAnswer {
-	a := placeAnswer{ID: p.ID, State: p.State, Failure: p.Failure, Mismatch: p.Mismatch}
+	a := placeAnswer{ID: p.ID, State: p.State, Failure: agenttext.Failure(p.Failure), Mismatch: p.Mismatch}
 	a.Added, a.Removed = p.Counts()
 	if len(p.Files) == 1 {
 		a.Matches = p.Files[0].Matches

@@ -8,6 +8,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/checker"
 )
 
@@ -150,7 +151,7 @@ func entryOf(p review.Proposal) Summary {
 	e := Summary{ID: p.ID, Agent: p.Agent, Session: p.Session, Turn: p.Turn, Changeset: review.ChangesetKey(p), State: p.State, Created: p.Created.UTC().Format("2006-01-02T15:04:05Z"), Files: []string{}}
 	e.Added, e.Removed = p.Counts()
 	if p.State == review.StateHeld {
-		e.Failure, e.Mismatch = p.Failure, p.Mismatch
+		e.Failure, e.Mismatch = agenttext.Failure(p.Failure), p.Mismatch
 	}
 	for _, f := range p.Files {
 		e.Files = append(e.Files, f.Path)
@@ -293,7 +294,7 @@ func (cc *conn) get(_ context.Context, p getParams) (any, error) {
 		// Mid-stream: the text as far as it has come, as the window shows.
 		prop.Files[0].Proposed = pv.Text()
 	}
-	res := &Detail{Summary: entryOf(prop), Format: prop.Format, Failure: prop.Failure, AutoRule: prop.AutoRule,
+	res := &Detail{Summary: entryOf(prop), Format: prop.Format, Failure: agenttext.Failure(prop.Failure), AutoRule: prop.AutoRule,
 		Instruction: prop.Instruction, AgentWrites: prop.AgentWrites, VerdictOnly: prop.VerdictOnly, Files: []DetailFile{}}
 	if prop.State == review.StateReported {
 		if o, ok := cc.s.desk.Outcome(prop.ID); ok {

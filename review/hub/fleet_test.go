@@ -17,6 +17,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/hub"
 	"github.com/diffdesk/diffdesk/review/hub/hubserver"
@@ -216,7 +217,7 @@ func (fd *fleetDesk) start(t testing.TB, h *testHub) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	desk, err := review.NewDesk(review.Options{Roots: []string{fd.root}, Journal: j, Config: cfg})
+	desk, err := review.NewDesk(review.Options{FailureText: agenttext.Failure, Roots: []string{fd.root}, Journal: j, Config: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -87,10 +88,10 @@ func TestIDEDoorsCheckTheAgentWrote(t *testing.T) {
 					o, _ = d.Outcome(id)
 				}
 				if o.Status != want {
-					t.Fatalf("outcome %s (%s); want %s", o.Status, o.Error, want)
+					t.Fatalf("outcome %s (%s); want %s", o.Status, agenttext.Outcome(o), want)
 				}
-				if want == decision.Failed && !strings.Contains(o.Error, "an IDE door hears nothing after its answer") {
-					t.Errorf("the failure says %q; want why the door checked the disk", o.Error)
+				if want == decision.Failed && !strings.Contains(agenttext.Outcome(o), "an IDE door hears nothing after its answer") {
+					t.Errorf("the failure says %q; want why the door checked the disk", agenttext.Outcome(o))
 				}
 			})
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -57,8 +58,8 @@ func TestIDEDoorWriteWatchReadsTheDiskBounded(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 		o, _ = d.Outcome(id)
 	}
-	if o.Status != decision.Failed || !strings.Contains(o.Error, "not") {
-		t.Errorf("outcome %s (%s); want failed: a FIFO does not hold the approved text", o.Status, o.Error)
+	if o.Status != decision.Failed || !strings.Contains(agenttext.Outcome(o), "not") {
+		t.Errorf("outcome %s (%s); want failed: a FIFO does not hold the approved text", o.Status, agenttext.Outcome(o))
 	}
 	go func() { doors.Close(); close(closed) }()
 	select {

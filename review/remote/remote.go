@@ -186,7 +186,7 @@ func keptSize(p review.Proposal, o review.Outcome) int64 {
 	for _, f := range o.Files {
 		n += len(f.FinalContent) + len(f.UserEdits) + len(f.AutoFormatEdits) + len(f.DiskEdits)
 	}
-	return int64(n + len(p.Failure))
+	return int64(n + p.Failure.Size())
 }
 
 // boundLocked keeps what the window holds within its limits: decided
@@ -525,7 +525,7 @@ func proposal(det deskrpc.Detail) (review.Proposal, error) {
 		return review.Proposal{}, fmt.Errorf("bad created time %q: %w", det.Created, err)
 	}
 	p := review.Proposal{ID: det.ID, Agent: det.Agent, Session: det.Session, Turn: det.Turn, Created: created, Format: det.Format, State: det.State,
-		AgentWrites: det.AgentWrites, VerdictOnly: det.VerdictOnly, Failure: det.Failure, AutoRule: det.AutoRule, Instruction: det.Instruction, Mismatch: det.Mismatch}
+		AgentWrites: det.AgentWrites, VerdictOnly: det.VerdictOnly, Failure: review.TextFailure(det.Failure), AutoRule: det.AutoRule, Instruction: det.Instruction, Mismatch: det.Mismatch}
 	for _, wf := range det.Files {
 		if wf.Base == nil || wf.Proposed == nil {
 			return review.Proposal{}, fmt.Errorf("file %s came without its texts", wf.Path)

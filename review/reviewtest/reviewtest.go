@@ -12,6 +12,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
@@ -43,7 +44,7 @@ func NewDesk(t testing.TB, unattended decision.Verdict, toml string) *Desk {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := review.NewDesk(review.Options{Roots: []string{root}, Config: cfg, Journal: j, Unattended: unattended})
+	d, err := review.NewDesk(review.Options{FailureText: agenttext.Failure, Roots: []string{root}, Config: cfg, Journal: j, Unattended: unattended})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 	"sync"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
@@ -162,7 +163,7 @@ func Start(c Options) (*Backend, error) {
 	if def, err := config.DefaultPath(); err == nil {
 		own = append(own, def, config.TrustPath(def))
 	}
-	b.Desk, err = review.NewDesk(review.Options{Roots: c.Roots, Config: b.cfg, Journal: b.Journal, Unattended: c.Unattended, Own: own})
+	b.Desk, err = review.NewDesk(review.Options{FailureText: agenttext.Failure, Roots: c.Roots, Config: b.cfg, Journal: b.Journal, Unattended: c.Unattended, Own: own})
 	if err != nil {
 		return fail(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
@@ -164,7 +165,7 @@ func startDesk(t *testing.T, e *env, who person) *desk {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := review.NewDesk(review.Options{Roots: []string{root}, Config: config.Default(), Journal: j})
+	d, err := review.NewDesk(review.Options{FailureText: agenttext.Failure, Roots: []string{root}, Config: config.Default(), Journal: j})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,5 +1,7 @@
 package diffview
 
+import "strconv"
+
 // Collapsed unchanged regions and the inline layout: both change only how
 // the model's rows present its ops (rowModel.reshape), never the ops, the
 // hunks or their IDs.
@@ -20,14 +22,11 @@ func (v *DiffView) shape() shape {
 	if v.ed != nil || v.feed.st != nil {
 		return shape{}
 	}
-	return shape{inline: v.folds.inline, fold: v.folds.on, open: v.folds.open}
+	return v.folds.shape()
 }
 
-// reshape rebuilds the rows in the view's shape, keeping the line on top
-// of the view on top and the current change current.
-func (v *DiffView) reshape() { v.reshapeAt(false) }
-
-// reshapeAt is reshape; with atCurrent, the current change, while on
+// reshapeAt rebuilds the rows in the view's shape, keeping the line on top
+// of the view on top and the current change current; with atCurrent, the current change, while on
 // screen, keeps its place on screen instead of the line on top (z and i
 // change the whole view: the change the person reads stays before them).
 func (v *DiffView) reshapeAt(atCurrent bool) {
@@ -61,22 +60,50 @@ func (v *DiffView) reshapeAt(atCurrent bool) {
 	}
 }
 
-// SetCollapse collapses unchanged regions to foldContext lines either
-// side of each change (on; the default) or shows every line (off). It also
-// closes what the person opened.
-func (v *DiffView) SetCollapse(on bool) {
-	if v.folds.on == on && len(v.folds.open) == 0 {
-		return
-	}
-	v.folds.on = on
-	v.folds.open = map[int][2]int{}
-	v.reshapeAt(true)
+// Folds are the unchanged regions the view folds to a few lines of
+// context (Collapse), the lines the person opened in them, and the inline
+// layout (SetInline). It reaches the view only through foldHost.
+type Folds struct {
+	host   foldHost
+	on     bool
+	inline bool           // DiffView.SetInline
+	open   map[int][2]int // lines the person opened per equal op: shape.open
 }
 
-// Folds returns how many collapsed regions the view shows.
-func (v *DiffView) Folds() int {
+// foldHost is what folds need of their view: the rows, the row of the
+// change j/k went to (-1 for none), the rows on screen, and the rows
+// rebuilt in a new shape keeping the reader's place (or, atCurrent, the
+// current change's).
+type foldHost interface {
+	shown() *rowModel
+	currentRow() int
+	topRow() int
+	visibleRows() int
+	reshapeAt(atCurrent bool)
+}
+
+// shape is how the rows present the diff as far as folds say.
+func (f *Folds) shape() shape { return shape{inline: f.inline, fold: f.on, open: f.open} }
+
+// closeAll forgets what the person opened (other texts).
+func (f *Folds) closeAll() { f.open = map[int][2]int{} }
+
+// Collapse collapses unchanged regions to foldContext lines either side
+// of each change (on; the default) or shows every line (off). It also
+// closes what the person opened.
+func (f *Folds) Collapse(on bool) {
+	if f.on == on && len(f.open) == 0 {
+		return
+	}
+	f.on = on
+	f.closeAll()
+	f.host.reshapeAt(true)
+}
+
+// Count returns how many collapsed regions the view shows.
+func (f *Folds) Count() int {
 	n := 0
-	for _, s := range v.model.segs {
+	for _, s := range f.host.shown().segs {
 		if s.fold {
 			n++
 		}
@@ -84,15 +111,15 @@ func (v *DiffView) Folds() int {
 	return n
 }
 
-// openFold opens the fold of segment k foldStep lines in direction dir
+// openAt opens the fold of segment k foldStep lines in direction dir
 // (foldDown, foldUp) or whole (foldAll).
-func (v *DiffView) openFold(k int, dir int) {
-	m := v.model
+func (f *Folds) openAt(k int, dir int) {
+	m := f.host.shown()
 	if k < 0 || k >= len(m.segs) || !m.segs[k].fold {
 		return
 	}
 	s := m.segs[k]
-	o := v.folds.open[s.src]
+	o := f.open[s.src]
 	switch dir {
 	case foldDown:
 		o[0] += foldStep
@@ -101,17 +128,17 @@ func (v *DiffView) openFold(k int, dir int) {
 	default:
 		o[0] += s.op.A1 - s.op.A0
 	}
-	v.folds.open[s.src] = o
-	v.reshape()
+	f.open[s.src] = o
+	f.host.reshapeAt(false)
 }
 
-// foldNear returns the segment of the fold that the change j and k went
-// to borders (dir foldUp: the fold above it; foldDown: below it), or with
-// no current change the first fold on screen; -1 for none.
-func (v *DiffView) foldNear(dir int) int {
-	m := v.model
-	if v.nav.cur >= 0 && v.nav.cur < m.Len() {
-		k := m.segAt(v.nav.cur)
+// near returns the segment of the fold that the change j and k went to
+// borders (dir foldUp: the fold above it; foldDown: below it), or with no
+// current change the first fold on screen; -1 for none.
+func (f *Folds) near(dir int) int {
+	m := f.host.shown()
+	if cur := f.host.currentRow(); cur >= 0 && cur < m.Len() {
+		k := m.segAt(cur)
 		if dir == foldUp {
 			for k--; k >= 0 && m.segs[k].hunk < 0; k-- {
 				if m.segs[k].fold {
@@ -127,8 +154,8 @@ func (v *DiffView) foldNear(dir int) int {
 		}
 		return -1
 	}
-	top := v.topRow()
-	for k := m.segAt(top); k < len(m.segs) && m.segs[k].row0 < top+v.visibleRows(); k++ {
+	top := f.host.topRow()
+	for k := m.segAt(top); k < len(m.segs) && m.segs[k].row0 < top+f.host.visibleRows(); k++ {
 		if m.segs[k].fold {
 			return k
 		}
@@ -139,29 +166,29 @@ func (v *DiffView) foldNear(dir int) int {
 // ExpandAbove shows foldStep more unchanged lines above the change j and
 // k went to (with none, at the first collapsed region on screen); it
 // reports false when nothing there is collapsed.
-func (v *DiffView) ExpandAbove() bool { return v.expandNear(foldUp) }
+func (f *Folds) ExpandAbove() bool { return f.expand(foldUp) }
 
 // ExpandBelow shows foldStep more unchanged lines below the change j and
 // k went to (with none, at the first collapsed region on screen).
-func (v *DiffView) ExpandBelow() bool { return v.expandNear(foldDown) }
+func (f *Folds) ExpandBelow() bool { return f.expand(foldDown) }
 
-func (v *DiffView) expandNear(dir int) bool {
-	k := v.foldNear(dir)
+func (f *Folds) expand(dir int) bool {
+	k := f.near(dir)
 	if k < 0 {
 		return false
 	}
-	v.openFold(k, dir)
+	f.openAt(k, dir)
 	return true
 }
 
-// revealLine opens the fold hiding line i of side (0 a, 1 b), if any, and
+// reveal opens the fold hiding line i of side (0 a, 1 b), if any, and
 // returns the line's row.
-func (v *DiffView) revealLine(side, i int) int {
-	m := v.model
+func (f *Folds) reveal(side, i int) int {
+	m := f.host.shown()
 	r := m.rowOf(side, i)
 	if r < m.Len() && m.Row(r).kind == rowFold {
-		v.openFold(m.segAt(r), foldAll)
-		r = v.model.rowOf(side, i)
+		f.openAt(m.segAt(r), foldAll)
+		r = f.host.shown().rowOf(side, i)
 	}
 	return r
 }
@@ -181,21 +208,27 @@ func (v *DiffView) SetInline(on bool) {
 // Inline reports whether the view shows the inline layout.
 func (v *DiffView) Inline() bool { return v.folds.inline }
 
+// Folds are the view's folded unchanged regions.
+func (v *DiffView) Folds() *Folds { return &v.folds }
+
+// currentRow is the first row of the change j/k went to, -1 for none.
+func (v *DiffView) currentRow() int { return v.nav.cur }
+
 // foldLabels are the parts of a fold row's text, in order: what is
 // hidden, then the three ways to open it, "" for a way that would do
 // nothing more than another: no "↓" at the top of the file (no rows above
 // to go on from), no "↑" at its end, and only "show all" when it hides no
 // more than one step. The row draws them from the text column; a tap on
 // one opens the fold that way.
-func (v *DiffView) foldLabels(s segment) [4]string {
+func (f *Folds) labels(s segment) [4]string {
 	hidden := s.op.A1 - s.op.A0
-	l := [4]string{"⋯ " + itoa(hidden) + " unchanged lines", "↓ " + itoa(foldStep) + " more", "↑ " + itoa(foldStep) + " more", "show all"}
+	l := [4]string{"⋯ " + strconv.Itoa(hidden) + " unchanged lines", "↓ " + strconv.Itoa(foldStep) + " more", "↑ " + strconv.Itoa(foldStep) + " more", "show all"}
 	switch {
 	case hidden <= foldStep:
 		l[1], l[2] = "", ""
 	case s.src == 0:
 		l[1] = ""
-	case v.model != nil && s.src == len(v.model.ops)-1:
+	case s.src == len(f.host.shown().ops)-1:
 		l[2] = ""
 	}
 	return l
@@ -203,11 +236,3 @@ func (v *DiffView) foldLabels(s segment) [4]string {
 
 // foldGap is the space between fold labels, in cells.
 const foldGap = 3
-
-// folds are the unchanged regions the view folds to a few lines of
-// context (SetCollapse), and the lines the person opened in them.
-type folds struct {
-	on     bool
-	inline bool           // SetInline
-	open   map[int][2]int // lines the person opened per equal op: shape.open
-}

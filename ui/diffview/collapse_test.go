@@ -36,14 +36,14 @@ func foldRows(v *DiffView) []int {
 
 func TestCollapseFoldsUnchangedRegions(t *testing.T) {
 	v, _ := newTestView(t, 800, 300)
-	v.SetCollapse(true)
+	v.Folds().Collapse(true)
 	setTwoChanges(v)
 	// Fold, 3 context, change, 3 context, fold, 3 context, change, 3, fold.
 	if got, want := v.model.Len(), 3+2*(3+1+3); got != want {
 		t.Fatalf("rows = %d; want %d", got, want)
 	}
-	if got := foldRows(v); len(got) != 3 || v.Folds() != 3 {
-		t.Fatalf("fold rows %v (Folds %d); want 3", got, v.Folds())
+	if got := foldRows(v); len(got) != 3 || v.Folds().Count() != 3 {
+		t.Fatalf("fold rows %v (Folds %d); want 3", got, v.Folds().Count())
 	}
 	if r := v.model.Row(4); r.kind != rowChanged || r.a != 100 {
 		t.Errorf("row 4 = %+v; want the change at line 100", r)
@@ -51,15 +51,15 @@ func TestCollapseFoldsUnchangedRegions(t *testing.T) {
 	if len(v.Hunks()) != 2 {
 		t.Errorf("Hunks = %d; want 2: folds change no hunk", len(v.Hunks()))
 	}
-	v.SetCollapse(false)
-	if v.model.Len() != 400 || v.Folds() != 0 {
-		t.Errorf("collapse off: %d rows, %d folds; want 400, 0", v.model.Len(), v.Folds())
+	v.Folds().Collapse(false)
+	if v.model.Len() != 400 || v.Folds().Count() != 0 {
+		t.Errorf("collapse off: %d rows, %d folds; want 400, 0", v.model.Len(), v.Folds().Count())
 	}
 }
 
 func TestJKCrossFolds(t *testing.T) {
 	v, _ := newTestView(t, 800, 300)
-	v.SetCollapse(true)
+	v.Folds().Collapse(true)
 	setTwoChanges(v)
 	for _, want := range []int{100, 300} {
 		if !v.NextHunk() {
@@ -76,12 +76,12 @@ func TestJKCrossFolds(t *testing.T) {
 
 func TestExpandFoldByKeyKeepsTheCurrentHunk(t *testing.T) {
 	v, _ := newTestView(t, 800, 300)
-	v.SetCollapse(true)
+	v.Folds().Collapse(true)
 	setTwoChanges(v)
 	v.NextHunk()
 	v.NextHunk() // line 300
 	rows := v.model.Len()
-	if !v.ExpandAbove() {
+	if !v.Folds().ExpandAbove() {
 		t.Fatal("ExpandAbove: false")
 	}
 	if got := v.model.Len(); got != rows+foldStep {
@@ -94,7 +94,7 @@ func TestExpandFoldByKeyKeepsTheCurrentHunk(t *testing.T) {
 	if r := v.model.Row(v.nav.cur - foldContext - foldStep); r.a != 300-foldContext-foldStep {
 		t.Errorf("first line opened above = %+v; want line %d", r, 300-foldContext-foldStep)
 	}
-	v.ExpandBelow()
+	v.Folds().ExpandBelow()
 	if got := v.model.Len(); got != rows+2*foldStep {
 		t.Errorf("rows after ExpandBelow = %d; want %d", got, rows+2*foldStep)
 	}
@@ -102,13 +102,13 @@ func TestExpandFoldByKeyKeepsTheCurrentHunk(t *testing.T) {
 
 func TestTapFoldLabelsOpenIt(t *testing.T) {
 	v, w := newTestView(t, 900, 400)
-	v.SetCollapse(true)
+	v.Folds().Collapse(true)
 	setTwoChanges(v)
 	mt := v.metric
 	// x is the middle of label k of the fold on row, as the row lays its
 	// labels out (the ones it leaves out take no room).
 	x := func(row, k int) float32 {
-		labels := v.foldLabels(v.model.segs[v.model.Row(row).seg])
+		labels := v.folds.labels(v.model.segs[v.model.Row(row).seg])
 		if labels[k] == "" {
 			t.Fatalf("the fold on row %d has no label %d: %q", row, k, labels)
 		}
@@ -124,7 +124,7 @@ func TestTapFoldLabelsOpenIt(t *testing.T) {
 	if len(folds) != 3 {
 		t.Fatalf("folds %v; want the top, the middle and the end", folds)
 	}
-	top, mid, end := v.foldLabels(v.model.segs[v.model.Row(folds[0]).seg]), v.foldLabels(v.model.segs[v.model.Row(folds[1]).seg]), v.foldLabels(v.model.segs[v.model.Row(folds[2]).seg])
+	top, mid, end := v.folds.labels(v.model.segs[v.model.Row(folds[0]).seg]), v.folds.labels(v.model.segs[v.model.Row(folds[1]).seg]), v.folds.labels(v.model.segs[v.model.Row(folds[2]).seg])
 	if top[1] != "" || top[2] == "" || end[2] != "" || end[1] == "" || mid[1] == "" || mid[2] == "" {
 		t.Errorf("fold labels: top %q, middle %q, end %q; want no ↓ at the top, no ↑ at the end, both between", top, mid, end)
 	}
@@ -145,7 +145,7 @@ func TestTapFoldLabelsOpenIt(t *testing.T) {
 
 func TestGoToLineOpensItsFold(t *testing.T) {
 	v, _ := newTestView(t, 800, 300)
-	v.SetCollapse(true)
+	v.Folds().Collapse(true)
 	setTwoChanges(v)
 	if !v.GoToLine(201) {
 		t.Fatal("GoToLine(201): false")
@@ -161,7 +161,7 @@ func TestGoToLineOpensItsFold(t *testing.T) {
 
 func TestNoFoldWithoutChanges(t *testing.T) {
 	v, _ := newTestView(t, 800, 300)
-	v.SetCollapse(true)
+	v.Folds().Collapse(true)
 	v.SetTexts("a.txt", numbered(100, nil), numbered(100, nil))
 	if v.model.Len() != 100 {
 		t.Errorf("rows = %d; want all 100 lines of a file without changes", v.model.Len())
@@ -207,7 +207,7 @@ func TestInlineShowsRemovedThenAdded(t *testing.T) {
 // it).
 func TestFoldToggleKeepsTheCurrentChangeOnScreen(t *testing.T) {
 	v, _ := newTestView(t, 800, 300)
-	v.SetCollapse(true)
+	v.Folds().Collapse(true)
 	old := numbered(300, nil)
 	new := numbered(300, func(k int) string {
 		if k == 20 || k == 150 || k == 280 {
@@ -227,9 +227,9 @@ func TestFoldToggleKeepsTheCurrentChangeOnScreen(t *testing.T) {
 		name string
 		do   func()
 	}{
-		{"SetCollapse(false)", func() { v.SetCollapse(false) }},
+		{"SetCollapse(false)", func() { v.Folds().Collapse(false) }},
 		{"SetInline(true)", func() { v.SetInline(true) }},
-		{"SetCollapse(true)", func() { v.SetCollapse(true) }},
+		{"SetCollapse(true)", func() { v.Folds().Collapse(true) }},
 		{"SetInline(false)", func() { v.SetInline(false) }},
 	} {
 		step.do()
@@ -269,12 +269,12 @@ func TestWrapKeepsTheCurrentChangeOnScreen(t *testing.T) {
 // opened; other texts start folded.
 func TestFoldsOpenedStayOpenWhenTheTextsComeBack(t *testing.T) {
 	v, _ := newTestView(t, 900, 300)
-	v.SetCollapse(true)
+	v.Folds().Collapse(true)
 	old, new := twoChanges()
 	v.SetTexts("a.txt", old, new)
 	v.NextHunk()
 	closed := v.model.Len()
-	if !v.ExpandBelow() || v.model.Len() <= closed {
+	if !v.Folds().ExpandBelow() || v.model.Len() <= closed {
 		t.Fatalf("} opened nothing (%d rows, folded %d)", v.model.Len(), closed)
 	}
 	opened := v.model.Len()

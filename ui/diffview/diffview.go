@@ -6,6 +6,7 @@ import (
 	"log"
 	"math"
 	"os"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -47,13 +48,13 @@ type DiffView struct {
 	dec    decisions // the hunks and which the person rejected (hunks.go)
 	nav    nav       // the change j/k went to, the line go-to-line marked (nav.go)
 	feed   feed      // a stream and following its growing edge (stream.go)
-	marks  marks     // stale conflicts, loose lines, checkers' problems, notes, moved blocks (marks.go)
-	folds  folds     // unchanged regions folded, those opened, the inline layout (collapse.go)
+	marks  Marks     // stale conflicts, loose lines, checkers' problems, notes, moved blocks (marks.go)
+	folds  Folds     // unchanged regions folded, those opened, the inline layout (collapse.go)
 	ws     wsState   // whitespace ignored (whitespace.go)
 	wr     wrapping  // wrapped rows (wrap.go)
-	sight  sight     // which hunks were on screen (seen.go)
-	search *search   // the search bar and its matches (search.go)
-	rsel   *readSel  // a word selected outside edit mode (textsel.go)
+	seen   *Seen     // which hunks were on screen (seen.go)
+	search *Search   // the search bar and its matches (search.go)
+	sel    Selection // a word selected outside edit mode (textsel.go)
 	ed     *Editor   // non-nil while editable (editor.go)
 	edit   editGlue  // what the view keeps for editing beside the Editor (editor.go)
 	open   opener    // the diff SetTexts left computing (open.go)
@@ -93,12 +94,6 @@ type Hooks struct {
 	// OnShortcut is called with a shortcut typed in the editor that the
 	// editor does not use (Ctrl+Enter), so the window's own work there.
 	OnShortcut func(fyne.Shortcut)
-	// OnSearchClosed is called after the search bar closed (Esc, its
-	// close button), so the window can take the keyboard back.
-	OnSearchClosed func()
-	// OnHunkSeen is called when a hunk's changed row is first on screen
-	// (seen.go).
-	OnHunkSeen func(id string)
 	// OnJumped is called after a tap on the overview strip or a search
 	// match went to a change, making it the current one (CurrentHunk), as
 	// j and k do.
@@ -142,7 +137,8 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{open: opener{post: defaultPost}, feed: feed{on: true}, dec: decisions{rejected: map[string]bool{}}, sight: sight{seen: map[string]map[string]bool{}, lines: map[string]map[string]*lineSeen{}, edgeRow: -1}, nav: nav{cur: -1, wentTo: -1}, folds: folds{on: true, open: map[int][2]int{}}}
+	v := &DiffView{open: opener{post: fyne.Do}, feed: feed{on: true}, dec: decisions{rejected: map[string]bool{}}, nav: nav{cur: -1, wentTo: -1}, folds: Folds{on: true, open: map[int][2]int{}}}
+	v.folds.host, v.marks.host, v.sel.host = v, v, v
 	v.FontCovers = fontCovers
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
@@ -151,6 +147,7 @@ func NewDiffView() *DiffView {
 	v.list = v.newList() // wrapindex.go
 	v.listBox = container.NewThemeOverride(v.list, tightTheme{})
 	v.overview = newOverview(v)
+	v.seen = newSeen(v)
 	v.search = newSearch(v)
 	v.hbar = newHScroll(v)
 	v.hbar.Hide()
@@ -285,7 +282,7 @@ func (v *DiffView) measure() {
 // setWidth recomputes the column widths for a list of width w.
 func (v *DiffView) setWidth(w float32) {
 	m := &v.metric
-	digits := len(itoa(max(v.model.a.Len(), v.model.b.Len(), 999)))
+	digits := len(strconv.Itoa(max(v.model.a.Len(), v.model.b.Len(), 999)))
 	m.numW = float32(digits)*m.cell + 2*padText
 	m.gutW = 2*m.cell + 2*padText
 	m.sideW = max((w-2*m.numW-m.gutW)/2, m.cell)
@@ -314,18 +311,18 @@ func (v *DiffView) show(m *rowModel) {
 	}
 	relined := v.model != m
 	v.model = m
-	v.dec.hunks, v.dec.ok, v.sight.edgeRow = nil, false, -1
+	v.dec.hunks, v.dec.ok = nil, false
+	v.seen.rowsChanged()
 	v.setWidth(v.metric.width)
 	if v.wr.on {
 		v.applyWrap()
 	}
 	v.updateHBar()
-	if relined && v.search.bar.Visible() && v.search.query != "" { // the editor's new lines: new matches
-		v.findAll(v.search.query)
-		v.updateCount()
+	if relined { // the editor's new lines: new matches
+		v.search.relined()
 	}
 	v.overview.Refresh()
-	if !v.rows.keep || relined && v.search.bar.Visible() || v.ws.ignore {
+	if !v.rows.keep || relined && v.search.Open() || v.ws.ignore {
 		v.rows.gen++
 	}
 	v.rows.shown++ // the list binds every row it shows again: those it does not are off screen
@@ -359,11 +356,11 @@ func (v *DiffView) SetTexts(path, old, new string) {
 	v.banner.Hide()
 	v.feed.btn.Hide()
 	if path != v.doc.path || old != v.doc.texts[0] || new != v.doc.texts[1] {
-		v.folds.open = map[int][2]int{} // what the person opened was of other texts
-		v.rsel = nil
+		v.folds.closeAll() // what the person opened was of other texts
+		v.sel.word = nil
 	}
 	v.doc.path, v.doc.texts = path, [2]string{old, new}
-	v.clearSearch()
+	v.search.clear()
 	v.dec.rejected = map[string]bool{}
 	v.marks.loose, v.marks.problems, v.marks.notes = nil, nil, nil
 	v.hbar.off = 0
@@ -384,19 +381,20 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 	// The model first: anything that binds rows from here on (scrolling
 	// to the top) must see the new lines, or their tokens would be cached
 	// under the new generation.
-	v.model, v.dec.hunks, v.dec.ok, v.nav.cur, v.sight.edgeRow, v.nav.wentTo = m, nil, false, -1, -1, -1
+	v.model, v.dec.hunks, v.dec.ok, v.nav.cur, v.nav.wentTo = m, nil, false, -1, -1
+	v.seen.rowsChanged()
 	v.hl.reset(v.doc.path)
 	v.hbar.maxW = r.maxW
 	if !ended {
 		v.list.ScrollToTop()
 	}
-	if script := v.missingScriptIn(r); script != "" {
+	if script := missingScript(v.FontCovers, r); script != "" {
 		v.banner.SetText("No installed font draws " + script + " text: it shows as boxes. Install a font that covers it " +
 			"and restart DiffDesk (on Debian " + fontFallbackPackage + " covers Chinese and Japanese, fonts-noto-cjk Korean too).")
 		v.banner.Show()
 	}
 	v.show(m)
-	v.layout(v.Size())
+	v.relayout()
 	if ended {
 		v.list.ScrollToOffset(keepY)
 	}
@@ -406,6 +404,21 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 		log.Printf("diffview: rows drawn: %s, %d rows", v.doc.path, m.Len())
 	}
 }
+
+// Search is the view's search bar.
+func (v *DiffView) Search() *Search { return v.search }
+
+// Seen is the view's seen coverage.
+func (v *DiffView) Seen() *Seen { return v.seen }
+
+// shown is the model on display.
+func (v *DiffView) shown() *rowModel { return v.model }
+
+// relayout lays the view's parts out again (a bar shown or hidden).
+func (v *DiffView) relayout() { v.layout(v.Size()) }
+
+// canvas is the canvas the view is on, nil before it is on one.
+func (v *DiffView) canvas() fyne.Canvas { return fyne.CurrentApp().Driver().CanvasForObject(v) }
 
 // frameLog ($DIFFDESK_FRAMELOG set) logs when a new diff's rows are drawn.
 var frameLog = os.Getenv("DIFFDESK_FRAMELOG") != ""
@@ -430,26 +443,4 @@ func (tightTheme) Size(n fyne.ThemeSizeName) float32 {
 		return 0
 	}
 	return fyne.CurrentApp().Settings().Theme().Size(n)
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }

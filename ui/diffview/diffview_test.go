@@ -55,7 +55,7 @@ func newTestView(t *testing.T, w, h float32) (*DiffView, fyne.Window) {
 	test.NewTempApp(t)
 	v := NewDiffView()
 	v.SetSynchronous(true)
-	v.SetCollapse(false)
+	v.Folds().Collapse(false)
 	win := test.NewTempWindow(t, v)
 	win.Resize(fyne.NewSize(w, h))
 	return v, win

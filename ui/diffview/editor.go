@@ -58,7 +58,7 @@ func (e *Editor) CreateRenderer() fyne.WidgetRenderer {
 
 // focus gives the editor the keyboard.
 func (e *Editor) focus() {
-	if c := fyne.CurrentApp().Driver().CanvasForObject(e.v); c != nil {
+	if c := e.v.canvas(); c != nil {
 		c.Focus(e)
 	}
 }
@@ -153,7 +153,7 @@ func (e *Editor) TypedKey(k *fyne.KeyEvent) {
 // blur gives the keyboard back to the window, keeping the text: Esc in the
 // editor, so the window's keys (a to approve edited, Esc to cancel) work.
 func (e *Editor) blur() {
-	if c := fyne.CurrentApp().Driver().CanvasForObject(e.v); c != nil && c.Focused() == e {
+	if c := e.v.canvas(); c != nil && c.Focused() == e {
 		c.Unfocus()
 	}
 }

@@ -63,20 +63,21 @@ func fontCovers(r rune) bool {
 	return ok
 }
 
-// missingScript returns the name of the first script in lines that no
-// font covers (such text draws as boxes), or "".
-func (v *DiffView) missingScript(lines ...*lineSet) string {
-	if v.FontCovers == nil {
+// missingScript returns the name of the first script in r's lines that
+// covers says no font draws (such text draws as boxes), or "" (at once
+// for plain ASCII texts).
+func missingScript(covers func(r rune) bool, r opened) string {
+	if covers == nil || r.ascii {
 		return ""
 	}
-	for _, s := range lines {
+	for _, s := range []*lineSet{&r.m.a, &r.m.b} {
 		for i := 0; i < s.Len(); i++ {
 			l := s.Line(i)
 			if plainASCII(l) {
 				continue
 			}
 			for _, r := range l {
-				if r < 0x80 || unicode.IsSpace(r) || !unicode.IsGraphic(r) || v.FontCovers(r) {
+				if r < 0x80 || unicode.IsSpace(r) || !unicode.IsGraphic(r) || covers(r) {
 					continue
 				}
 				return scriptOf(r)

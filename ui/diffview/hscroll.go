@@ -159,7 +159,7 @@ func (v *DiffView) setHOffset(c int) {
 	}
 	v.hbar.off = c
 	v.hbar.set(c, v.hbar.max)
-	v.refreshRows()
+	v.redrawRows()
 }
 
 // updateHBar shows the horizontal scrollbar when lines overflow.

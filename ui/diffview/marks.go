@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"image/color"
+	"strconv"
 
 	"github.com/diffdesk/diffdesk/engine"
 )
@@ -16,18 +17,18 @@ type LineProblem struct {
 // SetProblems marks the lines of the right side (0-based) that carry a
 // checker's problem, red for an error and amber for a warning, in the
 // gutter beside their text. SetTexts clears the marks.
-func (v *DiffView) SetProblems(lines map[int]LineProblem) {
-	if len(lines) == 0 && len(v.marks.problems) == 0 {
+func (mk *Marks) SetProblems(lines map[int]LineProblem) {
+	if len(lines) == 0 && len(mk.problems) == 0 {
 		return
 	}
-	v.marks.problems = lines
-	v.refreshRows()
+	mk.problems = lines
+	mk.host.redrawRows()
 }
 
 // Problem returns the problem marked on line b (0-based) of the right
 // side.
-func (v *DiffView) Problem(b int) (LineProblem, bool) {
-	p, ok := v.marks.problems[b]
+func (mk *Marks) Problem(b int) (LineProblem, bool) {
+	p, ok := mk.problems[b]
 	return p, ok
 }
 
@@ -69,7 +70,7 @@ func (v *DiffView) SetStale(disk string, res engine.MergeResult) {
 	case 1:
 		msg += "; 1 conflict (orange)."
 	default:
-		msg += "; " + itoa(n) + " conflicts (orange)."
+		msg += "; " + strconv.Itoa(n) + " conflicts (orange)."
 	}
 	v.banner.SetText(msg)
 	v.banner.Show()
@@ -79,15 +80,15 @@ func (v *DiffView) SetStale(disk string, res engine.MergeResult) {
 // SetLooseLines marks lines of the left text (0-based, half-open ranges)
 // that an edit replaced by a loose match — not the agent's exact text — with
 // a bar at the left edge. SetTexts clears the marks.
-func (v *DiffView) SetLooseLines(ranges [][2]int) {
-	v.marks.loose = ranges
-	v.refreshRows()
+func (mk *Marks) SetLooseLines(ranges [][2]int) {
+	mk.loose = ranges
+	mk.host.redrawRows()
 }
 
 // LooseLine reports whether line a (0-based) of the left text is marked
 // loose.
-func (v *DiffView) LooseLine(a int) bool {
-	for _, r := range v.marks.loose {
+func (mk *Marks) LooseLine(a int) bool {
+	for _, r := range mk.loose {
 		if a >= r[0] && a < r[1] {
 			return true
 		}
@@ -99,8 +100,8 @@ func (v *DiffView) LooseLine(a int) bool {
 func (v *DiffView) Stale() bool { return v.marks.stale }
 
 // inConflict reports whether line b of the right side is in a conflict.
-func (v *DiffView) inConflict(b int) bool {
-	for _, c := range v.marks.conflicts {
+func (mk *Marks) inConflict(b int) bool {
+	for _, c := range mk.conflicts {
 		if b >= c[0] && b < c[1] {
 			return true
 		}
@@ -108,8 +109,10 @@ func (v *DiffView) inConflict(b int) bool {
 	return false
 }
 
-// marks are what the view draws over the diff beside the changes.
-type marks struct {
+// Marks are what the view draws over the diff beside the changes
+// (DiffView.Marks). They reach the view only through marksHost.
+type Marks struct {
+	host      marksHost
 	stale     bool
 	conflicts [][2]int            // stale view: rows of b inside conflict markers
 	loose     [][2]int            // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
@@ -117,3 +120,14 @@ type marks struct {
 	notes     map[string]HunkNote // hunk ID → note at its first row: SetHunkNotes
 	moves     []engine.Move       // blocks moved (complete texts only)
 }
+
+// marksHost is what marks need of their view: the rows drawn again with
+// new marks, whether the editor shows its own diff (no moves), the hunks.
+type marksHost interface {
+	redrawRows()
+	Editor() *Editor
+	Hunks() []engine.Hunk
+}
+
+// Marks are what the view draws beside the changes.
+func (v *DiffView) Marks() *Marks { return &v.marks }

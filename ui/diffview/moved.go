@@ -7,13 +7,13 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 )
 
-// movedAt returns the index in v.marks.moves of the moved block holding line i
+// movedAt returns the index in moves of the moved block holding line i
 // of side (0 a, 1 b), or -1. The editor shows its own diff: no moves.
-func (v *DiffView) movedAt(side, i int) int {
-	if v.ed != nil || i < 0 {
+func (mk *Marks) movedAt(side, i int) int {
+	if i < 0 || mk.host.Editor() != nil {
 		return -1
 	}
-	ms := v.marks.moves
+	ms := mk.moves
 	k := sort.Search(len(ms), func(k int) bool { return end(ms[k], side) > i })
 	if side == 1 {
 		// Moves are in order of A0, their B ends in any order.
@@ -40,11 +40,11 @@ func end(m engine.Move, side int) int {
 
 // movedRow returns the move shown on row r and the side it is on there
 // (the left side's first when both sides are moved lines), or -1.
-func (v *DiffView) movedRow(r row) (int, int) {
-	if k := v.movedOn(r, 0); k >= 0 {
+func (mk *Marks) movedRow(r row) (int, int) {
+	if k := mk.movedOn(r, 0); k >= 0 {
 		return k, 0
 	}
-	if k := v.movedOn(r, 1); k >= 0 {
+	if k := mk.movedOn(r, 1); k >= 0 {
 		return k, 1
 	}
 	return -1, 0
@@ -53,18 +53,18 @@ func (v *DiffView) movedRow(r row) (int, int) {
 // movedOn returns the move holding row r's line on side (0 left, 1
 // right), or -1. A changed row can show two: the left line of one moved
 // block beside the right line of another.
-func (v *DiffView) movedOn(r row, side int) int {
+func (mk *Marks) movedOn(r row, side int) int {
 	if side == 0 && (r.kind == rowDeleted || r.kind == rowChanged) {
-		return v.movedAt(0, r.a)
+		return mk.movedAt(0, r.a)
 	}
 	if side == 1 && (r.kind == rowInserted || r.kind == rowChanged) {
-		return v.movedAt(1, r.b)
+		return mk.movedAt(1, r.b)
 	}
 	return -1
 }
 
 // Moves returns the blocks of the diff shown that moved (engine.Moves).
-func (v *DiffView) Moves() []engine.Move { return v.marks.moves }
+func (mk *Marks) Moves() []engine.Move { return mk.moves }
 
 // JumpMoved scrolls from a moved line to the same line at the block's
 // other end: from the row j and k went to or, with none, the first moved
@@ -93,7 +93,7 @@ func (v *DiffView) JumpMoved() bool {
 // jumpFrom scrolls from row r, if moved, to its line at the other end of
 // its block, and reports whether it did.
 func (v *DiffView) jumpFrom(r row) bool {
-	k, side := v.movedRow(r)
+	k, side := v.marks.movedRow(r)
 	if k < 0 {
 		return false
 	}
@@ -105,9 +105,9 @@ func (v *DiffView) jumpFrom(r row) bool {
 func (v *DiffView) jumpFromSide(r row, k, side int) bool {
 	mv := v.marks.moves[k]
 	if side == 0 {
-		v.scrollToRow(v.revealLine(1, mv.B0+r.a-mv.A0))
+		v.scrollToRow(v.folds.reveal(1, mv.B0+r.a-mv.A0))
 	} else {
-		v.scrollToRow(v.revealLine(0, mv.A0+r.b-mv.B0))
+		v.scrollToRow(v.folds.reveal(0, mv.A0+r.b-mv.B0))
 	}
 	return true
 }
@@ -116,8 +116,8 @@ func (v *DiffView) jumpFromSide(r row, k, side int) bool {
 // block moved out of or into hunk id. Ticking one end of a move without
 // the other turns the move into a deletion, or a copy (QA in the real
 // window: five functions gone on a bare a, told as "1 of 2 hunks").
-func (v *DiffView) MovePartners(id string) []string {
-	hs := v.Hunks()
+func (mk *Marks) MovePartners(id string) []string {
+	hs := mk.host.Hunks()
 	var h *engine.Hunk
 	for i := range hs {
 		if hs[i].ID == id {
@@ -140,7 +140,7 @@ func (v *DiffView) MovePartners(id string) []string {
 			}
 		}
 	}
-	for _, m := range v.marks.moves {
+	for _, m := range mk.moves {
 		if overlaps(h.Change.A0, h.Change.A1, m.A0, m.A1) {
 			add(1, m.B0, m.B1) // moved out of h: the hunk it moved into
 		}

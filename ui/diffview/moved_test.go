@@ -15,10 +15,10 @@ func TestMovedBlockJumpsToItsOtherEnd(t *testing.T) {
 	old := "package p\n" + block + filler
 	new := "package p\n" + filler + strings.ReplaceAll(block, "\t", "\t\t")
 	v.SetTexts("a.go", old, new)
-	if len(v.Moves()) != 1 {
-		t.Fatalf("Moves = %+v; want one block", v.Moves())
+	if len(v.Marks().Moves()) != 1 {
+		t.Fatalf("Moves = %+v; want one block", v.Marks().Moves())
 	}
-	mv := v.Moves()[0]
+	mv := v.Marks().Moves()[0]
 	if !mv.Reindented || mv.A0 != 1 || mv.B0 != 61 {
 		t.Fatalf("move %+v; want lines 1 and 61, re-indented", mv)
 	}
@@ -55,8 +55,8 @@ func TestTwoMovedBlocksSideBySide(t *testing.T) {
 	y := "func y() {\n\tstepY(10)\n\tstepY(20)\n\treturn 2\n}\n"
 	filler := numbered(30, nil)
 	v.SetTexts("a.go", "package p\n"+x+filler+y, "package p\n"+y+filler+x)
-	if len(v.Moves()) != 2 {
-		t.Fatalf("Moves = %+v; want two blocks", v.Moves())
+	if len(v.Marks().Moves()) != 2 {
+		t.Fatalf("Moves = %+v; want two blocks", v.Marks().Moves())
 	}
 	row := v.model.RowOfA(2) // stepX(1) on the left, stepY(10) beside it
 	rw := v.model.Row(row)
@@ -98,7 +98,7 @@ func TestTwoMovedBlocksSideBySide(t *testing.T) {
 	// A tap on the right number jumps to the right line's other end: y's
 	// line 3 on the left (line 33 of the file).
 	test.TapCanvas(w.Canvas(), fyne.NewPos(xNumR+mt.numW/2, v.rowY(row)-v.list.GetScrollOffset()+mt.line/2))
-	mvY := v.Moves()[v.movedAt(1, 2)]
+	mvY := v.Marks().Moves()[v.marks.movedAt(1, 2)]
 	if got := v.model.Row(v.nav.cur); got.a != mvY.A0+1 {
 		t.Errorf("tap on the right number went to %+v; want line %d of the left side", got, mvY.A0+2)
 	}

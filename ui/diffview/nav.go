@@ -206,8 +206,8 @@ func (v *DiffView) GoToLine(n int) bool {
 		return false
 	}
 	v.nav.wentTo = n - 1 // its number stands out: the eye finds the line
-	v.scrollToRow(v.revealLine(1, n-1))
-	v.refreshRows()
+	v.scrollToRow(v.folds.reveal(1, n-1))
+	v.redrawRows()
 	return true
 }
 
@@ -215,4 +215,21 @@ func (v *DiffView) GoToLine(n int) bool {
 type nav struct {
 	cur    int // first row of the change NextHunk/PrevHunk went to; -1 for none
 	wentTo int // the right side's line GoToLine went to, its number marked; -1 for none
+}
+
+// ShowHunk scrolls to the hunk with the given ID, as j does to the next
+// one; false when the diff shown has no such hunk.
+func (v *DiffView) ShowHunk(id string) bool {
+	for k, h := range v.Hunks() {
+		if h.ID != id {
+			continue
+		}
+		for _, s := range v.model.segs {
+			if s.hunk == k {
+				v.scrollToRow(s.row0)
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -20,19 +20,19 @@ type HunkNote struct {
 	Done bool
 }
 
-// SetHunkNotes shows a note at the first row of each hunk it names (hunk
+// SetNotes shows a note at the first row of each hunk it names (hunk
 // ID → note), at the right edge of a side; nil shows none. SetTexts clears
 // them.
-func (v *DiffView) SetHunkNotes(notes map[string]HunkNote) {
-	if maps.Equal(notes, v.marks.notes) {
+func (mk *Marks) SetNotes(notes map[string]HunkNote) {
+	if maps.Equal(notes, mk.notes) {
 		return // nothing to redraw
 	}
-	v.marks.notes = notes
-	v.refreshRows()
+	mk.notes = notes
+	mk.host.redrawRows()
 }
 
 // Note returns the note shown at the hunk with the given ID.
-func (v *DiffView) Note(id string) HunkNote { return v.marks.notes[id] }
+func (mk *Marks) Note(id string) HunkNote { return mk.notes[id] }
 
 // hunkNote draws the note of the hunk row rw heads, if it has one, over a
 // patch of the view's background: at the right edge of the right side,

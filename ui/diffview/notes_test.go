@@ -1,6 +1,7 @@
 package diffview
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -32,7 +33,7 @@ func TestHunkNotes(t *testing.T) {
 	if len(hs) != 2 {
 		t.Fatalf("%d hunks; want 2", len(hs))
 	}
-	v.SetHunkNotes(map[string]HunkNote{hs[0].ID: {Text: "comment only"}, hs[1].ID: {Text: "whitespace only", Done: true}})
+	v.Marks().SetNotes(map[string]HunkNote{hs[0].ID: {Text: "comment only"}, hs[1].ID: {Text: "whitespace only", Done: true}})
 	xR := v.metric.leftW + v.metric.gutW + v.metric.numW
 	if got, x := noteAt(v, 1, "comment only"); got == "" || x < xR {
 		t.Errorf("the short line's note: %q at x %v; want it on the right side (x ≥ %v)", got, x, xR)
@@ -40,11 +41,11 @@ func TestHunkNotes(t *testing.T) {
 	if got, x := noteAt(v, 3, "whitespace only"); got == "" || x >= xR {
 		t.Errorf("the long line's note: %q at x %v; want it on the left side, which has room", got, x)
 	}
-	if v.Note(hs[0].ID).Text != "comment only" || !v.Note(hs[1].ID).Done {
-		t.Errorf("Note = %+v, %+v", v.Note(hs[0].ID), v.Note(hs[1].ID))
+	if v.Marks().Note(hs[0].ID).Text != "comment only" || !v.Marks().Note(hs[1].ID).Done {
+		t.Errorf("Note = %+v, %+v", v.Marks().Note(hs[0].ID), v.Marks().Note(hs[1].ID))
 	}
 	v.SetTexts("a.txt", old, new)
-	if got, _ := noteAt(v, 1, "comment only"); got != "" || v.Note(hs[0].ID).Text != "" {
+	if got, _ := noteAt(v, 1, "comment only"); got != "" || v.Marks().Note(hs[0].ID).Text != "" {
 		t.Error("SetTexts kept the notes")
 	}
 }
@@ -60,7 +61,7 @@ func TestHunkNoteKeepsClearOfTheText(t *testing.T) {
 	for n := per - 30; n < per; n++ {
 		right := strings.Repeat("x", n)
 		v.SetTexts("a.txt", "a\nb\n", "a\n"+right+"\n")
-		v.SetHunkNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: note}})
+		v.Marks().SetNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: note}})
 		_, x := noteAt(v, 1, note)
 		xR := mt.leftW + mt.gutW + mt.numW
 		end := xR + padText + float32(n)*mt.cell // where the right line's text ends
@@ -113,7 +114,7 @@ func TestEOLNotes(t *testing.T) {
 		}
 	}
 	v.SetTexts("a.txt", "x\nlast", "x\nlast\n")
-	v.SetHunkNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: "newline at end of file only"}})
+	v.Marks().SetNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: "newline at end of file only"}})
 	if got, _ := noteAt(v, 1, "newline added at end of file"); got != "" {
 		t.Error("the line-ending note drawn over the hunk's own note")
 	}
@@ -131,7 +132,7 @@ func TestHunkNoteBesideAWrappedLinesEnd(t *testing.T) {
 	long := strings.Repeat("w", per-3) + " tail"
 	v.SetTexts("a.txt", "a\n"+long+"\n", "a\n"+long+" // more\n")
 	note := "comment only"
-	v.SetHunkNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: note}})
+	v.Marks().SetNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: note}})
 	r := newDiffRow(v)
 	r.id = v.model.RowOfB(1)
 	r.build()
@@ -158,7 +159,7 @@ func TestHunkNoteHidesNoChange(t *testing.T) {
 	line := "// " + strings.Repeat("w", per-8)
 	v.SetTexts("a.go", "a\n"+line+"\n", "a\n"+line+" // edited\n")
 	note := "comment only"
-	v.SetHunkNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: note}})
+	v.Marks().SetNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: note}})
 	xR := mt.leftW + mt.gutW + mt.numW
 	if got, x := noteAt(v, 1, note); got == "" || x >= xR {
 		t.Errorf("note %q at x %v; want it on the left side (x < %v): on the right it hides the change", got, x, xR)
@@ -175,7 +176,7 @@ func TestGoToLineMarksTheLine(t *testing.T) {
 		r.id = v.model.RowOfB(line)
 		r.build()
 		for _, txt := range r.texts[:r.nText] {
-			if txt.Text == itoa(line+1) && txt.TextStyle.Bold {
+			if txt.Text == strconv.Itoa(line+1) && txt.TextStyle.Bold {
 				return true
 			}
 		}

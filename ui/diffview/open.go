@@ -5,8 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/diffdesk/diffdesk/engine"
 )
 
@@ -56,7 +54,7 @@ func (v *DiffView) openAsync(old, new string) {
 	lines := max(strings.Count(old, "\n"), strings.Count(new, "\n"))
 	v.banner.SetText("Diffing " + strconv.Itoa(lines) + " lines…")
 	v.banner.Show()
-	v.layout(v.Size())
+	v.relayout()
 	ctx, cancel := context.WithCancel(context.Background())
 	op := &opening{cancel: cancel, done: make(chan opened, 1)}
 	v.open.job = op
@@ -118,18 +116,6 @@ func (v *DiffView) cancelOpening() {
 // Opening reports whether the view is still diffing the texts SetTexts
 // gave it (it shows "Diffing N lines…" meanwhile).
 func (v *DiffView) Opening() bool { return v.open.job != nil }
-
-// defaultPost runs f on the UI goroutine.
-func defaultPost(f func()) { fyne.Do(f) }
-
-// missingScriptIn returns missingScript of r's lines, skipping the scan of
-// plain ASCII texts.
-func (v *DiffView) missingScriptIn(r opened) string {
-	if r.ascii {
-		return ""
-	}
-	return v.missingScript(&r.m.a, &r.m.b)
-}
 
 // SetOpenPoster makes SetTexts diff big texts off the caller's goroutine
 // and hand the result back through post (fyne.Do by default, for a view

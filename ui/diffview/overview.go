@@ -39,6 +39,7 @@ type stripTick struct {
 func newOverview(v *DiffView) *overview {
 	o := &overview{v: v, frame: canvas.NewRectangle(color.Transparent)}
 	o.raster = canvas.NewRaster(o.paint)
+	o.raster.ScaleMode = canvas.ImageScalePixels // drawn at its own size: no filtering
 	o.frame.StrokeWidth = 1
 	o.objs = []fyne.CanvasObject{o.raster, o.frame}
 	o.ExtendBaseWidget(o)

@@ -51,7 +51,7 @@ func (v *DiffView) ShowLineAt(i int, y float32) {
 	if i < 0 || i >= v.model.b.Len() {
 		return
 	}
-	r := v.revealLine(1, i)
+	r := v.folds.reveal(1, i)
 	v.list.ScrollToOffset(max(v.rowY(r)-y, 0))
 	rows := v.changeRows()
 	if k := sort.SearchInts(rows, r); k < len(rows) && rows[k] == r {

@@ -22,7 +22,7 @@ func problemColour(v *DiffView, b int) color.Color {
 func TestProblemMarkers(t *testing.T) {
 	v, _ := newTestView(t, 900, 300)
 	v.SetTexts("a.go", "package a\n\nfunc A() {}\n", "package a\n\nfunc A() {\n\tif {\n\t}\n}\n\nvar x = 1\n")
-	v.SetProblems(map[int]LineProblem{
+	v.Marks().SetProblems(map[int]LineProblem{
 		3: {Message: "gofmt: missing condition in if statement"},
 		7: {Message: "vet: x declared and not used", Warning: true},
 	})
@@ -34,7 +34,7 @@ func TestProblemMarkers(t *testing.T) {
 			t.Errorf("marker on line %d = %v; want %v", c.b+1, got, c.want)
 		}
 	}
-	if p, ok := v.Problem(3); !ok || p.Message != "gofmt: missing condition in if statement" {
+	if p, ok := v.Marks().Problem(3); !ok || p.Message != "gofmt: missing condition in if statement" {
 		t.Errorf("Problem(3) = %+v, %v", p, ok)
 	}
 	v.SetTexts("a.go", "a\n", "b\n")

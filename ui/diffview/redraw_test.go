@@ -87,7 +87,7 @@ func TestRowWidgetsStayBoundedWhileScrolling(t *testing.T) {
 			fmt.Fprintf(&new, "line %d\n", i)
 		}
 	}
-	v.SetCollapse(false)
+	v.Folds().Collapse(false)
 	v.SetTexts("big.txt", old.String(), new.String())
 	for range 200 {
 		v.PageDown()

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"log"
 	"runtime/debug"
+	"strconv"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -97,7 +98,7 @@ func (r *diffRow) bind(id int) {
 		r.key = k
 		r.Refresh()
 	}
-	r.v.markSeen(id)
+	r.v.seen.mark(id)
 	r.v.overview.viewportMoved()
 	r.v.tokensAhead()
 }
@@ -270,7 +271,7 @@ func (r *diffRow) draw() {
 	}
 	rejected := rw.hunk >= 0 && v.feed.st == nil && v.ed == nil && len(v.dec.rejected) > 0 && v.dec.rejected[v.hunkID(rw.hunk)]
 	faded := v.whitespaceOnly(rw.hunk)
-	movedL, movedR := v.movedOn(rw, 0), v.movedOn(rw, 1)
+	movedL, movedR := v.marks.movedOn(rw, 0), v.marks.movedOn(rw, 1)
 
 	// Backgrounds.
 	var bgL, bgR color.Color
@@ -294,7 +295,7 @@ func (r *diffRow) draw() {
 	if faded {
 		bgL, bgR = c.filler, c.filler
 	}
-	if v.marks.stale && rw.b >= 0 && v.inConflict(rw.b) {
+	if v.marks.stale && rw.b >= 0 && v.marks.inConflict(rw.b) {
 		bgR = c.conflict
 	}
 	growing := m.Growing(rw)
@@ -333,7 +334,7 @@ func (r *diffRow) draw() {
 	if growing {
 		r.rect(theme.Color(theme.ColorNamePrimary), xNumR, 0, 3, h)
 	}
-	if rw.a >= 0 && v.LooseLine(rw.a) { // a loose match replaced this line: a bar at the left edge
+	if rw.a >= 0 && v.marks.LooseLine(rw.a) { // a loose match replaced this line: a bar at the left edge
 		r.rect(c.loose, 0, 0, 4, h)
 	}
 	if mine { // the person's line: a bar beside its number
@@ -379,7 +380,7 @@ func (r *diffRow) draw() {
 	fg := theme.Color(theme.ColorNameForeground)
 	dim := theme.Color(theme.ColorNamePlaceHolder)
 	num := func(n int, x float32) {
-		r.text(itoa(n+1), dim, x, 0, mt.numW-padText, fyne.TextAlignTrailing, monospace)
+		r.text(strconv.Itoa(n+1), dim, x, 0, mt.numW-padText, fyne.TextAlignTrailing, monospace)
 	}
 	words := m.Words(rw)
 	if faded || movedL >= 0 || movedR >= 0 {
@@ -398,9 +399,9 @@ func (r *diffRow) draw() {
 	if rw.a >= 0 {
 		num(rw.a, 0)
 		if !inline || rw.b < 0 {
-			ms, cur := v.matchesOn(0, rw.a)
+			ms, cur := v.search.matchesOn(0, rw.a)
 			if rw.kind == rowEqual {
-				ms, cur = v.matchesOn(1, rw.b) // counted once, on the right
+				ms, cur = v.search.matchesOn(1, rw.b) // counted once, on the right
 			}
 			r.matches(m.a.Line(rw.a), ms, cur, xTextL, c)
 			tc := fg
@@ -413,7 +414,7 @@ func (r *diffRow) draw() {
 	}
 	if rw.b >= 0 {
 		if rw.b == v.nav.wentTo && v.ed == nil {
-			r.text(itoa(rw.b+1), theme.Color(theme.ColorNamePrimary), xNumR, 0, mt.numW-padText, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true, Bold: true})
+			r.text(strconv.Itoa(rw.b+1), theme.Color(theme.ColorNamePrimary), xNumR, 0, mt.numW-padText, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true, Bold: true})
 		} else {
 			num(rw.b, xNumR)
 		}
@@ -421,7 +422,7 @@ func (r *diffRow) draw() {
 		if rejected || faded {
 			tc = dim
 		}
-		ms, cur := v.matchesOn(1, rw.b)
+		ms, cur := v.search.matchesOn(1, rw.b)
 		r.matches(m.b.Line(rw.b), ms, cur, xTextR, c)
 		ts, ti := v.rowTokenLine(rw, 1)
 		r.line(ts, ti, m.b.Line(rw.b), xTextR, words.ins, c.insWord, tc, pal)
@@ -443,10 +444,7 @@ func (r *diffRow) draw() {
 // row was shown as unavailable instead.
 func (v *DiffView) UnavailableRows() int { return v.rows.unavailable }
 
-// refreshRows redraws the visible rows (a toggled hunk, a new offset).
-func (v *DiffView) refreshRows() { v.redrawRows() }
-
-// redrawRows draws every visible row again.
+// redrawRows draws every visible row again (a new offset, new marks).
 func (v *DiffView) redrawRows() {
 	v.rows.gen++
 	v.list.Refresh()
@@ -495,7 +493,7 @@ func (v *DiffView) rowKeyOf(id int) rowKey {
 	k.edge = k.growing && rw.b == m.growing[1]-1
 	k.cur = m.segs[rw.seg].row0 == v.nav.cur
 	k.rejected = rw.hunk >= 0 && len(v.dec.rejected) > 0 && v.dec.rejected[v.hunkID(rw.hunk)]
-	if s := v.rsel; s != nil && (s.side == 0 && rw.a == s.line || s.side == 1 && rw.b == s.line) {
+	if s := v.sel.word; s != nil && (s.side == 0 && rw.a == s.line || s.side == 1 && rw.b == s.line) {
 		k.rsel = *s
 	}
 	if ed := v.ed; ed != nil && rw.b >= 0 {

@@ -63,13 +63,13 @@ func forEachLayout(v *DiffView, fn func(layout string)) {
 		v.SetInline(inline)
 		v.SetWrap(wrap)
 		v.SetIgnoreWhitespace(ws)
-		v.SetCollapse(fold)
+		v.Folds().Collapse(fold)
 		fn(fmt.Sprintf("inline %v wrap %v ignore-ws %v fold %v", inline, wrap, ws, fold))
 	}
 	v.SetInline(false)
 	v.SetWrap(false)
 	v.SetIgnoreWhitespace(false)
-	v.SetCollapse(false)
+	v.Folds().Collapse(false)
 }
 
 // TestARowThatPanicsIsShownAsUnavailable: a panic while drawing a row is

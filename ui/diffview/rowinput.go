@@ -17,13 +17,13 @@ func (r *diffRow) Tapped(ev *fyne.PointEvent) {
 	if r.id < 0 || r.id >= v.model.Len() {
 		return
 	}
-	v.ClearSelection() // a click elsewhere ends a word's selection (textsel.go)
+	v.sel.Clear() // a click elsewhere ends a word's selection (textsel.go)
 	mt := v.metric
 	xGut := mt.leftW
 	rw := v.model.Row(r.id)
 	if rw.kind == rowFold {
 		if k := r.foldLabelAt(v.model.segs[rw.seg], ev.Position.X); k > 0 {
-			v.openFold(rw.seg, k-1)
+			v.folds.openAt(rw.seg, k-1)
 		}
 		return
 	}
@@ -49,7 +49,7 @@ func (r *diffRow) onNumber(rw row, x float32) (int, int) {
 	v := r.v
 	mt := v.metric
 	for side := range 2 {
-		k := v.movedOn(rw, side)
+		k := v.marks.movedOn(rw, side)
 		if k < 0 {
 			continue
 		}

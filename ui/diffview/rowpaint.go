@@ -227,6 +227,7 @@ func (rr *diffRowRenderer) layer() {
 	for k := range rr.sides {
 		if s := &rr.sides[k]; s.raster == nil {
 			s.raster = canvas.NewRaster(rr.paint(s))
+			s.raster.ScaleMode = canvas.ImageScalePixels // drawn at its own size: no filtering
 		}
 	}
 	f, scale := rr.face()

@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -76,7 +77,7 @@ func shownLine(l string) string {
 	for cut > 0 && !utf8.RuneStart(l[cut]) {
 		cut--
 	}
-	return l[:cut] + " … (line of " + itoa(len(l)) + " bytes: the rest is not shown)"
+	return l[:cut] + " … (line of " + strconv.Itoa(len(l)) + " bytes: the rest is not shown)"
 }
 
 // raw returns the lines as one slice (with line endings), for hashing.

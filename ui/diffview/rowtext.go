@@ -15,12 +15,12 @@ import (
 )
 
 // fold draws a fold row: what it hides and the ways to open it
-// (foldLabels), from the left text column.
+// (Folds.labels), from the left text column.
 func (r *diffRow) fold(s segment, c diffColours, h float32) {
 	mt := r.v.metric
 	r.rect(c.filler, 0, 0, r.v.metric.width, h)
 	x := mt.numW + padText
-	for k, l := range r.v.foldLabels(s) {
+	for k, l := range r.v.folds.labels(s) {
 		if l == "" {
 			continue
 		}
@@ -39,7 +39,7 @@ func (r *diffRow) fold(s segment, c diffColours, h float32) {
 func (r *diffRow) foldLabelAt(s segment, x float32) int {
 	mt := r.v.metric
 	at := mt.numW + padText
-	for k, l := range r.v.foldLabels(s) {
+	for k, l := range r.v.folds.labels(s) {
 		if l == "" {
 			continue
 		}

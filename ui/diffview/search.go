@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -13,17 +14,33 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 )
 
-// search is the view's search bar (ShowSearch) and the matches of its
-// query in the diff shown.
-type search struct {
-	bar     *fyne.Container
-	entry   *searchEntry
-	count   *widget.Label
-	query   string
-	matches []match
-	bySide  [2][]int32 // indexes into matches, per side, in order of line
-	cur     int        // the match on show, -1 for none
-	capped  bool       // more than maxMatches matched
+// Search is the view's search bar (Show) and the matches of its query in
+// the diff shown. It reaches the view only through searchHost.
+type Search struct {
+	host searchHost
+	// OnClosed is called after the bar closed (Esc, its close button), so
+	// the window can take the keyboard back.
+	OnClosed func()
+	bar      *fyne.Container
+	entry    *searchEntry
+	count    *widget.Label
+	query    string
+	matches  []match
+	bySide   [2][]int32 // indexes into matches, per side, in order of line
+	cur      int        // the match on show, -1 for none
+	capped   bool       // more than maxMatches matched
+}
+
+// searchHost is what the search bar needs of its view: the rows it
+// searches, the row on top, a match brought into view, room for the bar,
+// the rows drawn again with their matches, the canvas for the keyboard.
+type searchHost interface {
+	shown() *rowModel
+	topRow() int
+	goToMatch(mt match)
+	relayout()
+	redrawRows()
+	canvas() fyne.Canvas
 }
 
 // match is one occurrence of the query: bytes start:end of a line.
@@ -36,16 +53,17 @@ type match struct {
 // maxMatches bounds the matches a query keeps (and counts).
 const maxMatches = 100_000
 
-// newSearch builds the hidden search bar of v.
-func newSearch(v *DiffView) *search {
-	s := &search{cur: -1}
-	s.entry = newSearchEntry(v)
+// newSearch builds a hidden search bar over host.
+func newSearch(host searchHost) *Search {
+	s := &Search{host: host, cur: -1}
+	s.entry = &searchEntry{s: s}
+	s.entry.ExtendBaseWidget(s.entry)
 	s.entry.SetPlaceHolder("Search both sides (Enter: next, Shift+Enter: previous, Esc: close)")
-	s.entry.OnChanged = v.SetSearch
+	s.entry.OnChanged = s.Set
 	s.count = widget.NewLabel("")
-	prev := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { v.PrevMatch() })
-	next := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { v.NextMatch() })
-	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), v.CloseSearch)
+	prev := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { s.Prev() })
+	next := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { s.Next() })
+	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), s.Close)
 	s.bar = container.NewBorder(nil, nil, nil, container.NewHBox(s.count, prev, next, closeBtn), s.entry)
 	s.bar.Hide()
 	return s
@@ -55,14 +73,8 @@ func newSearch(v *DiffView) *search {
 // match, with Shift to the previous, Esc closes the bar.
 type searchEntry struct {
 	widget.Entry
-	v     *DiffView
+	s     *Search
 	shift bool
-}
-
-func newSearchEntry(v *DiffView) *searchEntry {
-	e := &searchEntry{v: v}
-	e.ExtendBaseWidget(e)
-	return e
 }
 
 // KeyDown tracks Shift (Shift+Enter reaches TypedKey as Enter).
@@ -85,26 +97,25 @@ func (e *searchEntry) KeyUp(k *fyne.KeyEvent) {
 func (e *searchEntry) TypedKey(k *fyne.KeyEvent) {
 	switch k.Name {
 	case fyne.KeyEscape:
-		e.v.CloseSearch()
+		e.s.Close()
 	case fyne.KeyReturn, fyne.KeyEnter, fyne.KeyF3:
 		if e.shift {
-			e.v.PrevMatch()
+			e.s.Prev()
 		} else {
-			e.v.NextMatch()
+			e.s.Next()
 		}
 	default:
 		e.Entry.TypedKey(k)
 	}
 }
 
-// ShowSearch shows the search bar and gives it the keyboard (Ctrl+F).
-func (v *DiffView) ShowSearch() {
-	s := v.search
+// Show shows the search bar and gives it the keyboard (Ctrl+F).
+func (s *Search) Show() {
 	if !s.bar.Visible() {
 		s.bar.Show()
-		v.layout(v.Size())
+		s.host.relayout()
 	}
-	if c := fyne.CurrentApp().Driver().CanvasForObject(v); c != nil {
+	if c := s.host.canvas(); c != nil {
 		c.Focus(s.entry)
 	}
 	s.entry.SetText(s.query)
@@ -112,74 +123,77 @@ func (v *DiffView) ShowSearch() {
 	s.entry.TypedShortcut(&fyne.ShortcutSelectAll{})
 }
 
-// SearchBox is the search bar's text box.
-func (v *DiffView) SearchBox() fyne.Focusable { return v.search.entry }
+// Box is the search bar's text box.
+func (s *Search) Box() fyne.Focusable { return s.entry }
 
-// SearchQuery is what the search bar searches for.
-func (v *DiffView) SearchQuery() string { return v.search.query }
+// Query is what the search bar searches for.
+func (s *Search) Query() string { return s.query }
 
-// Searching reports whether the search bar shows.
-func (v *DiffView) Searching() bool { return v.search.bar.Visible() }
+// Open reports whether the search bar shows.
+func (s *Search) Open() bool { return s.bar.Visible() }
 
-// CloseSearch hides the search bar and its highlights and calls
-// OnSearchClosed, so the window takes the keyboard back (Esc).
-func (v *DiffView) CloseSearch() {
-	s := v.search
+// Close hides the search bar and its highlights and calls OnClosed (Esc).
+func (s *Search) Close() {
 	if !s.bar.Visible() {
 		return
 	}
 	s.bar.Hide()
-	if c := fyne.CurrentApp().Driver().CanvasForObject(v); c != nil && c.Focused() == s.entry {
+	if c := s.host.canvas(); c != nil && c.Focused() == s.entry {
 		c.Unfocus()
 	}
-	v.layout(v.Size())
-	v.refreshRows()
-	if v.OnSearchClosed != nil {
-		v.OnSearchClosed()
+	s.host.relayout()
+	s.host.redrawRows()
+	if s.OnClosed != nil {
+		s.OnClosed()
 	}
 }
 
-// clearSearch forgets the matches (new texts); the query stays for the
-// next ShowSearch, and an open bar searches the new texts.
-func (v *DiffView) clearSearch() {
-	s := v.search
+// clear forgets the matches (new texts); the query stays for the next
+// Show, and an open bar searches the new texts.
+func (s *Search) clear() {
 	s.matches, s.bySide, s.cur = nil, [2][]int32{}, -1
 	if s.bar.Visible() && s.query != "" {
-		v.findAll(s.query)
+		s.findAll(s.query)
 	}
-	v.updateCount()
+	s.updateCount()
 }
 
-// SetSearch searches both sides for q (ignoring case when q has no
-// capital letter) and shows the first match at or below the top of the
-// view. On the left only removed lines count: an unchanged line is the
-// same on both sides and counts once.
-func (v *DiffView) SetSearch(q string) {
-	s := v.search
+// relined searches an open bar's query again in new lines (the editor's).
+func (s *Search) relined() {
+	if s.bar.Visible() && s.query != "" {
+		s.findAll(s.query)
+		s.updateCount()
+	}
+}
+
+// Set searches both sides for q (ignoring case when q has no capital
+// letter) and shows the first match at or below the top of the view. On
+// the left only removed lines count: an unchanged line is the same on both
+// sides and counts once.
+func (s *Search) Set(q string) {
 	s.query = q
 	if s.entry.Text != q {
-		s.entry.SetText(q) // calls SetSearch again, with the same q
+		s.entry.SetText(q) // calls Set again, with the same q
 		return
 	}
-	v.findAll(q)
+	s.findAll(q)
 	if len(s.matches) > 0 {
-		top := v.topRow()
-		k := sort.Search(len(s.matches), func(k int) bool { return v.matchRow(k) >= top })
-		v.showMatch(k % len(s.matches))
+		top := s.host.topRow()
+		k := sort.Search(len(s.matches), func(k int) bool { return s.matchRow(k) >= top })
+		s.show(k % len(s.matches))
 	}
-	v.updateCount()
-	v.refreshRows()
+	s.updateCount()
+	s.host.redrawRows()
 }
 
 // findAll collects the matches of q in the order the rows show them.
-func (v *DiffView) findAll(q string) {
-	s := v.search
+func (s *Search) findAll(q string) {
 	s.matches, s.bySide, s.cur, s.capped = s.matches[:0], [2][]int32{s.bySide[0][:0], s.bySide[1][:0]}, -1, false
 	if q == "" {
 		return
 	}
 	fold := strings.ToLower(q) == q
-	m := v.model
+	m := s.host.shown()
 	find := func(side uint8, i int, l string) {
 		if fold && hasUpper(l) {
 			if low := strings.ToLower(l); len(low) == len(l) {
@@ -221,20 +235,19 @@ func hasUpper(s string) bool {
 
 // matchRow returns the row of match k in the rows as they are (a fold's
 // row for a hidden line).
-func (v *DiffView) matchRow(k int) int {
-	mt := v.search.matches[k]
-	return v.model.rowOf(int(mt.side), int(mt.line))
+func (s *Search) matchRow(k int) int {
+	mt := s.matches[k]
+	return s.host.shown().rowOf(int(mt.side), int(mt.line))
 }
 
-// NextMatch shows the match after the one on show (after the last, the
+// Next shows the match after the one on show (after the last, the
 // first); it reports false when nothing matches.
-func (v *DiffView) NextMatch() bool { return v.stepMatch(1) }
+func (s *Search) Next() bool { return s.step(1) }
 
-// PrevMatch shows the match before the one on show.
-func (v *DiffView) PrevMatch() bool { return v.stepMatch(-1) }
+// Prev shows the match before the one on show.
+func (s *Search) Prev() bool { return s.step(-1) }
 
-func (v *DiffView) stepMatch(d int) bool {
-	s := v.search
+func (s *Search) step(d int) bool {
 	n := len(s.matches)
 	if n == 0 {
 		return false
@@ -243,20 +256,23 @@ func (v *DiffView) stepMatch(d int) bool {
 	if s.cur < 0 && d < 0 {
 		k = n - 1
 	}
-	v.showMatch((k + n) % n)
-	v.updateCount()
-	v.refreshRows()
+	s.show((k + n) % n)
+	s.updateCount()
+	s.host.redrawRows()
 	return true
 }
 
-// showMatch makes match k the one on show: its fold opened, its row in
+// show makes match k the one on show.
+func (s *Search) show(k int) {
+	s.cur = k
+	s.host.goToMatch(s.matches[k])
+}
+
+// goToMatch brings a search match into view: its fold opened, its row in
 // view, its columns scrolled into view; a match in a change makes that
 // change the current one (OnJumped).
-func (v *DiffView) showMatch(k int) {
-	s := v.search
-	s.cur = k
-	mt := s.matches[k]
-	r := v.revealLine(int(mt.side), int(mt.line))
+func (v *DiffView) goToMatch(mt match) {
+	r := v.folds.reveal(int(mt.side), int(mt.line))
 	top := v.topRow()
 	if r < top || r >= top+v.visibleRows()-1 {
 		v.list.ScrollToOffset(v.leadY(r))
@@ -288,16 +304,15 @@ func (v *DiffView) showMatch(k int) {
 	}
 }
 
-// SearchCount returns which match is on show (1-based, 0 for none) and
-// how many there are (at most maxMatches).
-func (v *DiffView) SearchCount() (cur, n int) {
-	return v.search.cur + 1, len(v.search.matches)
+// Count returns which match is on show (1-based, 0 for none) and how
+// many there are (at most maxMatches).
+func (s *Search) Count() (cur, n int) {
+	return s.cur + 1, len(s.matches)
 }
 
 // updateCount shows "3 of 17" in the search bar.
-func (v *DiffView) updateCount() {
-	s := v.search
-	cur, n := v.SearchCount()
+func (s *Search) updateCount() {
+	cur, n := s.Count()
 	more := ""
 	if s.capped {
 		more = "+"
@@ -308,17 +323,16 @@ func (v *DiffView) updateCount() {
 	case n == 0:
 		s.count.SetText("no matches")
 	case cur == 0:
-		s.count.SetText(itoa(n) + more + " matches")
+		s.count.SetText(strconv.Itoa(n) + more + " matches")
 	default:
-		s.count.SetText(itoa(cur) + " of " + itoa(n) + more)
+		s.count.SetText(strconv.Itoa(cur) + " of " + strconv.Itoa(n) + more)
 	}
 }
 
 // matchesOn returns the matches on line i of side (a line of b for an
 // unchanged line of a: it counts once, on the right) while the bar shows,
 // and which of them is on show (-1 for none).
-func (v *DiffView) matchesOn(side, i int) ([]match, int) {
-	s := v.search
+func (s *Search) matchesOn(side, i int) ([]match, int) {
 	if !s.bar.Visible() || len(s.matches) == 0 || i < 0 {
 		return nil, -1
 	}

@@ -1,5 +1,7 @@
 package diffview
 
+import "github.com/diffdesk/diffdesk/engine"
+
 // Seen coverage: which hunks had every changed line on screen.
 //
 // A row is on screen when the view is visible and the row lies, at least
@@ -20,7 +22,7 @@ package diffview
 // ends, SetTexts shows the final text and the rows then on screen count),
 // nor while
 // Showing says something hides the view (the window's other tab); what
-// was bound meanwhile counts when a question is asked (SeenHunks, SeenIn)
+// was bound meanwhile counts when a question is asked (Seen.Hunks, Seen.In)
 // with the rows on screen. A stale view's
 // changes (disk against the merge) count under their own IDs, which are the
 // proposal's wherever the merge kept a change as the agent wrote it. In
@@ -28,45 +30,79 @@ package diffview
 // agent's change they left as it was keeps its ID there, and counts when
 // it comes on screen (approving the edit asks about those never shown).
 
-// markSeen records the hunk of row i, when it is a change on screen, and
-// of the edge row, when it has come on screen since.
-func (v *DiffView) markSeen(i int) {
-	if v.sight.edgeRow != i {
-		v.lookAtEdge()
+// Seen is the view's seen coverage: which hunks of the files shown had
+// every changed line on screen, kept per path across SetTexts. It reaches
+// the view only through seenHost.
+type Seen struct {
+	host   seenHost
+	byPath map[string]map[string]bool // path → IDs of hunks that had every changed line on screen
+	// lines are, per path and hunk ID, the lines of hunks partly on
+	// screen so far.
+	lines   map[string]map[string]*lineSeen
+	edgeRow int // a change's row bound just under the bottom edge, -1 for none
+}
+
+// seenHost is what seen coverage needs of its view: whether rows on
+// screen count now (nothing streams or opens, the view shows), the rows
+// and their file, the hunks' IDs, and which rows are on screen.
+type seenHost interface {
+	counting() bool
+	shown() *rowModel
+	Path() string
+	Hunks() []engine.Hunk
+	hunkID(k int) string
+	onScreen(i int) bool
+	rowsOnScreen() (first, last int)
+}
+
+func newSeen(host seenHost) *Seen {
+	return &Seen{host: host, byPath: map[string]map[string]bool{}, lines: map[string]map[string]*lineSeen{}, edgeRow: -1}
+}
+
+// rowsChanged forgets the edge row: the rows are new.
+func (s *Seen) rowsChanged() { s.edgeRow = -1 }
+
+// mark records the hunk of row i, when it is a change on screen, and of
+// the edge row, when it has come on screen since.
+func (s *Seen) mark(i int) {
+	if s.edgeRow != i {
+		s.lookAtEdge()
 	}
-	if v.feed.st != nil || v.open.job != nil || !v.Visible() || v.Showing != nil && !v.Showing() || i < 0 || i >= v.model.Len() {
+	m := s.host.shown()
+	if !s.host.counting() || i < 0 || i >= m.Len() {
 		return
 	}
-	k := v.model.Row(i).hunk
+	k := m.Row(i).hunk
 	if k < 0 {
 		return
 	}
-	if !v.onScreen(i) {
-		v.sight.edgeRow = i // bound, but not yet on screen
+	if !s.host.onScreen(i) {
+		s.edgeRow = i // bound, but not yet on screen
 		return
 	}
-	id := v.hunkID(k)
+	id := s.host.hunkID(k)
 	if id == "" {
 		return
 	}
-	set := v.sight.seen[v.doc.path]
+	path := s.host.Path()
+	set := s.byPath[path]
 	if set == nil {
 		set = map[string]bool{}
-		v.sight.seen[v.doc.path] = set
+		s.byPath[path] = set
 	}
 	if set[id] {
 		return
 	}
 	// A hunk is seen once every line it changes has been on screen: a
 	// 5,000-line new file of which 42 lines were shown was "seen".
-	rw := v.model.Row(i)
-	lines := v.sight.lines[v.doc.path][id]
+	rw := m.Row(i)
+	lines := s.lines[path][id]
 	if lines == nil {
-		if v.sight.lines[v.doc.path] == nil {
-			v.sight.lines[v.doc.path] = map[string]*lineSeen{}
+		if s.lines[path] == nil {
+			s.lines[path] = map[string]*lineSeen{}
 		}
-		lines = &lineSeen{on: map[int]bool{}, total: v.changedLines(k)}
-		v.sight.lines[v.doc.path][id] = lines
+		lines = &lineSeen{on: map[int]bool{}, total: changedLines(m, k)}
+		s.lines[path][id] = lines
 	}
 	if rw.a >= 0 {
 		lines.on[-1-rw.a] = true // the left side's lines, apart from the right's
@@ -78,9 +114,6 @@ func (v *DiffView) markSeen(i int) {
 		return
 	}
 	set[id] = true
-	if v.OnHunkSeen != nil {
-		v.OnHunkSeen(id)
-	}
 }
 
 // lineSeen is which lines of a hunk have been on screen (the right
@@ -90,11 +123,11 @@ type lineSeen struct {
 	total int
 }
 
-// changedLines is how many lines change k removes and adds: its rows'
-// lines, whatever the layout.
-func (v *DiffView) changedLines(k int) int {
+// changedLines is how many lines change k of m removes and adds: its
+// rows' lines, whatever the layout.
+func changedLines(m *rowModel, k int) int {
 	n, last := 0, -1
-	for _, sg := range v.model.segs {
+	for _, sg := range m.segs {
 		if sg.hunk != k || sg.src == last {
 			continue
 		}
@@ -104,16 +137,16 @@ func (v *DiffView) changedLines(k int) int {
 	return max(n, 1)
 }
 
-// LinesSeen returns, for each hunk of the file at path that has had some
-// but not all of its changed lines on screen, how many of them were on
-// screen and how many it changes.
-func (v *DiffView) LinesSeen(path string) map[string][2]int {
-	if path == v.doc.path {
-		v.lookAtViewport()
+// Lines returns, for each hunk of the file at path that has had some but
+// not all of its changed lines on screen, how many of them were on screen
+// and how many it changes.
+func (s *Seen) Lines(path string) map[string][2]int {
+	if path == s.host.Path() {
+		s.lookAtViewport()
 	}
 	out := map[string][2]int{}
-	for id, l := range v.sight.lines[path] {
-		if !v.sight.seen[path][id] {
+	for id, l := range s.lines[path] {
+		if !s.byPath[path][id] {
 			out[id] = [2]int{len(l.on), l.total}
 		}
 	}
@@ -136,19 +169,36 @@ func (v *DiffView) onScreen(i int) bool {
 	return y < off+h && y+v.metric.line > off
 }
 
-// SeenHunks returns the IDs of the shown diff's hunks (Hunks) that have
-// had a changed row on screen, in order.
-func (v *DiffView) SeenHunks() []string { return v.hunksSeen(true) }
+// rowsOnScreen returns the first and last row on screen (first > last:
+// none).
+func (v *DiffView) rowsOnScreen() (first, last int) {
+	h := v.list.Size().Height
+	if h <= 0 || v.model.Len() == 0 || v.metric.line <= 0 {
+		return 0, -1
+	}
+	off := v.list.GetScrollOffset()
+	return v.rowAtY(off), min(v.rowAtY(off+h-1), v.model.Len()-1)
+}
 
-// UnseenHunks returns the IDs of the shown diff's hunks never on screen,
-// in order.
-func (v *DiffView) UnseenHunks() []string { return v.hunksSeen(false) }
+// counting reports whether the rows on screen count as seen: not while a
+// proposal streams or opens, nor while the view is hidden.
+func (v *DiffView) counting() bool {
+	return v.feed.st == nil && v.open.job == nil && v.Visible() && (v.Showing == nil || v.Showing())
+}
 
-func (v *DiffView) hunksSeen(want bool) []string {
-	v.lookAtViewport()
-	set := v.sight.seen[v.doc.path]
+// Hunks returns the IDs of the shown diff's hunks (DiffView.Hunks) that
+// have had every changed line on screen, in order.
+func (s *Seen) Hunks() []string { return s.hunks(true) }
+
+// Unseen returns the IDs of the shown diff's hunks never seen whole, in
+// order.
+func (s *Seen) Unseen() []string { return s.hunks(false) }
+
+func (s *Seen) hunks(want bool) []string {
+	s.lookAtViewport()
+	set := s.byPath[s.host.Path()]
 	var out []string
-	for _, h := range v.Hunks() {
+	for _, h := range s.host.Hunks() {
 		if set[h.ID] == want {
 			out = append(out, h.ID)
 		}
@@ -156,14 +206,14 @@ func (v *DiffView) hunksSeen(want bool) []string {
 	return out
 }
 
-// SeenIn returns the IDs of the hunks of the file at path that have been
-// on screen since ForgetSeen, whichever diff of it showed them (a copy).
-func (v *DiffView) SeenIn(path string) map[string]bool {
-	if path == v.doc.path {
-		v.lookAtViewport()
+// In returns the IDs of the hunks of the file at path that have been on
+// screen since Forget, whichever diff of it showed them (a copy).
+func (s *Seen) In(path string) map[string]bool {
+	if path == s.host.Path() {
+		s.lookAtViewport()
 	}
-	out := make(map[string]bool, len(v.sight.seen[path]))
-	for id := range v.sight.seen[path] {
+	out := make(map[string]bool, len(s.byPath[path]))
+	for id := range s.byPath[path] {
 		out[id] = true
 	}
 	return out
@@ -171,56 +221,25 @@ func (v *DiffView) SeenIn(path string) map[string]bool {
 
 // lookAtEdge records the edge row's hunk if a scroll has since brought it
 // on screen.
-func (v *DiffView) lookAtEdge() {
-	if e := v.sight.edgeRow; e >= 0 {
-		v.sight.edgeRow = -1
-		v.markSeen(e)
+func (s *Seen) lookAtEdge() {
+	if e := s.edgeRow; e >= 0 {
+		s.edgeRow = -1
+		s.mark(e)
 	}
 }
 
 // lookAtViewport records the hunks of the rows on screen now: rows bound
 // while something hid the view (Showing false) count once it shows them.
-func (v *DiffView) lookAtViewport() {
-	v.lookAtEdge()
-	h := v.list.Size().Height
-	if h <= 0 || v.model.Len() == 0 || v.metric.line <= 0 {
-		return
-	}
-	off := v.list.GetScrollOffset()
-	for i := v.rowAtY(off); i < v.model.Len() && i <= v.rowAtY(off+h-1); i++ {
-		v.markSeen(i)
+func (s *Seen) lookAtViewport() {
+	s.lookAtEdge()
+	first, last := s.host.rowsOnScreen()
+	for i := first; i <= last; i++ {
+		s.mark(i)
 	}
 }
 
-// ForgetSeen forgets every hunk seen, of every path (a new proposal).
-func (v *DiffView) ForgetSeen() {
-	v.sight.seen = map[string]map[string]bool{}
-	v.sight.lines = map[string]map[string]*lineSeen{}
-}
-
-// ShowHunk scrolls to the hunk with the given ID, as j does to the next
-// one; false when the diff shown has no such hunk.
-func (v *DiffView) ShowHunk(id string) bool {
-	for k, h := range v.Hunks() {
-		if h.ID != id {
-			continue
-		}
-		for _, s := range v.model.segs {
-			if s.hunk == k {
-				v.scrollToRow(s.row0)
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// sight is which hunks of the files shown had their changed lines on
-// screen: the view's seen coverage, kept per path across SetTexts.
-type sight struct {
-	seen map[string]map[string]bool // path → IDs of hunks that had every changed line on screen
-	// lines are, per path and hunk ID, the lines of hunks partly on
-	// screen so far.
-	lines   map[string]map[string]*lineSeen
-	edgeRow int // a change's row bound just under the bottom edge, -1 for none
+// Forget forgets every hunk seen, of every path (a new proposal).
+func (s *Seen) Forget() {
+	s.byPath = map[string]map[string]bool{}
+	s.lines = map[string]map[string]*lineSeen{}
 }

@@ -30,49 +30,49 @@ func TestSeenOnlyHunksOnScreen(t *testing.T) {
 	if len(hs) != 10 {
 		t.Fatalf("%d hunks; want 10", len(hs))
 	}
-	if got := v.SeenHunks(); len(got) != 0 {
+	if got := v.Seen().Hunks(); len(got) != 0 {
 		t.Fatalf("at the top, before any change: seen %v; want none", got)
 	}
-	if got := v.UnseenHunks(); len(got) != 10 {
+	if got := v.Seen().Unseen(); len(got) != 10 {
 		t.Fatalf("unseen %d; want all 10", len(got))
 	}
 	v.NextHunk()
 	v.NextHunk()
 	v.NextHunk()
 	want := []string{hs[0].ID, hs[1].ID, hs[2].ID}
-	if got := v.SeenHunks(); !slices.Equal(got, want) {
+	if got := v.Seen().Hunks(); !slices.Equal(got, want) {
 		t.Fatalf("after three j: seen %v; want the first three %v", got, want)
 	}
-	if got := v.UnseenHunks(); !slices.Equal(got, ids(hs[3:])) {
+	if got := v.Seen().Unseen(); !slices.Equal(got, ids(hs[3:])) {
 		t.Errorf("after three j: unseen %v; want the last seven", got)
 	}
 	// The end: the last change only, nothing between.
 	v.LastHunk()
-	if got := v.SeenHunks(); !slices.Equal(got, append(want, hs[9].ID)) {
+	if got := v.Seen().Hunks(); !slices.Equal(got, append(want, hs[9].ID)) {
 		t.Errorf("after the last hunk: seen %v; want the first three and the last", got)
 	}
 	// ShowHunk goes straight to one hunk.
-	if !v.ShowHunk(hs[6].ID) || !slices.Contains(v.SeenHunks(), hs[6].ID) || len(v.SeenHunks()) != 5 {
-		t.Errorf("after ShowHunk(hunk 7): seen %v; want it too", v.SeenHunks())
+	if !v.ShowHunk(hs[6].ID) || !slices.Contains(v.Seen().Hunks(), hs[6].ID) || len(v.Seen().Hunks()) != 5 {
+		t.Errorf("after ShowHunk(hunk 7): seen %v; want it too", v.Seen().Hunks())
 	}
 	if v.ShowHunk("nothere") {
 		t.Error("ShowHunk(an unknown id) = true")
 	}
 	// The same texts again (a re-render): what was seen stays seen.
 	v.SetTexts("a.txt", old, new)
-	if got := len(v.SeenHunks()); got != 5 {
+	if got := len(v.Seen().Hunks()); got != 5 {
 		t.Errorf("after showing the same diff again: %d seen; want 5", got)
 	}
 	// Another file with the same change has not been seen.
 	v.SetTexts("b.txt", old, new)
-	if got := v.SeenHunks(); len(got) != 0 {
+	if got := v.Seen().Hunks(); len(got) != 0 {
 		t.Errorf("b.txt: seen %v; want none (seen is per file)", got)
 	}
-	if got := len(v.SeenIn("a.txt")); got != 5 {
+	if got := len(v.Seen().In("a.txt")); got != 5 {
 		t.Errorf("SeenIn(a.txt) has %d; want 5", got)
 	}
-	v.ForgetSeen()
-	if got := len(v.SeenIn("a.txt")); got != 0 {
+	v.Seen().Forget()
+	if got := len(v.Seen().In("a.txt")); got != 0 {
 		t.Errorf("after ForgetSeen: %d seen", got)
 	}
 }
@@ -95,11 +95,11 @@ func TestSeenByScrollingNotPastTheEdge(t *testing.T) {
 	line := v.metric.line
 	// Row 50 is the first change: put its top exactly at the bottom edge.
 	v.list.ScrollToOffset(50*line - h)
-	if got := v.SeenHunks(); len(got) != 0 {
+	if got := v.Seen().Hunks(); len(got) != 0 {
 		t.Fatalf("change just under the bottom edge: seen %v; want none", got)
 	}
 	v.list.ScrollToOffset(50*line - h + 1)
-	if got := v.SeenHunks(); len(got) != 1 {
+	if got := v.Seen().Hunks(); len(got) != 1 {
 		t.Fatalf("change one pixel on screen: seen %v; want it", got)
 	}
 }
@@ -108,16 +108,16 @@ func TestSeenByScrollingNotPastTheEdge(t *testing.T) {
 // folded, a jump to the end shows the last change only.
 func TestSeenInlineAndFolded(t *testing.T) {
 	v, _ := newTestView(t, 900, 200)
-	v.SetCollapse(true)
+	v.Folds().Collapse(true)
 	v.SetInline(true)
 	old, new := seenDiff()
 	v.SetTexts("a.txt", old, new)
 	hs := v.Hunks()
-	if got := v.SeenHunks(); len(got) == 0 || len(got) == len(hs) {
+	if got := v.Seen().Hunks(); len(got) == 0 || len(got) == len(hs) {
 		t.Fatalf("folded and inline at the top: seen %d of %d; want some, not all", len(got), len(hs))
 	}
 	v.list.ScrollToBottom()
-	got := v.SeenHunks()
+	got := v.Seen().Hunks()
 	if !slices.Contains(got, hs[len(hs)-1].ID) || len(got) > 4 {
 		t.Errorf("after scrolling to the bottom: seen %d of %d (%v); want the last hunk, not those between", len(got), len(hs), got)
 	}
@@ -130,12 +130,12 @@ func TestSeenNeedsAVisibleView(t *testing.T) {
 	v.Hide()
 	old := "a\nb\n"
 	v.SetTexts("a.txt", old, "a\nB\n")
-	if got := v.SeenHunks(); len(got) != 0 {
+	if got := v.Seen().Hunks(); len(got) != 0 {
 		t.Fatalf("hidden: seen %v", got)
 	}
 	v.Show()
 	v.Refresh()
-	if got := v.SeenHunks(); len(got) != 1 {
+	if got := v.Seen().Hunks(); len(got) != 1 {
 		t.Fatalf("shown: seen %v; want the one hunk", got)
 	}
 }
@@ -155,16 +155,16 @@ func TestSeenStreamCountsOnlyTheFinalText(t *testing.T) {
 		t.Fatal(err)
 	}
 	v.SetStream("a.txt", old, p)
-	if got := len(v.sight.seen["a.txt"]); got != 0 {
+	if got := len(v.seen.byPath["a.txt"]); got != 0 {
 		t.Fatalf("while streaming: %d hunks recorded seen; want none", got)
 	}
 	v.SetTexts("a.txt", old, "a\nB\nc\n")
-	if got := v.SeenHunks(); len(got) != 1 {
+	if got := v.Seen().Hunks(); len(got) != 1 {
 		t.Fatalf("after the stream ended: seen %v; want its one hunk", got)
 	}
 	v.Hide() // the next text arrives while nothing is on screen
 	v.SetTexts("a.txt", old, "a\nBB\nc\n")
-	if got := v.UnseenHunks(); len(got) != 1 {
+	if got := v.Seen().Unseen(); len(got) != 1 {
 		t.Errorf("the change's text changed: unseen %v; want it (a new hunk)", got)
 	}
 }
@@ -179,11 +179,11 @@ func TestSeenWaitsWhileNotShowing(t *testing.T) {
 	old, new := seenDiff()
 	v.SetTexts("a.txt", old, new)
 	v.NextHunk()
-	if got := len(v.SeenIn("a.txt")); got != 0 {
+	if got := len(v.Seen().In("a.txt")); got != 0 {
 		t.Fatalf("not showing: %d seen; want none", got)
 	}
 	showing = true
-	if got := v.SeenHunks(); len(got) != 1 || got[0] != v.Hunks()[0].ID {
+	if got := v.Seen().Hunks(); len(got) != 1 || got[0] != v.Hunks()[0].ID {
 		t.Errorf("showing: seen %v; want the first hunk, on screen", got)
 	}
 }

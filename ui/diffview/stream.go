@@ -33,7 +33,7 @@ func (v *DiffView) SetStream(path, old string, p engine.Preview) {
 		st = &streamState{path: path, old: old, a: a, live: engine.NewLiveDiff(a), pairs: map[engine.Op][]alignRow{}}
 		v.feed.st = st
 		v.marks.moves = nil
-		v.clearSearch()
+		v.search.clear()
 		v.doc.path = path
 		v.nav.cur, v.nav.wentTo = -1, -1
 		v.dec.rejected = map[string]bool{}

@@ -12,7 +12,7 @@ import (
 // Read-only selection: outside edit mode a double click on either side's
 // text selects the word under the pointer, as it does everywhere else,
 // drawn as the editor draws its selection; Ctrl+C copies it
-// (CopySelection). It never makes the view an editor nor changes a byte:
+// (Selection.Copy). It never makes the view an editor nor changes a byte:
 // the window only learns where the double click was (OnEditAt), so that e
 // puts the cursor there. A single click elsewhere, other texts or edit
 // mode clear it.
@@ -38,7 +38,7 @@ func (r *diffRow) doubleTapText(p fyne.Position) {
 	}
 	side, line, x := r.textAt(rw, p.X)
 	if side < 0 {
-		v.ClearSelection()
+		v.sel.Clear()
 		return
 	}
 	get, n := v.lineGetter(side)
@@ -47,7 +47,7 @@ func (r *diffRow) doubleTapText(p fyne.Position) {
 	}
 	s := get(line)
 	from, to := textbuf.WordAt(s, r.byteAt(s, x, p))
-	v.rsel = &readSel{side: side, line: line, from: from, to: to, text: s}
+	v.sel.word = &readSel{side: side, line: line, from: from, to: to, text: s}
 	v.refreshChangedRows()
 	if side == 1 && v.OnEditAt != nil && v.feed.st == nil && !v.ReadOnly {
 		at := r.posAt(r.id, p)
@@ -105,7 +105,7 @@ func (r *diffRow) byteAt(s string, x0 float32, p fyne.Position) int {
 // readSelection draws the read-only selection where this row shows its
 // line (xL, xR: the left and right texts' edges).
 func (r *diffRow) readSelection(rw row, xL, xR float32, inline bool, c color.Color) {
-	sel := r.v.selection()
+	sel := r.v.sel.current()
 	if sel == nil {
 		return
 	}
@@ -128,47 +128,66 @@ func (r *diffRow) readSelection(rw row, xL, xR float32, inline bool, c color.Col
 	}
 }
 
-// selection returns the read-only selection while its line still holds
+// Selection is the word selected outside edit mode (DiffView.Selection).
+// It reaches the view only through selHost.
+type Selection struct {
+	host selHost
+	word *readSel // nil for none
+}
+
+// selHost is what the selection needs of its view: the lines shown,
+// whether the editor shows (it has a selection of its own), and the rows
+// whose drawing changed drawn again.
+type selHost interface {
+	lineGetter(side int) (func(int) string, int)
+	Editor() *Editor
+	refreshChangedRows()
+}
+
+// Selection is the word selected outside edit mode.
+func (v *DiffView) Selection() *Selection { return &v.sel }
+
+// current returns the read-only selection while its line still holds
 // the text it was made on, else nil.
-func (v *DiffView) selection() *readSel {
-	sel := v.rsel
-	if sel == nil || v.ed != nil {
+func (s *Selection) current() *readSel {
+	sel := s.word
+	if sel == nil || s.host.Editor() != nil {
 		return nil
 	}
-	get, n := v.lineGetter(sel.side)
+	get, n := s.host.lineGetter(sel.side)
 	if sel.line >= n || get(sel.line) != sel.text {
 		return nil
 	}
 	return sel
 }
 
-// SelectedText returns the text selected outside edit mode (a word
+// Text returns the text selected outside edit mode (a word
 // double-clicked), "" for none.
-func (v *DiffView) SelectedText() string {
-	sel := v.selection()
+func (s *Selection) Text() string {
+	sel := s.current()
 	if sel == nil {
 		return ""
 	}
 	return sel.text[sel.from:sel.to]
 }
 
-// CopySelection puts the text selected outside edit mode on cb (nil: the
-// app's clipboard); false when nothing is selected.
-func (v *DiffView) CopySelection(cb fyne.Clipboard) bool {
-	s := v.SelectedText()
-	if s == "" {
+// Copy puts the text selected outside edit mode on cb (nil: the app's
+// clipboard); false when nothing is selected.
+func (s *Selection) Copy(cb fyne.Clipboard) bool {
+	t := s.Text()
+	if t == "" {
 		return false
 	}
 	if cb = clipboardOf(cb); cb != nil {
-		cb.SetContent(s)
+		cb.SetContent(t)
 	}
 	return true
 }
 
-// ClearSelection forgets the read-only selection.
-func (v *DiffView) ClearSelection() {
-	if v.rsel != nil {
-		v.rsel = nil
-		v.refreshChangedRows()
+// Clear forgets the read-only selection.
+func (s *Selection) Clear() {
+	if s.word != nil {
+		s.word = nil
+		s.host.refreshChangedRows()
 	}
 }

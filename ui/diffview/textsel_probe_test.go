@@ -22,7 +22,7 @@ func TestDoubleClickOnALetterOfSeveralBytes(t *testing.T) {
 		want string
 	}{{12, "héllo"}, {20, "語句"}} {
 		rowWidget(t, v, 1).DoubleTapped(&fyne.PointEvent{Position: fyne.NewPos(xTextR+padText+float32(c.cell)*mt.cell+1, mt.line/2)})
-		if got := v.SelectedText(); got != c.want || !utf8.ValidString(got) {
+		if got := v.Selection().Text(); got != c.want || !utf8.ValidString(got) {
 			t.Errorf("selected %q after a double click on cell %d; want %q", got, c.cell, c.want)
 		}
 	}

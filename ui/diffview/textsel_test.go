@@ -38,7 +38,7 @@ func TestDoubleClickSelectsAWordReadOnly(t *testing.T) {
 	// "\treturn 2": the tab is cells 0–3, "return" cells 4–9; cell 6 is
 	// inside it.
 	rowWidget(t, v, 1).DoubleTapped(&fyne.PointEvent{Position: fyne.NewPos(xTextR+padText+6*mt.cell+1, mt.line/2)})
-	if got := v.SelectedText(); got != "return" {
+	if got := v.Selection().Text(); got != "return" {
 		t.Fatalf("selected %q after a double click on \"return\"; want \"return\"", got)
 	}
 	if v.Editor() != nil {
@@ -56,7 +56,7 @@ func TestDoubleClickSelectsAWordReadOnly(t *testing.T) {
 	}
 	cb := fyne.CurrentApp().Clipboard()
 	cb.SetContent("before")
-	if !v.CopySelection(nil) || cb.Content() != "return" {
+	if !v.Selection().Copy(nil) || cb.Content() != "return" {
 		t.Errorf("clipboard %q after Ctrl+C; want \"return\"", cb.Content())
 	}
 	if v.doc.texts[1] != prop || v.model.b.Line(1) != "\treturn 2" {
@@ -65,7 +65,7 @@ func TestDoubleClickSelectsAWordReadOnly(t *testing.T) {
 
 	// The left side: its word, drawn on the left.
 	rowWidget(t, v, 1).DoubleTapped(&fyne.PointEvent{Position: fyne.NewPos(mt.numW+padText+11*mt.cell+1, mt.line/2)})
-	if got := v.SelectedText(); got != "1" {
+	if got := v.Selection().Text(); got != "1" {
 		t.Errorf("selected %q after a double click on the left's \"1\"; want \"1\"", got)
 	}
 	if got := selRects(t, v, 1); len(got) != 1 || got[0][0] != mt.numW+padText+11*mt.cell {
@@ -77,14 +77,14 @@ func TestDoubleClickSelectsAWordReadOnly(t *testing.T) {
 
 	// A click elsewhere ends it.
 	test.Tap(rowWidget(t, v, 0))
-	if got := v.SelectedText(); got != "" || v.CopySelection(nil) {
+	if got := v.Selection().Text(); got != "" || v.Selection().Copy(nil) {
 		t.Errorf("selected %q after a click elsewhere; want nothing", got)
 	}
 
 	// Other texts end it too.
 	rowWidget(t, v, 1).DoubleTapped(&fyne.PointEvent{Position: fyne.NewPos(xTextR+padText+6*mt.cell+1, mt.line/2)})
 	v.SetTexts("g.go", editOld, prop)
-	if got := v.SelectedText(); got != "" {
+	if got := v.Selection().Text(); got != "" {
 		t.Errorf("selected %q in another file's diff; want nothing", got)
 	}
 }
@@ -101,7 +101,7 @@ func TestDoubleClickSelectsInlineAndReadOnly(t *testing.T) {
 	xText := mt.leftW + mt.gutW
 	del := v.model.RowOfA(1)
 	rowWidget(t, v, del).DoubleTapped(&fyne.PointEvent{Position: fyne.NewPos(xText+padText+5*mt.cell+1, mt.line/2)})
-	if got := v.SelectedText(); got != "return" {
+	if got := v.Selection().Text(); got != "return" {
 		t.Errorf("inline, removed line: selected %q; want \"return\"", got)
 	}
 	if got := selRects(t, v, v.model.RowOfB(1)); len(got) != 0 {

@@ -20,7 +20,7 @@ func (v *DiffView) SetIgnoreWhitespace(on bool) {
 		v.nav.cur = -1
 	}
 	v.overview.Refresh()
-	v.refreshRows()
+	v.redrawRows()
 }
 
 // IgnoreWhitespace reports whether whitespace-only changes are faded.

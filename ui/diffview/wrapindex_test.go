@@ -2,6 +2,7 @@ package diffview
 
 import (
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -49,12 +50,12 @@ func TestWrapIndexAgreesWithTheWalk(t *testing.T) {
 func TestWrapOnABigFileRefreshesTheListOnce(t *testing.T) {
 	v, _ := newTestView(t, 600, 400)
 	long := strings.Repeat("the quick brown fox jumps over the lazy dog ", 4)
-	old := numbered(20000, func(k int) string { return "line " + itoa(k) + ": " + long + "\n" })
+	old := numbered(20000, func(k int) string { return "line " + strconv.Itoa(k) + ": " + long + "\n" })
 	new := numbered(20000, func(k int) string {
 		if k%600 == 0 {
-			return "CHANGED " + itoa(k) + ": " + long + "\n"
+			return "CHANGED " + strconv.Itoa(k) + ": " + long + "\n"
 		}
-		return "line " + itoa(k) + ": " + long + "\n"
+		return "line " + strconv.Itoa(k) + ": " + long + "\n"
 	})
 	v.SetTexts("big.txt", old, new)
 	before := v.rows.created

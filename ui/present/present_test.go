@@ -22,7 +22,7 @@ func TestState(t *testing.T) {
 		want string
 	}{
 		{review.Proposal{State: review.StatePending, Files: files}, "waiting · +3 −1"},
-		{review.Proposal{State: review.StatePending, Files: files, Failure: "disk full"}, "write failed; +3 −1"},
+		{review.Proposal{State: review.StatePending, Files: files, Failure: &review.Failure{Kind: review.FailWrite, Err: "disk full"}}, "write failed; +3 −1"},
 		{review.Proposal{State: review.StateStale, Files: files}, "stale · +3 −1"},
 		{review.Proposal{State: review.StateStreaming}, "streaming…"},
 		{review.Proposal{State: review.StateStreaming, Files: []review.File{{Growing: engine.LineRange{End: 40}}}}, "streaming… line 40"},
@@ -67,7 +67,7 @@ func TestBadge(t *testing.T) {
 		tone Tone
 	}{
 		{review.Proposal{State: review.StatePending}, "", Normal},
-		{review.Proposal{State: review.StatePending, Failure: "x"}, "write failed", Danger},
+		{review.Proposal{State: review.StatePending, Failure: &review.Failure{Kind: review.FailWrite, Err: "x"}}, "write failed", Danger},
 		{review.Proposal{State: review.StateStreaming}, "streaming", Accent},
 		{review.Proposal{State: review.StateStale}, "stale", Warning},
 		{review.Proposal{State: review.StateFailed}, "failed", Danger},

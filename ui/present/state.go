@@ -20,7 +20,7 @@ func State(p review.Proposal) string {
 		}
 		return "streaming…"
 	case review.StatePending:
-		if p.Failure != "" {
+		if p.Failure != nil {
 			return "write failed; " + counts
 		}
 		return "waiting · " + counts

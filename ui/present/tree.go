@@ -42,7 +42,7 @@ func stateBadge(p review.Proposal) (string, Tone) {
 	case review.StateDecided:
 		return "writing", Accent
 	}
-	if p.Failure != "" {
+	if p.Failure != nil {
 		return "write failed", Danger
 	}
 	return "", Normal

@@ -1,12 +1,11 @@
-package review
+package agenttext
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/diffdesk/diffdesk/engine"
-	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/internal/fence"
 )
 
@@ -14,51 +13,73 @@ import (
 // to the agent; the agent has the rest.
 const maxEchoLines = 40
 
-// FailureText renders an edit that did not apply as the concise text an
-// agent reads: what failed and where, the failing search text, the closest
-// real lines, what did match, and one instruction. path names the file (or,
-// for a patch, the directory it applies to).
-func FailureText(path string, err error) string {
-	var b strings.Builder
-	var me *engine.MatchError
-	var fe *engine.FormatError
-	var ce *engine.ContentError
-	switch {
-	case errors.As(err, &me):
-		writeMatchFailure(&b, path, me)
-	case errors.As(err, &fe):
-		fmt.Fprintf(&b, "The edit to %s was not applied: it is malformed.\n%s\n", path, fe.Error())
+// failureTexts is the text of each kind of failure (review.FailureKinds),
+// as the agent reads it.
+var failureTexts = map[review.FailureKind]func(b *strings.Builder, f review.Failure){
+	review.FailMatch: func(b *strings.Builder, f review.Failure) { writeMatchFailure(b, f.Path, f.Match) },
+	review.FailFormat: func(b *strings.Builder, f review.Failure) {
+		fmt.Fprintf(b, "The edit to %s was not applied: it is malformed.\n%s\n", f.Path, f.Format.Error())
 		b.WriteString("Nothing was changed. Fix the edit's structure and send it again.\n")
-	case errors.As(err, &ce):
-		fmt.Fprintf(&b, "The edit to %s was not applied: %s.\n", path, ce.Error())
+	},
+	review.FailContent: func(b *strings.Builder, f review.Failure) {
+		fmt.Fprintf(b, "The edit to %s was not applied: %s.\n", f.Path, f.Content.Error())
 		b.WriteString("DiffDesk edits text files only; nothing was changed.\n")
-	default:
-		fmt.Fprintf(&b, "The edit to %s was not applied: %v\n", path, err)
+	},
+	review.FailOther: func(b *strings.Builder, f review.Failure) {
+		fmt.Fprintf(b, "The edit to %s was not applied: %s\n", f.Path, f.Err)
+	},
+	review.FailRefused: func(b *strings.Builder, f review.Failure) { b.WriteString(f.Err) },
+	review.FailPath: func(b *strings.Builder, f review.Failure) {
+		b.WriteString("The desk refused to write your edit: " + f.Err + ". Nothing was written. Read the file again and propose the edit again if it is still wanted.\n")
+	},
+	review.FailNotRecorded: func(b *strings.Builder, f review.Failure) {
+		b.WriteString("The desk could not record your edit, so it was not shown for review: " + f.Err)
+	},
+	review.FailNotWritten: func(b *strings.Builder, f review.Failure) {
+		fmt.Fprintf(b, "Approved (%s), but not written: after the agent's tool, %s did not hold the approved text.", f.Verdict, andList(f.Missing))
+		if f.Note != "" {
+			b.WriteString("\nThe agent said: " + review.PrintableText(f.Note))
+		}
+	},
+	review.FailWrite: func(b *strings.Builder, f review.Failure) { b.WriteString(f.Err) },
+	review.FailText:  func(b *strings.Builder, f review.Failure) { b.WriteString(f.Text) },
+}
+
+// Failure renders f as the concise text an agent reads: for an edit that
+// did not apply, what failed and where, the failing search text, the
+// closest real lines, what did match, and one instruction. "" for nil.
+func Failure(f *review.Failure) string {
+	if f == nil {
+		return ""
+	}
+	var b strings.Builder
+	write, ok := failureTexts[f.Kind]
+	switch {
+	case ok && complete(*f):
+		write(&b, *f)
+	case f.Text != "":
+		b.WriteString(f.Text)
+	default: // a kind this desk does not know, or its facts lost
+		fmt.Fprintf(&b, "The edit was not applied (%s)", f.Kind)
+		if f.Err != "" {
+			b.WriteString(": " + f.Err)
+		}
+		b.WriteString(". Nothing was written.\n")
 	}
 	return b.String()
 }
 
-// refusedWriteText tells the agent its approved edit was not written: the
-// file's path no longer leads where it did (err says how).
-func refusedWriteText(err error) string {
-	return "The desk refused to write your edit: " + err.Error() + ". Nothing was written. Read the file again and propose the edit again if it is still wanted.\n"
-}
-
-// notRecordedText tells the agent its edit failed because the journal
-// could not record it.
-func notRecordedText(err error) string {
-	return "The desk could not record your edit, so it was not shown for review: " + err.Error()
-}
-
-// notWrittenText says an approval whose agent writes its files (status)
-// was not written: the files missing did not hold the approved text after
-// the agent's tool; note is what the agent said (capped, "" if nothing).
-func notWrittenText(status decision.Verdict, missing []string, note string) string {
-	why := fmt.Sprintf("Approved (%s), but not written: after the agent's tool, %s did not hold the approved text.", status, andList(missing))
-	if note != "" {
-		why += "\nThe agent said: " + PrintableText(note)
+// complete reports whether f holds the facts its kind's text needs.
+func complete(f review.Failure) bool {
+	switch f.Kind {
+	case review.FailMatch:
+		return f.Match != nil
+	case review.FailFormat:
+		return f.Format != nil
+	case review.FailContent:
+		return f.Content != nil
 	}
-	return why
+	return true
 }
 
 func writeMatchFailure(b *strings.Builder, path string, e *engine.MatchError) {
@@ -232,25 +253,20 @@ func echo(s string) string {
 	return strings.Join(lines[:maxEchoLines], "") + fmt.Sprintf("… (%d more lines)\n", len(lines)-maxEchoLines)
 }
 
-// ErrorJSON returns the structured form of an edit error for JSON output:
-// {"kind": …, "message": …} plus the engine's typed fields.
-func ErrorJSON(err error) map[string]any {
-	out := map[string]any{"message": err.Error()}
-	var me *engine.MatchError
-	var fe *engine.FormatError
-	var ce *engine.ContentError
-	switch {
-	case errors.As(err, &me):
-		out["kind"] = "match"
-		out["match"] = me
-	case errors.As(err, &fe):
-		out["kind"] = "format"
-		out["block"], out["line"] = fe.Block, fe.Line
-	case errors.As(err, &ce):
-		out["kind"] = "content"
-		out["line"], out["offset"] = ce.Line, ce.Offset
-	default:
-		out["kind"] = "other"
+// ForWire is o as the protocol and the hub carry it: a failure's text in
+// Error, where an agent (and a client of an older desk) reads it.
+func ForWire(o review.Outcome) review.Outcome {
+	if o.Failure != nil {
+		o.Error = Failure(o.Failure)
 	}
-	return out
+	return o
+}
+
+// failureOf is the text of o's failure: its Failure rendered, or the
+// words an older desk or journal sent (Error).
+func failureOf(o review.Outcome) string {
+	if o.Failure != nil {
+		return Failure(o.Failure)
+	}
+	return o.Error
 }

@@ -1,0 +1,167 @@
+package agenttext_test
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
+	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/review/workspace"
+)
+
+// TestFailureGoldens: an edit the engine refused, as the agent reads it
+// (review/testdata/failure).
+func TestFailureGoldens(t *testing.T) {
+	tests := []struct {
+		name string
+		path string
+		err  error
+	}{
+		{"no-match-sr.txt", "src/app.go", &engine.MatchError{
+			Format: engine.FormatSearchReplace, Block: 2, Kind: engine.FailNoMatch,
+			Search: "func run() {\n\treturn nil\n}\n",
+			Tried:  []engine.Strategy{engine.StrategyExact, engine.StrategyLineTrimmed, engine.StrategyBlockAnchor},
+			Closest: []engine.Candidate{{StartLine: 40, EndLine: 42, Similarity: 0.82,
+				Lines: []string{"func run() error {", "\treturn nil", "}"}}},
+			Applied: []engine.Match{{Block: 1, Strategy: engine.StrategyExact, StartLine: 3, EndLine: 4}},
+		}},
+		{"count-edit.txt", "main.py", &engine.MatchError{
+			Format: engine.FormatEdit, Block: 1, Kind: engine.FailCount, Search: "x = 1\n", Want: 1, Found: 2,
+			Places: []engine.Candidate{{StartLine: 3, EndLine: 3, Similarity: 1}, {StartLine: 9, EndLine: 9, Similarity: 1}},
+			Hint:   "add surrounding lines to old_string so it occurs once, or set replace_all",
+		}},
+		{"fence-in-search.txt", "README.md", &engine.MatchError{
+			Format: engine.FormatMultiEdit, Block: 3, Kind: engine.FailNoMatch, Search: "```go\nx\n```\n",
+			Applied: []engine.Match{{Block: 1}, {Block: 2}},
+		}},
+		{"format.txt", "a.txt", &engine.FormatError{Format: engine.FormatSearchReplace, Block: 1, Line: 4,
+			Msg: "expected ======= before +++++++ REPLACE"}},
+		{"binary.txt", "logo.png", &engine.ContentError{What: "file", Reason: "binary content (NUL byte)", Line: 1, Offset: 5}},
+		{"other.txt", "a.txt", errors.New("boom")},
+		{"patch-file-exists.txt", "/w", &engine.MatchError{Format: engine.FormatPatch, Path: "src/new.go", Kind: engine.FailFileExists,
+			Hint: "update the file instead of adding it, or delete it first"}},
+		{"patch-chunk.txt", "/w", &engine.MatchError{Format: engine.FormatPatch, Path: "src/a.go", Block: 2, Kind: engine.FailNoMatch,
+			Search: "x := 1\n", Applied: []engine.Match{{Block: 1}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := tt.err
+			if _, other := err.(interface{ Unwrap() error }); !other && tt.name != "other.txt" {
+				err = fmt.Errorf("applying: %w", err) // as the engine's callers wrap it: the text is the engine error's
+			}
+			f := review.EditFailure(tt.path, err)
+			golden(t, filepath.Join("failure", tt.name), agenttext.Failure(f))
+		})
+	}
+}
+
+// TestFailureKinds is the table of every kind of failure the desk makes
+// and the text its agent reads.
+func TestFailureKinds(t *testing.T) {
+	refusal := &workspace.RefusalError{Path: "/w/big.txt", Rule: workspace.RuleTooLarge, Detail: "the streamed edit passed 2001 bytes, over twice the 1000-byte file limit"}
+	tests := []struct {
+		f    review.Failure
+		want string
+	}{
+		{*review.EditFailure("a.go", &engine.MatchError{Format: engine.FormatEdit, Block: 1, Kind: engine.FailNoChange, Search: "x\n"}),
+			"The edit to a.go was not applied: old_string is identical to its replacement, so the edit changes nothing.\n\nSearched for:\n```\nx\n```\n\nNothing was written.\nSend the edit again with old_string copied exactly from the file's current lines.\n"},
+		{*review.EditFailure("a.go", &engine.FormatError{Format: engine.FormatEdit, Msg: "old_string is missing"}),
+			"The edit to a.go was not applied: it is malformed.\nedit: old_string is missing\nNothing was changed. Fix the edit's structure and send it again.\n"},
+		{*review.EditFailure("a.png", &engine.ContentError{What: "edit", Reason: "invalid UTF-8"}),
+			"The edit to a.png was not applied: edit is not editable text: invalid UTF-8.\nDiffDesk edits text files only; nothing was changed.\n"},
+		{*review.EditFailure("a.go", errors.New("the disk is full")),
+			"The edit to a.go was not applied: the disk is full\n"},
+		{*review.ErrFailure(review.FailRefused, refusal), refusal.Error()},
+		{*review.ErrFailure(review.FailPath, errors.New("src is now a link out of the workspace")),
+			"The desk refused to write your edit: src is now a link out of the workspace. Nothing was written. Read the file again and propose the edit again if it is still wanted.\n"},
+		{*review.ErrFailure(review.FailNotRecorded, errors.New("journal: disk I/O error")),
+			"The desk could not record your edit, so it was not shown for review: journal: disk I/O error"},
+		{review.Failure{Kind: review.FailNotWritten, Verdict: decision.ApprovedEdited, Missing: []string{"/w/a.go", "/w/b.go"}},
+			"Approved (approved-edited), but not written: after the agent's tool, /w/a.go and /w/b.go did not hold the approved text."},
+		{review.Failure{Kind: review.FailNotWritten, Verdict: decision.Approved, Missing: []string{"/w/a.go"}, Note: "Invalid input\x1b[2J"},
+			"Approved (approved), but not written: after the agent's tool, /w/a.go did not hold the approved text.\nThe agent said: Invalid input\\x1b[2J"},
+		{*review.ErrFailure(review.FailWrite, errors.New("review: proposal p1 is stale")), "review: proposal p1 is stale"},
+		{*review.TextFailure("The edit to a.go was not applied: an older desk's words.\n"), "The edit to a.go was not applied: an older desk's words.\n"},
+	}
+	seen := map[review.FailureKind]bool{}
+	for _, tt := range tests {
+		seen[tt.f.Kind] = true
+		if got := agenttext.Failure(&tt.f); got != tt.want {
+			t.Errorf("Failure(%s) =\n%q\nwant\n%q", tt.f.Kind, got, tt.want)
+		}
+		// The journal keeps the failure as JSON: read back, it says the same.
+		js, err := json.Marshal(tt.f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back review.Failure
+		if err := json.Unmarshal(js, &back); err != nil {
+			t.Fatal(err)
+		}
+		if got := agenttext.Failure(&back); got != tt.want {
+			t.Errorf("Failure(%s) read back from %s =\n%q\nwant\n%q", tt.f.Kind, js, got, tt.want)
+		}
+	}
+	for _, k := range review.FailureKinds {
+		if !seen[k] {
+			t.Errorf("kind %s has no case in this table", k)
+		}
+	}
+}
+
+// TestFailureWithoutItsFacts: a failure whose kind this desk does not know,
+// or whose facts were lost (a damaged journal), still says something true
+// rather than crash.
+func TestFailureWithoutItsFacts(t *testing.T) {
+	for _, f := range []review.Failure{{Kind: review.FailMatch, Path: "a.go"}, {Kind: "from-the-future", Err: "why"}} {
+		got := agenttext.Failure(&f)
+		if !strings.Contains(got, "was not applied ("+string(f.Kind)+")") || !strings.Contains(got, "Nothing was written.") {
+			t.Errorf("Failure(%+v) = %q; want it to name the kind and say nothing was written", f, got)
+		}
+	}
+	if got := agenttext.Failure(nil); got != "" {
+		t.Errorf("Failure(nil) = %q; want \"\"", got)
+	}
+}
+
+// TestFailureCapsEcho: a long search text is echoed to the agent cut to 40
+// lines, saying how many were left out.
+func TestFailureCapsEcho(t *testing.T) {
+	const max = 40
+	search := strings.Repeat("line\n", max+10)
+	got := agenttext.Failure(review.EditFailure("f", &engine.MatchError{Format: engine.FormatEdit, Block: 1, Kind: engine.FailNoMatch, Search: search}))
+	if n := strings.Count(got, "line\n"); n != max {
+		t.Errorf("Failure echoed %d search lines; want %d", n, max)
+	}
+	if !strings.Contains(got, "(10 more lines)") {
+		t.Errorf("Failure does not say how many lines were left out:\n%s", got)
+	}
+}
+
+// TestOutcomeOfAnOlderDesk: an outcome with only the words of an older
+// desk or journal (Error) reads as they were; ForWire puts a failure's
+// text there and leaves such words alone.
+func TestOutcomeOfAnOlderDesk(t *testing.T) {
+	old := review.Outcome{ID: "p1", Status: decision.Failed, Error: "The edit to a.go was not applied: as an older desk said it.\n"}
+	if got := agenttext.Outcome(old); got != old.Error {
+		t.Errorf("Outcome(older desk's) = %q; want %q", got, old.Error)
+	}
+	if got := agenttext.ForWire(old).Error; got != old.Error {
+		t.Errorf("ForWire changed an older desk's words to %q", got)
+	}
+	f := review.ErrFailure(review.FailNotRecorded, errors.New("disk full"))
+	now := review.Outcome{ID: "p2", Status: decision.Failed, Failure: f}
+	if got, want := agenttext.ForWire(now).Error, agenttext.Failure(f); got != want || got != agenttext.Outcome(now) {
+		t.Errorf("ForWire(...).Error = %q; want %q, the outcome's text", got, want)
+	}
+	js, _ := json.Marshal(now)
+	if strings.Contains(string(js), "failure") || strings.Contains(string(js), "error") {
+		t.Errorf("an outcome not yet at the edge marshals %s; want neither a failure nor an error field (the wire's text is ForWire's)", js)
+	}
+}

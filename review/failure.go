@@ -1,0 +1,127 @@
+package review
+
+import (
+	"errors"
+
+	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/decision"
+)
+
+// Failure is why a proposal did not apply or was not written, or why the
+// last attempt to write it failed: its kind and the facts the text needs.
+// The desk makes and journals it; every sentence of it is
+// review/agenttext's (Failure), rendered at the edge.
+type Failure struct {
+	Kind FailureKind `json:"kind"`
+	// Path names the file the edit was to (relative to its root), or, for
+	// a patch, the directory it applied to.
+	Path    string               `json:"path,omitempty"`
+	Match   *engine.MatchError   `json:"match,omitempty"`   // FailMatch: the block that did not apply
+	Format  *engine.FormatError  `json:"format,omitempty"`  // FailFormat: what is malformed
+	Content *engine.ContentError `json:"content,omitempty"` // FailContent: what is not text
+	// Err is the error's own text (FailOther, FailRefused, FailPath,
+	// FailNotRecorded, FailWrite).
+	Err string `json:"error,omitempty"`
+	// FailNotWritten: the approval (Verdict) and the files that did not
+	// hold its text after the agent's tool, and what the agent said
+	// ("" if nothing).
+	Verdict decision.Verdict `json:"verdict,omitempty"`
+	Missing []string         `json:"missing,omitempty"`
+	Note    string           `json:"note,omitempty"`
+	// Text is FailText's: the words of an older journal or desk, which
+	// kept no kind.
+	Text string `json:"text,omitempty"`
+}
+
+// FailureKind names a kind of Failure; review/agenttext has a text for
+// each.
+type FailureKind string
+
+// The kinds of failure.
+const (
+	FailMatch       FailureKind = "match"        // a block of the edit did not apply (Match)
+	FailFormat      FailureKind = "format"       // the edit is malformed (Format)
+	FailContent     FailureKind = "content"      // the file or the edit is not text (Content)
+	FailOther       FailureKind = "other"        // the edit did not apply for another reason (Err)
+	FailRefused     FailureKind = "refused"      // the desk refused the edit as it arrived: a limit (Err)
+	FailPath        FailureKind = "path"         // approved, but its path no longer led where it did (Err)
+	FailNotRecorded FailureKind = "not-recorded" // the journal could not record it (Err)
+	FailNotWritten  FailureKind = "not-written"  // approved for its agent to write, which did not (Verdict, Missing, Note)
+	FailWrite       FailureKind = "write"        // the last attempt to write it failed; it stays open (Err)
+	FailText        FailureKind = "text"         // an older journal's or desk's words (Text)
+)
+
+// FailureKinds lists every kind, for the table that renders them.
+var FailureKinds = []FailureKind{FailMatch, FailFormat, FailContent, FailOther, FailRefused, FailPath,
+	FailNotRecorded, FailNotWritten, FailWrite, FailText}
+
+// EditFailure is the failure of an edit to path (or, for a patch, the
+// directory it applies to) that the engine refused with err.
+func EditFailure(path string, err error) *Failure {
+	f := &Failure{Kind: FailOther, Path: path, Err: err.Error()}
+	var me *engine.MatchError
+	var fe *engine.FormatError
+	var ce *engine.ContentError
+	switch {
+	case errors.As(err, &me):
+		f.Kind, f.Match, f.Err = FailMatch, me, ""
+	case errors.As(err, &fe):
+		f.Kind, f.Format, f.Err = FailFormat, fe, ""
+	case errors.As(err, &ce):
+		f.Kind, f.Content, f.Err = FailContent, ce, ""
+	}
+	return f
+}
+
+// ErrFailure is a failure of kind k whose fact is err's text.
+func ErrFailure(k FailureKind, err error) *Failure {
+	return &Failure{Kind: k, Err: err.Error()}
+}
+
+// TextFailure is the failure an older journal or desk kept as words only;
+// nil for "".
+func TextFailure(text string) *Failure {
+	if text == "" {
+		return nil
+	}
+	return &Failure{Kind: FailText, Text: text}
+}
+
+// Size is about how many bytes f holds, for the desk's memory budget.
+func (f *Failure) Size() int {
+	if f == nil {
+		return 0
+	}
+	n := len(f.Path) + len(f.Err) + len(f.Note) + len(f.Text)
+	for _, m := range f.Missing {
+		n += len(m)
+	}
+	if me := f.Match; me != nil {
+		n += len(me.Search) + len(me.Hint)
+		for _, c := range append(append([]engine.Candidate(nil), me.Closest...), me.Places...) {
+			for _, l := range c.Lines {
+				n += len(l)
+			}
+		}
+	}
+	if f.Format != nil {
+		n += len(f.Format.Msg)
+	}
+	return n
+}
+
+// ErrorJSON returns the structured form of an edit error for JSON output:
+// {"kind": …, "message": …} plus the engine's typed fields.
+func ErrorJSON(err error) map[string]any {
+	f := EditFailure("", err)
+	out := map[string]any{"message": err.Error(), "kind": string(f.Kind)}
+	switch {
+	case f.Match != nil:
+		out["match"] = f.Match
+	case f.Format != nil:
+		out["block"], out["line"] = f.Format.Block, f.Format.Line
+	case f.Content != nil:
+		out["line"], out["offset"] = f.Content.Line, f.Content.Offset
+	}
+	return out
+}
