@@ -126,7 +126,7 @@ func (t *changesetTree) refresh() {
 	}
 	t.scroll.SetMinSize(fyne.NewSize(0, h))
 	t.box.Show()
-	t.reveal(cur) // treescroll.go
+	t.reveal(cur)
 }
 
 // shownRows is how many of the tree's rows show before it scrolls: 7, and
@@ -179,7 +179,7 @@ func (t *changesetTree) fileState(f review.ChangesetFile) (string, fyne.ThemeCol
 	tf := present.TreeFile{File: f}
 	switch f.State {
 	case review.StatePending:
-		tf.Ticks = t.ticksNote(f) // treeticks.go
+		tf.Ticks = t.ticksNote(f)
 	case review.StateFailed, review.StateHeld, review.StateStale:
 		if p, ok := t.deps.desk.Get(f.Proposal); ok {
 			tf.Proposal = &p
@@ -324,7 +324,7 @@ func (d *detail) ApproveChangeset() {
 		// Approving all as proposed would drop what the person did here.
 		d.line.say("You edited this proposal or unticked hunks: approve it with a first, then A approves the rest as proposed.")
 		return
-	case d.kept.choiceIn(open, d.id, t.fileHunks) != "": // keepchoices.go
+	case d.kept.choiceIn(open, d.id, t.fileHunks) != "":
 		d.line.say("You edited or unticked hunks of " + d.kept.choiceIn(open, d.id, t.fileHunks) + ": approve it with a first, then A approves the rest as proposed.")
 		return
 	}
@@ -513,4 +513,60 @@ func shownVersions(ps []review.Proposal) map[string]string {
 		m[p.ID] = review.ShownVersion(p)
 	}
 	return m
+}
+
+// ticksNote is what the changeset tree adds to a waiting file's state when
+// the person unticked some of its hunks ("1 of 2 ticked", "none ticked"),
+// "" otherwise: across a many-file changeset, the files a would write only
+// in part could not be told from the rest (real window, a 6-file patch).
+func (t *changesetTree) ticksNote(f review.ChangesetFile) string {
+	var ids []string
+	var ok bool
+	if f.Proposal == t.sh.id {
+		ids, ok = t.c.accepted[f.Path]
+	} else if k, kept := t.deps.kept[f.Proposal]; kept {
+		ids, ok = k.accepted[f.Path]
+	}
+	if !ok {
+		return "" // never ticked or unticked: every hunk is
+	}
+	return present.TicksNote(len(ids), t.hunkCount(f))
+}
+
+// ticksChanged redraws the tree's states after the person ticked or
+// unticked hunks of the shown file.
+func (t *changesetTree) ticksChanged() {
+	if t.shown() {
+		t.refresh()
+	}
+}
+
+// reveal scrolls the changeset tree so the row of the file shown is in
+// sight: with more files than the tree has room for, ] and [ (and j, k
+// across files) went on to files below its fold while the tree still showed
+// the first ones, and no row said which file the diff is of.
+func (t *changesetTree) reveal(cur int) {
+	var row fyne.CanvasObject
+	y := float32(0)
+	for _, o := range t.rows.Objects {
+		if r, ok := o.(*treeRow); ok && r.i == cur {
+			row = o
+			break
+		}
+		y += o.MinSize().Height + theme.Padding()
+	}
+	if row == nil {
+		return
+	}
+	view := max(t.scroll.Size().Height, t.scroll.MinSize().Height)
+	off := t.scroll.Offset.Y
+	switch h := row.MinSize().Height; {
+	case y < off:
+		off = y
+	case y+h > off+view:
+		off = y + h - view
+	default:
+		return
+	}
+	t.scroll.ScrollToOffset(fyne.NewPos(0, off))
 }

@@ -28,7 +28,7 @@ type detail struct {
 	// the proposals shown before.
 	shown                // which proposal, what the view shows of it, its outcome
 	choices              // ticks, edits, file shown (choices.go)
-	kept    keptChoices  // the choices of the proposals left undecided (keepchoices.go)
+	kept    keptChoices  // the choices of the proposals left undecided
 	trivial *trivialJobs // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
 
 	// The pane's parts, each owning its widgets.
@@ -330,8 +330,8 @@ func (d *detail) show(p review.Proposal) {
 		if d.outcome != nil && d.id != "" {
 			before = present.FileNames(d.p) + ": " + present.Outcome(d.p, *d.outcome)
 		}
-		d.closeBoundDialog() // dialogbind.go: a question about the one left decides nothing now
-		if d.id != "" {      // the ticks and edit of the one left (keepchoices.go)
+		d.closeBoundDialog() // a question about the one left decides nothing now
+		if d.id != "" {      // the ticks and edit of the one left
 			open := d.outcome == nil && d.p.State.Open() && !d.deciding
 			if open {
 				d.saveFileState()
@@ -404,11 +404,11 @@ func (d *detail) refreshFiles() {
 	vis(d.files, !d.tree.shown())
 }
 
-// openBound shows dlg bound to the shown proposal (dialogbind.go), the
+// openBound shows dlg bound to the shown proposal, the
 // keyboard in focus (nil: the window's keys); closed runs when it closes.
 func (d *detail) openBound(dlg dialog.Dialog, focus fyne.Focusable, closed func()) {
 	d.w.setCloser(dlg, closed)
-	d.w.closerFor = d.id // closed when another proposal takes the pane (dialogbind.go)
+	d.w.closerFor = d.id // closed when another proposal takes the pane
 	dlg.Show()
 	if focus != nil {
 		d.w.Win.Canvas().Focus(focus)
@@ -457,7 +457,7 @@ func (d *detail) ticked() {
 	}
 	d.updateBar()
 	d.updateCounter()
-	d.tree.ticksChanged() // treeticks.go
+	d.tree.ticksChanged()
 }
 
 func (d *detail) canTick() bool    { return d.kit.canTick() }
@@ -532,4 +532,35 @@ func (d *detail) fileHunks(f review.File) []engine.Hunk {
 	}
 	d.hunks[f.Path] = hs
 	return hs
+}
+
+// A question asked about one proposal must never decide another. When its
+// proposal was withdrawn (or decided elsewhere) the pane moved on to the
+// next proposal while the question stayed open, and its Enter or
+// Ctrl+Enter then decided the proposal that took the pane: a reject box
+// opened for A.go rejected B.go with A's reason, and "Approve anyway" asked
+// about big.txt wrote B.go, which the person had never opened (QA in the
+// real window). A dialog about the shown proposal is bound to it, and
+// closes when another proposal is shown.
+
+// closeBoundDialog closes a dialog bound to the proposal the pane is
+// leaving. Its Cancel runs (a typed reason stays a draft of that
+// proposal); nothing it would confirm happens. A notice takes its place
+// until the person closes it: the keys they were typing into the question
+// (a reason's letters, the Ctrl+Enter that would have sent it) must not
+// land on the proposal that took the pane, as a or Ctrl+Enter.
+func (d *detail) closeBoundDialog() {
+	w := d.w
+	if w.closer == nil || w.closerFor == "" || w.closerFor != d.id {
+		return
+	}
+	name := present.FileNames(d.p)
+	dlg := w.closer
+	w.closer, w.closerFor = nil, ""
+	dlg.Hide()
+	note := dialog.NewInformation("No longer waiting here",
+		name+" is no longer waiting here (withdrawn by its agent, or decided elsewhere) while you answered a question about it.\n"+
+			"Nothing was decided by that question; a reason or comment you typed is kept as its draft.\n\nEsc closes this.", w.Win)
+	w.setCloser(note, nil)
+	note.Show()
 }

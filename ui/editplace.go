@@ -1,6 +1,9 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"github.com/diffdesk/diffdesk/engine"
@@ -27,7 +30,7 @@ type editSession struct {
 	clickedAt     *[2]int               // the line and column double-clicked, where e puts the cursor
 	ownEditDialog *dialog.ConfirmDialog // shows a few characters' edit before it is written (ownedit.go)
 	ownEditMsg    string
-	discardDialog *dialog.ConfirmDialog // before an edit is thrown away (discardedit.go)
+	discardDialog *dialog.ConfirmDialog // before an edit is thrown away
 }
 
 // editDeps is what the edit session needs beyond its kit.
@@ -169,4 +172,113 @@ func (e *editSession) origPlace() (a int, y float32, ok bool) {
 // the original is y below its top.
 func (e *editSession) showOrigPlace(a int, y float32) {
 	e.view.ShowLineAt(e.view.LineAcross(0, a), y)
+}
+
+// cancel leaves edit mode and forgets the edits (Cancel edit, e, and
+// Esc once the editor has let the keyboard go). When the person changed
+// something it asks first: Enter discards, Esc keeps editing. A second Esc
+// pressed to leave the editor must never throw their work away.
+func (e *editSession) cancel() {
+	if !e.c.editing || e.sh.deciding || e.discardDialog != nil {
+		return
+	}
+	changed := e.changedFiles()
+	if len(changed) == 0 {
+		e.discard()
+		return
+	}
+	keep := func() {
+		e.discardDialog = nil
+		if ed := e.view.Editor(); ed != nil {
+			e.deps.focus(ed) // back to the text, to go on
+		}
+	}
+	e.discardDialog = dialog.NewConfirm("Discard your edit?",
+		fmt.Sprintf("You changed %s. Discard your changes and go back to the proposal?", strings.Join(changed, ", ")),
+		func(ok bool) {
+			if !ok {
+				keep()
+				return
+			}
+			e.discardDialog = nil
+			e.discard()
+		}, e.win)
+	e.discardDialog.SetConfirmText("Discard (Enter)")
+	e.discardDialog.SetDismissText("Keep editing (Esc)")
+	e.open(e.discardDialog, nil, nil) // Esc hides it: the callback keeps the edit
+}
+
+// changedFiles names the files of the shown proposal whose edit differs
+// from the text editing started from (the proposal's ticked hunks).
+func (e *editSession) changedFiles() []string {
+	var out []string
+	for _, f := range e.sh.p.Files {
+		text, ok := e.c.edited[f.Path]
+		if f.Path == e.cur().Path && e.view.Editor() != nil {
+			text, ok = e.view.EditedText(), true
+		}
+		if ok && text != e.tickedText(f) {
+			out = append(out, f.Rel)
+		}
+	}
+	return out
+}
+
+// A save on disk while the person edits: their text was made against the
+// left side as it was then. Approve edited wrote it over the new save —
+// reverting a change nobody in the window made, and telling no one (QA in
+// the real window). The edit is carried onto the new disk as the proposal
+// is, by a three-way merge, and the approval that would have used the old
+// one stops so the person sees the result first.
+
+// leftText is what the view shows on the left for f: the disk of a stale
+// file, else the file as the proposal found it.
+func leftText(f review.File) string {
+	if f.Stale() {
+		return string(f.Disk.Content)
+	}
+	return f.BaseText()
+}
+
+// noteBase records, for the file shown in edit mode, the left side the
+// person edits against (once: the first time it is shown in edit mode).
+func (e *editSession) noteBase(f review.File) {
+	if e.c.editedOn == nil {
+		e.c.editedOn = map[string]string{}
+	}
+	if _, ok := e.c.editedOn[f.Path]; !ok {
+		e.c.editedOn[f.Path] = leftText(f)
+	}
+}
+
+// rebase merges each of the person's edits (e.c.edited: the editor
+// keeps it current through OnEdited) made against a left side the disk no
+// longer holds onto the disk as it is now, and says so. It returns the
+// names of the files it moved.
+func (e *editSession) rebase() []string {
+	var moved, conflicted []string
+	for _, f := range e.sh.p.Files {
+		text, edited := e.c.edited[f.Path]
+		on, known := e.c.editedOn[f.Path]
+		now := leftText(f)
+		if !edited || !known || on == now {
+			continue
+		}
+		m := engine.Merge3(on, now, text, engine.MergeLabels{Ours: "the disk now", Base: "the disk you began editing", Theirs: "your edit"})
+		e.c.edited[f.Path], e.c.editedOn[f.Path] = m.Text, now
+		moved = append(moved, f.Rel)
+		if len(m.Conflicts) > 0 {
+			conflicted = append(conflicted, fmt.Sprintf("%s (%d conflicts)", f.Rel, len(m.Conflicts)))
+		}
+	}
+	if len(moved) == 0 {
+		return nil
+	}
+	msg := "Saved on disk while you edited: " + strings.Join(moved, ", ") + ". Your edit was merged onto the new disk (left); nothing was written — review it, then approve."
+	if len(conflicted) > 0 {
+		msg = "Saved on disk while you edited: " + strings.Join(moved, ", ") + ". Your edit and the save conflict in " + strings.Join(conflicted, ", ") + ": resolve the marked lines, then approve. Nothing was written."
+	}
+	e.sh.shownKey = "" // rebuilt at the next render
+	e.setStatus(msg, true)
+	return moved
 }

@@ -12,6 +12,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"slices"
+
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/ui/diffview"
@@ -46,7 +48,7 @@ type historyView struct {
 // historyTimeline is the left of the History tab: the filters and the
 // entries, a page at a time.
 type historyTimeline struct {
-	deskSel               *widget.Select // over several desks: whose history (historydesk.go); nil over one
+	deskSel               *widget.Select // over several desks: whose history; nil over one
 	agentSel, sessionSel  *widget.Select
 	decisionSel, sinceSel *widget.Select
 	agents                []journal.Agent
@@ -403,4 +405,41 @@ func (w *Window) historyTabs(review fyne.CanvasObject) fyne.CanvasObject {
 		}
 	})
 	return w.tabs
+}
+
+// historyDesks is a desk over several whose History tab shows one desk's
+// history at a time (remote.Fleet): its entries, and a restore, are that
+// desk's alone.
+type historyDesks interface {
+	HistoryDesks() (labels []string, shown int)
+	SetHistoryDesk(i int) error
+}
+
+// historyDeskSelect is the History tab's choice of desk, over several
+// (nil over one). Choosing another desk forgets the entry marked for a
+// comparison and the agent and session filters, which were the other
+// desk's, and loads the chosen desk's history.
+func historyDeskSelect(w *Window, h *historyView) fyne.CanvasObject {
+	hd, ok := w.desk.(historyDesks)
+	if !ok {
+		return nil
+	}
+	labels, shown := hd.HistoryDesks()
+	if len(labels) < 2 {
+		return nil
+	}
+	sel := widget.NewSelect(labels, nil)
+	sel.Selected = labels[shown]
+	sel.OnChanged = thenKeysBack(w, func(label string) {
+		i := slices.Index(labels, label)
+		if i < 0 || hd.SetHistoryDesk(i) != nil {
+			return
+		}
+		h.mark, h.shown, h.want, h.sel = nil, "", "", -1
+		h.agentSel.Selected, h.sessionSel.Selected = present.AllAgents, present.AllSessions
+		h.setActions()
+		h.reload()
+	})
+	h.deskSel = sel
+	return container.NewBorder(nil, nil, widget.NewLabel("Desk"), nil, sel)
 }

@@ -122,7 +122,7 @@ func (w *Window) bindKeys() {
 			} else if d := w.detail.edit.ownEditDialog; d != nil {
 				d.Confirm() // Write it (ownedit.go)
 			} else if d := w.detail.edit.discardDialog; d != nil {
-				d.Confirm() // Discard the edit (discardedit.go)
+				d.Confirm() // Discard the edit
 			}
 		case fyne.KeyEscape:
 			if w.closer != nil {

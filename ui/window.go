@@ -112,7 +112,7 @@ type overlays struct {
 	keysOverlay dialog.Dialog
 	typing      *typingMode   // the open text box the keys type into (ui/typing.go); nil if none
 	closer      dialog.Dialog // the open dialog Esc closes; nil if none
-	closerFor   string        // the proposal closer asks about (dialogbind.go); "" if none
+	closerFor   string        // the proposal closer asks about; "" if none
 	interrupted dialog.Dialog // tells of writes Recover settled; nil if none
 }
 
