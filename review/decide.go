@@ -76,6 +76,9 @@ type Decision struct {
 	// classified (Desk.ApproveTrivial): the decision is refused if the
 	// proposal no longer waits with exactly those texts.
 	classified map[string]string
+	// why is the reason of the desk's own rule (the unattended policy)
+	// for its rejection, which the agent reads rendered (Outcome.Failure).
+	why *Failure
 }
 
 // StaleError reports a decision that was not carried out because files
@@ -266,7 +269,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		if err := d.recordDecision(ctx, p, dec, nil); err != nil {
 			return Outcome{}, err
 		}
-		o := Outcome{ID: p.ID, Status: decision.Rejected, Feedback: dec.Feedback, Comments: dec.Comments, Files: chosenUnwritten(p), Unfinished: p.Unfinished}
+		o := Outcome{ID: p.ID, Status: decision.Rejected, Feedback: dec.Feedback, Failure: dec.why, Comments: dec.Comments, Files: chosenUnwritten(p), Unfinished: p.Unfinished}
 		o.DecidedBy, o.Rule, o.By = dec.decider()
 		return o, nil
 	}
@@ -318,6 +321,9 @@ var beforeDecisionRecorded func(id string)
 func (d *Desk) recordDecision(ctx context.Context, p Proposal, dec Decision, plan []fileWrite) error {
 	if beforeDecisionRecorded != nil {
 		beforeDecisionRecorded(p.ID)
+	}
+	if dec.why != nil { // the history says what the agent reads
+		dec.Feedback = d.failText(dec.why)
 	}
 	_, err := d.journal.RecordDecision(ctx, decisionRecord(p, dec, plan))
 	return err

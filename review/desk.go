@@ -538,12 +538,8 @@ func (d *Desk) giveUpStale(ctx context.Context, e *entry, paths []string) {
 		}
 	}
 	d.mu.Unlock()
-	if len(names) == 0 {
-		names = []string{"the file"}
-	}
-	reason := andList(names) + " changed on disk after you read it, and this desk runs without a person to review your edit against that change"
 	d.finish(ctx, e, Outcome{ID: e.p.ID, Status: decision.Stale, DecidedBy: DecidedByRule, Rule: d.unattendedRule(),
-		Feedback: reason, Files: []FileOutcome{}})
+		Failure: &Failure{Kind: FailStale, Paths: names}, Files: []FileOutcome{}})
 }
 
 // The unattended policies (Options.Unattended), as the outcome names the
@@ -562,38 +558,37 @@ func (d *Desk) autoDecision(e *entry) (Decision, bool) {
 	// protected says why no rule may approve p; unsure, why the unattended
 	// policy may not (a loose match is approved only by a rule that says
 	// loose = true).
-	protected, unsure := "", ""
+	var protected, unsure *Failure
 	for _, f := range p.Files {
 		switch {
 		case !f.Protected.IsZero():
-			protected = "edits to protected path " + f.Rel + " — " + f.Protected.String()
+			protected = &Failure{Kind: FailProtected, Path: f.Rel, Err: f.Protected.String()}
 		case f.Incomplete != nil:
-			protected = "an edit cut short (" + f.Rel + ": " + f.Incomplete.Reason + ")"
-		case len(f.Loose()) > 0 && unsure == "":
-			unsure = "an edit that did not match " + f.Rel + " exactly"
+			protected = &Failure{Kind: FailCutShort, Path: f.Rel, Err: f.Incomplete.Reason}
+		case len(f.Loose()) > 0 && unsure == nil:
+			unsure = &Failure{Kind: FailLoose, Path: f.Rel}
 		}
-		if protected != "" {
+		if protected != nil {
 			break
 		}
 	}
-	if protected == "" && p.State == StatePending {
+	if protected == nil && p.State == StatePending {
 		if rule, ok := d.autoRule(p); ok {
 			return Decision{Verdict: decision.Approved, Rule: rule}, true
 		}
 	}
-	if protected == "" {
+	if protected == nil {
 		protected = unsure
 	}
 	switch d.unattended {
 	case decision.Approved:
-		if protected != "" {
-			return Decision{Verdict: decision.Rejected, Rule: unattendedApprove, Feedback: "a person must review " + protected +
-				"; this desk runs without a person and approves only what a rule may approve"}, true
+		if protected != nil {
+			return Decision{Verdict: decision.Rejected, Rule: unattendedApprove, why: protected}, true
 		}
 		// A stale proposal is given up when the write-time check finds it so.
 		return Decision{Verdict: decision.Approved, Rule: unattendedApprove}, true
 	case decision.Rejected:
-		return Decision{Verdict: decision.Rejected, Rule: unattendedReject, Feedback: "this desk runs without a person and rejects every edit"}, true
+		return Decision{Verdict: decision.Rejected, Rule: unattendedReject, why: &Failure{Kind: FailUnattended}}, true
 	}
 	return Decision{}, false
 }
@@ -856,7 +851,7 @@ func (d *Desk) finish(ctx context.Context, e *entry, o Outcome) {
 func (d *Desk) record(ctx context.Context, id string, o Outcome) error {
 	if !o.Status.Decidable() {
 		reason := o.Feedback
-		if o.Status == decision.Failed {
+		if o.Failure != nil {
 			reason = d.failText(o.Failure)
 		}
 		if _, err := d.journal.RecordDecision(ctx, journal.DecisionRecord{ProposalID: id, Decision: o.Status, Feedback: reason}); err != nil {
@@ -888,9 +883,7 @@ type fileRecord struct {
 
 // journaledOutcome is o as the journal keeps it; text is its failure's.
 func journaledOutcome(o Outcome, text string) outcomeRecord {
-	if o.Failure != nil {
-		o.Error = text
-	}
+	o = o.WithFailureText(text)
 	r := outcomeRecord{Outcome: o, Files: make([]fileRecord, len(o.Files)), Failure: o.Failure}
 	for i, f := range o.Files {
 		r.Files[i].FileOutcome = f
@@ -992,12 +985,4 @@ func (d *Desk) proposalRecord(p Proposal) journal.ProposalRecord {
 			Base: f.Base.Content, Delete: f.Delete, Proposed: []byte(f.Proposed)})
 	}
 	return r
-}
-
-// andList joins items as "1", "1 and 2" or "1, 2 and 3".
-func andList(items []string) string {
-	if len(items) <= 1 {
-		return strings.Join(items, "")
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

@@ -336,7 +336,7 @@ func TestHeadlessApproveNeedsPersonForProtectedPaths(t *testing.T) {
 	d := reviewtest.NewDesk(t, decision.Approved, "")
 	p := d.MustPropose(t, engine.FormatWrite, ".env", "SECRET=1\n")
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-	if o.Status != decision.Rejected || !strings.Contains(o.Feedback, "person") || !strings.Contains(o.Feedback, ".env") {
+	if o.Status != decision.Rejected || !strings.Contains(agenttext.Reason(o), "person") || !strings.Contains(agenttext.Reason(o), ".env") {
 		t.Errorf("outcome = %+v; want rejected saying a person must review .env", o)
 	}
 	q := d.MustPropose(t, engine.FormatWrite, "ok.txt", "fine\n")

@@ -7,26 +7,30 @@ import (
 	"github.com/diffdesk/diffdesk/review/decision"
 )
 
-// Failure is why a proposal did not apply or was not written, or why the
-// last attempt to write it failed: its kind and the facts the text needs.
-// The desk makes and journals it; every sentence of it is
-// review/agenttext's (Failure), rendered at the edge.
+// Failure is why a proposal did not apply or was not written, in the
+// desk's words rather than a person's — it failed, was given up as stale,
+// or a rule of the desk rejected it — or why the last attempt to write it
+// failed: its kind and the facts the text needs. The desk makes and
+// journals it; every sentence of it is review/agenttext's (Failure),
+// rendered at the edge.
 type Failure struct {
 	Kind FailureKind `json:"kind"`
 	// Path names the file the edit was to (relative to its root), or, for
-	// a patch, the directory it applied to.
+	// a patch, the directory it applied to; for FailProtected, FailCutShort
+	// and FailLoose, the file a person must review.
 	Path    string               `json:"path,omitempty"`
 	Match   *engine.MatchError   `json:"match,omitempty"`   // FailMatch: the block that did not apply
 	Format  *engine.FormatError  `json:"format,omitempty"`  // FailFormat: what is malformed
 	Content *engine.ContentError `json:"content,omitempty"` // FailContent: what is not text
 	// Err is the error's own text (FailOther, FailRefused, FailPath,
-	// FailNotRecorded, FailWrite).
+	// FailNotRecorded, FailWrite), or why Path needs a person (the
+	// protection of FailProtected, how FailCutShort's edit was cut short).
 	Err string `json:"error,omitempty"`
-	// FailNotWritten: the approval (Verdict) and the files that did not
-	// hold its text after the agent's tool, and what the agent said
-	// ("" if nothing).
+	// FailNotWritten: the approval (Verdict), the files that did not hold
+	// its text after the agent's tool (Paths), and what the agent said
+	// (Note; "" if nothing). FailStale: the files that changed on disk.
 	Verdict decision.Verdict `json:"verdict,omitempty"`
-	Missing []string         `json:"missing,omitempty"`
+	Paths   []string         `json:"paths,omitempty"`
 	Note    string           `json:"note,omitempty"`
 	// Text is FailText's: the words of an older journal or desk, which
 	// kept no kind.
@@ -46,14 +50,19 @@ const (
 	FailRefused     FailureKind = "refused"      // the desk refused the edit as it arrived: a limit (Err)
 	FailPath        FailureKind = "path"         // approved, but its path no longer led where it did (Err)
 	FailNotRecorded FailureKind = "not-recorded" // the journal could not record it (Err)
-	FailNotWritten  FailureKind = "not-written"  // approved for its agent to write, which did not (Verdict, Missing, Note)
+	FailNotWritten  FailureKind = "not-written"  // approved for its agent to write, which did not (Verdict, Paths, Note)
 	FailWrite       FailureKind = "write"        // the last attempt to write it failed; it stays open (Err)
+	FailStale       FailureKind = "stale"        // given up: its files changed on disk, with no person to review it against that (Paths)
+	FailProtected   FailureKind = "protected"    // rejected by the unattended policy: a protected file needs a person (Path, Err)
+	FailCutShort    FailureKind = "cut-short"    // rejected by the unattended policy: an edit cut short needs a person (Path, Err)
+	FailLoose       FailureKind = "loose"        // rejected by the unattended policy: an edit that did not match exactly needs a person (Path)
+	FailUnattended  FailureKind = "unattended"   // rejected by the unattended policy that rejects every edit
 	FailText        FailureKind = "text"         // an older journal's or desk's words (Text)
 )
 
 // FailureKinds lists every kind, for the table that renders them.
 var FailureKinds = []FailureKind{FailMatch, FailFormat, FailContent, FailOther, FailRefused, FailPath,
-	FailNotRecorded, FailNotWritten, FailWrite, FailText}
+	FailNotRecorded, FailNotWritten, FailWrite, FailStale, FailProtected, FailCutShort, FailLoose, FailUnattended, FailText}
 
 // EditFailure is the failure of an edit to path (or, for a patch, the
 // directory it applies to) that the engine refused with err.
@@ -93,7 +102,7 @@ func (f *Failure) Size() int {
 		return 0
 	}
 	n := len(f.Path) + len(f.Err) + len(f.Note) + len(f.Text)
-	for _, m := range f.Missing {
+	for _, m := range f.Paths {
 		n += len(m)
 	}
 	if me := f.Match; me != nil {

@@ -21,9 +21,11 @@ type Outcome struct {
 	// the lines they are on (decision.Comment), in the proposal's file order.
 	Comments   []decision.Comment `json:"comments,omitempty"`
 	Checkpoint int64              `json:"checkpoint,omitempty"` // journal checkpoint of the write
-	// Failure is why it failed (decision.Failed): its kind and facts, which
-	// review/agenttext renders. Not on the wire as it is: the protocol
-	// carries its text in Error (agenttext.ForWire); the journal keeps both.
+	// Failure is why it failed (decision.Failed), or the desk's reason
+	// for giving it up (decision.Stale) or for its rule's rejection: its
+	// kind and facts, which review/agenttext renders. Not on the wire as
+	// it is: the protocol carries its text in Error or Feedback
+	// (WithFailureText, agenttext.ForWire); the journal keeps both.
 	Failure *Failure `json:"-"`
 	// Error is a failure's text as the protocol carries it, set at the
 	// edge (agenttext.ForWire) or read from an older desk or journal,
@@ -35,6 +37,21 @@ type Outcome struct {
 	// AgentWrites says the desk wrote nothing: the agent writes the files
 	// itself from each file's final content (Request.AgentWrites).
 	AgentWrites bool `json:"agentWrites,omitempty"`
+}
+
+// WithFailureText is o with its failure's text where the protocol and the
+// journal carry it: Error for a failure, Feedback for a proposal given up
+// as stale or rejected by the desk's rule. o without a Failure is
+// returned as it is.
+func (o Outcome) WithFailureText(text string) Outcome {
+	switch {
+	case o.Failure == nil:
+	case o.Status == decision.Failed:
+		o.Error = text
+	default:
+		o.Feedback = text
+	}
+	return o
 }
 
 // Decider is who decided a proposal.

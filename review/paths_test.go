@@ -38,8 +38,8 @@ func TestUnattendedDeskNeverApprovesControlFiles(t *testing.T) {
 			}
 			p := d.MustPropose(t, engine.FormatWrite, rel, "x\n")
 			o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-			if o.Status != decision.Rejected || !strings.Contains(o.Feedback, "a person must review") || !strings.Contains(o.Feedback, p.Files[0].Protected.Reason) {
-				t.Errorf("outcome %s %q; want rejected, a person needed, with the reason %q", o.Status, o.Feedback, p.Files[0].Protected.Reason)
+			if o.Status != decision.Rejected || !strings.Contains(agenttext.Reason(o), "a person must review") || !strings.Contains(agenttext.Reason(o), p.Files[0].Protected.Reason) {
+				t.Errorf("outcome %s %q; want rejected, a person needed, with the reason %q", o.Status, agenttext.Reason(o), p.Files[0].Protected.Reason)
 			}
 			if _, err := os.Lstat(filepath.Join(d.Root, rel)); err == nil {
 				t.Errorf("%s was written", rel)

@@ -135,8 +135,8 @@ func TestIncompleteEditIsFlaggedAndNotApprovedUnattended(t *testing.T) {
 	reviewtest.WriteFile(t, path, "a\nb\nc\n")
 	p := d.MustPropose(t, engine.FormatSearchReplace, "f.txt", "------- SEARCH\nb\n=======\nB\n")
 	o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-	if o.Status != decision.Rejected || !strings.Contains(o.Feedback, "cut short") {
-		t.Fatalf("outcome %s %q; want rejected, saying the edit was cut short", o.Status, o.Feedback)
+	if o.Status != decision.Rejected || !strings.Contains(agenttext.Reason(o), "cut short") {
+		t.Fatalf("outcome %s %q; want rejected, saying the edit was cut short", o.Status, agenttext.Reason(o))
 	}
 	if got := reviewtest.ReadFile(t, path); got != "a\nb\nc\n" {
 		t.Errorf("f.txt = %q; want it untouched", got)

@@ -11,7 +11,7 @@ import (
 // Seen coverage: which lines of a proposal's changes the person had on
 // screen.
 //
-// The window tracks it (ui/diffview's SeenIn, LinesSeen) and sends it with
+// The window tracks it (ui/diffview's Seen.In, Seen.Lines) and sends it with
 // a decision as Decision.Seen (the hunks seen whole) and
 // Decision.SeenLines (how many lines of the others were on screen); the
 // journal keeps, per hunk of the proposal's own diff (File.Hunks: base

@@ -103,7 +103,7 @@ func ShowWorkspaceChooser(a fyne.App, home string, open func(dir string) error) 
 // newWorkspaceChooser makes the chooser in a window of a.
 func newWorkspaceChooser(a fyne.App, home string, open func(dir string) error) *workspaceChooser {
 	c := &workspaceChooser{a: a, home: home, open: open}
-	c.win = a.NewWindow("DiffDesk — choose a workspace")
+	c.win = newAppWindow(a, "DiffDesk — choose a workspace")
 	// Closed without a choice: nothing to serve, the app ends. (Not the
 	// master window: closing it once the desk's window is open must not
 	// end the app.)

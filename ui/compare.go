@@ -102,7 +102,7 @@ func newCompare(a fyne.App, old, new CompareSide, note string, synchronous bool)
 	c := &Compare{app: a, old: old, new: new, view: diffview.NewDiffView()}
 	c.view.SetSynchronous(synchronous)
 	c.view.ReadOnly = true
-	c.Win = a.NewWindow("DiffDesk — " + compareTitle(old, new) + " (read-only)")
+	c.Win = newAppWindow(a, "DiffDesk — "+compareTitle(old, new)+" (read-only)")
 	c.title = widget.NewLabelWithStyle(compareTitle(old, new), fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	c.title.Truncation = fyne.TextTruncateEllipsis
 	c.note = widget.NewLabel("")

@@ -144,7 +144,7 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	w.desktop = newDesktopNotifier(w.opts.Log, func(id string) { w.do(func() { w.OpenFromNotification(id) }) })
 	w.notify = w.desktop.send
 	w.settled = w.desktop.settled
-	w.Win = a.NewWindow("DiffDesk" + remoteTitle(o.Remote))
+	w.Win = newAppWindow(a, "DiffDesk"+remoteTitle(o.Remote))
 	w.Win.SetMaster()
 	w.queue = newQueueView(w.now, w.opts.AfterFunc, w.do)
 	w.queue.workspaces = present.WorkspaceLabels(desk.Roots(), userHome())

@@ -51,8 +51,7 @@ type applyOptions struct {
 // prints the resulting content byte for byte. It never writes the target.
 func runApply(x *invocation, o applyOptions) int {
 	if msg := formatError(o.format); msg != "" {
-		x.usageError("%s", msg)
-		return 1 // as every edit that cannot be applied
+		return x.usageError("%s", msg)
 	}
 	f := engine.Format(o.format)
 	switch {

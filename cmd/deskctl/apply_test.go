@@ -92,10 +92,10 @@ func TestApplyNotesLooseMatches(t *testing.T) {
 
 func TestApplyUnknownFormat(t *testing.T) {
 	_, errOut, code := deskctl(t, "x", "apply", "--format", "wrte", "--file", "f.txt")
-	if code != 1 || !strings.Contains(errOut, `unknown --format "wrte"`) || !strings.Contains(errOut, "did you mean write?") || !strings.Contains(errOut, "usage:") {
-		t.Errorf("apply --format wrte = exit %d, %q; want a usage error naming write", code, errOut)
+	if code != 2 || !strings.Contains(errOut, `unknown --format "wrte"`) || !strings.Contains(errOut, "did you mean write?") || !strings.Contains(errOut, "usage:") {
+		t.Errorf("apply --format wrte = exit %d, %q; want a usage error (exit 2, as deskctl help says) naming write", code, errOut)
 	}
-	if _, errOut, code := deskctl(t, "x", "propose", "--format", "serch-replace", "--file", "f.txt"); code != 1 || !strings.Contains(errOut, "did you mean search-replace?") {
+	if _, errOut, code := deskctl(t, "x", "propose", "--format", "serch-replace", "--file", "f.txt"); code != 2 || !strings.Contains(errOut, "did you mean search-replace?") {
 		t.Errorf("propose --format serch-replace = exit %d, %q", code, errOut)
 	}
 }

@@ -111,8 +111,8 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("deskctl %v: exit %d; want 2", args, code)
 		}
 	}
-	if _, _, code := deskctl(t, "x", "apply", "--format", "nope", "--file", filepath.Join(t.TempDir(), "f")); code != 1 {
-		t.Errorf("unknown format: exit %d; want 1", code)
+	if _, _, code := deskctl(t, "x", "apply", "--format", "nope", "--file", filepath.Join(t.TempDir(), "f")); code != 2 {
+		t.Errorf("unknown format: exit %d; want 2, a usage error", code)
 	}
 }
 

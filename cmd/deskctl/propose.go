@@ -78,8 +78,7 @@ type proposeOptions struct {
 // desk, wait for the person's decision, print the outcome.
 func runPropose(ctx context.Context, x *invocation, o proposeOptions) int {
 	if msg := formatError(string(o.req.Format)); msg != "" {
-		x.usageError("%s", msg)
-		return 1 // as every edit that cannot be applied
+		return x.usageError("%s", msg)
 	}
 	if o.req.Format == "" || (o.req.Path == "" && o.req.Format != engine.FormatPatch) {
 		return x.usageError("--format and --file are required")

@@ -6,6 +6,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/internal/fence"
 )
 
@@ -36,13 +37,38 @@ var failureTexts = map[review.FailureKind]func(b *strings.Builder, f review.Fail
 		b.WriteString("The desk could not record your edit, so it was not shown for review: " + f.Err)
 	},
 	review.FailNotWritten: func(b *strings.Builder, f review.Failure) {
-		fmt.Fprintf(b, "Approved (%s), but not written: after the agent's tool, %s did not hold the approved text.", f.Verdict, andList(f.Missing))
+		fmt.Fprintf(b, "Approved (%s), but not written: after the agent's tool, %s did not hold the approved text.", f.Verdict, andList(f.Paths))
 		if f.Note != "" {
 			b.WriteString("\nThe agent said: " + review.PrintableText(f.Note))
 		}
 	},
 	review.FailWrite: func(b *strings.Builder, f review.Failure) { b.WriteString(f.Err) },
-	review.FailText:  func(b *strings.Builder, f review.Failure) { b.WriteString(f.Text) },
+	review.FailStale: func(b *strings.Builder, f review.Failure) {
+		names := f.Paths
+		if len(names) == 0 {
+			names = []string{"the file"}
+		}
+		b.WriteString(andList(names) + " changed on disk after you read it, and this desk runs without a person to review your edit against that change")
+	},
+	review.FailProtected: func(b *strings.Builder, f review.Failure) {
+		needsPerson(b, "edits to protected path "+f.Path+" — "+f.Err)
+	},
+	review.FailCutShort: func(b *strings.Builder, f review.Failure) {
+		needsPerson(b, "an edit cut short ("+f.Path+": "+f.Err+")")
+	},
+	review.FailLoose: func(b *strings.Builder, f review.Failure) {
+		needsPerson(b, "an edit that did not match "+f.Path+" exactly")
+	},
+	review.FailUnattended: func(b *strings.Builder, f review.Failure) {
+		b.WriteString("this desk runs without a person and rejects every edit")
+	},
+	review.FailText: func(b *strings.Builder, f review.Failure) { b.WriteString(f.Text) },
+}
+
+// needsPerson says the unattended policy rejected what only a person may
+// approve.
+func needsPerson(b *strings.Builder, what string) {
+	b.WriteString("a person must review " + what + "; this desk runs without a person and approves only what a rule may approve")
 }
 
 // Failure renders f as the concise text an agent reads: for an edit that
@@ -254,12 +280,11 @@ func echo(s string) string {
 }
 
 // ForWire is o as the protocol and the hub carry it: a failure's text in
-// Error, where an agent (and a client of an older desk) reads it.
+// Error, the desk's reason for a rule's rejection or a stale proposal
+// given up in Feedback (review.Outcome.WithFailureText), where an agent
+// (and a client of an older desk) reads it.
 func ForWire(o review.Outcome) review.Outcome {
-	if o.Failure != nil {
-		o.Error = Failure(o.Failure)
-	}
-	return o
+	return o.WithFailureText(Failure(o.Failure))
 }
 
 // failureOf is the text of o's failure: its Failure rendered, or the
@@ -269,4 +294,14 @@ func failureOf(o review.Outcome) string {
 		return Failure(o.Failure)
 	}
 	return o.Error
+}
+
+// Reason is the reason o gives beside its verdict: the person's words,
+// or the desk's own for what its rule rejected or gave up as stale
+// (Failure rendered); "" if none.
+func Reason(o review.Outcome) string {
+	if o.Failure != nil && o.Status != decision.Failed {
+		return Failure(o.Failure)
+	}
+	return o.Feedback
 }

@@ -21,8 +21,8 @@ func Outcome(o review.Outcome) string {
 	case decision.Rejected:
 		if o.DecidedBy == review.DecidedByRule {
 			fmt.Fprintf(&b, "No person reviewed this edit: %s rejected it; nothing was written.\n", o.Rule)
-			if o.Feedback != "" {
-				fmt.Fprintf(&b, "The reason: %s\n", o.Feedback)
+			if reason := Reason(o); reason != "" {
+				fmt.Fprintf(&b, "The reason: %s\n", reason)
 			}
 		} else {
 			b.WriteString("The person reviewing this edit rejected it")
@@ -39,7 +39,7 @@ func Outcome(o review.Outcome) string {
 		switch {
 		case len(o.Comments) > 0:
 			fmt.Fprintf(&b, "\nTake %s into account before proposing another edit to these files.\n", answerTo(o))
-		case o.Feedback == "":
+		case Reason(o) == "":
 			b.WriteString("No reason was given. Do not send the same edit again; ask the user what they want changed if it is not clear.\n")
 		default:
 			b.WriteString("Take the reason into account before proposing another edit to these files.\n")
@@ -49,7 +49,7 @@ func Outcome(o review.Outcome) string {
 		b.WriteString("The edit was withdrawn before a decision; nothing was written.\n")
 		return b.String()
 	case decision.Stale:
-		reason := o.Feedback
+		reason := Reason(o)
 		if reason == "" {
 			reason = "the file changed on disk after you read it"
 		}

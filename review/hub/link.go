@@ -479,7 +479,8 @@ func (l *Link) close(t *tracked, o Outcome) error {
 // outcomeOf is the desk's outcome as the hub carries it: no texts, the
 // hub decision it carried out if it was one.
 func (l *Link) outcomeOf(t *tracked, o review.Outcome) Outcome {
-	w := Outcome{Status: string(o.Status), By: o.By, Rule: o.Rule, Feedback: o.Feedback, Error: agenttext.ForWire(o).Error}
+	o = agenttext.ForWire(o) // a failure's text, the desk's reason
+	w := Outcome{Status: string(o.Status), By: o.By, Rule: o.Rule, Feedback: o.Feedback, Error: o.Error}
 	l.mu.Lock()
 	if t.nonce != "" && o.By == t.by {
 		w.Nonce, w.Round = t.nonce, t.round0

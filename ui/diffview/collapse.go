@@ -214,7 +214,7 @@ func (v *DiffView) Folds() *Folds { return &v.folds }
 // currentRow is the first row of the change j/k went to, -1 for none.
 func (v *DiffView) currentRow() int { return v.nav.cur }
 
-// foldLabels are the parts of a fold row's text, in order: what is
+// labels are the parts of a fold row's text, in order: what is
 // hidden, then the three ways to open it, "" for a way that would do
 // nothing more than another: no "↓" at the top of the file (no rows above
 // to go on from), no "↑" at its end, and only "show all" when it hides no

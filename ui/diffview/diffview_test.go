@@ -384,3 +384,23 @@ func TestOffsideChangeIsMarked(t *testing.T) {
 		t.Errorf("with the change in view: %d left, %d right marks; want none", l, r)
 	}
 }
+
+// flush recomputes the diff at once instead of after the typing pause
+// (OnEdited follows if the text changed).
+func (e *Editor) flush() {
+	e.mu.Lock()
+	if e.timer != nil {
+		e.timer.Stop()
+	}
+	e.mu.Unlock()
+	e.rediffNow()
+}
+
+// wait blocks until no highlighting is pending (tests).
+func (h *highlighter) wait() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for h.running {
+		h.idle.Wait()
+	}
+}

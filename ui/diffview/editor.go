@@ -385,17 +385,6 @@ func (e *Editor) ownRows(m *rowModel, fn func(from, to int)) {
 	}
 }
 
-// flush recomputes the diff at once instead of after the typing pause
-// (OnEdited follows if the text changed).
-func (e *Editor) flush() {
-	e.mu.Lock()
-	if e.timer != nil {
-		e.timer.Stop()
-	}
-	e.mu.Unlock()
-	e.rediffNow()
-}
-
 func (e *Editor) showDiff(ops []engine.Op) {
 	v := e.v
 	var pairs map[engine.Op][]alignRow

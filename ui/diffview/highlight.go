@@ -523,15 +523,6 @@ func (h *highlighter) work() {
 	}
 }
 
-// wait blocks until no highlighting is pending (tests).
-func (h *highlighter) wait() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for h.running {
-		h.idle.Wait()
-	}
-}
-
 // palette maps token types to colours for one chroma style.
 type palette struct {
 	style *chroma.Style

@@ -117,7 +117,7 @@ type Marks struct {
 	conflicts [][2]int            // stale view: rows of b inside conflict markers
 	loose     [][2]int            // lines of the left text (0-based, half-open) loose matches replaced: SetLooseLines
 	problems  map[int]LineProblem // lines of the right text (0-based) with a checker's problem: SetProblems
-	notes     map[string]HunkNote // hunk ID → note at its first row: SetHunkNotes
+	notes     map[string]HunkNote // hunk ID → note at its first row: SetNotes
 	moves     []engine.Move       // blocks moved (complete texts only)
 }
 

@@ -184,9 +184,7 @@ func (v *DiffView) scrollToRow(r int) {
 		s := m.segs[m.segAt(i)].row0
 		return s == r || s == was
 	})
-	if v.feed.st != nil && v.feed.on {
-		v.setFollowing(false)
-	}
+	v.userScrolled(1) // away from a stream's edge
 }
 
 // CurrentHunk returns the index in Hunks of the change NextHunk or

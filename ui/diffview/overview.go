@@ -20,10 +20,11 @@ import (
 // visible part as a frame; tapping it jumps there. The ticks are one
 // raster, painted again only when the changes do (build): a scroll moves
 // the frame alone, and a frame of the window draws the strip as two
-// objects, not one per change.
+// objects, not one per change. It reaches the view only through
+// stripHost.
 type overview struct {
 	widget.BaseWidget
-	v      *DiffView
+	host   stripHost
 	ticks  []stripTick
 	raster *canvas.Raster
 	frame  *canvas.Rectangle
@@ -36,8 +37,23 @@ type stripTick struct {
 	col    color.Color
 }
 
-func newOverview(v *DiffView) *overview {
-	o := &overview{v: v, frame: canvas.NewRectangle(color.Transparent)}
+// stripHost is what the strip needs of its view: the rows, the theme's
+// variant, the editor (its person's own rows), which changes are faded,
+// the row on top and how many rows the view holds (false before it is
+// measured), and going to a change's row (as j does) or to a row.
+type stripHost interface {
+	shown() *rowModel
+	Dark() bool
+	Editor() *Editor
+	whitespaceOnly(k int) bool
+	topRow() int
+	viewRows() (float32, bool)
+	jumpTo(r int)
+	centreOn(r int)
+}
+
+func newOverview(host stripHost) *overview {
+	o := &overview{host: host, frame: canvas.NewRectangle(color.Transparent)}
 	o.raster = canvas.NewRaster(o.paint)
 	o.raster.ScaleMode = canvas.ImageScalePixels // drawn at its own size: no filtering
 	o.frame.StrokeWidth = 1
@@ -64,12 +80,12 @@ func (r *overviewRenderer) Refresh() {
 // build lists one tick per change (touching changes of one colour share
 // it, so its cost follows the number of changes) and places the frame.
 func (o *overview) build() {
-	v := o.v
+	h := o.host
 	size := o.Size()
-	c := coloursFor(v.rows.dark)
+	c := coloursFor(h.Dark())
 	o.raster.Resize(size)
 	o.ticks = o.ticks[:0]
-	m := v.model
+	m := h.shown()
 	if n := m.Len(); n > 0 && size.Height > 0 {
 		scale := o.scale()
 		merge := true
@@ -84,7 +100,7 @@ func (o *overview) build() {
 			o.ticks = append(o.ticks, stripTick{y0, y1, col})
 		}
 		for _, s := range m.segs {
-			if s.hunk < 0 || v.whitespaceOnly(s.hunk) {
+			if s.hunk < 0 || h.whitespaceOnly(s.hunk) {
 				continue
 			}
 			col := c.insWord
@@ -96,10 +112,10 @@ func (o *overview) build() {
 			}
 			tick(float32(s.row0)*scale, float32(s.row0+s.rows)*scale, col)
 		}
-		if v.ed != nil {
+		if ed := h.Editor(); ed != nil {
 			// The person's own edits over the agent's, purple as in the text.
 			merge = false
-			v.ed.ownRows(m, func(r0, r1 int) { tick(float32(r0)*scale, float32(r1)*scale, c.mineMark) })
+			ed.ownRows(m, func(r0, r1 int) { tick(float32(r0)*scale, float32(r1)*scale, c.mineMark) })
 		}
 		if g := m.growing; g[1] > g[0] {
 			r0, r1 := m.RowOfB(g[0]), m.RowOfB(g[1]-1)+1
@@ -131,17 +147,17 @@ func (o *overview) paint(w, h int) image.Image {
 
 // placeFrame moves the frame that marks the visible rows.
 func (o *overview) placeFrame() {
-	v := o.v
 	size := o.Size()
-	n := v.model.Len()
+	n := o.host.shown().Len()
 	o.frame.StrokeColor = theme.Color(theme.ColorNameForeground)
-	if n == 0 || v.metric.line <= 0 {
+	rows, ok := o.host.viewRows()
+	if n == 0 || !ok {
 		o.frame.Resize(fyne.NewSize(0, 0))
 		return
 	}
 	scale := o.scale()
-	y := min(float32(v.topRow())*scale, max(size.Height-3, 0))
-	h := min(max(v.list.Size().Height/v.metric.line*scale, 3), size.Height-y)
+	y := min(float32(o.host.topRow())*scale, max(size.Height-3, 0))
+	h := min(max(rows*scale, 3), size.Height-y)
 	o.frame.Move(fyne.NewPos(0, y))
 	o.frame.Resize(fyne.NewSize(size.Width, h))
 }
@@ -153,11 +169,10 @@ const tapSlop = 4
 // changeAt returns the first row of the change whose tick is nearest to y
 // on the strip, if one is within tapSlop pixels (the ticks build draws).
 func (o *overview) changeAt(y float32) (int, bool) {
-	v := o.v
 	scale := o.scale()
 	best, bestD := -1, float32(tapSlop)+0.5
-	for _, s := range v.model.segs {
-		if s.hunk < 0 || v.whitespaceOnly(s.hunk) {
+	for _, s := range o.host.shown().segs {
+		if s.hunk < 0 || o.host.whitespaceOnly(s.hunk) {
 			continue
 		}
 		y0 := float32(s.row0) * scale
@@ -177,10 +192,9 @@ func (o *overview) changeAt(y float32) (int, bool) {
 // and a file shorter than the view keeps its rows' own spacing, so the
 // frame never reaches past the strip.
 func (o *overview) scale() float32 {
-	v := o.v
-	rows := float32(v.model.Len())
-	if v.metric.line > 0 {
-		rows = max(rows, v.list.Size().Height/v.metric.line)
+	rows := float32(o.host.shown().Len())
+	if vr, ok := o.host.viewRows(); ok {
+		rows = max(rows, vr)
 	}
 	return o.Size().Height / max(rows, 1)
 }
@@ -196,24 +210,39 @@ func (o *overview) viewportMoved() {
 // j and k do: it becomes the current change, which Space ticks and the
 // counter names, and OnJumped is called.
 func (o *overview) Tapped(ev *fyne.PointEvent) {
-	v := o.v
-	n := v.model.Len()
+	n := o.host.shown().Len()
 	if n == 0 || o.Size().Height <= 0 {
 		return
 	}
 	if r, ok := o.changeAt(ev.Position.Y); ok {
-		v.scrollToRow(r)
-		o.viewportMoved()
-		if v.OnJumped != nil {
-			v.OnJumped()
-		}
-		return
-	}
-	row := min(int(ev.Position.Y/o.scale()), n-1)
-	half := v.list.Size().Height / 2
-	v.list.ScrollToOffset(max(v.rowY(row)-half, 0))
-	if v.feed.st != nil && v.feed.on {
-		v.setFollowing(false)
+		o.host.jumpTo(r)
+	} else {
+		o.host.centreOn(min(int(ev.Position.Y/o.scale()), n-1))
 	}
 	o.viewportMoved()
+}
+
+// viewRows is how many rows the list's height holds; false before the
+// view is measured.
+func (v *DiffView) viewRows() (float32, bool) {
+	if v.metric.line <= 0 {
+		return 0, false
+	}
+	return v.list.Size().Height / v.metric.line, true
+}
+
+// jumpTo goes to the change starting at row r as j does, and says so
+// (OnJumped).
+func (v *DiffView) jumpTo(r int) {
+	v.scrollToRow(r)
+	if v.OnJumped != nil {
+		v.OnJumped()
+	}
+}
+
+// centreOn scrolls row r to the middle of the view, away from a stream's
+// edge.
+func (v *DiffView) centreOn(r int) {
+	v.list.ScrollToOffset(max(v.rowY(r)-v.list.Size().Height/2, 0))
+	v.userScrolled(1)
 }

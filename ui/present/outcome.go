@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 )
 
@@ -69,14 +70,14 @@ func Outcome(p review.Proposal, o review.Outcome) string {
 		fmt.Fprintf(&b, " (checkpoint %d)", o.Checkpoint)
 	}
 	b.WriteString(".")
-	switch {
-	case o.Feedback == "":
+	switch reason := agenttext.Reason(o); {
+	case reason == "":
 	case o.Status == decision.Withdrawn: // the desk's reason, sent to no one
-		b.WriteString(" Why: " + ReasonLine(o.Feedback))
+		b.WriteString(" Why: " + ReasonLine(reason))
 	case p.VerdictOnly:
-		b.WriteString(" " + p.Agent + " was told only the verdict (its IDE door carries no reason); your reason is kept in the history: " + ReasonLine(o.Feedback))
+		b.WriteString(" " + p.Agent + " was told only the verdict (its IDE door carries no reason); your reason is kept in the history: " + ReasonLine(reason))
 	default:
-		b.WriteString(" Reason sent to the agent: " + ReasonLine(o.Feedback))
+		b.WriteString(" Reason sent to the agent: " + ReasonLine(reason))
 	}
 	if n := len(o.Comments); n > 0 && p.VerdictOnly {
 		fmt.Fprintf(&b, " %d comment(s) kept in the history, not sent: the IDE door carries none.", n)

@@ -34,6 +34,9 @@ func TestOutcomeTextEndsTheReason(t *testing.T) {
 		// A stream rejected before it ended is said to be, as far as it came.
 		{review.Outcome{Status: decision.Rejected, Unfinished: true},
 			"Rejected while it streamed (shown as far as it had come); nothing was written."},
+		// The desk's own rule's reason is the text its agent read.
+		{review.Outcome{Status: decision.Rejected, DecidedBy: review.DecidedByRule, Failure: &review.Failure{Kind: review.FailUnattended}},
+			"Rejected; nothing was written. Reason sent to the agent: this desk runs without a person and rejects every edit."},
 		// A reviewer's overwrite over the protocol is said as what it was,
 		// not as the raw status.
 		{review.Outcome{Status: decision.Overwritten, Checkpoint: 4},
