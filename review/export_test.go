@@ -1,6 +1,10 @@
 package review
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"github.com/diffdesk/diffdesk/review/internal/diffcount"
+)
 
 // HeldBytes returns the bytes of text (payloads, file contents, outcomes)
 // the desk holds for all its proposals.
@@ -50,10 +54,7 @@ func BeforeDecisionRecorded(t interface{ Cleanup(func()) }, f func(id string)) {
 // CountDiffs returns a count of the diffs of a file's base and proposed
 // texts made from now until the test ends.
 func CountDiffs(t interface{ Cleanup(func()) }) *atomic.Int64 {
-	n := new(atomic.Int64)
-	diffCounted = func() { n.Add(1) }
-	t.Cleanup(func() { diffCounted = nil })
-	return n
+	return diffcount.Count(t)
 }
 
 // CountPlans returns a count of the files a decision plans, from now until

@@ -157,3 +157,32 @@ func TestUnattendedDeskGivesUpStaleProposals(t *testing.T) {
 		t.Errorf("History(decision stale) = %+v; want the proposal with its reason", page.Entries)
 	}
 }
+
+// TestHistoryOfAFailedEditShowsNoProposedText: an edit that did not apply
+// has no proposed text. Its history entry once showed the base against
+// an empty "proposed" file — the whole file deleted (the window's History
+// tab and deskctl history show: "the proposal: README.md (+0 −15)"),
+// which the agent never proposed.
+func TestHistoryOfAFailedEditShowsNoProposedText(t *testing.T) {
+	ctx := context.Background()
+	d := reviewtest.NewDesk(t, "", "")
+	path := filepath.Join(d.Root, "a.txt")
+	reviewtest.WriteFile(t, path, "one\ntwo\nthree\n")
+	p := d.MustPropose(t, engine.FormatSearchReplace, "a.txt", reviewtest.SR("not in the file\n", "x\n"))
+	if p.State != review.StateFailed {
+		t.Fatalf("state %s; want failed (no person at the desk)", p.State)
+	}
+	page, err := d.Journal.History(ctx, journal.Filter{File: path})
+	if err != nil || len(page.Entries) != 1 || page.Entries[0].Decision != decision.Failed {
+		t.Fatalf("History = %+v, %v; want the failed entry", page.Entries, err)
+	}
+	diffs, err := d.Desk.HistoryDiff(ctx, review.HistoryCompare{Entry: page.Entries[0].Ref})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range diffs {
+		if f.Removed != 0 || f.Added != 0 || !f.NewExists || strings.Contains(f.Unified, "-one") {
+			t.Errorf("history of the failed edit shows %s changed (+%d −%d, new side exists %v):\n%s\nwant no change: the edit did not apply", f.Path, f.Added, f.Removed, f.NewExists, f.Unified)
+		}
+	}
+}

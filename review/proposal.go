@@ -2,12 +2,14 @@ package review
 
 import (
 	"slices"
+	"sync"
 	"time"
 	"unsafe"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/config"
+	"github.com/diffdesk/diffdesk/review/internal/diffcount"
 )
 
 // State is where a proposal is in its lifecycle:
@@ -157,9 +159,11 @@ func (f File) Unsure() bool { return f.Incomplete != nil || len(f.Loose()) > 0 }
 func (f File) Hunks() []engine.Hunk { return slices.Clone(f.lineDiff().hunks) }
 
 // lineDiff is the file's diff, base to proposed: the one kept on the file
-// while its texts are those it was made of, else made now.
+// while its texts are those it was made of (made on first use if it was
+// kept lazily, KeepHunks), else made now.
 func (f File) lineDiff() *lineDiff {
 	if d := f.diff; d != nil && d.base == f.BaseText() && d.proposed == f.Proposed {
+		d.once.Do(d.make)
 		return d
 	}
 	return diffFile(f.BaseText(), f.Proposed)
@@ -168,27 +172,37 @@ func (f File) lineDiff() *lineDiff {
 // keepDiff makes f's diff and keeps it on f (and every copy made after).
 func (f *File) keepDiff() { f.diff = diffFile(f.BaseText(), f.Proposed) }
 
+// KeepHunks keeps on f (and every copy made after) the diff of its two
+// texts, made once, when its hunks are first asked for: for a file that
+// arrived from a far desk (review/remote, review/hub) without one. The
+// hunks are always those of the texts f holds, never any the far desk
+// sent: the person ticks the changes of the texts on screen.
+func (f *File) KeepHunks() { f.diff = &lineDiff{base: f.BaseText(), proposed: f.Proposed} }
+
 // lineDiff is a file's line diff, base to proposed, and the texts it was
 // made of: a file's copies share it, and one whose texts have changed
 // since (a text cut short, a new stream version, a place chosen) does not
-// use it.
+// use it. once makes ops and hunks (make) if they were not made when it
+// was kept.
 type lineDiff struct {
 	base, proposed string
+	once           sync.Once
 	ops            []engine.Op
 	hunks          []engine.Hunk
 }
 
-// diffCounted, when set (tests), is called for each diff of a file's base
-// and proposed texts.
-var diffCounted func()
-
 func diffFile(base, proposed string) *lineDiff {
-	if diffCounted != nil {
-		diffCounted()
-	}
-	a, b := engine.SplitLines(base), engine.SplitLines(proposed)
-	ops := engine.DiffLines(a, b)
-	return &lineDiff{base: base, proposed: proposed, ops: ops, hunks: engine.Hunks(a, b, ops, hunkContext)}
+	d := &lineDiff{base: base, proposed: proposed}
+	d.once.Do(d.make)
+	return d
+}
+
+// make diffs the two texts.
+func (d *lineDiff) make() {
+	diffcount.Diffed()
+	a, b := engine.SplitLines(d.base), engine.SplitLines(d.proposed)
+	d.ops = engine.DiffLines(a, b)
+	d.hunks = engine.Hunks(a, b, d.ops, hunkContext)
 }
 
 // withHunks is the base with only the hunks accept approves applied

@@ -18,13 +18,12 @@ import (
 func TestApproveChangesetAsksAboutHunksNeverOnScreen(t *testing.T) {
 	h := newHarness(t)
 	_, b, c, _ := changesetOfThree(h)
-	d := h.win.detail
 	h.win.Select(c.ID)
 	h.settle()
 	h.win.Select(b.ID)
 	h.settle()
 	h.press('A')
-	if msg := d.tree.confirmMsg; d.tree.confirm == nil || strings.Contains(msg, "never on screen") {
+	if msg := h.ChangesetQuestion(); msg == "" || strings.Contains(msg, "never on screen") {
 		t.Fatalf("A with b and c both looked at: %q; want the question without unseen hunks", msg)
 	}
 	h.pressKey(fyne.KeyEscape)
@@ -35,7 +34,7 @@ func TestApproveChangesetAsksAboutHunksNeverOnScreen(t *testing.T) {
 	h.win.Select(b.ID)
 	h.settle()
 	h.press('A')
-	if msg := d.tree.confirmMsg; !strings.Contains(msg, "1 of 3 hunks was never on screen (e.txt)") {
+	if msg := h.ChangesetQuestion(); !strings.Contains(msg, "1 of 3 hunks was never on screen (e.txt)") {
 		t.Fatalf("A with e.txt never shown: %q; want it named, 1 of 3 hunks", msg)
 	}
 	h.pressKey(fyne.KeyReturn)

@@ -63,12 +63,12 @@ func TestChangesetTreeAndContinuousReview(t *testing.T) {
 		t.Errorf("after j the tree marks %q; want c.txt", got)
 	}
 	h.press('k')
-	if h.Shown() != b.ID {
-		t.Fatalf("after k: showing %s; want b.txt's proposal back", h.Shown())
+	if h.Shown() != b.ID || h.Decided() {
+		t.Fatalf("after k: showing %s (decided %v); want b.txt's proposal back, waiting", h.Shown(), h.Decided())
 	}
 	h.press('[') // the decided proposal of the changeset, read again
-	if h.Shown() != a.ID || !strings.HasPrefix(h.Status(), "Approved") || h.Bar().Button("Approve") != "" {
-		t.Errorf("after [: showing %s, status %q, bar %q; want a.txt's decided proposal, approved, no approve", h.Shown(), h.Status(), h.Bar().Buttons())
+	if h.Shown() != a.ID || !h.Decided() || !strings.HasPrefix(h.Status(), "Approved") || h.Bar().Button("Approve") != "" {
+		t.Errorf("after [: showing %s (decided %v), status %q, bar %q; want a.txt's decided proposal, approved, no approve", h.Shown(), h.Decided(), h.Status(), h.Bar().Buttons())
 	}
 	h.press('[')
 	if !strings.Contains(h.Message(), "first file of the changeset") {

@@ -56,26 +56,27 @@ func TestWorkspaceChooser(t *testing.T) {
 		return nil
 	}
 
+	const title = "DiffDesk — choose a workspace"
 	c := newWorkspaceChooser(a, home, open)
-	c.win.Show()
-	c.showDialog() // the folder dialog opens (on the window, at home)
-	if c.win.Canvas().Overlays().Top() == nil {
+	s := windowTitled(t, a, title)
+	s.Click("Choose a folder…") // the folder dialog opens (on the window, at home)
+	if !s.DialogOpen() {
 		t.Error("Choose a folder… opened no dialog")
 	}
-	c.win.Canvas().Overlays().Top().Hide()
-	if c.last.Visible() {
-		t.Errorf("nothing chosen before, yet the chooser offers %q", c.last.Text)
+	s.CloseDialog()
+	if b := s.Button("Open"); b != "" {
+		t.Errorf("nothing chosen before, yet the chooser offers %q", b)
 	}
 	for dir, say := range map[string]string{home: "~ is your home folder", "/": "/ is the whole machine", filepath.Join(home, "nope"): "~/nope is no longer there"} {
-		c.choose(dir)
-		if len(opened) != 0 || !strings.Contains(c.info.Text, say) {
-			t.Errorf("choosing %s opened %v, said %q; want it refused, saying %q", dir, opened, c.info.Text, say)
+		c.choose(dir) // as the folder dialog does with the folder chosen
+		if len(opened) != 0 || !strings.Contains(s.Text(), say) {
+			t.Errorf("choosing %s opened %v, said %q; want it refused, saying %q", dir, opened, s.Text(), say)
 		}
 	}
 	fail = errors.New("a desk is already running")
 	c.choose(proj)
-	if !strings.Contains(c.info.Text, "a desk is already running") || a.Preferences().String(prefWorkspace) != "" {
-		t.Errorf("a desk that could not open: said %q, remembered %q", c.info.Text, a.Preferences().String(prefWorkspace))
+	if !strings.Contains(s.Text(), "a desk is already running") || a.Preferences().String(prefWorkspace) != "" {
+		t.Errorf("a desk that could not open: said %q, remembered %q", s.Text(), a.Preferences().String(prefWorkspace))
 	}
 	fail = nil
 	c.choose(proj)
@@ -84,25 +85,27 @@ func TestWorkspaceChooser(t *testing.T) {
 	}
 
 	// Next time: offered, Enter opens it.
-	c = newWorkspaceChooser(a, home, open)
-	if !c.last.Visible() || !strings.Contains(c.last.Text, "proj") {
-		t.Errorf("the folder chosen last is not offered: %q (visible %v)", c.last.Text, c.last.Visible())
+	newWorkspaceChooser(a, home, open)
+	s = windowTitled(t, a, title)
+	if b := s.Button("Open"); !strings.Contains(b, "proj") {
+		t.Errorf("the folder chosen last is not offered: %q", s.Text())
 	}
-	c.win.Canvas().OnTypedKey()(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	s.Key(fyne.KeyReturn)
 	if len(opened) != 2 || opened[1] != proj {
 		t.Errorf("Enter opened %v; want %s again", opened, proj)
 	}
 
 	// The folder is gone: said, not offered.
 	os.Remove(proj)
-	c = newWorkspaceChooser(a, home, open)
-	if c.last.Visible() || !strings.Contains(c.info.Text, "~/proj is no longer there") {
-		t.Errorf("a remembered folder that is gone: offered %v, said %q", c.last.Visible(), c.info.Text)
+	newWorkspaceChooser(a, home, open)
+	s = windowTitled(t, a, title)
+	if s.Button("Open") != "" || !strings.Contains(s.Text(), "~/proj is no longer there") {
+		t.Errorf("a remembered folder that is gone: offered %q, said %q", s.Button("Open"), s.Text())
 	}
 	// Remembered as home (an older choice, or a hand-edited preference): not offered either.
 	a.Preferences().SetString(prefWorkspace, home)
-	c = newWorkspaceChooser(a, home, open)
-	if c.last.Visible() {
-		t.Errorf("home is offered as the workspace: %q", c.last.Text)
+	newWorkspaceChooser(a, home, open)
+	if b := windowTitled(t, a, title).Button("Open"); b != "" {
+		t.Errorf("home is offered as the workspace: %q", b)
 	}
 }

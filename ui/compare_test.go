@@ -42,7 +42,7 @@ func TestCompareIsReadOnly(t *testing.T) {
 		t.Fatalf("hunks %v, read-only %v; want two, read-only", hunks, v.ReadOnly)
 	}
 	for _, r := range "asStrReHxc1 A" {
-		c.message.SetText("")
+		c.say("")
 		typeInto(c, string(r))
 		if c.Message() != compareReadOnly {
 			t.Errorf("key %q: message %q; want the read-only note", r, c.Message())
@@ -79,11 +79,11 @@ func TestCompareKeys(t *testing.T) {
 		}
 	}
 	c := newCompareHarness(t, CompareSide{Name: "a.go", Text: old.String()}, CompareSide{Name: "b.go", Text: new.String()})
-	if got := c.counter.Text; got != "change 1 of 2" {
+	if got := compareCounter(c); got != "change 1 of 2" {
 		t.Errorf("counter %q at the start; want change 1 of 2", got)
 	}
 	typeInto(c, "j")
-	if got := c.counter.Text; got != "change 2 of 2" {
+	if got := compareCounter(c); got != "change 2 of 2" {
 		t.Errorf("counter %q after j; want change 2 of 2", got)
 	}
 	typeInto(c, "j")
@@ -91,7 +91,7 @@ func TestCompareKeys(t *testing.T) {
 		t.Errorf("j at the last change said %q", c.Message())
 	}
 	typeInto(c, "k")
-	if got := c.counter.Text; got != "change 1 of 2" {
+	if got := compareCounter(c); got != "change 1 of 2" {
 		t.Errorf("counter %q after k; want change 1 of 2", got)
 	}
 	folds := c.View().Folds().Count()
@@ -106,7 +106,7 @@ func TestCompareKeys(t *testing.T) {
 	}
 	test.Type(entry, "51")
 	entry.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
-	if got := c.counter.Text; !strings.Contains(got, "2 of 2") {
+	if got := compareCounter(c); !strings.Contains(got, "2 of 2") {
 		t.Errorf("counter %q after g 51; want it at change 2 of 2", got)
 	}
 	typeInto(c, "/")

@@ -50,16 +50,14 @@ func TestAViewSettingInForceAtACrashIsNotRestored(t *testing.T) {
 		p.SetBool(prefWrap, true)
 		p.SetInt(prefOpenBy, tt.pid)
 		var log bytes.Buffer
-		opts := h.win.opts
-		opts.Log = &log
-		w := NewWindow(fyne.CurrentApp(), h.desk, opts)
-		if w.detail.bar.inline.Checked != tt.restore || w.detail.bar.wrap.Checked != tt.restore {
-			t.Errorf("last window pid %d: inline %v, wrap %v; want %v", tt.pid, w.detail.bar.inline.Checked, w.detail.bar.wrap.Checked, tt.restore)
+		w := h.Reopen(&log)
+		if inline, wrap := w.Bar().Option("Inline"), w.Bar().Option("Wrap"); inline != tt.restore || wrap != tt.restore {
+			t.Errorf("last window pid %d: inline %v, wrap %v; want %v", tt.pid, inline, wrap, tt.restore)
 		}
 		if said := strings.Contains(log.String(), "ended without closing"); said == tt.restore {
 			t.Errorf("last window pid %d: log %q", tt.pid, log.String())
 		}
-		w.Close()
+		w.CloseWindow()
 		if got := p.Int(prefOpenBy); got != 0 {
 			t.Errorf("a window that closed left pid %d as still open", got)
 		}
@@ -80,7 +78,7 @@ func TestAQuitIsNotACrash(t *testing.T) {
 	if p.Int(prefOpenBy) == 0 {
 		t.Fatal("an open window is not marked open")
 	}
-	h.win.split.Offset = 0.31
+	h.SetSplitOffset(0.31)
 	stopper.OnStopped()() // as the driver runs it when the app stops, before its last write of the preferences
 	if got := p.Int(prefOpenBy); got != 0 {
 		t.Errorf("after the app stopped the window is still marked open (pid %d): the next start reads a crash", got)

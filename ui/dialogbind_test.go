@@ -70,13 +70,6 @@ func TestUnseenQuestionOfWithdrawnProposalWritesNothing(t *testing.T) {
 	}
 }
 
-// decisionsLand waits for the decisions the keys started (they run off
-// the UI goroutine) and runs the UI work they posted.
-func decisionsLand(h *harness) {
-	h.win.decisions.Wait()
-	h.settle()
-}
-
 // TestApproveAllNamesProtectedFiles (QA in the real window): A on a changeset
 // holding a protected file asks the question every other approval of a
 // protected file asks, naming it and why; the changeset's question said

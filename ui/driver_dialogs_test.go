@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
 
@@ -57,6 +58,10 @@ func (h *harness) KeysShown() bool { return h.win.keysOverlay != nil }
 // Deciding reports whether a decision of the shown proposal is on its way
 // to the desk.
 func (h *harness) Deciding() bool { return h.win.detail.deciding }
+
+// Typing reports whether a text box the person types in has the
+// keyboard from the window (the search box, a dialog's entry).
+func (h *harness) Typing() bool { return h.win.typing != nil }
 
 // Focused is what has the keyboard (nil: the window's review keys).
 func (h *harness) Focused() fyne.Focusable { return h.win.Win.Canvas().Focused() }
@@ -167,6 +172,18 @@ func (h *harness) Notices(delay time.Duration) *[]present.Notice {
 	h.win.notify = func(n present.Notice) { sent = append(sent, n) }
 	h.win.opts.NotifyDelay = delay
 	return &sent
+}
+
+// ClickNotification is the person clicking the desktop notification
+// that opens proposal id (its default action, as the desktop reports it).
+func (h *harness) ClickNotification(id string) { h.win.desktop.onAction(id) }
+
+// InterdiffView is the diff view of the vs previous dialog (v), made
+// synchronous as the harness's views are.
+func (h *harness) InterdiffView() *diffview.DiffView {
+	v := h.win.detail.inter.view
+	v.SetSynchronous(true)
+	return v
 }
 
 // Settled records the proposals the window tells its desktop notifier no
@@ -315,6 +332,21 @@ func (h *harness) ClassificationStarted() (queued, started bool) {
 	j := h.win.detail.trivial.jobs[h.win.detail.curPath()]
 	return j != nil, j != nil && j.started
 }
+
+// WaitClassified waits until the hunk classifications under way have
+// posted their results (not running them: settle does).
+func (h *harness) WaitClassified() { h.win.detail.trivial.work.Wait() }
+
+// ForgetClassification drops the shown proposal's hunk classification and
+// what t approved, as if it had never been classified.
+func (h *harness) ForgetClassification() {
+	h.win.detail.trivial.dropAll()
+	h.win.detail.trivialOK = map[string]map[string]bool{}
+}
+
+// StartClassification starts classifying the shown file's hunks, as
+// showing it does.
+func (h *harness) StartClassification() { h.win.detail.trivial.show() }
 
 // TrivialTicked is how many files have hunks t ticked as trivial.
 func (h *harness) TrivialTicked() int { return len(h.win.detail.trivialOK) }
@@ -468,4 +500,11 @@ func (h *harness) TreeRowInSight() (bool, float32) {
 		y += o.MinSize().Height + theme.Padding()
 	}
 	return false, top
+}
+
+// decisionsLand waits for the decisions the keys started (they run off
+// the UI goroutine) and runs the UI work they posted.
+func decisionsLand(h *harness) {
+	h.win.decisions.Wait()
+	h.settle()
 }

@@ -61,6 +61,23 @@ func (h *harness) openWindow(desk Desk, o WindowOptions) {
 	h.t.Cleanup(h.win.Close)
 }
 
+// settle runs the UI work already scheduled, and that of the hunk
+// classifications under way once they post it (trivial.go; a test that
+// holds them pending drains sched itself).
+func (h *harness) settle() {
+	for {
+		select {
+		case f := <-h.sched:
+			f()
+		default:
+			h.WaitClassified()
+			if len(h.sched) == 0 {
+				return
+			}
+		}
+	}
+}
+
 // Keys types s into the window as the person types it: each rune to the
 // widget with the keyboard, else to the window's keys.
 func (h *harness) Keys(s string) {
@@ -92,6 +109,13 @@ func (h *harness) Status() string {
 // Message is the brief answer to a key under the decision bar.
 func (h *harness) Message() string { return h.win.detail.line.message.Text }
 
+// Say puts s in the message line, as a key's answer does, and lays the
+// window out again.
+func (h *harness) Say(s string) { h.win.detail.line.say(s); h.win.Win.Content().Refresh() }
+
+// MessageWidget is the message line, for its size.
+func (h *harness) MessageWidget() fyne.CanvasObject { return h.win.detail.line.message }
+
 // StatusIsError reports whether the status line is red (an error).
 func (h *harness) StatusIsError() bool {
 	return h.win.detail.line.status.Importance == widget.DangerImportance
@@ -103,9 +127,21 @@ func (h *harness) Checks() string { return h.win.detail.head.checks.Text }
 // Shown is the id of the proposal the pane shows ("" for none).
 func (h *harness) Shown() string { return h.win.detail.id }
 
-// Decided reports whether the pane shows what became of its proposal (an
-// outcome, decided here or elsewhere).
-func (h *harness) Decided() bool { return h.win.detail.outcome != nil }
+// Decided reports whether the pane shows what became of its proposal: an
+// outcome that came while it was shown (decided here or elsewhere), or a
+// decided proposal read again ([, ], the changeset's tree), whose status
+// line says its outcome.
+func (h *harness) Decided() bool {
+	d := h.win.detail
+	if d.outcome != nil {
+		return true
+	}
+	if d.id == "" || d.deciding || d.p.State.Open() {
+		return false
+	}
+	_, ok := h.win.desk.Outcome(d.id)
+	return ok
+}
 
 // Keyboard is the line saying who has the keyboard.
 func (h *harness) Keyboard() string { return h.win.detail.line.keyboard.Text }
@@ -116,7 +152,7 @@ func (h *harness) Header() string {
 	d := h.win.detail
 	var out []string
 	for _, l := range []*widget.Label{d.head.title, d.head.state, d.head.intent, d.head.note} {
-		if l.Visible() && l.Text != "" {
+		if l.Visible() && l.Text != "" && (l != d.head.note || d.head.noteBox.Visible()) {
 			out = append(out, l.Text)
 		}
 	}
@@ -502,7 +538,18 @@ func (h *harness) Picker() pickerDriver { return pickerDriver{h} }
 
 // Open reports whether the candidates (or Mark lines…) show in the diff's
 // place.
-func (k pickerDriver) Open() bool { return k.h.win.detail.pick.box.Visible() }
+func (k pickerDriver) Open() bool { return shownIn(k.h.win.detail.content, k.h.win.detail.pick.box) }
+
+// shownIn reports whether o shows inside root: it and everything it is in
+// visible.
+func shownIn(root, o fyne.CanvasObject) bool {
+	for _, x := range shownObjects(root) {
+		if x == o {
+			return true
+		}
+	}
+	return false
+}
 
 // Title is what the picker says above the candidates.
 func (k pickerDriver) Title() string { return k.h.win.detail.pick.title.Text }
@@ -682,6 +729,38 @@ func (b barDriver) FollowShown() bool { return b.h.win.detail.bar.follow.Visible
 // ShownState is the state of the proposal the pane shows, as the pane has
 // it (the desk's may be ahead of it until its event arrives).
 func (h *harness) ShownState() review.State { return h.win.detail.p.State }
+
+// ShownProposal is the proposal the pane shows, as the pane has it.
+func (h *harness) ShownProposal() review.Proposal { return h.win.detail.p }
+
+// SetShownDiskHash makes the pane's copy of the shown proposal's file i
+// say the disk held sha when the person looked: as if the disk moved on
+// since, unseen by the window.
+func (h *harness) SetShownDiskHash(i int, sha string) { h.win.detail.p.Files[i].Disk.SHA256 = sha }
+
+// PaneLabels are the right pane's shown labels whose text contains sub.
+func (h *harness) PaneLabels(sub string) []*widget.Label {
+	var out []*widget.Label
+	for _, o := range shownObjects(h.win.detail.content) {
+		if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, sub) {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// PaneLabel is the right pane's first shown label starting with prefix,
+// for its look (the test fails when none shows).
+func (h *harness) PaneLabel(prefix string) *widget.Label {
+	h.t.Helper()
+	for _, o := range shownObjects(h.win.detail.content) {
+		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, prefix) {
+			return l
+		}
+	}
+	h.t.Fatalf("no label %q in the pane:\n%s", prefix, objectsText(h.win.detail.content))
+	return nil
+}
 
 // looseCardText is the loose-match card as shown: its title, the agent's
 // text, the heading over the file's lines and those lines.

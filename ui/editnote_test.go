@@ -51,7 +51,7 @@ func TestEnteringEditModeKeepsTheRowsStill(t *testing.T) {
 		return fyne.CurrentApp().Driver().AbsolutePositionForObject(list).Y - list.GetScrollOffset()
 	}
 	before := rowsY()
-	h.win.detail.edit.toggle()
+	h.press('e')
 	h.settle()
 	if v.Editor() == nil {
 		t.Fatal("ToggleEdit did not make the view editable")

@@ -48,9 +48,7 @@ func TestASaveWhileEditingIsNotReverted(t *testing.T) {
 			t.Errorf("stale first %v: the editor holds %q; want the person's edit merged onto the save", staleFirst, txt)
 		}
 		h.ctrlEnter()
-		if q := h.win.detail.onScreen.dialog; q != nil {
-			q.Confirm()
-		}
+		h.ApproveAnywayIfAsked()
 		o := h.outcome(p.ID)
 		got := h.read("a.txt")
 		if !o.Status.Wrote() || !strings.Contains(got, "THREE by hand") || !strings.Contains(got, "xFIVE") {

@@ -37,12 +37,11 @@ func TestKeyboardLineWhenTheEditorLetsGo(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "one\n")
 	h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
-	d := h.win.detail
 	h.press('e')
-	if h.win.Win.Canvas().Focused() != fyne.Focusable(d.view.Editor()) {
+	if h.win.Win.Canvas().Focused() != fyne.Focusable(h.win.View().Editor()) {
 		t.Fatalf("e: focus %T; want the editor", h.win.Win.Canvas().Focused())
 	}
-	d.view.Editor().FocusLost() // as the driver does, the canvas still naming the editor
+	h.win.View().Editor().FocusLost() // as the driver does, the canvas still naming the editor
 	if !strings.HasPrefix(h.Keyboard(), "Keys: review") {
 		t.Errorf("keyboard line %q after the editor lost the focus; want the review keys", h.Keyboard())
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
@@ -121,16 +123,20 @@ func TestFleetTrustItems(t *testing.T) {
 		{Label: "runner", Files: []deskrpc.TrustFile{{Root: "/v", File: "/v/.diffdesk.toml"}},
 			Trust: func(_ context.Context, f deskrpc.TrustFile) error { called <- "runner " + f.File; return nil }},
 	}
-	items := fleetTrustItems(desks, func(err error) { t.Error(err) })
-	if len(items) != 2 || items[0].file != "/w/.diffdesk.toml on the desk api" || items[1].command != "deskctl trust /v (on runner)" {
-		t.Fatalf("items: %+v", items)
+	win := test.NewTempApp(t).NewWindow("DiffDesk")
+	win.Resize(fyne.NewSize(1000, 700))
+	askTrustItems(win, fleetTrustItems(desks, func(err error) { t.Error(err) }), nil)
+	s := screen(t, win)
+	if q := s.Dialog(); !strings.Contains(q, "/w/.diffdesk.toml on the desk api is not trusted") || !strings.Contains(q, "formatter ") {
+		t.Fatalf("the first question:\n%s", q)
+	} else if strings.Contains(q, "\x1b") {
+		t.Errorf("a far desk's rule shown raw:\n%q", q)
 	}
-	if strings.Contains(items[0].rules[0], "\x1b") {
-		t.Errorf("a far desk's rule shown raw: %q", items[0].rules[0])
+	s.Click("Keep off")
+	if q := s.Dialog(); !strings.Contains(q, "/v/.diffdesk.toml on the desk runner is not trusted") || !strings.Contains(q, "deskctl trust /v (on runner)") {
+		t.Fatalf("the second question:\n%s", q)
 	}
-	if err := items[1].trust(); err != nil {
-		t.Fatal(err)
-	}
+	s.Click("Trust")
 	if got := <-called; got != "runner /v/.diffdesk.toml" {
 		t.Errorf("trusting the runner's file called %q", got)
 	}

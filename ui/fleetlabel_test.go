@@ -15,12 +15,7 @@ func TestQueueNamesEachProposalsDesk(t *testing.T) {
 			Files: []review.File{{Rel: "a.go"}}, Where: where, Unreachable: down}
 	}
 	rows := queueRows([]review.Proposal{mk("0:p1", "dev@box:~/api", false), mk("1:p1", "ci@runner:~/api", true)})
-	var heads []string
-	for _, r := range rows {
-		if r.header != "" {
-			heads = append(heads, r.header)
-		}
-	}
+	heads := rowHeadings(rows)
 	if len(heads) != 2 || heads[0] != "claude-code · s1 @ dev@box:~/api" || heads[1] != "claude-code · s1 @ ci@runner:~/api" {
 		t.Fatalf("headings %q; want one per desk, each naming it", heads)
 	}

@@ -34,8 +34,7 @@ func TestInterdiffFlow(t *testing.T) {
 	if b := h.Bar().Button("vs previous"); !strings.Contains(b, "1 of 2 comments touched") {
 		t.Fatalf("vs previous: %q; want it, with 1 of 2 comments touched", b)
 	}
-	inter := h.win.detail.inter.view // the dialog's own diff view
-	inter.SetSynchronous(true)
+	inter := h.InterdiffView() // the dialog's own diff view
 	h.Keys("v")
 	if !h.Dialog().Open() {
 		t.Fatal("v opened no dialog")
@@ -50,7 +49,7 @@ func TestInterdiffFlow(t *testing.T) {
 	if _, decided := h.desk.Outcome(second.ID); decided {
 		t.Fatal("a decided the proposal while the vs previous dialog was open")
 	}
-	h.win.closer.Hide()
+	h.Esc()
 	h.press('a')
 	if o := h.outcome(second.ID); o.Status != decision.Approved || h.read("a.txt") != "one\ntwo\nTHREE\n" {
 		t.Errorf("approve after the interdiff: %s, file %q; want the proposal approved as usual", o.Status, h.read("a.txt"))

@@ -47,7 +47,7 @@ func TestDiskSaveKeepsThePlaceAndTheLabels(t *testing.T) {
 		h.write("app.go", disk)
 		h.until("the proposal turns stale", func() bool {
 			q, _ := h.desk.Get(p.ID)
-			return q.State == review.StateStale && string(q.Files[0].Disk.Content) == disk && h.win.detail.p.Files[0].Disk.SHA256 == q.Files[0].Disk.SHA256
+			return q.State == review.StateStale && string(q.Files[0].Disk.Content) == disk && h.ShownProposal().Files[0].Disk.SHA256 == q.Files[0].Disk.SHA256
 		})
 		h.settle()
 		if got := h.Diff().Counter(); !strings.HasPrefix(got, "hunk 2 of ") {

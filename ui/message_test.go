@@ -15,13 +15,10 @@ func TestLongHintWrapsInsteadOfBeingCut(t *testing.T) {
 	h.write("a.txt", "a\n")
 	h.propose("agent", "s", engine.FormatWrite, "a.txt", "A\n")
 	h.settle()
-	d := h.win.detail
-	d.line.say("")
-	h.win.Win.Content().Refresh()
-	one := d.line.message.MinSize().Height
-	d.line.say(strings.Repeat("a hint that goes on ", 20))
-	h.win.Win.Content().Refresh()
-	if got := d.line.message.Size().Height; got < 1.5*one {
+	h.Say("")
+	one := h.MessageWidget().MinSize().Height
+	h.Say(strings.Repeat("a hint that goes on ", 20))
+	if got := h.MessageWidget().Size().Height; got < 1.5*one {
 		t.Errorf("a 400-character hint is %v high (one line %v); want it wrapped onto more lines", got, one)
 	}
 }

@@ -15,12 +15,11 @@ func TestStaleProposalFitsBesideTheQueue(t *testing.T) {
 	h := newHarness(t)
 	h.win.Win.Resize(fyne.NewSize(1008, 652))
 	h.staleProposal("a.txt", "one\ntwo\n", srBlock("one\n", "ONE\n"), "one\ntwo\nthree\n")
-	d := h.win.detail
-	if !d.stale.choice.Visible() {
+	if h.Diff().Showing() == "" {
 		t.Fatal("the stale views' choice is not on show")
 	}
 	room := float32(1008) * (1 - 0.27) // the queue's share by default
-	if w := d.content.MinSize().Width; w > room {
+	if w := h.Pane().MinSize().Width; w > room {
 		t.Errorf("the stale proposal's pane needs %v wide; want at most %v, leaving the queue its 27%%", w, room)
 	}
 }

@@ -36,19 +36,27 @@ type desktopNotifier struct {
 
 	mu      sync.Mutex
 	conn    *dbus.Conn
+	service dbus.BusObject    // the notification service on conn; nil until connected
 	markup  bool              // the service reads markup in the body: escape it
 	open    map[uint32]string // notification id → proposal id, until closed
 	failed  bool              // said once that notifications are off
 	sending sync.WaitGroup
 
-	// wmu guards waiting alone, and is never held across a D-Bus call:
-	// settled takes it on the UI goroutine.
+	// wmu guards waiting and posting alone, and is never held across a
+	// D-Bus call: settled takes it on the UI goroutine.
 	wmu     sync.Mutex
 	waiting map[uint32]map[string]bool // notification id → the proposals it names that still wait
+	// posting are the proposals named by notices on their way to the
+	// service (no id yet), by send's number: one settled meanwhile is
+	// dropped here, and a notice left naming none is withdrawn once
+	// posted.
+	posting map[int]map[string]bool
+	sends   int
 }
 
 func newDesktopNotifier(log io.Writer, onAction func(string)) *desktopNotifier {
-	return &desktopNotifier{log: log, onAction: onAction, open: map[uint32]string{}, waiting: map[uint32]map[string]bool{}}
+	return &desktopNotifier{log: log, onAction: onAction, open: map[uint32]string{},
+		waiting: map[uint32]map[string]bool{}, posting: map[int]map[string]bool{}}
 }
 
 // settled withdraws the notifications whose proposals no longer wait for
@@ -67,20 +75,29 @@ func (d *desktopNotifier) settled(proposalID string) {
 		defer d.sending.Done()
 		d.mu.Lock()
 		defer d.mu.Unlock()
-		if d.conn == nil {
+		if d.service == nil {
 			return
 		}
 		for _, id := range done {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			d.conn.Object(notifyName, notifyPath).CallWithContext(ctx, notifyIface+".CloseNotification", 0, id)
-			cancel()
+			d.withdraw(id)
 		}
 	}()
 }
 
+// withdraw closes notification id on the desktop. d.mu is held.
+func (d *desktopNotifier) withdraw(id uint32) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	d.service.CallWithContext(ctx, notifyIface+".CloseNotification", 0, id)
+}
+
 // take drops proposalID from the notifications naming it and returns those
-// that name no waiting proposal any more. d.wmu is held.
+// that name no waiting proposal any more; it drops it from the notices on
+// their way too (post withdraws one left naming none). d.wmu is held.
 func (d *desktopNotifier) take(proposalID string) []uint32 {
+	for _, names := range d.posting {
+		delete(names, proposalID)
+	}
 	var done []uint32
 	for id, names := range d.waiting {
 		if !names[proposalID] {
@@ -98,10 +115,22 @@ func (d *desktopNotifier) take(proposalID string) []uint32 {
 // send posts n without blocking the caller (the UI goroutine): the D-Bus
 // call runs on its own goroutine.
 func (d *desktopNotifier) send(n present.Notice) {
+	d.wmu.Lock()
+	d.sends++
+	seq := d.sends
+	names := map[string]bool{}
+	for _, p := range n.Names {
+		names[p] = true
+	}
+	d.posting[seq] = names
+	d.wmu.Unlock()
 	d.sending.Add(1)
 	go func() {
 		defer d.sending.Done()
-		if err := d.post(n); err != nil {
+		if err := d.post(n, seq); err != nil {
+			d.wmu.Lock()
+			delete(d.posting, seq)
+			d.wmu.Unlock()
 			d.mu.Lock()
 			said := d.failed
 			d.failed = true
@@ -113,10 +142,14 @@ func (d *desktopNotifier) send(n present.Notice) {
 	}()
 }
 
-func (d *desktopNotifier) post(n present.Notice) error {
+// post posts n, the notice send numbered seq. A proposal it names that
+// was settled while the call was on its way (decided at the instant it
+// was posted) is not waited for: a notice left naming none is withdrawn
+// at once, not left standing.
+func (d *desktopNotifier) post(n present.Notice, seq int) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.conn == nil {
+	if d.service == nil {
 		if err := d.connect(); err != nil {
 			return err
 		}
@@ -128,7 +161,7 @@ func (d *desktopNotifier) post(n present.Notice) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var id uint32
-	err := d.conn.Object(notifyName, notifyPath).CallWithContext(ctx, notifyIface+".Notify", 0,
+	err := d.service.CallWithContext(ctx, notifyIface+".Notify", 0,
 		"DiffDesk", uint32(0), "", n.Summary, body, []string{"default", "Review"},
 		map[string]dbus.Variant{"desktop-entry": dbus.MakeVariant("io.github.diffdesk.desk")},
 		int32(-1)).Store(&id)
@@ -140,13 +173,16 @@ func (d *desktopNotifier) post(n present.Notice) error {
 		d.failed = false
 	}
 	d.open[id] = n.Open
-	names := map[string]bool{}
-	for _, p := range n.Names {
-		names[p] = true
-	}
 	d.wmu.Lock()
-	d.waiting[id] = names
+	names := d.posting[seq]
+	delete(d.posting, seq)
+	if len(names) > 0 {
+		d.waiting[id] = names
+	}
 	d.wmu.Unlock()
+	if len(n.Names) > 0 && len(names) == 0 {
+		d.withdraw(id)
+	}
 	return nil
 }
 
@@ -199,6 +235,7 @@ func (d *desktopNotifier) connect() error {
 	conn.Signal(signals)
 	go d.listen(signals)
 	d.conn = conn
+	d.service = conn.Object(notifyName, notifyPath)
 	return nil
 }
 
@@ -238,6 +275,6 @@ func (d *desktopNotifier) close() {
 	defer d.mu.Unlock()
 	if d.conn != nil {
 		d.conn.Close()
-		d.conn = nil
+		d.conn, d.service = nil, nil
 	}
 }

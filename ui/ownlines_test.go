@@ -22,7 +22,7 @@ func TestExternalEditorsLinesAreThePersons(t *testing.T) {
 	p := h.propose("claude-code", "s", engine.FormatWrite, "c.go", "package c\n\nfunc C() int { return 1 }\n")
 	h.win.Select(p.ID)
 	h.settle()
-	h.win.detail.w.opts.Editor = []string{"sh", "-c", `printf '// added in the external editor\n' >> "$1"`, "editor"} // the file comes last
+	h.SetEditor([]string{"sh", "-c", `printf '// added in the external editor\n' >> "$1"`, "editor"}) // the file comes last
 	h.Keys("x")
 	h.until("the external editor closed", func() bool { return strings.Contains(h.Status(), "external editor closed") })
 	h.settle()

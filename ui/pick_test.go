@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"fyne.io/fyne/v2"
-
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/agenttext"
@@ -123,12 +121,11 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	h.write("a.go", pickBase)
 	p := h.propose("agent", "s", engine.FormatSearchReplace, "a.go", srBlock("\tx := 1\n\ty := 3\n", "\tx := 10\n"))
 	h.win.Select(p.ID)
-	d := h.win.detail
 	if b := h.Bar(); p.State != review.StateHeld || b.State("Dismiss") != "on" || b.State("Approve (a)") != "" {
 		t.Fatalf("state %s, bar %q; want a held failure with Dismiss, no Approve", p.State, b.Buttons())
 	}
-	if rows := h.win.queue.rows; len(rows) == 0 || rows[0].open != 1 {
-		t.Errorf("queue rows %+v; want the heading to count the held failure open: its agent waits", rows)
+	if rows := h.Queue().Rows(); len(rows) == 0 || !strings.HasSuffix(rows[0], "· 1 open]") {
+		t.Errorf("queue rows %q; want the heading to count the held failure open: its agent waits", rows)
 	}
 	h.Bar().Click("Dismiss")
 	o := h.outcome(p.ID)
@@ -147,8 +144,9 @@ func TestDismissSendsTheHeldFailure(t *testing.T) {
 	if h.Empty() == "" {
 		t.Fatal("the empty queue's hint is not shown")
 	}
-	for name, o := range map[string]fyne.CanvasObject{"the failure's note": d.head.noteBox, "the picker": d.failureScroll, "the loose-match card": d.loose.box, "the stale views": d.stale.choice, "the agent's words": d.head.intent} {
-		if o.Visible() {
+	for name, shows := range map[string]bool{"the failure's note and the agent's words": h.Header() != "", "the picker": h.Picker().Open(),
+		"the loose-match card": h.LooseCard().Shown, "the stale views": h.Diff().Showing() != ""} {
+		if shows {
 			t.Errorf("%s still shows over the empty queue", name)
 		}
 	}
@@ -230,17 +228,15 @@ func TestChangesetTreeSaysPickLines(t *testing.T) {
 	other := h.propose("agent", "s", engine.FormatWrite, "b.txt", "B\n")
 	h.win.Select(other.ID)
 	h.settle()
-	tree := h.win.detail.tree
-	for _, f := range tree.cs.Files {
-		if f.Proposal != held.ID {
-			continue
+	for _, row := range h.TreeRows() {
+		if strings.Contains(row, "a.go") {
+			if !strings.Contains(row, "a.go pick lines") {
+				t.Errorf("the held failure's row in the tree: %q; want pick lines", row)
+			}
+			return
 		}
-		if st, _ := tree.fileState(f); st != "pick lines" {
-			t.Errorf("the held failure's state in the tree: %q; want pick lines", st)
-		}
-		return
 	}
-	t.Fatalf("the tree %+v lacks the held failure %s", tree.cs.Files, held.ID)
+	t.Fatalf("the tree %q lacks the held failure %s", h.TreeRows(), held.ID)
 }
 
 // TestMarkLinesNotInTheFileKeepTheDialog: Use these lines with lines the

@@ -76,7 +76,7 @@ func TestQueueHoldsStillUnderThePointer(t *testing.T) {
 	if _, err := h.desk.Decide(context.Background(), a.ID, review.Decision{Verdict: decision.Rejected}); err != nil {
 		t.Fatal(err)
 	}
-	h.until("the rejection reaches the window", func() bool { _, ok := h.win.items[a.ID]; return !ok })
+	h.until("the rejection reaches the window", func() bool { return !h.InQueue(a.ID) })
 	got := h.Queue().Rows()
 	if len(got) != len(before) || got[1] != "a.txt done" {
 		t.Errorf("a proposal decided under the pointer: rows %q; want a.txt kept in its place, done", got)

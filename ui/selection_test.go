@@ -4,9 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
-
 	"github.com/diffdesk/diffdesk/engine"
 )
 
@@ -70,12 +67,11 @@ func TestFirstSelectionIsTheOldestActionable(t *testing.T) {
 // kept in the app's preferences and restored by the next window.
 func TestWrapAndLayoutSurviveARestart(t *testing.T) {
 	h := newHarness(t)
-	test.Tap(h.win.detail.bar.wrap)
-	h.win.split.SetOffset(0.4)
-	h.win.Close()
-	w := NewWindow(fyne.CurrentApp(), h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1})
-	defer w.Close()
-	if !w.detail.bar.wrap.Checked || w.split.Offset != 0.4 {
-		t.Errorf("after a restart: wrap %v, queue width %v; want wrap on and 0.4", w.detail.bar.wrap.Checked, w.split.Offset)
+	h.Tap(h.Bar().WrapBox())
+	h.SetSplitOffset(0.4)
+	h.CloseWindow()
+	w := h.Reopen(nil)
+	if !w.Bar().Option("Wrap") || w.SplitOffset() != 0.4 {
+		t.Errorf("after a restart: wrap %v, queue width %v; want wrap on and 0.4", w.Bar().Option("Wrap"), w.SplitOffset())
 	}
 }

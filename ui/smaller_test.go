@@ -38,7 +38,7 @@ func TestStaleFromTheStartSaysSo(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.advance(time.Minute)
-	h.until("the window shows it", func() bool { _, ok := h.win.items[p.ID]; return ok })
+	h.until("the window shows it", func() bool { return h.InQueue(p.ID) })
 	h.win.Select(p.ID)
 	h.settle()
 	if got := h.Header(); !strings.Contains(got, "stale from the start") {

@@ -84,7 +84,7 @@ func TestSecondaryTextMeetsWCAGAA(t *testing.T) {
 		h.write("a.txt", "one\n")
 		h.propose("claude-code", "s", engine.FormatWrite, "a.txt", "two\n")
 		h.settle()
-		state := h.win.detail.head.state
+		state := h.PaneLabel("waiting")
 		if !strings.HasPrefix(state.Text, "waiting") {
 			t.Fatalf("state text = %q; want the waiting state", state.Text)
 		}
@@ -119,9 +119,12 @@ func TestLooseMatchWarningsReadable(t *testing.T) {
 		h.write("a.py", "def f():\n    s = 0\n    s += it.price\n    return s\n")
 		h.propose("agent", "s", engine.FormatSearchReplace, "a.py", srBlock("def f():\n    s = 0\n    s += it.cost\n    return s\n", "def f():\n    s = 0\n    s += it.price * 2\n    return s\n"))
 		h.settle()
-		d := h.win.detail
 		bg := theme.Color(theme.ColorNameBackground)
-		for _, l := range []*widget.Label{d.head.note, d.loose.title} {
+		loose := h.PaneLabels("loose")
+		if len(loose) != 2 {
+			t.Fatalf("%s theme: %d labels tell of the loose match; want the note and the card's title", names[variant], len(loose))
+		}
+		for _, l := range loose {
 			if !strings.Contains(l.Text, "loose") {
 				t.Fatalf("%s theme: label %q; want the loose match told", names[variant], l.Text)
 			}

@@ -76,7 +76,8 @@ func (w *Window) notifyLater(ids []string) {
 }
 
 // sendNotification sends the gathered notification, leaving out proposals
-// decided meanwhile (auto-approved ones, for instance).
+// decided meanwhile (auto-approved ones, for instance); a failure held for
+// the person is one that needs them.
 func (w *Window) sendNotification() {
 	w.notifyTimer = nil
 	ids := w.notifyIDs
@@ -85,7 +86,7 @@ func (w *Window) sendNotification() {
 	seen := map[string]bool{}
 	for _, id := range ids {
 		p, ok := w.desk.Get(id)
-		if !ok || seen[id] || !p.State.Open() || p.AutoRule != "" {
+		if !ok || seen[id] || !p.State.Waiting() || p.AutoRule != "" { // a held failure waits for the person too
 			continue
 		}
 		seen[id] = true

@@ -48,19 +48,17 @@ func BenchmarkTrivial1M(b *testing.B) {
 			(<-h.sched)()
 		}
 	}
-	d := h.win.detail
 	drain()
 	h.win.Select(p.ID)
-	d.trivial.work.Wait()
+	h.WaitClassified()
 	drain()
 	var start, arrive, press time.Duration
 	for b.Loop() {
-		d.trivial.dropAll()
-		d.trivialOK = map[string]map[string]bool{}
+		h.ForgetClassification()
 		t0 := time.Now()
-		d.trivial.show() // starts the classification
+		h.StartClassification()
 		start += time.Since(t0)
-		d.trivial.work.Wait()
+		h.WaitClassified()
 		t0 = time.Now()
 		drain()
 		arrive += time.Since(t0)
@@ -68,7 +66,7 @@ func BenchmarkTrivial1M(b *testing.B) {
 			b.Fatalf("counter %q; want 5000 trivial", h.Diff().Counter())
 		}
 		t0 = time.Now()
-		d.ApproveTrivial()
+		h.press('t')
 		press += time.Since(t0)
 		if !strings.HasPrefix(h.Message(), "Approved 5000 trivial hunks") {
 			b.Fatalf("t: %q", h.Message())

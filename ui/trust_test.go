@@ -49,17 +49,6 @@ func startHostile(t *testing.T) *startup.Backend {
 	return b
 }
 
-// labels returns the texts of the labels in c.
-func labels(c *fyne.Container) string {
-	var s []string
-	for _, o := range c.Objects {
-		if l, ok := o.(*widget.Label); ok {
-			s = append(s, l.Text)
-		}
-	}
-	return strings.Join(s, "\n")
-}
-
 // TestTrustDialog: the window asks about each untrusted repository file,
 // showing the exact command and rule; Keep off leaves its rules off, Trust
 // turns them on in the running desk.
@@ -69,9 +58,10 @@ func TestTrustDialog(t *testing.T) {
 	win.Resize(fyne.NewSize(1000, 700))
 	b := startHostile(t)
 	roots := b.Desk.Roots()
-	q := askTrust(win, b, nil)
+	askTrust(win, b, nil)
+	s := screen(t, win)
 
-	text := labels(q.rules)
+	text := s.Dialog()
 	for _, want := range []string{
 		filepath.Join(roots[0], config.FileName) + " is not trusted",
 		`formatter at line 1: on files matching "*" runs ["sh", "-c", "id > pwned; cat"]`,
@@ -82,16 +72,16 @@ func TestTrustDialog(t *testing.T) {
 			t.Errorf("the question lacks %q:\n%s", want, text)
 		}
 	}
-	if win.Canvas().Overlays().Top() == nil {
+	if !s.DialogOpen() {
 		t.Fatal("no dialog on the window")
 	}
 
-	test.Tap(q.keepOff) // the first file stays off; the second is asked about
-	if text := labels(q.rules); !strings.Contains(text, filepath.Join(roots[1], config.FileName)+" is not trusted") {
+	s.Click("Keep off") // the first file stays off; the second is asked about
+	if text := s.Dialog(); !strings.Contains(text, filepath.Join(roots[1], config.FileName)+" is not trusted") {
 		t.Fatalf("after Keep off, the question shows:\n%s", text)
 	}
-	test.Tap(q.trustBtn)
-	if q.dlg != nil || win.Canvas().Overlays().Top() != nil {
+	s.Click("Trust")
+	if s.DialogOpen() {
 		t.Error("the dialog stays after every file is answered")
 	}
 	if un := b.Untrusted(); len(un) != 1 || un[0].Root != roots[0] {
@@ -114,7 +104,7 @@ func TestTrustDialog(t *testing.T) {
 func TestTrustDialogNotShownWithoutUntrustedFiles(t *testing.T) {
 	a := test.NewTempApp(t)
 	win := a.NewWindow("DiffDesk")
-	if q := askTrust(win, &fakeTrustDesk{}, nil); q.dlg != nil || win.Canvas().Overlays().Top() != nil {
+	if askTrust(win, &fakeTrustDesk{}, nil); screen(t, win).DialogOpen() {
 		t.Error("a dialog with nothing to ask")
 	}
 }
@@ -126,14 +116,17 @@ func TestTrustQuestionAnswersEsc(t *testing.T) {
 	b := startHostile(t)
 	files := b.Untrusted()
 	fake := &fakeTrustDesk{files: files}
-	q := askTrust(h.win.Win, fake, h.win.setCloser)
-	h.pressKey(fyne.KeyEscape)
-	if q.at != 1 || q.dlg == nil || !strings.Contains(labels(q.rules), files[1].File) {
-		t.Fatalf("after Esc the question is at file %d (dialog %v); want the second file asked about", q.at, q.dlg != nil)
+	askTrust(h.win.Win, fake, h.win.setCloser)
+	if q := h.Dialog().Text(); !strings.Contains(q, files[0].File+" is not trusted") {
+		t.Fatalf("the question asks:\n%s\nwant the first file asked about", q)
 	}
 	h.pressKey(fyne.KeyEscape)
-	if q.dlg != nil || fake.trusted != 0 {
-		t.Errorf("after Esc twice: dialog open %v, trusted %d; want no dialog and nothing trusted", q.dlg != nil, fake.trusted)
+	if q := h.Dialog().Text(); !strings.Contains(q, files[1].File+" is not trusted") {
+		t.Fatalf("after Esc the question asks:\n%s\nwant the second file asked about", q)
+	}
+	h.pressKey(fyne.KeyEscape)
+	if h.Dialog().Open() || fake.trusted != 0 {
+		t.Errorf("after Esc twice: dialog open %v, trusted %d; want no dialog and nothing trusted", h.Dialog().Open(), fake.trusted)
 	}
 }
 

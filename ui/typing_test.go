@@ -39,7 +39,7 @@ func TestSearchWordNeverActsAsReviewKeys(t *testing.T) {
 	// A click on the queue row takes the keyboard from the box (as the
 	// real window's click does: it unfocuses, and the list focuses itself
 	// and hands the keyboard back to the window's keys).
-	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(h.win.queue.list)
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(h.Queue().Object())
 	test.TapCanvas(c, pos.Add(fyne.NewPos(40, 50)))
 	if c.Focused() == box {
 		t.Fatal("the click on the queue left the search box focused; the test needs it to take the keyboard")
@@ -90,8 +90,8 @@ func TestCommentLettersGoToTheCommentBox(t *testing.T) {
 		t.Fatalf("comment box holds %q; want \"rename it\"", cm.Text())
 	}
 	h.pressKey(fyne.KeyEscape)
-	if cm.Open() || h.win.typing != nil {
-		t.Errorf("Esc: dialog open %v, typing %v; want both ended", cm.Open(), h.win.typing)
+	if cm.Open() || h.Typing() {
+		t.Errorf("Esc: dialog open %v, typing %v; want both ended", cm.Open(), h.Typing())
 	}
 }
 

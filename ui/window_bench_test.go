@@ -149,7 +149,7 @@ func BenchmarkWindowMemory1M(b *testing.B) {
 			drain()
 			time.Sleep(time.Millisecond)
 		}
-		h.win.detail.trivial.work.Wait() // the trivial hunks are classified
+		h.WaitClassified()
 		drain()
 		b.StopTimer()
 		runtime.GC()

@@ -148,23 +148,6 @@ func (h *harness) until(what string, cond func() bool) {
 	}
 }
 
-// settle runs the UI work already scheduled, and that of the hunk
-// classifications under way once they post it (trivial.go; a test that
-// holds them pending drains sched itself).
-func (h *harness) settle() {
-	for {
-		select {
-		case f := <-h.sched:
-			f()
-		default:
-			h.win.detail.trivial.work.Wait()
-			if len(h.sched) == 0 {
-				return
-			}
-		}
-	}
-}
-
 // write puts a file into the workspace as an editor saves it: a new file
 // renamed over the old, so a watcher never sees it half written.
 func (h *harness) write(rel, content string) string {
@@ -196,7 +179,7 @@ func (h *harness) propose(agent, session string, format engine.Format, rel, payl
 		h.t.Fatalf("Propose(%s): %v", rel, err)
 	}
 	h.advance(time.Minute)
-	h.until("the window shows "+p.ID, func() bool { _, ok := h.win.items[p.ID]; return ok })
+	h.until("the window shows "+p.ID, func() bool { return h.InQueue(p.ID) })
 	return p
 }
 
@@ -204,7 +187,7 @@ func (h *harness) propose(agent, session string, format engine.Format, rel, payl
 func (h *harness) outcome(id string) review.Outcome {
 	h.t.Helper()
 	h.until("the window shows the outcome of "+id, func() bool {
-		return h.win.detail.id == id && h.win.detail.outcome != nil || h.win.detail.id != id && func() bool { _, ok := h.desk.Outcome(id); return ok }()
+		return h.Shown() == id && h.Decided() || h.Shown() != id && func() bool { _, ok := h.desk.Outcome(id); return ok }()
 	})
 	o, _ := h.desk.Outcome(id)
 	return o
@@ -223,7 +206,7 @@ func (h *harness) staleProposal(rel, base, edit, disk string) review.Proposal {
 	h.write(rel, base)
 	p := h.propose("agent", "s", engine.FormatSearchReplace, rel, edit)
 	h.write(rel, disk)
-	h.until("the proposal turns stale", func() bool { return h.win.detail.id == p.ID && h.win.detail.p.State == review.StateStale })
+	h.until("the proposal turns stale", func() bool { return h.Shown() == p.ID && h.ShownState() == review.StateStale })
 	return p
 }
 

@@ -31,14 +31,7 @@ func TestQueueRowsGroupOldestFirstInTheAgentsOrder(t *testing.T) {
 		{ID: "p3", Agent: "claude", Session: "s1", Created: at(3)},
 		{ID: "p0", Agent: "codex", Session: "x", Created: at(0)},
 	}
-	var got []string
-	for _, r := range queueRows(ps) {
-		if r.header != "" {
-			got = append(got, "["+r.header+"]")
-		} else {
-			got = append(got, r.p.ID)
-		}
-	}
+	got := rowsByID(queueRows(ps))
 	want := "[codex · x] p0 [claude · s1] p1 p3 [gemini · docs] p2"
 	if strings.Join(got, " ") != want {
 		t.Errorf("queueRows = %v; want %s", got, want)
@@ -439,8 +432,7 @@ func TestStaleProposalShowsBaseDiskAndProposal(t *testing.T) {
 func TestStaleMergeRefusesAChangedDisk(t *testing.T) {
 	h := newHarness(t)
 	p := h.staleProposal("c.go", "a\nb\nc\nd\ne\nf\n", srBlock("e\n", "E\n"), "A\nb\nc\nd\ne\nf\n")
-	d := h.win.detail
-	d.p.Files[0].Disk.SHA256 = atomicfile.Hash([]byte("what the person saw\n")) // the disk moved on since
+	h.SetShownDiskHash(0, atomicfile.Hash([]byte("what the person saw\n"))) // the disk moved on since
 	h.win.ApproveMerged()
 	h.until("the decision ends", func() bool { return !h.Deciding() })
 	if _, ok := h.desk.Outcome(p.ID); ok || h.read("c.go") != "A\nb\nc\nd\ne\nf\n" {
@@ -631,11 +623,9 @@ func TestNoNotificationForAutoApproved(t *testing.T) {
 
 func TestInterruptedWritesOpenADialog(t *testing.T) {
 	h := newHarness(t)
-	w := NewWindow(fyne.CurrentApp(), h.desk, WindowOptions{Do: func(f func()) { h.sched <- f }, NotifyDelay: -1, AgeTick: -1, ArmDelay: -1,
-		Interrupted: []journal.Interrupted{{Checkpoint: 3, Files: []journal.RecoveredFile{{Path: "/w/a.go", State: journal.WriteWritten}}}}})
-	defer w.Close()
-	if w.interrupted == nil {
-		t.Error("no dialog tells the person about the interrupted write")
+	w := windowOver(t, h.desk, WindowOptions{Interrupted: []journal.Interrupted{{Checkpoint: 3, Files: []journal.RecoveredFile{{Path: "/w/a.go", State: journal.WriteWritten}}}}})
+	if q := w.Dialog().Text(); !strings.Contains(q, "Interrupted writes") || !strings.Contains(q, "a.go") {
+		t.Errorf("no dialog tells the person about the interrupted write: %q", q)
 	}
 }
 

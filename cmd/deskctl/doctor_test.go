@@ -36,6 +36,11 @@ func TestDoctor(t *testing.T) {
 	if code != 1 {
 		t.Errorf("doctor with problems = exit %d; want 1", code)
 	}
+	// BeforeTool and AfterTool run the same command: it is checked, and
+	// said, once.
+	if n := strings.Count(out, "command: "+exe+" hook gemini || exit 2"); n != 1 {
+		t.Errorf("doctor named Gemini's hook command %d times; want once:\n%s", n, out)
+	}
 
 	// Codex with a read-only sandbox: its own edits are refused.
 	cfg := filepath.Join(home, ".codex", "config.toml")

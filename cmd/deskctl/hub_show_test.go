@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -27,19 +25,7 @@ import (
 // it never saw. Every control but the line break and tab is escaped, as
 // every other free text deskctl prints.
 func TestHubReviewShowEscapesTheAgentsText(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "hub")
-	for _, args := range [][]string{{"hub", "init", "--dir", dir}, {"hub", "add", "--dir", dir, "--role", "desk", "d1"}, {"hub", "add", "--dir", dir, "--role", "reviewer", "r1"}} {
-		if out, errOut, code := deskctl(t, "", args...); code != 0 {
-			t.Fatalf("%v: exit %d, %q %q", args, code, out, errOut)
-		}
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	dir, port, url := hubWithUsers(t)
 	h, err := hubserver.Start(hubserver.Options{Dir: dir, Port: port})
 	if err != nil {
 		t.Fatal(err)

@@ -35,19 +35,7 @@ func TestServeWithoutHubRunsNoNATS(t *testing.T) {
 // agent proposing, and a reviewer listing, showing and deciding through
 // deskctl: the desk writes the file, the agent hears.
 func TestHubServeReviewDecide(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "hub")
-	for _, args := range [][]string{{"hub", "init", "--dir", dir}, {"hub", "add", "--dir", dir, "--role", "desk", "d1"}, {"hub", "add", "--dir", dir, "--role", "reviewer", "r1"}} {
-		if out, errOut, code := deskctl(t, "", args...); code != 0 {
-			t.Fatalf("%v: exit %d, %q %q", args, code, out, errOut)
-		}
-	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	url := fmt.Sprintf("nats://127.0.0.1:%d", port)
+	dir, port, url := hubWithUsers(t)
 
 	root, sockDir := t.TempDir(), t.TempDir()
 	sock := filepath.Join(sockDir, "desk.sock")
@@ -121,4 +109,24 @@ func TestHubServeReviewDecide(t *testing.T) {
 	if _, errOut, code := deskctl(t, "", append(review, "decide", "d1/"+id, "reject")...); code != 1 || !strings.Contains(errOut, "no proposal") {
 		t.Errorf("deciding it again: exit %d, %q", code, errOut)
 	}
+}
+
+// hubWithUsers makes a hub's directory through deskctl hub init and add
+// (a desk d1, a reviewer r1) and picks a free port for it: its dir, port
+// and URL. The hub is not started.
+func hubWithUsers(t *testing.T) (dir string, port int, url string) {
+	t.Helper()
+	dir = filepath.Join(t.TempDir(), "hub")
+	for _, args := range [][]string{{"hub", "init", "--dir", dir}, {"hub", "add", "--dir", dir, "--role", "desk", "d1"}, {"hub", "add", "--dir", dir, "--role", "reviewer", "r1"}} {
+		if out, errOut, code := deskctl(t, "", args...); code != 0 {
+			t.Fatalf("%v: exit %d, %q %q", args, code, out, errOut)
+		}
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port = l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	return dir, port, fmt.Sprintf("nats://127.0.0.1:%d", port)
 }

@@ -3,10 +3,12 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/tailscale/hujson"
@@ -221,14 +223,18 @@ func hookTarget(path, agent, command string, events []hookEvent) setupTarget {
 				} `json:"hooks"`
 			}
 			s.value("/hooks", &hooks)
+			// Each command once (setup puts the same one before and after
+			// the tool), in the same order every time.
 			var cmds []string
-			for event, groups := range hooks {
+			seen := map[string]bool{}
+			for _, event := range slices.Sorted(maps.Keys(hooks)) {
 				if quiet[event] {
 					continue // "|| exit 0", never a block: doctor checks the reviewing hooks
 				}
-				for _, g := range groups {
+				for _, g := range hooks[event] {
 					for _, h := range g.Hooks {
-						if deskHookRE.MatchString(h.Command) {
+						if deskHookRE.MatchString(h.Command) && !seen[h.Command] {
+							seen[h.Command] = true
 							cmds = append(cmds, h.Command)
 						}
 					}

@@ -229,6 +229,7 @@ func (v *View) read(ctx context.Context, p Proposal) (review.Proposal, int64, er
 			}
 			rf.Disk = snapshot(f.Path, !f.DiskGone, f.Disk.SHA256, disk)
 		}
+		rf.KeepHunks() // diffed here once, from the texts shown, when first asked
 		size += int64(len(base) + len(proposed) + len(rf.Disk.Content))
 		rp.Files = append(rp.Files, rf)
 	}

@@ -123,18 +123,28 @@ func (j *Journal) History(ctx context.Context, f Filter) (Page, error) {
 		return Page{}, fmt.Errorf("history: unknown decision %q; want approved, approved-edited, partial, approved-overwrite, rejected, withdrawn, failed, stale or restore", f.Decision)
 	}
 	glob := historyGlob(f.File)
+	// A pattern whose last element is a wildcard (dir42/*) and that
+	// matches few distinct paths is read by those paths' index.
+	sparse := false
+	if glob != "" && globBase(glob) == "" {
+		var n int
+		if err := j.db.QueryRowContext(ctx, `SELECT count(*) FROM history_paths WHERE path GLOB ?`, glob).Scan(&n); err != nil {
+			return Page{}, fmt.Errorf("journal %s: read history: %w", j.path, err)
+		}
+		sparse = n <= sparseGlobPaths
+	}
 	var cps, decs []Entry
 	if f.Decision == "" || f.Decision == EntryRestore || decision.Verdict(f.Decision).Wrote() {
-		// A pattern that starts with a wildcard cannot use the path index:
-		// probe the newest checkpoints first (a wider window if the first
-		// found some but too few), and make one pass over the index only if
-		// the pattern matches rarely.
+		// A pattern that starts with a wildcard and matches many files
+		// (*.go) cannot use the path index: probe the newest checkpoints
+		// first (a wider window if the first found some but too few), and
+		// make one pass over the index only if the pattern matches rarely.
 		var window int64
-		if glob != "" && strings.ContainsAny(glob[:1], "*?[") {
+		if !sparse && glob != "" && strings.ContainsAny(glob[:1], "*?[") {
 			window = globProbeWindow
 		}
 		for {
-			q, args := checkpointEntriesSQL(f, glob, cur, window, limit+1)
+			q, args := checkpointEntriesSQL(f, glob, cur, window, limit+1, !sparse)
 			if cps, err = j.queryHistory(ctx, q, args...); err != nil {
 				return Page{}, err
 			}
@@ -156,7 +166,7 @@ func (j *Journal) History(ctx context.Context, f Filter) (Page, error) {
 		if len(cps) > limit {
 			after = cps[limit].DecisionID
 		}
-		q, args := decisionEntriesSQL(f, glob, cur.decision, after, limit+1)
+		q, args := decisionEntriesSQL(f, glob, cur.decision, after, limit+1, !sparse)
 		if decs, err = j.queryHistory(ctx, q, args...); err != nil {
 			return Page{}, err
 		}
@@ -212,6 +222,10 @@ func (j *Journal) queryHistory(ctx context.Context, q string, args ...any) ([]En
 	return out, nil
 }
 
+// sparseGlobPaths is the most distinct paths a pattern may match for its
+// rows to be read path by path rather than checkpoint by checkpoint.
+const sparseGlobPaths = 1000
+
 // globProbeWindow is how many of the newest checkpoints History checks one
 // by one against a pattern that starts with a wildcard before it scans the
 // whole path index instead.
@@ -223,8 +237,10 @@ const maxGlobProbeWindow = 40000
 
 // checkpointEntriesSQL selects the checkpoints matching f after cur, newest
 // first, at most limit of them. With a window, a glob is checked per
-// checkpoint among the window newest (after cur) only.
-func checkpointEntriesSQL(f Filter, glob string, cur historyCursor, window int64, limit int) (string, []any) {
+// checkpoint among the window newest (after cur) only. dense: a glob
+// without a plain base name matches many paths, and is checked row by row,
+// not by the paths it matches.
+func checkpointEntriesSQL(f Filter, glob string, cur historyCursor, window int64, limit int, dense bool) (string, []any) {
 	var where []string
 	var args []any
 	add := func(cond string, a ...any) { where, args = append(where, cond), append(args, a...) }
@@ -260,8 +276,10 @@ func checkpointEntriesSQL(f Filter, glob string, cur historyCursor, window int64
 		add("c.created >= coalesce("+windowStart+", 0)", windowArgs...)
 	case f.File != "" && globBase(glob) != "":
 		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE "+pathBaseSQL+" = ? AND path GLOB ?)", globBase(glob), glob)
-	case f.File != "":
+	case f.File != "" && dense:
 		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE path GLOB ?)", glob)
+	case f.File != "":
+		add("c.id IN (SELECT checkpoint_id FROM checkpoint_files WHERE path IN (SELECT path FROM history_paths WHERE path GLOB ?))", glob)
 	}
 	if !f.Since.IsZero() {
 		add("c.created >= ?", historyNanos(f.Since))
@@ -281,8 +299,10 @@ func checkpointEntriesSQL(f Filter, glob string, cur historyCursor, window int64
 
 // decisionEntriesSQL selects the decisions that wrote nothing matching f
 // with ids below before (0: any) and above after (0: any), newest first,
-// at most limit of them.
-func decisionEntriesSQL(f Filter, glob string, before, after int64, limit int) (string, []any) {
+// at most limit of them. dense: a glob is checked decision by decision,
+// newest first (soon done when it matches often), not by the paths it
+// matches.
+func decisionEntriesSQL(f Filter, glob string, before, after int64, limit int, dense bool) (string, []any) {
 	where := []string{silentDecisionsSQL}
 	var args []any
 	add := func(cond string, a ...any) { where, args = append(where, cond), append(args, a...) }
@@ -300,8 +320,10 @@ func decisionEntriesSQL(f Filter, glob string, before, after int64, limit int) (
 		add("d.proposal_id IN (SELECT proposal_id FROM proposal_files WHERE path = ?)", f.File)
 	case f.File != "" && globBase(glob) != "":
 		add("d.proposal_id IN (SELECT proposal_id FROM proposal_files WHERE "+pathBaseSQL+" = ? AND path GLOB ?)", globBase(glob), glob)
-	case f.File != "":
+	case f.File != "" && dense:
 		add("EXISTS (SELECT 1 FROM proposal_files pf WHERE pf.proposal_id = d.proposal_id AND pf.path GLOB ?)", glob)
+	case f.File != "":
+		add("d.proposal_id IN (SELECT proposal_id FROM proposal_files WHERE path IN (SELECT path FROM history_paths WHERE path GLOB ?))", glob)
 	}
 	if !f.Since.IsZero() {
 		add("d.time >= ?", historyNanos(f.Since))

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // historyDiffContext is how many unchanged lines history's unified diffs
@@ -66,7 +68,8 @@ func newFileDiff(path, oldLabel, newLabel string, old, new []byte, oldExists, ne
 // DiffEntry returns what a history entry changed, per file: for a
 // checkpoint, each file from before the write to its settled content (what
 // was written while it is still intended); for a decision that wrote
-// nothing, each file from its base to what was proposed. paths limits it to
+// nothing, each file from its base to what was proposed (for an edit that
+// did not apply, which proposed nothing, its base on both sides). paths limits it to
 // those absolute paths (nil: all the entry's files).
 func (j *Journal) DiffEntry(ctx context.Context, ref Ref, paths []string) ([]FileDiff, error) {
 	d, err := j.Detail(ctx, ref)
@@ -84,6 +87,11 @@ func (j *Journal) DiffEntry(ctx context.Context, ref Ref, paths []string) ([]Fil
 		oldHash, newHash := f.Before, f.Final
 		oldLabel, newLabel := "before checkpoint "+string(ref), "after checkpoint "+string(ref)
 		switch {
+		case d.Kind == EntryDecision && notApplied(d):
+			// The edit did not apply: it proposed no text for the file
+			// (its empty "proposed" text is not a deletion).
+			oldHash, newHash = f.Base, f.Base
+			oldLabel, newLabel = "base", "not applied ("+string(d.Decision)+"): nothing proposed"
 		case d.Kind == EntryDecision:
 			oldHash, newHash = f.Base, f.Proposed
 			oldLabel, newLabel = "base", "proposed ("+string(d.Decision)+")"
@@ -97,6 +105,30 @@ func (j *Journal) DiffEntry(ctx context.Context, ref Ref, paths []string) ([]Fil
 		out = append(out, fd)
 	}
 	return out, nil
+}
+
+// appliedFailures are the kinds of a failed outcome (review.FailureKind,
+// as the outcome's JSON keeps it) whose edit did apply: approved, then not
+// written. Every other kind is an edit that did not apply, whose files the
+// journal holds with no proposed text.
+var appliedFailures = map[string]bool{"not-written": true, "path": true, "write": true, "text": true}
+
+// notApplied reports whether decision entry d is of an edit that did not
+// apply, as its outcome's failure says (a journal older than failure kinds
+// cannot say: false).
+func notApplied(d Detail) bool {
+	if d.Decision != decision.Failed || len(d.Outcome) == 0 {
+		return false
+	}
+	var o struct {
+		Failure *struct {
+			Kind string `json:"kind"`
+		} `json:"failure"`
+	}
+	if json.Unmarshal(d.Outcome, &o) != nil || o.Failure == nil {
+		return false
+	}
+	return !appliedFailures[o.Failure.Kind]
 }
 
 // DiffStage returns one file's change between two stages of a history

@@ -117,6 +117,9 @@ func TestHistoryListsCheckpointsAndSilentDecisions(t *testing.T) {
 		{"glob", Filter{File: "*.go"}, []Ref{ref(c4), d3, ref(c1)}},
 		{"relative path", Filter{File: "sub/b.txt"}, []Ref{ref(c2)}},
 		{"absolute glob", Filter{File: dir + "/sub/*"}, []Ref{ref(c2)}},
+		{"relative wildcard", Filter{File: "sub/*"}, []Ref{ref(c2)}},
+		{"relative wildcard, a page of one", Filter{File: "*.go", Limit: 1}, []Ref{ref(c4)}},
+		{"wildcard matching none", Filter{File: "nowhere/*"}, nil},
 		{"future", Filter{Since: time.Now().Add(time.Hour)}, nil},
 		{"restores", Filter{Decision: EntryRestore}, nil},
 	}

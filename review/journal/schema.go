@@ -171,6 +171,28 @@ UPDATE decisions SET decided_by_rule = 1, decided_by = substr(decided_by, 7) WHE
 CREATE INDEX checkpoint_files_base ON checkpoint_files(substr(path, length(rtrim(path, replace(path, '/', ''))) + 1));
 CREATE INDEX proposal_files_base ON proposal_files(substr(path, length(rtrim(path, replace(path, '/', ''))) + 1));
 `,
+	// 10: every path the file rows hold, once: a --file pattern whose last
+	// element is a wildcard (dir42/*) is matched against the distinct paths
+	// (thousands), not against every file row (one per write: hundreds of
+	// thousands), and the rows then found by the path index. Triggers keep
+	// it: a path is added with its first row and dropped with its last.
+	`
+CREATE TABLE history_paths (path TEXT PRIMARY KEY) WITHOUT ROWID;
+INSERT OR IGNORE INTO history_paths SELECT DISTINCT path FROM checkpoint_files;
+INSERT OR IGNORE INTO history_paths SELECT DISTINCT path FROM proposal_files;
+CREATE TRIGGER checkpoint_files_path_add AFTER INSERT ON checkpoint_files
+	BEGIN INSERT OR IGNORE INTO history_paths VALUES (NEW.path); END;
+CREATE TRIGGER proposal_files_path_add AFTER INSERT ON proposal_files
+	BEGIN INSERT OR IGNORE INTO history_paths VALUES (NEW.path); END;
+CREATE TRIGGER checkpoint_files_path_drop AFTER DELETE ON checkpoint_files
+	BEGIN DELETE FROM history_paths WHERE path = OLD.path
+		AND NOT EXISTS (SELECT 1 FROM checkpoint_files WHERE path = OLD.path)
+		AND NOT EXISTS (SELECT 1 FROM proposal_files WHERE path = OLD.path); END;
+CREATE TRIGGER proposal_files_path_drop AFTER DELETE ON proposal_files
+	BEGIN DELETE FROM history_paths WHERE path = OLD.path
+		AND NOT EXISTS (SELECT 1 FROM checkpoint_files WHERE path = OLD.path)
+		AND NOT EXISTS (SELECT 1 FROM proposal_files WHERE path = OLD.path); END;
+`,
 }
 
 // migrateJournal brings db up to schema version target (at most

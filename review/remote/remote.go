@@ -555,6 +555,7 @@ func proposal(det deskrpc.Detail) (review.Proposal, error) {
 				f.Checks.Reports = []checker.Report{}
 			}
 		}
+		f.KeepHunks() // diffed here once, from the texts shown, when first asked
 		p.Files = append(p.Files, f)
 	}
 	return p, nil

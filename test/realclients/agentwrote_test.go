@@ -38,18 +38,21 @@ func (dk *desk) awaitHistory(t *testing.T, want decision.Verdict) (decision.Verd
 // TestGeminiAgentWrote: the person approves; their own hook, run beside
 // DiffDesk's, lets the tool write, blocks it, or changes the file first
 // so that the tool fails.
-var agentWroteCases = []struct {
-	name   string
-	theirs func(target string) string // their hook's script body; "" for none
-	want   decision.Verdict
-	why    string // in the history's feedback
-	file   string // a.txt after the run
-}{
+var agentWroteCases = []agentWroteCase{
 	{"written", nil, decision.Approved, "", "hello from the model\n"},
 	{"their hook blocks the tool", func(string) string { return "%s" }, decision.Failed, "no after-tool hook", "hello\n"},
 	{"the file changes before the tool runs", func(target string) string {
 		return "sleep 3; printf 'goodbye\\n' > '" + target + "'"
 	}, decision.Failed, "tool failed", "goodbye\n"},
+}
+
+// agentWroteCase is one run of agentWroteCases.
+type agentWroteCase struct {
+	name   string
+	theirs func(target string) string // their hook's script body; "" for none
+	want   decision.Verdict
+	why    string // in the history's feedback
+	file   string // a.txt after the run
 }
 
 // TestClaudeAgentWrote runs `claude -p` with the hooks deskctl setup
@@ -67,17 +70,7 @@ func TestClaudeAgentWrote(t *testing.T) {
 			target := dk.writeFile(t, "a.txt", "hello\n")
 			api := fakeAnthropic(t, "Edit", map[string]any{"file_path": target, "old_string": "hello", "new_string": "hello from the model"})
 			e.vars = append(e.vars, "ANTHROPIC_BASE_URL="+api.URL, "ANTHROPIC_API_KEY=sk-ant-fake-local-stub-0000000000000000")
-			ours := func(matcher string, timeout int) map[string]any {
-				h := map[string]any{"type": "command", "command": deskctlBin + " hook claude --socket " + dk.sock}
-				if timeout > 0 {
-					h["timeout"] = timeout
-				}
-				g := map[string]any{"hooks": []any{h}}
-				if matcher != "" {
-					g["matcher"] = matcher
-				}
-				return g
-			}
+			ours := ourHook("claude", dk.sock)
 			pre := []any{ours("Edit|MultiEdit|Write", 600)}
 			if tc.theirs != nil {
 				body := tc.theirs(target)
@@ -100,16 +93,7 @@ func TestClaudeAgentWrote(t *testing.T) {
 			if err != nil {
 				t.Fatalf("claude -p: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
 			}
-			if o := dk.outcome(t, 10*time.Second); o.Status != decision.Approved {
-				t.Fatalf("the person's decision ended %s; want approved", o.Status)
-			}
-			if got := readFile(t, target); got != tc.file {
-				t.Errorf("a.txt = %q; want %q\nclaude said: %s", got, tc.file, out)
-			}
-			v, fb := dk.awaitHistory(t, tc.want)
-			if v != tc.want || !strings.Contains(fb, tc.why) {
-				t.Errorf("history: %s %q; want %s saying %q\nclaude said: %s", v, fb, tc.want, tc.why, out)
-			}
+			tc.check(t, dk, target, "claude said: "+out)
 		})
 	}
 }
@@ -126,17 +110,7 @@ func TestGeminiAgentWrote(t *testing.T) {
 			dk := startDesk(t, e, approve())
 			target := dk.writeFile(t, "a.txt", "hello\n")
 			api := fakeGemini(t, "replace", map[string]any{"file_path": target, "old_string": "hello", "new_string": "hello from the model", "instruction": "change hello"})
-			ours := func(matcher string, timeout int) map[string]any {
-				h := map[string]any{"type": "command", "command": deskctlBin + " hook gemini --socket " + dk.sock}
-				if timeout > 0 {
-					h["timeout"] = timeout
-				}
-				g := map[string]any{"hooks": []any{h}}
-				if matcher != "" {
-					g["matcher"] = matcher
-				}
-				return g
-			}
+			ours := ourHook("gemini", dk.sock)
 			before := []any{ours("replace|write_file", 600000)}
 			if tc.theirs != nil {
 				body := tc.theirs(target)
@@ -157,16 +131,41 @@ func TestGeminiAgentWrote(t *testing.T) {
 			if err != nil {
 				t.Logf("gemini -p: %v\nstdout:\n%s\nstderr:\n%s", err, out, errOut)
 			}
-			if o := dk.outcome(t, 10*time.Second); o.Status != decision.Approved {
-				t.Fatalf("the person's decision ended %s; want approved", o.Status)
-			}
-			if got := readFile(t, target); got != tc.file {
-				t.Errorf("a.txt = %q; want %q\ngemini said: %s\n%s", got, tc.file, out, errOut)
-			}
-			v, fb := dk.awaitHistory(t, tc.want)
-			if v != tc.want || !strings.Contains(fb, tc.why) {
-				t.Errorf("history: %s %q; want %s saying %q\ngemini said: %s\n%s", v, fb, tc.want, tc.why, out, errOut)
-			}
+			tc.check(t, dk, target, "gemini said: "+out+"\n"+errOut)
 		})
+	}
+}
+
+// ourHook is DiffDesk's hook group for agent (claude, gemini) on the desk
+// at sock, as deskctl setup writes it: for tools matching matcher ("" for
+// every event), with timeout (0 for the agent's own).
+func ourHook(agent, sock string) func(matcher string, timeout int) map[string]any {
+	return func(matcher string, timeout int) map[string]any {
+		h := map[string]any{"type": "command", "command": deskctlBin + " hook " + agent + " --socket " + sock}
+		if timeout > 0 {
+			h["timeout"] = timeout
+		}
+		g := map[string]any{"hooks": []any{h}}
+		if matcher != "" {
+			g["matcher"] = matcher
+		}
+		return g
+	}
+}
+
+// check checks a run of tc: the person approved, a.txt (at target) holds
+// what the case says, and the history records the case's verdict and
+// reason; said is what the agent printed.
+func (tc agentWroteCase) check(t *testing.T, dk *desk, target, said string) {
+	t.Helper()
+	if o := dk.outcome(t, 10*time.Second); o.Status != decision.Approved {
+		t.Fatalf("the person's decision ended %s; want approved", o.Status)
+	}
+	if got := readFile(t, target); got != tc.file {
+		t.Errorf("a.txt = %q; want %q\n%s", got, tc.file, said)
+	}
+	v, fb := dk.awaitHistory(t, tc.want)
+	if v != tc.want || !strings.Contains(fb, tc.why) {
+		t.Errorf("history: %s %q; want %s saying %q\n%s", v, fb, tc.want, tc.why, said)
 	}
 }

@@ -5,6 +5,9 @@
 // merge, and a code editor on the right side whose text is a
 // textbuf.Buffer. It knows engine's types and Fyne, nothing of the desk or
 // the window: the ui package embeds it and listens to its On… callbacks.
+// Its parts own their state and reach the view only through a small
+// interface each: Search, Seen, Folds, Marks, Selection, the strip and
+// the horizontal scrollbar (…Host in their files).
 //
 // Invariants: only the visible rows exist as canvas objects (the rows are
 // virtualised); building the rows of a diff costs O(ops), not O(lines);

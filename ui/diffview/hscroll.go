@@ -10,10 +10,10 @@ import (
 
 // hscroll is the horizontal scrollbar under a DiffView's rows: both sides
 // share its offset (in cells). Drag the thumb, or tap the track to move a
-// page.
+// page. It reaches the view only through hscrollHost.
 type hscroll struct {
 	widget.BaseWidget
-	v      *DiffView
+	host   hscrollHost
 	max    int     // largest offset, in cells
 	value  int     // offset, in cells
 	drag   float32 // cells dragged but not yet scrolled
@@ -25,8 +25,18 @@ type hscroll struct {
 	thumb  *canvas.Rectangle
 }
 
-func newHScroll(v *DiffView) *hscroll {
-	h := &hscroll{v: v, track: canvas.NewRectangle(nil), thumb: canvas.NewRectangle(nil)}
+// hscrollHost is what the bar needs of its view: how many cells a side
+// shows, and both sides scrolled to a cell.
+type hscrollHost interface {
+	cellsShown() int
+	setHOffset(c int)
+}
+
+// cellsShown is how many cells a side shows.
+func (v *DiffView) cellsShown() int { return v.metric.cols }
+
+func newHScroll(host hscrollHost) *hscroll {
+	h := &hscroll{host: host, track: canvas.NewRectangle(nil), thumb: canvas.NewRectangle(nil)}
 	h.thumb.CornerRadius = 3
 	h.ExtendBaseWidget(h)
 	return h
@@ -59,7 +69,7 @@ func (r *hscrollRenderer) Layout(size fyne.Size) {
 
 // thumbGeometry returns the thumb's width and x in a track of width tw.
 func (h *hscroll) thumbGeometry(tw float32) (w, x float32) {
-	cols := float32(max(h.v.metric.cols, 1))
+	cols := float32(max(h.host.cellsShown(), 1))
 	total := cols + float32(h.max)
 	w = max(tw*cols/total, 24)
 	if h.max > 0 {
@@ -84,7 +94,7 @@ func (h *hscroll) Dragged(ev *fyne.DragEvent) {
 		h.drag += ev.Dragged.DX * float32(h.max) / span
 		step := int(h.drag)
 		h.drag -= float32(step)
-		h.v.setHOffset(h.value + step)
+		h.host.setHOffset(h.value + step)
 	}
 }
 
@@ -94,12 +104,12 @@ func (h *hscroll) DragEnd() { h.drag = 0 }
 // Tapped moves a page towards the tap.
 func (h *hscroll) Tapped(ev *fyne.PointEvent) {
 	w, x := h.thumbGeometry(h.Size().Width)
-	page := max(h.v.metric.cols-4, 1)
+	page := max(h.host.cellsShown()-4, 1)
 	switch {
 	case ev.Position.X < x:
-		h.v.setHOffset(h.value - page)
+		h.host.setHOffset(h.value - page)
 	case ev.Position.X > x+w:
-		h.v.setHOffset(h.value + page)
+		h.host.setHOffset(h.value + page)
 	}
 }
 

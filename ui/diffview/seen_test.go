@@ -187,3 +187,38 @@ func TestSeenWaitsWhileNotShowing(t *testing.T) {
 		t.Errorf("showing: seen %v; want the first hunk, on screen", got)
 	}
 }
+
+// TestSeenOnlyOnceEveryLineWasOnScreen: a change taller than the view is
+// not seen when its first rows are: Lines counts how many of its lines
+// were on screen, and it is seen once paging has shown the rest.
+func TestSeenOnlyOnceEveryLineWasOnScreen(t *testing.T) {
+	v, _ := newTestView(t, 900, 300)
+	old := numbered(400, nil)
+	new := numbered(400, func(k int) string {
+		if k >= 100 && k < 200 {
+			return fmt.Sprintf("changed %d\n", k)
+		}
+		return ""
+	})
+	v.SetTexts("a.txt", old, new)
+	if hs := v.Hunks(); len(hs) != 1 {
+		t.Fatalf("%d hunks; want 1", len(hs))
+	}
+	v.NextHunk()
+	if got := v.Seen().Hunks(); len(got) != 0 {
+		t.Fatalf("its first rows on screen: seen %v; want none yet", got)
+	}
+	part := v.Seen().Lines("a.txt")[v.Hunks()[0].ID]
+	if part[1] != 200 || part[0] <= 0 || part[0] >= part[1] {
+		t.Fatalf("its first rows on screen: %d of %d lines seen; want some of 200", part[0], part[1])
+	}
+	for range 20 {
+		v.PageDown()
+	}
+	if got := v.Seen().Hunks(); len(got) != 1 {
+		t.Errorf("paged through it: seen %v; want it", got)
+	}
+	if left := v.Seen().Lines("a.txt"); len(left) != 0 {
+		t.Errorf("paged through it: partly seen %v; want none", left)
+	}
+}

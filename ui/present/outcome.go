@@ -62,7 +62,7 @@ func Outcome(p review.Proposal, o review.Outcome) string {
 			b.WriteString(" before it had finished sending it (shown as far as it had come)")
 		}
 	case decision.Failed:
-		b.WriteString("The edit did not apply")
+		b.WriteString(failedHow(o.Failure))
 	default:
 		b.WriteString(string(o.Status))
 	}
@@ -94,6 +94,21 @@ func Outcome(p review.Proposal, o review.Outcome) string {
 		}
 	}
 	return b.String()
+}
+
+// failedHow says how a failed proposal ended: an approval not carried
+// out (the edit applied, and the person approved it), or an edit that did
+// not apply.
+func failedHow(f *review.Failure) string {
+	switch {
+	case f == nil:
+	case f.Kind == review.FailNotWritten:
+		text, _, _ := strings.Cut(agenttext.Failure(f), "\n") // not what the agent said, which follows
+		return strings.TrimSuffix(text, ".")
+	case f.Kind == review.FailPath:
+		return "Approved, but not written: " + strings.TrimSuffix(f.Err, ".")
+	}
+	return "The edit did not apply"
 }
 
 // perFile says, for each file of a partial approval, what became of it:

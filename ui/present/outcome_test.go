@@ -75,3 +75,27 @@ func TestOutcomeTextThroughAVerdictOnlyDoor(t *testing.T) {
 		t.Errorf("through the native door:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestOutcomeOfAnApprovalNotWritten: an approval that was not carried out
+// — its agent's tool did not write the approved text (the Cline door), or
+// its path no longer led where it did — is not "The edit did not apply":
+// the edit applied and the person approved it. The status line says what
+// happened, in the words the agent read.
+func TestOutcomeOfAnApprovalNotWritten(t *testing.T) {
+	for _, c := range []struct {
+		f    *review.Failure
+		want string
+	}{
+		{&review.Failure{Kind: review.FailNotWritten, Verdict: decision.Approved, Paths: []string{"a.go"}, Note: "blocked by a hook"},
+			"Approved (approved), but not written: after the agent's tool, a.go did not hold the approved text."},
+		{&review.Failure{Kind: review.FailPath, Err: "a.go is now a symbolic link"},
+			"Approved, but not written: a.go is now a symbolic link."},
+	} {
+		if got := Outcome(review.Proposal{}, review.Outcome{Status: decision.Failed, Failure: c.f}); got != c.want {
+			t.Errorf("%s: status line %q; want %q", c.f.Kind, got, c.want)
+		}
+	}
+	if got := Outcome(review.Proposal{}, review.Outcome{Status: decision.Failed, Failure: &review.Failure{Kind: review.FailOther, Err: "x"}}); got != "The edit did not apply." {
+		t.Errorf("an edit that did not apply: %q", got)
+	}
+}
