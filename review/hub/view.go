@@ -58,6 +58,10 @@ type viewItem struct {
 type ViewLimits struct {
 	KeptBytes int64 // default 512 MiB
 	KeptCount int   // default 5,000
+	// DeskAnswer bounds how long a decision taken on the hub waits for
+	// its desk to carry it out (default 1 minute); past it the person is
+	// told the desk has not answered, not left reading "Writing…".
+	DeskAnswer time.Duration
 }
 
 // OpenView reads every open proposal on the hub (with its texts) and
@@ -65,6 +69,7 @@ type ViewLimits struct {
 func OpenView(ctx context.Context, r *Reviewer, l ViewLimits) (*View, error) {
 	l.KeptBytes = cmp.Or(l.KeptBytes, 512<<20)
 	l.KeptCount = cmp.Or(l.KeptCount, 5000)
+	l.DeskAnswer = cmp.Or(l.DeskAnswer, time.Minute)
 	v := &View{r: r, limits: l, items: map[string]*viewItem{}, done: make(chan struct{})}
 	q, err := r.Queue(ctx, v.bad)
 	if err != nil {
@@ -356,7 +361,12 @@ func (v *View) Decide(ctx context.Context, id string, dec review.Decision) (revi
 	if !res.Won {
 		return review.Outcome{}, fmt.Errorf("%s was decided first by %s (%s); yours was not taken", id, res.Winner.By, res.Winner.Verdict)
 	}
-	o, next, err := v.r.Await(ctx, hp)
+	actx, cancel := context.WithTimeout(ctx, v.limits.DeskAnswer)
+	defer cancel()
+	o, next, err := v.r.Await(actx, hp)
+	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
+		return review.Outcome{}, fmt.Errorf("your decision on %s is on the hub, but its desk %s has not carried it out in %s (it may be stopped or cut off): it does when it is back, and the queue shows the outcome then", id, hp.Desk, v.limits.DeskAnswer)
+	}
 	if err != nil {
 		return review.Outcome{}, fmt.Errorf("decided %s; waiting for its desk %s to carry it out: %w", id, hp.Desk, err)
 	}

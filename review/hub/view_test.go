@@ -168,3 +168,33 @@ func waitNotice(t *testing.T, notices chan string, want string) {
 		}
 	}
 }
+
+// TestViewSaysWhenTheDeskDoesNotAnswer: a decision that won on the hub
+// while its desk is stopped does not leave the person reading "Writing…"
+// for ever: past ViewLimits.DeskAnswer the view says the decision is on
+// the hub and the desk has not carried it out — and nothing is written.
+func TestViewSaysWhenTheDeskDoesNotAnswer(t *testing.T) {
+	h := startHub(t, []string{"d1"}, []string{"r1"})
+	d1, l := h.link(t, "d1")
+	propose(t, d1.Desk, "x.txt", "x\n")
+	v, _, _ := openView(t, h, "r1", hub.ViewLimits{DeskAnswer: 2 * time.Second})
+	until(t, "the proposal in the view", func() bool { return len(v.List()) == 1 })
+	l.Close(time.Second) // the desk stops following the hub; its proposal stays open there
+	p := v.List()[0]
+	done := make(chan error, 1)
+	go func() {
+		_, err := v.Decide(ctx(t), p.ID, review.Decision{Verdict: "approved", Shown: review.ShownVersion(p)})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "has not carried it out in 2s") || !strings.Contains(err.Error(), "is on the hub") {
+			t.Fatalf("Decide with its desk stopped: %v; want it to say the decision is on the hub and the desk has not answered", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Decide still waiting for a stopped desk after 30 s")
+	}
+	if _, err := os.Stat(filepath.Join(d1.Root, "x.txt")); err == nil {
+		t.Error("x.txt was written by a desk that had stopped following the hub")
+	}
+}
