@@ -261,21 +261,10 @@ func (h *highlighter) pending(side, line int) bool {
 		}
 	}
 	for _, j := range h.later {
-		if !j.covers(side, g, line) {
-			continue
-		}
-		if h.noSync {
+		if j.covers(side, g, line) {
 			h.waited = true
 			return true
 		}
-		// The pages asked for ahead, not started yet (a slow worker on a
-		// loaded machine, a quick second Page Down), hold a line now on
-		// screen: the screen is tokenised as if nothing was asked (at once
-		// when small), not drawn plain and again a frame later; the pages
-		// ahead are asked for again (tokensAhead).
-		h.later = dropSide(h.later, side)
-		h.asked.m = nil
-		return false
 	}
 	if h.busy[side].covers(side, g, line) {
 		h.waited = true

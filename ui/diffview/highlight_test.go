@@ -103,39 +103,6 @@ func TestHighlightOfAScreenIsThereAtOnce(t *testing.T) {
 	}
 }
 
-// The pages asked for ahead and not started yet (a worker slowed by a
-// loaded machine) hold the lines a Page Down brings on screen: the screen
-// is tokenised at once, not drawn plain and again a frame later.
-func TestScreenAskedAheadIsNotLeftToASlowWorker(t *testing.T) {
-	test.NewTempApp(t)
-	refreshes := 0
-	h := newHighlighter(func() { refreshes++ })
-	h.reset("main.go")
-	lines := strings.Split(strings.TrimSuffix(sampleNew, "\n"), "\n")
-	get := func(i int) string { return lines[i] }
-	all := func() []int {
-		out := make([]int, len(lines))
-		for i := range out {
-			out[i] = i
-		}
-		return out
-	}
-	h.mu.Lock()
-	h.running = true // a worker busy elsewhere: what is asked ahead waits
-	h.mu.Unlock()
-	h.ahead(1, all(), get, len(lines))
-	h.want(1, 0, all, get, len(lines))
-	if toks, ok := h.tokens(1, 0); !ok || len(toks) == 0 || !toks[0].typ.InCategory(chroma.Keyword) {
-		t.Errorf("right after want: tokens of %q = %v (cached %v); want them at once, not after the pages asked ahead", lines[0], toks, ok)
-	}
-	h.mu.Lock()
-	later := len(h.later)
-	h.mu.Unlock()
-	if later != 0 {
-		t.Errorf("%d jobs still asked ahead for lines now cached; want them dropped (asked again without them)", later)
-	}
-}
-
 func TestNewTextsNeverShowOldTokens(t *testing.T) {
 	v, _ := newTestView(t, 800, 300)
 	first := numbered(300, func(k int) string { return fmt.Sprintf("// comment %d\n", k) })
