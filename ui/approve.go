@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/diffdesk/diffdesk/review"
@@ -25,18 +26,13 @@ func (d *detail) Approve() {
 		}
 	case d.editing:
 		d.ApproveEdited()
-	case anyStale(d.p):
+	case slices.ContainsFunc(d.p.Files, review.File.Stale):
 		d.ApproveMerged()
 	case d.someRejected():
 		d.ApprovePartial()
 	default:
 		d.decide(review.Decision{Verdict: decision.Approved})
 	}
-}
-
-// canDecide reports whether the shown proposal takes a decision now.
-func (d *detail) canDecide() bool {
-	return d.id != "" && d.p.State.Open() && d.p.State != review.StateStreaming && !d.deciding && d.outcome == nil
 }
 
 // ApproveEdited writes the person's text (e, then a).
@@ -68,7 +64,7 @@ func (d *detail) ApproveMerged() {
 
 // ApprovePartial writes only the hunks left accepted in the gutter.
 func (d *detail) ApprovePartial() {
-	if !d.canDecide() || anyStale(d.p) {
+	if !d.canDecide() || slices.ContainsFunc(d.p.Files, review.File.Stale) {
 		return
 	}
 	now := d.choices // with the ticks the view shows for its file

@@ -29,21 +29,35 @@ import (
 // changesetTree is the file tree of the shown proposal's changeset; it
 // shows only when the changeset has more than one file.
 type changesetTree struct {
-	d      *detail
+	paneKit
+	deps   treeDeps
 	cs     review.Changeset
 	title  *widget.Label
 	rows   *fyne.Container // VBox of treeRows and directory labels
 	scroll *container.Scroll
 	box    *fyne.Container
-	hunks  map[string]cachedHunks // proposal id + path → its hunks (fileHunks)
+	cache  map[string]cachedHunks // proposal id + path → its hunks (fileHunks)
 	sig    string                 // what refresh last showed (signature)
 	// confirm, while the approve-all confirmation is open, approves (Enter).
 	confirm    func()
 	confirmMsg string // the question confirm answers
 }
 
-func newChangesetTree(d *detail) *changesetTree {
-	t := &changesetTree{d: d, hunks: map[string]cachedHunks{}}
+// treeDeps is what the tree needs beyond its kit.
+type treeDeps struct {
+	desk interface {
+		ChangesetOf(id string) (review.Changeset, bool)
+		Get(id string) (review.Proposal, bool)
+		Outcome(id string) (review.Outcome, bool)
+	}
+	relayout     func()               // the pane is laid out again: the tree came, went or grew
+	showProposal func(id string) bool // shows proposal id; false when it is no longer at the desk
+	showFile     func(i int)          // shows file i of the shown proposal
+	kept         keptChoices          // what the person chose on the proposals shown before
+}
+
+func newChangesetTree(kit paneKit, deps treeDeps) *changesetTree {
+	t := &changesetTree{paneKit: kit, deps: deps, cache: map[string]cachedHunks{}}
 	t.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.rows = container.NewVBox()
 	t.scroll = container.NewVScroll(t.rows)
@@ -58,16 +72,15 @@ func (t *changesetTree) shown() bool { return len(t.cs.Files) > 1 }
 
 // refresh re-reads the shown proposal's changeset from the desk and draws it.
 func (t *changesetTree) refresh() {
-	d := t.d
 	was := t.cs.Key
 	t.cs = review.Changeset{}
-	if d.id != "" {
-		if cs, ok := d.w.desk.ChangesetOf(d.id); ok {
+	if t.sh.id != "" {
+		if cs, ok := t.deps.desk.ChangesetOf(t.sh.id); ok {
 			t.cs = cs
 		}
 	}
 	if t.cs.Key != was {
-		clear(t.hunks) // another changeset's: it holds their texts
+		clear(t.cache) // another changeset's: it holds their texts
 	}
 	// Each streamed chunk asks again: what would show the same is left as
 	// it is (rebuilding it and laying out the pane was half a chunk's work).
@@ -78,20 +91,13 @@ func (t *changesetTree) refresh() {
 	}
 	// The tree comes, goes and grows while the person reads: the pane is
 	// laid out again each time, or the diff stays where it was, under it.
-	defer t.d.content.Refresh()
+	defer t.deps.relayout()
 	if !t.shown() {
 		t.box.Hide()
 		return
 	}
 	cs := t.cs
-	streaming := 0
-	for _, p := range cs.Proposals {
-		if p.State == review.StateStreaming {
-			streaming++
-		}
-	}
-	t.title.SetText(fmt.Sprintf("Changeset · %d %s in %d %s · %s · %d open", len(cs.Files), present.Plural(len(cs.Files), "file", "files"),
-		len(cs.Proposals), present.Plural(len(cs.Proposals), "proposal", "proposals"), present.LineCounts(cs.Added, cs.Removed, streaming, len(cs.Proposals)), cs.Open))
+	t.title.SetText(present.ChangesetTitle(cs))
 	var objs []fyne.CanvasObject
 	dir := ""
 	cur := t.current()
@@ -120,14 +126,14 @@ func (t *changesetTree) refresh() {
 	}
 	t.scroll.SetMinSize(fyne.NewSize(0, h))
 	t.box.Show()
-	t.reveal(cur) // treescroll.go
+	t.reveal(cur)
 }
 
 // shownRows is how many of the tree's rows show before it scrolls: 7, and
 // fewer in a short window (700 px at FYNE_SCALE=1.5 left the diff about 4
 // rows under the header), so the diff keeps most of the height.
 func (t *changesetTree) shownRows() int {
-	h := t.d.w.Win.Canvas().Size().Height
+	h := t.win.Canvas().Size().Height
 	switch {
 	case h <= 0 || h >= 800:
 		return 7
@@ -160,7 +166,7 @@ func (t *changesetTree) signature() string {
 // none.
 func (t *changesetTree) current() int {
 	for i, f := range t.cs.Files {
-		if f.Proposal == t.d.id && f.Index == t.d.file {
+		if f.Proposal == t.sh.id && f.Index == t.c.file {
 			return i
 		}
 	}
@@ -173,14 +179,14 @@ func (t *changesetTree) fileState(f review.ChangesetFile) (string, fyne.ThemeCol
 	tf := present.TreeFile{File: f}
 	switch f.State {
 	case review.StatePending:
-		tf.Ticks = t.ticksNote(f) // treeticks.go
+		tf.Ticks = t.ticksNote(f)
 	case review.StateFailed, review.StateHeld, review.StateStale:
-		if p, ok := t.d.w.desk.Get(f.Proposal); ok {
+		if p, ok := t.deps.desk.Get(f.Proposal); ok {
 			tf.Proposal = &p
 		}
 	case review.StateStreaming, review.StateDecided, review.StateWithdrawn:
 	default:
-		if o, ok := t.d.w.desk.Outcome(f.Proposal); ok {
+		if o, ok := t.deps.desk.Outcome(f.Proposal); ok {
 			tf.Outcome = &o
 		}
 	}
@@ -191,30 +197,22 @@ func (t *changesetTree) fileState(f review.ChangesetFile) (string, fyne.ThemeCol
 // goTo shows file i of the changeset, at its first change (or its last,
 // with last): in the shown proposal, or by showing the proposal it is in.
 func (t *changesetTree) goTo(i int, last bool) {
-	d := t.d
 	if i < 0 || i >= len(t.cs.Files) {
 		return
 	}
 	f := t.cs.Files[i]
-	if f.Proposal != d.id {
-		d.w.Select(f.Proposal)
-		if d.id != f.Proposal {
-			d.line.say("That proposal is no longer at the desk.")
-			return
-		}
+	if f.Proposal != t.sh.id && !t.deps.showProposal(f.Proposal) {
+		t.say("That proposal is no longer at the desk.")
+		return
 	}
-	if f.Index != d.file && f.Index < len(d.p.Files) {
-		d.saveFileState()
-		d.file = f.Index
-		d.files.choose(d.p.Files[f.Index].Rel)
-		d.shownKey = ""
-		d.render()
+	if f.Index != t.c.file && f.Index < len(t.sh.p.Files) {
+		t.deps.showFile(f.Index)
 	}
 	if last {
-		d.view.LastHunk()
+		t.view.LastHunk()
 	}
 	t.refresh()
-	d.updateCounter()
+	t.counter()
 }
 
 // step goes dir files on through the changeset (] and [); it reports
@@ -226,9 +224,9 @@ func (t *changesetTree) step(dir int, last bool) bool {
 	i := t.current() + dir
 	switch {
 	case i < 0:
-		t.d.line.say("This is the first file of the changeset.")
+		t.say("This is the first file of the changeset.")
 	case i >= len(t.cs.Files):
-		t.d.line.say("This is the last file of the changeset.")
+		t.say("This is the last file of the changeset.")
 	default:
 		t.goTo(i, last)
 	}
@@ -259,29 +257,29 @@ type cachedHunks struct {
 // approving or checking a whole changeset asks for them several times.
 // The shown proposal's are the view's own (detail.fileHunks).
 func (t *changesetTree) fileHunks(p review.Proposal) func(review.File) []engine.Hunk {
-	if p.ID == t.d.id {
-		return t.d.fileHunks
+	if p.ID == t.sh.id {
+		return t.hunks
 	}
 	return func(f review.File) []engine.Hunk {
 		key := p.ID + "\x00" + f.Path
-		if c, ok := t.hunks[key]; ok && c.proposed == f.Proposed {
+		if c, ok := t.cache[key]; ok && c.proposed == f.Proposed {
 			return c.hs
 		}
 		hs := f.Hunks()
-		t.hunks[key] = cachedHunks{f.Proposed, hs}
+		t.cache[key] = cachedHunks{f.Proposed, hs}
 		return hs
 	}
 }
 
-// counter is the counter's text over the changeset, from the shown file's
-// hunk k of n: "hunk K of N · file I of M"; "" when the changeset has one
-// proposal (the proposal's own counter says it all).
-func (t *changesetTree) counter(k, above, n int) string {
+// place is the shown file's place in the changeset, for the counter: its
+// index of the changeset's files, and the hunks before it and in all (n:
+// the shown file's, as the view counts them); all zero when the changeset
+// has one proposal (the proposal's own counter says it all).
+func (t *changesetTree) place(n int) (file, files, before, total int) {
 	cur := t.current()
 	if len(t.cs.Proposals) < 2 || cur < 0 {
-		return ""
+		return 0, 0, 0, 0
 	}
-	before, total := 0, 0
 	for i, f := range t.cs.Files {
 		c := t.hunkCount(f)
 		if i == cur {
@@ -292,7 +290,7 @@ func (t *changesetTree) counter(k, above, n int) string {
 		}
 		total += c
 	}
-	return fmt.Sprintf("%s · file %d of %d in the changeset", present.HunkWhere(k, above, before, total), cur+1, len(t.cs.Files))
+	return cur, len(t.cs.Files), before, total
 }
 
 // openProposals are the changeset's proposals that wait for a decision.
@@ -326,29 +324,15 @@ func (d *detail) ApproveChangeset() {
 		// Approving all as proposed would drop what the person did here.
 		d.line.say("You edited this proposal or unticked hunks: approve it with a first, then A approves the rest as proposed.")
 		return
-	case d.kept.choiceIn(open, d.id, t.fileHunks) != "": // keepchoices.go
+	case d.kept.choiceIn(open, d.id, t.fileHunks) != "":
 		d.line.say("You edited or unticked hunks of " + d.kept.choiceIn(open, d.id, t.fileHunks) + ": approve it with a first, then A approves the rest as proposed.")
 		return
 	}
-	files := 0
-	for _, p := range open {
-		files += len(p.Files)
+	u, _ := d.onScreen.changeset(open)
+	if !d.bar.askUnseen.Checked {
+		u = review.Unseen{}
 	}
-	msg := fmt.Sprintf("Approve all %d open proposals of this changeset (%d %s) as proposed?\nStale or streaming ones are left for you to decide.",
-		len(open), files, present.Plural(files, "file", "files"))
-	if u, _ := d.onScreen.changeset(open); u.Unseen > 0 && d.bar.askUnseen.Checked {
-		msg += fmt.Sprintf("\n%d of %d %s %s never on screen (%s).", u.Unseen, u.Total, present.Plural(u.Total, "hunk", "hunks"), present.Plural(u.Unseen, "was", "were"), strings.Join(u.Files, "; "))
-	}
-	title := "Approve the whole changeset?"
-	var prot []string
-	for _, p := range open {
-		prot = append(prot, present.ProtectedFiles(p)...) // protected.go
-	}
-	if len(prot) > 0 { // as a asks of one: named, and why (QA: A wrote an .envrc running curl | sh unsaid)
-		title = "Approve the whole changeset, protected files included?"
-		msg += fmt.Sprintf("\n\n%s protected; once written it can run code or change what happens without you:\n%s",
-			present.Plural(len(prot), "This file is", "These files are"), strings.Join(prot, "\n"))
-	}
+	title, msg := present.ApproveAll(open, u)
 	t.confirmMsg = msg
 	var dlg *dialog.ConfirmDialog
 	t.confirm = func() {
@@ -444,20 +428,7 @@ func (d *detail) changesetDecided(id string, shownOpen bool, res review.Changese
 		d.line.setStatus("The changeset was not decided: "+err.Error(), true)
 		return
 	}
-	var b strings.Builder
-	verb := "Approved"
-	if len(res.Decided) > 0 && res.Decided[0].Status == decision.Rejected {
-		verb = "Rejected"
-	}
-	fmt.Fprintf(&b, "%s %d %s of the changeset.", verb, len(res.Decided), present.Plural(len(res.Decided), "proposal", "proposals"))
-	for _, s := range res.Skipped {
-		name := s.ID
-		if p, ok := d.w.desk.Get(s.ID); ok {
-			name = present.FileNames(p)
-		}
-		b.WriteString("\nLeft open: " + name + " — " + s.Reason)
-	}
-	d.line.setStatus(b.String(), len(res.Skipped) > 0)
+	d.line.setStatus(present.ChangesetDecided(res, d.w.proposalName), len(res.Skipped) > 0)
 	d.tree.refresh()
 	d.w.refreshQueue()
 }
@@ -530,7 +501,7 @@ func (r *treeRow) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimple
 // Tapped shows the row's file; part of fyne.Tappable.
 func (r *treeRow) Tapped(*fyne.PointEvent) {
 	r.t.goTo(r.i, false)
-	r.t.d.w.keysBack()
+	r.t.keysBack()
 }
 
 // shownVersions maps each of the proposals the window shows to the
@@ -542,4 +513,60 @@ func shownVersions(ps []review.Proposal) map[string]string {
 		m[p.ID] = review.ShownVersion(p)
 	}
 	return m
+}
+
+// ticksNote is what the changeset tree adds to a waiting file's state when
+// the person unticked some of its hunks ("1 of 2 ticked", "none ticked"),
+// "" otherwise: across a many-file changeset, the files a would write only
+// in part could not be told from the rest (real window, a 6-file patch).
+func (t *changesetTree) ticksNote(f review.ChangesetFile) string {
+	var ids []string
+	var ok bool
+	if f.Proposal == t.sh.id {
+		ids, ok = t.c.accepted[f.Path]
+	} else if k, kept := t.deps.kept[f.Proposal]; kept {
+		ids, ok = k.accepted[f.Path]
+	}
+	if !ok {
+		return "" // never ticked or unticked: every hunk is
+	}
+	return present.TicksNote(len(ids), t.hunkCount(f))
+}
+
+// ticksChanged redraws the tree's states after the person ticked or
+// unticked hunks of the shown file.
+func (t *changesetTree) ticksChanged() {
+	if t.shown() {
+		t.refresh()
+	}
+}
+
+// reveal scrolls the changeset tree so the row of the file shown is in
+// sight: with more files than the tree has room for, ] and [ (and j, k
+// across files) went on to files below its fold while the tree still showed
+// the first ones, and no row said which file the diff is of.
+func (t *changesetTree) reveal(cur int) {
+	var row fyne.CanvasObject
+	y := float32(0)
+	for _, o := range t.rows.Objects {
+		if r, ok := o.(*treeRow); ok && r.i == cur {
+			row = o
+			break
+		}
+		y += o.MinSize().Height + theme.Padding()
+	}
+	if row == nil {
+		return
+	}
+	view := max(t.scroll.Size().Height, t.scroll.MinSize().Height)
+	off := t.scroll.Offset.Y
+	switch h := row.MinSize().Height; {
+	case y < off:
+		off = y
+	case y+h > off+view:
+		off = y + h - view
+	default:
+		return
+	}
+	t.scroll.ScrollToOffset(fyne.NewPos(0, off))
 }

@@ -18,30 +18,35 @@ import (
 // drawn: the header's word, the view's line markers, the problems under
 // the diff; and the check of the person's edit in edit mode (recheck).
 type checksView struct {
-	deps     checksDeps
+	paneKit
+	head     *header
+	after    func(time.Duration, func()) func() bool // a timer (WindowOptions.AfterFunc)
+	check    func(ctx context.Context, id, path, text string) ([]checker.Report, error)
 	problems *widget.Label // under the view: the current hunk's problems
 	recheck  *editCheck    // the check of the person's edit of the shown file
 }
 
-// checksDeps is what the checks need of the pane.
-type checksDeps struct {
-	view *diffview.DiffView
-	head *header
-	// shown is the shown proposal and file while it waits for a decision
-	// (ok false otherwise: nothing to check).
-	shown func() (id string, f review.File, ok bool)
-	// edit is the shown file's edit: edit mode, and the person's text.
-	edit  func() (editing bool, text string, edited bool)
-	after func(time.Duration, func()) func() bool // a timer (WindowOptions.AfterFunc)
-	post  func(func())                            // back to the UI goroutine
-	check func(ctx context.Context, id, path, text string) ([]checker.Report, error)
-}
-
-func newChecksView(deps checksDeps) *checksView {
-	c := &checksView{deps: deps, problems: widget.NewLabel("")}
+func newChecksView(kit paneKit, head *header, after func(time.Duration, func()) func() bool, check func(ctx context.Context, id, path, text string) ([]checker.Report, error)) *checksView {
+	c := &checksView{paneKit: kit, head: head, after: after, check: check, problems: widget.NewLabel("")}
 	c.problems.Wrapping = fyne.TextWrapWord
 	c.problems.Importance = widget.DangerImportance
 	return c
+}
+
+// shown is the shown proposal and file while it waits for a decision (ok
+// false otherwise: nothing to check).
+func (c *checksView) shown() (id string, f review.File, ok bool) {
+	s := c.sh
+	if s.id == "" || s.outcome != nil || len(s.p.Files) == 0 || !s.p.State.Open() || s.p.State == review.StateStreaming {
+		return "", review.File{}, false
+	}
+	return s.id, c.cur(), true
+}
+
+// edited reports whether the person edited the shown file.
+func (c *checksView) edited() bool {
+	_, ok := c.c.edited[c.cur().Path]
+	return ok
 }
 
 // update shows what the project's checkers found in the shown file
@@ -50,16 +55,15 @@ func newChecksView(deps checksDeps) *checksView {
 // problems of the hunk j and k went to and any checker that failed. In
 // edit mode they are the person's edit's, once checked (recheck).
 func (c *checksView) update() {
-	id, f, ok := c.deps.shown()
+	id, f, ok := c.shown()
 	if !ok {
 		c.stop()
-		c.deps.head.checks.Hide()
+		c.head.checks.Hide()
 		c.problems.Hide()
-		c.deps.view.Marks().SetProblems(nil)
+		c.view.Marks().SetProblems(nil)
 		return
 	}
-	_, _, edited := c.deps.edit()
-	where, marked, failure := "", !edited && !f.Stale(), "" // the right side is the proposal checked
+	where, marked, failure := "", !c.edited() && !f.Stale(), "" // the right side is the proposal checked
 	if ec := c.of(id, f); ec != nil {
 		f.Checks, where, marked = ec.checks, " in your edit", true
 		if ec.err != nil {
@@ -67,14 +71,14 @@ func (c *checksView) update() {
 		}
 	}
 	word, tone := present.Checks(f.Checks, where)
-	c.deps.head.setChecks(word, tone)
+	c.head.setChecks(word, tone)
 	if marked {
-		c.deps.view.Marks().SetProblems(problemMarks(f.Checks))
+		c.view.Marks().SetProblems(problemMarks(f.Checks))
 	} else {
-		c.deps.view.Marks().SetProblems(nil)
+		c.view.Marks().SetProblems(nil)
 	}
 	var hunk *engine.Hunk
-	if k, hs := c.deps.view.CurrentHunk(), c.deps.view.Hunks(); marked && k >= 0 && k < len(hs) {
+	if k, hs := c.view.CurrentHunk(), c.view.Hunks(); marked && k >= 0 && k < len(hs) {
 		hunk = &hs[k]
 	}
 	text := present.ProblemLines(f, hunk)
@@ -109,7 +113,7 @@ type editCheck struct {
 // still shows the proposal as it was checked.
 func (c *checksView) of(id string, f review.File) *editCheck {
 	ec := c.recheck
-	editing, _, edited := c.deps.edit()
+	editing, edited := c.c.editing, c.edited()
 	if ec != nil && (!editing || ec.id != id || ec.path != f.Path) {
 		c.stop()
 		ec = nil
@@ -129,7 +133,7 @@ func hasCheckers(f review.File) bool { return f.Checks.Running || f.Checks.Repor
 // the new text is checked once typing pauses for editCheckDelay.
 func (c *checksView) changed() {
 	c.stop()
-	if id, f, ok := c.deps.shown(); ok && hasCheckers(f) {
+	if id, f, ok := c.shown(); ok && hasCheckers(f) {
 		c.wait(id, f.Path)
 	}
 	c.update()
@@ -139,25 +143,25 @@ func (c *checksView) changed() {
 // file path of proposal id is checked; it says "checking…" meanwhile.
 func (c *checksView) wait(id, path string) *editCheck {
 	ec := &editCheck{id: id, path: path, checks: review.Checks{Running: true}}
-	ec.stop = c.deps.after(editCheckDelay, func() { c.deps.post(func() { c.run(ec) }) })
+	ec.stop = c.after(editCheckDelay, func() { c.post(func() { c.start(ec) }) })
 	c.recheck = ec
 	return ec
 }
 
-// run checks the editor's text off the UI goroutine, unless ec was
+// start checks the editor's text off the UI goroutine, unless ec was
 // stopped meanwhile.
-func (c *checksView) run(ec *editCheck) {
+func (c *checksView) start(ec *editCheck) {
 	if c.recheck != ec || ec.stop == nil {
 		return
 	}
 	ec.stop = nil
-	ec.text = c.deps.view.EditedText()
+	ec.text = c.view.EditedText()
 	ctx, cancel := context.WithCancel(context.Background())
 	ec.cancel = cancel
 	// Ends when the check returns: at once when stop cancels it.
 	go func() {
-		reports, err := c.deps.check(ctx, ec.id, ec.path, ec.text)
-		c.deps.post(func() { c.checked(ec, reports, err) })
+		reports, err := c.check(ctx, ec.id, ec.path, ec.text)
+		c.post(func() { c.checked(ec, reports, err) })
 	}()
 }
 
@@ -169,7 +173,7 @@ func (c *checksView) checked(ec *editCheck, reports []checker.Report, err error)
 		return
 	}
 	ec.cancel()
-	if c.deps.view.EditedText() != ec.text {
+	if c.view.EditedText() != ec.text {
 		c.changed()
 		return
 	}

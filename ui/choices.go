@@ -6,20 +6,21 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/ui/present"
 )
 
 // choices are what the person did to one proposal so far: the file shown,
 // edit mode, the hunks left ticked, the edits, the trivial hunks t
 // approved; and, as caches, the merges of its stale files and its files'
 // hunks. They build the review.Decision each approval sends, and stay
-// while another proposal is shown (keepchoices.go). The detail pane holds
+// while another proposal is shown. The detail pane holds
 // the shown proposal's.
 type choices struct {
 	file     int                 // index in the proposal's Files of the file shown
 	editing  bool                // the right side is an editor
 	accepted map[string][]string // path → ticked hunk ids, for files whose hunks were toggled
 	edited   map[string]string   // path → the person's text (the editor, an external editor)
-	editedOn map[string]string   // path → the left side the edit was made against (editrebase.go)
+	editedOn map[string]string   // path → the left side the edit was made against
 	// trivialOK: the hunks t approved (their labels green, not asked
 	// about as unseen).
 	trivialOK map[string]map[string]bool
@@ -198,4 +199,78 @@ func (c choices) approvePartial(p review.Proposal) (review.Decision, int) {
 		n += len(dec.Hunks[f.Path])
 	}
 	return dec, n
+}
+
+// What the person chose on a proposal stays when they look at another and
+// come back (a click in the queue, n/p, ]/[ or j/k across a changeset's
+// proposals): its unticked hunks, its edit (and edit mode), the file
+// shown and the trivial hunks t approved. They were dropped, and a on the
+// proposal again wrote the hunks the person had unticked.
+
+// keptChoices are the choices of the proposals left undecided while
+// another shows, by proposal id.
+type keptChoices map[string]choices
+
+// stash keeps c, the choices on proposal id as it is left, while another
+// shows; open says it still takes a decision (a decided one keeps
+// nothing). Proposals decided or gone meanwhile (get) are forgotten.
+func (k keptChoices) stash(id string, c choices, open bool, get func(string) (review.Proposal, bool)) {
+	for kid := range k {
+		if p, ok := get(kid); !ok || !p.State.Open() {
+			delete(k, kid)
+		}
+	}
+	if !open || !c.any() {
+		delete(k, id)
+		return
+	}
+	k[id] = c.keep()
+}
+
+// restore puts back into c what stash kept of p, just shown again; it
+// reports whether it restored edit mode, and whether an edit was dropped
+// (p turned stale meanwhile: the edit was made on what the disk no longer
+// holds; the person starts again from the merge).
+func (k keptChoices) restore(p review.Proposal, c *choices) (editing, dropped bool) {
+	kc, ok := k[p.ID]
+	if !ok {
+		return false, false
+	}
+	delete(k, p.ID)
+	if !p.State.Open() {
+		return false, false
+	}
+	c.accepted = kc.accepted
+	if p.State == review.StatePending && kc.trivialOK != nil {
+		c.trivialOK = kc.trivialOK // hunk ids: stale, the merge's hunks differ
+	}
+	if kc.file < len(p.Files) {
+		c.file = kc.file
+	}
+	if p.State != review.StatePending {
+		return false, kc.editing || len(kc.edited) > 0
+	}
+	c.edited, c.editedOn, c.editing = kc.edited, kc.editedOn, kc.editing
+	return c.editing, false
+}
+
+// choiceIn returns the files of the first proposal of open, other than
+// shown, with an edit or unticked hunks kept ("" if none): approving the
+// changeset as proposed would drop them.
+func (k keptChoices) choiceIn(open []review.Proposal, shown string, hunks func(review.Proposal) func(review.File) []engine.Hunk) string {
+	for _, p := range open {
+		kc, ok := k[p.ID]
+		if !ok || p.ID == shown {
+			continue
+		}
+		if kc.editing || len(kc.edited) > 0 {
+			return present.FileNames(p)
+		}
+		for _, f := range p.Files {
+			if ids, ok := kc.accepted[f.Path]; ok && len(ids) < len(hunks(p)(f)) {
+				return present.FileNames(p)
+			}
+		}
+	}
+	return ""
 }

@@ -23,6 +23,7 @@ import (
 // sent it ("new") or the file's before it ("old"), as the desk quotes them
 // (review.File.Quote), whatever the view shows.
 type comments struct {
+	paneKit
 	deps    commentDeps
 	pending map[string][]decision.Comment // proposal id → its comments, in the order made
 	box     *fyne.Container               // the shown proposal's comments
@@ -41,27 +42,19 @@ const (
 	sideOldLabel = "old: the file before it"
 )
 
-// commentDeps is what the comments need of the pane: the shown proposal,
-// where a comment starts, its drafts and its dialogs.
+// commentDeps is what the comments need beyond their kit: where a comment
+// starts, its drafts and its dialog.
 type commentDeps struct {
-	shown     func() (p review.Proposal, waiting bool) // the shown proposal; waiting: no outcome, still open
-	canDecide func() bool                              // whether the shown proposal takes a decision now
-	view      *diffview.DiffView
-	file      func() review.File // the file shown
-	plain     func() bool        // the view shows its base against the proposal as sent
-	say       func(string)       // the message line
-	draft     func() string      // the comment box's draft
-	keepDraft func(text string)  // the box closed unsent: text stays the draft
-	newChoice func(opts []string, changed func(string)) *choice
-	// open shows dlg bound to the shown proposal, typing into box while
-	// open() holds; closed runs when it closes.
-	open     func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func())
-	win      fyne.Window
-	keysBack func()
+	plain     func() bool       // the view shows its base against the proposal as sent
+	draft     func() string     // the comment box's draft
+	keepDraft func(text string) // the box closed unsent: text stays the draft
+	// openTyping shows dlg bound to the shown proposal, typing into box
+	// while open() holds; closed runs when it closes.
+	openTyping func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func())
 }
 
-func newComments(deps commentDeps) *comments {
-	c := &comments{deps: deps, pending: map[string][]decision.Comment{}, box: container.NewVBox()}
+func newComments(kit paneKit, deps commentDeps) *comments {
+	c := &comments{paneKit: kit, deps: deps, pending: map[string][]decision.Comment{}, box: container.NewVBox()}
 	c.box.Hide()
 	return c
 }
@@ -78,7 +71,7 @@ func (c *comments) sent(id string) {
 // refresh lists the shown proposal's comments under the diff, each with
 // Delete, while it waits for a decision.
 func (c *comments) refresh() {
-	p, waiting := c.deps.shown()
+	p, waiting := c.sh.p, c.sh.outcome == nil && c.sh.p.State.Open()
 	cs := c.pending[p.ID]
 	c.box.Objects = nil
 	if len(cs) == 0 || !waiting {
@@ -96,7 +89,7 @@ func (c *comments) refresh() {
 		del := widget.NewButton("Delete", func() {
 			c.pending[p.ID] = append(cs[:i:i], cs[i+1:]...)
 			c.refresh()
-			c.deps.keysBack()
+			c.keysBack()
 		})
 		c.box.Add(container.NewBorder(nil, nil, nil, del, l))
 	}
@@ -109,10 +102,10 @@ func (c *comments) refresh() {
 // may change the side and the lines; the dialog quotes them as the agent
 // will read them. Ctrl+Enter saves, Esc cancels.
 func (c *comments) show() {
-	p, _ := c.deps.shown()
+	p := c.sh.p
 	switch {
-	case !c.deps.canDecide() || len(p.Files) == 0:
-		c.deps.say("Comments go with a decision: choose a proposal waiting for one.")
+	case !c.sh.canDecide() || len(p.Files) == 0:
+		c.say("Comments go with a decision: choose a proposal waiting for one.")
 		return
 	case c.dialog != nil:
 		return
@@ -120,7 +113,7 @@ func (c *comments) show() {
 	f, side, line, end := c.start()
 	var dlg dialog.Dialog
 	var preview func()
-	sides := c.deps.newChoice([]string{sideNewLabel, sideOldLabel}, func(string) { preview() })
+	sides := newChoice(c.keysBack, []string{sideNewLabel, sideOldLabel}, func(string) { preview() })
 	lines := newDialogEntry(false, func() { dlg.Hide() }, func() { c.save() })
 	c.lines = lines
 	lines.SetText(strconv.Itoa(line))
@@ -176,7 +169,7 @@ func (c *comments) show() {
 		c.text.SetText("") // saved: no draft left
 		dlg.Hide()
 		c.refresh()
-		c.deps.say(present.CommentKept(p))
+		c.say(present.CommentKept(p))
 	}
 	preview()
 	save := widget.NewButton("Save comment (Ctrl+Enter)", func() { c.save() })
@@ -185,11 +178,11 @@ func (c *comments) show() {
 	form := container.NewBorder(nil, nil, widget.NewLabel("Lines (12 or 12-14):"), nil, lines)
 	top := container.NewVBox(widget.NewLabel(present.CommentIntro(p, f.Rel)), sides, form, quoteScroll, hint)
 	body := container.NewBorder(top, container.NewHBox(cancel, save), nil, nil, c.text)
-	dlg = dialog.NewCustomWithoutButtons("Comment for the agent", body, c.deps.win)
+	dlg = dialog.NewCustomWithoutButtons("Comment for the agent", body, c.win)
 	dlg.Resize(fyne.NewSize(640, 460))
 	c.dialog = dlg
 	text := c.text
-	c.deps.open(dlg, text, func() bool { return c.text == text }, func() {
+	c.deps.openTyping(dlg, text, func() bool { return c.text == text }, func() {
 		c.deps.keepDraft(text.Text) // Esc or Cancel: the comment stays a draft
 		c.dialog, c.save, c.text, c.lines, c.hint = nil, nil, nil, nil, nil
 	})
@@ -200,12 +193,12 @@ func (c *comments) show() {
 // sent; else line 1 of the proposal (of the base, for a file the
 // proposal deletes).
 func (c *comments) start() (review.File, decision.Side, int, int) {
-	f := c.deps.file()
+	f := c.cur()
 	if f.Delete {
 		return f, decision.SideOld, 1, 1
 	}
 	if c.deps.plain() {
-		if side, line, end, ok := commentPlace(c.deps.view); ok {
+		if side, line, end, ok := commentPlace(c.view); ok {
 			return f, side, line, end
 		}
 	}

@@ -110,22 +110,8 @@ func newCompare(a fyne.App, old, new CompareSide, note string, synchronous bool)
 	c.counter = widget.NewLabel("")
 	c.message = widget.NewLabel("Read-only: j/k changes · / search · z fold · w wrap · i inline · m moved · q close · ? keys")
 	c.message.Wrapping = fyne.TextWrapWord
-	notes := []string{}
-	switch {
-	case old.Missing:
-		notes = append(notes, "A new file: there is no old one.")
-	case new.Missing:
-		notes = append(notes, "The file is deleted: there is no new one.")
-	case old.Text == new.Text:
-		notes = append(notes, "The files are identical.")
-	}
-	if note != "" {
-		notes = append(notes, note)
-	}
-	c.note.SetText(strings.Join(notes, " "))
-	if c.note.Text == "" {
-		c.note.Hide()
-	}
+	c.note.SetText(present.CompareNote(old.Missing, new.Missing, old.Text == new.Text, note))
+	vis(c.note, c.note.Text != "")
 	top := container.NewVBox(c.title, c.note, c.counter)
 	c.Win.SetContent(container.NewBorder(top, c.message, nil, nil, c.view))
 	c.Win.Resize(fyne.NewSize(1100, 750))
@@ -223,14 +209,7 @@ func (c *Compare) toggle(pref string, set func(bool)) {
 // are none.
 func (c *Compare) updateCounter() {
 	cur, n, _ := c.view.HunkCount()
-	switch {
-	case n == 0:
-		c.counter.SetText("No changes.")
-	case cur <= 0:
-		c.counter.SetText(fmt.Sprintf("%d %s", n, present.Plural(n, "change", "changes")))
-	default:
-		c.counter.SetText(fmt.Sprintf("change %d of %d", cur, n))
-	}
+	c.counter.SetText(present.CompareCounter(cur, n))
 }
 
 // bindKeys routes typed runes and keys to the comparison's keys.

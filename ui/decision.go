@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -27,7 +28,7 @@ type detail struct {
 	// the proposals shown before.
 	shown                // which proposal, what the view shows of it, its outcome
 	choices              // ticks, edits, file shown (choices.go)
-	kept    keptChoices  // the choices of the proposals left undecided (keepchoices.go)
+	kept    keptChoices  // the choices of the proposals left undecided
 	trivial *trivialJobs // the files' whitespace- and comment-only hunks, classified off the UI goroutine (trivial.go)
 
 	// The pane's parts, each owning its widgets.
@@ -50,6 +51,7 @@ type detail struct {
 	bar        *decisionBar   // the decisions (bar.go)
 	line       *statusLine    // message, counter, keyboard and status under the bar (statusline.go)
 	content    fyne.CanvasObject
+	kit        paneKit // what the parts share of the pane
 }
 
 // shown is the proposal the pane shows and what became of it.
@@ -63,27 +65,61 @@ type shown struct {
 	outcome  *review.Outcome
 }
 
+// canDecide reports whether the shown proposal takes a decision now.
+func (s *shown) canDecide() bool {
+	return s.id != "" && s.p.State.Open() && s.p.State != review.StateStreaming && !s.deciding && s.outcome == nil
+}
+
+// paneKit is what every part of the pane shares: the shown proposal and
+// what the person chose on it (the coordinator changes them; the edit
+// session and the trivial jobs keep the choices they make), the view, the
+// lines under the bar, dialogs bound to the shown proposal, and work off
+// the UI goroutine. A part knows the pane through its kit and its own
+// narrow callbacks, never the pane or the window themselves.
+type paneKit struct {
+	sh        *shown
+	c         *choices
+	view      *diffview.DiffView
+	hunks     func(review.File) []engine.Hunk // the shown proposal's files' hunks, ids as the view gives them
+	counter   func()                          // the counter says where the view is now
+	say       func(string)                    // the message line
+	setStatus func(s string, isErr bool)      // the status line
+	open      func(dlg dialog.Dialog, focus fyne.Focusable, closed func())
+	post      func(func())                    // back to the UI goroutine
+	run       func(work func() (then func())) // off it, waited for by Close; then back on it
+	keysBack  func()
+	win       fyne.Window
+}
+
+// cur is the shown file.
+func (k paneKit) cur() review.File { return k.sh.p.Files[k.c.file] }
+
+// canTick reports whether the shown proposal's hunks take ticks now (and
+// t, s): it waits for a decision, outside edit mode, not stale.
+func (k paneKit) canTick() bool {
+	return k.sh.canDecide() && !k.c.editing && !slices.ContainsFunc(k.sh.p.Files, review.File.Stale)
+}
+
 func newDetail(w *Window) *detail {
 	d := &detail{w: w, centerPane: centerPane{view: diffview.NewDiffView()}, kept: keptChoices{}}
 	d.line = newStatusLine()
+	d.kit = paneKit{sh: &d.shown, c: &d.choices, view: d.view, hunks: d.fileHunks, counter: d.updateCounter,
+		say: d.line.say, setStatus: d.line.setStatus, open: d.openBound, post: w.do, run: w.background, keysBack: w.keysBack, win: w.Win}
 	d.drafts = newDrafts(d.line.say)
 	// In a short window the note over the view scrolls past one line,
 	// leaving the rows to the diff (FYNE_SCALE=1.5: 700 px high gave the
 	// diff about 4 rows); a tall one shows it whole.
 	oneLine := widget.NewLabel("").MinSize().Height
 	d.head = newHeader(func() float32 { return max(oneLine, (w.Win.Canvas().Size().Height-400)/2) })
-	d.stale = newStaleView(func(opts []string, changed func(string)) *choice { return newChoice(w, opts, changed) }, func() {
+	d.stale = newStaleView(newChoice(w.keysBack, nil, func(string) {
 		d.shownKey = ""
 		d.render()
-	})
-	d.files = newChoice(w, nil, d.selectFile)
+	}))
+	d.files = newChoice(w.keysBack, nil, d.selectFile)
 	d.loose = newLooseCard()
-	d.pick = newPicker(pickDeps{
-		shown:      func() (string, review.Proposal, bool) { return d.id, d.p, d.outcome != nil },
-		canDecide:  d.canDecide,
+	d.pick = newPicker(d.kit, pickDeps{
+		desk:       w.desk,
 		looseBlock: func() int { return d.loose.m.Block },
-		say:        d.line.say,
-		setStatus:  d.line.setStatus,
 		render: func(again bool) {
 			if again {
 				d.shownKey = ""
@@ -99,18 +135,13 @@ func newDetail(w *Window) *detail {
 			d.render()
 			w.refreshQueue()
 		},
-		desk:     w.desk,
-		run:      w.background,
-		open:     d.openBound,
-		win:      w.Win,
-		keysBack: w.keysBack,
 	})
-	d.inter = newInterdiffView(interdiffDeps{interdiff: w.desk.Interdiff, say: d.line.say, open: func(title string, body fyne.CanvasObject) {
+	d.inter = newInterdiffView(w.desk.Interdiff, d.line.say, func(title string, body fyne.CanvasObject) {
 		dlg := dialog.NewCustom(title, "Close (Esc)", body, w.Win)
 		dlg.Resize(w.Win.Canvas().Size().Subtract(fyne.NewSize(80, 80)))
 		w.setCloser(dlg, nil)
 		dlg.Show()
-	}})
+	})
 	d.loose.box.Add(d.pick.looseMark)
 	d.centerPane.build(d.pick.box)
 
@@ -163,85 +194,50 @@ func newDetail(w *Window) *detail {
 		askUnseen: func(on bool) { w.app.Preferences().SetBool(prefAskUnseen, on) },
 		keysBack:  w.keysBack,
 	}, w.app.Preferences().BoolWithFallback(prefAskUnseen, true), d.inter.button)
-	d.tree = newChangesetTree(d)
+	d.tree = newChangesetTree(d.kit, treeDeps{
+		desk:     w.desk,
+		relayout: func() { d.content.Refresh() },
+		showProposal: func(id string) bool {
+			w.Select(id)
+			return d.id == id
+		},
+		showFile: d.showFile,
+		kept:     d.kept,
+	})
 	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box,
 		d.stale.box, d.pick.againBox)
-	d.comments = newComments(commentDeps{
-		shown:     func() (review.Proposal, bool) { return d.p, d.outcome == nil && d.p.State.Open() },
-		canDecide: d.canDecide,
-		view:      d.view,
-		file:      d.cur,
+	d.comments = newComments(d.kit, commentDeps{
 		plain:     func() bool { return !d.editing && (!d.cur().Stale() || d.stale.shows() == present.StaleProposal) },
-		say:       d.line.say,
 		draft:     func() string { return d.drafts.get("comment", d.id) },
 		keepDraft: func(text string) { d.drafts.keep("comment", d.id, text, "c") },
-		newChoice: func(opts []string, changed func(string)) *choice { return newChoice(w, opts, changed) },
-		open: func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func()) {
+		openTyping: func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func()) {
 			d.openBound(dlg, nil, func() {
 				closed()
 				w.stopTyping(box)
 			})
 			w.startTyping(box, "the comment box", true, open)
 		},
-		win:      w.Win,
-		keysBack: w.keysBack,
 	})
-	d.protect = &protectedAsk{shown: func() review.Proposal { return d.p }, open: func(dlg dialog.Dialog) { d.openBound(dlg, nil, nil) }, win: w.Win}
-	d.rejectBox = &rejectBox{deps: rejectDeps{
-		shown:  func() (review.Proposal, string) { return d.p, d.tree.cs.Key },
-		drafts: d.drafts,
-		reject: d.Reject,
+	d.protect = &protectedAsk{paneKit: d.kit}
+	d.rejectBox = &rejectBox{paneKit: d.kit, drafts: d.drafts, key: func() string { return d.tree.cs.Key }, reject: d.Reject,
 		rejectAll: func(reason string) {
 			d.decideChangeset(review.ChangesetDecision{Verdict: decision.Rejected, Feedback: reason})
-		},
-		open: d.openBound,
-		win:  w.Win,
-	}}
-	d.onScreen = newOnScreen(onScreenDeps{
-		view:           d.view,
-		shown:          func() (string, review.Proposal) { return d.id, d.p },
-		hunks:          d.fileHunks,
+		}}
+	d.onScreen = newOnScreen(d.kit, onScreenDeps{
 		merge:          d.merge,
-		trivialOK:      func() map[string]map[string]bool { return d.trivialOK },
 		changesetHunks: d.tree.fileHunks,
 		get:            w.desk.Get,
 		ask:            func() bool { return d.bar.askUnseen.Checked },
 		decide:         d.decide,
 		selectFile:     d.files.SetSelected, // selectFile
-		hunkShown:      d.updateCounter,
-		open:           func(dlg dialog.Dialog) { d.openBound(dlg, nil, nil) },
-		win:            w.Win,
 	})
-	d.checks = newChecksView(checksDeps{
-		view: d.view,
-		head: d.head,
-		shown: func() (string, review.File, bool) {
-			if d.id == "" || d.outcome != nil || len(d.p.Files) == 0 || !d.p.State.Open() || d.p.State == review.StateStreaming {
-				return "", review.File{}, false
-			}
-			return d.id, d.cur(), true
-		},
-		edit: func() (bool, string, bool) {
-			t, ok := d.edited[d.curPath()]
-			return d.editing, t, ok
-		},
-		after: func(t time.Duration, f func()) func() bool { return w.opts.AfterFunc(t, f) },
-		post:  w.do,
-		check: w.desk.CheckText,
-	})
-	d.edit = &editSession{view: d.view, c: &d.choices, deps: editDeps{
-		id:            func() string { return d.id },
-		shown:         func() review.Proposal { return d.p },
-		file:          d.cur,
-		hunks:         d.fileHunks,
-		canDecide:     d.canDecide,
-		deciding:      func() bool { return d.deciding },
+	d.checks = newChecksView(d.kit, d.head, func(t time.Duration, f func()) func() bool { return w.opts.AfterFunc(t, f) }, w.desk.CheckText)
+	d.edit = &editSession{paneKit: d.kit, deps: editDeps{
 		saveFileState: d.saveFileState,
-		forgetShown:   func() { d.shownKey = "" },
-		render:        d.render,
-		counter:       d.updateCounter,
-		setStatus:     d.line.setStatus,
-		say:           d.line.say,
+		render: func() {
+			d.shownKey = ""
+			d.render()
+		},
 		focus: func(f fyne.Focusable) {
 			if f == nil {
 				w.Win.Canvas().Unfocus()
@@ -250,16 +246,10 @@ func newDetail(w *Window) *detail {
 			w.Win.Canvas().Focus(f)
 			d.showKeyboard()
 		},
-		open:   func(dlg dialog.Dialog) { d.openBound(dlg, nil, nil) },
 		decide: d.decide,
-		post:   w.do,
 		editor: func() []string { return w.opts.Editor },
-		win:    w.Win,
 	}}
-	d.trivial = &trivialJobs{deps: trivialDeps{
-		view:  d.view,
-		shown: func() (string, review.Proposal, int) { return d.id, d.p, d.file },
-		c:     &d.choices,
+	d.trivial = &trivialJobs{paneKit: d.kit, deps: trivialDeps{
 		// The view shows f's hunks with the proposal's ids: its own
 		// diff, or a stale file's merge, whose changes kept as the agent
 		// wrote them have the proposal's ids (their labels stay through a
@@ -268,46 +258,33 @@ func newDetail(w *Window) *detail {
 			return d.viewHasProposal(f) || f.Stale() && !d.editing && d.outcome == nil && d.stale.shows() == present.StaleMerged && strings.HasPrefix(d.shownKey, "stale:")
 		},
 		ownDiff:   d.viewHasProposal,
-		hunks:     d.fileHunks,
-		post:      w.do,
-		arrived:   d.updateCounter,
 		changeset: d.tree.openProposals,
 		seen: func(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int) {
 			_, seen := d.onScreen.changeset(ps)
 			return seen, d.onScreen.changesetLines(ps)
 		},
-		desk:      w.desk,
-		run:       w.background,
-		say:       d.line.say,
-		setStatus: d.line.setStatus,
+		desk: w.desk,
+		name: w.proposalName,
 		refresh: func() {
 			d.tree.refresh()
 			w.refreshQueue()
 		},
 		stop: w.stop,
 	}}
-	d.nav = &navigator{deps: navDeps{
-		view:           d.view,
-		shown:          func() (string, review.Proposal, int) { return d.id, d.p, d.file },
-		decided:        func() bool { return d.outcome != nil },
-		canTick:        d.canTick,
-		editing:        func() bool { return d.editing },
+	d.nav = &navigator{paneKit: d.kit, deps: navDeps{
 		step:           d.tree.step,
 		selectFile:     d.files.SetSelected, // selectFile
 		ticked:         d.ticked,
 		someRejected:   d.someRejected,
 		approvePartial: d.ApprovePartial,
 		onScreen:       d.onScreen,
-		counter:        d.updateCounter,
-		say:            d.line.say,
 		search:         func() { w.startTyping(d.view.Search().Box(), "the search box", false, d.view.Search().Open) },
-		open: func(dlg dialog.Dialog, focus fyne.Focusable) {
+		openFree: func(dlg dialog.Dialog, focus fyne.Focusable) {
 			w.setCloser(dlg, nil)
 			dlg.Show()
 			w.Win.Canvas().Focus(focus)
 			d.showKeyboard()
 		},
-		win: w.Win,
 	}}
 	bottom := container.NewVBox(d.checks.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
 	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
@@ -353,8 +330,8 @@ func (d *detail) show(p review.Proposal) {
 		if d.outcome != nil && d.id != "" {
 			before = present.FileNames(d.p) + ": " + present.Outcome(d.p, *d.outcome)
 		}
-		d.closeBoundDialog() // dialogbind.go: a question about the one left decides nothing now
-		if d.id != "" {      // the ticks and edit of the one left (keepchoices.go)
+		d.closeBoundDialog() // a question about the one left decides nothing now
+		if d.id != "" {      // the ticks and edit of the one left
 			open := d.outcome == nil && d.p.State.Open() && !d.deciding
 			if open {
 				d.saveFileState()
@@ -364,7 +341,7 @@ func (d *detail) show(p review.Proposal) {
 		d.reset()
 		d.id = p.ID
 		d.shownAt = d.w.now()
-		d.queuePos = max(indexOf(d.w.queue.ids(), p.ID), 0)
+		d.queuePos = max(slices.Index(d.w.queue.ids(), p.ID), 0)
 		d.line.setStatus(before, false)
 		if o, ok := d.w.desk.Outcome(p.ID); ok && !p.State.Open() && !p.State.DidNotApply() {
 			d.line.setStatus(present.Outcome(p, o), false) // a decided proposal of the changeset, read again
@@ -427,11 +404,11 @@ func (d *detail) refreshFiles() {
 	vis(d.files, !d.tree.shown())
 }
 
-// openBound shows dlg bound to the shown proposal (dialogbind.go), the
+// openBound shows dlg bound to the shown proposal, the
 // keyboard in focus (nil: the window's keys); closed runs when it closes.
 func (d *detail) openBound(dlg dialog.Dialog, focus fyne.Focusable, closed func()) {
 	d.w.setCloser(dlg, closed)
-	d.w.closerFor = d.id // closed when another proposal takes the pane (dialogbind.go)
+	d.w.closerFor = d.id // closed when another proposal takes the pane
 	dlg.Show()
 	if focus != nil {
 		d.w.Win.Canvas().Focus(focus)
@@ -480,13 +457,10 @@ func (d *detail) ticked() {
 	}
 	d.updateBar()
 	d.updateCounter()
-	d.tree.ticksChanged() // treeticks.go
+	d.tree.ticksChanged()
 }
 
-// canTick reports whether the shown proposal's hunks take ticks now (and
-// t, s): it waits for a decision, outside edit mode, not stale.
-func (d *detail) canTick() bool { return d.canDecide() && !d.editing && !anyStale(d.p) }
-
+func (d *detail) canTick() bool    { return d.kit.canTick() }
 func (d *detail) cur() review.File { return d.p.Files[d.file] }
 func (d *detail) curPath() string  { return d.p.Files[d.file].Path }
 
@@ -496,7 +470,7 @@ func (d *detail) updateBar() {
 	s := present.BarState{
 		Open:      p.State.Open() && d.outcome == nil,
 		Streaming: p.State == review.StateStreaming,
-		Stale:     p.State == review.StateStale || anyStale(p),
+		Stale:     p.State == review.StateStale || slices.ContainsFunc(p.Files, review.File.Stale),
 		Editing:   d.editing,
 		Deciding:  d.deciding,
 		Files:     len(p.Files) > 0,
@@ -516,15 +490,6 @@ func vis(o fyne.CanvasObject, on bool) {
 	} else {
 		o.Hide()
 	}
-}
-
-func anyStale(p review.Proposal) bool {
-	for _, f := range p.Files {
-		if f.Stale() {
-			return true
-		}
-	}
-	return false
 }
 
 // someRejected reports whether the person rejected at least one hunk.
@@ -567,4 +532,35 @@ func (d *detail) fileHunks(f review.File) []engine.Hunk {
 	}
 	d.hunks[f.Path] = hs
 	return hs
+}
+
+// A question asked about one proposal must never decide another. When its
+// proposal was withdrawn (or decided elsewhere) the pane moved on to the
+// next proposal while the question stayed open, and its Enter or
+// Ctrl+Enter then decided the proposal that took the pane: a reject box
+// opened for A.go rejected B.go with A's reason, and "Approve anyway" asked
+// about big.txt wrote B.go, which the person had never opened (QA in the
+// real window). A dialog about the shown proposal is bound to it, and
+// closes when another proposal is shown.
+
+// closeBoundDialog closes a dialog bound to the proposal the pane is
+// leaving. Its Cancel runs (a typed reason stays a draft of that
+// proposal); nothing it would confirm happens. A notice takes its place
+// until the person closes it: the keys they were typing into the question
+// (a reason's letters, the Ctrl+Enter that would have sent it) must not
+// land on the proposal that took the pane, as a or Ctrl+Enter.
+func (d *detail) closeBoundDialog() {
+	w := d.w
+	if w.closer == nil || w.closerFor == "" || w.closerFor != d.id {
+		return
+	}
+	name := present.FileNames(d.p)
+	dlg := w.closer
+	w.closer, w.closerFor = nil, ""
+	dlg.Hide()
+	note := dialog.NewInformation("No longer waiting here",
+		name+" is no longer waiting here (withdrawn by its agent, or decided elsewhere) while you answered a question about it.\n"+
+			"Nothing was decided by that question; a reason or comment you typed is kept as its draft.\n\nEsc closes this.", w.Win)
+	w.setCloser(note, nil)
+	note.Show()
 }

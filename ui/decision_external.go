@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"strconv"
+
 	"github.com/fsnotify/fsnotify"
 )
 
@@ -38,7 +40,7 @@ func EditorCommand() []string {
 // editor exits, its text is what Approve edited writes. The UI never waits
 // for the editor.
 func (e *editSession) external() {
-	if !e.deps.canDecide() || len(e.deps.shown().Files) == 0 {
+	if !e.sh.canDecide() || len(e.sh.p.Files) == 0 {
 		return
 	}
 	argv := e.deps.editor()
@@ -46,11 +48,11 @@ func (e *editSession) external() {
 		argv = EditorCommand()
 	}
 	if len(argv) == 0 {
-		e.deps.setStatus("No external editor: set $VISUAL or $EDITOR (a GUI editor that waits, e.g. \"code --wait\" or \"gvim -f\").", true)
+		e.setStatus("No external editor: set $VISUAL or $EDITOR (a GUI editor that waits, e.g. \"code --wait\" or \"gvim -f\").", true)
 		return
 	}
 	e.closeExternal()
-	f := e.deps.file()
+	f := e.cur()
 	text := f.Proposed
 	switch {
 	case e.c.editing:
@@ -63,13 +65,13 @@ func (e *editSession) external() {
 	}
 	dir, err := os.MkdirTemp("", "diffdesk-edit-")
 	if err != nil {
-		e.deps.setStatus("External editor: "+err.Error(), true)
+		e.setStatus("External editor: "+err.Error(), true)
 		return
 	}
 	tmp := filepath.Join(dir, filepath.Base(f.Path)) // same name, so the editor picks the same syntax
 	if err := os.WriteFile(tmp, []byte(text), 0o600); err != nil {
 		os.RemoveAll(dir)
-		e.deps.setStatus("External editor: "+err.Error(), true)
+		e.setStatus("External editor: "+err.Error(), true)
 		return
 	}
 	watcher, err := fsnotify.NewWatcher()
@@ -81,7 +83,7 @@ func (e *editSession) external() {
 			watcher.Close()
 		}
 		os.RemoveAll(dir)
-		e.deps.setStatus("External editor: "+err.Error(), true)
+		e.setStatus("External editor: "+err.Error(), true)
 		return
 	}
 	args := editorArgs(argv, tmp, e.editorLine()) // at the current hunk, where the editor takes a line
@@ -89,18 +91,17 @@ func (e *editSession) external() {
 	if err := cmd.Start(); err != nil {
 		watcher.Close()
 		os.RemoveAll(dir)
-		e.deps.setStatus("External editor "+argv[0]+": "+err.Error(), true)
+		e.setStatus("External editor "+argv[0]+": "+err.Error(), true)
 		return
 	}
-	x := &externalEdit{id: e.deps.id(), path: f.Path, dir: dir, cmd: cmd, watcher: watcher}
+	x := &externalEdit{id: e.sh.id, path: f.Path, dir: dir, cmd: cmd, watcher: watcher}
 	e.ext = x
 	e.c.edited[f.Path] = text
 	if !e.c.editing {
 		e.c.editing = true
-		e.deps.forgetShown()
 		e.deps.render()
 	}
-	e.deps.setStatus("Editing in "+argv[0]+"; the diff reloads when you save there, and Approve edited writes your text.", false)
+	e.setStatus("Editing in "+argv[0]+"; the diff reloads when you save there, and Approve edited writes your text.", false)
 	// The watching goroutine ends when the watcher is closed (the editor
 	// exited, or the person moved on).
 	go func() {
@@ -114,7 +115,7 @@ func (e *editSession) external() {
 					continue
 				}
 				if b, err := os.ReadFile(tmp); err == nil {
-					e.deps.post(func() { e.externalSaved(x, string(b)) })
+					e.post(func() { e.externalSaved(x, string(b)) })
 				}
 			case _, ok := <-watcher.Errors:
 				if !ok {
@@ -130,7 +131,7 @@ func (e *editSession) external() {
 		b, rerr := os.ReadFile(tmp)
 		watcher.Close()
 		os.RemoveAll(dir)
-		e.deps.post(func() { e.externalExited(x, string(b), errors.Join(err, rerr)) })
+		e.post(func() { e.externalExited(x, string(b), errors.Join(err, rerr)) })
 	}()
 }
 
@@ -144,12 +145,11 @@ func (e *editSession) externalSaved(x *externalEdit, text string) {
 
 // takeExternal makes text the edit of x's file and shows it.
 func (e *editSession) takeExternal(x *externalEdit, text string) {
-	if e.deps.id() != x.id || e.c.edited[x.path] == text {
+	if e.sh.id != x.id || e.c.edited[x.path] == text {
 		return
 	}
 	e.c.edited[x.path] = text
-	if len(e.deps.shown().Files) > 0 && e.deps.file().Path == x.path {
-		e.deps.forgetShown()
+	if len(e.sh.p.Files) > 0 && e.cur().Path == x.path {
 		e.deps.render()
 	}
 }
@@ -160,15 +160,15 @@ func (e *editSession) externalExited(x *externalEdit, text string, err error) {
 		return
 	}
 	e.ext = nil
-	if e.deps.id() != x.id {
+	if e.sh.id != x.id {
 		return
 	}
 	if err != nil {
-		e.deps.setStatus("The external editor ended with an error ("+err.Error()+"); the last saved text is kept.", true)
+		e.setStatus("The external editor ended with an error ("+err.Error()+"); the last saved text is kept.", true)
 		return
 	}
 	e.takeExternal(x, text)
-	e.deps.setStatus("The external editor closed: Approve edited writes its text.", false)
+	e.setStatus("The external editor closed: Approve edited writes its text.", false)
 }
 
 // closeExternal stops following an external editor (the editor itself keeps
@@ -178,4 +178,40 @@ func (e *editSession) closeExternal() {
 		e.ext.watcher.Close()
 		e.ext = nil
 	}
+}
+
+// editorArgs is the command line that opens file in the editor argv at
+// line (1-based; 0 for none), in the way that editor takes a line: +LINE
+// for vi, Vim, Neovim, Emacs, nano and their kin; --goto FILE:LINE for VS
+// Code and its forks; FILE:LINE for Sublime Text, Zed and Helix; --line
+// for Kate. An editor not known here gets the file alone: a line
+// argument it does not take could open a second, empty file.
+func editorArgs(argv []string, file string, line int) []string {
+	out := append([]string{}, argv...)
+	if line <= 0 || len(argv) == 0 {
+		return append(out, file)
+	}
+	n := strconv.Itoa(line)
+	switch name := strings.TrimSuffix(filepath.Base(argv[0]), ".exe"); name {
+	case "vi", "vim", "nvim", "gvim", "mvim", "view", "nano", "pico", "emacs", "emacsclient", "micro", "kak",
+		"joe", "jed", "jove", "mg", "ne", "vis", "gedit", "gnome-text-editor", "mousepad", "pluma", "xed", "leafpad":
+		return append(out, "+"+n, file)
+	case "code", "code-insiders", "codium", "vscodium", "cursor", "windsurf":
+		return append(out, "--goto", file+":"+n)
+	case "subl", "sublime_text", "zed", "zeditor", "hx", "helix":
+		return append(out, file+":"+n)
+	case "kate", "kwrite":
+		return append(out, "--line", n, file)
+	}
+	return append(out, file)
+}
+
+// editorLine is the line of the shown text the current hunk's change
+// starts on (1-based), where the external editor opens; 0 if none.
+func (e *editSession) editorLine() int {
+	hs, k := e.view.Hunks(), e.view.CurrentHunk()
+	if k < 0 || k >= len(hs) {
+		return 0
+	}
+	return hs[k].Change.B0 + 1
 }

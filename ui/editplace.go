@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
 // Entering edit mode (e, or a double click on the proposal's text) keeps
@@ -21,37 +23,23 @@ import (
 // external editor. Edit mode and the edited texts are the shown
 // proposal's choices (c).
 type editSession struct {
+	paneKit
 	deps          editDeps
-	view          *diffview.DiffView
-	c             *choices              // the shown proposal's (detail.choices)
 	ext           *externalEdit         // an external editor's file, reloaded live (decision_external.go)
 	ownEditOK     string                // the few characters' edit the person confirmed (ownedit.go: editKey)
 	clickedAt     *[2]int               // the line and column double-clicked, where e puts the cursor
 	ownEditDialog *dialog.ConfirmDialog // shows a few characters' edit before it is written (ownedit.go)
 	ownEditMsg    string
-	discardDialog *dialog.ConfirmDialog // before an edit is thrown away (discardedit.go)
+	discardDialog *dialog.ConfirmDialog // before an edit is thrown away
 }
 
-// editDeps is what the edit session needs of the pane.
+// editDeps is what the edit session needs beyond its kit.
 type editDeps struct {
-	id            func() string // the shown proposal's id ("" for none)
-	shown         func() review.Proposal
-	file          func() review.File // the file shown
-	hunks         func(review.File) []engine.Hunk
-	canDecide     func() bool
-	deciding      func() bool
-	saveFileState func() // the view's ticks or edit into the choices
-	forgetShown   func() // the view is rebuilt at the next render
-	render        func() // draws the shown file again
-	counter       func() // the counter, after the place moved
-	setStatus     func(string, bool)
-	say           func(string)
-	focus         func(fyne.Focusable) // the keyboard to it (nil: the window's keys), said
-	open          func(dialog.Dialog)  // a question bound to the shown proposal
-	decide        func(review.Decision)
-	post          func(func())    // back to the UI goroutine
-	editor        func() []string // the external editor's command (nil: EditorCommand)
-	win           fyne.Window
+	saveFileState func()                // the view's ticks or edit into the choices
+	render        func()                // draws the shown file afresh
+	focus         func(fyne.Focusable)  // the keyboard to it (nil: the window's keys), said
+	decide        func(review.Decision) // the approval, once the person agreed
+	editor        func() []string       // the external editor's command (nil: EditorCommand)
 }
 
 // reset forgets the session of the proposal left.
@@ -78,18 +66,17 @@ func (e *editSession) toggle() {
 // discard leaves edit mode and forgets the edits (cancel, once
 // the person agreed).
 func (e *editSession) discard() {
-	if !e.c.editing || e.deps.deciding() {
+	if !e.c.editing || e.sh.deciding {
 		return
 	}
 	a, y, placed := e.origPlace() // editplace.go: where the person was, not the top of the file
 	e.c.editing = false
 	e.c.edited, e.c.editedOn = map[string]string{}, nil
 	e.closeExternal()
-	e.deps.forgetShown()
 	e.deps.render()
 	if placed {
 		e.showOrigPlace(a, y)
-		e.deps.counter() // the change at the place is the current one again
+		e.counter() // the change at the place is the current one again
 	}
 	e.deps.focus(nil) // the keys act on the window again
 }
@@ -97,7 +84,7 @@ func (e *editSession) discard() {
 // start enters edit mode with the editor's cursor at line and col of
 // the proposal as the view shows it (0-based).
 func (e *editSession) start(line, col int) {
-	if e.c.editing || !e.deps.canDecide() {
+	if e.c.editing || !e.sh.canDecide() {
 		return
 	}
 	y, on := e.view.LineY(line)
@@ -105,14 +92,13 @@ func (e *editSession) start(line, col int) {
 		y = e.view.Size().Height / 3
 	}
 	e.deps.saveFileState() // the ticks of the file shown, which the edit starts from
-	f := e.deps.file()
+	f := e.cur()
 	l, moved := e.tickedLine(f, line)
 	if moved {
 		col = 0
 	}
 	line = l
 	e.c.editing = true
-	e.deps.forgetShown()
 	e.deps.render()
 	if ed := e.view.Editor(); ed != nil && line >= 0 {
 		ed.SetCursor(line, col)
@@ -149,7 +135,7 @@ func (e *editSession) tickedLine(f review.File, b int) (line int, moved bool) {
 		return b, false
 	}
 	delta := 0
-	for _, h := range e.deps.hunks(f) {
+	for _, h := range e.hunks(f) {
 		c := h.Change
 		if acc[h.ID] || c.B0 > b {
 			continue
@@ -186,4 +172,113 @@ func (e *editSession) origPlace() (a int, y float32, ok bool) {
 // the original is y below its top.
 func (e *editSession) showOrigPlace(a int, y float32) {
 	e.view.ShowLineAt(e.view.LineAcross(0, a), y)
+}
+
+// cancel leaves edit mode and forgets the edits (Cancel edit, e, and
+// Esc once the editor has let the keyboard go). When the person changed
+// something it asks first: Enter discards, Esc keeps editing. A second Esc
+// pressed to leave the editor must never throw their work away.
+func (e *editSession) cancel() {
+	if !e.c.editing || e.sh.deciding || e.discardDialog != nil {
+		return
+	}
+	changed := e.changedFiles()
+	if len(changed) == 0 {
+		e.discard()
+		return
+	}
+	keep := func() {
+		e.discardDialog = nil
+		if ed := e.view.Editor(); ed != nil {
+			e.deps.focus(ed) // back to the text, to go on
+		}
+	}
+	e.discardDialog = dialog.NewConfirm("Discard your edit?",
+		fmt.Sprintf("You changed %s. Discard your changes and go back to the proposal?", strings.Join(changed, ", ")),
+		func(ok bool) {
+			if !ok {
+				keep()
+				return
+			}
+			e.discardDialog = nil
+			e.discard()
+		}, e.win)
+	e.discardDialog.SetConfirmText("Discard (Enter)")
+	e.discardDialog.SetDismissText("Keep editing (Esc)")
+	e.open(e.discardDialog, nil, nil) // Esc hides it: the callback keeps the edit
+}
+
+// changedFiles names the files of the shown proposal whose edit differs
+// from the text editing started from (the proposal's ticked hunks).
+func (e *editSession) changedFiles() []string {
+	var out []string
+	for _, f := range e.sh.p.Files {
+		text, ok := e.c.edited[f.Path]
+		if f.Path == e.cur().Path && e.view.Editor() != nil {
+			text, ok = e.view.EditedText(), true
+		}
+		if ok && text != e.tickedText(f) {
+			out = append(out, f.Rel)
+		}
+	}
+	return out
+}
+
+// A save on disk while the person edits: their text was made against the
+// left side as it was then. Approve edited wrote it over the new save —
+// reverting a change nobody in the window made, and telling no one (QA in
+// the real window). The edit is carried onto the new disk as the proposal
+// is, by a three-way merge, and the approval that would have used the old
+// one stops so the person sees the result first.
+
+// leftText is what the view shows on the left for f: the disk of a stale
+// file, else the file as the proposal found it.
+func leftText(f review.File) string {
+	if f.Stale() {
+		return string(f.Disk.Content)
+	}
+	return f.BaseText()
+}
+
+// noteBase records, for the file shown in edit mode, the left side the
+// person edits against (once: the first time it is shown in edit mode).
+func (e *editSession) noteBase(f review.File) {
+	if e.c.editedOn == nil {
+		e.c.editedOn = map[string]string{}
+	}
+	if _, ok := e.c.editedOn[f.Path]; !ok {
+		e.c.editedOn[f.Path] = leftText(f)
+	}
+}
+
+// rebase merges each of the person's edits (e.c.edited: the editor
+// keeps it current through OnEdited) made against a left side the disk no
+// longer holds onto the disk as it is now, and says so. It returns the
+// names of the files it moved.
+func (e *editSession) rebase() []string {
+	var moved, conflicted []string
+	for _, f := range e.sh.p.Files {
+		text, edited := e.c.edited[f.Path]
+		on, known := e.c.editedOn[f.Path]
+		now := leftText(f)
+		if !edited || !known || on == now {
+			continue
+		}
+		m := engine.Merge3(on, now, text, engine.MergeLabels{Ours: "the disk now", Base: "the disk you began editing", Theirs: "your edit"})
+		e.c.edited[f.Path], e.c.editedOn[f.Path] = m.Text, now
+		moved = append(moved, f.Rel)
+		if len(m.Conflicts) > 0 {
+			conflicted = append(conflicted, fmt.Sprintf("%s (%d conflicts)", f.Rel, len(m.Conflicts)))
+		}
+	}
+	if len(moved) == 0 {
+		return nil
+	}
+	msg := "Saved on disk while you edited: " + strings.Join(moved, ", ") + ". Your edit was merged onto the new disk (left); nothing was written — review it, then approve."
+	if len(conflicted) > 0 {
+		msg = "Saved on disk while you edited: " + strings.Join(moved, ", ") + ". Your edit and the save conflict in " + strings.Join(conflicted, ", ") + ": resolve the marked lines, then approve. Nothing was written."
+	}
+	e.sh.shownKey = "" // rebuilt at the next render
+	e.setStatus(msg, true)
+	return moved
 }

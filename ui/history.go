@@ -7,43 +7,18 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/widget"
 
+	"slices"
+
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
-
-// History filter choices shown in the selects.
-const (
-	historyAllAgents    = "All agents"
-	historyAllSessions  = "All sessions"
-	historyAllDecisions = "All decisions"
-	historyAllTime      = "All time"
-)
-
-// historySince maps the since select's choices to how far back they reach.
-var historySince = []struct {
-	label string
-	d     time.Duration
-}{
-	{"Last hour", time.Hour},
-	{"Last 24 hours", 24 * time.Hour},
-	{"Last 7 days", 7 * 24 * time.Hour},
-	{historyAllTime, 0},
-}
-
-// historyDecisions are the decision select's choices after "All decisions".
-var historyDecisions = []string{
-	string(decision.Approved), string(decision.Overwritten), string(decision.Partial), string(decision.Rejected),
-	string(decision.Withdrawn), string(decision.Failed), string(decision.Stale), journal.EntryRestore,
-}
 
 // historyPageSize is how many entries one page of the timeline loads.
 const historyPageSize = 100
@@ -73,7 +48,7 @@ type historyView struct {
 // historyTimeline is the left of the History tab: the filters and the
 // entries, a page at a time.
 type historyTimeline struct {
-	deskSel               *widget.Select // over several desks: whose history (historydesk.go); nil over one
+	deskSel               *widget.Select // over several desks: whose history; nil over one
 	agentSel, sessionSel  *widget.Select
 	decisionSel, sinceSel *widget.Select
 	agents                []journal.Agent
@@ -97,22 +72,22 @@ func newHistoryView(w *Window) *historyView {
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 
 	reload := thenKeysBack(w, func(string) { h.reload() })
-	h.agentSel = widget.NewSelect([]string{historyAllAgents}, thenKeysBack(w, func(string) {
-		h.sessionSel.Selected = historyAllSessions // a session belongs to one agent
+	h.agentSel = widget.NewSelect([]string{present.AllAgents}, thenKeysBack(w, func(string) {
+		h.sessionSel.Selected = present.AllSessions // a session belongs to one agent
 		h.setSessions()
 		h.reload()
 	}))
-	h.agentSel.Selected = historyAllAgents
-	h.sessionSel = widget.NewSelect([]string{historyAllSessions}, reload)
-	h.sessionSel.Selected = historyAllSessions
-	h.decisionSel = widget.NewSelect(append([]string{historyAllDecisions}, historyDecisions...), reload)
-	h.decisionSel.Selected = historyAllDecisions
+	h.agentSel.Selected = present.AllAgents
+	h.sessionSel = widget.NewSelect([]string{present.AllSessions}, reload)
+	h.sessionSel.Selected = present.AllSessions
+	h.decisionSel = widget.NewSelect(append([]string{present.AllDecisions}, present.HistoryDecisions...), reload)
+	h.decisionSel.Selected = present.AllDecisions
 	var since []string
-	for _, s := range historySince {
-		since = append(since, s.label)
+	for _, s := range present.HistorySince {
+		since = append(since, s.Label)
 	}
 	h.sinceSel = widget.NewSelect(since, reload)
-	h.sinceSel.Selected = historyAllTime
+	h.sinceSel.Selected = present.AllTime
 	h.fileEntry = widget.NewEntry()
 	h.fileEntry.SetPlaceHolder("File or pattern, e.g. *.go")
 	h.fileEntry.OnSubmitted = func(string) { h.reload() }
@@ -206,18 +181,18 @@ func (h *historyView) decided() {
 // filter is the filter the widgets say, for the first page.
 func (h *historyView) filter() journal.Filter {
 	f := journal.Filter{File: strings.TrimSpace(h.fileEntry.Text), Limit: h.page}
-	if a := h.agentSel.Selected; a != "" && a != historyAllAgents {
+	if a := h.agentSel.Selected; a != "" && a != present.AllAgents {
 		f.Agent = a
 	}
-	if s := h.sessionSel.Selected; s != "" && s != historyAllSessions {
+	if s := h.sessionSel.Selected; s != "" && s != present.AllSessions {
 		f.Session = s
 	}
-	if d := h.decisionSel.Selected; d != "" && d != historyAllDecisions {
+	if d := h.decisionSel.Selected; d != "" && d != present.AllDecisions {
 		f.Decision = d
 	}
-	for _, s := range historySince {
-		if s.label == h.sinceSel.Selected && s.d > 0 {
-			f.Since = h.w.now().Add(-s.d)
+	for _, s := range present.HistorySince {
+		if s.Label == h.sinceSel.Selected && s.D > 0 {
+			f.Since = h.w.now().Add(-s.D)
 		}
 	}
 	return f
@@ -321,7 +296,7 @@ func (h *historyView) afterPage() {
 }
 
 func (h *historyView) setAgents(agents []journal.Agent) {
-	opts := []string{historyAllAgents}
+	opts := []string{present.AllAgents}
 	for _, a := range agents {
 		opts = append(opts, a.Agent)
 	}
@@ -334,10 +309,10 @@ func (h *historyView) setAgents(agents []journal.Agent) {
 // setSessions offers the sessions of the selected agent (of every agent
 // when none is selected), newest first.
 func (h *historyView) setSessions() {
-	opts := []string{historyAllSessions}
+	opts := []string{present.AllSessions}
 	seen := map[string]bool{}
 	for _, a := range h.agents {
-		if h.agentSel.Selected != historyAllAgents && a.Agent != h.agentSel.Selected {
+		if h.agentSel.Selected != present.AllAgents && a.Agent != h.agentSel.Selected {
 			continue
 		}
 		for _, s := range a.Sessions {
@@ -430,4 +405,41 @@ func (w *Window) historyTabs(review fyne.CanvasObject) fyne.CanvasObject {
 		}
 	})
 	return w.tabs
+}
+
+// historyDesks is a desk over several whose History tab shows one desk's
+// history at a time (remote.Fleet): its entries, and a restore, are that
+// desk's alone.
+type historyDesks interface {
+	HistoryDesks() (labels []string, shown int)
+	SetHistoryDesk(i int) error
+}
+
+// historyDeskSelect is the History tab's choice of desk, over several
+// (nil over one). Choosing another desk forgets the entry marked for a
+// comparison and the agent and session filters, which were the other
+// desk's, and loads the chosen desk's history.
+func historyDeskSelect(w *Window, h *historyView) fyne.CanvasObject {
+	hd, ok := w.desk.(historyDesks)
+	if !ok {
+		return nil
+	}
+	labels, shown := hd.HistoryDesks()
+	if len(labels) < 2 {
+		return nil
+	}
+	sel := widget.NewSelect(labels, nil)
+	sel.Selected = labels[shown]
+	sel.OnChanged = thenKeysBack(w, func(label string) {
+		i := slices.Index(labels, label)
+		if i < 0 || hd.SetHistoryDesk(i) != nil {
+			return
+		}
+		h.mark, h.shown, h.want, h.sel = nil, "", "", -1
+		h.agentSel.Selected, h.sessionSel.Selected = present.AllAgents, present.AllSessions
+		h.setActions()
+		h.reload()
+	})
+	h.deskSel = sel
+	return container.NewBorder(nil, nil, widget.NewLabel("Desk"), nil, sel)
 }

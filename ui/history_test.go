@@ -224,14 +224,14 @@ func TestHistoryFilters(t *testing.T) {
 	hist.Open(4)
 	hist.Filter("decision", string(decision.Rejected))
 	hist.WaitEntries("filtered by decision", 1)
-	hist.Filter("decision", historyAllDecisions)
+	hist.Filter("decision", present.AllDecisions)
 	hist.WaitEntries("unfiltered", 4)
 	if agents, _ := hist.FilterOptions("agent"); len(agents) != 3 {
 		t.Errorf("agent options %q", agents)
 	}
 	hist.Filter("agent", "gemini")
 	hist.WaitEntries("filtered by agent", 1)
-	hist.Filter("agent", historyAllAgents)
+	hist.Filter("agent", present.AllAgents)
 	hist.Filter("file", "a.txt")
 	hist.WaitEntries("filtered by file", 3)
 }
@@ -292,10 +292,10 @@ func TestHistorySessionFilter(t *testing.T) {
 	hist.Open(4)
 	hist.Filter("agent", "claude-code")
 	hist.WaitEntries("filtered by agent", 3)
-	if sessions, _ := hist.FilterOptions("session"); strings.Join(sessions, ",") != historyAllSessions+",s1" {
+	if sessions, _ := hist.FilterOptions("session"); strings.Join(sessions, ",") != present.AllSessions+",s1" {
 		t.Errorf("session options %q", sessions)
 	}
-	hist.Filter("agent", historyAllAgents)
+	hist.Filter("agent", present.AllAgents)
 	hist.WaitEntries("unfiltered", 4)
 	hist.Filter("session", "s2")
 	h.until("filtered by session", func() bool { e := hist.Entries(); return len(e) == 1 && e[0].Who == "gemini/s2" })

@@ -17,28 +17,24 @@ import (
 // bar, shown when there is one, opens the previous → this diff in a
 // dialog of its own, with the previous decision's comments on the file,
 // each marked touched or not. The main view, its hunks and the decision
-// are left as they are. It knows the pane only through interdiffDeps.
+// are left as they are. It knows the pane through three callbacks: the
+// desk's interdiff, the message line, and a dialog over the window (Esc or
+// its Close button closes it).
 type interdiffView struct {
-	deps   interdiffDeps
-	button *widget.Button
-	view   *diffview.DiffView // the dialog's diff; kept for the next time
-	key    string             // the proposal and file the button was last checked for
-	in     review.Interdiff   // what the button shows, when shown
-	ok     bool
-	rel    string        // the file's name as the proposal gives it
-	list   *widget.Label // the comments, in the dialog
-}
-
-// interdiffDeps are what the interdiff needs of the pane: the desk's
-// interdiff, the message line, and a dialog over the window.
-type interdiffDeps struct {
 	interdiff func(id, path string) (review.Interdiff, bool)
 	say       func(string)
-	open      func(title string, body fyne.CanvasObject) // Esc or its Close button closes it
+	open      func(title string, body fyne.CanvasObject)
+	button    *widget.Button
+	view      *diffview.DiffView // the dialog's diff; kept for the next time
+	key       string             // the proposal and file the button was last checked for
+	in        review.Interdiff   // what the button shows, when shown
+	ok        bool
+	rel       string        // the file's name as the proposal gives it
+	list      *widget.Label // the comments, in the dialog
 }
 
-func newInterdiffView(deps interdiffDeps) *interdiffView {
-	x := &interdiffView{deps: deps, view: diffview.NewDiffView(), list: widget.NewLabel("")}
+func newInterdiffView(interdiff func(id, path string) (review.Interdiff, bool), say func(string), open func(title string, body fyne.CanvasObject)) *interdiffView {
+	x := &interdiffView{interdiff: interdiff, say: say, open: open, view: diffview.NewDiffView(), list: widget.NewLabel("")}
 	x.list.Wrapping = fyne.TextWrapWord
 	x.button = widget.NewButton("vs previous (v)", x.show)
 	x.button.Hide()
@@ -58,7 +54,7 @@ func (x *interdiffView) update(p review.Proposal, i int) {
 	key := p.ID + "\x00" + f.Path
 	if key != x.key || !x.ok { // a previous proposal decided since counts too
 		x.key = key
-		x.in, x.ok = x.deps.interdiff(p.ID, f.Path)
+		x.in, x.ok = x.interdiff(p.ID, f.Path)
 	}
 	if !x.ok {
 		x.button.Hide()
@@ -71,7 +67,7 @@ func (x *interdiffView) update(p review.Proposal, i int) {
 // show opens the previous → this diff: the key v and the button.
 func (x *interdiffView) show() {
 	if !x.ok || x.button.Hidden {
-		x.deps.say("No previous proposal of this file from this agent session to compare with.")
+		x.say("No previous proposal of this file from this agent session to compare with.")
 		return
 	}
 	in := x.in
@@ -84,6 +80,6 @@ func (x *interdiffView) show() {
 		body = container.NewVSplit(x.view, container.NewVScroll(x.list))
 		body.(*container.Split).Offset = 0.7
 	}
-	x.deps.open("This proposal vs the previous one", container.NewBorder(head, nil, nil, nil, body))
+	x.open("This proposal vs the previous one", container.NewBorder(head, nil, nil, nil, body))
 	x.view.NextHunk() // at the first change, once the view has its size (before, it would scroll sideways)
 }

@@ -122,7 +122,7 @@ func (w *Window) bindKeys() {
 			} else if d := w.detail.edit.ownEditDialog; d != nil {
 				d.Confirm() // Write it (ownedit.go)
 			} else if d := w.detail.edit.discardDialog; d != nil {
-				d.Confirm() // Discard the edit (discardedit.go)
+				d.Confirm() // Discard the edit
 			}
 		case fyne.KeyEscape:
 			if w.closer != nil {
@@ -369,14 +369,8 @@ func (e *dialogEntry) TypedShortcut(s fyne.Shortcut) {
 // Approve approves the selected proposal (a).
 func (w *Window) Approve() { w.detail.Approve() }
 
-// ApproveEdited writes the person's edited text (after Edit).
-func (w *Window) ApproveEdited() { w.detail.ApproveEdited() }
-
 // ApproveMerged writes a stale proposal merged into the disk's content.
 func (w *Window) ApproveMerged() { w.detail.ApproveMerged() }
-
-// ApprovePartial writes only the hunks accepted in the gutter.
-func (w *Window) ApprovePartial() { w.detail.ApprovePartial() }
 
 // ShowReject opens the reject dialog (r).
 func (w *Window) ShowReject() { w.detail.ShowReject() }
@@ -400,8 +394,8 @@ type choice struct {
 }
 
 // newChoice returns a choice of opts calling changed when another option
-// is chosen, and w.keysBack after every click.
-func newChoice(w *Window, opts []string, changed func(string)) *choice {
+// is chosen, and keysBack after every click.
+func newChoice(keysBack func(), opts []string, changed func(string)) *choice {
 	c := &choice{}
 	c.Options, c.Horizontal = opts, true
 	c.OnChanged = func(s string) {
@@ -411,7 +405,7 @@ func newChoice(w *Window, opts []string, changed func(string)) *choice {
 			c.chosen = s
 			changed(s)
 		}
-		w.keysBack()
+		keysBack()
 	}
 	c.ExtendBaseWidget(c)
 	return c

@@ -21,38 +21,31 @@ import (
 // across hunks, files and the changeset's proposals, ] and [, Space and
 // H, s, u, J, m, { and }, / and go to line (g).
 type navigator struct {
+	paneKit
 	deps      navDeps
 	lineEntry *dialogEntry  // go to line (g), while open
 	lineHint  *widget.Label // under it: what is wrong with what was typed
 }
 
-// navDeps is what the navigator needs of the pane.
+// navDeps is what the navigator needs beyond its kit.
 type navDeps struct {
-	view           *diffview.DiffView
-	shown          func() (id string, p review.Proposal, file int)
-	decided        func() bool // the shown proposal has an outcome
-	canTick        func() bool // its hunks take ticks now: waiting, outside edit mode, not stale
-	editing        func() bool
 	step           func(dir int, last bool) bool // on into the changeset's next or previous proposal (the tree)
 	selectFile     func(rel string)
 	ticked         func() // the view's ticks changed: kept, and the tree, bar and counter told
 	someRejected   func() bool
 	approvePartial func()
 	onScreen       *onScreen
-	counter        func()
-	say            func(string)
-	search         func() // the view's search box takes the keyboard
-	open           func(dlg dialog.Dialog, focus fyne.Focusable)
-	win            fyne.Window
+	search         func()                                        // the view's search box takes the keyboard
+	openFree       func(dlg dialog.Dialog, focus fyne.Focusable) // a dialog bound to no proposal
 }
 
 // nextHunk goes to the next change, on into the next file (j).
 func (n *navigator) nextHunk() {
-	defer n.deps.counter()
-	if n.deps.view.NextHunk() {
+	defer n.counter()
+	if n.view.NextHunk() {
 		return
 	}
-	if _, p, file := n.deps.shown(); file+1 < len(p.Files) && !n.deps.decided() {
+	if p, file := n.sh.p, n.c.file; file+1 < len(p.Files) && n.sh.outcome == nil {
 		n.deps.selectFile(p.Files[file+1].Rel) // opens at its first change
 		return
 	}
@@ -61,13 +54,13 @@ func (n *navigator) nextHunk() {
 
 // prevHunk goes to the previous change, back into the previous file (k).
 func (n *navigator) prevHunk() {
-	defer n.deps.counter()
-	if n.deps.view.PrevHunk() {
+	defer n.counter()
+	if n.view.PrevHunk() {
 		return
 	}
-	if _, p, file := n.deps.shown(); file > 0 && !n.deps.decided() {
+	if p, file := n.sh.p, n.c.file; file > 0 && n.sh.outcome == nil {
 		n.deps.selectFile(p.Files[file-1].Rel)
-		n.deps.view.LastHunk()
+		n.view.LastHunk()
 		return
 	}
 	n.deps.step(-1, true) // back into the changeset's previous proposal
@@ -79,14 +72,14 @@ func (n *navigator) stepFile(dir int) {
 	if n.deps.step(dir, false) {
 		return
 	}
-	id, p, file := n.deps.shown()
+	id, p, file := n.sh.id, n.sh.p, n.c.file
 	switch i := file + dir; {
 	case id == "" || len(p.Files) < 2:
-		n.deps.say("This proposal has one file.")
+		n.say("This proposal has one file.")
 	case i < 0:
-		n.deps.say("This is the first file of the proposal.")
+		n.say("This is the first file of the proposal.")
 	case i >= len(p.Files):
-		n.deps.say("This is the last file of the proposal.")
+		n.say("This is the last file of the proposal.")
 	default:
 		n.deps.selectFile(p.Files[i].Rel) // opens at its first change
 	}
@@ -95,15 +88,15 @@ func (n *navigator) stepFile(dir int) {
 // toggleHunk ticks or unticks the hunk j and k went to (Space), as a click
 // on its toggle in the gutter does.
 func (n *navigator) toggleHunk() {
-	v := n.deps.view
+	v := n.view
 	k := v.CurrentHunk()
 	switch {
-	case !n.deps.canTick() || len(v.Hunks()) == 0:
-		n.deps.say("No hunks to tick here.")
+	case !n.canTick() || len(v.Hunks()) == 0:
+		n.say("No hunks to tick here.")
 	case k < 0:
-		n.deps.say("No current hunk: j goes to the next one.")
+		n.say("No current hunk: j goes to the next one.")
 	case !v.CurrentOnScreen(): // scrolled away: never tick what the person does not see
-		n.deps.say(fmt.Sprintf("Hunk %d, the current one, is off screen: j or k goes to one on screen, then Space ticks or unticks it.", k+1))
+		n.say(fmt.Sprintf("Hunk %d, the current one, is off screen: j or k goes to one on screen, then Space ticks or unticks it.", k+1))
 	default:
 		v.ToggleHunk(k) // OnHunkToggled keeps the choice and updates the bar
 	}
@@ -112,21 +105,21 @@ func (n *navigator) toggleHunk() {
 // toggleFileHunks ticks every hunk of the shown file, or unticks them all
 // when all are ticked (H): a file left with none is not written.
 func (n *navigator) toggleFileHunks() {
-	v := n.deps.view
+	v := n.view
 	hs := v.Hunks()
-	if !n.deps.canTick() || len(hs) == 0 {
-		n.deps.say("No hunks to tick here.")
+	if !n.canTick() || len(hs) == 0 {
+		n.say("No hunks to tick here.")
 		return
 	}
 	all := len(v.AcceptedHunks()) == len(hs)
 	for _, h := range hs {
 		v.SetHunkAccepted(h.ID, !all)
 	}
-	_, p, file := n.deps.shown()
+	p, file := n.sh.p, n.c.file
 	if all {
-		n.deps.say(p.Files[file].Rel + ": every hunk unticked; approving leaves this file as it is.")
+		n.say(p.Files[file].Rel + ": every hunk unticked; approving leaves this file as it is.")
 	} else {
-		n.deps.say(p.Files[file].Rel + ": every hunk ticked.")
+		n.say(p.Files[file].Rel + ": every hunk ticked.")
 	}
 	n.deps.ticked()
 }
@@ -137,7 +130,7 @@ func (n *navigator) toggleFileHunks() {
 // (QA in the real window: unticking where five functions arrived deleted
 // them on a bare a, told to the agent as "1 of 2 hunks").
 func (n *navigator) tickMovePartners(id string, ok bool) {
-	v := n.deps.view
+	v := n.view
 	var moved []string
 	for _, p := range v.Marks().MovePartners(id) {
 		v.SetHunkAccepted(p, ok)
@@ -150,7 +143,7 @@ func (n *navigator) tickMovePartners(id string, ok bool) {
 	if ok {
 		verb = "ticked"
 	}
-	n.deps.say("A block moved between this hunk and " + strings.Join(moved, ", ") + ": " + verb + " together, as one end alone would delete the block or copy it.")
+	n.say("A block moved between this hunk and " + strings.Join(moved, ", ") + ": " + verb + " together, as one end alone would delete the block or copy it.")
 }
 
 // hunkNumber is hunk id's 1-based number in v.
@@ -167,10 +160,10 @@ func hunkNumber(v *diffview.DiffView, id string) string {
 // it says that a approves them all.
 func (n *navigator) approveSelected() {
 	switch {
-	case !n.deps.canTick():
-		n.deps.say("Approving selected hunks needs a waiting proposal, outside edit mode and not stale.")
+	case !n.canTick():
+		n.say("Approving selected hunks needs a waiting proposal, outside edit mode and not stale.")
 	case !n.deps.someRejected():
-		n.deps.say("Every hunk is ticked: Space unticks the current one; a approves them all.")
+		n.say("Every hunk is ticked: Space unticks the current one; a approves them all.")
 	default:
 		n.deps.approvePartial()
 	}
@@ -184,23 +177,23 @@ func (n *navigator) approveSelected() {
 
 // nextUnseen shows the first hunk of the proposal never on screen (u).
 func (n *navigator) nextUnseen() {
-	if id, p, _ := n.deps.shown(); id == "" || len(p.Files) == 0 || p.State == review.StateStreaming || n.deps.editing() {
-		n.deps.say("u goes to a hunk never on screen: choose a proposal waiting for a decision, outside edit mode.")
+	if p := n.sh.p; n.sh.id == "" || len(p.Files) == 0 || p.State == review.StateStreaming || n.c.editing {
+		n.say("u goes to a hunk never on screen: choose a proposal waiting for a decision, outside edit mode.")
 		return
 	}
 	u := review.CheckSeen([]review.ProposalSeen{n.deps.onScreen.proposalSeen(review.Decision{Verdict: decision.Approved})})
 	if u.Unseen == 0 {
-		n.deps.say("Every hunk of this proposal has been on screen.")
+		n.say("Every hunk of this proposal has been on screen.")
 		return
 	}
 	n.deps.onScreen.showFirst(nil, u)
-	n.deps.say("")
+	n.say("")
 }
 
 // nextNonTrivial goes to the next change of the shown file without a
 // trivial label (J).
 func (n *navigator) nextNonTrivial() {
-	v := n.deps.view
+	v := n.view
 	hs := v.Hunks()
 	from := v.CurrentHunk()
 	if !v.CurrentOnScreen() {
@@ -212,53 +205,53 @@ func (n *navigator) nextNonTrivial() {
 			return
 		}
 	}
-	n.deps.say("No change below that is not trivial in this file: ] goes to the next file.")
+	n.say("No change below that is not trivial in this file: ] goes to the next file.")
 }
 
 // showHunk makes h the current change, on screen.
 func (n *navigator) showHunk(h engine.Hunk) {
-	n.deps.view.ShowHunk(h.ID)
-	n.deps.counter()
+	n.view.ShowHunk(h.ID)
+	n.counter()
 }
 
 // showSearch opens the view's search bar (Ctrl+F, /), which takes the
 // keyboard until Esc.
 func (n *navigator) showSearch() {
-	if id, _, _ := n.deps.shown(); id == "" || !n.deps.view.Visible() {
-		n.deps.say("No diff to search.")
+	if n.sh.id == "" || !n.view.Visible() {
+		n.say("No diff to search.")
 		return
 	}
-	n.deps.view.Search().Show()
+	n.view.Search().Show()
 	n.deps.search()
 }
 
 // expand shows more unchanged lines beside the current hunk ({, }).
 func (n *navigator) expand(more func() bool) {
 	if !more() {
-		n.deps.say("Nothing collapsed there.")
+		n.say("Nothing collapsed there.")
 	}
 }
 
 // jumpMoved goes to the other end of the moved block at the current hunk
 // or on screen (m).
 func (n *navigator) jumpMoved() {
-	if !n.deps.view.JumpMoved() {
-		n.deps.say("No moved lines here: moved blocks are the teal lines.")
+	if !n.view.JumpMoved() {
+		n.say("No moved lines here: moved blocks are the teal lines.")
 	}
-	n.deps.counter()
+	n.counter()
 }
 
 // showGoToLine asks for a line of the right side and scrolls to it (g).
 func (n *navigator) showGoToLine() {
-	v := n.deps.view
-	id, p, file := n.deps.shown()
-	if id == "" || !v.Visible() || n.deps.editing() {
+	v := n.view
+	id, p, file := n.sh.id, n.sh.p, n.c.file
+	if id == "" || !v.Visible() || n.c.editing {
 		return
 	}
 	label := fmt.Sprintf("Line of %s (right side, 1–%d):", p.Files[file].Rel, v.Lines())
 	var dlg dialog.Dialog
-	dlg, n.lineEntry, n.lineHint = goToLine(v, label, n.deps.win, n.deps.say, n.deps.counter)
-	n.deps.open(dlg, n.lineEntry)
+	dlg, n.lineEntry, n.lineHint = goToLine(v, label, n.win, n.say, n.counter)
+	n.deps.openFree(dlg, n.lineEntry)
 }
 
 // goToLine is the dialog asking for a line of v's right side (label says
@@ -296,18 +289,26 @@ func goToLine(v *diffview.DiffView, label string, win fyne.Window, say func(stri
 
 // The counter and the file shown, the pane's own.
 
-// selectFile switches the view to another file of the proposal.
+// selectFile switches the view to another file of the proposal (the
+// files' choice).
 func (d *detail) selectFile(rel string) {
 	for i, f := range d.p.Files {
 		if f.Rel == rel && i != d.file {
-			d.edit.clickedAt = nil
-			d.saveFileState()
-			d.file = i
-			d.shownKey = ""
-			d.render()
-			d.tree.refresh()
+			d.showFile(i)
 		}
 	}
+}
+
+// showFile shows file i of the proposal, keeping what the person did to
+// the one left.
+func (d *detail) showFile(i int) {
+	d.edit.clickedAt = nil
+	d.saveFileState()
+	d.file = i
+	d.files.choose(d.p.Files[i].Rel)
+	d.shownKey = ""
+	d.render()
+	d.tree.refresh()
 }
 
 // updateCounter says which hunk of the shown file j and k went to, and
@@ -331,31 +332,15 @@ func (d *detail) counterText() string {
 		d.content.Refresh() // the card came or went above the diff
 	}
 	d.checks.update()
-	k, n, faded := d.view.HunkCount()
-	above := d.view.HunksAbove()
-	hidden := ""
-	if faded > 0 {
-		// The person must know the faded hunks are still part of the decision.
-		hidden = fmt.Sprintf(" (+%d whitespace-only, faded: approved too unless unticked)", faded)
-	}
-	var s string
-	switch {
-	case d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming:
+	if d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming {
 		return ""
-	case n+faded == 0 && len(d.p.Files) > 0 && present.StaleFromStart(d.cur()) && d.stale.shows() == present.StaleDisk:
-		s = "not known: the agent read a version this desk never had"
-	case n+faded == 0:
-		s = "no changes"
-	default:
-		s = present.HunkWhere(k, above, 0, n) + hidden
 	}
-	if t := d.tree.counter(k, above, n); t != "" && n+faded > 0 {
-		s = t + hidden
-	} else if nf := len(d.p.Files); nf > 1 {
-		s = fmt.Sprintf("%s · file %d of %d", s, d.file+1, nf)
-	}
+	k, n, faded := d.view.HunkCount()
+	c := present.Counter{K: k, Above: d.view.HunksAbove(), N: n, Faded: faded, File: d.file, Files: len(d.p.Files)}
+	c.NotKnown = len(d.p.Files) > 0 && present.StaleFromStart(d.cur()) && d.stale.shows() == present.StaleDisk
+	c.CsFile, c.CsFiles, c.CsBefore, c.CsTotal = d.tree.place(n)
 	if d.canTick() {
-		s += d.trivial.summary()
+		c.Trivial = d.trivial.unapproved()
 	}
-	return s
+	return c.String()
 }

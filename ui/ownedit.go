@@ -27,21 +27,12 @@ import (
 // be asked about before it is written: one or two keys pressed by mistake.
 const strayChars = 3
 
-// ownChange is one change the person made to the text editing started
-// from: the lines it was and is, and how many characters differ.
-type ownChange struct {
-	rel      string
-	line     int // 1-based, in the person's text
-	was, now string
-	chars    int
-}
-
 // doubleClicked answers a double click on line, col of the proposal's
 // text (0-based) outside edit mode, which selected the word there (the
 // view's read-only selection): it says Ctrl+C copies it and that e edits
 // there.
 func (e *editSession) doubleClicked(line, col int) {
-	if e.c.editing || !e.deps.canDecide() {
+	if e.c.editing || !e.sh.canDecide() {
 		return
 	}
 	e.clickedAt = &[2]int{line, col}
@@ -49,7 +40,7 @@ func (e *editSession) doubleClicked(line, col int) {
 	if s := e.view.Selection().Text(); s != "" {
 		sel = fmt.Sprintf("Selected %q: Ctrl+C copies it. ", present.ShortLine(s))
 	}
-	e.deps.say(fmt.Sprintf("%sA double click does not edit: e (or Edit) makes the right side an editor, the cursor at line %d.", sel, line+1))
+	e.say(fmt.Sprintf("%sA double click does not edit: e (or Edit) makes the right side an editor, the cursor at line %d.", sel, line+1))
 }
 
 // keepEditor is called before the view is given new texts for file f:
@@ -98,10 +89,10 @@ func (e *editSession) markOwn(f review.File) {
 // ownChanges lists the changes the person made in dec's edited texts to
 // what editing started from (the proposal's ticked hunks), stale files
 // aside (their text is the merge), and the characters they change in all.
-func (e *editSession) ownChanges(dec review.Decision) ([]ownChange, int) {
-	var out []ownChange
+func (e *editSession) ownChanges(dec review.Decision) ([]present.OwnChange, int) {
+	var out []present.OwnChange
 	total := 0
-	for _, f := range e.deps.shown().Files {
+	for _, f := range e.sh.p.Files {
 		text, ok := dec.Edited[f.Path]
 		if !ok || f.Stale() {
 			continue
@@ -116,7 +107,7 @@ func (e *editSession) ownChanges(dec review.Decision) ([]ownChange, int) {
 			was, now := strings.Join(a[c.A0:c.A1], ""), strings.Join(b[c.B0:c.B1], "")
 			n := charsChanged(was, now)
 			total += n
-			out = append(out, ownChange{rel: f.Rel, line: c.B0 + 1, was: was, now: now, chars: n})
+			out = append(out, present.OwnChange{Rel: f.Rel, Line: c.B0 + 1, Was: was, Now: now})
 		}
 	}
 	return out, total
@@ -156,16 +147,9 @@ func (e *editSession) confirmOwnEdit(dec review.Decision) bool {
 	if chars == 0 || chars > strayChars || e.ownEditOK == editKey(dec) {
 		return true
 	}
-	var b strings.Builder
-	for i, c := range changes {
-		if i > 0 {
-			b.WriteString("\n\n")
-		}
-		fmt.Fprintf(&b, "%s, line %d\nwas: %s\nnow: %s", c.rel, c.line, present.ShortLine(c.was), present.ShortLine(c.now))
-	}
-	intro := fmt.Sprintf("You changed %d %s of the agent's text:", chars, present.Plural(chars, "character", "characters"))
-	e.ownEditMsg = intro + "\n" + b.String()
-	diff := widget.NewLabelWithStyle(b.String(), fyne.TextAlignLeading, fyne.TextStyle{Monospace: true}) // was and now one under the other, as in the file
+	intro, lines := present.OwnChanges(changes, chars)
+	e.ownEditMsg = intro + "\n" + lines
+	diff := widget.NewLabelWithStyle(lines, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true}) // was and now one under the other, as in the file
 	body := container.NewVBox(widget.NewLabel(intro), diff, widget.NewLabel("Write the file with your change?"))
 	e.ownEditDialog = dialog.NewCustomConfirm("Your own change", "Write it (Enter)", "Keep editing (Esc)", body, func(ok bool) {
 		e.ownEditDialog = nil
@@ -177,7 +161,7 @@ func (e *editSession) confirmOwnEdit(dec review.Decision) bool {
 		if ed := e.view.Editor(); ed != nil {
 			e.deps.focus(ed) // back to the text, to undo it
 		}
-	}, e.deps.win)
-	e.deps.open(e.ownEditDialog)
+	}, e.win)
+	e.open(e.ownEditDialog, nil, nil)
 	return false
 }

@@ -29,6 +29,7 @@ const pickLimit = 9
 // failure for the person (review.StateHeld): its agent still waits.
 // Dismiss sends the failure instead (dismiss).
 type picker struct {
+	paneKit
 	deps      pickDeps
 	box       *fyne.Container // above the failed edit's agent text
 	title     *widget.Label
@@ -62,22 +63,12 @@ type keptPick struct {
 	what  string
 }
 
-// pickDeps is what the picker needs of the pane and the desk.
+// pickDeps is what the picker needs beyond its kit.
 type pickDeps struct {
-	shown      func() (id string, p review.Proposal, decided bool) // the shown proposal ("" for none); decided: its outcome is known
-	canDecide  func() bool                                         // whether the shown proposal takes a decision now
-	looseBlock func() int                                          // the block the loose-match card shows
-	say        func(string)                                        // the message line
-	setStatus  func(s string, isErr bool)                          // the status line
-	render     func(again bool)                                    // shows the proposal again; again: rebuilt even if unchanged
-	placed     func(p review.Proposal, said string)                // the desk placed a block: show p, saying said
 	desk       placeDesk
-	run        func(work func() (then func())) // work off the UI goroutine, counted as a decision; then (if any) back on it
-	// open shows dlg bound to the shown proposal with focus focused;
-	// closed runs when it closes.
-	open     func(dlg dialog.Dialog, focus fyne.Focusable, closed func())
-	win      fyne.Window
-	keysBack func()
+	looseBlock func() int                           // the block the loose-match card shows
+	render     func(again bool)                     // shows the proposal again; again: rebuilt even if unchanged
+	placed     func(p review.Proposal, said string) // the desk placed a block: show p, saying said
 }
 
 // placeDesk is what the picker asks of the desk.
@@ -86,8 +77,8 @@ type placeDesk interface {
 	Dismiss(ctx context.Context, id string) error
 }
 
-func newPicker(deps pickDeps) *picker {
-	k := &picker{deps: deps, title: widget.NewLabel(""), rows: container.NewVBox()}
+func newPicker(kit paneKit, deps pickDeps) *picker {
+	k := &picker{paneKit: kit, deps: deps, title: widget.NewLabel(""), rows: container.NewVBox()}
 	k.title.Wrapping = fyne.TextWrapWord
 	k.title.Importance = widget.WarningImportance
 	k.mark = widget.NewButton("Mark lines…", func() { k.showMark(k.block) })
@@ -106,23 +97,23 @@ func newPicker(deps pickDeps) *picker {
 // reopen lists again the candidates the shown proposal was placed from:
 // 1–9 (or Use these lines) places the block there instead.
 func (k *picker) reopen() {
-	id, _, _ := k.deps.shown()
+	id := k.sh.id
 	kp, ok := k.kept[id]
-	if !ok || !k.deps.canDecide() {
+	if !ok || !k.sh.canDecide() {
 		return
 	}
 	k.choosing = true
 	k.block, k.cands = kp.block, kp.cands
 	k.list("You placed block " + strconv.Itoa(kp.block) + ". " + kp.what + " (Reject sends the agent a rejection; Back to the diff keeps your pick.)")
 	k.deps.render(false)
-	k.deps.keysBack()
+	k.keysBack()
 }
 
 // close leaves the candidates listed again for the diff as placed.
 func (k *picker) close() {
 	k.choosing = false
 	k.deps.render(true)
-	k.deps.keysBack()
+	k.keysBack()
 }
 
 // placeable reports whether the person can place blocks of p.
@@ -139,7 +130,7 @@ func placeable(p review.Proposal) bool {
 func (k *picker) show(p review.Proposal) {
 	vis(k.looseMark, placeable(p) && p.State.Open() && p.State != review.StateStreaming)
 	_, kept := k.kept[p.ID]
-	_, _, decided := k.deps.shown()
+	decided := k.sh.outcome != nil
 	vis(k.againBox, kept && !k.choosing && p.State.Open() && p.State != review.StateFailed && !decided)
 	if k.choosing && kept && p.State.Open() && !decided {
 		k.back.Show()
@@ -208,12 +199,12 @@ func likely(cs []engine.Candidate) []engine.Candidate {
 // the buttons. It says so when there is no such candidate.
 func (k *picker) use(i int) {
 	if i >= len(k.cands) || !k.box.Visible() {
-		k.deps.say(fmt.Sprintf("No candidate %d to pick here: the keys 1–9 pick the lines listed for an edit that did not match.", i+1))
+		k.say(fmt.Sprintf("No candidate %d to pick here: the keys 1–9 pick the lines listed for an edit that did not match.", i+1))
 		return
 	}
 	c := k.cands[i]
 	if !k.choosing { // listed again, the first list's words are kept
-		id, _, _ := k.deps.shown()
+		id := k.sh.id
 		k.kept[id] = keptPick{block: k.block, cands: k.cands, what: k.title.Text}
 	}
 	k.place(k.block, engine.Region{StartLine: c.StartLine, EndLine: c.EndLine})
@@ -223,9 +214,9 @@ func (k *picker) use(i int) {
 // Dismiss on a failure the window holds. The queue drops it at once; the
 // desk's event follows.
 func (k *picker) dismiss(id string) {
-	k.deps.run(func() func() {
+	k.run(func() func() {
 		if err := k.deps.desk.Dismiss(context.Background(), id); err != nil {
-			return func() { k.deps.setStatus("Not dismissed: "+err.Error(), true) }
+			return func() { k.setStatus("Not dismissed: "+err.Error(), true) }
 		}
 		return nil
 	})
@@ -234,13 +225,13 @@ func (k *picker) dismiss(id string) {
 // place asks the desk, off the UI goroutine, to apply the shown proposal
 // with block at lines r, and shows the resulting diff.
 func (k *picker) place(block int, r engine.Region) {
-	id, shown, _ := k.deps.shown()
+	id, shown := k.sh.id, k.sh.p
 	path := ""
 	if len(shown.Files) == 1 {
 		path = shown.Files[0].Path
 	}
-	k.deps.say(fmt.Sprintf("Placing block %d at %s…", block, r))
-	k.deps.run(func() func() {
+	k.say(fmt.Sprintf("Placing block %d at %s…", block, r))
+	k.run(func() func() {
 		p, err := k.deps.desk.Place(context.Background(), id, path, block, r)
 		return func() { k.placed(id, block, r, p, err) }
 	})
@@ -248,11 +239,11 @@ func (k *picker) place(block int, r engine.Region) {
 
 // placed shows the proposal the desk placed, or why it could not.
 func (k *picker) placed(id string, block int, r engine.Region, p review.Proposal, err error) {
-	if shownID, _, _ := k.deps.shown(); id != shownID {
+	if id != k.sh.id {
 		return
 	}
 	if err != nil {
-		k.deps.setStatus("Not placed: "+err.Error(), true)
+		k.setStatus("Not placed: "+err.Error(), true)
 		return
 	}
 	k.choosing = false
@@ -266,9 +257,9 @@ func (k *picker) placed(id string, block int, r engine.Region, p review.Proposal
 // showMark opens the Mark lines… dialog for block: a first and last line
 // of the file, the lines they take shown as they are typed.
 func (k *picker) showMark(block int) {
-	id, p, _ := k.deps.shown()
+	id, p := k.sh.id, k.sh.p
 	if id == "" || !placeable(p) || block < 1 {
-		k.deps.say("Nothing to mark lines for: only an edit with blocks, of a file that exists, can be placed.")
+		k.say("Nothing to mark lines for: only an edit with blocks, of a file that exists, can be placed.")
 		return
 	}
 	lines := strings.Split(strings.TrimSuffix(strings.ReplaceAll(p.Files[0].BaseText(), "\r\n", "\n"), "\n"), "\n")
@@ -319,9 +310,9 @@ func (k *picker) showMark(block int) {
 		container.NewGridWithColumns(4, widget.NewLabel("From line"), k.from, widget.NewLabel("to line"), k.to),
 		preview, problem,
 		container.NewHBox(layout.NewSpacer(), widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), cancel), k.markUse, layout.NewSpacer()))
-	dlg = dialog.NewCustomWithoutButtons("Mark lines", form, k.deps.win)
+	dlg = dialog.NewCustomWithoutButtons("Mark lines", form, k.win)
 	dlg.Resize(fyne.NewSize(640, 0))
-	k.deps.open(dlg, k.from, func() { k.from, k.to, k.markUse, k.markProblem = nil, nil, nil, nil })
+	k.open(dlg, k.from, func() { k.from, k.to, k.markUse, k.markProblem = nil, nil, nil, nil })
 }
 
 // firstCandidate is the first listed candidate, if any.

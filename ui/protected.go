@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"image/color"
 	"strings"
 
@@ -58,9 +57,7 @@ func (b *protectedBar) show(p review.Proposal, open bool) {
 // protectedAsk asks before an approval writes a protected file, naming
 // why it is protected, once per proposal.
 type protectedAsk struct {
-	shown  func() review.Proposal
-	open   func(dialog.Dialog) // shows the question, bound to the shown proposal
-	win    fyne.Window
+	paneKit
 	dialog *dialog.ConfirmDialog // the question, while open
 	msg    string                // what it asks
 	ok     string                // the proposal whose protected files the person agreed to approve
@@ -69,18 +66,12 @@ type protectedAsk struct {
 // confirm asks before approve writes the shown proposal's protected files;
 // it reports whether to go ahead now.
 func (a *protectedAsk) confirm(approve func()) bool {
-	p := a.shown()
+	p := a.sh.p
 	files := present.ProtectedFiles(p)
 	if len(files) == 0 || a.ok == p.ID {
 		return true
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s protected:\n", present.Plural(len(files), "This file is", "These files are"))
-	for _, f := range files {
-		b.WriteString("\n" + f + "\n")
-	}
-	b.WriteString("\nOnce written it can run code or change what happens without you. Approve it?")
-	a.msg = b.String()
+	a.msg = present.ProtectedQuestion(files)
 	a.dialog = dialog.NewConfirm("Approve a protected file?", a.msg, func(ok bool) {
 		a.dialog = nil
 		if ok {
@@ -90,7 +81,7 @@ func (a *protectedAsk) confirm(approve func()) bool {
 	}, a.win)
 	a.dialog.SetConfirmText("Approve protected (Enter)")
 	a.dialog.SetDismissText("Cancel (Esc)")
-	a.open(a.dialog)
+	a.open(a.dialog, nil, nil)
 	return false
 }
 

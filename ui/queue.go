@@ -50,14 +50,8 @@ func queueRows(ps []review.Proposal) []queueRow {
 
 // headerRow is the heading row of changeset cs.
 func headerRow(cs review.Changeset) queueRow {
-	h := queueRow{header: present.GroupName(cs.Proposals[0]), key: cs.Key, count: len(cs.Proposals), files: len(cs.Files),
-		added: cs.Added, removed: cs.Removed, open: cs.Open}
-	for _, p := range cs.Proposals {
-		if p.State == review.StateStreaming {
-			h.streaming++
-		}
-	}
-	return h
+	return queueRow{header: present.GroupName(cs.Proposals[0]), key: cs.Key, count: len(cs.Proposals), files: len(cs.Files),
+		added: cs.Added, removed: cs.Removed, open: cs.Open, streaming: present.Streaming(cs)}
 }
 
 // heldRows is rows, the queue as shown, brought up to date with ps without

@@ -88,14 +88,14 @@ func (d *detail) renderProposal() {
 		return
 	}
 	if d.editing || len(d.edited) > 0 {
-		d.edit.rebase() // a save on disk while the person edits (editrebase.go)
+		d.edit.rebase() // a save on disk while the person edits
 	}
 	key := fmt.Sprintf("texts:%d:%v:%s", d.file, d.editing, f.Disk.SHA256)
 	if d.shownKey == key {
 		return
 	}
 	d.shownKey = key
-	old, proposed := leftText(f), f.Proposed // editrebase.go: the disk of a stale file, else its base
+	old, proposed := leftText(f), f.Proposed // the disk of a stale file, else its base
 	if f.Stale() {                           // a stale file: the disk against the merge
 		proposed = d.merge(f).Text
 	}

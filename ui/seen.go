@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
-	"github.com/diffdesk/diffdesk/ui/diffview"
 	"github.com/diffdesk/diffdesk/ui/present"
 )
 
@@ -32,6 +30,7 @@ const prefAskUnseen = "askUnseen"
 // shown only in part, for a whole-changeset approval. It asks the
 // never-on-screen question.
 type onScreen struct {
+	paneKit
 	deps        onScreenDeps
 	seen        map[string]bool // the shown proposal's files opened
 	unseenOK    bool            // the person chose to approve what they had not seen
@@ -41,25 +40,18 @@ type onScreen struct {
 	msg         string                // what it asks
 }
 
-// onScreenDeps is what onScreen needs of the pane.
+// onScreenDeps is what onScreen needs beyond its kit.
 type onScreenDeps struct {
-	view           *diffview.DiffView
-	shown          func() (id string, p review.Proposal)
-	hunks          func(review.File) []engine.Hunk                       // the shown proposal's file's hunks
 	merge          func(review.File) engine.MergeResult                  // a stale file's merge
-	trivialOK      func() map[string]map[string]bool                     // the hunks t approved
 	changesetHunks func(review.Proposal) func(review.File) []engine.Hunk // another proposal's hunks
 	get            func(id string) (review.Proposal, bool)               // a proposal as the desk has it
 	ask            func() bool                                           // whether to ask (the View options' box)
 	decide         func(review.Decision)                                 // the approval asked about, once agreed
 	selectFile     func(rel string)
-	hunkShown      func()              // the counter, once the first unseen hunk shows
-	open           func(dialog.Dialog) // shows the question, bound to the shown proposal
-	win            fyne.Window
 }
 
-func newOnScreen(deps onScreenDeps) *onScreen {
-	return &onScreen{deps: deps, seen: map[string]bool{}, seenBefore: map[string]map[string]map[string]bool{}}
+func newOnScreen(kit paneKit, deps onScreenDeps) *onScreen {
+	return &onScreen{paneKit: kit, deps: deps, seen: map[string]bool{}, seenBefore: map[string]map[string]map[string]bool{}}
 }
 
 // reset keeps what the person saw of the proposal left (keep) and starts
@@ -67,7 +59,7 @@ func newOnScreen(deps onScreenDeps) *onScreen {
 func (o *onScreen) reset() {
 	o.keep()
 	o.seen, o.unseenOK = map[string]bool{}, false
-	o.deps.view.Seen().Forget()
+	o.view.Seen().Forget()
 }
 
 // opened records that the person opened file path.
@@ -75,7 +67,7 @@ func (o *onScreen) opened(path string) { o.seen[path] = true }
 
 // unopened lists the files of the shown proposal never on screen.
 func (o *onScreen) unopened() []string {
-	_, p := o.deps.shown()
+	p := o.sh.p
 	var out []string
 	for _, f := range p.Files {
 		if !o.seen[f.Path] {
@@ -88,10 +80,10 @@ func (o *onScreen) unopened() []string {
 // seenSets returns, per file of the shown proposal, the ids of the hunks
 // that have been on screen.
 func (o *onScreen) seenSets() map[string]map[string]bool {
-	_, p := o.deps.shown()
+	p := o.sh.p
 	out := map[string]map[string]bool{}
 	for _, f := range p.Files {
-		out[f.Path] = o.deps.view.Seen().In(f.Path)
+		out[f.Path] = o.view.Seen().In(f.Path)
 	}
 	return out
 }
@@ -101,9 +93,9 @@ func (o *onScreen) seenSets() map[string]map[string]bool {
 // which need no question; a partial approval asks only about the hunks it
 // writes.
 func (o *onScreen) proposalSeen(dec review.Decision) review.ProposalSeen {
-	_, p := o.deps.shown()
+	p := o.sh.p
 	seen := o.seenSets()
-	for path, ids := range o.deps.trivialOK() {
+	for path, ids := range o.c.trivialOK {
 		for id := range ids {
 			if seen[path] == nil {
 				seen[path] = map[string]bool{}
@@ -111,7 +103,7 @@ func (o *onScreen) proposalSeen(dec review.Decision) review.ProposalSeen {
 			seen[path][id] = true
 		}
 	}
-	it := review.ProposalSeen{Proposal: p, Seen: seen, Hunks: o.deps.hunks}
+	it := review.ProposalSeen{Proposal: p, Seen: seen, Hunks: o.hunks}
 	switch dec.Verdict {
 	case decision.Partial:
 		it.Only = dec.Hunks
@@ -127,7 +119,7 @@ func (o *onScreen) proposalSeen(dec review.Decision) review.ProposalSeen {
 // in the others, the ticked ones; in a stale file, those the merge onto
 // the disk (or the person's edit of it) keeps as the agent wrote them.
 func (o *onScreen) agentHunksWritten(dec review.Decision) map[string][]string {
-	_, p := o.deps.shown()
+	p := o.sh.p
 	out := map[string][]string{}
 	for _, f := range p.Files {
 		ids := []string{}
@@ -150,7 +142,7 @@ func (o *onScreen) agentHunksWritten(dec review.Decision) map[string][]string {
 			for _, h := range mine.Hunks() {
 				kept[h.ID] = true
 			}
-			for _, h := range o.deps.hunks(f) {
+			for _, h := range o.hunks(f) {
 				if kept[h.ID] {
 					ids = append(ids, h.ID)
 				}
@@ -158,7 +150,7 @@ func (o *onScreen) agentHunksWritten(dec review.Decision) map[string][]string {
 		case dec.Hunks[f.Path] != nil:
 			ids = append(ids, dec.Hunks[f.Path]...)
 		default:
-			for _, h := range o.deps.hunks(f) {
+			for _, h := range o.hunks(f) {
 				ids = append(ids, h.ID)
 			}
 		}
@@ -198,10 +190,10 @@ func (o *onScreen) confirm(dec review.Decision) bool {
 			return
 		}
 		o.showFirst(files, u)
-	}, o.deps.win)
+	}, o.win)
 	o.dialog.SetConfirmText("Approve anyway (Enter)")
 	o.dialog.SetDismissText("Show the first (Esc)")
-	o.deps.open(o.dialog)
+	o.open(o.dialog, nil, nil)
 	return false
 }
 
@@ -217,8 +209,8 @@ func (o *onScreen) linesUnseen(it review.ProposalSeen) (unseen, total int) {
 				only[id] = true
 			}
 		}
-		part := o.deps.view.Seen().Lines(f.Path)
-		for _, h := range o.deps.hunks(f) {
+		part := o.view.Seen().Lines(f.Path)
+		for _, h := range o.hunks(f) {
 			if only != nil && !only[h.ID] {
 				continue
 			}
@@ -243,21 +235,21 @@ func (o *onScreen) showFirst(files []string, u review.Unseen) {
 		o.deps.selectFile(files[0])
 		return
 	}
-	if u.First.Path != o.deps.view.Path() {
+	if u.First.Path != o.view.Path() {
 		o.deps.selectFile(u.First.Rel)
 	}
-	o.deps.view.ShowHunk(u.First.Hunk.ID)
-	o.deps.hunkShown()
+	o.view.ShowHunk(u.First.Hunk.ID)
+	o.counter()
 }
 
 // forDecision is what a decision on the shown proposal says was on
 // screen: per file, the ids of its hunks seen.
 func (o *onScreen) forDecision() map[string][]string {
-	_, p := o.deps.shown()
+	p := o.sh.p
 	if len(p.Files) == 0 || p.State == review.StateStreaming {
 		return nil // a stream's text grows under the view: not tracked
 	}
-	return review.SeenIDs(p, o.seenSets(), o.deps.hunks)
+	return review.SeenIDs(p, o.seenSets(), o.hunks)
 }
 
 // linesForDecision is, per file of the shown proposal, its hunks shown
@@ -266,14 +258,14 @@ func (o *onScreen) forDecision() map[string][]string {
 // proposal's own hunks: a stale or edited view's other changes are not
 // the proposal's.
 func (o *onScreen) linesForDecision() map[string]map[string]int {
-	_, p := o.deps.shown()
+	p := o.sh.p
 	if len(p.Files) == 0 || p.State == review.StateStreaming {
 		return nil
 	}
 	out := map[string]map[string]int{}
 	for _, f := range p.Files {
-		part := o.deps.view.Seen().Lines(f.Path)
-		for _, h := range o.deps.hunks(f) {
+		part := o.view.Seen().Lines(f.Path)
+		for _, h := range o.hunks(f) {
 			if n := part[h.ID][0]; n > 0 {
 				if out[f.Path] == nil {
 					out[f.Path] = map[string]int{}
@@ -290,7 +282,7 @@ func (o *onScreen) linesForDecision() map[string]map[string]int {
 // in part, kept for the proposals shown before (keep) and the shown
 // one's now.
 func (o *onScreen) changesetLines(ps []review.Proposal) map[string]map[string]map[string]int {
-	shown, _ := o.deps.shown()
+	shown := o.sh.id
 	out := map[string]map[string]map[string]int{}
 	for _, p := range ps {
 		lines := maxLines(nil, o.linesBefore[p.ID])
@@ -326,7 +318,7 @@ func maxLines(a, b map[string]map[string]int) map[string]map[string]int {
 // changeset whole knows what the person saw of it (changeset). It
 // keeps only open proposals.
 func (o *onScreen) keep() {
-	shown, p := o.deps.shown()
+	shown, p := o.sh.id, o.sh.p
 	if shown == "" || len(p.Files) == 0 {
 		return
 	}
@@ -358,7 +350,7 @@ func (o *onScreen) keep() {
 // of is what of proposal p has been on screen: the view's record for
 // the shown one, what was kept for the others.
 func (o *onScreen) of(p review.Proposal) map[string]map[string]bool {
-	shown, _ := o.deps.shown()
+	shown := o.sh.id
 	out := map[string]map[string]bool{}
 	for path, ids := range o.seenBefore[p.ID] {
 		out[path] = map[string]bool{}

@@ -13,14 +13,15 @@ import (
 // staleView is a stale file's choice of views: the disk against the
 // proposal merged onto it (the one decided), the base against the disk
 // (the save that made it stale), or the base against the proposal as
-// sent. It owns its choice; changed runs when the person picks another.
+// sent. It owns its choice, made with the callback for another pick.
 type staleView struct {
 	choice *choice
 	box    fyne.CanvasObject // the choice, scrolling sideways in a narrow pane
 }
 
-func newStaleView(newChoice func(opts []string, changed func(string)) *choice, changed func()) *staleView {
-	s := &staleView{choice: newChoice([]string{present.StaleMerged, present.StaleDisk, present.StaleProposal}, func(string) { changed() })}
+func newStaleView(c *choice) *staleView {
+	c.Options = []string{present.StaleMerged, present.StaleDisk, present.StaleProposal}
+	s := &staleView{choice: c}
 	s.choice.choose(present.StaleMerged)
 	s.choice.Hide()
 	s.box = container.New(narrowLayout{s.choice}, container.NewHScroll(s.choice))

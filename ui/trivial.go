@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -31,6 +32,7 @@ import (
 // trivialJobs are the classifications of the shown proposal's files, its
 // hunk labels, and t's approval of the other proposals of its changeset.
 type trivialJobs struct {
+	paneKit
 	deps trivialDeps
 	jobs map[string]*trivialJob // path → its file's classification, under way or done
 	// work counts the goroutines that have yet to post their result
@@ -42,26 +44,20 @@ type trivialJobs struct {
 	hold func(id string)
 }
 
-// trivialDeps is what the classifications need of the pane.
+// trivialDeps is what the classifications need beyond their kit.
 type trivialDeps struct {
-	view  *diffview.DiffView
-	shown func() (id string, p review.Proposal, file int)
-	c     *choices // the shown proposal's: its hunks (a cache) and the hunks t approved
 	// labelled reports whether the view shows f's hunks with the
 	// proposal's ids: its own diff, or a stale file's merge.
 	labelled  func(f review.File) bool
 	ownDiff   func(f review.File) bool // the view shows f's proposal, whose hunks it diffed
-	hunks     func(review.File) []engine.Hunk
-	post      func(func()) // back to the UI goroutine
-	arrived   func()       // a classification arrived: the counter
 	changeset func() []review.Proposal
 	seen      func(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int)
-	desk      Desk
-	run       func(work func() func()) // work off the UI goroutine, then its result on it
-	say       func(string)
-	setStatus func(string, bool)
-	refresh   func()          // the tree and the queue, after other proposals were decided
-	stop      <-chan struct{} // closed with the window
+	desk      interface {
+		ApproveTrivial(ctx context.Context, key string, dec review.ChangesetDecision, except ...string) (review.TrivialApproval, error)
+	}
+	name    func(id string) string // names a proposal (Window.proposalName)
+	refresh func()                 // the tree and the queue, after other proposals were decided
+	stop    <-chan struct{}        // closed with the window
 }
 
 // trivialJob classifies one file of one proposal, in a goroutine.
@@ -102,12 +98,12 @@ func (t *trivialJobs) dropAll() {
 // that diff's hunks (the view's OnOpened comes back here through
 // show) rather than diff the file a second time meanwhile.
 func (t *trivialJobs) job(f review.File) *trivialJob {
-	id, p, file := t.deps.shown()
+	id, p, file := t.sh.id, t.sh.p, t.c.file
 	j := t.jobs[f.Path]
 	if j == nil || !j.of(id, f) {
 		if j != nil {
 			j.dropped.Store(true) // the file changed since (streamed on, placed)
-			delete(t.deps.c.hunks, f.Path)
+			delete(t.c.hunks, f.Path)
 		}
 		j = &trivialJob{id: id, path: f.Path, base: f.Base.SHA256, proposed: f.Proposed}
 		if t.jobs == nil {
@@ -119,13 +115,13 @@ func (t *trivialJobs) job(f review.File) *trivialJob {
 		return j
 	}
 	shown := len(p.Files) > file && p.Files[file].Path == f.Path && t.deps.ownDiff(f)
-	hs, have := t.deps.c.hunks[f.Path]
+	hs, have := t.c.hunks[f.Path]
 	switch {
 	case have:
-	case shown && t.deps.view.Opening():
+	case shown && t.view.Opening():
 		return j // pending until the view's diff arrives
 	case shown:
-		hs, have = t.deps.hunks(f), true // diffed already by the view
+		hs, have = t.hunks(f), true // diffed already by the view
 	}
 	j.started = true
 	hold := t.hold
@@ -145,7 +141,7 @@ func (t *trivialJobs) job(f review.File) *trivialJob {
 				memory.Release(f.TextBytes())
 			}
 		}
-		t.deps.post(func() { t.arrived(j, kinds, hs) })
+		t.post(func() { t.arrived(j, kinds, hs) })
 	}()
 	return j
 }
@@ -157,11 +153,11 @@ func (t *trivialJobs) arrived(j *trivialJob, kinds map[string]trivial.Kind, hs [
 		return
 	}
 	j.done, j.kinds = true, kinds
-	if _, ok := t.deps.c.hunks[j.path]; !ok {
-		t.deps.c.hunks[j.path] = hs // the same ids the view gives: t needs no diff of its own
+	if _, ok := t.c.hunks[j.path]; !ok {
+		t.c.hunks[j.path] = hs // the same ids the view gives: t needs no diff of its own
 	}
 	t.show()
-	t.deps.arrived()
+	t.counter()
 }
 
 // of returns the trivial hunks of f, by id: the classification of
@@ -190,7 +186,7 @@ const quietClassifyBytes = 1 << 20
 // pendingBytes is the size of the shown proposal's files whose
 // classification is under way, base and proposal.
 func (t *trivialJobs) pendingBytes() int {
-	_, p, _ := t.deps.shown()
+	p := t.sh.p
 	n := 0
 	for _, f := range p.Files {
 		if _, pending := t.of(f); pending {
@@ -203,7 +199,7 @@ func (t *trivialJobs) pendingBytes() int {
 // pending reports whether the classification of a file of the
 // shown proposal is still under way.
 func (t *trivialJobs) pending() bool {
-	_, p, _ := t.deps.shown()
+	p := t.sh.p
 	for _, f := range p.Files {
 		if _, pending := t.of(f); pending {
 			return true
@@ -215,63 +211,37 @@ func (t *trivialJobs) pending() bool {
 // show labels the shown file's trivial hunks in the view, when it
 // shows the proposal's own diff.
 func (t *trivialJobs) show() {
-	_, p, file := t.deps.shown()
+	p, file := t.sh.p, t.c.file
 	if len(p.Files) == 0 || file >= len(p.Files) || !t.deps.labelled(p.Files[file]) || p.State.DidNotApply() {
-		t.deps.view.Marks().SetNotes(nil)
+		t.view.Marks().SetNotes(nil)
 		return
 	}
 	f := p.Files[file]
 	notes := map[string]diffview.HunkNote{}
 	kinds, _ := t.of(f) // the rest label themselves once classified (arrived)
 	for id, k := range kinds {
-		notes[id] = diffview.HunkNote{Text: string(k), Done: t.deps.c.trivialOK[f.Path][id]} // approved by t: green
+		notes[id] = diffview.HunkNote{Text: string(k), Done: t.c.trivialOK[f.Path][id]} // approved by t: green
 	}
-	t.deps.view.Marks().SetNotes(notes)
+	t.view.Marks().SetNotes(notes)
 }
 
-// summary is the counter line's note on the shown proposal's trivial
-// hunks, "" when it has none or they are all approved (t); while they are
-// being classified it says so.
-func (t *trivialJobs) summary() string {
-	_, p, _ := t.deps.shown()
+// unapproved counts the shown proposal's trivial hunks t has not
+// approved, for the counter line; -1 while big files are being classified.
+func (t *trivialJobs) unapproved() int {
+	p := t.sh.p
 	if t.pendingBytes() > quietClassifyBytes {
-		return " · classifying hunks…"
+		return -1
 	}
 	n := 0
 	for _, f := range p.Files {
 		kinds, _ := t.of(f)
 		for id := range kinds {
-			if !t.deps.c.trivialOK[f.Path][id] {
+			if !t.c.trivialOK[f.Path][id] {
 				n++
 			}
 		}
 	}
-	if n == 0 {
-		return ""
-	}
-	return fmt.Sprintf(" · %d trivial (t approves)", n)
-}
-
-// trivialHunks returns the trivial hunks of each proposal, by path, in
-// hunk order, and how many of each kind: what t approves. It takes a list
-// so that a whole changeset's approval can use it.
-func trivialHunks(ps []review.Proposal, trivialOf func(review.File) map[string]trivial.Kind, hunks func(review.File) []string) (map[string][]string, map[trivial.Kind]int, int) {
-	out := map[string][]string{}
-	kinds := map[trivial.Kind]int{}
-	total := 0
-	for _, p := range ps {
-		for _, f := range p.Files {
-			t := trivialOf(f)
-			for _, id := range hunks(f) {
-				total++
-				if k, ok := t[id]; ok {
-					out[f.Path] = append(out[f.Path], id)
-					kinds[k]++
-				}
-			}
-		}
-	}
-	return out, kinds, total
+	return n
 }
 
 // ApproveTrivial approves every trivial hunk of the shown proposal (t):
@@ -289,18 +259,19 @@ func (d *detail) ApproveTrivial() {
 		d.line.say("Still classifying hunks… t approves the trivial ones once their labels show.")
 		return
 	}
-	ids := func(f review.File) []string {
-		var out []string
+	byPath := map[string][]string{} // the trivial hunks of each file, in hunk order
+	kinds := map[trivial.Kind]int{}
+	n, total := 0, 0
+	for _, f := range d.p.Files {
+		classified, _ := d.trivial.of(f)
 		for _, h := range d.fileHunks(f) {
-			out = append(out, h.ID)
+			total++
+			if k, ok := classified[h.ID]; ok {
+				byPath[f.Path] = append(byPath[f.Path], h.ID)
+				kinds[k]++
+				n++
+			}
 		}
-		return out
-	}
-	classified := func(f review.File) map[string]trivial.Kind { k, _ := d.trivial.of(f); return k }
-	byPath, kinds, total := trivialHunks([]review.Proposal{d.p}, classified, ids)
-	n := 0
-	for _, v := range kinds {
-		n += v
 	}
 	others := d.trivial.approveOthers(n == 0)
 	if n == 0 {
@@ -352,10 +323,10 @@ func (d *detail) ApproveTrivial() {
 // nothing in the shown proposal, so the result must say when the others
 // hold nothing either.
 func (t *trivialJobs) approveOthers(alone bool) bool {
-	id, shown, _ := t.deps.shown()
+	id, shown := t.sh.id, t.sh.p
 	var others []review.Proposal
 	for _, p := range t.deps.changeset() {
-		if p.ID == id || p.State != review.StatePending || anyStale(p) {
+		if p.ID == id || p.State != review.StatePending || slices.ContainsFunc(p.Files, review.File.Stale) {
 			continue
 		}
 		others = append(others, p)
@@ -365,7 +336,7 @@ func (t *trivialJobs) approveOthers(alone bool) bool {
 	}
 	key := review.ChangesetKey(shown)
 	seen, seenLines := t.deps.seen(others)
-	t.deps.run(func() func() {
+	t.run(func() func() {
 		res, err := t.deps.desk.ApproveTrivial(context.Background(), key, review.ChangesetDecision{Seen: seen, SeenLines: seenLines}, id)
 		return func() { t.othersApproved(id, alone, res, err) }
 	})
@@ -380,11 +351,11 @@ func (t *trivialJobs) othersApproved(id string, alone bool, res review.TrivialAp
 		return // the window closed meanwhile
 	default:
 	}
-	shown, _, _ := t.deps.shown()
+	shown := t.sh.id
 	here := shown == id // the proposal t was pressed on is still shown: say what came of it
 	if err != nil {
 		if here {
-			t.deps.setStatus("The changeset's other proposals were not looked through: "+err.Error(), true)
+			t.setStatus("The changeset's other proposals were not looked through: "+err.Error(), true)
 		}
 		return
 	}
@@ -393,24 +364,12 @@ func (t *trivialJobs) othersApproved(id string, alone bool, res review.TrivialAp
 		switch {
 		case !here || !alone: // t's own answer stands
 		case mixed > 0:
-			t.deps.say(fmt.Sprintf("No trivial hunks here; %d other %s of the changeset mix trivial hunks with real ones: open each and press t.", mixed, present.Plural(mixed, "proposal", "proposals")))
+			t.say(fmt.Sprintf("No trivial hunks here; %d other %s of the changeset mix trivial hunks with real ones: open each and press t.", mixed, present.Plural(mixed, "proposal", "proposals")))
 		default:
-			t.deps.say("No trivial hunks here or in the changeset's other proposals (whitespace only, comment only, formatting only).")
+			t.say("No trivial hunks here or in the changeset's other proposals (whitespace only, comment only, formatting only).")
 		}
 		return
 	}
-	n := len(res.Approved)
-	msg := fmt.Sprintf("Approved %d other %s of the changeset, trivial throughout.", n, present.Plural(n, "proposal", "proposals"))
-	if mixed > 0 {
-		msg += fmt.Sprintf(" %d more mix trivial hunks with real ones: open each and press t.", mixed)
-	}
-	for _, s := range res.Skipped {
-		name := s.ID
-		if p, ok := t.deps.desk.Get(s.ID); ok {
-			name = present.FileNames(p)
-		}
-		msg += "\nNot approved: " + name + ": " + s.Reason
-	}
-	t.deps.setStatus(msg, len(res.Skipped) > 0)
+	t.setStatus(present.TrivialOthers(res, t.deps.name), len(res.Skipped) > 0)
 	t.deps.refresh()
 }

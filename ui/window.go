@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -111,7 +112,7 @@ type overlays struct {
 	keysOverlay dialog.Dialog
 	typing      *typingMode   // the open text box the keys type into (ui/typing.go); nil if none
 	closer      dialog.Dialog // the open dialog Esc closes; nil if none
-	closerFor   string        // the proposal closer asks about (dialogbind.go); "" if none
+	closerFor   string        // the proposal closer asks about; "" if none
 	interrupted dialog.Dialog // tells of writes Recover settled; nil if none
 }
 
@@ -319,7 +320,7 @@ func (w *Window) refreshQueue() {
 			w.waiting++
 		}
 	}
-	if i := indexOf(w.queue.ids(), w.detail.id); i >= 0 {
+	if i := slices.Index(w.queue.ids(), w.detail.id); i >= 0 {
 		w.detail.queuePos = i // where n and p go on from if it leaves the queue
 	}
 	w.queue.setProposals(ps)
@@ -352,15 +353,6 @@ func (w *Window) refreshQueue() {
 	if len(ps) == 0 && w.detail.id == "" {
 		w.detail.showEmpty()
 	}
-}
-
-func indexOf(ids []string, id string) int {
-	for i, x := range ids {
-		if x == id {
-			return i
-		}
-	}
-	return -1
 }
 
 // Title is the window title for n proposals waiting.
@@ -461,7 +453,7 @@ func (w *Window) step(dir int) {
 		w.detail.line.say("The queue is empty.")
 		return
 	}
-	if indexOf(ids, w.detail.id) < 0 { // the shown proposal left the queue: go from where it was
+	if slices.Index(ids, w.detail.id) < 0 { // the shown proposal left the queue: go from where it was
 		pos := min(w.detail.queuePos, len(ids))
 		if dir > 0 {
 			w.Select(ids[min(pos, len(ids)-1)])
@@ -470,7 +462,7 @@ func (w *Window) step(dir int) {
 		}
 		return
 	}
-	next := indexOf(ids, w.detail.id) + dir
+	next := slices.Index(ids, w.detail.id) + dir
 	switch {
 	case len(ids) == 1:
 		w.detail.line.say("This is the only proposal in the queue.")
@@ -543,4 +535,13 @@ func (w *Window) background(work func() func()) {
 func userHome() string {
 	home, _ := os.UserHomeDir()
 	return home
+}
+
+// proposalName names proposal id by its files, or by its id once the desk
+// no longer has it.
+func (w *Window) proposalName(id string) string {
+	if p, ok := w.desk.Get(id); ok {
+		return present.FileNames(p)
+	}
+	return id
 }

@@ -124,3 +124,34 @@ func ProblemLines(f review.File, hunk *engine.Hunk) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// CompareNote is what a comparison (diffdesk OLD NEW) says above the
+// diff: a new, deleted or identical file, and note (bytes that are not
+// UTF-8, say).
+func CompareNote(oldMissing, newMissing, identical bool, note string) string {
+	var notes []string
+	switch {
+	case oldMissing:
+		notes = append(notes, "A new file: there is no old one.")
+	case newMissing:
+		notes = append(notes, "The file is deleted: there is no new one.")
+	case identical:
+		notes = append(notes, "The files are identical.")
+	}
+	if note != "" {
+		notes = append(notes, note)
+	}
+	return strings.Join(notes, " ")
+}
+
+// CompareCounter is a comparison's counter: change cur of n (0: between
+// changes), or that there are none.
+func CompareCounter(cur, n int) string {
+	switch {
+	case n == 0:
+		return "No changes."
+	case cur <= 0:
+		return fmt.Sprintf("%d %s", n, Plural(n, "change", "changes"))
+	}
+	return fmt.Sprintf("change %d of %d", cur, n)
+}

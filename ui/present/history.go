@@ -162,3 +162,28 @@ func RestoreDirection(f journal.RestoreFile, req journal.RestoreRequest, rel fun
 	}
 	return "Left: " + from + ". Right: after the restore, " + to + "."
 }
+
+// The History tab's filters' choices of everything.
+const (
+	AllAgents    = "All agents"
+	AllSessions  = "All sessions"
+	AllDecisions = "All decisions"
+	AllTime      = "All time"
+)
+
+// HistorySince are the History tab's choices of how far back it reaches.
+var HistorySince = []struct {
+	Label string
+	D     time.Duration
+}{
+	{"Last hour", time.Hour},
+	{"Last 24 hours", 24 * time.Hour},
+	{"Last 7 days", 7 * 24 * time.Hour},
+	{AllTime, 0},
+}
+
+// HistoryDecisions are the History tab's choices of decision after AllDecisions.
+var HistoryDecisions = []string{
+	string(decision.Approved), string(decision.Overwritten), string(decision.Partial), string(decision.Rejected),
+	string(decision.Withdrawn), string(decision.Failed), string(decision.Stale), journal.EntryRestore,
+}

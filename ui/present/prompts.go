@@ -140,3 +140,22 @@ func ProtectedFiles(p review.Proposal) []string {
 	}
 	return out
 }
+
+// OwnChange is one change the person made to the text editing started
+// from: the lines it was and is.
+type OwnChange struct {
+	Rel      string
+	Line     int // 1-based, in the person's text
+	Was, Now string
+}
+
+// OwnChanges is the question before an edit of a few characters (chars in
+// all) is written: its first line, and each change, was over now, as in
+// the file.
+func OwnChanges(changes []OwnChange, chars int) (intro, lines string) {
+	var parts []string
+	for _, c := range changes {
+		parts = append(parts, fmt.Sprintf("%s, line %d\nwas: %s\nnow: %s", c.Rel, c.Line, ShortLine(c.Was), ShortLine(c.Now)))
+	}
+	return fmt.Sprintf("You changed %d %s of the agent's text:", chars, Plural(chars, "character", "characters")), strings.Join(parts, "\n\n")
+}

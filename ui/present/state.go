@@ -118,3 +118,47 @@ func Plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// Counter is what the counter line says of the view: where it is among the
+// hunks of the shown file, of the proposal's files and of its changeset,
+// and the trivial hunks t would approve.
+type Counter struct {
+	K, Above, N int  // hunk K of the file's N (0: between hunks, Above of them above the place: HunkWhere)
+	Faded       int  // whitespace-only hunks the view fades: still approved unless unticked
+	NotKnown    bool // the view shows the disk of a file stale from the start: what changed is not known
+	File, Files int  // the file shown (0-based) of the proposal's
+	// In a changeset of several proposals, the file shown (0-based) of its
+	// CsFiles, and its hunks before that file and in all; CsFiles 0 when
+	// the changeset has one proposal.
+	CsFile, CsFiles, CsBefore, CsTotal int
+	Trivial                            int // trivial hunks t has not approved; -1 while big files are classified
+}
+
+// String is the counter line.
+func (c Counter) String() string {
+	hidden := ""
+	if c.Faded > 0 { // the person must know the faded hunks are still part of the decision
+		hidden = fmt.Sprintf(" (+%d whitespace-only, faded: approved too unless unticked)", c.Faded)
+	}
+	var s string
+	switch {
+	case c.N+c.Faded == 0 && c.NotKnown:
+		s = "not known: the agent read a version this desk never had"
+	case c.N+c.Faded == 0:
+		s = "no changes"
+	default:
+		s = HunkWhere(c.K, c.Above, 0, c.N) + hidden
+	}
+	if c.CsFiles > 0 && c.N+c.Faded > 0 {
+		s = fmt.Sprintf("%s · file %d of %d in the changeset", HunkWhere(c.K, c.Above, c.CsBefore, c.CsTotal), c.CsFile+1, c.CsFiles) + hidden
+	} else if c.Files > 1 {
+		s = fmt.Sprintf("%s · file %d of %d", s, c.File+1, c.Files)
+	}
+	switch {
+	case c.Trivial < 0:
+		s += " · classifying hunks…"
+	case c.Trivial > 0:
+		s += fmt.Sprintf(" · %d trivial (t approves)", c.Trivial)
+	}
+	return s
+}
