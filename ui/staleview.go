@@ -50,6 +50,6 @@ func (s *staleView) draw(v *diffview.DiffView, f review.File, m engine.MergeResu
 	case present.StaleProposal:
 		v.SetTexts(f.Path, f.BaseText(), f.Proposed)
 	default:
-		v.SetStale(string(f.Disk.Content), m)
+		v.SetStale(f.Path, string(f.Disk.Content), m)
 	}
 }

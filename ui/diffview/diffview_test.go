@@ -123,7 +123,7 @@ func TestDiffViewRendersStale(t *testing.T) {
 	base := "a\nb\nc\nd\n"
 	disk := "a\nB (disk)\nc\nd\n"
 	proposed := "a\nB (agent)\nc\nd\ne\n"
-	v.SetStale(disk, engine.Merge3(base, disk, proposed, engine.MergeLabels{}))
+	v.SetStale("", disk, engine.Merge3(base, disk, proposed, engine.MergeLabels{}))
 	test.AssertRendersToMarkup(t, "diffview/stale.xml", w.Canvas())
 	test.AssertImageMatches(t, "diffview/stale.png", w.Canvas().Capture())
 }

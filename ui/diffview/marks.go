@@ -52,12 +52,14 @@ func (r *diffRow) problemMark(b int, xText, h float32) {
 	r.rect(c, xText-padText/2, 1, padText, h-2)
 }
 
-// SetStale shows a stale file: disk is the file as it is now, res the
-// proposal's changes merged onto it (the desk's merge). The left side is
-// the disk; the right side the merge, with conflict regions marked; a
-// banner says so.
-func (v *DiffView) SetStale(disk string, res engine.MergeResult) {
-	v.SetTexts(v.doc.path, disk, res.Text)
+// SetStale shows a stale file, the file at path: disk is the file as it is
+// now, res the proposal's changes merged onto it (the desk's merge). The
+// left side is the disk; the right side the merge, with conflict regions
+// marked; a banner says so. The path names the file for seen coverage,
+// as SetTexts's does (it kept the file shown before: a stale-from-the-
+// start file opened first recorded its changes seen under no path).
+func (v *DiffView) SetStale(path, disk string, res engine.MergeResult) {
+	v.SetTexts(path, disk, res.Text)
 	v.settle() // the conflicts are rows of the diff
 	v.marks.stale = true
 	for _, c := range res.Conflicts {
