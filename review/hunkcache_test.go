@@ -11,28 +11,13 @@ import (
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
-// threeChanges is a base of 30 lines and a proposal changing lines 2, 15
-// and 28: three hunks far apart.
-func threeChanges() (base, proposed string) {
-	var b, p strings.Builder
-	for i := 1; i <= 30; i++ {
-		line := "line " + strings.Repeat("x", i%7) + "\n"
-		b.WriteString(line)
-		if i == 2 || i == 15 || i == 28 {
-			line = "changed " + line
-		}
-		p.WriteString(line)
-	}
-	return b.String(), p.String()
-}
-
 // TestPartialApprovalDiffsOnce: a partial approval as the window makes it
 // (the proposal read, its hunks shown, the hunks seen and a comment
 // checked, the decision carried out) diffs the file's two texts once, when
 // the text is proposed, and plans the file once.
 func TestPartialApprovalDiffsOnce(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
-	base, proposed := threeChanges()
+	base, proposed := reviewtest.ThreeChanges()
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, base)
 	diffs, plans := review.CountDiffs(t), review.CountPlans(t)
@@ -74,7 +59,7 @@ func TestPartialApprovalDiffsOnce(t *testing.T) {
 // writes from them, never from the diff of the text it held before.
 func TestHunksFollowTheText(t *testing.T) {
 	d := reviewtest.NewDesk(t, "", "")
-	base, proposed := threeChanges()
+	base, proposed := reviewtest.ThreeChanges()
 	path := filepath.Join(d.Root, "a.txt")
 	reviewtest.WriteFile(t, path, base)
 	p := d.MustPropose(t, engine.FormatWrite, "a.txt", proposed)

@@ -20,16 +20,7 @@ import (
 func TestViewProposalDiffsOnce(t *testing.T) {
 	h := startHub(t, []string{"d1"}, []string{"r1"})
 	d1, _ := h.link(t, "d1")
-	var b, pr strings.Builder
-	for i := 1; i <= 30; i++ {
-		line := "line " + strings.Repeat("x", i%7) + "\n"
-		b.WriteString(line)
-		if i == 2 || i == 15 || i == 28 {
-			line = "changed " + line
-		}
-		pr.WriteString(line)
-	}
-	base, proposed := b.String(), pr.String()
+	base, proposed := reviewtest.ThreeChanges()
 	path := filepath.Join(d1.Root, "a.txt")
 	reviewtest.WriteFile(t, path, base)
 	deskID, outcome := propose(t, d1.Desk, "a.txt", proposed)

@@ -13,21 +13,6 @@ import (
 	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
-// threeChanges is a base of 30 lines and a proposal changing lines 2, 15
-// and 28: three hunks far apart.
-func threeChanges() (base, proposed string) {
-	var b, p strings.Builder
-	for i := 1; i <= 30; i++ {
-		line := "line " + strings.Repeat("x", i%7) + "\n"
-		b.WriteString(line)
-		if i == 2 || i == 15 || i == 28 {
-			line = "changed " + line
-		}
-		p.WriteString(line)
-	}
-	return b.String(), p.String()
-}
-
 // shownHunks reads id as the window does while it shows it and a person
 // decides (the view, the navigator, the ticks, the seen hunks, the
 // decision bar each ask the proposal for its file's hunks) and returns the
@@ -54,7 +39,7 @@ func shownHunks(t *testing.T, d interface {
 func TestFarProposalDiffsOnce(t *testing.T) {
 	local := reviewtest.NewDesk(t, "", "")
 	rd, events := open(t, serve(t, local.Desk), "me@laptop")
-	base, proposed := threeChanges()
+	base, proposed := reviewtest.ThreeChanges()
 	path := filepath.Join(local.Root, "a.txt")
 	reviewtest.WriteFile(t, path, base)
 	diffs := diffcount.Count(t) // the desk's one diff when proposed, and the window's
@@ -89,7 +74,7 @@ func TestFarProposalDiffsOnce(t *testing.T) {
 // texts the window shows, whatever else the desk says of them: the only
 // ones a partial approval made here can name.
 func TestAFarDesksHunksAreTheTexts(t *testing.T) {
-	base, proposed := threeChanges()
+	base, proposed := reviewtest.ThreeChanges()
 	det := deskrpc.Detail{ID: "p1", Created: "2026-11-29T06:00:00Z", State: review.StatePending,
 		Files: []deskrpc.DetailFile{{Path: "/w/a.txt", Rel: "a.txt", Root: "/w", Exists: true, Base: &base, Proposed: &proposed, Added: 1, Removed: 0}}}
 	p, err := proposal(det)

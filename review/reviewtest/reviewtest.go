@@ -7,6 +7,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -167,4 +168,19 @@ func WaitFile(t testing.TB, d *review.Desk, id, path, what string, done func(rev
 			t.Fatalf("waiting for %s of %s in %s: none after a minute; the files: %+v", what, path, id, p.Files)
 		}
 	}
+}
+
+// ThreeChanges is a base of 30 lines and a proposal changing lines 2, 15
+// and 28: three hunks far apart.
+func ThreeChanges() (base, proposed string) {
+	var b, p strings.Builder
+	for i := 1; i <= 30; i++ {
+		line := "line " + strings.Repeat("x", i%7) + "\n"
+		b.WriteString(line)
+		if i == 2 || i == 15 || i == 28 {
+			line = "changed " + line
+		}
+		p.WriteString(line)
+	}
+	return b.String(), p.String()
 }
