@@ -12,8 +12,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -137,7 +140,25 @@ func newEnv(t *testing.T) *env {
 		"DISABLE_TELEMETRY=1", "DISABLE_ERROR_REPORTING=1", "DISABLE_AUTOUPDATER=1",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "NO_COLOR=1",
 	}
+	t.Cleanup(func() { killLeftOver(home) })
 	return e
+}
+
+// killLeftOver ends the processes started under an env that outlived its
+// test — Cline's CLI leaves its hub daemon running, detached — found by
+// the env's own HOME, before the env's folder is removed.
+func killLeftOver(home string) {
+	procs, _ := os.ReadDir("/proc")
+	for _, d := range procs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+		if err == nil && slices.Contains(strings.Split(string(env), "\x00"), "HOME="+home) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }
 
 // desk is an in-process desk, as `deskctl serve` runs it: native socket
