@@ -23,6 +23,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/hub/hubserver"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/fsnotify/fsnotify"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // freePort is a loopback port nothing listens on now.
@@ -199,7 +200,24 @@ func onHub(t testing.TB, h *testHub, desk, id string) string {
 			found = append(found, it)
 		}
 	}
-	return describe(found)
+	s := describe(found)
+	js, err := jetstream.New(h.dial(t, "rev0"))
+	if err != nil {
+		return s
+	}
+	kv, err := js.KeyValue(ctx(t), hub.Bucket)
+	if err != nil {
+		return s
+	}
+	for _, it := range found {
+		e, err := kv.Get(ctx(t), it.Proposal.Key())
+		if err != nil {
+			s += fmt.Sprintf("; round %d's decision: %v", it.Proposal.Round, err)
+		} else {
+			s += fmt.Sprintf("; round %d's decision (#%d): %s", it.Proposal.Round, e.Revision(), e.Value())
+		}
+	}
+	return s
 }
 
 // done is closed once wg's goroutines are done.
@@ -381,6 +399,9 @@ func TestFleet(t *testing.T) {
 					wonMu.Lock()
 					wins[roundKey{p.Desk, p.Hub, p.Round}]++
 					wonMu.Unlock()
+				}
+				if err != nil {
+					continue // tried again: the round may still be open
 				}
 				mu.Lock()
 				if q, ok := open[p.Desk+"/"+p.Hub]; ok && q.Round == p.Round {

@@ -51,6 +51,10 @@ type follower struct {
 	next    uint64 // the stream sequence to go on from (0: from the start)
 	what    string // what is followed, for errors and logs ("the decisions")
 	logf    func(format string, args ...any)
+	// reach, if set, is told when a consumer could not be made (for 15 s,
+	// err the last try's) and when one is made again after that (nil).
+	reach   func(err error)
+	failing bool
 
 	cur     *consuming // nil: none yet, or given up
 	seq     uint64     // the consumer's sequence of the last message read
@@ -207,10 +211,18 @@ func (f *follower) read(ctx context.Context, idle time.Duration) (jetstream.Msg,
 					return nil, err
 				}
 				f.logf("%v (retrying)", err)
+				if f.reach != nil {
+					f.failing = true
+					f.reach(err)
+				}
 				if !f.pause(ctx) {
 					return nil, ctx.Err()
 				}
 				continue
+			}
+			if f.failing {
+				f.failing = false
+				f.reach(nil)
 			}
 		}
 		var m jetstream.Msg
