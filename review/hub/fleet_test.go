@@ -83,6 +83,8 @@ type proxy struct {
 	mu     sync.Mutex
 	conns  []net.Conn
 	down   bool
+	frozen bool   // what the hub sends is dropped, not forwarded
+	lost   []byte // what was dropped
 }
 
 func newProxy(t testing.TB, target string) *proxy {
@@ -114,10 +116,51 @@ func newProxy(t testing.TB, target string) *proxy {
 			p.conns = append(p.conns, c, s)
 			p.mu.Unlock()
 			go func() { io.Copy(s, c); s.Close() }()
-			go func() { io.Copy(c, s); c.Close() }()
+			go func() { p.toClient(c, s); c.Close() }()
 		}
 	}()
 	return p
+}
+
+// toClient forwards what the hub sends, or drops it while frozen (the
+// hub has sent it: for all it knows it was delivered).
+func (p *proxy) toClient(c, s net.Conn) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := s.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			frozen := p.frozen
+			if frozen {
+				p.lost = append(p.lost, buf[:n]...)
+			}
+			p.mu.Unlock()
+			if !frozen {
+				if _, err := c.Write(buf[:n]); err != nil {
+					return
+				}
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// freeze drops what the hub sends from now on: the connections stay
+// open, their messages lost on the way (a network that died before
+// either end noticed).
+func (p *proxy) freeze() {
+	p.mu.Lock()
+	p.frozen = true
+	p.mu.Unlock()
+}
+
+// dropped reports whether what was dropped holds s.
+func (p *proxy) dropped(s string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return strings.Contains(string(p.lost), s)
 }
 
 func (p *proxy) url() string { return "nats://" + p.l.Addr().String() }
@@ -134,7 +177,7 @@ func (p *proxy) cut() {
 
 func (p *proxy) heal() {
 	p.mu.Lock()
-	p.down = false
+	p.down, p.frozen, p.lost = false, false, nil
 	p.mu.Unlock()
 }
 
