@@ -79,7 +79,9 @@ func (c exCase) allAnswers() []answer {
 	return out
 }
 
-func (c exCase) isSR() bool { return strings.HasPrefix(c.Kind, "cline") || strings.HasPrefix(c.Kind, "aider") }
+func (c exCase) isSR() bool {
+	return strings.HasPrefix(c.Kind, "cline") || strings.HasPrefix(c.Kind, "aider")
+}
 
 // fastKinds are the kinds compared: every exactness kind, Gemini's smart
 // edit and literal replace (an exact old_string is found by the finder too).

@@ -48,10 +48,10 @@ const (
 // finder looks for one needle in texts; index is strings.Index.
 type finder struct {
 	sub   string
-	plain bool                   // always use indexLong (the needle or the texts are short, or lineSplitExact)
+	plain bool                  // always use indexLong (the needle or the texts are short, or lineSplitExact)
 	shift *[1 << skipBits]uint8 // by hash of a window's last 4 bytes: how far on the needle can start next
-	last  uint32                 // the needle's last 4 bytes
-	after int                    // the shift after a window whose last 4 bytes are the needle's
+	last  uint32                // the needle's last 4 bytes
+	after int                   // the shift after a window whose last 4 bytes are the needle's
 }
 
 func newFinder(sub string) *finder {
