@@ -318,25 +318,73 @@ func genFinderCase(r *rand.Rand) (string, string) {
 }
 
 // shrinkPair makes a failing (text, needle) smaller: chunks of the text
-// dropped, then bytes of the needle, while it still fails.
+// dropped, then of the needle, halving the chunk, while it still fails; it
+// stops after shrinkTries tries.
 func shrinkPair(s, sub string, fails func(string, string) bool) (string, string) {
-	for changed := true; changed; {
+	const shrinkTries = 20000
+	tries := 0
+	try := func(a, b string) bool {
+		tries++
+		return tries <= shrinkTries && fails(a, b)
+	}
+	for changed := true; changed && tries <= shrinkTries; {
 		changed = false
-		for size := len(s) / 2; size >= 1 && !changed; size /= 2 {
-			for i := 0; i+size <= len(s); i += size {
-				if t := s[:i] + s[i+size:]; fails(t, sub) {
+		for size := max(len(s), len(sub)) / 2; size >= 1; size /= 2 {
+			for i := 0; i+size <= len(s); {
+				if t := s[:i] + s[i+size:]; try(t, sub) {
 					s, changed = t, true
-					break
+				} else {
+					i += size
 				}
 			}
-		}
-		for i := 0; i < len(sub) && !changed; i++ {
-			if t := sub[:i] + sub[i+1:]; fails(s, t) {
-				sub, changed = t, true
+			for i := 0; i+size <= len(sub); {
+				if t := sub[:i] + sub[i+size:]; try(s, t) {
+					sub, changed = t, true
+				} else {
+					i += size
+				}
 			}
 		}
 	}
 	return s, sub
+}
+
+// TestLineOfCountsAsTheSplitDoes checks the line of every offset (and
+// where that line begins) found by counting newlines against the split
+// lines, offsets visited in order and out of it.
+func TestLineOfCountsAsTheSplitDoes(t *testing.T) {
+	for i := 0; i < 300; i++ {
+		r := rand.New(rand.NewPCG(*exSeed+uint64(i), 0x10f))
+		doc, err := Decode(genFile(r))
+		if err != nil {
+			continue
+		}
+		text := doc.Text
+		split := newLineMatcher(text)
+		split.split()
+		counted := newLineMatcher(text)
+		offs := make([]int, 0, len(text)+3)
+		for off := -1; off <= len(text)+1; off++ {
+			offs = append(offs, off)
+		}
+		if i%2 == 1 {
+			r.Shuffle(len(offs), func(a, b int) { offs[a], offs[b] = offs[b], offs[a] })
+		}
+		for _, off := range offs {
+			if counted.start != nil { // split after going back too often: start again
+				counted = newLineMatcher(text)
+			}
+			want := split.lineOf(off)
+			if got := counted.lineOf(off); got != want {
+				t.Fatalf("%q: lineOf(%d) counted %d, split %d", text, off, got, want)
+			}
+			if want >= 0 {
+				if got := counted.lineBegin(off); got != split.start[want] {
+					t.Fatalf("%q: lineBegin(%d) = %d, split line %d starts at %d", text, off, got, want, split.start[want])
+				}
+			}
+		}
+	}
 }
 
 // TestDecodeWithoutCRIsTheCountingDecode checks Decode's one-read path for
