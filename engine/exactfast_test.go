@@ -29,16 +29,61 @@ func bothPaths(c exCase) (diff string, exact bool) {
 	slow := c.allAnswers()
 	for i := range fast {
 		if !reflect.DeepEqual(fast[i], slow[i]) {
-			return fmt.Sprintf("%s:\nbyte-offset path %#v\nline-split path  %#v", fast[i].how, fast[i], slow[i]), false
+			return fast[i].how + ": " + answerDiff(fast[i], slow[i]), false
 		}
 	}
 	ms := fast[0].result.Matches
 	return "", fast[0].err == "" && len(ms) > 0 && ms[0].Strategy == StrategyExact
 }
 
+// answerDiff says where two answers first differ: the content around its
+// first differing byte, else the matches, the error, the rest.
+func answerDiff(fast, slow answer) string {
+	a, b := fast.result.Content, slow.result.Content
+	if a != b {
+		i := 0
+		for i < min(len(a), len(b)) && a[i] == b[i] {
+			i++
+		}
+		lo := max(0, i-60)
+		return fmt.Sprintf("content differs at byte %d (of %d and %d): byte-offset path …%q…, line-split path …%q…", i, len(a), len(b), a[lo:min(len(a), i+60)], b[lo:min(len(b), i+60)])
+	}
+	if !reflect.DeepEqual(fast.result.Matches, slow.result.Matches) {
+		return fmt.Sprintf("matches: byte-offset path %+v, line-split path %+v", fast.result.Matches, slow.result.Matches)
+	}
+	if fast.err != slow.err || !reflect.DeepEqual(fast.errVal, slow.errVal) {
+		return fmt.Sprintf("error: byte-offset path %#v, line-split path %#v", fast.errVal, slow.errVal)
+	}
+	return fmt.Sprintf("byte-offset path %+v, line-split path %+v", fast.result, slow.result)
+}
+
 func differs(c exCase) bool {
 	d, _ := bothPaths(c)
 	return d != ""
+}
+
+// shrinkBig shrinks a case whose paths differ: runs of the file's lines
+// dropped, halving the run, then shrink's steps, within a budget of tries
+// (a big file has thousands of lines to drop one by one).
+func shrinkBig(c exCase) exCase {
+	tries := 0
+	fails := func(d exCase) bool {
+		tries++
+		return tries <= 3000 && differs(d)
+	}
+	lines := strings.SplitAfter(c.File, "\n")
+	for size := len(lines) / 2; size >= 1; size /= 2 {
+		for i := 0; i+size <= len(lines); {
+			d := c
+			d.File = strings.Join(append(append([]string(nil), lines[:i]...), lines[i+size:]...), "")
+			if fails(d) {
+				c, lines = d, strings.SplitAfter(d.File, "\n")
+			} else {
+				i += size
+			}
+		}
+	}
+	return shrink(c, fails)
 }
 
 // answer is one way of applying a case, as a comparable value.
@@ -231,7 +276,7 @@ func TestExactFastPathIsTheLineSplitPath(t *testing.T) {
 					p, exact := bothPaths(c)
 					if p != "" {
 						failures++
-						small := shrink(c, differs)
+						small := shrinkBig(c)
 						d, _ := bothPaths(small)
 						t.Errorf("seed %d: %s\nminimal case (%s): %s", seed, p, d, saveFailure(t, "exactfast.json", small))
 					}
