@@ -592,7 +592,7 @@ func applyTicked(w *fileWrite, f File, ids []string) error {
 		}
 		return nil
 	}
-	w.Approved = f.withHunks(func(id string) bool { return accepted[id] })
+	w.Approved = f.WithHunks(func(id string) bool { return accepted[id] })
 	return nil
 }
 

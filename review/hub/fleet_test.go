@@ -186,6 +186,29 @@ func (c *writeCounter) get(path string) int {
 	return c.n[path]
 }
 
+// onHub is what the hub holds of desk's proposal id, for a failure's
+// message.
+func onHub(t testing.TB, h *testHub, desk, id string) string {
+	q, err := h.reviewer(t, "rev0").Queue(ctx(t), nil)
+	if err != nil {
+		return err.Error()
+	}
+	var found []hub.Item
+	for _, it := range q {
+		if it.Desk == desk && it.Proposal != nil && it.Proposal.ID == id {
+			found = append(found, it)
+		}
+	}
+	return describe(found)
+}
+
+// done is closed once wg's goroutines are done.
+func done(wg *sync.WaitGroup) <-chan struct{} {
+	ch := make(chan struct{})
+	go func() { wg.Wait(); close(ch) }()
+	return ch
+}
+
 // fleetDesk is one desk of the fleet: a workspace, its current run (desk
 // and link), and its agents' directories.
 type fleetDesk struct {
@@ -225,7 +248,9 @@ func (fd *fleetDesk) start(t testing.TB, h *testHub) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := hub.Connect(ctx(t), desk, nc, hub.LinkOptions{Name: fd.name})
+	l, err := hub.Connect(ctx(t), desk, nc, hub.LinkOptions{Name: fd.name, Logf: func(format string, args ...any) {
+		t.Logf("%s: %s", fd.name, fmt.Sprintf(format, args...))
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,6 +270,7 @@ func (fd *fleetDesk) start(t testing.TB, h *testHub) {
 // outcome there (each pending at the restart withdrawn), and no proposal
 // got two outcomes.
 func TestFleet(t *testing.T) {
+	limit(t, 4*time.Minute)
 	const desks, agents, files, reviewers = 4, 4, 4, 4
 	var deskNames, reviewerNames []string
 	for i := range desks {
@@ -303,6 +329,7 @@ func TestFleet(t *testing.T) {
 	var rwg sync.WaitGroup
 	for i := range reviewers {
 		r := h.reviewer(t, reviewerNames[i])
+		r.Logf = func(format string, args ...any) { t.Logf("reviewer %d: %s", i, fmt.Sprintf(format, args...)) }
 		var mu sync.Mutex
 		open := map[string]hub.Proposal{}
 		rwg.Go(func() {
@@ -347,6 +374,9 @@ func TestFleet(t *testing.T) {
 				dctx, cancel := context.WithTimeout(rctx, 5*time.Second)
 				res, err := r.Decide(dctx, p, hub.Decision{Verdict: verdict})
 				cancel()
+				if err != nil {
+					t.Logf("reviewer %d: deciding %s/%s (%s) round %d: %v", i, p.Desk, p.Hub, p.ID, p.Round, err)
+				}
 				if err == nil && res.Won {
 					wonMu.Lock()
 					wins[roundKey{p.Desk, p.Hub, p.Round}]++
@@ -389,7 +419,7 @@ func TestFleet(t *testing.T) {
 						o, err := d.Wait(wctx, p.ID)
 						cancel()
 						if err != nil {
-							t.Errorf("%s: no outcome: %v", path, err)
+							t.Errorf("%s (%s, proposed %s ago): no outcome: %v; on the hub: %s", path, p.ID, time.Since(p.Created).Round(time.Millisecond), err, onHub(t, h, fd.name, p.ID))
 							return
 						}
 						if o.Status == "withdrawn" {
@@ -407,9 +437,8 @@ func TestFleet(t *testing.T) {
 	}
 
 	waitFor := func(n int64) {
-		for decided.Load() < n && !t.Failed() {
-			time.Sleep(5 * time.Millisecond)
-		}
+		t.Helper()
+		until(t, fmt.Sprintf("%d proposals decided", n), func() bool { return decided.Load() >= n || t.Failed() })
 	}
 	// A hub node dies a quarter of the way in.
 	waitFor(int64(total / 4))
@@ -465,7 +494,7 @@ func TestFleet(t *testing.T) {
 	holding.Store(false)
 	t.Logf("every desk (%d) restarted after %d decisions, with %d proposals pending on the hub", desks, decided.Load(), pending)
 
-	awg.Wait()
+	recv(t, done(&awg), "every agent's every file decided")
 	if t.Failed() {
 		return
 	}
@@ -506,13 +535,20 @@ func TestFleet(t *testing.T) {
 	}
 	t.Logf("reviewer 0 saw the hub's last outcome %v after the hub held it", time.Since(caughtUp).Round(time.Millisecond))
 	stopReviewers()
-	rwg.Wait()
+	recv(t, done(&rwg), "the reviewers to stop")
 	for _, it := range q {
 		if it.Open() {
 			t.Errorf("lost: %s/%s (%s) has no outcome on the hub", it.Desk, it.Hub, it.Proposal.ID)
 		}
 	}
-	time.Sleep(200 * time.Millisecond) // the last renames reach the counter
+	until(t, "every approved file's write counted", func() bool { // the last renames reach the counter
+		for path, o := range final {
+			if o.Status == "approved" && writes.get(path) == 0 {
+				return false
+			}
+		}
+		return true
+	})
 	approved := 0
 	for path, o := range final {
 		want := 0
