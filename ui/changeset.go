@@ -29,13 +29,13 @@ import (
 // shows only when the changeset has more than one file.
 type changesetTree struct {
 	paneKit
-	deps   treeDeps
-	cs     review.Changeset
-	title  *widget.Label
-	rows   *fyne.Container // VBox of treeRows and directory labels
-	scroll *container.Scroll
-	box    *fyne.Container
-	sig    string // what refresh last showed (signature)
+	deps     treeDeps
+	cs       review.Changeset
+	title    *widget.Label
+	rows     *fyne.Container // VBox of treeRows and directory labels
+	scroll   *container.Scroll
+	box      *fyne.Container
+	sig      string // what refresh last showed (signature)
 	question string // what the approve-all question asks, while it is open (A)
 }
 

@@ -79,12 +79,12 @@ type paneKit struct {
 	sh        *shown
 	c         *choices
 	view      *diffview.DiffView
-	counter   func()                     // the counter says where the view is now
-	say       func(string)               // the message line
-	setStatus func(s string, isErr bool) // the status line
+	counter   func()                                                                        // the counter says where the view is now
+	say       func(string)                                                                  // the message line
+	setStatus func(s string, isErr bool)                                                    // the status line
 	open      func(dlg dialog.Dialog, focus fyne.Focusable, keys dialogKeys, closed func()) // a dialog bound to the shown proposal
-	post      func(func())                    // back to the UI goroutine
-	run       func(work func() (then func())) // off it, waited for by Close; then back on it
+	post      func(func())                                                                  // back to the UI goroutine
+	run       func(work func() (then func()))                                               // off it, waited for by Close; then back on it
 	keysBack  func()
 	win       fyne.Window
 }
