@@ -201,7 +201,7 @@ func (t *changesetTree) goTo(i int, last bool) {
 		t.deps.showFile(f.Index)
 	}
 	if last {
-		t.view.LastHunk()
+		t.view.Nav().LastHunk()
 	}
 	t.refresh()
 	t.counter()

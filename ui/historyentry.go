@@ -205,5 +205,5 @@ func (h *historyView) showFile() {
 		return
 	}
 	h.view.SetTexts(d.Path, string(d.Old), string(d.New))
-	h.view.NextHunk() // open at the first change
+	h.view.Nav().NextHunk() // open at the first change
 }

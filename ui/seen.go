@@ -237,7 +237,7 @@ func (o *onScreen) showFirst(files []string, u review.Unseen) {
 	if u.First.Path != o.view.Path() {
 		o.deps.selectFile(u.First.Rel)
 	}
-	o.view.ShowHunk(u.First.Hunk.ID)
+	o.view.Nav().ShowHunk(u.First.Hunk.ID)
 	o.counter()
 }
 

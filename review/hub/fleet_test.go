@@ -23,6 +23,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/hub/hubserver"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/fsnotify/fsnotify"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // freePort is a loopback port nothing listens on now.
@@ -82,6 +83,8 @@ type proxy struct {
 	mu     sync.Mutex
 	conns  []net.Conn
 	down   bool
+	frozen bool   // what the hub sends is dropped, not forwarded
+	lost   []byte // what was dropped
 }
 
 func newProxy(t testing.TB, target string) *proxy {
@@ -113,10 +116,51 @@ func newProxy(t testing.TB, target string) *proxy {
 			p.conns = append(p.conns, c, s)
 			p.mu.Unlock()
 			go func() { io.Copy(s, c); s.Close() }()
-			go func() { io.Copy(c, s); c.Close() }()
+			go func() { p.toClient(c, s); c.Close() }()
 		}
 	}()
 	return p
+}
+
+// toClient forwards what the hub sends, or drops it while frozen (the
+// hub has sent it: for all it knows it was delivered).
+func (p *proxy) toClient(c, s net.Conn) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := s.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			frozen := p.frozen
+			if frozen {
+				p.lost = append(p.lost, buf[:n]...)
+			}
+			p.mu.Unlock()
+			if !frozen {
+				if _, err := c.Write(buf[:n]); err != nil {
+					return
+				}
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// freeze drops what the hub sends from now on: the connections stay
+// open, their messages lost on the way (a network that died before
+// either end noticed).
+func (p *proxy) freeze() {
+	p.mu.Lock()
+	p.frozen = true
+	p.mu.Unlock()
+}
+
+// dropped reports whether what was dropped holds s.
+func (p *proxy) dropped(s string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return strings.Contains(string(p.lost), s)
 }
 
 func (p *proxy) url() string { return "nats://" + p.l.Addr().String() }
@@ -133,7 +177,7 @@ func (p *proxy) cut() {
 
 func (p *proxy) heal() {
 	p.mu.Lock()
-	p.down = false
+	p.down, p.frozen, p.lost = false, false, nil
 	p.mu.Unlock()
 }
 
@@ -199,7 +243,24 @@ func onHub(t testing.TB, h *testHub, desk, id string) string {
 			found = append(found, it)
 		}
 	}
-	return describe(found)
+	s := describe(found)
+	js, err := jetstream.New(h.dial(t, "rev0"))
+	if err != nil {
+		return s
+	}
+	kv, err := js.KeyValue(ctx(t), hub.Bucket)
+	if err != nil {
+		return s
+	}
+	for _, it := range found {
+		e, err := kv.Get(ctx(t), it.Proposal.Key())
+		if err != nil {
+			s += fmt.Sprintf("; round %d's decision: %v", it.Proposal.Round, err)
+		} else {
+			s += fmt.Sprintf("; round %d's decision (#%d): %s", it.Proposal.Round, e.Revision(), e.Value())
+		}
+	}
+	return s
 }
 
 // done is closed once wg's goroutines are done.
@@ -381,6 +442,9 @@ func TestFleet(t *testing.T) {
 					wonMu.Lock()
 					wins[roundKey{p.Desk, p.Hub, p.Round}]++
 					wonMu.Unlock()
+				}
+				if err != nil {
+					continue // tried again: the round may still be open
 				}
 				mu.Lock()
 				if q, ok := open[p.Desk+"/"+p.Hub]; ok && q.Round == p.Round {

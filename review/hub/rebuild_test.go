@@ -118,6 +118,14 @@ func TestConsumersRebuiltAfterTheirNodeDies(t *testing.T) {
 	}
 	t.Cleanup(func() { l.Close(time.Second) })
 	v, events, _ := openView(t, c.h, "r1", hub.ViewLimits{})
+	reach := make(chan error, 100)
+	v.OnReach(func(err error) {
+		t.Logf("view r1 reaches the hub: %v", err)
+		select {
+		case reach <- err:
+		default:
+		}
+	})
 	pending := map[string]<-chan review.Outcome{}
 	_, pending["f0.txt"] = propose(t, d.Desk, "f0.txt", "f0\n")
 	decideAfter := func(before, after, what string) {
@@ -164,6 +172,15 @@ func TestConsumersRebuiltAfterTheirNodeDies(t *testing.T) {
 	wg.Go(func() { c.startNode(2) })
 	wg.Wait()
 	decideAfter("f3.txt", "f4.txt", "the whole hub restarted")
+	// The window said the hub was unreachable while its reader could not
+	// make a consumer (if it could not for long), and says it is back.
+	var last error
+	for len(reach) > 0 {
+		last = <-reach
+	}
+	if last != nil {
+		t.Errorf("the view shows the whole hub restarted and follows it, and still says it cannot reach it: %v", last)
+	}
 }
 
 // inView reports whether the window's view holds an open proposal of rel.

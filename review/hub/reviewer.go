@@ -82,7 +82,7 @@ func (r *Reviewer) Queue(ctx context.Context, bad func(subject string, err error
 
 func (r *Reviewer) queue(ctx context.Context, logf func(string, ...any), bad func(string, error)) ([]Item, error) {
 	items := map[string]*Item{}
-	err := r.follow(ctx, true, logf, func(p *Proposal, o *Outcome, desk, h string) {
+	err := r.follow(ctx, true, logf, nil, func(p *Proposal, o *Outcome, desk, h string) {
 		it := items[desk+"/"+h]
 		if it == nil {
 			it = &Item{Desk: desk, Hub: h}
@@ -116,15 +116,17 @@ func created(it Item) time.Time {
 // Follow calls fn with every proposal and outcome on the hub (the latest
 // of each), then with each as it is published, until ctx ends.
 func (r *Reviewer) Follow(ctx context.Context, fn func(p *Proposal, o *Outcome), bad func(subject string, err error)) error {
-	return r.follow(ctx, false, r.logf, func(p *Proposal, o *Outcome, _, _ string) { fn(p, o) }, bad)
+	return r.follow(ctx, false, r.logf, nil, func(p *Proposal, o *Outcome, _, _ string) { fn(p, o) }, bad)
 }
 
-// follow reads the queue; logf is told what its follower did again.
-func (r *Reviewer) follow(ctx context.Context, once bool, logf func(string, ...any), fn func(p *Proposal, o *Outcome, desk, h string), bad func(string, error)) error {
+// follow reads the queue; logf is told what its follower did again, and
+// reach (if set) when it cannot make a consumer and when it can again.
+func (r *Reviewer) follow(ctx context.Context, once bool, logf func(string, ...any), reach func(error), fn func(p *Proposal, o *Outcome, desk, h string), bad func(string, error)) error {
 	if bad == nil {
 		bad = func(string, error) {}
 	}
 	f := newFollower(r.js, Stream, "the queue", []string{"dd.*.*.*"}, logf)
+	f.reach = reach
 	f.lastPer = true
 	defer f.close()
 	handle := func(m jetstream.Msg) {

@@ -47,6 +47,7 @@ type View struct {
 	subs      review.Subscribers
 	skipped   int // proposals not held: over the limits
 	onNotice  func(string)
+	onReach   func(error)
 }
 
 // unread is a proposal the view has read from the hub but not its texts
@@ -104,7 +105,7 @@ func OpenView(ctx context.Context, r *Reviewer, l ViewLimits) (*View, error) {
 	}
 	go func() {
 		defer close(v.done)
-		r.follow(v.loop, false, v.logf, func(p *Proposal, o *Outcome, _, _ string) { v.take(v.loop, p, o) }, v.bad)
+		r.follow(v.loop, false, v.logf, v.reached, func(p *Proposal, o *Outcome, _, _ string) { v.take(v.loop, p, o) }, v.bad)
 	}()
 	return v, nil
 }
@@ -115,6 +116,26 @@ func (v *View) OnNotice(f func(string)) {
 	v.mu.Lock()
 	v.onNotice = f
 	v.mu.Unlock()
+}
+
+// OnReach sets f, told (on another goroutine) when the view cannot
+// follow the hub though connected to it — its reader could not make a
+// consumer for 15 s: the hub's JetStream is unavailable (no quorum, a
+// cluster re-forming) — and when it follows it again (nil). Meanwhile
+// the queue is as last read: the window says the hub is unreachable.
+func (v *View) OnReach(f func(err error)) {
+	v.mu.Lock()
+	v.onReach = f
+	v.mu.Unlock()
+}
+
+func (v *View) reached(err error) {
+	v.mu.Lock()
+	f := v.onReach
+	v.mu.Unlock()
+	if f != nil {
+		f(err)
+	}
 }
 
 func (v *View) notice(s string) {
