@@ -116,8 +116,8 @@ type queueView struct {
 	same   bool
 	// onSelected is called when the person selects a proposal.
 	onSelected func(id string)
-	// onTapped is called after a click on the list (which gives it the
-	// keyboard), a click on the selected row included.
+	// onTapped is called after a row is clicked (the selected row
+	// included) or chosen with the keyboard (Tab into the list, Space).
 	onTapped func()
 	quiet    bool // selecting programmatically: do not call onSelected
 	hold     *queueHold
@@ -153,7 +153,9 @@ func newQueueView(now func() time.Time, after func(time.Duration, func()) func()
 		func() fyne.CanvasObject { return newQueueCell(q) },
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i < len(q.rows) {
-				o.(*queueCell).set(q.rows[i], q.now())
+				c := o.(*queueCell)
+				c.row = i
+				c.set(q.rows[i], q.now())
 			}
 		},
 	)
@@ -177,15 +179,12 @@ func newQueueView(now func() time.Time, after func(time.Duration, func()) func()
 		}
 		q.tapped()
 	}
-	// A click on a row focuses the list before selecting it; a click on the
-	// selected row selects nothing, and only this tells of it.
-	q.list.OnHighlighted = func(widget.ListItemID) { q.tapped() }
 	q.hold.area = newQueueHoverArea(q)
 	q.content = container.NewBorder(nil, q.hold.note, nil, nil, container.NewStack(q.hold.area, q.list))
 	return q
 }
 
-// tapped hands the keyboard back after a click on the list.
+// tapped hands the keyboard back after a row is chosen.
 func (q *queueView) tapped() {
 	if q.onTapped != nil && !q.quiet {
 		q.onTapped()
