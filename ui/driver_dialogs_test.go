@@ -550,12 +550,21 @@ func decisionsLand(h *harness) {
 	h.settle()
 }
 
-// TabTo presses Tab until control (FileControl's or ViewControl's option,
-// by index, in options) has the keyboard, as a person reaches it with the
-// keyboard alone; the test fails after 40 presses.
+// TabTo presses Tab until option i of options (ViewChoice, FileChoices)
+// has the keyboard, as a person reaches it with the keyboard alone.
 func (h *harness) TabTo(options fyne.CanvasObject, i int) {
 	h.t.Helper()
 	want, _ := tappables(options)[i].(fyne.Focusable)
+	h.tabUntil(want)
+}
+
+// TabToQueue presses Tab until the queue has the keyboard.
+func (h *harness) TabToQueue() { h.t.Helper(); h.tabUntil(h.win.queue.list) }
+
+// tabUntil presses Tab until want has the keyboard; the test fails after
+// 40 presses.
+func (h *harness) tabUntil(want fyne.Focusable) {
+	h.t.Helper()
 	for range 40 {
 		if h.Focused() == want && want != nil {
 			return
@@ -563,7 +572,20 @@ func (h *harness) TabTo(options fyne.CanvasObject, i int) {
 		h.pressKey(fyne.KeyTab)
 		h.settle()
 	}
-	h.t.Fatalf("40 Tabs never gave the keyboard to option %d (last with it: %T)", i, h.Focused())
+	h.t.Fatalf("40 Tabs never gave the keyboard to %T (last with it: %T)", want, h.Focused())
+}
+
+// Down presses the down arrow.
+func (h *harness) Down() { h.pressKey(fyne.KeyDown); h.settle() }
+
+// Space presses Space as the real window delivers it: the key to what has
+// the keyboard, then the character to what has it after the key (the
+// harness's Keys(" ") sends the character alone).
+func (h *harness) Space() {
+	h.pressKey(fyne.KeySpace)
+	h.settle()
+	h.press(' ')
+	h.settle()
 }
 
 // ViewChoice and FileChoices are the stale file's choice of views and a

@@ -149,3 +149,38 @@ func TestFileChoiceHandsTheKeysBack(t *testing.T) {
 		t.Fatalf("] after choosing a file with the keyboard shows %s (%q); want b.txt", h.ShownFile(), h.Message())
 	}
 }
+
+// TestQueueByKeyboardHandsTheKeysBack: Tab into the queue, the arrows to
+// another proposal, Space shows it; the keys are the review's again, and
+// the Space chose a row only (it unticked the hunk of the proposal shown
+// by it, in the real window), so a approves it whole.
+func TestQueueByKeyboardHandsTheKeysBack(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	h.write("b.txt", "two\n")
+	a := h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
+	b := h.propose("other", "o", engine.FormatWrite, "b.txt", "TWO\n")
+	h.win.Select(a.ID)
+	h.settle()
+	h.TabToQueue()
+	for range 3 { // past a's row and b's heading
+		h.Down()
+	}
+	h.Space()
+	if h.Shown() != b.ID {
+		t.Fatalf("Space on b.txt's row shows %s; want %s", h.Shown(), b.ID)
+	}
+	if f := h.Focused(); f != nil {
+		t.Errorf("after Space in the queue the keyboard is with %T; want the window's keys", f)
+	}
+	if got := h.Bar().State("Approve selected hunks"); got == "on" {
+		t.Errorf("Space in the queue unticked a hunk of b.txt (Approve selected hunks is on)")
+	}
+	h.Keys("a")
+	if o := h.outcome(b.ID); o.Status != decision.Approved || h.read("b.txt") != "TWO\n" {
+		t.Fatalf("a after Space in the queue: %s, b.txt %q; want b approved whole", o.Status, h.read("b.txt"))
+	}
+	if h.read("a.txt") != "one\n" {
+		t.Errorf("a.txt written: %q", h.read("a.txt"))
+	}
+}
