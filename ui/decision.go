@@ -287,7 +287,7 @@ func newDetail(w *Window) *detail {
 		},
 	}}
 	bottom := container.NewVBox(d.checks.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
-	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
+	d.content = container.New(newSettledBorder(top, bottom), d.center, top, bottom)
 	d.reset()
 	d.showEmpty()
 	return d
