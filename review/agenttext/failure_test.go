@@ -13,6 +13,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/workspace"
+	"pgregory.net/rapid"
 )
 
 // TestFailureGoldens: an edit the engine refused, as the agent reads it
@@ -64,7 +65,7 @@ func TestFailureGoldens(t *testing.T) {
 // TestFailureKinds is the table of every kind of failure the desk makes
 // and the text its agent reads.
 func TestFailureKinds(t *testing.T) {
-	refusal := &workspace.RefusalError{Path: "/w/big.txt", Rule: workspace.RuleTooLarge, Detail: "the streamed edit passed 2001 bytes, over twice the 1000-byte file limit"}
+	budget := &review.BudgetError{Scope: "the desk", Count: 3, Bytes: 3 << 20, MaxCount: 256, MaxBytes: 3 << 20, StreamPath: "/w/s.txt"}
 	tests := []struct {
 		f    review.Failure
 		want string
@@ -77,7 +78,9 @@ func TestFailureKinds(t *testing.T) {
 			"The edit to a.png was not applied: edit is not editable text: invalid UTF-8.\nDiffDesk edits text files only; nothing was changed.\n"},
 		{*review.EditFailure("a.go", errors.New("the disk is full")),
 			"The edit to a.go was not applied: the disk is full\n"},
-		{*review.ErrFailure(review.FailRefused, refusal), refusal.Error()},
+		{*review.RefusedFailure("/w/big.txt", nil, 2001, 1000),
+			"refused: /w/big.txt: the streamed edit passed 2001 bytes, over twice the 1000-byte file limit; stop sending, and raise [limits] max_file_bytes or edit a smaller file"},
+		{*review.RefusedFailure("/w/s.txt", budget, 0, 0), budget.Error()},
 		{*review.ErrFailure(review.FailPath, errors.New("src is now a link out of the workspace")),
 			"The desk refused to write your edit: src is now a link out of the workspace. Nothing was written. Read the file again and propose the edit again if it is still wanted.\n"},
 		{*review.ErrFailure(review.FailNotRecorded, errors.New("journal: disk I/O error")),
@@ -86,7 +89,8 @@ func TestFailureKinds(t *testing.T) {
 			"Approved (approved-edited), but not written: after the agent's tool, /w/a.go and /w/b.go did not hold the approved text."},
 		{review.Failure{Kind: review.FailNotWritten, Verdict: decision.Approved, Paths: []string{"/w/a.go"}, Note: "Invalid input\x1b[2J"},
 			"Approved (approved), but not written: after the agent's tool, /w/a.go did not hold the approved text.\nThe agent said: Invalid input\\x1b[2J"},
-		{*review.ErrFailure(review.FailWrite, errors.New("review: proposal p1 is stale")), "review: proposal p1 is stale"},
+		{*review.WriteFailure(&review.StaleError{ID: "p1", Paths: []string{"/w/a.go", "/w/b.go"}}),
+			"The write stopped: /w/a.go and /w/b.go changed on disk since the proposal arrived. Nothing was written; the proposal still waits for a decision.\nReview base / disk / proposal and decide again.\n"},
 		{review.Failure{Kind: review.FailStale, Paths: []string{"a.go", "b.go"}},
 			"a.go and b.go changed on disk after you read it, and this desk runs without a person to review your edit against that change"},
 		{review.Failure{Kind: review.FailProtected, Path: ".envrc", Err: "built-in: runs when you enter the directory"},
@@ -121,6 +125,46 @@ func TestFailureKinds(t *testing.T) {
 		if !seen[k] {
 			t.Errorf("kind %s has no case in this table", k)
 		}
+	}
+}
+
+// TestWriteStops is the table of what stops a write (review.WriteStops):
+// what stopped it, where, and what to do, never an error's own text beyond
+// the reason it gives.
+func TestWriteStops(t *testing.T) {
+	readOnly := &workspace.RefusalError{Path: "/w/a.go", Rule: workspace.RuleReadOnly, Detail: "the file is read-only (mode 0444)"}
+	tests := []struct {
+		f    review.Failure
+		want string
+	}{
+		{*review.WriteFailure(&review.StaleError{ID: "p1", Paths: []string{"/w/a.go"}}),
+			"The write stopped: /w/a.go changed on disk since the proposal arrived. Nothing was written; the proposal still waits for a decision.\nReview base / disk / proposal and decide again.\n"},
+		{*review.WriteFailure(fmt.Errorf("checking: %w", readOnly)),
+			"The write stopped: the desk refused to write /w/a.go (read_only): the file is read-only (mode 0444). Nothing was written; the proposal still waits for a decision.\n"},
+		{review.Failure{Kind: review.FailWrite, Stop: review.WriteIO, Path: "/w/a.go", Err: "no space left on device"},
+			"Writing /w/a.go failed: no space left on device. Nothing was written: the files of the proposal written before it were put back as they were; the proposal still waits for a decision.\nFix the cause (space, permissions) and decide again.\n"},
+		{review.Failure{Kind: review.FailWrite, Stop: review.WriteJournal, Err: "database is locked"},
+			"The journal could not record the decision, and the desk writes nothing it has not recorded: database is locked. Nothing was written; the proposal still waits for a decision.\nDecide again once the journal can be written.\n"},
+		{review.Failure{Kind: review.FailWrite, Stop: review.WriteUnfinished, Err: "disk I/O error"},
+			"The files were written, but the journal could not record that the write finished: disk I/O error. The proposal still waits for a decision, and its agent has not been told.\n"},
+		{*review.WriteFailure(errors.New("review: a.go has no hunk \"h9\"")),
+			"The decision was not carried out: review: a.go has no hunk \"h9\". Nothing was written; the proposal still waits for a decision.\n"},
+	}
+	seen := map[review.WriteStop]bool{}
+	for _, tt := range tests {
+		seen[tt.f.Stop] = true
+		if got := agenttext.Failure(&tt.f); got != tt.want {
+			t.Errorf("Failure(write, %s) =\n%q\nwant\n%q", tt.f.Stop, got, tt.want)
+		}
+	}
+	for _, s := range review.WriteStops {
+		if !seen[s] {
+			t.Errorf("write stop %s has no case in this table", s)
+		}
+	}
+	// A write failure from a desk before stops were named: its reason.
+	if got, want := agenttext.Failure(&review.Failure{Kind: review.FailWrite, Err: "disk full"}), "The decision was not carried out: disk full. Nothing was written; the proposal still waits for a decision.\n"; got != want {
+		t.Errorf("Failure(write without a stop) = %q; want %q", got, want)
 	}
 }
 
@@ -173,4 +217,25 @@ func TestOutcomeOfAnOlderDesk(t *testing.T) {
 	if strings.Contains(string(js), "failure") || strings.Contains(string(js), "error") {
 		t.Errorf("an outcome not yet at the edge marshals %s; want neither a failure nor an error field (the wire's text is ForWire's)", js)
 	}
+}
+
+// TestBudgetRefusalSaysWhatTheSenderWasTold: a stream stopped at the budget
+// of proposals held fails, and what its agent reads of the failure is,
+// word for word, the refusal its chunk was answered with (the
+// review.BudgetError), for any budget and holdings.
+func TestBudgetRefusalSaysWhatTheSenderWasTold(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		be := &review.BudgetError{
+			Scope:      rapid.SampledFrom([]string{"the desk", "this connection"}).Draw(rt, "scope"),
+			Count:      rapid.IntRange(0, 10000).Draw(rt, "count"),
+			Bytes:      rapid.Int64Range(0, 1<<40).Draw(rt, "bytes"),
+			MaxCount:   rapid.IntRange(1, 10000).Draw(rt, "maxCount"),
+			MaxBytes:   rapid.Int64Range(1, 1<<40).Draw(rt, "maxBytes"),
+			StreamPath: rapid.StringMatching(`/w/[a-z .]{1,12}`).Draw(rt, "path"),
+		}
+		f := review.RefusedFailure(be.StreamPath, be, 0, 0)
+		if got := agenttext.Failure(f); got != be.Error() {
+			rt.Fatalf("the failure says\n%q\nthe chunk was answered\n%q", got, be.Error())
+		}
+	})
 }

@@ -237,7 +237,11 @@ func (cc *conn) chunk(ctx context.Context, p idParams) (any, error) {
 		return nil, err
 	}
 	if before := cc.chunked; before/(1<<20) != (before+int64(len(p.Data)))/(1<<20) {
-		if err := cc.underBudget(false, p.ID); err != nil {
+		path := p.ID
+		if prop, ok := cc.s.desk.Get(p.ID); ok && len(prop.Files) > 0 {
+			path = prop.Files[0].Path // "the stream to PATH is stopped"
+		}
+		if err := cc.underBudget(false, path); err != nil {
 			cc.s.desk.Withdraw(ctx, p.ID, err.Error())
 			return nil, err
 		}
