@@ -353,10 +353,7 @@ func (h *harness) ClickTreeFile(i int) {
 // ChangesetQuestion is what the question before approving the changeset
 // (A) asks ("" while it is not asked).
 func (h *harness) ChangesetQuestion() string {
-	if h.win.detail.tree.confirm == nil {
-		return ""
-	}
-	return h.win.detail.tree.confirmMsg
+	return h.win.detail.tree.question
 }
 
 // SetAskUnseen ticks or unticks the View options' box asking before
