@@ -59,7 +59,7 @@ func TestAgentGoneWhileWaitingIsWithdrawnAsDisconnected(t *testing.T) {
 	}
 	<-answered
 	o, _ := d.Outcome(id)
-	if o.Status != decision.Withdrawn || o.Feedback != "the agent disconnected" {
-		t.Errorf("outcome %s %q; want withdrawn, \"the agent disconnected\"", o.Status, o.Feedback)
+	if o.Status != decision.Withdrawn || o.Failure == nil || o.Failure.Why != review.WithdrawDisconnected {
+		t.Errorf("outcome %s, failure %+v; want withdrawn as %q", o.Status, o.Failure, review.WithdrawDisconnected)
 	}
 }
