@@ -37,7 +37,6 @@ type navHost interface {
 	whitespaceOnly(k int) bool
 	userScrolled(dy float32)
 	revealChange(r int)
-	refreshRowsOf(redraw func(row int) bool)
 	refreshChangedRows()
 	redrawRows()
 	jumped()
@@ -184,20 +183,12 @@ func (n *Nav) leadY(r int) float32 {
 // toRow makes row r current and puts it hunkLead lines below the top of
 // the view, and the change starting there into view horizontally.
 func (n *Nav) toRow(r int) {
-	was := n.cur
 	n.cur = r
 	n.host.rowList().ScrollToOffset(n.leadY(r))
 	n.host.revealChange(r)
 	// Rows the scroll bound are drawn; of those on screen before, only the
 	// rows of the change left and of the one gone to show the mark.
-	m := n.host.shown()
-	n.host.refreshRowsOf(func(i int) bool {
-		if i >= m.Len() {
-			return false
-		}
-		s := m.segs[m.segAt(i)].row0
-		return s == r || s == was
-	})
+	n.host.refreshChangedRows()
 	n.host.userScrolled(1) // away from a stream's edge
 }
 
