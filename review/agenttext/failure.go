@@ -41,6 +41,9 @@ var failureTexts = map[review.FailureKind]func(b *strings.Builder, f review.Fail
 		if f.Note != "" {
 			b.WriteString("\nThe agent said: " + review.PrintableText(f.Note))
 		}
+		if f.Feedback != "" {
+			b.WriteString("\nThe person's note: " + review.PrintableText(f.Feedback))
+		}
 	},
 	review.FailWrite: func(b *strings.Builder, f review.Failure) {
 		if f.Stop == "" { // a desk's from before stops had names: its reason alone
@@ -67,7 +70,45 @@ var failureTexts = map[review.FailureKind]func(b *strings.Builder, f review.Fail
 	review.FailUnattended: func(b *strings.Builder, f review.Failure) {
 		b.WriteString("this desk runs without a person and rejects every edit")
 	},
-	review.FailText: func(b *strings.Builder, f review.Failure) { b.WriteString(f.Text) },
+	review.FailWithdrawn: func(b *strings.Builder, f review.Failure) { withdrawTexts[f.Why](b, f) },
+	review.FailText:      func(b *strings.Builder, f review.Failure) { b.WriteString(f.Text) },
+}
+
+// withdrawTexts is the text of each review.WithdrawReason: why the
+// proposal was withdrawn, as its outcome's reason (feedback) and the
+// history say it.
+var withdrawTexts = map[review.WithdrawReason]func(b *strings.Builder, f review.Failure){
+	review.WithdrawCancelled: func(b *strings.Builder, f review.Failure) {
+		if f.Note == "" {
+			b.WriteString("the agent cancelled the proposal")
+			return
+		}
+		b.WriteString(review.PrintableText(f.Note))
+	},
+	review.WithdrawAnswered: func(b *strings.Builder, f review.Failure) {
+		b.WriteString("answered in the " + tool(f.Door) + " terminal")
+	},
+	review.WithdrawClosedDiffs: func(b *strings.Builder, f review.Failure) { b.WriteString(tool(f.Door) + " closed its diffs") },
+	review.WithdrawReopened: func(b *strings.Builder, f review.Failure) {
+		b.WriteString(tool(f.Door) + " reopened the tab " + review.Printable(f.Path))
+	},
+	review.WithdrawNewerDiff: func(b *strings.Builder, f review.Failure) {
+		b.WriteString(tool(f.Door) + " opened a newer diff of " + review.Printable(f.Path))
+	},
+	review.WithdrawStoppedWaiting: func(b *strings.Builder, f review.Failure) { b.WriteString(tool(f.Door) + " stopped waiting") },
+	review.WithdrawDisconnected:   func(b *strings.Builder, f review.Failure) { b.WriteString(tool(f.Door) + " disconnected") },
+	review.WithdrawDeskClosed: func(b *strings.Builder, f review.Failure) {
+		b.WriteString("the desk closed before it was decided: nothing was written")
+	},
+	review.WithdrawBudget: writeRefused,
+}
+
+// tool names the agent's tool by its door ("the agent" over the protocol).
+func tool(door string) string {
+	if door == "" {
+		return "the agent"
+	}
+	return door
 }
 
 // writeRefused says which limit a streamed edit passed, in the words its
@@ -152,6 +193,8 @@ func complete(f review.Failure) bool {
 		return f.Budget != nil || f.Limit > 0
 	case review.FailWrite:
 		return writeStops[f.Stop] != nil || f.Stop == "" && f.Err != ""
+	case review.FailWithdrawn:
+		return withdrawTexts[f.Why] != nil && (f.Why != review.WithdrawBudget || f.Budget != nil)
 	case review.FailMatch:
 		return f.Match != nil
 	case review.FailFormat:
