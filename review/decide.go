@@ -138,7 +138,7 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 		if e.p.Unfinished && e.p.State == StateStreaming { // the stream goes on
 			e.p.Unfinished, e.p.Files[0].Proposed = false, ""
 		}
-		e.p.Failure = ErrFailure(FailWrite, err)
+		e.p.Failure = WriteFailure(err)
 		var se *StaleError
 		if errors.As(err, &se) {
 			e.p.State = StateStale
@@ -263,11 +263,11 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 	if dec.Verdict == decision.Rejected {
 		if p.Unfinished { // the proposal journaled at the start had no text yet
 			if err := d.journal.RecordProposal(ctx, d.proposalRecord(p)); err != nil {
-				return Outcome{}, err
+				return Outcome{}, &journalError{err: err}
 			}
 		}
 		if err := d.recordDecision(ctx, p, dec, nil); err != nil {
-			return Outcome{}, err
+			return Outcome{}, &journalError{err: err}
 		}
 		o := Outcome{ID: p.ID, Status: decision.Rejected, Feedback: dec.Feedback, Failure: dec.why, Comments: dec.Comments, Files: chosenUnwritten(p), Unfinished: p.Unfinished}
 		o.DecidedBy, o.Rule, o.By = dec.decider()
@@ -285,7 +285,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		}
 	}
 	if err := d.recordDecision(ctx, p, dec, plan); err != nil {
-		return Outcome{}, err
+		return Outcome{}, &journalError{err: err}
 	}
 	var cp int64
 	if !p.AgentWrites {
@@ -293,7 +293,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		// desk wrote nothing, and the history says so.
 		var err error
 		if cp, err = d.journal.BeginWrite(ctx, writeIntent(p, plan)); err != nil {
-			return Outcome{}, err
+			return Outcome{}, &journalError{err: err}
 		}
 		if err := d.write(plan); err != nil {
 			d.journal.FinishWrite(ctx, cp, finals(plan, true))
@@ -301,7 +301,7 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		}
 		d.settle(ctx, plan)
 		if err := d.journal.FinishWrite(ctx, cp, finals(plan, false)); err != nil {
-			return Outcome{}, err
+			return Outcome{}, &journalError{err: err, written: true}
 		}
 	}
 	o := Outcome{ID: p.ID, Status: reached(dec.Verdict, plan), Feedback: dec.Feedback, Comments: dec.Comments, Checkpoint: cp, AgentWrites: p.AgentWrites}
@@ -592,7 +592,7 @@ func applyTicked(w *fileWrite, f File, ids []string) error {
 		}
 		return nil
 	}
-	w.Approved = f.withHunks(func(id string) bool { return accepted[id] })
+	w.Approved = f.WithHunks(func(id string) bool { return accepted[id] })
 	return nil
 }
 
@@ -717,7 +717,7 @@ func (d *Desk) write(plan []fileWrite) error {
 			for _, u := range done {
 				restoreBase(u)
 			}
-			return err
+			return &writeError{path: w.Path, err: err}
 		}
 		done = append(done, *w)
 	}

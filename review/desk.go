@@ -622,7 +622,7 @@ func (d *Desk) autoRule(p Proposal) (string, bool) {
 
 func (d *Desk) setFailure(e *entry, err error) {
 	d.mu.Lock()
-	e.p.Failure = ErrFailure(FailWrite, err)
+	e.p.Failure = WriteFailure(err)
 	d.mu.Unlock()
 	d.emit(Event{Kind: EventUpdated, ID: e.p.ID})
 }
@@ -637,8 +637,8 @@ func (d *Desk) Feed(id, chunk string) error {
 		d.mu.Unlock()
 		return err
 	}
-	if err := d.checkStreamed(e, int64(len(chunk))); err != nil {
-		e.p.State, e.p.Failure = StateFailed, ErrFailure(FailRefused, err)
+	if why, err := d.checkStreamed(e, int64(len(chunk))); err != nil {
+		e.p.State, e.p.Failure = StateFailed, why
 		d.mu.Unlock()
 		d.finish(context.Background(), e, Outcome{ID: id, Status: decision.Failed, Failure: e.p.Failure, Files: []FileOutcome{}})
 		return err
@@ -646,7 +646,7 @@ func (d *Desk) Feed(id, chunk string) error {
 	if e.streamed/streamCheckBytes != (e.streamed+int64(len(chunk)))/streamCheckBytes {
 		if over := d.overBudgetLocked(false); over != nil {
 			over.StreamPath = e.p.Files[0].Path
-			e.p.State, e.p.Failure = StateFailed, ErrFailure(FailRefused, over)
+			e.p.State, e.p.Failure = StateFailed, RefusedFailure(over.StreamPath, over, 0, 0)
 			d.mu.Unlock()
 			d.finish(context.Background(), e, Outcome{ID: id, Status: decision.Failed, Failure: e.p.Failure, Files: []FileOutcome{}})
 			return over
@@ -668,14 +668,16 @@ func (d *Desk) Feed(id, chunk string) error {
 // checkStreamed refuses n more bytes of e's streamed payload if they take
 // it past twice max_file_bytes (room for SEARCH/REPLACE blocks rewriting
 // a whole file at the limit): the limit is enforced as the bytes arrive,
-// not once the stream is finished. d.mu must be held.
-func (d *Desk) checkStreamed(e *entry, n int64) error {
+// not once the stream is finished. It returns the proposal's failure and
+// the refusal its sender is answered (agenttext says the same of the
+// failure: TestRefusalSaysWhatTheSenderWasTold). d.mu must be held.
+func (d *Desk) checkStreamed(e *entry, n int64) (*Failure, error) {
 	f := e.p.Files[0]
 	max := d.cfg.LimitsFor(f.Root).MaxFileBytes
 	if max <= 0 || e.streamed+n <= 2*max {
-		return nil
+		return nil, nil
 	}
-	return &workspace.RefusalError{Path: f.Path, Rule: workspace.RuleTooLarge,
+	return RefusedFailure(f.Path, nil, e.streamed+n, max), &workspace.RefusalError{Path: f.Path, Rule: workspace.RuleTooLarge,
 		Detail: fmt.Sprintf("the streamed edit passed %d bytes, over twice the %d-byte file limit; stop sending, and raise [limits] max_file_bytes or edit a smaller file", e.streamed+n, max)}
 }
 
@@ -785,9 +787,16 @@ func (d *Desk) Wait(ctx context.Context, id string) (Outcome, error) {
 	}
 }
 
-// Withdraw ends an open proposal without a decision: the agent cancelled,
-// disconnected, or answered in its own terminal.
+// Withdraw ends an open proposal its agent cancelled, reason being its
+// own words ("" if none): WithdrawBecause(Cancelled(reason)).
 func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
+	return d.WithdrawBecause(ctx, id, Cancelled(reason))
+}
+
+// WithdrawBecause ends an open proposal without a decision, why (a
+// FailWithdrawn failure) saying why: the agent cancelled, its tool
+// answered elsewhere, its connection closed, or the desk stopped it.
+func (d *Desk) WithdrawBecause(ctx context.Context, id string, why *Failure) error {
 	d.mu.Lock()
 	e, ok := d.entries[id]
 	if !ok {
@@ -805,10 +814,10 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 	e.p.State, e.stream = StateWithdrawn, nil
 	p := copyProposal(e.p)
 	d.mu.Unlock()
-	o := Outcome{ID: id, Status: decision.Withdrawn, Feedback: reason, Files: []FileOutcome{}, Unfinished: cut}
+	o := Outcome{ID: id, Status: decision.Withdrawn, Failure: why, Files: []FileOutcome{}, Unfinished: cut}
 	if cut {
 		if err := d.journal.RecordProposal(ctx, d.proposalRecord(p)); err != nil {
-			o.Feedback = joinNonEmpty(o.Feedback, "(the journal could not record what had arrived: "+err.Error()+")")
+			o.Unrecorded = append(o.Unrecorded, JournalGap{What: GapArrived, Err: err.Error()})
 		}
 	}
 	d.finish(ctx, e, o)
@@ -819,8 +828,8 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 func (d *Desk) finish(ctx context.Context, e *entry, o Outcome) {
 	if err := d.record(ctx, e.p.ID, o); err != nil {
 		// The outcome is still delivered: the agent must not hang. The
-		// failure is shown on the proposal.
-		o.Feedback = joinNonEmpty(o.Feedback, "(the journal could not record this outcome: "+err.Error()+")")
+		// gap is said with it.
+		o.Unrecorded = append(o.Unrecorded, JournalGap{What: GapOutcome, Err: err.Error()})
 	}
 	d.mu.Lock()
 	d.stopChecksLocked(e)
@@ -889,13 +898,6 @@ func journaledOutcome(o Outcome, text string) outcomeRecord {
 		r.Files[i].FileOutcome = f
 	}
 	return r
-}
-
-func joinNonEmpty(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + " " + b
 }
 
 // Preview returns the proposed text so far of a streaming proposal.

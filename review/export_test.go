@@ -73,3 +73,10 @@ func (d *Desk) ChangeProposedText(id, text string) {
 	defer d.mu.Unlock()
 	d.entries[id].p.Files[0].Proposed = text
 }
+
+// WriteErr is the error of a file's write that failed (WriteIO).
+func WriteErr(path string, err error) error { return &writeError{path: path, err: err} }
+
+// JournalErr is the journal failing to record a decision (WriteJournal),
+// or that its write finished (WriteUnfinished: written).
+func JournalErr(err error, written bool) error { return &journalError{err: err, written: written} }

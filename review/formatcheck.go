@@ -88,7 +88,7 @@ func formattingOnly(ctx context.Context, rule config.FormatterRule, f File, hunk
 		return nil, false
 	}
 	undone := func(accept ...string) bool {
-		text := f.withHunks(func(id string) bool { return slices.Contains(accept, id) })
+		text := f.WithHunks(func(id string) bool { return slices.Contains(accept, id) })
 		got, err := formatter.Run(ctx, rule, f.Path, text)
 		return err == nil && got == want
 	}

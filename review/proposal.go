@@ -179,6 +179,17 @@ func (f *File) keepDiff() { f.diff = diffFile(f.BaseText(), f.Proposed) }
 // sent: the person ticks the changes of the texts on screen.
 func (f *File) KeepHunks() { f.diff = &lineDiff{base: f.BaseText(), proposed: f.Proposed} }
 
+// KeepHunksFrom is KeepHunks, sharing was's diff when was holds the texts f
+// holds: a far desk's proposal read again (its checks came, its
+// formatting was found) is not diffed again.
+func (f *File) KeepHunksFrom(was File) {
+	if d := was.diff; d != nil && d.base == f.BaseText() && d.proposed == f.Proposed {
+		f.diff = d
+		return
+	}
+	f.KeepHunks()
+}
+
 // lineDiff is a file's line diff, base to proposed, and the texts it was
 // made of: a file's copies share it, and one whose texts have changed
 // since (a text cut short, a new stream version, a place chosen) does not
@@ -205,9 +216,9 @@ func (d *lineDiff) make() {
 	d.hunks = engine.Hunks(a, b, d.ops, hunkContext)
 }
 
-// withHunks is the base with only the hunks accept approves applied
+// WithHunks is the base with only the hunks accept approves applied
 // (engine.ApplyHunks, from the file's diff).
-func (f File) withHunks(accept func(id string) bool) string {
+func (f File) WithHunks(accept func(id string) bool) string {
 	return engine.ApplyChanges(engine.SplitLines(f.BaseText()), engine.SplitLines(f.Proposed), f.lineDiff().hunks, accept)
 }
 

@@ -141,8 +141,6 @@ type ProposalSeen struct {
 	// (a partial approval asks only about the hunks it writes; a path
 	// missing from it writes none).
 	Only map[string][]string
-	// Hunks returns a file's hunks (a cache); nil: File.Hunks.
-	Hunks func(File) []engine.Hunk
 }
 
 // Unseen is what CheckSeen found: of Total hunks about to be approved,
@@ -175,9 +173,8 @@ func CheckSeen(items []ProposalSeen) Unseen {
 					only[id] = true
 				}
 			}
-			hs := it.hunks(f)
 			fileUnseen := false
-			for _, h := range hs {
+			for _, h := range f.Hunks() {
 				if only != nil && !only[h.ID] {
 					continue
 				}
@@ -199,22 +196,14 @@ func CheckSeen(items []ProposalSeen) Unseen {
 	return u
 }
 
-func (it ProposalSeen) hunks(f File) []engine.Hunk {
-	if it.Hunks != nil {
-		return it.Hunks(f)
-	}
-	return f.Hunks()
-}
-
 // SeenIDs returns, per file of p, the ids of its hunks in seen (path → id
 // → on screen), as Decision.Seen takes them: only the proposal's own
 // hunks, every file present (an empty list: none seen).
-func SeenIDs(p Proposal, seen map[string]map[string]bool, hunks func(File) []engine.Hunk) map[string][]string {
+func SeenIDs(p Proposal, seen map[string]map[string]bool) map[string][]string {
 	out := map[string][]string{}
 	for _, f := range p.Files {
 		ids := []string{}
-		hs := ProposalSeen{Hunks: hunks}.hunks(f)
-		for _, h := range hs {
+		for _, h := range f.Hunks() {
 			if seen[f.Path][h.ID] {
 				ids = append(ids, h.ID)
 			}

@@ -101,7 +101,7 @@ func TestCheckSeen(t *testing.T) {
 	if u := review.CheckSeen([]review.ProposalSeen{{Proposal: p2, Seen: seen2, Only: only}}); u.Unseen != 0 || u.Total != 1 {
 		t.Errorf("partial of the seen hunk: %+v; want 0 of 1", u)
 	}
-	ids := review.SeenIDs(p2, seen2, nil)
+	ids := review.SeenIDs(p2, seen2)
 	if !reflect.DeepEqual(ids, map[string][]string{p2.Files[0].Path: {h2[0].ID}}) {
 		t.Errorf("SeenIDs = %v", ids)
 	}

@@ -14,7 +14,6 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/ui/present"
@@ -36,8 +35,7 @@ type changesetTree struct {
 	rows   *fyne.Container // VBox of treeRows and directory labels
 	scroll *container.Scroll
 	box    *fyne.Container
-	cache  map[string]cachedHunks // proposal id + path → its hunks (fileHunks)
-	sig    string                 // what refresh last showed (signature)
+	sig    string // what refresh last showed (signature)
 	// confirm, while the approve-all confirmation is open, approves (Enter).
 	confirm    func()
 	confirmMsg string // the question confirm answers
@@ -57,7 +55,7 @@ type treeDeps struct {
 }
 
 func newChangesetTree(kit paneKit, deps treeDeps) *changesetTree {
-	t := &changesetTree{paneKit: kit, deps: deps, cache: map[string]cachedHunks{}}
+	t := &changesetTree{paneKit: kit, deps: deps}
 	t.title = widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
 	t.rows = container.NewVBox()
 	t.scroll = container.NewVScroll(t.rows)
@@ -72,15 +70,11 @@ func (t *changesetTree) shown() bool { return len(t.cs.Files) > 1 }
 
 // refresh re-reads the shown proposal's changeset from the desk and draws it.
 func (t *changesetTree) refresh() {
-	was := t.cs.Key
 	t.cs = review.Changeset{}
 	if t.sh.id != "" {
 		if cs, ok := t.deps.desk.ChangesetOf(t.sh.id); ok {
 			t.cs = cs
 		}
-	}
-	if t.cs.Key != was {
-		clear(t.cache) // another changeset's: it holds their texts
 	}
 	// Each streamed chunk asks again: what would show the same is left as
 	// it is (rebuilding it and laying out the pane was half a chunk's work).
@@ -209,7 +203,7 @@ func (t *changesetTree) goTo(i int, last bool) {
 		t.deps.showFile(f.Index)
 	}
 	if last {
-		t.view.LastHunk()
+		t.view.Nav().LastHunk()
 	}
 	t.refresh()
 	t.counter()
@@ -240,35 +234,10 @@ func (t *changesetTree) hunkCount(f review.ChangesetFile) int {
 			if p.State == review.StateStreaming {
 				return 0 // still growing
 			}
-			return len(t.fileHunks(p)(p.Files[f.Index]))
+			return len(p.Files[f.Index].Hunks())
 		}
 	}
 	return 0
-}
-
-// cachedHunks are a file's hunks and the proposed text they are of.
-type cachedHunks struct {
-	proposed string
-	hs       []engine.Hunk
-}
-
-// fileHunks returns p's File.Hunks, diffed once per file of the changeset
-// while its proposed text stays the same (a placed block changes it):
-// approving or checking a whole changeset asks for them several times.
-// The shown proposal's are the view's own (detail.fileHunks).
-func (t *changesetTree) fileHunks(p review.Proposal) func(review.File) []engine.Hunk {
-	if p.ID == t.sh.id {
-		return t.hunks
-	}
-	return func(f review.File) []engine.Hunk {
-		key := p.ID + "\x00" + f.Path
-		if c, ok := t.cache[key]; ok && c.proposed == f.Proposed {
-			return c.hs
-		}
-		hs := f.Hunks()
-		t.cache[key] = cachedHunks{f.Proposed, hs}
-		return hs
-	}
 }
 
 // place is the shown file's place in the changeset, for the counter: its
@@ -324,8 +293,8 @@ func (d *detail) ApproveChangeset() {
 		// Approving all as proposed would drop what the person did here.
 		d.line.say("You edited this proposal or unticked hunks: approve it with a first, then A approves the rest as proposed.")
 		return
-	case d.kept.choiceIn(open, d.id, t.fileHunks) != "":
-		d.line.say("You edited or unticked hunks of " + d.kept.choiceIn(open, d.id, t.fileHunks) + ": approve it with a first, then A approves the rest as proposed.")
+	case d.kept.choiceIn(open, d.id) != "":
+		d.line.say("You edited or unticked hunks of " + d.kept.choiceIn(open, d.id) + ": approve it with a first, then A approves the rest as proposed.")
 		return
 	}
 	u, _ := d.onScreen.changeset(open)

@@ -252,7 +252,7 @@ func TestChangesetDecisionsCarryEachProposalsComments(t *testing.T) {
 // The changeset's hunk counts follow a proposal whose text changed (a held
 // failure's block placed by the person); they were cached once for good.
 func TestChangesetHunkCountFollowsAChangedProposal(t *testing.T) {
-	tr := &changesetTree{paneKit: paneKit{sh: &shown{id: "shown"}, c: &choices{}}, cache: map[string]cachedHunks{}}
+	tr := &changesetTree{paneKit: paneKit{sh: &shown{id: "shown"}, c: &choices{}}}
 	f := review.File{Path: "/w/a.txt", Base: atomicfile.Snapshot{Exists: true, Content: []byte("1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n")}, Proposed: "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"}
 	tr.cs = review.Changeset{Proposals: []review.Proposal{{ID: "p2", Files: []review.File{f}}}}
 	cf := review.ChangesetFile{Proposal: "p2", Path: f.Path}
@@ -268,7 +268,7 @@ func TestChangesetHunkCountFollowsAChangedProposal(t *testing.T) {
 // A file still streaming in has no line counts yet: its tree row says it
 // streams, without "+0 −0".
 func TestTreeRowOfAStreamHasNoCounts(t *testing.T) {
-	tr := &changesetTree{paneKit: paneKit{sh: &shown{id: "shown"}, c: &choices{}}, cache: map[string]cachedHunks{}}
+	tr := &changesetTree{paneKit: paneKit{sh: &shown{id: "shown"}, c: &choices{}}}
 	texts := func(f review.ChangesetFile) string {
 		var s []string
 		for _, o := range test.LaidOutObjects(newTreeRow(tr, 0, "", f, false).content) {

@@ -78,7 +78,7 @@ func (c *checksView) update() {
 		c.view.Marks().SetProblems(nil)
 	}
 	var hunk *engine.Hunk
-	if k, hs := c.view.CurrentHunk(), c.view.Hunks(); marked && k >= 0 && k < len(hs) {
+	if k, hs := c.view.Nav().CurrentHunk(), c.view.Hunks(); marked && k >= 0 && k < len(hs) {
 		hunk = &hs[k]
 	}
 	text := present.ProblemLines(f, hunk)

@@ -11,8 +11,7 @@ import (
 
 // choices are what the person did to one proposal so far: the file shown,
 // edit mode, the hunks left ticked, the edits, the trivial hunks t
-// approved; and, as caches, the merges of its stale files and its files'
-// hunks. They build the review.Decision each approval sends, and stay
+// approved; and, as a cache, the merges of its stale files. They build the review.Decision each approval sends, and stay
 // while another proposal is shown. The detail pane holds
 // the shown proposal's.
 type choices struct {
@@ -25,12 +24,11 @@ type choices struct {
 	// about as unseen).
 	trivialOK map[string]map[string]bool
 	merges    map[string]engine.MergeResult // path and disk hash → merge of a stale file (base, disk as reviewed, proposal)
-	hunks     map[string][]engine.Hunk      // path → the proposal's hunks
 }
 
 func newChoices() choices {
 	return choices{accepted: map[string][]string{}, edited: map[string]string{}, trivialOK: map[string]map[string]bool{},
-		merges: map[string]engine.MergeResult{}, hunks: map[string][]engine.Hunk{}}
+		merges: map[string]engine.MergeResult{}}
 }
 
 // any reports whether c holds a choice worth keeping: a tick, an edit,
@@ -39,8 +37,8 @@ func (c choices) any() bool {
 	return len(c.accepted) > 0 || len(c.edited) > 0 || c.editing || c.file != 0 || len(c.trivialOK) > 0
 }
 
-// keep is a copy of c to keep while another proposal is shown; the caches
-// stay behind.
+// keep is a copy of c to keep while another proposal is shown; the cache
+// stays behind.
 func (c choices) keep() choices {
 	return choices{file: c.file, editing: c.editing, accepted: maps.Clone(c.accepted), edited: maps.Clone(c.edited),
 		editedOn: maps.Clone(c.editedOn), trivialOK: c.trivialOK}
@@ -69,23 +67,13 @@ func (c choices) conflicted(p review.Proposal) bool {
 	return false
 }
 
-// hunksOf are the hunks of f's proposal, computed once.
-func (c choices) hunksOf(f review.File) []engine.Hunk {
-	hs, ok := c.hunks[f.Path]
-	if !ok {
-		hs = f.Hunks()
-		c.hunks[f.Path] = hs
-	}
-	return hs
-}
-
 // ticked are the ids of f's ticked hunks: what the person left, or all.
 func (c choices) ticked(f review.File) []string {
 	if ids, ok := c.accepted[f.Path]; ok {
 		return ids
 	}
 	var ids []string
-	for _, h := range c.hunksOf(f) {
+	for _, h := range f.Hunks() {
 		ids = append(ids, h.ID)
 	}
 	return ids
@@ -96,7 +84,7 @@ func (c choices) ticked(f review.File) []string {
 // hunks are the merge's, not ticked).
 func (c choices) tickedOnly(f review.File) (map[string]bool, bool) {
 	ids, ok := c.accepted[f.Path]
-	if !ok || f.Stale() || len(ids) >= len(c.hunksOf(f)) {
+	if !ok || f.Stale() || len(ids) >= len(f.Hunks()) {
 		return nil, false
 	}
 	acc := make(map[string]bool, len(ids))
@@ -257,7 +245,7 @@ func (k keptChoices) restore(p review.Proposal, c *choices) (editing, dropped bo
 // choiceIn returns the files of the first proposal of open, other than
 // shown, with an edit or unticked hunks kept ("" if none): approving the
 // changeset as proposed would drop them.
-func (k keptChoices) choiceIn(open []review.Proposal, shown string, hunks func(review.Proposal) func(review.File) []engine.Hunk) string {
+func (k keptChoices) choiceIn(open []review.Proposal, shown string) string {
 	for _, p := range open {
 		kc, ok := k[p.ID]
 		if !ok || p.ID == shown {
@@ -267,7 +255,7 @@ func (k keptChoices) choiceIn(open []review.Proposal, shown string, hunks func(r
 			return present.FileNames(p)
 		}
 		for _, f := range p.Files {
-			if ids, ok := kc.accepted[f.Path]; ok && len(ids) < len(hunks(p)(f)) {
+			if ids, ok := kc.accepted[f.Path]; ok && len(ids) < len(f.Hunks()) {
 				return present.FileNames(p)
 			}
 		}

@@ -88,7 +88,7 @@ func TestChoicesBuildTheDecision(t *testing.T) {
 			t.Errorf("nothing ticked: %d hunks (%+v); want 0, asked as a rejection", n, none)
 		}
 	})
-	t.Run("kept: the choices, not the caches; withTicks leaves the original", func(t *testing.T) {
+	t.Run("kept: the choices, not the cache; withTicks leaves the original", func(t *testing.T) {
 		ch := newChoices()
 		ch.merge(c)
 		moved := ch.withTicks(a.Path, firstOfA)
@@ -96,7 +96,7 @@ func TestChoicesBuildTheDecision(t *testing.T) {
 			t.Error("withTicks changed the choices it was called on")
 		}
 		k := moved.keep()
-		if k.merges != nil || k.hunks != nil || !reflect.DeepEqual(k.accepted, moved.accepted) {
+		if k.merges != nil || !reflect.DeepEqual(k.accepted, moved.accepted) {
 			t.Errorf("keep = %+v", k)
 		}
 		k.accepted[b.Path] = nil

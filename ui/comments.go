@@ -213,7 +213,7 @@ func (c *comments) start() (review.File, decision.Side, int, int) {
 func commentPlace(v *diffview.DiffView) (side decision.Side, line, end int, ok bool) {
 	// The first line on screen: a row cut off by less than a pixel counts.
 	top := sort.Search(v.Lines(), func(i int) bool { y, _ := v.LineY(i); return y >= -1 })
-	if hs, k := v.Hunks(), v.CurrentHunk(); k >= 0 && k < len(hs) && v.CurrentOnScreen() {
+	if hs, k := v.Hunks(), v.Nav().CurrentHunk(); k >= 0 && k < len(hs) && v.CurrentOnScreen() {
 		ch := hs[k].Change
 		if ch.B1 == ch.B0 {
 			return decision.SideOld, ch.A0 + 1, min(ch.A1, ch.A0+review.MaxCommentLines), true

@@ -62,8 +62,8 @@ type compareBinding struct {
 // read a diff, with the same runes.
 func compareBindings() []compareBinding {
 	return []compareBinding{
-		{'j', "next change", func(c *Compare) { c.step(c.view.NextHunk, "No change below.") }},
-		{'k', "previous change", func(c *Compare) { c.step(c.view.PrevHunk, "No change above.") }},
+		{'j', "next change", func(c *Compare) { c.step(c.view.Nav().NextHunk, "No change below.") }},
+		{'k', "previous change", func(c *Compare) { c.step(c.view.Nav().PrevHunk, "No change above.") }},
 		{'z', "fold unchanged lines (3 either side of a change), or show them all", func(c *Compare) { c.view.Folds().Collapse(c.view.Folds().Count() == 0) }},
 		{'{', "20 more unchanged lines above the current change", func(c *Compare) { c.step(c.view.Folds().ExpandAbove, "Nothing collapsed there.") }},
 		{'}', "20 more unchanged lines below the current change", func(c *Compare) { c.step(c.view.Folds().ExpandBelow, "Nothing collapsed there.") }},
@@ -121,7 +121,7 @@ func newCompare(a fyne.App, old, new CompareSide, note string, synchronous bool)
 	c.view.SetDark(isDark(a))
 	c.view.SetTexts(comparePath(old, new), old.Text, new.Text)
 	c.view.Folds().Collapse(true)
-	c.view.NextHunk() // open at the first change
+	c.view.Nav().NextHunk() // open at the first change
 	c.view.Search().OnClosed = func() { c.Win.Canvas().Unfocus() }
 	c.bindKeys()
 	c.updateCounter()
@@ -223,10 +223,10 @@ func (c *Compare) bindKeys() {
 		case fyne.KeyPageDown, fyne.KeyPageUp, fyne.KeyHome, fyne.KeyEnd:
 			pageKey(c.view, ev.Name)
 		case fyne.KeyDown:
-			c.step(c.view.NextHunk, "No change below.")
+			c.step(c.view.Nav().NextHunk, "No change below.")
 			c.updateCounter()
 		case fyne.KeyUp:
-			c.step(c.view.PrevHunk, "No change above.")
+			c.step(c.view.Nav().PrevHunk, "No change above.")
 			c.updateCounter()
 		case fyne.KeyF3:
 			if c.view.Search().Open() {

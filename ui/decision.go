@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/deskrpc"
@@ -80,10 +79,9 @@ type paneKit struct {
 	sh        *shown
 	c         *choices
 	view      *diffview.DiffView
-	hunks     func(review.File) []engine.Hunk // the shown proposal's files' hunks, ids as the view gives them
-	counter   func()                          // the counter says where the view is now
-	say       func(string)                    // the message line
-	setStatus func(s string, isErr bool)      // the status line
+	counter   func()                     // the counter says where the view is now
+	say       func(string)               // the message line
+	setStatus func(s string, isErr bool) // the status line
 	open      func(dlg dialog.Dialog, focus fyne.Focusable, closed func())
 	post      func(func())                    // back to the UI goroutine
 	run       func(work func() (then func())) // off it, waited for by Close; then back on it
@@ -103,7 +101,7 @@ func (k paneKit) canTick() bool {
 func newDetail(w *Window) *detail {
 	d := &detail{w: w, centerPane: centerPane{view: diffview.NewDiffView()}, kept: keptChoices{}}
 	d.line = newStatusLine()
-	d.kit = paneKit{sh: &d.shown, c: &d.choices, view: d.view, hunks: d.fileHunks, counter: d.updateCounter,
+	d.kit = paneKit{sh: &d.shown, c: &d.choices, view: d.view, counter: d.updateCounter,
 		say: d.line.say, setStatus: d.line.setStatus, open: d.openBound, post: w.do, run: w.background, keysBack: w.keysBack, win: w.Win}
 	d.drafts = newDrafts(d.line.say)
 	// In a short window the note over the view scrolls past one line,
@@ -224,12 +222,11 @@ func newDetail(w *Window) *detail {
 			d.decideChangeset(review.ChangesetDecision{Verdict: decision.Rejected, Feedback: reason})
 		}}
 	d.onScreen = newOnScreen(d.kit, onScreenDeps{
-		merge:          d.merge,
-		changesetHunks: d.tree.fileHunks,
-		get:            w.desk.Get,
-		ask:            func() bool { return d.bar.askUnseen.Checked },
-		decide:         d.decide,
-		selectFile:     d.files.SetSelected, // selectFile
+		merge:      d.merge,
+		get:        w.desk.Get,
+		ask:        func() bool { return d.bar.askUnseen.Checked },
+		decide:     d.decide,
+		selectFile: d.files.SetSelected, // selectFile
 	})
 	d.checks = newChecksView(d.kit, d.head, func(t time.Duration, f func()) func() bool { return w.opts.AfterFunc(t, f) }, w.desk.CheckText)
 	d.edit = &editSession{paneKit: d.kit, deps: editDeps{
@@ -257,7 +254,6 @@ func newDetail(w *Window) *detail {
 		labelled: func(f review.File) bool {
 			return d.viewHasProposal(f) || f.Stale() && !d.editing && d.outcome == nil && d.stale.shows() == present.StaleMerged && strings.HasPrefix(d.shownKey, "stale:")
 		},
-		ownDiff:   d.viewHasProposal,
 		changeset: d.tree.openProposals,
 		seen: func(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int) {
 			_, seen := d.onScreen.changeset(ps)
@@ -505,7 +501,7 @@ func (d *detail) someRejected() bool {
 			if !d.view.Opening() && len(d.view.AcceptedHunks()) < len(d.view.Hunks()) {
 				return true
 			}
-		case saved && len(ids) < len(d.fileHunks(f)):
+		case saved && len(ids) < len(f.Hunks()):
 			return true
 		}
 	}
@@ -516,22 +512,6 @@ func (d *detail) someRejected() bool {
 // the person ticks (not an edit, a stale view, an outcome or a stream).
 func (d *detail) viewHasProposal(f review.File) bool {
 	return d.shownKey != "" && !d.editing && !f.Stale() && d.outcome == nil && d.p.State != review.StateStreaming
-}
-
-// fileHunks are the hunks of a file's proposal (ids as the view shows
-// them), computed once per file.
-func (d *detail) fileHunks(f review.File) []engine.Hunk {
-	if hs, ok := d.hunks[f.Path]; ok {
-		return hs
-	}
-	var hs []engine.Hunk
-	if len(d.p.Files) > d.file && d.curPath() == f.Path && d.viewHasProposal(f) && !d.view.Opening() {
-		hs = d.view.Hunks() // the same ids, diffed already
-	} else {
-		hs = f.Hunks()
-	}
-	d.hunks[f.Path] = hs
-	return hs
 }
 
 // A question asked about one proposal must never decide another. When its

@@ -209,7 +209,7 @@ func editorArgs(argv []string, file string, line int) []string {
 // editorLine is the line of the shown text the current hunk's change
 // starts on (1-based), where the external editor opens; 0 if none.
 func (e *editSession) editorLine() int {
-	hs, k := e.view.Hunks(), e.view.CurrentHunk()
+	hs, k := e.view.Hunks(), e.view.Nav().CurrentHunk()
 	if k < 0 || k >= len(hs) {
 		return 0
 	}

@@ -118,7 +118,7 @@ func (e *editSession) editStart(f review.File) string {
 // tickedText is f's proposal with only the hunks left ticked.
 func (e *editSession) tickedText(f review.File) string {
 	if acc, some := e.c.tickedOnly(f); some {
-		return engine.ApplyHunks(f.BaseText(), f.Proposed, func(id string) bool { return acc[id] })
+		return f.WithHunks(func(id string) bool { return acc[id] })
 	}
 	return f.Proposed
 }
@@ -135,7 +135,7 @@ func (e *editSession) tickedLine(f review.File, b int) (line int, moved bool) {
 		return b, false
 	}
 	delta := 0
-	for _, h := range e.hunks(f) {
+	for _, h := range f.Hunks() {
 		c := h.Change
 		if acc[h.ID] || c.B0 > b {
 			continue

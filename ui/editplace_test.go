@@ -303,15 +303,15 @@ func TestCancelEditKeepsTheCurrentHunk(t *testing.T) {
 	if v.Editor() != nil || h.EditMode() {
 		t.Fatal("Esc Esc did not leave edit mode")
 	}
-	if k := v.CurrentHunk(); k != 40 {
+	if k := v.Nav().CurrentHunk(); k != 40 {
 		t.Errorf("current hunk %d after leaving edit mode; want 40, the one the person was at", k)
 	}
 	if !strings.HasPrefix(h.Diff().Counter(), "hunk 41 of 60") {
 		t.Errorf("counter %q after leaving edit mode; want hunk 41 of 60", h.Diff().Counter())
 	}
 	h.press('j')
-	if _, on := v.LineY(41*50 + 25); !on || v.CurrentHunk() != 41 {
-		t.Errorf("j after leaving edit mode: current hunk %d, line %d on screen %v; want hunk 42 there", v.CurrentHunk(), 41*50+26, on)
+	if _, on := v.LineY(41*50 + 25); !on || v.Nav().CurrentHunk() != 41 {
+		t.Errorf("j after leaving edit mode: current hunk %d, line %d on screen %v; want hunk 42 there", v.Nav().CurrentHunk(), 41*50+26, on)
 	}
 }
 

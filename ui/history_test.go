@@ -143,8 +143,8 @@ func TestHistoryRestoreThroughTheDialog(t *testing.T) {
 		t.Errorf("dry run lists %q", txt)
 	}
 	// The dialog shows what the restore does, disk now → restored, and says so.
-	if v := hist.RestoreView(); len(v.Hunks()) != 1 || v.CurrentHunk() != 0 {
-		t.Errorf("the restore dialog shows %d hunks, current %d; want the one change, shown", len(v.Hunks()), v.CurrentHunk())
+	if v := hist.RestoreView(); len(v.Hunks()) != 1 || v.Nav().CurrentHunk() != 0 {
+		t.Errorf("the restore dialog shows %d hunks, current %d; want the one change, shown", len(v.Hunks()), v.Nav().CurrentHunk())
 	}
 	if txt := h.Dialog().Text(); !strings.Contains(txt, "Left: a.txt on disk now") || !strings.Contains(txt, "Right: after the restore, a.txt as it was before checkpoint") {
 		t.Errorf("the restore dialog's direction:\n%s", txt)
@@ -327,8 +327,8 @@ func TestHistoryDiffOpensAtItsFirstChangeWithoutToggles(t *testing.T) {
 	hist := h.History()
 	hist.Open(1)
 	v := hist.View()
-	if v.CurrentHunk() != 0 {
-		t.Errorf("the history diff opens at hunk %d; want the first change (0)", v.CurrentHunk())
+	if v.Nav().CurrentHunk() != 0 {
+		t.Errorf("the history diff opens at hunk %d; want the first change (0)", v.Nav().CurrentHunk())
 	}
 	if !v.ReadOnly {
 		t.Error("the history diff is not read-only: its hunk toggles look clickable")

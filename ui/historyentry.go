@@ -59,11 +59,7 @@ func (h *historyView) selectIndex(i int) {
 		return
 	}
 	ref := e.Ref
-	what := "What " + present.Ref(ref) + " changed"
-	if ref.Checkpoint() == 0 {
-		what = fmt.Sprintf("What was proposed (%s: nothing was written)", e.Decision)
-	}
-	h.loadDiffs(what, func(ctx context.Context) ([]review.HistoryFile, error) {
+	h.loadDiffs(present.EntryDiff(e), func(ctx context.Context) ([]review.HistoryFile, error) {
 		return h.w.desk.HistoryDiff(ctx, review.HistoryCompare{Entry: ref})
 	})
 }
@@ -170,11 +166,7 @@ func (h *historyView) loadDiffs(what string, get func(ctx context.Context) ([]re
 				h.setDiffs(nil)
 				return
 			}
-			if len(diffs) == 0 {
-				h.diffNote.SetText(what + ": no differences.")
-			} else {
-				h.diffNote.SetText(what + ".")
-			}
+			h.diffNote.SetText(present.DiffNote(what, diffs))
 			h.setDiffs(diffs)
 		}
 	})
@@ -213,5 +205,5 @@ func (h *historyView) showFile() {
 		return
 	}
 	h.view.SetTexts(d.Path, string(d.Old), string(d.New))
-	h.view.NextHunk() // open at the first change
+	h.view.Nav().NextHunk() // open at the first change
 }

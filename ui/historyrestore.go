@@ -153,7 +153,7 @@ func (h *historyView) showRestoreFile() {
 		now, then = "(binary: not shown)\n", "(binary: not shown)\n"
 	}
 	h.restoreView.SetTexts(f.Path, now, then)
-	h.restoreView.NextHunk() // open at the first change
+	h.restoreView.Nav().NextHunk() // open at the first change
 }
 
 func (h *historyView) hidePlan() {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -45,6 +46,24 @@ func RunHub(h HubOptions, stdout, stderr io.Writer) int {
 	o := h.options()
 	var w *Window
 	started := make(chan struct{})
+	// The hub is unreachable while the connection is down, or while the
+	// view, connected, cannot follow it (its JetStream unavailable).
+	var mu sync.Mutex
+	var cut, unfollowed bool
+	show := func(set func()) {
+		mu.Lock()
+		set()
+		mu.Unlock()
+		go func() { // the window exists once the hub is open
+			<-started
+			fyne.Do(func() {
+				mu.Lock()
+				down := cut || unfollowed
+				mu.Unlock()
+				w.hubState(h.URL, down)
+			})
+		}()
+	}
 	o.OnState = func(state string, err error) {
 		if err != nil {
 			fmt.Fprintf(stderr, "diffdesk: hub %s: %v\n", state, err)
@@ -54,10 +73,7 @@ func RunHub(h HubOptions, stdout, stderr io.Writer) int {
 		if state != "disconnected" && state != "reconnected" {
 			return
 		}
-		go func() { // the window exists once the hub is open
-			<-started
-			fyne.Do(func() { w.hubState(h.URL, state == "disconnected") })
-		}()
+		show(func() { cut = state == "disconnected" })
 	}
 	nc, err := hub.Dial(o)
 	if err != nil {
@@ -79,6 +95,7 @@ func RunHub(h HubOptions, stdout, stderr io.Writer) int {
 	}
 	defer v.Close()
 	v.OnNotice(func(s string) { fmt.Fprintf(stderr, "diffdesk: %s\n", review.Printable(s)) })
+	v.OnReach(func(err error) { show(func() { unfollowed = err != nil }) })
 	a := NewApp()
 	w = NewWindow(a, hubDesk{v}, WindowOptions{Remote: "hub " + h.URL})
 	close(started)

@@ -81,5 +81,5 @@ func (x *interdiffView) show() {
 		body.(*container.Split).Offset = 0.7
 	}
 	x.open("This proposal vs the previous one", container.NewBorder(head, nil, nil, nil, body))
-	x.view.NextHunk() // at the first change, once the view has its size (before, it would scroll sideways)
+	x.view.Nav().NextHunk() // at the first change, once the view has its size (before, it would scroll sideways)
 }

@@ -198,13 +198,13 @@ func (w *Window) copySelection(s fyne.Shortcut) {
 func pageKey(v *diffview.DiffView, k fyne.KeyName) {
 	switch k {
 	case fyne.KeyPageDown:
-		v.PageDown()
+		v.Nav().PageDown()
 	case fyne.KeyPageUp:
-		v.PageUp()
+		v.Nav().PageUp()
 	case fyne.KeyHome:
-		v.Home()
+		v.Nav().Home()
 	case fyne.KeyEnd:
-		v.End()
+		v.Nav().End()
 	}
 }
 

@@ -63,7 +63,7 @@ func (c *looseCard) show(m engine.Match, ok bool) {
 // whether the card came or went.
 func (c *looseCard) follow(f *review.File, v *diffview.DiffView) bool {
 	was := c.box.Visible()
-	k, hs := v.CurrentHunk(), v.Hunks()
+	k, hs := v.Nav().CurrentHunk(), v.Hunks()
 	if f == nil || k < 0 || k >= len(hs) {
 		c.show(engine.Match{}, false)
 	} else {

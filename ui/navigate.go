@@ -42,7 +42,7 @@ type navDeps struct {
 // nextHunk goes to the next change, on into the next file (j).
 func (n *navigator) nextHunk() {
 	defer n.counter()
-	if n.view.NextHunk() {
+	if n.view.Nav().NextHunk() {
 		return
 	}
 	if p, file := n.sh.p, n.c.file; file+1 < len(p.Files) && n.sh.outcome == nil {
@@ -55,12 +55,12 @@ func (n *navigator) nextHunk() {
 // prevHunk goes to the previous change, back into the previous file (k).
 func (n *navigator) prevHunk() {
 	defer n.counter()
-	if n.view.PrevHunk() {
+	if n.view.Nav().PrevHunk() {
 		return
 	}
 	if p, file := n.sh.p, n.c.file; file > 0 && n.sh.outcome == nil {
 		n.deps.selectFile(p.Files[file-1].Rel)
-		n.view.LastHunk()
+		n.view.Nav().LastHunk()
 		return
 	}
 	n.deps.step(-1, true) // back into the changeset's previous proposal
@@ -89,7 +89,7 @@ func (n *navigator) stepFile(dir int) {
 // on its toggle in the gutter does.
 func (n *navigator) toggleHunk() {
 	v := n.view
-	k := v.CurrentHunk()
+	k := v.Nav().CurrentHunk()
 	switch {
 	case !n.canTick() || len(v.Hunks()) == 0:
 		n.say("No hunks to tick here.")
@@ -195,7 +195,7 @@ func (n *navigator) nextUnseen() {
 func (n *navigator) nextNonTrivial() {
 	v := n.view
 	hs := v.Hunks()
-	from := v.CurrentHunk()
+	from := v.Nav().CurrentHunk()
 	if !v.CurrentOnScreen() {
 		from = -1
 	}
@@ -210,7 +210,7 @@ func (n *navigator) nextNonTrivial() {
 
 // showHunk makes h the current change, on screen.
 func (n *navigator) showHunk(h engine.Hunk) {
-	n.view.ShowHunk(h.ID)
+	n.view.Nav().ShowHunk(h.ID)
 	n.counter()
 }
 
@@ -266,7 +266,7 @@ func goToLine(v *diffview.DiffView, label string, win fyne.Window, say func(stri
 	var entry *dialogEntry
 	submit := func() bool {
 		line, err := strconv.Atoi(strings.TrimSpace(entry.Text))
-		if err != nil || !v.GoToLine(line) {
+		if err != nil || !v.Nav().GoToLine(line) {
 			hint.SetText(fmt.Sprintf("Type a line number from 1 to %d.", lines))
 			return false
 		}

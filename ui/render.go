@@ -81,7 +81,7 @@ func (d *detail) renderProposal() {
 		if keep && strings.HasSuffix(d.shownKey, ":"+d.stale.shows()) || keep && !strings.HasPrefix(d.shownKey, "stale:") {
 			d.view.ShowLineAt(min(line, d.view.Lines()-1), y)
 		} else {
-			d.view.NextHunk() // open at the first change, as every diff does
+			d.view.Nav().NextHunk() // open at the first change, as every diff does
 		}
 		d.head.setNote(present.Stale(f, m))
 		d.shownKey = key
@@ -112,7 +112,7 @@ func (d *detail) renderProposal() {
 	if !f.Stale() {
 		d.view.Marks().SetLooseLines(looseRanges(f))
 	}
-	d.view.NextHunk() // open at the first change
+	d.view.Nav().NextHunk() // open at the first change
 	if ids, ok := d.accepted[f.Path]; ok && !d.editing {
 		keep := map[string]bool{}
 		for _, id := range ids {
@@ -167,7 +167,7 @@ func (d *detail) renderOutcome() {
 		}
 		if key := "written:" + fo.Path; d.shownKey != key {
 			d.view.SetTexts(fo.Path, string(f.Disk.Content), fo.FinalContent)
-			d.view.NextHunk()
+			d.view.Nav().NextHunk()
 			d.shownKey = key
 		}
 	}

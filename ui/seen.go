@@ -42,12 +42,11 @@ type onScreen struct {
 
 // onScreenDeps is what onScreen needs beyond its kit.
 type onScreenDeps struct {
-	merge          func(review.File) engine.MergeResult                  // a stale file's merge
-	changesetHunks func(review.Proposal) func(review.File) []engine.Hunk // another proposal's hunks
-	get            func(id string) (review.Proposal, bool)               // a proposal as the desk has it
-	ask            func() bool                                           // whether to ask (the View options' box)
-	decide         func(review.Decision)                                 // the approval asked about, once agreed
-	selectFile     func(rel string)
+	merge      func(review.File) engine.MergeResult    // a stale file's merge
+	get        func(id string) (review.Proposal, bool) // a proposal as the desk has it
+	ask        func() bool                             // whether to ask (the View options' box)
+	decide     func(review.Decision)                   // the approval asked about, once agreed
+	selectFile func(rel string)
 }
 
 func newOnScreen(kit paneKit, deps onScreenDeps) *onScreen {
@@ -103,7 +102,7 @@ func (o *onScreen) proposalSeen(dec review.Decision) review.ProposalSeen {
 			seen[path][id] = true
 		}
 	}
-	it := review.ProposalSeen{Proposal: p, Seen: seen, Hunks: o.hunks}
+	it := review.ProposalSeen{Proposal: p, Seen: seen}
 	switch dec.Verdict {
 	case decision.Partial:
 		it.Only = dec.Hunks
@@ -142,7 +141,7 @@ func (o *onScreen) agentHunksWritten(dec review.Decision) map[string][]string {
 			for _, h := range mine.Hunks() {
 				kept[h.ID] = true
 			}
-			for _, h := range o.hunks(f) {
+			for _, h := range f.Hunks() {
 				if kept[h.ID] {
 					ids = append(ids, h.ID)
 				}
@@ -150,7 +149,7 @@ func (o *onScreen) agentHunksWritten(dec review.Decision) map[string][]string {
 		case dec.Hunks[f.Path] != nil:
 			ids = append(ids, dec.Hunks[f.Path]...)
 		default:
-			for _, h := range o.hunks(f) {
+			for _, h := range f.Hunks() {
 				ids = append(ids, h.ID)
 			}
 		}
@@ -210,7 +209,7 @@ func (o *onScreen) linesUnseen(it review.ProposalSeen) (unseen, total int) {
 			}
 		}
 		part := o.view.Seen().Lines(f.Path)
-		for _, h := range o.hunks(f) {
+		for _, h := range f.Hunks() {
 			if only != nil && !only[h.ID] {
 				continue
 			}
@@ -238,7 +237,7 @@ func (o *onScreen) showFirst(files []string, u review.Unseen) {
 	if u.First.Path != o.view.Path() {
 		o.deps.selectFile(u.First.Rel)
 	}
-	o.view.ShowHunk(u.First.Hunk.ID)
+	o.view.Nav().ShowHunk(u.First.Hunk.ID)
 	o.counter()
 }
 
@@ -249,7 +248,7 @@ func (o *onScreen) forDecision() map[string][]string {
 	if len(p.Files) == 0 || p.State == review.StateStreaming {
 		return nil // a stream's text grows under the view: not tracked
 	}
-	return review.SeenIDs(p, o.seenSets(), o.hunks)
+	return review.SeenIDs(p, o.seenSets())
 }
 
 // linesForDecision is, per file of the shown proposal, its hunks shown
@@ -265,7 +264,7 @@ func (o *onScreen) linesForDecision() map[string]map[string]int {
 	out := map[string]map[string]int{}
 	for _, f := range p.Files {
 		part := o.view.Seen().Lines(f.Path)
-		for _, h := range o.hunks(f) {
+		for _, h := range f.Hunks() {
 			if n := part[h.ID][0]; n > 0 {
 				if out[f.Path] == nil {
 					out[f.Path] = map[string]int{}
@@ -377,9 +376,9 @@ func (o *onScreen) changeset(ps []review.Proposal) (review.Unseen, map[string]ma
 	var items []review.ProposalSeen
 	record := map[string]map[string][]string{}
 	for _, p := range ps {
-		seen, hunks := o.of(p), o.deps.changesetHunks(p)
-		items = append(items, review.ProposalSeen{Proposal: p, Seen: seen, Hunks: hunks})
-		record[p.ID] = review.SeenIDs(p, seen, hunks)
+		seen := o.of(p)
+		items = append(items, review.ProposalSeen{Proposal: p, Seen: seen})
+		record[p.ID] = review.SeenIDs(p, seen)
 	}
 	return review.CheckSeen(items), record
 }

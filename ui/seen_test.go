@@ -57,8 +57,8 @@ func TestApproveAsksAboutHunksNeverOnScreen(t *testing.T) {
 	}
 	first := slices.IndexFunc(hs, func(h engine.Hunk) bool { return h.ID == unseen[0] })
 	h.pressKey(fyne.KeyEscape) // show the first unseen
-	if h.Unseen() != "" || h.win.View().CurrentHunk() != first || h.read("long.txt") == new {
-		t.Fatalf("after Esc: dialog %v, current hunk %d; want hunk %d shown, nothing written", h.Unseen() != "", h.win.View().CurrentHunk(), first)
+	if h.Unseen() != "" || h.win.View().Nav().CurrentHunk() != first || h.read("long.txt") == new {
+		t.Fatalf("after Esc: dialog %v, current hunk %d; want hunk %d shown, nothing written", h.Unseen() != "", h.win.View().Nav().CurrentHunk(), first)
 	}
 	if left := len(h.win.View().Seen().Unseen()); left >= len(unseen) {
 		t.Fatalf("after Esc %d hunks never on screen; want fewer than %d", left, len(unseen))

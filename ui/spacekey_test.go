@@ -19,8 +19,8 @@ func TestSpaceLeavesAnOffScreenHunkAlone(t *testing.T) {
 	p := h.propose("claude-code", "s", engine.FormatWrite, "big.txt", prop)
 	h.win.Select(p.ID)
 	v := h.win.View()
-	if v.CurrentHunk() != 0 || !v.CurrentOnScreen() {
-		t.Fatalf("the view opens at hunk %d (on screen %v); want 0, on screen", v.CurrentHunk(), v.CurrentOnScreen())
+	if v.Nav().CurrentHunk() != 0 || !v.CurrentOnScreen() {
+		t.Fatalf("the view opens at hunk %d (on screen %v); want 0, on screen", v.Nav().CurrentHunk(), v.CurrentOnScreen())
 	}
 	v.ShowLineAt(1200, 0) // the wheel: far below the first change, the current hunk unchanged
 	if v.CurrentOnScreen() {

@@ -7,7 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/memory"
@@ -49,7 +48,6 @@ type trivialDeps struct {
 	// labelled reports whether the view shows f's hunks with the
 	// proposal's ids: its own diff, or a stale file's merge.
 	labelled  func(f review.File) bool
-	ownDiff   func(f review.File) bool // the view shows f's proposal, whose hunks it diffed
 	changeset func() []review.Proposal
 	seen      func(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int)
 	desk      interface {
@@ -93,17 +91,15 @@ func (t *trivialJobs) dropAll() {
 }
 
 // job returns the classification of f, a file of the shown
-// proposal, starting it when there is none for its text. For the shown
-// file while the view still diffs it off the UI goroutine, it waits for
-// that diff's hunks (the view's OnOpened comes back here through
-// show) rather than diff the file a second time meanwhile.
+// proposal, starting it when there is none for its text. It classifies
+// the file's own hunks (File.Hunks: the desk's one diff), off the UI
+// goroutine.
 func (t *trivialJobs) job(f review.File) *trivialJob {
-	id, p, file := t.sh.id, t.sh.p, t.c.file
+	id := t.sh.id
 	j := t.jobs[f.Path]
 	if j == nil || !j.of(id, f) {
 		if j != nil {
 			j.dropped.Store(true) // the file changed since (streamed on, placed)
-			delete(t.c.hunks, f.Path)
 		}
 		j = &trivialJob{id: id, path: f.Path, base: f.Base.SHA256, proposed: f.Proposed}
 		if t.jobs == nil {
@@ -113,15 +109,6 @@ func (t *trivialJobs) job(f review.File) *trivialJob {
 	}
 	if j.started {
 		return j
-	}
-	shown := len(p.Files) > file && p.Files[file].Path == f.Path && t.deps.ownDiff(f)
-	hs, have := t.c.hunks[f.Path]
-	switch {
-	case have:
-	case shown && t.view.Opening():
-		return j // pending until the view's diff arrives
-	case shown:
-		hs, have = t.hunks(f), true // diffed already by the view
 	}
 	j.started = true
 	hold := t.hold
@@ -133,29 +120,21 @@ func (t *trivialJobs) job(f review.File) *trivialJob {
 		}
 		var kinds map[string]trivial.Kind
 		if !j.dropped.Load() {
-			if !have {
-				hs = f.Hunks()
-			}
-			if !j.dropped.Load() {
-				kinds = trivial.Classify(f.Path, f.BaseText(), f.Proposed, hs)
-				memory.Release(f.TextBytes())
-			}
+			kinds = trivial.Classify(f.Path, f.BaseText(), f.Proposed, f.Hunks())
+			memory.Release(f.TextBytes())
 		}
-		t.post(func() { t.arrived(j, kinds, hs) })
+		t.post(func() { t.arrived(j, kinds) })
 	}()
 	return j
 }
 
 // arrived takes the result of job j, unless it was dropped (another
 // proposal shown, the file changed), and shows it.
-func (t *trivialJobs) arrived(j *trivialJob, kinds map[string]trivial.Kind, hs []engine.Hunk) {
+func (t *trivialJobs) arrived(j *trivialJob, kinds map[string]trivial.Kind) {
 	if j.dropped.Load() || t.jobs[j.path] != j {
 		return
 	}
 	j.done, j.kinds = true, kinds
-	if _, ok := t.c.hunks[j.path]; !ok {
-		t.c.hunks[j.path] = hs // the same ids the view gives: t needs no diff of its own
-	}
 	t.show()
 	t.counter()
 }
@@ -264,7 +243,7 @@ func (d *detail) ApproveTrivial() {
 	n, total := 0, 0
 	for _, f := range d.p.Files {
 		classified, _ := d.trivial.of(f)
-		for _, h := range d.fileHunks(f) {
+		for _, h := range f.Hunks() {
 			total++
 			if k, ok := classified[h.ID]; ok {
 				byPath[f.Path] = append(byPath[f.Path], h.ID)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/review/reviewtest"
 )
 
 // bigGoFile is a Go file of n lines in functions of 10, each line saying
@@ -188,11 +189,12 @@ func TestStaleTrivialResultIsDropped(t *testing.T) {
 	}
 }
 
-// TestClassifyingWaitsForTheViewsDiff: a file too big to diff on the UI
-// goroutine is not diffed a second time for its classification while the
-// view diffs it: the classification starts when the view's diff arrives,
-// with its hunks, and t says it is still at it meanwhile.
-func TestClassifyingWaitsForTheViewsDiff(t *testing.T) {
+// TestClassifyingUsesTheFilesHunks: a file too big to diff on the UI
+// goroutine is classified at once from its own hunks (File.Hunks: the
+// desk's one diff), while the view still diffs it to draw it: the window
+// makes no diff of its own, and t says it is still at it until the view's
+// diff has arrived too.
+func TestClassifyingUsesTheFilesHunks(t *testing.T) {
 	h := newHarness(t)
 	posted := make(chan func(), 4)
 	h.win.View().SetOpenPoster(func(f func()) { posted <- f })
@@ -200,15 +202,16 @@ func TestClassifyingWaitsForTheViewsDiff(t *testing.T) {
 	proposed := strings.Replace(base, "// line 30004\n", "// the line numbered 30004\n", 1)
 	h.write("big.go", base)
 	p := h.propose("claude", "s", engine.FormatWrite, "big.go", proposed)
+	diffs := reviewtest.CountDiffs(t)
 	h.win.Select(p.ID)
 	if !h.win.View().Opening() {
 		t.Fatal("the view diffed the file on the UI goroutine")
 	}
-	if queued, started := h.ClassificationStarted(); !queued || started {
-		t.Fatalf("while the view diffs: classification queued %v, started %v; want one waiting, not started", queued, started)
+	if queued, started := h.ClassificationStarted(); !queued || !started {
+		t.Fatalf("while the view diffs: classification queued %v, started %v; want it started at once, from the file's hunks", queued, started)
 	}
 	h.press('t')
-	if !strings.HasPrefix(h.Message(), "Still classifying hunks") {
+	if !strings.HasPrefix(h.Message(), "Still classifying") {
 		t.Errorf("t while the view diffs: %q", h.Message())
 	}
 	select {
@@ -217,11 +220,11 @@ func TestClassifyingWaitsForTheViewsDiff(t *testing.T) {
 	case <-time.After(2 * time.Minute):
 		t.Fatal("the diff's goroutine posted nothing in 2 minutes")
 	}
-	if queued, started := h.ClassificationStarted(); !queued || !started {
-		t.Fatalf("once the view's diff arrived: classification queued %v, started %v; want it started", queued, started)
-	}
 	h.settle()
 	if hs := h.win.View().Hunks(); len(hs) != 1 || h.win.View().Marks().Note(hs[0].ID).Text != "comment only" {
 		t.Errorf("once classified: %d hunks, label %q; want the comment only one", len(hs), h.win.View().Marks().Note(hs[0].ID).Text)
+	}
+	if n := diffs.Load(); n != 0 {
+		t.Errorf("the window diffed the file's texts %d times; want none (its hunks are the desk's)", n)
 	}
 }

@@ -22,7 +22,7 @@ func TestReviewKeysActWithTheViewOptionsOpen(t *testing.T) {
 	}))
 	h.settle()
 	b, v := h.Bar(), h.win.View()
-	if k := v.CurrentHunk(); k != 0 {
+	if k := v.Nav().CurrentHunk(); k != 0 {
 		t.Fatalf("the view opens at hunk %d; want 0", k)
 	}
 	b.OpenViewOptions()
@@ -34,7 +34,7 @@ func TestReviewKeysActWithTheViewOptionsOpen(t *testing.T) {
 	if b.ViewOptionsOpen() {
 		t.Error("j left the view options open")
 	}
-	if k := v.CurrentHunk(); k != 1 {
+	if k := v.Nav().CurrentHunk(); k != 1 {
 		t.Errorf("j with the view options open went to hunk %d; want 1", k)
 	}
 }

@@ -649,12 +649,12 @@ func TestKeysJumpBetweenHunks(t *testing.T) {
 	h.write("long.txt", b)
 	h.propose("a", "s", engine.FormatWrite, "long.txt", p)
 	v := h.win.View()
-	first := v.CurrentHunk()
+	first := v.Nav().CurrentHunk()
 	h.win.TypeKey('j')
-	second := v.CurrentHunk()
+	second := v.Nav().CurrentHunk()
 	h.win.TypeKey('k')
-	if !(second > first) || v.CurrentHunk() != first {
-		t.Errorf("j then k: hunks %d → %d → %d; want the second hunk, then the first again", first, second, v.CurrentHunk())
+	if !(second > first) || v.Nav().CurrentHunk() != first {
+		t.Errorf("j then k: hunks %d → %d → %d; want the second hunk, then the first again", first, second, v.Nav().CurrentHunk())
 	}
 }
 
@@ -735,7 +735,7 @@ func TestStaleViewOpensAtItsFirstChange(t *testing.T) {
 	b := base.String()
 	p := h.staleProposal("s.txt", b, srBlock("line 150\n", "line one-fifty\n"), strings.Replace(b, "line 10\n", "line ten\n", 1))
 	h.win.Select(p.ID)
-	if k := h.win.View().CurrentHunk(); k != 0 || !strings.HasPrefix(h.Diff().Counter(), "hunk 1 of ") {
+	if k := h.win.View().Nav().CurrentHunk(); k != 0 || !strings.HasPrefix(h.Diff().Counter(), "hunk 1 of ") {
 		t.Errorf("stale view at hunk %d, counter %q; want its first change", k, h.Diff().Counter())
 	}
 }

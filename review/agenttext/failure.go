@@ -29,7 +29,7 @@ var failureTexts = map[review.FailureKind]func(b *strings.Builder, f review.Fail
 	review.FailOther: func(b *strings.Builder, f review.Failure) {
 		fmt.Fprintf(b, "The edit to %s was not applied: %s\n", f.Path, f.Err)
 	},
-	review.FailRefused: func(b *strings.Builder, f review.Failure) { b.WriteString(f.Err) },
+	review.FailRefused: writeRefused,
 	review.FailPath: func(b *strings.Builder, f review.Failure) {
 		b.WriteString("The desk refused to write your edit: " + f.Err + ". Nothing was written. Read the file again and propose the edit again if it is still wanted.\n")
 	},
@@ -41,8 +41,16 @@ var failureTexts = map[review.FailureKind]func(b *strings.Builder, f review.Fail
 		if f.Note != "" {
 			b.WriteString("\nThe agent said: " + review.PrintableText(f.Note))
 		}
+		if f.Feedback != "" {
+			b.WriteString("\nThe person's note: " + review.PrintableText(f.Feedback))
+		}
 	},
-	review.FailWrite: func(b *strings.Builder, f review.Failure) { b.WriteString(f.Err) },
+	review.FailWrite: func(b *strings.Builder, f review.Failure) {
+		if f.Stop == "" { // a desk's from before stops had names: its reason alone
+			f.Stop = review.WriteOther
+		}
+		writeStops[f.Stop](b, f)
+	},
 	review.FailStale: func(b *strings.Builder, f review.Failure) {
 		names := f.Paths
 		if len(names) == 0 {
@@ -62,7 +70,90 @@ var failureTexts = map[review.FailureKind]func(b *strings.Builder, f review.Fail
 	review.FailUnattended: func(b *strings.Builder, f review.Failure) {
 		b.WriteString("this desk runs without a person and rejects every edit")
 	},
-	review.FailText: func(b *strings.Builder, f review.Failure) { b.WriteString(f.Text) },
+	review.FailWithdrawn: func(b *strings.Builder, f review.Failure) { withdrawTexts[f.Why](b, f) },
+	review.FailText:      func(b *strings.Builder, f review.Failure) { b.WriteString(f.Text) },
+}
+
+// withdrawTexts is the text of each review.WithdrawReason: why the
+// proposal was withdrawn, as its outcome's reason (feedback) and the
+// history say it.
+var withdrawTexts = map[review.WithdrawReason]func(b *strings.Builder, f review.Failure){
+	review.WithdrawCancelled: func(b *strings.Builder, f review.Failure) {
+		if f.Note == "" {
+			b.WriteString("the agent cancelled the proposal")
+			return
+		}
+		b.WriteString(review.PrintableText(f.Note))
+	},
+	review.WithdrawAnswered: func(b *strings.Builder, f review.Failure) {
+		b.WriteString("answered in the " + tool(f.Door) + " terminal")
+	},
+	review.WithdrawClosedDiffs: func(b *strings.Builder, f review.Failure) { b.WriteString(tool(f.Door) + " closed its diffs") },
+	review.WithdrawReopened: func(b *strings.Builder, f review.Failure) {
+		b.WriteString(tool(f.Door) + " reopened the tab " + review.Printable(f.Path))
+	},
+	review.WithdrawNewerDiff: func(b *strings.Builder, f review.Failure) {
+		b.WriteString(tool(f.Door) + " opened a newer diff of " + review.Printable(f.Path))
+	},
+	review.WithdrawStoppedWaiting: func(b *strings.Builder, f review.Failure) { b.WriteString(tool(f.Door) + " stopped waiting") },
+	review.WithdrawDisconnected:   func(b *strings.Builder, f review.Failure) { b.WriteString(tool(f.Door) + " disconnected") },
+	review.WithdrawDeskClosed: func(b *strings.Builder, f review.Failure) {
+		b.WriteString("the desk closed before it was decided: nothing was written")
+	},
+	review.WithdrawBudget: writeRefused,
+}
+
+// tool names the agent's tool by its door ("the agent" over the protocol).
+func tool(door string) string {
+	if door == "" {
+		return "the agent"
+	}
+	return door
+}
+
+// writeRefused says which limit a streamed edit passed, in the words its
+// sender was answered with when the desk refused the chunk
+// (review.BudgetError, workspace.RefusalError).
+func writeRefused(b *strings.Builder, f review.Failure) {
+	if be := f.Budget; be != nil {
+		fmt.Fprintf(b, "%s holds %d proposals (%s of text) awaiting a decision or their agent, at its budget of %d proposals or %s; the stream to %s is stopped: wait for the outcomes (or cancel proposals) before proposing more",
+			be.Scope, be.Count, mib(be.Bytes), be.MaxCount, mib(be.MaxBytes), be.StreamPath)
+		return
+	}
+	fmt.Fprintf(b, "refused: %s: the streamed edit passed %d bytes, over twice the %d-byte file limit; stop sending, and raise [limits] max_file_bytes or edit a smaller file",
+		f.Path, f.Streamed, f.Limit)
+}
+
+func mib(n int64) string { return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20)) }
+
+// stillWaits ends what a write that stopped says: nothing was written (or
+// what was, put back), and the proposal waits for a decision again.
+const stillWaits = " Nothing was written; the proposal still waits for a decision.\n"
+
+// writeStops is the text of each review.WriteStop: what stopped the
+// write, where, and what to do.
+var writeStops = map[review.WriteStop]func(b *strings.Builder, f review.Failure){
+	review.WriteStale: func(b *strings.Builder, f review.Failure) {
+		b.WriteString("The write stopped: " + andList(f.Paths) + " changed on disk since the proposal arrived." + stillWaits)
+		b.WriteString("Review base / disk / proposal and decide again.\n")
+	},
+	review.WriteRefused: func(b *strings.Builder, f review.Failure) {
+		fmt.Fprintf(b, "The write stopped: the desk refused to write %s (%s): %s.%s", f.Path, f.Rule, strings.TrimSuffix(f.Err, "."), stillWaits)
+	},
+	review.WriteIO: func(b *strings.Builder, f review.Failure) {
+		fmt.Fprintf(b, "Writing %s failed: %s. Nothing was written: the files of the proposal written before it were put back as they were; the proposal still waits for a decision.\n", f.Path, f.Err)
+		b.WriteString("Fix the cause (space, permissions) and decide again.\n")
+	},
+	review.WriteJournal: func(b *strings.Builder, f review.Failure) {
+		b.WriteString("The journal could not record the decision, and the desk writes nothing it has not recorded: " + f.Err + "." + stillWaits)
+		b.WriteString("Decide again once the journal can be written.\n")
+	},
+	review.WriteUnfinished: func(b *strings.Builder, f review.Failure) {
+		b.WriteString("The files were written, but the journal could not record that the write finished: " + f.Err + ". The proposal still waits for a decision, and its agent has not been told.\n")
+	},
+	review.WriteOther: func(b *strings.Builder, f review.Failure) {
+		b.WriteString("The decision was not carried out: " + strings.TrimSuffix(f.Err, ".") + "." + stillWaits)
+	},
 }
 
 // needsPerson says the unattended policy rejected what only a person may
@@ -98,6 +189,12 @@ func Failure(f *review.Failure) string {
 // complete reports whether f holds the facts its kind's text needs.
 func complete(f review.Failure) bool {
 	switch f.Kind {
+	case review.FailRefused:
+		return f.Budget != nil || f.Limit > 0
+	case review.FailWrite:
+		return writeStops[f.Stop] != nil || f.Stop == "" && f.Err != ""
+	case review.FailWithdrawn:
+		return withdrawTexts[f.Why] != nil && (f.Why != review.WithdrawBudget || f.Budget != nil)
 	case review.FailMatch:
 		return f.Match != nil
 	case review.FailFormat:

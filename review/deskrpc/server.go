@@ -444,7 +444,7 @@ func (cc *conn) withdrawOwned() {
 	}
 	cc.mu.Unlock()
 	for _, id := range ids {
-		cc.s.desk.Withdraw(context.Background(), id, "the agent disconnected")
+		cc.s.desk.WithdrawBecause(context.Background(), id, review.Withdrawal(review.WithdrawDisconnected, "", ""))
 	}
 }
 
@@ -567,7 +567,7 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool, final 
 func (s *Server) closing(id string) (o review.Outcome, ok, writing bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), closingGrace)
 	defer cancel()
-	s.desk.Withdraw(ctx, id, "the desk closed before it was decided: nothing was written")
+	s.desk.WithdrawBecause(ctx, id, review.Withdrawal(review.WithdrawDeskClosed, "", ""))
 	o, err := s.desk.Wait(ctx, id)
 	if err != nil {
 		if p, held := s.desk.Get(id); held && p.State == review.StateDecided {

@@ -23,6 +23,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/hub/hubserver"
 	"github.com/diffdesk/diffdesk/review/journal"
 	"github.com/fsnotify/fsnotify"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // freePort is a loopback port nothing listens on now.
@@ -82,6 +83,8 @@ type proxy struct {
 	mu     sync.Mutex
 	conns  []net.Conn
 	down   bool
+	frozen bool   // what the hub sends is dropped, not forwarded
+	lost   []byte // what was dropped
 }
 
 func newProxy(t testing.TB, target string) *proxy {
@@ -113,10 +116,51 @@ func newProxy(t testing.TB, target string) *proxy {
 			p.conns = append(p.conns, c, s)
 			p.mu.Unlock()
 			go func() { io.Copy(s, c); s.Close() }()
-			go func() { io.Copy(c, s); c.Close() }()
+			go func() { p.toClient(c, s); c.Close() }()
 		}
 	}()
 	return p
+}
+
+// toClient forwards what the hub sends, or drops it while frozen (the
+// hub has sent it: for all it knows it was delivered).
+func (p *proxy) toClient(c, s net.Conn) {
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := s.Read(buf)
+		if n > 0 {
+			p.mu.Lock()
+			frozen := p.frozen
+			if frozen {
+				p.lost = append(p.lost, buf[:n]...)
+			}
+			p.mu.Unlock()
+			if !frozen {
+				if _, err := c.Write(buf[:n]); err != nil {
+					return
+				}
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// freeze drops what the hub sends from now on: the connections stay
+// open, their messages lost on the way (a network that died before
+// either end noticed).
+func (p *proxy) freeze() {
+	p.mu.Lock()
+	p.frozen = true
+	p.mu.Unlock()
+}
+
+// dropped reports whether what was dropped holds s.
+func (p *proxy) dropped(s string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return strings.Contains(string(p.lost), s)
 }
 
 func (p *proxy) url() string { return "nats://" + p.l.Addr().String() }
@@ -133,7 +177,7 @@ func (p *proxy) cut() {
 
 func (p *proxy) heal() {
 	p.mu.Lock()
-	p.down = false
+	p.down, p.frozen, p.lost = false, false, nil
 	p.mu.Unlock()
 }
 
@@ -186,6 +230,46 @@ func (c *writeCounter) get(path string) int {
 	return c.n[path]
 }
 
+// onHub is what the hub holds of desk's proposal id, for a failure's
+// message.
+func onHub(t testing.TB, h *testHub, desk, id string) string {
+	q, err := h.reviewer(t, "rev0").Queue(ctx(t), nil)
+	if err != nil {
+		return err.Error()
+	}
+	var found []hub.Item
+	for _, it := range q {
+		if it.Desk == desk && it.Proposal != nil && it.Proposal.ID == id {
+			found = append(found, it)
+		}
+	}
+	s := describe(found)
+	js, err := jetstream.New(h.dial(t, "rev0"))
+	if err != nil {
+		return s
+	}
+	kv, err := js.KeyValue(ctx(t), hub.Bucket)
+	if err != nil {
+		return s
+	}
+	for _, it := range found {
+		e, err := kv.Get(ctx(t), it.Proposal.Key())
+		if err != nil {
+			s += fmt.Sprintf("; round %d's decision: %v", it.Proposal.Round, err)
+		} else {
+			s += fmt.Sprintf("; round %d's decision (#%d): %s", it.Proposal.Round, e.Revision(), e.Value())
+		}
+	}
+	return s
+}
+
+// done is closed once wg's goroutines are done.
+func done(wg *sync.WaitGroup) <-chan struct{} {
+	ch := make(chan struct{})
+	go func() { wg.Wait(); close(ch) }()
+	return ch
+}
+
 // fleetDesk is one desk of the fleet: a workspace, its current run (desk
 // and link), and its agents' directories.
 type fleetDesk struct {
@@ -225,7 +309,9 @@ func (fd *fleetDesk) start(t testing.TB, h *testHub) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := hub.Connect(ctx(t), desk, nc, hub.LinkOptions{Name: fd.name})
+	l, err := hub.Connect(ctx(t), desk, nc, hub.LinkOptions{Name: fd.name, Logf: func(format string, args ...any) {
+		t.Logf("%s: %s", fd.name, fmt.Sprintf(format, args...))
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,6 +331,7 @@ func (fd *fleetDesk) start(t testing.TB, h *testHub) {
 // outcome there (each pending at the restart withdrawn), and no proposal
 // got two outcomes.
 func TestFleet(t *testing.T) {
+	limit(t, 4*time.Minute)
 	const desks, agents, files, reviewers = 4, 4, 4, 4
 	var deskNames, reviewerNames []string
 	for i := range desks {
@@ -303,6 +390,7 @@ func TestFleet(t *testing.T) {
 	var rwg sync.WaitGroup
 	for i := range reviewers {
 		r := h.reviewer(t, reviewerNames[i])
+		r.Logf = func(format string, args ...any) { t.Logf("reviewer %d: %s", i, fmt.Sprintf(format, args...)) }
 		var mu sync.Mutex
 		open := map[string]hub.Proposal{}
 		rwg.Go(func() {
@@ -347,10 +435,16 @@ func TestFleet(t *testing.T) {
 				dctx, cancel := context.WithTimeout(rctx, 5*time.Second)
 				res, err := r.Decide(dctx, p, hub.Decision{Verdict: verdict})
 				cancel()
+				if err != nil {
+					t.Logf("reviewer %d: deciding %s/%s (%s) round %d: %v", i, p.Desk, p.Hub, p.ID, p.Round, err)
+				}
 				if err == nil && res.Won {
 					wonMu.Lock()
 					wins[roundKey{p.Desk, p.Hub, p.Round}]++
 					wonMu.Unlock()
+				}
+				if err != nil {
+					continue // tried again: the round may still be open
 				}
 				mu.Lock()
 				if q, ok := open[p.Desk+"/"+p.Hub]; ok && q.Round == p.Round {
@@ -389,7 +483,7 @@ func TestFleet(t *testing.T) {
 						o, err := d.Wait(wctx, p.ID)
 						cancel()
 						if err != nil {
-							t.Errorf("%s: no outcome: %v", path, err)
+							t.Errorf("%s (%s, proposed %s ago): no outcome: %v; on the hub: %s", path, p.ID, time.Since(p.Created).Round(time.Millisecond), err, onHub(t, h, fd.name, p.ID))
 							return
 						}
 						if o.Status == "withdrawn" {
@@ -407,9 +501,8 @@ func TestFleet(t *testing.T) {
 	}
 
 	waitFor := func(n int64) {
-		for decided.Load() < n && !t.Failed() {
-			time.Sleep(5 * time.Millisecond)
-		}
+		t.Helper()
+		until(t, fmt.Sprintf("%d proposals decided", n), func() bool { return decided.Load() >= n || t.Failed() })
 	}
 	// A hub node dies a quarter of the way in.
 	waitFor(int64(total / 4))
@@ -465,7 +558,7 @@ func TestFleet(t *testing.T) {
 	holding.Store(false)
 	t.Logf("every desk (%d) restarted after %d decisions, with %d proposals pending on the hub", desks, decided.Load(), pending)
 
-	awg.Wait()
+	recv(t, done(&awg), "every agent's every file decided")
 	if t.Failed() {
 		return
 	}
@@ -506,13 +599,20 @@ func TestFleet(t *testing.T) {
 	}
 	t.Logf("reviewer 0 saw the hub's last outcome %v after the hub held it", time.Since(caughtUp).Round(time.Millisecond))
 	stopReviewers()
-	rwg.Wait()
+	recv(t, done(&rwg), "the reviewers to stop")
 	for _, it := range q {
 		if it.Open() {
 			t.Errorf("lost: %s/%s (%s) has no outcome on the hub", it.Desk, it.Hub, it.Proposal.ID)
 		}
 	}
-	time.Sleep(200 * time.Millisecond) // the last renames reach the counter
+	until(t, "every approved file's write counted", func() bool { // the last renames reach the counter
+		for path, o := range final {
+			if o.Status == "approved" && writes.get(path) == 0 {
+				return false
+			}
+		}
+		return true
+	})
 	approved := 0
 	for path, o := range final {
 		want := 0

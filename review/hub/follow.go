@@ -51,6 +51,10 @@ type follower struct {
 	next    uint64 // the stream sequence to go on from (0: from the start)
 	what    string // what is followed, for errors and logs ("the decisions")
 	logf    func(format string, args ...any)
+	// reach, if set, is told when a consumer could not be made (for 15 s,
+	// err the last try's) and when one is made again after that (nil).
+	reach   func(err error)
+	failing bool
 
 	cur     *consuming // nil: none yet, or given up
 	seq     uint64     // the consumer's sequence of the last message read
@@ -73,6 +77,13 @@ type consuming struct {
 	broken chan error    // why the consumer is of no more use
 	done   chan struct{} // closed when the follower gives it up
 	made   time.Time
+	// back is told when the connection is back after it dropped: what
+	// the hub sent as it dropped may never have arrived, and the
+	// consumer (which takes no acks) counts it delivered. Were it the
+	// last message, no later one would show the gap, and the follower
+	// would wait for ever: the consumer is made again from the first
+	// message not read, as nats.go's ordered consumer does.
+	back chan nats.Status
 }
 
 // open makes the consumer, trying again (each try bounded by makeTry)
@@ -99,7 +110,11 @@ func (f *follower) open(ctx context.Context) error {
 		cfg.FilterSubjects = f.filters
 	}
 	var c *consuming
+	nc := f.js.Conn()
 	err := retry(ctx, func(ctx context.Context) error {
+		// Listened for before the consumer is made: a reconnect while it
+		// is made is one too.
+		back := nc.StatusChanged(nats.CONNECTED)
 		// A new name for every try: a try unanswered may have placed its
 		// consumer on a node just killed that the hub has not yet marked
 		// gone, and another try of that name is sent there again (seen in
@@ -109,13 +124,15 @@ func (f *follower) open(ctx context.Context) error {
 		cfg.Name = newHubID()
 		cons, err := f.js.CreateOrUpdateConsumer(ctx, f.stream, cfg)
 		if err != nil {
+			nc.RemoveStatusListener(back)
 			f.removeName(cfg.Name)
 			return err
 		}
-		c = &consuming{cons: cons, msgs: make(chan jetstream.Msg), broken: make(chan error, 1), done: make(chan struct{}), made: time.Now()}
+		c = &consuming{cons: cons, msgs: make(chan jetstream.Msg), broken: make(chan error, 1), done: make(chan struct{}), made: time.Now(), back: back}
 		c.cc, err = cons.Consume(c.deliver, jetstream.PullMaxBytes(decisionBuffer), jetstream.PullExpiry(5*time.Second),
 			jetstream.PullHeartbeat(followHeartbeat), jetstream.ConsumeErrHandler(c.failed))
 		if err != nil {
+			nc.RemoveStatusListener(back)
 			f.remove(cons)
 		}
 		return err
@@ -175,6 +192,7 @@ func (f *follower) drop(why error) {
 	}
 	close(c.done)
 	c.cc.Stop()
+	f.js.Conn().RemoveStatusListener(c.back)
 	f.remove(c.cons)
 	if why != nil {
 		f.logf("hub: following %s again from #%d (%v)", f.what, f.next, why)
@@ -207,10 +225,18 @@ func (f *follower) read(ctx context.Context, idle time.Duration) (jetstream.Msg,
 					return nil, err
 				}
 				f.logf("%v (retrying)", err)
+				if f.reach != nil {
+					f.failing = true
+					f.reach(err)
+				}
 				if !f.pause(ctx) {
 					return nil, ctx.Err()
 				}
 				continue
+			}
+			if f.failing {
+				f.failing = false
+				f.reach(nil)
 			}
 		}
 		var m jetstream.Msg
@@ -224,6 +250,9 @@ func (f *follower) read(ctx context.Context, idle time.Duration) (jetstream.Msg,
 			if !f.pause(ctx) {
 				return nil, ctx.Err()
 			}
+			continue
+		case <-f.cur.back:
+			f.drop(errReconnected)
 			continue
 		case m = <-f.cur.msgs:
 		}
@@ -239,6 +268,8 @@ func (f *follower) read(ctx context.Context, idle time.Duration) (jetstream.Msg,
 		return m, nil
 	}
 }
+
+var errReconnected = errors.New("the connection to the hub is back: what the hub sent as it dropped may be lost")
 
 // pause waits before a new consumer is made: not at all the first time
 // (two heartbeats were missed, or the consumer is gone), then 50 ms

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -90,8 +91,9 @@ func (h *testHub) reviewer(t testing.TB, name string) *hub.Reviewer {
 	return r
 }
 
+// ctx bounds one call to the hub: 30 s, within the test's deadline.
 func ctx(t testing.TB) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	c, cancel := context.WithTimeout(deadline(t), 30*time.Second)
 	t.Cleanup(cancel)
 	return c
 }
@@ -105,8 +107,9 @@ func propose(t testing.TB, d *review.Desk, rel, content string) (string, <-chan 
 		t.Fatal(err)
 	}
 	ch := make(chan review.Outcome, 1)
+	wctx := deadline(t)
 	go func() {
-		o, err := d.Wait(context.Background(), p.ID)
+		o, err := d.Wait(wctx, p.ID)
 		if err == nil {
 			ch <- o
 		}
@@ -119,21 +122,39 @@ func propose(t testing.TB, d *review.Desk, rel, content string) (string, <-chan 
 // round (or later).
 func waitOpen(t testing.TB, r *hub.Reviewer, desk, id string, round int) hub.Proposal {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
+	what := fmt.Sprintf("proposal %s of desk %s open on the hub at round %d", id, desk, round)
+	for {
 		q, err := r.Queue(ctx(t), nil)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("waiting for %s: %v", what, err)
 		}
 		for _, it := range q {
 			if it.Open() && it.Proposal.Desk == desk && it.Proposal.ID == id && it.Proposal.Round >= round {
 				return *it.Proposal
 			}
 		}
-		time.Sleep(50 * time.Millisecond)
+		select {
+		case <-deadline(t).Done():
+			stalled(t, what+"; the reviewer's last queue: "+describe(q))
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
-	t.Fatalf("proposal %s of desk %s never reached the hub at round %d", id, desk, round)
-	return hub.Proposal{}
+}
+
+// describe is a queue as a reviewer read it, for a failure's message.
+func describe(q []hub.Item) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d items", len(q))
+	for _, it := range q {
+		fmt.Fprintf(&b, "; %s/%s", it.Desk, it.Hub)
+		if it.Proposal != nil {
+			fmt.Fprintf(&b, " %s round %d", it.Proposal.ID, it.Proposal.Round)
+		}
+		if it.Outcome != nil {
+			fmt.Fprintf(&b, " %s", it.Outcome.Status)
+		}
+	}
+	return b.String()
 }
 
 // race has every reviewer decide p at once; it returns each one's result.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/diffdesk/diffdesk/review/hub"
 )
@@ -11,6 +12,7 @@ import (
 // Five reviewers decide one proposal at once: exactly one wins, the desk
 // writes once, and every reviewer is shown the same outcome.
 func TestRacingReviewersWriteOnce(t *testing.T) {
+	limit(t, 2*time.Minute)
 	h := startHub(t, []string{"d1"}, []string{"r1", "r2", "r3", "r4", "r5"})
 	d, _ := h.link(t, "d1")
 	var rs []*hub.Reviewer
@@ -42,7 +44,7 @@ func TestRacingReviewersWriteOnce(t *testing.T) {
 			t.Errorf("a reviewer was shown another winner: %+v, want %+v", r.Winner, winner)
 		}
 	}
-	o := <-agent
+	o := recv(t, agent, "the agent's outcome")
 	if o.Status != "approved" {
 		t.Fatalf("the agent's outcome: %+v", o)
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -18,6 +19,7 @@ import (
 // however often the window asks for its hunks; the hunks are the desk's
 // own (a partial approval by their ids writes what was ticked).
 func TestViewProposalDiffsOnce(t *testing.T) {
+	limit(t, 2*time.Minute)
 	h := startHub(t, []string{"d1"}, []string{"r1"})
 	d1, _ := h.link(t, "d1")
 	base, proposed := reviewtest.ThreeChanges()
@@ -51,7 +53,7 @@ func TestViewProposalDiffsOnce(t *testing.T) {
 	if o, err := v.Decide(ctx(t), id, dec); err != nil || o.Status != decision.Partial {
 		t.Fatalf("Decide: %+v, %v; want partial", o, err)
 	}
-	if (<-outcome).Status != decision.Partial {
+	if recv(t, outcome, "the agent's outcome").Status != decision.Partial {
 		t.Error("the desk's agent was not told partial")
 	}
 	lines := strings.SplitAfter(proposed, "\n")

@@ -28,6 +28,18 @@ type Reviewer struct {
 	js     jetstream.JetStream
 	stream jetstream.Stream
 	kv     jetstream.KeyValue
+
+	// Logf, if set before the reviewer is used, is told what its readers
+	// of the hub could not do and did again: a consumer made again (its
+	// node gone, the hub restarted), a try to make one that failed
+	// (retrying). A View also tells its notices.
+	Logf func(format string, args ...any)
+}
+
+func (r *Reviewer) logf(format string, args ...any) {
+	if r.Logf != nil {
+		r.Logf(format, args...)
+	}
 }
 
 // NewReviewer is a reviewer over nc, deciding as by (the name the desks
@@ -65,8 +77,12 @@ func (it Item) Open() bool { return it.Proposal != nil && it.Outcome == nil }
 // oldest first. Messages that do not read as a DiffDesk proposal or
 // outcome of the desk whose subject they are on are skipped (bad is told).
 func (r *Reviewer) Queue(ctx context.Context, bad func(subject string, err error)) ([]Item, error) {
+	return r.queue(ctx, r.logf, bad)
+}
+
+func (r *Reviewer) queue(ctx context.Context, logf func(string, ...any), bad func(string, error)) ([]Item, error) {
 	items := map[string]*Item{}
-	err := r.follow(ctx, true, func(p *Proposal, o *Outcome, desk, h string) {
+	err := r.follow(ctx, true, logf, nil, func(p *Proposal, o *Outcome, desk, h string) {
 		it := items[desk+"/"+h]
 		if it == nil {
 			it = &Item{Desk: desk, Hub: h}
@@ -100,14 +116,17 @@ func created(it Item) time.Time {
 // Follow calls fn with every proposal and outcome on the hub (the latest
 // of each), then with each as it is published, until ctx ends.
 func (r *Reviewer) Follow(ctx context.Context, fn func(p *Proposal, o *Outcome), bad func(subject string, err error)) error {
-	return r.follow(ctx, false, func(p *Proposal, o *Outcome, _, _ string) { fn(p, o) }, bad)
+	return r.follow(ctx, false, r.logf, nil, func(p *Proposal, o *Outcome, _, _ string) { fn(p, o) }, bad)
 }
 
-func (r *Reviewer) follow(ctx context.Context, once bool, fn func(p *Proposal, o *Outcome, desk, h string), bad func(string, error)) error {
+// follow reads the queue; logf is told what its follower did again, and
+// reach (if set) when it cannot make a consumer and when it can again.
+func (r *Reviewer) follow(ctx context.Context, once bool, logf func(string, ...any), reach func(error), fn func(p *Proposal, o *Outcome, desk, h string), bad func(string, error)) error {
 	if bad == nil {
 		bad = func(string, error) {}
 	}
-	f := newFollower(r.js, Stream, "the queue", []string{"dd.*.*.*"}, nil)
+	f := newFollower(r.js, Stream, "the queue", []string{"dd.*.*.*"}, logf)
+	f.reach = reach
 	f.lastPer = true
 	defer f.close()
 	handle := func(m jetstream.Msg) {
@@ -269,7 +288,11 @@ func unanswered(err error) bool {
 // the proposal again at a later round (the decision was not carried out:
 // Note says why).
 func (r *Reviewer) Await(ctx context.Context, p Proposal) (*Outcome, *Proposal, error) {
-	f := newFollower(r.js, Stream, "proposal "+p.Desk+"/"+p.Hub, []string{proposalSubject(p.Desk, p.Hub), outcomeSubject(p.Desk, p.Hub)}, nil)
+	return r.await(ctx, p, r.logf)
+}
+
+func (r *Reviewer) await(ctx context.Context, p Proposal, logf func(string, ...any)) (*Outcome, *Proposal, error) {
+	f := newFollower(r.js, Stream, "proposal "+p.Desk+"/"+p.Hub, []string{proposalSubject(p.Desk, p.Hub), outcomeSubject(p.Desk, p.Hub)}, logf)
 	f.lastPer = true
 	defer f.close()
 	for {

@@ -27,6 +27,7 @@ func short(t testing.TB) context.Context {
 // decides, a reviewer publishes no proposal or outcome, nobody changes the
 // stream, and nobody without credentials connects.
 func TestPermissions(t *testing.T) {
+	limit(t, 2*time.Minute)
 	h := startHub(t, []string{"d1", "d2"}, []string{"r1"})
 	d1, err := jetstream.New(h.dial(t, "d1"))
 	if err != nil {
@@ -92,6 +93,7 @@ func TestPermissions(t *testing.T) {
 // Plain text never leaves the machine: a hub URL off loopback must be
 // tls://, and a hub listening off loopback needs a certificate.
 func TestTLSOffLoopback(t *testing.T) {
+	limit(t, 2*time.Minute)
 	for url, ok := range map[string]bool{
 		"nats://127.0.0.1:4222":                    true,
 		"nats://localhost:4222,nats://[::1]:4223":  true,
@@ -119,6 +121,7 @@ func TestTLSOffLoopback(t *testing.T) {
 // on a later round, not again on the round it won, and not after the
 // desk restarted.
 func TestReplayedDecisions(t *testing.T) {
+	limit(t, 2*time.Minute)
 	h := startHub(t, []string{"d1"}, []string{"r1", "evil"})
 	d, _ := h.link(t, "d1")
 	r := h.reviewer(t, "r1")
@@ -130,7 +133,7 @@ func TestReplayedDecisions(t *testing.T) {
 	if err != nil || !res.Won {
 		t.Fatalf("decide: %+v %v", res, err)
 	}
-	if o := <-agent1; o.Status != "approved" {
+	if o := recv(t, agent1, "proposal 1's outcome"); o.Status != "approved" {
 		t.Fatalf("outcome: %+v", o)
 	}
 	won, _ := json.Marshal(res.Winner)
@@ -172,7 +175,7 @@ func TestReplayedDecisions(t *testing.T) {
 	if res, err := r.Decide(ctx(t), p2c, hub.Decision{Verdict: "reject", Feedback: "no"}); err != nil || !res.Won {
 		t.Fatalf("decide round 3: %+v %v", res, err)
 	}
-	if o := <-agent2; o.Status != "rejected" {
+	if o := recv(t, agent2, "proposal 2's outcome"); o.Status != "rejected" {
 		t.Fatalf("outcome: %+v", o)
 	}
 	select {
@@ -205,6 +208,7 @@ func evilKV(t testing.TB, h *testHub) jetstream.KeyValue {
 // hub: a reviewer deciding one of those is told it was withdrawn, and
 // nothing is written.
 func TestRestartWithdrawsWhatWasLeftOpen(t *testing.T) {
+	limit(t, 2*time.Minute)
 	h := startHub(t, []string{"d1"}, []string{"r1"})
 	r := h.reviewer(t, "r1")
 	d, l := h.link(t, "d1")
@@ -232,6 +236,7 @@ func TestRestartWithdrawsWhatWasLeftOpen(t *testing.T) {
 // Big texts travel in chunks, each checked against the SHA-256 the desk
 // published; a chunk changed on the hub is refused, not shown.
 func TestBigTextsInChunks(t *testing.T) {
+	limit(t, 2*time.Minute)
 	h := startHub(t, []string{"d1"}, []string{"r1"})
 	d, _ := h.link(t, "d1")
 	r := h.reviewer(t, "r1")
@@ -265,6 +270,7 @@ func TestBigTextsInChunks(t *testing.T) {
 // names that decision, so the honest reviewer learns it was not theirs.
 // Nothing is written twice.
 func TestOverwrittenDecisionIsOneDecision(t *testing.T) {
+	limit(t, 2*time.Minute)
 	h := startHub(t, []string{"d1"}, []string{"r1", "evil"})
 	p := newProxy(t, strings.TrimPrefix(h.url, "nats://"))
 	d := reviewtest.NewDesk(t, "", "")
@@ -296,7 +302,7 @@ func TestOverwrittenDecisionIsOneDecision(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.heal()
-	o := <-agent
+	o := recv(t, agent, "the agent's outcome")
 	if o.Status != "rejected" || o.Feedback != "overwritten" {
 		t.Fatalf("the agent's outcome: %+v", o)
 	}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
@@ -20,6 +21,7 @@ import (
 // A record naming a hunk the proposal does not have is refused by the
 // desk, nothing written, and the proposal asked again.
 func TestViewSendsWhatWasSeen(t *testing.T) {
+	limit(t, 2*time.Minute)
 	h := startHub(t, []string{"d1"}, []string{"r1"})
 	d1, _ := h.link(t, "d1")
 	var b strings.Builder

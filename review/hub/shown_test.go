@@ -25,6 +25,7 @@ import (
 // new version, nothing sent and nothing written; decided on the new
 // version, it is carried out.
 func TestViewDecidesTheVersionShown(t *testing.T) {
+	limit(t, 2*time.Minute)
 	h := startHub(t, []string{"d1"}, []string{"r1"})
 	d1, _ := h.link(t, "d1")
 	path := filepath.Join(d1.Root, "x.txt")
@@ -59,7 +60,7 @@ func TestViewDecidesTheVersionShown(t *testing.T) {
 	if got := reviewtest.ReadFile(t, path); got != "two\n" {
 		t.Errorf("x.txt is %q", got)
 	}
-	if (<-out).Status != decision.Overwritten {
+	if recv(t, out, "the agent's outcome").Status != decision.Overwritten {
 		t.Error("the agent was not told")
 	}
 }
@@ -70,6 +71,7 @@ func TestViewDecidesTheVersionShown(t *testing.T) {
 // created at either round — it is refused in the window, nothing on the
 // hub. (The desk here is the test, publishing as desk d1.)
 func TestViewNeverSendsAnOldDecisionToANewVersion(t *testing.T) {
+	limit(t, 2*time.Minute)
 	h := startHub(t, []string{"d1"}, []string{"r1"})
 	js, err := jetstream.New(h.dial(t, "d1"))
 	if err != nil {
@@ -95,11 +97,10 @@ func TestViewNeverSendsAnOldDecisionToANewVersion(t *testing.T) {
 	until(t, "the proposal in the view", func() bool { return len(v.List()) == 1 })
 	shown := v.List()[0]
 	publish(2, "never seen\n")
-	for ev := range events {
-		if p, _ := v.Get(ev.ID); ev.Kind == review.EventUpdated && p.Files[0].Proposed == "never seen\n" {
-			break
-		}
-	}
+	waitEvent(t, events, "the view to hold round 2", func() bool {
+		p, ok := v.Get(shown.ID)
+		return ok && p.Files[0].Proposed == "never seen\n"
+	})
 	dctx, cancel := context.WithTimeout(ctx(t), 5*time.Second)
 	defer cancel()
 	_, err = v.Decide(dctx, shown.ID, review.Decision{Verdict: decision.Approved, Shown: review.ShownVersion(shown)})

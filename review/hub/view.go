@@ -17,6 +17,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/checker"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/nats-io/nats.go/jetstream"
 )
 
 // View is every desk's queue on a hub as the window's desk (diffdesk
@@ -34,15 +35,35 @@ import (
 type View struct {
 	r      *Reviewer
 	limits ViewLimits
+	loop   context.Context // until Close
 	stop   context.CancelFunc
 	done   chan struct{}
+	wg     sync.WaitGroup // the rereader
 
-	mu       sync.Mutex
-	items    map[string]*viewItem
-	subs     review.Subscribers
-	skipped  int // proposals not held: over the limits
-	onNotice func(string)
+	mu        sync.Mutex
+	items     map[string]*viewItem
+	unread    map[string]*unread // proposals whose texts could not be read yet
+	rereading bool
+	subs      review.Subscribers
+	skipped   int // proposals not held: over the limits
+	onNotice  func(string)
+	onReach   func(error)
 }
+
+// unread is a proposal the view has read from the hub but not its texts
+// yet: in a cluster a text is read from any node that holds the stream,
+// and one may not have stored it yet when another has delivered the
+// proposal (or a node is down, the stream electing a leader). The view's
+// reader has gone past the proposal's message, which its desk publishes
+// once: the texts are read again, in the background, until they can be,
+// a newer message of the proposal comes, or rereadFor has passed.
+type unread struct {
+	p     *Proposal
+	since time.Time
+}
+
+// rereadFor is how long a proposal's texts are read again.
+const rereadFor = 2 * time.Minute
 
 type viewItem struct {
 	hp  Proposal
@@ -70,9 +91,11 @@ func OpenView(ctx context.Context, r *Reviewer, l ViewLimits) (*View, error) {
 	l.KeptBytes = cmp.Or(l.KeptBytes, 512<<20)
 	l.KeptCount = cmp.Or(l.KeptCount, 5000)
 	l.DeskAnswer = cmp.Or(l.DeskAnswer, time.Minute)
-	v := &View{r: r, limits: l, items: map[string]*viewItem{}, done: make(chan struct{})}
-	q, err := r.Queue(ctx, v.bad)
+	v := &View{r: r, limits: l, items: map[string]*viewItem{}, unread: map[string]*unread{}, done: make(chan struct{})}
+	v.loop, v.stop = context.WithCancel(context.Background())
+	q, err := r.queue(ctx, v.logf, v.bad)
 	if err != nil {
+		v.stop()
 		return nil, err
 	}
 	for _, it := range q {
@@ -80,11 +103,9 @@ func OpenView(ctx context.Context, r *Reviewer, l ViewLimits) (*View, error) {
 			v.take(ctx, it.Proposal, nil)
 		}
 	}
-	loop, stop := context.WithCancel(context.Background())
-	v.stop = stop
 	go func() {
 		defer close(v.done)
-		r.Follow(loop, func(p *Proposal, o *Outcome) { v.take(loop, p, o) }, v.bad)
+		r.follow(v.loop, false, v.logf, v.reached, func(p *Proposal, o *Outcome, _, _ string) { v.take(v.loop, p, o) }, v.bad)
 	}()
 	return v, nil
 }
@@ -97,6 +118,26 @@ func (v *View) OnNotice(f func(string)) {
 	v.mu.Unlock()
 }
 
+// OnReach sets f, told (on another goroutine) when the view cannot
+// follow the hub though connected to it — its reader could not make a
+// consumer for 15 s: the hub's JetStream is unavailable (no quorum, a
+// cluster re-forming) — and when it follows it again (nil). Meanwhile
+// the queue is as last read: the window says the hub is unreachable.
+func (v *View) OnReach(f func(err error)) {
+	v.mu.Lock()
+	v.onReach = f
+	v.mu.Unlock()
+}
+
+func (v *View) reached(err error) {
+	v.mu.Lock()
+	f := v.onReach
+	v.mu.Unlock()
+	if f != nil {
+		f(err)
+	}
+}
+
 func (v *View) notice(s string) {
 	v.mu.Lock()
 	f := v.onNotice
@@ -104,6 +145,13 @@ func (v *View) notice(s string) {
 	if f != nil {
 		f(s)
 	}
+}
+
+// logf is told what the view's readers of the hub did again (a consumer
+// made again, a try that failed): the reviewer's Logf and the notices.
+func (v *View) logf(format string, args ...any) {
+	v.r.logf(format, args...)
+	v.notice(fmt.Sprintf(format, args...))
 }
 
 func (v *View) bad(subject string, err error) {
@@ -115,6 +163,7 @@ func (v *View) Close() error {
 	if v.stop != nil {
 		v.stop()
 		<-v.done
+		v.wg.Wait()
 	}
 	return nil
 }
@@ -123,10 +172,13 @@ func (v *View) Close() error {
 func id(desk, h string) string { return desk + "." + h }
 
 // take keeps p (read with its texts) or o, and tells the subscribers.
+// Either is the latest message of its proposal: one waiting to be read
+// again is superseded.
 func (v *View) take(ctx context.Context, p *Proposal, o *Outcome) {
 	if o != nil {
 		k := id(o.Desk, o.Hub)
 		v.mu.Lock()
+		delete(v.unread, k)
 		it, ok := v.items[k]
 		if ok {
 			out := outcomeOf(k, *o)
@@ -142,6 +194,16 @@ func (v *View) take(ctx context.Context, p *Proposal, o *Outcome) {
 		}
 		return
 	}
+	v.mu.Lock()
+	delete(v.unread, id(p.Desk, p.Hub))
+	v.mu.Unlock()
+	v.keep(ctx, p, nil)
+}
+
+// keep reads p's texts and holds p. u is p's entry in v.unread when its
+// texts are read again: p is held only if it is still there (no later
+// message of its proposal came meanwhile).
+func (v *View) keep(ctx context.Context, p *Proposal, u *unread) {
 	k := id(p.Desk, p.Hub)
 	v.mu.Lock()
 	old, had := v.items[k]
@@ -149,14 +211,32 @@ func (v *View) take(ctx context.Context, p *Proposal, o *Outcome) {
 	decided := had && old.o != nil
 	v.mu.Unlock()
 	if same || decided {
+		v.forget(k, u)
 		return
 	}
 	rp, size, err := v.read(ctx, *p)
+	if err != nil && ctx.Err() == nil && (errors.Is(err, jetstream.ErrMsgNotFound) || unanswered(err)) {
+		v.later(k, p, u, err)
+		return
+	}
 	if err != nil {
+		v.forget(k, u)
 		v.notice(fmt.Sprintf("proposal %s on the hub: %v", k, err))
 		return
 	}
 	v.mu.Lock()
+	if u != nil {
+		if v.unread[k] != u {
+			v.mu.Unlock()
+			return // superseded while its texts were read
+		}
+		delete(v.unread, k)
+		old, had = v.items[k]
+		if had && (old.o != nil || old.hp.Round > p.Round) {
+			v.mu.Unlock()
+			return
+		}
+	}
 	if !v.roomLocked(size, had) {
 		v.skipped++
 		n := v.skipped
@@ -174,6 +254,86 @@ func (v *View) take(ctx context.Context, p *Proposal, o *Outcome) {
 		kind = review.EventUpdated
 	}
 	v.subs.Emit(review.Event{Kind: kind, ID: k})
+}
+
+// forget drops u, p's entry in v.unread, unless superseded.
+func (v *View) forget(k string, u *unread) {
+	if u == nil {
+		return
+	}
+	v.mu.Lock()
+	if v.unread[k] == u {
+		delete(v.unread, k)
+	}
+	v.mu.Unlock()
+}
+
+// later has p's texts read again (its first try failed with err, which
+// may pass: a text not yet on the node asked, no answer), by the rereader.
+func (v *View) later(k string, p *Proposal, u *unread, err error) {
+	v.mu.Lock()
+	first := u == nil
+	switch {
+	case first && len(v.unread) >= v.limits.KeptCount:
+		v.mu.Unlock()
+		v.notice(fmt.Sprintf("proposal %s on the hub: %v (not read again: %d others are waiting to be)", k, err, v.limits.KeptCount))
+		return
+	case first:
+		u = &unread{p: p, since: time.Now()}
+		v.unread[k] = u
+	case v.unread[k] != u:
+		v.mu.Unlock()
+		return // superseded
+	case time.Since(u.since) > rereadFor:
+		delete(v.unread, k)
+		v.mu.Unlock()
+		v.notice(fmt.Sprintf("proposal %s on the hub: %v (read again for %s: not shown)", k, err, rereadFor))
+		return
+	}
+	start := !v.rereading
+	if start {
+		v.rereading = true
+		v.wg.Add(1)
+	}
+	v.mu.Unlock()
+	if first {
+		v.notice(fmt.Sprintf("proposal %s on the hub: %v (reading it again)", k, err))
+	}
+	if start {
+		go v.reread()
+	}
+}
+
+// reread reads again the texts of the proposals in v.unread, with
+// backoff, until none is left or the view closes.
+func (v *View) reread() {
+	defer v.wg.Done()
+	backoff := 50 * time.Millisecond
+	for {
+		select {
+		case <-v.loop.Done():
+			v.mu.Lock()
+			v.rereading = false
+			v.mu.Unlock()
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(2*backoff, 2*time.Second)
+		v.mu.Lock()
+		var list []*unread
+		for _, u := range v.unread {
+			list = append(list, u)
+		}
+		if len(list) == 0 {
+			v.rereading = false
+			v.mu.Unlock()
+			return
+		}
+		v.mu.Unlock()
+		for _, u := range list {
+			v.keep(v.loop, u.p, u)
+		}
+	}
 }
 
 // roomLocked makes room for size more bytes (one more proposal unless
@@ -363,7 +523,7 @@ func (v *View) Decide(ctx context.Context, id string, dec review.Decision) (revi
 	}
 	actx, cancel := context.WithTimeout(ctx, v.limits.DeskAnswer)
 	defer cancel()
-	o, next, err := v.r.Await(actx, hp)
+	o, next, err := v.r.await(actx, hp, v.logf)
 	if err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
 		return review.Outcome{}, fmt.Errorf("your decision on %s is on the hub, but its desk %s has not carried it out in %s (it may be stopped or cut off): it does when it is back, and the queue shows the outcome then", id, hp.Desk, v.limits.DeskAnswer)
 	}

@@ -1,9 +1,9 @@
 package hub_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +18,10 @@ import (
 )
 
 // openView opens a window's view of the hub as reviewer name; its events
-// and notices arrive on the channels returned.
+// and notices arrive on the channels returned (never blocking the view:
+// one the test does not read is dropped once the channel is full, and a
+// wait on events also polls). A stalled wait prints what the view holds
+// and its last notices.
 func openView(t *testing.T, h *testHub, name string, l hub.ViewLimits) (*hub.View, chan review.Event, chan string) {
 	t.Helper()
 	v, err := hub.OpenView(ctx(t), h.reviewer(t, name), l)
@@ -26,21 +29,40 @@ func openView(t *testing.T, h *testHub, name string, l hub.ViewLimits) (*hub.Vie
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { v.Close() })
-	events, notices := make(chan review.Event, 1000), make(chan string, 100)
-	v.Subscribe(func(ev review.Event) { events <- ev })
-	v.OnNotice(func(s string) { notices <- s })
-	return v, events, notices
-}
-
-func until(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
+	events, notices := make(chan review.Event, 1000), make(chan string, 1000)
+	var mu sync.Mutex
+	var last []string
+	v.Subscribe(func(ev review.Event) {
+		select {
+		case events <- ev:
+		default:
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	})
+	v.OnNotice(func(s string) {
+		t.Logf("view %s: %s", name, s)
+		mu.Lock()
+		last = append(last, time.Now().Format("15:04:05.000 ")+s)
+		if len(last) > 20 {
+			last = last[1:]
+		}
+		mu.Unlock()
+		select {
+		case notices <- s:
+		default:
+		}
+	})
+	seen(t, func() string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "view %s holds:", name)
+		for _, p := range v.List() {
+			fmt.Fprintf(&b, " %s (%s, %s)", p.ID, p.Files[0].Rel, p.State)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(&b, "\nview %s's last notices:\n\t%s", name, strings.Join(last, "\n\t"))
+		return b.String()
+	})
+	return v, events, notices
 }
 
 // TestViewReviewsEveryDesk: the window's view of a hub holds every desk's
@@ -49,6 +71,7 @@ func until(t *testing.T, what string, cond func() bool) {
 // writes on the desk that holds the file alone, once, and a second
 // window's later decision of it is refused.
 func TestViewReviewsEveryDesk(t *testing.T) {
+	limit(t, 2*time.Minute)
 	h := startHub(t, []string{"d1", "d2"}, []string{"r1", "r2"})
 	d1, _ := h.link(t, "d1")
 	d2, _ := h.link(t, "d2")
@@ -75,7 +98,7 @@ func TestViewReviewsEveryDesk(t *testing.T) {
 	if got := reviewtest.ReadFile(t, filepath.Join(d2.Root, "x.txt")); got != "two\n" {
 		t.Errorf("d2's x.txt: %q", got)
 	}
-	if (<-o2).Status != "approved" {
+	if recv(t, o2, "d2's agent's outcome").Status != "approved" {
 		t.Error("d2's agent was not told approved")
 	}
 	until(t, "the second window to hear of the outcome", func() bool { o, ok := v2.Outcome(p2.ID); return ok && o.Status == "approved" })
@@ -86,7 +109,7 @@ func TestViewReviewsEveryDesk(t *testing.T) {
 	if err != nil || len(res.Decided) != 1 || res.Decided[0].ID != p1.ID {
 		t.Fatalf("DecideChangeset: %+v, %v", res, err)
 	}
-	if (<-o1).Status != "rejected" {
+	if recv(t, o1, "d1's agent's outcome").Status != "rejected" {
 		t.Error("d1's agent was not told rejected")
 	}
 	if _, err := os.Stat(filepath.Join(d1.Root, "x.txt")); err == nil {
@@ -97,6 +120,7 @@ func TestViewReviewsEveryDesk(t *testing.T) {
 // TestViewRacingWindowsWriteOnce: two windows deciding the same proposal
 // at once: one wins, the other is told who did, the file is written once.
 func TestViewRacingWindowsWriteOnce(t *testing.T) {
+	limit(t, 2*time.Minute)
 	h := startHub(t, []string{"d1"}, []string{"r1", "r2"})
 	d1, _ := h.link(t, "d1")
 	_, out := propose(t, d1.Desk, "x.txt", "x\n")
@@ -118,7 +142,7 @@ func TestViewRacingWindowsWriteOnce(t *testing.T) {
 			t.Errorf("the loser was told %v", err)
 		}
 	}
-	if o := <-out; o.Status != "approved" {
+	if o := recv(t, out, "the agent's outcome"); o.Status != "approved" {
 		t.Errorf("outcome %s", o.Status)
 	}
 }
@@ -127,6 +151,7 @@ func TestViewRacingWindowsWriteOnce(t *testing.T) {
 // desk is not shown (the notice says why), and past the window's limits
 // new proposals are not held — counted and said — rather than grow.
 func TestViewRefusesForgedAndBoundsMemory(t *testing.T) {
+	limit(t, 2*time.Minute)
 	h := startHub(t, []string{"d1", "d2"}, []string{"r1"})
 	d1, _ := h.link(t, "d1")
 	v, _, notices := openView(t, h, "r1", hub.ViewLimits{KeptCount: 2})
@@ -155,16 +180,14 @@ func TestViewRefusesForgedAndBoundsMemory(t *testing.T) {
 
 func waitNotice(t *testing.T, notices chan string, want string) {
 	t.Helper()
-	c, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
 	for {
 		select {
 		case s := <-notices:
 			if strings.Contains(s, want) {
 				return
 			}
-		case <-c.Done():
-			t.Fatalf("no notice saying %q", want)
+		case <-deadline(t).Done():
+			stalled(t, fmt.Sprintf("a notice saying %q", want))
 		}
 	}
 }
@@ -174,6 +197,7 @@ func waitNotice(t *testing.T, notices chan string, want string) {
 // for ever: past ViewLimits.DeskAnswer the view says the decision is on
 // the hub and the desk has not carried it out — and nothing is written.
 func TestViewSaysWhenTheDeskDoesNotAnswer(t *testing.T) {
+	limit(t, 2*time.Minute)
 	h := startHub(t, []string{"d1"}, []string{"r1"})
 	d1, l := h.link(t, "d1")
 	propose(t, d1.Desk, "x.txt", "x\n")

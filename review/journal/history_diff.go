@@ -31,6 +31,9 @@ type FileDiff struct {
 	Removed   int    // lines removed
 	Binary    bool   // a side is not text: Unified only says they differ
 	Unified   string // the unified diff, headers "--- PATH\tOLDLABEL"; "" when the same
+	// NotApplied says the entry is a decision on an edit that did not
+	// apply: it proposed no text, and both sides are the file's base.
+	NotApplied bool
 }
 
 // Same reports whether both sides hold the same content (or both no file).
@@ -79,6 +82,7 @@ func (j *Journal) DiffEntry(ctx context.Context, ref Ref, paths []string) ([]Fil
 	if err := checkEntryPaths(d.Entry, paths); err != nil {
 		return nil, err
 	}
+	unapplied := d.Kind == EntryDecision && notApplied(d)
 	var out []FileDiff
 	for _, f := range d.Files {
 		if paths != nil && !slices.Contains(paths, f.Path) {
@@ -87,7 +91,7 @@ func (j *Journal) DiffEntry(ctx context.Context, ref Ref, paths []string) ([]Fil
 		oldHash, newHash := f.Before, f.Final
 		oldLabel, newLabel := "before checkpoint "+string(ref), "after checkpoint "+string(ref)
 		switch {
-		case d.Kind == EntryDecision && notApplied(d):
+		case unapplied:
 			// The edit did not apply: it proposed no text for the file
 			// (its empty "proposed" text is not a deletion).
 			oldHash, newHash = f.Base, f.Base
@@ -102,6 +106,7 @@ func (j *Journal) DiffEntry(ctx context.Context, ref Ref, paths []string) ([]Fil
 		if err != nil {
 			return nil, err
 		}
+		fd.NotApplied = unapplied
 		out = append(out, fd)
 	}
 	return out, nil
@@ -109,15 +114,26 @@ func (j *Journal) DiffEntry(ctx context.Context, ref Ref, paths []string) ([]Fil
 
 // appliedFailures are the kinds of a failed outcome (review.FailureKind,
 // as the outcome's JSON keeps it) whose edit did apply: approved, then not
-// written. Every other kind is an edit that did not apply, whose files the
-// journal holds with no proposed text.
-var appliedFailures = map[string]bool{"not-written": true, "path": true, "write": true, "text": true}
+// written. Every other kind the desk knows is an edit that did not apply,
+// whose files the journal holds with no proposed text.
+var appliedFailures = map[string]bool{"not-written": true, "path": true, "write": true}
+
+// notAppliedKinds are the other kinds of a failed outcome: the edit did not
+// apply, or the desk refused it before it was shown.
+var notAppliedKinds = map[string]bool{"match": true, "format": true, "content": true, "other": true,
+	"refused": true, "not-recorded": true}
 
 // notApplied reports whether decision entry d is of an edit that did not
-// apply, as its outcome's failure says (a journal older than failure kinds
-// cannot say: false).
+// apply. Its outcome's failure kind says so. A journal older than failure
+// kinds (its outcome kept only the words its agent read), or a failure
+// kept as words only, says it by what it holds, as the desk journaled such
+// an edit: a failed decision with no approved text, and for each file the
+// empty text as proposed (never a deletion). An approval turned failed
+// (journal.NotWritten) keeps its approved text, and an approval whose
+// write was refused the text proposed; only such a refusal of an edit
+// that emptied every file it touched reads as not applied.
 func notApplied(d Detail) bool {
-	if d.Decision != decision.Failed || len(d.Outcome) == 0 {
+	if d.Decision != decision.Failed {
 		return false
 	}
 	var o struct {
@@ -125,11 +141,24 @@ func notApplied(d Detail) bool {
 			Kind string `json:"kind"`
 		} `json:"failure"`
 	}
-	if json.Unmarshal(d.Outcome, &o) != nil || o.Failure == nil {
-		return false
+	if len(d.Outcome) > 0 && json.Unmarshal(d.Outcome, &o) == nil && o.Failure != nil {
+		if appliedFailures[o.Failure.Kind] {
+			return false
+		}
+		if notAppliedKinds[o.Failure.Kind] {
+			return true
+		}
 	}
-	return !appliedFailures[o.Failure.Kind]
+	for _, f := range d.Files {
+		if f.Approved != "" || f.Deleted || f.Proposed != emptyText {
+			return false
+		}
+	}
+	return len(d.Files) > 0
 }
+
+// emptyText is the hash of the empty text.
+var emptyText = atomicfile.Hash(nil)
 
 // DiffStage returns one file's change between two stages of a history
 // entry as Detail reports them (e.g. f.Proposed to f.Approved: the

@@ -34,8 +34,9 @@ func shownHunks(t *testing.T, d interface {
 
 // TestFarProposalDiffsOnce: a far desk's proposal shown in the window and
 // partially approved there is diffed once on the window's side, however
-// often the window asks for its hunks (and the desk once, when proposed); the hunks are the desk's own (a
-// partial approval by their ids writes what was ticked).
+// often the window asks for its hunks and however often it is read again
+// with the same texts (and the desk once, when proposed); the hunks are
+// the desk's own (a partial approval by their ids writes what was ticked).
 func TestFarProposalDiffsOnce(t *testing.T) {
 	local := reviewtest.NewDesk(t, "", "")
 	rd, events := open(t, serve(t, local.Desk), "me@laptop")
@@ -48,6 +49,10 @@ func TestFarProposalDiffsOnce(t *testing.T) {
 	desk, _ := local.Get(p.ID)
 
 	hs := shownHunks(t, rd, p.ID)
+	if err := rd.fetch(reviewtest.Context(t), p.ID); err != nil { // read again, as an update (its checks came) has it
+		t.Fatal(err)
+	}
+	hs = shownHunks(t, rd, p.ID)
 	if want := desk.Files[0].Hunks(); len(hs) != 3 || hs[0].ID != want[0].ID || hs[2].ID != want[2].ID {
 		t.Fatalf("hunks here %+v; want the desk's %+v", hs, want)
 	}

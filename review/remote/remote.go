@@ -170,6 +170,11 @@ func (d *Desk) fetch(ctx context.Context, id string) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if was, ok := d.props[id]; ok && len(was.Files) == len(p.Files) {
+		for i := range p.Files {
+			p.Files[i].KeepHunksFrom(was.Files[i]) // read again, its texts the same: not diffed again
+		}
+	}
 	d.props[id] = p
 	if det.Outcome != nil {
 		d.outcomes[id] = *det.Outcome

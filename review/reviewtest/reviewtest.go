@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/config"
 	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/review/internal/diffcount"
 	"github.com/diffdesk/diffdesk/review/journal"
 )
 
@@ -184,3 +186,8 @@ func ThreeChanges() (base, proposed string) {
 	}
 	return b.String(), p.String()
 }
+
+// CountDiffs returns a count of the diffs of a file's base and proposed
+// texts made from now until the test ends: a window's test shows the file
+// it shows and decides is not diffed again (its File carries its hunks).
+func CountDiffs(t testing.TB) *atomic.Int64 { return diffcount.Count(t) }

@@ -152,7 +152,7 @@ func BenchmarkRowsPainted(b *testing.B) {
 	old, new := goSource(20000, nil), goSource(20000, every20th)
 	v, _ := benchView(b, 1400, 900, false)
 	v.SetTexts("big.go", old, new)
-	v.PageDown()
+	v.Nav().PageDown()
 	var rasters []*canvas.Raster
 	for _, r := range v.rows.widgets {
 		if r.id < 0 || !r.Visible() {
@@ -259,7 +259,7 @@ func BenchmarkMemory100k(b *testing.B) {
 		runtime.ReadMemStats(&before)
 		old, new := goSource(100000, nil), goSource(100000, every20th)
 		v.SetTexts("big.go", old, new)
-		v.NextHunk()
+		v.Nav().NextHunk()
 		runtime.GC()
 		runtime.ReadMemStats(&after)
 		heap = float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
@@ -361,7 +361,7 @@ func BenchmarkMemory1M(b *testing.B) {
 		runtime.ReadMemStats(&before)
 		old, new := goSource(1_000_000, nil), goSource(1_000_000, every20th)
 		v.SetTexts("big.go", old, new)
-		v.NextHunk()
+		v.Nav().NextHunk()
 		runtime.GC()
 		runtime.ReadMemStats(&after)
 		perByte = float64(after.HeapAlloc-before.HeapAlloc) / float64(len(new))

@@ -33,7 +33,7 @@ func (v *DiffView) reshapeAt(atCurrent bool) {
 	m := v.model
 	curY := float32(-1)
 	if atCurrent && v.CurrentOnScreen() {
-		curY = v.rowY(v.nav.cur) - v.list.GetScrollOffset()
+		curY = v.wr.rowY(v.nav.cur) - v.list.GetScrollOffset()
 	}
 	top := v.topRow()
 	anchorA, anchorB := -1, -1
@@ -44,7 +44,7 @@ func (v *DiffView) reshapeAt(atCurrent bool) {
 			anchorB = m.segs[rw.seg].op.B0
 		}
 	}
-	cur := v.CurrentHunk()
+	cur := v.nav.CurrentHunk()
 	m.reshape(v.shape())
 	if cur >= 0 {
 		v.nav.cur = m.changeRow(cur)
@@ -52,11 +52,11 @@ func (v *DiffView) reshapeAt(atCurrent bool) {
 	v.show(m)
 	switch {
 	case curY >= 0 && v.nav.cur >= 0:
-		v.list.ScrollToOffset(max(v.rowY(v.nav.cur)-curY, 0))
+		v.list.ScrollToOffset(max(v.wr.rowY(v.nav.cur)-curY, 0))
 	case anchorB >= 0:
-		v.list.ScrollToOffset(v.rowY(m.RowOfB(anchorB)))
+		v.list.ScrollToOffset(v.wr.rowY(m.RowOfB(anchorB)))
 	case anchorA >= 0:
-		v.list.ScrollToOffset(v.rowY(m.RowOfA(anchorA)))
+		v.list.ScrollToOffset(v.wr.rowY(m.RowOfA(anchorA)))
 	}
 }
 

@@ -62,15 +62,15 @@ func TestJKCrossFolds(t *testing.T) {
 	v.Folds().Collapse(true)
 	setTwoChanges(v)
 	for _, want := range []int{100, 300} {
-		if !v.NextHunk() {
+		if !v.Nav().NextHunk() {
 			t.Fatalf("NextHunk to line %d: false", want)
 		}
 		if r := v.model.Row(v.nav.cur); r.a != want {
 			t.Errorf("NextHunk went to %+v; want line %d", r, want)
 		}
 	}
-	if !v.PrevHunk() || v.CurrentHunk() != 0 {
-		t.Errorf("PrevHunk: current hunk %d; want 0", v.CurrentHunk())
+	if !v.Nav().PrevHunk() || v.Nav().CurrentHunk() != 0 {
+		t.Errorf("PrevHunk: current hunk %d; want 0", v.Nav().CurrentHunk())
 	}
 }
 
@@ -78,8 +78,8 @@ func TestExpandFoldByKeyKeepsTheCurrentHunk(t *testing.T) {
 	v, _ := newTestView(t, 800, 300)
 	v.Folds().Collapse(true)
 	setTwoChanges(v)
-	v.NextHunk()
-	v.NextHunk() // line 300
+	v.Nav().NextHunk()
+	v.Nav().NextHunk() // line 300
 	rows := v.model.Len()
 	if !v.Folds().ExpandAbove() {
 		t.Fatal("ExpandAbove: false")
@@ -87,8 +87,8 @@ func TestExpandFoldByKeyKeepsTheCurrentHunk(t *testing.T) {
 	if got := v.model.Len(); got != rows+foldStep {
 		t.Errorf("rows after ExpandAbove = %d; want %d", got, rows+foldStep)
 	}
-	if r := v.model.Row(v.nav.cur); r.a != 300 || v.CurrentHunk() != 1 {
-		t.Errorf("current row after expanding = %+v (hunk %d); want line 300, hunk 1", r, v.CurrentHunk())
+	if r := v.model.Row(v.nav.cur); r.a != 300 || v.Nav().CurrentHunk() != 1 {
+		t.Errorf("current row after expanding = %+v (hunk %d); want line 300, hunk 1", r, v.Nav().CurrentHunk())
 	}
 	// The 20 lines shown are the ones right above the change's context.
 	if r := v.model.Row(v.nav.cur - foldContext - foldStep); r.a != 300-foldContext-foldStep {
@@ -129,7 +129,7 @@ func TestTapFoldLabelsOpenIt(t *testing.T) {
 		t.Errorf("fold labels: top %q, middle %q, end %q; want no ↓ at the top, no ↑ at the end, both between", top, mid, end)
 	}
 	rows := v.model.Len()
-	test.TapCanvas(w.Canvas(), fyne.NewPos(x(folds[1], 1), v.rowY(folds[1])+mt.line/2)) // ↓ 20 more on the middle fold
+	test.TapCanvas(w.Canvas(), fyne.NewPos(x(folds[1], 1), v.wr.rowY(folds[1])+mt.line/2)) // ↓ 20 more on the middle fold
 	if got := v.model.Len(); got != rows+foldStep {
 		t.Fatalf("rows after tapping ↓ = %d; want %d", got, rows+foldStep)
 	}
@@ -137,7 +137,7 @@ func TestTapFoldLabelsOpenIt(t *testing.T) {
 		t.Errorf("row %d after tapping ↓ = %+v; want an unchanged line where the fold began", folds[1], r)
 	}
 	first := foldRows(v)[0]
-	test.TapCanvas(w.Canvas(), fyne.NewPos(x(first, 3), v.rowY(first)+mt.line/2)) // show all
+	test.TapCanvas(w.Canvas(), fyne.NewPos(x(first, 3), v.wr.rowY(first)+mt.line/2)) // show all
 	if got := foldRows(v); len(got) != 2 {
 		t.Errorf("folds after tapping show all = %v; want 2 left", got)
 	}
@@ -147,7 +147,7 @@ func TestGoToLineOpensItsFold(t *testing.T) {
 	v, _ := newTestView(t, 800, 300)
 	v.Folds().Collapse(true)
 	setTwoChanges(v)
-	if !v.GoToLine(201) {
+	if !v.Nav().GoToLine(201) {
 		t.Fatal("GoToLine(201): false")
 	}
 	r := v.model.Row(v.nav.cur)
@@ -216,12 +216,12 @@ func TestFoldToggleKeepsTheCurrentChangeOnScreen(t *testing.T) {
 		return ""
 	})
 	v.SetTexts("a.txt", old, new)
-	v.NextHunk()
-	v.NextHunk() // line 150
-	curY := func() float32 { return v.rowY(v.nav.cur) - v.list.GetScrollOffset() }
+	v.Nav().NextHunk()
+	v.Nav().NextHunk() // line 150
+	curY := func() float32 { return v.wr.rowY(v.nav.cur) - v.list.GetScrollOffset() }
 	yBefore, on := curY(), v.CurrentOnScreen()
-	if !on || v.CurrentHunk() != 1 {
-		t.Fatalf("line 151 on screen %v, hunk %d after two NextHunk", on, v.CurrentHunk())
+	if !on || v.Nav().CurrentHunk() != 1 {
+		t.Fatalf("line 151 on screen %v, hunk %d after two NextHunk", on, v.Nav().CurrentHunk())
 	}
 	for _, step := range []struct {
 		name string
@@ -233,8 +233,8 @@ func TestFoldToggleKeepsTheCurrentChangeOnScreen(t *testing.T) {
 		{"SetInline(false)", func() { v.SetInline(false) }},
 	} {
 		step.do()
-		if y, on := curY(), v.CurrentOnScreen(); v.CurrentHunk() != 1 || !on || y != yBefore {
-			t.Errorf("after %s: hunk %d at y %v (on screen %v); want hunk 1 at y %v", step.name, v.CurrentHunk(), y, on, yBefore)
+		if y, on := curY(), v.CurrentOnScreen(); v.Nav().CurrentHunk() != 1 || !on || y != yBefore {
+			t.Errorf("after %s: hunk %d at y %v (on screen %v); want hunk 1 at y %v", step.name, v.Nav().CurrentHunk(), y, on, yBefore)
 		}
 	}
 }
@@ -248,8 +248,8 @@ func TestWrapKeepsTheCurrentChangeOnScreen(t *testing.T) {
 	long := strings.Repeat("word ", 2000)
 	old := "a\n" + long + "\n" + long + "\nx\n" + long + "\n"
 	v.SetTexts("a.txt", old, strings.Replace(old, "\nx\n", "\ny\n", 1))
-	v.NextHunk()
-	curY := func() float32 { return v.rowY(v.nav.cur) - v.list.GetScrollOffset() }
+	v.Nav().NextHunk()
+	curY := func() float32 { return v.wr.rowY(v.nav.cur) - v.list.GetScrollOffset() }
 	yBefore := curY()
 	if !v.CurrentOnScreen() {
 		t.Fatal("the change is not on screen after NextHunk")
@@ -272,7 +272,7 @@ func TestFoldsOpenedStayOpenWhenTheTextsComeBack(t *testing.T) {
 	v.Folds().Collapse(true)
 	old, new := twoChanges()
 	v.SetTexts("a.txt", old, new)
-	v.NextHunk()
+	v.Nav().NextHunk()
 	closed := v.model.Len()
 	if !v.Folds().ExpandBelow() || v.model.Len() <= closed {
 		t.Fatalf("} opened nothing (%d rows, folded %d)", v.model.Len(), closed)

@@ -46,7 +46,7 @@ type DiffView struct {
 	metric metrics
 
 	dec    decisions // the hunks and which the person rejected (hunks.go)
-	nav    nav       // the change j/k went to, the line go-to-line marked (nav.go)
+	nav    Nav       // j/k, go-to-line, the page keys: the change they went to (nav.go)
 	feed   feed      // a stream and following its growing edge (stream.go)
 	marks  Marks     // stale conflicts, loose lines, checkers' problems, notes, moved blocks (marks.go)
 	folds  Folds     // unchanged regions folded, those opened, the inline layout (collapse.go)
@@ -137,8 +137,10 @@ var monospace = fyne.TextStyle{Monospace: true}
 
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
-	v := &DiffView{open: opener{post: fyne.Do}, feed: feed{on: true}, dec: decisions{rejected: map[string]bool{}}, nav: nav{cur: -1, wentTo: -1}, folds: Folds{on: true, open: map[int][2]int{}}}
+	v := &DiffView{open: opener{post: fyne.Do}, feed: feed{on: true}, dec: decisions{rejected: map[string]bool{}}, folds: Folds{on: true, open: map[int][2]int{}}}
 	v.folds.host, v.marks.host, v.sel.host = v, v, v
+	v.wr.host, v.wr.mt = v, &v.metric
+	v.nav = Nav{host: v, wr: &v.wr, folds: &v.folds, mt: &v.metric, cur: -1, wentTo: -1}
 	v.FontCovers = fontCovers
 	v.ExtendBaseWidget(v)
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
@@ -300,7 +302,7 @@ func (v *DiffView) setWidth(w float32) {
 	changed := cols != m.cols || w != v.metric.width
 	m.cols, v.metric.width = cols, w
 	if changed && v.wr.on {
-		v.applyWrap()
+		v.wr.apply()
 	}
 }
 
@@ -315,7 +317,7 @@ func (v *DiffView) show(m *rowModel) {
 	v.seen.rowsChanged()
 	v.setWidth(v.metric.width)
 	if v.wr.on {
-		v.applyWrap()
+		v.wr.apply()
 	}
 	v.updateHBar()
 	if relined { // the editor's new lines: new matches
@@ -381,7 +383,8 @@ func (v *DiffView) install(r opened, ended bool, keepY float32) {
 	// The model first: anything that binds rows from here on (scrolling
 	// to the top) must see the new lines, or their tokens would be cached
 	// under the new generation.
-	v.model, v.dec.hunks, v.dec.ok, v.nav.cur, v.nav.wentTo = m, nil, false, -1, -1
+	v.model, v.dec.hunks, v.dec.ok = m, nil, false
+	v.nav.forget()
 	v.seen.rowsChanged()
 	v.hl.reset(v.doc.path)
 	v.hbar.maxW = r.maxW

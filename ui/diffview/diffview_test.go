@@ -158,7 +158,7 @@ func TestGutterTapTogglesHunk(t *testing.T) {
 	first := v.Hunks()[0]
 	row := v.model.RowOfB(first.Change.B0)
 	mt := v.metric
-	test.TapCanvas(w.Canvas(), fyne.NewPos(mt.numW+mt.sideW+mt.gutW/2, v.rowY(row)+mt.line/2))
+	test.TapCanvas(w.Canvas(), fyne.NewPos(mt.numW+mt.sideW+mt.gutW/2, v.wr.rowY(row)+mt.line/2))
 	if want := []string{first.ID + " false"}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("OnHunkToggled calls = %v; want %v", got, want)
 	}
@@ -223,7 +223,7 @@ func TestListCreatesRowsOnlyForVisibleLines(t *testing.T) {
 	v.rows.onBind = func(row int) { bound = append(bound, row) }
 	for range 20 {
 		bound = bound[:0]
-		v.NextHunk()
+		v.Nav().NextHunk()
 		top := v.topRow()
 		for _, r := range bound {
 			if r < top-1 || r > top+visible+1 {
@@ -264,7 +264,7 @@ func TestWrapToggleKeepsTopLine(t *testing.T) {
 		return ""
 	}
 	v.SetTexts("a.txt", numbered(3000, long), numbered(3000, long))
-	v.list.ScrollToOffset(v.rowY(2219))
+	v.list.ScrollToOffset(v.wr.rowY(2219))
 	for _, on := range []bool{true, false, true} {
 		v.SetWrap(on)
 		if top := v.topRow(); top != 2219 {

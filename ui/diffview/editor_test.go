@@ -246,7 +246,7 @@ func TestEditorClickPlacesCursor(t *testing.T) {
 	mt := v.metric
 	xTextR := 2*mt.numW + mt.sideW + mt.gutW + padText
 	// Line 2 ("\treturn 1"), cell 6: the tab spans cells 0-3, so byte 3.
-	test.TapCanvas(w.Canvas(), fyne.NewPos(xTextR+6*mt.cell+1, v.rowY(1)+mt.line/2))
+	test.TapCanvas(w.Canvas(), fyne.NewPos(xTextR+6*mt.cell+1, v.wr.rowY(1)+mt.line/2))
 	if l, c := cursorOf(ed); l != 1 || c != 3 {
 		t.Errorf("cursor after click = %d,%d; want 1,3", l, c)
 	}
@@ -299,7 +299,7 @@ func TestEditorKeepsWrappedRowsAfterEdits(t *testing.T) {
 	ed.SetCursor(4, 0)
 	key(ed, fyne.KeyBackspace)
 	got := fmt.Sprint(v.wr.rows)
-	v.applyWrap()
+	v.wr.apply()
 	if want := fmt.Sprint(v.wr.rows); got != want || len(v.wr.rows) != 2 {
 		t.Errorf("wrapped rows after edits = %s; want %s (2 rows)", got, want)
 	}
@@ -392,10 +392,10 @@ func TestEditModeKeepsRowsStillOnScreen(t *testing.T) {
 		}
 		return ""
 	}))
-	v.NextHunk()
+	v.Nav().NextHunk()
 	// Where row 150 is on the window's canvas.
 	screenY := func() float32 {
-		return fyne.CurrentApp().Driver().AbsolutePositionForObject(v.list).Y + v.rowY(150) - v.list.GetScrollOffset()
+		return fyne.CurrentApp().Driver().AbsolutePositionForObject(v.list).Y + v.wr.rowY(150) - v.list.GetScrollOffset()
 	}
 	before := screenY()
 	for _, on := range []bool{true, false} {

@@ -111,9 +111,9 @@ func (v *DiffView) editedLines(line, removed, added int) {
 			}
 		}
 		if kc >= 0 {
-			v.rewrapEdit(kc, kc+1, nm.n-m.n)
+			v.wr.rewrapEdit(kc, kc+1, nm.n-m.n)
 		} else {
-			v.applyWrap()
+			v.wr.apply()
 		}
 	}
 	v.overview.Refresh() // the person's own edits show on the strip at once

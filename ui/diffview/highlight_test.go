@@ -107,7 +107,7 @@ func TestNewTextsNeverShowOldTokens(t *testing.T) {
 	v, _ := newTestView(t, 800, 300)
 	first := numbered(300, func(k int) string { return fmt.Sprintf("// comment %d\n", k) })
 	v.SetTexts("a.go", first, first)
-	v.list.ScrollToOffset(v.rowY(100))
+	v.list.ScrollToOffset(v.wr.rowY(100))
 	second := strings.Repeat("x := y + 1\n", 300)
 	v.SetTexts("a.go", second, second)
 	want := tokenise(lexerFor("a.go"), []string{"x := y + 1"})[0]

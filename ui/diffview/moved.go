@@ -105,9 +105,9 @@ func (v *DiffView) jumpFrom(r row) bool {
 func (v *DiffView) jumpFromSide(r row, k, side int) bool {
 	mv := v.marks.moves[k]
 	if side == 0 {
-		v.scrollToRow(v.folds.reveal(1, mv.B0+r.a-mv.A0))
+		v.nav.toRow(v.folds.reveal(1, mv.B0+r.a-mv.A0))
 	} else {
-		v.scrollToRow(v.folds.reveal(0, mv.A0+r.b-mv.B0))
+		v.nav.toRow(v.folds.reveal(0, mv.A0+r.b-mv.B0))
 	}
 	return true
 }

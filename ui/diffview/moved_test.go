@@ -22,7 +22,7 @@ func TestMovedBlockJumpsToItsOtherEnd(t *testing.T) {
 	if !mv.Reindented || mv.A0 != 1 || mv.B0 != 61 {
 		t.Fatalf("move %+v; want lines 1 and 61, re-indented", mv)
 	}
-	v.NextHunk() // the removed block
+	v.Nav().NextHunk() // the removed block
 	if !v.JumpMoved() {
 		t.Fatal("JumpMoved from the removed block: false")
 	}
@@ -37,7 +37,7 @@ func TestMovedBlockJumpsToItsOtherEnd(t *testing.T) {
 	}
 	// A tap on the number of a moved line jumps too.
 	row := v.model.RowOfA(mv.A0 + 1)
-	test.TapCanvas(w.Canvas(), fyne.NewPos(v.metric.numW/2, v.rowY(row)-v.list.GetScrollOffset()+v.metric.line/2))
+	test.TapCanvas(w.Canvas(), fyne.NewPos(v.metric.numW/2, v.wr.rowY(row)-v.list.GetScrollOffset()+v.metric.line/2))
 	if r := v.model.Row(v.nav.cur); r.b != mv.B0+1 {
 		t.Errorf("tap on moved line %d's number went to %+v; want line %d", mv.A0+1, r, mv.B0+1)
 	}
@@ -97,7 +97,7 @@ func TestTwoMovedBlocksSideBySide(t *testing.T) {
 	}
 	// A tap on the right number jumps to the right line's other end: y's
 	// line 3 on the left (line 33 of the file).
-	test.TapCanvas(w.Canvas(), fyne.NewPos(xNumR+mt.numW/2, v.rowY(row)-v.list.GetScrollOffset()+mt.line/2))
+	test.TapCanvas(w.Canvas(), fyne.NewPos(xNumR+mt.numW/2, v.wr.rowY(row)-v.list.GetScrollOffset()+mt.line/2))
 	mvY := v.Marks().Moves()[v.marks.movedAt(1, 2)]
 	if got := v.model.Row(v.nav.cur); got.a != mvY.A0+1 {
 		t.Errorf("tap on the right number went to %+v; want line %d of the left side", got, mvY.A0+2)

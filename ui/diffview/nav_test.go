@@ -16,31 +16,31 @@ func TestPageDownUpHomeEnd(t *testing.T) {
 		return ""
 	}))
 	vis := v.visibleRows()
-	if !v.PageDown() {
+	if !v.Nav().PageDown() {
 		t.Fatal("PageDown at the top did not move")
 	}
 	top := v.topRow()
 	if top < vis-3 || top > vis {
 		t.Errorf("after Page Down the top row is %d; want the row that was last on screen (%d rows show)", top, vis)
 	}
-	v.PageDown()
-	v.PageUp()
+	v.Nav().PageDown()
+	v.Nav().PageUp()
 	if got := v.topRow(); got != top {
 		t.Errorf("Page Down then Page Up: top row %d; want %d", got, top)
 	}
-	if !v.End() {
+	if !v.Nav().End() {
 		t.Fatal("End did not move")
 	}
 	if last := v.topRow() + vis; last < v.model.Len() {
 		t.Errorf("after End the rows on screen end at %d of %d", last, v.model.Len())
 	}
-	if v.PageDown() || v.End() {
+	if v.Nav().PageDown() || v.Nav().End() {
 		t.Error("Page Down or End at the end moved the view")
 	}
-	if !v.Home() || v.topRow() != 0 {
+	if !v.Nav().Home() || v.topRow() != 0 {
 		t.Errorf("Home: top row %d; want 0", v.topRow())
 	}
-	if v.PageUp() {
+	if v.Nav().PageUp() {
 		t.Error("Page Up at the top moved the view")
 	}
 }
@@ -54,13 +54,13 @@ func TestNextHunkScrollsDown(t *testing.T) {
 		}
 		return ""
 	}))
-	v.NextHunk()
+	v.Nav().NextHunk()
 	first := v.list.GetScrollOffset()
-	if want := v.rowY(100 - hunkLead); first != want {
+	if want := v.wr.rowY(100 - hunkLead); first != want {
 		t.Fatalf("after NextHunk offset = %v; want %v", first, want)
 	}
-	v.NextHunk()
-	if got, want := v.list.GetScrollOffset(), v.rowY(300-hunkLead); got != want {
+	v.Nav().NextHunk()
+	if got, want := v.list.GetScrollOffset(), v.wr.rowY(300-hunkLead); got != want {
 		t.Errorf("after second NextHunk offset = %v; want %v", got, want)
 	}
 }
@@ -73,10 +73,10 @@ func TestPrevHunkScrollsUp(t *testing.T) {
 		}
 		return ""
 	}))
-	v.NextHunk()
-	v.NextHunk()
-	v.PrevHunk()
-	if got, want := v.list.GetScrollOffset(), v.rowY(100-hunkLead); got != want {
+	v.Nav().NextHunk()
+	v.Nav().NextHunk()
+	v.Nav().PrevHunk()
+	if got, want := v.list.GetScrollOffset(), v.wr.rowY(100-hunkLead); got != want {
 		t.Errorf("after PrevHunk offset = %v; want %v", got, want)
 	}
 }
@@ -89,11 +89,11 @@ func TestNextHunkFromTopGoesToFirstChange(t *testing.T) {
 		}
 		return ""
 	}))
-	v.NextHunk()
+	v.Nav().NextHunk()
 	if v.nav.cur != 1 {
 		t.Fatalf("NextHunk from the top went to row %d; want 1, the first change", v.nav.cur)
 	}
-	v.NextHunk()
+	v.Nav().NextHunk()
 	if v.nav.cur != 300 {
 		t.Errorf("second NextHunk went to row %d; want 300", v.nav.cur)
 	}
@@ -102,7 +102,7 @@ func TestNextHunkFromTopGoesToFirstChange(t *testing.T) {
 func TestNextHunkScrollsChangeIntoViewHorizontally(t *testing.T) {
 	v, _ := newTestView(t, 1000, 300)
 	v.SetTexts("a.txt", farChange(200, 120, "10.30"), farChange(200, 120, "110.30"))
-	if !v.NextHunk() {
+	if !v.Nav().NextHunk() {
 		t.Fatal("NextHunk found no change")
 	}
 	r := v.model.Row(v.nav.cur)
@@ -115,7 +115,7 @@ func TestNextHunkScrollsChangeIntoViewHorizontally(t *testing.T) {
 	if c0 < v.hbar.off || c1 > v.hbar.off+v.metric.cols {
 		t.Errorf("after NextHunk the view shows cells %d..%d; the change is at %d..%d", v.hbar.off, v.hbar.off+v.metric.cols, c0, c1)
 	}
-	v.PrevHunk() // nothing before: stays
+	v.Nav().PrevHunk() // nothing before: stays
 	v.SetTexts("a.txt", numbered(200, nil), numbered(200, func(k int) string {
 		if k == 50 {
 			return "near\n"
@@ -123,7 +123,7 @@ func TestNextHunkScrollsChangeIntoViewHorizontally(t *testing.T) {
 		return ""
 	}))
 	v.setHOffset(5)
-	v.NextHunk()
+	v.Nav().NextHunk()
 	if v.hbar.off != 0 {
 		t.Errorf("a change at the line start left the view scrolled to cell %d; want 0", v.hbar.off)
 	}
@@ -143,7 +143,7 @@ func TestNextHunkScrollsChangeIntoViewHorizontally(t *testing.T) {
 		return ""
 	}))
 	v.setHOffset(50)
-	v.NextHunk()
+	v.Nav().NextHunk()
 	if v.hbar.off != 0 {
 		t.Errorf("a change starting at cell 13 of a long line left the view at cell %d; want 0", v.hbar.off)
 	}

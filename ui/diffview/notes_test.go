@@ -185,7 +185,7 @@ func TestGoToLineMarksTheLine(t *testing.T) {
 	if marked(2) {
 		t.Fatal("line 3 marked before go-to-line")
 	}
-	if !v.GoToLine(3) || !marked(2) || marked(1) {
+	if !v.Nav().GoToLine(3) || !marked(2) || marked(1) {
 		t.Errorf("after GoToLine(3): line 3 marked %v, line 2 marked %v; want line 3 alone", marked(2), marked(1))
 	}
 	v.SetTexts("a.txt", "a\nb\nc\nd\n", "a\nB\nc\nD\n")

@@ -97,7 +97,7 @@ func (v *DiffView) finishOpening(op *opening, r opened) {
 	v.banner.Hide()
 	v.install(r, false, 0)
 	if op.firstHunk {
-		v.NextHunk()
+		v.nav.NextHunk()
 	}
 	if v.OnOpened != nil {
 		v.OnOpened()
@@ -111,6 +111,15 @@ func (v *DiffView) cancelOpening() {
 		v.open.job = nil
 		v.banner.Hide()
 	}
+}
+
+// awaitFirstHunk makes the view open at the first change once the texts
+// it is diffing arrive, and reports whether it is diffing any.
+func (v *DiffView) awaitFirstHunk() bool {
+	if v.open.job != nil {
+		v.open.job.firstHunk = true
+	}
+	return v.open.job != nil
 }
 
 // Opening reports whether the view is still diffing the texts SetTexts

@@ -43,7 +43,7 @@ func TestSetTextsBigDiffsOffTheUIGoroutine(t *testing.T) {
 	v, posted := asyncTestView(t)
 	old, new := bigPair(t, every20th)
 	v.SetTexts("big.go", old, new)
-	v.NextHunk() // as the window does: open at the first change
+	v.Nav().NextHunk() // as the window does: open at the first change
 	if !v.Opening() || v.model.Len() != 0 {
 		t.Fatalf("after SetTexts: Opening() = %v, %d rows; want the placeholder", v.Opening(), v.model.Len())
 	}
@@ -57,7 +57,7 @@ func TestSetTextsBigDiffsOffTheUIGoroutine(t *testing.T) {
 	if n := len(v.Hunks()); n != 70_000/200 {
 		t.Errorf("%d hunks; want %d", n, 70_000/200)
 	}
-	if k := v.CurrentHunk(); k != 0 {
+	if k := v.Nav().CurrentHunk(); k != 0 {
 		t.Errorf("CurrentHunk() = %d; want 0: NextHunk during the diff opens at the first change", k)
 	}
 }

@@ -234,7 +234,12 @@ func (v *DiffView) viewRows() (float32, bool) {
 // jumpTo goes to the change starting at row r as j does, and says so
 // (OnJumped).
 func (v *DiffView) jumpTo(r int) {
-	v.scrollToRow(r)
+	v.nav.toRow(r)
+	v.jumped()
+}
+
+// jumped tells the host the current change moved without j or k (OnJumped).
+func (v *DiffView) jumped() {
 	if v.OnJumped != nil {
 		v.OnJumped()
 	}
@@ -243,6 +248,6 @@ func (v *DiffView) jumpTo(r int) {
 // centreOn scrolls row r to the middle of the view, away from a stream's
 // edge.
 func (v *DiffView) centreOn(r int) {
-	v.list.ScrollToOffset(max(v.rowY(r)-v.list.Size().Height/2, 0))
+	v.list.ScrollToOffset(max(v.wr.rowY(r)-v.list.Size().Height/2, 0))
 	v.userScrolled(1)
 }

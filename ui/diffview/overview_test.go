@@ -61,12 +61,12 @@ func TestOverviewTapOnAChangeMakesItCurrent(t *testing.T) {
 	}
 	y := float32(second)*o.scale() + 3 // just below the 2-pixel tick
 	test.TapAt(o, fyne.NewPos(o.Size().Width/2, y))
-	if v.CurrentHunk() != 1 || jumped != 1 || !v.CurrentOnScreen() {
-		t.Errorf("tap at the second change's tick: current hunk %d (on screen %v), OnJumped %d times; want hunk 1 on screen, once", v.CurrentHunk(), v.CurrentOnScreen(), jumped)
+	if v.Nav().CurrentHunk() != 1 || jumped != 1 || !v.CurrentOnScreen() {
+		t.Errorf("tap at the second change's tick: current hunk %d (on screen %v), OnJumped %d times; want hunk 1 on screen, once", v.Nav().CurrentHunk(), v.CurrentOnScreen(), jumped)
 	}
 	test.TapAt(o, fyne.NewPos(o.Size().Width/2, o.Size().Height*0.45))
-	if v.CurrentHunk() != 1 || jumped != 1 {
-		t.Errorf("tap far from any tick: current hunk %d, OnJumped %d times; want hunk 1 kept, no call", v.CurrentHunk(), jumped)
+	if v.Nav().CurrentHunk() != 1 || jumped != 1 {
+		t.Errorf("tap far from any tick: current hunk %d, OnJumped %d times; want hunk 1 kept, no call", v.Nav().CurrentHunk(), jumped)
 	}
 	if top := v.topRow(); top < 350 || top > 500 {
 		t.Errorf("tap at 45%% far from any tick: top row %d; want about 450 (scrolled there)", top)

@@ -38,7 +38,7 @@ func (v *DiffView) LineY(i int) (float32, bool) {
 	if i < 0 || i >= v.model.b.Len() {
 		return 0, false
 	}
-	y := v.rowY(v.model.RowOfB(i)) - v.list.GetScrollOffset()
+	y := v.wr.rowY(v.model.RowOfB(i)) - v.list.GetScrollOffset()
 	return y, y >= 0 && y < v.list.Size().Height
 }
 
@@ -52,7 +52,7 @@ func (v *DiffView) ShowLineAt(i int, y float32) {
 		return
 	}
 	r := v.folds.reveal(1, i)
-	v.list.ScrollToOffset(max(v.rowY(r)-y, 0))
+	v.list.ScrollToOffset(max(v.wr.rowY(r)-y, 0))
 	rows := v.changeRows()
 	if k := sort.SearchInts(rows, r); k < len(rows) && rows[k] == r {
 		v.nav.cur = r
@@ -84,12 +84,12 @@ func (v *DiffView) CurrentOnScreen() bool {
 	}
 	off, h := v.list.GetScrollOffset(), v.list.Size().Height
 	k := m.Row(v.nav.cur).hunk
-	y := v.rowY(v.nav.cur)
+	y := v.wr.rowY(v.nav.cur)
 	for r := v.nav.cur; r < m.Len() && m.Row(r).hunk == k && y < off+h; r++ {
-		if y+v.rowHeight(r) > off {
+		if y+v.wr.rowHeight(r) > off {
 			return true
 		}
-		y += v.rowHeight(r)
+		y += v.wr.rowHeight(r)
 	}
 	return false
 }

@@ -51,7 +51,7 @@ func TestPlaceLineAndShowLineAt(t *testing.T) {
 		}
 	}
 	v.SetTexts("f.txt", old.String(), prop.String())
-	if !v.NextHunk() {
+	if !v.Nav().NextHunk() {
 		t.Fatal("no hunk")
 	}
 	if got := v.PlaceLine(); got != 150 {
@@ -93,7 +93,7 @@ func TestCurrentOneLineChangeShowsInTheGutter(t *testing.T) {
 	if primaryInGutter() {
 		t.Fatal("the change is marked current before j went to it")
 	}
-	if !v.NextHunk() {
+	if !v.Nav().NextHunk() {
 		t.Fatal("no hunk")
 	}
 	if !primaryInGutter() {
@@ -125,7 +125,7 @@ func TestCurrentOnScreenWithTallWrappedRows(t *testing.T) {
 	old := "a\n" + long + "\n" + long + "\nx\n"
 	v.SetTexts("a.txt", old, strings.Replace(old, "\nx\n", "\ny\n", 1))
 	v.SetWrap(true)
-	v.NextHunk()
+	v.Nav().NextHunk()
 	if !v.CurrentOnScreen() {
 		t.Fatal("the change j went to is not on screen")
 	}

@@ -90,7 +90,7 @@ func TestRowWidgetsStayBoundedWhileScrolling(t *testing.T) {
 	v.Folds().Collapse(false)
 	v.SetTexts("big.txt", old.String(), new.String())
 	for range 200 {
-		v.PageDown()
+		v.Nav().PageDown()
 		runtime.GC() // empties the list's pool of hidden rows now and then
 	}
 	if n, most := len(v.rows.widgets), 4*v.visibleRows()+16; n > most {

@@ -255,7 +255,7 @@ func (r *diffRow) draw() {
 	rw := m.Row(r.id)
 	mt := v.metric
 	c := coloursFor(v.rows.dark)
-	h := v.rowHeight(r.id)
+	h := v.wr.rowHeight(r.id)
 	if rw.kind == rowFold {
 		r.fold(m.segs[rw.seg], c, h)
 		return
@@ -518,6 +518,20 @@ func (v *DiffView) rowKeyOf(id int) rowKey {
 func (v *DiffView) refreshTokens() {
 	for _, r := range v.rows.widgets {
 		if r.waitTok && r.tokensReady() {
+			r.Refresh()
+		}
+	}
+}
+
+// refreshChangedRows draws again the rows on screen whose key changed
+// since they were drawn (the current change's mark moved), only those.
+func (v *DiffView) refreshChangedRows() {
+	for _, r := range v.rows.widgets {
+		if r.id < 0 || !r.Visible() {
+			continue
+		}
+		if k := v.rowKeyOf(r.id); k != r.key {
+			r.key = k
 			r.Refresh()
 		}
 	}

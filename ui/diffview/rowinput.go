@@ -159,9 +159,9 @@ func (r *diffRow) Dragged(ev *fyne.DragEvent) {
 	}
 	// The row where the drag started keeps the events; find the row under
 	// the pointer from its offset.
-	y := v.rowY(r.dragRow) + ev.Position.Y
-	id := v.rowAtY(y)
-	v.ed.move(r.posAt(id, fyne.NewPos(ev.Position.X, y-v.rowY(id))), true)
+	y := v.wr.rowY(r.dragRow) + ev.Position.Y
+	id := v.wr.rowAtY(y)
+	v.ed.move(r.posAt(id, fyne.NewPos(ev.Position.X, y-v.wr.rowY(id))), true)
 }
 
 // DragEnd is part of fyne.Draggable.

@@ -217,7 +217,7 @@ func TestLongTokenEmphasisesTheChangedCharacters(t *testing.T) {
 
 	v, _ := newTestView(t, 700, 200)
 	v.SetTexts("s.go", "a\n"+oldL+"\n", "a\n"+newL+"\n")
-	v.NextHunk()
+	v.Nav().NextHunk()
 	col := at // ASCII: one cell a byte
 	if v.hbar.off > col || v.hbar.off+v.metric.cols < col+7 {
 		t.Errorf("after j the columns shown are %d–%d; want the change at %d–%d among them", v.hbar.off, v.hbar.off+v.metric.cols, col, col+7)

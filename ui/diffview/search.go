@@ -275,7 +275,7 @@ func (v *DiffView) goToMatch(mt match) {
 	r := v.folds.reveal(int(mt.side), int(mt.line))
 	top := v.topRow()
 	if r < top || r >= top+v.visibleRows()-1 {
-		v.list.ScrollToOffset(v.leadY(r))
+		v.list.ScrollToOffset(v.nav.leadY(r))
 	}
 	if h := v.model.Row(r).hunk; h >= 0 && !v.whitespaceOnly(h) {
 		// A match in a change makes it the current one, as j and k
@@ -287,9 +287,7 @@ func (v *DiffView) goToMatch(mt match) {
 		// to), and j goes on from here.
 		v.nav.cur = r
 	}
-	if v.OnJumped != nil {
-		v.OnJumped()
-	}
+	v.jumped()
 	if v.wr.on {
 		return
 	}

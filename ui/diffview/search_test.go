@@ -132,12 +132,12 @@ func TestSearchMatchInAChangeMakesItCurrent(t *testing.T) {
 		return ""
 	})
 	v.SetTexts("a.txt", old, new)
-	v.NextHunk()
+	v.Nav().NextHunk()
 	jumped := 0
 	v.OnJumped = func() { jumped++ }
 	v.Search().Show()
 	test.Type(v.search.entry, "needle")
-	if v.CurrentHunk() != 1 || jumped == 0 {
-		t.Errorf("after finding the needle in the second change: current hunk %d, OnJumped called %d times; want hunk 1, called", v.CurrentHunk(), jumped)
+	if v.Nav().CurrentHunk() != 1 || jumped == 0 {
+		t.Errorf("after finding the needle in the second change: current hunk %d, OnJumped called %d times; want hunk 1, called", v.Nav().CurrentHunk(), jumped)
 	}
 }

@@ -177,7 +177,7 @@ func (v *DiffView) rowsOnScreen() (first, last int) {
 		return 0, -1
 	}
 	off := v.list.GetScrollOffset()
-	return v.rowAtY(off), min(v.rowAtY(off+h-1), v.model.Len()-1)
+	return v.wr.rowAtY(off), min(v.wr.rowAtY(off+h-1), v.model.Len()-1)
 }
 
 // counting reports whether the rows on screen count as seen: not while a

@@ -36,9 +36,9 @@ func TestSeenOnlyHunksOnScreen(t *testing.T) {
 	if got := v.Seen().Unseen(); len(got) != 10 {
 		t.Fatalf("unseen %d; want all 10", len(got))
 	}
-	v.NextHunk()
-	v.NextHunk()
-	v.NextHunk()
+	v.Nav().NextHunk()
+	v.Nav().NextHunk()
+	v.Nav().NextHunk()
 	want := []string{hs[0].ID, hs[1].ID, hs[2].ID}
 	if got := v.Seen().Hunks(); !slices.Equal(got, want) {
 		t.Fatalf("after three j: seen %v; want the first three %v", got, want)
@@ -47,15 +47,15 @@ func TestSeenOnlyHunksOnScreen(t *testing.T) {
 		t.Errorf("after three j: unseen %v; want the last seven", got)
 	}
 	// The end: the last change only, nothing between.
-	v.LastHunk()
+	v.Nav().LastHunk()
 	if got := v.Seen().Hunks(); !slices.Equal(got, append(want, hs[9].ID)) {
 		t.Errorf("after the last hunk: seen %v; want the first three and the last", got)
 	}
 	// ShowHunk goes straight to one hunk.
-	if !v.ShowHunk(hs[6].ID) || !slices.Contains(v.Seen().Hunks(), hs[6].ID) || len(v.Seen().Hunks()) != 5 {
+	if !v.Nav().ShowHunk(hs[6].ID) || !slices.Contains(v.Seen().Hunks(), hs[6].ID) || len(v.Seen().Hunks()) != 5 {
 		t.Errorf("after ShowHunk(hunk 7): seen %v; want it too", v.Seen().Hunks())
 	}
-	if v.ShowHunk("nothere") {
+	if v.Nav().ShowHunk("nothere") {
 		t.Error("ShowHunk(an unknown id) = true")
 	}
 	// The same texts again (a re-render): what was seen stays seen.
@@ -178,7 +178,7 @@ func TestSeenWaitsWhileNotShowing(t *testing.T) {
 	v.Showing = func() bool { return showing }
 	old, new := seenDiff()
 	v.SetTexts("a.txt", old, new)
-	v.NextHunk()
+	v.Nav().NextHunk()
 	if got := len(v.Seen().In("a.txt")); got != 0 {
 		t.Fatalf("not showing: %d seen; want none", got)
 	}
@@ -204,7 +204,7 @@ func TestSeenOnlyOnceEveryLineWasOnScreen(t *testing.T) {
 	if hs := v.Hunks(); len(hs) != 1 {
 		t.Fatalf("%d hunks; want 1", len(hs))
 	}
-	v.NextHunk()
+	v.Nav().NextHunk()
 	if got := v.Seen().Hunks(); len(got) != 0 {
 		t.Fatalf("its first rows on screen: seen %v; want none yet", got)
 	}
@@ -213,7 +213,7 @@ func TestSeenOnlyOnceEveryLineWasOnScreen(t *testing.T) {
 		t.Fatalf("its first rows on screen: %d of %d lines seen; want some of 200", part[0], part[1])
 	}
 	for range 20 {
-		v.PageDown()
+		v.Nav().PageDown()
 	}
 	if got := v.Seen().Hunks(); len(got) != 1 {
 		t.Errorf("paged through it: seen %v; want it", got)

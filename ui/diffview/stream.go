@@ -35,7 +35,7 @@ func (v *DiffView) SetStream(path, old string, p engine.Preview) {
 		v.marks.moves = nil
 		v.search.clear()
 		v.doc.path = path
-		v.nav.cur, v.nav.wentTo = -1, -1
+		v.nav.forget()
 		v.dec.rejected = map[string]bool{}
 		v.hbar.off = 0
 		v.hl.reset(path)
@@ -105,8 +105,8 @@ func (v *DiffView) followEdge() {
 	if v.model.growing[1] > v.model.growing[0] {
 		edge = v.model.RowOfB(v.model.growing[1] - 1)
 	}
-	cur, y := v.list.GetScrollOffset(), v.rowY(edge+1)-v.list.Size().Height
-	if y > cur || v.rowY(edge) < cur {
+	cur, y := v.list.GetScrollOffset(), v.wr.rowY(edge+1)-v.list.Size().Height
+	if y > cur || v.wr.rowY(edge) < cur {
 		v.list.ScrollToOffset(max(y, 0))
 	}
 	v.feed.y = v.list.GetScrollOffset()

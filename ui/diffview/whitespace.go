@@ -16,7 +16,7 @@ func (v *DiffView) SetIgnoreWhitespace(on bool) {
 		return
 	}
 	v.ws.ignore = on
-	if k := v.CurrentHunk(); k >= 0 && v.whitespaceOnly(k) {
+	if k := v.nav.CurrentHunk(); k >= 0 && v.whitespaceOnly(k) {
 		v.nav.cur = -1
 	}
 	v.overview.Refresh()
@@ -90,7 +90,7 @@ func (v *DiffView) changeRows() []int {
 // SetIgnoreWhitespace faded (still in Hunks, still approved unless
 // unticked).
 func (v *DiffView) HunkCount() (cur, n, faded int) {
-	k := v.CurrentHunk()
+	k := v.nav.CurrentHunk()
 	for i := range v.Hunks() {
 		if v.whitespaceOnly(i) {
 			faded++

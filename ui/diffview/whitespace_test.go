@@ -21,7 +21,7 @@ func TestIgnoreWhitespaceFadesAndSkips(t *testing.T) {
 	})
 	v.SetTexts("a.txt", old, new)
 	v.SetIgnoreWhitespace(true)
-	if !v.NextHunk() || v.model.Row(v.nav.cur).a != 150 {
+	if !v.Nav().NextHunk() || v.model.Row(v.nav.cur).a != 150 {
 		t.Fatalf("NextHunk with whitespace ignored went to %+v; want line 150", v.model.Row(max(v.nav.cur, 0)))
 	}
 	if cur, n, faded := v.HunkCount(); cur != 1 || n != 1 || faded != 1 {
@@ -30,7 +30,7 @@ func TestIgnoreWhitespaceFadesAndSkips(t *testing.T) {
 	if got := v.AcceptedHunks(); len(got) != 2 {
 		t.Errorf("AcceptedHunks = %v; want both: a faded hunk is still approved", got)
 	}
-	if v.PrevHunk() {
+	if v.Nav().PrevHunk() {
 		t.Error("PrevHunk went to the faded change")
 	}
 	v.SetIgnoreWhitespace(false)

@@ -3,6 +3,8 @@ package diffview
 import (
 	"unicode/utf8"
 
+	"fyne.io/fyne/v2/widget"
+
 	"github.com/diffdesk/diffdesk/ui/diffview/textbuf"
 )
 
@@ -63,19 +65,20 @@ func zeroWidth(s string, cols []int32) bool {
 }
 
 // rowAtY returns the row at offset y of the list's content.
-func (v *DiffView) rowAtY(y float32) int {
-	if !v.wr.on || len(v.wr.rows) == 0 {
-		return min(max(int(y/v.metric.line), 0), max(v.model.Len()-1, 0))
+func (w *wrapping) rowAtY(y float32) int {
+	n := w.host.shown().Len()
+	if !w.on || len(w.rows) == 0 {
+		return min(max(int(y/w.mt.line), 0), max(n-1, 0))
 	}
-	return v.wr.idx.at(y, v.model.Len(), v.metric.line)
+	return w.idx.at(y, n, w.mt.line)
 }
 
 // rowY returns the offset of row i in the list's content.
-func (v *DiffView) rowY(i int) float32 {
-	if !v.wr.on || len(v.wr.rows) == 0 {
-		return float32(i) * v.metric.line
+func (w *wrapping) rowY(i int) float32 {
+	if !w.on || len(w.rows) == 0 {
+		return float32(i) * w.mt.line
 	}
-	return v.wr.idx.y(i, v.metric.line)
+	return w.idx.y(i, w.mt.line)
 }
 
 // SetWrap wraps long lines (on) or scrolls them horizontally (off). The
@@ -88,92 +91,94 @@ func (v *DiffView) SetWrap(on bool) {
 	top := v.topRow()
 	curY := float32(-1)
 	if v.CurrentOnScreen() { // the change j/k went to stays where it is on screen
-		curY = v.rowY(v.nav.cur) - v.list.GetScrollOffset()
+		curY = v.wr.rowY(v.nav.cur) - v.list.GetScrollOffset()
 	}
 	v.wr.on = on
 	v.hbar.off = 0
 	if on {
-		v.applyWrap()
+		v.wr.apply()
 	} else {
-		v.setWrapped(nil)
+		v.wr.set(nil)
 	}
 	v.redraw()
 	if curY >= 0 {
-		v.list.ScrollToOffset(max(v.rowY(v.nav.cur)-curY, 0))
+		v.list.ScrollToOffset(max(v.wr.rowY(v.nav.cur)-curY, 0))
 		return
 	}
-	v.list.ScrollToOffset(v.rowY(top))
+	v.list.ScrollToOffset(v.wr.rowY(top))
 }
 
-// wrapped holds the rows taller than one line in wrap mode.
-func (v *DiffView) rowHeight(i int) float32 {
-	if n, ok := v.wr.rows[i]; ok {
-		return float32(n) * v.metric.line
+// rowHeight returns the height of row i: taller than a line when it wraps.
+func (w *wrapping) rowHeight(i int) float32 {
+	if n, ok := w.rows[i]; ok {
+		return float32(n) * w.mt.line
 	}
-	return v.metric.line
+	return w.mt.line
 }
 
 // visualLines returns how many lines row r takes when wrapped.
-func (v *DiffView) visualLines(r row) int {
+func (w *wrapping) visualLines(r row) int {
+	m := w.host.shown()
 	n := 1
 	lines := func(s string) int {
-		v.wr.colBuf = columns(s, v.wr.colBuf)
-		v.wr.winBuf = wrapWindows(s, v.wr.colBuf, v.metric.cols, v.wr.winBuf)
-		return len(v.wr.winBuf)
+		w.colBuf = columns(s, w.colBuf)
+		w.winBuf = wrapWindows(s, w.colBuf, w.mt.cols, w.winBuf)
+		return len(w.winBuf)
 	}
 	if r.a >= 0 {
-		n = max(n, lines(v.model.a.Line(r.a)))
+		n = max(n, lines(m.a.Line(r.a)))
 	}
 	if r.b >= 0 {
-		n = max(n, lines(v.model.b.Line(r.b)))
+		n = max(n, lines(m.b.Line(r.b)))
 	}
 	return n
 }
 
-// wrapRows records in w the rows among segments k0:k1 that wrap.
-func (v *DiffView) wrapRows(w map[int]int, k0, k1 int) {
-	cols := v.metric.cols
-	m := v.model
+// wrapRows records in rows the rows among segments k0:k1 that wrap.
+func (w *wrapping) wrapRows(rows map[int]int, k0, k1 int) {
+	cols := w.mt.cols
+	m := w.host.shown()
 	m.eachIn(k0, k1, func(i, a, b int) {
 		// A line of n bytes takes at most n*TabWidth cells.
 		long := (a >= 0 && len(m.a.Line(a))*textbuf.TabWidth > cols) || (b >= 0 && len(m.b.Line(b))*textbuf.TabWidth > cols)
 		if long {
-			if n := v.visualLines(row{a: a, b: b}); n > 1 {
-				w[i] = n
+			if n := w.visualLines(row{a: a, b: b}); n > 1 {
+				rows[i] = n
 			}
 		}
 	})
 }
 
-// setWrapped makes w the wrapped rows, telling the list only about the
-// rows whose height changed.
-func (v *DiffView) setWrapped(w map[int]int) {
-	old := v.wr.rows
-	v.wr.rows = w
-	v.wr.idx.build(w)
+// set makes rows the wrapped rows, telling the list only about the rows
+// whose height changed.
+func (w *wrapping) set(rows map[int]int) {
+	old := w.rows
+	w.rows = rows
+	w.idx.build(rows)
 	changed := 0
 	for i := range old {
-		if _, ok := w[i]; !ok {
+		if _, ok := rows[i]; !ok {
 			changed++
 		}
 	}
-	for i, n := range w {
+	for i, n := range rows {
 		if old[i] != n {
 			changed++
 		}
 	}
 	if changed > manyHeights {
-		v.replaceList(w)
+		w.host.replaceList(rows)
 		return
 	}
+	l := w.host.rowList()
 	for i := range old {
-		if _, ok := w[i]; !ok {
-			v.list.SetItemHeight(i, v.metric.line)
+		if _, ok := rows[i]; !ok {
+			l.SetItemHeight(i, w.mt.line)
 		}
 	}
-	for i, n := range w {
+	for i, n := range rows {
 		if old[i] != n {
-			v.list.SetItemHeight(i, float32(n)*v.metric.line)
+			l.SetItemHeight(i, float32(n)*w.mt.line)
 		}
 	}
 }
@@ -181,8 +186,8 @@ func (v *DiffView) setWrapped(w map[int]int) {
 // rewrapEdit updates the wrapped rows after an edit changed segments k0:k1
 // of the model and the number of rows by d: rows before them keep their
 // heights, rows after them move by d.
-func (v *DiffView) rewrapEdit(k0, k1, d int) {
-	m := v.model
+func (w *wrapping) rewrapEdit(k0, k1, d int) {
+	m := w.host.shown()
 	r0, r1 := m.n, m.n
 	if k0 < len(m.segs) {
 		r0 = m.segs[k0].row0
@@ -190,28 +195,40 @@ func (v *DiffView) rewrapEdit(k0, k1, d int) {
 	if k1 > 0 && k1 <= len(m.segs) {
 		r1 = m.segs[k1-1].row0 + m.segs[k1-1].rows
 	}
-	w := make(map[int]int, len(v.wr.rows))
-	for i, n := range v.wr.rows {
+	rows := make(map[int]int, len(w.rows))
+	for i, n := range w.rows {
 		switch {
 		case i < r0:
-			w[i] = n
+			rows[i] = n
 		case i >= r1-d:
-			w[i+d] = n
+			rows[i+d] = n
 		}
 	}
-	v.wrapRows(w, k0, k1)
-	v.setWrapped(w)
+	w.wrapRows(rows, k0, k1)
+	w.set(rows)
 }
 
-// applyWrap sets the height of every row that wraps.
-func (v *DiffView) applyWrap() {
-	w := map[int]int{}
-	v.wrapRows(w, 0, len(v.model.segs))
-	v.setWrapped(w)
+// apply sets the height of every row that wraps.
+func (w *wrapping) apply() {
+	rows := map[int]int{}
+	w.wrapRows(rows, 0, len(w.host.shown().segs))
+	w.set(rows)
 }
 
-// wrapping is wrap mode's rows taller than one line.
+// wrapHost is what wrapping needs of its view: the rows, and the list
+// whose row heights it sets (made anew when many change: replaceList).
+type wrapHost interface {
+	shown() *rowModel
+	rowList() *widget.List
+	replaceList(rows map[int]int)
+}
+
+// wrapping is wrap mode: the rows taller than one line, and the offsets
+// of rows it makes (rowY, rowAtY, rowHeight). It reaches the view only
+// through wrapHost.
 type wrapping struct {
+	host   wrapHost
+	mt     *metrics // the view's cell sizes
 	on     bool
 	rows   map[int]int // rows taller than one line → lines
 	idx    wrapIndex   // rows, for offsets by binary search (wrapindex.go)

@@ -58,7 +58,7 @@ func (x *wrapIndex) at(y float32, n int, line float32) int {
 }
 
 // newList makes the view's row list. The list is made anew when many row
-// heights change at once (setWrapped): Fyne's List refreshes itself, all of
+// heights change at once (wrapping.set): Fyne's List refreshes itself, all of
 // it, on each SetItemHeight once it is on screen, which made turning wrap
 // on quadratic in the rows; a list not yet drawn takes heights for free.
 func (v *DiffView) newList() *widget.List {
@@ -71,7 +71,26 @@ func (v *DiffView) newList() *widget.List {
 	return l
 }
 
-// manyHeights is how many row heights setWrapped changes one by one before
+// rowList is the list of rows (made anew by replaceList).
+func (v *DiffView) rowList() *widget.List { return v.list }
+
+// visibleRows returns how many rows fit in the view.
+func (v *DiffView) visibleRows() int {
+	if v.metric.line <= 0 {
+		return 50
+	}
+	return int(v.list.Size().Height/v.metric.line) + 1
+}
+
+// topRow returns the row at the top of the visible rows.
+func (v *DiffView) topRow() int {
+	if v.metric.line <= 0 {
+		return 0
+	}
+	return v.wr.rowAtY(v.list.GetScrollOffset() + 1)
+}
+
+// manyHeights is how many row heights wrapping.set changes one by one before
 // it makes the list anew instead.
 const manyHeights = 64
 

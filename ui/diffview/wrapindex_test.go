@@ -63,10 +63,10 @@ func TestWrapOnABigFileRefreshesTheListOnce(t *testing.T) {
 	if made := v.rows.created - before; made > 200 {
 		t.Errorf("w on 20,000 wrapping rows made %d rows (a list refresh each); want the list refreshed a bounded number of times", made)
 	}
-	if v.rowHeight(5) <= v.metric.line {
+	if v.wr.rowHeight(5) <= v.metric.line {
 		t.Fatal("a long row does not wrap")
 	}
-	v.scrollTo(v.rowY(15000))
+	v.nav.scrollTo(v.wr.rowY(15000))
 	if top := v.topRow(); top < 14990 || top > 15010 {
 		t.Errorf("scrolled to row 15000's offset: top row %d", top)
 	}
@@ -75,7 +75,7 @@ func TestWrapOnABigFileRefreshesTheListOnce(t *testing.T) {
 	if made := v.rows.created - before; made > 200 {
 		t.Errorf("w off made %d rows", made)
 	}
-	if v.rowHeight(5) != v.metric.line {
+	if v.wr.rowHeight(5) != v.metric.line {
 		t.Error("wrap off: a row keeps its wrapped height")
 	}
 }

@@ -74,6 +74,30 @@ func AgentSession(agent, session string) string {
 	return agent + "/" + session
 }
 
+// EntryDiff names what the History tab's diff of entry e shows: what its
+// checkpoint changed, or what was proposed when nothing was written.
+func EntryDiff(e journal.Entry) string {
+	if e.Ref.Checkpoint() == 0 {
+		return fmt.Sprintf("What was proposed (%s: nothing was written)", e.Decision)
+	}
+	return "What " + Ref(e.Ref) + " changed"
+}
+
+// DiffNote is the note over the History tab's diff once its files are
+// read: what names them; an edit that did not apply says so, as it
+// proposed no text (its files are shown as they were).
+func DiffNote(what string, diffs []review.HistoryFile) string {
+	if len(diffs) == 0 {
+		return what + ": no differences."
+	}
+	for _, d := range diffs {
+		if !d.NotApplied {
+			return what + "."
+		}
+	}
+	return "The edit did not apply (" + string(decision.Failed) + "): it proposed no text and nothing was written; its files are shown as they were."
+}
+
 // writeStateText says how a checkpoint's write ended.
 var writeStateText = map[journal.WriteState]string{
 	journal.WriteIntended:    "write begun, not known to have finished",
