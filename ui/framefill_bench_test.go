@@ -153,8 +153,8 @@ func BenchmarkWindowFrameFill(b *testing.B) {
 	v, c := h.win.View(), h.win.Win.Canvas()
 	var f frameFill
 	for b.Loop() {
-		if !v.PageDown() {
-			v.Home()
+		if !v.Nav().PageDown() {
+			v.Nav().Home()
 		}
 		drain()
 		f = measureFrameFill(c, v)
