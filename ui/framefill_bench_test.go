@@ -23,6 +23,8 @@ import (
 // whole tree), so under the software renderer each drawn pixel is a
 // fragment shaded on every frame.
 type frameFill struct {
+	walked  int     // visible objects the painter visits (widgets, containers, primitives)
+	hidden  int     // hidden objects it skips, with what they hold
 	objects int     // primitives drawn
 	pixels  float64 // pixels they cover, clipped (a text: its texture)
 	view    float64 // of which the diff view's row pictures (rasters)
@@ -56,9 +58,14 @@ func measureFrameFill(c fyne.Canvas, view fyne.CanvasObject) frameFill {
 	f := frameFill{window: area(win)}
 	var walk func(o fyne.CanvasObject, off fyne.Position, clip rect, inView bool)
 	walk = func(o fyne.CanvasObject, off fyne.Position, clip rect, inView bool) {
-		if o == nil || !o.Visible() {
+		if o == nil {
 			return
 		}
+		if !o.Visible() {
+			f.hidden++
+			return
+		}
+		f.walked++
 		inView = inView || o == view
 		pos, s := o.Position().Add(off), o.Size()
 		r := rect{pos.X, pos.Y, pos.X + s.Width, pos.Y + s.Height}
@@ -111,7 +118,7 @@ func measureFrameFill(c fyne.Canvas, view fyne.CanvasObject) frameFill {
 // BenchmarkWindowFrameFill reports what one frame of the window draws
 // with a 100,000-line proposal on show (the 22-byte lines and 3-line
 // changes every 200 of test/windowbench), at 1400×900, after each Page
-// Down: the objects drawn, the pixels they cover as a fraction of the
+// Down: the objects the painter visits and skips hidden, those drawn, the pixels they cover as a fraction of the
 // window, and the diff rows' pictures' share. Each drawn pixel is shaded
 // on every frame under llvmpipe (Fyne redraws the whole window), so this
 // is the part of a frame's cost the window's layout decides; ns/op is the
@@ -162,6 +169,8 @@ func BenchmarkWindowFrameFill(b *testing.B) {
 	if f.view == 0 {
 		b.Fatalf("no diff rows drawn in the window (%d objects, %.0f pixels): the walk does not see the view", f.objects, f.pixels)
 	}
+	b.ReportMetric(float64(f.walked), "walked/frame")
+	b.ReportMetric(float64(f.hidden), "hidden/frame")
 	b.ReportMetric(float64(f.objects), "objects/frame")
 	b.ReportMetric(f.pixels/f.window, "window-fills/frame")
 	b.ReportMetric(f.view/f.pixels, "rows-share")
