@@ -35,7 +35,7 @@ type Failure struct {
 	Streamed int64        `json:"streamed,omitempty"`
 	Limit    int64        `json:"limit,omitempty"`
 	// FailWrite: what stopped the write (Stop), where (Path; Paths for
-	// WriteStale) and why (Err: the workspace's reason for WriteRefused,
+	// WriteStale, and WriteIO's files it could not put back) and why (Err: the workspace's reason for WriteRefused,
 	// the system's for WriteIO, the journal's for WriteJournal and
 	// WriteUnfinished, the desk's for WriteOther); Rule: the workspace's
 	// rule that refused.
@@ -149,11 +149,12 @@ func (w WithdrawReason) ByDesk() bool { return w == WithdrawDeskClosed || w == W
 type WriteStop string
 
 // What stops a write. Every one but WriteUnfinished stops it before any
-// file is written, or puts back those written before it.
+// file is written, or puts back those written before it (WriteIO's Paths
+// could not be).
 const (
 	WriteStale      WriteStop = "stale"      // Paths changed on disk since the proposal arrived
 	WriteRefused    WriteStop = "refused"    // the workspace refused Path (Rule; Err: why, and what to do)
-	WriteIO         WriteStop = "io"         // writing Path failed (Err: the system's reason); the files written before it were put back
+	WriteIO         WriteStop = "io"         // writing Path failed (Err: the system's reason); the files written before it were put back, but for Paths
 	WriteJournal    WriteStop = "journal"    // the journal could not record the decision or the write it begins (Err)
 	WriteUnfinished WriteStop = "unfinished" // the files were written, but the journal could not record that the write finished (Err)
 	WriteOther      WriteStop = "other"      // the decision could not be carried out (Err: the desk's reason)
@@ -175,7 +176,7 @@ func WriteFailure(err error) *Failure {
 	case errors.As(err, &re):
 		f.Stop, f.Path, f.Rule, f.Err = WriteRefused, re.Path, re.Rule, re.Detail
 	case errors.As(err, &we):
-		f.Stop, f.Path, f.Err = WriteIO, we.path, we.err.Error()
+		f.Stop, f.Path, f.Paths, f.Err = WriteIO, we.path, we.unrestored, we.err.Error()
 		var pe *fs.PathError
 		if errors.As(we.err, &pe) {
 			f.Err = pe.Err.Error() // the system's reason: the path is ours
@@ -198,10 +199,12 @@ func RefusedFailure(path string, over *BudgetError, streamed, limit int64) *Fail
 	return &Failure{Kind: FailRefused, Path: path, Streamed: streamed, Limit: limit}
 }
 
-// writeError is a file's write that failed (Desk.write): WriteIO.
+// writeError is a file's write that failed (Desk.write): WriteIO; the
+// files written before it that could not be put back (unrestored).
 type writeError struct {
-	path string
-	err  error
+	path       string
+	err        error
+	unrestored []string
 }
 
 func (e *writeError) Error() string { return e.err.Error() }

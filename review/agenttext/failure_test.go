@@ -146,6 +146,8 @@ func TestWriteStops(t *testing.T) {
 			"The write stopped: the desk refused to write /w/a.go (read_only): the file is read-only (mode 0444). Nothing was written; the proposal still waits for a decision.\n"},
 		{review.Failure{Kind: review.FailWrite, Stop: review.WriteIO, Path: "/w/a.go", Err: "no space left on device"},
 			"Writing /w/a.go failed: no space left on device. Nothing was written: the files of the proposal written before it were put back as they were; the proposal still waits for a decision.\nFix the cause (space, permissions) and decide again.\n"},
+		{review.Failure{Kind: review.FailWrite, Stop: review.WriteIO, Path: "/w/b.go", Paths: []string{"/w/a.go"}, Err: "no space left on device"},
+			"Writing /w/b.go failed: no space left on device. /w/a.go, written before it, could not be put back as it was (it is as the approval left it); the proposal still waits for a decision.\nFix the cause (space, permissions) and decide again.\n"},
 		{review.Failure{Kind: review.FailWrite, Stop: review.WriteJournal, Err: "database is locked"},
 			"The journal could not record the decision, and the desk writes nothing it has not recorded: database is locked. Nothing was written; the proposal still waits for a decision.\nDecide again once the journal can be written.\n"},
 		{review.Failure{Kind: review.FailWrite, Stop: review.WriteUnfinished, Err: "disk I/O error"},
@@ -164,6 +166,10 @@ func TestWriteStops(t *testing.T) {
 		if !seen[s] {
 			t.Errorf("write stop %s has no case in this table", s)
 		}
+	}
+	// A refusal journaled before its limit was kept: its words.
+	if got, want := agenttext.Failure(&review.Failure{Kind: review.FailRefused, Err: "refused: /w/a: too big"}), "refused: /w/a: too big"; got != want {
+		t.Errorf("Failure(refused, words only) = %q; want %q", got, want)
 	}
 	// A write failure from a desk before stops were named: its reason.
 	if got, want := agenttext.Failure(&review.Failure{Kind: review.FailWrite, Err: "disk full"}), "The decision was not carried out: disk full. Nothing was written; the proposal still waits for a decision.\n"; got != want {
