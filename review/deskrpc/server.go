@@ -168,12 +168,16 @@ type conn struct {
 	chunked  int64       // bytes of chunk data received (read only on the reading goroutine)
 }
 
+// errHungUp ends a connection's requests when its peer hung up (or its
+// reading ended), not the desk: context.Cause tells the two apart.
+var errHungUp = errors.New("the agent's connection ended")
+
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := context.WithCancelCause(ctx)
 	cc := &conn{s: s, c: c, owned: map[string]bool{}, made: map[string]bool{}, flow: newFlow()}
 	var reqs sync.WaitGroup
 	defer func() {
-		cancel()
+		cancel(errHungUp)
 		reqs.Wait()
 		c.Close()
 		cc.withdrawOwned()
@@ -540,6 +544,12 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool, final 
 		return proposeResult{ID: p.ID, State: p.State, Changeset: review.ChangesetKey(p)}, nil
 	}
 	o, err := cc.s.desk.Wait(ctx, p.ID)
+	if err != nil && errors.Is(context.Cause(ctx), errHungUp) {
+		// The agent hung up, not the desk: no one is left to answer, and
+		// the proposal is withdrawn as its agent's (withdrawOwned), never
+		// as the desk closing.
+		return nil, err
+	}
 	if err != nil && ctx.Err() != nil {
 		o, ok, writing := cc.s.closing(p.ID)
 		if ok { // a decision was under way: it is the answer
