@@ -79,15 +79,19 @@ type paneKit struct {
 	sh        *shown
 	c         *choices
 	view      *diffview.DiffView
-	counter   func()                     // the counter says where the view is now
-	say       func(string)               // the message line
-	setStatus func(s string, isErr bool) // the status line
-	open      func(dlg dialog.Dialog, focus fyne.Focusable, closed func())
-	post      func(func())                    // back to the UI goroutine
-	run       func(work func() (then func())) // off it, waited for by Close; then back on it
+	counter   func()                                                                        // the counter says where the view is now
+	say       func(string)                                                                  // the message line
+	setStatus func(s string, isErr bool)                                                    // the status line
+	open      func(dlg dialog.Dialog, focus fyne.Focusable, keys dialogKeys, closed func()) // a dialog bound to the shown proposal
+	post      func(func())                                                                  // back to the UI goroutine
+	run       func(work func() (then func()))                                               // off it, waited for by Close; then back on it
 	keysBack  func()
 	win       fyne.Window
 }
+
+// ask opens q, a question about the shown proposal: Enter presses its
+// confirm button (which says so), Esc its dismiss button.
+func (k paneKit) ask(q *dialog.ConfirmDialog) { k.open(q, nil, dialogKeys{enter: q.Confirm}, nil) }
 
 // cur is the shown file.
 func (k paneKit) cur() review.File { return k.sh.p.Files[k.c.file] }
@@ -209,7 +213,7 @@ func newDetail(w *Window) *detail {
 		draft:     func() string { return d.drafts.get("comment", d.id) },
 		keepDraft: func(text string) { d.drafts.keep("comment", d.id, text, "c") },
 		openTyping: func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func()) {
-			d.openBound(dlg, nil, func() {
+			d.openBound(dlg, nil, dialogKeys{ctrlEnter: box.onSubmit}, func() {
 				closed()
 				w.stopTyping(box)
 			})
@@ -283,7 +287,7 @@ func newDetail(w *Window) *detail {
 		},
 	}}
 	bottom := container.NewVBox(d.checks.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
-	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
+	d.content = container.New(newSettledBorder(top, bottom), d.center, top, bottom)
 	d.reset()
 	d.showEmpty()
 	return d
@@ -400,11 +404,11 @@ func (d *detail) refreshFiles() {
 	vis(d.files, !d.tree.shown())
 }
 
-// openBound shows dlg bound to the shown proposal, the
-// keyboard in focus (nil: the window's keys); closed runs when it closes.
-func (d *detail) openBound(dlg dialog.Dialog, focus fyne.Focusable, closed func()) {
-	d.w.setCloser(dlg, closed)
-	d.w.closerFor = d.id // closed when another proposal takes the pane
+// openBound shows dlg bound to the shown proposal (closed when another
+// proposal takes the pane), answering keys, the keyboard in focus (nil:
+// the window's keys); closed runs when it closes.
+func (d *detail) openBound(dlg dialog.Dialog, focus fyne.Focusable, keys dialogKeys, closed func()) {
+	d.w.openOver(openDialog{d: dlg, keys: keys, about: d.id}, closed)
 	dlg.Show()
 	if focus != nil {
 		d.w.Win.Canvas().Focus(focus)
@@ -531,13 +535,19 @@ func (d *detail) viewHasProposal(f review.File) bool {
 // land on the proposal that took the pane, as a or Ctrl+Enter.
 func (d *detail) closeBoundDialog() {
 	w := d.w
-	if w.closer == nil || w.closerFor == "" || w.closerFor != d.id {
+	var bound []dialog.Dialog
+	for _, o := range w.dialogs {
+		if o.about != "" && o.about == d.id {
+			bound = append(bound, o.d)
+		}
+	}
+	if len(bound) == 0 {
 		return
 	}
 	name := present.FileNames(d.p)
-	dlg := w.closer
-	w.closer, w.closerFor = nil, ""
-	dlg.Hide()
+	for _, dlg := range bound {
+		dlg.Hide()
+	}
 	note := dialog.NewInformation("No longer waiting here",
 		name+" is no longer waiting here (withdrawn by its agent, or decided elsewhere) while you answered a question about it.\n"+
 			"Nothing was decided by that question; a reason or comment you typed is kept as its draft.\n\nEsc closes this.", w.Win)

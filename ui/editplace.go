@@ -28,9 +28,7 @@ type editSession struct {
 	ext           *externalEdit         // an external editor's file, reloaded live (decision_external.go)
 	ownEditOK     string                // the few characters' edit the person confirmed (ownedit.go: editKey)
 	clickedAt     *[2]int               // the line and column double-clicked, where e puts the cursor
-	ownEditDialog *dialog.ConfirmDialog // shows a few characters' edit before it is written (ownedit.go)
-	ownEditMsg    string
-	discardDialog *dialog.ConfirmDialog // before an edit is thrown away
+	discardDialog *dialog.ConfirmDialog // before an edit is thrown away, while open
 }
 
 // editDeps is what the edit session needs beyond its kit.
@@ -205,7 +203,7 @@ func (e *editSession) cancel() {
 		}, e.win)
 	e.discardDialog.SetConfirmText("Discard (Enter)")
 	e.discardDialog.SetDismissText("Keep editing (Esc)")
-	e.open(e.discardDialog, nil, nil) // Esc hides it: the callback keeps the edit
+	e.ask(e.discardDialog) // Esc hides it: the callback keeps the edit
 }
 
 // changedFiles names the files of the shown proposal whose edit differs

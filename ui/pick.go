@@ -312,7 +312,7 @@ func (k *picker) showMark(block int) {
 		container.NewHBox(layout.NewSpacer(), widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), cancel), k.markUse, layout.NewSpacer()))
 	dlg = dialog.NewCustomWithoutButtons("Mark lines", form, k.win)
 	dlg.Resize(fyne.NewSize(640, 0))
-	k.open(dlg, k.from, func() { k.from, k.to, k.markUse, k.markProblem = nil, nil, nil, nil })
+	k.open(dlg, k.from, dialogKeys{}, func() { k.from, k.to, k.markUse, k.markProblem = nil, nil, nil, nil })
 }
 
 // firstCandidate is the first listed candidate, if any.

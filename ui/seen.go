@@ -192,7 +192,7 @@ func (o *onScreen) confirm(dec review.Decision) bool {
 	}, o.win)
 	o.dialog.SetConfirmText("Approve anyway (Enter)")
 	o.dialog.SetDismissText("Show the first (Esc)")
-	o.open(o.dialog, nil, nil)
+	o.ask(o.dialog)
 	return false
 }
 

@@ -111,8 +111,7 @@ type queued struct {
 type overlays struct {
 	keysOverlay dialog.Dialog
 	typing      *typingMode   // the open text box the keys type into (ui/typing.go); nil if none
-	closer      dialog.Dialog // the open dialog Esc closes; nil if none
-	closerFor   string        // the proposal closer asks about; "" if none
+	dialogs     []openDialog  // the dialogs open over the window, the one on top last (keys.go)
 	interrupted dialog.Dialog // tells of writes Recover settled; nil if none
 }
 

@@ -159,25 +159,22 @@ type conn struct {
 	made     map[string]bool // every proposal made on this connection the desk may still hold: only it may chunk, finish, wait on or cancel them
 	client   string          // agent name from hello
 	sess     string
-	reviewer bool        // hello said role "reviewer": may decide, may not propose
-	proposed bool        // a proposal was made on this connection
-	events   *eventQueue // set once the reviewer subscribed
-	who      string      // hello's who: the person deciding on this connection
-	leave    func()      // hello said "attend": the reviewer is at the desk until the connection ends (review.Desk.Attend)
-	flow     *flow       // answers unread and requests in hand (limits.go)
-	chunked  int64       // bytes of chunk data received (read only on the reading goroutine)
+	reviewer bool            // hello said role "reviewer": may decide, may not propose
+	proposed bool            // a proposal was made on this connection
+	events   *eventQueue     // set once the reviewer subscribed
+	who      string          // hello's who: the person deciding on this connection
+	leave    func()          // hello said "attend": the reviewer is at the desk until the connection ends (review.Desk.Attend)
+	flow     *flow           // answers unread and requests in hand (limits.go)
+	chunked  int64           // bytes of chunk data received (read only on the reading goroutine)
+	serving  context.Context // the desk's serving: done when it stops (the connection's own ends with it, or alone)
 }
 
-// errHungUp ends a connection's requests when its peer hung up (or its
-// reading ended), not the desk: context.Cause tells the two apart.
-var errHungUp = errors.New("the agent's connection ended")
-
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
-	ctx, cancel := context.WithCancelCause(ctx)
-	cc := &conn{s: s, c: c, owned: map[string]bool{}, made: map[string]bool{}, flow: newFlow()}
+	cc := &conn{s: s, c: c, owned: map[string]bool{}, made: map[string]bool{}, flow: newFlow(), serving: ctx}
+	ctx, cancel := context.WithCancel(ctx)
 	var reqs sync.WaitGroup
 	defer func() {
-		cancel(errHungUp)
+		cancel()
 		reqs.Wait()
 		c.Close()
 		cc.withdrawOwned()
@@ -544,10 +541,9 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool, final 
 		return proposeResult{ID: p.ID, State: p.State, Changeset: review.ChangesetKey(p)}, nil
 	}
 	o, err := cc.s.desk.Wait(ctx, p.ID)
-	if err != nil && errors.Is(context.Cause(ctx), errHungUp) {
-		// The agent hung up, not the desk: no one is left to answer, and
-		// the proposal is withdrawn as its agent's (withdrawOwned), never
-		// as the desk closing.
+	if err != nil && ctx.Err() != nil && cc.serving.Err() == nil {
+		// The agent went away, the desk runs on: withdrawOwned withdraws
+		// its proposals as disconnected (they read "the desk closed").
 		return nil, err
 	}
 	if err != nil && ctx.Err() != nil {

@@ -17,7 +17,6 @@ import (
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
-	"github.com/diffdesk/diffdesk/review/agenttext"
 	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/reviewtest"
@@ -475,41 +474,5 @@ func TestProposeWithoutAPayloadIsAnError(t *testing.T) {
 	}
 	if err := cl.Call(reviewtest.Context(t), "propose", map[string]any{"format": "write", "path": "b.txt", "stream": true}, &res); err != nil {
 		t.Errorf("a stream without a payload: %v", err)
-	}
-}
-
-// TestHangUpWhileWaitingIsTheAgents: an agent that hangs up while it waits
-// for the decision withdraws its proposal as disconnected. It was once
-// withdrawn as "the desk closed before it was decided", and the window
-// said the desk withdrew it, of a desk that ran on.
-func TestHangUpWhileWaitingIsTheAgents(t *testing.T) {
-	d := reviewtest.NewDesk(t, "", "")
-	path := serveTestDesk(t, d.Desk)
-	ctx := reviewtest.Context(t)
-	pending := make(chan string, 1)
-	cancel := d.Subscribe(func(ev review.Event) {
-		if ev.Kind == review.EventPending {
-			select {
-			case pending <- ev.ID:
-			default:
-			}
-		}
-	})
-	defer cancel()
-	cl, err := Dial(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go cl.Call(ctx, "propose", map[string]any{"format": "write", "path": "a.txt", "payload": "x\n", "wait": true}, nil)
-	var id string
-	select {
-	case id = <-pending:
-	case <-ctx.Done():
-		t.Fatal("no proposal")
-	}
-	cl.Close()
-	o := reviewtest.WaitOutcome(t, d.Desk, id)
-	if reason := agenttext.Reason(o); o.Status != decision.Withdrawn || reason != "the agent disconnected" {
-		t.Errorf("after the agent hung up: %s, reason %q; want withdrawn, the agent disconnected", o.Status, reason)
 	}
 }
