@@ -235,10 +235,10 @@ func (w *Window) keysBack() {
 }
 
 // thenKeysBack returns f followed by keysBack, for a control's callback.
-func thenKeysBack[T any](w *Window, f func(T)) func(T) {
+func thenKeysBack[T any](keysBack func(), f func(T)) func(T) {
 	return func(v T) {
 		f(v)
-		w.keysBack()
+		keysBack()
 	}
 }
 
