@@ -47,6 +47,8 @@ type exCase struct {
 type exBlock struct {
 	Old string `json:"old"`
 	New string `json:"new"`
+	// Hint is a Roo ":start_line:" a SEARCH/REPLACE block carries; 0 for none.
+	Hint int `json:"hint,omitempty"`
 }
 
 // upstreamAnswer is what an upstream function returned for a case.
@@ -291,6 +293,9 @@ func (c exCase) payload() string {
 	var b strings.Builder
 	for _, bl := range c.Blocks {
 		b.WriteString(start)
+		if bl.Hint > 0 {
+			fmt.Fprintf(&b, ":start_line:%d\n", bl.Hint)
+		}
 		b.WriteString(srSection(bl.Old))
 		b.WriteString(sep)
 		b.WriteString(srSection(bl.New))

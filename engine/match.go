@@ -25,8 +25,11 @@ import (
 // the end of the file; the caller discloses it as Loose. Only a Roo
 // :start_line: changes the choice, to the place nearest it.
 //
-// A lineMatcher splits the file once per apply; trimmed lines and their
-// hashes are computed on first use and shared by every block and strategy.
+// A lineMatcher splits the file once per apply, when a strategy first needs
+// its lines; trimmed lines and their hashes are computed on first use and
+// shared by every block and strategy. The exact strategy needs no split: it
+// finds the text by byte offsets (index.go) and counts the newlines before
+// it for its line numbers, so an exact hit reads the file about once.
 // Line strategies compare hashes with a linear-time sequence search (KMP), so
 // a search costs O(file + search) per strategy, and a file of identical lines
 // cannot make it quadratic. Block-anchor compares the two anchor lines' hashes
@@ -49,8 +52,13 @@ const voteWorkLimit = 16 << 20
 // lineMatcher is a file's text split into lines once for matching.
 type lineMatcher struct {
 	text  string
-	start []int // byte offset of each line; start[n] == len(text)
-	n     int   // number of lines; a final line without "\n" counts
+	start []int // byte offset of each line; start[n] == len(text); nil until split
+	n     int   // number of lines; a final line without "\n" counts; set by split
+
+	// Before the split, lineOf counts newlines: countOff is how far it
+	// counted, countLine how many it found, back how often it had to
+	// start again from the top (past backLimit it splits instead).
+	countOff, countLine, back int
 
 	tHash []uint64 // hash of trimmed(i); computed by prepare
 	dirty []int    // lines whose trimmed text is not its normalized form; computed by prepare
@@ -58,9 +66,31 @@ type lineMatcher struct {
 	buf   []byte
 }
 
-// newLineMatcher splits text (with "\n" line endings) into lines.
+// lineSplitExact turns the byte-offset path of an exact hit off: Decode
+// counts every kind of line ending, the matcher splits the file into lines
+// at once and the exact strategy searches with indexLong, as before the
+// path was built. Its property test (exactfast_test.go) compares the two.
+var lineSplitExact = false
+
+// backLimit is how many times lineOf counts newlines again from the top
+// (blocks out of order) before it splits the file instead.
+const backLimit = 4
+
+// newLineMatcher returns a matcher of text (with "\n" line endings).
 func newLineMatcher(text string) *lineMatcher {
 	m := &lineMatcher{text: text}
+	if lineSplitExact {
+		m.split()
+	}
+	return m
+}
+
+// split splits the text into lines, once.
+func (m *lineMatcher) split() {
+	if m.start != nil {
+		return
+	}
+	text := m.text
 	m.start = make([]int, 0, strings.Count(text, "\n")+2)
 	for i := 0; i < len(text); {
 		m.start = append(m.start, i)
@@ -72,28 +102,68 @@ func newLineMatcher(text string) *lineMatcher {
 	}
 	m.n = len(m.start)
 	m.start = append(m.start, len(text))
-	return m
+}
+
+// lines is the number of lines.
+func (m *lineMatcher) lines() int {
+	m.split()
+	return m.n
 }
 
 // line returns line i (0-based) without its "\n".
 func (m *lineMatcher) line(i int) string {
+	m.split()
 	return strings.TrimSuffix(m.text[m.start[i]:m.start[i+1]], "\n")
 }
 
-// lineOf returns the 0-based line holding byte offset off.
+// lineOf returns the 0-based line holding byte offset off; the last line
+// for an offset at or past the end, -1 in an empty text. Before the split
+// it counts newlines, on from where it last counted.
 func (m *lineMatcher) lineOf(off int) int {
-	i := sort.Search(m.n, func(i int) bool { return m.start[i+1] > off })
-	if i >= m.n {
-		return m.n - 1
+	if m.start == nil && m.back > backLimit {
+		m.split()
 	}
-	return i
+	if m.start != nil {
+		i := sort.Search(m.n, func(i int) bool { return m.start[i+1] > off })
+		if i >= m.n {
+			return m.n - 1
+		}
+		return i
+	}
+	l := len(m.text)
+	switch {
+	case l == 0:
+		return -1
+	case off >= l && m.text[l-1] == '\n':
+		off = l - 1 // the last line, not the empty one after its newline
+	case off > l:
+		off = l
+	case off < 0:
+		off = 0
+	}
+	if off < m.countOff {
+		m.countOff, m.countLine = 0, 0
+		m.back++
+	}
+	m.countLine += strings.Count(m.text[m.countOff:off], "\n")
+	m.countOff = off
+	return m.countLine
+}
+
+// lineBegin returns the offset where line lineOf(off) starts.
+func (m *lineMatcher) lineBegin(off int) int {
+	if l := len(m.text); off >= l && l > 0 && m.text[l-1] == '\n' {
+		off = l - 1
+	}
+	off = min(max(off, 0), len(m.text))
+	return strings.LastIndexByte(m.text[:off], '\n') + 1
 }
 
 // trimmed returns line i without its "\n" and surrounding whitespace.
 func (m *lineMatcher) trimmed(i int) string { return strings.TrimSpace(m.line(i)) }
 
 func (m *lineMatcher) prepare() {
-	if m.tHash != nil || m.n == 0 {
+	if m.tHash != nil || m.lines() == 0 {
 		return
 	}
 	m.tHash = make([]uint64, m.n)
@@ -108,7 +178,7 @@ func (m *lineMatcher) prepare() {
 
 func (m *lineMatcher) prepareNormalized() {
 	m.prepare()
-	if m.nHash != nil || m.n == 0 {
+	if m.nHash != nil || m.lines() == 0 {
 		return
 	}
 	m.nHash = append([]uint64(nil), m.tHash...)
@@ -219,7 +289,7 @@ func (m *lineMatcher) find(s Strategy, q *searchLines, o matchOptions) (located,
 		return m.findExact(q, o)
 	}
 	k := len(q.lines)
-	if k == 0 || k > m.n || (s == StrategyBlockAnchor && k < 3) {
+	if k == 0 || k > m.lines() || (s == StrategyBlockAnchor && k < 3) {
 		return located{}, nil, false
 	}
 	fromLine := 0
@@ -389,11 +459,12 @@ func (m *lineMatcher) findExact(q *searchLines, o matchOptions) (located, []Cand
 	if q.text == "" {
 		return located{}, nil, false
 	}
+	f := newFinder(q.text)
 	next := func(from int) int {
 		if from > len(m.text) {
 			return -1
 		}
-		if i := indexLong(m.text[from:], q.text); i >= 0 {
+		if i := f.index(m.text[from:]); i >= 0 {
 			return from + i
 		}
 		if m.text != "" && !strings.HasSuffix(m.text, "\n") && len(q.text) <= len(m.text)+1 {
@@ -432,7 +503,7 @@ func (m *lineMatcher) findExact(q *searchLines, o matchOptions) (located, []Cand
 	}
 	loc.first = m.lineOf(loc.start)
 	loc.last = m.lineOf(loc.end - 1)
-	if ls := m.start[loc.first]; ls < loc.start && !loc.blankLead {
+	if ls := m.lineBegin(loc.start); ls < loc.start && !loc.blankLead {
 		loc.lead, loc.start = m.text[ls:loc.start], ls
 		if strings.TrimSpace(loc.lead) == "" {
 			// The SEARCH lacked the first line's indentation; if it lacked
@@ -463,6 +534,7 @@ func (m *lineMatcher) countExact(q *searchLines, first int, next func(int) int) 
 // hint line and the first starting at or after it (next finds occurrences
 // at or after an offset, including one ending at a virtual final newline).
 func (m *lineMatcher) exactNearHint(text string, hint int, next func(int) int) []int {
+	m.split()
 	off := len(m.text)
 	if hint-1 < m.n {
 		off = m.start[hint-1]
@@ -489,7 +561,7 @@ func (m *lineMatcher) exactNearHint(text string, hint int, next func(int) int) [
 // candidate describes the k-line window at line i (0-based), clipped to the
 // file; its Lines stop after candidateLinesLimit.
 func (m *lineMatcher) candidate(i, k int, sim float64) Candidate {
-	end := min(i+k, m.n)
+	end := min(i+k, m.lines())
 	c := Candidate{StartLine: i + 1, EndLine: end, Similarity: sim}
 	for j := i; j < min(end, i+candidateLinesLimit); j++ {
 		c.Lines = append(c.Lines, m.line(j))
@@ -503,7 +575,7 @@ func (m *lineMatcher) candidate(i, k int, sim float64) Candidate {
 // inputs every window is scored. Cost: O(file + equal line pairs).
 func (m *lineMatcher) closest(q *searchLines) []Candidate {
 	k := len(q.lines)
-	if k == 0 || m.n == 0 {
+	if k == 0 || m.lines() == 0 {
 		return nil
 	}
 	m.prepare()
@@ -621,6 +693,7 @@ func overlapsAny(starts []int, i, k int) bool {
 // windowSimilarity is the mean lineSimilarity of q against the k lines at i;
 // lines past the end of the file count 0.
 func (m *lineMatcher) windowSimilarity(i int, q *searchLines) float64 {
+	m.split()
 	total := 0.0
 	for j, t := range q.trimmed {
 		if i+j < m.n {

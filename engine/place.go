@@ -113,6 +113,7 @@ func (m *lineMatcher) placed(f Format, block int, r Region, search []string) (lo
 	bad := func(format string, args ...any) error {
 		return &PlaceError{Format: f, Block: block, Msg: fmt.Sprintf(format, args...)}
 	}
+	m.split()
 	switch {
 	case r.StartLine < 1 || r.EndLine < r.StartLine-1:
 		return located{}, bad("%s is not a range of lines; give a first line from 1 and a last line not before it", r)

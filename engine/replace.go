@@ -129,35 +129,14 @@ func literalOffsets(s, sub string) []int {
 		return nil
 	}
 	var at []int
+	f := newFinder(sub)
 	for i := 0; ; {
-		j := indexLong(s[i:], sub)
+		j := f.index(s[i:])
 		if j < 0 {
 			return at
 		}
 		at = append(at, i+j)
 		i += j + len(sub)
-	}
-}
-
-// simdMax is the longest needle strings.Index finds with vector
-// instructions on amd64; longer ones fall back to slower loops.
-const simdMax = 63
-
-// indexLong is strings.Index, faster for needles over simdMax bytes: it
-// looks for their first simdMax bytes and checks the rest.
-func indexLong(s, sub string) int {
-	if len(sub) <= simdMax {
-		return strings.Index(s, sub)
-	}
-	for from := 0; ; {
-		i := strings.Index(s[from:], sub[:simdMax])
-		if i < 0 {
-			return -1
-		}
-		if strings.HasPrefix(s[from+i:], sub) {
-			return from + i
-		}
-		from += i + 1
 	}
 }
 

@@ -532,7 +532,10 @@ func (r *srRun) matches() []Match {
 			m.Strategy = StrategyFirstOfSeveral
 		}
 		m.After = r.skip
-		m.disclose(p.search, r.m.text[r.m.start[p.loc.first]:r.m.start[p.loc.last+1]])
+		if m.Loose() {
+			r.m.split()
+			m.disclose(p.search, r.m.text[r.m.start[p.loc.first]:r.m.start[p.loc.last+1]])
+		}
 		out[i] = m
 	}
 	return out

@@ -78,6 +78,14 @@ func Decode(s string) (Doc, error) {
 	if strings.HasPrefix(s, bom) {
 		d.BOM, s = true, s[len(bom):]
 	}
+	if !lineSplitExact && strings.IndexByte(s, '\r') < 0 {
+		// "\n" or no line ending at all: the text as it is, read once.
+		if strings.IndexByte(s, '\n') >= 0 {
+			d.EOL = "\n"
+		}
+		d.Text = s
+		return d, nil
+	}
 	crlf := strings.Count(s, "\r\n")
 	cr := strings.Count(s, "\r") - crlf
 	lf := strings.Count(s, "\n") - crlf

@@ -59,7 +59,7 @@ func (d *Desk) AgentWrote(ctx context.Context, id, note string) (Outcome, error)
 	if len(note) > agentNoteMax {
 		note = note[:agentNoteMax] + "…"
 	}
-	why := &Failure{Kind: FailNotWritten, Verdict: o.Status, Paths: missing, Note: note}
+	why := &Failure{Kind: FailNotWritten, Verdict: o.Status, Paths: missing, Note: note, Feedback: o.Feedback}
 	if err := d.journal.NotWritten(ctx, id, d.failText(why)); err != nil {
 		return Outcome{}, err
 	}

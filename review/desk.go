@@ -787,9 +787,16 @@ func (d *Desk) Wait(ctx context.Context, id string) (Outcome, error) {
 	}
 }
 
-// Withdraw ends an open proposal without a decision: the agent cancelled,
-// disconnected, or answered in its own terminal.
+// Withdraw ends an open proposal its agent cancelled, reason being its
+// own words ("" if none): WithdrawBecause(Cancelled(reason)).
 func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
+	return d.WithdrawBecause(ctx, id, Cancelled(reason))
+}
+
+// WithdrawBecause ends an open proposal without a decision, why (a
+// FailWithdrawn failure) saying why: the agent cancelled, its tool
+// answered elsewhere, its connection closed, or the desk stopped it.
+func (d *Desk) WithdrawBecause(ctx context.Context, id string, why *Failure) error {
 	d.mu.Lock()
 	e, ok := d.entries[id]
 	if !ok {
@@ -807,10 +814,10 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 	e.p.State, e.stream = StateWithdrawn, nil
 	p := copyProposal(e.p)
 	d.mu.Unlock()
-	o := Outcome{ID: id, Status: decision.Withdrawn, Feedback: reason, Files: []FileOutcome{}, Unfinished: cut}
+	o := Outcome{ID: id, Status: decision.Withdrawn, Failure: why, Files: []FileOutcome{}, Unfinished: cut}
 	if cut {
 		if err := d.journal.RecordProposal(ctx, d.proposalRecord(p)); err != nil {
-			o.Feedback = joinNonEmpty(o.Feedback, "(the journal could not record what had arrived: "+err.Error()+")")
+			o.Unrecorded = append(o.Unrecorded, JournalGap{What: GapArrived, Err: err.Error()})
 		}
 	}
 	d.finish(ctx, e, o)
@@ -821,8 +828,8 @@ func (d *Desk) Withdraw(ctx context.Context, id, reason string) error {
 func (d *Desk) finish(ctx context.Context, e *entry, o Outcome) {
 	if err := d.record(ctx, e.p.ID, o); err != nil {
 		// The outcome is still delivered: the agent must not hang. The
-		// failure is shown on the proposal.
-		o.Feedback = joinNonEmpty(o.Feedback, "(the journal could not record this outcome: "+err.Error()+")")
+		// gap is said with it.
+		o.Unrecorded = append(o.Unrecorded, JournalGap{What: GapOutcome, Err: err.Error()})
 	}
 	d.mu.Lock()
 	d.stopChecksLocked(e)
@@ -891,13 +898,6 @@ func journaledOutcome(o Outcome, text string) outcomeRecord {
 		r.Files[i].FileOutcome = f
 	}
 	return r
-}
-
-func joinNonEmpty(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + " " + b
 }
 
 // Preview returns the proposed text so far of a streaming proposal.

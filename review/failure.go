@@ -35,18 +35,26 @@ type Failure struct {
 	Streamed int64        `json:"streamed,omitempty"`
 	Limit    int64        `json:"limit,omitempty"`
 	// FailWrite: what stopped the write (Stop), where (Path; Paths for
-	// WriteStale) and why (Err: the workspace's reason for WriteRefused,
+	// WriteStale, and WriteIO's files it could not put back) and why (Err: the workspace's reason for WriteRefused,
 	// the system's for WriteIO, the journal's for WriteJournal and
 	// WriteUnfinished, the desk's for WriteOther); Rule: the workspace's
 	// rule that refused.
 	Stop WriteStop `json:"stop,omitempty"`
 	Rule string    `json:"rule,omitempty"`
+	// FailWithdrawn: why the proposal ended without a decision (Why), by
+	// which door's tool (Door: "Claude Code", "Gemini CLI"; "" for the
+	// agent over the protocol), and the tab or file it names (Path), the
+	// agent's own words (Note) or the budget it passed (Budget).
+	Why  WithdrawReason `json:"why,omitempty"`
+	Door string         `json:"door,omitempty"`
 	// FailNotWritten: the approval (Verdict), the files that did not hold
-	// its text after the agent's tool (Paths), and what the agent said
-	// (Note; "" if nothing). FailStale: the files that changed on disk.
-	Verdict decision.Verdict `json:"verdict,omitempty"`
-	Paths   []string         `json:"paths,omitempty"`
-	Note    string           `json:"note,omitempty"`
+	// its text after the agent's tool (Paths), what the agent said (Note;
+	// "" if nothing) and the person's note on the approval (Feedback).
+	// FailStale: the files that changed on disk.
+	Verdict  decision.Verdict `json:"verdict,omitempty"`
+	Paths    []string         `json:"paths,omitempty"`
+	Note     string           `json:"note,omitempty"`
+	Feedback string           `json:"feedback,omitempty"`
 	// Text is FailText's: the words of an older journal or desk, which
 	// kept no kind.
 	Text string `json:"text,omitempty"`
@@ -65,19 +73,20 @@ const (
 	FailRefused     FailureKind = "refused"      // the desk refused the edit as it streamed: a limit (Path, Budget or Streamed and Limit)
 	FailPath        FailureKind = "path"         // approved, but its path no longer led where it did (Err)
 	FailNotRecorded FailureKind = "not-recorded" // the journal could not record it (Err)
-	FailNotWritten  FailureKind = "not-written"  // approved for its agent to write, which did not (Verdict, Paths, Note)
+	FailNotWritten  FailureKind = "not-written"  // approved for its agent to write, which did not (Verdict, Paths, Note, Feedback)
 	FailWrite       FailureKind = "write"        // the last attempt to write it failed; it stays open (Stop, Path or Paths, Rule, Err)
 	FailStale       FailureKind = "stale"        // given up: its files changed on disk, with no person to review it against that (Paths)
 	FailProtected   FailureKind = "protected"    // rejected by the unattended policy: a protected file needs a person (Path, Err)
 	FailCutShort    FailureKind = "cut-short"    // rejected by the unattended policy: an edit cut short needs a person (Path, Err)
 	FailLoose       FailureKind = "loose"        // rejected by the unattended policy: an edit that did not match exactly needs a person (Path)
 	FailUnattended  FailureKind = "unattended"   // rejected by the unattended policy that rejects every edit
+	FailWithdrawn   FailureKind = "withdrawn"    // withdrawn before a decision, without a person's word (Why, Door, Path, Note, Budget)
 	FailText        FailureKind = "text"         // an older journal's or desk's words (Text)
 )
 
 // FailureKinds lists every kind, for the table that renders them.
 var FailureKinds = []FailureKind{FailMatch, FailFormat, FailContent, FailOther, FailRefused, FailPath,
-	FailNotRecorded, FailNotWritten, FailWrite, FailStale, FailProtected, FailCutShort, FailLoose, FailUnattended, FailText}
+	FailNotRecorded, FailNotWritten, FailWrite, FailStale, FailProtected, FailCutShort, FailLoose, FailUnattended, FailWithdrawn, FailText}
 
 // EditFailure is the failure of an edit to path (or, for a patch, the
 // directory it applies to) that the engine refused with err.
@@ -97,15 +106,55 @@ func EditFailure(path string, err error) *Failure {
 	return f
 }
 
+// WithdrawReason is why a proposal was withdrawn (FailWithdrawn).
+type WithdrawReason string
+
+// Why proposals are withdrawn: the agent, its tool or its connection
+// (WithdrawCancelled to WithdrawDisconnected), or the desk
+// (WithdrawDeskClosed, WithdrawBudget).
+const (
+	WithdrawCancelled      WithdrawReason = "cancelled"       // the agent cancelled it (Note: its own words, "" if none)
+	WithdrawAnswered       WithdrawReason = "answered"        // the person answered in the agent's own terminal (Door)
+	WithdrawClosedDiffs    WithdrawReason = "closed-diffs"    // the agent's tool closed its diffs (Door)
+	WithdrawReopened       WithdrawReason = "reopened"        // the agent's tool opened the same tab again (Door, Path: the tab)
+	WithdrawNewerDiff      WithdrawReason = "newer-diff"      // the agent's tool opened a newer diff of the file (Door, Path)
+	WithdrawStoppedWaiting WithdrawReason = "stopped-waiting" // the agent's tool stopped waiting for the answer (Door)
+	WithdrawDisconnected   WithdrawReason = "disconnected"    // the agent's connection closed (Door)
+	WithdrawDeskClosed     WithdrawReason = "desk-closed"     // the desk closed before it was decided
+	WithdrawBudget         WithdrawReason = "budget"          // its connection passed its budget of proposals held while it streamed (Budget)
+)
+
+// WithdrawReasons lists every WithdrawReason, for the table that renders
+// them.
+var WithdrawReasons = []WithdrawReason{WithdrawCancelled, WithdrawAnswered, WithdrawClosedDiffs, WithdrawReopened,
+	WithdrawNewerDiff, WithdrawStoppedWaiting, WithdrawDisconnected, WithdrawDeskClosed, WithdrawBudget}
+
+// Withdrawal is the reason why, through door (the agent's tool; "" for
+// the protocol), naming path (the tab or file; "" if none).
+func Withdrawal(why WithdrawReason, door, path string) *Failure {
+	return &Failure{Kind: FailWithdrawn, Why: why, Door: door, Path: path}
+}
+
+// Cancelled is an agent's withdrawal of its proposal, in its own words
+// (reason; "" if it gave none).
+func Cancelled(reason string) *Failure {
+	return &Failure{Kind: FailWithdrawn, Why: WithdrawCancelled, Note: reason}
+}
+
+// ByDesk reports whether the desk withdrew it (it closed, or a budget
+// stopped the stream), not the agent, its tool or its connection.
+func (w WithdrawReason) ByDesk() bool { return w == WithdrawDeskClosed || w == WithdrawBudget }
+
 // WriteStop is what stopped a write (FailWrite).
 type WriteStop string
 
 // What stops a write. Every one but WriteUnfinished stops it before any
-// file is written, or puts back those written before it.
+// file is written, or puts back those written before it (WriteIO's Paths
+// could not be).
 const (
 	WriteStale      WriteStop = "stale"      // Paths changed on disk since the proposal arrived
 	WriteRefused    WriteStop = "refused"    // the workspace refused Path (Rule; Err: why, and what to do)
-	WriteIO         WriteStop = "io"         // writing Path failed (Err: the system's reason); the files written before it were put back
+	WriteIO         WriteStop = "io"         // writing Path failed (Err: the system's reason); the files written before it were put back, but for Paths
 	WriteJournal    WriteStop = "journal"    // the journal could not record the decision or the write it begins (Err)
 	WriteUnfinished WriteStop = "unfinished" // the files were written, but the journal could not record that the write finished (Err)
 	WriteOther      WriteStop = "other"      // the decision could not be carried out (Err: the desk's reason)
@@ -127,7 +176,7 @@ func WriteFailure(err error) *Failure {
 	case errors.As(err, &re):
 		f.Stop, f.Path, f.Rule, f.Err = WriteRefused, re.Path, re.Rule, re.Detail
 	case errors.As(err, &we):
-		f.Stop, f.Path, f.Err = WriteIO, we.path, we.err.Error()
+		f.Stop, f.Path, f.Paths, f.Err = WriteIO, we.path, we.unrestored, we.err.Error()
 		var pe *fs.PathError
 		if errors.As(we.err, &pe) {
 			f.Err = pe.Err.Error() // the system's reason: the path is ours
@@ -150,10 +199,12 @@ func RefusedFailure(path string, over *BudgetError, streamed, limit int64) *Fail
 	return &Failure{Kind: FailRefused, Path: path, Streamed: streamed, Limit: limit}
 }
 
-// writeError is a file's write that failed (Desk.write): WriteIO.
+// writeError is a file's write that failed (Desk.write): WriteIO; the
+// files written before it that could not be put back (unrestored).
 type writeError struct {
-	path string
-	err  error
+	path       string
+	err        error
+	unrestored []string
 }
 
 func (e *writeError) Error() string { return e.err.Error() }
@@ -188,7 +239,7 @@ func (f *Failure) Size() int {
 	if f == nil {
 		return 0
 	}
-	n := len(f.Path) + len(f.Err) + len(f.Note) + len(f.Text) + len(f.Rule)
+	n := len(f.Path) + len(f.Err) + len(f.Note) + len(f.Text) + len(f.Rule) + len(f.Door) + len(f.Feedback)
 	if f.Budget != nil {
 		n += len(f.Budget.Scope) + len(f.Budget.StreamPath)
 	}

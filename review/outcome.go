@@ -22,7 +22,8 @@ type Outcome struct {
 	Comments   []decision.Comment `json:"comments,omitempty"`
 	Checkpoint int64              `json:"checkpoint,omitempty"` // journal checkpoint of the write
 	// Failure is why it failed (decision.Failed), or the desk's reason
-	// for giving it up (decision.Stale) or for its rule's rejection: its
+	// for giving it up (decision.Stale), for its rule's rejection or for
+	// its withdrawal (FailWithdrawn: who withdrew it and why): its
 	// kind and facts, which review/agenttext renders. Not on the wire as
 	// it is: the protocol carries its text in Error or Feedback
 	// (WithFailureText, agenttext.ForWire); the journal keeps both.
@@ -31,6 +32,10 @@ type Outcome struct {
 	// edge (agenttext.ForWire) or read from an older desk or journal,
 	// which sent only words. The desk sets Failure, never this.
 	Error string `json:"error,omitempty"`
+	// Unrecorded is what the desk's journal could not record of how the
+	// proposal ended, and why; the outcome was delivered all the same.
+	// review/agenttext and ui/present say it.
+	Unrecorded []JournalGap `json:"unrecorded,omitempty"`
 	// Unfinished says the proposal was rejected or withdrawn before the
 	// agent had finished sending it (a stream).
 	Unfinished bool `json:"unfinished,omitempty"`
@@ -38,6 +43,22 @@ type Outcome struct {
 	// itself from each file's final content (Request.AgentWrites).
 	AgentWrites bool `json:"agentWrites,omitempty"`
 }
+
+// JournalGap is what the journal could not record of a proposal's end
+// (What), and the journal's error (Err).
+type JournalGap struct {
+	What GapWhat `json:"what"`
+	Err  string  `json:"error"`
+}
+
+// GapWhat names what the journal could not record.
+type GapWhat string
+
+// What the journal could not record.
+const (
+	GapOutcome GapWhat = "outcome" // the outcome (and, for an end without a decision, its verdict)
+	GapArrived GapWhat = "arrived" // what had arrived of a stream withdrawn before it ended
+)
 
 // WithFailureText is o with its failure's text where the protocol and the
 // journal carry it: Error for a failure, Feedback for a proposal given up

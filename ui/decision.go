@@ -144,7 +144,7 @@ func newDetail(w *Window) *detail {
 		approvePartial: d.ApprovePartial, onScreen: d.onScreen, search: d.startSearch}}
 	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box, d.stale.box, d.pick.againBox)
 	bottom := container.NewVBox(d.checks.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
-	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
+	d.content = container.New(newSettledBorder(top, bottom), d.center, top, bottom)
 	d.reset()
 	d.showEmpty()
 	return d

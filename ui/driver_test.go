@@ -312,12 +312,10 @@ func (q queueDriver) Note() string {
 	return ""
 }
 
-// ClickRow clicks row i of the queue, as the pointer does: Fyne gives the
-// list the keyboard, then selects the row.
+// ClickRow clicks row i of the queue where it is drawn (scrolled to).
 func (q queueDriver) ClickRow(i int) {
-	q.h.win.Win.Canvas().Focus(q.h.win.queue.list)
-	q.h.win.queue.list.Select(i)
-	q.h.settle()
+	q.h.t.Helper()
+	q.h.Tap(q.rowAt(i))
 }
 
 // barDriver is the decision bar.

@@ -41,6 +41,9 @@ var failureTexts = map[review.FailureKind]func(b *strings.Builder, f review.Fail
 		if f.Note != "" {
 			b.WriteString("\nThe agent said: " + review.PrintableText(f.Note))
 		}
+		if f.Feedback != "" {
+			b.WriteString("\nThe person's note: " + review.PrintableText(f.Feedback))
+		}
 	},
 	review.FailWrite: func(b *strings.Builder, f review.Failure) {
 		if f.Stop == "" { // a desk's from before stops had names: its reason alone
@@ -67,7 +70,45 @@ var failureTexts = map[review.FailureKind]func(b *strings.Builder, f review.Fail
 	review.FailUnattended: func(b *strings.Builder, f review.Failure) {
 		b.WriteString("this desk runs without a person and rejects every edit")
 	},
-	review.FailText: func(b *strings.Builder, f review.Failure) { b.WriteString(f.Text) },
+	review.FailWithdrawn: func(b *strings.Builder, f review.Failure) { withdrawTexts[f.Why](b, f) },
+	review.FailText:      func(b *strings.Builder, f review.Failure) { b.WriteString(f.Text) },
+}
+
+// withdrawTexts is the text of each review.WithdrawReason: why the
+// proposal was withdrawn, as its outcome's reason (feedback) and the
+// history say it.
+var withdrawTexts = map[review.WithdrawReason]func(b *strings.Builder, f review.Failure){
+	review.WithdrawCancelled: func(b *strings.Builder, f review.Failure) {
+		if f.Note == "" {
+			b.WriteString("the agent cancelled the proposal")
+			return
+		}
+		b.WriteString(review.PrintableText(f.Note))
+	},
+	review.WithdrawAnswered: func(b *strings.Builder, f review.Failure) {
+		b.WriteString("answered in the " + tool(f.Door) + " terminal")
+	},
+	review.WithdrawClosedDiffs: func(b *strings.Builder, f review.Failure) { b.WriteString(tool(f.Door) + " closed its diffs") },
+	review.WithdrawReopened: func(b *strings.Builder, f review.Failure) {
+		b.WriteString(tool(f.Door) + " reopened the tab " + review.Printable(f.Path))
+	},
+	review.WithdrawNewerDiff: func(b *strings.Builder, f review.Failure) {
+		b.WriteString(tool(f.Door) + " opened a newer diff of " + review.Printable(f.Path))
+	},
+	review.WithdrawStoppedWaiting: func(b *strings.Builder, f review.Failure) { b.WriteString(tool(f.Door) + " stopped waiting") },
+	review.WithdrawDisconnected:   func(b *strings.Builder, f review.Failure) { b.WriteString(tool(f.Door) + " disconnected") },
+	review.WithdrawDeskClosed: func(b *strings.Builder, f review.Failure) {
+		b.WriteString("the desk closed before it was decided: nothing was written")
+	},
+	review.WithdrawBudget: writeRefused,
+}
+
+// tool names the agent's tool by its door ("the agent" over the protocol).
+func tool(door string) string {
+	if door == "" {
+		return "the agent"
+	}
+	return door
 }
 
 // writeRefused says which limit a streamed edit passed, in the words its
@@ -77,6 +118,10 @@ func writeRefused(b *strings.Builder, f review.Failure) {
 	if be := f.Budget; be != nil {
 		fmt.Fprintf(b, "%s holds %d proposals (%s of text) awaiting a decision or their agent, at its budget of %d proposals or %s; the stream to %s is stopped: wait for the outcomes (or cancel proposals) before proposing more",
 			be.Scope, be.Count, mib(be.Bytes), be.MaxCount, mib(be.MaxBytes), be.StreamPath)
+		return
+	}
+	if f.Limit == 0 { // a desk's from before the limit was kept: its words
+		b.WriteString(f.Err)
 		return
 	}
 	fmt.Fprintf(b, "refused: %s: the streamed edit passed %d bytes, over twice the %d-byte file limit; stop sending, and raise [limits] max_file_bytes or edit a smaller file",
@@ -100,7 +145,12 @@ var writeStops = map[review.WriteStop]func(b *strings.Builder, f review.Failure)
 		fmt.Fprintf(b, "The write stopped: the desk refused to write %s (%s): %s.%s", f.Path, f.Rule, strings.TrimSuffix(f.Err, "."), stillWaits)
 	},
 	review.WriteIO: func(b *strings.Builder, f review.Failure) {
-		fmt.Fprintf(b, "Writing %s failed: %s. Nothing was written: the files of the proposal written before it were put back as they were; the proposal still waits for a decision.\n", f.Path, f.Err)
+		if len(f.Paths) > 0 {
+			fmt.Fprintf(b, "Writing %s failed: %s. %s, written before it, could not be put back as %s (%s as the approval left %s); the proposal still waits for a decision.\n",
+				f.Path, f.Err, andList(f.Paths), plural(len(f.Paths), "it was", "they were"), plural(len(f.Paths), "it is", "they are"), plural(len(f.Paths), "it", "them"))
+		} else {
+			fmt.Fprintf(b, "Writing %s failed: %s. Nothing was written: the files of the proposal written before it were put back as they were; the proposal still waits for a decision.\n", f.Path, f.Err)
+		}
 		b.WriteString("Fix the cause (space, permissions) and decide again.\n")
 	},
 	review.WriteJournal: func(b *strings.Builder, f review.Failure) {
@@ -149,9 +199,11 @@ func Failure(f *review.Failure) string {
 func complete(f review.Failure) bool {
 	switch f.Kind {
 	case review.FailRefused:
-		return f.Budget != nil || f.Limit > 0
+		return f.Budget != nil || f.Limit > 0 || f.Err != ""
 	case review.FailWrite:
 		return writeStops[f.Stop] != nil || f.Stop == "" && f.Err != ""
+	case review.FailWithdrawn:
+		return withdrawTexts[f.Why] != nil && (f.Why != review.WithdrawBudget || f.Budget != nil)
 	case review.FailMatch:
 		return f.Match != nil
 	case review.FailFormat:

@@ -89,6 +89,8 @@ func TestFailureKinds(t *testing.T) {
 			"Approved (approved-edited), but not written: after the agent's tool, /w/a.go and /w/b.go did not hold the approved text."},
 		{review.Failure{Kind: review.FailNotWritten, Verdict: decision.Approved, Paths: []string{"/w/a.go"}, Note: "Invalid input\x1b[2J"},
 			"Approved (approved), but not written: after the agent's tool, /w/a.go did not hold the approved text.\nThe agent said: Invalid input\\x1b[2J"},
+		{review.Failure{Kind: review.FailNotWritten, Verdict: decision.Approved, Paths: []string{"/w/a.go"}, Feedback: "louder"},
+			"Approved (approved), but not written: after the agent's tool, /w/a.go did not hold the approved text.\nThe person's note: louder"},
 		{*review.WriteFailure(&review.StaleError{ID: "p1", Paths: []string{"/w/a.go", "/w/b.go"}}),
 			"The write stopped: /w/a.go and /w/b.go changed on disk since the proposal arrived. Nothing was written; the proposal still waits for a decision.\nReview base / disk / proposal and decide again.\n"},
 		{review.Failure{Kind: review.FailStale, Paths: []string{"a.go", "b.go"}},
@@ -100,6 +102,7 @@ func TestFailureKinds(t *testing.T) {
 		{review.Failure{Kind: review.FailLoose, Path: "a.go"},
 			"a person must review an edit that did not match a.go exactly; this desk runs without a person and approves only what a rule may approve"},
 		{review.Failure{Kind: review.FailUnattended}, "this desk runs without a person and rejects every edit"},
+		{*review.Withdrawal(review.WithdrawDisconnected, "", ""), "the agent disconnected"},
 		{*review.TextFailure("The edit to a.go was not applied: an older desk's words.\n"), "The edit to a.go was not applied: an older desk's words.\n"},
 	}
 	seen := map[review.FailureKind]bool{}
@@ -143,6 +146,8 @@ func TestWriteStops(t *testing.T) {
 			"The write stopped: the desk refused to write /w/a.go (read_only): the file is read-only (mode 0444). Nothing was written; the proposal still waits for a decision.\n"},
 		{review.Failure{Kind: review.FailWrite, Stop: review.WriteIO, Path: "/w/a.go", Err: "no space left on device"},
 			"Writing /w/a.go failed: no space left on device. Nothing was written: the files of the proposal written before it were put back as they were; the proposal still waits for a decision.\nFix the cause (space, permissions) and decide again.\n"},
+		{review.Failure{Kind: review.FailWrite, Stop: review.WriteIO, Path: "/w/b.go", Paths: []string{"/w/a.go"}, Err: "no space left on device"},
+			"Writing /w/b.go failed: no space left on device. /w/a.go, written before it, could not be put back as it was (it is as the approval left it); the proposal still waits for a decision.\nFix the cause (space, permissions) and decide again.\n"},
 		{review.Failure{Kind: review.FailWrite, Stop: review.WriteJournal, Err: "database is locked"},
 			"The journal could not record the decision, and the desk writes nothing it has not recorded: database is locked. Nothing was written; the proposal still waits for a decision.\nDecide again once the journal can be written.\n"},
 		{review.Failure{Kind: review.FailWrite, Stop: review.WriteUnfinished, Err: "disk I/O error"},
@@ -162,9 +167,74 @@ func TestWriteStops(t *testing.T) {
 			t.Errorf("write stop %s has no case in this table", s)
 		}
 	}
+	// A refusal journaled before its limit was kept: its words.
+	if got, want := agenttext.Failure(&review.Failure{Kind: review.FailRefused, Err: "refused: /w/a: too big"}), "refused: /w/a: too big"; got != want {
+		t.Errorf("Failure(refused, words only) = %q; want %q", got, want)
+	}
 	// A write failure from a desk before stops were named: its reason.
 	if got, want := agenttext.Failure(&review.Failure{Kind: review.FailWrite, Err: "disk full"}), "The decision was not carried out: disk full. Nothing was written; the proposal still waits for a decision.\n"; got != want {
 		t.Errorf("Failure(write without a stop) = %q; want %q", got, want)
+	}
+}
+
+// TestWithdrawReasons is the table of why proposals are withdrawn
+// (review.WithdrawReasons), as the outcome's reason (its feedback on the
+// wire) and the history say it; the agent's own words are escaped.
+func TestWithdrawReasons(t *testing.T) {
+	budget := &review.BudgetError{Scope: "this connection", Count: 8, Bytes: 1 << 20, MaxCount: 8, MaxBytes: 64 << 20, StreamPath: "/w/a.go"}
+	overBudget := review.Withdrawal(review.WithdrawBudget, "", "/w/a.go")
+	overBudget.Budget = budget
+	tests := []struct {
+		f    *review.Failure
+		want string
+	}{
+		{review.Cancelled("not needed\x1b[2J"), "not needed\\x1b[2J"},
+		{review.Cancelled(""), "the agent cancelled the proposal"},
+		{review.Withdrawal(review.WithdrawAnswered, "Gemini CLI", ""), "answered in the Gemini CLI terminal"},
+		{review.Withdrawal(review.WithdrawClosedDiffs, "Claude Code", ""), "Claude Code closed its diffs"},
+		{review.Withdrawal(review.WithdrawReopened, "Claude Code", "a.go ⧉"), "Claude Code reopened the tab a.go ⧉"},
+		{review.Withdrawal(review.WithdrawNewerDiff, "Gemini CLI", "/w/a.go"), "Gemini CLI opened a newer diff of /w/a.go"},
+		{review.Withdrawal(review.WithdrawStoppedWaiting, "Claude Code", ""), "Claude Code stopped waiting"},
+		{review.Withdrawal(review.WithdrawDisconnected, "Claude Code", ""), "Claude Code disconnected"},
+		{review.Withdrawal(review.WithdrawDeskClosed, "Gemini CLI", ""), "the desk closed before it was decided: nothing was written"},
+		{overBudget, budget.Error()},
+	}
+	seen := map[review.WithdrawReason]bool{}
+	for _, tt := range tests {
+		seen[tt.f.Why] = true
+		o := agenttext.ForWire(review.Outcome{ID: "p1", Status: decision.Withdrawn, Failure: tt.f})
+		if got := agenttext.Reason(review.Outcome{Status: decision.Withdrawn, Failure: tt.f}); got != tt.want || o.Feedback != tt.want {
+			t.Errorf("withdrawn (%s): reason %q, feedback on the wire %q; want %q", tt.f.Why, got, o.Feedback, tt.want)
+		}
+	}
+	for _, w := range review.WithdrawReasons {
+		if !seen[w] {
+			t.Errorf("withdrawal %s has no case in this table", w)
+		}
+	}
+}
+
+// TestJournalGapsAreTheDesks: what the desk's journal could not record
+// ends the agent's text as the journal's, never inside the person's note
+// or reason (where it once was: "The person's note: (the journal could
+// not record this outcome: …)").
+func TestJournalGapsAreTheDesks(t *testing.T) {
+	gap := []review.JournalGap{{What: review.GapOutcome, Err: "disk I/O error"}}
+	for _, o := range []review.Outcome{
+		{ID: "p1", Status: decision.Rejected, Feedback: "too broad", Files: []review.FileOutcome{}, Unrecorded: gap},
+		{ID: "p2", Status: decision.Failed, Failure: review.RefusedFailure("/w/a.go", nil, 30, 10), Files: []review.FileOutcome{}, Unrecorded: gap},
+		{ID: "p3", Status: decision.Withdrawn, Failure: review.Cancelled("x"), Files: []review.FileOutcome{}, Unrecorded: []review.JournalGap{{What: review.GapArrived, Err: "database is locked"}}},
+	} {
+		without := o
+		without.Unrecorded = nil
+		got, before := agenttext.Outcome(o), agenttext.Outcome(without)
+		want := "The desk's journal could not record this outcome; the desk's history may lack it (disk I/O error).\n"
+		if o.Status == decision.Withdrawn {
+			want = "The desk's journal could not record what had arrived of your edit before it was withdrawn (database is locked).\n"
+		}
+		if !strings.HasPrefix(got, before) || !strings.HasSuffix(got, want) || strings.Contains(before, "journal") {
+			t.Errorf("Outcome(%s with a gap) =\n%q\nwant\n%q then %q", o.Status, got, before, want)
+		}
 	}
 }
 

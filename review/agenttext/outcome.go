@@ -12,8 +12,33 @@ import (
 
 // Outcome renders o as the concise text an agent reads: what was
 // saved, the person's and the formatter's patches, the final content, and
-// that later edits must be based on it and nothing must be resent.
+// that later edits must be based on it and nothing must be resent; last,
+// what the desk's journal could not record of it.
 func Outcome(o review.Outcome) string {
+	text := outcomeText(o)
+	if len(o.Unrecorded) == 0 {
+		return text
+	}
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	for _, g := range o.Unrecorded {
+		text += journalGap(g) + "\n"
+	}
+	return text
+}
+
+// journalGap says what the desk's journal could not record (the agent's
+// outcome was delivered all the same).
+func journalGap(g review.JournalGap) string {
+	what := "this outcome; the desk's history may lack it"
+	if g.What == review.GapArrived {
+		what = "what had arrived of your edit before it was withdrawn"
+	}
+	return fmt.Sprintf("The desk's journal could not record %s (%s).", what, g.Err)
+}
+
+func outcomeText(o review.Outcome) string {
 	var b strings.Builder
 	switch o.Status {
 	case decision.Failed:

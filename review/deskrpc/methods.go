@@ -242,7 +242,11 @@ func (cc *conn) chunk(ctx context.Context, p idParams) (any, error) {
 			path = prop.Files[0].Path // "the stream to PATH is stopped"
 		}
 		if err := cc.underBudget(false, path); err != nil {
-			cc.s.desk.Withdraw(ctx, p.ID, err.Error())
+			var be *review.BudgetError
+			errors.As(err, &be)
+			why := review.Withdrawal(review.WithdrawBudget, "", path)
+			why.Budget = be
+			cc.s.desk.WithdrawBecause(ctx, p.ID, why)
 			return nil, err
 		}
 	}
@@ -283,11 +287,7 @@ func (cc *conn) cancel(ctx context.Context, p idParams) (any, error) {
 	if err := cc.mayUse("cancel", p.ID); err != nil {
 		return nil, err
 	}
-	reason := p.Reason
-	if reason == "" {
-		reason = "the agent cancelled the proposal"
-	}
-	return nil, cc.s.desk.Withdraw(ctx, p.ID, reason)
+	return nil, cc.s.desk.Withdraw(ctx, p.ID, p.Reason)
 }
 
 // agentWrote: after an approval the agent writes itself, its tool ran, or

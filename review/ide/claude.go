@@ -99,7 +99,7 @@ func (c *claudeDoor) status() review.DoorStatus {
 
 func (c *claudeDoor) close() error {
 	for _, r := range c.reviews.takeSession("") {
-		c.desk.Withdraw(context.Background(), r.id, "the desk closed")
+		c.desk.WithdrawBecause(context.Background(), r.id, review.Withdrawal(review.WithdrawDeskClosed, claudeTool, ""))
 	}
 	c.writes.close()
 	c.mu.Lock()
@@ -142,7 +142,7 @@ func (c *claudeDoor) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// as it drops, which answers them.
 	<-t.closed
 	for _, rv := range c.reviews.takeSession(session) {
-		c.desk.Withdraw(context.Background(), rv.id, "Claude Code disconnected")
+		c.desk.WithdrawBecause(context.Background(), rv.id, review.Withdrawal(review.WithdrawDisconnected, claudeTool, ""))
 	}
 	ss.Wait()
 	c.reviews.connected(-1)
@@ -188,7 +188,7 @@ func (c *claudeDoor) server(session string) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: "close_tab", Description: "Close a diff: the person answered in the terminal."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, in claudeTabArgs) (*mcp.CallToolResult, any, error) {
 			if r, ok := c.reviews.take(in.TabName, ""); ok && r.id != "" {
-				c.desk.Withdraw(ctx, r.id, "answered in the Claude Code terminal")
+				c.desk.WithdrawBecause(ctx, r.id, review.Withdrawal(review.WithdrawAnswered, claudeTool, ""))
 			}
 			return textResult("TAB_CLOSED"), nil, nil
 		})
@@ -198,7 +198,7 @@ func (c *claudeDoor) server(session string) *mcp.Server {
 			rs := c.reviews.takeSession(session)
 			for _, r := range rs {
 				if r.id != "" {
-					c.desk.Withdraw(ctx, r.id, "Claude Code closed its diffs")
+					c.desk.WithdrawBecause(ctx, r.id, review.Withdrawal(review.WithdrawClosedDiffs, claudeTool, ""))
 				}
 			}
 			return textResult(fmt.Sprintf("CLOSED_%d_DIFF_TABS", len(rs))), nil, nil
@@ -226,7 +226,7 @@ func (c *claudeDoor) openDiff(ctx context.Context, session, turn string, in clau
 	// Reserve the tab first: a close_tab may come while the desk is still
 	// taking the proposal in.
 	if old, had := c.reviews.put(in.TabName, doorReview{session: session}); had && old.id != "" {
-		c.desk.Withdraw(ctx, old.id, "Claude Code reopened the tab "+in.TabName)
+		c.desk.WithdrawBecause(ctx, old.id, review.Withdrawal(review.WithdrawReopened, claudeTool, in.TabName))
 	}
 	p, err := proposeWhole(ctx, c.desk, "claude-code", session, turn, path, in.NewFileContents)
 	if err != nil {
@@ -235,16 +235,16 @@ func (c *claudeDoor) openDiff(ctx context.Context, session, turn string, in clau
 	}
 	c.diagnosed.add(p.Files[0].Path)
 	if !c.reviews.settle(in.TabName, session, p.ID) {
-		c.desk.Withdraw(ctx, p.ID, "answered in the Claude Code terminal")
+		c.desk.WithdrawBecause(ctx, p.ID, review.Withdrawal(review.WithdrawAnswered, claudeTool, ""))
 	}
 	o, err := c.desk.Wait(ctx, p.ID)
 	c.reviews.take(in.TabName, p.ID)
 	if err != nil {
-		c.desk.Withdraw(context.WithoutCancel(ctx), p.ID, "Claude Code stopped waiting")
+		c.desk.WithdrawBecause(context.WithoutCancel(ctx), p.ID, review.Withdrawal(review.WithdrawStoppedWaiting, claudeTool, ""))
 		return nil, nil, fmt.Errorf("diffdesk: review of %s ended: %w", path, err)
 	}
 	if text, ok := finalText(o); ok {
-		c.writes.watch(o, "Claude Code", "FILE_SAVED")
+		c.writes.watch(o, claudeTool, "FILE_SAVED")
 		return textResult("FILE_SAVED", text), nil, nil
 	}
 	return textResult("DIFF_REJECTED", in.TabName), nil, nil

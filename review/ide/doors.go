@@ -22,6 +22,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// The agents' tools the doors serve, as the desk names them (a
+// withdrawal's door: review.Withdrawal).
+const (
+	claudeTool = "Claude Code"
+	geminiTool = "Gemini CLI"
+)
+
 // Options configures Start.
 type Options struct {
 	Doors config.Doors // which doors to open (Config.Doors); Native is served elsewhere (Server)

@@ -98,7 +98,7 @@ func (g *geminiDoor) status() review.DoorStatus {
 
 func (g *geminiDoor) close() error {
 	for _, r := range g.reviews.takeSession("") {
-		g.desk.Withdraw(context.Background(), r.id, "the desk closed")
+		g.desk.WithdrawBecause(context.Background(), r.id, review.Withdrawal(review.WithdrawDeskClosed, geminiTool, ""))
 	}
 	g.waiters.Wait()
 	g.writes.close()
@@ -186,7 +186,7 @@ func (g *geminiDoor) connect(ctx context.Context) (*geminiSession, error) {
 		delete(g.sess, id)
 		g.mu.Unlock()
 		for _, r := range g.reviews.takeSession(id) {
-			g.desk.Withdraw(context.Background(), r.id, "Gemini CLI disconnected")
+			g.desk.WithdrawBecause(context.Background(), r.id, review.Withdrawal(review.WithdrawDisconnected, geminiTool, ""))
 		}
 	}()
 	return s, nil
@@ -237,7 +237,7 @@ func (g *geminiDoor) openDiff(ctx context.Context, session string, in geminiOpen
 		return nil, nil, fmt.Errorf("diffdesk cannot review %s: %w; answer in the terminal instead", in.FilePath, err)
 	}
 	if old, had := g.reviews.put(in.FilePath, doorReview{id: p.ID, session: session}); had {
-		g.desk.Withdraw(ctx, old.id, "Gemini CLI opened a newer diff of "+in.FilePath)
+		g.desk.WithdrawBecause(ctx, old.id, review.Withdrawal(review.WithdrawNewerDiff, geminiTool, in.FilePath))
 	}
 	g.waiters.Add(1)
 	// Ends when the proposal has an outcome: a decision, closeDiff, the
@@ -263,7 +263,7 @@ func (g *geminiDoor) send(session, filePath string, o review.Outcome) {
 	}
 	if text, ok := finalText(o); ok {
 		s.transport.notify(context.Background(), "ide/diffAccepted", geminiAccepted{FilePath: filePath, Content: text})
-		g.writes.watch(o, "Gemini CLI", "ide/diffAccepted")
+		g.writes.watch(o, geminiTool, "ide/diffAccepted")
 		return
 	}
 	s.transport.notify(context.Background(), "ide/diffRejected", geminiRejected{FilePath: filePath})
@@ -276,7 +276,7 @@ func (g *geminiDoor) send(session, filePath string, o review.Outcome) {
 func (g *geminiDoor) closeDiff(ctx context.Context, session string, in geminiCloseDiffArgs) (*mcp.CallToolResult, any, error) {
 	var content *string
 	if r, ok := g.reviews.take(in.FilePath, ""); ok {
-		g.desk.Withdraw(ctx, r.id, "answered in the Gemini CLI terminal")
+		g.desk.WithdrawBecause(ctx, r.id, review.Withdrawal(review.WithdrawAnswered, geminiTool, ""))
 		if o, ok := g.desk.Outcome(r.id); ok {
 			if text, ok := finalText(o); ok {
 				content = &text

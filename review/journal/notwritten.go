@@ -16,15 +16,15 @@ var ErrNoAgentApproval = errors.New("no approval the agent writes itself")
 // NotWritten records that the approval of proposal id, which its agent was
 // to write itself (the desk wrote nothing: the decision has no
 // checkpoint), did not reach the disk: the decision's verdict becomes
-// Failed, its feedback why (the person's own note kept after it), and the
-// proposal's status failed. The history then says what happened, not
+// Failed, its feedback why (the caller's words, which keep the person's
+// note), and the proposal's status failed. The history then says what happened, not
 // "approved". A proposal whose latest decision is not such an approval is
 // refused with an error wrapping ErrNoAgentApproval.
 func (j *Journal) NotWritten(ctx context.Context, id, why string) error {
 	return j.write(ctx, "record that the approval of "+id+" was not written", func(tx *sql.Tx) error {
 		var dec int64
-		var verdict, note string
-		err := tx.QueryRow(`SELECT id, decision, feedback FROM decisions WHERE proposal_id = ? ORDER BY id DESC LIMIT 1`, id).Scan(&dec, &verdict, &note)
+		var verdict string
+		err := tx.QueryRow(`SELECT id, decision FROM decisions WHERE proposal_id = ? ORDER BY id DESC LIMIT 1`, id).Scan(&dec, &verdict)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("proposal %s has no decision: %w", id, ErrNoAgentApproval)
 		}
@@ -40,9 +40,6 @@ func (j *Journal) NotWritten(ctx context.Context, id, why string) error {
 		}
 		if written {
 			return fmt.Errorf("proposal %s was written by the desk: %w", id, ErrNoAgentApproval)
-		}
-		if note != "" {
-			why += "\nThe person's note: " + note
 		}
 		if _, err := tx.Exec(`UPDATE decisions SET decision = ?, feedback = ? WHERE id = ?`, decision.Failed, why, dec); err != nil {
 			return err

@@ -59,6 +59,7 @@ type DiffView struct {
 	edit   editGlue  // what the view keeps for editing beside the Editor (editor.go)
 	open   opener    // the diff SetTexts left computing (open.go)
 	rows   rowSet    // the row widgets and what they were drawn from (row.go)
+	parts  rowParts  // what the rows reach of the view (row.go)
 
 	list     *widget.List
 	listBox  fyne.CanvasObject
@@ -146,13 +147,14 @@ func NewDiffView() *DiffView {
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshTokens)
 	v.rows.dark = darkBackground()
-	v.list = v.newList() // wrapindex.go
-	v.listBox = container.NewThemeOverride(v.list, tightTheme{})
 	v.overview = newOverview(v)
 	v.seen = newSeen(v)
 	v.search = newSearch(v)
 	v.hbar = newHScroll(v)
 	v.hbar.Hide()
+	v.parts = rowParts{rowHost: v, rows: &v.rows, metric: &v.metric, marks: &v.marks, folds: &v.folds, search: v.search, sel: &v.sel, nav: &v.nav, wr: &v.wr, hbar: v.hbar}
+	v.list = v.newList() // wrapindex.go
+	v.listBox = container.NewThemeOverride(v.list, tightTheme{})
 	v.feed.btn = widget.NewButtonWithIcon("Follow", theme.MoveDownIcon(), func() { v.SetFollow(true) })
 	v.feed.btn.Importance = widget.HighImportance
 	v.feed.btn.Hide()

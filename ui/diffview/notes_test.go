@@ -9,7 +9,7 @@ import (
 // noteAt returns the note text drawn on the row of line b (0-based) of the
 // right side and its x, or "" when none.
 func noteAt(v *DiffView, b int, note string) (string, float32) {
-	r := newDiffRow(v)
+	r := newDiffRow(&v.parts)
 	r.id = v.model.RowOfB(b)
 	r.build()
 	for _, txt := range r.texts[:r.nText] {
@@ -100,7 +100,7 @@ func TestEOLNotes(t *testing.T) {
 		t.Error("a note on a line whose ending did not change")
 	}
 	for _, txt := range func() []string {
-		r := newDiffRow(v)
+		r := newDiffRow(&v.parts)
 		r.id = v.model.RowOfB(0)
 		r.build()
 		var s []string
@@ -133,7 +133,7 @@ func TestHunkNoteBesideAWrappedLinesEnd(t *testing.T) {
 	v.SetTexts("a.txt", "a\n"+long+"\n", "a\n"+long+" // more\n")
 	note := "comment only"
 	v.Marks().SetNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: note}})
-	r := newDiffRow(v)
+	r := newDiffRow(&v.parts)
 	r.id = v.model.RowOfB(1)
 	r.build()
 	for _, txt := range r.texts[:r.nText] {
@@ -172,7 +172,7 @@ func TestGoToLineMarksTheLine(t *testing.T) {
 	v, _ := newTestView(t, 900, 300)
 	v.SetTexts("a.txt", "a\nb\nc\nd\n", "a\nB\nc\nd\n")
 	marked := func(line int) bool {
-		r := newDiffRow(v)
+		r := newDiffRow(&v.parts)
 		r.id = v.model.RowOfB(line)
 		r.build()
 		for _, txt := range r.texts[:r.nText] {

@@ -50,7 +50,7 @@ func TestIgnoreWhitespaceEmphasisesWordsNotIndentation(t *testing.T) {
 	new := "func f() {\n\t\tx := compute(1)\n\t\ty := calculate(2)\n}\n"
 	v.SetTexts("a.go", old, new)
 	spans := func(b int) (n int) {
-		r := newDiffRow(v)
+		r := newDiffRow(&v.parts)
 		r.id = v.model.RowOfB(b)
 		r.build()
 		c := coloursFor(v.rows.dark)

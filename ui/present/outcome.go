@@ -57,10 +57,7 @@ func Outcome(p review.Proposal, o review.Outcome) string {
 		}
 		b.WriteString("; nothing was written")
 	case decision.Withdrawn:
-		b.WriteString("The agent withdrew this proposal")
-		if o.Unfinished {
-			b.WriteString(" before it had finished sending it (shown as far as it had come)")
-		}
+		b.WriteString(withdrawn(o))
 	case decision.Failed:
 		b.WriteString(failedHow(o.Failure))
 	default:
@@ -85,6 +82,9 @@ func Outcome(p review.Proposal, o review.Outcome) string {
 		fmt.Fprintf(&b, " %d comment(s) sent with it.", n)
 	}
 	b.WriteString(Problems(p, o)) // problemsnote.go
+	for _, g := range o.Unrecorded {
+		b.WriteString(" " + journalGap(g))
+	}
 	for _, f := range o.Files {
 		switch {
 		case f.FormatterError != "":
@@ -94,6 +94,34 @@ func Outcome(p review.Proposal, o review.Outcome) string {
 		}
 	}
 	return b.String()
+}
+
+// withdrawn says who withdrew a proposal (its reason follows): the agent
+// (it cancelled, its tool answered elsewhere or went away) or the desk (it
+// closed, a budget stopped the stream); a far desk sends only the reason.
+func withdrawn(o review.Outcome) string {
+	var who, unfinished string
+	switch f := o.Failure; {
+	case f == nil || f.Kind != review.FailWithdrawn:
+		who, unfinished = "This proposal was withdrawn", " before its agent had finished sending it"
+	case f.Why.ByDesk():
+		who, unfinished = "The desk withdrew this proposal", " before its agent had finished sending it"
+	default:
+		who, unfinished = "The agent withdrew this proposal", " before it had finished sending it"
+	}
+	if o.Unfinished {
+		return who + unfinished + " (shown as far as it had come)"
+	}
+	return who
+}
+
+// journalGap says what the journal could not record of an outcome.
+func journalGap(g review.JournalGap) string {
+	what := "this outcome (the history may lack it)"
+	if g.What == review.GapArrived {
+		what = "what had arrived of the stream"
+	}
+	return "The journal could not record " + what + ": " + strings.TrimSuffix(g.Err, ".") + "."
 }
 
 // failedHow says how a failed proposal ended: an approval not carried

@@ -1,6 +1,7 @@
 package present
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/diffdesk/diffdesk/review"
@@ -25,9 +26,10 @@ func TestOutcomeTextEndsTheReason(t *testing.T) {
 		{review.Outcome{Status: decision.Rejected, Feedback: "too broad\nsplit it into two steps"},
 			"Rejected; nothing was written. Reason sent to the agent: too broad …"},
 		// A withdrawal's reason is the desk's, sent to no one (real window:
-		// "Reason sent to the agent: the agent disconnected").
+		// "Reason sent to the agent: the agent disconnected"); a far desk
+		// sends only its words, not who withdrew it.
 		{review.Outcome{Status: decision.Withdrawn, Feedback: "the agent disconnected"},
-			"The agent withdrew this proposal. Why: the agent disconnected."},
+			"This proposal was withdrawn. Why: the agent disconnected."},
 		// An approval merged into a change made on disk since says so.
 		{review.Outcome{Status: decision.Approved, Checkpoint: 2, Files: []review.FileOutcome{{Written: true, DiskEdits: "@@ -1 +1 @@\n-a\n+A\n"}}},
 			"Approved and written, merged into the change made on disk (checkpoint 2)."},
@@ -97,5 +99,58 @@ func TestOutcomeOfAnApprovalNotWritten(t *testing.T) {
 	}
 	if got := Outcome(review.Proposal{}, review.Outcome{Status: decision.Failed, Failure: &review.Failure{Kind: review.FailOther, Err: "x"}}); got != "The edit did not apply." {
 		t.Errorf("an edit that did not apply: %q", got)
+	}
+}
+
+// TestWithdrawals: who withdrew a proposal, and why, for every reason the
+// desk has (review.WithdrawReasons): the desk when it closed or a budget
+// stopped the stream — never "the agent withdrew" then.
+func TestWithdrawals(t *testing.T) {
+	budget := &review.BudgetError{Scope: "this connection", Count: 8, Bytes: 1 << 20, MaxCount: 8, MaxBytes: 64 << 20, StreamPath: "/w/a.go"}
+	overBudget := review.Withdrawal(review.WithdrawBudget, "", "/w/a.go")
+	overBudget.Budget = budget
+	tests := []struct {
+		why        *review.Failure
+		unfinished bool
+		want       string
+	}{
+		{review.Cancelled("superseded by a better plan"), false, "The agent withdrew this proposal. Why: superseded by a better plan."},
+		{review.Cancelled(""), true, "The agent withdrew this proposal before it had finished sending it (shown as far as it had come). Why: the agent cancelled the proposal."},
+		{review.Withdrawal(review.WithdrawAnswered, "Claude Code", ""), false, "The agent withdrew this proposal. Why: answered in the Claude Code terminal."},
+		{review.Withdrawal(review.WithdrawClosedDiffs, "Claude Code", ""), false, "The agent withdrew this proposal. Why: Claude Code closed its diffs."},
+		{review.Withdrawal(review.WithdrawReopened, "Claude Code", "✻ [Claude Code] a.go"), false, "The agent withdrew this proposal. Why: Claude Code reopened the tab ✻ [Claude Code] a.go."},
+		{review.Withdrawal(review.WithdrawNewerDiff, "Gemini CLI", "/w/a.go"), false, "The agent withdrew this proposal. Why: Gemini CLI opened a newer diff of /w/a.go."},
+		{review.Withdrawal(review.WithdrawStoppedWaiting, "Claude Code", ""), false, "The agent withdrew this proposal. Why: Claude Code stopped waiting."},
+		{review.Withdrawal(review.WithdrawDisconnected, "", ""), true, "The agent withdrew this proposal before it had finished sending it (shown as far as it had come). Why: the agent disconnected."},
+		{review.Withdrawal(review.WithdrawDisconnected, "Gemini CLI", ""), false, "The agent withdrew this proposal. Why: Gemini CLI disconnected."},
+		{review.Withdrawal(review.WithdrawDeskClosed, "", ""), false, "The desk withdrew this proposal. Why: the desk closed before it was decided: nothing was written."},
+		{overBudget, true, "The desk withdrew this proposal before its agent had finished sending it (shown as far as it had come). Why: " + budget.Error() + "."},
+	}
+	seen := map[review.WithdrawReason]bool{}
+	for _, tt := range tests {
+		seen[tt.why.Why] = true
+		o := review.Outcome{Status: decision.Withdrawn, Failure: tt.why, Unfinished: tt.unfinished}
+		if got := Outcome(review.Proposal{}, o); got != tt.want {
+			t.Errorf("Outcome(withdrawn, %s) =\n%q\nwant\n%q", tt.why.Why, got, tt.want)
+		}
+	}
+	for _, w := range review.WithdrawReasons {
+		if !seen[w] {
+			t.Errorf("withdrawal %s has no case in this table", w)
+		}
+	}
+}
+
+// TestJournalGaps: what the journal could not record of an outcome is
+// said after it, as the journal's, never as the person's note.
+func TestJournalGaps(t *testing.T) {
+	o := review.Outcome{Status: decision.Rejected, Feedback: "no", Unrecorded: []review.JournalGap{{What: review.GapOutcome, Err: "disk I/O error"}}}
+	if got, want := Outcome(review.Proposal{}, o), "Rejected; nothing was written. Reason sent to the agent: no. The journal could not record this outcome (the history may lack it): disk I/O error."; got != want {
+		t.Errorf("Outcome = %q; want %q", got, want)
+	}
+	o = review.Outcome{Status: decision.Withdrawn, Failure: review.Withdrawal(review.WithdrawDisconnected, "", ""), Unfinished: true,
+		Unrecorded: []review.JournalGap{{What: review.GapArrived, Err: "database is locked"}}}
+	if got := Outcome(review.Proposal{}, o); !strings.HasSuffix(got, "Why: the agent disconnected. The journal could not record what had arrived of the stream: database is locked.") {
+		t.Errorf("Outcome = %q; want the reason, then what the journal could not record", got)
 	}
 }
