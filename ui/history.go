@@ -401,15 +401,6 @@ func (h *historyView) selected() (journal.Entry, bool) {
 	return h.entries[h.sel], true
 }
 
-// ShowHistory switches the window to its History tab (which loads the
-// timeline afresh). It does nothing without one (WindowOptions.History).
-func (w *Window) ShowHistory() {
-	if w.tabs == nil {
-		return
-	}
-	w.tabs.SelectIndex(1)
-}
-
 // ShowReview switches the window back to the queue and the proposal.
 func (w *Window) ShowReview() {
 	if w.tabs != nil {
