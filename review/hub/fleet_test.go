@@ -298,6 +298,7 @@ type fleetDesk struct {
 	state      string // its journal
 	url        string
 	restarting atomic.Bool
+	stopped    atomic.Pointer[review.Desk] // the run being stopped by the restart
 	mu         sync.Mutex
 	desk       *review.Desk
 	link       *hub.Link
@@ -499,6 +500,15 @@ func TestFleet(t *testing.T) {
 							t.Errorf("propose %s: %v", path, err)
 							return
 						}
+						if fd.stopped.Load() == d {
+							// Made on the run being stopped, perhaps after the
+							// restart withdrew what that run listed (and after
+							// its link stopped publishing): the agent's call
+							// ends with that run, as a real one's does with
+							// its process. (Made before, it was listed and
+							// withdrawn.)
+							d.Withdraw(context.Background(), p.ID, "the desk stopped")
+						}
 						wctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 						o, err := d.Wait(wctx, p.ID)
 						cancel()
@@ -566,6 +576,7 @@ func TestFleet(t *testing.T) {
 	for _, fd := range fleet {
 		fd.restarting.Store(true)
 		old := fd.current()
+		fd.stopped.Store(old)
 		fd.close()
 		for _, p := range old.List() { // its agents' calls end with it
 			old.Withdraw(context.Background(), p.ID, "the desk stopped")
