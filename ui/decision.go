@@ -433,6 +433,8 @@ func (d *detail) showKeyboard() {
 		k = present.RejectBox
 	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):
 		k = present.Editor
+	case f == fyne.Focusable(d.w.queue.list):
+		k = present.Queue
 	}
 	d.line.setKeyboard(present.Keyboard(k, what))
 }

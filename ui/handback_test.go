@@ -184,3 +184,34 @@ func TestQueueByKeyboardHandsTheKeysBack(t *testing.T) {
 		t.Errorf("a.txt written: %q", h.read("a.txt"))
 	}
 }
+
+// TestQueueWithTheKeyboardSaysSo: while the queue has the keyboard (a Tab
+// into it) the line under the bar says so, a review key decides nothing
+// (the row highlighted is not the proposal shown), and Esc gives the keys
+// back to the review.
+func TestQueueWithTheKeyboardSaysSo(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	h.write("b.txt", "two\n")
+	a := h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
+	h.propose("other", "o", engine.FormatWrite, "b.txt", "TWO\n")
+	h.win.Select(a.ID)
+	h.settle()
+	h.TabToQueue()
+	if !strings.Contains(h.Keyboard(), "queue") {
+		t.Errorf("with the queue focused the keyboard line says %q; want the queue", h.Keyboard())
+	}
+	h.Down()
+	h.Keys("a")
+	if h.Deciding() || h.Decided() || h.read("a.txt") != "one\n" {
+		t.Fatalf("a in the queue decided %s: a.txt %q", h.Shown(), h.read("a.txt"))
+	}
+	h.Esc()
+	if h.Focused() != nil || !strings.Contains(h.Keyboard(), "review") {
+		t.Fatalf("Esc in the queue: keyboard with %T, line %q; want the review keys", h.Focused(), h.Keyboard())
+	}
+	h.Keys("a")
+	if o := h.outcome(a.ID); o.Status != decision.Approved {
+		t.Fatalf("a after Esc: %s; want a.txt approved", o.Status)
+	}
+}

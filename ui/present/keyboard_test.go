@@ -18,6 +18,7 @@ func TestKeyboard(t *testing.T) {
 		{RejectBox, "", []string{"reject box", "Ctrl+Enter", "Esc"}},
 		{Editor, "", []string{"editor", "Esc"}},
 		{TextBox, "", []string{"text box"}},
+		{Queue, "", []string{"queue", "Space", "Esc"}},
 	} {
 		got := Keyboard(c.k, c.what)
 		for _, w := range c.want {
