@@ -24,7 +24,7 @@ func Keyboard(k Keys, what string) string {
 	case TextBox:
 		return "Keys: typing in a text box"
 	case Queue:
-		return "Keys: the queue (↑ ↓, Space shows the row; Esc: back to the review keys)"
+		return "Keys: the queue (Space shows the row; Esc: back to the review keys)"
 	}
 	return "Keys: review (? lists them)"
 }
