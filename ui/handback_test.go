@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
@@ -206,6 +208,12 @@ func TestQueueWithTheKeyboardSaysSo(t *testing.T) {
 	if h.Deciding() || h.Decided() || h.read("a.txt") != "one\n" {
 		t.Fatalf("a in the queue decided %s: a.txt %q", h.Shown(), h.read("a.txt"))
 	}
+	h.pressKey(fyne.KeyTab) // on, past the queue
+	h.settle()
+	if f := h.Focused(); f == nil || strings.Contains(h.Keyboard(), "queue") {
+		t.Errorf("Tab past the queue: keyboard with %T, line %q; want the next control, and not the queue named", f, h.Keyboard())
+	}
+	h.TabToQueue()
 	h.Esc()
 	if h.Focused() != nil || !strings.Contains(h.Keyboard(), "review") {
 		t.Fatalf("Esc in the queue: keyboard with %T, line %q; want the review keys", h.Focused(), h.Keyboard())

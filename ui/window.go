@@ -151,9 +151,11 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	w.queue.onTapped = w.keysBack
 	w.queue.list.escape = w.keysBack
 	w.queue.list.focusChanged = func() {
-		if w.detail != nil {
-			w.detail.showKeyboard()
-		}
+		w.do(func() { // once the keyboard has moved (a Tab: the canvas names the list while it loses it)
+			if w.detail != nil {
+				w.detail.showKeyboard()
+			}
+		})
 	}
 	w.detail = newDetail(w)
 

@@ -19,6 +19,7 @@ func TestKeyboard(t *testing.T) {
 		{Editor, "", []string{"editor", "Esc"}},
 		{TextBox, "", []string{"text box"}},
 		{Queue, "", []string{"queue", "Space", "Esc"}},
+		{Control, "", []string{"button", "Space", "Tab"}},
 	} {
 		got := Keyboard(c.k, c.what)
 		for _, w := range c.want {
