@@ -223,3 +223,33 @@ func TestQueueWithTheKeyboardSaysSo(t *testing.T) {
 		t.Fatalf("a after Esc: %s; want a.txt approved", o.Status)
 	}
 }
+
+// TestApproveButtonByKeyboard: Tab to Approve, Space approves the proposal
+// shown and nothing else (the Space's character does not untick a hunk of
+// the next one), and the keyboard line says who has the keys once the
+// next proposal shows (it still named the button).
+func TestApproveButtonByKeyboard(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	h.write("b.txt", "two\n")
+	a := h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
+	b := h.propose("other", "o", engine.FormatWrite, "b.txt", "TWO\n")
+	h.win.Select(a.ID)
+	h.settle()
+	h.tabUntil(h.win.detail.bar.approve)
+	h.Space()
+	if o := h.outcome(a.ID); o.Status != decision.Approved || h.read("a.txt") != "ONE\n" {
+		t.Fatalf("Space on Approve: %s, a.txt %q", o.Status, h.read("a.txt"))
+	}
+	h.until("b.txt shows", func() bool { return h.Shown() == b.ID })
+	if h.Bar().State("Approve selected hunks") == "on" {
+		t.Errorf("the Space unticked a hunk of b.txt")
+	}
+	wantLine := "review"
+	if h.Focused() != nil {
+		wantLine = "button"
+	}
+	if !strings.Contains(h.Keyboard(), wantLine) {
+		t.Errorf("keyboard with %T, line %q; want it to say %q", h.Focused(), h.Keyboard(), wantLine)
+	}
+}
