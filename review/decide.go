@@ -127,7 +127,7 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 		// The file's path no longer leads where it did: retrying cannot
 		// help, so the proposal ends and the agent is told.
 		d.finish(ctx, e, Outcome{ID: id, Status: decision.Failed, Files: []FileOutcome{},
-			Failure: ErrFailure(FailPath, err)})
+			Failure: PathFailure(err)})
 		return Outcome{}, err
 	}
 	if err != nil {

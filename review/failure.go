@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/workspace"
 )
@@ -24,7 +25,8 @@ type Failure struct {
 	Match   *engine.MatchError   `json:"match,omitempty"`   // FailMatch: the block that did not apply
 	Format  *engine.FormatError  `json:"format,omitempty"`  // FailFormat: what is malformed
 	Content *engine.ContentError `json:"content,omitempty"` // FailContent: what is not text
-	// Err is the error's own text (FailOther, FailPath, FailNotRecorded),
+	// Err is the error's own text (FailOther, FailNotRecorded), FailPath's
+	// reason (Path: the file, Rule: the workspace's rule; PathFailure),
 	// why Path needs a person (the protection of FailProtected, how
 	// FailCutShort's edit was cut short), or FailWrite's reason (Stop).
 	Err string `json:"error,omitempty"`
@@ -71,7 +73,7 @@ const (
 	FailContent     FailureKind = "content"      // the file or the edit is not text (Content)
 	FailOther       FailureKind = "other"        // the edit did not apply for another reason (Err)
 	FailRefused     FailureKind = "refused"      // the desk refused the edit as it streamed: a limit (Path, Budget or Streamed and Limit)
-	FailPath        FailureKind = "path"         // approved, but its path no longer led where it did (Err)
+	FailPath        FailureKind = "path"         // approved, but its path no longer led where it did (Path, Rule, Err)
 	FailNotRecorded FailureKind = "not-recorded" // the journal could not record it (Err)
 	FailNotWritten  FailureKind = "not-written"  // approved for its agent to write, which did not (Verdict, Paths, Note, Feedback)
 	FailWrite       FailureKind = "write"        // the last attempt to write it failed; it stays open (Stop, Path or Paths, Rule, Err)
@@ -189,6 +191,23 @@ func WriteFailure(err error) *Failure {
 	return f
 }
 
+// PathFailure is the failure of an approval whose file's path no longer
+// led where it did when proposed (err: the workspace's refusal, or a
+// write refused out of the root): the file (Path), the rule (Rule) and the
+// reason (Err: the refusal's why and what to do, or the write's reason).
+func PathFailure(err error) *Failure {
+	f := &Failure{Kind: FailPath, Err: err.Error()}
+	var re *workspace.RefusalError
+	var ae *atomicfile.Error
+	switch {
+	case errors.As(err, &re):
+		f.Path, f.Rule, f.Err = re.Path, re.Rule, re.Detail
+	case errors.As(err, &ae):
+		f.Path, f.Err = ae.Path, ae.Err.Error()
+	}
+	return f
+}
+
 // RefusedFailure is the failure of a streamed edit to path that passed
 // the desk's limit: over (the budget of proposals held), or else
 // streamed bytes over twice limit, the file-size limit.
@@ -220,7 +239,8 @@ type journalError struct {
 func (e *journalError) Error() string { return e.err.Error() }
 func (e *journalError) Unwrap() error { return e.err }
 
-// ErrFailure is a failure of kind k whose fact is err's text.
+// ErrFailure is a failure of kind k whose fact is err's text
+// (FailNotRecorded).
 func ErrFailure(k FailureKind, err error) *Failure {
 	return &Failure{Kind: k, Err: err.Error()}
 }

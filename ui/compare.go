@@ -208,7 +208,7 @@ func (c *Compare) toggle(pref string, set func(bool)) {
 // updateCounter says where the view is: "change 2 of 5", or that there
 // are none.
 func (c *Compare) updateCounter() {
-	cur, n, _ := c.view.HunkCount()
+	cur, n, _ := c.view.Nav().HunkCount()
 	c.counter.SetText(present.CompareCounter(cur, n))
 }
 

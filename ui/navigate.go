@@ -335,8 +335,8 @@ func (d *detail) counterText() string {
 	if d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming {
 		return ""
 	}
-	k, n, faded := d.view.HunkCount()
-	c := present.Counter{K: k, Above: d.view.HunksAbove(), N: n, Faded: faded, File: d.file, Files: len(d.p.Files)}
+	k, n, faded := d.view.Nav().HunkCount()
+	c := present.Counter{K: k, Above: d.view.Nav().HunksAbove(), N: n, Faded: faded, File: d.file, Files: len(d.p.Files)}
 	c.NotKnown = len(d.p.Files) > 0 && present.StaleFromStart(d.cur()) && d.stale.shows() == present.StaleDisk
 	c.CsFile, c.CsFiles, c.CsBefore, c.CsTotal = d.tree.place(n)
 	if d.canTick() {

@@ -31,7 +31,14 @@ var failureTexts = map[review.FailureKind]func(b *strings.Builder, f review.Fail
 	},
 	review.FailRefused: writeRefused,
 	review.FailPath: func(b *strings.Builder, f review.Failure) {
-		b.WriteString("The desk refused to write your edit: " + f.Err + ". Nothing was written. Read the file again and propose the edit again if it is still wanted.\n")
+		switch {
+		case f.Rule != "": // the workspace's refusal: its why and what to do
+			fmt.Fprintf(b, "The desk refused to write your edit to %s: %s.\n", f.Path, strings.TrimSuffix(f.Err, "."))
+		case f.Path != "":
+			fmt.Fprintf(b, "The desk refused to write your edit to %s: %s. Nothing was written. Read the file again and propose the edit again if it is still wanted.\n", f.Path, f.Err)
+		default: // a desk's from before the path was kept: its words
+			b.WriteString("The desk refused to write your edit: " + f.Err + ". Nothing was written. Read the file again and propose the edit again if it is still wanted.\n")
+		}
 	},
 	review.FailNotRecorded: func(b *strings.Builder, f review.Failure) {
 		b.WriteString("The desk could not record your edit, so it was not shown for review: " + f.Err)

@@ -11,6 +11,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/agenttext"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/workspace"
 	"pgregory.net/rapid"
@@ -83,6 +84,11 @@ func TestFailureKinds(t *testing.T) {
 		{*review.RefusedFailure("/w/s.txt", budget, 0, 0), budget.Error()},
 		{*review.ErrFailure(review.FailPath, errors.New("src is now a link out of the workspace")),
 			"The desk refused to write your edit: src is now a link out of the workspace. Nothing was written. Read the file again and propose the edit again if it is still wanted.\n"},
+		{*review.PathFailure(fmt.Errorf("checking: %w", &workspace.RefusalError{Path: "/w/src/a.go", Rule: workspace.RuleMoved,
+			Detail: "it now leads to /etc/a.go; a symlink was put in its way after the edit was proposed, so nothing was written; look at what changed there, then propose the edit again"})),
+			"The desk refused to write your edit to /w/src/a.go: it now leads to /etc/a.go; a symlink was put in its way after the edit was proposed, so nothing was written; look at what changed there, then propose the edit again.\n"},
+		{*review.PathFailure(&atomicfile.Error{Path: "/w/src/a.go", Step: "resolve symlink", Err: fmt.Errorf("%w /w: src is a symlink to /etc", atomicfile.ErrOutsideRoot)}),
+			"The desk refused to write your edit to /w/src/a.go: it leads outside the workspace root /w: src is a symlink to /etc. Nothing was written. Read the file again and propose the edit again if it is still wanted.\n"},
 		{*review.ErrFailure(review.FailNotRecorded, errors.New("journal: disk I/O error")),
 			"The desk could not record your edit, so it was not shown for review: journal: disk I/O error"},
 		{review.Failure{Kind: review.FailNotWritten, Verdict: decision.ApprovedEdited, Paths: []string{"/w/a.go", "/w/b.go"}},

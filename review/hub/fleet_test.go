@@ -483,7 +483,7 @@ func TestFleet(t *testing.T) {
 						o, err := d.Wait(wctx, p.ID)
 						cancel()
 						if err != nil {
-							t.Errorf("%s (%s, proposed %s ago): no outcome: %v; on the hub: %s", path, p.ID, time.Since(p.Created).Round(time.Millisecond), err, onHub(t, h, fd.name, p.ID))
+							t.Errorf("%s (%s, proposed %s ago, on the desk's current run: %v): no outcome: %v; on the hub: %s", path, p.ID, time.Since(p.Created).Round(time.Millisecond), fd.current() == d, err, onHub(t, h, fd.name, p.ID))
 							return
 						}
 						if o.Status == "withdrawn" {

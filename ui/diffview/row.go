@@ -73,7 +73,6 @@ type rowHost interface {
 	whitespaceOnly(k int) bool
 	lineGetter(side int) (func(int) string, int)
 	rowTokenLine(rw row, side int) (int, int)
-	tokens(side, line int) ([]token, bool)
 	lineTokens(side, line int) ([]token, bool)
 	rowKeyOf(id int) rowKey
 	visibleRows() int
@@ -187,25 +186,6 @@ func (r *diffRow) forget() {
 	for _, t := range r.texts {
 		t.Text = "" // not on screen (pruneRows): bound again, it is drawn anew
 	}
-}
-
-// tokensReady reports whether the syntax colours of every line the row
-// shows are cached.
-func (r *diffRow) tokensReady() bool {
-	v := r.p
-	if r.id < 0 || r.id >= v.shown().Len() {
-		return true
-	}
-	rw := v.shown().Row(r.id)
-	for side, l := range [2]int{rw.a, rw.b} {
-		if get, n := v.lineGetter(side); l < 0 || l >= n || get(l) == "" {
-			continue // an empty line asks for no colours
-		}
-		if _, ok := v.tokens(v.rowTokenLine(rw, side)); !ok {
-			return false
-		}
-	}
-	return true
 }
 
 func (r *diffRow) rect(c color.Color, x, y, w, h float32) {
@@ -570,11 +550,29 @@ func (v *DiffView) rowKeyOf(id int) rowKey {
 	return k
 }
 
+// tokensReady reports whether the syntax colours of every line row id
+// shows are cached.
+func (v *DiffView) tokensReady(id int) bool {
+	if id < 0 || id >= v.model.Len() {
+		return true
+	}
+	rw := v.model.Row(id)
+	for side, l := range [2]int{rw.a, rw.b} {
+		if get, n := v.lineGetter(side); l < 0 || l >= n || get(l) == "" {
+			continue // an empty line asks for no colours
+		}
+		if _, ok := v.hl.tokens(v.rowTokenLine(rw, side)); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // refreshTokens redraws the rows drawn without the syntax colours that
 // have since arrived, only those.
 func (v *DiffView) refreshTokens() {
 	for _, r := range v.rows.widgets {
-		if r.waitTok && r.tokensReady() {
+		if r.waitTok && v.tokensReady(r.id) {
 			r.Refresh()
 		}
 	}
@@ -589,16 +587,6 @@ func (v *DiffView) refreshChangedRows() {
 		}
 		if k := v.rowKeyOf(r.id); k != r.key {
 			r.key = k
-			r.Refresh()
-		}
-	}
-}
-
-// refreshRowsOf redraws the rows on screen for which redraw(row) is true
-// (the rows of the change j left and of the one it went to), not every row.
-func (v *DiffView) refreshRowsOf(redraw func(row int) bool) {
-	for _, r := range v.rows.widgets {
-		if r.id >= 0 && r.Visible() && redraw(r.id) {
 			r.Refresh()
 		}
 	}

@@ -32,9 +32,6 @@ func (v *DiffView) rowTokenLine(rw row, side int) (int, int) {
 	return v.tokenLine(1, rw.b)
 }
 
-// tokens returns the cached syntax colours of line of side.
-func (v *DiffView) tokens(side, line int) ([]token, bool) { return v.hl.tokens(side, line) }
-
 // lineTokens returns the syntax colours of line of side, asking for them
 // (wantTokens) when they are not cached: false when they are not there
 // yet (the row is drawn again when they are: refreshTokens).
