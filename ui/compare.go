@@ -173,16 +173,6 @@ func (c *Compare) TypeKey(r rune) bool {
 	return false
 }
 
-// Message is the line under the diff: the answer to the last key.
-func (c *Compare) Message() string { return c.message.Text }
-
-// Note is what is said above the diff: a new, deleted or identical file,
-// bytes that are not UTF-8.
-func (c *Compare) Note() string { return c.note.Text }
-
-// View is the diff view.
-func (c *Compare) View() *diffview.DiffView { return c.view }
-
 func (c *Compare) say(s string) {
 	if s == "" {
 		s = "Read-only: j/k changes · / search · z fold · w wrap · i inline · m moved · q close · ? keys"

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -34,8 +33,6 @@ type editSession struct {
 // editDeps is what the edit session needs beyond its kit.
 type editDeps struct {
 	saveFileState func()                // the view's ticks or edit into the choices
-	render        func()                // draws the shown file afresh
-	focus         func(fyne.Focusable)  // the keyboard to it (nil: the window's keys), said
 	decide        func(review.Decision) // the approval, once the person agreed
 	editor        func() []string       // the external editor's command (nil: EditorCommand)
 }
@@ -71,12 +68,12 @@ func (e *editSession) discard() {
 	e.c.editing = false
 	e.c.edited, e.c.editedOn = map[string]string{}, nil
 	e.closeExternal()
-	e.deps.render()
+	e.redraw(true)
 	if placed {
 		e.showOrigPlace(a, y)
 		e.counter() // the change at the place is the current one again
 	}
-	e.deps.focus(nil) // the keys act on the window again
+	e.focus(nil) // the keys act on the window again
 }
 
 // start enters edit mode with the editor's cursor at line and col of
@@ -97,7 +94,7 @@ func (e *editSession) start(line, col int) {
 	}
 	line = l
 	e.c.editing = true
-	e.deps.render()
+	e.redraw(true)
 	if ed := e.view.Editor(); ed != nil && line >= 0 {
 		ed.SetCursor(line, col)
 		e.view.ShowLineAt(line, y)
@@ -188,7 +185,7 @@ func (e *editSession) cancel() {
 	keep := func() {
 		e.discardDialog = nil
 		if ed := e.view.Editor(); ed != nil {
-			e.deps.focus(ed) // back to the text, to go on
+			e.focus(ed) // back to the text, to go on
 		}
 	}
 	e.discardDialog = dialog.NewConfirm("Discard your edit?",

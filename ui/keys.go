@@ -235,10 +235,10 @@ func (w *Window) keysBack() {
 }
 
 // thenKeysBack returns f followed by keysBack, for a control's callback.
-func thenKeysBack[T any](w *Window, f func(T)) func(T) {
+func thenKeysBack[T any](keysBack func(), f func(T)) func(T) {
 	return func(v T) {
 		f(v)
-		w.keysBack()
+		keysBack()
 	}
 }
 
@@ -400,20 +400,11 @@ func (e *dialogEntry) TypedShortcut(s fyne.Shortcut) {
 // Approve approves the selected proposal (a).
 func (w *Window) Approve() { w.detail.Approve() }
 
-// ApproveMerged writes a stale proposal merged into the disk's content.
-func (w *Window) ApproveMerged() { w.detail.ApproveMerged() }
-
 // ShowReject opens the reject dialog (r).
 func (w *Window) ShowReject() { w.detail.ShowReject() }
 
-// Reject rejects the selected proposal with reason, without the dialog.
-func (w *Window) Reject(reason string) { w.detail.Reject(reason) }
-
 // Edit toggles edit mode (e).
 func (w *Window) Edit() { w.detail.edit.toggle() }
-
-// View is the diff view of the selected proposal.
-func (w *Window) View() *diffview.DiffView { return w.detail.view }
 
 // choice is a horizontal radio group that always keeps one option chosen
 // yet answers every click, one on the chosen option included (a Required

@@ -35,8 +35,7 @@ type navDeps struct {
 	someRejected   func() bool
 	approvePartial func()
 	onScreen       *onScreen
-	search         func()                                        // the view's search box takes the keyboard
-	openFree       func(dlg dialog.Dialog, focus fyne.Focusable) // a dialog bound to no proposal
+	search         func() // the view's search box takes the keyboard
 }
 
 // nextHunk goes to the next change, on into the next file (j).
@@ -251,7 +250,7 @@ func (n *navigator) showGoToLine() {
 	label := fmt.Sprintf("Line of %s (right side, 1–%d):", p.Files[file].Rel, v.Lines())
 	var dlg dialog.Dialog
 	dlg, n.lineEntry, n.lineHint = goToLine(v, label, n.win, n.say, n.counter)
-	n.deps.openFree(dlg, n.lineEntry)
+	n.openFree(dlg, n.lineEntry)
 }
 
 // goToLine is the dialog asking for a line of v's right side (label says

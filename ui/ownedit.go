@@ -157,7 +157,7 @@ func (e *editSession) confirmOwnEdit(dec review.Decision) bool {
 			return
 		}
 		if ed := e.view.Editor(); ed != nil {
-			e.deps.focus(ed) // back to the text, to undo it
+			e.focus(ed) // back to the text, to undo it
 		}
 	}, e.win)
 	e.ask(q)

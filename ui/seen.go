@@ -370,6 +370,13 @@ func (o *onScreen) of(p review.Proposal) map[string]map[string]bool {
 	return out
 }
 
+// records are, for deciding the proposals ps together, the hunks and the
+// lines of each that were on screen (ChangesetDecision.Seen, SeenLines).
+func (o *onScreen) records(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int) {
+	_, seen := o.changeset(ps)
+	return seen, o.changesetLines(ps)
+}
+
 // changeset is, for approving the open proposals ps whole, what of
 // them was never on screen, and the seen record each decision carries.
 func (o *onScreen) changeset(ps []review.Proposal) (review.Unseen, map[string]map[string][]string) {

@@ -384,9 +384,6 @@ func remoteTitle(where string) string {
 	return " · " + where
 }
 
-// Waiting returns how many proposals wait for a decision.
-func (w *Window) Waiting() int { return w.waiting }
-
 // needsPerson reports whether p waits for the person's decision now.
 func needsPerson(p review.Proposal) bool {
 	return p.State == review.StatePending || p.State == review.StateStale || p.State == review.StateHeld
