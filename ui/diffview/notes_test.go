@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2/theme"
 )
 
 // noteAt returns the note text drawn on the row of line b (0-based) of the
@@ -167,7 +169,8 @@ func TestHunkNoteHidesNoChange(t *testing.T) {
 }
 
 // TestGoToLineMarksTheLine: the number of the line go-to-line went to
-// stands out, so the eye finds it; new texts forget it.
+// stands out in the primary colour, so the eye finds it; new texts forget
+// it.
 func TestGoToLineMarksTheLine(t *testing.T) {
 	v, _ := newTestView(t, 900, 300)
 	v.SetTexts("a.txt", "a\nb\nc\nd\n", "a\nB\nc\nd\n")
@@ -176,7 +179,7 @@ func TestGoToLineMarksTheLine(t *testing.T) {
 		r.id = v.model.RowOfB(line)
 		r.build()
 		for _, txt := range r.texts[:r.nText] {
-			if txt.Text == strconv.Itoa(line+1) && txt.TextStyle.Bold {
+			if txt.Text == strconv.Itoa(line+1) && txt.Color == theme.Color(theme.ColorNamePrimary) {
 				return true
 			}
 		}

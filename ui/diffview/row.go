@@ -437,7 +437,10 @@ func (r *diffRow) draw() {
 	}
 	if rw.b >= 0 {
 		if rw.b == v.nav.wentTo && ed == nil {
-			r.text(strconv.Itoa(rw.b+1), theme.Color(theme.ColorNamePrimary), xNumR, 0, mt.numW-padText, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true, Bold: true})
+			// Marked by its colour: the theme has no bold monospace
+			// (Fyne drew it regular) and a style of its own cost a set
+			// of fonts parsed again (rowtext.go's fold labels).
+			r.text(strconv.Itoa(rw.b+1), theme.Color(theme.ColorNamePrimary), xNumR, 0, mt.numW-padText, fyne.TextAlignTrailing, monospace)
 		} else {
 			num(rw.b, xNumR)
 		}

@@ -29,7 +29,12 @@ func (r *diffRow) fold(s segment, c diffColours, h float32) {
 			col = theme.Color(theme.ColorNamePlaceHolder)
 		}
 		w := float32(utf8.RuneCountInString(l)) * mt.cell
-		r.text(l, col, x, 0, w, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true, Italic: k == 0})
+		// Plain monospace, as every text a row draws: the theme has
+		// no italic monospace (Fyne drew the first label upright), and
+		// a style of its own cost Fyne a set of fonts parsed again
+		// (7.8 MB of heap, issue 28) and the row a Fyne text above
+		// its pictures.
+		r.text(l, col, x, 0, w, fyne.TextAlignLeading, monospace)
 		x += w + foldGap*mt.cell
 	}
 }
