@@ -348,6 +348,16 @@ func (w *Window) ShowKeys() {
 type dialogEntry struct {
 	widget.Entry
 	onCancel, onSubmit func()
+	selectOnFocus      bool // its text is an offer (Mark lines…'s numbers): what is typed replaces it
+}
+
+// FocusGained is part of fyne.Focusable: an offered text is selected, so
+// that typing replaces it (a 5 typed over the 5 offered read 55).
+func (e *dialogEntry) FocusGained() {
+	e.Entry.FocusGained()
+	if e.selectOnFocus {
+		e.TypedShortcut(&fyne.ShortcutSelectAll{})
+	}
 }
 
 func newDialogEntry(multiLine bool, cancel, submit func()) *dialogEntry {
