@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"slices"
 	"strings"
 	"time"
 
@@ -126,7 +127,7 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 		// The file's path no longer leads where it did: retrying cannot
 		// help, so the proposal ends and the agent is told.
 		d.finish(ctx, e, Outcome{ID: id, Status: decision.Failed, Files: []FileOutcome{},
-			Failure: ErrFailure(FailPath, err)})
+			Failure: PathFailure(err)})
 		return Outcome{}, err
 	}
 	if err != nil {
@@ -296,7 +297,11 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 			return Outcome{}, &journalError{err: err}
 		}
 		if err := d.write(plan); err != nil {
-			d.journal.FinishWrite(ctx, cp, finals(plan, true))
+			var kept []string // written, and not put back
+			if we := (*writeError)(nil); errors.As(err, &we) {
+				kept = we.unrestored
+			}
+			d.journal.FinishWrite(ctx, cp, finals(plan, true, kept...))
 			return Outcome{}, err
 		}
 		d.settle(ctx, plan)
@@ -354,14 +359,15 @@ func writeIntent(p Proposal, plan []fileWrite) journal.WriteIntent {
 }
 
 // finals is how each file ended; rolledBack says the write failed and every
-// file is back as it was.
-func finals(plan []fileWrite, rolledBack bool) []journal.FileFinal {
+// file is back as it was, but those written that could not be put back
+// (unrestored).
+func finals(plan []fileWrite, rolledBack bool, unrestored ...string) []journal.FileFinal {
 	out := make([]journal.FileFinal, len(plan))
 	for i, w := range plan {
 		final := []byte(w.Final) // one copy for both: the journal only reads them
 		f := journal.FileFinal{Path: w.Path, Formatted: w.Final != w.Approved, FormatterOutput: final,
 			Final: final, Deleted: w.Delete, CreatedDirs: w.created}
-		if rolledBack {
+		if rolledBack && !slices.Contains(unrestored, w.Path) {
 			f = journal.FileFinal{Path: w.Path, Final: w.now.Content, Deleted: !w.now.Exists}
 		}
 		out[i] = f
@@ -714,10 +720,13 @@ func (d *Desk) write(plan []fileWrite) error {
 			continue
 		}
 		if err := writeOne(w); err != nil {
+			we := &writeError{path: w.Path, err: err}
 			for _, u := range done {
-				restoreBase(u)
+				if restoreBase(u) != nil {
+					we.unrestored = append(we.unrestored, u.Path)
+				}
 			}
-			return &writeError{path: w.Path, err: err}
+			return we
 		}
 		done = append(done, *w)
 	}
@@ -740,13 +749,14 @@ func writeOne(w *fileWrite) error {
 }
 
 // restoreBase puts a file back as it was just before the write.
-func restoreBase(w fileWrite) {
+func restoreBase(w fileWrite) error {
 	if !w.now.Exists {
-		atomicfile.RemoveIn(w.Root, w.Path)
+		err := atomicfile.RemoveIn(w.Root, w.Path)
 		atomicfile.RemoveCreatedDirs(w.created)
-		return
+		return err
 	}
-	atomicfile.SaveIn(w.Root, w.Path, w.now.Content, w.now.Mode)
+	_, err := atomicfile.SaveIn(w.Root, w.Path, w.now.Content, w.now.Mode)
+	return err
 }
 
 // pathRefused reports whether err is the desk refusing to write because a

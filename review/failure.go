@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"github.com/diffdesk/diffdesk/engine"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/workspace"
 )
@@ -24,7 +25,8 @@ type Failure struct {
 	Match   *engine.MatchError   `json:"match,omitempty"`   // FailMatch: the block that did not apply
 	Format  *engine.FormatError  `json:"format,omitempty"`  // FailFormat: what is malformed
 	Content *engine.ContentError `json:"content,omitempty"` // FailContent: what is not text
-	// Err is the error's own text (FailOther, FailPath, FailNotRecorded),
+	// Err is the error's own text (FailOther, FailNotRecorded), FailPath's
+	// reason (Path: the file, Rule: the workspace's rule; PathFailure),
 	// why Path needs a person (the protection of FailProtected, how
 	// FailCutShort's edit was cut short), or FailWrite's reason (Stop).
 	Err string `json:"error,omitempty"`
@@ -35,7 +37,7 @@ type Failure struct {
 	Streamed int64        `json:"streamed,omitempty"`
 	Limit    int64        `json:"limit,omitempty"`
 	// FailWrite: what stopped the write (Stop), where (Path; Paths for
-	// WriteStale) and why (Err: the workspace's reason for WriteRefused,
+	// WriteStale, and WriteIO's files it could not put back) and why (Err: the workspace's reason for WriteRefused,
 	// the system's for WriteIO, the journal's for WriteJournal and
 	// WriteUnfinished, the desk's for WriteOther); Rule: the workspace's
 	// rule that refused.
@@ -71,7 +73,7 @@ const (
 	FailContent     FailureKind = "content"      // the file or the edit is not text (Content)
 	FailOther       FailureKind = "other"        // the edit did not apply for another reason (Err)
 	FailRefused     FailureKind = "refused"      // the desk refused the edit as it streamed: a limit (Path, Budget or Streamed and Limit)
-	FailPath        FailureKind = "path"         // approved, but its path no longer led where it did (Err)
+	FailPath        FailureKind = "path"         // approved, but its path no longer led where it did (Path, Rule, Err)
 	FailNotRecorded FailureKind = "not-recorded" // the journal could not record it (Err)
 	FailNotWritten  FailureKind = "not-written"  // approved for its agent to write, which did not (Verdict, Paths, Note, Feedback)
 	FailWrite       FailureKind = "write"        // the last attempt to write it failed; it stays open (Stop, Path or Paths, Rule, Err)
@@ -149,11 +151,12 @@ func (w WithdrawReason) ByDesk() bool { return w == WithdrawDeskClosed || w == W
 type WriteStop string
 
 // What stops a write. Every one but WriteUnfinished stops it before any
-// file is written, or puts back those written before it.
+// file is written, or puts back those written before it (WriteIO's Paths
+// could not be).
 const (
 	WriteStale      WriteStop = "stale"      // Paths changed on disk since the proposal arrived
 	WriteRefused    WriteStop = "refused"    // the workspace refused Path (Rule; Err: why, and what to do)
-	WriteIO         WriteStop = "io"         // writing Path failed (Err: the system's reason); the files written before it were put back
+	WriteIO         WriteStop = "io"         // writing Path failed (Err: the system's reason); the files written before it were put back, but for Paths
 	WriteJournal    WriteStop = "journal"    // the journal could not record the decision or the write it begins (Err)
 	WriteUnfinished WriteStop = "unfinished" // the files were written, but the journal could not record that the write finished (Err)
 	WriteOther      WriteStop = "other"      // the decision could not be carried out (Err: the desk's reason)
@@ -175,7 +178,7 @@ func WriteFailure(err error) *Failure {
 	case errors.As(err, &re):
 		f.Stop, f.Path, f.Rule, f.Err = WriteRefused, re.Path, re.Rule, re.Detail
 	case errors.As(err, &we):
-		f.Stop, f.Path, f.Err = WriteIO, we.path, we.err.Error()
+		f.Stop, f.Path, f.Paths, f.Err = WriteIO, we.path, we.unrestored, we.err.Error()
 		var pe *fs.PathError
 		if errors.As(we.err, &pe) {
 			f.Err = pe.Err.Error() // the system's reason: the path is ours
@@ -184,6 +187,23 @@ func WriteFailure(err error) *Failure {
 		f.Stop, f.Err = WriteUnfinished, je.err.Error()
 	case errors.As(err, &je):
 		f.Stop, f.Err = WriteJournal, je.err.Error()
+	}
+	return f
+}
+
+// PathFailure is the failure of an approval whose file's path no longer
+// led where it did when proposed (err: the workspace's refusal, or a
+// write refused out of the root): the file (Path), the rule (Rule) and the
+// reason (Err: the refusal's why and what to do, or the write's reason).
+func PathFailure(err error) *Failure {
+	f := &Failure{Kind: FailPath, Err: err.Error()}
+	var re *workspace.RefusalError
+	var ae *atomicfile.Error
+	switch {
+	case errors.As(err, &re):
+		f.Path, f.Rule, f.Err = re.Path, re.Rule, re.Detail
+	case errors.As(err, &ae):
+		f.Path, f.Err = ae.Path, ae.Err.Error()
 	}
 	return f
 }
@@ -198,10 +218,12 @@ func RefusedFailure(path string, over *BudgetError, streamed, limit int64) *Fail
 	return &Failure{Kind: FailRefused, Path: path, Streamed: streamed, Limit: limit}
 }
 
-// writeError is a file's write that failed (Desk.write): WriteIO.
+// writeError is a file's write that failed (Desk.write): WriteIO; the
+// files written before it that could not be put back (unrestored).
 type writeError struct {
-	path string
-	err  error
+	path       string
+	err        error
+	unrestored []string
 }
 
 func (e *writeError) Error() string { return e.err.Error() }
@@ -217,7 +239,8 @@ type journalError struct {
 func (e *journalError) Error() string { return e.err.Error() }
 func (e *journalError) Unwrap() error { return e.err }
 
-// ErrFailure is a failure of kind k whose fact is err's text.
+// ErrFailure is a failure of kind k whose fact is err's text
+// (FailNotRecorded).
 func ErrFailure(k FailureKind, err error) *Failure {
 	return &Failure{Kind: k, Err: err.Error()}
 }

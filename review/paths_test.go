@@ -141,7 +141,9 @@ func TestSymlinkSwappedInBeforeApprovalIsRefused(t *testing.T) {
 				t.Error("new.txt was created outside the workspace")
 			}
 			o := reviewtest.WaitOutcome(t, d.Desk, p.ID)
-			if o.Status != decision.Failed || !strings.Contains(agenttext.Outcome(o), "refused to write") || !strings.Contains(agenttext.Outcome(o), outside) || !strings.Contains(agenttext.Outcome(o), "Nothing was written") {
+			text := agenttext.Outcome(o)
+			if o.Status != decision.Failed || !strings.Contains(text, "refused to write your edit to "+filepath.Join(d.Root, tt.file)) || !strings.Contains(text, outside) ||
+				!strings.Contains(strings.ToLower(text), "nothing was written") || strings.Count(strings.ToLower(text), "nothing was written") > 1 || strings.Contains(text, "refused: ") {
 				t.Errorf("the agent is told %s:\n%s\nwant a failure saying the write was refused", o.Status, agenttext.Outcome(o))
 			}
 		})

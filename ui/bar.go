@@ -10,12 +10,9 @@ import (
 	"github.com/diffdesk/diffdesk/ui/present"
 )
 
-// barActions are what the decision bar's buttons and boxes do; the boxes'
-// are called with the box's new state.
+// barActions are what the decision bar's buttons do.
 type barActions struct {
 	approve, reject, edit, approveEdited, cancelEdit, partial, merged, external, dismiss func()
-	follow, wrap, inline, ignoreWS, collapse, askUnseen                                  func(bool)
-	keysBack                                                                             func() // the keyboard back to the window's keys
 }
 
 // decisionBar is the row of decisions under the diff, the protected band
@@ -35,10 +32,13 @@ type decisionBar struct {
 	box                                              *fyne.Container
 }
 
-// newDecisionBar builds the bar on canvas c; extra goes between Follow and
-// View (the interdiff's button).
-func newDecisionBar(c fyne.Canvas, a barActions, askUnseen bool, extra fyne.CanvasObject) *decisionBar {
-	b := &decisionBar{keysBack: a.keysBack}
+// newDecisionBar builds the bar under k's view, its buttons doing a; the
+// View options set the view themselves, the ones kept across starts in
+// prefs (Wrap, Inline, Ask before approving unseen hunks); extra goes
+// between Follow and View (the interdiff's button).
+func newDecisionBar(k paneKit, a barActions, prefs fyne.Preferences, extra fyne.CanvasObject) *decisionBar {
+	b := &decisionBar{keysBack: k.keysBack}
+	v := k.view
 	button := func(label string, imp widget.Importance, f func()) *widget.Button {
 		btn := widget.NewButton(label, f)
 		btn.Importance = imp
@@ -47,7 +47,7 @@ func newDecisionBar(c fyne.Canvas, a barActions, askUnseen bool, extra fyne.Canv
 	check := func(label string, f func(bool)) *widget.Check {
 		return widget.NewCheck(label, func(on bool) {
 			f(on)
-			a.keysBack()
+			k.keysBack()
 		})
 	}
 	b.approve = button("Approve (a)", widget.HighImportance, a.approve)
@@ -59,16 +59,26 @@ func newDecisionBar(c fyne.Canvas, a barActions, askUnseen bool, extra fyne.Canv
 	b.merged = button("Approve merged (a)", widget.HighImportance, a.merged)
 	b.external = button("External editor… (x)", widget.MediumImportance, a.external)
 	b.dismiss = button("Dismiss", widget.MediumImportance, a.dismiss)
-	b.follow = check("Follow (f)", a.follow)
+	b.follow = check("Follow (f)", v.SetFollow)
 	b.follow.SetChecked(true)
-	b.wrap = check("Wrap long lines (w)", a.wrap)
-	b.inline = check("Inline layout (i)", a.inline)
-	b.ignoreWS = check("Ignore whitespace (W)", a.ignoreWS)
-	b.collapse = check("Fold unchanged lines (z)", a.collapse)
+	v.OnFollowChanged = func(on bool) { b.follow.SetChecked(on) }
+	b.wrap = check("Wrap long lines (w)", func(on bool) {
+		v.SetWrap(on)
+		prefs.SetBool(prefWrap, on)
+	})
+	b.inline = check("Inline layout (i)", func(on bool) {
+		v.SetInline(on)
+		prefs.SetBool(prefInline, on)
+	})
+	b.ignoreWS = check("Ignore whitespace (W)", func(on bool) {
+		v.SetIgnoreWhitespace(on)
+		k.counter()
+	})
+	b.collapse = check("Fold unchanged lines (z)", v.Folds().Collapse)
 	b.collapse.SetChecked(true)
-	b.askUnseen = check("Ask before approving unseen hunks", a.askUnseen)
-	b.askUnseen.SetChecked(askUnseen)
-	b.viewOptions = widget.NewPopUp(container.NewVBox(b.askUnseen, b.collapse, b.ignoreWS, b.inline, b.wrap), c)
+	b.askUnseen = check("Ask before approving unseen hunks", func(on bool) { prefs.SetBool(prefAskUnseen, on) })
+	b.askUnseen.SetChecked(prefs.BoolWithFallback(prefAskUnseen, true))
+	b.viewOptions = widget.NewPopUp(container.NewVBox(b.askUnseen, b.collapse, b.ignoreWS, b.inline, b.wrap), k.win.Canvas())
 	b.viewOptions.Hide() // a new pop-up says it is visible: Esc would close it, not cancel the edit
 	b.viewButton = widget.NewButtonWithIcon("View", theme.MenuDropDownIcon(), b.showViewOptions)
 	b.viewButton.IconPlacement = widget.ButtonIconTrailingText
@@ -127,6 +137,11 @@ func (b *decisionBar) show(s present.Bar, p review.Proposal, open bool) {
 		vis(c, s.Layout)
 	}
 }
+
+// asksUnseen reports whether the person wants the question before
+// approving what was never on screen (View → Ask before approving unseen
+// hunks).
+func (b *decisionBar) asksUnseen() bool { return b.askUnseen.Checked }
 
 // toggle flips a box, as its key does (f, w, i, W, z).
 func toggle(c *widget.Check) { c.SetChecked(!c.Checked) }

@@ -29,16 +29,14 @@ import (
 // shows only when the changeset has more than one file.
 type changesetTree struct {
 	paneKit
-	deps   treeDeps
-	cs     review.Changeset
-	title  *widget.Label
-	rows   *fyne.Container // VBox of treeRows and directory labels
-	scroll *container.Scroll
-	box    *fyne.Container
-	sig    string // what refresh last showed (signature)
-	// confirm, while the approve-all confirmation is open, approves (Enter).
-	confirm    func()
-	confirmMsg string // the question confirm answers
+	deps     treeDeps
+	cs       review.Changeset
+	title    *widget.Label
+	rows     *fyne.Container // VBox of treeRows and directory labels
+	scroll   *container.Scroll
+	box      *fyne.Container
+	sig      string // what refresh last showed (signature)
+	question string // what the approve-all question asks, while it is open (A)
 }
 
 // treeDeps is what the tree needs beyond its kit.
@@ -302,21 +300,16 @@ func (d *detail) ApproveChangeset() {
 		u = review.Unseen{}
 	}
 	title, msg := present.ApproveAll(open, u)
-	t.confirmMsg = msg
-	var dlg *dialog.ConfirmDialog
-	t.confirm = func() {
-		t.confirm = nil
-		dlg.Hide()
-		d.decideChangeset(review.ChangesetDecision{Verdict: decision.Approved, Shown: shownVersions(open)})
-	}
-	dlg = dialog.NewConfirm(title, msg, func(ok bool) {
-		if ok && t.confirm != nil {
-			t.confirm()
+	t.question = msg
+	dlg := dialog.NewConfirm(title, msg, func(ok bool) {
+		t.question = ""
+		if ok {
+			d.decideChangeset(review.ChangesetDecision{Verdict: decision.Approved, Shown: shownVersions(open)})
 		}
 	}, d.w.Win)
 	dlg.SetConfirmText("Approve all (Enter)")
 	dlg.SetDismissText("Cancel (Esc)")
-	d.openBound(dlg, nil, func() { t.confirm = nil })
+	t.ask(dlg)
 }
 
 // ShowRejectChangeset opens the reject dialog for every open proposal of

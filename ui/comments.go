@@ -45,16 +45,15 @@ const (
 // commentDeps is what the comments need beyond their kit: where a comment
 // starts, its drafts and its dialog.
 type commentDeps struct {
-	plain     func() bool       // the view shows its base against the proposal as sent
-	draft     func() string     // the comment box's draft
-	keepDraft func(text string) // the box closed unsent: text stays the draft
+	drafts *drafts     // the comment box's draft, kept when it closes unsent
+	plain  func() bool // the view shows its base against the proposal as sent
 	// openTyping shows dlg bound to the shown proposal, typing into box
 	// while open() holds; closed runs when it closes.
 	openTyping func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func())
 }
 
-func newComments(kit paneKit, deps commentDeps) *comments {
-	c := &comments{paneKit: kit, deps: deps, pending: map[string][]decision.Comment{}, box: container.NewVBox()}
+func newComments(kit paneKit, drafts *drafts, plain func() bool, openTyping func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func())) *comments {
+	c := &comments{paneKit: kit, deps: commentDeps{drafts, plain, openTyping}, pending: map[string][]decision.Comment{}, box: container.NewVBox()}
 	c.box.Hide()
 	return c
 }
@@ -128,7 +127,7 @@ func (c *comments) show() {
 	c.hint = hint
 	c.text = newDialogEntry(true, func() { dlg.Hide() }, func() { c.save() })
 	c.text.SetPlaceHolder("What should the agent know about these lines?")
-	c.text.setDraft(c.deps.draft())
+	c.text.setDraft(c.deps.drafts.get("comment", c.sh.id))
 	c.text.SetMinRowsVisible(3)
 	picked := func() (decision.Side, int, int, string, error) {
 		s := decision.SideNew
@@ -183,7 +182,7 @@ func (c *comments) show() {
 	c.dialog = dlg
 	text := c.text
 	c.deps.openTyping(dlg, text, func() bool { return c.text == text }, func() {
-		c.deps.keepDraft(text.Text) // Esc or Cancel: the comment stays a draft
+		c.deps.drafts.keep("comment", c.sh.id, text.Text, "c") // Esc or Cancel: the comment stays a draft
 		c.dialog, c.save, c.text, c.lines, c.hint = nil, nil, nil, nil, nil
 	})
 }

@@ -173,16 +173,6 @@ func (c *Compare) TypeKey(r rune) bool {
 	return false
 }
 
-// Message is the line under the diff: the answer to the last key.
-func (c *Compare) Message() string { return c.message.Text }
-
-// Note is what is said above the diff: a new, deleted or identical file,
-// bytes that are not UTF-8.
-func (c *Compare) Note() string { return c.note.Text }
-
-// View is the diff view.
-func (c *Compare) View() *diffview.DiffView { return c.view }
-
 func (c *Compare) say(s string) {
 	if s == "" {
 		s = "Read-only: j/k changes · / search · z fold · w wrap · i inline · m moved · q close · ? keys"
@@ -208,7 +198,7 @@ func (c *Compare) toggle(pref string, set func(bool)) {
 // updateCounter says where the view is: "change 2 of 5", or that there
 // are none.
 func (c *Compare) updateCounter() {
-	cur, n, _ := c.view.HunkCount()
+	cur, n, _ := c.view.Nav().HunkCount()
 	c.counter.SetText(present.CompareCounter(cur, n))
 }
 

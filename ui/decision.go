@@ -79,15 +79,22 @@ type paneKit struct {
 	sh        *shown
 	c         *choices
 	view      *diffview.DiffView
-	counter   func()                     // the counter says where the view is now
-	say       func(string)               // the message line
-	setStatus func(s string, isErr bool) // the status line
-	open      func(dlg dialog.Dialog, focus fyne.Focusable, closed func())
-	post      func(func())                    // back to the UI goroutine
-	run       func(work func() (then func())) // off it, waited for by Close; then back on it
+	counter   func()                                                                        // the counter says where the view is now
+	redraw    func(afresh bool)                                                             // the shown proposal drawn again (detail.redraw)
+	say       func(string)                                                                  // the message line
+	setStatus func(s string, isErr bool)                                                    // the status line
+	focus     func(f fyne.Focusable)                                                        // the keyboard to f (nil: the window's keys), said
+	open      func(dlg dialog.Dialog, focus fyne.Focusable, keys dialogKeys, closed func()) // a dialog bound to the shown proposal
+	openFree  func(dlg dialog.Dialog, focus fyne.Focusable)                                 // a dialog bound to no proposal
+	post      func(func())                                                                  // back to the UI goroutine
+	run       func(work func() (then func()))                                               // off it, waited for by Close; then back on it
 	keysBack  func()
 	win       fyne.Window
 }
+
+// ask opens q, a question about the shown proposal: Enter presses its
+// confirm button (which says so), Esc its dismiss button.
+func (k paneKit) ask(q *dialog.ConfirmDialog) { k.open(q, nil, dialogKeys{enter: q.Confirm}, nil) }
 
 // cur is the shown file.
 func (k paneKit) cur() review.File { return k.sh.p.Files[k.c.file] }
@@ -101,69 +108,72 @@ func (k paneKit) canTick() bool {
 func newDetail(w *Window) *detail {
 	d := &detail{w: w, centerPane: centerPane{view: diffview.NewDiffView()}, kept: keptChoices{}}
 	d.line = newStatusLine()
-	d.kit = paneKit{sh: &d.shown, c: &d.choices, view: d.view, counter: d.updateCounter,
-		say: d.line.say, setStatus: d.line.setStatus, open: d.openBound, post: w.do, run: w.background, keysBack: w.keysBack, win: w.Win}
+	d.kit = paneKit{sh: &d.shown, c: &d.choices, view: d.view, counter: d.updateCounter, redraw: d.redraw,
+		say: d.line.say, setStatus: d.line.setStatus, open: d.openBound, openFree: d.openFree, focus: d.focus,
+		post: w.do, run: w.background, keysBack: w.keysBack, win: w.Win}
 	d.drafts = newDrafts(d.line.say)
 	// In a short window the note over the view scrolls past one line,
 	// leaving the rows to the diff (FYNE_SCALE=1.5: 700 px high gave the
 	// diff about 4 rows); a tall one shows it whole.
 	oneLine := widget.NewLabel("").MinSize().Height
 	d.head = newHeader(func() float32 { return max(oneLine, (w.Win.Canvas().Size().Height-400)/2) })
-	d.stale = newStaleView(newChoice(w.keysBack, nil, func(string) {
-		d.shownKey = ""
-		d.render()
-	}))
+	d.stale = newStaleView(newChoice(w.keysBack, nil, func(string) { d.redraw(true) }))
 	d.files = newChoice(w.keysBack, nil, d.selectFile)
 	d.loose = newLooseCard()
-	d.pick = newPicker(d.kit, pickDeps{
-		desk:       w.desk,
-		looseBlock: func() int { return d.loose.m.Block },
-		render: func(again bool) {
-			if again {
-				d.shownKey = ""
-			}
-			d.render()
-		},
-		placed: func(p review.Proposal, said string) {
-			d.outcome, d.shownKey, d.p = nil, "", p
-			w.items[d.id] = p
-			d.line.setStatus("", false)
-			d.line.say(said)
-			d.refreshFiles()
-			d.render()
-			w.refreshQueue()
-		},
-	})
-	d.inter = newInterdiffView(w.desk.Interdiff, d.line.say, func(title string, body fyne.CanvasObject) {
-		dlg := dialog.NewCustom(title, "Close (Esc)", body, w.Win)
-		dlg.Resize(w.Win.Canvas().Size().Subtract(fyne.NewSize(80, 80)))
-		w.setCloser(dlg, nil)
-		dlg.Show()
-	})
+	d.pick = newPicker(d.kit, pickDeps{desk: w.desk, looseBlock: func() int { return d.loose.m.Block }, placed: d.placed})
+	d.inter = newInterdiffView(d.kit, w.desk.Interdiff)
 	d.loose.box.Add(d.pick.looseMark)
 	d.centerPane.build(d.pick.box)
+	d.listen()
+	d.bar = newDecisionBar(d.kit, barActions{approve: d.Approve, reject: d.ShowReject, edit: func() { d.edit.toggle() },
+		approveEdited: d.ApproveEdited, cancelEdit: func() { d.edit.cancel() }, partial: d.ApprovePartial, merged: d.ApproveMerged,
+		external: func() { d.edit.external() }, dismiss: d.Dismiss}, w.app.Preferences(), d.inter.button)
+	d.tree = newChangesetTree(d.kit, treeDeps{desk: w.desk, relayout: func() { d.content.Refresh() }, showProposal: d.showProposal,
+		showFile: d.showFile, kept: d.kept})
+	d.comments = newComments(d.kit, d.drafts, func() bool {
+		return !d.editing && (!d.cur().Stale() || d.stale.shows() == present.StaleProposal)
+	}, d.openTyping)
+	d.protect = &protectedAsk{paneKit: d.kit}
+	d.rejectBox = &rejectBox{paneKit: d.kit, drafts: d.drafts, key: func() string { return d.tree.cs.Key }, reject: d.Reject, rejectAll: d.rejectChangeset}
+	d.onScreen = newOnScreen(d.kit, onScreenDeps{merge: d.merge, get: w.desk.Get, ask: d.bar.asksUnseen, decide: d.decide, selectFile: d.files.SetSelected})
+	d.checks = newChecksView(d.kit, d.head, w.opts.AfterFunc, w.desk.CheckText)
+	d.edit = &editSession{paneKit: d.kit, deps: editDeps{saveFileState: d.saveFileState, decide: d.decide, editor: func() []string { return w.opts.Editor }}}
+	d.trivial = &trivialJobs{paneKit: d.kit, deps: trivialDeps{labelled: d.labelled, changeset: d.tree.openProposals, seen: d.onScreen.records,
+		desk: w.desk, name: w.proposalName, refresh: d.changesetDecidedElsewhere, stop: w.stop}}
+	d.nav = &navigator{paneKit: d.kit, deps: navDeps{step: d.tree.step, selectFile: d.files.SetSelected, ticked: d.ticked, someRejected: d.someRejected,
+		approvePartial: d.ApprovePartial, onScreen: d.onScreen, search: d.startSearch}}
+	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box, d.stale.box, d.pick.againBox)
+	bottom := container.NewVBox(d.checks.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
+	d.content = container.New(newSettledBorder(top, bottom), d.center, top, bottom)
+	d.reset()
+	d.showEmpty()
+	return d
+}
 
-	d.view.Search().OnClosed = func() {
-		w.stopTyping(d.view.Search().Box())
+// listen is what the pane does when the view says something happened:
+// a hunk ticked, an edit, a double click, a jump, a big diff arrived, the
+// search closed.
+func (d *detail) listen() {
+	v, w := d.view, d.w
+	v.Search().OnClosed = func() {
+		w.stopTyping(v.Search().Box())
 		w.keysBack()
 	}
-	d.view.Showing = w.reviewShown // seen coverage: not while the History tab shows
-
-	d.view.OnHunkToggled = func(id string, ok bool) {
+	v.Showing = w.reviewShown // seen coverage: not while the History tab shows
+	v.OnHunkToggled = func(id string, ok bool) {
 		d.nav.tickMovePartners(id, ok) // both ends of a moved block together
 		d.ticked()
 	}
-	d.view.OnEdited = func() {
+	v.OnEdited = func() {
 		if d.editing && len(d.p.Files) > 0 {
-			d.edited[d.curPath()] = d.view.EditedText()
+			d.edited[d.curPath()] = v.EditedText()
 			d.checks.changed()
 			d.updateCounter() // the edit may add or join hunks
 		}
 	}
-	d.view.OnEditAt = func(line, col int) { d.edit.doubleClicked(line, col) } // a double click on the proposal's text never edits (ownedit.go)
-	d.view.OnJumped = d.updateCounter                                         // a tap on a change in the overview strip
-	d.view.OnFollowChanged = func(on bool) { d.bar.follow.SetChecked(on) }
-	d.view.OnOpened = func() { // a big diff arrived: its hunks, their labels, counter and bar
+	v.OnEditAt = func(line, col int) { d.edit.doubleClicked(line, col) } // a double click on the proposal's text never edits (ownedit.go)
+	v.OnJumped = d.updateCounter                                         // a tap on a change in the overview strip
+	v.OnOpened = func() {                                                // a big diff arrived: its hunks, their labels, counter and bar
 		d.trivial.show()
 		d.updateBar()
 		d.updateCounter()
@@ -171,122 +181,91 @@ func newDetail(w *Window) *detail {
 			memory.Release(d.cur().TextBytes())
 		}
 	}
+}
 
-	d.bar = newDecisionBar(w.Win.Canvas(), barActions{
-		approve: d.Approve, reject: d.ShowReject, edit: func() { d.edit.toggle() }, approveEdited: d.ApproveEdited, cancelEdit: func() { d.edit.cancel() },
-		partial: d.ApprovePartial, merged: d.ApproveMerged, external: func() { d.edit.external() }, dismiss: d.Dismiss,
-		follow: d.view.SetFollow,
-		wrap: func(on bool) {
-			d.view.SetWrap(on)
-			w.app.Preferences().SetBool(prefWrap, on)
-		},
-		inline: func(on bool) {
-			d.view.SetInline(on)
-			w.app.Preferences().SetBool(prefInline, on)
-		},
-		ignoreWS: func(on bool) {
-			d.view.SetIgnoreWhitespace(on)
-			d.updateCounter()
-		},
-		collapse:  d.view.Folds().Collapse,
-		askUnseen: func(on bool) { w.app.Preferences().SetBool(prefAskUnseen, on) },
-		keysBack:  w.keysBack,
-	}, w.app.Preferences().BoolWithFallback(prefAskUnseen, true), d.inter.button)
-	d.tree = newChangesetTree(d.kit, treeDeps{
-		desk:     w.desk,
-		relayout: func() { d.content.Refresh() },
-		showProposal: func(id string) bool {
-			w.Select(id)
-			return d.id == id
-		},
-		showFile: d.showFile,
-		kept:     d.kept,
+// redraw draws the shown proposal again (render); afresh, the view's
+// content too, as what it shows changed (an edit begun or left, a stale
+// file's other view, a block placed).
+func (d *detail) redraw(afresh bool) {
+	if afresh {
+		d.shownKey = ""
+	}
+	d.render()
+}
+
+// focus gives the keyboard to f (nil: the window's keys) and says who has it.
+func (d *detail) focus(f fyne.Focusable) {
+	if f == nil {
+		d.w.Win.Canvas().Unfocus()
+		return
+	}
+	d.w.Win.Canvas().Focus(f)
+	d.showKeyboard()
+}
+
+// openFree shows dlg, bound to no proposal (Esc closes it), the keyboard in
+// focus (nil: the window's keys).
+func (d *detail) openFree(dlg dialog.Dialog, focus fyne.Focusable) {
+	d.w.setCloser(dlg, nil)
+	dlg.Show()
+	if focus != nil {
+		d.focus(focus)
+	}
+}
+
+// openTyping shows dlg bound to the shown proposal, the keys typing into
+// box while open() holds (typing.go); Ctrl+Enter sends it, and closed
+// runs when it closes.
+func (d *detail) openTyping(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func()) {
+	d.openBound(dlg, nil, dialogKeys{ctrlEnter: box.onSubmit}, func() {
+		closed()
+		d.w.stopTyping(box)
 	})
-	top := container.NewVBox(d.head.row, d.head.intent, d.files, d.tree.box, d.head.noteBox, d.loose.box,
-		d.stale.box, d.pick.againBox)
-	d.comments = newComments(d.kit, commentDeps{
-		plain:     func() bool { return !d.editing && (!d.cur().Stale() || d.stale.shows() == present.StaleProposal) },
-		draft:     func() string { return d.drafts.get("comment", d.id) },
-		keepDraft: func(text string) { d.drafts.keep("comment", d.id, text, "c") },
-		openTyping: func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func()) {
-			d.openBound(dlg, nil, func() {
-				closed()
-				w.stopTyping(box)
-			})
-			w.startTyping(box, "the comment box", true, open)
-		},
-	})
-	d.protect = &protectedAsk{paneKit: d.kit}
-	d.rejectBox = &rejectBox{paneKit: d.kit, drafts: d.drafts, key: func() string { return d.tree.cs.Key }, reject: d.Reject,
-		rejectAll: func(reason string) {
-			d.decideChangeset(review.ChangesetDecision{Verdict: decision.Rejected, Feedback: reason})
-		}}
-	d.onScreen = newOnScreen(d.kit, onScreenDeps{
-		merge:      d.merge,
-		get:        w.desk.Get,
-		ask:        func() bool { return d.bar.askUnseen.Checked },
-		decide:     d.decide,
-		selectFile: d.files.SetSelected, // selectFile
-	})
-	d.checks = newChecksView(d.kit, d.head, func(t time.Duration, f func()) func() bool { return w.opts.AfterFunc(t, f) }, w.desk.CheckText)
-	d.edit = &editSession{paneKit: d.kit, deps: editDeps{
-		saveFileState: d.saveFileState,
-		render: func() {
-			d.shownKey = ""
-			d.render()
-		},
-		focus: func(f fyne.Focusable) {
-			if f == nil {
-				w.Win.Canvas().Unfocus()
-				return
-			}
-			w.Win.Canvas().Focus(f)
-			d.showKeyboard()
-		},
-		decide: d.decide,
-		editor: func() []string { return w.opts.Editor },
-	}}
-	d.trivial = &trivialJobs{paneKit: d.kit, deps: trivialDeps{
-		// The view shows f's hunks with the proposal's ids: its own
-		// diff, or a stale file's merge, whose changes kept as the agent
-		// wrote them have the proposal's ids (their labels stay through a
-		// save on disk).
-		labelled: func(f review.File) bool {
-			return d.viewHasProposal(f) || f.Stale() && !d.editing && d.outcome == nil && d.stale.shows() == present.StaleMerged && strings.HasPrefix(d.shownKey, "stale:")
-		},
-		changeset: d.tree.openProposals,
-		seen: func(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int) {
-			_, seen := d.onScreen.changeset(ps)
-			return seen, d.onScreen.changesetLines(ps)
-		},
-		desk: w.desk,
-		name: w.proposalName,
-		refresh: func() {
-			d.tree.refresh()
-			w.refreshQueue()
-		},
-		stop: w.stop,
-	}}
-	d.nav = &navigator{paneKit: d.kit, deps: navDeps{
-		step:           d.tree.step,
-		selectFile:     d.files.SetSelected, // selectFile
-		ticked:         d.ticked,
-		someRejected:   d.someRejected,
-		approvePartial: d.ApprovePartial,
-		onScreen:       d.onScreen,
-		search:         func() { w.startTyping(d.view.Search().Box(), "the search box", false, d.view.Search().Open) },
-		openFree: func(dlg dialog.Dialog, focus fyne.Focusable) {
-			w.setCloser(dlg, nil)
-			dlg.Show()
-			w.Win.Canvas().Focus(focus)
-			d.showKeyboard()
-		},
-	}}
-	bottom := container.NewVBox(d.checks.problems, d.comments.box, d.bar.box, d.line.row, d.line.status)
-	d.content = container.NewBorder(top, bottom, nil, nil, d.center)
-	d.reset()
-	d.showEmpty()
-	return d
+	d.w.startTyping(box, "the comment box", true, open)
+}
+
+// startSearch opens the search box, the keys typing into it (/, Ctrl+F).
+func (d *detail) startSearch() {
+	d.w.startTyping(d.view.Search().Box(), "the search box", false, d.view.Search().Open)
+}
+
+// showProposal shows proposal id; false when it is no longer at the desk.
+func (d *detail) showProposal(id string) bool {
+	d.w.Select(id)
+	return d.id == id
+}
+
+// placed shows p, the shown proposal as a block placed by the person left
+// it (pick.go), and says said.
+func (d *detail) placed(p review.Proposal, said string) {
+	d.outcome, d.shownKey, d.p = nil, "", p
+	d.w.items[d.id] = p
+	d.line.setStatus("", false)
+	d.line.say(said)
+	d.refreshFiles()
+	d.render()
+	d.w.refreshQueue()
+}
+
+// rejectChangeset rejects every open proposal of the shown changeset with
+// one reason (R).
+func (d *detail) rejectChangeset(reason string) {
+	d.decideChangeset(review.ChangesetDecision{Verdict: decision.Rejected, Feedback: reason})
+}
+
+// changesetDecidedElsewhere redraws the tree and the queue after other
+// proposals of the changeset were decided (t approving them).
+func (d *detail) changesetDecidedElsewhere() {
+	d.tree.refresh()
+	d.w.refreshQueue()
+}
+
+// labelled reports whether the view shows f's hunks with the proposal's
+// ids: its own diff, or a stale file's merge, whose changes kept as the
+// agent wrote them have the proposal's ids (their labels stay through a
+// save on disk).
+func (d *detail) labelled(f review.File) bool {
+	return d.viewHasProposal(f) || f.Stale() && !d.editing && d.outcome == nil && d.stale.shows() == present.StaleMerged && strings.HasPrefix(d.shownKey, "stale:")
 }
 
 // reset forgets what the person did to the previous proposal, but for
@@ -400,11 +379,11 @@ func (d *detail) refreshFiles() {
 	vis(d.files, !d.tree.shown())
 }
 
-// openBound shows dlg bound to the shown proposal, the
-// keyboard in focus (nil: the window's keys); closed runs when it closes.
-func (d *detail) openBound(dlg dialog.Dialog, focus fyne.Focusable, closed func()) {
-	d.w.setCloser(dlg, closed)
-	d.w.closerFor = d.id // closed when another proposal takes the pane
+// openBound shows dlg bound to the shown proposal (closed when another
+// proposal takes the pane), answering keys, the keyboard in focus (nil:
+// the window's keys); closed runs when it closes.
+func (d *detail) openBound(dlg dialog.Dialog, focus fyne.Focusable, keys dialogKeys, closed func()) {
+	d.w.openOver(openDialog{d: dlg, keys: keys, about: d.id}, closed)
 	dlg.Show()
 	if focus != nil {
 		d.w.Win.Canvas().Focus(focus)
@@ -429,6 +408,12 @@ func (d *detail) showKeyboard() {
 		k = present.RejectBox
 	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):
 		k = present.Editor
+	case f == fyne.Focusable(d.w.queue.list):
+		k = present.Queue
+	default:
+		if _, text := f.(fyne.Shortcutable); !text { // a button or option reached with Tab
+			k = present.Control
+		}
 	}
 	d.line.setKeyboard(present.Keyboard(k, what))
 }
@@ -531,13 +516,19 @@ func (d *detail) viewHasProposal(f review.File) bool {
 // land on the proposal that took the pane, as a or Ctrl+Enter.
 func (d *detail) closeBoundDialog() {
 	w := d.w
-	if w.closer == nil || w.closerFor == "" || w.closerFor != d.id {
+	var bound []dialog.Dialog
+	for _, o := range w.dialogs {
+		if o.about != "" && o.about == d.id {
+			bound = append(bound, o.d)
+		}
+	}
+	if len(bound) == 0 {
 		return
 	}
 	name := present.FileNames(d.p)
-	dlg := w.closer
-	w.closer, w.closerFor = nil, ""
-	dlg.Hide()
+	for _, dlg := range bound {
+		dlg.Hide()
+	}
 	note := dialog.NewInformation("No longer waiting here",
 		name+" is no longer waiting here (withdrawn by its agent, or decided elsewhere) while you answered a question about it.\n"+
 			"Nothing was decided by that question; a reason or comment you typed is kept as its draft.\n\nEsc closes this.", w.Win)

@@ -99,7 +99,7 @@ func (e *editSession) external() {
 	e.c.edited[f.Path] = text
 	if !e.c.editing {
 		e.c.editing = true
-		e.deps.render()
+		e.redraw(true)
 	}
 	e.setStatus("Editing in "+argv[0]+"; the diff reloads when you save there, and Approve edited writes your text.", false)
 	// The watching goroutine ends when the watcher is closed (the editor
@@ -150,7 +150,7 @@ func (e *editSession) takeExternal(x *externalEdit, text string) {
 	}
 	e.c.edited[x.path] = text
 	if len(e.sh.p.Files) > 0 && e.cur().Path == x.path {
-		e.deps.render()
+		e.redraw(true)
 	}
 }
 

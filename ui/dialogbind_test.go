@@ -5,8 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
+	"github.com/diffdesk/diffdesk/review/decision"
 )
 
 // QA in the real window, findings 7 and 8: a dialog opened
@@ -87,5 +91,56 @@ func TestApproveAllNamesProtectedFiles(t *testing.T) {
 	}
 	if got := h.Dialog().Text(); !strings.Contains(got, ".envrc") || !strings.Contains(got, "protected") {
 		t.Errorf("A's question on a changeset with .envrc:\n%s\nwant it to name .envrc as protected, and why", got)
+	}
+}
+
+// TestEnterAnswersOnlyTheQuestionOnTop: Enter presses the confirm button of
+// the question the person sees on top, and nothing else. With the keys
+// overlay (?) open over "Approve anyway (Enter)", Enter approved the
+// proposal under it, unseen; with the focus on the question's other
+// button, or with no question at all, Enter must decide nothing.
+func TestEnterAnswersOnlyTheQuestionOnTop(t *testing.T) {
+	h := newHarness(t)
+	_, long := longProposal(h)
+	p := h.propose("agentA", "", engine.FormatWrite, "long.txt", long)
+	h.win.Select(p.ID)
+	h.settle()
+	undecided := func(when string) {
+		t.Helper()
+		decisionsLand(h)
+		if o, ok := h.desk.Outcome(p.ID); ok {
+			t.Fatalf("%s: Enter decided long.txt (%s); want it waiting", when, o.Status)
+		}
+	}
+	h.Enter()
+	undecided("no question open")
+
+	h.Keys("a")
+	if h.Unseen() == "" {
+		t.Fatal("a on long.txt with hunks never on screen asked nothing")
+	}
+	h.Keys("?")
+	if !h.KeysShown() {
+		t.Fatal("? over the question: no keys overlay")
+	}
+	h.Enter()
+	undecided("the keys overlay over the question")
+	h.Esc()
+	if h.KeysShown() || h.Unseen() == "" {
+		t.Fatalf("Esc: keys overlay %v, question %q; want the overlay closed and the question on top again", h.KeysShown(), h.Unseen())
+	}
+
+	h.pressKey(fyne.KeyTab) // the keyboard to the question's first button, Show the first (Esc)
+	if b, ok := h.Focused().(*widget.Button); !ok || !strings.HasPrefix(b.Text, "Show the first") {
+		t.Fatalf("Tab in the question: %T has the keyboard; want its Show the first button", h.Focused())
+	}
+	h.Enter()
+	undecided("the focus on Show the first")
+	h.Focused().(*widget.Button).FocusLost()
+	h.win.Win.Canvas().Unfocus()
+
+	h.Enter() // the question on top, its confirm button the one Enter presses
+	if o := h.outcome(p.ID); o.Status != decision.Approved {
+		t.Fatalf("Enter on the question on top: %s; want approved anyway", o.Status)
 	}
 }

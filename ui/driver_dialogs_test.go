@@ -144,20 +144,61 @@ func (b barDriver) WrapBox() fyne.Tappable { return b.h.win.detail.bar.wrap }
 func (b barDriver) PartialButton() fyne.Tappable { return b.h.win.detail.bar.partial }
 
 // FileControl is option i of the choice of a multi-file proposal's files.
-func (h *harness) FileControl(i int) fyne.Tappable { return tappables(h.win.detail.files)[i] }
+func (h *harness) FileControl(i int) fyne.Tappable {
+	return h.pointAt(tappables(h.win.detail.files)[i].(fyne.CanvasObject))
+}
 
 // ViewControl is option i of a stale file's choice of views.
 func (d diffDriver) ViewControl(i int) fyne.Tappable {
-	return tappables(d.h.win.detail.stale.choice)[i]
+	return d.h.pointAt(tappables(d.h.win.detail.stale.choice)[i].(fyne.CanvasObject))
 }
 
-// RowControl is the queue row of proposal id.
+// RowControl is the queue row of proposal id, as drawn.
 func (q queueDriver) RowControl(id string) fyne.Tappable {
-	return tappables(q.h.win.queue.list)[q.h.win.queue.index(id)]
+	q.h.t.Helper()
+	i := q.h.win.queue.index(id)
+	if i < 0 {
+		q.h.t.Fatalf("no queue row for %s in %q", id, q.Rows())
+	}
+	return q.rowAt(i)
+}
+
+// rowAt is row i of the queue where it is drawn, scrolled to first.
+func (q queueDriver) rowAt(i int) fyne.Tappable {
+	q.h.t.Helper()
+	q.h.win.queue.list.ScrollTo(i)
+	for _, o := range shownObjects(q.h.win.queue.list) {
+		if c, ok := o.(*queueCell); ok && c.row == i {
+			return q.h.pointAt(c)
+		}
+	}
+	q.h.t.Fatalf("queue row %d of %q is not drawn", i, q.Rows())
+	return nil
 }
 
 // TabControl is the window's tab i (0 Review, 1 History).
-func (h *harness) TabControl(i int) fyne.Tappable { return tappables(h.win.tabs)[i] }
+func (h *harness) TabControl(i int) fyne.Tappable {
+	return h.pointAt(tappables(h.win.tabs)[i].(fyne.CanvasObject))
+}
+
+// pointAt is a click at the middle of o where the window drew it: the
+// canvas finds what is on top there (the row, the radio option, the tab,
+// or whatever covers it), and the keyboard moves as a pointer's click
+// moves it (a radio option or a list takes it). A click on a control
+// found by itself (not where it is drawn) missed both: a choice or a
+// queue row that kept the keyboard was caught by no test.
+func (h *harness) pointAt(o fyne.CanvasObject) fyne.Tappable {
+	at := fyne.CurrentApp().Driver().AbsolutePositionForObject(o)
+	return pointer{h.win.Win.Canvas(), at.Add(fyne.NewPos(o.Size().Width/2, o.Size().Height/2))}
+}
+
+// pointer is a click at a place of the window's canvas.
+type pointer struct {
+	c   fyne.Canvas
+	pos fyne.Position
+}
+
+func (p pointer) Tapped(*fyne.PointEvent) { test.TapCanvas(p.c, p.pos) }
 
 // Tap clicks c and lets the window act on it.
 func (h *harness) Tap(c fyne.Tappable) { test.Tap(c); h.settle() }
@@ -312,10 +353,7 @@ func (h *harness) ClickTreeFile(i int) {
 // ChangesetQuestion is what the question before approving the changeset
 // (A) asks ("" while it is not asked).
 func (h *harness) ChangesetQuestion() string {
-	if h.win.detail.tree.confirm == nil {
-		return ""
-	}
-	return h.win.detail.tree.confirmMsg
+	return h.win.detail.tree.question
 }
 
 // SetAskUnseen ticks or unticks the View options' box asking before
@@ -508,3 +546,46 @@ func decisionsLand(h *harness) {
 	h.win.decisions.Wait()
 	h.settle()
 }
+
+// TabTo presses Tab until option i of options (ViewChoice, FileChoices)
+// has the keyboard, as a person reaches it with the keyboard alone.
+func (h *harness) TabTo(options fyne.CanvasObject, i int) {
+	h.t.Helper()
+	want, _ := tappables(options)[i].(fyne.Focusable)
+	h.tabUntil(want)
+}
+
+// TabToQueue presses Tab until the queue has the keyboard.
+func (h *harness) TabToQueue() { h.t.Helper(); h.tabUntil(h.win.queue.list) }
+
+// tabUntil presses Tab until want has the keyboard; the test fails after
+// 40 presses.
+func (h *harness) tabUntil(want fyne.Focusable) {
+	h.t.Helper()
+	for range 40 {
+		if h.Focused() == want && want != nil {
+			return
+		}
+		h.pressKey(fyne.KeyTab)
+		h.settle()
+	}
+	h.t.Fatalf("40 Tabs never gave the keyboard to %T (last with it: %T)", want, h.Focused())
+}
+
+// Down presses the down arrow.
+func (h *harness) Down() { h.pressKey(fyne.KeyDown); h.settle() }
+
+// Space presses Space as the real window delivers it: the key to what has
+// the keyboard, then the character to what has it after the key (the
+// harness's Keys(" ") sends the character alone).
+func (h *harness) Space() {
+	h.pressKey(fyne.KeySpace)
+	h.settle()
+	h.press(' ')
+	h.settle()
+}
+
+// ViewChoice and FileChoices are the stale file's choice of views and a
+// multi-file proposal's choice of files, for TabTo.
+func (h *harness) ViewChoice() fyne.CanvasObject  { return h.win.detail.stale.choice }
+func (h *harness) FileChoices() fyne.CanvasObject { return h.win.detail.files }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/ui/diffview"
 )
 
 // The window driver: what a person at the window sees and does, in words,
@@ -312,12 +313,10 @@ func (q queueDriver) Note() string {
 	return ""
 }
 
-// ClickRow clicks row i of the queue, as the pointer does: Fyne gives the
-// list the keyboard, then selects the row.
+// ClickRow clicks row i of the queue where it is drawn (scrolled to).
 func (q queueDriver) ClickRow(i int) {
-	q.h.win.Win.Canvas().Focus(q.h.win.queue.list)
-	q.h.win.queue.list.Select(i)
-	q.h.settle()
+	q.h.t.Helper()
+	q.h.Tap(q.rowAt(i))
 }
 
 // barDriver is the decision bar.
@@ -802,3 +801,36 @@ func (d diffDriver) FirstLineOnScreen() int {
 	}
 	return 0
 }
+
+// The window's actions and readings only tests use (the keys and buttons
+// call the pane's own).
+
+// View is the diff view of the selected proposal.
+func (w *Window) View() *diffview.DiffView { return w.detail.view }
+
+// ApproveMerged writes a stale proposal merged into the disk's content.
+func (w *Window) ApproveMerged() { w.detail.ApproveMerged() }
+
+// Reject rejects the selected proposal with reason, without the dialog.
+func (w *Window) Reject(reason string) { w.detail.Reject(reason) }
+
+// ShowHistory switches the window to its History tab (which loads the
+// timeline afresh). It does nothing without one (WindowOptions.History).
+func (w *Window) ShowHistory() {
+	if w.tabs != nil {
+		w.tabs.SelectIndex(1)
+	}
+}
+
+// Waiting returns how many proposals wait for a decision.
+func (w *Window) Waiting() int { return w.waiting }
+
+// Message is the comparison's line under the diff: the answer to the last key.
+func (c *Compare) Message() string { return c.message.Text }
+
+// Note is what the comparison says above the diff: a new, deleted or
+// identical file, bytes that are not UTF-8.
+func (c *Compare) Note() string { return c.note.Text }
+
+// View is the comparison's diff view.
+func (c *Compare) View() *diffview.DiffView { return c.view }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/dialog"
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
@@ -28,16 +27,12 @@ type editSession struct {
 	ext           *externalEdit         // an external editor's file, reloaded live (decision_external.go)
 	ownEditOK     string                // the few characters' edit the person confirmed (ownedit.go: editKey)
 	clickedAt     *[2]int               // the line and column double-clicked, where e puts the cursor
-	ownEditDialog *dialog.ConfirmDialog // shows a few characters' edit before it is written (ownedit.go)
-	ownEditMsg    string
-	discardDialog *dialog.ConfirmDialog // before an edit is thrown away
+	discardDialog *dialog.ConfirmDialog // before an edit is thrown away, while open
 }
 
 // editDeps is what the edit session needs beyond its kit.
 type editDeps struct {
 	saveFileState func()                // the view's ticks or edit into the choices
-	render        func()                // draws the shown file afresh
-	focus         func(fyne.Focusable)  // the keyboard to it (nil: the window's keys), said
 	decide        func(review.Decision) // the approval, once the person agreed
 	editor        func() []string       // the external editor's command (nil: EditorCommand)
 }
@@ -73,12 +68,12 @@ func (e *editSession) discard() {
 	e.c.editing = false
 	e.c.edited, e.c.editedOn = map[string]string{}, nil
 	e.closeExternal()
-	e.deps.render()
+	e.redraw(true)
 	if placed {
 		e.showOrigPlace(a, y)
 		e.counter() // the change at the place is the current one again
 	}
-	e.deps.focus(nil) // the keys act on the window again
+	e.focus(nil) // the keys act on the window again
 }
 
 // start enters edit mode with the editor's cursor at line and col of
@@ -99,7 +94,7 @@ func (e *editSession) start(line, col int) {
 	}
 	line = l
 	e.c.editing = true
-	e.deps.render()
+	e.redraw(true)
 	if ed := e.view.Editor(); ed != nil && line >= 0 {
 		ed.SetCursor(line, col)
 		e.view.ShowLineAt(line, y)
@@ -190,7 +185,7 @@ func (e *editSession) cancel() {
 	keep := func() {
 		e.discardDialog = nil
 		if ed := e.view.Editor(); ed != nil {
-			e.deps.focus(ed) // back to the text, to go on
+			e.focus(ed) // back to the text, to go on
 		}
 	}
 	e.discardDialog = dialog.NewConfirm("Discard your edit?",
@@ -205,7 +200,7 @@ func (e *editSession) cancel() {
 		}, e.win)
 	e.discardDialog.SetConfirmText("Discard (Enter)")
 	e.discardDialog.SetDismissText("Keep editing (Esc)")
-	e.open(e.discardDialog, nil, nil) // Esc hides it: the callback keeps the edit
+	e.ask(e.discardDialog) // Esc hides it: the callback keeps the edit
 }
 
 // changedFiles names the files of the shown proposal whose edit differs

@@ -187,7 +187,7 @@ func TestEditCountsTheHunksAsTyped(t *testing.T) {
 	}
 	ed.SetCursor(30, len("line e"))
 	h.typed(ed, "!")
-	if _, n, _ := h.win.View().HunkCount(); n != 2 {
+	if _, n, _ := h.win.View().Nav().HunkCount(); n != 2 {
 		t.Fatalf("the view counts %d hunks after the edit; want 2", n)
 	}
 	if !strings.Contains(h.Diff().Counter(), "2 hunks") && !strings.Contains(h.Diff().Counter(), "of 2") {

@@ -3,6 +3,7 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 )
 
@@ -101,6 +102,35 @@ func (l narrowLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
 		o.Move(fyne.Position{})
 		o.Resize(size)
 	}
+}
+
+// settledBorder is Fyne's border layout (top, bottom, the rest between)
+// for a top and bottom holding word-wrapped labels. Such a label asks for
+// the height its text takes at the width it was last given, and one shown
+// for the first time had none: the border gave the top the height of a
+// stale file's three-line note as one line, and the choice of views under
+// the note was drawn over the diff (the window repaired it at no later
+// frame). Each is sized to the width first, then to what it asks then.
+type settledBorder struct {
+	border      fyne.Layout
+	top, bottom fyne.CanvasObject
+}
+
+func newSettledBorder(top, bottom fyne.CanvasObject) settledBorder {
+	return settledBorder{layout.NewBorderLayout(top, bottom, nil, nil), top, bottom}
+}
+
+func (l settledBorder) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range []fyne.CanvasObject{l.top, l.bottom} {
+		if o.Visible() {
+			o.Resize(fyne.NewSize(size.Width, o.MinSize().Height)) // its labels wrap at the width
+		}
+	}
+	l.border.Layout(objects, size)
+}
+
+func (l settledBorder) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	return l.border.MinSize(objects)
 }
 
 // cappedLayout holds one object (a vertical scroll around content) no

@@ -7,9 +7,11 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"slices"
@@ -35,7 +37,7 @@ type historyView struct {
 	*historyEntryPane
 	*restoreDialog
 
-	w       *Window
+	deps    historyDeps
 	ctx     context.Context
 	cancel  context.CancelFunc
 	calls   sync.WaitGroup
@@ -67,12 +69,35 @@ type historyTimeline struct {
 	notice  string // said in the status line after the next page, e.g. what a restore did
 }
 
-func newHistoryView(w *Window) *historyView {
-	h := &historyView{w: w, historyTimeline: &historyTimeline{sel: -1, page: historyPageSize}, historyEntryPane: &historyEntryPane{}, restoreDialog: &restoreDialog{}}
+// historyDeps is what the History tab needs of the window: the desk's
+// history and its restore, and the window's scheduler, clock, app, keys
+// and dialogs — not the window.
+type historyDeps struct {
+	desk interface {
+		Subscribe(fn func(review.Event)) (cancel func())
+		Roots() []string
+		History(ctx context.Context, f journal.Filter) (journal.Page, error)
+		HistoryAgents(ctx context.Context) ([]journal.Agent, error)
+		HistoryDetail(ctx context.Context, ref journal.Ref) (journal.Detail, error)
+		HistoryDiff(ctx context.Context, c review.HistoryCompare) ([]review.HistoryFile, error)
+		Restore(ctx context.Context, req journal.RestoreRequest, apply bool) (journal.RestorePlan, journal.RestoreResult, error)
+	}
+	win      fyne.Window
+	app      fyne.App // its theme and preferences
+	do       func(func())
+	now      func() time.Time
+	shown    func() bool           // the History tab is the one on show
+	keysBack func()                // the keyboard back to the window's keys
+	open     func(d dialog.Dialog) // over the window: Esc closes it
+}
+
+func newHistoryView(deps historyDeps) *historyView {
+	keysBack := deps.keysBack
+	h := &historyView{deps: deps, historyTimeline: &historyTimeline{sel: -1, page: historyPageSize}, historyEntryPane: &historyEntryPane{}, restoreDialog: &restoreDialog{}}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 
-	reload := thenKeysBack(w, func(string) { h.reload() })
-	h.agentSel = widget.NewSelect([]string{present.AllAgents}, thenKeysBack(w, func(string) {
+	reload := thenKeysBack(keysBack, func(string) { h.reload() })
+	h.agentSel = widget.NewSelect([]string{present.AllAgents}, thenKeysBack(keysBack, func(string) {
 		h.sessionSel.Selected = present.AllSessions // a session belongs to one agent
 		h.setSessions()
 		h.reload()
@@ -97,8 +122,8 @@ func newHistoryView(w *Window) *historyView {
 			h.fillRow(o, h.entries[i])
 		}
 	})
-	h.list.OnSelected = thenKeysBack(w, h.selectIndex)
-	h.list.OnHighlighted = func(widget.ListItemID) { w.keysBack() } // a click on the selected entry
+	h.list.OnSelected = thenKeysBack(keysBack, h.selectIndex)
+	h.list.OnHighlighted = func(widget.ListItemID) { keysBack() } // a click on the selected entry
 	h.more = widget.NewButton("Load more", h.loadMore)
 	h.more.Hide()
 	h.status = widget.NewLabel("")
@@ -108,7 +133,7 @@ func newHistoryView(w *Window) *historyView {
 		container.NewGridWithColumns(2, h.agentSel, h.sessionSel, h.decisionSel, h.sinceSel),
 		h.fileEntry,
 	)
-	if sel := historyDeskSelect(w, h); sel != nil { // a window over several desks: one desk's history at a time
+	if sel := h.deskSelect(); sel != nil { // a window over several desks: one desk's history at a time
 		filters.Objects = append([]fyne.CanvasObject{sel}, filters.Objects...)
 	}
 	left := container.NewBorder(filters, container.NewVBox(h.more, h.status), nil, nil, h.list)
@@ -118,7 +143,7 @@ func newHistoryView(w *Window) *historyView {
 	h.info = widget.NewLabel("")
 	h.info.Wrapping = fyne.TextWrapWord
 	h.diffNote = widget.NewLabel("")
-	h.fileSel = widget.NewSelect(nil, thenKeysBack(w, func(string) { h.showFile() }))
+	h.fileSel = widget.NewSelect(nil, thenKeysBack(keysBack, func(string) { h.showFile() }))
 	h.fileSel.PlaceHolder = "(no files)"
 	h.view = diffview.NewDiffView()
 	h.view.ReadOnly = true // the past: nothing to tick
@@ -129,12 +154,12 @@ func newHistoryView(w *Window) *historyView {
 	h.restore = widget.NewButton("Restore…", h.ShowRestore)
 	h.restore1 = widget.NewButton("Restore this file…", h.ShowRestoreFile)
 	h.setActions()
-	h.view.SetDark(isDark(w.app))
-	w.app.Settings().AddListener(func(fyne.Settings) { w.do(func() { h.view.SetDark(isDark(w.app)) }) })
+	h.view.SetDark(isDark(deps.app))
+	deps.app.Settings().AddListener(func(fyne.Settings) { deps.do(func() { h.view.SetDark(isDark(deps.app)) }) })
 	// A decision adds to the history: reload while the tab shows, once per burst.
-	h.unsub = w.desk.Subscribe(func(ev review.Event) {
+	h.unsub = deps.desk.Subscribe(func(ev review.Event) {
 		if ev.Kind == review.EventDecided && h.pending.CompareAndSwap(false, true) {
-			w.do(h.decided)
+			deps.do(h.decided)
 		}
 	})
 
@@ -143,7 +168,7 @@ func newHistoryView(w *Window) *historyView {
 	right := container.NewBorder(top, bar, nil, nil, h.view)
 
 	h.split = container.NewHSplit(left, right)
-	h.split.Offset = w.app.Preferences().FloatWithFallback(prefHistoryWidth, 0.38)
+	h.split.Offset = deps.app.Preferences().FloatWithFallback(prefHistoryWidth, 0.38)
 	h.content = h.split
 	return h
 }
@@ -165,7 +190,7 @@ func (h *historyView) run(f func(ctx context.Context) func()) {
 		if h.ctx.Err() != nil || apply == nil {
 			return
 		}
-		h.w.do(apply)
+		h.deps.do(apply)
 	}()
 }
 
@@ -173,7 +198,7 @@ func (h *historyView) run(f func(ctx context.Context) func()) {
 // showing (otherwise selecting the tab reloads it).
 func (h *historyView) decided() {
 	h.pending.Store(false)
-	if h.w.tabs != nil && h.w.tabs.Selected() != nil && h.w.tabs.Selected().Content == h.content {
+	if h.deps.shown() {
 		h.reload()
 	}
 }
@@ -192,7 +217,7 @@ func (h *historyView) filter() journal.Filter {
 	}
 	for _, s := range present.HistorySince {
 		if s.Label == h.sinceSel.Selected && s.D > 0 {
-			f.Since = h.w.now().Add(-s.D)
+			f.Since = h.deps.now().Add(-s.D)
 		}
 	}
 	return f
@@ -213,8 +238,8 @@ func (h *historyView) reload() {
 	}
 	h.status.SetText("Loading…")
 	h.run(func(ctx context.Context) func() {
-		page, err := h.w.desk.History(ctx, f)
-		agents, aerr := h.w.desk.HistoryAgents(ctx)
+		page, err := h.deps.desk.History(ctx, f)
+		agents, aerr := h.deps.desk.HistoryAgents(ctx)
 		return func() {
 			if gen != h.gen {
 				return
@@ -245,7 +270,7 @@ func (h *historyView) loadMore() {
 	f.Cursor = h.next
 	h.more.Disable()
 	h.run(func(ctx context.Context) func() {
-		page, err := h.w.desk.History(ctx, f)
+		page, err := h.deps.desk.History(ctx, f)
 		return func() {
 			h.more.Enable()
 			if gen != h.gen {
@@ -342,7 +367,7 @@ func (h *historyView) fillRow(o fyne.CanvasObject, e journal.Entry) {
 	files := c.Objects[0].(*widget.Label)
 	left := c.Objects[1].(*fyne.Container)
 	when, badge, who := left.Objects[0].(*widget.Label), left.Objects[1].(*widget.Label), left.Objects[2].(*widget.Label)
-	when.SetText(present.HistoryTime(e.Time, h.w.now()))
+	when.SetText(present.HistoryTime(e.Time, h.deps.now()))
 	who.SetText(present.AgentSession(e.Agent, e.Session))
 	text, tone := present.HistoryBadge(e)
 	badge.Importance = importance(tone)
@@ -352,7 +377,7 @@ func (h *historyView) fillRow(o fyne.CanvasObject, e journal.Entry) {
 
 // rel shows path relative to the workspace root holding it.
 func (h *historyView) rel(path string) string {
-	for _, r := range h.w.desk.Roots() {
+	for _, r := range h.deps.desk.Roots() {
 		if p, err := filepath.Rel(r, path); err == nil && !strings.HasPrefix(p, "..") {
 			return filepath.ToSlash(p)
 		}
@@ -376,15 +401,6 @@ func (h *historyView) selected() (journal.Entry, bool) {
 	return h.entries[h.sel], true
 }
 
-// ShowHistory switches the window to its History tab (which loads the
-// timeline afresh). It does nothing without one (WindowOptions.History).
-func (w *Window) ShowHistory() {
-	if w.tabs == nil {
-		return
-	}
-	w.tabs.SelectIndex(1)
-}
-
 // ShowReview switches the window back to the queue and the proposal.
 func (w *Window) ShowReview() {
 	if w.tabs != nil {
@@ -394,12 +410,14 @@ func (w *Window) ShowReview() {
 
 // historyTabs puts the review split and the History tab under a tab bar.
 func (w *Window) historyTabs(review fyne.CanvasObject) fyne.CanvasObject {
-	w.history = newHistoryView(w)
+	w.history = newHistoryView(historyDeps{desk: w.desk, win: w.Win, app: w.app, do: w.do, now: w.now, keysBack: w.keysBack,
+		shown: func() bool { return w.tabs.Selected() != nil && w.tabs.Selected().Content == w.history.content },
+		open:  func(d dialog.Dialog) { w.setCloser(d, nil) }})
 	w.tabs = container.NewAppTabs(
 		container.NewTabItem("Review", review),
 		container.NewTabItem("History", w.history.content),
 	)
-	w.tabs.OnSelected = thenKeysBack(w, func(t *container.TabItem) {
+	w.tabs.OnSelected = thenKeysBack(w.keysBack, func(t *container.TabItem) {
 		if t.Content == w.history.content {
 			w.history.reload()
 		}
@@ -415,12 +433,12 @@ type historyDesks interface {
 	SetHistoryDesk(i int) error
 }
 
-// historyDeskSelect is the History tab's choice of desk, over several
-// (nil over one). Choosing another desk forgets the entry marked for a
-// comparison and the agent and session filters, which were the other
-// desk's, and loads the chosen desk's history.
-func historyDeskSelect(w *Window, h *historyView) fyne.CanvasObject {
-	hd, ok := w.desk.(historyDesks)
+// deskSelect is the History tab's choice of desk, over several (nil over
+// one). Choosing another desk forgets the entry marked for a comparison
+// and the agent and session filters, which were the other desk's, and
+// loads the chosen desk's history.
+func (h *historyView) deskSelect() fyne.CanvasObject {
+	hd, ok := h.deps.desk.(historyDesks)
 	if !ok {
 		return nil
 	}
@@ -430,7 +448,7 @@ func historyDeskSelect(w *Window, h *historyView) fyne.CanvasObject {
 	}
 	sel := widget.NewSelect(labels, nil)
 	sel.Selected = labels[shown]
-	sel.OnChanged = thenKeysBack(w, func(label string) {
+	sel.OnChanged = thenKeysBack(h.deps.keysBack, func(label string) {
 		i := slices.Index(labels, label)
 		if i < 0 || hd.SetHistoryDesk(i) != nil {
 			return

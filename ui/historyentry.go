@@ -60,7 +60,7 @@ func (h *historyView) selectIndex(i int) {
 	}
 	ref := e.Ref
 	h.loadDiffs(present.EntryDiff(e), func(ctx context.Context) ([]review.HistoryFile, error) {
-		return h.w.desk.HistoryDiff(ctx, review.HistoryCompare{Entry: ref})
+		return h.deps.desk.HistoryDiff(ctx, review.HistoryCompare{Entry: ref})
 	})
 }
 
@@ -70,7 +70,7 @@ func (h *historyView) loadDecider(e journal.Entry) {
 	h.whoGen++
 	gen := h.whoGen
 	h.run(func(ctx context.Context) func() {
-		det, err := h.w.desk.HistoryDetail(ctx, e.Ref)
+		det, err := h.deps.desk.HistoryDetail(ctx, e.Ref)
 		return func() {
 			if err == nil && gen == h.whoGen {
 				h.title.SetText(present.EntryTitle(e, det))
@@ -132,7 +132,7 @@ func (h *historyView) showComparison(from, to journal.Entry) {
 		a, b = b, a
 	}
 	h.loadDiffs(fmt.Sprintf("After checkpoint %d vs after checkpoint %d", a, b), func(ctx context.Context) ([]review.HistoryFile, error) {
-		return h.w.desk.HistoryDiff(ctx, review.HistoryCompare{From: a, To: b})
+		return h.deps.desk.HistoryDiff(ctx, review.HistoryCompare{From: a, To: b})
 	})
 }
 
@@ -146,7 +146,7 @@ func (h *historyView) CompareDisk() {
 	id := e.Ref.Checkpoint()
 	h.shown = "disk"
 	h.loadDiffs(fmt.Sprintf("After checkpoint %d vs the disk now", id), func(ctx context.Context) ([]review.HistoryFile, error) {
-		return h.w.desk.HistoryDiff(ctx, review.HistoryCompare{Disk: id})
+		return h.deps.desk.HistoryDiff(ctx, review.HistoryCompare{Disk: id})
 	})
 }
 

@@ -61,12 +61,12 @@ func (h *historyView) planRestore(req journal.RestoreRequest) {
 	h.restore.Disable()
 	h.restore1.Disable()
 	h.run(func(ctx context.Context) func() {
-		plan, _, err := h.w.desk.Restore(ctx, req, false)
+		plan, _, err := h.deps.desk.Restore(ctx, req, false)
 		return func() {
 			h.setActions()
 			if err != nil {
 				h.lastErr = err
-				dialog.ShowError(err, h.w.Win)
+				dialog.ShowError(err, h.deps.win)
 				return
 			}
 			h.showPlan(plan)
@@ -112,7 +112,7 @@ func (h *historyView) showPlan(plan journal.RestorePlan) {
 	buttons := container.NewHBox(h.restoreCancel, h.restoreOthers, h.restoreForce, h.restoreConfirm)
 	h.restoreView = diffview.NewDiffView()
 	h.restoreView.ReadOnly = true
-	h.restoreView.SetDark(isDark(h.w.app))
+	h.restoreView.SetDark(isDark(h.deps.app))
 	h.restoreView.SetSynchronous(h.synchronous)
 	h.restoreWhat = widget.NewLabel("")
 	h.restoreWhat.Wrapping = fyne.TextWrapWord
@@ -129,9 +129,9 @@ func (h *historyView) showPlan(plan journal.RestorePlan) {
 	if plan.Request.Force {
 		title = "Force the restore of checkpoint " + strconv.FormatInt(plan.Request.Checkpoint, 10) + "?"
 	}
-	h.restoreDlg = dialog.NewCustomWithoutButtons(title, body, h.w.Win)
+	h.restoreDlg = dialog.NewCustomWithoutButtons(title, body, h.deps.win)
 	h.restoreDlg.Resize(fyne.NewSize(1000, 640))
-	h.w.setCloser(h.restoreDlg, nil)
+	h.deps.open(h.restoreDlg)
 	h.restoreDlg.Show()
 	if len(names) > 0 {
 		h.restoreFile.SetSelectedIndex(0) // showRestoreFile
@@ -168,7 +168,7 @@ func (h *historyView) hidePlan() {
 func (h *historyView) applyRestore(plan journal.RestorePlan) {
 	h.restoreConfirm.Disable()
 	h.run(func(ctx context.Context) func() {
-		_, res, err := h.w.desk.Restore(ctx, plan.Request, true)
+		_, res, err := h.deps.desk.Restore(ctx, plan.Request, true)
 		return func() {
 			h.hidePlan()
 			h.lastErr = err
@@ -179,7 +179,7 @@ func (h *historyView) applyRestore(plan journal.RestorePlan) {
 				h.planRestore(plan.Request)
 				return
 			case err != nil:
-				dialog.ShowError(err, h.w.Win)
+				dialog.ShowError(err, h.deps.win)
 				return
 			}
 			h.lastRestore = res

@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/diffdesk/diffdesk/review"
@@ -17,13 +18,12 @@ import (
 // bar, shown when there is one, opens the previous → this diff in a
 // dialog of its own, with the previous decision's comments on the file,
 // each marked touched or not. The main view, its hunks and the decision
-// are left as they are. It knows the pane through three callbacks: the
-// desk's interdiff, the message line, and a dialog over the window (Esc or
-// its Close button closes it).
+// are left as they are. It knows the pane through its kit (the message
+// line, a dialog over the window: Esc or its Close button closes it) and
+// the desk's interdiff.
 type interdiffView struct {
+	paneKit
 	interdiff func(id, path string) (review.Interdiff, bool)
-	say       func(string)
-	open      func(title string, body fyne.CanvasObject)
 	button    *widget.Button
 	view      *diffview.DiffView // the dialog's diff; kept for the next time
 	key       string             // the proposal and file the button was last checked for
@@ -33,8 +33,8 @@ type interdiffView struct {
 	list      *widget.Label // the comments, in the dialog
 }
 
-func newInterdiffView(interdiff func(id, path string) (review.Interdiff, bool), say func(string), open func(title string, body fyne.CanvasObject)) *interdiffView {
-	x := &interdiffView{interdiff: interdiff, say: say, open: open, view: diffview.NewDiffView(), list: widget.NewLabel("")}
+func newInterdiffView(kit paneKit, interdiff func(id, path string) (review.Interdiff, bool)) *interdiffView {
+	x := &interdiffView{paneKit: kit, interdiff: interdiff, view: diffview.NewDiffView(), list: widget.NewLabel("")}
 	x.list.Wrapping = fyne.TextWrapWord
 	x.button = widget.NewButton("vs previous (v)", x.show)
 	x.button.Hide()
@@ -80,6 +80,8 @@ func (x *interdiffView) show() {
 		body = container.NewVSplit(x.view, container.NewVScroll(x.list))
 		body.(*container.Split).Offset = 0.7
 	}
-	x.open("This proposal vs the previous one", container.NewBorder(head, nil, nil, nil, body))
+	dlg := dialog.NewCustom("This proposal vs the previous one", "Close (Esc)", container.NewBorder(head, nil, nil, nil, body), x.win)
+	dlg.Resize(x.win.Canvas().Size().Subtract(fyne.NewSize(80, 80)))
+	x.openFree(dlg, nil)
 	x.view.Nav().NextHunk() // at the first change, once the view has its size (before, it would scroll sideways)
 }

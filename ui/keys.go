@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -102,8 +103,8 @@ func (w *Window) modal() bool { return w.Win.Canvas().Overlays().Top() != nil }
 func (w *Window) reviewShown() bool { return w.tabs == nil || w.tabs.SelectedIndex() == 0 }
 
 // bindKeys routes typed runes and keys (when no widget has the focus) to
-// the key bindings, and Ctrl+Enter to approve (or, in the reject dialog,
-// to reject).
+// the key bindings, Enter and Esc to the dialog on top, and Ctrl+Enter to
+// approve (or to the dialog on top: ctrlEnter).
 func (w *Window) bindKeys() {
 	c := w.Win.Canvas()
 	c.SetOnTypedRune(func(r rune) { w.TypeKey(r) })
@@ -113,20 +114,12 @@ func (w *Window) bindKeys() {
 		}
 		switch ev.Name {
 		case fyne.KeyReturn, fyne.KeyEnter:
-			if c := w.detail.tree.confirm; c != nil {
-				c() // the approve-all confirmation is open
-			} else if d := w.detail.protect.dialog; d != nil {
-				d.Confirm() // Approve protected (protected.go)
-			} else if d := w.detail.onScreen.dialog; d != nil {
-				d.Confirm() // Approve anyway (seen.go)
-			} else if d := w.detail.edit.ownEditDialog; d != nil {
-				d.Confirm() // Write it (ownedit.go)
-			} else if d := w.detail.edit.discardDialog; d != nil {
-				d.Confirm() // Discard the edit
+			if top, ok := w.topDialog(); ok && top.keys.enter != nil {
+				top.keys.enter()
 			}
 		case fyne.KeyEscape:
-			if w.closer != nil {
-				w.closer.Hide()
+			if top, ok := w.topDialog(); ok {
+				top.d.Hide()
 				return
 			}
 			if w.detail.bar.closeViewOptions() {
@@ -208,16 +201,17 @@ func pageKey(v *diffview.DiffView, k fyne.KeyName) {
 	}
 }
 
-// ctrlEnter submits the reject dialog while it is open, and otherwise
+// ctrlEnter sends the dialog on top when it sends on Ctrl+Enter (the
+// reject box, the comment box), and otherwise, with no dialog open,
 // approves (approve edited while editing: the editor passes Ctrl+Enter on).
 func (w *Window) ctrlEnter() {
-	d := w.detail
-	switch {
-	case d.rejectBox.dialog != nil:
-		d.rejectBox.confirm()
-	case d.comments.save != nil:
-		d.comments.save()
-	case !w.modal() && w.reviewShown():
+	if top, ok := w.topDialog(); ok {
+		if top.keys.ctrlEnter != nil {
+			top.keys.ctrlEnter()
+		}
+		return
+	}
+	if !w.modal() && w.reviewShown() {
 		w.Approve()
 	}
 }
@@ -241,26 +235,63 @@ func (w *Window) keysBack() {
 }
 
 // thenKeysBack returns f followed by keysBack, for a control's callback.
-func thenKeysBack[T any](w *Window, f func(T)) func(T) {
+func thenKeysBack[T any](keysBack func(), f func(T)) func(T) {
 	return func(v T) {
 		f(v)
-		w.keysBack()
+		keysBack()
 	}
 }
 
-// setCloser makes d the dialog Esc closes; when d closes, closed runs
-// (if not nil) and the keyboard goes back to the window.
-func (w *Window) setCloser(d dialog.Dialog, closed func()) {
-	w.closer, w.closerFor = d, ""
-	d.SetOnClosed(func() {
-		if w.closer == d {
-			w.closer, w.closerFor = nil, ""
-		}
+// openDialog is a dialog open over the window. While it is on top, Esc
+// closes it and its keys answer it: only the question the person sees on
+// top, never one under the keys overlay, one closed meanwhile, or one
+// about a proposal no longer shown (about: closeBoundDialog).
+type openDialog struct {
+	d     dialog.Dialog
+	keys  dialogKeys
+	about string // the proposal it asks about; "" if none
+}
+
+// dialogKeys are what a dialog on top does with Enter and Ctrl+Enter:
+// each presses the button labelled with it (its confirm button: "Approve
+// anyway (Enter)", "Reject (Ctrl+Enter)"); nil, the key does nothing
+// there. A dialog owns its keys: the window only hands them to the one on
+// top.
+type dialogKeys struct {
+	enter, ctrlEnter func()
+}
+
+// setCloser opens d over the window, with no keys of its own but Esc; when
+// d closes, closed runs (if not nil) and the keyboard goes back to the
+// window.
+func (w *Window) setCloser(d dialog.Dialog, closed func()) { w.openOver(openDialog{d: d}, closed) }
+
+// openOver puts o on top of the dialogs open over the window (opening it
+// again raises it); when it closes, it leaves them, closed runs (if not
+// nil) and the keyboard goes back to the window.
+func (w *Window) openOver(o openDialog, closed func()) {
+	w.dropDialog(o.d)
+	w.dialogs = append(w.dialogs, o)
+	o.d.SetOnClosed(func() {
+		w.dropDialog(o.d)
 		if closed != nil {
 			closed()
 		}
 		w.keysBack()
 	})
+}
+
+// dropDialog forgets d, closed.
+func (w *Window) dropDialog(d dialog.Dialog) {
+	w.dialogs = slices.DeleteFunc(w.dialogs, func(o openDialog) bool { return o.d == d })
+}
+
+// topDialog is the dialog on top of the window, if one is open.
+func (w *Window) topDialog() (openDialog, bool) {
+	if len(w.dialogs) == 0 {
+		return openDialog{}, false
+	}
+	return w.dialogs[len(w.dialogs)-1], true
 }
 
 // KeysText lists the keys, one per line: the key, two spaces, what it does.
@@ -293,7 +324,10 @@ func (w *Window) ShowKeys() {
 	var rows []fyne.CanvasObject
 	for _, line := range strings.Split(strings.TrimSpace(KeysText()), "\n") {
 		key, what, _ := strings.Cut(line, "  ")
-		k := widget.NewLabelWithStyle(key, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true, Bold: true})
+		// Plain monospace: the theme has no bold monospace (Fyne drew
+		// it regular), and a style of its own made Fyne parse its fonts
+		// again, about 6 MB of heap kept (issue 28).
+		k := widget.NewLabelWithStyle(key, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
 		rows = append(rows, k, widget.NewLabel(what))
 	}
 	note := widget.NewLabel("The keys act on the Review tab while no text box or the editor has the keyboard: the line under the buttons says which has it.")
@@ -369,20 +403,11 @@ func (e *dialogEntry) TypedShortcut(s fyne.Shortcut) {
 // Approve approves the selected proposal (a).
 func (w *Window) Approve() { w.detail.Approve() }
 
-// ApproveMerged writes a stale proposal merged into the disk's content.
-func (w *Window) ApproveMerged() { w.detail.ApproveMerged() }
-
 // ShowReject opens the reject dialog (r).
 func (w *Window) ShowReject() { w.detail.ShowReject() }
 
-// Reject rejects the selected proposal with reason, without the dialog.
-func (w *Window) Reject(reason string) { w.detail.Reject(reason) }
-
 // Edit toggles edit mode (e).
 func (w *Window) Edit() { w.detail.edit.toggle() }
-
-// View is the diff view of the selected proposal.
-func (w *Window) View() *diffview.DiffView { return w.detail.view }
 
 // choice is a horizontal radio group that always keeps one option chosen
 // yet answers every click, one on the chosen option included (a Required

@@ -10,7 +10,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/driver/desktop"
-	"fyne.io/fyne/v2/test"
 
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review/decision"
@@ -59,10 +58,12 @@ func (h *harness) ctrlEnter() {
 	inner.(fyne.Shortcutable).TypedShortcut(s)
 }
 
-// tappables are the clickable parts inside o, in the order drawn.
+// tappables are the clickable parts shown inside o, in the order drawn:
+// the window's own (test.LaidOutObjects would make new ones, in no
+// window).
 func tappables(o fyne.CanvasObject) []fyne.Tappable {
 	var out []fyne.Tappable
-	for _, x := range test.LaidOutObjects(o) {
+	for _, x := range shownObjects(o) {
 		if t, ok := x.(fyne.Tappable); ok && x != o {
 			out = append(out, t)
 		}
@@ -82,7 +83,9 @@ func twoHunks() (base, proposed string) {
 }
 
 // TestReviewKeysWorkAfterClickingAnyControl: whatever control was clicked
-// last, the keyboard is back with the window and ? opens the keys.
+// last, the keyboard is back with the window and ? opens the keys. (A
+// proposal's own choice of files shows only when the desk no longer holds
+// its changeset: TestFileChoiceHandsTheKeysBack.)
 func TestReviewKeysWorkAfterClickingAnyControl(t *testing.T) {
 	h := newHistoryHarness(t).harness // with the History tab
 	h.write("a.txt", "one\n")
@@ -96,8 +99,6 @@ func TestReviewKeysWorkAfterClickingAnyControl(t *testing.T) {
 		click func() fyne.Tappable
 	}{
 		{"the Wrap box", multi.ID, h.Bar().WrapBox},
-		{"a file of the proposal", multi.ID, func() fyne.Tappable { return h.FileControl(1) }},
-		{"the file already shown", multi.ID, func() fyne.Tappable { return h.FileControl(0) }},
 		{"a stale-view choice", stale.ID, func() fyne.Tappable { return h.Diff().ViewControl(1) }},
 		{"the stale view already chosen", stale.ID, func() fyne.Tappable { return h.Diff().ViewControl(0) }},
 		{"a queue row", stale.ID, func() fyne.Tappable { return h.Queue().RowControl(multi.ID) }},

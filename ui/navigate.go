@@ -35,8 +35,7 @@ type navDeps struct {
 	someRejected   func() bool
 	approvePartial func()
 	onScreen       *onScreen
-	search         func()                                        // the view's search box takes the keyboard
-	openFree       func(dlg dialog.Dialog, focus fyne.Focusable) // a dialog bound to no proposal
+	search         func() // the view's search box takes the keyboard
 }
 
 // nextHunk goes to the next change, on into the next file (j).
@@ -251,7 +250,7 @@ func (n *navigator) showGoToLine() {
 	label := fmt.Sprintf("Line of %s (right side, 1–%d):", p.Files[file].Rel, v.Lines())
 	var dlg dialog.Dialog
 	dlg, n.lineEntry, n.lineHint = goToLine(v, label, n.win, n.say, n.counter)
-	n.deps.openFree(dlg, n.lineEntry)
+	n.openFree(dlg, n.lineEntry)
 }
 
 // goToLine is the dialog asking for a line of v's right side (label says
@@ -335,8 +334,8 @@ func (d *detail) counterText() string {
 	if d.id == "" || !d.view.Visible() || d.p.State == review.StateStreaming {
 		return ""
 	}
-	k, n, faded := d.view.HunkCount()
-	c := present.Counter{K: k, Above: d.view.HunksAbove(), N: n, Faded: faded, File: d.file, Files: len(d.p.Files)}
+	k, n, faded := d.view.Nav().HunkCount()
+	c := present.Counter{K: k, Above: d.view.Nav().HunksAbove(), N: n, Faded: faded, File: d.file, Files: len(d.p.Files)}
 	c.NotKnown = len(d.p.Files) > 0 && present.StaleFromStart(d.cur()) && d.stale.shows() == present.StaleDisk
 	c.CsFile, c.CsFiles, c.CsBefore, c.CsTotal = d.tree.place(n)
 	if d.canTick() {

@@ -148,20 +148,18 @@ func (e *editSession) confirmOwnEdit(dec review.Decision) bool {
 		return true
 	}
 	intro, lines := present.OwnChanges(changes, chars)
-	e.ownEditMsg = intro + "\n" + lines
 	diff := widget.NewLabelWithStyle(lines, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true}) // was and now one under the other, as in the file
 	body := container.NewVBox(widget.NewLabel(intro), diff, widget.NewLabel("Write the file with your change?"))
-	e.ownEditDialog = dialog.NewCustomConfirm("Your own change", "Write it (Enter)", "Keep editing (Esc)", body, func(ok bool) {
-		e.ownEditDialog = nil
+	q := dialog.NewCustomConfirm("Your own change", "Write it (Enter)", "Keep editing (Esc)", body, func(ok bool) {
 		if ok {
 			e.ownEditOK = editKey(dec)
 			e.deps.decide(dec)
 			return
 		}
 		if ed := e.view.Editor(); ed != nil {
-			e.deps.focus(ed) // back to the text, to undo it
+			e.focus(ed) // back to the text, to undo it
 		}
 	}, e.win)
-	e.open(e.ownEditDialog, nil, nil)
+	e.ask(q)
 	return false
 }

@@ -67,7 +67,6 @@ type keptPick struct {
 type pickDeps struct {
 	desk       placeDesk
 	looseBlock func() int                           // the block the loose-match card shows
-	render     func(again bool)                     // shows the proposal again; again: rebuilt even if unchanged
 	placed     func(p review.Proposal, said string) // the desk placed a block: show p, saying said
 }
 
@@ -105,14 +104,14 @@ func (k *picker) reopen() {
 	k.choosing = true
 	k.block, k.cands = kp.block, kp.cands
 	k.list("You placed block " + strconv.Itoa(kp.block) + ". " + kp.what + " (Reject sends the agent a rejection; Back to the diff keeps your pick.)")
-	k.deps.render(false)
+	k.redraw(false)
 	k.keysBack()
 }
 
 // close leaves the candidates listed again for the diff as placed.
 func (k *picker) close() {
 	k.choosing = false
-	k.deps.render(true)
+	k.redraw(true)
 	k.keysBack()
 }
 
@@ -312,7 +311,7 @@ func (k *picker) showMark(block int) {
 		container.NewHBox(layout.NewSpacer(), widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), cancel), k.markUse, layout.NewSpacer()))
 	dlg = dialog.NewCustomWithoutButtons("Mark lines", form, k.win)
 	dlg.Resize(fyne.NewSize(640, 0))
-	k.open(dlg, k.from, func() { k.from, k.to, k.markUse, k.markProblem = nil, nil, nil, nil })
+	k.open(dlg, k.from, dialogKeys{}, func() { k.from, k.to, k.markUse, k.markProblem = nil, nil, nil, nil })
 }
 
 // firstCandidate is the first listed candidate, if any.

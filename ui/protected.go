@@ -58,9 +58,7 @@ func (b *protectedBar) show(p review.Proposal, open bool) {
 // why it is protected, once per proposal.
 type protectedAsk struct {
 	paneKit
-	dialog *dialog.ConfirmDialog // the question, while open
-	msg    string                // what it asks
-	ok     string                // the proposal whose protected files the person agreed to approve
+	ok string // the proposal whose protected files the person agreed to approve
 }
 
 // confirm asks before approve writes the shown proposal's protected files;
@@ -71,17 +69,15 @@ func (a *protectedAsk) confirm(approve func()) bool {
 	if len(files) == 0 || a.ok == p.ID {
 		return true
 	}
-	a.msg = present.ProtectedQuestion(files)
-	a.dialog = dialog.NewConfirm("Approve a protected file?", a.msg, func(ok bool) {
-		a.dialog = nil
+	q := dialog.NewConfirm("Approve a protected file?", present.ProtectedQuestion(files), func(ok bool) {
 		if ok {
 			a.ok = p.ID
 			approve()
 		}
 	}, a.win)
-	a.dialog.SetConfirmText("Approve protected (Enter)")
-	a.dialog.SetDismissText("Cancel (Esc)")
-	a.open(a.dialog, nil, nil)
+	q.SetConfirmText("Approve protected (Enter)")
+	q.SetDismissText("Cancel (Esc)")
+	a.ask(q)
 	return false
 }
 

@@ -104,7 +104,7 @@ func badge(p review.Proposal) (string, fyne.ThemeColorName) {
 // queueView is the left pane: every open proposal (and failed ones until
 // dismissed), grouped by agent and session.
 type queueView struct {
-	list     *widget.List
+	list     *queueList
 	content  fyne.CanvasObject // the list, over the hover area, and the held note
 	rows     []queueRow
 	order    []string // every proposal in the queue's order, held rows or not
@@ -116,8 +116,8 @@ type queueView struct {
 	same   bool
 	// onSelected is called when the person selects a proposal.
 	onSelected func(id string)
-	// onTapped is called after a click on the list (which gives it the
-	// keyboard), a click on the selected row included.
+	// onTapped is called after a row is clicked (the selected row
+	// included) or chosen with the keyboard (Tab into the list, Space).
 	onTapped func()
 	quiet    bool // selecting programmatically: do not call onSelected
 	hold     *queueHold
@@ -148,15 +148,17 @@ func newQueueView(now func() time.Time, after func(time.Duration, func()) func()
 	q.hold.note.Wrapping = fyne.TextWrapWord
 	q.hold.note.Importance = widget.WarningImportance
 	q.hold.note.Hide()
-	q.list = widget.NewList(
-		func() int { return len(q.rows) },
-		func() fyne.CanvasObject { return newQueueCell(q) },
-		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i < len(q.rows) {
-				o.(*queueCell).set(q.rows[i], q.now())
-			}
-		},
-	)
+	q.list = &queueList{}
+	q.list.Length = func() int { return len(q.rows) }
+	q.list.CreateItem = func() fyne.CanvasObject { return newQueueCell(q) }
+	q.list.UpdateItem = func(i widget.ListItemID, o fyne.CanvasObject) {
+		if i < len(q.rows) {
+			c := o.(*queueCell)
+			c.row = i
+			c.set(q.rows[i], q.now())
+		}
+	}
+	q.list.ExtendBaseWidget(q.list)
 	q.list.OnSelected = func(i widget.ListItemID) {
 		if i >= len(q.rows) {
 			return
@@ -177,15 +179,62 @@ func newQueueView(now func() time.Time, after func(time.Duration, func()) func()
 		}
 		q.tapped()
 	}
-	// A click on a row focuses the list before selecting it; a click on the
-	// selected row selects nothing, and only this tells of it.
-	q.list.OnHighlighted = func(widget.ListItemID) { q.tapped() }
 	q.hold.area = newQueueHoverArea(q)
 	q.content = container.NewBorder(nil, q.hold.note, nil, nil, container.NewStack(q.hold.area, q.list))
 	return q
 }
 
-// tapped hands the keyboard back after a click on the list.
+// queueList is the queue's list. With the keyboard (Tab into the queue,
+// the arrows), Space chooses the highlighted row on its character, not on
+// its key as Fyne's list does: the row chosen hands the keyboard back to
+// the window, which then got the Space's character and unticked a hunk of
+// the proposal just shown.
+// While it has the keyboard, the other keys do nothing (a row highlighted
+// is not the proposal shown: a or r would decide another than the person
+// looks at), the keyboard line says so, and Esc gives the keys back.
+type queueList struct {
+	widget.List
+	focusChanged func() // the keyboard came or went
+	escape       func()
+}
+
+// TypedKey is part of fyne.Focusable.
+func (l *queueList) TypedKey(e *fyne.KeyEvent) {
+	switch e.Name {
+	case fyne.KeySpace: // TypedRune chooses
+	case fyne.KeyEscape:
+		if l.escape != nil {
+			l.escape()
+		}
+	default:
+		l.List.TypedKey(e)
+	}
+}
+
+// FocusGained is part of fyne.Focusable.
+func (l *queueList) FocusGained() {
+	l.List.FocusGained()
+	if l.focusChanged != nil {
+		l.focusChanged()
+	}
+}
+
+// FocusLost is part of fyne.Focusable.
+func (l *queueList) FocusLost() {
+	l.List.FocusLost()
+	if l.focusChanged != nil {
+		l.focusChanged()
+	}
+}
+
+// TypedRune is part of fyne.Focusable.
+func (l *queueList) TypedRune(r rune) {
+	if r == ' ' {
+		l.List.TypedKey(&fyne.KeyEvent{Name: fyne.KeySpace})
+	}
+}
+
+// tapped hands the keyboard back after a row is chosen.
 func (q *queueView) tapped() {
 	if q.onTapped != nil && !q.quiet {
 		q.onTapped()

@@ -34,6 +34,7 @@ type queueCell struct {
 	headerBox *fyne.Container
 	// The texts in full; the row shows as much as its width holds.
 	fullName, headerName, headerRest string
+	row                              int // the row of the queue shown
 }
 
 func newQueueCell(q *queueView) *queueCell {
@@ -78,6 +79,18 @@ func (c *queueCell) MouseIn(*desktop.MouseEvent) {
 	if c.q != nil {
 		c.q.pointerIn()
 	}
+}
+
+// Tapped is part of fyne.Tappable: a click selects the row. The cell takes
+// the click, not the list's row under it, which gives the list the
+// keyboard: the list handed it back whenever it got it, so a Tab into the
+// queue left it at once and Tab reached no control of the window.
+func (c *queueCell) Tapped(*fyne.PointEvent) {
+	if c.q == nil || c.row >= len(c.q.rows) {
+		return
+	}
+	c.q.list.Select(c.row)
+	c.q.tapped() // the row shown, clicked again, selects nothing
 }
 
 // MouseMoved is part of desktop.Hoverable.

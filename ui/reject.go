@@ -51,7 +51,7 @@ func (r *rejectBox) show(whole bool, question string) {
 	r.dialog = dlg
 	entry := r.entry
 	box, owner := r.draft(whole)
-	r.open(dlg, entry, func() {
+	r.open(dlg, entry, dialogKeys{ctrlEnter: r.confirm}, func() {
 		if r.dialog == dlg { // closed without rejecting: the reason stays a draft
 			again := "r"
 			if whole {

@@ -192,7 +192,7 @@ func (o *onScreen) confirm(dec review.Decision) bool {
 	}, o.win)
 	o.dialog.SetConfirmText("Approve anyway (Enter)")
 	o.dialog.SetDismissText("Show the first (Esc)")
-	o.open(o.dialog, nil, nil)
+	o.ask(o.dialog)
 	return false
 }
 
@@ -368,6 +368,13 @@ func (o *onScreen) of(p review.Proposal) map[string]map[string]bool {
 		}
 	}
 	return out
+}
+
+// records are, for deciding the proposals ps together, the hunks and the
+// lines of each that were on screen (ChangesetDecision.Seen, SeenLines).
+func (o *onScreen) records(ps []review.Proposal) (map[string]map[string][]string, map[string]map[string]map[string]int) {
+	_, seen := o.changeset(ps)
+	return seen, o.changesetLines(ps)
 }
 
 // changeset is, for approving the open proposals ps whole, what of

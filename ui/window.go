@@ -111,8 +111,7 @@ type queued struct {
 type overlays struct {
 	keysOverlay dialog.Dialog
 	typing      *typingMode   // the open text box the keys type into (ui/typing.go); nil if none
-	closer      dialog.Dialog // the open dialog Esc closes; nil if none
-	closerFor   string        // the proposal closer asks about; "" if none
+	dialogs     []openDialog  // the dialogs open over the window, the one on top last (keys.go)
 	interrupted dialog.Dialog // tells of writes Recover settled; nil if none
 }
 
@@ -150,6 +149,14 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	w.queue.workspaces = present.WorkspaceLabels(desk.Roots(), userHome())
 	w.queue.onSelected = w.Select
 	w.queue.onTapped = w.keysBack
+	w.queue.list.escape = w.keysBack
+	w.queue.list.focusChanged = func() {
+		w.do(func() { // once the keyboard has moved (a Tab: the canvas names the list while it loses it)
+			if w.detail != nil {
+				w.detail.showKeyboard()
+			}
+		})
+	}
 	w.detail = newDetail(w)
 
 	queueTitle := widget.NewLabelWithStyle("Queue", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
@@ -376,9 +383,6 @@ func remoteTitle(where string) string {
 	}
 	return " · " + where
 }
-
-// Waiting returns how many proposals wait for a decision.
-func (w *Window) Waiting() int { return w.waiting }
 
 // needsPerson reports whether p waits for the person's decision now.
 func needsPerson(p review.Proposal) bool {

@@ -317,7 +317,7 @@ func TestStreamShownBeforeItsFirstChunk(t *testing.T) {
 		t.Errorf("before the first chunk the proposal shows %d lines; want the file's 300", got)
 	}
 	h.desk.Feed(p.ID, "NEW 1\nNEW 2\n")
-	h.until("the first chunk shows", func() bool { _, n, _ := h.win.View().HunkCount(); return n == 1 })
+	h.until("the first chunk shows", func() bool { _, n, _ := h.win.View().Nav().HunkCount(); return n == 1 })
 }
 
 // numberedLines is "line 1\n" to "line n\n".

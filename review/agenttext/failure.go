@@ -31,7 +31,14 @@ var failureTexts = map[review.FailureKind]func(b *strings.Builder, f review.Fail
 	},
 	review.FailRefused: writeRefused,
 	review.FailPath: func(b *strings.Builder, f review.Failure) {
-		b.WriteString("The desk refused to write your edit: " + f.Err + ". Nothing was written. Read the file again and propose the edit again if it is still wanted.\n")
+		switch {
+		case f.Rule != "": // the workspace's refusal: its why and what to do
+			fmt.Fprintf(b, "The desk refused to write your edit to %s: %s.\n", f.Path, strings.TrimSuffix(f.Err, "."))
+		case f.Path != "":
+			fmt.Fprintf(b, "The desk refused to write your edit to %s: %s. Nothing was written. Read the file again and propose the edit again if it is still wanted.\n", f.Path, f.Err)
+		default: // a desk's from before the path was kept: its words
+			b.WriteString("The desk refused to write your edit: " + f.Err + ". Nothing was written. Read the file again and propose the edit again if it is still wanted.\n")
+		}
 	},
 	review.FailNotRecorded: func(b *strings.Builder, f review.Failure) {
 		b.WriteString("The desk could not record your edit, so it was not shown for review: " + f.Err)
@@ -120,6 +127,10 @@ func writeRefused(b *strings.Builder, f review.Failure) {
 			be.Scope, be.Count, mib(be.Bytes), be.MaxCount, mib(be.MaxBytes), be.StreamPath)
 		return
 	}
+	if f.Limit == 0 { // a desk's from before the limit was kept: its words
+		b.WriteString(f.Err)
+		return
+	}
 	fmt.Fprintf(b, "refused: %s: the streamed edit passed %d bytes, over twice the %d-byte file limit; stop sending, and raise [limits] max_file_bytes or edit a smaller file",
 		f.Path, f.Streamed, f.Limit)
 }
@@ -141,7 +152,12 @@ var writeStops = map[review.WriteStop]func(b *strings.Builder, f review.Failure)
 		fmt.Fprintf(b, "The write stopped: the desk refused to write %s (%s): %s.%s", f.Path, f.Rule, strings.TrimSuffix(f.Err, "."), stillWaits)
 	},
 	review.WriteIO: func(b *strings.Builder, f review.Failure) {
-		fmt.Fprintf(b, "Writing %s failed: %s. Nothing was written: the files of the proposal written before it were put back as they were; the proposal still waits for a decision.\n", f.Path, f.Err)
+		if len(f.Paths) > 0 {
+			fmt.Fprintf(b, "Writing %s failed: %s. %s, written before it, could not be put back as %s (%s as the approval left %s); the proposal still waits for a decision.\n",
+				f.Path, f.Err, andList(f.Paths), plural(len(f.Paths), "it was", "they were"), plural(len(f.Paths), "it is", "they are"), plural(len(f.Paths), "it", "them"))
+		} else {
+			fmt.Fprintf(b, "Writing %s failed: %s. Nothing was written: the files of the proposal written before it were put back as they were; the proposal still waits for a decision.\n", f.Path, f.Err)
+		}
 		b.WriteString("Fix the cause (space, permissions) and decide again.\n")
 	},
 	review.WriteJournal: func(b *strings.Builder, f review.Failure) {
@@ -190,7 +206,7 @@ func Failure(f *review.Failure) string {
 func complete(f review.Failure) bool {
 	switch f.Kind {
 	case review.FailRefused:
-		return f.Budget != nil || f.Limit > 0
+		return f.Budget != nil || f.Limit > 0 || f.Err != ""
 	case review.FailWrite:
 		return writeStops[f.Stop] != nil || f.Stop == "" && f.Err != ""
 	case review.FailWithdrawn:

@@ -11,6 +11,7 @@ import (
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/agenttext"
+	"github.com/diffdesk/diffdesk/review/atomicfile"
 	"github.com/diffdesk/diffdesk/review/decision"
 	"github.com/diffdesk/diffdesk/review/workspace"
 	"pgregory.net/rapid"
@@ -83,6 +84,11 @@ func TestFailureKinds(t *testing.T) {
 		{*review.RefusedFailure("/w/s.txt", budget, 0, 0), budget.Error()},
 		{*review.ErrFailure(review.FailPath, errors.New("src is now a link out of the workspace")),
 			"The desk refused to write your edit: src is now a link out of the workspace. Nothing was written. Read the file again and propose the edit again if it is still wanted.\n"},
+		{*review.PathFailure(fmt.Errorf("checking: %w", &workspace.RefusalError{Path: "/w/src/a.go", Rule: workspace.RuleMoved,
+			Detail: "it now leads to /etc/a.go; a symlink was put in its way after the edit was proposed, so nothing was written; look at what changed there, then propose the edit again"})),
+			"The desk refused to write your edit to /w/src/a.go: it now leads to /etc/a.go; a symlink was put in its way after the edit was proposed, so nothing was written; look at what changed there, then propose the edit again.\n"},
+		{*review.PathFailure(&atomicfile.Error{Path: "/w/src/a.go", Step: "resolve symlink", Err: fmt.Errorf("%w /w: src is a symlink to /etc", atomicfile.ErrOutsideRoot)}),
+			"The desk refused to write your edit to /w/src/a.go: it leads outside the workspace root /w: src is a symlink to /etc. Nothing was written. Read the file again and propose the edit again if it is still wanted.\n"},
 		{*review.ErrFailure(review.FailNotRecorded, errors.New("journal: disk I/O error")),
 			"The desk could not record your edit, so it was not shown for review: journal: disk I/O error"},
 		{review.Failure{Kind: review.FailNotWritten, Verdict: decision.ApprovedEdited, Paths: []string{"/w/a.go", "/w/b.go"}},
@@ -146,6 +152,8 @@ func TestWriteStops(t *testing.T) {
 			"The write stopped: the desk refused to write /w/a.go (read_only): the file is read-only (mode 0444). Nothing was written; the proposal still waits for a decision.\n"},
 		{review.Failure{Kind: review.FailWrite, Stop: review.WriteIO, Path: "/w/a.go", Err: "no space left on device"},
 			"Writing /w/a.go failed: no space left on device. Nothing was written: the files of the proposal written before it were put back as they were; the proposal still waits for a decision.\nFix the cause (space, permissions) and decide again.\n"},
+		{review.Failure{Kind: review.FailWrite, Stop: review.WriteIO, Path: "/w/b.go", Paths: []string{"/w/a.go"}, Err: "no space left on device"},
+			"Writing /w/b.go failed: no space left on device. /w/a.go, written before it, could not be put back as it was (it is as the approval left it); the proposal still waits for a decision.\nFix the cause (space, permissions) and decide again.\n"},
 		{review.Failure{Kind: review.FailWrite, Stop: review.WriteJournal, Err: "database is locked"},
 			"The journal could not record the decision, and the desk writes nothing it has not recorded: database is locked. Nothing was written; the proposal still waits for a decision.\nDecide again once the journal can be written.\n"},
 		{review.Failure{Kind: review.FailWrite, Stop: review.WriteUnfinished, Err: "disk I/O error"},
@@ -164,6 +172,10 @@ func TestWriteStops(t *testing.T) {
 		if !seen[s] {
 			t.Errorf("write stop %s has no case in this table", s)
 		}
+	}
+	// A refusal journaled before its limit was kept: its words.
+	if got, want := agenttext.Failure(&review.Failure{Kind: review.FailRefused, Err: "refused: /w/a: too big"}), "refused: /w/a: too big"; got != want {
+		t.Errorf("Failure(refused, words only) = %q; want %q", got, want)
 	}
 	// A write failure from a desk before stops were named: its reason.
 	if got, want := agenttext.Failure(&review.Failure{Kind: review.FailWrite, Err: "disk full"}), "The decision was not carried out: disk full. Nothing was written; the proposal still waits for a decision.\n"; got != want {

@@ -159,18 +159,19 @@ type conn struct {
 	made     map[string]bool // every proposal made on this connection the desk may still hold: only it may chunk, finish, wait on or cancel them
 	client   string          // agent name from hello
 	sess     string
-	reviewer bool        // hello said role "reviewer": may decide, may not propose
-	proposed bool        // a proposal was made on this connection
-	events   *eventQueue // set once the reviewer subscribed
-	who      string      // hello's who: the person deciding on this connection
-	leave    func()      // hello said "attend": the reviewer is at the desk until the connection ends (review.Desk.Attend)
-	flow     *flow       // answers unread and requests in hand (limits.go)
-	chunked  int64       // bytes of chunk data received (read only on the reading goroutine)
+	reviewer bool            // hello said role "reviewer": may decide, may not propose
+	proposed bool            // a proposal was made on this connection
+	events   *eventQueue     // set once the reviewer subscribed
+	who      string          // hello's who: the person deciding on this connection
+	leave    func()          // hello said "attend": the reviewer is at the desk until the connection ends (review.Desk.Attend)
+	flow     *flow           // answers unread and requests in hand (limits.go)
+	chunked  int64           // bytes of chunk data received (read only on the reading goroutine)
+	serving  context.Context // the desk's serving: done when it stops (the connection's own ends with it, or alone)
 }
 
 func (s *Server) serveConn(ctx context.Context, c net.Conn) {
+	cc := &conn{s: s, c: c, owned: map[string]bool{}, made: map[string]bool{}, flow: newFlow(), serving: ctx}
 	ctx, cancel := context.WithCancel(ctx)
-	cc := &conn{s: s, c: c, owned: map[string]bool{}, made: map[string]bool{}, flow: newFlow()}
 	var reqs sync.WaitGroup
 	defer func() {
 		cancel()
@@ -540,6 +541,11 @@ func (cc *conn) result(ctx context.Context, p review.Proposal, wait bool, final 
 		return proposeResult{ID: p.ID, State: p.State, Changeset: review.ChangesetKey(p)}, nil
 	}
 	o, err := cc.s.desk.Wait(ctx, p.ID)
+	if err != nil && ctx.Err() != nil && cc.serving.Err() == nil {
+		// The agent went away, the desk runs on: withdrawOwned withdraws
+		// its proposals as disconnected (they read "the desk closed").
+		return nil, err
+	}
 	if err != nil && ctx.Err() != nil {
 		o, ok, writing := cc.s.closing(p.ID)
 		if ok { // a decision was under way: it is the answer

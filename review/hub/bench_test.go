@@ -88,7 +88,10 @@ func BenchmarkFleet(b *testing.B) {
 						verdict = "reject"
 					}
 					res, err := r.Decide(ctx, p, hub.Decision{Verdict: verdict})
-					if err == nil && res.Won {
+					if err != nil {
+						continue // tried again: the round may still be open
+					}
+					if res.Won {
 						mu.Lock()
 						decidedAt[res.Winner.Nonce[:12]] = time.Now()
 						mu.Unlock()

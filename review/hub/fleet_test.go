@@ -230,6 +230,26 @@ func (c *writeCounter) get(path string) int {
 	return c.n[path]
 }
 
+// journalOf is what the journal of the desk holding path says of it, for
+// a failure's message.
+func journalOf(t testing.TB, fleet []*fleetDesk, path string) string {
+	for _, fd := range fleet {
+		if !strings.HasPrefix(path, fd.root+string(filepath.Separator)) {
+			continue
+		}
+		page, err := fd.current().History(ctx(t), journal.Filter{File: path})
+		if err != nil {
+			return err.Error()
+		}
+		var b strings.Builder
+		for _, e := range page.Entries {
+			fmt.Fprintf(&b, "\n\t%s %s %s %s %s %q", e.Time.Format("15:04:05.000"), e.Kind, e.ProposalID, e.Decision, e.State, e.Feedback)
+		}
+		return b.String()
+	}
+	return "no desk holds it"
+}
+
 // onHub is what the hub holds of desk's proposal id, for a failure's
 // message.
 func onHub(t testing.TB, h *testHub, desk, id string) string {
@@ -483,7 +503,7 @@ func TestFleet(t *testing.T) {
 						o, err := d.Wait(wctx, p.ID)
 						cancel()
 						if err != nil {
-							t.Errorf("%s (%s, proposed %s ago): no outcome: %v; on the hub: %s", path, p.ID, time.Since(p.Created).Round(time.Millisecond), err, onHub(t, h, fd.name, p.ID))
+							t.Errorf("%s (%s, proposed %s ago, on the desk's current run: %v): no outcome: %v; on the hub: %s", path, p.ID, time.Since(p.Created).Round(time.Millisecond), fd.current() == d, err, onHub(t, h, fd.name, p.ID))
 							return
 						}
 						if o.Status == "withdrawn" {
@@ -622,7 +642,7 @@ func TestFleet(t *testing.T) {
 			t.Errorf("%s: %s", path, o.Status)
 		}
 		if got := writes.get(path); got != want {
-			t.Errorf("%s: written %d times, told %s", path, got, o.Status)
+			t.Errorf("%s: written %d times, told %s (%s by %s); its desk's journal: %s", path, got, o.Status, o.ID, o.By, journalOf(t, fleet, path))
 		}
 	}
 	wonMu.Lock()

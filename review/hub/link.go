@@ -594,7 +594,13 @@ func (l *Link) carryOut(t *tracked, d Decision, shown string) {
 	v, _ := decision.ParseVerdict(d.Verdict)
 	dec := review.Decision{Verdict: v, Feedback: d.Feedback, Edited: d.Edited, Hunks: d.Hunks, Overwrite: d.Overwrite, By: hubBy(d),
 		Seen: d.Seen, SeenLines: d.SeenLines, Shown: shown}
-	_, err := l.desk.Decide(l.ctx, t.id, dec)
+	// Not cancelled by Close: a decision the desk has begun is carried
+	// out whole (its files written and journaled, its agent told), and
+	// Close waits for it. Cut short, the desk had written the file but
+	// not its outcome, and the proposal, still open, was withdrawn at the
+	// restart: its agent told "withdrawn" of a file on disk (TestFleet:
+	// "written 2 times", the journal's write left "intended").
+	_, err := l.desk.Decide(context.WithoutCancel(l.ctx), t.id, dec)
 	if err == nil {
 		return // the decided event publishes the outcome
 	}

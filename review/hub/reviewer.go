@@ -259,7 +259,11 @@ func (r *Reviewer) Decide(ctx context.Context, p Proposal, d Decision) (Result, 
 			}
 			return Result{Won: w.Nonce == d.Nonce, Winner: w}, nil
 		}
-		again := errors.Is(gerr, jetstream.ErrKeyNotFound) && attempt < 5 ||
+		// A create refused because the key exists, and a get that does
+		// not find it, asked a node that has not stored it yet (a KV get
+		// is served by any node holding the bucket): it is read again.
+		taken := errors.Is(err, jetstream.ErrKeyExists)
+		again := errors.Is(gerr, jetstream.ErrKeyNotFound) && (attempt < 5 || taken && time.Since(start) < decideFor) ||
 			(unanswered(err) || unanswered(gerr)) && time.Since(start) < decideFor
 		if !again || ctx.Err() != nil {
 			return Result{}, fmt.Errorf("hub: deciding %s/%s: %w", p.Desk, p.Hub, err)

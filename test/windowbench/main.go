@@ -52,6 +52,7 @@ type result struct {
 	open              time.Duration
 	page, wheel, next []time.Duration
 	cpu               [3]time.Duration // the process's CPU (all its threads) per event: Page Down, wheel, next change
+	idle              time.Duration    // its CPU a second with no input (the per-event figures count it for ≥ quiet)
 	peakKB            int
 	err               string
 }
@@ -98,15 +99,16 @@ func main() {
 	}
 	fmt.Println()
 	fmt.Println("Medians; ratio = DiffDesk / kdiff3 (below 1: DiffDesk is faster or smaller), Meld / kdiff3 beside it.")
-	fmt.Println("CPU: the process's own CPU time per event (all threads; the X server's is not counted), Page Down / wheel / next change.")
-	fmt.Println("| lines | tool | first paint | Page Down | wheel step | next change | CPU per event | peak RSS |")
-	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|")
+	fmt.Println("CPU: the process's own CPU time per event (all threads; the X server's is not counted), Page Down / wheel / next change;")
+	fmt.Printf("each event's counts its idle CPU (the last column) for the %s it waits for repaints to stop, or longer.\n", quiet)
+	fmt.Println("| lines | tool | first paint | Page Down | wheel step | next change | CPU per event | peak RSS | idle CPU a second |")
+	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	for _, n := range ns {
 		k := all["kdiff3"][n]
 		for _, t := range toolList {
 			r := all[t][n]
 			if r.err != "" {
-				fmt.Printf("| %d | %s | %s | | | | | |\n", n, t, r.err)
+				fmt.Printf("| %d | %s | %s | | | | | | |\n", n, t, r.err)
 				continue
 			}
 			cell := func(d time.Duration, base time.Duration) string {
@@ -120,8 +122,8 @@ func main() {
 			if t != "kdiff3" && k.peakKB > 0 {
 				mem += fmt.Sprintf(" (%.2f×)", float64(r.peakKB)/float64(k.peakKB))
 			}
-			fmt.Printf("| %d | %s | %s | %s | %s | %s | %s / %s / %s | %s |\n", n, t, cell(r.open, k.open), cell(median(r.page), median(k.page)),
-				cell(median(r.wheel), median(k.wheel)), cell(median(r.next), median(k.next)), ms(r.cpu[0]), ms(r.cpu[1]), ms(r.cpu[2]), mem)
+			fmt.Printf("| %d | %s | %s | %s | %s | %s | %s / %s / %s | %s | %s |\n", n, t, cell(r.open, k.open), cell(median(r.page), median(k.page)),
+				cell(median(r.wheel), median(k.wheel)), cell(median(r.next), median(k.next)), ms(r.cpu[0]), ms(r.cpu[1]), ms(r.cpu[2]), mem, idleMS(r.idle))
 		}
 	}
 }
@@ -130,9 +132,17 @@ func (r result) line() string {
 	if r.err != "" {
 		return r.err
 	}
-	return fmt.Sprintf("first paint %s · Page Down %s · wheel %s · next change %s · CPU per event %s / %s / %s · peak %d MB", ms(r.open), ms(median(r.page)),
-		ms(median(r.wheel)), ms(median(r.next)), ms(r.cpu[0]), ms(r.cpu[1]), ms(r.cpu[2]), r.peakKB/1024)
+	return fmt.Sprintf("first paint %s · Page Down %s · wheel %s · next change %s · CPU per event %s / %s / %s · peak %d MB · idle CPU %s a second", ms(r.open), ms(median(r.page)),
+		ms(median(r.wheel)), ms(median(r.next)), ms(r.cpu[0]), ms(r.cpu[1]), ms(r.cpu[2]), r.peakKB/1024, idleMS(r.idle))
 }
+
+// idleMS is ms for an idle figure, where none is a measurement too.
+func idleMS(d time.Duration) string {
+	return fmt.Sprintf("%.0f ms", float64(d.Microseconds())/1000)
+}
+
+// idleFor is how long a tool is left without input to measure its idle CPU.
+const idleFor = 5 * time.Second
 
 func ms(d time.Duration) string {
 	if d <= 0 {
@@ -460,6 +470,9 @@ func (d *display) run(tool, work, oldPath, newPath string) result {
 	}
 	d.lastRepaint(quiet, 5*time.Second)
 	pid := cmd.Process.Pid
+	c0 := cpuTime(pid)
+	time.Sleep(idleFor)
+	r.idle = (cpuTime(pid) - c0) * time.Second / idleFor
 	measure := func(act func(), cpu *time.Duration) []time.Duration {
 		var out []time.Duration
 		var used time.Duration

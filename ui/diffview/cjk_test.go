@@ -41,7 +41,7 @@ func TestCJKEmphasisLinesUpWithGlyphs(t *testing.T) {
 	old, new := "x := \"价格是十元，好吗\" // ok\n", "x := \"价格是百元，好吗\" // ok\n"
 	v.SetTexts("a.go", old, new)
 	row := v.model.RowOfB(0)
-	r := newDiffRow(v)
+	r := newDiffRow(&v.parts)
 	r.id = row
 	r.build()
 	mt := v.metric

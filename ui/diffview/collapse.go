@@ -65,18 +65,17 @@ func (v *DiffView) reshapeAt(atCurrent bool) {
 // layout (SetInline). It reaches the view only through foldHost.
 type Folds struct {
 	host   foldHost
+	nav    *Nav // the change j/k went to
 	on     bool
 	inline bool           // DiffView.SetInline
 	open   map[int][2]int // lines the person opened per equal op: shape.open
 }
 
-// foldHost is what folds need of their view: the rows, the row of the
-// change j/k went to (-1 for none), the rows on screen, and the rows
-// rebuilt in a new shape keeping the reader's place (or, atCurrent, the
-// current change's).
+// foldHost is what folds need of their view: the rows, the rows on
+// screen, and the rows rebuilt in a new shape keeping the reader's place
+// (or, atCurrent, the current change's).
 type foldHost interface {
 	shown() *rowModel
-	currentRow() int
 	topRow() int
 	visibleRows() int
 	reshapeAt(atCurrent bool)
@@ -137,7 +136,7 @@ func (f *Folds) openAt(k int, dir int) {
 // current change the first fold on screen; -1 for none.
 func (f *Folds) near(dir int) int {
 	m := f.host.shown()
-	if cur := f.host.currentRow(); cur >= 0 && cur < m.Len() {
+	if cur := f.nav.cur; cur >= 0 && cur < m.Len() {
 		k := m.segAt(cur)
 		if dir == foldUp {
 			for k--; k >= 0 && m.segs[k].hunk < 0; k-- {
@@ -210,9 +209,6 @@ func (v *DiffView) Inline() bool { return v.folds.inline }
 
 // Folds are the view's folded unchanged regions.
 func (v *DiffView) Folds() *Folds { return &v.folds }
-
-// currentRow is the first row of the change j/k went to, -1 for none.
-func (v *DiffView) currentRow() int { return v.nav.cur }
 
 // labels are the parts of a fold row's text, in order: what is
 // hidden, then the three ways to open it, "" for a way that would do

@@ -59,6 +59,7 @@ type DiffView struct {
 	edit   editGlue  // what the view keeps for editing beside the Editor (editor.go)
 	open   opener    // the diff SetTexts left computing (open.go)
 	rows   rowSet    // the row widgets and what they were drawn from (row.go)
+	parts  rowParts  // what the rows reach of the view (row.go)
 
 	list     *widget.List
 	listBox  fyne.CanvasObject
@@ -138,7 +139,7 @@ var monospace = fyne.TextStyle{Monospace: true}
 // NewDiffView returns an empty diff view.
 func NewDiffView() *DiffView {
 	v := &DiffView{open: opener{post: fyne.Do}, feed: feed{on: true}, dec: decisions{rejected: map[string]bool{}}, folds: Folds{on: true, open: map[int][2]int{}}}
-	v.folds.host, v.marks.host, v.sel.host = v, v, v
+	v.folds.host, v.folds.nav, v.marks.host, v.sel.host = v, &v.nav, v, v
 	v.wr.host, v.wr.mt = v, &v.metric
 	v.nav = Nav{host: v, wr: &v.wr, folds: &v.folds, mt: &v.metric, cur: -1, wentTo: -1}
 	v.FontCovers = fontCovers
@@ -146,13 +147,14 @@ func NewDiffView() *DiffView {
 	v.model = newRowModel(lineSet{}, lineSet{}, nil, [2]int{}, nil)
 	v.hl = newHighlighter(v.refreshTokens)
 	v.rows.dark = darkBackground()
-	v.list = v.newList() // wrapindex.go
-	v.listBox = container.NewThemeOverride(v.list, tightTheme{})
 	v.overview = newOverview(v)
 	v.seen = newSeen(v)
 	v.search = newSearch(v)
-	v.hbar = newHScroll(v)
+	v.hbar = newHScroll(v, &v.metric)
 	v.hbar.Hide()
+	v.parts = rowParts{rowHost: v, rows: &v.rows, metric: &v.metric, marks: &v.marks, folds: &v.folds, search: v.search, sel: &v.sel, nav: &v.nav, wr: &v.wr, hbar: v.hbar}
+	v.list = v.newList() // wrapindex.go
+	v.listBox = container.NewThemeOverride(v.list, tightTheme{})
 	v.feed.btn = widget.NewButtonWithIcon("Follow", theme.MoveDownIcon(), func() { v.SetFollow(true) })
 	v.feed.btn.Importance = widget.HighImportance
 	v.feed.btn.Hide()
@@ -223,7 +225,6 @@ func (r *diffViewRenderer) Layout(size fyne.Size) { r.v.layout(size) }
 func (v *DiffView) layout(size fyne.Size) {
 	top := float32(0)
 	if v.banner.Visible() {
-		v.banner.Resize(fyne.NewSize(size.Width, v.banner.MinSize().Height))
 		h := v.banner.MinSize().Height
 		v.banner.Move(fyne.NewPos(0, 0))
 		v.banner.Resize(fyne.NewSize(size.Width, h))

@@ -276,7 +276,7 @@ func TestWrapToggleKeepsTopLine(t *testing.T) {
 // visualText returns the text row shows on side 1 (or 0), one string per
 // visual line, as its canvas texts lay it out.
 func visualText(v *DiffView, id, side int) []string {
-	r := newDiffRow(v)
+	r := newDiffRow(&v.parts)
 	r.id = id
 	r.build()
 	mt := v.metric
@@ -353,7 +353,7 @@ func TestOffsideChangeIsMarked(t *testing.T) {
 	v.SetTexts("a.txt", farChange(10, 3, "10.30"), farChange(10, 3, "110.30"))
 	row := v.model.RowOfB(3)
 	marks := func() (left, right int) {
-		r := newDiffRow(v)
+		r := newDiffRow(&v.parts)
 		r.id = row
 		r.build()
 		mt := v.metric

@@ -6,8 +6,9 @@
 // textbuf.Buffer. It knows engine's types and Fyne, nothing of the desk or
 // the window: the ui package embeds it and listens to its On… callbacks.
 // Its parts own their state and reach the view only through a small
-// interface each: Search, Seen, Folds, Marks, Selection, the strip and
-// the horizontal scrollbar (…Host in their files).
+// interface each: Search, Seen, Folds, Marks, Selection, Nav, the
+// Editor, wrap mode, the rows, the strip and the horizontal scrollbar
+// (…Host in their files).
 //
 // Invariants: only the visible rows exist as canvas objects (the rows are
 // virtualised); building the rows of a diff costs O(ops), not O(lines);

@@ -31,7 +31,7 @@ const rediffDelay = 150 * time.Millisecond
 // methods also work without a window (tests call them directly).
 type Editor struct {
 	widget.BaseWidget
-	v *DiffView
+	host editorHost
 
 	buf     *textbuf.Buffer
 	shift   bool
@@ -47,6 +47,23 @@ type Editor struct {
 	rediffed int // version the shown diff was computed for
 }
 
+// editorHost is what the Editor reaches of its view: the canvas it takes
+// the keyboard on, whether it is still the view's editor, the view's side
+// of an edit and of a cursor moved (editsession.go), how many rows show,
+// and the host's callbacks.
+type editorHost interface {
+	canvas() fyne.Canvas
+	Editor() *Editor
+	editorFocus(on bool)
+	shortcut(s fyne.Shortcut) bool
+	cursorMoved()
+	editedLines(line, removed, added int)
+	showEdited(orig, lines []string, ops []engine.Op, edited bool)
+	ownEditsChanged()
+	viewRows() (float32, bool)
+	manualRediff() bool
+}
+
 // Text returns the edited text.
 func (e *Editor) Text() string { return e.buf.Text() }
 
@@ -58,20 +75,19 @@ func (e *Editor) CreateRenderer() fyne.WidgetRenderer {
 
 // focus gives the editor the keyboard.
 func (e *Editor) focus() {
-	if c := e.v.canvas(); c != nil {
+	if c := e.host.canvas(); c != nil {
 		c.Focus(e)
 	}
 }
 
 // FocusGained is part of fyne.Focusable.
-func (e *Editor) FocusGained() { e.focused = true; e.v.refreshChangedRows(); e.v.editorFocus(true) }
+func (e *Editor) FocusGained() { e.focused = true; e.host.editorFocus(true) }
 
 // FocusLost is part of fyne.Focusable.
 func (e *Editor) FocusLost() {
 	e.focused = false
 	e.shift = false
-	e.v.refreshChangedRows()
-	e.v.editorFocus(false)
+	e.host.editorFocus(false)
 }
 
 // AcceptsTab makes Tab insert a tab instead of moving the focus.
@@ -111,7 +127,7 @@ func (e *Editor) TypedRune(r rune) {
 
 // detached reports whether the view stopped editing with this editor
 // (SetEditable(false) or new texts): it then takes no keys.
-func (e *Editor) detached() bool { return e.v.ed != e }
+func (e *Editor) detached() bool { return e.host.Editor() != e }
 
 // TypedKey handles editing and navigation keys.
 func (e *Editor) TypedKey(k *fyne.KeyEvent) {
@@ -153,7 +169,7 @@ func (e *Editor) TypedKey(k *fyne.KeyEvent) {
 // blur gives the keyboard back to the window, keeping the text: Esc in the
 // editor, so the window's keys (a to approve edited, Esc to cancel) work.
 func (e *Editor) blur() {
-	if c := e.v.canvas(); c != nil && c.Focused() == e {
+	if c := e.host.canvas(); c != nil && c.Focused() == e {
 		c.Unfocus()
 	}
 }
@@ -186,9 +202,8 @@ func (e *Editor) TypedShortcut(s fyne.Shortcut) {
 		if !ctrl {
 			return
 		}
-		if (s.KeyName == fyne.KeyReturn || s.KeyName == fyne.KeyEnter || s.KeyName == fyne.KeyF) && e.v.OnShortcut != nil {
-			e.v.OnShortcut(s) // Ctrl+Enter: the window's approve edited; Ctrl+F: its search
-			return
+		if (s.KeyName == fyne.KeyReturn || s.KeyName == fyne.KeyEnter || s.KeyName == fyne.KeyF) && e.host.shortcut(s) {
+			return // Ctrl+Enter: the window's approve edited; Ctrl+F: its search
 		}
 		switch s.KeyName {
 		case fyne.KeyLeft:
@@ -241,19 +256,19 @@ func (e *Editor) SetCursor(line, col int) { e.move(textbuf.Pos{Line: line, Col: 
 // SelectAll selects the whole text.
 func (e *Editor) SelectAll() {
 	e.buf.SelectAll()
-	e.v.cursorMoved()
+	e.host.cursorMoved()
 }
 
 // selectWord selects the word at p (a double tap).
 func (e *Editor) selectWord(p textbuf.Pos) {
 	e.buf.SelectWord(p)
-	e.v.cursorMoved()
+	e.host.cursorMoved()
 }
 
 // move moves the cursor to p, extending the selection when sel.
 func (e *Editor) move(p textbuf.Pos, sel bool) {
 	e.buf.MoveTo(p, sel)
-	e.v.cursorMoved()
+	e.host.cursorMoved()
 }
 
 // edited shows an edit of the buffer, if it changed anything: the diff on
@@ -263,21 +278,20 @@ func (e *Editor) edited(c textbuf.Change, ok bool) {
 		return
 	}
 	e.version++
-	e.v.editedLines(c.Line, c.Removed, c.Added)
-	e.v.cursorMoved()
+	e.host.editedLines(c.Line, c.Removed, c.Added)
 }
 
 // page returns how many lines a page up/down moves.
 func (e *Editor) page() int {
-	if h := e.v.metric.line; h > 0 {
-		return max(int(e.v.list.Size().Height/h)-1, 1)
+	if rows, ok := e.host.viewRows(); ok {
+		return max(int(rows)-1, 1)
 	}
 	return 20
 }
 
 // scheduleRediff re-diffs after a pause in typing.
 func (e *Editor) scheduleRediff() {
-	if e.v.edit.manual {
+	if e.host.manualRediff() {
 		return
 	}
 	e.mu.Lock()
@@ -288,7 +302,7 @@ func (e *Editor) scheduleRediff() {
 	ver := e.version
 	e.timer = time.AfterFunc(rediffDelay, func() { // runs once, after the pause
 		fyne.Do(func() {
-			if e.v.ed == e && e.version == ver {
+			if !e.detached() && e.version == ver {
 				e.rediffAsync()
 			}
 		})
@@ -304,7 +318,7 @@ func (e *Editor) rediffAsync() {
 	go func() {
 		ops, mine := engine.DiffLines(orig, snap), engine.DiffLines(prop, snap)
 		fyne.Do(func() {
-			if e.v.ed == e && e.version == ver {
+			if !e.detached() && e.version == ver {
 				e.mine = mine
 				e.showDiff(ops)
 			}
@@ -320,8 +334,7 @@ func (e *Editor) rediffAsync() {
 func (e *Editor) SetOwnBase(text string) {
 	e.prop = slices.Clone(textbuf.New(text).Lines())
 	e.mine = engine.DiffLines(e.prop, e.buf.Lines())
-	e.v.redrawRows()
-	e.v.overview.Refresh()
+	e.host.ownEditsChanged()
 }
 
 // Own reports whether line (0-based) of the text is the person's own: a
@@ -385,18 +398,12 @@ func (e *Editor) ownRows(m *rowModel, fn func(from, to int)) {
 	}
 }
 
+// showDiff shows ops, the diff from the original to the text; edited
+// when the text changed since the diff last shown.
 func (e *Editor) showDiff(ops []engine.Op) {
-	v := e.v
-	var pairs map[engine.Op][]alignRow
-	if v.model != nil {
-		pairs = v.model.pairs
-	}
-	v.show(newRowModel(lineSet{head: e.orig}, lineSet{head: e.buf.Lines()}, ops, [2]int{}, pairs))
-	changed := e.rediffed != e.version
+	edited := e.rediffed != e.version && e.version > 0
 	e.rediffed = e.version
-	if changed && e.version > 0 && v.OnEdited != nil {
-		v.OnEdited()
-	}
+	e.host.showEdited(e.orig, e.buf.Lines(), ops, edited)
 }
 
 // patchOps returns ops (a diff from a to b) after lines b0:b1 of b were

@@ -350,7 +350,7 @@ func TestEditorStopsTakingKeysWhenEditingEnds(t *testing.T) {
 
 // rightBackground returns the colour behind the right side of row id.
 func rightBackground(v *DiffView, id int) color.Color {
-	r := newDiffRow(v)
+	r := newDiffRow(&v.parts)
 	r.id = id
 	r.build()
 	mt := v.metric

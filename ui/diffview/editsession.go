@@ -30,7 +30,7 @@ func (v *DiffView) SetEditable(on bool) {
 	}
 	v.settle()
 	m := v.model
-	ed := &Editor{v: v, buf: textbuf.New(strings.Join(m.b.raw(), ""))}
+	ed := &Editor{host: v, buf: textbuf.New(strings.Join(m.b.raw(), ""))}
 	ed.ExtendBaseWidget(ed)
 	origRaw := m.a.raw()
 	ed.orig = make([]string, len(origRaw))
@@ -72,14 +72,18 @@ func (v *DiffView) EditedText() string {
 // Editor returns the code editor while the view is editable, else nil.
 func (v *DiffView) Editor() *Editor { return v.ed }
 
+// editorFocus draws the rows the caret's colour changes on, and tells
+// the host (OnEditorFocus).
 func (v *DiffView) editorFocus(on bool) {
+	v.refreshChangedRows()
 	if v.OnEditorFocus != nil {
 		v.OnEditorFocus(on)
 	}
 }
 
 // editedLines patches the diff on show after lines line:line+removed of
-// the right side became added lines, and schedules the full re-diff.
+// the right side became added lines, schedules the full re-diff and
+// keeps the cursor in view.
 func (v *DiffView) editedLines(line, removed, added int) {
 	m := v.model
 	ops := patchOps(m.ops, line, line+removed, added-removed)
@@ -118,7 +122,36 @@ func (v *DiffView) editedLines(line, removed, added int) {
 	}
 	v.overview.Refresh() // the person's own edits show on the strip at once
 	v.ed.scheduleRediff()
+	v.cursorMoved()
 }
+
+// showEdited shows ops, the editor's full diff from orig to lines, and
+// tells the host the text was edited (OnEdited).
+func (v *DiffView) showEdited(orig, lines []string, ops []engine.Op, edited bool) {
+	v.show(newRowModel(lineSet{head: orig}, lineSet{head: lines}, ops, [2]int{}, v.model.pairs))
+	if edited && v.OnEdited != nil {
+		v.OnEdited()
+	}
+}
+
+// ownEditsChanged draws the person's own edits again: rows and strip.
+func (v *DiffView) ownEditsChanged() {
+	v.redrawRows()
+	v.overview.Refresh()
+}
+
+// shortcut hands s to the host (OnShortcut); false when it takes none.
+func (v *DiffView) shortcut(s fyne.Shortcut) bool {
+	if v.OnShortcut == nil {
+		return false
+	}
+	v.OnShortcut(s)
+	return true
+}
+
+// manualRediff reports whether the editor's re-diff waits for a test
+// (SetSynchronous).
+func (v *DiffView) manualRediff() bool { return v.edit.manual }
 
 // cursorMoved redraws the rows that changed and keeps the editor's cursor visible.
 func (v *DiffView) cursorMoved() {

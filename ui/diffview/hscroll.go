@@ -14,29 +14,26 @@ import (
 type hscroll struct {
 	widget.BaseWidget
 	host   hscrollHost
-	max    int     // largest offset, in cells
-	value  int     // offset, in cells
-	drag   float32 // cells dragged but not yet scrolled
-	off    int     // the rows' offset in cells (no wrap)
-	acc    float32 // wheel movement not yet a whole cell
-	maxW   int     // widest line in cells, both sides
+	mt     *metrics // how many cells a side shows
+	max    int      // largest offset, in cells
+	value  int      // offset, in cells
+	drag   float32  // cells dragged but not yet scrolled
+	off    int      // the rows' offset in cells (no wrap)
+	acc    float32  // wheel movement not yet a whole cell
+	maxW   int      // widest line in cells, both sides
 	colBuf []int32
 	track  *canvas.Rectangle
 	thumb  *canvas.Rectangle
 }
 
-// hscrollHost is what the bar needs of its view: how many cells a side
-// shows, and both sides scrolled to a cell.
+// hscrollHost is what the bar needs of its view: both sides scrolled to a
+// cell.
 type hscrollHost interface {
-	cellsShown() int
 	setHOffset(c int)
 }
 
-// cellsShown is how many cells a side shows.
-func (v *DiffView) cellsShown() int { return v.metric.cols }
-
-func newHScroll(host hscrollHost) *hscroll {
-	h := &hscroll{host: host, track: canvas.NewRectangle(nil), thumb: canvas.NewRectangle(nil)}
+func newHScroll(host hscrollHost, mt *metrics) *hscroll {
+	h := &hscroll{host: host, mt: mt, track: canvas.NewRectangle(nil), thumb: canvas.NewRectangle(nil)}
 	h.thumb.CornerRadius = 3
 	h.ExtendBaseWidget(h)
 	return h
@@ -69,7 +66,7 @@ func (r *hscrollRenderer) Layout(size fyne.Size) {
 
 // thumbGeometry returns the thumb's width and x in a track of width tw.
 func (h *hscroll) thumbGeometry(tw float32) (w, x float32) {
-	cols := float32(max(h.host.cellsShown(), 1))
+	cols := float32(max(h.mt.cols, 1))
 	total := cols + float32(h.max)
 	w = max(tw*cols/total, 24)
 	if h.max > 0 {
@@ -104,7 +101,7 @@ func (h *hscroll) DragEnd() { h.drag = 0 }
 // Tapped moves a page towards the tap.
 func (h *hscroll) Tapped(ev *fyne.PointEvent) {
 	w, x := h.thumbGeometry(h.Size().Width)
-	page := max(h.host.cellsShown()-4, 1)
+	page := max(h.mt.cols-4, 1)
 	switch {
 	case ev.Position.X < x:
 		h.host.setHOffset(h.value - page)

@@ -38,6 +38,11 @@ func (v *DiffView) AcceptedHunks() []string {
 	return out
 }
 
+// rejected reports whether the person rejected hunk k (-1: no hunk).
+func (v *DiffView) rejected(k int) bool {
+	return k >= 0 && len(v.dec.rejected) > 0 && v.dec.rejected[v.hunkID(k)]
+}
+
 // hunkID returns the ID of change k (its index in Hunks order).
 func (v *DiffView) hunkID(k int) string {
 	hs := v.Hunks()

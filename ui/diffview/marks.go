@@ -41,7 +41,7 @@ var (
 // problemMark draws line b's problem marker, if any, just left of the
 // right side's text at xText.
 func (r *diffRow) problemMark(b int, xText, h float32) {
-	p, ok := r.v.marks.problems[b]
+	p, ok := r.p.marks.problems[b]
 	if b < 0 || !ok {
 		return
 	}

@@ -63,7 +63,7 @@ func TestTwoMovedBlocksSideBySide(t *testing.T) {
 	if rw.kind != rowChanged || rw.b != 2 {
 		t.Fatalf("row of line 3 = %+v; want it changed beside line 3 of the right side", rw)
 	}
-	r := newDiffRow(v)
+	r := newDiffRow(&v.parts)
 	r.id = row
 	r.build()
 	mt := v.metric

@@ -37,7 +37,6 @@ type navHost interface {
 	whitespaceOnly(k int) bool
 	userScrolled(dy float32)
 	revealChange(r int)
-	refreshRowsOf(redraw func(row int) bool)
 	refreshChangedRows()
 	redrawRows()
 	jumped()
@@ -184,20 +183,12 @@ func (n *Nav) leadY(r int) float32 {
 // toRow makes row r current and puts it hunkLead lines below the top of
 // the view, and the change starting there into view horizontally.
 func (n *Nav) toRow(r int) {
-	was := n.cur
 	n.cur = r
 	n.host.rowList().ScrollToOffset(n.leadY(r))
 	n.host.revealChange(r)
 	// Rows the scroll bound are drawn; of those on screen before, only the
 	// rows of the change left and of the one gone to show the mark.
-	m := n.host.shown()
-	n.host.refreshRowsOf(func(i int) bool {
-		if i >= m.Len() {
-			return false
-		}
-		s := m.segs[m.segAt(i)].row0
-		return s == r || s == was
-	})
+	n.host.refreshChangedRows()
 	n.host.userScrolled(1) // away from a stream's edge
 }
 
@@ -243,3 +234,42 @@ func (n *Nav) ShowHunk(id string) bool {
 
 // forget leaves no change current and no line marked (new rows).
 func (n *Nav) forget() { n.cur, n.wentTo = -1, -1 }
+
+// HunkCount returns the changes j and k go to: how many (count) and which
+// of them they last went to (1-based; 0 for none), and how many changes
+// SetIgnoreWhitespace faded (still in Hunks, still approved unless
+// unticked).
+func (n *Nav) HunkCount() (cur, count, faded int) {
+	k := n.CurrentHunk()
+	for i := range n.host.Hunks() {
+		if n.host.whitespaceOnly(i) {
+			faded++
+			continue
+		}
+		count++
+		if i == k {
+			cur = count
+		}
+	}
+	return cur, count, faded
+}
+
+// HunksAbove is how many of the hunks HunkCount counts start at or above
+// the current row: where go-to-line or a search match outside a change
+// left the view, between two hunks; -1 before the view went anywhere.
+func (n *Nav) HunksAbove() int {
+	m := n.host.shown()
+	if n.cur < 0 || n.cur >= m.Len() {
+		return -1
+	}
+	k, last := 0, -1
+	for _, r := range n.host.changeRows() {
+		if r > n.cur {
+			break
+		}
+		if h := m.Row(r).hunk; h != last && !n.host.whitespaceOnly(h) {
+			k, last = k+1, h
+		}
+	}
+	return k
+}

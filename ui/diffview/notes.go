@@ -41,8 +41,8 @@ func (mk *Marks) Note(id string) HunkNote { return mk.notes[id] }
 // leaving room, over the side whose word spans it does not hide; with
 // wrap, beside the line's last visual line.
 func (r *diffRow) hunkNote(rw row, xTextL, xTextR float32, inline bool) {
-	v := r.v
-	if !rw.head || len(v.marks.notes) == 0 || v.feed.st != nil || v.ed != nil {
+	v := r.p
+	if !rw.head || len(v.marks.notes) == 0 || v.streaming() || v.Editor() != nil {
 		return
 	}
 	n := v.marks.notes[v.hunkID(rw.hunk)]
@@ -62,7 +62,7 @@ func (r *diffRow) hunkNote(rw row, xTextL, xTextR float32, inline bool) {
 // ending beside a change of text goes unseen. A hunk's own note, drawn on
 // its first row, says it instead there.
 func (r *diffRow) eolNote(rw row, xTextL, xTextR float32, inline bool) {
-	v := r.v
+	v := r.p
 	a, b := rw.a, rw.b
 	if inline && rw.kind == rowInserted {
 		a = rw.wa // the line it replaced is on a row above (-1: it replaced none)
@@ -70,10 +70,10 @@ func (r *diffRow) eolNote(rw row, xTextL, xTextR float32, inline bool) {
 	if a < 0 || b < 0 || rw.kind != rowChanged && rw.kind != rowInserted || inline && rw.kind == rowChanged {
 		return
 	}
-	if v.feed.st != nil || v.ed != nil || rw.head && v.marks.notes[v.hunkID(rw.hunk)].Text != "" {
+	if v.streaming() || v.Editor() != nil || rw.head && v.marks.notes[v.hunkID(rw.hunk)].Text != "" {
 		return
 	}
-	if note := eolChange(v.model.a.rawLine(a), v.model.b.rawLine(b)); note != "" {
+	if note := eolChange(v.shown().a.rawLine(a), v.shown().b.rawLine(b)); note != "" {
 		r.note(rw, note, theme.Color(theme.ColorNameWarning), xTextL, xTextR, inline)
 	}
 }
@@ -109,7 +109,7 @@ func eol(l string) string {
 // the left side's line leaves room (a note must not hide the change it
 // describes).
 func (r *diffRow) note(rw row, note string, colour color.Color, xTextL, xTextR float32, inline bool) {
-	v := r.v
+	v := r.p
 	mt := v.metric
 	const scale = 0.85
 	w := float32(utf8.RuneCountInString(note))*mt.cell*scale + 2*padText
@@ -145,14 +145,14 @@ func (r *diffRow) note(rw row, note string, colour color.Color, xTextL, xTextR f
 		return false
 	}
 	xText := xTextR
-	okR, y := fits(rw.b, &v.model.b)
+	okR, y := fits(rw.b, &v.shown().b)
 	if !okR && !inline && mt.leftW > 0 {
-		okL, yL := fits(rw.a, &v.model.a)
+		okL, yL := fits(rw.a, &v.shown().a)
 		if !okL {
 			// No side has room: the note goes where it hides no change,
 			// the right side's if neither.
-			sp := v.model.Words(rw)
-			okL = hides(rw.b, &v.model.b, sp.ins) && !hides(rw.a, &v.model.a, sp.del)
+			sp := v.shown().Words(rw)
+			okL = hides(rw.b, &v.shown().b, sp.ins) && !hides(rw.a, &v.shown().a, sp.del)
 		}
 		if okL {
 			xText, y = xTextL, yL

@@ -4,12 +4,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2/theme"
 )
 
 // noteAt returns the note text drawn on the row of line b (0-based) of the
 // right side and its x, or "" when none.
 func noteAt(v *DiffView, b int, note string) (string, float32) {
-	r := newDiffRow(v)
+	r := newDiffRow(&v.parts)
 	r.id = v.model.RowOfB(b)
 	r.build()
 	for _, txt := range r.texts[:r.nText] {
@@ -100,7 +102,7 @@ func TestEOLNotes(t *testing.T) {
 		t.Error("a note on a line whose ending did not change")
 	}
 	for _, txt := range func() []string {
-		r := newDiffRow(v)
+		r := newDiffRow(&v.parts)
 		r.id = v.model.RowOfB(0)
 		r.build()
 		var s []string
@@ -133,7 +135,7 @@ func TestHunkNoteBesideAWrappedLinesEnd(t *testing.T) {
 	v.SetTexts("a.txt", "a\n"+long+"\n", "a\n"+long+" // more\n")
 	note := "comment only"
 	v.Marks().SetNotes(map[string]HunkNote{v.Hunks()[0].ID: {Text: note}})
-	r := newDiffRow(v)
+	r := newDiffRow(&v.parts)
 	r.id = v.model.RowOfB(1)
 	r.build()
 	for _, txt := range r.texts[:r.nText] {
@@ -167,16 +169,17 @@ func TestHunkNoteHidesNoChange(t *testing.T) {
 }
 
 // TestGoToLineMarksTheLine: the number of the line go-to-line went to
-// stands out, so the eye finds it; new texts forget it.
+// stands out in the primary colour, so the eye finds it; new texts forget
+// it.
 func TestGoToLineMarksTheLine(t *testing.T) {
 	v, _ := newTestView(t, 900, 300)
 	v.SetTexts("a.txt", "a\nb\nc\nd\n", "a\nB\nc\nd\n")
 	marked := func(line int) bool {
-		r := newDiffRow(v)
+		r := newDiffRow(&v.parts)
 		r.id = v.model.RowOfB(line)
 		r.build()
 		for _, txt := range r.texts[:r.nText] {
-			if txt.Text == strconv.Itoa(line+1) && txt.TextStyle.Bold {
+			if txt.Text == strconv.Itoa(line+1) && txt.Color == theme.Color(theme.ColorNamePrimary) {
 				return true
 			}
 		}

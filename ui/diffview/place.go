@@ -60,6 +60,14 @@ func (v *DiffView) ShowLineAt(i int, y float32) {
 	v.redrawRows()
 }
 
+// editAt tells the host the person double-tapped line and col of the
+// proposal outside edit mode (OnEditAt).
+func (v *DiffView) editAt(line, col int) {
+	if v.OnEditAt != nil {
+		v.OnEditAt(line, col)
+	}
+}
+
 // Path returns the path of the file whose diff is on show.
 func (v *DiffView) Path() string { return v.doc.path }
 

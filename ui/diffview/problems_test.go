@@ -8,7 +8,7 @@ import (
 // problemColour returns the colour of the problem marker drawn on the row
 // of right-side line b, or nil if it has none.
 func problemColour(v *DiffView, b int) color.Color {
-	r := newDiffRow(v)
+	r := newDiffRow(&v.parts)
 	r.id = v.model.RowOfB(b)
 	r.build()
 	for _, o := range r.rects[:r.nRect] {

@@ -20,7 +20,7 @@ import (
 // a monospace cell grid.
 type diffRow struct {
 	widget.BaseWidget
-	v  *DiffView
+	p  *rowParts
 	id int
 	// shown is rows.shown when the row was last bound: older, the list no
 	// longer shows it
@@ -43,8 +43,51 @@ type diffRow struct {
 	dragRow int
 }
 
-func newDiffRow(v *DiffView) *diffRow {
-	r := &diffRow{v: v, id: -1}
+// rowParts are what the rows draw from and act on: the view's parts, each
+// with its own small surface, and the view itself only through rowHost.
+type rowParts struct {
+	rowHost
+	rows   *rowSet
+	metric *metrics
+	marks  *Marks
+	folds  *Folds
+	search *Search
+	sel    *Selection
+	nav    *Nav
+	wr     *wrapping
+	hbar   *hscroll
+}
+
+// rowHost is what a row needs of its view beyond its parts: the rows and
+// the editor on show, the view's modes, a hunk's state, the syntax
+// colours, the rows' bookkeeping as one is bound, and what a tap, a
+// double tap or the wheel does.
+type rowHost interface {
+	shown() *rowModel
+	Editor() *Editor
+	streaming() bool
+	readOnly() bool
+	IgnoreWhitespace() bool
+	hunkID(k int) string
+	rejected(k int) bool
+	whitespaceOnly(k int) bool
+	lineGetter(side int) (func(int) string, int)
+	rowTokenLine(rw row, side int) (int, int)
+	lineTokens(side, line int) ([]token, bool)
+	rowKeyOf(id int) rowKey
+	visibleRows() int
+	pruneRows()
+	rowBound(id int)
+	refreshChangedRows()
+	ToggleHunk(k int)
+	jumpFromSide(r row, k, side int) bool
+	editAt(line, col int)
+	scrollBy(dy float32)
+	setHOffset(c int)
+}
+
+func newDiffRow(p *rowParts) *diffRow {
+	r := &diffRow{p: p, id: -1}
 	r.ExtendBaseWidget(r)
 	return r
 }
@@ -67,7 +110,7 @@ func (rr *diffRowRenderer) Layout(s fyne.Size) {
 		rr.sides[k].place(s.Height)
 	}
 }
-func (rr *diffRowRenderer) MinSize() fyne.Size { return fyne.NewSize(0, rr.r.v.metric.line) }
+func (rr *diffRowRenderer) MinSize() fyne.Size { return fyne.NewSize(0, rr.r.p.metric.line) }
 func (rr *diffRowRenderer) Objects() []fyne.CanvasObject {
 	if rr.sides[0].raster == nil {
 		rr.layer()
@@ -84,23 +127,21 @@ func (rr *diffRowRenderer) Refresh() {
 func (r *diffRow) bind(id int) {
 	if !r.bound { // the list makes rows it never binds too (to measure one)
 		r.bound = true
-		r.v.rows.widgets = append(r.v.rows.widgets, r)
-		if len(r.v.rows.widgets) > 4*r.v.visibleRows()+16 {
-			r.v.pruneRows()
+		r.p.rows.widgets = append(r.p.rows.widgets, r)
+		if len(r.p.rows.widgets) > 4*r.p.visibleRows()+16 {
+			r.p.pruneRows()
 		}
 	}
 	r.id = id
-	r.shown = r.v.rows.shown
-	if r.v.rows.onBind != nil {
-		r.v.rows.onBind(id)
+	r.shown = r.p.rows.shown
+	if r.p.rows.onBind != nil {
+		r.p.rows.onBind(id)
 	}
-	if k := r.v.rowKeyOf(id); k != r.key || r.waitTok {
+	if k := r.p.rowKeyOf(id); k != r.key || r.waitTok {
 		r.key = k
 		r.Refresh()
 	}
-	r.v.seen.mark(id)
-	r.v.overview.viewportMoved()
-	r.v.tokensAhead()
+	r.p.rowBound(id)
 }
 
 // pruneRows forgets the row widgets far from the screen, and those the list
@@ -147,25 +188,6 @@ func (r *diffRow) forget() {
 	}
 }
 
-// tokensReady reports whether the syntax colours of every line the row
-// shows are cached.
-func (r *diffRow) tokensReady() bool {
-	v := r.v
-	if r.id < 0 || r.id >= v.model.Len() {
-		return true
-	}
-	rw := v.model.Row(r.id)
-	for side, l := range [2]int{rw.a, rw.b} {
-		if get, n := v.lineGetter(side); l < 0 || l >= n || get(l) == "" {
-			continue // an empty line asks for no colours
-		}
-		if _, ok := v.hl.tokens(v.rowTokenLine(rw, side)); !ok {
-			return false
-		}
-	}
-	return true
-}
-
 func (r *diffRow) rect(c color.Color, x, y, w, h float32) {
 	if r.nRect == len(r.rects) {
 		r.rects = append(r.rects, canvas.NewRectangle(nil))
@@ -185,9 +207,9 @@ func (r *diffRow) text(s string, c color.Color, x, y, w float32, align fyne.Text
 	o := r.texts[r.nText]
 	r.nText++
 	o.Text, o.Color, o.Alignment, o.TextStyle = s, c, align, style
-	o.TextSize = r.v.metric.size
+	o.TextSize = r.p.metric.size
 	o.Move(fyne.NewPos(x, y))
-	o.Resize(fyne.NewSize(w, r.v.metric.line))
+	o.Resize(fyne.NewSize(w, r.p.metric.line))
 	r.objs = append(r.objs, o)
 }
 
@@ -197,16 +219,16 @@ func (r *diffRow) text(s string, c color.Color, x, y, w float32, align fyne.Text
 func (r *diffRow) unavailable(p any) {
 	r.objs, r.nText, r.nRect = r.objs[:0], 0, 0
 	msg := fmt.Sprint(p)
-	if r.v.rows.failures == nil {
-		r.v.rows.failures = map[string]bool{}
+	if r.p.rows.failures == nil {
+		r.p.rows.failures = map[string]bool{}
 	}
-	r.v.rows.unavailable++
-	if !r.v.rows.failures[msg] {
-		r.v.rows.failures[msg] = true
+	r.p.rows.unavailable++
+	if !r.p.rows.failures[msg] {
+		r.p.rows.failures[msg] = true
 		log.Printf("diffview: drawing row %d failed (shown as unavailable): %v\n%s", r.id, p, debug.Stack())
 	}
 	r.text("⚠ this row could not be drawn (logged); the proposal itself is unaffected", theme.Color(theme.ColorNameError),
-		r.v.metric.numW, 0, r.v.metric.width, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+		r.p.metric.numW, 0, r.p.metric.width, fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 }
 
 // icon draws the hunk toggle: a tick when accepted, a cross when not.
@@ -244,10 +266,11 @@ func (r *diffRow) build() {
 
 // draw lays out the row's objects; build guards it.
 func (r *diffRow) draw() {
-	v := r.v
+	v := r.p
+	ed := v.Editor() // nil outside edit mode
 	r.objs, r.nText, r.nRect = r.objs[:0], 0, 0
 	r.waitTok = false
-	m := v.model
+	m := v.shown()
 	if r.id < 0 || r.id >= m.Len() {
 		return
 	}
@@ -269,7 +292,7 @@ func (r *diffRow) draw() {
 		xNumR, xTextL = mt.numW, xGut+mt.gutW
 		xTextR = xTextL
 	}
-	rejected := rw.hunk >= 0 && v.feed.st == nil && v.ed == nil && len(v.dec.rejected) > 0 && v.dec.rejected[v.hunkID(rw.hunk)]
+	rejected := !v.streaming() && ed == nil && v.rejected(rw.hunk)
 	faded := v.whitespaceOnly(rw.hunk)
 	movedL, movedR := v.marks.movedOn(rw, 0), v.marks.movedOn(rw, 1)
 
@@ -303,8 +326,8 @@ func (r *diffRow) draw() {
 		bgR = c.grow
 	}
 	var mine, mineDel bool
-	if v.ed != nil && rw.b >= 0 {
-		mine, mineDel = v.ed.edit(rw.b)
+	if ed != nil && rw.b >= 0 {
+		mine, mineDel = ed.edit(rw.b)
 		if mine {
 			bgR = c.mine
 		}
@@ -351,7 +374,7 @@ func (r *diffRow) draw() {
 		switch {
 		case rejected:
 			gc = c.rejected
-		case v.ed != nil && v.ed.ownRow(rw, m.segs[rw.seg].op):
+		case ed != nil && ed.ownRow(rw, m.segs[rw.seg].op):
 			gc = c.mineMark // the person's own line, as the strip marks it
 		}
 		if s := m.segs[rw.seg]; s.row0 == v.nav.cur {
@@ -359,7 +382,7 @@ func (r *diffRow) draw() {
 		} else {
 			r.rect(gc, xGut+mt.gutW/2-1, 0, 2, h)
 		}
-		if rw.head && v.feed.st == nil && v.ed == nil && !v.ReadOnly {
+		if rw.head && !v.streaming() && ed == nil && !v.readOnly() {
 			x, w := xGut+padText, mt.gutW-2*padText
 			if m.segs[rw.seg].row0 == v.nav.cur {
 				// The change j/k went to: its bar would hide behind the
@@ -372,7 +395,7 @@ func (r *diffRow) draw() {
 	}
 
 	// Selection under the right side's text.
-	if v.ed != nil && rw.b >= 0 {
+	if ed != nil && rw.b >= 0 {
 		r.selection(rw.b, xTextR, c.sel)
 	}
 	r.readSelection(rw, xTextL, xTextR, inline, c.sel) // a word double-clicked outside edit mode (textsel.go)
@@ -389,7 +412,7 @@ func (r *diffRow) draw() {
 		// one was edited into the other.
 		words = wordPair{}
 	}
-	if v.ws.ignore && rw.paired {
+	if v.IgnoreWhitespace() && rw.paired {
 		// Whitespace ignored: a change that also re-indents emphasises its
 		// words, not the indentation of every line.
 		words.del = r.wsSpansOut(words.del, m.a.Line(rw.wa), 0)
@@ -413,8 +436,11 @@ func (r *diffRow) draw() {
 		}
 	}
 	if rw.b >= 0 {
-		if rw.b == v.nav.wentTo && v.ed == nil {
-			r.text(strconv.Itoa(rw.b+1), theme.Color(theme.ColorNamePrimary), xNumR, 0, mt.numW-padText, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true, Bold: true})
+		if rw.b == v.nav.wentTo && ed == nil {
+			// Marked by its colour: the theme has no bold monospace
+			// (Fyne drew it regular) and a style of its own cost a set
+			// of fonts parsed again (rowtext.go's fold labels).
+			r.text(strconv.Itoa(rw.b+1), theme.Color(theme.ColorNamePrimary), xNumR, 0, mt.numW-padText, fyne.TextAlignTrailing, monospace)
 		} else {
 			num(rw.b, xNumR)
 		}
@@ -430,7 +456,7 @@ func (r *diffRow) draw() {
 			r.text("writing…", theme.Color(theme.ColorNamePrimary), xTextR, h-mt.line, mt.sideW-padText,
 				fyne.TextAlignTrailing, fyne.TextStyle{Italic: true})
 		}
-		if v.ed != nil && v.ed.buf.Cursor().Line == rw.b {
+		if ed != nil && ed.buf.Cursor().Line == rw.b {
 			r.cursor(rw.b, xTextR)
 		}
 	}
@@ -439,6 +465,20 @@ func (r *diffRow) draw() {
 		r.eolNote(rw, xTextL, xTextR, inline)
 	}
 }
+
+// rowBound counts row id as seen, moves the strip's frame and asks for the
+// syntax colours of the pages around it: a row was bound.
+func (v *DiffView) rowBound(id int) {
+	v.seen.mark(id)
+	v.overview.viewportMoved()
+	v.tokensAhead()
+}
+
+// streaming reports whether a proposal is streaming in (SetStream).
+func (v *DiffView) streaming() bool { return v.feed.st != nil }
+
+// readOnly is ReadOnly: no hunk toggles.
+func (v *DiffView) readOnly() bool { return v.ReadOnly }
 
 // UnavailableRows returns how many times drawing a row panicked and the
 // row was shown as unavailable instead.
@@ -492,7 +532,7 @@ func (v *DiffView) rowKeyOf(id int) rowKey {
 	k.growing = m.Growing(rw)
 	k.edge = k.growing && rw.b == m.growing[1]-1
 	k.cur = m.segs[rw.seg].row0 == v.nav.cur
-	k.rejected = rw.hunk >= 0 && len(v.dec.rejected) > 0 && v.dec.rejected[v.hunkID(rw.hunk)]
+	k.rejected = v.rejected(rw.hunk)
 	if s := v.sel.word; s != nil && (s.side == 0 && rw.a == s.line || s.side == 1 && rw.b == s.line) {
 		k.rsel = *s
 	}
@@ -513,11 +553,29 @@ func (v *DiffView) rowKeyOf(id int) rowKey {
 	return k
 }
 
+// tokensReady reports whether the syntax colours of every line row id
+// shows are cached.
+func (v *DiffView) tokensReady(id int) bool {
+	if id < 0 || id >= v.model.Len() {
+		return true
+	}
+	rw := v.model.Row(id)
+	for side, l := range [2]int{rw.a, rw.b} {
+		if get, n := v.lineGetter(side); l < 0 || l >= n || get(l) == "" {
+			continue // an empty line asks for no colours
+		}
+		if _, ok := v.hl.tokens(v.rowTokenLine(rw, side)); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // refreshTokens redraws the rows drawn without the syntax colours that
 // have since arrived, only those.
 func (v *DiffView) refreshTokens() {
 	for _, r := range v.rows.widgets {
-		if r.waitTok && r.tokensReady() {
+		if r.waitTok && v.tokensReady(r.id) {
 			r.Refresh()
 		}
 	}
@@ -532,16 +590,6 @@ func (v *DiffView) refreshChangedRows() {
 		}
 		if k := v.rowKeyOf(r.id); k != r.key {
 			r.key = k
-			r.Refresh()
-		}
-	}
-}
-
-// refreshRowsOf redraws the rows on screen for which redraw(row) is true
-// (the rows of the change j left and of the one it went to), not every row.
-func (v *DiffView) refreshRowsOf(redraw func(row int) bool) {
-	for _, r := range v.rows.widgets {
-		if r.id >= 0 && r.Visible() && redraw(r.id) {
 			r.Refresh()
 		}
 	}

@@ -10,7 +10,7 @@ import (
 // drawing fails the test instead of showing a row as unavailable.
 func drawAll(t *testing.T, v *DiffView, what string) {
 	t.Helper()
-	r := newDiffRow(v)
+	r := newDiffRow(&v.parts)
 	for id := range v.model.Len() {
 		r.id = id
 		func() {
@@ -77,7 +77,7 @@ func forEachLayout(v *DiffView, fn func(layout string)) {
 func TestARowThatPanicsIsShownAsUnavailable(t *testing.T) {
 	v, _ := newTestView(t, 900, 300)
 	v.SetTexts("a.go", "a\n", "b\n")
-	r := newDiffRow(v)
+	r := newDiffRow(&v.parts)
 	r.id = 0
 	v.model = nil // drawing with no row model panics
 	func() {

@@ -13,16 +13,16 @@ import (
 
 // Tapped toggles a hunk in the gutter, or places the editor's cursor.
 func (r *diffRow) Tapped(ev *fyne.PointEvent) {
-	v := r.v
-	if r.id < 0 || r.id >= v.model.Len() {
+	v := r.p
+	if r.id < 0 || r.id >= v.shown().Len() {
 		return
 	}
 	v.sel.Clear() // a click elsewhere ends a word's selection (textsel.go)
 	mt := v.metric
 	xGut := mt.leftW
-	rw := v.model.Row(r.id)
+	rw := v.shown().Row(r.id)
 	if rw.kind == rowFold {
-		if k := r.foldLabelAt(v.model.segs[rw.seg], ev.Position.X); k > 0 {
+		if k := r.foldLabelAt(v.shown().segs[rw.seg], ev.Position.X); k > 0 {
 			v.folds.openAt(rw.seg, k-1)
 		}
 		return
@@ -37,16 +37,16 @@ func (r *diffRow) Tapped(ev *fyne.PointEvent) {
 		v.jumpFromSide(rw, k, side)
 		return
 	}
-	if v.ed != nil {
-		v.ed.focus()
-		v.ed.move(r.posAt(r.id, ev.Position), v.ed.shiftHeld())
+	if ed := v.Editor(); ed != nil {
+		ed.focus()
+		ed.move(r.posAt(r.id, ev.Position), ed.shiftHeld())
 	}
 }
 
 // onNumber returns the move and side of the moved line whose number x
 // is on in row rw, or -1.
 func (r *diffRow) onNumber(rw row, x float32) (int, int) {
-	v := r.v
+	v := r.p
 	mt := v.metric
 	for side := range 2 {
 		k := v.marks.movedOn(rw, side)
@@ -56,7 +56,7 @@ func (r *diffRow) onNumber(rw row, x float32) (int, int) {
 		x0 := float32(0)
 		if side == 1 {
 			x0 = mt.leftW + mt.gutW
-			if v.model.shape.inline {
+			if v.shown().shape.inline {
 				x0 = mt.numW
 			}
 		}
@@ -69,10 +69,10 @@ func (r *diffRow) onNumber(rw row, x float32) (int, int) {
 
 // posAt returns the editor position at p (relative to row id's top left).
 func (r *diffRow) posAt(id int, p fyne.Position) textbuf.Pos {
-	v := r.v
-	ed := v.ed
+	v := r.p
+	ed := v.Editor()
 	mt := v.metric
-	m := v.model
+	m := v.shown()
 	if id < 0 {
 		return textbuf.Pos{}
 	}
@@ -134,12 +134,12 @@ func (r *diffRow) posAt(id int, p fyne.Position) textbuf.Pos {
 // DoubleTapped selects the word under the pointer: in the editor, or
 // read-only outside edit mode (textsel.go), which never edits.
 func (r *diffRow) DoubleTapped(ev *fyne.PointEvent) {
-	v := r.v
-	if r.id < 0 || r.id >= v.model.Len() {
+	v := r.p
+	if r.id < 0 || r.id >= v.shown().Len() {
 		return
 	}
-	if v.ed != nil {
-		v.ed.selectWord(r.posAt(r.id, ev.Position))
+	if ed := v.Editor(); ed != nil {
+		ed.selectWord(r.posAt(r.id, ev.Position))
 		return
 	}
 	r.doubleTapText(ev.Position)
@@ -147,21 +147,21 @@ func (r *diffRow) DoubleTapped(ev *fyne.PointEvent) {
 
 // Dragged selects text in the editor.
 func (r *diffRow) Dragged(ev *fyne.DragEvent) {
-	v := r.v
-	if v.ed == nil || r.id < 0 {
+	v, ed := r.p, r.p.Editor()
+	if ed == nil || r.id < 0 {
 		return
 	}
 	if !r.drag {
 		r.drag, r.dragRow = true, r.id
 		start := ev.Position.Subtract(ev.Dragged)
-		v.ed.focus()
-		v.ed.move(r.posAt(r.id, start), false)
+		ed.focus()
+		ed.move(r.posAt(r.id, start), false)
 	}
 	// The row where the drag started keeps the events; find the row under
 	// the pointer from its offset.
 	y := v.wr.rowY(r.dragRow) + ev.Position.Y
 	id := v.wr.rowAtY(y)
-	v.ed.move(r.posAt(id, fyne.NewPos(ev.Position.X, y-v.wr.rowY(id))), true)
+	ed.move(r.posAt(id, fyne.NewPos(ev.Position.X, y-v.wr.rowY(id))), true)
 }
 
 // DragEnd is part of fyne.Draggable.
@@ -170,7 +170,7 @@ func (r *diffRow) DragEnd() { r.drag = false }
 // Scrolled scrolls the rows: vertically, or horizontally with Shift or a
 // horizontal wheel.
 func (r *diffRow) Scrolled(ev *fyne.ScrollEvent) {
-	v := r.v
+	v := r.p
 	dx, dy := ev.Scrolled.DX, ev.Scrolled.DY
 	if d, ok := fyne.CurrentApp().Driver().(desktop.Driver); ok && d.CurrentKeyModifiers()&fyne.KeyModifierShift != 0 && dx == 0 {
 		dx, dy = dy, 0
@@ -183,8 +183,7 @@ func (r *diffRow) Scrolled(ev *fyne.ScrollEvent) {
 		v.setHOffset(v.hbar.off + step)
 	}
 	if dy != 0 {
-		v.list.ScrollToOffset(v.list.GetScrollOffset() - dy)
-		v.userScrolled(dy)
+		v.scrollBy(dy)
 	}
 }
 

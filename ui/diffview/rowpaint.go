@@ -175,7 +175,7 @@ func (r *diffRow) painted(o fyne.CanvasObject, f *glyphFace) bool {
 		// out, which draws a second frame.
 		return o.Resource != nil && (o == r.ok || o == r.no)
 	case *canvas.Text:
-		if f == nil || o.TextStyle != monospace || o.TextSize != r.v.metric.size {
+		if f == nil || o.TextStyle != monospace || o.TextSize != r.p.metric.size {
 			return false
 		}
 		for _, ch := range o.Text {
@@ -231,7 +231,7 @@ func (rr *diffRowRenderer) layer() {
 		}
 	}
 	f, scale := rr.face()
-	split := r.v.metric.leftW
+	split := r.p.metric.leftW
 	rr.objs = append(rr.objs[:0], rr.sides[0].raster, rr.sides[1].raster)
 	lo, hi := [2]float32{math.MaxFloat32, math.MaxFloat32}, [2]float32{-1, -1}
 	for k := range rr.sides {
@@ -276,14 +276,14 @@ func (rr *diffRowRenderer) face() (*glyphFace, float32) {
 func (rr *diffRowRenderer) faceAt(scale float32) *glyphFace {
 	glyphFaces.mu.Lock()
 	defer glyphFaces.mu.Unlock()
-	return faceFor(rr.r.v.metric.size * scale)
+	return faceFor(rr.r.p.metric.size * scale)
 }
 
 // paint returns what draws s's part of the display list at w×h pixels.
 func (rr *diffRowRenderer) paint(s *rowRaster) func(w, h int) image.Image {
 	return func(w, h int) image.Image {
 		r := rr.r
-		v := r.v
+		v := r.p
 		img := v.rows.picture.sized(w, h)
 		sz := s.raster.Size()
 		if sz.Width <= 0 || w <= 0 {

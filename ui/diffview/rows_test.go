@@ -185,7 +185,7 @@ func TestVeryLongLineIsCutForShow(t *testing.T) {
 	if !utf8.ValidString(got) {
 		t.Error("the cut splits a rune")
 	}
-	r := newDiffRow(v)
+	r := newDiffRow(&v.parts)
 	r.id = v.model.RowOfB(0)
 	r.build()
 	if cap(r.colBuf) > 2*maxShownLine {

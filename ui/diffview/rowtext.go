@@ -17,10 +17,10 @@ import (
 // fold draws a fold row: what it hides and the ways to open it
 // (Folds.labels), from the left text column.
 func (r *diffRow) fold(s segment, c diffColours, h float32) {
-	mt := r.v.metric
-	r.rect(c.filler, 0, 0, r.v.metric.width, h)
+	mt := r.p.metric
+	r.rect(c.filler, 0, 0, r.p.metric.width, h)
 	x := mt.numW + padText
-	for k, l := range r.v.folds.labels(s) {
+	for k, l := range r.p.folds.labels(s) {
 		if l == "" {
 			continue
 		}
@@ -29,7 +29,12 @@ func (r *diffRow) fold(s segment, c diffColours, h float32) {
 			col = theme.Color(theme.ColorNamePlaceHolder)
 		}
 		w := float32(utf8.RuneCountInString(l)) * mt.cell
-		r.text(l, col, x, 0, w, fyne.TextAlignLeading, fyne.TextStyle{Monospace: true, Italic: k == 0})
+		// Plain monospace, as every text a row draws: the theme has
+		// no italic monospace (Fyne drew the first label upright), and
+		// a style of its own cost Fyne a set of fonts parsed again
+		// (7.8 MB of heap, issue 28) and the row a Fyne text above
+		// its pictures.
+		r.text(l, col, x, 0, w, fyne.TextAlignLeading, monospace)
 		x += w + foldGap*mt.cell
 	}
 }
@@ -37,9 +42,9 @@ func (r *diffRow) fold(s segment, c diffColours, h float32) {
 // foldLabelAt returns which of a fold row's labels is at x (0 the text,
 // 1-3 foldDown, foldUp, foldAll + 1), -1 for none.
 func (r *diffRow) foldLabelAt(s segment, x float32) int {
-	mt := r.v.metric
+	mt := r.p.metric
 	at := mt.numW + padText
-	for k, l := range r.v.folds.labels(s) {
+	for k, l := range r.p.folds.labels(s) {
 		if l == "" {
 			continue
 		}
@@ -58,7 +63,7 @@ func (r *diffRow) matches(s string, ms []match, cur int, x float32, c diffColour
 	if len(ms) == 0 {
 		return
 	}
-	mt := r.v.metric
+	mt := r.p.metric
 	r.colBuf = columns(s, r.colBuf)
 	wins := r.windows(s, r.colBuf)
 	for k, m := range ms {
@@ -78,9 +83,9 @@ func (r *diffRow) matches(s string, ms []match, cur int, x float32, c diffColour
 // windows returns the cell ranges of line s (cols are its cells) shown on
 // each visual line: the horizontal window, or where wrapping breaks it.
 func (r *diffRow) windows(s string, cols []int32) [][2]int {
-	mt := r.v.metric
-	if !r.v.wr.on {
-		return append(r.winBuf[:0], [2]int{r.v.hbar.off, r.v.hbar.off + mt.cols})
+	mt := r.p.metric
+	if !r.p.wr.on {
+		return append(r.winBuf[:0], [2]int{r.p.hbar.off, r.p.hbar.off + mt.cols})
 	}
 	r.winBuf = wrapWindows(s, cols, mt.cols, r.winBuf)
 	return r.winBuf
@@ -88,7 +93,7 @@ func (r *diffRow) windows(s string, cols []int32) [][2]int {
 
 // line draws one side's text: word-span backgrounds, then coloured runs.
 func (r *diffRow) line(ts, ti int, s string, x float32, spans []words.Span, spanC, fg color.Color, pal *palette) {
-	v := r.v
+	v := r.p
 	mt := v.metric
 	r.colBuf = columns(s, r.colBuf)
 	cols := r.colBuf
@@ -109,15 +114,9 @@ func (r *diffRow) line(ts, ti int, s string, x float32, spans []words.Span, span
 	if s == "" {
 		return
 	}
-	toks, ok := v.hl.tokens(ts, ti)
+	toks, ok := v.lineTokens(ts, ti)
 	if !ok {
-		// A stream's edge is tokenised again at every chunk: there the
-		// worker does it, off the UI goroutine.
-		v.hl.noSync = v.feed.st != nil
-		v.wantTokens(ts, ti)
-		if toks, ok = v.hl.tokens(ts, ti); !ok { // not tokenised at once (highlight.go: small)
-			r.waitTok = true
-		}
+		r.waitTok = true
 	}
 	// Runs: tokens with their colours, plain text between them; runs of
 	// the same colour are merged.
@@ -168,7 +167,7 @@ func (r *diffRow) line(ts, ti int, s string, x float32, spans []words.Span, span
 // columns scrolled into view: a change past the right edge (a price at
 // column 80) is otherwise invisible.
 func (r *diffRow) offside(spans []words.Span, cols []int32, x float32, spanC color.Color) {
-	v := r.v
+	v := r.p
 	mt := v.metric
 	left, right := false, false
 	for _, sp := range spans {
@@ -195,7 +194,7 @@ const offsideW = 4
 // own, centred on its two cells, so a fallback font's advance, which is
 // not two monospace cells, never shifts the runes after it.
 func (r *diffRow) run(s string, cols []int32, b0, b1 int, c color.Color, w [2]int, x0, y float32) {
-	mt := r.v.metric
+	mt := r.p.metric
 	at := func(cell int) float32 { return x0 + float32(cell-w[0])*mt.cell }
 	// Only the bytes whose cells start inside the window (cols only
 	// grow): a megabyte line costs the window's width, not its length.
@@ -269,23 +268,23 @@ func plain(s string) bool {
 // cellX returns the x of byte col of line s on the right side, and the
 // visual line it falls on.
 func (r *diffRow) cellX(s string, col int, x float32) (float32, float32, bool) {
-	mt := r.v.metric
+	mt := r.p.metric
 	r.colBuf = columns(s, r.colBuf)
 	c := int(r.colBuf[min(col, len(s))])
-	if r.v.wr.on {
+	if r.p.wr.on {
 		wins := r.windows(s, r.colBuf)
 		k := windowOf(wins, c)
 		return x + padText + float32(c-wins[k][0])*mt.cell, float32(k) * mt.line, true
 	}
-	if c < r.v.hbar.off || c > r.v.hbar.off+mt.cols {
+	if c < r.p.hbar.off || c > r.p.hbar.off+mt.cols {
 		return 0, 0, false
 	}
-	return x + padText + float32(c-r.v.hbar.off)*mt.cell, 0, true
+	return x + padText + float32(c-r.p.hbar.off)*mt.cell, 0, true
 }
 
 // cursor draws the editor's cursor on this row.
 func (r *diffRow) cursor(line int, x float32) {
-	ed := r.v.ed
+	ed := r.p.Editor()
 	c := theme.Color(theme.ColorNamePrimary)
 	if !ed.focused {
 		c = theme.Color(theme.ColorNamePlaceHolder) // where typing will go once focused
@@ -293,13 +292,13 @@ func (r *diffRow) cursor(line int, x float32) {
 	s := ed.buf.Lines()[line]
 	cx, cy, ok := r.cellX(s, ed.buf.Cursor().Col, x)
 	if ok {
-		r.rect(c, cx, cy, 2, r.v.metric.line)
+		r.rect(c, cx, cy, 2, r.p.metric.line)
 	}
 }
 
 // selection draws the selected part of line on this row.
 func (r *diffRow) selection(line int, x float32, c color.Color) {
-	ed := r.v.ed
+	ed := r.p.Editor()
 	from, to, ok := ed.buf.Selection()
 	if !ok || line < from.Line || line > to.Line {
 		return
@@ -312,7 +311,7 @@ func (r *diffRow) selection(line int, x float32, c color.Color) {
 	if line == to.Line {
 		b1 = to.Col
 	}
-	mt := r.v.metric
+	mt := r.p.metric
 	r.colBuf = columns(s, r.colBuf)
 	c0, c1 := int(r.colBuf[b0]), int(r.colBuf[b1])
 	if line != to.Line {

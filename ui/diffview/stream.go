@@ -140,6 +140,13 @@ func (v *DiffView) SetFollow(on bool) {
 // Following reports whether the view follows the growing edge of a stream.
 func (v *DiffView) Following() bool { return v.feed.on }
 
+// scrollBy scrolls the rows by dy (the wheel): up from a stream's edge
+// stops following.
+func (v *DiffView) scrollBy(dy float32) {
+	v.list.ScrollToOffset(v.list.GetScrollOffset() - dy)
+	v.userScrolled(dy)
+}
+
 // userScrolled is called when the person scrolls the rows; scrolling up
 // during a stream stops following.
 func (v *DiffView) userScrolled(dy float32) {

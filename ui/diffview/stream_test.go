@@ -100,7 +100,7 @@ func TestStreamBeforeItsFirstChunk(t *testing.T) {
 		t.Fatalf("%d rows; want the original's 2 lines", n)
 	}
 	for i := range v.model.Len() {
-		r := newDiffRow(v)
+		r := newDiffRow(&v.parts)
 		r.id = i
 		r.build() // panicked: the right side had no lines
 		if rw := v.model.Row(i); rw.kind != rowEqual || v.model.b.Line(rw.b) != v.model.a.Line(rw.a) {

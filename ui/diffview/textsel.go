@@ -31,8 +31,8 @@ type readSel struct {
 // row r's top left): the word under the pointer is selected, and a tap on
 // the proposal's text also says where (OnEditAt).
 func (r *diffRow) doubleTapText(p fyne.Position) {
-	v := r.v
-	rw := v.model.Row(r.id)
+	v := r.p
+	rw := v.shown().Row(r.id)
 	if rw.kind == rowFold {
 		return
 	}
@@ -49,18 +49,18 @@ func (r *diffRow) doubleTapText(p fyne.Position) {
 	from, to := textbuf.WordAt(s, r.byteAt(s, x, p))
 	v.sel.word = &readSel{side: side, line: line, from: from, to: to, text: s}
 	v.refreshChangedRows()
-	if side == 1 && v.OnEditAt != nil && v.feed.st == nil && !v.ReadOnly {
+	if side == 1 && !v.streaming() && !v.readOnly() {
 		at := r.posAt(r.id, p)
-		v.OnEditAt(at.Line, at.Col)
+		v.editAt(at.Line, at.Col)
 	}
 }
 
 // textAt returns the side, line and text's left edge of the text at x on
 // row rw, side -1 for a number, the gutter or no line there.
 func (r *diffRow) textAt(rw row, x float32) (side, line int, x0 float32) {
-	mt := r.v.metric
+	mt := r.p.metric
 	xGut := mt.leftW
-	if r.v.model.shape.inline {
+	if r.p.shown().shape.inline {
 		xText := xGut + mt.gutW
 		switch {
 		case x < xText:
@@ -85,7 +85,7 @@ func (r *diffRow) textAt(rw row, x float32) (side, line int, x0 float32) {
 // byteAt returns the byte of line s (drawn from x0 on this row) under the
 // pointer at p: the cell it is in, not the nearest boundary.
 func (r *diffRow) byteAt(s string, x0 float32, p fyne.Position) int {
-	mt := r.v.metric
+	mt := r.p.metric
 	cell := max(int((p.X-x0-padText)/mt.cell), 0)
 	r.colBuf = columns(s, r.colBuf)
 	wins := r.windows(s, r.colBuf)
@@ -105,7 +105,7 @@ func (r *diffRow) byteAt(s string, x0 float32, p fyne.Position) int {
 // readSelection draws the read-only selection where this row shows its
 // line (xL, xR: the left and right texts' edges).
 func (r *diffRow) readSelection(rw row, xL, xR float32, inline bool, c color.Color) {
-	sel := r.v.sel.current()
+	sel := r.p.sel.current()
 	if sel == nil {
 		return
 	}
@@ -117,7 +117,7 @@ func (r *diffRow) readSelection(rw row, xL, xR float32, inline bool, c color.Col
 	default:
 		return
 	}
-	mt := r.v.metric
+	mt := r.p.metric
 	s := sel.text
 	r.colBuf = columns(s, r.colBuf)
 	c0, c1 := int(r.colBuf[sel.from]), int(r.colBuf[sel.to]) // columns ends with the line end's

@@ -10,7 +10,7 @@ import (
 // selRects returns where row id draws the selection colour: [x, width].
 func selRects(t *testing.T, v *DiffView, id int) [][2]float32 {
 	t.Helper()
-	r := newDiffRow(v)
+	r := newDiffRow(&v.parts)
 	r.id = id
 	r.build()
 	var out [][2]float32

@@ -32,6 +32,20 @@ func (v *DiffView) rowTokenLine(rw row, side int) (int, int) {
 	return v.tokenLine(1, rw.b)
 }
 
+// lineTokens returns the syntax colours of line of side, asking for them
+// (wantTokens) when they are not cached: false when they are not there
+// yet (the row is drawn again when they are: refreshTokens).
+func (v *DiffView) lineTokens(side, line int) ([]token, bool) {
+	if toks, ok := v.hl.tokens(side, line); ok {
+		return toks, true
+	}
+	// A stream's edge is tokenised again at every chunk: there the
+	// worker does it, off the UI goroutine.
+	v.hl.noSync = v.feed.st != nil
+	v.wantTokens(side, line)
+	return v.hl.tokens(side, line) // not tokenised at once (highlight.go: small)
+}
+
 // wantTokens asks for the syntax colours of line of side (a row drawn
 // without them), with the other lines of that side on screen and a margin
 // of hlMargin rows.

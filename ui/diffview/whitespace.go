@@ -85,44 +85,6 @@ func (v *DiffView) changeRows() []int {
 	return out
 }
 
-// HunkCount returns the changes j and k go to: how many (n) and which of
-// them they last went to (1-based; 0 for none), and how many changes
-// SetIgnoreWhitespace faded (still in Hunks, still approved unless
-// unticked).
-func (v *DiffView) HunkCount() (cur, n, faded int) {
-	k := v.nav.CurrentHunk()
-	for i := range v.Hunks() {
-		if v.whitespaceOnly(i) {
-			faded++
-			continue
-		}
-		n++
-		if i == k {
-			cur = n
-		}
-	}
-	return cur, n, faded
-}
-
-// HunksAbove is how many of the hunks HunkCount counts start at or above
-// the current row: where go-to-line or a search match outside a change
-// left the view, between two hunks; -1 before the view went anywhere.
-func (v *DiffView) HunksAbove() int {
-	if v.nav.cur < 0 || v.nav.cur >= v.model.Len() {
-		return -1
-	}
-	n, last := 0, -1
-	for _, r := range v.changeRows() {
-		if r > v.nav.cur {
-			break
-		}
-		if h := v.model.Row(r).hunk; h != last && !v.whitespaceOnly(h) {
-			n, last = n+1, h
-		}
-	}
-	return n
-}
-
 // wsState is whitespace ignored: which changes differ in it alone.
 type wsState struct {
 	ignore bool      // SetIgnoreWhitespace

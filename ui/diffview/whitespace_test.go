@@ -24,7 +24,7 @@ func TestIgnoreWhitespaceFadesAndSkips(t *testing.T) {
 	if !v.Nav().NextHunk() || v.model.Row(v.nav.cur).a != 150 {
 		t.Fatalf("NextHunk with whitespace ignored went to %+v; want line 150", v.model.Row(max(v.nav.cur, 0)))
 	}
-	if cur, n, faded := v.HunkCount(); cur != 1 || n != 1 || faded != 1 {
+	if cur, n, faded := v.Nav().HunkCount(); cur != 1 || n != 1 || faded != 1 {
 		t.Errorf("HunkCount = %d, %d, %d; want 1, 1, 1", cur, n, faded)
 	}
 	if got := v.AcceptedHunks(); len(got) != 2 {
@@ -34,7 +34,7 @@ func TestIgnoreWhitespaceFadesAndSkips(t *testing.T) {
 		t.Error("PrevHunk went to the faded change")
 	}
 	v.SetIgnoreWhitespace(false)
-	if _, n, faded := v.HunkCount(); n != 2 || faded != 0 {
+	if _, n, faded := v.Nav().HunkCount(); n != 2 || faded != 0 {
 		t.Errorf("whitespace shown again: %d hunks, %d faded; want 2, 0", n, faded)
 	}
 }
@@ -50,7 +50,7 @@ func TestIgnoreWhitespaceEmphasisesWordsNotIndentation(t *testing.T) {
 	new := "func f() {\n\t\tx := compute(1)\n\t\ty := calculate(2)\n}\n"
 	v.SetTexts("a.go", old, new)
 	spans := func(b int) (n int) {
-		r := newDiffRow(v)
+		r := newDiffRow(&v.parts)
 		r.id = v.model.RowOfB(b)
 		r.build()
 		c := coloursFor(v.rows.dark)

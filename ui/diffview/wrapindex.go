@@ -64,7 +64,7 @@ func (x *wrapIndex) at(y float32, n int, line float32) int {
 func (v *DiffView) newList() *widget.List {
 	l := widget.NewList(
 		func() int { return v.model.Len() },
-		func() fyne.CanvasObject { v.rows.created++; return newDiffRow(v) },
+		func() fyne.CanvasObject { v.rows.created++; return newDiffRow(&v.parts) },
 		func(id widget.ListItemID, o fyne.CanvasObject) { o.(*diffRow).bind(id) },
 	)
 	l.HideSeparators = true

@@ -133,6 +133,8 @@ func failedHow(f *review.Failure) string {
 	case f.Kind == review.FailNotWritten:
 		text, _, _ := strings.Cut(agenttext.Failure(f), "\n") // not what the agent said, which follows
 		return strings.TrimSuffix(text, ".")
+	case f.Kind == review.FailPath && f.Path != "":
+		return "Approved, but not written: the desk refused to write " + f.Path + ": " + strings.TrimSuffix(f.Err, ".")
 	case f.Kind == review.FailPath:
 		return "Approved, but not written: " + strings.TrimSuffix(f.Err, ".")
 	}

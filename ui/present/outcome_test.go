@@ -7,6 +7,7 @@ import (
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/checker"
 	"github.com/diffdesk/diffdesk/review/decision"
+	"github.com/diffdesk/diffdesk/review/workspace"
 )
 
 // TestOutcomeTextEndsTheReason: the reason on the status line ends as a
@@ -92,6 +93,8 @@ func TestOutcomeOfAnApprovalNotWritten(t *testing.T) {
 			"Approved (approved), but not written: after the agent's tool, a.go did not hold the approved text."},
 		{&review.Failure{Kind: review.FailPath, Err: "a.go is now a symbolic link"},
 			"Approved, but not written: a.go is now a symbolic link."},
+		{review.PathFailure(&workspace.RefusalError{Path: "/w/a.go", Rule: workspace.RuleMoved, Detail: "it now leads to /etc/a.go; a symlink was put in its way"}),
+			"Approved, but not written: the desk refused to write /w/a.go: it now leads to /etc/a.go; a symlink was put in its way."},
 	} {
 		if got := Outcome(review.Proposal{}, review.Outcome{Status: decision.Failed, Failure: c.f}); got != c.want {
 			t.Errorf("%s: status line %q; want %q", c.f.Kind, got, c.want)
