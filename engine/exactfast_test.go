@@ -62,14 +62,14 @@ func differs(c exCase) bool {
 	return d != ""
 }
 
-// shrinkBig shrinks a case whose paths differ: runs of the file's lines
+// shrinkBig shrinks a failing case of a big file: runs of the file's lines
 // dropped, halving the run, then shrink's steps, within a budget of tries
 // (a big file has thousands of lines to drop one by one).
-func shrinkBig(c exCase) exCase {
+func shrinkBig(c exCase, failing func(exCase) bool, budget int) exCase {
 	tries := 0
 	fails := func(d exCase) bool {
 		tries++
-		return tries <= 3000 && differs(d)
+		return tries <= budget && failing(d)
 	}
 	lines := strings.SplitAfter(c.File, "\n")
 	for size := len(lines) / 2; size >= 1; size /= 2 {
@@ -276,7 +276,7 @@ func TestExactFastPathIsTheLineSplitPath(t *testing.T) {
 					p, exact := bothPaths(c)
 					if p != "" {
 						failures++
-						small := shrinkBig(c)
+						small := shrinkBig(c, differs, 3000)
 						d, _ := bothPaths(small)
 						t.Errorf("seed %d: %s\nminimal case (%s): %s", seed, p, d, saveFailure(t, "exactfast.json", small))
 					}

@@ -33,7 +33,7 @@ func loopCPU(b *testing.B, f func()) {
 // benchGoFile returns about n lines of varied Go code.
 func benchGoFile(n int) string {
 	var b strings.Builder
-	for i, lines := 0, 0; lines < n; i, lines = i+1, lines+12 {
+	for i, lines := 0, 0; lines < n; i, lines = i+1, lines+11 {
 		fmt.Fprintf(&b, "// f%d computes value %d for the caller.\nfunc f%d(x int) (int, error) {\n\tif x < %d {\n\t\treturn 0, fmt.Errorf(\"f%d: %%d too small\", x)\n\t}\n\tfor j := 0; j < %d; j++ {\n\t\tx += j * %d\n\t}\n\treturn x, nil\n}\n\n",
 			i, i*7, i, i%13, i, i%17+1, i%5+2)
 	}
@@ -77,18 +77,38 @@ func BenchmarkSearchReplaceNoMatch(b *testing.B) {
 }
 
 // BenchmarkSearchReplaceExactHit is a 50-line block found exactly, once,
-// in the middle of a 100k-line file (Cline's constructNewFileContent: an
-// indexOf and the splice): proving it is the only place must not cost a
-// second pass over every line.
+// in a 100k-line file (Cline's constructNewFileContent: an indexOf and the
+// splice) near its start, in its middle and near its end: the byte-offset
+// path finds it by skipping ahead, proves it the only place by scanning on
+// from its end, and splits no line. floor is what any answer costs at
+// least, the new file allocated and copied once (Cline's V8 answer is a
+// rope of three slices, copied only when read).
 func BenchmarkSearchReplaceExactHit(b *testing.B) {
 	file := benchGoFile(100000)
-	block := benchBlock(file, 50000, 50) // its functions' numbers are the file's only
-	diff := benchDiff(block, "x\n")
-	res, err := Apply(file, SearchReplace{Text: diff})
-	if err != nil || res.Matches[0].Strategy != StrategyExact || res.Matches[0].Loose() {
-		b.Fatalf("Apply = %+v, %v; want one exact match", res.Matches, err)
+	for _, c := range []struct {
+		name string
+		at   int
+	}{{"start", 100}, {"middle", 50000}, {"end", 99900}} {
+		block := benchBlock(file, c.at, 50) // its functions' numbers are the file's only
+		diff := benchDiff(block, "x\n")
+		b.Run(c.name, func(b *testing.B) {
+			res, err := Apply(file, SearchReplace{Text: diff})
+			if err != nil || len(res.Matches) != 1 || res.Matches[0].Strategy != StrategyExact || res.Matches[0].Loose() || res.Matches[0].StartLine != c.at+1 {
+				b.Fatalf("Apply = %+v, %v; want one exact match at line %d", res.Matches, err, c.at+1)
+			}
+			loopCPU(b, func() { Apply(file, SearchReplace{Text: diff}) })
+		})
 	}
-	loopCPU(b, func() { Apply(file, SearchReplace{Text: diff}) })
+	b.Run("floor", func(b *testing.B) {
+		loopCPU(b, func() {
+			var sb strings.Builder
+			sb.Grow(len(file))
+			sb.WriteString(file[:len(file)/2])
+			sb.WriteString("x\n")
+			sb.WriteString(file[len(file)/2:])
+			_ = sb.String()
+		})
+	})
 }
 
 // BenchmarkSearchReplaceReindented is a 50-line block found by line-trimmed

@@ -408,6 +408,12 @@ func (d *detail) showKeyboard() {
 		k = present.RejectBox
 	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):
 		k = present.Editor
+	case f == fyne.Focusable(d.w.queue.list):
+		k = present.Queue
+	default:
+		if _, text := f.(fyne.Shortcutable); !text { // a button or option reached with Tab
+			k = present.Control
+		}
 	}
 	d.line.setKeyboard(present.Keyboard(k, what))
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/decision"
@@ -182,5 +184,72 @@ func TestQueueByKeyboardHandsTheKeysBack(t *testing.T) {
 	}
 	if h.read("a.txt") != "one\n" {
 		t.Errorf("a.txt written: %q", h.read("a.txt"))
+	}
+}
+
+// TestQueueWithTheKeyboardSaysSo: while the queue has the keyboard (a Tab
+// into it) the line under the bar says so, a review key decides nothing
+// (the row highlighted is not the proposal shown), and Esc gives the keys
+// back to the review.
+func TestQueueWithTheKeyboardSaysSo(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	h.write("b.txt", "two\n")
+	a := h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
+	h.propose("other", "o", engine.FormatWrite, "b.txt", "TWO\n")
+	h.win.Select(a.ID)
+	h.settle()
+	h.TabToQueue()
+	if !strings.Contains(h.Keyboard(), "queue") {
+		t.Errorf("with the queue focused the keyboard line says %q; want the queue", h.Keyboard())
+	}
+	h.Down()
+	h.Keys("a")
+	if h.Deciding() || h.Decided() || h.read("a.txt") != "one\n" {
+		t.Fatalf("a in the queue decided %s: a.txt %q", h.Shown(), h.read("a.txt"))
+	}
+	h.pressKey(fyne.KeyTab) // on, past the queue
+	h.settle()
+	if f := h.Focused(); f == nil || strings.Contains(h.Keyboard(), "queue") {
+		t.Errorf("Tab past the queue: keyboard with %T, line %q; want the next control, and not the queue named", f, h.Keyboard())
+	}
+	h.TabToQueue()
+	h.Esc()
+	if h.Focused() != nil || !strings.Contains(h.Keyboard(), "review") {
+		t.Fatalf("Esc in the queue: keyboard with %T, line %q; want the review keys", h.Focused(), h.Keyboard())
+	}
+	h.Keys("a")
+	if o := h.outcome(a.ID); o.Status != decision.Approved {
+		t.Fatalf("a after Esc: %s; want a.txt approved", o.Status)
+	}
+}
+
+// TestApproveButtonByKeyboard: Tab to Approve, Space approves the proposal
+// shown and nothing else (the Space's character does not untick a hunk of
+// the next one), and the keyboard line says who has the keys once the
+// next proposal shows (it still named the button).
+func TestApproveButtonByKeyboard(t *testing.T) {
+	h := newHarness(t)
+	h.write("a.txt", "one\n")
+	h.write("b.txt", "two\n")
+	a := h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
+	b := h.propose("other", "o", engine.FormatWrite, "b.txt", "TWO\n")
+	h.win.Select(a.ID)
+	h.settle()
+	h.tabUntil(h.win.detail.bar.approve)
+	h.Space()
+	if o := h.outcome(a.ID); o.Status != decision.Approved || h.read("a.txt") != "ONE\n" {
+		t.Fatalf("Space on Approve: %s, a.txt %q", o.Status, h.read("a.txt"))
+	}
+	h.until("b.txt shows", func() bool { return h.Shown() == b.ID })
+	if h.Bar().State("Approve selected hunks") == "on" {
+		t.Errorf("the Space unticked a hunk of b.txt")
+	}
+	wantLine := "review"
+	if h.Focused() != nil {
+		wantLine = "button"
+	}
+	if !strings.Contains(h.Keyboard(), wantLine) {
+		t.Errorf("keyboard with %T, line %q; want it to say %q", h.Focused(), h.Keyboard(), wantLine)
 	}
 }

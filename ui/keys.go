@@ -324,7 +324,10 @@ func (w *Window) ShowKeys() {
 	var rows []fyne.CanvasObject
 	for _, line := range strings.Split(strings.TrimSpace(KeysText()), "\n") {
 		key, what, _ := strings.Cut(line, "  ")
-		k := widget.NewLabelWithStyle(key, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true, Bold: true})
+		// Plain monospace: the theme has no bold monospace (Fyne drew
+		// it regular), and a style of its own made Fyne parse its fonts
+		// again, about 6 MB of heap kept (issue 28).
+		k := widget.NewLabelWithStyle(key, fyne.TextAlignTrailing, fyne.TextStyle{Monospace: true})
 		rows = append(rows, k, widget.NewLabel(what))
 	}
 	note := widget.NewLabel("The keys act on the Review tab while no text box or the editor has the keyboard: the line under the buttons says which has it.")
@@ -348,6 +351,16 @@ func (w *Window) ShowKeys() {
 type dialogEntry struct {
 	widget.Entry
 	onCancel, onSubmit func()
+	selectOnFocus      bool // its text is an offer (Mark lines…'s numbers): what is typed replaces it
+}
+
+// FocusGained is part of fyne.Focusable: an offered text is selected, so
+// that typing replaces it (a 5 typed over the 5 offered read 55).
+func (e *dialogEntry) FocusGained() {
+	e.Entry.FocusGained()
+	if e.selectOnFocus {
+		e.TypedShortcut(&fyne.ShortcutSelectAll{})
+	}
 }
 
 func newDialogEntry(multiLine bool, cancel, submit func()) *dialogEntry {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
+
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 )
@@ -43,5 +45,23 @@ func TestStaleViewLaidOutOnItsFirstShowing(t *testing.T) {
 	h.Queue().Click("config.go")
 	if o := h.PaneOverlaps(); len(o) > 0 {
 		t.Errorf("after a save on disk and showing it again:\n%s", strings.Join(o, "\n"))
+	}
+}
+
+// TestProtectedFileLaidOutOnItsFirstShowing: a protected file's line above
+// the diff (wrapping in a narrow pane) and the bar's warning take their
+// room on the file's first showing.
+func TestProtectedFileLaidOutOnItsFirstShowing(t *testing.T) {
+	h := newHarness(t)
+	h.win.Win.Resize(fyne.NewSize(700, 600))
+	h.write("a.txt", "one\n")
+	h.propose("agent", "s", engine.FormatWrite, "a.txt", "ONE\n")
+	h.propose("other", "o", engine.FormatWrite, ".envrc", "export A=1\n")
+	h.Queue().Click(".envrc")
+	if !strings.Contains(h.Header(), "Protected") {
+		t.Fatalf("header:\n%s\nwant the protected file named", h.Header())
+	}
+	if o := h.PaneOverlaps(); len(o) > 0 {
+		t.Errorf("a protected file's first showing drew parts of the pane over one another:\n%s", strings.Join(o, "\n"))
 	}
 }

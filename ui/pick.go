@@ -294,6 +294,7 @@ func (k *picker) showMark(block int) {
 		k.place(block, r)
 	}
 	k.from, k.to = newDialogEntry(false, cancel, submit), newDialogEntry(false, cancel, submit)
+	k.from.selectOnFocus, k.to.selectOnFocus = true, true
 	if c := k.firstCandidate(); c != nil {
 		k.from.SetText(strconv.Itoa(c.StartLine))
 		k.to.SetText(strconv.Itoa(c.EndLine))

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"fyne.io/fyne/v2"
+
 	"github.com/diffdesk/diffdesk/engine"
 	"github.com/diffdesk/diffdesk/review"
 	"github.com/diffdesk/diffdesk/review/agenttext"
@@ -80,7 +82,14 @@ func TestPickMarkLines(t *testing.T) {
 		t.Errorf("7 with two candidates: message %q", h.Message())
 	}
 	k.Mark()
-	k.MarkLines("3", "3")
+	// Typed as the person types, over the lines offered (the first
+	// candidate's, 1 and 1): each number replaces its offer ("3" read "13").
+	h.Keys("3")
+	h.pressKey(fyne.KeyTab)
+	h.Keys("3")
+	if p, ok := k.MarkProblem(); p != "" || !ok {
+		t.Fatalf("3 and 3 typed over the lines offered: %q", p)
+	}
 	h.Enter()
 	h.until("the placed diff shows", func() bool { q, _ := h.desk.Get(p.ID); return q.State == review.StatePending })
 	if got, _ := h.desk.Get(p.ID); got.Files[0].Proposed != "x\ny\nX\n" {

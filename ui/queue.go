@@ -189,12 +189,41 @@ func newQueueView(now func() time.Time, after func(time.Duration, func()) func()
 // its key as Fyne's list does: the row chosen hands the keyboard back to
 // the window, which then got the Space's character and unticked a hunk of
 // the proposal just shown.
-type queueList struct{ widget.List }
+// While it has the keyboard, the other keys do nothing (a row highlighted
+// is not the proposal shown: a or r would decide another than the person
+// looks at), the keyboard line says so, and Esc gives the keys back.
+type queueList struct {
+	widget.List
+	focusChanged func() // the keyboard came or went
+	escape       func()
+}
 
 // TypedKey is part of fyne.Focusable.
 func (l *queueList) TypedKey(e *fyne.KeyEvent) {
-	if e.Name != fyne.KeySpace { // TypedRune chooses
+	switch e.Name {
+	case fyne.KeySpace: // TypedRune chooses
+	case fyne.KeyEscape:
+		if l.escape != nil {
+			l.escape()
+		}
+	default:
 		l.List.TypedKey(e)
+	}
+}
+
+// FocusGained is part of fyne.Focusable.
+func (l *queueList) FocusGained() {
+	l.List.FocusGained()
+	if l.focusChanged != nil {
+		l.focusChanged()
+	}
+}
+
+// FocusLost is part of fyne.Focusable.
+func (l *queueList) FocusLost() {
+	l.List.FocusLost()
+	if l.focusChanged != nil {
+		l.focusChanged()
 	}
 }
 

@@ -51,6 +51,7 @@ func (d *detail) render() {
 	d.comments.refresh()
 	d.trivial.show()
 	d.updateBar()
+	d.showKeyboard() // a button reached with Tab may have lost the keyboard unseen (another proposal shown)
 }
 
 func (d *detail) renderProposal() {

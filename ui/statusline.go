@@ -94,7 +94,7 @@ func widestDigits(s string) string {
 }
 
 // setKeyboard says who has the keyboard.
-func (l *statusLine) setKeyboard(s string) { l.keyboard.SetText(s) }
+func (l *statusLine) setKeyboard(s string) { setText(l.keyboard, s) }
 
 // statusRowLayout puts the message, the counter and the keyboard line on
 // one row: the counter whole, the keyboard line as wide as its text when

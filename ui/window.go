@@ -149,6 +149,14 @@ func NewWindow(a fyne.App, desk Desk, o WindowOptions) *Window {
 	w.queue.workspaces = present.WorkspaceLabels(desk.Roots(), userHome())
 	w.queue.onSelected = w.Select
 	w.queue.onTapped = w.keysBack
+	w.queue.list.escape = w.keysBack
+	w.queue.list.focusChanged = func() {
+		w.do(func() { // once the keyboard has moved (a Tab: the canvas names the list while it loses it)
+			if w.detail != nil {
+				w.detail.showKeyboard()
+			}
+		})
+	}
 	w.detail = newDetail(w)
 
 	queueTitle := widget.NewLabelWithStyle("Queue", fyne.TextAlignLeading, fyne.TextStyle{Bold: true})

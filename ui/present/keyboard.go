@@ -9,6 +9,8 @@ const (
 	RejectBox              // the reject box: Ctrl+Enter rejects
 	Editor                 // the editor: Esc goes back to the review keys
 	TextBox                // another text box
+	Queue                  // the queue (a Tab into it): the arrows and Space choose a row
+	Control                // a button or option reached with Tab
 )
 
 // Keyboard is the keyboard line for k; what names the box for Typing.
@@ -22,6 +24,10 @@ func Keyboard(k Keys, what string) string {
 		return "Keys: typing in the editor (Esc: back to the review keys)"
 	case TextBox:
 		return "Keys: typing in a text box"
+	case Control:
+		return "Keys: a button or option (Space uses it, Tab moves on)"
+	case Queue:
+		return "Keys: the queue (Space shows the row; Esc: back to the review keys)"
 	}
 	return "Keys: review (? lists them)"
 }

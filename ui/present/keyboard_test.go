@@ -18,6 +18,8 @@ func TestKeyboard(t *testing.T) {
 		{RejectBox, "", []string{"reject box", "Ctrl+Enter", "Esc"}},
 		{Editor, "", []string{"editor", "Esc"}},
 		{TextBox, "", []string{"text box"}},
+		{Queue, "", []string{"queue", "Space", "Esc"}},
+		{Control, "", []string{"button", "Space", "Tab"}},
 	} {
 		got := Keyboard(c.k, c.what)
 		for _, w := range c.want {

@@ -158,8 +158,13 @@ func TestStale(t *testing.T) {
 	if got, want := Stale(f, engine.MergeResult{}), "a.go changed on disk after the agent read it, so the proposal is stale. Approve merged writes the proposal merged into the disk's content, and only while the disk still holds what is shown."; got != want {
 		t.Errorf("Stale = %q; want %q", got, want)
 	}
-	if got, want := Stale(f, engine.MergeResult{Conflicts: make([]engine.Conflict, 2)}), "Merging it into the disk's content gives 2 conflict(s)"; !strings.Contains(got, want) {
+	if got, want := Stale(f, engine.MergeResult{Conflicts: make([]engine.Conflict, 2)}), "Merging it into the disk's content gives 2 conflicts"; !strings.Contains(got, want) {
 		t.Errorf("Stale with conflicts = %q; want it to say %q", got, want)
+	}
+	gone := f
+	gone.Disk = atomicfile.Snapshot{Path: "/w/a.go"}
+	if got, want := Stale(gone, engine.MergeResult{Conflicts: make([]engine.Conflict, 1)}), "a.go was deleted on disk after the agent read it, so the proposal is stale. Merging it into the disk's content gives 1 conflict:"; !strings.HasPrefix(got, want) {
+		t.Errorf("Stale of a file deleted on disk = %q; want it to start %q", got, want)
 	}
 	f.Disk.SHA256 = "b"
 	if !StaleFromStart(f) || !strings.Contains(Stale(f, engine.MergeResult{}), "stale from the start") {

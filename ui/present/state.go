@@ -77,11 +77,14 @@ const (
 // Stale is the note over a stale file's view, given its merge m.
 func Stale(f review.File, m engine.MergeResult) string {
 	s := f.Rel + " changed on disk after the agent read it, so the proposal is stale. "
-	if StaleFromStart(f) {
+	switch {
+	case f.Base.Exists && !f.Disk.Exists: // it said "changed", and showed the whole file as one conflict
+		s = f.Rel + " was deleted on disk after the agent read it, so the proposal is stale. "
+	case StaleFromStart(f):
 		s = f.Rel + " on disk is not the version the agent read, so the proposal is stale from the start: the desk never had that version, and what changed since it cannot be shown (" + strconv.Quote(StaleDisk) + " shows nothing). "
 	}
-	if len(m.Conflicts) > 0 {
-		return s + fmt.Sprintf("Merging it into the disk's content gives %d conflict(s): Edit to resolve them, or Reject.", len(m.Conflicts))
+	if n := len(m.Conflicts); n > 0 {
+		return s + fmt.Sprintf("Merging it into the disk's content gives %d %s: Edit to resolve them, or Reject.", n, Plural(n, "conflict", "conflicts"))
 	}
 	return s + "Approve merged writes the proposal merged into the disk's content, and only while the disk still holds what is shown."
 }
