@@ -31,8 +31,15 @@ type Desk interface {
 	Interdiff(id, path string) (review.Interdiff, bool)
 	Roots() []string
 
-	// The history (the History tab): read through the desk, and written
-	// only by it (Restore), so that History works over --connect too.
+	historyDesk
+}
+
+// historyDesk is what the History tab reads of the desk, and its one
+// write: read through the desk, and written only by it (Restore), so that
+// History works over --connect too.
+type historyDesk interface {
+	Subscribe(fn func(review.Event)) (cancel func())
+	Roots() []string
 	History(ctx context.Context, f journal.Filter) (journal.Page, error)
 	HistoryAgents(ctx context.Context) ([]journal.Agent, error)
 	HistoryDetail(ctx context.Context, ref journal.Ref) (journal.Detail, error)

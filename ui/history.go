@@ -73,15 +73,7 @@ type historyTimeline struct {
 // history and its restore, and the window's scheduler, clock, app, keys
 // and dialogs — not the window.
 type historyDeps struct {
-	desk interface {
-		Subscribe(fn func(review.Event)) (cancel func())
-		Roots() []string
-		History(ctx context.Context, f journal.Filter) (journal.Page, error)
-		HistoryAgents(ctx context.Context) ([]journal.Agent, error)
-		HistoryDetail(ctx context.Context, ref journal.Ref) (journal.Detail, error)
-		HistoryDiff(ctx context.Context, c review.HistoryCompare) ([]review.HistoryFile, error)
-		Restore(ctx context.Context, req journal.RestoreRequest, apply bool) (journal.RestorePlan, journal.RestoreResult, error)
-	}
+	desk     historyDesk
 	win      fyne.Window
 	app      fyne.App // its theme and preferences
 	do       func(func())
