@@ -80,7 +80,7 @@ func (h *historyView) showPlan(plan journal.RestorePlan) {
 	h.restoreText = widget.NewLabel(present.RestorePlan(plan, h.rel))
 	h.restoreText.TextStyle.Monospace = true
 	h.restoreText.Wrapping = fyne.TextWrapWord
-	h.restoreCancel = widget.NewButton("Cancel", h.hidePlan)
+	h.restoreCancel = widget.NewButton("Cancel (Esc)", h.hidePlan)
 	h.restoreConfirm = widget.NewButton("Restore", func() { h.applyRestore(h.restorePlan) })
 	h.restoreConfirm.Importance = widget.DangerImportance
 	h.restoreForce = widget.NewButton("Force…", func() {
