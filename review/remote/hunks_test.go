@@ -48,11 +48,11 @@ func TestFarProposalDiffsOnce(t *testing.T) {
 	await(t, events, p.ID, review.EventPending)
 	desk, _ := local.Get(p.ID)
 
-	hs := shownHunks(t, rd, p.ID)
+	shownHunks(t, rd, p.ID)
 	if err := rd.fetch(reviewtest.Context(t), p.ID); err != nil { // read again, as an update (its checks came) has it
 		t.Fatal(err)
 	}
-	hs = shownHunks(t, rd, p.ID)
+	hs := shownHunks(t, rd, p.ID)
 	if want := desk.Files[0].Hunks(); len(hs) != 3 || hs[0].ID != want[0].ID || hs[2].ID != want[2].ID {
 		t.Fatalf("hunks here %+v; want the desk's %+v", hs, want)
 	}
