@@ -49,10 +49,10 @@ type commentDeps struct {
 	plain  func() bool // the view shows its base against the proposal as sent
 	// openTyping shows dlg bound to the shown proposal, typing into box
 	// while open() holds; closed runs when it closes.
-	openTyping func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func())
+	openTyping func(dlg dialog.Dialog, box *dialogEntry, what string, open func() bool, closed func())
 }
 
-func newComments(kit paneKit, drafts *drafts, plain func() bool, openTyping func(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func())) *comments {
+func newComments(kit paneKit, drafts *drafts, plain func() bool, openTyping func(dlg dialog.Dialog, box *dialogEntry, what string, open func() bool, closed func())) *comments {
 	c := &comments{paneKit: kit, deps: commentDeps{drafts, plain, openTyping}, pending: map[string][]decision.Comment{}, box: container.NewVBox()}
 	c.box.Hide()
 	return c
@@ -181,7 +181,7 @@ func (c *comments) show() {
 	dlg.Resize(fyne.NewSize(640, 460))
 	c.dialog = dlg
 	text := c.text
-	c.deps.openTyping(dlg, text, func() bool { return c.text == text }, func() {
+	c.deps.openTyping(dlg, text, "the comment box", func() bool { return c.text == text }, func() {
 		c.deps.drafts.keep("comment", c.sh.id, text.Text, "c") // Esc or Cancel: the comment stays a draft
 		c.dialog, c.save, c.text, c.lines, c.hint = nil, nil, nil, nil, nil
 	})

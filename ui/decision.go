@@ -134,7 +134,7 @@ func newDetail(w *Window) *detail {
 		return !d.editing && (!d.cur().Stale() || d.stale.shows() == present.StaleProposal)
 	}, d.openTyping)
 	d.protect = &protectedAsk{paneKit: d.kit}
-	d.rejectBox = &rejectBox{paneKit: d.kit, drafts: d.drafts, key: func() string { return d.tree.cs.Key }, reject: d.Reject, rejectAll: d.rejectChangeset}
+	d.rejectBox = &rejectBox{paneKit: d.kit, drafts: d.drafts, key: func() string { return d.tree.cs.Key }, reject: d.Reject, rejectAll: d.rejectChangeset, openTyping: d.openTyping}
 	d.onScreen = newOnScreen(d.kit, onScreenDeps{merge: d.merge, get: w.desk.Get, ask: d.bar.asksUnseen, decide: d.decide, selectFile: d.files.SetSelected})
 	d.checks = newChecksView(d.kit, d.head, w.opts.AfterFunc, w.desk.CheckText)
 	d.edit = &editSession{paneKit: d.kit, deps: editDeps{saveFileState: d.saveFileState, decide: d.decide, editor: func() []string { return w.opts.Editor }}}
@@ -214,14 +214,16 @@ func (d *detail) openFree(dlg dialog.Dialog, focus fyne.Focusable) {
 }
 
 // openTyping shows dlg bound to the shown proposal, the keys typing into
-// box while open() holds (typing.go); Ctrl+Enter sends it, and closed
-// runs when it closes.
-func (d *detail) openTyping(dlg dialog.Dialog, box *dialogEntry, open func() bool, closed func()) {
+// box (what names it) while open() holds (typing.go): a letter that
+// reaches the window, the box having lost the keyboard to a click on the
+// dialog, is typed into it. Ctrl+Enter sends it, and closed runs when it
+// closes.
+func (d *detail) openTyping(dlg dialog.Dialog, box *dialogEntry, what string, open func() bool, closed func()) {
 	d.openBound(dlg, nil, dialogKeys{ctrlEnter: box.onSubmit}, func() {
 		closed()
 		d.w.stopTyping(box)
 	})
-	d.w.startTyping(box, "the comment box", true, open)
+	d.w.startTyping(box, what, true, open)
 }
 
 // startSearch opens the search box, the keys typing into it (/, Ctrl+F).
@@ -398,14 +400,17 @@ func (d *detail) showKeyboard() {
 	if ed := d.view.Editor(); ed != nil && f == fyne.Focusable(ed) && !ed.HasKeyboard() {
 		f = nil // the editor is losing the keyboard (Esc): the canvas still names it
 	}
+	if t := d.w.typing; t != nil && f == nil {
+		f = t.box // the window's keys type into it (typing.go)
+	}
 	k, what := present.TextBox, ""
 	switch {
-	case d.w.typing != nil && (f == nil || f == d.w.typing.box):
+	case d.rejectBox.typing(f):
+		k = present.RejectBox
+	case d.w.typing != nil && f == d.w.typing.box:
 		k, what = present.Typing, d.w.typing.what
 	case f == nil:
 		k = present.ReviewKeys
-	case d.rejectBox.typing(f):
-		k = present.RejectBox
 	case d.view.Editor() != nil && f == fyne.Focusable(d.view.Editor()):
 		k = present.Editor
 	case f == fyne.Focusable(d.w.queue.list):

@@ -157,7 +157,8 @@ func TestKeyboardIndicatorSaysWhoHasTheKeys(t *testing.T) {
 
 // TestRejectDialogFromTheKeyboard: Esc closes the reject dialog, Tab moves
 // the focus instead of typing a tab, the reason wraps, and Ctrl+Enter
-// rejects; no review key acts while the dialog is open.
+// rejects; no review key acts while the dialog is open (a letter that
+// reaches the window is typed into the reason box).
 func TestRejectDialogFromTheKeyboard(t *testing.T) {
 	h := newHarness(t)
 	h.write("a.txt", "one\n")
@@ -183,13 +184,16 @@ func TestRejectDialogFromTheKeyboard(t *testing.T) {
 		t.Errorf("Tab: reason %q, focus still in the reason box %v; want the focus moved and no tab typed", reject.Reason(), reject.Focused())
 	}
 	h.win.Win.Canvas().Unfocus() // nothing in the dialog has the keyboard: keys reach the window
-	h.press('a')
+	h.press('a')                 // and are typed into the reason box, never a review key
 	h.settle()
 	if h.Deciding() || h.read("a.txt") != "one\n" {
 		t.Fatalf("a under the reject dialog approved: %q", h.read("a.txt"))
 	}
+	if reject.Reason() != "too broada" {
+		t.Errorf("a typed with nothing focused: reason %q; want it typed into the reason box", reject.Reason())
+	}
 	h.ctrlEnter()
-	if o := h.outcome(p.ID); o.Status != decision.Rejected || o.Feedback != "too broad" {
+	if o := h.outcome(p.ID); o.Status != decision.Rejected || o.Feedback != "too broada" {
 		t.Errorf("Ctrl+Enter in the reject dialog: %s %q; want rejected with the reason", o.Status, o.Feedback)
 	}
 }

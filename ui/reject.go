@@ -23,6 +23,10 @@ type rejectBox struct {
 	entry     *dialogEntry        // the reason
 	button    *widget.Button
 	whole     bool // it rejects the whole changeset (R)
+
+	// openTyping shows the dialog, the window's keys typing into the reason
+	// box while it is open (detail.openTyping).
+	openTyping func(dlg dialog.Dialog, box *dialogEntry, what string, open func() bool, closed func())
 }
 
 // box names the draft: the shown proposal's reason, or its changeset's.
@@ -51,7 +55,7 @@ func (r *rejectBox) show(whole bool, question string) {
 	r.dialog = dlg
 	entry := r.entry
 	box, owner := r.draft(whole)
-	r.open(dlg, entry, dialogKeys{ctrlEnter: r.confirm}, func() {
+	r.openTyping(dlg, entry, "the reject box", func() bool { return r.dialog == dlg }, func() {
 		if r.dialog == dlg { // closed without rejecting: the reason stays a draft
 			again := "r"
 			if whole {
