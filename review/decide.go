@@ -148,7 +148,7 @@ func (d *Desk) Decide(ctx context.Context, id string, dec Decision) (Outcome, er
 		d.emit(Event{Kind: EventUpdated, ID: id})
 		return Outcome{}, err
 	}
-	d.finish(ctx, e, o)
+	d.finish(context.WithoutCancel(ctx), e, o) // decided: recorded and delivered, the caller gone or not
 	return o, nil
 }
 
@@ -296,16 +296,20 @@ func (d *Desk) carryOut(ctx context.Context, e *entry, dec Decision) (Outcome, e
 		if cp, err = d.journal.BeginWrite(ctx, writeIntent(p, plan)); err != nil {
 			return Outcome{}, &journalError{err: err}
 		}
+		// Begun: the write is finished and journaled whatever the caller
+		// does now (a hub link closing, a connection dropped cancels ctx);
+		// only the settle window's wait is cut short.
+		begun := context.WithoutCancel(ctx)
 		if err := d.write(plan); err != nil {
 			var kept []string // written, and not put back
 			if we := (*writeError)(nil); errors.As(err, &we) {
 				kept = we.unrestored
 			}
-			d.journal.FinishWrite(ctx, cp, finals(plan, true, kept...))
+			d.journal.FinishWrite(begun, cp, finals(plan, true, kept...))
 			return Outcome{}, err
 		}
 		d.settle(ctx, plan)
-		if err := d.journal.FinishWrite(ctx, cp, finals(plan, false)); err != nil {
+		if err := d.journal.FinishWrite(begun, cp, finals(plan, false)); err != nil {
 			return Outcome{}, &journalError{err: err, written: true}
 		}
 	}
