@@ -92,6 +92,10 @@ func (d *detail) ShowReject() {
 
 // Reject rejects the shown proposal with reason (may be "").
 func (d *detail) Reject(reason string) {
+	if d.id != "" && strings.TrimSpace(reason) != "" && (!d.p.State.Open() || d.outcome != nil) {
+		d.line.say(present.ReasonNotSent(present.FileNames(d.p))) // its reject box was open as it stopped waiting
+		return
+	}
 	if d.id == "" || !d.p.State.Open() || d.deciding || d.outcome != nil {
 		return
 	}

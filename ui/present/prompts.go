@@ -159,3 +159,9 @@ func OwnChanges(changes []OwnChange, chars int) (intro, lines string) {
 	}
 	return fmt.Sprintf("You changed %d %s of the agent's text:", chars, Plural(chars, "character", "characters")), strings.Join(parts, "\n\n")
 }
+
+// ReasonNotSent is said when a reject box is sent after its proposal (of
+// files) stopped waiting: withdrawn, or decided elsewhere, as it was open.
+func ReasonNotSent(files string) string {
+	return "Your reason was not sent: " + files + " no longer waits for a decision, and nothing was decided."
+}
