@@ -534,9 +534,7 @@ func (d *detail) closeBoundDialog() {
 	for _, dlg := range bound {
 		dlg.Hide()
 	}
-	note := dialog.NewInformation("No longer waiting here",
-		name+" is no longer waiting here (withdrawn by its agent, or decided elsewhere) while you answered a question about it.\n"+
-			"Nothing was decided by that question; a reason or comment you typed is kept as its draft.\n\nEsc closes this.", w.Win)
+	note := dialog.NewInformation("No longer waiting here", present.NoLongerWaiting(name), w.Win)
 	w.setCloser(note, nil)
 	note.Show()
 }

@@ -165,3 +165,10 @@ func OwnChanges(changes []OwnChange, chars int) (intro, lines string) {
 func ReasonNotSent(files string) string {
 	return "Your reason was not sent: " + files + " no longer waits for a decision, and nothing was decided."
 }
+
+// NoLongerWaiting is said when a question about a proposal (of files) is
+// closed because the proposal stopped waiting while it was open.
+func NoLongerWaiting(files string) string {
+	return files + " is no longer waiting here (withdrawn, or decided elsewhere) while you answered a question about it.\n" +
+		"Nothing was decided by that question; a reason or comment you typed is kept as its draft.\n\nEsc closes this."
+}
